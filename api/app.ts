@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { AppDeps } from './context';
+import { requireAuth } from './middleware/auth';
+import { jsonBody } from './middleware/body';
+import { errorHandler, routeNotFound } from './middleware/errors';
+import { accountsRouter } from './routes/accounts';
+import { authRouter } from './routes/auth';
+import { plansRouter } from './routes/billing';
+import { healthRouter } from './routes/health';
+import { meRouter } from './routes/me';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Builds the Express app. No listening, no global state: tests and main.ts both call this. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.http.trustProxy);
+
+  app.use(pinoHttp({
+    logger: deps.log,
+    // A caller-supplied X-Request-Id is kept when it is sane, so one id follows a request across services.
+    genReqId: (req, res) => {
+      const incoming = req.headers['x-request-id'];
+      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+  }));
+
+  app.use(healthRouter(deps));
+  app.use(jsonBody);
+
+  // Public routes.
+  app.use(authRouter(deps));
+  app.use(plansRouter());
+
+  // Everything below needs a bearer id_token.
+  const authed = express.Router();
+  authed.use(requireAuth(deps));
+  authed.use(meRouter(deps));
+  authed.use(accountsRouter(deps));
+
+  app.use(authed);
+  app.use(routeNotFound);
+  app.use(errorHandler);
+  return app;
+}

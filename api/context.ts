@@ -1,0 +1,21 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config/config';
+import type { Logger } from '../config/logger';
+import type { Db } from '../db/client';
+import type { Role } from '../domain/roles';
+
+/** Everything the service layer needs, built once per process and shared by REST and tRPC. */
+export interface AppDeps {
+  db: Db;
+  config: Readonly<Config>;
+  log: Logger;
+  temporal: Client;
+}
+
+/** The authenticated user, loaded from the database on every request (so removals and role changes apply at once). */
+export interface Caller {
+  userId: string;
+  tenantId: string;
+  role: Role;
+  email: string;
+}

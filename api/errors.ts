@@ -1,0 +1,49 @@
+// One error class for everything the API reports on purpose. The Express error handler (and the tRPC
+// formatter) turn it into the spec's `{ error, code }` body; anything else becomes a bare 500.
+
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_json: 400,
+  unsupported_content_type: 400,
+  body_too_large: 400,
+  invalid_cursor: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  invalid_refresh_token: 401,
+  forbidden: 403,
+  plan_limit_exceeded: 403,
+  not_found: 404,
+  route_not_found: 404,
+  conflict: 409,
+  email_taken: 409,
+  account_exists: 409,
+  invalid_state: 409,
+  role_assumption_failed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  database_unavailable: 503,
+  temporal_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { details?: FieldProblem[]; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);

@@ -1,0 +1,43 @@
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../config/config';
+import { createLogger } from '../config/logger';
+import { clientConnectionOptions } from '../config/temporal';
+import { createDb } from '../db/client';
+import { createApp } from './app';
+
+// API process. One Temporal connection and one Postgres pool for the whole process; SIGTERM / SIGINT stop
+// accepting connections, let in-flight requests finish, then close both.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger({ level: config.logLevel, name: 'api' });
+  const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
+  // Lazy: the API starts (and serves reads) even while Temporal is unreachable; commands then answer 503.
+  const connection = Connection.lazy(clientConnectionOptions(config.temporal));
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+
+  const app = createApp({ db, config, log, temporal });
+  const server = app.listen(config.http.port, config.http.host, () => {
+    log.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
+  });
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    log.info('api stopping');
+    server.close(async () => {
+      await connection.close().catch(() => undefined);
+      await db.destroy();
+      log.info('api stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`api failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

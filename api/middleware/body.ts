@@ -1,0 +1,34 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { AppError } from '../errors';
+
+const BODY_LIMIT = '100kb';
+const jsonParser = express.json({ limit: BODY_LIMIT, strict: true, type: () => true });
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * JSON bodies only. A body with another Content-Type, malformed JSON or more than 100 kB is a clear 400
+ * (codes unsupported_content_type, invalid_json, body_too_large) before any handler runs.
+ */
+export function jsonBody(req: Request, res: Response, next: NextFunction): void {
+  if (!hasBody(req)) {
+    req.body = undefined;
+    return next();
+  }
+  if (!req.is('application/json')) {
+    return next(new AppError('unsupported_content_type', 'Request body must be JSON (Content-Type: application/json)'));
+  }
+  jsonParser(req, res, (err?: unknown) => {
+    if (!err) return next();
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') return next(new AppError('body_too_large', `Request body exceeds ${BODY_LIMIT}`));
+    if (type === 'entity.parse.failed') return next(new AppError('invalid_json', 'Request body is not valid JSON'));
+    if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+      return next(new AppError('unsupported_content_type', 'Request body must be UTF-8 JSON'));
+    }
+    next(err);
+  });
+}

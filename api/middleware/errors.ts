@@ -1,0 +1,42 @@
+import { isGrpcServiceError } from '@temporalio/client';
+import type { NextFunction, Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../../db/errors';
+import { AppError } from '../errors';
+
+// gRPC status codes that mean "Temporal could not be reached", as opposed to a bad request.
+const TEMPORAL_UNREACHABLE = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);
+
+function isTemporalUnavailable(err: unknown): boolean {
+  const cause = (err as { cause?: unknown })?.cause;
+  return (isGrpcServiceError(err) && TEMPORAL_UNREACHABLE.has(err.code))
+    || (isGrpcServiceError(cause) && TEMPORAL_UNREACHABLE.has(cause.code))
+    || (err instanceof Error && err.name === 'ServiceError' && /UNAVAILABLE|DEADLINE_EXCEEDED|connect/i.test(err.message));
+}
+
+/** Maps anything thrown by a handler to an AppError; unknown errors become a bare 500. */
+export function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) return new AppError('database_unavailable', 'The database is unavailable; retry shortly', { retryAfterSeconds: 5 });
+  if (isTemporalUnavailable(err)) return new AppError('temporal_unavailable', 'The workflow service is unavailable; retry shortly', { retryAfterSeconds: 5 });
+  return null;
+}
+
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const known = toAppError(err);
+  if (!known) {
+    req.log.error({ err }, 'unhandled error');
+    res.status(500).json({ error: 'Internal server error', code: 'internal_error' });
+    return;
+  }
+  if (known.status >= 500) req.log.warn({ code: known.code, err }, known.message);
+  if (known.extra.retryAfterSeconds) res.setHeader('Retry-After', String(known.extra.retryAfterSeconds));
+  res.status(known.status).json({
+    error: known.message,
+    code: known.code,
+    ...(known.extra.details ? { details: known.extra.details } : {}),
+  });
+}
+
+export function routeNotFound(req: Request, _res: Response, next: NextFunction): void {
+  next(new AppError('route_not_found', `No route for ${req.method} ${req.path}`));
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { timestamp } from './common';
+
+export const awsAccountId = z.string().regex(/^[0-9]{12}$/, 'must be exactly 12 digits');
+const tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'tags must be at most 64 characters');
+
+// The canonical field is aws_account_id; the spec's neutral spelling cloud_account_id is accepted as an alias.
+export const connectAccountInput = z
+  .strictObject({
+    aws_account_id: awsAccountId.optional(),
+    cloud_account_id: awsAccountId.optional(),
+    display_name: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+    tags: z.array(tag).max(50, 'at most 50 tags').optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.aws_account_id && !v.cloud_account_id) {
+      ctx.addIssue({ code: 'custom', path: ['aws_account_id'], message: 'is required (12-digit AWS account id)' });
+    } else if (v.aws_account_id && v.cloud_account_id && v.aws_account_id !== v.cloud_account_id) {
+      ctx.addIssue({ code: 'custom', path: ['cloud_account_id'], message: 'must equal aws_account_id when both are given' });
+    }
+  })
+  .transform(({ aws_account_id, cloud_account_id, display_name, tags }) => ({
+    awsAccountId: (aws_account_id ?? cloud_account_id) as string,
+    displayName: display_name || null,
+    tags: [...new Set(tags ?? [])],
+  }));
+
+const status = z.enum(['PENDING', 'ACTIVE', 'DISCONNECTED']);
+const ids = { aws_account_id: z.string(), cloud_account_id: z.string() };
+
+export const connectAccountOutput = z.object({
+  ...ids,
+  external_id: z.string(),
+  sentinel_account_id: z.string(),
+  status,
+  terraform_snippet: z.string(),
+  fallback_cli_script: z.string(),
+});
+
+export const accountSummary = z.object({
+  ...ids,
+  display_name: z.string().nullable(),
+  status,
+  current_srs: z.number().int().nullable(),
+  last_scan_at: timestamp.nullable(),
+  tags: z.array(z.string()),
+});
+export const listAccountsOutput = z.object({ accounts: z.array(accountSummary), total: z.number().int() });
+
+export const accountDetail = accountSummary.extend({
+  connected_at: timestamp.nullable(),
+  last_successful_scan_at: timestamp.nullable(),
+});
+
+export type ConnectAccountInput = z.output<typeof connectAccountInput>;

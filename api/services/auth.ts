@@ -1,0 +1,123 @@
+import { newId } from '../../domain/ids';
+import {
+  LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURE_WINDOW_SECONDS,
+} from '../../domain/limits';
+import { isUniqueViolation } from '../../db/errors';
+import {
+  findRefreshToken, insertRefreshToken, revokeAllRefreshTokens, revokeRefreshToken,
+} from '../../db/repositories/refresh-tokens';
+import { clearWindow, hitWindow, peekWindow } from '../../db/repositories/rate-limits';
+import { insertTenant } from '../../db/repositories/tenants';
+import { findUserByEmail, insertUser } from '../../db/repositories/users';
+import type { AppDeps } from '../context';
+import { AppError } from '../errors';
+import type { LoginInput, SignupInput, TokensOutput } from '../schemas/auth';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import { newRefreshSecret, sha256, signTokens } from './tokens';
+import { timingSafeEqual } from 'node:crypto';
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
+
+/** Creates the tenant and its owner in one transaction. New tenants start on the solo plan. */
+export async function signup({ db, log }: Deps, input: SignupInput) {
+  const tenantId = newId('tenant');
+  const userId = newId('user');
+  const passwordHash = await hashPassword(input.password);
+  try {
+    await db.transaction().execute(async (trx) => {
+      await insertTenant({ db: trx, tenant: { id: tenantId, name: input.name, plan: 'solo', status: 'active' } });
+      await insertUser({
+        db: trx,
+        user: { id: userId, tenant_id: tenantId, email: input.email, name: input.name, role: 'owner', password_hash: passwordHash },
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_email_key')) throw new AppError('email_taken', 'An account with this e-mail already exists');
+    throw err;
+  }
+  log.info({ tenantId, userId }, 'tenant signed up');
+  return { tenant_id: tenantId, user_id: userId, message: 'Account created. Log in with POST /auth/login.' };
+}
+
+const INVALID_LOGIN = 'Invalid e-mail or password';
+
+/**
+ * Verifies credentials. Failures are counted per e-mail and per client address; past either limit the
+ * answer is 429 with Retry-After, whether or not the password is right, so guessing cannot go on.
+ */
+export async function login(deps: Deps, input: LoginInput & { clientAddress: string }): Promise<TokensOutput> {
+  const { db } = deps;
+  const emailKey = `login:email:${sha256(input.email)}`;
+  const clientKey = `login:client:${input.clientAddress}`;
+  const window = LOGIN_FAILURE_WINDOW_SECONDS;
+  const [byEmail, byClient] = await Promise.all([
+    peekWindow({ db, key: emailKey, windowSeconds: window }),
+    peekWindow({ db, key: clientKey, windowSeconds: window }),
+  ]);
+  const blocked = [
+    byEmail.count >= LOGIN_FAILURES_PER_EMAIL ? byEmail.resetsInSeconds : 0,
+    byClient.count >= LOGIN_FAILURES_PER_CLIENT ? byClient.resetsInSeconds : 0,
+  ];
+  const retryAfter = Math.max(...blocked);
+  if (retryAfter > 0) {
+    throw new AppError('rate_limited', 'Too many failed login attempts; try again later', { retryAfterSeconds: retryAfter });
+  }
+
+  const user = await findUserByEmail({ db, email: input.email });
+  const ok = user?.password_hash
+    ? await verifyPassword(input.password, user.password_hash)
+    : (await burnPasswordCheck(input.password), false);
+  if (!user || !ok) {
+    await Promise.all([
+      hitWindow({ db, key: emailKey, windowSeconds: window }),
+      hitWindow({ db, key: clientKey, windowSeconds: window }),
+    ]);
+    throw new AppError('invalid_credentials', INVALID_LOGIN);
+  }
+  await clearWindow({ db, key: emailKey });
+  return issueTokens(deps, user);
+}
+
+async function issueTokens({ db, config }: Deps, user: { id: string; tenant_id: string; email: string; name: string }): Promise<TokensOutput> {
+  const id = newId('refreshToken');
+  const { secret, hash } = newRefreshSecret();
+  const expiresAt = new Date(Date.now() + config.auth.refreshTokenTtlDays * 86_400_000);
+  await insertRefreshToken({ db, id, userId: user.id, tokenHash: hash, expiresAt });
+  return { ...signTokens(config, user), refresh_token: `${id}.${secret}` };
+}
+
+function parseRefreshToken(token: string): { id: string; secret: string } | null {
+  const [id, secret, ...rest] = token.split('.');
+  return id && secret && rest.length === 0 ? { id, secret } : null;
+}
+
+const INVALID_REFRESH = new AppError('invalid_refresh_token', 'Refresh token is invalid, expired or revoked');
+
+/**
+ * Exchanges a refresh token for a new set of tokens. Refresh tokens rotate: each is good once. Presenting
+ * an already-used token means it leaked, so every refresh token of that user is revoked.
+ */
+export async function refresh(deps: Deps, refreshToken: string): Promise<TokensOutput> {
+  const { db, log } = deps;
+  const parsed = parseRefreshToken(refreshToken);
+  const row = parsed ? await findRefreshToken({ db, id: parsed.id }) : undefined;
+  if (!parsed || !row || !safeEqualHex(row.token_hash, sha256(parsed.secret))) throw INVALID_REFRESH;
+  if (row.revoked_at) {
+    await revokeAllRefreshTokens({ db, userId: row.user_id });
+    log.warn({ userId: row.user_id }, 'revoked refresh token reused; all sessions of the user revoked');
+    throw INVALID_REFRESH;
+  }
+  if (row.expires_at.getTime() <= Date.now() || !(await revokeRefreshToken({ db, id: row.id }))) throw INVALID_REFRESH;
+  return issueTokens(deps, { id: row.user_id, tenant_id: row.tenant_id, email: row.email, name: row.name });
+}
+
+/** Revokes one refresh token. Unknown or already revoked tokens are accepted silently (logout is idempotent). */
+export async function logout({ db }: Deps, refreshToken: string): Promise<void> {
+  const parsed = parseRefreshToken(refreshToken);
+  const row = parsed ? await findRefreshToken({ db, id: parsed.id }) : undefined;
+  if (parsed && row && safeEqualHex(row.token_hash, sha256(parsed.secret))) await revokeRefreshToken({ db, id: row.id });
+}
+
+function safeEqualHex(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+// Configuration is parsed once at start-up, frozen and passed down. It is never logged whole: it holds
+// secrets. Every variable is documented in the README's configuration table.
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const optional = z.string().min(1).optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_BASE_URL: z.url().default('http://localhost:3000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().default('loopback'),
+
+  DATABASE_URL: z.string().min(1),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('sentinel'),
+  TEMPORAL_API_KEY: optional,
+  TEMPORAL_TLS: bool.default(false),
+  TEMPORAL_TLS_CERT_PATH: optional,
+  TEMPORAL_TLS_KEY_PATH: optional,
+  TEMPORAL_TLS_CA_PATH: optional,
+  TEMPORAL_TLS_SERVER_NAME: optional,
+  TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
+
+  SENTINEL_AWS_ACCOUNT_ID: z.string().regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id').default('000000000000'),
+
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
+  JWT_ISSUER: z.string().min(1).default('sentinel'),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  http: { host: string; port: number; publicBaseUrl: string; trustProxy: string };
+  logLevel: string;
+  database: { url: string; poolMax: number };
+  temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    apiKey?: string;
+    tls: boolean;
+    tlsCertPath?: string;
+    tlsKeyPath?: string;
+    tlsCaPath?: string;
+    tlsServerName?: string;
+    uiUrl: string;
+  };
+  auth: { jwtSecret: string; issuer: string; idTokenTtlSeconds: number; refreshTokenTtlDays: number };
+  aws: { sentinelAccountId: string };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    // Name the variables and the rule, never the values (they may be secrets).
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  if (e.TEMPORAL_TLS_CERT_PATH && !e.TEMPORAL_TLS_KEY_PATH) {
+    throw new ConfigError('invalid configuration: TEMPORAL_TLS_KEY_PATH is required with TEMPORAL_TLS_CERT_PATH');
+  }
+  return deepFreeze({
+    env: e.NODE_ENV,
+    http: { host: e.HOST, port: e.PORT, publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''), trustProxy: e.TRUST_PROXY },
+    logLevel: e.LOG_LEVEL,
+    database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      apiKey: e.TEMPORAL_API_KEY,
+      tls: e.TEMPORAL_TLS || Boolean(e.TEMPORAL_API_KEY) || Boolean(e.TEMPORAL_TLS_CERT_PATH),
+      tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
+      tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
+      tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
+      tlsServerName: e.TEMPORAL_TLS_SERVER_NAME,
+      uiUrl: e.TEMPORAL_UI_URL.replace(/\/$/, ''),
+    },
+    auth: { jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30 },
+    aws: { sentinelAccountId: e.SENTINEL_AWS_ACCOUNT_ID },
+  });
+}
+
+function deepFreeze<T>(value: T): Readonly<T> {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

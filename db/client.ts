@@ -1,0 +1,16 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import { Pool, types } from 'pg';
+import type { Database } from './database';
+
+// DATE columns stay 'YYYY-MM-DD' strings: a calendar day has no time zone to shift it.
+types.setTypeParser(types.builtins.DATE, (value) => value);
+
+export type Db = Kysely<Database>;
+
+/** One pool per process. The pool reconnects by itself when PostgreSQL comes back after an outage. */
+export function createDb({ url, maxConnections = 10 }: { url: string; maxConnections?: number }): Db {
+  const pool = new Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: 5_000 });
+  // An idle client whose server went away emits 'error'; without a listener it would crash the process.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,31 @@
+import type { AccountsTable, ScansTable, ScoreHistoryTable, SignalsTable } from './tables/accounts';
+import type {
+  AlertDeliveriesTable, AlertEventsTable, AlertRuleStatesTable, AlertRulesTable, DeliveryAttemptsTable, EmailOutboxTable,
+} from './tables/alerts';
+import type { InvitationsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable } from './tables/identity';
+import type {
+  ExportsTable, OauthStatesTable, SlackInstallationsTable, StripeEventsTable, StripeSubscriptionsTable,
+} from './tables/integrations';
+
+export interface Database {
+  tenants: TenantsTable;
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  invitations: InvitationsTable;
+  rate_limits: RateLimitsTable;
+  accounts: AccountsTable;
+  scans: ScansTable;
+  signals: SignalsTable;
+  score_history: ScoreHistoryTable;
+  alert_rules: AlertRulesTable;
+  alert_rule_states: AlertRuleStatesTable;
+  alert_events: AlertEventsTable;
+  alert_deliveries: AlertDeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  email_outbox: EmailOutboxTable;
+  exports: ExportsTable;
+  slack_installations: SlackInstallationsTable;
+  oauth_states: OauthStatesTable;
+  stripe_subscriptions: StripeSubscriptionsTable;
+  stripe_events: StripeEventsTable;
+}

@@ -1,0 +1,25 @@
+// Postgres error classification, so callers can turn constraint violations into API errors and
+// connection loss into 503s without string-matching in many places.
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+}
+
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as PgError;
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
+
+/** True when the database could not be reached (down, restarting, network), as opposed to a query error. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as PgError & { message?: string; errors?: unknown[] };
+  if (e.code && (CONNECTION_ERROR_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable)) return true; // AggregateError (IPv4 + IPv6)
+  const message = e.message ?? '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i
+    .test(message);
+}

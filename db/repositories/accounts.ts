@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../database';
+import type { AccountRow } from '../tables/accounts';
+
+type Conn = Kysely<Database>;
+
+export async function countLiveAccounts({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('status', '!=', 'DISCONNECTED')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertAccount({ db, account }: {
+  db: Conn;
+  account: { id: string; tenant_id: string; aws_account_id: string; display_name: string | null; tags: string[]; external_id: string; role_name: string; workflow_id: string };
+}): Promise<void> {
+  await db.insertInto('accounts').values(account).execute();
+}
+
+export async function listAccounts({ db, tenantId }: { db: Conn; tenantId: string }): Promise<AccountRow[]> {
+  return db.selectFrom('accounts').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Looks an account up by its 12-digit AWS id within one tenant; other tenants' accounts are invisible. */
+export async function findAccount({ db, tenantId, awsAccountId }: { db: Conn; tenantId: string; awsAccountId: string }): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('aws_account_id', '=', awsAccountId)
+    .executeTakeFirst();
+}

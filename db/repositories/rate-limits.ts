@@ -1,0 +1,40 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database';
+
+type Conn = Kysely<Database>;
+
+export interface WindowState {
+  count: number;
+  /** Seconds until the current window ends. */
+  resetsInSeconds: number;
+}
+
+/** Adds one hit to a fixed window counter in Postgres, shared by every API instance. */
+export async function hitWindow({ db, key, windowSeconds }: { db: Conn; key: string; windowSeconds: number }): Promise<WindowState> {
+  const expired = sql<boolean>`rate_limits.window_start <= now() - make_interval(secs => ${windowSeconds})`;
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key, window_start: sql`now()`, count: 1 })
+    .onConflict((oc) => oc.column('key').doUpdateSet({
+      count: sql`case when ${expired} then 1 else rate_limits.count + 1 end`,
+      window_start: sql`case when ${expired} then now() else rate_limits.window_start end`,
+    }))
+    .returning(['count', sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as('resets_in')])
+    .executeTakeFirstOrThrow();
+  return { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) };
+}
+
+/** Reads a counter without adding to it; an expired window counts as zero. */
+export async function peekWindow({ db, key, windowSeconds }: { db: Conn; key: string; windowSeconds: number }): Promise<WindowState> {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select(['count', sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as('resets_in')])
+    .where('key', '=', key)
+    .where(sql<boolean>`window_start > now() - make_interval(secs => ${windowSeconds})`)
+    .executeTakeFirst();
+  return row ? { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) } : { count: 0, resetsInSeconds: 0 };
+}
+
+export async function clearWindow({ db, key }: { db: Conn; key: string }): Promise<void> {
+  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+}

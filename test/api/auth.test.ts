@@ -1,0 +1,149 @@
+import jwt from 'jsonwebtoken';
+import { createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext } from '../helpers/context';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+describe('POST /auth/signup', () => {
+  it('creates a tenant on the solo plan and its owner, in one transaction', async () => {
+    const res = await ctx.http.post('/auth/signup').send({ email: 'Alice@Example.com', password: 'password123', name: 'Alice' }).expect(201);
+    expect(res.body).toEqual({ tenant_id: expect.stringMatching(/^ten_/), user_id: expect.stringMatching(/^usr_/), message: expect.any(String) });
+    const tenant = await ctx.db.selectFrom('tenants').selectAll().where('id', '=', res.body.tenant_id).executeTakeFirstOrThrow();
+    expect(tenant).toMatchObject({ plan: 'solo', status: 'active' });
+    const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', res.body.user_id).executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ tenant_id: tenant.id, email: 'alice@example.com', role: 'owner', name: 'Alice' });
+    expect(user.password_hash).toMatch(/^scrypt\$/);
+    expect(user.password_hash).not.toContain('password123');
+  });
+
+  it('rejects a duplicate e-mail (any case) with 409 and writes nothing', async () => {
+    await ctx.http.post('/auth/signup').send({ email: 'dup@example.com', password: 'password123', name: 'Dup' }).expect(201);
+    const tenantsBefore = await ctx.db.selectFrom('tenants').select('id').execute();
+    const res = await ctx.http.post('/auth/signup').send({ email: 'DUP@example.com', password: 'password456', name: 'Dup 2' }).expect(409);
+    expect(res.body).toEqual({ error: expect.any(String), code: 'email_taken' });
+    const tenantsAfter = await ctx.db.selectFrom('tenants').select('id').execute();
+    expect(tenantsAfter).toHaveLength(tenantsBefore.length);
+  });
+
+  it.each([
+    ['a short password', { email: 'a@example.com', password: 'short', name: 'A' }, 'password'],
+    ['a malformed e-mail', { email: 'not-an-email', password: 'password123', name: 'A' }, 'email'],
+    ['an empty name', { email: 'a@example.com', password: 'password123', name: '' }, 'name'],
+    ['a 201-character name', { email: 'a@example.com', password: 'password123', name: 'x'.repeat(201) }, 'name'],
+    ['a missing password', { email: 'a@example.com', name: 'A' }, 'password'],
+    ['an unknown field', { email: 'a@example.com', password: 'password123', name: 'A', role: 'owner' }, 'role'],
+  ])('rejects %s with 400 naming the field', async (_label, body, field) => {
+    const res = await ctx.http.post('/auth/signup').send(body).expect(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.error).toContain(field);
+    expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+  });
+
+  it('accepts a 200-character name', async () => {
+    await ctx.http.post('/auth/signup').send({ email: 'long@example.com', password: 'password123', name: 'x'.repeat(200) }).expect(201);
+  });
+});
+
+describe('POST /auth/login', () => {
+  it('returns the token set of the spec', async () => {
+    await ctx.http.post('/auth/signup').send({ email: 'login@example.com', password: 'password123', name: 'Lou' }).expect(201);
+    const res = await ctx.http.post('/auth/login').send({ email: 'login@example.com', password: 'password123' }).expect(200);
+    expect(res.body).toEqual({
+      access_token: expect.any(String), id_token: expect.any(String), refresh_token: expect.any(String),
+      expires_in: 3600, token_type: 'Bearer',
+    });
+    const claims = jwt.verify(res.body.id_token, TEST_JWT_SECRET) as jwt.JwtPayload;
+    expect(claims.exp! - claims.iat!).toBe(3600);
+  });
+
+  it('answers a wrong password and an unknown e-mail identically', async () => {
+    await ctx.http.post('/auth/signup').send({ email: 'same@example.com', password: 'password123', name: 'Sam' }).expect(201);
+    const wrongPassword = await ctx.http.post('/auth/login').send({ email: 'same@example.com', password: 'nope-nope' }).expect(401);
+    const unknownEmail = await ctx.http.post('/auth/login').send({ email: 'nobody@example.com', password: 'nope-nope' }).expect(401);
+    expect(wrongPassword.body).toEqual(unknownEmail.body);
+    expect(wrongPassword.body.code).toBe('invalid_credentials');
+  });
+
+  it('rate limits repeated failures per e-mail with 429 and Retry-After, even for the right password', async () => {
+    await ctx.http.post('/auth/signup').send({ email: 'brute@example.com', password: 'password123', name: 'Bru' }).expect(201);
+    for (let i = 0; i < 5; i++) {
+      await ctx.http.post('/auth/login').send({ email: 'brute@example.com', password: `wrong-${i}-pass` }).expect(401);
+    }
+    const limited = await ctx.http.post('/auth/login').send({ email: 'brute@example.com', password: 'password123' }).expect(429);
+    expect(limited.body.code).toBe('rate_limited');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+  });
+
+  it('rate limits failures per client address across e-mails', async () => {
+    const client = '203.0.113.77';
+    ctx.app.set('trust proxy', true);
+    try {
+      for (let i = 0; i < 20; i++) {
+        await ctx.http.post('/auth/login').set('X-Forwarded-For', client).send({ email: `spray${i}@example.com`, password: 'password123' }).expect(401);
+      }
+      const res = await ctx.http.post('/auth/login').set('X-Forwarded-For', client).send({ email: 'another@example.com', password: 'password123' });
+      expect(res.status).toBe(429);
+      // Another client address is not affected.
+      await ctx.http.post('/auth/login').set('X-Forwarded-For', '203.0.113.78').send({ email: 'another@example.com', password: 'password123' }).expect(401);
+    } finally {
+      ctx.app.set('trust proxy', ctx.config.http.trustProxy);
+    }
+  });
+
+  it('keeps the counters in PostgreSQL, shared by every API instance', async () => {
+    const rows = await ctx.db.selectFrom('rate_limits').select('key').execute();
+    expect(rows.some((r) => r.key.startsWith('login:email:'))).toBe(true);
+    expect(rows.some((r) => r.key.startsWith('login:client:'))).toBe(true);
+  });
+
+  it('rejects a body without a password with 400', async () => {
+    const res = await ctx.http.post('/auth/login').send({ email: 'x@example.com' }).expect(400);
+    expect(res.body.code).toBe('validation_failed');
+  });
+});
+
+describe('POST /auth/refresh', () => {
+  it('exchanges a refresh token for a new token set, once', async () => {
+    const user = await signupAndLogin(ctx.http);
+    const res = await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(200);
+    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    expect(res.body.refresh_token).not.toBe(user.refreshToken);
+    await ctx.http.get('/me').set('Authorization', `Bearer ${res.body.id_token}`).expect(200);
+    // The used token is spent; replaying it revokes the whole family, including the new one.
+    await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(401);
+    await ctx.http.post('/auth/refresh').send({ refresh_token: res.body.refresh_token }).expect(401);
+  });
+
+  it('stores refresh tokens hashed', async () => {
+    const user = await signupAndLogin(ctx.http);
+    const [, secret] = user.refreshToken.split('.');
+    const rows = await ctx.db.selectFrom('refresh_tokens').select('token_hash').execute();
+    expect(rows.some((r) => r.token_hash.includes(secret!))).toBe(false);
+  });
+
+  it.each([['garbage'], ['rtk_unknown.secret'], ['a.b.c']])('rejects %s with 401', async (token) => {
+    const res = await ctx.http.post('/auth/refresh').send({ refresh_token: token }).expect(401);
+    expect(res.body.code).toBe('invalid_refresh_token');
+  });
+
+  it('rejects an expired refresh token', async () => {
+    const user = await signupAndLogin(ctx.http);
+    const [id] = user.refreshToken.split('.');
+    await ctx.db.updateTable('refresh_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id!).execute();
+    await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(401);
+  });
+});
+
+describe('POST /auth/logout', () => {
+  it('revokes the refresh token', async () => {
+    const user = await signupAndLogin(ctx.http);
+    await ctx.http.post('/auth/logout').send({ refresh_token: user.refreshToken }).expect(204);
+    await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(401);
+    await ctx.http.post('/auth/logout').send({ refresh_token: user.refreshToken }).expect(204);
+  });
+});

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/context';
+import { type Config, loadConfig } from '../../config/config';
+import { createLogger } from '../../config/logger';
+import { createWorker } from '../../worker/worker';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
+
+export function testConfig(overrides: Record<string, string> = {}): Readonly<Config> {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: 'postgres://unused',
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
+    JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+}
+
+export interface TestContext extends AppDeps {
+  app: Express;
+  http: ReturnType<typeof request>;
+  database: TestDatabase;
+  worker?: Worker;
+  close: () => Promise<void>;
+}
+
+/**
+ * A suite's world: a fresh database, the real Express app, a Temporal client on the shared dev server with
+ * a task queue of its own, and (optionally) a real worker polling that queue.
+ */
+export async function createTestContext({ withWorker = false, config: overrides = {} }: { withWorker?: boolean; config?: Record<string, string> } = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = testConfig({ DATABASE_URL: database.url, ...overrides });
+  const log = createLogger({ level: 'silent', name: 'test' });
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const deps: AppDeps = { db: database.db, config, log, temporal };
+  const app = createApp(deps);
+
+  let worker: Worker | undefined;
+  let workerRun: Promise<void> | undefined;
+  let nativeConnection: NativeConnection | undefined;
+  if (withWorker) {
+    nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
+    worker = await createWorker({
+      connection: nativeConnection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      db: database.db,
+      log,
+      workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
+    });
+    workerRun = worker.run();
+  }
+
+  return {
+    ...deps,
+    app,
+    http: request(app),
+    database,
+    worker,
+    close: async () => {
+      if (worker && workerRun) {
+        worker.shutdown();
+        await workerRun;
+      }
+      await nativeConnection?.close();
+      await connection.close();
+      await database.drop();
+    },
+  };
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  tenantId: string;
+  userId: string;
+  idToken: string;
+  refreshToken: string;
+  auth: { Authorization: string };
+}
+
+let counter = 0;
+
+/** Signs up a new tenant through the API and logs its owner in. */
+export async function signupAndLogin(http: TestContext['http'], name = 'Test Owner'): Promise<TestUser> {
+  counter += 1;
+  const email = `owner${counter}-${randomBytes(4).toString('hex')}@example.com`;
+  const password = 'correct horse battery staple';
+  const signup = await http.post('/auth/signup').send({ email, password, name }).expect(201);
+  const login = await http.post('/auth/login').send({ email, password }).expect(200);
+  return {
+    email,
+    password,
+    tenantId: signup.body.tenant_id,
+    userId: signup.body.user_id,
+    idToken: login.body.id_token,
+    refreshToken: login.body.refresh_token,
+    auth: { Authorization: `Bearer ${login.body.id_token}` },
+  };
+}

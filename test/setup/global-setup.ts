@@ -1,0 +1,36 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { freePort, startPostgres, startTemporalDevServer } from '../../scripts/services';
+import { WORKFLOWS_PATH } from '../../worker/worker';
+
+// Starts, once per `jest` run, the real services every suite uses: embedded PostgreSQL and the Temporal
+// dev server on free loopback ports, and builds the workflow bundle once. Suites read the addresses from
+// the environment (inherited by Jest's workers) and isolate themselves: a fresh database and a unique task
+// queue each.
+
+export default async function globalSetup(): Promise<void> {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-test-'));
+  chmodSync(scratch, 0o755); // as root, PostgreSQL runs as an unprivileged user that must reach its data dir
+  const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
+
+  const [postgres, temporal, bundle] = await Promise.all([
+    startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false }),
+    startTemporalDevServer({ port: temporalPort }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+  ]);
+  const bundlePath = path.join(scratch, 'workflow-bundle.js');
+  writeFileSync(bundlePath, bundle.code);
+
+  process.env.TEST_PG_ADMIN_URL = postgres.url('postgres');
+  process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
+  process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
+  process.env.TEST_SCRATCH_DIR = scratch;
+  Object.assign(globalThis, { __sentinelServices: { postgres, temporal, scratch } });
+}
+
+const quietLogger = {
+  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
+  warn: () => undefined, error: (message: string) => process.stderr.write(`${message}\n`),
+};

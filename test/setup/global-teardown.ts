@@ -1,0 +1,10 @@
+import { rmSync } from 'node:fs';
+import type { RunningPostgres, TemporalDevServer } from '../../scripts/services';
+
+export default async function globalTeardown(): Promise<void> {
+  const services = (globalThis as { __sentinelServices?: { postgres: RunningPostgres; temporal: TemporalDevServer; scratch: string } })
+    .__sentinelServices;
+  if (!services) return;
+  await Promise.allSettled([services.temporal.env.teardown(), services.postgres.stop()]);
+  rmSync(services.scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,30 @@
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfig } from '../config/config';
+import { createLogger } from '../config/logger';
+import { workerConnectionOptions } from '../config/temporal';
+import { createDb } from '../db/client';
+import { createWorker } from './worker';
+
+// Worker process: runs workflows and activities on one task queue. SIGTERM / SIGINT drain it: in-flight
+// activities finish, then the process exits.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger({ level: config.logLevel, name: 'worker' });
+  const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
+  const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
+  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
+  log.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+    await db.destroy();
+    log.info('worker stopped');
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`worker failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,2 @@
+// The workflow bundle's entry point: every workflow the worker registers.
+export { accountWorkflow } from './account';
