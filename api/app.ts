@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './context';
-import { requireAuth } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { errorHandler, routeNotFound } from './middleware/errors';
 import { accountsRouter } from './routes/accounts';
@@ -39,13 +38,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(authRouter(deps));
   app.use(plansRouter());
 
-  // Everything below needs a bearer id_token.
-  const authed = express.Router();
-  authed.use(requireAuth(deps));
-  authed.use(meRouter(deps));
-  authed.use(accountsRouter(deps));
+  // Authenticated resources: each route names requireAuth itself, so unknown paths still reach the 404.
+  app.use(meRouter(deps));
+  app.use(accountsRouter(deps));
 
-  app.use(authed);
   app.use(routeNotFound);
   app.use(errorHandler);
   return app;

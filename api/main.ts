@@ -5,6 +5,8 @@ import { clientConnectionOptions } from '../config/temporal';
 import { createDb } from '../db/client';
 import { createApp } from './app';
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 // API process. One Temporal connection and one Postgres pool for the whole process; SIGTERM / SIGINT stop
 // accepting connections, let in-flight requests finish, then close both.
 async function main(): Promise<void> {
@@ -32,6 +34,8 @@ async function main(): Promise<void> {
       process.exit(0);
     });
     server.closeIdleConnections();
+    // A client that never finishes its request must not keep the process alive past the drain period.
+    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

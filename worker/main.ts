@@ -13,7 +13,15 @@ async function main(): Promise<void> {
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
   const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
   const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
+  // The Temporal runtime also reacts to these signals; shut down once, whichever arrives first.
+  let stopping = false;
+  const stop = () => {
+    if (stopping || worker.getState() !== 'RUNNING') return;
+    stopping = true;
+    worker.shutdown();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   log.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
   try {
     await worker.run();

@@ -1,26 +1,27 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context';
-import { callerOf, requireRole } from '../middleware/auth';
+import { callerOf, requireAuth, requireRole } from '../middleware/auth';
 import { connectAccountInput } from '../schemas/accounts';
 import { connectAccount, disconnectAccount, getAccount, listTenantAccounts } from '../services/accounts';
 import { parseInput } from '../validation';
 
 export function accountsRouter(deps: AppDeps): Router {
   const router = Router();
+  const auth = requireAuth(deps);
 
-  router.post('/accounts', requireRole('member'), async (req, res) => {
+  router.post('/accounts', auth, requireRole('member'), async (req, res) => {
     res.status(201).json(await connectAccount(deps, callerOf(req), parseInput(connectAccountInput, req.body)));
   });
 
-  router.get('/accounts', async (req, res) => {
+  router.get('/accounts', auth, async (req, res) => {
     res.json(await listTenantAccounts(deps, callerOf(req)));
   });
 
-  router.get('/accounts/:accountId', async (req, res) => {
+  router.get('/accounts/:accountId', auth, async (req, res) => {
     res.json(await getAccount(deps, callerOf(req), String(req.params.accountId)));
   });
 
-  router.delete('/accounts/:accountId', requireRole('member'), async (req, res) => {
+  router.delete('/accounts/:accountId', auth, requireRole('member'), async (req, res) => {
     res.json(await disconnectAccount(deps, callerOf(req), String(req.params.accountId)));
   });
 

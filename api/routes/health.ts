@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { sql } from 'kysely';
 import type { AppDeps } from '../context';
+import { withDeadline } from '../temporal';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -29,7 +30,7 @@ export function healthRouter({ db, temporal }: AppDeps): Router {
   router.get('/readyz', async (_req, res) => {
     const [database, temporalStatus] = await Promise.all([
       probe(() => sql`select 1`.execute(db)),
-      probe(() => temporal.workflowService.getSystemInfo({})),
+      probe(() => withDeadline(temporal, CHECK_TIMEOUT_MS, () => temporal.workflowService.getSystemInfo({}))),
     ]);
     const ready = database === 'ok' && temporalStatus === 'ok';
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks: { database, temporal: temporalStatus } });

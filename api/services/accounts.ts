@@ -12,6 +12,7 @@ import type { AccountWorkflowInput } from '../../workflows/messages';
 import { disconnectUpdate } from '../../workflows/messages';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
+import { COMMAND_DEADLINE_MS, UPDATE_DEADLINE_MS, withDeadline } from '../temporal';
 import type { ConnectAccountInput } from '../schemas/accounts';
 
 export function accountWorkflowId(tenantId: string, awsAccountId: string): string {
@@ -58,12 +59,12 @@ export async function connectAccount({ db, config, temporal, log }: AppDeps, cal
         },
       });
       const args: AccountWorkflowInput = { tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId };
-      await temporal.workflow.start('accountWorkflow', {
+      await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start('accountWorkflow', {
         workflowId,
         taskQueue: config.temporal.taskQueue,
         args: [args],
         workflowIdConflictPolicy: 'FAIL',
-      });
+      }));
     });
   } catch (err) {
     if (isUniqueViolation(err, 'accounts_tenant_aws_account_unique')) {
@@ -107,7 +108,8 @@ export async function disconnectAccount({ db, temporal }: AppDeps, caller: Calle
   const account = await requireAccount(db, caller, awsAccountId);
   if (account.status !== 'DISCONNECTED') {
     try {
-      await temporal.workflow.getHandle(account.workflow_id).executeUpdate(disconnectUpdate);
+      const handle = temporal.workflow.getHandle(account.workflow_id);
+      await withDeadline(temporal, UPDATE_DEADLINE_MS, () => handle.executeUpdate(disconnectUpdate));
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
       throw new AppError('invalid_state', 'The account workflow is not running; contact support');

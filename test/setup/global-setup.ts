@@ -15,11 +15,19 @@ export default async function globalSetup(): Promise<void> {
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as an unprivileged user that must reach its data dir
   const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
 
-  const [postgres, temporal, bundle] = await Promise.all([
+  const started = await Promise.allSettled([
     startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false }),
     startTemporalDevServer({ port: temporalPort }),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
-  ]);
+  ] as const);
+  const [pgResult, temporalResult, bundleResult] = started;
+  if (pgResult.status === 'rejected' || temporalResult.status === 'rejected' || bundleResult.status === 'rejected') {
+    // Jest skips the teardown when the setup fails: stop whatever did start, so no server outlives the run.
+    if (pgResult.status === 'fulfilled') await pgResult.value.stop();
+    if (temporalResult.status === 'fulfilled') await temporalResult.value.env.teardown();
+    throw started.map((r) => (r.status === 'rejected' ? r.reason : undefined)).find(Boolean);
+  }
+  const [postgres, temporal, bundle] = [pgResult.value, temporalResult.value, bundleResult.value];
   const bundlePath = path.join(scratch, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
 

@@ -1,0 +1,116 @@
+import { accountWorkflowId } from '../../api/services/accounts';
+import { stateQuery } from '../../workflows/messages';
+import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+
+// End to end against the Temporal dev server: the API starts the account workflow, a real worker runs it.
+let ctx: TestContext;
+let owner: TestUser;
+beforeAll(async () => {
+  ctx = await createTestContext({ withWorker: true });
+  owner = await signupAndLogin(ctx.http);
+});
+afterAll(() => ctx.close());
+
+describe('POST /accounts', () => {
+  it('creates a PENDING account with our ExternalId and starts its workflow', async () => {
+    const res = await ctx.http.post('/accounts').set(owner.auth)
+      .send({ aws_account_id: '111122223333', display_name: 'Production', tags: ['prod', 'prod', 'eu'] }).expect(201);
+    expect(res.body).toMatchObject({
+      aws_account_id: '111122223333', cloud_account_id: '111122223333', status: 'PENDING', sentinel_account_id: '000000000000',
+    });
+    expect(res.body.external_id).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(res.body.terraform_snippet).toContain(res.body.external_id);
+    expect(res.body.fallback_cli_script).toContain(res.body.external_id);
+
+    const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(owner.tenantId, '111122223333'));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(await handle.query(stateQuery)).toEqual({ status: 'PENDING' });
+
+    const got = await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200);
+    expect(got.body).toMatchObject({ display_name: 'Production', tags: ['prod', 'eu'], status: 'PENDING', current_srs: null });
+  });
+
+  it('accepts the neutral alias cloud_account_id', async () => {
+    const other = await signupAndLogin(ctx.http);
+    await ctx.http.post('/accounts').set(other.auth).send({ cloud_account_id: '444455556666' }).expect(201);
+  });
+
+  it('gives each account a different ExternalId', async () => {
+    const a = await signupAndLogin(ctx.http);
+    const b = await signupAndLogin(ctx.http);
+    const ra = await ctx.http.post('/accounts').set(a.auth).send({ aws_account_id: '777788889999' }).expect(201);
+    const rb = await ctx.http.post('/accounts').set(b.auth).send({ aws_account_id: '777788889999' }).expect(201);
+    expect(ra.body.external_id).not.toBe(rb.body.external_id);
+  });
+
+  it('rejects an account the tenant already has with 409', async () => {
+    const res = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '111122223333' }).expect(409);
+    expect(res.body.code).toBe('account_exists');
+  });
+
+  it('enforces the plan account limit with 403 and writes nothing', async () => {
+    // The owner's solo plan allows one account, which the first test used.
+    const res = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '999988887777' }).expect(403);
+    expect(res.body.code).toBe('plan_limit_exceeded');
+    const rows = await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', owner.tenantId).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it.each([
+    ['an 11-digit id', { aws_account_id: '12345678901' }, 'aws_account_id'],
+    ['a non-numeric id', { aws_account_id: '12345678901a' }, 'aws_account_id'],
+    ['a missing id', {}, 'aws_account_id'],
+    ['a 201-character display_name', { aws_account_id: '123456789012', display_name: 'x'.repeat(201) }, 'display_name'],
+    ['tags that are not strings', { aws_account_id: '123456789012', tags: [1] }, 'tags'],
+    ['an ExternalId chosen by the client', { aws_account_id: '123456789012', external_id: 'mine' }, 'external_id'],
+  ])('rejects %s with 400', async (_label, body, field) => {
+    const fresh = await signupAndLogin(ctx.http);
+    const res = await ctx.http.post('/accounts').set(fresh.auth).send(body).expect(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.error).toContain(field);
+  });
+});
+
+describe('GET /accounts', () => {
+  it('lists only the caller tenant accounts', async () => {
+    const res = await ctx.http.get('/accounts').set(owner.auth).expect(200);
+    expect(res.body.total).toBe(1);
+    expect(res.body.accounts).toEqual([{
+      aws_account_id: '111122223333', cloud_account_id: '111122223333', display_name: 'Production', status: 'PENDING',
+      current_srs: null, last_scan_at: null, tags: ['prod', 'eu'],
+    }]);
+  });
+});
+
+describe('tenant isolation', () => {
+  it("answers 404 for another tenant's account and changes nothing", async () => {
+    const intruder = await signupAndLogin(ctx.http);
+    await ctx.http.get('/accounts/111122223333').set(intruder.auth).expect(404);
+    await ctx.http.delete('/accounts/111122223333').set(intruder.auth).expect(404);
+    expect((await ctx.http.get('/accounts').set(intruder.auth).expect(200)).body).toEqual({ accounts: [], total: 0 });
+    const got = await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200);
+    expect(got.body.status).toBe('PENDING');
+  });
+
+  it('answers 404 for an id that is not a 12-digit account id', async () => {
+    await ctx.http.get('/accounts/not-an-id').set(owner.auth).expect(404);
+  });
+});
+
+describe('DELETE /accounts/{account_id}', () => {
+  it('disconnects through the workflow, which then completes; repeating it is harmless', async () => {
+    const tenant = await signupAndLogin(ctx.http);
+    await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '222233334444' }).expect(201);
+    const res = await ctx.http.delete('/accounts/222233334444').set(tenant.auth).expect(200);
+    expect(res.body).toEqual({ message: expect.stringContaining('disconnected') });
+
+    const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(tenant.tenantId, '222233334444'));
+    await handle.result();
+    const got = await ctx.http.get('/accounts/222233334444').set(tenant.auth).expect(200);
+    expect(got.body.status).toBe('DISCONNECTED');
+
+    await ctx.http.delete('/accounts/222233334444').set(tenant.auth).expect(200);
+    // A disconnected account no longer counts toward the plan limit.
+    await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '222233335555' }).expect(201);
+  });
+});
