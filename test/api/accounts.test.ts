@@ -1,6 +1,6 @@
 import { accountWorkflowId } from '../../api/services/accounts';
 import { stateQuery } from '../../workflows/messages';
-import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // End to end against the Temporal dev server: the API starts the account workflow, a real worker runs it.
 let ctx: TestContext;
@@ -112,5 +112,31 @@ describe('DELETE /accounts/{account_id}', () => {
     await ctx.http.delete('/accounts/222233334444').set(tenant.auth).expect(200);
     // A disconnected account no longer counts toward the plan limit.
     await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '222233335555' }).expect(201);
+  });
+});
+
+describe('roles', () => {
+  it('lets a viewer read accounts but not connect or disconnect them', async () => {
+    const viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
+    await ctx.http.get('/accounts').set(viewer.auth).expect(200);
+    await ctx.http.get('/accounts/111122223333').set(viewer.auth).expect(200);
+    const connect = await ctx.http.post('/accounts').set(viewer.auth).send({ aws_account_id: '555566667777' }).expect(403);
+    expect(connect.body.code).toBe('forbidden');
+    await ctx.http.delete('/accounts/111122223333').set(viewer.auth).expect(403);
+    expect((await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200)).body.status).toBe('PENDING');
+  });
+
+  it('lets a member connect accounts', async () => {
+    const tenant = await signupAndLogin(ctx.http);
+    const member = await addUserWithRole(ctx, tenant.tenantId, 'member');
+    await ctx.http.post('/accounts').set(member.auth).send({ aws_account_id: '555566667777' }).expect(201);
+  });
+
+  it('stops accepting the tokens of a removed user at once', async () => {
+    const tenant = await signupAndLogin(ctx.http);
+    const member = await addUserWithRole(ctx, tenant.tenantId, 'member');
+    await ctx.http.get('/me').set(member.auth).expect(200);
+    await ctx.db.deleteFrom('users').where('id', '=', member.userId).execute();
+    await ctx.http.get('/me').set(member.auth).expect(401);
   });
 });

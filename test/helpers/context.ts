@@ -8,6 +8,7 @@ import type { AppDeps } from '../../api/context';
 import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
 import { createWorker } from '../../worker/worker';
+import { hashPassword } from '../../api/services/passwords';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -105,6 +106,22 @@ export async function signupAndLogin(http: TestContext['http'], name = 'Test Own
     userId: signup.body.user_id,
     idToken: login.body.id_token,
     refreshToken: login.body.refresh_token,
+    auth: { Authorization: `Bearer ${login.body.id_token}` },
+  };
+}
+
+/** Adds a user with the given role to a tenant (the users API arrives later) and logs them in. */
+export async function addUserWithRole(ctx: TestContext, tenantId: string, role: 'admin' | 'member' | 'viewer'): Promise<TestUser> {
+  counter += 1;
+  const email = `${role}${counter}-${randomBytes(4).toString('hex')}@example.com`;
+  const password = 'correct horse battery staple';
+  const userId = `usr_test${counter}${randomBytes(4).toString('hex')}`;
+  await ctx.db.insertInto('users').values({
+    id: userId, tenant_id: tenantId, email, name: role, role, password_hash: await hashPassword(password),
+  }).execute();
+  const login = await ctx.http.post('/auth/login').send({ email, password }).expect(200);
+  return {
+    email, password, tenantId, userId, idToken: login.body.id_token, refreshToken: login.body.refresh_token,
     auth: { Authorization: `Bearer ${login.body.id_token}` },
   };
 }

@@ -1,0 +1,41 @@
+import { ConfigError, loadConfig } from '../../config/config';
+
+const minimal = { DATABASE_URL: 'postgres://localhost/sentinel', JWT_SECRET: 's'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(minimal);
+    expect(config.http).toMatchObject({ host: '127.0.0.1', port: 3000 });
+    expect(config.temporal).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'sentinel', tls: false });
+    expect(config.auth.idTokenTtlSeconds).toBe(3600);
+  });
+
+  it('is frozen', () => {
+    const config = loadConfig(minimal);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.temporal)).toBe(true);
+  });
+
+  it('names missing variables without echoing any value', () => {
+    expect(() => loadConfig({ JWT_SECRET: 'short-secret-value' })).toThrow(ConfigError);
+    try {
+      loadConfig({ JWT_SECRET: 'short-secret-value' });
+    } catch (err) {
+      expect(String(err)).toContain('DATABASE_URL');
+      expect(String(err)).toContain('JWT_SECRET');
+      expect(String(err)).not.toContain('short-secret-value');
+    }
+  });
+
+  it('turns TLS on for an API key (Temporal Cloud)', () => {
+    expect(loadConfig({ ...minimal, TEMPORAL_API_KEY: 'key' }).temporal.tls).toBe(true);
+  });
+
+  it('requires the key with a client certificate', () => {
+    expect(() => loadConfig({ ...minimal, TEMPORAL_TLS_CERT_PATH: '/tmp/cert.pem' })).toThrow(/TEMPORAL_TLS_KEY_PATH/);
+  });
+
+  it('rejects a malformed port', () => {
+    expect(() => loadConfig({ ...minimal, PORT: 'eighty' })).toThrow(/PORT/);
+  });
+});

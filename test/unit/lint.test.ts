@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// The workflow determinism rules of CONVENTIONS.md are enforced by lint. These fixtures are linted as if
+// they lived in workflows/: each forbidden import must be reported, and a type-only import must pass.
+const ROOT = path.resolve(__dirname, '../..');
+const FIXTURES = path.join(ROOT, 'test/fixtures/lint/workflows');
+
+// The real eslint CLI with the project's config (its config loader cannot run inside Jest's module system).
+async function lintAsWorkflow(fixture: string): Promise<string[]> {
+  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/eslint'), ['--format', 'json', '--stdin', '--stdin-filename', `workflows/${fixture}`], {
+    cwd: ROOT,
+    input: readFileSync(path.join(FIXTURES, fixture), 'utf8'),
+    encoding: 'utf8',
+  });
+  const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string; message: string }[] }[];
+  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('workflow lint rules', () => {
+  it.each([
+    ['imports-pg.ts', 'Drivers and I/O libraries belong in activities'],
+    ['imports-fs.ts', 'no Node builtins'],
+    ['imports-activities.ts', 'import type'],
+  ])('reject %s', async (fixture, message) => {
+    const messages = await lintAsWorkflow(fixture);
+    expect(messages).toEqual(expect.arrayContaining([expect.stringContaining(message)]));
+  });
+
+  it('reject Math.random and Date.now', async () => {
+    const messages = await lintAsWorkflow('random-and-clock.ts');
+    expect(messages.filter((m) => m.startsWith('no-restricted-properties'))).toHaveLength(2);
+  });
+
+  it('accept a type-only import of the activities', async () => {
+    expect(await lintAsWorkflow('type-only.ts')).toEqual([]);
+  });
+});

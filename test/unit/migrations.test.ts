@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { migrateDown, migrateToLatest } from '../../db/migrate';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase({ migrate: false });
+});
+afterAll(() => database.drop());
+
+async function tables(): Promise<string[]> {
+  const rows = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(database.db);
+  return rows.rows.map((r) => r.table_name);
+}
+
+describe('migrations', () => {
+  it('create the whole data model, and down removes it again', async () => {
+    await migrateToLatest(database.db);
+    expect(await tables()).toEqual([
+      'accounts', 'alert_deliveries', 'alert_events', 'alert_rule_states', 'alert_rules', 'delivery_attempts', 'email_outbox',
+      'exports', 'invitations', 'oauth_states', 'rate_limits', 'refresh_tokens', 'scans', 'score_history', 'signals',
+      'slack_installations', 'stripe_events', 'stripe_subscriptions', 'tenants', 'users',
+    ]);
+    await migrateDown(database.db);
+    expect(await tables()).toEqual([]);
+    await migrateToLatest(database.db);
+    expect(await tables()).toHaveLength(20);
+  });
+
+  describe('constraints protect the data', () => {
+    const db = () => database.db;
+    beforeAll(async () => {
+      await db().insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
+      await db().insertInto('users').values({ id: 'usr_1', tenant_id: 'ten_1', email: 'o@example.com', name: 'O', role: 'owner' }).execute();
+    });
+
+    it('rejects an unknown plan, role or account status', async () => {
+      await expect(db().insertInto('tenants').values({ id: 'ten_x', name: 'T', plan: 'free' }).execute()).rejects.toThrow(/check/);
+      await expect(db().insertInto('users').values({ id: 'usr_x', tenant_id: 'ten_1', email: 'x@example.com', name: 'X', role: 'god' }).execute())
+        .rejects.toThrow(/check/);
+    });
+
+    it('allows one owner per tenant and one user per e-mail', async () => {
+      await expect(db().insertInto('users').values({ id: 'usr_2', tenant_id: 'ten_1', email: 'p@example.com', name: 'P', role: 'owner' }).execute())
+        .rejects.toThrow(/users_one_owner_per_tenant/);
+      await expect(db().insertInto('users').values({ id: 'usr_3', tenant_id: 'ten_1', email: 'o@example.com', name: 'P', role: 'member' }).execute())
+        .rejects.toThrow(/users_email_key/);
+    });
+
+    it('keeps one row per tenant and AWS account, with a 12-digit id and a long ExternalId', async () => {
+      const account = { tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: null, tags: [], role_name: 'R' };
+      await db().insertInto('accounts').values({ ...account, id: 'acc_1', external_id: 'e'.repeat(32), workflow_id: 'w1' }).execute();
+      await expect(db().insertInto('accounts').values({ ...account, id: 'acc_2', external_id: 'f'.repeat(32), workflow_id: 'w2' }).execute())
+        .rejects.toThrow(/accounts_tenant_aws_account_unique/);
+      await expect(db().insertInto('accounts').values({ ...account, aws_account_id: '1234', id: 'acc_3', external_id: 'g'.repeat(32), workflow_id: 'w3' }).execute())
+        .rejects.toThrow(/check/);
+      await expect(db().insertInto('accounts').values({ ...account, aws_account_id: '123456789013', id: 'acc_4', external_id: 'short', workflow_id: 'w4' }).execute())
+        .rejects.toThrow(/check/);
+    });
+
+    it('bounds min_srs to 0-100 and requires at least one channel', async () => {
+      const rule = { tenant_id: 'ten_1', name: 'R', channels: JSON.stringify([{ type: 'email', to: ['a@example.com'] }]) };
+      await expect(db().insertInto('alert_rules').values({ ...rule, id: 'rule_1', min_srs: 101 }).execute()).rejects.toThrow(/check/);
+      await expect(db().insertInto('alert_rules').values({ ...rule, id: 'rule_2', channels: '[]' }).execute()).rejects.toThrow(/check/);
+      await db().insertInto('alert_rules').values({ ...rule, id: 'rule_3' }).execute();
+    });
+
+    it('refuses a user of a tenant that does not exist', async () => {
+      await expect(db().insertInto('users').values({ id: 'usr_9', tenant_id: 'ten_missing', email: 'z@example.com', name: 'Z', role: 'member' }).execute())
+        .rejects.toThrow(/foreign key/);
+    });
+  });
+});
