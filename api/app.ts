@@ -20,6 +20,9 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(pinoHttp({
     logger: deps.log,
+    // Every line logged for a request (by us or by pino-http) carries a flat `reqId`.
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'reqId' },
     // A caller-supplied X-Request-Id is kept when it is sane, so one id follows a request across services.
     genReqId: (req, res) => {
       const incoming = req.headers['x-request-id'];

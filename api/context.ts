@@ -19,3 +19,8 @@ export interface Caller {
   role: Role;
   email: string;
 }
+
+/** The dependencies for one request: the logger is the request's child logger, so every line carries its id. */
+export function forRequest(deps: AppDeps, req: { log: Logger }): AppDeps {
+  return { ...deps, log: req.log };
+}

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -18,6 +18,7 @@ const REDACT = [
   '*.credentials',
 ];
 
-export function createLogger({ level, name }: { level: string; name: string }): Logger {
-  return pino({ name, level, redact: { paths: REDACT, censor: '[redacted]' } });
+/** `destination` defaults to stdout; tests pass a stream to read what would be logged. */
+export function createLogger({ level, name, destination }: { level: string; name: string; destination?: DestinationStream }): Logger {
+  return pino({ name, level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
 }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../context';
+import { type AppDeps, forRequest } from '../context';
 import { callerOf, requireAuth, requireRole } from '../middleware/auth';
 import { connectAccountInput } from '../schemas/accounts';
 import { connectAccount, disconnectAccount, getAccount, listTenantAccounts } from '../services/accounts';
@@ -10,19 +10,19 @@ export function accountsRouter(deps: AppDeps): Router {
   const auth = requireAuth(deps);
 
   router.post('/accounts', auth, requireRole('member'), async (req, res) => {
-    res.status(201).json(await connectAccount(deps, callerOf(req), parseInput(connectAccountInput, req.body)));
+    res.status(201).json(await connectAccount(forRequest(deps, req), callerOf(req), parseInput(connectAccountInput, req.body)));
   });
 
   router.get('/accounts', auth, async (req, res) => {
-    res.json(await listTenantAccounts(deps, callerOf(req)));
+    res.json(await listTenantAccounts(forRequest(deps, req), callerOf(req)));
   });
 
   router.get('/accounts/:accountId', auth, async (req, res) => {
-    res.json(await getAccount(deps, callerOf(req), String(req.params.accountId)));
+    res.json(await getAccount(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
   });
 
   router.delete('/accounts/:accountId', auth, requireRole('member'), async (req, res) => {
-    res.json(await disconnectAccount(deps, callerOf(req), String(req.params.accountId)));
+    res.json(await disconnectAccount(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
   });
 
   return router;
