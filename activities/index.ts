@@ -1,16 +1,20 @@
+import type { CloudProvider } from '../cloud/types';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { accountActivities } from './accounts';
+import { scanActivities } from './scans';
 
 export interface ActivityDeps {
   db: Db;
   log: Logger;
+  cloud: CloudProvider;
 }
 
 /** Builds every activity from its dependencies (the worker registers the result). */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...accountActivities(deps),
+    ...scanActivities(deps),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { CloudProvider } from '../cloud/types';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
@@ -10,6 +11,7 @@ export interface AppDeps {
   config: Readonly<Config>;
   log: Logger;
   temporal: Client;
+  cloud: CloudProvider;
 }
 
 /** The authenticated user, loaded from the database on every request (so removals and role changes apply at once). */

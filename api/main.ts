@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { createCloudProvider } from '../cloud';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { clientConnectionOptions } from '../config/temporal';
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
   const connection = Connection.lazy(clientConnectionOptions(config.temporal));
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
-  const app = createApp({ db, config, log, temporal });
+  const cloud = createCloudProvider({ config: config.cloud, log });
+  const app = createApp({ db, config, log, temporal, cloud });
   const server = app.listen(config.http.port, config.http.host, () => {
     log.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
   });

@@ -6,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import autocannon from 'autocannon';
 import express from 'express';
 import { createApp } from '../api/app';
+import { createCloudProvider } from '../cloud';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { createDb } from '../db/client';
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATABASE_URL: postgres.url('bench'), JWT_SECRET: 'b'.repeat(48), LOG_LEVEL: 'silent' });
   // These endpoints never reach Temporal; a lazy connection is never dialled.
   const connection = Connection.lazy({ address: `127.0.0.1:${await freePort()}` });
-  const app = createApp({ db, config, log: createLogger({ level: 'silent', name: 'bench' }), temporal: new Client({ connection }) });
+  const log = createLogger({ level: 'silent', name: 'bench' });
+  const app = createApp({ db, config, log, temporal: new Client({ connection }), cloud: createCloudProvider({ config: config.cloud, log }) });
 
   const baseline = express();
   baseline.get('/', (_req, res) => { res.json({ hello: 'world' }); });

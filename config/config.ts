@@ -28,7 +28,16 @@ const EnvSchema = z.object({
   TEMPORAL_TLS_SERVER_NAME: optional,
   TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
 
-  SENTINEL_AWS_ACCOUNT_ID: z.string().regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id').default('000000000000'),
+  CLOUD_PROVIDER: z.enum(['aws', 'sandbox']).optional(),
+  SENTINEL_AWS_ACCOUNT_ID: z.string().regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id').optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  AWS_ENDPOINT_URL: z.url().optional(),
+  // Only looked at to pick the provider: the AWS SDK reads credentials itself.
+  AWS_ACCESS_KEY_ID: optional,
+  AWS_PROFILE: optional,
+  AWS_WEB_IDENTITY_TOKEN_FILE: optional,
+  AWS_CONTAINER_CREDENTIALS_FULL_URI: optional,
+  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: optional,
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
   JWT_ISSUER: z.string().min(1).default('sentinel'),
@@ -54,7 +63,15 @@ export interface Config {
     uiUrl: string;
   };
   auth: { jwtSecret: string; issuer: string; idTokenTtlSeconds: number; refreshTokenTtlDays: number };
-  aws: { sentinelAccountId: string };
+  cloud: {
+    /** `aws` when AWS credentials are configured, else the documented demo `sandbox`; CLOUD_PROVIDER overrides. */
+    provider: 'aws' | 'sandbox';
+    /** From SENTINEL_AWS_ACCOUNT_ID, else (aws) STS GetCallerIdentity at start-up. */
+    sentinelAccountId?: string;
+    region: string;
+    /** Overrides every AWS endpoint (tests point it at the moto server). */
+    endpointUrl?: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -88,8 +105,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       uiUrl: e.TEMPORAL_UI_URL.replace(/\/$/, ''),
     },
     auth: { jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30 },
-    aws: { sentinelAccountId: e.SENTINEL_AWS_ACCOUNT_ID },
+    cloud: {
+      provider: e.CLOUD_PROVIDER ?? (hasAwsCredentials(e) ? 'aws' : 'sandbox'),
+      sentinelAccountId: e.SENTINEL_AWS_ACCOUNT_ID,
+      region: e.AWS_REGION,
+      endpointUrl: e.AWS_ENDPOINT_URL,
+    },
   });
+}
+
+function hasAwsCredentials(e: z.output<typeof EnvSchema>): boolean {
+  return Boolean(e.AWS_ACCESS_KEY_ID || e.AWS_PROFILE || e.AWS_WEB_IDENTITY_TOKEN_FILE
+    || e.AWS_CONTAINER_CREDENTIALS_FULL_URI || e.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI);
 }
 
 function deepFreeze<T>(value: T): Readonly<T> {

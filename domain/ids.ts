@@ -48,8 +48,11 @@ function encodeRandom(bytes: Uint8Array): string {
   return out;
 }
 
-export function newId(kind: IdKind, now: number = Date.now()): string {
-  const random = new Uint8Array(10);
-  globalThis.crypto.getRandomValues(random);
+/** `random` (10 bytes) lets workflow code supply its deterministic randomness; elsewhere crypto provides it. */
+export function newId(kind: IdKind, now: number = Date.now(), random?: Uint8Array): string {
+  if (!random) {
+    random = new Uint8Array(10);
+    globalThis.crypto.getRandomValues(random);
+  }
   return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom(random)}`;
 }

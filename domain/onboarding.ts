@@ -22,9 +22,18 @@ export const BILLING_READ_ACTIONS = [
   'support:DescribeTrustedAdvisorChecks',
 ] as const;
 
+export const BILLING_POLICY_NAME = 'SentinelBillingRead';
+
 export interface RoleSetup {
   sentinelAccountId: string;
   externalId: string;
+}
+
+// Both values end up inside HCL heredocs and single-quoted shell words. AWS's own formats for them (12
+// digits; ExternalId: 2-1224 of [\w+=,.@:/-]) contain nothing that either language would interpret.
+function assertPastable({ sentinelAccountId, externalId }: RoleSetup): void {
+  if (!/^[0-9]{12}$/.test(sentinelAccountId)) throw new Error('sentinelAccountId must be a 12-digit AWS account id');
+  if (!/^[\w+=,.@:/-]{2,1224}$/.test(externalId)) throw new Error('externalId is not a valid AWS ExternalId');
 }
 
 export function trustPolicy({ sentinelAccountId, externalId }: RoleSetup) {
@@ -47,20 +56,15 @@ export function roleArn(awsAccountId: string): string {
   return `arn:aws:iam::${awsAccountId}:role/${ROLE_NAME}`;
 }
 
+/** Terraform for the role. Its policies are the literal JSON the CLI script sends, so both grant the same. */
 export function terraformSnippet(setup: RoleSetup): string {
-  const actions = BILLING_READ_ACTIONS.map((a) => `"${a}"`).join(', ');
+  assertPastable(setup);
   return `# Creates the read-only role Sentinel assumes. Apply with: terraform init && terraform apply
 resource "aws_iam_role" "sentinel" {
-  name = "${ROLE_NAME}"
-  assume_role_policy = jsonencode({
-    Version = "2012-10-17"
-    Statement = [{
-      Effect    = "Allow"
-      Principal = { AWS = "arn:aws:iam::${setup.sentinelAccountId}:root" }
-      Action    = "sts:AssumeRole"
-      Condition = { StringEquals = { "sts:ExternalId" = "${setup.externalId}" } }
-    }]
-  })
+  name               = "${ROLE_NAME}"
+  assume_role_policy = <<POLICY
+${JSON.stringify(trustPolicy(setup), null, 2)}
+POLICY
 }
 
 resource "aws_iam_role_policy_attachment" "sentinel_security_audit" {
@@ -74,12 +78,11 @@ resource "aws_iam_role_policy_attachment" "sentinel_view_only" {
 }
 
 resource "aws_iam_role_policy" "sentinel_billing_read" {
-  name = "SentinelBillingRead"
-  role = aws_iam_role.sentinel.id
-  policy = jsonencode({
-    Version   = "2012-10-17"
-    Statement = [{ Effect = "Allow", Action = [${actions}], Resource = "*" }]
-  })
+  name   = "${BILLING_POLICY_NAME}"
+  role   = aws_iam_role.sentinel.id
+  policy = <<POLICY
+${JSON.stringify(billingReadPolicy(), null, 2)}
+POLICY
 }
 
 output "sentinel_role_arn" {
@@ -89,6 +92,7 @@ output "sentinel_role_arn" {
 }
 
 export function cliScript(setup: RoleSetup): string {
+  assertPastable(setup);
   return `#!/usr/bin/env bash
 # Creates the read-only role Sentinel assumes, with the AWS CLI. Run it with credentials for the account to connect.
 set -euo pipefail
@@ -96,7 +100,7 @@ aws iam create-role --role-name ${ROLE_NAME} \\
   --assume-role-policy-document '${JSON.stringify(trustPolicy(setup))}'
 aws iam attach-role-policy --role-name ${ROLE_NAME} --policy-arn ${MANAGED_POLICIES[0]}
 aws iam attach-role-policy --role-name ${ROLE_NAME} --policy-arn ${MANAGED_POLICIES[1]}
-aws iam put-role-policy --role-name ${ROLE_NAME} --policy-name SentinelBillingRead \\
+aws iam put-role-policy --role-name ${ROLE_NAME} --policy-name ${BILLING_POLICY_NAME} \\
   --policy-document '${JSON.stringify(billingReadPolicy())}'
 echo "Role created: $(aws iam get-role --role-name ${ROLE_NAME} --query Role.Arn --output text)"
 `;

@@ -18,4 +18,6 @@ python3 -m venv "$tools/venv"
 # Each binary must run and report its version before we call the install good.
 "$tools/venv/bin/temporal" --version
 test -x "$tools/venv/bin/temporal-test-server"
+"$tools/venv/bin/aws" --version
+"$tools/venv/bin/moto_server" --help > /dev/null
 touch "$stamp"

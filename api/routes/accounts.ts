@@ -2,7 +2,9 @@ import { Router } from 'express';
 import { type AppDeps, forRequest } from '../context';
 import { callerOf, requireAuth, requireRole } from '../middleware/auth';
 import { connectAccountInput } from '../schemas/accounts';
-import { connectAccount, disconnectAccount, getAccount, listTenantAccounts } from '../services/accounts';
+import {
+  connectAccount, disconnectAccount, getAccount, listTenantAccounts, requestScan, verifyAccount,
+} from '../services/accounts';
 import { parseInput } from '../validation';
 
 export function accountsRouter(deps: AppDeps): Router {
@@ -19,6 +21,14 @@ export function accountsRouter(deps: AppDeps): Router {
 
   router.get('/accounts/:accountId', auth, async (req, res) => {
     res.json(await getAccount(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
+  });
+
+  router.post('/accounts/:accountId/verify', auth, requireRole('member'), async (req, res) => {
+    res.json(await verifyAccount(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
+  });
+
+  router.post('/accounts/:accountId/scan', auth, requireRole('member'), async (req, res) => {
+    res.status(202).json(await requestScan(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
   });
 
   router.delete('/accounts/:accountId', auth, requireRole('member'), async (req, res) => {

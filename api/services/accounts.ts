@@ -8,11 +8,18 @@ import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
 import { getPlan, type PlanId } from '../../domain/plans';
-import type { AccountWorkflowInput } from '../../workflows/messages';
-import { disconnectUpdate } from '../../workflows/messages';
+import { MANUAL_SCAN_WINDOW_SECONDS } from '../../domain/limits';
+import { hitWindow } from '../../db/repositories/rate-limits';
+import { findTenant } from '../../db/repositories/tenants';
+import {
+  type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, verifyUpdate,
+} from '../../workflows/messages';
+import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
-import { COMMAND_DEADLINE_MS, UPDATE_DEADLINE_MS, withDeadline } from '../temporal';
+import {
+  COMMAND_DEADLINE_MS, executionArn, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
+} from '../temporal';
 import type { ConnectAccountInput } from '../schemas/accounts';
 
 export function accountWorkflowId(tenantId: string, awsAccountId: string): string {
@@ -37,10 +44,11 @@ function summary(a: AccountRow) {
  * Connects an account: PENDING row plus its entity workflow. Both happen in one transaction so a failure
  * to reach Temporal writes nothing; the tenant row is locked so concurrent connects cannot pass the plan limit.
  */
-export async function connectAccount({ db, config, temporal, log }: AppDeps, caller: Caller, input: ConnectAccountInput) {
+export async function connectAccount({ db, config, temporal, log, cloud }: AppDeps, caller: Caller, input: ConnectAccountInput) {
   const externalId = randomBytes(24).toString('base64url'); // 32 characters, never client-chosen
   const accountId = newId('account');
   const workflowId = accountWorkflowId(caller.tenantId, input.awsAccountId);
+  const sentinelAccountId = await cloud.sentinelAccountId();
   try {
     await db.transaction().execute(async (trx) => {
       const tenant = await trx.selectFrom('tenants').select('plan').where('id', '=', caller.tenantId).forUpdate().executeTakeFirstOrThrow();
@@ -58,12 +66,19 @@ export async function connectAccount({ db, config, temporal, log }: AppDeps, cal
           tags: input.tags, external_id: externalId, role_name: ROLE_NAME, workflow_id: workflowId,
         },
       });
-      const args: AccountWorkflowInput = { tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId };
+      const args: AccountWorkflowInput = {
+        tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes: plan.scan_interval_minutes,
+      };
       await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start('accountWorkflow', {
         workflowId,
         taskQueue: config.temporal.taskQueue,
         args: [args],
         workflowIdConflictPolicy: 'FAIL',
+        typedSearchAttributes: [
+          { key: TENANT_ID, value: caller.tenantId },
+          { key: AWS_ACCOUNT_ID, value: input.awsAccountId },
+          { key: ACCOUNT_STATUS, value: 'PENDING' },
+        ],
       }));
     });
   } catch (err) {
@@ -73,12 +88,12 @@ export async function connectAccount({ db, config, temporal, log }: AppDeps, cal
     throw err;
   }
   log.info({ tenantId: caller.tenantId, accountId, workflowId }, 'account connected (pending verification)');
-  const setup = { sentinelAccountId: config.aws.sentinelAccountId, externalId };
+  const setup = { sentinelAccountId, externalId };
   return {
     aws_account_id: input.awsAccountId,
     cloud_account_id: input.awsAccountId,
     external_id: externalId,
-    sentinel_account_id: setup.sentinelAccountId,
+    sentinel_account_id: sentinelAccountId,
     status: 'PENDING' as const,
     terraform_snippet: terraformSnippet(setup),
     fallback_cli_script: cliScript(setup),
@@ -103,6 +118,64 @@ export async function getAccount({ db }: Pick<AppDeps, 'db'>, caller: Caller, aw
   return { ...summary(a), connected_at: iso(a.connected_at), last_successful_scan_at: iso(a.last_successful_scan_at) };
 }
 
+/**
+ * Verifies through the account workflow (an Update that assumes the role). Verifying an ACTIVE account again
+ * answers from the database with the first scan's execution ARN, without touching the cloud or Temporal.
+ */
+export async function verifyAccount({ db, temporal, config }: AppDeps, caller: Caller, awsAccountId: string) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  const answer = (firstScanId: string) => ({
+    aws_account_id: awsAccountId,
+    cloud_account_id: awsAccountId,
+    status: 'ACTIVE' as const,
+    first_scan_execution_arn: executionArn(config.temporal.namespace, firstScanId),
+  });
+  if (account.status === 'ACTIVE' && account.first_scan_id) return answer(account.first_scan_id);
+  if (account.status === 'DISCONNECTED') {
+    throw new AppError('invalid_state', 'The account is disconnected; connect it again to verify it');
+  }
+  const handle = temporal.workflow.getHandle(account.workflow_id);
+  try {
+    const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyUpdate));
+    return answer(result.firstScanId);
+  } catch (err) {
+    throw translateUpdateFailure(err);
+  }
+}
+
+/** Starts a scan now. Manual scans count toward the plan's hourly manual-scan limit per account (429 past it). */
+export async function requestScan({ db, temporal, config }: AppDeps, caller: Caller, awsAccountId: string) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  if (account.status !== 'ACTIVE') {
+    throw new AppError('invalid_state', account.status === 'PENDING'
+      ? 'The account is not verified yet: POST /accounts/{account_id}/verify first'
+      : 'The account is disconnected and is no longer scanned');
+  }
+  const tenant = await findTenant({ db, tenantId: caller.tenantId });
+  const plan = getPlan((tenant?.plan ?? 'solo') as PlanId);
+  const window = await hitWindow({ db, key: `scan:manual:${account.id}`, windowSeconds: MANUAL_SCAN_WINDOW_SECONDS });
+  if (window.count > plan.manual_scans_per_hour) {
+    throw new AppError('rate_limited', `The ${plan.name} plan allows ${plan.manual_scans_per_hour} manual scans per account per hour`, {
+      retryAfterSeconds: window.resetsInSeconds,
+    });
+  }
+  const handle = temporal.workflow.getHandle(account.workflow_id);
+  try {
+    const { scanId } = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.executeUpdate(scanNowUpdate));
+    return { message: 'Scan started', execution_arn: executionArn(config.temporal.namespace, scanId) };
+  } catch (err) {
+    throw translateUpdateFailure(err);
+  }
+}
+
+function translateUpdateFailure(err: unknown): unknown {
+  const failure = updateFailureType(err);
+  if (failure?.type === ROLE_ASSUMPTION_FAILED) return new AppError('role_assumption_failed', failure.message);
+  if (failure?.type === INVALID_ACCOUNT_STATE) return new AppError('invalid_state', failure.message);
+  if (err instanceof WorkflowNotFoundError) return new AppError('invalid_state', 'The account workflow is not running; contact support');
+  return err;
+}
+
 /** Disconnects through the account workflow, which stops scans and records DISCONNECTED. Idempotent. */
 export async function disconnectAccount({ db, temporal }: AppDeps, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(db, caller, awsAccountId);
@@ -111,8 +184,7 @@ export async function disconnectAccount({ db, temporal }: AppDeps, caller: Calle
       const handle = temporal.workflow.getHandle(account.workflow_id);
       await withDeadline(temporal, UPDATE_DEADLINE_MS, () => handle.executeUpdate(disconnectUpdate));
     } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      throw new AppError('invalid_state', 'The account workflow is not running; contact support');
+      throw translateUpdateFailure(err);
     }
   }
   return { message: `Account ${awsAccountId} disconnected; scheduled scans stopped. The role in your AWS account was not removed.` };

@@ -75,6 +75,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('role_name', 'text', (c) => c.notNull())
     .addColumn('workflow_id', 'text', (c) => c.notNull().unique())
     .addColumn('current_srs', 'integer', (c) => c.check(sql`current_srs between 0 and 100`))
+    // The scan started by verification; verifying an ACTIVE account again answers with it.
+    .addColumn('first_scan_id', 'text')
     .addColumn('connected_at', 'timestamptz')
     .addColumn('last_scan_at', 'timestamptz')
     .addColumn('last_successful_scan_at', 'timestamptz')

@@ -12,6 +12,7 @@ export interface AccountsTable {
   role_name: string;
   workflow_id: string;
   current_srs: number | null;
+  first_scan_id: string | null;
   connected_at: Timestamp | null;
   last_scan_at: Timestamp | null;
   last_successful_scan_at: Timestamp | null;

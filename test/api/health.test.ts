@@ -8,6 +8,7 @@ import { migrateToLatest } from '../../db/migrate';
 import { ensureDatabase, freePort } from '../../scripts/local-services';
 import { createTestContext, signupAndLogin, testConfig, type TestContext } from '../helpers/context';
 import { PostgresProcess } from '../helpers/postgres-process';
+import { ScriptedCloud } from '../helpers/scripted-cloud';
 
 const log = createLogger({ level: 'silent', name: 'test' });
 
@@ -78,7 +79,7 @@ describe('when PostgreSQL goes away', () => {
     await migrateToLatest(db);
     const config = testConfig({ DATABASE_URL: postgres.url('sentinel') });
     const connection = await Connection.connect({ address: config.temporal.address });
-    const app = request(createApp({ db, config, log, temporal: new Client({ connection }) }));
+    const app = request(createApp({ db, config, log, temporal: new Client({ connection }), cloud: new ScriptedCloud() }));
     try {
       const owner = await signupAndLogin(app);
 

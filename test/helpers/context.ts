@@ -4,6 +4,8 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app';
+import { createCloudProvider } from '../../cloud';
+import type { CloudProvider } from '../../cloud/types';
 import type { AppDeps } from '../../api/context';
 import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
@@ -21,6 +23,9 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Con
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
+    // The real AWS provider, pointed at the moto server the global setup started.
+    CLOUD_PROVIDER: 'aws',
+    AWS_ENDPOINT_URL: process.env.TEST_AWS_ENDPOINT ?? 'http://127.0.0.1:5000',
     ...overrides,
   });
 }
@@ -37,13 +42,16 @@ export interface TestContext extends AppDeps {
  * A suite's world: a fresh database, the real Express app, a Temporal client on the shared dev server with
  * a task queue of its own, and (optionally) a real worker polling that queue.
  */
-export async function createTestContext({ withWorker = false, config: overrides = {} }: { withWorker?: boolean; config?: Record<string, string> } = {}): Promise<TestContext> {
+export async function createTestContext(
+  { withWorker = false, config: overrides = {}, cloud: cloudOverride }: { withWorker?: boolean; config?: Record<string, string>; cloud?: CloudProvider } = {},
+): Promise<TestContext> {
   const database = await createTestDatabase();
   const config = testConfig({ DATABASE_URL: database.url, ...overrides });
   const log = createLogger({ level: 'silent', name: 'test' });
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
-  const deps: AppDeps = { db: database.db, config, log, temporal };
+  const cloud = cloudOverride ?? createCloudProvider({ config: config.cloud, log });
+  const deps: AppDeps = { db: database.db, config, log, temporal, cloud };
   const app = createApp(deps);
 
   let worker: Worker | undefined;
@@ -57,6 +65,7 @@ export async function createTestContext({ withWorker = false, config: overrides 
       taskQueue: config.temporal.taskQueue,
       db: database.db,
       log,
+      cloud,
       workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
     });
     workerRun = worker.run();

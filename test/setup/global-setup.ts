@@ -4,6 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort, startPostgres, startTemporalDevServer } from '../../scripts/services';
 import { WORKFLOWS_PATH } from '../../worker/worker';
+import { startMoto } from './moto';
 
 // Starts, once per `jest` run, the real services every suite uses: embedded PostgreSQL and the Temporal
 // dev server on free loopback ports, and builds the workflow bundle once. Suites read the addresses from
@@ -13,21 +14,24 @@ import { WORKFLOWS_PATH } from '../../worker/worker';
 export default async function globalSetup(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-test-'));
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as an unprivileged user that must reach its data dir
-  const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
+  const [pgPort, temporalPort, motoPort] = await Promise.all([freePort(), freePort(), freePort()]);
 
   const started = await Promise.allSettled([
     startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false }),
     startTemporalDevServer({ port: temporalPort }),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+    startMoto(motoPort),
   ] as const);
-  const [pgResult, temporalResult, bundleResult] = started;
-  if (pgResult.status === 'rejected' || temporalResult.status === 'rejected' || bundleResult.status === 'rejected') {
+  const [pgResult, temporalResult, bundleResult, motoResult] = started;
+  if (pgResult.status === 'rejected' || temporalResult.status === 'rejected' || bundleResult.status === 'rejected'
+    || motoResult.status === 'rejected') {
     // Jest skips the teardown when the setup fails: stop whatever did start, so no server outlives the run.
     if (pgResult.status === 'fulfilled') await pgResult.value.stop();
     if (temporalResult.status === 'fulfilled') await temporalResult.value.env.teardown();
+    if (motoResult.status === 'fulfilled') motoResult.value.process.kill();
     throw started.map((r) => (r.status === 'rejected' ? r.reason : undefined)).find(Boolean);
   }
-  const [postgres, temporal, bundle] = [pgResult.value, temporalResult.value, bundleResult.value];
+  const [postgres, temporal, bundle, moto] = [pgResult.value, temporalResult.value, bundleResult.value, motoResult.value];
   const bundlePath = path.join(scratch, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
 
@@ -35,7 +39,12 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   process.env.TEST_SCRATCH_DIR = scratch;
-  Object.assign(globalThis, { __sentinelServices: { postgres, temporal, scratch } });
+  process.env.TEST_AWS_ENDPOINT = moto.endpoint;
+  // Credentials for the moto server (it accepts any); they act as its default account 123456789012.
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: 'us-east-1' });
+  delete process.env.AWS_PROFILE;
+  delete process.env.AWS_SESSION_TOKEN;
+  Object.assign(globalThis, { __sentinelServices: { postgres, temporal, moto, scratch } });
 }
 
 const quietLogger = {

@@ -1,96 +1,165 @@
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { createLogger } from '../../config/logger';
-import { temporalTestServer } from '../../scripts/tools';
-import { accountWorkflow } from '../../workflows';
-import { disconnectUpdate, stateQuery } from '../../workflows/messages';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
+import { AccountHarness, waitFor } from '../helpers/account-harness';
 
-// The account workflow on the time-skipping test server, with its real activities on a real database.
-let env: TestWorkflowEnvironment;
-let database: TestDatabase;
-const log = createLogger({ level: 'silent', name: 'test' });
-
+// The account lifecycle on the time-skipping test server. (Failed updates have a file of their own: the
+// test server keeps time skipping locked after one, which would stall the long-running tests here.)
+let h: AccountHarness;
 beforeAll(async () => {
-  [env, database] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: temporalTestServer() } }),
-    createTestDatabase(),
-  ]);
+  h = await AccountHarness.create();
 });
-afterAll(async () => {
-  await env?.teardown();
-  await database?.drop();
-});
-
-let sequence = 0;
-async function seedAccount(): Promise<{ tenantId: string; accountId: string; awsAccountId: string }> {
-  sequence += 1;
-  const tenantId = `ten_wf${sequence}`;
-  const accountId = `acc_wf${sequence}`;
-  const awsAccountId = String(100000000000 + sequence);
-  await database.db.insertInto('tenants').values({ id: tenantId, name: 'Workflow tenant' }).execute();
-  await database.db.insertInto('accounts').values({
-    id: accountId, tenant_id: tenantId, aws_account_id: awsAccountId, display_name: null, tags: [],
-    external_id: 'x'.repeat(32) + sequence, role_name: 'SentinelReadOnly', workflow_id: `wf-${accountId}`,
-  }).execute();
-  return { tenantId, accountId, awsAccountId };
-}
-
-function newWorker(taskQueue: string): Promise<Worker> {
-  return Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    // No workflow cache, hence no sticky queue: every task is replayed from history, as after a worker
-    // restart, and a stopped worker leaves nothing the test server would wait out.
-    maxCachedWorkflows: 0,
-    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-    activities: createActivities({ db: database.db, log }),
-  });
-}
+afterAll(() => h?.close());
 
 describe('accountWorkflow', () => {
-  it('waits as PENDING, and a disconnect update records DISCONNECTED and ends it', async () => {
-    const input = await seedAccount();
-    const worker = await newWorker('account-basic');
+  it('verifies: ACTIVE, connected_at set, and the first scan runs at once', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
     await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(accountWorkflow, { taskQueue: 'account-basic', workflowId: `wf-${input.accountId}`, args: [input] });
-      // Days pass: nothing happens until a command arrives.
-      await env.sleep('7 days');
-      expect(await handle.query(stateQuery)).toEqual({ status: 'PENDING' });
-      expect(await handle.executeUpdate(disconnectUpdate)).toEqual({ status: 'DISCONNECTED' });
-      await handle.result();
+      const handle = await h.start(input);
+      const { firstScanId } = await handle.executeUpdate(verifyUpdate);
+      expect(firstScanId).toMatch(/^scan_/);
+      // Verifying again answers the same first scan.
+      expect(await handle.executeUpdate(verifyUpdate)).toEqual({ status: 'ACTIVE', firstScanId });
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+      const scans = await h.scansOf(input.accountId);
+      expect(scans.map((s) => [s.id, s.trigger, s.status])).toEqual([[firstScanId, 'initial', 'succeeded']]);
+      const account = await h.accountRow(input.accountId);
+      expect(account).toMatchObject({ status: 'ACTIVE', first_scan_id: firstScanId });
+      expect(account.connected_at).toBeInstanceOf(Date);
+      expect(account.last_successful_scan_at).toBeInstanceOf(Date);
+      await handle.executeUpdate(disconnectUpdate);
     });
-    const row = await database.db.selectFrom('accounts').selectAll().where('id', '=', input.accountId).executeTakeFirstOrThrow();
-    expect(row.status).toBe('DISCONNECTED');
-    expect(row.disconnected_at).toBeInstanceOf(Date);
   });
 
-  it('survives a worker restart: a new worker picks the waiting workflow up', async () => {
-    const input = await seedAccount();
-    const first = await newWorker('account-restart');
+  it('scans at the plan interval over several simulated days', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.executeUpdate(verifyUpdate);
+      await h.env.sleep('73 hours'); // 360-minute interval: 12 scheduled scans after the initial one
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 13);
+      const scans = await h.scansOf(input.accountId);
+      expect(scans.filter((s) => s.trigger === 'initial')).toHaveLength(1);
+      expect(scans.filter((s) => s.trigger === 'scheduled')).toHaveLength(12);
+      await handle.executeUpdate(disconnectUpdate);
+    });
+  });
+
+  it('runs a manual scan on request, and a second request while it waits gets the same scan', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.executeUpdate(verifyUpdate);
+      const [a, b] = await Promise.all([handle.executeUpdate(scanNowUpdate), handle.executeUpdate(scanNowUpdate)]);
+      expect(a.scanId).toMatch(/^scan_/);
+      await waitFor(async () => (await h.scansOf(input.accountId)).some((s) => s.id === a.scanId && s.status === 'succeeded'));
+      const manual = (await h.scansOf(input.accountId)).filter((s) => s.trigger === 'manual');
+      expect(manual.map((s) => s.id)).toContain(b.scanId);
+      expect(manual.length).toBeLessThanOrEqual(2);
+      await handle.executeUpdate(disconnectUpdate);
+    });
+  });
+
+  it('follows a plan change: the next scans come at the new interval', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60 });
+      await h.env.sleep('330 minutes');
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 6);
+      expect((await handle.query(stateQuery)).scanIntervalMinutes).toBe(60);
+      await handle.executeUpdate(disconnectUpdate);
+    });
+  });
+
+  it('stops scanning when disconnected, records DISCONNECTED and completes', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+      expect(await handle.executeUpdate(disconnectUpdate)).toEqual({ status: 'DISCONNECTED' });
+      await handle.result();
+      await h.env.sleep('2 days');
+      expect(await h.scansOf(input.accountId)).toHaveLength(1);
+      const account = await h.accountRow(input.accountId);
+      expect(account.status).toBe('DISCONNECTED');
+      expect(account.disconnected_at).toBeInstanceOf(Date);
+    });
+  });
+
+  it('continues as new to bound history and keeps its state', async () => {
+    const input = { ...(await h.seedAccount()), maxScansPerRun: 3 };
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      const { firstScanId } = await handle.executeUpdate(verifyUpdate);
+      const firstRun = (await handle.describe()).runId;
+      await h.env.sleep('49 hours'); // 8 scheduled scans: at least two hand-overs
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 9);
+      const latest = h.env.client.workflow.getHandle(handle.workflowId);
+      expect((await latest.describe()).runId).not.toBe(firstRun);
+      expect(await latest.query(stateQuery)).toMatchObject({ status: 'ACTIVE', firstScanId, scanIntervalMinutes: 360, scansCompleted: 9 });
+      expect(await h.scansOf(input.accountId)).toHaveLength(9);
+      await latest.executeUpdate(disconnectUpdate);
+    });
+  });
+
+  it('loses nothing across a worker restart mid-loop', async () => {
+    const input = await h.seedAccount();
+    const first = await h.newWorker(input.taskQueue);
     const handle = await first.runUntil(async () => {
-      const started = await env.client.workflow.start(accountWorkflow, { taskQueue: 'account-restart', workflowId: `wf-${input.accountId}`, args: [input] });
-      expect(await started.query(stateQuery)).toEqual({ status: 'PENDING' }); // the first worker has run it
+      const started = await h.start(input);
+      await started.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await started.query(stateQuery)).scansCompleted === 1);
       return started;
     });
-    const second = await newWorker('account-restart');
+    // The first worker is gone; the loop's state lives in Temporal, and a new worker rebuilds it from history.
+    const second = await h.newWorker(input.taskQueue);
     await second.runUntil(async () => {
-      expect(await handle.query(stateQuery)).toEqual({ status: 'PENDING' });
+      await h.env.sleep('25 hours');
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 5);
+      const scans = await h.scansOf(input.accountId);
+      expect(scans.map((s) => s.trigger)).toEqual(['initial', 'scheduled', 'scheduled', 'scheduled', 'scheduled']);
+      expect(new Set(scans.map((s) => s.id)).size).toBe(5);
+      expect(scans.every((s) => s.status === 'succeeded')).toBe(true);
       await handle.executeUpdate(disconnectUpdate);
-      await handle.result();
     });
-    const row = await database.db.selectFrom('accounts').select('status').where('id', '=', input.accountId).executeTakeFirstOrThrow();
-    expect(row.status).toBe('DISCONNECTED');
+  });
+
+  it('records a scan whose role can no longer be assumed as failed, keeping last_successful_scan_at', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+      const before = await h.accountRow(input.accountId);
+      h.cloud.deny(input.awsAccountId, 'The role was deleted');
+      const { scanId } = await handle.executeUpdate(scanNowUpdate);
+      await waitFor(async () => (await h.scansOf(input.accountId)).some((s) => s.id === scanId && s.status === 'failed'));
+      const failed = (await h.scansOf(input.accountId)).find((s) => s.id === scanId);
+      expect(failed?.failure_reason).toBe('The role was deleted');
+      const after = await h.accountRow(input.accountId);
+      expect(after.last_successful_scan_at).toEqual(before.last_successful_scan_at);
+      expect(after.last_scan_at!.getTime()).toBeGreaterThanOrEqual(before.last_scan_at!.getTime());
+      h.cloud.allow(input.awsAccountId);
+      await handle.executeUpdate(disconnectUpdate);
+    });
   });
 
   it('marks the account disconnected idempotently when the activity runs twice', async () => {
-    const input = await seedAccount();
-    const { markAccountDisconnected } = createActivities({ db: database.db, log });
+    const input = await h.seedAccount();
+    const { markAccountDisconnected } = h.activities();
     await markAccountDisconnected(input);
-    const first = await database.db.selectFrom('accounts').select('disconnected_at').where('id', '=', input.accountId).executeTakeFirstOrThrow();
+    const first = await h.accountRow(input.accountId);
     await markAccountDisconnected(input);
-    const second = await database.db.selectFrom('accounts').select('disconnected_at').where('id', '=', input.accountId).executeTakeFirstOrThrow();
-    expect(second.disconnected_at).toEqual(first.disconnected_at);
+    expect((await h.accountRow(input.accountId)).disconnected_at).toEqual(first.disconnected_at);
   });
 });
+

@@ -1,0 +1,84 @@
+import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import { GetCallerIdentityCommand, STSClient, type STSClientConfig } from '@aws-sdk/client-sts';
+import type { Logger } from '../../config/logger';
+import type { AccessCheck, CloudProvider, RoleTarget } from '../types';
+import { assumeCustomerRole, type TemporaryCredentials } from './credentials';
+import { customerSideErrorCode, hasCode } from './errors';
+import { accessFailureReasons } from './reasons';
+import { evaluateTrustPolicy, parsePolicyDocument } from './trust-policy';
+
+export interface AwsProviderOptions {
+  region: string;
+  /** Sends every AWS call there (an emulator in tests). */
+  endpointUrl?: string;
+  /** Looked up with STS GetCallerIdentity when not configured. */
+  sentinelAccountId?: string;
+  /** Sentinel's own credentials; the SDK's default provider chain when omitted. */
+  credentials?: STSClientConfig['credentials'];
+  log: Logger;
+}
+
+export function createAwsProvider({ region, endpointUrl, sentinelAccountId: configured, credentials, log }: AwsProviderOptions): CloudProvider {
+  const endpoint = endpointUrl ? { endpoint: endpointUrl } : {};
+  const sts = new STSClient({ region, credentials, ...endpoint });
+  let lookup: Promise<string> | undefined;
+
+  function sentinelAccountId(): Promise<string> {
+    if (configured) return Promise.resolve(configured);
+    if (!lookup) {
+      const attempt = sts.send(new GetCallerIdentityCommand({})).then(({ Account }) => {
+        if (!Account) throw new Error('STS GetCallerIdentity returned no account');
+        return Account;
+      });
+      // Forget a failure, so that the next caller asks again instead of inheriting it.
+      attempt.catch(() => {
+        if (lookup === attempt) lookup = undefined;
+      });
+      lookup = attempt;
+    }
+    return lookup;
+  }
+
+  async function checkAccess(target: RoleTarget): Promise<AccessCheck> {
+    const sentinel = await sentinelAccountId();
+    const reasons = accessFailureReasons({ target, sentinelAccountId: sentinel });
+    const context = { tenantId: target.tenantId, awsAccountId: target.awsAccountId };
+    const fail = (code: Exclude<AccessCheck, { ok: true }>['code'], reason: string): AccessCheck => {
+      log.info({ ...context, code }, 'customer role check failed');
+      return { ok: false, code, reason };
+    };
+
+    let assumed: TemporaryCredentials;
+    try {
+      // The STS client's own provider is memoized: the default chain is resolved once, not per check.
+      assumed = await assumeCustomerRole({ target, region, endpointUrl, credentials: sts.config.credentials });
+    } catch (err) {
+      const refused = customerSideErrorCode(err);
+      if (!refused) throw err;
+      return fail('access_denied', reasons.accessDenied(refused));
+    }
+
+    const iam = new IAMClient({ region, credentials: assumed, ...endpoint });
+    try {
+      const { Role } = await iam.send(new GetRoleCommand({ RoleName: target.roleName }));
+      const verdict = evaluateTrustPolicy({
+        document: parsePolicyDocument(Role?.AssumeRolePolicyDocument ?? ''),
+        sentinelAccountId: sentinel,
+        externalId: target.externalId,
+      });
+      if (verdict === 'trust_policy_wrong') return fail(verdict, reasons.trustPolicyWrong);
+      if (verdict === 'external_id_mismatch') return fail(verdict, reasons.externalIdMismatch);
+    } catch (err) {
+      if (hasCode(err, 'NoSuchEntity')) return fail('role_missing', reasons.roleMissing);
+      // The role works but may not read itself: that is its owner's choice, and AssumeRole has already succeeded.
+      if (!hasCode(err, 'AccessDenied')) throw err;
+      log.info(context, 'customer role cannot read itself; trust policy not verified');
+    } finally {
+      iam.destroy();
+    }
+    log.debug(context, 'customer role check passed');
+    return { ok: true };
+  }
+
+  return { kind: 'aws', sentinelAccountId, checkAccess };
+}

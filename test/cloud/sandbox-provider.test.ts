@@ -1,0 +1,22 @@
+import { createSandboxProvider, SANDBOX_FAILING_ACCOUNT_ID } from '../../cloud/sandbox/provider';
+
+const target = (awsAccountId: string) => ({ tenantId: 'tnt_test', awsAccountId, roleName: 'SentinelReadOnly', externalId: 'x'.repeat(32) });
+
+describe('sandbox provider', () => {
+  const sandbox = createSandboxProvider();
+
+  it('connects any ordinary account id', async () => {
+    await expect(sandbox.checkAccess(target('123456789012'))).resolves.toEqual({ ok: true });
+  });
+
+  it('fails the documented demo account with a reason saying what it is', async () => {
+    const check = await sandbox.checkAccess(target(SANDBOX_FAILING_ACCOUNT_ID));
+    expect(check).toMatchObject({ ok: false, code: 'role_missing' });
+    expect(check.ok ? '' : check.reason).toMatch(/sandbox.*demo.*any other 12-digit account/);
+  });
+
+  it('trusts the configured account, else the placeholder one', async () => {
+    await expect(sandbox.sentinelAccountId()).resolves.toBe('000000000000');
+    await expect(createSandboxProvider({ sentinelAccountId: '111122223333' }).sentinelAccountId()).resolves.toBe('111122223333');
+  });
+});

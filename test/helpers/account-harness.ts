@@ -1,0 +1,105 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { createLogger } from '../../config/logger';
+import { temporalTestServer } from '../../scripts/tools';
+import { accountWorkflow } from '../../workflows';
+import type { AccountWorkflowInput } from '../../workflows/messages';
+import { createTestDatabase, type TestDatabase } from './database';
+import { ScriptedCloud } from './scripted-cloud';
+import { registerSearchAttributes } from './search-attributes';
+
+export type SeededAccount = AccountWorkflowInput & { taskQueue: string };
+
+/**
+ * The account lifecycle on its own time-skipping test server, with the real activities on a real database
+ * and a cloud the test scripts.
+ */
+export class AccountHarness {
+  readonly cloud = new ScriptedCloud();
+  private sequence = 0;
+  private readonly log = createLogger({ level: 'silent', name: 'test' });
+
+  private constructor(readonly env: TestWorkflowEnvironment, readonly database: TestDatabase) {}
+
+  static async create(): Promise<AccountHarness> {
+    const [env, database] = await Promise.all([
+      TestWorkflowEnvironment.createTimeSkipping({ server: { executable: temporalTestServer() } }),
+      createTestDatabase(),
+    ]);
+    await registerSearchAttributes(env.connection);
+    return new AccountHarness(env, database);
+  }
+
+  async close(): Promise<void> {
+    await this.env.teardown();
+    await this.database.drop();
+  }
+
+  /** A tenant on the team plan (scans every 360 minutes) with one PENDING account. */
+  async seedAccount(): Promise<SeededAccount> {
+    this.sequence += 1;
+    const n = this.sequence;
+    const tenantId = `ten_wf${n}`;
+    const accountId = `acc_wf${n}`;
+    const awsAccountId = String(100000000000 + n);
+    const db = this.database.db;
+    await db.insertInto('tenants').values({ id: tenantId, name: 'Workflow tenant', plan: 'team' }).execute();
+    await db.insertInto('accounts').values({
+      id: accountId, tenant_id: tenantId, aws_account_id: awsAccountId, display_name: null, tags: [],
+      external_id: `${'x'.repeat(32)}${n}`, role_name: 'SentinelReadOnly', workflow_id: `wf-${accountId}`,
+    }).execute();
+    return { tenantId, accountId, awsAccountId, scanIntervalMinutes: 360, taskQueue: `account-${n}` };
+  }
+
+  newWorker(taskQueue: string): Promise<Worker> {
+    return Worker.create({
+      connection: this.env.nativeConnection,
+      taskQueue,
+      // No workflow cache, hence no sticky queue: every task is replayed from history, as after a worker
+      // restart, and a stopped worker leaves nothing the test server would wait out.
+      maxCachedWorkflows: 0,
+      workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
+      activities: this.activities(),
+    });
+  }
+
+  activities() {
+    return createActivities({ db: this.database.db, log: this.log, cloud: this.cloud });
+  }
+
+  start(input: SeededAccount) {
+    const { taskQueue, ...args } = input;
+    return this.env.client.workflow.start(accountWorkflow, { taskQueue, workflowId: `wf-${input.accountId}`, args: [args] });
+  }
+
+  scansOf(accountId: string) {
+    return this.database.db.selectFrom('scans').selectAll().where('account_id', '=', accountId).orderBy('started_at').execute();
+  }
+
+  accountRow(accountId: string) {
+    return this.database.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+  }
+}
+
+/** The ApplicationFailure type behind a failed update (undefined when it succeeded). */
+export async function updateFailure(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (err) {
+    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
+    return cause instanceof ApplicationFailure ? cause.type ?? undefined : String(err);
+  }
+}
+
+/** Polls until the condition holds (workflow state settles asynchronously), failing after a deadline. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached before the deadline');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import {
+  BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, terraformSnippet, trustPolicy,
+} from '../../domain/onboarding';
+import { PROJECT_ROOT } from '../../scripts/tools';
+
+const setup = { sentinelAccountId: '123456789012', externalId: 'Zx9_-abcdefghijklmnopqrstuvwxyz012' };
+
+// A real HCL parser (python-hcl2), asked for plain values: strings unquoted and heredocs as their text.
+const HCL_TO_JSON = `
+import sys, json, hcl2
+options = hcl2.SerializationOptions(strip_string_quotes=True, preserve_heredocs=False, explicit_blocks=False, with_comments=False)
+print(json.dumps(hcl2.loads(sys.stdin.read(), serialization_options=options)))
+`;
+
+type Resources = Record<string, Record<string, Record<string, string>>>;
+
+function parseHcl(text: string): { resource: Resources[]; output: Record<string, Record<string, string>>[] } {
+  const run = spawnSync(path.join(PROJECT_ROOT, '.tools/venv/bin/python'), ['-c', HCL_TO_JSON], { input: text, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`HCL parse failed: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+describe('Terraform snippet', () => {
+  const parsed = parseHcl(terraformSnippet(setup));
+  const resource = (type: string, name: string) => {
+    const found = parsed.resource.find((r) => r[type]?.[name]);
+    if (!found) throw new Error(`no resource ${type}.${name}`);
+    return found[type]![name]!;
+  };
+
+  it('creates the role, trusting only our account and only with our ExternalId', () => {
+    const role = resource('aws_iam_role', 'sentinel');
+    expect(role.name).toBe(ROLE_NAME);
+    expect(JSON.parse(role.assume_role_policy!)).toEqual(trustPolicy(setup));
+  });
+
+  it('attaches both managed policies', () => {
+    const attached = [resource('aws_iam_role_policy_attachment', 'sentinel_security_audit'), resource('aws_iam_role_policy_attachment', 'sentinel_view_only')];
+    expect(attached.map((a) => a.policy_arn)).toEqual([...MANAGED_POLICIES]);
+    expect(attached.map((a) => a.role)).toEqual(['${aws_iam_role.sentinel.name}', '${aws_iam_role.sentinel.name}']);
+  });
+
+  it('grants the billing reads inline', () => {
+    const inline = resource('aws_iam_role_policy', 'sentinel_billing_read');
+    expect(inline.name).toBe(BILLING_POLICY_NAME);
+    expect(JSON.parse(inline.policy!)).toEqual(billingReadPolicy());
+  });
+
+  it('outputs the role ARN', () => {
+    expect(parsed.output).toEqual([{ sentinel_role_arn: { value: '${aws_iam_role.sentinel.arn}' } }]);
+  });
+});
+
+describe('CLI script', () => {
+  it('is valid bash', () => {
+    const run = spawnSync('bash', ['-n'], { input: cliScript(setup), encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
+
+describe('values pasted into the snippet and the script', () => {
+  it('are refused when HCL or the shell could read them as code', () => {
+    expect(() => cliScript({ ...setup, externalId: "x'; rm -rf ~; echo '" })).toThrow(/ExternalId/);
+    expect(() => terraformSnippet({ ...setup, externalId: '${file("/etc/passwd")}' })).toThrow(/ExternalId/);
+    expect(() => terraformSnippet({ ...setup, sentinelAccountId: '1234' })).toThrow(/12-digit/);
+  });
+});
