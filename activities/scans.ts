@@ -1,7 +1,21 @@
-import type { CloudProvider } from '../cloud/types';
+import { Context } from '@temporalio/activity';
+import { type CloudProvider, RoleUnavailableError } from '../cloud/types';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import type { ScanTrigger } from '../workflows/messages';
+import { type ObservedFinding, saveScanResult } from '../db/repositories/scan-results';
+import { connectivityFinding, evaluateInventory } from '../domain/checks/evaluate';
+import { computeSrs } from '../domain/srs';
+import type { ScanOutcome, ScanTrigger } from '../workflows/messages';
+
+async function loadTarget(db: Db, { tenantId, accountId }: { tenantId: string; accountId: string }) {
+  const account = await db
+    .selectFrom('accounts')
+    .select(['aws_account_id', 'role_name', 'external_id'])
+    .where('id', '=', accountId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return { tenantId, awsAccountId: account.aws_account_id, roleName: account.role_name, externalId: account.external_id };
+}
 
 export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud: CloudProvider }) {
   return {
@@ -24,39 +38,50 @@ export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud:
       });
     },
 
-    /** Checks the role can still be assumed (the connectivity check). */
-    async probeAccess({ tenantId, accountId }: { tenantId: string; accountId: string }): Promise<{ ok: true } | { ok: false; reason: string }> {
-      const account = await db
-        .selectFrom('accounts')
-        .select(['aws_account_id', 'role_name', 'external_id'])
-        .where('id', '=', accountId)
-        .where('tenant_id', '=', tenantId)
-        .executeTakeFirstOrThrow();
-      const access = await cloud.checkAccess({
-        tenantId, awsAccountId: account.aws_account_id, roleName: account.role_name, externalId: account.external_id,
+    /**
+     * Collects the inventory through the role (heartbeating as each service group finishes), evaluates the
+     * check catalog and saves signals, score and score history. The inventory never leaves this activity
+     * (it can be large and it describes the customer's account); the workflow gets a summary. Idempotent.
+     */
+    async runScan({ scanId, tenantId, accountId }: { scanId: string; tenantId: string; accountId: string }): Promise<ScanOutcome> {
+      const target = await loadTarget(db, { tenantId, accountId });
+      const heartbeat = (step: string) => Context.current().heartbeat(step);
+      let findings: ObservedFinding[];
+      let notEvaluatedCheckIds: string[] = [];
+      let failureReason: string | undefined;
+      let observedAt: Date;
+      try {
+        const inventory = await cloud.collectInventory(target, { onProgress: heartbeat });
+        observedAt = new Date(inventory.collectedAt);
+        const evaluation = evaluateInventory(inventory, { now: inventory.collectedAt });
+        findings = evaluation.findings;
+        notEvaluatedCheckIds = evaluation.notEvaluated.map((n) => n.checkId);
+      } catch (err) {
+        if (!(err instanceof RoleUnavailableError)) throw err;
+        observedAt = new Date();
+        failureReason = err.reason;
+        findings = [connectivityFinding(err.reason)];
+      }
+      const saved = await saveScanResult({
+        db,
+        result: { scanId, tenantId, accountId, observedAt, findings, notEvaluatedCheckIds, failureReason },
+        computeSrs,
       });
-      return access.ok ? { ok: true } : { ok: false, reason: access.reason };
+      if (saved.applied) {
+        log.info({ tenantId, accountId, scanId, srs: saved.srs, new: saved.newFingerprints.length, resolved: saved.resolvedFingerprints.length },
+          failureReason ? 'scan failed: role unavailable' : 'scan saved');
+      }
+      return failureReason
+        ? { status: 'failed', failureReason, srs: saved.srs, newFingerprints: saved.newFingerprints, openFingerprints: saved.openFingerprints }
+        : { status: 'succeeded', srs: saved.srs, newFingerprints: saved.newFingerprints, openFingerprints: saved.openFingerprints };
     },
 
-    /** Closes the scan once; only a successful scan moves last_successful_scan_at. */
-    async recordScanFinished(
-      { scanId, tenantId, accountId, status, failureReason }:
-        { scanId: string; tenantId: string; accountId: string; status: 'succeeded' | 'failed'; failureReason?: string },
-    ): Promise<void> {
-      const now = new Date();
-      await db.transaction().execute(async (trx) => {
-        const closed = await trx
-          .updateTable('scans')
-          .set({ status, failure_reason: failureReason ?? null, finished_at: now })
-          .where('id', '=', scanId)
-          .where('status', '=', 'running')
-          .executeTakeFirst();
-        if (closed.numUpdatedRows > 0n && status === 'succeeded') {
-          await trx.updateTable('accounts').set({ last_successful_scan_at: now, updated_at: now })
-            .where('id', '=', accountId).where('tenant_id', '=', tenantId).execute();
-        }
-      });
-      if (status === 'failed') log.warn({ tenantId, accountId, scanId, reason: failureReason }, 'scan failed');
+    /** Closes a scan that could not complete at all (retries exhausted). Leaves signals and score alone. */
+    async recordScanFailed({ scanId, tenantId, accountId, reason }: { scanId: string; tenantId: string; accountId: string; reason: string }): Promise<void> {
+      await db.updateTable('scans')
+        .set({ status: 'failed', failure_reason: reason, finished_at: new Date() })
+        .where('id', '=', scanId).where('status', '=', 'running').execute();
+      log.warn({ tenantId, accountId, scanId, reason }, 'scan failed');
     },
   };
 }

@@ -1,105 +1,72 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import autocannon from 'autocannon';
-import express from 'express';
-import { createApp } from '../api/app';
-import { createCloudProvider } from '../cloud';
-import { loadConfig } from '../config/config';
-import { createLogger } from '../config/logger';
-import { createDb } from '../db/client';
-import { migrateToLatest } from '../db/migrate';
-import { ensureDatabase, freePort, startPostgres } from '../scripts/services';
+import { benchApi, CONNECTIONS, type ThroughputRow } from './api';
+import { startBenchEnvironment, tenantAuth } from './environment';
+import { benchScans } from './scans';
+import { benchSignalPages } from './signals';
 
-// `npm run bench`: API throughput against a bare Express hello-world measured in the same run, so the
-// ratio (not the absolute numbers, which depend on this shared machine) is what we compare over time.
+// `npm run bench`: every figure comes from one run on this machine, next to a baseline measured in the same
+// run, because the machines are shared and noisy: compare ratios over time, not absolute numbers.
 // Results go to BENCHMARKS.md with the machine and the date.
 
-const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = 50;
-
-interface Result { name: string; requestsPerSecond: number; p50: number; p99: number; errors: number }
-
-async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers });
-  const errors = r.errors + r.timeouts + r.non2xx;
-  console.log(`${name}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${errors}`);
-  return { name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
-}
-
-function listen(app: express.Express): Promise<{ url: string; close: () => void }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
-    });
-  });
-}
+const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
+const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 100_000);
 
 async function main(): Promise<void> {
-  const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-bench-'));
-  chmodSync(scratch, 0o755);
-  const pgPort = await freePort();
-  const postgres = await startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false });
-  await ensureDatabase(postgres.url('postgres'), 'bench');
-  const db = createDb({ url: postgres.url('bench'), maxConnections: 10 });
-  await migrateToLatest(db);
-  const config = loadConfig({ DATABASE_URL: postgres.url('bench'), JWT_SECRET: 'b'.repeat(48), LOG_LEVEL: 'silent' });
-  // These endpoints never reach Temporal; a lazy connection is never dialled.
-  const connection = Connection.lazy({ address: `127.0.0.1:${await freePort()}` });
-  const log = createLogger({ level: 'silent', name: 'bench' });
-  const app = createApp({ db, config, log, temporal: new Client({ connection }), cloud: createCloudProvider({ config: config.cloud, log }) });
-
-  const baseline = express();
-  baseline.get('/', (_req, res) => { res.json({ hello: 'world' }); });
-
-  const [service, bare] = await Promise.all([listen(app), listen(baseline)]);
+  const env = await startBenchEnvironment();
   try {
-    const signup = await fetch(`${service.url}/auth/signup`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password', name: 'Bench' }),
-    });
-    if (signup.status !== 201) throw new Error(`signup failed: ${signup.status}`);
-    const login = await fetch(`${service.url}/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password' }),
-    });
-    const { id_token: idToken } = (await login.json()) as { id_token: string };
-    const auth = { authorization: `Bearer ${idToken}` };
-
-    const results = [
-      await measure('bare Express hello-world', `${bare.url}/`),
-      await measure('GET /billing/plans (public)', `${service.url}/billing/plans`),
-      await measure('GET /me (authenticated, 2 queries)', `${service.url}/me`, auth),
-      await measure('GET /accounts (authenticated)', `${service.url}/accounts`, auth),
-    ];
-    writeReport(results);
+    const email = 'bench@example.com';
+    const auth = await tenantAuth(env.url, email);
+    const scans = await benchScans(env, { auth, tenantEmail: email, accounts: ACCOUNTS });
+    const awsAccountId = '500000000000';
+    const pages = await benchSignalPages(env, { auth, awsAccountId, count: SIGNALS, samples: 50 });
+    const api = await benchApi(env, { seconds: SECONDS, auth, awsAccountId });
+    writeReport({ api, pages, scans });
   } finally {
-    service.close();
-    bare.close();
-    await connection.close().catch(() => undefined);
-    await db.destroy();
-    await postgres.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    await env.close();
   }
 }
 
-function writeReport(results: Result[]): void {
-  const base = results[0]!;
-  const rows = results.map((r) =>
+function writeReport({ api, pages, scans }: {
+  api: ThroughputRow[];
+  pages: Awaited<ReturnType<typeof benchSignalPages>>;
+  scans: Awaited<ReturnType<typeof benchScans>>;
+}): void {
+  const base = api[0]!;
+  const rows = api.map((r) =>
     `| ${r.name} | ${r.requestsPerSecond.toFixed(0)} | ${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+  const months = scans.perMonth.map((p) => `| ${p.plan} | ${p.interval} | ${p.actions.toLocaleString('en-US')} |`);
   const report = `# Benchmarks
 
-Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}),
-${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per
-endpoint, all in one run against embedded PostgreSQL. Absolute numbers depend on the (shared) machine; the ratio to the bare
-Express baseline measured in the same run is the figure to compare.
+Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}),
+${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Everything ran in one process tree on this machine: embedded
+PostgreSQL, the Temporal dev server, one worker with the sandbox provider, the API. Absolute numbers depend on the (shared)
+machine; compare the ratios.
+
+## API throughput (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each)
 
 | endpoint | req/s | ratio to baseline | p50 ms | p99 ms | errors |
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
+
+## Signals: keyset pagination
+
+Page 1 vs page 100 (limit 50) of ${pages.count.toLocaleString('en-US')} signals, mean of 50 requests each:
+page 1 ${pages.page1Ms.toFixed(2)} ms, page 100 ${pages.page100Ms.toFixed(2)} ms, ratio ${(pages.page100Ms / pages.page1Ms).toFixed(2)}.
+
+## Scans
+
+${scans.accounts} sandbox accounts verified at once: their first scans completed in ${scans.seconds.toFixed(1)} s,
+${scans.scansPerSecond.toFixed(1)} scans/s through one worker.
+
+Temporal billable actions per routine scan: ${scans.actionsPerScan} (the timer that schedules it, the child workflow start,
+and ${scans.childActions} activities in the scan, counted from the histories). Per account-month:
+
+| plan | scan interval (min) | actions / account-month |
+| --- | ---: | ---: |
+${months.join('\n')}
 `;
   writeFileSync(path.join(__dirname, '..', 'BENCHMARKS.md'), report);
   console.log('\nWritten to BENCHMARKS.md');

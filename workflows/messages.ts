@@ -50,6 +50,11 @@ export interface ScanWorkflowInput {
 export interface ScanOutcome {
   status: 'succeeded' | 'failed';
   failureReason?: string;
+  /** The account's SRS after the scan (absent when the scan could not complete at all). */
+  srs?: number;
+  /** Fingerprints of findings this scan opened, and of all findings open after it (alert rules use both). */
+  newFingerprints?: string[];
+  openFingerprints?: string[];
 }
 
 /** ApplicationFailure type of a verification whose role cannot be assumed (the API answers 422). */

@@ -2,28 +2,33 @@ import { log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ScanOutcome, ScanWorkflowInput } from './messages';
 
-const { recordScanStarted, probeAccess, recordScanFinished } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
+const { recordScanStarted, recordScanFailed } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: 10 },
+});
+
+// Collection reads every region of the account: minutes, not seconds. Heartbeats show it is alive.
+const { runScan } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: { initialInterval: '10 seconds', maximumInterval: '2 minutes', backoffCoefficient: 2, maximumAttempts: 5 },
 });
 
 /**
  * One scan of one account. Its workflow id is the scan id, which the API returns as the execution ARN, so
  * operators find every scan in the Temporal UI. A scan whose role can no longer be assumed is recorded as
- * failed with the reason and leaves last_successful_scan_at alone.
+ * failed with the reason (and the connectivity finding) and leaves last_successful_scan_at alone.
  */
 export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcome> {
   const { scanId, tenantId, accountId, trigger } = input;
   await recordScanStarted({ scanId, tenantId, accountId, trigger });
-  let outcome: ScanOutcome;
   try {
-    const access = await probeAccess({ tenantId, accountId });
-    outcome = access.ok ? { status: 'succeeded' } : { status: 'failed', failureReason: access.reason };
+    return await runScan({ scanId, tenantId, accountId });
   } catch (err) {
     // Retries are exhausted: record the failure rather than leave the scan "running" forever.
     log.error('scan failed', { scanId, error: String(err) });
-    outcome = { status: 'failed', failureReason: 'The scan could not complete; it will be retried on the next schedule' };
+    const failureReason = 'The scan could not complete; it will run again at the next scheduled time';
+    await recordScanFailed({ scanId, tenantId, accountId, reason: failureReason });
+    return { status: 'failed', failureReason };
   }
-  await recordScanFinished({ scanId, tenantId, accountId, ...outcome });
-  return outcome;
 }

@@ -2,6 +2,8 @@ import { Router } from 'express';
 import { type AppDeps, forRequest } from '../context';
 import { callerOf, requireAuth, requireRole } from '../middleware/auth';
 import { connectAccountInput } from '../schemas/accounts';
+import { listSignalsQuery, scoreHistoryQuery } from '../schemas/signals';
+import { accountRecoveryChecklist, accountScoreHistory, listAccountSignals } from '../services/signals';
 import {
   connectAccount, disconnectAccount, getAccount, listTenantAccounts, requestScan, verifyAccount,
 } from '../services/accounts';
@@ -29,6 +31,20 @@ export function accountsRouter(deps: AppDeps): Router {
 
   router.post('/accounts/:accountId/scan', auth, requireRole('member'), async (req, res) => {
     res.status(202).json(await requestScan(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
+  });
+
+  router.get('/accounts/:accountId/signals', auth, async (req, res) => {
+    const query = parseInput(listSignalsQuery, req.query, 'query');
+    res.json(await listAccountSignals(forRequest(deps, req), callerOf(req), String(req.params.accountId), query));
+  });
+
+  router.get('/accounts/:accountId/score-history', auth, async (req, res) => {
+    const { days } = parseInput(scoreHistoryQuery, req.query, 'query');
+    res.json(await accountScoreHistory(forRequest(deps, req), callerOf(req), String(req.params.accountId), days));
+  });
+
+  router.get('/accounts/:accountId/recovery-checklist', auth, async (req, res) => {
+    res.json(await accountRecoveryChecklist(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
   });
 
   router.delete('/accounts/:accountId', auth, requireRole('member'), async (req, res) => {

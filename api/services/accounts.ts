@@ -105,7 +105,7 @@ export async function listTenantAccounts({ db }: Pick<AppDeps, 'db'>, caller: Ca
   return { accounts: accounts.map(summary), total: accounts.length };
 }
 
-async function requireAccount(db: AppDeps['db'], caller: Caller, awsAccountId: string): Promise<AccountRow> {
+export async function requireAccount(db: AppDeps['db'], caller: Caller, awsAccountId: string): Promise<AccountRow> {
   const account = /^[0-9]{12}$/.test(awsAccountId)
     ? await findAccount({ db, tenantId: caller.tenantId, awsAccountId })
     : undefined;

@@ -1,7 +1,9 @@
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetCallerIdentityCommand, STSClient, type STSClientConfig } from '@aws-sdk/client-sts';
 import type { Logger } from '../../config/logger';
-import type { AccessCheck, CloudProvider, RoleTarget } from '../types';
+import type { Inventory } from '../../domain/inventory';
+import { type AccessCheck, type CloudProvider, type CollectOptions, RoleUnavailableError, type RoleTarget } from '../types';
+import { collectAccountInventory } from './collectors';
 import { assumeCustomerRole, type TemporaryCredentials } from './credentials';
 import { customerSideErrorCode, hasCode } from './errors';
 import { accessFailureReasons } from './reasons';
@@ -80,5 +82,26 @@ export function createAwsProvider({ region, endpointUrl, sentinelAccountId: conf
     return { ok: true };
   }
 
-  return { kind: 'aws', sentinelAccountId, checkAccess };
+  async function collectInventory(target: RoleTarget, { onProgress }: CollectOptions = {}): Promise<Inventory> {
+    const context = { tenantId: target.tenantId, awsAccountId: target.awsAccountId };
+    let assumed: TemporaryCredentials;
+    try {
+      // One session for the whole collection: every group's clients sign with it.
+      assumed = await assumeCustomerRole({ target, region, endpointUrl, credentials: sts.config.credentials });
+    } catch (err) {
+      const refused = customerSideErrorCode(err);
+      if (!refused) throw err;
+      log.info({ ...context, code: refused }, 'customer role unavailable for collection');
+      const reasons = accessFailureReasons({ target, sentinelAccountId: await sentinelAccountId() });
+      throw new RoleUnavailableError(reasons.accessDenied(refused));
+    }
+    const inventory = await collectAccountInventory({
+      credentials: assumed, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, now: new Date(), onProgress,
+    });
+    const notEvaluated = Object.entries(inventory).filter(([, part]) => part?.status === 'not_evaluated').map(([name]) => name);
+    log.info({ ...context, notEvaluated }, 'inventory collected');
+    return inventory;
+  }
+
+  return { kind: 'aws', sentinelAccountId, checkAccess, collectInventory };
 }

@@ -1,23 +1,32 @@
-import type { AccessCheck, CloudProvider, RoleTarget } from '../types';
+import type { Inventory } from '../../domain/inventory';
+import { type AccessCheck, type CloudProvider, type CollectOptions, type RoleTarget, RoleUnavailableError } from '../types';
+import { sandboxInventory } from './inventory';
 
 // The demo provider `npm start` uses when no AWS credentials are configured: it reaches no cloud. Every
-// account connects, except one documented account id that always fails, to show the failure path.
+// account connects and yields a simulated inventory, except one documented account id that always fails,
+// to show the failure path.
 
 export const SANDBOX_ACCOUNT_ID = '000000000000';
 export const SANDBOX_FAILING_ACCOUNT_ID = '999999999999';
 
-export function createSandboxProvider({ sentinelAccountId = SANDBOX_ACCOUNT_ID }: { sentinelAccountId?: string } = {}): CloudProvider {
+function failingAccountReason(roleName: string): string {
+  return `Account ${SANDBOX_FAILING_ACCOUNT_ID} is the sandbox's demo of a failed connection: its role ${roleName} `
+    + 'never exists. Connect any other 12-digit account id to see one succeed, or configure AWS credentials to use real accounts.';
+}
+
+export function createSandboxProvider(
+  { sentinelAccountId = SANDBOX_ACCOUNT_ID, now = () => new Date() }: { sentinelAccountId?: string; now?: () => Date } = {},
+): CloudProvider {
   async function checkAccess({ awsAccountId, roleName }: RoleTarget): Promise<AccessCheck> {
-    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) {
-      return {
-        ok: false,
-        code: 'role_missing',
-        reason: `Account ${SANDBOX_FAILING_ACCOUNT_ID} is the sandbox's demo of a failed connection: its role ${roleName} `
-          + 'never exists. Connect any other 12-digit account id to see one succeed, or configure AWS credentials to use real accounts.',
-      };
-    }
+    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) return { ok: false, code: 'role_missing', reason: failingAccountReason(roleName) };
     return { ok: true };
   }
 
-  return { kind: 'sandbox', sentinelAccountId: async () => sentinelAccountId, checkAccess };
+  async function collectInventory({ awsAccountId, roleName }: RoleTarget, options?: CollectOptions): Promise<Inventory> {
+    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) throw new RoleUnavailableError(failingAccountReason(roleName));
+    options?.onProgress?.('sandbox');
+    return sandboxInventory({ awsAccountId, at: now() });
+  }
+
+  return { kind: 'sandbox', sentinelAccountId: async () => sentinelAccountId, checkAccess, collectInventory };
 }

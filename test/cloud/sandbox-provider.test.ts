@@ -1,4 +1,5 @@
 import { createSandboxProvider, SANDBOX_FAILING_ACCOUNT_ID } from '../../cloud/sandbox/provider';
+import { RoleUnavailableError } from '../../cloud/types';
 
 const target = (awsAccountId: string) => ({ tenantId: 'tnt_test', awsAccountId, roleName: 'SentinelReadOnly', externalId: 'x'.repeat(32) });
 
@@ -18,5 +19,19 @@ describe('sandbox provider', () => {
   it('trusts the configured account, else the placeholder one', async () => {
     await expect(sandbox.sentinelAccountId()).resolves.toBe('000000000000');
     await expect(createSandboxProvider({ sentinelAccountId: '111122223333' }).sentinelAccountId()).resolves.toBe('111122223333');
+  });
+
+  it('collects a simulated inventory at the time of its clock', async () => {
+    const at = new Date('2025-06-10T09:00:00.000Z');
+    const steps: string[] = [];
+    const inventory = await createSandboxProvider({ now: () => at }).collectInventory(target('123456789012'), { onProgress: (step) => steps.push(step) });
+    expect(inventory.collectedAt).toBe(at.toISOString());
+    expect(steps).toEqual(['sandbox']);
+  });
+
+  it('cannot assume the role of the failing demo account', async () => {
+    const collecting = sandbox.collectInventory(target(SANDBOX_FAILING_ACCOUNT_ID));
+    await expect(collecting).rejects.toBeInstanceOf(RoleUnavailableError);
+    await expect(collecting).rejects.toThrow(/sandbox.*demo.*any other 12-digit account/);
   });
 });

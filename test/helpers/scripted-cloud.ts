@@ -1,28 +1,43 @@
-import type { AccessCheck, CloudProvider, RoleTarget } from '../../cloud/types';
+import { type AccessCheck, type CloudProvider, type RoleTarget, RoleUnavailableError } from '../../cloud/types';
+import type { Inventory } from '../../domain/inventory';
+import { cleanInventory } from './inventory';
 
 /**
  * A cloud whose answers the test sets per AWS account, for workflow tests that need the role to break and
- * recover on cue. (API tests use the real AWS provider against the moto server instead.)
+ * recover, or the account to change, on cue. (API tests use the real AWS provider against moto instead.)
  */
 export class ScriptedCloud implements CloudProvider {
   readonly kind = 'sandbox' as const;
-  private readonly answers = new Map<string, AccessCheck>();
-  readonly checks: RoleTarget[] = [];
+  private readonly denied = new Map<string, string>();
+  private readonly inventories = new Map<string, (at: Date) => Inventory>();
 
   async sentinelAccountId(): Promise<string> {
     return '000000000000';
   }
 
   async checkAccess(target: RoleTarget): Promise<AccessCheck> {
-    this.checks.push(target);
-    return this.answers.get(target.awsAccountId) ?? { ok: true };
+    const reason = this.denied.get(target.awsAccountId);
+    return reason ? { ok: false, code: 'access_denied', reason } : { ok: true };
+  }
+
+  async collectInventory(target: RoleTarget): Promise<Inventory> {
+    const reason = this.denied.get(target.awsAccountId);
+    if (reason) throw new RoleUnavailableError(reason);
+    const at = new Date();
+    const scripted = this.inventories.get(target.awsAccountId);
+    return scripted ? scripted(at) : cleanInventory(at.toISOString());
   }
 
   deny(awsAccountId: string, reason = 'The role cannot be assumed'): void {
-    this.answers.set(awsAccountId, { ok: false, code: 'access_denied', reason });
+    this.denied.set(awsAccountId, reason);
   }
 
   allow(awsAccountId: string): void {
-    this.answers.delete(awsAccountId);
+    this.denied.delete(awsAccountId);
+  }
+
+  /** What the account looks like from now on (by default: a clean account). */
+  setInventory(awsAccountId: string, inventory: (at: Date) => Inventory): void {
+    this.inventories.set(awsAccountId, inventory);
   }
 }

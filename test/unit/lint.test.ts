@@ -8,15 +8,17 @@ const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/lint/workflows');
 
 // The real eslint CLI with the project's config (its config loader cannot run inside Jest's module system).
-async function lintAsWorkflow(fixture: string): Promise<string[]> {
-  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/eslint'), ['--format', 'json', '--stdin', '--stdin-filename', `workflows/${fixture}`], {
+async function lintAs(fixturePath: string, filename: string): Promise<string[]> {
+  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/eslint'), ['--format', 'json', '--stdin', '--stdin-filename', filename], {
     cwd: ROOT,
-    input: readFileSync(path.join(FIXTURES, fixture), 'utf8'),
+    input: readFileSync(fixturePath, 'utf8'),
     encoding: 'utf8',
   });
   const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string; message: string }[] }[];
   return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
 }
+
+const lintAsWorkflow = (fixture: string) => lintAs(path.join(FIXTURES, fixture), `workflows/${fixture}`);
 
 describe('workflow lint rules', () => {
   it.each([
@@ -35,5 +37,12 @@ describe('workflow lint rules', () => {
 
   it('accept a type-only import of the activities', async () => {
     expect(await lintAsWorkflow('type-only.ts')).toEqual([]);
+  });
+});
+
+describe('domain lint rules', () => {
+  it('reject an import from outside domain/', async () => {
+    const messages = await lintAs(path.join(ROOT, 'test/fixtures/lint/domain/imports-db.ts'), 'domain/checks/imports-db.ts');
+    expect(messages).toEqual(expect.arrayContaining([expect.stringContaining('domain/ imports nothing but itself')]));
   });
 });

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
+import { timestamp } from './common';
+
+const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
+
+export const listSignalsQuery = z.strictObject({
+  severity: z.enum(SEVERITIES).optional(),
+  scenario: z.enum(SCENARIOS).optional(),
+  since: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).optional(),
+  /** Extension: open (resolved_at null), resolved, or all (default). */
+  status: z.enum(['open', 'resolved', 'all']).default('all'),
+  limit: limit.default(50),
+  next_token: z.string().min(1).max(512).optional(),
+});
+
+export const signal = z.object({
+  signal_id: z.string(),
+  scenario: z.string(),
+  severity: z.enum(SEVERITIES),
+  title: z.string(),
+  description: z.string(),
+  detected_at: timestamp,
+  resolved_at: timestamp.nullable(),
+  check_id: z.string(),
+  resource: z.string(),
+  region: z.string(),
+});
+export const listSignalsOutput = z.object({ signals: z.array(signal), count: z.number().int(), next_token: z.string().nullable() });
+
+export const MAX_HISTORY_DAYS = 365;
+export const scoreHistoryQuery = z.strictObject({
+  days: z.coerce.number().int('must be an integer').min(1, `must be 1-${MAX_HISTORY_DAYS}`).max(MAX_HISTORY_DAYS, `must be 1-${MAX_HISTORY_DAYS}`).default(30),
+});
+export const scoreHistoryOutput = z.object({ history: z.array(z.object({ date: z.string(), srs: z.number().int() })) });
+
+export const recoveryChecklistOutput = z.object({
+  checklist: z.array(z.object({ step: z.number().int(), title: z.string(), description: z.string(), docs_url: z.string() })),
+});
+
+export type ListSignalsQuery = z.output<typeof listSignalsQuery>;

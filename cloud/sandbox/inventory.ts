@@ -1,0 +1,435 @@
+import type {
+  AlternateContacts, Bucket, Budget, CostAnomaly, DailyCost, Ec2Inventory, GuardDutyRegion, IamInventory, IamRole, IamUser,
+  Inventory, S3Inventory, SecurityGroup, Trail,
+} from '../../domain/inventory';
+
+// A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
+// never from Math.random or the clock, so a demo (and a test) can replay any scan exactly.
+//
+// An account is a clean small setup, plus a few baseline misconfigurations its seed picks (so accounts differ),
+// plus drifting issues that come and go as time passes (so repeated scans show findings opening and resolving).
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Drift moves at the Team plan's scan interval, so every scheduled scan can see a change. */
+const SLOT_MS = 6 * HOUR_MS;
+
+/** The regions AWS enables by default; opt-in regions stay disabled in the sandbox. */
+const ENABLED_REGIONS = [
+  'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2',
+  'ca-central-1', 'eu-central-1', 'eu-north-1', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'sa-east-1',
+  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2',
+];
+const HOME_REGIONS = ['us-east-1', 'us-east-1', 'eu-west-1', 'us-west-2', 'eu-central-1', 'ap-southeast-2'];
+const COMPANIES = ['acme', 'globex', 'initech', 'northwind', 'umbrella', 'hooli', 'contoso', 'wayne'];
+const PEOPLE = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
+
+// --- Seeded randomness --------------------------------------------------------------------------------------
+
+/** xmur3: a 32-bit seed from a string. */
+function hash(text: string): number {
+  let h = 1779033703 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 3432918353);
+    h = (h << 13) | (h >>> 19);
+  }
+  h = Math.imul(h ^ (h >>> 16), 2246822507);
+  h = Math.imul(h ^ (h >>> 13), 3266489909);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** mulberry32: numbers in [0, 1) from a seed. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Random = () => number;
+
+/** A stream of its own for each purpose, so adding a draw in one place does not reshuffle the others. */
+const randomFor = (...keys: (string | number)[]): Random => mulberry32(hash(keys.join(':')));
+const int = (random: Random, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+function shuffled<T>(random: Random, items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+function resourceId(alphabet: string, length: number, ...keys: (string | number)[]): string {
+  const random = randomFor(...keys);
+  return Array.from({ length }, () => pick(random, [...alphabet])).join('');
+}
+const hexId = (length: number, ...keys: (string | number)[]) => resourceId('0123456789abcdef', length, ...keys);
+const accessKeyId = (...keys: string[]) => `AKIA${resourceId('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16, ...keys)}`;
+
+const iso = (date: Date) => date.toISOString();
+const ago = (at: Date, ms: number) => iso(new Date(at.getTime() - ms));
+const dateOf = (day: number) => iso(new Date(day * DAY_MS)).slice(0, 10);
+const cents = (usd: number) => Math.round(usd * 100) / 100;
+
+// --- Costs: a pure function of the date, so a day's spend never changes between scans ----------------------
+
+const SPIKE_PERIOD_DAYS = 10;
+/** Cost Anomaly Detection keeps a spike open for a few days after it happened. */
+const ANOMALY_OPEN_DAYS = 3;
+
+function dayCost(accountId: string, baseUsd: number, day: number): number {
+  const random = randomFor(accountId, 'cost', day);
+  const spike = (day + (hash(`${accountId}:spike`) % SPIKE_PERIOD_DAYS)) % SPIKE_PERIOD_DAYS === 0;
+  // A spike is a forgotten batch job on top of the usual spend: large even for the smallest accounts.
+  return cents(baseUsd * (0.85 + 0.3 * random()) + (spike ? 3 * baseUsd + 50 + 50 * random() : 0));
+}
+
+
+function costs(accountId: string, at: Date, dailySpendUsd: number) {
+  const today = Math.floor(at.getTime() / DAY_MS);
+  const daily: DailyCost[] = Array.from({ length: 14 }, (_, i) => today - 14 + i)
+    .map((day) => ({ date: dateOf(day), amountUsd: dayCost(accountId, dailySpendUsd, day) }));
+
+  const anomalies: CostAnomaly[] = daily.slice(-ANOMALY_OPEN_DAYS)
+    .filter((d) => d.amountUsd > 2.5 * dailySpendUsd)
+    .map((d) => ({
+      id: hexId(36, accountId, 'anomaly', d.date), impactUsd: cents(d.amountUsd - dailySpendUsd), startDate: d.date,
+      service: 'Amazon Elastic Compute Cloud - Compute',
+    }));
+
+  const firstDay = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1) / DAY_MS;
+  const daysInMonth = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 0)).getUTCDate();
+  let actual = 0;
+  for (let day = firstDay; day < today; day++) actual += dayCost(accountId, dailySpendUsd, day);
+  const forecast = actual + dailySpendUsd * (daysInMonth - (today - firstDay));
+  // Room for a month of usual spend and its spikes (at most four, each under 3x the daily spend plus 100 USD).
+  const budgets: Budget[] = [{
+    name: 'Monthly total', limitUsd: Math.ceil((dailySpendUsd * 48 + 400) / 100) * 100, actualSpendUsd: cents(actual), forecastedSpendUsd: cents(forecast),
+  }];
+  return { daily, anomalies, budgets };
+}
+
+// --- The account under construction -------------------------------------------------------------------------
+
+/** The parts issues edit in place before the inventory is assembled. */
+interface SandboxAccount {
+  id: string;
+  at: Date;
+  company: string;
+  /** Regions in use, home region first. */
+  regions: string[];
+  iam: IamInventory;
+  s3: S3Inventory;
+  ec2: Ec2Inventory;
+  trails: Trail[];
+  guardduty: GuardDutyRegion[];
+  /** The account's typical daily spend, around which the daily costs vary. */
+  dailySpendUsd: number;
+  daily: DailyCost[];
+  anomalies: CostAnomaly[];
+  budgets: Budget[];
+  contacts: AlternateContacts;
+}
+
+const iamArn = (accountId: string, path: string) => `arn:aws:iam::${accountId}:${path}`;
+const bucketName = (company: string, accountId: string, purpose: string) => `${company}-${purpose}-${accountId}`;
+const fullBlock = () => ({ blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true });
+
+function home(account: SandboxAccount): string {
+  return account.regions[0] as string;
+}
+function secondary(account: SandboxAccount): string {
+  return account.regions[1] as string;
+}
+function ciUser(account: SandboxAccount): IamUser {
+  return account.iam.users.find((u) => u.name === 'ci-deploy') as IamUser;
+}
+
+function cleanAccount(id: string, at: Date): SandboxAccount {
+  const random = randomFor(id, 'baseline');
+  const company = pick(random, COMPANIES);
+  const homeRegion = pick(random, HOME_REGIONS);
+  const others = shuffled(random, ENABLED_REGIONS.filter((r) => r !== homeRegion)).slice(0, int(random, 1, 2));
+  const regions = [homeRegion, ...others];
+  const [admin, developer] = shuffled(random, PEOPLE) as [string, string];
+
+  const human = (name: string, adminAccess: boolean): IamUser => ({
+    name,
+    arn: iamArn(id, `user/${name}`),
+    createdAt: ago(at, int(random, 200, 900) * DAY_MS),
+    hasConsolePassword: true,
+    mfaEnabled: true,
+    accessKeys: [],
+    adminAccess,
+  });
+  const ciKeyAge = int(random, 20, 80) * DAY_MS;
+  const dailySpendUsd = int(random, 8, 60);
+
+  return {
+    id, at, company, regions, dailySpendUsd,
+    iam: {
+      rootMfaEnabled: true,
+      rootAccessKeysPresent: false,
+      rootLastUsedAt: ago(at, int(random, 40, 300) * DAY_MS),
+      passwordPolicy: {
+        minimumLength: 14, requireSymbols: true, requireNumbers: true, requireUppercase: true, requireLowercase: true,
+        maxAgeDays: 90, reusePrevention: 24,
+      },
+      users: [
+        human(admin, true),
+        human(developer, false),
+        {
+          name: 'ci-deploy',
+          arn: iamArn(id, 'user/ci-deploy'),
+          createdAt: ago(at, ciKeyAge + DAY_MS),
+          hasConsolePassword: false,
+          mfaEnabled: false,
+          accessKeys: [{ id: accessKeyId(id, 'ci-deploy'), status: 'Active', createdAt: ago(at, ciKeyAge), lastUsedAt: ago(at, int(random, 1, 20) * HOUR_MS) }],
+          adminAccess: false,
+        },
+      ],
+      roles: ['app-instance-role', 'lambda-execution', 'github-actions-deploy', 'OrganizationAccountAccessRole']
+        .map((name) => ({ name, arn: iamArn(id, `role/${name}`), adminAccess: name === 'OrganizationAccountAccessRole' })),
+    },
+    s3: {
+      accountBlockPublicAccess: fullBlock(),
+      buckets: ['app-assets', 'data-exports', 'backups', 'cloudtrail-logs', 'terraform-state']
+        .slice(0, int(random, 3, 5))
+        .map((purpose, i) => ({
+          name: bucketName(company, id, purpose),
+          region: i === 0 ? homeRegion : pick(random, regions),
+          publicViaAcl: false,
+          publicViaPolicy: false,
+          blockPublicAccess: fullBlock(),
+        })),
+    },
+    ec2: {
+      // Only internet-open rules are collected: the web tier's HTTPS is meant to be public; others have none.
+      securityGroups: regions.flatMap((region) => [
+        { id: `sg-${hexId(17, id, region, 'default')}`, name: 'default', region, openIngress: [] },
+        { id: `sg-${hexId(17, id, region, 'web')}`, name: 'web', region, openIngress: [
+          { protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' },
+          { protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '::/0' },
+        ] },
+        { id: `sg-${hexId(17, id, region, 'bastion')}`, name: 'bastion', region, openIngress: [] },
+      ]),
+      instances: regions.flatMap((region, r) => Array.from({ length: r === 0 ? int(random, 2, 4) : int(random, 1, 2) }, (_, i) => ({
+        id: `i-${hexId(17, id, region, i)}`,
+        region,
+        type: pick(random, ['t3.micro', 't3.small', 't3.medium', 'm5.large']),
+        state: random() < 0.85 ? 'running' : 'stopped',
+        launchedAt: ago(at, int(random, 3, 400) * DAY_MS + int(random, 0, 23) * HOUR_MS),
+      }))),
+      publicSnapshots: [],
+      publicImages: [],
+    },
+    trails: [{ name: 'management-events', homeRegion, multiRegion: true, logging: true }],
+    guardduty: regions.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
+    ...costs(id, at, dailySpendUsd),
+    contacts: { security: true, billing: true, operations: true },
+  };
+}
+
+// --- Baseline issues: the account's standing misconfigurations ----------------------------------------------
+
+interface BaselineIssue {
+  name: string;
+  apply: (account: SandboxAccount) => void;
+}
+
+const BASELINE_ISSUES: BaselineIssue[] = [
+  { name: 'root without MFA', apply: (a) => { a.iam.rootMfaEnabled = false; } },
+  {
+    name: 'root access keys in use',
+    apply: (a) => {
+      a.iam.rootAccessKeysPresent = true;
+      a.iam.rootLastUsedAt = ago(a.at, 30 * HOUR_MS);
+    },
+  },
+  {
+    name: 'console user without MFA',
+    apply: (a) => { (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as IamUser).mfaEnabled = false; },
+  },
+  {
+    name: 'old, forgotten access key',
+    apply: (a) => {
+      ciUser(a).accessKeys.push({
+        id: accessKeyId(a.id, 'ci-deploy', 'old'), status: 'Active', createdAt: ago(a.at, 540 * DAY_MS), lastUsedAt: ago(a.at, 260 * DAY_MS),
+      });
+    },
+  },
+  { name: 'CI user with admin rights', apply: (a) => { ciUser(a).adminAccess = true; } },
+  {
+    name: 'deploy role with admin rights',
+    apply: (a) => { (a.iam.roles.find((r) => r.name === 'github-actions-deploy') as IamRole).adminAccess = true; },
+  },
+  {
+    name: 'weak password policy',
+    apply: (a) => {
+      a.iam.passwordPolicy = {
+        minimumLength: 8, requireSymbols: false, requireNumbers: false, requireUppercase: false, requireLowercase: true,
+        maxAgeDays: null, reusePrevention: null,
+      };
+    },
+  },
+  {
+    // A static website served straight from S3 needs a public bucket policy, so its owner turned the blocks off.
+    name: 'public website bucket',
+    apply: (a) => {
+      a.s3.accountBlockPublicAccess = null;
+      a.s3.buckets.push({ name: `${a.company}-website`, region: home(a), publicViaAcl: false, publicViaPolicy: true, blockPublicAccess: null });
+    },
+  },
+  {
+    name: 'RDP open to the internet',
+    apply: (a) => {
+      a.ec2.securityGroups.push({
+        id: `sg-${hexId(17, a.id, 'windows-jump')}`, name: 'windows-jump', region: secondary(a),
+        openIngress: [{ protocol: 'tcp', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' }],
+      });
+    },
+  },
+  {
+    name: 'public EBS snapshot',
+    apply: (a) => { a.ec2.publicSnapshots.push({ id: `snap-${hexId(17, a.id, 'snapshot')}`, region: home(a) }); },
+  },
+  { name: 'CloudTrail logging stopped', apply: (a) => { (a.trails[0] as Trail).logging = false; } },
+  {
+    name: 'GuardDuty off in a region in use',
+    apply: (a) => { (a.guardduty.find((g) => g.region === secondary(a)) as GuardDutyRegion).detectorEnabled = false; },
+  },
+  {
+    // Set when the account spent less; its forecast, and late in the month its actual spend, go over.
+    name: 'budget set too low',
+    apply: (a) => { (a.budgets[0] as Budget).limitUsd = Math.floor((a.dailySpendUsd * 24) / 10) * 10; },
+  },
+  {
+    name: 'no security contact',
+    apply: (a) => { a.contacts = { security: false, billing: true, operations: false }; },
+  },
+];
+
+// --- Drifting issues: changes that appear and are undone --------------------------------------------------
+
+interface DriftingIssue {
+  name: string;
+  /** The issue recurs every `periodSlots` six-hour slots and lasts `activeSlots` of them. */
+  periodSlots: number;
+  activeSlots: number;
+  /** `since` is when this occurrence began; `occurrence` tells occurrences apart (new ids each time). */
+  apply: (account: SandboxAccount, since: Date, occurrence: number) => void;
+}
+
+// A period of at most 27 slots means a week of six-hourly scans (28) always sees the issue open and close;
+// the rarest issue takes longer.
+const DRIFTING_ISSUES: DriftingIssue[] = [
+  {
+    // Someone opens SSH to the world "just for a moment" while travelling, and closes it a day or so later.
+    name: 'SSH opened to the internet',
+    periodSlots: 16,
+    activeSlots: 6,
+    apply: (a) => {
+      const bastion = a.ec2.securityGroups.find((g) => g.name === 'bastion' && g.region === home(a)) as SecurityGroup;
+      bastion.openIngress.push({ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' });
+    },
+  },
+  {
+    // A bucket is made public to share a file, which takes switching off both the bucket's and the account's blocks.
+    name: 'bucket made public',
+    periodSlots: 24,
+    activeSlots: 4,
+    apply: (a) => {
+      const bucket = a.s3.buckets.find((b) => b.name === bucketName(a.company, a.id, 'data-exports')) as Bucket;
+      a.s3.accountBlockPublicAccess = null;
+      bucket.blockPublicAccess = null;
+      bucket.publicViaAcl = true;
+    },
+  },
+  {
+    name: 'GuardDuty high-severity finding',
+    periodSlots: 20,
+    activeSlots: 3,
+    apply: (a, _since, occurrence) => {
+      (a.guardduty[0] as GuardDutyRegion).highSeverityFindings.push({
+        id: hexId(32, a.id, 'finding', occurrence),
+        type: 'UnauthorizedAccess:IAMUser/InstanceCredentialExfiltration.OutsideAWS',
+        severity: 8,
+        title: 'Credentials for instance role app-instance-role used from an external IP address.',
+      });
+    },
+  },
+  {
+    // An admin user created in a hurry, with a key and no MFA; it is deleted once someone notices.
+    name: 'new admin user',
+    periodSlots: 24,
+    activeSlots: 8,
+    apply: (a, since, occurrence) => {
+      a.iam.users.push({
+        name: 'support-temp', arn: iamArn(a.id, 'user/support-temp'), createdAt: iso(since), hasConsolePassword: false, mfaEnabled: false,
+        adminAccess: true,
+        accessKeys: [{ id: accessKeyId(a.id, 'support-temp', String(occurrence)), status: 'Active', createdAt: iso(since), lastUsedAt: ago(a.at, HOUR_MS) }],
+      });
+    },
+  },
+  {
+    // Stolen keys at work: GPU instances in a region the account never uses, where GuardDuty is not enabled.
+    name: 'GPU instances in an unused region',
+    periodSlots: 36,
+    activeSlots: 2,
+    apply: (a, since, occurrence) => {
+      const region = pick(randomFor(a.id, 'mining', occurrence), ENABLED_REGIONS.filter((r) => !a.regions.includes(r)));
+      for (let i = 0; i < 3; i++) {
+        a.ec2.instances.push({ id: `i-${hexId(17, a.id, 'mining', occurrence, i)}`, region, type: 'p3.2xlarge', state: 'running', launchedAt: iso(since) });
+      }
+      a.guardduty.push({ region, detectorEnabled: false, highSeverityFindings: [] });
+    },
+  },
+];
+
+/** The current occurrence of an issue at `at`, if it is active then; each account has its own phase. */
+function activeOccurrence(accountId: string, issue: DriftingIssue, at: Date): { since: Date; occurrence: number } | null {
+  const phase = hash(`${accountId}:${issue.name}`) % issue.periodSlots;
+  const slot = Math.floor(at.getTime() / SLOT_MS) + phase;
+  const position = slot % issue.periodSlots;
+  if (position >= issue.activeSlots) return null;
+  return { since: new Date((slot - position - phase) * SLOT_MS), occurrence: Math.floor(slot / issue.periodSlots) };
+}
+
+// --- Assembly -----------------------------------------------------------------------------------------------
+
+export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; at: Date }): Inventory {
+  const account = cleanAccount(awsAccountId, at);
+  const random = randomFor(awsAccountId, 'issues');
+  for (const issue of shuffled(random, BASELINE_ISSUES).slice(0, int(random, 2, 4))) issue.apply(account);
+  for (const issue of DRIFTING_ISSUES) {
+    const active = activeOccurrence(awsAccountId, issue, at);
+    if (active) issue.apply(account, active.since, active.occurrence);
+  }
+  // AWS Health needs a Business or Enterprise support plan, which only some accounts pay for.
+  const businessSupport = randomFor(awsAccountId, 'support')() < 0.25;
+  const inUse = new Set([...account.regions, ...account.ec2.instances.map((i) => i.region)]);
+
+  const ok = <T>(value: T) => ({ status: 'ok' as const, value });
+  return {
+    collectedAt: iso(at),
+    regions: { enabled: [...ENABLED_REGIONS], inUse: [...inUse].sort() },
+    iam: ok(account.iam),
+    s3: ok(account.s3),
+    ec2: ok(account.ec2),
+    cloudtrail: ok({ trails: account.trails }),
+    guardduty: ok({ regions: account.guardduty }),
+    costs: ok({ daily: account.daily }),
+    anomalies: ok({ anomalies: account.anomalies }),
+    budgets: ok({ budgets: account.budgets }),
+    alternateContacts: ok(account.contacts),
+    health: businessSupport
+      ? ok({ events: [] })
+      : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
+  };
+}

@@ -1,0 +1,26 @@
+import { BILLING_CHECKS } from './billing';
+import { CONNECTIVITY_CHECK } from './connectivity';
+import { DETECTION_CHECKS } from './detection';
+import { EXPOSURE_CHECKS } from './exposure';
+import { IAM_CHECKS } from './iam';
+import { SUSPENSION_CHECKS } from './suspension';
+import { THREAT_CHECKS } from './threat';
+import type { Check } from './types';
+
+// Every check Sentinel runs. A check's id is part of its signals' fingerprints: renaming one reopens them all.
+
+export const CATALOG: readonly Check[] = Object.freeze([
+  CONNECTIVITY_CHECK,
+  ...THREAT_CHECKS,
+  ...IAM_CHECKS,
+  ...EXPOSURE_CHECKS,
+  ...SUSPENSION_CHECKS,
+  ...DETECTION_CHECKS,
+  ...BILLING_CHECKS,
+]);
+
+const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));
+
+export function checkById(id: string): Check | undefined {
+  return BY_ID.get(id);
+}

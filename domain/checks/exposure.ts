@@ -1,0 +1,164 @@
+import type { BlockPublicAccess, Bucket, OpenIngress, SecurityGroup } from '../inventory';
+import { failing, failWhen, onPart } from './helpers';
+import type { Check, FailingResource } from './types';
+
+// Exposure checks: what the internet can reach or read directly (buckets, security groups, snapshots, images).
+
+const INTERNET = new Set(['0.0.0.0/0', '::/0']);
+
+/** EC2 reports well-known protocols by name but accepts (and may echo) their IANA numbers. */
+function protocolOf(rule: OpenIngress): string {
+  const byNumber: Record<string, string> = { '-1': 'all', '6': 'tcp', '17': 'udp' };
+  return byNumber[rule.protocol] ?? rule.protocol.toLowerCase();
+}
+
+/** Whether the rule admits `port` over one of `protocols`: a range that contains the port counts. */
+function admitsPort(rule: OpenIngress, protocols: readonly string[], port: number): boolean {
+  const protocol = protocolOf(rule);
+  if (protocol === 'all') return true;
+  return protocols.includes(protocol) && rule.fromPort !== null && rule.toPort !== null
+    && rule.fromPort <= port && port <= rule.toPort;
+}
+
+function admitsAllPorts(rule: OpenIngress): boolean {
+  const protocol = protocolOf(rule);
+  return protocol === 'all'
+    || ((protocol === 'tcp' || protocol === 'udp') && rule.fromPort !== null && rule.toPort !== null
+      && rule.fromPort <= 0 && rule.toPort >= 65535);
+}
+
+function describeRule(rule: OpenIngress): string {
+  const protocol = protocolOf(rule);
+  if (protocol === 'all') return `all traffic from ${rule.cidr}`;
+  const ports = rule.fromPort === rule.toPort ? `port ${rule.fromPort}` : `ports ${rule.fromPort}-${rule.toPort}`;
+  return `${protocol} ${ports} from ${rule.cidr}`;
+}
+
+/** One failing resource per security group (and region) with an internet-open rule that matches. */
+function openGroups(groups: SecurityGroup[], matches: (rule: OpenIngress) => boolean): FailingResource[] {
+  return groups.flatMap((group) => {
+    const rules = group.openIngress.filter((rule) => INTERNET.has(rule.cidr) && matches(rule));
+    if (rules.length === 0) return [];
+    return [{
+      resource: group.id,
+      region: group.region,
+      detail: `Security group ${group.id} (${group.name}) in ${group.region} allows ${rules.map(describeRule).join(', ')}.`,
+    }];
+  });
+}
+
+const BPA_FLAGS = ['blockPublicAcls', 'ignorePublicAcls', 'blockPublicPolicy', 'restrictPublicBuckets'] as const;
+
+/**
+ * The ways a bucket is readable by anyone. S3 applies the most restrictive of the account's and the bucket's
+ * Block Public Access: IgnorePublicAcls neutralises public ACLs and RestrictPublicBuckets public policies.
+ */
+function publicPaths(bucket: Bucket, account: BlockPublicAccess | null): string[] {
+  const blocks = (flag: 'ignorePublicAcls' | 'restrictPublicBuckets') => account?.[flag] === true || bucket.blockPublicAccess?.[flag] === true;
+  const paths: string[] = [];
+  if (bucket.publicViaAcl && !blocks('ignorePublicAcls')) paths.push('its ACL');
+  if (bucket.publicViaPolicy && !blocks('restrictPublicBuckets')) paths.push('its bucket policy');
+  return paths;
+}
+
+const SG_REMEDIATION = 'Remove the 0.0.0.0/0 and ::/0 sources from the rule; allow only known address ranges, or reach '
+  + 'instances through Systems Manager Session Manager or a VPN instead of exposing the port.';
+
+export const EXPOSURE_CHECKS: readonly Check[] = [
+  {
+    id: 'exposure.s3_account_public_access_block_off',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'S3 Block Public Access is off for the account',
+    description: 'At least one of the four account-level S3 Block Public Access settings is off (or none is configured), '
+      + 'so one mistaken ACL or bucket policy can publish data.',
+    remediation: 'In the S3 console open "Block Public Access settings for this account" and turn on all four settings. '
+      + 'First list buckets that must stay public (for example static websites) and serve them through CloudFront with '
+      + 'origin access control instead.',
+    docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
+    evaluate: onPart('s3', (s3) => {
+      const settings = s3.accountBlockPublicAccess;
+      const off = settings ? BPA_FLAGS.filter((flag) => !settings[flag]) : [...BPA_FLAGS];
+      return failWhen(off.length > 0, {
+        resource: 's3-account-public-access-block',
+        detail: settings ? `Account-level settings off: ${off.join(', ')}.` : 'No account-level Block Public Access configuration.',
+      });
+    }),
+  },
+  {
+    id: 'exposure.s3_bucket_public',
+    scenario: 'exposure',
+    severity: 'CRITICAL',
+    title: 'Public S3 bucket',
+    description: 'A bucket grants access to everyone through its ACL or bucket policy, and neither the bucket\'s nor the '
+      + 'account\'s Block Public Access blocks that path.',
+    remediation: 'Check what the bucket holds and its access logs. Remove the public grant (AllUsers / AuthenticatedUsers '
+      + 'in the ACL, "Principal": "*" statements in the policy) and turn on Block Public Access for the bucket; serve '
+      + 'public content through CloudFront with origin access control.',
+    docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html',
+    evaluate: onPart('s3', (s3) => failing(s3.buckets.flatMap((bucket) => {
+      const paths = publicPaths(bucket, s3.accountBlockPublicAccess);
+      if (paths.length === 0) return [];
+      return [{ resource: bucket.name, region: bucket.region, detail: `Bucket ${bucket.name} is public through ${paths.join(' and ')}.` }];
+    }))),
+  },
+  {
+    id: 'exposure.sg_ssh_open',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'SSH open to the internet',
+    description: 'A security group allows TCP port 22 from 0.0.0.0/0 or ::/0 (port ranges and all-traffic rules that '
+      + 'include 22 count); SSH servers are scanned and brute-forced within minutes.',
+    remediation: SG_REMEDIATION,
+    docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
+    evaluate: onPart('ec2', (ec2) => failing(openGroups(ec2.securityGroups, (rule) => admitsPort(rule, ['tcp'], 22)))),
+  },
+  {
+    id: 'exposure.sg_rdp_open',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'RDP open to the internet',
+    description: 'A security group allows port 3389 (TCP or UDP) from 0.0.0.0/0 or ::/0 (port ranges and all-traffic '
+      + 'rules that include 3389 count); exposed RDP is a leading ransomware entry point.',
+    remediation: SG_REMEDIATION,
+    docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
+    evaluate: onPart('ec2', (ec2) => failing(openGroups(ec2.securityGroups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389)))),
+  },
+  {
+    id: 'exposure.sg_all_ports_open',
+    scenario: 'exposure',
+    severity: 'CRITICAL',
+    title: 'All ports open to the internet',
+    description: 'A security group allows all traffic (protocol -1) or the whole 0-65535 port range from 0.0.0.0/0 or ::/0.',
+    remediation: 'Replace the rule with rules for the specific ports the service needs (for example 443), from the narrowest '
+      + 'sources possible; keep administration ports closed and use Session Manager.',
+    docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
+    evaluate: onPart('ec2', (ec2) => failing(openGroups(ec2.securityGroups, admitsAllPorts))),
+  },
+  {
+    id: 'exposure.ebs_snapshot_public',
+    scenario: 'exposure',
+    severity: 'CRITICAL',
+    title: 'Public EBS snapshot',
+    description: 'An EBS snapshot is shared with all AWS accounts: anyone can create a volume from it and read the disk.',
+    remediation: 'Modify the snapshot\'s permissions to Private (or share it with specific accounts only), assume its data '
+      + 'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region.',
+    docsUrl: 'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-modifying-snapshot-permissions.html',
+    evaluate: onPart('ec2', (ec2) => failing(ec2.publicSnapshots.map((snapshot) => ({
+      resource: snapshot.id, region: snapshot.region, detail: `Snapshot ${snapshot.id} in ${snapshot.region} is public.`,
+    })))),
+  },
+  {
+    id: 'exposure.ami_public',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'Public AMI',
+    description: 'An AMI owned by the account is public: anyone can launch it and read what was baked into it.',
+    remediation: 'Make the AMI private (EC2 > AMIs > Edit AMI permissions), rotate credentials or keys it contained, and '
+      + 'turn on block public access for AMIs in every region.',
+    docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/sharingamis-intro.html',
+    evaluate: onPart('ec2', (ec2) => failing(ec2.publicImages.map((image) => ({
+      resource: image.id, region: image.region, detail: `AMI ${image.id} in ${image.region} is public.`,
+    })))),
+  },
+];

@@ -1,0 +1,176 @@
+import type { AccessKey, IamInventory, IamUser, PasswordPolicy } from '../inventory';
+import { daysSince, failing, failWhen, onPart } from './helpers';
+import type { Check, FailingResource } from './types';
+
+// Identity checks: the root user, IAM users and their access keys, admin grants and the password policy.
+
+const ROOT_RECENT_USE_DAYS = 30;
+const KEY_MAX_AGE_DAYS = 90;
+const KEY_UNUSED_DAYS = 45;
+const PASSWORD_MIN_LENGTH = 14;
+
+const ROOT: FailingResource = { resource: 'root' };
+
+/** Every active access key of every user, with its owner. */
+function activeKeys(iam: IamInventory): { user: IamUser; key: AccessKey }[] {
+  return iam.users.flatMap((user) => user.accessKeys.filter((key) => key.status === 'Active').map((key) => ({ user, key })));
+}
+
+const age = (days: number) => `${Math.floor(days)} days`;
+
+function passwordPolicyWeaknesses(policy: PasswordPolicy): string[] {
+  const weaknesses: string[] = [];
+  if (policy.minimumLength < PASSWORD_MIN_LENGTH) weaknesses.push(`minimum length ${policy.minimumLength} (< ${PASSWORD_MIN_LENGTH})`);
+  const classes = [
+    [policy.requireUppercase, 'uppercase letters'],
+    [policy.requireLowercase, 'lowercase letters'],
+    [policy.requireNumbers, 'numbers'],
+    [policy.requireSymbols, 'symbols'],
+  ] as const;
+  for (const [required, name] of classes) if (!required) weaknesses.push(`${name} not required`);
+  if (!policy.reusePrevention) weaknesses.push('no password reuse prevention');
+  return weaknesses;
+}
+
+export const IAM_CHECKS: readonly Check[] = [
+  {
+    id: 'iam.root_mfa_disabled',
+    scenario: 'iam',
+    severity: 'CRITICAL',
+    title: 'Root user has no MFA',
+    description: 'The root user can do anything in the account, including closing it, and signs in with a password alone.',
+    remediation: 'Sign in as the root user, open Security credentials, and assign an MFA device (a passkey or security key '
+      + 'is strongest); register a second device as a backup and store the recovery details offline.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/enable-mfa-for-root.html',
+    evaluate: onPart('iam', (iam) => failWhen(!iam.rootMfaEnabled, { ...ROOT, detail: 'The root user has no MFA device.' })),
+  },
+  {
+    id: 'iam.root_access_keys_present',
+    scenario: 'iam',
+    severity: 'CRITICAL',
+    title: 'Root user has access keys',
+    description: 'Access keys of the root user give unrestricted, long-lived programmatic access that no policy can limit.',
+    remediation: 'Find what uses the root keys (CloudTrail events with userIdentity.type Root), move it to an IAM role or '
+      + 'user with least privilege, then deactivate and delete the root access keys under the root user\'s Security credentials.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-best-practices.html',
+    evaluate: onPart('iam', (iam) => failWhen(iam.rootAccessKeysPresent, { ...ROOT, detail: 'The root user has at least one access key.' })),
+  },
+  {
+    id: 'iam.root_recently_used',
+    scenario: 'iam',
+    severity: 'HIGH',
+    title: 'Root user used recently',
+    description: `The root user signed in or used its keys in the last ${ROOT_RECENT_USE_DAYS} days. Day-to-day work should `
+      + 'never need it; unexpected use is a sign of compromise.',
+    remediation: 'Check in CloudTrail what the root user did and from where. If it was not you, reset the root password, '
+      + 'rotate its MFA and follow the incident response guide. Otherwise do the work with an IAM Identity Center user or '
+      + 'IAM role and keep the root user for the few tasks that require it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-tasks.html',
+    evaluate: onPart('iam', (iam, ctx) => failWhen(
+      iam.rootLastUsedAt !== null && daysSince(iam.rootLastUsedAt, ctx.now) <= ROOT_RECENT_USE_DAYS,
+      { ...ROOT, detail: `The root user was last used at ${iam.rootLastUsedAt}.` },
+    )),
+  },
+  {
+    id: 'iam.console_user_without_mfa',
+    scenario: 'iam',
+    severity: 'HIGH',
+    title: 'Console user without MFA',
+    description: 'An IAM user can sign in to the console with a password alone; a phished or reused password is enough to take it over.',
+    remediation: 'Have the user assign an MFA device (IAM > Users > Security credentials > Assign MFA device), or remove the '
+      + 'console password if the user does not need the console. Prefer IAM Identity Center for human access.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa_enable_virtual.html',
+    evaluate: onPart('iam', (iam) => failing(iam.users
+      .filter((user) => user.hasConsolePassword && !user.mfaEnabled)
+      .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} has a console password and no MFA device.` })))),
+  },
+  {
+    id: 'iam.access_key_not_rotated',
+    scenario: 'iam',
+    severity: 'MEDIUM',
+    title: 'Access key not rotated',
+    description: `An active access key is older than ${KEY_MAX_AGE_DAYS} days. Long-lived keys leak through code, laptops and CI logs.`,
+    remediation: 'Create a second key for the user, deploy it wherever the old one is used, check the old key\'s last-used '
+      + 'date stops moving, then deactivate and delete the old key. Better: replace user keys with IAM roles.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+    evaluate: onPart('iam', (iam, ctx) => failing(activeKeys(iam)
+      .filter(({ key }) => daysSince(key.createdAt, ctx.now) > KEY_MAX_AGE_DAYS)
+      .map(({ user, key }) => ({
+        resource: key.id,
+        detail: `Access key ${key.id} of IAM user ${user.name} is ${age(daysSince(key.createdAt, ctx.now))} old.`,
+      })))),
+  },
+  {
+    id: 'iam.access_key_unused',
+    scenario: 'iam',
+    severity: 'LOW',
+    title: 'Unused access key',
+    description: `An active access key has not been used for ${KEY_UNUSED_DAYS} days (or was never used and is older than `
+      + `${KEY_UNUSED_DAYS} days). Keys nobody needs are pure risk.`,
+    remediation: 'Deactivate the key, wait to see that nothing breaks, then delete it (IAM > Users > Security credentials).',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_finding-unused.html',
+    evaluate: onPart('iam', (iam, ctx) => failing(activeKeys(iam)
+      .filter(({ key }) => daysSince(key.lastUsedAt ?? key.createdAt, ctx.now) > KEY_UNUSED_DAYS)
+      .map(({ user, key }) => ({
+        resource: key.id,
+        detail: key.lastUsedAt
+          ? `Access key ${key.id} of IAM user ${user.name} was last used at ${key.lastUsedAt}.`
+          : `Access key ${key.id} of IAM user ${user.name} was created at ${key.createdAt} and never used.`,
+      })))),
+  },
+  {
+    id: 'iam.user_admin_access',
+    scenario: 'iam',
+    severity: 'HIGH',
+    title: 'IAM user with full admin access',
+    description: 'An IAM user is allowed every action on every resource (*:*); its credentials are as powerful as the root user\'s.',
+    remediation: 'Replace AdministratorAccess (or the *:* statement) with policies scoped to what the user does, using IAM '
+      + 'last-accessed data to find the services it actually uses. Give human admins access through IAM Identity Center with MFA.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
+    evaluate: onPart('iam', (iam) => failing(iam.users
+      .filter((user) => user.adminAccess)
+      .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} has *:* access.` })))),
+  },
+  {
+    id: 'iam.role_admin_access',
+    scenario: 'iam',
+    severity: 'MEDIUM',
+    title: 'IAM role with full admin access',
+    description: 'A role is allowed every action on every resource (*:*); whoever can assume it, or compromise a workload '
+      + 'that uses it, owns the account.',
+    remediation: 'Scope the role\'s policies to the services and resources it needs (IAM Access Analyzer can generate a '
+      + 'policy from CloudTrail activity) and restrict its trust policy to the principals that must assume it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
+    evaluate: onPart('iam', (iam) => failing(iam.roles
+      .filter((role) => role.adminAccess)
+      .map((role) => ({ resource: role.arn, detail: `IAM role ${role.name} has *:* access.` })))),
+  },
+  {
+    id: 'iam.password_policy_missing',
+    scenario: 'iam',
+    severity: 'MEDIUM',
+    title: 'No IAM password policy',
+    description: 'The account has no password policy, so IAM users may choose short, simple and reused passwords.',
+    remediation: `Set an account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require uppercase, `
+      + 'lowercase, numbers and symbols, and prevent reuse of the last 24 passwords (IAM > Account settings > Password policy).',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
+    evaluate: onPart('iam', (iam) => failWhen(iam.passwordPolicy === null, {
+      resource: 'password-policy', detail: 'No account password policy is set.',
+    })),
+  },
+  {
+    id: 'iam.password_policy_weak',
+    scenario: 'iam',
+    severity: 'LOW',
+    title: 'Weak IAM password policy',
+    description: `The password policy is weak: a minimum length under ${PASSWORD_MIN_LENGTH}, any of uppercase, lowercase, `
+      + 'numbers or symbols not required, or no reuse prevention. (A missing policy is reported by iam.password_policy_missing.)',
+    remediation: `Edit the account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require all four `
+      + 'character classes, and prevent reuse of the last 24 passwords.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
+    evaluate: onPart('iam', (iam) => {
+      const weaknesses = iam.passwordPolicy ? passwordPolicyWeaknesses(iam.passwordPolicy) : [];
+      return failWhen(weaknesses.length > 0, { resource: 'password-policy', detail: `Password policy: ${weaknesses.join('; ')}.` });
+    }),
+  },
+];

@@ -1,0 +1,68 @@
+import type { AlternateContacts, HealthEvent } from '../inventory';
+import { failing, failWhen, onPart } from './helpers';
+import type { Check, Severity } from './types';
+
+// Suspension checks: what gets an account suspended, or a suspension notice missed. AWS Trust & Safety writes to
+// the alternate contacts and raises AWS Health events; an unanswered abuse or exposed-credentials case ends in
+// suspension.
+
+const CONTACTS_DOCS = 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-update-contact-alternate.html';
+
+function contactCheck(kind: keyof AlternateContacts, severity: Severity, purpose: string): Check {
+  return {
+    id: `suspension.${kind}_contact_missing`,
+    scenario: 'suspension',
+    severity,
+    title: `No ${kind} contact`,
+    description: `The account has no alternate ${kind} contact: ${purpose} go only to the root e-mail address, which is often an unread inbox.`,
+    remediation: `In the console open Account > Alternate contacts and set the ${kind} contact to a monitored team address `
+      + '(a distribution list, not a person) and a phone number.',
+    docsUrl: CONTACTS_DOCS,
+    evaluate: onPart('alternateContacts', (contacts) => failWhen(!contacts[kind], {
+      resource: `${kind}-contact`, detail: `No ${kind} contact is set.`,
+    })),
+  };
+}
+
+const isOpen = (event: HealthEvent) => event.statusCode.toLowerCase() !== 'closed';
+
+function healthCheck(match: (eventTypeCode: string) => boolean): Check['evaluate'] {
+  return onPart('health', ({ events }) => failing(events
+    .filter((event) => isOpen(event) && match(event.eventTypeCode))
+    .map((event) => ({
+      resource: event.arn,
+      region: event.region,
+      detail: `AWS Health event ${event.eventTypeCode} (${event.service}) opened at ${event.startTime}, status ${event.statusCode}.`,
+    }))));
+}
+
+export const SUSPENSION_CHECKS: readonly Check[] = [
+  contactCheck('security', 'HIGH', 'security notices, including abuse reports and exposed-key warnings,'),
+  contactCheck('billing', 'MEDIUM', 'billing notices, including failed payments that lead to suspension,'),
+  contactCheck('operations', 'LOW', 'operational notices'),
+  {
+    id: 'suspension.health_abuse_event',
+    scenario: 'suspension',
+    severity: 'CRITICAL',
+    title: 'Open AWS abuse report',
+    description: 'AWS Health has an open abuse event: AWS received a report that resources of the account send spam, attack '
+      + 'or scan others, or host malicious content. Unanswered reports lead to suspension.',
+    remediation: 'Read the event in the AWS Health Dashboard and the message from AWS Trust & Safety, stop the reported '
+      + 'activity (isolate or terminate the resources, revoke the credentials used), and reply to the abuse case with what '
+      + 'you did before its deadline.',
+    docsUrl: 'https://docs.aws.amazon.com/health/latest/ug/what-is-aws-health.html',
+    evaluate: healthCheck((code) => code.includes('ABUSE')),
+  },
+  {
+    id: 'suspension.health_credentials_exposed',
+    scenario: 'suspension',
+    severity: 'CRITICAL',
+    title: 'AWS reports exposed credentials',
+    description: 'AWS Health has an open exposed-credentials event (AWS_RISK_CREDENTIALS_EXPOSED or similar): an access key '
+      + 'of the account was found in a public place such as a code repository.',
+    remediation: 'Deactivate and delete the named access key now, replace it where it is legitimately used, remove it '
+      + 'from the public location and its history, review CloudTrail for what it was used for, and answer the support case.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+    evaluate: healthCheck((code) => code.includes('EXPOSED')),
+  },
+];

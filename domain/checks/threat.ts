@@ -1,0 +1,125 @@
+import type { Instance } from '../inventory';
+import { daysSince, failing, onPart, withPart } from './helpers';
+import type { Check } from './types';
+
+// Threat checks: signs that someone is already inside — GuardDuty findings, mining-shaped compute, activity in
+// regions the account does not use, identities and keys that appeared in the last day.
+
+/** Instance families built around GPUs, ML accelerators or FPGAs: what crypto-miners launch. */
+const ACCELERATED_FAMILIES = new Set(['p', 'g', 'gr', 'inf', 'trn', 'dl', 'f']);
+const LARGE_SIZE_XLARGE = 24;
+const NEW_INSTANCE_DAYS = 7;
+const RECENT_IDENTITY_DAYS = 1;
+
+/** Instances that run or are about to: a stopped instance mines nothing. */
+const isActive = (instance: Instance) => instance.state === 'running' || instance.state === 'pending';
+
+/**
+ * The high-end rule: an accelerated family (the letters before the generation digit, e.g. `p` in p4d.24xlarge),
+ * or a bare-metal size, or a size of 24xlarge and up.
+ */
+function isHighEnd(type: string): boolean {
+  const [family = '', size = ''] = type.split('.');
+  const series = /^([a-z]+)\d/.exec(family)?.[1];
+  const xlarge = /^(\d+)xlarge$/.exec(size)?.[1];
+  return (series !== undefined && ACCELERATED_FAMILIES.has(series))
+    || size.startsWith('metal')
+    || (xlarge !== undefined && Number(xlarge) >= LARGE_SIZE_XLARGE);
+}
+
+export const THREAT_CHECKS: readonly Check[] = [
+  {
+    id: 'threat.guardduty_high_severity_finding',
+    scenario: 'threat',
+    severity: 'CRITICAL',
+    title: 'GuardDuty high-severity finding',
+    description: 'GuardDuty reports a finding of severity 7 or more: an active threat such as compromised credentials, '
+      + 'a backdoored instance or crypto-mining.',
+    remediation: 'Open the finding in the GuardDuty console and follow the remediation for its type: isolate affected '
+      + 'instances (restrictive security group, snapshot for forensics), revoke and rotate exposed credentials, and review '
+      + 'CloudTrail for what the actor did. Archive the finding only once resolved.',
+    docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_remediate.html',
+    evaluate: onPart('guardduty', ({ regions }) => failing(regions.flatMap((region) => region.highSeverityFindings.map((finding) => ({
+      resource: finding.id,
+      region: region.region,
+      detail: `${finding.title} (${finding.type}, severity ${finding.severity}) in ${region.region}.`,
+    }))))),
+  },
+  {
+    id: 'threat.gpu_instance_running',
+    scenario: 'threat',
+    severity: 'HIGH',
+    title: 'GPU or high-end instance running',
+    description: 'A running instance is of an accelerated family (p, g, gr, inf, trn, dl, f: GPUs, ML chips, FPGAs) or of a '
+      + `bare-metal or ${LARGE_SIZE_XLARGE}xlarge-and-larger size: the pattern of crypto-mining on stolen credentials, `
+      + 'and thousands of dollars a day.',
+    remediation: 'Confirm with the team that the instance is expected. If not, stop it, snapshot its volumes for '
+      + 'investigation, find in CloudTrail which credentials ran RunInstances and revoke them, and check every region '
+      + 'for more. Ask AWS Support about charges from unauthorized use.',
+    docsUrl: 'https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html',
+    evaluate: onPart('ec2', ({ instances }) => failing(instances
+      .filter((instance) => isActive(instance) && isHighEnd(instance.type))
+      .map((instance) => ({
+        resource: instance.id,
+        region: instance.region,
+        detail: `Instance ${instance.id} (${instance.type}) is ${instance.state} in ${instance.region}.`,
+      })))),
+  },
+  {
+    id: 'threat.instance_in_unused_region',
+    scenario: 'threat',
+    severity: 'HIGH',
+    title: 'New instance in a region the account does not use',
+    description: `An instance launched in the last ${NEW_INSTANCE_DAYS} days runs in a region where the account has no `
+      + `instance older than ${NEW_INSTANCE_DAYS} days and which is not the home region of any CloudTrail trail. Attackers `
+      + 'launch in far-away regions hoping nobody looks there.',
+    remediation: 'Confirm the launch was intended. If not, terminate the instance after snapshotting it, revoke the '
+      + 'credentials that launched it (CloudTrail RunInstances event), and disable unused opt-in regions or deny them '
+      + 'with a service control policy.',
+    docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
+    // Needs both parts: without the trails, a home region could be mistaken for an unused one.
+    evaluate: (inventory, ctx) => withPart(inventory.ec2, ({ instances }) => withPart(inventory.cloudtrail, ({ trails }) => {
+      const trailRegions = new Set(trails.map((trail) => trail.homeRegion));
+      const isNew = (instance: Instance) => daysSince(instance.launchedAt, ctx.now) <= NEW_INSTANCE_DAYS;
+      const established = new Set(instances
+        .filter((instance) => instance.state !== 'terminated' && !isNew(instance))
+        .map((instance) => instance.region));
+      return failing(instances
+        .filter((instance) => isActive(instance) && isNew(instance)
+          && !established.has(instance.region) && !trailRegions.has(instance.region))
+        .map((instance) => ({
+          resource: instance.id,
+          region: instance.region,
+          detail: `Instance ${instance.id} (${instance.type}) was launched at ${instance.launchedAt} in ${instance.region}.`,
+        })));
+    })),
+  },
+  {
+    id: 'threat.iam_user_created_recently',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    title: 'IAM user created in the last 24 hours',
+    description: 'A new IAM user appeared in the last 24 hours. Creating users for persistence is one of the first things '
+      + 'an intruder does with stolen credentials.',
+    remediation: 'Confirm who created the user (CloudTrail CreateUser event) and why. If nobody did it on purpose, delete '
+      + 'the user\'s keys, password and policies, delete the user, and rotate the credentials that created it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_users.html',
+    evaluate: onPart('iam', ({ users }, ctx) => failing(users
+      .filter((user) => daysSince(user.createdAt, ctx.now) <= RECENT_IDENTITY_DAYS)
+      .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} was created at ${user.createdAt}.` })))),
+  },
+  {
+    id: 'threat.access_key_created_recently',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    title: 'Access key created in the last 24 hours',
+    description: 'An active access key was created in the last 24 hours; new keys on existing users are a common way to '
+      + 'keep access after a compromise.',
+    remediation: 'Confirm the key\'s owner created it (CloudTrail CreateAccessKey event). If not, deactivate and delete it '
+      + 'and investigate the identity that created it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+    evaluate: onPart('iam', ({ users }, ctx) => failing(users.flatMap((user) => user.accessKeys
+      .filter((key) => key.status === 'Active' && daysSince(key.createdAt, ctx.now) <= RECENT_IDENTITY_DAYS)
+      .map((key) => ({ resource: key.id, detail: `Access key ${key.id} of IAM user ${user.name} was created at ${key.createdAt}.` }))))),
+  },
+];

@@ -1,0 +1,132 @@
+import { sandboxInventory } from '../../cloud/sandbox/inventory';
+import type { Collected, Inventory } from '../../domain/inventory';
+
+const ACCOUNTS = ['123456789012', '210987654321', '111122223333', '444455556666'];
+const AT = new Date('2025-06-10T09:00:00.000Z');
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+function value<T>(part: Collected<T>): T {
+  if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
+  return part.value;
+}
+
+/** Every timestamp of the inventory, found by the naming convention of its fields. */
+function timestamps(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(timestamps);
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, child]) =>
+    /(At|Time)$/.test(key) && typeof child === 'string' ? [child] : timestamps(child));
+}
+
+/** Internet exposures a scan would report, named by resource so one can be followed across scans. */
+function exposures(inventory: Inventory): { ssh: string[]; buckets: string[] } {
+  return {
+    ssh: value(inventory.ec2).securityGroups
+      .filter((g) => g.openIngress.some((r) => r.protocol === 'tcp' && r.fromPort === 22 && r.cidr === '0.0.0.0/0'))
+      .map((g) => g.id),
+    buckets: value(inventory.s3).buckets.filter((b) => b.publicViaAcl || b.publicViaPolicy).map((b) => b.name),
+  };
+}
+
+/** A resource exposed at some scan and no longer exposed at a later one. */
+function appearsThenResolves(scans: string[][]): string | undefined {
+  return scans.flatMap((exposed, i) => exposed.filter((name) => scans.slice(i + 1).some((later) => !later.includes(name))))[0];
+}
+
+describe('sandbox inventory', () => {
+  describe('determinism', () => {
+    it('gives the same inventory for the same account and time', () => {
+      expect(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: AT })).toEqual(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT) }));
+    });
+
+    it('makes accounts look different, beyond their ids', () => {
+      const anonymised = ACCOUNTS.map((id) => JSON.stringify(sandboxInventory({ awsAccountId: id, at: AT })).replaceAll(id, 'ACCOUNT'));
+      expect(new Set(anonymised).size).toBe(ACCOUNTS.length);
+    });
+  });
+
+  describe('plausibility', () => {
+    it.each(ACCOUNTS)('account %s looks like a small AWS account', (awsAccountId) => {
+      const inventory = sandboxInventory({ awsAccountId, at: AT });
+      const iam = value(inventory.iam);
+      const ec2 = value(inventory.ec2);
+
+      expect(inventory.collectedAt).toBe(AT.toISOString());
+      expect(iam.users.length).toBeGreaterThanOrEqual(3);
+      expect(iam.users.some((u) => u.accessKeys.length > 0)).toBe(true);
+      expect(iam.users.every((u) => u.arn === `arn:aws:iam::${awsAccountId}:user/${u.name}`)).toBe(true);
+      expect(iam.roles.length).toBeGreaterThan(0);
+      expect(value(inventory.s3).buckets.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(ec2.securityGroups.map((g) => g.region)).size).toBeGreaterThanOrEqual(2);
+      expect(ec2.instances.length).toBeGreaterThan(0);
+      expect(value(inventory.cloudtrail).trails.length).toBeGreaterThan(0);
+      expect(value(inventory.budgets).budgets.length).toBeGreaterThan(0);
+      expect(value(inventory.alternateContacts)).toEqual(expect.objectContaining({ billing: expect.any(Boolean) }));
+    });
+
+    it.each(ACCOUNTS)('account %s uses only enabled regions, and runs GuardDuty where it has resources', (awsAccountId) => {
+      const { regions, ec2, guardduty } = sandboxInventory({ awsAccountId, at: AT });
+      expect(regions.enabled).toEqual(expect.arrayContaining(regions.inUse));
+      expect(regions.inUse).toEqual(expect.arrayContaining([...new Set(value(ec2).instances.map((i) => i.region))]));
+      expect(value(guardduty).regions.map((r) => r.region)).toEqual(expect.arrayContaining(regions.inUse));
+    });
+
+    it.each(ACCOUNTS)('account %s has daily costs for the 14 days before the scan', (awsAccountId) => {
+      const { daily } = value(sandboxInventory({ awsAccountId, at: AT }).costs);
+      const expected = Array.from({ length: 14 }, (_, i) => new Date(Date.UTC(2025, 5, 10) - (14 - i) * DAY_MS).toISOString().slice(0, 10));
+      expect(daily.map((d) => d.date)).toEqual(expected);
+      expect(daily.every((d) => d.amountUsd > 0)).toBe(true);
+    });
+
+    it('keeps a day\'s cost the same whichever scan reads it', () => {
+      const earlier = value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: AT }).costs).daily;
+      const later = value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT.getTime() + 3 * DAY_MS) }).costs).daily;
+      expect(later.slice(0, 11)).toEqual(earlier.slice(3));
+    });
+
+    it.each(ACCOUNTS)('account %s has ISO timestamps, none after the scan', (awsAccountId) => {
+      const all = timestamps(sandboxInventory({ awsAccountId, at: AT }));
+      expect(all.length).toBeGreaterThan(5);
+      for (const stamp of all) {
+        expect(new Date(stamp).toISOString()).toBe(stamp);
+        expect(Date.parse(stamp)).toBeLessThanOrEqual(AT.getTime());
+      }
+    });
+
+    it('measures ages from the scan time, so they do not grow between scans', () => {
+      const ages = (at: Date) => value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at }).iam).users
+        .filter((u) => u.name === 'ci-deploy')
+        .flatMap((u) => u.accessKeys.map((k) => at.getTime() - Date.parse(k.createdAt)));
+      expect(ages(new Date(AT.getTime() + 30 * DAY_MS))).toEqual(ages(AT));
+    });
+
+    it('leaves AWS Health not evaluated for most accounts, saying why', () => {
+      const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
+      const health = ids.map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }).health);
+      const notEvaluated = health.filter((h) => h.status === 'not_evaluated');
+      expect(notEvaluated.length).toBeGreaterThan(ids.length / 2);
+      expect(notEvaluated[0]).toEqual({ status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' });
+    });
+  });
+
+  describe('drift over a week of scans every 6 hours', () => {
+    const week = (awsAccountId: string) => Array.from({ length: 28 }, (_, i) =>
+      exposures(sandboxInventory({ awsAccountId, at: new Date(AT.getTime() + i * 6 * HOUR_MS) })));
+
+    it.each(ACCOUNTS)('account %s opens SSH to the internet on a security group, then closes it', (awsAccountId) => {
+      expect(appearsThenResolves(week(awsAccountId).map((scan) => scan.ssh))).toMatch(/^sg-/);
+    });
+
+    it.each(ACCOUNTS)('account %s makes a bucket public, then private again', (awsAccountId) => {
+      expect(appearsThenResolves(week(awsAccountId).map((scan) => scan.buckets))).toContain(awsAccountId);
+    });
+
+    it('dates a drifting change from when it happened, not from each scan that sees it', () => {
+      const scans = Array.from({ length: 28 }, (_, i) => sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT.getTime() + i * 6 * HOUR_MS) }));
+      const newUsers = scans.flatMap((s) => value(s.iam).users.filter((u) => u.name === 'support-temp'));
+      expect(newUsers.length).toBeGreaterThan(1);
+      expect(new Set(newUsers.map((u) => u.createdAt)).size).toBeLessThan(newUsers.length);
+    });
+  });
+});

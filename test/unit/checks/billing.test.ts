@@ -1,0 +1,74 @@
+import type { DailyCost } from '../../../domain/inventory';
+import { cleanInventory, outcome, part } from '../../helpers/inventory';
+
+const NOW = '2026-03-15T12:00:00.000Z';
+
+const DAY_MS = 86_400_000;
+
+/** The seven days before `lastDate` at `baseline` a day, then `lastDate` at `last`. */
+function costs(last: number, baseline: number, lastDate = '2026-03-14'): DailyCost[] {
+  const day = (offset: number) => new Date(Date.parse(`${lastDate}T00:00:00Z`) + offset * DAY_MS).toISOString().slice(0, 10);
+  return [...Array.from({ length: 7 }, (_, i) => ({ date: day(i - 7), amountUsd: baseline })), { date: lastDate, amountUsd: last }];
+}
+
+function spike(daily: DailyCost[]) {
+  const inventory = cleanInventory(NOW);
+  part(inventory.costs).daily = daily;
+  return outcome('billing.daily_spend_spike', inventory);
+}
+
+describe('billing checks', () => {
+  describe('daily spend spike (> 2x the 7-day average and >= 50 USD more)', () => {
+    it.each([
+      [70, 20, true], // 3.5x and exactly 50 more
+      [69.99, 20, false], // 3.5x but under 50 more
+      [201, 100, true],
+      [200, 100, false], // exactly 2x is not more than 2x
+      [60, 0, true], // from nothing
+    ])('%p after a week at %p: %p', (last, baseline, fails) => {
+      expect(spike(costs(last, baseline))).toEqual(fails ? ['daily-spend@global'] : 'pass');
+    });
+
+    it('ignores the scan day, which is still accruing', () => {
+      expect(spike([...costs(20, 20), { date: '2026-03-15', amountUsd: 10_000 }])).toBe('pass');
+    });
+
+    it('averages only the week before the last complete day', () => {
+      const daily = [{ date: '2026-03-01', amountUsd: 5000 }, ...costs(70, 20)];
+      expect(spike(daily)).toEqual(['daily-spend@global']);
+    });
+
+    it('judges the latest complete day when yesterday has no data yet', () => {
+      expect(spike(costs(70, 20, '2026-03-13'))).toEqual(['daily-spend@global']);
+    });
+
+    it.each([
+      ['no data', []],
+      ['only today', [{ date: '2026-03-15', amountUsd: 100 }]],
+      ['no week before', [{ date: '2026-03-14', amountUsd: 100 }]],
+    ])('is not evaluated with %s', (_, daily) => {
+      expect(spike(daily)).toBe('not_evaluated');
+    });
+  });
+
+  it.each([
+    [10, ['a-1@global']],
+    [9.99, 'pass'],
+  ])('reports anomalies from 10 USD of impact (%d)', (impactUsd, expected) => {
+    const inventory = cleanInventory(NOW);
+    part(inventory.anomalies).anomalies = [{ id: 'a-1', impactUsd, startDate: '2026-03-14', service: null }];
+    expect(outcome('billing.cost_anomaly', inventory)).toEqual(expected);
+  });
+
+  it.each([
+    ['under, forecast under', 900, 950, 'pass', 'pass'],
+    ['under, no forecast', 900, null, 'pass', 'pass'],
+    ['at the limit, forecast over', 1000, 1100, ['monthly@global'], 'pass'],
+    ['over the limit', 1000.01, 1300, 'pass', ['monthly@global']],
+  ])('keeps forecast and actual overruns apart: %s', (_, actualSpendUsd, forecastedSpendUsd, forecast, actual) => {
+    const inventory = cleanInventory(NOW);
+    Object.assign(part(inventory.budgets).budgets[0]!, { actualSpendUsd, forecastedSpendUsd });
+    expect(outcome('billing.budget_forecast_exceeded', inventory)).toEqual(forecast);
+    expect(outcome('billing.budget_exceeded', inventory)).toEqual(actual);
+  });
+});

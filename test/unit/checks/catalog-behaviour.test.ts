@@ -1,0 +1,217 @@
+import { CATALOG } from '../../../domain/checks/catalog';
+import { CONNECTIVITY_CHECK_ID } from '../../../domain/checks/connectivity';
+import type { PartName } from '../../../domain/checks/helpers';
+import type { Inventory } from '../../../domain/inventory';
+import { ACCOUNT, cleanInventory, daysAgo, hoursAgo, outcome, part, withoutPart } from '../../helpers/inventory';
+
+// Every check, three ways: it passes on a clean account, one targeted change makes it fail on exactly the
+// expected resource, and it is not evaluated (never a false pass or fail) when a part it reads is unreadable.
+
+const NOW = '2026-03-15T12:00:00.000Z';
+
+interface Case {
+  id: string;
+  /** The inventory parts the check reads. */
+  parts: PartName[];
+  breaks: (inventory: Inventory, now: string) => void;
+  /** The failing resources, as `resource@region`. */
+  fails: string[];
+}
+
+const ALICE = `arn:aws:iam::${ACCOUNT}:user/alice`;
+const instance = (id: string, region: string, type: string, launchedAt: string) => ({ id, region, type, state: 'running', launchedAt });
+
+const CASES: Case[] = [
+  // iam
+  { id: 'iam.root_mfa_disabled', parts: ['iam'], breaks: (inv) => { part(inv.iam).rootMfaEnabled = false; }, fails: ['root@global'] },
+  { id: 'iam.root_access_keys_present', parts: ['iam'], breaks: (inv) => { part(inv.iam).rootAccessKeysPresent = true; }, fails: ['root@global'] },
+  { id: 'iam.root_recently_used', parts: ['iam'], breaks: (inv, now) => { part(inv.iam).rootLastUsedAt = daysAgo(now, 3); }, fails: ['root@global'] },
+  {
+    id: 'iam.console_user_without_mfa', parts: ['iam'],
+    breaks: (inv) => { part(inv.iam).users[0]!.mfaEnabled = false; }, fails: [`${ALICE}@global`],
+  },
+  {
+    id: 'iam.access_key_not_rotated', parts: ['iam'],
+    breaks: (inv, now) => { part(inv.iam).users[0]!.accessKeys[0]!.createdAt = daysAgo(now, 120); }, fails: ['AKIAALICE0000000001@global'],
+  },
+  {
+    id: 'iam.access_key_unused', parts: ['iam'],
+    breaks: (inv, now) => { part(inv.iam).users[1]!.accessKeys[0]!.lastUsedAt = daysAgo(now, 50); }, fails: ['AKIACIDEPLOY00000001@global'],
+  },
+  { id: 'iam.user_admin_access', parts: ['iam'], breaks: (inv) => { part(inv.iam).users[0]!.adminAccess = true; }, fails: [`${ALICE}@global`] },
+  {
+    id: 'iam.role_admin_access', parts: ['iam'],
+    breaks: (inv) => { part(inv.iam).roles[0]!.adminAccess = true; }, fails: [`arn:aws:iam::${ACCOUNT}:role/app-server@global`],
+  },
+  { id: 'iam.password_policy_missing', parts: ['iam'], breaks: (inv) => { part(inv.iam).passwordPolicy = null; }, fails: ['password-policy@global'] },
+  {
+    id: 'iam.password_policy_weak', parts: ['iam'],
+    breaks: (inv) => { part(inv.iam).passwordPolicy!.minimumLength = 8; }, fails: ['password-policy@global'],
+  },
+  // exposure
+  {
+    id: 'exposure.s3_account_public_access_block_off', parts: ['s3'],
+    breaks: (inv) => { part(inv.s3).accountBlockPublicAccess!.restrictPublicBuckets = false; }, fails: ['s3-account-public-access-block@global'],
+  },
+  {
+    id: 'exposure.s3_bucket_public', parts: ['s3'],
+    breaks: (inv) => { part(inv.s3).accountBlockPublicAccess = null; part(inv.s3).buckets[0]!.publicViaAcl = true; },
+    fails: ['acme-assets@us-east-1'],
+  },
+  {
+    id: 'exposure.sg_ssh_open', parts: ['ec2'],
+    breaks: (inv) => { part(inv.ec2).securityGroups[1]!.openIngress.push({ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }); },
+    fails: ['sg-0default@eu-west-1'],
+  },
+  {
+    id: 'exposure.sg_rdp_open', parts: ['ec2'],
+    breaks: (inv) => { part(inv.ec2).securityGroups[0]!.openIngress.push({ protocol: 'tcp', fromPort: 3389, toPort: 3389, cidr: '::/0' }); },
+    fails: ['sg-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.sg_all_ports_open', parts: ['ec2'],
+    breaks: (inv) => { part(inv.ec2).securityGroups[1]!.openIngress.push({ protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' }); },
+    fails: ['sg-0default@eu-west-1'],
+  },
+  {
+    id: 'exposure.ebs_snapshot_public', parts: ['ec2'],
+    breaks: (inv) => { part(inv.ec2).publicSnapshots.push({ id: 'snap-0public', region: 'us-west-2' }); }, fails: ['snap-0public@us-west-2'],
+  },
+  {
+    id: 'exposure.ami_public', parts: ['ec2'],
+    breaks: (inv) => { part(inv.ec2).publicImages.push({ id: 'ami-0public', region: 'us-east-1' }); }, fails: ['ami-0public@us-east-1'],
+  },
+  // detection
+  {
+    id: 'detection.no_multi_region_trail', parts: ['cloudtrail'],
+    breaks: (inv) => { part(inv.cloudtrail).trails[0]!.multiRegion = false; }, fails: ['cloudtrail@global'],
+  },
+  {
+    id: 'detection.trail_not_logging', parts: ['cloudtrail'],
+    breaks: (inv) => { part(inv.cloudtrail).trails.push({ name: 'old-audit', homeRegion: 'eu-west-1', multiRegion: false, logging: false }); },
+    fails: ['old-audit@eu-west-1'],
+  },
+  {
+    id: 'detection.guardduty_disabled', parts: ['guardduty'],
+    breaks: (inv) => { part(inv.guardduty).regions[1]!.detectorEnabled = false; }, fails: ['guardduty@eu-west-1'],
+  },
+  // threat
+  {
+    id: 'threat.guardduty_high_severity_finding', parts: ['guardduty'],
+    breaks: (inv) => {
+      part(inv.guardduty).regions[0]!.highSeverityFindings.push({
+        id: 'gd-finding-1', type: 'CryptoCurrency:EC2/BitcoinTool.B!DNS', severity: 8, title: 'EC2 instance querying a mining pool',
+      });
+    },
+    fails: ['gd-finding-1@us-east-1'],
+  },
+  {
+    id: 'threat.gpu_instance_running', parts: ['ec2'],
+    breaks: (inv, now) => { part(inv.ec2).instances.push(instance('i-0gpu', 'us-east-1', 'p4d.24xlarge', daysAgo(now, 20))); },
+    fails: ['i-0gpu@us-east-1'],
+  },
+  {
+    id: 'threat.instance_in_unused_region', parts: ['ec2', 'cloudtrail'],
+    breaks: (inv, now) => { part(inv.ec2).instances.push(instance('i-0far', 'ap-southeast-3', 't3.micro', hoursAgo(now, 6))); },
+    fails: ['i-0far@ap-southeast-3'],
+  },
+  {
+    id: 'threat.iam_user_created_recently', parts: ['iam'],
+    breaks: (inv, now) => {
+      part(inv.iam).users.push({
+        name: 'backup-svc', arn: `arn:aws:iam::${ACCOUNT}:user/backup-svc`, createdAt: hoursAgo(now, 2),
+        hasConsolePassword: false, mfaEnabled: false, accessKeys: [], adminAccess: false,
+      });
+    },
+    fails: [`arn:aws:iam::${ACCOUNT}:user/backup-svc@global`],
+  },
+  {
+    id: 'threat.access_key_created_recently', parts: ['iam'],
+    breaks: (inv, now) => {
+      part(inv.iam).users[0]!.accessKeys.push({ id: 'AKIAALICE0000000003', status: 'Active', createdAt: hoursAgo(now, 5), lastUsedAt: null });
+    },
+    fails: ['AKIAALICE0000000003@global'],
+  },
+  // billing
+  {
+    id: 'billing.daily_spend_spike', parts: ['costs'],
+    breaks: (inv) => { part(inv.costs).daily[1]!.amountUsd = 400; }, fails: ['daily-spend@global'],
+  },
+  {
+    id: 'billing.cost_anomaly', parts: ['anomalies'],
+    breaks: (inv) => { part(inv.anomalies).anomalies.push({ id: 'anomaly-ec2', impactUsd: 812, startDate: '2026-03-13', service: 'Amazon EC2' }); },
+    fails: ['anomaly-ec2@global'],
+  },
+  { id: 'billing.no_budget', parts: ['budgets'], breaks: (inv) => { part(inv.budgets).budgets = []; }, fails: ['budgets@global'] },
+  {
+    id: 'billing.budget_forecast_exceeded', parts: ['budgets'],
+    breaks: (inv) => { part(inv.budgets).budgets[0]!.forecastedSpendUsd = 1200; }, fails: ['monthly@global'],
+  },
+  {
+    id: 'billing.budget_exceeded', parts: ['budgets'],
+    breaks: (inv) => { part(inv.budgets).budgets[0]!.actualSpendUsd = 1001; }, fails: ['monthly@global'],
+  },
+  // suspension
+  {
+    id: 'suspension.security_contact_missing', parts: ['alternateContacts'],
+    breaks: (inv) => { part(inv.alternateContacts).security = false; }, fails: ['security-contact@global'],
+  },
+  {
+    id: 'suspension.billing_contact_missing', parts: ['alternateContacts'],
+    breaks: (inv) => { part(inv.alternateContacts).billing = false; }, fails: ['billing-contact@global'],
+  },
+  {
+    id: 'suspension.operations_contact_missing', parts: ['alternateContacts'],
+    breaks: (inv) => { part(inv.alternateContacts).operations = false; }, fails: ['operations-contact@global'],
+  },
+  {
+    id: 'suspension.health_abuse_event', parts: ['health'],
+    breaks: (inv) => { part(inv.health).events[0]!.statusCode = 'open'; },
+    fails: [`arn:aws:health:us-east-1:${ACCOUNT}:event/ABUSE/AWS_ABUSE_DOS_REPORT/old@us-east-1`],
+  },
+  {
+    id: 'suspension.health_credentials_exposed', parts: ['health'],
+    breaks: (inv, now) => {
+      part(inv.health).events.push({
+        arn: 'arn:aws:health:global::event/RISK/AWS_RISK_CREDENTIALS_EXPOSED/1', eventTypeCode: 'AWS_RISK_CREDENTIALS_EXPOSED',
+        service: 'RISK', region: 'global', startTime: hoursAgo(now, 1), statusCode: 'open',
+      });
+    },
+    fails: ['arn:aws:health:global::event/RISK/AWS_RISK_CREDENTIALS_EXPOSED/1@global'],
+  },
+];
+
+function broken({ breaks }: Case): Inventory {
+  const inventory = cleanInventory(NOW);
+  breaks(inventory, NOW);
+  return inventory;
+}
+
+describe('check catalog behaviour', () => {
+  it('has a case for every check but connectivity', () => {
+    const covered = CASES.map((c) => c.id).sort();
+    expect(covered).toEqual(CATALOG.map((check) => check.id).filter((id) => id !== CONNECTIVITY_CHECK_ID).sort());
+  });
+
+  it.each(CATALOG.map((check) => check.id))('%s passes on a clean account', (id) => {
+    expect(outcome(id, cleanInventory(NOW))).toBe('pass');
+  });
+
+  it.each(CASES)('$id fails on $fails', (c) => {
+    expect(outcome(c.id, broken(c))).toEqual(c.fails);
+  });
+
+  it.each(CASES.flatMap((c) => c.parts.map((name) => ({ id: c.id, name, c }))))(
+    '$id is not evaluated without $name, even when broken',
+    ({ id, name, c }) => {
+      const result = outcome(id, withoutPart(broken(c), name));
+      expect(result).toBe('not_evaluated');
+    },
+  );
+
+  it(`${CONNECTIVITY_CHECK_ID} passes whenever there is an inventory, however incomplete`, () => {
+    const names: PartName[] = ['iam', 's3', 'ec2', 'cloudtrail', 'guardduty', 'costs', 'anomalies', 'budgets', 'alternateContacts', 'health'];
+    const bare = names.reduce((inventory, name) => withoutPart(inventory, name), cleanInventory(NOW));
+    expect(outcome(CONNECTIVITY_CHECK_ID, bare)).toBe('pass');
+  });
+});

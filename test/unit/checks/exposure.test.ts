@@ -1,0 +1,76 @@
+import type { BlockPublicAccess, OpenIngress } from '../../../domain/inventory';
+import { cleanInventory, outcome, part } from '../../helpers/inventory';
+
+const NOW = '2026-03-15T12:00:00.000Z';
+
+const bpa = (flags: Partial<BlockPublicAccess>): BlockPublicAccess => ({
+  blockPublicAcls: false, ignorePublicAcls: false, blockPublicPolicy: false, restrictPublicBuckets: false, ...flags,
+});
+
+describe('exposure checks', () => {
+  it.each([
+    ['missing', null],
+    ['all off', bpa({})],
+    ['one off', bpa({ blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true })],
+  ])('fails when account Block Public Access is %s', (_, settings) => {
+    const inventory = cleanInventory(NOW);
+    part(inventory.s3).accountBlockPublicAccess = settings;
+    expect(outcome('exposure.s3_account_public_access_block_off', inventory)).toEqual(['s3-account-public-access-block@global']);
+  });
+
+  describe('public buckets', () => {
+    it.each([
+      ['public ACL, nothing blocks', { publicViaAcl: true }, null, null, true],
+      ['public ACL, bucket ignores public ACLs', { publicViaAcl: true }, bpa({ ignorePublicAcls: true }), null, false],
+      ['public ACL, only new public ACLs blocked', { publicViaAcl: true }, bpa({ blockPublicAcls: true }), null, true],
+      ['public ACL, account ignores public ACLs', { publicViaAcl: true }, null, bpa({ ignorePublicAcls: true }), false],
+      ['public policy, bucket restricts public buckets', { publicViaPolicy: true }, bpa({ restrictPublicBuckets: true }), null, false],
+      ['public policy, only new public policies blocked', { publicViaPolicy: true }, bpa({ blockPublicPolicy: true }), null, true],
+      ['public policy, account restricts public buckets', { publicViaPolicy: true }, null, bpa({ restrictPublicBuckets: true }), false],
+      ['public policy blocked, public ACL not', { publicViaPolicy: true, publicViaAcl: true }, bpa({ restrictPublicBuckets: true }), null, true],
+    ])('%s', (_, exposure, bucketBpa, accountBpa, isPublic) => {
+      const inventory = cleanInventory(NOW);
+      const s3 = part(inventory.s3);
+      s3.accountBlockPublicAccess = accountBpa;
+      Object.assign(s3.buckets[0]!, exposure, { blockPublicAccess: bucketBpa });
+      expect(outcome('exposure.s3_bucket_public', inventory)).toEqual(isPublic ? ['acme-assets@us-east-1'] : 'pass');
+    });
+  });
+
+  describe('security groups', () => {
+    const rule = (protocol: string, fromPort: number | null, toPort: number | null, cidr = '0.0.0.0/0'): OpenIngress =>
+      ({ protocol, fromPort, toPort, cidr });
+
+    it.each([
+      [rule('tcp', 22, 22), ['ssh']],
+      [rule('tcp', 22, 22, '::/0'), ['ssh']],
+      [rule('tcp', 0, 1024), ['ssh']],
+      [rule('6', 22, 22), ['ssh']],
+      [rule('udp', 22, 22), []],
+      [rule('tcp', 20, 21), []],
+      [rule('tcp', 22, 22, '10.0.0.0/8'), []],
+      [rule('tcp', 3389, 3389), ['rdp']],
+      [rule('udp', 3389, 3389), ['rdp']],
+      [rule('tcp', 3000, 4000), ['rdp']],
+      [rule('icmp', -1, -1), []],
+      [rule('-1', null, null), ['ssh', 'rdp', 'all']],
+      [rule('tcp', 0, 65535), ['ssh', 'rdp', 'all']],
+      [rule('udp', 0, 65535), ['rdp', 'all']],
+      [rule('tcp', 1, 65535), ['ssh', 'rdp']],
+    ])('%j opens %j', (ingress, opened) => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.ec2).securityGroups[0]!.openIngress = [ingress];
+      const checks = { ssh: 'exposure.sg_ssh_open', rdp: 'exposure.sg_rdp_open', all: 'exposure.sg_all_ports_open' };
+      const open = Object.entries(checks).filter(([, id]) => outcome(id, inventory) !== 'pass').map(([kind]) => kind);
+      expect(open).toEqual(opened);
+    });
+
+    it('reports a group once however many of its rules match, per region', () => {
+      const inventory = cleanInventory(NOW);
+      const groups = part(inventory.ec2).securityGroups;
+      groups[0]!.openIngress.push(rule('tcp', 22, 22), rule('tcp', 22, 22, '::/0'));
+      groups.push({ id: 'sg-0web', name: 'web', region: 'us-west-2', openIngress: [rule('tcp', 22, 22)] });
+      expect(outcome('exposure.sg_ssh_open', inventory)).toEqual(['sg-0web@us-east-1', 'sg-0web@us-west-2']);
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import { scanNowUpdate, stateQuery, verifyUpdate, disconnectUpdate } from '../../workflows/messages';
+import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { cleanInventory, part } from '../helpers/inventory';
+
+// Scans through the real scan workflow and activities: the findings lifecycle as the account changes.
+let h: AccountHarness;
+beforeAll(async () => {
+  h = await AccountHarness.create();
+});
+afterAll(() => h?.close());
+
+const signalsOf = (accountId: string) =>
+  h.database.db.selectFrom('signals').selectAll().where('account_id', '=', accountId).orderBy('detected_at').execute();
+
+function withRootMfaOff(at: Date) {
+  const inventory = cleanInventory(at.toISOString());
+  part(inventory.iam).rootMfaEnabled = false;
+  return inventory;
+}
+
+describe('scanWorkflow', () => {
+  it('opens a signal when a misconfiguration appears and resolves it when fixed, with the SRS following', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+      expect((await h.accountRow(input.accountId)).current_srs).toBe(100);
+      expect(await signalsOf(input.accountId)).toEqual([]);
+
+      h.cloud.setInventory(input.awsAccountId, withRootMfaOff);
+      await handle.executeUpdate(scanNowUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
+      const [signal] = await signalsOf(input.accountId);
+      expect(signal).toMatchObject({ check_id: 'iam.root_mfa_disabled', severity: 'CRITICAL', resolved_at: null });
+      expect((await h.accountRow(input.accountId)).current_srs).toBe(55);
+
+      h.cloud.setInventory(input.awsAccountId, (at) => cleanInventory(at.toISOString()));
+      await handle.executeUpdate(scanNowUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 3);
+      const [resolved] = await signalsOf(input.accountId);
+      expect(resolved!.resolved_at).toBeInstanceOf(Date);
+      expect((await h.accountRow(input.accountId)).current_srs).toBe(100);
+
+      const scans = await h.scansOf(input.accountId);
+      expect(scans.map((s) => s.srs)).toEqual([100, 55, 100]);
+      await handle.executeUpdate(disconnectUpdate);
+    });
+  });
+
+  it('records the connectivity finding when the role can no longer be assumed', async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+      h.cloud.deny(input.awsAccountId, 'The role was deleted');
+      await handle.executeUpdate(scanNowUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
+      const [signal] = await signalsOf(input.accountId);
+      expect(signal).toMatchObject({ check_id: 'connectivity.role_unassumable', scenario: 'connectivity', severity: 'CRITICAL' });
+      h.cloud.allow(input.awsAccountId);
+      await handle.executeUpdate(scanNowUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 3);
+      expect((await signalsOf(input.accountId))[0]!.resolved_at).toBeInstanceOf(Date);
+      await handle.executeUpdate(disconnectUpdate);
+    });
+  });
+
+  it('saves a scan once even when its activity runs twice', async () => {
+    const input = await h.seedAccount();
+    const activities = h.activities();
+    h.cloud.setInventory(input.awsAccountId, withRootMfaOff);
+    await h.database.db.updateTable('accounts').set({ status: 'ACTIVE' }).where('id', '=', input.accountId).execute();
+    const scan = { scanId: `scan_twice_${input.accountId}`, tenantId: input.tenantId, accountId: input.accountId };
+    await activities.recordScanStarted({ ...scan, trigger: 'manual' });
+    const { MockActivityEnvironment } = await import('@temporalio/testing');
+    const env = new MockActivityEnvironment();
+    const first = await env.run(activities.runScan, scan);
+    const second = await env.run(activities.runScan, scan);
+    expect(second.srs).toBe(first.srs);
+    expect(await signalsOf(input.accountId)).toHaveLength(1);
+    const history = await h.database.db.selectFrom('score_history').selectAll().where('account_id', '=', input.accountId).execute();
+    expect(history).toHaveLength(1);
+  });
+});
