@@ -98,7 +98,9 @@ export function createAwsProvider({ region, endpointUrl, sentinelAccountId: conf
     const inventory = await collectAccountInventory({
       credentials: assumed, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, now: new Date(), onProgress,
     });
-    const notEvaluated = Object.entries(inventory).filter(([, part]) => part?.status === 'not_evaluated').map(([name]) => name);
+    const notEvaluated = Object.entries(inventory)
+      .filter(([, part]: [string, unknown]) => typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated')
+      .map(([name]) => name);
     log.info({ ...context, notEvaluated }, 'inventory collected');
     return inventory;
   }

@@ -37,7 +37,7 @@ describe('POST /accounts/{account_id}/verify', () => {
     const scanId = ARN.exec(res.body.first_scan_execution_arn)![1]!;
     // The execution ARN names a real workflow: the scan, findable by its id.
     const scan = ctx.temporal.workflow.getHandle(scanId);
-    expect(await scan.result()).toEqual({ status: 'succeeded' });
+    expect(await scan.result()).toMatchObject({ status: 'succeeded' });
     const description = await scan.describe();
     expect(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]))
       .toEqual(expect.arrayContaining([['SentinelAwsAccountId', customer.accountId], ['SentinelTenantId', owner.tenantId]]));

@@ -1,3 +1,4 @@
+import { checkById } from '../../domain/checks/catalog';
 import { newId } from '../../domain/ids';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
@@ -167,7 +168,6 @@ describe('GET /accounts/{account_id}/recovery-checklist', () => {
       first_scan_id: 'scan_tailored', last_seen_scan_id: 'scan_tailored', detected_at: new Date(),
     }))).execute();
     const res = await ctx.http.get('/accounts/161803398874/recovery-checklist').set(tenant.auth).expect(200);
-    const { checkById } = await import('../../domain/checks/catalog');
     expect(res.body.checklist.map((s: { title: string }) => s.title)).toEqual(
       ['iam.root_mfa_disabled', 'exposure.sg_ssh_open', 'billing.no_budget'].map((id) => checkById(id)!.title));
     expect(res.body.checklist.map((s: { step: number }) => s.step)).toEqual([1, 2, 3]);

@@ -261,7 +261,7 @@ describe('AWS inventory collection against moto', () => {
         return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' });
       }
       if (request.service === 'budgets') return jsonError(400, 'AccessDeniedException', 'not authorized to perform: budgets:ViewBudget');
-      if (request.service === 's3' && request.method === 'GET' && request.path === `/${bucket}`) {
+      if (request.service === 's3' && request.method === 'GET' && request.path.startsWith(`/${bucket}`)) {
         return { status: 403, contentType: 'application/xml', body: '<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>' };
       }
       return motoGaps(request);

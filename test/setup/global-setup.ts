@@ -4,6 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort, startPostgres, startTemporalDevServer } from '../../scripts/services';
 import { WORKFLOWS_PATH } from '../../worker/worker';
+import { startAwsFront } from '../helpers/aws';
 import { startMoto } from './moto';
 
 // Starts, once per `jest` run, the real services every suite uses: embedded PostgreSQL and the Temporal
@@ -44,7 +45,10 @@ export default async function globalSetup(): Promise<void> {
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: 'us-east-1' });
   delete process.env.AWS_PROFILE;
   delete process.env.AWS_SESSION_TOKEN;
-  Object.assign(globalThis, { __sentinelServices: { postgres, temporal, moto, scratch } });
+  // The AWS the service sees in tests: moto, with AWS's documented answers for the few APIs moto lacks.
+  const awsFront = await startAwsFront();
+  process.env.TEST_AWS_FRONT_ENDPOINT = awsFront.endpoint;
+  Object.assign(globalThis, { __sentinelServices: { postgres, temporal, moto, awsFront, scratch } });
 }
 
 const quietLogger = {

@@ -1,4 +1,5 @@
-import { scanNowUpdate, stateQuery, verifyUpdate, disconnectUpdate } from '../../workflows/messages';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { disconnectUpdate, type ScanOutcome, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import { cleanInventory, part } from '../helpers/inventory';
 
@@ -76,10 +77,9 @@ describe('scanWorkflow', () => {
     await h.database.db.updateTable('accounts').set({ status: 'ACTIVE' }).where('id', '=', input.accountId).execute();
     const scan = { scanId: `scan_twice_${input.accountId}`, tenantId: input.tenantId, accountId: input.accountId };
     await activities.recordScanStarted({ ...scan, trigger: 'manual' });
-    const { MockActivityEnvironment } = await import('@temporalio/testing');
     const env = new MockActivityEnvironment();
-    const first = await env.run(activities.runScan, scan);
-    const second = await env.run(activities.runScan, scan);
+    const first = (await env.run(activities.runScan, scan)) as ScanOutcome;
+    const second = (await env.run(activities.runScan, scan)) as ScanOutcome;
     expect(second.srs).toBe(first.srs);
     expect(await signalsOf(input.accountId)).toHaveLength(1);
     const history = await h.database.db.selectFrom('score_history').selectAll().where('account_id', '=', input.accountId).execute();

@@ -13,7 +13,7 @@ const ATTEMPTS = 10;
 const POLL_MS = 1_000;
 
 /** The latest date among the root row's last-used columns; they read 'N/A' or 'no_information' when unused. */
-export function rootLastUsedFromReport(csv: string): string | null {
+function rootLastUsedFromReport(csv: string): string | null {
   const [header = '', ...rows] = csv.trim().split(/\r?\n/).map((line) => line.split(','));
   const root = rows.find((row) => row[0] === ROOT);
   if (!root) return null;

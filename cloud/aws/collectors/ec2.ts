@@ -21,9 +21,15 @@ function openIngress(group: AwsSecurityGroup): OpenIngress[] {
   });
 }
 
-/** Candidates from the filter AWS applies server-side, each confirmed by its createVolumePermission. */
-async function publicSnapshotIds(ec2: EC2Client): Promise<string[]> {
-  const pages = await allPages(paginateDescribeSnapshots({ client: ec2 }, { OwnerIds: ['self'], RestorableByUserIds: ['all'] }));
+/**
+ * The account's snapshots that anyone may restore: RestorableByUserIds narrows them to candidates server-side,
+ * and each is confirmed by its createVolumePermission. The owner-id filter repeats OwnerIds for endpoints
+ * that ignore the latter (moto answers with the snapshots of its public AMIs).
+ */
+async function publicSnapshotIds(ec2: EC2Client, accountId: string): Promise<string[]> {
+  const pages = await allPages(paginateDescribeSnapshots({ client: ec2 }, {
+    OwnerIds: ['self'], RestorableByUserIds: ['all'], Filters: [{ Name: 'owner-id', Values: [accountId] }],
+  }));
   const candidates = pages.flatMap((page) => page.Snapshots ?? []).flatMap((s) => (s.SnapshotId ? [s.SnapshotId] : []));
   const confirmed = await mapLimit({
     items: candidates,
@@ -55,7 +61,7 @@ async function readRegion(session: Session, region: string): Promise<RegionReadi
   const [groupPages, instancePages, snapshots, imagePages] = await settleAll([
     allPages(paginateDescribeSecurityGroups({ client: ec2 }, {})),
     allPages(paginateDescribeInstances({ client: ec2 }, {})),
-    publicSnapshotIds(ec2),
+    publicSnapshotIds(ec2, session.accountId),
     allPages(paginateDescribeImages({ client: ec2 }, { Owners: ['self'] })),
   ]);
   const groups = groupPages.flatMap((page) => page.SecurityGroups ?? []);

@@ -12,7 +12,7 @@ const ADMINISTRATOR_ACCESS = /^arn:aws[\w-]*:iam::aws:policy\/AdministratorAcces
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function grantsEverything(rawDocument: string | undefined): boolean {
+function grantsEverything(rawDocument: string | undefined): boolean {
   const document = parsePolicyDocument(rawDocument ?? '');
   return list(document?.Statement).filter(isObject).some((s) => s.Effect === 'Allow'
     && list(s.Action).some((a) => a === '*' || a === '*:*')

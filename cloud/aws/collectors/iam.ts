@@ -95,7 +95,7 @@ export function collectIam(session: Session): Promise<Collected<IamInventory>> {
       allPages(paginateListUsers({ client: iam }, {})),
       allPages(paginateListRoles({ client: iam }, {})),
     ]);
-    // Read after the lists, so that an identity missing from it was deleted in between and is left out.
+    // Read after the lists: an identity listed but missing from the details was deleted in between, and is left out.
     const admins = adminIndex(await allPages(paginateGetAccountAuthorizationDetails(
       { client: iam }, { Filter: ['User', 'Role', 'Group', 'LocalManagedPolicy'] })));
 

@@ -10,7 +10,7 @@ const DENIED = new Set(['AccessDenied', 'UnauthorizedOperation']);
 // DataUnavailable: Cost Explorer has nothing for an account that has never enabled it.
 const UNSUBSCRIBED = new Set(['OptInRequired', 'SubscriptionRequired', 'NotSignedUp', 'DataUnavailable']);
 
-export interface Refusal {
+interface Refusal {
   kind: 'denied' | 'unsubscribed';
   code: string;
 }

@@ -7,9 +7,13 @@ import { RefusedError, refusalKind } from './refusals';
 
 export const GLOBAL_REGION = 'us-east-1';
 
+// The SDK waits forever by default: a call that hangs would hold the scan until its activity times out.
+const TIMEOUTS = { connectionTimeout: 5_000, requestTimeout: 60_000 };
+
 export interface ClientConfig {
   region: string;
   credentials: TemporaryCredentials;
+  requestHandler: typeof TIMEOUTS;
   endpoint?: string;
 }
 
@@ -63,7 +67,9 @@ export function openSession({ credentials, endpointUrl, accountId, roleName }: {
     roleName,
     endpointUrl,
     client(create, region) {
-      const client = create({ region: region ?? GLOBAL_REGION, credentials, ...(endpointUrl ? { endpoint: endpointUrl } : {}) });
+      const client = create({
+        region: region ?? GLOBAL_REGION, credentials, requestHandler: TIMEOUTS, ...(endpointUrl ? { endpoint: endpointUrl } : {}),
+      });
       client.middlewareStack.add(nameRefusals(region), { step: 'initialize', name: 'sentinelNameRefusals' });
       open.push(client);
       return client;
