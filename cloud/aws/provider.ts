@@ -41,6 +41,18 @@ export function createAwsProvider({ region, endpointUrl, sentinelAccountId: conf
     return lookup;
   }
 
+  /** Assumes the customer's role; a refusal on the customer's side is returned, anything else thrown (retried). */
+  async function assume(target: RoleTarget): Promise<{ credentials: TemporaryCredentials } | { refused: string }> {
+    try {
+      // The STS client's own provider is memoized: the default chain is resolved once, not per call.
+      return { credentials: await assumeCustomerRole({ target, region, endpointUrl, credentials: sts.config.credentials }) };
+    } catch (err) {
+      const refused = customerSideErrorCode(err);
+      if (!refused) throw err;
+      return { refused };
+    }
+  }
+
   async function checkAccess(target: RoleTarget): Promise<AccessCheck> {
     const sentinel = await sentinelAccountId();
     const reasons = accessFailureReasons({ target, sentinelAccountId: sentinel });
@@ -50,17 +62,10 @@ export function createAwsProvider({ region, endpointUrl, sentinelAccountId: conf
       return { ok: false, code, reason };
     };
 
-    let assumed: TemporaryCredentials;
-    try {
-      // The STS client's own provider is memoized: the default chain is resolved once, not per check.
-      assumed = await assumeCustomerRole({ target, region, endpointUrl, credentials: sts.config.credentials });
-    } catch (err) {
-      const refused = customerSideErrorCode(err);
-      if (!refused) throw err;
-      return fail('access_denied', reasons.accessDenied(refused));
-    }
+    const assumed = await assume(target);
+    if ('refused' in assumed) return fail('access_denied', reasons.accessDenied(assumed.refused));
 
-    const iam = new IAMClient({ region, credentials: assumed, ...endpoint });
+    const iam = new IAMClient({ region, credentials: assumed.credentials, ...endpoint });
     try {
       const { Role } = await iam.send(new GetRoleCommand({ RoleName: target.roleName }));
       const verdict = evaluateTrustPolicy({
@@ -84,19 +89,15 @@ export function createAwsProvider({ region, endpointUrl, sentinelAccountId: conf
 
   async function collectInventory(target: RoleTarget, { onProgress }: CollectOptions = {}): Promise<Inventory> {
     const context = { tenantId: target.tenantId, awsAccountId: target.awsAccountId };
-    let assumed: TemporaryCredentials;
-    try {
-      // One session for the whole collection: every group's clients sign with it.
-      assumed = await assumeCustomerRole({ target, region, endpointUrl, credentials: sts.config.credentials });
-    } catch (err) {
-      const refused = customerSideErrorCode(err);
-      if (!refused) throw err;
-      log.info({ ...context, code: refused }, 'customer role unavailable for collection');
+    // One session for the whole collection: every group's clients sign with it.
+    const assumed = await assume(target);
+    if ('refused' in assumed) {
+      log.info({ ...context, code: assumed.refused }, 'customer role unavailable for collection');
       const reasons = accessFailureReasons({ target, sentinelAccountId: await sentinelAccountId() });
-      throw new RoleUnavailableError(reasons.accessDenied(refused));
+      throw new RoleUnavailableError(reasons.accessDenied(assumed.refused));
     }
     const inventory = await collectAccountInventory({
-      credentials: assumed, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, now: new Date(), onProgress,
+      credentials: assumed.credentials, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, now: new Date(), onProgress,
     });
     const notEvaluated = Object.entries(inventory)
       .filter(([, part]: [string, unknown]) => typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated')

@@ -6,7 +6,7 @@ import { createActivities } from '../../activities';
 import { createLogger } from '../../config/logger';
 import { temporalTestServer } from '../../scripts/tools';
 import { accountWorkflow } from '../../workflows';
-import type { AccountWorkflowInput } from '../../workflows/messages';
+import { type AccountWorkflowInput, disconnectUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
 import { createTestDatabase, type TestDatabase } from './database';
 import { ScriptedCloud } from './scripted-cloud';
 import { registerSearchAttributes } from './search-attributes';
@@ -73,6 +73,26 @@ export class AccountHarness {
   start(input: SeededAccount) {
     const { taskQueue, ...args } = input;
     return this.env.client.workflow.start(accountWorkflow, { taskQueue, workflowId: `wf-${input.accountId}`, args: [args] });
+  }
+
+  /**
+   * Runs `body` against a verified account whose first scan is done, on a worker of its own; disconnects the
+   * account afterwards (the test server then has no timers left that could slow later tests down).
+   */
+  async withActiveAccount(
+    body: (handle: Awaited<ReturnType<AccountHarness['start']>>, input: SeededAccount, firstScanId: string) => Promise<void>,
+    overrides: Partial<SeededAccount> = {},
+  ): Promise<void> {
+    const input = { ...(await this.seedAccount()), ...overrides };
+    const worker = await this.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await this.start(input);
+      const { firstScanId } = await handle.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+      await body(handle, input, firstScanId);
+      const latest = this.env.client.workflow.getHandle(handle.workflowId);
+      if ((await latest.describe()).status.name === 'RUNNING') await latest.executeUpdate(disconnectUpdate);
+    });
   }
 
   scansOf(accountId: string) {

@@ -31,17 +31,12 @@ describe('accountWorkflow', () => {
   });
 
   it('scans at the plan interval over several simulated days', async () => {
-    const input = await h.seedAccount();
-    const worker = await h.newWorker(input.taskQueue);
-    await worker.runUntil(async () => {
-      const handle = await h.start(input);
-      await handle.executeUpdate(verifyUpdate);
+    await h.withActiveAccount(async (handle, input) => {
       await h.env.sleep('73 hours'); // 360-minute interval: 12 scheduled scans after the initial one
       await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 13);
       const scans = await h.scansOf(input.accountId);
       expect(scans.filter((s) => s.trigger === 'initial')).toHaveLength(1);
       expect(scans.filter((s) => s.trigger === 'scheduled')).toHaveLength(12);
-      await handle.executeUpdate(disconnectUpdate);
     });
   });
 
@@ -51,6 +46,7 @@ describe('accountWorkflow', () => {
     await worker.runUntil(async () => {
       const handle = await h.start(input);
       await handle.executeUpdate(verifyUpdate);
+      // Requested while the first scan may still run: the manual scans queue behind it.
       const [a, b] = await Promise.all([handle.executeUpdate(scanNowUpdate), handle.executeUpdate(scanNowUpdate)]);
       expect(a.scanId).toMatch(/^scan_/);
       await waitFor(async () => (await h.scansOf(input.accountId)).some((s) => s.id === a.scanId && s.status === 'succeeded'));
@@ -62,27 +58,16 @@ describe('accountWorkflow', () => {
   });
 
   it('follows a plan change: the next scans come at the new interval', async () => {
-    const input = await h.seedAccount();
-    const worker = await h.newWorker(input.taskQueue);
-    await worker.runUntil(async () => {
-      const handle = await h.start(input);
-      await handle.executeUpdate(verifyUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await h.withActiveAccount(async (handle) => {
       await handle.signal(planChangedSignal, { scanIntervalMinutes: 60 });
       await h.env.sleep('330 minutes');
       await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 6);
       expect((await handle.query(stateQuery)).scanIntervalMinutes).toBe(60);
-      await handle.executeUpdate(disconnectUpdate);
     });
   });
 
   it('stops scanning when disconnected, records DISCONNECTED and completes', async () => {
-    const input = await h.seedAccount();
-    const worker = await h.newWorker(input.taskQueue);
-    await worker.runUntil(async () => {
-      const handle = await h.start(input);
-      await handle.executeUpdate(verifyUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await h.withActiveAccount(async (handle, input) => {
       expect(await handle.executeUpdate(disconnectUpdate)).toEqual({ status: 'DISCONNECTED' });
       await handle.result();
       await h.env.sleep('2 days');
@@ -94,11 +79,7 @@ describe('accountWorkflow', () => {
   });
 
   it('continues as new to bound history and keeps its state', async () => {
-    const input = { ...(await h.seedAccount()), maxScansPerRun: 3 };
-    const worker = await h.newWorker(input.taskQueue);
-    await worker.runUntil(async () => {
-      const handle = await h.start(input);
-      const { firstScanId } = await handle.executeUpdate(verifyUpdate);
+    await h.withActiveAccount(async (handle, input, firstScanId) => {
       const firstRun = (await handle.describe()).runId;
       await h.env.sleep('49 hours'); // 8 scheduled scans: at least two hand-overs
       await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 9);
@@ -106,8 +87,7 @@ describe('accountWorkflow', () => {
       expect((await latest.describe()).runId).not.toBe(firstRun);
       expect(await latest.query(stateQuery)).toMatchObject({ status: 'ACTIVE', firstScanId, scanIntervalMinutes: 360, scansCompleted: 9 });
       expect(await h.scansOf(input.accountId)).toHaveLength(9);
-      await latest.executeUpdate(disconnectUpdate);
-    });
+    }, { maxScansPerRun: 3 });
   });
 
   it('loses nothing across a worker restart mid-loop', async () => {
@@ -133,12 +113,7 @@ describe('accountWorkflow', () => {
   });
 
   it('records a scan whose role can no longer be assumed as failed, keeping last_successful_scan_at', async () => {
-    const input = await h.seedAccount();
-    const worker = await h.newWorker(input.taskQueue);
-    await worker.runUntil(async () => {
-      const handle = await h.start(input);
-      await handle.executeUpdate(verifyUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await h.withActiveAccount(async (handle, input) => {
       const before = await h.accountRow(input.accountId);
       h.cloud.deny(input.awsAccountId, 'The role was deleted');
       const { scanId } = await handle.executeUpdate(scanNowUpdate);
@@ -149,7 +124,6 @@ describe('accountWorkflow', () => {
       expect(after.last_successful_scan_at).toEqual(before.last_successful_scan_at);
       expect(after.last_scan_at!.getTime()).toBeGreaterThanOrEqual(before.last_scan_at!.getTime());
       h.cloud.allow(input.awsAccountId);
-      await handle.executeUpdate(disconnectUpdate);
     });
   });
 

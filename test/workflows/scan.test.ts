@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { disconnectUpdate, type ScanOutcome, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
+import { type ScanOutcome, scanNowUpdate, stateQuery } from '../../workflows/messages';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import { cleanInventory, part } from '../helpers/inventory';
 
@@ -19,54 +19,42 @@ function withRootMfaOff(at: Date) {
   return inventory;
 }
 
+/** Requests a manual scan and waits until the account has completed `total` scans. */
+async function scanAndWait(handle: Parameters<Parameters<AccountHarness['withActiveAccount']>[0]>[0], total: number): Promise<void> {
+  await handle.executeUpdate(scanNowUpdate);
+  await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === total);
+}
+
 describe('scanWorkflow', () => {
   it('opens a signal when a misconfiguration appears and resolves it when fixed, with the SRS following', async () => {
-    const input = await h.seedAccount();
-    const worker = await h.newWorker(input.taskQueue);
-    await worker.runUntil(async () => {
-      const handle = await h.start(input);
-      await handle.executeUpdate(verifyUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await h.withActiveAccount(async (handle, input) => {
       expect((await h.accountRow(input.accountId)).current_srs).toBe(100);
       expect(await signalsOf(input.accountId)).toEqual([]);
 
       h.cloud.setInventory(input.awsAccountId, withRootMfaOff);
-      await handle.executeUpdate(scanNowUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
+      await scanAndWait(handle, 2);
       const [signal] = await signalsOf(input.accountId);
       expect(signal).toMatchObject({ check_id: 'iam.root_mfa_disabled', severity: 'CRITICAL', resolved_at: null });
       expect((await h.accountRow(input.accountId)).current_srs).toBe(55);
 
       h.cloud.setInventory(input.awsAccountId, (at) => cleanInventory(at.toISOString()));
-      await handle.executeUpdate(scanNowUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 3);
+      await scanAndWait(handle, 3);
       const [resolved] = await signalsOf(input.accountId);
       expect(resolved!.resolved_at).toBeInstanceOf(Date);
       expect((await h.accountRow(input.accountId)).current_srs).toBe(100);
-
-      const scans = await h.scansOf(input.accountId);
-      expect(scans.map((s) => s.srs)).toEqual([100, 55, 100]);
-      await handle.executeUpdate(disconnectUpdate);
+      expect((await h.scansOf(input.accountId)).map((s) => s.srs)).toEqual([100, 55, 100]);
     });
   });
 
   it('records the connectivity finding when the role can no longer be assumed', async () => {
-    const input = await h.seedAccount();
-    const worker = await h.newWorker(input.taskQueue);
-    await worker.runUntil(async () => {
-      const handle = await h.start(input);
-      await handle.executeUpdate(verifyUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await h.withActiveAccount(async (handle, input) => {
       h.cloud.deny(input.awsAccountId, 'The role was deleted');
-      await handle.executeUpdate(scanNowUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
+      await scanAndWait(handle, 2);
       const [signal] = await signalsOf(input.accountId);
       expect(signal).toMatchObject({ check_id: 'connectivity.role_unassumable', scenario: 'connectivity', severity: 'CRITICAL' });
       h.cloud.allow(input.awsAccountId);
-      await handle.executeUpdate(scanNowUpdate);
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 3);
+      await scanAndWait(handle, 3);
       expect((await signalsOf(input.accountId))[0]!.resolved_at).toBeInstanceOf(Date);
-      await handle.executeUpdate(disconnectUpdate);
     });
   });
 
