@@ -8,6 +8,10 @@ export interface Keyset {
   id: string; // its id, the tie-breaker
 }
 
+// What encodeCursor writes: toISOString() output and one of our ids. Anything else was not made by us.
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const ID = /^[a-z]+_[0-9A-Za-z_]{1,40}$/;
+
 export function encodeCursor(key: Keyset): string {
   return Buffer.from(JSON.stringify([key.at, key.id])).toString('base64url');
 }
@@ -17,7 +21,9 @@ export function decodeCursor(token: string): Keyset {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [at, id] = parsed as unknown[];
-      if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at)) && id.length <= 64) return { at, id };
+      if (typeof at === 'string' && ISO_UTC.test(at) && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && ID.test(id)) {
+        return { at, id };
+      }
     }
   } catch {
     // falls through to the 400 below

@@ -19,10 +19,12 @@ export const ERROR_STATUS = {
   account_exists: 409,
   invalid_state: 409,
   role_assumption_failed: 422,
+  invalid_input: 400,
   rate_limited: 429,
   internal_error: 500,
   database_unavailable: 503,
   temporal_unavailable: 503,
+  verification_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -12,7 +12,9 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_BASE_URL: z.url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.string().default('loopback'),
+  // Express `trust proxy`: true/false, a hop count, or a list of addresses / subnets (names like `loopback`).
+  TRUST_PROXY: z.string().default('loopback').transform((v): boolean | number | string =>
+    (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
 
   DATABASE_URL: z.string().min(1),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -47,7 +49,7 @@ export type Env = z.input<typeof EnvSchema>;
 
 export interface Config {
   env: 'development' | 'production' | 'test';
-  http: { host: string; port: number; publicBaseUrl: string; trustProxy: string };
+  http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean | number | string };
   logLevel: string;
   database: { url: string; poolMax: number };
   temporal: {
@@ -106,7 +108,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
     },
     auth: { jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30 },
     cloud: {
-      provider: e.CLOUD_PROVIDER ?? (hasAwsCredentials(e) ? 'aws' : 'sandbox'),
+      // Production never falls back to the demo provider: credentials may come from an instance role the
+      // environment does not show.
+      provider: e.CLOUD_PROVIDER ?? (e.NODE_ENV === 'production' || hasAwsCredentials(e) ? 'aws' : 'sandbox'),
       sentinelAccountId: e.SENTINEL_AWS_ACCOUNT_ID,
       region: e.AWS_REGION,
       endpointUrl: e.AWS_ENDPOINT_URL,

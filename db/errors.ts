@@ -23,3 +23,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i
     .test(message);
 }
+
+/**
+ * Class 22 "data exception": a value PostgreSQL cannot store (a NUL character in text, a timestamp out of
+ * range). Our inputs are validated before they reach a query, so what gets here came from the client.
+ */
+export function isInvalidData(err: unknown): boolean {
+  const code = (err as PgError)?.code;
+  return typeof code === 'string' && code.startsWith('22');
+}

@@ -6,14 +6,22 @@ import type { Activities } from '../activities';
 import { newScanId } from './ids';
 import {
   type AccountStatus, type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, planChangedSignal, ROLE_ASSUMPTION_FAILED,
-  type ScanRequest, scanNowUpdate, stateQuery, verifyUpdate,
+  type ScanRequest, scanNowUpdate, stateQuery, VERIFICATION_UNAVAILABLE, verifyUpdate,
 } from './messages';
 import { scanWorkflow } from './scan';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
-const { verifyAccount, markAccountDisconnected } = proxyActivities<Activities>({
+const { markAccountDisconnected } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
+});
+
+// A caller is waiting on verification: give up after two minutes (STS or our own credentials broken) rather
+// than keep the account busy, and blocking disconnect, for as long as the outage lasts.
+const { verifyAccount } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '20 seconds', backoffCoefficient: 2 },
 });
 
 const DEFAULT_MAX_SCANS_PER_RUN = 500;
@@ -49,7 +57,10 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     busy = true;
     try {
       const scanId = newScanId();
-      const result = await verifyAccount({ tenantId, accountId, firstScanId: scanId });
+      const result = await verifyAccount({ tenantId, accountId, firstScanId: scanId }).catch((err: unknown) => {
+        log.warn('verification could not run', { error: String(err) });
+        throw ApplicationFailure.create({ type: VERIFICATION_UNAVAILABLE, message: 'Verification could not reach AWS; try again shortly' });
+      });
       if (!result.ok) throw ApplicationFailure.create({ type: ROLE_ASSUMPTION_FAILED, message: result.reason, details: [result.code] });
       scanIntervalMinutes = result.scanIntervalMinutes;
       firstScanId = scanId;

@@ -59,6 +59,8 @@ export interface ScanOutcome {
 
 /** ApplicationFailure type of a verification whose role cannot be assumed (the API answers 422). */
 export const ROLE_ASSUMPTION_FAILED = 'RoleAssumptionFailed';
+/** ApplicationFailure type of a verification that could not run at all (the API answers 503). */
+export const VERIFICATION_UNAVAILABLE = 'VerificationUnavailable';
 /** ApplicationFailure type of a command the account's state does not allow (the API answers 409). */
 export const INVALID_ACCOUNT_STATE = 'InvalidAccountState';
 

@@ -1,6 +1,6 @@
 import { isGrpcServiceError } from '@temporalio/client';
 import type { NextFunction, Request, Response } from 'express';
-import { isDatabaseUnavailable } from '../../db/errors';
+import { isDatabaseUnavailable, isInvalidData } from '../../db/errors';
 import { AppError } from '../errors';
 
 // gRPC status codes that mean "Temporal could not be reached", as opposed to a bad request.
@@ -16,6 +16,7 @@ function isTemporalUnavailable(err: unknown): boolean {
 /** Maps anything thrown by a handler to an AppError; unknown errors become a bare 500. */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  if (isInvalidData(err)) return new AppError('invalid_input', 'The request holds a value that cannot be stored (for example a NUL character)');
   if (isDatabaseUnavailable(err)) return new AppError('database_unavailable', 'The database is unavailable; retry shortly', { retryAfterSeconds: 5 });
   if (isTemporalUnavailable(err)) return new AppError('temporal_unavailable', 'The workflow service is unavailable; retry shortly', { retryAfterSeconds: 5 });
   return null;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
-  countLiveAccounts, findAccount, insertAccount, listAccounts,
+  countLiveAccounts, findAccount, insertAccount, listAccounts, reopenAccount,
 } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
@@ -12,7 +12,8 @@ import { MANUAL_SCAN_WINDOW_SECONDS } from '../../domain/limits';
 import { hitWindow } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
 import {
-  type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, verifyUpdate,
+  type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
+  verifyUpdate,
 } from '../../workflows/messages';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import type { AppDeps, Caller } from '../context';
@@ -46,26 +47,28 @@ function summary(a: AccountRow) {
  */
 export async function connectAccount({ db, config, temporal, log, cloud }: AppDeps, caller: Caller, input: ConnectAccountInput) {
   const externalId = randomBytes(24).toString('base64url'); // 32 characters, never client-chosen
-  const accountId = newId('account');
   const workflowId = accountWorkflowId(caller.tenantId, input.awsAccountId);
   const sentinelAccountId = await cloud.sentinelAccountId();
+  let accountId = newId('account');
   try {
     await db.transaction().execute(async (trx) => {
       const tenant = await trx.selectFrom('tenants').select('plan').where('id', '=', caller.tenantId).forUpdate().executeTakeFirstOrThrow();
-      if (await findAccount({ db: trx, tenantId: caller.tenantId, awsAccountId: input.awsAccountId })) {
+      const existing = await findAccount({ db: trx, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
+      if (existing && existing.status !== 'DISCONNECTED') {
         throw new AppError('account_exists', `Account ${input.awsAccountId} is already connected to this tenant`);
       }
       const plan = getPlan(tenant.plan as PlanId);
       if ((await countLiveAccounts({ db: trx, tenantId: caller.tenantId })) >= plan.account_limit) {
         throw new AppError('plan_limit_exceeded', `The ${plan.name} plan allows ${plan.account_limit} connected account(s); upgrade to connect more`);
       }
-      await insertAccount({
-        db: trx,
-        account: {
-          id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, display_name: input.displayName,
-          tags: input.tags, external_id: externalId, role_name: ROLE_NAME, workflow_id: workflowId,
-        },
-      });
+      const fields = { display_name: input.displayName, tags: input.tags, external_id: externalId, role_name: ROLE_NAME, workflow_id: workflowId };
+      if (existing) {
+        // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays).
+        accountId = existing.id;
+        await reopenAccount({ db: trx, accountId, fields });
+      } else {
+        await insertAccount({ db: trx, account: { id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, ...fields } });
+      }
       const args: AccountWorkflowInput = {
         tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes: plan.scan_interval_minutes,
       };
@@ -73,7 +76,10 @@ export async function connectAccount({ db, config, temporal, log, cloud }: AppDe
         workflowId,
         taskQueue: config.temporal.taskQueue,
         args: [args],
-        workflowIdConflictPolicy: 'FAIL',
+        // No live row exists for this id (checked above under the tenant lock), so a workflow still running
+        // under it is a leftover: of a disconnected account finishing its last scan, or of a start whose
+        // transaction did not commit. It must not block connecting.
+        workflowIdConflictPolicy: 'TERMINATE_EXISTING',
         typedSearchAttributes: [
           { key: TENANT_ID, value: caller.tenantId },
           { key: AWS_ACCOUNT_ID, value: input.awsAccountId },
@@ -172,6 +178,7 @@ function translateUpdateFailure(err: unknown): unknown {
   const failure = updateFailureType(err);
   if (failure?.type === ROLE_ASSUMPTION_FAILED) return new AppError('role_assumption_failed', failure.message);
   if (failure?.type === INVALID_ACCOUNT_STATE) return new AppError('invalid_state', failure.message);
+  if (failure?.type === VERIFICATION_UNAVAILABLE) return new AppError('verification_unavailable', failure.message, { retryAfterSeconds: 30 });
   if (err instanceof WorkflowNotFoundError) return new AppError('invalid_state', 'The account workflow is not running; contact support');
   return err;
 }

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors';
 import {
   findRefreshToken, insertRefreshToken, revokeAllRefreshTokens, revokeRefreshToken,
 } from '../../db/repositories/refresh-tokens';
-import { clearWindow, hitWindow, peekWindow } from '../../db/repositories/rate-limits';
+import { clearWindow, hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { insertTenant } from '../../db/repositories/tenants';
 import { findUserByEmail, insertUser } from '../../db/repositories/users';
 import type { AppDeps } from '../context';
@@ -42,8 +42,9 @@ export async function signup({ db, log }: Deps, input: SignupInput) {
 const INVALID_LOGIN = 'Invalid e-mail or password';
 
 /**
- * Verifies credentials. Failures are counted per e-mail and per client address; past either limit the
- * answer is 429 with Retry-After, whether or not the password is right, so guessing cannot go on.
+ * Verifies credentials. Attempts are counted per e-mail and per client address before the password is
+ * checked, so parallel guesses cannot slip past the limit; past either limit the answer is 429 with
+ * Retry-After, whether or not the password is right. A successful login takes its attempt back.
  */
 export async function login(deps: Deps, input: LoginInput & { clientAddress: string }): Promise<TokensOutput> {
   const { db } = deps;
@@ -51,14 +52,13 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
   const clientKey = `login:client:${input.clientAddress}`;
   const window = LOGIN_FAILURE_WINDOW_SECONDS;
   const [byEmail, byClient] = await Promise.all([
-    peekWindow({ db, key: emailKey, windowSeconds: window }),
-    peekWindow({ db, key: clientKey, windowSeconds: window }),
+    hitWindow({ db, key: emailKey, windowSeconds: window }),
+    hitWindow({ db, key: clientKey, windowSeconds: window }),
   ]);
-  const blocked = [
-    byEmail.count >= LOGIN_FAILURES_PER_EMAIL ? byEmail.resetsInSeconds : 0,
-    byClient.count >= LOGIN_FAILURES_PER_CLIENT ? byClient.resetsInSeconds : 0,
-  ];
-  const retryAfter = Math.max(...blocked);
+  const retryAfter = Math.max(
+    byEmail.count > LOGIN_FAILURES_PER_EMAIL ? byEmail.resetsInSeconds : 0,
+    byClient.count > LOGIN_FAILURES_PER_CLIENT ? byClient.resetsInSeconds : 0,
+  );
   if (retryAfter > 0) {
     throw new AppError('rate_limited', 'Too many failed login attempts; try again later', { retryAfterSeconds: retryAfter });
   }
@@ -67,14 +67,8 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
   const ok = user?.password_hash
     ? await verifyPassword(input.password, user.password_hash)
     : (await burnPasswordCheck(input.password), false);
-  if (!user || !ok) {
-    await Promise.all([
-      hitWindow({ db, key: emailKey, windowSeconds: window }),
-      hitWindow({ db, key: clientKey, windowSeconds: window }),
-    ]);
-    throw new AppError('invalid_credentials', INVALID_LOGIN);
-  }
-  await clearWindow({ db, key: emailKey });
+  if (!user || !ok) throw new AppError('invalid_credentials', INVALID_LOGIN);
+  await Promise.all([clearWindow({ db, key: emailKey }), releaseHit({ db, key: clientKey })]);
   return issueTokens(deps, user);
 }
 

@@ -21,6 +21,17 @@ export async function insertAccount({ db, account }: {
   await db.insertInto('accounts').values(account).execute();
 }
 
+/** A disconnected account connected again: PENDING with a new ExternalId, as if new (signals and scans stay). */
+export async function reopenAccount({ db, accountId, fields }: {
+  db: Conn;
+  accountId: string;
+  fields: { display_name: string | null; tags: string[]; external_id: string; role_name: string; workflow_id: string };
+}): Promise<void> {
+  await db.updateTable('accounts').set({
+    ...fields, status: 'PENDING', connected_at: null, first_scan_id: null, disconnected_at: null, updated_at: new Date(),
+  }).where('id', '=', accountId).execute();
+}
+
 export async function listAccounts({ db, tenantId }: { db: Conn; tenantId: string }): Promise<AccountRow[]> {
   return db.selectFrom('accounts').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
 }

@@ -24,15 +24,9 @@ export async function hitWindow({ db, key, windowSeconds }: { db: Conn; key: str
   return { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) };
 }
 
-/** Reads a counter without adding to it; an expired window counts as zero. */
-export async function peekWindow({ db, key, windowSeconds }: { db: Conn; key: string; windowSeconds: number }): Promise<WindowState> {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select(['count', sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as('resets_in')])
-    .where('key', '=', key)
-    .where(sql<boolean>`window_start > now() - make_interval(secs => ${windowSeconds})`)
-    .executeTakeFirst();
-  return row ? { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) } : { count: 0, resetsInSeconds: 0 };
+/** Takes one hit back (a request that turned out not to count, e.g. a successful login). */
+export async function releaseHit({ db, key }: { db: Conn; key: string }): Promise<void> {
+  await db.updateTable('rate_limits').set({ count: sql`greatest(count - 1, 0)` }).where('key', '=', key).execute();
 }
 
 export async function clearWindow({ db, key }: { db: Conn; key: string }): Promise<void> {

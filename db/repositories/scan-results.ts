@@ -60,7 +60,18 @@ export async function saveScanResult(
       .execute();
 
     if (scan.status !== 'running') {
-      return { srs: scan.srs ?? 100, openFingerprints: open.map((s) => s.fingerprint), newFingerprints: [], resolvedFingerprints: [], applied: false };
+      // Saved before (a retried activity): answer what that save did, so the retry reports the same outcome.
+      const [opened, closed] = await Promise.all([
+        trx.selectFrom('signals').select('fingerprint').where('first_scan_id', '=', result.scanId).execute(),
+        trx.selectFrom('signals').select('fingerprint').where('resolved_scan_id', '=', result.scanId).execute(),
+      ]);
+      return {
+        srs: scan.srs ?? 100,
+        openFingerprints: open.map((s) => s.fingerprint),
+        newFingerprints: opened.map((s) => s.fingerprint),
+        resolvedFingerprints: closed.map((s) => s.fingerprint),
+        applied: false,
+      };
     }
 
     const openByFingerprint = new Map(open.map((s) => [s.fingerprint, s]));

@@ -113,6 +113,18 @@ describe('DELETE /accounts/{account_id}', () => {
     // A disconnected account no longer counts toward the plan limit.
     await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '222233335555' }).expect(201);
   });
+
+  it('lets a disconnected account be connected again, with a new ExternalId', async () => {
+    const tenant = await signupAndLogin(ctx.http);
+    const first = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555' }).expect(201);
+    await ctx.http.delete('/accounts/333344445555').set(tenant.auth).expect(200);
+    const again = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555', display_name: 'Back' }).expect(201);
+    expect(again.body.external_id).not.toBe(first.body.external_id);
+    expect((await ctx.http.get('/accounts/333344445555').set(tenant.auth).expect(200)).body).toMatchObject({ status: 'PENDING', display_name: 'Back' });
+    const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(tenant.tenantId, '333344445555'));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await ctx.http.get('/accounts').set(tenant.auth).expect(200)).body.total).toBe(1);
+  });
 });
 
 describe('roles', () => {

@@ -50,4 +50,9 @@ describe('error responses', () => {
     const replaced = await ctx.http.get('/healthz').set('X-Request-Id', 'bad id with spaces').expect(200);
     expect(replaced.headers['x-request-id']).not.toBe('bad id with spaces');
   });
+
+  it('answers a value PostgreSQL cannot store (a NUL character) with 400, not 500', async () => {
+    const res = await ctx.http.patch('/me').set(owner.auth).send({ name: 'bad\u0000name' }).expect(400);
+    expect(res.body.code).toBe('invalid_input');
+  });
 });

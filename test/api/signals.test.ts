@@ -93,7 +93,10 @@ describe('GET /accounts/{account_id}/signals', () => {
     expect(res.body.error).toContain(field);
   });
 
-  it.each([['garbage'], [Buffer.from('{"a":1}').toString('base64url')], [Buffer.from('["not a date","x"]').toString('base64url')]])(
+  it.each([
+    ['garbage'], [Buffer.from('{"a":1}').toString('base64url')], [Buffer.from('["not a date","x"]').toString('base64url')],
+    [Buffer.from('["-100000-01-01T00:00:00Z","sig_X"]').toString('base64url')],
+  ])(
     'rejects the malformed cursor %s with 400', async (token) => {
       const res = await ctx.http.get(url).query({ next_token: token }).set(owner.auth).expect(400);
       expect(res.body.code).toBe('invalid_cursor');

@@ -38,4 +38,17 @@ describe('loadConfig', () => {
   it('rejects a malformed port', () => {
     expect(() => loadConfig({ ...minimal, PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('reads TRUST_PROXY as a boolean, a hop count or an address list', () => {
+    expect(loadConfig({ ...minimal, TRUST_PROXY: '1' }).http.trustProxy).toBe(1);
+    expect(loadConfig({ ...minimal, TRUST_PROXY: 'true' }).http.trustProxy).toBe(true);
+    expect(loadConfig({ ...minimal, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).http.trustProxy).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('uses the sandbox only outside production, when no AWS credentials are configured', () => {
+    expect(loadConfig(minimal).cloud.provider).toBe('sandbox');
+    expect(loadConfig({ ...minimal, AWS_ACCESS_KEY_ID: 'AKIA' }).cloud.provider).toBe('aws');
+    expect(loadConfig({ ...minimal, NODE_ENV: 'production' }).cloud.provider).toBe('aws');
+    expect(loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox' }).cloud.provider).toBe('sandbox');
+  });
 });

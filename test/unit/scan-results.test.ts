@@ -88,6 +88,7 @@ describe('saveScanResult', () => {
     const again = await saveScanResult({ db: database.db, result, computeSrs });
     expect(again.applied).toBe(false);
     expect(again.srs).toBe(saved.srs);
+    expect(again.newFingerprints).toEqual(saved.newFingerprints);
     expect(await signalsOf(account)).toEqual(before);
   });
 
