@@ -2,20 +2,10 @@ import { Context } from '@temporalio/activity';
 import { type CloudProvider, RoleUnavailableError } from '../cloud/types';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import { type ObservedFinding, saveScanResult } from '../db/repositories/scan-results';
-import { connectivityFinding, evaluateInventory } from '../domain/checks/evaluate';
-import { computeSrs } from '../domain/srs';
+import { loadRoleTarget } from '../db/repositories/accounts';
+import { saveScanResult } from '../db/repositories/scan-results';
+import { connectivityFinding, evaluateInventory, type Finding } from '../domain/checks/evaluate';
 import type { ScanOutcome, ScanTrigger } from '../workflows/messages';
-
-async function loadTarget(db: Db, { tenantId, accountId }: { tenantId: string; accountId: string }) {
-  const account = await db
-    .selectFrom('accounts')
-    .select(['aws_account_id', 'role_name', 'external_id'])
-    .where('id', '=', accountId)
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirstOrThrow();
-  return { tenantId, awsAccountId: account.aws_account_id, roleName: account.role_name, externalId: account.external_id };
-}
 
 export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud: CloudProvider }) {
   return {
@@ -44,9 +34,9 @@ export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud:
      * (it can be large and it describes the customer's account); the workflow gets a summary. Idempotent.
      */
     async runScan({ scanId, tenantId, accountId }: { scanId: string; tenantId: string; accountId: string }): Promise<ScanOutcome> {
-      const target = await loadTarget(db, { tenantId, accountId });
+      const { target } = await loadRoleTarget({ db, tenantId, accountId });
       const heartbeat = (step: string) => Context.current().heartbeat(step);
-      let findings: ObservedFinding[];
+      let findings: Finding[];
       let notEvaluatedCheckIds: string[] = [];
       let failureReason: string | undefined;
       let observedAt: Date;
@@ -65,7 +55,6 @@ export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud:
       const saved = await saveScanResult({
         db,
         result: { scanId, tenantId, accountId, observedAt, findings, notEvaluatedCheckIds, failureReason },
-        computeSrs,
       });
       if (saved.applied) {
         log.info({ tenantId, accountId, scanId, srs: saved.srs, new: saved.newFingerprints.length, resolved: saved.resolvedFingerprints.length },

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { RoleTarget } from '../../cloud/types';
 import type { Database } from '../database';
 import type { AccountRow } from '../tables/accounts';
 
@@ -44,4 +45,21 @@ export async function findAccount({ db, tenantId, awsAccountId }: { db: Conn; te
     .where('tenant_id', '=', tenantId)
     .where('aws_account_id', '=', awsAccountId)
     .executeTakeFirst();
+}
+
+/** What the cloud provider needs to reach an account's role, and the tenant's plan. */
+export async function loadRoleTarget(
+  { db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string },
+): Promise<{ target: RoleTarget; plan: string }> {
+  const row = await db
+    .selectFrom('accounts')
+    .innerJoin('tenants', 'tenants.id', 'accounts.tenant_id')
+    .select(['accounts.aws_account_id', 'accounts.role_name', 'accounts.external_id', 'tenants.plan'])
+    .where('accounts.id', '=', accountId)
+    .where('accounts.tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return {
+    target: { tenantId, awsAccountId: row.aws_account_id, roleName: row.role_name, externalId: row.external_id },
+    plan: row.plan,
+  };
 }

@@ -1,20 +1,10 @@
 import { type Kysely, sql } from 'kysely';
+import type { Finding } from '../../domain/checks/evaluate';
 import { newId } from '../../domain/ids';
+import { computeSrs } from '../../domain/srs';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
-
-/** A finding as the scan saw it; its fingerprint is check id + resource + region. */
-export interface ObservedFinding {
-  checkId: string;
-  fingerprint: string;
-  scenario: string;
-  severity: string;
-  title: string;
-  description: string;
-  resource: string;
-  region: string;
-}
 
 export interface ScanResult {
   scanId: string;
@@ -22,7 +12,7 @@ export interface ScanResult {
   accountId: string;
   /** When the scan observed the account: detected_at / resolved_at and the score-history day come from it. */
   observedAt: Date;
-  findings: ObservedFinding[];
+  findings: Finding[];
   /** Checks the scan could not evaluate: their open signals stay open (unknown is not resolved). */
   notEvaluatedCheckIds: string[];
   /** When set, the scan failed (the role could not be assumed): only `findings` are recorded, nothing resolves. */
@@ -45,9 +35,7 @@ export interface SavedScan {
  * Lifecycle: a fingerprint seen again keeps its open signal; an open signal not seen (and whose check was
  * evaluated) is resolved; a fingerprint that returns after being resolved opens a new signal.
  */
-export async function saveScanResult(
-  { db, result, computeSrs }: { db: Conn; result: ScanResult; computeSrs: (open: { checkId: string; severity: string }[]) => number },
-): Promise<SavedScan> {
+export async function saveScanResult({ db, result }: { db: Conn; result: ScanResult }): Promise<SavedScan> {
   return db.transaction().execute(async (trx) => {
     // One scan of an account at a time writes its signals.
     await trx.selectFrom('accounts').select('id').where('id', '=', result.accountId).forUpdate().executeTakeFirstOrThrow();

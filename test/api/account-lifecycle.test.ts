@@ -42,6 +42,11 @@ describe('POST /accounts/{account_id}/verify', () => {
     expect(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]))
       .toEqual(expect.arrayContaining([['SentinelAwsAccountId', customer.accountId], ['SentinelTenantId', owner.tenantId]]));
 
+    // The account workflow is findable by account id, and its status attribute follows the lifecycle.
+    const lifecycle = await ctx.temporal.workflow.getHandle(accountWorkflowId(owner.tenantId, customer.accountId)).describe();
+    expect(lifecycle.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]))
+      .toEqual(expect.arrayContaining([['SentinelAwsAccountId', customer.accountId], ['SentinelAccountStatus', 'ACTIVE']]));
+
     const account = await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200);
     expect(account.body).toMatchObject({ status: 'ACTIVE', connected_at: expect.any(String), last_successful_scan_at: expect.any(String) });
 

@@ -1,5 +1,6 @@
-import { type ObservedFinding, saveScanResult, type ScanResult } from '../../db/repositories/scan-results';
-import { computeSrs } from '../../domain/srs';
+import { saveScanResult, type ScanResult } from '../../db/repositories/scan-results';
+import type { Finding } from '../../domain/checks/evaluate';
+import type { Severity } from '../../domain/checks/types';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 // Saving scans: the finding lifecycle of DESIGN.md, the score, the daily history, and idempotency.
@@ -22,17 +23,17 @@ async function newAccount(): Promise<string> {
 }
 
 let scans = 0;
-async function scan(accountId: string, at: string, findings: ObservedFinding[], extra: Partial<ScanResult> = {}) {
+async function scan(accountId: string, at: string, findings: Finding[], extra: Partial<ScanResult> = {}) {
   scans += 1;
   const scanId = `scan_${String(scans).padStart(4, '0')}`;
   await database.db.insertInto('scans').values({
     id: scanId, tenant_id: 'ten_1', account_id: accountId, trigger: 'scheduled', status: 'running', started_at: new Date(at),
   }).execute();
   const result: ScanResult = { scanId, tenantId: 'ten_1', accountId, observedAt: new Date(at), findings, notEvaluatedCheckIds: [], ...extra };
-  return { scanId, saved: await saveScanResult({ db: database.db, result, computeSrs }), result };
+  return { scanId, saved: await saveScanResult({ db: database.db, result }), result };
 }
 
-function finding(checkId: string, resource: string, severity = 'HIGH', region = 'global'): ObservedFinding {
+function finding(checkId: string, resource: string, severity: Severity = 'HIGH', region = 'global'): Finding {
   return {
     checkId, resource, region, severity, scenario: 'iam', title: checkId, description: `${checkId} on ${resource}`,
     fingerprint: `${checkId}|${resource}|${region}`,
@@ -85,7 +86,7 @@ describe('saveScanResult', () => {
     const account = await newAccount();
     const { result, saved } = await scan(account, '2026-11-03T00:00:00Z', [finding('iam.user_no_mfa', 'alice')]);
     const before = await signalsOf(account);
-    const again = await saveScanResult({ db: database.db, result, computeSrs });
+    const again = await saveScanResult({ db: database.db, result });
     expect(again.applied).toBe(false);
     expect(again.srs).toBe(saved.srs);
     expect(again.newFingerprints).toEqual(saved.newFingerprints);
