@@ -1,13 +1,17 @@
 import type { CloudProvider } from '../cloud/types';
+import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { accountActivities } from './accounts';
 import { scanActivities } from './scans';
+import type { Mailer } from '../notify/mailer';
 
 export interface ActivityDeps {
   db: Db;
   log: Logger;
   cloud: CloudProvider;
+  config: Readonly<Config>;
+  mailer: Mailer;
 }
 
 /** Builds every activity from its dependencies (the worker registers the result). */

@@ -5,10 +5,17 @@ import type { AppDeps } from './context';
 import { jsonBody } from './middleware/body';
 import { errorHandler, routeNotFound } from './middleware/errors';
 import { accountsRouter } from './routes/accounts';
+import { alertRulesRouter } from './routes/alert-rules';
+import { alertsRouter } from './routes/alerts';
 import { authRouter } from './routes/auth';
-import { plansRouter } from './routes/billing';
+import { billingRouter, plansRouter } from './routes/billing';
+import { exportsRouter } from './routes/exports';
 import { healthRouter } from './routes/health';
+import { integrationsRouter } from './routes/integrations';
+import { invitationsRouter } from './routes/invitations';
 import { meRouter } from './routes/me';
+import { stripeWebhookRouter } from './routes/stripe-webhook';
+import { usersRouter } from './routes/users';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -35,15 +42,24 @@ export function createApp(deps: AppDeps): Express {
   }));
 
   app.use(healthRouter(deps));
+  // Stripe signs the exact bytes it sent: its webhook reads the raw body, so it comes before the JSON parser.
+  app.use(stripeWebhookRouter(deps));
   app.use(jsonBody);
 
-  // Public routes.
+  // Public routes (signed links and the Slack callback carry their own proof instead of a bearer token).
   app.use(authRouter(deps));
+  app.use(invitationsRouter(deps));
   app.use(plansRouter());
 
   // Authenticated resources: each route names requireAuth itself, so unknown paths still reach the 404.
   app.use(meRouter(deps));
   app.use(accountsRouter(deps));
+  app.use(exportsRouter(deps));
+  app.use(alertRulesRouter(deps));
+  app.use(alertsRouter(deps));
+  app.use(usersRouter(deps));
+  app.use(billingRouter(deps));
+  app.use(integrationsRouter(deps));
 
   app.use(routeNotFound);
   app.use(errorHandler);

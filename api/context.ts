@@ -4,6 +4,7 @@ import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import type { Role } from '../domain/roles';
+import type { Mailer } from '../notify/mailer';
 
 /** Everything the service layer needs, built once per process and shared by REST and tRPC. */
 export interface AppDeps {
@@ -12,6 +13,8 @@ export interface AppDeps {
   log: Logger;
   temporal: Client;
   cloud: CloudProvider;
+  /** SMTP, or the outbox table in the embedded default. */
+  mailer: Mailer;
 }
 
 /** The authenticated user, loaded from the database on every request (so removals and role changes apply at once). */

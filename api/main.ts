@@ -4,6 +4,7 @@ import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { clientConnectionOptions } from '../config/temporal';
 import { createDb } from '../db/client';
+import { createMailer } from '../notify/mailer';
 import { createApp } from './app';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
   const cloud = createCloudProvider({ config: config.cloud, log });
-  const app = createApp({ db, config, log, temporal, cloud });
+  const mailer = createMailer({ config: config.email, db, log });
+  const app = createApp({ db, config, log, temporal, cloud, mailer });
   const server = app.listen(config.http.port, config.http.host, () => {
     log.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
   });
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
     log.info('api stopping');
     server.close(async () => {
       await connection.close().catch(() => undefined);
+      mailer.close();
       await db.destroy();
       log.info('api stopped');
       process.exit(0);

@@ -12,6 +12,7 @@ import { createLogger } from '../config/logger';
 import { createDb, type Db } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { ensureDatabase, freePort, startPostgres, startTemporalDevServer } from '../scripts/services';
+import { createMailer } from '../notify/mailer';
 import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
 
 // The whole service for benchmarks, in one process: embedded PostgreSQL, the Temporal dev server, a worker
@@ -56,11 +57,13 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const temporal = new Client({ connection });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  const mailer = createMailer({ config: config.email, db, log });
   const worker = await createWorker({
-    connection: nativeConnection, namespace: 'default', taskQueue: config.temporal.taskQueue, db, log, cloud, workflowBundle: { code: bundle.code },
+    connection: nativeConnection, namespace: 'default', taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer,
+    workflowBundle: { code: bundle.code },
   });
   const running = worker.run();
-  const api = await listen(createApp({ db, config, log, temporal, cloud }));
+  const api = await listen(createApp({ db, config, log, temporal, cloud, mailer }));
   return {
     db, config, temporal, url: api.url, worker,
     close: async () => {

@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 
 // Configuration is parsed once at start-up, frozen and passed down. It is never logged whole: it holds
@@ -43,6 +44,37 @@ const EnvSchema = z.object({
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
   JWT_ISSUER: z.string().min(1).default('sentinel'),
+  // Keys for data at rest (Slack bot tokens) and for signed download links. Each defaults to a key derived
+  // from JWT_SECRET (HKDF, one label per use), so the embedded default needs nothing; set them to rotate apart.
+  DATA_ENCRYPTION_KEY: z.string().min(32, 'DATA_ENCRYPTION_KEY must be at least 32 characters').optional(),
+  URL_SIGNING_SECRET: z.string().min(32, 'URL_SIGNING_SECRET must be at least 32 characters').optional(),
+
+  // E-mail: an SMTP URL (smtp:// or smtps://, credentials in the URL). Without it, e-mails go to the outbox table.
+  SMTP_URL: z.url().optional(),
+  EMAIL_FROM: z.string().min(3).default('Sentinel <alerts@sentinel.localhost>'),
+
+  // Slack: the app's OAuth credentials (for the install flow) and the API base (tests point it at loopback).
+  SLACK_CLIENT_ID: optional,
+  SLACK_CLIENT_SECRET: optional,
+  SLACK_API_BASE_URL: z.url().default('https://slack.com/api'),
+  SLACK_AUTHORIZE_URL: z.url().default('https://slack.com/oauth/v2/authorize'),
+  // Incoming-webhook URLs must start with this, so a rule cannot make the worker call arbitrary addresses.
+  SLACK_WEBHOOK_URL_PREFIX: z.url().default('https://hooks.slack.com/'),
+  // PagerDuty Events API v2 endpoint.
+  PAGERDUTY_EVENTS_URL: z.url().default('https://events.pagerduty.com/v2/enqueue'),
+
+  // Stripe: billing endpoints answer 503 without STRIPE_SECRET_KEY. STRIPE_API_BASE_URL points at stripe-mock in tests.
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  STRIPE_API_BASE_URL: z.url().optional(),
+  STRIPE_PRICE_SOLO: optional,
+  STRIPE_PRICE_TEAM: optional,
+  STRIPE_PRICE_AGENCY: optional,
+  STRIPE_PRICE_ENTERPRISE: optional,
+
+  // Panic exports: an S3 bucket (presigned GET links) or, without one, a local directory served by the API.
+  EXPORT_S3_BUCKET: optional,
+  EXPORT_LOCAL_DIR: z.string().min(1).default('.data/exports'),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -65,6 +97,20 @@ export interface Config {
     uiUrl: string;
   };
   auth: { jwtSecret: string; issuer: string; idTokenTtlSeconds: number; refreshTokenTtlDays: number };
+  /** 32-byte keys, derived from JWT_SECRET unless configured. */
+  secrets: { dataEncryptionKey: Buffer; urlSigningKey: Buffer };
+  email: { smtpUrl?: string; from: string };
+  slack: { clientId?: string; clientSecret?: string; apiBaseUrl: string; authorizeUrl: string; webhookUrlPrefix: string };
+  pagerduty: { eventsUrl: string };
+  stripe: {
+    secretKey?: string;
+    webhookSecret?: string;
+    /** Overrides the Stripe API address (tests point it at stripe-mock). */
+    apiBaseUrl?: string;
+    /** Stripe price id per plan id; a plan without one cannot be bought through checkout. */
+    prices: Partial<Record<'solo' | 'team' | 'agency' | 'enterprise', string>>;
+  };
+  exports: { s3Bucket?: string; localDir: string };
   cloud: {
     /** `aws` when AWS credentials are configured, else the documented demo `sandbox`; CLOUD_PROVIDER overrides. */
     provider: 'aws' | 'sandbox';
@@ -107,6 +153,28 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       uiUrl: e.TEMPORAL_UI_URL.replace(/\/$/, ''),
     },
     auth: { jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30 },
+    secrets: {
+      dataEncryptionKey: deriveKey(e.DATA_ENCRYPTION_KEY ?? e.JWT_SECRET, 'sentinel data encryption'),
+      urlSigningKey: deriveKey(e.URL_SIGNING_SECRET ?? e.JWT_SECRET, 'sentinel url signing'),
+    },
+    email: { smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM },
+    slack: {
+      clientId: e.SLACK_CLIENT_ID,
+      clientSecret: e.SLACK_CLIENT_SECRET,
+      apiBaseUrl: e.SLACK_API_BASE_URL.replace(/\/$/, ''),
+      authorizeUrl: e.SLACK_AUTHORIZE_URL,
+      webhookUrlPrefix: e.SLACK_WEBHOOK_URL_PREFIX,
+    },
+    pagerduty: { eventsUrl: e.PAGERDUTY_EVENTS_URL },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBaseUrl: e.STRIPE_API_BASE_URL,
+      prices: {
+        solo: e.STRIPE_PRICE_SOLO, team: e.STRIPE_PRICE_TEAM, agency: e.STRIPE_PRICE_AGENCY, enterprise: e.STRIPE_PRICE_ENTERPRISE,
+      },
+    },
+    exports: { s3Bucket: e.EXPORT_S3_BUCKET, localDir: e.EXPORT_LOCAL_DIR },
     cloud: {
       // Production never falls back to the demo provider: credentials may come from an instance role the
       // environment does not show.
@@ -118,13 +186,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
   });
 }
 
+/** A 32-byte key for one purpose (`label`) from a secret: HKDF-SHA256, so keys for different uses never coincide. */
+function deriveKey(secret: string, label: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'sentinel', label, 32));
+}
+
 function hasAwsCredentials(e: z.output<typeof EnvSchema>): boolean {
   return Boolean(e.AWS_ACCESS_KEY_ID || e.AWS_PROFILE || e.AWS_WEB_IDENTITY_TOKEN_FILE
     || e.AWS_CONTAINER_CREDENTIALS_FULL_URI || e.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI);
 }
 
 function deepFreeze<T>(value: T): Readonly<T> {
-  if (value && typeof value === 'object') {
+  // Typed arrays (the keys) cannot be frozen; the object holding them is.
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     for (const inner of Object.values(value)) deepFreeze(inner);
     Object.freeze(value);
   }

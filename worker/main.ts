@@ -4,6 +4,7 @@ import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { workerConnectionOptions } from '../config/temporal';
 import { createDb } from '../db/client';
+import { createMailer } from '../notify/mailer';
 import { createWorker } from './worker';
 
 // Worker process: runs workflows and activities on one task queue. SIGTERM / SIGINT drain it: in-flight
@@ -13,8 +14,11 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, name: 'worker' });
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
   const cloud = createCloudProvider({ config: config.cloud, log });
+  const mailer = createMailer({ config: config.email, db, log });
   const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
-  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud });
+  const worker = await createWorker({
+    connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer,
+  });
   // The Temporal runtime also reacts to these signals; shut down once, whichever arrives first.
   let stopping = false;
   const stop = () => {
@@ -29,6 +33,7 @@ async function main(): Promise<void> {
     await worker.run();
   } finally {
     await connection.close();
+    mailer.close();
     await db.destroy();
     log.info('worker stopped');
   }

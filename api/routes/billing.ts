@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { PLANS } from '../../domain/plans';
+import type { AppDeps } from '../context';
 
 /** Public plan catalogue (no authentication). The internal manual-scan quota is not part of the contract. */
 export function plansRouter(): Router {
@@ -11,4 +12,9 @@ export function plansRouter(): Router {
     });
   });
   return router;
+}
+
+/** Stripe checkout and portal (owner only). */
+export function billingRouter(_deps: AppDeps): Router {
+  return Router();
 }

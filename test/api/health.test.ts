@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
+import { createMailer } from '../../notify/mailer';
 import { createApp } from '../../api/app';
 import { createLogger } from '../../config/logger';
 import { createDb } from '../../db/client';
@@ -79,7 +80,9 @@ describe('when PostgreSQL goes away', () => {
     await migrateToLatest(db);
     const config = testConfig({ DATABASE_URL: postgres.url('sentinel') });
     const connection = await Connection.connect({ address: config.temporal.address });
-    const app = request(createApp({ db, config, log, temporal: new Client({ connection }), cloud: new ScriptedCloud() }));
+    const app = request(createApp({
+      db, config, log, temporal: new Client({ connection }), cloud: new ScriptedCloud(), mailer: createMailer({ config: config.email, db, log }),
+    }));
     try {
       const owner = await signupAndLogin(app);
 

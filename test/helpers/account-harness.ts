@@ -3,10 +3,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
+import type { Config } from '../../config/config';
 import { createLogger } from '../../config/logger';
+import { createMailer, type Mailer } from '../../notify/mailer';
 import { temporalTestServer } from '../../scripts/tools';
 import { accountWorkflow } from '../../workflows';
 import { type AccountWorkflowInput, disconnectUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
+import { testConfig } from './context';
 import { createTestDatabase, type TestDatabase } from './database';
 import { ScriptedCloud } from './scripted-cloud';
 import { registerSearchAttributes } from './search-attributes';
@@ -21,19 +24,24 @@ export class AccountHarness {
   readonly cloud = new ScriptedCloud();
   private sequence = 0;
   private readonly log = createLogger({ level: 'silent', name: 'test' });
+  readonly mailer: Mailer;
 
-  private constructor(readonly env: TestWorkflowEnvironment, readonly database: TestDatabase) {}
+  private constructor(readonly env: TestWorkflowEnvironment, readonly database: TestDatabase, readonly config: Readonly<Config>) {
+    this.mailer = createMailer({ config: config.email, db: database.db, log: this.log });
+  }
 
-  static async create(): Promise<AccountHarness> {
+  /** `config` overrides the test configuration (e.g. SMTP_URL, PAGERDUTY_EVENTS_URL pointing at loopback peers). */
+  static async create({ config = {} }: { config?: Record<string, string> } = {}): Promise<AccountHarness> {
     const [env, database] = await Promise.all([
       TestWorkflowEnvironment.createTimeSkipping({ server: { executable: temporalTestServer() } }),
       createTestDatabase(),
     ]);
     await registerSearchAttributes(env.connection);
-    return new AccountHarness(env, database);
+    return new AccountHarness(env, database, testConfig({ DATABASE_URL: database.url, ...config }));
   }
 
   async close(): Promise<void> {
+    this.mailer.close();
     await this.env.teardown();
     await this.database.drop();
   }
@@ -67,7 +75,7 @@ export class AccountHarness {
   }
 
   activities() {
-    return createActivities({ db: this.database.db, log: this.log, cloud: this.cloud });
+    return createActivities({ db: this.database.db, log: this.log, cloud: this.cloud, config: this.config, mailer: this.mailer });
   }
 
   start(input: SeededAccount) {

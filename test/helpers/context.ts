@@ -9,6 +9,7 @@ import type { CloudProvider } from '../../cloud/types';
 import type { AppDeps } from '../../api/context';
 import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
+import { createMailer } from '../../notify/mailer';
 import { createWorker } from '../../worker/worker';
 import { hashPassword } from '../../api/services/passwords';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -51,7 +52,8 @@ export async function createTestContext(
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const cloud = cloudOverride ?? createCloudProvider({ config: config.cloud, log });
-  const deps: AppDeps = { db: database.db, config, log, temporal, cloud };
+  const mailer = createMailer({ config: config.email, db: database.db, log });
+  const deps: AppDeps = { db: database.db, config, log, temporal, cloud, mailer };
   const app = createApp(deps);
 
   let worker: Worker | undefined;
@@ -66,6 +68,8 @@ export async function createTestContext(
       db: database.db,
       log,
       cloud,
+      config,
+      mailer,
       workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
     });
     workerRun = worker.run();
@@ -83,6 +87,7 @@ export async function createTestContext(
         await workerRun;
       }
       await nativeConnection?.close();
+      mailer.close();
       await connection.close();
       await database.drop();
     },

@@ -1,0 +1,6 @@
+import { Router } from 'express';
+import type { AppDeps } from '../context';
+
+export function alertRulesRouter(_deps: AppDeps): Router {
+  return Router();
+}
