@@ -3,6 +3,8 @@ import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { accountActivities } from './accounts';
+import { alertActivities } from './alerts';
+import { exportActivities } from './exports';
 import { scanActivities } from './scans';
 import type { Mailer } from '../notify/mailer';
 
@@ -19,6 +21,8 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...accountActivities(deps),
     ...scanActivities(deps),
+    ...alertActivities(deps),
+    ...exportActivities(deps),
   };
 }
 

@@ -60,9 +60,7 @@ export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud:
         log.info({ tenantId, accountId, scanId, srs: saved.srs, new: saved.newFingerprints.length, resolved: saved.resolvedFingerprints.length },
           failureReason ? 'scan failed: role unavailable' : 'scan saved');
       }
-      return failureReason
-        ? { status: 'failed', failureReason, srs: saved.srs, newFingerprints: saved.newFingerprints, openFingerprints: saved.openFingerprints }
-        : { status: 'succeeded', srs: saved.srs, newFingerprints: saved.newFingerprints, openFingerprints: saved.openFingerprints };
+      return failureReason ? { status: 'failed', failureReason, srs: saved.srs } : { status: 'succeeded', srs: saved.srs };
     },
 
     /** Closes a scan that could not complete at all (retries exhausted). Leaves signals and score alone. */

@@ -37,6 +37,10 @@ export function createApp(deps: AppDeps): Express {
       res.setHeader('X-Request-Id', id);
       return id;
     },
+    // Third-party callbacks (the Slack install) carry a one-time code and state in the query: log the path alone.
+    serializers: {
+      req: (req: { url: string }) => (req.url.startsWith('/webhooks/') ? { ...req, url: req.url.split('?')[0], query: undefined } : req),
+    },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
   }));

@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   database_unavailable: 503,
   temporal_unavailable: 503,
   verification_unavailable: 503,
+  export_failed: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

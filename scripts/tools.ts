@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 // Where tool binaries come from, in order: an explicit path variable, the project's .tools/ folder
-// (provisioned from PyPI by scripts/install-tools.sh), then the Temporal SDK's own download, which needs
-// general internet access.
+// (provisioned by scripts/install-tools.sh), then the Temporal SDK's own download, which needs general
+// internet access.
 
 const ROOT = path.resolve(__dirname, '..');
 const VENV_BIN = path.join(ROOT, '.tools', 'venv', 'bin');
@@ -25,5 +25,12 @@ export const temporalCli = (): Executable => resolve('TEMPORAL_CLI_PATH', 'tempo
 
 /** The Temporal time-skipping test server. */
 export const temporalTestServer = (): Executable => resolve('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server');
+
+/** stripe-mock (tests only): STRIPE_MOCK_PATH, else the pinned build in .tools/bin. */
+export function stripeMockBinary(): string {
+  const binary = process.env.STRIPE_MOCK_PATH ?? path.join(ROOT, '.tools', 'bin', 'stripe-mock');
+  if (!existsSync(binary)) throw new Error(`stripe-mock not found at ${binary}: run npm run tools`);
+  return binary;
+}
 
 export const PROJECT_ROOT = ROOT;

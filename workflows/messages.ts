@@ -52,10 +52,18 @@ export interface ScanOutcome {
   failureReason?: string;
   /** The account's SRS after the scan (absent when the scan could not complete at all). */
   srs?: number;
-  /** Fingerprints of findings this scan opened, and of all findings open after it (alert rules use both). */
-  newFingerprints?: string[];
-  openFingerprints?: string[];
+  /** Alert deliveries the scan's findings caused (each runs in a delivery workflow of its own). */
+  deliveries?: number;
 }
+
+export interface AlertDeliveryInput {
+  tenantId: string;
+  deliveryId: string;
+}
+
+/** ApplicationFailure types of an alert delivery attempt; the permanent one is not retried. */
+export const DELIVERY_RETRYABLE = 'DeliveryRetryable';
+export const DELIVERY_PERMANENT = 'DeliveryPermanent';
 
 /** ApplicationFailure type of a verification whose role cannot be assumed (the API answers 422). */
 export const ROLE_ASSUMPTION_FAILED = 'RoleAssumptionFailed';

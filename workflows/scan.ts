@@ -1,8 +1,10 @@
-import { log, proxyActivities } from '@temporalio/workflow';
+import { log, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { alertDeliveryWorkflow } from './delivery';
 import type { ScanOutcome, ScanWorkflowInput } from './messages';
+import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
-const { recordScanStarted, recordScanFailed } = proxyActivities<Activities>({
+const { recordScanStarted, recordScanFailed, evaluateAlerts } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: 10 },
 });
@@ -20,10 +22,11 @@ const { runScan } = proxyActivities<Activities>({
  * failed with the reason (and the connectivity finding) and leaves last_successful_scan_at alone.
  */
 export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcome> {
-  const { scanId, tenantId, accountId, trigger } = input;
+  const { scanId, tenantId, accountId, awsAccountId, trigger } = input;
   await recordScanStarted({ scanId, tenantId, accountId, trigger });
+  let outcome: ScanOutcome;
   try {
-    return await runScan({ scanId, tenantId, accountId });
+    outcome = await runScan({ scanId, tenantId, accountId });
   } catch (err) {
     // Retries are exhausted: record the failure rather than leave the scan "running" forever.
     log.error('scan failed', { scanId, error: String(err) });
@@ -31,4 +34,19 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
     await recordScanFailed({ scanId, tenantId, accountId, reason: failureReason });
     return { status: 'failed', failureReason };
   }
+  if (outcome.srs === undefined) return outcome;
+
+  // The score is saved: fire the alert rules and hand each delivery to a workflow of its own, which outlives
+  // this scan, so a channel that is down delays nothing.
+  const deliveries = await evaluateAlerts({ tenantId, accountId, scanId });
+  for (const { deliveryId } of deliveries) {
+    await startChild(alertDeliveryWorkflow, {
+      workflowId: `delivery-${deliveryId}`,
+      args: [{ tenantId, deliveryId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
+    });
+  }
+  return { ...outcome, deliveries: deliveries.length };
 }

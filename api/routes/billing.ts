@@ -1,6 +1,10 @@
 import { Router } from 'express';
 import { PLANS } from '../../domain/plans';
-import type { AppDeps } from '../context';
+import { type AppDeps, forRequest } from '../context';
+import { callerOf, requireAuth, requireRole } from '../middleware/auth';
+import { checkoutInput, portalQuery } from '../schemas/billing';
+import { createCheckoutSession, createPortalSession, requireBillingConfigured } from '../services/billing';
+import { parseInput } from '../validation';
 
 /** Public plan catalogue (no authentication). The internal manual-scan quota is not part of the contract. */
 export function plansRouter(): Router {
@@ -14,7 +18,22 @@ export function plansRouter(): Router {
   return router;
 }
 
-/** Stripe checkout and portal (owner only). */
-export function billingRouter(_deps: AppDeps): Router {
-  return Router();
+/** Stripe checkout and portal (owner only). Without Stripe keys both answer 503 before looking at the input. */
+export function billingRouter(deps: AppDeps): Router {
+  const router = Router();
+  const auth = requireAuth(deps);
+
+  router.post('/billing/checkout', auth, requireRole('owner'), async (req, res) => {
+    requireBillingConfigured(deps.config);
+    const input = parseInput(checkoutInput, req.body);
+    res.json(await createCheckoutSession(forRequest(deps, req), callerOf(req), input));
+  });
+
+  router.get('/billing/portal', auth, requireRole('owner'), async (req, res) => {
+    requireBillingConfigured(deps.config);
+    const { return_url: returnUrl } = parseInput(portalQuery, req.query, 'query');
+    res.json(await createPortalSession(forRequest(deps, req), callerOf(req), returnUrl));
+  });
+
+  return router;
 }

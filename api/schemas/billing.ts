@@ -9,3 +9,20 @@ export const plan = z.object({
   features: z.array(z.string()),
 });
 export const plansOutput = z.object({ plans: z.array(plan) });
+
+// Where Stripe sends the user back: http(s) only, so no javascript: or data: URL can be planted.
+const returnUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'must be at most 2048 characters');
+
+export const checkoutInput = z.strictObject({
+  plan_id: plan.shape.id,
+  success_url: returnUrl,
+  cancel_url: returnUrl,
+});
+export const checkoutOutput = z.object({ checkout_url: z.string() });
+
+export const portalQuery = z.strictObject({ return_url: returnUrl.optional() });
+export const portalOutput = z.object({ portal_url: z.string() });
+
+export const stripeWebhookOutput = z.object({ received: z.literal(true), duplicate: z.literal(true).optional() });
+
+export type CheckoutInput = z.output<typeof checkoutInput>;

@@ -72,7 +72,9 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
   return issueTokens(deps, user);
 }
 
-async function issueTokens({ db, config }: Deps, user: { id: string; tenant_id: string; email: string; name: string }): Promise<TokensOutput> {
+export async function issueTokens(
+  { db, config }: Deps, user: { id: string; tenant_id: string; email: string; name: string },
+): Promise<TokensOutput> {
   const id = newId('refreshToken');
   const { secret, hash } = newRefreshSecret();
   const expiresAt = new Date(Date.now() + config.auth.refreshTokenTtlDays * 86_400_000);

@@ -26,3 +26,51 @@ export async function updateUserName({ db, tenantId, userId, name }: { db: Conn;
     .returning(['name'])
     .executeTakeFirst();
 }
+
+/** The tenant's team, oldest first. `accepted` is false while an invited user has not set a password yet. */
+export async function listUsers({ db, tenantId }: { db: Conn; tenantId: string }) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'role', 'created_at', (eb) => eb('password_hash', 'is not', null).as('accepted')])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Never touches the owner, so a racing request cannot demote one. */
+export async function updateUserRole({ db, tenantId, userId, role }: { db: Conn; tenantId: string; userId: string; role: string }) {
+  return db
+    .updateTable('users')
+    .set({ role, updated_at: new Date() })
+    .where('id', '=', userId)
+    .where('tenant_id', '=', tenantId)
+    .where('role', '!=', 'owner')
+    .returning(['id', 'role', 'updated_at'])
+    .executeTakeFirst();
+}
+
+/** Refresh tokens and invitations go with the row (foreign keys cascade). Never deletes the owner. */
+export async function deleteUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }): Promise<boolean> {
+  const result = await db
+    .deleteFrom('users')
+    .where('id', '=', userId)
+    .where('tenant_id', '=', tenantId)
+    .where('role', '!=', 'owner')
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Sets the first password of an invited user; returns nothing when the user already has one. */
+export async function setInvitedUserPassword(
+  { db, tenantId, userId, passwordHash, name }: { db: Conn; tenantId: string; userId: string; passwordHash: string; name?: string },
+) {
+  return db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, ...(name === undefined ? {} : { name }), updated_at: new Date() })
+    .where('id', '=', userId)
+    .where('tenant_id', '=', tenantId)
+    .where('password_hash', 'is', null)
+    .returning(['id', 'tenant_id', 'email', 'name'])
+    .executeTakeFirst();
+}

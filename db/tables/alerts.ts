@@ -23,6 +23,9 @@ export interface AlertRuleStatesTable {
   below_threshold: boolean;
   findings_digest: string;
   last_scan_id: string;
+  alerted_fingerprints: Generated<string[]>;
+  incident_open: Generated<boolean>;
+  last_alert_id: string | null;
   updated_at: Timestamp;
 }
 
@@ -43,8 +46,14 @@ export interface AlertEventsTable {
 export interface AlertDeliveriesTable {
   id: string;
   alert_id: string;
+  tenant_id: string | null;
+  scan_id: string | null;
+  kind: Generated<'trigger' | 'resolve'>;
   channel_index: number;
   channel_type: string;
+  /** The channel config as it was when the alert fired. */
+  channel: unknown;
+  claimed_at: Timestamp | null;
   status: string;
   attempts: Generated<number>;
   last_error: string | null;

@@ -37,6 +37,8 @@ export interface StripeSubscriptionsTable {
   plan: string;
   status: string;
   current_period_end: Timestamp | null;
+  /** Creation time of the last Stripe event applied to the row (events arrive out of order). */
+  last_event_at: Timestamp;
   updated_at: Timestamp;
 }
 

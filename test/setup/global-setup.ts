@@ -5,34 +5,41 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort, startPostgres, startTemporalDevServer } from '../../scripts/services';
 import { WORKFLOWS_PATH } from '../../worker/worker';
 import { startAwsFront } from '../helpers/aws';
-import { startMoto } from './moto';
+import { startMoto, stopMoto } from './moto';
+import { startStripeMock, stopStripeMock } from './stripe-mock';
 
-// Starts, once per `jest` run, the real services every suite uses: embedded PostgreSQL and the Temporal
-// dev server on free loopback ports, and builds the workflow bundle once. Suites read the addresses from
-// the environment (inherited by Jest's workers) and isolate themselves: a fresh database and a unique task
-// queue each.
+// Starts, once per `jest` run, the real services every suite uses: embedded PostgreSQL, the Temporal dev
+// server, the moto server and stripe-mock on free loopback ports, and builds the workflow bundle once. Suites
+// read the addresses from the environment (inherited by Jest's workers) and isolate themselves: a fresh
+// database and a unique task queue each.
 
 export default async function globalSetup(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-test-'));
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as an unprivileged user that must reach its data dir
-  const [pgPort, temporalPort, motoPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, motoPort, stripeMockPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
 
   const started = await Promise.allSettled([
     startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false }),
     startTemporalDevServer({ port: temporalPort }),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
     startMoto(motoPort),
+    startStripeMock(stripeMockPort),
   ] as const);
-  const [pgResult, temporalResult, bundleResult, motoResult] = started;
+  const [pgResult, temporalResult, bundleResult, motoResult, stripeMockResult] = started;
   if (pgResult.status === 'rejected' || temporalResult.status === 'rejected' || bundleResult.status === 'rejected'
-    || motoResult.status === 'rejected') {
+    || motoResult.status === 'rejected' || stripeMockResult.status === 'rejected') {
     // Jest skips the teardown when the setup fails: stop whatever did start, so no server outlives the run.
-    if (pgResult.status === 'fulfilled') await pgResult.value.stop();
-    if (temporalResult.status === 'fulfilled') await temporalResult.value.env.teardown();
-    if (motoResult.status === 'fulfilled') motoResult.value.process.kill();
+    await Promise.allSettled([
+      pgResult.status === 'fulfilled' && pgResult.value.stop(),
+      temporalResult.status === 'fulfilled' && temporalResult.value.env.teardown(),
+      motoResult.status === 'fulfilled' && stopMoto(motoResult.value),
+      stripeMockResult.status === 'fulfilled' && stopStripeMock(stripeMockResult.value),
+    ]);
     throw started.map((r) => (r.status === 'rejected' ? r.reason : undefined)).find(Boolean);
   }
-  const [postgres, temporal, bundle, moto] = [pgResult.value, temporalResult.value, bundleResult.value, motoResult.value];
+  const [postgres, temporal, bundle, moto, stripeMock] = [
+    pgResult.value, temporalResult.value, bundleResult.value, motoResult.value, stripeMockResult.value,
+  ];
   const bundlePath = path.join(scratch, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
 
@@ -41,6 +48,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   process.env.TEST_SCRATCH_DIR = scratch;
   process.env.TEST_AWS_ENDPOINT = moto.endpoint;
+  process.env.TEST_STRIPE_MOCK_URL = stripeMock.url;
   // Credentials for the moto server (it accepts any); they act as its default account 123456789012.
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: 'us-east-1' });
   delete process.env.AWS_PROFILE;
@@ -48,7 +56,7 @@ export default async function globalSetup(): Promise<void> {
   // The AWS the service sees in tests: moto, with AWS's documented answers for the few APIs moto lacks.
   const awsFront = await startAwsFront();
   process.env.TEST_AWS_FRONT_ENDPOINT = awsFront.endpoint;
-  Object.assign(globalThis, { __sentinelServices: { postgres, temporal, moto, awsFront, scratch } });
+  Object.assign(globalThis, { __sentinelServices: { postgres, temporal, moto, stripeMock, awsFront, scratch } });
 }
 
 const quietLogger = {

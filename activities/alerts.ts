@@ -1,0 +1,92 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../config/config';
+import type { Logger } from '../config/logger';
+import type { Db } from '../db/client';
+import {
+  claimDelivery, type DeliveryContext, findSlackToken, giveUpDelivery, loadDeliveryContext, recordAttempt,
+} from '../db/repositories/alert-deliveries';
+import { evaluateAlertsForScan, type ScheduledDelivery } from '../db/repositories/alert-firing';
+import { isSlackWebhook } from '../domain/channels';
+import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type AlertLinks } from '../notify/alert-message';
+import type { Mailer } from '../notify/mailer';
+import { DeliveryError } from '../notify/outcome';
+import { sendPagerDutyEvent } from '../notify/pagerduty';
+import { postSlackMessage, postSlackWebhook } from '../notify/slack';
+import { decryptSecret } from '../security/crypto';
+import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../workflows/messages';
+
+export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logger; config: Readonly<Config>; mailer: Mailer }) {
+  async function send(ctx: DeliveryContext, links: AlertLinks): Promise<void> {
+    const channel = ctx.channel;
+    switch (channel.type) {
+      case 'email':
+        // Only incidents page twice (trigger, resolve); e-mail and Slack carry the alert itself.
+        return mailer.send(alertEmail(ctx, links, channel.to));
+      case 'slack': {
+        const message = alertSlackMessage(ctx, links);
+        if (isSlackWebhook(channel)) return postSlackWebhook({ url: channel.webhook_url, message });
+        const sealed = await findSlackToken({ db, tenantId: ctx.tenantId, teamId: channel.team_id });
+        if (!sealed) throw new DeliveryError(`the Slack workspace ${channel.team_id} is no longer installed`, false);
+        let token: string;
+        try {
+          token = decryptSecret(config.secrets.dataEncryptionKey, sealed);
+        } catch {
+          throw new DeliveryError('the stored Slack token cannot be decrypted (was DATA_ENCRYPTION_KEY changed?)', false);
+        }
+        return postSlackMessage({ apiBaseUrl: config.slack.apiBaseUrl, token, channel: channel.channel, message });
+      }
+      case 'pagerduty':
+        return sendPagerDutyEvent({ eventsUrl: config.pagerduty.eventsUrl, event: alertPagerDutyEvent(ctx, links, channel.routing_key) });
+    }
+  }
+
+  return {
+    /** Fires the tenant's rules against a finished scan; returns the deliveries to hand to delivery workflows. */
+    async evaluateAlerts({ tenantId, accountId, scanId }: { tenantId: string; accountId: string; scanId: string }): Promise<ScheduledDelivery[]> {
+      const deliveries = await evaluateAlertsForScan({ db, tenantId, accountId, scanId });
+      if (deliveries.length > 0) log.info({ tenantId, accountId, scanId, deliveries: deliveries.length }, 'alerts fired');
+      return deliveries;
+    },
+
+    /**
+     * One attempt to deliver one alert to one channel. Every attempt is recorded. A delivery already delivered
+     * (or failed for good) is never sent again, so a retry after a crash that followed a recorded success
+     * sends nothing. Peers' 429 Retry-After becomes the next retry's delay.
+     */
+    async deliverAlert({ deliveryId }: { deliveryId: string }): Promise<void> {
+      const ctx = await loadDeliveryContext({ db, deliveryId });
+      if (!ctx || ctx.status === 'delivered' || ctx.status === 'failed') return;
+      const fields = { deliveryId, alertId: ctx.alertId, channel: ctx.channel.type, kind: ctx.kind, attempt: ctx.attempts + 1 };
+      if (ctx.status === 'sending') log.warn(fields, 'previous delivery attempt was cut off; sending again');
+      await claimDelivery({ db, deliveryId });
+      const links = { findingsUrl: `${config.http.publicBaseUrl}/app/accounts/${ctx.awsAccountId}` };
+      // Heartbeats let Temporal notice a dead worker within seconds rather than at the attempt's timeout.
+      const beat = setInterval(() => Context.current().heartbeat(), 2_000);
+      try {
+        await send(ctx, links);
+      } catch (err) {
+        const failure = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, true);
+        const outcome = failure.retryable ? 'retryable' : 'permanent';
+        await recordAttempt({ db, deliveryId, outcome, httpStatus: failure.httpStatus, error: failure.message });
+        log.warn({ ...fields, outcome, httpStatus: failure.httpStatus, error: failure.message }, 'alert delivery attempt failed');
+        throw ApplicationFailure.create({
+          type: failure.retryable ? DELIVERY_RETRYABLE : DELIVERY_PERMANENT,
+          message: failure.message,
+          nonRetryable: !failure.retryable,
+          nextRetryDelay: failure.retryAfterSeconds !== undefined ? `${Math.max(1, failure.retryAfterSeconds)}s` : undefined,
+        });
+      } finally {
+        clearInterval(beat);
+      }
+      await recordAttempt({ db, deliveryId, outcome: 'delivered' });
+      log.info(fields, 'alert delivered');
+    },
+
+    /** The delivery's retries ran out: record it as failed. */
+    async giveUpDelivery({ deliveryId, reason }: { deliveryId: string; reason: string }): Promise<void> {
+      await giveUpDelivery({ db, deliveryId, reason });
+      log.error({ deliveryId, reason }, 'alert delivery failed for good');
+    },
+  };
+}

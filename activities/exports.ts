@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../config/config';
+import type { Logger } from '../config/logger';
+import type { Db } from '../db/client';
+import {
+  countSignals, findExport, fullScoreHistory, markExportFailed, markExportReady, signalPages,
+} from '../db/repositories/exports';
+import { openSignals } from '../db/repositories/signals';
+import type { Severity } from '../domain/checks/types';
+import { recoveryChecklist } from '../domain/recovery';
+import { packageFilename, writeExportPackage } from '../exports/package';
+import { accountRecord } from '../exports/records';
+import { createExportStorage, exportStorageKey } from '../exports/storage';
+import type { ExportWorkflowInput } from '../workflows/export';
+
+/** ApplicationFailure type: the export row is no longer running (the API gave up on it), so building is pointless. */
+const EXPORT_ABANDONED = 'ExportAbandoned';
+
+export function exportActivities({ db, log, config }: { db: Db; log: Logger; config: Readonly<Config> }) {
+  const storage = createExportStorage(config);
+  const abandoned = (exportId: string) =>
+    ApplicationFailure.create({ type: EXPORT_ABANDONED, nonRetryable: true, message: `Export ${exportId} is no longer running` });
+
+  return {
+    /**
+     * Builds the account's panic export package from one consistent snapshot of the database, stores it and
+     * marks the export ready. Idempotent: a retry after success answers the stored key; a package stored for
+     * an export the API has since abandoned is removed again.
+     */
+    async buildAccountExport({ exportId, tenantId, accountId }: ExportWorkflowInput): Promise<{ storageKey: string }> {
+      const row = await findExport({ db, tenantId, exportId });
+      if (row?.status === 'ready' && row.storage_key) return { storageKey: row.storage_key };
+      if (row?.status !== 'running') throw abandoned(exportId);
+
+      const storageKey = exportStorageKey(tenantId, exportId);
+      const staging = await mkdtemp(path.join(tmpdir(), 'sentinel-export-'));
+      try {
+        const file = path.join(staging, 'package.zip');
+        const exportedAt = new Date();
+        const awsAccountId = await db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
+          const account = await trx.selectFrom('accounts').selectAll()
+            .where('id', '=', accountId).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+          const counts = await countSignals({ db: trx, tenantId, accountId });
+          const history = await fullScoreHistory({ db: trx, tenantId, accountId });
+          const open = await openSignals({ db: trx, tenantId, accountId });
+          await writeExportPackage({
+            exportId,
+            exportedAt,
+            account: accountRecord(account),
+            counts: { signals: counts.total, openSignals: counts.open },
+            signalPages: () => signalPages({ db: trx, tenantId, accountId }),
+            scoreHistory: history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })),
+            checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity as Severity }))),
+          }, file);
+          return account.aws_account_id;
+        });
+        await storage.put({ key: storageKey, file, filename: packageFilename(awsAccountId, exportedAt) });
+      } finally {
+        await rm(staging, { recursive: true, force: true });
+      }
+
+      if (!(await markExportReady({ db, tenantId, exportId, storageKey }))) {
+        await storage.remove(storageKey);
+        throw abandoned(exportId);
+      }
+      log.info({ tenantId, accountId, exportId, storage: storage.kind }, 'export package stored');
+      return { storageKey };
+    },
+
+    /** Idempotent: only a running export turns failed. */
+    async recordExportFailed({ exportId, tenantId }: ExportWorkflowInput): Promise<void> {
+      await markExportFailed({ db, tenantId, exportId });
+      log.warn({ tenantId, exportId }, 'export failed');
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { SCENARIOS } from '../../domain/checks/types';
+import { CHANNEL_TYPE_ALIASES, CHANNEL_TYPES, type ChannelConfig } from '../../domain/channels';
+import { displayName, email, timestamp } from './common';
+
+export const MAX_CHANNELS = 10;
+export const MAX_EMAIL_RECIPIENTS = 20;
+
+const unique = <T>(values: T[]) => [...new Set(values)];
+
+const emailChannel = z.strictObject({
+  type: z.literal('email'),
+  to: z.array(email)
+    .min(1, `must list 1-${MAX_EMAIL_RECIPIENTS} addresses`)
+    .max(MAX_EMAIL_RECIPIENTS, `must list 1-${MAX_EMAIL_RECIPIENTS} addresses`)
+    .transform(unique),
+});
+
+const SLACK_TEAM_ID = /^[A-Z0-9]{2,32}$/;
+// A conversation id (public C..., private G..., direct D...) or a lower-case channel name, with or without '#'.
+const SLACK_CHANNEL = /^(?:[CGD][A-Z0-9]{2,32}|#?[a-z0-9_-]{1,80})$/;
+
+// One object for both Slack shapes, so a missing or extra field is reported by name rather than as "no union
+// member matched". Whether the webhook URL is one of Slack's, and whether the team is installed, depends on
+// configuration and on the tenant: the service checks those.
+const slackChannel = z
+  .strictObject({
+    type: z.literal('slack'),
+    team_id: z.string().regex(SLACK_TEAM_ID, 'must be a Slack workspace id such as T0123ABC').optional(),
+    channel: z.string().regex(SLACK_CHANNEL, 'must be a channel id (C0123ABC) or a lower-case channel name (#alerts)').optional(),
+    webhook_url: z.url('must be a URL').max(2048, 'must be at most 2048 characters').optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.webhook_url !== undefined) {
+      for (const field of ['team_id', 'channel'] as const) {
+        if (v[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is not allowed together with webhook_url' });
+      }
+      return;
+    }
+    for (const field of ['team_id', 'channel'] as const) {
+      if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or give webhook_url instead)' });
+    }
+  })
+  .transform((v): ChannelConfig => (v.webhook_url !== undefined
+    ? { type: 'slack', webhook_url: v.webhook_url }
+    : { type: 'slack', team_id: v.team_id as string, channel: v.channel as string }));
+
+const pagerDutyChannel = z.strictObject({
+  type: z.literal('pagerduty'),
+  routing_key: z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be a 32-character PagerDuty integration key'),
+});
+
+/** The spec's neutral type names (chat, paging) become the canonical ones before validation. */
+function canonicalType(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('type' in value) || typeof value.type !== 'string') return value;
+  const canonical = CHANNEL_TYPE_ALIASES[value.type];
+  return canonical ? { ...value, type: canonical } : value;
+}
+
+export const channelConfig = z.preprocess(
+  canonicalType,
+  z.discriminatedUnion('type', [emailChannel, slackChannel, pagerDutyChannel], {
+    error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')} (or chat, paging)` : undefined),
+  }),
+);
+
+const ruleFields = {
+  name: displayName,
+  min_srs: z.number('must be an integer 0-100').int('must be an integer 0-100').min(0, 'must be 0-100').max(100, 'must be 0-100'),
+  scenarios: z.array(z.enum(SCENARIOS, `must be one of ${SCENARIOS.join(', ')}`)).max(50, 'at most 50 entries').transform(unique),
+  channels: z.array(channelConfig).min(1, 'needs at least one channel').max(MAX_CHANNELS, `at most ${MAX_CHANNELS} channels`),
+  enabled: z.boolean('must be true or false'),
+};
+
+export const createAlertRuleInput = z.strictObject({
+  name: ruleFields.name,
+  min_srs: ruleFields.min_srs.default(40),
+  scenarios: ruleFields.scenarios.default([]),
+  channels: ruleFields.channels,
+  enabled: ruleFields.enabled.default(true),
+});
+
+export const patchAlertRuleInput = z
+  .strictObject({
+    name: ruleFields.name.optional(),
+    min_srs: ruleFields.min_srs.optional(),
+    scenarios: ruleFields.scenarios.optional(),
+    channels: ruleFields.channels.optional(),
+    enabled: ruleFields.enabled.optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'must change at least one of name, min_srs, scenarios, channels, enabled');
+
+const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
+export const listAlertsQuery = z.strictObject({
+  limit: limit.default(50),
+  next_token: z.string().min(1).max(512).optional(),
+});
+
+const channelOutput = z.union([
+  z.object({ type: z.literal('email'), to: z.array(z.string()) }),
+  z.object({ type: z.literal('slack'), team_id: z.string(), channel: z.string() }),
+  z.object({ type: z.literal('slack'), webhook_url: z.string() }),
+  z.object({ type: z.literal('pagerduty'), routing_key: z.string() }),
+]);
+
+export const alertRule = z.object({
+  rule_id: z.string(),
+  name: z.string(),
+  min_srs: z.number().int(),
+  scenarios: z.array(z.enum(SCENARIOS)),
+  channels: z.array(channelOutput),
+  enabled: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export const listAlertRulesOutput = z.object({ rules: z.array(alertRule), count: z.number().int() });
+
+export const alertEvent = z.object({
+  alert_id: z.string(),
+  aws_account_id: z.string(),
+  cloud_account_id: z.string(),
+  rule_id: z.string(),
+  srs_at_trigger: z.number().int(),
+  scenarios_triggered: z.array(z.string()),
+  fired_at: timestamp,
+  acknowledged_at: timestamp.nullable(),
+});
+export const listAlertsOutput = z.object({ alerts: z.array(alertEvent), count: z.number().int(), next_token: z.string().nullable() });
+export const ackAlertOutput = z.object({ alert_id: z.string(), acknowledged_at: timestamp });
+
+export type CreateAlertRuleInput = z.output<typeof createAlertRuleInput>;
+export type PatchAlertRuleInput = z.output<typeof patchAlertRuleInput>;
+export type ListAlertsQuery = z.output<typeof listAlertsQuery>;

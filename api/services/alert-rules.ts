@@ -1,0 +1,115 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  insertAlertRule, installedSlackTeams, listAlertRules, lockAlertRule, type RuleFields, softDeleteAlertRule, updateAlertRule,
+} from '../../db/repositories/alert-rules';
+import type { AlertRuleRow } from '../../db/tables/alerts';
+import { type ChannelConfig, isSlackWebhook } from '../../domain/channels';
+import type { Scenario } from '../../domain/checks/types';
+import { newId } from '../../domain/ids';
+import type { AppDeps, Caller } from '../context';
+import { AppError, type FieldProblem, notFound } from '../errors';
+import { type CreateAlertRuleInput, createAlertRuleInput, type PatchAlertRuleInput } from '../schemas/alerts';
+import { parseInput } from '../validation';
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
+
+// Anything else cannot be one of our ids; answering 404 at once also keeps odd bytes away from the query.
+const RULE_ID = /^[A-Za-z0-9_]{1,64}$/;
+
+function fieldsOf(row: AlertRuleRow): RuleFields {
+  const { name, min_srs, scenarios, enabled } = row;
+  return { name, min_srs, scenarios, channels: row.channels as ChannelConfig[], enabled };
+}
+
+// jsonb keeps object keys in its own order; `type` first reads better.
+function typeFirst({ type, ...rest }: ChannelConfig): ChannelConfig {
+  return { type, ...rest } as ChannelConfig;
+}
+
+function toRule(row: AlertRuleRow) {
+  const fields = fieldsOf(row);
+  return {
+    rule_id: row.id,
+    name: fields.name,
+    min_srs: fields.min_srs,
+    scenarios: fields.scenarios as Scenario[],
+    channels: fields.channels.map(typeFirst),
+    enabled: fields.enabled,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** Same origin and a path under the prefix's, on the parsed URL, so look-alike hosts and userinfo tricks fail. */
+function underPrefix(url: string, prefix: string): boolean {
+  const target = new URL(url);
+  const allowed = new URL(prefix);
+  return target.username === '' && target.password === ''
+    && target.origin === allowed.origin && target.pathname.startsWith(allowed.pathname);
+}
+
+/**
+ * What the request schema cannot know: the webhook prefix is configuration and Slack workspaces are installed
+ * per tenant. Reported like schema failures, naming each failing field.
+ */
+async function checkChannels({ db, config }: Deps, caller: Caller, channels: ChannelConfig[]): Promise<void> {
+  const problems: FieldProblem[] = [];
+  const teamIds = channels.flatMap((c) => (c.type === 'slack' && !isSlackWebhook(c) ? [c.team_id] : []));
+  const installed = await installedSlackTeams({ db, tenantId: caller.tenantId, teamIds });
+  channels.forEach((c, i) => {
+    if (c.type !== 'slack') return;
+    if (isSlackWebhook(c)) {
+      const prefix = config.slack.webhookUrlPrefix;
+      if (!underPrefix(c.webhook_url, prefix)) problems.push({ field: `channels.${i}.webhook_url`, message: `must start with ${prefix}` });
+    } else if (!installed.has(c.team_id)) {
+      problems.push({
+        field: `channels.${i}.team_id`,
+        message: 'is not a Slack workspace installed for this tenant (install it through /integrations/slack/oauth-start)',
+      });
+    }
+  });
+  if (problems.length > 0) {
+    const summary = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+    throw new AppError('validation_failed', `Invalid request body: ${summary}`, { details: problems });
+  }
+}
+
+export async function listTenantAlertRules({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
+  const rows = await listAlertRules({ db, tenantId: caller.tenantId });
+  return { rules: rows.map(toRule), count: rows.length };
+}
+
+export async function createAlertRule(deps: Deps, caller: Caller, input: CreateAlertRuleInput) {
+  await checkChannels(deps, caller, input.channels);
+  const row = await insertAlertRule({ db: deps.db, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...input } });
+  deps.log.info({ ruleId: row.id }, 'alert rule created');
+  return toRule(row);
+}
+
+/**
+ * Applies a partial change to a live rule. Lists are replaced, not merged; the merged rule is validated as a
+ * whole. A change that leaves the rule as it was writes nothing, so re-saving an unchanged form does not re-arm
+ * the rule (which a version bump would).
+ */
+export async function patchAlertRule(deps: Deps, caller: Caller, ruleId: string, patch: PatchAlertRuleInput) {
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const current = RULE_ID.test(ruleId) ? await lockAlertRule({ db: trx, tenantId: caller.tenantId, ruleId }) : undefined;
+    if (!current) throw notFound('Alert rule');
+    const before = fieldsOf(current);
+    const merged = parseInput(createAlertRuleInput, { ...before, ...patch });
+    // Only channels being written are checked against the installs and the prefix: a rule whose workspace was
+    // uninstalled later can still be renamed or disabled.
+    if (patch.channels) await checkChannels({ ...deps, db: trx }, caller, merged.channels);
+    if (isDeepStrictEqual(before, merged)) return current;
+    return updateAlertRule({ db: trx, tenantId: caller.tenantId, ruleId, fields: merged });
+  });
+  deps.log.info({ ruleId }, 'alert rule updated');
+  return toRule(row);
+}
+
+export async function deleteAlertRule({ db, log }: Deps, caller: Caller, ruleId: string) {
+  const deleted = RULE_ID.test(ruleId) && (await softDeleteAlertRule({ db, tenantId: caller.tenantId, ruleId }));
+  if (!deleted) throw notFound('Alert rule');
+  log.info({ ruleId }, 'alert rule deleted');
+  return { message: `Alert rule ${ruleId} deleted` };
+}

@@ -1,0 +1,45 @@
+import { acknowledgeAlertEvent, listAlertEvents } from '../../db/repositories/alert-events';
+import type { AppDeps, Caller } from '../context';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { notFound } from '../errors';
+import type { ListAlertsQuery } from '../schemas/alerts';
+
+// Anything else cannot be one of our ids; answering 404 at once also keeps odd bytes away from the query.
+const ALERT_ID = /^[A-Za-z0-9_]{1,64}$/;
+
+export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Caller, query: ListAlertsQuery) {
+  const after = query.next_token ? decodeCursor(query.next_token) : undefined;
+  // One row more than the page tells whether another page exists without a count query.
+  const rows = await listAlertEvents({
+    db,
+    tenantId: caller.tenantId,
+    after: after ? { at: new Date(after.at), id: after.id } : undefined,
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    alerts: page.map((e) => ({
+      alert_id: e.id,
+      aws_account_id: e.aws_account_id,
+      cloud_account_id: e.aws_account_id,
+      rule_id: e.rule_id,
+      srs_at_trigger: e.srs_at_trigger,
+      scenarios_triggered: e.scenarios_triggered,
+      fired_at: e.fired_at.toISOString(),
+      acknowledged_at: e.acknowledged_at ? e.acknowledged_at.toISOString() : null,
+    })),
+    count: page.length,
+    next_token: rows.length > query.limit && last ? encodeCursor({ at: last.fired_at.toISOString(), id: last.id }) : null,
+  };
+}
+
+/** Idempotent: acknowledging again answers the first acknowledgement's time. */
+export async function acknowledgeAlert({ db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, alertId: string) {
+  const acked = ALERT_ID.test(alertId)
+    ? await acknowledgeAlertEvent({ db, tenantId: caller.tenantId, alertId, userId: caller.userId })
+    : undefined;
+  if (!acked) throw notFound('Alert');
+  log.info({ alertId }, 'alert acknowledged');
+  return { alert_id: acked.id, acknowledged_at: acked.acknowledged_at.toISOString() };
+}

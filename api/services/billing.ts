@@ -1,0 +1,120 @@
+import Stripe from 'stripe';
+import type { Config } from '../../config/config';
+import type { Logger } from '../../config/logger';
+import { findTenantBilling, listSubscriptions, storeStripeCustomer, type TenantBilling } from '../../db/repositories/billing';
+import type { AppDeps, Caller } from '../context';
+import { AppError, notFound } from '../errors';
+import type { CheckoutInput } from '../schemas/billing';
+import { ENDED_SUBSCRIPTION_STATUSES } from './stripe-events';
+
+const clients = new WeakMap<Config['stripe'], Stripe>();
+
+/** Billing needs a Stripe key; without one (the embedded default) every billing call is a clear 503. */
+export function requireBillingConfigured(config: Readonly<Config>): void {
+  if (!config.stripe.secretKey) {
+    throw new AppError('billing_not_configured', 'Billing is not configured on this server (no Stripe API key)');
+  }
+}
+
+/** One client per configuration. STRIPE_API_BASE_URL sends the calls elsewhere (tests use stripe-mock). */
+function stripeClient(config: Readonly<Config>): Stripe {
+  requireBillingConfigured(config);
+  let client = clients.get(config.stripe);
+  if (!client) {
+    client = new Stripe(config.stripe.secretKey as string, {
+      ...apiEndpoint(config.stripe.apiBaseUrl),
+      // A checkout is a user waiting in a browser: fail within seconds rather than the library's 80.
+      timeout: 10_000,
+      maxNetworkRetries: 2,
+      telemetry: false,
+    });
+    clients.set(config.stripe, client);
+  }
+  return client;
+}
+
+function apiEndpoint(baseUrl: string | undefined): { host?: string; port?: number; protocol?: 'http' | 'https' } {
+  if (!baseUrl) return {};
+  const url = new URL(baseUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: Number(url.port || (protocol === 'http' ? 80 : 443)), protocol };
+}
+
+/** Any Stripe failure is a 502 whose message names neither the key nor Stripe's own wording. */
+async function callStripe<T>(log: Logger, action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof Stripe.errors.StripeError)) throw err;
+    const { type, code, statusCode, requestId } = err;
+    log.warn({ stripeType: type, stripeCode: code, stripeStatus: statusCode, stripeRequestId: requestId }, `Stripe could not ${action}`);
+    throw new AppError('upstream_failed', `The payment provider could not ${action}; try again later`);
+  }
+}
+
+async function requireTenant(db: AppDeps['db'], caller: Caller): Promise<TenantBilling> {
+  const tenant = await findTenantBilling({ db, tenantId: caller.tenantId });
+  if (!tenant) throw notFound('Tenant');
+  return tenant;
+}
+
+/**
+ * The tenant's Stripe customer, created on its first checkout. The idempotency key is the tenant's, so two
+ * concurrent first checkouts get one customer from Stripe; the database keeps the first stored.
+ */
+async function ensureCustomer({ db, log }: AppDeps, stripe: Stripe, tenant: TenantBilling, caller: Caller): Promise<string> {
+  if (tenant.stripe_customer_id) return tenant.stripe_customer_id;
+  const customer = await callStripe(log, 'create the billing customer', () => stripe.customers.create(
+    { name: tenant.name, email: caller.email, metadata: { tenant_id: tenant.id } },
+    { idempotencyKey: `sentinel-customer-${tenant.id}` },
+  ));
+  const stored = await storeStripeCustomer({ db, tenantId: tenant.id, customerId: customer.id });
+  log.info({ tenantId: tenant.id, customerId: stored ?? customer.id }, 'Stripe customer created');
+  return stored ?? customer.id;
+}
+
+/** A Checkout Session (subscription mode) for the plan's price, bound to the tenant by customer and metadata. */
+export async function createCheckoutSession(deps: AppDeps, caller: Caller, input: CheckoutInput) {
+  const stripe = stripeClient(deps.config);
+  const price = deps.config.stripe.prices[input.plan_id];
+  if (!price) {
+    const message = 'this plan cannot be bought online; contact sales';
+    throw new AppError('validation_failed', `Invalid request body: plan_id: ${message}`, { details: [{ field: 'plan_id', message }] });
+  }
+  const tenant = await requireTenant(deps.db, caller);
+  // A second subscription would bill twice: plan changes of a subscribed tenant go through the portal.
+  const subscriptions = await listSubscriptions({ db: deps.db, tenantId: tenant.id });
+  if (subscriptions.some((s) => !ENDED_SUBSCRIPTION_STATUSES.has(s.status))) {
+    throw new AppError('conflict', 'The tenant already has a subscription; change plans in the billing portal (GET /billing/portal)');
+  }
+  const customer = await ensureCustomer(deps, stripe, tenant, caller);
+  const metadata = { tenant_id: tenant.id, plan_id: input.plan_id };
+  const session = await callStripe(deps.log, 'start a checkout', () => stripe.checkout.sessions.create({
+    mode: 'subscription',
+    customer,
+    client_reference_id: tenant.id,
+    line_items: [{ price, quantity: 1 }],
+    success_url: input.success_url,
+    cancel_url: input.cancel_url,
+    metadata,
+    subscription_data: { metadata },
+  }));
+  if (!session.url) throw new AppError('upstream_failed', 'The payment provider returned no checkout address; try again later');
+  deps.log.info({ tenantId: tenant.id, plan: input.plan_id, checkoutSessionId: session.id }, 'checkout session created');
+  return { checkout_url: session.url };
+}
+
+/** A Billing Portal session for the tenant's Stripe customer (which exists from the first checkout on). */
+export async function createPortalSession(deps: AppDeps, caller: Caller, returnUrl: string | undefined) {
+  const stripe = stripeClient(deps.config);
+  const tenant = await requireTenant(deps.db, caller);
+  const customer = tenant.stripe_customer_id;
+  if (!customer) {
+    throw new AppError('no_billing_customer', 'The tenant has no billing account yet; subscribe through POST /billing/checkout first');
+  }
+  const session = await callStripe(deps.log, 'open the billing portal', () => stripe.billingPortal.sessions.create({
+    customer,
+    return_url: returnUrl ?? `${deps.config.http.publicBaseUrl}/app/billing`,
+  }));
+  return { portal_url: session.url };
+}

@@ -1,0 +1,178 @@
+import type { Db } from '../../db/client';
+import {
+  consumeInvitation, deleteInvitation, expireOtherInvitations, findPendingInvitation, insertInvitation,
+} from '../../db/repositories/invitations';
+import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
+import { findTenant } from '../../db/repositories/tenants';
+import { findUser, setInvitedUserPassword } from '../../db/repositories/users';
+import { newId } from '../../domain/ids';
+import { LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS } from '../../domain/limits';
+import type { AppDeps, Caller } from '../context';
+import { AppError, notFound } from '../errors';
+import type { TokensOutput } from '../schemas/auth';
+import type { AcceptInviteInput } from '../schemas/users';
+import { issueTokens } from './auth';
+import { hashPassword } from './passwords';
+import { newRefreshSecret, sha256 } from './tokens';
+
+const INVITATION_TTL_DAYS = 7;
+
+interface Invitation {
+  id: string;
+  /** The secret of the link; only its SHA-256 is stored, so it exists nowhere but in the e-mail. */
+  token: string;
+  expiresAt: Date;
+}
+
+interface Invitee {
+  userId: string;
+  email: string;
+  name: string;
+  role: string;
+}
+
+/** Creates a live invitation link for an invited user (inside the caller's transaction when it has one). */
+export async function issueInvitation(
+  { db, tenantId, userId }: { db: Db; tenantId: string; userId: string },
+): Promise<Invitation> {
+  const id = newId('invitation');
+  const { secret, hash } = newRefreshSecret();
+  const { expiresAt } = await insertInvitation({ db, id, tenantId, userId, tokenHash: hash, ttlDays: INVITATION_TTL_DAYS });
+  return { id, token: secret, expiresAt };
+}
+
+/**
+ * Sends the invitation e-mail; true when the mail server (or the outbox) took it. A failure is logged, not
+ * thrown: the caller decides what it means. The invitation id is the idempotency key, so one link is never
+ * mailed twice by a retried send.
+ */
+export async function sendInvitation(
+  { db, config, log, mailer }: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>, caller: Caller, invitee: Invitee, invitation: Invitation,
+): Promise<boolean> {
+  const [inviter, tenant] = await Promise.all([
+    findUser({ db, tenantId: caller.tenantId, userId: caller.userId }),
+    findTenant({ db, tenantId: caller.tenantId }),
+  ]);
+  const content = invitationEmail({
+    baseUrl: config.http.publicBaseUrl,
+    inviterName: inviter?.name ?? caller.email,
+    tenantName: tenant?.name ?? 'your team',
+    invitee,
+    invitation,
+  });
+  try {
+    await mailer.send({ idempotencyKey: invitation.id, to: [invitee.email], ...content });
+    return true;
+  } catch (err) {
+    const reason = (err as Error).message;
+    log.warn({ invitationId: invitation.id, userId: invitee.userId, reason }, 'invitation e-mail could not be sent');
+    return false;
+  }
+}
+
+/**
+ * Mails a fresh link to a user who has not accepted yet. Older links stop working once the new one is out;
+ * if the mail server refuses it, the new link is dropped and the old ones keep working.
+ */
+export async function resendInvitation(deps: AppDeps, caller: Caller, userId: string): Promise<{ message: string }> {
+  const { db, log } = deps;
+  const user = await findUser({ db, tenantId: caller.tenantId, userId });
+  if (!user) throw notFound('User');
+  if (user.password_hash !== null) throw new AppError('invalid_state', 'This user has already accepted the invitation');
+  const invitation = await issueInvitation({ db, tenantId: caller.tenantId, userId });
+  const invitee = { userId, email: user.email, name: user.name, role: user.role };
+  if (!(await sendInvitation(deps, caller, invitee, invitation))) {
+    await deleteInvitation({ db, tenantId: caller.tenantId, id: invitation.id });
+    throw new AppError('upstream_failed', 'The mail server did not accept the invitation e-mail; try again later');
+  }
+  await expireOtherInvitations({ db, tenantId: caller.tenantId, userId, keepId: invitation.id });
+  log.info({ userId, invitationId: invitation.id }, 'invitation sent again');
+  return { message: `A new invitation e-mail was sent to ${user.email}; earlier links no longer work.` };
+}
+
+const invalidInvitation = () => new AppError('invalid_invitation', 'The invitation is unknown, already used or expired');
+
+/**
+ * Sets an invited user's password and signs them in. The link is consumed in the same statement that checks
+ * it, so it works once even under concurrent requests. Attempts are counted per client address like logins.
+ */
+export async function acceptInvitation(
+  deps: Pick<AppDeps, 'db' | 'config' | 'log'>, input: AcceptInviteInput & { clientAddress: string },
+): Promise<TokensOutput> {
+  const { db, log } = deps;
+  const clientKey = `accept-invite:client:${input.clientAddress}`;
+  const attempts = await hitWindow({ db, key: clientKey, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS });
+  if (attempts.count > LOGIN_FAILURES_PER_CLIENT) {
+    throw new AppError('rate_limited', 'Too many invitation attempts; try again later', { retryAfterSeconds: attempts.resetsInSeconds });
+  }
+
+  const tokenHash = sha256(input.token);
+  // Cheap check first, so a wrong token never costs a password hash.
+  if (!(await findPendingInvitation({ db, tokenHash }))) throw invalidInvitation();
+  const passwordHash = await hashPassword(input.password);
+  const user = await db.transaction().execute(async (trx) => {
+    const invitation = await consumeInvitation({ db: trx, tokenHash });
+    if (!invitation) throw invalidInvitation();
+    const { tenant_id: tenantId, user_id: userId } = invitation;
+    const updated = await setInvitedUserPassword({ db: trx, tenantId, userId, passwordHash, name: input.name });
+    if (!updated) throw invalidInvitation();
+    await expireOtherInvitations({ db: trx, tenantId, userId, keepId: invitation.id });
+    return updated;
+  });
+  await releaseHit({ db, key: clientKey });
+  log.info({ tenantId: user.tenant_id, userId: user.id }, 'invitation accepted');
+  return issueTokens(deps, user);
+}
+
+const ARTICLE: Record<string, string> = { admin: 'an admin', member: 'a member', viewer: 'a viewer' };
+
+function invitationEmail(
+  { baseUrl, inviterName, tenantName, invitee, invitation }:
+  { baseUrl: string; inviterName: string; tenantName: string; invitee: Invitee; invitation: Invitation },
+): { subject: string; text: string; html: string } {
+  const link = `${baseUrl}/app/accept-invite?token=${encodeURIComponent(invitation.token)}`;
+  const role = ARTICLE[invitee.role] ?? invitee.role;
+  const expires = invitation.expiresAt.toISOString();
+  const acceptBody = JSON.stringify({ token: invitation.token, password: '<your new password, 8 or more characters>' });
+  const loginBody = JSON.stringify({ email: invitee.email, password: '<your password>' });
+  const text = [
+    `Hello ${invitee.name},`,
+    '',
+    `${inviterName} invited you to join ${tenantName} on Sentinel as ${role}.`,
+    '',
+    'Choose your password and sign in here:',
+    link,
+    '',
+    `The link works once and expires at ${expires}.`,
+    '',
+    'Using the API instead:',
+    `1. POST ${baseUrl}/auth/accept-invite with the JSON body ${acceptBody}`,
+    '   It sets your password and answers with your tokens, so you are signed in at once.',
+    `2. From then on, sign in with POST ${baseUrl}/auth/login and ${loginBody}`,
+    '   and send the id_token it returns as "Authorization: Bearer <id_token>".',
+    '',
+    'If you did not expect this invitation, ignore this e-mail.',
+  ].join('\n');
+  const e = escapeHtml;
+  const html = [
+    `<p>Hello ${e(invitee.name)},</p>`,
+    `<p>${e(inviterName)} invited you to join <strong>${e(tenantName)}</strong> on Sentinel as ${e(role)}.</p>`,
+    `<p><a href="${e(link)}">Choose your password and sign in</a></p>`,
+    `<p>The link works once and expires at ${e(expires)}.</p>`,
+    '<p>Using the API instead:</p>',
+    '<ol>',
+    `<li><code>POST ${e(baseUrl)}/auth/accept-invite</code> with the JSON body <code>${e(acceptBody)}</code>. `
+      + 'It sets your password and answers with your tokens, so you are signed in at once.</li>',
+    `<li>From then on, sign in with <code>POST ${e(baseUrl)}/auth/login</code> and <code>${e(loginBody)}</code>, `
+      + 'and send the <code>id_token</code> it returns as <code>Authorization: Bearer &lt;id_token&gt;</code>.</li>',
+    '</ol>',
+    '<p>If you did not expect this invitation, ignore this e-mail.</p>',
+  ].join('\n');
+  return { subject: `${inviterName} invited you to ${tenantName} on Sentinel`, text, html };
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+}

@@ -1,0 +1,99 @@
+import { type WorkflowHandle, WorkflowFailedError } from '@temporalio/client';
+import {
+  deleteExport, findExportForDownload, insertExport, markExportFailed,
+} from '../../db/repositories/exports';
+import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
+import { newId } from '../../domain/ids';
+import { packageFilename } from '../../exports/package';
+import { checkDownloadLink, type ExportStorage } from '../../exports/storage';
+import type { ExportWorkflowInput, ExportWorkflowResult } from '../../workflows/export';
+import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
+import type { AppDeps, Caller } from '../context';
+import { AppError, notFound } from '../errors';
+import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
+import { requireAccount } from './accounts';
+
+/** Panic exports allowed per account per window; each one reads the account's whole history. */
+export const PANIC_EXPORTS_PER_WINDOW = 10;
+export const PANIC_EXPORT_WINDOW_SECONDS = 60 * 60;
+/** Building a package takes seconds; past this the caller gets a 503 rather than a hanging request. */
+export const EXPORT_WAIT_MS = 60_000;
+
+type Deps = AppDeps & { storage: ExportStorage };
+
+/**
+ * Builds the account's emergency export through the export workflow (workflow id = export id) and answers
+ * with a download link once the package is stored. Temporal unreachable: nothing is recorded and the attempt
+ * does not count. The package not ready in time, or not buildable: the export is recorded as failed (503).
+ */
+export async function requestPanicExport({ db, temporal, config, log, storage }: Deps, caller: Caller, awsAccountId: string) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  const limitKey = `export:panic:${account.id}`;
+  const window = await hitWindow({ db, key: limitKey, windowSeconds: PANIC_EXPORT_WINDOW_SECONDS });
+  if (window.count > PANIC_EXPORTS_PER_WINDOW) {
+    throw new AppError('rate_limited', `At most ${PANIC_EXPORTS_PER_WINDOW} emergency exports per account per hour`, {
+      retryAfterSeconds: window.resetsInSeconds,
+    });
+  }
+
+  const exportId = newId('export');
+  const scope = { db, tenantId: caller.tenantId, exportId };
+  await insertExport({ db, row: { id: exportId, tenant_id: caller.tenantId, account_id: account.id, requested_by: caller.userId } });
+  const input: ExportWorkflowInput = { exportId, tenantId: caller.tenantId, accountId: account.id };
+  let handle: WorkflowHandle;
+  try {
+    handle = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start('exportWorkflow', {
+      workflowId: exportId,
+      taskQueue: config.temporal.taskQueue,
+      args: [input],
+      // A backstop for a worker that never picks it up: the API stops waiting long before.
+      workflowExecutionTimeout: '10 minutes',
+      typedSearchAttributes: [{ key: TENANT_ID, value: caller.tenantId }, { key: AWS_ACCOUNT_ID, value: account.aws_account_id }],
+    }));
+  } catch (err) {
+    await deleteExport(scope);
+    await releaseHit({ db, key: limitKey });
+    throw err;
+  }
+
+  let result: ExportWorkflowResult;
+  try {
+    result = await withDeadline(temporal, EXPORT_WAIT_MS, () => handle.result() as Promise<ExportWorkflowResult>);
+  } catch (err) {
+    await markExportFailed(scope);
+    if (!(err instanceof WorkflowFailedError)) {
+      // Stop the workflow so a late worker does not build a package nobody will fetch (it would find the
+      // export failed and give up anyway).
+      await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.terminate('the API stopped waiting for the export')).catch(() => undefined);
+    }
+    log.warn({ exportId, err }, 'panic export failed');
+    throw new AppError('export_failed', `The export package could not be built (export ${exportId}); retry shortly`, { retryAfterSeconds: 30 });
+  }
+
+  const link = await storage.downloadLink({ exportId, key: result.storageKey });
+  log.info({ exportId, awsAccountId: account.aws_account_id, storage: storage.kind }, 'panic export ready');
+  return {
+    message: `Emergency export of account ${account.aws_account_id} is ready; the download link is valid for 15 minutes`,
+    download_url: link.url,
+    export_id: exportId,
+    expires_at: link.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * Opens a locally stored package for its signed link. The signature (ours, over the export id and the
+ * expiry) stands in for a bearer token: a changed id, expiry or signature is 403 link_invalid, an old link
+ * 403 link_expired.
+ */
+export async function openExportDownload(
+  { db, config, storage }: Pick<Deps, 'db' | 'config' | 'storage'>,
+  link: { exportId: string; expires: unknown; signature: unknown },
+) {
+  const verdict = checkDownloadLink({ signingKey: config.secrets.urlSigningKey, ...link });
+  if (verdict === 'invalid') throw new AppError('link_invalid', 'The download link is invalid');
+  if (verdict === 'expired') throw new AppError('link_expired', 'The download link has expired; request a new export');
+  const row = storage.kind === 'local' ? await findExportForDownload({ db, exportId: link.exportId }) : undefined;
+  const file = row?.status === 'ready' && row.storage_key && storage.kind === 'local' ? await storage.open(row.storage_key) : undefined;
+  if (!row || !file) throw notFound('Export');
+  return { ...file, filename: packageFilename(row.aws_account_id, row.completed_at ?? row.created_at) };
+}

@@ -1,0 +1,63 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database';
+
+type Conn = Kysely<Database>;
+
+export interface AlertEventListing {
+  id: string;
+  aws_account_id: string;
+  rule_id: string;
+  srs_at_trigger: number;
+  scenarios_triggered: string[];
+  fired_at: Date;
+  acknowledged_at: Date | null;
+}
+
+/**
+ * The tenant's alerts, newest first by (fired_at, id), on the index alert_events_tenant_fired_idx. Keyset
+ * pagination: `after` is the last row of the previous page.
+ */
+export async function listAlertEvents({ db, tenantId, after, limit }: {
+  db: Conn;
+  tenantId: string;
+  after?: { at: Date; id: string };
+  limit: number;
+}): Promise<AlertEventListing[]> {
+  let query = db
+    .selectFrom('alert_events as e')
+    .innerJoin('accounts as a', (join) => join.onRef('a.id', '=', 'e.account_id').onRef('a.tenant_id', '=', 'e.tenant_id'))
+    .select([
+      'e.id', 'a.aws_account_id', 'e.rule_id', 'e.srs_at_trigger', 'e.scenarios_triggered', 'e.fired_at', 'e.acknowledged_at',
+    ])
+    .where('e.tenant_id', '=', tenantId);
+  if (after) query = query.where(sql<boolean>`(e.fired_at, e.id) < (${after.at}, ${after.id})`);
+  return query.orderBy('e.fired_at', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
+}
+
+/**
+ * Acknowledges once: the first acknowledgement wins and later ones read it back, so concurrent requests all
+ * answer the same time. Undefined when the tenant has no such alert.
+ */
+export async function acknowledgeAlertEvent({ db, tenantId, alertId, userId }: {
+  db: Conn;
+  tenantId: string;
+  alertId: string;
+  userId: string;
+}): Promise<{ id: string; acknowledged_at: Date } | undefined> {
+  const updated = await db
+    .updateTable('alert_events')
+    .set({ acknowledged_at: sql<Date>`now()`, acknowledged_by: userId })
+    .where('id', '=', alertId)
+    .where('tenant_id', '=', tenantId)
+    .where('acknowledged_at', 'is', null)
+    .returning(['id', 'acknowledged_at'])
+    .executeTakeFirst();
+  const row = updated ?? await db
+    .selectFrom('alert_events')
+    .select(['id', 'acknowledged_at'])
+    .where('id', '=', alertId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
+  // The read only finds rows the update skipped, that is rows already acknowledged (nothing clears it).
+  return row?.acknowledged_at ? { id: row.id, acknowledged_at: row.acknowledged_at } : undefined;
+}

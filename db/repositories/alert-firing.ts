@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ChannelConfig } from '../../domain/channels';
+import type { Scenario, Severity } from '../../domain/checks/types';
+import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../../domain/alerts';
+import { newId } from '../../domain/ids';
+import type { Database } from '../database';
+import type { AlertRuleStatesTable } from '../tables/alerts';
+
+type Conn = Kysely<Database>;
+
+export interface ScheduledDelivery {
+  deliveryId: string;
+  kind: 'trigger' | 'resolve';
+}
+
+/**
+ * Evaluates every enabled rule of the tenant against a finished scan of one account, in one transaction:
+ * records alert events, their deliveries (one per channel, addressed as the rule says now) and the rules'
+ * memory. Idempotent per scan: a retry after a commit changes nothing and returns the same deliveries.
+ */
+export async function evaluateAlertsForScan(
+  { db, tenantId, accountId, scanId, now = new Date() }: { db: Conn; tenantId: string; accountId: string; scanId: string; now?: Date },
+): Promise<ScheduledDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    // Serialises evaluations of one account (scans never overlap, but a retried activity might).
+    const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).where('tenant_id', '=', tenantId)
+      .forUpdate().executeTakeFirst();
+    const scan = await trx.selectFrom('scans').select(['srs']).where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
+    if (!account || scan?.srs === null || scan?.srs === undefined) return [];
+
+    const rules = await trx.selectFrom('alert_rules').select(['id', 'version', 'min_srs', 'scenarios', 'channels'])
+      .where('tenant_id', '=', tenantId).where('enabled', '=', true).where('deleted_at', 'is', null).orderBy('id').execute();
+    if (rules.length > 0) {
+      const facts = await scanFacts(trx, accountId, scanId, scan.srs);
+      const states = new Map((await trx.selectFrom('alert_rule_states').selectAll().where('account_id', '=', accountId)
+        .where('rule_id', 'in', rules.map((r) => r.id)).execute()).map((s) => [s.rule_id, s]));
+      for (const rule of rules) {
+        const state = states.get(rule.id);
+        if (state?.last_scan_id === scanId) continue; // already evaluated for this scan
+        await evaluateOne(trx, { tenantId, accountId, scanId, now, facts, rule, state });
+      }
+    }
+    return (await trx.selectFrom('alert_deliveries').select(['id', 'kind']).where('scan_id', '=', scanId).orderBy('id').execute())
+      .map((d) => ({ deliveryId: d.id, kind: d.kind }));
+  });
+}
+
+type RuleRow = { id: string; version: number; min_srs: number; scenarios: string[]; channels: unknown };
+type StateRow = Selectable<AlertRuleStatesTable>;
+
+async function evaluateOne(
+  trx: Transaction<Database>,
+  { tenantId, accountId, scanId, now, facts, rule, state }:
+  { tenantId: string; accountId: string; scanId: string; now: Date; facts: ScanFacts; rule: RuleRow; state?: StateRow },
+): Promise<void> {
+  const lastAlert = await trx.selectFrom('alert_events').select(['id', 'acknowledged_at', 'findings_digest'])
+    .where('rule_id', '=', rule.id).where('account_id', '=', accountId)
+    .orderBy('fired_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const memory: RuleMemory | undefined = state && {
+    ruleVersion: state.rule_version,
+    belowThreshold: state.below_threshold,
+    alertedFingerprints: state.alerted_fingerprints,
+    incidentOpen: state.incident_open,
+  };
+  const decision = evaluateRule(
+    { version: rule.version, minSrs: rule.min_srs, scenarios: rule.scenarios },
+    memory,
+    facts,
+    lastAlert && { acknowledged: lastAlert.acknowledged_at !== null, findingsDigest: lastAlert.findings_digest },
+  );
+
+  let lastAlertId = state?.last_alert_id ?? null;
+  if (decision.fire) {
+    const alertId = newId('alert');
+    await trx.insertInto('alert_events').values({
+      id: alertId, tenant_id: tenantId, account_id: accountId, rule_id: rule.id, scan_id: scanId, srs_at_trigger: facts.srs,
+      scenarios_triggered: decision.fire.scenariosTriggered, findings_digest: facts.findingsDigest, fired_at: now,
+    }).execute();
+    const channels = rule.channels as ChannelConfig[];
+    await trx.insertInto('alert_deliveries').values(channels.map((channel, index) => ({
+      id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, scan_id: scanId, kind: 'trigger' as const,
+      channel_index: index, channel_type: channel.type, channel: JSON.stringify(channel), status: 'pending',
+    }))).execute();
+    lastAlertId = alertId;
+  } else if (decision.resolve && lastAlertId) {
+    // Resolve the incident where it was opened: the paging channels of the alert that opened it.
+    const paging = await trx.selectFrom('alert_deliveries').select(['channel_index', 'channel'])
+      .where('alert_id', '=', lastAlertId).where('kind', '=', 'trigger').where('channel_type', '=', 'pagerduty').execute();
+    if (paging.length > 0) {
+      await trx.insertInto('alert_deliveries').values(paging.map((p) => ({
+        id: newId('delivery'), alert_id: lastAlertId as string, tenant_id: tenantId, scan_id: scanId, kind: 'resolve' as const,
+        channel_index: p.channel_index, channel_type: 'pagerduty', channel: JSON.stringify(p.channel), status: 'pending',
+      }))).onConflict((oc) => oc.columns(['alert_id', 'channel_index', 'kind']).doNothing()).execute();
+    }
+  }
+
+  const next = {
+    rule_version: decision.memory.ruleVersion,
+    below_threshold: decision.memory.belowThreshold,
+    findings_digest: facts.findingsDigest,
+    last_scan_id: scanId,
+    alerted_fingerprints: [...decision.memory.alertedFingerprints],
+    incident_open: decision.memory.incidentOpen,
+    last_alert_id: lastAlertId,
+    updated_at: now,
+  };
+  await trx.insertInto('alert_rule_states').values({ rule_id: rule.id, account_id: accountId, ...next })
+    .onConflict((oc) => oc.columns(['rule_id', 'account_id']).doUpdateSet(next)).execute();
+}
+
+async function scanFacts(trx: Transaction<Database>, accountId: string, scanId: string, srs: number): Promise<ScanFacts> {
+  const open = await trx.selectFrom('signals').select(['fingerprint', 'scenario', 'severity', 'first_scan_id'])
+    .where('account_id', '=', accountId).where('resolved_at', 'is', null).orderBy('fingerprint').execute();
+  const toFinding = (s: (typeof open)[number]): ScanFinding =>
+    ({ fingerprint: s.fingerprint, scenario: s.scenario as Scenario, severity: s.severity as Severity });
+  return {
+    srs,
+    open: open.map(toFinding),
+    opened: open.filter((s) => s.first_scan_id === scanId).map(toFinding),
+    findingsDigest: createHash('sha256').update(open.map((s) => s.fingerprint).join('\n')).digest('hex'),
+  };
+}

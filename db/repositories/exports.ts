@@ -1,0 +1,106 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database';
+
+type Conn = Kysely<Database>;
+
+const SIGNAL_FIELDS = [
+  'id', 'check_id', 'scenario', 'severity', 'title', 'description', 'resource', 'region', 'detected_at', 'resolved_at',
+] as const;
+
+/**
+ * Every signal of an account, open and resolved, oldest first by (detected_at, id), a page at a time
+ * (keyset: each page costs the same, and only one page is in memory). The cursor keeps PostgreSQL's own
+ * text of detected_at, whose microseconds a JavaScript Date would lose.
+ */
+export async function* signalPages({ db, tenantId, accountId, pageSize = 1_000 }: {
+  db: Conn; tenantId: string; accountId: string; pageSize?: number;
+}) {
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    let query = db
+      .selectFrom('signals')
+      .select([...SIGNAL_FIELDS, sql<string>`detected_at::text`.as('cursor_at')])
+      .where('tenant_id', '=', tenantId)
+      .where('account_id', '=', accountId);
+    if (after) query = query.where(sql<boolean>`(detected_at, id) > (${after.at}::timestamptz, ${after.id})`);
+    const rows = await query.orderBy('detected_at').orderBy('id').limit(pageSize).execute();
+    if (rows.length > 0) yield rows;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageSize) return;
+    after = { at: last.cursor_at, id: last.id };
+  }
+}
+
+export async function countSignals({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
+  const row = await db
+    .selectFrom('signals')
+    .select((eb) => [eb.fn.countAll<string>().as('total'), eb.fn.count<string>('id').filterWhere('resolved_at', 'is', null).as('open')])
+    .where('tenant_id', '=', tenantId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), open: Number(row.open) };
+}
+
+/** The account's whole score history (one point per UTC day), newest first. */
+export async function fullScoreHistory({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
+  return db
+    .selectFrom('score_history')
+    .innerJoin('accounts', 'accounts.id', 'score_history.account_id')
+    .select(['score_history.day', 'score_history.srs', 'score_history.scan_id'])
+    .where('accounts.tenant_id', '=', tenantId)
+    .where('score_history.account_id', '=', accountId)
+    .orderBy('score_history.day', 'desc')
+    .execute();
+}
+
+export async function insertExport({ db, row }: {
+  db: Conn; row: { id: string; tenant_id: string; account_id: string; requested_by: string };
+}): Promise<void> {
+  await db.insertInto('exports').values({ ...row, status: 'running' }).execute();
+}
+
+export async function deleteExport({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }): Promise<void> {
+  await db.deleteFrom('exports').where('id', '=', exportId).where('tenant_id', '=', tenantId).execute();
+}
+
+export async function findExport({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }) {
+  return db.selectFrom('exports').selectAll().where('id', '=', exportId).where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+/**
+ * An export found by its id alone, with its account's AWS id: only for the download link, whose signature
+ * (made by us over the export id) is the proof of access in place of a tenant-scoped caller.
+ */
+export async function findExportForDownload({ db, exportId }: { db: Conn; exportId: string }) {
+  return db
+    .selectFrom('exports')
+    .innerJoin('accounts', 'accounts.id', 'exports.account_id')
+    .select(['exports.id', 'exports.tenant_id', 'exports.status', 'exports.storage_key', 'exports.created_at', 'exports.completed_at',
+      'accounts.aws_account_id'])
+    .where('exports.id', '=', exportId)
+    .executeTakeFirst();
+}
+
+/** Running to ready; false when the export is no longer running (abandoned by the API, or already done). */
+export async function markExportReady({ db, tenantId, exportId, storageKey }: {
+  db: Conn; tenantId: string; exportId: string; storageKey: string;
+}): Promise<boolean> {
+  const result = await db
+    .updateTable('exports')
+    .set({ status: 'ready', storage_key: storageKey, completed_at: new Date() })
+    .where('id', '=', exportId)
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function markExportFailed({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }): Promise<void> {
+  await db
+    .updateTable('exports')
+    .set({ status: 'failed', completed_at: new Date() })
+    .where('id', '=', exportId)
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'running')
+    .execute();
+}

@@ -1,0 +1,61 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database';
+
+type Conn = Kysely<Database>;
+
+// Invitation tokens are stored only as SHA-256 hashes. The database clock decides expiry everywhere, so API
+// instances with skewed clocks agree on which links still work.
+
+export async function insertInvitation({ db, id, tenantId, userId, tokenHash, ttlDays }: {
+  db: Conn; id: string; tenantId: string; userId: string; tokenHash: string; ttlDays: number;
+}): Promise<{ expiresAt: Date }> {
+  const row = await db
+    .insertInto('invitations')
+    .values({
+      id, tenant_id: tenantId, user_id: userId, token_hash: tokenHash, expires_at: sql<Date>`now() + make_interval(days => ${ttlDays})`,
+    })
+    .returning('expires_at')
+    .executeTakeFirstOrThrow();
+  return { expiresAt: row.expires_at };
+}
+
+const pending = sql<boolean>`accepted_at is null and expires_at > now()`;
+
+/** The live invitation a token belongs to (unknown, used and expired tokens find nothing). */
+export async function findPendingInvitation({ db, tokenHash }: { db: Conn; tokenHash: string }) {
+  return db
+    .selectFrom('invitations')
+    .select(['id', 'tenant_id', 'user_id'])
+    .where('token_hash', '=', tokenHash)
+    .where(pending)
+    .executeTakeFirst();
+}
+
+/** Marks the invitation used in one statement, so of two racing accepts exactly one gets the row back. */
+export async function consumeInvitation({ db, tokenHash }: { db: Conn; tokenHash: string }) {
+  return db
+    .updateTable('invitations')
+    .set({ accepted_at: sql`now()` })
+    .where('token_hash', '=', tokenHash)
+    .where(pending)
+    .returning(['id', 'tenant_id', 'user_id'])
+    .executeTakeFirst();
+}
+
+/** Ends every other live link of a user, so only the newest (or the one just used) ever works. */
+export async function expireOtherInvitations(
+  { db, tenantId, userId, keepId }: { db: Conn; tenantId: string; userId: string; keepId: string },
+): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ expires_at: sql`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepId)
+    .where(pending)
+    .execute();
+}
+
+export async function deleteInvitation({ db, tenantId, id }: { db: Conn; tenantId: string; id: string }): Promise<void> {
+  await db.deleteFrom('invitations').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+}

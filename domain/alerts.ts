@@ -1,0 +1,114 @@
+import type { Scenario, Severity } from './checks/types';
+
+// When an alert rule fires for an account, decided after every scored scan (DESIGN.md "Alerts"):
+// - threshold: the SRS crosses below min_srs. Edge, not level: the account's first scored scan below it, the
+//   first scan after the rule was created or changed, or a scan below it after one at or above it.
+// - scenario: the scan opened a finding of a listed scenario (an empty list means every scenario).
+// While the SRS stays below, only new findings (the second trigger) fire again. An acknowledged alert is not
+// notified again until the account's open findings differ from the ones it fired on. At most one alert per
+// rule, account and scan.
+
+export interface RuleToEvaluate {
+  version: number;
+  minSrs: number;
+  /** Empty: every scenario. */
+  scenarios: readonly string[];
+}
+
+export interface RuleMemory {
+  ruleVersion: number;
+  belowThreshold: boolean;
+  /** Findings the open alert fired on; the condition clears when none is open and the SRS is back up. */
+  alertedFingerprints: readonly string[];
+  /** A paging incident is open for this rule and account (it is resolved when the condition clears). */
+  incidentOpen: boolean;
+}
+
+export interface ScanFinding {
+  fingerprint: string;
+  scenario: Scenario;
+  severity: Severity;
+}
+
+export interface ScanFacts {
+  srs: number;
+  /** Every finding open after the scan. */
+  open: readonly ScanFinding[];
+  /** The findings this scan opened (a subset of `open`). */
+  opened: readonly ScanFinding[];
+  /** Identifies the set of open findings (an acknowledged alert stays quiet while it is unchanged). */
+  findingsDigest: string;
+}
+
+export interface LastAlert {
+  acknowledged: boolean;
+  findingsDigest: string;
+}
+
+export interface Firing {
+  scenariosTriggered: Scenario[];
+  /** The most severe finding behind the alert (paging severity), or null for a threshold-only alert on a clean set. */
+  severity: Severity | null;
+  /** Findings that made the rule fire now (new in-scope findings; on a crossing, every open finding). */
+  findings: ScanFinding[];
+}
+
+export interface RuleDecision {
+  fire: Firing | null;
+  /** The condition behind an open paging incident has cleared: resolve it. */
+  resolve: boolean;
+  memory: RuleMemory;
+}
+
+const SEVERITY_ORDER: readonly Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+
+export function evaluateRule(
+  rule: RuleToEvaluate, memory: RuleMemory | undefined, facts: ScanFacts, lastAlert: LastAlert | undefined,
+): RuleDecision {
+  const below = facts.srs < rule.minSrs;
+  const crossed = below && (!memory || memory.ruleVersion !== rule.version || !memory.belowThreshold);
+  const inScope = (f: ScanFinding) => rule.scenarios.length === 0 || rule.scenarios.includes(f.scenario);
+  const newInScope = facts.opened.filter(inScope);
+  const wouldFire = crossed || newInScope.length > 0;
+  const silencedByAck = Boolean(lastAlert?.acknowledged && lastAlert.findingsDigest === facts.findingsDigest);
+
+  const openNow = new Set(facts.open.map((f) => f.fingerprint));
+  const stillAlerted = (memory?.alertedFingerprints ?? []).filter((fp) => openNow.has(fp));
+
+  if (wouldFire && !silencedByAck) {
+    // `opened` is part of `open`: on a crossing every open finding is behind the alert.
+    const findings = crossed ? [...facts.open] : newInScope;
+    return {
+      fire: {
+        scenariosTriggered: [...new Set(findings.map((f) => f.scenario))].sort(),
+        severity: mostSevere(findings),
+        findings,
+      },
+      resolve: false,
+      memory: {
+        ruleVersion: rule.version,
+        belowThreshold: below,
+        alertedFingerprints: [...new Set([...stillAlerted, ...newInScope.map((f) => f.fingerprint)])].sort(),
+        incidentOpen: true,
+      },
+    };
+  }
+
+  const cleared = !below && stillAlerted.length === 0;
+  const resolve = Boolean(memory?.incidentOpen) && cleared;
+  return {
+    fire: null,
+    resolve,
+    memory: {
+      ruleVersion: rule.version,
+      belowThreshold: below,
+      alertedFingerprints: stillAlerted,
+      incidentOpen: Boolean(memory?.incidentOpen) && !cleared,
+    },
+  };
+}
+
+export function mostSevere(findings: readonly { severity: Severity }[]): Severity | null {
+  for (const severity of SEVERITY_ORDER) if (findings.some((f) => f.severity === severity)) return severity;
+  return null;
+}

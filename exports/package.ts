@@ -1,0 +1,143 @@
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ZipFile } from 'yazl';
+import { CRLF, csvTable } from './csv';
+import {
+  type AccountRecord, CHECKLIST_COLUMNS, type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, type SignalSource,
+  signalRecord,
+} from './records';
+
+// The panic export package: one zip with the account's findings, score history, recovery checklist and
+// account record, each as JSON and (tables) CSV, plus a README that explains them. Findings are streamed
+// page by page into the zip, so an account with many signals never sits in memory.
+
+export interface PackageSource {
+  exportId: string;
+  exportedAt: Date;
+  account: AccountRecord;
+  counts: { signals: number; openSignals: number };
+  /** Every signal, oldest first, a page at a time. Called once per file that lists them. */
+  signalPages: () => AsyncIterable<SignalSource[]>;
+  scoreHistory: ScoreRecord[];
+  checklist: ChecklistRecord[];
+}
+
+export const PACKAGE_FILES = [
+  'README.txt', 'account.json', 'findings.json', 'findings.csv', 'score-history.json', 'score-history.csv',
+  'recovery-checklist.json', 'recovery-checklist.csv',
+] as const;
+
+export function packageFilename(awsAccountId: string, at: Date): string {
+  return `sentinel-${awsAccountId}-export-${at.toISOString().slice(0, 10).replace(/-/g, '')}.zip`;
+}
+
+/** Writes the package to `file`. Rejects (leaving a partial file for the caller to remove) if a source fails. */
+export async function writeExportPackage(source: PackageSource, file: string): Promise<void> {
+  const zip = new ZipFile();
+  const output = zip.outputStream as Readable;
+  zip.on('error', (err: Error) => output.destroy(err));
+  const written = pipeline(output, createWriteStream(file));
+
+  const options = { mtime: source.exportedAt };
+  const text = (name: string, content: string) => zip.addBuffer(Buffer.from(content, 'utf8'), name, options);
+  const streamed = (name: string, chunks: () => AsyncIterable<string>) => zip.addReadStreamLazy(name, options, (callback) => {
+    // yazl reads each entry only when the previous one is done; a failing source fails the whole zip.
+    const stream = Readable.from(chunks(), { objectMode: false });
+    stream.on('error', (err) => zip.emit('error', err));
+    callback(null, stream);
+  });
+  const awsAccountId = source.account.aws_account_id;
+  const signals = () => mapPages(source.signalPages(), (s) => signalRecord(awsAccountId, s));
+
+  text('README.txt', readme(source));
+  text('account.json', json({
+    export_id: source.exportId,
+    exported_at: source.exportedAt.toISOString(),
+    account: source.account,
+    counts: {
+      signals: source.counts.signals,
+      open_signals: source.counts.openSignals,
+      score_history_days: source.scoreHistory.length,
+      checklist_steps: source.checklist.length,
+    },
+  }));
+  streamed('findings.json', () => jsonArray(signals()));
+  streamed('findings.csv', () => csvTable(SIGNAL_COLUMNS, signals()));
+  text('score-history.json', json(source.scoreHistory));
+  streamed('score-history.csv', () => csvTable(SCORE_COLUMNS, once(source.scoreHistory)));
+  text('recovery-checklist.json', json(source.checklist));
+  streamed('recovery-checklist.csv', () => csvTable(CHECKLIST_COLUMNS, once(source.checklist)));
+  zip.end();
+  await written;
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+async function* once<T>(items: T[]): AsyncIterable<T[]> {
+  if (items.length > 0) yield items;
+}
+
+async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (item: T) => U): AsyncIterable<U[]> {
+  for await (const page of pages) yield page.map(map);
+}
+
+async function* jsonArray(pages: AsyncIterable<unknown[]>): AsyncIterable<string> {
+  let first = true;
+  yield '[';
+  for await (const page of pages) {
+    yield (first ? '\n' : ',\n') + page.map((item) => `  ${JSON.stringify(item)}`).join(',\n');
+    first = false;
+  }
+  yield first ? ']\n' : '\n]\n';
+}
+
+function readme(source: PackageSource): string {
+  const a = source.account;
+  const lines = [
+    'Sentinel emergency export',
+    '=========================',
+    '',
+    `AWS account:  ${a.aws_account_id}${a.display_name ? ` (${a.display_name})` : ''}`,
+    `Exported at:  ${source.exportedAt.toISOString()}`,
+    `Export id:    ${source.exportId}`,
+    '',
+    'Everything Sentinel holds about this account at the time of the export, read in one consistent snapshot.',
+    'Times are ISO 8601 in UTC. Text files are UTF-8. Tables come twice: as JSON (an array of objects) and as',
+    'CSV (RFC 4180: comma-separated, CRLF line endings, a header row, fields with quotes, commas or line',
+    'breaks in double quotes). Both have the same columns, in the order listed below.',
+    '',
+    'Files',
+    '-----',
+    '',
+    'account.json',
+    '  The account record (status, display name, tags, current Security Risk Score, role name, when it was',
+    '  connected, scanned and disconnected) and how many records each file holds. The ExternalId of the role',
+    '  is not included.',
+    '',
+    `findings.json, findings.csv  (${source.counts.signals} signals, ${source.counts.openSignals} open)`,
+    '  Every finding ("signal"), open and resolved, oldest first by detection time. Columns:',
+    `  ${SIGNAL_COLUMNS.join(', ')}`,
+    '  status is "open" or "resolved"; resolved_at is empty (null in JSON) while a signal is open.',
+    '',
+    `score-history.json, score-history.csv  (${source.scoreHistory.length} days)`,
+    '  The Security Risk Score (0-100, lower is riskier), one point per UTC day: the score of that day\'s',
+    '  last scan, newest first, for the whole life of the account. Columns:',
+    `  ${SCORE_COLUMNS.join(', ')}`,
+    '',
+    `recovery-checklist.json, recovery-checklist.csv  (${source.checklist.length} steps)`,
+    '  What to do, most urgent first: one step per failing check with its remediation and AWS',
+    '  documentation, tailored to the findings open at the time of the export (a baseline hardening list',
+    '  when none are open). Columns:',
+    `  ${CHECKLIST_COLUMNS.join(', ')}`,
+    '',
+    'Spreadsheet safety',
+    '------------------',
+    '',
+    'Finding titles and resource names come from the AWS account and are untrusted text. In the CSV files a',
+    'cell that starts with =, +, -, @, a tab or a carriage return is prefixed with a single quote (\') so a',
+    'spreadsheet shows it as text instead of running it as a formula. The JSON files hold the values as they are.',
+    '',
+  ];
+  return lines.join(CRLF);
+}

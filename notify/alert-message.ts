@@ -1,0 +1,128 @@
+import type { DeliveryContext } from '../db/repositories/alert-deliveries';
+import type { Email } from './mailer';
+
+// What an alert says, per channel. One source of facts (DeliveryContext) so e-mail, Slack and PagerDuty agree.
+
+const MAX_LISTED = 10;
+
+export interface AlertLinks {
+  /** The account's findings in the dashboard. */
+  findingsUrl: string;
+}
+
+function accountLabel(ctx: DeliveryContext): string {
+  return ctx.displayName ? `${ctx.displayName} (${ctx.awsAccountId})` : ctx.awsAccountId;
+}
+
+function headline(ctx: DeliveryContext): string {
+  const why = ctx.srs < ctx.minSrs ? `Security Risk Score ${ctx.srs} (below ${ctx.minSrs})` : `Security Risk Score ${ctx.srs}`;
+  const news = ctx.opened.length > 0 ? `, ${ctx.opened.length} new finding${ctx.opened.length === 1 ? '' : 's'}` : '';
+  return `[Sentinel] ${ctx.ruleName}: AWS account ${accountLabel(ctx)}: ${why}${news}`;
+}
+
+function findingLines(ctx: DeliveryContext): string[] {
+  const lines = ctx.opened.slice(0, MAX_LISTED).map((f) => `${f.severity} ${f.title} (${f.resource}${f.region === 'global' ? '' : `, ${f.region}`})`);
+  if (ctx.opened.length > MAX_LISTED) lines.push(`... and ${ctx.opened.length - MAX_LISTED} more`);
+  return lines;
+}
+
+export function alertEmail(ctx: DeliveryContext, links: AlertLinks, to: string[]): Email {
+  const found = findingLines(ctx);
+  const text = [
+    `Alert rule "${ctx.ruleName}" fired for AWS account ${accountLabel(ctx)}.`,
+    '',
+    `Security Risk Score: ${ctx.srs} (rule threshold ${ctx.minSrs})`,
+    `Scenarios: ${ctx.scenarios.join(', ') || 'none'}`,
+    `Open findings: ${ctx.openCount}`,
+    '',
+    found.length > 0 ? 'New in this scan:' : 'No new findings in this scan; the score crossed the threshold.',
+    ...found.map((l) => `  - ${l}`),
+    '',
+    `Findings: ${links.findingsUrl}`,
+    `Alert id: ${ctx.alertId} (acknowledge it to stop repeat notifications until the findings change)`,
+  ].join('\n');
+  const html = `<!doctype html><html><body style="font-family:sans-serif">
+<h2>${escapeHtml(ctx.ruleName)}</h2>
+<p>AWS account <strong>${escapeHtml(accountLabel(ctx))}</strong></p>
+<p>Security Risk Score <strong>${ctx.srs}</strong> (rule threshold ${ctx.minSrs}); ${ctx.openCount} open findings;
+scenarios: ${escapeHtml(ctx.scenarios.join(', ') || 'none')}</p>
+${found.length > 0 ? `<p>New in this scan:</p><ul>${found.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '<p>No new findings in this scan; the score crossed the threshold.</p>'}
+<p><a href="${escapeHtml(links.findingsUrl)}">See the findings</a></p>
+<p style="color:#666">Alert ${escapeHtml(ctx.alertId)}</p>
+</body></html>`;
+  return { idempotencyKey: ctx.deliveryId, to, subject: headline(ctx), text, html };
+}
+
+/** Block Kit message; `text` is the notification fallback. */
+export function alertSlackMessage(ctx: DeliveryContext, links: AlertLinks): { text: string; blocks: unknown[] } {
+  const found = findingLines(ctx);
+  return {
+    text: headline(ctx),
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: `Sentinel: ${ctx.ruleName}`.slice(0, 150) } },
+      {
+        type: 'section',
+        fields: [
+          { type: 'mrkdwn', text: `*Account*\n${slackEscape(accountLabel(ctx))}` },
+          { type: 'mrkdwn', text: `*Security Risk Score*\n${ctx.srs} (threshold ${ctx.minSrs})` },
+          { type: 'mrkdwn', text: `*Scenarios*\n${slackEscape(ctx.scenarios.join(', ') || 'none')}` },
+          { type: 'mrkdwn', text: `*Open findings*\n${ctx.openCount}` },
+        ],
+      },
+      ...(found.length > 0
+        ? [{ type: 'section', text: { type: 'mrkdwn', text: `*New in this scan*\n${found.map((l) => `• ${slackEscape(l)}`).join('\n')}`.slice(0, 3000) } }]
+        : []),
+      {
+        type: 'actions',
+        elements: [{ type: 'button', text: { type: 'plain_text', text: 'See the findings' }, url: links.findingsUrl }],
+      },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `Alert ${ctx.alertId}` }] },
+    ],
+  };
+}
+
+const PAGING_SEVERITY = { CRITICAL: 'critical', HIGH: 'error', MEDIUM: 'warning', LOW: 'info' } as const;
+
+/** PagerDuty Events API v2: one incident per rule and account (dedup_key), triggered again or resolved. */
+export function alertPagerDutyEvent(ctx: DeliveryContext, links: AlertLinks, routingKey: string): Record<string, unknown> {
+  const dedupKey = `sentinel:${ctx.ruleId}:${ctx.accountId}`;
+  if (ctx.kind === 'resolve') return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedupKey };
+  const severities = ctx.opened.map((f) => f.severity);
+  const worst = (['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const).find((s) => severities.includes(s));
+  // A threshold crossing without new findings pages as an error: the account as a whole became risky.
+  const severity = worst ? PAGING_SEVERITY[worst] : 'error';
+  return {
+    routing_key: routingKey,
+    event_action: 'trigger',
+    dedup_key: dedupKey,
+    payload: {
+      summary: headline(ctx).slice(0, 1024),
+      source: `aws:${ctx.awsAccountId}`,
+      severity,
+      timestamp: new Date(ctx.firedAt).toISOString(),
+      component: ctx.awsAccountId,
+      group: ctx.tenantName,
+      class: ctx.scenarios.join(',') || 'risk-score',
+      custom_details: {
+        alert_id: ctx.alertId,
+        rule: ctx.ruleName,
+        srs: ctx.srs,
+        min_srs: ctx.minSrs,
+        open_findings: ctx.openCount,
+        new_findings: findingLines(ctx),
+      },
+    },
+    client: 'Sentinel',
+    client_url: links.findingsUrl,
+    links: [{ href: links.findingsUrl, text: 'Findings in Sentinel' }],
+  };
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+/** Slack's mrkdwn needs &, < and > escaped; anything else is literal. */
+function slackEscape(value: string): string {
+  return value.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
+}

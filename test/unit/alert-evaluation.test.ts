@@ -1,0 +1,60 @@
+import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../../domain/alerts';
+
+const rootMfa: ScanFinding = { fingerprint: 'iam.root_mfa|root', scenario: 'iam', severity: 'CRITICAL' };
+const ssh: ScanFinding = { fingerprint: 'exposure.ssh|sg-1', scenario: 'exposure', severity: 'HIGH' };
+const budget: ScanFinding = { fingerprint: 'billing.no_budget|acct', scenario: 'billing', severity: 'MEDIUM' };
+
+function facts(srs: number, open: ScanFinding[], opened: ScanFinding[] = []): ScanFacts {
+  return { srs, open, opened, findingsDigest: open.map((f) => f.fingerprint).sort().join(',') };
+}
+const rule = { version: 1, minSrs: 60, scenarios: [] as string[] };
+const below: RuleMemory = { ruleVersion: 1, belowThreshold: true, alertedFingerprints: [], incidentOpen: true };
+const above: RuleMemory = { ruleVersion: 1, belowThreshold: false, alertedFingerprints: [], incidentOpen: false };
+
+describe('evaluateRule', () => {
+  it('fires on the first scored scan below the threshold, listing the scenarios behind the score', () => {
+    const decision = evaluateRule(rule, undefined, facts(44, [rootMfa, budget]), undefined);
+    expect(decision.fire).toEqual({ scenariosTriggered: ['billing', 'iam'], severity: 'CRITICAL', findings: [rootMfa, budget] });
+    expect(decision.memory).toMatchObject({ belowThreshold: true, incidentOpen: true });
+  });
+
+  it('does not fire while the score stays below with the same findings', () => {
+    expect(evaluateRule(rule, below, facts(44, [rootMfa]), { acknowledged: false, findingsDigest: 'x' }).fire).toBeNull();
+  });
+
+  it('fires again when a new finding appears while below', () => {
+    const decision = evaluateRule(rule, below, facts(30, [rootMfa, ssh], [ssh]), undefined);
+    expect(decision.fire?.scenariosTriggered).toEqual(['exposure']);
+    expect(decision.memory.alertedFingerprints).toEqual([ssh.fingerprint]);
+  });
+
+  it('fires on a crossing from above, and on the first scan after the rule changed', () => {
+    expect(evaluateRule(rule, above, facts(55, [rootMfa]), undefined).fire).not.toBeNull();
+    expect(evaluateRule({ ...rule, version: 2 }, below, facts(55, [rootMfa]), undefined).fire).not.toBeNull();
+  });
+
+  it('fires on a new finding of a listed scenario even above the threshold, and ignores unlisted ones', () => {
+    const billingRule = { ...rule, minSrs: 10, scenarios: ['billing'] };
+    expect(evaluateRule(billingRule, above, facts(90, [budget], [budget]), undefined).fire)
+      .toEqual({ scenariosTriggered: ['billing'], severity: 'MEDIUM', findings: [budget] });
+    expect(evaluateRule(billingRule, above, facts(80, [ssh], [ssh]), undefined).fire).toBeNull();
+  });
+
+  it('stays quiet after an acknowledgement until the findings change', () => {
+    const changedRule = { ...rule, version: 2 };
+    const current = facts(44, [rootMfa]);
+    expect(evaluateRule(changedRule, below, current, { acknowledged: true, findingsDigest: current.findingsDigest }).fire).toBeNull();
+    const changed = facts(40, [rootMfa, budget], [budget]);
+    expect(evaluateRule(changedRule, below, changed, { acknowledged: true, findingsDigest: current.findingsDigest }).fire).not.toBeNull();
+  });
+
+  it('resolves the open incident once the score is back up and the alerted findings are gone', () => {
+    const alerted: RuleMemory = { ...below, alertedFingerprints: [ssh.fingerprint] };
+    const stillOpen = evaluateRule(rule, alerted, facts(80, [ssh]), undefined);
+    expect(stillOpen).toMatchObject({ fire: null, resolve: false, memory: { incidentOpen: true } });
+    const cleared = evaluateRule(rule, alerted, facts(100, []), undefined);
+    expect(cleared).toMatchObject({ fire: null, resolve: true, memory: { incidentOpen: false, belowThreshold: false } });
+    // Nothing to resolve twice.
+    expect(evaluateRule(rule, cleared.memory, facts(100, []), undefined).resolve).toBe(false);
+  });
+});

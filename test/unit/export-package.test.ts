@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fromBufferPromise } from 'yauzl';
+import { PACKAGE_FILES, type PackageSource, writeExportPackage } from '../../exports/package';
+import { accountRecord, type SignalSource } from '../../exports/records';
+import { parseCsvTable } from '../helpers/csv';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'sentinel-package-'));
+const at = new Date('2026-11-21T10:00:00Z');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function signal(i: number): SignalSource {
+  return {
+    id: `sig_${String(i).padStart(4, '0')}`, check_id: 'iam.root_mfa_disabled', scenario: 'iam', severity: 'CRITICAL',
+    title: i === 2 ? '=HYPERLINK("http://evil.example")' : `Signal ${i}`, description: 'multi\r\nline, "quoted"',
+    resource: `arn:aws:iam::${i}`, region: 'global', detected_at: new Date(at.getTime() + i), resolved_at: i % 2 ? null : at,
+  };
+}
+
+function source(signalPages: PackageSource['signalPages']): PackageSource {
+  return {
+    exportId: 'exp_test',
+    exportedAt: at,
+    account: accountRecord({
+      id: 'acc_1', tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: 'Prod', tags: ['a'], status: 'ACTIVE',
+      external_id: 'e'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf', current_srs: 55, first_scan_id: null,
+      connected_at: at, last_scan_at: at, last_successful_scan_at: at, disconnected_at: null, created_at: at, updated_at: at,
+    }),
+    counts: { signals: 5, openSignals: 3 },
+    signalPages,
+    scoreHistory: [{ date: '2026-11-21', srs: 55, scan_id: 'scan_1' }],
+    checklist: [{ step: 1, title: 'Enable MFA', description: '+ do it now', docs_url: 'https://docs.aws.amazon.com/' }],
+  };
+}
+
+async function entries(file: string): Promise<Map<string, string>> {
+  const zip = await fromBufferPromise(readFileSync(file), { lazyEntries: true });
+  const files = new Map<string, string>();
+  for await (const entry of zip.eachEntry()) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+    files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+  }
+  return files;
+}
+
+describe('export package', () => {
+  it('writes every file; signals spread over pages come out as one JSON array and one CSV table', async () => {
+    const file = path.join(dir, 'ok.zip');
+    await writeExportPackage(source(async function* pages() {
+      yield [signal(1), signal(2)];
+      yield [signal(3)];
+      yield [signal(4), signal(5)];
+    }), file);
+    const files = await entries(file);
+    expect([...files.keys()]).toEqual([...PACKAGE_FILES]);
+    const findings = JSON.parse(files.get('findings.json') as string);
+    expect(findings.map((f: { signal_id: string }) => f.signal_id)).toEqual(['sig_0001', 'sig_0002', 'sig_0003', 'sig_0004', 'sig_0005']);
+    expect(findings[1]).toMatchObject({ title: '=HYPERLINK("http://evil.example")', status: 'resolved', aws_account_id: '123456789012' });
+    const csv = parseCsvTable(files.get('findings.csv') as string);
+    expect(csv.map((r) => r.signal_id)).toEqual(findings.map((f: { signal_id: string }) => f.signal_id));
+    expect(csv[1]).toMatchObject({ title: `'=HYPERLINK("http://evil.example")`, description: 'multi\r\nline, "quoted"' });
+    expect(parseCsvTable(files.get('recovery-checklist.csv') as string)[0]!.description).toBe("'+ do it now");
+    const account = JSON.parse(files.get('account.json') as string);
+    expect(account.account).not.toHaveProperty('external_id');
+    expect(account.counts).toEqual({ signals: 5, open_signals: 3, score_history_days: 1, checklist_steps: 1 });
+  });
+
+  it('writes an empty JSON array and a header-only CSV for an account without signals', async () => {
+    const file = path.join(dir, 'empty.zip');
+    await writeExportPackage(source(async function* pages() {}), file);
+    const files = await entries(file);
+    expect(JSON.parse(files.get('findings.json') as string)).toEqual([]);
+    expect(parseCsvTable(files.get('findings.csv') as string)).toEqual([]);
+  });
+
+  it('rejects when a source fails mid-way instead of writing a truncated package', async () => {
+    const failure = new Error('connection lost');
+    await expect(writeExportPackage(source(async function* pages() {
+      yield [signal(1)];
+      throw failure;
+    }), path.join(dir, 'broken.zip'))).rejects.toBe(failure);
+  });
+});
