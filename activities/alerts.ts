@@ -4,7 +4,7 @@ import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import {
-  claimDelivery, type DeliveryContext, findSlackToken, giveUpDelivery, loadDeliveryContext, recordAttempt,
+  claimDelivery, type DeliveryContext, findSlackToken, giveUpDelivery, loadDeliveryContext, recordAttempt, triggerStillPending,
 } from '../db/repositories/alert-deliveries';
 import { evaluateAlertsForScan, type ScheduledDelivery } from '../db/repositories/alert-firing';
 import { isSlackWebhook } from '../domain/channels';
@@ -54,12 +54,15 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
      * (or failed for good) is never sent again, so a retry after a crash that followed a recorded success
      * sends nothing. Peers' 429 Retry-After becomes the next retry's delay.
      */
-    async deliverAlert({ deliveryId }: { deliveryId: string }): Promise<void> {
-      const ctx = await loadDeliveryContext({ db, deliveryId });
-      if (!ctx || ctx.status === 'delivered' || ctx.status === 'failed') return;
-      const fields = { deliveryId, alertId: ctx.alertId, channel: ctx.channel.type, kind: ctx.kind, attempt: ctx.attempts + 1 };
-      if (ctx.status === 'sending') log.warn(fields, 'previous delivery attempt was cut off; sending again');
-      await claimDelivery({ db, deliveryId });
+    async deliverAlert({ tenantId, deliveryId }: { tenantId: string; deliveryId: string }): Promise<void> {
+      if (await triggerStillPending({ db, deliveryId })) {
+        throw ApplicationFailure.create({ type: DELIVERY_RETRYABLE, message: 'waiting for the trigger of this incident to be delivered' });
+      }
+      const claimedAt = await claimDelivery({ db, tenantId, deliveryId });
+      if (!claimedAt) return;
+      const ctx = await loadDeliveryContext({ db, tenantId, deliveryId });
+      if (!ctx) return;
+      const fields = { deliveryId, alertId: ctx.alertId, channel: ctx.channel.type, kind: ctx.kind, attempt: ctx.attempts };
       const links = { findingsUrl: `${config.http.publicBaseUrl}/app/accounts/${ctx.awsAccountId}` };
       // Heartbeats let Temporal notice a dead worker within seconds rather than at the attempt's timeout.
       const beat = setInterval(() => Context.current().heartbeat(), 2_000);
@@ -68,7 +71,7 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
       } catch (err) {
         const failure = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, true);
         const outcome = failure.retryable ? 'retryable' : 'permanent';
-        await recordAttempt({ db, deliveryId, outcome, httpStatus: failure.httpStatus, error: failure.message });
+        await recordAttempt({ db, deliveryId, claimedAt, outcome, httpStatus: failure.httpStatus, error: failure.message });
         log.warn({ ...fields, outcome, httpStatus: failure.httpStatus, error: failure.message }, 'alert delivery attempt failed');
         throw ApplicationFailure.create({
           type: failure.retryable ? DELIVERY_RETRYABLE : DELIVERY_PERMANENT,
@@ -79,7 +82,7 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
       } finally {
         clearInterval(beat);
       }
-      await recordAttempt({ db, deliveryId, outcome: 'delivered' });
+      await recordAttempt({ db, deliveryId, claimedAt, outcome: 'delivered' });
       log.info(fields, 'alert delivered');
     },
 

@@ -37,10 +37,7 @@ export function createApp(deps: AppDeps): Express {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    // Third-party callbacks (the Slack install) carry a one-time code and state in the query: log the path alone.
-    serializers: {
-      req: (req: { url: string }) => (req.url.startsWith('/webhooks/') ? { ...req, url: req.url.split('?')[0], query: undefined } : req),
-    },
+    serializers: { req: redactCredentialQuery },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
   }));
@@ -68,4 +65,22 @@ export function createApp(deps: AppDeps): Express {
   app.use(routeNotFound);
   app.use(errorHandler);
   return app;
+}
+
+// Query parameters that are credentials wherever they appear: the Slack install's one-time code and state,
+// signed download links' signatures, invitation tokens. Logged as [redacted], whatever the path or its case.
+const CREDENTIAL_PARAMS = new Set(['code', 'state', 'signature', 'token']);
+
+function redactCredentialQuery<T extends { url: string; query?: unknown }>(req: T): T {
+  const at = req.url.indexOf('?');
+  if (at < 0) return req;
+  const params = new URLSearchParams(req.url.slice(at + 1));
+  let redacted = false;
+  for (const key of [...params.keys()]) {
+    if (CREDENTIAL_PARAMS.has(key.toLowerCase())) {
+      params.set(key, '[redacted]');
+      redacted = true;
+    }
+  }
+  return redacted ? { ...req, url: `${req.url.slice(0, at)}?${params.toString()}`, query: Object.fromEntries(params) } : req;
 }

@@ -6,6 +6,7 @@ export type { Logger };
 const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["stripe-signature"]',
   'res.headers["set-cookie"]',
   '*.password',
   '*.password_hash',

@@ -1,4 +1,4 @@
-import type { Scenario, Severity } from './checks/types';
+import type { Scenario } from './checks/types';
 
 // When an alert rule fires for an account, decided after every scored scan (DESIGN.md "Alerts"):
 // - threshold: the SRS crosses below min_srs. Edge, not level: the account's first scored scan below it, the
@@ -18,7 +18,10 @@ export interface RuleToEvaluate {
 export interface RuleMemory {
   ruleVersion: number;
   belowThreshold: boolean;
-  /** Findings the open alert fired on; the condition clears when none is open and the SRS is back up. */
+  /**
+   * New findings the open alert fired on. The condition clears when none of them is open and the SRS is back
+   * at or above the threshold (a threshold alert's condition is the score itself).
+   */
   alertedFingerprints: readonly string[];
   /** A paging incident is open for this rule and account (it is resolved when the condition clears). */
   incidentOpen: boolean;
@@ -27,7 +30,6 @@ export interface RuleMemory {
 export interface ScanFinding {
   fingerprint: string;
   scenario: Scenario;
-  severity: Severity;
 }
 
 export interface ScanFacts {
@@ -46,11 +48,8 @@ export interface LastAlert {
 }
 
 export interface Firing {
+  /** Scenarios of the findings behind the alert: the new in-scope ones, or on a crossing every open one. */
   scenariosTriggered: Scenario[];
-  /** The most severe finding behind the alert (paging severity), or null for a threshold-only alert on a clean set. */
-  severity: Severity | null;
-  /** Findings that made the rule fire now (new in-scope findings; on a crossing, every open finding). */
-  findings: ScanFinding[];
 }
 
 export interface RuleDecision {
@@ -59,8 +58,6 @@ export interface RuleDecision {
   resolve: boolean;
   memory: RuleMemory;
 }
-
-const SEVERITY_ORDER: readonly Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 
 export function evaluateRule(
   rule: RuleToEvaluate, memory: RuleMemory | undefined, facts: ScanFacts, lastAlert: LastAlert | undefined,
@@ -77,13 +74,9 @@ export function evaluateRule(
 
   if (wouldFire && !silencedByAck) {
     // `opened` is part of `open`: on a crossing every open finding is behind the alert.
-    const findings = crossed ? [...facts.open] : newInScope;
+    const behind = crossed ? facts.open : newInScope;
     return {
-      fire: {
-        scenariosTriggered: [...new Set(findings.map((f) => f.scenario))].sort(),
-        severity: mostSevere(findings),
-        findings,
-      },
+      fire: { scenariosTriggered: [...new Set(behind.map((f) => f.scenario))].sort() },
       resolve: false,
       memory: {
         ruleVersion: rule.version,
@@ -106,9 +99,4 @@ export function evaluateRule(
       incidentOpen: Boolean(memory?.incidentOpen) && !cleared,
     },
   };
-}
-
-export function mostSevere(findings: readonly { severity: Severity }[]): Severity | null {
-  for (const severity of SEVERITY_ORDER) if (findings.some((f) => f.severity === severity)) return severity;
-  return null;
 }

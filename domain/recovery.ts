@@ -1,5 +1,5 @@
 import { checkById } from './checks/catalog';
-import { type Check, type Scenario, type Severity, SEVERITIES } from './checks/types';
+import { type Check, type Scenario, type Severity, severityRank } from './checks/types';
 
 // The recovery checklist: what to do, in order, about an account's open findings. One step per failing check
 // (its remediation covers every affected resource), the most urgent first. A healthy account gets a short
@@ -34,7 +34,6 @@ interface FailingCheck {
   resources: number;
 }
 
-const severityRank = (severity: Severity) => SEVERITIES.indexOf(severity);
 
 function compareUrgency(a: FailingCheck, b: FailingCheck): number {
   return severityRank(a.severity) - severityRank(b.severity)

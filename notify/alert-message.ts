@@ -1,4 +1,5 @@
 import type { DeliveryContext } from '../db/repositories/alert-deliveries';
+import { escapeHtml } from '../security/html';
 import type { Email } from './mailer';
 
 // What an alert says, per channel. One source of facts (DeliveryContext) so e-mail, Slack and PagerDuty agree.
@@ -116,10 +117,6 @@ export function alertPagerDutyEvent(ctx: DeliveryContext, links: AlertLinks, rou
     client_url: links.findingsUrl,
     links: [{ href: links.findingsUrl, text: 'Findings in Sentinel' }],
   };
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
 /** Slack's mrkdwn needs &, < and > escaped; anything else is literal. */

@@ -40,7 +40,11 @@ export function createMailer({ config, db, log }: { config: { smtpUrl?: string; 
     };
   }
 
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  // Short timeouts: an invitation waits for its e-mail inside an HTTP request, and a stalled server must fail
+  // an alert attempt well within the activity's timeout (it is retried).
+  const transport = nodemailer.createTransport({
+    url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000,
+  });
   return {
     via: 'smtp',
     async send(email) {

@@ -26,9 +26,9 @@ const { giveUpDelivery } = proxyActivities<Activities>({
  * Delivers one alert to one channel. Started by the scan workflow and left running on its own (abandoned), so
  * a channel that is down never delays the next scan. Its workflow id is the delivery id: started twice, it runs once.
  */
-export async function alertDeliveryWorkflow({ deliveryId }: AlertDeliveryInput): Promise<'delivered' | 'failed'> {
+export async function alertDeliveryWorkflow({ tenantId, deliveryId }: AlertDeliveryInput): Promise<'delivered' | 'failed'> {
   try {
-    await deliverAlert({ deliveryId });
+    await deliverAlert({ tenantId, deliveryId });
     return 'delivered';
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof ApplicationFailure ? err.cause : undefined;

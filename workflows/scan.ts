@@ -4,9 +4,16 @@ import { alertDeliveryWorkflow } from './delivery';
 import type { ScanOutcome, ScanWorkflowInput } from './messages';
 import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
-const { recordScanStarted, recordScanFailed, evaluateAlerts } = proxyActivities<Activities>({
+const { recordScanStarted, recordScanFailed } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: 10 },
+});
+
+// The score is saved by then: giving up would lose this scan's alerts for good (the next scan only sees the
+// findings it opens itself), so evaluation retries until the database answers. It is idempotent per scan.
+const { evaluateAlerts } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
 
 // Collection reads every region of the account: minutes, not seconds. Heartbeats show it is alive.
@@ -39,14 +46,15 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
   // The score is saved: fire the alert rules and hand each delivery to a workflow of its own, which outlives
   // this scan, so a channel that is down delays nothing.
   const deliveries = await evaluateAlerts({ tenantId, accountId, scanId });
-  for (const { deliveryId } of deliveries) {
-    await startChild(alertDeliveryWorkflow, {
-      workflowId: `delivery-${deliveryId}`,
-      args: [{ tenantId, deliveryId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
-    });
-  }
+  await Promise.all(deliveries.map(({ deliveryId }) => startChild(alertDeliveryWorkflow, {
+    workflowId: `delivery-${deliveryId}`,
+    args: [{ tenantId, deliveryId }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
+  }).catch((err: unknown) => {
+    // Started before (this scan was reset or re-run): that delivery runs already, once.
+    if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
+  })));
   return { ...outcome, deliveries: deliveries.length };
 }

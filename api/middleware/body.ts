@@ -29,6 +29,9 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
     if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
       return next(new AppError('unsupported_content_type', 'Request body must be UTF-8 JSON'));
     }
+    // Anything else the client caused (an aborted request, a corrupt gzip stream, a length mismatch) is a 4xx too.
+    const status = (err as { status?: number }).status;
+    if (status !== undefined && status >= 400 && status < 500) return next(new AppError('invalid_json', 'Request body could not be read'));
     next(err);
   });
 }

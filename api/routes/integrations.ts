@@ -1,11 +1,9 @@
 import { type Response, Router } from 'express';
 import { type AppDeps, forRequest } from '../context';
 import { callerOf, requireAuth, requireRole } from '../middleware/auth';
-import { slackInstallQuery } from '../schemas/integrations';
 import {
   completeSlackInstall, type InstallPage, listSlackWorkspaces, removeSlackWorkspace, startSlackInstall,
 } from '../services/slack-install';
-import { parseInput } from '../validation';
 
 // Every path is served under the branded name and the spec's neutral "chat" alias.
 const both = (path: string) => [`/integrations/slack${path}`, `/integrations/chat${path}`];
@@ -29,10 +27,10 @@ export function integrationsRouter(deps: AppDeps): Router {
     res.json(await startSlackInstall(forRequest(deps, req), callerOf(req)));
   });
 
-  // Public: the browser arrives from Slack without a bearer token; the single-use state is the proof.
+  // Public: the browser arrives from Slack without a bearer token; the single-use state is the proof. The
+  // service reads the query itself: configuration, then state, then code or error, in that order.
   router.get(['/webhooks/slack/install', '/webhooks/chat/install'], async (req, res) => {
-    const query = parseInput(slackInstallQuery, req.query, 'query');
-    sendPage(res, await completeSlackInstall(forRequest(deps, req), query));
+    sendPage(res, await completeSlackInstall(forRequest(deps, req), req.query));
   });
 
   router.get(both(''), auth, async (req, res) => {

@@ -15,6 +15,10 @@ function rawJsonBody(req: Request, res: Response, next: NextFunction): void {
     if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
       return next(new AppError('unsupported_content_type', 'Request body must be UTF-8 JSON'));
     }
+    // Other 4xx are bodies that could not be read in full (an aborted request, a length that does not match
+    // Content-Length, a corrupt gzip stream): the sender's doing, not a server error.
+    const status = (err as { status?: number }).status ?? 500;
+    if (status < 500) return next(new AppError('invalid_json', 'The request body could not be read in full'));
     next(err);
   });
 }

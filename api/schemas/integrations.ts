@@ -4,10 +4,11 @@ import { timestamp } from './common';
 export const oauthStartOutput = z.object({ oauth_url: z.string() });
 
 // The callback's query comes from Slack, which may add parameters over time: unknown ones are ignored rather
-// than refused. A state that is not one string (missing, repeated) is treated as no state: 400 invalid_oauth_state.
-export const slackInstallQuery = z
+// than refused. It is read in two steps, the state first (it is consumed before code and error are looked at).
+// A state that is not one string (missing, repeated) is treated as no state: 400 invalid_oauth_state.
+export const slackInstallState = z.object({ state: z.string().min(1).max(256).optional().catch(undefined) });
+export const slackInstallOutcome = z
   .object({
-    state: z.string().min(1).max(256).optional().catch(undefined),
     code: z.string().min(1).max(512).optional(),
     error: z.string().min(1).max(256).optional(),
   })
@@ -22,5 +23,3 @@ export const slackInstallation = z.object({
   installed_at: timestamp,
 });
 export const listSlackInstallationsOutput = z.object({ installations: z.array(slackInstallation) });
-
-export type SlackInstallQuery = z.output<typeof slackInstallQuery>;

@@ -1,7 +1,10 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
-import { findTenantBilling, listSubscriptions, storeStripeCustomer, type TenantBilling } from '../../db/repositories/billing';
+import type { Db } from '../../db/client';
+import {
+  findTenantBilling, listSubscriptions, lockTenantCheckout, rememberCheckoutSession, storeStripeCustomer, type TenantBilling,
+} from '../../db/repositories/billing';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import type { CheckoutInput } from '../schemas/billing';
@@ -41,18 +44,22 @@ function apiEndpoint(baseUrl: string | undefined): { host?: string; port?: numbe
 }
 
 /** Any Stripe failure is a 502 whose message names neither the key nor Stripe's own wording. */
+function stripeFailure(log: Logger, action: string, err: unknown): unknown {
+  if (!(err instanceof Stripe.errors.StripeError)) return err;
+  const { type, code, statusCode, requestId } = err;
+  log.warn({ stripeType: type, stripeCode: code, stripeStatus: statusCode, stripeRequestId: requestId }, `Stripe could not ${action}`);
+  return new AppError('upstream_failed', `The payment provider could not ${action}; try again later`);
+}
+
 async function callStripe<T>(log: Logger, action: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (!(err instanceof Stripe.errors.StripeError)) throw err;
-    const { type, code, statusCode, requestId } = err;
-    log.warn({ stripeType: type, stripeCode: code, stripeStatus: statusCode, stripeRequestId: requestId }, `Stripe could not ${action}`);
-    throw new AppError('upstream_failed', `The payment provider could not ${action}; try again later`);
+    throw stripeFailure(log, action, err);
   }
 }
 
-async function requireTenant(db: AppDeps['db'], caller: Caller): Promise<TenantBilling> {
+async function requireTenant(db: Db, caller: Caller): Promise<TenantBilling> {
   const tenant = await findTenantBilling({ db, tenantId: caller.tenantId });
   if (!tenant) throw notFound('Tenant');
   return tenant;
@@ -73,7 +80,41 @@ async function ensureCustomer({ db, log }: AppDeps, stripe: Stripe, tenant: Tena
   return stored ?? customer.id;
 }
 
-/** A Checkout Session (subscription mode) for the plan's price, bound to the tenant by customer and metadata. */
+/** A second subscription would bill twice: plan changes of a subscribed tenant go through the portal. */
+async function refuseSecondSubscription(db: Db, tenantId: string): Promise<void> {
+  const subscriptions = await listSubscriptions({ db, tenantId });
+  if (subscriptions.some((s) => !ENDED_SUBSCRIPTION_STATUSES.has(s.status))) {
+    throw new AppError('conflict', 'The tenant already has a subscription; change plans in the billing portal (GET /billing/portal)');
+  }
+}
+
+/**
+ * Expires the tenant's previous Checkout Session, which could otherwise still be paid next to the new one.
+ * Stripe refuses to expire a session that is no longer open: one that expired is fine, one that completed
+ * has made a subscription whose webhook has not arrived yet (409, as for a subscription we know of).
+ */
+async function closePreviousCheckout(log: Logger, stripe: Stripe, sessionId: string): Promise<void> {
+  try {
+    await stripe.checkout.sessions.expire(sessionId);
+    return;
+  } catch (err) {
+    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw stripeFailure(log, 'close the previous checkout', err);
+    if (err.code === 'resource_missing') return; // not of this Stripe account: nothing there can be paid
+  }
+  const previous = await callStripe(log, 'check the previous checkout', () => stripe.checkout.sessions.retrieve(sessionId));
+  if (previous.status === 'complete') {
+    throw new AppError('conflict', 'A checkout of this tenant was just paid; change plans in the billing portal (GET /billing/portal)');
+  }
+  if (previous.status !== 'expired') {
+    throw new AppError('upstream_failed', 'The payment provider could not close the previous checkout; try again later');
+  }
+}
+
+/**
+ * A Checkout Session (subscription mode) for the plan's price, bound to the tenant by customer and metadata.
+ * Checkouts of one tenant run one at a time, and each expires the session opened before it, so at most one
+ * session of a tenant can be paid until Stripe's webhook records the subscription.
+ */
 export async function createCheckoutSession(deps: AppDeps, caller: Caller, input: CheckoutInput) {
   const stripe = stripeClient(deps.config);
   const price = deps.config.stripe.prices[input.plan_id];
@@ -82,25 +123,29 @@ export async function createCheckoutSession(deps: AppDeps, caller: Caller, input
     throw new AppError('validation_failed', `Invalid request body: plan_id: ${message}`, { details: [{ field: 'plan_id', message }] });
   }
   const tenant = await requireTenant(deps.db, caller);
-  // A second subscription would bill twice: plan changes of a subscribed tenant go through the portal.
-  const subscriptions = await listSubscriptions({ db: deps.db, tenantId: tenant.id });
-  if (subscriptions.some((s) => !ENDED_SUBSCRIPTION_STATUSES.has(s.status))) {
-    throw new AppError('conflict', 'The tenant already has a subscription; change plans in the billing portal (GET /billing/portal)');
-  }
+  // Outside the lock, and kept even if the session then fails: the customer is the tenant's from now on.
   const customer = await ensureCustomer(deps, stripe, tenant, caller);
   const metadata = { tenant_id: tenant.id, plan_id: input.plan_id };
-  const session = await callStripe(deps.log, 'start a checkout', () => stripe.checkout.sessions.create({
-    mode: 'subscription',
-    customer,
-    client_reference_id: tenant.id,
-    line_items: [{ price, quantity: 1 }],
-    success_url: input.success_url,
-    cancel_url: input.cancel_url,
-    metadata,
-    subscription_data: { metadata },
-  }));
+  const { session, previous } = await deps.db.transaction().execute(async (trx) => {
+    await lockTenantCheckout({ db: trx, tenantId: tenant.id });
+    await refuseSecondSubscription(trx, tenant.id);
+    const open = (await findTenantBilling({ db: trx, tenantId: tenant.id }))?.pending_checkout_session_id ?? undefined;
+    if (open) await closePreviousCheckout(deps.log, stripe, open);
+    const created = await callStripe(deps.log, 'start a checkout', () => stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: tenant.id,
+      line_items: [{ price, quantity: 1 }],
+      success_url: input.success_url,
+      cancel_url: input.cancel_url,
+      metadata,
+      subscription_data: { metadata },
+    }));
+    await rememberCheckoutSession({ db: trx, tenantId: tenant.id, sessionId: created.id });
+    return { session: created, previous: open };
+  });
   if (!session.url) throw new AppError('upstream_failed', 'The payment provider returned no checkout address; try again later');
-  deps.log.info({ tenantId: tenant.id, plan: input.plan_id, checkoutSessionId: session.id }, 'checkout session created');
+  deps.log.info({ tenantId: tenant.id, plan: input.plan_id, checkoutSessionId: session.id, expiredSessionId: previous }, 'checkout session created');
   return { checkout_url: session.url };
 }
 

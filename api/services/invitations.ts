@@ -1,12 +1,13 @@
 import type { Db } from '../../db/client';
 import {
-  consumeInvitation, deleteInvitation, expireOtherInvitations, findPendingInvitation, insertInvitation,
+  consumeInvitation, expireOtherInvitations, findPendingInvitation, insertInvitation, lockInvitee,
 } from '../../db/repositories/invitations';
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
 import { findUser, setInvitedUserPassword } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
 import { LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS } from '../../domain/limits';
+import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import type { TokensOutput } from '../schemas/auth';
@@ -43,8 +44,9 @@ export async function issueInvitation(
 
 /**
  * Sends the invitation e-mail; true when the mail server (or the outbox) took it. A failure is logged, not
- * thrown: the caller decides what it means. The invitation id is the idempotency key, so one link is never
- * mailed twice by a retried send.
+ * thrown: the caller decides what it means. The invitation id is the idempotency key: the outbox keeps one
+ * row per invitation, and over SMTP it is the Message-ID, which lets the recipient's mail system recognise a
+ * duplicate but does not stop a retried send from delivering the link twice.
  */
 export async function sendInvitation(
   { db, config, log, mailer }: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>, caller: Caller, invitee: Invitee, invitation: Invitation,
@@ -71,23 +73,27 @@ export async function sendInvitation(
 }
 
 /**
- * Mails a fresh link to a user who has not accepted yet. Older links stop working once the new one is out;
- * if the mail server refuses it, the new link is dropped and the old ones keep working.
+ * Mails a fresh link to a user who has not accepted yet. With the user's row locked, the new link is stored,
+ * the older ones are expired and the e-mail is sent, and only then is it all committed: concurrent resends
+ * follow one another, so one link stays live, and when the mail server refuses, everything is rolled back and
+ * the previous link keeps working. (Should the commit fail after the e-mail went out, that e-mail's link does
+ * not work and the previous one still does; another resend fixes it.)
  */
 export async function resendInvitation(deps: AppDeps, caller: Caller, userId: string): Promise<{ message: string }> {
-  const { db, log } = deps;
-  const user = await findUser({ db, tenantId: caller.tenantId, userId });
-  if (!user) throw notFound('User');
-  if (user.password_hash !== null) throw new AppError('invalid_state', 'This user has already accepted the invitation');
-  const invitation = await issueInvitation({ db, tenantId: caller.tenantId, userId });
-  const invitee = { userId, email: user.email, name: user.name, role: user.role };
-  if (!(await sendInvitation(deps, caller, invitee, invitation))) {
-    await deleteInvitation({ db, tenantId: caller.tenantId, id: invitation.id });
-    throw new AppError('upstream_failed', 'The mail server did not accept the invitation e-mail; try again later');
-  }
-  await expireOtherInvitations({ db, tenantId: caller.tenantId, userId, keepId: invitation.id });
-  log.info({ userId, invitationId: invitation.id }, 'invitation sent again');
-  return { message: `A new invitation e-mail was sent to ${user.email}; earlier links no longer work.` };
+  const { email, invitationId } = await deps.db.transaction().execute(async (trx) => {
+    const user = await lockInvitee({ db: trx, tenantId: caller.tenantId, userId });
+    if (!user) throw notFound('User');
+    if (user.password_hash !== null) throw new AppError('invalid_state', 'This user has already accepted the invitation');
+    const invitation = await issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
+    await expireOtherInvitations({ db: trx, tenantId: caller.tenantId, userId, keepId: invitation.id });
+    const invitee = { userId, email: user.email, name: user.name, role: user.role };
+    if (!(await sendInvitation({ ...deps, db: trx }, caller, invitee, invitation))) {
+      throw new AppError('upstream_failed', 'The mail server did not accept the invitation e-mail; try again later');
+    }
+    return { email: user.email, invitationId: invitation.id };
+  });
+  deps.log.info({ userId, invitationId }, 'invitation sent again');
+  return { message: `A new invitation e-mail was sent to ${email}; earlier links no longer work.` };
 }
 
 const invalidInvitation = () => new AppError('invalid_invitation', 'The invitation is unknown, already used or expired');
@@ -108,9 +114,12 @@ export async function acceptInvitation(
 
   const tokenHash = sha256(input.token);
   // Cheap check first, so a wrong token never costs a password hash.
-  if (!(await findPendingInvitation({ db, tokenHash }))) throw invalidInvitation();
+  const found = await findPendingInvitation({ db, tokenHash });
+  if (!found) throw invalidInvitation();
   const passwordHash = await hashPassword(input.password);
   const user = await db.transaction().execute(async (trx) => {
+    // The user first, as a resend does: a resend that won the lock has ended this link by now.
+    if (!(await lockInvitee({ db: trx, tenantId: found.tenant_id, userId: found.user_id }))) throw invalidInvitation();
     const invitation = await consumeInvitation({ db: trx, tokenHash });
     if (!invitation) throw invalidInvitation();
     const { tenant_id: tenantId, user_id: userId } = invitation;
@@ -130,7 +139,8 @@ function invitationEmail(
   { baseUrl, inviterName, tenantName, invitee, invitation }:
   { baseUrl: string; inviterName: string; tenantName: string; invitee: Invitee; invitation: Invitation },
 ): { subject: string; text: string; html: string } {
-  const link = `${baseUrl}/app/accept-invite?token=${encodeURIComponent(invitation.token)}`;
+  // In the fragment, which browsers never send: the token reaches no server log, proxy or Referer header.
+  const link = `${baseUrl}/app/accept-invite#token=${encodeURIComponent(invitation.token)}`;
   const role = ARTICLE[invitee.role] ?? invitee.role;
   const expires = invitation.expiresAt.toISOString();
   const acceptBody = JSON.stringify({ token: invitation.token, password: '<your new password, 8 or more characters>' });
@@ -169,10 +179,4 @@ function invitationEmail(
     '<p>If you did not expect this invitation, ignore this e-mail.</p>',
   ].join('\n');
   return { subject: `${inviterName} invited you to ${tenantName} on Sentinel`, text, html };
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 }

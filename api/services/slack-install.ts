@@ -9,9 +9,11 @@ import { findUser } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
 import { hasRole, type Role } from '../../domain/roles';
 import { encryptSecret } from '../../security/crypto';
+import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
-import type { SlackInstallQuery } from '../schemas/integrations';
+import { slackInstallOutcome, slackInstallState } from '../schemas/integrations';
+import { parseInput } from '../validation';
 import { sha256 } from './tokens';
 
 // Bot scopes only: post alerts (chat:write.public lets the bot post in public channels it was not invited to)
@@ -107,26 +109,29 @@ async function exchangeCode({ config, log }: Pick<AppDeps, 'config' | 'log'>, co
 }
 
 /**
- * The browser comes back from Slack. The state is consumed before anything else (so it can never be played
- * twice, even when the exchange then fails: Slack's code is single-use too, so a retry needs a new flow).
+ * The browser comes back from Slack. An unconfigured server answers 503 before it consumes a state; then the
+ * state is consumed before anything else is looked at (so it can never be played twice, even when the query
+ * then proves incomplete or the exchange fails: Slack's code is single-use too, so a retry needs a new flow).
  */
-export async function completeSlackInstall(deps: AppDeps, query: SlackInstallQuery): Promise<InstallPage> {
+export async function completeSlackInstall(deps: AppDeps, query: unknown): Promise<InstallPage> {
   const { db, config } = deps;
-  slackApp(config); // an unconfigured server answers 503 before it consumes a state
-  if (!query.state) throw invalidState();
-  const started = await consumeOauthState({ db, stateHash: sha256(query.state) });
+  slackApp(config);
+  const { state } = parseInput(slackInstallState, query, 'query');
+  if (!state) throw invalidState();
+  const started = await consumeOauthState({ db, stateHash: sha256(state) });
   if (!started) throw invalidState();
   const installer = await findUser({ db, tenantId: started.tenant_id, userId: started.user_id });
   if (!installer || !hasRole(installer.role as Role, 'admin')) {
     throw invalidState('The user who started this install can no longer install Slack for the tenant');
   }
   const log = deps.log.child({ tenantId: started.tenant_id, userId: started.user_id });
+  const outcome = parseInput(slackInstallOutcome, query, 'query');
 
-  if (query.error || !query.code) {
-    log.info({ slackError: query.error }, 'slack install cancelled');
-    return { status: 400, html: cancelledPage(query.error ?? 'unknown') };
+  if (outcome.error || !outcome.code) {
+    log.info({ slackError: outcome.error }, 'slack install cancelled');
+    return { status: 400, html: cancelledPage(outcome.error ?? 'unknown') };
   }
-  const grant = await exchangeCode({ config, log }, query.code);
+  const grant = await exchangeCode({ config, log }, outcome.code);
   await upsertSlackInstallation({
     db,
     installation: {
@@ -158,9 +163,6 @@ export async function removeSlackWorkspace({ db, log }: AppDeps, caller: Caller,
   log.info({ teamId }, 'slack workspace removed');
   return { message: `Slack workspace ${teamId} disconnected` };
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 function page(title: string, paragraphs: string[]): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>`

@@ -5,9 +5,9 @@ import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import {
-  applySubscriptionEvent, findSubscription, findTenantBilling, findTenantIdByCustomer, listLiveAccountWorkflows, listSubscriptions,
-  lockTenantBilling, lockTenantWorkflowSync, recordStripeEvent, storeStripeCustomer, type SubscriptionRow, tenantExists,
-  updateTenantBilling,
+  applySubscriptionEvent, findSubscription, findTenantBilling, findTenantIdByCustomer, forgetCheckoutSession, listLiveAccountWorkflows,
+  listSubscriptions, lockTenantBilling, lockTenantWorkflowSync, recordStripeEvent, storeStripeCustomer, type SubscriptionRow,
+  tenantExists, updateTenantBilling,
 } from '../../db/repositories/billing';
 import { getPlan, isPlanId, type PlanId } from '../../domain/plans';
 import { planChangedSignal } from '../../workflows/messages';
@@ -40,6 +40,7 @@ const expandable = z.union([z.string(), z.object({ id: z.string() })]).transform
 const metadata = z.record(z.string(), z.string()).nullish();
 const envelope = z.object({ id: z.string().min(1), type: z.string().min(1), created: z.number(), data: z.object({ object: z.unknown() }) });
 const checkoutSession = z.object({
+  id: z.string(),
   mode: z.string(),
   customer: expandable.nullish(),
   client_reference_id: z.string().nullish(),
@@ -89,6 +90,7 @@ interface ParsedEvent {
 
 const HANDLERS: Record<string, (object: unknown) => ParsedEvent> = {
   'checkout.session.completed': checkoutCompleted,
+  'checkout.session.expired': checkoutExpired,
   'customer.subscription.updated': (object) => subscriptionChange(object),
   'customer.subscription.deleted': (object) => subscriptionChange(object, 'solo'),
   'invoice.payment_failed': paymentFailed,
@@ -101,6 +103,7 @@ function checkoutCompleted(object: unknown): ParsedEvent {
     tenantIds: [session.metadata?.tenant_id, session.client_reference_id],
     customerId: session.customer,
     apply: async (ctx, tenantId) => {
+      await forgetCheckoutSession({ db: ctx.db, tenantId, sessionId: session.id });
       const plan = session.metadata?.plan_id;
       if (session.mode !== 'subscription' || !session.subscription || !plan || !isPlanId(plan)) {
         ctx.log.warn({ tenantId }, 'checkout session without a subscription or a known plan: ignored');
@@ -110,6 +113,16 @@ function checkoutCompleted(object: unknown): ParsedEvent {
       const subscription = { id: session.subscription, plan, status: 'active', currentPeriodEnd: null };
       await applySubscriptionEvent({ db: ctx.db, tenantId, eventAt: ctx.eventAt, subscription });
     },
+  };
+}
+
+/** The session can no longer be paid: the next checkout has nothing to close. */
+function checkoutExpired(object: unknown): ParsedEvent {
+  const session = checkoutSession.parse(object);
+  return {
+    tenantIds: [session.metadata?.tenant_id, session.client_reference_id],
+    customerId: session.customer,
+    apply: (ctx, tenantId) => forgetCheckoutSession({ db: ctx.db, tenantId, sessionId: session.id }),
   };
 }
 
@@ -213,8 +226,23 @@ export async function receiveStripeWebhook(deps: AppDeps, rawBody: unknown, sign
     throw invalidSignature();
   }
   const parsed = envelope.safeParse(verified);
-  if (!parsed.success) throw new AppError('validation_failed', 'The webhook body is not a Stripe event');
+  if (!parsed.success) return recordUnreadableEvent(deps, verified, parsed.error.issues.map((i) => i.path.join('.') || '(event)'));
   return handleStripeEvent(deps, parsed.data);
+}
+
+/**
+ * Signed by Stripe, yet not an event we can read (an API change, say). A 4xx would be retried for days and
+ * change nothing: it is recorded by its id when it has one, logged, and answered 200.
+ */
+async function recordUnreadableEvent(
+  { db, log }: AppDeps, verified: unknown, invalidFields: string[],
+): Promise<{ received: true; duplicate?: true }> {
+  const { id, type } = (typeof verified === 'object' && verified !== null ? verified : {}) as { id?: unknown; type?: unknown };
+  const eventId = typeof id === 'string' && id !== '' ? id : undefined;
+  const eventType = typeof type === 'string' && type !== '' ? type : 'unreadable';
+  log.warn({ stripeEventId: eventId, stripeEventType: eventType, invalidFields }, 'signed Stripe webhook that is not a readable event: ignored');
+  if (!eventId) return { received: true };
+  return (await recordStripeEvent({ db, eventId, type: eventType })) ? { received: true } : { received: true, duplicate: true };
 }
 
 async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Promise<{ received: true; duplicate?: true }> {

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { ChannelConfig } from '../../domain/channels';
+import { type Severity, severityRank } from '../../domain/checks/types';
 import { newId } from '../../domain/ids';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
 
 /** Everything a channel message says about one delivery: the alert, its rule, account and new findings. */
-export async function loadDeliveryContext({ db, deliveryId }: { db: Conn; deliveryId: string }) {
+export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Conn; tenantId: string; deliveryId: string }) {
   const row = await db.selectFrom('alert_deliveries as d')
     .innerJoin('alert_events as e', 'e.id', 'd.alert_id')
     .innerJoin('alert_rules as r', 'r.id', 'e.rule_id')
@@ -20,47 +21,77 @@ export async function loadDeliveryContext({ db, deliveryId }: { db: Conn; delive
       't.name as tenantName',
     ])
     .where('d.id', '=', deliveryId)
+    .where('d.tenant_id', '=', tenantId)
     .executeTakeFirst();
   if (!row) return undefined;
-  // The findings the alert's scan opened, most severe first: "what changed".
-  const opened = await db.selectFrom('signals')
-    .select(['title', 'severity', 'scenario', 'resource', 'region'])
-    .where('account_id', '=', row.accountId).where('first_scan_id', '=', row.scanId)
-    .orderBy((eb) => eb.case().when('severity', '=', 'CRITICAL').then(0).when('severity', '=', 'HIGH').then(1)
-      .when('severity', '=', 'MEDIUM').then(2).else(3).end())
-    .orderBy('id')
-    .execute();
+  // "What changed": the findings the alert's scan opened in the scenarios the alert is about, most severe first.
+  const opened = row.scenarios.length === 0 ? [] : (await db.selectFrom('signals')
+    .select(['id', 'title', 'severity', 'scenario', 'resource', 'region'])
+    .where('account_id', '=', row.accountId).where('first_scan_id', '=', row.scanId).where('scenario', 'in', row.scenarios)
+    .execute())
+    .sort((a, b) => severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || a.id.localeCompare(b.id));
   const openCount = await db.selectFrom('signals').select((eb) => eb.fn.countAll<string>().as('n'))
     .where('account_id', '=', row.accountId).where('resolved_at', 'is', null).executeTakeFirstOrThrow();
   return { ...row, channel: row.channel as ChannelConfig, opened, openCount: Number(openCount.n) };
 }
 export type DeliveryContext = NonNullable<Awaited<ReturnType<typeof loadDeliveryContext>>>;
 
-/** Marks an attempt as in flight. A retry that finds 'sending' knows the previous attempt was cut off mid-send. */
-export async function claimDelivery({ db, deliveryId, now = new Date() }: { db: Conn; deliveryId: string; now?: Date }): Promise<void> {
-  await db.updateTable('alert_deliveries')
-    .set((eb) => ({ status: 'sending', claimed_at: now, attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', deliveryId).where('status', 'in', ['pending', 'sending']).execute();
+/**
+ * Claims the delivery for one attempt and returns the claim (its time), or undefined when there is nothing to
+ * send (delivered, failed for good, or not this tenant's). Finding it still 'sending' means the previous attempt
+ * was cut off mid-send (its worker died): that attempt is recorded as such first.
+ */
+export async function claimDelivery(
+  { db, tenantId, deliveryId, now = new Date() }: { db: Conn; tenantId: string; deliveryId: string; now?: Date },
+): Promise<Date | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom('alert_deliveries').select(['status', 'claimed_at'])
+      .where('id', '=', deliveryId).where('tenant_id', '=', tenantId).forUpdate().executeTakeFirst();
+    if (!current || current.status === 'delivered' || current.status === 'failed') return undefined;
+    if (current.status === 'sending') {
+      await trx.insertInto('delivery_attempts').values({
+        id: newId('attempt'), delivery_id: deliveryId, attempted_at: current.claimed_at ?? now, outcome: 'retryable',
+        http_status: null, error: 'the attempt was cut off: the worker stopped while sending',
+      }).execute();
+    }
+    await trx.updateTable('alert_deliveries')
+      .set((eb) => ({ status: 'sending', claimed_at: now, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', deliveryId).execute();
+    return now;
+  });
 }
 
 export type AttemptOutcome = 'delivered' | 'retryable' | 'permanent';
 
-/** Records one attempt and moves the delivery on: delivered, failed for good, or pending for the next retry. */
+/**
+ * Records one attempt and moves the delivery on (delivered, failed for good, or pending for the next retry),
+ * but only if the attempt still holds the claim: a stale attempt that outlived its timeout never undoes the
+ * outcome of a newer one.
+ */
 export async function recordAttempt(
-  { db, deliveryId, outcome, httpStatus, error, now = new Date() }:
-  { db: Conn; deliveryId: string; outcome: AttemptOutcome; httpStatus?: number; error?: string; now?: Date },
+  { db, deliveryId, claimedAt, outcome, httpStatus, error, now = new Date() }:
+  { db: Conn; deliveryId: string; claimedAt: Date; outcome: AttemptOutcome; httpStatus?: number; error?: string; now?: Date },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('delivery_attempts').values({
-      id: newId('attempt'), delivery_id: deliveryId, attempted_at: now, outcome, http_status: httpStatus ?? null, error: error ?? null,
+      id: newId('attempt'), delivery_id: deliveryId, attempted_at: claimedAt, outcome, http_status: httpStatus ?? null, error: error ?? null,
     }).execute();
     await trx.updateTable('alert_deliveries').set({
       status: outcome === 'delivered' ? 'delivered' : outcome === 'permanent' ? 'failed' : 'pending',
       delivered_at: outcome === 'delivered' ? now : null,
       last_error: error ?? null,
       claimed_at: null,
-    }).where('id', '=', deliveryId).execute();
+    }).where('id', '=', deliveryId).where('status', '=', 'sending').where('claimed_at', '=', claimedAt).execute();
   });
+}
+
+/** A resolve must not overtake its trigger (PagerDuty would reopen the incident): is the trigger still on its way? */
+export async function triggerStillPending({ db, deliveryId }: { db: Conn; deliveryId: string }): Promise<boolean> {
+  const row = await db.selectFrom('alert_deliveries as r')
+    .innerJoin('alert_deliveries as t', (join) => join.onRef('t.alert_id', '=', 'r.alert_id').onRef('t.channel_index', '=', 'r.channel_index'))
+    .select('t.status').where('r.id', '=', deliveryId).where('r.kind', '=', 'resolve').where('t.kind', '=', 'trigger')
+    .executeTakeFirst();
+  return row?.status === 'pending' || row?.status === 'sending';
 }
 
 /** Retries ran out (a day of them): the delivery is failed with its last error. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ChannelConfig } from '../../domain/channels';
-import type { Scenario, Severity } from '../../domain/checks/types';
+import type { Scenario } from '../../domain/checks/types';
 import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../../domain/alerts';
 import { newId } from '../../domain/ids';
 import type { Database } from '../database';
@@ -31,6 +31,7 @@ export async function evaluateAlertsForScan(
 
     const rules = await trx.selectFrom('alert_rules').select(['id', 'version', 'min_srs', 'scenarios', 'channels'])
       .where('tenant_id', '=', tenantId).where('enabled', '=', true).where('deleted_at', 'is', null).orderBy('id').execute();
+    await resolveIncidentsOfRetiredRules(trx, { tenantId, accountId, scanId, now, activeRuleIds: rules.map((r) => r.id) });
     if (rules.length > 0) {
       const facts = await scanFacts(trx, accountId, scanId, scan.srs);
       const states = new Map((await trx.selectFrom('alert_rule_states').selectAll().where('account_id', '=', accountId)
@@ -84,15 +85,7 @@ async function evaluateOne(
     }))).execute();
     lastAlertId = alertId;
   } else if (decision.resolve && lastAlertId) {
-    // Resolve the incident where it was opened: the paging channels of the alert that opened it.
-    const paging = await trx.selectFrom('alert_deliveries').select(['channel_index', 'channel'])
-      .where('alert_id', '=', lastAlertId).where('kind', '=', 'trigger').where('channel_type', '=', 'pagerduty').execute();
-    if (paging.length > 0) {
-      await trx.insertInto('alert_deliveries').values(paging.map((p) => ({
-        id: newId('delivery'), alert_id: lastAlertId as string, tenant_id: tenantId, scan_id: scanId, kind: 'resolve' as const,
-        channel_index: p.channel_index, channel_type: 'pagerduty', channel: JSON.stringify(p.channel), status: 'pending',
-      }))).onConflict((oc) => oc.columns(['alert_id', 'channel_index', 'kind']).doNothing()).execute();
-    }
+    await scheduleResolve(trx, { tenantId, scanId, alertId: lastAlertId });
   }
 
   const next = {
@@ -109,11 +102,36 @@ async function evaluateOne(
     .onConflict((oc) => oc.columns(['rule_id', 'account_id']).doUpdateSet(next)).execute();
 }
 
+/** Resolves an incident where it was opened: on the paging channels of the alert that opened it. */
+async function scheduleResolve(trx: Transaction<Database>, { tenantId, scanId, alertId }: { tenantId: string; scanId: string; alertId: string }) {
+  const paging = await trx.selectFrom('alert_deliveries').select(['channel_index', 'channel'])
+    .where('alert_id', '=', alertId).where('kind', '=', 'trigger').where('channel_type', '=', 'pagerduty').execute();
+  if (paging.length === 0) return;
+  await trx.insertInto('alert_deliveries').values(paging.map((p) => ({
+    id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, scan_id: scanId, kind: 'resolve' as const,
+    channel_index: p.channel_index, channel_type: 'pagerduty', channel: JSON.stringify(p.channel), status: 'pending',
+  }))).onConflict((oc) => oc.columns(['alert_id', 'channel_index', 'kind']).doNothing()).execute();
+}
+
+/** A rule disabled or deleted while its incident was open would leave it open for ever: resolve it now. */
+async function resolveIncidentsOfRetiredRules(
+  trx: Transaction<Database>,
+  { tenantId, accountId, scanId, now, activeRuleIds }: { tenantId: string; accountId: string; scanId: string; now: Date; activeRuleIds: string[] },
+): Promise<void> {
+  let query = trx.selectFrom('alert_rule_states').select(['rule_id', 'last_alert_id'])
+    .where('account_id', '=', accountId).where('incident_open', '=', true);
+  if (activeRuleIds.length > 0) query = query.where('rule_id', 'not in', activeRuleIds);
+  for (const state of await query.execute()) {
+    if (state.last_alert_id) await scheduleResolve(trx, { tenantId, scanId, alertId: state.last_alert_id });
+    await trx.updateTable('alert_rule_states').set({ incident_open: false, alerted_fingerprints: [], updated_at: now })
+      .where('rule_id', '=', state.rule_id).where('account_id', '=', accountId).execute();
+  }
+}
+
 async function scanFacts(trx: Transaction<Database>, accountId: string, scanId: string, srs: number): Promise<ScanFacts> {
-  const open = await trx.selectFrom('signals').select(['fingerprint', 'scenario', 'severity', 'first_scan_id'])
+  const open = await trx.selectFrom('signals').select(['fingerprint', 'scenario', 'first_scan_id'])
     .where('account_id', '=', accountId).where('resolved_at', 'is', null).orderBy('fingerprint').execute();
-  const toFinding = (s: (typeof open)[number]): ScanFinding =>
-    ({ fingerprint: s.fingerprint, scenario: s.scenario as Scenario, severity: s.severity as Severity });
+  const toFinding = (s: (typeof open)[number]): ScanFinding => ({ fingerprint: s.fingerprint, scenario: s.scenario as Scenario });
   return {
     srs,
     open: open.map(toFinding),

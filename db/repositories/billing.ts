@@ -9,6 +9,7 @@ export interface TenantBilling {
   plan: string;
   status: string;
   stripe_customer_id: string | null;
+  pending_checkout_session_id: string | null;
 }
 
 export interface SubscriptionRow {
@@ -18,7 +19,7 @@ export interface SubscriptionRow {
   last_event_at: Date;
 }
 
-const billingColumns = ['id', 'name', 'plan', 'status', 'stripe_customer_id'] as const;
+const billingColumns = ['id', 'name', 'plan', 'status', 'stripe_customer_id', 'pending_checkout_session_id'] as const;
 
 export async function findTenantBilling({ db, tenantId }: { db: Conn; tenantId: string }): Promise<TenantBilling | undefined> {
   return db.selectFrom('tenants').select(billingColumns).where('id', '=', tenantId).executeTakeFirst();
@@ -45,6 +46,28 @@ export async function storeStripeCustomer(
     .executeTakeFirst();
   if (updated) return updated.stripe_customer_id;
   return (await findTenantBilling({ db, tenantId }))?.stripe_customer_id ?? null;
+}
+
+/**
+ * Serialises the checkouts of one tenant (a transaction-scoped advisory lock, so webhooks, which lock the
+ * tenant row, are not held up while a checkout waits for Stripe).
+ */
+export async function lockTenantCheckout({ db, tenantId }: { db: Conn; tenantId: string }): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`billing-checkout:${tenantId}`}, 0))`.execute(db);
+}
+
+export async function rememberCheckoutSession({ db, tenantId, sessionId }: { db: Conn; tenantId: string; sessionId: string }) {
+  await db.updateTable('tenants').set({ pending_checkout_session_id: sessionId, updated_at: new Date() }).where('id', '=', tenantId).execute();
+}
+
+/** Forgets the tenant's open session if it is this one (a newer checkout may have replaced it meanwhile). */
+export async function forgetCheckoutSession({ db, tenantId, sessionId }: { db: Conn; tenantId: string; sessionId: string }) {
+  await db
+    .updateTable('tenants')
+    .set({ pending_checkout_session_id: null, updated_at: new Date() })
+    .where('id', '=', tenantId)
+    .where('pending_checkout_session_id', '=', sessionId)
+    .execute();
 }
 
 // Stripe customer and event ids are global, not per tenant: these lookups are how a webhook finds its tenant.

@@ -56,6 +56,16 @@ export async function expireOtherInvitations(
     .execute();
 }
 
-export async function deleteInvitation({ db, tenantId, id }: { db: Conn; tenantId: string; id: string }): Promise<void> {
-  await db.deleteFrom('invitations').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+/**
+ * The invited user, locked until the transaction ends. Resends and accepts of one user lock this row before
+ * any of its invitations, so they run one after the other and never deadlock.
+ */
+export async function lockInvitee({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'role', 'password_hash'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
 }

@@ -21,7 +21,6 @@ export interface ScanResult {
 
 export interface SavedScan {
   srs: number;
-  openFingerprints: string[];
   newFingerprints: string[];
   resolvedFingerprints: string[];
   /** False when this scan had been saved already (a retried activity): nothing was changed. */
@@ -55,7 +54,6 @@ export async function saveScanResult({ db, result }: { db: Conn; result: ScanRes
       ]);
       return {
         srs: scan.srs ?? 100,
-        openFingerprints: open.map((s) => s.fingerprint),
         newFingerprints: opened.map((s) => s.fingerprint),
         resolvedFingerprints: closed.map((s) => s.fingerprint),
         applied: false,
@@ -122,7 +120,6 @@ export async function saveScanResult({ db, result }: { db: Conn; result: ScanRes
 
     return {
       srs,
-      openFingerprints: openAfter.map((s) => s.fingerprint),
       newFingerprints: fresh.map((f) => f.fingerprint),
       resolvedFingerprints: resolved.map((s) => s.fingerprint),
       applied: true,

@@ -9,6 +9,8 @@ export interface TenantsTable {
   plan: Generated<string>;
   status: Generated<string>;
   stripe_customer_id: string | null;
+  /** The Checkout Session last opened for the tenant, until Stripe reports it completed or expired. */
+  pending_checkout_session_id: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -1,7 +1,7 @@
 import type { Inventory } from '../inventory';
 import { CATALOG } from './catalog';
 import { CONNECTIVITY_CHECK } from './connectivity';
-import { type Check, type EvaluationContext, type FailingResource, type Scenario, type Severity, SEVERITIES } from './types';
+import { type Check, type EvaluationContext, type FailingResource, type Scenario, type Severity, severityRank } from './types';
 
 /** One failing resource of one check, as a scan records it. */
 export interface Finding {
@@ -38,7 +38,6 @@ function toFinding(check: Check, { resource, region = 'global', detail }: Failin
   };
 }
 
-const severityRank = (severity: Severity) => SEVERITIES.indexOf(severity);
 
 /** Most severe first, then by check id, resource and region: the same inventory always gives the same list. */
 function compareFindings(a: Finding, b: Finding): number {

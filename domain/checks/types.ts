@@ -6,6 +6,9 @@ export type Scenario = (typeof SCENARIOS)[number];
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** 0 for CRITICAL up to 3 for LOW: sorting by it puts the most severe first. */
+export const severityRank = (severity: Severity): number => SEVERITIES.indexOf(severity);
+
 /** One failing resource of a check. Fingerprint = check id + resource + region. */
 export interface FailingResource {
   resource: string;

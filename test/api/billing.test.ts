@@ -12,6 +12,8 @@ import { type HttpPeer, type PeerRequest, startHttpPeer } from '../helpers/http-
 const STRIPE_KEY = 'sk_test_51BillingSuiteKey';
 let stripe: HttpPeer;
 let stripeStatuses: number[];
+/** What stripe-mock answered, by request: its session ids are new on every create. */
+let stripeReplies: { method: string; path: string; body: Record<string, unknown> }[];
 let ctx: TestContext;
 
 async function forwardToStripeMock(req: PeerRequest) {
@@ -24,7 +26,9 @@ async function forwardToStripeMock(req: PeerRequest) {
     method: req.method, headers, body: req.method === 'GET' ? undefined : req.body,
   });
   stripeStatuses.push(res.status);
-  return { status: res.status, body: await res.json() };
+  const body = (await res.json()) as Record<string, unknown>;
+  stripeReplies.push({ method: req.method, path: req.path, body });
+  return { status: res.status, body };
 }
 
 beforeAll(async () => {
@@ -46,6 +50,7 @@ beforeEach(() => {
   stripe.handle(forwardToStripeMock);
   stripe.requests.length = 0;
   stripeStatuses = [];
+  stripeReplies = [];
 });
 
 function conforms(schema: z.ZodObject, body: unknown): void {
@@ -56,6 +61,12 @@ function conforms(schema: z.ZodObject, body: unknown): void {
 const sent = (path: string) => stripe.requests.filter((r) => r.method === 'POST' && r.path === path);
 const storedCustomer = async (tenantId: string) =>
   (await ctx.db.selectFrom('tenants').select('stripe_customer_id').where('id', '=', tenantId).executeTakeFirstOrThrow()).stripe_customer_id;
+const pendingSession = async (tenantId: string) => (await ctx.db.selectFrom('tenants').select('pending_checkout_session_id')
+  .where('id', '=', tenantId).executeTakeFirstOrThrow()).pending_checkout_session_id;
+/** Ids of the sessions stripe-mock created, in order. */
+const createdSessions = () => stripeReplies.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').map((r) => r.body.id as string);
+const expiredSessions = () => stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/expire'))
+  .map((r) => /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(r.path)?.[1]);
 const checkoutBody = {
   plan_id: 'team',
   success_url: 'https://app.example.com/billing/done?session={CHECKOUT_SESSION_ID}',
@@ -98,13 +109,85 @@ describe('POST /billing/checkout', () => {
     expect(sent('/v1/checkout/sessions')[1]!.form).toMatchObject({ customer: customerId, 'line_items[0][price]': 'price_agency_monthly' });
   });
 
-  it('gives concurrent first checkouts of a tenant one customer', async () => {
+  it('gives concurrent first checkouts of a tenant one customer, and leaves one of their sessions open', async () => {
     const owner = await signupAndLogin(ctx.http);
     await Promise.all([1, 2, 3].map(() => ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200)));
     const customerId = await storedCustomer(owner.tenantId);
     // Stripe answers one idempotency key with one customer; every session names the customer that was stored.
     expect(new Set(sent('/v1/customers').map((r) => r.headers['idempotency-key']))).toEqual(new Set([`sentinel-customer-${owner.tenantId}`]));
     expect(sent('/v1/checkout/sessions').map((r) => r.form.customer)).toEqual([customerId, customerId, customerId]);
+    // The checkouts ran one after the other, each expiring the session opened before it.
+    const created = createdSessions();
+    expect(new Set(created).size).toBe(3);
+    expect(expiredSessions()).toEqual(created.slice(0, 2));
+    expect(await pendingSession(owner.tenantId)).toBe(created[2]);
+  });
+
+  it('expires the tenant\'s open session before opening another, so two cannot both be paid', async () => {
+    const owner = await signupAndLogin(ctx.http);
+    await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
+    const [first] = createdSessions();
+    expect(await pendingSession(owner.tenantId)).toBe(first);
+    expect(expiredSessions()).toEqual([]);
+
+    await ctx.http.post('/billing/checkout').set(owner.auth).send({ ...checkoutBody, plan_id: 'agency' }).expect(200);
+    expect(expiredSessions()).toEqual([first]);
+    // The expiry went out before the new session was created, and stripe-mock took it as a valid call.
+    const paths = stripe.requests.map((r) => r.path);
+    expect(paths.indexOf(`/v1/checkout/sessions/${first}/expire`)).toBeLessThan(paths.lastIndexOf('/v1/checkout/sessions'));
+    expect(stripeStatuses.every((status) => status === 200)).toBe(true);
+    const [, second] = createdSessions();
+    expect(await pendingSession(owner.tenantId)).toBe(second);
+  });
+
+  /** Stripe's answer to expiring a session that is no longer open, and the session in that state. */
+  const notOpen = (status: 'complete' | 'expired') => async (req: PeerRequest) => {
+    if (req.path.endsWith('/expire')) {
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${status}\`.`,
+          },
+        },
+      };
+    }
+    const reply = await forwardToStripeMock(req);
+    return req.method === 'GET' ? { ...reply, body: { ...reply.body, status } } : reply;
+  };
+
+  it('answers 409 when the open session was paid before its webhook arrived, opening no other', async () => {
+    const owner = await signupAndLogin(ctx.http);
+    await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
+    const [paid] = createdSessions();
+    stripe.handle(notOpen('complete'));
+    const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(409);
+    expect(res.body).toEqual({ error: expect.any(String), code: 'conflict' });
+    expect(stripe.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual([`/v1/checkout/sessions/${paid}`]);
+    expect(sent('/v1/checkout/sessions')).toHaveLength(1);
+    expect(await pendingSession(owner.tenantId)).toBe(paid);
+  });
+
+  it('opens a new session when the previous one has expired already', async () => {
+    const owner = await signupAndLogin(ctx.http);
+    await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
+    stripe.handle(notOpen('expired'));
+    await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
+    const [, second] = createdSessions();
+    expect(second).toEqual(expect.any(String));
+    expect(await pendingSession(owner.tenantId)).toBe(second);
+  });
+
+  it('answers 502 and opens no session when the previous one cannot be expired', async () => {
+    const owner = await signupAndLogin(ctx.http);
+    await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
+    const [first] = createdSessions();
+    stripe.handle((req) => (req.path.endsWith('/expire') ? { status: 500, body: { error: { type: 'api_error' } } } : forwardToStripeMock(req)));
+    const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(502);
+    expect(res.body.code).toBe('upstream_failed');
+    expect(sent('/v1/checkout/sessions')).toHaveLength(1);
+    expect(await pendingSession(owner.tenantId)).toBe(first);
   });
 
   it.each([

@@ -20,6 +20,12 @@ describe('error responses', () => {
     expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_json' });
   });
 
+  it('answers a body that cannot be read (a corrupt gzip stream) with 400, not 500', async () => {
+    const res = await ctx.http.post('/auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip')
+      .send('this is not gzip').expect(400);
+    expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_json' });
+  });
+
   it('answers a non-JSON Content-Type with 400 unsupported_content_type', async () => {
     const res = await ctx.http.post('/auth/signup').set('Content-Type', 'text/plain').send('email=a@example.com').expect(400);
     expect(res.body.code).toBe('unsupported_content_type');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { sql } from 'kysely';
 import request from 'supertest';
 import type { z } from 'zod';
 import { createApp } from '../../api/app';
@@ -45,7 +46,7 @@ function header(raw: string, name: string): string | undefined {
 }
 
 function tokenIn(text: string): string {
-  const token = /\/app\/accept-invite\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+  const token = /\/app\/accept-invite#token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
   if (!token) throw new Error('no invitation link in the e-mail');
   return token;
 }
@@ -62,6 +63,23 @@ async function invite(role: 'admin' | 'member' | 'viewer' = 'member', email = ne
   return { userId: res.body.user_id as string, email, message: res.body.message as string };
 }
 
+const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+/** Starts a request now (supertest starts on `then`), as a promise that always settles. */
+const started = (test: PromiseLike<request.Response>) => Promise.resolve(test);
+
+/** Waits until the request has finished or is blocked behind another transaction's lock. */
+async function untilDoneOrBlocked(pending: Promise<unknown>): Promise<void> {
+  let done = false;
+  pending.then(() => { done = true; }, () => { done = true; });
+  const blocked = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db)).rows[0]!.n > 0;
+  for (let i = 0; i < 500 && !done && !(await blocked()); i++) await pause();
+}
+
+const liveInvitations = async (userId: string) => ctx.db.selectFrom('invitations').select('id').where('user_id', '=', userId)
+  .where('accepted_at', 'is', null).where(sql<boolean>`expires_at > now()`).execute();
+
 const acceptedAt = async (userId: string) =>
   (await ctx.db.selectFrom('invitations').select('accepted_at').where('user_id', '=', userId).executeTakeFirstOrThrow()).accepted_at;
 
@@ -76,8 +94,10 @@ describe('the invitation e-mail', () => {
 
     const body = emailText(mail!.raw);
     const token = tokenIn(body);
-    expect(body).toContain(`${BASE_URL}/app/accept-invite?token=${token}`);
-    expect(body).toContain(`href="${BASE_URL}/app/accept-invite?token=${token}"`);
+    // The token rides in the fragment, which browsers never send to a server (so no access log holds it).
+    expect(body).toContain(`${BASE_URL}/app/accept-invite#token=${token}`);
+    expect(body).toContain(`href="${BASE_URL}/app/accept-invite#token=${token}"`);
+    expect(body).not.toContain('accept-invite?');
     expect(body).toContain('Olive Owner invited you to join Acme Security on Sentinel as an admin');
     expect(body).toContain(`POST ${BASE_URL}/auth/accept-invite`);
     expect(body).toContain(`POST ${BASE_URL}/auth/login`);
@@ -114,7 +134,7 @@ describe('the invitation e-mail', () => {
       })]);
       const token = tokenIn(rows[0]!.text_body);
       expect(rows[0]!.text_body).toContain('as a member');
-      expect(rows[0]!.html_body).toContain(`/app/accept-invite?token=${token}`);
+      expect(rows[0]!.html_body).toContain(`/app/accept-invite#token=${token}`);
       await outboxCtx.http.post('/auth/accept-invite').send({ token, password: PASSWORD }).expect(200);
       await outboxCtx.http.post('/auth/login').send({ email, password: PASSWORD }).expect(200);
     } finally {
@@ -176,6 +196,41 @@ describe('POST /users/{user_id}/resend-invite', () => {
     expect(res.body.code).toBe('upstream_failed');
     expect(await ctx.db.selectFrom('invitations').select('id').where('user_id', '=', userId).execute()).toHaveLength(1);
     await ctx.http.post('/auth/accept-invite').send({ token: oldToken, password: PASSWORD }).expect(200);
+  });
+
+  it('leaves exactly one live link after two concurrent resends: the one mailed last', async () => {
+    const { userId, email } = await invite();
+    const held = capture.holdNext();
+    const first = started(ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth));
+    const { release } = await held; // the first resend's e-mail is at the mail server, not yet accepted
+    const second = started(ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth));
+    await untilDoneOrBlocked(second);
+    release();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+
+    expect(await liveInvitations(userId)).toHaveLength(1);
+    const tokens = mailsTo(email).map((m) => tokenIn(emailText(m.raw)));
+    expect(tokens).toHaveLength(3);
+    for (const stale of tokens.slice(0, 2)) {
+      expect((await ctx.http.post('/auth/accept-invite').send({ token: stale, password: PASSWORD }).expect(400)).body.code).toBe('invalid_invitation');
+    }
+    await ctx.http.post('/auth/accept-invite').send({ token: tokens[2], password: PASSWORD }).expect(200);
+  });
+
+  it('makes an accept of the old link wait for a resend in flight, then refuses it', async () => {
+    const { userId, email } = await invite();
+    const oldToken = mailedToken(email);
+    const held = capture.holdNext();
+    const resend = started(ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth));
+    const { release } = await held;
+    const accept = started(ctx.http.post('/auth/accept-invite').send({ token: oldToken, password: PASSWORD }));
+    await untilDoneOrBlocked(accept);
+    release();
+    expect((await resend).status).toBe(200);
+    expect((await accept).body.code).toBe('invalid_invitation');
+    const newToken = tokenIn(emailText(mailsTo(email)[1]!.raw));
+    await ctx.http.post('/auth/accept-invite').send({ token: newToken, password: PASSWORD }).expect(200);
   });
 
   it('answers 409 for a user who already accepted, 404 for another tenant\'s user, 403 below admin', async () => {

@@ -43,6 +43,24 @@ describe('structured logs', () => {
     expect(text).not.toContain(user.password);
     expect(text).not.toContain(user.refreshToken);
   });
+
+  it('redact credentials in query parameters (whatever the path) and in the Stripe signature header', async () => {
+    const capture = capturingLogger();
+    const http = request(createApp({ ...ctx, log: capture.log }));
+    await http.get('/exports/exp_01ABC/download?expires=1999999999&signature=secret-signature-value').expect(403);
+    await http.get('/WEBHOOKS/slack/install?code=secret-oauth-code&State=secret-state').expect(503); // no Slack app configured
+    await http.get('/app/accept-invite?token=secret-invitation-token').expect(404);
+    await http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', 't=1,v1=secret-stripe-signature')
+      .send('{}').expect(503); // no webhook secret configured
+    const urls = capture.lines.filter((l) => l.req).map((l) => (l.req as { url: string }).url);
+    expect(urls).toEqual([
+      '/exports/exp_01ABC/download?expires=1999999999&signature=%5Bredacted%5D',
+      '/WEBHOOKS/slack/install?code=%5Bredacted%5D&State=%5Bredacted%5D',
+      '/app/accept-invite?token=%5Bredacted%5D',
+      '/webhooks/stripe',
+    ]);
+    expect(capture.text()).not.toMatch(/secret-(signature-value|oauth-code|state|invitation-token|stripe-signature)/);
+  });
 });
 
 describe('unexpected errors', () => {

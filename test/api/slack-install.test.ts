@@ -170,6 +170,10 @@ describe('GET /integrations/slack/oauth-start', () => {
     const callback = await unconfigured.get('/webhooks/slack/install').query({ code, state }).expect(503);
     expect(callback.body.code).toBe('slack_not_configured');
     expect(peer.requests.some((r) => r.form.code === code)).toBe(false);
+    // Configuration comes first, whatever the query lacks, and an unconfigured server consumes no state.
+    expect((await unconfigured.get('/webhooks/slack/install').query({ state }).expect(503)).body.code).toBe('slack_not_configured');
+    expect((await unconfigured.get('/webhooks/slack/install').expect(503)).body.code).toBe('slack_not_configured');
+    await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(200);
   });
 });
 
@@ -265,14 +269,24 @@ describe('GET /webhooks/slack/install', () => {
     expect(peer.requests.length).toBe(calls);
   });
 
-  it('refuses a callback without code or error (400) and leaves the state usable', async () => {
+  it('refuses a callback without code or error (400) after consuming its state, which is single-use', async () => {
     const owner = await signupAndLogin(ctx.http);
     const state = await startInstall(owner);
     const res = await ctx.http.get('/webhooks/slack/install').query({ state }).expect(400);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.details).toEqual([{ field: 'code', message: 'is required' }]);
     const { code } = slack.approve(newTeam());
-    await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(200);
+    expect((await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(400)).body.code).toBe('invalid_oauth_state');
+    expect(await installations(owner.tenantId)).toEqual([]);
+  });
+
+  it('checks the state before the rest of the query: a bad state without code or error is invalid_oauth_state', async () => {
+    const unknown = await ctx.http.get('/webhooks/slack/install').query({ state: randomBytes(32).toString('base64url') }).expect(400);
+    conforms(errorBody, unknown.body);
+    expect(unknown.body.code).toBe('invalid_oauth_state');
+    expect((await ctx.http.get('/webhooks/slack/install').expect(400)).body.code).toBe('invalid_oauth_state');
+    const tooLong = await ctx.http.get('/webhooks/slack/install').query({ state: 'x'.repeat(300), code: 'y'.repeat(600) }).expect(400);
+    expect(tooLong.body.code).toBe('invalid_oauth_state');
   });
 
   it('stores the workspace in the tenant that started the flow, whoever opens the callback', async () => {

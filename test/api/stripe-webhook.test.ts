@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { Writable } from 'node:stream';
 import { Client, Connection } from '@temporalio/client';
+import express from 'express';
 import Stripe from 'stripe';
 import request from 'supertest';
 import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { stripeWebhookOutput } from '../../api/schemas/billing';
 import { accountWorkflowId } from '../../api/services/accounts';
+import { createLogger } from '../../config/logger';
 import { getPlan, type PlanId } from '../../domain/plans';
 import { freePort } from '../../scripts/local-services';
 import { stateQuery } from '../../workflows/messages';
@@ -131,6 +136,22 @@ async function tenant(tenantId: string) {
   return ctx.db.selectFrom('tenants').select(['plan', 'status']).where('id', '=', tenantId).executeTakeFirstOrThrow();
 }
 
+const pendingSession = async (tenantId: string) => (await ctx.db.selectFrom('tenants').select('pending_checkout_session_id')
+  .where('id', '=', tenantId).executeTakeFirstOrThrow()).pending_checkout_session_id;
+
+/** An app whose log lines (parsed) land in the returned array. */
+function loggedApp() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const app = createApp({ ...ctx, log: createLogger({ level: 'debug', name: 'test', destination }) });
+  return { app, http: request(app), lines };
+}
+
 const subscriptionRow = (id: string) => ctx.db.selectFrom('stripe_subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const recorded = async (eventId: string) => (await ctx.db.selectFrom('stripe_events').select('id').where('id', '=', eventId).execute()).length;
 
@@ -206,6 +227,36 @@ describe('POST /webhooks/stripe applies billing events to the tenant', () => {
   });
 });
 
+describe('the tenant\'s open checkout session', () => {
+  async function sessionEvent(type: 'completed' | 'expired', user: Awaited<ReturnType<typeof subscriber>>, sessionId: string) {
+    return stripeEvent(`checkout.session.${type}`, {
+      ...(await fixture('checkout/sessions/cs_fixture')),
+      id: sessionId, mode: 'subscription', status: type === 'completed' ? 'complete' : 'expired', customer: user.customerId,
+      client_reference_id: user.tenantId, subscription: type === 'completed' ? user.subscriptionId : null,
+      metadata: { tenant_id: user.tenantId, plan_id: 'team' },
+    });
+  }
+
+  it('is forgotten when checkout.session.expired reports it, and not for another session', async () => {
+    const user = await subscriber();
+    const open = await pendingSession(user.tenantId);
+    expect(open).toMatch(/^cs_/);
+    expect((await deliver(await sessionEvent('expired', user, uid('cs'))).expect(200)).body).toEqual({ received: true });
+    expect(await pendingSession(user.tenantId)).toBe(open);
+    await deliver(await sessionEvent('expired', user, open as string)).expect(200);
+    expect(await pendingSession(user.tenantId)).toBeNull();
+    expect(await tenant(user.tenantId)).toEqual({ plan: 'solo', status: 'active' });
+  });
+
+  it('is forgotten when checkout.session.completed reports it, which also starts the subscription', async () => {
+    const user = await subscriber();
+    const open = await pendingSession(user.tenantId);
+    await deliver(await sessionEvent('completed', user, open as string)).expect(200);
+    expect(await pendingSession(user.tenantId)).toBeNull();
+    expect(await tenant(user.tenantId)).toEqual({ plan: 'team', status: 'active' });
+  });
+});
+
 describe('replays and ordering', () => {
   it('applies an event once: a replay answers duplicate and cannot roll a later change back', async () => {
     const user = await subscriber();
@@ -268,6 +319,54 @@ describe('signature verification', () => {
     const huge = JSON.stringify({ id: uid('evt'), padding: 'x'.repeat(1_100_000) });
     const res = await post().set('Stripe-Signature', signed(huge)).send(huge).expect(400);
     expect(res.body.code).toBe('body_too_large');
+  });
+
+  it('answers 200 to a signed event it cannot read, recording it and logging a warning (Stripe retries a 4xx for days)', async () => {
+    const { http, lines } = loggedApp();
+    const unreadable = { id: uid('evt'), object: 'event', type: 'customer.subscription.updated', data: 'not an object' };
+    const send = (body: unknown) => {
+      const payload = JSON.stringify(body);
+      return http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signed(payload)).send(payload);
+    };
+    const res = await send(unreadable).expect(200);
+    conforms(stripeWebhookOutput, res.body);
+    expect(res.body).toEqual({ received: true });
+    expect(await recorded(unreadable.id)).toBe(1);
+    expect((await send(unreadable).expect(200)).body).toEqual({ received: true, duplicate: true });
+    // Without an id there is nothing to record, and still nothing to retry.
+    expect((await send(['not', 'an', 'event']).expect(200)).body).toEqual({ received: true });
+
+    const warnings = lines.filter((l) => l.msg === 'signed Stripe webhook that is not a readable event: ignored');
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatchObject({ level: 40, stripeEventId: unreadable.id, stripeEventType: unreadable.type, invalidFields: ['created', 'data'] });
+    expect(await tenant(user.tenantId)).toEqual({ plan: 'solo', status: 'active' });
+  });
+
+  it('refuses a body it cannot decode with 400, not 500', async () => {
+    const res = await post().set('Content-Encoding', 'gzip').set('Stripe-Signature', signed(payload)).send('this is not gzip').expect(400);
+    expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_json' });
+  });
+
+  it('answers an aborted delivery as the client\'s doing (400), not as a server error', async () => {
+    const { app, lines } = loggedApp();
+    // The client is gone before the answer: the response object shows what the API decided.
+    let answer: ServerResponse | undefined;
+    const outer = express().use((_req, res, next) => { answer = res; next(); }).use(app);
+    const server = outer.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`POST /webhooks/stripe HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}`
+        + `\r\nStripe-Signature: ${signed(payload)}\r\n\r\n${payload.slice(0, 10)}`);
+      for (let i = 0; i < 200 && !answer; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      socket.destroy(); // hang up in the middle of the body
+      for (let i = 0; i < 200 && answer?.statusCode === 200; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(answer?.statusCode).toBe(400);
+      expect(lines.filter((l) => l.msg === 'unhandled error')).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('accepts the same payload correctly signed', async () => {

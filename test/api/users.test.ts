@@ -42,7 +42,7 @@ async function invite(by: TestUser, role: Role, email = newEmail(role)) {
 async function tokenMailedTo(email: string): Promise<string> {
   const rows = await ctx.db.selectFrom('email_outbox').select('text_body').where(sql<boolean>`${email} = any(to_addresses)`).execute();
   expect(rows).toHaveLength(1);
-  const token = /\/app\/accept-invite\?token=([A-Za-z0-9_-]+)/.exec(rows[0]!.text_body)?.[1];
+  const token = /\/app\/accept-invite#token=([A-Za-z0-9_-]+)/.exec(rows[0]!.text_body)?.[1];
   if (!token) throw new Error('no invitation link in the e-mail');
   return token;
 }

@@ -22,6 +22,11 @@ export interface AlertPeers {
   incidents: Map<string, { status: 'triggered' | 'resolved'; opened: number }>;
   /** While set, PagerDuty answers this instead of accepting events. */
   pagerDutyDown?: PeerReply;
+  /**
+   * PagerDuty processes the next event but holds its answer until released (as when the sender dies before
+   * the answer arrives). Resolves once an event is held.
+   */
+  holdNextPagerDuty(): Promise<{ release: () => void }>;
   /** Configuration that points the service at these peers. */
   config: Record<string, string>;
   close(): Promise<void>;
@@ -29,6 +34,7 @@ export interface AlertPeers {
 
 export async function startAlertPeers(): Promise<AlertPeers> {
   const incidents: AlertPeers['incidents'] = new Map();
+  let holding: ((held: { release: () => void }) => void) | undefined;
   const smtp = await startSmtpCapture();
   const slack = await startHttpPeer(() => ({ status: 200, body: { ok: true, channel: 'C0ALERTS', ts: '1700000000.000100' } }));
   const peers: AlertPeers = {
@@ -42,9 +48,14 @@ export async function startAlertPeers(): Promise<AlertPeers> {
         incidents.set(event.dedup_key, { status: 'triggered', opened: (incident?.opened ?? 0) + 1 });
       }
       if (event.event_action === 'resolve' && incident) incident.status = 'resolved';
-      return { status: 202, body: { status: 'success', message: 'Event processed', dedup_key: event.dedup_key } };
+      const reply = { status: 202, body: { status: 'success', message: 'Event processed', dedup_key: event.dedup_key } };
+      if (!holding) return reply;
+      const notify = holding;
+      holding = undefined;
+      return new Promise<PeerReply>((resolve) => notify({ release: () => resolve(reply) }));
     }),
     incidents,
+    holdNextPagerDuty: () => new Promise((resolve) => { holding = resolve; }),
     config: {},
     close: async () => {
       await Promise.all([smtp.close(), slack.close(), peers.pagerduty.close()]);

@@ -13,6 +13,12 @@ export interface SmtpCapture {
   messages: CapturedEmail[];
   /** Makes the next `count` messages fail with this SMTP reply code (e.g. 451 transient, 550 permanent). */
   failNext(count: number, code: number): void;
+  /**
+   * Holds the next message after its data arrived, before the server accepts it (the end-of-data reply).
+   * Resolves once a message is held; `release()` then accepts it, unless the client has hung up meanwhile: as
+   * SMTP says, a message whose end-of-data was never acknowledged has not been accepted, so it is dropped.
+   */
+  holdNext(): Promise<{ release: () => void }>;
   close(): Promise<void>;
 }
 
@@ -20,10 +26,15 @@ export interface SmtpCapture {
 export async function startSmtpCapture(): Promise<SmtpCapture> {
   const messages: CapturedEmail[] = [];
   let failures: { count: number; code: number } = { count: 0, code: 0 };
+  let holding: ((held: { release: () => void }) => void) | undefined;
+  const closedSessions = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onClose(session) {
+      closedSessions.add(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -33,12 +44,19 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
           const err = Object.assign(new Error('Service not available, try again'), { responseCode: failures.code });
           return callback(err);
         }
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
+        const accept = () => {
+          if (closedSessions.has(session.id)) return;
+          messages.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
+        };
+        if (!holding) return accept();
+        const notify = holding;
+        holding = undefined;
+        notify({ release: accept });
       });
     },
   });
@@ -48,6 +66,7 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     failNext: (count, code) => { failures = { count, code }; },
+    holdNext: () => new Promise((resolve) => { holding = resolve; }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

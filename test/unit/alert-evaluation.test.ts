@@ -1,8 +1,8 @@
 import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../../domain/alerts';
 
-const rootMfa: ScanFinding = { fingerprint: 'iam.root_mfa|root', scenario: 'iam', severity: 'CRITICAL' };
-const ssh: ScanFinding = { fingerprint: 'exposure.ssh|sg-1', scenario: 'exposure', severity: 'HIGH' };
-const budget: ScanFinding = { fingerprint: 'billing.no_budget|acct', scenario: 'billing', severity: 'MEDIUM' };
+const rootMfa: ScanFinding = { fingerprint: 'iam.root_mfa|root', scenario: 'iam' };
+const ssh: ScanFinding = { fingerprint: 'exposure.ssh|sg-1', scenario: 'exposure' };
+const budget: ScanFinding = { fingerprint: 'billing.no_budget|acct', scenario: 'billing' };
 
 function facts(srs: number, open: ScanFinding[], opened: ScanFinding[] = []): ScanFacts {
   return { srs, open, opened, findingsDigest: open.map((f) => f.fingerprint).sort().join(',') };
@@ -14,7 +14,7 @@ const above: RuleMemory = { ruleVersion: 1, belowThreshold: false, alertedFinger
 describe('evaluateRule', () => {
   it('fires on the first scored scan below the threshold, listing the scenarios behind the score', () => {
     const decision = evaluateRule(rule, undefined, facts(44, [rootMfa, budget]), undefined);
-    expect(decision.fire).toEqual({ scenariosTriggered: ['billing', 'iam'], severity: 'CRITICAL', findings: [rootMfa, budget] });
+    expect(decision.fire).toEqual({ scenariosTriggered: ['billing', 'iam'] });
     expect(decision.memory).toMatchObject({ belowThreshold: true, incidentOpen: true });
   });
 
@@ -35,8 +35,7 @@ describe('evaluateRule', () => {
 
   it('fires on a new finding of a listed scenario even above the threshold, and ignores unlisted ones', () => {
     const billingRule = { ...rule, minSrs: 10, scenarios: ['billing'] };
-    expect(evaluateRule(billingRule, above, facts(90, [budget], [budget]), undefined).fire)
-      .toEqual({ scenariosTriggered: ['billing'], severity: 'MEDIUM', findings: [budget] });
+    expect(evaluateRule(billingRule, above, facts(90, [budget], [budget]), undefined).fire).toEqual({ scenariosTriggered: ['billing'] });
     expect(evaluateRule(billingRule, above, facts(80, [ssh], [ssh]), undefined).fire).toBeNull();
   });
 

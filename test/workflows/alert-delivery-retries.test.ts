@@ -3,6 +3,7 @@ import {
   type AlertPeers, attemptsOf, deliveriesOf, deliveryResult, insertRule, ROUTING_KEY, rootMfaOff, rootMfaOffNoBudget, scanAndWait,
   startAlertPeers,
 } from '../helpers/alerts';
+import { cleanInventory } from '../helpers/inventory';
 
 // Deliveries that have to wait: a channel down for hours, throttling, a permanent refusal. Simulated time on
 // the time-skipping test server. Each test gets a server of its own: once a delivery workflow has completed
@@ -68,6 +69,28 @@ describe('alert delivery retries', () => {
       expect(await deliveryResult(h, refused.id)).toBe('failed');
       expect(await attemptsOf(h, refused.id)).toEqual([expect.objectContaining({ outcome: 'permanent', http_status: 400 })]);
       expect((await deliveriesOf(h, input.accountId)).find((d) => d.id === refused.id)).toMatchObject({ status: 'failed', attempts: 1 });
+    });
+  });
+
+  it('holds a resolve back until the trigger of its incident is delivered', async () => {
+    await h.withActiveAccount(async (handle, input) => {
+      await insertRule(h, input.tenantId, { minSrs: 60, channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }] });
+      peers.pagerDutyDown = { status: 503, body: { status: 'unavailable' } };
+      h.cloud.setInventory(input.awsAccountId, rootMfaOff);
+      await scanAndWait(handle, 2);
+      h.cloud.setInventory(input.awsAccountId, (at) => cleanInventory(at.toISOString()));
+      await scanAndWait(handle, 3); // the condition clears while the trigger is still failing
+      const [trigger, resolve] = await deliveriesOf(h, input.accountId);
+      expect([trigger!.kind, resolve!.kind]).toEqual(['trigger', 'resolve']);
+      await waitFor(async () => (await attemptsOf(h, trigger!.id)).length > 0);
+      expect(await attemptsOf(h, resolve!.id)).toEqual([]);
+
+      peers.pagerDutyDown = undefined;
+      expect(await deliveryResult(h, resolve!.id)).toBe('delivered');
+      expect((await deliveriesOf(h, input.accountId)).map((d) => d.status)).toEqual(['delivered', 'delivered']);
+      const actions = peers.pagerduty.requests.map((r) => r.json as { event_action: string; dedup_key: string })
+        .filter((e) => e.dedup_key.endsWith(`:${input.accountId}`)).map((e) => e.event_action);
+      expect(actions.lastIndexOf('trigger')).toBeLessThan(actions.indexOf('resolve'));
     });
   });
 });

@@ -126,4 +126,21 @@ describe('alert rules in the scan workflow', () => {
       expect(peers.incidents.get(triggerEvent.dedup_key)).toEqual({ status: 'resolved', opened: 1 });
     });
   });
+
+  it('resolves the open incident of a rule that is disabled', async () => {
+    await h.withActiveAccount(async (handle, input) => {
+      const ruleId = await insertRule(h, input.tenantId, { minSrs: 60, channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }] });
+      h.cloud.setInventory(input.awsAccountId, rootMfaOff);
+      await scanAndWait(handle, 2);
+      const [trigger] = await deliveriesOf(h, input.accountId);
+      expect(await deliveryResult(h, trigger!.id)).toBe('delivered');
+
+      await h.database.db.updateTable('alert_rules').set({ enabled: false }).where('id', '=', ruleId).execute();
+      await scanAndWait(handle, 3); // the score is still low, but nobody watches it any more
+      const resolve = (await deliveriesOf(h, input.accountId)).find((d) => d.kind === 'resolve')!;
+      expect(await deliveryResult(h, resolve.id)).toBe('delivered');
+      expect(peers.incidents.get(`sentinel:${ruleId}:${input.accountId}`)).toEqual({ status: 'resolved', opened: 1 });
+      expect(await alertsOf(h, input.accountId)).toHaveLength(1);
+    });
+  });
 });

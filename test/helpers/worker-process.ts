@@ -1,0 +1,45 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { PROJECT_ROOT } from '../../scripts/tools';
+
+export interface WorkerProcess {
+  process: ChildProcess;
+  /** SIGKILL: no draining, no goodbye to Temporal; in-flight activities are cut off mid-way. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for a clean exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The real worker (`worker/main.ts`) in a process of its own, configured through the environment as in
+ * production, so tests can kill it outright.
+ */
+export async function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<WorkerProcess> {
+  // node itself with tsx as its loader: the `tsx` binary would run the worker in a grandchild that a kill misses.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, NODE_ENV: 'test', ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('worker process did not start in time')), timeoutMs);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"msg":"worker started"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', () => undefined);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker process exited with ${code} before it started`));
+    });
+  });
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    await exited;
+  };
+  return { process: child, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+}

@@ -1,0 +1,80 @@
+import { type AlertPeers, ROUTING_KEY, startAlertPeers } from '../helpers/alerts';
+import { waitFor } from '../helpers/account-harness';
+import { createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext } from '../helpers/context';
+import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+
+// A worker process killed (SIGKILL) while it is sending an alert: after a new worker takes over, every channel
+// has exactly one notification. The peers are caught at the worst moment: PagerDuty has processed the event
+// but its answer never reaches the dead worker; the SMTP server has the message but has not acknowledged it.
+
+let ctx: TestContext;
+let peers: AlertPeers;
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  peers = await startAlertPeers();
+  ctx = await createTestContext({ config: { CLOUD_PROVIDER: 'sandbox', ...peers.config } });
+});
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.kill()));
+  await ctx?.close();
+  await peers?.close();
+});
+
+function startWorker(): Promise<WorkerProcess> {
+  return startWorkerProcess({
+    DATABASE_URL: ctx.database.url,
+    TEMPORAL_ADDRESS: ctx.config.temporal.address,
+    TEMPORAL_TASK_QUEUE: ctx.config.temporal.taskQueue,
+    JWT_SECRET: TEST_JWT_SECRET,
+    CLOUD_PROVIDER: 'sandbox',
+    ...peers.config,
+  }).then((w) => {
+    workers.push(w);
+    return w;
+  });
+}
+
+it('delivers exactly one notification per channel when the worker dies mid-delivery', async () => {
+  const first = await startWorker();
+  const owner = await signupAndLogin(ctx.http);
+  const recipient = 'oncall-crash@example.com';
+  await ctx.http.post('/alert-rules').set(owner.auth).send({
+    name: 'Any risk', min_srs: 100,
+    channels: [{ type: 'paging', routing_key: ROUTING_KEY }, { type: 'email', to: [recipient] }],
+  }).expect(201);
+
+  const pagerDutyHeld = peers.holdNextPagerDuty();
+  const mailHeld = peers.smtp.holdNext();
+  await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '222233334444' }).expect(201);
+  await ctx.http.post('/accounts/222233334444/verify').set(owner.auth).expect(200);
+
+  // Both sends are in flight: kill the worker, then let the peers answer into the void.
+  const [paging, mail] = await Promise.all([pagerDutyHeld, mailHeld]);
+  await first.kill();
+  await new Promise((r) => setTimeout(r, 500)); // let the SMTP server see the connection drop
+  paging.release();
+  mail.release();
+
+  await startWorker();
+  const deliveries = () => ctx.db.selectFrom('alert_deliveries').selectAll().where('tenant_id', '=', owner.tenantId).orderBy('channel_index').execute();
+  await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'), 120_000);
+
+  const [pagingDelivery, mailDelivery] = await deliveries();
+  const events = peers.pagerduty.requests.map((r) => r.json as { dedup_key: string; payload: { source: string } })
+    .filter((e) => e.payload?.source === 'aws:222233334444');
+  expect(events).toHaveLength(2); // sent again after the crash, with the same dedup_key
+  expect(new Set(events.map((e) => e.dedup_key)).size).toBe(1);
+  expect(peers.incidents.get(events[0]!.dedup_key)).toEqual({ status: 'triggered', opened: 1 });
+  expect(peers.smtp.messages.filter((m) => m.to.includes(recipient))).toHaveLength(1);
+
+  for (const delivery of [pagingDelivery!, mailDelivery!]) {
+    expect(delivery.attempts).toBe(2);
+    const attempts = await ctx.db.selectFrom('delivery_attempts').select(['outcome', 'error'])
+      .where('delivery_id', '=', delivery.id).orderBy('attempted_at').execute();
+    expect(attempts).toEqual([
+      { outcome: 'retryable', error: expect.stringContaining('cut off') },
+      { outcome: 'delivered', error: null },
+    ]);
+  }
+}, 240_000);
