@@ -30,3 +30,20 @@ export function decodeCursor(token: string): Keyset {
   }
   throw new AppError('invalid_cursor', 'next_token is not a valid cursor: pass the value from the previous response');
 }
+
+/** The keyset to read after, from a request's optional next_token. */
+export function afterCursor(token: string | undefined): { at: Date; id: string } | undefined {
+  if (!token) return undefined;
+  const { at, id } = decodeCursor(token);
+  return { at: new Date(at), id };
+}
+
+/**
+ * Splits rows read with `limit + 1` (one more than the page tells whether another page exists, without a
+ * count query) into the page and the cursor of the next one (null on the last page).
+ */
+export function keysetPage<T extends { id: string }>(rows: T[], limit: number, at: (row: T) => Date): { page: T[]; nextToken: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, nextToken: rows.length > limit && last ? encodeCursor({ at: at(last).toISOString(), id: last.id }) : null };
+}

@@ -1,6 +1,6 @@
 import { acknowledgeAlertEvent, listAlertEvents } from '../../db/repositories/alert-events';
 import type { AppDeps, Caller } from '../context';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { afterCursor, keysetPage } from '../cursor';
 import { notFound } from '../errors';
 import type { ListAlertsQuery } from '../schemas/alerts';
 
@@ -8,16 +8,8 @@ import type { ListAlertsQuery } from '../schemas/alerts';
 const ALERT_ID = /^[A-Za-z0-9_]{1,64}$/;
 
 export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Caller, query: ListAlertsQuery) {
-  const after = query.next_token ? decodeCursor(query.next_token) : undefined;
-  // One row more than the page tells whether another page exists without a count query.
-  const rows = await listAlertEvents({
-    db,
-    tenantId: caller.tenantId,
-    after: after ? { at: new Date(after.at), id: after.id } : undefined,
-    limit: query.limit + 1,
-  });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
+  const rows = await listAlertEvents({ db, tenantId: caller.tenantId, after: afterCursor(query.next_token), limit: query.limit + 1 });
+  const { page, nextToken } = keysetPage(rows, query.limit, (e) => e.fired_at);
   return {
     alerts: page.map((e) => ({
       alert_id: e.id,
@@ -30,7 +22,7 @@ export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Call
       acknowledged_at: e.acknowledged_at ? e.acknowledged_at.toISOString() : null,
     })),
     count: page.length,
-    next_token: rows.length > query.limit && last ? encodeCursor({ at: last.fired_at.toISOString(), id: last.id }) : null,
+    next_token: nextToken,
   };
 }
 

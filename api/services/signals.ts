@@ -2,7 +2,7 @@ import { listSignals, openSignals, scoreHistory } from '../../db/repositories/si
 import type { Severity } from '../../domain/checks/types';
 import { recoveryChecklist } from '../../domain/recovery';
 import type { AppDeps, Caller } from '../context';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { afterCursor, keysetPage } from '../cursor';
 import type { ListSignalsQuery } from '../schemas/signals';
 import { requireAccount } from './accounts';
 
@@ -10,8 +10,6 @@ type Deps = Pick<AppDeps, 'db'>;
 
 export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
   const account = await requireAccount(db, caller, awsAccountId);
-  const after = query.next_token ? decodeCursor(query.next_token) : undefined;
-  // One row more than the page tells whether another page exists without a count query.
   const rows = await listSignals({
     db,
     filter: {
@@ -21,12 +19,11 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
       scenario: query.scenario,
       since: query.since ? new Date(query.since) : undefined,
       status: query.status,
-      after: after ? { at: new Date(after.at), id: after.id } : undefined,
+      after: afterCursor(query.next_token),
       limit: query.limit + 1,
     },
   });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
+  const { page, nextToken } = keysetPage(rows, query.limit, (s) => s.detected_at);
   return {
     signals: page.map((s) => ({
       signal_id: s.id,
@@ -41,7 +38,7 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
       region: s.region,
     })),
     count: page.length,
-    next_token: rows.length > query.limit && last ? encodeCursor({ at: last.detected_at.toISOString(), id: last.id }) : null,
+    next_token: nextToken,
   };
 }
 

@@ -5,7 +5,6 @@ import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/clien
 import { Client, Connection } from '@temporalio/client';
 import type { Response as AgentResponse } from 'superagent';
 import request from 'supertest';
-import { fromBufferPromise } from 'yauzl';
 import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { errorBody } from '../../api/schemas/common';
@@ -17,6 +16,7 @@ import { localDownloadUrl } from '../../exports/storage';
 import { freePort } from '../../scripts/local-services';
 import { parseCsv, parseCsvTable } from '../helpers/csv';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { unzip } from '../helpers/zip';
 
 // POST /accounts/{account_id}/panic: the export workflow builds a zip of everything about the account and the
 // answer links to it for 15 minutes, through the API's own signed link (local store) or a presigned S3 URL.
@@ -36,17 +36,6 @@ async function activeAccount(ctx: TestContext, user: TestUser, awsAccountId = AW
   const row = await ctx.db.selectFrom('accounts').select('id')
     .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
   return row.id;
-}
-
-async function unzip(buffer: Buffer): Promise<Map<string, string>> {
-  const zip = await fromBufferPromise(buffer, { lazyEntries: true });
-  const files = new Map<string, string>();
-  for await (const entry of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-    files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-  }
-  return files;
 }
 
 /** A supertest parser that keeps the body as bytes (the response is the raw Node stream here). */

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fromBufferPromise } from 'yauzl';
 import { PACKAGE_FILES, type PackageSource, writeExportPackage } from '../../exports/package';
 import { accountRecord, type SignalSource } from '../../exports/records';
 import { parseCsvTable } from '../helpers/csv';
+import { unzip } from '../helpers/zip';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sentinel-package-'));
 const at = new Date('2026-11-21T10:00:00Z');
@@ -34,16 +34,7 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
   };
 }
 
-async function entries(file: string): Promise<Map<string, string>> {
-  const zip = await fromBufferPromise(readFileSync(file), { lazyEntries: true });
-  const files = new Map<string, string>();
-  for await (const entry of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-    files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-  }
-  return files;
-}
+const entries = (file: string) => unzip(readFileSync(file));
 
 describe('export package', () => {
   it('writes every file; signals spread over pages come out as one JSON array and one CSV table', async () => {
