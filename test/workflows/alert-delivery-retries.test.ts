@@ -93,4 +93,21 @@ describe('alert delivery retries', () => {
       expect(actions.lastIndexOf('trigger')).toBeLessThan(actions.indexOf('resolve'));
     });
   });
+
+  it('gives up after a day of failures and records the delivery as failed', async () => {
+    await h.withActiveAccount(async (handle, input) => {
+      await insertRule(h, input.tenantId, { minSrs: 60, channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }] });
+      peers.pagerDutyDown = { status: 500, body: { status: 'error' } };
+      h.cloud.setInventory(input.awsAccountId, rootMfaOff);
+      await scanAndWait(handle, 2);
+      const [delivery] = await deliveriesOf(h, input.accountId);
+      expect(await deliveryResult(h, delivery!.id)).toBe('failed');
+      const attempts = await attemptsOf(h, delivery!.id);
+      // Backing off to every 30 minutes: a day holds dozens of attempts, not thousands.
+      expect(attempts.length).toBeGreaterThan(20);
+      expect(attempts.length).toBeLessThan(80);
+      expect(attempts.every((a) => a.outcome === 'retryable' && a.http_status === 500)).toBe(true);
+      expect((await deliveriesOf(h, input.accountId))[0]).toMatchObject({ status: 'failed', last_error: expect.stringContaining('500') });
+    });
+  });
 });
