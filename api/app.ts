@@ -9,6 +9,7 @@ import { alertRulesRouter } from './routes/alert-rules';
 import { alertsRouter } from './routes/alerts';
 import { authRouter } from './routes/auth';
 import { billingRouter, plansRouter } from './routes/billing';
+import { docsRouter } from './routes/docs';
 import { exportsRouter } from './routes/exports';
 import { healthRouter } from './routes/health';
 import { integrationsRouter } from './routes/integrations';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(authRouter(deps));
   app.use(invitationsRouter(deps));
   app.use(plansRouter());
+  app.use(docsRouter());
 
   // Authenticated resources: each route names requireAuth itself, so unknown paths still reach the 404.
   app.use(meRouter(deps));

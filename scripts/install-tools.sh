@@ -21,6 +21,7 @@ if [ ! -f "$stamp" ]; then
   test -x "$tools/venv/bin/temporal-test-server"
   "$tools/venv/bin/aws" --version
   "$tools/venv/bin/moto_server" --help > /dev/null
+  "$tools/venv/bin/st" --version
   touch "$stamp"
 fi
 

@@ -33,4 +33,11 @@ export function stripeMockBinary(): string {
   return binary;
 }
 
+/** schemathesis' CLI (tests only): SCHEMATHESIS_PATH, else the pinned install in .tools/venv. */
+export function schemathesisBinary(): string {
+  const binary = process.env.SCHEMATHESIS_PATH ?? path.join(VENV_BIN, 'st');
+  if (!existsSync(binary)) throw new Error(`schemathesis not found at ${binary}: run npm run tools`);
+  return binary;
+}
+
 export const PROJECT_ROOT = ROOT;

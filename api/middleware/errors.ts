@@ -16,6 +16,8 @@ function isTemporalUnavailable(err: unknown): boolean {
 /** Maps anything thrown by a handler to an AppError; unknown errors become a bare 500. */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  // Express could not decode a path parameter (a malformed percent-escape such as %E0): the client's mistake.
+  if (err instanceof URIError) return new AppError('invalid_input', 'The path holds a malformed percent-escape');
   if (isInvalidData(err)) return new AppError('invalid_input', 'The request holds a value that cannot be stored (for example a NUL character)');
   if (isDatabaseUnavailable(err)) return new AppError('database_unavailable', 'The database is unavailable; retry shortly', { retryAfterSeconds: 5 });
   if (isTemporalUnavailable(err)) return new AppError('temporal_unavailable', 'The workflow service is unavailable; retry shortly', { retryAfterSeconds: 5 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timestamp } from './common';
 
 export const awsAccountId = z.string().regex(/^[0-9]{12}$/, 'must be exactly 12 digits');
-const tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'tags must be at most 64 characters');
+const tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'tags must be at most 64 characters').meta({ pattern: '\\S' });
 
 // The canonical field is aws_account_id; the spec's neutral spelling cloud_account_id is accepted as an alias.
 export const connectAccountInput = z
@@ -19,6 +19,7 @@ export const connectAccountInput = z
       ctx.addIssue({ code: 'custom', path: ['cloud_account_id'], message: 'must equal aws_account_id when both are given' });
     }
   })
+  .meta({ anyOf: [{ required: ['aws_account_id'] }, { required: ['cloud_account_id'] }] })
   .transform(({ aws_account_id, cloud_account_id, display_name, tags }) => ({
     awsAccountId: (aws_account_id ?? cloud_account_id) as string,
     displayName: display_name || null,
@@ -26,7 +27,10 @@ export const connectAccountInput = z
   }));
 
 const status = z.enum(['PENDING', 'ACTIVE', 'DISCONNECTED']);
-const ids = { aws_account_id: z.string(), cloud_account_id: z.string() };
+export const accountIdOutput = z.string().meta({ pattern: '^[0-9]{12}$' });
+const ids = { aws_account_id: accountIdOutput, cloud_account_id: accountIdOutput };
+/** A Security Risk Score: 100 means nothing failing. */
+export const srs = z.number().int().meta({ minimum: 0, maximum: 100 });
 
 export const connectAccountOutput = z.object({
   ...ids,
@@ -41,7 +45,7 @@ export const accountSummary = z.object({
   ...ids,
   display_name: z.string().nullable(),
   status,
-  current_srs: z.number().int().nullable(),
+  current_srs: srs.nullable(),
   last_scan_at: timestamp.nullable(),
   tags: z.array(z.string()),
 });
@@ -51,5 +55,10 @@ export const accountDetail = accountSummary.extend({
   connected_at: timestamp.nullable(),
   last_successful_scan_at: timestamp.nullable(),
 });
+
+/** The scan's workflow id is the part after `workflow/`. */
+const executionArn = z.string().meta({ pattern: '^arn:sentinel:temporal:[^:]+:workflow/scan_[0-9A-Z]+$' });
+export const verifyAccountOutput = z.object({ ...ids, status: z.literal('ACTIVE'), first_scan_execution_arn: executionArn });
+export const scanAccountOutput = z.object({ message: z.string(), execution_arn: executionArn });
 
 export type ConnectAccountInput = z.output<typeof connectAccountInput>;

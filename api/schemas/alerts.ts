@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SCENARIOS } from '../../domain/checks/types';
 import { CHANNEL_TYPE_ALIASES, CHANNEL_TYPES, type ChannelConfig } from '../../domain/channels';
+import { accountIdOutput, srs } from './accounts';
 import { displayName, email, timestamp } from './common';
 
 export const MAX_CHANNELS = 10;
@@ -8,8 +9,12 @@ export const MAX_EMAIL_RECIPIENTS = 20;
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
+/** A channel type and the neutral names accepted for it, as documented (the schema sees the canonical name). */
+const typeLiteral = <T extends (typeof CHANNEL_TYPES)[number]>(type: T) => z.literal(type)
+  .meta({ enum: [type, ...Object.keys(CHANNEL_TYPE_ALIASES).filter((alias) => CHANNEL_TYPE_ALIASES[alias] === type)] });
+
 const emailChannel = z.strictObject({
-  type: z.literal('email'),
+  type: typeLiteral('email'),
   to: z.array(email)
     .min(1, `must list 1-${MAX_EMAIL_RECIPIENTS} addresses`)
     .max(MAX_EMAIL_RECIPIENTS, `must list 1-${MAX_EMAIL_RECIPIENTS} addresses`)
@@ -25,7 +30,7 @@ const SLACK_CHANNEL = /^(?:[CGD][A-Z0-9]{2,32}|#?[a-z0-9_-]{1,80})$/;
 // configuration and on the tenant: the service checks those.
 const slackChannel = z
   .strictObject({
-    type: z.literal('slack'),
+    type: typeLiteral('slack'),
     team_id: z.string().regex(SLACK_TEAM_ID, 'must be a Slack workspace id such as T0123ABC').optional(),
     channel: z.string().regex(SLACK_CHANNEL, 'must be a channel id (C0123ABC) or a lower-case channel name (#alerts)').optional(),
     webhook_url: z.url('must be a URL').max(2048, 'must be at most 2048 characters').optional(),
@@ -41,12 +46,18 @@ const slackChannel = z
       if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or give webhook_url instead)' });
     }
   })
+  .meta({
+    anyOf: [
+      { required: ['team_id', 'channel'], not: { required: ['webhook_url'] } },
+      { required: ['webhook_url'], not: { anyOf: [{ required: ['team_id'] }, { required: ['channel'] }] } },
+    ],
+  })
   .transform((v): ChannelConfig => (v.webhook_url !== undefined
     ? { type: 'slack', webhook_url: v.webhook_url }
     : { type: 'slack', team_id: v.team_id as string, channel: v.channel as string }));
 
 const pagerDutyChannel = z.strictObject({
-  type: z.literal('pagerduty'),
+  type: typeLiteral('pagerduty'),
   routing_key: z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be a 32-character PagerDuty integration key'),
 });
 
@@ -88,7 +99,8 @@ export const patchAlertRuleInput = z
     channels: ruleFields.channels.optional(),
     enabled: ruleFields.enabled.optional(),
   })
-  .refine((v) => Object.keys(v).length > 0, 'must change at least one of name, min_srs, scenarios, channels, enabled');
+  .refine((v) => Object.keys(v).length > 0, 'must change at least one of name, min_srs, scenarios, channels, enabled')
+  .meta({ minProperties: 1 });
 
 const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
 export const listAlertsQuery = z.strictObject({
@@ -106,7 +118,7 @@ const channelOutput = z.union([
 export const alertRule = z.object({
   rule_id: z.string(),
   name: z.string(),
-  min_srs: z.number().int(),
+  min_srs: srs,
   scenarios: z.array(z.enum(SCENARIOS)),
   channels: z.array(channelOutput),
   enabled: z.boolean(),
@@ -117,11 +129,11 @@ export const listAlertRulesOutput = z.object({ rules: z.array(alertRule), count:
 
 export const alertEvent = z.object({
   alert_id: z.string(),
-  aws_account_id: z.string(),
-  cloud_account_id: z.string(),
+  aws_account_id: accountIdOutput,
+  cloud_account_id: accountIdOutput,
   rule_id: z.string(),
-  srs_at_trigger: z.number().int(),
-  scenarios_triggered: z.array(z.string()),
+  srs_at_trigger: srs,
+  scenarios_triggered: z.array(z.string().meta({ enum: SCENARIOS })),
   fired_at: timestamp,
   acknowledged_at: timestamp.nullable(),
 });

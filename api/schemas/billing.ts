@@ -18,10 +18,10 @@ export const checkoutInput = z.strictObject({
   success_url: returnUrl,
   cancel_url: returnUrl,
 });
-export const checkoutOutput = z.object({ checkout_url: z.string() });
+export const checkoutOutput = z.object({ checkout_url: z.string().meta({ format: 'uri' }) });
 
 export const portalQuery = z.strictObject({ return_url: returnUrl.optional() });
-export const portalOutput = z.object({ portal_url: z.string() });
+export const portalOutput = z.object({ portal_url: z.string().meta({ format: 'uri' }) });
 
 export const stripeWebhookOutput = z.object({ received: z.literal(true), duplicate: z.literal(true).optional() });
 

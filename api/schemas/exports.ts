@@ -10,7 +10,7 @@ export const panicExportInput = z.strictObject({}).optional();
 export const panicExportOutput = z.object({
   message: z.string(),
   /** A signed link to the package (zip), valid 15 minutes. */
-  download_url: z.string(),
+  download_url: z.string().meta({ format: 'uri' }),
   /** Extensions: the export's id (also its workflow id in Temporal) and when the link stops working. */
   export_id: z.string(),
   expires_at: timestamp,

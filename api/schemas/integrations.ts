@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from './common';
 
-export const oauthStartOutput = z.object({ oauth_url: z.string() });
+export const oauthStartOutput = z.object({ oauth_url: z.string().meta({ format: 'uri' }) });
 
 // The callback's query comes from Slack, which may add parameters over time: unknown ones are ignored rather
 // than refused. It is read in two steps, the state first (it is consumed before code and error are looked at).

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
+import { srs } from './accounts';
 import { timestamp } from './common';
 
 const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
@@ -16,7 +17,7 @@ export const listSignalsQuery = z.strictObject({
 
 export const signal = z.object({
   signal_id: z.string(),
-  scenario: z.string(),
+  scenario: z.string().meta({ enum: SCENARIOS }),
   severity: z.enum(SEVERITIES),
   title: z.string(),
   description: z.string(),
@@ -32,10 +33,17 @@ export const MAX_HISTORY_DAYS = 365;
 export const scoreHistoryQuery = z.strictObject({
   days: z.coerce.number().int('must be an integer').min(1, `must be 1-${MAX_HISTORY_DAYS}`).max(MAX_HISTORY_DAYS, `must be 1-${MAX_HISTORY_DAYS}`).default(30),
 });
-export const scoreHistoryOutput = z.object({ history: z.array(z.object({ date: z.string(), srs: z.number().int() })) });
+export const scoreHistoryOutput = z.object({
+  history: z.array(z.object({ date: z.string().meta({ description: 'UTC calendar day', format: 'date' }), srs })),
+});
 
 export const recoveryChecklistOutput = z.object({
-  checklist: z.array(z.object({ step: z.number().int(), title: z.string(), description: z.string(), docs_url: z.string() })),
+  checklist: z.array(z.object({
+    step: z.number().int().meta({ minimum: 1 }),
+    title: z.string(),
+    description: z.string(),
+    docs_url: z.string().meta({ format: 'uri' }),
+  })),
 });
 
 export type ListSignalsQuery = z.output<typeof listSignalsQuery>;

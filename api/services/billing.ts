@@ -146,7 +146,7 @@ export async function createCheckoutSession(deps: AppDeps, caller: Caller, input
   });
   if (!session.url) throw new AppError('upstream_failed', 'The payment provider returned no checkout address; try again later');
   deps.log.info({ tenantId: tenant.id, plan: input.plan_id, checkoutSessionId: session.id, expiredSessionId: previous }, 'checkout session created');
-  return { checkout_url: session.url };
+  return { checkout_url: normalisedUrl(session.url) };
 }
 
 /** A Billing Portal session for the tenant's Stripe customer (which exists from the first checkout on). */
@@ -161,5 +161,10 @@ export async function createPortalSession(deps: AppDeps, caller: Caller, returnU
     customer,
     return_url: returnUrl ?? `${deps.config.http.publicBaseUrl}/app/billing`,
   }));
-  return { portal_url: session.url };
+  return { portal_url: normalisedUrl(session.url) };
+}
+
+/** A URL as WHATWG parses it: characters a URI may not hold are percent-escaped (Stripe's own are unchanged). */
+function normalisedUrl(url: string): string {
+  return new URL(url).href;
 }

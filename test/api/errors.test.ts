@@ -26,6 +26,12 @@ describe('error responses', () => {
     expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_json' });
   });
 
+  it('answers a malformed percent-escape in a path with 400, not 500', async () => {
+    const user = await signupAndLogin(ctx.http);
+    const res = await ctx.http.get('/accounts/%E0').set(user.auth).expect(400);
+    expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_input' });
+  });
+
   it('answers a non-JSON Content-Type with 400 unsupported_content_type', async () => {
     const res = await ctx.http.post('/auth/signup').set('Content-Type', 'text/plain').send('email=a@example.com').expect(400);
     expect(res.body.code).toBe('unsupported_content_type');

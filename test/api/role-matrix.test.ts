@@ -1,89 +1,20 @@
-import type { Express } from 'express';
 import type { Role } from '../../domain/roles';
+import { OPERATIONS } from '../../api/openapi/operations';
+import { type Access, expressPath, pathsOf, PUBLIC } from '../../api/openapi/registry';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { servedRoutes } from '../helpers/routes';
 
-// The README's role table, endpoint by endpoint, for every role. A role below the one required gets 403
-// `forbidden`; any other answer (404 for the made-up ids, 400 for the empty bodies, 503 for billing without
-// Stripe...) means the role got past the check. The table must name every route the app serves, so a new
-// route cannot be added without deciding who may call it.
+// The README's role table, endpoint by endpoint, for every role, as the operation registry states it (the
+// OpenAPI document is built from the same registry). A role below the one required gets 403 `forbidden`; any
+// other answer (404 for the made-up ids, 400 for the empty bodies, 503 for billing without Stripe...) means the
+// role got past the check. The registry must name every route the app serves, so a new route cannot be added
+// without deciding who may call it.
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
-const PUBLIC = 'public';
 
-const TABLE: Record<string, Role | typeof PUBLIC> = {
-  'get /healthz': PUBLIC,
-  'get /readyz': PUBLIC,
-  'post /auth/signup': PUBLIC,
-  'post /auth/login': PUBLIC,
-  'post /auth/refresh': PUBLIC,
-  'post /auth/logout': PUBLIC,
-  'post /auth/accept-invite': PUBLIC,
-  'get /billing/plans': PUBLIC,
-  'post /webhooks/stripe': PUBLIC,
-  'get /webhooks/slack/install': PUBLIC,
-  'get /webhooks/chat/install': PUBLIC,
-  'get /exports/:exportId/download': PUBLIC,
-
-  'get /me': 'viewer',
-  'patch /me': 'viewer',
-  'get /accounts': 'viewer',
-  'get /accounts/:accountId': 'viewer',
-  'get /accounts/:accountId/signals': 'viewer',
-  'get /accounts/:accountId/score-history': 'viewer',
-  'get /accounts/:accountId/recovery-checklist': 'viewer',
-  'get /accounts/:accountId/export': 'viewer',
-  'get /alert-rules': 'viewer',
-  'get /alerts': 'viewer',
-  'get /users': 'viewer',
-  'get /integrations/slack': 'viewer',
-  'get /integrations/chat': 'viewer',
-
-  'post /accounts': 'member',
-  'post /accounts/:accountId/verify': 'member',
-  'post /accounts/:accountId/scan': 'member',
-  'post /accounts/:accountId/panic': 'member',
-  'delete /accounts/:accountId': 'member',
-  'post /alert-rules': 'member',
-  'patch /alert-rules/:ruleId': 'member',
-  'delete /alert-rules/:ruleId': 'member',
-  'post /alerts/:alertId/ack': 'member',
-
-  'post /users/invite': 'admin',
-  'post /users/:userId/resend-invite': 'admin',
-  'delete /users/:userId': 'admin',
-  'get /integrations/slack/oauth-start': 'admin',
-  'get /integrations/chat/oauth-start': 'admin',
-  'delete /integrations/slack/:teamId': 'admin',
-  'delete /integrations/chat/:teamId': 'admin',
-
-  'patch /users/:userId': 'owner',
-  'post /billing/checkout': 'owner',
-  'get /billing/portal': 'owner',
-};
-
-interface Layer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
-}
-
-/** Every method and path the app serves, read from Express's own routing table. */
-function servedRoutes(app: Express): string[] {
-  const found: string[] = [];
-  const walk = (stack: Layer[]) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-        for (const method of Object.keys(layer.route.methods).filter((m) => m !== '_all')) {
-          for (const path of paths) found.push(`${method} ${path}`);
-        }
-      } else if (layer.handle?.stack) {
-        walk(layer.handle.stack);
-      }
-    }
-  };
-  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
-  return found;
-}
+const TABLE: Record<string, Access> = Object.fromEntries(
+  OPERATIONS.flatMap((op) => pathsOf(op).map((path) => [`${op.method} ${expressPath(path)}`, op.access])),
+);
 
 const RANK: Role[] = ['viewer', 'member', 'admin', 'owner'];
 
