@@ -1,4 +1,4 @@
-import { isGrpcServiceError } from '@temporalio/client';
+import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import type { NextFunction, Request, Response } from 'express';
 import { isDatabaseUnavailable, isInvalidData } from '../../db/errors';
 import { AppError } from '../errors';
@@ -8,7 +8,9 @@ const TEMPORAL_UNREACHABLE = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILAB
 
 function isTemporalUnavailable(err: unknown): boolean {
   const cause = (err as { cause?: unknown })?.cause;
-  return (isGrpcServiceError(err) && TEMPORAL_UNREACHABLE.has(err.code))
+  // An update cut off at our deadline: the server may reset the call (CANCELLED) just before our own timer fires.
+  return err instanceof WorkflowUpdateRPCTimeoutOrCancelledError
+    || (isGrpcServiceError(err) && TEMPORAL_UNREACHABLE.has(err.code))
     || (isGrpcServiceError(cause) && TEMPORAL_UNREACHABLE.has(cause.code))
     || (err instanceof Error && err.name === 'ServiceError' && /UNAVAILABLE|DEADLINE_EXCEEDED|connect/i.test(err.message));
 }
