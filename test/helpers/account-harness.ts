@@ -19,10 +19,15 @@ export type SeededAccount = AccountWorkflowInput & { taskQueue: string };
 /**
  * The account lifecycle on its own time-skipping test server, with the real activities on a real database
  * and a cloud the test scripts.
+ *
+ * Create one per test (`beforeEach`), never one per file: a test that fails part-way leaves workflows with
+ * work outstanding on task queues no worker polls any more, and the test server then stops skipping time, so
+ * every later `env.sleep` of the file would wait in real time and time out.
  */
 export class AccountHarness {
   readonly cloud = new ScriptedCloud();
   private sequence = 0;
+  private readonly workers: Worker[] = [];
   private readonly log = createLogger({ level: 'silent', name: 'test' });
   readonly mailer: Mailer;
 
@@ -42,6 +47,11 @@ export class AccountHarness {
 
   async close(): Promise<void> {
     this.mailer.close();
+    // A test that timed out inside `worker.runUntil` leaves its worker polling; the connection cannot close
+    // under it.
+    const running = this.workers.filter((w) => w.getState() === 'RUNNING');
+    running.forEach((w) => w.shutdown());
+    await waitFor(async () => running.every((w) => ['STOPPED', 'FAILED'].includes(w.getState())), 30_000);
     await this.env.teardown();
     await this.database.drop();
   }
@@ -62,8 +72,8 @@ export class AccountHarness {
     return { tenantId, accountId, awsAccountId, scanIntervalMinutes: 360, taskQueue: `account-${n}` };
   }
 
-  newWorker(taskQueue: string): Promise<Worker> {
-    return Worker.create({
+  async newWorker(taskQueue: string): Promise<Worker> {
+    const worker = await Worker.create({
       connection: this.env.nativeConnection,
       taskQueue,
       // No workflow cache, hence no sticky queue: every task is replayed from history, as after a worker
@@ -72,6 +82,8 @@ export class AccountHarness {
       workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
       activities: this.activities(),
     });
+    this.workers.push(worker);
+    return worker;
   }
 
   activities() {

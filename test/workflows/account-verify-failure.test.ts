@@ -4,10 +4,10 @@ import { AccountHarness, updateFailure } from '../helpers/account-harness';
 // Verification failures, on a test server of their own: after an update fails, the time-skipping test
 // server keeps time skipping locked, which would stall any later test that sleeps.
 let h: AccountHarness;
-beforeAll(async () => {
+beforeEach(async () => {
   h = await AccountHarness.create();
 });
-afterAll(() => h?.close());
+afterEach(() => h?.close());
 
 describe('accountWorkflow verification', () => {
   it('fails verification with the reason, stays PENDING, and verifies once the role is fixed', async () => {

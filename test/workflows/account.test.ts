@@ -1,13 +1,13 @@
 import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 
-// The account lifecycle on the time-skipping test server. (Failed updates have a file of their own: the
-// test server keeps time skipping locked after one, which would stall the long-running tests here.)
+// The account lifecycle on the time-skipping test server, a server of its own for each test. (Failed updates
+// are in account-verify-failure.test.ts.)
 let h: AccountHarness;
-beforeAll(async () => {
+beforeEach(async () => {
   h = await AccountHarness.create();
 });
-afterAll(() => h?.close());
+afterEach(() => h?.close());
 
 describe('accountWorkflow', () => {
   it('verifies: ACTIVE, connected_at set, and the first scan runs at once', async () => {

@@ -16,12 +16,12 @@ let h: AccountHarness;
 let peers: AlertPeers;
 beforeAll(async () => {
   peers = await startAlertPeers();
+});
+beforeEach(async () => {
   h = await AccountHarness.create({ config: peers.config });
 });
-afterAll(async () => {
-  await h?.close();
-  await peers?.close();
-});
+afterEach(() => h?.close());
+afterAll(() => peers?.close());
 
 describe('alert rules in the scan workflow', () => {
   it('fires once when the score drops, not again while it stays low, and again for a new listed-scenario finding', async () => {

@@ -5,10 +5,10 @@ import { cleanInventory, part } from '../helpers/inventory';
 
 // Scans through the real scan workflow and activities: the findings lifecycle as the account changes.
 let h: AccountHarness;
-beforeAll(async () => {
+beforeEach(async () => {
   h = await AccountHarness.create();
 });
-afterAll(() => h?.close());
+afterEach(() => h?.close());
 
 const signalsOf = (accountId: string) =>
   h.database.db.selectFrom('signals').selectAll().where('account_id', '=', accountId).orderBy('detected_at').execute();
