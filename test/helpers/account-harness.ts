@@ -136,7 +136,7 @@ export async function updateFailure(promise: Promise<unknown>): Promise<string |
 }
 
 /** Polls until the condition holds (workflow state settles asynchronously), failing after a deadline. */
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not reached before the deadline');
