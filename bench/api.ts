@@ -1,35 +1,48 @@
 import autocannon from 'autocannon';
-import express from 'express';
-import { type BenchEnvironment, listen } from './environment';
+import { freePort } from '../scripts/local-services';
+import { type CpuRoles, cpuMeter, startNodeProcess } from './processes';
 
-export interface ThroughputRow { name: string; requestsPerSecond: number; p50: number; p99: number; errors: number }
-
-const CONNECTIONS = 50;
-
-async function measure(name: string, url: string, seconds: number, headers: Record<string, string> = {}): Promise<ThroughputRow> {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
-  const errors = r.errors + r.timeouts + r.non2xx;
-  console.log(`${name}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${errors}`);
-  return { name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
+export interface ThroughputRow {
+  name: string; requestsPerSecond: number; p50: number; p99: number; errors: number;
+  /** Cores busy during the measurement: `server` is the process under load. */
+  cpu: CpuRoles;
 }
 
-/** API throughput against a bare Express hello-world measured in the same run (autocannon, 50 connections). */
-export async function benchApi(env: BenchEnvironment, { seconds, auth, awsAccountId }: { seconds: number; auth: Record<string, string>; awsAccountId: string }) {
-  const baseline = express();
-  baseline.get('/', (_req, res) => {
-    res.json({ hello: 'world' });
-  });
-  const bare = await listen(baseline);
+export const CONNECTIONS = 50;
+
+interface Measurement { name: string; url: string; seconds: number; serverPid: number; headers?: Record<string, string> }
+
+async function measure({ name, url, seconds, serverPid, headers = {} }: Measurement): Promise<ThroughputRow> {
+  const meter = cpuMeter({ server: serverPid });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const cpu = meter();
+  const errors = r.errors + r.timeouts + r.non2xx;
+  console.log(`${name}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${errors}, `
+    + `server ${cpu.server?.toFixed(2)} cores`);
+  return { name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpu };
+}
+
+/**
+ * API throughput against a bare Express hello-world measured in the same run (autocannon, 50 connections).
+ * Both servers run in a process of their own; the load comes from this one.
+ */
+export async function benchApi({ url, apiPid, seconds, auth, awsAccountId }: {
+  url: string; apiPid: number; seconds: number; auth: Record<string, string>; awsAccountId: string;
+}): Promise<ThroughputRow[]> {
+  const port = await freePort();
+  const bare = await startNodeProcess({ script: 'bench/hello-world.ts', env: { PORT: String(port) }, ready: 'hello-world listening' });
   try {
+    const api = { seconds, serverPid: apiPid };
     return [
-      await measure('bare Express hello-world', `${bare.url}/`, seconds),
-      await measure('GET /billing/plans (public)', `${env.url}/billing/plans`, seconds),
-      await measure('GET /accounts (authenticated)', `${env.url}/accounts`, seconds, auth),
-      await measure('GET /accounts/{id}/signals (authenticated)', `${env.url}/accounts/${awsAccountId}/signals`, seconds, auth),
+      await measure({ name: 'bare Express hello-world', url: `http://127.0.0.1:${port}/`, seconds, serverPid: bare.pid }),
+      await measure({ ...api, name: 'GET /billing/plans (public)', url: `${url}/billing/plans` }),
+      await measure({ ...api, name: 'GET /me (authenticated, no listing)', url: `${url}/me`, headers: auth }),
+      await measure({ ...api, name: 'GET /accounts (authenticated)', url: `${url}/accounts`, headers: auth }),
+      await measure({
+        ...api, name: 'GET /accounts/{id}/signals (authenticated)', url: `${url}/accounts/${awsAccountId}/signals`, headers: auth,
+      }),
     ];
   } finally {
-    bare.close();
+    await bare.stop();
   }
 }
-
-export { CONNECTIONS };

@@ -1,76 +1,103 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
-import type express from 'express';
-import { createApp } from '../api/app';
-import { createCloudProvider } from '../cloud';
-import { type Config, loadConfig } from '../config/config';
-import { createLogger } from '../config/logger';
 import { createDb, type Db } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { ensureDatabase, freePort, startPostgres, startTemporalDevServer } from '../scripts/services';
-import { createMailer } from '../notify/mailer';
-import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
+import { type NodeProcess, startNodeProcess } from './processes';
 
-// The whole service for benchmarks, in one process: embedded PostgreSQL, the Temporal dev server, a worker
-// with the sandbox provider, and the API on a loopback port. Torn down afterwards.
+// The service for benchmarks, on this machine: embedded PostgreSQL and the Temporal dev server shared by the
+// whole run, and the API and the worker (sandbox provider) as processes of their own, started per part of the
+// run on a task queue of their own, so one part's accounts never reach another part's worker.
 
 export interface BenchEnvironment {
+  /** A small pool for seeding and reading results, apart from the API's and the worker's pools. */
   db: Db;
-  config: Readonly<Config>;
   temporal: Client;
-  url: string;
-  worker: Worker;
+  /** The dev server's billable `action` counter in the default namespace, by action type. */
+  actionCounts: () => Promise<Map<string, number>>;
   close: () => Promise<void>;
+  /** Starts an API and a worker process on `taskQueue`. */
+  startServices: (options: ServiceOptions) => Promise<BenchServices>;
 }
 
-export function listen(app: express.Express): Promise<{ url: string; close: () => void }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
-    });
-  });
+export interface ServiceOptions {
+  taskQueue: string;
+  /** DATABASE_POOL_MAX of the API and the worker. */
+  poolMax: number;
+  /** Extra node flags for the API process (e.g. --cpu-prof). */
+  apiNodeArgs?: string[];
 }
+
+export interface BenchServices {
+  url: string;
+  api: NodeProcess;
+  worker: NodeProcess;
+  stop: () => Promise<void>;
+}
+
+const JWT_SECRET = 'b'.repeat(48);
 
 export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-bench-'));
   chmodSync(scratch, 0o755);
-  const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
+  const [pgPort, temporalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const [postgres, server] = await Promise.all([
     startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false }),
-    startTemporalDevServer({ port: temporalPort }),
+    startTemporalDevServer({ port: temporalPort, metricsPort }),
   ]);
   await ensureDatabase(postgres.url('postgres'), 'bench');
-  const log = createLogger({ level: 'silent', name: 'bench' });
-  const config = loadConfig({
-    DATABASE_URL: postgres.url('bench'), JWT_SECRET: 'b'.repeat(48), LOG_LEVEL: 'silent', CLOUD_PROVIDER: 'sandbox',
-    TEMPORAL_ADDRESS: server.address, DATABASE_POOL_MAX: '20',
-  });
-  const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
+  const databaseUrl = postgres.url('bench');
+  const db = createDb({ url: databaseUrl, maxConnections: 5 });
   await migrateToLatest(db);
-  const cloud = createCloudProvider({ config: config.cloud, log });
   const connection = await Connection.connect({ address: server.address });
   const temporal = new Client({ connection });
-  const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
-  const mailer = createMailer({ config: config.email, db, log });
-  const worker = await createWorker({
-    connection: nativeConnection, namespace: 'default', taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer,
-    workflowBundle: { code: bundle.code },
-  });
-  const running = worker.run();
-  const api = await listen(createApp({ db, config, log, temporal, cloud, mailer }));
+  const running = new Set<BenchServices>();
+
+  const startServices = async ({ taskQueue, poolMax, apiNodeArgs = [] }: ServiceOptions): Promise<BenchServices> => {
+    const port = await freePort();
+    const env = {
+      NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: String(poolMax),
+      TEMPORAL_ADDRESS: server.address, TEMPORAL_TASK_QUEUE: taskQueue, JWT_SECRET,
+    };
+    const url = `http://127.0.0.1:${port}`;
+    // Request logging off: the API is measured, not pino writing to a pipe.
+    const api = await startNodeProcess({
+      script: 'api/main.ts', env: { ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port) },
+      ready: new URL('/healthz', url), nodeArgs: apiNodeArgs,
+    });
+    const worker = await startNodeProcess({ script: 'worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, ready: '"msg":"worker started"' })
+      .catch(async (err: unknown) => {
+        await api.stop();
+        throw err;
+      });
+    const services: BenchServices = {
+      url, api, worker,
+      stop: async () => {
+        running.delete(services);
+        await Promise.all([api.stop(), worker.stop()]);
+      },
+    };
+    running.add(services);
+    return services;
+  };
+
+  const actionCounts = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const counts = new Map<string, number>();
+    for (const [, labels, value] of text.matchAll(/^action\{([^}]*)\} (\S+)$/gm)) {
+      if (!labels?.includes('namespace="default"')) continue;
+      const type = /action_type="([^"]+)"/.exec(labels)?.[1] ?? 'unknown';
+      counts.set(type, (counts.get(type) ?? 0) + Number(value));
+    }
+    return counts;
+  };
+
   return {
-    db, config, temporal, url: api.url, worker,
+    db, temporal, startServices, actionCounts,
     close: async () => {
-      api.close();
-      worker.shutdown();
-      await running;
-      await nativeConnection.close();
+      await Promise.all([...running].map((s) => s.stop()));
       await connection.close();
       await db.destroy();
       await server.env.teardown();
@@ -84,7 +111,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
 export async function tenantAuth(url: string, email: string): Promise<{ authorization: string }> {
   const post = (route: string, body: object) =>
     fetch(`${url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await post('/auth/signup', { email, password: 'bench-password', name: 'Bench' });
+  const signup = await post('/auth/signup', { email, password: 'bench-password', name: 'Bench' });
+  if (!signup.ok) throw new Error(`signup of ${email} answered ${signup.status}`);
   const login = (await (await post('/auth/login', { email, password: 'bench-password' })).json()) as { id_token: string };
   return { authorization: `Bearer ${login.id_token}` };
 }

@@ -1,52 +1,86 @@
-import { temporal } from '@temporalio/proto';
-import { PLANS } from '../domain/plans';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type BenchTenant, connectAccounts, firstScans, signUpTenants, useDailyInterval, verifyAccounts,
+} from './accounts';
 import type { BenchEnvironment } from './environment';
+import { type CpuRoles, cpuMeter, sampleResident } from './processes';
 
-type EventType = temporal.api.enums.v1.EventType;
+export interface ScanSizeResult {
+  accounts: number;
+  tenants: number;
+  connectSeconds: number;
+  seconds: number;
+  scansPerSecond: number;
+  /** Worker RSS in bytes: started and idle; with every account connected; median and peak during the scans; after. */
+  rss: { idle: number; connected: number; median: number; peak: number; after: number };
+  /** Cores busy from the first verification to the last first scan, by process. */
+  cpu: CpuRoles;
+}
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Resolves once every first scan of the tenants succeeded; throws on a failed one or at the deadline. */
+export async function firstScansDone(env: BenchEnvironment, tenants: BenchTenant[], timeoutMs: number): Promise<void> {
+  const expected = tenants.reduce((n, t) => n + t.awsAccountIds.length, 0);
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('benchmark did not finish in time');
-    await new Promise((r) => setTimeout(r, 100));
+  let reported = Date.now();
+  for (;;) {
+    const { succeeded, failed } = await firstScans(env.db, tenants);
+    if (failed > 0) throw new Error(`${failed} first scans failed`);
+    if (succeeded >= expected) return;
+    if (Date.now() > deadline) throw new Error(`only ${succeeded} of ${expected} first scans succeeded in time`);
+    if (Date.now() - reported >= 60_000) {
+      reported = Date.now();
+      console.log(`  ${succeeded} of ${expected} first scans succeeded`);
+    }
+    await sleep(250);
   }
 }
 
 /**
- * Connects and verifies `accounts` sandbox accounts (verification starts each first scan at once) and measures
- * how fast the worker completes those scans. Then counts the Temporal billable actions of one routine scan
- * from real histories.
+ * `size` sandbox accounts connected through the API (spread over Enterprise tenants of 250), then all verified
+ * with `concurrency` requests in flight: verification starts each first scan. Scans per second is the accounts
+ * over the seconds from the first verification to the last first scan succeeded. A fresh API and worker process
+ * on a task queue of their own, so the worker holds this size's accounts and no others; its RSS is sampled
+ * from /proc throughout.
  */
-export async function benchScans(env: BenchEnvironment, { auth, tenantEmail, accounts }: { auth: Record<string, string>; tenantEmail: string; accounts: number }) {
-  const user = await env.db.selectFrom('users').select('tenant_id').where('email', '=', tenantEmail).executeTakeFirstOrThrow();
-  await env.db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', user.tenant_id).execute();
-  const ids = Array.from({ length: accounts }, (_, i) => String(500000000000 + i));
-  const post = (route: string, body?: object) => fetch(`${env.url}${route}`, {
-    method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
-  });
-  for (const id of ids) await post('/accounts', { aws_account_id: id });
+export async function benchScanSize(env: BenchEnvironment, { size, concurrency, poolMax, timeoutMs }: {
+  size: number; concurrency: number; poolMax: number; timeoutMs: number;
+}): Promise<ScanSizeResult> {
+  const services = await env.startServices({ taskQueue: `bench-scans-${size}`, poolMax });
+  const rss = sampleResident(services.worker.pid);
+  try {
+    await sleep(2_000);
+    const idle = median(rss.window());
+    const tenants = await signUpTenants({ db: env.db, url: services.url, prefix: `scans-${size}`, count: size, firstId: 600_000_000_000 });
+    const connecting = Date.now();
+    await connectAccounts(services.url, tenants, concurrency);
+    const connectSeconds = (Date.now() - connecting) / 1000;
+    rss.window();
+    const connected = rss.now();
+    console.log(`${size} accounts connected in ${connectSeconds.toFixed(1)} s (${tenants.length} tenants)`);
 
-  const started = Date.now();
-  await Promise.all(ids.map((id) => post(`/accounts/${id}/verify`)));
-  const done = () => env.db.selectFrom('scans').select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('tenant_id', '=', user.tenant_id).where('status', '=', 'succeeded').executeTakeFirstOrThrow();
-  await until(async () => Number((await done()).n) >= accounts, 600_000);
-  const seconds = (Date.now() - started) / 1000;
-  const scansPerSecond = accounts / seconds;
-  console.log(`${accounts} first scans in ${seconds.toFixed(1)} s: ${scansPerSecond.toFixed(1)} scans/s`);
-
-  // Billable actions of one scan, from histories: the child's start and its activities, plus the timer that
-  // schedules a routine scan in the account workflow.
-  const account = await env.db.selectFrom('accounts').select(['workflow_id', 'first_scan_id']).where('aws_account_id', '=', ids[0]!).executeTakeFirstOrThrow();
-  const countEvents = async (workflowId: string, types: EventType[]) => {
-    const history = await env.temporal.workflow.getHandle(workflowId).fetchHistory();
-    return (history.events ?? []).filter((e) => types.includes(e.eventType as EventType)).length;
-  };
-  const E = temporal.api.enums.v1.EventType;
-  const childActions = await countEvents(account.first_scan_id as string, [E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, E.EVENT_TYPE_TIMER_STARTED]);
-  const parentPerScan = await countEvents(account.workflow_id, [E.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED]);
-  const actionsPerScan = childActions + parentPerScan + 1; // + the timer that schedules it
-  const perMonth = PLANS.map((p) => ({ plan: p.id, interval: p.scan_interval_minutes, actions: Math.round(actionsPerScan * (30 * 24 * 60) / p.scan_interval_minutes) }));
-  console.log(`billable actions per routine scan: ${actionsPerScan}`);
-  return { accounts, seconds, scansPerSecond, actionsPerScan, childActions, perMonth };
+    await useDailyInterval(env.db, tenants);
+    const started = Date.now();
+    const meter = cpuMeter({ worker: services.worker.pid, api: services.api.pid });
+    await Promise.all([verifyAccounts(services.url, tenants, concurrency), firstScansDone(env, tenants, timeoutMs)]);
+    const seconds = (Date.now() - started) / 1000;
+    const cpu = meter();
+    const during = rss.window();
+    await sleep(5_000);
+    const after = median(rss.window());
+    const result: ScanSizeResult = {
+      accounts: size, tenants: tenants.length, connectSeconds, seconds, scansPerSecond: size / seconds,
+      rss: { idle, connected, median: median(during), peak: Math.max(...during), after }, cpu,
+    };
+    const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+    const busy = Object.entries(cpu).map(([role, cores]) => `${role} ${cores.toFixed(2)}`).join(', ');
+    console.log(`${size} first scans in ${seconds.toFixed(1)} s: ${result.scansPerSecond.toFixed(1)} scans/s; `
+      + `worker RSS idle ${mib(idle)}, connected ${mib(connected)}, scans median ${mib(result.rss.median)} `
+      + `peak ${mib(result.rss.peak)}, after ${mib(after)}; cores: ${busy}`);
+    return result;
+  } finally {
+    rss.stop();
+    await services.stop();
+  }
 }

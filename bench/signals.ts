@@ -5,10 +5,11 @@ import type { BenchEnvironment } from './environment';
  * Inserts `count` signals for one account in SQL (fast), then times page 1 and page 100 of the signals
  * endpoint (limit 50), following next_token to reach page 100 the way a client would.
  */
-export async function benchSignalPages(env: BenchEnvironment, { auth, awsAccountId, count, samples }: {
-  auth: Record<string, string>; awsAccountId: string; count: number; samples: number;
+export async function benchSignalPages(env: BenchEnvironment, { url, auth, awsAccountId, count, samples }: {
+  url: string; auth: Record<string, string>; awsAccountId: string; count: number; samples: number;
 }) {
-  const account = await env.db.selectFrom('accounts').select(['id', 'tenant_id', 'first_scan_id']).where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
+  const account = await env.db.selectFrom('accounts').select(['id', 'tenant_id', 'first_scan_id'])
+    .where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
   await sql`
     insert into signals (id, tenant_id, account_id, check_id, fingerprint, scenario, severity, title, description, resource, region,
                          first_scan_id, last_seen_scan_id, detected_at, resolved_at)
@@ -19,8 +20,8 @@ export async function benchSignalPages(env: BenchEnvironment, { auth, awsAccount
   await sql`analyze signals`.execute(env.db);
 
   const get = async (token?: string) => {
-    const url = `${env.url}/accounts/${awsAccountId}/signals?limit=50${token ? `&next_token=${encodeURIComponent(token)}` : ''}`;
-    const res = await fetch(url, { headers: auth });
+    const pageUrl = `${url}/accounts/${awsAccountId}/signals?limit=50${token ? `&next_token=${encodeURIComponent(token)}` : ''}`;
+    const res = await fetch(pageUrl, { headers: auth });
     return (await res.json()) as { next_token: string | null };
   };
   let token: string | undefined;

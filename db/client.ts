@@ -12,5 +12,8 @@ export function createDb({ url, maxConnections = 10 }: { url: string; maxConnect
   const pool = new Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: 5_000 });
   // An idle client whose server went away emits 'error'; without a listener it would crash the process.
   pool.on('error', () => undefined);
+  // So does a checked-out one (the pool listens only to idle clients); its query fails on its own, and the pool
+  // drops the client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

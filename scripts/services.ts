@@ -40,9 +40,13 @@ export interface TemporalDevServer {
   env: TestWorkflowEnvironment;
 }
 
-/** The Temporal CLI dev server. With `dbFile` its state survives a restart; with `uiPort` it serves the Web UI. */
+/**
+ * The Temporal CLI dev server. With `dbFile` its state survives a restart; with `uiPort` it serves the Web UI;
+ * with `metricsPort` it serves Prometheus metrics (benchmarks read its billable `action` counter there).
+ */
 export async function startTemporalDevServer(
-  { port, uiPort, dbFile, namespace = 'default' }: { port: number; uiPort?: number; dbFile?: string; namespace?: string },
+  { port, uiPort, dbFile, metricsPort, namespace = 'default' }:
+    { port: number; uiPort?: number; dbFile?: string; metricsPort?: number; namespace?: string },
 ): Promise<TemporalDevServer> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
@@ -52,6 +56,7 @@ export async function startTemporalDevServer(
       namespace,
       ...(uiPort ? { ui: true, uiPort } : { ui: false }),
       ...(dbFile ? { dbFilename: dbFile } : {}),
+      ...(metricsPort ? { extraArgs: ['--metrics-port', String(metricsPort)] } : {}),
       log: { format: 'pretty', level: 'error' },
       searchAttributes: ALL_SEARCH_ATTRIBUTES,
     },

@@ -9,7 +9,7 @@ import { newId } from '../../domain/ids';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
 import { getPlan, type PlanId } from '../../domain/plans';
 import { MANUAL_SCAN_WINDOW_SECONDS } from '../../domain/limits';
-import { hitWindow } from '../../db/repositories/rate-limits';
+import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
 import {
   type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
@@ -159,7 +159,8 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
   }
   const tenant = await findTenant({ db, tenantId: caller.tenantId });
   const plan = getPlan((tenant?.plan ?? 'solo') as PlanId);
-  const window = await hitWindow({ db, key: `scan:manual:${account.id}`, windowSeconds: MANUAL_SCAN_WINDOW_SECONDS });
+  const limitKey = `scan:manual:${account.id}`;
+  const window = await hitWindow({ db, key: limitKey, windowSeconds: MANUAL_SCAN_WINDOW_SECONDS });
   if (window.count > plan.manual_scans_per_hour) {
     throw new AppError('rate_limited', `The ${plan.name} plan allows ${plan.manual_scans_per_hour} manual scans per account per hour`, {
       retryAfterSeconds: window.resetsInSeconds,
@@ -170,6 +171,8 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
     const { scanId } = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.executeUpdate(scanNowUpdate));
     return { message: 'Scan started', execution_arn: executionArn(config.temporal.namespace, scanId) };
   } catch (err) {
+    // No scan was queued (or none confirmed): the request does not count toward the hourly limit.
+    await releaseHit({ db, key: limitKey });
     throw translateUpdateFailure(err);
   }
 }

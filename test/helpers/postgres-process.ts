@@ -15,7 +15,10 @@ export class PostgresProcess {
   }
 
   async start(): Promise<void> {
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'test/support/postgres-process.ts'), this.dataDir, String(this.port)], {
+    // node itself with tsx as its loader: the `tsx` binary runs the script in a grandchild, which it kills outright
+    // when it relays SIGTERM and the grandchild is slow to confirm (under load), leaving PostgreSQL running.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/postgres-process.ts'), this.dataDir, String(this.port)], {
+      cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     this.child = child;

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import { getPlan } from '../domain/plans';
+import type { Db } from '../db/client';
+import { tenantAuth } from './environment';
+
+// Connecting and verifying accounts through the API, as a customer would, with a bounded number of requests
+// in flight: thousands at once would measure the HTTP client's queue, not the service.
+
+export interface BenchTenant {
+  tenantId: string;
+  auth: { authorization: string };
+  awsAccountIds: string[];
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+export async function inFlight<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+async function post(url: string, auth: object, route: string, body?: object): Promise<void> {
+  const res = await fetch(`${url}${route}`, {
+    method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`POST ${route} answered ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+}
+
+/**
+ * Signs up enough Enterprise tenants for `count` accounts (the plan allows 250 each) and gives each its
+ * share of 12-digit ids starting at `firstId`.
+ */
+export async function signUpTenants({ db, url, prefix, count, firstId }: {
+  db: Db; url: string; prefix: string; count: number; firstId: number;
+}): Promise<BenchTenant[]> {
+  const perTenant = getPlan('enterprise').account_limit;
+  const tenants: BenchTenant[] = [];
+  for (let t = 0; t * perTenant < count; t++) {
+    const email = `${prefix}-${t}@example.com`;
+    const auth = await tenantAuth(url, email);
+    const user = await db.selectFrom('users').select('tenant_id').where('email', '=', email).executeTakeFirstOrThrow();
+    await db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', user.tenant_id).execute();
+    const size = Math.min(perTenant, count - t * perTenant);
+    const awsAccountIds = Array.from({ length: size }, (_, i) => String(firstId + t * perTenant + i));
+    tenants.push({ tenantId: user.tenant_id, auth, awsAccountIds });
+  }
+  return tenants;
+}
+
+/** Every account, taking the tenants in turn: a connect locks its tenant's row, so one tenant at a time would queue. */
+function pairs(tenants: BenchTenant[]): { auth: BenchTenant['auth']; id: string }[] {
+  const all: { auth: BenchTenant['auth']; id: string }[] = [];
+  const longest = Math.max(0, ...tenants.map((t) => t.awsAccountIds.length));
+  for (let i = 0; i < longest; i++) {
+    for (const t of tenants) {
+      const id = t.awsAccountIds[i];
+      if (id) all.push({ auth: t.auth, id });
+    }
+  }
+  return all;
+}
+
+/** POST /accounts for every account of every tenant. */
+export async function connectAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<void> {
+  await inFlight(pairs(tenants), concurrency, ({ auth, id }) => post(url, auth, '/accounts', { aws_account_id: id }));
+}
+
+/** POST /accounts/{id}/verify for every account: each verification starts that account's first scan. */
+export async function verifyAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<void> {
+  await inFlight(pairs(tenants), concurrency, ({ auth, id }) => post(url, auth, `/accounts/${id}/verify`));
+}
+
+/**
+ * Moves the tenants to the Solo plan's daily interval before verification (which reads the interval), so no
+ * routine scan interleaves with the first scans being measured, however long they take.
+ */
+export async function useDailyInterval(db: Db, tenants: BenchTenant[]): Promise<void> {
+  await db.updateTable('tenants').set({ plan: 'solo' }).where('id', 'in', tenants.map((t) => t.tenantId)).execute();
+}
+
+/** First scans of the tenants' accounts by status. */
+export async function firstScans(db: Db, tenants: BenchTenant[]): Promise<{ succeeded: number; failed: number }> {
+  const rows = await db.selectFrom('scans')
+    .select(['status', sql<string>`count(*)`.as('n')])
+    .where('tenant_id', 'in', tenants.map((t) => t.tenantId))
+    .where('trigger', '=', 'initial')
+    .groupBy('status')
+    .execute();
+  const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+  return { succeeded: count('succeeded'), failed: count('failed') };
+}
