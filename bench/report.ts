@@ -39,16 +39,17 @@ PostgreSQL, and everything on the machine this run did not start.
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.map((row) => `| ${row} |`).join('\n')}
 
-Where an authenticated request's time goes (a \`node --cpu-prof\` profile of the API process under this load; run
-with \`BENCH_CPU_PROF=<dir>\` to write one): the API process is the bottleneck, one core fully busy (Node runs the
-requests on one thread) while PostgreSQL uses about a third of a core, so a larger pool changes nothing (pools of 20
-and 50 connections measured the same within the noise). Each request makes two queries, the caller's user row (so a removed user is refused
-at once) and the listing. The pg driver takes about 45% of the busy time: sending the queries, decoding the rows and
-parsing their timestamps (\`GET /accounts\` reads every column of 50 accounts, six timestamps each). Then garbage
-collection about 13%, Express routing 12%, pino-http 5%, Kysely 4%, the JWT check 4%, our own code 5%. The JWT check
-was the largest single item (about 30% of the busy time) until \`verifyIdToken\` passed jsonwebtoken a secret
-\`KeyObject\`: given a string, jsonwebtoken first tries to parse it as a PEM public key, and that throws on every
-request. What would still help: listing only the columns the summary shows, or paging \`GET /accounts\`.
+Where an authenticated request's time went in a profile taken on 2026-11-22 (not re-measured by each run; run with
+\`BENCH_CPU_PROF=<dir>\` to write a \`node --cpu-prof\` profile of the API process under this load): the API process
+is the bottleneck, one core fully busy (Node runs the requests on one thread) while PostgreSQL uses about a third of
+a core, so a larger pool changes nothing (pools of 20 and 50 connections measured the same within the noise). Each
+request makes two queries, the caller's user row (so a removed user is refused at once) and the listing. The pg
+driver took about 45% of the busy time: sending the queries, decoding the rows and parsing their timestamps
+(\`GET /accounts\` reads every column of 50 accounts, six timestamps each). Then garbage collection about 13%,
+Express routing 12%, pino-http 5%, Kysely 4%, the JWT check 4%, our own code 5%. The JWT check was the largest single
+item (about 30% of the busy time) until \`verifyIdToken\` passed jsonwebtoken a secret \`KeyObject\`: given a
+string, jsonwebtoken first tries to parse it as a PEM public key, and that throws on every request. What would still
+help: listing only the columns the summary shows, or paging \`GET /accounts\`.
 `;
 }
 
@@ -87,7 +88,7 @@ A scan with the sandbox provider does no network I/O, so these figures are the p
 takes a verification Update, a child workflow, three activities and their workflow tasks through one Temporal
 server and one worker, and a few writes to PostgreSQL. Against AWS a scan spends minutes waiting on AWS APIs
 instead, and throughput is set by the worker's activity slots (100 by default). The worker keeps up to its sticky
-cache size of workflows in memory (the SDK's default follows the heap limit: about 2,300 here); an account's
+cache size of workflows in memory (the SDK's default follows the worker's heap limit); an account's
 workflow evicted from it is replayed from its history when it next has work.
 `;
 }
@@ -124,10 +125,10 @@ export function renderReport(r: BenchReport): string {
 Written by \`npm run bench\` on ${r.startedAt.toISOString().slice(0, 10)} (the run took ${n(r.minutes, 1)} minutes).
 Machine: ${coreCount} cores (${model}), ${memoryGiB} GiB, Node ${node}. Everything ran on this one machine: embedded
 PostgreSQL, the Temporal dev server (in-memory), the API and the worker (sandbox provider) as processes of their own,
-and the load generator. The machine is shared and was not quiet: other people's test suites ran on it at the same
-time (one-minute load average ${loadBefore} at the start and ${loadAfter} at the end, on ${coreCount} cores; the "rest of machine"
-columns show how much CPU they took during each measurement). Absolute numbers move from run to run; compare the
-ratios, which are measured in the same run.
+and the load generator. The machine is shared: the one-minute load average was ${loadBefore} at the start and ${loadAfter}
+at the end, on ${coreCount} cores, and the "rest of machine" columns show how much CPU everything this run did not start
+took during each measurement. Absolute numbers move from run to run; compare the ratios, which are measured in the
+same run.
 
 ${apiSection(r)}
 ## Signals: keyset pagination
