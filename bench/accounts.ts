@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { getPlan } from '../domain/plans';
 import type { Db } from '../db/client';
@@ -21,12 +22,22 @@ export async function inFlight<T>(items: readonly T[], limit: number, task: (ite
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-async function post(url: string, auth: object, route: string, body?: object): Promise<void> {
-  const res = await fetch(`${url}${route}`, {
-    method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`POST ${route} answered ${res.status}: ${await res.text()}`);
-  await res.arrayBuffer();
+const MAX_ATTEMPTS = 20;
+
+/**
+ * POSTs like a well-behaved client: a 503 (the service asks to retry shortly) is retried after its Retry-After.
+ * Returns how many 503s it got; anything else that is not 2xx throws.
+ */
+async function post(url: string, auth: object, route: string, body?: object): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${url}${route}`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (res.ok) return attempt - 1;
+    if (res.status !== 503 || attempt === MAX_ATTEMPTS) throw new Error(`POST ${route} answered ${res.status}: ${text}`);
+    await sleep(Number(res.headers.get('retry-after') ?? 5) * 1000);
+  }
 }
 
 /**
@@ -63,14 +74,25 @@ function pairs(tenants: BenchTenant[]): { auth: BenchTenant['auth']; id: string 
   return all;
 }
 
-/** POST /accounts for every account of every tenant. */
-export async function connectAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<void> {
-  await inFlight(pairs(tenants), concurrency, ({ auth, id }) => post(url, auth, '/accounts', { aws_account_id: id }));
+/** POST /accounts for every account of every tenant; returns how many answers were 503 (then retried). */
+export async function connectAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<number> {
+  let unavailable = 0;
+  await inFlight(pairs(tenants), concurrency, async ({ auth, id }) => {
+    unavailable += await post(url, auth, '/accounts', { aws_account_id: id });
+  });
+  return unavailable;
 }
 
-/** POST /accounts/{id}/verify for every account: each verification starts that account's first scan. */
-export async function verifyAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<void> {
-  await inFlight(pairs(tenants), concurrency, ({ auth, id }) => post(url, auth, `/accounts/${id}/verify`));
+/**
+ * POST /accounts/{id}/verify for every account: each verification starts that account's first scan. Returns
+ * how many answers were 503 (then retried).
+ */
+export async function verifyAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<number> {
+  let unavailable = 0;
+  await inFlight(pairs(tenants), concurrency, async ({ auth, id }) => {
+    unavailable += await post(url, auth, `/accounts/${id}/verify`);
+  });
+  return unavailable;
 }
 
 /**

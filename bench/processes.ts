@@ -108,7 +108,7 @@ export function sampleResident(pid: number, everyMs = 250) {
 
 const TICKS_PER_SECOND = 100;
 
-interface ProcessInfo { pid: number; ppid: number; ticks: number; cmdline: string }
+interface ProcessInfo { pid: number; ppid: number; ticks: number; ownTicks: number; cmdline: string }
 
 function processes(): ProcessInfo[] {
   const all: ProcessInfo[] = [];
@@ -118,7 +118,10 @@ function processes(): ProcessInfo[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      all.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), cmdline });
+      // utime + stime, plus cutime + cstime: the time of children it has reaped. PostgreSQL's backends come and go
+      // with the pools' connections; without their time once they exit, the tree's total would drop.
+      const ownTicks = Number(fields[11]) + Number(fields[12]);
+      all.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: ownTicks + Number(fields[13]) + Number(fields[14]), ownTicks, cmdline });
     } catch {
       // The process ended while we read it.
     }
@@ -149,7 +152,8 @@ function snapshot(named: Record<string, number>): { roles: CpuRoles; machine: nu
     const role = byPid.get(p.pid) ?? (/postgres/.test(p.cmdline) ? 'postgres' : /temporal/.test(p.cmdline) ? 'temporal' : 'other');
     add(role, p);
   }
-  roles['load generator'] = all.find((p) => p.pid === process.pid)?.ticks ?? 0;
+  // Its own time only: the processes it started and reaped are not load it generated.
+  roles['load generator'] = all.find((p) => p.pid === process.pid)?.ownTicks ?? 0;
   return { roles, machine: machineBusyTicks() };
 }
 

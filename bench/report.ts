@@ -58,6 +58,7 @@ function scansSection(r: BenchReport): string {
   const rows = r.scans.map((s) => [
     n(s.accounts), s.tenants, n(s.connectSeconds, 1), n(s.seconds, 1), `**${n(s.scansPerSecond, 1)}**`,
     mib(s.rss.idle), mib(s.rss.connected), mib(s.rss.median), `**${mib(s.rss.peak)}**`, mib(s.rss.after),
+    `${s.unavailable.connect} / ${s.unavailable.verify}`,
   ].join(' | '));
   const cpuRows = r.scans.map((s) => [
     n(s.accounts), cores(s.cpu, 'temporal'), cores(s.cpu, 'worker'), cores(s.cpu, 'postgres'), cores(s.cpu, 'api'),
@@ -72,10 +73,14 @@ verification starts each account's first scan. Scans per second is the accounts 
 verification until every first scan succeeded (its results saved). The tenants are moved to a daily scan interval
 before verification, so no routine scan runs among the first scans. Worker RSS is the worker process's VmRSS from
 \`/proc\`, sampled every 250 ms: idle after start-up, with every account connected (each account's workflow started),
-median and peak while verifying and scanning, and 5 s after the last first scan.
+median and peak while verifying and scanning, and 5 s after the last first scan. The load generator behaves as the
+API asks clients to: a 503 is retried after its \`Retry-After\`; the last column counts those answers (connect /
+verify). Verification's activity shares the task queue with the scans' activities but goes ahead of them (task-queue
+priority 1, see README): without that, once thousands of first scans are queued a verification waits behind them all
+and the API answers 503 at its 60-second deadline.
 
-| accounts | tenants | connect s | first scans s | scans/s | RSS idle MiB | connected MiB | scans median MiB | scans peak MiB | after MiB |
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| accounts | tenants | connect s | first scans s | scans/s | RSS idle MiB | connected MiB | scans median MiB | scans peak MiB | after MiB | 503s retried |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.map((row) => `| ${row} |`).join('\n')}
 
 Cores busy while verifying and scanning, of ${r.machine.cores}:

@@ -11,6 +11,8 @@ export interface ScanSizeResult {
   connectSeconds: number;
   seconds: number;
   scansPerSecond: number;
+  /** Connect and verify requests answered 503 and retried (see README: verification waits behind scans). */
+  unavailable: { connect: number; verify: number };
   /** Worker RSS in bytes: started and idle; with every account connected; median and peak during the scans; after. */
   rss: { idle: number; connected: number; median: number; peak: number; after: number };
   /** Cores busy from the first verification to the last first scan, by process. */
@@ -54,7 +56,7 @@ export async function benchScanSize(env: BenchEnvironment, { size, concurrency, 
     const idle = median(rss.window());
     const tenants = await signUpTenants({ db: env.db, url: services.url, prefix: `scans-${size}`, count: size, firstId: 600_000_000_000 });
     const connecting = Date.now();
-    await connectAccounts(services.url, tenants, concurrency);
+    const connectUnavailable = await connectAccounts(services.url, tenants, concurrency);
     const connectSeconds = (Date.now() - connecting) / 1000;
     rss.window();
     const connected = rss.now();
@@ -63,7 +65,7 @@ export async function benchScanSize(env: BenchEnvironment, { size, concurrency, 
     await useDailyInterval(env.db, tenants);
     const started = Date.now();
     const meter = cpuMeter({ worker: services.worker.pid, api: services.api.pid });
-    await Promise.all([verifyAccounts(services.url, tenants, concurrency), firstScansDone(env, tenants, timeoutMs)]);
+    const [verifyUnavailable] = await Promise.all([verifyAccounts(services.url, tenants, concurrency), firstScansDone(env, tenants, timeoutMs)]);
     const seconds = (Date.now() - started) / 1000;
     const cpu = meter();
     const during = rss.window();
@@ -71,13 +73,15 @@ export async function benchScanSize(env: BenchEnvironment, { size, concurrency, 
     const after = median(rss.window());
     const result: ScanSizeResult = {
       accounts: size, tenants: tenants.length, connectSeconds, seconds, scansPerSecond: size / seconds,
+      unavailable: { connect: connectUnavailable, verify: verifyUnavailable },
       rss: { idle, connected, median: median(during), peak: Math.max(...during), after }, cpu,
     };
     const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
     const busy = Object.entries(cpu).map(([role, cores]) => `${role} ${cores.toFixed(2)}`).join(', ');
     console.log(`${size} first scans in ${seconds.toFixed(1)} s: ${result.scansPerSecond.toFixed(1)} scans/s; `
       + `worker RSS idle ${mib(idle)}, connected ${mib(connected)}, scans median ${mib(result.rss.median)} `
-      + `peak ${mib(result.rss.peak)}, after ${mib(after)}; cores: ${busy}`);
+      + `peak ${mib(result.rss.peak)}, after ${mib(after)}; cores: ${busy}; 503s retried: connect ${connectUnavailable}, `
+      + `verify ${verifyUnavailable}`);
     return result;
   } finally {
     rss.stop();

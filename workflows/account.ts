@@ -11,9 +11,15 @@ import {
 import { scanWorkflow } from './scan';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
+// Verify and disconnect have a caller waiting on them: they go ahead of any backlog of scan activities on the
+// shared task queue (priority 1; everything else has the default, 3). Without it, a tenant verifying while
+// thousands of scans are queued waits behind all of them and gets a 503 at the API's deadline.
+const INTERACTIVE = { priorityKey: 1 };
+
 const { markAccountDisconnected } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
+  priority: INTERACTIVE,
 });
 
 // A caller is waiting on verification: give up after two minutes (STS or our own credentials broken) rather
@@ -22,6 +28,7 @@ const { verifyAccount } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '20 seconds', backoffCoefficient: 2 },
+  priority: INTERACTIVE,
 });
 
 const DEFAULT_MAX_SCANS_PER_RUN = 500;

@@ -4,6 +4,7 @@ import { stateQuery } from '../../workflows/messages';
 import { customerAccount, runAsCustomer } from '../helpers/aws';
 import { waitFor } from '../helpers/account-harness';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { scanWorkflowResult } from '../helpers/scans';
 
 // Connect, run the generated CLI script in the customer's (moto) account, verify through STS, scan,
 // disconnect: the real API, the real worker on the Temporal dev server, the real AWS provider on moto.
@@ -36,8 +37,8 @@ describe('POST /accounts/{account_id}/verify', () => {
     });
     const scanId = ARN.exec(res.body.first_scan_execution_arn)![1]!;
     // The execution ARN names a real workflow: the scan, findable by its id.
+    expect(await scanWorkflowResult(ctx.temporal, scanId)).toMatchObject({ status: 'succeeded' });
     const scan = ctx.temporal.workflow.getHandle(scanId);
-    expect(await scan.result()).toMatchObject({ status: 'succeeded' });
     const description = await scan.describe();
     expect(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]))
       .toEqual(expect.arrayContaining([['SentinelAwsAccountId', customer.accountId], ['SentinelTenantId', owner.tenantId]]));

@@ -11,6 +11,7 @@ import { errorCodesOf, expressPath, pathsOf } from '../../api/openapi/registry';
 import { ERROR_STATUS } from '../../api/errors';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';
+import { scanWorkflowResult } from '../helpers/scans';
 
 // The OpenAPI document against the running app: it names exactly the routes Express serves, it is valid
 // OpenAPI 3.1, its request schemas refuse what the routes refuse, and every answer this suite provokes (all but
@@ -322,7 +323,7 @@ describe('answers', () => {
     await call('post', '/accounts', { body: { aws_account_id: account } });
     await call('post', '/accounts/{account_id}/scan', { params: { account_id: account } });
     const verified = await call('post', '/accounts/{account_id}/verify', { params: { account_id: account } });
-    await ctx.temporal.workflow.getHandle(String(verified.body.first_scan_execution_arn).split('/').pop() as string).result();
+    await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
     await call('post', '/accounts/{account_id}/verify', { params: { account_id: account } });
     await call('post', '/accounts/{account_id}/scan', { params: { account_id: account } });
     await call('get', '/accounts');

@@ -7,6 +7,7 @@ import { waitFor } from '../helpers/account-harness';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';
 import { unzip } from '../helpers/zip';
+import { scanWorkflowResult } from '../helpers/scans';
 
 // Tenant isolation. Tenant B, holding valid tokens of every role, points every route that takes an id at
 // tenant A's real resources (an ACTIVE account with findings, an alert rule, an alert, users, a Slack
@@ -99,7 +100,7 @@ afterAll(() => ctx.close());
 async function activeAccount(user: TestUser) {
   await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: AWS_ID }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(user.auth).expect(200);
-  await ctx.temporal.workflow.getHandle(String(verified.body.first_scan_execution_arn).split('/').pop() as string).result();
+  await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
   await waitFor(async () => {
     const deliveries = await ctx.db.selectFrom('alert_deliveries').select('status').where('tenant_id', '=', user.tenantId).execute();
     return deliveries.length > 0 && deliveries.every((d) => d.status === 'delivered' || d.status === 'failed');

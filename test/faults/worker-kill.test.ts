@@ -4,7 +4,7 @@ import { createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext, t
 import { type GatedPeers, startGatedPeers } from '../helpers/gated-peers';
 import { RowLock } from '../helpers/row-lock';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
-import type { ScanOutcome } from '../../workflows/messages';
+import { scanWorkflowResult } from '../helpers/scans';
 
 // The worker process is killed (SIGKILL) ten times in a row, each time in the middle of a manual scan, and
 // restarted. Every kill lands at a chosen point, held there so it is not left to timing:
@@ -131,7 +131,7 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   peers.openGate();
   await Promise.all(locks.splice(0).map((l) => l.release()));
 
-  const outcomes = await Promise.all(manualScans.map((id) => ctx.temporal.workflow.getHandle(id).result() as Promise<ScanOutcome>));
+  const outcomes = await Promise.all(manualScans.map((id) => scanWorkflowResult(ctx.temporal, id)));
   expect(outcomes.map((o) => o.status)).toEqual(PHASES.map(() => 'succeeded'));
   await waitFor(async () => {
     const all = await deliveries();

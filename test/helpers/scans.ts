@@ -1,0 +1,17 @@
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { ScanOutcome } from '../../workflows/messages';
+import { waitFor } from './account-harness';
+
+/**
+ * The outcome of a scan's workflow, by its execution ARN or scan id. Verify and scan-now answer with the scan
+ * id once the account workflow has queued the scan; the scan's child workflow starts a moment later (or after
+ * the scan running before it), so right after the answer Temporal may not know it yet.
+ */
+export async function scanWorkflowResult(temporal: Client, executionArnOrScanId: string): Promise<ScanOutcome> {
+  const handle = temporal.workflow.getHandle(executionArnOrScanId.split('/').pop() as string);
+  await waitFor(() => handle.describe().then(() => true, (err: unknown) => {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }), 60_000);
+  return handle.result() as Promise<ScanOutcome>;
+}
