@@ -4,7 +4,7 @@ import { type Inputs, type Outputs, trpc } from '../api';
 import { ScoreChart } from '../components/ScoreChart';
 import { Empty, ErrorBox, Loading, Notice, saveText, SrsBadge } from '../components/ui';
 import { BAND_LABEL, srsBand, when } from '../format';
-import { useAction, useLoad } from '../hooks';
+import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link } from '../router';
 
@@ -13,8 +13,10 @@ type Filters = Pick<Inputs['signals']['list']['query'] & object, 'severity' | 's
 
 export function AccountPage({ accountId }: { accountId: string }) {
   const account = useLoad(() => trpc.accounts.get.query({ account_id: accountId }), [accountId]);
-  const history = useLoad(() => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }), [accountId]);
+  const history = useLoad(() => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }), [accountId, account.data?.last_scan_at]);
   const isAdmin = useCan('admin');
+  const scanning = account.data?.status === 'ACTIVE' && account.data.last_scan_at === null;
+  usePoll(account.reload, scanning, 3000);
   if (account.error) {
     return (
       <section>
@@ -50,8 +52,10 @@ export function AccountPage({ accountId }: { accountId: string }) {
       <h2>Score history</h2>
       <ErrorBox message={history.error} onRetry={history.reload} />
       {history.data ? <ScoreChart history={history.data.history} /> : !history.error && <Loading />}
-      <Findings accountId={accountId} />
-      <Checklist accountId={accountId} />
+      {scanning && <p className="loading" role="status">The first scan is running; findings appear when it ends…</p>}
+      {/* Keyed by the last scan, so findings, history and checklist load again when a scan lands. */}
+      <Findings key={`f${a.last_scan_at}`} accountId={accountId} />
+      <Checklist key={`c${a.last_scan_at}`} accountId={accountId} />
     </section>
   );
 }

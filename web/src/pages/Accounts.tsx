@@ -2,22 +2,33 @@ import { type FormEvent, useState } from 'react';
 import { type Outputs, trpc } from '../api';
 import { CopyBlock, Empty, ErrorBox, Loading, Notice, SrsBadge } from '../components/ui';
 import { when } from '../format';
-import { useAction, useLoad } from '../hooks';
+import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link } from '../router';
 
 type Connected = Outputs['accounts']['connect'];
 type Summary = Outputs['accounts']['list']['accounts'][number];
 
+const awaitingScan = (a: Summary) => a.status === 'ACTIVE' && a.last_scan_at === null;
+
 export function AccountsPage() {
   const accounts = useLoad(() => trpc.accounts.list.query(), []);
   const canEdit = useCan('member');
   const [connected, setConnected] = useState<Connected | null>(null);
+  const [verified, setVerified] = useState<string | null>(null);
+  // Until every active account has its first score, look again every few seconds: the first scan takes a moment.
+  usePoll(accounts.reload, Boolean(accounts.data?.accounts.some(awaitingScan)), 3000);
   return (
     <section>
       <h1>Accounts</h1>
-      {canEdit && <ConnectForm onConnected={(c) => { setConnected(c); accounts.reload(); }} />}
-      {connected && <SetupSteps account={connected} onVerified={() => { setConnected(null); accounts.reload(); }} />}
+      {canEdit && <ConnectForm onConnected={(c) => { setConnected(c); setVerified(null); accounts.reload(); }} />}
+      {connected && (
+        <SetupSteps
+          account={connected}
+          onVerified={() => { setVerified(`${connected.aws_account_id} verified: the first scan is running.`); setConnected(null); accounts.reload(); }}
+        />
+      )}
+      {verified && <Notice>{verified}</Notice>}
       <ErrorBox message={accounts.error} onRetry={accounts.reload} />
       {accounts.loading && !accounts.data && <Loading what="Loading accounts" />}
       {accounts.data && accounts.data.total === 0 && (
@@ -68,12 +79,8 @@ function ConnectForm({ onConnected }: { onConnected: (c: Connected) => void }) {
 /** Step 2: create the role with one of the two snippets, then verify. */
 function SetupSteps({ account, onVerified }: { account: Connected; onVerified: () => void }) {
   const verify = useAction(() => trpc.accounts.verify.mutate({ account_id: account.aws_account_id }));
-  const [verified, setVerified] = useState(false);
   const run = async () => {
-    if (await verify.run()) {
-      setVerified(true);
-      onVerified();
-    }
+    if (await verify.run()) onVerified();
   };
   return (
     <section className="setup" aria-label="Set up the role">
@@ -86,7 +93,6 @@ function SetupSteps({ account, onVerified }: { account: Connected; onVerified: (
       <CopyBlock title="AWS CLI script" text={account.fallback_cli_script} />
       <button type="button" onClick={() => void run()} disabled={verify.busy}>{verify.busy ? 'Verifying…' : 'Verify'}</button>
       {verify.error && <ErrorBox message={`Verification failed: ${verify.error}`} />}
-      {verified && <Notice>Verified: the first scan is running.</Notice>}
     </section>
   );
 }
@@ -110,7 +116,7 @@ function AccountRow({ account, canEdit, onChange }: { account: Summary; canEdit:
       <td><Link to={`${BASE}/accounts/${id}`}>{account.display_name ? `${account.display_name} (${id})` : id}</Link></td>
       <td><span className={`status status-${account.status.toLowerCase()}`}>{account.status}</span></td>
       <td><SrsBadge srs={account.current_srs} /></td>
-      <td>{when(account.last_scan_at)}</td>
+      <td>{awaitingScan(account) ? <span className="loading">First scan running…</span> : when(account.last_scan_at)}</td>
       <td>{account.tags.join(', ')}</td>
       <td className="actions">
         {canEdit && account.status === 'PENDING' && (

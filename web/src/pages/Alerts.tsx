@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type Outputs, trpc } from '../api';
 import { Empty, ErrorBox, Loading } from '../components/ui';
 import { when } from '../format';
-import { useAction, useLoad } from '../hooks';
+import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link } from '../router';
 
@@ -23,6 +23,8 @@ export function AlertsPage() {
     setMore((m) => [...m, ...page.alerts]);
     setNext(page.next_token);
   });
+  // A live list: new alerts show up without a reload (while only the first page is shown).
+  usePoll(alerts.reload, more.length === 0, 5000);
   const all = [...(alerts.data?.alerts ?? []), ...more];
   return (
     <section>
@@ -45,7 +47,8 @@ export function AlertsPage() {
 
 function AlertRow({ alert }: { alert: Alert }) {
   const canAck = useCan('member');
-  const [acknowledgedAt, setAcknowledgedAt] = useState(alert.acknowledged_at);
+  const [ackedHere, setAckedHere] = useState<string | null>(null);
+  const acknowledgedAt = alert.acknowledged_at ?? ackedHere;
   const ack = useAction(() => trpc.alerts.acknowledge.mutate({ alert_id: alert.alert_id }));
   return (
     <tr data-alert={alert.alert_id}>
@@ -55,7 +58,7 @@ function AlertRow({ alert }: { alert: Alert }) {
       <td>{alert.scenarios_triggered.join(', ') || '—'}</td>
       <td>
         {acknowledgedAt ? <span className="acked">Acknowledged {when(acknowledgedAt)}</span> : canAck ? (
-          <button type="button" disabled={ack.busy} onClick={() => void ack.run().then((r) => r && setAcknowledgedAt(r.acknowledged_at))}>Acknowledge</button>
+          <button type="button" disabled={ack.busy} onClick={() => void ack.run().then((r) => r && setAckedHere(r.acknowledged_at))}>Acknowledge</button>
         ) : 'Not yet'}
         <ErrorBox message={ack.error} />
       </td>
