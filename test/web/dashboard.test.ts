@@ -137,7 +137,14 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await form.getByLabel('Recipients (comma-separated)').fill('oncall@example.com');
   await shoot(page, '07-rule-form');
   await form.getByRole('button', { name: 'Save rule' }).click();
-  await page.locator('article.rule').filter({ hasText: 'Any risk at all' }).getByText('E-mail to oncall@example.com').waitFor();
+  const rule = page.locator('article.rule').filter({ hasText: 'Any risk at all' });
+  await rule.getByText('E-mail to oncall@example.com').waitFor();
+  // Disable and enable it again (a changed rule fires on the next scan all the same).
+  await rule.getByRole('button', { name: 'Disable' }).click();
+  await rule.getByText('Disabled', { exact: true }).waitFor();
+  expect((await ctx.db.selectFrom('alert_rules').select('enabled').executeTakeFirstOrThrow()).enabled).toBe(false);
+  await rule.getByRole('button', { name: 'Enable' }).click();
+  await rule.getByText('Enabled', { exact: true }).waitFor();
   await shoot(page, '08-alert-rules');
 
   // Scan again: the first scan after a rule is created fires it.
@@ -204,15 +211,25 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   expect(shots).toHaveLength(14);
 }, 180_000);
 
-it('shows a clear error for a failed verification, and a not-found page for another tenant\'s account', async () => {
+it('shows every page of an empty tenant, a clear error for a failed verification, and not-found for another tenant\'s account', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
+  const problems = watchForErrors(page);
   await page.goto(`${base}/app/signup`);
   await page.getByLabel('Your name').fill('Vera Verify');
   await page.getByLabel('E-mail').fill(`verify-${Date.now()}@example.com`);
   await page.getByLabel(/^Password/).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign up' }).click();
   await page.getByText('No AWS accounts yet').waitFor();
+
+  // Nothing breaks on an empty tenant: each page says there is nothing yet.
+  for (const [link, empty] of [['Alerts', 'No alerts yet.'], ['Alert rules', 'No alert rules yet.'], ['Team', 'Vera Verify (you)'], ['Billing', 'Current plan']] as const) {
+    await page.getByRole('link', { name: link, exact: true }).click();
+    await page.getByText(empty).waitFor();
+  }
+  await page.goto(`${base}/app/no-such-page`);
+  await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  await page.getByRole('link', { name: 'Accounts', exact: true }).click();
 
   // The sandbox's 999999999999 never verifies: the service's reason is shown, the account stays PENDING.
   await page.getByLabel('AWS account id').fill('999999999999');
@@ -230,4 +247,6 @@ it('shows a clear error for a failed verification, and a not-found page for anot
   await shoot(page, '16-account-not-found');
   expect(existsSync(path.join(SHOTS, '16-account-not-found.png'))).toBe(true);
   await context.close();
+  // The two expected refusals (the failed verification's 422, the other tenant's 404) are the only errors.
+  expect(problems.filter((p) => !/status of (422|404)/.test(p))).toEqual([]);
 }, 120_000);
