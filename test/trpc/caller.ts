@@ -1,9 +1,7 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { TRPCError } from '@trpc/server';
 import { createTrpcContext, exportStorageFor } from '../../api/trpc/context';
 import { appErrorData } from '../../api/trpc/errors';
 import { appRouter, createCaller } from '../../api/trpc/router';
-import { waitFor } from '../helpers/account-harness';
 import type { TestContext, TestUser } from '../helpers/context';
 
 /** A caller of the tRPC router as `user` (or anonymous), built like the Express adapter builds one per request. */
@@ -40,17 +38,4 @@ export function callPath(caller: Caller, path: string, input?: unknown): Promise
   const fn = (caller as unknown as Record<string, Record<string, (input?: unknown) => Promise<unknown>>>)[area]?.[name];
   if (!fn) throw new Error(`no procedure ${path}`);
   return fn(input);
-}
-
-/**
- * Waits for the scan an execution ARN names to finish. The verify and scan-now updates answer with the scan's
- * id before the account workflow has started that child, so the scan may not exist yet for a moment.
- */
-export async function scanFinished(ctx: TestContext, executionArn: string): Promise<void> {
-  const handle = ctx.temporal.workflow.getHandle(executionArn.split('/').pop() as string);
-  await waitFor(() => handle.describe().then(() => true, (err: unknown) => {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }));
-  await handle.result();
 }

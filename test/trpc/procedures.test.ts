@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { callerFor, failure, scanFinished } from './caller';
+import { scanWorkflowResult } from '../helpers/scans';
+import { callerFor, failure } from './caller';
 
 // The tRPC procedures through createCaller, against the real database, Temporal dev server and worker with the
 // sandbox cloud: each calls the same service as its REST route, with the same schemas and the same errors.
@@ -71,7 +72,7 @@ describe('an account from connect to first scan', () => {
 
     const verified = await api.accounts.verify({ account_id: AWS_ID });
     expect(verified.status).toBe('ACTIVE');
-    await scanFinished(ctx, verified.first_scan_execution_arn);
+    await scanWorkflowResult(ctx.temporal, verified.first_scan_execution_arn);
 
     const account = await api.accounts.get({ account_id: AWS_ID });
     expect(account).toMatchObject({ status: 'ACTIVE', display_name: 'Sandbox', current_srs: expect.any(Number) });
@@ -104,7 +105,7 @@ describe('an account from connect to first scan', () => {
 
     const scan = await api.accounts.scan({ account_id: AWS_ID });
     expect(scan.execution_arn).toMatch(/workflow\/scan_/);
-    await scanFinished(ctx, scan.execution_arn);
+    await scanWorkflowResult(ctx.temporal, scan.execution_arn);
 
     // The rule fired on the first scan: an alert to acknowledge, idempotently.
     const { alerts } = await api.alerts.list();

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { newId } from '../../domain/ids';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { callPath, callerFor, failure, scanFinished } from './caller';
+import { scanWorkflowResult } from '../helpers/scans';
+import { callPath, callerFor, failure } from './caller';
 import { type Ids, PROCEDURES } from './table';
 
 // Tenant isolation through the tRPC router. Tenant B, with callers of every role, points every procedure that
@@ -37,7 +38,7 @@ beforeAll(async () => {
   const invited = await api.users.invite({ email: `invited-${randomBytes(4).toString('hex')}@example.com`, name: 'Invited' });
   await api.accounts.connect({ aws_account_id: AWS_ID });
   const verified = await api.accounts.verify({ account_id: AWS_ID });
-  await scanFinished(ctx, verified.first_scan_execution_arn);
+  await scanWorkflowResult(ctx.temporal, verified.first_scan_execution_arn);
   const { alerts } = await api.alerts.list();
   const alert = alerts[0];
   if (!alert) throw new Error('the first scan fired no alert');
