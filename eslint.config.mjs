@@ -34,7 +34,7 @@ export const workflowRestrictions = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'dist/**', 'test/fixtures/lint/**'] },
+  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'dist/**', 'web/dist/**', 'test-results/**', 'test/fixtures/lint/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -57,6 +57,16 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./|\\.\\./(?!\\.\\./))', message: 'domain/ imports nothing but itself.' }] }] },
   },
   { files: ['scripts/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.ts'], rules: { 'no-console': 'off' } },
+  // The dashboard runs in the browser.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', navigator: 'readonly', sessionStorage: 'readonly', Blob: 'readonly',
+        FormData: 'readonly', URLSearchParams: 'readonly', PopStateEvent: 'readonly', HTMLElement: 'readonly',
+      },
+    },
+  },
   // Migrations are frozen in time: they work on Kysely<any>, not on today's Database type.
   { files: ['db/migrations/**/*.ts', 'db/migrate.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['jest.config.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },

@@ -9,6 +9,7 @@ import { alertRulesRouter } from './routes/alert-rules';
 import { alertsRouter } from './routes/alerts';
 import { authRouter } from './routes/auth';
 import { billingRouter, plansRouter } from './routes/billing';
+import { dashboardRouter } from './routes/dashboard';
 import { docsRouter } from './routes/docs';
 import { exportsRouter } from './routes/exports';
 import { healthRouter } from './routes/health';
@@ -17,6 +18,7 @@ import { invitationsRouter } from './routes/invitations';
 import { meRouter } from './routes/me';
 import { stripeWebhookRouter } from './routes/stripe-webhook';
 import { usersRouter } from './routes/users';
+import { trpcMiddleware } from './trpc/express';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -63,6 +65,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(usersRouter(deps));
   app.use(billingRouter(deps));
   app.use(integrationsRouter(deps));
+
+  // The dashboard (/app) and its API (/trpc, the same services, auth and schemas as the routes above).
+  app.use(dashboardRouter());
+  app.use('/trpc', trpcMiddleware(deps));
 
   app.use(routeNotFound);
   app.use(errorHandler);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError, type FieldProblem } from './errors';
 
-function problemsOf(error: z.ZodError): FieldProblem[] {
+function problemsOf(error: Pick<z.ZodError, 'issues'>): FieldProblem[] {
   return error.issues.flatMap((issue): FieldProblem[] => {
     // `.strict()` reports every unknown key in one issue: name each of them.
     if (issue.code === 'unrecognized_keys') {
@@ -15,7 +15,12 @@ function problemsOf(error: z.ZodError): FieldProblem[] {
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where = 'request body'): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = problemsOf(result.error);
+  throw validationFailed(result.error, where);
+}
+
+/** The 400 for a failed parse, naming every failing field (shared with the tRPC router's input errors). */
+export function validationFailed(error: Pick<z.ZodError, 'issues'>, where: string): AppError {
+  const details = problemsOf(error);
   const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
-  throw new AppError('validation_failed', `Invalid ${where}: ${summary}`, { details });
+  return new AppError('validation_failed', `Invalid ${where}: ${summary}`, { details });
 }

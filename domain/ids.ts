@@ -51,8 +51,11 @@ function encodeRandom(bytes: Uint8Array): string {
 /** `random` (10 bytes) lets workflow code supply its deterministic randomness; elsewhere crypto provides it. */
 export function newId(kind: IdKind, now: number = Date.now(), random?: Uint8Array): string {
   if (!random) {
-    random = new Uint8Array(10);
-    globalThis.crypto.getRandomValues(random);
+    // A fresh ArrayBuffer-backed array: the DOM typing of getRandomValues (the dashboard's type-check
+    // follows the router's types here) refuses one that could be shared memory.
+    const bytes = new Uint8Array(10);
+    globalThis.crypto.getRandomValues(bytes);
+    random = bytes;
   }
   return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom(random)}`;
 }

@@ -29,6 +29,16 @@ if (!existsSync(hiddenLock) || (existsSync(lock) && statSync(hiddenLock).mtimeMs
   if (status !== 0) process.exit(status);
 }
 
+// The dashboard (/app) is served from web/dist, a build output that is not committed: build it on a fresh
+// clone. A failed build is a warning: the API still runs and /app answers 503 saying how to build it.
+if (!existsSync(path.join(root, 'web', 'dist', 'index.html'))) {
+  console.log('Building the dashboard (npm run build:web) ...');
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  if (run(process.execPath, [vite, 'build', '--config', 'web/vite.config.mts']) !== 0) {
+    console.warn('Warning: the dashboard build failed; /app will answer 503 until `npm run build:web` succeeds.');
+  }
+}
+
 // The Temporal CLI is only needed for the embedded dev server. Without .tools/ the Temporal SDK downloads
 // the CLI itself, so a failure here is a warning, not the end.
 if (!process.env.TEMPORAL_ADDRESS && run('bash', ['scripts/install-tools.sh']) !== 0) {

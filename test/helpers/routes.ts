@@ -5,7 +5,17 @@ interface Layer {
   handle?: { stack?: Layer[] };
 }
 
-/** Every method and path the app serves, as `<method> <path>`, read from Express's own routing table. */
+/**
+ * Paths that are not REST operations and so are not in the operation registry, the OpenAPI document, the
+ * role matrix or the route-by-route isolation matrix: the dashboard's pages (/app, served by
+ * api/routes/dashboard.ts) and its tRPC API (/trpc, mounted as middleware). Their coverage lives in
+ * test/web/ (the pages, in a browser) and test/trpc/ (every procedure's roles and tenant isolation).
+ */
+export const NON_REST_PREFIXES = ['/app', '/trpc'] as const;
+
+const isRest = (path: string) => !NON_REST_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
+/** Every REST method and path the app serves, as `<method> <path>`, read from Express's own routing table. */
 export function servedRoutes(app: Express): string[] {
   const found: string[] = [];
   const walk = (stack: Layer[]) => {
@@ -13,7 +23,7 @@ export function servedRoutes(app: Express): string[] {
       if (layer.route) {
         const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
         for (const method of Object.keys(layer.route.methods).filter((m) => m !== '_all')) {
-          for (const path of paths) found.push(`${method} ${path}`);
+          for (const path of paths.filter(isRest)) found.push(`${method} ${path}`);
         }
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);

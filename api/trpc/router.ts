@@ -1,0 +1,30 @@
+import { createCallerFactory, router } from './init';
+import { accountsRouter } from './routers/accounts';
+import { alertRulesRouter } from './routers/alert-rules';
+import { alertsRouter } from './routers/alerts';
+import { authRouter } from './routers/auth';
+import { billingRouter } from './routers/billing';
+import { exportsRouter } from './routers/exports';
+import { integrationsRouter } from './routers/integrations';
+import { meRouter } from './routers/me';
+import { signalsRouter } from './routers/signals';
+import { usersRouter } from './routers/users';
+
+/** The dashboard's API: one sub-router per area, each procedure calling the same service as its REST route. */
+export const appRouter = router({
+  auth: authRouter,
+  me: meRouter,
+  accounts: accountsRouter,
+  signals: signalsRouter,
+  exports: exportsRouter,
+  alertRules: alertRulesRouter,
+  alerts: alertsRouter,
+  users: usersRouter,
+  billing: billingRouter,
+  integrations: integrationsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** For tests and server-side callers: `createCaller(createTrpcContext(...))` runs procedures without HTTP. */
+export const createCaller = createCallerFactory(appRouter);

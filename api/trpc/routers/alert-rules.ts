@@ -1,0 +1,14 @@
+import { createAlertRuleInput, patchAlertRuleInput } from '../../schemas/alerts';
+import { createAlertRule, deleteAlertRule, listTenantAlertRules, patchAlertRule } from '../../services/alert-rules';
+import { procedureFor, router } from '../init';
+import { ruleRef } from '../inputs';
+
+export const alertRulesRouter = router({
+  list: procedureFor('listAlertRules').query(({ ctx }) => listTenantAlertRules(ctx.deps, ctx.caller)),
+  create: procedureFor('createAlertRule').input(createAlertRuleInput)
+    .mutation(({ ctx, input }) => createAlertRule(ctx.deps, ctx.caller, input)),
+  update: procedureFor('patchAlertRule').input(ruleRef.extend({ patch: patchAlertRuleInput }))
+    .mutation(({ ctx, input }) => patchAlertRule(ctx.deps, ctx.caller, input.rule_id, input.patch)),
+  delete: procedureFor('deleteAlertRule').input(ruleRef)
+    .mutation(({ ctx, input }) => deleteAlertRule(ctx.deps, ctx.caller, input.rule_id)),
+});

@@ -1,0 +1,19 @@
+import { acceptInviteInput } from '../../schemas/users';
+import { loginInput, logoutInput, refreshInput, signupInput } from '../../schemas/auth';
+import { login, logout, refresh, signup } from '../../services/auth';
+import { acceptInvitation } from '../../services/invitations';
+import { publicProcedureFor, router } from '../init';
+
+export const authRouter = router({
+  signup: publicProcedureFor('signup').input(signupInput).mutation(({ ctx, input }) => signup(ctx.deps, input)),
+  login: publicProcedureFor('login').input(loginInput)
+    .mutation(({ ctx, input }) => login(ctx.deps, { ...input, clientAddress: ctx.clientAddress })),
+  refresh: publicProcedureFor('refreshTokens').input(refreshInput)
+    .mutation(({ ctx, input }) => refresh(ctx.deps, input.refresh_token)),
+  logout: publicProcedureFor('logout').input(logoutInput).mutation(async ({ ctx, input }) => {
+    await logout(ctx.deps, input.refresh_token);
+    return { ok: true as const };
+  }),
+  acceptInvite: publicProcedureFor('acceptInvitation').input(acceptInviteInput)
+    .mutation(({ ctx, input }) => acceptInvitation(ctx.deps, { ...input, clientAddress: ctx.clientAddress })),
+});

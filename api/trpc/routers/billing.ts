@@ -1,0 +1,21 @@
+import { PLANS } from '../../../domain/plans';
+import { checkoutInput, portalQuery } from '../../schemas/billing';
+import { createCheckoutSession, createPortalSession, requireBillingConfigured } from '../../services/billing';
+import { procedureFor, publicProcedureFor, router } from '../init';
+
+// As in the REST routes: without Stripe keys both answer 503 before the input is looked at.
+const owner = (operationId: string) => procedureFor(operationId).use(({ ctx, next }) => {
+  requireBillingConfigured(ctx.deps.config);
+  return next();
+});
+
+export const billingRouter = router({
+  plans: publicProcedureFor('listPlans').query(() => ({
+    plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) =>
+      ({ id, name, price_usd_month, account_limit, scan_interval_minutes, features })),
+  })),
+  checkout: owner('startCheckout').input(checkoutInput)
+    .mutation(({ ctx, input }) => createCheckoutSession(ctx.deps, ctx.caller, input)),
+  portal: owner('openBillingPortal').input(portalQuery.prefault({}))
+    .mutation(({ ctx, input }) => createPortalSession(ctx.deps, ctx.caller, input.return_url)),
+});

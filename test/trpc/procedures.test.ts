@@ -1,0 +1,187 @@
+import { sql } from 'kysely';
+import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { scanWorkflowResult } from '../helpers/scans';
+import { callerFor, failure } from './caller';
+
+// The tRPC procedures through createCaller, against the real database, Temporal dev server and worker with the
+// sandbox cloud: each calls the same service as its REST route, with the same schemas and the same errors.
+
+const AWS_ID = '210987654321';
+const EMAIL_CHANNEL = { type: 'email' as const, to: ['ops@example.com'] };
+
+let ctx: TestContext;
+let owner: TestUser;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', TEMPORAL_UI_URL: 'http://temporal-ui.test:8233' } });
+  owner = await signupAndLogin(ctx.http, 'Procedure Owner');
+});
+afterAll(() => ctx.close());
+
+describe('auth', () => {
+  it('signs up, logs in, refreshes (rotating the token) and logs out', async () => {
+    const anonymous = callerFor(ctx, null);
+    const email = `trpc-${Date.now()}@example.com`;
+    const signup = await anonymous.auth.signup({ email, password: 'a-long-password', name: 'Via tRPC' });
+    expect(signup).toMatchObject({ tenant_id: expect.any(String), user_id: expect.any(String) });
+    const tokens = await anonymous.auth.login({ email, password: 'a-long-password' });
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, id_token: expect.any(String) });
+    const me = await callerFor(ctx, { idToken: tokens.id_token } as TestUser).me.get();
+    expect(me.user).toMatchObject({ email, role: 'owner' });
+
+    const refreshed = await anonymous.auth.refresh({ refresh_token: tokens.refresh_token });
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    // Single-use: the old refresh token is refused with the REST code.
+    expect(await failure(anonymous.auth.refresh({ refresh_token: tokens.refresh_token })))
+      .toMatchObject({ trpc: 'UNAUTHORIZED', code: 'invalid_refresh_token' });
+    await expect(anonymous.auth.logout({ refresh_token: refreshed.refresh_token })).resolves.toEqual({ ok: true });
+  });
+
+  it('answers a wrong password like REST: 401 invalid_credentials, same message', async () => {
+    const got = await failure(callerFor(ctx, null).auth.login({ email: owner.email, password: 'not-the-password' }));
+    const rest = await ctx.http.post('/auth/login').send({ email: owner.email, password: 'not-the-password' }).expect(401);
+    expect(got).toEqual({ trpc: 'UNAUTHORIZED', code: 'invalid_credentials', message: rest.body.error });
+  });
+
+  it('answers bad input with the same 400 validation_failed message and details as REST', async () => {
+    const input = { email: 'not-an-email', password: 'short', name: '' };
+    const got = await failure(callerFor(ctx, null).auth.signup(input));
+    const rest = await ctx.http.post('/auth/signup').send(input).expect(400);
+    expect(got.trpc).toBe('BAD_REQUEST');
+    expect(got.code).toBe('validation_failed');
+    expect(got.details).toEqual(rest.body.details);
+    expect(got.message).toBe(rest.body.error.replace('Invalid request body', 'Invalid input'));
+  });
+
+  it('refuses a missing or forged bearer token with 401 unauthorized', async () => {
+    expect(await failure(callerFor(ctx, null).me.get())).toMatchObject({ trpc: 'UNAUTHORIZED', code: 'unauthorized' });
+    const forged = { ...owner, idToken: `${owner.idToken.slice(0, -4)}AAAA` };
+    expect(await failure(callerFor(ctx, forged).accounts.list())).toMatchObject({ trpc: 'UNAUTHORIZED', code: 'unauthorized' });
+  });
+});
+
+describe('an account from connect to first scan', () => {
+  it('connects, verifies, scans, and serves score, findings, history, checklist and exports', async () => {
+    const api = callerFor(ctx, owner);
+    expect(await api.accounts.list()).toEqual({ accounts: [], total: 0 });
+    await api.alertRules.create({ name: 'Anything', min_srs: 100, channels: [EMAIL_CHANNEL] });
+
+    const connected = await api.accounts.connect({ aws_account_id: AWS_ID, display_name: 'Sandbox', tags: ['demo'] });
+    expect(connected).toMatchObject({ aws_account_id: AWS_ID, status: 'PENDING', terraform_snippet: expect.stringContaining(connected.external_id) });
+    expect(await failure(api.accounts.connect({ aws_account_id: AWS_ID }))).toMatchObject({ trpc: 'CONFLICT', code: 'account_exists' });
+
+    const verified = await api.accounts.verify({ account_id: AWS_ID });
+    expect(verified.status).toBe('ACTIVE');
+    await scanWorkflowResult(ctx.temporal, verified.first_scan_execution_arn);
+
+    const account = await api.accounts.get({ account_id: AWS_ID });
+    expect(account).toMatchObject({ status: 'ACTIVE', display_name: 'Sandbox', current_srs: expect.any(Number) });
+    const row = await ctx.db.selectFrom('accounts').select('workflow_id').where('tenant_id', '=', owner.tenantId).executeTakeFirstOrThrow();
+    expect(account.temporal_ui_url).toBe(`http://temporal-ui.test:8233/namespaces/default/workflows/${encodeURIComponent(row.workflow_id)}`);
+
+    const open = await api.signals.list({ account_id: AWS_ID, query: { status: 'open' } });
+    expect(open.count).toBeGreaterThan(0);
+    expect(open.signals.every((s) => s.resolved_at === null)).toBe(true);
+    const critical = await api.signals.list({ account_id: AWS_ID, query: { severity: 'CRITICAL', limit: 1 } });
+    expect(critical.signals.every((s) => s.severity === 'CRITICAL')).toBe(true);
+    expect(critical.signals.length).toBeLessThanOrEqual(1);
+    // With no query at all, the REST defaults apply (the same page as GET .../signals).
+    const rest = await ctx.http.get(`/accounts/${AWS_ID}/signals`).set(owner.auth).expect(200);
+    expect(await api.signals.list({ account_id: AWS_ID })).toEqual(rest.body);
+
+    expect((await api.signals.scoreHistory({ account_id: AWS_ID })).history).toEqual([
+      { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), srs: account.current_srs },
+    ]);
+    expect((await api.signals.recoveryChecklist({ account_id: AWS_ID })).checklist.length).toBeGreaterThan(0);
+    expect(await failure(api.signals.list({ account_id: AWS_ID, query: { next_token: 'garbage' } })))
+      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
+
+    // CSV export is a Team feature, with the REST message on Solo.
+    expect(await failure(api.exports.csv({ account_id: AWS_ID }))).toMatchObject({ trpc: 'FORBIDDEN', code: 'plan_feature_unavailable' });
+    await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
+    const csv = await api.exports.csv({ account_id: AWS_ID });
+    expect(csv.filename).toMatch(new RegExp(`^sentinel-${AWS_ID}-signals-\\d{8}\\.csv$`));
+    expect(csv.csv.trim().split('\r\n')).toHaveLength(1 + (await api.signals.list({ account_id: AWS_ID, query: { limit: 200 } })).count);
+
+    const scan = await api.accounts.scan({ account_id: AWS_ID });
+    expect(scan.execution_arn).toMatch(/workflow\/scan_/);
+    await scanWorkflowResult(ctx.temporal, scan.execution_arn);
+
+    // The rule fired on the first scan: an alert to acknowledge, idempotently.
+    const { alerts } = await api.alerts.list();
+    expect(alerts.length).toBeGreaterThan(0);
+    const first = alerts[0]!;
+    const ack = await api.alerts.acknowledge({ alert_id: first.alert_id });
+    expect(ack).toEqual({ alert_id: first.alert_id, acknowledged_at: expect.any(String) });
+    expect(await api.alerts.acknowledge({ alert_id: first.alert_id })).toEqual(ack);
+
+    expect(await api.accounts.disconnect({ account_id: AWS_ID })).toMatchObject({ message: expect.stringContaining('disconnected') });
+    expect((await api.accounts.get({ account_id: AWS_ID })).status).toBe('DISCONNECTED');
+  });
+
+  it('answers 422 role_assumption_failed with the service\'s reason when the role cannot be assumed', async () => {
+    const other = await signupAndLogin(ctx.http, 'Broken Role');
+    const api = callerFor(ctx, other);
+    await api.accounts.connect({ aws_account_id: '999999999999' });
+    const got = await failure(api.accounts.verify({ account_id: '999999999999' }));
+    expect(got).toMatchObject({ trpc: 'UNPROCESSABLE_CONTENT', code: 'role_assumption_failed' });
+    expect(got.message.length).toBeGreaterThan(20);
+    expect((await api.accounts.get({ account_id: '999999999999' })).status).toBe('PENDING');
+  });
+});
+
+describe('alert rules', () => {
+  it('creates, edits, disables and deletes a rule, accepting the neutral channel names', async () => {
+    const api = callerFor(ctx, owner);
+    const rule = await api.alertRules.create({
+      name: 'Paging', min_srs: 50, scenarios: ['iam'], channels: [{ type: 'paging', routing_key: 'R'.repeat(32) }],
+    } as never);
+    expect(rule).toMatchObject({ name: 'Paging', enabled: true, channels: [{ type: 'pagerduty', routing_key: 'R'.repeat(32) }] });
+    const edited = await api.alertRules.update({ rule_id: rule.rule_id, patch: { name: 'Paging (edited)', enabled: false } });
+    expect(edited).toMatchObject({ name: 'Paging (edited)', enabled: false, min_srs: 50 });
+    expect(await failure(api.alertRules.update({ rule_id: rule.rule_id, patch: {} })))
+      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'validation_failed' });
+    expect(await failure(api.alertRules.create({ name: 'No channel', channels: [] })))
+      .toMatchObject({ code: 'validation_failed', details: [{ field: 'channels', message: 'needs at least one channel' }] });
+    await api.alertRules.delete({ rule_id: rule.rule_id });
+    expect((await api.alertRules.list()).rules.map((r) => r.rule_id)).not.toContain(rule.rule_id);
+    expect(await failure(api.alertRules.delete({ rule_id: rule.rule_id }))).toMatchObject({ trpc: 'NOT_FOUND', code: 'not_found' });
+  });
+});
+
+describe('team', () => {
+  it('invites, accepts the invitation, changes the role and removes the user, following the role rules', async () => {
+    const tenant = await signupAndLogin(ctx.http, 'Team Owner');
+    const api = callerFor(ctx, tenant);
+    const email = `invitee-${Date.now()}@example.com`;
+    const invited = await api.users.invite({ email, name: 'Invitee', role: 'viewer' });
+    expect(invited).toMatchObject({ email, role: 'viewer' });
+    const mail = await ctx.db.selectFrom('email_outbox').select('text_body').where(sql<boolean>`${email} = any(to_addresses)`).executeTakeFirstOrThrow();
+    const token = /\/app\/accept-invite#token=([A-Za-z0-9_-]+)/.exec(mail.text_body)?.[1] as string;
+    const tokens = await callerFor(ctx, null).auth.acceptInvite({ token, password: 'invitee-password' });
+    const invitee = { ...tenant, userId: invited.user_id, idToken: tokens.id_token };
+
+    expect((await api.users.list()).users.find((u) => u.user_id === invited.user_id)).toMatchObject({ status: 'active', role: 'viewer' });
+    // The owner's role never changes; nobody removes themselves.
+    expect(await failure(api.users.changeRole({ user_id: tenant.userId, role: 'admin' }))).toMatchObject({ code: 'forbidden' });
+    expect(await failure(api.users.remove({ user_id: tenant.userId }))).toMatchObject({ code: 'forbidden' });
+    expect(await api.users.changeRole({ user_id: invited.user_id, role: 'member' })).toMatchObject({ role: 'member' });
+    expect((await callerFor(ctx, invitee).me.get()).user.role).toBe('member');
+    await expect(api.users.remove({ user_id: invited.user_id })).resolves.toEqual({ ok: true });
+    // A removed user's tokens stop working at once.
+    expect(await failure(callerFor(ctx, invitee).me.get())).toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('billing and integrations', () => {
+  it('lists plans without a token and answers 503 billing_not_configured without Stripe keys', async () => {
+    const { plans } = await callerFor(ctx, null).billing.plans();
+    expect(plans.map((p) => p.id)).toEqual(['solo', 'team', 'agency', 'enterprise']);
+    expect(await failure(callerFor(ctx, owner).billing.portal())).toMatchObject({ trpc: 'SERVICE_UNAVAILABLE', code: 'billing_not_configured' });
+    // Not configured is answered before the input is looked at, as in REST.
+    expect(await failure(callerFor(ctx, owner).billing.checkout({ plan_id: 'team', success_url: 'x', cancel_url: 'y' })))
+      .toMatchObject({ code: 'billing_not_configured' });
+    expect(await failure(callerFor(ctx, owner).integrations.slackInstallStart())).toMatchObject({ code: 'slack_not_configured' });
+    expect(await callerFor(ctx, owner).integrations.slackWorkspaces()).toEqual({ installations: [] });
+  });
+});

@@ -1,0 +1,252 @@
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import type { AddressInfo, Server } from 'node:net';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { Browser, Page } from 'playwright-core';
+import { createTestContext, type TestContext } from '../helpers/context';
+import { launchChromium } from './browser';
+import { buildDashboard } from './build';
+
+// The built dashboard in a real browser (Debian's Chromium through playwright-core) against the real service on
+// loopback: Express with the real worker on the Temporal dev server, PostgreSQL, and the sandbox cloud. A new
+// tenant signs up, connects and verifies a sandbox account, sees the first scan's score and findings, creates
+// an alert rule, scans again, sees the alert and acknowledges it; then invites a teammate who accepts in a
+// second browser. Every page is photographed into test-results/screenshots. No sleeps: each step waits for
+// what the page shows.
+
+const AWS_ID = '123456789012';
+const SHOTS = path.resolve(__dirname, '..', '..', 'test-results', 'screenshots');
+const PASSWORD = 'a-long-dashboard-password';
+
+let ctx: TestContext;
+let server: Server;
+let browser: Browser;
+let base: string;
+const shots: string[] = [];
+
+beforeAll(async () => {
+  rmSync(SHOTS, { recursive: true, force: true });
+  mkdirSync(SHOTS, { recursive: true });
+  await buildDashboard();
+  const exportsDir = path.join(process.env.TEST_SCRATCH_DIR as string, 'dashboard-exports');
+  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
+  server = ctx.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  await ctx?.close();
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  shots.push(file);
+}
+
+/** The page's console errors and failed requests: a working dashboard has none. */
+function watchForErrors(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${msg.location().url})`); });
+  return problems;
+}
+
+it('takes a new tenant from sign-up to an acknowledged alert', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = watchForErrors(page);
+  const email = `dashboard-${Date.now()}@example.com`;
+
+  // A link from an e-mail opens the login page first when signed out.
+  await page.goto(`${base}/app/accounts`);
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await shoot(page, '01-login');
+
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('Your name').fill('Dana Dashboard');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await shoot(page, '02-signup');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL(`${base}/app/accounts`);
+  await page.getByText('No AWS accounts yet').waitFor();
+  await shoot(page, '03-accounts-empty');
+
+  // Tokens: the bearer stays in memory, only the refresh token is stored, and only for this tab.
+  // (Page code as a string: this file is type-checked for Node, without the DOM's globals.)
+  const storage = await page.evaluate('({ local: Object.keys(localStorage), session: Object.keys(sessionStorage) })');
+  expect(storage).toEqual({ local: [], session: ['sentinel.refresh_token'] });
+
+  // Connect: the Terraform snippet and the CLI script, each with a copy button; then verify.
+  await page.getByLabel('AWS account id').fill(AWS_ID);
+  await page.getByLabel('Name (optional)').fill('Sandbox production');
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  const setup = page.getByRole('region', { name: 'Set up the role' });
+  await setup.getByRole('heading', { name: 'Terraform' }).waitFor();
+  expect(await setup.locator('pre').first().textContent()).toContain('sts:ExternalId');
+  expect(await setup.getByRole('button', { name: 'Copy' }).count()).toBe(2);
+  await shoot(page, '04-connect');
+  await setup.getByRole('button', { name: 'Verify' }).click();
+  await page.getByText(`${AWS_ID} verified: the first scan is running.`).waitFor();
+
+  // The list picks the first score up by itself once the scan lands.
+  const row = page.locator(`tr[data-account="${AWS_ID}"]`);
+  await row.getByText('ACTIVE').waitFor();
+  await row.locator('[data-testid="srs"]').filter({ hasText: /^\d+$/ }).waitFor({ timeout: 45_000 });
+  await shoot(page, '05-accounts');
+
+  // The account: SRS, history, findings grouped by scenario and severity, the checklist.
+  await row.getByRole('link', { name: /Sandbox production/ }).click();
+  await page.waitForURL(`${base}/app/accounts/${AWS_ID}`);
+  const srs = Number(await page.locator('.card [data-testid="srs"]').textContent());
+  const [stored] = (await sql<{ current_srs: number }>`select current_srs from accounts where aws_account_id = ${AWS_ID}`.execute(ctx.db)).rows;
+  expect(srs).toBe(stored?.current_srs);
+  const findings = page.getByRole('region', { name: 'Open findings' });
+  await findings.locator('.signal').first().waitFor();
+  const shown = await findings.locator('.signal').count();
+  const open = await ctx.db.selectFrom('signals').select((eb) => eb.fn.countAll<string>().as('n')).where('resolved_at', 'is', null).executeTakeFirstOrThrow();
+  expect(shown).toBe(Number(open.n));
+  expect(await findings.locator('.scenario').count()).toBeGreaterThan(0);
+  await page.getByRole('region', { name: 'Recovery checklist' }).locator('li').first().waitFor();
+  await page.locator('.chart svg circle').first().waitFor();
+  await shoot(page, '06-account');
+
+  // Filters narrow the findings on the service side.
+  await findings.getByLabel('Severity').selectOption('LOW');
+  await findings.locator('.sev-high, .sev-critical, .sev-medium').first().waitFor({ state: 'detached' });
+  const lowOnly = await findings.locator('.sev').allTextContents();
+  expect(lowOnly.every((s) => s === 'LOW')).toBe(true);
+  await findings.getByLabel('Severity').selectOption('');
+
+  // A reload keeps the session (the refresh token in sessionStorage buys a new bearer token).
+  await page.reload();
+  await page.locator('.card [data-testid="srs"]').filter({ hasText: String(srs) }).waitFor();
+
+  // An alert rule, with an e-mail channel, that any score fires.
+  await page.getByRole('link', { name: 'Alert rules' }).click();
+  await page.getByText('No alert rules yet.').waitFor();
+  await page.getByRole('button', { name: 'New rule' }).click();
+  const form = page.getByRole('form', { name: 'New rule' });
+  await form.getByLabel('Name').fill('Any risk at all');
+  await form.getByLabel('Fire when the SRS drops below').fill('100');
+  await form.getByLabel('Recipients (comma-separated)').fill('oncall@example.com');
+  await shoot(page, '07-rule-form');
+  await form.getByRole('button', { name: 'Save rule' }).click();
+  const rule = page.locator('article.rule').filter({ hasText: 'Any risk at all' });
+  await rule.getByText('E-mail to oncall@example.com').waitFor();
+  // Disable and enable it again (a changed rule fires on the next scan all the same).
+  await rule.getByRole('button', { name: 'Disable' }).click();
+  await rule.getByText('Disabled', { exact: true }).waitFor();
+  expect((await ctx.db.selectFrom('alert_rules').select('enabled').executeTakeFirstOrThrow()).enabled).toBe(false);
+  await rule.getByRole('button', { name: 'Enable' }).click();
+  await rule.getByText('Enabled', { exact: true }).waitFor();
+  await shoot(page, '08-alert-rules');
+
+  // Scan again: the first scan after a rule is created fires it.
+  await page.getByRole('link', { name: 'Accounts' }).click();
+  await row.getByRole('button', { name: 'Scan now' }).click();
+  await row.getByText('Scan started.').waitFor();
+
+  // The alert shows up on the live list; acknowledge it.
+  await page.getByRole('link', { name: 'Alerts', exact: true }).click();
+  const alert = page.locator('tr[data-alert]').first();
+  await alert.getByRole('button', { name: 'Acknowledge' }).waitFor({ timeout: 45_000 });
+  expect(await alert.textContent()).toContain(AWS_ID);
+  await shoot(page, '09-alerts');
+  await alert.getByRole('button', { name: 'Acknowledge' }).click();
+  await alert.getByText(/^Acknowledged /).waitFor();
+  const [acked] = (await sql<{ acknowledged_at: Date | null }>`select acknowledged_at from alert_events`.execute(ctx.db)).rows;
+  expect(acked?.acknowledged_at).toBeInstanceOf(Date);
+  await shoot(page, '10-alert-acknowledged');
+
+  // Billing: the plans and the current one (Stripe is not configured here).
+  await page.getByRole('link', { name: 'Billing' }).click();
+  await page.getByTestId('current-plan').filter({ hasText: 'Solo' }).waitFor();
+  await page.getByRole('button', { name: 'Switch to Team' }).waitFor();
+  await shoot(page, '11-billing');
+
+  // Team: invite a viewer.
+  await page.getByRole('link', { name: 'Team' }).click();
+  const invite = page.getByRole('form', { name: 'Invite a user' });
+  const inviteeEmail = `viewer-${Date.now()}@example.com`;
+  await invite.getByLabel('Name').fill('Vic Viewer');
+  await invite.getByLabel('E-mail').fill(inviteeEmail);
+  await invite.getByLabel('Role').selectOption('viewer');
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  await page.locator('tr[data-user]').filter({ hasText: inviteeEmail }).getByText('invited').waitFor();
+  await shoot(page, '12-team');
+
+  // The invitee opens the e-mailed link (token in the fragment) in another browser and joins as a viewer.
+  const mail = await ctx.db.selectFrom('email_outbox').select('text_body').where(sql<boolean>`${inviteeEmail} = any(to_addresses)`).executeTakeFirstOrThrow();
+  const link = /https?:\/\/\S+\/app\/accept-invite#token=[A-Za-z0-9_-]+/.exec(mail.text_body)?.[0] as string;
+  const other = await browser.newContext();
+  const invitee = await other.newPage();
+  const inviteeProblems = watchForErrors(invitee);
+  await invitee.goto(`${base}${new URL(link).pathname}${new URL(link).hash}`);
+  await invitee.getByLabel(/^Choose a password/).fill('invitee-password-1');
+  await shoot(invitee, '13-accept-invite');
+  await invitee.getByRole('button', { name: 'Accept invitation' }).click();
+  await invitee.waitForURL(`${base}/app/accounts`);
+  await invitee.locator(`tr[data-account="${AWS_ID}"]`).waitFor();
+  // A viewer is shown no buttons that would change anything.
+  expect(await invitee.getByRole('form', { name: 'Connect an account' }).count()).toBe(0);
+  expect(await invitee.getByRole('button', { name: 'Scan now' }).count()).toBe(0);
+  await shoot(invitee, '14-accounts-as-viewer');
+  await other.close();
+
+  // Log out: back to the login page, with nothing stored.
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  expect(await page.evaluate('Object.keys(sessionStorage)')).toEqual([]);
+  await context.close();
+
+  expect(problems).toEqual([]);
+  expect(inviteeProblems).toEqual([]);
+  for (const file of shots) expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
+  expect(shots).toHaveLength(14);
+}, 180_000);
+
+it('shows every page of an empty tenant, a clear error for a failed verification, and not-found for another tenant\'s account', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchForErrors(page);
+  await page.goto(`${base}/app/signup`);
+  await page.getByLabel('Your name').fill('Vera Verify');
+  await page.getByLabel('E-mail').fill(`verify-${Date.now()}@example.com`);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByText('No AWS accounts yet').waitFor();
+
+  // Nothing breaks on an empty tenant: each page says there is nothing yet.
+  for (const [link, empty] of [['Alerts', 'No alerts yet.'], ['Alert rules', 'No alert rules yet.'], ['Team', 'Vera Verify (you)'], ['Billing', 'Current plan']] as const) {
+    await page.getByRole('link', { name: link, exact: true }).click();
+    await page.getByText(empty).waitFor();
+  }
+  await page.goto(`${base}/app/no-such-page`);
+  await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  await page.getByRole('link', { name: 'Accounts', exact: true }).click();
+
+  // The sandbox's 999999999999 never verifies: the service's reason is shown, the account stays PENDING.
+  await page.getByLabel('AWS account id').fill('999999999999');
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('region', { name: 'Set up the role' }).getByRole('button', { name: 'Verify' }).click();
+  const error = page.getByRole('alert').filter({ hasText: 'Verification failed:' });
+  await error.waitFor();
+  expect((await error.textContent())?.length).toBeGreaterThan(40);
+  await page.locator('tr[data-account="999999999999"]').getByText('PENDING').waitFor();
+  await shoot(page, '15-verify-failed');
+
+  // Another tenant's account (the first test's) is simply not found.
+  await page.goto(`${base}/app/accounts/${AWS_ID}`);
+  await page.getByRole('alert').filter({ hasText: 'Account not found' }).waitFor();
+  await shoot(page, '16-account-not-found');
+  expect(existsSync(path.join(SHOTS, '16-account-not-found.png'))).toBe(true);
+  await context.close();
+  // The two expected refusals (the failed verification's 422, the other tenant's 404) are the only errors.
+  expect(problems.filter((p) => !/status of (422|404)/.test(p))).toEqual([]);
+}, 120_000);

@@ -1,0 +1,72 @@
+import { useSyncExternalStore } from 'react';
+import { trpc } from './api';
+import { logOut } from './auth';
+import { ErrorBox, Loading } from './components/ui';
+import { useLoad } from './hooks';
+import { MeContext } from './me';
+import { AcceptInvitePage } from './pages/AcceptInvite';
+import { AccountPage } from './pages/Account';
+import { AccountsPage } from './pages/Accounts';
+import { AlertRulesPage } from './pages/AlertRules';
+import { AlertsPage } from './pages/Alerts';
+import { BillingPage } from './pages/Billing';
+import { LoginPage, SignupPage } from './pages/Login';
+import { NotFoundPage } from './pages/NotFound';
+import { TeamPage } from './pages/Team';
+import { BASE, Link, navigate, usePath } from './router';
+import { session } from './session';
+
+const signedIn = () => session.bearer() !== null || session.hasRefreshToken();
+
+export function App() {
+  const path = usePath();
+  const isSignedIn = useSyncExternalStore(session.subscribe, signedIn);
+  if (path === `${BASE}/signup`) return <SignupPage />;
+  // The invitation token stays in the fragment: it never reaches a server log or a Referer header.
+  if (path === `${BASE}/accept-invite`) return <AcceptInvitePage />;
+  if (path === `${BASE}/login` || !isSignedIn) return <LoginPage />;
+  return <Shell path={path} />;
+}
+
+const NAV = [
+  ['accounts', 'Accounts'],
+  ['alerts', 'Alerts'],
+  ['alert-rules', 'Alert rules'],
+  ['team', 'Team'],
+  ['billing', 'Billing'],
+] as const;
+
+function Shell({ path }: { path: string }) {
+  const me = useLoad(() => trpc.me.get.query(), []);
+  const page = route(path.replace(/\/+$/, ''));
+  return (
+    <div className="shell">
+      <header className="top">
+        <Link to={`${BASE}/accounts`} className="brand">Sentinel</Link>
+        <nav>
+          {NAV.map(([slug, label]) => (
+            <Link key={slug} to={`${BASE}/${slug}`} className={path.startsWith(`${BASE}/${slug}`) ? 'active' : ''}>{label}</Link>
+          ))}
+        </nav>
+        <span className="who">{me.data ? `${me.data.user.name} (${me.data.user.role})` : ''}</span>
+        <button type="button" className="link" onClick={() => void logOut().then(() => navigate(`${BASE}/login`))}>Log out</button>
+      </header>
+      <main>
+        {me.error && <ErrorBox message={me.error} onRetry={me.reload} />}
+        {!me.data && !me.error && <Loading />}
+        {me.data && <MeContext.Provider value={me.data}>{page}</MeContext.Provider>}
+      </main>
+    </div>
+  );
+}
+
+function route(path: string) {
+  if (path === BASE || path === `${BASE}/accounts`) return <AccountsPage />;
+  const account = /^\/app\/accounts\/([^/]+)$/.exec(path);
+  if (account) return <AccountPage accountId={decodeURIComponent(account[1] as string)} />;
+  if (path === `${BASE}/alerts`) return <AlertsPage />;
+  if (path === `${BASE}/alert-rules`) return <AlertRulesPage />;
+  if (path === `${BASE}/team`) return <TeamPage />;
+  if (path === `${BASE}/billing`) return <BillingPage />;
+  return <NotFoundPage />;
+}

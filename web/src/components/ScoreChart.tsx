@@ -1,0 +1,37 @@
+import { srsBand } from '../format';
+
+interface Point { date: string; srs: number }
+
+const WIDTH = 600;
+const HEIGHT = 160;
+const PAD = 24;
+
+/** The daily SRS as an SVG line (oldest left), with the 60 and 80 band edges drawn as guides. */
+export function ScoreChart({ history }: { history: readonly Point[] }) {
+  const points = [...history].sort((a, b) => a.date.localeCompare(b.date));
+  if (points.length === 0) return <p className="empty">No score history yet: it starts with the first scan.</p>;
+  const x = (i: number) => PAD + (points.length === 1 ? (WIDTH - 2 * PAD) / 2 : (i * (WIDTH - 2 * PAD)) / (points.length - 1));
+  const y = (srs: number) => PAD + ((100 - srs) * (HEIGHT - 2 * PAD)) / 100;
+  const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.srs).toFixed(1)}`).join(' ');
+  const first = points[0] as Point;
+  const last = points[points.length - 1] as Point;
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Score history from ${first.date} to ${last.date}`}>
+        {[80, 60].map((edge) => (
+          <g key={edge}>
+            <line x1={PAD} x2={WIDTH - PAD} y1={y(edge)} y2={y(edge)} className="guide" />
+            <text x={2} y={y(edge) + 4} className="axis">{edge}</text>
+          </g>
+        ))}
+        <path d={line} className="line" />
+        {points.map((p, i) => (
+          <circle key={p.date} cx={x(i)} cy={y(p.srs)} r={4} className={`dot srs-${srsBand(p.srs)}`}>
+            <title>{`${p.date}: ${p.srs}`}</title>
+          </circle>
+        ))}
+      </svg>
+      <figcaption>{first.date} – {last.date}</figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,61 @@
+import { type ReactNode, useState } from 'react';
+import { BAND_LABEL, srsBand } from '../format';
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return <p className="loading" role="status">{what}…</p>;
+}
+
+export function ErrorBox({ message, onRetry }: { message: string | null; onRetry?: () => void }) {
+  if (!message) return null;
+  return (
+    <div className="error" role="alert">
+      <span>{message}</span>
+      {onRetry && <button type="button" className="link" onClick={onRetry}>Retry</button>}
+    </div>
+  );
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return <div className="notice" role="status">{children}</div>;
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+export function SrsBadge({ srs }: { srs: number | null | undefined }) {
+  const band = srsBand(srs);
+  return (
+    <span className={`srs srs-${band}`} title={BAND_LABEL[band]} data-testid="srs">
+      {srs ?? '—'}
+    </span>
+  );
+}
+
+/** A block of text to paste somewhere, with a button that copies it. */
+export function CopyBlock({ title, text }: { title: string; text: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const copy = () => {
+    navigator.clipboard.writeText(text).then(() => setCopied('yes'), () => setCopied('failed'));
+  };
+  return (
+    <section className="copy-block">
+      <header>
+        <h4>{title}</h4>
+        <button type="button" onClick={copy}>{copied === 'yes' ? 'Copied' : 'Copy'}</button>
+        {copied === 'failed' && <span className="muted">Copy failed: select the text instead</span>}
+      </header>
+      <pre>{text}</pre>
+    </section>
+  );
+}
+
+/** Saves text as a file through a temporary object URL. */
+export function saveText(filename: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  URL.revokeObjectURL(url);
+}

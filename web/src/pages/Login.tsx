@@ -1,0 +1,83 @@
+import { type FormEvent, useState } from 'react';
+import { errorMessage, trpc } from '../api';
+import { ErrorBox } from '../components/ui';
+import { BASE, Link, navigate } from '../router';
+import { session } from '../session';
+
+/** After signing in, go where the user was headed (a link from an e-mail), or to the accounts. */
+function landing(): string {
+  const path = window.location.pathname;
+  return path.startsWith(`${BASE}/`) && !['/login', '/signup', '/accept-invite'].some((p) => path === `${BASE}${p}`)
+    ? path
+    : `${BASE}/accounts`;
+}
+
+export function LoginPage() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      const tokens = await trpc.auth.login.mutate({ email: String(form.get('email')), password: String(form.get('password')) });
+      const to = landing();
+      session.signIn(tokens);
+      navigate(to, { replace: true });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="auth">
+      <h1>Sentinel</h1>
+      <form onSubmit={submit} aria-label="Log in">
+        <h2>Log in</h2>
+        <label>E-mail <input name="email" type="email" autoComplete="username" required /></label>
+        <label>Password <input name="password" type="password" autoComplete="current-password" required /></label>
+        <ErrorBox message={error} />
+        <button type="submit" disabled={busy}>{busy ? 'Logging in…' : 'Log in'}</button>
+      </form>
+      <p>New here? <Link to={`${BASE}/signup`}>Create an account</Link></p>
+    </div>
+  );
+}
+
+export function SignupPage() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get('email'));
+    const password = String(form.get('password'));
+    setBusy(true);
+    setError(null);
+    try {
+      await trpc.auth.signup.mutate({ email, password, name: String(form.get('name')) });
+      session.signIn(await trpc.auth.login.mutate({ email, password }));
+      navigate(`${BASE}/accounts`, { replace: true });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="auth">
+      <h1>Sentinel</h1>
+      <form onSubmit={submit} aria-label="Sign up">
+        <h2>Create your organisation</h2>
+        <label>Your name <input name="name" required maxLength={200} autoComplete="name" /></label>
+        <label>E-mail <input name="email" type="email" required autoComplete="username" /></label>
+        <label>Password (8 characters or more) <input name="password" type="password" required minLength={8} autoComplete="new-password" /></label>
+        <ErrorBox message={error} />
+        <button type="submit" disabled={busy}>{busy ? 'Creating…' : 'Sign up'}</button>
+      </form>
+      <p>Already have an account? <Link to={`${BASE}/login`}>Log in</Link></p>
+    </div>
+  );
+}
