@@ -4,9 +4,9 @@ import { toAppError } from '../../api/middleware/errors';
 import { freePort } from '../../scripts/local-services';
 import { stateQuery } from '../../workflows/messages';
 import { waitFor } from '../helpers/account-harness';
-import { addUserWithRole, createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext } from '../helpers/context';
+import { addUserWithRole, createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 import { startTemporalServer, type TemporalServer } from '../helpers/temporal-server';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { startSandboxWorker, type WorkerProcess } from '../helpers/worker-process';
 
 const UNAVAILABLE = { error: 'The workflow service is unavailable; retry shortly', code: 'temporal_unavailable' };
 
@@ -129,13 +129,7 @@ describe('when no worker is running', () => {
     await ctx?.close();
   });
 
-  const startWorker = () => startWorkerProcess({
-    DATABASE_URL: ctx.database.url,
-    TEMPORAL_ADDRESS: ctx.config.temporal.address,
-    TEMPORAL_TASK_QUEUE: ctx.config.temporal.taskQueue,
-    JWT_SECRET: TEST_JWT_SECRET,
-    CLOUD_PROVIDER: 'sandbox',
-  });
+  const startWorker = () => startSandboxWorker(ctx);
 
   it('answers 503, never 500, counts nothing, and queues at most one scan', async () => {
     worker = await startWorker();

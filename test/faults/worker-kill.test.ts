@@ -1,9 +1,9 @@
 import { waitFor } from '../helpers/account-harness';
 import { ROUTING_KEY } from '../helpers/alerts';
-import { createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext, type TestUser } from '../helpers/context';
+import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { type GatedPeers, startGatedPeers } from '../helpers/gated-peers';
 import { RowLock } from '../helpers/row-lock';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { startSandboxWorker, type WorkerProcess } from '../helpers/worker-process';
 import { scanWorkflowResult } from '../helpers/scans';
 
 // The worker process is killed (SIGKILL) ten times in a row, each time in the middle of a manual scan, and
@@ -40,14 +40,7 @@ afterAll(async () => {
 });
 
 async function startWorker(): Promise<WorkerProcess> {
-  const worker = await startWorkerProcess({
-    DATABASE_URL: ctx.database.url,
-    TEMPORAL_ADDRESS: ctx.config.temporal.address,
-    TEMPORAL_TASK_QUEUE: ctx.config.temporal.taskQueue,
-    JWT_SECRET: TEST_JWT_SECRET,
-    CLOUD_PROVIDER: 'sandbox',
-    ...peers.config,
-  });
+  const worker = await startSandboxWorker(ctx, peers.config);
   workers.push(worker);
   return worker;
 }

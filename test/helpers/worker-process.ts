@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../scripts/tools';
+import { TEST_JWT_SECRET, type TestContext } from './context';
 
 export interface WorkerProcess {
   process: ChildProcess;
@@ -10,10 +11,25 @@ export interface WorkerProcess {
 }
 
 /**
+ * A worker process for a test context: its database, Temporal server and task queue, the sandbox cloud, and
+ * `extra` settings (the test's peers).
+ */
+export function startSandboxWorker(ctx: TestContext, extra: Record<string, string> = {}): Promise<WorkerProcess> {
+  return startWorkerProcess({
+    DATABASE_URL: ctx.database.url,
+    TEMPORAL_ADDRESS: ctx.config.temporal.address,
+    TEMPORAL_TASK_QUEUE: ctx.config.temporal.taskQueue,
+    JWT_SECRET: TEST_JWT_SECRET,
+    CLOUD_PROVIDER: 'sandbox',
+    ...extra,
+  });
+}
+
+/**
  * The real worker (`worker/main.ts`) in a process of its own, configured through the environment as in
  * production, so tests can kill it outright.
  */
-export async function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<WorkerProcess> {
+async function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<WorkerProcess> {
   // node itself with tsx as its loader: the `tsx` binary would run the worker in a grandchild that a kill misses.
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
     cwd: PROJECT_ROOT,

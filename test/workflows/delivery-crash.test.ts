@@ -1,7 +1,7 @@
 import { type AlertPeers, ROUTING_KEY, startAlertPeers } from '../helpers/alerts';
 import { waitFor } from '../helpers/account-harness';
-import { createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext } from '../helpers/context';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
+import { startSandboxWorker, type WorkerProcess } from '../helpers/worker-process';
 
 // A worker process killed (SIGKILL) while it is sending an alert: after a new worker takes over, every channel
 // has exactly one notification. The peers are caught at the worst moment: PagerDuty has processed the event
@@ -21,18 +21,10 @@ afterAll(async () => {
   await peers?.close();
 });
 
-function startWorker(): Promise<WorkerProcess> {
-  return startWorkerProcess({
-    DATABASE_URL: ctx.database.url,
-    TEMPORAL_ADDRESS: ctx.config.temporal.address,
-    TEMPORAL_TASK_QUEUE: ctx.config.temporal.taskQueue,
-    JWT_SECRET: TEST_JWT_SECRET,
-    CLOUD_PROVIDER: 'sandbox',
-    ...peers.config,
-  }).then((w) => {
-    workers.push(w);
-    return w;
-  });
+async function startWorker(): Promise<WorkerProcess> {
+  const worker = await startSandboxWorker(ctx, peers.config);
+  workers.push(worker);
+  return worker;
 }
 
 it('delivers exactly one notification per channel when the worker dies mid-delivery', async () => {

@@ -49,15 +49,15 @@ export interface Action<A extends unknown[], T> {
   error: string | null;
 }
 
-/** A button's action (signed in): tracks busy and the error message; resolves undefined on failure. */
-export function useAction<A extends unknown[], T>(action: (...args: A) => Promise<T>): Action<A, T> {
+/** Tracks a call's busy state and error message; resolves undefined on failure. */
+function useTracked<A extends unknown[], T>(call: (...args: A) => Promise<T>): Action<A, T> {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async (...args: A) => {
     setBusy(true);
     setError(null);
     try {
-      return await authed(() => action(...args));
+      return await call(...args);
     } catch (err) {
       setError(errorMessage(err));
       return undefined;
@@ -66,4 +66,14 @@ export function useAction<A extends unknown[], T>(action: (...args: A) => Promis
     }
   };
   return { run, busy, error };
+}
+
+/** A button's action (signed in): tracks busy and the error message; resolves undefined on failure. */
+export function useAction<A extends unknown[], T>(action: (...args: A) => Promise<T>): Action<A, T> {
+  return useTracked((...args: A) => authed(() => action(...args)));
+}
+
+/** The form of a signed-out page (log in, sign up, accept an invitation): as useAction, without a session. */
+export function usePublicAction<A extends unknown[], T>(action: (...args: A) => Promise<T>): Action<A, T> {
+  return useTracked(action);
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { errorMessage, trpc } from '../api';
+import { trpc } from '../api';
 import { ErrorBox } from '../components/ui';
+import { usePublicAction } from '../hooks';
 import { BASE, Link, navigate } from '../router';
 import { session } from '../session';
 
@@ -11,8 +12,10 @@ function inviteToken(): string | null {
 
 export function AcceptInvitePage() {
   const [token] = useState(inviteToken);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const accept = usePublicAction(async (invitation: string, password: string, name: string) => {
+    session.signIn(await trpc.auth.acceptInvite.mutate({ token: invitation, password, ...(name ? { name } : {}) }));
+    navigate(`${BASE}/accounts`, { replace: true });
+  });
   if (!token) {
     return (
       <div className="auth">
@@ -22,21 +25,10 @@ export function AcceptInvitePage() {
       </div>
     );
   }
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const name = String(form.get('name') ?? '').trim();
-    setBusy(true);
-    setError(null);
-    try {
-      const tokens = await trpc.auth.acceptInvite.mutate({ token, password: String(form.get('password')), ...(name ? { name } : {}) });
-      session.signIn(tokens);
-      navigate(`${BASE}/accounts`, { replace: true });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    void accept.run(token, String(form.get('password')), String(form.get('name') ?? '').trim());
   };
   return (
     <div className="auth">
@@ -45,8 +37,8 @@ export function AcceptInvitePage() {
         <h2>Join your team</h2>
         <label>Your name (optional) <input name="name" maxLength={200} autoComplete="name" /></label>
         <label>Choose a password (8 characters or more) <input name="password" type="password" required minLength={8} autoComplete="new-password" /></label>
-        <ErrorBox message={error} />
-        <button type="submit" disabled={busy}>{busy ? 'Joining…' : 'Accept invitation'}</button>
+        <ErrorBox message={accept.error} />
+        <button type="submit" disabled={accept.busy}>{accept.busy ? 'Joining…' : 'Accept invitation'}</button>
       </form>
     </div>
   );

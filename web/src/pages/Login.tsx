@@ -1,6 +1,7 @@
-import { type FormEvent, useState } from 'react';
-import { errorMessage, trpc } from '../api';
+import type { FormEvent } from 'react';
+import { trpc } from '../api';
 import { ErrorBox } from '../components/ui';
+import { usePublicAction } from '../hooks';
 import { BASE, Link, navigate } from '../router';
 import { session } from '../session';
 
@@ -13,23 +14,16 @@ function landing(): string {
 }
 
 export function LoginPage() {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const login = usePublicAction(async (email: string, password: string) => {
+    const tokens = await trpc.auth.login.mutate({ email, password });
+    const to = landing();
+    session.signIn(tokens);
+    navigate(to, { replace: true });
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      const tokens = await trpc.auth.login.mutate({ email: String(form.get('email')), password: String(form.get('password')) });
-      const to = landing();
-      session.signIn(tokens);
-      navigate(to, { replace: true });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    void login.run(String(form.get('email')), String(form.get('password')));
   };
   return (
     <div className="auth">
@@ -38,8 +32,8 @@ export function LoginPage() {
         <h2>Log in</h2>
         <label>E-mail <input name="email" type="email" autoComplete="username" required /></label>
         <label>Password <input name="password" type="password" autoComplete="current-password" required /></label>
-        <ErrorBox message={error} />
-        <button type="submit" disabled={busy}>{busy ? 'Logging in…' : 'Log in'}</button>
+        <ErrorBox message={login.error} />
+        <button type="submit" disabled={login.busy}>{login.busy ? 'Logging in…' : 'Log in'}</button>
       </form>
       <p>New here? <Link to={`${BASE}/signup`}>Create an account</Link></p>
     </div>
@@ -47,24 +41,15 @@ export function LoginPage() {
 }
 
 export function SignupPage() {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const signup = usePublicAction(async (name: string, email: string, password: string) => {
+    await trpc.auth.signup.mutate({ email, password, name });
+    session.signIn(await trpc.auth.login.mutate({ email, password }));
+    navigate(`${BASE}/accounts`, { replace: true });
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get('email'));
-    const password = String(form.get('password'));
-    setBusy(true);
-    setError(null);
-    try {
-      await trpc.auth.signup.mutate({ email, password, name: String(form.get('name')) });
-      session.signIn(await trpc.auth.login.mutate({ email, password }));
-      navigate(`${BASE}/accounts`, { replace: true });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    void signup.run(String(form.get('name')), String(form.get('email')), String(form.get('password')));
   };
   return (
     <div className="auth">
@@ -74,8 +59,8 @@ export function SignupPage() {
         <label>Your name <input name="name" required maxLength={200} autoComplete="name" /></label>
         <label>E-mail <input name="email" type="email" required autoComplete="username" /></label>
         <label>Password (8 characters or more) <input name="password" type="password" required minLength={8} autoComplete="new-password" /></label>
-        <ErrorBox message={error} />
-        <button type="submit" disabled={busy}>{busy ? 'Creating…' : 'Sign up'}</button>
+        <ErrorBox message={signup.error} />
+        <button type="submit" disabled={signup.busy}>{signup.busy ? 'Creating…' : 'Sign up'}</button>
       </form>
       <p>Already have an account? <Link to={`${BASE}/login`}>Log in</Link></p>
     </div>
