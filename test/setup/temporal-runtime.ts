@@ -5,5 +5,5 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 // message in CI output (retry tests fail activities on purpose, each a warning). Errors are still shown.
 Runtime.install({
   logger: new DefaultLogger('ERROR'),
-  telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+  telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, console: {} } },
 });
