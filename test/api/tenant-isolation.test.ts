@@ -3,11 +3,10 @@ import path from 'node:path';
 import { type RawBuilder, sql } from 'kysely';
 import type { Response as AgentResponse } from 'superagent';
 import { newId } from '../../domain/ids';
-import { waitFor } from '../helpers/account-harness';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';
 import { unzip } from '../helpers/zip';
-import { scanWorkflowResult } from '../helpers/scans';
+import { deliveriesSettled, scanWorkflowResult } from '../helpers/scans';
 
 // Tenant isolation. Tenant B, holding valid tokens of every role, points every route that takes an id at
 // tenant A's real resources (an ACTIVE account with findings, an alert rule, an alert, users, a Slack
@@ -101,10 +100,7 @@ async function activeAccount(user: TestUser) {
   await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: AWS_ID }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(user.auth).expect(200);
   await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
-  await waitFor(async () => {
-    const deliveries = await ctx.db.selectFrom('alert_deliveries').select('status').where('tenant_id', '=', user.tenantId).execute();
-    return deliveries.length > 0 && deliveries.every((d) => d.status === 'delivered' || d.status === 'failed');
-  });
+  await deliveriesSettled(ctx.db, user.tenantId);
   return ctx.db.selectFrom('accounts').selectAll()
     .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', AWS_ID).executeTakeFirstOrThrow();
 }

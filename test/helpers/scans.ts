@@ -1,4 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { Db } from '../../db/client';
 import type { ScanOutcome } from '../../workflows/messages';
 import { waitFor } from './account-harness';
 
@@ -14,4 +15,15 @@ export async function scanWorkflowResult(temporal: Client, executionArnOrScanId:
     throw err;
   }), 60_000);
   return handle.result() as Promise<ScanOutcome>;
+}
+
+/**
+ * Waits until the tenant's alerts have deliveries and every one has finished (delivered or failed): a scan's
+ * alerts are sent by workflows of their own, after the scan's workflow has completed.
+ */
+export async function deliveriesSettled(db: Db, tenantId: string): Promise<void> {
+  await waitFor(async () => {
+    const deliveries = await db.selectFrom('alert_deliveries').select('status').where('tenant_id', '=', tenantId).execute();
+    return deliveries.length > 0 && deliveries.every((d) => d.status === 'delivered' || d.status === 'failed');
+  });
 }
