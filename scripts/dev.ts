@@ -174,6 +174,7 @@ async function start(): Promise<void> {
     '',
     'Sentinel is running. Ctrl-C stops everything; data stays in .data/ for the next start.',
     `  API:             ${api}`,
+    `  Dashboard:       ${api}/app`,
     ...(childEnv.TEMPORAL_UI_URL ? [`  Temporal Web UI: ${childEnv.TEMPORAL_UI_URL}`] : []),
     ...(postgres ? [`  PostgreSQL:      ${databaseUrl}`] : []),
     `  Try:             curl -X POST ${api}/auth/signup -H 'content-type: application/json' -d '{"email":"you@example.com","password":"password123","name":"You"}'`,
