@@ -185,3 +185,37 @@ describe('billing and integrations', () => {
     expect(await callerFor(ctx, owner).integrations.slackWorkspaces()).toEqual({ installations: [] });
   });
 });
+
+// The dashboard's upgrade and portal buttons against stripe-mock (Stripe's own mock, checking every request
+// against Stripe's OpenAPI document); the REST billing tests cover the parameters sent in detail.
+describe('billing with Stripe configured', () => {
+  let billing: TestContext;
+  let payer: TestUser;
+  beforeAll(async () => {
+    billing = await createTestContext({
+      config: {
+        STRIPE_SECRET_KEY: 'sk_test_51TrpcBillingKey',
+        STRIPE_API_BASE_URL: process.env.TEST_STRIPE_MOCK_URL as string,
+        STRIPE_PRICE_TEAM: 'price_team_monthly',
+        STRIPE_PRICE_AGENCY: 'price_agency_monthly',
+      },
+    });
+    payer = await signupAndLogin(billing.http, 'Paying Owner');
+  });
+  afterAll(() => billing?.close());
+
+  it('opens a Checkout for an upgrade, then the customer portal; refuses the portal before any checkout', async () => {
+    const api = callerFor(billing, payer);
+    expect(await failure(api.billing.portal())).toMatchObject({ trpc: 'CONFLICT', code: 'no_billing_customer' });
+    const checkout = await api.billing.checkout({
+      plan_id: 'team', success_url: 'https://app.example.com/app/billing?done=1', cancel_url: 'https://app.example.com/app/billing',
+    });
+    expect(checkout.checkout_url).toMatch(/^https:\/\//);
+    const tenant = await billing.db.selectFrom('tenants').select(['stripe_customer_id', 'pending_checkout_session_id'])
+      .where('id', '=', payer.tenantId).executeTakeFirstOrThrow();
+    expect(tenant.stripe_customer_id).toMatch(/^cus_/);
+    expect(tenant.pending_checkout_session_id).toMatch(/^cs_/);
+    const portal = await api.billing.portal({ return_url: 'https://app.example.com/app/billing' });
+    expect(portal.portal_url).toMatch(/^https:\/\//);
+  });
+});
