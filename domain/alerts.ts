@@ -4,9 +4,9 @@ import type { Scenario } from './checks/types';
 // - threshold: the SRS crosses below min_srs. Edge, not level: the account's first scored scan below it, the
 //   first scan after the rule was created or changed, or a scan below it after one at or above it.
 // - scenario: the scan opened a finding of a listed scenario (an empty list means every scenario).
-// While the SRS stays below, only new findings (the second trigger) fire again. An acknowledged alert is not
-// notified again until the account's open findings differ from the ones it fired on. At most one alert per
-// rule, account and scan.
+// While the SRS stays below, only new findings (the second trigger) fire again. An acknowledged alert silences
+// the rule for the account until a scan sees open findings that differ from the ones it fired on (a finding
+// opened or resolved; resolving and coming back counts). At most one alert per rule, account and scan.
 
 export interface RuleToEvaluate {
   version: number;
@@ -25,6 +25,8 @@ export interface RuleMemory {
   alertedFingerprints: readonly string[];
   /** A paging incident is open for this rule and account (it is resolved when the condition clears). */
   incidentOpen: boolean;
+  /** Some scan since the rule's last alert saw open findings other than the alert's: its acknowledgement no longer silences. */
+  findingsChangedSinceAlert: boolean;
 }
 
 export interface ScanFinding {
@@ -67,7 +69,9 @@ export function evaluateRule(
   const inScope = (f: ScanFinding) => rule.scenarios.length === 0 || rule.scenarios.includes(f.scenario);
   const newInScope = facts.opened.filter(inScope);
   const wouldFire = crossed || newInScope.length > 0;
-  const silencedByAck = Boolean(lastAlert?.acknowledged && lastAlert.findingsDigest === facts.findingsDigest);
+  const findingsChanged = Boolean(memory?.findingsChangedSinceAlert)
+    || (lastAlert !== undefined && lastAlert.findingsDigest !== facts.findingsDigest);
+  const silencedByAck = Boolean(lastAlert?.acknowledged) && !findingsChanged;
 
   const openNow = new Set(facts.open.map((f) => f.fingerprint));
   const stillAlerted = (memory?.alertedFingerprints ?? []).filter((fp) => openNow.has(fp));
@@ -83,6 +87,7 @@ export function evaluateRule(
         belowThreshold: below,
         alertedFingerprints: [...new Set([...stillAlerted, ...newInScope.map((f) => f.fingerprint)])].sort(),
         incidentOpen: true,
+        findingsChangedSinceAlert: false,
       },
     };
   }
@@ -97,6 +102,7 @@ export function evaluateRule(
       belowThreshold: below,
       alertedFingerprints: stillAlerted,
       incidentOpen: Boolean(memory?.incidentOpen) && !cleared,
+      findingsChangedSinceAlert: findingsChanged,
     },
   };
 }

@@ -88,9 +88,10 @@ const PAGING_SEVERITY = { CRITICAL: 'critical', HIGH: 'error', MEDIUM: 'warning'
 export function alertPagerDutyEvent(ctx: DeliveryContext, links: AlertLinks, routingKey: string): Record<string, unknown> {
   const dedupKey = `sentinel:${ctx.ruleId}:${ctx.accountId}`;
   if (ctx.kind === 'resolve') return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedupKey };
-  const severities = ctx.opened.map((f) => f.severity);
+  // The most severe finding behind the alert: a new one, or on a threshold crossing without new findings, an
+  // open one in the alert's scenarios. Without either (not expected: a low score has findings), an error.
+  const severities: string[] = ctx.opened.length > 0 ? ctx.opened.map((f) => f.severity) : ctx.openSeverities;
   const worst = (['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const).find((s) => severities.includes(s));
-  // A threshold crossing without new findings pages as an error: the account as a whole became risky.
   const severity = worst ? PAGING_SEVERITY[worst] : 'error';
   return {
     routing_key: routingKey,

@@ -18,7 +18,7 @@ export class DeliveryError extends Error {
 /** Maps an HTTP answer to the retry policy: 5xx and 429 retry (honouring Retry-After), other 4xx do not. */
 export function httpFailure(peer: string, status: number, retryAfterHeader: string | null, detail = ''): DeliveryError {
   // 3xx lands here too: redirects are not followed, and a channel that redirects is misconfigured for good.
-  const retryable = status >= 500 || status === 429 || status === 408;
+  const retryable = status >= 500 || status === 429;
   const suffix = detail ? `: ${detail.slice(0, 200)}` : '';
   return new DeliveryError(`${peer} answered ${status}${suffix}`, retryable, status, parseRetryAfter(retryAfterHeader));
 }

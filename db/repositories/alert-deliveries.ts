@@ -30,9 +30,17 @@ export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Co
     .where('account_id', '=', row.accountId).where('first_scan_id', '=', row.scanId).where('scenario', 'in', row.scenarios)
     .execute())
     .sort((a, b) => severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || a.id.localeCompare(b.id));
-  const openCount = await db.selectFrom('signals').select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('account_id', '=', row.accountId).where('resolved_at', 'is', null).executeTakeFirstOrThrow();
-  return { ...row, channel: row.channel as ChannelConfig, opened, openCount: Number(openCount.n) };
+  const open = await db.selectFrom('signals').select((eb) => ['severity', 'scenario', eb.fn.countAll<string>().as('n')])
+    .where('account_id', '=', row.accountId).where('resolved_at', 'is', null).groupBy(['severity', 'scenario']).execute();
+  return {
+    ...row,
+    channel: row.channel as ChannelConfig,
+    opened,
+    openCount: open.reduce((sum, o) => sum + Number(o.n), 0),
+    /** Severities of the open findings in the alert's scenarios (behind a threshold crossing), most severe first. */
+    openSeverities: [...new Set(open.filter((o) => row.scenarios.includes(o.scenario)).map((o) => o.severity as Severity))]
+      .sort((a, b) => severityRank(a) - severityRank(b)),
+  };
 }
 export type DeliveryContext = NonNullable<Awaited<ReturnType<typeof loadDeliveryContext>>>;
 

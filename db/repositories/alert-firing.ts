@@ -63,6 +63,7 @@ async function evaluateOne(
     belowThreshold: state.below_threshold,
     alertedFingerprints: state.alerted_fingerprints,
     incidentOpen: state.incident_open,
+    findingsChangedSinceAlert: state.findings_changed_since_alert,
   };
   const decision = evaluateRule(
     { version: rule.version, minSrs: rule.min_srs, scenarios: rule.scenarios },
@@ -95,6 +96,7 @@ async function evaluateOne(
     last_scan_id: scanId,
     alerted_fingerprints: [...decision.memory.alertedFingerprints],
     incident_open: decision.memory.incidentOpen,
+    findings_changed_since_alert: decision.memory.findingsChangedSinceAlert,
     last_alert_id: lastAlertId,
     updated_at: now,
   };

@@ -26,6 +26,7 @@ export interface AlertRuleStatesTable {
   alerted_fingerprints: Generated<string[]>;
   incident_open: Generated<boolean>;
   last_alert_id: string | null;
+  findings_changed_since_alert: Generated<boolean>;
   updated_at: Timestamp;
 }
 

@@ -31,15 +31,17 @@ async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
 describe('PagerDuty', () => {
   const send = () => sendPagerDutyEvent({ eventsUrl: `${peer.url}/v2/enqueue`, event: { event_action: 'trigger' } });
 
-  it('accepts 202, retries 5xx and 429 (with Retry-After), gives up on 400', async () => {
+  it('accepts 202, retries 5xx and 429 (with Retry-After), gives up on every other 4xx', async () => {
     peer.handle(() => ({ status: 202, body: { status: 'success' } }));
     await expect(send()).resolves.toBeUndefined();
     peer.handle(() => ({ status: 502 }));
     expect(await failure(send())).toMatchObject({ retryable: true, httpStatus: 502 });
     peer.handle(() => ({ status: 429, headers: { 'retry-after': '60' } }));
     expect(await failure(send())).toMatchObject({ retryable: true, httpStatus: 429, retryAfterSeconds: 60 });
-    peer.handle(() => ({ status: 400, body: { status: 'invalid event' } }));
-    expect(await failure(send())).toMatchObject({ retryable: false, httpStatus: 400 });
+    for (const status of [400, 401, 403, 404, 408, 413]) {
+      peer.handle(() => ({ status, body: { status: 'invalid event' } }));
+      expect(await failure(send())).toMatchObject({ retryable: false, httpStatus: status });
+    }
   });
 
   it('treats an unreachable peer as retryable and never follows a redirect', async () => {

@@ -8,8 +8,8 @@ function facts(srs: number, open: ScanFinding[], opened: ScanFinding[] = []): Sc
   return { srs, open, opened, findingsDigest: open.map((f) => f.fingerprint).sort().join(',') };
 }
 const rule = { version: 1, minSrs: 60, scenarios: [] as string[] };
-const below: RuleMemory = { ruleVersion: 1, belowThreshold: true, alertedFingerprints: [], incidentOpen: true };
-const above: RuleMemory = { ruleVersion: 1, belowThreshold: false, alertedFingerprints: [], incidentOpen: false };
+const below: RuleMemory = { ruleVersion: 1, belowThreshold: true, alertedFingerprints: [], incidentOpen: true, findingsChangedSinceAlert: false };
+const above: RuleMemory = { ruleVersion: 1, belowThreshold: false, alertedFingerprints: [], incidentOpen: false, findingsChangedSinceAlert: false };
 
 describe('evaluateRule', () => {
   it('fires on the first scored scan below the threshold, listing the scenarios behind the score', () => {
@@ -45,6 +45,18 @@ describe('evaluateRule', () => {
     expect(evaluateRule(changedRule, below, current, { acknowledged: true, findingsDigest: current.findingsDigest }).fire).toBeNull();
     const changed = facts(40, [rootMfa, budget], [budget]);
     expect(evaluateRule(changedRule, below, changed, { acknowledged: true, findingsDigest: current.findingsDigest }).fire).not.toBeNull();
+  });
+
+  it('ends the silence for good once the findings changed, even if they come back as they were', () => {
+    const alerted = facts(44, [rootMfa], [rootMfa]);
+    const acked = { acknowledged: true, findingsDigest: alerted.findingsDigest };
+    // The finding resolves: nothing fires, but the acknowledged findings are no longer the open ones.
+    const resolved = evaluateRule(rule, below, facts(100, []), acked);
+    expect(resolved).toMatchObject({ fire: null, memory: { findingsChangedSinceAlert: true } });
+    // It comes back: the same findings as the acknowledged alert, yet a crossing and a new finding, so it fires.
+    const back = evaluateRule(rule, resolved.memory, facts(44, [rootMfa], [rootMfa]), acked);
+    expect(back.fire).toEqual({ scenariosTriggered: ['iam'] });
+    expect(back.memory.findingsChangedSinceAlert).toBe(false);
   });
 
   it('resolves the open incident once the score is back up and the alerted findings are gone', () => {

@@ -21,6 +21,13 @@ beforeEach(async () => {
 afterEach(() => h?.close());
 afterAll(() => peers?.close());
 
+/** Seconds between the delivery activity's scheduling and the start of its last attempt, from the workflow's history. */
+async function retryWaitSeconds(workflowId: string): Promise<number> {
+  const { events } = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
+  const seconds = (type: string) => Number(events!.find((e) => e[type as keyof typeof e])!.eventTime!.seconds);
+  return seconds('activityTaskStartedEventAttributes') - seconds('activityTaskScheduledEventAttributes');
+}
+
 describe('alert delivery retries', () => {
   it('delivers once to a channel that was down for three hours, without delaying the next scan', async () => {
     await h.withActiveAccount(async (handle, input) => {
@@ -52,7 +59,7 @@ describe('alert delivery retries', () => {
   it('honours 429 and gives up at once on a permanent refusal', async () => {
     await h.withActiveAccount(async (handle, input) => {
       await insertRule(h, input.tenantId, { minSrs: 60, channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }] });
-      peers.pagerDutyDown = { status: 429, headers: { 'retry-after': '60' }, body: { status: 'throttled' } };
+      peers.pagerDutyDown = { status: 429, headers: { 'retry-after': '600' }, body: { status: 'throttled' } };
       h.cloud.setInventory(input.awsAccountId, rootMfaOff);
       await scanAndWait(handle, 2);
       const [throttled] = await deliveriesOf(h, input.accountId);
@@ -60,6 +67,8 @@ describe('alert delivery retries', () => {
       peers.pagerDutyDown = undefined;
       expect(await deliveryResult(h, throttled!.id)).toBe('delivered');
       expect((await attemptsOf(h, throttled!.id)).map((a) => [a.outcome, a.http_status])).toEqual([['retryable', 429], ['delivered', null]]);
+      // The retry waited as long as PagerDuty asked, not the 5-second first backoff (server time, skipped).
+      expect(await retryWaitSeconds(`delivery-${throttled!.id}`)).toBeGreaterThanOrEqual(600);
 
       // A bad routing key: PagerDuty answers 400 and no retry can fix it.
       peers.pagerDutyDown = { status: 400, body: { status: 'invalid event', errors: ['Invalid routing key'] } };

@@ -1,3 +1,5 @@
+import { acknowledgeAlert } from '../../api/services/alerts';
+import { createLogger } from '../../config/logger';
 import { newId } from '../../domain/ids';
 import { encryptSecret } from '../../security/crypto';
 import { AccountHarness } from '../helpers/account-harness';
@@ -12,6 +14,7 @@ import { emailText } from '../helpers/smtp';
 // time-skipping test server with the real activities, a real SMTP server and loopback peers that speak
 // Slack's and PagerDuty's protocols. (Retries over simulated hours are in alert-delivery-retries.test.ts.)
 
+const silentLog = createLogger({ level: 'silent', name: 'test' });
 let h: AccountHarness;
 let peers: AlertPeers;
 beforeAll(async () => {
@@ -60,22 +63,41 @@ describe('alert rules in the scan workflow', () => {
     });
   });
 
-  it('stays quiet after an acknowledgement until the findings change', async () => {
+  it('stays quiet after an acknowledgement until the findings change, including findings that clear and come back', async () => {
     await h.withActiveAccount(async (handle, input) => {
       const ruleId = await insertRule(h, input.tenantId, { minSrs: 60, scenarios: ['billing'], channels: [{ type: 'email', to: ['ack@example.com'] }] });
+      const userId = newId('user');
+      await h.database.db.insertInto('users').values({ id: userId, tenant_id: input.tenantId, email: 'ack@example.com', name: 'Ack', role: 'member' }).execute();
+      const caller = { userId, tenantId: input.tenantId, role: 'member' as const, email: 'ack@example.com' };
+      const acknowledge = (alertId: string) => acknowledgeAlert({ db: h.database.db, log: silentLog }, caller, alertId);
+
       h.cloud.setInventory(input.awsAccountId, rootMfaOff);
       await scanAndWait(handle, 2);
       const [alert] = await alertsOf(h, input.accountId);
-      await h.database.db.updateTable('alert_events').set({ acknowledged_at: new Date() }).where('id', '=', alert!.id).execute();
+      await acknowledge(alert!.id);
 
       // Editing the rule makes the next scan count as a crossing, but the acknowledged findings are unchanged.
       await h.database.db.updateTable('alert_rules').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', ruleId).execute();
       await scanAndWait(handle, 3);
       expect(await alertsOf(h, input.accountId)).toHaveLength(1);
 
+      // A new finding is a change: the rule fires again.
       h.cloud.setInventory(input.awsAccountId, rootMfaOffNoBudget);
       await scanAndWait(handle, 4);
+      const alerts = await alertsOf(h, input.accountId);
+      expect(alerts).toHaveLength(2);
+      await acknowledge(alerts[1]!.id);
+
+      // Everything clears (nothing to fire on), then the same findings come back: the acknowledgement of the
+      // alert on exactly these findings no longer holds, because they changed in between.
+      h.cloud.setInventory(input.awsAccountId, (at) => cleanInventory(at.toISOString()));
+      await scanAndWait(handle, 5);
       expect(await alertsOf(h, input.accountId)).toHaveLength(2);
+      h.cloud.setInventory(input.awsAccountId, rootMfaOffNoBudget);
+      await scanAndWait(handle, 6);
+      const after = await alertsOf(h, input.accountId);
+      expect(after).toHaveLength(3);
+      expect(after[2]).toMatchObject({ acknowledged_at: null, scenarios_triggered: ['billing', 'iam'] });
     });
   });
 

@@ -1,0 +1,79 @@
+import type { DeliveryContext } from '../../db/repositories/alert-deliveries';
+import { alertEmail, alertPagerDutyEvent, alertSlackMessage } from '../../notify/alert-message';
+
+// What each channel says about one alert, from the same facts.
+
+const links = { findingsUrl: 'https://sentinel.example.com/app/accounts/123456789012' };
+
+function context(overrides: Partial<DeliveryContext> = {}): DeliveryContext {
+  return {
+    deliveryId: 'delivery_1', kind: 'trigger', status: 'sending', channel: { type: 'email', to: ['a@example.com'] },
+    channelIndex: 0, attempts: 1, alertId: 'alert_1', tenantId: 'ten_1', accountId: 'acc_1', ruleId: 'rule_1', scanId: 'scan_1',
+    srs: 42, scenarios: ['iam'], firedAt: new Date('2026-11-22T10:00:00Z'), ruleName: 'Prod <critical> & friends', minSrs: 60,
+    awsAccountId: '123456789012', displayName: 'Production', tenantName: 'Acme',
+    opened: [{ id: 'sig_1', title: 'Root user has no MFA', severity: 'CRITICAL', scenario: 'iam', resource: 'root', region: 'global' }],
+    openCount: 3, openSeverities: ['CRITICAL', 'LOW'],
+    ...overrides,
+  };
+}
+
+describe('PagerDuty severity', () => {
+  const severityOf = (ctx: DeliveryContext) => (alertPagerDutyEvent(ctx, links, 'KEY').payload as { severity: string }).severity;
+
+  it('follows the most severe new finding', () => {
+    const opened = (severity: string) => ({ ...context().opened[0]!, severity });
+    expect(severityOf(context({ opened: [opened('LOW'), opened('HIGH')] }))).toBe('error');
+    expect(severityOf(context({ opened: [opened('MEDIUM')], openSeverities: ['CRITICAL'] }))).toBe('warning');
+    expect(severityOf(context({ opened: [opened('LOW')] }))).toBe('info');
+  });
+
+  it('on a crossing without new findings, follows the most severe open finding in the alert\'s scenarios', () => {
+    expect(severityOf(context({ opened: [], openSeverities: ['CRITICAL', 'LOW'] }))).toBe('critical');
+    expect(severityOf(context({ opened: [], openSeverities: ['MEDIUM'] }))).toBe('warning');
+    expect(severityOf(context({ opened: [], openSeverities: [] }))).toBe('error');
+  });
+
+  it('resolves the same incident by dedup_key', () => {
+    expect(alertPagerDutyEvent(context({ kind: 'resolve' }), links, 'KEY'))
+      .toEqual({ routing_key: 'KEY', event_action: 'resolve', dedup_key: 'sentinel:rule_1:acc_1' });
+    expect(alertPagerDutyEvent(context(), links, 'KEY')).toMatchObject({ event_action: 'trigger', dedup_key: 'sentinel:rule_1:acc_1' });
+  });
+});
+
+describe('e-mail', () => {
+  it('says the account, the score, what changed and links to the findings, in text and escaped HTML', () => {
+    const mail = alertEmail(context(), links, ['a@example.com']);
+    expect(mail.subject).toBe('[Sentinel] Prod <critical> & friends: AWS account Production (123456789012): Security Risk Score 42 (below 60), 1 new finding');
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('Production (123456789012)');
+      expect(part).toContain('Root user has no MFA');
+      expect(part).toContain(links.findingsUrl);
+    }
+    expect(mail.text).toContain('Security Risk Score: 42 (rule threshold 60)');
+    expect(mail.html).toContain('Security Risk Score <strong>42</strong> (rule threshold 60); 3 open findings');
+    expect(mail.html).toContain('<h2>Prod &lt;critical&gt; &amp; friends</h2>');
+    expect(mail.html).not.toContain('<critical>');
+    expect(mail.idempotencyKey).toBe('delivery_1');
+  });
+
+  it('explains a crossing without new findings', () => {
+    const mail = alertEmail(context({ opened: [] }), links, ['a@example.com']);
+    expect(mail.text).toContain('No new findings in this scan; the score crossed the threshold.');
+    expect(mail.html).toContain('No new findings in this scan');
+  });
+});
+
+describe('Slack', () => {
+  it('is a Block Kit message with escaped mrkdwn and a link button', () => {
+    const message = alertSlackMessage(context(), links);
+    const json = JSON.stringify(message.blocks);
+    expect(message.text).toContain('Security Risk Score 42 (below 60)');
+    expect(json).toContain('CRITICAL Root user has no MFA (root)');
+    expect(json).toContain(JSON.stringify(links.findingsUrl));
+    expect(message.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Sentinel: Prod <critical> & friends' } });
+    const account = (message.blocks[1] as { fields: { text: string }[] }).fields[0]!.text;
+    expect(account).toBe('*Account*\nProduction (123456789012)');
+    const escaped = alertSlackMessage(context({ displayName: 'R&D <prod>' }), links);
+    expect((escaped.blocks[1] as { fields: { text: string }[] }).fields[0]!.text).toBe('*Account*\nR&amp;D &lt;prod&gt; (123456789012)');
+  });
+});
