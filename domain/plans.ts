@@ -14,24 +14,29 @@ export interface Plan {
   features: string[];
 }
 
-const BASE_FEATURES = ['security_risk_score', 'signals', 'score_history', 'recovery_checklist', 'email_alerts', 'panic_export'];
+// What each plan includes, as `GET /billing/plans` lists it. Every entry is something the service does; the
+// plans differ in their limits and in `csv_export`, the one feature checked per plan (see csv-export.ts).
+const EVERY_PLAN = [
+  'security_risk_score', 'signals', 'score_history', 'recovery_checklist', 'email_alerts', 'slack_alerts', 'pagerduty_alerts',
+  'team_users', 'panic_export',
+];
 
 export const PLANS: readonly Plan[] = Object.freeze([
   {
     id: 'solo', name: 'Solo', price_usd_month: 29, account_limit: 1, scan_interval_minutes: 1440, manual_scans_per_hour: 2,
-    features: [...BASE_FEATURES],
+    features: [...EVERY_PLAN],
   },
   {
     id: 'team', name: 'Team', price_usd_month: 99, account_limit: 5, scan_interval_minutes: 360, manual_scans_per_hour: 6,
-    features: [...BASE_FEATURES, 'slack_alerts', 'pagerduty_alerts', 'csv_export', 'team_users'],
+    features: [...EVERY_PLAN, 'csv_export'],
   },
   {
     id: 'agency', name: 'Agency', price_usd_month: 299, account_limit: 25, scan_interval_minutes: 60, manual_scans_per_hour: 12,
-    features: [...BASE_FEATURES, 'slack_alerts', 'pagerduty_alerts', 'csv_export', 'team_users', 'account_tags'],
+    features: [...EVERY_PLAN, 'csv_export'],
   },
   {
     id: 'enterprise', name: 'Enterprise', price_usd_month: 999, account_limit: 250, scan_interval_minutes: 15, manual_scans_per_hour: 30,
-    features: [...BASE_FEATURES, 'slack_alerts', 'pagerduty_alerts', 'csv_export', 'team_users', 'account_tags', 'priority_support'],
+    features: [...EVERY_PLAN, 'csv_export'],
   },
 ].map((plan) => Object.freeze(plan as Plan)));
 

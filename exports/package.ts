@@ -4,12 +4,12 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { CRLF, csvTable } from './csv';
 import {
-  type AccountRecord, CHECKLIST_COLUMNS, type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, type SignalSource,
+  ACCOUNT_COLUMNS, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS, type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, type SignalSource,
   signalRecord,
 } from './records';
 
 // The panic export package: one zip with the account's findings, score history, recovery checklist and
-// account record, each as JSON and (tables) CSV, plus a README that explains them. Findings are streamed
+// account record, each as JSON and CSV, plus a README that explains them. Findings are streamed
 // page by page into the zip, so an account with many signals never sits in memory.
 
 export interface PackageSource {
@@ -24,7 +24,7 @@ export interface PackageSource {
 }
 
 export const PACKAGE_FILES = [
-  'README.txt', 'account.json', 'findings.json', 'findings.csv', 'score-history.json', 'score-history.csv',
+  'README.txt', 'account.json', 'account.csv', 'findings.json', 'findings.csv', 'score-history.json', 'score-history.csv',
   'recovery-checklist.json', 'recovery-checklist.csv',
 ] as const;
 
@@ -62,6 +62,7 @@ export async function writeExportPackage(source: PackageSource, file: string): P
       checklist_steps: source.checklist.length,
     },
   }));
+  streamed('account.csv', () => csvTable(ACCOUNT_COLUMNS, once([accountCsvRecord(source.account)])));
   streamed('findings.json', () => jsonArray(signals()));
   streamed('findings.csv', () => csvTable(SIGNAL_COLUMNS, signals()));
   text('score-history.json', json(source.scoreHistory));
@@ -110,10 +111,12 @@ function readme(source: PackageSource): string {
     'Files',
     '-----',
     '',
-    'account.json',
+    'account.json, account.csv',
     '  The account record (status, display name, tags, current Security Risk Score, role name, when it was',
-    '  connected, scanned and disconnected) and how many records each file holds. The ExternalId of the role',
-    '  is not included.',
+    '  connected, scanned and disconnected); account.json also says how many records each file holds.',
+    '  account.csv is the record as one row, its tags as a JSON array. The ExternalId of the role is not',
+    '  included. Columns:',
+    `  ${ACCOUNT_COLUMNS.join(', ')}`,
     '',
     `findings.json, findings.csv  (${source.counts.signals} signals, ${source.counts.openSignals} open)`,
     '  Every finding ("signal"), open and resolved, oldest first by detection time. Columns:',

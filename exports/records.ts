@@ -69,3 +69,13 @@ export function accountRecord(a: AccountRow) {
   };
 }
 export type AccountRecord = ReturnType<typeof accountRecord>;
+
+export const ACCOUNT_COLUMNS = [
+  'aws_account_id', 'cloud_account_id', 'display_name', 'status', 'tags', 'current_srs', 'role_name', 'created_at', 'connected_at',
+  'last_scan_at', 'last_successful_scan_at', 'disconnected_at',
+] as const satisfies readonly (keyof AccountRecord)[];
+
+/** The account record as one CSV row: the tags as a JSON array, so any tag text survives the cell. */
+export function accountCsvRecord(a: AccountRecord) {
+  return { ...a, tags: JSON.stringify(a.tags) };
+}

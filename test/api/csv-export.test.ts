@@ -1,4 +1,9 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { PLANS } from '../../domain/plans';
 import { SIGNAL_COLUMNS } from '../../exports/records';
 import { parseCsvTable } from '../helpers/csv';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
@@ -84,6 +89,34 @@ describe('GET /accounts/{account_id}/export', () => {
     expect([at(5002).resource, at(5003).resource, at(5004).resource]).toEqual(["'-1", "'@SUM(A1)", "'+1"]);
   }, 180_000); // 100,000 rows on a shared machine
 
+  it('reads the signals as the client reads the file, not all before the first byte', async () => {
+    // The client takes the response and stops reading. Backpressure stops the server a few pages in, so a
+    // change to the last signal made now is in the file. Reading every page before sending (or without
+    // waiting for the client) would have read the last signal before the change.
+    const server = ctx.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const last = `sig_acc_big_${String(SIGNALS).padStart(7, '0')}`;
+    try {
+      const { port } = server.address() as AddressInfo;
+      const req = http.get({ host: '127.0.0.1', port, path: `/accounts/${BIG}/export`, headers: owner.auth });
+      const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+      res.pause();
+      expect(res.statusCode).toBe(200);
+      await sleep(2_000); // ample time to read all 100 pages, were the server not held back
+      await ctx.db.updateTable('signals').set({ title: 'Changed while the download waited' }).where('id', '=', last).execute();
+      res.resume();
+      res.setEncoding('utf8');
+      let text = '';
+      for await (const chunk of res) text += chunk;
+      const rows = parseCsvTable(text);
+      expect(rows).toHaveLength(SIGNALS);
+      expect(rows[SIGNALS - 1]).toMatchObject({ signal_id: last, title: 'Changed while the download waited' });
+    } finally {
+      await ctx.db.updateTable('signals').set({ title: `Signal ${SIGNALS}` }).where('id', '=', last).execute();
+      server.close();
+    }
+  }, 180_000);
+
   it('lists only the account asked for', async () => {
     const res = await ctx.http.get(`/accounts/${SMALL}/export`).set(owner.auth).expect(200);
     expect(parseCsvTable(res.text).map((r) => r.signal_id)).toEqual(['sig_acc_small_0000001', 'sig_acc_small_0000002', 'sig_acc_small_0000003']);
@@ -101,12 +134,25 @@ describe('GET /accounts/{account_id}/export', () => {
     expect(parseCsvTable(res.text)).toHaveLength(3);
   });
 
-  it('is refused on the solo plan with 403 plan_feature_unavailable', async () => {
-    const solo = await signupAndLogin(ctx.http);
-    await addAccount(solo.tenantId, 'acc_solo', '100000000002');
-    const res = await ctx.http.get('/accounts/100000000002/export').set(solo.auth).expect(403);
-    expect(res.headers['content-type']).toMatch(/application\/json/);
-    expect(res.body).toEqual({ error: expect.stringContaining('Team'), code: 'plan_feature_unavailable' });
+  it.each(PLANS.map((p) => [p.id, p.features.includes('csv_export')] as const))(
+    'follows the plan: on %s, exported %p (solo gets 403 plan_feature_unavailable)',
+    async (planId, included) => {
+      const tenant = await signupAndLogin(ctx.http);
+      await ctx.db.updateTable('tenants').set({ plan: planId }).where('id', '=', tenant.tenantId).execute();
+      await addAccount(tenant.tenantId, `acc_${planId}`, '100000000002');
+      const res = await ctx.http.get('/accounts/100000000002/export').set(tenant.auth).expect(included ? 200 : 403);
+      if (included) {
+        expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+        expect(res.text).toBe(`${SIGNAL_COLUMNS.join(',')}\r\n`); // the account has no signals
+      } else {
+        expect(res.headers['content-type']).toMatch(/application\/json/);
+        expect(res.body).toEqual({ error: expect.stringContaining('Team'), code: 'plan_feature_unavailable' });
+      }
+    },
+  );
+
+  it('is a feature of every plan but solo', () => {
+    expect(PLANS.filter((p) => !p.features.includes('csv_export')).map((p) => p.id)).toEqual(['solo']);
   });
 
   it("answers 404 for another tenant's account, an unknown one or a malformed id", async () => {

@@ -67,6 +67,9 @@ async function expectPackageMatches(ctx: TestContext, user: TestUser, accountId:
     counts: { signals: signals.length, open_signals: signals.filter((s) => !s.resolved_at).length, score_history_days: history.length },
   });
   for (const content of files.values()) expect(content).not.toContain(externalId);
+  expect(parseCsvTable(files.get('account.csv') as string)).toEqual([expect.objectContaining({
+    aws_account_id: AWS_ID, status: 'ACTIVE', role_name: 'SentinelReadOnly', tags: JSON.stringify(account.account.tags),
+  })]);
 
   const findings = JSON.parse(files.get('findings.json') as string);
   expect(findings.map((f: { signal_id: string }) => f.signal_id)).toEqual(signals.map((s) => s.id));

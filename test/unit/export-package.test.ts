@@ -23,7 +23,7 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
     exportId: 'exp_test',
     exportedAt: at,
     account: accountRecord({
-      id: 'acc_1', tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: 'Prod', tags: ['a'], status: 'ACTIVE',
+      id: 'acc_1', tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: 'Prod', tags: ['a', 'b, "c"'], status: 'ACTIVE',
       external_id: 'e'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf', current_srs: 55, first_scan_id: null,
       connected_at: at, last_scan_at: at, last_successful_scan_at: at, disconnected_at: null, created_at: at, updated_at: at,
     }),
@@ -56,6 +56,10 @@ describe('export package', () => {
     const account = JSON.parse(files.get('account.json') as string);
     expect(account.account).not.toHaveProperty('external_id');
     expect(account.counts).toEqual({ signals: 5, open_signals: 3, score_history_days: 1, checklist_steps: 1 });
+    // The same record as one CSV row, every column of the JSON record, the tags as a JSON array.
+    const accountCsv = parseCsvTable(files.get('account.csv') as string);
+    expect(accountCsv).toEqual([{ ...account.account, tags: '["a","b, \\"c\\""]', current_srs: '55', disconnected_at: '' }]);
+    expect(Object.keys(accountCsv[0]!).sort()).toEqual(Object.keys(account.account).sort());
   });
 
   it('writes an empty JSON array and a header-only CSV for an account without signals', async () => {
