@@ -86,6 +86,12 @@ describe('POST /alert-rules', () => {
     expect(row.channels).toEqual(expectedChannels);
   });
 
+  it('accepts the bounds: a 200-character name, min_srs 0 and 100', async () => {
+    expect((await createRule({ name: 'n'.repeat(200) })).name).toHaveLength(200);
+    expect((await createRule({ min_srs: 0 })).min_srs).toBe(0);
+    expect((await createRule({ min_srs: 100 })).min_srs).toBe(100);
+  });
+
   it('defaults min_srs to 40, scenarios to all (empty) and enabled to true', async () => {
     const rule = await createRule({ name: 'Defaults' });
     expect(rule).toMatchObject({ name: 'Defaults', min_srs: 40, scenarios: [], enabled: true, channels: [EMAIL] });

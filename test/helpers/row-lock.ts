@@ -11,12 +11,30 @@ export class RowLock {
 
   /** Opens a transaction on `url` and runs `statement`, which should lock the rows the writer will need. */
   static async hold(url: string, statement: string, params: unknown[]): Promise<RowLock> {
+    const lock = await RowLock.begin(url);
+    const locked = await lock.client.query(statement, params);
+    if (locked.rowCount !== 1) {
+      await lock.release();
+      throw new Error(`the lock statement matched ${locked.rowCount} rows, not 1`);
+    }
+    return lock;
+  }
+
+  /**
+   * Locks a whole table against reads and writes (ACCESS EXCLUSIVE): stops a session at its first plain
+   * SELECT of the table, which row locks do not.
+   */
+  static async holdTable(url: string, table: string): Promise<RowLock> {
+    const lock = await RowLock.begin(url);
+    await lock.client.query(`lock table ${lock.client.escapeIdentifier(table)} in access exclusive mode`);
+    return lock;
+  }
+
+  private static async begin(url: string): Promise<RowLock> {
     const client = new Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
     await client.query('begin');
-    const locked = await client.query(statement, params);
-    if (locked.rowCount !== 1) throw new Error(`the lock statement matched ${locked.rowCount} rows, not 1`);
     return new RowLock(client, (rows[0] as { pid: number }).pid);
   }
 

@@ -91,12 +91,16 @@ describe('SMTP', () => {
     mailer.close();
   });
 
-  it('writes to the outbox without SMTP, once per idempotency key', async () => {
-    const mailer = createMailer({ config: { from: 'Sentinel <s@example.com>' }, db: database.db, log });
+  it('writes to the outbox without SMTP, once per idempotency key, and logs the row but never the body', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const outboxLog = createLogger({ level: 'info', name: 'test', destination: { write: (line: string) => { lines.push(JSON.parse(line)); } } });
+    const mailer = createMailer({ config: { from: 'Sentinel <s@example.com>' }, db: database.db, log: outboxLog });
     await mailer.send(email('dlv_outbox'));
     await mailer.send(email('dlv_outbox'));
     const rows = await database.db.selectFrom('email_outbox').selectAll().where('idempotency_key', '=', 'dlv_outbox').execute();
     expect(rows).toEqual([expect.objectContaining({ to_addresses: ['ops@example.com'], subject: 'Alert', text_body: 'body' })]);
+    expect(lines).toEqual([expect.objectContaining({ msg: 'e-mail written to the outbox (no SMTP_URL)', outboxId: rows[0]!.id, subject: 'Alert' })]);
+    expect(JSON.stringify(lines)).not.toContain('body');
   });
 });
 
