@@ -176,6 +176,8 @@ describe('POST /webhooks/stripe applies billing events to the tenant', () => {
       ['agency', 'past_due', { plan: 'agency', status: 'past_due' }],
       ['team', 'trialing', { plan: 'team', status: 'active' }],
       ['team', 'unpaid', { plan: 'team', status: 'past_due' }],
+      ['team', 'incomplete', { plan: 'team', status: 'past_due' }],
+      ['team', 'paused', { plan: 'team', status: 'past_due' }],
       ['team', 'active', { plan: 'team', status: 'active' }],
     ];
     for (const [i, [plan, status, expected]] of steps.entries()) {
@@ -183,6 +185,13 @@ describe('POST /webhooks/stripe applies billing events to the tenant', () => {
       expect(await tenant(user.tenantId)).toEqual(expected);
     }
     expect((await subscriptionRow(user.subscriptionId)).current_period_end).toBeInstanceOf(Date);
+  });
+
+  it.each(['canceled', 'incomplete_expired'])('customer.subscription.updated to %s ends the subscription: solo, canceled', async (status) => {
+    const user = await subscriber();
+    await deliver(await checkoutCompleted(user, 'agency')).expect(200);
+    await deliver(await subscriptionEvent('updated', user, { plan: 'agency', status }, nowSeconds() + 1)).expect(200);
+    expect(await tenant(user.tenantId)).toEqual({ plan: 'solo', status: 'canceled' });
   });
 
   it('finds the tenant by its Stripe customer when the metadata does not name it', async () => {
