@@ -4,8 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { CRLF, csvTable } from './csv';
 import {
-  ACCOUNT_COLUMNS, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS, type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, type SignalSource,
-  signalRecord,
+  ACCOUNT_COLUMNS, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS, type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord,
+  SIGNAL_COLUMNS, type SignalSource, signalRecord,
 } from './records';
 
 // The panic export package: one zip with the account's findings, score history, recovery checklist and
