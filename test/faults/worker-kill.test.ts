@@ -3,7 +3,7 @@ import { ROUTING_KEY } from '../helpers/alerts';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { type GatedPeers, startGatedPeers } from '../helpers/gated-peers';
 import { RowLock } from '../helpers/row-lock';
-import { startSandboxWorker, type WorkerProcess } from '../helpers/worker-process';
+import { SandboxWorkers } from '../helpers/worker-process';
 import { scanWorkflowResult } from '../helpers/scans';
 
 // The worker process is killed (SIGKILL) ten times in a row, each time in the middle of a manual scan, and
@@ -25,7 +25,7 @@ const RECIPIENT = 'oncall-kill@example.com';
 
 let ctx: TestContext;
 let peers: GatedPeers;
-const workers: WorkerProcess[] = [];
+const workers = new SandboxWorkers();
 const locks: RowLock[] = [];
 
 beforeAll(async () => {
@@ -33,17 +33,13 @@ beforeAll(async () => {
   ctx = await createTestContext({ config: { CLOUD_PROVIDER: 'sandbox', ...peers.config } });
 });
 afterAll(async () => {
-  await Promise.all(workers.map((w) => w.kill()));
+  await workers.killAll();
   await Promise.all(locks.map((l) => l.release()));
   await ctx?.close();
   await peers?.close();
 });
 
-async function startWorker(): Promise<WorkerProcess> {
-  const worker = await startSandboxWorker(ctx, peers.config);
-  workers.push(worker);
-  return worker;
-}
+const startWorker = () => workers.start(ctx, peers.config);
 
 interface Connected {
   awsAccountId: string;

@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { type HttpPeer, type PeerReply, startHttpPeer } from './http-peer';
+import { listenSmtp } from './smtp';
 
 // Alert peers with a gate. While it is closed, every notification is held at the worst moment for its sender:
 // an e-mail after its data arrived but before the server accepted it, a PagerDuty event after PagerDuty
@@ -38,34 +37,18 @@ export async function startGatedPeers(): Promise<GatedPeers> {
   const incidents: GatedPeers['incidents'] = new Map();
   const heldEmails: Held[] = [];
   const heldEvents: Held[] = [];
-  const closedSessions = new Set<string>();
   let gateClosed = false;
 
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onClose(session) {
-      closedSessions.add(session.id);
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const accept = () => {
-          if (closedSessions.has(session.id)) return;
-          const messageId = /^Message-ID:\s*(\S+)/im.exec(raw)?.[1] ?? '';
-          emails.push({ messageId, to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        };
-        if (gateClosed) heldEmails.push({ text: raw, release: accept });
-        else accept();
-      });
-    },
+  const smtp = await listenSmtp(({ hungUp, to, raw }, reply) => {
+    const accept = () => {
+      if (hungUp()) return;
+      const messageId = /^Message-ID:\s*(\S+)/im.exec(raw)?.[1] ?? '';
+      emails.push({ messageId, to, raw });
+      reply();
+    };
+    if (gateClosed) heldEmails.push({ text: raw, release: accept });
+    else accept();
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
 
   const pagerduty = await startHttpPeer((req) => {
     const event = req.json as { event_action: string; dedup_key: string };
@@ -84,7 +67,7 @@ export async function startGatedPeers(): Promise<GatedPeers> {
     emails,
     pagerduty,
     incidents,
-    config: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PAGERDUTY_EVENTS_URL: `${pagerduty.url}/v2/enqueue` },
+    config: { SMTP_URL: smtp.url, PAGERDUTY_EVENTS_URL: `${pagerduty.url}/v2/enqueue` },
     closeGate: () => { gateClosed = true; },
     openGate: () => {
       gateClosed = false;
@@ -95,7 +78,7 @@ export async function startGatedPeers(): Promise<GatedPeers> {
     close: async () => {
       releaseAll(heldEmails);
       releaseAll(heldEvents);
-      await Promise.all([new Promise<void>((resolve) => smtp.close(() => resolve())), pagerduty.close()]);
+      await Promise.all([smtp.close(), pagerduty.close()]);
     },
   };
 }

@@ -22,11 +22,19 @@ export interface SmtpCapture {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on loopback (npm smtp-server) that keeps every message it accepts. */
-export async function startSmtpCapture(): Promise<SmtpCapture> {
-  const messages: CapturedEmail[] = [];
-  let failures: { count: number; code: number } = { count: 0, code: 0 };
-  let holding: ((held: { release: () => void }) => void) | undefined;
+/** A message whose data has arrived, waiting for the server's end-of-data reply. */
+export interface ArrivedEmail extends CapturedEmail {
+  /** True once the client has hung up: a reply can no longer reach it, so the message was never accepted. */
+  hungUp(): boolean;
+}
+
+/**
+ * A real SMTP server on loopback (npm smtp-server). Each message that arrives is handed to `onMessage` with
+ * `reply`: `reply()` accepts it, `reply(err)` refuses it with `err.responseCode`; a test may also wait.
+ */
+export async function listenSmtp(
+  onMessage: (message: ArrivedEmail, reply: (err?: Error) => void) => void,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const closedSessions = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
@@ -38,36 +46,45 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (failures.count > 0) {
-          failures = { ...failures, count: failures.count - 1 };
-          const err = Object.assign(new Error('Service not available, try again'), { responseCode: failures.code });
-          return callback(err);
-        }
-        const accept = () => {
-          if (closedSessions.has(session.id)) return;
-          messages.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        };
-        if (!holding) return accept();
-        const notify = holding;
-        holding = undefined;
-        notify({ release: accept });
-      });
+      stream.on('end', () => onMessage({
+        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        to: session.envelope.rcptTo.map((r) => r.address),
+        raw: Buffer.concat(chunks).toString('utf8'),
+        hungUp: () => closedSessions.has(session.id),
+      }, callback));
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** An SMTP server that keeps every message it accepts, and can be told to refuse or hold the next ones. */
+export async function startSmtpCapture(): Promise<SmtpCapture> {
+  const messages: CapturedEmail[] = [];
+  let failures: { count: number; code: number } = { count: 0, code: 0 };
+  let holding: ((held: { release: () => void }) => void) | undefined;
+  const server = await listenSmtp(({ hungUp, ...message }, reply) => {
+    if (failures.count > 0) {
+      failures = { ...failures, count: failures.count - 1 };
+      return reply(Object.assign(new Error('Service not available, try again'), { responseCode: failures.code }));
+    }
+    const accept = () => {
+      if (hungUp()) return;
+      messages.push(message);
+      reply();
+    };
+    if (!holding) return accept();
+    const notify = holding;
+    holding = undefined;
+    notify({ release: accept });
+  });
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: server.url,
     messages,
     failNext: (count, code) => { failures = { count, code }; },
     holdNext: () => new Promise((resolve) => { holding = resolve; }),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: server.close,
   };
 }
 

@@ -59,3 +59,18 @@ async function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_00
   };
   return { process: child, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
 }
+
+/** The worker processes a test file starts, so that its teardown kills whichever are still running. */
+export class SandboxWorkers {
+  private readonly started: WorkerProcess[] = [];
+
+  async start(ctx: TestContext, extra: Record<string, string> = {}): Promise<WorkerProcess> {
+    const worker = await startSandboxWorker(ctx, extra);
+    this.started.push(worker);
+    return worker;
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all(this.started.map((w) => w.kill()));
+  }
+}

@@ -4,7 +4,7 @@ import { encryptSecret } from '../../security/crypto';
 import { waitFor } from '../helpers/account-harness';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 import { RowLock } from '../helpers/row-lock';
-import { startSandboxWorker, type WorkerProcess } from '../helpers/worker-process';
+import { SandboxWorkers } from '../helpers/worker-process';
 
 // A worker process killed (SIGKILL) while it is sending an alert: after a new worker takes over, every channel
 // has exactly one notification. The peers are caught at the worst moment: PagerDuty has processed the event
@@ -14,23 +14,19 @@ import { startSandboxWorker, type WorkerProcess } from '../helpers/worker-proces
 
 let ctx: TestContext;
 let peers: AlertPeers;
-const workers: WorkerProcess[] = [];
+const workers = new SandboxWorkers();
 
 beforeAll(async () => {
   peers = await startAlertPeers();
   ctx = await createTestContext({ config: { CLOUD_PROVIDER: 'sandbox', ...peers.config } });
 });
 afterAll(async () => {
-  await Promise.all(workers.map((w) => w.kill()));
+  await workers.killAll();
   await ctx?.close();
   await peers?.close();
 });
 
-async function startWorker(): Promise<WorkerProcess> {
-  const worker = await startSandboxWorker(ctx, peers.config);
-  workers.push(worker);
-  return worker;
-}
+const startWorker = () => workers.start(ctx, peers.config);
 
 it('delivers exactly one notification per channel when the worker dies mid-delivery', async () => {
   const first = await startWorker();
