@@ -108,18 +108,10 @@ function Findings({ accountId }: { accountId: string }) {
     <section aria-label="Open findings">
       <h2>Open findings</h2>
       <div className="filters">
-        <label>Severity{' '}
-          <select value={filters.severity ?? ''} onChange={(e) => setFilters({ ...filters, severity: (e.target.value || undefined) as Filters['severity'] })}>
-            <option value="">All</option>
-            {SEVERITIES.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        </label>
-        <label>Scenario{' '}
-          <select value={filters.scenario ?? ''} onChange={(e) => setFilters({ ...filters, scenario: (e.target.value || undefined) as Filters['scenario'] })}>
-            <option value="">All</option>
-            {SCENARIOS.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        </label>
+        <FilterSelect label="Severity" options={SEVERITIES} value={filters.severity}
+          onChange={(severity) => setFilters({ ...filters, severity })} />
+        <FilterSelect label="Scenario" options={SCENARIOS} value={filters.scenario}
+          onChange={(scenario) => setFilters({ ...filters, scenario })} />
       </div>
       <ErrorBox message={signals.error} onRetry={signals.reload} />
       {signals.loading && <Loading what="Loading findings" />}
@@ -147,6 +139,20 @@ function Findings({ accountId }: { accountId: string }) {
       {next && <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>Load more findings</button>}
       <ErrorBox message={loadMore.error} />
     </section>
+  );
+}
+
+/** A filter over one field: "All" (undefined) or one of `options`. */
+function FilterSelect<T extends string>({ label, options, value, onChange }: {
+  label: string; options: readonly T[]; value: T | undefined; onChange: (value: T | undefined) => void;
+}) {
+  return (
+    <label>{label}{' '}
+      <select value={value ?? ''} onChange={(e) => onChange((e.target.value || undefined) as T | undefined)}>
+        <option value="">All</option>
+        {options.map((o) => <option key={o} value={o}>{o}</option>)}
+      </select>
+    </label>
   );
 }
 
