@@ -1,19 +1,15 @@
 import { Router } from 'express';
-import { PLANS } from '../../domain/plans';
 import { type AppDeps, forRequest } from '../context';
 import { callerOf, requireAuth, requireRole } from '../middleware/auth';
 import { checkoutInput, portalQuery } from '../schemas/billing';
-import { createCheckoutSession, createPortalSession, requireBillingConfigured } from '../services/billing';
+import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../services/billing';
 import { parseInput } from '../validation';
 
-/** Public plan catalogue (no authentication). The internal manual-scan quota is not part of the contract. */
+/** Public plan catalogue (no authentication). */
 export function plansRouter(): Router {
   const router = Router();
   router.get('/billing/plans', (_req, res) => {
-    res.json({
-      plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) =>
-        ({ id, name, price_usd_month, account_limit, scan_interval_minutes, features })),
-    });
+    res.json(listPlans());
   });
   return router;
 }

@@ -120,7 +120,11 @@ export async function requireAccount(db: AppDeps['db'], caller: Caller, awsAccou
 }
 
 export async function getAccount({ db }: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string) {
-  const a = await requireAccount(db, caller, awsAccountId);
+  return accountDetail(await requireAccount(db, caller, awsAccountId));
+}
+
+/** The body of GET /accounts/{account_id}. */
+export function accountDetail(a: AccountRow) {
   return { ...summary(a), connected_at: iso(a.connected_at), last_successful_scan_at: iso(a.last_successful_scan_at) };
 }
 

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
+import { PLANS } from '../../domain/plans';
 import {
   findTenantBilling, listSubscriptions, lockTenantCheckout, rememberCheckoutSession, storeStripeCustomer, type TenantBilling,
 } from '../../db/repositories/billing';
@@ -11,6 +12,14 @@ import type { CheckoutInput } from '../schemas/billing';
 import { ENDED_SUBSCRIPTION_STATUSES } from './stripe-events';
 
 const clients = new WeakMap<Config['stripe'], Stripe>();
+
+/** The public plan catalogue (`GET /billing/plans`). The internal manual-scan quota is not part of the contract. */
+export function listPlans() {
+  return {
+    plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) =>
+      ({ id, name, price_usd_month, account_limit, scan_interval_minutes, features })),
+  };
+}
 
 /** Billing needs a Stripe key; without one (the embedded default) every billing call is a clear 503. */
 export function requireBillingConfigured(config: Readonly<Config>): void {

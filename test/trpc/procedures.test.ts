@@ -78,6 +78,9 @@ describe('an account from connect to first scan', () => {
     expect(account).toMatchObject({ status: 'ACTIVE', display_name: 'Sandbox', current_srs: expect.any(Number) });
     const row = await ctx.db.selectFrom('accounts').select('workflow_id').where('tenant_id', '=', owner.tenantId).executeTakeFirstOrThrow();
     expect(account.temporal_ui_url).toBe(`http://temporal-ui.test:8233/namespaces/default/workflows/${encodeURIComponent(row.workflow_id)}`);
+    // The REST body, plus the Temporal UI link.
+    const { temporal_ui_url: _link, ...body } = account;
+    expect(body).toEqual((await ctx.http.get(`/accounts/${AWS_ID}`).set(owner.auth).expect(200)).body);
 
     const open = await api.signals.list({ account_id: AWS_ID, query: { status: 'open' } });
     expect(open.count).toBeGreaterThan(0);
@@ -177,6 +180,7 @@ describe('billing and integrations', () => {
   it('lists plans without a token and answers 503 billing_not_configured without Stripe keys', async () => {
     const { plans } = await callerFor(ctx, null).billing.plans();
     expect(plans.map((p) => p.id)).toEqual(['solo', 'team', 'agency', 'enterprise']);
+    expect({ plans }).toEqual((await ctx.http.get('/billing/plans').expect(200)).body);
     expect(await failure(callerFor(ctx, owner).billing.portal())).toMatchObject({ trpc: 'SERVICE_UNAVAILABLE', code: 'billing_not_configured' });
     // Not configured is answered before the input is looked at, as in REST.
     expect(await failure(callerFor(ctx, owner).billing.checkout({ plan_id: 'team', success_url: 'x', cancel_url: 'y' })))

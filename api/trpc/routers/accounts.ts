@@ -1,6 +1,6 @@
 import { connectAccountInput } from '../../schemas/accounts';
 import {
-  connectAccount, disconnectAccount, getAccount, listTenantAccounts, requestScan, requireAccount, verifyAccount,
+  accountDetail, connectAccount, disconnectAccount, listTenantAccounts, requestScan, requireAccount, verifyAccount,
 } from '../../services/accounts';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
@@ -10,12 +10,11 @@ export const accountsRouter = router({
   connect: procedureFor('connectAccount').input(connectAccountInput)
     .mutation(({ ctx, input }) => connectAccount(ctx.deps, ctx.caller, input)),
   get: procedureFor('getAccount').input(accountRef).query(async ({ ctx, input }) => {
-    const account = await getAccount(ctx.deps, ctx.caller, input.account_id);
+    const account = await requireAccount(ctx.deps.db, ctx.caller, input.account_id);
     // For operators: the account's workflow in the Temporal UI (the REST body does not carry workflow ids).
-    const { workflow_id: workflowId } = await requireAccount(ctx.deps.db, ctx.caller, input.account_id);
     const { uiUrl, namespace } = ctx.deps.config.temporal;
-    const temporal_ui_url = `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-    return { ...account, temporal_ui_url };
+    const temporal_ui_url = `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(account.workflow_id)}`;
+    return { ...accountDetail(account), temporal_ui_url };
   }),
   verify: procedureFor('verifyAccount').input(accountRef)
     .mutation(({ ctx, input }) => verifyAccount(ctx.deps, ctx.caller, input.account_id)),

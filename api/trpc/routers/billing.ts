@@ -1,6 +1,5 @@
-import { PLANS } from '../../../domain/plans';
 import { checkoutInput, portalQuery } from '../../schemas/billing';
-import { createCheckoutSession, createPortalSession, requireBillingConfigured } from '../../services/billing';
+import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../../services/billing';
 import { procedureFor, publicProcedureFor, router } from '../init';
 
 // As in the REST routes: without Stripe keys both answer 503 before the input is looked at.
@@ -10,10 +9,7 @@ const owner = (operationId: string) => procedureFor(operationId).use(({ ctx, nex
 });
 
 export const billingRouter = router({
-  plans: publicProcedureFor('listPlans').query(() => ({
-    plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) =>
-      ({ id, name, price_usd_month, account_limit, scan_interval_minutes, features })),
-  })),
+  plans: publicProcedureFor('listPlans').query(() => listPlans()),
   checkout: owner('startCheckout').input(checkoutInput)
     .mutation(({ ctx, input }) => createCheckoutSession(ctx.deps, ctx.caller, input)),
   portal: owner('openBillingPortal').input(portalQuery.prefault({}))
