@@ -6,7 +6,7 @@ import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import {
-  countSignals, findExport, fullScoreHistory, markExportFailed, markExportReady, signalPages,
+  acceptances, countSignals, findExport, fullScoreHistory, markExportFailed, markExportReady, signalPages,
 } from '../db/repositories/exports';
 import { openSignals } from '../db/repositories/signals';
 import type { Severity } from '../domain/checks/types';
@@ -54,6 +54,7 @@ export function exportActivities({ db, log, config }: { db: Db; log: Logger; con
             signalPages: () => signalPages({ db: trx, tenantId, accountId }),
             scoreHistory: history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })),
             checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity as Severity }))),
+            acceptances: await acceptances({ db: trx, tenantId, accountId }),
           }, file);
           return account.aws_account_id;
         });

@@ -1,13 +1,75 @@
 import { Context } from '@temporalio/activity';
-import { type CloudProvider, RoleUnavailableError } from '../cloud/types';
+import {
+  type CloudProvider, type CollectionProgress, type ReadOutcome, REUSABLE_PARTS, RoleUnavailableError, type RoleTarget,
+} from '../cloud/types';
+import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { loadRoleTarget } from '../db/repositories/accounts';
+import { keepCostExplorerRead, loadCheckpoint, recentCostExplorerReads, saveCheckpoint } from '../db/repositories/scan-progress';
 import { saveScanResult } from '../db/repositories/scan-results';
-import { connectivityFinding, evaluateInventory, type Finding } from '../domain/checks/evaluate';
-import type { ScanOutcome, ScanTrigger } from '../workflows/messages';
+import { type Evaluation, evaluateInventory, roleUnavailableEvaluation } from '../domain/checks/evaluate';
+import type { Inventory } from '../domain/inventory';
+import { SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/messages';
 
-export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud: CloudProvider }) {
+/** How often a running scan heartbeats its progress and keeps what it has read for a retry. */
+const HEARTBEAT_MS = 10_000;
+const HOUR_MS = 3_600_000;
+
+export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger; cloud: CloudProvider; config: Readonly<Config> }) {
+  /**
+   * Collects the inventory through the role. Every 10 s it heartbeats its progress (the Temporal UI shows it as
+   * the activity's heartbeat details) and keeps the reads settled since the last time, so that a retry (a failed
+   * read, a lost worker) reads only the rest. Cost Explorer parts younger than the configured interval are
+   * reused instead of read: AWS bills every request to the customer.
+   */
+  async function collect(scanId: string, accountId: string, target: RoleTarget): Promise<Inventory> {
+    const context = Context.current();
+    const [checkpoint, reuse] = await Promise.all([
+      loadCheckpoint({ db, scanId }),
+      recentCostExplorerReads({ db, accountId, since: new Date(Date.now() - config.cloud.costExplorerMinIntervalHours * HOUR_MS) }),
+    ]);
+    let unsaved: Record<string, ReadOutcome> = {};
+    let progress: CollectionProgress | undefined;
+    const keep = async () => {
+      const reads = unsaved;
+      unsaved = {};
+      if (Object.keys(reads).length > 0) await saveCheckpoint({ db, scanId, reads });
+    };
+    let keeping: Promise<void> = Promise.resolve();
+    const beat = setInterval(() => {
+      context.heartbeat(progress);
+      keeping = keeping.then(keep).catch((err: unknown) => log.warn({ scanId, err }, 'could not keep the scan\'s progress'));
+    }, HEARTBEAT_MS);
+    try {
+      const inventory = await cloud.collectInventory(target, {
+        checkpoint,
+        reuse,
+        finalAttempt: context.info.attempt >= SCAN_ATTEMPTS,
+        onRead: (key, outcome) => {
+          unsaved[key] = outcome;
+        },
+        onProgress: (next) => {
+          progress = next;
+        },
+      });
+      for (const part of REUSABLE_PARTS) {
+        const read = inventory[part];
+        if (!reuse[part] && read.status === 'ok') {
+          await keepCostExplorerRead({ db, accountId, part, value: read.value, readAt: new Date(inventory.collectedAt) });
+        }
+      }
+      return inventory;
+    } catch (err) {
+      // Whatever was read stays read for the next attempt.
+      await keeping;
+      await keep();
+      throw err;
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
   return {
     /** Records the scan as running. Keyed by the scan id: a retry inserts nothing twice. */
     async recordScanStarted(
@@ -29,38 +91,35 @@ export function scanActivities({ db, log, cloud }: { db: Db; log: Logger; cloud:
     },
 
     /**
-     * Collects the inventory through the role (heartbeating as each service group finishes), evaluates the
-     * check catalog and saves signals, score and score history. The inventory never leaves this activity
-     * (it can be large and it describes the customer's account); the workflow gets a summary. Idempotent.
+     * Collects the inventory, evaluates the check catalog and saves signals, check outcomes, coverage and (when
+     * enough was read) score and score history. The inventory never leaves this activity (it can be large and it
+     * describes the customer's account); the workflow gets a summary. Idempotent.
      */
     async runScan({ scanId, tenantId, accountId }: { scanId: string; tenantId: string; accountId: string }): Promise<ScanOutcome> {
       const { target } = await loadRoleTarget({ db, tenantId, accountId });
-      const heartbeat = (step: string) => Context.current().heartbeat(step);
-      let findings: Finding[];
-      let notEvaluatedCheckIds: string[] = [];
+      let evaluation: Evaluation;
       let failureReason: string | undefined;
       let observedAt: Date;
       try {
-        const inventory = await cloud.collectInventory(target, { onProgress: heartbeat });
+        const inventory = await collect(scanId, accountId, target);
         observedAt = new Date(inventory.collectedAt);
-        const evaluation = evaluateInventory(inventory, { now: inventory.collectedAt });
-        findings = evaluation.findings;
-        notEvaluatedCheckIds = evaluation.notEvaluated.map((n) => n.checkId);
+        evaluation = evaluateInventory(inventory, { now: inventory.collectedAt });
       } catch (err) {
         if (!(err instanceof RoleUnavailableError)) throw err;
         observedAt = new Date();
         failureReason = err.reason;
-        findings = [connectivityFinding(err.reason)];
+        evaluation = roleUnavailableEvaluation(err.reason);
       }
-      const saved = await saveScanResult({
-        db,
-        result: { scanId, tenantId, accountId, observedAt, findings, notEvaluatedCheckIds, failureReason },
-      });
+      const saved = await saveScanResult({ db, result: { scanId, tenantId, accountId, observedAt, evaluation, failureReason } });
       if (saved.applied) {
-        log.info({ tenantId, accountId, scanId, srs: saved.srs, new: saved.newFingerprints.length, resolved: saved.resolvedFingerprints.length },
-          failureReason ? 'scan failed: role unavailable' : 'scan saved');
+        log.info({
+          tenantId, accountId, scanId, srs: saved.srs, coverage: evaluation.coverage, new: saved.newFingerprints.length,
+          resolved: saved.resolvedFingerprints.length,
+        }, failureReason ? 'scan failed: role unavailable' : evaluation.scored ? 'scan saved' : 'scan saved without a score: coverage lost');
       }
-      return failureReason ? { status: 'failed', failureReason, srs: saved.srs } : { status: 'succeeded', srs: saved.srs };
+      const srs = saved.srs ?? undefined;
+      if (failureReason) return { status: 'failed', failureReason, srs };
+      return evaluation.scored ? { status: 'succeeded', srs } : { status: 'failed', failureReason: 'Too little of the account could be read to score it' };
     },
 
     /** Closes a scan that could not complete at all (retries exhausted). Leaves signals and score alone. */

@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps): Express {
   // Public routes (signed links and the Slack callback carry their own proof instead of a bearer token).
   app.use(authRouter(deps));
   app.use(invitationsRouter(deps));
-  app.use(plansRouter());
+  app.use(plansRouter(deps));
   app.use(docsRouter());
 
   // Authenticated resources: each route names requireAuth itself, so unknown paths still reach the 404.

@@ -10,6 +10,7 @@ export function createCloudProvider({ config, log }: { config: Config['cloud']; 
     region: config.region,
     endpointUrl: config.endpointUrl,
     sentinelAccountId: config.sentinelAccountId,
+    maxAttempts: config.maxAttempts,
     log: log.child({ component: 'aws' }),
   });
 }

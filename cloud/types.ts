@@ -1,4 +1,4 @@
-import type { Inventory } from '../domain/inventory';
+import type { Inventory, Unread } from '../domain/inventory';
 
 // The seam between Sentinel and a cloud provider. Activities use it; the API uses it only to learn the
 // service's own account id. Temporary credentials never cross it: they stay inside the provider.
@@ -15,10 +15,39 @@ export type AccessCheck =
   | { ok: true }
   | { ok: false; reason: string; code: 'role_missing' | 'trust_policy_wrong' | 'external_id_mismatch' | 'access_denied' };
 
-export interface CollectOptions {
-  /** Called between collection steps; the scan activity heartbeats from it. */
-  onProgress?: (step: string) => void;
+/** How one read of a collection settled: read (perhaps with resources unread), or failed with a reason. JSON. */
+export type ReadOutcome =
+  | { status: 'ok'; value: unknown; unread?: Unread[] }
+  | { status: 'failed'; reason: string; retryable: boolean };
+
+/**
+ * The reads a collection has settled, by key: what an attempt of a scan hands to the next one, so that a retry
+ * reads only what failed. Opaque to everything but the provider that made it.
+ */
+export type Checkpoint = Record<string, ReadOutcome>;
+
+export interface CollectionProgress {
+  done: number;
+  total: number;
+  /** The read that settled last. */
+  last: string;
 }
+
+export interface CollectOptions {
+  /** Reads settled by an earlier attempt of this scan: not read again. */
+  checkpoint?: Checkpoint;
+  /** Parts to take as they are instead of reading them (Cost Explorer bills each request to the customer). */
+  reuse?: Partial<Pick<Inventory, ReusablePart>>;
+  /** Called as each read settles for good: the caller keeps them for a retry. */
+  onRead?: (key: string, outcome: ReadOutcome) => void;
+  onProgress?: (progress: CollectionProgress) => void;
+  /** The scan's last attempt: reads that fail now are left unread instead of failing the collection. */
+  finalAttempt?: boolean;
+}
+
+/** The parts a scan may reuse from an earlier one. */
+export const REUSABLE_PARTS = ['costs', 'anomalies'] as const;
+export type ReusablePart = (typeof REUSABLE_PARTS)[number];
 
 export interface CloudProvider {
   readonly kind: 'aws' | 'sandbox';
@@ -27,8 +56,9 @@ export interface CloudProvider {
   /** Assumes the customer's role with our ExternalId and checks it is set up as the snippet creates it. */
   checkAccess(target: RoleTarget): Promise<AccessCheck>;
   /**
-   * Reads the account's inventory through the role. Parts that cannot be read are "not evaluated"; only a
-   * role that cannot be assumed at all throws (RoleUnavailableError), as do transient errors (to be retried).
+   * Reads the account's inventory through the role. What cannot be read is "not evaluated" or unread; only a
+   * role that cannot be assumed at all throws (RoleUnavailableError), and reads that may succeed on a later
+   * attempt throw IncompleteCollectionError (unless `finalAttempt`).
    */
   collectInventory(target: RoleTarget, options?: CollectOptions): Promise<Inventory>;
 }
@@ -38,5 +68,13 @@ export class RoleUnavailableError extends Error {
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'RoleUnavailableError';
+  }
+}
+
+/** Some reads failed in a way a later attempt may not: the scan's activity is retried, and reads only those. */
+export class IncompleteCollectionError extends Error {
+  constructor(readonly failed: { key: string; reason: string }[]) {
+    super(`${failed.length} read(s) of the account failed and will be retried: ${failed.map((f) => `${f.key} (${f.reason})`).join('; ')}`);
+    this.name = 'IncompleteCollectionError';
   }
 }

@@ -41,6 +41,12 @@ const EnvSchema = z.object({
   AWS_WEB_IDENTITY_TOKEN_FILE: optional,
   AWS_CONTAINER_CREDENTIALS_FULL_URI: optional,
   AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: optional,
+  // Attempts per call to a customer's account (the SDK's adaptive retry mode): throttling and 5xx are absorbed.
+  AWS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  // AWS bills each Cost Explorer request to the customer: a scan reuses the last answer until it is this old.
+  COST_EXPLORER_MIN_INTERVAL_HOURS: z.coerce.number().min(0).max(24 * 7).default(12),
+  // The sandbox invents its findings: a production deployment must say it wants it.
+  ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
   JWT_ISSUER: z.string().min(1).default('sentinel'),
@@ -119,6 +125,10 @@ export interface Config {
     region: string;
     /** Overrides every AWS endpoint (tests point it at the moto server). */
     endpointUrl?: string;
+    /** Attempts per call to a customer's account, in the SDK's adaptive retry mode. */
+    maxAttempts: number;
+    /** A scan reuses the account's last Cost Explorer answer until it is this old. */
+    costExplorerMinIntervalHours: number;
   };
 }
 
@@ -134,6 +144,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
   const e = parsed.data;
   if (e.TEMPORAL_TLS_CERT_PATH && !e.TEMPORAL_TLS_KEY_PATH) {
     throw new ConfigError('invalid configuration: TEMPORAL_TLS_KEY_PATH is required with TEMPORAL_TLS_CERT_PATH');
+  }
+  if (e.NODE_ENV === 'production' && e.CLOUD_PROVIDER === 'sandbox' && !e.ALLOW_SANDBOX_IN_PRODUCTION) {
+    throw new ConfigError('invalid configuration: CLOUD_PROVIDER=sandbox shows simulated findings, not real accounts; '
+      + 'with NODE_ENV=production it also needs ALLOW_SANDBOX_IN_PRODUCTION=true');
   }
   return deepFreeze({
     env: e.NODE_ENV,
@@ -182,6 +196,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       sentinelAccountId: e.SENTINEL_AWS_ACCOUNT_ID,
       region: e.AWS_REGION,
       endpointUrl: e.AWS_ENDPOINT_URL,
+      maxAttempts: e.AWS_MAX_ATTEMPTS,
+      costExplorerMinIntervalHours: e.COST_EXPLORER_MIN_INTERVAL_HOURS,
     },
   });
 }

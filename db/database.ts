@@ -1,4 +1,6 @@
-import type { AccountsTable, ScansTable, ScoreHistoryTable, SignalsTable } from './tables/accounts';
+import type {
+  AccountsTable, CostExplorerReadsTable, ScanCheckpointsTable, ScansTable, ScoreHistoryTable, SignalAcceptancesTable, SignalsTable,
+} from './tables/accounts';
 import type {
   AlertDeliveriesTable, AlertEventsTable, AlertRuleStatesTable, AlertRulesTable, DeliveryAttemptsTable, EmailOutboxTable,
 } from './tables/alerts';
@@ -17,6 +19,9 @@ export interface Database {
   scans: ScansTable;
   signals: SignalsTable;
   score_history: ScoreHistoryTable;
+  signal_acceptances: SignalAcceptancesTable;
+  scan_checkpoints: ScanCheckpointsTable;
+  cost_explorer_reads: CostExplorerReadsTable;
   alert_rules: AlertRulesTable;
   alert_rule_states: AlertRuleStatesTable;
   alert_events: AlertEventsTable;

@@ -11,6 +11,7 @@ export const ID_PREFIXES = {
   account: 'acc',
   scan: 'scan',
   signal: 'sig',
+  acceptance: 'acpt',
   rule: 'rule',
   alert: 'alrt',
   delivery: 'dlv',

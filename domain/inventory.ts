@@ -1,32 +1,36 @@
 // What a scan collects from an AWS account: the input of the check catalog. Collectors (cloud/aws) and the
 // sandbox provider (cloud/sandbox) produce it; evaluation (domain/checks) is a pure function of it.
 // Timestamps are ISO 8601 strings so an inventory crosses activity boundaries as plain JSON.
+//
+// Each part is read on its own, and a regional part region by region, so that what AWS refuses (or fails to
+// answer) costs only what it touched: the rest of the part is evaluated, and what could not be read is named.
 
-/** A part of the inventory that could not be read (AccessDenied, not subscribed): its checks are "not evaluated". */
-export type Collected<T> = { status: 'ok'; value: T } | { status: 'not_evaluated'; reason: string };
-
-export interface AccessKey {
-  id: string;
-  status: 'Active' | 'Inactive';
-  createdAt: string;
-  lastUsedAt: string | null;
+/** A region, or a resource (bucket, IAM principal, access key), that could not be read, and why. */
+export interface Unread {
+  kind: 'region' | 'resource';
+  /** The region name, or the resource's name or ARN as the part's findings name it. */
+  scope: string;
+  /** What the user reads; it does not repeat the scope. */
+  reason: string;
 }
 
-export interface IamUser {
-  name: string;
-  arn: string;
-  createdAt: string;
-  hasConsolePassword: boolean;
-  mfaEnabled: boolean;
-  accessKeys: AccessKey[];
-  /** Has `*` on `*` through an attached, group or inline policy (e.g. AdministratorAccess). */
-  adminAccess: boolean;
-}
+/**
+ * A part of the inventory. `ok`: read, except the regions or resources listed in `unread`, whose data is missing
+ * from `value`. `not_evaluated`: nothing of the part could be read (AccessDenied, not subscribed, an error that
+ * outlasted the retries): its checks neither pass nor fail.
+ */
+export type Collected<T> =
+  | { status: 'ok'; value: T; unread?: Unread[] }
+  | { status: 'not_evaluated'; reason: string; unread?: Unread[] };
 
-export interface IamRole {
-  name: string;
-  arn: string;
-  adminAccess: boolean;
+export interface IamSummary {
+  rootMfaEnabled: boolean;
+  rootAccessKeysPresent: boolean;
+  /**
+   * Whether the root user has a password (GetAccountSummary's AccountPasswordPresent). A member account whose
+   * root credentials were removed through centralized root access has none. null: not reported.
+   */
+  rootPasswordPresent: boolean | null;
 }
 
 export interface PasswordPolicy {
@@ -39,12 +43,55 @@ export interface PasswordPolicy {
   reusePrevention: number | null;
 }
 
-export interface IamInventory {
-  rootMfaEnabled: boolean;
-  rootAccessKeysPresent: boolean;
-  /** Last use of the root user's password or keys, from the credential report. */
-  rootLastUsedAt: string | null;
-  passwordPolicy: PasswordPolicy | null;
+/** One access-key slot of a credential-report row (the report has two per user and names no key id). */
+export interface ReportedKey {
+  active: boolean;
+  /** When the key in this slot was created (the report's last_rotated). */
+  lastRotatedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface ReportedUser {
+  arn: string;
+  passwordEnabled: boolean;
+  mfaActive: boolean;
+  keys: ReportedKey[];
+}
+
+/** IAM's credential report: one row per user and one for the root user, at most 4 hours old. */
+export interface CredentialReport {
+  generatedAt: string;
+  /** null when the report has no root row (only emulators omit it). */
+  root: { lastUsedAt: string | null } | null;
+  users: ReportedUser[];
+}
+
+export interface AccessKey {
+  id: string;
+  status: 'Active' | 'Inactive';
+  createdAt: string;
+}
+
+export interface IamUser {
+  name: string;
+  arn: string;
+  createdAt: string;
+  /** Administrator-equivalent through an attached, group or inline policy (see cloud/aws/collectors/iam-policies.ts). */
+  adminAccess: boolean;
+  /** AWS managed policies attached to the user directly, by name (e.g. AWSCompromisedKeyQuarantineV3). */
+  managedPolicies: string[];
+  /** Empty when the user's keys could not be listed: the user is then in the part's `unread`. */
+  accessKeys: AccessKey[];
+}
+
+export interface IamRole {
+  name: string;
+  arn: string;
+  adminAccess: boolean;
+  managedPolicies: string[];
+}
+
+export interface IamPrincipals {
   users: IamUser[];
   /** Customer roles only: service-linked roles and Sentinel's own role are left out by the collector. */
   roles: IamRole[];
@@ -63,11 +110,6 @@ export interface Bucket {
   publicViaAcl: boolean;
   publicViaPolicy: boolean;
   blockPublicAccess: BlockPublicAccess | null;
-}
-
-export interface S3Inventory {
-  accountBlockPublicAccess: BlockPublicAccess | null;
-  buckets: Bucket[];
 }
 
 /** An ingress rule open to the internet (0.0.0.0/0 or ::/0); other rules are not collected. */
@@ -93,29 +135,29 @@ export interface Instance {
   launchedAt: string;
 }
 
-export interface Ec2Inventory {
-  securityGroups: SecurityGroup[];
-  instances: Instance[];
-  publicSnapshots: { id: string; region: string }[];
-  publicImages: { id: string; region: string }[];
+export interface RegionalResource {
+  id: string;
+  region: string;
 }
 
 export interface Trail {
   name: string;
   homeRegion: string;
   multiRegion: boolean;
-  logging: boolean;
+  /** null: the trail's status could not be read (its home region was not read). */
+  logging: boolean | null;
 }
 
 export interface GuardDutyRegion {
   region: string;
   detectorEnabled: boolean;
-  /** Findings of severity 7 or more. */
+  /** Findings of severity 7 or more about this account (a delegated administrator also sees its members'). */
   highSeverityFindings: { id: string; type: string; severity: number; title: string }[];
 }
 
 export interface DailyCost {
   date: string; // YYYY-MM-DD
+  /** Usage only (record type Usage): fees, credits, refunds and tax are left out. */
   amountUsd: number;
 }
 
@@ -128,7 +170,8 @@ export interface CostAnomaly {
 
 export interface Budget {
   name: string;
-  limitUsd: number;
+  /** The budget's amount for the current period; null when it has none (then it caps nothing). */
+  limitUsd: number | null;
   actualSpendUsd: number;
   forecastedSpendUsd: number | null;
 }
@@ -150,11 +193,21 @@ export interface AlternateContacts {
 
 export interface Inventory {
   collectedAt: string;
-  /** Regions enabled for the account, and those where it has resources (instances, trails, ...). */
-  regions: { enabled: string[]; inUse: string[] };
-  iam: Collected<IamInventory>;
-  s3: Collected<S3Inventory>;
-  ec2: Collected<Ec2Inventory>;
+  /** Regions enabled for the account: every regional part is read in each (empty when they could not be listed). */
+  regions: { enabled: string[] };
+  iamSummary: Collected<IamSummary>;
+  passwordPolicy: Collected<{ policy: PasswordPolicy | null }>;
+  credentialReport: Collected<CredentialReport>;
+  /** Unread: users whose access keys could not be listed (by ARN). */
+  iamPrincipals: Collected<IamPrincipals>;
+  s3AccountBlockPublicAccess: Collected<{ settings: BlockPublicAccess | null }>;
+  /** Unread: buckets that could not be read (by name). */
+  s3Buckets: Collected<{ buckets: Bucket[] }>;
+  // Regional parts: unread regions are missing from the lists.
+  securityGroups: Collected<{ groups: SecurityGroup[] }>;
+  instances: Collected<{ instances: Instance[] }>;
+  publicSnapshots: Collected<{ snapshots: RegionalResource[] }>;
+  publicImages: Collected<{ images: RegionalResource[] }>;
   cloudtrail: Collected<{ trails: Trail[] }>;
   guardduty: Collected<{ regions: GuardDutyRegion[] }>;
   costs: Collected<{ daily: DailyCost[] }>;
@@ -164,3 +217,16 @@ export interface Inventory {
   /** Needs a Business or Enterprise support plan; otherwise not evaluated (never a false pass). */
   health: Collected<{ events: HealthEvent[] }>;
 }
+
+/** The parts of an inventory (everything but the time and the region list). */
+export type Parts = Omit<Inventory, 'collectedAt' | 'regions'>;
+export type PartName = keyof Parts;
+export type PartValue<K extends PartName> = Parts[K] extends Collected<infer T> ? T : never;
+
+// Every part, once: the record's type makes the compiler catch a part added to Inventory and missing here.
+const PART_SET: Readonly<Record<PartName, true>> = {
+  iamSummary: true, passwordPolicy: true, credentialReport: true, iamPrincipals: true, s3AccountBlockPublicAccess: true,
+  s3Buckets: true, securityGroups: true, instances: true, publicSnapshots: true, publicImages: true, cloudtrail: true,
+  guardduty: true, costs: true, anomalies: true, budgets: true, alternateContacts: true, health: true,
+};
+export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);

@@ -49,3 +49,20 @@ export function getPlan(id: PlanId): Plan {
   if (!plan) throw new Error(`unknown plan ${id}`);
   return plan;
 }
+
+// What AWS bills the customer for Sentinel's Cost Explorer reads ($0.01 per request): a read is GetCostAndUsage
+// and GetAnomalies, one page each, and a scan reads only when the last read is at least `minIntervalHours` old.
+
+export const COST_EXPLORER_REQUESTS_PER_READ = 2;
+export const COST_EXPLORER_USD_PER_REQUEST = 0.01;
+const MONTH_MINUTES = 30 * 24 * 60;
+
+/** Cost Explorer requests per connected account in a 30-day month of scheduled scans at `scanIntervalMinutes`. */
+export function costExplorerRequestsPerMonth({ scanIntervalMinutes, minIntervalHours }: {
+  scanIntervalMinutes: number;
+  minIntervalHours: number;
+}): number {
+  // Reads happen on the first scheduled scan at least the interval after the last read.
+  const scansBetweenReads = Math.max(1, Math.ceil((minIntervalHours * 60) / scanIntervalMinutes));
+  return Math.ceil(MONTH_MINUTES / (scansBetweenReads * scanIntervalMinutes)) * COST_EXPLORER_REQUESTS_PER_READ;
+}

@@ -4,8 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { CRLF, csvTable } from './csv';
 import {
-  ACCOUNT_COLUMNS, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS, type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord,
-  SIGNAL_COLUMNS, type SignalSource, signalRecord,
+  ACCEPTANCE_COLUMNS, type AcceptanceSource, acceptanceRecord, ACCOUNT_COLUMNS, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS,
+  type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, signalCsvRecord, type SignalSource, signalRecord,
 } from './records';
 
 // The panic export package: one zip with the account's findings, score history, recovery checklist and
@@ -21,11 +21,13 @@ export interface PackageSource {
   signalPages: () => AsyncIterable<SignalSource[]>;
   scoreHistory: ScoreRecord[];
   checklist: ChecklistRecord[];
+  /** Every acceptance of a signal's risk, oldest first. */
+  acceptances: AcceptanceSource[];
 }
 
 export const PACKAGE_FILES = [
   'README.txt', 'account.json', 'account.csv', 'findings.json', 'findings.csv', 'score-history.json', 'score-history.csv',
-  'recovery-checklist.json', 'recovery-checklist.csv',
+  'recovery-checklist.json', 'recovery-checklist.csv', 'accepted-risks.json', 'accepted-risks.csv',
 ] as const;
 
 export function packageFilename(awsAccountId: string, at: Date): string {
@@ -48,7 +50,8 @@ export async function writeExportPackage(source: PackageSource, file: string): P
     callback(null, stream);
   });
   const awsAccountId = source.account.aws_account_id;
-  const signals = () => mapPages(source.signalPages(), (s) => signalRecord(awsAccountId, s));
+  const signals = () => mapPages(source.signalPages(), (s) => signalRecord(awsAccountId, s, source.exportedAt));
+  const acceptances = source.acceptances.map((a) => acceptanceRecord(a, source.exportedAt));
 
   text('README.txt', readme(source));
   text('account.json', json({
@@ -60,15 +63,18 @@ export async function writeExportPackage(source: PackageSource, file: string): P
       open_signals: source.counts.openSignals,
       score_history_days: source.scoreHistory.length,
       checklist_steps: source.checklist.length,
+      accepted_risks: source.acceptances.length,
     },
   }));
   streamed('account.csv', () => csvTable(ACCOUNT_COLUMNS, once([accountCsvRecord(source.account)])));
   streamed('findings.json', () => jsonArray(signals()));
-  streamed('findings.csv', () => csvTable(SIGNAL_COLUMNS, signals()));
+  streamed('findings.csv', () => csvTable(SIGNAL_COLUMNS, mapPages(signals(), signalCsvRecord)));
   text('score-history.json', json(source.scoreHistory));
   streamed('score-history.csv', () => csvTable(SCORE_COLUMNS, once(source.scoreHistory)));
   text('recovery-checklist.json', json(source.checklist));
   streamed('recovery-checklist.csv', () => csvTable(CHECKLIST_COLUMNS, once(source.checklist)));
+  text('accepted-risks.json', json(acceptances));
+  streamed('accepted-risks.csv', () => csvTable(ACCEPTANCE_COLUMNS, once(acceptances)));
   zip.end();
   await written;
 }
@@ -121,7 +127,9 @@ function readme(source: PackageSource): string {
     `findings.json, findings.csv  (${source.counts.signals} signals, ${source.counts.openSignals} open)`,
     '  Every finding ("signal"), open and resolved, oldest first by detection time. Columns:',
     `  ${SIGNAL_COLUMNS.join(', ')}`,
-    '  status is "open" or "resolved"; resolved_at is empty (null in JSON) while a signal is open.',
+    '  status is "open" or "resolved"; resolved_at is empty (null in JSON) while a signal is open. accepted says',
+    '  whether an acceptance of the signal\'s risk was in force at the time of the export; acceptances lists every',
+    '  acceptance of the signal (in the CSV as a JSON array), with the columns of accepted-risks below.',
     '',
     `score-history.json, score-history.csv  (${source.scoreHistory.length} days)`,
     '  The Security Risk Score (0-100, lower is riskier), one point per UTC day: the score of that day\'s',
@@ -133,6 +141,12 @@ function readme(source: PackageSource): string {
     '  documentation, tailored to the findings open at the time of the export (a baseline hardening list',
     '  when none are open). Columns:',
     `  ${CHECKLIST_COLUMNS.join(', ')}`,
+    '',
+    `accepted-risks.json, accepted-risks.csv  (${source.acceptances.length} acceptances)`,
+    '  Every time someone accepted the risk of a finding: who, when, why, until when, and whether it is still',
+    '  in force, expired, or ended (undone, or replaced by a later acceptance; ended_by says who). Oldest first.',
+    '  Columns:',
+    `  ${ACCEPTANCE_COLUMNS.join(', ')}`,
     '',
     'Spreadsheet safety',
     '------------------',

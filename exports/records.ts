@@ -4,7 +4,20 @@ import type { RecoveryStep } from '../domain/recovery';
 // The column layouts of everything Sentinel exports. The CSV export and the panic package share them, and
 // each JSON file holds objects with exactly these keys, so a reader learns one layout per kind of record.
 
+export interface AcceptanceSource {
+  id: string;
+  signal_id: string;
+  accepted_by_email: string;
+  reason: string;
+  accepted_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  revoked_by_email: string | null;
+}
+
 export interface SignalSource {
+  /** Every acceptance of the signal's risk, oldest first. */
+  acceptances: AcceptanceSource[];
   id: string;
   check_id: string;
   scenario: string;
@@ -17,13 +30,36 @@ export interface SignalSource {
   resolved_at: Date | null;
 }
 
+export const ACCEPTANCE_COLUMNS = [
+  'acceptance_id', 'signal_id', 'status', 'accepted_by', 'reason', 'accepted_at', 'expires_at', 'ended_at', 'ended_by',
+] as const;
+export type AcceptanceRecord = Record<(typeof ACCEPTANCE_COLUMNS)[number], string | null>;
+
+/** in_force, expired, or ended (undone, or replaced by a later acceptance: ended_by says who). */
+export function acceptanceRecord(a: AcceptanceSource, at: Date): AcceptanceRecord {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const status = a.revoked_at ? 'ended' : a.expires_at && a.expires_at <= at ? 'expired' : 'in_force';
+  return {
+    acceptance_id: a.id,
+    signal_id: a.signal_id,
+    status,
+    accepted_by: a.accepted_by_email,
+    reason: a.reason,
+    accepted_at: a.accepted_at.toISOString(),
+    expires_at: iso(a.expires_at),
+    ended_at: iso(a.revoked_at),
+    ended_by: a.revoked_by_email,
+  };
+}
+
 export const SIGNAL_COLUMNS = [
   'signal_id', 'aws_account_id', 'check_id', 'scenario', 'severity', 'status', 'title', 'description', 'resource', 'region',
-  'detected_at', 'resolved_at',
+  'detected_at', 'resolved_at', 'accepted', 'acceptances',
 ] as const;
-export type SignalRecord = Record<(typeof SIGNAL_COLUMNS)[number], string | null>;
 
-export function signalRecord(awsAccountId: string, s: SignalSource): SignalRecord {
+/** A signal as the JSON files hold it; `at` decides whether an acceptance is still in force. */
+export function signalRecord(awsAccountId: string, s: SignalSource, at: Date) {
+  const acceptances = s.acceptances.map((a) => acceptanceRecord(a, at));
   return {
     signal_id: s.id,
     aws_account_id: awsAccountId,
@@ -37,7 +73,15 @@ export function signalRecord(awsAccountId: string, s: SignalSource): SignalRecor
     region: s.region,
     detected_at: s.detected_at.toISOString(),
     resolved_at: s.resolved_at ? s.resolved_at.toISOString() : null,
+    accepted: acceptances.some((a) => a.status === 'in_force'),
+    acceptances,
   };
+}
+export type SignalRecord = ReturnType<typeof signalRecord>;
+
+/** The signal as one CSV row: `accepted` as true/false, every acceptance as a JSON array (so no text is lost). */
+export function signalCsvRecord(record: SignalRecord): Record<(typeof SIGNAL_COLUMNS)[number], string | null> {
+  return { ...record, accepted: String(record.accepted), acceptances: JSON.stringify(record.acceptances) };
 }
 
 export const SCORE_COLUMNS = ['date', 'srs', 'scan_id'] as const;

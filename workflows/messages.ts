@@ -47,10 +47,16 @@ export interface ScanWorkflowInput {
   trigger: ScanTrigger;
 }
 
+/**
+ * Attempts of a scan's collection activity. Each retry reads only what failed before (its reads are kept); on
+ * the last one what still fails is left unread and the scan completes with the rest.
+ */
+export const SCAN_ATTEMPTS = 3;
+
 export interface ScanOutcome {
   status: 'succeeded' | 'failed';
   failureReason?: string;
-  /** The account's SRS after the scan (absent when the scan could not complete at all). */
+  /** The score the scan recorded (absent when it recorded none: too little read, or it could not complete at all). */
   srs?: number;
   /** Alert deliveries the scan's findings caused (each runs in a delivery workflow of its own). */
   deliveries?: number;

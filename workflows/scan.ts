@@ -1,7 +1,7 @@
 import { log, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { alertDeliveryWorkflow } from './delivery';
-import type { ScanOutcome, ScanWorkflowInput } from './messages';
+import { SCAN_ATTEMPTS, type ScanOutcome, type ScanWorkflowInput } from './messages';
 import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
 const { recordScanStarted, recordScanFailed } = proxyActivities<Activities>({
@@ -9,18 +9,19 @@ const { recordScanStarted, recordScanFailed } = proxyActivities<Activities>({
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: 10 },
 });
 
-// The score is saved by then: giving up would lose this scan's alerts for good (the next scan only sees the
+// The scan is saved by then: giving up would lose this scan's alerts for good (the next scan only sees the
 // findings it opens itself), so evaluation retries until the database answers. It is idempotent per scan.
 const { evaluateAlerts } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
 
-// Collection reads every region of the account: minutes, not seconds. Heartbeats show it is alive.
+// Collection reads every region of the account: minutes for a large one, hours at worst. It heartbeats every
+// 10 seconds, so a lost worker shows within a minute; a retry reads only what the attempts before did not.
 const { runScan } = proxyActivities<Activities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '10 seconds', maximumInterval: '2 minutes', backoffCoefficient: 2, maximumAttempts: 5 },
+  startToCloseTimeout: '3 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: SCAN_ATTEMPTS },
 });
 
 /**
@@ -41,10 +42,8 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
     await recordScanFailed({ scanId, tenantId, accountId, reason: failureReason });
     return { status: 'failed', failureReason };
   }
-  if (outcome.srs === undefined) return outcome;
-
-  // The score is saved: fire the alert rules and hand each delivery to a workflow of its own, which outlives
-  // this scan, so a channel that is down delays nothing.
+  // The scan is saved (with its score, or with the finding that says why it has none): fire the alert rules and
+  // hand each delivery to a workflow of its own, which outlives this scan, so a channel that is down delays nothing.
   const deliveries = await evaluateAlerts({ tenantId, accountId, scanId });
   await Promise.all(deliveries.map(({ deliveryId }) => startChild(alertDeliveryWorkflow, {
     workflowId: `delivery-${deliveryId}`,

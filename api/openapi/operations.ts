@@ -12,7 +12,10 @@ import { csvExportQuery, panicExportInput, panicExportOutput } from '../schemas/
 import { healthOutput, readinessOutput } from '../schemas/health';
 import { listSlackInstallationsOutput, oauthStartOutput, slackInstallOutcome, slackInstallState } from '../schemas/integrations';
 import { meOutput, patchMeInput, patchMeOutput } from '../schemas/me';
-import { listSignalsOutput, listSignalsQuery, recoveryChecklistOutput, scoreHistoryOutput, scoreHistoryQuery } from '../schemas/signals';
+import { accountChecksOutput } from '../schemas/checks';
+import {
+  acceptSignalInput, listSignalsOutput, listSignalsQuery, recoveryChecklistOutput, scoreHistoryOutput, scoreHistoryQuery, signal,
+} from '../schemas/signals';
 import {
   acceptInviteInput, changeRoleInput, changeRoleOutput, inviteUserInput, inviteUserOutput, listUsersOutput,
 } from '../schemas/users';
@@ -32,6 +35,7 @@ export const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = {
   alert_id: prefixedId('alrt', 'An alert id'),
   user_id: prefixedId('usr', 'A user id'),
   export_id: prefixedId('exp', 'A panic export id'),
+  signal_id: prefixedId('sig', 'A signal id'),
   team_id: z.string().meta({ description: 'A Slack workspace id such as T0123ABC', pattern: '^[A-Z0-9]{2,32}$' }),
 };
 
@@ -57,7 +61,8 @@ export const OPERATIONS: readonly Operation[] = [
   {
     operationId: 'readiness', method: 'get', path: '/readyz', tag: 'Health', access: PUBLIC, database: false, beforeJsonParser: true,
     summary: 'PostgreSQL and Temporal both answer',
-    description: 'For load balancers: 503 with the same body when either dependency does not answer within 2 seconds.',
+    description: 'For load balancers: 503 with the same body when either dependency does not answer within 2 seconds. '
+      + '`cloud_provider` says whether the service scans real AWS accounts or the sandbox\'s demo data.',
     success: { status: 200, description: 'Ready', schema: readinessOutput },
     otherAnswers: [{ status: 503, description: 'Not ready: the body names the dependency that did not answer', schema: readinessOutput }],
     errors: [],
@@ -205,6 +210,34 @@ export const OPERATIONS: readonly Operation[] = [
     query: listSignalsQuery,
     success: { status: 200, description: 'One page of signals', schema: listSignalsOutput },
     errors: ['not_found', 'invalid_cursor'],
+  },
+  {
+    operationId: 'acceptSignal', method: 'post', path: `${ACCOUNT}/signals/{signal_id}/accept`, tag: 'Signals', access: 'member',
+    summary: 'Accept a signal\'s risk',
+    description: 'For a risk that is meant to be there (a break-glass admin role, a GPU fleet that is meant to run). The signal '
+      + 'stays listed, with `accepted`; it counts in no score (the account is re-scored at once) and fires no alert until the '
+      + 'acceptance is undone or expires. Accepting an accepted signal replaces its acceptance. Every acceptance is kept and '
+      + 'exported. A resolved signal is 409.',
+    body: acceptSignalInput,
+    success: { status: 200, description: 'The signal', schema: signal },
+    errors: ['not_found', 'invalid_state'],
+  },
+  {
+    operationId: 'undoSignalAcceptance', method: 'delete', path: `${ACCOUNT}/signals/{signal_id}/accept`, tag: 'Signals', access: 'member',
+    summary: 'Undo a signal\'s acceptance',
+    description: 'The signal counts again (the account is re-scored at once). Idempotent: a signal without an acceptance in '
+      + 'force is answered as it is.',
+    success: { status: 200, description: 'The signal', schema: signal },
+    errors: ['not_found'],
+  },
+  {
+    operationId: 'listChecks', method: 'get', path: `${ACCOUNT}/checks`, tag: 'Signals', access: 'viewer',
+    summary: 'Every check and its outcome in the latest scan: the account\'s coverage',
+    description: 'One entry per check of the catalogue: `passed`, `failed` (with the number of failing resources) or '
+      + '`not_evaluated` with the reason, and the regions or resources it could not read. Before the first scan every check '
+      + 'is `not_evaluated`.',
+    success: { status: 200, description: 'The checks', schema: accountChecksOutput },
+    errors: ['not_found'],
   },
   {
     operationId: 'getScoreHistory', method: 'get', path: `${ACCOUNT}/score-history`, tag: 'Signals', access: 'viewer',

@@ -2,8 +2,11 @@ import { Router } from 'express';
 import { type AppDeps, forRequest } from '../context';
 import { callerOf, requireAuth, requireRole } from '../middleware/auth';
 import { connectAccountInput } from '../schemas/accounts';
-import { listSignalsQuery, scoreHistoryQuery } from '../schemas/signals';
-import { accountRecoveryChecklist, accountScoreHistory, listAccountSignals } from '../services/signals';
+import { acceptSignalInput, listSignalsQuery, scoreHistoryQuery } from '../schemas/signals';
+import { accountChecks } from '../services/checks';
+import {
+  acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, undoSignalAcceptance,
+} from '../services/signals';
 import {
   connectAccount, disconnectAccount, getAccount, listTenantAccounts, requestScan, verifyAccount,
 } from '../services/accounts';
@@ -36,6 +39,19 @@ export function accountsRouter(deps: AppDeps): Router {
   router.get('/accounts/:accountId/signals', auth, async (req, res) => {
     const query = parseInput(listSignalsQuery, req.query, 'query');
     res.json(await listAccountSignals(forRequest(deps, req), callerOf(req), String(req.params.accountId), query));
+  });
+
+  router.post('/accounts/:accountId/signals/:signalId/accept', auth, requireRole('member'), async (req, res) => {
+    const input = parseInput(acceptSignalInput, req.body);
+    res.json(await acceptSignal(forRequest(deps, req), callerOf(req), String(req.params.accountId), String(req.params.signalId), input));
+  });
+
+  router.delete('/accounts/:accountId/signals/:signalId/accept', auth, requireRole('member'), async (req, res) => {
+    res.json(await undoSignalAcceptance(forRequest(deps, req), callerOf(req), String(req.params.accountId), String(req.params.signalId)));
+  });
+
+  router.get('/accounts/:accountId/checks', auth, async (req, res) => {
+    res.json(await accountChecks(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
   });
 
   router.get('/accounts/:accountId/score-history', auth, async (req, res) => {

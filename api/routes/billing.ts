@@ -6,10 +6,10 @@ import { createCheckoutSession, createPortalSession, listPlans, requireBillingCo
 import { parseInput } from '../validation';
 
 /** Public plan catalogue (no authentication). */
-export function plansRouter(): Router {
+export function plansRouter({ config }: Pick<AppDeps, 'config'>): Router {
   const router = Router();
   router.get('/billing/plans', (_req, res) => {
-    res.json(listPlans());
+    res.json(listPlans(config));
   });
   return router;
 }

@@ -21,8 +21,11 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unavailable
   }
 }
 
-/** /healthz: the process is up. /readyz: PostgreSQL and Temporal both answer (load balancers route on this). */
-export function healthRouter({ db, temporal }: AppDeps): Router {
+/**
+ * /healthz: the process is up. /readyz: PostgreSQL and Temporal both answer (load balancers route on this), and which
+ * cloud provider runs: an operator sees at once when a deployment scans the sandbox's demo data.
+ */
+export function healthRouter({ db, temporal, cloud }: AppDeps): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -33,7 +36,9 @@ export function healthRouter({ db, temporal }: AppDeps): Router {
       probe(() => withDeadline(temporal, CHECK_TIMEOUT_MS, () => temporal.workflowService.getSystemInfo({}))),
     ]);
     const ready = database === 'ok' && temporalStatus === 'ok';
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks: { database, temporal: temporalStatus } });
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ok' : 'unavailable', checks: { database, temporal: temporalStatus }, cloud_provider: cloud.kind,
+    });
   });
   return router;
 }

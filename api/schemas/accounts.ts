@@ -41,6 +41,11 @@ export const connectAccountOutput = z.object({
   fallback_cli_script: z.string(),
 });
 
+export const coverage = z.object({
+  evaluated: z.number().int().meta({ minimum: 0, description: 'Checks the scan could evaluate (passed or failed)' }),
+  total: z.number().int().meta({ minimum: 0, description: 'Checks in the catalogue' }),
+}).meta({ description: 'How much of the account the latest scan could read' });
+
 export const accountSummary = z.object({
   ...ids,
   display_name: z.string().nullable(),
@@ -48,6 +53,11 @@ export const accountSummary = z.object({
   current_srs: srs.nullable(),
   last_scan_at: timestamp.nullable(),
   tags: z.array(z.string()),
+  coverage: coverage.nullable().meta({ description: 'Of the latest scan that recorded its checks; null before the first one' }),
+  score_complete: z.boolean().nullable().meta({
+    description: 'False when the latest scan could not evaluate every check, or could not read some region or resource: '
+      + 'the score then covers only what was read. Null before the first scan.',
+  }),
 });
 export const listAccountsOutput = z.object({ accounts: z.array(accountSummary), total: z.number().int() });
 

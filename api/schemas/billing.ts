@@ -7,6 +7,11 @@ export const plan = z.object({
   account_limit: z.number().int(),
   scan_interval_minutes: z.number().int(),
   features: z.array(z.string()),
+  aws_cost_explorer_requests_per_account_month: z.number().int().meta({
+    description: 'Cost Explorer requests the scheduled scans of one account make in a 30-day month; AWS bills them to the '
+      + 'account\'s owner at 0.01 USD each. Manual scans add at most one read (two requests) per interval.',
+  }),
+  aws_cost_explorer_usd_per_account_month: z.number().meta({ description: 'The same, in USD' }),
 });
 export const plansOutput = z.object({ plans: z.array(plan) });
 

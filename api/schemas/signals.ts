@@ -15,6 +15,26 @@ export const listSignalsQuery = z.strictObject({
   next_token: z.string().min(1).max(512).optional(),
 });
 
+const DAY_MS = 86_400_000;
+export const MAX_ACCEPTANCE_DAYS = 365;
+
+export const acceptance = z.object({
+  by_user_id: z.string().nullable().meta({ description: 'Who accepted it (null once that user was removed)' }),
+  by_email: z.string(),
+  reason: z.string(),
+  accepted_at: timestamp,
+  expires_at: timestamp.nullable().meta({ description: 'When the signal counts again; null: until undone' }),
+}).meta({ description: 'The risk was accepted: the signal counts in no score and fires no alert while this is in force' });
+
+export const acceptSignalInput = z.strictObject({
+  reason: z.string().trim().min(1, 'must be 1-500 characters').max(500, 'must be 1-500 characters').meta({ pattern: '\\S' }),
+  expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
+    .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
+    .refine((v) => Date.parse(v) <= Date.now() + MAX_ACCEPTANCE_DAYS * DAY_MS, `must be at most ${MAX_ACCEPTANCE_DAYS} days ahead`)
+    .optional()
+    .meta({ description: `When the acceptance ends (at most ${MAX_ACCEPTANCE_DAYS} days ahead); without it, until undone` }),
+});
+
 export const signal = z.object({
   signal_id: z.string(),
   scenario: z.string().meta({ enum: SCENARIOS }),
@@ -26,6 +46,7 @@ export const signal = z.object({
   check_id: z.string(),
   resource: z.string(),
   region: z.string(),
+  accepted: acceptance.nullable(),
 });
 export const listSignalsOutput = z.object({ signals: z.array(signal), count: z.number().int(), next_token: z.string().nullable() });
 
@@ -47,3 +68,4 @@ export const recoveryChecklistOutput = z.object({
 });
 
 export type ListSignalsQuery = z.output<typeof listSignalsQuery>;
+export type AcceptSignalInput = z.output<typeof acceptSignalInput>;

@@ -38,6 +38,9 @@ function summary(a: AccountRow) {
     current_srs: a.current_srs,
     last_scan_at: iso(a.last_scan_at),
     tags: a.tags,
+    // Of the latest scan that recorded check outcomes; null until one has.
+    coverage: a.coverage_evaluated === null || a.coverage_total === null ? null : { evaluated: a.coverage_evaluated, total: a.coverage_total },
+    score_complete: a.score_complete,
   };
 }
 

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
-import { PLANS } from '../../domain/plans';
+import { COST_EXPLORER_USD_PER_REQUEST, costExplorerRequestsPerMonth, PLANS } from '../../domain/plans';
 import {
   findTenantBilling, listSubscriptions, lockTenantCheckout, rememberCheckoutSession, storeStripeCustomer, type TenantBilling,
 } from '../../db/repositories/billing';
@@ -14,10 +14,19 @@ import { ENDED_SUBSCRIPTION_STATUSES } from './stripe-events';
 const clients = new WeakMap<Config['stripe'], Stripe>();
 
 /** The public plan catalogue (`GET /billing/plans`). The internal manual-scan quota is not part of the contract. */
-export function listPlans() {
+/** The catalogue, with what each plan's scans cost the customer in AWS Cost Explorer requests (see domain/plans.ts). */
+export function listPlans(config: Readonly<Config>) {
   return {
-    plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) =>
-      ({ id, name, price_usd_month, account_limit, scan_interval_minutes, features })),
+    plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) => {
+      const requests = costExplorerRequestsPerMonth({
+        scanIntervalMinutes: scan_interval_minutes, minIntervalHours: config.cloud.costExplorerMinIntervalHours,
+      });
+      return {
+        id, name, price_usd_month, account_limit, scan_interval_minutes, features,
+        aws_cost_explorer_requests_per_account_month: requests,
+        aws_cost_explorer_usd_per_account_month: Math.round(requests * COST_EXPLORER_USD_PER_REQUEST * 100) / 100,
+      };
+    }),
   };
 }
 

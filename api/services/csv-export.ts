@@ -2,7 +2,7 @@ import { signalPages } from '../../db/repositories/exports';
 import { findTenant } from '../../db/repositories/tenants';
 import { getPlan, type PlanId } from '../../domain/plans';
 import { csvTable } from '../../exports/csv';
-import { SIGNAL_COLUMNS, signalRecord } from '../../exports/records';
+import { SIGNAL_COLUMNS, signalCsvRecord, signalRecord } from '../../exports/records';
 import type { AppDeps, Caller } from '../context';
 import { AppError } from '../errors';
 import { requireAccount } from './accounts';
@@ -25,10 +25,11 @@ export async function openSignalsCsv({ db }: Pick<AppDeps, 'db'>, caller: Caller
     throw new AppError('plan_feature_unavailable', `CSV export is part of the Team, Agency and Enterprise plans, not the ${plan.name} plan`);
   }
   const pages = signalPages({ db, tenantId: caller.tenantId, accountId: account.id });
+  const at = new Date();
   let next = await pages.next();
   async function* records() {
     try {
-      for (; !next.done; next = await pages.next()) yield next.value.map((s) => signalRecord(account.aws_account_id, s));
+      for (; !next.done; next = await pages.next()) yield next.value.map((s) => signalCsvRecord(signalRecord(account.aws_account_id, s, at)));
     } finally {
       // The client may hang up mid-way: stop reading pages.
       await pages.return(undefined);

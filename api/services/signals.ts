@@ -1,12 +1,42 @@
-import { listSignals, openSignals, scoreHistory } from '../../db/repositories/signals';
+import { openSignalsScored, setCurrentSrs } from '../../db/repositories/scan-results';
+import {
+  findSignal, insertAcceptance, listSignals, openSignals, revokeAcceptance, scoreHistory, type SignalWithAcceptance,
+} from '../../db/repositories/signals';
 import type { Severity } from '../../domain/checks/types';
+import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/recovery';
+import { scoreOf } from '../../domain/signal-lifecycle';
 import type { AppDeps, Caller } from '../context';
 import { afterCursor, keysetPage } from '../cursor';
-import type { ListSignalsQuery } from '../schemas/signals';
+import { AppError, notFound } from '../errors';
+import type { AcceptSignalInput, ListSignalsQuery } from '../schemas/signals';
 import { requireAccount } from './accounts';
 
 type Deps = Pick<AppDeps, 'db'>;
+
+/** The body of a signal. Its acceptance shows while in force: once expired it counts again, and reads as none. */
+export function signalBody(s: SignalWithAcceptance, now = new Date()) {
+  const accepted = s.acceptance && (s.acceptance.expires_at === null || s.acceptance.expires_at > now) ? s.acceptance : null;
+  return {
+    signal_id: s.id,
+    scenario: s.scenario,
+    severity: s.severity as Severity,
+    title: s.title,
+    description: s.description,
+    detected_at: s.detected_at.toISOString(),
+    resolved_at: s.resolved_at ? s.resolved_at.toISOString() : null,
+    check_id: s.check_id,
+    resource: s.resource,
+    region: s.region,
+    accepted: accepted && {
+      by_user_id: accepted.accepted_by,
+      by_email: accepted.accepted_by_email,
+      reason: accepted.reason,
+      accepted_at: accepted.accepted_at.toISOString(),
+      expires_at: accepted.expires_at ? accepted.expires_at.toISOString() : null,
+    },
+  };
+}
 
 export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
   const account = await requireAccount(db, caller, awsAccountId);
@@ -24,22 +54,55 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
     },
   });
   const { page, nextToken } = keysetPage(rows, query.limit, (s) => s.detected_at);
-  return {
-    signals: page.map((s) => ({
-      signal_id: s.id,
-      scenario: s.scenario,
-      severity: s.severity as Severity,
-      title: s.title,
-      description: s.description,
-      detected_at: s.detected_at.toISOString(),
-      resolved_at: s.resolved_at ? s.resolved_at.toISOString() : null,
-      check_id: s.check_id,
-      resource: s.resource,
-      region: s.region,
-    })),
-    count: page.length,
-    next_token: nextToken,
-  };
+  const now = new Date();
+  return { signals: page.map((s) => signalBody(s, now)), count: page.length, next_token: nextToken };
+}
+
+/**
+ * Changes a signal's acceptance in one transaction: ends the one in force (if any), starts `next` (if given), and
+ * re-scores the account at once, so the score a tenant sees follows. Alert rules see the change at the next scan.
+ */
+async function changeAcceptance(
+  { db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string,
+  next?: { reason: string; expiresAt: Date | null },
+) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  const now = new Date();
+  const signal = await db.transaction().execute(async (trx) => {
+    // The account row first, as a scan saving its results does: one writer of its signals and score at a time.
+    await trx.selectFrom('accounts').select('id').where('id', '=', account.id).forUpdate().executeTakeFirstOrThrow();
+    const found = await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId, forUpdate: true });
+    if (!found) throw notFound('Signal');
+    if (next && found.resolved_at) {
+      throw new AppError('invalid_state', 'The signal is resolved: there is no open risk left to accept');
+    }
+    const ended = await revokeAcceptance({ db: trx, signalId, revokedBy: caller.userId, at: now });
+    if (next) {
+      await insertAcceptance({
+        db: trx,
+        acceptance: {
+          id: newId('acceptance', now.getTime()), tenant_id: caller.tenantId, account_id: account.id, signal_id: signalId,
+          accepted_by: caller.userId, accepted_by_email: caller.email, reason: next.reason, accepted_at: now, expires_at: next.expiresAt,
+        },
+      });
+    }
+    if ((next || ended > 0) && account.current_srs !== null) {
+      await setCurrentSrs({ db: trx, accountId: account.id, srs: scoreOf(await openSignalsScored(trx, account.id, now)) });
+    }
+    return findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId }) as Promise<SignalWithAcceptance>;
+  });
+  log.info({ tenantId: caller.tenantId, accountId: account.id, signalId, userId: caller.userId }, next ? 'signal accepted' : 'signal acceptance undone');
+  return signalBody(signal, now);
+}
+
+/** Accepts a signal's risk (member): it stays listed, counts in no score and fires no alert until it expires. */
+export function acceptSignal(deps: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string, input: AcceptSignalInput) {
+  return changeAcceptance(deps, caller, awsAccountId, signalId, { reason: input.reason, expiresAt: input.expires_at ? new Date(input.expires_at) : null });
+}
+
+/** Undoes the acceptance in force (member); idempotent: a signal without one is answered as it is. */
+export function undoSignalAcceptance(deps: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string) {
+  return changeAcceptance(deps, caller, awsAccountId, signalId);
 }
 
 export async function accountScoreHistory({ db }: Deps, caller: Caller, awsAccountId: string, days: number) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 const pathId = z.string().min(1, 'is required').max(128, 'must be at most 128 characters');
 
 export const accountRef = z.strictObject({ account_id: pathId });
+export const signalRef = z.strictObject({ account_id: pathId, signal_id: pathId });
 export const ruleRef = z.strictObject({ rule_id: pathId });
 export const alertRef = z.strictObject({ alert_id: pathId });
 export const userRef = z.strictObject({ user_id: pathId });

@@ -50,3 +50,34 @@ export async function assumeCustomerRole({
     sts.destroy();
   }
 }
+
+/**
+ * The role's credentials for a whole collection, renewed before they expire: a scan of a large account outlives
+ * one 15-minute session. Renewal starts when `renewBeforeMs` (or half the session, if shorter) is left; one
+ * AssumeRole at a time, whatever the number of calls waiting. The SDK asks again as expiry nears.
+ */
+export function renewingCredentials({ first, assume, renewBeforeMs = 5 * 60_000, now = Date.now }: {
+  first: TemporaryCredentials;
+  assume: () => Promise<TemporaryCredentials>;
+  renewBeforeMs?: number;
+  now?: () => number;
+}): () => Promise<TemporaryCredentials> {
+  let current = first;
+  let obtainedAt = now();
+  let renewal: Promise<TemporaryCredentials> | undefined;
+  const renewAt = () => {
+    const expiry = current.expiration.getTime();
+    return expiry - Math.min(renewBeforeMs, (expiry - obtainedAt) / 2);
+  };
+  return async () => {
+    if (now() < renewAt()) return current;
+    renewal ??= assume().then((next) => {
+      current = next;
+      obtainedAt = now();
+      return next;
+    }).finally(() => {
+      renewal = undefined;
+    });
+    return renewal;
+  };
+}

@@ -2,9 +2,12 @@ import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetCallerIdentityCommand, STSClient, type STSClientConfig } from '@aws-sdk/client-sts';
 import type { Logger } from '../../config/logger';
 import type { Inventory } from '../../domain/inventory';
-import { type AccessCheck, type CloudProvider, type CollectOptions, RoleUnavailableError, type RoleTarget } from '../types';
+import {
+  type AccessCheck, type Checkpoint, type CloudProvider, type CollectOptions, RoleUnavailableError, type RoleTarget,
+} from '../types';
 import { collectAccountInventory } from './collectors';
-import { assumeCustomerRole, type TemporaryCredentials } from './credentials';
+import { openSession } from './collectors/session';
+import { assumeCustomerRole, renewingCredentials, type TemporaryCredentials } from './credentials';
 import { customerSideErrorCode, hasCode } from './errors';
 import { accessFailureReasons } from './reasons';
 import { evaluateTrustPolicy, parsePolicyDocument } from './trust-policy';
@@ -17,10 +20,18 @@ export interface AwsProviderOptions {
   sentinelAccountId?: string;
   /** Sentinel's own credentials; the SDK's default provider chain when omitted. */
   credentials?: STSClientConfig['credentials'];
+  /** Attempts per call to the customer's account, in the SDK's adaptive retry mode (throttling, 5xx, timeouts). */
+  maxAttempts?: number;
+  /** How long before they expire the role's credentials are renewed during a collection. */
+  renewBeforeMs?: number;
   log: Logger;
 }
 
-export function createAwsProvider({ region, endpointUrl, sentinelAccountId: configured, credentials, log }: AwsProviderOptions): CloudProvider {
+const DEFAULT_MAX_ATTEMPTS = 8;
+
+export function createAwsProvider({
+  region, endpointUrl, sentinelAccountId: configured, credentials, maxAttempts = DEFAULT_MAX_ATTEMPTS, renewBeforeMs, log,
+}: AwsProviderOptions): CloudProvider {
   const endpoint = endpointUrl ? { endpoint: endpointUrl } : {};
   const sts = new STSClient({ region, credentials, ...endpoint });
   let lookup: Promise<string> | undefined;
@@ -87,23 +98,41 @@ export function createAwsProvider({ region, endpointUrl, sentinelAccountId: conf
     return { ok: true };
   }
 
-  async function collectInventory(target: RoleTarget, { onProgress }: CollectOptions = {}): Promise<Inventory> {
+  async function collectInventory(target: RoleTarget, options: CollectOptions = {}): Promise<Inventory> {
     const context = { tenantId: target.tenantId, awsAccountId: target.awsAccountId };
-    // One session for the whole collection: every group's clients sign with it.
     const assumed = await assume(target);
     if ('refused' in assumed) {
       log.info({ ...context, code: assumed.refused }, 'customer role unavailable for collection');
       const reasons = accessFailureReasons({ target, sentinelAccountId: await sentinelAccountId() });
       throw new RoleUnavailableError(reasons.accessDenied(assumed.refused));
     }
-    const inventory = await collectAccountInventory({
-      credentials: assumed.credentials, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, now: new Date(), onProgress,
+    // Renewed as they near expiry; a renewal the customer's side refuses fails the reads that needed it.
+    const renewing = renewingCredentials({
+      first: assumed.credentials,
+      renewBeforeMs,
+      assume: async () => {
+        const next = await assume(target);
+        if ('refused' in next) throw new RoleUnavailableError(`AWS refused renewing the role's session (${next.refused})`);
+        log.debug(context, 'customer role session renewed');
+        return next.credentials;
+      },
     });
-    const notEvaluated = Object.entries(inventory)
-      .filter(([, part]: [string, unknown]) => typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated')
-      .map(([name]) => name);
-    log.info({ ...context, notEvaluated }, 'inventory collected');
-    return inventory;
+    const session = openSession({ credentials: renewing, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, maxAttempts });
+    const reused: Checkpoint = Object.fromEntries(Object.entries(options.reuse ?? {})
+      .flatMap(([part, collected]) => (collected?.status === 'ok' ? [[part, { status: 'ok', value: collected.value }]] : [])));
+    try {
+      const inventory = await collectAccountInventory({
+        session, now: new Date(), checkpoint: { ...options.checkpoint, ...reused }, onRead: options.onRead,
+        onProgress: options.onProgress, finalAttempt: options.finalAttempt ?? true,
+      });
+      const notEvaluated = Object.entries(inventory)
+        .filter(([, part]: [string, unknown]) => typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated')
+        .map(([name]) => name);
+      log.info({ ...context, notEvaluated }, 'inventory collected');
+      return inventory;
+    } finally {
+      session.close();
+    }
   }
 
   return { kind: 'aws', sentinelAccountId, checkAccess, collectInventory };

@@ -1,6 +1,6 @@
 import type {
-  AlternateContacts, Bucket, Budget, CostAnomaly, DailyCost, Ec2Inventory, GuardDutyRegion, IamInventory, IamRole, IamUser,
-  Inventory, S3Inventory, SecurityGroup, Trail,
+  AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, GuardDutyRegion, IamRole, Instance,
+  Inventory, PasswordPolicy, RegionalResource, SecurityGroup, Trail, Unread,
 } from '../../domain/inventory';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -8,6 +8,7 @@ import type {
 //
 // An account is a clean small setup, plus a few baseline misconfigurations its seed picks (so accounts differ),
 // plus drifting issues that come and go as time passes (so repeated scans show findings opening and resolving).
+// One documented account id shows partial coverage: two regions and one bucket Sentinel may not read.
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -117,6 +118,18 @@ function costs(accountId: string, at: Date, dailySpendUsd: number) {
 
 // --- The account under construction -------------------------------------------------------------------------
 
+/** An IAM user as the sandbox models it; assembly splits it into the principals and the credential report. */
+interface SandboxUser {
+  name: string;
+  arn: string;
+  createdAt: string;
+  hasConsolePassword: boolean;
+  mfaEnabled: boolean;
+  accessKeys: { id: string; status: 'Active' | 'Inactive'; createdAt: string; lastUsedAt: string | null }[];
+  adminAccess: boolean;
+  managedPolicies: string[];
+}
+
 /** The parts issues edit in place before the inventory is assembled. */
 interface SandboxAccount {
   id: string;
@@ -124,9 +137,16 @@ interface SandboxAccount {
   company: string;
   /** Regions in use, home region first. */
   regions: string[];
-  iam: IamInventory;
-  s3: S3Inventory;
-  ec2: Ec2Inventory;
+  iam: {
+    rootMfaEnabled: boolean;
+    rootAccessKeysPresent: boolean;
+    rootLastUsedAt: string | null;
+    passwordPolicy: PasswordPolicy | null;
+    users: SandboxUser[];
+    roles: IamRole[];
+  };
+  s3: { accountBlockPublicAccess: BlockPublicAccess | null; buckets: Bucket[] };
+  ec2: { securityGroups: SecurityGroup[]; instances: Instance[]; publicSnapshots: RegionalResource[]; publicImages: RegionalResource[] };
   trails: Trail[];
   guardduty: GuardDutyRegion[];
   /** The account's typical daily spend, around which the daily costs vary. */
@@ -147,8 +167,8 @@ function home(account: SandboxAccount): string {
 function secondary(account: SandboxAccount): string {
   return account.regions[1] as string;
 }
-function ciUser(account: SandboxAccount): IamUser {
-  return account.iam.users.find((u) => u.name === 'ci-deploy') as IamUser;
+function ciUser(account: SandboxAccount): SandboxUser {
+  return account.iam.users.find((u) => u.name === 'ci-deploy') as SandboxUser;
 }
 
 function cleanAccount(id: string, at: Date): SandboxAccount {
@@ -159,7 +179,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
   const regions = [homeRegion, ...others];
   const [admin, developer] = shuffled(random, PEOPLE) as [string, string];
 
-  const human = (name: string, adminAccess: boolean): IamUser => ({
+  const human = (name: string, adminAccess: boolean): SandboxUser => ({
     name,
     arn: iamArn(id, `user/${name}`),
     createdAt: ago(at, int(random, 200, 900) * DAY_MS),
@@ -167,6 +187,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
     mfaEnabled: true,
     accessKeys: [],
     adminAccess,
+    managedPolicies: adminAccess ? ['AdministratorAccess'] : [],
   });
   const ciKeyAge = int(random, 20, 80) * DAY_MS;
   const dailySpendUsd = int(random, 8, 60);
@@ -192,10 +213,11 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           mfaEnabled: false,
           accessKeys: [{ id: accessKeyId(id, 'ci-deploy'), status: 'Active', createdAt: ago(at, ciKeyAge), lastUsedAt: ago(at, int(random, 1, 20) * HOUR_MS) }],
           adminAccess: false,
+          managedPolicies: [],
         },
       ],
       roles: ['app-instance-role', 'lambda-execution', 'github-actions-deploy', 'OrganizationAccountAccessRole']
-        .map((name) => ({ name, arn: iamArn(id, `role/${name}`), adminAccess: name === 'OrganizationAccountAccessRole' })),
+        .map((name) => ({ name, arn: iamArn(id, `role/${name}`), adminAccess: name === 'OrganizationAccountAccessRole', managedPolicies: [] })),
     },
     s3: {
       accountBlockPublicAccess: fullBlock(),
@@ -230,7 +252,8 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
       publicImages: [],
     },
     trails: [{ name: 'management-events', homeRegion, multiRegion: true, logging: true }],
-    guardduty: regions.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
+    // Enabled everywhere, as an organization's delegated administrator does it.
+    guardduty: ENABLED_REGIONS.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
     ...costs(id, at, dailySpendUsd),
     contacts: { security: true, billing: true, operations: true },
   };
@@ -254,7 +277,7 @@ const BASELINE_ISSUES: BaselineIssue[] = [
   },
   {
     name: 'console user without MFA',
-    apply: (a) => { (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as IamUser).mfaEnabled = false; },
+    apply: (a) => { (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as SandboxUser).mfaEnabled = false; },
   },
   {
     name: 'old, forgotten access key',
@@ -264,7 +287,13 @@ const BASELINE_ISSUES: BaselineIssue[] = [
       });
     },
   },
-  { name: 'CI user with admin rights', apply: (a) => { ciUser(a).adminAccess = true; } },
+  {
+    name: 'CI user with admin rights',
+    apply: (a) => {
+      ciUser(a).adminAccess = true;
+      ciUser(a).managedPolicies.push('AdministratorAccess');
+    },
+  },
   {
     name: 'deploy role with admin rights',
     apply: (a) => { (a.iam.roles.find((r) => r.name === 'github-actions-deploy') as IamRole).adminAccess = true; },
@@ -373,6 +402,7 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
       a.iam.users.push({
         name: 'support-temp', arn: iamArn(a.id, 'user/support-temp'), createdAt: iso(since), hasConsolePassword: false, mfaEnabled: false,
         adminAccess: true,
+        managedPolicies: ['AdministratorAccess'],
         accessKeys: [{ id: accessKeyId(a.id, 'support-temp', String(occurrence)), status: 'Active', createdAt: iso(since), lastUsedAt: ago(a.at, HOUR_MS) }],
       });
     },
@@ -387,7 +417,7 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
       for (let i = 0; i < 3; i++) {
         a.ec2.instances.push({ id: `i-${hexId(17, a.id, 'mining', occurrence, i)}`, region, type: 'p3.2xlarge', state: 'running', launchedAt: iso(since) });
       }
-      a.guardduty.push({ region, detectorEnabled: false, highSeverityFindings: [] });
+      (a.guardduty.find((g) => g.region === region) as GuardDutyRegion).detectorEnabled = false;
     },
   },
 ];
@@ -401,7 +431,26 @@ function activeOccurrence(accountId: string, issue: DriftingIssue, at: Date): { 
   return { since: new Date((slot - position - phase) * SLOT_MS), occurrence: Math.floor(slot / issue.periodSlots) };
 }
 
+// --- Partial coverage -----------------------------------------------------------------------------------------
+
+/** The sandbox's demo of partial coverage: it verifies, but an SCP denies two regions and a bucket policy one bucket. */
+export const SANDBOX_PARTIAL_ACCOUNT_ID = '888888888888';
+
+const scpDenied = (service: string) => `AWS denied Sentinel's role ${service} (AccessDenied, explicit deny in a service control `
+  + 'policy). This is the sandbox\'s demo of partial coverage: an SCP that denies these regions.';
+const BUCKET_DENIED = 'AWS denied Sentinel\'s role S3 GetBucketAcl (AccessDenied): the bucket\'s policy denies every principal '
+  + 'outside the account\'s own roles. This is the sandbox\'s demo of a bucket Sentinel may not read.';
+
+/** What an account cannot show: nothing, or for the partial-coverage demo two regions and one bucket. */
+function deniedTo(account: SandboxAccount): { regions: string[]; bucket: string | null } {
+  if (account.id !== SANDBOX_PARTIAL_ACCOUNT_ID) return { regions: [], bucket: null };
+  const regions = ENABLED_REGIONS.filter((r) => !account.regions.includes(r)).slice(-2);
+  return { regions, bucket: bucketName(account.company, account.id, 'backups') };
+}
+
 // --- Assembly -----------------------------------------------------------------------------------------------
+
+const ok = <T>(value: T, unread: Unread[] = []): Collected<T> => (unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value });
 
 export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; at: Date }): Inventory {
   const account = cleanAccount(awsAccountId, at);
@@ -413,17 +462,43 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
   }
   // AWS Health needs a Business or Enterprise support plan, which only some accounts pay for.
   const businessSupport = randomFor(awsAccountId, 'support')() < 0.25;
-  const inUse = new Set([...account.regions, ...account.ec2.instances.map((i) => i.region)]);
 
-  const ok = <T>(value: T) => ({ status: 'ok' as const, value });
+  const denied = deniedTo(account);
+  const readable = <T extends { region: string }>(items: T[]) => items.filter((item) => !denied.regions.includes(item.region));
+  const regional = (service: string): Unread[] => denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
+  const { iam, s3, ec2 } = account;
   return {
     collectedAt: iso(at),
-    regions: { enabled: [...ENABLED_REGIONS], inUse: [...inUse].sort() },
-    iam: ok(account.iam),
-    s3: ok(account.s3),
-    ec2: ok(account.ec2),
-    cloudtrail: ok({ trails: account.trails }),
-    guardduty: ok({ regions: account.guardduty }),
+    regions: { enabled: [...ENABLED_REGIONS] },
+    iamSummary: ok({ rootMfaEnabled: iam.rootMfaEnabled, rootAccessKeysPresent: iam.rootAccessKeysPresent, rootPasswordPresent: true }),
+    passwordPolicy: ok({ policy: iam.passwordPolicy }),
+    credentialReport: ok({
+      generatedAt: ago(at, 2 * HOUR_MS),
+      root: { lastUsedAt: iam.rootLastUsedAt },
+      users: iam.users.map((user) => ({
+        arn: user.arn,
+        passwordEnabled: user.hasConsolePassword,
+        mfaActive: user.mfaEnabled,
+        keys: user.accessKeys.map((key) => ({ active: key.status === 'Active', lastRotatedAt: key.createdAt, lastUsedAt: key.lastUsedAt })),
+      })),
+    }),
+    iamPrincipals: ok({
+      users: iam.users.map(({ name, arn, createdAt, adminAccess, managedPolicies, accessKeys }) => ({
+        name, arn, createdAt, adminAccess, managedPolicies, accessKeys: accessKeys.map(({ id, status, createdAt: created }) => ({ id, status, createdAt: created })),
+      })),
+      roles: iam.roles,
+    }),
+    s3AccountBlockPublicAccess: ok({ settings: s3.accountBlockPublicAccess }),
+    s3Buckets: ok(
+      { buckets: s3.buckets.filter((b) => b.name !== denied.bucket) },
+      denied.bucket ? [{ kind: 'resource', scope: denied.bucket, reason: BUCKET_DENIED }] : [],
+    ),
+    securityGroups: ok({ groups: readable(ec2.securityGroups) }, regional('EC2 DescribeSecurityGroups')),
+    instances: ok({ instances: readable(ec2.instances) }, regional('EC2 DescribeInstances')),
+    publicSnapshots: ok({ snapshots: readable(ec2.publicSnapshots) }, regional('EC2 DescribeSnapshots')),
+    publicImages: ok({ images: readable(ec2.publicImages) }, regional('EC2 DescribeImages')),
+    cloudtrail: ok({ trails: account.trails }, regional('CloudTrail DescribeTrails')),
+    guardduty: ok({ regions: readable(account.guardduty) }, regional('GuardDuty ListDetectors')),
     costs: ok({ daily: account.daily }),
     anomalies: ok({ anomalies: account.anomalies }),
     budgets: ok({ budgets: account.budgets }),

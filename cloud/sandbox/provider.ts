@@ -3,8 +3,8 @@ import { type AccessCheck, type CloudProvider, type CollectOptions, type RoleTar
 import { sandboxInventory } from './inventory';
 
 // The demo provider `npm start` uses when no AWS credentials are configured: it reaches no cloud. Every
-// account connects and yields a simulated inventory, except one documented account id that always fails,
-// to show the failure path.
+// account connects and yields a simulated inventory, except one documented account id that always fails, to
+// show the failure path, and one that shows partial coverage (SANDBOX_PARTIAL_ACCOUNT_ID, in inventory.ts).
 
 export const SANDBOX_ACCOUNT_ID = '000000000000';
 export const SANDBOX_FAILING_ACCOUNT_ID = '999999999999';
@@ -24,7 +24,7 @@ export function createSandboxProvider(
 
   async function collectInventory({ awsAccountId, roleName }: RoleTarget, options?: CollectOptions): Promise<Inventory> {
     if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) throw new RoleUnavailableError(failingAccountReason(roleName));
-    options?.onProgress?.('sandbox');
+    options?.onProgress?.({ done: 1, total: 1, last: 'sandbox' });
     return sandboxInventory({ awsAccountId, at: now() });
   }
 

@@ -6,6 +6,7 @@ import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from 
 import { newId } from '../../domain/ids';
 import type { Database } from '../database';
 import type { AlertRuleStatesTable } from '../tables/alerts';
+import { signalsWithCurrentAcceptance } from './signals';
 
 type Conn = Kysely<Database>;
 
@@ -24,16 +25,18 @@ export async function evaluateAlertsForScan(
 ): Promise<ScheduledDelivery[]> {
   return db.transaction().execute(async (trx) => {
     // Serialises evaluations of one account (scans never overlap, but a retried activity might).
-    const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).where('tenant_id', '=', tenantId)
+    const account = await trx.selectFrom('accounts').select(['id', 'current_srs']).where('id', '=', accountId).where('tenant_id', '=', tenantId)
       .forUpdate().executeTakeFirst();
     const scan = await trx.selectFrom('scans').select(['srs']).where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
-    if (!account || scan?.srs === null || scan?.srs === undefined) return [];
+    // A scan that read too little records no score: the account's last one stands. Never scored: nothing to fire on.
+    const srs = scan ? scan.srs ?? account?.current_srs ?? null : null;
+    if (!account || srs === null) return [];
 
     const rules = await trx.selectFrom('alert_rules').select(['id', 'version', 'min_srs', 'scenarios', 'channels'])
       .where('tenant_id', '=', tenantId).where('enabled', '=', true).where('deleted_at', 'is', null).orderBy('id').execute();
     await resolveIncidentsOfRetiredRules(trx, { tenantId, accountId, scanId, now, activeRuleIds: rules.map((r) => r.id) });
     if (rules.length > 0) {
-      const facts = await scanFacts(trx, accountId, scanId, scan.srs);
+      const facts = await scanFacts(trx, { accountId, scanId, srs });
       const states = new Map((await trx.selectFrom('alert_rule_states').selectAll().where('account_id', '=', accountId)
         .where('rule_id', 'in', rules.map((r) => r.id)).execute()).map((s) => [s.rule_id, s]));
       for (const rule of rules) {
@@ -130,14 +133,24 @@ async function resolveIncidentsOfRetiredRules(
   }
 }
 
-async function scanFacts(trx: Transaction<Database>, accountId: string, scanId: string, srs: number): Promise<ScanFacts> {
-  const open = await trx.selectFrom('signals').select(['fingerprint', 'scenario', 'first_scan_id'])
-    .where('account_id', '=', accountId).where('resolved_at', 'is', null).orderBy('fingerprint').execute();
+/**
+ * The findings rules fire on: the open signals without an acceptance in force when the scan was saved (the save
+ * notes the first scan that finds an acceptance expired). A signal whose acceptance this scan found expired
+ * counts as new, like one the scan opened: the tenant hears of it again.
+ */
+async function scanFacts(
+  trx: Transaction<Database>, { accountId, scanId, srs }: { accountId: string; scanId: string; srs: number },
+): Promise<ScanFacts> {
+  const rows = await signalsWithCurrentAcceptance(trx)
+    .select(['signals.fingerprint', 'signals.scenario', 'signals.first_scan_id', 'signal_acceptances.id as acceptance_id',
+      'signal_acceptances.expiry_scan_id'])
+    .where('signals.account_id', '=', accountId).where('signals.resolved_at', 'is', null).orderBy('signals.fingerprint').execute();
+  const open = rows.filter((s) => s.acceptance_id === null || s.expiry_scan_id !== null);
   const toFinding = (s: (typeof open)[number]): ScanFinding => ({ fingerprint: s.fingerprint, scenario: s.scenario as Scenario });
   return {
     srs,
     open: open.map(toFinding),
-    opened: open.filter((s) => s.first_scan_id === scanId).map(toFinding),
+    opened: open.filter((s) => s.first_scan_id === scanId || s.expiry_scan_id === scanId).map(toFinding),
     findingsDigest: createHash('sha256').update(open.map((s) => s.fingerprint).join('\n')).digest('hex'),
   };
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { AcceptanceSource, SignalSource } from '../../exports/records';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
@@ -7,14 +8,31 @@ const SIGNAL_FIELDS = [
   'id', 'check_id', 'scenario', 'severity', 'title', 'description', 'resource', 'region', 'detected_at', 'resolved_at',
 ] as const;
 
+/** Every acceptance of an account's signals (or of the given ones), oldest first, with who ended it. */
+export async function acceptances(
+  { db, tenantId, accountId, signalIds }: { db: Conn; tenantId: string; accountId: string; signalIds?: string[] },
+): Promise<AcceptanceSource[]> {
+  if (signalIds?.length === 0) return [];
+  let query = db.selectFrom('signal_acceptances')
+    .leftJoin('users as ender', 'ender.id', 'signal_acceptances.revoked_by')
+    .select([
+      'signal_acceptances.id', 'signal_acceptances.signal_id', 'signal_acceptances.accepted_by_email', 'signal_acceptances.reason',
+      'signal_acceptances.accepted_at', 'signal_acceptances.expires_at', 'signal_acceptances.revoked_at', 'ender.email as revoked_by_email',
+    ])
+    .where('signal_acceptances.tenant_id', '=', tenantId)
+    .where('signal_acceptances.account_id', '=', accountId);
+  if (signalIds) query = query.where('signal_acceptances.signal_id', 'in', signalIds);
+  return query.orderBy('signal_acceptances.accepted_at').orderBy('signal_acceptances.id').execute();
+}
+
 /**
- * Every signal of an account, open and resolved, oldest first by (detected_at, id), a page at a time
- * (keyset: each page costs the same, and only one page is in memory). The cursor keeps PostgreSQL's own
- * text of detected_at, whose microseconds a JavaScript Date would lose.
+ * Every signal of an account, open and resolved, oldest first by (detected_at, id), a page at a time with the
+ * page's acceptances (keyset: each page costs the same, and only one page is in memory). The cursor keeps
+ * PostgreSQL's own text of detected_at, whose microseconds a JavaScript Date would lose.
  */
 export async function* signalPages({ db, tenantId, accountId, pageSize = 1_000 }: {
   db: Conn; tenantId: string; accountId: string; pageSize?: number;
-}) {
+}): AsyncGenerator<SignalSource[]> {
   let after: { at: string; id: string } | undefined;
   for (;;) {
     let query = db
@@ -24,7 +42,13 @@ export async function* signalPages({ db, tenantId, accountId, pageSize = 1_000 }
       .where('account_id', '=', accountId);
     if (after) query = query.where(sql<boolean>`(detected_at, id) > (${after.at}::timestamptz, ${after.id})`);
     const rows = await query.orderBy('detected_at').orderBy('id').limit(pageSize).execute();
-    if (rows.length > 0) yield rows;
+    if (rows.length > 0) {
+      const accepted = new Map<string, AcceptanceSource[]>();
+      for (const a of await acceptances({ db, tenantId, accountId, signalIds: rows.map((r) => r.id) })) {
+        accepted.set(a.signal_id, [...(accepted.get(a.signal_id) ?? []), a]);
+      }
+      yield rows.map((row) => ({ ...row, acceptances: accepted.get(row.id) ?? [] }));
+    }
     const last = rows[rows.length - 1];
     if (!last || rows.length < pageSize) return;
     after = { at: last.cursor_at, id: last.id };

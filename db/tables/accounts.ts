@@ -1,5 +1,10 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { CheckOutcome } from '../../domain/checks/evaluate';
+import type { Checkpoint } from '../../cloud/types';
 import type { CreatedAt, Timestamp } from './identity';
+
+/** A jsonb column: read as parsed JSON, written as a JSON string (pg would write an array as a Postgres array). */
+type Json<T> = ColumnType<T, string, string>;
 
 export interface AccountsTable {
   id: string;
@@ -17,6 +22,11 @@ export interface AccountsTable {
   last_scan_at: Timestamp | null;
   last_successful_scan_at: Timestamp | null;
   disconnected_at: Timestamp | null;
+  /** The scan whose check outcomes are the account's coverage (its latest scan that recorded them). */
+  checks_scan_id: string | null;
+  coverage_evaluated: number | null;
+  coverage_total: number | null;
+  score_complete: boolean | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -32,6 +42,7 @@ export interface ScansTable {
   failure_reason: string | null;
   started_at: Timestamp;
   finished_at: Timestamp | null;
+  checks: Json<CheckOutcome[] | null> | null;
 }
 export type ScanRow = Selectable<ScansTable>;
 
@@ -47,6 +58,7 @@ export interface SignalsTable {
   description: string;
   resource: string;
   region: Generated<string>;
+  owner: string | null;
   first_scan_id: string;
   last_seen_scan_id: string;
   resolved_scan_id: string | null;
@@ -61,4 +73,33 @@ export interface ScoreHistoryTable {
   srs: number;
   scan_id: string;
   recorded_at: Timestamp;
+}
+
+export interface SignalAcceptancesTable {
+  id: string;
+  tenant_id: string;
+  account_id: string;
+  signal_id: string;
+  accepted_by: string | null;
+  accepted_by_email: string;
+  reason: string;
+  accepted_at: Timestamp;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
+  expiry_scan_id: string | null;
+}
+export type SignalAcceptanceRow = Selectable<SignalAcceptancesTable>;
+
+export interface ScanCheckpointsTable {
+  scan_id: string;
+  reads: Json<Checkpoint>;
+  updated_at: Timestamp;
+}
+
+export interface CostExplorerReadsTable {
+  account_id: string;
+  part: string;
+  value: Json<unknown>;
+  read_at: Timestamp;
 }

@@ -1,4 +1,4 @@
-import type { DailyCost } from '../inventory';
+import type { Budget, DailyCost } from '../inventory';
 import { addDays, failing, failWhen, onPart } from './helpers';
 import type { Check, CheckResult } from './types';
 
@@ -12,12 +12,13 @@ const ANOMALY_MIN_IMPACT_USD = 10;
 const usd = (amount: number) => `${amount.toFixed(2)} USD`;
 
 /**
- * Compares the last complete day (the latest day before the scan's own, which is still accruing) with the average
- * of the days of the week before it. Without a complete day or a baseline the rule cannot tell.
+ * Compares the last complete day with the average of the days of the week before it. Cost Explorer keeps adding
+ * to a day's figures for about a day after it ends, so the scan's own day and the day before are left out: the
+ * last complete day is the one before yesterday (UTC). Without a complete day or a baseline the rule cannot tell.
  */
 function spendSpike(daily: DailyCost[], now: string): CheckResult {
-  const today = new Date(now).toISOString().slice(0, 10);
-  const complete = daily.filter((day) => day.date < today).sort((a, b) => a.date.localeCompare(b.date));
+  const lastComplete = addDays(new Date(now).toISOString().slice(0, 10), -2);
+  const complete = daily.filter((day) => day.date <= lastComplete).sort((a, b) => a.date.localeCompare(b.date));
   const last = complete.at(-1);
   if (!last) return { status: 'not_evaluated', reason: 'No complete day of cost data.' };
   const since = addDays(last.date, -SPIKE_BASELINE_DAYS);
@@ -26,9 +27,12 @@ function spendSpike(daily: DailyCost[], now: string): CheckResult {
   const average = baseline.reduce((sum, day) => sum + day.amountUsd, 0) / baseline.length;
   return failWhen(last.amountUsd > SPIKE_FACTOR * average && last.amountUsd - average >= SPIKE_MIN_INCREASE_USD, {
     resource: 'daily-spend',
-    detail: `Spend on ${last.date} was ${usd(last.amountUsd)} against a ${baseline.length}-day average of ${usd(average)}.`,
+    detail: `Usage on ${last.date} cost ${usd(last.amountUsd)} against a ${baseline.length}-day average of ${usd(average)}.`,
   });
 }
+
+/** Budgets that cap spend: one without an amount for the current period is left out. */
+const capped = (budgets: Budget[]) => budgets.filter((budget): budget is Budget & { limitUsd: number } => budget.limitUsd !== null);
 
 export const BILLING_CHECKS: readonly Check[] = [
   {
@@ -36,8 +40,9 @@ export const BILLING_CHECKS: readonly Check[] = [
     scenario: 'billing',
     severity: 'HIGH',
     title: 'Daily spend spike',
-    description: `The last complete day's cost is more than ${SPIKE_FACTOR}x the average of the ${SPIKE_BASELINE_DAYS} days `
-      + `before it and at least ${SPIKE_MIN_INCREASE_USD} USD above that average.`,
+    description: `The usage cost of the last complete day (the day before yesterday, UTC: Cost Explorer is still adding to `
+      + `yesterday) is more than ${SPIKE_FACTOR}x the average of the ${SPIKE_BASELINE_DAYS} days before it and at least `
+      + `${SPIKE_MIN_INCREASE_USD} USD above that average. Usage only: fees, credits, refunds and tax are left out.`,
     remediation: 'Open Cost Explorer grouped by service, region and usage type for the day to find what grew. If it was not '
       + 'planned, stop the resources behind it and check CloudTrail for who created them.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/ce-what-is.html',
@@ -80,7 +85,7 @@ export const BILLING_CHECKS: readonly Check[] = [
     remediation: 'Find in Cost Explorer what drives the forecast, reduce or stop it, or raise the budget if the growth is '
       + 'planned. Make sure the budget has a forecast alert.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/budgets-managing-costs.html',
-    evaluate: onPart('budgets', ({ budgets }) => failing(budgets
+    evaluate: onPart('budgets', ({ budgets }) => failing(capped(budgets)
       .filter((budget) => budget.forecastedSpendUsd !== null && budget.forecastedSpendUsd > budget.limitUsd
         && budget.actualSpendUsd <= budget.limitUsd)
       .map((budget) => ({
@@ -98,7 +103,7 @@ export const BILLING_CHECKS: readonly Check[] = [
       + 'is unexplained, treat it as a possible compromise and review CloudTrail. Consider budget actions that apply a '
       + 'deny policy when the limit is reached.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/budgets-controls.html',
-    evaluate: onPart('budgets', ({ budgets }) => failing(budgets
+    evaluate: onPart('budgets', ({ budgets }) => failing(capped(budgets)
       .filter((budget) => budget.actualSpendUsd > budget.limitUsd)
       .map((budget) => ({
         resource: budget.name,

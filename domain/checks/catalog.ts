@@ -1,5 +1,5 @@
 import { BILLING_CHECKS } from './billing';
-import { CONNECTIVITY_CHECK } from './connectivity';
+import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DETECTION_CHECKS } from './detection';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
@@ -11,6 +11,7 @@ import type { Check } from './types';
 
 export const CATALOG: readonly Check[] = Object.freeze([
   CONNECTIVITY_CHECK,
+  COVERAGE_LOST_CHECK,
   ...THREAT_CHECKS,
   ...IAM_CHECKS,
   ...EXPOSURE_CHECKS,

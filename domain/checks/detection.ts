@@ -1,5 +1,5 @@
-import { failing, failWhen, onPart, withPart } from './helpers';
-import type { Check } from './types';
+import { failing, onPart } from './helpers';
+import type { Check, CheckResult } from './types';
 
 // Detection checks: whether the account records what happens in it (CloudTrail) and watches it for threats
 // (GuardDuty). Without them an incident is found late, or never.
@@ -15,10 +15,21 @@ export const DETECTION_CHECKS: readonly Check[] = [
     remediation: 'Create a trail (CloudTrail > Trails > Create trail) that applies to all regions, logs management events, '
       + 'writes to a dedicated S3 bucket with log file validation, and make sure its logging is on.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
-    evaluate: onPart('cloudtrail', ({ trails }) => failWhen(!trails.some((trail) => trail.multiRegion && trail.logging), {
-      resource: 'cloudtrail',
-      detail: trails.length === 0 ? 'The account has no trail.' : `None of the ${trails.length} trail(s) is multi-region and logging.`,
-    })),
+    evaluate: onPart('cloudtrail', ({ trails }): CheckResult => {
+      const multiRegion = trails.filter((trail) => trail.multiRegion);
+      if (multiRegion.some((trail) => trail.logging === true)) return { status: 'pass' };
+      const unknown = multiRegion.filter((trail) => trail.logging === null);
+      if (unknown.length > 0) {
+        return {
+          status: 'not_evaluated',
+          reason: `Whether ${unknown.map((t) => `trail ${t.name}`).join(', ')} is logging is unknown: its home region could not be read.`,
+        };
+      }
+      return failing([{
+        resource: 'cloudtrail',
+        detail: trails.length === 0 ? 'The account has no trail.' : `None of the ${trails.length} trail(s) is multi-region and logging.`,
+      }]);
+    }),
   },
   {
     id: 'detection.trail_not_logging',
@@ -30,24 +41,23 @@ export const DETECTION_CHECKS: readonly Check[] = [
       + '(CloudTrail > Trails > the trail > Start logging), or delete the trail if it is no longer wanted.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-turning-off-logging.html',
     evaluate: onPart('cloudtrail', ({ trails }) => failing(trails
-      .filter((trail) => !trail.logging)
+      .filter((trail) => trail.logging === false)
       .map((trail) => ({ resource: trail.name, region: trail.homeRegion, detail: `Trail ${trail.name} (${trail.homeRegion}) is not logging.` })))),
   },
   {
     id: 'detection.guardduty_disabled',
     scenario: 'detection',
     severity: 'HIGH',
-    title: 'GuardDuty off in a region in use',
-    description: 'GuardDuty has no enabled detector in a region where the account has resources, so compromised '
-      + 'credentials, crypto-mining and reconnaissance there go unnoticed.',
-    remediation: 'Enable GuardDuty in the region (GuardDuty console > Get started > Enable), ideally in every enabled region '
-      + 'through a delegated administrator, and send its findings to a channel someone reads.',
+    title: 'GuardDuty off in an enabled region',
+    description: 'GuardDuty has no enabled detector in a region enabled for the account. Attackers launch where nobody '
+      + 'watches: compromised credentials, crypto-mining and reconnaissance in that region go unnoticed, even if the '
+      + 'account keeps nothing there today.',
+    remediation: 'Enable GuardDuty in every enabled region (GuardDuty console > Get started > Enable), ideally for the whole '
+      + 'organization through a delegated administrator with auto-enable, and send its findings to a channel someone reads. '
+      + 'Disable the opt-in regions you do not use.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_settingup.html',
-    evaluate: (inventory) => withPart(inventory.guardduty, ({ regions }) => {
-      const enabled = new Set(regions.filter((r) => r.detectorEnabled).map((r) => r.region));
-      return failing(inventory.regions.inUse
-        .filter((region) => !enabled.has(region))
-        .map((region) => ({ resource: 'guardduty', region, detail: `GuardDuty is not enabled in ${region}.` })));
-    }),
+    evaluate: onPart('guardduty', ({ regions }) => failing(regions
+      .filter((region) => !region.detectorEnabled)
+      .map(({ region }) => ({ resource: 'guardduty', region, detail: `GuardDuty is not enabled in ${region}.` })))),
   },
 ];

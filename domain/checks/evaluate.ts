@@ -1,7 +1,9 @@
-import type { Inventory } from '../inventory';
+import type { Inventory, Unread } from '../inventory';
 import { CATALOG } from './catalog';
-import { CONNECTIVITY_CHECK } from './connectivity';
-import { type Check, type EvaluationContext, type FailingResource, type Scenario, type Severity, severityRank } from './types';
+import { CONNECTIVITY_CHECK, CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK, COVERAGE_LOST_CHECK_ID } from './connectivity';
+import {
+  type Check, type CheckResult, type EvaluationContext, type FailingResource, type Scenario, type Severity, severityRank,
+} from './types';
 
 /** One failing resource of one check, as a scan records it. */
 export interface Finding {
@@ -13,19 +15,41 @@ export interface Finding {
   description: string;
   resource: string;
   region: string;
+  /** The resource this one belongs to (an access key's IAM user), or null. */
+  owner: string | null;
   /** `${checkId}|${resource}|${region}`: a signal's identity across scans. */
   fingerprint: string;
 }
 
-export interface Evaluation {
-  findings: Finding[];
-  /** Checks whose inventory part could not be read: their open signals must stay as they are. */
-  notEvaluated: { checkId: string; reason: string }[];
-  /** Ids of the checks that passed. */
-  passed: string[];
+export type CheckStatus = 'passed' | 'failed' | 'not_evaluated';
+
+/** What one check concluded in one scan: the coverage a tenant sees per check. */
+export interface CheckOutcome {
+  checkId: string;
+  status: CheckStatus;
+  /** Distinct failing resources (0 unless failed). */
+  failingResources: number;
+  /** Why the check was not evaluated, or what of it could not be read; null when everything was read. */
+  reason: string | null;
+  /** The regions and resources the check could not see: its open findings there stay open. */
+  unread: Unread[];
 }
 
-function toFinding(check: Check, { resource, region = 'global', detail }: FailingResource): Finding {
+export interface Coverage {
+  evaluated: number;
+  total: number;
+}
+
+export interface Evaluation {
+  findings: Finding[];
+  /** One per check of the catalog, in catalog order. */
+  outcomes: CheckOutcome[];
+  coverage: Coverage;
+  /** At least half of the checks were evaluated: only then does the scan record a score (see README). */
+  scored: boolean;
+}
+
+function toFinding(check: Check, { resource, region = 'global', detail, owner }: FailingResource): Finding {
   return {
     checkId: check.id,
     scenario: check.scenario,
@@ -34,10 +58,10 @@ function toFinding(check: Check, { resource, region = 'global', detail }: Failin
     description: detail ? `${check.description} ${detail}` : check.description,
     resource,
     region,
+    owner: owner ?? null,
     fingerprint: `${check.id}|${resource}|${region}`,
   };
 }
-
 
 /** Most severe first, then by check id, resource and region: the same inventory always gives the same list. */
 function compareFindings(a: Finding, b: Finding): number {
@@ -47,27 +71,103 @@ function compareFindings(a: Finding, b: Finding): number {
     || a.region.localeCompare(b.region);
 }
 
-/** Runs the whole catalog on an inventory. Pure: the time comes from the context. */
+const SCOPES_NAMED = 5;
+
+function listScopes(scopes: string[]): string {
+  if (scopes.length <= SCOPES_NAMED) return scopes.join(', ');
+  return `${scopes.slice(0, SCOPES_NAMED).join(', ')} and ${scopes.length - SCOPES_NAMED} more`;
+}
+
+/** "eu-west-3, ap-south-1: AWS denied ...": the unread scopes grouped by reason, for a person to read. */
+export function describeUnread(unread: readonly Unread[]): string {
+  const byReason = new Map<string, string[]>();
+  for (const { scope, reason } of unread) byReason.set(reason, [...(byReason.get(reason) ?? []), scope]);
+  return [...byReason].map(([reason, scopes]) => `${listScopes(scopes)}: ${reason}`).join(' ');
+}
+
+function distinctUnread(unread: readonly Unread[]): Unread[] {
+  const seen = new Map<string, Unread>();
+  for (const u of unread) seen.set(`${u.kind}|${u.scope}|${u.reason}`, u);
+  return [...seen.values()];
+}
+
+function outcomeOf(checkId: string, result: CheckResult, failingResources: number): CheckOutcome {
+  const unread = distinctUnread(result.unread ?? []);
+  if (result.status === 'not_evaluated') return { checkId, status: 'not_evaluated', failingResources: 0, reason: result.reason, unread };
+  return {
+    checkId,
+    status: result.status === 'pass' ? 'passed' : 'failed',
+    failingResources,
+    reason: unread.length > 0 ? `Not read: ${describeUnread(unread)}` : null,
+    unread,
+  };
+}
+
+/** Whether a score covers everything: every check evaluated, and every region and resource read. */
+export function isScoreComplete(outcomes: readonly CheckOutcome[]): boolean {
+  return outcomes.every((o) => o.status !== 'not_evaluated' && o.unread.length === 0);
+}
+
+/**
+ * Runs the whole catalog on an inventory. Pure: the time comes from the context. The role was assumed (there is
+ * an inventory), so its check passes; whether too little was read to score is decided from the other outcomes.
+ */
 export function evaluateInventory(inventory: Inventory, ctx: EvaluationContext): Evaluation {
   const findings = new Map<string, Finding>();
-  const notEvaluated: Evaluation['notEvaluated'] = [];
-  const passed: string[] = [];
+  const results = new Map<string, CheckOutcome>();
   for (const check of CATALOG) {
+    if (check.id === COVERAGE_LOST_CHECK_ID) continue;
     const result = check.evaluate(inventory, ctx);
-    if (result.status === 'pass') passed.push(check.id);
-    else if (result.status === 'not_evaluated') notEvaluated.push({ checkId: check.id, reason: result.reason });
-    else {
+    let failingResources = 0;
+    if (result.status === 'fail') {
       // A resource reported twice by one check is one finding.
       for (const resource of result.resources) {
         const finding = toFinding(check, resource);
-        if (!findings.has(finding.fingerprint)) findings.set(finding.fingerprint, finding);
+        if (!findings.has(finding.fingerprint)) {
+          findings.set(finding.fingerprint, finding);
+          failingResources += 1;
+        }
       }
     }
+    results.set(check.id, outcomeOf(check.id, result, failingResources));
   }
-  return { findings: [...findings.values()].sort(compareFindings), notEvaluated, passed };
+
+  const total = CATALOG.length;
+  const evaluated = [...results.values()].filter((o) => o.status !== 'not_evaluated').length + 1; // + this coverage check
+  const scored = evaluated * 2 >= total;
+  if (!scored) {
+    const notEvaluated = [...results.values()].filter((o) => o.status === 'not_evaluated');
+    const finding = toFinding(COVERAGE_LOST_CHECK, {
+      resource: 'scan-coverage',
+      detail: `Only ${evaluated} of ${total} checks could be evaluated. `
+        + `Not evaluated: ${listScopes([...new Set(notEvaluated.map((o) => o.reason ?? ''))])}`,
+    });
+    findings.set(finding.fingerprint, finding);
+  }
+  results.set(COVERAGE_LOST_CHECK_ID, outcomeOf(COVERAGE_LOST_CHECK_ID, scored ? { status: 'pass' } : { status: 'fail', resources: [] }, scored ? 0 : 1));
+
+  return {
+    findings: [...findings.values()].sort(compareFindings),
+    outcomes: CATALOG.map((check) => results.get(check.id) as CheckOutcome),
+    coverage: { evaluated, total },
+    scored,
+  };
 }
 
-/** The finding a scan records, instead of evaluating anything, when the account's role cannot be assumed. */
-export function connectivityFinding(reason: string): Finding {
-  return toFinding(CONNECTIVITY_CHECK, { resource: 'cross-account-role', detail: `Reason: ${reason}` });
+const ROLE_UNAVAILABLE = 'Not read: Sentinel could not assume the account\'s role.';
+
+/**
+ * What a scan records, instead of evaluating anything, when the account's role cannot be assumed: the
+ * connectivity finding, and every other check not evaluated.
+ */
+export function roleUnavailableEvaluation(reason: string): Evaluation {
+  const finding = toFinding(CONNECTIVITY_CHECK, { resource: 'cross-account-role', detail: `Reason: ${reason}` });
+  return {
+    findings: [finding],
+    outcomes: CATALOG.map((check): CheckOutcome => (check.id === CONNECTIVITY_CHECK_ID
+      ? { checkId: check.id, status: 'failed', failingResources: 1, reason: null, unread: [] }
+      : { checkId: check.id, status: 'not_evaluated', failingResources: 0, reason: ROLE_UNAVAILABLE, unread: [] })),
+    coverage: { evaluated: 1, total: CATALOG.length },
+    scored: true,
+  };
 }

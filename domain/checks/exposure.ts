@@ -1,5 +1,5 @@
 import type { BlockPublicAccess, Bucket, OpenIngress, SecurityGroup } from '../inventory';
-import { failing, failWhen, onPart } from './helpers';
+import { failing, failWhen, onPart, onParts } from './helpers';
 import type { Check, FailingResource } from './types';
 
 // Exposure checks: what the internet can reach or read directly (buckets, security groups, snapshots, images).
@@ -76,8 +76,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'First list buckets that must stay public (for example static websites) and serve them through CloudFront with '
       + 'origin access control instead.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
-    evaluate: onPart('s3', (s3) => {
-      const settings = s3.accountBlockPublicAccess;
+    evaluate: onPart('s3AccountBlockPublicAccess', ({ settings }) => {
       const off = settings ? BPA_FLAGS.filter((flag) => !settings[flag]) : [...BPA_FLAGS];
       return failWhen(off.length > 0, {
         resource: 's3-account-public-access-block',
@@ -96,8 +95,9 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'in the ACL, "Principal": "*" statements in the policy) and turn on Block Public Access for the bucket; serve '
       + 'public content through CloudFront with origin access control.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html',
-    evaluate: onPart('s3', (s3) => failing(s3.buckets.flatMap((bucket) => {
-      const paths = publicPaths(bucket, s3.accountBlockPublicAccess);
+    // The account's settings apply to every bucket: without them a bucket's exposure cannot be told.
+    evaluate: onParts(['s3Buckets', 's3AccountBlockPublicAccess'], ({ buckets }, { settings }) => failing(buckets.flatMap((bucket) => {
+      const paths = publicPaths(bucket, settings);
       if (paths.length === 0) return [];
       return [{ resource: bucket.name, region: bucket.region, detail: `Bucket ${bucket.name} is public through ${paths.join(' and ')}.` }];
     }))),
@@ -111,7 +111,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'include 22 count); SSH servers are scanned and brute-forced within minutes.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
-    evaluate: onPart('ec2', (ec2) => failing(openGroups(ec2.securityGroups, (rule) => admitsPort(rule, ['tcp'], 22)))),
+    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp'], 22)))),
   },
   {
     id: 'exposure.sg_rdp_open',
@@ -122,7 +122,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'rules that include 3389 count); exposed RDP is a leading ransomware entry point.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
-    evaluate: onPart('ec2', (ec2) => failing(openGroups(ec2.securityGroups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389)))),
+    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389)))),
   },
   {
     id: 'exposure.sg_all_ports_open',
@@ -133,7 +133,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation: 'Replace the rule with rules for the specific ports the service needs (for example 443), from the narrowest '
       + 'sources possible; keep administration ports closed and use Session Manager.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
-    evaluate: onPart('ec2', (ec2) => failing(openGroups(ec2.securityGroups, admitsAllPorts))),
+    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, admitsAllPorts))),
   },
   {
     id: 'exposure.ebs_snapshot_public',
@@ -144,7 +144,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation: 'Modify the snapshot\'s permissions to Private (or share it with specific accounts only), assume its data '
       + 'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region.',
     docsUrl: 'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-modifying-snapshot-permissions.html',
-    evaluate: onPart('ec2', (ec2) => failing(ec2.publicSnapshots.map((snapshot) => ({
+    evaluate: onPart('publicSnapshots', ({ snapshots }) => failing(snapshots.map((snapshot) => ({
       resource: snapshot.id, region: snapshot.region, detail: `Snapshot ${snapshot.id} in ${snapshot.region} is public.`,
     })))),
   },
@@ -157,7 +157,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation: 'Make the AMI private (EC2 > AMIs > Edit AMI permissions), rotate credentials or keys it contained, and '
       + 'turn on block public access for AMIs in every region.',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/sharingamis-intro.html',
-    evaluate: onPart('ec2', (ec2) => failing(ec2.publicImages.map((image) => ({
+    evaluate: onPart('publicImages', ({ images }) => failing(images.map((image) => ({
       resource: image.id, region: image.region, detail: `AMI ${image.id} in ${image.region} is public.`,
     })))),
   },

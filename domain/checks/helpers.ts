@@ -1,4 +1,4 @@
-import type { Collected, Inventory } from '../inventory';
+import type { Collected, Inventory, PartName, PartValue, Unread } from '../inventory';
 import type { CheckResult, EvaluationContext, FailingResource } from './types';
 
 // Building blocks shared by the check files: every check reads one or more collected parts and turns the
@@ -6,18 +6,21 @@ import type { CheckResult, EvaluationContext, FailingResource } from './types';
 
 const DAY_MS = 86_400_000;
 
-/**
- * Evaluates a rule on a collected part. A part that could not be read makes the check "not evaluated", never a
- * pass or a fail: an unknown state must neither resolve nor open a signal.
- */
-export function withPart<T>(part: Collected<T>, rule: (value: T) => CheckResult): CheckResult {
-  return part.status === 'ok' ? rule(part.value) : { status: 'not_evaluated', reason: part.reason };
+/** Adds what could not be read to a result: a pass or a fail then covers only the rest. */
+export function withUnread(result: CheckResult, unread: readonly Unread[] | undefined): CheckResult {
+  if (!unread || unread.length === 0) return result;
+  return { ...result, unread: [...(result.unread ?? []), ...unread] };
 }
 
-/** The inventory parts that are collected (and so may be not evaluated), and what each holds when read. */
-type Parts = { [K in keyof Inventory as Inventory[K] extends Collected<unknown> ? K : never]: Inventory[K] };
-export type PartName = keyof Parts;
-type PartValue<K extends PartName> = Parts[K] extends Collected<infer T> ? T : never;
+/**
+ * Evaluates a rule on a collected part. A part that could not be read at all makes the check "not evaluated",
+ * never a pass or a fail: an unknown state must neither resolve nor open a signal. A part read in part carries
+ * its unread regions and resources into the result.
+ */
+export function withPart<T>(part: Collected<T>, rule: (value: T) => CheckResult): CheckResult {
+  if (part.status !== 'ok') return { status: 'not_evaluated', reason: part.reason, unread: part.unread };
+  return withUnread(rule(part.value), part.unread);
+}
 
 /** A check's evaluate function for a rule on one part. */
 export function onPart<K extends PartName>(
@@ -25,6 +28,15 @@ export function onPart<K extends PartName>(
   rule: (value: PartValue<K>, ctx: EvaluationContext) => CheckResult,
 ): (inventory: Inventory, ctx: EvaluationContext) => CheckResult {
   return (inventory, ctx) => withPart(inventory[name] as Collected<PartValue<K>>, (value) => rule(value, ctx));
+}
+
+/** A check's evaluate function for a rule that needs two parts: not evaluated unless both were read. */
+export function onParts<A extends PartName, B extends PartName>(
+  [a, b]: [A, B],
+  rule: (first: PartValue<A>, second: PartValue<B>, ctx: EvaluationContext) => CheckResult,
+): (inventory: Inventory, ctx: EvaluationContext) => CheckResult {
+  return (inventory, ctx) => withPart(inventory[a] as Collected<PartValue<A>>,
+    (first) => withPart(inventory[b] as Collected<PartValue<B>>, (second) => rule(first, second, ctx)));
 }
 
 /** Fails with the given resources, or passes when there are none. */

@@ -1,6 +1,8 @@
-import type { AccessKey, IamInventory, IamUser, PasswordPolicy } from '../inventory';
-import { daysSince, failing, failWhen, onPart } from './helpers';
-import type { Check, FailingResource } from './types';
+import type {
+  AccessKey, CredentialReport, IamPrincipals, IamSummary, IamUser, PasswordPolicy, ReportedUser, Unread,
+} from '../inventory';
+import { daysSince, failing, failWhen, onPart, onParts, withPart, withUnread } from './helpers';
+import type { Check, CheckResult, FailingResource } from './types';
 
 // Identity checks: the root user, IAM users and their access keys, admin grants and the password policy.
 
@@ -12,8 +14,52 @@ const PASSWORD_MIN_LENGTH = 14;
 const ROOT: FailingResource = { resource: 'root' };
 
 /** Every active access key of every user, with its owner. */
-function activeKeys(iam: IamInventory): { user: IamUser; key: AccessKey }[] {
-  return iam.users.flatMap((user) => user.accessKeys.filter((key) => key.status === 'Active').map((key) => ({ user, key })));
+function activeKeys({ users }: IamPrincipals): { user: IamUser; key: AccessKey }[] {
+  return users.flatMap((user) => user.accessKeys.filter((key) => key.status === 'Active').map((key) => ({ user, key })));
+}
+
+/** A key finding names the key, and its user as the owner: a scan that cannot list the user's keys keeps it open. */
+const keyResource = (user: IamUser, key: AccessKey, detail: string): FailingResource => ({ resource: key.id, owner: user.arn, detail });
+
+/**
+ * Whether the root user can sign in or call APIs at all. A member account whose root credentials were removed
+ * through centralized root access has neither a password nor keys, and needs no root MFA. An account summary
+ * that does not say whether the password exists counts as having one.
+ */
+const rootHasCredentials = (summary: IamSummary) => summary.rootPasswordPresent !== false || summary.rootAccessKeysPresent;
+
+const sameSecond = (a: string, b: string) => Math.floor(Date.parse(a) / 1000) === Math.floor(Date.parse(b) / 1000);
+
+/**
+ * A key's last use, from the credential report (which names slots, not key ids: a slot's last_rotated is its
+ * key's creation time). undefined: the report does not show the key (created after the report was generated).
+ */
+function lastUsed(key: AccessKey, row: ReportedUser | undefined): string | null | undefined {
+  const slot = row?.keys.find((k) => k.lastRotatedAt !== null && sameSecond(k.lastRotatedAt, key.createdAt));
+  return slot ? slot.lastUsedAt : undefined;
+}
+
+const notInReport = (report: CredentialReport, scope: string): Unread => ({
+  kind: 'resource', scope, reason: `Not in IAM's credential report yet (generated at ${report.generatedAt}; AWS renews it every 4 hours).`,
+});
+
+/**
+ * Console users without MFA, from the credential report. When the principals were read, users created after the
+ * report are named as unread and users deleted since are left out; otherwise the report alone decides.
+ */
+function consoleUsersWithoutMfa(report: CredentialReport, principals: IamPrincipals | undefined): CheckResult {
+  const rows = new Map(report.users.map((row) => [row.arn, row]));
+  const users = principals ? principals.users.map((u) => ({ arn: u.arn, name: u.name })) : report.users.map((r) => ({ arn: r.arn, name: r.arn.split('/').pop() ?? r.arn }));
+  const unread: Unread[] = [];
+  const resources: FailingResource[] = [];
+  for (const user of users) {
+    const row = rows.get(user.arn);
+    if (!row) unread.push(notInReport(report, user.arn));
+    else if (row.passwordEnabled && !row.mfaActive) {
+      resources.push({ resource: user.arn, detail: `IAM user ${user.name} has a console password and no MFA device.` });
+    }
+  }
+  return withUnread(failing(resources), unread);
 }
 
 const age = (days: number) => `${Math.floor(days)} days`;
@@ -38,11 +84,15 @@ export const IAM_CHECKS: readonly Check[] = [
     scenario: 'iam',
     severity: 'CRITICAL',
     title: 'Root user has no MFA',
-    description: 'The root user can do anything in the account, including closing it, and signs in with a password alone.',
+    description: 'The root user can do anything in the account, including closing it, and signs in with a password alone. '
+      + '(A member account whose root credentials were removed through centralized root access passes: its root user '
+      + 'has no password and no keys.)',
     remediation: 'Sign in as the root user, open Security credentials, and assign an MFA device (a passkey or security key '
       + 'is strongest); register a second device as a backup and store the recovery details offline.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/enable-mfa-for-root.html',
-    evaluate: onPart('iam', (iam) => failWhen(!iam.rootMfaEnabled, { ...ROOT, detail: 'The root user has no MFA device.' })),
+    evaluate: onPart('iamSummary', (summary) => failWhen(!summary.rootMfaEnabled && rootHasCredentials(summary), {
+      ...ROOT, detail: 'The root user has credentials and no MFA device.',
+    })),
   },
   {
     id: 'iam.root_access_keys_present',
@@ -53,7 +103,9 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Find what uses the root keys (CloudTrail events with userIdentity.type Root), move it to an IAM role or '
       + 'user with least privilege, then deactivate and delete the root access keys under the root user\'s Security credentials.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-best-practices.html',
-    evaluate: onPart('iam', (iam) => failWhen(iam.rootAccessKeysPresent, { ...ROOT, detail: 'The root user has at least one access key.' })),
+    evaluate: onPart('iamSummary', (summary) => failWhen(summary.rootAccessKeysPresent, {
+      ...ROOT, detail: 'The root user has at least one access key.',
+    })),
   },
   {
     id: 'iam.root_recently_used',
@@ -66,10 +118,12 @@ export const IAM_CHECKS: readonly Check[] = [
       + 'rotate its MFA and follow the incident response guide. Otherwise do the work with an IAM Identity Center user or '
       + 'IAM role and keep the root user for the few tasks that require it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-tasks.html',
-    evaluate: onPart('iam', (iam, ctx) => failWhen(
-      iam.rootLastUsedAt !== null && daysSince(iam.rootLastUsedAt, ctx.now) <= ROOT_RECENT_USE_DAYS,
-      { ...ROOT, detail: `The root user was last used at ${iam.rootLastUsedAt}.` },
-    )),
+    // Only the credential report knows the root user's last use: without it the check cannot tell.
+    evaluate: onPart('credentialReport', ({ root }, ctx): CheckResult => {
+      if (!root) return { status: 'not_evaluated', reason: 'The credential report has no row for the root user.' };
+      return failWhen(root.lastUsedAt !== null && daysSince(root.lastUsedAt, ctx.now) <= ROOT_RECENT_USE_DAYS,
+        { ...ROOT, detail: `The root user was last used at ${root.lastUsedAt}.` });
+    }),
   },
   {
     id: 'iam.console_user_without_mfa',
@@ -80,9 +134,9 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Have the user assign an MFA device (IAM > Users > Security credentials > Assign MFA device), or remove the '
       + 'console password if the user does not need the console. Prefer IAM Identity Center for human access.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa_enable_virtual.html',
-    evaluate: onPart('iam', (iam) => failing(iam.users
-      .filter((user) => user.hasConsolePassword && !user.mfaEnabled)
-      .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} has a console password and no MFA device.` })))),
+    evaluate: (inventory) => withPart(inventory.credentialReport, (report) => (inventory.iamPrincipals.status === 'ok'
+      ? withUnread(consoleUsersWithoutMfa(report, inventory.iamPrincipals.value), inventory.iamPrincipals.unread)
+      : consoleUsersWithoutMfa(report, undefined))),
   },
   {
     id: 'iam.access_key_not_rotated',
@@ -93,12 +147,10 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Create a second key for the user, deploy it wherever the old one is used, check the old key\'s last-used '
       + 'date stops moving, then deactivate and delete the old key. Better: replace user keys with IAM roles.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
-    evaluate: onPart('iam', (iam, ctx) => failing(activeKeys(iam)
+    evaluate: onPart('iamPrincipals', (principals, ctx) => failing(activeKeys(principals)
       .filter(({ key }) => daysSince(key.createdAt, ctx.now) > KEY_MAX_AGE_DAYS)
-      .map(({ user, key }) => ({
-        resource: key.id,
-        detail: `Access key ${key.id} of IAM user ${user.name} is ${age(daysSince(key.createdAt, ctx.now))} old.`,
-      })))),
+      .map(({ user, key }) => keyResource(user, key,
+        `Access key ${key.id} of IAM user ${user.name} is ${age(daysSince(key.createdAt, ctx.now))} old.`)))),
   },
   {
     id: 'iam.access_key_unused',
@@ -109,41 +161,53 @@ export const IAM_CHECKS: readonly Check[] = [
       + `${KEY_UNUSED_DAYS} days). Keys nobody needs are pure risk.`,
     remediation: 'Deactivate the key, wait to see that nothing breaks, then delete it (IAM > Users > Security credentials).',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_finding-unused.html',
-    evaluate: onPart('iam', (iam, ctx) => failing(activeKeys(iam)
-      .filter(({ key }) => daysSince(key.lastUsedAt ?? key.createdAt, ctx.now) > KEY_UNUSED_DAYS)
-      .map(({ user, key }) => ({
-        resource: key.id,
-        detail: key.lastUsedAt
-          ? `Access key ${key.id} of IAM user ${user.name} was last used at ${key.lastUsedAt}.`
-          : `Access key ${key.id} of IAM user ${user.name} was created at ${key.createdAt} and never used.`,
-      })))),
+    evaluate: onParts(['iamPrincipals', 'credentialReport'], (principals, report, ctx) => {
+      const rows = new Map(report.users.map((row) => [row.arn, row]));
+      const unread: Unread[] = [];
+      const resources: FailingResource[] = [];
+      for (const { user, key } of activeKeys(principals)) {
+        const used = lastUsed(key, rows.get(user.arn));
+        const oldEnough = daysSince(key.createdAt, ctx.now) > KEY_UNUSED_DAYS;
+        // A key the report does not show yet is younger than the report: too young to be unused.
+        if (used === undefined) {
+          if (oldEnough) unread.push(notInReport(report, key.id));
+        } else if (daysSince(used ?? key.createdAt, ctx.now) > KEY_UNUSED_DAYS) {
+          resources.push(keyResource(user, key, used
+            ? `Access key ${key.id} of IAM user ${user.name} was last used at ${used}.`
+            : `Access key ${key.id} of IAM user ${user.name} was created at ${key.createdAt} and never used.`));
+        }
+      }
+      return withUnread(failing(resources), unread);
+    }),
   },
   {
     id: 'iam.user_admin_access',
     scenario: 'iam',
     severity: 'HIGH',
     title: 'IAM user with full admin access',
-    description: 'An IAM user is allowed every action on every resource (*:*); its credentials are as powerful as the root user\'s.',
+    description: 'An IAM user is allowed every action on every resource (`*`), every IAM action (`iam:*`, with which it '
+      + 'can grant itself the rest), or everything but a list that leaves IAM in (`NotAction`); its credentials are as '
+      + 'powerful as the root user\'s.',
     remediation: 'Replace AdministratorAccess (or the *:* statement) with policies scoped to what the user does, using IAM '
       + 'last-accessed data to find the services it actually uses. Give human admins access through IAM Identity Center with MFA.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
-    evaluate: onPart('iam', (iam) => failing(iam.users
+    evaluate: onPart('iamPrincipals', ({ users }) => failing(users
       .filter((user) => user.adminAccess)
-      .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} has *:* access.` })))),
+      .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} has administrator access.` })))),
   },
   {
     id: 'iam.role_admin_access',
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'IAM role with full admin access',
-    description: 'A role is allowed every action on every resource (*:*); whoever can assume it, or compromise a workload '
-      + 'that uses it, owns the account.',
+    description: 'A role is allowed every action on every resource (`*`), every IAM action (`iam:*`), or everything but a '
+      + 'list that leaves IAM in (`NotAction`); whoever can assume it, or compromise a workload that uses it, owns the account.',
     remediation: 'Scope the role\'s policies to the services and resources it needs (IAM Access Analyzer can generate a '
       + 'policy from CloudTrail activity) and restrict its trust policy to the principals that must assume it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
-    evaluate: onPart('iam', (iam) => failing(iam.roles
+    evaluate: onPart('iamPrincipals', ({ roles }) => failing(roles
       .filter((role) => role.adminAccess)
-      .map((role) => ({ resource: role.arn, detail: `IAM role ${role.name} has *:* access.` })))),
+      .map((role) => ({ resource: role.arn, detail: `IAM role ${role.name} has administrator access.` })))),
   },
   {
     id: 'iam.password_policy_missing',
@@ -154,7 +218,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: `Set an account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require uppercase, `
       + 'lowercase, numbers and symbols, and prevent reuse of the last 24 passwords (IAM > Account settings > Password policy).',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
-    evaluate: onPart('iam', (iam) => failWhen(iam.passwordPolicy === null, {
+    evaluate: onPart('passwordPolicy', ({ policy }) => failWhen(policy === null, {
       resource: 'password-policy', detail: 'No account password policy is set.',
     })),
   },
@@ -168,8 +232,8 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: `Edit the account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require all four `
       + 'character classes, and prevent reuse of the last 24 passwords.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
-    evaluate: onPart('iam', (iam) => {
-      const weaknesses = iam.passwordPolicy ? passwordPolicyWeaknesses(iam.passwordPolicy) : [];
+    evaluate: onPart('passwordPolicy', ({ policy }) => {
+      const weaknesses = policy ? passwordPolicyWeaknesses(policy) : [];
       return failWhen(weaknesses.length > 0, { resource: 'password-policy', detail: `Password policy: ${weaknesses.join('; ')}.` });
     }),
   },

@@ -36,6 +36,9 @@ function healthCheck(match: (eventTypeCode: string) => boolean): Check['evaluate
     }))));
 }
 
+/** The policies AWS attaches to an IAM user when it finds one of its keys exposed (AWSCompromisedKeyQuarantine, V2, V3, ...). */
+const QUARANTINE_POLICY = /^AWSCompromisedKeyQuarantine(V\d+)?$/;
+
 export const SUSPENSION_CHECKS: readonly Check[] = [
   contactCheck('security', 'HIGH', 'security notices, including abuse reports and exposed-key warnings,'),
   contactCheck('billing', 'MEDIUM', 'billing notices, including failed payments that lead to suspension,'),
@@ -64,5 +67,23 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
       + 'from the public location and its history, review CloudTrail for what it was used for, and answer the support case.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
     evaluate: healthCheck((code) => code.includes('EXPOSED')),
+  },
+  {
+    id: 'suspension.compromised_key_quarantine',
+    scenario: 'suspension',
+    severity: 'CRITICAL',
+    title: 'AWS quarantined a leaked access key',
+    description: 'An IAM user or role has AWS\'s quarantine policy attached (AWSCompromisedKeyQuarantine and its later '
+      + 'versions). AWS attaches it when it finds one of the account\'s keys in a public place, and opens a support case '
+      + 'that leads to suspension when left unanswered. Unlike AWS Health events, this shows on every support plan.',
+    remediation: 'Find the exposed key in the support case or the AWS Health notification, deactivate and delete it, '
+      + 'replace it where it is legitimately used, review CloudTrail for what it did (new users, keys, instances in '
+      + 'unusual regions), and answer the support case. Detach the quarantine policy only once the key is gone.',
+    docsUrl: 'https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSCompromisedKeyQuarantineV3.html',
+    evaluate: onPart('iamPrincipals', ({ users, roles }) => failing([...users, ...roles].flatMap((principal) => {
+      const attached = principal.managedPolicies.filter((name) => QUARANTINE_POLICY.test(name));
+      if (attached.length === 0) return [];
+      return [{ resource: principal.arn, detail: `${principal.arn} has ${attached.join(', ')} attached.` }];
+    }))),
   },
 ];

@@ -1,5 +1,5 @@
 import type { Instance } from '../inventory';
-import { daysSince, failing, onPart, withPart } from './helpers';
+import { daysSince, failing, onPart, onParts } from './helpers';
 import type { Check } from './types';
 
 // Threat checks: signs that someone is already inside — GuardDuty findings, mining-shaped compute, activity in
@@ -57,7 +57,7 @@ export const THREAT_CHECKS: readonly Check[] = [
       + 'investigation, find in CloudTrail which credentials ran RunInstances and revoke them, and check every region '
       + 'for more. Ask AWS Support about charges from unauthorized use.',
     docsUrl: 'https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html',
-    evaluate: onPart('ec2', ({ instances }) => failing(instances
+    evaluate: onPart('instances', ({ instances }) => failing(instances
       .filter((instance) => isActive(instance) && isHighEnd(instance.type))
       .map((instance) => ({
         resource: instance.id,
@@ -78,7 +78,7 @@ export const THREAT_CHECKS: readonly Check[] = [
       + 'with a service control policy.',
     docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
     // Needs both parts: without the trails, a home region could be mistaken for an unused one.
-    evaluate: (inventory, ctx) => withPart(inventory.ec2, ({ instances }) => withPart(inventory.cloudtrail, ({ trails }) => {
+    evaluate: onParts(['instances', 'cloudtrail'], ({ instances }, { trails }, ctx) => {
       const trailRegions = new Set(trails.map((trail) => trail.homeRegion));
       const isNew = (instance: Instance) => daysSince(instance.launchedAt, ctx.now) <= NEW_INSTANCE_DAYS;
       const established = new Set(instances
@@ -92,7 +92,7 @@ export const THREAT_CHECKS: readonly Check[] = [
           region: instance.region,
           detail: `Instance ${instance.id} (${instance.type}) was launched at ${instance.launchedAt} in ${instance.region}.`,
         })));
-    })),
+    }),
   },
   {
     id: 'threat.iam_user_created_recently',
@@ -104,7 +104,7 @@ export const THREAT_CHECKS: readonly Check[] = [
     remediation: 'Confirm who created the user (CloudTrail CreateUser event) and why. If nobody did it on purpose, delete '
       + 'the user\'s keys, password and policies, delete the user, and rotate the credentials that created it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_users.html',
-    evaluate: onPart('iam', ({ users }, ctx) => failing(users
+    evaluate: onPart('iamPrincipals', ({ users }, ctx) => failing(users
       .filter((user) => daysSince(user.createdAt, ctx.now) <= RECENT_IDENTITY_DAYS)
       .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} was created at ${user.createdAt}.` })))),
   },
@@ -118,8 +118,10 @@ export const THREAT_CHECKS: readonly Check[] = [
     remediation: 'Confirm the key\'s owner created it (CloudTrail CreateAccessKey event). If not, deactivate and delete it '
       + 'and investigate the identity that created it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
-    evaluate: onPart('iam', ({ users }, ctx) => failing(users.flatMap((user) => user.accessKeys
+    evaluate: onPart('iamPrincipals', ({ users }, ctx) => failing(users.flatMap((user) => user.accessKeys
       .filter((key) => key.status === 'Active' && daysSince(key.createdAt, ctx.now) <= RECENT_IDENTITY_DAYS)
-      .map((key) => ({ resource: key.id, detail: `Access key ${key.id} of IAM user ${user.name} was created at ${key.createdAt}.` }))))),
+      .map((key) => ({
+        resource: key.id, owner: user.arn, detail: `Access key ${key.id} of IAM user ${user.name} was created at ${key.createdAt}.`,
+      }))))),
   },
 ];

@@ -1,4 +1,4 @@
-import type { Inventory } from '../inventory';
+import type { Inventory, Unread } from '../inventory';
 
 export const SCENARIOS = ['iam', 'exposure', 'detection', 'threat', 'billing', 'suspension', 'connectivity'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -15,12 +15,21 @@ export interface FailingResource {
   region?: string; // 'global' when omitted
   /** What exactly is wrong with this resource, for the signal's description. */
   detail?: string;
+  /**
+   * The resource this one belongs to, when reading the owner is what shows it (an access key's IAM user): a scan
+   * that could not read the owner leaves the finding open.
+   */
+  owner?: string;
 }
 
+/**
+ * What a check concluded. `unread` names the regions and resources it could not see: a pass or a fail then
+ * covers only the rest, and open findings there stay as they are.
+ */
 export type CheckResult =
-  | { status: 'pass' }
-  | { status: 'fail'; resources: FailingResource[] }
-  | { status: 'not_evaluated'; reason: string };
+  | { status: 'pass'; unread?: Unread[] }
+  | { status: 'fail'; resources: FailingResource[]; unread?: Unread[] }
+  | { status: 'not_evaluated'; reason: string; unread?: Unread[] };
 
 export interface EvaluationContext {
   /** The scan's time (ISO 8601): ages ("older than 90 days") are measured from it, never from a clock. */

@@ -77,7 +77,7 @@ describe('GET /accounts', () => {
     expect(res.body.total).toBe(1);
     expect(res.body.accounts).toEqual([{
       aws_account_id: '111122223333', cloud_account_id: '111122223333', display_name: 'Production', status: 'PENDING',
-      current_srs: null, last_scan_at: null, tags: ['prod', 'eu'],
+      current_srs: null, last_scan_at: null, tags: ['prod', 'eu'], coverage: null, score_complete: null,
     }]);
   });
 });

@@ -80,7 +80,7 @@ describe('GET /accounts/{account_id}/export', () => {
     expect(rows[0]).toEqual({
       signal_id: 'sig_acc_big_0000001', aws_account_id: BIG, check_id: 'iam.check_1', scenario: 'exposure', severity: 'HIGH',
       status: 'open', title: 'Signal 1', description: 'Description 1', resource: 'arn:aws:iam::1', region: 'eu-west-1',
-      detected_at: '2026-01-01T00:00:00.000Z', resolved_at: '',
+      detected_at: '2026-01-01T00:00:00.000Z', resolved_at: '', accepted: 'false', acceptances: '[]',
     });
     const at = (g: number) => rows[g - 1] as Record<string, string>;
     expect(at(7)).toMatchObject({ status: 'resolved', resolved_at: '2026-06-01T00:00:00.000Z' });

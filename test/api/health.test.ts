@@ -26,7 +26,16 @@ describe('GET /healthz and GET /readyz', () => {
 
   it('/readyz reports PostgreSQL and Temporal reachable', async () => {
     const res = await ctx.http.get('/readyz').expect(200);
-    expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok' } });
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok' }, cloud_provider: 'aws' });
+  });
+
+  it('/readyz says when the service scans the sandbox\'s demo data rather than AWS', async () => {
+    const sandbox = await createTestContext({ config: { CLOUD_PROVIDER: 'sandbox' } });
+    try {
+      expect((await sandbox.http.get('/readyz').expect(200)).body.cloud_provider).toBe('sandbox');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 
@@ -47,7 +56,7 @@ describe('when Temporal is unreachable', () => {
   it('/readyz answers 503 naming Temporal, and reads keep working', async () => {
     const app = request(createApp({ ...ctx, temporal }));
     const ready = await app.get('/readyz').expect(503);
-    expect(ready.body).toEqual({ status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' } });
+    expect(ready.body).toEqual({ status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' }, cloud_provider: 'aws' });
     const owner = await signupAndLogin(app);
     await app.get('/me').set(owner.auth).expect(200);
     await app.get('/accounts').set(owner.auth).expect(200);

@@ -241,6 +241,11 @@ const SAMPLES: Sample[] = [
   { op: 'panicExport', body: { reason: 'x' }, valid: false },
   { op: 'startCheckout', body: { plan_id: 'gold', success_url: 'https://x.example/ok', cancel_url: 'https://x.example/no' }, valid: false },
   { op: 'startCheckout', body: { plan_id: 'team', success_url: 'not a url', cancel_url: 'https://x.example/no' }, valid: false },
+  { op: 'acceptSignal', body: {}, valid: false },
+  { op: 'acceptSignal', body: { reason: '' }, valid: false },
+  { op: 'acceptSignal', body: { reason: 'x'.repeat(501) }, valid: false },
+  { op: 'acceptSignal', body: { reason: 'break-glass role', expires_at: 'next week' }, valid: false },
+  { op: 'acceptSignal', body: { reason: 'x'.repeat(500), expires_at: new Date(Date.now() + 86_400_000).toISOString() }, valid: true },
   { op: 'listSignals', query: { limit: '0' }, valid: false },
   { op: 'listSignals', query: { severity: 'SEVERE' }, valid: false },
   { op: 'listSignals', query: { since: 'yesterday' }, valid: false },
@@ -265,6 +270,7 @@ describe('request schemas', () => {
     ids.rule_id = (await call('post', '/alert-rules', { body: { name: 'Existing', channels: [email] } })).body.rule_id;
     ids.user_id = (await call('post', '/users/invite', { body: { email: 'existing@example.com', name: 'Existing' } })).body.user_id;
     ids.account_id = AWS_ID;
+    ids.signal_id = 'sig_01NOTHING0000000000000000';
   });
 
   /** Whether the document's schemas accept the input (body, or each query parameter and no unknown one). */

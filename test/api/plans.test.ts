@@ -1,4 +1,4 @@
-import { PLANS } from '../../domain/plans';
+import { costExplorerRequestsPerMonth, PLANS } from '../../domain/plans';
 import { createTestContext, type TestContext } from '../helpers/context';
 
 let ctx: TestContext;
@@ -12,7 +12,10 @@ describe('GET /billing/plans', () => {
     const res = await ctx.http.get('/billing/plans').expect(200);
     expect(res.body.plans.map((p: { id: string }) => p.id)).toEqual(['solo', 'team', 'agency', 'enterprise']);
     for (const plan of res.body.plans) {
-      expect(Object.keys(plan).sort()).toEqual(['account_limit', 'features', 'id', 'name', 'price_usd_month', 'scan_interval_minutes']);
+      expect(Object.keys(plan).sort()).toEqual([
+        'account_limit', 'aws_cost_explorer_requests_per_account_month', 'aws_cost_explorer_usd_per_account_month', 'features', 'id', 'name',
+        'price_usd_month', 'scan_interval_minutes',
+      ]);
       expect(Number.isInteger(plan.price_usd_month)).toBe(true);
       expect(plan.account_limit).toBeGreaterThan(0);
       expect(plan.scan_interval_minutes).toBeGreaterThan(0);
@@ -31,5 +34,21 @@ describe('GET /billing/plans', () => {
       expect(plans[i]!.account_limit).toBeGreaterThan(plans[i - 1]!.account_limit);
       expect(plans[i]!.scan_interval_minutes).toBeLessThan(plans[i - 1]!.scan_interval_minutes);
     }
+  });
+
+  it('states what each plan\'s scans cost the customer in Cost Explorer requests: a read at most every 12 hours', async () => {
+    const { plans } = (await ctx.http.get('/billing/plans').expect(200)).body;
+    const costs = Object.fromEntries(plans.map((p: Record<string, number | string>) =>
+      [p.id, [p.aws_cost_explorer_requests_per_account_month, p.aws_cost_explorer_usd_per_account_month]]));
+    // Two requests a read (GetCostAndUsage, GetAnomalies): daily scans read daily, the others twice a day.
+    expect(costs).toEqual({ solo: [60, 0.6], team: [120, 1.2], agency: [120, 1.2], enterprise: [120, 1.2] });
+  });
+});
+
+describe('costExplorerRequestsPerMonth', () => {
+  it.each([
+    [1440, 12, 60], [360, 12, 120], [60, 12, 120], [15, 12, 120], [15, 0, 5760], [15, 24, 60], [45, 12, 120], [1440, 48, 30],
+  ])('scans every %i minutes, reads at most every %i hours: %i requests a month', (scanIntervalMinutes, minIntervalHours, requests) => {
+    expect(costExplorerRequestsPerMonth({ scanIntervalMinutes, minIntervalHours })).toBe(requests);
   });
 });

@@ -22,13 +22,13 @@ afterAll(() => ctx.close());
 
 const DAY = 86_400_000;
 
-/** 14 days of flat spend, then a spike on the last full day (Cost Explorer's daily results). */
+/** 14 days of flat spend with a spike on the last complete day, the day before yesterday (Cost Explorer's daily results). */
 async function seedSpendSpike(accountId: string): Promise<void> {
   const today = Date.parse(new Date().toISOString().slice(0, 10));
   const days = Array.from({ length: 14 }, (_, i) => {
     const start = new Date(today - (14 - i) * DAY).toISOString().slice(0, 10);
     const end = new Date(today - (13 - i) * DAY).toISOString().slice(0, 10);
-    return { TimePeriod: { Start: start, End: end }, Total: { UnblendedCost: { Amount: i === 13 ? '480' : '20', Unit: 'USD' } } };
+    return { TimePeriod: { Start: start, End: end }, Total: { UnblendedCost: { Amount: i === 12 ? '480' : '20', Unit: 'USD' } } };
   });
   await queueCostAndUsage({ accountId, results: [{ ResultsByTime: days }] });
 }

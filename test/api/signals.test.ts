@@ -59,7 +59,7 @@ describe('GET /accounts/{account_id}/signals', () => {
     const res = await ctx.http.get(url).set(owner.auth).expect(200);
     expect(res.body.signals).toHaveLength(50);
     expect(Object.keys(res.body.signals[0]).sort()).toEqual(
-      ['check_id', 'description', 'detected_at', 'region', 'resolved_at', 'resource', 'scenario', 'severity', 'signal_id', 'title']);
+      ['accepted', 'check_id', 'description', 'detected_at', 'region', 'resolved_at', 'resource', 'scenario', 'severity', 'signal_id', 'title']);
   });
 
   it('filters by severity, scenario, status and since (strictly after)', async () => {

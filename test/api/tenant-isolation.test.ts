@@ -25,6 +25,7 @@ const EMAIL_CHANNEL = { type: 'email', to: ['ops@example.com'] };
 const BODIES: Record<string, object> = {
   'patch /alert-rules/:ruleId': { name: 'x' },
   'patch /users/:userId': { role: 'viewer' },
+  'post /accounts/:accountId/signals/:signalId/accept': { reason: 'accepted by someone else' },
 };
 
 // Routes public by design: their own proof stands in for the bearer token, and B does not hold A's.
@@ -40,6 +41,8 @@ const CHILD_ROWS: Record<string, (tenantId: string) => RawBuilder<unknown>> = {
   score_history: (t) => sql`account_id in (select id from accounts where tenant_id = ${t})`,
   alert_rule_states: (t) => sql`rule_id in (select id from alert_rules where tenant_id = ${t})`,
   delivery_attempts: (t) => sql`delivery_id in (select id from alert_deliveries where tenant_id = ${t})`,
+  scan_checkpoints: (t) => sql`scan_id in (select id from scans where tenant_id = ${t})`,
+  cost_explorer_reads: (t) => sql`account_id in (select id from accounts where tenant_id = ${t})`,
 };
 const SHARED = new Set(['rate_limits', 'email_outbox', 'stripe_events', 'kysely_migration', 'kysely_migration_lock']);
 
@@ -76,7 +79,10 @@ beforeAll(async () => {
   const alert = await ctx.db.selectFrom('alert_events').select('id').where('tenant_id', '=', a.tenantId).executeTakeFirstOrThrow();
   const panic = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(a.auth).expect(200);
 
-  const signals = await ctx.db.selectFrom('signals').select('id').where('tenant_id', '=', a.tenantId).execute();
+  const signals = await ctx.db.selectFrom('signals').select('id').where('tenant_id', '=', a.tenantId).orderBy('id').execute();
+  // One of A's risks accepted, so that B could neither undo nor replace it.
+  await ctx.http.post(`/accounts/${AWS_ID}/signals/${signals[0]!.id}/accept`).set(a.auth).send({ reason: 'A accepts this' }).expect(200);
+  const acceptance = await ctx.db.selectFrom('signal_acceptances').select('id').where('tenant_id', '=', a.tenantId).executeTakeFirstOrThrow();
   const scans = await ctx.db.selectFrom('scans').select('id').where('tenant_id', '=', a.tenantId).execute();
   const slack = await ctx.db.selectFrom('slack_installations').select('id').where('tenant_id', '=', a.tenantId).executeTakeFirstOrThrow();
   ofA = { workflowId: account.workflow_id, exportId: panic.body.export_id, downloadUrl: panic.body.download_url };
@@ -87,10 +93,11 @@ beforeAll(async () => {
     userId: [invited.body.user_id, a.userId],
     teamId: [TEAM_A],
     exportId: [ofA.exportId],
+    signalId: [signals[0]!.id],
   };
   markers = [
     a.tenantId, a.userId, a.email, invited.body.user_id, invited.body.email, account.id, account.external_id, rule.body.rule_id, alert.id,
-    TEAM_A, slack.id, ofA.exportId, ...signals.map((s) => s.id), ...scans.map((s) => s.id),
+    TEAM_A, slack.id, ofA.exportId, acceptance.id, 'A accepts this', ...signals.map((s) => s.id), ...scans.map((s) => s.id),
   ];
 });
 afterAll(() => ctx.close());

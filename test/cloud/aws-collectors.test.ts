@@ -4,32 +4,47 @@ import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, EC2Cl
 import { CreateDetectorCommand, GuardDutyClient } from '@aws-sdk/client-guardduty';
 import {
   AddUserToGroupCommand, AttachGroupPolicyCommand, AttachRolePolicyCommand, AttachUserPolicyCommand, CreateAccessKeyCommand,
-  CreateGroupCommand, CreateLoginProfileCommand, CreatePolicyCommand, CreateRoleCommand, CreateUserCommand,
-  ListRolesCommand, PutRolePolicyCommand, PutUserPolicyCommand,
+  CreateGroupCommand, CreateLoginProfileCommand, CreatePolicyCommand, CreateRoleCommand, CreateUserCommand, PutRolePolicyCommand,
+  PutUserPolicyCommand,
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { createAwsProvider } from '../../cloud/aws/provider';
-import { type CloudProvider, type RoleTarget, RoleUnavailableError } from '../../cloud/types';
+import {
+  type Checkpoint, type CloudProvider, IncompleteCollectionError, type ReadOutcome, type RoleTarget, RoleUnavailableError,
+} from '../../cloud/types';
 import { createLogger } from '../../config/logger';
-import type { Inventory } from '../../domain/inventory';
+import type { Collected, Inventory } from '../../domain/inventory';
 import { ROLE_NAME, roleArn } from '../../domain/onboarding';
 import {
-  type AwsFront, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError, MOTO_ACCOUNT_ID,
-  motoEndpoint, motoGaps, queryError, queueCostAndUsage, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
+  accessDenied, type AwsFront, type AwsRequest, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError,
+  MOTO_ACCOUNT_ID, motoDifferences, motoEndpoint, motoGaps, queryError, queueCostAndUsage, randomExternalId, REGION,
+  startAwsFront, TEST_CREDENTIALS,
 } from '../helpers/aws';
 
 // Each test seeds a fresh customer account through the SDK, creates Sentinel's role in it with the real CLI
-// script, and collects through a front to moto (test/helpers/aws.ts) that fills moto's gaps and can refuse
-// or fail calls the way AWS would.
+// script, and collects through a front to moto (test/helpers/aws.ts) that fills moto's gaps and can refuse,
+// throttle or fail calls the way AWS would, and counts them.
 
 const log = createLogger({ level: 'silent', name: 'test' });
 const ADMINISTRATOR_ACCESS = 'arn:aws:iam::aws:policy/AdministratorAccess';
-const EVERYTHING = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] });
+const statement = (extra: Record<string, unknown>) => JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Resource: '*', ...extra }] });
+const EVERYTHING = statement({ Action: '*' });
 const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
+const REGIONAL_PARTS = ['securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty'] as const;
 
-function ok<T>(part: { status: 'ok'; value: T } | { status: 'not_evaluated'; reason: string }): T {
+function ok<T>(part: Collected<T>): T {
   if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
   return part.value;
+}
+
+/** The parts of an inventory that are not fully read: not evaluated, or with unread regions or resources. */
+function incomplete(inventory: Inventory): Record<string, string> {
+  return Object.fromEntries(Object.entries(inventory).flatMap(([name, part]: [string, unknown]) => {
+    if (typeof part !== 'object' || part === null || !('status' in part)) return [];
+    const collected = part as Collected<unknown>;
+    if (collected.status === 'not_evaluated') return [[name, 'not_evaluated']];
+    return collected.unread?.length ? [[name, collected.unread.map((u) => u.scope).join(',')]] : [];
+  }));
 }
 
 async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget }> {
@@ -46,15 +61,21 @@ describe('AWS inventory collection against moto', () => {
     clients.push(c);
     return c;
   };
+  const providerWith = (options: { maxAttempts?: number; renewBeforeMs?: number; endpointUrl?: string } = {}) => createAwsProvider({
+    region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log, maxAttempts: 2, ...options,
+  });
+  /** Requests made with the customer role's credentials (everything but Sentinel's own STS calls). */
+  const calls = (match: (r: AwsRequest) => boolean) => front.requests.filter(match).length;
 
   beforeAll(async () => {
     front = await startAwsFront();
-    provider = createAwsProvider({
-      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log,
-    });
+    provider = providerWith();
   });
   beforeEach(() => {
     front.answer = motoGaps;
+    front.rewrite = motoDifferences;
+    front.delay = () => 0;
+    front.requests.length = 0;
   });
   afterAll(async () => {
     for (const c of clients.splice(0)) c.destroy();
@@ -79,43 +100,50 @@ describe('AWS inventory collection against moto', () => {
     createSentinelRole({ customer, externalId: target.externalId });
     const progress: string[] = [];
 
-    const inventory = await provider.collectInventory(target, { onProgress: (step) => progress.push(step) });
+    const inventory = await provider.collectInventory(target, { onProgress: ({ last }) => progress.push(last) });
 
-    expect(ok(inventory.iam)).toMatchObject({
-      rootMfaEnabled: false,
-      rootAccessKeysPresent: false,
-      rootLastUsedAt: null,
-      passwordPolicy: null,
+    const aliceArn = `arn:aws:iam::${customer.accountId}:user/alice`;
+    expect(ok(inventory.iamSummary)).toEqual({ rootMfaEnabled: false, rootAccessKeysPresent: false, rootPasswordPresent: null });
+    expect(ok(inventory.passwordPolicy)).toEqual({ policy: null });
+    expect(ok(inventory.iamPrincipals)).toMatchObject({
       users: [{
-        name: 'alice',
-        arn: `arn:aws:iam::${customer.accountId}:user/alice`,
-        hasConsolePassword: true,
-        mfaEnabled: false,
-        adminAccess: true,
-        accessKeys: [{ id: AccessKey?.AccessKeyId, status: 'Active', lastUsedAt: null }],
+        name: 'alice', arn: aliceArn, adminAccess: true, managedPolicies: ['AdministratorAccess'],
+        accessKeys: [{ id: AccessKey?.AccessKeyId, status: 'Active' }],
       }],
       roles: [],
     });
-    expect(ok(inventory.s3)).toEqual({
-      accountBlockPublicAccess: null,
+    const report = ok(inventory.credentialReport);
+    expect(report.users).toEqual([{
+      arn: aliceArn, passwordEnabled: true, mfaActive: false,
+      keys: [{ active: true, lastRotatedAt: expect.any(String), lastUsedAt: null }],
+    }]);
+    expect(report.root).toEqual({ lastUsedAt: '2020-06-01T00:00:00.000Z' });
+    expect(ok(inventory.s3AccountBlockPublicAccess)).toEqual({ settings: null });
+    expect(ok(inventory.s3Buckets)).toEqual({
       buckets: [{ name: bucket, region: 'us-east-1', publicViaAcl: true, publicViaPolicy: false, blockPublicAccess: null }],
     });
-    expect(ok(inventory.ec2)).toEqual({
-      securityGroups: [{
-        id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }],
-      }],
-      instances: [],
-      publicSnapshots: [],
-      publicImages: [],
+    expect(ok(inventory.securityGroups)).toEqual({
+      groups: [{ id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }] }],
     });
+    expect(ok(inventory.instances)).toEqual({ instances: [] });
+    expect(ok(inventory.publicSnapshots)).toEqual({ snapshots: [] });
+    expect(ok(inventory.publicImages)).toEqual({ images: [] });
     expect(ok(inventory.cloudtrail)).toEqual({ trails: [] });
     expect(ok(inventory.budgets)).toEqual({ budgets: [] });
+    expect(ok(inventory.guardduty).regions.map((r) => r.region).sort()).toEqual(inventory.regions.enabled);
     expect(ok(inventory.guardduty).regions.filter((r) => r.detectorEnabled)).toEqual([]);
     expect(ok(inventory.alternateContacts)).toEqual({ security: false, billing: false, operations: false });
     expect(inventory.health).toEqual({ status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' });
     expect(inventory.regions.enabled).toContain('us-east-1');
-    expect(inventory.regions.inUse).toEqual(['us-east-1']);
-    expect([...progress].sort()).toEqual(['account', 'billing', 'cloudtrail', 'ec2', 'guardduty', 'health', 'iam', 'regions', 's3']);
+    expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
+    // One read per global part, one per regional part and region, and the region list.
+    expect(progress).toHaveLength(1 + 11 + REGIONAL_PARTS.length * inventory.regions.enabled.length);
+    // No per-user calls but ListAccessKeys: password, MFA and key use come from the credential report.
+    const iamOperations = new Set(front.requests.filter((r) => r.service === 'iam').map((r) => r.operation));
+    expect([...iamOperations].sort()).toEqual([
+      'GenerateCredentialReport', 'GetAccountAuthorizationDetails', 'GetAccountPasswordPolicy', 'GetAccountSummary', 'GetCredentialReport',
+      'ListAccessKeys',
+    ]);
   });
 
   it('finds none of them in a clean account with a logging trail and a budget', async () => {
@@ -133,27 +161,34 @@ describe('AWS inventory collection against moto', () => {
 
     const inventory = await provider.collectInventory(target);
 
-    expect(ok(inventory.iam)).toMatchObject({ users: [], roles: [] });
-    expect(ok(inventory.s3).buckets).toEqual([
+    expect(ok(inventory.iamPrincipals)).toMatchObject({ users: [], roles: [] });
+    expect(ok(inventory.s3Buckets).buckets).toEqual([
       { name: logs, region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null },
     ]);
-    expect(ok(inventory.ec2).securityGroups).toEqual([]);
+    expect(ok(inventory.securityGroups).groups).toEqual([]);
+    // Seen from every region (a multi-region trail shows in each), listed once, its status asked of its home region.
     expect(ok(inventory.cloudtrail)).toEqual({ trails: [{ name: 'everywhere', homeRegion: 'us-east-1', multiRegion: true, logging: true }] });
+    expect(calls((r) => r.service === 'cloudtrail' && r.operation?.endsWith('GetTrailStatus') === true)).toBe(1);
     expect(ok(inventory.budgets)).toEqual({ budgets: [{ name: 'monthly', limitUsd: 100, actualSpendUsd: expect.any(Number), forecastedSpendUsd: expect.anything() }] });
-    expect(inventory.regions.inUse).toEqual(['us-east-1']);
   });
 
-  it('tells administrators by group, inline and customer managed policies, and leaves out Sentinel\'s role', async () => {
+  it('tells administrators by *, iam:* and a NotAction that leaves IAM in, through groups, inline and customer policies', async () => {
     const { customer, target } = await connectedCustomer();
     const iam = customer.iam;
     const { Policy } = await iam.send(new CreatePolicyCommand({ PolicyName: 'everything', PolicyDocument: EVERYTHING }));
     await iam.send(new CreateGroupCommand({ GroupName: 'admins' }));
     await iam.send(new AttachGroupPolicyCommand({ GroupName: 'admins', PolicyArn: ADMINISTRATOR_ACCESS }));
-    for (const name of ['via-group', 'via-inline', 'via-managed', 'reader']) await iam.send(new CreateUserCommand({ UserName: name }));
+    const users = ['via-group', 'via-inline', 'via-managed', 'iam-star', 'not-action', 'power-user', 'iam-full', 'reader'];
+    for (const name of users) await iam.send(new CreateUserCommand({ UserName: name }));
     await iam.send(new AddUserToGroupCommand({ GroupName: 'admins', UserName: 'via-group' }));
     await iam.send(new PutUserPolicyCommand({ UserName: 'via-inline', PolicyName: 'all', PolicyDocument: EVERYTHING }));
     await iam.send(new AttachUserPolicyCommand({ UserName: 'via-managed', PolicyArn: Policy?.Arn }));
+    await iam.send(new PutUserPolicyCommand({ UserName: 'iam-star', PolicyName: 'iam', PolicyDocument: statement({ Action: ['s3:GetObject', 'IAM:*'] }) }));
+    await iam.send(new PutUserPolicyCommand({ UserName: 'not-action', PolicyName: 'most', PolicyDocument: statement({ NotAction: ['s3:DeleteBucket'] }) }));
+    await iam.send(new AttachUserPolicyCommand({ UserName: 'power-user', PolicyArn: 'arn:aws:iam::aws:policy/PowerUserAccess' }));
+    await iam.send(new AttachUserPolicyCommand({ UserName: 'iam-full', PolicyArn: 'arn:aws:iam::aws:policy/IAMFullAccess' }));
     await iam.send(new AttachUserPolicyCommand({ UserName: 'reader', PolicyArn: 'arn:aws:iam::aws:policy/ReadOnlyAccess' }));
+    await iam.send(new AttachUserPolicyCommand({ UserName: 'reader', PolicyArn: 'arn:aws:iam::aws:policy/AWSCompromisedKeyQuarantineV3' }));
     const trust = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }] });
     await iam.send(new CreateRoleCommand({ RoleName: 'deployer', AssumeRolePolicyDocument: trust }));
     await iam.send(new PutRolePolicyCommand({ RoleName: 'deployer', PolicyName: 'all', PolicyDocument: EVERYTHING }));
@@ -162,34 +197,20 @@ describe('AWS inventory collection against moto', () => {
     await iam.send(new CreateRoleCommand({ RoleName: 'AWSServiceRoleForSupport', Path: '/aws-service-role/support.amazonaws.com/', AssumeRolePolicyDocument: trust }));
     createSentinelRole({ customer, externalId: target.externalId });
 
-    const { users, roles } = ok((await provider.collectInventory(target)).iam);
+    const principals = ok((await provider.collectInventory(target)).iamPrincipals);
 
-    expect(Object.fromEntries(users.map((u) => [u.name, u.adminAccess]))).toEqual({
-      'via-group': true, 'via-inline': true, 'via-managed': true, reader: false,
+    expect(Object.fromEntries(principals.users.map((u) => [u.name, u.adminAccess]))).toEqual({
+      'via-group': true, 'via-inline': true, 'via-managed': true, 'iam-star': true, 'not-action': true, 'iam-full': true,
+      'power-user': false, reader: false,
     });
-    expect(roles.map((r) => [r.name, r.adminAccess]).sort()).toEqual([['auditor', false], ['deployer', true]]);
+    expect(principals.users.find((u) => u.name === 'reader')?.managedPolicies.sort()).toEqual(['AWSCompromisedKeyQuarantineV3', 'ReadOnlyAccess']);
+    expect(principals.roles.map((r) => [r.name, r.adminAccess]).sort()).toEqual([['auditor', false], ['deployer', true]]);
   });
 
-  it('collects every page of a paginated list', async () => {
-    const { customer, target } = await connectedCustomer();
-    const trust = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }] });
-    const names = Array.from({ length: 120 }, (_, i) => `app-${String(i).padStart(3, '0')}`);
-    for (const name of names) await customer.iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: trust }));
-    createSentinelRole({ customer, externalId: target.externalId });
-    // moto pages ListRoles by 100 (it ignores MaxItems on ListUsers and DescribeSecurityGroups): two pages here.
-    const firstPage = await customer.iam.send(new ListRolesCommand({}));
-    expect(firstPage).toMatchObject({ IsTruncated: true, Roles: expect.any(Array) });
-    expect(firstPage.Roles).toHaveLength(100);
-
-    const { roles } = ok((await provider.collectInventory(target)).iam);
-
-    expect(roles.map((r) => r.name).sort()).toEqual(names);
-  });
-
-  it('reads the daily costs queued in moto\'s Cost Explorer', async () => {
+  it('reads the usage-only daily costs queued in moto\'s Cost Explorer', async () => {
     const { customer, target } = await connectedCustomer();
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-    const amounts = [12, 11, 13, 12, 12, 11, 12, 13, 12, 12, 11, 12, 12, 480]; // a spike on the last full day
+    const amounts = [12, 11, 13, 12, 12, 11, 12, 13, 12, 12, 11, 12, 12, 480];
     await queueCostAndUsage({
       accountId: customer.accountId,
       results: [{
@@ -207,22 +228,28 @@ describe('AWS inventory collection against moto', () => {
     const inventory = await provider.collectInventory(target);
 
     expect(ok(inventory.costs).daily).toEqual(amounts.map((amountUsd, i) => ({ date: day(14 - i), amountUsd })));
+    const [request] = front.requests.filter((r) => r.service === 'ce' && r.operation === 'GetCostAndUsage');
+    expect(JSON.parse(request!.body).Filter).toEqual({ Dimensions: { Key: 'RECORD_TYPE', Values: ['Usage'] } });
   });
 
-  it('maps GuardDuty findings and cost anomalies', async () => {
+  it('keeps only this account\'s GuardDuty findings (a delegated administrator sees its members\'), and maps anomalies', async () => {
     const { customer, target } = await connectedCustomer();
     await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(new CreateDetectorCommand({ Enable: true }));
     createSentinelRole({ customer, externalId: target.externalId });
     const finding = { id: 'f-1', type: 'UnauthorizedAccess:EC2/SSHBruteForce', severity: 8, title: 'SSH brute force against i-0abc' };
+    const gdFinding = (id: string, accountId: string) => ({
+      ...finding, id, accountId, region: 'eu-west-1', arn: `arn:${id}`, schemaVersion: '2.0', createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z', resource: {},
+    });
     front.answer = (request) => {
       if (request.service === 'guardduty' && request.path.endsWith('/findings')) {
-        return { status: 200, contentType: 'application/json', body: JSON.stringify({ findingIds: [finding.id] }) };
+        return { status: 200, contentType: 'application/json', body: JSON.stringify({ findingIds: ['f-1', 'f-member'] }) };
       }
       if (request.service === 'guardduty' && request.path.endsWith('/findings/get')) {
         return {
           status: 200,
           contentType: 'application/json',
-          body: JSON.stringify({ findings: [{ ...finding, accountId: customer.accountId, region: 'eu-west-1', arn: 'arn:f-1', schemaVersion: '2.0', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', resource: {} }] }),
+          body: JSON.stringify({ findings: [gdFinding('f-1', customer.accountId), gdFinding('f-member', '999988887777')] }),
         };
       }
       if (request.service === 'ce' && request.operation === 'GetAnomalies') {
@@ -244,37 +271,194 @@ describe('AWS inventory collection against moto', () => {
     const regions = ok(inventory.guardduty).regions;
     expect(regions.find((r) => r.region === 'eu-west-1')).toEqual({ region: 'eu-west-1', detectorEnabled: true, highSeverityFindings: [finding] });
     expect(regions.filter((r) => r.detectorEnabled)).toHaveLength(1);
+    const [listFindings] = front.requests.filter((r) => r.service === 'guardduty' && r.path.endsWith('/findings'));
+    expect(JSON.parse(listFindings!.body).findingCriteria.criterion.accountId).toEqual({ equals: [customer.accountId] });
     expect(ok(inventory.anomalies)).toEqual({
       anomalies: [{ id: 'a-1', impactUsd: 450, startDate: '2026-01-10', service: 'Amazon Elastic Compute Cloud - Compute' }],
     });
   });
 
-  it('makes a refused part "not evaluated", with the call and region, and still reads the others', async () => {
+  it('reads a planned budget\'s amount for the current period, and no amount for a budget without one', async () => {
     const { customer, target } = await connectedCustomer();
-    const bucket = uniqueName('guarded');
-    const s3 = client(new S3Client({ ...customerConfig(customer), forcePathStyle: true }));
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     createSentinelRole({ customer, externalId: target.externalId });
-    // What a bucket policy denying everyone else, an SCP or a missing permission make AWS answer (moto enforces none).
+    const monthStart = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) / 1000;
+    const budget = (name: string, limits: Record<string, unknown>) => ({
+      BudgetName: name, BudgetType: 'COST', TimeUnit: 'MONTHLY', ...limits,
+      CalculatedSpend: { ActualSpend: { Amount: '900', Unit: 'USD' } },
+    });
+    front.answer = (request) => (request.service === 'budgets'
+      ? { status: 200, contentType: 'application/x-amz-json-1.1', body: JSON.stringify({ Budgets: [
+        budget('planned', { PlannedBudgetLimits: {
+          [String(monthStart - 31 * 86_400)]: { Amount: '100', Unit: 'USD' },
+          [String(monthStart)]: { Amount: '500', Unit: 'USD' },
+          [String(monthStart + 40 * 86_400)]: { Amount: '5000', Unit: 'USD' },
+        } }),
+        budget('tracking-only', {}),
+      ] }) }
+      : motoGaps(request));
+
+    const inventory = await provider.collectInventory(target);
+
+    expect(ok(inventory.budgets).budgets.map((b) => [b.name, b.limitUsd])).toEqual([['planned', 500], ['tracking-only', null]]);
+  });
+
+  it('leaves unread only what AWS refused: one region of EC2 and GuardDuty, one bucket', async () => {
+    const { customer, target } = await connectedCustomer();
+    const [readable, guarded] = [uniqueName('readable'), uniqueName('guarded')];
+    const s3 = client(new S3Client({ ...customerConfig(customer), forcePathStyle: true }));
+    await s3.send(new CreateBucketCommand({ Bucket: readable, ACL: 'public-read' }));
+    await s3.send(new CreateBucketCommand({ Bucket: guarded }));
+    const ec2 = client(new EC2Client(customerConfig(customer, 'eu-west-2')));
+    const { GroupId } = await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'hidden', Description: 'in a denied region' }));
+    await ec2.send(new AuthorizeSecurityGroupIngressCommand({
+      GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+    }));
+    createSentinelRole({ customer, externalId: target.externalId });
+    // What a region-deny SCP and a bucket policy that denies everyone else make AWS answer (moto enforces neither).
     front.answer = (request) => {
-      if (request.service === 'ec2' && request.operation === 'DescribeSnapshots') {
-        return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' });
-      }
-      if (request.service === 'budgets') return jsonError(400, 'AccessDeniedException', 'not authorized to perform: budgets:ViewBudget');
-      if (request.service === 's3' && request.method === 'GET' && request.path.startsWith(`/${bucket}`)) {
-        return { status: 403, contentType: 'application/xml', body: '<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>' };
-      }
+      if ((request.service === 'ec2' || request.service === 'guardduty') && request.region === 'eu-west-2') return accessDenied(request);
+      if (request.service === 's3' && request.path.startsWith(`/${guarded}`)) return accessDenied(request);
       return motoGaps(request);
     };
 
     const inventory = await provider.collectInventory(target);
 
-    expect(inventory.ec2).toEqual({ status: 'not_evaluated', reason: expect.stringMatching(/^AWS denied Sentinel's role EC2 DescribeSnapshots in [a-z0-9-]+ \(UnauthorizedOperation\)/) });
+    const expected = Object.fromEntries([...REGIONAL_PARTS.filter((p) => p !== 'cloudtrail').map((p) => [p, 'eu-west-2']), ['s3Buckets', guarded], ['health', 'not_evaluated']]);
+    expect(incomplete(inventory)).toEqual(expected);
+    expect(inventory.securityGroups.unread).toEqual([{
+      kind: 'region', scope: 'eu-west-2', reason: expect.stringMatching(/^AWS denied Sentinel's role EC2 DescribeSecurityGroups \(UnauthorizedOperation\)/),
+    }]);
+    expect(inventory.s3Buckets.unread).toEqual([{ kind: 'resource', scope: guarded, reason: expect.stringContaining('AWS denied Sentinel\'s role S3') }]);
+    expect(ok(inventory.s3Buckets).buckets.map((b) => [b.name, b.publicViaAcl])).toEqual([[readable, true]]);
+    expect(ok(inventory.s3AccountBlockPublicAccess)).toEqual({ settings: null });
+    expect(ok(inventory.guardduty).regions.map((r) => r.region)).not.toContain('eu-west-2');
+    expect(ok(inventory.guardduty).regions).toHaveLength(inventory.regions.enabled.length - 1);
+  });
+
+  it('makes a part refused everywhere "not evaluated", with the call, and still reads the others', async () => {
+    const { customer, target } = await connectedCustomer();
+    createSentinelRole({ customer, externalId: target.externalId });
+    front.answer = (request) => {
+      if (request.service === 'ec2' && request.operation === 'DescribeSnapshots') return accessDenied(request);
+      if (request.service === 'budgets') return jsonError(400, 'AccessDeniedException', 'not authorized to perform: budgets:ViewBudget');
+      return motoGaps(request);
+    };
+
+    const inventory = await provider.collectInventory(target);
+
+    expect(inventory.publicSnapshots).toEqual({
+      status: 'not_evaluated',
+      reason: expect.stringMatching(/^AWS denied Sentinel's role EC2 DescribeSnapshots \(UnauthorizedOperation\)/),
+      unread: inventory.regions.enabled.map((region) => ({ kind: 'region', scope: region, reason: expect.any(String) })),
+    });
     expect(inventory.budgets).toEqual({ status: 'not_evaluated', reason: expect.stringContaining('Budgets DescribeBudgets (AccessDenied)') });
-    expect(inventory.s3).toEqual({ status: 'not_evaluated', reason: expect.stringContaining(`on bucket ${bucket}`) });
-    expect(inventory.iam.status).toBe('ok');
-    expect(inventory.guardduty.status).toBe('ok');
-    expect(inventory.costs.status).toBe('ok');
+    expect(incomplete(inventory)).toEqual({ publicSnapshots: 'not_evaluated', budgets: 'not_evaluated', health: 'not_evaluated' });
+  });
+
+  it('absorbs throttling: the first IAM calls answered Throttling, and every part is read', async () => {
+    const { customer, target } = await connectedCustomer();
+    await customer.iam.send(new CreateUserCommand({ UserName: 'bob' }));
+    createSentinelRole({ customer, externalId: target.externalId });
+    let throttled = 0;
+    front.answer = (request) => {
+      if (request.service === 'iam' && throttled < 6) {
+        throttled += 1;
+        return queryError({ service: 'iam', status: 400, code: 'Throttling', message: 'Rate exceeded' });
+      }
+      return motoGaps(request);
+    };
+
+    const inventory = await providerWith({ maxAttempts: 8 }).collectInventory(target);
+
+    expect(throttled).toBe(6);
+    expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
+    expect(ok(inventory.iamPrincipals).users.map((u) => u.name)).toEqual(['bob']);
+  });
+
+  describe('a read that fails past the SDK\'s retries', () => {
+    let target: RoleTarget;
+    let failing: boolean;
+    const FAILING_REGION = 'us-west-1';
+    beforeEach(async () => {
+      const connected = await connectedCustomer();
+      createSentinelRole({ customer: connected.customer, externalId: connected.target.externalId });
+      target = connected.target;
+      failing = true;
+      front.answer = (request) => (failing && request.service === 'ec2' && request.operation === 'DescribeInstances' && request.region === FAILING_REGION
+        ? queryError({ service: 'ec2', status: 503, code: 'Unavailable', message: 'The service is unavailable.' })
+        : motoGaps(request));
+    });
+
+    it('fails the attempt once every other read settled; the next attempt reads only that one', async () => {
+      const checkpoint: Checkpoint = {};
+      const first = provider.collectInventory(target, { finalAttempt: false, onRead: (key, outcome) => { checkpoint[key] = outcome; } });
+
+      await expect(first).rejects.toBeInstanceOf(IncompleteCollectionError);
+      await expect(first).rejects.toMatchObject({ failed: [{ key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') }] });
+      const settled = Object.keys(checkpoint);
+      expect(settled).not.toContain(`instances@${FAILING_REGION}`);
+      expect(settled).toEqual(expect.arrayContaining(['regions', 'iamPrincipals', `securityGroups@${FAILING_REGION}`, `instances@${REGION}`]));
+      expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
+
+      failing = false;
+      front.requests.length = 0;
+      const retried: string[] = [];
+      const inventory = await provider.collectInventory(target, {
+        checkpoint, finalAttempt: false, onRead: (key) => retried.push(key),
+      });
+
+      expect(retried).toEqual([`instances@${FAILING_REGION}`]);
+      const customerCalls = front.requests.filter((r) => r.service !== 'sts').map((r) => `${r.operation}@${r.region}`);
+      expect(customerCalls).toEqual([`DescribeInstances@${FAILING_REGION}`]);
+      expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
+    });
+
+    it('on the last attempt leaves it unread, with the error as the reason, and reads the rest', async () => {
+      const inventory = await provider.collectInventory(target, { finalAttempt: true });
+
+      expect(incomplete(inventory)).toEqual({ instances: FAILING_REGION, health: 'not_evaluated' });
+      expect(inventory.instances.unread).toEqual([{
+        kind: 'region', scope: FAILING_REGION, reason: 'EC2 DescribeInstances failed (Unavailable) after retries: The service is unavailable.',
+      }]);
+    });
+  });
+
+  it('renews the role\'s credentials before they expire, in the middle of a collection', async () => {
+    const { customer, target } = await connectedCustomer();
+    createSentinelRole({ customer, externalId: target.externalId });
+    // Sessions of 400 ms (AWS's shortest is 15 minutes: the front shortens them); a call signed with an expired
+    // session is refused. Every call takes 300 ms, so the collection's later calls (a trail's status after the
+    // trail list, the credential report after its generation, ...) come after the first session expired.
+    const expiries = new Map<string, number>();
+    let refused = 0;
+    front.rewrite = (request, answer) => {
+      if (request.service !== 'sts' || request.operation !== 'AssumeRole' || answer.status !== 200) return motoDifferences(request, answer);
+      const key = /<AccessKeyId>([^<]+)<\/AccessKeyId>/.exec(answer.body)?.[1] as string;
+      const expiry = Date.now() + 400;
+      expiries.set(key, expiry);
+      return { ...answer, body: answer.body.replace(/<Expiration>[^<]+<\/Expiration>/, `<Expiration>${new Date(expiry).toISOString()}</Expiration>`) };
+    };
+    front.answer = (request) => {
+      const expiry = expiries.get(request.accessKeyId);
+      if (expiry !== undefined && request.at > expiry) {
+        refused += 1;
+        return request.service === 'ec2'
+          ? queryError({ service: 'ec2', status: 400, code: 'RequestExpired', message: 'Request has expired.' })
+          : queryError({ service: request.service, status: 400, code: 'ExpiredToken', message: 'The security token included in the request is expired' });
+      }
+      return motoGaps(request);
+    };
+    front.delay = (request) => (request.service === 'sts' ? 0 : 300);
+
+    const inventory = await providerWith({ renewBeforeMs: 200 }).collectInventory(target);
+
+    const firstExpiry = Math.min(...expiries.values());
+    expect(front.requests.filter((r) => r.service !== 'sts' && r.at > firstExpiry).length).toBeGreaterThan(10);
+    expect(refused).toBe(0);
+    expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
+    expect(expiries.size).toBeGreaterThanOrEqual(3);
+    const signers = new Set(front.requests.filter((r) => r.service !== 'sts').map((r) => r.accessKeyId));
+    expect(signers.size).toBeGreaterThanOrEqual(3);
   });
 
   it('throws RoleUnavailableError, with what to fix, when the role cannot be assumed', async () => {
@@ -289,28 +473,24 @@ describe('AWS inventory collection against moto', () => {
     await expect(collecting).rejects.toThrow(roleArn(target.awsAccountId));
   });
 
-  it('throws a transient failure as it is, to be retried', async () => {
+  it('against moto itself, with its unimplemented APIs: retried, then not evaluated with the error; all else read', async () => {
     const { customer, target } = await connectedCustomer();
+    await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(new CreateDetectorCommand({ Enable: true }));
     createSentinelRole({ customer, externalId: target.externalId });
-    front.answer = (request) => (request.service === 'ec2' && request.operation === 'DescribeInstances'
-      ? queryError({ service: 'ec2', status: 503, code: 'Unavailable', message: 'The service is unavailable.' })
-      : motoGaps(request));
+    const direct = providerWith({ endpointUrl: motoEndpoint() });
+    const checkpoint: Record<string, ReadOutcome> = {};
 
-    const collecting = provider.collectInventory(target);
+    // moto answers AWS Health and Cost Explorer GetAnomalies with an HTML 500 page (a server error: retried), and
+    // GuardDuty's findings with an HTML 404 (an answer no retry changes).
+    const first = direct.collectInventory(target, { finalAttempt: false, onRead: (key, outcome) => { checkpoint[key] = outcome; } });
+    await expect(first).rejects.toBeInstanceOf(IncompleteCollectionError);
+    const failed = await first.then(() => [], (err: IncompleteCollectionError) => err.failed.map((f) => f.key));
+    expect(failed.sort()).toEqual(['anomalies', 'health']);
+    const inventory = await direct.collectInventory(target, { checkpoint, finalAttempt: true });
 
-    await expect(collecting).rejects.toMatchObject({ name: 'Unavailable', $metadata: { httpStatusCode: 503 } });
-  });
-
-  it('does not take moto\'s unimplemented APIs for "not evaluated"', async () => {
-    const { customer, target } = await connectedCustomer();
-    createSentinelRole({ customer, externalId: target.externalId });
-    const direct = createAwsProvider({
-      region: REGION, endpointUrl: motoEndpoint(), sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log,
-    });
-
-    const collecting: Promise<Inventory> = direct.collectInventory(target);
-
-    // moto answers AWS Health and Cost Explorer GetAnomalies with an HTML 500 page: an error, not a refusal.
-    await expect(collecting).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
+    expect(incomplete(inventory)).toEqual({ anomalies: 'not_evaluated', health: 'not_evaluated', guardduty: 'eu-west-1' });
+    expect(inventory.anomalies).toEqual({ status: 'not_evaluated', reason: 'Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS\'s format' });
+    expect(inventory.health).toEqual({ status: 'not_evaluated', reason: 'AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS\'s format' });
+    expect(inventory.guardduty.unread).toEqual([{ kind: 'region', scope: 'eu-west-1', reason: expect.stringMatching(/^GuardDuty ListFindings failed/) }]);
   });
 });

@@ -1,4 +1,5 @@
-import { sandboxInventory } from '../../cloud/sandbox/inventory';
+import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
+import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
 import type { Collected, Inventory } from '../../domain/inventory';
 
 const ACCOUNTS = ['123456789012', '210987654321', '111122223333', '444455556666'];
@@ -22,10 +23,10 @@ function timestamps(node: unknown): string[] {
 /** Internet exposures a scan would report, named by resource so one can be followed across scans. */
 function exposures(inventory: Inventory): { ssh: string[]; buckets: string[] } {
   return {
-    ssh: value(inventory.ec2).securityGroups
+    ssh: value(inventory.securityGroups).groups
       .filter((g) => g.openIngress.some((r) => r.protocol === 'tcp' && r.fromPort === 22 && r.cidr === '0.0.0.0/0'))
       .map((g) => g.id),
-    buckets: value(inventory.s3).buckets.filter((b) => b.publicViaAcl || b.publicViaPolicy).map((b) => b.name),
+    buckets: value(inventory.s3Buckets).buckets.filter((b) => b.publicViaAcl || b.publicViaPolicy).map((b) => b.name),
   };
 }
 
@@ -49,27 +50,27 @@ describe('sandbox inventory', () => {
   describe('plausibility', () => {
     it.each(ACCOUNTS)('account %s looks like a small AWS account', (awsAccountId) => {
       const inventory = sandboxInventory({ awsAccountId, at: AT });
-      const iam = value(inventory.iam);
-      const ec2 = value(inventory.ec2);
+      const iam = value(inventory.iamPrincipals);
+      const report = value(inventory.credentialReport);
 
       expect(inventory.collectedAt).toBe(AT.toISOString());
       expect(iam.users.length).toBeGreaterThanOrEqual(3);
       expect(iam.users.some((u) => u.accessKeys.length > 0)).toBe(true);
       expect(iam.users.every((u) => u.arn === `arn:aws:iam::${awsAccountId}:user/${u.name}`)).toBe(true);
+      expect(report.users.map((r) => r.arn)).toEqual(iam.users.map((u) => u.arn));
       expect(iam.roles.length).toBeGreaterThan(0);
-      expect(value(inventory.s3).buckets.length).toBeGreaterThanOrEqual(3);
-      expect(new Set(ec2.securityGroups.map((g) => g.region)).size).toBeGreaterThanOrEqual(2);
-      expect(ec2.instances.length).toBeGreaterThan(0);
+      expect(value(inventory.s3Buckets).buckets.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(value(inventory.securityGroups).groups.map((g) => g.region)).size).toBeGreaterThanOrEqual(2);
+      expect(value(inventory.instances).instances.length).toBeGreaterThan(0);
       expect(value(inventory.cloudtrail).trails.length).toBeGreaterThan(0);
       expect(value(inventory.budgets).budgets.length).toBeGreaterThan(0);
       expect(value(inventory.alternateContacts)).toEqual(expect.objectContaining({ billing: expect.any(Boolean) }));
     });
 
-    it.each(ACCOUNTS)('account %s uses only enabled regions, and runs GuardDuty where it has resources', (awsAccountId) => {
-      const { regions, ec2, guardduty } = sandboxInventory({ awsAccountId, at: AT });
-      expect(regions.enabled).toEqual(expect.arrayContaining(regions.inUse));
-      expect(regions.inUse).toEqual(expect.arrayContaining([...new Set(value(ec2).instances.map((i) => i.region))]));
-      expect(value(guardduty).regions.map((r) => r.region)).toEqual(expect.arrayContaining(regions.inUse));
+    it.each(ACCOUNTS)('account %s uses only enabled regions, and has GuardDuty read in every one', (awsAccountId) => {
+      const { regions, instances, guardduty } = sandboxInventory({ awsAccountId, at: AT });
+      expect(regions.enabled).toEqual(expect.arrayContaining([...new Set(value(instances).instances.map((i) => i.region))]));
+      expect(value(guardduty).regions.map((r) => r.region).sort()).toEqual([...regions.enabled].sort());
     });
 
     it.each(ACCOUNTS)('account %s has daily costs for the 14 days before the scan', (awsAccountId) => {
@@ -95,7 +96,7 @@ describe('sandbox inventory', () => {
     });
 
     it('measures ages from the scan time, so they do not grow between scans', () => {
-      const ages = (at: Date) => value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at }).iam).users
+      const ages = (at: Date) => value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at }).iamPrincipals).users
         .filter((u) => u.name === 'ci-deploy')
         .flatMap((u) => u.accessKeys.map((k) => at.getTime() - Date.parse(k.createdAt)));
       expect(ages(new Date(AT.getTime() + 30 * DAY_MS))).toEqual(ages(AT));
@@ -124,9 +125,43 @@ describe('sandbox inventory', () => {
 
     it('dates a drifting change from when it happened, not from each scan that sees it', () => {
       const scans = Array.from({ length: 28 }, (_, i) => sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT.getTime() + i * 6 * HOUR_MS) }));
-      const newUsers = scans.flatMap((s) => value(s.iam).users.filter((u) => u.name === 'support-temp'));
+      const newUsers = scans.flatMap((s) => value(s.iamPrincipals).users.filter((u) => u.name === 'support-temp'));
       expect(newUsers.length).toBeGreaterThan(1);
       expect(new Set(newUsers.map((u) => u.createdAt)).size).toBeLessThan(newUsers.length);
+    });
+  });
+
+  describe(`the partial-coverage demo (${SANDBOX_PARTIAL_ACCOUNT_ID})`, () => {
+    const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: AT });
+    const regional = ['securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty'] as const;
+
+    it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {
+      const denied = inventory.securityGroups.unread?.map((u) => u.scope);
+      expect(denied).toHaveLength(2);
+      for (const name of regional) {
+        const part = inventory[name];
+        expect(part.status).toBe('ok');
+        expect(part.unread?.map((u) => `${u.kind}:${u.scope}`)).toEqual(denied!.map((region) => `region:${region}`));
+        expect(JSON.stringify(value<unknown>(part))).not.toMatch(new RegExp(denied!.map((r) => `"${r}"`).join('|')));
+      }
+      expect(inventory.s3Buckets.unread).toEqual([
+        { kind: 'resource', scope: expect.stringContaining('backups'), reason: expect.stringContaining('bucket\'s policy') },
+      ]);
+      expect(value(inventory.s3Buckets).buckets.map((b) => b.name)).not.toContain(inventory.s3Buckets.unread![0]!.scope);
+    });
+
+    it('scores, with the score marked incomplete', () => {
+      const evaluation = evaluateInventory(inventory, { now: inventory.collectedAt });
+      expect(evaluation.scored).toBe(true);
+      expect(isScoreComplete(evaluation.outcomes)).toBe(false);
+      const ssh = evaluation.outcomes.find((o) => o.checkId === 'exposure.sg_ssh_open');
+      expect(ssh?.unread.map((u) => u.scope)).toEqual(inventory.securityGroups.unread?.map((u) => u.scope));
+      expect(ssh?.reason).toContain('service control policy');
+    });
+
+    it('is the only sandbox account with anything unread', () => {
+      const other = sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: AT });
+      expect(Object.values(other).some((p) => typeof p === 'object' && p !== null && 'unread' in p)).toBe(false);
     });
   });
 });

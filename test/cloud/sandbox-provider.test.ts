@@ -24,7 +24,7 @@ describe('sandbox provider', () => {
   it('collects a simulated inventory at the time of its clock', async () => {
     const at = new Date('2025-06-10T09:00:00.000Z');
     const steps: string[] = [];
-    const inventory = await createSandboxProvider({ now: () => at }).collectInventory(target('123456789012'), { onProgress: (step) => steps.push(step) });
+    const inventory = await createSandboxProvider({ now: () => at }).collectInventory(target('123456789012'), { onProgress: (progress) => steps.push(progress.last) });
     expect(inventory.collectedAt).toBe(at.toISOString());
     expect(steps).toEqual(['sandbox']);
   });

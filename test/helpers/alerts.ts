@@ -102,7 +102,7 @@ export async function scanAndWait(handle: AccountHandle, total: number): Promise
 /** Root user without MFA: one CRITICAL finding, SRS 55. */
 export function rootMfaOff(at: Date): Inventory {
   const inventory = cleanInventory(at.toISOString());
-  part(inventory.iam).rootMfaEnabled = false;
+  part(inventory.iamSummary).rootMfaEnabled = false;
   return inventory;
 }
 

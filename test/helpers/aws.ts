@@ -121,6 +121,14 @@ export interface AwsRequest {
   operation: string | undefined;
   method: string;
   path: string;
+  /** The query string, without the `?`. */
+  query: string;
+  /** The region and access key the request was signed for. */
+  region: string;
+  accessKeyId: string;
+  body: string;
+  /** When the front received it (ms since the epoch). */
+  at: number;
 }
 
 export interface CannedAnswer {
@@ -132,13 +140,21 @@ export interface CannedAnswer {
 /**
  * A front to moto that answers some requests itself and passes the others on: it stands in for the APIs
  * moto does not implement, and for answers moto never gives (refusals, outages). Tests point the provider
- * at `endpoint` and set `answer`.
+ * at `endpoint`, set `answer` (and `rewrite`, to change what moto answers), and read `requests`.
  */
 export interface AwsFront {
   endpoint: string;
   answer: (request: AwsRequest) => CannedAnswer | undefined;
+  /** Changes moto's answer to a request; undefined keeps it. */
+  rewrite: (request: AwsRequest, answer: CannedAnswer) => CannedAnswer | undefined;
+  /** Milliseconds to hold a request before handling it (0: none), to make a collection last. */
+  delay: (request: AwsRequest) => number;
+  /** Every request the front received, in order (the latest 20,000). */
+  requests: AwsRequest[];
   close(): Promise<void>;
 }
+
+const KEPT_REQUESTS = 20_000;
 
 const json = (status: number, body: unknown, contentType = 'application/x-amz-json-1.1'): CannedAnswer =>
   ({ status, contentType, body: JSON.stringify(body) });
@@ -152,6 +168,37 @@ export function queryError({ service, status, code, message }: { service: string
     ? `<Response><Errors><Error><Code>${code}</Code><Message>${message}</Message></Error></Errors><RequestID>front</RequestID></Response>`
     : `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>front</RequestId></ErrorResponse>`;
   return { status, contentType: 'text/xml', body };
+}
+
+/** An S3 (REST XML) error. */
+const s3Error = (status: number, code: string, message: string): CannedAnswer =>
+  ({ status, contentType: 'application/xml', body: `<Error><Code>${code}</Code><Message>${message}</Message></Error>` });
+
+/** The refusal each service sends when an SCP, a permissions boundary or a resource policy denies the call. */
+export function accessDenied(request: AwsRequest): CannedAnswer {
+  const message = `User is not authorized to perform this operation with an explicit deny in a service control policy`;
+  if (request.service === 'ec2') return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message });
+  if (request.service === 's3') return s3Error(403, 'AccessDenied', 'Access Denied');
+  if (['iam', 'sts'].includes(request.service)) return queryError({ service: request.service, status: 403, code: 'AccessDenied', message });
+  if (['guardduty', 'cloudtrail'].includes(request.service) && !request.operation) {
+    return { status: 403, contentType: 'application/json', body: JSON.stringify({ message, __type: 'AccessDeniedException' }) };
+  }
+  return jsonError(400, 'AccessDeniedException', message);
+}
+
+/** The root user's row, which AWS puts first in every credential report and moto leaves out. */
+const ROOT_ROW = '<root_account>,arn:aws:iam::{account}:root,2020-01-01T00:00:00+00:00,not_supported,2020-06-01T00:00:00+00:00,'
+  + 'not_supported,not_supported,true,false,N/A,N/A,N/A,N/A,false,N/A,N/A,N/A,N/A,false,N/A,false,N/A';
+
+/** The credential report with the root row added (moto's lacks it); the account comes from the users' ARNs or `accountId`. */
+function withRootRow(answer: CannedAnswer): CannedAnswer {
+  const content = /<Content>([^<]*)<\/Content>/.exec(answer.body);
+  if (!content) return answer;
+  const csv = Buffer.from(content[1] ?? '', 'base64').toString('utf8');
+  const [header, ...rows] = csv.split('\n');
+  const account = /arn:aws:iam::(\d{12}):/.exec(csv)?.[1] ?? '000000000000';
+  const report = [header, ROOT_ROW.replace('{account}', account), ...rows].join('\n');
+  return { ...answer, body: answer.body.replace(content[0], `<Content>${Buffer.from(report).toString('base64')}</Content>`) };
 }
 
 /**
@@ -171,36 +218,71 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   return undefined;
 }
 
+/** What moto answers differently from AWS: the credential report gets AWS's root row. */
+export function motoDifferences(request: AwsRequest, answer: CannedAnswer): CannedAnswer | undefined {
+  if (request.service === 'iam' && request.operation === 'GetCredentialReport' && answer.status === 200) return withRootRow(answer);
+  return undefined;
+}
+
 function describeRequest(req: IncomingMessage, body: Buffer): AwsRequest {
-  const scope = /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(req.headers.authorization ?? '');
+  const scope = /Credential=([^/]+)\/[^/]+\/([^/]+)\/([^/]+)\//.exec(req.headers.authorization ?? '');
   const target = req.headers['x-amz-target'];
+  const text = body.toString('utf8');
   const query = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
-    ? new URLSearchParams(body.toString('utf8')).get('Action') ?? undefined
+    ? new URLSearchParams(text).get('Action') ?? undefined
     : undefined;
+  const url = new URL(req.url ?? '/', 'http://front');
   return {
-    service: scope?.[1] ?? '',
-    operation: typeof target === 'string' ? target.split('.').pop() : query,
+    service: scope?.[3] ?? '',
+    operation: typeof target === 'string' ? target.split('.').pop() : query ?? url.searchParams.get('Action') ?? undefined,
     method: req.method ?? 'GET',
-    path: new URL(req.url ?? '/', 'http://front').pathname,
+    path: url.pathname,
+    query: url.search.slice(1),
+    region: scope?.[2] ?? '',
+    accessKeyId: scope?.[1] ?? '',
+    body: text,
+    at: Date.now(),
   };
 }
 
-export async function startAwsFront(): Promise<AwsFront> {
-  const upstream = new URL(motoEndpoint());
-  const front: AwsFront = { endpoint: '', answer: motoGaps, close: async () => undefined };
+/** Starts a front to the moto server at `upstream` (the suite's by default). */
+export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstream?: string } = {}): Promise<AwsFront> {
+  const upstream = new URL(to);
+  const front: AwsFront = {
+    endpoint: '', answer: motoGaps, rewrite: motoDifferences, delay: () => 0, requests: [], close: async () => undefined,
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks);
-      const canned = front.answer(describeRequest(req, body));
+      const described = describeRequest(req, body);
+      front.requests.push(described);
+      if (front.requests.length > KEPT_REQUESTS) front.requests.splice(0, front.requests.length - KEPT_REQUESTS);
+      const wait = front.delay(described);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const canned = front.answer(described);
       if (canned) {
         res.writeHead(canned.status, { 'content-type': canned.contentType }).end(canned.body);
         return;
       }
       const pass = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const parts: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => parts.push(chunk));
+        answer.on('end', () => {
+          const original: CannedAnswer = {
+            status: answer.statusCode ?? 502, contentType: String(answer.headers['content-type'] ?? ''), body: Buffer.concat(parts).toString('utf8'),
+          };
+          const rewritten = front.rewrite(described, original);
+          if (!rewritten) {
+            res.writeHead(original.status, answer.headers).end(Buffer.concat(parts));
+            return;
+          }
+          const headers = { ...answer.headers, 'content-type': rewritten.contentType };
+          delete headers['content-length'];
+          res.writeHead(rewritten.status, headers).end(rewritten.body);
+        });
+        answer.on('error', (err) => res.destroy(err));
       });
       pass.on('error', (err) => res.destroy(err));
       pass.end(body);

@@ -1,6 +1,7 @@
 import { checkById } from '../../domain/checks/catalog';
-import type { PartName } from '../../domain/checks/helpers';
-import type { Collected, Inventory } from '../../domain/inventory';
+import type {
+  AccessKey, Collected, IamUser, Inventory, PartName, ReportedKey, ReportedUser, Unread,
+} from '../../domain/inventory';
 
 // Inventories for check tests: a clean account on which every check passes, and small helpers to break one thing.
 
@@ -26,51 +27,101 @@ export function withoutPart(inventory: Inventory, name: PartName, reason = `Acce
   return { ...inventory, [name]: { status: 'not_evaluated', reason } };
 }
 
+/** Marks regions or resources of a part unread (their data is expected to be left out by the caller). */
+export function withUnread(inventory: Inventory, name: PartName, unread: Unread[]): Inventory {
+  const collected = inventory[name];
+  if (collected.status !== 'ok') throw new Error(`part ${name} is not collected`);
+  return { ...inventory, [name]: { ...collected, unread: [...(collected.unread ?? []), ...unread] } };
+}
+
+/** An IAM user of the clean inventory, as the principals list it. */
+export function iamUser(inventory: Inventory, name: string): IamUser {
+  const user = part(inventory.iamPrincipals).users.find((u) => u.name === name);
+  if (!user) throw new Error(`no user ${name}`);
+  return user;
+}
+
+/** A user's row of the credential report. */
+export function reportRow(inventory: Inventory, name: string): ReportedUser {
+  const arn = iamUser(inventory, name).arn;
+  const row = part(inventory.credentialReport).users.find((u) => u.arn === arn);
+  if (!row) throw new Error(`no report row for ${name}`);
+  return row;
+}
+
+/** The credential-report slot of an access key (matched by its creation time, as the checks do). */
+export function reportedKey(inventory: Inventory, keyId: string): ReportedKey {
+  const user = part(inventory.iamPrincipals).users.find((u) => u.accessKeys.some((k) => k.id === keyId));
+  const key = user?.accessKeys.find((k) => k.id === keyId) as AccessKey;
+  const slot = user && reportRow(inventory, user.name).keys.find((k) => k.lastRotatedAt === key.createdAt);
+  if (!slot) throw new Error(`no report slot for ${keyId}`);
+  return slot;
+}
+
+/** Changes a key's creation time in both the principals and the credential report. */
+export function setKeyCreated(inventory: Inventory, keyId: string, createdAt: string): void {
+  const slot = reportedKey(inventory, keyId);
+  const key = part(inventory.iamPrincipals).users.flatMap((u) => u.accessKeys).find((k) => k.id === keyId) as AccessKey;
+  key.createdAt = createdAt;
+  slot.lastRotatedAt = createdAt;
+}
+
 /**
  * A well-run account: root locked away, users with MFA and fresh keys, nothing public, a multi-region trail,
- * GuardDuty where resources are, flat spend under a budget, all contacts set. It also holds near misses that
+ * GuardDuty in every enabled region, flat spend under a budget, all contacts set. It also holds near misses that
  * must not fail (a closed abuse event, a small anomaly, an HTTPS-only security group, a blocked public policy).
  */
 export function cleanInventory(now: string): Inventory {
+  const alice = `arn:aws:iam::${ACCOUNT}:user/alice`;
+  const ciDeploy = `arn:aws:iam::${ACCOUNT}:user/ci-deploy`;
+  const aliceKeys: AccessKey[] = [
+    { id: 'AKIAALICE0000000001', status: 'Active', createdAt: daysAgo(now, 30) },
+    // Inactive keys are neither rotated nor used: the key checks ignore them.
+    { id: 'AKIAALICE0000000002', status: 'Inactive', createdAt: daysAgo(now, 300) },
+  ];
+  const ciKeys: AccessKey[] = [{ id: 'AKIACIDEPLOY00000001', status: 'Active', createdAt: daysAgo(now, 60) }];
   return {
     collectedAt: now,
-    regions: { enabled: ['us-east-1', 'us-west-2', 'eu-west-1'], inUse: ['us-east-1', 'eu-west-1'] },
-    iam: ok({
-      rootMfaEnabled: true,
-      rootAccessKeysPresent: false,
-      rootLastUsedAt: daysAgo(now, 200),
-      passwordPolicy: {
+    regions: { enabled: ['us-east-1', 'us-west-2', 'eu-west-1'] },
+    iamSummary: ok({ rootMfaEnabled: true, rootAccessKeysPresent: false, rootPasswordPresent: true }),
+    passwordPolicy: ok({
+      policy: {
         minimumLength: 14, requireSymbols: true, requireNumbers: true, requireUppercase: true, requireLowercase: true,
         maxAgeDays: 90, reusePrevention: 24,
       },
+    }),
+    credentialReport: ok({
+      generatedAt: hoursAgo(now, 1),
+      root: { lastUsedAt: daysAgo(now, 200) },
       users: [
         {
-          name: 'alice',
-          arn: `arn:aws:iam::${ACCOUNT}:user/alice`,
-          createdAt: daysAgo(now, 400),
-          hasConsolePassword: true,
-          mfaEnabled: true,
-          accessKeys: [
-            { id: 'AKIAALICE0000000001', status: 'Active', createdAt: daysAgo(now, 30), lastUsedAt: daysAgo(now, 1) },
-            // Inactive keys are neither rotated nor used: the key checks ignore them.
-            { id: 'AKIAALICE0000000002', status: 'Inactive', createdAt: daysAgo(now, 300), lastUsedAt: null },
+          arn: alice,
+          passwordEnabled: true,
+          mfaActive: true,
+          keys: [
+            { active: true, lastRotatedAt: aliceKeys[0]!.createdAt, lastUsedAt: daysAgo(now, 1) },
+            { active: false, lastRotatedAt: aliceKeys[1]!.createdAt, lastUsedAt: null },
           ],
-          adminAccess: false,
         },
         {
-          name: 'ci-deploy',
-          arn: `arn:aws:iam::${ACCOUNT}:user/ci-deploy`,
-          createdAt: daysAgo(now, 90),
-          hasConsolePassword: false,
-          mfaEnabled: false,
-          accessKeys: [{ id: 'AKIACIDEPLOY00000001', status: 'Active', createdAt: daysAgo(now, 60), lastUsedAt: hoursAgo(now, 3) }],
-          adminAccess: false,
+          arn: ciDeploy,
+          passwordEnabled: false,
+          mfaActive: false,
+          keys: [{ active: true, lastRotatedAt: ciKeys[0]!.createdAt, lastUsedAt: hoursAgo(now, 3) }],
         },
       ],
-      roles: [{ name: 'app-server', arn: `arn:aws:iam::${ACCOUNT}:role/app-server`, adminAccess: false }],
     }),
-    s3: ok({
-      accountBlockPublicAccess: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
+    iamPrincipals: ok({
+      users: [
+        { name: 'alice', arn: alice, createdAt: daysAgo(now, 400), adminAccess: false, managedPolicies: [], accessKeys: aliceKeys },
+        { name: 'ci-deploy', arn: ciDeploy, createdAt: daysAgo(now, 90), adminAccess: false, managedPolicies: [], accessKeys: ciKeys },
+      ],
+      roles: [{ name: 'app-server', arn: `arn:aws:iam::${ACCOUNT}:role/app-server`, adminAccess: false, managedPolicies: [] }],
+    }),
+    s3AccountBlockPublicAccess: ok({
+      settings: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
+    }),
+    s3Buckets: ok({
       buckets: [
         { name: 'acme-assets', region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null },
         {
@@ -79,31 +130,33 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
-    ec2: ok({
-      securityGroups: [
+    securityGroups: ok({
+      groups: [
         { id: 'sg-0web', name: 'web', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' }] },
         { id: 'sg-0default', name: 'default', region: 'eu-west-1', openIngress: [] },
       ],
+    }),
+    instances: ok({
       instances: [
         { id: 'i-0web', region: 'us-east-1', type: 't3.large', state: 'running', launchedAt: daysAgo(now, 100) },
         { id: 'i-0worker', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 40) },
         // A new instance next to an established one is ordinary growth.
         { id: 'i-0worker2', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 1) },
       ],
-      publicSnapshots: [],
-      publicImages: [],
     }),
+    publicSnapshots: ok({ snapshots: [] }),
+    publicImages: ok({ images: [] }),
     cloudtrail: ok({ trails: [{ name: 'management', homeRegion: 'us-east-1', multiRegion: true, logging: true }] }),
     guardduty: ok({
       regions: [
         { region: 'us-east-1', detectorEnabled: true, highSeverityFindings: [] },
         { region: 'eu-west-1', detectorEnabled: true, highSeverityFindings: [] },
-        { region: 'us-west-2', detectorEnabled: false, highSeverityFindings: [] },
+        { region: 'us-west-2', detectorEnabled: true, highSeverityFindings: [] },
       ],
     }),
     costs: ok({
-      // Ten flat days and today's partial one.
-      daily: Array.from({ length: 11 }, (_, i) => ({ date: dateDaysAgo(now, i), amountUsd: i === 0 ? 8 : 20 + (i % 3) })),
+      // Ten flat days, yesterday's still-growing figure and today's partial one.
+      daily: Array.from({ length: 11 }, (_, i) => ({ date: dateDaysAgo(now, i), amountUsd: i <= 1 ? 8 : 20 + (i % 3) })),
     }),
     anomalies: ok({ anomalies: [{ id: 'anomaly-small', impactUsd: 3.5, startDate: dateDaysAgo(now, 5), service: 'Amazon S3' }] }),
     budgets: ok({ budgets: [{ name: 'monthly', limitUsd: 1000, actualSpendUsd: 300, forecastedSpendUsd: 650 }] }),
@@ -131,4 +184,11 @@ export function outcome(checkId: string, inventory: Inventory): 'pass' | 'not_ev
   const result = check.evaluate(inventory, { now: inventory.collectedAt });
   if (result.status !== 'fail') return result.status;
   return result.resources.map(({ resource, region = 'global' }) => `${resource}@${region}`);
+}
+
+/** The regions and resources a check reports it could not read, as `scope` strings. */
+export function unreadBy(checkId: string, inventory: Inventory): string[] {
+  const check = checkById(checkId);
+  if (!check) throw new Error(`unknown check ${checkId}`);
+  return (check.evaluate(inventory, { now: inventory.collectedAt }).unread ?? []).map((u) => u.scope);
 }

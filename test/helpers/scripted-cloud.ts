@@ -10,6 +10,8 @@ export class ScriptedCloud implements CloudProvider {
   readonly kind = 'sandbox' as const;
   private readonly denied = new Map<string, string>();
   private readonly inventories = new Map<string, (at: Date) => Inventory>();
+  /** The time a scan observes the account at; the harness points it at the test server's (skipped) clock. */
+  private clock: () => Promise<Date> = async () => new Date();
 
   async sentinelAccountId(): Promise<string> {
     return '000000000000';
@@ -23,7 +25,7 @@ export class ScriptedCloud implements CloudProvider {
   async collectInventory(target: RoleTarget): Promise<Inventory> {
     const reason = this.denied.get(target.awsAccountId);
     if (reason) throw new RoleUnavailableError(reason);
-    const at = new Date();
+    const at = await this.clock();
     const scripted = this.inventories.get(target.awsAccountId);
     return scripted ? scripted(at) : cleanInventory(at.toISOString());
   }
@@ -34,6 +36,11 @@ export class ScriptedCloud implements CloudProvider {
 
   allow(awsAccountId: string): void {
     this.denied.delete(awsAccountId);
+  }
+
+  /** Scans observe the account at this clock's time from now on. */
+  useClock(clock: () => Promise<Date>): void {
+    this.clock = clock;
   }
 
   /** What the account looks like from now on (by default: a clean account). */

@@ -8,6 +8,7 @@ export interface Ids {
   alert: string;
   user: string;
   team: string;
+  signal: string;
 }
 
 export interface Entry {
@@ -40,6 +41,15 @@ export const PROCEDURES: Record<string, Entry> = {
   'signals.scoreHistory': { operation: 'getScoreHistory', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'signals.recoveryChecklist': {
     operation: 'getRecoveryChecklist', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }),
+  },
+  'signals.checks': { operation: 'listChecks', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
+  'signals.accept': {
+    operation: 'acceptSignal', harmless: { account_id: '000000000000', signal_id: 'sig_unknown', body: { reason: 'x' } },
+    withIdsOf: (ids) => ({ account_id: ids.account, signal_id: ids.signal, body: { reason: 'Taken over' } }),
+  },
+  'signals.undoAcceptance': {
+    operation: 'undoSignalAcceptance', harmless: { account_id: '000000000000', signal_id: 'sig_unknown' },
+    withIdsOf: (ids) => ({ account_id: ids.account, signal_id: ids.signal }),
   },
   'exports.csv': { operation: 'exportSignalsCsv', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'exports.panic': { operation: 'panicExport', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },

@@ -49,6 +49,21 @@ describe('loadConfig', () => {
     expect(loadConfig(minimal).cloud.provider).toBe('sandbox');
     expect(loadConfig({ ...minimal, AWS_ACCESS_KEY_ID: 'AKIA' }).cloud.provider).toBe('aws');
     expect(loadConfig({ ...minimal, NODE_ENV: 'production' }).cloud.provider).toBe('aws');
-    expect(loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox' }).cloud.provider).toBe('sandbox');
+    expect(loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).cloud.provider)
+      .toBe('sandbox');
+  });
+
+  it('refuses the sandbox in production unless it is allowed, naming the variable', () => {
+    expect(() => loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox' })).toThrow(/ALLOW_SANDBOX_IN_PRODUCTION=true/);
+    expect(() => loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'false' }))
+      .toThrow(ConfigError);
+    expect(loadConfig({ ...minimal, CLOUD_PROVIDER: 'sandbox' }).cloud.provider).toBe('sandbox');
+  });
+
+  it('takes the AWS retry attempts and the Cost Explorer interval, with defaults', () => {
+    expect(loadConfig(minimal).cloud).toMatchObject({ maxAttempts: 8, costExplorerMinIntervalHours: 12 });
+    expect(loadConfig({ ...minimal, AWS_MAX_ATTEMPTS: '12', COST_EXPLORER_MIN_INTERVAL_HOURS: '24' }).cloud)
+      .toMatchObject({ maxAttempts: 12, costExplorerMinIntervalHours: 24 });
+    expect(() => loadConfig({ ...minimal, AWS_MAX_ATTEMPTS: '0' })).toThrow(/AWS_MAX_ATTEMPTS/);
   });
 });

@@ -15,8 +15,21 @@ function signal(i: number): SignalSource {
     id: `sig_${String(i).padStart(4, '0')}`, check_id: 'iam.root_mfa_disabled', scenario: 'iam', severity: 'CRITICAL',
     title: i === 2 ? '=HYPERLINK("http://evil.example")' : `Signal ${i}`, description: 'multi\r\nline, "quoted"',
     resource: `arn:aws:iam::${i}`, region: 'global', detected_at: new Date(at.getTime() + i), resolved_at: i % 2 ? null : at,
+    acceptances: i === 3 ? ACCEPTANCES : [],
   };
 }
+
+// Signal 3's risk was accepted twice: the first acceptance was replaced, the second is in force.
+const ACCEPTANCES = [
+  {
+    id: 'acpt_1', signal_id: 'sig_0003', accepted_by_email: 'ops@example.com', reason: '=break-glass, "approved"',
+    accepted_at: new Date('2026-11-01T00:00:00Z'), expires_at: null, revoked_at: new Date('2026-11-02T00:00:00Z'), revoked_by_email: 'cto@example.com',
+  },
+  {
+    id: 'acpt_2', signal_id: 'sig_0003', accepted_by_email: 'cto@example.com', reason: 'until the migration',
+    accepted_at: new Date('2026-11-02T00:00:00Z'), expires_at: new Date('2026-12-01T00:00:00Z'), revoked_at: null, revoked_by_email: null,
+  },
+];
 
 function source(signalPages: PackageSource['signalPages']): PackageSource {
   return {
@@ -26,11 +39,13 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
       id: 'acc_1', tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: 'Prod', tags: ['a', 'b, "c"'], status: 'ACTIVE',
       external_id: 'e'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf', current_srs: 55, first_scan_id: null,
       connected_at: at, last_scan_at: at, last_successful_scan_at: at, disconnected_at: null, created_at: at, updated_at: at,
+      checks_scan_id: null, coverage_evaluated: null, coverage_total: null, score_complete: null,
     }),
     counts: { signals: 5, openSignals: 3 },
     signalPages,
     scoreHistory: [{ date: '2026-11-21', srs: 55, scan_id: 'scan_1' }],
     checklist: [{ step: 1, title: 'Enable MFA', description: '+ do it now', docs_url: 'https://docs.aws.amazon.com/' }],
+    acceptances: ACCEPTANCES,
   };
 }
 
@@ -55,11 +70,39 @@ describe('export package', () => {
     expect(parseCsvTable(files.get('recovery-checklist.csv') as string)[0]!.description).toBe("'+ do it now");
     const account = JSON.parse(files.get('account.json') as string);
     expect(account.account).not.toHaveProperty('external_id');
-    expect(account.counts).toEqual({ signals: 5, open_signals: 3, score_history_days: 1, checklist_steps: 1 });
+    expect(account.counts).toEqual({ signals: 5, open_signals: 3, score_history_days: 1, checklist_steps: 1, accepted_risks: 2 });
     // The same record as one CSV row, every column of the JSON record, the tags as a JSON array.
     const accountCsv = parseCsvTable(files.get('account.csv') as string);
     expect(accountCsv).toEqual([{ ...account.account, tags: '["a","b, \\"c\\""]', current_srs: '55', disconnected_at: '' }]);
     expect(Object.keys(accountCsv[0]!).sort()).toEqual(Object.keys(account.account).sort());
+  });
+
+  it('exports every acceptance: on its signal (in force or not) and in accepted-risks, who, when, why, until when', async () => {
+    const file = path.join(dir, 'accepted.zip');
+    await writeExportPackage(source(async function* pages() {
+      yield [signal(2), signal(3)];
+    }), file);
+    const files = await entries(file);
+    const expected = [
+      {
+        acceptance_id: 'acpt_1', signal_id: 'sig_0003', status: 'ended', accepted_by: 'ops@example.com', reason: '=break-glass, "approved"',
+        accepted_at: '2026-11-01T00:00:00.000Z', expires_at: null, ended_at: '2026-11-02T00:00:00.000Z', ended_by: 'cto@example.com',
+      },
+      {
+        acceptance_id: 'acpt_2', signal_id: 'sig_0003', status: 'in_force', accepted_by: 'cto@example.com', reason: 'until the migration',
+        accepted_at: '2026-11-02T00:00:00.000Z', expires_at: '2026-12-01T00:00:00.000Z', ended_at: null, ended_by: null,
+      },
+    ];
+    expect(JSON.parse(files.get('accepted-risks.json') as string)).toEqual(expected);
+    const csv = parseCsvTable(files.get('accepted-risks.csv') as string);
+    expect(csv.map((r) => r.acceptance_id)).toEqual(['acpt_1', 'acpt_2']);
+    expect(csv[0]!.reason).toBe(`'=break-glass, "approved"`);
+    const findings = JSON.parse(files.get('findings.json') as string);
+    expect(findings.map((f: { accepted: boolean }) => f.accepted)).toEqual([false, true]);
+    expect(findings[1].acceptances).toEqual(expected);
+    const findingsCsv = parseCsvTable(files.get('findings.csv') as string);
+    expect(findingsCsv.map((r) => r.accepted)).toEqual(['false', 'true']);
+    expect(JSON.parse(findingsCsv[1]!.acceptances as string)).toEqual(expected);
   });
 
   it('writes an empty JSON array and a header-only CSV for an account without signals', async () => {

@@ -17,15 +17,15 @@ describe('migrations', () => {
   it('create the whole data model, and down removes it again', async () => {
     await migrateToLatest(database.db);
     expect(await tables()).toEqual([
-      'accounts', 'alert_deliveries', 'alert_events', 'alert_rule_states', 'alert_rules', 'delivery_attempts', 'email_outbox',
-      'exports', 'invitations', 'oauth_states', 'rate_limits', 'refresh_tokens', 'scans', 'score_history', 'signals',
-      'slack_installations', 'stripe_events', 'stripe_subscriptions', 'tenants', 'users',
+      'accounts', 'alert_deliveries', 'alert_events', 'alert_rule_states', 'alert_rules', 'cost_explorer_reads', 'delivery_attempts',
+      'email_outbox', 'exports', 'invitations', 'oauth_states', 'rate_limits', 'refresh_tokens', 'scan_checkpoints', 'scans',
+      'score_history', 'signal_acceptances', 'signals', 'slack_installations', 'stripe_events', 'stripe_subscriptions', 'tenants', 'users',
     ]);
     // Each step reverts the most recent migration; all of them leave nothing behind.
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(20);
+    expect(await tables()).toHaveLength(23);
   });
 
   describe('constraints protect the data', () => {
@@ -64,6 +64,28 @@ describe('migrations', () => {
       await expect(db().insertInto('alert_rules').values({ ...rule, id: 'rule_1', min_srs: 101 }).execute()).rejects.toThrow(/check/);
       await expect(db().insertInto('alert_rules').values({ ...rule, id: 'rule_2', channels: '[]' }).execute()).rejects.toThrow(/check/);
       await db().insertInto('alert_rules').values({ ...rule, id: 'rule_3' }).execute();
+    });
+
+    it('keeps one acceptance in force per signal, with a reason of 1-500 characters and an expiry after it', async () => {
+      await db().insertInto('scans').values({
+        id: 'scan_1', tenant_id: 'ten_1', account_id: 'acc_1', trigger: 'manual', status: 'succeeded', started_at: new Date(),
+      }).execute();
+      await db().insertInto('signals').values({
+        id: 'sig_1', tenant_id: 'ten_1', account_id: 'acc_1', check_id: 'c', fingerprint: 'f', scenario: 'iam', severity: 'LOW',
+        title: 't', description: 'd', resource: 'r', first_scan_id: 'scan_1', last_seen_scan_id: 'scan_1', detected_at: new Date(),
+      }).execute();
+      const at = new Date('2026-11-01T00:00:00Z');
+      const acceptance = {
+        tenant_id: 'ten_1', account_id: 'acc_1', signal_id: 'sig_1', accepted_by: 'usr_1', accepted_by_email: 'o@example.com',
+        reason: 'ok', accepted_at: at, expires_at: null,
+      };
+      await db().insertInto('signal_acceptances').values({ ...acceptance, id: 'acpt_1' }).execute();
+      await expect(db().insertInto('signal_acceptances').values({ ...acceptance, id: 'acpt_2' }).execute())
+        .rejects.toThrow(/signal_acceptances_one_in_force/);
+      await db().updateTable('signal_acceptances').set({ revoked_at: at }).where('id', '=', 'acpt_1').execute();
+      await expect(db().insertInto('signal_acceptances').values({ ...acceptance, id: 'acpt_3', reason: '' }).execute()).rejects.toThrow(/check/);
+      await expect(db().insertInto('signal_acceptances').values({ ...acceptance, id: 'acpt_4', expires_at: at }).execute()).rejects.toThrow(/check/);
+      await db().insertInto('signal_acceptances').values({ ...acceptance, id: 'acpt_5' }).execute();
     });
 
     it('refuses a user of a tenant that does not exist', async () => {

@@ -1,6 +1,8 @@
 import { saveScanResult, type ScanResult } from '../../db/repositories/scan-results';
-import type { Finding } from '../../domain/checks/evaluate';
+import { CATALOG } from '../../domain/checks/catalog';
+import type { CheckOutcome, Evaluation, Finding } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';
+import type { Unread } from '../../domain/inventory';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 // Saving scans: the finding lifecycle of DESIGN.md, the score, the daily history, and idempotency.
@@ -22,20 +24,42 @@ async function newAccount(): Promise<string> {
   return id;
 }
 
+interface Coverage {
+  /** Checks the scan could not evaluate at all. */
+  notEvaluated?: string[];
+  /** What checks could not read. */
+  unread?: Record<string, Unread[]>;
+  /** False: too little was read to score. */
+  scored?: boolean;
+}
+
+/** An evaluation with the given findings; every catalog check (and any check a finding names) passed or failed. */
+function evaluation(findings: Finding[], { notEvaluated = [], unread = {}, scored = true }: Coverage = {}): Evaluation {
+  const ids = [...new Set([...CATALOG.map((c) => c.id), ...findings.map((f) => f.checkId), ...notEvaluated])];
+  const outcomes = ids.map((checkId): CheckOutcome => {
+    if (notEvaluated.includes(checkId)) return { checkId, status: 'not_evaluated', failingResources: 0, reason: 'denied', unread: [] };
+    const failing = findings.filter((f) => f.checkId === checkId).length;
+    return { checkId, status: failing > 0 ? 'failed' : 'passed', failingResources: failing, reason: null, unread: unread[checkId] ?? [] };
+  });
+  const evaluated = outcomes.filter((o) => o.status !== 'not_evaluated').length;
+  return { findings, outcomes, coverage: { evaluated, total: outcomes.length }, scored };
+}
+
 let scans = 0;
-async function scan(accountId: string, at: string, findings: Finding[], extra: Partial<ScanResult> = {}) {
+async function scan(accountId: string, at: string, findings: Finding[], extra: Partial<ScanResult> & { coverage?: Coverage } = {}) {
   scans += 1;
   const scanId = `scan_${String(scans).padStart(4, '0')}`;
   await database.db.insertInto('scans').values({
     id: scanId, tenant_id: 'ten_1', account_id: accountId, trigger: 'scheduled', status: 'running', started_at: new Date(at),
   }).execute();
-  const result: ScanResult = { scanId, tenantId: 'ten_1', accountId, observedAt: new Date(at), findings, notEvaluatedCheckIds: [], ...extra };
+  const { coverage, ...rest } = extra;
+  const result: ScanResult = { scanId, tenantId: 'ten_1', accountId, observedAt: new Date(at), evaluation: evaluation(findings, coverage), ...rest };
   return { scanId, saved: await saveScanResult({ db: database.db, result }), result };
 }
 
-function finding(checkId: string, resource: string, severity: Severity = 'HIGH', region = 'global'): Finding {
+function finding(checkId: string, resource: string, severity: Severity = 'HIGH', region = 'global', owner: string | null = null): Finding {
   return {
-    checkId, resource, region, severity, scenario: 'iam', title: checkId, description: `${checkId} on ${resource}`,
+    checkId, resource, region, owner, severity, scenario: 'iam', title: checkId, description: `${checkId} on ${resource}`,
     fingerprint: `${checkId}|${resource}|${region}`,
   };
 }
@@ -106,7 +130,7 @@ describe('saveScanResult', () => {
     const account = await newAccount();
     const contact = finding('suspension.security_contact_missing', 'account');
     await scan(account, '2026-11-06T00:00:00Z', [contact]);
-    const { saved } = await scan(account, '2026-11-06T06:00:00Z', [], { notEvaluatedCheckIds: ['suspension.security_contact_missing'] });
+    const { saved } = await scan(account, '2026-11-06T06:00:00Z', [], { coverage: { notEvaluated: ['suspension.security_contact_missing'] } });
     expect(saved.resolvedFingerprints).toEqual([]);
     expect((await signalsOf(account))[0]!.resolved_at).toBeNull();
   });
@@ -123,5 +147,110 @@ describe('saveScanResult', () => {
     const row = await database.db.selectFrom('accounts').select('last_successful_scan_at').where('id', '=', account).executeTakeFirstOrThrow();
     expect(row.last_successful_scan_at?.toISOString()).toBe('2026-11-07T00:00:00.000Z');
     expect((await signalsOf(account)).filter((s) => s.resolved_at === null)).toHaveLength(2);
+  });
+
+  it('keeps open the signals in a region, resource or owner the scan could not read, and resolves the rest', async () => {
+    const account = await newAccount();
+    const inDeniedRegion = finding('exposure.sg_ssh_open', 'sg-1', 'HIGH', 'eu-west-3');
+    const elsewhere = finding('exposure.sg_ssh_open', 'sg-2', 'HIGH', 'us-east-1');
+    const deniedBucket = finding('exposure.s3_bucket_public', 'logs', 'CRITICAL', 'us-east-1');
+    const keyOfUnreadUser = finding('iam.access_key_not_rotated', 'AKIA1', 'MEDIUM', 'global', 'arn:aws:iam::1:user/bob');
+    await scan(account, '2026-11-08T00:00:00Z', [inDeniedRegion, elsewhere, deniedBucket, keyOfUnreadUser]);
+
+    const { saved } = await scan(account, '2026-11-08T06:00:00Z', [], {
+      coverage: {
+        unread: {
+          'exposure.sg_ssh_open': [{ kind: 'region', scope: 'eu-west-3', reason: 'SCP' }],
+          'exposure.s3_bucket_public': [{ kind: 'resource', scope: 'logs', reason: 'bucket policy' }],
+          'iam.access_key_not_rotated': [{ kind: 'resource', scope: 'arn:aws:iam::1:user/bob', reason: 'throttled' }],
+        },
+      },
+    });
+    expect(saved.resolvedFingerprints).toEqual([elsewhere.fingerprint]);
+    const open = (await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.fingerprint).sort();
+    expect(open).toEqual([inDeniedRegion.fingerprint, deniedBucket.fingerprint, keyOfUnreadUser.fingerprint].sort());
+    expect((await signalsOf(account)).find((s) => s.fingerprint === keyOfUnreadUser.fingerprint)?.owner).toBe('arn:aws:iam::1:user/bob');
+  });
+
+  it('records no score for a scan that read too little: the last score stands, no history point, coverage kept', async () => {
+    const account = await newAccount();
+    await scan(account, '2026-11-09T00:00:00Z', [finding('iam.user_no_mfa', 'alice')]);
+    const lost = finding('connectivity.coverage_lost', 'scan-coverage', 'HIGH');
+    const { saved, scanId } = await scan(account, '2026-11-09T06:00:00Z', [lost], {
+      coverage: { notEvaluated: [...CATALOG.map((c) => c.id), 'iam.user_no_mfa'].filter((id) => !id.startsWith('connectivity.')), scored: false },
+    });
+    expect(saved.srs).toBeNull();
+    expect(saved.resolvedFingerprints).toEqual([]);
+    const accountRow = await database.db.selectFrom('accounts').selectAll().where('id', '=', account).executeTakeFirstOrThrow();
+    expect(accountRow).toMatchObject({
+      current_srs: 80, last_successful_scan_at: new Date('2026-11-09T00:00:00Z'), checks_scan_id: scanId, coverage_evaluated: 2,
+      coverage_total: CATALOG.length + 1, score_complete: false, // the catalogue and the test's own iam.user_no_mfa
+    });
+    const scanRow = await database.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
+    expect(scanRow).toMatchObject({ status: 'failed', srs: null });
+    expect(scanRow.failure_reason).toContain(`only 2 of ${CATALOG.length + 1} checks`);
+    expect(scanRow.checks).toHaveLength(CATALOG.length + 1);
+    const history = await database.db.selectFrom('score_history').selectAll().where('account_id', '=', account).execute();
+    expect(history.map((h) => h.scan_id)).not.toContain(scanId);
+    expect((await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.check_id).sort())
+      .toEqual(['connectivity.coverage_lost', 'iam.user_no_mfa']);
+  });
+
+  it('stores the outcomes and marks a complete score; removes the scan\'s checkpoint', async () => {
+    const account = await newAccount();
+    scans += 1;
+    const scanId = `scan_${String(scans).padStart(4, '0')}`;
+    await database.db.insertInto('scans').values({
+      id: scanId, tenant_id: 'ten_1', account_id: account, trigger: 'scheduled', status: 'running', started_at: new Date('2026-11-10T00:00:00Z'),
+    }).execute();
+    await database.db.insertInto('scan_checkpoints').values({ scan_id: scanId, reads: JSON.stringify({ regions: { status: 'ok', value: [] } }) }).execute();
+    const result: ScanResult = {
+      scanId, tenantId: 'ten_1', accountId: account, observedAt: new Date('2026-11-10T00:00:00Z'), evaluation: evaluation([]),
+    };
+    await saveScanResult({ db: database.db, result });
+    const row = await database.db.selectFrom('accounts').select(['score_complete', 'coverage_evaluated', 'coverage_total']).where('id', '=', account)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ score_complete: true, coverage_evaluated: CATALOG.length, coverage_total: CATALOG.length });
+    expect(await database.db.selectFrom('scan_checkpoints').selectAll().where('scan_id', '=', scanId).execute()).toEqual([]);
+  });
+
+  describe('accepted signals', () => {
+    async function accept(signalId: string, accountId: string, expiresAt: Date | null, at = '2026-11-11T00:00:00Z') {
+      const user = await database.db.selectFrom('users').select('id').where('id', '=', 'usr_1').executeTakeFirst();
+      if (!user) {
+        await database.db.insertInto('users').values({ id: 'usr_1', tenant_id: 'ten_1', email: 'owner@example.com', name: 'O', role: 'owner' }).execute();
+      }
+      await database.db.insertInto('signal_acceptances').values({
+        id: `acpt_${signalId}`, tenant_id: 'ten_1', account_id: accountId, signal_id: signalId, accepted_by: 'usr_1',
+        accepted_by_email: 'owner@example.com', reason: 'break-glass role', accepted_at: new Date(at), expires_at: expiresAt,
+      }).execute();
+    }
+
+    it('do not count in the score while in force, and count again once expired; the first scan after expiry is noted', async () => {
+      const account = await newAccount();
+      const critical = finding('iam.root_mfa_disabled', 'root', 'CRITICAL');
+      await scan(account, '2026-11-11T00:00:00Z', [critical]);
+      const [signal] = await signalsOf(account);
+      await accept(signal!.id, account, new Date('2026-11-12T00:00:00Z'));
+
+      expect((await scan(account, '2026-11-11T06:00:00Z', [critical])).saved.srs).toBe(100);
+      const expired = await scan(account, '2026-11-12T06:00:00Z', [critical]);
+      expect(expired.saved.srs).toBe(55);
+      const acceptance = await database.db.selectFrom('signal_acceptances').selectAll().where('signal_id', '=', signal!.id).executeTakeFirstOrThrow();
+      expect(acceptance.expiry_scan_id).toBe(expired.scanId);
+      await scan(account, '2026-11-12T12:00:00Z', [critical]);
+      expect((await database.db.selectFrom('signal_acceptances').select('expiry_scan_id').where('signal_id', '=', signal!.id)
+        .executeTakeFirstOrThrow()).expiry_scan_id).toBe(expired.scanId);
+    });
+
+    it('stay open and listed while the finding is seen', async () => {
+      const account = await newAccount();
+      const gpu = finding('threat.gpu_instance_running', 'i-1', 'HIGH', 'us-east-1');
+      await scan(account, '2026-11-13T00:00:00Z', [gpu]);
+      const [signal] = await signalsOf(account);
+      await accept(signal!.id, account, null, '2026-11-13T00:00:00Z');
+      await scan(account, '2026-11-13T06:00:00Z', [gpu]);
+      expect((await signalsOf(account)).map((s) => s.resolved_at)).toEqual([null]);
+    });
   });
 });

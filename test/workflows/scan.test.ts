@@ -15,7 +15,7 @@ const signalsOf = (accountId: string) =>
 
 function withRootMfaOff(at: Date) {
   const inventory = cleanInventory(at.toISOString());
-  part(inventory.iam).rootMfaEnabled = false;
+  part(inventory.iamSummary).rootMfaEnabled = false;
   return inventory;
 }
 

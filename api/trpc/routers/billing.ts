@@ -9,7 +9,7 @@ const owner = (operationId: string) => procedureFor(operationId).use(({ ctx, nex
 });
 
 export const billingRouter = router({
-  plans: publicProcedureFor('listPlans').query(() => listPlans()),
+  plans: publicProcedureFor('listPlans').query(({ ctx }) => listPlans(ctx.deps.config)),
   checkout: owner('startCheckout').input(checkoutInput)
     .mutation(({ ctx, input }) => createCheckoutSession(ctx.deps, ctx.caller, input)),
   portal: owner('openBillingPortal').input(portalQuery.prefault({}))

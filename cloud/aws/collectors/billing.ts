@@ -1,83 +1,111 @@
-import { BudgetsClient, paginateDescribeBudgets } from '@aws-sdk/client-budgets';
-import { CostExplorerClient, GetCostAndUsageCommand, paginateGetAnomalies, type ResultByTime } from '@aws-sdk/client-cost-explorer';
-import type { Inventory } from '../../../domain/inventory';
-import { settleAll } from './concurrency';
-import { allPages } from './pages';
-import { readPart, type RefusedError } from './refusals';
-import type { Session } from './session';
+import { type Budget as AwsBudget, BudgetsClient, paginateDescribeBudgets } from '@aws-sdk/client-budgets';
+import { CostExplorerClient, GetCostAndUsageCommand, paginateGetAnomalies } from '@aws-sdk/client-cost-explorer';
+import type { Budget, CostAnomaly, DailyCost } from '../../../domain/inventory';
+import { ReadFailure } from './failures';
+import { foldPages, globalPart, type ReadContext } from './reader';
 
-// Cost Explorer and Budgets are global services. Costs cover the 14 full days before the scan's day: today's
-// figure is partial and would read as a drop.
+// Cost Explorer and Budgets are global services. Costs cover the 14 days before the scan's day, usage only (record
+// type Usage: fees, credits, refunds and tax would read as spikes and drops). AWS bills every Cost Explorer
+// request to the customer ($0.01 each): the scan reuses these two parts for a while (see activities/scans.ts).
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;
 
 const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
 
+/** Cost Explorer refusing an account that never opened it: the reason says how to open it. */
+class CostExplorerNotEnabled extends ReadFailure {
+  constructor(failure: ReadFailure) {
+    super(failure.call, failure.cause);
+  }
+
+  override get reason(): string {
+    return 'Cost Explorer is not enabled for this account: open it once in the AWS Billing console; its data becomes '
+      + 'available within 24 hours.';
+  }
+}
+
 // An account that has never opened Cost Explorer answers AccessDenied ("not enabled for cost explorer
 // access") or DataUnavailable, whatever the role's permissions.
-function costExplorerReason(refused: RefusedError): string {
-  const message = refused.cause instanceof Error ? refused.cause.message : '';
-  if (refused.code === 'DataUnavailable' || /not enabled for cost explorer/i.test(message)) {
-    return 'Cost Explorer is not enabled for this account: open it once in the AWS Billing console; '
-      + 'its data becomes available within 24 hours.';
+async function explainCostExplorer<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    const message = err instanceof ReadFailure && err.cause instanceof Error ? err.cause.message : '';
+    if (err instanceof ReadFailure && (err.code === 'DataUnavailable' || /not enabled for cost explorer/i.test(message))) {
+      throw new CostExplorerNotEnabled(err);
+    }
+    throw err;
   }
-  return refused.reason;
 }
 
-async function dailyCosts(ce: CostExplorerClient, now: Date) {
-  const results: ResultByTime[] = [];
-  let token: string | undefined;
-  do {
-    const page = await ce.send(new GetCostAndUsageCommand({
-      TimePeriod: { Start: isoDate(now.getTime() - DAYS * DAY_MS), End: isoDate(now.getTime()) },
-      Granularity: 'DAILY',
-      Metrics: ['UnblendedCost'],
-      NextPageToken: token,
-    }));
-    results.push(...(page.ResultsByTime ?? []));
-    token = page.NextPageToken;
-  } while (token);
-  return {
-    daily: results.map((r) => ({ date: r.TimePeriod?.Start ?? '', amountUsd: Number(r.Total?.UnblendedCost?.Amount ?? 0) })),
-  };
+const costExplorer = (ctx: ReadContext) => ctx.session.client((config) => new CostExplorerClient(config));
+
+export const costsPart = globalPart({
+  part: 'costs',
+  read: (ctx: ReadContext) => explainCostExplorer(async () => {
+    const ce = costExplorer(ctx);
+    const daily: DailyCost[] = [];
+    let token: string | undefined;
+    do {
+      const page = await ce.send(new GetCostAndUsageCommand({
+        TimePeriod: { Start: isoDate(ctx.now.getTime() - DAYS * DAY_MS), End: isoDate(ctx.now.getTime()) },
+        Granularity: 'DAILY',
+        Metrics: ['UnblendedCost'],
+        Filter: { Dimensions: { Key: 'RECORD_TYPE', Values: ['Usage'] } },
+        NextPageToken: token,
+      }));
+      for (const r of page.ResultsByTime ?? []) daily.push({ date: r.TimePeriod?.Start ?? '', amountUsd: Number(r.Total?.UnblendedCost?.Amount ?? 0) });
+      token = page.NextPageToken;
+    } while (token);
+    return { value: { daily } };
+  }),
+});
+
+export const anomaliesPart = globalPart({
+  part: 'anomalies',
+  read: (ctx: ReadContext) => explainCostExplorer(async () => ({
+    value: {
+      anomalies: await foldPages(paginateGetAnomalies({ client: costExplorer(ctx) }, {
+        DateInterval: { StartDate: isoDate(ctx.now.getTime() - DAYS * DAY_MS) },
+      }), [] as CostAnomaly[], (into, page) => [...into, ...(page.Anomalies ?? []).map((a) => ({
+        id: a.AnomalyId ?? '',
+        impactUsd: a.Impact?.TotalImpact ?? a.Impact?.MaxImpact ?? 0,
+        startDate: a.AnomalyStartDate ?? '',
+        service: a.RootCauses?.[0]?.Service ?? null,
+      }))]),
+    },
+  })),
+});
+
+/**
+ * A budget's amount for the current period: its fixed limit, or for a planned budget the amount of the period
+ * that has started last (planned limits are keyed by their period's start, in epoch seconds). null: none.
+ */
+function currentLimit(budget: AwsBudget, now: Date): number | null {
+  if (budget.BudgetLimit?.Amount !== undefined) return Number(budget.BudgetLimit.Amount);
+  const started = Object.entries(budget.PlannedBudgetLimits ?? {})
+    .filter(([start]) => Number(start) * 1000 <= now.getTime())
+    .sort(([a], [b]) => Number(a) - Number(b));
+  const amount = started.at(-1)?.[1].Amount;
+  return amount === undefined ? null : Number(amount);
 }
 
-async function anomalies(ce: CostExplorerClient, now: Date) {
-  const pages = await allPages(paginateGetAnomalies({ client: ce }, {
-    DateInterval: { StartDate: isoDate(now.getTime() - DAYS * DAY_MS) },
-  }));
-  return {
-    anomalies: pages.flatMap((page) => page.Anomalies ?? []).map((a) => ({
-      id: a.AnomalyId ?? '',
-      impactUsd: a.Impact?.TotalImpact ?? a.Impact?.MaxImpact ?? 0,
-      startDate: a.AnomalyStartDate ?? '',
-      service: a.RootCauses?.[0]?.Service ?? null,
-    })),
-  };
-}
-
-async function budgets(client: BudgetsClient, accountId: string) {
-  const pages = await allPages(paginateDescribeBudgets({ client }, { AccountId: accountId }));
-  return {
-    // Only cost budgets are in dollars; usage, reservation and savings plan budgets do not cap spend.
-    budgets: pages.flatMap((page) => page.Budgets ?? []).filter((b) => b.BudgetType === 'COST').map((b) => ({
-      name: b.BudgetName ?? '',
-      limitUsd: Number(b.BudgetLimit?.Amount ?? 0),
-      actualSpendUsd: Number(b.CalculatedSpend?.ActualSpend?.Amount ?? 0),
-      forecastedSpendUsd: b.CalculatedSpend?.ForecastedSpend?.Amount === undefined
-        ? null : Number(b.CalculatedSpend.ForecastedSpend.Amount),
-    })),
-  };
-}
-
-export async function collectBilling({ session, now }: { session: Session; now: Date }): Promise<Pick<Inventory, 'costs' | 'anomalies' | 'budgets'>> {
-  const ce = session.client((config) => new CostExplorerClient(config));
-  const budgetsClient = session.client((config) => new BudgetsClient(config));
-  const [costs, found, budgeted] = await settleAll([
-    readPart(() => dailyCosts(ce, now), costExplorerReason),
-    readPart(() => anomalies(ce, now), costExplorerReason),
-    readPart(() => budgets(budgetsClient, session.accountId)),
-  ]);
-  return { costs, anomalies: found, budgets: budgeted };
-}
+export const budgetsPart = globalPart({
+  part: 'budgets',
+  read: async ({ session, now }: ReadContext) => ({
+    value: {
+      budgets: await foldPages(paginateDescribeBudgets({ client: session.client((config) => new BudgetsClient(config)) }, {
+        AccountId: session.accountId,
+      }), [] as Budget[], (into, page) => [...into, ...(page.Budgets ?? [])
+        // Only cost budgets are in dollars; usage, reservation and savings plan budgets do not cap spend.
+        .filter((b) => b.BudgetType === 'COST')
+        .map((b) => ({
+          name: b.BudgetName ?? '',
+          limitUsd: currentLimit(b, now),
+          actualSpendUsd: Number(b.CalculatedSpend?.ActualSpend?.Amount ?? 0),
+          forecastedSpendUsd: b.CalculatedSpend?.ForecastedSpend?.Amount === undefined ? null : Number(b.CalculatedSpend.ForecastedSpend.Amount),
+        }))]),
+    },
+  }),
+});

@@ -1,42 +1,50 @@
-import {
-  CloudTrailClient, DescribeTrailsCommand, GetTrailStatusCommand, type Trail as AwsTrail,
-} from '@aws-sdk/client-cloudtrail';
-import type { Collected, Trail } from '../../../domain/inventory';
-import { hasCode } from '../errors';
-import { mapLimit, REGION_CONCURRENCY } from './concurrency';
-import { readPart } from './refusals';
-import { perRegion, type Session } from './session';
+import { CloudTrailClient, DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
+import type { Trail } from '../../../domain/inventory';
+import { isAbsent } from './failures';
+import { type ReadContext, regionalPart } from './reader';
 
 // DescribeTrails in a region answers the trails homed there and the multi-region and organization trails that
-// cover it (shadow trails). Asking every enabled region finds each trail; its ARN tells the copies apart.
-// A trail's status is asked of its home region.
+// cover it (shadow trails): asking every enabled region finds each trail, and its ARN tells the copies apart. A
+// trail's status is asked in its home region, so a trail whose home region could not be read has an unknown status.
 
-export function collectCloudTrail({ session, regions }: { session: Session; regions: string[] }): Promise<Collected<{ trails: Trail[] }>> {
-  return readPart(async () => {
-    const cloudtrail = perRegion((region) => session.client((config) => new CloudTrailClient(config), region));
-    const found = new Map<string, AwsTrail>();
-    await mapLimit({
-      items: regions,
-      limit: REGION_CONCURRENCY,
-      run: async (region) => {
-        const { trailList = [] } = await cloudtrail(region).send(new DescribeTrailsCommand({ includeShadowTrails: true }));
-        for (const trail of trailList) if (trail.TrailARN) found.set(trail.TrailARN, trail);
-      },
-    });
-    const trails = await mapLimit({
-      items: [...found.values()],
-      limit: REGION_CONCURRENCY,
-      run: async (trail): Promise<Trail | null> => {
-        const homeRegion = trail.HomeRegion ?? '';
-        try {
-          const { IsLogging } = await cloudtrail(homeRegion).send(new GetTrailStatusCommand({ Name: trail.TrailARN }));
-          return { name: trail.Name ?? '', homeRegion, multiRegion: trail.IsMultiRegionTrail ?? false, logging: IsLogging ?? false };
-        } catch (err) {
-          if (hasCode(err, 'TrailNotFound')) return null; // deleted since it was listed
-          throw err;
-        }
-      },
-    });
-    return { trails: trails.filter((t): t is Trail => t !== null).sort((a, b) => a.name.localeCompare(b.name)) };
-  });
+interface Sighting extends Omit<Trail, 'logging'> {
+  arn: string;
 }
+
+interface Slice {
+  trails: Sighting[];
+  /** Logging status of the trails homed in this region, by ARN. */
+  logging: Record<string, boolean>;
+  /** Trails homed here that were deleted between the listing and the status. */
+  deleted: string[];
+}
+
+export const cloudtrailPart = regionalPart({
+  part: 'cloudtrail',
+  async read({ session }: ReadContext, region: string): Promise<Slice> {
+    const cloudtrail = session.client((config) => new CloudTrailClient(config), region);
+    const { trailList = [] } = await cloudtrail.send(new DescribeTrailsCommand({ includeShadowTrails: true }));
+    const slice: Slice = { trails: [], logging: {}, deleted: [] };
+    for (const t of trailList) {
+      if (t.TrailARN) slice.trails.push({ arn: t.TrailARN, name: t.Name ?? '', homeRegion: t.HomeRegion ?? '', multiRegion: t.IsMultiRegionTrail ?? false });
+    }
+    for (const trail of slice.trails.filter((t) => t.homeRegion === region)) {
+      try {
+        slice.logging[trail.arn] = (await cloudtrail.send(new GetTrailStatusCommand({ Name: trail.arn }))).IsLogging ?? false;
+      } catch (err) {
+        if (!isAbsent(err, 'TrailNotFound')) throw err;
+        slice.deleted.push(trail.arn);
+      }
+    }
+    return slice;
+  },
+  assemble(slices) {
+    const logging: Record<string, boolean> = Object.assign({}, ...slices.map((s) => s.logging));
+    const deleted = new Set(slices.flatMap((s) => s.deleted));
+    const trails = new Map<string, Trail>();
+    for (const { arn, ...trail } of slices.flatMap((s) => s.trails)) {
+      if (!deleted.has(arn)) trails.set(arn, { ...trail, logging: logging[arn] ?? null });
+    }
+    return { trails: [...trails.values()].sort((a, b) => a.name.localeCompare(b.name)) };
+  },
+});

@@ -1,6 +1,3 @@
-/** Regional services are read this many regions at a time: fast enough, and far from AWS's rate limits. */
-export const REGION_CONCURRENCY = 4;
-
 /**
  * Runs `run` over `items`, at most `limit` at a time, and returns the results in the order of `items`. On a
  * failure it starts nothing new and rejects with the first error once the calls under way have settled, so no

@@ -1,48 +1,86 @@
 import {
   CredentialReportExpiredException, CredentialReportNotPresentException, CredentialReportNotReadyException,
-  GenerateCredentialReportCommand, GetCredentialReportCommand, type IAMClient,
+  GenerateCredentialReportCommand, GetCredentialReportCommand, IAMClient,
 } from '@aws-sdk/client-iam';
-import { RefusedError } from './refusals';
+import type { CredentialReport, ReportedUser } from '../../../domain/inventory';
+import { NotReadyError, ReadFailure } from './failures';
+import { globalPart, type ReadContext } from './reader';
 
-// The root user's last sign-in or key use is only in the credential report, which IAM generates on request
-// (in seconds for most accounts, and reuses for 4 hours).
+// IAM's credential report: every user's password, MFA and access-key use, and the root user's last use, in one
+// CSV. IAM generates it on request (seconds for most accounts, longer for thousands of users) and serves the same
+// report for 4 hours. One generation per scan, then polling until it is ready or the deadline passes.
 
 const ROOT = '<root_account>';
-const LAST_USED_COLUMNS = ['password_last_used', 'access_key_1_last_used_date', 'access_key_2_last_used_date'];
-const ATTEMPTS = 10;
-const POLL_MS = 1_000;
+const DEADLINE_MS = 120_000;
+const FIRST_POLL_MS = 1_000;
+const LONGEST_POLL_MS = 5_000;
 
-/** The latest date among the root row's last-used columns; they read 'N/A' or 'no_information' when unused. */
-function rootLastUsedFromReport(csv: string): string | null {
-  const [header = '', ...rows] = csv.trim().split(/\r?\n/).map((line) => line.split(','));
-  const root = rows.find((row) => row[0] === ROOT);
-  if (!root) return null;
-  const times = LAST_USED_COLUMNS
-    .map((column) => Date.parse(root[header.indexOf(column)] ?? ''))
-    .filter((t) => !Number.isNaN(t));
-  return times.length ? new Date(Math.max(...times)).toISOString() : null;
+/** A date column: 'N/A', 'no_information' and 'not_supported' mean none. */
+function dateOf(value: string | undefined): string | null {
+  const time = Date.parse(value ?? '');
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
-const notReady = (err: unknown) => err instanceof CredentialReportNotReadyException
-  || err instanceof CredentialReportNotPresentException || err instanceof CredentialReportExpiredException;
+/**
+ * The report as rows of named columns. It is not quoted, and IAM names may contain commas: a row with more
+ * fields than the header has the extra ones in its user name and in the ARN that repeats it.
+ */
+function rows(csv: string): Record<string, string>[] {
+  const [header = [], ...lines] = csv.trim().split(/\r?\n/).map((line) => line.split(','));
+  return lines.map((fields) => {
+    const extra = (fields.length - header.length) / 2;
+    const joined = extra > 0 && Number.isInteger(extra)
+      ? [fields.slice(0, extra + 1).join(','), fields.slice(extra + 1, 2 * extra + 2).join(','), ...fields.slice(2 * extra + 2)]
+      : fields;
+    return Object.fromEntries(header.map((column, i) => [column, joined[i] ?? '']));
+  });
+}
 
-/** null when the report cannot be had: refused, or still being generated after the polling. */
-export async function rootLastUsedAt(iam: IAMClient): Promise<string | null> {
-  try {
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      // Starts a generation when the latest report is missing or stale; a no-op while one is under way.
-      await iam.send(new GenerateCredentialReportCommand({}));
+export function parseCredentialReport(csv: string, generatedAt: Date): CredentialReport {
+  const all = rows(csv);
+  const root = all.find((row) => row.user === ROOT);
+  const rootUses = root
+    ? [root.password_last_used, root.access_key_1_last_used_date, root.access_key_2_last_used_date].map(dateOf).filter((d): d is string => d !== null)
+    : [];
+  return {
+    generatedAt: generatedAt.toISOString(),
+    root: root ? { lastUsedAt: rootUses.length > 0 ? rootUses.sort().at(-1) as string : null } : null,
+    users: all.filter((row) => row.user !== ROOT).map((row): ReportedUser => ({
+      arn: row.arn ?? '',
+      passwordEnabled: row.password_enabled === 'true',
+      mfaActive: row.mfa_active === 'true',
+      keys: [1, 2]
+        .map((slot) => ({
+          active: row[`access_key_${slot}_active`] === 'true',
+          lastRotatedAt: dateOf(row[`access_key_${slot}_last_rotated`]),
+          lastUsedAt: dateOf(row[`access_key_${slot}_last_used_date`]),
+        }))
+        .filter((key) => key.lastRotatedAt !== null),
+    })),
+  };
+}
+
+const notYet = (err: unknown) => err instanceof ReadFailure && (err.cause instanceof CredentialReportNotReadyException
+  || err.cause instanceof CredentialReportNotPresentException || err.cause instanceof CredentialReportExpiredException);
+
+export const credentialReportPart = globalPart({
+  part: 'credentialReport',
+  async read({ session }: ReadContext) {
+    const iam = session.client((config) => new IAMClient(config));
+    // Starts a generation when the latest report is missing or older than 4 hours; otherwise a no-op.
+    await iam.send(new GenerateCredentialReportCommand({}));
+    const deadline = Date.now() + DEADLINE_MS;
+    for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, LONGEST_POLL_MS)) {
       try {
-        const { Content } = await iam.send(new GetCredentialReportCommand({}));
-        return rootLastUsedFromReport(Buffer.from(Content ?? new Uint8Array()).toString('utf8'));
+        const { Content, GeneratedTime } = await iam.send(new GetCredentialReportCommand({}));
+        return { value: parseCredentialReport(Buffer.from(Content ?? new Uint8Array()).toString('utf8'), GeneratedTime ?? new Date()) };
       } catch (err) {
-        if (!notReady(err)) throw err;
+        if (!notYet(err)) throw err;
       }
-      if (attempt < ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (Date.now() + wait > deadline) {
+        throw new NotReadyError(`IAM had not finished the credential report after ${DEADLINE_MS / 1000} s.`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    return null;
-  } catch (err) {
-    if (err instanceof RefusedError) return null;
-    throw err;
-  }
-}
+  },
+});

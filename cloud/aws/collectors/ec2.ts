@@ -1,15 +1,20 @@
 import {
-  DescribeSnapshotAttributeCommand, EC2Client, paginateDescribeImages, paginateDescribeInstances,
-  paginateDescribeSecurityGroups, paginateDescribeSnapshots, type SecurityGroup as AwsSecurityGroup,
+  DescribeSnapshotAttributeCommand, EC2Client, paginateDescribeImages, paginateDescribeInstances, paginateDescribeSecurityGroups,
+  paginateDescribeSnapshots, type SecurityGroup as AwsSecurityGroup,
 } from '@aws-sdk/client-ec2';
-import type { Collected, Ec2Inventory, Instance, OpenIngress, SecurityGroup } from '../../../domain/inventory';
-import { hasCode } from '../errors';
-import { mapLimit, REGION_CONCURRENCY, settleAll } from './concurrency';
-import { allPages } from './pages';
-import { readPart } from './refusals';
+import type { Instance, OpenIngress, RegionalResource, SecurityGroup } from '../../../domain/inventory';
+import { mapLimit } from './concurrency';
+import { isAbsent } from './failures';
+import { foldPages, type ReadContext, regionalPart } from './reader';
 import type { Session } from './session';
 
+// EC2, region by region and API by API: security groups, instances, public snapshots and public AMIs are parts
+// of their own, so a region or an API AWS refuses costs only that. Pages are reduced as they arrive: of ten
+// thousand security groups only the few open to the internet are kept.
+
 const PER_SNAPSHOT_CONCURRENCY = 4;
+
+const ec2In = (session: Session, region: string) => session.client((config) => new EC2Client(config), region);
 
 function openIngress(group: AwsSecurityGroup): OpenIngress[] {
   return (group.IpPermissions ?? []).flatMap((p) => {
@@ -21,89 +26,80 @@ function openIngress(group: AwsSecurityGroup): OpenIngress[] {
   });
 }
 
+/** Concatenates the regions' lists. */
+const concat = <T>(slices: T[][]): T[] => slices.flat();
+
+export const securityGroupsPart = regionalPart({
+  part: 'securityGroups',
+  read: ({ session }: ReadContext, region: string) => foldPages(
+    paginateDescribeSecurityGroups({ client: ec2In(session, region) }, {}), [] as SecurityGroup[], (into, page) => {
+      for (const g of page.SecurityGroups ?? []) {
+        const open = openIngress(g);
+        // Only groups open to the internet: the others are of no interest and would only weigh on the inventory.
+        if (open.length > 0) into.push({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: open });
+      }
+      return into;
+    }),
+  assemble: (slices) => ({ groups: concat(slices) }),
+});
+
+export const instancesPart = regionalPart({
+  part: 'instances',
+  read: ({ session }: ReadContext, region: string) => foldPages(
+    paginateDescribeInstances({ client: ec2In(session, region) }, {}), [] as Instance[], (into, page) => {
+      for (const i of (page.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
+        into.push({
+          id: i.InstanceId ?? '', region, type: i.InstanceType ?? '', state: i.State?.Name ?? '', launchedAt: i.LaunchTime?.toISOString() ?? '',
+        });
+      }
+      return into;
+    }),
+  assemble: (slices) => ({ instances: concat(slices) }),
+});
+
 /**
  * The account's snapshots that anyone may restore: RestorableByUserIds narrows them to candidates server-side,
  * and each is confirmed by its createVolumePermission. The owner-id filter repeats OwnerIds for endpoints
  * that ignore the latter (moto answers with the snapshots of its public AMIs).
  */
-async function publicSnapshotIds(ec2: EC2Client, accountId: string): Promise<string[]> {
-  const pages = await allPages(paginateDescribeSnapshots({ client: ec2 }, {
-    OwnerIds: ['self'], RestorableByUserIds: ['all'], Filters: [{ Name: 'owner-id', Values: [accountId] }],
-  }));
-  const candidates = pages.flatMap((page) => page.Snapshots ?? []).flatMap((s) => (s.SnapshotId ? [s.SnapshotId] : []));
-  const confirmed = await mapLimit({
-    items: candidates,
-    limit: PER_SNAPSHOT_CONCURRENCY,
-    run: async (id) => {
-      try {
-        const { CreateVolumePermissions = [] } = await ec2.send(new DescribeSnapshotAttributeCommand({
-          SnapshotId: id, Attribute: 'createVolumePermission',
-        }));
-        return CreateVolumePermissions.some((p) => p.Group === 'all') ? id : null;
-      } catch (err) {
-        if (hasCode(err, 'InvalidSnapshot.NotFound')) return null; // deleted since it was listed
-        throw err;
-      }
-    },
-  });
-  return confirmed.filter((id): id is string => id !== null);
-}
+export const publicSnapshotsPart = regionalPart({
+  part: 'publicSnapshots',
+  async read({ session }: ReadContext, region: string): Promise<RegionalResource[]> {
+    const ec2 = ec2In(session, region);
+    const candidates = await foldPages(paginateDescribeSnapshots({ client: ec2 }, {
+      OwnerIds: ['self'], RestorableByUserIds: ['all'], Filters: [{ Name: 'owner-id', Values: [session.accountId] }],
+    }), [] as string[], (into, page) => {
+      for (const s of page.Snapshots ?? []) if (s.SnapshotId) into.push(s.SnapshotId);
+      return into;
+    });
+    const confirmed = await mapLimit({
+      items: candidates,
+      limit: PER_SNAPSHOT_CONCURRENCY,
+      run: async (id) => {
+        try {
+          const { CreateVolumePermissions = [] } = await ec2.send(new DescribeSnapshotAttributeCommand({
+            SnapshotId: id, Attribute: 'createVolumePermission',
+          }));
+          return CreateVolumePermissions.some((p) => p.Group === 'all') ? id : null;
+        } catch (err) {
+          if (isAbsent(err, 'InvalidSnapshot.NotFound')) return null; // deleted since it was listed
+          throw err;
+        }
+      },
+    });
+    return confirmed.filter((id): id is string => id !== null).map((id) => ({ id, region }));
+  },
+  assemble: (slices) => ({ snapshots: concat(slices) }),
+});
 
-interface RegionReading {
-  region: string;
-  inventory: Ec2Inventory;
-  /** Has an instance that is not terminated, or a security group of its own (not a VPC's "default"). */
-  inUse: boolean;
-}
-
-async function readRegion(session: Session, region: string): Promise<RegionReading> {
-  const ec2 = session.client((config) => new EC2Client(config), region);
-  const [groupPages, instancePages, snapshots, imagePages] = await settleAll([
-    allPages(paginateDescribeSecurityGroups({ client: ec2 }, {})),
-    allPages(paginateDescribeInstances({ client: ec2 }, {})),
-    publicSnapshotIds(ec2, session.accountId),
-    allPages(paginateDescribeImages({ client: ec2 }, { Owners: ['self'] })),
-  ]);
-  const groups = groupPages.flatMap((page) => page.SecurityGroups ?? []);
-  const instances = instancePages.flatMap((page) => page.Reservations ?? []).flatMap((r) => r.Instances ?? [])
-    .map((i): Instance => ({
-      id: i.InstanceId ?? '',
-      region,
-      type: i.InstanceType ?? '',
-      state: i.State?.Name ?? '',
-      launchedAt: i.LaunchTime?.toISOString() ?? '',
-    }));
-  return {
-    region,
-    inventory: {
-      // Only groups open to the internet: the others are of no interest and would only weigh on the inventory.
-      securityGroups: groups
-        .map((g): SecurityGroup => ({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: openIngress(g) }))
-        .filter((g) => g.openIngress.length > 0),
-      instances,
-      publicSnapshots: snapshots.map((id) => ({ id, region })),
-      publicImages: imagePages.flatMap((page) => page.Images ?? [])
-        .filter((image) => image.Public === true && image.ImageId)
-        .map((image) => ({ id: image.ImageId ?? '', region })),
-    },
-    inUse: instances.some((i) => i.state !== 'terminated') || groups.some((g) => g.GroupName !== 'default'),
-  };
-}
-
-export async function collectEc2({ session, regions }: { session: Session; regions: string[] }): Promise<{
-  ec2: Collected<Ec2Inventory>;
-  regionsInUse: string[];
-}> {
-  let regionsInUse: string[] = [];
-  const ec2 = await readPart(async () => {
-    const readings = await mapLimit({ items: regions, limit: REGION_CONCURRENCY, run: (region) => readRegion(session, region) });
-    regionsInUse = readings.filter((r) => r.inUse).map((r) => r.region);
-    return {
-      securityGroups: readings.flatMap((r) => r.inventory.securityGroups),
-      instances: readings.flatMap((r) => r.inventory.instances),
-      publicSnapshots: readings.flatMap((r) => r.inventory.publicSnapshots),
-      publicImages: readings.flatMap((r) => r.inventory.publicImages),
-    };
-  });
-  return { ec2, regionsInUse };
-}
+export const publicImagesPart = regionalPart({
+  part: 'publicImages',
+  read: ({ session }: ReadContext, region: string) => foldPages(paginateDescribeImages({ client: ec2In(session, region) }, {
+    Owners: ['self'], Filters: [{ Name: 'is-public', Values: ['true'] }],
+  }), [] as RegionalResource[], (into, page) => {
+    // The filter narrows server-side; Public is checked again for endpoints that ignore it.
+    for (const image of page.Images ?? []) if (image.Public === true && image.ImageId) into.push({ id: image.ImageId, region });
+    return into;
+  }),
+  assemble: (slices) => ({ images: concat(slices) }),
+});

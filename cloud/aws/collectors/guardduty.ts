@@ -1,51 +1,55 @@
 import {
   GetDetectorCommand, GetFindingsCommand, GuardDutyClient, paginateListDetectors, paginateListFindings,
 } from '@aws-sdk/client-guardduty';
-import type { Collected, GuardDutyRegion } from '../../../domain/inventory';
-import { mapLimit, REGION_CONCURRENCY, settleAll } from './concurrency';
-import { allPages } from './pages';
-import { readPart } from './refusals';
-import type { Session } from './session';
+import type { GuardDutyRegion } from '../../../domain/inventory';
+import { settleAll } from './concurrency';
+import { foldPages, type ReadContext, regionalPart } from './reader';
+
+// GuardDuty in every enabled region: whether a detector is on, and its open high-severity findings about this
+// account. A delegated administrator's detector also holds its member accounts' findings; those belong to the
+// members (who are scanned on their own), so they are filtered out, by the criterion and again on the answer.
 
 const HIGH_SEVERITY = 7;
 const FINDINGS_PER_GET = 50; // GetFindings' maximum
 
-async function readRegion(session: Session, region: string): Promise<GuardDutyRegion> {
-  const guardduty = session.client((config) => new GuardDutyClient(config), region);
-  const detectorIds = (await allPages(paginateListDetectors({ client: guardduty }, {})))
-    .flatMap((page) => page.DetectorIds ?? []);
-  // A region has at most one detector; a suspended one keeps its findings, which still describe the account.
-  const detectors = await settleAll(detectorIds.map(async (id) => {
-    const [detector, findingPages] = await settleAll([
-      guardduty.send(new GetDetectorCommand({ DetectorId: id })),
-      allPages(paginateListFindings({ client: guardduty }, {
-        DetectorId: id,
-        // Archived findings are the ones the customer has dismissed.
-        FindingCriteria: { Criterion: { severity: { GreaterThanOrEqual: HIGH_SEVERITY }, 'service.archived': { Equals: ['false'] } } },
-      })),
-    ]);
-    const findingIds = findingPages.flatMap((page) => page.FindingIds ?? []);
-    const batches = Array.from({ length: Math.ceil(findingIds.length / FINDINGS_PER_GET) },
-      (_, i) => findingIds.slice(i * FINDINGS_PER_GET, (i + 1) * FINDINGS_PER_GET));
-    const found = await mapLimit({
-      items: batches, limit: 1, run: (ids) => guardduty.send(new GetFindingsCommand({ DetectorId: id, FindingIds: ids })),
-    });
+export const guarddutyPart = regionalPart({
+  part: 'guardduty',
+  async read({ session }: ReadContext, region: string): Promise<GuardDutyRegion> {
+    const guardduty = session.client((config) => new GuardDutyClient(config), region);
+    const detectorIds = await foldPages(paginateListDetectors({ client: guardduty }, {}), [] as string[],
+      (into, page) => [...into, ...(page.DetectorIds ?? [])]);
+    // A region has at most one detector; a suspended one keeps its findings, which still describe the account.
+    const detectors = await settleAll(detectorIds.map(async (id) => {
+      const [detector, findingIds] = await settleAll([
+        guardduty.send(new GetDetectorCommand({ DetectorId: id })),
+        foldPages(paginateListFindings({ client: guardduty }, {
+          DetectorId: id,
+          FindingCriteria: {
+            Criterion: {
+              severity: { GreaterThanOrEqual: HIGH_SEVERITY },
+              // Archived findings are the ones the customer has dismissed.
+              'service.archived': { Equals: ['false'] },
+              accountId: { Equals: [session.accountId] },
+            },
+          },
+        }), [] as string[], (into, page) => [...into, ...(page.FindingIds ?? [])]),
+      ]);
+      const findings = [];
+      for (let i = 0; i < findingIds.length; i += FINDINGS_PER_GET) {
+        const { Findings = [] } = await guardduty.send(new GetFindingsCommand({ DetectorId: id, FindingIds: findingIds.slice(i, i + FINDINGS_PER_GET) }));
+        for (const f of Findings) {
+          if (f.AccountId === undefined || f.AccountId === session.accountId) {
+            findings.push({ id: f.Id ?? '', type: f.Type ?? '', severity: f.Severity ?? 0, title: f.Title ?? '' });
+          }
+        }
+      }
+      return { enabled: detector.Status === 'ENABLED', findings };
+    }));
     return {
-      enabled: detector.Status === 'ENABLED',
-      findings: found.flatMap((answer) => answer.Findings ?? []).map((f) => ({
-        id: f.Id ?? '', type: f.Type ?? '', severity: f.Severity ?? 0, title: f.Title ?? '',
-      })),
+      region,
+      detectorEnabled: detectors.some((d) => d.enabled),
+      highSeverityFindings: detectors.flatMap((d) => d.findings),
     };
-  }));
-  return {
-    region,
-    detectorEnabled: detectors.some((d) => d.enabled),
-    highSeverityFindings: detectors.flatMap((d) => d.findings),
-  };
-}
-
-export function collectGuardDuty({ session, regions }: { session: Session; regions: string[] }): Promise<Collected<{ regions: GuardDutyRegion[] }>> {
-  return readPart(async () => ({
-    regions: await mapLimit({ items: regions, limit: REGION_CONCURRENCY, run: (region) => readRegion(session, region) }),
-  }));
-}
+  },
+  assemble: (slices) => ({ regions: slices }),
+});

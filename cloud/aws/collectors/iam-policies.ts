@@ -1,70 +1,97 @@
-import type {
-  AttachedPolicy, GetAccountAuthorizationDetailsCommandOutput, PolicyDetail,
-} from '@aws-sdk/client-iam';
+import type { AttachedPolicy, GetAccountAuthorizationDetailsCommandOutput, PolicyDetail } from '@aws-sdk/client-iam';
+import type { IamRole, IamUser } from '../../../domain/inventory';
 import { parsePolicyDocument } from '../trust-policy';
 
-// Which users and roles hold administrator access: an Allow of `*` (or `*:*`) on Resource `*`, through an
-// attached managed policy, an inline policy or, for users, a group's policies. Deny statements, conditions
-// and permissions boundaries are not weighed: an identity that is granted everything is reported as such.
+// Which users and roles hold administrator access, from the pages of GetAccountAuthorizationDetails. A statement
+// is administrator-equivalent when it allows, on Resource `*`:
+// - every action (`*`, `*:*`);
+// - every IAM action (`iam:*`): with it an identity grants itself anything else;
+// - everything but a list (`NotAction`) that does not take IAM out (PowerUserAccess takes out `iam:*`, so it is
+//   not; a NotAction of `s3:DeleteBucket` alone leaves IAM, hence everything, in reach).
+// through an attached managed policy (AWS's AdministratorAccess and IAMFullAccess, or a customer policy whose
+// default version says so), an inline policy or, for users, a group's policies. Deny statements, conditions and
+// permissions boundaries are not weighed: an identity granted that much is reported as such.
 
-const ADMINISTRATOR_ACCESS = /^arn:aws[\w-]*:iam::aws:policy\/AdministratorAccess$/;
+const AWS_ADMIN_POLICIES = new Set(['AdministratorAccess', 'IAMFullAccess']);
+const AWS_MANAGED = /^arn:aws[\w-]*:iam::aws:policy\/(?:.*\/)?([^/]+)$/;
+const EVERYTHING = new Set(['*', '*:*']);
+const ALL_OF_IAM = new Set([...EVERYTHING, 'iam:*']);
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+const lower = (v: unknown[]) => v.filter((a): a is string => typeof a === 'string').map((a) => a.toLowerCase());
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function grantsEverything(rawDocument: string | undefined): boolean {
+export function grantsAdministrator(rawDocument: string | undefined): boolean {
   const document = parsePolicyDocument(rawDocument ?? '');
-  return list(document?.Statement).filter(isObject).some((s) => s.Effect === 'Allow'
-    && list(s.Action).some((a) => a === '*' || a === '*:*')
-    && list(s.Resource).includes('*'));
+  return list(document?.Statement).filter(isObject).some((s) => {
+    if (s.Effect !== 'Allow' || !list(s.Resource).includes('*')) return false;
+    if (s.NotAction !== undefined) return !lower(list(s.NotAction)).some((a) => ALL_OF_IAM.has(a));
+    return lower(list(s.Action)).some((a) => ALL_OF_IAM.has(a));
+  });
 }
 
+/** The name of an AWS managed policy (`arn:aws:iam::aws:policy/[path/]Name`), or undefined for a customer one. */
+const awsManagedName = (arn: string | undefined) => AWS_MANAGED.exec(arn ?? '')?.[1];
+
 interface Grants {
-  attached: AttachedPolicy[];
-  inline: PolicyDetail[];
+  attached: string[];
+  /** An inline policy grants administrator access. */
+  inlineAdmin: boolean;
 }
+
+const grantsOf = (attached: AttachedPolicy[] | undefined, inline: PolicyDetail[] | undefined): Grants => ({
+  attached: (attached ?? []).flatMap((p) => (p.PolicyArn ? [p.PolicyArn] : [])),
+  inlineAdmin: (inline ?? []).some((p) => grantsAdministrator(p.PolicyDocument)),
+});
 
 type Page = Pick<GetAccountAuthorizationDetailsCommandOutput, 'UserDetailList' | 'GroupDetailList' | 'RoleDetailList' | 'Policies'>;
 
-/** Answers "is this user/role an administrator?" from the pages of GetAccountAuthorizationDetails. */
-export function adminIndex(pages: Page[]) {
-  // Customer managed policies, by ARN: whether their default version grants everything.
+/** Folds the pages as they arrive, keeping only what the answer needs; `principals()` once every page is in. */
+export function adminIndex() {
+  // Customer managed policies, by ARN: whether their default version grants administrator access.
   const managed = new Map<string, boolean>();
   const groups = new Map<string, Grants>();
-  const users = new Map<string, Grants & { groups: string[] }>();
-  const roles = new Map<string, Grants>();
-  for (const page of pages) {
-    for (const p of page.Policies ?? []) {
-      const current = p.PolicyVersionList?.find((v) => v.IsDefaultVersion);
-      if (p.Arn) managed.set(p.Arn, grantsEverything(current?.Document));
-    }
-    for (const g of page.GroupDetailList ?? []) {
-      if (g.GroupName) groups.set(g.GroupName, { attached: g.AttachedManagedPolicies ?? [], inline: g.GroupPolicyList ?? [] });
-    }
-    for (const u of page.UserDetailList ?? []) {
-      if (u.UserName) {
-        users.set(u.UserName, { attached: u.AttachedManagedPolicies ?? [], inline: u.UserPolicyList ?? [], groups: u.GroupList ?? [] });
+  const users: (Omit<IamUser, 'accessKeys' | 'adminAccess'> & { grants: Grants; groups: string[] })[] = [];
+  const roles: (Omit<IamRole, 'adminAccess'> & { grants: Grants; path: string })[] = [];
+  const managedNames = (grants: Grants) => grants.attached.flatMap((arn) => awsManagedName(arn) ?? []);
+
+  const index = {
+    add(page: Page) {
+      for (const p of page.Policies ?? []) {
+        const current = p.PolicyVersionList?.find((v) => v.IsDefaultVersion);
+        if (p.Arn) managed.set(p.Arn, grantsAdministrator(current?.Document));
       }
-    }
-    for (const r of page.RoleDetailList ?? []) {
-      if (r.RoleName) roles.set(r.RoleName, { attached: r.AttachedManagedPolicies ?? [], inline: r.RolePolicyList ?? [] });
-    }
-  }
-
-  const admin = (grants: Grants | undefined): boolean => !!grants && (
-    grants.attached.some(({ PolicyArn = '' }) => ADMINISTRATOR_ACCESS.test(PolicyArn) || managed.get(PolicyArn) === true)
-    || grants.inline.some((p) => grantsEverything(p.PolicyDocument)));
-
-  return {
-    /** undefined: the user is not in the details (deleted since it was listed). */
-    user(name: string): boolean | undefined {
-      const user = users.get(name);
-      if (!user) return undefined;
-      return admin(user) || user.groups.some((g) => admin(groups.get(g)));
+      for (const g of page.GroupDetailList ?? []) {
+        if (g.GroupName) groups.set(g.GroupName, grantsOf(g.AttachedManagedPolicies, g.GroupPolicyList));
+      }
+      for (const u of page.UserDetailList ?? []) {
+        if (!u.UserName) continue;
+        const grants = grantsOf(u.AttachedManagedPolicies, u.UserPolicyList);
+        users.push({
+          name: u.UserName, arn: u.Arn ?? '', createdAt: u.CreateDate?.toISOString() ?? '', grants, groups: u.GroupList ?? [],
+          managedPolicies: managedNames(grants),
+        });
+      }
+      for (const r of page.RoleDetailList ?? []) {
+        if (!r.RoleName) continue;
+        const grants = grantsOf(r.AttachedManagedPolicies, r.RolePolicyList);
+        roles.push({ name: r.RoleName, arn: r.Arn ?? '', path: r.Path ?? '/', grants, managedPolicies: managedNames(grants) });
+      }
+      return index;
     },
-    role(name: string): boolean | undefined {
-      const role = roles.get(name);
-      return role && admin(role);
+
+    principals() {
+      const admin = (grants: Grants | undefined): boolean => !!grants && (grants.inlineAdmin || grants.attached.some((arn) => {
+        const name = awsManagedName(arn);
+        return name !== undefined ? AWS_ADMIN_POLICIES.has(name) : managed.get(arn) === true;
+      }));
+      return {
+        users: users.map(({ grants, groups: memberOf, ...user }) => ({
+          ...user, adminAccess: admin(grants) || memberOf.some((g) => admin(groups.get(g))),
+        })),
+        roles: roles.map(({ grants, ...role }) => ({ ...role, adminAccess: admin(grants) })),
+      };
     },
   };
+  return index;
 }

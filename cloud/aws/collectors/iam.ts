@@ -1,129 +1,105 @@
 import {
-  GetAccessKeyLastUsedCommand, GetAccountPasswordPolicyCommand, GetAccountSummaryCommand, GetLoginProfileCommand,
-  IAMClient, paginateGetAccountAuthorizationDetails, paginateListAccessKeys, paginateListMFADevices, paginateListRoles,
-  paginateListUsers, type PasswordPolicy as AwsPasswordPolicy, type User,
+  GetAccountPasswordPolicyCommand, GetAccountSummaryCommand, IAMClient, paginateGetAccountAuthorizationDetails,
+  paginateListAccessKeys,
 } from '@aws-sdk/client-iam';
-import type { AccessKey, Collected, IamInventory, IamRole, IamUser, PasswordPolicy } from '../../../domain/inventory';
-import { hasCode } from '../errors';
-import { mapLimit, settleAll } from './concurrency';
-import { rootLastUsedAt } from './credential-report';
+import type { AccessKey, IamPrincipals, IamUser, PasswordPolicy, Unread } from '../../../domain/inventory';
+import { mapLimit } from './concurrency';
+import { failureOf, isAbsent, unlessAbsent } from './failures';
 import { adminIndex } from './iam-policies';
-import { allPages } from './pages';
-import { readPart } from './refusals';
+import { foldPages, globalPart, type ReadContext } from './reader';
 import type { Session } from './session';
 
-// IAM is global. Per user it takes a few calls (login profile, MFA devices, keys and their last use);
-// policies are read in one paginated GetAccountAuthorizationDetails instead of several calls per identity.
+// IAM is global. The calls per scan: the account summary, the password policy, the credential report (see
+// credential-report.ts), GetAccountAuthorizationDetails (every user, group, role and customer managed policy,
+// paged), and one ListAccessKeys per user: the only per-user call, since the report has each user's password,
+// MFA and key use but no key ids.
 
 const PER_USER_CONCURRENCY = 8;
 
-async function passwordPolicy(iam: IAMClient): Promise<PasswordPolicy | null> {
-  let policy: AwsPasswordPolicy | undefined;
-  try {
-    ({ PasswordPolicy: policy } = await iam.send(new GetAccountPasswordPolicyCommand({})));
-  } catch (err) {
-    if (hasCode(err, 'NoSuchEntity')) return null;
-    throw err;
-  }
-  if (!policy) return null;
-  return {
-    minimumLength: policy.MinimumPasswordLength ?? 0,
-    requireSymbols: policy.RequireSymbols ?? false,
-    requireNumbers: policy.RequireNumbers ?? false,
-    requireUppercase: policy.RequireUppercaseCharacters ?? false,
-    requireLowercase: policy.RequireLowercaseCharacters ?? false,
-    maxAgeDays: policy.MaxPasswordAge ?? null,
-    reusePrevention: policy.PasswordReusePrevention ?? null,
-  };
-}
+const iamClient = (session: Session) => session.client((config) => new IAMClient(config));
 
-async function hasConsolePassword(iam: IAMClient, userName: string): Promise<boolean> {
-  try {
-    await iam.send(new GetLoginProfileCommand({ UserName: userName }));
-    return true;
-  } catch (err) {
-    if (hasCode(err, 'NoSuchEntity')) return false;
-    throw err;
-  }
-}
-
-async function accessKeys(iam: IAMClient, userName: string): Promise<AccessKey[]> {
-  const keys = (await allPages(paginateListAccessKeys({ client: iam }, { UserName: userName })))
-    .flatMap((page) => page.AccessKeyMetadata ?? []);
-  return settleAll(keys.map(async (key): Promise<AccessKey> => {
-    const { AccessKeyLastUsed } = await iam.send(new GetAccessKeyLastUsedCommand({ AccessKeyId: key.AccessKeyId }));
+export const iamSummaryPart = globalPart({
+  part: 'iamSummary',
+  async read({ session }: ReadContext) {
+    const { SummaryMap: map = {} } = await iamClient(session).send(new GetAccountSummaryCommand({}));
     return {
-      id: key.AccessKeyId ?? '',
-      status: key.Status === 'Active' ? 'Active' : 'Inactive',
-      createdAt: (key.CreateDate ?? new Date(0)).toISOString(),
-      lastUsedAt: AccessKeyLastUsed?.LastUsedDate?.toISOString() ?? null,
+      value: {
+        rootMfaEnabled: map.AccountMFAEnabled === 1,
+        rootAccessKeysPresent: (map.AccountAccessKeysPresent ?? 0) > 0,
+        rootPasswordPresent: map.AccountPasswordPresent === undefined ? null : map.AccountPasswordPresent > 0,
+      },
     };
-  }));
-}
+  },
+});
 
-/** null when the user was deleted while the collection ran. */
-async function readUser(iam: IAMClient, user: User, admin: boolean): Promise<IamUser | null> {
-  const name = user.UserName ?? '';
+export const passwordPolicyPart = globalPart({
+  part: 'passwordPolicy',
+  async read({ session }: ReadContext) {
+    const answer = await unlessAbsent(() => iamClient(session).send(new GetAccountPasswordPolicyCommand({})), 'NoSuchEntity');
+    const policy = answer?.PasswordPolicy;
+    const value: PasswordPolicy | null = policy ? {
+      minimumLength: policy.MinimumPasswordLength ?? 0,
+      requireSymbols: policy.RequireSymbols ?? false,
+      requireNumbers: policy.RequireNumbers ?? false,
+      requireUppercase: policy.RequireUppercaseCharacters ?? false,
+      requireLowercase: policy.RequireLowercaseCharacters ?? false,
+      maxAgeDays: policy.MaxPasswordAge ?? null,
+      reusePrevention: policy.PasswordReusePrevention ?? null,
+    } : null;
+    return { value: { policy: value } };
+  },
+});
+
+/** A user's keys; null when the user was deleted since it was listed. */
+async function accessKeys(iam: IAMClient, userName: string): Promise<AccessKey[] | null> {
   try {
-    const [consolePassword, mfaPages, keys] = await settleAll([
-      hasConsolePassword(iam, name),
-      allPages(paginateListMFADevices({ client: iam }, { UserName: name })),
-      accessKeys(iam, name),
-    ]);
-    return {
-      name,
-      arn: user.Arn ?? '',
-      createdAt: user.CreateDate?.toISOString() ?? '',
-      hasConsolePassword: consolePassword,
-      mfaEnabled: mfaPages.some((page) => (page.MFADevices ?? []).length > 0),
-      accessKeys: keys,
-      adminAccess: admin,
-    };
+    return await foldPages(paginateListAccessKeys({ client: iam }, { UserName: userName }), [] as AccessKey[], (keys, page) => {
+      for (const key of page.AccessKeyMetadata ?? []) {
+        keys.push({
+          id: key.AccessKeyId ?? '',
+          status: key.Status === 'Active' ? 'Active' : 'Inactive',
+          createdAt: (key.CreateDate ?? new Date(0)).toISOString(),
+        });
+      }
+      return keys;
+    });
   } catch (err) {
-    if (hasCode(err, 'NoSuchEntity')) return null;
+    if (isAbsent(err, 'NoSuchEntity')) return null;
     throw err;
   }
 }
 
-export function collectIam(session: Session): Promise<Collected<IamInventory>> {
-  return readPart(async () => {
-    const iam = session.client((config) => new IAMClient(config));
-    const [summary, rootLastUsed, policy, userPages, rolePages] = await settleAll([
-      iam.send(new GetAccountSummaryCommand({})),
-      rootLastUsedAt(iam),
-      passwordPolicy(iam),
-      allPages(paginateListUsers({ client: iam }, {})),
-      allPages(paginateListRoles({ client: iam }, {})),
-    ]);
-    // Read after the lists: an identity listed but missing from the details was deleted in between, and is left out.
-    const admins = adminIndex(await allPages(paginateGetAccountAuthorizationDetails(
-      { client: iam }, { Filter: ['User', 'Role', 'Group', 'LocalManagedPolicy'] })));
+export const iamPrincipalsPart = globalPart({
+  part: 'iamPrincipals',
+  async read({ session }: ReadContext) {
+    const iam = iamClient(session);
+    const index = adminIndex();
+    await foldPages(paginateGetAccountAuthorizationDetails({ client: iam }, { Filter: ['User', 'Role', 'Group', 'LocalManagedPolicy'] }),
+      index, (into, page) => into.add(page));
+    const { users: listed, roles } = index.principals();
 
-    const listedUsers = userPages.flatMap((page) => page.Users ?? []);
+    // A refusal or failure for one user leaves only that user's keys unread (a resource policy or an SCP can
+    // single a principal out); the user is still evaluated by every check that needs no keys.
+    const unread: Unread[] = [];
     const users = await mapLimit({
-      items: listedUsers,
+      items: listed,
       limit: PER_USER_CONCURRENCY,
-      run: async (user) => {
-        const admin = admins.user(user.UserName ?? '');
-        return admin === undefined ? null : readUser(iam, user, admin);
+      run: async (user): Promise<IamUser | null> => {
+        try {
+          const keys = await accessKeys(iam, user.name);
+          return keys && { ...user, accessKeys: keys };
+        } catch (err) {
+          unread.push({ kind: 'resource', scope: user.arn, reason: `Its access keys: ${failureOf(err).reason}` });
+          return { ...user, accessKeys: [] };
+        }
       },
     });
-    // Service-linked roles belong to AWS services, and Sentinel's own role is read-only by construction.
-    const roles = rolePages.flatMap((page) => page.Roles ?? [])
-      .filter((r) => !r.Path?.startsWith('/aws-service-role/') && r.RoleName !== session.roleName)
-      .flatMap((r): IamRole[] => {
-        const admin = admins.role(r.RoleName ?? '');
-        return admin === undefined ? [] : [{ name: r.RoleName ?? '', arn: r.Arn ?? '', adminAccess: admin }];
-      });
-
-    const map = summary.SummaryMap ?? {};
-    return {
-      rootMfaEnabled: map.AccountMFAEnabled === 1,
-      rootAccessKeysPresent: (map.AccountAccessKeysPresent ?? 0) > 0,
-      rootLastUsedAt: rootLastUsed,
-      passwordPolicy: policy,
+    const value: IamPrincipals = {
       users: users.filter((u): u is IamUser => u !== null),
-      roles,
+      // Service-linked roles belong to AWS services, and Sentinel's own role is read-only by construction.
+      roles: roles.filter((r) => !r.path.startsWith('/aws-service-role/') && r.name !== session.roleName)
+        .map(({ name, arn, adminAccess, managedPolicies }) => ({ name, arn, adminAccess, managedPolicies })),
     };
-  });
-}
+    return { value, unread };
+  },
+});

@@ -1,76 +1,120 @@
-import type { Collected, Inventory } from '../../../domain/inventory';
-import type { CollectOptions } from '../../types';
-import type { TemporaryCredentials } from '../credentials';
-import { collectAlternateContacts } from './account';
-import { collectBilling } from './billing';
-import { collectCloudTrail } from './cloudtrail';
-import { settleAll } from './concurrency';
-import { collectEc2 } from './ec2';
-import { collectGuardDuty } from './guardduty';
-import { collectHealth } from './health';
-import { collectIam } from './iam';
-import { readPart } from './refusals';
+import { describeUnread } from '../../../domain/checks/evaluate';
+import type { Collected, Inventory, PartName, Parts, Unread } from '../../../domain/inventory';
+import { type Checkpoint, type CollectionProgress, IncompleteCollectionError, type ReadOutcome } from '../../types';
+import { alternateContactsPart } from './account';
+import { anomaliesPart, budgetsPart, costsPart } from './billing';
+import { cloudtrailPart } from './cloudtrail';
+import { credentialReportPart } from './credential-report';
+import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
+import { failureOf } from './failures';
+import { guarddutyPart } from './guardduty';
+import { healthPart } from './health';
+import { iamPrincipalsPart, iamSummaryPart, passwordPolicyPart } from './iam';
+import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
-import { collectS3 } from './s3';
-import { openSession } from './session';
+import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
+import type { Session } from './session';
 
-// Reads a customer's account through credentials of their role, one service group at a time in parallel.
-// A group AWS refuses is "not evaluated"; any other error fails the whole collection (to be retried), after
-// every group has stopped, so that no call outlives it.
+// Reads a customer's account through their role as a set of independent reads: one per global part, one per
+// regional part and enabled region (after the region list itself). Each read settles on its own: read, or
+// failed with a reason. What failed for good (a refusal, an answer no retry will change) leaves its part or
+// region unread and the rest is evaluated. What may succeed on a second try (throttling past the SDK's retries,
+// 5xx, timeouts) makes the collection throw IncompleteCollectionError once every other read has settled, so the
+// scan's next attempt reads only that again; on the last attempt it too is left unread.
 
-export interface CollectInput extends CollectOptions {
-  credentials: TemporaryCredentials;
-  endpointUrl?: string;
-  accountId: string;
-  roleName: string;
+export const READERS: readonly AnyReader[] = Object.freeze([
+  iamSummaryPart, passwordPolicyPart, credentialReportPart, iamPrincipalsPart,
+  s3AccountBlockPublicAccessPart, s3BucketsPart,
+  securityGroupsPart, instancesPart, publicSnapshotsPart, publicImagesPart, cloudtrailPart, guarddutyPart,
+  costsPart, anomaliesPart, budgetsPart, alternateContactsPart, healthPart,
+]);
+
+const REGIONS = 'regions';
+const readKey = (part: PartName, region?: string) => (region ? `${part}@${region}` : part);
+
+export interface CollectInput {
+  session: Session;
   now: Date;
+  /** Reads settled by an earlier attempt, or reused (Cost Explorer): they are not read again. */
+  checkpoint?: Checkpoint;
+  /** Called as each read settles for good, so the caller can keep it for a later attempt. */
+  onRead?: (key: string, outcome: ReadOutcome) => void;
+  onProgress?: (progress: CollectionProgress) => void;
+  /** The scan's last attempt: what fails now is left unread rather than retried. */
+  finalAttempt: boolean;
 }
 
-export async function collectAccountInventory({
-  credentials, endpointUrl, accountId, roleName, now, onProgress,
-}: CollectInput): Promise<Inventory> {
-  const session = openSession({ credentials, endpointUrl, accountId, roleName });
-  const step = async <T>(group: string, work: Promise<T>): Promise<T> => {
-    const done = await work;
-    onProgress?.(group);
-    return done;
-  };
+async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>, finalAttempt: boolean): Promise<ReadOutcome> {
   try {
-    const regions = await step('regions', readPart(() => enabledRegions(session)));
-    const regional = <T>(read: (regions: string[]) => Promise<Collected<T>>): Promise<Collected<T>> =>
-      (regions.status === 'ok' ? read(regions.value) : Promise.resolve(regions));
-
-    const [iam, s3, ec2, cloudtrail, guardduty, billing, alternateContacts, health] = await settleAll([
-      step('iam', collectIam(session)),
-      step('s3', collectS3(session)),
-      step('ec2', regions.status === 'ok'
-        ? collectEc2({ session, regions: regions.value })
-        : Promise.resolve({ ec2: regions, regionsInUse: [] })),
-      step('cloudtrail', regional((value) => collectCloudTrail({ session, regions: value }))),
-      step('guardduty', regional((value) => collectGuardDuty({ session, regions: value }))),
-      step('billing', collectBilling({ session, now })),
-      step('account', collectAlternateContacts(session)),
-      step('health', collectHealth(session)),
-    ]);
-
-    // In use: a region with an instance that is not terminated, a security group other than a VPC's "default"
-    // (every enabled region has one), or the home of a trail. Parts that could not be read add nothing.
-    const trailHomes = cloudtrail.status === 'ok' ? cloudtrail.value.trails.map((t) => t.homeRegion) : [];
-    const inUse = [...new Set([...ec2.regionsInUse, ...trailHomes])].sort();
-
-    return {
-      collectedAt: now.toISOString(),
-      regions: { enabled: regions.status === 'ok' ? regions.value : [], inUse },
-      iam,
-      s3,
-      ec2: ec2.ec2,
-      cloudtrail,
-      guardduty,
-      ...billing,
-      alternateContacts,
-      health,
-    };
-  } finally {
-    session.close();
+    const { value, unread } = await read();
+    return unread && unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
+  } catch (err) {
+    const { reason, retryable } = failureOf(err);
+    return { status: 'failed', reason, retryable: retryable && !finalAttempt };
   }
+}
+
+export async function collectAccountInventory({ session, now, checkpoint = {}, onRead, onProgress, finalAttempt }: CollectInput): Promise<Inventory> {
+  const ctx: ReadContext = { session, now };
+  const outcomes = new Map<string, ReadOutcome>(Object.entries(checkpoint));
+  const retry: { key: string; reason: string }[] = [];
+  let total = 1;
+  let done = 0;
+  const run = async (key: string, read: () => Promise<{ value: unknown; unread?: Unread[] }>): Promise<void> => {
+    let outcome = outcomes.get(key);
+    if (!outcome) {
+      outcome = await settle(read, finalAttempt);
+      if (outcome.status === 'failed' && outcome.retryable) retry.push({ key, reason: outcome.reason });
+      else {
+        outcomes.set(key, outcome);
+        onRead?.(key, outcome);
+      }
+    }
+    done += 1;
+    onProgress?.({ done, total, last: key });
+  };
+
+  await run(REGIONS, async () => ({ value: await enabledRegions(session) }));
+  const listed = outcomes.get(REGIONS);
+  const regions = listed?.status === 'ok' ? listed.value as string[] : [];
+  const reads = READERS.flatMap((r) => (r.scope === 'global'
+    ? [run(readKey(r.reader.part), () => r.reader.read(ctx))]
+    : regions.map((region) => run(readKey(r.reader.part, region), async () => ({ value: await r.reader.read(ctx, region) })))));
+  total += reads.length;
+  await Promise.all(reads);
+  if (retry.length > 0) throw new IncompleteCollectionError(retry);
+
+  const parts = Object.fromEntries(READERS.map((r): [PartName, Collected<unknown>] => {
+    const part = r.reader.part;
+    if (r.scope === 'global') return [part, asCollected(outcomes.get(readKey(part)))];
+    if (listed?.status !== 'ok') {
+      return [part, { status: 'not_evaluated', reason: `The account's regions could not be listed: ${listed?.status === 'failed' ? listed.reason : 'unknown'}` }];
+    }
+    return [part, regionalPart(regions.map((region) => [region, outcomes.get(readKey(part, region))]), r.reader.assemble)];
+  })) as unknown as Parts;
+  return { collectedAt: now.toISOString(), regions: { enabled: regions }, ...parts };
+}
+
+function asCollected(outcome: ReadOutcome | undefined): Collected<unknown> {
+  if (!outcome) return { status: 'not_evaluated', reason: 'Not read.' };
+  if (outcome.status === 'failed') return { status: 'not_evaluated', reason: outcome.reason };
+  return outcome.unread ? { status: 'ok', value: outcome.value, unread: outcome.unread } : { status: 'ok', value: outcome.value };
+}
+
+/** A regional part from its regions' reads: the regions that failed are unread; none read at all is not evaluated. */
+function regionalPart(byRegion: [string, ReadOutcome | undefined][], assemble: (slices: unknown[]) => unknown): Collected<unknown> {
+  const slices: unknown[] = [];
+  const unread: Unread[] = [];
+  for (const [region, outcome] of byRegion) {
+    if (outcome?.status === 'ok') {
+      slices.push(outcome.value);
+      unread.push(...(outcome.unread ?? []));
+    } else unread.push({ kind: 'region', scope: region, reason: outcome?.status === 'failed' ? outcome.reason : 'Not read.' });
+  }
+  if (slices.length === 0 && byRegion.length > 0) {
+    const reasons = new Set(unread.map((u) => u.reason));
+    return { status: 'not_evaluated', reason: reasons.size === 1 ? [...reasons][0] as string : `Not read in any region: ${describeUnread(unread)}`, unread };
+  }
+  const value = assemble(slices);
+  return unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
 }

@@ -3,14 +3,17 @@ import {
   paginateListBuckets, type PublicAccessBlockConfiguration, S3Client,
 } from '@aws-sdk/client-s3';
 import { GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand, S3ControlClient } from '@aws-sdk/client-s3-control';
-import type { BlockPublicAccess, Bucket, Collected, S3Inventory } from '../../../domain/inventory';
-import { hasCode } from '../errors';
+import type { BlockPublicAccess, Bucket, Unread } from '../../../domain/inventory';
 import { mapLimit, settleAll } from './concurrency';
-import { allPages } from './pages';
-import { readPart, RefusedError } from './refusals';
-import { GLOBAL_REGION, perRegion, type Session } from './session';
+import { failureOf, isAbsent, unlessAbsent } from './failures';
+import { foldPages, globalPart, type ReadContext } from './reader';
+import { GLOBAL_REGION, perRegion } from './session';
 
-const PER_BUCKET_CONCURRENCY = 8;
+// S3: the account's Block Public Access (S3 Control), then every bucket on its own. A bucket policy can deny
+// Sentinel alone: that bucket is unread, the others are evaluated. Per bucket: its region (from ListBuckets when
+// AWS gives it), its Block Public Access, and its ACL and policy status unless its own block makes them moot.
+
+const PER_BUCKET_CONCURRENCY = 16;
 const PUBLIC_GRANTEES = new Set([
   'http://acs.amazonaws.com/groups/global/AllUsers',
   'http://acs.amazonaws.com/groups/global/AuthenticatedUsers',
@@ -26,65 +29,63 @@ function blockPublicAccess(config: PublicAccessBlockConfiguration | undefined): 
   };
 }
 
-/** null when the answer is AWS's "not configured" error rather than a configuration. */
-async function unlessAbsent<T>(read: () => Promise<T>, absentCode: string): Promise<T | null> {
-  try {
-    return await read();
-  } catch (err) {
-    if (hasCode(err, absentCode)) return null;
-    throw err;
-  }
-}
+export const s3AccountBlockPublicAccessPart = globalPart({
+  part: 's3AccountBlockPublicAccess',
+  async read({ session }: ReadContext) {
+    const endpointUrl = session.endpointUrl;
+    // S3 Control puts the account id in the host name, which an emulator's address cannot take.
+    const s3control = session.client((config) => new S3ControlClient(
+      endpointUrl ? { ...config, endpointProvider: () => ({ url: new URL(endpointUrl) }) } : config));
+    const answer = await unlessAbsent(
+      () => s3control.send(new GetAccountPublicAccessBlockCommand({ AccountId: session.accountId })),
+      'NoSuchPublicAccessBlockConfiguration');
+    return { value: { settings: blockPublicAccess(answer?.PublicAccessBlockConfiguration) } };
+  },
+});
 
-async function accountBlockPublicAccess(session: Session): Promise<BlockPublicAccess | null> {
-  const endpointUrl = session.endpointUrl;
-  // S3 Control puts the account id in the host name, which an emulator's address cannot take.
-  const s3control = session.client((config) => new S3ControlClient(
-    endpointUrl ? { ...config, endpointProvider: () => ({ url: new URL(endpointUrl) }) } : config));
-  const answer = await unlessAbsent(
-    () => s3control.send(new GetAccountPublicAccessBlockCommand({ AccountId: session.accountId })),
-    'NoSuchPublicAccessBlockConfiguration');
-  return blockPublicAccess(answer?.PublicAccessBlockConfiguration);
-}
+// us-east-1 answers GetBucketLocation with no constraint, and the oldest eu-west-1 buckets with "EU".
+const regionOf = (constraint: string | undefined) => (!constraint ? 'us-east-1' : constraint === 'EU' ? 'eu-west-1' : constraint);
 
-export function collectS3(session: Session): Promise<Collected<S3Inventory>> {
-  return readPart(async () => {
+export const s3BucketsPart = globalPart({
+  part: 's3Buckets',
+  async read({ session }: ReadContext) {
     // Bucket-level calls go to the bucket's region. An emulator's address cannot take the bucket in its host name.
     const s3 = perRegion((region) => session.client(
       (config) => new S3Client({ ...config, forcePathStyle: session.endpointUrl !== undefined }), region));
+    const listed = await foldPages(paginateListBuckets({ client: s3(GLOBAL_REGION) }, {}), [] as { name: string; region?: string }[],
+      (into, page) => {
+        for (const b of page.Buckets ?? []) if (b.Name) into.push({ name: b.Name, region: b.BucketRegion });
+        return into;
+      });
 
+    const unread: Unread[] = [];
     /** null when the bucket was deleted while the collection ran. */
-    async function readBucket(name: string): Promise<Bucket | null> {
+    async function readBucket({ name, region: listedRegion }: { name: string; region?: string }): Promise<Bucket | null> {
       try {
-        const { LocationConstraint } = await s3(GLOBAL_REGION).send(new GetBucketLocationCommand({ Bucket: name }));
-        // us-east-1 answers with no constraint, and the oldest eu-west-1 buckets with "EU".
-        const region = !LocationConstraint ? 'us-east-1' : LocationConstraint === 'EU' ? 'eu-west-1' : LocationConstraint;
+        const region = listedRegion
+          ?? regionOf((await s3(GLOBAL_REGION).send(new GetBucketLocationCommand({ Bucket: name }))).LocationConstraint);
         const client = s3(region);
-        const [acl, policyStatus, block] = await settleAll([
-          client.send(new GetBucketAclCommand({ Bucket: name })),
-          unlessAbsent(() => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })), 'NoSuchBucketPolicy'),
-          unlessAbsent(() => client.send(new GetPublicAccessBlockCommand({ Bucket: name })), 'NoSuchPublicAccessBlockConfiguration'),
+        const block = blockPublicAccess((await unlessAbsent(() => client.send(new GetPublicAccessBlockCommand({ Bucket: name })),
+          'NoSuchPublicAccessBlockConfiguration'))?.PublicAccessBlockConfiguration);
+        // A path the bucket's own block neutralises is not read: it reads as closed, which is what it amounts to.
+        const [acl, policyStatus] = await settleAll([
+          block?.ignorePublicAcls ? null : client.send(new GetBucketAclCommand({ Bucket: name })),
+          block?.restrictPublicBuckets ? null : unlessAbsent(() => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })), 'NoSuchBucketPolicy'),
         ]);
         return {
           name,
           region,
-          publicViaAcl: (acl.Grants ?? []).some((g) => PUBLIC_GRANTEES.has(g.Grantee?.URI ?? '')),
+          publicViaAcl: (acl?.Grants ?? []).some((g) => PUBLIC_GRANTEES.has(g.Grantee?.URI ?? '')),
           publicViaPolicy: policyStatus?.PolicyStatus?.IsPublic ?? false,
-          blockPublicAccess: blockPublicAccess(block?.PublicAccessBlockConfiguration),
+          blockPublicAccess: block,
         };
       } catch (err) {
-        if (hasCode(err, 'NoSuchBucket')) return null;
-        // A bucket policy can deny Sentinel alone: say which bucket.
-        throw err instanceof RefusedError ? err.about(`bucket ${name}`) : err;
+        if (isAbsent(err, 'NoSuchBucket')) return null;
+        unread.push({ kind: 'resource', scope: name, reason: failureOf(err).reason });
+        return null;
       }
     }
-
-    const [account, pages] = await settleAll([
-      accountBlockPublicAccess(session),
-      allPages(paginateListBuckets({ client: s3(GLOBAL_REGION) }, {})),
-    ]);
-    const names = pages.flatMap((page) => page.Buckets ?? []).flatMap((b) => (b.Name ? [b.Name] : []));
-    const buckets = await mapLimit({ items: names, limit: PER_BUCKET_CONCURRENCY, run: readBucket });
-    return { accountBlockPublicAccess: account, buckets: buckets.filter((b): b is Bucket => b !== null) };
-  });
-}
+    const buckets = await mapLimit({ items: listed, limit: PER_BUCKET_CONCURRENCY, run: readBucket });
+    return { value: { buckets: buckets.filter((b): b is Bucket => b !== null) }, unread };
+  },
+});

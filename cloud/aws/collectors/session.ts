@@ -1,19 +1,28 @@
-import type { InitializeMiddleware, MetadataBearer, MiddlewareStack } from '@smithy/types';
-import type { TemporaryCredentials } from '../credentials';
-import { RefusedError, refusalKind } from './refusals';
+import type { AwsCredentialIdentityProvider, InitializeMiddleware, MetadataBearer, MiddlewareStack } from '@smithy/types';
+import { ReadFailure, serviceName } from './failures';
 
-// One collection's access to the customer's account: SDK clients built on the assumed role's credentials,
-// closed together when the collection ends. Global services (IAM, Cost Explorer, ...) are served from us-east-1.
+// One collection's access to the customer's account: SDK clients built on the assumed role's (renewing)
+// credentials, closed together when the collection ends. Global services (IAM, Cost Explorer, ...) are served
+// from us-east-1. Every call:
+// - retries in the SDK's adaptive mode, which also slows the client down when AWS throttles it;
+// - waits for a slot of its service in its region, so one scan never floods a service's rate limit;
+// - fails as a ReadFailure that names the call (failures.ts).
 
 export const GLOBAL_REGION = 'us-east-1';
 
 // The SDK waits forever by default: a call that hangs would hold the scan until its activity times out.
 const TIMEOUTS = { connectionTimeout: 5_000, requestTimeout: 60_000 };
 
+/** Calls in flight per service and region. IAM's limits are account-wide and low; S3's are per bucket and high. */
+const CONCURRENCY: Readonly<Record<string, number>> = { IAM: 4, S3: 16, EC2: 8 };
+const DEFAULT_CONCURRENCY = 4;
+
 export interface ClientConfig {
   region: string;
-  credentials: TemporaryCredentials;
+  credentials: AwsCredentialIdentityProvider;
   requestHandler: typeof TIMEOUTS;
+  retryMode: 'adaptive';
+  maxAttempts: number;
   endpoint?: string;
 }
 
@@ -28,49 +37,77 @@ export interface Session {
   roleName: string;
   /** Set in tests: every call goes to this emulator instead of AWS. */
   endpointUrl?: string;
-  /**
-   * A client for one region, or a global service when region is omitted. A call it makes that AWS refuses
-   * for lack of permission or subscription throws RefusedError, which names the call for the user.
-   */
+  /** A client for one region, or a global service when region is omitted. */
   client<I extends object, O extends MetadataBearer, C extends SdkClient<I, O>>(
     create: (config: ClientConfig) => C & SdkClient<I, O>, region?: string): C;
   close(): void;
 }
 
-function nameRefusals<I extends object, O extends MetadataBearer>(region: string | undefined): InitializeMiddleware<I, O> {
+/** A counting semaphore: at most `limit` holders at once, the others wait in order. */
+function semaphore(limit: number) {
+  let held = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      if (held >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+      else held += 1;
+      try {
+        return await work();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else held -= 1;
+      }
+    },
+  };
+}
+
+function callMiddleware<I extends object, O extends MetadataBearer>(
+  region: string | undefined, slots: (service: string) => ReturnType<typeof semaphore>,
+): InitializeMiddleware<I, O> {
   return (next, context) => async (args) => {
+    const client = (context.clientName ?? 'AWS').replace(/Client$/, '');
+    const operation = (context.commandName ?? 'a call').replace(/Command$/, '');
     try {
-      return await next(args);
+      return await slots(client).run(() => next(args));
     } catch (err) {
-      const refusal = refusalKind(err);
-      if (!refusal) throw err;
-      throw new RefusedError({
-        ...refusal,
-        service: (context.clientName ?? 'AWS').replace(/Client$/, ''),
-        operation: (context.commandName ?? 'a call').replace(/Command$/, ''),
-        region,
-        cause: err,
-      });
+      throw new ReadFailure({ service: serviceName(client), operation, region }, err);
     }
   };
 }
 
-export function openSession({ credentials, endpointUrl, accountId, roleName }: {
-  credentials: TemporaryCredentials;
+export function openSession({ credentials, endpointUrl, accountId, roleName, maxAttempts }: {
+  credentials: AwsCredentialIdentityProvider;
   endpointUrl?: string;
   accountId: string;
   roleName: string;
+  maxAttempts: number;
 }): Session {
   const open: { destroy(): void }[] = [];
+  const semaphores = new Map<string, ReturnType<typeof semaphore>>();
+  const slotsIn = (region: string) => (service: string) => {
+    const key = `${service}@${region}`;
+    let slots = semaphores.get(key);
+    if (!slots) {
+      slots = semaphore(CONCURRENCY[service] ?? DEFAULT_CONCURRENCY);
+      semaphores.set(key, slots);
+    }
+    return slots;
+  };
   return {
     accountId,
     roleName,
     endpointUrl,
     client(create, region) {
       const client = create({
-        region: region ?? GLOBAL_REGION, credentials, requestHandler: TIMEOUTS, ...(endpointUrl ? { endpoint: endpointUrl } : {}),
+        region: region ?? GLOBAL_REGION,
+        credentials,
+        requestHandler: TIMEOUTS,
+        retryMode: 'adaptive',
+        maxAttempts,
+        ...(endpointUrl ? { endpoint: endpointUrl } : {}),
       });
-      client.middlewareStack.add(nameRefusals(region), { step: 'initialize', name: 'sentinelNameRefusals' });
+      client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION)), { step: 'initialize', name: 'sentinelCalls' });
       open.push(client);
       return client;
     },

@@ -6,7 +6,7 @@ const NOW = '2026-03-15T12:00:00.000Z';
 const DAY_MS = 86_400_000;
 
 /** The seven days before `lastDate` at `baseline` a day, then `lastDate` at `last`. */
-function costs(last: number, baseline: number, lastDate = '2026-03-14'): DailyCost[] {
+function costs(last: number, baseline: number, lastDate = '2026-03-13'): DailyCost[] {
   const day = (offset: number) => new Date(Date.parse(`${lastDate}T00:00:00Z`) + offset * DAY_MS).toISOString().slice(0, 10);
   return [...Array.from({ length: 7 }, (_, i) => ({ date: day(i - 7), amountUsd: baseline })), { date: lastDate, amountUsd: last }];
 }
@@ -29,8 +29,8 @@ describe('billing checks', () => {
       expect(spike(costs(last, baseline))).toEqual(fails ? ['daily-spend@global'] : 'pass');
     });
 
-    it('ignores the scan day, which is still accruing', () => {
-      expect(spike([...costs(20, 20), { date: '2026-03-15', amountUsd: 10_000 }])).toBe('pass');
+    it('ignores the scan day and yesterday, whose figures Cost Explorer is still completing', () => {
+      expect(spike([...costs(20, 20), { date: '2026-03-14', amountUsd: 10_000 }, { date: '2026-03-15', amountUsd: 10_000 }])).toBe('pass');
     });
 
     it('averages only the week before the last complete day', () => {
@@ -38,14 +38,14 @@ describe('billing checks', () => {
       expect(spike(daily)).toEqual(['daily-spend@global']);
     });
 
-    it('judges the latest complete day when yesterday has no data yet', () => {
-      expect(spike(costs(70, 20, '2026-03-13'))).toEqual(['daily-spend@global']);
+    it('judges the latest complete day when the day before yesterday has no data', () => {
+      expect(spike(costs(70, 20, '2026-03-12'))).toEqual(['daily-spend@global']);
     });
 
     it.each([
       ['no data', []],
-      ['only today', [{ date: '2026-03-15', amountUsd: 100 }]],
-      ['no week before', [{ date: '2026-03-14', amountUsd: 100 }]],
+      ['only today and yesterday', [{ date: '2026-03-14', amountUsd: 100 }, { date: '2026-03-15', amountUsd: 100 }]],
+      ['no week before', [{ date: '2026-03-13', amountUsd: 100 }]],
     ])('is not evaluated with %s', (_, daily) => {
       expect(spike(daily)).toBe('not_evaluated');
     });
@@ -70,5 +70,13 @@ describe('billing checks', () => {
     Object.assign(part(inventory.budgets).budgets[0]!, { actualSpendUsd, forecastedSpendUsd });
     expect(outcome('billing.budget_forecast_exceeded', inventory)).toEqual(forecast);
     expect(outcome('billing.budget_exceeded', inventory)).toEqual(actual);
+  });
+
+  it('skips a budget without an amount for the period (it caps nothing), and still counts it as a budget', () => {
+    const inventory = cleanInventory(NOW);
+    Object.assign(part(inventory.budgets).budgets[0]!, { limitUsd: null, actualSpendUsd: 5000, forecastedSpendUsd: 9000 });
+    expect(outcome('billing.budget_exceeded', inventory)).toBe('pass');
+    expect(outcome('billing.budget_forecast_exceeded', inventory)).toBe('pass');
+    expect(outcome('billing.no_budget', inventory)).toBe('pass');
   });
 });

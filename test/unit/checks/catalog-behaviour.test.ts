@@ -1,8 +1,9 @@
 import { CATALOG } from '../../../domain/checks/catalog';
-import { CONNECTIVITY_CHECK_ID } from '../../../domain/checks/connectivity';
-import type { PartName } from '../../../domain/checks/helpers';
-import type { Inventory } from '../../../domain/inventory';
-import { ACCOUNT, cleanInventory, daysAgo, hoursAgo, outcome, part, withoutPart } from '../../helpers/inventory';
+import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
+import { type Inventory, PART_NAMES, type PartName } from '../../../domain/inventory';
+import {
+  ACCOUNT, cleanInventory, daysAgo, hoursAgo, outcome, part, reportedKey, reportRow, setKeyCreated, withoutPart,
+} from '../../helpers/inventory';
 
 // Every check, three ways: it passes on a clean account, one targeted change makes it fail on exactly the
 // expected resource, and it is not evaluated (never a false pass or fail) when a part it reads is unreadable.
@@ -23,63 +24,78 @@ const instance = (id: string, region: string, type: string, launchedAt: string) 
 
 const CASES: Case[] = [
   // iam
-  { id: 'iam.root_mfa_disabled', parts: ['iam'], breaks: (inv) => { part(inv.iam).rootMfaEnabled = false; }, fails: ['root@global'] },
-  { id: 'iam.root_access_keys_present', parts: ['iam'], breaks: (inv) => { part(inv.iam).rootAccessKeysPresent = true; }, fails: ['root@global'] },
-  { id: 'iam.root_recently_used', parts: ['iam'], breaks: (inv, now) => { part(inv.iam).rootLastUsedAt = daysAgo(now, 3); }, fails: ['root@global'] },
   {
-    id: 'iam.console_user_without_mfa', parts: ['iam'],
-    breaks: (inv) => { part(inv.iam).users[0]!.mfaEnabled = false; }, fails: [`${ALICE}@global`],
+    id: 'iam.root_mfa_disabled', parts: ['iamSummary'], breaks: (inv) => { part(inv.iamSummary).rootMfaEnabled = false; }, fails: ['root@global'],
   },
   {
-    id: 'iam.access_key_not_rotated', parts: ['iam'],
-    breaks: (inv, now) => { part(inv.iam).users[0]!.accessKeys[0]!.createdAt = daysAgo(now, 120); }, fails: ['AKIAALICE0000000001@global'],
+    id: 'iam.root_access_keys_present', parts: ['iamSummary'],
+    breaks: (inv) => { part(inv.iamSummary).rootAccessKeysPresent = true; }, fails: ['root@global'],
   },
   {
-    id: 'iam.access_key_unused', parts: ['iam'],
-    breaks: (inv, now) => { part(inv.iam).users[1]!.accessKeys[0]!.lastUsedAt = daysAgo(now, 50); }, fails: ['AKIACIDEPLOY00000001@global'],
+    id: 'iam.root_recently_used', parts: ['credentialReport'],
+    breaks: (inv, now) => { part(inv.credentialReport).root = { lastUsedAt: daysAgo(now, 3) }; }, fails: ['root@global'],
   },
-  { id: 'iam.user_admin_access', parts: ['iam'], breaks: (inv) => { part(inv.iam).users[0]!.adminAccess = true; }, fails: [`${ALICE}@global`] },
   {
-    id: 'iam.role_admin_access', parts: ['iam'],
-    breaks: (inv) => { part(inv.iam).roles[0]!.adminAccess = true; }, fails: [`arn:aws:iam::${ACCOUNT}:role/app-server@global`],
+    id: 'iam.console_user_without_mfa', parts: ['credentialReport'],
+    breaks: (inv) => { reportRow(inv, 'alice').mfaActive = false; }, fails: [`${ALICE}@global`],
   },
-  { id: 'iam.password_policy_missing', parts: ['iam'], breaks: (inv) => { part(inv.iam).passwordPolicy = null; }, fails: ['password-policy@global'] },
   {
-    id: 'iam.password_policy_weak', parts: ['iam'],
-    breaks: (inv) => { part(inv.iam).passwordPolicy!.minimumLength = 8; }, fails: ['password-policy@global'],
+    id: 'iam.access_key_not_rotated', parts: ['iamPrincipals'],
+    breaks: (inv, now) => { setKeyCreated(inv, 'AKIAALICE0000000001', daysAgo(now, 120)); }, fails: ['AKIAALICE0000000001@global'],
+  },
+  {
+    id: 'iam.access_key_unused', parts: ['iamPrincipals', 'credentialReport'],
+    breaks: (inv, now) => { reportedKey(inv, 'AKIACIDEPLOY00000001').lastUsedAt = daysAgo(now, 50); }, fails: ['AKIACIDEPLOY00000001@global'],
+  },
+  {
+    id: 'iam.user_admin_access', parts: ['iamPrincipals'],
+    breaks: (inv) => { part(inv.iamPrincipals).users[0]!.adminAccess = true; }, fails: [`${ALICE}@global`],
+  },
+  {
+    id: 'iam.role_admin_access', parts: ['iamPrincipals'],
+    breaks: (inv) => { part(inv.iamPrincipals).roles[0]!.adminAccess = true; }, fails: [`arn:aws:iam::${ACCOUNT}:role/app-server@global`],
+  },
+  {
+    id: 'iam.password_policy_missing', parts: ['passwordPolicy'],
+    breaks: (inv) => { part(inv.passwordPolicy).policy = null; }, fails: ['password-policy@global'],
+  },
+  {
+    id: 'iam.password_policy_weak', parts: ['passwordPolicy'],
+    breaks: (inv) => { part(inv.passwordPolicy).policy!.minimumLength = 8; }, fails: ['password-policy@global'],
   },
   // exposure
   {
-    id: 'exposure.s3_account_public_access_block_off', parts: ['s3'],
-    breaks: (inv) => { part(inv.s3).accountBlockPublicAccess!.restrictPublicBuckets = false; }, fails: ['s3-account-public-access-block@global'],
+    id: 'exposure.s3_account_public_access_block_off', parts: ['s3AccountBlockPublicAccess'],
+    breaks: (inv) => { part(inv.s3AccountBlockPublicAccess).settings!.restrictPublicBuckets = false; },
+    fails: ['s3-account-public-access-block@global'],
   },
   {
-    id: 'exposure.s3_bucket_public', parts: ['s3'],
-    breaks: (inv) => { part(inv.s3).accountBlockPublicAccess = null; part(inv.s3).buckets[0]!.publicViaAcl = true; },
+    id: 'exposure.s3_bucket_public', parts: ['s3Buckets', 's3AccountBlockPublicAccess'],
+    breaks: (inv) => { part(inv.s3AccountBlockPublicAccess).settings = null; part(inv.s3Buckets).buckets[0]!.publicViaAcl = true; },
     fails: ['acme-assets@us-east-1'],
   },
   {
-    id: 'exposure.sg_ssh_open', parts: ['ec2'],
-    breaks: (inv) => { part(inv.ec2).securityGroups[1]!.openIngress.push({ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }); },
+    id: 'exposure.sg_ssh_open', parts: ['securityGroups'],
+    breaks: (inv) => { part(inv.securityGroups).groups[1]!.openIngress.push({ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }); },
     fails: ['sg-0default@eu-west-1'],
   },
   {
-    id: 'exposure.sg_rdp_open', parts: ['ec2'],
-    breaks: (inv) => { part(inv.ec2).securityGroups[0]!.openIngress.push({ protocol: 'tcp', fromPort: 3389, toPort: 3389, cidr: '::/0' }); },
+    id: 'exposure.sg_rdp_open', parts: ['securityGroups'],
+    breaks: (inv) => { part(inv.securityGroups).groups[0]!.openIngress.push({ protocol: 'tcp', fromPort: 3389, toPort: 3389, cidr: '::/0' }); },
     fails: ['sg-0web@us-east-1'],
   },
   {
-    id: 'exposure.sg_all_ports_open', parts: ['ec2'],
-    breaks: (inv) => { part(inv.ec2).securityGroups[1]!.openIngress.push({ protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' }); },
+    id: 'exposure.sg_all_ports_open', parts: ['securityGroups'],
+    breaks: (inv) => { part(inv.securityGroups).groups[1]!.openIngress.push({ protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' }); },
     fails: ['sg-0default@eu-west-1'],
   },
   {
-    id: 'exposure.ebs_snapshot_public', parts: ['ec2'],
-    breaks: (inv) => { part(inv.ec2).publicSnapshots.push({ id: 'snap-0public', region: 'us-west-2' }); }, fails: ['snap-0public@us-west-2'],
+    id: 'exposure.ebs_snapshot_public', parts: ['publicSnapshots'],
+    breaks: (inv) => { part(inv.publicSnapshots).snapshots.push({ id: 'snap-0public', region: 'us-west-2' }); }, fails: ['snap-0public@us-west-2'],
   },
   {
-    id: 'exposure.ami_public', parts: ['ec2'],
-    breaks: (inv) => { part(inv.ec2).publicImages.push({ id: 'ami-0public', region: 'us-east-1' }); }, fails: ['ami-0public@us-east-1'],
+    id: 'exposure.ami_public', parts: ['publicImages'],
+    breaks: (inv) => { part(inv.publicImages).images.push({ id: 'ami-0public', region: 'us-east-1' }); }, fails: ['ami-0public@us-east-1'],
   },
   // detection
   {
@@ -106,36 +122,36 @@ const CASES: Case[] = [
     fails: ['gd-finding-1@us-east-1'],
   },
   {
-    id: 'threat.gpu_instance_running', parts: ['ec2'],
-    breaks: (inv, now) => { part(inv.ec2).instances.push(instance('i-0gpu', 'us-east-1', 'p4d.24xlarge', daysAgo(now, 20))); },
+    id: 'threat.gpu_instance_running', parts: ['instances'],
+    breaks: (inv, now) => { part(inv.instances).instances.push(instance('i-0gpu', 'us-east-1', 'p4d.24xlarge', daysAgo(now, 20))); },
     fails: ['i-0gpu@us-east-1'],
   },
   {
-    id: 'threat.instance_in_unused_region', parts: ['ec2', 'cloudtrail'],
-    breaks: (inv, now) => { part(inv.ec2).instances.push(instance('i-0far', 'ap-southeast-3', 't3.micro', hoursAgo(now, 6))); },
+    id: 'threat.instance_in_unused_region', parts: ['instances', 'cloudtrail'],
+    breaks: (inv, now) => { part(inv.instances).instances.push(instance('i-0far', 'ap-southeast-3', 't3.micro', hoursAgo(now, 6))); },
     fails: ['i-0far@ap-southeast-3'],
   },
   {
-    id: 'threat.iam_user_created_recently', parts: ['iam'],
+    id: 'threat.iam_user_created_recently', parts: ['iamPrincipals'],
     breaks: (inv, now) => {
-      part(inv.iam).users.push({
-        name: 'backup-svc', arn: `arn:aws:iam::${ACCOUNT}:user/backup-svc`, createdAt: hoursAgo(now, 2),
-        hasConsolePassword: false, mfaEnabled: false, accessKeys: [], adminAccess: false,
+      part(inv.iamPrincipals).users.push({
+        name: 'backup-svc', arn: `arn:aws:iam::${ACCOUNT}:user/backup-svc`, createdAt: hoursAgo(now, 2), accessKeys: [], adminAccess: false,
+        managedPolicies: [],
       });
     },
     fails: [`arn:aws:iam::${ACCOUNT}:user/backup-svc@global`],
   },
   {
-    id: 'threat.access_key_created_recently', parts: ['iam'],
+    id: 'threat.access_key_created_recently', parts: ['iamPrincipals'],
     breaks: (inv, now) => {
-      part(inv.iam).users[0]!.accessKeys.push({ id: 'AKIAALICE0000000003', status: 'Active', createdAt: hoursAgo(now, 5), lastUsedAt: null });
+      part(inv.iamPrincipals).users[0]!.accessKeys.push({ id: 'AKIAALICE0000000003', status: 'Active', createdAt: hoursAgo(now, 5) });
     },
     fails: ['AKIAALICE0000000003@global'],
   },
   // billing
   {
     id: 'billing.daily_spend_spike', parts: ['costs'],
-    breaks: (inv) => { part(inv.costs).daily[1]!.amountUsd = 400; }, fails: ['daily-spend@global'],
+    breaks: (inv) => { part(inv.costs).daily[2]!.amountUsd = 400; }, fails: ['daily-spend@global'],
   },
   {
     id: 'billing.cost_anomaly', parts: ['anomalies'],
@@ -179,7 +195,13 @@ const CASES: Case[] = [
     },
     fails: ['arn:aws:health:global::event/RISK/AWS_RISK_CREDENTIALS_EXPOSED/1@global'],
   },
+  {
+    id: 'suspension.compromised_key_quarantine', parts: ['iamPrincipals'],
+    breaks: (inv) => { part(inv.iamPrincipals).users[1]!.managedPolicies.push('AWSCompromisedKeyQuarantineV3'); },
+    fails: [`arn:aws:iam::${ACCOUNT}:user/ci-deploy@global`],
+  },
 ];
+const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
 
 function broken({ breaks }: Case): Inventory {
   const inventory = cleanInventory(NOW);
@@ -188,9 +210,9 @@ function broken({ breaks }: Case): Inventory {
 }
 
 describe('check catalog behaviour', () => {
-  it('has a case for every check but connectivity', () => {
+  it('has a case for every check but the two about the role itself', () => {
     const covered = CASES.map((c) => c.id).sort();
-    expect(covered).toEqual(CATALOG.map((check) => check.id).filter((id) => id !== CONNECTIVITY_CHECK_ID).sort());
+    expect(covered).toEqual(CATALOG.map((check) => check.id).filter((id) => !META_CHECKS.includes(id)).sort());
   });
 
   it.each(CATALOG.map((check) => check.id))('%s passes on a clean account', (id) => {
@@ -210,8 +232,7 @@ describe('check catalog behaviour', () => {
   );
 
   it(`${CONNECTIVITY_CHECK_ID} passes whenever there is an inventory, however incomplete`, () => {
-    const names: PartName[] = ['iam', 's3', 'ec2', 'cloudtrail', 'guardduty', 'costs', 'anomalies', 'budgets', 'alternateContacts', 'health'];
-    const bare = names.reduce((inventory, name) => withoutPart(inventory, name), cleanInventory(NOW));
+    const bare = PART_NAMES.reduce((inventory: Inventory, name: PartName) => withoutPart(inventory, name), cleanInventory(NOW));
     expect(outcome(CONNECTIVITY_CHECK_ID, bare)).toBe('pass');
   });
 });

@@ -1,9 +1,9 @@
 import { CATALOG, checkById } from '../../../domain/checks/catalog';
-import { CONNECTIVITY_CHECK_ID } from '../../../domain/checks/connectivity';
-import { connectivityFinding, evaluateInventory } from '../../../domain/checks/evaluate';
+import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
+import { evaluateInventory, isScoreComplete, roleUnavailableEvaluation } from '../../../domain/checks/evaluate';
 import { SEVERITIES } from '../../../domain/checks/types';
-import type { Inventory } from '../../../domain/inventory';
-import { ACCOUNT, cleanInventory, daysAgo, part, withoutPart } from '../../helpers/inventory';
+import { type Inventory, PART_NAMES } from '../../../domain/inventory';
+import { ACCOUNT, cleanInventory, daysAgo, part, reportRow, setKeyCreated, withoutPart, withUnread } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 const ctx = { now: NOW };
@@ -11,21 +11,25 @@ const ctx = { now: NOW };
 /** Several checks failing on several resources, in several severities. */
 function troubled(): Inventory {
   const inventory = cleanInventory(NOW);
-  const iam = part(inventory.iam);
-  iam.rootMfaEnabled = false;
-  iam.users[0]!.mfaEnabled = false;
-  iam.users[0]!.accessKeys[0]!.createdAt = daysAgo(NOW, 200);
-  iam.users[1]!.accessKeys[0]!.createdAt = daysAgo(NOW, 150);
-  part(inventory.ec2).publicSnapshots.push({ id: 'snap-b', region: 'us-east-1' }, { id: 'snap-a', region: 'eu-west-1' });
+  part(inventory.iamSummary).rootMfaEnabled = false;
+  reportRow(inventory, 'alice').mfaActive = false;
+  setKeyCreated(inventory, 'AKIAALICE0000000001', daysAgo(NOW, 200));
+  setKeyCreated(inventory, 'AKIACIDEPLOY00000001', daysAgo(NOW, 150));
+  part(inventory.publicSnapshots).snapshots.push({ id: 'snap-b', region: 'us-east-1' }, { id: 'snap-a', region: 'eu-west-1' });
   part(inventory.alternateContacts).operations = false;
   return inventory;
 }
 
 describe('evaluateInventory', () => {
-  it('passes every check on a clean account', () => {
-    expect(evaluateInventory(cleanInventory(NOW), ctx)).toEqual({
-      findings: [], notEvaluated: [], passed: CATALOG.map((check) => check.id),
+  it('passes every check on a clean account, with full coverage and a score', () => {
+    const evaluation = evaluateInventory(cleanInventory(NOW), ctx);
+    expect(evaluation).toEqual({
+      findings: [],
+      outcomes: CATALOG.map((check) => ({ checkId: check.id, status: 'passed', failingResources: 0, reason: null, unread: [] })),
+      coverage: { evaluated: CATALOG.length, total: CATALOG.length },
+      scored: true,
     });
+    expect(isScoreComplete(evaluation.outcomes)).toBe(true);
   });
 
   it('builds findings from the check and the failing resource', () => {
@@ -39,6 +43,7 @@ describe('evaluateInventory', () => {
       description: `${check.description} IAM user alice has a console password and no MFA device.`,
       resource: `arn:aws:iam::${ACCOUNT}:user/alice`,
       region: 'global',
+      owner: null,
       fingerprint: `iam.console_user_without_mfa|arn:aws:iam::${ACCOUNT}:user/alice|global`,
     });
     expect(findings.find((f) => f.resource === 'snap-a')).toMatchObject({
@@ -63,45 +68,93 @@ describe('evaluateInventory', () => {
 
   it('gives the same result whatever order the inventory lists things in', () => {
     const reversed = troubled();
-    part(reversed.ec2).publicSnapshots.reverse();
-    part(reversed.iam).users.reverse();
+    part(reversed.publicSnapshots).snapshots.reverse();
+    part(reversed.iamPrincipals).users.reverse();
+    part(reversed.credentialReport).users.reverse();
     expect(evaluateInventory(reversed, ctx)).toEqual(evaluateInventory(troubled(), ctx));
   });
 
   it('reports the checks of an unreadable part as not evaluated, with the reason, and nothing else about them', () => {
-    const inventory = withoutPart(troubled(), 'iam', 'AccessDenied: iam:GenerateCredentialReport');
-    const { findings, notEvaluated, passed } = evaluateInventory(inventory, ctx);
-    const iamReaders = ['iam.', 'threat.iam_user_created_recently', 'threat.access_key_created_recently'];
-    const readsIam = (id: string) => iamReaders.some((prefix) => id.startsWith(prefix));
-    expect(notEvaluated.map((n) => n.checkId)).toEqual(CATALOG.map((c) => c.id).filter(readsIam));
-    expect(new Set(notEvaluated.map((n) => n.reason))).toEqual(new Set(['AccessDenied: iam:GenerateCredentialReport']));
-    expect(findings.filter((f) => readsIam(f.checkId))).toEqual([]);
-    expect(passed.filter(readsIam)).toEqual([]);
+    const inventory = withoutPart(troubled(), 'credentialReport', 'AccessDenied: iam:GenerateCredentialReport');
+    const { findings, outcomes, coverage } = evaluateInventory(inventory, ctx);
+    const reportReaders = ['iam.root_recently_used', 'iam.console_user_without_mfa', 'iam.access_key_unused'];
+    expect(outcomes.filter((o) => o.status === 'not_evaluated').map((o) => o.checkId)).toEqual(reportReaders);
+    expect(new Set(outcomes.filter((o) => o.status === 'not_evaluated').map((o) => o.reason)))
+      .toEqual(new Set(['AccessDenied: iam:GenerateCredentialReport']));
+    expect(findings.filter((f) => reportReaders.includes(f.checkId))).toEqual([]);
     expect(findings.map((f) => f.checkId)).toContain('exposure.ebs_snapshot_public');
+    expect(coverage).toEqual({ evaluated: CATALOG.length - 3, total: CATALOG.length });
+  });
+
+  it('counts each check\'s failing resources, and keeps the unread ones with their reason', () => {
+    const inventory = withUnread(troubled(), 'publicSnapshots', [{ kind: 'region', scope: 'ap-south-1', reason: 'AWS denied it.' }]);
+    const { outcomes } = evaluateInventory(inventory, ctx);
+    const snapshots = outcomes.find((o) => o.checkId === 'exposure.ebs_snapshot_public');
+    expect(snapshots).toEqual({
+      checkId: 'exposure.ebs_snapshot_public', status: 'failed', failingResources: 2,
+      reason: 'Not read: ap-south-1: AWS denied it.', unread: [{ kind: 'region', scope: 'ap-south-1', reason: 'AWS denied it.' }],
+    });
+    expect(isScoreComplete(outcomes)).toBe(false);
   });
 
   it('records a resource a check reports twice as one finding', () => {
     const inventory = troubled();
-    part(inventory.ec2).publicSnapshots.push({ id: 'snap-a', region: 'eu-west-1' });
+    part(inventory.publicSnapshots).snapshots.push({ id: 'snap-a', region: 'eu-west-1' });
     const snapshots = evaluateInventory(inventory, ctx).findings.filter((f) => f.checkId === 'exposure.ebs_snapshot_public');
     expect(snapshots.map((f) => f.resource)).toEqual(['snap-a', 'snap-b']);
   });
 });
 
-describe('connectivityFinding', () => {
-  it('is the critical connectivity finding with the reason in its description', () => {
-    const finding = connectivityFinding('AccessDenied: the trust policy does not allow sts:AssumeRole');
+describe('coverage', () => {
+  it('records no score and opens the coverage finding when fewer than half of the checks could be evaluated', () => {
+    const bare = PART_NAMES.reduce((inventory: Inventory, name) => withoutPart(inventory, name, `denied ${name}`), cleanInventory(NOW));
+    const evaluation = evaluateInventory(bare, ctx);
+    expect(evaluation.scored).toBe(false);
+    expect(evaluation.coverage).toEqual({ evaluated: 2, total: CATALOG.length });
+    expect(evaluation.findings.map((f) => f.checkId)).toEqual([COVERAGE_LOST_CHECK_ID]);
+    expect(evaluation.findings[0]).toMatchObject({ severity: 'HIGH', scenario: 'connectivity', resource: 'scan-coverage' });
+    expect(evaluation.findings[0]!.description).toContain(`Only 2 of ${CATALOG.length} checks could be evaluated`);
+    expect(evaluation.outcomes.find((o) => o.checkId === CONNECTIVITY_CHECK_ID)?.status).toBe('passed');
+    expect(evaluation.outcomes.find((o) => o.checkId === COVERAGE_LOST_CHECK_ID)).toMatchObject({ status: 'failed', failingResources: 1 });
+  });
+
+  it('scores at exactly half, and not one check below', () => {
+    const total = CATALOG.length;
+    // Unreadable parts in an order that takes checks away a few at a time.
+    const order = PART_NAMES;
+    let inventory = cleanInventory(NOW);
+    let last = evaluateInventory(inventory, ctx);
+    for (const name of order) {
+      const next = withoutPart(inventory, name);
+      const evaluation = evaluateInventory(next, ctx);
+      expect(evaluation.scored).toBe(evaluation.coverage.evaluated * 2 >= total);
+      if (last.scored && !evaluation.scored) break;
+      inventory = next;
+      last = evaluation;
+    }
+    expect(last.scored).toBe(true);
+  });
+});
+
+describe('roleUnavailableEvaluation', () => {
+  it('is the critical connectivity finding with the reason, and every other check not evaluated', () => {
+    const evaluation = roleUnavailableEvaluation('AccessDenied: the trust policy does not allow sts:AssumeRole');
+    const [finding] = evaluation.findings;
     expect(finding).toMatchObject({
       checkId: CONNECTIVITY_CHECK_ID,
       scenario: 'connectivity',
       severity: 'CRITICAL',
       region: 'global',
-      fingerprint: `${CONNECTIVITY_CHECK_ID}|${finding.resource}|global`,
+      fingerprint: `${CONNECTIVITY_CHECK_ID}|${finding!.resource}|global`,
     });
-    expect(finding.description).toContain('the trust policy does not allow sts:AssumeRole');
+    expect(finding!.description).toContain('the trust policy does not allow sts:AssumeRole');
+    expect(evaluation.coverage).toEqual({ evaluated: 1, total: CATALOG.length });
+    expect(evaluation.outcomes.filter((o) => o.status === 'not_evaluated')).toHaveLength(CATALOG.length - 1);
+    expect(checkById(CONNECTIVITY_CHECK_ID)).toBeDefined();
   });
 
   it('keeps one fingerprint whatever the reason, so a persisting outage stays one signal', () => {
-    expect(connectivityFinding('role deleted').fingerprint).toBe(connectivityFinding('external id changed').fingerprint);
+    expect(roleUnavailableEvaluation('role deleted').findings[0]!.fingerprint)
+      .toBe(roleUnavailableEvaluation('external id changed').findings[0]!.fingerprint);
   });
 });

@@ -14,7 +14,7 @@ describe('exposure checks', () => {
     ['one off', bpa({ blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true })],
   ])('fails when account Block Public Access is %s', (_, settings) => {
     const inventory = cleanInventory(NOW);
-    part(inventory.s3).accountBlockPublicAccess = settings;
+    part(inventory.s3AccountBlockPublicAccess).settings = settings;
     expect(outcome('exposure.s3_account_public_access_block_off', inventory)).toEqual(['s3-account-public-access-block@global']);
   });
 
@@ -30,9 +30,8 @@ describe('exposure checks', () => {
       ['public policy blocked, public ACL not', { publicViaPolicy: true, publicViaAcl: true }, bpa({ restrictPublicBuckets: true }), null, true],
     ])('%s', (_, exposure, bucketBpa, accountBpa, isPublic) => {
       const inventory = cleanInventory(NOW);
-      const s3 = part(inventory.s3);
-      s3.accountBlockPublicAccess = accountBpa;
-      Object.assign(s3.buckets[0]!, exposure, { blockPublicAccess: bucketBpa });
+      part(inventory.s3AccountBlockPublicAccess).settings = accountBpa;
+      Object.assign(part(inventory.s3Buckets).buckets[0]!, exposure, { blockPublicAccess: bucketBpa });
       expect(outcome('exposure.s3_bucket_public', inventory)).toEqual(isPublic ? ['acme-assets@us-east-1'] : 'pass');
     });
   });
@@ -59,7 +58,7 @@ describe('exposure checks', () => {
       [rule('tcp', 1, 65535), ['ssh', 'rdp']],
     ])('%j opens %j', (ingress, opened) => {
       const inventory = cleanInventory(NOW);
-      part(inventory.ec2).securityGroups[0]!.openIngress = [ingress];
+      part(inventory.securityGroups).groups[0]!.openIngress = [ingress];
       const checks = { ssh: 'exposure.sg_ssh_open', rdp: 'exposure.sg_rdp_open', all: 'exposure.sg_all_ports_open' };
       const open = Object.entries(checks).filter(([, id]) => outcome(id, inventory) !== 'pass').map(([kind]) => kind);
       expect(open).toEqual(opened);
@@ -67,7 +66,7 @@ describe('exposure checks', () => {
 
     it('reports a group once however many of its rules match, per region', () => {
       const inventory = cleanInventory(NOW);
-      const groups = part(inventory.ec2).securityGroups;
+      const groups = part(inventory.securityGroups).groups;
       groups[0]!.openIngress.push(rule('tcp', 22, 22), rule('tcp', 22, 22, '::/0'));
       groups.push({ id: 'sg-0web', name: 'web', region: 'us-west-2', openIngress: [rule('tcp', 22, 22)] });
       expect(outcome('exposure.sg_ssh_open', inventory)).toEqual(['sg-0web@us-east-1', 'sg-0web@us-west-2']);

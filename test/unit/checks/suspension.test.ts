@@ -35,4 +35,25 @@ describe('suspension checks', () => {
     expect(outcome('suspension.billing_contact_missing', inventory)).toEqual(['billing-contact@global']);
     expect(outcome('suspension.operations_contact_missing', inventory)).toEqual(['operations-contact@global']);
   });
+
+  it.each([
+    ['AWSCompromisedKeyQuarantine', true],
+    ['AWSCompromisedKeyQuarantineV2', true],
+    ['AWSCompromisedKeyQuarantineV3', true],
+    ['AWSCompromisedKeyQuarantineV12', true],
+    ['AdministratorAccess', false],
+    ['AWSCompromisedKeyQuarantineHelper', false],
+  ])('reports a user with %s attached: %s', (policy, quarantined) => {
+    const inventory = cleanInventory(NOW);
+    const user = part(inventory.iamPrincipals).users[1]!;
+    user.managedPolicies = [policy];
+    expect(outcome('suspension.compromised_key_quarantine', inventory)).toEqual(quarantined ? [`${user.arn}@global`] : 'pass');
+  });
+
+  it('reports a role with the quarantine policy too', () => {
+    const inventory = cleanInventory(NOW);
+    const role = part(inventory.iamPrincipals).roles[0]!;
+    role.managedPolicies = ['AWSCompromisedKeyQuarantineV2'];
+    expect(outcome('suspension.compromised_key_quarantine', inventory)).toEqual([`${role.arn}@global`]);
+  });
 });

@@ -5,7 +5,7 @@ const NOW = '2026-03-15T12:00:00.000Z';
 
 function withInstance(changes: Partial<Instance>) {
   const inventory = cleanInventory(NOW);
-  part(inventory.ec2).instances.push({
+  part(inventory.instances).instances.push({
     id: 'i-0new', region: 'us-east-1', type: 't3.micro', state: 'running', launchedAt: daysAgo(NOW, 30), ...changes,
   });
   return inventory;
@@ -44,7 +44,7 @@ describe('threat checks', () => {
     it('treats a region with an older instance as in use, unless that one is terminated', () => {
       const inventory = withInstance({ region, launchedAt: hoursAgo(NOW, 1) });
       const old = { id: 'i-0old', region, type: 't3.micro', state: 'stopped', launchedAt: daysAgo(NOW, 60) };
-      part(inventory.ec2).instances.push(old);
+      part(inventory.instances).instances.push(old);
       expect(outcome('threat.instance_in_unused_region', inventory)).toBe('pass');
       old.state = 'terminated';
       expect(outcome('threat.instance_in_unused_region', inventory)).toEqual([`i-0new@${region}`]);
@@ -52,22 +52,22 @@ describe('threat checks', () => {
 
     it('flags every new instance of a burst in a fresh region', () => {
       const inventory = withInstance({ region, launchedAt: hoursAgo(NOW, 2) });
-      part(inventory.ec2).instances.push({ id: 'i-0new2', region, type: 'c5.large', state: 'running', launchedAt: hoursAgo(NOW, 1) });
+      part(inventory.instances).instances.push({ id: 'i-0new2', region, type: 'c5.large', state: 'running', launchedAt: hoursAgo(NOW, 1) });
       expect(outcome('threat.instance_in_unused_region', inventory)).toEqual([`i-0new@${region}`, `i-0new2@${region}`]);
     });
   });
 
   it('considers users created more than 24 hours ago established', () => {
     const inventory = cleanInventory(NOW);
-    part(inventory.iam).users[0]!.createdAt = hoursAgo(NOW, 25);
+    part(inventory.iamPrincipals).users[0]!.createdAt = hoursAgo(NOW, 25);
     expect(outcome('threat.iam_user_created_recently', inventory)).toBe('pass');
-    part(inventory.iam).users[0]!.createdAt = hoursAgo(NOW, 23);
-    expect(outcome('threat.iam_user_created_recently', inventory)).toEqual([`${part(inventory.iam).users[0]!.arn}@global`]);
+    part(inventory.iamPrincipals).users[0]!.createdAt = hoursAgo(NOW, 23);
+    expect(outcome('threat.iam_user_created_recently', inventory)).toEqual([`${part(inventory.iamPrincipals).users[0]!.arn}@global`]);
   });
 
   it('ignores a new key that is already inactive', () => {
     const inventory = cleanInventory(NOW);
-    part(inventory.iam).users[0]!.accessKeys.push({ id: 'AKIANEW', status: 'Inactive', createdAt: hoursAgo(NOW, 1), lastUsedAt: null });
+    part(inventory.iamPrincipals).users[0]!.accessKeys.push({ id: 'AKIANEW', status: 'Inactive', createdAt: hoursAgo(NOW, 1) });
     expect(outcome('threat.access_key_created_recently', inventory)).toBe('pass');
   });
 });

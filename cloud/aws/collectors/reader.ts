@@ -1,0 +1,46 @@
+import type { PartName, PartValue, Unread } from '../../../domain/inventory';
+import type { Session } from './session';
+
+// How a part of the inventory is read. A global part is one read; a regional part is one read per enabled
+// region, assembled into the part's value. A read may leave resources unread (a bucket, a user's keys) and still
+// succeed; a read that throws leaves its whole part (or region) unread.
+
+export interface Readout<T> {
+  value: T;
+  unread?: Unread[];
+}
+
+export interface ReadContext {
+  session: Session;
+  /** The collection's time: what is recent or complete is measured from it. */
+  now: Date;
+}
+
+export interface GlobalReader<K extends PartName> {
+  part: K;
+  read(ctx: ReadContext): Promise<Readout<PartValue<K>>>;
+}
+
+export interface RegionalReader<K extends PartName, Slice> {
+  part: K;
+  read(ctx: ReadContext, region: string): Promise<Slice>;
+  /** The part's value from the slices of the regions that were read. */
+  assemble(slices: Slice[]): PartValue<K>;
+}
+
+export type AnyReader =
+  | { scope: 'global'; reader: GlobalReader<PartName> }
+  | { scope: 'regional'; reader: RegionalReader<PartName, unknown> };
+
+export const globalPart = <K extends PartName>(reader: GlobalReader<K>): AnyReader =>
+  ({ scope: 'global', reader: reader as unknown as GlobalReader<PartName> });
+
+export const regionalPart = <K extends PartName, Slice>(reader: RegionalReader<K, Slice>): AnyReader =>
+  ({ scope: 'regional', reader: reader as unknown as RegionalReader<PartName, unknown> });
+
+/** Pages of an SDK paginator folded into one value as they arrive, so a large account never sits in memory whole. */
+export async function foldPages<P, T>(pages: AsyncIterable<P>, initial: T, fold: (into: T, page: P) => T): Promise<T> {
+  let value = initial;
+  for await (const page of pages) value = fold(value, page);
+  return value;
+}

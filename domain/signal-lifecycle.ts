@@ -1,0 +1,55 @@
+import type { CheckOutcome, Evaluation, Finding } from './checks/evaluate';
+import { computeSrs } from './srs';
+
+// What a scan does to an account's signals (DESIGN.md "Findings and score"): a finding seen again keeps its open
+// signal; an open signal not seen is resolved, unless the scan could not see it (its check was not evaluated, or
+// its region, its resource or the resource it belongs to was unread); a finding that returns after being
+// resolved opens a new signal. Accepted signals stay open and listed, and count in no score.
+
+export interface OpenSignal {
+  id: string;
+  fingerprint: string;
+  checkId: string;
+  severity: string;
+  region: string;
+  resource: string;
+  owner: string | null;
+  /** An acceptance is in force at the scan's time. */
+  accepted: boolean;
+}
+
+export interface SignalChanges<S extends OpenSignal> {
+  fresh: Finding[];
+  stillOpen: S[];
+  resolved: S[];
+}
+
+/** Whether a scan with this outcome for the signal's check could see the signal's resource at all. */
+function couldSee(signal: Pick<OpenSignal, 'region' | 'resource' | 'owner'>, outcome: CheckOutcome | undefined): boolean {
+  // A check no longer in the catalog sees nothing again: its signals resolve.
+  if (!outcome) return true;
+  if (outcome.status === 'not_evaluated') return false;
+  return !outcome.unread.some((u) => (u.kind === 'region'
+    ? u.scope === signal.region
+    : u.scope === signal.resource || u.scope === signal.owner));
+}
+
+/** A scan that failed (the role could not be assumed) opens its finding and resolves nothing. */
+export function signalChanges<S extends OpenSignal>(
+  open: readonly S[], evaluation: Pick<Evaluation, 'findings' | 'outcomes'>, { failed }: { failed: boolean },
+): SignalChanges<S> {
+  const openByFingerprint = new Map(open.map((s) => [s.fingerprint, s]));
+  const findings = [...new Map(evaluation.findings.map((f) => [f.fingerprint, f])).values()];
+  const seen = new Set(findings.map((f) => f.fingerprint));
+  const outcomes = new Map(evaluation.outcomes.map((o) => [o.checkId, o]));
+  return {
+    fresh: findings.filter((f) => !openByFingerprint.has(f.fingerprint)),
+    stillOpen: open.filter((s) => seen.has(s.fingerprint)),
+    resolved: failed ? [] : open.filter((s) => !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId))),
+  };
+}
+
+/** The score of the signals open after a scan: accepted ones do not count. */
+export function scoreOf(open: readonly { checkId: string; severity: string; accepted: boolean }[]): number {
+  return computeSrs(open.filter((s) => !s.accepted));
+}
