@@ -3,6 +3,8 @@ import type { AddressInfo, Server } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
+import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
+import { SEVERITIES } from '../../domain/checks/types';
 import { createTestContext, type TestContext } from '../helpers/context';
 import { launchChromium } from './browser';
 import { buildDashboard } from './build';
@@ -11,12 +13,14 @@ import { buildDashboard } from './build';
 // loopback: Express with the real worker on the Temporal dev server, PostgreSQL, and the sandbox cloud. A new
 // tenant signs up, connects and verifies a sandbox account, sees the first scan's score and findings, creates
 // an alert rule, scans again, sees the alert and acknowledges it; then invites a teammate who accepts in a
-// second browser. Every page is photographed into test-results/screenshots. No sleeps: each step waits for
-// what the page shows.
+// second browser. Another tenant connects the sandbox's partly readable account, sees what its scan could not
+// read, and accepts a finding's risk until a date, then undoes it. Every page is photographed into
+// test-results/screenshots. No sleeps: each step waits for what the page shows.
 
 const AWS_ID = '123456789012';
 const SHOTS = path.resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 const PASSWORD = 'a-long-dashboard-password';
+const DAY_MS = 86_400_000;
 
 let ctx: TestContext;
 let server: Server;
@@ -65,6 +69,8 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   // A link from an e-mail opens the login page first when signed out.
   await page.goto(`${base}/app/accounts`);
   await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  // The service scans the sandbox: every page says the data is simulated, signed in or not.
+  await page.getByRole('note').filter({ hasText: 'Demo data: this Sentinel scans simulated accounts' }).waitFor();
   await shoot(page, '01-login');
 
   await page.getByRole('link', { name: 'Create an account' }).click();
@@ -197,6 +203,10 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   expect(await invitee.getByRole('form', { name: 'Connect an account' }).count()).toBe(0);
   expect(await invitee.getByRole('button', { name: 'Scan now' }).count()).toBe(0);
   await shoot(invitee, '14-accounts-as-viewer');
+  // Nor may a viewer accept a finding's risk: the findings show, without the button.
+  await invitee.locator(`tr[data-account="${AWS_ID}"]`).getByRole('link').click();
+  await invitee.getByRole('region', { name: 'Open findings' }).locator('.signal').first().waitFor();
+  expect(await invitee.getByRole('button', { name: 'Accept risk' }).count()).toBe(0);
   await other.close();
 
   // Log out: back to the login page, with nothing stored.
@@ -249,4 +259,110 @@ it('shows every page of an empty tenant, a clear error for a failed verification
   await context.close();
   // The two expected refusals (the failed verification's 422, the other tenant's 404) are the only errors.
   expect(problems.filter((p) => !/status of (422|404)/.test(p))).toEqual([]);
+}, 120_000);
+
+/**
+ * The most severe open signal of an account that is its check's only one: a check counts once in the score
+ * however many resources fail it, so accepting this one must change the score.
+ */
+async function heaviestAlone(awsAccountId: string): Promise<string> {
+  const open = await ctx.db.selectFrom('signals').innerJoin('accounts', 'accounts.id', 'signals.account_id')
+    .select(['signals.id', 'signals.check_id', 'signals.severity'])
+    .where('accounts.aws_account_id', '=', awsAccountId).where('signals.resolved_at', 'is', null).execute();
+  const rank = (severity: string) => (SEVERITIES as readonly string[]).indexOf(severity);
+  const [first] = open.filter((s) => open.filter((o) => o.check_id === s.check_id).length === 1).sort((a, b) => rank(a.severity) - rank(b.severity));
+  if (!first) throw new Error(`${awsAccountId} has no open signal alone on its check`);
+  return first.id;
+}
+
+it('shows what a partly readable account\'s scan could not read, and accepts a finding\'s risk until a date, then undoes it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = watchForErrors(page);
+  await page.goto(`${base}/app/signup`);
+  await page.getByLabel('Your name').fill('Cora Coverage');
+  await page.getByLabel('E-mail').fill(`coverage-${Date.now()}@example.com`);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByLabel('AWS account id').fill(SANDBOX_PARTIAL_ACCOUNT_ID);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('region', { name: 'Set up the role' }).getByRole('button', { name: 'Verify' }).click();
+
+  // The sandbox's SCP denies two regions and a bucket policy one bucket: the list marks the first score incomplete.
+  const row = page.locator(`tr[data-account="${SANDBOX_PARTIAL_ACCOUNT_ID}"]`);
+  await row.getByTestId('score-incomplete').waitFor({ timeout: 45_000 });
+  expect(await row.getByTestId('srs').textContent()).toMatch(/^\d+$/);
+  await shoot(page, '17-accounts-incomplete-score');
+
+  // The account: the mark and why beside the score, and a coverage card naming exactly what was not read.
+  await row.getByRole('link', { name: SANDBOX_PARTIAL_ACCOUNT_ID }).click();
+  await page.getByRole('note').filter({ hasText: 'Demo data:' }).waitFor();
+  await page.locator('.card').getByTestId('score-incomplete').waitFor();
+  await page.getByText(/^Incomplete: the latest scan could not/).waitFor();
+  const coverage = page.getByRole('region', { name: 'Coverage' });
+  const evaluatedText = coverage.getByText(/^\d+ of \d+ checks evaluated$/);
+  await evaluatedText.waitFor();
+  const [, evaluated, total] = (/^(\d+) of (\d+)/.exec(await evaluatedText.textContent() ?? '') ?? []).map(Number);
+  const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: new Date() });
+  const denied = [...new Set([inventory.securityGroups, inventory.s3Buckets].flatMap((c) => c.unread ?? []).map((u) => u.scope))];
+  expect(denied).toHaveLength(3);
+  expect((await coverage.getByTestId('unread-scope').allTextContents()).sort()).toEqual(denied.sort());
+  expect(await coverage.textContent()).toMatch(/service control policy[\s\S]*bucket's policy|bucket's policy[\s\S]*service control policy/);
+
+  // Every check of the catalogue, the unevaluated ones as many as the card says, and the partly read ones named.
+  const table = page.getByRole('table', { name: 'Check results' });
+  expect(await table.locator('tbody tr').count()).toBe(total);
+  expect(await table.locator('tr[data-status="not_evaluated"]').count()).toBe((total as number) - (evaluated as number));
+  const partly = table.locator('tr').filter({ has: page.locator('.check-partial') });
+  expect(await partly.count()).toBeGreaterThan(0);
+  const bucketCheck = await table.locator('tr[data-check="exposure.s3_bucket_public"]').textContent();
+  expect(bucketCheck).toContain('Partly read');
+  expect(bucketCheck).toContain(inventory.s3Buckets.unread?.[0]?.scope);
+  await shoot(page, '18-account-coverage');
+
+  // Accept a finding's risk until a date: a blank reason is refused before anything is sent.
+  const score = page.locator('.card [data-testid="srs"]');
+  const before = Number(await score.textContent());
+  const target = await heaviestAlone(SANDBOX_PARTIAL_ACCOUNT_ID);
+  const findings = page.getByRole('region', { name: 'Open findings' });
+  const item = findings.locator(`li[data-signal="${target}"]`);
+  await item.getByRole('button', { name: 'Accept risk' }).click();
+  const form = item.getByRole('form', { name: 'Accept this risk' });
+  await form.getByLabel('Reason').fill('   ');
+  await form.getByRole('button', { name: 'Accept', exact: true }).click();
+  await form.getByRole('alert').filter({ hasText: 'Give the reason this risk is accepted.' }).waitFor();
+  const reason = 'Bastion kept open for the migration, reviewed weekly';
+  const until = new Date(Date.now() + 30 * DAY_MS);
+  await form.getByLabel('Reason').fill(reason);
+  await form.getByLabel(/^Until/).fill(`${until.getFullYear()}-${String(until.getMonth() + 1).padStart(2, '0')}-${String(until.getDate()).padStart(2, '0')}`);
+  await shoot(page, '19-accept-form');
+  await form.getByRole('button', { name: 'Accept', exact: true }).click();
+
+  // Listed apart as accepted (who, why, until when), and the score, reloaded, leaves it out.
+  const acceptedRisks = findings.getByRole('region', { name: 'Accepted risks' });
+  const accepted = acceptedRisks.locator(`li[data-signal="${target}"]`);
+  await accepted.getByText(reason, { exact: true }).waitFor();
+  expect(await accepted.textContent()).toMatch(/by coverage-\d+@example\.com on .+, until (?!undone)/);
+  await acceptedRisks.getByText(/^Not counted in the score/).waitFor();
+  await score.filter({ hasText: new RegExp(`^(?!${before}$)\\d+$`) }).waitFor();
+  const stored = await ctx.db.selectFrom('accounts').select('current_srs').where('aws_account_id', '=', SANDBOX_PARTIAL_ACCOUNT_ID).executeTakeFirstOrThrow();
+  expect(Number(await score.textContent())).toBe(stored.current_srs);
+  expect(stored.current_srs).toBeGreaterThan(before);
+  const acceptance = await ctx.db.selectFrom('signal_acceptances').select(['reason', 'expires_at']).where('signal_id', '=', target).executeTakeFirstOrThrow();
+  expect(acceptance.reason).toBe(reason);
+  const daysAhead = ((acceptance.expires_at as Date).getTime() - Date.now()) / DAY_MS;
+  expect(daysAhead).toBeGreaterThan(29);
+  expect(daysAhead).toBeLessThan(31);
+  await shoot(page, '20-accepted-risk');
+
+  // Undo: back among the open findings, and the score as it was.
+  await accepted.getByRole('button', { name: 'Undo acceptance' }).click();
+  await acceptedRisks.waitFor({ state: 'detached' });
+  await item.getByRole('button', { name: 'Accept risk' }).waitFor();
+  await score.filter({ hasText: new RegExp(`^${before}$`) }).waitFor();
+  await shoot(page, '21-acceptance-undone');
+  await context.close();
+
+  expect(problems).toEqual([]);
+  for (const file of shots) expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
 }, 120_000);

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { trpc } from './api';
 import { logOut } from './auth';
+import { DemoBanner } from './components/DemoBanner';
 import { ErrorBox, Loading } from './components/ui';
 import { useLoad } from './hooks';
 import { MeContext } from './me';
@@ -19,6 +20,15 @@ import { session } from './session';
 const signedIn = () => session.bearer() !== null || session.hasRefreshToken();
 
 export function App() {
+  return (
+    <>
+      <DemoBanner />
+      <Screen />
+    </>
+  );
+}
+
+function Screen() {
   const path = usePath();
   const isSignedIn = useSyncExternalStore(session.subscribe, signedIn);
   if (path === `${BASE}/signup`) return <SignupPage />;

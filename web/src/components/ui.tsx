@@ -32,6 +32,15 @@ export function SrsBadge({ srs }: { srs: number | null | undefined }) {
   );
 }
 
+/** Beside a score the latest scan could not fully back: it covers only the checks, regions and resources it read. */
+export function IncompleteMark() {
+  return (
+    <span className="incomplete" data-testid="score-incomplete" title="The latest scan could not read everything: this score covers only what it read">
+      incomplete
+    </span>
+  );
+}
+
 /** A block of text to paste somewhere, with a button that copies it. */
 export function CopyBlock({ title, text }: { title: string; text: string }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);

@@ -1,19 +1,23 @@
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { SCENARIOS, SEVERITIES } from '../../../domain/checks/types';
 import { type Inputs, type Outputs, trpc } from '../api';
 import { ScoreChart } from '../components/ScoreChart';
-import { Empty, ErrorBox, Loading, Notice, saveText, SrsBadge } from '../components/ui';
+import { Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
 import { BAND_LABEL, srsBand, when } from '../format';
-import { useAction, useLoad, usePoll } from '../hooks';
+import { type Loaded, useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link } from '../router';
 
 type Signal = Outputs['signals']['list']['signals'][number];
+type CheckReport = Outputs['signals']['checks'];
+type Check = CheckReport['checks'][number];
+type AcceptBody = Inputs['signals']['accept']['body'];
 type Filters = Pick<Inputs['signals']['list']['query'] & object, 'severity' | 'scenario'>;
 
 export function AccountPage({ accountId }: { accountId: string }) {
   const account = useLoad(() => trpc.accounts.get.query({ account_id: accountId }), [accountId]);
   const history = useLoad(() => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }), [accountId, account.data?.last_scan_at]);
+  const checks = useLoad(() => trpc.signals.checks.query({ account_id: accountId }), [accountId, account.data?.last_scan_at]);
   const isAdmin = useCan('admin');
   const scanning = account.data?.status === 'ACTIVE' && account.data.last_scan_at === null;
   usePoll(account.reload, scanning, 3000);
@@ -34,8 +38,14 @@ export function AccountPage({ accountId }: { accountId: string }) {
       <div className="cards">
         <div className="card">
           <h3>Security Risk Score</h3>
-          <div className="big"><SrsBadge srs={a.current_srs} /></div>
+          <div className="big"><SrsBadge srs={a.current_srs} />{a.score_complete === false && <IncompleteMark />}</div>
           <p className="muted">{BAND_LABEL[srsBand(a.current_srs)]}</p>
+          {a.score_complete === false && (
+            <p className="muted">
+              Incomplete: the latest scan could not evaluate every check or read every region and resource, so this score
+              covers only what it read (see Coverage).
+            </p>
+          )}
         </div>
         <div className="card">
           <h3>Status</h3>
@@ -44,6 +54,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
         </div>
         <ExportCard accountId={accountId} />
       </div>
+      <CoverageCard report={checks} />
       {isAdmin && (
         <p className="operator">
           Operators: <a href={a.temporal_ui_url} target="_blank" rel="noreferrer noopener">open this account&apos;s workflow in the Temporal UI</a>
@@ -54,7 +65,8 @@ export function AccountPage({ accountId }: { accountId: string }) {
       {history.data ? <ScoreChart history={history.data.history} /> : !history.error && <Loading />}
       {scanning && <p className="loading" role="status">The first scan is running; findings appear when it ends…</p>}
       {/* Keyed by the last scan, so findings, history and checklist load again when a scan lands. */}
-      <Findings key={`f${a.last_scan_at}`} accountId={accountId} />
+      <Findings key={`f${a.last_scan_at}`} accountId={accountId} onScoreChange={account.reload} />
+      <ChecksTable report={checks} />
       <Checklist key={`c${a.last_scan_at}`} accountId={accountId} />
     </section>
   );
@@ -82,7 +94,9 @@ function ExportCard({ accountId }: { accountId: string }) {
   );
 }
 
-function Findings({ accountId }: { accountId: string }) {
+/** Open findings, with the accepted ones apart; accepting or undoing re-scores the account, so `onScoreChange` reloads it. */
+function Findings({ accountId, onScoreChange }: { accountId: string; onScoreChange: () => void }) {
+  const canAccept = useCan('member');
   const [filters, setFilters] = useState<Filters>({});
   const [more, setMore] = useState<Signal[]>([]);
   const [next, setNext] = useState<string | null>(null);
@@ -99,11 +113,18 @@ function Findings({ accountId }: { accountId: string }) {
     setNext(page.next_token);
   });
   const all = [...(signals.data?.signals ?? []), ...more];
+  const open = all.filter((s) => !s.accepted);
+  const accepted = all.filter((s) => s.accepted);
   const groups = SCENARIOS.map((scenario) => ({
     scenario,
-    bySeverity: SEVERITIES.map((severity) => ({ severity, items: all.filter((s) => s.scenario === scenario && s.severity === severity) }))
+    bySeverity: SEVERITIES.map((severity) => ({ severity, items: open.filter((s) => s.scenario === scenario && s.severity === severity) }))
       .filter((g) => g.items.length > 0),
   })).filter((g) => g.bySeverity.length > 0);
+  const changed = () => {
+    signals.reload();
+    onScoreChange();
+  };
+  const finding = (s: Signal) => <Finding key={s.signal_id} signal={s} accountId={accountId} canAccept={canAccept} onChange={changed} />;
   return (
     <section aria-label="Open findings">
       <h2>Open findings</h2>
@@ -118,27 +139,124 @@ function Findings({ accountId }: { accountId: string }) {
       {!signals.loading && signals.data && all.length === 0 && (
         <Empty>{filters.severity || filters.scenario ? 'No open findings match these filters.' : 'No open findings. Nice.'}</Empty>
       )}
+      {!signals.loading && open.length === 0 && accepted.length > 0 && <Empty>No open findings besides the accepted risks below.</Empty>}
       {groups.map((g) => (
         <div key={g.scenario} className="scenario" data-scenario={g.scenario}>
           <h3>{g.scenario}</h3>
           {g.bySeverity.map(({ severity, items }) => (
             <div key={severity}>
               <h4><span className={`sev sev-${severity.toLowerCase()}`}>{severity}</span> {items.length}</h4>
-              <ul className="signals">
-                {items.map((s) => (
-                  <li key={s.signal_id} className="signal">
-                    <strong>{s.title}</strong> <span className="muted">{s.resource} · {s.region} · since {when(s.detected_at)}</span>
-                    <p>{s.description}</p>
-                  </li>
-                ))}
-              </ul>
+              <ul className="signals">{items.map(finding)}</ul>
             </div>
           ))}
         </div>
       ))}
+      {accepted.length > 0 && (
+        <section className="scenario accepted-risks" aria-label="Accepted risks">
+          <h3>Accepted risks ({accepted.length})</h3>
+          <p className="muted">Not counted in the score, and no alert fires for them, until they expire or the acceptance is undone.</p>
+          <ul className="signals">{accepted.map(finding)}</ul>
+        </section>
+      )}
       {next && <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>Load more findings</button>}
       <ErrorBox message={loadMore.error} />
     </section>
+  );
+}
+
+function Finding({ signal: s, accountId, canAccept, onChange }: {
+  signal: Signal; accountId: string; canAccept: boolean; onChange: () => void;
+}) {
+  const [accepting, setAccepting] = useState(false);
+  const undo = useAction(() => trpc.signals.undoAcceptance.mutate({ account_id: accountId, signal_id: s.signal_id }));
+  return (
+    <li className="signal" data-signal={s.signal_id}>
+      {s.accepted && <><span className={`sev sev-${s.severity.toLowerCase()}`}>{s.severity}</span>{' '}</>}
+      <strong>{s.title}</strong> <span className="muted">{s.resource} · {s.region} · since {when(s.detected_at)}</span>
+      <p>{s.description}</p>
+      {s.accepted && (
+        <p className="acceptance">
+          <span className="accepted-badge">Accepted · not in the score</span>{' '}
+          by {s.accepted.by_email} on {when(s.accepted.accepted_at)},{' '}
+          {s.accepted.expires_at ? `until ${when(s.accepted.expires_at)}` : 'until undone'}: <q>{s.accepted.reason}</q>
+        </p>
+      )}
+      {canAccept && !s.accepted && !accepting && (
+        <button type="button" className="small" onClick={() => setAccepting(true)}>Accept risk</button>
+      )}
+      {accepting && (
+        <AcceptForm accountId={accountId} signalId={s.signal_id} onDone={(saved) => { setAccepting(false); if (saved) onChange(); }} />
+      )}
+      {canAccept && s.accepted && (
+        <button type="button" className="small" disabled={undo.busy} onClick={() => void undo.run().then((r) => r && onChange())}>
+          {undo.busy ? 'Undoing…' : 'Undo acceptance'}
+        </button>
+      )}
+      <ErrorBox message={undo.error} />
+    </li>
+  );
+}
+
+// The service's limits on an acceptance (api/schemas/signals.ts); checked here first, so a slip is named at once.
+const MAX_REASON = 500;
+const MAX_ACCEPTANCE_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+/** A date input's value (yyyy-mm-dd) for the local calendar day of `d`. */
+function dayValue(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** The last moment of a local calendar day: an acceptance "until 30 June" lasts all of 30 June where the user is. */
+function endOfDay(value: string): Date {
+  return new Date(`${value}T23:59:59.999`);
+}
+
+/** The days the expiry input offers: today, up to the last day that ends within 365 days. */
+function expiryBounds(now: Date): { min: string; max: string } {
+  const limit = now.getTime() + MAX_ACCEPTANCE_DAYS * DAY_MS;
+  const last = new Date(limit);
+  const max = endOfDay(dayValue(last)).getTime() > limit ? new Date(last.getFullYear(), last.getMonth(), last.getDate() - 1) : last;
+  return { min: dayValue(now), max: dayValue(max) };
+}
+
+function acceptanceProblem(reason: string, until: string, now: Date): string | null {
+  if (!reason) return 'Give the reason this risk is accepted.';
+  if (reason.length > MAX_REASON) return `The reason must be at most ${MAX_REASON} characters.`;
+  if (!until) return null;
+  const end = endOfDay(until).getTime();
+  if (Number.isNaN(end)) return 'The expiry is not a date.';
+  if (end <= now.getTime()) return 'The expiry must be today or later.';
+  if (end > now.getTime() + MAX_ACCEPTANCE_DAYS * DAY_MS) return `The expiry must be at most ${MAX_ACCEPTANCE_DAYS} days ahead.`;
+  return null;
+}
+
+function AcceptForm({ accountId, signalId, onDone }: { accountId: string; signalId: string; onDone: (saved: boolean) => void }) {
+  const accept = useAction((body: AcceptBody) => trpc.signals.accept.mutate({ account_id: accountId, signal_id: signalId, body }));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [bounds] = useState(() => expiryBounds(new Date()));
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const reason = String(form.get('reason') ?? '').trim();
+    const until = String(form.get('until') ?? '');
+    const found = acceptanceProblem(reason, until, new Date());
+    setProblem(found);
+    if (found) return;
+    const result = await accept.run({ reason, ...(until ? { expires_at: endOfDay(until).toISOString() } : {}) });
+    if (result) onDone(true);
+  };
+  return (
+    <form className="accept-form" onSubmit={submit} onChange={() => setProblem(null)} aria-label="Accept this risk">
+      <label>Reason <textarea name="reason" required maxLength={MAX_REASON} rows={2} placeholder="Why this risk is acceptable" /></label>
+      <label>Until (optional) <input type="date" name="until" min={bounds.min} max={bounds.max} /></label>
+      <p className="muted">
+        An accepted finding stays listed but counts in no score and fires no alert; without a date, until someone undoes it.
+      </p>
+      <button type="submit" disabled={accept.busy}>{accept.busy ? 'Accepting…' : 'Accept'}</button>
+      <button type="button" className="link" onClick={() => onDone(false)}>Cancel</button>
+      <ErrorBox message={problem ?? accept.error} />
+    </form>
   );
 }
 
@@ -172,6 +290,104 @@ function Checklist({ accountId }: { accountId: string }) {
             </li>
           ))}
         </ol>
+      )}
+    </section>
+  );
+}
+
+const isRegion = (scope: string) => /^[a-z]{2}(-[a-z]+)+-\d+$/.test(scope);
+/** A check that ran but could not read some of what it looks at: its result covers only the rest. */
+const partlyRead = (c: Check) => c.status !== 'not_evaluated' && c.unread.length > 0;
+
+/** How much of the account the latest scan could evaluate, what it could not read, and why. */
+function CoverageCard({ report }: { report: Loaded<CheckReport> }) {
+  const r = report.data;
+  const gaps = r ? r.checks.filter((c) => c.status === 'not_evaluated' || c.unread.length > 0) : [];
+  const scopes = [...new Set(gaps.flatMap((c) => c.unread))].sort();
+  const regions = scopes.filter(isRegion);
+  const resources = scopes.filter((scope) => !isRegion(scope));
+  return (
+    <section className="card coverage" aria-label="Coverage">
+      <h3>Coverage</h3>
+      <ErrorBox message={report.error} onRetry={report.reload} />
+      {!r && !report.error && <Loading />}
+      {r && r.scan_id === null && <p className="muted">Coverage shows once the first scan has run.</p>}
+      {r && r.scan_id !== null && (
+        <>
+          <p>
+            <strong>{r.coverage.evaluated} of {r.coverage.total} checks evaluated</strong>{' '}
+            <span className="muted">by the scan of {when(r.scanned_at)}</span>
+          </p>
+          {gaps.length === 0 && <p className="muted">Every check read everything it looks at.</p>}
+          {regions.length > 0 && <p>Regions not read: <Scopes scopes={regions} /></p>}
+          {resources.length > 0 && <p>Resources not read: <Scopes scopes={resources} /></p>}
+          {gaps.length > 0 && (
+            <>
+              <p className="muted">The score leaves out what Sentinel could not see. Checks not fully read:</p>
+              <ul className="gaps">
+                {gaps.map((c) => (
+                  <li key={c.check_id}>
+                    <strong>{c.title}</strong> <CheckStatusMark check={c} />
+                    {c.reason && <> {c.reason}</>}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Scopes({ scopes }: { scopes: string[] }) {
+  return <>{scopes.map((scope) => <code key={scope} className="scope" data-testid="unread-scope">{scope}</code>)}</>;
+}
+
+const STATUS_LABEL: Record<Check['status'], string> = { passed: 'Passed', failed: 'Failed', not_evaluated: 'Not evaluated' };
+const STATUS_ORDER: Record<Check['status'], number> = { failed: 0, not_evaluated: 1, passed: 2 };
+
+function CheckStatusMark({ check }: { check: Check }) {
+  return (
+    <>
+      <span className={`check-status check-${check.status.replace('_', '-')}`}>{STATUS_LABEL[check.status]}</span>
+      {partlyRead(check) && <>{' '}<span className="check-status check-partial">Partly read</span></>}
+    </>
+  );
+}
+
+/** Every check of the catalogue in the latest scan: failed first, then not evaluated, then passed; most severe first in each. */
+function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
+  const checks = [...(report.data?.checks ?? [])].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]
+    || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.title.localeCompare(b.title));
+  const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
+  return (
+    <section aria-label="Checks">
+      <h2>Checks</h2>
+      <ErrorBox message={report.error} onRetry={report.reload} />
+      {!report.data && !report.error && <Loading />}
+      {checks.length > 0 && (
+        <>
+          <p className="muted">
+            {count('failed')} failed · {count('not_evaluated')} not evaluated · {count('passed')} passed
+            {checks.some(partlyRead) && ` · ${checks.filter(partlyRead).length} partly read`}
+          </p>
+          <table className="list checks" aria-label="Check results">
+            <thead><tr><th>Check</th><th>Severity</th><th>Status</th><th>Failing resources</th><th>Reason</th><th>Not read</th></tr></thead>
+            <tbody>
+              {checks.map((c) => (
+                <tr key={c.check_id} data-check={c.check_id} data-status={c.status}>
+                  <td>{c.title}<br /><span className="muted">{c.check_id}</span></td>
+                  <td><span className={`sev sev-${c.severity.toLowerCase()}`}>{c.severity}</span></td>
+                  <td><CheckStatusMark check={c} /></td>
+                  <td>{c.status === 'not_evaluated' ? '—' : c.failing_resources}</td>
+                  <td className="reason">{c.reason ?? '—'}</td>
+                  <td>{c.unread.length > 0 ? c.unread.join(', ') : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { type Outputs, trpc } from '../api';
-import { CopyBlock, Empty, ErrorBox, Loading, Notice, SrsBadge } from '../components/ui';
+import { CopyBlock, Empty, ErrorBox, IncompleteMark, Loading, Notice, SrsBadge } from '../components/ui';
 import { when } from '../format';
 import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
@@ -115,7 +115,7 @@ function AccountRow({ account, canEdit, onChange }: { account: Summary; canEdit:
     <tr data-account={id}>
       <td><Link to={`${BASE}/accounts/${id}`}>{account.display_name ? `${account.display_name} (${id})` : id}</Link></td>
       <td><span className={`status status-${account.status.toLowerCase()}`}>{account.status}</span></td>
-      <td><SrsBadge srs={account.current_srs} /></td>
+      <td><SrsBadge srs={account.current_srs} />{account.score_complete === false && <> <IncompleteMark /></>}</td>
       <td>{awaitingScan(account) ? <span className="loading">First scan running…</span> : when(account.last_scan_at)}</td>
       <td>{account.tags.join(', ')}</td>
       <td className="actions">
