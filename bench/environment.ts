@@ -28,6 +28,8 @@ export interface ServiceOptions {
   poolMax: number;
   /** Extra node flags for the API process (e.g. --cpu-prof). */
   apiNodeArgs?: string[];
+  /** Environment of both processes on top of the defaults (e.g. the AWS provider instead of the sandbox). */
+  env?: Record<string, string>;
 }
 
 export interface BenchServices {
@@ -55,11 +57,11 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const temporal = new Client({ connection });
   const running = new Set<BenchServices>();
 
-  const startServices = async ({ taskQueue, poolMax, apiNodeArgs = [] }: ServiceOptions): Promise<BenchServices> => {
+  const startServices = async ({ taskQueue, poolMax, apiNodeArgs = [], env: extra = {} }: ServiceOptions): Promise<BenchServices> => {
     const port = await freePort();
     const env = {
-      NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: String(poolMax),
-      TEMPORAL_ADDRESS: server.address, TEMPORAL_TASK_QUEUE: taskQueue, JWT_SECRET,
+      NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true', DATABASE_URL: databaseUrl,
+      DATABASE_POOL_MAX: String(poolMax), TEMPORAL_ADDRESS: server.address, TEMPORAL_TASK_QUEUE: taskQueue, JWT_SECRET, ...extra,
     };
     const url = `http://127.0.0.1:${port}`;
     // Request logging off: the API is measured, not pino writing to a pipe.

@@ -5,6 +5,7 @@ import { connectAccounts, signUpTenants, useDailyInterval, verifyAccounts } from
 import { benchBillableActions } from './actions';
 import { benchApi } from './api';
 import { startBenchEnvironment } from './environment';
+import { benchLargeAccount } from './large-account';
 import { type BenchReport, renderReport } from './report';
 import { benchScanSize, firstScansDone } from './scans';
 import { benchSignalPages } from './signals';
@@ -22,6 +23,11 @@ const CONCURRENCY = numberFrom('BENCH_CONCURRENCY', 20);
 const POOL_MAX = numberFrom('BENCH_POOL_MAX', 20);
 const SCAN_TIMEOUT_MS = numberFrom('BENCH_SCAN_TIMEOUT', 3600) * 1000;
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const LARGE_ACCOUNT = {
+  users: numberFrom('BENCH_LARGE_USERS', 500),
+  buckets: numberFrom('BENCH_LARGE_BUCKETS', 2000),
+  securityGroups: numberFrom('BENCH_LARGE_GROUPS', 10_000),
+};
 const MANUAL_SCANS = 10;
 
 async function main(): Promise<void> {
@@ -47,6 +53,7 @@ async function main(): Promise<void> {
     const api = await benchApi({ url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId });
     await services.stop();
 
+    const largeAccount = await benchLargeAccount(env, LARGE_ACCOUNT);
     const scans = [];
     for (const size of SCAN_SIZES) {
       scans.push(await benchScanSize(env, { size, concurrency: CONCURRENCY, poolMax: POOL_MAX, timeoutMs: SCAN_TIMEOUT_MS }));
@@ -57,7 +64,7 @@ async function main(): Promise<void> {
         cores: cpus().length, model: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version,
       },
       settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, concurrency: CONCURRENCY, poolMax: POOL_MAX },
-      api, pages, actions, scans,
+      api, pages, actions, scans, largeAccount,
     };
     writeFileSync(path.join(__dirname, '..', 'BENCHMARKS.md'), renderReport(report));
     console.log('\nWritten to BENCHMARKS.md');
