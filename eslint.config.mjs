@@ -33,6 +33,20 @@ export const workflowRestrictions = {
   ],
 };
 
+// Columns carry the domain's unions (db/tables): a row is already of its type, so a cast to one of them would only
+// hide a column typed too loosely. (Tests may build invalid values on purpose; the dashboard reads form fields.)
+const DOMAIN_UNIONS = [
+  'AccountStatus', 'ScanStatus', 'ScanTrigger', 'PlanId', 'Role', 'AssignableRole', 'TenantStatus', 'Severity', 'Scenario',
+  'ChannelType', 'ChannelConfig', 'DeliveryStatus', 'DeliveryKind', 'AttemptOutcome', 'ExportStatus', 'CheckStatus',
+].join('|');
+const castMessage = 'No cast to a domain type: type the column (db/tables) or parse the value instead.';
+export const noDomainCasts = {
+  'no-restricted-syntax': ['error',
+    { selector: `TSAsExpression[typeAnnotation.typeName.name=/^(${DOMAIN_UNIONS})$/]`, message: castMessage },
+    { selector: `TSAsExpression[typeAnnotation.elementType.typeName.name=/^(${DOMAIN_UNIONS})$/]`, message: castMessage },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'dist/**', 'web/dist/**', 'test-results/**', 'test/fixtures/lint/**'] },
   js.configs.recommended,
@@ -45,6 +59,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  { files: ['**/*.ts'], ignores: ['test/**', 'web/**'], rules: noDomainCasts },
   { files: ['workflows/**/*.ts'], rules: workflowRestrictions },
   {
     // domain/ is pure logic shared by everything: it imports nothing but itself (relative paths that stay

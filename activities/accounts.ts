@@ -2,7 +2,7 @@ import type { CloudProvider } from '../cloud/types';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { loadRoleTarget } from '../db/repositories/accounts';
-import { getPlan, type PlanId } from '../domain/plans';
+import { getPlan } from '../domain/plans';
 
 export type VerifyResult =
   | { ok: true; scanIntervalMinutes: number }
@@ -34,7 +34,7 @@ export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; clo
         .where('status', '=', 'PENDING')
         .execute();
       log.info({ tenantId, accountId }, 'account verified');
-      return { ok: true, scanIntervalMinutes: getPlan(plan as PlanId).scan_interval_minutes };
+      return { ok: true, scanIntervalMinutes: getPlan(plan).scan_interval_minutes };
     },
 
     /** Idempotent: a retry finds the account already disconnected and changes nothing. */

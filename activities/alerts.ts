@@ -14,7 +14,7 @@ import { DeliveryError } from '../notify/outcome';
 import { sendPagerDutyEvent } from '../notify/pagerduty';
 import { postSlackMessage, postSlackWebhook } from '../notify/slack';
 import { decryptSecret } from '../security/crypto';
-import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../workflows/messages';
+import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../workflows/contracts';
 
 export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logger; config: Readonly<Config>; mailer: Mailer }) {
   async function send(ctx: DeliveryContext, links: AlertLinks): Promise<void> {

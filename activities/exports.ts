@@ -9,15 +9,11 @@ import {
   acceptances, countSignals, findExport, fullScoreHistory, markExportFailed, markExportReady, signalPages,
 } from '../db/repositories/exports';
 import { openSignals } from '../db/repositories/signals';
-import type { Severity } from '../domain/checks/types';
 import { recoveryChecklist } from '../domain/recovery';
 import { packageFilename, writeExportPackage } from '../exports/package';
 import { accountRecord } from '../exports/records';
 import { createExportStorage, exportStorageKey } from '../exports/storage';
-import type { ExportWorkflowInput } from '../workflows/export';
-
-/** ApplicationFailure type: the export row is no longer running (the API gave up on it), so building is pointless. */
-const EXPORT_ABANDONED = 'ExportAbandoned';
+import { EXPORT_ABANDONED, type ExportWorkflowInput } from '../workflows/contracts';
 
 export function exportActivities({ db, log, config }: { db: Db; log: Logger; config: Readonly<Config> }) {
   const storage = createExportStorage(config);
@@ -53,7 +49,7 @@ export function exportActivities({ db, log, config }: { db: Db; log: Logger; con
             counts: { signals: counts.total, openSignals: counts.open },
             signalPages: () => signalPages({ db: trx, tenantId, accountId }),
             scoreHistory: history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })),
-            checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity as Severity }))),
+            checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))),
             acceptances: await acceptances({ db: trx, tenantId, accountId }),
           }, file);
           return account.aws_account_id;

@@ -1,7 +1,5 @@
 import { Context } from '@temporalio/activity';
-import {
-  type CloudProvider, type CollectionProgress, type ReadOutcome, REUSABLE_PARTS, RoleUnavailableError, type RoleTarget,
-} from '../cloud/types';
+import { type CloudProvider, type CollectionProgress, type ReadOutcome, RoleUnavailableError, type RoleTarget } from '../cloud/types';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
@@ -9,8 +7,8 @@ import { loadRoleTarget } from '../db/repositories/accounts';
 import { keepCostExplorerRead, loadCheckpoint, recentCostExplorerReads, saveCheckpoint } from '../db/repositories/scan-progress';
 import { saveScanResult } from '../db/repositories/scan-results';
 import { type Evaluation, evaluateInventory, roleUnavailableEvaluation } from '../domain/checks/evaluate';
-import type { Inventory } from '../domain/inventory';
-import { SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/messages';
+import { COST_EXPLORER_PARTS, type Inventory } from '../domain/inventory';
+import { SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
 
 /** How often a running scan heartbeats its progress and keeps what it has read for a retry. */
 const HEARTBEAT_MS = 10_000;
@@ -53,7 +51,7 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
           progress = next;
         },
       });
-      for (const part of REUSABLE_PARTS) {
+      for (const part of COST_EXPLORER_PARTS) {
         const read = inventory[part];
         if (!reuse[part] && read.status === 'ok') {
           await keepCostExplorerRead({ db, accountId, part, value: read.value, readAt: new Date(inventory.collectedAt) });

@@ -1,4 +1,4 @@
-import type { Inventory, Unread } from '../domain/inventory';
+import type { CostExplorerPart, Inventory, Unread } from '../domain/inventory';
 
 // The seam between Sentinel and a cloud provider. Activities use it; the API uses it only to learn the
 // service's own account id. Temporary credentials never cross it: they stay inside the provider.
@@ -37,17 +37,13 @@ export interface CollectOptions {
   /** Reads settled by an earlier attempt of this scan: not read again. */
   checkpoint?: Checkpoint;
   /** Parts to take as they are instead of reading them (Cost Explorer bills each request to the customer). */
-  reuse?: Partial<Pick<Inventory, ReusablePart>>;
+  reuse?: Partial<Pick<Inventory, CostExplorerPart>>;
   /** Called as each read settles for good: the caller keeps them for a retry. */
   onRead?: (key: string, outcome: ReadOutcome) => void;
   onProgress?: (progress: CollectionProgress) => void;
   /** The scan's last attempt: reads that fail now are left unread instead of failing the collection. */
   finalAttempt?: boolean;
 }
-
-/** The parts a scan may reuse from an earlier one. */
-export const REUSABLE_PARTS = ['costs', 'anomalies'] as const;
-export type ReusablePart = (typeof REUSABLE_PARTS)[number];
 
 export interface CloudProvider {
   readonly kind: 'aws' | 'sandbox';

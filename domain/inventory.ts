@@ -218,6 +218,10 @@ export interface Inventory {
   health: Collected<{ events: HealthEvent[] }>;
 }
 
+/** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
+export const COST_EXPLORER_PARTS = ['costs', 'anomalies'] as const;
+export type CostExplorerPart = (typeof COST_EXPLORER_PARTS)[number];
+
 /** The parts of an inventory (everything but the time and the region list). */
 export type Parts = Omit<Inventory, 'collectedAt' | 'regions'>;
 export type PartName = keyof Parts;

@@ -6,8 +6,8 @@ import type { Activities } from '../activities';
 import { newScanId } from './ids';
 import {
   type AccountStatus, type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, planChangedSignal, ROLE_ASSUMPTION_FAILED,
-  type ScanRequest, scanNowUpdate, stateQuery, VERIFICATION_UNAVAILABLE, verifyUpdate,
-} from './messages';
+  type ScanRequest, scanNowUpdate, scanWorkflowId, stateQuery, VERIFICATION_UNAVAILABLE, verifyUpdate,
+} from './contracts';
 import { scanWorkflow } from './scan';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
@@ -162,7 +162,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   async function runScan(request: ScanRequest): Promise<void> {
     try {
       await executeChild(scanWorkflow, {
-        workflowId: request.scanId,
+        workflowId: scanWorkflowId(request.scanId),
         args: [{ tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger }],
         typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
       });

@@ -1,6 +1,6 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { type AlertDeliveryInput, DELIVERY_PERMANENT } from './messages';
+import { type AlertDeliveryInput, DELIVERY_PERMANENT } from './contracts';
 
 // A failing channel keeps retrying for up to a day: quickly at first, then at most every 30 minutes, so a
 // channel that was down for hours is reached soon after it returns. Peers' Retry-After overrides the delay.

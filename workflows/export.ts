@@ -1,21 +1,9 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { EXPORT_FAILED, type ExportWorkflowInput, type ExportWorkflowResult } from './contracts';
 
 // The panic export: build the account's package and store it. The API starts it (workflow id = export id)
 // and waits for the result, so it is bounded: a few quick retries, then the export is recorded as failed.
-
-export interface ExportWorkflowInput {
-  exportId: string;
-  tenantId: string;
-  accountId: string;
-}
-
-export interface ExportWorkflowResult {
-  storageKey: string;
-}
-
-/** ApplicationFailure type of an export whose package could not be built (the API answers 503 export_failed). */
-const EXPORT_FAILED = 'ExportFailed';
 
 const { buildAccountExport } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',

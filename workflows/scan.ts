@@ -1,7 +1,7 @@
 import { log, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { alertDeliveryWorkflow } from './delivery';
-import { SCAN_ATTEMPTS, type ScanOutcome, type ScanWorkflowInput } from './messages';
+import { deliveryWorkflowId, SCAN_ATTEMPTS, type ScanOutcome, type ScanWorkflowInput } from './contracts';
 import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
 const { recordScanStarted, recordScanFailed } = proxyActivities<Activities>({
@@ -46,7 +46,7 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
   // hand each delivery to a workflow of its own, which outlives this scan, so a channel that is down delays nothing.
   const deliveries = await evaluateAlerts({ tenantId, accountId, scanId });
   await Promise.all(deliveries.map(({ deliveryId }) => startChild(alertDeliveryWorkflow, {
-    workflowId: `delivery-${deliveryId}`,
+    workflowId: deliveryWorkflowId(deliveryId),
     args: [{ tenantId, deliveryId }],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

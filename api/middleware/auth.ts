@@ -20,7 +20,7 @@ export async function authenticate(deps: Pick<AppDeps, 'db' | 'config'>, header:
   if (!claims) throw UNAUTHORIZED();
   const user = await findUser({ db: deps.db, tenantId: claims.tid, userId: claims.sub });
   if (!user) throw UNAUTHORIZED();
-  return { userId: user.id, tenantId: user.tenant_id, role: user.role as Role, email: user.email };
+  return { userId: user.id, tenantId: user.tenant_id, role: user.role, email: user.email };
 }
 
 export function requireAuth(deps: Pick<AppDeps, 'db' | 'config'>) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_STATUSES } from '../../domain/accounts';
 import { timestamp } from './common';
 
 export const awsAccountId = z.string().regex(/^[0-9]{12}$/, 'must be exactly 12 digits');
@@ -26,7 +27,7 @@ export const connectAccountInput = z
     tags: [...new Set(tags ?? [])],
   }));
 
-const status = z.enum(['PENDING', 'ACTIVE', 'DISCONNECTED']);
+const status = z.enum(ACCOUNT_STATUSES);
 export const accountIdOutput = z.string().meta({ pattern: '^[0-9]{12}$' });
 const ids = { aws_account_id: accountIdOutput, cloud_account_id: accountIdOutput };
 /** A Security Risk Score: 100 means nothing failing. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PLAN_IDS } from '../../domain/plans';
 
 export const plan = z.object({
-  id: z.enum(['solo', 'team', 'agency', 'enterprise']),
+  id: z.enum(PLAN_IDS),
   name: z.string(),
   price_usd_month: z.number().int(),
   account_limit: z.number().int(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHECK_STATUSES } from '../../domain/checks/evaluate';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { coverage } from './accounts';
 import { timestamp } from './common';
@@ -8,7 +9,7 @@ export const checkEntry = z.object({
   scenario: z.enum(SCENARIOS),
   severity: z.enum(SEVERITIES),
   title: z.string(),
-  status: z.enum(['passed', 'failed', 'not_evaluated']),
+  status: z.enum(CHECK_STATUSES),
   failing_resources: z.number().int().meta({ minimum: 0, description: 'Resources failing the check (0 unless failed)' }),
   reason: z.string().nullable().meta({
     description: 'Why the check was not evaluated, or what of it could not be read; null when everything was read',

@@ -1,18 +1,21 @@
 import { z } from 'zod';
+import { PLAN_IDS } from '../../domain/plans';
+import { ROLES } from '../../domain/roles';
+import { TENANT_STATUSES } from '../../domain/tenants';
 import { displayName, timestamp } from './common';
 
 export const user = z.object({
   user_id: z.string(),
   email: z.string().meta({ format: 'email' }),
   name: z.string(),
-  role: z.enum(['owner', 'admin', 'member', 'viewer']),
+  role: z.enum(ROLES),
   created_at: timestamp,
 });
 export const tenant = z.object({
   tenant_id: z.string(),
   name: z.string(),
-  plan: z.enum(['solo', 'team', 'agency', 'enterprise']),
-  status: z.string().meta({ description: 'active, past_due, canceled or suspended' }),
+  plan: z.enum(PLAN_IDS),
+  status: z.enum(TENANT_STATUSES),
   created_at: timestamp,
 });
 export const meOutput = z.object({ user, tenant });

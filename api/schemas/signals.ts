@@ -37,7 +37,7 @@ export const acceptSignalInput = z.strictObject({
 
 export const signal = z.object({
   signal_id: z.string(),
-  scenario: z.string().meta({ enum: SCENARIOS }),
+  scenario: z.enum(SCENARIOS),
   severity: z.enum(SEVERITIES),
   title: z.string(),
   description: z.string(),

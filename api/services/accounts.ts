@@ -7,14 +7,15 @@ import {
 import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
-import { getPlan, type PlanId } from '../../domain/plans';
+import { getPlan } from '../../domain/plans';
 import { MANUAL_SCAN_WINDOW_SECONDS } from '../../domain/limits';
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
+import { accountWorkflow } from '../../workflows/account';
 import {
-  type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
+  accountWorkflowId, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
   verifyUpdate,
-} from '../../workflows/messages';
+} from '../../workflows/contracts';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
@@ -23,10 +24,6 @@ import {
 } from '../temporal';
 import type { ConnectAccountInput } from '../schemas/accounts';
 
-export function accountWorkflowId(tenantId: string, awsAccountId: string): string {
-  return `account:${tenantId}:${awsAccountId}`;
-}
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function summary(a: AccountRow) {
@@ -34,7 +31,7 @@ function summary(a: AccountRow) {
     aws_account_id: a.aws_account_id,
     cloud_account_id: a.aws_account_id,
     display_name: a.display_name,
-    status: a.status as 'PENDING' | 'ACTIVE' | 'DISCONNECTED',
+    status: a.status,
     current_srs: a.current_srs,
     last_scan_at: iso(a.last_scan_at),
     tags: a.tags,
@@ -60,7 +57,7 @@ export async function connectAccount({ db, config, temporal, log, cloud }: AppDe
       if (existing && existing.status !== 'DISCONNECTED') {
         throw new AppError('account_exists', `Account ${input.awsAccountId} is already connected to this tenant`);
       }
-      const plan = getPlan(tenant.plan as PlanId);
+      const plan = getPlan(tenant.plan);
       if ((await countLiveAccounts({ db: trx, tenantId: caller.tenantId })) >= plan.account_limit) {
         throw new AppError('plan_limit_exceeded', `The ${plan.name} plan allows ${plan.account_limit} connected account(s); upgrade to connect more`);
       }
@@ -72,13 +69,10 @@ export async function connectAccount({ db, config, temporal, log, cloud }: AppDe
       } else {
         await insertAccount({ db: trx, account: { id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, ...fields } });
       }
-      const args: AccountWorkflowInput = {
-        tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes: plan.scan_interval_minutes,
-      };
-      await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start('accountWorkflow', {
+      await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(accountWorkflow, {
         workflowId,
         taskQueue: config.temporal.taskQueue,
-        args: [args],
+        args: [{ tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes: plan.scan_interval_minutes }],
         // No live row exists for this id (checked above under the tenant lock), so a workflow still running
         // under it is a leftover: of a disconnected account finishing its last scan, or of a start whose
         // transaction did not commit. It must not block connecting.
@@ -165,7 +159,7 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
       : 'The account is disconnected and is no longer scanned');
   }
   const tenant = await findTenant({ db, tenantId: caller.tenantId });
-  const plan = getPlan((tenant?.plan ?? 'solo') as PlanId);
+  const plan = getPlan(tenant?.plan ?? 'solo');
   const limitKey = `scan:manual:${account.id}`;
   const window = await hitWindow({ db, key: limitKey, windowSeconds: MANUAL_SCAN_WINDOW_SECONDS });
   if (window.count > plan.manual_scans_per_hour) {

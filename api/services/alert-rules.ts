@@ -4,7 +4,6 @@ import {
 } from '../../db/repositories/alert-rules';
 import type { AlertRuleRow } from '../../db/tables/alerts';
 import { type ChannelConfig, isSlackWebhook } from '../../domain/channels';
-import type { Scenario } from '../../domain/checks/types';
 import { newId } from '../../domain/ids';
 import type { AppDeps, Caller } from '../context';
 import { AppError, type FieldProblem, notFound } from '../errors';
@@ -18,12 +17,12 @@ const RULE_ID = /^[A-Za-z0-9_]{1,64}$/;
 
 function fieldsOf(row: AlertRuleRow): RuleFields {
   const { name, min_srs, scenarios, enabled } = row;
-  return { name, min_srs, scenarios, channels: row.channels as ChannelConfig[], enabled };
+  return { name, min_srs, scenarios, channels: row.channels, enabled };
 }
 
 // jsonb keeps object keys in its own order; `type` first reads better.
-function typeFirst({ type, ...rest }: ChannelConfig): ChannelConfig {
-  return { type, ...rest } as ChannelConfig;
+function typeFirst(channel: ChannelConfig): ChannelConfig {
+  return Object.assign({ type: channel.type }, channel);
 }
 
 function toRule(row: AlertRuleRow) {
@@ -32,7 +31,7 @@ function toRule(row: AlertRuleRow) {
     rule_id: row.id,
     name: fields.name,
     min_srs: fields.min_srs,
-    scenarios: fields.scenarios as Scenario[],
+    scenarios: fields.scenarios,
     channels: fields.channels.map(typeFirst),
     enabled: fields.enabled,
     created_at: row.created_at.toISOString(),

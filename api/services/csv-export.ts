@@ -1,6 +1,6 @@
 import { signalPages } from '../../db/repositories/exports';
 import { findTenant } from '../../db/repositories/tenants';
-import { getPlan, type PlanId } from '../../domain/plans';
+import { getPlan } from '../../domain/plans';
 import { csvTable } from '../../exports/csv';
 import { SIGNAL_COLUMNS, signalCsvRecord, signalRecord } from '../../exports/records';
 import type { AppDeps, Caller } from '../context';
@@ -20,7 +20,7 @@ export interface CsvExport {
 export async function openSignalsCsv({ db }: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string): Promise<CsvExport> {
   const account = await requireAccount(db, caller, awsAccountId);
   const tenant = await findTenant({ db, tenantId: caller.tenantId });
-  const plan = getPlan((tenant?.plan ?? 'solo') as PlanId);
+  const plan = getPlan(tenant?.plan ?? 'solo');
   if (!plan.features.includes('csv_export')) {
     throw new AppError('plan_feature_unavailable', `CSV export is part of the Team, Agency and Enterprise plans, not the ${plan.name} plan`);
   }

@@ -6,7 +6,8 @@ import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { newId } from '../../domain/ids';
 import { packageFilename } from '../../exports/package';
 import { checkDownloadLink, type ExportStorage } from '../../exports/storage';
-import type { ExportWorkflowInput, ExportWorkflowResult } from '../../workflows/export';
+import { exportWorkflowId, type ExportWorkflowResult } from '../../workflows/contracts';
+import { exportWorkflow } from '../../workflows/export';
 import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
@@ -39,13 +40,12 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
   const exportId = newId('export');
   const scope = { db, tenantId: caller.tenantId, exportId };
   await insertExport({ db, row: { id: exportId, tenant_id: caller.tenantId, account_id: account.id, requested_by: caller.userId } });
-  const input: ExportWorkflowInput = { exportId, tenantId: caller.tenantId, accountId: account.id };
-  let handle: WorkflowHandle;
+  let handle: WorkflowHandle<typeof exportWorkflow>;
   try {
-    handle = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start('exportWorkflow', {
-      workflowId: exportId,
+    handle = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(exportWorkflow, {
+      workflowId: exportWorkflowId(exportId),
       taskQueue: config.temporal.taskQueue,
-      args: [input],
+      args: [{ exportId, tenantId: caller.tenantId, accountId: account.id }],
       // A backstop for a worker that never picks it up: the API stops waiting long before.
       workflowExecutionTimeout: '10 minutes',
       typedSearchAttributes: [{ key: TENANT_ID, value: caller.tenantId }, { key: AWS_ACCOUNT_ID, value: account.aws_account_id }],
@@ -58,7 +58,7 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
 
   let result: ExportWorkflowResult;
   try {
-    result = await withDeadline(temporal, EXPORT_WAIT_MS, () => handle.result() as Promise<ExportWorkflowResult>);
+    result = await withDeadline(temporal, EXPORT_WAIT_MS, () => handle.result());
   } catch (err) {
     await markExportFailed(scope);
     if (!(err instanceof WorkflowFailedError)) {

@@ -2,7 +2,6 @@ import { openSignalsScored, setCurrentSrs } from '../../db/repositories/scan-res
 import {
   findSignal, insertAcceptance, listSignals, openSignals, revokeAcceptance, scoreHistory, type SignalWithAcceptance,
 } from '../../db/repositories/signals';
-import type { Severity } from '../../domain/checks/types';
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/recovery';
 import { scoreOf } from '../../domain/signal-lifecycle';
@@ -20,7 +19,7 @@ export function signalBody(s: SignalWithAcceptance, now = new Date()) {
   return {
     signal_id: s.id,
     scenario: s.scenario,
-    severity: s.severity as Severity,
+    severity: s.severity,
     title: s.title,
     description: s.description,
     detected_at: s.detected_at.toISOString(),
@@ -89,7 +88,7 @@ async function changeAcceptance(
     if ((next || ended > 0) && account.current_srs !== null) {
       await setCurrentSrs({ db: trx, accountId: account.id, srs: scoreOf(await openSignalsScored(trx, account.id, now)) });
     }
-    return findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId }) as Promise<SignalWithAcceptance>;
+    return (await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId })) ?? found;
   });
   log.info({ tenantId: caller.tenantId, accountId: account.id, signalId, userId: caller.userId }, next ? 'signal accepted' : 'signal acceptance undone');
   return signalBody(signal, now);
@@ -114,5 +113,5 @@ export async function accountScoreHistory({ db }: Deps, caller: Caller, awsAccou
 export async function accountRecoveryChecklist({ db }: Deps, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(db, caller, awsAccountId);
   const open = await openSignals({ db, tenantId: caller.tenantId, accountId: account.id });
-  return { checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity as Severity }))) };
+  return { checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))) };
 }

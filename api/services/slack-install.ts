@@ -7,7 +7,7 @@ import {
 } from '../../db/repositories/slack-installations';
 import { findUser } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
-import { hasRole, type Role } from '../../domain/roles';
+import { hasRole } from '../../domain/roles';
 import { encryptSecret } from '../../security/crypto';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../context';
@@ -121,7 +121,7 @@ export async function completeSlackInstall(deps: AppDeps, query: unknown): Promi
   const started = await consumeOauthState({ db, stateHash: sha256(state) });
   if (!started) throw invalidState();
   const installer = await findUser({ db, tenantId: started.tenant_id, userId: started.user_id });
-  if (!installer || !hasRole(installer.role as Role, 'admin')) {
+  if (!installer || !hasRole(installer.role, 'admin')) {
     throw invalidState('The user who started this install can no longer install Slack for the tenant');
   }
   const log = deps.log.child({ tenantId: started.tenant_id, userId: started.user_id });

@@ -10,7 +10,8 @@ import {
   tenantExists, updateTenantBilling,
 } from '../../db/repositories/billing';
 import { getPlan, isPlanId, type PlanId } from '../../domain/plans';
-import { planChangedSignal } from '../../workflows/messages';
+import type { TenantStatus } from '../../domain/tenants';
+import { planChangedSignal } from '../../workflows/contracts';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
@@ -19,12 +20,10 @@ import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
 // the tenant's plan and status in the same transaction, then the plan's scan interval is sent to every
 // account workflow of the tenant.
 
-type TenantStatus = 'active' | 'past_due' | 'canceled';
-
 /** Subscriptions in these Stripe statuses are over: they neither bill nor give a plan. */
 export const ENDED_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
 
-const TENANT_STATUS: Record<string, TenantStatus> = {
+const TENANT_STATUS: Record<string, Exclude<TenantStatus, 'suspended'>> = {
   active: 'active',
   trialing: 'active',
   past_due: 'past_due',
@@ -160,7 +159,7 @@ function subscriptionChange(object: unknown, fallbackPlan?: PlanId): ParsedEvent
       const metadataPlan = sub.metadata?.plan_id;
       const plan = planOfPrice(ctx.config, item?.price?.id)
         ?? (metadataPlan && isPlanId(metadataPlan) ? metadataPlan : undefined)
-        ?? (known?.plan as PlanId | undefined)
+        ?? known?.plan
         ?? fallbackPlan;
       if (!plan) {
         ctx.log.warn({ tenantId, subscriptionId: sub.id }, 'subscription with a price of no plan: ignored');
@@ -193,10 +192,13 @@ async function adoptCustomer(ctx: EventContext, tenantId: string, customerId: st
  * The tenant's plan and status follow its newest subscription that has not ended; when all have ended, the
  * tenant is back on solo, canceled. A suspension is an operator's decision that billing never lifts.
  */
-function tenantBillingOf(subscriptions: SubscriptionRow[], current: { plan: string; status: string }): { plan: string; status: string } {
+function tenantBillingOf(
+  subscriptions: SubscriptionRow[], current: { plan: PlanId; status: TenantStatus },
+): { plan: PlanId; status: TenantStatus } {
   if (subscriptions.length === 0) return current;
   const live = subscriptions.find((s) => !ENDED_SUBSCRIPTION_STATUSES.has(s.status)); // newest first
-  const next = live ? { plan: live.plan, status: TENANT_STATUS[live.status] ?? 'past_due' } : { plan: 'solo', status: 'canceled' };
+  const next: { plan: PlanId; status: TenantStatus } = live
+    ? { plan: live.plan, status: TENANT_STATUS[live.status] ?? 'past_due' } : { plan: 'solo', status: 'canceled' };
   return { plan: next.plan, status: current.status === 'suspended' ? 'suspended' : next.status };
 }
 

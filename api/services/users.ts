@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../../db/errors';
 import { deleteUser, findUser, insertUser, listUsers, updateUserRole } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
-import type { AssignableRole, Role } from '../../domain/roles';
+import type { AssignableRole } from '../../domain/roles';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import type { InviteUserInput } from '../schemas/users';
@@ -13,7 +13,7 @@ export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
     user_id: u.id,
     email: u.email,
     name: u.name,
-    role: u.role as Role,
+    role: u.role,
     created_at: u.created_at.toISOString(),
     status: u.accepted ? 'active' as const : 'invited' as const,
   }));

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { RoleTarget } from '../../cloud/types';
+import type { PlanId } from '../../domain/plans';
 import type { Database } from '../database';
 import type { AccountRow } from '../tables/accounts';
 
@@ -50,7 +51,7 @@ export async function findAccount({ db, tenantId, awsAccountId }: { db: Conn; te
 /** What the cloud provider needs to reach an account's role, and the tenant's plan. */
 export async function loadRoleTarget(
   { db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string },
-): Promise<{ target: RoleTarget; plan: string }> {
+): Promise<{ target: RoleTarget; plan: PlanId }> {
   const row = await db
     .selectFrom('accounts')
     .innerJoin('tenants', 'tenants.id', 'accounts.tenant_id')

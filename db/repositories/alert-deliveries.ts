@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ChannelConfig } from '../../domain/channels';
-import { type Severity, severityRank } from '../../domain/checks/types';
+import { severityRank } from '../../domain/checks/types';
 import { newId } from '../../domain/ids';
 import type { Database } from '../database';
 
@@ -29,16 +28,16 @@ export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Co
     .select(['id', 'title', 'severity', 'scenario', 'resource', 'region'])
     .where('account_id', '=', row.accountId).where('first_scan_id', '=', row.scanId).where('scenario', 'in', row.scenarios)
     .execute())
-    .sort((a, b) => severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || a.id.localeCompare(b.id));
+    .sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.id.localeCompare(b.id));
   const open = await db.selectFrom('signals').select((eb) => ['severity', 'scenario', eb.fn.countAll<string>().as('n')])
     .where('account_id', '=', row.accountId).where('resolved_at', 'is', null).groupBy(['severity', 'scenario']).execute();
   return {
     ...row,
-    channel: row.channel as ChannelConfig,
+    channel: row.channel,
     opened,
     openCount: open.reduce((sum, o) => sum + Number(o.n), 0),
     /** Severities of the open findings in the alert's scenarios (behind a threshold crossing), most severe first. */
-    openSeverities: [...new Set(open.filter((o) => row.scenarios.includes(o.scenario)).map((o) => o.severity as Severity))]
+    openSeverities: [...new Set(open.filter((o) => row.scenarios.includes(o.scenario)).map((o) => o.severity))]
       .sort((a, b) => severityRank(a) - severityRank(b)),
   };
 }

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { ChannelConfig } from '../../domain/channels';
-import type { Scenario } from '../../domain/checks/types';
 import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../../domain/alerts';
 import { newId } from '../../domain/ids';
 import type { Database } from '../database';
-import type { AlertRuleStatesTable } from '../tables/alerts';
+import type { AlertRulesTable, AlertRuleStatesTable } from '../tables/alerts';
 import { signalsWithCurrentAcceptance } from './signals';
 
 type Conn = Kysely<Database>;
@@ -50,7 +48,7 @@ export async function evaluateAlertsForScan(
   });
 }
 
-type RuleRow = { id: string; version: number; min_srs: number; scenarios: string[]; channels: unknown };
+type RuleRow = Pick<Selectable<AlertRulesTable>, 'id' | 'version' | 'min_srs' | 'scenarios' | 'channels'>;
 type StateRow = Selectable<AlertRuleStatesTable>;
 
 async function evaluateOne(
@@ -82,7 +80,7 @@ async function evaluateOne(
       id: alertId, tenant_id: tenantId, account_id: accountId, rule_id: rule.id, scan_id: scanId, srs_at_trigger: facts.srs,
       scenarios_triggered: decision.fire.scenariosTriggered, findings_digest: facts.findingsDigest, fired_at: now,
     }).execute();
-    const channels = rule.channels as ChannelConfig[];
+    const channels = rule.channels;
     await trx.insertInto('alert_deliveries').values(channels.map((channel, index) => ({
       id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, scan_id: scanId, kind: 'trigger' as const,
       channel_index: index, channel_type: channel.type, channel: JSON.stringify(channel), status: 'pending',
@@ -146,7 +144,7 @@ async function scanFacts(
       'signal_acceptances.expiry_scan_id'])
     .where('signals.account_id', '=', accountId).where('signals.resolved_at', 'is', null).orderBy('signals.fingerprint').execute();
   const open = rows.filter((s) => s.acceptance_id === null || s.expiry_scan_id !== null);
-  const toFinding = (s: (typeof open)[number]): ScanFinding => ({ fingerprint: s.fingerprint, scenario: s.scenario as Scenario });
+  const toFinding = (s: (typeof open)[number]): ScanFinding => ({ fingerprint: s.fingerprint, scenario: s.scenario });
   return {
     srs,
     open: open.map(toFinding),

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChannelConfig } from '../../domain/channels';
+import type { Scenario } from '../../domain/checks/types';
 import type { Database } from '../database';
 import type { AlertRuleRow } from '../tables/alerts';
 
@@ -9,7 +10,7 @@ type Conn = Kysely<Database>;
 export interface RuleFields {
   name: string;
   min_srs: number;
-  scenarios: string[];
+  scenarios: Scenario[];
   channels: ChannelConfig[];
   enabled: boolean;
 }

@@ -1,4 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import type { PlanId } from '../../domain/plans';
+import type { TenantStatus } from '../../domain/tenants';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
@@ -6,15 +8,16 @@ type Conn = Kysely<Database>;
 export interface TenantBilling {
   id: string;
   name: string;
-  plan: string;
-  status: string;
+  plan: PlanId;
+  status: TenantStatus;
   stripe_customer_id: string | null;
   pending_checkout_session_id: string | null;
 }
 
 export interface SubscriptionRow {
   id: string;
-  plan: string;
+  plan: PlanId;
+  /** Stripe's status, as Stripe sends it. */
   status: string;
   last_event_at: Date;
 }
@@ -117,7 +120,7 @@ export async function findSubscription({ db, tenantId, subscriptionId }: { db: C
 export async function applySubscriptionEvent({ db, tenantId, subscription, eventAt }: {
   db: Conn;
   tenantId: string;
-  subscription: { id: string; plan: string; status: string; currentPeriodEnd: Date | null };
+  subscription: { id: string; plan: PlanId; status: string; currentPeriodEnd: Date | null };
   eventAt: Date;
 }): Promise<boolean> {
   const applied = await db
@@ -145,7 +148,7 @@ export async function applySubscriptionEvent({ db, tenantId, subscription, event
   return applied !== undefined;
 }
 
-export async function updateTenantBilling({ db, tenantId, plan, status }: { db: Conn; tenantId: string; plan: string; status: string }) {
+export async function updateTenantBilling({ db, tenantId, plan, status }: { db: Conn; tenantId: string; plan: PlanId; status: TenantStatus }) {
   await db.updateTable('tenants').set({ plan, status, updated_at: new Date() }).where('id', '=', tenantId).execute();
 }
 

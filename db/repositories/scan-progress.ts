@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Checkpoint, ReadOutcome, ReusablePart } from '../../cloud/types';
-import type { Collected } from '../../domain/inventory';
+import type { Checkpoint, ReadOutcome } from '../../cloud/types';
+import type { Collected, CostExplorerPart } from '../../domain/inventory';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
@@ -24,14 +24,14 @@ export async function saveCheckpoint({ db, scanId, reads }: { db: Conn; scanId: 
 /** The account's Cost Explorer parts read since `since`: a scan reuses them instead of paying AWS again. */
 export async function recentCostExplorerReads(
   { db, accountId, since }: { db: Conn; accountId: string; since: Date },
-): Promise<Partial<Record<ReusablePart, Collected<never>>>> {
+): Promise<Partial<Record<CostExplorerPart, Collected<never>>>> {
   const rows = await db.selectFrom('cost_explorer_reads').select(['part', 'value'])
     .where('account_id', '=', accountId).where('read_at', '>', since).execute();
   return Object.fromEntries(rows.map((r) => [r.part, { status: 'ok', value: r.value }]));
 }
 
 export async function keepCostExplorerRead(
-  { db, accountId, part, value, readAt }: { db: Conn; accountId: string; part: ReusablePart; value: unknown; readAt: Date },
+  { db, accountId, part, value, readAt }: { db: Conn; accountId: string; part: CostExplorerPart; value: unknown; readAt: Date },
 ): Promise<void> {
   const json = JSON.stringify(value);
   await db.insertInto('cost_explorer_reads').values({ account_id: accountId, part, value: json, read_at: readAt })

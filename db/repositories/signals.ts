@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { Scenario, Severity } from '../../domain/checks/types';
 import type { Database } from '../database';
 import type { SignalAcceptanceRow, SignalRow } from '../tables/accounts';
 
@@ -7,8 +8,8 @@ type Conn = Kysely<Database>;
 export interface SignalFilter {
   tenantId: string;
   accountId: string;
-  severity?: string;
-  scenario?: string;
+  severity?: Severity;
+  scenario?: Scenario;
   since?: Date;
   status: 'open' | 'resolved' | 'all';
   /** Keyset: rows strictly after this (detected_at, id) in newest-first order. */

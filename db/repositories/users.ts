@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AssignableRole } from '../../domain/roles';
 import type { Database } from '../database';
 import type { NewUser, UserRow } from '../tables/identity';
 
@@ -39,7 +40,7 @@ export async function listUsers({ db, tenantId }: { db: Conn; tenantId: string }
 }
 
 /** Never touches the owner, so a racing request cannot demote one. */
-export async function updateUserRole({ db, tenantId, userId, role }: { db: Conn; tenantId: string; userId: string; role: string }) {
+export async function updateUserRole({ db, tenantId, userId, role }: { db: Conn; tenantId: string; userId: string; role: AssignableRole }) {
   return db
     .updateTable('users')
     .set({ role, updated_at: new Date() })

@@ -1,10 +1,13 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { CheckOutcome } from '../../domain/checks/evaluate';
 import type { Checkpoint } from '../../cloud/types';
+import type { AccountStatus, ScanStatus, ScanTrigger } from '../../domain/accounts';
+import type { CheckOutcome } from '../../domain/checks/evaluate';
+import type { Scenario, Severity } from '../../domain/checks/types';
+import type { CostExplorerPart } from '../../domain/inventory';
 import type { CreatedAt, Timestamp } from './identity';
 
 /** A jsonb column: read as parsed JSON, written as a JSON string (pg would write an array as a Postgres array). */
-type Json<T> = ColumnType<T, string, string>;
+export type Json<T> = ColumnType<T, string, string>;
 
 export interface AccountsTable {
   id: string;
@@ -12,7 +15,7 @@ export interface AccountsTable {
   aws_account_id: string;
   display_name: string | null;
   tags: Generated<string[]>;
-  status: Generated<string>;
+  status: Generated<AccountStatus>;
   external_id: string;
   role_name: string;
   workflow_id: string;
@@ -36,8 +39,8 @@ export interface ScansTable {
   id: string;
   tenant_id: string;
   account_id: string;
-  trigger: string;
-  status: string;
+  trigger: ScanTrigger;
+  status: ScanStatus;
   srs: number | null;
   failure_reason: string | null;
   started_at: Timestamp;
@@ -52,8 +55,8 @@ export interface SignalsTable {
   account_id: string;
   check_id: string;
   fingerprint: string;
-  scenario: string;
-  severity: string;
+  scenario: Scenario;
+  severity: Severity;
   title: string;
   description: string;
   resource: string;
@@ -99,7 +102,7 @@ export interface ScanCheckpointsTable {
 
 export interface CostExplorerReadsTable {
   account_id: string;
-  part: string;
+  part: CostExplorerPart;
   value: Json<unknown>;
   read_at: Timestamp;
 }

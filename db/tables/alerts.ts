@@ -1,4 +1,8 @@
 import type { Generated, Selectable } from 'kysely';
+import type { ChannelConfig, ChannelType } from '../../domain/channels';
+import type { Scenario } from '../../domain/checks/types';
+import type { AttemptOutcome, DeliveryKind, DeliveryStatus } from '../../domain/deliveries';
+import type { Json } from './accounts';
 import type { CreatedAt, Timestamp } from './identity';
 
 export interface AlertRulesTable {
@@ -6,8 +10,8 @@ export interface AlertRulesTable {
   tenant_id: string;
   name: string;
   min_srs: Generated<number>;
-  scenarios: Generated<string[]>;
-  channels: unknown;
+  scenarios: Generated<Scenario[]>;
+  channels: Json<ChannelConfig[]>;
   enabled: Generated<boolean>;
   version: Generated<number>;
   deleted_at: Timestamp | null;
@@ -37,7 +41,7 @@ export interface AlertEventsTable {
   rule_id: string;
   scan_id: string;
   srs_at_trigger: number;
-  scenarios_triggered: Generated<string[]>;
+  scenarios_triggered: Generated<Scenario[]>;
   findings_digest: string;
   fired_at: Timestamp;
   acknowledged_at: Timestamp | null;
@@ -49,13 +53,13 @@ export interface AlertDeliveriesTable {
   alert_id: string;
   tenant_id: string | null;
   scan_id: string | null;
-  kind: Generated<'trigger' | 'resolve'>;
+  kind: Generated<DeliveryKind>;
   channel_index: number;
-  channel_type: string;
+  channel_type: ChannelType;
   /** The channel config as it was when the alert fired. */
-  channel: unknown;
+  channel: Json<ChannelConfig>;
   claimed_at: Timestamp | null;
-  status: string;
+  status: DeliveryStatus;
   attempts: Generated<number>;
   last_error: string | null;
   delivered_at: Timestamp | null;
@@ -66,7 +70,7 @@ export interface DeliveryAttemptsTable {
   id: string;
   delivery_id: string;
   attempted_at: Timestamp;
-  outcome: string;
+  outcome: AttemptOutcome;
   http_status: number | null;
   error: string | null;
 }

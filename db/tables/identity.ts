@@ -1,4 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { PlanId } from '../../domain/plans';
+import type { Role } from '../../domain/roles';
+import type { TenantStatus } from '../../domain/tenants';
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -6,8 +9,8 @@ export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 export interface TenantsTable {
   id: string;
   name: string;
-  plan: Generated<string>;
-  status: Generated<string>;
+  plan: Generated<PlanId>;
+  status: Generated<TenantStatus>;
   stripe_customer_id: string | null;
   /** The Checkout Session last opened for the tenant, until Stripe reports it completed or expired. */
   pending_checkout_session_id: string | null;
@@ -23,7 +26,7 @@ export interface UsersTable {
   tenant_id: string;
   email: string;
   name: string;
-  role: string;
+  role: Role;
   password_hash: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;

@@ -1,3 +1,5 @@
+import type { ExportStatus } from '../../domain/exports';
+import type { PlanId } from '../../domain/plans';
 import type { CreatedAt, Timestamp } from './identity';
 
 export interface ExportsTable {
@@ -5,7 +7,7 @@ export interface ExportsTable {
   tenant_id: string;
   account_id: string;
   requested_by: string | null;
-  status: string;
+  status: ExportStatus;
   storage_key: string | null;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
@@ -24,7 +26,7 @@ export interface SlackInstallationsTable {
 
 export interface OauthStatesTable {
   state_hash: string;
-  provider: string;
+  provider: 'slack';
   tenant_id: string;
   user_id: string;
   expires_at: Timestamp;
@@ -34,7 +36,8 @@ export interface OauthStatesTable {
 export interface StripeSubscriptionsTable {
   id: string;
   tenant_id: string;
-  plan: string;
+  plan: PlanId;
+  /** Stripe's own subscription status, stored as Stripe sends it (see api/services/stripe-events.ts). */
   status: string;
   current_period_end: Timestamp | null;
   /** Creation time of the last Stripe event applied to the row (events arrive out of order). */

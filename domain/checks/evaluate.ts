@@ -21,7 +21,8 @@ export interface Finding {
   fingerprint: string;
 }
 
-export type CheckStatus = 'passed' | 'failed' | 'not_evaluated';
+export const CHECK_STATUSES = ['passed', 'failed', 'not_evaluated'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 /** What one check concluded in one scan: the coverage a tenant sees per check. */
 export interface CheckOutcome {

@@ -1,6 +1,6 @@
-import { accountWorkflowId } from '../../api/services/accounts';
+import { accountWorkflowId } from '../../workflows/contracts';
 import { getPlan } from '../../domain/plans';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contracts';
 import { customerAccount, runAsCustomer } from '../helpers/aws';
 import { waitFor } from '../helpers/account-harness';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

@@ -1,5 +1,5 @@
-import { accountWorkflowId } from '../../api/services/accounts';
-import { stateQuery } from '../../workflows/messages';
+import { accountWorkflowId } from '../../workflows/contracts';
+import { stateQuery } from '../../workflows/contracts';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // End to end against the Temporal dev server: the API starts the account workflow, a real worker runs it.

@@ -33,7 +33,7 @@ async function seedAlerts(user: TestUser, awsAccountId: string, count: number): 
   }).execute();
   const firedAt = (i: number) => new Date(BASE + Math.floor(i / 3) * 60_000);
   const scans = Array.from({ length: count }, (_, i) => ({
-    id: newId('scan'), tenant_id: user.tenantId, account_id: accountId, trigger: 'scheduled', status: 'succeeded', srs: i % 101,
+    id: newId('scan'), tenant_id: user.tenantId, account_id: accountId, trigger: 'scheduled' as const, status: 'succeeded' as const, srs: i % 101,
     started_at: firedAt(i),
   }));
   await ctx.db.insertInto('scans').values(scans).execute();
@@ -42,7 +42,7 @@ async function seedAlerts(user: TestUser, awsAccountId: string, count: number): 
     id: newId('alert', BASE + ((i * 7919) % count) * 1000),
     tenant_id: user.tenantId, account_id: accountId, rule_id: ruleId, scan_id: scan.id,
     srs_at_trigger: i % 101,
-    scenarios_triggered: i % 2 === 0 ? ['iam'] : ['exposure', 'threat'],
+    scenarios_triggered: i % 2 === 0 ? ['iam' as const] : ['exposure' as const, 'threat' as const],
     findings_digest: `digest-${i}`,
     fired_at: firedAt(i),
   }));

@@ -20,12 +20,12 @@ beforeAll(async () => {
     id: 'scan_seed', tenant_id: owner.tenantId, account_id: accountId, trigger: 'initial', status: 'succeeded', started_at: new Date(),
   }).execute();
   // 1,000 signals; detection times collide in groups of 4 so the id tie-breaker matters.
-  const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+  const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
   const base = Date.parse('2026-10-01T00:00:00Z');
   const rows = Array.from({ length: 1000 }, (_, i) => ({
     id: newId('signal', base + Math.floor(i / 4) * 60_000),
     tenant_id: owner.tenantId, account_id: accountId, check_id: `check.${i % 10}`, fingerprint: `check.${i % 10}|r${i}|global`,
-    scenario: i % 2 === 0 ? 'iam' : 'exposure', severity: severities[i % 4]!, title: `Signal ${i}`, description: 'd',
+    scenario: i % 2 === 0 ? 'iam' as const : 'exposure' as const, severity: severities[i % 4]!, title: `Signal ${i}`, description: 'd',
     resource: `r${i}`, region: 'global', first_scan_id: 'scan_seed', last_seen_scan_id: 'scan_seed',
     detected_at: new Date(base + Math.floor(i / 4) * 60_000),
     resolved_at: i % 5 === 0 ? new Date(base + 10_000_000_000) : null,
@@ -162,12 +162,12 @@ describe('GET /accounts/{account_id}/recovery-checklist', () => {
       id: 'scan_tailored', tenant_id: tenant.tenantId, account_id: 'acc_tailored', trigger: 'initial', status: 'succeeded', started_at: new Date(),
     }).execute();
     const open = [
-      ['billing.no_budget', 'MEDIUM', 'account'], ['iam.root_mfa_disabled', 'CRITICAL', 'root'],
-      ['exposure.sg_ssh_open', 'HIGH', 'sg-1'], ['exposure.sg_ssh_open', 'HIGH', 'sg-2'],
+      ['billing.no_budget', 'billing', 'MEDIUM', 'account'], ['iam.root_mfa_disabled', 'iam', 'CRITICAL', 'root'],
+      ['exposure.sg_ssh_open', 'exposure', 'HIGH', 'sg-1'], ['exposure.sg_ssh_open', 'exposure', 'HIGH', 'sg-2'],
     ] as const;
-    await ctx.db.insertInto('signals').values(open.map(([checkId, severity, resource]) => ({
+    await ctx.db.insertInto('signals').values(open.map(([checkId, scenario, severity, resource]) => ({
       id: newId('signal'), tenant_id: tenant.tenantId, account_id: 'acc_tailored', check_id: checkId, fingerprint: `${checkId}|${resource}|global`,
-      scenario: checkId.split('.')[0]!, severity, title: checkId, description: 'd', resource, region: 'global',
+      scenario, severity, title: checkId, description: 'd', resource, region: 'global',
       first_scan_id: 'scan_tailored', last_seen_scan_id: 'scan_tailored', detected_at: new Date(),
     }))).execute();
     const res = await ctx.http.get('/accounts/161803398874/recovery-checklist').set(tenant.auth).expect(200);

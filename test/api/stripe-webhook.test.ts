@@ -9,11 +9,11 @@ import request from 'supertest';
 import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { stripeWebhookOutput } from '../../api/schemas/billing';
-import { accountWorkflowId } from '../../api/services/accounts';
+import { accountWorkflowId } from '../../workflows/contracts';
 import { createLogger } from '../../config/logger';
 import { getPlan, type PlanId } from '../../domain/plans';
 import { freePort } from '../../scripts/local-services';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contracts';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // Webhook payloads are built from stripe-mock's fixtures (real Stripe object shapes) and signed with the

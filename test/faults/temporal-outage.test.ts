@@ -2,7 +2,7 @@ import path from 'node:path';
 import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { toAppError } from '../../api/middleware/errors';
 import { freePort } from '../../scripts/local-services';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contracts';
 import { waitFor } from '../helpers/account-harness';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 import { startTemporalServer, type TemporalServer } from '../helpers/temporal-server';

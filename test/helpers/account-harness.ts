@@ -8,7 +8,7 @@ import { createLogger } from '../../config/logger';
 import { createMailer, type Mailer } from '../../notify/mailer';
 import { temporalTestServer } from '../../scripts/tools';
 import { accountWorkflow } from '../../workflows';
-import { type AccountWorkflowInput, disconnectUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
+import { type AccountWorkflowInput, disconnectUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
 import { testConfig } from './context';
 import { createTestDatabase, type TestDatabase } from './database';
 import { ScriptedCloud } from './scripted-cloud';

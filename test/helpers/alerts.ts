@@ -1,7 +1,9 @@
 import type { ChannelConfig } from '../../domain/channels';
+import type { Scenario } from '../../domain/checks/types';
 import { newId } from '../../domain/ids';
 import type { Inventory } from '../../domain/inventory';
-import { scanNowUpdate, stateQuery } from '../../workflows/messages';
+import { deliveryWorkflowId, scanNowUpdate, stateQuery } from '../../workflows/contracts';
+import type { alertDeliveryWorkflow } from '../../workflows/delivery';
 import { type AccountHarness, waitFor } from './account-harness';
 import { type HttpPeer, type PeerReply, startHttpPeer } from './http-peer';
 import { cleanInventory, part } from './inventory';
@@ -66,7 +68,7 @@ export async function startAlertPeers(): Promise<AlertPeers> {
 }
 
 export async function insertRule(
-  h: AccountHarness, tenantId: string, rule: { minSrs: number; scenarios?: string[]; channels: ChannelConfig[] },
+  h: AccountHarness, tenantId: string, rule: { minSrs: number; scenarios?: Scenario[]; channels: ChannelConfig[] },
 ): Promise<string> {
   const id = newId('rule');
   await h.database.db.insertInto('alert_rules').values({
@@ -89,7 +91,7 @@ export const attemptsOf = (h: AccountHarness, deliveryId: string) =>
 
 /** Waits for a delivery's workflow to finish (the test server skips time while the client waits). */
 export async function deliveryResult(h: AccountHarness, deliveryId: string): Promise<string> {
-  const handle = h.env.client.workflow.getHandle(`delivery-${deliveryId}`);
+  const handle = h.env.client.workflow.getHandle<typeof alertDeliveryWorkflow>(deliveryWorkflowId(deliveryId));
   await waitFor(() => handle.describe().then(() => true, () => false));
   return handle.result();
 }

@@ -1,6 +1,7 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Db } from '../../db/client';
-import type { ScanOutcome } from '../../workflows/messages';
+import type { ScanOutcome } from '../../workflows/contracts';
+import type { scanWorkflow } from '../../workflows/scan';
 import { waitFor } from './account-harness';
 
 /**
@@ -9,12 +10,12 @@ import { waitFor } from './account-harness';
  * the scan running before it), so right after the answer Temporal may not know it yet.
  */
 export async function scanWorkflowResult(temporal: Client, executionArnOrScanId: string): Promise<ScanOutcome> {
-  const handle = temporal.workflow.getHandle(executionArnOrScanId.split('/').pop() as string);
+  const handle = temporal.workflow.getHandle<typeof scanWorkflow>(executionArnOrScanId.split('/').pop() as string);
   await waitFor(() => handle.describe().then(() => true, (err: unknown) => {
     if (err instanceof WorkflowNotFoundError) return false;
     throw err;
   }), 60_000);
-  return handle.result() as Promise<ScanOutcome>;
+  return handle.result();
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { DeliveryContext } from '../../db/repositories/alert-deliveries';
 import { alertEmail, alertPagerDutyEvent, alertSlackMessage } from '../../notify/alert-message';
+import type { Severity } from '../../domain/checks/types';
 
 // What each channel says about one alert, from the same facts.
 
@@ -21,7 +22,7 @@ describe('PagerDuty severity', () => {
   const severityOf = (ctx: DeliveryContext) => (alertPagerDutyEvent(ctx, links, 'KEY').payload as { severity: string }).severity;
 
   it('follows the most severe new finding', () => {
-    const opened = (severity: string) => ({ ...context().opened[0]!, severity });
+    const opened = (severity: Severity) => ({ ...context().opened[0]!, severity });
     expect(severityOf(context({ opened: [opened('LOW'), opened('HIGH')] }))).toBe('error');
     expect(severityOf(context({ opened: [opened('MEDIUM')], openSeverities: ['CRITICAL'] }))).toBe('warning');
     expect(severityOf(context({ opened: [opened('LOW')] }))).toBe('info');

@@ -46,3 +46,10 @@ describe('domain lint rules', () => {
     expect(messages).toEqual(expect.arrayContaining([expect.stringContaining('domain/ imports nothing but itself')]));
   });
 });
+
+describe('row cast lint rule', () => {
+  it('rejects casting a value to a domain union outside tests', async () => {
+    const messages = await lintAs(path.join(ROOT, 'test/fixtures/lint/casts/casts-a-row.ts'), 'api/services/casts-a-row.ts');
+    expect(messages.filter((m) => m.includes('No cast to a domain type'))).toHaveLength(2);
+  });
+});

@@ -2,7 +2,7 @@ import { acceptSignal, undoSignalAcceptance } from '../../api/services/signals';
 import type { Caller } from '../../api/context';
 import { createLogger } from '../../config/logger';
 import { newId } from '../../domain/ids';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contracts';
 import { type AccountHandle, alertsOf, insertRule, rootMfaOff, scanAndWait } from '../helpers/alerts';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 

@@ -1,4 +1,4 @@
-import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/messages';
+import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 
 // The account lifecycle on the time-skipping test server, a server of its own for each test. (Failed updates

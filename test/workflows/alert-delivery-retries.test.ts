@@ -1,3 +1,4 @@
+import { deliveryWorkflowId } from '../../workflows/contracts';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import {
   type AlertPeers, attemptsOf, deliveriesOf, deliveryResult, insertRule, ROUTING_KEY, rootMfaOff, rootMfaOffNoBudget, scanAndWait,
@@ -68,7 +69,7 @@ describe('alert delivery retries', () => {
       expect(await deliveryResult(h, throttled!.id)).toBe('delivered');
       expect((await attemptsOf(h, throttled!.id)).map((a) => [a.outcome, a.http_status])).toEqual([['retryable', 429], ['delivered', null]]);
       // The retry waited as long as PagerDuty asked, not the 5-second first backoff (server time, skipped).
-      expect(await retryWaitSeconds(`delivery-${throttled!.id}`)).toBeGreaterThanOrEqual(600);
+      expect(await retryWaitSeconds(deliveryWorkflowId(throttled!.id))).toBeGreaterThanOrEqual(600);
 
       // A bad routing key: PagerDuty answers 400 and no retry can fix it.
       peers.pagerDutyDown = { status: 400, body: { status: 'invalid event', errors: ['Invalid routing key'] } };

@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { type ScanOutcome, scanNowUpdate, stateQuery } from '../../workflows/messages';
+import { type ScanOutcome, scanNowUpdate, stateQuery } from '../../workflows/contracts';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import { cleanInventory, part } from '../helpers/inventory';
 

@@ -14,5 +14,5 @@ export function useMe(): Me {
 
 /** What the signed-in user may do; the service checks the same rules, this only hides what would be refused. */
 export function useCan(required: Role): boolean {
-  return hasRole(useMe().user.role as Role, required);
+  return hasRole(useMe().user.role, required);
 }

@@ -1,9 +1,19 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AccountStatus, ScanTrigger } from '../domain/accounts';
 
-// Messages of the account and scan workflows, shared by the workflows (handlers) and the API (callers).
+// The contract of every workflow: its id, its input and result, its messages and the failure types it raises.
+// Shared by the workflows (handlers), the activities and the API (callers), so none imports another's code.
 
-export type AccountStatus = 'PENDING' | 'ACTIVE' | 'DISCONNECTED';
-export type ScanTrigger = 'initial' | 'scheduled' | 'manual';
+/** The account's entity workflow: one per tenant and AWS account (a reconnected account reuses it). */
+export const accountWorkflowId = (tenantId: string, awsAccountId: string) => `account:${tenantId}:${awsAccountId}`;
+/** A scan's workflow id is the scan id, which the API returns as the execution ARN. */
+export const scanWorkflowId = (scanId: string) => scanId;
+/** An alert delivery's workflow: started twice for one delivery, it runs once. */
+export const deliveryWorkflowId = (deliveryId: string) => `delivery-${deliveryId}`;
+/** A panic export's workflow id is the export id. */
+export const exportWorkflowId = (exportId: string) => exportId;
+
+export type { AccountStatus, ScanTrigger };
 
 export interface ScanRequest {
   scanId: string;
@@ -61,6 +71,21 @@ export interface ScanOutcome {
   /** Alert deliveries the scan's findings caused (each runs in a delivery workflow of its own). */
   deliveries?: number;
 }
+
+export interface ExportWorkflowInput {
+  exportId: string;
+  tenantId: string;
+  accountId: string;
+}
+
+export interface ExportWorkflowResult {
+  storageKey: string;
+}
+
+/** ApplicationFailure type of an export whose package could not be built (the API answers 503 export_failed). */
+export const EXPORT_FAILED = 'ExportFailed';
+/** ApplicationFailure type: the export row is no longer running (the API gave up on it), so building is pointless. */
+export const EXPORT_ABANDONED = 'ExportAbandoned';
 
 export interface AlertDeliveryInput {
   tenantId: string;

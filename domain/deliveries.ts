@@ -1,0 +1,11 @@
+// An alert's delivery to one channel, and each attempt at it.
+
+/** `trigger` carries the alert; `resolve` closes the paging incident it opened. */
+export const DELIVERY_KINDS = ['trigger', 'resolve'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+
+export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const ATTEMPT_OUTCOMES = ['delivered', 'retryable', 'permanent'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
