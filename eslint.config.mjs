@@ -40,11 +40,36 @@ const DOMAIN_UNIONS = [
   'ChannelType', 'ChannelConfig', 'DeliveryStatus', 'DeliveryKind', 'AttemptOutcome', 'ExportStatus', 'CheckStatus',
 ].join('|');
 const castMessage = 'No cast to a domain type: type the column (db/tables) or parse the value instead.';
-export const noDomainCasts = {
+const domainCastSelectors = [
+  { selector: `TSAsExpression[typeAnnotation.typeName.name=/^(${DOMAIN_UNIONS})$/]`, message: castMessage },
+  { selector: `TSAsExpression[typeAnnotation.elementType.typeName.name=/^(${DOMAIN_UNIONS})$/]`, message: castMessage },
+];
+export const noDomainCasts = { 'no-restricted-syntax': ['error', ...domainCastSelectors] };
+
+// Layers (docs/architecture.md): every query lives in db/repositories/, one query per function; use cases
+// (api/services/, activities/) open transactions and call the domain and repositories. So outside db/, no
+// query builder call, no raw SQL, and nothing but types from kysely.
+const queryMessage = 'Queries live in db/repositories/: call a repository function (one query each).';
+export const queriesInRepositoriesOnly = {
   'no-restricted-syntax': ['error',
-    { selector: `TSAsExpression[typeAnnotation.typeName.name=/^(${DOMAIN_UNIONS})$/]`, message: castMessage },
-    { selector: `TSAsExpression[typeAnnotation.elementType.typeName.name=/^(${DOMAIN_UNIONS})$/]`, message: castMessage },
+    ...domainCastSelectors,
+    { selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]', message: queryMessage },
+    { selector: 'TaggedTemplateExpression[tag.name="sql"]', message: queryMessage },
   ],
+  'no-restricted-imports': ['error', {
+    paths: [{ name: 'kysely', allowTypeImports: true, message: `${queryMessage} Only kysely's types may be imported here.` }],
+  }],
+};
+
+// Repositories store what they are given: the domain's types, never its logic (ids, rules, scores are the
+// use case's), and nothing else of the service but types.
+export const repositoriesStoreOnly = {
+  'no-restricted-imports': ['error', {
+    patterns: [{
+      regex: '^\\.\\./\\.\\./', allowTypeImports: true,
+      message: 'A repository runs one query with what it is given: import only types from outside db/ (decisions belong in the use case).',
+    }],
+  }],
 };
 
 export default tseslint.config(
@@ -59,7 +84,9 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  { files: ['**/*.ts'], ignores: ['test/**', 'web/**'], rules: noDomainCasts },
+  { files: ['db/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: noDomainCasts },
+  { files: ['**/*.ts'], ignores: ['test/**', 'web/**', 'db/**', 'bench/**', 'scripts/**'], rules: queriesInRepositoriesOnly },
+  { files: ['db/repositories/**/*.ts'], rules: repositoriesStoreOnly },
   { files: ['workflows/**/*.ts'], rules: workflowRestrictions },
   {
     // domain/ is pure logic shared by everything: it imports nothing but itself (relative paths that stay

@@ -1,7 +1,7 @@
 import type { CloudProvider } from '../cloud/types';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import { loadRoleTarget } from '../db/repositories/accounts';
+import { activateAccount, loadRoleTarget, setAccountDisconnected } from '../db/repositories/accounts';
 import { getPlan } from '../domain/plans';
 
 export type VerifyResult =
@@ -21,32 +21,15 @@ export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; clo
         log.info({ tenantId, accountId, code: access.code }, 'account verification failed');
         return { ok: false, reason: access.reason, code: access.code };
       }
-      await db
-        .updateTable('accounts')
-        .set((eb) => ({
-          status: 'ACTIVE',
-          connected_at: eb.fn.coalesce('connected_at', eb.val(new Date())),
-          first_scan_id: eb.fn.coalesce('first_scan_id', eb.val(firstScanId)),
-          updated_at: new Date(),
-        }))
-        .where('id', '=', accountId)
-        .where('tenant_id', '=', tenantId)
-        .where('status', '=', 'PENDING')
-        .execute();
+      await activateAccount({ db, tenantId, accountId, firstScanId, at: new Date() });
       log.info({ tenantId, accountId }, 'account verified');
       return { ok: true, scanIntervalMinutes: getPlan(plan).scan_interval_minutes };
     },
 
     /** Idempotent: a retry finds the account already disconnected and changes nothing. */
     async markAccountDisconnected({ tenantId, accountId }: { tenantId: string; accountId: string }): Promise<void> {
-      const result = await db
-        .updateTable('accounts')
-        .set({ status: 'DISCONNECTED', disconnected_at: new Date(), updated_at: new Date() })
-        .where('id', '=', accountId)
-        .where('tenant_id', '=', tenantId)
-        .where('status', '!=', 'DISCONNECTED')
-        .executeTakeFirst();
-      if (result.numUpdatedRows > 0n) log.info({ tenantId, accountId }, 'account disconnected');
+      const changed = await setAccountDisconnected({ db, tenantId, accountId, at: new Date() });
+      if (changed) log.info({ tenantId, accountId }, 'account disconnected');
     },
   };
 }

@@ -3,18 +3,18 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import {
-  claimDelivery, type DeliveryContext, findSlackToken, giveUpDelivery, loadDeliveryContext, recordAttempt, triggerStillPending,
-} from '../db/repositories/alert-deliveries';
-import { evaluateAlertsForScan, type ScheduledDelivery } from '../db/repositories/alert-firing';
+import { giveUpDelivery } from '../db/repositories/alert-deliveries';
+import { findSlackToken } from '../db/repositories/slack-installations';
 import { isSlackWebhook } from '../domain/channels';
-import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type AlertLinks } from '../notify/alert-message';
+import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type AlertLinks, type DeliveryContext } from '../notify/alert-message';
 import type { Mailer } from '../notify/mailer';
 import { DeliveryError } from '../notify/outcome';
 import { sendPagerDutyEvent } from '../notify/pagerduty';
 import { postSlackMessage, postSlackWebhook } from '../notify/slack';
 import { decryptSecret } from '../security/crypto';
 import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../workflows/contracts';
+import { claimDelivery, loadDeliveryContext, recordAttempt, triggerStillPending } from './delivery-attempts';
+import { fireAlertRules, type ScheduledDelivery } from './fire-alert-rules';
 
 export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logger; config: Readonly<Config>; mailer: Mailer }) {
   async function send(ctx: DeliveryContext, links: AlertLinks): Promise<void> {
@@ -44,7 +44,7 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
   return {
     /** Fires the tenant's rules against a finished scan; returns the deliveries to hand to delivery workflows. */
     async evaluateAlerts({ tenantId, accountId, scanId }: { tenantId: string; accountId: string; scanId: string }): Promise<ScheduledDelivery[]> {
-      const deliveries = await evaluateAlertsForScan({ db, tenantId, accountId, scanId });
+      const deliveries = await fireAlertRules({ db, tenantId, accountId, scanId });
       if (deliveries.length > 0) log.info({ tenantId, accountId, scanId, deliveries: deliveries.length }, 'alerts fired');
       return deliveries;
     },

@@ -5,13 +5,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import {
-  acceptances, countSignals, findExport, fullScoreHistory, markExportFailed, markExportReady, signalPages,
-} from '../db/repositories/exports';
+import { findAccountById } from '../db/repositories/accounts';
+import { acceptances, countSignals, findExport, markExportFailed, markExportReady } from '../db/repositories/exports';
+import { fullScoreHistory } from '../db/repositories/score-history';
 import { openSignals } from '../db/repositories/signals';
 import { recoveryChecklist } from '../domain/recovery';
 import { packageFilename, writeExportPackage } from '../exports/package';
 import { accountRecord } from '../exports/records';
+import { signalPages } from '../exports/signal-pages';
 import { createExportStorage, exportStorageKey } from '../exports/storage';
 import { EXPORT_ABANDONED, type ExportWorkflowInput } from '../workflows/contracts';
 
@@ -37,8 +38,8 @@ export function exportActivities({ db, log, config }: { db: Db; log: Logger; con
         const file = path.join(staging, 'package.zip');
         const exportedAt = new Date();
         const awsAccountId = await db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
-          const account = await trx.selectFrom('accounts').selectAll()
-            .where('id', '=', accountId).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+          const account = await findAccountById({ db: trx, tenantId, accountId });
+          if (!account) throw new Error(`No account ${accountId} in tenant ${tenantId}`);
           const counts = await countSignals({ db: trx, tenantId, accountId });
           const history = await fullScoreHistory({ db: trx, tenantId, accountId });
           const open = await openSignals({ db: trx, tenantId, accountId });

@@ -3,12 +3,13 @@ import { type CloudProvider, type CollectionProgress, type ReadOutcome, RoleUnav
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import { loadRoleTarget } from '../db/repositories/accounts';
+import { loadRoleTarget, noteScanStarted } from '../db/repositories/accounts';
 import { keepCostExplorerRead, loadCheckpoint, recentCostExplorerReads, saveCheckpoint } from '../db/repositories/scan-progress';
-import { saveScanResult } from '../db/repositories/scan-results';
+import { failRunningScan, insertRunningScan } from '../db/repositories/scans';
 import { type Evaluation, evaluateInventory, roleUnavailableEvaluation } from '../domain/checks/evaluate';
 import { COST_EXPLORER_PARTS, type Inventory } from '../domain/inventory';
 import { SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
+import { saveScanResult } from './save-scan';
 
 /** How often a running scan heartbeats its progress and keeps what it has read for a retry. */
 const HEARTBEAT_MS = 10_000;
@@ -75,16 +76,8 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
     ): Promise<void> {
       const now = new Date();
       await db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('scans')
-          .values({ id: scanId, tenant_id: tenantId, account_id: accountId, trigger, status: 'running', started_at: now })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (inserted) {
-          await trx.updateTable('accounts').set({ last_scan_at: now, updated_at: now })
-            .where('id', '=', accountId).where('tenant_id', '=', tenantId).execute();
-        }
+        const inserted = await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
+        if (inserted) await noteScanStarted({ db: trx, tenantId, accountId, at: now });
       });
     },
 
@@ -122,9 +115,7 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
 
     /** Closes a scan that could not complete at all (retries exhausted). Leaves signals and score alone. */
     async recordScanFailed({ scanId, tenantId, accountId, reason }: { scanId: string; tenantId: string; accountId: string; reason: string }): Promise<void> {
-      await db.updateTable('scans')
-        .set({ status: 'failed', failure_reason: reason, finished_at: new Date() })
-        .where('id', '=', scanId).where('status', '=', 'running').execute();
+      await failRunningScan({ db, scanId, reason, at: new Date() });
       log.warn({ tenantId, accountId, scanId, reason }, 'scan failed');
     },
   };

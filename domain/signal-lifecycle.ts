@@ -49,6 +49,18 @@ export function signalChanges<S extends OpenSignal>(
   };
 }
 
+/** An acceptance counts until it expires; an expired one reads as none. */
+export function acceptanceInForce(acceptance: { expiresAt: Date | null } | null, at: Date): boolean {
+  return acceptance !== null && (acceptance.expiresAt === null || acceptance.expiresAt > at);
+}
+
+/** Open signals as a scan at `at` sees them: accepted while an acceptance is in force. */
+export function asOpenSignals<S extends Omit<OpenSignal, 'accepted'> & { acceptance: { expiresAt: Date | null } | null }>(
+  signals: readonly S[], at: Date,
+): (S & OpenSignal)[] {
+  return signals.map((s) => ({ ...s, accepted: acceptanceInForce(s.acceptance, at) }));
+}
+
 /** The score of the signals open after a scan: accepted ones do not count. */
 export function scoreOf(open: readonly { checkId: string; severity: string; accepted: boolean }[]): number {
   return computeSrs(open.filter((s) => !s.accepted));

@@ -1,10 +1,39 @@
-import type { DeliveryContext } from '../db/repositories/alert-deliveries';
+import type { ChannelConfig } from '../domain/channels';
+import type { Scenario, Severity } from '../domain/checks/types';
+import type { DeliveryKind } from '../domain/deliveries';
 import { escapeHtml } from '../security/html';
 import type { Email } from './mailer';
 
 // What an alert says, per channel. One source of facts (DeliveryContext) so e-mail, Slack and PagerDuty agree.
 
 const MAX_LISTED = 10;
+
+/** Everything a channel message says about one delivery: the alert, its rule, account and new findings. */
+export interface DeliveryContext {
+  deliveryId: string;
+  kind: DeliveryKind;
+  /** The channel as the rule said when the alert fired. */
+  channel: ChannelConfig;
+  attempts: number;
+  alertId: string;
+  tenantId: string;
+  accountId: string;
+  ruleId: string;
+  scanId: string;
+  srs: number;
+  scenarios: Scenario[];
+  firedAt: Date;
+  ruleName: string;
+  minSrs: number;
+  awsAccountId: string;
+  displayName: string | null;
+  tenantName: string;
+  /** The findings the alert's scan opened in its scenarios, most severe first. */
+  opened: { id: string; title: string; severity: Severity; scenario: Scenario; resource: string; region: string }[];
+  openCount: number;
+  /** Severities of the open findings in the alert's scenarios (behind a threshold crossing), most severe first. */
+  openSeverities: Severity[];
+}
 
 export interface AlertLinks {
   /** The account's findings in the dashboard. */

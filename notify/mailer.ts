@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
+import { insertOutboxEmail } from '../db/repositories/email-outbox';
 import { newId } from '../domain/ids';
 import { DeliveryError } from './outcome';
 
@@ -29,11 +30,10 @@ export function createMailer({ config, db, log }: { config: { smtpUrl?: string; 
       via: 'outbox',
       async send(email) {
         const id = newId('email');
-        const inserted = await db.insertInto('email_outbox')
-          .values({ id, idempotency_key: email.idempotencyKey, to_addresses: email.to, subject: email.subject, text_body: email.text, html_body: email.html ?? null })
-          .onConflict((oc) => oc.column('idempotency_key').doNothing())
-          .returning('id')
-          .executeTakeFirst();
+        const inserted = await insertOutboxEmail({
+          db,
+          email: { id, idempotency_key: email.idempotencyKey, to_addresses: email.to, subject: email.subject, text_body: email.text, html_body: email.html ?? null },
+        });
         if (inserted) log.info({ outboxId: id, recipients: email.to.length, subject: email.subject }, 'e-mail written to the outbox (no SMTP_URL)');
       },
       close: () => undefined,

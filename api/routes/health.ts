@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { sql } from 'kysely';
+import { pingDatabase } from '../../db/repositories/health';
 import type { AppDeps } from '../context';
 import { withDeadline } from '../temporal';
 
@@ -32,7 +32,7 @@ export function healthRouter({ db, temporal, cloud }: AppDeps): Router {
   });
   router.get('/readyz', async (_req, res) => {
     const [database, temporalStatus] = await Promise.all([
-      probe(() => sql`select 1`.execute(db)),
+      probe(() => pingDatabase({ db })),
       probe(() => withDeadline(temporal, CHECK_TIMEOUT_MS, () => temporal.workflowService.getSystemInfo({}))),
     ]);
     const ready = database === 'ok' && temporalStatus === 'ok';

@@ -10,7 +10,7 @@ import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding'
 import { getPlan } from '../../domain/plans';
 import { MANUAL_SCAN_WINDOW_SECONDS } from '../../domain/limits';
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
-import { findTenant } from '../../db/repositories/tenants';
+import { findTenant, lockTenant } from '../../db/repositories/tenants';
 import { accountWorkflow } from '../../workflows/account';
 import {
   accountWorkflowId, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
@@ -52,7 +52,7 @@ export async function connectAccount({ db, config, temporal, log, cloud }: AppDe
   let accountId = newId('account');
   try {
     await db.transaction().execute(async (trx) => {
-      const tenant = await trx.selectFrom('tenants').select('plan').where('id', '=', caller.tenantId).forUpdate().executeTakeFirstOrThrow();
+      const tenant = await lockTenant({ db: trx, tenantId: caller.tenantId });
       const existing = await findAccount({ db: trx, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
       if (existing && existing.status !== 'DISCONNECTED') {
         throw new AppError('account_exists', `Account ${input.awsAccountId} is already connected to this tenant`);

@@ -1,4 +1,4 @@
-import { acknowledgeAlertEvent, listAlertEvents } from '../../db/repositories/alert-events';
+import { acknowledgeAlertEvent, findAlertAcknowledgement, listAlertEvents } from '../../db/repositories/alert-events';
 import type { AppDeps, Caller } from '../context';
 import { afterCursor, keysetPage } from '../cursor';
 import { notFound } from '../errors';
@@ -26,12 +26,16 @@ export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Call
   };
 }
 
-/** Idempotent: acknowledging again answers the first acknowledgement's time. */
+/**
+ * Idempotent: the first acknowledgement wins and later ones read it back, so concurrent requests all answer the
+ * same time.
+ */
 export async function acknowledgeAlert({ db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, alertId: string) {
-  const acked = ALERT_ID.test(alertId)
-    ? await acknowledgeAlertEvent({ db, tenantId: caller.tenantId, alertId, userId: caller.userId })
-    : undefined;
-  if (!acked) throw notFound('Alert');
+  if (!ALERT_ID.test(alertId)) throw notFound('Alert');
+  const alert = { db, tenantId: caller.tenantId, alertId };
+  const acked = await acknowledgeAlertEvent({ ...alert, userId: caller.userId }) ?? await findAlertAcknowledgement(alert);
+  // The read finds only alerts the update skipped, that is alerts acknowledged already (nothing clears it).
+  if (!acked?.acknowledged_at) throw notFound('Alert');
   log.info({ alertId }, 'alert acknowledged');
   return { alert_id: acked.id, acknowledged_at: acked.acknowledged_at.toISOString() };
 }

@@ -1,4 +1,4 @@
-import { signalPages } from '../../db/repositories/exports';
+import { signalPages } from '../../exports/signal-pages';
 import { findTenant } from '../../db/repositories/tenants';
 import { getPlan } from '../../domain/plans';
 import { csvTable } from '../../exports/csv';

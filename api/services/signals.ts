@@ -1,10 +1,11 @@
-import { openSignalsScored, setCurrentSrs } from '../../db/repositories/scan-results';
+import { lockAccount, setCurrentSrs } from '../../db/repositories/accounts';
+import { scoreHistory } from '../../db/repositories/score-history';
 import {
-  findSignal, insertAcceptance, listSignals, openSignals, revokeAcceptance, scoreHistory, type SignalWithAcceptance,
+  findSignal, insertAcceptance, listOpenSignalsWithAcceptance, listSignals, openSignals, revokeAcceptance, type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/recovery';
-import { scoreOf } from '../../domain/signal-lifecycle';
+import { acceptanceInForce, asOpenSignals, scoreOf } from '../../domain/signal-lifecycle';
 import type { AppDeps, Caller } from '../context';
 import { afterCursor, keysetPage } from '../cursor';
 import { AppError, notFound } from '../errors';
@@ -15,7 +16,7 @@ type Deps = Pick<AppDeps, 'db'>;
 
 /** The body of a signal. Its acceptance shows while in force: once expired it counts again, and reads as none. */
 export function signalBody(s: SignalWithAcceptance, now = new Date()) {
-  const accepted = s.acceptance && (s.acceptance.expires_at === null || s.acceptance.expires_at > now) ? s.acceptance : null;
+  const accepted = s.acceptance && acceptanceInForce({ expiresAt: s.acceptance.expires_at }, now) ? s.acceptance : null;
   return {
     signal_id: s.id,
     scenario: s.scenario,
@@ -69,7 +70,7 @@ async function changeAcceptance(
   const now = new Date();
   const signal = await db.transaction().execute(async (trx) => {
     // The account row first, as a scan saving its results does: one writer of its signals and score at a time.
-    await trx.selectFrom('accounts').select('id').where('id', '=', account.id).forUpdate().executeTakeFirstOrThrow();
+    await lockAccount({ db: trx, tenantId: caller.tenantId, accountId: account.id });
     const found = await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId, forUpdate: true });
     if (!found) throw notFound('Signal');
     if (next && found.resolved_at) {
@@ -86,7 +87,8 @@ async function changeAcceptance(
       });
     }
     if ((next || ended > 0) && account.current_srs !== null) {
-      await setCurrentSrs({ db: trx, accountId: account.id, srs: scoreOf(await openSignalsScored(trx, account.id, now)) });
+      const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId: account.id }), now);
+      await setCurrentSrs({ db: trx, accountId: account.id, srs: scoreOf(open) });
     }
     return (await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId })) ?? found;
   });

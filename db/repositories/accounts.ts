@@ -64,3 +64,65 @@ export async function loadRoleTarget(
     plan: row.plan,
   };
 }
+
+/**
+ * Locks the account's row for the transaction: one writer of its signals, acceptances and score at a time (a scan
+ * saving its results, alert rules firing on it, a tenant accepting a risk). Undefined when the tenant has no
+ * such account.
+ */
+export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
+  return db.selectFrom('accounts').select(['id', 'current_srs']).where('id', '=', accountId).where('tenant_id', '=', tenantId)
+    .forUpdate().executeTakeFirst();
+}
+
+/** An account by our id, within one tenant. */
+export async function findAccountById({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+/** The account's score outside a scan (an acceptance changed): no score-history point, which scans keep. */
+export async function setCurrentSrs({ db, accountId, srs }: { db: Conn; accountId: string; srs: number }): Promise<void> {
+  await db.updateTable('accounts').set({ current_srs: srs, updated_at: new Date() }).where('id', '=', accountId).execute();
+}
+
+export async function noteScanStarted({ db, tenantId, accountId, at }: { db: Conn; tenantId: string; accountId: string; at: Date }): Promise<void> {
+  await db.updateTable('accounts').set({ last_scan_at: at, updated_at: at })
+    .where('id', '=', accountId).where('tenant_id', '=', tenantId).execute();
+}
+
+/** What a saved scan leaves on the account: its checks and coverage, and (when set) its score and success time. */
+export async function noteScanSaved({ db, accountId, fields }: {
+  db: Conn;
+  accountId: string;
+  fields: {
+    checks_scan_id: string; coverage_evaluated: number; coverage_total: number; score_complete: boolean;
+    current_srs?: number; last_successful_scan_at?: Date;
+  };
+}): Promise<void> {
+  await db.updateTable('accounts').set({ ...fields, updated_at: new Date() }).where('id', '=', accountId).execute();
+}
+
+/** PENDING to ACTIVE; connected_at and the first scan's id are set once (a retry changes nothing). */
+export async function activateAccount({ db, tenantId, accountId, firstScanId, at }: {
+  db: Conn; tenantId: string; accountId: string; firstScanId: string; at: Date;
+}): Promise<void> {
+  await db.updateTable('accounts')
+    .set((eb) => ({
+      status: 'ACTIVE',
+      connected_at: eb.fn.coalesce('connected_at', eb.val(at)),
+      first_scan_id: eb.fn.coalesce('first_scan_id', eb.val(firstScanId)),
+      updated_at: at,
+    }))
+    .where('id', '=', accountId).where('tenant_id', '=', tenantId).where('status', '=', 'PENDING')
+    .execute();
+}
+
+/** False when the account was disconnected already. */
+export async function setAccountDisconnected({ db, tenantId, accountId, at }: {
+  db: Conn; tenantId: string; accountId: string; at: Date;
+}): Promise<boolean> {
+  const result = await db.updateTable('accounts').set({ status: 'DISCONNECTED', disconnected_at: at, updated_at: at })
+    .where('id', '=', accountId).where('tenant_id', '=', tenantId).where('status', '!=', 'DISCONNECTED')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
+import type { NewAlertEvent } from '../tables/alerts';
 
 type Conn = Kysely<Database>;
 
@@ -34,17 +35,11 @@ export async function listAlertEvents({ db, tenantId, after, limit }: {
   return query.orderBy('e.fired_at', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
 }
 
-/**
- * Acknowledges once: the first acknowledgement wins and later ones read it back, so concurrent requests all
- * answer the same time. Undefined when the tenant has no such alert.
- */
+/** Acknowledges an alert not acknowledged yet; undefined when there is none such (unknown, or acknowledged already). */
 export async function acknowledgeAlertEvent({ db, tenantId, alertId, userId }: {
-  db: Conn;
-  tenantId: string;
-  alertId: string;
-  userId: string;
-}): Promise<{ id: string; acknowledged_at: Date } | undefined> {
-  const updated = await db
+  db: Conn; tenantId: string; alertId: string; userId: string;
+}): Promise<{ id: string; acknowledged_at: Date | null } | undefined> {
+  return db
     .updateTable('alert_events')
     .set({ acknowledged_at: sql<Date>`now()`, acknowledged_by: userId })
     .where('id', '=', alertId)
@@ -52,12 +47,20 @@ export async function acknowledgeAlertEvent({ db, tenantId, alertId, userId }: {
     .where('acknowledged_at', 'is', null)
     .returning(['id', 'acknowledged_at'])
     .executeTakeFirst();
-  const row = updated ?? await db
-    .selectFrom('alert_events')
-    .select(['id', 'acknowledged_at'])
-    .where('id', '=', alertId)
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirst();
-  // The read only finds rows the update skipped, that is rows already acknowledged (nothing clears it).
-  return row?.acknowledged_at ? { id: row.id, acknowledged_at: row.acknowledged_at } : undefined;
+}
+
+export async function findAlertAcknowledgement({ db, tenantId, alertId }: { db: Conn; tenantId: string; alertId: string }) {
+  return db.selectFrom('alert_events').select(['id', 'acknowledged_at'])
+    .where('id', '=', alertId).where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+/** The rule's latest alert for the account. */
+export async function findLastAlert({ db, ruleId, accountId }: { db: Conn; ruleId: string; accountId: string }) {
+  return db.selectFrom('alert_events').select(['id', 'acknowledged_at', 'findings_digest'])
+    .where('rule_id', '=', ruleId).where('account_id', '=', accountId)
+    .orderBy('fired_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function insertAlertEvent({ db, event }: { db: Conn; event: NewAlertEvent }): Promise<void> {
+  await db.insertInto('alert_events').values(event).execute();
 }

@@ -40,6 +40,12 @@ export async function listAlertRules({ db, tenantId }: { db: Conn; tenantId: str
     .execute();
 }
 
+/** The tenant's rules that fire: live and enabled, by id. */
+export async function listEnabledRules({ db, tenantId }: { db: Conn; tenantId: string }) {
+  return db.selectFrom('alert_rules').select(['id', 'version', 'min_srs', 'scenarios', 'channels'])
+    .where('tenant_id', '=', tenantId).where('enabled', '=', true).where('deleted_at', 'is', null).orderBy('id').execute();
+}
+
 /** A live rule of the tenant, locked until the transaction ends so concurrent changes apply one after the other. */
 export async function lockAlertRule(
   { db, tenantId, ruleId }: { db: Conn; tenantId: string; ruleId: string },

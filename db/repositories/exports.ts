@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { AcceptanceSource, SignalSource } from '../../exports/records';
+import type { AcceptanceSource } from '../../exports/records';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
@@ -26,33 +26,20 @@ export async function acceptances(
 }
 
 /**
- * Every signal of an account, open and resolved, oldest first by (detected_at, id), a page at a time with the
- * page's acceptances (keyset: each page costs the same, and only one page is in memory). The cursor keeps
- * PostgreSQL's own text of detected_at, whose microseconds a JavaScript Date would lose.
+ * One page of an account's signals, open and resolved, oldest first by (detected_at, id), strictly after `after`
+ * (keyset: each page costs the same). `cursor_at` is PostgreSQL's own text of detected_at, whose microseconds a
+ * JavaScript Date would lose: the next page starts after it.
  */
-export async function* signalPages({ db, tenantId, accountId, pageSize = 1_000 }: {
-  db: Conn; tenantId: string; accountId: string; pageSize?: number;
-}): AsyncGenerator<SignalSource[]> {
-  let after: { at: string; id: string } | undefined;
-  for (;;) {
-    let query = db
-      .selectFrom('signals')
-      .select([...SIGNAL_FIELDS, sql<string>`detected_at::text`.as('cursor_at')])
-      .where('tenant_id', '=', tenantId)
-      .where('account_id', '=', accountId);
-    if (after) query = query.where(sql<boolean>`(detected_at, id) > (${after.at}::timestamptz, ${after.id})`);
-    const rows = await query.orderBy('detected_at').orderBy('id').limit(pageSize).execute();
-    if (rows.length > 0) {
-      const accepted = new Map<string, AcceptanceSource[]>();
-      for (const a of await acceptances({ db, tenantId, accountId, signalIds: rows.map((r) => r.id) })) {
-        accepted.set(a.signal_id, [...(accepted.get(a.signal_id) ?? []), a]);
-      }
-      yield rows.map((row) => ({ ...row, acceptances: accepted.get(row.id) ?? [] }));
-    }
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < pageSize) return;
-    after = { at: last.cursor_at, id: last.id };
-  }
+export async function signalsPage({ db, tenantId, accountId, after, limit }: {
+  db: Conn; tenantId: string; accountId: string; after?: { at: string; id: string }; limit: number;
+}) {
+  let query = db
+    .selectFrom('signals')
+    .select([...SIGNAL_FIELDS, sql<string>`detected_at::text`.as('cursor_at')])
+    .where('tenant_id', '=', tenantId)
+    .where('account_id', '=', accountId);
+  if (after) query = query.where(sql<boolean>`(detected_at, id) > (${after.at}::timestamptz, ${after.id})`);
+  return query.orderBy('detected_at').orderBy('id').limit(limit).execute();
 }
 
 export async function countSignals({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
@@ -63,18 +50,6 @@ export async function countSignals({ db, tenantId, accountId }: { db: Conn; tena
     .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), open: Number(row.open) };
-}
-
-/** The account's whole score history (one point per UTC day), newest first. */
-export async function fullScoreHistory({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
-  return db
-    .selectFrom('score_history')
-    .innerJoin('accounts', 'accounts.id', 'score_history.account_id')
-    .select(['score_history.day', 'score_history.srs', 'score_history.scan_id'])
-    .where('accounts.tenant_id', '=', tenantId)
-    .where('score_history.account_id', '=', accountId)
-    .orderBy('score_history.day', 'desc')
-    .execute();
 }
 
 export async function insertExport({ db, row }: {

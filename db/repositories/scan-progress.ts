@@ -38,3 +38,8 @@ export async function keepCostExplorerRead(
     .onConflict((oc) => oc.columns(['account_id', 'part']).doUpdateSet({ value: json, read_at: readAt }))
     .execute();
 }
+
+/** A saved scan needs its checkpoint no more. */
+export async function deleteCheckpoint({ db, scanId }: { db: Conn; scanId: string }): Promise<void> {
+  await db.deleteFrom('scan_checkpoints').where('scan_id', '=', scanId).execute();
+}

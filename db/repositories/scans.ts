@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { CheckOutcome } from '../../domain/checks/evaluate';
+import type { ScanStatus, ScanTrigger } from '../../domain/accounts';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
@@ -7,4 +9,32 @@ type Conn = Kysely<Database>;
 export async function findScanChecks({ db, accountId, scanId }: { db: Conn; accountId: string; scanId: string }) {
   return db.selectFrom('scans').select(['id', 'started_at', 'checks'])
     .where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** Inserts a running scan; false when it exists already (a retried activity). */
+export async function insertRunningScan({ db, scan }: {
+  db: Conn; scan: { id: string; tenant_id: string; account_id: string; trigger: ScanTrigger; started_at: Date };
+}): Promise<boolean> {
+  const inserted = await db.insertInto('scans').values({ ...scan, status: 'running' })
+    .onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** A scan's status and score (undefined when the account has no such scan). */
+export async function findScanState({ db, accountId, scanId }: { db: Conn; accountId: string; scanId: string }) {
+  return db.selectFrom('scans').select(['status', 'srs']).where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export async function finishScan({ db, scanId, fields }: {
+  db: Conn;
+  scanId: string;
+  fields: { status: ScanStatus; srs: number | null; failure_reason: string | null; checks: readonly CheckOutcome[]; finished_at: Date };
+}): Promise<void> {
+  await db.updateTable('scans').set({ ...fields, checks: JSON.stringify(fields.checks) }).where('id', '=', scanId).execute();
+}
+
+/** Fails a scan still running (a finished one keeps its outcome). */
+export async function failRunningScan({ db, scanId, reason, at }: { db: Conn; scanId: string; reason: string; at: Date }): Promise<void> {
+  await db.updateTable('scans').set({ status: 'failed', failure_reason: reason, finished_at: at })
+    .where('id', '=', scanId).where('status', '=', 'running').execute();
 }

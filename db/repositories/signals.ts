@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Scenario, Severity } from '../../domain/checks/types';
 import type { Database } from '../database';
-import type { SignalAcceptanceRow, SignalRow } from '../tables/accounts';
+import type { NewSignal, SignalAcceptanceRow, SignalRow } from '../tables/accounts';
 
 type Conn = Kysely<Database>;
 
@@ -33,7 +33,7 @@ function withAcceptance<R extends SignalRow & { [K in keyof CurrentAcceptance]: 
 }
 
 /** Signals, each beside its acceptance not undone or replaced (columns null when there is none). */
-export function signalsWithCurrentAcceptance(db: Conn) {
+function signalsWithCurrentAcceptance(db: Conn) {
   return db.selectFrom('signals')
     .leftJoin('signal_acceptances', (join) => join.onRef('signal_acceptances.signal_id', '=', 'signals.id')
       .on('signal_acceptances.revoked_at', 'is', null));
@@ -91,6 +91,89 @@ export async function insertAcceptance({ db, acceptance }: {
   await db.insertInto('signal_acceptances').values(acceptance).execute();
 }
 
+/** An open signal as the signal lifecycle and alert rules read it, with its acceptance not undone or replaced. */
+export interface OpenSignalRecord {
+  id: string;
+  fingerprint: string;
+  checkId: string;
+  scenario: Scenario;
+  severity: Severity;
+  region: string;
+  resource: string;
+  owner: string | null;
+  firstScanId: string;
+  /** `expiryScanId`: the first scan that found the acceptance expired, if one has. */
+  acceptance: { expiresAt: Date | null; expiryScanId: string | null } | null;
+}
+
+/** The account's open signals, by fingerprint: what a scan resolves or keeps, what scores the account, what rules fire on. */
+export async function listOpenSignalsWithAcceptance({ db, accountId }: { db: Conn; accountId: string }): Promise<OpenSignalRecord[]> {
+  const rows = await signalsWithCurrentAcceptance(db)
+    .select([
+      'signals.id', 'signals.fingerprint', 'signals.check_id', 'signals.scenario', 'signals.severity', 'signals.region',
+      'signals.resource', 'signals.owner', 'signals.first_scan_id', 'signal_acceptances.id as acceptance_id',
+      'signal_acceptances.expires_at', 'signal_acceptances.expiry_scan_id',
+    ])
+    .where('signals.account_id', '=', accountId)
+    .where('signals.resolved_at', 'is', null)
+    .orderBy('signals.fingerprint')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id, fingerprint: r.fingerprint, checkId: r.check_id, scenario: r.scenario, severity: r.severity, region: r.region,
+    resource: r.resource, owner: r.owner, firstScanId: r.first_scan_id,
+    acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at, expiryScanId: r.expiry_scan_id },
+  }));
+}
+
+export async function insertSignals({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<void> {
+  if (signals.length === 0) return;
+  await db.insertInto('signals').values([...signals]).execute();
+}
+
+/** The scan saw these open signals again. */
+export async function markSignalsSeen({ db, signalIds, scanId }: { db: Conn; signalIds: readonly string[]; scanId: string }): Promise<void> {
+  if (signalIds.length === 0) return;
+  await db.updateTable('signals').set({ last_seen_scan_id: scanId }).where('id', 'in', [...signalIds]).execute();
+}
+
+export async function resolveSignals({ db, signalIds, scanId, at }: {
+  db: Conn; signalIds: readonly string[]; scanId: string; at: Date;
+}): Promise<void> {
+  if (signalIds.length === 0) return;
+  await db.updateTable('signals').set({ resolved_at: at, resolved_scan_id: scanId }).where('id', 'in', [...signalIds]).execute();
+}
+
+/** Fingerprints of the signals a scan opened or resolved (what a save did, read back by a retried save). */
+export async function fingerprintsChangedBy({ db, scanId, change }: { db: Conn; scanId: string; change: 'opened' | 'resolved' }) {
+  const rows = await db.selectFrom('signals').select('fingerprint')
+    .where(change === 'opened' ? 'first_scan_id' : 'resolved_scan_id', '=', scanId).execute();
+  return rows.map((r) => r.fingerprint);
+}
+
+/** Notes the first scan that finds an acceptance expired (alert rules count its signal as new again). */
+export async function noteExpiredAcceptances({ db, accountId, scanId, at }: { db: Conn; accountId: string; scanId: string; at: Date }) {
+  await db.updateTable('signal_acceptances').set({ expiry_scan_id: scanId })
+    .where('account_id', '=', accountId).where('revoked_at', 'is', null).where('expiry_scan_id', 'is', null)
+    .where('expires_at', '<=', at).execute();
+}
+
+/** The findings a scan opened in the given scenarios (an alert's "what changed"). */
+export async function signalsOpenedBy({ db, accountId, scanId, scenarios }: {
+  db: Conn; accountId: string; scanId: string; scenarios: readonly Scenario[];
+}) {
+  if (scenarios.length === 0) return [];
+  return db.selectFrom('signals').select(['id', 'title', 'severity', 'scenario', 'resource', 'region'])
+    .where('account_id', '=', accountId).where('first_scan_id', '=', scanId).where('scenario', 'in', [...scenarios])
+    .execute();
+}
+
+/** How many signals are open, per severity and scenario. */
+export async function countOpenSignals({ db, accountId }: { db: Conn; accountId: string }) {
+  const rows = await db.selectFrom('signals').select((eb) => ['severity', 'scenario', eb.fn.countAll<string>().as('n')])
+    .where('account_id', '=', accountId).where('resolved_at', 'is', null).groupBy(['severity', 'scenario']).execute();
+  return rows.map((r) => ({ severity: r.severity, scenario: r.scenario, count: Number(r.n) }));
+}
+
 export async function openSignals({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
   return db
     .selectFrom('signals')
@@ -98,17 +181,5 @@ export async function openSignals({ db, tenantId, accountId }: { db: Conn; tenan
     .where('tenant_id', '=', tenantId)
     .where('account_id', '=', accountId)
     .where('resolved_at', 'is', null)
-    .execute();
-}
-
-/** Newest first, at most one point per day, within the last `days` days (today included). */
-export async function scoreHistory({ db, accountId, days }: { db: Conn; accountId: string; days: number }) {
-  return db
-    .selectFrom('score_history')
-    .select(['day', 'srs'])
-    .where('account_id', '=', accountId)
-    // Days are UTC calendar days, as the scan that records a point computes them.
-    .where('day', '>', sql<string>`((now() at time zone 'utc')::date - ${days}::int)`)
-    .orderBy('day', 'desc')
     .execute();
 }

@@ -70,3 +70,10 @@ export async function deleteSlackInstallation({ db, tenantId, teamId }: { db: Co
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** The tenant's Slack bot token for a workspace, still sealed. */
+export async function findSlackToken({ db, tenantId, teamId }: { db: Conn; tenantId: string; teamId: string }): Promise<string | undefined> {
+  const row = await db.selectFrom('slack_installations').select('bot_token_encrypted')
+    .where('tenant_id', '=', tenantId).where('team_id', '=', teamId).executeTakeFirst();
+  return row?.bot_token_encrypted;
+}

@@ -11,3 +11,8 @@ export async function insertTenant({ db, tenant }: { db: Conn; tenant: NewTenant
 export async function findTenant({ db, tenantId }: { db: Conn; tenantId: string }): Promise<TenantRow | undefined> {
   return db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
 }
+
+/** Locks the tenant's row for the transaction (connects counted against its plan's limit one at a time). */
+export async function lockTenant({ db, tenantId }: { db: Conn; tenantId: string }) {
+  return db.selectFrom('tenants').select('plan').where('id', '=', tenantId).forUpdate().executeTakeFirstOrThrow();
+}

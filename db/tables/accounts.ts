@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Checkpoint } from '../../cloud/types';
 import type { AccountStatus, ScanStatus, ScanTrigger } from '../../domain/accounts';
 import type { CheckOutcome } from '../../domain/checks/evaluate';
@@ -69,6 +69,7 @@ export interface SignalsTable {
   resolved_at: Timestamp | null;
 }
 export type SignalRow = Selectable<SignalsTable>;
+export type NewSignal = Insertable<SignalsTable>;
 
 export interface ScoreHistoryTable {
   account_id: string;

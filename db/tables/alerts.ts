@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ChannelConfig, ChannelType } from '../../domain/channels';
 import type { Scenario } from '../../domain/checks/types';
 import type { AttemptOutcome, DeliveryKind, DeliveryStatus } from '../../domain/deliveries';
@@ -33,6 +33,8 @@ export interface AlertRuleStatesTable {
   findings_changed_since_alert: Generated<boolean>;
   updated_at: Timestamp;
 }
+export type AlertRuleStateRow = Selectable<AlertRuleStatesTable>;
+export type NewAlertRuleState = Insertable<AlertRuleStatesTable>;
 
 export interface AlertEventsTable {
   id: string;
@@ -47,6 +49,7 @@ export interface AlertEventsTable {
   acknowledged_at: Timestamp | null;
   acknowledged_by: string | null;
 }
+export type NewAlertEvent = Insertable<AlertEventsTable>;
 
 export interface AlertDeliveriesTable {
   id: string;
@@ -65,6 +68,7 @@ export interface AlertDeliveriesTable {
   delivered_at: Timestamp | null;
   created_at: CreatedAt;
 }
+export type NewAlertDelivery = Insertable<AlertDeliveriesTable>;
 
 export interface DeliveryAttemptsTable {
   id: string;
@@ -74,6 +78,7 @@ export interface DeliveryAttemptsTable {
   http_status: number | null;
   error: string | null;
 }
+export type NewDeliveryAttempt = Insertable<DeliveryAttemptsTable>;
 
 export interface EmailOutboxTable {
   id: string;

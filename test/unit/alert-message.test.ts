@@ -1,5 +1,4 @@
-import type { DeliveryContext } from '../../db/repositories/alert-deliveries';
-import { alertEmail, alertPagerDutyEvent, alertSlackMessage } from '../../notify/alert-message';
+import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type DeliveryContext } from '../../notify/alert-message';
 import type { Severity } from '../../domain/checks/types';
 
 // What each channel says about one alert, from the same facts.
@@ -8,8 +7,8 @@ const links = { findingsUrl: 'https://sentinel.example.com/app/accounts/12345678
 
 function context(overrides: Partial<DeliveryContext> = {}): DeliveryContext {
   return {
-    deliveryId: 'delivery_1', kind: 'trigger', status: 'sending', channel: { type: 'email', to: ['a@example.com'] },
-    channelIndex: 0, attempts: 1, alertId: 'alert_1', tenantId: 'ten_1', accountId: 'acc_1', ruleId: 'rule_1', scanId: 'scan_1',
+    deliveryId: 'delivery_1', kind: 'trigger', channel: { type: 'email', to: ['a@example.com'] }, attempts: 1,
+    alertId: 'alert_1', tenantId: 'ten_1', accountId: 'acc_1', ruleId: 'rule_1', scanId: 'scan_1',
     srs: 42, scenarios: ['iam'], firedAt: new Date('2026-11-22T10:00:00Z'), ruleName: 'Prod <critical> & friends', minSrs: 60,
     awsAccountId: '123456789012', displayName: 'Production', tenantName: 'Acme',
     opened: [{ id: 'sig_1', title: 'Root user has no MFA', severity: 'CRITICAL', scenario: 'iam', resource: 'root', region: 'global' }],

@@ -53,3 +53,29 @@ describe('row cast lint rule', () => {
     expect(messages.filter((m) => m.includes('No cast to a domain type'))).toHaveLength(2);
   });
 });
+
+describe('layer lint rules', () => {
+  const LAYERS = path.join(ROOT, 'test/fixtures/lint/layers');
+
+  it('reject a repository that imports the domain\'s logic, and accept its types', async () => {
+    const messages = await lintAs(path.join(LAYERS, 'repository-decides.ts'), 'db/repositories/repository-decides.ts');
+    expect(messages).toEqual([
+      expect.stringContaining("'../../domain/ids' import is restricted"),
+      expect.stringContaining("'../../domain/checks/types' import is restricted"),
+    ]);
+  });
+
+  it.each(['api/services', 'activities', 'notify', 'exports'])('reject queries and kysely values in %s/', async (folder) => {
+    const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), `${folder}/use-case-queries.ts`);
+    expect(messages).toEqual([
+      expect.stringContaining("'kysely' import is restricted"),
+      expect.stringContaining('Queries live in db/repositories/'),
+      expect.stringContaining('Queries live in db/repositories/'),
+    ]);
+  });
+
+  it('accept the same queries and kysely values in a repository', async () => {
+    const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), 'db/repositories/use-case-queries.ts');
+    expect(messages.filter((m) => m.includes('kysely') || m.includes('Queries live'))).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { saveScanResult, type ScanResult } from '../../db/repositories/scan-results';
+import { saveScanResult, type ScanResult } from '../../activities/save-scan';
 import { CATALOG } from '../../domain/checks/catalog';
 import type { CheckOutcome, Evaluation, Finding } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';

@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/client';
+import { lockAccount } from '../db/repositories/accounts';
+import { insertDeliveries, listDeliveriesOfScan, listPagingTriggers } from '../db/repositories/alert-deliveries';
+import { findLastAlert, insertAlertEvent } from '../db/repositories/alert-events';
+import { closeIncident, listOpenIncidentsOfOtherRules, listRuleStates, saveRuleState } from '../db/repositories/alert-rule-states';
+import { listEnabledRules } from '../db/repositories/alert-rules';
+import { findScanState } from '../db/repositories/scans';
+import { listOpenSignalsWithAcceptance, type OpenSignalRecord } from '../db/repositories/signals';
+import type { AlertRuleStateRow } from '../db/tables/alerts';
+import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../domain/alerts';
+import { newId } from '../domain/ids';
+import type { DeliveryKind } from '../domain/deliveries';
+
+export interface ScheduledDelivery {
+  deliveryId: string;
+  kind: DeliveryKind;
+}
+
+type Rule = Awaited<ReturnType<typeof listEnabledRules>>[number];
+interface Firing {
+  db: Db;
+  tenantId: string;
+  accountId: string;
+  scanId: string;
+  now: Date;
+}
+
+/**
+ * Evaluates every enabled rule of the tenant against a finished scan of one account (domain/alerts.ts decides),
+ * in one transaction: records alert events, their deliveries (one per channel, addressed as the rule says now)
+ * and the rules' memory. Idempotent per scan: a retry after a commit changes nothing and returns the same
+ * deliveries.
+ */
+export async function fireAlertRules(
+  { db, tenantId, accountId, scanId, now = new Date() }: { db: Db; tenantId: string; accountId: string; scanId: string; now?: Date },
+): Promise<ScheduledDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    // Serialises evaluations of one account (scans never overlap, but a retried activity might).
+    const account = await lockAccount({ db: trx, tenantId, accountId });
+    const scan = await findScanState({ db: trx, accountId, scanId });
+    // A scan that read too little records no score: the account's last one stands. Never scored: nothing to fire on.
+    const srs = scan ? scan.srs ?? account?.current_srs ?? null : null;
+    if (!account || srs === null) return [];
+
+    const firing: Firing = { db: trx, tenantId, accountId, scanId, now };
+    const rules = await listEnabledRules({ db: trx, tenantId });
+    await resolveIncidentsOfRetiredRules(firing, rules.map((r) => r.id));
+    if (rules.length > 0) {
+      const facts = scanFacts(await listOpenSignalsWithAcceptance({ db: trx, accountId }), scanId, srs);
+      const states = new Map((await listRuleStates({ db: trx, accountId, ruleIds: rules.map((r) => r.id) })).map((s) => [s.rule_id, s]));
+      for (const rule of rules) {
+        const state = states.get(rule.id);
+        if (state?.last_scan_id === scanId) continue; // already evaluated for this scan
+        await evaluateOne(firing, facts, rule, state);
+      }
+    }
+    return (await listDeliveriesOfScan({ db: trx, scanId })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
+  });
+}
+
+async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: AlertRuleStateRow | undefined): Promise<void> {
+  const { db, tenantId, accountId, scanId, now } = firing;
+  const lastAlert = await findLastAlert({ db, ruleId: rule.id, accountId });
+  const memory: RuleMemory | undefined = state && {
+    ruleVersion: state.rule_version,
+    belowThreshold: state.below_threshold,
+    alertedFingerprints: state.alerted_fingerprints,
+    incidentOpen: state.incident_open,
+    findingsChangedSinceAlert: state.findings_changed_since_alert,
+  };
+  const decision = evaluateRule(
+    { version: rule.version, minSrs: rule.min_srs, scenarios: rule.scenarios },
+    memory,
+    facts,
+    lastAlert && { acknowledged: lastAlert.acknowledged_at !== null, findingsDigest: lastAlert.findings_digest },
+  );
+
+  let lastAlertId = state?.last_alert_id ?? null;
+  if (decision.fire) {
+    const alertId = newId('alert');
+    await insertAlertEvent({
+      db,
+      event: {
+        id: alertId, tenant_id: tenantId, account_id: accountId, rule_id: rule.id, scan_id: scanId, srs_at_trigger: facts.srs,
+        scenarios_triggered: decision.fire.scenariosTriggered, findings_digest: facts.findingsDigest, fired_at: now,
+      },
+    });
+    await insertDeliveries({
+      db,
+      deliveries: rule.channels.map((channel, index) => ({
+        id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, scan_id: scanId, kind: 'trigger',
+        channel_index: index, channel_type: channel.type, channel: JSON.stringify(channel), status: 'pending',
+      })),
+    });
+    lastAlertId = alertId;
+  } else if (decision.resolve && lastAlertId) {
+    await scheduleResolve(firing, lastAlertId);
+  }
+
+  await saveRuleState({
+    db,
+    state: {
+      rule_id: rule.id,
+      account_id: accountId,
+      rule_version: decision.memory.ruleVersion,
+      below_threshold: decision.memory.belowThreshold,
+      findings_digest: facts.findingsDigest,
+      last_scan_id: scanId,
+      alerted_fingerprints: [...decision.memory.alertedFingerprints],
+      incident_open: decision.memory.incidentOpen,
+      findings_changed_since_alert: decision.memory.findingsChangedSinceAlert,
+      last_alert_id: lastAlertId,
+      updated_at: now,
+    },
+  });
+}
+
+/** Resolves an incident where it was opened: on the paging channels of the alert that opened it. */
+async function scheduleResolve({ db, tenantId, scanId }: Firing, alertId: string): Promise<void> {
+  const paging = await listPagingTriggers({ db, alertId });
+  await insertDeliveries({
+    db,
+    deliveries: paging.map((p) => ({
+      id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, scan_id: scanId, kind: 'resolve',
+      channel_index: p.channel_index, channel_type: 'pagerduty', channel: JSON.stringify(p.channel), status: 'pending',
+    })),
+  });
+}
+
+/** A rule disabled or deleted while its incident was open would leave it open for ever: resolve it now. */
+async function resolveIncidentsOfRetiredRules(firing: Firing, activeRuleIds: string[]): Promise<void> {
+  const { db, accountId, now } = firing;
+  for (const state of await listOpenIncidentsOfOtherRules({ db, accountId, ruleIds: activeRuleIds })) {
+    if (state.last_alert_id) await scheduleResolve(firing, state.last_alert_id);
+    await closeIncident({ db, ruleId: state.rule_id, accountId, at: now });
+  }
+}
+
+/**
+ * The findings rules fire on: the open signals without an acceptance in force when the scan was saved (the save
+ * notes the first scan that finds an acceptance expired). A signal whose acceptance this scan found expired
+ * counts as new, like one the scan opened: the tenant hears of it again.
+ */
+function scanFacts(signals: readonly OpenSignalRecord[], scanId: string, srs: number): ScanFacts {
+  const open = signals.filter((s) => s.acceptance === null || s.acceptance.expiryScanId !== null);
+  const toFinding = (s: OpenSignalRecord): ScanFinding => ({ fingerprint: s.fingerprint, scenario: s.scenario });
+  return {
+    srs,
+    open: open.map(toFinding),
+    opened: open.filter((s) => s.firstScanId === scanId || s.acceptance?.expiryScanId === scanId).map(toFinding),
+    findingsDigest: createHash('sha256').update(open.map((s) => s.fingerprint).join('\n')).digest('hex'),
+  };
+}

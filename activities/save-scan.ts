@@ -1,0 +1,117 @@
+import type { Db } from '../db/client';
+import { lockAccount, noteScanSaved } from '../db/repositories/accounts';
+import { deleteCheckpoint } from '../db/repositories/scan-progress';
+import { finishScan, findScanState } from '../db/repositories/scans';
+import { recordScorePoint } from '../db/repositories/score-history';
+import {
+  fingerprintsChangedBy, insertSignals, listOpenSignalsWithAcceptance, markSignalsSeen, noteExpiredAcceptances, resolveSignals,
+} from '../db/repositories/signals';
+import { type Evaluation, isScoreComplete } from '../domain/checks/evaluate';
+import { newId } from '../domain/ids';
+import { asOpenSignals, scoreOf, signalChanges } from '../domain/signal-lifecycle';
+
+export interface ScanResult {
+  scanId: string;
+  tenantId: string;
+  accountId: string;
+  /** When the scan observed the account: detected_at / resolved_at and the score-history day come from it. */
+  observedAt: Date;
+  evaluation: Evaluation;
+  /** When set, the scan failed (the role could not be assumed): only its finding is recorded, nothing resolves. */
+  failureReason?: string;
+}
+
+export interface SavedScan {
+  /** The score the scan recorded; null when it read too little of the account to score it. */
+  srs: number | null;
+  newFingerprints: string[];
+  resolvedFingerprints: string[];
+  /** False when this scan had been saved already (a retried activity): nothing was changed. */
+  applied: boolean;
+}
+
+/** Why a scan that read too little records no score (scans.failure_reason). */
+export function coverageLostReason({ evaluated, total }: Evaluation['coverage']): string {
+  return `Sentinel could evaluate only ${evaluated} of ${total} checks: no score was recorded (see the account's checks for why).`;
+}
+
+/**
+ * Applies one scan to the account in one transaction: its signals (domain/signal-lifecycle.ts), its check
+ * outcomes and coverage, and, when it read enough of the account, its score and the day's score-history point.
+ * Keyed by the scan id: saving the same scan twice changes nothing the second time.
+ */
+export async function saveScanResult({ db, result }: { db: Db; result: ScanResult }): Promise<SavedScan> {
+  const { scanId, tenantId, accountId, evaluation, observedAt: at } = result;
+  return db.transaction().execute(async (trx) => {
+    await lockAccount({ db: trx, tenantId, accountId });
+    const scan = await findScanState({ db: trx, accountId, scanId });
+    if (!scan) throw new Error(`No scan ${scanId} of account ${accountId}`);
+    if (scan.status !== 'running') {
+      // Saved before (a retried activity): answer what that save did, so the retry reports the same outcome.
+      const [opened, closed] = await Promise.all([
+        fingerprintsChangedBy({ db: trx, scanId, change: 'opened' }),
+        fingerprintsChangedBy({ db: trx, scanId, change: 'resolved' }),
+      ]);
+      return { srs: scan.srs, newFingerprints: opened, resolvedFingerprints: closed, applied: false };
+    }
+
+    const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId }), at);
+    const failed = result.failureReason !== undefined;
+    const { fresh, stillOpen, resolved } = signalChanges(open, evaluation, { failed });
+    await insertSignals({
+      db: trx,
+      signals: fresh.map((f) => ({
+        id: newId('signal', at.getTime()), tenant_id: tenantId, account_id: accountId, check_id: f.checkId, fingerprint: f.fingerprint,
+        scenario: f.scenario, severity: f.severity, title: f.title, description: f.description, resource: f.resource, region: f.region,
+        owner: f.owner, first_scan_id: scanId, last_seen_scan_id: scanId, detected_at: at,
+      })),
+    });
+    await markSignalsSeen({ db: trx, signalIds: stillOpen.map((s) => s.id), scanId });
+    await resolveSignals({ db: trx, signalIds: resolved.map((s) => s.id), scanId, at });
+    // The first scan after an acceptance expired: alert rules count its signal as new (see fire-alert-rules.ts).
+    await noteExpiredAcceptances({ db: trx, accountId, scanId, at });
+
+    const resolvedIds = new Set(resolved.map((s) => s.id));
+    const srs = scoreOf([
+      ...open.filter((s) => !resolvedIds.has(s.id)),
+      ...fresh.map((f) => ({ checkId: f.checkId, severity: f.severity, accepted: false })),
+    ]);
+    const scored = evaluation.scored;
+    const succeeded = !failed && scored;
+
+    await finishScan({
+      db: trx,
+      scanId,
+      fields: {
+        status: succeeded ? 'succeeded' : 'failed',
+        srs: scored ? srs : null,
+        failure_reason: result.failureReason ?? (scored ? null : coverageLostReason(evaluation.coverage)),
+        checks: evaluation.outcomes,
+        finished_at: new Date(),
+      },
+    });
+    await noteScanSaved({
+      db: trx,
+      accountId,
+      fields: {
+        checks_scan_id: scanId,
+        coverage_evaluated: evaluation.coverage.evaluated,
+        coverage_total: evaluation.coverage.total,
+        score_complete: isScoreComplete(evaluation.outcomes),
+        ...(scored ? { current_srs: srs } : {}),
+        ...(succeeded ? { last_successful_scan_at: at } : {}),
+      },
+    });
+    if (scored) {
+      await recordScorePoint({ db: trx, point: { account_id: accountId, day: at.toISOString().slice(0, 10), srs, scan_id: scanId, recorded_at: at } });
+    }
+    await deleteCheckpoint({ db: trx, scanId });
+
+    return {
+      srs: scored ? srs : null,
+      newFingerprints: fresh.map((f) => f.fingerprint),
+      resolvedFingerprints: resolved.map((s) => s.fingerprint),
+      applied: true,
+    };
+  });
+}
