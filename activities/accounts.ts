@@ -5,7 +5,7 @@ import { activateAccount, loadRoleTarget, setAccountDisconnected } from '../db/r
 import { getPlan } from '../domain/plans';
 
 export type VerifyResult =
-  | { ok: true; scanIntervalMinutes: number }
+  | { ok: true; scanIntervalMinutes: number; planRevision: number }
   | { ok: false; reason: string; code: string };
 
 export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; cloud: CloudProvider }) {
@@ -15,7 +15,7 @@ export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; clo
      * the first scan's id are set once: a retry changes nothing) and returns the tenant's scan interval.
      */
     async verifyAccount({ tenantId, accountId, firstScanId }: { tenantId: string; accountId: string; firstScanId: string }): Promise<VerifyResult> {
-      const { target, plan } = await loadRoleTarget({ db, tenantId, accountId });
+      const { target, plan, planRevision } = await loadRoleTarget({ db, tenantId, accountId });
       const access = await cloud.checkAccess(target);
       if (!access.ok) {
         log.info({ tenantId, accountId, code: access.code }, 'account verification failed');
@@ -23,7 +23,7 @@ export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; clo
       }
       await activateAccount({ db, tenantId, accountId, firstScanId, at: new Date() });
       log.info({ tenantId, accountId }, 'account verified');
-      return { ok: true, scanIntervalMinutes: getPlan(plan).scan_interval_minutes };
+      return { ok: true, scanIntervalMinutes: getPlan(plan).scan_interval_minutes, planRevision };
     },
 
     /** Idempotent: a retry finds the account already disconnected and changes nothing. */

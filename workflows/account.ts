@@ -42,6 +42,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   const { tenantId, accountId, awsAccountId, carried } = input;
   let status: AccountStatus = carried?.status ?? 'PENDING';
   let scanIntervalMinutes = carried?.scanIntervalMinutes ?? input.scanIntervalMinutes;
+  let planRevision = carried?.planRevision ?? input.planRevision ?? 0;
   let firstScanId = carried?.firstScanId;
   let scansCompleted = carried?.scansCompleted ?? 0;
   let scheduledScanDue = carried?.scheduledScanDue ?? false;
@@ -55,7 +56,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     upsertSearchAttributes([{ key: ACCOUNT_STATUS, value: next }]);
   };
 
-  setHandler(stateQuery, () => ({ status, scanIntervalMinutes, scansCompleted, firstScanId, pendingScans: [...queue] }));
+  setHandler(stateQuery, () => ({ status, scanIntervalMinutes, planRevision, scansCompleted, firstScanId, pendingScans: [...queue] }));
 
   setHandler(verifyUpdate, async () => {
     await condition(() => !busy);
@@ -69,7 +70,11 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
         throw ApplicationFailure.create({ type: VERIFICATION_UNAVAILABLE, message: 'Verification could not reach AWS; try again shortly' });
       });
       if (!result.ok) throw ApplicationFailure.create({ type: ROLE_ASSUMPTION_FAILED, message: result.reason, details: [result.code] });
-      scanIntervalMinutes = result.scanIntervalMinutes;
+      // Verification reads the plan anew; a plan change signalled meanwhile may be newer still.
+      if (result.planRevision >= planRevision) {
+        scanIntervalMinutes = result.scanIntervalMinutes;
+        planRevision = result.planRevision;
+      }
       firstScanId = scanId;
       queue.push({ scanId, trigger: 'initial' });
       setStatus('ACTIVE');
@@ -109,7 +114,11 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     );
   };
 
-  setHandler(planChangedSignal, ({ scanIntervalMinutes: minutes }) => {
+  setHandler(planChangedSignal, ({ scanIntervalMinutes: minutes, planRevision: revision }) => {
+    if (revision !== undefined) {
+      if (revision <= planRevision) return; // older news than the workflow has
+      planRevision = revision;
+    }
     if (minutes === scanIntervalMinutes || minutes <= 0) return;
     scanIntervalMinutes = minutes;
     if (status === 'ACTIVE' && !scheduledScanDue) armTimer(); // the next scheduled scan follows the new interval
@@ -143,7 +152,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
         await condition(allHandlersFinished);
         return continueAsNew<typeof accountWorkflow>({
           ...input,
-          carried: { status, scanIntervalMinutes, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: true },
+          carried: { status, scanIntervalMinutes, planRevision, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: true },
         });
       }
       scheduledScanDue = false;

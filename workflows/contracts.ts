@@ -24,6 +24,7 @@ export interface ScanRequest {
 export interface CarriedState {
   status: AccountStatus;
   scanIntervalMinutes: number;
+  planRevision?: number;
   firstScanId?: string;
   scansCompleted: number;
   pendingScans: ScanRequest[];
@@ -36,6 +37,8 @@ export interface AccountWorkflowInput {
   accountId: string;
   awsAccountId: string;
   scanIntervalMinutes: number;
+  /** The tenant's plan revision the interval comes from (tenants.plan_revision). */
+  planRevision?: number;
   carried?: CarriedState;
   /** Continue-as-new after this many scans at the latest (tests lower it); Temporal may suggest it sooner. */
   maxScansPerRun?: number;
@@ -44,6 +47,7 @@ export interface AccountWorkflowInput {
 export interface AccountWorkflowState {
   status: AccountStatus;
   scanIntervalMinutes: number;
+  planRevision: number;
   scansCompleted: number;
   firstScanId?: string;
   pendingScans: ScanRequest[];
@@ -109,8 +113,16 @@ export const verifyUpdate = defineUpdate<{ status: 'ACTIVE'; firstScanId: string
 /** Queues a manual scan of an ACTIVE account; answers with the scan's id (its workflow id). */
 export const scanNowUpdate = defineUpdate<{ scanId: string }>('scanNow');
 
-/** The tenant's plan changed: scans follow the new interval from now on. */
-export const planChangedSignal = defineSignal<[{ scanIntervalMinutes: number }]>('planChanged');
+/**
+ * The tenant's plan changed: scans follow the new interval from now on. Signals may arrive in any order (the API
+ * sends them after its commit, holding no lock): a revision older than the one the workflow has is ignored.
+ */
+export const planChangedSignal = defineSignal<[PlanChange]>('planChanged');
+export interface PlanChange {
+  scanIntervalMinutes: number;
+  /** tenants.plan_revision of the plan the interval comes from; absent in signals sent before revisions existed. */
+  planRevision?: number;
+}
 
 /** Ends the account's lifecycle: scheduled scans stop. The customer's role is left alone. */
 export const disconnectUpdate = defineUpdate<{ status: 'DISCONNECTED' }>('disconnect');

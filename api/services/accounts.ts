@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
-  countLiveAccounts, findAccount, insertAccount, listAccounts, reopenAccount,
+  countLiveAccounts, deleteUnstartedAccount, findAccount, insertAccount, listAccounts, reopenAccount, restoreAccount, setAccountDisconnected,
 } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
@@ -42,47 +42,40 @@ function summary(a: AccountRow) {
 }
 
 /**
- * Connects an account: PENDING row plus its entity workflow. Both happen in one transaction so a failure
- * to reach Temporal writes nothing; the tenant row is locked so concurrent connects cannot pass the plan limit.
+ * Connects an account: a PENDING row, then its entity workflow. The row commits first and the workflow starts
+ * after, so no lock is held while Temporal answers (the tenant row is locked only while the plan's limit is
+ * checked). If the start fails, the row is taken back and the caller gets the error: nothing is written. If the
+ * process stops between the two, the PENDING row has no workflow; after ABANDONED_CONNECT_MS the next connect
+ * of the same account takes it over, and a disconnect closes it (docs/architecture.md, "Writes and Temporal").
  */
-export async function connectAccount({ db, config, temporal, log, cloud }: AppDeps, caller: Caller, input: ConnectAccountInput) {
+export async function connectAccount(deps: AppDeps, caller: Caller, input: ConnectAccountInput) {
+  const { db, config, temporal, log, cloud } = deps;
   const externalId = randomBytes(24).toString('base64url'); // 32 characters, never client-chosen
   const workflowId = accountWorkflowId(caller.tenantId, input.awsAccountId);
   const sentinelAccountId = await cloud.sentinelAccountId();
-  let accountId = newId('account');
+  const before = await findAccount({ db, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
+  const abandoned = before && await isAbandonedConnect(deps, before) ? before.external_id : undefined;
+
+  let connected: { accountId: string; previous?: AccountRow; scanIntervalMinutes: number; planRevision: number };
   try {
-    await db.transaction().execute(async (trx) => {
+    connected = await db.transaction().execute(async (trx) => {
       const tenant = await lockTenant({ db: trx, tenantId: caller.tenantId });
       const existing = await findAccount({ db: trx, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
-      if (existing && existing.status !== 'DISCONNECTED') {
+      const takeOver = existing?.status === 'PENDING' && existing.external_id === abandoned;
+      if (existing && existing.status !== 'DISCONNECTED' && !takeOver) {
         throw new AppError('account_exists', `Account ${input.awsAccountId} is already connected to this tenant`);
       }
       const plan = getPlan(tenant.plan);
-      if ((await countLiveAccounts({ db: trx, tenantId: caller.tenantId })) >= plan.account_limit) {
+      const live = (await countLiveAccounts({ db: trx, tenantId: caller.tenantId })) - (takeOver ? 1 : 0);
+      if (live >= plan.account_limit) {
         throw new AppError('plan_limit_exceeded', `The ${plan.name} plan allows ${plan.account_limit} connected account(s); upgrade to connect more`);
       }
       const fields = { display_name: input.displayName, tags: input.tags, external_id: externalId, role_name: ROLE_NAME, workflow_id: workflowId };
-      if (existing) {
-        // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays).
-        accountId = existing.id;
-        await reopenAccount({ db: trx, accountId, fields });
-      } else {
-        await insertAccount({ db: trx, account: { id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, ...fields } });
-      }
-      await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(accountWorkflow, {
-        workflowId,
-        taskQueue: config.temporal.taskQueue,
-        args: [{ tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes: plan.scan_interval_minutes }],
-        // No live row exists for this id (checked above under the tenant lock), so a workflow still running
-        // under it is a leftover: of a disconnected account finishing its last scan, or of a start whose
-        // transaction did not commit. It must not block connecting.
-        workflowIdConflictPolicy: 'TERMINATE_EXISTING',
-        typedSearchAttributes: [
-          { key: TENANT_ID, value: caller.tenantId },
-          { key: AWS_ACCOUNT_ID, value: input.awsAccountId },
-          { key: ACCOUNT_STATUS, value: 'PENDING' },
-        ],
-      }));
+      const accountId = existing?.id ?? newId('account');
+      // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays).
+      if (existing) await reopenAccount({ db: trx, accountId, fields });
+      else await insertAccount({ db: trx, account: { id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, ...fields } });
+      return { accountId, previous: existing, scanIntervalMinutes: plan.scan_interval_minutes, planRevision: tenant.plan_revision };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'accounts_tenant_aws_account_unique')) {
@@ -90,7 +83,31 @@ export async function connectAccount({ db, config, temporal, log, cloud }: AppDe
     }
     throw err;
   }
-  log.info({ tenantId: caller.tenantId, accountId, workflowId }, 'account connected (pending verification)');
+
+  const { accountId, previous, scanIntervalMinutes, planRevision } = connected;
+  try {
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(accountWorkflow, {
+      workflowId,
+      taskQueue: config.temporal.taskQueue,
+      args: [{ tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes, planRevision }],
+      // Only this connect holds the row now, so a workflow still running under its id is a leftover: of a
+      // disconnected account finishing its last scan, or of a connect that was taken back. It must not block.
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+      typedSearchAttributes: [
+        { key: TENANT_ID, value: caller.tenantId },
+        { key: AWS_ACCOUNT_ID, value: input.awsAccountId },
+        { key: ACCOUNT_STATUS, value: 'PENDING' },
+      ],
+    }));
+  } catch (err) {
+    // A start that timed out may still have happened: stop it (best effort), then take the row back.
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).terminate('its connect was taken back'))
+      .catch(() => undefined);
+    if (previous) await restoreAccount({ db, previous, externalId });
+    else await deleteUnstartedAccount({ db, accountId, externalId });
+    throw err;
+  }
+  log.info({ tenantId: caller.tenantId, accountId, workflowId, tookOver: abandoned !== undefined }, 'account connected (pending verification)');
   const setup = { sentinelAccountId, externalId };
   return {
     aws_account_id: input.awsAccountId,
@@ -101,6 +118,27 @@ export async function connectAccount({ db, config, temporal, log, cloud }: AppDe
     terraform_snippet: terraformSnippet(setup),
     fallback_cli_script: cliScript(setup),
   };
+}
+
+/**
+ * How long a connect may take between its commit and its workflow's start (its start's deadline, and taking
+ * the row back, take seconds): a PENDING row older than this without a running workflow was left by a connect
+ * that stopped half-way.
+ */
+export const ABANDONED_CONNECT_MS = 60_000;
+
+/**
+ * A PENDING account whose connect stopped between its commit and its workflow's start. When Temporal cannot
+ * tell, the account is taken to be in use: the caller gets the answer it would have had without the check.
+ */
+async function isAbandonedConnect({ temporal }: Pick<AppDeps, 'temporal'>, account: AccountRow): Promise<boolean> {
+  if (account.status !== 'PENDING' || Date.now() - account.updated_at.getTime() < ABANDONED_CONNECT_MS) return false;
+  try {
+    const described = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id).describe());
+    return described.status.name !== 'RUNNING';
+  } catch (err) {
+    return err instanceof WorkflowNotFoundError;
+  }
 }
 
 export async function listTenantAccounts({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
@@ -146,7 +184,7 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
     const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyUpdate));
     return answer(result.firstScanId);
   } catch (err) {
-    throw translateUpdateFailure(err);
+    throw translateUpdateFailure(err, account);
   }
 }
 
@@ -174,28 +212,37 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
   } catch (err) {
     // No scan was queued (or none confirmed): the request does not count toward the hourly limit.
     await releaseHit({ db, key: limitKey });
-    throw translateUpdateFailure(err);
+    throw translateUpdateFailure(err, account);
   }
 }
 
-function translateUpdateFailure(err: unknown): unknown {
+function translateUpdateFailure(err: unknown, account: AccountRow): unknown {
   const failure = updateFailureType(err);
   if (failure?.type === ROLE_ASSUMPTION_FAILED) return new AppError('role_assumption_failed', failure.message);
   if (failure?.type === INVALID_ACCOUNT_STATE) return new AppError('invalid_state', failure.message);
   if (failure?.type === VERIFICATION_UNAVAILABLE) return new AppError('verification_unavailable', failure.message, { retryAfterSeconds: 30 });
-  if (err instanceof WorkflowNotFoundError) return new AppError('invalid_state', 'The account workflow is not running; contact support');
+  if (err instanceof WorkflowNotFoundError) {
+    return new AppError('invalid_state', account.status === 'PENDING'
+      ? 'The connection of this account did not complete: connect it again (POST /accounts)'
+      : 'The account workflow is not running; contact support');
+  }
   return err;
 }
 
-/** Disconnects through the account workflow, which stops scans and records DISCONNECTED. Idempotent. */
-export async function disconnectAccount({ db, temporal }: AppDeps, caller: Caller, awsAccountId: string) {
+/**
+ * Disconnects through the account workflow, which stops scans and records DISCONNECTED. Idempotent. An account
+ * whose connect stopped before its workflow started has no workflow to ask: it is closed here.
+ */
+export async function disconnectAccount(deps: AppDeps, caller: Caller, awsAccountId: string) {
+  const { db, temporal } = deps;
   const account = await requireAccount(db, caller, awsAccountId);
   if (account.status !== 'DISCONNECTED') {
     try {
       const handle = temporal.workflow.getHandle(account.workflow_id);
       await withDeadline(temporal, UPDATE_DEADLINE_MS, () => handle.executeUpdate(disconnectUpdate));
     } catch (err) {
-      throw translateUpdateFailure(err);
+      if (!(err instanceof WorkflowNotFoundError && await isAbandonedConnect(deps, account))) throw translateUpdateFailure(err, account);
+      await setAccountDisconnected({ db, tenantId: caller.tenantId, accountId: account.id, at: new Date() });
     }
   }
   return { message: `Account ${awsAccountId} disconnected; scheduled scans stopped. The role in your AWS account was not removed.` };

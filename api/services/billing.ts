@@ -93,9 +93,11 @@ async function ensureCustomer({ db, log }: AppDeps, stripe: Stripe, tenant: Tena
     { name: tenant.name, email: caller.email, metadata: { tenant_id: tenant.id } },
     { idempotencyKey: `sentinel-customer-${tenant.id}` },
   ));
-  const stored = await storeStripeCustomer({ db, tenantId: tenant.id, customerId: customer.id });
-  log.info({ tenantId: tenant.id, customerId: stored ?? customer.id }, 'Stripe customer created');
-  return stored ?? customer.id;
+  // Of two concurrent first checkouts, both end up with the customer stored first.
+  const stored = await storeStripeCustomer({ db, tenantId: tenant.id, customerId: customer.id })
+    ?? (await findTenantBilling({ db, tenantId: tenant.id }))?.stripe_customer_id ?? customer.id;
+  log.info({ tenantId: tenant.id, customerId: stored }, 'Stripe customer created');
+  return stored;
 }
 
 /** A second subscription would bill twice: plan changes of a subscribed tenant go through the portal. */

@@ -6,7 +6,7 @@ import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import {
   applySubscriptionEvent, findSubscription, findTenantBilling, findTenantIdByCustomer, forgetCheckoutSession, listLiveAccountWorkflows,
-  listSubscriptions, lockTenantBilling, lockTenantWorkflowSync, recordStripeEvent, storeStripeCustomer, type SubscriptionRow,
+  listSubscriptions, lockTenantBilling, recordStripeEvent, storeStripeCustomer, type SubscriptionRow,
   tenantExists, updateTenantBilling,
 } from '../../db/repositories/billing';
 import { getPlan, isPlanId, type PlanId } from '../../domain/plans';
@@ -288,27 +288,26 @@ async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Pro
 }
 
 /**
- * Sends the tenant's current plan interval to every PENDING or ACTIVE account workflow. Runs after the
- * commit; if Temporal cannot be reached the webhook fails (503), Stripe delivers the event again, and the
- * replay sends the signals again (the workflow ignores an interval it already has).
+ * Sends the tenant's current plan interval, with its revision, to every PENDING or ACTIVE account workflow.
+ * Runs after the commit and holds no lock: two webhooks may signal in either order, and each workflow keeps the
+ * newest revision it is told of. If Temporal cannot be reached (or the process stops half-way), the webhook
+ * does not answer 2xx, Stripe delivers the event again, and the replay sends the signals again. An account
+ * connected meanwhile starts from the plan its connect read, and its verification reads the plan anew.
  */
 async function syncPlanToWorkflows({ db, temporal, log }: AppDeps, tenantId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await lockTenantWorkflowSync({ db: trx, tenantId });
-    const tenant = await findTenantBilling({ db: trx, tenantId });
-    if (!tenant || !isPlanId(tenant.plan)) return;
-    const scanIntervalMinutes = getPlan(tenant.plan).scan_interval_minutes;
-    const workflowIds = await listLiveAccountWorkflows({ db: trx, tenantId });
-    for (let i = 0; i < workflowIds.length; i += SIGNAL_BATCH) {
-      const results = await Promise.allSettled(workflowIds.slice(i, i + SIGNAL_BATCH).map((workflowId) => withDeadline(
-        temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).signal(planChangedSignal, { scanIntervalMinutes }),
-      )));
-      // A workflow that has ended (its account was disconnected meanwhile) has no scans left to re-time.
-      const failure = results.find((r) => r.status === 'rejected' && !(r.reason instanceof WorkflowNotFoundError));
-      if (failure?.status === 'rejected') throw failure.reason;
-    }
-    log.info({ tenantId, plan: tenant.plan, scanIntervalMinutes, workflows: workflowIds.length }, 'plan sent to account workflows');
-  });
+  const tenant = await findTenantBilling({ db, tenantId });
+  if (!tenant || !isPlanId(tenant.plan)) return;
+  const change = { scanIntervalMinutes: getPlan(tenant.plan).scan_interval_minutes, planRevision: tenant.plan_revision };
+  const workflowIds = await listLiveAccountWorkflows({ db, tenantId });
+  for (let i = 0; i < workflowIds.length; i += SIGNAL_BATCH) {
+    const results = await Promise.allSettled(workflowIds.slice(i, i + SIGNAL_BATCH).map((workflowId) => withDeadline(
+      temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).signal(planChangedSignal, change),
+    )));
+    // A workflow that has ended (its account was disconnected meanwhile) has no scans left to re-time.
+    const failure = results.find((r) => r.status === 'rejected' && !(r.reason instanceof WorkflowNotFoundError));
+    if (failure?.status === 'rejected') throw failure.reason;
+  }
+  log.info({ tenantId, plan: tenant.plan, ...change, workflows: workflowIds.length }, 'plan sent to account workflows');
 }
 
 const SIGNAL_BATCH = 20;

@@ -48,20 +48,21 @@ export async function findAccount({ db, tenantId, awsAccountId }: { db: Conn; te
     .executeTakeFirst();
 }
 
-/** What the cloud provider needs to reach an account's role, and the tenant's plan. */
+/** What the cloud provider needs to reach an account's role, and the tenant's plan (with its revision). */
 export async function loadRoleTarget(
   { db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string },
-): Promise<{ target: RoleTarget; plan: PlanId }> {
+): Promise<{ target: RoleTarget; plan: PlanId; planRevision: number }> {
   const row = await db
     .selectFrom('accounts')
     .innerJoin('tenants', 'tenants.id', 'accounts.tenant_id')
-    .select(['accounts.aws_account_id', 'accounts.role_name', 'accounts.external_id', 'tenants.plan'])
+    .select(['accounts.aws_account_id', 'accounts.role_name', 'accounts.external_id', 'tenants.plan', 'tenants.plan_revision'])
     .where('accounts.id', '=', accountId)
     .where('accounts.tenant_id', '=', tenantId)
     .executeTakeFirstOrThrow();
   return {
     target: { tenantId, awsAccountId: row.aws_account_id, roleName: row.role_name, externalId: row.external_id },
     plan: row.plan,
+    planRevision: row.plan_revision,
   };
 }
 
@@ -125,4 +126,17 @@ export async function setAccountDisconnected({ db, tenantId, accountId, at }: {
     .where('id', '=', accountId).where('tenant_id', '=', tenantId).where('status', '!=', 'DISCONNECTED')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Takes back a connect whose workflow could not be started: the row it inserted, if it is still that connect's. */
+export async function deleteUnstartedAccount({ db, accountId, externalId }: { db: Conn; accountId: string; externalId: string }): Promise<void> {
+  await db.deleteFrom('accounts').where('id', '=', accountId).where('external_id', '=', externalId).where('status', '=', 'PENDING').execute();
+}
+
+/** Takes back a connect of an existing row whose workflow could not be started: the row as it was before. */
+export async function restoreAccount({ db, previous, externalId }: { db: Conn; previous: AccountRow; externalId: string }): Promise<void> {
+  const { display_name, tags, external_id, role_name, workflow_id, status, connected_at, first_scan_id, disconnected_at, updated_at } = previous;
+  await db.updateTable('accounts')
+    .set({ display_name, tags, external_id, role_name, workflow_id, status, connected_at, first_scan_id, disconnected_at, updated_at })
+    .where('id', '=', previous.id).where('external_id', '=', externalId).where('status', '=', 'PENDING').execute();
 }

@@ -9,6 +9,8 @@ export interface TenantBilling {
   id: string;
   name: string;
   plan: PlanId;
+  /** Bumped on every plan change (account workflows keep the newest they are told of). */
+  plan_revision: number;
   status: TenantStatus;
   stripe_customer_id: string | null;
   pending_checkout_session_id: string | null;
@@ -22,7 +24,7 @@ export interface SubscriptionRow {
   last_event_at: Date;
 }
 
-const billingColumns = ['id', 'name', 'plan', 'status', 'stripe_customer_id', 'pending_checkout_session_id'] as const;
+const billingColumns = ['id', 'name', 'plan', 'plan_revision', 'status', 'stripe_customer_id', 'pending_checkout_session_id'] as const;
 
 export async function findTenantBilling({ db, tenantId }: { db: Conn; tenantId: string }): Promise<TenantBilling | undefined> {
   return db.selectFrom('tenants').select(billingColumns).where('id', '=', tenantId).executeTakeFirst();
@@ -33,13 +35,10 @@ export async function lockTenantBilling({ db, tenantId }: { db: Conn; tenantId: 
   return db.selectFrom('tenants').select(billingColumns).where('id', '=', tenantId).forUpdate().executeTakeFirst();
 }
 
-/**
- * Stores the tenant's Stripe customer unless one is stored already, and returns the one that is stored: of
- * two concurrent first checkouts, both end up with the customer that won.
- */
+/** Stores the tenant's Stripe customer unless one is stored already; undefined when one was. */
 export async function storeStripeCustomer(
   { db, tenantId, customerId }: { db: Conn; tenantId: string; customerId: string },
-): Promise<string | null> {
+): Promise<string | undefined> {
   const updated = await db
     .updateTable('tenants')
     .set({ stripe_customer_id: customerId, updated_at: new Date() })
@@ -47,8 +46,7 @@ export async function storeStripeCustomer(
     .where('stripe_customer_id', 'is', null)
     .returning('stripe_customer_id')
     .executeTakeFirst();
-  if (updated) return updated.stripe_customer_id;
-  return (await findTenantBilling({ db, tenantId }))?.stripe_customer_id ?? null;
+  return updated?.stripe_customer_id ?? undefined;
 }
 
 /**
@@ -148,16 +146,14 @@ export async function applySubscriptionEvent({ db, tenantId, subscription, event
   return applied !== undefined;
 }
 
+/** A new plan bumps the plan's revision. */
 export async function updateTenantBilling({ db, tenantId, plan, status }: { db: Conn; tenantId: string; plan: PlanId; status: TenantStatus }) {
-  await db.updateTable('tenants').set({ plan, status, updated_at: new Date() }).where('id', '=', tenantId).execute();
-}
-
-/**
- * Serialises the workflow updates after plan changes of one tenant (a transaction-scoped advisory lock): each
- * holder reads the plan committed last, so concurrent webhooks cannot leave workflows on an older plan.
- */
-export async function lockTenantWorkflowSync({ db, tenantId }: { db: Conn; tenantId: string }): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`billing-sync:${tenantId}`}, 0))`.execute(db);
+  await db.updateTable('tenants')
+    .set((eb) => ({
+      plan, status, updated_at: new Date(),
+      plan_revision: eb.case().when('plan', '<>', plan).then(eb('plan_revision', '+', 1)).else(eb.ref('plan_revision')).end(),
+    }))
+    .where('id', '=', tenantId).execute();
 }
 
 /** Workflow ids of the tenant's accounts that still have a lifecycle (PENDING or ACTIVE). */

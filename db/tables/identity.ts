@@ -10,6 +10,8 @@ export interface TenantsTable {
   id: string;
   name: string;
   plan: Generated<PlanId>;
+  /** Bumped on every plan change: account workflows keep the newest plan they are told of. */
+  plan_revision: Generated<number>;
   status: Generated<TenantStatus>;
   stripe_customer_id: string | null;
   /** The Checkout Session last opened for the tenant, until Stripe reports it completed or expired. */

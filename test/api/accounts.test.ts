@@ -1,5 +1,8 @@
-import { accountWorkflowId } from '../../workflows/contracts';
-import { stateQuery } from '../../workflows/contracts';
+import { randomBytes } from 'node:crypto';
+import { ABANDONED_CONNECT_MS } from '../../api/services/accounts';
+import { newId } from '../../domain/ids';
+import { ROLE_NAME } from '../../domain/onboarding';
+import { accountWorkflowId, stateQuery } from '../../workflows/contracts';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // End to end against the Temporal dev server: the API starts the account workflow, a real worker runs it.
@@ -150,5 +153,51 @@ describe('roles', () => {
     await ctx.http.get('/me').set(member.auth).expect(200);
     await ctx.db.deleteFrom('users').where('id', '=', member.userId).execute();
     await ctx.http.get('/me').set(member.auth).expect(401);
+  });
+});
+
+describe('a connect that stopped between its commit and its workflow\'s start', () => {
+  /** What such a connect leaves behind: its PENDING row, committed, and no workflow. Answers the row's ExternalId. */
+  async function leftBehind(user: TestUser, awsAccountId: string, { ageMs = ABANDONED_CONNECT_MS + 5_000 } = {}) {
+    const at = new Date(Date.now() - ageMs);
+    const externalId = randomBytes(24).toString('base64url');
+    await ctx.db.insertInto('accounts').values({
+      id: newId('account'), tenant_id: user.tenantId, aws_account_id: awsAccountId, display_name: null, tags: [],
+      external_id: externalId, role_name: ROLE_NAME, workflow_id: accountWorkflowId(user.tenantId, awsAccountId),
+      status: 'PENDING', created_at: at, updated_at: at,
+    }).execute();
+    return externalId;
+  }
+  const rowOf = (user: TestUser, awsAccountId: string) => ctx.db.selectFrom('accounts').selectAll()
+    .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
+
+  it('is taken over by the next connect of the account, within the plan\'s limit it already counts in', async () => {
+    const user = await signupAndLogin(ctx.http); // solo: one account
+    const left = await leftBehind(user, '515151515151');
+    const res = await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '515151515151', display_name: 'Again' }).expect(201);
+    expect(res.body.external_id).not.toBe(left);
+    expect(await rowOf(user, '515151515151')).toMatchObject({ status: 'PENDING', external_id: res.body.external_id, display_name: 'Again' });
+    const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(user.tenantId, '515151515151'));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    // Taken over once: the account now has its workflow, and connecting again is the usual 409.
+    expect((await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '515151515151' }).expect(409)).body.code).toBe('account_exists');
+  });
+
+  it('still belongs to its connect for a while (it may be about to start the workflow)', async () => {
+    const user = await signupAndLogin(ctx.http);
+    const left = await leftBehind(user, '525252525252', { ageMs: 0 });
+    expect((await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '525252525252' }).expect(409)).body.code).toBe('account_exists');
+    expect((await rowOf(user, '525252525252')).external_id).toBe(left);
+  });
+
+  it('answers a verify with how to repair it, and is closed by a disconnect', async () => {
+    const user = await signupAndLogin(ctx.http);
+    await leftBehind(user, '535353535353');
+    const verify = await ctx.http.post('/accounts/535353535353/verify').set(user.auth).expect(409);
+    expect(verify.body).toEqual({ code: 'invalid_state', error: expect.stringContaining('connect it again') });
+    await ctx.http.delete('/accounts/535353535353').set(user.auth).expect(200);
+    expect(await rowOf(user, '535353535353')).toMatchObject({ status: 'DISCONNECTED', disconnected_at: expect.any(Date) });
+    // The plan's one account is free again.
+    await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '545454545454' }).expect(201);
   });
 });

@@ -6,6 +6,9 @@ import { createApp } from '../../api/app';
 import { createLogger } from '../../config/logger';
 import { createDb } from '../../db/client';
 import { migrateToLatest } from '../../db/migrate';
+import { newId } from '../../domain/ids';
+import { ROLE_NAME } from '../../domain/onboarding';
+import { accountWorkflowId } from '../../workflows/contracts';
 import { ensureDatabase, freePort } from '../../scripts/local-services';
 import { createTestContext, signupAndLogin, testConfig, type TestContext } from '../helpers/context';
 import { PostgresProcess } from '../helpers/postgres-process';
@@ -70,6 +73,20 @@ describe('when Temporal is unreachable', () => {
     expect(res.headers['retry-after']).toBeDefined();
     const rows = await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', owner.tenantId).execute();
     expect(rows).toHaveLength(0);
+  });
+
+  it('a reconnect answers 503 and leaves the disconnected account as it was', async () => {
+    const app = request(createApp({ ...ctx, temporal }));
+    const owner = await signupAndLogin(app);
+    const disconnected = {
+      id: newId('account'), tenant_id: owner.tenantId, aws_account_id: '123456789012', display_name: 'Old', tags: ['a'],
+      external_id: 'y'.repeat(32), role_name: ROLE_NAME, workflow_id: accountWorkflowId(owner.tenantId, '123456789012'),
+      status: 'DISCONNECTED' as const, connected_at: new Date('2026-11-01T00:00:00Z'), disconnected_at: new Date('2026-11-02T00:00:00Z'),
+    };
+    await ctx.db.insertInto('accounts').values(disconnected).execute();
+    await app.post('/accounts').set(owner.auth).send({ aws_account_id: '123456789012', display_name: 'New' }).expect(503);
+    const row = await ctx.db.selectFrom('accounts').selectAll().where('id', '=', disconnected.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ ...disconnected, tags: ['a'] });
   });
 });
 

@@ -411,6 +411,24 @@ describe('plan changes reach the account workflows', () => {
     expect(refused.body.code).toBe('plan_limit_exceeded');
   });
 
+  it('sends each plan with its revision: a workflow holds the tenant\'s newest, and a replay changes nothing', async () => {
+    const user = await subscriber();
+    await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '260987654321' }).expect(201);
+    await ctx.http.post('/accounts/260987654321/verify').set(user.auth).expect(200);
+    const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(user.tenantId, '260987654321'));
+    const revision = async () => (await ctx.db.selectFrom('tenants').select('plan_revision').where('id', '=', user.tenantId)
+      .executeTakeFirstOrThrow()).plan_revision;
+    expect((await handle.query(stateQuery)).planRevision).toBe(await revision());
+
+    const upgrade = await checkoutCompleted(user, 'team');
+    await deliver(upgrade).expect(200);
+    const upgraded = await revision();
+    expect(await handle.query(stateQuery)).toMatchObject({ planRevision: upgraded, scanIntervalMinutes: getPlan('team').scan_interval_minutes });
+    await deliver(upgrade).expect(200); // replayed: the same revision again
+    expect(await revision()).toBe(upgraded);
+    expect((await handle.query(stateQuery)).planRevision).toBe(upgraded);
+  });
+
   it('skips workflows that have ended', async () => {
     const user = await subscriber();
     await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '310987654321' }).expect(201);

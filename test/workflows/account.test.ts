@@ -66,6 +66,34 @@ describe('accountWorkflow', () => {
     });
   });
 
+  it('keeps the newest plan whatever order plan changes arrive in', async () => {
+    await h.withActiveAccount(async (handle) => {
+      const state = () => handle.query(stateQuery);
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 3 });
+      // Sent by a webhook that read the plan before the one above: older news, ignored.
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 2 });
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 3 });
+      await waitFor(async () => (await state()).planRevision === 3);
+      expect(await state()).toMatchObject({ scanIntervalMinutes: 60, planRevision: 3 });
+      // A signal without a revision (sent before revisions existed) still applies.
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 30 });
+      await waitFor(async () => (await state()).scanIntervalMinutes === 30);
+      expect((await state()).planRevision).toBe(3);
+    });
+  });
+
+  it('keeps a plan change signalled before verification over the older plan verification read', async () => {
+    const input = await h.seedAccount(); // plan revision 0 in the database
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 1 });
+      await handle.executeUpdate(verifyUpdate);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'ACTIVE', scanIntervalMinutes: 60, planRevision: 1 });
+      await handle.executeUpdate(disconnectUpdate);
+    });
+  });
+
   it('stops scanning when disconnected, records DISCONNECTED and completes', async () => {
     await h.withActiveAccount(async (handle, input) => {
       expect(await handle.executeUpdate(disconnectUpdate)).toEqual({ status: 'DISCONNECTED' });
@@ -81,11 +109,13 @@ describe('accountWorkflow', () => {
   it('continues as new to bound history and keeps its state', async () => {
     await h.withActiveAccount(async (handle, input, firstScanId) => {
       const firstRun = (await handle.describe()).runId;
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 360, planRevision: 4 }); // same interval, newer plan
       await h.env.sleep('49 hours'); // 8 scheduled scans: at least two hand-overs
       await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 9);
       const latest = h.env.client.workflow.getHandle(handle.workflowId);
       expect((await latest.describe()).runId).not.toBe(firstRun);
       expect(await latest.query(stateQuery)).toMatchObject({ status: 'ACTIVE', firstScanId, scanIntervalMinutes: 360, scansCompleted: 9 });
+      expect((await latest.query(stateQuery)).planRevision).toBe(4);
       expect(await h.scansOf(input.accountId)).toHaveLength(9);
     }, { maxScansPerRun: 3 });
   });
