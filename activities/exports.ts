@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { findAccountById } from '../db/repositories/accounts';
@@ -13,11 +12,10 @@ import { recoveryChecklist } from '../domain/recovery';
 import { packageFilename, writeExportPackage } from '../exports/package';
 import { accountRecord } from '../exports/records';
 import { signalPages } from '../exports/signal-pages';
-import { createExportStorage, exportStorageKey } from '../exports/storage';
+import { type ExportStorage, exportStorageKey } from '../exports/storage';
 import { EXPORT_ABANDONED, type ExportWorkflowInput } from '../workflows/contracts';
 
-export function exportActivities({ db, log, config }: { db: Db; log: Logger; config: Readonly<Config> }) {
-  const storage = createExportStorage(config);
+export function exportActivities({ db, log, storage }: { db: Db; log: Logger; storage: ExportStorage }) {
   const abandoned = (exportId: string) =>
     ApplicationFailure.create({ type: EXPORT_ABANDONED, nonRetryable: true, message: `Export ${exportId} is no longer running` });
 

@@ -2,6 +2,7 @@ import type { CloudProvider } from '../cloud/types';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
+import type { ExportStorage } from '../exports/storage';
 import { accountActivities } from './accounts';
 import { alertActivities } from './alerts';
 import { exportActivities } from './exports';
@@ -14,6 +15,7 @@ export interface ActivityDeps {
   cloud: CloudProvider;
   config: Readonly<Config>;
   mailer: Mailer;
+  storage: ExportStorage;
 }
 
 /** Builds every activity from its dependencies (the worker registers the result). */

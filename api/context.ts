@@ -3,6 +3,7 @@ import type { CloudProvider } from '../cloud/types';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
+import type { ExportStorage } from '../exports/storage';
 import type { Role } from '../domain/roles';
 import type { Mailer } from '../notify/mailer';
 
@@ -15,6 +16,8 @@ export interface AppDeps {
   cloud: CloudProvider;
   /** SMTP, or the outbox table in the embedded default. */
   mailer: Mailer;
+  /** Where panic export packages are kept: S3, or the local directory the API serves. */
+  storage: ExportStorage;
 }
 
 /** The authenticated user, loaded from the database on every request (so removals and role changes apply at once). */

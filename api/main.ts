@@ -4,6 +4,7 @@ import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { clientConnectionOptions } from '../config/temporal';
 import { createDb } from '../db/client';
+import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
 import { createApp } from './app';
 
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
 
   const cloud = createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db, log });
-  const app = createApp({ db, config, log, temporal, cloud, mailer });
+  const storage = createExportStorage(config);
+  const app = createApp({ db, config, log, temporal, cloud, mailer, storage });
   const server = app.listen(config.http.port, config.http.host, () => {
     log.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
   });

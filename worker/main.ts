@@ -4,6 +4,7 @@ import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { workerConnectionOptions } from '../config/temporal';
 import { createDb } from '../db/client';
+import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
 import { createWorker } from './worker';
 
@@ -15,9 +16,10 @@ async function main(): Promise<void> {
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
   const cloud = createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db, log });
+  const storage = createExportStorage(config);
   const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
   const worker = await createWorker({
-    connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer,
+    connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer, storage,
   });
   // The Temporal runtime also reacts to these signals; shut down once, whichever arrives first.
   let stopping = false;

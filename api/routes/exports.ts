@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
-import { attachment, createExportStorage } from '../../exports/storage';
+import { attachment } from '../../exports/storage';
 import { type AppDeps, forRequest } from '../context';
 import { callerOf, requireAuth, requireRole } from '../middleware/auth';
 import { csvExportQuery, panicExportInput } from '../schemas/exports';
@@ -12,7 +12,6 @@ import { parseInput } from '../validation';
 export function exportsRouter(deps: AppDeps): Router {
   const router = Router();
   const auth = requireAuth(deps);
-  const storage = createExportStorage(deps.config);
 
   router.get('/accounts/:accountId/export', auth, async (req, res) => {
     parseInput(csvExportQuery, req.query, 'query');
@@ -27,12 +26,12 @@ export function exportsRouter(deps: AppDeps): Router {
 
   router.post('/accounts/:accountId/panic', auth, requireRole('member'), async (req, res) => {
     parseInput(panicExportInput, req.body);
-    res.json(await requestPanicExport({ ...forRequest(deps, req), storage }, callerOf(req), String(req.params.accountId)));
+    res.json(await requestPanicExport(forRequest(deps, req), callerOf(req), String(req.params.accountId)));
   });
 
   // Public: the signed query string is the proof of access (links are handed out by the panic export).
   router.get('/exports/:exportId/download', async (req, res) => {
-    const file = await openExportDownload({ ...forRequest(deps, req), storage }, {
+    const file = await openExportDownload(forRequest(deps, req), {
       exportId: String(req.params.exportId), expires: req.query.expires, signature: req.query.signature,
     });
     res.set({

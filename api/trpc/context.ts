@@ -1,4 +1,3 @@
-import { createExportStorage, type ExportStorage } from '../../exports/storage';
 import type { AppDeps } from '../context';
 
 /**
@@ -8,7 +7,6 @@ import type { AppDeps } from '../context';
  */
 export interface TrpcContext {
   deps: AppDeps;
-  storage: ExportStorage;
   authorization: string | undefined;
   clientAddress: string;
 }
@@ -20,15 +18,10 @@ export interface RequestFacts {
 }
 
 /** Built per request by the Express adapter, and directly by tests that call procedures through createCaller. */
-export function createTrpcContext(deps: AppDeps, storage: ExportStorage, facts: RequestFacts): TrpcContext {
+export function createTrpcContext(deps: AppDeps, facts: RequestFacts): TrpcContext {
   return {
     deps: facts.log ? { ...deps, log: facts.log } : deps,
-    storage,
     authorization: facts.authorization,
     clientAddress: facts.clientAddress ?? 'unknown',
   };
-}
-
-export function exportStorageFor(deps: AppDeps): ExportStorage {
-  return createExportStorage(deps.config);
 }

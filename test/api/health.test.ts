@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../db/migrate';
 import { newId } from '../../domain/ids';
 import { ROLE_NAME } from '../../domain/onboarding';
 import { accountWorkflowId } from '../../workflows/contracts';
+import { createExportStorage } from '../../exports/storage';
 import { ensureDatabase, freePort } from '../../scripts/local-services';
 import { createTestContext, signupAndLogin, testConfig, type TestContext } from '../helpers/context';
 import { PostgresProcess } from '../helpers/postgres-process';
@@ -108,6 +109,7 @@ describe('when PostgreSQL goes away', () => {
     const connection = await Connection.connect({ address: config.temporal.address });
     const app = request(createApp({
       db, config, log, temporal: new Client({ connection }), cloud: new ScriptedCloud(), mailer: createMailer({ config: config.email, db, log }),
+      storage: createExportStorage(config),
     }));
     try {
       const owner = await signupAndLogin(app);

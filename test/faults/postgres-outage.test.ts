@@ -7,6 +7,7 @@ import { createLogger } from '../../config/logger';
 import { createDb, type Db } from '../../db/client';
 import { isDatabaseUnavailable } from '../../db/errors';
 import { migrateToLatest } from '../../db/migrate';
+import { createExportStorage } from '../../exports/storage';
 import { createMailer } from '../../notify/mailer';
 import { ensureDatabase, freePort } from '../../scripts/local-services';
 import { waitFor } from '../helpers/account-harness';
@@ -57,7 +58,7 @@ beforeAll(async () => {
   });
   http = request(createApp({
     db, config, log, temporal: new Client({ connection: temporalConnection }), cloud: createSandboxProvider(),
-    mailer: createMailer({ config: config.email, db, log }),
+    mailer: createMailer({ config: config.email, db, log }), storage: createExportStorage(config),
   }));
 });
 afterAll(async () => {

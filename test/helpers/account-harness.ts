@@ -5,6 +5,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import type { Config } from '../../config/config';
 import { createLogger } from '../../config/logger';
+import { createExportStorage, type ExportStorage } from '../../exports/storage';
 import { createMailer, type Mailer } from '../../notify/mailer';
 import { temporalTestServer } from '../../scripts/tools';
 import { accountWorkflow } from '../../workflows';
@@ -30,9 +31,11 @@ export class AccountHarness {
   private readonly workers: Worker[] = [];
   private readonly log = createLogger({ level: 'silent', name: 'test' });
   readonly mailer: Mailer;
+  private readonly storage: ExportStorage;
 
   private constructor(readonly env: TestWorkflowEnvironment, readonly database: TestDatabase, readonly config: Readonly<Config>) {
     this.mailer = createMailer({ config: config.email, db: database.db, log: this.log });
+    this.storage = createExportStorage(config);
   }
 
   /** `config` overrides the test configuration (e.g. SMTP_URL, PAGERDUTY_EVENTS_URL pointing at loopback peers). */
@@ -87,7 +90,7 @@ export class AccountHarness {
   }
 
   activities() {
-    return createActivities({ db: this.database.db, log: this.log, cloud: this.cloud, config: this.config, mailer: this.mailer });
+    return createActivities({ db: this.database.db, log: this.log, cloud: this.cloud, config: this.config, mailer: this.mailer, storage: this.storage });
   }
 
   start(input: SeededAccount) {

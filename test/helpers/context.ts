@@ -9,6 +9,7 @@ import type { CloudProvider } from '../../cloud/types';
 import type { AppDeps } from '../../api/context';
 import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
+import { createExportStorage } from '../../exports/storage';
 import { createMailer } from '../../notify/mailer';
 import { createWorker } from '../../worker/worker';
 import { hashPassword } from '../../api/services/passwords';
@@ -53,7 +54,8 @@ export async function createTestContext(
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const cloud = cloudOverride ?? createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db: database.db, log });
-  const deps: AppDeps = { db: database.db, config, log, temporal, cloud, mailer };
+  const storage = createExportStorage(config);
+  const deps: AppDeps = { db: database.db, config, log, temporal, cloud, mailer, storage };
   const app = createApp(deps);
 
   let worker: Worker | undefined;
@@ -70,6 +72,7 @@ export async function createTestContext(
       cloud,
       config,
       mailer,
+      storage,
       workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
     });
     workerRun = worker.run();

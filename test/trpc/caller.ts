@@ -1,12 +1,12 @@
 import { TRPCError } from '@trpc/server';
-import { createTrpcContext, exportStorageFor } from '../../api/trpc/context';
+import { createTrpcContext } from '../../api/trpc/context';
 import { appErrorData } from '../../api/trpc/errors';
 import { appRouter, createCaller } from '../../api/trpc/router';
 import type { TestContext, TestUser } from '../helpers/context';
 
 /** A caller of the tRPC router as `user` (or anonymous), built like the Express adapter builds one per request. */
 export function callerFor(ctx: TestContext, user?: TestUser | null) {
-  return createCaller(createTrpcContext(ctx, exportStorageFor(ctx), {
+  return createCaller(createTrpcContext(ctx, {
     authorization: user ? `Bearer ${user.idToken}` : undefined,
     clientAddress: '127.0.0.1',
   }));

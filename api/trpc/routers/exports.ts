@@ -13,5 +13,5 @@ export const exportsRouter = router({
     return { filename: csv.filename, csv: text };
   }),
   panic: procedureFor('panicExport').input(accountRef)
-    .mutation(({ ctx, input }) => requestPanicExport({ ...ctx.deps, storage: ctx.storage }, ctx.caller, input.account_id)),
+    .mutation(({ ctx, input }) => requestPanicExport(ctx.deps, ctx.caller, input.account_id)),
 });
