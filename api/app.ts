@@ -4,20 +4,11 @@ import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './context';
 import { jsonBody } from './middleware/body';
 import { errorHandler, routeNotFound } from './middleware/errors';
-import { accountsRouter } from './routes/accounts';
-import { alertRulesRouter } from './routes/alert-rules';
-import { alertsRouter } from './routes/alerts';
-import { authRouter } from './routes/auth';
-import { billingRouter, plansRouter } from './routes/billing';
+import { openApiJson } from './openapi/document';
+import { OPERATIONS } from './operations';
+import { docsAssets } from './operations/docs';
+import { operationRoutes } from './operations/express';
 import { dashboardRouter } from './routes/dashboard';
-import { docsRouter } from './routes/docs';
-import { exportsRouter } from './routes/exports';
-import { healthRouter } from './routes/health';
-import { integrationsRouter } from './routes/integrations';
-import { invitationsRouter } from './routes/invitations';
-import { meRouter } from './routes/me';
-import { stripeWebhookRouter } from './routes/stripe-webhook';
-import { usersRouter } from './routes/users';
 import { trpcMiddleware } from './trpc/express';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -45,26 +36,16 @@ export function createApp(deps: AppDeps): Express {
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
   }));
 
-  app.use(healthRouter(deps));
-  // Stripe signs the exact bytes it sent: its webhook reads the raw body, so it comes before the JSON parser.
-  app.use(stripeWebhookRouter(deps));
+  // Health checks and the Stripe webhook come before the JSON parser: /healthz touches nothing, and Stripe signs
+  // the exact bytes it sent, so its webhook reads the raw body.
+  app.use(operationRoutes(deps, OPERATIONS.filter((op) => op.beforeJsonParser)));
   app.use(jsonBody);
 
-  // Public routes (signed links and the Slack callback carry their own proof instead of a bearer token).
-  app.use(authRouter(deps));
-  app.use(invitationsRouter(deps));
-  app.use(plansRouter(deps));
-  app.use(docsRouter());
-
-  // Authenticated resources: each route names requireAuth itself, so unknown paths still reach the 404.
-  app.use(meRouter(deps));
-  app.use(accountsRouter(deps));
-  app.use(exportsRouter(deps));
-  app.use(alertRulesRouter(deps));
-  app.use(alertsRouter(deps));
-  app.use(usersRouter(deps));
-  app.use(billingRouter(deps));
-  app.use(integrationsRouter(deps));
+  // Every other operation (api/operations/). Each route checks its own bearer token, so unknown paths still reach the 404.
+  app.use(operationRoutes(deps, OPERATIONS.filter((op) => !op.beforeJsonParser)));
+  // Built now, so a registry that does not match its schemas stops the start-up rather than a request.
+  openApiJson();
+  app.use('/docs', docsAssets);
 
   // The dashboard (/app) and its API (/trpc, the same services, auth and schemas as the routes above).
   app.use(dashboardRouter());

@@ -35,3 +35,28 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
     next(err);
   });
 }
+
+const RAW_BODY_LIMIT = '1mb';
+const rawParser = express.raw({ type: 'application/json', limit: RAW_BODY_LIMIT });
+
+/**
+ * Reads the exact bytes sent into `req.body`, as a Buffer: a signature covers them, not a re-serialised object.
+ * A body too large, in another charset or cut short is a 400, as with the JSON parser.
+ */
+export function readRawJsonBody(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    rawParser(req, res, (err?: unknown) => {
+      if (!err) return resolve();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') return reject(new AppError('body_too_large', `Request body exceeds ${RAW_BODY_LIMIT}`));
+      if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+        return reject(new AppError('unsupported_content_type', 'Request body must be UTF-8 JSON'));
+      }
+      // Other 4xx are bodies that could not be read in full (an aborted request, a length that does not match
+      // Content-Length, a corrupt gzip stream): the sender's doing, not a server error.
+      const status = (err as { status?: number }).status ?? 500;
+      if (status < 500) return reject(new AppError('invalid_json', 'The request body could not be read in full'));
+      reject(err);
+    });
+  });
+}

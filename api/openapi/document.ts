@@ -10,7 +10,8 @@ import { tenant, user } from '../schemas/me';
 import { signal } from '../schemas/signals';
 import { teamUser } from '../schemas/users';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
-import { OPERATIONS, PATH_PARAMS } from './operations';
+import { OPERATIONS } from '../operations';
+import { PATH_PARAMS } from '../operations/path-params';
 import { type Answer, errorCodesOf, type Operation, pathParamsOf, pathsOf, PUBLIC, TAGS } from './registry';
 
 // The OpenAPI 3.1 document, built from the operation registry and the zod schemas the routes validate with:

@@ -76,7 +76,12 @@ export function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 }
 
-/** The Express form of an OpenAPI path: `{account_id}` becomes `:accountId`, as the routers name it. */
+/** The Express name of a path parameter: `account_id` is `:accountId`. */
+export function expressParam(name: string): string {
+  return name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** The Express form of an OpenAPI path: `{account_id}` becomes `:accountId`. */
 export function expressPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => `:${name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())}`);
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => `:${expressParam(name)}`);
 }

@@ -1,5 +1,5 @@
 import { initTRPC } from '@trpc/server';
-import { OPERATIONS } from '../openapi/operations';
+import { OPERATIONS } from '../operations';
 import { PUBLIC } from '../openapi/registry';
 import { authenticate } from '../middleware/auth';
 import { AppError } from '../errors';

@@ -6,7 +6,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Response } from 'supertest';
 import { buildOpenApiDocument } from '../../api/openapi/document';
-import { OPERATIONS } from '../../api/openapi/operations';
+import { OPERATIONS } from '../../api/operations';
 import { errorCodesOf, expressPath, pathsOf } from '../../api/openapi/registry';
 import { ERROR_STATUS } from '../../api/errors';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

@@ -1,5 +1,5 @@
 import type { Role } from '../../domain/roles';
-import { OPERATIONS } from '../../api/openapi/operations';
+import { OPERATIONS } from '../../api/operations';
 import { type Access, expressPath, pathsOf, PUBLIC } from '../../api/openapi/registry';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';

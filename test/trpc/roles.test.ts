@@ -1,4 +1,4 @@
-import { OPERATIONS } from '../../api/openapi/operations';
+import { OPERATIONS } from '../../api/operations';
 import { PUBLIC } from '../../api/openapi/registry';
 import { hasRole, type Role } from '../../domain/roles';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

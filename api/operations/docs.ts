@@ -1,6 +1,11 @@
 import path from 'node:path';
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { z } from 'zod';
+// The document lists these operations too: document.ts reads the operation list only when it is built, so the
+// import cycle this makes is resolved by then.
 import { openApiJson } from '../openapi/document';
+import { PUBLIC } from '../openapi/registry';
+import { endpoint, respond } from './operation';
 
 // Swagger UI from the pinned swagger-ui-dist package, served by us: the page works offline and its CSP allows
 // nothing but this origin (plus the data: URIs of the stylesheet's icons).
@@ -45,8 +50,29 @@ const pageHeaders = {
   'Cache-Control': 'no-cache',
 };
 
-/** The pinned assets under /docs/ (middleware, not routes: they are files, not API operations). */
-function docsAssets(req: Request, res: Response, next: NextFunction): void {
+const openApiDocument = z.looseObject({ openapi: z.literal('3.1.0') }).meta({ description: 'This document' });
+
+export const docsOperations = [
+  endpoint({
+    operationId: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Documentation', access: PUBLIC, database: false,
+    summary: 'This document (OpenAPI 3.1)',
+    success: { status: 200, description: 'The document', schema: openApiDocument },
+    errors: [],
+    handler: () => respond((res) => {
+      res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('application/json').send(openApiJson());
+    }),
+  }),
+  endpoint({
+    operationId: 'getApiDocs', method: 'get', path: '/docs', tag: 'Documentation', access: PUBLIC, database: false,
+    summary: 'Interactive documentation of this document',
+    success: { status: 200, description: 'An HTML page (its scripts and styles are served under /docs/)', media: 'text/html' },
+    errors: [],
+    handler: () => respond((res) => res.set(pageHeaders).type('html').send(PAGE)),
+  }),
+];
+
+/** The pinned assets under /docs/ (middleware, not operations: they are files, not part of the API). */
+export function docsAssets(req: Request, res: Response, next: NextFunction): void {
   const name = req.path.slice(1);
   if (req.method !== 'GET' && req.method !== 'HEAD') return next();
   if (name === 'init.js') {
@@ -57,19 +83,4 @@ function docsAssets(req: Request, res: Response, next: NextFunction): void {
   res.sendFile(path.join(SWAGGER_UI_DIR, name), { headers: { 'X-Content-Type-Options': 'nosniff' }, maxAge: '1h' }, (err) => {
     if (err) next(err);
   });
-}
-
-/** Public: the OpenAPI document and its interactive documentation. */
-export function docsRouter(): Router {
-  const router = Router();
-  // Built now, so a registry that does not match its schemas stops the start-up rather than a request.
-  const document = openApiJson();
-  router.get('/openapi.json', (_req, res) => {
-    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('application/json').send(document);
-  });
-  router.get('/docs', (_req, res) => {
-    res.set(pageHeaders).type('html').send(PAGE);
-  });
-  router.use('/docs', docsAssets);
-  return router;
 }

@@ -1,0 +1,63 @@
+import {
+  accountDetail, connectAccountInput, connectAccountOutput, listAccountsOutput, scanAccountOutput, verifyAccountOutput,
+} from '../schemas/accounts';
+import { messageBody } from '../schemas/common';
+import {
+  connectAccount, disconnectAccount, getAccount, listTenantAccounts, requestScan, verifyAccount,
+} from '../services/accounts';
+import { endpoint } from './operation';
+
+export const ACCOUNT = '/accounts/{account_id}';
+
+export const accountOperations = [
+  endpoint({
+    operationId: 'listAccounts', method: 'get', path: '/accounts', tag: 'Accounts', access: 'viewer',
+    summary: 'The tenant\'s accounts',
+    description: 'Disconnected accounts stay listed with status DISCONNECTED.',
+    success: { status: 200, description: 'Every account of the tenant', schema: listAccountsOutput },
+    errors: [],
+    handler: ({ deps, caller }) => listTenantAccounts(deps, caller),
+  }),
+  endpoint({
+    operationId: 'connectAccount', method: 'post', path: '/accounts', tag: 'Accounts', access: 'member',
+    summary: 'Connect an AWS account (step 1 of 2)',
+    description: 'Answers a Terraform snippet and an AWS CLI script that create the role to trust. `cloud_account_id` is '
+      + 'accepted for `aws_account_id`. Connecting a disconnected account again reopens it with a new ExternalId.',
+    body: connectAccountInput,
+    success: { status: 201, description: 'Connected, PENDING until verified', schema: connectAccountOutput },
+    errors: ['plan_limit_exceeded', 'account_exists', 'temporal_unavailable'],
+    handler: ({ deps, caller, body }) => connectAccount(deps, caller, body),
+  }),
+  endpoint({
+    operationId: 'getAccount', method: 'get', path: ACCOUNT, tag: 'Accounts', access: 'viewer',
+    summary: 'One account',
+    success: { status: 200, description: 'The account', schema: accountDetail },
+    errors: ['not_found'],
+    handler: ({ deps, caller, params }) => getAccount(deps, caller, params.account_id),
+  }),
+  endpoint({
+    operationId: 'verifyAccount', method: 'post', path: `${ACCOUNT}/verify`, tag: 'Accounts', access: 'member',
+    summary: 'Verify the role (step 2 of 2) and start the first scan',
+    description: 'Assumes the role through STS with the ExternalId. Failure is 422 naming the role, the account to trust and '
+      + 'the ExternalId. Verifying an ACTIVE account again answers the same body.',
+    success: { status: 200, description: 'ACTIVE; the first scan is running', schema: verifyAccountOutput },
+    errors: ['not_found', 'invalid_state', 'role_assumption_failed', 'temporal_unavailable', 'verification_unavailable'],
+    handler: ({ deps, caller, params }) => verifyAccount(deps, caller, params.account_id),
+  }),
+  endpoint({
+    operationId: 'scanAccount', method: 'post', path: `${ACCOUNT}/scan`, tag: 'Accounts', access: 'member',
+    summary: 'Start a scan now',
+    description: 'Counts toward the plan\'s manual scans per account and hour (429 with `Retry-After` past it).',
+    success: { status: 202, description: 'The scan runs asynchronously', schema: scanAccountOutput },
+    errors: ['not_found', 'invalid_state', 'rate_limited', 'temporal_unavailable'],
+    handler: ({ deps, caller, params }) => requestScan(deps, caller, params.account_id),
+  }),
+  endpoint({
+    operationId: 'disconnectAccount', method: 'delete', path: ACCOUNT, tag: 'Accounts', access: 'member',
+    summary: 'Disconnect an account',
+    description: 'Scheduled scans stop; the role in the AWS account is not removed. Idempotent.',
+    success: { status: 200, description: 'Disconnected', schema: messageBody },
+    errors: ['not_found', 'invalid_state', 'temporal_unavailable'],
+    handler: ({ deps, caller, params }) => disconnectAccount(deps, caller, params.account_id),
+  }),
+];

@@ -1,0 +1,41 @@
+import { alertRule, createAlertRuleInput, listAlertRulesOutput, patchAlertRuleInput } from '../schemas/alerts';
+import { messageBody } from '../schemas/common';
+import { createAlertRule, deleteAlertRule, listTenantAlertRules, patchAlertRule } from '../services/alert-rules';
+import { endpoint } from './operation';
+
+export const alertRuleOperations = [
+  endpoint({
+    operationId: 'listAlertRules', method: 'get', path: '/alert-rules', tag: 'Alert rules', access: 'viewer',
+    summary: 'The tenant\'s alert rules, oldest first',
+    success: { status: 200, description: 'Every rule', schema: listAlertRulesOutput },
+    errors: [],
+    handler: ({ deps, caller }) => listTenantAlertRules(deps, caller),
+  }),
+  endpoint({
+    operationId: 'createAlertRule', method: 'post', path: '/alert-rules', tag: 'Alert rules', access: 'member',
+    summary: 'Create an alert rule',
+    description: 'Channel types `chat` and `paging` are accepted for `slack` and `pagerduty`. A Slack `team_id` must be '
+      + 'installed for the tenant; a `webhook_url` must be under the configured Slack prefix.',
+    body: createAlertRuleInput,
+    success: { status: 201, description: 'The rule', schema: alertRule },
+    errors: [],
+    handler: ({ deps, caller, body }) => createAlertRule(deps, caller, body),
+  }),
+  endpoint({
+    operationId: 'patchAlertRule', method: 'patch', path: '/alert-rules/{rule_id}', tag: 'Alert rules', access: 'member',
+    summary: 'Change an alert rule',
+    description: 'Any of the fields; lists are replaced, not merged.',
+    body: patchAlertRuleInput,
+    success: { status: 200, description: 'The updated rule', schema: alertRule },
+    errors: ['not_found'],
+    handler: ({ deps, caller, params, body }) => patchAlertRule(deps, caller, params.rule_id, body),
+  }),
+  endpoint({
+    operationId: 'deleteAlertRule', method: 'delete', path: '/alert-rules/{rule_id}', tag: 'Alert rules', access: 'member',
+    summary: 'Delete an alert rule',
+    description: 'Its alerts stay listed.',
+    success: { status: 200, description: 'Deleted', schema: messageBody },
+    errors: ['not_found'],
+    handler: ({ deps, caller, params }) => deleteAlertRule(deps, caller, params.rule_id),
+  }),
+];

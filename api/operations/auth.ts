@@ -1,0 +1,57 @@
+import { PUBLIC } from '../openapi/registry';
+import { loginInput, logoutInput, refreshInput, signupInput, signupOutput, tokensOutput } from '../schemas/auth';
+import { acceptInviteInput } from '../schemas/users';
+import { login, logout, refresh, signup } from '../services/auth';
+import { acceptInvitation } from '../services/invitations';
+import { endpoint } from './operation';
+
+// Public: there is no bearer token yet. Logins and invitation attempts are counted per client address.
+
+export const authOperations = [
+  endpoint({
+    operationId: 'signup', method: 'post', path: '/auth/signup', tag: 'Authentication', access: PUBLIC,
+    summary: 'Create a tenant and its owner',
+    description: 'The tenant is named after the user, on the solo plan. E-mail addresses are case-insensitive.',
+    body: signupInput,
+    success: { status: 201, description: 'Created; log in next', schema: signupOutput },
+    errors: ['email_taken'],
+    handler: ({ deps, body }) => signup(deps, body),
+  }),
+  endpoint({
+    operationId: 'login', method: 'post', path: '/auth/login', tag: 'Authentication', access: PUBLIC,
+    summary: 'Log in',
+    description: 'The `id_token` is the bearer credential. After 5 failures per e-mail or 20 per client address within 15 '
+      + 'minutes, logins answer 429 with `Retry-After`.',
+    body: loginInput,
+    success: { status: 200, description: 'The token set', schema: tokensOutput },
+    errors: ['invalid_credentials', 'rate_limited'],
+    handler: ({ deps, body, req }) => login(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
+  }),
+  endpoint({
+    operationId: 'refreshTokens', method: 'post', path: '/auth/refresh', tag: 'Authentication', access: PUBLIC,
+    summary: 'Exchange a refresh token for a new token set',
+    description: 'Refresh tokens are single-use: each refresh rotates them, and presenting a used one revokes all of the user\'s.',
+    body: refreshInput,
+    success: { status: 200, description: 'A new token set', schema: tokensOutput },
+    errors: ['invalid_refresh_token'],
+    handler: ({ deps, body }) => refresh(deps, body.refresh_token),
+  }),
+  endpoint({
+    operationId: 'logout', method: 'post', path: '/auth/logout', tag: 'Authentication', access: PUBLIC,
+    summary: 'Revoke a refresh token',
+    description: 'Idempotent.',
+    body: logoutInput,
+    success: { status: 204, description: 'Revoked (or already unknown)' },
+    errors: [],
+    handler: ({ deps, body }) => logout(deps, body.refresh_token),
+  }),
+  endpoint({
+    operationId: 'acceptInvitation', method: 'post', path: '/auth/accept-invite', tag: 'Authentication', access: PUBLIC,
+    summary: 'Accept an invitation: set a password and sign in',
+    description: 'The token from the invitation link is the proof. Attempts are limited per client address like logins.',
+    body: acceptInviteInput,
+    success: { status: 200, description: 'The token set, as from login', schema: tokensOutput },
+    errors: ['invalid_invitation', 'rate_limited'],
+    handler: ({ deps, body, req }) => acceptInvitation(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
+  }),
+];

@@ -1,0 +1,44 @@
+import { type Request, Router } from 'express';
+import { type AppDeps, forRequest } from '../context';
+import { requireAuth, requireRole } from '../middleware/auth';
+import { expressParam, expressPath, pathParamsOf, pathsOf, PUBLIC } from '../openapi/registry';
+import { parseInput } from '../validation';
+import { CustomAnswer, type Endpoint } from './operation';
+
+function paramsOf(op: Endpoint, req: Request): Record<string, string> {
+  return Object.fromEntries(pathParamsOf(op.path).map((name) => [name, String(req.params[expressParam(name)])]));
+}
+
+/**
+ * The operations as Express routes, under their path and aliases. Each request goes through the bearer token and
+ * the role check (unless public), then `before`, then its query and body parsed with the declared schemas (a 400
+ * naming every failing field), then the handler; the answer is the declared success status with the handler's
+ * JSON (or no body), or what the handler writes itself.
+ */
+export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]): Router {
+  const router = Router();
+  const auth = requireAuth(deps);
+  for (const op of operations) {
+    const guard = op.access === PUBLIC ? [] : [auth, requireRole(op.access)];
+    router[op.method](pathsOf(op).map(expressPath), ...guard, async (req, res) => {
+      const requestDeps = forRequest(deps, req);
+      await op.before?.({ deps: requestDeps, req, res });
+      const answer = await op.handler({
+        deps: requestDeps,
+        caller: req.caller,
+        params: paramsOf(op, req),
+        query: op.rawInput ? req.query : op.query && parseInput(op.query, req.query, 'query'),
+        body: op.rawInput ? req.body : op.body && parseInput(op.body, req.body),
+        req,
+      });
+      if (answer instanceof CustomAnswer) {
+        await answer.write(res);
+      } else if (op.success.schema) {
+        res.status(op.success.status).json(answer);
+      } else {
+        res.status(op.success.status).end();
+      }
+    });
+  }
+  return router;
+}
