@@ -1,4 +1,4 @@
-import { AssumeRoleCommand, STSClient, type STSClientConfig } from '@aws-sdk/client-sts';
+import { AssumeRoleCommand, type STSClient } from '@aws-sdk/client-sts';
 import type { RoleTarget } from '../types';
 
 // The one way into a customer's account: their role, assumed with our ExternalId. The credentials it returns
@@ -13,11 +13,9 @@ export interface TemporaryCredentials {
 }
 
 export interface AssumeCustomerRoleInput {
+  /** STS with Sentinel's own credentials: one client for the process, not one per call. */
+  sts: STSClient;
   target: RoleTarget;
-  region: string;
-  endpointUrl?: string;
-  /** Sentinel's own credentials; the SDK's default provider chain when omitted. */
-  credentials?: STSClientConfig['credentials'];
   /** The shortest AWS allows by default: a check or a scan needs minutes, and a leak is worth less. */
   sessionDurationSeconds?: number;
 }
@@ -31,24 +29,17 @@ export function roleSessionName(tenantId: string): string {
   return `sentinel-${tenantId}`.replace(/[^\w+=,.@-]/g, '-').slice(0, 64);
 }
 
-export async function assumeCustomerRole({
-  target, region, endpointUrl, credentials, sessionDurationSeconds = 900,
-}: AssumeCustomerRoleInput): Promise<TemporaryCredentials> {
-  const sts = new STSClient({ region, credentials, ...(endpointUrl ? { endpoint: endpointUrl } : {}) });
-  try {
-    const { Credentials: c } = await sts.send(new AssumeRoleCommand({
-      RoleArn: customerRoleArn(target),
-      RoleSessionName: roleSessionName(target.tenantId),
-      ExternalId: target.externalId,
-      DurationSeconds: sessionDurationSeconds,
-    }));
-    if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken || !c.Expiration) {
-      throw new Error('STS AssumeRole returned no credentials');
-    }
-    return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
-  } finally {
-    sts.destroy();
+export async function assumeCustomerRole({ sts, target, sessionDurationSeconds = 900 }: AssumeCustomerRoleInput): Promise<TemporaryCredentials> {
+  const { Credentials: c } = await sts.send(new AssumeRoleCommand({
+    RoleArn: customerRoleArn(target),
+    RoleSessionName: roleSessionName(target.tenantId),
+    ExternalId: target.externalId,
+    DurationSeconds: sessionDurationSeconds,
+  }));
+  if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken || !c.Expiration) {
+    throw new Error('STS AssumeRole returned no credentials');
   }
+  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
 }
 
 /**

@@ -55,8 +55,7 @@ export function createAwsProvider({
   /** Assumes the customer's role; a refusal on the customer's side is returned, anything else thrown (retried). */
   async function assume(target: RoleTarget): Promise<{ credentials: TemporaryCredentials } | { refused: string }> {
     try {
-      // The STS client's own provider is memoized: the default chain is resolved once, not per call.
-      return { credentials: await assumeCustomerRole({ target, region, endpointUrl, credentials: sts.config.credentials }) };
+      return { credentials: await assumeCustomerRole({ sts, target }) };
     } catch (err) {
       const refused = customerSideErrorCode(err);
       if (!refused) throw err;

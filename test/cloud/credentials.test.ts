@@ -7,10 +7,11 @@ describe('assumeCustomerRole', () => {
     const awsAccountId = randomAccountId();
     const before = Date.now();
 
+    const sentinel = new STSClient({ region: REGION, endpoint: motoEndpoint(), credentials: TEST_CREDENTIALS });
     const credentials = await assumeCustomerRole({
+      sts: sentinel,
       target: { tenantId: 'tnt_01ABC', awsAccountId, roleName: 'SentinelReadOnly', externalId: randomExternalId() },
-      region: REGION, endpointUrl: motoEndpoint(), credentials: TEST_CREDENTIALS,
-    });
+    }).finally(() => sentinel.destroy());
 
     expect(credentials.expiration.getTime()).toBeGreaterThanOrEqual(before + 899_000);
     expect(credentials.expiration.getTime()).toBeLessThanOrEqual(Date.now() + 901_000);
