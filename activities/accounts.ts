@@ -5,7 +5,8 @@ import { activateAccount, loadRoleTarget, setAccountDisconnected } from '../db/r
 import { getPlan } from '../domain/plans';
 
 export type VerifyResult =
-  | { ok: true; scanIntervalMinutes: number; planRevision: number }
+  /** `planRevision` is absent in results recorded in histories before plan revisions existed. */
+  | { ok: true; scanIntervalMinutes: number; planRevision?: number }
   | { ok: false; reason: string; code: string };
 
 export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; cloud: CloudProvider }) {

@@ -70,10 +70,12 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
         throw ApplicationFailure.create({ type: VERIFICATION_UNAVAILABLE, message: 'Verification could not reach AWS; try again shortly' });
       });
       if (!result.ok) throw ApplicationFailure.create({ type: ROLE_ASSUMPTION_FAILED, message: result.reason, details: [result.code] });
-      // Verification reads the plan anew; a plan change signalled meanwhile may be newer still.
-      if (result.planRevision >= planRevision) {
+      // Verification reads the plan anew; a plan change signalled meanwhile may be newer still. (A result
+      // recorded before revisions existed has none: it applies, as it did then.)
+      const revision = result.planRevision ?? planRevision;
+      if (revision >= planRevision) {
         scanIntervalMinutes = result.scanIntervalMinutes;
-        planRevision = result.planRevision;
+        planRevision = revision;
       }
       firstScanId = scanId;
       queue.push({ scanId, trigger: 'initial' });

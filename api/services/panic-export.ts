@@ -5,7 +5,7 @@ import {
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { newId } from '../../domain/ids';
 import { packageFilename } from '../../exports/package';
-import { checkDownloadLink, type ExportStorage } from '../../exports/storage';
+import { checkDownloadLink } from '../../exports/storage';
 import { exportWorkflowId, type ExportWorkflowResult } from '../../workflows/contracts';
 import { exportWorkflow } from '../../workflows/export';
 import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
@@ -20,14 +20,12 @@ export const PANIC_EXPORT_WINDOW_SECONDS = 60 * 60;
 /** Building a package takes seconds; past this the caller gets a 503 rather than a hanging request. */
 export const EXPORT_WAIT_MS = 60_000;
 
-type Deps = AppDeps & { storage: ExportStorage };
-
 /**
  * Builds the account's emergency export through the export workflow (workflow id = export id) and answers
  * with a download link once the package is stored. Temporal unreachable: nothing is recorded and the attempt
  * does not count. The package not ready in time, or not buildable: the export is recorded as failed (503).
  */
-export async function requestPanicExport({ db, temporal, config, log, storage }: Deps, caller: Caller, awsAccountId: string) {
+export async function requestPanicExport({ db, temporal, config, log, storage }: AppDeps, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(db, caller, awsAccountId);
   const limitKey = `export:panic:${account.id}`;
   const window = await hitWindow({ db, key: limitKey, windowSeconds: PANIC_EXPORT_WINDOW_SECONDS });
@@ -86,7 +84,7 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
  * 403 link_expired.
  */
 export async function openExportDownload(
-  { db, config, storage }: Pick<Deps, 'db' | 'config' | 'storage'>,
+  { db, config, storage }: Pick<AppDeps, 'db' | 'config' | 'storage'>,
   link: { exportId: string; expires: unknown; signature: unknown },
 ) {
   const verdict = checkDownloadLink({ signingKey: config.secrets.urlSigningKey, ...link });
