@@ -1,5 +1,6 @@
-// Lint rules. The workflow block enforces the determinism rules of CONVENTIONS.md: workflow code may
-// import only @temporalio/workflow, domain/ and types, and may not read the real clock or randomness.
+// Lint rules for the layers of docs/architecture.md ("Layers"). The workflow block enforces determinism:
+// workflow code may import only @temporalio/workflow, domain/ and types, and may not read the real clock or
+// randomness.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

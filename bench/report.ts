@@ -78,7 +78,7 @@ before verification, so no routine scan runs among the first scans. Worker RSS i
 median and peak while verifying and scanning, and 5 s after the last first scan. The load generator behaves as the
 API asks clients to: a 503 is retried after its \`Retry-After\`; the last column counts those answers (connect /
 verify). Verification's activity shares the task queue with the scans' activities but goes ahead of them (task-queue
-priority 1, see README): without that, once thousands of first scans are queued a verification waits behind them all
+priority 1, see docs/operations.md): without that, once thousands of first scans are queued a verification waits behind them all
 and the API answers 503 at its 60-second deadline.
 
 | accounts | tenants | connect s | first scans s | scans/s | RSS idle MiB | connected MiB | scans median MiB | scans peak MiB | after MiB | 503s retried |
@@ -133,7 +133,7 @@ status:
 ${serviceRows.map((row) => `| ${row} |`).join('\n')}
 
 The second scan reads no Cost Explorer: it reuses the first scan's answers (AWS bills each request to the customer;
-see README, "Plans"). Worker RSS: ${mib(l.rss.before)} MiB before the first scan, ${mib(l.rss.peak)} MiB at its peak during the scans (pages are
+see docs/decisions.md, "Plans"). Worker RSS: ${mib(l.rss.before)} MiB before the first scan, ${mib(l.rss.peak)} MiB at its peak during the scans (pages are
 folded as they arrive: of the security groups only the internet-open ones are kept). Checks not evaluated here are
 the ones moto cannot answer (AWS Health needs a Business support plan; its Cost Explorer has no costs, so the spend
 spike has no complete day).

@@ -11,7 +11,7 @@ export interface ScanSizeResult {
   connectSeconds: number;
   seconds: number;
   scansPerSecond: number;
-  /** Connect and verify requests answered 503 and retried (see README: verification waits behind scans). */
+  /** Connect and verify requests answered 503 and retried (docs/operations.md, "Temporal Web UI": verification's priority). */
   unavailable: { connect: number; verify: number };
   /** Worker RSS in bytes: started and idle; with every account connected; median and peak during the scans; after. */
   rss: { idle: number; connected: number; median: number; peak: number; after: number };

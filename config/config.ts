@@ -2,7 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 
 // Configuration is parsed once at start-up, frozen and passed down. It is never logged whole: it holds
-// secrets. Every variable is documented in the README's configuration table.
+// secrets. Every variable is documented in docs/operations.md ("Configuration").
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const optional = z.string().min(1).optional();

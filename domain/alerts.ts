@@ -1,6 +1,7 @@
 import type { Scenario } from './checks/types';
 
-// When an alert rule fires for an account, decided after every scored scan (DESIGN.md "Alerts"):
+// When an alert rule fires for an account, decided after every scored scan (docs/decisions.md, "Alert rules
+// and alerts"):
 // - threshold: the SRS crosses below min_srs. Edge, not level: the account's first scored scan below it, the
 //   first scan after the rule was created or changed, or a scan below it after one at or above it.
 // - scenario: the scan opened a finding of a listed scenario (an empty list means every scenario).

@@ -1,4 +1,4 @@
-// Rate limits. Values the spec leaves open; documented in the README.
+// Rate limits. Values the spec leaves open; documented in docs/decisions.md.
 
 /** Failed logins allowed per e-mail address within the window before 429. */
 export const LOGIN_FAILURES_PER_EMAIL = 5;

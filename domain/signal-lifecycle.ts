@@ -1,10 +1,11 @@
 import type { CheckOutcome, Evaluation, Finding } from './checks/evaluate';
 import { computeSrs } from './srs';
 
-// What a scan does to an account's signals (DESIGN.md "Findings and score"): a finding seen again keeps its open
-// signal; an open signal not seen is resolved, unless the scan could not see it (its check was not evaluated, or
-// its region, its resource or the resource it belongs to was unread); a finding that returns after being
-// resolved opens a new signal. Accepted signals stay open and listed, and count in no score.
+// What a scan does to an account's signals (docs/decisions.md, "Findings and the Security Risk Score"): a
+// finding seen again keeps its open signal; an open signal not seen is resolved, unless the scan could not see
+// it (its check was not evaluated, or its region, its resource or the resource it belongs to was unread); a
+// finding that returns after being resolved opens a new signal. Accepted signals stay open and listed, and
+// count in no score.
 
 export interface OpenSignal {
   id: string;

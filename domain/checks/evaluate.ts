@@ -46,7 +46,7 @@ export interface Evaluation {
   /** One per check of the catalog, in catalog order. */
   outcomes: CheckOutcome[];
   coverage: Coverage;
-  /** At least half of the checks were evaluated: only then does the scan record a score (see README). */
+  /** At least half of the checks were evaluated: only then does the scan record a score (docs/decisions.md, "Coverage"). */
   scored: boolean;
 }
 

@@ -4,7 +4,7 @@ import { type Access, expressPath, pathsOf, PUBLIC } from '../../api/openapi/reg
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';
 
-// The README's role table, endpoint by endpoint, for every role, as the operation registry states it (the
+// The role table of docs/decisions.md, endpoint by endpoint, for every role, as the operation registry states it (the
 // OpenAPI document is built from the same registry). A role below the one required gets 403 `forbidden`; any
 // other answer (404 for the made-up ids, 400 for the empty bodies, 503 for billing without Stripe...) means the
 // role got past the check. The registry must name every route the app serves, so a new route cannot be added

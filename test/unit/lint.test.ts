@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// The workflow determinism rules of CONVENTIONS.md are enforced by lint. These fixtures are linted as if
-// they lived in workflows/: each forbidden import must be reported, and a type-only import must pass.
+// The layer rules of docs/architecture.md ("Layers") are enforced by lint. The fixtures under
+// test/fixtures/lint/ are linted as if they lived where each test says: each forbidden import or call must be
+// reported, and what the layer allows must pass.
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/lint/workflows');
 

@@ -5,7 +5,7 @@ import type { Severity } from '../../domain/checks/types';
 import type { Unread } from '../../domain/inventory';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
-// Saving scans: the finding lifecycle of DESIGN.md, the score, the daily history, and idempotency.
+// Saving scans: the finding lifecycle of domain/signal-lifecycle.ts, the score, the daily history, and idempotency.
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
