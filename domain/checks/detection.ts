@@ -15,6 +15,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
     remediation: 'Create a trail (CloudTrail > Trails > Create trail) that applies to all regions, logs management events, '
       + 'writes to a dedicated S3 bucket with log file validation, and make sure its logging is on.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
+    controls: { 'cis-aws-7.0': ['4.1'], 'aws-fsbp': ['CloudTrail.1'] },
     evaluate: onPart('cloudtrail', ({ trails }): CheckResult => {
       const multiRegion = trails.filter((trail) => trail.multiRegion);
       if (multiRegion.some((trail) => trail.logging === true)) return { status: 'pass' };
@@ -40,6 +41,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
     remediation: 'Find in CloudTrail event history who called StopLogging and why, then start logging again '
       + '(CloudTrail > Trails > the trail > Start logging), or delete the trail if it is no longer wanted.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-turning-off-logging.html',
+    controls: { 'cis-aws-7.0': ['4.1'], 'aws-fsbp': ['CloudTrail.1'] },
     evaluate: onPart('cloudtrail', ({ trails }) => failing(trails
       .filter((trail) => trail.logging === false)
       .map((trail) => ({ resource: trail.name, region: trail.homeRegion, detail: `Trail ${trail.name} (${trail.homeRegion}) is not logging.` })))),
@@ -56,6 +58,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
       + 'organization through a delegated administrator with auto-enable, and send its findings to a channel someone reads. '
       + 'Disable the opt-in regions you do not use.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_settingup.html',
+    controls: { 'aws-fsbp': ['GuardDuty.1'] },
     evaluate: onPart('guardduty', ({ regions }) => failing(regions
       .filter((region) => !region.detectorEnabled)
       .map(({ region }) => ({ resource: 'guardduty', region, detail: `GuardDuty is not enabled in ${region}.` })))),

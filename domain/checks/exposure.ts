@@ -76,6 +76,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'First list buckets that must stay public (for example static websites) and serve them through CloudFront with '
       + 'origin access control instead.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
+    controls: { 'cis-aws-7.0': ['3.1.4'], 'aws-fsbp': ['S3.1'] },
     evaluate: onPart('s3AccountBlockPublicAccess', ({ settings }) => {
       const off = settings ? BPA_FLAGS.filter((flag) => !settings[flag]) : [...BPA_FLAGS];
       return failWhen(off.length > 0, {
@@ -111,6 +112,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'include 22 count); SSH servers are scanned and brute-forced within minutes.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
+    controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.13'] },
     evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp'], 22)))),
   },
   {
@@ -122,6 +124,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'rules that include 3389 count); exposed RDP is a leading ransomware entry point.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
+    controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.14'] },
     evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389)))),
   },
   {
@@ -133,6 +136,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation: 'Replace the rule with rules for the specific ports the service needs (for example 443), from the narrowest '
       + 'sources possible; keep administration ports closed and use Session Manager.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
+    controls: { 'cis-aws-7.0': ['6.3', '6.4'] },
     evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, admitsAllPorts))),
   },
   {
@@ -144,6 +148,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation: 'Modify the snapshot\'s permissions to Private (or share it with specific accounts only), assume its data '
       + 'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region.',
     docsUrl: 'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-modifying-snapshot-permissions.html',
+    controls: { 'aws-fsbp': ['EC2.1'] },
     evaluate: onPart('publicSnapshots', ({ snapshots }) => failing(snapshots.map((snapshot) => ({
       resource: snapshot.id, region: snapshot.region, detail: `Snapshot ${snapshot.id} in ${snapshot.region} is public.`,
     })))),

@@ -90,6 +90,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Sign in as the root user, open Security credentials, and assign an MFA device (a passkey or security key '
       + 'is strongest); register a second device as a backup and store the recovery details offline.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/enable-mfa-for-root.html',
+    controls: { 'cis-aws-7.0': ['2.5'] },
     evaluate: onPart('iamSummary', (summary) => failWhen(!summary.rootMfaEnabled && rootHasCredentials(summary), {
       ...ROOT, detail: 'The root user has credentials and no MFA device.',
     })),
@@ -103,6 +104,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Find what uses the root keys (CloudTrail events with userIdentity.type Root), move it to an IAM role or '
       + 'user with least privilege, then deactivate and delete the root access keys under the root user\'s Security credentials.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-best-practices.html',
+    controls: { 'cis-aws-7.0': ['2.4'], 'aws-fsbp': ['IAM.4'] },
     evaluate: onPart('iamSummary', (summary) => failWhen(summary.rootAccessKeysPresent, {
       ...ROOT, detail: 'The root user has at least one access key.',
     })),
@@ -118,6 +120,7 @@ export const IAM_CHECKS: readonly Check[] = [
       + 'rotate its MFA and follow the incident response guide. Otherwise do the work with an IAM Identity Center user or '
       + 'IAM role and keep the root user for the few tasks that require it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-tasks.html',
+    controls: { 'cis-aws-7.0': ['2.7'] },
     // Only the credential report knows the root user's last use: without it the check cannot tell.
     evaluate: onPart('credentialReport', ({ root }, ctx): CheckResult => {
       if (!root) return { status: 'not_evaluated', reason: 'The credential report has no row for the root user.' };
@@ -134,6 +137,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Have the user assign an MFA device (IAM > Users > Security credentials > Assign MFA device), or remove the '
       + 'console password if the user does not need the console. Prefer IAM Identity Center for human access.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa_enable_virtual.html',
+    controls: { 'cis-aws-7.0': ['2.10'], 'aws-fsbp': ['IAM.5'] },
     evaluate: (inventory) => withPart(inventory.credentialReport, (report) => (inventory.iamPrincipals.status === 'ok'
       ? withUnread(consoleUsersWithoutMfa(report, inventory.iamPrincipals.value), inventory.iamPrincipals.unread)
       : consoleUsersWithoutMfa(report, undefined))),
@@ -147,6 +151,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Create a second key for the user, deploy it wherever the old one is used, check the old key\'s last-used '
       + 'date stops moving, then deactivate and delete the old key. Better: replace user keys with IAM roles.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+    controls: { 'cis-aws-7.0': ['2.12'], 'aws-fsbp': ['IAM.3'] },
     evaluate: onPart('iamPrincipals', (principals, ctx) => failing(activeKeys(principals)
       .filter(({ key }) => daysSince(key.createdAt, ctx.now) > KEY_MAX_AGE_DAYS)
       .map(({ user, key }) => keyResource(user, key,
@@ -161,6 +166,7 @@ export const IAM_CHECKS: readonly Check[] = [
       + `${KEY_UNUSED_DAYS} days). Keys nobody needs are pure risk.`,
     remediation: 'Deactivate the key, wait to see that nothing breaks, then delete it (IAM > Users > Security credentials).',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_finding-unused.html',
+    controls: { 'cis-aws-7.0': ['2.11'], 'aws-fsbp': ['IAM.8'] },
     evaluate: onParts(['iamPrincipals', 'credentialReport'], (principals, report, ctx) => {
       const rows = new Map(report.users.map((row) => [row.arn, row]));
       const unread: Unread[] = [];
@@ -191,6 +197,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Replace AdministratorAccess (or the *:* statement) with policies scoped to what the user does, using IAM '
       + 'last-accessed data to find the services it actually uses. Give human admins access through IAM Identity Center with MFA.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
+    controls: { 'cis-aws-7.0': ['2.14'], 'aws-fsbp': ['IAM.1'] },
     evaluate: onPart('iamPrincipals', ({ users }) => failing(users
       .filter((user) => user.adminAccess)
       .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} has administrator access.` })))),
@@ -205,6 +212,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: 'Scope the role\'s policies to the services and resources it needs (IAM Access Analyzer can generate a '
       + 'policy from CloudTrail activity) and restrict its trust policy to the principals that must assume it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
+    controls: { 'cis-aws-7.0': ['2.14'], 'aws-fsbp': ['IAM.1'] },
     evaluate: onPart('iamPrincipals', ({ roles }) => failing(roles
       .filter((role) => role.adminAccess)
       .map((role) => ({ resource: role.arn, detail: `IAM role ${role.name} has administrator access.` })))),
@@ -218,6 +226,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: `Set an account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require uppercase, `
       + 'lowercase, numbers and symbols, and prevent reuse of the last 24 passwords (IAM > Account settings > Password policy).',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
+    controls: { 'cis-aws-7.0': ['2.8', '2.9'], 'aws-fsbp': ['IAM.7'] },
     evaluate: onPart('passwordPolicy', ({ policy }) => failWhen(policy === null, {
       resource: 'password-policy', detail: 'No account password policy is set.',
     })),
@@ -232,6 +241,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation: `Edit the account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require all four `
       + 'character classes, and prevent reuse of the last 24 passwords.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
+    controls: { 'cis-aws-7.0': ['2.8', '2.9'], 'aws-fsbp': ['IAM.7'] },
     evaluate: onPart('passwordPolicy', ({ policy }) => {
       const weaknesses = policy ? passwordPolicyWeaknesses(policy) : [];
       return failWhen(weaknesses.length > 0, { resource: 'password-policy', detail: `Password policy: ${weaknesses.join('; ')}.` });

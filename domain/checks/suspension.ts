@@ -18,6 +18,8 @@ function contactCheck(kind: keyof AlternateContacts, severity: Severity, purpose
     remediation: `In the console open Account > Alternate contacts and set the ${kind} contact to a monitored team address `
       + '(a distribution list, not a person) and a phone number.',
     docsUrl: CONTACTS_DOCS,
+    // CIS 2.2 asks for current contact details, 2.3 for the security contact in particular.
+    controls: kind === 'security' ? { 'cis-aws-7.0': ['2.2', '2.3'], 'aws-fsbp': ['Account.1'] } : { 'cis-aws-7.0': ['2.2'] },
     evaluate: onPart('alternateContacts', (contacts) => failWhen(!contacts[kind], {
       resource: `${kind}-contact`, detail: `No ${kind} contact is set.`,
     })),

@@ -1,3 +1,4 @@
+import type { ControlRefs } from '../compliance/types';
 import type { Inventory, Unread } from '../inventory';
 
 export const SCENARIOS = ['iam', 'exposure', 'detection', 'threat', 'billing', 'suspension', 'connectivity'] as const;
@@ -44,5 +45,12 @@ export interface Check {
   description: string;
   remediation: string;
   docsUrl: string;
+  /** The compliance controls the check supports (domain/compliance/); none for most threat and billing checks. */
+  controls?: ControlRefs;
+  /**
+   * For a check whose failing resources stand for different controls (a metric filter per CIS 5.x control): the
+   * control a failing resource belongs to. Each control's status then follows its own findings only.
+   */
+  controlOfResource?: (resource: string) => string | undefined;
   evaluate: (inventory: Inventory, context: EvaluationContext) => CheckResult;
 }

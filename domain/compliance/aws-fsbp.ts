@@ -1,0 +1,38 @@
+// The AWS Foundational Security Best Practices controls (AWS Security Hub) that checks of the catalogue
+// cross-reference (`Check.controls['aws-fsbp']`): a tenant who uses Security Hub finds the same finding under its
+// name. Only these are listed; Sentinel does not report on the standard as a whole.
+
+export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
+  'Account.1': 'Security contact information should be provided for an AWS account',
+  'CloudTrail.1': 'CloudTrail should be enabled and configured with at least one multi-Region trail',
+  'CloudTrail.2': 'CloudTrail should have encryption at-rest enabled',
+  'CloudTrail.4': 'CloudTrail log file validation should be enabled',
+  'CloudTrail.7': 'Ensure S3 bucket access logging is enabled on the CloudTrail S3 bucket',
+  'Config.1': 'AWS Config should be enabled',
+  'EC2.1': 'Amazon EBS snapshots should not be publicly restorable',
+  'EC2.2': 'VPC default security groups should not allow inbound or outbound traffic',
+  'EC2.6': 'VPC flow logging should be enabled in all VPCs',
+  'EC2.7': 'EBS default encryption should be enabled',
+  'EC2.8': 'EC2 instances should use Instance Metadata Service Version 2 (IMDSv2)',
+  'EC2.13': 'Security groups should not allow ingress from 0.0.0.0/0 or ::/0 to port 22',
+  'EC2.14': 'Security groups should not allow ingress from 0.0.0.0/0 or ::/0 to port 3389',
+  'EC2.21': 'Network ACLs should not allow ingress from 0.0.0.0/0 to port 22 or port 3389',
+  'EFS.1': 'Elastic File System should be configured to encrypt file data at-rest using AWS KMS',
+  'GuardDuty.1': 'GuardDuty should be enabled',
+  'IAM.1': 'IAM policies should not allow full "*" administrative privileges',
+  'IAM.3': 'IAM users\' access keys should be rotated every 90 days or less',
+  'IAM.4': 'IAM root user access key should not exist',
+  'IAM.5': 'MFA should be enabled for all IAM users that have a console password',
+  'IAM.6': 'Hardware MFA should be enabled for the root user',
+  'IAM.7': 'Password policies for IAM users should have strong configurations',
+  'IAM.8': 'Unused IAM user credentials should be removed',
+  'IAM.26': 'Expired SSL/TLS certificates managed in IAM should be removed',
+  'KMS.4': 'AWS KMS key rotation should be enabled',
+  'RDS.2': 'RDS DB instances should prohibit public access, as determined by the PubliclyAccessible configuration',
+  'RDS.3': 'RDS DB instances should have encryption at-rest enabled',
+  'RDS.5': 'RDS DB instances should be configured with multiple Availability Zones',
+  'RDS.13': 'RDS automatic minor version upgrades should be enabled',
+  'S3.1': 'S3 general purpose buckets should have block public access settings enabled',
+  'S3.5': 'S3 general purpose buckets should require requests to use SSL',
+  'S3.8': 'S3 general purpose buckets should block public access',
+};

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CATALOG } from '../../domain/checks/catalog';
+import type { CheckOutcome } from '../../domain/checks/evaluate';
+import type { Check } from '../../domain/checks/types';
+import { AWS_FSBP_CONTROLS } from '../../domain/compliance/aws-fsbp';
+import { evaluateFramework, type OpenFinding } from '../../domain/compliance/evaluate';
+import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
+import type { Framework } from '../../domain/compliance/types';
+
+const CIS = frameworkById('cis-aws-7.0');
+
+describe('the CIS AWS Foundations v7.0 definition', () => {
+  it('holds every control of the benchmark as published, and nothing else', () => {
+    const reference = readFileSync(path.resolve(__dirname, '../fixtures/cis-aws-foundations-7.0.jsonl'), 'utf8')
+      .trim().split('\n').map((line) => JSON.parse(line) as { id: string; title: string; automated: boolean; profile: string; section: string });
+    expect(reference).toHaveLength(70);
+    expect(CIS.controls.map((c) => ({ id: c.id, title: c.title, automated: c.automated, profile: c.profile, section: c.section })))
+      .toEqual(reference.map(({ id, title, automated, profile, section }) => ({ id, title, automated, profile, section })));
+  });
+
+  it('names only real controls in the checks\' mappings', () => {
+    for (const framework of FRAMEWORKS) {
+      const ids = new Set(framework.controls.map((c) => c.id));
+      for (const check of CATALOG) {
+        for (const id of check.controls?.[framework.id] ?? []) expect(`${check.id} → ${id}`).toBe(ids.has(id) ? `${check.id} → ${id}` : 'a real control');
+      }
+    }
+    for (const check of CATALOG) {
+      for (const id of check.controls?.['aws-fsbp'] ?? []) expect(AWS_FSBP_CONTROLS[id]).toEqual(expect.any(String));
+    }
+  });
+
+  it('evaluates every automated control with one or more checks', () => {
+    const checked = new Set(CATALOG.flatMap((c) => c.controls?.['cis-aws-7.0'] ?? []));
+    expect(CIS.controls.filter((c) => c.automated && !checked.has(c.id)).map((c) => `${c.id} ${c.title}`)).toEqual([]);
+  });
+
+  it('gives a control no check evaluates what the tenant must attest, and none to a control a check evaluates', () => {
+    const checked = new Set(CATALOG.flatMap((c) => c.controls?.['cis-aws-7.0'] ?? []));
+    for (const control of CIS.controls) {
+      expect([control.id, checked.has(control.id) || control.attestation !== undefined]).toEqual([control.id, true]);
+      if (checked.has(control.id)) expect([control.id, control.attestation]).toEqual([control.id, undefined]);
+    }
+  });
+});
+
+describe('a control\'s status', () => {
+  const framework: Framework = {
+    ...CIS,
+    controls: [
+      { id: 'A', section: 'S', profile: 'Level 1', automated: true, title: 'two checks' },
+      { id: 'B', section: 'S', profile: 'Level 1', automated: false, title: 'attested', attestation: 'We do it.' },
+    ],
+  };
+  const check = (id: string, controls: string[]): Check => ({
+    id, scenario: 'iam', severity: 'HIGH', title: id, description: '', remediation: '', docsUrl: '',
+    controls: { 'cis-aws-7.0': controls }, evaluate: () => ({ status: 'pass' }),
+  });
+  const catalog = [check('x.one', ['A']), check('x.two', ['A'])];
+  const outcome = (checkId: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
+    checkId, status, failingResources: status === 'failed' ? 1 : 0, reason: status === 'not_evaluated' ? 'AccessDenied' : null, unread: [], ...extra,
+  });
+  const finding = (checkId: string, accepted: boolean): OpenFinding => ({ checkId, resource: `r-${checkId}`, region: 'global', accepted });
+  const statusOf = (outcomes: CheckOutcome[] | null, findings: OpenFinding[] = []) =>
+    evaluateFramework(framework, catalog, outcomes, findings).controls[0]!;
+
+  it('passes when every check passed, and says what they could not read', () => {
+    const result = statusOf([outcome('x.one', 'passed'), outcome('x.two', 'passed', { unread: [{ kind: 'region', scope: 'eu-west-3', reason: 'SCP' }] })]);
+    expect(result).toMatchObject({ status: 'passed', checkIds: ['x.one', 'x.two'], notes: ['x.two could not read eu-west-3'] });
+  });
+
+  it('fails when one check failed on a finding not accepted, with the findings as evidence', () => {
+    const findings = [finding('x.one', false), finding('x.two', true)];
+    const result = statusOf([outcome('x.one', 'failed'), outcome('x.two', 'failed')], findings);
+    expect(result).toMatchObject({ status: 'failed', failingResources: findings });
+  });
+
+  it('is accepted, not passed, when every failure is accepted risk', () => {
+    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'passed')], [finding('x.one', true)]).status).toBe('accepted');
+  });
+
+  it('is not evaluated when a check was not, or never ran, unless another check failed', () => {
+    expect(statusOf([outcome('x.one', 'passed'), outcome('x.two', 'not_evaluated')])).toMatchObject({
+      status: 'not_evaluated', notes: ['x.two: AccessDenied'],
+    });
+    expect(statusOf([outcome('x.one', 'passed')]).notes).toEqual(['x.two: added to Sentinel after the latest scan']);
+    expect(statusOf(null).notes).toEqual(['x.one: the account has not been scanned yet', 'x.two: the account has not been scanned yet']);
+    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'not_evaluated')], [finding('x.one', false)]).status).toBe('failed');
+    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'not_evaluated')], [finding('x.one', true)]).status).toBe('not_evaluated');
+  });
+
+  it('follows only its own findings when a check\'s resources stand for different controls', () => {
+    const perControl: Check = { ...check('x.alarms', ['A', 'B']), controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B') };
+    const result = evaluateFramework(framework, [perControl], [outcome('x.alarms', 'failed')], [
+      { checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false },
+    ]);
+    expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([['A', 'passed', 0], ['B', 'failed', 1]]);
+  });
+
+  it('is manual for a control no check evaluates, and the summary counts every status', () => {
+    const result = evaluateFramework(framework, catalog, [outcome('x.one', 'passed'), outcome('x.two', 'passed')], []);
+    expect(result.controls[1]).toMatchObject({ status: 'manual', checkIds: [] });
+    expect(result.summary).toEqual({ passed: 1, failed: 0, accepted: 0, not_evaluated: 0, manual: 1 });
+  });
+});
