@@ -173,6 +173,7 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   Profile: 'The caller',
   Accounts: 'Connecting, verifying, scanning and disconnecting AWS accounts',
   Signals: 'Findings, the Security Risk Score and the recovery checklist',
+  Compliance: 'Compliance frameworks (CIS AWS Foundations), control by control, and the report to hand over',
   Exports: 'CSV export and the emergency (panic) export package',
   'Alert rules': 'When to alert, and where',
   Alerts: 'Alert events and their acknowledgement',

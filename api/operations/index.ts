@@ -3,6 +3,7 @@ import { alertRuleOperations } from './alert-rules';
 import { alertOperations } from './alerts';
 import { authOperations } from './auth';
 import { billingOperations } from './billing';
+import { complianceOperations } from './compliance';
 import { docsOperations } from './docs';
 import { exportOperations } from './exports';
 import { healthOperations } from './health';
@@ -30,6 +31,7 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...meOperations,
   ...accountOperations,
   ...signalOperations,
+  ...complianceOperations,
   ...exportOperations,
   ...alertRuleOperations,
   ...alertOperations,

@@ -8,6 +8,8 @@ const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200'
 export const listSignalsQuery = z.strictObject({
   severity: z.enum(SEVERITIES).optional(),
   scenario: z.enum(SCENARIOS).optional(),
+  /** Extension: one check's signals (a compliance control links to them). */
+  check_id: z.string().min(1).max(100).optional(),
   since: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).optional(),
   /** Extension: open (resolved_at null), resolved, or all (default). */
   status: z.enum(['open', 'resolved', 'all']).default('all'),

@@ -47,6 +47,7 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
       accountId: account.id,
       severity: query.severity,
       scenario: query.scenario,
+      checkId: query.check_id,
       since: query.since ? new Date(query.since) : undefined,
       status: query.status,
       after: afterCursor(query.next_token),

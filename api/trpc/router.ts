@@ -4,6 +4,7 @@ import { alertRulesRouter } from './routers/alert-rules';
 import { alertsRouter } from './routers/alerts';
 import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
+import { complianceRouter } from './routers/compliance';
 import { exportsRouter } from './routers/exports';
 import { integrationsRouter } from './routers/integrations';
 import { meRouter } from './routers/me';
@@ -16,6 +17,7 @@ export const appRouter = router({
   me: meRouter,
   accounts: accountsRouter,
   signals: signalsRouter,
+  compliance: complianceRouter,
   exports: exportsRouter,
   alertRules: alertRulesRouter,
   alerts: alertsRouter,

@@ -11,6 +11,13 @@ export async function findScanChecks({ db, accountId, scanId }: { db: Conn; acco
     .where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
 }
 
+/** The check outcomes of some of a tenant's scans (an account's `checks_scan_id`), with when each started. */
+export async function findChecksOfScans({ db, tenantId, scanIds }: { db: Conn; tenantId: string; scanIds: readonly string[] }) {
+  if (scanIds.length === 0) return [];
+  return db.selectFrom('scans').select(['id', 'account_id', 'started_at', 'checks'])
+    .where('tenant_id', '=', tenantId).where('id', 'in', [...scanIds]).execute();
+}
+
 /** Inserts a running scan; false when it exists already (a retried activity). */
 export async function insertRunningScan({ db, scan }: {
   db: Conn; scan: { id: string; tenant_id: string; account_id: string; trigger: ScanTrigger; started_at: Date };

@@ -10,6 +10,7 @@ export interface SignalFilter {
   accountId: string;
   severity?: Severity;
   scenario?: Scenario;
+  checkId?: string;
   since?: Date;
   status: 'open' | 'resolved' | 'all';
   /** Keyset: rows strictly after this (detected_at, id) in newest-first order. */
@@ -48,6 +49,7 @@ export async function listSignals({ db, filter }: { db: Conn; filter: SignalFilt
     .where('signals.account_id', '=', filter.accountId);
   if (filter.severity) query = query.where('signals.severity', '=', filter.severity);
   if (filter.scenario) query = query.where('signals.scenario', '=', filter.scenario);
+  if (filter.checkId) query = query.where('signals.check_id', '=', filter.checkId);
   if (filter.since) query = query.where('signals.detected_at', '>', filter.since);
   if (filter.status === 'open') query = query.where('signals.resolved_at', 'is', null);
   if (filter.status === 'resolved') query = query.where('signals.resolved_at', 'is not', null);
@@ -165,6 +167,25 @@ export async function signalsOpenedBy({ db, accountId, scanId, scenarios }: {
   return db.selectFrom('signals').select(['id', 'title', 'severity', 'scenario', 'resource', 'region'])
     .where('account_id', '=', accountId).where('first_scan_id', '=', scanId).where('scenario', 'in', [...scenarios])
     .execute();
+}
+
+/** The open signals of some of a tenant's accounts, with the end of the acceptance in force, if any (compliance's evidence). */
+export async function listOpenFindings({ db, tenantId, accountIds }: { db: Conn; tenantId: string; accountIds: readonly string[] }) {
+  if (accountIds.length === 0) return [];
+  const rows = await signalsWithCurrentAcceptance(db)
+    .select([
+      'signals.id', 'signals.account_id', 'signals.check_id', 'signals.resource', 'signals.region',
+      'signal_acceptances.id as acceptance_id', 'signal_acceptances.expires_at',
+    ])
+    .where('signals.tenant_id', '=', tenantId)
+    .where('signals.account_id', 'in', [...accountIds])
+    .where('signals.resolved_at', 'is', null)
+    .orderBy('signals.check_id').orderBy('signals.region').orderBy('signals.resource')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id, accountId: r.account_id, checkId: r.check_id, resource: r.resource, region: r.region,
+    acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at },
+  }));
 }
 
 /** How many signals are open, per severity and scenario. */

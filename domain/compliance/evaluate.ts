@@ -7,6 +7,7 @@ import type { Control, ControlStatus, Framework } from './types';
 
 /** An open finding of the account: which check, which resource, and whether its risk is accepted now. */
 export interface OpenFinding {
+  signalId: string;
   checkId: string;
   resource: string;
   region: string;

@@ -61,7 +61,7 @@ describe('a control\'s status', () => {
   const outcome = (checkId: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
     checkId, status, failingResources: status === 'failed' ? 1 : 0, reason: status === 'not_evaluated' ? 'AccessDenied' : null, unread: [], ...extra,
   });
-  const finding = (checkId: string, accepted: boolean): OpenFinding => ({ checkId, resource: `r-${checkId}`, region: 'global', accepted });
+  const finding = (checkId: string, accepted: boolean): OpenFinding => ({ signalId: `sig-${checkId}`, checkId, resource: `r-${checkId}`, region: 'global', accepted });
   const statusOf = (outcomes: CheckOutcome[] | null, findings: OpenFinding[] = []) =>
     evaluateFramework(framework, catalog, outcomes, findings).controls[0]!;
 
@@ -93,7 +93,7 @@ describe('a control\'s status', () => {
   it('follows only its own findings when a check\'s resources stand for different controls', () => {
     const perControl: Check = { ...check('x.alarms', ['A', 'B']), controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B') };
     const result = evaluateFramework(framework, [perControl], [outcome('x.alarms', 'failed')], [
-      { checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false },
+      { signalId: 'sig-b', checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false },
     ]);
     expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([['A', 'passed', 0], ['B', 'failed', 1]]);
   });

@@ -133,6 +133,41 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await page.reload();
   await page.locator('.card [data-testid="srs"]').filter({ hasText: String(srs) }).waitFor();
 
+  // Compliance: the account's CIS controls by section, filtered by status, each failing one linking to its findings.
+  await page.getByRole('navigation', { name: 'Account views' }).getByRole('link', { name: 'Compliance' }).click();
+  await page.waitForURL(`${base}/app/accounts/${AWS_ID}/compliance`);
+  const compliance = page.getByRole('region', { name: 'Compliance' });
+  await compliance.locator('tr[data-control="2.5"]').waitFor();
+  expect(await compliance.locator('tr[data-control]').count()).toBe(70);
+  await compliance.getByLabel('Status').selectOption('failed');
+  await compliance.locator('tr[data-status="passed"]').first().waitFor({ state: 'detached' });
+  const failedRows = compliance.locator('tr[data-control]');
+  expect(new Set(await failedRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))))).toEqual(new Set(['failed']));
+  await shoot(page, '06a-compliance');
+  // The report downloads as an HTML file.
+  const [download] = await Promise.all([page.waitForEvent('download'), compliance.getByRole('button', { name: 'Download the report (HTML)' }).click()]);
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^sentinel-cis-aws-7\\.0-${AWS_ID}-\\d{4}-\\d{2}-\\d{2}\\.html$`));
+  // A failing control's finding link opens the overview on that check's findings only.
+  const evidence = failedRows.first().locator('.control-check a').first();
+  const checkId = await failedRows.first().locator('.control-check').filter({ has: page.locator('a') }).first().locator('code').textContent() as string;
+  await evidence.click();
+  await page.waitForURL(`${base}/app/accounts/${AWS_ID}?check=${encodeURIComponent(checkId)}`);
+  await findings.getByText(`Showing the findings of the check ${checkId}`).waitFor();
+  const ofCheck = await ctx.db.selectFrom('signals').select('title').where('check_id', '=', checkId).where('resolved_at', 'is', null).execute();
+  await expect(findings.locator('.signal').count()).resolves.toBe(ofCheck.length);
+  await findings.getByRole('link', { name: 'Show every finding' }).click();
+  await findings.getByText('Showing the findings of the check').waitFor({ state: 'detached' });
+  // The tenant-wide table: one row per account with its summary.
+  await page.getByRole('banner').getByRole('link', { name: 'Compliance' }).click();
+  const byAccount = page.getByRole('table', { name: 'Compliance by account' });
+  await byAccount.locator(`tr[data-account="${AWS_ID}"]`).waitFor();
+  expect(Number(await byAccount.locator(`tr[data-account="${AWS_ID}"] td[data-summary="failed"]`).textContent())).toBeGreaterThan(0);
+  await shoot(page, '06b-compliance-accounts');
+  await byAccount.getByRole('link', { name: /Sandbox production/ }).click();
+  await page.waitForURL(`${base}/app/accounts/${AWS_ID}/compliance`);
+  await page.getByRole('navigation', { name: 'Account views' }).getByRole('link', { name: 'Overview' }).click();
+  await findings.locator('.signal').first().waitFor();
+
   // An alert rule, with an e-mail channel, that any score fires.
   await page.getByRole('link', { name: 'Alert rules' }).click();
   await page.getByText('No alert rules yet.').waitFor();
@@ -218,7 +253,7 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   expect(problems).toEqual([]);
   expect(inviteeProblems).toEqual([]);
   for (const file of shots) expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
-  expect(shots).toHaveLength(14);
+  expect(shots).toHaveLength(16);
 }, 180_000);
 
 it('shows every page of an empty tenant, a clear error for a failed verification, and not-found for another tenant\'s account', async () => {
@@ -233,7 +268,7 @@ it('shows every page of an empty tenant, a clear error for a failed verification
   await page.getByText('No AWS accounts yet').waitFor();
 
   // Nothing breaks on an empty tenant: each page says there is nothing yet.
-  for (const [link, empty] of [['Alerts', 'No alerts yet.'], ['Alert rules', 'No alert rules yet.'], ['Team', 'Vera Verify (you)'], ['Billing', 'Current plan']] as const) {
+  for (const [link, empty] of [['Compliance', 'No accounts to report on yet'], ['Alerts', 'No alerts yet.'], ['Alert rules', 'No alert rules yet.'], ['Team', 'Vera Verify (you)'], ['Billing', 'Current plan']] as const) {
     await page.getByRole('link', { name: link, exact: true }).click();
     await page.getByText(empty).waitFor();
   }

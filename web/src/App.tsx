@@ -8,6 +8,7 @@ import { MeContext } from './me';
 import { AcceptInvitePage } from './pages/AcceptInvite';
 import { AccountPage } from './pages/Account';
 import { AccountsPage } from './pages/Accounts';
+import { CompliancePage } from './pages/Compliance';
 import { AlertRulesPage } from './pages/AlertRules';
 import { AlertsPage } from './pages/Alerts';
 import { BillingPage } from './pages/Billing';
@@ -40,6 +41,7 @@ function Screen() {
 
 const NAV = [
   ['accounts', 'Accounts'],
+  ['compliance', 'Compliance'],
   ['alerts', 'Alerts'],
   ['alert-rules', 'Alert rules'],
   ['team', 'Team'],
@@ -72,8 +74,9 @@ function Shell({ path }: { path: string }) {
 
 function route(path: string) {
   if (path === BASE || path === `${BASE}/accounts`) return <AccountsPage />;
-  const account = /^\/app\/accounts\/([^/]+)$/.exec(path);
-  if (account) return <AccountPage accountId={decodeURIComponent(account[1] as string)} />;
+  const account = /^\/app\/accounts\/([^/]+)(\/compliance)?$/.exec(path);
+  if (account) return <AccountPage accountId={decodeURIComponent(account[1] as string)} tab={account[2] ? 'compliance' : 'overview'} />;
+  if (path === `${BASE}/compliance`) return <CompliancePage />;
   if (path === `${BASE}/alerts`) return <AlertsPage />;
   if (path === `${BASE}/alert-rules`) return <AlertRulesPage />;
   if (path === `${BASE}/team`) return <TeamPage />;

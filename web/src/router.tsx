@@ -27,3 +27,15 @@ export function Link({ to, children, ...rest }: AnchorHTMLAttributes<HTMLAnchorE
   };
   return <a href={to} onClick={onClick} {...rest}>{children}</a>;
 }
+
+/** One query parameter of the current URL, following navigation (`null` when absent). */
+export function useSearchParam(name: string): string | null {
+  const read = () => new URLSearchParams(window.location.search).get(name);
+  const [value, setValue] = useState(read);
+  useEffect(() => {
+    const update = () => setValue(read());
+    window.addEventListener('popstate', update);
+    return () => window.removeEventListener('popstate', update);
+  }, [name]);
+  return value;
+}

@@ -6,7 +6,8 @@ import { Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } 
 import { BAND_LABEL, srsBand, when } from '../format';
 import { type Loaded, useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
-import { BASE, Link } from '../router';
+import { BASE, Link, useSearchParam } from '../router';
+import { AccountComplianceTab } from './Compliance';
 
 type Signal = Outputs['signals']['list']['signals'][number];
 type CheckReport = Outputs['signals']['checks'];
@@ -14,11 +15,12 @@ type Check = CheckReport['checks'][number];
 type AcceptBody = Inputs['signals']['accept']['body'];
 type Filters = Pick<Inputs['signals']['list']['query'] & object, 'severity' | 'scenario'>;
 
-export function AccountPage({ accountId }: { accountId: string }) {
+export type AccountTab = 'overview' | 'compliance';
+
+export function AccountPage({ accountId, tab }: { accountId: string; tab: AccountTab }) {
   const account = useLoad(() => trpc.accounts.get.query({ account_id: accountId }), [accountId]);
   const history = useLoad(() => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }), [accountId, account.data?.last_scan_at]);
   const checks = useLoad(() => trpc.signals.checks.query({ account_id: accountId }), [accountId, account.data?.last_scan_at]);
-  const isAdmin = useCan('admin');
   const scanning = account.data?.status === 'ACTIVE' && account.data.last_scan_at === null;
   usePoll(account.reload, scanning, 3000);
   if (account.error) {
@@ -35,6 +37,26 @@ export function AccountPage({ accountId }: { accountId: string }) {
     <section>
       <p><Link to={`${BASE}/accounts`}>← Accounts</Link></p>
       <h1>{a.display_name ?? a.aws_account_id} <span className="muted">{a.display_name ? a.aws_account_id : ''}</span></h1>
+      <nav className="tabs" aria-label="Account views">
+        <Link to={`${BASE}/accounts/${accountId}`} className={tab === 'overview' ? 'active' : ''}>Overview</Link>
+        <Link to={`${BASE}/accounts/${accountId}/compliance`} className={tab === 'compliance' ? 'active' : ''}>Compliance</Link>
+      </nav>
+      {tab === 'compliance'
+        ? <AccountComplianceTab accountId={accountId} lastScanAt={a.last_scan_at} />
+        : <Overview account={a} accountId={accountId} checks={checks} history={history} scanning={scanning} onScoreChange={account.reload} />}
+    </section>
+  );
+}
+
+type AccountDetail = Outputs['accounts']['get'];
+type History = Outputs['signals']['scoreHistory'];
+
+function Overview({ account: a, accountId, checks, history, scanning, onScoreChange }: {
+  account: AccountDetail; accountId: string; checks: Loaded<CheckReport>; history: Loaded<History>; scanning: boolean; onScoreChange: () => void;
+}) {
+  const isAdmin = useCan('admin');
+  return (
+    <>
       <div className="cards">
         <div className="card">
           <h3>Security Risk Score</h3>
@@ -65,10 +87,10 @@ export function AccountPage({ accountId }: { accountId: string }) {
       {history.data ? <ScoreChart history={history.data.history} /> : !history.error && <Loading />}
       {scanning && <p className="loading" role="status">The first scan is running; findings appear when it ends…</p>}
       {/* Keyed by the last scan, so findings, history and checklist load again when a scan lands. */}
-      <Findings key={`f${a.last_scan_at}`} accountId={accountId} onScoreChange={account.reload} />
+      <Findings key={`f${a.last_scan_at}`} accountId={accountId} onScoreChange={onScoreChange} />
       <ChecksTable report={checks} />
       <Checklist key={`c${a.last_scan_at}`} accountId={accountId} />
-    </section>
+    </>
   );
 }
 
@@ -98,17 +120,21 @@ function ExportCard({ accountId }: { accountId: string }) {
 function Findings({ accountId, onScoreChange }: { accountId: string; onScoreChange: () => void }) {
   const canAccept = useCan('member');
   const [filters, setFilters] = useState<Filters>({});
+  // A compliance control links to its check's findings (?check=...).
+  const checkId = useSearchParam('check') ?? undefined;
   const [more, setMore] = useState<Signal[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const signals = useLoad(async () => {
-    const page = await trpc.signals.list.query({ account_id: accountId, query: { ...filters, status: 'open', limit: 200 } });
+    const page = await trpc.signals.list.query({ account_id: accountId, query: { ...filters, check_id: checkId, status: 'open', limit: 200 } });
     setMore([]);
     setNext(page.next_token);
     return page;
-  }, [accountId, filters.severity, filters.scenario]);
+  }, [accountId, filters.severity, filters.scenario, checkId]);
   const loadMore = useAction(async () => {
     if (!next) return;
-    const page = await trpc.signals.list.query({ account_id: accountId, query: { ...filters, status: 'open', limit: 200, next_token: next } });
+    const page = await trpc.signals.list.query({
+      account_id: accountId, query: { ...filters, check_id: checkId, status: 'open', limit: 200, next_token: next },
+    });
     setMore((m) => [...m, ...page.signals]);
     setNext(page.next_token);
   });
@@ -134,6 +160,9 @@ function Findings({ accountId, onScoreChange }: { accountId: string; onScoreChan
         <FilterSelect label="Scenario" options={SCENARIOS} value={filters.scenario}
           onChange={(scenario) => setFilters({ ...filters, scenario })} />
       </div>
+      {checkId && (
+        <Notice>Showing the findings of the check <code>{checkId}</code>. <Link to={`${BASE}/accounts/${accountId}`}>Show every finding</Link></Notice>
+      )}
       <ErrorBox message={signals.error} onRetry={signals.reload} />
       {signals.loading && <Loading what="Loading findings" />}
       {!signals.loading && signals.data && all.length === 0 && (
