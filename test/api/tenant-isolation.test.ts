@@ -21,6 +21,12 @@ const TEAM_A = 'T0TENANTA1';
 const TEAM_B = 'T0TENANTB1';
 const EMAIL_CHANNEL = { type: 'email', to: ['ops@example.com'] };
 
+// Query strings the routes require, valid for A, for the same reason as the bodies below.
+const QUERIES: Record<string, string> = {
+  'get /accounts/:accountId/compliance': '?framework=cis-aws-7.0',
+  'get /accounts/:accountId/compliance/report': '?framework=cis-aws-7.0',
+};
+
 // Bodies that would be valid for A, so that validation cannot be what turns B away.
 const BODIES: Record<string, object> = {
   'patch /alert-rules/:ruleId': { name: 'x' },
@@ -154,7 +160,7 @@ function filledRoutes(): { route: string; method: Method; path: string }[] {
       if (!ids) throw new Error(`${route}: the isolation matrix does not know which of A's ids fills ${name}; add it to params`);
       paths = paths.flatMap((p) => ids.map((id) => p.replace(name, encodeURIComponent(id))));
     }
-    return paths.map((p) => ({ route, method, path: p }));
+    return paths.map((p) => ({ route, method, path: `${p}${QUERIES[route] ?? ''}` }));
   });
 }
 

@@ -99,6 +99,17 @@ describe('an account from connect to first scan', () => {
     expect(await failure(api.signals.list({ account_id: AWS_ID, query: { next_token: 'garbage' } })))
       .toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
 
+    // Compliance: the REST bodies; the report as text, the document REST downloads.
+    const cis = { framework: 'cis-aws-7.0' } as const;
+    expect(await api.compliance.frameworks()).toEqual((await ctx.http.get('/compliance/frameworks').set(owner.auth).expect(200)).body);
+    expect(await api.compliance.account({ account_id: AWS_ID, query: cis }))
+      .toEqual((await ctx.http.get(`/accounts/${AWS_ID}/compliance`).query(cis).set(owner.auth).expect(200)).body);
+    expect(await api.compliance.tenant(cis)).toEqual((await ctx.http.get('/compliance').query(cis).set(owner.auth).expect(200)).body);
+    const report = await api.compliance.report({ account_id: AWS_ID, query: cis });
+    expect(report.filename).toMatch(new RegExp(`^sentinel-cis-aws-7\\.0-${AWS_ID}-\\d{4}-\\d{2}-\\d{2}\\.html$`));
+    expect(report.html).toMatch(/^<!DOCTYPE html>/);
+    expect(await failure(api.compliance.tenant({ framework: 'iso' } as never))).toMatchObject({ trpc: 'BAD_REQUEST', code: 'validation_failed' });
+
     // CSV export is a Team feature, with the REST message on Solo.
     expect(await failure(api.exports.csv({ account_id: AWS_ID }))).toMatchObject({ trpc: 'FORBIDDEN', code: 'plan_feature_unavailable' });
     await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();

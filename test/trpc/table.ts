@@ -51,6 +51,16 @@ export const PROCEDURES: Record<string, Entry> = {
     operation: 'undoSignalAcceptance', harmless: { account_id: '000000000000', signal_id: 'sig_unknown' },
     withIdsOf: (ids) => ({ account_id: ids.account, signal_id: ids.signal }),
   },
+  'compliance.frameworks': { operation: 'listComplianceFrameworks' },
+  'compliance.tenant': { operation: 'getTenantCompliance', harmless: { framework: 'none' } },
+  'compliance.account': {
+    operation: 'getAccountCompliance', harmless: { ...UNKNOWN_ACCOUNT, query: { framework: 'cis-aws-7.0' } },
+    withIdsOf: (ids) => ({ account_id: ids.account, query: { framework: 'cis-aws-7.0' } }),
+  },
+  'compliance.report': {
+    operation: 'getAccountComplianceReport', harmless: { ...UNKNOWN_ACCOUNT, query: { framework: 'cis-aws-7.0' } },
+    withIdsOf: (ids) => ({ account_id: ids.account, query: { framework: 'cis-aws-7.0' } }),
+  },
   'exports.csv': { operation: 'exportSignalsCsv', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'exports.panic': { operation: 'panicExport', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'alertRules.list': { operation: 'listAlertRules' },
