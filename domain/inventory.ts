@@ -80,6 +80,11 @@ export interface IamUser {
   adminAccess: boolean;
   /** AWS managed policies attached to the user directly, by name (e.g. AWSCompromisedKeyQuarantineV3). */
   managedPolicies: string[];
+  /**
+   * Every policy that grants the user permissions directly rather than through a group: attached managed policies
+   * (AWS or customer managed) and inline policies, by name.
+   */
+  directPolicies: string[];
   /** Empty when the user's keys could not be listed: the user is then in the part's `unread`. */
   accessKeys: AccessKey[];
 }
@@ -91,10 +96,41 @@ export interface IamRole {
   managedPolicies: string[];
 }
 
+export interface IamGroup {
+  name: string;
+  arn: string;
+  /** AWS managed policies attached to the group, by name. */
+  managedPolicies: string[];
+}
+
 export interface IamPrincipals {
   users: IamUser[];
   /** Customer roles only: service-linked roles and Sentinel's own role are left out by the collector. */
   roles: IamRole[];
+  groups: IamGroup[];
+}
+
+/** A server certificate stored in IAM (IAM's own certificate store, used by load balancers and CloudFront). */
+export interface ServerCertificate {
+  name: string;
+  arn: string;
+  expiresAt: string;
+}
+
+/** A CloudWatch Logs metric filter, with the metrics it publishes. */
+export interface MetricFilter {
+  name: string;
+  region: string;
+  logGroup: string;
+  pattern: string;
+  metrics: { name: string; namespace: string }[];
+}
+
+/** A metric watched by at least one CloudWatch alarm that acts when it goes into ALARM. */
+export interface AlarmedMetric {
+  region: string;
+  name: string;
+  namespace: string;
 }
 
 export interface BlockPublicAccess {
@@ -146,6 +182,8 @@ export interface Trail {
   multiRegion: boolean;
   /** null: the trail's status could not be read (its home region was not read). */
   logging: boolean | null;
+  /** The CloudWatch Logs log group the trail delivers to, or null when it delivers to none. */
+  cloudWatchLogsLogGroupArn: string | null;
 }
 
 export interface GuardDutyRegion {
@@ -200,6 +238,9 @@ export interface Inventory {
   credentialReport: Collected<CredentialReport>;
   /** Unread: users whose access keys could not be listed (by ARN). */
   iamPrincipals: Collected<IamPrincipals>;
+  serverCertificates: Collected<{ certificates: ServerCertificate[] }>;
+  /** The serial number of the virtual MFA device assigned to the root user, or null when it has none. */
+  rootVirtualMfa: Collected<{ serialNumber: string | null }>;
   s3AccountBlockPublicAccess: Collected<{ settings: BlockPublicAccess | null }>;
   /** Unread: buckets that could not be read (by name). */
   s3Buckets: Collected<{ buckets: Bucket[] }>;
@@ -209,6 +250,8 @@ export interface Inventory {
   publicSnapshots: Collected<{ snapshots: RegionalResource[] }>;
   publicImages: Collected<{ images: RegionalResource[] }>;
   cloudtrail: Collected<{ trails: Trail[] }>;
+  /** Metric filters of every log group, and the metrics with an alarm that has an action. */
+  metricAlarms: Collected<{ filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] }>;
   guardduty: Collected<{ regions: GuardDutyRegion[] }>;
   costs: Collected<{ daily: DailyCost[] }>;
   anomalies: Collected<{ anomalies: CostAnomaly[] }>;
@@ -232,5 +275,6 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   iamSummary: true, passwordPolicy: true, credentialReport: true, iamPrincipals: true, s3AccountBlockPublicAccess: true,
   s3Buckets: true, securityGroups: true, instances: true, publicSnapshots: true, publicImages: true, cloudtrail: true,
   guardduty: true, costs: true, anomalies: true, budgets: true, alternateContacts: true, health: true,
+  serverCertificates: true, rootVirtualMfa: true, metricAlarms: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);

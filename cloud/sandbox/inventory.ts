@@ -1,6 +1,7 @@
+import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
-  AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, GuardDutyRegion, IamRole, Instance,
-  Inventory, PasswordPolicy, RegionalResource, SecurityGroup, Trail, Unread,
+  AlarmedMetric, AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, GuardDutyRegion, IamGroup,
+  IamRole, Instance, Inventory, MetricFilter, PasswordPolicy, RegionalResource, SecurityGroup, ServerCertificate, Trail, Unread,
 } from '../../domain/inventory';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -128,6 +129,7 @@ interface SandboxUser {
   accessKeys: { id: string; status: 'Active' | 'Inactive'; createdAt: string; lastUsedAt: string | null }[];
   adminAccess: boolean;
   managedPolicies: string[];
+  inlinePolicies: string[];
 }
 
 /** The parts issues edit in place before the inventory is assembled. */
@@ -142,12 +144,17 @@ interface SandboxAccount {
     rootAccessKeysPresent: boolean;
     rootLastUsedAt: string | null;
     passwordPolicy: PasswordPolicy | null;
+    /** The serial number of the root user's virtual MFA device; null: a hardware key. */
+    rootVirtualMfa: string | null;
     users: SandboxUser[];
     roles: IamRole[];
+    groups: IamGroup[];
+    certificates: ServerCertificate[];
   };
   s3: { accountBlockPublicAccess: BlockPublicAccess | null; buckets: Bucket[] };
   ec2: { securityGroups: SecurityGroup[]; instances: Instance[]; publicSnapshots: RegionalResource[]; publicImages: RegionalResource[] };
   trails: Trail[];
+  monitoring: { filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] };
   guardduty: GuardDutyRegion[];
   /** The account's typical daily spend, around which the daily costs vary. */
   dailySpendUsd: number;
@@ -158,6 +165,7 @@ interface SandboxAccount {
 }
 
 const iamArn = (accountId: string, path: string) => `arn:aws:iam::${accountId}:${path}`;
+const TRAIL_LOG_GROUP = 'aws-cloudtrail-logs-management-events';
 const bucketName = (company: string, accountId: string, purpose: string) => `${company}-${purpose}-${accountId}`;
 const fullBlock = () => ({ blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true });
 
@@ -186,8 +194,10 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
     hasConsolePassword: true,
     mfaEnabled: true,
     accessKeys: [],
+    // People get their permissions from groups.
     adminAccess,
-    managedPolicies: adminAccess ? ['AdministratorAccess'] : [],
+    managedPolicies: [],
+    inlinePolicies: [],
   });
   const ciKeyAge = int(random, 20, 80) * DAY_MS;
   const dailySpendUsd = int(random, 8, 60);
@@ -214,10 +224,21 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           accessKeys: [{ id: accessKeyId(id, 'ci-deploy'), status: 'Active', createdAt: ago(at, ciKeyAge), lastUsedAt: ago(at, int(random, 1, 20) * HOUR_MS) }],
           adminAccess: false,
           managedPolicies: [],
+          inlinePolicies: [],
         },
       ],
-      roles: ['app-instance-role', 'lambda-execution', 'github-actions-deploy', 'OrganizationAccountAccessRole']
-        .map((name) => ({ name, arn: iamArn(id, `role/${name}`), adminAccess: name === 'OrganizationAccountAccessRole', managedPolicies: [] })),
+      roles: [
+        ...['app-instance-role', 'lambda-execution', 'github-actions-deploy', 'OrganizationAccountAccessRole']
+          .map((name) => ({ name, arn: iamArn(id, `role/${name}`), adminAccess: name === 'OrganizationAccountAccessRole', managedPolicies: [] })),
+        { name: 'incident-support', arn: iamArn(id, 'role/incident-support'), adminAccess: false, managedPolicies: ['AWSSupportAccess'] },
+      ],
+      groups: [
+        { name: 'Administrators', arn: iamArn(id, 'group/Administrators'), managedPolicies: ['AdministratorAccess'] },
+        { name: 'Developers', arn: iamArn(id, 'group/Developers'), managedPolicies: ['PowerUserAccess'] },
+      ],
+      rootVirtualMfa: null,
+      // IAM server certificates predate ACM: most accounts have none.
+      certificates: [],
     },
     s3: {
       accountBlockPublicAccess: fullBlock(),
@@ -251,7 +272,17 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
       publicSnapshots: [],
       publicImages: [],
     },
-    trails: [{ name: 'management-events', homeRegion, multiRegion: true, logging: true }],
+    trails: [{
+      name: 'management-events', homeRegion, multiRegion: true, logging: true,
+      cloudWatchLogsLogGroupArn: `arn:aws:logs:${homeRegion}:${id}:log-group:${TRAIL_LOG_GROUP}:*`,
+    }],
+    // The CIS 5.x alarms, on the trail's log group, notifying the security team.
+    monitoring: {
+      filters: MONITORED_ACTIVITIES.map((a) => ({
+        name: a.resource, region: homeRegion, logGroup: TRAIL_LOG_GROUP, pattern: a.recommended, metrics: [{ name: a.resource, namespace: 'CISBenchmark' }],
+      })),
+      alarmedMetrics: MONITORED_ACTIVITIES.map((a) => ({ region: homeRegion, name: a.resource, namespace: 'CISBenchmark' })),
+    },
     // Enabled everywhere, as an organization's delegated administrator does it.
     guardduty: ENABLED_REGIONS.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
     ...costs(id, at, dailySpendUsd),
@@ -344,6 +375,36 @@ const BASELINE_ISSUES: BaselineIssue[] = [
   },
 ];
 
+/** Identity and monitoring gaps, drawn from a stream of their own so the issues above stay as they were. */
+const GOVERNANCE_ISSUES: BaselineIssue[] = [
+  {
+    name: 'developer with an inline policy',
+    apply: (a) => { (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as SandboxUser).inlinePolicies.push('s3-data-exports-write'); },
+  },
+  { name: 'no support role', apply: (a) => { a.iam.roles = a.iam.roles.filter((r) => r.name !== 'incident-support'); } },
+  {
+    name: 'CloudShell for developers',
+    apply: (a) => { (a.iam.groups.find((g) => g.name === 'Developers') as IamGroup).managedPolicies.push('AWSCloudShellFullAccess'); },
+  },
+  {
+    name: 'expired certificate left in IAM',
+    apply: (a) => {
+      const name = `${a.company}-legacy-elb`;
+      a.iam.certificates.push({ name, arn: iamArn(a.id, `server-certificate/${name}`), expiresAt: ago(a.at, 200 * DAY_MS) });
+    },
+  },
+  { name: 'root MFA on a phone', apply: (a) => { a.iam.rootVirtualMfa = iamArn(a.id, 'mfa/root-account-mfa-device'); } },
+  { name: 'CloudTrail not sent to CloudWatch Logs', apply: (a) => { (a.trails[0] as Trail).cloudWatchLogsLogGroupArn = null; } },
+  {
+    // The alarms someone set up once: root use and IAM policy changes only.
+    name: 'few CloudTrail alarms',
+    apply: (a) => {
+      const kept = new Set(['cis-5.3-root-usage', 'cis-5.4-iam-policy-changes']);
+      a.monitoring.alarmedMetrics = a.monitoring.alarmedMetrics.filter((m) => kept.has(m.name));
+    },
+  },
+];
+
 // --- Drifting issues: changes that appear and are undone --------------------------------------------------
 
 interface DriftingIssue {
@@ -403,6 +464,7 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
         name: 'support-temp', arn: iamArn(a.id, 'user/support-temp'), createdAt: iso(since), hasConsolePassword: false, mfaEnabled: false,
         adminAccess: true,
         managedPolicies: ['AdministratorAccess'],
+        inlinePolicies: [],
         accessKeys: [{ id: accessKeyId(a.id, 'support-temp', String(occurrence)), status: 'Active', createdAt: iso(since), lastUsedAt: ago(a.at, HOUR_MS) }],
       });
     },
@@ -456,6 +518,8 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
   const account = cleanAccount(awsAccountId, at);
   const random = randomFor(awsAccountId, 'issues');
   for (const issue of shuffled(random, BASELINE_ISSUES).slice(0, int(random, 2, 4))) issue.apply(account);
+  const governance = randomFor(awsAccountId, 'governance');
+  for (const issue of shuffled(governance, GOVERNANCE_ISSUES).slice(0, int(governance, 1, 2))) issue.apply(account);
   for (const issue of DRIFTING_ISSUES) {
     const active = activeOccurrence(awsAccountId, issue, at);
     if (active) issue.apply(account, active.since, active.occurrence);
@@ -483,11 +547,15 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
       })),
     }),
     iamPrincipals: ok({
-      users: iam.users.map(({ name, arn, createdAt, adminAccess, managedPolicies, accessKeys }) => ({
-        name, arn, createdAt, adminAccess, managedPolicies, accessKeys: accessKeys.map(({ id, status, createdAt: created }) => ({ id, status, createdAt: created })),
+      users: iam.users.map(({ name, arn, createdAt, adminAccess, managedPolicies, inlinePolicies, accessKeys }) => ({
+        name, arn, createdAt, adminAccess, managedPolicies, directPolicies: [...managedPolicies, ...inlinePolicies],
+        accessKeys: accessKeys.map(({ id, status, createdAt: created }) => ({ id, status, createdAt: created })),
       })),
       roles: iam.roles,
+      groups: iam.groups,
     }),
+    serverCertificates: ok({ certificates: iam.certificates }),
+    rootVirtualMfa: ok({ serialNumber: iam.rootMfaEnabled ? iam.rootVirtualMfa : null }),
     s3AccountBlockPublicAccess: ok({ settings: s3.accountBlockPublicAccess }),
     s3Buckets: ok(
       { buckets: s3.buckets.filter((b) => b.name !== denied.bucket) },
@@ -498,6 +566,9 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
     publicSnapshots: ok({ snapshots: readable(ec2.publicSnapshots) }, regional('EC2 DescribeSnapshots')),
     publicImages: ok({ images: readable(ec2.publicImages) }, regional('EC2 DescribeImages')),
     cloudtrail: ok({ trails: account.trails }, regional('CloudTrail DescribeTrails')),
+    metricAlarms: ok({
+      filters: readable(account.monitoring.filters), alarmedMetrics: readable(account.monitoring.alarmedMetrics),
+    }, regional('CloudWatch Logs DescribeMetricFilters')),
     guardduty: ok({ regions: readable(account.guardduty) }, regional('GuardDuty ListDetectors')),
     costs: ok({ daily: account.daily }),
     anomalies: ok({ anomalies: account.anomalies }),

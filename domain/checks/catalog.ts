@@ -3,6 +3,8 @@ import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DETECTION_CHECKS } from './detection';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
+import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
+import { MONITORING_CHECKS } from './monitoring';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import type { Check } from './types';
@@ -14,9 +16,11 @@ export const CATALOG: readonly Check[] = Object.freeze([
   COVERAGE_LOST_CHECK,
   ...THREAT_CHECKS,
   ...IAM_CHECKS,
+  ...IAM_GOVERNANCE_CHECKS,
   ...EXPOSURE_CHECKS,
   ...SUSPENSION_CHECKS,
   ...DETECTION_CHECKS,
+  ...MONITORING_CHECKS,
   ...BILLING_CHECKS,
 ]);
 

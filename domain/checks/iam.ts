@@ -10,6 +10,7 @@ const ROOT_RECENT_USE_DAYS = 30;
 const KEY_MAX_AGE_DAYS = 90;
 const KEY_UNUSED_DAYS = 45;
 const PASSWORD_MIN_LENGTH = 14;
+const PASSWORD_MAX_AGE_DAYS = 90;
 
 const ROOT: FailingResource = { resource: 'root' };
 
@@ -64,9 +65,9 @@ function consoleUsersWithoutMfa(report: CredentialReport, principals: IamPrincip
 
 const age = (days: number) => `${Math.floor(days)} days`;
 
+/** The character classes and maximum age of the policy; its length and reuse rules have checks of their own. */
 function passwordPolicyWeaknesses(policy: PasswordPolicy): string[] {
   const weaknesses: string[] = [];
-  if (policy.minimumLength < PASSWORD_MIN_LENGTH) weaknesses.push(`minimum length ${policy.minimumLength} (< ${PASSWORD_MIN_LENGTH})`);
   const classes = [
     [policy.requireUppercase, 'uppercase letters'],
     [policy.requireLowercase, 'lowercase letters'],
@@ -74,7 +75,8 @@ function passwordPolicyWeaknesses(policy: PasswordPolicy): string[] {
     [policy.requireSymbols, 'symbols'],
   ] as const;
   for (const [required, name] of classes) if (!required) weaknesses.push(`${name} not required`);
-  if (!policy.reusePrevention) weaknesses.push('no password reuse prevention');
+  if (policy.maxAgeDays === null) weaknesses.push('passwords never expire');
+  else if (policy.maxAgeDays > PASSWORD_MAX_AGE_DAYS) weaknesses.push(`passwords expire after ${policy.maxAgeDays} days (> ${PASSWORD_MAX_AGE_DAYS})`);
   return weaknesses;
 }
 
@@ -236,12 +238,16 @@ export const IAM_CHECKS: readonly Check[] = [
     scenario: 'iam',
     severity: 'LOW',
     title: 'Weak IAM password policy',
-    description: `The password policy is weak: a minimum length under ${PASSWORD_MIN_LENGTH}, any of uppercase, lowercase, `
-      + 'numbers or symbols not required, or no reuse prevention. (A missing policy is reported by iam.password_policy_missing.)',
-    remediation: `Edit the account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require all four `
-      + 'character classes, and prevent reuse of the last 24 passwords.',
+    description: 'The password policy is weak: any of uppercase, lowercase, numbers or symbols not required, or passwords '
+      + `that never expire or expire after more than ${PASSWORD_MAX_AGE_DAYS} days. (A missing policy is reported by `
+      + 'iam.password_policy_missing; a short minimum length and allowed reuse have checks of their own.)',
+    remediation: 'Edit the account password policy (IAM > Account settings > Password policy > Edit): require at least one '
+      + `uppercase letter, one lowercase letter, one number and one symbol, and turn on password expiration at ${PASSWORD_MAX_AGE_DAYS} `
+      + `days or less. CLI: aws iam update-account-password-policy --require-uppercase-characters --require-lowercase-characters `
+      + `--require-numbers --require-symbols --max-password-age ${PASSWORD_MAX_AGE_DAYS} plus your current length and reuse `
+      + 'settings (the call replaces the whole policy).',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
-    controls: { 'cis-aws-7.0': ['2.8', '2.9'], 'aws-fsbp': ['IAM.7'] },
+    controls: { 'aws-fsbp': ['IAM.7'] },
     evaluate: onPart('passwordPolicy', ({ policy }) => {
       const weaknesses = policy ? passwordPolicyWeaknesses(policy) : [];
       return failWhen(weaknesses.length > 0, { resource: 'password-policy', detail: `Password policy: ${weaknesses.join('; ')}.` });

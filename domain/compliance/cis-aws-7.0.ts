@@ -15,7 +15,8 @@ const SECTION = {
 
 export const CIS_AWS_7_0_CONTROLS: readonly Control[] = [
   { id: '2.1.1', section: SECTION.s2, profile: 'Level 2', automated: false,
-    title: 'Ensure centralized root access in AWS Organizations' },
+    title: 'Ensure centralized root access in AWS Organizations',
+    attestation: 'Centralized root access is enabled in the organization (IAM > Root access management): member accounts have no root password, access keys or MFA devices, and privileged root tasks are run from the management account or its delegated administrator.' },
   { id: '2.1.2', section: SECTION.s2, profile: 'Level 2', automated: false,
     title: 'Ensure authorization guardrails for all AWS Organization accounts',
     attestation: 'Service control policies or resource control policies set authorization guardrails for every account of the organization.' },

@@ -71,6 +71,10 @@ export function evaluateFramework(
         continue;
       }
       if (outcome.unread.length > 0) notes.push(`${check.id} could not read ${outcome.unread.map((u) => u.scope).join(', ')}`);
+      // A resource that stands for this control and could not be seen leaves the control unknown, not passed.
+      if (check.controlOfResource && outcome.unread.some((u) => u.kind === 'resource' && check.controlOfResource?.(u.scope) === control.id)) {
+        unevaluated = true;
+      }
       const own = findings.filter((f) => f.checkId === check.id
         && (!check.controlOfResource || check.controlOfResource(f.resource) === control.id));
       evidence.push(...own);

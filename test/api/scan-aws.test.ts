@@ -89,10 +89,11 @@ async function openCheckIds(awsAccountId: string): Promise<string[]> {
   return [...new Set(res.body.signals.map((s: { check_id: string }) => s.check_id) as string[])].sort();
 }
 
-// Each is caused by exactly one seeded misconfiguration (the user and key are also new, hence "recently").
+// Each is caused by exactly one seeded misconfiguration (the user and key are also new, hence "recently"; its
+// administrator policy is attached to it directly, not through a group).
 const SEEDED = [
   'billing.daily_spend_spike', 'exposure.s3_bucket_public', 'exposure.sg_ssh_open', 'iam.console_user_without_mfa',
-  'iam.user_admin_access', 'threat.access_key_created_recently', 'threat.iam_user_created_recently',
+  'iam.user_admin_access', 'iam.user_direct_policies', 'threat.access_key_created_recently', 'threat.iam_user_created_recently',
 ];
 
 describe('a scan of an AWS account (moto)', () => {

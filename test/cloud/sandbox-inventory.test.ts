@@ -133,7 +133,7 @@ describe('sandbox inventory', () => {
 
   describe(`the partial-coverage demo (${SANDBOX_PARTIAL_ACCOUNT_ID})`, () => {
     const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: AT });
-    const regional = ['securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty'] as const;
+    const regional = ['securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms'] as const;
 
     it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {
       const denied = inventory.securityGroups.unread?.map((u) => u.scope);

@@ -1,4 +1,5 @@
 import { checkById } from '../../domain/checks/catalog';
+import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
   AccessKey, Collected, IamUser, Inventory, PartName, ReportedKey, ReportedUser, Unread,
 } from '../../domain/inventory';
@@ -113,11 +114,21 @@ export function cleanInventory(now: string): Inventory {
     }),
     iamPrincipals: ok({
       users: [
-        { name: 'alice', arn: alice, createdAt: daysAgo(now, 400), adminAccess: false, managedPolicies: [], accessKeys: aliceKeys },
-        { name: 'ci-deploy', arn: ciDeploy, createdAt: daysAgo(now, 90), adminAccess: false, managedPolicies: [], accessKeys: ciKeys },
+        { name: 'alice', arn: alice, createdAt: daysAgo(now, 400), adminAccess: false, managedPolicies: [], directPolicies: [], accessKeys: aliceKeys },
+        { name: 'ci-deploy', arn: ciDeploy, createdAt: daysAgo(now, 90), adminAccess: false, managedPolicies: [], directPolicies: [], accessKeys: ciKeys },
       ],
-      roles: [{ name: 'app-server', arn: `arn:aws:iam::${ACCOUNT}:role/app-server`, adminAccess: false, managedPolicies: [] }],
+      roles: [
+        { name: 'app-server', arn: `arn:aws:iam::${ACCOUNT}:role/app-server`, adminAccess: false, managedPolicies: [] },
+        { name: 'incident-support', arn: `arn:aws:iam::${ACCOUNT}:role/incident-support`, adminAccess: false, managedPolicies: ['AWSSupportAccess'] },
+      ],
+      // Users get their permissions from groups.
+      groups: [{ name: 'developers', arn: `arn:aws:iam::${ACCOUNT}:group/developers`, managedPolicies: ['ReadOnlyAccess'] }],
     }),
+    // A certificate that expires next year; the root user's MFA is a hardware device.
+    serverCertificates: ok({
+      certificates: [{ name: 'legacy-elb', arn: `arn:aws:iam::${ACCOUNT}:server-certificate/legacy-elb`, expiresAt: daysAgo(now, -300) }],
+    }),
+    rootVirtualMfa: ok({ serialNumber: null }),
     s3AccountBlockPublicAccess: ok({
       settings: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
     }),
@@ -146,7 +157,20 @@ export function cleanInventory(now: string): Inventory {
     }),
     publicSnapshots: ok({ snapshots: [] }),
     publicImages: ok({ images: [] }),
-    cloudtrail: ok({ trails: [{ name: 'management', homeRegion: 'us-east-1', multiRegion: true, logging: true }] }),
+    cloudtrail: ok({
+      trails: [{
+        name: 'management', homeRegion: 'us-east-1', multiRegion: true, logging: true,
+        cloudWatchLogsLogGroupArn: `arn:aws:logs:us-east-1:${ACCOUNT}:log-group:cloudtrail-management:*`,
+      }],
+    }),
+    // Every CIS 5.x activity has a metric filter on the trail's log group and an alarm on its metric.
+    metricAlarms: ok({
+      filters: MONITORED_ACTIVITIES.map((a) => ({
+        name: a.resource, region: 'us-east-1', logGroup: 'cloudtrail-management', pattern: a.recommended,
+        metrics: [{ name: a.resource, namespace: 'CISBenchmark' }],
+      })),
+      alarmedMetrics: MONITORED_ACTIVITIES.map((a) => ({ region: 'us-east-1', name: a.resource, namespace: 'CISBenchmark' })),
+    }),
     guardduty: ok({
       regions: [
         { region: 'us-east-1', detectorEnabled: true, highSeverityFindings: [] },

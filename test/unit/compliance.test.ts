@@ -98,6 +98,13 @@ describe('a control\'s status', () => {
     expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([['A', 'passed', 0], ['B', 'failed', 1]]);
   });
 
+  it('is not evaluated when the resource standing for it could not be seen, while the check\'s other controls pass', () => {
+    const perControl: Check = { ...check('x.alarms', ['A', 'B']), controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B') };
+    const unread = [{ kind: 'resource' as const, scope: 'alarm-b', reason: 'Its region could not be read.' }];
+    const result = evaluateFramework(framework, [perControl], [outcome('x.alarms', 'passed', { unread })], []);
+    expect(result.controls.map((c) => [c.control.id, c.status])).toEqual([['A', 'passed'], ['B', 'not_evaluated']]);
+  });
+
   it('is manual for a control no check evaluates, and the summary counts every status', () => {
     const result = evaluateFramework(framework, catalog, [outcome('x.one', 'passed'), outcome('x.two', 'passed')], []);
     expect(result.controls[1]).toMatchObject({ status: 'manual', checkIds: [] });

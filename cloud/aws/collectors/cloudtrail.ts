@@ -26,7 +26,12 @@ export const cloudtrailPart = regionalPart({
     const { trailList = [] } = await cloudtrail.send(new DescribeTrailsCommand({ includeShadowTrails: true }));
     const slice: Slice = { trails: [], logging: {}, deleted: [] };
     for (const t of trailList) {
-      if (t.TrailARN) slice.trails.push({ arn: t.TrailARN, name: t.Name ?? '', homeRegion: t.HomeRegion ?? '', multiRegion: t.IsMultiRegionTrail ?? false });
+      if (t.TrailARN) {
+        slice.trails.push({
+          arn: t.TrailARN, name: t.Name ?? '', homeRegion: t.HomeRegion ?? '', multiRegion: t.IsMultiRegionTrail ?? false,
+          cloudWatchLogsLogGroupArn: t.CloudWatchLogsLogGroupArn ?? null,
+        });
+      }
     }
     for (const trail of slice.trails.filter((t) => t.homeRegion === region)) {
       try {

@@ -1,5 +1,5 @@
 import type { AttachedPolicy, GetAccountAuthorizationDetailsCommandOutput, PolicyDetail } from '@aws-sdk/client-iam';
-import type { IamRole, IamUser } from '../../../domain/inventory';
+import type { IamGroup, IamRole, IamUser } from '../../../domain/inventory';
 import { parsePolicyDocument } from '../trust-policy';
 
 // Which users and roles hold administrator access, from the pages of GetAccountAuthorizationDetails. A statement
@@ -51,6 +51,7 @@ export function adminIndex() {
   // Customer managed policies, by ARN: whether their default version grants administrator access.
   const managed = new Map<string, boolean>();
   const groups = new Map<string, Grants>();
+  const groupList: IamGroup[] = [];
   const users: (Omit<IamUser, 'accessKeys' | 'adminAccess'> & { grants: Grants; groups: string[] })[] = [];
   const roles: (Omit<IamRole, 'adminAccess'> & { grants: Grants; path: string })[] = [];
   const managedNames = (grants: Grants) => grants.attached.flatMap((arn) => awsManagedName(arn) ?? []);
@@ -62,7 +63,10 @@ export function adminIndex() {
         if (p.Arn) managed.set(p.Arn, grantsAdministrator(current?.Document));
       }
       for (const g of page.GroupDetailList ?? []) {
-        if (g.GroupName) groups.set(g.GroupName, grantsOf(g.AttachedManagedPolicies, g.GroupPolicyList));
+        if (!g.GroupName) continue;
+        const grants = grantsOf(g.AttachedManagedPolicies, g.GroupPolicyList);
+        groups.set(g.GroupName, grants);
+        groupList.push({ name: g.GroupName, arn: g.Arn ?? '', managedPolicies: managedNames(grants) });
       }
       for (const u of page.UserDetailList ?? []) {
         if (!u.UserName) continue;
@@ -70,6 +74,8 @@ export function adminIndex() {
         users.push({
           name: u.UserName, arn: u.Arn ?? '', createdAt: u.CreateDate?.toISOString() ?? '', grants, groups: u.GroupList ?? [],
           managedPolicies: managedNames(grants),
+          // CIS 2.13: a user should get its permissions through groups only.
+          directPolicies: [...u.AttachedManagedPolicies ?? [], ...u.UserPolicyList ?? []].flatMap((p) => (p.PolicyName ? [p.PolicyName] : [])),
         });
       }
       for (const r of page.RoleDetailList ?? []) {
@@ -90,6 +96,7 @@ export function adminIndex() {
           ...user, adminAccess: admin(grants) || memberOf.some((g) => admin(groups.get(g))),
         })),
         roles: roles.map(({ grants, ...role }) => ({ ...role, adminAccess: admin(grants) })),
+        groups: groupList,
       };
     },
   };

@@ -76,7 +76,7 @@ export const iamPrincipalsPart = globalPart({
     const index = adminIndex();
     await foldPages(paginateGetAccountAuthorizationDetails({ client: iam }, { Filter: ['User', 'Role', 'Group', 'LocalManagedPolicy'] }),
       index, (into, page) => into.add(page));
-    const { users: listed, roles } = index.principals();
+    const { users: listed, roles, groups } = index.principals();
 
     // A refusal or failure for one user leaves only that user's keys unread (a resource policy or an SCP can
     // single a principal out); the user is still evaluated by every check that needs no keys.
@@ -99,6 +99,7 @@ export const iamPrincipalsPart = globalPart({
       // Service-linked roles belong to AWS services, and Sentinel's own role is read-only by construction.
       roles: roles.filter((r) => !r.path.startsWith('/aws-service-role/') && r.name !== session.roleName)
         .map(({ name, arn, adminAccess, managedPolicies }) => ({ name, arn, adminAccess, managedPolicies })),
+      groups,
     };
     return { value, unread };
   },

@@ -10,6 +10,8 @@ import { failureOf } from './failures';
 import { guarddutyPart } from './guardduty';
 import { healthPart } from './health';
 import { iamPrincipalsPart, iamSummaryPart, passwordPolicyPart } from './iam';
+import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
+import { metricAlarmsPart } from './metric-alarms';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
@@ -27,6 +29,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   s3AccountBlockPublicAccessPart, s3BucketsPart,
   securityGroupsPart, instancesPart, publicSnapshotsPart, publicImagesPart, cloudtrailPart, guarddutyPart,
   costsPart, anomaliesPart, budgetsPart, alternateContactsPart, healthPart,
+  serverCertificatesPart, rootVirtualMfaPart, metricAlarmsPart,
 ]);
 
 const REGIONS = 'regions';

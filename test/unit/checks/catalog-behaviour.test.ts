@@ -61,7 +61,37 @@ const CASES: Case[] = [
   },
   {
     id: 'iam.password_policy_weak', parts: ['passwordPolicy'],
+    breaks: (inv) => { part(inv.passwordPolicy).policy!.requireSymbols = false; }, fails: ['password-policy@global'],
+  },
+  {
+    id: 'iam.password_policy_short', parts: ['passwordPolicy'],
     breaks: (inv) => { part(inv.passwordPolicy).policy!.minimumLength = 8; }, fails: ['password-policy@global'],
+  },
+  {
+    id: 'iam.password_policy_reuse_allowed', parts: ['passwordPolicy'],
+    breaks: (inv) => { part(inv.passwordPolicy).policy!.reusePrevention = 5; }, fails: ['password-policy@global'],
+  },
+  {
+    id: 'iam.user_direct_policies', parts: ['iamPrincipals'],
+    breaks: (inv) => { part(inv.iamPrincipals).users[0]!.directPolicies.push('s3-uploads'); }, fails: [`${ALICE}@global`],
+  },
+  {
+    id: 'iam.no_support_role', parts: ['iamPrincipals'],
+    breaks: (inv) => { part(inv.iamPrincipals).roles[1]!.managedPolicies = []; }, fails: ['support-role@global'],
+  },
+  {
+    id: 'iam.cloudshell_full_access', parts: ['iamPrincipals'],
+    breaks: (inv) => { part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AWSCloudShellFullAccess'); },
+    fails: [`arn:aws:iam::${ACCOUNT}:group/developers@global`],
+  },
+  {
+    id: 'iam.expired_server_certificates', parts: ['serverCertificates'],
+    breaks: (inv, now) => { part(inv.serverCertificates).certificates[0]!.expiresAt = daysAgo(now, 2); },
+    fails: [`arn:aws:iam::${ACCOUNT}:server-certificate/legacy-elb@global`],
+  },
+  {
+    id: 'iam.root_virtual_mfa', parts: ['iamSummary', 'rootVirtualMfa'],
+    breaks: (inv) => { part(inv.rootVirtualMfa).serialNumber = `arn:aws:iam::${ACCOUNT}:mfa/root-account-mfa-device`; }, fails: ['root@global'],
   },
   // exposure
   {
@@ -104,8 +134,12 @@ const CASES: Case[] = [
   },
   {
     id: 'detection.trail_not_logging', parts: ['cloudtrail'],
-    breaks: (inv) => { part(inv.cloudtrail).trails.push({ name: 'old-audit', homeRegion: 'eu-west-1', multiRegion: false, logging: false }); },
+    breaks: (inv) => { part(inv.cloudtrail).trails.push({ name: 'old-audit', homeRegion: 'eu-west-1', multiRegion: false, logging: false, cloudWatchLogsLogGroupArn: null }); },
     fails: ['old-audit@eu-west-1'],
+  },
+  {
+    id: 'detection.cis_metric_alarms_missing', parts: ['cloudtrail', 'metricAlarms'],
+    breaks: (inv) => { part(inv.metricAlarms).alarmedMetrics.splice(2, 1); }, fails: ['cis-5.3-root-usage@global'],
   },
   {
     id: 'detection.guardduty_disabled', parts: ['guardduty'],
@@ -136,7 +170,7 @@ const CASES: Case[] = [
     breaks: (inv, now) => {
       part(inv.iamPrincipals).users.push({
         name: 'backup-svc', arn: `arn:aws:iam::${ACCOUNT}:user/backup-svc`, createdAt: hoursAgo(now, 2), accessKeys: [], adminAccess: false,
-        managedPolicies: [],
+        managedPolicies: [], directPolicies: [],
       });
     },
     fails: [`arn:aws:iam::${ACCOUNT}:user/backup-svc@global`],

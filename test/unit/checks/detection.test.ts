@@ -35,7 +35,7 @@ describe('detection checks', () => {
 
     it('passes when one multi-region trail logs, whatever the status of the others', () => {
       const inventory = cleanInventory(NOW);
-      part(inventory.cloudtrail).trails.push({ name: 'unknown', homeRegion: 'ap-south-1', multiRegion: true, logging: null });
+      part(inventory.cloudtrail).trails.push({ name: 'unknown', homeRegion: 'ap-south-1', multiRegion: true, logging: null, cloudWatchLogsLogGroupArn: null });
       expect(outcome('detection.no_multi_region_trail', inventory)).toBe('pass');
     });
   });

@@ -1,0 +1,139 @@
+import { checkById } from '../../../domain/checks/catalog';
+import { ACCOUNT, cleanInventory, daysAgo, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
+
+const NOW = '2026-03-15T12:00:00.000Z';
+const ALICE = `arn:aws:iam::${ACCOUNT}:user/alice`;
+const CERTIFICATE = `arn:aws:iam::${ACCOUNT}:server-certificate/legacy-elb`;
+const ROOT_VIRTUAL = `arn:aws:iam::${ACCOUNT}:mfa/root-account-mfa-device`;
+
+describe('iam governance checks', () => {
+  describe('password policy length and reuse', () => {
+    it.each([
+      [13, ['password-policy@global']],
+      [8, ['password-policy@global']],
+      [14, 'pass'],
+      [32, 'pass'],
+    ])('minimum length %s: %j', (minimumLength, expected) => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.passwordPolicy).policy!.minimumLength = minimumLength;
+      expect(outcome('iam.password_policy_short', inventory)).toEqual(expected);
+      // Length is no longer one of the weak policy's rules: one finding per rule broken.
+      expect(outcome('iam.password_policy_weak', inventory)).toBe('pass');
+    });
+
+    it.each([
+      [null, ['password-policy@global']],
+      [0, ['password-policy@global']],
+      [23, ['password-policy@global']],
+      [24, 'pass'],
+    ])('reuse prevention %s: %j', (reusePrevention, expected) => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.passwordPolicy).policy!.reusePrevention = reusePrevention;
+      expect(outcome('iam.password_policy_reuse_allowed', inventory)).toEqual(expected);
+      expect(outcome('iam.password_policy_weak', inventory)).toBe('pass');
+    });
+
+    it('says how short or how little is remembered', () => {
+      const inventory = cleanInventory(NOW);
+      Object.assign(part(inventory.passwordPolicy).policy!, { minimumLength: 10, reusePrevention: 5 });
+      const detail = (id: string) => {
+        const result = checkById(id)!.evaluate(inventory, { now: NOW });
+        return result.status === 'fail' ? result.resources[0]?.detail : result.status;
+      };
+      expect(detail('iam.password_policy_short')).toBe('The minimum password length is 10.');
+      expect(detail('iam.password_policy_reuse_allowed')).toBe('Only the last 5 passwords are remembered.');
+    });
+
+    it('leaves a missing policy to iam.password_policy_missing: neither passed nor failed again', () => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.passwordPolicy).policy = null;
+      expect(outcome('iam.password_policy_missing', inventory)).toEqual(['password-policy@global']);
+      for (const id of ['iam.password_policy_short', 'iam.password_policy_reuse_allowed']) {
+        expect(checkById(id)!.evaluate(inventory, { now: NOW })).toEqual({ status: 'not_evaluated', reason: expect.stringContaining('iam.password_policy_missing') });
+      }
+    });
+  });
+
+  describe('permissions through groups', () => {
+    it('names each user with policies of its own, managed or inline', () => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.iamPrincipals).users[0]!.directPolicies.push('ReadOnlyAccess', 's3-uploads');
+      const result = checkById('iam.user_direct_policies')!.evaluate(inventory, { now: NOW });
+      expect(result).toEqual({
+        status: 'fail', resources: [{ resource: ALICE, detail: 'IAM user alice has policies of its own: ReadOnlyAccess, s3-uploads.' }],
+      });
+    });
+
+    it('carries the users whose keys could not be listed: their policies were read all the same', () => {
+      const inventory = withUnread(cleanInventory(NOW), 'iamPrincipals', [{ kind: 'resource', scope: ALICE, reason: 'AccessDenied' }]);
+      expect(outcome('iam.user_direct_policies', inventory)).toBe('pass');
+      expect(unreadBy('iam.user_direct_policies', inventory)).toEqual([ALICE]);
+    });
+  });
+
+  describe('support role', () => {
+    it.each([
+      ['a role', (inv: ReturnType<typeof cleanInventory>) => { part(inv.iamPrincipals).roles[1]!.managedPolicies = ['AWSSupportAccess']; }],
+      ['a group', (inv: ReturnType<typeof cleanInventory>) => { part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AWSSupportAccess'); }],
+      ['a user', (inv: ReturnType<typeof cleanInventory>) => { part(inv.iamPrincipals).users[0]!.managedPolicies.push('AWSSupportAccess'); }],
+    ])('passes when AWSSupportAccess is attached to %s', (_, attach) => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.iamPrincipals).roles[1]!.managedPolicies = [];
+      expect(outcome('iam.no_support_role', inventory)).toEqual(['support-role@global']);
+      attach(inventory);
+      expect(outcome('iam.no_support_role', inventory)).toBe('pass');
+    });
+  });
+
+  describe('CloudShell full access', () => {
+    it('names every user, group and role that has it', () => {
+      const inventory = cleanInventory(NOW);
+      const { users, groups, roles } = part(inventory.iamPrincipals);
+      for (const holder of [users[0]!, groups[0]!, roles[0]!]) holder.managedPolicies.push('AWSCloudShellFullAccess');
+      expect(outcome('iam.cloudshell_full_access', inventory)).toEqual([
+        `${ALICE}@global`, `arn:aws:iam::${ACCOUNT}:group/developers@global`, `arn:aws:iam::${ACCOUNT}:role/app-server@global`,
+      ]);
+    });
+  });
+
+  describe('expired server certificates', () => {
+    it.each([
+      [daysAgo(NOW, -1), 'pass'],
+      [NOW, 'pass'],
+      [daysAgo(NOW, 0.001), [`${CERTIFICATE}@global`]],
+      [daysAgo(NOW, 400), [`${CERTIFICATE}@global`]],
+    ])('a certificate that expires at %s: %j', (expiresAt, expected) => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.serverCertificates).certificates[0]!.expiresAt = expiresAt;
+      expect(outcome('iam.expired_server_certificates', inventory)).toEqual(expected);
+    });
+
+    it('is not evaluated when the certificates could not be listed', () => {
+      expect(outcome('iam.expired_server_certificates', withoutPart(cleanInventory(NOW), 'serverCertificates'))).toBe('not_evaluated');
+    });
+  });
+
+  describe('root hardware MFA', () => {
+    it('fails when the root user\'s MFA is a virtual device, and names it', () => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.rootVirtualMfa).serialNumber = ROOT_VIRTUAL;
+      expect(checkById('iam.root_virtual_mfa')!.evaluate(inventory, { now: NOW })).toEqual({
+        status: 'fail', resources: [{ resource: 'root', detail: `The root user's MFA device is the virtual device ${ROOT_VIRTUAL}.` }],
+      });
+    });
+
+    it.each([
+      ['has no MFA (iam.root_mfa_disabled reports it)', { rootMfaEnabled: false }],
+      ['has no password (centralized root access)', { rootPasswordPresent: false }],
+    ])('does not apply when the root user %s, even without the device list', (_, summary) => {
+      const inventory = withoutPart(cleanInventory(NOW), 'rootVirtualMfa');
+      Object.assign(part(inventory.iamSummary), summary);
+      expect(outcome('iam.root_virtual_mfa', inventory)).toBe('pass');
+    });
+
+    it('is not evaluated without the account summary, or without the device list when root has MFA', () => {
+      expect(outcome('iam.root_virtual_mfa', withoutPart(cleanInventory(NOW), 'iamSummary'))).toBe('not_evaluated');
+      expect(outcome('iam.root_virtual_mfa', withoutPart(cleanInventory(NOW), 'rootVirtualMfa'))).toBe('not_evaluated');
+    });
+  });
+});
