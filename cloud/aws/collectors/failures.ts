@@ -44,7 +44,10 @@ function kindOf(err: unknown): { kind: FailureKind; code: string } {
 }
 
 // Client names as people know the services.
-const SERVICE_NAMES: Readonly<Record<string, string>> = { CostExplorer: 'Cost Explorer', S3Control: 'S3 Control', Health: 'AWS Health' };
+const SERVICE_NAMES: Readonly<Record<string, string>> = {
+  CostExplorer: 'Cost Explorer', S3Control: 'S3 Control', Health: 'AWS Health',
+  ConfigService: 'AWS Config', SecurityHub: 'Security Hub', AccessAnalyzer: 'IAM Access Analyzer',
+};
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 
 /** A call to the customer's account that did not give an answer to use, named after the client and command that made it. */
