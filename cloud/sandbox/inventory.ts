@@ -272,7 +272,7 @@ function sandboxTrail(id: string, company: string, homeRegion: string): Trail {
   return {
     name: 'management-events',
     homeRegion,
-    logFileValidation: random() < 0.9,
+    logFileValidation: random() < 0.8,
     kmsKeyId: random() < 0.5 ? `arn:aws:kms:${homeRegion}:${id}:key/${hexId(32, id, 'trail-key').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')}` : null,
     bucket: bucketName(company, id, 'cloudtrail-logs'),
     events: { management: { read: true, write: true }, s3Objects: { read: writes && random() < 0.4, write: writes } },

@@ -42,7 +42,8 @@ export function bucketsWithoutAccessLogging(trails: readonly Trail[]): CheckResu
   }
   const result = failing([...off].map(([bucket, of]) => ({
     resource: bucket,
-    detail: `Bucket ${bucket}, where ${of.map((t) => `trail ${t.name}`).join(' and ')} delivers its logs, has server access logging off.`,
+    detail: `Bucket ${bucket}, where ${of.map((t) => `trail ${t.name}`).join(' and ')} ${of.length === 1 ? 'delivers its' : 'deliver their'} logs, `
+      + 'has server access logging off.',
   })));
   return withUnread(result, [...unread.values()]);
 }
