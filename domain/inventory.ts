@@ -164,7 +164,10 @@ export interface Trail {
   kmsKeyId: string | null;
   /** The bucket the trail delivers to (it may belong to another account, as an organization's trail's does). */
   bucket: string;
-  /** Read in the trail's home region, like its status: null when that region was not read. */
+  /**
+   * Read in the trail's home region, like its status: null when that region was not read, or when AWS does not
+   * show this account the selectors (an organization's trail seen from a member account may be).
+   */
   events: TrailEvents | null;
   bucketLogging: TrailBucketLogging | null;
   multiRegion: boolean;

@@ -7,7 +7,7 @@ import type { CheckResult, FailingResource } from './types';
 /**
  * Whether a multi-region trail that is logging records what `records` asks of its event selectors. Unknown (not
  * evaluated) rather than failed when no trail is known to, but one whose status or selectors could not be read
- * (its home region was not) might: never a false fail.
+ * might: never a false fail.
  */
 export function recordedEverywhere(
   trails: readonly Trail[],
@@ -20,7 +20,7 @@ export function recordedEverywhere(
   if (unknown.length > 0) {
     return {
       status: 'not_evaluated',
-      reason: `What ${unknown.map((t) => `trail ${t.name}`).join(', ')} records is unknown: its home region could not be read.`,
+      reason: `What ${unknown.map((t) => `trail ${t.name}`).join(', ')} records is unknown: its status or event selectors could not be read.`,
     };
   }
   return failing([failure(multiRegion)]);

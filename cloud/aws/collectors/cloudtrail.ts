@@ -2,7 +2,7 @@ import {
   CloudTrailClient, DescribeTrailsCommand, GetEventSelectorsCommand, GetTrailStatusCommand, type Trail as SdkTrail,
 } from '@aws-sdk/client-cloudtrail';
 import { GetBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
-import type { Trail, TrailBucketLogging } from '../../../domain/inventory';
+import type { Trail, TrailBucketLogging, TrailEvents } from '../../../domain/inventory';
 import { trailEvents } from './cloudtrail-events';
 import { settleAll } from './concurrency';
 import { failureOf, isAbsent, ReadFailure } from './failures';
@@ -52,26 +52,40 @@ async function bucketLogging(s3: S3Client, bucket: string): Promise<TrailBucketL
   }
 }
 
+/**
+ * What the trail records. A member account may not be shown the selectors of its organization's trail: they are
+ * then unknown, and the trail stays listed (its status says whether it exists).
+ */
+async function events(cloudtrail: CloudTrailClient, arn: string): Promise<TrailEvents | null> {
+  try {
+    return trailEvents(await cloudtrail.send(new GetEventSelectorsCommand({ TrailName: arn })));
+  } catch (err) {
+    if (isAbsent(err, 'TrailNotFound') || (err instanceof ReadFailure && err.kind === 'denied')) return null;
+    throw err;
+  }
+}
+
 export const cloudtrailPart = regionalPart({
   part: 'cloudtrail',
   async read({ session }: ReadContext, region: string): Promise<Slice> {
     const cloudtrail = session.client((config) => new CloudTrailClient(config), region);
-    // The bucket may be in any region: the client follows S3's redirect there. An emulator's address cannot take
-    // the bucket in its host name.
-    const s3 = session.client((config) => new S3Client({
-      ...config, followRegionRedirects: true, forcePathStyle: session.endpointUrl !== undefined,
-    }), region);
     const { trailList = [] } = await cloudtrail.send(new DescribeTrailsCommand({ includeShadowTrails: true }));
     const slice: Slice = { trails: [], home: {}, deleted: [] };
     for (const t of trailList) if (t.TrailARN) slice.trails.push(sighting({ ...t, TrailARN: t.TrailARN }));
-    for (const trail of slice.trails.filter((t) => t.homeRegion === region)) {
+    const homed = slice.trails.filter((t) => t.homeRegion === region);
+    // The bucket may be in any region: the client follows S3's redirect there. An emulator's address cannot take
+    // the bucket in its host name.
+    const s3 = homed.length === 0 ? null : session.client((config) => new S3Client({
+      ...config, followRegionRedirects: true, forcePathStyle: session.endpointUrl !== undefined,
+    }), region);
+    for (const trail of homed) {
       try {
-        const [status, selectors, logging] = await settleAll([
+        const [status, recorded, logging] = await settleAll([
           cloudtrail.send(new GetTrailStatusCommand({ Name: trail.arn })),
-          cloudtrail.send(new GetEventSelectorsCommand({ TrailName: trail.arn })),
-          trail.bucket ? bucketLogging(s3, trail.bucket) : null,
+          events(cloudtrail, trail.arn),
+          s3 && trail.bucket ? bucketLogging(s3, trail.bucket) : null,
         ]);
-        slice.home[trail.arn] = { logging: status.IsLogging ?? false, events: trailEvents(selectors), bucketLogging: logging };
+        slice.home[trail.arn] = { logging: status.IsLogging ?? false, events: recorded, bucketLogging: logging };
       } catch (err) {
         if (!isAbsent(err, 'TrailNotFound')) throw err;
         slice.deleted.push(trail.arn);
