@@ -176,9 +176,36 @@ export interface RegionalResource {
   region: string;
 }
 
+/** Which of read and write events a trail records (CloudTrail's ReadWriteType, as two flags). */
+export interface ReadWrite {
+  read: boolean;
+  write: boolean;
+}
+
+/** What a trail's event selectors (basic or advanced) record, as the CIS logging controls ask it. */
+export interface TrailEvents {
+  management: ReadWrite;
+  /** S3 object-level (data) events of every bucket, current and future; selectors that name buckets do not count. */
+  s3Objects: ReadWrite;
+}
+
+/** Server access logging of a trail's bucket, or why it could not be read (a bucket of another account). */
+export type TrailBucketLogging = { read: true; enabled: boolean } | { read: false; reason: string };
+
 export interface Trail {
   name: string;
   homeRegion: string;
+  logFileValidation: boolean;
+  /** The KMS key that encrypts the trail's log files; null: S3-managed encryption only. */
+  kmsKeyId: string | null;
+  /** The bucket the trail delivers to (it may belong to another account, as an organization's trail's does). */
+  bucket: string;
+  /**
+   * Read in the trail's home region, like its status: null when that region was not read, or when AWS does not
+   * show this account the selectors (an organization's trail seen from a member account may be).
+   */
+  events: TrailEvents | null;
+  bucketLogging: TrailBucketLogging | null;
   multiRegion: boolean;
   /** null: the trail's status could not be read (its home region was not read). */
   logging: boolean | null;
@@ -191,6 +218,36 @@ export interface GuardDutyRegion {
   detectorEnabled: boolean;
   /** Findings of severity 7 or more about this account (a delegated administrator also sees its members'). */
   highSeverityFindings: { id: string; type: string; severity: number; title: string }[];
+}
+
+export interface ConfigRecorder {
+  name: string;
+  recording: boolean;
+  /** The status of the recorder's latest delivery attempt (Pending, Success, Failure); null: none yet. */
+  lastStatus: string | null;
+}
+
+export interface ConfigRegion {
+  region: string;
+  recorders: ConfigRecorder[];
+}
+
+export interface SecurityHubRegion {
+  region: string;
+  /** Whether the account is subscribed to Security Hub in the region. */
+  enabled: boolean;
+}
+
+export interface AccessAnalyzer {
+  name: string;
+  /** ACCOUNT or ORGANIZATION analyse external access; the *_UNUSED_ACCESS and internal types do not. */
+  type: string;
+  status: string;
+}
+
+export interface AccessAnalyzerRegion {
+  region: string;
+  analyzers: AccessAnalyzer[];
 }
 
 export interface DailyCost {
@@ -253,6 +310,9 @@ export interface Inventory {
   /** Metric filters of every log group, and the metrics with an alarm that has an action. */
   metricAlarms: Collected<{ filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] }>;
   guardduty: Collected<{ regions: GuardDutyRegion[] }>;
+  configRecorders: Collected<{ regions: ConfigRegion[] }>;
+  securityHub: Collected<{ regions: SecurityHubRegion[] }>;
+  accessAnalyzers: Collected<{ regions: AccessAnalyzerRegion[] }>;
   costs: Collected<{ daily: DailyCost[] }>;
   anomalies: Collected<{ anomalies: CostAnomaly[] }>;
   budgets: Collected<{ budgets: Budget[] }>;
@@ -276,5 +336,6 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   s3Buckets: true, securityGroups: true, instances: true, publicSnapshots: true, publicImages: true, cloudtrail: true,
   guardduty: true, costs: true, anomalies: true, budgets: true, alternateContacts: true, health: true,
   serverCertificates: true, rootVirtualMfa: true, metricAlarms: true,
+  configRecorders: true, securityHub: true, accessAnalyzers: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);

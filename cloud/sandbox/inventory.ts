@@ -156,6 +156,8 @@ interface SandboxAccount {
   trails: Trail[];
   monitoring: { filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] };
   guardduty: GuardDutyRegion[];
+  /** The regions where AWS Config records, Security Hub is on and an external access analyzer runs. */
+  regionalServices: { config: string[]; securityHub: string[]; accessAnalyzer: string[] };
   /** The account's typical daily spend, around which the daily costs vary. */
   dailySpendUsd: number;
   daily: DailyCost[];
@@ -272,10 +274,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
       publicSnapshots: [],
       publicImages: [],
     },
-    trails: [{
-      name: 'management-events', homeRegion, multiRegion: true, logging: true,
-      cloudWatchLogsLogGroupArn: `arn:aws:logs:${homeRegion}:${id}:log-group:${TRAIL_LOG_GROUP}:*`,
-    }],
+    trails: [sandboxTrail(id, company, homeRegion)],
     // The CIS 5.x alarms, on the trail's log group, notifying the security team.
     monitoring: {
       filters: MONITORED_ACTIVITIES.map((a) => ({
@@ -285,9 +284,41 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
     },
     // Enabled everywhere, as an organization's delegated administrator does it.
     guardduty: ENABLED_REGIONS.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
+    regionalServices: regionalServices(id, regions),
     ...costs(id, at, dailySpendUsd),
     contacts: { security: true, billing: true, operations: true },
   };
+}
+
+/**
+ * The account's trail, as teams commonly leave it: validated, but KMS encryption, the bucket's access logging and
+ * S3 data events (billed per event) only in some accounts. A stream of its own, so the other draws stay as they were.
+ */
+function sandboxTrail(id: string, company: string, homeRegion: string): Trail {
+  const random = randomFor(id, 'trail');
+  const writes = random() < 0.5;
+  return {
+    name: 'management-events',
+    homeRegion,
+    logFileValidation: random() < 0.8,
+    kmsKeyId: random() < 0.5 ? `arn:aws:kms:${homeRegion}:${id}:key/${hexId(32, id, 'trail-key').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')}` : null,
+    bucket: bucketName(company, id, 'cloudtrail-logs'),
+    events: { management: { read: true, write: true }, s3Objects: { read: writes && random() < 0.4, write: writes } },
+    bucketLogging: { read: true, enabled: random() < 0.6 },
+    multiRegion: true,
+    logging: true,
+    cloudWatchLogsLogGroupArn: `arn:aws:logs:${homeRegion}:${id}:log-group:${TRAIL_LOG_GROUP}:*`,
+  };
+}
+
+/**
+ * AWS Config and Security Hub, deployed to every enabled region by most organizations and to the regions in use
+ * by the others; an Access Analyzer mostly only where the account works.
+ */
+function regionalServices(id: string, regions: string[]): SandboxAccount['regionalServices'] {
+  const random = randomFor(id, 'regional-services');
+  const everywhereOr = (share: number) => (random() < share ? [...ENABLED_REGIONS] : [...regions]);
+  return { config: everywhereOr(0.7), securityHub: everywhereOr(0.6), accessAnalyzer: everywhereOr(0.3) };
 }
 
 // --- Baseline issues: the account's standing misconfigurations ----------------------------------------------
@@ -360,6 +391,10 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     apply: (a) => { a.ec2.publicSnapshots.push({ id: `snap-${hexId(17, a.id, 'snapshot')}`, region: home(a) }); },
   },
   { name: 'CloudTrail logging stopped', apply: (a) => { (a.trails[0] as Trail).logging = false; } },
+  {
+    name: 'AWS Config recorder stopped',
+    apply: (a) => { a.regionalServices.config = a.regionalServices.config.filter((r) => r !== home(a)); },
+  },
   {
     name: 'GuardDuty off in a region in use',
     apply: (a) => { (a.guardduty.find((g) => g.region === secondary(a)) as GuardDutyRegion).detectorEnabled = false; },
@@ -514,6 +549,28 @@ function deniedTo(account: SandboxAccount): { regions: string[]; bucket: string 
 
 const ok = <T>(value: T, unread: Unread[] = []): Collected<T> => (unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value });
 
+/** AWS Config, Security Hub and Access Analyzer in the regions Sentinel may read. */
+function regionalServiceParts(account: SandboxAccount, regions: string[], regional: (service: string) => Unread[]) {
+  const { config, securityHub, accessAnalyzer } = account.regionalServices;
+  return {
+    configRecorders: ok({
+      regions: regions.map((region) => ({
+        region,
+        recorders: config.includes(region)
+          ? [{ name: 'default', recording: true, lastStatus: 'Success' }]
+          : region === home(account) ? [{ name: 'default', recording: false, lastStatus: 'Success' }] : [],
+      })),
+    }, regional('AWS Config DescribeConfigurationRecorders')),
+    securityHub: ok({ regions: regions.map((region) => ({ region, enabled: securityHub.includes(region) })) }, regional('Security Hub DescribeHub')),
+    accessAnalyzers: ok({
+      regions: regions.map((region) => ({
+        region,
+        analyzers: accessAnalyzer.includes(region) ? [{ name: `${account.company}-external-access`, type: 'ACCOUNT', status: 'ACTIVE' }] : [],
+      })),
+    }, regional('IAM Access Analyzer ListAnalyzers')),
+  };
+}
+
 export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; at: Date }): Inventory {
   const account = cleanAccount(awsAccountId, at);
   const random = randomFor(awsAccountId, 'issues');
@@ -570,6 +627,7 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
       filters: readable(account.monitoring.filters), alarmedMetrics: readable(account.monitoring.alarmedMetrics),
     }, regional('CloudWatch Logs DescribeMetricFilters')),
     guardduty: ok({ regions: readable(account.guardduty) }, regional('GuardDuty ListDetectors')),
+    ...regionalServiceParts(account, readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), regional),
     costs: ok({ daily: account.daily }),
     anomalies: ok({ anomalies: account.anomalies }),
     budgets: ok({ budgets: account.budgets }),

@@ -1,6 +1,8 @@
+import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
 import { BILLING_CHECKS } from './billing';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DETECTION_CHECKS } from './detection';
+import { DETECTION_LOGGING_CHECKS } from './detection-logging';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
@@ -21,6 +23,8 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...SUSPENSION_CHECKS,
   ...DETECTION_CHECKS,
   ...MONITORING_CHECKS,
+  ...DETECTION_LOGGING_CHECKS,
+  ...ACCESS_ANALYZER_CHECKS,
   ...BILLING_CHECKS,
 ]);
 

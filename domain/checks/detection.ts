@@ -1,4 +1,5 @@
 import { failing, onPart } from './helpers';
+import { recordedEverywhere } from './trails';
 import type { Check, CheckResult } from './types';
 
 // Detection checks: whether the account records what happens in it (CloudTrail) and watches it for threats
@@ -12,25 +13,19 @@ export const DETECTION_CHECKS: readonly Check[] = [
     title: 'No multi-region CloudTrail trail logging',
     description: 'No CloudTrail trail is both multi-region and logging, so API activity in some or all regions is not '
       + 'kept beyond the 90-day event history; attackers favour regions nobody watches.',
-    remediation: 'Create a trail (CloudTrail > Trails > Create trail) that applies to all regions, logs management events, '
-      + 'writes to a dedicated S3 bucket with log file validation, and make sure its logging is on.',
+    remediation: 'Create a trail (CloudTrail > Trails > Create trail) that applies to all regions, logs management events '
+      + '(both Read and Write), writes to a dedicated S3 bucket with log file validation, and make sure its logging is on.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
     controls: { 'cis-aws-7.0': ['4.1'], 'aws-fsbp': ['CloudTrail.1'] },
-    evaluate: onPart('cloudtrail', ({ trails }): CheckResult => {
-      const multiRegion = trails.filter((trail) => trail.multiRegion);
-      if (multiRegion.some((trail) => trail.logging === true)) return { status: 'pass' };
-      const unknown = multiRegion.filter((trail) => trail.logging === null);
-      if (unknown.length > 0) {
-        return {
-          status: 'not_evaluated',
-          reason: `Whether ${unknown.map((t) => `trail ${t.name}`).join(', ')} is logging is unknown: its home region could not be read.`,
-        };
-      }
-      return failing([{
+    // CIS 4.1 also asks that the trail record management events, both read and write.
+    evaluate: onPart('cloudtrail', ({ trails }): CheckResult => recordedEverywhere(trails,
+      ({ management }) => management.read && management.write,
+      (multiRegionLogging) => ({
         resource: 'cloudtrail',
-        detail: trails.length === 0 ? 'The account has no trail.' : `None of the ${trails.length} trail(s) is multi-region and logging.`,
-      }]);
-    }),
+        detail: trails.length === 0 ? 'The account has no trail.'
+          : multiRegionLogging.length === 0 ? `None of the ${trails.length} trail(s) is multi-region and logging.`
+            : `No multi-region trail that is logging records both read and write management events (${multiRegionLogging.map((t) => t.name).join(', ')}).`,
+      }))),
   },
   {
     id: 'detection.trail_not_logging',

@@ -102,6 +102,23 @@ describe('sandbox inventory', () => {
       expect(ages(new Date(AT.getTime() + 30 * DAY_MS))).toEqual(ages(AT));
     });
 
+    it('has the logging controls met by some accounts and missed by others, in the regions it reads', () => {
+      const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
+      const checks = [
+        'detection.trail_log_validation_off', 'detection.trail_not_kms_encrypted', 'detection.trail_bucket_logging_off',
+        'detection.s3_write_events_not_logged', 'detection.s3_read_events_not_logged', 'detection.config_off',
+        'detection.security_hub_off', 'iam.access_analyzer_off',
+      ];
+      const statuses = new Map(checks.map((id) => [id, new Set<string>()]));
+      for (const awsAccountId of ids) {
+        const inventory = sandboxInventory({ awsAccountId, at: AT });
+        expect(value(inventory.configRecorders).regions.map((r) => r.region)).toEqual(inventory.regions.enabled);
+        for (const o of evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes) statuses.get(o.checkId)?.add(o.status);
+      }
+      expect(Object.fromEntries([...statuses].map(([id, seen]) => [id, [...seen].sort()])))
+        .toEqual(Object.fromEntries(checks.map((id) => [id, ['failed', 'passed']])));
+    });
+
     it('leaves AWS Health not evaluated for most accounts, saying why', () => {
       const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
       const health = ids.map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }).health);
@@ -133,7 +150,10 @@ describe('sandbox inventory', () => {
 
   describe(`the partial-coverage demo (${SANDBOX_PARTIAL_ACCOUNT_ID})`, () => {
     const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: AT });
-    const regional = ['securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms'] as const;
+    const regional = [
+      'securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms', 'configRecorders', 'securityHub',
+      'accessAnalyzers',
+    ] as const;
 
     it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {
       const denied = inventory.securityGroups.unread?.map((u) => u.scope);

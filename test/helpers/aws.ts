@@ -202,15 +202,18 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
 }
 
 /**
- * Answers for what moto 5.2 lacks: it has no AWS Health at all (HTTP 500), and answers Cost Explorer
- * GetAnomalies (500, NotImplementedError) and GuardDuty ListFindings/GetFindings (404) with HTML error pages.
- * Health answers as for an account without a Business support plan; the others find nothing.
+ * Answers for what moto 5.2 lacks: it has no AWS Health and no IAM Access Analyzer at all (HTTP 500), and answers
+ * Cost Explorer GetAnomalies (500, NotImplementedError) and GuardDuty ListFindings/GetFindings (404) with HTML
+ * error pages. Health answers as for an account without a Business support plan; the others find nothing.
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
     return jsonError(400, 'SubscriptionRequiredException', 'The AWS Premium Support Subscription is required to use this service.');
   }
   if (request.service === 'ce' && request.operation === 'GetAnomalies') return json(200, { Anomalies: [] });
+  if (request.service === 'access-analyzer' && request.method === 'GET' && request.path === '/analyzer') {
+    return json(200, { analyzers: [] }, 'application/json');
+  }
   if (request.service === 'guardduty' && request.method === 'POST') {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');
@@ -218,9 +221,23 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   return undefined;
 }
 
-/** What moto answers differently from AWS: the credential report gets AWS's root row. */
+/** The selector AWS gives a trail created without any: read and write management events, no data events. */
+const DEFAULT_EVENT_SELECTORS = [{ ReadWriteType: 'All', IncludeManagementEvents: true, DataResources: [], ExcludeManagementEventSources: [] }];
+
+/** A trail's event selectors: moto answers none for a new trail, where AWS answers its default selector. */
+function withDefaultSelectors(answer: CannedAnswer): CannedAnswer | undefined {
+  const selectors = JSON.parse(answer.body) as { EventSelectors?: unknown[]; AdvancedEventSelectors?: unknown[] };
+  if ((selectors.EventSelectors ?? []).length > 0 || (selectors.AdvancedEventSelectors ?? []).length > 0) return undefined;
+  return { ...answer, body: JSON.stringify({ ...selectors, EventSelectors: DEFAULT_EVENT_SELECTORS, AdvancedEventSelectors: undefined }) };
+}
+
+/**
+ * What moto answers differently from AWS: the credential report gets AWS's root row, a new trail AWS's default
+ * event selectors.
+ */
 export function motoDifferences(request: AwsRequest, answer: CannedAnswer): CannedAnswer | undefined {
   if (request.service === 'iam' && request.operation === 'GetCredentialReport' && answer.status === 200) return withRootRow(answer);
+  if (request.service === 'cloudtrail' && request.operation === 'GetEventSelectors' && answer.status === 200) return withDefaultSelectors(answer);
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { checkById } from '../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
-  AccessKey, Collected, IamUser, Inventory, PartName, ReportedKey, ReportedUser, Unread,
+  AccessKey, Collected, IamUser, Inventory, PartName, ReportedKey, ReportedUser, Trail, Unread,
 } from '../../domain/inventory';
 
 // Inventories for check tests: a clean account on which every check passes, and small helpers to break one thing.
@@ -65,6 +65,44 @@ export function setKeyCreated(inventory: Inventory, keyId: string, createdAt: st
   const key = part(inventory.iamPrincipals).users.flatMap((u) => u.accessKeys).find((k) => k.id === keyId) as AccessKey;
   key.createdAt = createdAt;
   slot.lastRotatedAt = createdAt;
+}
+
+/**
+ * The clean account's trail: multi-region, logging, validated, KMS-encrypted, recording management events and
+ * S3 object reads and writes, its bucket's access logged.
+ */
+export function cleanTrail(overrides: Partial<Trail> = {}): Trail {
+  return {
+    name: 'management',
+    homeRegion: 'us-east-1',
+    logFileValidation: true,
+    kmsKeyId: `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+    bucket: 'acme-cloudtrail-logs',
+    events: { management: { read: true, write: true }, s3Objects: { read: true, write: true } },
+    bucketLogging: { read: true, enabled: true },
+    multiRegion: true,
+    logging: true,
+    cloudWatchLogsLogGroupArn: `arn:aws:logs:us-east-1:${ACCOUNT}:log-group:cloudtrail-management:*`,
+    ...overrides,
+  };
+}
+
+/** AWS Config recording, Security Hub on and an external access analyzer, in every region. */
+function cleanLoggingServices(regions: string[]): Pick<Inventory, 'configRecorders' | 'securityHub' | 'accessAnalyzers'> {
+  return {
+    configRecorders: ok({ regions: regions.map((region) => ({ region, recorders: [{ name: 'default', recording: true, lastStatus: 'Success' }] })) }),
+    securityHub: ok({ regions: regions.map((region) => ({ region, enabled: true })) }),
+    accessAnalyzers: ok({
+      regions: regions.map((region) => ({
+        region,
+        // An unused-access analyzer next to the external-access one does not count for it, and does not hurt.
+        analyzers: [
+          { name: 'external-access', type: 'ACCOUNT', status: 'ACTIVE' },
+          { name: 'unused-access', type: 'ACCOUNT_UNUSED_ACCESS', status: 'ACTIVE' },
+        ],
+      })),
+    }),
+  };
 }
 
 /**
@@ -157,12 +195,7 @@ export function cleanInventory(now: string): Inventory {
     }),
     publicSnapshots: ok({ snapshots: [] }),
     publicImages: ok({ images: [] }),
-    cloudtrail: ok({
-      trails: [{
-        name: 'management', homeRegion: 'us-east-1', multiRegion: true, logging: true,
-        cloudWatchLogsLogGroupArn: `arn:aws:logs:us-east-1:${ACCOUNT}:log-group:cloudtrail-management:*`,
-      }],
-    }),
+    cloudtrail: ok({ trails: [cleanTrail()] }),
     // Every CIS 5.x activity has a metric filter on the trail's log group and an alarm on its metric.
     metricAlarms: ok({
       filters: MONITORED_ACTIVITIES.map((a) => ({
@@ -178,6 +211,7 @@ export function cleanInventory(now: string): Inventory {
         { region: 'us-west-2', detectorEnabled: true, highSeverityFindings: [] },
       ],
     }),
+    ...cleanLoggingServices(['us-east-1', 'us-west-2', 'eu-west-1']),
     costs: ok({
       // Ten flat days, yesterday's still-growing figure and today's partial one.
       daily: Array.from({ length: 11 }, (_, i) => ({ date: dateDaysAgo(now, i), amountUsd: i <= 1 ? 8 : 20 + (i % 3) })),

@@ -1,22 +1,68 @@
-import { CloudTrailClient, DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
-import type { Trail } from '../../../domain/inventory';
-import { isAbsent } from './failures';
+import {
+  CloudTrailClient, DescribeTrailsCommand, GetEventSelectorsCommand, GetTrailStatusCommand, type Trail as SdkTrail,
+} from '@aws-sdk/client-cloudtrail';
+import { GetBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Trail, TrailBucketLogging, TrailEvents } from '../../../domain/inventory';
+import { trailEvents } from './cloudtrail-events';
+import { settleAll } from './concurrency';
+import { failureOf, isAbsent, ReadFailure } from './failures';
 import { type ReadContext, regionalPart } from './reader';
 
 // DescribeTrails in a region answers the trails homed there and the multi-region and organization trails that
 // cover it (shadow trails): asking every enabled region finds each trail, and its ARN tells the copies apart. A
-// trail's status is asked in its home region, so a trail whose home region could not be read has an unknown status.
+// trail's status, event selectors and its bucket's access logging are asked in its home region, so a trail whose
+// home region could not be read has them unknown.
 
-interface Sighting extends Omit<Trail, 'logging'> {
-  arn: string;
-}
+type Home = Pick<Trail, 'logging' | 'events' | 'bucketLogging'>;
+type Sighting = Omit<Trail, keyof Home> & { arn: string };
 
 interface Slice {
   trails: Sighting[];
-  /** Logging status of the trails homed in this region, by ARN. */
-  logging: Record<string, boolean>;
+  /** Status, selectors and bucket logging of the trails homed in this region, by ARN. */
+  home: Record<string, Home>;
   /** Trails homed here that were deleted between the listing and the status. */
   deleted: string[];
+}
+
+function sighting(t: SdkTrail & { TrailARN: string }): Sighting {
+  return {
+    arn: t.TrailARN,
+    name: t.Name ?? '',
+    homeRegion: t.HomeRegion ?? '',
+    logFileValidation: t.LogFileValidationEnabled ?? false,
+    kmsKeyId: t.KmsKeyId ?? null,
+    bucket: t.S3BucketName ?? '',
+    multiRegion: t.IsMultiRegionTrail ?? false,
+    cloudWatchLogsLogGroupArn: t.CloudWatchLogsLogGroupArn ?? null,
+  };
+}
+
+/**
+ * The trail's bucket's server access logging. An organization's trail writes to a bucket of another account
+ * (its log archive), which this account may not read, or see at all: that bucket is unread, never a failure.
+ */
+async function bucketLogging(s3: S3Client, bucket: string): Promise<TrailBucketLogging> {
+  try {
+    const { LoggingEnabled } = await s3.send(new GetBucketLoggingCommand({ Bucket: bucket }));
+    return { read: true, enabled: LoggingEnabled?.TargetBucket !== undefined };
+  } catch (err) {
+    const elsewhere = isAbsent(err, 'NoSuchBucket') || (err instanceof ReadFailure && err.kind === 'denied');
+    if (!elsewhere) throw err;
+    return { read: false, reason: failureOf(err).reason };
+  }
+}
+
+/**
+ * What the trail records. A member account may not be shown the selectors of its organization's trail: they are
+ * then unknown, and the trail stays listed (its status says whether it exists).
+ */
+async function events(cloudtrail: CloudTrailClient, arn: string): Promise<TrailEvents | null> {
+  try {
+    return trailEvents(await cloudtrail.send(new GetEventSelectorsCommand({ TrailName: arn })));
+  } catch (err) {
+    if (isAbsent(err, 'TrailNotFound') || (err instanceof ReadFailure && err.kind === 'denied')) return null;
+    throw err;
+  }
 }
 
 export const cloudtrailPart = regionalPart({
@@ -24,18 +70,22 @@ export const cloudtrailPart = regionalPart({
   async read({ session }: ReadContext, region: string): Promise<Slice> {
     const cloudtrail = session.client((config) => new CloudTrailClient(config), region);
     const { trailList = [] } = await cloudtrail.send(new DescribeTrailsCommand({ includeShadowTrails: true }));
-    const slice: Slice = { trails: [], logging: {}, deleted: [] };
-    for (const t of trailList) {
-      if (t.TrailARN) {
-        slice.trails.push({
-          arn: t.TrailARN, name: t.Name ?? '', homeRegion: t.HomeRegion ?? '', multiRegion: t.IsMultiRegionTrail ?? false,
-          cloudWatchLogsLogGroupArn: t.CloudWatchLogsLogGroupArn ?? null,
-        });
-      }
-    }
-    for (const trail of slice.trails.filter((t) => t.homeRegion === region)) {
+    const slice: Slice = { trails: [], home: {}, deleted: [] };
+    for (const t of trailList) if (t.TrailARN) slice.trails.push(sighting({ ...t, TrailARN: t.TrailARN }));
+    const homed = slice.trails.filter((t) => t.homeRegion === region);
+    // The bucket may be in any region: the client follows S3's redirect there. An emulator's address cannot take
+    // the bucket in its host name.
+    const s3 = homed.length === 0 ? null : session.client((config) => new S3Client({
+      ...config, followRegionRedirects: true, forcePathStyle: session.endpointUrl !== undefined,
+    }), region);
+    for (const trail of homed) {
       try {
-        slice.logging[trail.arn] = (await cloudtrail.send(new GetTrailStatusCommand({ Name: trail.arn }))).IsLogging ?? false;
+        const [status, recorded, logging] = await settleAll([
+          cloudtrail.send(new GetTrailStatusCommand({ Name: trail.arn })),
+          events(cloudtrail, trail.arn),
+          s3 && trail.bucket ? bucketLogging(s3, trail.bucket) : null,
+        ]);
+        slice.home[trail.arn] = { logging: status.IsLogging ?? false, events: recorded, bucketLogging: logging };
       } catch (err) {
         if (!isAbsent(err, 'TrailNotFound')) throw err;
         slice.deleted.push(trail.arn);
@@ -44,11 +94,12 @@ export const cloudtrailPart = regionalPart({
     return slice;
   },
   assemble(slices) {
-    const logging: Record<string, boolean> = Object.assign({}, ...slices.map((s) => s.logging));
+    const home: Record<string, Home> = Object.assign({}, ...slices.map((s) => s.home));
     const deleted = new Set(slices.flatMap((s) => s.deleted));
+    const unknown: Home = { logging: null, events: null, bucketLogging: null };
     const trails = new Map<string, Trail>();
     for (const { arn, ...trail } of slices.flatMap((s) => s.trails)) {
-      if (!deleted.has(arn)) trails.set(arn, { ...trail, logging: logging[arn] ?? null });
+      if (!deleted.has(arn)) trails.set(arn, { ...trail, ...(home[arn] ?? unknown) });
     }
     return { trails: [...trails.values()].sort((a, b) => a.name.localeCompare(b.name)) };
   },

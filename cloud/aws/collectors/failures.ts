@@ -46,6 +46,7 @@ function kindOf(err: unknown): { kind: FailureKind; code: string } {
 // Client names as people know the services.
 const SERVICE_NAMES: Readonly<Record<string, string>> = {
   CostExplorer: 'Cost Explorer', S3Control: 'S3 Control', Health: 'AWS Health', CloudWatchLogs: 'CloudWatch Logs',
+  ConfigService: 'AWS Config', SecurityHub: 'Security Hub', AccessAnalyzer: 'IAM Access Analyzer',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

@@ -1,9 +1,11 @@
 import { describeUnread } from '../../../domain/checks/evaluate';
 import type { Collected, Inventory, PartName, Parts, Unread } from '../../../domain/inventory';
 import { type Checkpoint, type CollectionProgress, IncompleteCollectionError, type ReadOutcome } from '../../types';
+import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
 import { anomaliesPart, budgetsPart, costsPart } from './billing';
 import { cloudtrailPart } from './cloudtrail';
+import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { failureOf } from './failures';
@@ -15,6 +17,7 @@ import { metricAlarmsPart } from './metric-alarms';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
+import { securityHubPart } from './security-hub';
 import type { Session } from './session';
 
 // Reads a customer's account through their role as a set of independent reads: one per global part, one per
@@ -30,6 +33,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   securityGroupsPart, instancesPart, publicSnapshotsPart, publicImagesPart, cloudtrailPart, guarddutyPart,
   costsPart, anomaliesPart, budgetsPart, alternateContactsPart, healthPart,
   serverCertificatesPart, rootVirtualMfaPart, metricAlarmsPart,
+  configRecordersPart, securityHubPart, accessAnalyzersPart,
 ]);
 
 const REGIONS = 'regions';

@@ -2,7 +2,7 @@ import { CATALOG } from '../../../domain/checks/catalog';
 import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
 import { type Inventory, PART_NAMES, type PartName } from '../../../domain/inventory';
 import {
-  ACCOUNT, cleanInventory, daysAgo, hoursAgo, outcome, part, reportedKey, reportRow, setKeyCreated, withoutPart,
+  ACCOUNT, cleanInventory, cleanTrail, daysAgo, hoursAgo, outcome, part, reportedKey, reportRow, setKeyCreated, withoutPart,
 } from '../../helpers/inventory';
 
 // Every check, three ways: it passes on a clean account, one targeted change makes it fail on exactly the
@@ -134,8 +134,40 @@ const CASES: Case[] = [
   },
   {
     id: 'detection.trail_not_logging', parts: ['cloudtrail'],
-    breaks: (inv) => { part(inv.cloudtrail).trails.push({ name: 'old-audit', homeRegion: 'eu-west-1', multiRegion: false, logging: false, cloudWatchLogsLogGroupArn: null }); },
+    breaks: (inv) => { part(inv.cloudtrail).trails.push(cleanTrail({ name: 'old-audit', homeRegion: 'eu-west-1', multiRegion: false, logging: false })); },
     fails: ['old-audit@eu-west-1'],
+  },
+  {
+    id: 'detection.trail_log_validation_off', parts: ['cloudtrail'],
+    breaks: (inv) => { part(inv.cloudtrail).trails[0]!.logFileValidation = false; }, fails: ['management@us-east-1'],
+  },
+  {
+    id: 'detection.trail_not_kms_encrypted', parts: ['cloudtrail'],
+    breaks: (inv) => { part(inv.cloudtrail).trails[0]!.kmsKeyId = null; }, fails: ['management@us-east-1'],
+  },
+  {
+    id: 'detection.trail_bucket_logging_off', parts: ['cloudtrail'],
+    breaks: (inv) => { part(inv.cloudtrail).trails[0]!.bucketLogging = { read: true, enabled: false }; }, fails: ['acme-cloudtrail-logs@global'],
+  },
+  {
+    id: 'detection.s3_write_events_not_logged', parts: ['cloudtrail'],
+    breaks: (inv) => { part(inv.cloudtrail).trails[0]!.events!.s3Objects.write = false; }, fails: ['cloudtrail@global'],
+  },
+  {
+    id: 'detection.s3_read_events_not_logged', parts: ['cloudtrail'],
+    breaks: (inv) => { part(inv.cloudtrail).trails[0]!.events!.s3Objects.read = false; }, fails: ['cloudtrail@global'],
+  },
+  {
+    id: 'detection.config_off', parts: ['configRecorders'],
+    breaks: (inv) => { part(inv.configRecorders).regions[1]!.recorders = []; }, fails: ['config@us-west-2'],
+  },
+  {
+    id: 'detection.security_hub_off', parts: ['securityHub'],
+    breaks: (inv) => { part(inv.securityHub).regions[2]!.enabled = false; }, fails: ['securityhub@eu-west-1'],
+  },
+  {
+    id: 'iam.access_analyzer_off', parts: ['accessAnalyzers'],
+    breaks: (inv) => { part(inv.accessAnalyzers).regions[0]!.analyzers.shift(); }, fails: ['access-analyzer@us-east-1'],
   },
   {
     id: 'detection.cis_metric_alarms_missing', parts: ['cloudtrail', 'metricAlarms'],

@@ -1,4 +1,4 @@
-import { cleanInventory, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
+import { cleanInventory, cleanTrail, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 
@@ -35,7 +35,7 @@ describe('detection checks', () => {
 
     it('passes when one multi-region trail logs, whatever the status of the others', () => {
       const inventory = cleanInventory(NOW);
-      part(inventory.cloudtrail).trails.push({ name: 'unknown', homeRegion: 'ap-south-1', multiRegion: true, logging: null, cloudWatchLogsLogGroupArn: null });
+      part(inventory.cloudtrail).trails.push(cleanTrail({ name: 'unknown', homeRegion: 'ap-south-1', logging: null, events: null }));
       expect(outcome('detection.no_multi_region_trail', inventory)).toBe('pass');
     });
   });

@@ -1,7 +1,7 @@
 import { checkById } from '../../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../../domain/checks/cis-metric-filters';
 import type { Inventory } from '../../../domain/inventory';
-import { ACCOUNT, cleanInventory, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
+import { ACCOUNT, cleanInventory, cleanTrail, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 const CHECK = 'detection.cis_metric_alarms_missing';
@@ -112,10 +112,9 @@ describe('CIS 5.x metric filters and alarms', () => {
 
     it('leaves only the controls not proven elsewhere unknown, per control, rather than failing them', () => {
       const inventory = cleanInventory(NOW);
-      part(inventory.cloudtrail).trails.push({
-        name: 'org-trail', homeRegion: 'eu-west-1', multiRegion: true, logging: true,
-        cloudWatchLogsLogGroupArn: `arn:aws:logs:eu-west-1:${ACCOUNT}:log-group:org-trail:*`,
-      });
+      part(inventory.cloudtrail).trails.push(cleanTrail({
+        name: 'org-trail', homeRegion: 'eu-west-1', cloudWatchLogsLogGroupArn: `arn:aws:logs:eu-west-1:${ACCOUNT}:log-group:org-trail:*`,
+      }));
       filterOf(inventory, '5.15').logGroup = 'somewhere-else';
       const partial = unreadRegion(inventory, 'eu-west-1');
       expect(outcome(CHECK, partial)).toBe('pass');

@@ -1,0 +1,197 @@
+import { CloudTrailClient, CreateTrailCommand, PutEventSelectorsCommand, StartLoggingCommand } from '@aws-sdk/client-cloudtrail';
+import {
+  ConfigServiceClient, PutConfigurationRecorderCommand, PutDeliveryChannelCommand, StartConfigurationRecorderCommand,
+} from '@aws-sdk/client-config-service';
+import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { CreateBucketCommand, PutBucketAclCommand, PutBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
+import { EnableSecurityHubCommand, SecurityHubClient } from '@aws-sdk/client-securityhub';
+import { createAwsProvider } from '../../cloud/aws/provider';
+import type { CloudProvider, RoleTarget } from '../../cloud/types';
+import { createLogger } from '../../config/logger';
+import { checkById } from '../../domain/checks/catalog';
+import type { Collected, Inventory } from '../../domain/inventory';
+import { ROLE_NAME } from '../../domain/onboarding';
+import {
+  accessDenied, type AwsFront, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig,
+  MOTO_ACCOUNT_ID, motoDifferences, motoGaps, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
+} from '../helpers/aws';
+
+// The logging controls end to end: a customer account seeded in moto through the SDK, Sentinel's role created
+// with the real CLI script, collected through the front (test/helpers/aws.ts), and the checks run on the result.
+
+const log = createLogger({ level: 'silent', name: 'test' });
+const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
+const LOGGING_CHECKS = [
+  'detection.no_multi_region_trail', 'detection.trail_log_validation_off', 'detection.trail_not_kms_encrypted',
+  'detection.trail_bucket_logging_off', 'detection.s3_write_events_not_logged', 'detection.s3_read_events_not_logged',
+  'detection.config_off', 'detection.security_hub_off', 'iam.access_analyzer_off',
+];
+
+function ok<T>(part: Collected<T>): T {
+  if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
+  return part.value;
+}
+
+/** Each logging check's outcome: pass, not evaluated, or its failing resources as `resource@region`. */
+function outcomes(inventory: Inventory): Record<string, string | string[]> {
+  return Object.fromEntries(LOGGING_CHECKS.map((id) => {
+    const result = checkById(id)!.evaluate(inventory, { now: inventory.collectedAt });
+    return [id, result.status === 'fail' ? result.resources.map((r) => `${r.resource}@${r.region ?? 'global'}`) : result.status];
+  }));
+}
+
+/** An ACTIVE external access analyzer in every region, as the customer would have created (moto has no Access Analyzer). */
+function withAnalyzers(request: AwsRequest): CannedAnswer | undefined {
+  if (request.service !== 'access-analyzer') return motoGaps(request);
+  const analyzer = {
+    arn: `arn:aws:access-analyzer:${request.region}:123456789012:analyzer/external`, name: 'external', type: 'ACCOUNT', status: 'ACTIVE',
+    createdAt: '2026-01-01T00:00:00Z',
+  };
+  return { status: 200, contentType: 'application/json', body: JSON.stringify({ analyzers: [analyzer] }) };
+}
+
+describe('logging controls collected against moto', () => {
+  let front: AwsFront;
+  let provider: CloudProvider;
+  const clients: { destroy(): void }[] = [];
+  const client = <C extends { destroy(): void }>(c: C): C => {
+    clients.push(c);
+    return c;
+  };
+
+  async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget; regions: string[] }> {
+    const customer = await customerAccount();
+    const target = { tenantId: 'tnt_test', awsAccountId: customer.accountId, roleName: ROLE_NAME, externalId: randomExternalId() };
+    const { Regions = [] } = await client(new EC2Client(customerConfig(customer))).send(new DescribeRegionsCommand({}));
+    return { customer, target, regions: Regions.flatMap((r) => (r.RegionName ? [r.RegionName] : [])) };
+  }
+
+  /** A bucket and a multi-region trail that delivers to it, logging. */
+  async function trail(customer: CustomerAccount, settings: { validation?: boolean; kmsKeyId?: string } = {}) {
+    const bucket = uniqueName('trail-logs');
+    const s3 = client(new S3Client({ ...customerConfig(customer), forcePathStyle: true }));
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    const cloudtrail = client(new CloudTrailClient(customerConfig(customer)));
+    await cloudtrail.send(new CreateTrailCommand({
+      Name: 'everywhere', S3BucketName: bucket, IsMultiRegionTrail: true, EnableLogFileValidation: settings.validation, KmsKeyId: settings.kmsKeyId,
+    }));
+    await cloudtrail.send(new StartLoggingCommand({ Name: 'everywhere' }));
+    return { bucket, s3, cloudtrail };
+  }
+
+  beforeAll(async () => {
+    front = await startAwsFront();
+    provider = createAwsProvider({
+      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log, maxAttempts: 2,
+    });
+  });
+  beforeEach(() => {
+    front.answer = motoGaps;
+    front.rewrite = motoDifferences;
+    front.requests.length = 0;
+  });
+  afterAll(async () => {
+    for (const c of clients.splice(0)) c.destroy();
+    await front.close();
+  });
+
+  it('finds a trail\'s defaults, and Config, Security Hub and Access Analyzer off, in every region', async () => {
+    const { customer, target, regions } = await connectedCustomer();
+    const { bucket } = await trail(customer);
+    createSentinelRole({ customer, externalId: target.externalId });
+
+    const inventory = await provider.collectInventory(target);
+
+    expect(ok(inventory.cloudtrail).trails).toEqual([{
+      name: 'everywhere', homeRegion: REGION, multiRegion: true, logging: true, logFileValidation: false, kmsKeyId: null, bucket,
+      cloudWatchLogsLogGroupArn: null,
+      // A new trail's default selector: management events, read and write; no data events.
+      events: { management: { read: true, write: true }, s3Objects: { read: false, write: false } },
+      bucketLogging: { read: true, enabled: false },
+    }]);
+    expect(ok(inventory.configRecorders).regions).toEqual(regions.sort().map((region) => ({ region, recorders: [] })));
+    expect(ok(inventory.securityHub).regions.filter((r) => r.enabled)).toEqual([]);
+    expect(ok(inventory.accessAnalyzers).regions.filter((r) => r.analyzers.length > 0)).toEqual([]);
+    const everyRegion = (resource: string) => regions.map((region) => `${resource}@${region}`);
+    expect(outcomes(inventory)).toEqual({
+      'detection.no_multi_region_trail': 'pass',
+      'detection.trail_log_validation_off': [`everywhere@${REGION}`],
+      'detection.trail_not_kms_encrypted': [`everywhere@${REGION}`],
+      'detection.trail_bucket_logging_off': [`${bucket}@global`],
+      'detection.s3_write_events_not_logged': ['cloudtrail@global'],
+      'detection.s3_read_events_not_logged': ['cloudtrail@global'],
+      'detection.config_off': everyRegion('config'),
+      'detection.security_hub_off': everyRegion('securityhub'),
+      'iam.access_analyzer_off': everyRegion('access-analyzer'),
+    });
+    // Selectors and the bucket's logging are asked once, of the trail's home region, like its status.
+    const selectorCalls = front.requests.filter((r) => r.service === 'cloudtrail' && r.operation === 'GetEventSelectors');
+    expect(selectorCalls.map((r) => r.region)).toEqual([REGION]);
+    expect(front.requests.filter((r) => r.service === 's3' && r.query === 'logging')).toHaveLength(1);
+  });
+
+  it('passes every logging control on an account set up as CIS asks', async () => {
+    const { customer, target, regions } = await connectedCustomer();
+    const { KeyMetadata } = await client(new KMSClient(customerConfig(customer))).send(new CreateKeyCommand({ Description: 'trail logs' }));
+    const { bucket, s3, cloudtrail } = await trail(customer, { validation: true, kmsKeyId: KeyMetadata?.Arn });
+    const accessLogs = uniqueName('access-logs');
+    await s3.send(new CreateBucketCommand({ Bucket: accessLogs }));
+    const logDelivery = 'uri="http://acs.amazonaws.com/groups/s3/LogDelivery"';
+    await s3.send(new PutBucketAclCommand({ Bucket: accessLogs, GrantWrite: logDelivery, GrantReadACP: logDelivery }));
+    await s3.send(new PutBucketLoggingCommand({ Bucket: bucket, BucketLoggingStatus: { LoggingEnabled: { TargetBucket: accessLogs, TargetPrefix: `${bucket}/` } } }));
+    await cloudtrail.send(new PutEventSelectorsCommand({
+      TrailName: 'everywhere',
+      AdvancedEventSelectors: [
+        { Name: 'Management events', FieldSelectors: [{ Field: 'eventCategory', Equals: ['Management'] }] },
+        { Name: 'S3 objects', FieldSelectors: [{ Field: 'eventCategory', Equals: ['Data'] }, { Field: 'resources.type', Equals: ['AWS::S3::Object'] }] },
+      ],
+    }));
+    await Promise.all(regions.map(async (region) => {
+      const config = client(new ConfigServiceClient(customerConfig(customer, region)));
+      await config.send(new PutConfigurationRecorderCommand({
+        ConfigurationRecorder: { name: 'default', roleARN: `arn:aws:iam::${customer.accountId}:role/config`, recordingGroup: { allSupported: true } },
+      }));
+      await config.send(new PutDeliveryChannelCommand({ DeliveryChannel: { name: 'default', s3BucketName: bucket } }));
+      await config.send(new StartConfigurationRecorderCommand({ ConfigurationRecorderName: 'default' }));
+      await client(new SecurityHubClient(customerConfig(customer, region))).send(new EnableSecurityHubCommand({}));
+    }));
+    createSentinelRole({ customer, externalId: target.externalId });
+    front.answer = withAnalyzers;
+
+    const inventory = await provider.collectInventory(target);
+
+    expect(ok(inventory.cloudtrail).trails).toMatchObject([{
+      logFileValidation: true, kmsKeyId: KeyMetadata?.Arn, bucketLogging: { read: true, enabled: true },
+      events: { management: { read: true, write: true }, s3Objects: { read: true, write: true } },
+    }]);
+    expect(ok(inventory.configRecorders).regions[0]?.recorders).toEqual([{ name: 'default', recording: true, lastStatus: expect.any(String) }]);
+    expect(Object.values(outcomes(inventory)).every((o) => o === 'pass')).toBe(true);
+  });
+
+  it('leaves unread, never failed, a trail bucket of another account, and a region where Security Hub is refused', async () => {
+    const { customer, target } = await connectedCustomer();
+    const { bucket } = await trail(customer);
+    createSentinelRole({ customer, externalId: target.externalId });
+    // An organization trail's log archive bucket, which AWS shows the member account only as AccessDenied, and a
+    // region-deny SCP on Security Hub in eu-west-2 (moto enforces neither).
+    front.answer = (request) => {
+      if (request.service === 's3' && request.path.startsWith(`/${bucket}`) && request.query === 'logging') return accessDenied(request);
+      if (request.service === 'securityhub' && request.region === 'eu-west-2') return accessDenied(request);
+      return motoGaps(request);
+    };
+
+    const inventory = await provider.collectInventory(target);
+
+    expect(ok(inventory.cloudtrail).trails[0]?.bucketLogging).toEqual({
+      read: false, reason: expect.stringMatching(/^AWS denied Sentinel's role S3 GetBucketLogging \(AccessDenied\)/),
+    });
+    const bucketCheck = checkById('detection.trail_bucket_logging_off')!.evaluate(inventory, { now: inventory.collectedAt });
+    expect(bucketCheck).toEqual({ status: 'pass', unread: [{ kind: 'resource', scope: bucket, reason: expect.any(String) }] });
+    expect(inventory.securityHub.unread).toEqual([{
+      kind: 'region', scope: 'eu-west-2', reason: expect.stringMatching(/^AWS denied Sentinel's role Security Hub DescribeHub \(AccessDenied\)/),
+    }]);
+    expect(ok(inventory.securityHub).regions.map((r) => r.region)).not.toContain('eu-west-2');
+    expect(outcomes(inventory)['detection.security_hub_off']).not.toContain('securityhub@eu-west-2');
+  });
+});
