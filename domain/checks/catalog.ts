@@ -1,6 +1,7 @@
 import { BILLING_CHECKS } from './billing';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DETECTION_CHECKS } from './detection';
+import { EC2_VPC_CHECKS } from './ec2-vpc';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { SUSPENSION_CHECKS } from './suspension';
@@ -18,6 +19,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...SUSPENSION_CHECKS,
   ...DETECTION_CHECKS,
   ...BILLING_CHECKS,
+  ...EC2_VPC_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

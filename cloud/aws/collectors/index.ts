@@ -5,6 +5,7 @@ import { alternateContactsPart } from './account';
 import { anomaliesPart, budgetsPart, costsPart } from './billing';
 import { cloudtrailPart } from './cloudtrail';
 import { credentialReportPart } from './credential-report';
+import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { failureOf } from './failures';
 import { guarddutyPart } from './guardduty';
@@ -14,6 +15,7 @@ import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import type { Session } from './session';
+import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 
 // Reads a customer's account through their role as a set of independent reads: one per global part, one per
 // regional part and enabled region (after the region list itself). Each read settles on its own: read, or
@@ -27,6 +29,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   s3AccountBlockPublicAccessPart, s3BucketsPart,
   securityGroupsPart, instancesPart, publicSnapshotsPart, publicImagesPart, cloudtrailPart, guarddutyPart,
   costsPart, anomaliesPart, budgetsPart, alternateContactsPart, healthPart,
+  ebsEncryptionByDefaultPart, networkAclsPart, vpcFlowLogsPart,
 ]);
 
 const REGIONS = 'regions';
