@@ -336,6 +336,16 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     apply: (a) => { a.ec2.publicSnapshots.push({ id: `snap-${hexId(17, a.id, 'snapshot')}`, region: home(a) }); },
   },
   {
+    // A Windows file share opened "for the auditors" and never closed.
+    name: 'SMB open to the internet',
+    apply: (a) => {
+      a.ec2.securityGroups.push({
+        id: `sg-${hexId(17, a.id, 'file-share')}`, name: 'file-share', region: home(a),
+        openIngress: [{ protocol: 'tcp', fromPort: 445, toPort: 445, cidr: '0.0.0.0/0' }],
+      });
+    },
+  },
+  {
     // Launched by hand before the team used roles and IMDSv2; its keys sit in a config file.
     name: 'legacy instance with IMDSv1 and no role',
     apply: (a) => {

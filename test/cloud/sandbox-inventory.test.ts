@@ -105,7 +105,7 @@ describe('sandbox inventory', () => {
     it('breaks each EC2 and VPC control in some accounts, and keeps it in most', () => {
       const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
       const checks = [
-        'exposure.ebs_default_encryption_off', 'exposure.nacl_admin_ports_open', 'exposure.default_sg_allows_traffic',
+        'exposure.ebs_default_encryption_off', 'exposure.sg_cifs_open', 'exposure.nacl_admin_ports_open', 'exposure.default_sg_allows_traffic',
         'exposure.imdsv1_allowed', 'iam.instance_without_role', 'detection.vpc_flow_logs_off',
       ];
       const failing = Object.fromEntries(checks.map((id) => [id, 0]));
