@@ -163,12 +163,70 @@ export interface SecurityGroup {
   openIngress: OpenIngress[];
 }
 
+/** A rule of a VPC's default security group: the traffic it admits (inbound) or lets out (outbound). */
+export interface GroupRule {
+  direction: 'inbound' | 'outbound';
+  protocol: string; // as OpenIngress
+  fromPort: number | null;
+  toPort: number | null;
+  /** Where from (inbound) or to (outbound): a CIDR, a prefix list id or a security group id. */
+  peer: string;
+}
+
+/** A VPC's default security group that has rules; default groups without any are not collected. */
+export interface DefaultSecurityGroup {
+  id: string;
+  vpcId: string;
+  region: string;
+  rules: GroupRule[];
+}
+
 export interface Instance {
   id: string;
   region: string;
   type: string;
   state: string;
   launchedAt: string;
+  /** The instance metadata service's options (MetadataOptions); null when EC2 did not report them. */
+  metadata: { httpTokens: string; httpEndpoint: string } | null;
+  /** The attached instance profile (its role gives the instance its AWS credentials); null when none is. */
+  instanceProfileArn: string | null;
+}
+
+/** A region's EBS encryption-by-default setting. */
+export interface EbsEncryptionSetting {
+  region: string;
+  enabled: boolean;
+}
+
+/** An inbound network ACL entry whose source is the whole internet (0.0.0.0/0 or ::/0). */
+export interface NaclIngress {
+  ruleNumber: number;
+  action: 'allow' | 'deny';
+  /** As EC2 reports it: an IANA protocol number ('6' TCP, '17' UDP) or '-1' (all). */
+  protocol: string;
+  /** null when the entry has no port range (all protocols, ICMP). */
+  fromPort: number | null;
+  toPort: number | null;
+  cidr: string;
+}
+
+/**
+ * A network ACL that allows some traffic from the internet, with all its internet inbound entries (denies
+ * included: a lower-numbered deny shadows a later allow) in rule-number order. Other ACLs are not collected.
+ */
+export interface NetworkAcl {
+  id: string;
+  vpcId: string;
+  region: string;
+  internetIngress: NaclIngress[];
+}
+
+/** A VPC with no active flow log. */
+export interface UnloggedVpc {
+  id: string;
+  region: string;
+  isDefault: boolean;
 }
 
 export interface RegionalResource {
@@ -302,10 +360,14 @@ export interface Inventory {
   /** Unread: buckets that could not be read (by name). */
   s3Buckets: Collected<{ buckets: Bucket[] }>;
   // Regional parts: unread regions are missing from the lists.
-  securityGroups: Collected<{ groups: SecurityGroup[] }>;
+  /** `groups`: those open to the internet; `defaultGroups`: VPCs' default groups that have rules. */
+  securityGroups: Collected<{ groups: SecurityGroup[]; defaultGroups: DefaultSecurityGroup[] }>;
   instances: Collected<{ instances: Instance[] }>;
   publicSnapshots: Collected<{ snapshots: RegionalResource[] }>;
   publicImages: Collected<{ images: RegionalResource[] }>;
+  ebsEncryptionByDefault: Collected<{ regions: EbsEncryptionSetting[] }>;
+  networkAcls: Collected<{ acls: NetworkAcl[] }>;
+  vpcFlowLogs: Collected<{ unloggedVpcs: UnloggedVpc[] }>;
   cloudtrail: Collected<{ trails: Trail[] }>;
   /** Metric filters of every log group, and the metrics with an alarm that has an action. */
   metricAlarms: Collected<{ filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] }>;
@@ -337,5 +399,6 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   guardduty: true, costs: true, anomalies: true, budgets: true, alternateContacts: true, health: true,
   serverCertificates: true, rootVirtualMfa: true, metricAlarms: true,
   configRecorders: true, securityHub: true, accessAnalyzers: true,
+  ebsEncryptionByDefault: true, networkAcls: true, vpcFlowLogs: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);

@@ -3,6 +3,9 @@ import type {
   AlarmedMetric, AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, GuardDutyRegion, IamGroup,
   IamRole, Instance, Inventory, MetricFilter, PasswordPolicy, RegionalResource, SecurityGroup, ServerCertificate, Trail, Unread,
 } from '../../domain/inventory';
+import {
+  cleanNetwork, defaultGroupAsCreated, ebsEncryptionOnlyWhereUsed, openAcl, type SandboxNetwork, unloggedStagingVpc, unloggedVpcs,
+} from './network';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
 // never from Math.random or the clock, so a demo (and a test) can replay any scan exactly.
@@ -153,6 +156,7 @@ interface SandboxAccount {
   };
   s3: { accountBlockPublicAccess: BlockPublicAccess | null; buckets: Bucket[] };
   ec2: { securityGroups: SecurityGroup[]; instances: Instance[]; publicSnapshots: RegionalResource[]; publicImages: RegionalResource[] };
+  net: SandboxNetwork;
   trails: Trail[];
   monitoring: { filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] };
   guardduty: GuardDutyRegion[];
@@ -270,10 +274,13 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
         type: pick(random, ['t3.micro', 't3.small', 't3.medium', 'm5.large']),
         state: random() < 0.85 ? 'running' : 'stopped',
         launchedAt: ago(at, int(random, 3, 400) * DAY_MS + int(random, 0, 23) * HOUR_MS),
+        metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
+        instanceProfileArn: iamArn(id, 'instance-profile/app-instance-role'),
       }))),
       publicSnapshots: [],
       publicImages: [],
     },
+    net: cleanNetwork({ idOf: (...keys) => hexId(17, id, ...keys), regionsInUse: regions, enabledRegions: ENABLED_REGIONS }),
     trails: [sandboxTrail(id, company, homeRegion)],
     // The CIS 5.x alarms, on the trail's log group, notifying the security team.
     monitoring: {
@@ -390,6 +397,36 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     name: 'public EBS snapshot',
     apply: (a) => { a.ec2.publicSnapshots.push({ id: `snap-${hexId(17, a.id, 'snapshot')}`, region: home(a) }); },
   },
+  {
+    // A Windows file share opened "for the auditors" and never closed.
+    name: 'SMB open to the internet',
+    apply: (a) => {
+      a.ec2.securityGroups.push({
+        id: `sg-${hexId(17, a.id, 'file-share')}`, name: 'file-share', region: home(a),
+        openIngress: [{ protocol: 'tcp', fromPort: 445, toPort: 445, cidr: '0.0.0.0/0' }],
+      });
+    },
+  },
+  {
+    // Launched by hand before the team used roles and IMDSv2; its keys sit in a config file.
+    name: 'legacy instance with IMDSv1 and no role',
+    apply: (a) => {
+      a.ec2.instances.push({
+        id: `i-${hexId(17, a.id, 'legacy')}`, region: home(a), type: 't2.medium', state: 'running', launchedAt: ago(a.at, 1400 * DAY_MS),
+        metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' }, instanceProfileArn: null,
+      });
+    },
+  },
+  { name: 'network ACL left allowing everything', apply: (a) => { openAcl(a.net, secondary(a)); } },
+  {
+    name: 'default security group with its rules',
+    apply: (a) => {
+      const region = home(a);
+      defaultGroupAsCreated(a.net, { idOf: (...keys) => hexId(17, a.id, ...keys), region, groupId: `sg-${hexId(17, a.id, region, 'default')}` });
+    },
+  },
+  { name: 'VPC without flow logs', apply: (a) => { unloggedStagingVpc(a.net, { idOf: (...keys) => hexId(17, a.id, ...keys), region: secondary(a) }); } },
+  { name: 'EBS encryption by default only where used', apply: (a) => { ebsEncryptionOnlyWhereUsed(a.net, a.regions); } },
   { name: 'CloudTrail logging stopped', apply: (a) => { (a.trails[0] as Trail).logging = false; } },
   {
     name: 'AWS Config recorder stopped',
@@ -512,7 +549,11 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
     apply: (a, since, occurrence) => {
       const region = pick(randomFor(a.id, 'mining', occurrence), ENABLED_REGIONS.filter((r) => !a.regions.includes(r)));
       for (let i = 0; i < 3; i++) {
-        a.ec2.instances.push({ id: `i-${hexId(17, a.id, 'mining', occurrence, i)}`, region, type: 'p3.2xlarge', state: 'running', launchedAt: iso(since) });
+        a.ec2.instances.push({
+          id: `i-${hexId(17, a.id, 'mining', occurrence, i)}`, region, type: 'p3.2xlarge', state: 'running', launchedAt: iso(since),
+          // Launched with the attacker's defaults: no role, IMDSv1 still answered.
+          metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' }, instanceProfileArn: null,
+        });
       }
       (a.guardduty.find((g) => g.region === region) as GuardDutyRegion).detectorEnabled = false;
     },
@@ -587,7 +628,7 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
   const denied = deniedTo(account);
   const readable = <T extends { region: string }>(items: T[]) => items.filter((item) => !denied.regions.includes(item.region));
   const regional = (service: string): Unread[] => denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
-  const { iam, s3, ec2 } = account;
+  const { iam, s3, ec2, net } = account;
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
@@ -618,10 +659,13 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
       { buckets: s3.buckets.filter((b) => b.name !== denied.bucket) },
       denied.bucket ? [{ kind: 'resource', scope: denied.bucket, reason: BUCKET_DENIED }] : [],
     ),
-    securityGroups: ok({ groups: readable(ec2.securityGroups) }, regional('EC2 DescribeSecurityGroups')),
+    securityGroups: ok({ groups: readable(ec2.securityGroups), defaultGroups: readable(net.defaultGroups) }, regional('EC2 DescribeSecurityGroups')),
     instances: ok({ instances: readable(ec2.instances) }, regional('EC2 DescribeInstances')),
     publicSnapshots: ok({ snapshots: readable(ec2.publicSnapshots) }, regional('EC2 DescribeSnapshots')),
     publicImages: ok({ images: readable(ec2.publicImages) }, regional('EC2 DescribeImages')),
+    ebsEncryptionByDefault: ok({ regions: readable(net.ebs) }, regional('EC2 GetEbsEncryptionByDefault')),
+    networkAcls: ok({ acls: readable(net.acls) }, regional('EC2 DescribeNetworkAcls')),
+    vpcFlowLogs: ok({ unloggedVpcs: readable(unloggedVpcs(net)) }, regional('EC2 DescribeVpcs')),
     cloudtrail: ok({ trails: account.trails }, regional('CloudTrail DescribeTrails')),
     metricAlarms: ok({
       filters: readable(account.monitoring.filters), alarmedMetrics: readable(account.monitoring.alarmedMetrics),

@@ -3,6 +3,7 @@ import { BILLING_CHECKS } from './billing';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DETECTION_CHECKS } from './detection';
 import { DETECTION_LOGGING_CHECKS } from './detection-logging';
+import { EC2_VPC_CHECKS } from './ec2-vpc';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
@@ -25,6 +26,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...MONITORING_CHECKS,
   ...DETECTION_LOGGING_CHECKS,
   ...ACCESS_ANALYZER_CHECKS,
+  ...EC2_VPC_CHECKS,
   ...BILLING_CHECKS,
 ]);
 

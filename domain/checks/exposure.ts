@@ -13,7 +13,7 @@ function protocolOf(rule: OpenIngress): string {
 }
 
 /** Whether the rule admits `port` over one of `protocols`: a range that contains the port counts. */
-function admitsPort(rule: OpenIngress, protocols: readonly string[], port: number): boolean {
+export function admitsPort(rule: OpenIngress, protocols: readonly string[], port: number): boolean {
   const protocol = protocolOf(rule);
   if (protocol === 'all') return true;
   return protocols.includes(protocol) && rule.fromPort !== null && rule.toPort !== null
@@ -35,7 +35,7 @@ function describeRule(rule: OpenIngress): string {
 }
 
 /** One failing resource per security group (and region) with an internet-open rule that matches. */
-function openGroups(groups: SecurityGroup[], matches: (rule: OpenIngress) => boolean): FailingResource[] {
+export function openGroups(groups: SecurityGroup[], matches: (rule: OpenIngress) => boolean): FailingResource[] {
   return groups.flatMap((group) => {
     const rules = group.openIngress.filter((rule) => INTERNET.has(rule.cidr) && matches(rule));
     if (rules.length === 0) return [];

@@ -16,6 +16,7 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'EC2.8': 'EC2 instances should use Instance Metadata Service Version 2 (IMDSv2)',
   'EC2.13': 'Security groups should not allow ingress from 0.0.0.0/0 or ::/0 to port 22',
   'EC2.14': 'Security groups should not allow ingress from 0.0.0.0/0 or ::/0 to port 3389',
+  'EC2.19': 'Security groups should not allow unrestricted access to ports with high risk',
   'EC2.21': 'Network ACLs should not allow ingress from 0.0.0.0/0 to port 22 or port 3389',
   'EFS.1': 'Elastic File System should be configured to encrypt file data at-rest using AWS KMS',
   'GuardDuty.1': 'GuardDuty should be enabled',

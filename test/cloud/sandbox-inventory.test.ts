@@ -119,6 +119,22 @@ describe('sandbox inventory', () => {
         .toEqual(Object.fromEntries(checks.map((id) => [id, ['failed', 'passed']])));
     });
 
+    it('breaks each EC2 and VPC control in some accounts, and keeps it in most', () => {
+      const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
+      const checks = [
+        'exposure.ebs_default_encryption_off', 'exposure.sg_cifs_open', 'exposure.nacl_admin_ports_open', 'exposure.default_sg_allows_traffic',
+        'exposure.imdsv1_allowed', 'iam.instance_without_role', 'detection.vpc_flow_logs_off',
+      ];
+      const failing = Object.fromEntries(checks.map((id) => [id, 0]));
+      for (const awsAccountId of ids) {
+        const inventory = sandboxInventory({ awsAccountId, at: AT });
+        for (const { checkId, status } of evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes) {
+          if (checkId in failing && status === 'failed') failing[checkId] = (failing[checkId] ?? 0) + 1;
+        }
+      }
+      for (const id of checks) expect([id, failing[id]! > 0 && failing[id]! < ids.length / 2]).toEqual([id, true]);
+    });
+
     it('leaves AWS Health not evaluated for most accounts, saying why', () => {
       const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
       const health = ids.map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }).health);
@@ -152,7 +168,7 @@ describe('sandbox inventory', () => {
     const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: AT });
     const regional = [
       'securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms', 'configRecorders', 'securityHub',
-      'accessAnalyzers',
+      'accessAnalyzers', 'ebsEncryptionByDefault', 'networkAcls', 'vpcFlowLogs',
     ] as const;
 
     it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {

@@ -11,6 +11,12 @@ const DAY_MS = 24 * HOUR_MS;
 
 export const ACCOUNT = '111122223333';
 
+/** How the clean account's instances are set up: a role, and a metadata service that requires IMDSv2. */
+export const WELL_RUN_INSTANCE = {
+  metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
+  instanceProfileArn: `arn:aws:iam::${ACCOUNT}:instance-profile/app-server`,
+};
+
 export const hoursAgo = (now: string, hours: number) => new Date(Date.parse(now) - hours * HOUR_MS).toISOString();
 export const daysAgo = (now: string, days: number) => new Date(Date.parse(now) - days * DAY_MS).toISOString();
 const dateDaysAgo = (now: string, days: number) => daysAgo(now, days).slice(0, 10);
@@ -107,8 +113,10 @@ function cleanLoggingServices(regions: string[]): Pick<Inventory, 'configRecorde
 
 /**
  * A well-run account: root locked away, users with MFA and fresh keys, nothing public, a multi-region trail,
- * GuardDuty in every enabled region, flat spend under a budget, all contacts set. It also holds near misses that
- * must not fail (a closed abuse event, a small anomaly, an HTTPS-only security group, a blocked public policy).
+ * GuardDuty in every enabled region, flat spend under a budget, all contacts set, instances with roles and IMDSv2,
+ * EBS encryption by default and flow logs everywhere. It also holds near misses that must not fail (a closed abuse
+ * event, a small anomaly, an HTTPS-only security group, a blocked public policy, a network ACL whose denies shadow
+ * its allow-all for SSH and RDP, an instance whose metadata service is off).
  */
 export function cleanInventory(now: string): Inventory {
   const alice = `arn:aws:iam::${ACCOUNT}:user/alice`;
@@ -184,17 +192,38 @@ export function cleanInventory(now: string): Inventory {
         { id: 'sg-0web', name: 'web', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' }] },
         { id: 'sg-0default', name: 'default', region: 'eu-west-1', openIngress: [] },
       ],
+      // The VPCs' default groups were emptied: none is left with a rule.
+      defaultGroups: [],
     }),
     instances: ok({
       instances: [
-        { id: 'i-0web', region: 'us-east-1', type: 't3.large', state: 'running', launchedAt: daysAgo(now, 100) },
-        { id: 'i-0worker', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 40) },
-        // A new instance next to an established one is ordinary growth.
-        { id: 'i-0worker2', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 1) },
+        { id: 'i-0web', region: 'us-east-1', type: 't3.large', state: 'running', launchedAt: daysAgo(now, 100), ...WELL_RUN_INSTANCE },
+        { id: 'i-0worker', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 40), ...WELL_RUN_INSTANCE },
+        // A new instance next to an established one is ordinary growth. Its metadata service is off altogether, so
+        // that it would accept IMDSv1 does not matter.
+        {
+          id: 'i-0worker2', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 1),
+          ...WELL_RUN_INSTANCE, metadata: { httpTokens: 'optional', httpEndpoint: 'disabled' },
+        },
       ],
     }),
     publicSnapshots: ok({ snapshots: [] }),
     publicImages: ok({ images: [] }),
+    ebsEncryptionByDefault: ok({ regions: ['us-east-1', 'us-west-2', 'eu-west-1'].map((region) => ({ region, enabled: true })) }),
+    networkAcls: ok({
+      acls: [{
+        // Everything from the internet but SSH and RDP, which lower-numbered entries deny first.
+        id: 'acl-0web', vpcId: 'vpc-0main', region: 'us-east-1', internetIngress: [
+          { ruleNumber: 10, action: 'deny', protocol: '6', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' },
+          { ruleNumber: 11, action: 'deny', protocol: '6', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' },
+          { ruleNumber: 12, action: 'deny', protocol: '6', fromPort: 0, toPort: 4000, cidr: '::/0' },
+          { ruleNumber: 100, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
+          { ruleNumber: 101, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '::/0' },
+          { ruleNumber: 32767, action: 'deny', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
+        ],
+      }],
+    }),
+    vpcFlowLogs: ok({ unloggedVpcs: [] }),
     cloudtrail: ok({ trails: [cleanTrail()] }),
     // Every CIS 5.x activity has a metric filter on the trail's log group and an alarm on its metric.
     metricAlarms: ok({

@@ -1,8 +1,8 @@
 import {
-  DescribeSnapshotAttributeCommand, EC2Client, paginateDescribeImages, paginateDescribeInstances, paginateDescribeSecurityGroups,
-  paginateDescribeSnapshots, type SecurityGroup as AwsSecurityGroup,
+  DescribeSnapshotAttributeCommand, EC2Client, type IpPermission, paginateDescribeImages, paginateDescribeInstances,
+  paginateDescribeSecurityGroups, paginateDescribeSnapshots, type SecurityGroup as AwsSecurityGroup,
 } from '@aws-sdk/client-ec2';
-import type { Instance, OpenIngress, RegionalResource, SecurityGroup } from '../../../domain/inventory';
+import type { DefaultSecurityGroup, GroupRule, Instance, OpenIngress, RegionalResource, SecurityGroup } from '../../../domain/inventory';
 import { mapLimit } from './concurrency';
 import { isAbsent } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';
@@ -10,11 +10,11 @@ import type { Session } from './session';
 
 // EC2, region by region and API by API: security groups, instances, public snapshots and public AMIs are parts
 // of their own, so a region or an API AWS refuses costs only that. Pages are reduced as they arrive: of ten
-// thousand security groups only the few open to the internet are kept.
+// thousand security groups only the few open to the internet (and the VPCs' default groups that have rules) are kept.
 
 const PER_SNAPSHOT_CONCURRENCY = 4;
 
-const ec2In = (session: Session, region: string) => session.client((config) => new EC2Client(config), region);
+export const ec2In = (session: Session, region: string) => session.client((config) => new EC2Client(config), region);
 
 function openIngress(group: AwsSecurityGroup): OpenIngress[] {
   return (group.IpPermissions ?? []).flatMap((p) => {
@@ -26,21 +26,51 @@ function openIngress(group: AwsSecurityGroup): OpenIngress[] {
   });
 }
 
+/** Every peer of a permission (CIDRs, prefix lists, security groups), each as one rule. */
+function rulesOf(direction: GroupRule['direction'], p: IpPermission): GroupRule[] {
+  const peers = [
+    ...(p.IpRanges ?? []).map((r) => r.CidrIp),
+    ...(p.Ipv6Ranges ?? []).map((r) => r.CidrIpv6),
+    ...(p.PrefixListIds ?? []).map((r) => r.PrefixListId),
+    ...(p.UserIdGroupPairs ?? []).map((r) => r.GroupId),
+  ].filter((peer): peer is string => peer !== undefined);
+  return peers.map((peer) => ({ direction, protocol: p.IpProtocol ?? '-1', fromPort: p.FromPort ?? null, toPort: p.ToPort ?? null, peer }));
+}
+
+/** A VPC's default group with what its rules allow; null for other groups, and for a default group without rules. */
+function defaultGroup(group: AwsSecurityGroup, region: string): DefaultSecurityGroup | null {
+  // AWS reserves the name: only the group each VPC is created with is called "default".
+  if (group.GroupName !== 'default' || !group.VpcId) return null;
+  const rules = [
+    ...(group.IpPermissions ?? []).flatMap((p) => rulesOf('inbound', p)),
+    ...(group.IpPermissionsEgress ?? []).flatMap((p) => rulesOf('outbound', p)),
+  ];
+  return rules.length > 0 ? { id: group.GroupId ?? '', vpcId: group.VpcId, region, rules } : null;
+}
+
 /** Concatenates the regions' lists. */
 const concat = <T>(slices: T[][]): T[] => slices.flat();
+
+interface GroupsSlice {
+  groups: SecurityGroup[];
+  defaultGroups: DefaultSecurityGroup[];
+}
 
 export const securityGroupsPart = regionalPart({
   part: 'securityGroups',
   read: ({ session }: ReadContext, region: string) => foldPages(
-    paginateDescribeSecurityGroups({ client: ec2In(session, region) }, {}), [] as SecurityGroup[], (into, page) => {
+    paginateDescribeSecurityGroups({ client: ec2In(session, region) }, {}), { groups: [], defaultGroups: [] } as GroupsSlice, (into, page) => {
       for (const g of page.SecurityGroups ?? []) {
         const open = openIngress(g);
-        // Only groups open to the internet: the others are of no interest and would only weigh on the inventory.
-        if (open.length > 0) into.push({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: open });
+        // Only groups open to the internet, and default groups with rules: the others are of no interest and
+        // would only weigh on the inventory.
+        if (open.length > 0) into.groups.push({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: open });
+        const byDefault = defaultGroup(g, region);
+        if (byDefault) into.defaultGroups.push(byDefault);
       }
       return into;
     }),
-  assemble: (slices) => ({ groups: concat(slices) }),
+  assemble: (slices) => ({ groups: concat(slices.map((s) => s.groups)), defaultGroups: concat(slices.map((s) => s.defaultGroups)) }),
 });
 
 export const instancesPart = regionalPart({
@@ -48,8 +78,11 @@ export const instancesPart = regionalPart({
   read: ({ session }: ReadContext, region: string) => foldPages(
     paginateDescribeInstances({ client: ec2In(session, region) }, {}), [] as Instance[], (into, page) => {
       for (const i of (page.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
+        const metadata = i.MetadataOptions;
         into.push({
           id: i.InstanceId ?? '', region, type: i.InstanceType ?? '', state: i.State?.Name ?? '', launchedAt: i.LaunchTime?.toISOString() ?? '',
+          metadata: metadata?.HttpTokens && metadata.HttpEndpoint ? { httpTokens: metadata.HttpTokens, httpEndpoint: metadata.HttpEndpoint } : null,
+          instanceProfileArn: i.IamInstanceProfile?.Arn ?? null,
         });
       }
       return into;

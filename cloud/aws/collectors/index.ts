@@ -7,6 +7,7 @@ import { anomaliesPart, budgetsPart, costsPart } from './billing';
 import { cloudtrailPart } from './cloudtrail';
 import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
+import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { failureOf } from './failures';
 import { guarddutyPart } from './guardduty';
@@ -19,6 +20,7 @@ import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import { securityHubPart } from './security-hub';
 import type { Session } from './session';
+import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 
 // Reads a customer's account through their role as a set of independent reads: one per global part, one per
 // regional part and enabled region (after the region list itself). Each read settles on its own: read, or
@@ -34,6 +36,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   costsPart, anomaliesPart, budgetsPart, alternateContactsPart, healthPart,
   serverCertificatesPart, rootVirtualMfaPart, metricAlarmsPart,
   configRecordersPart, securityHubPart, accessAnalyzersPart,
+  ebsEncryptionByDefaultPart, networkAclsPart, vpcFlowLogsPart,
 ]);
 
 const REGIONS = 'regions';

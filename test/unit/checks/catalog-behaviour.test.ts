@@ -2,7 +2,8 @@ import { CATALOG } from '../../../domain/checks/catalog';
 import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
 import { type Inventory, PART_NAMES, type PartName } from '../../../domain/inventory';
 import {
-  ACCOUNT, cleanInventory, cleanTrail, daysAgo, hoursAgo, outcome, part, reportedKey, reportRow, setKeyCreated, withoutPart,
+  ACCOUNT, cleanInventory, cleanTrail, daysAgo, hoursAgo, outcome, part, reportedKey, reportRow, setKeyCreated, WELL_RUN_INSTANCE,
+  withoutPart,
 } from '../../helpers/inventory';
 
 // Every check, three ways: it passes on a clean account, one targeted change makes it fail on exactly the
@@ -20,7 +21,7 @@ interface Case {
 }
 
 const ALICE = `arn:aws:iam::${ACCOUNT}:user/alice`;
-const instance = (id: string, region: string, type: string, launchedAt: string) => ({ id, region, type, state: 'running', launchedAt });
+const instance = (id: string, region: string, type: string, launchedAt: string) => ({ id, region, type, state: 'running', launchedAt, ...WELL_RUN_INSTANCE });
 
 const CASES: Case[] = [
   // iam
@@ -265,6 +266,42 @@ const CASES: Case[] = [
     id: 'suspension.compromised_key_quarantine', parts: ['iamPrincipals'],
     breaks: (inv) => { part(inv.iamPrincipals).users[1]!.managedPolicies.push('AWSCompromisedKeyQuarantineV3'); },
     fails: [`arn:aws:iam::${ACCOUNT}:user/ci-deploy@global`],
+  },
+  // EC2 and VPC
+  {
+    id: 'exposure.ebs_default_encryption_off', parts: ['ebsEncryptionByDefault'],
+    breaks: (inv) => { part(inv.ebsEncryptionByDefault).regions[1]!.enabled = false; }, fails: ['ebs-encryption-by-default@us-west-2'],
+  },
+  {
+    id: 'exposure.sg_cifs_open', parts: ['securityGroups'],
+    breaks: (inv) => { part(inv.securityGroups).groups[0]!.openIngress.push({ protocol: 'tcp', fromPort: 445, toPort: 445, cidr: '::/0' }); },
+    fails: ['sg-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.nacl_admin_ports_open', parts: ['networkAcls'],
+    breaks: (inv) => { part(inv.networkAcls).acls[0]!.internetIngress.splice(1, 1); }, fails: ['acl-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.default_sg_allows_traffic', parts: ['securityGroups'],
+    breaks: (inv) => {
+      part(inv.securityGroups).defaultGroups.push({
+        id: 'sg-0default', vpcId: 'vpc-0eu', region: 'eu-west-1', rules: [{ direction: 'outbound', protocol: '-1', fromPort: null, toPort: null, peer: '0.0.0.0/0' }],
+      });
+    },
+    fails: ['sg-0default@eu-west-1'],
+  },
+  {
+    id: 'exposure.imdsv1_allowed', parts: ['instances'],
+    breaks: (inv) => { part(inv.instances).instances[0]!.metadata = { httpTokens: 'optional', httpEndpoint: 'enabled' }; }, fails: ['i-0web@us-east-1'],
+  },
+  {
+    id: 'iam.instance_without_role', parts: ['instances'],
+    breaks: (inv) => { part(inv.instances).instances[1]!.instanceProfileArn = null; }, fails: ['i-0worker@eu-west-1'],
+  },
+  {
+    id: 'detection.vpc_flow_logs_off', parts: ['vpcFlowLogs'],
+    breaks: (inv) => { part(inv.vpcFlowLogs).unloggedVpcs.push({ id: 'vpc-0staging', region: 'eu-west-1', isDefault: false }); },
+    fails: ['vpc-0staging@eu-west-1'],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];

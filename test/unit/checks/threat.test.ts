@@ -1,12 +1,12 @@
 import type { Instance } from '../../../domain/inventory';
-import { cleanInventory, daysAgo, hoursAgo, outcome, part } from '../../helpers/inventory';
+import { cleanInventory, daysAgo, hoursAgo, outcome, part, WELL_RUN_INSTANCE } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 
 function withInstance(changes: Partial<Instance>) {
   const inventory = cleanInventory(NOW);
   part(inventory.instances).instances.push({
-    id: 'i-0new', region: 'us-east-1', type: 't3.micro', state: 'running', launchedAt: daysAgo(NOW, 30), ...changes,
+    id: 'i-0new', region: 'us-east-1', type: 't3.micro', state: 'running', launchedAt: daysAgo(NOW, 30), ...WELL_RUN_INSTANCE, ...changes,
   });
   return inventory;
 }
@@ -43,7 +43,7 @@ describe('threat checks', () => {
 
     it('treats a region with an older instance as in use, unless that one is terminated', () => {
       const inventory = withInstance({ region, launchedAt: hoursAgo(NOW, 1) });
-      const old = { id: 'i-0old', region, type: 't3.micro', state: 'stopped', launchedAt: daysAgo(NOW, 60) };
+      const old = { id: 'i-0old', region, type: 't3.micro', state: 'stopped', launchedAt: daysAgo(NOW, 60), ...WELL_RUN_INSTANCE };
       part(inventory.instances).instances.push(old);
       expect(outcome('threat.instance_in_unused_region', inventory)).toBe('pass');
       old.state = 'terminated';
@@ -52,7 +52,7 @@ describe('threat checks', () => {
 
     it('flags every new instance of a burst in a fresh region', () => {
       const inventory = withInstance({ region, launchedAt: hoursAgo(NOW, 2) });
-      part(inventory.instances).instances.push({ id: 'i-0new2', region, type: 'c5.large', state: 'running', launchedAt: hoursAgo(NOW, 1) });
+      part(inventory.instances).instances.push({ id: 'i-0new2', region, type: 'c5.large', state: 'running', launchedAt: hoursAgo(NOW, 1), ...WELL_RUN_INSTANCE });
       expect(outcome('threat.instance_in_unused_region', inventory)).toEqual([`i-0new@${region}`, `i-0new2@${region}`]);
     });
   });
