@@ -1,6 +1,6 @@
 import type {
-  AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, GuardDutyRegion, IamRole, Instance,
-  Inventory, PasswordPolicy, RegionalResource, SecurityGroup, Trail, Unread,
+  AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, EfsFileSystem, GuardDutyRegion, IamRole,
+  Instance, Inventory, KmsKey, PasswordPolicy, RdsInstance, RegionalResource, SecurityGroup, Trail, Unread,
 } from '../../domain/inventory';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -155,6 +155,7 @@ interface SandboxAccount {
   anomalies: CostAnomaly[];
   budgets: Budget[];
   contacts: AlternateContacts;
+  dataStores: DataStores;
 }
 
 const iamArn = (accountId: string, path: string) => `arn:aws:iam::${accountId}:${path}`;
@@ -229,6 +230,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           publicViaAcl: false,
           publicViaPolicy: false,
           blockPublicAccess: fullBlock(),
+          deniesInsecureTransport: randomFor(id, 'tls', purpose)() < 0.93,
         })),
     },
     ec2: {
@@ -256,7 +258,39 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
     guardduty: ENABLED_REGIONS.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
     ...costs(id, at, dailySpendUsd),
     contacts: { security: true, billing: true, operations: true },
+    dataStores: dataStores(id, regions),
   };
+}
+
+// --- Data stores: mostly well set up, each setting with its own odds of having been missed --------------------
+
+interface DataStores {
+  rds: RdsInstance[];
+  efs: EfsFileSystem[];
+  kms: KmsKey[];
+}
+
+/** Its own random stream, so the rest of the account is the same with or without it. */
+function dataStores(id: string, regions: string[]): DataStores {
+  const random = randomFor(id, 'data-stores');
+  const rds = ['app-db', 'analytics-db', 'legacy-mysql'].slice(0, int(random, 1, 3)).map((name, i): RdsInstance => ({
+    id: name,
+    region: i === 0 ? regions[0] as string : pick(random, regions),
+    engine: name === 'legacy-mysql' ? 'mysql' : pick(random, ['postgres', 'aurora-postgresql']),
+    storageEncrypted: random() >= 0.1,
+    autoMinorVersionUpgrade: random() >= 0.12,
+    publiclyAccessible: random() < 0.06,
+    multiAz: random() < 0.6,
+  }));
+  const efs = ['shared-uploads', 'build-cache'].slice(0, int(random, 0, 2)).map((name): EfsFileSystem => ({
+    id: `fs-${hexId(17, id, 'efs', name)}`, region: pick(random, regions), name, encrypted: random() >= 0.15,
+  }));
+  const kms = Array.from({ length: int(random, 1, 4) }, (_, i): KmsKey => {
+    const region = pick(random, regions);
+    const keyId = [8, 4, 4, 4, 12].map((length, part) => hexId(length, id, 'kms', i, part)).join('-');
+    return { id: keyId, arn: `arn:aws:kms:${region}:${id}:key/${keyId}`, region, rotationEnabled: random() >= 0.12 };
+  });
+  return { rds, efs, kms };
 }
 
 // --- Baseline issues: the account's standing misconfigurations ----------------------------------------------
@@ -312,7 +346,10 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     name: 'public website bucket',
     apply: (a) => {
       a.s3.accountBlockPublicAccess = null;
-      a.s3.buckets.push({ name: `${a.company}-website`, region: home(a), publicViaAcl: false, publicViaPolicy: true, blockPublicAccess: null });
+      a.s3.buckets.push({
+        name: `${a.company}-website`, region: home(a), publicViaAcl: false, publicViaPolicy: true, blockPublicAccess: null,
+        deniesInsecureTransport: false,
+      });
     },
   },
   {
@@ -466,7 +503,7 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
   const denied = deniedTo(account);
   const readable = <T extends { region: string }>(items: T[]) => items.filter((item) => !denied.regions.includes(item.region));
   const regional = (service: string): Unread[] => denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
-  const { iam, s3, ec2 } = account;
+  const { iam, s3, ec2, dataStores: data } = account;
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
@@ -506,5 +543,8 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
     health: businessSupport
       ? ok({ events: [] })
       : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
+    rdsInstances: ok({ instances: readable(data.rds) }, regional('RDS DescribeDBInstances')),
+    efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
+    kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
   };
 }

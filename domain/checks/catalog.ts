@@ -1,5 +1,6 @@
 import { BILLING_CHECKS } from './billing';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
+import { DATA_STORE_CHECKS } from './data-stores';
 import { DETECTION_CHECKS } from './detection';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
@@ -18,6 +19,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...SUSPENSION_CHECKS,
   ...DETECTION_CHECKS,
   ...BILLING_CHECKS,
+  ...DATA_STORE_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

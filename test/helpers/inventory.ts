@@ -68,7 +68,8 @@ export function setKeyCreated(inventory: Inventory, keyId: string, createdAt: st
 
 /**
  * A well-run account: root locked away, users with MFA and fresh keys, nothing public, a multi-region trail,
- * GuardDuty in every enabled region, flat spend under a budget, all contacts set. It also holds near misses that
+ * GuardDuty in every enabled region, flat spend under a budget, all contacts set, encrypted and private data stores,
+ * rotating keys. It also holds near misses that
  * must not fail (a closed abuse event, a small anomaly, an HTTPS-only security group, a blocked public policy).
  */
 export function cleanInventory(now: string): Inventory {
@@ -123,10 +124,14 @@ export function cleanInventory(now: string): Inventory {
     }),
     s3Buckets: ok({
       buckets: [
-        { name: 'acme-assets', region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null },
+        {
+          name: 'acme-assets', region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null,
+          deniesInsecureTransport: true,
+        },
         {
           name: 'acme-legacy-site', region: 'eu-west-1', publicViaAcl: false, publicViaPolicy: true,
           blockPublicAccess: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
+          deniesInsecureTransport: true,
         },
       ],
     }),
@@ -169,6 +174,28 @@ export function cleanInventory(now: string): Inventory {
         region: 'us-east-1',
         startTime: daysAgo(now, 90),
         statusCode: 'closed',
+      }],
+    }),
+    rdsInstances: ok({
+      instances: [
+        {
+          id: 'orders-db', region: 'us-east-1', engine: 'postgres', storageEncrypted: true, autoMinorVersionUpgrade: true,
+          publiclyAccessible: false, multiAz: true,
+        },
+        // Single-AZ is the manual control 3.2.4: no check fails on it.
+        {
+          id: 'reporting-replica', region: 'eu-west-1', engine: 'mysql', storageEncrypted: true, autoMinorVersionUpgrade: true,
+          publiclyAccessible: false, multiAz: false,
+        },
+      ],
+    }),
+    efsFileSystems: ok({ fileSystems: [{ id: 'fs-0shared', region: 'us-east-1', name: 'shared-uploads', encrypted: true }] }),
+    kmsKeys: ok({
+      keys: [{
+        id: '1234abcd-12ab-34cd-56ef-1234567890ab',
+        arn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+        region: 'us-east-1',
+        rotationEnabled: true,
       }],
     }),
   };
