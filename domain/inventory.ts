@@ -146,6 +146,8 @@ export interface Bucket {
   publicViaAcl: boolean;
   publicViaPolicy: boolean;
   blockPublicAccess: BlockPublicAccess | null;
+  /** Whether the bucket policy denies everyone requests without TLS (aws:SecureTransport false); false without a policy. */
+  deniesInsecureTransport: boolean;
 }
 
 /** An ingress rule open to the internet (0.0.0.0/0 or ::/0); other rules are not collected. */
@@ -338,6 +340,36 @@ export interface HealthEvent {
   statusCode: string;
 }
 
+/** An RDS DB instance (DocumentDB and Neptune instances, which the same API lists, are left out). */
+export interface RdsInstance {
+  id: string;
+  region: string;
+  engine: string;
+  storageEncrypted: boolean;
+  autoMinorVersionUpgrade: boolean;
+  publiclyAccessible: boolean;
+  multiAz: boolean;
+}
+
+export interface EfsFileSystem {
+  id: string;
+  region: string;
+  /** The file system's Name tag; null without one. */
+  name: string | null;
+  encrypted: boolean;
+}
+
+/**
+ * A KMS key whose rotation the customer controls: enabled, customer managed, symmetric (SYMMETRIC_DEFAULT) and
+ * with key material from KMS. AWS managed keys rotate on their own; imported, asymmetric and HMAC keys cannot.
+ */
+export interface KmsKey {
+  id: string;
+  arn: string;
+  region: string;
+  rotationEnabled: boolean;
+}
+
 export interface AlternateContacts {
   security: boolean;
   billing: boolean;
@@ -381,6 +413,11 @@ export interface Inventory {
   alternateContacts: Collected<AlternateContacts>;
   /** Needs a Business or Enterprise support plan; otherwise not evaluated (never a false pass). */
   health: Collected<{ events: HealthEvent[] }>;
+  // Data stores (regional).
+  rdsInstances: Collected<{ instances: RdsInstance[] }>;
+  efsFileSystems: Collected<{ fileSystems: EfsFileSystem[] }>;
+  /** Unread: also keys whose metadata or rotation status was refused (by ARN). */
+  kmsKeys: Collected<{ keys: KmsKey[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -400,5 +437,6 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   serverCertificates: true, rootVirtualMfa: true, metricAlarms: true,
   configRecorders: true, securityHub: true, accessAnalyzers: true,
   ebsEncryptionByDefault: true, networkAcls: true, vpcFlowLogs: true,
+  rdsInstances: true, efsFileSystems: true, kmsKeys: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);

@@ -1,7 +1,8 @@
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
-  AlarmedMetric, AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, GuardDutyRegion, IamGroup,
-  IamRole, Instance, Inventory, MetricFilter, PasswordPolicy, RegionalResource, SecurityGroup, ServerCertificate, Trail, Unread,
+  AlarmedMetric, AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, EfsFileSystem, GuardDutyRegion,
+  IamGroup, IamRole, Instance, Inventory, KmsKey, MetricFilter, PasswordPolicy, RdsInstance, RegionalResource, SecurityGroup, ServerCertificate,
+  Trail, Unread,
 } from '../../domain/inventory';
 import {
   cleanNetwork, defaultGroupAsCreated, ebsEncryptionOnlyWhereUsed, openAcl, type SandboxNetwork, unloggedStagingVpc, unloggedVpcs,
@@ -168,6 +169,7 @@ interface SandboxAccount {
   anomalies: CostAnomaly[];
   budgets: Budget[];
   contacts: AlternateContacts;
+  dataStores: DataStores;
 }
 
 const iamArn = (accountId: string, path: string) => `arn:aws:iam::${accountId}:${path}`;
@@ -256,6 +258,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           publicViaAcl: false,
           publicViaPolicy: false,
           blockPublicAccess: fullBlock(),
+          deniesInsecureTransport: randomFor(id, 'tls', purpose)() < 0.93,
         })),
     },
     ec2: {
@@ -294,6 +297,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
     regionalServices: regionalServices(id, regions),
     ...costs(id, at, dailySpendUsd),
     contacts: { security: true, billing: true, operations: true },
+    dataStores: dataStores(id, regions),
   };
 }
 
@@ -326,6 +330,37 @@ function regionalServices(id: string, regions: string[]): SandboxAccount['region
   const random = randomFor(id, 'regional-services');
   const everywhereOr = (share: number) => (random() < share ? [...ENABLED_REGIONS] : [...regions]);
   return { config: everywhereOr(0.7), securityHub: everywhereOr(0.6), accessAnalyzer: everywhereOr(0.3) };
+}
+
+// --- Data stores: mostly well set up, each setting with its own odds of having been missed --------------------
+
+interface DataStores {
+  rds: RdsInstance[];
+  efs: EfsFileSystem[];
+  kms: KmsKey[];
+}
+
+/** Its own random stream, so the rest of the account is the same with or without it. */
+function dataStores(id: string, regions: string[]): DataStores {
+  const random = randomFor(id, 'data-stores');
+  const rds = ['app-db', 'analytics-db', 'legacy-mysql'].slice(0, int(random, 1, 3)).map((name, i): RdsInstance => ({
+    id: name,
+    region: i === 0 ? regions[0] as string : pick(random, regions),
+    engine: name === 'legacy-mysql' ? 'mysql' : pick(random, ['postgres', 'aurora-postgresql']),
+    storageEncrypted: random() >= 0.1,
+    autoMinorVersionUpgrade: random() >= 0.12,
+    publiclyAccessible: random() < 0.06,
+    multiAz: random() < 0.6,
+  }));
+  const efs = ['shared-uploads', 'build-cache'].slice(0, int(random, 0, 2)).map((name): EfsFileSystem => ({
+    id: `fs-${hexId(17, id, 'efs', name)}`, region: pick(random, regions), name, encrypted: random() >= 0.15,
+  }));
+  const kms = Array.from({ length: int(random, 1, 4) }, (_, i): KmsKey => {
+    const region = pick(random, regions);
+    const keyId = [8, 4, 4, 4, 12].map((length, part) => hexId(length, id, 'kms', i, part)).join('-');
+    return { id: keyId, arn: `arn:aws:kms:${region}:${id}:key/${keyId}`, region, rotationEnabled: random() >= 0.12 };
+  });
+  return { rds, efs, kms };
 }
 
 // --- Baseline issues: the account's standing misconfigurations ----------------------------------------------
@@ -381,7 +416,10 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     name: 'public website bucket',
     apply: (a) => {
       a.s3.accountBlockPublicAccess = null;
-      a.s3.buckets.push({ name: `${a.company}-website`, region: home(a), publicViaAcl: false, publicViaPolicy: true, blockPublicAccess: null });
+      a.s3.buckets.push({
+        name: `${a.company}-website`, region: home(a), publicViaAcl: false, publicViaPolicy: true, blockPublicAccess: null,
+        deniesInsecureTransport: false,
+      });
     },
   },
   {
@@ -628,7 +666,7 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
   const denied = deniedTo(account);
   const readable = <T extends { region: string }>(items: T[]) => items.filter((item) => !denied.regions.includes(item.region));
   const regional = (service: string): Unread[] => denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
-  const { iam, s3, ec2, net } = account;
+  const { iam, s3, ec2, net, dataStores: data } = account;
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
@@ -679,5 +717,8 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
     health: businessSupport
       ? ok({ events: [] })
       : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
+    rdsInstances: ok({ instances: readable(data.rds) }, regional('RDS DescribeDBInstances')),
+    efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
+    kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
   };
 }

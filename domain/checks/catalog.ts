@@ -1,6 +1,7 @@
 import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
 import { BILLING_CHECKS } from './billing';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
+import { DATA_STORE_CHECKS } from './data-stores';
 import { DETECTION_CHECKS } from './detection';
 import { DETECTION_LOGGING_CHECKS } from './detection-logging';
 import { EC2_VPC_CHECKS } from './ec2-vpc';
@@ -28,6 +29,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...ACCESS_ANALYZER_CHECKS,
   ...EC2_VPC_CHECKS,
   ...BILLING_CHECKS,
+  ...DATA_STORE_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

@@ -144,6 +144,31 @@ describe('sandbox inventory', () => {
     });
   });
 
+  describe('data stores', () => {
+    const many = Array.from({ length: 40 }, (_, i) => sandboxInventory({ awsAccountId: String(300000000000 + i * 7919), at: AT }));
+    const failing = (id: string) => many.filter((inventory) => {
+      const result = evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find((o) => o.checkId === id);
+      return result?.status === 'failed';
+    }).length;
+
+    it.each(['exposure.s3_bucket_allows_http', 'exposure.rds_public', 'exposure.rds_unencrypted', 'exposure.rds_minor_upgrades_off',
+      'exposure.efs_unencrypted', 'detection.kms_rotation_off'])('%s fails on some accounts, not on all', (id) => {
+      expect(failing(id)).toBeGreaterThan(0);
+      expect(failing(id)).toBeLessThan(many.length);
+    });
+
+    it.each(ACCOUNTS)('account %s keeps its databases, file systems and keys in the regions it uses', (awsAccountId) => {
+      const inventory = sandboxInventory({ awsAccountId, at: AT });
+      const used = new Set(value(inventory.securityGroups).groups.map((g) => g.region));
+      const regions = [
+        ...value(inventory.rdsInstances).instances, ...value(inventory.efsFileSystems).fileSystems, ...value(inventory.kmsKeys).keys,
+      ].map((r) => r.region);
+      expect(value(inventory.rdsInstances).instances.length).toBeGreaterThan(0);
+      expect(regions.filter((r) => !used.has(r))).toEqual([]);
+      for (const key of value(inventory.kmsKeys).keys) expect(key.arn).toBe(`arn:aws:kms:${key.region}:${awsAccountId}:key/${key.id}`);
+    });
+  });
+
   describe('drift over a week of scans every 6 hours', () => {
     const week = (awsAccountId: string) => Array.from({ length: 28 }, (_, i) =>
       exposures(sandboxInventory({ awsAccountId, at: new Date(AT.getTime() + i * 6 * HOUR_MS) })));
@@ -168,7 +193,7 @@ describe('sandbox inventory', () => {
     const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: AT });
     const regional = [
       'securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms', 'configRecorders', 'securityHub',
-      'accessAnalyzers', 'ebsEncryptionByDefault', 'networkAcls', 'vpcFlowLogs',
+      'accessAnalyzers', 'ebsEncryptionByDefault', 'networkAcls', 'vpcFlowLogs', 'rdsInstances', 'efsFileSystems', 'kmsKeys',
     ] as const;
 
     it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {

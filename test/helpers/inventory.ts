@@ -114,9 +114,9 @@ function cleanLoggingServices(regions: string[]): Pick<Inventory, 'configRecorde
 /**
  * A well-run account: root locked away, users with MFA and fresh keys, nothing public, a multi-region trail,
  * GuardDuty in every enabled region, flat spend under a budget, all contacts set, instances with roles and IMDSv2,
- * EBS encryption by default and flow logs everywhere. It also holds near misses that must not fail (a closed abuse
- * event, a small anomaly, an HTTPS-only security group, a blocked public policy, a network ACL whose denies shadow
- * its allow-all for SSH and RDP, an instance whose metadata service is off).
+ * EBS encryption by default and flow logs everywhere, encrypted and private data stores, rotating keys. It also holds
+ * near misses that must not fail (a closed abuse event, a small anomaly, an HTTPS-only security group, a blocked public
+ * policy, a network ACL whose denies shadow its allow-all for SSH and RDP, an instance whose metadata service is off).
  */
 export function cleanInventory(now: string): Inventory {
   const alice = `arn:aws:iam::${ACCOUNT}:user/alice`;
@@ -180,10 +180,14 @@ export function cleanInventory(now: string): Inventory {
     }),
     s3Buckets: ok({
       buckets: [
-        { name: 'acme-assets', region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null },
+        {
+          name: 'acme-assets', region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null,
+          deniesInsecureTransport: true,
+        },
         {
           name: 'acme-legacy-site', region: 'eu-west-1', publicViaAcl: false, publicViaPolicy: true,
           blockPublicAccess: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
+          deniesInsecureTransport: true,
         },
       ],
     }),
@@ -256,6 +260,28 @@ export function cleanInventory(now: string): Inventory {
         region: 'us-east-1',
         startTime: daysAgo(now, 90),
         statusCode: 'closed',
+      }],
+    }),
+    rdsInstances: ok({
+      instances: [
+        {
+          id: 'orders-db', region: 'us-east-1', engine: 'postgres', storageEncrypted: true, autoMinorVersionUpgrade: true,
+          publiclyAccessible: false, multiAz: true,
+        },
+        // Single-AZ is the manual control 3.2.4: no check fails on it.
+        {
+          id: 'reporting-replica', region: 'eu-west-1', engine: 'mysql', storageEncrypted: true, autoMinorVersionUpgrade: true,
+          publiclyAccessible: false, multiAz: false,
+        },
+      ],
+    }),
+    efsFileSystems: ok({ fileSystems: [{ id: 'fs-0shared', region: 'us-east-1', name: 'shared-uploads', encrypted: true }] }),
+    kmsKeys: ok({
+      keys: [{
+        id: '1234abcd-12ab-34cd-56ef-1234567890ab',
+        arn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+        region: 'us-east-1',
+        rotationEnabled: true,
       }],
     }),
   };

@@ -9,12 +9,15 @@ import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
+import { efsFileSystemsPart } from './efs';
 import { failureOf } from './failures';
 import { guarddutyPart } from './guardduty';
 import { healthPart } from './health';
 import { iamPrincipalsPart, iamSummaryPart, passwordPolicyPart } from './iam';
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
+import { kmsKeysPart } from './kms';
+import { rdsInstancesPart } from './rds';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
@@ -37,6 +40,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   serverCertificatesPart, rootVirtualMfaPart, metricAlarmsPart,
   configRecordersPart, securityHubPart, accessAnalyzersPart,
   ebsEncryptionByDefaultPart, networkAclsPart, vpcFlowLogsPart,
+  rdsInstancesPart, efsFileSystemsPart, kmsKeysPart,
 ]);
 
 const REGIONS = 'regions';
@@ -89,7 +93,10 @@ export async function collectAccountInventory({ session, now, checkpoint = {}, o
   const regions = listed?.status === 'ok' ? listed.value as string[] : [];
   const reads = READERS.flatMap((r) => (r.scope === 'global'
     ? [run(readKey(r.reader.part), () => r.reader.read(ctx))]
-    : regions.map((region) => run(readKey(r.reader.part, region), async () => ({ value: await r.reader.read(ctx, region) })))));
+    : regions.map((region) => run(readKey(r.reader.part, region), async () => {
+      const value = await r.reader.read(ctx, region);
+      return { value, unread: r.reader.unreadIn?.(value) };
+    }))));
   total += reads.length;
   await Promise.all(reads);
   if (retry.length > 0) throw new IncompleteCollectionError(retry);

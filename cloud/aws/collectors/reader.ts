@@ -24,6 +24,8 @@ export interface GlobalReader<K extends PartName> {
 export interface RegionalReader<K extends PartName, Slice> {
   part: K;
   read(ctx: ReadContext, region: string): Promise<Slice>;
+  /** Resources of a region that was read which could not be read themselves (a key its policy hides). */
+  unreadIn?(slice: Slice): Unread[];
   /** The part's value from the slices of the regions that were read. */
   assemble(slices: Slice[]): PartValue<K>;
 }

@@ -1,17 +1,19 @@
 import {
-  GetBucketAclCommand, GetBucketLocationCommand, GetBucketPolicyStatusCommand, GetPublicAccessBlockCommand,
-  paginateListBuckets, type PublicAccessBlockConfiguration, S3Client,
+  GetBucketAclCommand, GetBucketLocationCommand, GetBucketPolicyCommand, GetBucketPolicyStatusCommand,
+  GetPublicAccessBlockCommand, paginateListBuckets, type PublicAccessBlockConfiguration, S3Client,
 } from '@aws-sdk/client-s3';
 import { GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand, S3ControlClient } from '@aws-sdk/client-s3-control';
 import type { BlockPublicAccess, Bucket, Unread } from '../../../domain/inventory';
 import { mapLimit, settleAll } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
 import { foldPages, globalPart, type ReadContext } from './reader';
+import { deniesInsecureTransport } from './s3-secure-transport';
 import { GLOBAL_REGION, perRegion } from './session';
 
 // S3: the account's Block Public Access (S3 Control), then every bucket on its own. A bucket policy can deny
 // Sentinel alone: that bucket is unread, the others are evaluated. Per bucket: its region (from ListBuckets when
-// AWS gives it), its Block Public Access, and its ACL and policy status unless its own block makes them moot.
+// AWS gives it), its Block Public Access, its ACL and policy status unless its own block makes them moot, and its
+// policy (whether it refuses requests without TLS, which no block makes moot).
 
 const PER_BUCKET_CONCURRENCY = 16;
 const PUBLIC_GRANTEES = new Set([
@@ -68,9 +70,10 @@ export const s3BucketsPart = globalPart({
         const block = blockPublicAccess((await unlessAbsent(() => client.send(new GetPublicAccessBlockCommand({ Bucket: name })),
           'NoSuchPublicAccessBlockConfiguration'))?.PublicAccessBlockConfiguration);
         // A path the bucket's own block neutralises is not read: it reads as closed, which is what it amounts to.
-        const [acl, policyStatus] = await settleAll([
+        const [acl, policyStatus, policy] = await settleAll([
           block?.ignorePublicAcls ? null : client.send(new GetBucketAclCommand({ Bucket: name })),
           block?.restrictPublicBuckets ? null : unlessAbsent(() => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })), 'NoSuchBucketPolicy'),
+          unlessAbsent(() => client.send(new GetBucketPolicyCommand({ Bucket: name })), 'NoSuchBucketPolicy'),
         ]);
         return {
           name,
@@ -78,6 +81,7 @@ export const s3BucketsPart = globalPart({
           publicViaAcl: (acl?.Grants ?? []).some((g) => PUBLIC_GRANTEES.has(g.Grantee?.URI ?? '')),
           publicViaPolicy: policyStatus?.PolicyStatus?.IsPublic ?? false,
           blockPublicAccess: block,
+          deniesInsecureTransport: deniesInsecureTransport(policy?.Policy, name),
         };
       } catch (err) {
         if (isAbsent(err, 'NoSuchBucket')) return null;

@@ -303,6 +303,32 @@ const CASES: Case[] = [
     breaks: (inv) => { part(inv.vpcFlowLogs).unloggedVpcs.push({ id: 'vpc-0staging', region: 'eu-west-1', isDefault: false }); },
     fails: ['vpc-0staging@eu-west-1'],
   },
+  // data stores
+  {
+    id: 'exposure.s3_bucket_allows_http', parts: ['s3Buckets'],
+    breaks: (inv) => { part(inv.s3Buckets).buckets[0]!.deniesInsecureTransport = false; }, fails: ['acme-assets@us-east-1'],
+  },
+  {
+    id: 'exposure.rds_public', parts: ['rdsInstances'],
+    breaks: (inv) => { part(inv.rdsInstances).instances[0]!.publiclyAccessible = true; }, fails: ['orders-db@us-east-1'],
+  },
+  {
+    id: 'exposure.rds_unencrypted', parts: ['rdsInstances'],
+    breaks: (inv) => { part(inv.rdsInstances).instances[1]!.storageEncrypted = false; }, fails: ['reporting-replica@eu-west-1'],
+  },
+  {
+    id: 'exposure.rds_minor_upgrades_off', parts: ['rdsInstances'],
+    breaks: (inv) => { part(inv.rdsInstances).instances[0]!.autoMinorVersionUpgrade = false; }, fails: ['orders-db@us-east-1'],
+  },
+  {
+    id: 'exposure.efs_unencrypted', parts: ['efsFileSystems'],
+    breaks: (inv) => { part(inv.efsFileSystems).fileSystems[0]!.encrypted = false; }, fails: ['fs-0shared@us-east-1'],
+  },
+  {
+    id: 'detection.kms_rotation_off', parts: ['kmsKeys'],
+    breaks: (inv) => { part(inv.kmsKeys).keys[0]!.rotationEnabled = false; },
+    fails: [`arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab@us-east-1`],
+  },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
 

@@ -1,0 +1,55 @@
+import { DescribeKeyCommand, GetKeyRotationStatusCommand, KMSClient, paginateListKeys } from '@aws-sdk/client-kms';
+import type { KmsKey, Unread } from '../../../domain/inventory';
+import { mapLimit } from './concurrency';
+import { isAbsent, ReadFailure } from './failures';
+import { foldPages, type ReadContext, regionalPart } from './reader';
+
+// KMS keys, region by region: ListKeys, then DescribeKey per key, and the rotation status of the keys whose
+// rotation the customer controls (enabled, customer managed, SYMMETRIC_DEFAULT, key material from KMS). A key
+// policy can deny Sentinel a key even though its IAM policies allow KMS reads: that key is unread, the region's
+// other keys are evaluated. A key deleted or disabled while the collection runs is no longer of interest.
+
+const PER_KEY_CONCURRENCY = 4;
+
+interface Slice {
+  keys: KmsKey[];
+  unread: Unread[];
+}
+
+/** What a key that went away (or out of the Enabled state) since ListKeys answers. */
+const gone = (err: unknown) => isAbsent(err, 'NotFound') || isAbsent(err, 'KMSInvalidState');
+const denied = (err: unknown) => err instanceof ReadFailure && err.kind === 'denied';
+
+export const kmsKeysPart = regionalPart({
+  part: 'kmsKeys',
+  async read({ session }: ReadContext, region: string): Promise<Slice> {
+    const kms = session.client((config) => new KMSClient(config), region);
+    const listed = await foldPages(paginateListKeys({ client: kms }, {}), [] as { id: string; arn: string }[], (into, page) => {
+      for (const k of page.Keys ?? []) if (k.KeyId) into.push({ id: k.KeyId, arn: k.KeyArn ?? k.KeyId });
+      return into;
+    });
+    const unread: Unread[] = [];
+    const keys = await mapLimit({
+      items: listed,
+      limit: PER_KEY_CONCURRENCY,
+      run: async ({ id, arn }): Promise<KmsKey | null> => {
+        try {
+          const { KeyMetadata: key } = await kms.send(new DescribeKeyCommand({ KeyId: id }));
+          const rotatable = key?.KeyManager === 'CUSTOMER' && key.KeyState === 'Enabled'
+            && key.KeySpec === 'SYMMETRIC_DEFAULT' && key.Origin === 'AWS_KMS';
+          if (!rotatable) return null;
+          const { KeyRotationEnabled } = await kms.send(new GetKeyRotationStatusCommand({ KeyId: id }));
+          return { id, arn, region, rotationEnabled: KeyRotationEnabled ?? false };
+        } catch (err) {
+          if (gone(err)) return null;
+          if (!denied(err)) throw err;
+          unread.push({ kind: 'resource', scope: arn, reason: (err as ReadFailure).reason });
+          return null;
+        }
+      },
+    });
+    return { keys: keys.filter((k): k is KmsKey => k !== null), unread };
+  },
+  unreadIn: (slice) => slice.unread,
+  assemble: (slices) => ({ keys: slices.flatMap((s) => s.keys) }),
+});
