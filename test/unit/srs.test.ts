@@ -1,5 +1,7 @@
-import { CATALOG } from '../../domain/checks/catalog';
-import type { Severity } from '../../domain/checks/types';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CATALOG, checkById } from '../../domain/checks/catalog';
+import { type Severity, SEVERITIES } from '../../domain/checks/types';
 import { computeSrs, SEVERITY_WEIGHTS } from '../../domain/srs';
 
 /** One finding for each of `count` distinct checks of the given severity. */
@@ -59,5 +61,34 @@ describe('computeSrs', () => {
 
   it('rejects an unknown severity instead of scoring it', () => {
     expect(() => computeSrs([{ checkId: 'x.y', severity: 'SEVERE' }])).toThrow(/Unknown severity/);
+  });
+});
+
+describe('the README\'s Security Risk Score section', () => {
+  const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## The Security Risk Score'), readme.indexOf('\n## ', readme.indexOf('## The Security Risk Score') + 1));
+
+  it('counts the catalogue\'s checks per severity, with their weights', () => {
+    for (const severity of SEVERITIES) {
+      const row = new RegExp(`^\\| ${severity} \\| ([0-9.]+) \\| (\\d+) \\|`, 'm').exec(section);
+      expect([severity, Number(row?.[1]), Number(row?.[2])])
+        .toEqual([severity, SEVERITY_WEIGHTS[severity], CATALOG.filter((c) => c.severity === severity).length]);
+    }
+    expect(readme).toContain(`${CATALOG.length} checks`);
+  });
+
+  it('works its examples out as the service does', () => {
+    // Each example is a list item, wrapped over lines.
+    const examples = section.split('\n- ').filter((item) => item.startsWith('**Example'))
+      .map((item) => (item.split('\n\n')[0] as string).replace(/\n\s+/g, ' '));
+    expect(examples).toHaveLength(2);
+    for (const example of examples) {
+      const findings = [...example.matchAll(/`([a-z_]+\.[a-z0-9_]+)` \((CRITICAL|HIGH|MEDIUM|LOW)\)/g)].map(([, checkId, severity]) => {
+        expect([checkId, checkById(checkId as string)?.severity]).toEqual([checkId, severity]);
+        return { checkId: checkId as string, severity: severity as string };
+      });
+      expect(findings.length).toBeGreaterThan(1);
+      expect(Number(/= \*\*(\d+)\*\*/.exec(example)?.[1])).toBe(computeSrs(findings));
+    }
   });
 });
