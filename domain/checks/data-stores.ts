@@ -31,9 +31,9 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Publicly accessible RDS instance',
-    description: 'The DB instance is publicly accessible: its endpoint resolves to a public IP address, so only its security '
-      + 'groups stand between the database port and the internet, where database ports are scanned and brute-forced '
-      + 'continuously.',
+    description: 'The DB instance is publicly accessible: seen from outside its VPC its endpoint resolves to a public IP '
+      + 'address, so only its security groups and its subnets\' routes stand between the database port and the internet, '
+      + 'where database ports are scanned and brute-forced continuously.',
     remediation: 'In the RDS console select the database > Modify > Connectivity > Additional configuration, choose "Not '
       + 'publicly accessible", then Continue and Apply immediately; or run aws rds modify-db-instance --db-instance-identifier '
       + 'ID --no-publicly-accessible --apply-immediately. Reach the database from inside the VPC (the application, a VPN, or '

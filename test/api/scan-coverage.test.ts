@@ -95,6 +95,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
     const unread = Object.fromEntries(entries.filter((c) => c.unread.length > 0).map((c) => [c.check_id, c.unread]));
     expect(unread).toEqual({
       'exposure.s3_bucket_public': [guarded],
+      'exposure.s3_bucket_allows_http': [guarded],
       'exposure.sg_ssh_open': [DENIED_REGION],
       'exposure.sg_rdp_open': [DENIED_REGION],
       'exposure.sg_all_ports_open': [DENIED_REGION],

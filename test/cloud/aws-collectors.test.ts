@@ -8,6 +8,7 @@ import {
   PutUserPolicyCommand,
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { READERS } from '../../cloud/aws/collectors';
 import { createAwsProvider } from '../../cloud/aws/provider';
 import {
   type Checkpoint, type CloudProvider, IncompleteCollectionError, type ReadOutcome, type RoleTarget, RoleUnavailableError,
@@ -123,7 +124,7 @@ describe('AWS inventory collection against moto', () => {
     expect(report.root).toEqual({ lastUsedAt: '2020-06-01T00:00:00.000Z' });
     expect(ok(inventory.s3AccountBlockPublicAccess)).toEqual({ settings: null });
     expect(ok(inventory.s3Buckets)).toEqual({
-      buckets: [{ name: bucket, region: 'us-east-1', publicViaAcl: true, publicViaPolicy: false, blockPublicAccess: null }],
+      buckets: [{ name: bucket, region: 'us-east-1', publicViaAcl: true, publicViaPolicy: false, blockPublicAccess: null, deniesInsecureTransport: false }],
     });
     expect(ok(inventory.securityGroups)).toEqual({
       groups: [{ id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }] }],
@@ -140,7 +141,8 @@ describe('AWS inventory collection against moto', () => {
     expect(inventory.regions.enabled).toContain('us-east-1');
     expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
     // One read per global part, one per regional part and region, and the region list.
-    expect(progress).toHaveLength(1 + 13 + REGIONAL_PARTS.length * inventory.regions.enabled.length);
+    const regionalParts = READERS.filter((r) => r.scope === 'regional').length;
+    expect(progress).toHaveLength(1 + (READERS.length - regionalParts) + regionalParts * inventory.regions.enabled.length);
     // No per-user calls but ListAccessKeys: password, MFA and key use come from the credential report.
     const iamOperations = new Set(front.requests.filter((r) => r.service === 'iam').map((r) => r.operation));
     expect([...iamOperations].sort()).toEqual([
@@ -166,7 +168,7 @@ describe('AWS inventory collection against moto', () => {
 
     expect(ok(inventory.iamPrincipals)).toMatchObject({ users: [], roles: [] });
     expect(ok(inventory.s3Buckets).buckets).toEqual([
-      { name: logs, region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null },
+      { name: logs, region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null, deniesInsecureTransport: false },
     ]);
     expect(ok(inventory.securityGroups).groups).toEqual([]);
     // Seen from every region (a multi-region trail shows in each), listed once, its status asked of its home region.
