@@ -11,12 +11,17 @@ const SUPPORT_POLICY = 'AWSSupportAccess';
 const CLOUDSHELL_POLICY = 'AWSCloudShellFullAccess';
 
 const PASSWORD_POLICY = 'password-policy';
-/** A missing policy is iam.password_policy_missing's finding: the rules of a policy that does not exist are not judged. */
-const NO_POLICY = 'The account has no password policy (reported by iam.password_policy_missing).';
+/**
+ * What IAM enforces when the account has no password policy (AWS's default): at least 8 characters, reuse allowed.
+ * The rules are judged on it, so an account without a policy fails them, beside iam.password_policy_missing: it is
+ * short and reusable, and its coverage stays complete.
+ */
+const AWS_DEFAULT_POLICY = { minimumLength: 8, reusePrevention: null } as const;
+const NO_POLICY = 'The account has no password policy: AWS\'s default applies';
 
-/** A rule on the account's password policy; not evaluated when there is none. */
-const onPasswordPolicy = (rule: (policy: PasswordPolicy) => CheckResult) => onPart('passwordPolicy', ({ policy }): CheckResult =>
-  (policy ? rule(policy) : { status: 'not_evaluated', reason: NO_POLICY }));
+/** A rule on the account's password policy, or on AWS's default when it has none (`fallback`: which it is). */
+const onPasswordPolicy = (rule: (policy: Pick<PasswordPolicy, 'minimumLength' | 'reusePrevention'>, fallback: boolean) => CheckResult) =>
+  onPart('passwordPolicy', ({ policy }): CheckResult => rule(policy ?? AWS_DEFAULT_POLICY, policy === null));
 
 /** Every user, group and role with the AWS managed policy attached, as failing resources. */
 function attachedTo({ users, groups, roles }: IamPrincipals, policy: string): FailingResource[] {
@@ -36,15 +41,16 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
     severity: 'MEDIUM',
     title: 'IAM password policy allows short passwords',
     description: `The account password policy lets IAM users choose passwords shorter than ${PASSWORD_MIN_LENGTH} `
-      + 'characters; short passwords fall to guessing and brute force. (When the account has no password policy this '
-      + 'check is not evaluated: iam.password_policy_missing reports it.)',
+      + 'characters; short passwords fall to guessing and brute force. An account without a password policy fails too: '
+      + 'AWS\'s default accepts 8 characters.',
     remediation: 'Open IAM > Account settings > Password policy > Edit, set "Password minimum length" to '
       + `${PASSWORD_MIN_LENGTH} or more and save. CLI: aws iam update-account-password-policy --minimum-password-length `
       + `${PASSWORD_MIN_LENGTH} plus your current settings (the call replaces the whole policy).`,
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
     controls: { 'cis-aws-7.0': ['2.8'], 'aws-fsbp': ['IAM.15'] },
-    evaluate: onPasswordPolicy((policy) => failWhen(policy.minimumLength < PASSWORD_MIN_LENGTH, {
-      resource: PASSWORD_POLICY, detail: `The minimum password length is ${policy.minimumLength}.`,
+    evaluate: onPasswordPolicy((policy, fallback) => failWhen(policy.minimumLength < PASSWORD_MIN_LENGTH, {
+      resource: PASSWORD_POLICY,
+      detail: fallback ? `${NO_POLICY}: 8 characters are enough.` : `The minimum password length is ${policy.minimumLength}.`,
     })),
   },
   {
@@ -53,16 +59,17 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
     severity: 'LOW',
     title: 'IAM password policy allows password reuse',
     description: `The account password policy does not prevent IAM users from reusing their last ${PASSWORD_REUSE_PREVENTION} `
-      + 'passwords, so a password that leaked once can come back. (When the account has no password policy this check '
-      + 'is not evaluated: iam.password_policy_missing reports it.)',
+      + 'passwords, so a password that leaked once can come back. An account without a password policy fails too: AWS\'s '
+      + 'default prevents no reuse.',
     remediation: 'Open IAM > Account settings > Password policy > Edit, tick "Prevent password reuse", set it to '
       + `${PASSWORD_REUSE_PREVENTION} and save. CLI: aws iam update-account-password-policy --password-reuse-prevention `
       + `${PASSWORD_REUSE_PREVENTION} plus your current settings (the call replaces the whole policy).`,
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
     controls: { 'cis-aws-7.0': ['2.9'], 'aws-fsbp': ['IAM.16'] },
-    evaluate: onPasswordPolicy((policy) => failWhen((policy.reusePrevention ?? 0) < PASSWORD_REUSE_PREVENTION, {
+    evaluate: onPasswordPolicy((policy, fallback) => failWhen((policy.reusePrevention ?? 0) < PASSWORD_REUSE_PREVENTION, {
       resource: PASSWORD_POLICY,
-      detail: policy.reusePrevention ? `Only the last ${policy.reusePrevention} passwords are remembered.` : 'Password reuse is not prevented.',
+      detail: fallback ? `${NO_POLICY}: nothing prevents reuse.`
+        : policy.reusePrevention ? `Only the last ${policy.reusePrevention} passwords are remembered.` : 'Password reuse is not prevented.',
     })),
   },
   {

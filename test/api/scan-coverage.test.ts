@@ -15,9 +15,6 @@ import { scanWorkflowResult } from '../helpers/scans';
 
 const DENIED_REGION = 'eu-west-2';
 const TOTAL = CATALOG.length;
-const NO_POLICY = 'The account has no password policy (reported by iam.password_policy_missing).';
-/** The password policy checks a fresh account, without a policy, leaves unevaluated. */
-const NO_PASSWORD_POLICY = { 'iam.password_policy_short': NO_POLICY, 'iam.password_policy_reuse_allowed': NO_POLICY };
 
 interface CheckEntry {
   check_id: string;
@@ -107,20 +104,18 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       'threat.instance_in_unused_region': [DENIED_REGION],
     });
     expect(entries.find((c) => c.check_id === 'exposure.sg_ssh_open')?.reason).toMatch(/^Not read: eu-west-2: AWS denied Sentinel's role EC2/);
-    // Not evaluated at all: AWS Health (no Business support on this account), the spend spike (no cost data yet),
-    // and the password policy's length and reuse (the account has none: iam.password_policy_missing reports it).
+    // Not evaluated at all: AWS Health (no Business support on this account), and the spend spike (no cost data yet).
     expect(Object.fromEntries(entries.filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason]))).toEqual({
       'billing.daily_spend_spike': 'No complete day of cost data.',
       'suspension.health_abuse_event': 'AWS Health needs a Business or Enterprise support plan',
       'suspension.health_credentials_exposed': 'AWS Health needs a Business or Enterprise support plan',
-      ...NO_PASSWORD_POLICY,
     });
-    expect(coverage).toEqual({ evaluated: TOTAL - 5, total: TOTAL });
+    expect(coverage).toEqual({ evaluated: TOTAL - 3, total: TOTAL });
     expect(entries.find((c) => c.check_id === 'exposure.s3_bucket_public')).toMatchObject({ status: 'failed', failing_resources: 1 });
     expect(entries.find((c) => c.check_id === 'exposure.s3_account_public_access_block_off')).toMatchObject({ status: 'failed', unread: [] });
 
     const account = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
-    expect(account).toMatchObject({ coverage: { evaluated: TOTAL - 5, total: TOTAL }, score_complete: false, current_srs: expect.any(Number) });
+    expect(account).toMatchObject({ coverage: { evaluated: TOTAL - 3, total: TOTAL }, score_complete: false, current_srs: expect.any(Number) });
     const listed = (await ctx.http.get('/accounts').set(owner.auth).expect(200)).body.accounts;
     expect(listed.find((a: { aws_account_id: string }) => a.aws_account_id === customer.accountId)).toMatchObject({ coverage, score_complete: false });
   });
@@ -221,7 +216,7 @@ describe('a role that is denied everything', () => {
     front.answer = motoGaps;
     await scanNow(customer.accountId);
     expect((await openSignals(customer.accountId)).map((s) => s.check_id)).not.toContain('connectivity.coverage_lost');
-    expect((await checks(customer.accountId)).coverage).toEqual({ evaluated: TOTAL - 5, total: TOTAL });
+    expect((await checks(customer.accountId)).coverage).toEqual({ evaluated: TOTAL - 3, total: TOTAL });
   });
 });
 
@@ -277,8 +272,7 @@ describe('a scan against moto itself, with no front', () => {
       // moto's credential report has no row for the root user (AWS's always has), and its Cost Explorer no costs.
       'iam.root_recently_used': 'The credential report has no row for the root user.',
       'billing.daily_spend_spike': 'No complete day of cost data.',
-      ...NO_PASSWORD_POLICY,
     });
-    expect(body.coverage).toEqual({ evaluated: TOTAL - 7, total: TOTAL });
+    expect(body.coverage).toEqual({ evaluated: TOTAL - 5, total: TOTAL });
   });
 });

@@ -69,12 +69,16 @@ export const s3BucketsPart = globalPart({
         const client = s3(region);
         const block = blockPublicAccess((await unlessAbsent(() => client.send(new GetPublicAccessBlockCommand({ Bucket: name })),
           'NoSuchPublicAccessBlockConfiguration'))?.PublicAccessBlockConfiguration);
-        // A path the bucket's own block neutralises is not read: it reads as closed, which is what it amounts to.
-        const [acl, policyStatus, policy] = await settleAll([
+        // A path the bucket's own block neutralises is not read: it reads as closed, which is what it amounts to. The
+        // policy is read first: a bucket without one (most) needs no policy status, so a bucket costs what it did
+        // before the TLS check.
+        const [acl, policy] = await settleAll([
           block?.ignorePublicAcls ? null : client.send(new GetBucketAclCommand({ Bucket: name })),
-          block?.restrictPublicBuckets ? null : unlessAbsent(() => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })), 'NoSuchBucketPolicy'),
           unlessAbsent(() => client.send(new GetBucketPolicyCommand({ Bucket: name })), 'NoSuchBucketPolicy'),
         ]);
+        const policyStatus = block?.restrictPublicBuckets || !policy?.Policy
+          ? null
+          : await unlessAbsent(() => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })), 'NoSuchBucketPolicy');
         return {
           name,
           region,

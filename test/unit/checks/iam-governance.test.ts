@@ -44,13 +44,18 @@ describe('iam governance checks', () => {
       expect(detail('iam.password_policy_reuse_allowed')).toBe('Only the last 5 passwords are remembered.');
     });
 
-    it('leaves a missing policy to iam.password_policy_missing: neither passed nor failed again', () => {
+    it('judges a missing policy by AWS\'s default (8 characters, reuse allowed): both fail, beside iam.password_policy_missing', () => {
       const inventory = cleanInventory(NOW);
       part(inventory.passwordPolicy).policy = null;
       expect(outcome('iam.password_policy_missing', inventory)).toEqual(['password-policy@global']);
-      for (const id of ['iam.password_policy_short', 'iam.password_policy_reuse_allowed']) {
-        expect(checkById(id)!.evaluate(inventory, { now: NOW })).toEqual({ status: 'not_evaluated', reason: expect.stringContaining('iam.password_policy_missing') });
-      }
+      const details = ['iam.password_policy_short', 'iam.password_policy_reuse_allowed'].map((id) => {
+        const result = checkById(id)!.evaluate(inventory, { now: NOW });
+        return result.status === 'fail' ? result.resources.map((r) => r.detail) : result.status;
+      });
+      expect(details).toEqual([
+        ['The account has no password policy: AWS\'s default applies: 8 characters are enough.'],
+        ['The account has no password policy: AWS\'s default applies: nothing prevents reuse.'],
+      ]);
     });
   });
 
