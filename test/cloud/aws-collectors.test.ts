@@ -30,7 +30,9 @@ const ADMINISTRATOR_ACCESS = 'arn:aws:iam::aws:policy/AdministratorAccess';
 const statement = (extra: Record<string, unknown>) => JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Resource: '*', ...extra }] });
 const EVERYTHING = statement({ Action: '*' });
 const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
-const REGIONAL_PARTS = ['securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty'] as const;
+const REGIONAL_PARTS = [
+  'securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'ebsEncryptionByDefault', 'networkAcls', 'vpcFlowLogs',
+] as const;
 
 function ok<T>(part: Collected<T>): T {
   if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
@@ -122,9 +124,9 @@ describe('AWS inventory collection against moto', () => {
     expect(ok(inventory.s3Buckets)).toEqual({
       buckets: [{ name: bucket, region: 'us-east-1', publicViaAcl: true, publicViaPolicy: false, blockPublicAccess: null }],
     });
-    expect(ok(inventory.securityGroups)).toEqual({
-      groups: [{ id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }] }],
-    });
+    expect(ok(inventory.securityGroups).groups).toEqual([
+      { id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }] },
+    ]);
     expect(ok(inventory.instances)).toEqual({ instances: [] });
     expect(ok(inventory.publicSnapshots)).toEqual({ snapshots: [] });
     expect(ok(inventory.publicImages)).toEqual({ images: [] });
