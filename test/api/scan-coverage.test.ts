@@ -102,6 +102,13 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       'threat.guardduty_high_severity_finding': [DENIED_REGION],
       'threat.gpu_instance_running': [DENIED_REGION],
       'threat.instance_in_unused_region': [DENIED_REGION],
+      'exposure.ebs_default_encryption_off': [DENIED_REGION],
+      'exposure.sg_cifs_open': [DENIED_REGION],
+      'exposure.nacl_admin_ports_open': [DENIED_REGION],
+      'exposure.default_sg_allows_traffic': [DENIED_REGION],
+      'exposure.imdsv1_allowed': [DENIED_REGION],
+      'iam.instance_without_role': [DENIED_REGION],
+      'detection.vpc_flow_logs_off': [DENIED_REGION],
     });
     expect(entries.find((c) => c.check_id === 'exposure.sg_ssh_open')?.reason).toMatch(/^Not read: eu-west-2: AWS denied Sentinel's role EC2/);
     // Not evaluated at all: AWS Health (no Business support on this account), and the spend spike (no cost data yet).

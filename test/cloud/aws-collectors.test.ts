@@ -33,7 +33,7 @@ const EVERYTHING = statement({ Action: '*' });
 const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
 const REGIONAL_PARTS = [
   'securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms', 'configRecorders', 'securityHub',
-  'accessAnalyzers',
+  'accessAnalyzers', 'ebsEncryptionByDefault', 'networkAcls', 'vpcFlowLogs', 'rdsInstances', 'efsFileSystems', 'kmsKeys',
 ] as const;
 
 function ok<T>(part: Collected<T>): T {
@@ -126,9 +126,9 @@ describe('AWS inventory collection against moto', () => {
     expect(ok(inventory.s3Buckets)).toEqual({
       buckets: [{ name: bucket, region: 'us-east-1', publicViaAcl: true, publicViaPolicy: false, blockPublicAccess: null, deniesInsecureTransport: false }],
     });
-    expect(ok(inventory.securityGroups)).toEqual({
-      groups: [{ id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }] }],
-    });
+    expect(ok(inventory.securityGroups).groups).toEqual([
+      { id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }] },
+    ]);
     expect(ok(inventory.instances)).toEqual({ instances: [] });
     expect(ok(inventory.publicSnapshots)).toEqual({ snapshots: [] });
     expect(ok(inventory.publicImages)).toEqual({ images: [] });
@@ -330,7 +330,8 @@ describe('AWS inventory collection against moto', () => {
 
     const inventory = await provider.collectInventory(target);
 
-    const refused = REGIONAL_PARTS.filter((p) => !['cloudtrail', 'metricAlarms', 'configRecorders', 'securityHub', 'accessAnalyzers'].includes(p));
+    const notEc2OrGuardDuty = ['cloudtrail', 'metricAlarms', 'configRecorders', 'securityHub', 'accessAnalyzers', 'rdsInstances', 'efsFileSystems', 'kmsKeys'];
+    const refused = REGIONAL_PARTS.filter((p) => !notEc2OrGuardDuty.includes(p));
     const expected = Object.fromEntries([...refused.map((p) => [p, 'eu-west-2']), ['s3Buckets', guarded], ['health', 'not_evaluated']]);
     expect(incomplete(inventory)).toEqual(expected);
     expect(inventory.securityGroups.unread).toEqual([{
