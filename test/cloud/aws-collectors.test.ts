@@ -489,15 +489,18 @@ describe('AWS inventory collection against moto', () => {
     const direct = providerWith({ endpointUrl: motoEndpoint() });
     const checkpoint: Record<string, ReadOutcome> = {};
 
-    // moto answers AWS Health and Cost Explorer GetAnomalies with an HTML 500 page (a server error: retried), and
-    // GuardDuty's findings with an HTML 404 (an answer no retry changes).
+    // moto answers AWS Health, IAM Access Analyzer and Cost Explorer GetAnomalies with an HTML 500 page (a server
+    // error: retried), and GuardDuty's findings with an HTML 404 (an answer no retry changes).
     const first = direct.collectInventory(target, { finalAttempt: false, onRead: (key, outcome) => { checkpoint[key] = outcome; } });
     await expect(first).rejects.toBeInstanceOf(IncompleteCollectionError);
     const failed = await first.then(() => [], (err: IncompleteCollectionError) => err.failed.map((f) => f.key));
-    expect(failed.sort()).toEqual(['anomalies', 'health']);
     const inventory = await direct.collectInventory(target, { checkpoint, finalAttempt: true });
 
-    expect(incomplete(inventory)).toEqual({ anomalies: 'not_evaluated', health: 'not_evaluated', guardduty: 'eu-west-1' });
+    expect(failed.sort()).toEqual(['anomalies', 'health', ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`)].sort());
+    expect(incomplete(inventory)).toEqual({ anomalies: 'not_evaluated', health: 'not_evaluated', accessAnalyzers: 'not_evaluated', guardduty: 'eu-west-1' });
+    expect(inventory.accessAnalyzers).toMatchObject({
+      status: 'not_evaluated', reason: 'IAM Access Analyzer ListAnalyzers failed (HTTP 500) after retries: an answer that is not in AWS\'s format',
+    });
     expect(inventory.anomalies).toEqual({ status: 'not_evaluated', reason: 'Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS\'s format' });
     expect(inventory.health).toEqual({ status: 'not_evaluated', reason: 'AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS\'s format' });
     expect(inventory.guardduty.unread).toEqual([{ kind: 'region', scope: 'eu-west-1', reason: expect.stringMatching(/^GuardDuty ListFindings failed/) }]);
