@@ -1,6 +1,6 @@
 import type { BillableActions } from './actions';
 import { CONNECTIONS, type ThroughputRow } from './api';
-import type { LargeAccountResult } from './large-account';
+import { CALLS_BEFORE_CIS, type LargeAccountResult } from './large-account';
 import type { CpuRoles } from './processes';
 import type { ScanSizeResult } from './scans';
 
@@ -107,7 +107,11 @@ function largeAccountSection({ largeAccount: l }: BenchReport): string {
     (total(scan, 'calls') / total(scan, 'minimum')).toFixed(2), scan.costExplorer, `${scan.coverage.evaluated} / ${scan.coverage.total}`,
   ].join(' | '));
   const [first] = l.scans;
-  const serviceRows = (first?.calls ?? []).map((c) => [c.service, n(c.calls), n(c.minimum), c.minimum ? (c.calls / c.minimum).toFixed(2) : '-'].join(' | '));
+  const serviceRows = (first?.calls ?? []).map((c) => [
+    c.service, n(CALLS_BEFORE_CIS[c.service] ?? 0), n(c.calls), n(c.minimum), c.minimum ? (c.calls / c.minimum).toFixed(2) : '-',
+  ].join(' | '));
+  const before = Object.values(CALLS_BEFORE_CIS).reduce((sum, calls) => sum + calls, 0);
+  const after = first ? total(first, 'calls') : 0;
   return `## A large AWS account (moto)
 
 One account seeded in moto, the AWS emulator the tests use: ${n(l.size.users)} IAM users (every other with an access key,
@@ -122,14 +126,16 @@ from the verify (or scan) request until the scan's row is saved.
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${scanRows.map((row) => `| ${row} |`).join('\n')}
 
-Calls of the first scan by service, next to the fewest the checks need: one list per part (per region for the
-regional ones: security groups, instances, snapshots, images, trails, GuardDuty), the credential report (generated,
-then read), \`GetAccountAuthorizationDetails\`, one \`ListAccessKeys\` per user, and per bucket its region (moto's
-\`ListBuckets\` does not give it; AWS's does, which saves one call a bucket), its Block Public Access, ACL and policy
-status:
+Calls of the first scan by service, next to the fewest the checks need and to the same scan before the CIS AWS
+Foundations collectors (2026-11-24): one list per part (per region for the regional ones), the credential report
+(generated, then read), \`GetAccountAuthorizationDetails\`, one \`ListAccessKeys\` per user, and per bucket its region
+(moto's \`ListBuckets\` does not give it; AWS's does, which saves one call a bucket), its Block Public Access, ACL and
+policy (the policy status only for a bucket that has a policy). The CIS collectors took the first scan from
+${n(before)} calls to ${n(after)} (${(after / before).toFixed(2)}×): they read per region, and share the calls already made
+(security groups, instances, trails, IAM's authorization details, each bucket's policy).
 
-| service | calls | fewest | ratio |
-| --- | ---: | ---: | ---: |
+| service | before the CIS checks | calls | fewest | ratio |
+| --- | ---: | ---: | ---: | ---: |
 ${serviceRows.map((row) => `| ${row} |`).join('\n')}
 
 The second scan reads no Cost Explorer: it reuses the first scan's answers (AWS bills each request to the customer;

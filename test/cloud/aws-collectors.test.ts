@@ -435,15 +435,16 @@ describe('AWS inventory collection against moto', () => {
   it('renews the role\'s credentials before they expire, in the middle of a collection', async () => {
     const { customer, target } = await connectedCustomer();
     createSentinelRole({ customer, externalId: target.externalId });
-    // Sessions of 400 ms (AWS's shortest is 15 minutes: the front shortens them); a call signed with an expired
+    // Sessions of 2 s (AWS's shortest is 15 minutes: the front shortens them); a call signed with an expired
     // session is refused. Every call takes 300 ms, so the collection's later calls (a trail's status after the
-    // trail list, the credential report after its generation, ...) come after the first session expired.
+    // trail list, the credential report after its generation, ...) come after the first session expired. Renewing
+    // 800 ms ahead leaves a loaded machine time between signing a call and the front receiving it.
     const expiries = new Map<string, number>();
     let refused = 0;
     front.rewrite = (request, answer) => {
       if (request.service !== 'sts' || request.operation !== 'AssumeRole' || answer.status !== 200) return motoDifferences(request, answer);
       const key = /<AccessKeyId>([^<]+)<\/AccessKeyId>/.exec(answer.body)?.[1] as string;
-      const expiry = Date.now() + 400;
+      const expiry = Date.now() + 2000;
       expiries.set(key, expiry);
       return { ...answer, body: answer.body.replace(/<Expiration>[^<]+<\/Expiration>/, `<Expiration>${new Date(expiry).toISOString()}</Expiration>`) };
     };
@@ -459,7 +460,7 @@ describe('AWS inventory collection against moto', () => {
     };
     front.delay = (request) => (request.service === 'sts' ? 0 : 300);
 
-    const inventory = await providerWith({ renewBeforeMs: 200 }).collectInventory(target);
+    const inventory = await providerWith({ renewBeforeMs: 800 }).collectInventory(target);
 
     const firstExpiry = Math.min(...expiries.values());
     expect(front.requests.filter((r) => r.service !== 'sts' && r.at > firstExpiry).length).toBeGreaterThan(10);
