@@ -121,7 +121,7 @@ export function createAwsProvider({
       .flatMap(([part, collected]) => (collected?.status === 'ok' ? [[part, { status: 'ok', value: collected.value }]] : [])));
     try {
       const inventory = await collectAccountInventory({
-        session, now: new Date(), checkpoint: { ...options.checkpoint, ...reused }, onRead: options.onRead,
+        session, now: new Date(), checkpoint: options.checkpoint, reuse: reused, onRead: options.onRead,
         onProgress: options.onProgress, finalAttempt: options.finalAttempt ?? true,
       });
       const notEvaluated = Object.entries(inventory)

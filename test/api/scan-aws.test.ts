@@ -8,6 +8,7 @@ import { CreateBucketCommand, PutBucketAclCommand, S3Client } from '@aws-sdk/cli
 import { waitFor } from '../helpers/account-harness';
 import { customerAccount, type CustomerAccount, customerConfig, queueCostAndUsage, runAsCustomer } from '../helpers/aws';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { allOpenSignals } from '../helpers/scans';
 
 // A scan through the real API, worker and AWS provider, against moto accounts seeded through the AWS SDK.
 let ctx: TestContext;
@@ -85,8 +86,7 @@ async function waitForScan(executionArn: string): Promise<void> {
 }
 
 async function openCheckIds(awsAccountId: string): Promise<string[]> {
-  const res = await ctx.http.get(`/accounts/${awsAccountId}/signals`).query({ status: 'open', limit: 200 }).set(owner.auth).expect(200);
-  return [...new Set(res.body.signals.map((s: { check_id: string }) => s.check_id) as string[])].sort();
+  return [...new Set((await allOpenSignals(ctx.http, owner.auth, awsAccountId)).map((s) => s.check_id))].sort();
 }
 
 // Each is caused by exactly one seeded misconfiguration (the user and key are also new, hence "recently"; its

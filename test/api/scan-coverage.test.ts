@@ -7,7 +7,7 @@ import {
   startAwsFront,
 } from '../helpers/aws';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { scanWorkflowResult } from '../helpers/scans';
+import { allOpenSignals, scanWorkflowResult } from '../helpers/scans';
 
 // Scans through the real API, worker and AWS provider, against moto through a front that refuses, throttles and
 // fails what a real AWS estate would: what could not be read is named, the rest is evaluated, and the score is
@@ -59,8 +59,7 @@ async function checks(awsAccountId: string, http = ctx.http): Promise<{ coverage
   return (await http.get(`/accounts/${awsAccountId}/checks`).set(owner.auth).expect(200)).body;
 }
 
-const openSignals = async (awsAccountId: string) => (await ctx.http.get(`/accounts/${awsAccountId}/signals`)
-  .query({ status: 'open', limit: 200 }).set(owner.auth).expect(200)).body.signals as { check_id: string; region: string; signal_id: string }[];
+const openSignals = (awsAccountId: string) => allOpenSignals(ctx.http, owner.auth, awsAccountId);
 
 describe('a scan of an account AWS only partly lets Sentinel read', () => {
   let customer: CustomerAccount;

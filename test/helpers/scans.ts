@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import type { ScanOutcome } from '../../workflows/contracts';
 import type { scanWorkflow } from '../../workflows/scan';
 import { waitFor } from './account-harness';
+import type { TestContext } from './context';
 
 /**
  * The outcome of a scan's workflow, by its execution ARN or scan id. Verify and scan-now answer with the scan
@@ -27,4 +28,19 @@ export async function deliveriesSettled(db: Db, tenantId: string): Promise<void>
     const deliveries = await db.selectFrom('alert_deliveries').select('status').where('tenant_id', '=', tenantId).execute();
     return deliveries.length > 0 && deliveries.every((d) => d.status === 'delivered' || d.status === 'failed');
   });
+}
+
+export interface OpenSignalEntry { signal_id: string; check_id: string; region: string; resource: string }
+
+/** Every open signal of an account through the API, page after page (a fresh AWS account has one per region for several checks). */
+export async function allOpenSignals(http: TestContext['http'], auth: Record<string, string>, awsAccountId: string): Promise<OpenSignalEntry[]> {
+  const all: OpenSignalEntry[] = [];
+  let next: string | null = null;
+  do {
+    const page: { signals: OpenSignalEntry[]; next_token: string | null } = (await http.get(`/accounts/${awsAccountId}/signals`)
+      .query({ status: 'open', limit: 200, ...(next ? { next_token: next } : {}) }).set(auth).expect(200)).body;
+    all.push(...page.signals);
+    next = page.next_token;
+  } while (next);
+  return all;
 }

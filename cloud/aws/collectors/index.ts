@@ -46,11 +46,26 @@ export const READERS: readonly AnyReader[] = Object.freeze([
 const REGIONS = 'regions';
 const readKey = (part: PartName, region?: string) => (region ? `${part}@${region}` : part);
 
+/**
+ * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
+ * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
+ * old shape with today's checks (an instance without its metadata options would fail IMDSv2).
+ */
+const READ_FORMAT = 'v2:';
+
+/** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
+function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {
+  return Object.entries(checkpoint).flatMap(([key, outcome]): [string, ReadOutcome][] =>
+    (key.startsWith(READ_FORMAT) ? [[key.slice(READ_FORMAT.length), outcome]] : []));
+}
+
 export interface CollectInput {
   session: Session;
   now: Date;
-  /** Reads settled by an earlier attempt, or reused (Cost Explorer): they are not read again. */
+  /** Reads settled by an earlier attempt of this scan (see READ_FORMAT): they are not read again. */
   checkpoint?: Checkpoint;
+  /** Parts taken as they are, by part name (Cost Explorer's stored answers): they are not read. */
+  reuse?: Checkpoint;
   /** Called as each read settles for good, so the caller can keep it for a later attempt. */
   onRead?: (key: string, outcome: ReadOutcome) => void;
   onProgress?: (progress: CollectionProgress) => void;
@@ -68,9 +83,11 @@ async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>
   }
 }
 
-export async function collectAccountInventory({ session, now, checkpoint = {}, onRead, onProgress, finalAttempt }: CollectInput): Promise<Inventory> {
+export async function collectAccountInventory({
+  session, now, checkpoint = {}, reuse = {}, onRead, onProgress, finalAttempt,
+}: CollectInput): Promise<Inventory> {
   const ctx: ReadContext = { session, now };
-  const outcomes = new Map<string, ReadOutcome>(Object.entries(checkpoint));
+  const outcomes = new Map<string, ReadOutcome>([...currentReads(checkpoint), ...Object.entries(reuse)]);
   const retry: { key: string; reason: string }[] = [];
   let total = 1;
   let done = 0;
@@ -81,7 +98,7 @@ export async function collectAccountInventory({ session, now, checkpoint = {}, o
       if (outcome.status === 'failed' && outcome.retryable) retry.push({ key, reason: outcome.reason });
       else {
         outcomes.set(key, outcome);
-        onRead?.(key, outcome);
+        onRead?.(`${READ_FORMAT}${key}`, outcome);
       }
     }
     done += 1;
