@@ -89,7 +89,7 @@ function controlRow(control: ControlResult): string {
     + `<td class="id">${esc(control.control.id)}</td>`
     + `<td><div class="title">${esc(control.control.title)}</div>${details}</td>`
     + `<td>${esc(control.control.profile)}</td>`
-    + `<td>${control.checkIds.map((id) => `<code>${esc(id)}</code>`).join('<br>') || '—'}</td>`
+    + `<td class="checks">${control.checkIds.map((id) => `<code>${esc(id)}</code>`).join('<br>') || '—'}</td>`
     + `<td><span class="status" style="background:${COLOUR[control.status]}">${LABEL[control.status]}</span></td></tr>`;
 }
 
@@ -117,6 +117,7 @@ tr.section th { background: #eaeef2; font-size: 15px; } td.id { white-space: now
 .tag { background: #fff8c5; border: 1px solid #bf8700; border-radius: 8px; padding: 0 6px; font-size: 11px; }
 .evidence, .remediation, .notes, .attest { margin-top: 6px; font-size: 13px; } ul { margin: 2px 0 0 18px; padding: 0; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
+td.checks { width: 19rem; } td.checks code { white-space: nowrap; }
 footer { color: #57606a; margin-top: 28px; font-size: 12px; }
 @media print { body { margin: 0; max-width: none; } tr.control { break-inside: avoid; } a { color: inherit; } }
 </style></head>

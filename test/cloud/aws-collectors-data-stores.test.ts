@@ -2,16 +2,15 @@ import { CreateFileSystemCommand, EFSClient } from '@aws-sdk/client-efs';
 import { CreateKeyCommand, DisableKeyCommand, EnableKeyRotationCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateDBInstanceCommand, RDSClient } from '@aws-sdk/client-rds';
 import { CreateBucketCommand, PutBucketPolicyCommand, S3Client } from '@aws-sdk/client-s3';
-import { createAwsProvider } from '../../cloud/aws/provider';
-import type { CloudProvider, RoleTarget } from '../../cloud/types';
-import { createLogger } from '../../config/logger';
+import type { RoleTarget } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
-import type { Collected, Inventory } from '../../domain/inventory';
+import type { Inventory } from '../../domain/inventory';
 import { ROLE_NAME } from '../../domain/onboarding';
 import {
-  accessDenied, type AwsFront, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError, MOTO_ACCOUNT_ID,
-  motoDifferences, motoGaps, queryError, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
+  accessDenied, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError, motoGaps, queryError,
+  randomExternalId, REGION,
 } from '../helpers/aws';
+import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 
 // The data-store parts (bucket policies' TLS denial, RDS instances, EFS file systems, KMS keys) against moto: each
 // test seeds a customer account through the SDK, connects it with the real CLI script, and collects through the
@@ -21,18 +20,11 @@ import {
 // more than the default minute on a loaded machine.
 jest.setTimeout(120_000);
 
-const log = createLogger({ level: 'silent', name: 'test' });
-const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
 const OTHER_REGION = 'eu-west-1';
 const DATA_STORE_CHECKS = [
   'exposure.s3_bucket_allows_http', 'exposure.rds_public', 'exposure.rds_unencrypted', 'exposure.rds_minor_upgrades_off',
   'exposure.efs_unencrypted', 'detection.kms_rotation_off',
 ];
-
-function ok<T>(part: Collected<T>): T {
-  if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
-  return part.value;
-}
 
 /** Each data-store check's outcome: 'pass', 'not_evaluated', or its failing resources as `resource@region`. */
 function outcomes(inventory: Inventory): Record<string, string | string[]> {
@@ -53,13 +45,8 @@ const tlsOnly = (bucket: string) => JSON.stringify({
 });
 
 describe('AWS data store collection against moto', () => {
-  let front: AwsFront;
-  let provider: CloudProvider;
-  const clients: { destroy(): void }[] = [];
-  const client = <C extends { destroy(): void }>(c: C): C => {
-    clients.push(c);
-    return c;
-  };
+  const suite = useCollectorSuite();
+  const { client } = suite;
 
   async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget }> {
     const customer = await customerAccount();
@@ -92,22 +79,6 @@ describe('AWS data store collection against moto', () => {
     return { id, arn: KeyMetadata?.Arn as string };
   };
 
-  beforeAll(async () => {
-    front = await startAwsFront();
-    provider = createAwsProvider({
-      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log, maxAttempts: 2,
-    });
-  });
-  beforeEach(() => {
-    front.answer = motoGaps;
-    front.rewrite = motoDifferences;
-    front.requests.length = 0;
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) c.destroy();
-    await front.close();
-  });
-
   it('finds a bucket that takes HTTP, an open, unencrypted, unpatched database, an unencrypted file system and a key that never rotates', async () => {
     const { customer, target } = await connectedCustomer();
     const s3 = client(new S3Client({ ...customerConfig(customer), forcePathStyle: true }));
@@ -126,7 +97,7 @@ describe('AWS data store collection against moto', () => {
     await key(customer, REGION, { spec: 'RSA_2048' });
     createSentinelRole({ customer, externalId: target.externalId });
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(ok(inventory.s3Buckets).buckets.map((b) => [b.name, b.deniesInsecureTransport]).sort()).toEqual([[plain, false], [tls, true]].sort());
     expect(ok(inventory.rdsInstances).instances.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
@@ -155,9 +126,9 @@ describe('AWS data store collection against moto', () => {
       'detection.kms_rotation_off': [`${stale.arn}@${REGION}`],
     });
     // The rotation status is asked only of the keys in scope; every bucket's policy is read once.
-    const kmsCalls = (operation: string) => front.requests.filter((r) => r.service === 'kms' && r.operation === operation).length;
+    const kmsCalls = (operation: string) => suite.front.requests.filter((r) => r.service === 'kms' && r.operation === operation).length;
     expect([kmsCalls('DescribeKey'), kmsCalls('GetKeyRotationStatus')]).toEqual([4, 2]);
-    expect(front.requests.filter((r) => r.service === 's3' && r.method === 'GET' && /(^|&)policy(=|&|$)/.test(r.query)).length).toBe(2);
+    expect(suite.front.requests.filter((r) => r.service === 's3' && r.method === 'GET' && /(^|&)policy(=|&|$)/.test(r.query)).length).toBe(2);
   });
 
   it('passes a clean account: TLS-only buckets, private encrypted databases, encrypted file systems, rotating keys', async () => {
@@ -172,7 +143,7 @@ describe('AWS data store collection against moto', () => {
     await key(customer, REGION, { rotation: true });
     createSentinelRole({ customer, externalId: target.externalId });
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(Object.values(outcomes(inventory))).toEqual(DATA_STORE_CHECKS.map(() => 'pass'));
     expect([inventory.rdsInstances.unread, inventory.efsFileSystems.unread, inventory.kmsKeys.unread]).toEqual([undefined, undefined, undefined]);
@@ -185,7 +156,7 @@ describe('AWS data store collection against moto', () => {
     const stale = await key(customer, REGION);
     await database(customer, 'eu-west-2', 'hidden-db', { encrypted: false, minorUpgrades: true, publiclyAccessible: false, multiAz: false });
     createSentinelRole({ customer, externalId: target.externalId });
-    front.answer = (request) => {
+    suite.front.answer = (request) => {
       if (request.service === 'kms' && request.body.includes(hidden.id) && request.operation === 'GetKeyRotationStatus') return accessDenied(request);
       if (request.service === 'kms' && request.body.includes(deleted.id)) {
         return jsonError(400, 'NotFoundException', `Key '${deleted.arn}' does not exist`);
@@ -197,7 +168,7 @@ describe('AWS data store collection against moto', () => {
       return motoGaps(request);
     };
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(inventory.kmsKeys).toEqual({
       status: 'ok',

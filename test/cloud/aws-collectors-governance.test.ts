@@ -6,23 +6,20 @@ import {
   CreateVirtualMFADeviceCommand, EnableMFADeviceCommand, PutUserPolicyCommand, UploadServerCertificateCommand,
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createAwsProvider } from '../../cloud/aws/provider';
-import type { CloudProvider } from '../../cloud/types';
-import { createLogger } from '../../config/logger';
 import { checkById } from '../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
-import type { Collected, Inventory } from '../../domain/inventory';
+import type { Inventory } from '../../domain/inventory';
 import { ROLE_NAME } from '../../domain/onboarding';
 import {
-  accessDenied, type AwsFront, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig,
-  MOTO_ACCOUNT_ID, motoDifferences, motoGaps, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
+  accessDenied, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig,
+  motoDifferences, motoGaps, randomExternalId, REGION,
 } from '../helpers/aws';
+import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 
 // The identity-governance and CIS 5.x monitoring reads against moto: each test seeds a customer account through
 // the SDK, creates Sentinel's role with the real CLI script and collects through the front (test/helpers/aws.ts),
 // then runs the checks on what was collected.
 
-const log = createLogger({ level: 'silent', name: 'test' });
 const DAY_MS = 86_400_000;
 const TRUST = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }] });
 const INLINE = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 's3:PutObject', Resource: '*' }] });
@@ -31,12 +28,6 @@ const AWS_POLICY = (name: string) => `arn:aws:iam::aws:policy/${name}`;
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----';
 const KEY = '-----BEGIN PRIVATE KEY-----\nMIIBfake\n-----END PRIVATE KEY-----';
 const LOG_GROUP = 'cloudtrail-management';
-const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
-
-function ok<T>(part: Collected<T>): T {
-  if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
-  return part.value;
-}
 
 /** A check's outcome on the collected inventory: 'pass', 'not_evaluated' or its failing resources. */
 function outcome(checkId: string, inventory: Inventory): string | string[] {
@@ -75,29 +66,8 @@ function withRootVirtualMfa(accountId: string, rewrite: ReturnType<typeof withEx
 }
 
 describe('identity governance and CIS 5.x monitoring reads against moto', () => {
-  let front: AwsFront;
-  let provider: CloudProvider;
-  const clients: { destroy(): void }[] = [];
-  const client = <C extends { destroy(): void }>(c: C): C => {
-    clients.push(c);
-    return c;
-  };
-
-  beforeAll(async () => {
-    front = await startAwsFront();
-    provider = createAwsProvider({
-      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log, maxAttempts: 2,
-    });
-  });
-  beforeEach(() => {
-    front.answer = motoGaps;
-    front.rewrite = motoDifferences;
-    front.requests.length = 0;
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) c.destroy();
-    await front.close();
-  });
+  const suite = useCollectorSuite();
+  const { client } = suite;
 
   async function connected(): Promise<{ customer: CustomerAccount; target: { tenantId: string; awsAccountId: string; roleName: string; externalId: string } }> {
     const customer = await customerAccount();
@@ -154,11 +124,11 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     await alarmFor(customer, '5.4', { actions: false });
     createSentinelRole({ customer, externalId: target.externalId });
     const now = Date.now();
-    front.rewrite = withRootVirtualMfa(accountId, withExpirations({
+    suite.front.rewrite = withRootVirtualMfa(accountId, withExpirations({
       'expired-elb': new Date(now - 10 * DAY_MS), 'current-elb': new Date(now + 200 * DAY_MS),
     }));
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     const principals = ok(inventory.iamPrincipals);
     expect(principals.users.map((u) => [u.name, u.directPolicies])).toEqual([['alice', ['uploads']], ['bob', ['ReadOnlyAccess']]]);
@@ -185,7 +155,7 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     expect(outcome('detection.cis_metric_alarms_missing', inventory)).toEqual(
       MONITORED_ACTIVITIES.filter((a) => a.control !== '5.3').map((a) => a.resource).sort(),
     );
-    const iamOperations = new Set(front.requests.filter((r) => r.service === 'iam').map((r) => r.operation));
+    const iamOperations = new Set(suite.front.requests.filter((r) => r.service === 'iam').map((r) => r.operation));
     expect([...iamOperations]).toEqual(expect.arrayContaining(['ListServerCertificates', 'ListVirtualMFADevices']));
   });
 
@@ -201,9 +171,9 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     await trailToCloudWatch(customer);
     for (const { control } of MONITORED_ACTIVITIES) await alarmFor(customer, control, { actions: true });
     createSentinelRole({ customer, externalId: target.externalId });
-    front.rewrite = withExpirations({ 'current-elb': new Date(Date.now() + 200 * DAY_MS) });
+    suite.front.rewrite = withExpirations({ 'current-elb': new Date(Date.now() + 200 * DAY_MS) });
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(ok(inventory.rootVirtualMfa)).toEqual({ serialNumber: null });
     expect(ok(inventory.metricAlarms).alarmedMetrics).toHaveLength(MONITORED_ACTIVITIES.length);
@@ -217,10 +187,10 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     const { customer, target } = await connected();
     await trailToCloudWatch(customer);
     createSentinelRole({ customer, externalId: target.externalId });
-    front.answer = (request) => ((request.service === 'logs' || request.service === 'monitoring') && request.region === REGION
+    suite.front.answer = (request) => ((request.service === 'logs' || request.service === 'monitoring') && request.region === REGION
       ? accessDenied(request) : motoGaps(request));
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(inventory.metricAlarms.unread).toEqual([{
       kind: 'region', scope: REGION, reason: expect.stringMatching(/^AWS denied Sentinel's role CloudWatch( Logs)? Describe(MetricFilters|Alarms) \(AccessDenied\)/),

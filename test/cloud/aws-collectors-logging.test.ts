@@ -6,34 +6,26 @@ import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateBucketCommand, PutBucketAclCommand, PutBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { EnableSecurityHubCommand, SecurityHubClient } from '@aws-sdk/client-securityhub';
-import { createAwsProvider } from '../../cloud/aws/provider';
-import type { CloudProvider, RoleTarget } from '../../cloud/types';
-import { createLogger } from '../../config/logger';
+import type { RoleTarget } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
-import type { Collected, Inventory } from '../../domain/inventory';
+import type { Inventory } from '../../domain/inventory';
 import { ROLE_NAME } from '../../domain/onboarding';
 import {
-  accessDenied, type AwsFront, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig,
-  MOTO_ACCOUNT_ID, motoDifferences, motoGaps, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
+  accessDenied, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, motoGaps,
+  randomExternalId, REGION,
 } from '../helpers/aws';
+import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 
 // The logging controls end to end: a customer account seeded in moto through the SDK, Sentinel's role created
 // with the real CLI script, collected through the front (test/helpers/aws.ts), and the checks run on the result.
 
-const log = createLogger({ level: 'silent', name: 'test' });
 /** GetBucketLogging: GET on the bucket with the `logging` subresource. */
 const isGetBucketLogging = (r: AwsRequest) => r.service === 's3' && r.method === 'GET' && /(^|&)logging(=|&|$)/.test(r.query);
-const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
 const LOGGING_CHECKS = [
   'detection.no_multi_region_trail', 'detection.trail_log_validation_off', 'detection.trail_not_kms_encrypted',
   'detection.trail_bucket_logging_off', 'detection.s3_write_events_not_logged', 'detection.s3_read_events_not_logged',
   'detection.config_off', 'detection.security_hub_off', 'iam.access_analyzer_off',
 ];
-
-function ok<T>(part: Collected<T>): T {
-  if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
-  return part.value;
-}
 
 /** Each logging check's outcome: pass, not evaluated, or its failing resources as `resource@region`. */
 function outcomes(inventory: Inventory): Record<string, string | string[]> {
@@ -54,13 +46,8 @@ function withAnalyzers(request: AwsRequest): CannedAnswer | undefined {
 }
 
 describe('logging controls collected against moto', () => {
-  let front: AwsFront;
-  let provider: CloudProvider;
-  const clients: { destroy(): void }[] = [];
-  const client = <C extends { destroy(): void }>(c: C): C => {
-    clients.push(c);
-    return c;
-  };
+  const suite = useCollectorSuite();
+  const { client } = suite;
 
   async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget; regions: string[] }> {
     const customer = await customerAccount();
@@ -85,28 +72,12 @@ describe('logging controls collected against moto', () => {
     return { bucket, s3, cloudtrail };
   }
 
-  beforeAll(async () => {
-    front = await startAwsFront();
-    provider = createAwsProvider({
-      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log, maxAttempts: 2,
-    });
-  });
-  beforeEach(() => {
-    front.answer = motoGaps;
-    front.rewrite = motoDifferences;
-    front.requests.length = 0;
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) c.destroy();
-    await front.close();
-  });
-
   it('finds a trail\'s defaults, and Config, Security Hub and Access Analyzer off, in every region', async () => {
     const { customer, target, regions } = await connectedCustomer();
     const { bucket } = await trail(customer);
     createSentinelRole({ customer, externalId: target.externalId });
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(ok(inventory.cloudtrail).trails).toEqual([{
       name: 'everywhere', homeRegion: REGION, multiRegion: true, logging: true, logFileValidation: false, kmsKeyId: null, bucket,
@@ -132,9 +103,9 @@ describe('logging controls collected against moto', () => {
       'iam.access_analyzer_off': everyRegion('access-analyzer'),
     });
     // Selectors and the bucket's logging are asked once, of the trail's home region, like its status.
-    const selectorCalls = front.requests.filter((r) => r.service === 'cloudtrail' && r.operation === 'GetEventSelectors');
+    const selectorCalls = suite.front.requests.filter((r) => r.service === 'cloudtrail' && r.operation === 'GetEventSelectors');
     expect(selectorCalls.map((r) => r.region)).toEqual([REGION]);
-    expect(front.requests.filter(isGetBucketLogging)).toHaveLength(1);
+    expect(suite.front.requests.filter(isGetBucketLogging)).toHaveLength(1);
   });
 
   it('passes every logging control on an account set up as CIS asks', async () => {
@@ -163,9 +134,9 @@ describe('logging controls collected against moto', () => {
       await client(new SecurityHubClient(customerConfig(customer, region))).send(new EnableSecurityHubCommand({}));
     }));
     createSentinelRole({ customer, externalId: target.externalId });
-    front.answer = withAnalyzers;
+    suite.front.answer = withAnalyzers;
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(ok(inventory.cloudtrail).trails).toMatchObject([{
       logFileValidation: true, kmsKeyId: KeyMetadata?.Arn, bucketLogging: { read: true, enabled: true },
@@ -181,13 +152,13 @@ describe('logging controls collected against moto', () => {
     createSentinelRole({ customer, externalId: target.externalId });
     // An organization trail's log archive bucket, which AWS shows the member account only as AccessDenied, and a
     // region-deny SCP on Security Hub in eu-west-2 (moto enforces neither).
-    front.answer = (request) => {
+    suite.front.answer = (request) => {
       if (isGetBucketLogging(request) && request.path.startsWith(`/${bucket}`)) return accessDenied(request);
       if (request.service === 'securityhub' && request.region === 'eu-west-2') return accessDenied(request);
       return motoGaps(request);
     };
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(ok(inventory.cloudtrail).trails[0]?.bucketLogging).toEqual({
       read: false, reason: expect.stringMatching(/^AWS denied Sentinel's role S3 GetBucketLogging \(AccessDenied\)/),

@@ -1,20 +1,16 @@
 import {
-  AuthorizeSecurityGroupIngressCommand, CreateFlowLogsCommand, CreateNetworkAclCommand, CreateNetworkAclEntryCommand, CreateSecurityGroupCommand,
-  CreateVpcCommand, DescribeNetworkAclsCommand, DescribeSecurityGroupsCommand, EC2Client, EnableEbsEncryptionByDefaultCommand,
-  RevokeSecurityGroupEgressCommand, RevokeSecurityGroupIngressCommand, RunInstancesCommand,
+  AuthorizeSecurityGroupIngressCommand, CreateFlowLogsCommand, CreateNetworkAclCommand, CreateNetworkAclEntryCommand,
+  CreateSecurityGroupCommand, CreateVpcCommand, DescribeNetworkAclsCommand, DescribeSecurityGroupsCommand, EC2Client,
+  EnableEbsEncryptionByDefaultCommand, RevokeSecurityGroupEgressCommand, RevokeSecurityGroupIngressCommand, RunInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, CreateRoleCommand } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createAwsProvider } from '../../cloud/aws/provider';
-import type { CloudProvider, RoleTarget } from '../../cloud/types';
-import { createLogger } from '../../config/logger';
+import type { RoleTarget } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
-import type { Collected, Inventory } from '../../domain/inventory';
+import type { Inventory } from '../../domain/inventory';
 import { ROLE_NAME } from '../../domain/onboarding';
-import {
-  type AwsFront, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, MOTO_ACCOUNT_ID, motoDifferences, motoGaps,
-  randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
-} from '../helpers/aws';
+import { createSentinelRole, customerAccount, type CustomerAccount, customerConfig, randomExternalId, REGION } from '../helpers/aws';
+import { ok, useCollectorSuite } from '../helpers/collector-suite';
 
 // The EC2 and VPC parts end to end: a customer account seeded in moto through the SDK with the networking
 // misconfigurations of the CIS benchmark's section 6 (and 2.16, 4.7), collected through Sentinel's role, and
@@ -22,18 +18,12 @@ import {
 // default security group with rules and no flow log, and leaves EBS encryption by default off: those fail in every
 // region until the customer fixes them.
 
-const log = createLogger({ level: 'silent', name: 'test' });
 const OTHER_REGION = 'eu-west-1';
 const AMI = 'ami-12c6146b';
 const NETWORK_CHECKS = [
   'exposure.ebs_default_encryption_off', 'exposure.sg_cifs_open', 'exposure.nacl_admin_ports_open', 'exposure.default_sg_allows_traffic',
   'exposure.imdsv1_allowed', 'iam.instance_without_role', 'detection.vpc_flow_logs_off',
 ] as const;
-
-function ok<T>(part: Collected<T>): T {
-  if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
-  return part.value;
-}
 
 /** The failing resources of a check in one region, or 'pass' when it has none there. */
 function failingIn(inventory: Inventory, checkId: string, region: string): string[] | 'pass' {
@@ -44,29 +34,8 @@ function failingIn(inventory: Inventory, checkId: string, region: string): strin
 }
 
 describe('EC2 and VPC collection against moto', () => {
-  let front: AwsFront;
-  let provider: CloudProvider;
-  const clients: { destroy(): void }[] = [];
-  const client = <C extends { destroy(): void }>(c: C): C => {
-    clients.push(c);
-    return c;
-  };
-
-  beforeAll(async () => {
-    front = await startAwsFront();
-    provider = createAwsProvider({
-      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log, maxAttempts: 2,
-    });
-  });
-  beforeEach(() => {
-    front.answer = motoGaps;
-    front.rewrite = motoDifferences;
-    front.requests.length = 0;
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) c.destroy();
-    await front.close();
-  });
+  const suite = useCollectorSuite();
+  const { client } = suite;
 
   async function connected(): Promise<{ customer: CustomerAccount; target: RoleTarget; ec2: EC2Client }> {
     const customer = await customerAccount();
@@ -151,7 +120,7 @@ describe('EC2 and VPC collection against moto', () => {
     const byDefault = await defaultVpc(ec2);
     createSentinelRole({ customer, externalId: target.externalId });
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(ok(inventory.ebsEncryptionByDefault).regions.filter((r) => r.enabled)).toEqual([{ region: OTHER_REGION, enabled: true }]);
     expect(ok(inventory.ebsEncryptionByDefault).regions).toHaveLength(inventory.regions.enabled.length);
@@ -187,7 +156,7 @@ describe('EC2 and VPC collection against moto', () => {
     expect(failingIn(inventory, 'exposure.nacl_admin_ports_open', REGION)).not.toContain(guarded);
     expect(failingIn(inventory, 'exposure.ebs_default_encryption_off', OTHER_REGION)).toBe('pass');
     // The default groups, metadata options and profiles come with the calls already made for groups and instances.
-    const operations = new Set(front.requests.filter((r) => r.service === 'ec2').map((r) => r.operation));
+    const operations = new Set(suite.front.requests.filter((r) => r.service === 'ec2').map((r) => r.operation));
     expect([...operations].sort()).toEqual([
       'DescribeFlowLogs', 'DescribeImages', 'DescribeInstances', 'DescribeNetworkAcls', 'DescribeRegions', 'DescribeSecurityGroups',
       'DescribeSnapshots', 'DescribeVpcs', 'GetEbsEncryptionByDefault',
@@ -213,7 +182,7 @@ describe('EC2 and VPC collection against moto', () => {
     }));
     createSentinelRole({ customer, externalId: target.externalId });
 
-    const inventory = await provider.collectInventory(target);
+    const inventory = await suite.provider.collectInventory(target);
 
     expect(Object.fromEntries(NETWORK_CHECKS.map((id) => [id, failingIn(inventory, id, REGION)])))
       .toEqual(Object.fromEntries(NETWORK_CHECKS.map((id) => [id, 'pass'])));

@@ -1,0 +1,64 @@
+import { createAwsProvider } from '../../cloud/aws/provider';
+import type { CloudProvider } from '../../cloud/types';
+import { createLogger } from '../../config/logger';
+import type { Collected } from '../../domain/inventory';
+import {
+  type AwsFront, MOTO_ACCOUNT_ID, motoDifferences, motoGaps, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
+} from './aws';
+
+// What the suites that collect from moto share: a front to moto (test/helpers/aws.ts) and an AWS provider through
+// it, started before the suite's tests and closed after them, the front reset to moto's gaps before each test;
+// and the SDK clients the tests seed accounts with, destroyed with the suite.
+
+export interface CollectorSuite {
+  readonly front: AwsFront;
+  readonly provider: CloudProvider;
+  /** Registers an SDK client to destroy after the suite. */
+  client<C extends { destroy(): void }>(client: C): C;
+}
+
+/** Call in a `describe`: registers the hooks and answers the suite's front and provider once they are started. */
+export function useCollectorSuite(): CollectorSuite {
+  const clients: { destroy(): void }[] = [];
+  let front: AwsFront | undefined;
+  let provider: CloudProvider | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the collector suite is not started: use it inside a test');
+    return value;
+  };
+  beforeAll(async () => {
+    front = await startAwsFront();
+    provider = createAwsProvider({
+      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS,
+      log: createLogger({ level: 'silent', name: 'test' }), maxAttempts: 2,
+    });
+  });
+  beforeEach(() => {
+    const f = started(front);
+    f.answer = motoGaps;
+    f.rewrite = motoDifferences;
+    f.delay = () => 0;
+    f.requests.length = 0;
+  });
+  afterAll(async () => {
+    for (const c of clients.splice(0)) c.destroy();
+    await front?.close();
+  });
+  return {
+    get front() { return started(front); },
+    get provider() { return started(provider); },
+    client: (client) => {
+      clients.push(client);
+      return client;
+    },
+  };
+}
+
+/** A part's value; throws with the reason when it was not evaluated. */
+export function ok<T>(part: Collected<T>): T {
+  if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
+  return part.value;
+}
+
+/** A name no other test uses (bucket names are global in moto, as in AWS). */
+export const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
