@@ -21,6 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+// A scan of a moto account reads about twenty parts in each of its two dozen regions: several scans take minutes on a
+// busy machine.
+jest.setTimeout(180_000);
+
 const DAY = 86_400_000;
 
 /** 14 days of flat spend with a spike on the last complete day, the day before yesterday (Cost Explorer's daily results). */

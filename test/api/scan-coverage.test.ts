@@ -13,6 +13,10 @@ import { allOpenSignals, scanWorkflowResult } from '../helpers/scans';
 // fails what a real AWS estate would: what could not be read is named, the rest is evaluated, and the score is
 // never falsely clean.
 
+// A scan of a moto account reads about twenty parts in each of its two dozen regions: several scans take minutes on a
+// busy machine.
+jest.setTimeout(180_000);
+
 const DENIED_REGION = 'eu-west-2';
 const TOTAL = CATALOG.length;
 
@@ -153,8 +157,8 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
     expect((await openSignals(customer.accountId)).filter((s) => s.check_id === 'exposure.sg_ssh_open').map((s) => s.region)).toEqual([DENIED_REGION]);
   });
 
-  it('reuses the Cost Explorer parts its first scan read: ten more scans ask Cost Explorer nothing', async () => {
-    for (let i = 0; i < 10; i += 1) await scanNow(customer.accountId);
+  it('reuses the Cost Explorer parts its first scan read: three more scans ask Cost Explorer nothing', async () => {
+    for (let i = 0; i < 3; i += 1) await scanNow(customer.accountId);
     expect(front.requests.filter((r) => r.service === 'ce')).toEqual([]);
     const reads = await ctx.db.selectFrom('cost_explorer_reads').select(['part', 'read_at'])
       .innerJoin('accounts', 'accounts.id', 'cost_explorer_reads.account_id')
@@ -167,7 +171,7 @@ describe('a scan of a fresh account', () => {
   it('reads Cost Explorer on its first scan, then reuses it', async () => {
     const customer = await customerAccount();
     await scanWorkflowResult(ctx.temporal, await connect(customer));
-    for (let i = 0; i < 9; i += 1) await scanNow(customer.accountId);
+    for (let i = 0; i < 3; i += 1) await scanNow(customer.accountId);
     const ce = front.requests.filter((r) => r.service === 'ce').map((r) => r.operation).sort();
     expect(ce).toEqual(['GetAnomalies', 'GetCostAndUsage']);
   });
