@@ -1,3 +1,4 @@
+import type { ControlRefs } from '../compliance/types';
 import type { Inventory, Unread } from '../inventory';
 import { CATALOG } from './catalog';
 import { CONNECTIVITY_CHECK, CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK, COVERAGE_LOST_CHECK_ID } from './connectivity';
@@ -34,7 +35,15 @@ export interface CheckOutcome {
   reason: string | null;
   /** The regions and resources the check could not see: its open findings there stay open. */
   unread: Unread[];
+  /**
+   * The controls each failing resource (`resource|region`) fails, for the resources that fail fewer than all of
+   * the check's controls; absent when none does (and in scans recorded before it existed).
+   */
+  failingControls?: Record<string, ControlRefs>;
 }
+
+/** The key of a failing resource in `CheckOutcome.failingControls`. */
+export const resourceKey = (resource: string, region: string): string => `${resource}|${region}`;
 
 export interface Coverage {
   evaluated: number;
@@ -120,6 +129,7 @@ export function evaluateInventory(inventory: Inventory, ctx: EvaluationContext):
     if (check.id === COVERAGE_LOST_CHECK_ID) continue;
     const result = check.evaluate(inventory, ctx);
     let failingResources = 0;
+    const failingControls: Record<string, ControlRefs> = {};
     if (result.status === 'fail') {
       // A resource reported twice by one check is one finding.
       for (const resource of result.resources) {
@@ -128,9 +138,11 @@ export function evaluateInventory(inventory: Inventory, ctx: EvaluationContext):
           findings.set(finding.fingerprint, finding);
           failingResources += 1;
         }
+        if (resource.controls) failingControls[resourceKey(finding.resource, finding.region)] = resource.controls;
       }
     }
-    results.set(check.id, outcomeOf(check.id, result, failingResources));
+    const outcome = outcomeOf(check.id, result, failingResources);
+    results.set(check.id, Object.keys(failingControls).length > 0 ? { ...outcome, failingControls } : outcome);
   }
 
   const total = CATALOG.length;

@@ -1,5 +1,6 @@
 import type { BlockPublicAccess, Bucket, OpenIngress, SecurityGroup } from '../inventory';
 import { failing, failWhen, onPart, onParts } from './helpers';
+import type { ControlRefs } from '../compliance/types';
 import type { Check, FailingResource } from './types';
 
 // Exposure checks: what the internet can reach or read directly (buckets, security groups, snapshots, images).
@@ -34,8 +35,15 @@ function describeRule(rule: OpenIngress): string {
   return `${protocol} ${ports} from ${rule.cidr}`;
 }
 
-/** One failing resource per security group (and region) with an internet-open rule that matches. */
-export function openGroups(groups: SecurityGroup[], matches: (rule: OpenIngress) => boolean): FailingResource[] {
+/**
+ * One failing resource per security group (and region) with an internet-open rule that matches; `controlsOf`
+ * names the controls its matching rules fail, when they fail fewer than all of the check's.
+ */
+export function openGroups(
+  groups: SecurityGroup[],
+  matches: (rule: OpenIngress) => boolean,
+  controlsOf?: (rules: OpenIngress[]) => ControlRefs,
+): FailingResource[] {
   return groups.flatMap((group) => {
     const rules = group.openIngress.filter((rule) => INTERNET.has(rule.cidr) && matches(rule));
     if (rules.length === 0) return [];
@@ -43,8 +51,14 @@ export function openGroups(groups: SecurityGroup[], matches: (rule: OpenIngress)
       resource: group.id,
       region: group.region,
       detail: `Security group ${group.id} (${group.name}) in ${group.region} allows ${rules.map(describeRule).join(', ')}.`,
+      ...(controlsOf ? { controls: controlsOf(rules) } : {}),
     }];
   });
+}
+
+/** CIS 6.3 is about IPv4 sources and 6.4 about IPv6: a group open to one family fails only that one's control. */
+function cisAdminControls(rules: OpenIngress[]): ControlRefs {
+  return { 'cis-aws-7.0': [...new Set(rules.map((rule) => (rule.cidr === '::/0' ? '6.4' : '6.3')))].sort() };
 }
 
 const BPA_FLAGS = ['blockPublicAcls', 'ignorePublicAcls', 'blockPublicPolicy', 'restrictPublicBuckets'] as const;
@@ -113,7 +127,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.13'] },
-    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp'], 22)))),
+    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp'], 22), cisAdminControls))),
   },
   {
     id: 'exposure.sg_rdp_open',
@@ -125,7 +139,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.14'] },
-    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389)))),
+    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389), cisAdminControls))),
   },
   {
     id: 'exposure.sg_all_ports_open',
@@ -137,7 +151,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       + 'sources possible; keep administration ports closed and use Session Manager.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'] },
-    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, admitsAllPorts))),
+    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, admitsAllPorts, cisAdminControls))),
   },
   {
     id: 'exposure.ebs_snapshot_public',

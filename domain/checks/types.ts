@@ -21,6 +21,12 @@ export interface FailingResource {
    * that could not read the owner leaves the finding open.
    */
   owner?: string;
+  /**
+   * For a check supporting several controls of a framework, the ones this resource fails when it fails fewer than
+   * all (a group open to 0.0.0.0/0 fails CIS 6.3, to ::/0 CIS 6.4); all of the check's controls in a framework
+   * this leaves out.
+   */
+  controls?: ControlRefs;
 }
 
 /**

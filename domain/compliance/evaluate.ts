@@ -1,4 +1,4 @@
-import type { CheckOutcome } from '../checks/evaluate';
+import { type CheckOutcome, resourceKey } from '../checks/evaluate';
 import type { Check } from '../checks/types';
 import type { Control, ControlStatus, Framework } from './types';
 
@@ -42,6 +42,20 @@ export function checksByControl(framework: Framework, catalog: readonly Check[])
 }
 
 /**
+ * Whether an open finding of `check` is evidence against `controlId`: a check whose resources stand for different
+ * controls (`controlOfResource`, or the scan's `failingControls`) counts a finding only against its own. A finding
+ * the scan did not name (still open in a region it could not read) counts against every control of its check.
+ */
+function findingFails(framework: Framework, check: Check, outcome: CheckOutcome, finding: OpenFinding, controlId: string): boolean {
+  if (check.controlOfResource) return check.controlOfResource(finding.resource) === controlId;
+  const controls = outcome.failingControls?.[resourceKey(finding.resource, finding.region)]?.[framework.id];
+  return !controls || controls.includes(controlId);
+}
+
+/** Whether the check's failing resources can stand for different controls of the framework. */
+const splitsControls = (check: Check, outcome: CheckOutcome): boolean => Boolean(check.controlOfResource || outcome.failingControls);
+
+/**
  * A control with checks is `failed` when one of them failed on a finding whose risk is not accepted; else
  * `not_evaluated` when one of them was not evaluated (or never ran: added since the scan, or no scan yet); else
  * `accepted` when they failed only on accepted findings; else `passed`. A control without checks is `manual`.
@@ -75,11 +89,10 @@ export function evaluateFramework(
       if (check.controlOfResource && outcome.unread.some((u) => u.kind === 'resource' && check.controlOfResource?.(u.scope) === control.id)) {
         unevaluated = true;
       }
-      const own = findings.filter((f) => f.checkId === check.id
-        && (!check.controlOfResource || check.controlOfResource(f.resource) === control.id));
+      const own = findings.filter((f) => f.checkId === check.id && findingFails(framework, check, outcome, f, control.id));
       evidence.push(...own);
       // A check whose resources stand for different controls fails a control only through that control's findings.
-      if (outcome.status !== 'failed' || (check.controlOfResource && own.length === 0)) continue;
+      if (outcome.status !== 'failed' || (splitsControls(check, outcome) && own.length === 0)) continue;
       // A failure whose every open finding is accepted is the tenant's decision, shown as such, never as a pass.
       if (own.length > 0 && own.every((f) => f.accepted)) accepted = true;
       else failed = true;

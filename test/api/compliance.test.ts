@@ -13,6 +13,8 @@ import { launchChromium } from '../web/browser';
 
 const AWS_ID = '123456789012';
 const FRESH_ID = '210987654321';
+/** A sandbox account whose baseline opens RDP to 0.0.0.0/0 (and to no IPv6 source). */
+const RDP_ID = '123456789014';
 const GONE_ID = '333344445555';
 const NAME = '<b>Prod</b> & "payments"';
 const CIS = frameworkById('cis-aws-7.0');
@@ -22,6 +24,7 @@ interface Control {
   id: string; status: string; check_ids: string[]; notes: string[]; attestation: string | null;
   failing_resources: { signal_id: string; check_id: string; resource: string; region: string; accepted: boolean }[];
 }
+interface OpenSignal { signal_id: string; check_id: string; resource: string; description: string }
 interface Compliance { scan_id: string | null; scanned_at: string | null; summary: Record<string, number>; controls: Control[] }
 
 let ctx: TestContext;
@@ -34,6 +37,9 @@ beforeAll(async () => {
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID, display_name: NAME }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(owner.auth).expect(200);
   await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: RDP_ID }).expect(201);
+  const rdpVerified = await ctx.http.post(`/accounts/${RDP_ID}/verify`).set(owner.auth).expect(200);
+  await scanWorkflowResult(ctx.temporal, rdpVerified.body.first_scan_execution_arn);
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: FRESH_ID }).expect(201);
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: GONE_ID }).expect(201);
   await ctx.http.delete(`/accounts/${GONE_ID}`).set(owner.auth).expect(200);
@@ -44,8 +50,21 @@ const compliance = async (awsId: string, user = owner): Promise<Compliance> =>
   (await ctx.http.get(`/accounts/${awsId}/compliance`).query({ framework: 'cis-aws-7.0' }).set(user.auth).expect(200)).body;
 const checks = async () => (await ctx.http.get(`/accounts/${AWS_ID}/checks`).set(owner.auth).expect(200)).body
   .checks as { check_id: string; status: string }[];
-const openSignalsOf = async (checkId: string) => (await ctx.http.get(`/accounts/${AWS_ID}/signals`)
-  .query({ status: 'open', check_id: checkId, limit: 200 }).set(owner.auth).expect(200)).body.signals as { signal_id: string; check_id: string; resource: string }[];
+const openSignalsOf = async (checkId: string, awsId = AWS_ID) => (await ctx.http.get(`/accounts/${awsId}/signals`)
+  .query({ status: 'open', check_id: checkId, limit: 200 }).set(owner.auth).expect(200)).body.signals as OpenSignal[];
+/**
+ * Whether an open signal is evidence against a control, told from what the signal itself says: a CIS 5.x alarm by
+ * its resource, a group open on an administration port by the source it is open to (6.3 IPv4, 6.4 IPv6).
+ */
+const ADMIN_PORT_CHECKS = ['exposure.sg_ssh_open', 'exposure.sg_rdp_open', 'exposure.sg_all_ports_open'];
+function standsFor(signal: OpenSignal, controlId: string): boolean {
+  const controlOfResource = checkById(signal.check_id)?.controlOfResource;
+  if (controlOfResource) return controlOfResource(signal.resource) === controlId;
+  if (ADMIN_PORT_CHECKS.includes(signal.check_id) && (controlId === '6.3' || controlId === '6.4')) {
+    return signal.description.includes(controlId === '6.3' ? 'from 0.0.0.0/0' : 'from ::/0');
+  }
+  return true;
+}
 const mappedChecks = (controlId: string) => CATALOG.filter((c) => c.controls?.['cis-aws-7.0']?.includes(controlId)).map((c) => c.id);
 
 describe('GET /compliance/frameworks', () => {
@@ -68,9 +87,9 @@ describe('GET /accounts/{account_id}/compliance', () => {
     expect(body.controls.map((c) => c.id)).toEqual(CIS.controls.map((c) => c.id));
     for (const control of body.controls) {
       expect([control.id, control.check_ids]).toEqual([control.id, mappedChecks(control.id)]);
-      // A check whose resources stand for different controls (the CIS 5.x alarms) fails a control only through its own.
-      const statuses = control.check_ids.map((id) => (checkById(id)?.controlOfResource && outcome.get(id) === 'failed'
-        ? (control.failing_resources.some((f) => f.check_id === id) ? 'failed' : 'passed') : outcome.get(id)));
+      // A failed check fails a control only through an open signal that stands for it (nothing is accepted yet).
+      const statuses = await Promise.all(control.check_ids.map(async (id) => (outcome.get(id) === 'failed'
+        ? ((await openSignalsOf(id)).some((s) => standsFor(s, control.id)) ? 'failed' : 'passed') : outcome.get(id))));
       const expected = statuses.length === 0 ? 'manual' : statuses.includes('failed') ? 'failed'
         : statuses.includes('not_evaluated') ? 'not_evaluated' : 'passed';
       expect([control.id, control.status]).toEqual([control.id, expected]);
@@ -84,11 +103,19 @@ describe('GET /accounts/{account_id}/compliance', () => {
     expect(body.summary.passed).toBeGreaterThan(0);
   });
 
+  it('fails CIS 6.3 and passes 6.4 for an administration port open to IPv4 sources only', async () => {
+    const rdp = await openSignalsOf('exposure.sg_rdp_open', RDP_ID);
+    expect(rdp.map((s) => s.description)).toEqual([expect.stringContaining('tcp port 3389 from 0.0.0.0/0.')]);
+    const byId = new Map((await compliance(RDP_ID)).controls.map((c) => [c.id, c]));
+    expect(byId.get('6.3')).toMatchObject({ status: 'failed', failing_resources: expect.arrayContaining([expect.objectContaining({ signal_id: rdp[0]?.signal_id })]) });
+    expect(byId.get('6.4')).toMatchObject({ status: 'passed', failing_resources: [] });
+  });
+
   it('shows each failing check\'s open signals as the evidence', async () => {
     const failed = (await compliance(AWS_ID)).controls.filter((c) => c.status === 'failed');
     for (const control of failed) {
-      const expected = (await Promise.all(control.check_ids.map(openSignalsOf))).flat()
-        .filter((s) => { const of = checkById(s.check_id)?.controlOfResource; return !of || of(s.resource) === control.id; })
+      const expected = (await Promise.all(control.check_ids.map((id) => openSignalsOf(id)))).flat()
+        .filter((s) => standsFor(s, control.id))
         .map((s) => s.signal_id).sort();
       expect([control.id, control.failing_resources.map((f) => f.signal_id).sort()]).toEqual([control.id, expected]);
       expect(control.failing_resources.every((f) => !f.accepted && control.check_ids.includes(f.check_id))).toBe(true);
@@ -144,15 +171,16 @@ describe('GET /compliance', () => {
   it('gives each monitored account its summary, the same as the account\'s own view; disconnected ones are left out', async () => {
     const res = await ctx.http.get('/compliance').query({ framework: 'cis-aws-7.0' }).set(owner.auth).expect(200);
 
-    const [scanned, fresh] = [await compliance(AWS_ID), await compliance(FRESH_ID)];
+    const [scanned, rdp, fresh] = [await compliance(AWS_ID), await compliance(RDP_ID), await compliance(FRESH_ID)];
     expect(res.body).toEqual({
       framework: 'cis-aws-7.0', name: CIS.name, version: '7.0.0',
       accounts: expect.arrayContaining([
         { aws_account_id: AWS_ID, display_name: NAME, status: 'ACTIVE', scan_id: scanned.scan_id, scanned_at: scanned.scanned_at, summary: scanned.summary },
+        { aws_account_id: RDP_ID, display_name: null, status: 'ACTIVE', scan_id: rdp.scan_id, scanned_at: rdp.scanned_at, summary: rdp.summary },
         { aws_account_id: FRESH_ID, display_name: null, status: 'PENDING', scan_id: null, scanned_at: null, summary: fresh.summary },
       ]),
     });
-    expect(res.body.accounts).toHaveLength(2);
+    expect(res.body.accounts).toHaveLength(3);
   });
 });
 

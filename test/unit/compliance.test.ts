@@ -98,6 +98,20 @@ describe('a control\'s status', () => {
     expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([['A', 'passed', 0], ['B', 'failed', 1]]);
   });
 
+  it('follows the controls the scan recorded for each failing resource, and every control for one it did not name', () => {
+    const both = check('x.groups', ['A', 'B']);
+    const onlyB = { 'sg-v6|us-east-1': { 'cis-aws-7.0': ['B'] } };
+    const open = (resource: string, accepted = false): OpenFinding => ({ signalId: `sig-${resource}`, checkId: 'x.groups', resource, region: 'us-east-1', accepted });
+    const statuses = (findings: OpenFinding[], failingControls?: CheckOutcome['failingControls']) =>
+      evaluateFramework(framework, [both], [outcome('x.groups', 'failed', { failingControls })], findings).controls.map((c) => [c.control.id, c.status]);
+    expect(statuses([open('sg-v6')], onlyB)).toEqual([['A', 'passed'], ['B', 'failed']]);
+    expect(statuses([open('sg-v6', true)], onlyB)).toEqual([['A', 'passed'], ['B', 'accepted']]);
+    // Still open in a region the scan could not read: the scan did not say which control it fails.
+    expect(statuses([open('sg-v6'), open('sg-old')], onlyB)).toEqual([['A', 'failed'], ['B', 'failed']]);
+    // A scan recorded before failing resources named their controls fails them all.
+    expect(statuses([open('sg-v6')])).toEqual([['A', 'failed'], ['B', 'failed']]);
+  });
+
   it('is not evaluated when the resource standing for it could not be seen, while the check\'s other controls pass', () => {
     const perControl: Check = { ...check('x.alarms', ['A', 'B']), controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B') };
     const unread = [{ kind: 'resource' as const, scope: 'alarm-b', reason: 'Its region could not be read.' }];

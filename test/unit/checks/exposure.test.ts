@@ -1,3 +1,4 @@
+import { evaluateInventory } from '../../../domain/checks/evaluate';
 import type { BlockPublicAccess, OpenIngress } from '../../../domain/inventory';
 import { cleanInventory, outcome, part } from '../../helpers/inventory';
 
@@ -70,6 +71,26 @@ describe('exposure checks', () => {
       groups[0]!.openIngress.push(rule('tcp', 22, 22), rule('tcp', 22, 22, '::/0'));
       groups.push({ id: 'sg-0web', name: 'web', region: 'us-west-2', openIngress: [rule('tcp', 22, 22)] });
       expect(outcome('exposure.sg_ssh_open', inventory)).toEqual(['sg-0web@us-east-1', 'sg-0web@us-west-2']);
+    });
+
+    it('records which of CIS 6.3 (IPv4) and 6.4 (IPv6) each open group fails', () => {
+      const inventory = cleanInventory(NOW);
+      const groups = part(inventory.securityGroups).groups;
+      groups[0]!.openIngress = [rule('tcp', 22, 22)];
+      groups.push(
+        { id: 'sg-0v6', name: 'v6', region: 'us-east-1', openIngress: [rule('tcp', 22, 22, '::/0')] },
+        { id: 'sg-0both', name: 'both', region: 'us-east-1', openIngress: [rule('tcp', 0, 65535), rule('-1', null, null, '::/0')] },
+      );
+      const outcomes = evaluateInventory(inventory, { now: NOW }).outcomes;
+      const failingControls = (checkId: string) => outcomes.find((o) => o.checkId === checkId)?.failingControls;
+      expect(failingControls('exposure.sg_ssh_open')).toEqual({
+        'sg-0web|us-east-1': { 'cis-aws-7.0': ['6.3'] },
+        'sg-0v6|us-east-1': { 'cis-aws-7.0': ['6.4'] },
+        'sg-0both|us-east-1': { 'cis-aws-7.0': ['6.3', '6.4'] },
+      });
+      expect(failingControls('exposure.sg_all_ports_open')).toEqual({ 'sg-0both|us-east-1': { 'cis-aws-7.0': ['6.3', '6.4'] } });
+      // A check whose resources fail all of its controls records none.
+      expect(failingControls('exposure.s3_account_public_access_block_off')).toBeUndefined();
     });
   });
 });
