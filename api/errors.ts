@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   unsupported_content_type: 400,
   body_too_large: 400,
   invalid_cursor: 400,
+  batch_too_large: 400,
   unauthorized: 401,
   invalid_credentials: 401,
   invalid_refresh_token: 401,

@@ -9,9 +9,19 @@ export const CRLF = '\r\n';
  */
 const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
 
-/** Prefixes a single quote to a cell a spreadsheet would evaluate, so it is shown as text instead. */
+/**
+ * A spreadsheet whose list separator is `;` (most of continental Europe) splits a line at every `;`, quoted or
+ * not: what follows one starts a cell of its own.
+ */
+const AFTER_SEMICOLON = /;([=+\-@\t\r])/g;
+
+/**
+ * Prefixes a single quote to a cell a spreadsheet would evaluate, and to what follows each `;` that a `;`-reading
+ * spreadsheet would evaluate, so it is shown as text instead.
+ */
 export function neutralise(value: string): string {
-  return FORMULA_TRIGGERS.has(value.charAt(0)) ? `'${value}` : value;
+  const inner = value.replace(AFTER_SEMICOLON, ";'$1");
+  return FORMULA_TRIGGERS.has(inner.charAt(0)) ? `'${inner}` : inner;
 }
 
 export function csvCell(value: string | number | null | undefined): string {

@@ -153,7 +153,8 @@ function readme(source: PackageSource): string {
     '',
     'Finding titles and resource names come from the AWS account and are untrusted text. In the CSV files a',
     'cell that starts with =, +, -, @, a tab or a carriage return is prefixed with a single quote (\') so a',
-    'spreadsheet shows it as text instead of running it as a formula. The JSON files hold the values as they are.',
+    'spreadsheet shows it as text instead of running it as a formula; so is such a character after a ; inside a',
+    'cell (a spreadsheet whose list separator is ; starts a cell there). The JSON files hold the values as they are.',
     '',
   ];
   return lines.join(CRLF);

@@ -13,7 +13,7 @@ function paramsOf(op: Endpoint, req: Request): Record<string, string> {
  * The operations as Express routes, under their path and aliases. Each request goes through the bearer token and
  * the role check (unless public), then `before`, then its query and body parsed with the declared schemas (a 400
  * naming every failing field), then the handler; the answer is the declared success status with the handler's
- * JSON (or no body), or what the handler writes itself.
+ * JSON (or no body), or what the handler writes itself, never to be cached.
  */
 export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]): Router {
   const router = Router();
@@ -21,6 +21,8 @@ export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]):
   for (const op of operations) {
     const guard = op.access === PUBLIC ? [] : [auth, requireRole(op.access)];
     router[op.method](pathsOf(op).map(expressPath), ...guard, async (req, res) => {
+      // Answers carry tokens and tenant data: no browser or proxy keeps them (a handler may say otherwise).
+      res.setHeader('Cache-Control', 'no-store');
       const requestDeps = forRequest(deps, req);
       await op.before?.({ deps: requestDeps, req, res });
       const answer = await op.handler({

@@ -41,13 +41,17 @@ export const INTERNAL = () => new AppTrpcError(new AppError('internal_error', 'I
 
 /**
  * Turns what a procedure threw into the error the REST route would answer: a failed input parse is our
- * validation_failed 400 with the same wording, the service's AppErrors keep their code, an unreachable
- * database or Temporal is its 503. Null for anything unknown (logged, then a bare 500).
+ * validation_failed 400 with the same wording, tRPC's own refusals of the request keep their 4xx, the service's
+ * AppErrors keep their code, an unreachable database or Temporal is its 503. Null for anything unknown (logged,
+ * then a bare 500).
  */
 export function translate(error: TRPCError): AppTrpcError | null {
   if (error instanceof AppTrpcError) return error;
   const cause = error.cause;
   if (cause instanceof z.ZodError) return new AppTrpcError(validationFailed(cause, 'input'));
+  // Raised by tRPC itself while reading the request (a batch input that is not an object): the client's doing.
+  const framework = FRAMEWORK_CODES[error.code];
+  if (framework && cause === undefined) return new AppTrpcError(new AppError(framework, error.message));
   const known = toAppError(cause);
   return known ? new AppTrpcError(known) : null;
 }

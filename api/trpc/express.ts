@@ -1,17 +1,47 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import type { RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
+import { AppError } from '../errors';
 import type { AppDeps } from '../context';
 import { createTrpcContext } from './context';
+import { TRPC_MAX_BATCH } from './limits';
 import { appRouter } from './router';
+
+/**
+ * What tRPC itself would fail on as a 500: a batch over the cap, and an `input` query parameter that is not JSON.
+ * Refused before any procedure runs, with the REST error body (as an unreadable JSON request body is).
+ */
+const guardRequest: RequestHandler = (req, _res, next) => {
+  const batched = req.query.batch === '1';
+  if (batched && req.path.split(',').length > TRPC_MAX_BATCH) {
+    return next(new AppError('batch_too_large', `A tRPC batch holds at most ${TRPC_MAX_BATCH} procedures`));
+  }
+  const { input } = req.query;
+  if (input !== undefined) {
+    if (typeof input !== 'string') return next(new AppError('validation_failed', 'The input query parameter must appear once'));
+    try {
+      JSON.parse(input);
+    } catch {
+      return next(new AppError('invalid_json', 'The input query parameter is not valid JSON'));
+    }
+  }
+  return next();
+};
+
+/** Like the REST answers: tokens and tenant data are never kept by a browser or proxy. */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 /** The tRPC endpoint, mounted at /trpc after the JSON body parser (so its 100 kB limit and 400s apply here too). */
 export function trpcMiddleware(deps: AppDeps): RequestHandler {
-  return createExpressMiddleware({
+  return Router().use(noStore, guardRequest, createExpressMiddleware({
     router: appRouter,
+    maxBatchSize: TRPC_MAX_BATCH,
     createContext: ({ req }) => createTrpcContext(deps, {
       authorization: req.headers.authorization,
       clientAddress: req.ip ?? 'unknown',
       log: req.log,
     }),
-  });
+  }));
 }

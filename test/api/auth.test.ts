@@ -57,6 +57,10 @@ describe('POST /auth/login', () => {
     });
     const claims = jwt.verify(res.body.id_token, TEST_JWT_SECRET) as jwt.JwtPayload;
     expect(claims.exp! - claims.iat!).toBe(3600);
+    // Tokens are kept by no browser cache or proxy, on REST and on tRPC.
+    expect(res.headers['cache-control']).toBe('no-store');
+    const viaTrpc = await ctx.http.post('/trpc/auth.login').send({ email: 'login@example.com', password: 'password123' }).expect(200);
+    expect([viaTrpc.body.result.data.token_type, viaTrpc.headers['cache-control']]).toEqual(['Bearer', 'no-store']);
   });
 
   it('answers a wrong password and an unknown e-mail identically', async () => {
@@ -113,6 +117,7 @@ describe('POST /auth/refresh', () => {
     const res = await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(200);
     expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(res.body.refresh_token).not.toBe(user.refreshToken);
+    expect(res.headers['cache-control']).toBe('no-store');
     await ctx.http.get('/me').set('Authorization', `Bearer ${res.body.id_token}`).expect(200);
     // The used token is spent; replaying it revokes the whole family, including the new one.
     await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(401);

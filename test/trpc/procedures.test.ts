@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { scanWorkflowResult } from '../helpers/scans';
 import { callerFor, failure } from './caller';
 
@@ -81,6 +81,11 @@ describe('an account from connect to first scan', () => {
     // The REST body, plus the Temporal UI link.
     const { temporal_ui_url: _link, ...body } = account;
     expect(body).toEqual((await ctx.http.get(`/accounts/${AWS_ID}`).set(owner.auth).expect(200)).body);
+    // Workflow ids are for operators: viewers and members get the account without the link.
+    for (const role of ['viewer', 'member'] as const) {
+      const user = await addUserWithRole(ctx, owner.tenantId, role);
+      expect(await callerFor(ctx, user).accounts.get({ account_id: AWS_ID })).toEqual({ ...body, temporal_ui_url: null });
+    }
 
     const open = await api.signals.list({ account_id: AWS_ID, query: { status: 'open' } });
     expect(open.count).toBeGreaterThan(0);

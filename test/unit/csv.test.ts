@@ -24,6 +24,13 @@ describe('CSV writer (RFC 4180)', () => {
     expect(csvCell('=HYPERLINK("http://evil.example","x")')).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
   });
 
+  it('neutralises what follows a semicolon, where a spreadsheet with `;` as its separator starts a cell', () => {
+    expect(csvCell('web;=HYPERLINK("http://evil.example")')).toBe(`"web;'=HYPERLINK(""http://evil.example"")"`);
+    expect(csvCell('a;-1;+2;@A1;\t=1')).toBe("a;'-1;'+2;'@A1;'\t=1");
+    expect(csvCell('=1;=2')).toBe("'=1;'=2");
+    expect(neutralise('a; =b;c')).toBe('a; =b;c');
+  });
+
   it('leaves formula characters alone when they are not first', () => {
     for (const value of ['a=b', '1-2', 'user@example.com', 'x+y', "it's"]) expect(neutralise(value)).toBe(value);
   });
@@ -36,13 +43,15 @@ describe('CSV writer (RFC 4180)', () => {
     const nasty = [
       'plain', 'comma, inside', 'quote " inside', '"quoted"', 'new\nline', 'cr\rreturn', 'crlf\r\nboth', '',
       "=cmd|' /C calc'!A0", '+1', '-1', '@SUM(A1)', '\tTab', '=A1,"b"\r\n', 'Zürich — 東京 🚀', ' leading space', 'trailing space ',
+      'a;=b;-c',
     ];
     const text = csvRow(['header', 'row']) + nasty.map((cell) => csvRow([cell, cell.length])).join('');
     const [header, ...rows] = parseCsv(text);
     expect(header).toEqual(['header', 'row']);
     expect(rows.map(([cell]) => cell)).toEqual(nasty.map(neutralise));
     expect(rows.map(([, length]) => Number(length))).toEqual(nasty.map((cell) => cell.length));
-    // The neutralising quote is the only change: strip it and every value comes back exactly.
-    expect(rows.map(([cell]) => (/^'[=+\-@\t\r]/.test(cell as string) ? (cell as string).slice(1) : cell))).toEqual(nasty);
+    // The neutralising quotes are the only change: strip them and every value comes back exactly.
+    const strip = (cell: string) => cell.replace(/^'([=+\-@\t\r])/, '$1').replace(/;'([=+\-@\t\r])/g, ';$1');
+    expect(rows.map(([cell]) => strip(cell as string))).toEqual(nasty);
   });
 });

@@ -4,6 +4,7 @@ import express from 'express';
 import request from 'supertest';
 import { errorHandler, routeNotFound } from '../../api/middleware/errors';
 import { dashboardRouter } from '../../api/routes/dashboard';
+import { TRPC_MAX_BATCH } from '../../api/trpc/limits';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // How the API serves the dashboard and its tRPC endpoint over HTTP (the browser test drives the real build;
@@ -97,5 +98,33 @@ describe('/trpc over HTTP', () => {
     const malformed = await ctx.http.post('/trpc/auth.login').set('content-type', 'application/json').send('{"email":').expect(400);
     expect(malformed.body.code).toBe('invalid_json');
     expect((await ctx.http.post('/trpc/auth.login').send({}).expect(400)).body.error.data.code).toBe('validation_failed');
+  });
+
+  it('answers input that is not JSON, or a batch body that is not an object, with 400 and the REST codes', async () => {
+    // Refused before tRPC reads it, like an unreadable request body: the REST error body.
+    const unreadable = { error: 'The input query parameter is not valid JSON', code: 'invalid_json' };
+    expect((await ctx.http.get('/trpc/accounts.get').query({ input: '{' }).set(owner.auth).expect(400)).body).toEqual(unreadable);
+    expect((await ctx.http.get('/trpc/me.get,accounts.list').query({ batch: '1', input: '{' }).set(owner.auth).expect(400)).body).toEqual(unreadable);
+    const repeated = await ctx.http.get('/trpc/accounts.get?input=%7B%7D&input=%7B%7D').set(owner.auth).expect(400);
+    expect(repeated.body.code).toBe('validation_failed');
+    for (const body of ['[1,2]', '"text"', '7', 'null']) {
+      const res = await ctx.http.post('/trpc/auth.login,auth.login').query({ batch: '1' }).set('content-type', 'application/json').send(body);
+      expect([body, res.status]).toEqual([body, 400]);
+      expect(JSON.stringify(res.body)).toMatch(/"code":"(validation_failed|invalid_json)"/);
+    }
+  });
+
+  it(`refuses a batch of more than ${TRPC_MAX_BATCH} procedures with 400 batch_too_large, running none`, async () => {
+    const paths = (n: number) => Array.from({ length: n }, () => 'billing.plans').join(',');
+    await ctx.http.get(`/trpc/${paths(TRPC_MAX_BATCH)}`).query({ batch: '1', input: '{}' }).expect(200);
+    const res = await ctx.http.get(`/trpc/${paths(TRPC_MAX_BATCH + 1)}`).query({ batch: '1', input: '{}' }).expect(400);
+    expect(res.body).toEqual({ error: `A tRPC batch holds at most ${TRPC_MAX_BATCH} procedures`, code: 'batch_too_large' });
+    // Nothing of an oversized batch runs: 30 sign-ups in one request create no tenant.
+    const signup = (i: number) => ({ email: `batch-${i}-${Date.now()}@example.com`, password: 'a-long-password', name: 'Batch' });
+    const body = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i), signup(i)]));
+    const before = await ctx.db.selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    await ctx.http.post(`/trpc/${Array.from({ length: 30 }, () => 'auth.signup').join(',')}`).query({ batch: '1' }).send(body).expect(400);
+    const after = await ctx.db.selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
   });
 });

@@ -1,5 +1,6 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { TRPC_MAX_BATCH } from '../../api/trpc/limits';
 import type { AppRouter } from '../../api/trpc/router';
 import { session } from './session';
 
@@ -11,6 +12,7 @@ export const trpc = createTRPCClient<AppRouter>({
   links: [
     httpBatchLink({
       url: '/trpc',
+      maxItems: TRPC_MAX_BATCH,
       headers: () => {
         const token = session.bearer();
         return token ? { Authorization: `Bearer ${token}` } : {};

@@ -1,3 +1,4 @@
+import { hasRole } from '../../../domain/roles';
 import { connectAccountInput } from '../../schemas/accounts';
 import {
   accountDetail, connectAccount, disconnectAccount, listTenantAccounts, requestScan, requireAccount, verifyAccount,
@@ -11,9 +12,12 @@ export const accountsRouter = router({
     .mutation(({ ctx, input }) => connectAccount(ctx.deps, ctx.caller, input)),
   get: procedureFor('getAccount').input(accountRef).query(async ({ ctx, input }) => {
     const account = await requireAccount(ctx.deps.db, ctx.caller, input.account_id);
-    // For operators: the account's workflow in the Temporal UI (the REST body does not carry workflow ids).
+    // For operators (admins and owners; null for the others): the account's workflow in the Temporal UI (the REST
+    // body does not carry workflow ids).
     const { uiUrl, namespace } = ctx.deps.config.temporal;
-    const temporal_ui_url = `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(account.workflow_id)}`;
+    const temporal_ui_url = hasRole(ctx.caller.role, 'admin')
+      ? `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(account.workflow_id)}`
+      : null;
     return { ...accountDetail(account), temporal_ui_url };
   }),
   verify: procedureFor('verifyAccount').input(accountRef)

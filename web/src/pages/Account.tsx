@@ -54,7 +54,6 @@ type History = Outputs['signals']['scoreHistory'];
 function Overview({ account: a, accountId, checks, history, scanning, onScoreChange }: {
   account: AccountDetail; accountId: string; checks: Loaded<CheckReport>; history: Loaded<History>; scanning: boolean; onScoreChange: () => void;
 }) {
-  const isAdmin = useCan('admin');
   return (
     <>
       <div className="cards">
@@ -77,7 +76,7 @@ function Overview({ account: a, accountId, checks, history, scanning, onScoreCha
         <ExportCard accountId={accountId} />
       </div>
       <CoverageCard report={checks} />
-      {isAdmin && (
+      {a.temporal_ui_url && (
         <p className="operator">
           Operators: <a href={a.temporal_ui_url} target="_blank" rel="noreferrer noopener">open this account&apos;s workflow in the Temporal UI</a>
         </p>
