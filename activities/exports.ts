@@ -5,7 +5,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { findAccountById } from '../db/repositories/accounts';
-import { acceptances, countSignals, findExport, markExportFailed, markExportReady } from '../db/repositories/exports';
+import {
+  acceptances, countSignals, findExport, forgetExportPackage, markExportFailed, markExportReady,
+} from '../db/repositories/exports';
 import { fullScoreHistory } from '../db/repositories/score-history';
 import { openSignals } from '../db/repositories/signals';
 import { recoveryChecklist } from '../domain/recovery';
@@ -13,7 +15,7 @@ import { packageFilename, writeExportPackage } from '../exports/package';
 import { accountRecord } from '../exports/records';
 import { signalPages } from '../exports/signal-pages';
 import { type ExportStorage, exportStorageKey } from '../exports/storage';
-import { EXPORT_ABANDONED, type ExportWorkflowInput } from '../workflows/contracts';
+import { EXPORT_ABANDONED, type ExportRetentionInput, type ExportWorkflowInput } from '../workflows/contracts';
 
 export function exportActivities({ db, log, storage }: { db: Db; log: Logger; storage: ExportStorage }) {
   const abandoned = (exportId: string) =>
@@ -64,6 +66,13 @@ export function exportActivities({ db, log, storage }: { db: Db; log: Logger; st
       }
       log.info({ tenantId, accountId, exportId, storage: storage.kind }, 'export package stored');
       return { storageKey };
+    },
+
+    /** Deletes a stored package past its retention; idempotent (a package already gone is fine). */
+    async removeExportPackage({ exportId, tenantId, storageKey }: ExportRetentionInput): Promise<void> {
+      await storage.remove(storageKey);
+      await forgetExportPackage({ db, tenantId, exportId });
+      log.info({ tenantId, exportId, storage: storage.kind }, 'export package deleted after its retention');
     },
 
     /** Idempotent: only a running export turns failed. */

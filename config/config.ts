@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
+import { DEFAULT_EXPORT_RETENTION_SECONDS } from '../workflows/contracts';
 
 // Configuration is parsed once at start-up, frozen and passed down. It is never logged whole: it holds
 // secrets. Every variable is documented in docs/operations.md ("Configuration").
@@ -81,6 +82,8 @@ const EnvSchema = z.object({
   // Panic exports: an S3 bucket (presigned GET links) or, without one, a local directory served by the API.
   EXPORT_S3_BUCKET: optional,
   EXPORT_LOCAL_DIR: z.string().min(1).default('.data/exports'),
+  // How long a stored package is kept: past its 15-minute link plus a grace period, then deleted.
+  EXPORT_RETENTION_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_EXPORT_RETENTION_SECONDS),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -116,7 +119,7 @@ export interface Config {
     /** Stripe price id per plan id; a plan without one cannot be bought through checkout. */
     prices: Partial<Record<'solo' | 'team' | 'agency' | 'enterprise', string>>;
   };
-  exports: { s3Bucket?: string; localDir: string };
+  exports: { s3Bucket?: string; localDir: string; retentionSeconds: number };
   cloud: {
     /** `aws` when AWS credentials are configured, else the documented demo `sandbox`; CLOUD_PROVIDER overrides. */
     provider: 'aws' | 'sandbox';
@@ -188,7 +191,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
         solo: e.STRIPE_PRICE_SOLO, team: e.STRIPE_PRICE_TEAM, agency: e.STRIPE_PRICE_AGENCY, enterprise: e.STRIPE_PRICE_ENTERPRISE,
       },
     },
-    exports: { s3Bucket: e.EXPORT_S3_BUCKET, localDir: e.EXPORT_LOCAL_DIR },
+    exports: { s3Bucket: e.EXPORT_S3_BUCKET, localDir: e.EXPORT_LOCAL_DIR, retentionSeconds: e.EXPORT_RETENTION_SECONDS },
     cloud: {
       // Production never falls back to the demo provider: credentials may come from an instance role the
       // environment does not show.

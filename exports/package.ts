@@ -39,7 +39,7 @@ export async function writeExportPackage(source: PackageSource, file: string): P
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
   zip.on('error', (err: Error) => output.destroy(err));
-  const written = pipeline(output, createWriteStream(file));
+  const written = pipeline(output, createWriteStream(file, { mode: 0o600 }));
 
   const options = { mtime: source.exportedAt };
   const text = (name: string, content: string) => zip.addBuffer(Buffer.from(content, 'utf8'), name, options);

@@ -1,5 +1,5 @@
 import { createReadStream, type ReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -92,11 +92,13 @@ function localDirStorage({ dir, publicBaseUrl, signingKey }: { dir: string; publ
     kind: 'local',
     async put({ key, file }) {
       const target = pathOf(key);
-      await mkdir(path.dirname(target), { recursive: true });
+      // A package holds the account's findings: readable by the service's own user only.
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       // Renamed into place, so a reader (the API, maybe another process) never sees half a file.
       const partial = `${target}.${randomBytes(6).toString('hex')}.partial`;
       try {
         await copyFile(file, partial);
+        await chmod(partial, 0o600);
         await rename(partial, target);
       } finally {
         await rm(partial, { force: true });

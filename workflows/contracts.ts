@@ -80,7 +80,21 @@ export interface ExportWorkflowInput {
   exportId: string;
   tenantId: string;
   accountId: string;
+  /** How long the stored package is kept (EXPORT_RETENTION_SECONDS); the default for exports started without it. */
+  retainSeconds?: number;
 }
+
+/** The package outlives its 15-minute link by a grace period (a download started at the last second), no more. */
+export const DEFAULT_EXPORT_RETENTION_SECONDS = 30 * 60;
+
+export interface ExportRetentionInput {
+  exportId: string;
+  tenantId: string;
+  storageKey: string;
+  retainSeconds: number;
+}
+
+export const exportRetentionWorkflowId = (exportId: string) => `${exportId}:retention`;
 
 export interface ExportWorkflowResult {
   storageKey: string;

@@ -1,5 +1,5 @@
 // The workflow bundle's entry point: every workflow the worker registers.
 export { accountWorkflow } from './account';
 export { alertDeliveryWorkflow } from './delivery';
-export { exportWorkflow } from './export';
+export { exportRetentionWorkflow, exportWorkflow } from './export';
 export { scanWorkflow } from './scan';

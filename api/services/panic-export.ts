@@ -43,7 +43,7 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
     handle = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(exportWorkflow, {
       workflowId: exportWorkflowId(exportId),
       taskQueue: config.temporal.taskQueue,
-      args: [{ exportId, tenantId: caller.tenantId, accountId: account.id }],
+      args: [{ exportId, tenantId: caller.tenantId, accountId: account.id, retainSeconds: config.exports.retentionSeconds }],
       // A backstop for a worker that never picks it up: the API stops waiting long before.
       workflowExecutionTimeout: '10 minutes',
       typedSearchAttributes: [{ key: TENANT_ID, value: caller.tenantId }, { key: AWS_ACCOUNT_ID, value: account.aws_account_id }],

@@ -103,3 +103,13 @@ export async function markExportFailed({ db, tenantId, exportId }: { db: Conn; t
     .where('status', '=', 'running')
     .execute();
 }
+
+/** The package is deleted from the store: the export stays in the record, with nothing left to download. */
+export async function forgetExportPackage({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }): Promise<void> {
+  await db
+    .updateTable('exports')
+    .set({ storage_key: null })
+    .where('id', '=', exportId)
+    .where('tenant_id', '=', tenantId)
+    .execute();
+}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client, Connection } from '@temporalio/client';
@@ -13,6 +13,7 @@ import { PANIC_EXPORTS_PER_WINDOW } from '../../api/services/panic-export';
 import { PACKAGE_FILES } from '../../exports/package';
 import { CHECKLIST_COLUMNS, SCORE_COLUMNS, SIGNAL_COLUMNS } from '../../exports/records';
 import { localDownloadUrl } from '../../exports/storage';
+import { exportRetentionWorkflowId } from '../../workflows/contracts';
 import { freePort } from '../../scripts/local-services';
 import { parseCsv, parseCsvTable } from '../helpers/csv';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
@@ -128,7 +129,10 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
       tenant_id: owner.tenantId, account_id: accountId, requested_by: member.userId, status: 'ready',
       storage_key: `${owner.tenantId}/${res.body.export_id}.zip`,
     });
-    expect(existsSync(path.join(localDir, owner.tenantId, `${res.body.export_id}.zip`))).toBe(true);
+    const file = path.join(localDir, owner.tenantId, `${res.body.export_id}.zip`);
+    // Readable by the service's own user only.
+    expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
+    expect((statSync(path.dirname(file)).mode & 0o777).toString(8)).toBe('700');
     // The workflow id is the export id, so operators find it in the Temporal UI.
     expect(await ctx.temporal.workflow.getHandle(res.body.export_id).result()).toEqual({ storageKey: row.storage_key });
   });
@@ -232,6 +236,36 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
   });
 });
 
+describe('panic export packages past their retention (local store)', () => {
+  let ctx: TestContext;
+  let owner: TestUser;
+  let localDir: string;
+
+  beforeAll(async () => {
+    localDir = path.join(process.env.TEST_SCRATCH_DIR as string, `exports-${randomBytes(4).toString('hex')}`);
+    ctx = await createTestContext({
+      withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: localDir, EXPORT_RETENTION_SECONDS: '2' },
+    });
+    owner = await signupAndLogin(ctx.http);
+    await activeAccount(ctx, owner);
+  });
+  afterAll(() => ctx.close());
+
+  it('deletes the file once its retention has passed, and its link then finds nothing', async () => {
+    const res = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).expect(200);
+    const file = path.join(localDir, owner.tenantId, `${res.body.export_id}.zip`);
+    expect(existsSync(file)).toBe(true);
+
+    await ctx.temporal.workflow.getHandle(exportRetentionWorkflowId(res.body.export_id)).result();
+    expect(existsSync(file)).toBe(false);
+    const row = await ctx.db.selectFrom('exports').selectAll().where('id', '=', res.body.export_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'ready', storage_key: null });
+    const link = new URL(res.body.download_url);
+    const gone = await ctx.http.get(`${link.pathname}${link.search}`).expect(404);
+    expect(gone.body.code).toBe('not_found');
+  });
+});
+
 describe('POST /accounts/{account_id}/panic when the package cannot be stored', () => {
   let ctx: TestContext;
   let owner: TestUser;
@@ -271,7 +305,10 @@ describe('POST /accounts/{account_id}/panic (S3)', () => {
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     ctx = await createTestContext({
       withWorker: true,
-      config: { CLOUD_PROVIDER: 'sandbox', EXPORT_S3_BUCKET: bucket, AWS_ENDPOINT_URL: process.env.TEST_AWS_ENDPOINT as string },
+      config: {
+        CLOUD_PROVIDER: 'sandbox', EXPORT_S3_BUCKET: bucket, AWS_ENDPOINT_URL: process.env.TEST_AWS_ENDPOINT as string,
+        EXPORT_RETENTION_SECONDS: '5',
+      },
     });
     owner = await signupAndLogin(ctx.http);
     accountId = await activeAccount(ctx, owner);
@@ -299,5 +336,9 @@ describe('POST /accounts/{account_id}/panic (S3)', () => {
     expect(download.status).toBe(200);
     const files = await unzip(Buffer.from(await download.arrayBuffer()));
     await expectPackageMatches(ctx, owner, accountId, res.body.export_id, files);
+
+    // Past its retention the object is deleted from the bucket.
+    await ctx.temporal.workflow.getHandle(exportRetentionWorkflowId(res.body.export_id)).result();
+    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).rejects.toMatchObject({ name: 'NotFound' });
   });
 });
