@@ -20,8 +20,9 @@ export const authOperations = [
   endpoint({
     operationId: 'login', method: 'post', path: '/auth/login', tag: 'Authentication', access: PUBLIC,
     summary: 'Log in',
-    description: 'The `id_token` is the bearer credential. After 5 failures per e-mail or 20 per client address within 15 '
-      + 'minutes, logins answer 429 with `Retry-After`.',
+    description: 'The `id_token` is the bearer credential. After 5 failures for an e-mail from one client address, 20 '
+      + 'from one client address, or 50 for an e-mail from every address (this last refusing only clients that have '
+      + 'failed on it) within 15 minutes, logins answer 429 with `Retry-After`.',
     body: loginInput,
     success: { status: 200, description: 'The token set', schema: tokensOutput },
     errors: ['invalid_credentials', 'rate_limited'],

@@ -1,6 +1,6 @@
 import { newId } from '../../domain/ids';
 import {
-  LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURE_WINDOW_SECONDS,
+  LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS,
 } from '../../domain/limits';
 import { isUniqueViolation } from '../../db/errors';
 import {
@@ -42,22 +42,29 @@ export async function signup({ db, log }: Deps, input: SignupInput) {
 const INVALID_LOGIN = 'Invalid e-mail or password';
 
 /**
- * Verifies credentials. Attempts are counted per e-mail and per client address before the password is
- * checked, so parallel guesses cannot slip past the limit; past either limit the answer is 429 with
- * Retry-After, whether or not the password is right. A successful login takes its attempt back.
+ * Verifies credentials. Attempts are counted before the password is checked, so parallel guesses cannot slip
+ * past the limits: per e-mail from this client address, per client address, and per e-mail from every address.
+ * Past a limit the answer is 429 with Retry-After, whether or not the password is right. Others' failures never
+ * lock out a client that has not failed on the e-mail itself: the per-e-mail count only refuses clients that
+ * have. A successful login takes its attempt back from every count and clears its own pair's.
  */
 export async function login(deps: Deps, input: LoginInput & { clientAddress: string }): Promise<TokensOutput> {
   const { db } = deps;
-  const emailKey = `login:email:${sha256(input.email)}`;
+  const email = sha256(input.email);
+  const pairKey = `login:pair:${email}:${input.clientAddress}`;
   const clientKey = `login:client:${input.clientAddress}`;
+  const emailKey = `login:email:${email}`;
   const window = LOGIN_FAILURE_WINDOW_SECONDS;
-  const [byEmail, byClient] = await Promise.all([
-    hitWindow({ db, key: emailKey, windowSeconds: window }),
+  const [byPair, byClient, byEmail] = await Promise.all([
+    hitWindow({ db, key: pairKey, windowSeconds: window }),
     hitWindow({ db, key: clientKey, windowSeconds: window }),
+    hitWindow({ db, key: emailKey, windowSeconds: window }),
   ]);
+  const failedHere = byPair.count > 1;
   const retryAfter = Math.max(
-    byEmail.count > LOGIN_FAILURES_PER_EMAIL ? byEmail.resetsInSeconds : 0,
+    byPair.count > LOGIN_FAILURES_PER_EMAIL_AND_CLIENT ? byPair.resetsInSeconds : 0,
     byClient.count > LOGIN_FAILURES_PER_CLIENT ? byClient.resetsInSeconds : 0,
+    failedHere && byEmail.count > LOGIN_FAILURES_PER_EMAIL ? byEmail.resetsInSeconds : 0,
   );
   if (retryAfter > 0) {
     throw new AppError('rate_limited', 'Too many failed login attempts; try again later', { retryAfterSeconds: retryAfter });
@@ -68,7 +75,7 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
     ? await verifyPassword(input.password, user.password_hash)
     : (await burnPasswordCheck(input.password), false);
   if (!user || !ok) throw new AppError('invalid_credentials', INVALID_LOGIN);
-  await Promise.all([clearWindow({ db, key: emailKey }), releaseHit({ db, key: clientKey })]);
+  await Promise.all([clearWindow({ db, key: pairKey }), releaseHit({ db, key: clientKey }), releaseHit({ db, key: emailKey })]);
   return issueTokens(deps, user);
 }
 

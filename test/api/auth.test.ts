@@ -71,16 +71,47 @@ describe('POST /auth/login', () => {
     expect(wrongPassword.body.code).toBe('invalid_credentials');
   });
 
-  it('rate limits repeated failures per e-mail with 429 and Retry-After, even for the right password', async () => {
-    await ctx.http.post('/auth/signup').send({ email: 'brute@example.com', password: 'password123', name: 'Bru' }).expect(201);
-    for (let i = 0; i < 5; i++) {
-      await ctx.http.post('/auth/login').send({ email: 'brute@example.com', password: `wrong-${i}-pass` }).expect(401);
+  /** Runs `attempts` with the app trusting X-Forwarded-For, so each request can come from an address of its own. */
+  async function fromAddresses(attempts: () => Promise<void>) {
+    ctx.app.set('trust proxy', true);
+    try {
+      await attempts();
+    } finally {
+      ctx.app.set('trust proxy', ctx.config.http.trustProxy);
     }
-    const limited = await ctx.http.post('/auth/login').send({ email: 'brute@example.com', password: 'password123' }).expect(429);
-    expect(limited.body.code).toBe('rate_limited');
-    const retryAfter = Number(limited.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(900);
+  }
+  const loginFrom = (address: string, email: string, password: string) =>
+    ctx.http.post('/auth/login').set('X-Forwarded-For', address).send({ email, password });
+
+  it('rate limits repeated failures for an e-mail from one address with 429 and Retry-After, even for the right password', async () => {
+    await ctx.http.post('/auth/signup').send({ email: 'brute@example.com', password: 'password123', name: 'Bru' }).expect(201);
+    await fromAddresses(async () => {
+      for (let i = 0; i < 5; i++) await loginFrom('198.51.100.1', 'brute@example.com', `wrong-${i}-pass`).expect(401);
+      const limited = await loginFrom('198.51.100.1', 'brute@example.com', 'password123').expect(429);
+      expect(limited.body.code).toBe('rate_limited');
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(900);
+      // The owner, from an address of their own, is not locked out by those failures.
+      await loginFrom('198.51.100.2', 'brute@example.com', 'password123').expect(200);
+    });
+  });
+
+  it('never lets failures spread over many addresses lock out the owner, while those addresses are refused', async () => {
+    await ctx.http.post('/auth/signup').send({ email: 'target@example.com', password: 'password123', name: 'Tia' }).expect(201);
+    await fromAddresses(async () => {
+      // 10 addresses x 5 failures: the e-mail's 50, each address at its own pair limit.
+      for (let a = 0; a < 10; a++) {
+        for (let i = 0; i < 5; i++) await loginFrom(`198.51.101.${a}`, 'target@example.com', `wrong-${i}-pass`).expect(401);
+      }
+      // An attacking address that has failed is refused even with the right password...
+      await loginFrom('198.51.101.0', 'target@example.com', 'password123').expect(429);
+      // ...and so is one that fails once more, past the e-mail's 50, with the right password next.
+      await loginFrom('198.51.101.99', 'target@example.com', 'wrong-again').expect(401);
+      await loginFrom('198.51.101.99', 'target@example.com', 'password123').expect(429);
+      // The owner, who has not failed, logs in from their own address, again and again.
+      for (let i = 0; i < 3; i++) await loginFrom('192.0.2.10', 'target@example.com', 'password123').expect(200);
+    });
   });
 
   it('rate limits failures per client address across e-mails', async () => {
