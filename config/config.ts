@@ -50,6 +50,8 @@ const EnvSchema = z.object({
   ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
+  // Sign-ups allowed per client address per hour (an office behind one NAT may need more).
+  SIGNUPS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(10),
   JWT_ISSUER: z.string().min(1).default('sentinel'),
   // Keys for data at rest (Slack bot tokens) and for signed download links. Each defaults to a key derived
   // from JWT_SECRET (HKDF, one label per use), so the embedded default needs nothing; set them to rotate apart.
@@ -105,7 +107,7 @@ export interface Config {
     tlsServerName?: string;
     uiUrl: string;
   };
-  auth: { jwtSecret: string; issuer: string; idTokenTtlSeconds: number; refreshTokenTtlDays: number };
+  auth: { jwtSecret: string; issuer: string; idTokenTtlSeconds: number; refreshTokenTtlDays: number; signupsPerClientPerHour: number };
   /** 32-byte keys, derived from JWT_SECRET unless configured. */
   secrets: { dataEncryptionKey: Buffer; urlSigningKey: Buffer };
   email: { smtpUrl?: string; from: string };
@@ -169,7 +171,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       tlsServerName: e.TEMPORAL_TLS_SERVER_NAME,
       uiUrl: e.TEMPORAL_UI_URL.replace(/\/$/, ''),
     },
-    auth: { jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30 },
+    auth: {
+      jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30,
+      signupsPerClientPerHour: e.SIGNUPS_PER_CLIENT_PER_HOUR,
+    },
     secrets: {
       dataEncryptionKey: deriveKey(e.DATA_ENCRYPTION_KEY ?? e.JWT_SECRET, 'sentinel data encryption'),
       urlSigningKey: deriveKey(e.URL_SIGNING_SECRET ?? e.JWT_SECRET, 'sentinel url signing'),

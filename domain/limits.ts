@@ -1,4 +1,6 @@
-// Rate limits. Values the spec leaves open; documented in docs/decisions.md.
+// Rate limits. Values the spec leaves open; documented in the README's table and docs/decisions.md. Limits on
+// an account are keyed by the tenant and the AWS account id, never by the account row, so no way of
+// connecting an account again can make a new allowance.
 
 /** Failed logins allowed per e-mail address from one client address within the window before 429. */
 export const LOGIN_FAILURES_PER_EMAIL_AND_CLIENT = 5;
@@ -11,5 +13,24 @@ export const LOGIN_FAILURES_PER_CLIENT = 20;
 export const LOGIN_FAILURES_PER_EMAIL = 50;
 export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
 
-/** Manual scans are counted per account in windows of this length; the plan sets how many fit in one. */
+/** Sign-ups are counted per client address in windows of this length (SIGNUPS_PER_CLIENT_PER_HOUR fit in one). */
+export const SIGNUP_WINDOW_SECONDS = 60 * 60;
+
+/**
+ * Manual scans are counted in hourly windows: per account, as many as the plan's `manual_scans_per_hour`; per
+ * tenant, that many times the plan's account limit (so churning account ids buys nothing).
+ */
 export const MANUAL_SCAN_WINDOW_SECONDS = 60 * 60;
+
+/** Panic exports per account per hour; each reads the account's whole history. */
+export const PANIC_EXPORTS_PER_ACCOUNT = 10;
+/** Panic exports per tenant per hour, whatever the accounts. */
+export const PANIC_EXPORTS_PER_TENANT = 20;
+export const PANIC_EXPORT_WINDOW_SECONDS = 60 * 60;
+
+/** Verify attempts per account per hour: each one is an sts:AssumeRole by the service and an event in the workflow. */
+export const VERIFIES_PER_ACCOUNT = 10;
+export const VERIFY_WINDOW_SECONDS = 60 * 60;
+
+/** The key of a limit on one AWS account of a tenant (see above: never the row). */
+export const accountLimitKey = (kind: string, tenantId: string, awsAccountId: string) => `${kind}:${tenantId}:${awsAccountId}`;

@@ -11,11 +11,12 @@ export const authOperations = [
   endpoint({
     operationId: 'signup', method: 'post', path: '/auth/signup', tag: 'Authentication', access: PUBLIC,
     summary: 'Create a tenant and its owner',
-    description: 'The tenant is named after the user, on the solo plan. E-mail addresses are case-insensitive.',
+    description: 'The tenant is named after the user, on the solo plan. E-mail addresses are case-insensitive. At most '
+      + '`SIGNUPS_PER_CLIENT_PER_HOUR` (10 unless configured) sign-ups per client address per hour, then 429 with `Retry-After`.',
     body: signupInput,
     success: { status: 201, description: 'Created; log in next', schema: signupOutput },
-    errors: ['email_taken'],
-    handler: ({ deps, body }) => signup(deps, body),
+    errors: ['email_taken', 'rate_limited'],
+    handler: ({ deps, body, req }) => signup(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({
     operationId: 'login', method: 'post', path: '/auth/login', tag: 'Authentication', access: PUBLIC,

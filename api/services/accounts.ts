@@ -8,8 +8,9 @@ import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
 import { getPlan } from '../../domain/plans';
-import { MANUAL_SCAN_WINDOW_SECONDS } from '../../domain/limits';
-import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
+import {
+  accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
+} from '../../domain/limits';
 import { findTenant, lockTenant } from '../../db/repositories/tenants';
 import { accountWorkflow } from '../../workflows/account';
 import {
@@ -23,6 +24,7 @@ import {
   COMMAND_DEADLINE_MS, executionArn, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal';
 import type { ConnectAccountInput } from '../schemas/accounts';
+import { takeHits } from './rate-limits';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -179,6 +181,11 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
   if (account.status === 'DISCONNECTED') {
     throw new AppError('invalid_state', 'The account is disconnected; connect it again to verify it');
   }
+  // Every attempt that reaches the workflow costs an sts:AssumeRole and grows its history, failed ones too.
+  await takeHits(db, [{
+    key: accountLimitKey('verify', caller.tenantId, account.aws_account_id), limit: VERIFIES_PER_ACCOUNT,
+    windowSeconds: VERIFY_WINDOW_SECONDS, message: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`,
+  }]);
   const handle = temporal.workflow.getHandle(account.workflow_id);
   try {
     const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyUpdate));
@@ -188,7 +195,7 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
   }
 }
 
-/** Starts a scan now. Manual scans count toward the plan's hourly manual-scan limit per account (429 past it). */
+/** Starts a scan now. Manual scans count toward the plan's hourly limits per account and per tenant (429 past them). */
 export async function requestScan({ db, temporal, config }: AppDeps, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(db, caller, awsAccountId);
   if (account.status !== 'ACTIVE') {
@@ -198,20 +205,25 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
   }
   const tenant = await findTenant({ db, tenantId: caller.tenantId });
   const plan = getPlan(tenant?.plan ?? 'solo');
-  const limitKey = `scan:manual:${account.id}`;
-  const window = await hitWindow({ db, key: limitKey, windowSeconds: MANUAL_SCAN_WINDOW_SECONDS });
-  if (window.count > plan.manual_scans_per_hour) {
-    throw new AppError('rate_limited', `The ${plan.name} plan allows ${plan.manual_scans_per_hour} manual scans per account per hour`, {
-      retryAfterSeconds: window.resetsInSeconds,
-    });
-  }
+  const tenantAllowance = plan.manual_scans_per_hour * plan.account_limit;
+  const releaseHits = await takeHits(db, [
+    {
+      key: accountLimitKey('scan:manual', caller.tenantId, account.aws_account_id), limit: plan.manual_scans_per_hour,
+      windowSeconds: MANUAL_SCAN_WINDOW_SECONDS,
+      message: `The ${plan.name} plan allows ${plan.manual_scans_per_hour} manual scans per account per hour`,
+    },
+    {
+      key: `scan:manual:${caller.tenantId}`, limit: tenantAllowance, windowSeconds: MANUAL_SCAN_WINDOW_SECONDS,
+      message: `The ${plan.name} plan allows ${tenantAllowance} manual scans per tenant per hour`,
+    },
+  ]);
   const handle = temporal.workflow.getHandle(account.workflow_id);
   try {
     const { scanId } = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.executeUpdate(scanNowUpdate));
     return { message: 'Scan started', execution_arn: executionArn(config.temporal.namespace, scanId) };
   } catch (err) {
-    // No scan was queued (or none confirmed): the request does not count toward the hourly limit.
-    await releaseHit({ db, key: limitKey });
+    // No scan was queued (or none confirmed): the request does not count toward the hourly limits.
+    await releaseHits();
     throw translateUpdateFailure(err, account);
   }
 }

@@ -1,6 +1,7 @@
 import { newId } from '../../domain/ids';
 import {
   LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS,
+  SIGNUP_WINDOW_SECONDS,
 } from '../../domain/limits';
 import { isUniqueViolation } from '../../db/errors';
 import {
@@ -13,13 +14,23 @@ import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import type { LoginInput, SignupInput, TokensOutput } from '../schemas/auth';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import { takeHits } from './rate-limits';
 import { newRefreshSecret, sha256, signTokens } from './tokens';
 import { timingSafeEqual } from 'node:crypto';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
 
 /** Creates the tenant and its owner in one transaction. New tenants start on the solo plan. */
-export async function signup({ db, log }: Deps, input: SignupInput) {
+/**
+ * Creates a tenant and its owner. Sign-ups are counted per client address per hour before anything else (each
+ * one is a tenant, and a password hash), failed ones too: probing which addresses are taken counts.
+ */
+export async function signup({ db, log, config }: Deps, input: SignupInput & { clientAddress: string }) {
+  const allowed = config.auth.signupsPerClientPerHour;
+  await takeHits(db, [{
+    key: `signup:client:${input.clientAddress}`, limit: allowed, windowSeconds: SIGNUP_WINDOW_SECONDS,
+    message: `At most ${allowed} sign-ups per client address per hour`,
+  }]);
   const tenantId = newId('tenant');
   const userId = newId('user');
   const passwordHash = await hashPassword(input.password);

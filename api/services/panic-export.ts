@@ -2,8 +2,10 @@ import { type WorkflowHandle, WorkflowFailedError } from '@temporalio/client';
 import {
   deleteExport, findExportForDownload, insertExport, markExportFailed,
 } from '../../db/repositories/exports';
-import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { newId } from '../../domain/ids';
+import {
+  accountLimitKey, PANIC_EXPORT_WINDOW_SECONDS, PANIC_EXPORTS_PER_ACCOUNT, PANIC_EXPORTS_PER_TENANT,
+} from '../../domain/limits';
 import { packageFilename } from '../../exports/package';
 import { checkDownloadLink } from '../../exports/storage';
 import { exportWorkflowId, type ExportWorkflowResult } from '../../workflows/contracts';
@@ -13,10 +15,8 @@ import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
 import { requireAccount } from './accounts';
+import { takeHits } from './rate-limits';
 
-/** Panic exports allowed per account per window; each one reads the account's whole history. */
-export const PANIC_EXPORTS_PER_WINDOW = 10;
-export const PANIC_EXPORT_WINDOW_SECONDS = 60 * 60;
 /** Building a package takes seconds; past this the caller gets a 503 rather than a hanging request. */
 export const EXPORT_WAIT_MS = 60_000;
 
@@ -27,13 +27,16 @@ export const EXPORT_WAIT_MS = 60_000;
  */
 export async function requestPanicExport({ db, temporal, config, log, storage }: AppDeps, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(db, caller, awsAccountId);
-  const limitKey = `export:panic:${account.id}`;
-  const window = await hitWindow({ db, key: limitKey, windowSeconds: PANIC_EXPORT_WINDOW_SECONDS });
-  if (window.count > PANIC_EXPORTS_PER_WINDOW) {
-    throw new AppError('rate_limited', `At most ${PANIC_EXPORTS_PER_WINDOW} emergency exports per account per hour`, {
-      retryAfterSeconds: window.resetsInSeconds,
-    });
-  }
+  const releaseHits = await takeHits(db, [
+    {
+      key: accountLimitKey('export:panic', caller.tenantId, account.aws_account_id), limit: PANIC_EXPORTS_PER_ACCOUNT,
+      windowSeconds: PANIC_EXPORT_WINDOW_SECONDS, message: `At most ${PANIC_EXPORTS_PER_ACCOUNT} emergency exports per account per hour`,
+    },
+    {
+      key: `export:panic:${caller.tenantId}`, limit: PANIC_EXPORTS_PER_TENANT,
+      windowSeconds: PANIC_EXPORT_WINDOW_SECONDS, message: `At most ${PANIC_EXPORTS_PER_TENANT} emergency exports per tenant per hour`,
+    },
+  ]);
 
   const exportId = newId('export');
   const scope = { db, tenantId: caller.tenantId, exportId };
@@ -50,7 +53,7 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
     }));
   } catch (err) {
     await deleteExport(scope);
-    await releaseHit({ db, key: limitKey });
+    await releaseHits();
     throw err;
   }
 

@@ -1,4 +1,5 @@
 import { accountWorkflowId } from '../../workflows/contracts';
+import { accountLimitKey, VERIFIES_PER_ACCOUNT } from '../../domain/limits';
 import { getPlan } from '../../domain/plans';
 import { stateQuery } from '../../workflows/contracts';
 import { customerAccount, runAsCustomer } from '../helpers/aws';
@@ -122,6 +123,25 @@ describe('POST /accounts/{account_id}/scan', () => {
     const limited = await ctx.http.post(`/accounts/${awsAccountId}/scan`).set(owner.auth).expect(429);
     expect(limited.body.code).toBe('rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('rate limits manual scans per tenant too, whatever the account, and verify attempts per account', async () => {
+    const solo = getPlan('solo');
+    const fill = (key: string, count: number) => ctx.db.insertInto('rate_limits').values({ key, window_start: new Date(), count })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: new Date(), count })).execute();
+    await fill(`scan:manual:${owner.tenantId}`, solo.manual_scans_per_hour * solo.account_limit);
+    await ctx.db.deleteFrom('rate_limits').where('key', '=', accountLimitKey('scan:manual', owner.tenantId, awsAccountId)).execute();
+    const limited = await ctx.http.post(`/accounts/${awsAccountId}/scan`).set(owner.auth).expect(429);
+    expect(limited.body).toEqual({
+      error: `The Solo plan allows ${solo.manual_scans_per_hour * solo.account_limit} manual scans per tenant per hour`, code: 'rate_limited',
+    });
+
+    const tenant = await signupAndLogin(ctx.http);
+    await connect(tenant, '123123123124');
+    await fill(accountLimitKey('verify', tenant.tenantId, '123123123124'), VERIFIES_PER_ACCOUNT);
+    const refused = await ctx.http.post('/accounts/123123123124/verify').set(tenant.auth).expect(429);
+    expect(refused.body).toEqual({ error: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`, code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('refuses to scan a PENDING account with 409', async () => {

@@ -47,6 +47,33 @@ describe('POST /auth/signup', () => {
   });
 });
 
+describe('POST /auth/signup from one client address', () => {
+  let limited: TestContext;
+  beforeAll(async () => {
+    limited = await createTestContext({ config: { SIGNUPS_PER_CLIENT_PER_HOUR: '10' } });
+    limited.app.set('trust proxy', true);
+  });
+  afterAll(() => limited.close());
+
+  it('allows 10 sign-ups per address per hour (REST and tRPC together, failed ones too), then 429 creating nothing', async () => {
+    const from = (address: string, i: number) => limited.http.post('/auth/signup').set('X-Forwarded-For', address)
+      .send({ email: `flood-${i}@example.com`, password: 'password123', name: 'Flood' });
+    for (let i = 0; i < 7; i++) await from('203.0.113.9', i).expect(201);
+    await from('203.0.113.9', 0).expect(409); // taken: it counts too
+    const viaTrpc = (i: number) => ({ email: `flood-${i}@example.com`, password: 'password123', name: 'Flood' });
+    await limited.http.post('/trpc/auth.signup,auth.signup').query({ batch: '1' }).set('X-Forwarded-For', '203.0.113.9')
+      .send({ 0: viaTrpc(7), 1: viaTrpc(8) }).expect(200);
+
+    const refused = await from('203.0.113.9', 9).expect(429);
+    expect(refused.body).toEqual({ error: 'At most 10 sign-ups per client address per hour', code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    const tenants = await limited.db.selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(tenants.n)).toBe(9);
+    // Another address is not affected.
+    await from('203.0.113.10', 9).expect(201);
+  });
+});
+
 describe('POST /auth/login', () => {
   it('returns the token set of the spec', async () => {
     await ctx.http.post('/auth/signup').send({ email: 'login@example.com', password: 'password123', name: 'Lou' }).expect(201);

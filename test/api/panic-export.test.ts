@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { errorBody } from '../../api/schemas/common';
 import { panicExportOutput } from '../../api/schemas/exports';
-import { PANIC_EXPORTS_PER_WINDOW } from '../../api/services/panic-export';
+import { accountLimitKey, PANIC_EXPORTS_PER_ACCOUNT, PANIC_EXPORTS_PER_TENANT } from '../../domain/limits';
 import { PACKAGE_FILES } from '../../exports/package';
 import { CHECKLIST_COLUMNS, SCORE_COLUMNS, SIGNAL_COLUMNS } from '../../exports/records';
 import { localDownloadUrl } from '../../exports/storage';
@@ -36,7 +36,8 @@ async function activeAccount(ctx: TestContext, user: TestUser, awsAccountId = AW
   const verified = await ctx.http.post(`/accounts/${awsAccountId}/verify`).set(user.auth).expect(200);
   await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
   const row = await ctx.db.selectFrom('accounts').select('id')
-    .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
+    .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).where('status', '!=', 'DISCONNECTED')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -206,17 +207,32 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
     expect(res.body.details).toEqual([{ field: 'format', message: 'unknown field' }]);
   });
 
-  it(`allows ${PANIC_EXPORTS_PER_WINDOW} exports per account per hour, then 429 with Retry-After`, async () => {
-    const key = `export:panic:${accountId}`;
-    await ctx.db.insertInto('rate_limits').values({ key, window_start: new Date(), count: PANIC_EXPORTS_PER_WINDOW })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: new Date(), count: PANIC_EXPORTS_PER_WINDOW })).execute();
+  /** Fills a limit's current window to `count` hits. */
+  const fillWindow = (key: string, count: number) => ctx.db.insertInto('rate_limits').values({ key, window_start: new Date(), count })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: new Date(), count })).execute();
+
+  it.each([
+    ['account', () => accountLimitKey('export:panic', owner.tenantId, AWS_ID), PANIC_EXPORTS_PER_ACCOUNT],
+    ['tenant', () => `export:panic:${owner.tenantId}`, PANIC_EXPORTS_PER_TENANT],
+  ])('allows a number of exports per %s per hour, then 429 with Retry-After, recording nothing', async (scope, keyOf, allowed) => {
+    const key = keyOf();
+    await fillWindow(key, allowed);
     const exportsBefore = await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute();
     const res = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).expect(429);
-    expect(res.body.code).toBe('rate_limited');
+    expect(res.body).toEqual({ error: `At most ${allowed} emergency exports per ${scope} per hour`, code: 'rate_limited' });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(3600);
     expect(await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute()).toHaveLength(exportsBefore.length);
-    await ctx.db.deleteFrom('rate_limits').where('key', '=', key).execute();
+    await ctx.db.deleteFrom('rate_limits').where('key', 'like', 'export:panic:%').execute();
+  });
+
+  it('keeps counting an account\'s exports when it is disconnected and connected again', async () => {
+    const other = await signupAndLogin(ctx.http);
+    await activeAccount(ctx, other);
+    await fillWindow(accountLimitKey('export:panic', other.tenantId, AWS_ID), PANIC_EXPORTS_PER_ACCOUNT);
+    await ctx.http.delete(`/accounts/${AWS_ID}`).set(other.auth).expect(200);
+    await activeAccount(ctx, other);
+    expect((await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(other.auth).expect(429)).body.code).toBe('rate_limited');
   });
 
   it('answers 503 temporal_unavailable while Temporal is unreachable, recording nothing and not counting', async () => {
@@ -228,8 +244,8 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
       expect(res.body.code).toBe('temporal_unavailable');
       expect(res.headers['retry-after']).toBeDefined();
       expect(await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute()).toHaveLength(exportsBefore.length);
-      const hits = await ctx.db.selectFrom('rate_limits').select('count').where('key', '=', `export:panic:${accountId}`).executeTakeFirst();
-      expect(hits?.count ?? 0).toBe(0);
+      const hits = await ctx.db.selectFrom('rate_limits').select('count').where('key', 'like', `export:panic:${owner.tenantId}%`).execute();
+      expect(hits.map((h) => h.count)).toEqual(hits.map(() => 0));
     } finally {
       await connection.close().catch(() => undefined);
     }

@@ -25,6 +25,8 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Con
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
+    // Suites sign up many tenants from one address; the limit itself is tested with its default.
+    SIGNUPS_PER_CLIENT_PER_HOUR: '100000',
     // The real AWS provider, pointed at the moto server (through the front for the APIs moto lacks).
     CLOUD_PROVIDER: 'aws',
     AWS_ENDPOINT_URL: process.env.TEST_AWS_FRONT_ENDPOINT ?? 'http://127.0.0.1:5000',

@@ -5,7 +5,8 @@ import { acceptInvitation } from '../../services/invitations';
 import { publicProcedureFor, router } from '../init';
 
 export const authRouter = router({
-  signup: publicProcedureFor('signup').input(signupInput).mutation(({ ctx, input }) => signup(ctx.deps, input)),
+  signup: publicProcedureFor('signup').input(signupInput)
+    .mutation(({ ctx, input }) => signup(ctx.deps, { ...input, clientAddress: ctx.clientAddress })),
   login: publicProcedureFor('login').input(loginInput)
     .mutation(({ ctx, input }) => login(ctx.deps, { ...input, clientAddress: ctx.clientAddress })),
   refresh: publicProcedureFor('refreshTokens').input(refreshInput)
