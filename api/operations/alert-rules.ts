@@ -15,10 +15,11 @@ export const alertRuleOperations = [
     operationId: 'createAlertRule', method: 'post', path: '/alert-rules', tag: 'Alert rules', access: 'member',
     summary: 'Create an alert rule',
     description: 'Channel types `chat` and `paging` are accepted for `slack` and `pagerduty`. A Slack `team_id` must be '
-      + 'installed for the tenant; a `webhook_url` must be under the configured Slack prefix.',
+      + 'installed for the tenant; a `webhook_url` must be under the configured Slack prefix. A rule lists at most 20 '
+      + 'e-mail addresses across its channels, and a tenant has at most 25 live rules (then 403 `plan_limit_exceeded`).',
     body: createAlertRuleInput,
     success: { status: 201, description: 'The rule', schema: alertRule },
-    errors: [],
+    errors: ['plan_limit_exceeded'],
     handler: ({ deps, caller, body }) => createAlertRule(deps, caller, body),
   }),
   endpoint({

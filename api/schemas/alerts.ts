@@ -79,7 +79,10 @@ const ruleFields = {
   name: displayName,
   min_srs: z.number('must be an integer 0-100').int('must be an integer 0-100').min(0, 'must be 0-100').max(100, 'must be 0-100'),
   scenarios: z.array(z.enum(SCENARIOS, `must be one of ${SCENARIOS.join(', ')}`)).max(50, 'at most 50 entries').transform(unique),
-  channels: z.array(channelConfig).min(1, 'needs at least one channel').max(MAX_CHANNELS, `at most ${MAX_CHANNELS} channels`),
+  channels: z.array(channelConfig).min(1, 'needs at least one channel').max(MAX_CHANNELS, `at most ${MAX_CHANNELS} channels`)
+    // Per rule, not per channel: ten e-mail channels must not make 200 recipients.
+    .refine((channels) => new Set(channels.flatMap((c) => (c.type === 'email' ? c.to : []))).size <= MAX_EMAIL_RECIPIENTS,
+      `must list at most ${MAX_EMAIL_RECIPIENTS} e-mail addresses across the rule's channels`),
   enabled: z.boolean('must be true or false'),
 };
 

@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
-  insertAlertRule, installedSlackTeams, listAlertRules, lockAlertRule, type RuleFields, softDeleteAlertRule, updateAlertRule,
+  countAlertRules, insertAlertRule, installedSlackTeams, listAlertRules, lockAlertRule, type RuleFields, softDeleteAlertRule, updateAlertRule,
 } from '../../db/repositories/alert-rules';
+import { lockTenant } from '../../db/repositories/tenants';
 import type { AlertRuleRow } from '../../db/tables/alerts';
 import { type ChannelConfig, isSlackWebhook } from '../../domain/channels';
 import { newId } from '../../domain/ids';
+import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
 import type { AppDeps, Caller } from '../context';
 import { AppError, type FieldProblem, notFound } from '../errors';
 import { type CreateAlertRuleInput, createAlertRuleInput, type PatchAlertRuleInput } from '../schemas/alerts';
@@ -78,9 +80,16 @@ export async function listTenantAlertRules({ db }: Pick<AppDeps, 'db'>, caller: 
   return { rules: rows.map(toRule), count: rows.length };
 }
 
+/** Creates a rule; the tenant's rules are counted under its lock, so parallel creates cannot pass the cap. */
 export async function createAlertRule(deps: Deps, caller: Caller, input: CreateAlertRuleInput) {
   await checkChannels(deps, caller, input.channels);
-  const row = await insertAlertRule({ db: deps.db, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...input } });
+  const row = await deps.db.transaction().execute(async (trx) => {
+    await lockTenant({ db: trx, tenantId: caller.tenantId });
+    if (await countAlertRules({ db: trx, tenantId: caller.tenantId }) >= ALERT_RULES_PER_TENANT) {
+      throw new AppError('plan_limit_exceeded', `A tenant has at most ${ALERT_RULES_PER_TENANT} alert rules; delete one to create another`);
+    }
+    return insertAlertRule({ db: trx, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...input } });
+  });
   deps.log.info({ ruleId: row.id }, 'alert rule created');
   return toRule(row);
 }

@@ -40,6 +40,13 @@ export async function listAlertRules({ db, tenantId }: { db: Conn; tenantId: str
     .execute();
 }
 
+/** How many live rules the tenant has. */
+export async function countAlertRules({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
+  const row = await db.selectFrom('alert_rules').select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The tenant's rules that fire: live and enabled, by id. */
 export async function listEnabledRules({ db, tenantId }: { db: Conn; tenantId: string }) {
   return db.selectFrom('alert_rules').select(['id', 'version', 'min_srs', 'scenarios', 'channels'])

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { alertRule, listAlertRulesOutput } from '../../api/schemas/alerts';
 import { errorBody, messageBody } from '../../api/schemas/common';
+import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // Alert rules: create, list, patch and soft-delete, with their validation, roles and tenant isolation.
@@ -33,6 +34,10 @@ function conforms(schema: z.ZodObject, body: unknown): void {
   const result = schema.strict().safeParse(body);
   if (!result.success) throw new Error(`response does not match its schema: ${JSON.stringify(result.error.issues)}`);
 }
+
+/** The tests before have used up much of the owner's allowance of live rules: start a group afresh. */
+const retireOwnerRules = () => ctx.db.updateTable('alert_rules').set({ deleted_at: new Date() })
+  .where('tenant_id', '=', owner.tenantId).where('deleted_at', 'is', null).execute();
 
 const ruleRow = (id: string) => ctx.db.selectFrom('alert_rules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const ruleCount = async () => Number((await ctx.db.selectFrom('alert_rules').select((eb) => eb.fn.countAll<string>().as('n'))
@@ -136,6 +141,9 @@ describe('POST /alert-rules', () => {
     ['no e-mail recipients', { channels: [{ type: 'email', to: [] }] }, 'channels.0.to'],
     ['21 e-mail recipients', { channels: [{ type: 'email', to: Array.from({ length: 21 }, (_, i) => `u${i}@example.com`) }] },
       'channels.0.to'],
+    ['21 e-mail recipients across channels', {
+      channels: [0, 1, 2].map((c) => ({ type: 'email', to: Array.from({ length: 7 }, (_, i) => `c${c}u${i}@example.com`) })),
+    }, 'channels'],
     ['an unknown field in a channel', { channels: [{ type: 'email', to: ['ops@example.com'], cc: ['x@example.com'] }] }, 'channels.0.cc'],
     ['a 31-character routing key', { channels: [{ type: 'pagerduty', routing_key: 'a'.repeat(31) }] }, 'channels.0.routing_key'],
     ['a 33-character routing key', { channels: [{ type: 'paging', routing_key: 'a'.repeat(33) }] }, 'channels.0.routing_key'],
@@ -171,6 +179,25 @@ describe('POST /alert-rules', () => {
     const res = await ctx.http.post('/alert-rules').set(owner.auth).send([EMAIL]).expect(400);
     expect(res.body.code).toBe('validation_failed');
   });
+
+  it('counts the same address once across a rule\'s channels', async () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => `same${i}@example.com`);
+    const rule = await createRule({ channels: [{ type: 'email', to: twenty }, { type: 'email', to: twenty.slice(0, 5) }] });
+    await ctx.http.delete(`/alert-rules/${rule.rule_id}`).set(owner.auth).expect(200);
+  });
+
+  it(`allows ${ALERT_RULES_PER_TENANT} live rules per tenant, created in parallel too; then 403, until one is deleted`, async () => {
+    const tenant = await signupAndLogin(ctx.http);
+    const attempts = await Promise.all(Array.from({ length: ALERT_RULES_PER_TENANT + 3 }, (_, i) =>
+      ctx.http.post('/alert-rules').set(tenant.auth).send({ name: `Rule ${i}`, channels: [EMAIL] })));
+    expect(attempts.filter((r) => r.status === 201)).toHaveLength(ALERT_RULES_PER_TENANT);
+    const refused = attempts.filter((r) => r.status !== 201);
+    expect(refused.map((r) => [r.status, r.body])).toEqual(Array.from({ length: 3 }, () => [403, {
+      error: `A tenant has at most ${ALERT_RULES_PER_TENANT} alert rules; delete one to create another`, code: 'plan_limit_exceeded',
+    }]));
+    await ctx.http.delete(`/alert-rules/${attempts.find((r) => r.status === 201)?.body.rule_id}`).set(tenant.auth).expect(200);
+    await ctx.http.post('/alert-rules').set(tenant.auth).send({ name: 'Room again', channels: [EMAIL] }).expect(201);
+  });
 });
 
 describe('GET /alert-rules', () => {
@@ -204,6 +231,7 @@ describe('GET /alert-rules', () => {
 });
 
 describe('PATCH /alert-rules/{rule_id}', () => {
+  beforeAll(retireOwnerRules);
   it('changes every field, replacing the lists, and bumps version and updated_at', async () => {
     const rule = await createRule({
       name: 'Before', scenarios: ['iam', 'billing'], channels: [EMAIL, { type: 'pagerduty', routing_key: ROUTING_KEY }],
@@ -328,6 +356,7 @@ describe('PATCH /alert-rules/{rule_id}', () => {
 });
 
 describe('DELETE /alert-rules/{rule_id}', () => {
+  beforeAll(retireOwnerRules);
   it('soft-deletes the rule (the row stays for the alerts that point at it)', async () => {
     const rule = await createRule({ name: 'Doomed' }, member);
     const res = await ctx.http.delete(`/alert-rules/${rule.rule_id}`).set(member.auth).expect(200);
