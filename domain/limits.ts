@@ -38,5 +38,11 @@ export const VERIFY_WINDOW_SECONDS = 60 * 60;
  */
 export const ALERT_RULES_PER_TENANT = 25;
 
+/** Invitation e-mails (invites and resends together) per tenant per hour, and to one address per day. */
+export const INVITATION_EMAILS_PER_TENANT = 50;
+export const INVITATION_EMAIL_TENANT_WINDOW_SECONDS = 60 * 60;
+export const INVITATION_EMAILS_PER_ADDRESS = 3;
+export const INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS = 24 * 60 * 60;
+
 /** The key of a limit on one AWS account of a tenant (see above: never the row). */
 export const accountLimitKey = (kind: string, tenantId: string, awsAccountId: string) => `${kind}:${tenantId}:${awsAccountId}`;

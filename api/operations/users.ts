@@ -20,7 +20,7 @@ export const userOperations = [
     description: 'E-mail addresses are unique across all tenants. A refused invitation e-mail still answers 201; its message says so.',
     body: inviteUserInput,
     success: { status: 201, description: 'Invited', schema: inviteUserOutput },
-    errors: ['email_taken'],
+    errors: ['email_taken', 'rate_limited'],
     handler: ({ deps, caller, body }) => inviteUser(deps, caller, body),
   }),
   endpoint({
@@ -28,7 +28,7 @@ export const userOperations = [
     summary: 'Mail a new invitation link',
     description: 'Earlier links stop working once the new one is out.',
     success: { status: 200, description: 'Sent', schema: messageBody },
-    errors: ['not_found', 'invalid_state', 'upstream_failed'],
+    errors: ['not_found', 'invalid_state', 'upstream_failed', 'rate_limited'],
     handler: ({ deps, caller, params }) => resendInvitation(deps, caller, params.user_id),
   }),
   endpoint({

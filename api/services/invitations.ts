@@ -6,7 +6,10 @@ import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
 import { findUser, setInvitedUserPassword } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
-import { LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS } from '../../domain/limits';
+import {
+  INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS, INVITATION_EMAIL_TENANT_WINDOW_SECONDS, INVITATION_EMAILS_PER_ADDRESS,
+  INVITATION_EMAILS_PER_TENANT, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS,
+} from '../../domain/limits';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
@@ -14,9 +17,28 @@ import type { TokensOutput } from '../schemas/auth';
 import type { AcceptInviteInput } from '../schemas/users';
 import { issueTokens } from './auth';
 import { hashPassword } from './passwords';
+import { takeHits } from './rate-limits';
 import { newRefreshSecret, sha256 } from './tokens';
 
 const INVITATION_TTL_DAYS = 7;
+
+/**
+ * Counts one invitation e-mail against the tenant's hourly and the address's daily allowance (invites and
+ * resends alike: each puts the inviter's chosen names in somebody's inbox). Answers the function that takes the
+ * hits back, for a request that ends up sending nothing.
+ */
+export function countInvitationEmail(db: Db, tenantId: string, email: string): Promise<() => Promise<void>> {
+  return takeHits(db, [
+    {
+      key: `invitation:tenant:${tenantId}`, limit: INVITATION_EMAILS_PER_TENANT, windowSeconds: INVITATION_EMAIL_TENANT_WINDOW_SECONDS,
+      message: `At most ${INVITATION_EMAILS_PER_TENANT} invitation e-mails per tenant per hour`,
+    },
+    {
+      key: `invitation:address:${sha256(email)}`, limit: INVITATION_EMAILS_PER_ADDRESS, windowSeconds: INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS,
+      message: `At most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address per day`,
+    },
+  ]);
+}
 
 interface Invitation {
   id: string;
@@ -84,10 +106,13 @@ export async function resendInvitation(deps: AppDeps, caller: Caller, userId: st
     const user = await lockInvitee({ db: trx, tenantId: caller.tenantId, userId });
     if (!user) throw notFound('User');
     if (user.password_hash !== null) throw new AppError('invalid_state', 'This user has already accepted the invitation');
+    // Counted outside the transaction, so a refused resend still counts; a failed send is taken back.
+    const releaseHits = await countInvitationEmail(deps.db, caller.tenantId, user.email);
     const invitation = await issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
     await expireOtherInvitations({ db: trx, tenantId: caller.tenantId, userId, keepId: invitation.id });
     const invitee = { userId, email: user.email, name: user.name, role: user.role };
     if (!(await sendInvitation({ ...deps, db: trx }, caller, invitee, invitation))) {
+      await releaseHits();
       throw new AppError('upstream_failed', 'The mail server did not accept the invitation e-mail; try again later');
     }
     return { email: user.email, invitationId: invitation.id };

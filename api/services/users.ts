@@ -5,7 +5,7 @@ import type { AssignableRole } from '../../domain/roles';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import type { InviteUserInput } from '../schemas/users';
-import { issueInvitation, sendInvitation } from './invitations';
+import { countInvitationEmail, issueInvitation, sendInvitation } from './invitations';
 
 export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
   const rows = await listUsers({ db, tenantId: caller.tenantId });
@@ -27,6 +27,7 @@ export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
 export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUserInput) {
   const { db, log } = deps;
   const userId = newId('user');
+  const releaseHits = await countInvitationEmail(db, caller.tenantId, input.email);
   let invitation;
   try {
     invitation = await db.transaction().execute(async (trx) => {
@@ -37,6 +38,7 @@ export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUse
       return issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
     });
   } catch (err) {
+    await releaseHits();
     if (isUniqueViolation(err, 'users_email_key')) throw new AppError('email_taken', 'A user with this e-mail already exists');
     throw err;
   }

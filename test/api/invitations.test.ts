@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { tokensOutput } from '../../api/schemas/auth';
 import { createLogger } from '../../config/logger';
+import { INVITATION_EMAILS_PER_ADDRESS, INVITATION_EMAILS_PER_TENANT } from '../../domain/limits';
 import { errorBody, messageBody } from '../../api/schemas/common';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { type CapturedEmail, emailText, type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
@@ -169,6 +170,39 @@ describe('the invitation e-mail', () => {
     const resent = await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(200);
     conforms(messageBody, resent.body);
     await ctx.http.post('/auth/accept-invite').send({ token: mailedToken(email), password: PASSWORD }).expect(200);
+  });
+});
+
+describe('invitation e-mail limits', () => {
+  it(`sends at most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address a day, invites and resends together`, async () => {
+    const { userId, email } = await invite();
+    for (let i = 1; i < INVITATION_EMAILS_PER_ADDRESS; i++) await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(200);
+    const refused = await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(429);
+    expect(refused.body).toEqual({ error: `At most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address per day`, code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
+    expect(mailsTo(email)).toHaveLength(INVITATION_EMAILS_PER_ADDRESS);
+    // Another tenant inviting the same address is held to the same count.
+    const stranger = await signupAndLogin(ctx.http);
+    await ctx.http.post('/users/invite').set(stranger.auth).send({ email: email.toUpperCase(), name: 'Again', role: 'member' }).expect(429);
+    expect(mailsTo(email)).toHaveLength(INVITATION_EMAILS_PER_ADDRESS);
+  });
+
+  it(`sends at most ${INVITATION_EMAILS_PER_TENANT} invitation e-mails per tenant an hour, and a refused invite creates no user`, async () => {
+    const tenant = await signupAndLogin(ctx.http);
+    await ctx.db.insertInto('rate_limits')
+      .values({ key: `invitation:tenant:${tenant.tenantId}`, window_start: new Date(), count: INVITATION_EMAILS_PER_TENANT }).execute();
+    const email = newEmail();
+    const refused = await ctx.http.post('/users/invite').set(tenant.auth).send({ email, name: 'Late', role: 'member' }).expect(429);
+    expect(refused.body).toEqual({ error: `At most ${INVITATION_EMAILS_PER_TENANT} invitation e-mails per tenant per hour`, code: 'rate_limited' });
+    expect(await ctx.db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([]);
+    expect(mailsTo(email)).toEqual([]);
+  });
+
+  it('does not count an invite refused because the address is taken', async () => {
+    const { email } = await invite();
+    for (let i = 0; i < INVITATION_EMAILS_PER_ADDRESS + 1; i++) {
+      await ctx.http.post('/users/invite').set(owner.auth).send({ email, name: 'Again', role: 'member' }).expect(409);
+    }
   });
 });
 
