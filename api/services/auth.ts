@@ -9,7 +9,7 @@ import {
 } from '../../db/repositories/refresh-tokens';
 import { clearWindow, hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { insertTenant } from '../../db/repositories/tenants';
-import { findUserByEmail, insertUser } from '../../db/repositories/users';
+import { cancelPendingInvitee, findUserByEmail, insertUser } from '../../db/repositories/users';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import type { LoginInput, SignupInput, TokensOutput } from '../schemas/auth';
@@ -36,6 +36,9 @@ export async function signup({ db, log, config }: Deps, input: SignupInput & { c
   const passwordHash = await hashPassword(input.password);
   try {
     await db.transaction().execute(async (trx) => {
+      // A pending invitation never keeps its address from its owner: signing up cancels it.
+      const invitedBy = await cancelPendingInvitee({ db: trx, email: input.email });
+      if (invitedBy) log.info({ invitedBy }, 'pending invitation cancelled by a sign-up with its address');
       await insertTenant({ db: trx, tenant: { id: tenantId, name: input.name, plan: 'solo', status: 'active' } });
       await insertUser({
         db: trx,

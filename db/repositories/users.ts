@@ -14,6 +14,16 @@ export async function findUserByEmail({ db, email }: { db: Conn; email: string }
 }
 
 /** Always scoped by tenant: a user id from another tenant finds nothing. */
+/**
+ * Removes a pending invitee (invited, never accepted) with this address, whichever tenant invited them, and with
+ * it their invitation links; answers the tenant that had invited them, if any. An accepted user is left alone.
+ */
+export async function cancelPendingInvitee({ db, email }: { db: Conn; email: string }): Promise<string | undefined> {
+  const row = await db.deleteFrom('users').where('email', '=', email).where('password_hash', 'is', null)
+    .returning('tenant_id').executeTakeFirst();
+  return row?.tenant_id;
+}
+
 export async function findUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst();
 }

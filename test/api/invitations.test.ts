@@ -173,6 +173,26 @@ describe('the invitation e-mail', () => {
   });
 });
 
+describe('an invited address signing up on its own', () => {
+  it('cancels the pending invitation: the sign-up succeeds, the invitee and the link are gone', async () => {
+    const { userId, email } = await invite();
+    const token = mailedToken(email);
+    const signup = await ctx.http.post('/auth/signup').send({ email, password: PASSWORD, name: 'Own Tenant' }).expect(201);
+    expect(signup.body.tenant_id).not.toBe(owner.tenantId);
+    const team = await ctx.http.get('/users').set(owner.auth).expect(200);
+    expect(team.body.users.map((u: { user_id: string }) => u.user_id)).not.toContain(userId);
+    expect(await ctx.db.selectFrom('invitations').select('id').where('user_id', '=', userId).execute()).toEqual([]);
+    expect((await ctx.http.post('/auth/accept-invite').send({ token, password: PASSWORD }).expect(400)).body.code).toBe('invalid_invitation');
+    await ctx.http.post('/auth/login').send({ email, password: PASSWORD }).expect(200);
+  });
+
+  it('still refuses the address of a user who accepted (409)', async () => {
+    const { email } = await invite();
+    await ctx.http.post('/auth/accept-invite').send({ token: mailedToken(email), password: PASSWORD }).expect(200);
+    expect((await ctx.http.post('/auth/signup').send({ email, password: PASSWORD, name: 'Again' }).expect(409)).body.code).toBe('email_taken');
+  });
+});
+
 describe('invitation e-mail limits', () => {
   it(`sends at most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address a day, invites and resends together`, async () => {
     const { userId, email } = await invite();
