@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   invalid_input: 400,
   invalid_oauth_state: 400,
   invalid_invitation: 400,
+  invalid_reset_token: 400,
   invalid_signature: 400,
   plan_feature_unavailable: 403,
   link_expired: 403,

@@ -4,7 +4,7 @@ import type {
 import type {
   AlertDeliveriesTable, AlertEventsTable, AlertRuleStatesTable, AlertRulesTable, DeliveryAttemptsTable, EmailOutboxTable,
 } from './tables/alerts';
-import type { InvitationsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable } from './tables/identity';
+import type { InvitationsTable, PasswordResetsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable } from './tables/identity';
 import type {
   ExportsTable, OauthStatesTable, SlackInstallationsTable, StripeEventsTable, StripeSubscriptionsTable,
 } from './tables/integrations';
@@ -14,6 +14,7 @@ export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
   rate_limits: RateLimitsTable;
   accounts: AccountsTable;
   scans: ScansTable;

@@ -8,6 +8,7 @@ export const ID_PREFIXES = {
   user: 'usr',
   refreshToken: 'rtk',
   invitation: 'inv',
+  passwordReset: 'pwr',
   account: 'acc',
   scan: 'scan',
   signal: 'sig',

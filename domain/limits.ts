@@ -44,5 +44,11 @@ export const INVITATION_EMAIL_TENANT_WINDOW_SECONDS = 60 * 60;
 export const INVITATION_EMAILS_PER_ADDRESS = 3;
 export const INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS = 24 * 60 * 60;
 
+/** Password reset requests per client address and per address per hour; a link lives this many minutes. */
+export const PASSWORD_RESETS_PER_CLIENT = 10;
+export const PASSWORD_RESETS_PER_ADDRESS = 3;
+export const PASSWORD_RESET_WINDOW_SECONDS = 60 * 60;
+export const PASSWORD_RESET_TTL_MINUTES = 60;
+
 /** The key of a limit on one AWS account of a tenant (see above: never the row). */
 export const accountLimitKey = (kind: string, tenantId: string, awsAccountId: string) => `${kind}:${tenantId}:${awsAccountId}`;

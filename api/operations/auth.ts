@@ -1,8 +1,12 @@
 import { PUBLIC } from '../openapi/registry';
-import { loginInput, logoutInput, refreshInput, signupInput, signupOutput, tokensOutput } from '../schemas/auth';
+import {
+  loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput, signupOutput, tokensOutput,
+} from '../schemas/auth';
+import { messageBody } from '../schemas/common';
 import { acceptInviteInput } from '../schemas/users';
 import { login, logout, refresh, signup } from '../services/auth';
 import { acceptInvitation } from '../services/invitations';
+import { confirmPasswordReset, requestPasswordReset } from '../services/password-reset';
 import { endpoint } from './operation';
 
 // Public: there is no bearer token yet. Logins and invitation attempts are counted per client address.
@@ -55,5 +59,24 @@ export const authOperations = [
     success: { status: 200, description: 'The token set, as from login', schema: tokensOutput },
     errors: ['invalid_invitation', 'rate_limited'],
     handler: ({ deps, body, req }) => acceptInvitation(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
+  }),
+  endpoint({
+    operationId: 'requestPasswordReset', method: 'post', path: '/auth/password-reset', tag: 'Authentication', access: PUBLIC,
+    summary: 'Mail a password reset link',
+    description: 'Always 202 with the same message, whether or not an account uses the address. The link works once, for '
+      + 'one hour; a newer link ends older ones. At most 10 requests per client address and 3 per address per hour.',
+    body: passwordResetInput,
+    success: { status: 202, description: 'Accepted', schema: messageBody },
+    errors: ['rate_limited'],
+    handler: ({ deps, body, req }) => requestPasswordReset(deps, { email: body.email, clientAddress: req.ip ?? 'unknown' }),
+  }),
+  endpoint({
+    operationId: 'confirmPasswordReset', method: 'post', path: '/auth/password-reset/confirm', tag: 'Authentication', access: PUBLIC,
+    summary: 'Set a new password through a reset link',
+    description: 'The token from the link is the proof. Every refresh token of the user is revoked; log in afterwards.',
+    body: passwordResetConfirmInput,
+    success: { status: 200, description: 'The password is set', schema: messageBody },
+    errors: ['invalid_reset_token'],
+    handler: ({ deps, body }) => confirmPasswordReset(deps, body),
   }),
 ];

@@ -19,6 +19,9 @@ export const tokensOutput = z.object({
 export const refreshInput = z.strictObject({ refresh_token: z.string().min(1, 'is required').max(512) });
 export const logoutInput = refreshInput;
 
+export const passwordResetInput = z.strictObject({ email });
+export const passwordResetConfirmInput = z.strictObject({ token: z.string().min(1, 'is required').max(512), password });
+
 export type SignupInput = z.output<typeof signupInput>;
 export type LoginInput = z.output<typeof loginInput>;
 export type TokensOutput = z.output<typeof tokensOutput>;

@@ -85,3 +85,8 @@ export async function setInvitedUserPassword(
     .returning(['id', 'tenant_id', 'email', 'name'])
     .executeTakeFirst();
 }
+
+/** Sets a user's password (a reset through a mailed link). */
+export async function setUserPassword({ db, userId, passwordHash }: { db: Conn; userId: string; passwordHash: string }): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute();
+}

@@ -57,6 +57,15 @@ export interface InvitationsTable {
   created_at: CreatedAt;
 }
 
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface RateLimitsTable {
   key: string;
   window_start: Timestamp;

@@ -27,6 +27,8 @@ export const PROCEDURES: Record<string, Entry> = {
   'auth.refresh': { operation: 'refreshTokens' },
   'auth.logout': { operation: 'logout' },
   'auth.acceptInvite': { operation: 'acceptInvitation' },
+  'auth.requestPasswordReset': { operation: 'requestPasswordReset' },
+  'auth.confirmPasswordReset': { operation: 'confirmPasswordReset' },
   'billing.plans': { operation: 'listPlans' },
 
   'me.get': { operation: 'getProfile' },

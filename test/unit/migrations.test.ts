@@ -18,14 +18,14 @@ describe('migrations', () => {
     await migrateToLatest(database.db);
     expect(await tables()).toEqual([
       'accounts', 'alert_deliveries', 'alert_events', 'alert_rule_states', 'alert_rules', 'cost_explorer_reads', 'delivery_attempts',
-      'email_outbox', 'exports', 'invitations', 'oauth_states', 'rate_limits', 'refresh_tokens', 'scan_checkpoints', 'scans',
+      'email_outbox', 'exports', 'invitations', 'oauth_states', 'password_resets', 'rate_limits', 'refresh_tokens', 'scan_checkpoints', 'scans',
       'score_history', 'signal_acceptances', 'signals', 'slack_installations', 'stripe_events', 'stripe_subscriptions', 'tenants', 'users',
     ]);
     // Each step reverts the most recent migration; all of them leave nothing behind.
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(23);
+    expect(await tables()).toHaveLength(24);
   });
 
   describe('constraints protect the data', () => {

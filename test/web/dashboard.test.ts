@@ -401,3 +401,34 @@ it('shows what a partly readable account\'s scan could not read, and accepts a f
   expect(problems).toEqual([]);
   for (const file of shots) expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
 }, 120_000);
+
+it('resets a forgotten password from the login page through the e-mailed link', async () => {
+  const email = `forgetful-${Date.now()}@example.com`;
+  await ctx.http.post('/auth/signup').send({ email, password: PASSWORD, name: 'Fern Forgetful' }).expect(201);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchForErrors(page);
+  await page.goto(`${base}/app/login`);
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByRole('form', { name: 'Reset password' }).getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Send a reset link' }).click();
+  await page.getByRole('status').filter({ hasText: 'a password reset link is on its way' }).waitFor();
+
+  const mail = await ctx.db.selectFrom('email_outbox').select('text_body')
+    .where(sql<boolean>`${email} = any(to_addresses)`).executeTakeFirstOrThrow();
+  const link = new URL(/https?:\/\/\S+\/app\/reset-password#token=[A-Za-z0-9_-]+/.exec(mail.text_body)?.[0] as string);
+  await page.goto(`${base}${link.pathname}${link.hash}`);
+  await page.getByLabel(/^New password/).fill('a-brand-new-password');
+  await shoot(page, '22-reset-password');
+  await page.getByRole('button', { name: 'Set the password' }).click();
+  await page.getByRole('status').filter({ hasText: 'Your password is set' }).waitFor();
+
+  await page.getByRole('link', { name: 'Log in' }).click();
+  const login = page.getByRole('form', { name: 'Log in' });
+  await login.getByLabel('E-mail').fill(email);
+  await login.getByLabel('Password').fill('a-brand-new-password');
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await page.getByText('No AWS accounts yet').waitFor();
+  expect(problems).toEqual([]);
+  await context.close();
+});

@@ -6,6 +6,7 @@ import { ErrorBox, Loading } from './components/ui';
 import { useLoad } from './hooks';
 import { MeContext } from './me';
 import { AcceptInvitePage } from './pages/AcceptInvite';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
 import { AccountPage } from './pages/Account';
 import { AccountsPage } from './pages/Accounts';
 import { CompliancePage } from './pages/Compliance';
@@ -35,6 +36,8 @@ function Screen() {
   if (path === `${BASE}/signup`) return <SignupPage />;
   // The invitation token stays in the fragment: it never reaches a server log or a Referer header.
   if (path === `${BASE}/accept-invite`) return <AcceptInvitePage />;
+  if (path === `${BASE}/forgot-password`) return <ForgotPasswordPage />;
+  if (path === `${BASE}/reset-password`) return <ResetPasswordPage />;
   if (path === `${BASE}/login` || !isSignedIn) return <LoginPage />;
   return <Shell path={path} />;
 }

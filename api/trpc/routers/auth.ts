@@ -1,7 +1,10 @@
 import { acceptInviteInput } from '../../schemas/users';
-import { loginInput, logoutInput, refreshInput, signupInput } from '../../schemas/auth';
+import {
+  loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput,
+} from '../../schemas/auth';
 import { login, logout, refresh, signup } from '../../services/auth';
 import { acceptInvitation } from '../../services/invitations';
+import { confirmPasswordReset, requestPasswordReset } from '../../services/password-reset';
 import { publicProcedureFor, router } from '../init';
 
 export const authRouter = router({
@@ -17,4 +20,8 @@ export const authRouter = router({
   }),
   acceptInvite: publicProcedureFor('acceptInvitation').input(acceptInviteInput)
     .mutation(({ ctx, input }) => acceptInvitation(ctx.deps, { ...input, clientAddress: ctx.clientAddress })),
+  requestPasswordReset: publicProcedureFor('requestPasswordReset').input(passwordResetInput)
+    .mutation(({ ctx, input }) => requestPasswordReset(ctx.deps, { email: input.email, clientAddress: ctx.clientAddress })),
+  confirmPasswordReset: publicProcedureFor('confirmPasswordReset').input(passwordResetConfirmInput)
+    .mutation(({ ctx, input }) => confirmPasswordReset(ctx.deps, input)),
 });

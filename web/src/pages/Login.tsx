@@ -8,7 +8,7 @@ import { session } from '../session';
 /** After signing in, go where the user was headed (a link from an e-mail), or to the accounts. */
 function landing(): string {
   const path = window.location.pathname;
-  return path.startsWith(`${BASE}/`) && !['/login', '/signup', '/accept-invite'].some((p) => path === `${BASE}${p}`)
+  return path.startsWith(`${BASE}/`) && !['/login', '/signup', '/accept-invite', '/forgot-password', '/reset-password'].some((p) => path === `${BASE}${p}`)
     ? path
     : `${BASE}/accounts`;
 }
@@ -35,6 +35,7 @@ export function LoginPage() {
         <ErrorBox message={login.error} />
         <button type="submit" disabled={login.busy}>{login.busy ? 'Logging in…' : 'Log in'}</button>
       </form>
+      <p><Link to={`${BASE}/forgot-password`}>Forgot your password?</Link></p>
       <p>New here? <Link to={`${BASE}/signup`}>Create an account</Link></p>
     </div>
   );
