@@ -11,6 +11,7 @@ import type { Mailer } from '../notify/mailer';
 import { DeliveryError } from '../notify/outcome';
 import { sendPagerDutyEvent } from '../notify/pagerduty';
 import { postSlackMessage, postSlackWebhook } from '../notify/slack';
+import { openChannel } from '../security/channel-secrets';
 import { decryptSecret } from '../security/crypto';
 import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../workflows/contracts';
 import { claimDelivery, loadDeliveryContext, recordAttempt, triggerStillPending } from './delivery-attempts';
@@ -18,7 +19,7 @@ import { fireAlertRules, type ScheduledDelivery } from './fire-alert-rules';
 
 export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logger; config: Readonly<Config>; mailer: Mailer }) {
   async function send(ctx: DeliveryContext, links: AlertLinks): Promise<void> {
-    const channel = ctx.channel;
+    const channel = openChannel(config.secrets.dataEncryptionKey, ctx.channel);
     switch (channel.type) {
       case 'email':
         // Only incidents page twice (trigger, resolve); e-mail and Slack carry the alert itself.

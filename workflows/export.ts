@@ -1,4 +1,4 @@
-import { ApplicationFailure, log, ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { ApplicationFailure, log, ParentClosePolicy, patched, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
   DEFAULT_EXPORT_RETENTION_SECONDS, EXPORT_FAILED, type ExportRetentionInput, exportRetentionWorkflowId, type ExportWorkflowInput,
@@ -33,6 +33,8 @@ export async function exportWorkflow(input: ExportWorkflowInput): Promise<Export
     await recordExportFailed(input);
     throw ApplicationFailure.create({ type: EXPORT_FAILED, nonRetryable: true, message: 'The export package could not be built' });
   }
+  // Exports recorded before packages were deleted end here when replayed (docs/operations.md, "Deploys").
+  if (!patched('export-retention')) return result;
   const { exportId, tenantId, retainSeconds = DEFAULT_EXPORT_RETENTION_SECONDS } = input;
   await startChild(exportRetentionWorkflow, {
     workflowId: exportRetentionWorkflowId(exportId),

@@ -1,15 +1,26 @@
-import { alertRule, createAlertRuleInput, listAlertRulesOutput, patchAlertRuleInput } from '../schemas/alerts';
+import { alertRule, createAlertRuleInput, getAlertRuleQuery, listAlertRulesOutput, patchAlertRuleInput } from '../schemas/alerts';
 import { messageBody } from '../schemas/common';
-import { createAlertRule, deleteAlertRule, listTenantAlertRules, patchAlertRule } from '../services/alert-rules';
+import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../services/alert-rules';
 import { endpoint } from './operation';
 
 export const alertRuleOperations = [
   endpoint({
     operationId: 'listAlertRules', method: 'get', path: '/alert-rules', tag: 'Alert rules', access: 'viewer',
     summary: 'The tenant\'s alert rules, oldest first',
+    description: 'Channel secrets (Slack webhook URLs, PagerDuty routing keys) are masked: `****` and their last 4 characters.',
     success: { status: 200, description: 'Every rule', schema: listAlertRulesOutput },
     errors: [],
     handler: ({ deps, caller }) => listTenantAlertRules(deps, caller),
+  }),
+  endpoint({
+    operationId: 'getAlertRule', method: 'get', path: '/alert-rules/{rule_id}', tag: 'Alert rules', access: 'viewer',
+    summary: 'One alert rule',
+    description: 'Channel secrets are masked unless `reveal=true`, which only admins and owners may ask (403 otherwise); '
+      + 'each reveal is logged with who asked.',
+    query: getAlertRuleQuery,
+    success: { status: 200, description: 'The rule', schema: alertRule },
+    errors: ['not_found', 'forbidden'],
+    handler: ({ deps, caller, params, query }) => getAlertRule(deps, caller, params.rule_id, query),
   }),
   endpoint({
     operationId: 'createAlertRule', method: 'post', path: '/alert-rules', tag: 'Alert rules', access: 'member',

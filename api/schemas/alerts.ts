@@ -25,15 +25,26 @@ const SLACK_TEAM_ID = /^[A-Z0-9]{2,32}$/;
 // A conversation id (public C..., private G..., direct D...) or a lower-case channel name, with or without '#'.
 const SLACK_CHANNEL = /^(?:[CGD][A-Z0-9]{2,32}|#?[a-z0-9_-]{1,80})$/;
 
+/**
+ * In a change, a secret field may carry the masked value the API showed (`****` and the last 4 characters): the
+ * service then keeps the secret stored at that position (security/channel-secrets.ts).
+ */
+const MASKED_SECRET = /^\*{4}.{0,4}$/;
+const orMasked = (secret: z.ZodType<string>, message: string) =>
+  z.string().refine((v) => MASKED_SECRET.test(v) || secret.safeParse(v).success, message);
+
+const WEBHOOK_URL = z.url('must be a URL').max(2048, 'must be at most 2048 characters');
+const ROUTING_KEY = z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be a 32-character PagerDuty integration key');
+
 // One object for both Slack shapes, so a missing or extra field is reported by name rather than as "no union
 // member matched". Whether the webhook URL is one of Slack's, and whether the team is installed, depends on
 // configuration and on the tenant: the service checks those.
-const slackChannel = z
+const slackChannel = (webhookUrl: z.ZodType<string>) => z
   .strictObject({
     type: typeLiteral('slack'),
     team_id: z.string().regex(SLACK_TEAM_ID, 'must be a Slack workspace id such as T0123ABC').optional(),
     channel: z.string().regex(SLACK_CHANNEL, 'must be a channel id (C0123ABC) or a lower-case channel name (#alerts)').optional(),
-    webhook_url: z.url('must be a URL').max(2048, 'must be at most 2048 characters').optional(),
+    webhook_url: webhookUrl.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.webhook_url !== undefined) {
@@ -56,10 +67,7 @@ const slackChannel = z
     ? { type: 'slack', webhook_url: v.webhook_url }
     : { type: 'slack', team_id: v.team_id as string, channel: v.channel as string }));
 
-const pagerDutyChannel = z.strictObject({
-  type: typeLiteral('pagerduty'),
-  routing_key: z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be a 32-character PagerDuty integration key'),
-});
+const pagerDutyChannel = (routingKey: z.ZodType<string>) => z.strictObject({ type: typeLiteral('pagerduty'), routing_key: routingKey });
 
 /** The spec's neutral type names (chat, paging) become the canonical ones before validation. */
 function canonicalType(value: unknown): unknown {
@@ -68,21 +76,31 @@ function canonicalType(value: unknown): unknown {
   return canonical ? { ...value, type: canonical } : value;
 }
 
-export const channelConfig = z.preprocess(
+const channelUnion = (slack: ReturnType<typeof slackChannel>, pagerDuty: ReturnType<typeof pagerDutyChannel>) => z.preprocess(
   canonicalType,
-  z.discriminatedUnion('type', [emailChannel, slackChannel, pagerDutyChannel], {
+  z.discriminatedUnion('type', [emailChannel, slack, pagerDuty], {
     error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')} (or chat, paging)` : undefined),
   }),
 );
+
+export const channelConfig = channelUnion(slackChannel(WEBHOOK_URL), pagerDutyChannel(ROUTING_KEY));
+/** A channel in a change: a secret may be the masked value shown, to keep the stored one. */
+const changedChannelConfig = channelUnion(
+  slackChannel(orMasked(WEBHOOK_URL, 'must be a URL, or the masked value shown to keep the stored one')),
+  pagerDutyChannel(orMasked(ROUTING_KEY, 'must be a 32-character PagerDuty integration key, or the masked value shown to keep the stored one')),
+);
+
+/** Per rule, not per channel: ten e-mail channels must not make 200 recipients. */
+const channelList = (channel: typeof channelConfig) => z.array(channel)
+  .min(1, 'needs at least one channel').max(MAX_CHANNELS, `at most ${MAX_CHANNELS} channels`)
+  .refine((channels) => new Set(channels.flatMap((c) => (c.type === 'email' ? c.to : []))).size <= MAX_EMAIL_RECIPIENTS,
+    `must list at most ${MAX_EMAIL_RECIPIENTS} e-mail addresses across the rule's channels`);
 
 const ruleFields = {
   name: displayName,
   min_srs: z.number('must be an integer 0-100').int('must be an integer 0-100').min(0, 'must be 0-100').max(100, 'must be 0-100'),
   scenarios: z.array(z.enum(SCENARIOS, `must be one of ${SCENARIOS.join(', ')}`)).max(50, 'at most 50 entries').transform(unique),
-  channels: z.array(channelConfig).min(1, 'needs at least one channel').max(MAX_CHANNELS, `at most ${MAX_CHANNELS} channels`)
-    // Per rule, not per channel: ten e-mail channels must not make 200 recipients.
-    .refine((channels) => new Set(channels.flatMap((c) => (c.type === 'email' ? c.to : []))).size <= MAX_EMAIL_RECIPIENTS,
-      `must list at most ${MAX_EMAIL_RECIPIENTS} e-mail addresses across the rule's channels`),
+  channels: channelList(channelConfig),
   enabled: z.boolean('must be true or false'),
 };
 
@@ -99,11 +117,16 @@ export const patchAlertRuleInput = z
     name: ruleFields.name.optional(),
     min_srs: ruleFields.min_srs.optional(),
     scenarios: ruleFields.scenarios.optional(),
-    channels: ruleFields.channels.optional(),
+    channels: channelList(changedChannelConfig).optional(),
     enabled: ruleFields.enabled.optional(),
   })
   .refine((v) => Object.keys(v).length > 0, 'must change at least one of name, min_srs, scenarios, channels, enabled')
   .meta({ minProperties: 1 });
+
+export const getAlertRuleQuery = z.strictObject({
+  reveal: z.enum(['true', 'false'], 'must be true or false').default('false').transform((v) => v === 'true')
+    .meta({ description: 'true: channel secrets in clear (admins and owners; logged); otherwise masked' }),
+});
 
 const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
 export const listAlertsQuery = z.strictObject({

@@ -1,11 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
-  countAlertRules, insertAlertRule, installedSlackTeams, listAlertRules, lockAlertRule, type RuleFields, softDeleteAlertRule, updateAlertRule,
+  countAlertRules, findAlertRule, insertAlertRule, installedSlackTeams, listAlertRules, lockAlertRule, type RuleFields, softDeleteAlertRule, updateAlertRule,
 } from '../../db/repositories/alert-rules';
 import { lockTenant } from '../../db/repositories/tenants';
 import type { AlertRuleRow } from '../../db/tables/alerts';
 import { type ChannelConfig, isSlackWebhook } from '../../domain/channels';
 import { newId } from '../../domain/ids';
+import { hasRole } from '../../domain/roles';
+import { keepMaskedSecrets, maskChannel, openChannel, sealChannel } from '../../security/channel-secrets';
 import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
 import type { AppDeps, Caller } from '../context';
 import { AppError, type FieldProblem, notFound } from '../errors';
@@ -27,19 +29,25 @@ function typeFirst(channel: ChannelConfig): ChannelConfig {
   return Object.assign({ type: channel.type }, channel);
 }
 
-function toRule(row: AlertRuleRow) {
+/**
+ * The rule as the API shows it: channel secrets masked, or in clear for an admin who asked to see them.
+ * (`channels` of a row are as stored: their secrets sealed.)
+ */
+function toRule(row: AlertRuleRow, key: Buffer, { reveal = false } = {}) {
   const fields = fieldsOf(row);
   return {
     rule_id: row.id,
     name: fields.name,
     min_srs: fields.min_srs,
     scenarios: fields.scenarios,
-    channels: fields.channels.map(typeFirst),
+    channels: fields.channels.map((c) => typeFirst(reveal ? openChannel(key, c) : maskChannel(key, c))),
     enabled: fields.enabled,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
 }
+
+const sealed = (key: Buffer, fields: RuleFields): RuleFields => ({ ...fields, channels: fields.channels.map((c) => sealChannel(key, c)) });
 
 /** Same origin and a path under the prefix's, on the parsed URL, so look-alike hosts and userinfo tricks fail. */
 function underPrefix(url: string, prefix: string): boolean {
@@ -75,9 +83,18 @@ async function checkChannels({ db, config }: Deps, caller: Caller, channels: Cha
   }
 }
 
-export async function listTenantAlertRules({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
+export async function listTenantAlertRules({ db, config }: Pick<AppDeps, 'db' | 'config'>, caller: Caller) {
   const rows = await listAlertRules({ db, tenantId: caller.tenantId });
-  return { rules: rows.map(toRule), count: rows.length };
+  return { rules: rows.map((row) => toRule(row, config.secrets.dataEncryptionKey)), count: rows.length };
+}
+
+/** One rule; `reveal` shows its channel secrets in clear, to admins and owners only, and is logged as such. */
+export async function getAlertRule({ db, config, log }: Deps, caller: Caller, ruleId: string, { reveal }: { reveal: boolean }) {
+  if (reveal && !hasRole(caller.role, 'admin')) throw new AppError('forbidden', 'Revealing channel secrets requires the admin role or higher');
+  const row = RULE_ID.test(ruleId) ? await findAlertRule({ db, tenantId: caller.tenantId, ruleId }) : undefined;
+  if (!row) throw notFound('Alert rule');
+  if (reveal) log.info({ ruleId, userId: caller.userId }, 'alert rule channel secrets revealed');
+  return toRule(row, config.secrets.dataEncryptionKey, { reveal });
 }
 
 /** Creates a rule; the tenant's rules are counted under its lock, so parallel creates cannot pass the cap. */
@@ -88,10 +105,10 @@ export async function createAlertRule(deps: Deps, caller: Caller, input: CreateA
     if (await countAlertRules({ db: trx, tenantId: caller.tenantId }) >= ALERT_RULES_PER_TENANT) {
       throw new AppError('plan_limit_exceeded', `A tenant has at most ${ALERT_RULES_PER_TENANT} alert rules; delete one to create another`);
     }
-    return insertAlertRule({ db: trx, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...input } });
+    return insertAlertRule({ db: trx, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...sealed(deps.config.secrets.dataEncryptionKey, input) } });
   });
   deps.log.info({ ruleId: row.id }, 'alert rule created');
-  return toRule(row);
+  return toRule(row, deps.config.secrets.dataEncryptionKey);
 }
 
 /**
@@ -100,19 +117,23 @@ export async function createAlertRule(deps: Deps, caller: Caller, input: CreateA
  * the rule (which a version bump would).
  */
 export async function patchAlertRule(deps: Deps, caller: Caller, ruleId: string, patch: PatchAlertRuleInput) {
+  const key = deps.config.secrets.dataEncryptionKey;
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = RULE_ID.test(ruleId) ? await lockAlertRule({ db: trx, tenantId: caller.tenantId, ruleId }) : undefined;
     if (!current) throw notFound('Alert rule');
-    const before = fieldsOf(current);
-    const merged = parseInput(createAlertRuleInput, { ...before, ...patch });
+    const stored = fieldsOf(current);
+    const before = { ...stored, channels: stored.channels.map((c) => openChannel(key, c)) };
+    // A masked secret sent back (an edit form shows no more) keeps the secret stored at its position.
+    const channels = patch.channels && keepMaskedSecrets(patch.channels, before.channels);
+    const merged = parseInput(createAlertRuleInput, { ...before, ...patch, ...(channels ? { channels } : {}) });
     // Only channels being written are checked against the installs and the prefix: a rule whose workspace was
     // uninstalled later can still be renamed or disabled.
     if (patch.channels) await checkChannels({ ...deps, db: trx }, caller, merged.channels);
     if (isDeepStrictEqual(before, merged)) return current;
-    return updateAlertRule({ db: trx, tenantId: caller.tenantId, ruleId, fields: merged });
+    return updateAlertRule({ db: trx, tenantId: caller.tenantId, ruleId, fields: sealed(key, merged) });
   });
   deps.log.info({ ruleId }, 'alert rule updated');
-  return toRule(row);
+  return toRule(row, key);
 }
 
 export async function deleteAlertRule({ db, log }: Deps, caller: Caller, ruleId: string) {

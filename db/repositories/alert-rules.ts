@@ -40,6 +40,12 @@ export async function listAlertRules({ db, tenantId }: { db: Conn; tenantId: str
     .execute();
 }
 
+/** A live rule of the tenant. */
+export async function findAlertRule({ db, tenantId, ruleId }: { db: Conn; tenantId: string; ruleId: string }): Promise<AlertRuleRow | undefined> {
+  return db.selectFrom('alert_rules').selectAll()
+    .where('id', '=', ruleId).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
 /** How many live rules the tenant has. */
 export async function countAlertRules({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
   const row = await db.selectFrom('alert_rules').select((eb) => eb.fn.countAll<string>().as('n'))

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { alertRule, listAlertRulesOutput } from '../../api/schemas/alerts';
 import { errorBody, messageBody } from '../../api/schemas/common';
 import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
+import { sealLegacyChannelSecrets } from '../../scripts/seal-channel-secrets';
+import { openChannel } from '../../security/channel-secrets';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // Alert rules: create, list, patch and soft-delete, with their validation, roles and tenant isolation.
@@ -72,12 +74,15 @@ describe('POST /alert-rules', () => {
       { type: 'slack', webhook_url: WEBHOOK },
       { type: 'pagerduty', routing_key: ROUTING_KEY },
     ];
+    // Shown masked; stored sealed (AES-256-GCM), readable only with the data key.
+    const masked = expectedChannels.map((c) => ('webhook_url' in c ? { ...c, webhook_url: `****${WEBHOOK.slice(-4)}` }
+      : 'routing_key' in c ? { ...c, routing_key: `****${ROUTING_KEY.slice(-4)}` } : c));
     expect(res.body).toEqual({
       rule_id: expect.stringMatching(/^rule_[0-9A-Z]{26}$/),
       name: 'Production on fire',
       min_srs: 55,
       scenarios: ['iam', 'threat'],
-      channels: expectedChannels,
+      channels: masked,
       enabled: false,
       created_at: expect.any(String),
       updated_at: res.body.created_at,
@@ -88,7 +93,9 @@ describe('POST /alert-rules', () => {
       tenant_id: owner.tenantId, name: 'Production on fire', min_srs: 55, scenarios: ['iam', 'threat'], enabled: false,
       version: 1, deleted_at: null,
     });
-    expect(row.channels).toEqual(expectedChannels);
+    expect(JSON.stringify(row.channels)).not.toContain(WEBHOOK);
+    expect(JSON.stringify(row.channels)).not.toContain(ROUTING_KEY);
+    expect(row.channels.map((c) => openChannel(ctx.config.secrets.dataEncryptionKey, c))).toEqual(expectedChannels);
   });
 
   it('accepts the bounds: a 200-character name, min_srs 0 and 100', async () => {
@@ -249,7 +256,7 @@ describe('PATCH /alert-rules/{rule_id}', () => {
       name: 'After',
       min_srs: 0,
       scenarios: ['exposure'],
-      channels: [{ type: 'slack', webhook_url: WEBHOOK }],
+      channels: [{ type: 'slack', webhook_url: `****${WEBHOOK.slice(-4)}` }],
       enabled: false,
       created_at: rule.created_at,
       updated_at: expect.any(String),
@@ -257,7 +264,7 @@ describe('PATCH /alert-rules/{rule_id}', () => {
     expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(rule.updated_at));
     const row = await ruleRow(rule.rule_id);
     expect(row).toMatchObject({ name: 'After', min_srs: 0, scenarios: ['exposure'], enabled: false, version: 2 });
-    expect(row.channels).toEqual([{ type: 'slack', webhook_url: WEBHOOK }]);
+    expect(row.channels.map((c) => openChannel(ctx.config.secrets.dataEncryptionKey, c))).toEqual([{ type: 'slack', webhook_url: WEBHOOK }]);
   });
 
   it('keeps the fields it does not name, and bumps version on each change', async () => {
@@ -352,6 +359,80 @@ describe('PATCH /alert-rules/{rule_id}', () => {
     await ctx.http.patch(`/alert-rules/${encodeURIComponent('rule x;--')}`).set(owner.auth).send({ name: 'X' }).expect(404);
     await ctx.http.patch(`/alert-rules/rule_${'A'.repeat(100)}`).set(owner.auth).send({ name: 'X' }).expect(404);
     expect((await ruleRow(rule.rule_id)).name).toBe('Mine');
+  });
+});
+
+describe('channel secrets', () => {
+  const PAGING = { type: 'pagerduty', routing_key: ROUTING_KEY };
+  const HOOK = { type: 'slack', webhook_url: WEBHOOK };
+  const maskedHook = { type: 'slack', webhook_url: `****${WEBHOOK.slice(-4)}` };
+  const maskedPaging = { type: 'pagerduty', routing_key: `****${ROUTING_KEY.slice(-4)}` };
+
+  it('are masked for every role, in the list and the rule, on REST and tRPC', async () => {
+    const rule = await createRule({ name: 'Secrets', channels: [EMAIL, HOOK, PAGING] });
+    expect(rule.channels).toEqual([EMAIL, maskedHook, maskedPaging]);
+    for (const user of [viewer, member, owner]) {
+      const listed = (await ctx.http.get('/alert-rules').set(user.auth).expect(200)).body.rules.find((r: { rule_id: string }) => r.rule_id === rule.rule_id);
+      expect(listed.channels).toEqual([EMAIL, maskedHook, maskedPaging]);
+      expect((await ctx.http.get(`/alert-rules/${rule.rule_id}`).set(user.auth).expect(200)).body).toEqual(listed);
+    }
+    const viaTrpc = await ctx.http.get('/trpc/alertRules.list').set(viewer.auth).expect(200);
+    expect(JSON.stringify(viaTrpc.body)).not.toContain(ROUTING_KEY);
+    expect(JSON.stringify(viaTrpc.body)).not.toContain(WEBHOOK);
+  });
+
+  it('are shown in clear to an admin who asks, and to nobody below', async () => {
+    const rule = await createRule({ name: 'Reveal', channels: [HOOK, PAGING] });
+    const admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
+    for (const user of [admin, owner]) {
+      const res = await ctx.http.get(`/alert-rules/${rule.rule_id}`).query({ reveal: 'true' }).set(user.auth).expect(200);
+      expect(res.body.channels).toEqual([HOOK, PAGING]);
+    }
+    for (const user of [member, viewer]) {
+      const res = await ctx.http.get(`/alert-rules/${rule.rule_id}`).query({ reveal: 'true' }).set(user.auth).expect(403);
+      expect(res.body.code).toBe('forbidden');
+    }
+    await ctx.http.get(`/alert-rules/${rule.rule_id}`).query({ reveal: 'yes' }).set(owner.auth).expect(400);
+    await ctx.http.get(`/alert-rules/${rule.rule_id}`).set(other.auth).expect(404);
+  });
+
+  it('are kept when a change sends back the masked value shown, and replaced when it sends a new one', async () => {
+    const rule = await createRule({ name: 'Keep', channels: [HOOK, PAGING] });
+    const renamed = await ctx.http.patch(`/alert-rules/${rule.rule_id}`).set(member.auth)
+      .send({ name: 'Kept', channels: rule.channels }).expect(200);
+    expect(renamed.body.channels).toEqual([maskedHook, maskedPaging]);
+    const revealed = async () => (await ctx.http.get(`/alert-rules/${rule.rule_id}`).query({ reveal: 'true' }).set(owner.auth)).body.channels;
+    expect(await revealed()).toEqual([HOOK, PAGING]);
+
+    const newKey = 'N'.repeat(28) + 'wxyz';
+    await ctx.http.patch(`/alert-rules/${rule.rule_id}`).set(member.auth)
+      .send({ channels: [maskedHook, { type: 'pagerduty', routing_key: newKey }] }).expect(200);
+    expect(await revealed()).toEqual([HOOK, { type: 'pagerduty', routing_key: newKey }]);
+
+    // A masked value that matches no stored secret at its position is refused, naming the field.
+    const wrong = await ctx.http.patch(`/alert-rules/${rule.rule_id}`).set(member.auth)
+      .send({ channels: [maskedHook, { type: 'pagerduty', routing_key: '****abcd' }] }).expect(400);
+    expect(wrong.body.details).toEqual([{ field: 'channels.1.routing_key', message: 'must be a 32-character PagerDuty integration key' }]);
+    const swapped = await ctx.http.patch(`/alert-rules/${rule.rule_id}`).set(member.auth).send({ channels: [maskedPaging, maskedHook] }).expect(400);
+    expect(swapped.body.details.map((d: { field: string }) => d.field)).toEqual(['channels.0.routing_key', 'channels.1.webhook_url']);
+    // A new rule has nothing to keep: a masked value is not a secret.
+    await ctx.http.post('/alert-rules').set(owner.auth).send({ name: 'Masked', channels: [maskedPaging] }).expect(400);
+  });
+
+  it('stored in clear before sealing are read, masked, and sealed in place by npm run seal-channel-secrets', async () => {
+    const id = 'rule_legacy0000000000000000000';
+    await ctx.db.insertInto('alert_rules').values({
+      id, tenant_id: owner.tenantId, name: 'Legacy', min_srs: 40, scenarios: [], enabled: true, channels: JSON.stringify([EMAIL, HOOK, PAGING]),
+    }).execute();
+    expect((await ctx.http.get(`/alert-rules/${id}`).set(viewer.auth).expect(200)).body.channels).toEqual([EMAIL, maskedHook, maskedPaging]);
+
+    const key = ctx.config.secrets.dataEncryptionKey;
+    expect((await sealLegacyChannelSecrets(ctx.db, key)).rules).toBeGreaterThanOrEqual(1);
+    const stored = JSON.stringify((await ruleRow(id)).channels);
+    expect(stored).not.toContain(WEBHOOK);
+    expect(stored).not.toContain(ROUTING_KEY);
+    expect((await ctx.http.get(`/alert-rules/${id}`).query({ reveal: 'true' }).set(owner.auth).expect(200)).body.channels).toEqual([EMAIL, HOOK, PAGING]);
+    expect(await sealLegacyChannelSecrets(ctx.db, key)).toEqual({ rules: 0, deliveries: 0 });
   });
 });
 

@@ -157,7 +157,7 @@ describe('/openapi.json', () => {
         } else {
           expect(documented.security).toEqual([{ bearerAuth: [] }]);
           expect(statuses).toContain(401);
-          expect(statuses.includes(403)).toBe(op.access !== 'viewer' || op.errors.some((code) => code.startsWith('plan_')));
+          expect(statuses.includes(403)).toBe(op.access !== 'viewer' || op.errors.some((code) => code.startsWith('plan_') || code === 'forbidden'));
         }
         if (op.body || op.query) expect(statuses).toContain(400);
         const pathParams = [...documentPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

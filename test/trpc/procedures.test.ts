@@ -155,7 +155,10 @@ describe('alert rules', () => {
     const rule = await api.alertRules.create({
       name: 'Paging', min_srs: 50, scenarios: ['iam'], channels: [{ type: 'paging', routing_key: 'R'.repeat(32) }],
     } as never);
-    expect(rule).toMatchObject({ name: 'Paging', enabled: true, channels: [{ type: 'pagerduty', routing_key: 'R'.repeat(32) }] });
+    // The routing key is a secret: shown masked, as over REST.
+    expect(rule).toMatchObject({ name: 'Paging', enabled: true, channels: [{ type: 'pagerduty', routing_key: '****RRRR' }] });
+    expect(await api.alertRules.get({ rule_id: rule.rule_id, query: { reveal: 'true' } }))
+      .toMatchObject({ channels: [{ type: 'pagerduty', routing_key: 'R'.repeat(32) }] });
     const edited = await api.alertRules.update({ rule_id: rule.rule_id, patch: { name: 'Paging (edited)', enabled: false } });
     expect(edited).toMatchObject({ name: 'Paging (edited)', enabled: false, min_srs: 50 });
     expect(await failure(api.alertRules.update({ rule_id: rule.rule_id, patch: {} })))

@@ -79,7 +79,10 @@ it('lets a viewer read but not change anything: every mutation the viewer calls 
     return access === PUBLIC || access === 'viewer';
   });
   // Only the public auth procedures and renaming oneself are mutations a viewer may make.
-  expect(allowedForViewers.sort()).toEqual(['auth.acceptInvite', 'auth.login', 'auth.logout', 'auth.refresh', 'auth.signup', 'me.rename']);
+  expect(allowedForViewers.sort()).toEqual([
+    'auth.acceptInvite', 'auth.confirmPasswordReset', 'auth.login', 'auth.logout', 'auth.refresh', 'auth.requestPasswordReset',
+    'auth.signup', 'me.rename',
+  ]);
   for (const path of mutations.filter((p) => !allowedForViewers.includes(p))) {
     expect({ path, ...(await failure(callPath(viewer, path, PROCEDURES[path]!.harmless))) }).toMatchObject({ path, code: 'forbidden' });
   }

@@ -66,6 +66,7 @@ export const PROCEDURES: Record<string, Entry> = {
   'exports.csv': { operation: 'exportSignalsCsv', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'exports.panic': { operation: 'panicExport', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'alertRules.list': { operation: 'listAlertRules' },
+  'alertRules.get': { operation: 'getAlertRule', harmless: { rule_id: 'rule_unknown' }, withIdsOf: (ids) => ({ rule_id: ids.rule }) },
   'alertRules.create': { operation: 'createAlertRule', harmless: { name: 'x', channels: [] } },
   'alertRules.update': {
     operation: 'patchAlertRule', harmless: { rule_id: 'rule_unknown', patch: { name: 'x' } },

@@ -1,10 +1,12 @@
-import { createAlertRuleInput, patchAlertRuleInput } from '../../schemas/alerts';
-import { createAlertRule, deleteAlertRule, listTenantAlertRules, patchAlertRule } from '../../services/alert-rules';
+import { createAlertRuleInput, getAlertRuleQuery, patchAlertRuleInput } from '../../schemas/alerts';
+import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../../services/alert-rules';
 import { procedureFor, router } from '../init';
 import { ruleRef } from '../inputs';
 
 export const alertRulesRouter = router({
   list: procedureFor('listAlertRules').query(({ ctx }) => listTenantAlertRules(ctx.deps, ctx.caller)),
+  get: procedureFor('getAlertRule').input(ruleRef.extend({ query: getAlertRuleQuery.optional() }))
+    .query(({ ctx, input }) => getAlertRule(ctx.deps, ctx.caller, input.rule_id, input.query ?? { reveal: false })),
   create: procedureFor('createAlertRule').input(createAlertRuleInput)
     .mutation(({ ctx, input }) => createAlertRule(ctx.deps, ctx.caller, input)),
   update: procedureFor('patchAlertRule').input(ruleRef.extend({ patch: patchAlertRuleInput }))
