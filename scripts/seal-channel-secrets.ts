@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { loadConfig } from '../config/config';
 import { createDb, type Db } from '../db/client';
-import type { ChannelConfig } from '../domain/channels';
 import { sealChannel } from '../security/channel-secrets';
 
 // `npm run seal-channel-secrets`: seals the channel secrets (Slack webhook URLs, PagerDuty routing keys) that
@@ -22,7 +21,7 @@ export async function sealLegacyChannelSecrets(db: Db, key: Buffer): Promise<{ r
     const rows = await db.selectFrom('alert_rules').select(['id', 'channels'])
       .where(sql<boolean>`exists (select 1 from jsonb_array_elements(channels) c where ${clearSecret('c')})`).limit(BATCH).execute();
     for (const row of rows) {
-      const channels = (row.channels as ChannelConfig[]).map((c) => sealChannel(key, c));
+      const channels = row.channels.map((c) => sealChannel(key, c));
       await db.updateTable('alert_rules').set({ channels: JSON.stringify(channels) }).where('id', '=', row.id).execute();
     }
     rules += rows.length;
@@ -33,7 +32,7 @@ export async function sealLegacyChannelSecrets(db: Db, key: Buffer): Promise<{ r
     const rows = await db.selectFrom('alert_deliveries').select(['id', 'channel'])
       .where(sql<boolean>`${clearSecret('channel')}`).limit(BATCH).execute();
     for (const row of rows) {
-      await db.updateTable('alert_deliveries').set({ channel: JSON.stringify(sealChannel(key, row.channel as ChannelConfig)) })
+      await db.updateTable('alert_deliveries').set({ channel: JSON.stringify(sealChannel(key, row.channel)) })
         .where('id', '=', row.id).execute();
     }
     deliveries += rows.length;

@@ -9,30 +9,37 @@ const SEALED = 'sealed:';
 /** How a secret is shown: four asterisks and its last 4 characters. */
 const MASK = '****';
 
+type SecretField = 'webhook_url' | 'routing_key';
+
 /** The channel's secret field and value, if it has one. */
-function secretOf(channel: ChannelConfig): { field: 'webhook_url' | 'routing_key'; value: string } | undefined {
+function secretOf(channel: ChannelConfig): { field: SecretField; value: string } | undefined {
   if (isSlackWebhook(channel)) return { field: 'webhook_url', value: channel.webhook_url };
   if (channel.type === 'pagerduty') return { field: 'routing_key', value: channel.routing_key };
   return undefined;
 }
 
-const withSecret = (channel: ChannelConfig, field: string, value: string): ChannelConfig => ({ ...channel, [field]: value }) as ChannelConfig;
+/** The channel with another value for its secret (a channel without one is returned as it is). */
+function withSecret(channel: ChannelConfig, value: string): ChannelConfig {
+  if (isSlackWebhook(channel)) return { ...channel, webhook_url: value };
+  if (channel.type === 'pagerduty') return { ...channel, routing_key: value };
+  return channel;
+}
 
 /** The channel as stored: its secret sealed (a sealed one stays as it is). */
 export function sealChannel(key: Buffer, channel: ChannelConfig): ChannelConfig {
   const secret = secretOf(channel);
   if (!secret || secret.value.startsWith(SEALED)) return channel;
-  return withSecret(channel, secret.field, SEALED + encryptSecret(key, secret.value));
+  return withSecret(channel, SEALED + encryptSecret(key, secret.value));
 }
 
 /** The channel with its secret in clear, to deliver through it. Rows written before sealing hold it in clear. */
 export function openChannel(key: Buffer, channel: ChannelConfig): ChannelConfig {
   const secret = secretOf(channel);
   if (!secret?.value.startsWith(SEALED)) return channel;
-  return withSecret(channel, secret.field, decryptSecret(key, secret.value.slice(SEALED.length)));
+  return withSecret(channel, decryptSecret(key, secret.value.slice(SEALED.length)));
 }
 
-export const maskSecret = (value: string): string => MASK + value.slice(-4);
+const maskSecret = (value: string): string => MASK + value.slice(-4);
 
 /** Whether a value has the shape of a masked secret (what the API shows instead of the secret). */
 export const isMaskedSecret = (value: string): boolean => value.startsWith(MASK) && value.length <= MASK.length + 4;
@@ -41,7 +48,7 @@ export const isMaskedSecret = (value: string): boolean => value.startsWith(MASK)
 export function maskChannel(key: Buffer, channel: ChannelConfig): ChannelConfig {
   const opened = openChannel(key, channel);
   const secret = secretOf(opened);
-  return secret ? withSecret(opened, secret.field, maskSecret(secret.value)) : opened;
+  return secret ? withSecret(opened, maskSecret(secret.value)) : opened;
 }
 
 /**
@@ -54,6 +61,6 @@ export function keepMaskedSecrets(incoming: readonly ChannelConfig[], stored: re
     const given = secretOf(channel);
     const before = stored[i] ? secretOf(stored[i]) : undefined;
     if (!given || !before || given.field !== before.field || !isMaskedSecret(given.value)) return channel;
-    return given.value === maskSecret(before.value) ? withSecret(channel, given.field, before.value) : channel;
+    return given.value === maskSecret(before.value) ? withSecret(channel, before.value) : channel;
   });
 }

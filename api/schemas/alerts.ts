@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SCENARIOS } from '../../domain/checks/types';
 import { CHANNEL_TYPE_ALIASES, CHANNEL_TYPES, type ChannelConfig } from '../../domain/channels';
+import { isMaskedSecret } from '../../security/channel-secrets';
 import { accountIdOutput, srs } from './accounts';
 import { displayName, email, timestamp } from './common';
 
@@ -29,9 +30,8 @@ const SLACK_CHANNEL = /^(?:[CGD][A-Z0-9]{2,32}|#?[a-z0-9_-]{1,80})$/;
  * In a change, a secret field may carry the masked value the API showed (`****` and the last 4 characters): the
  * service then keeps the secret stored at that position (security/channel-secrets.ts).
  */
-const MASKED_SECRET = /^\*{4}.{0,4}$/;
 const orMasked = (secret: z.ZodType<string>, message: string) =>
-  z.string().refine((v) => MASKED_SECRET.test(v) || secret.safeParse(v).success, message);
+  z.string().refine((v) => isMaskedSecret(v) || secret.safeParse(v).success, message);
 
 const WEBHOOK_URL = z.url('must be a URL').max(2048, 'must be at most 2048 characters');
 const ROUTING_KEY = z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be a 32-character PagerDuty integration key');

@@ -181,8 +181,9 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
   if (account.status === 'DISCONNECTED') {
     throw new AppError('invalid_state', 'The account is disconnected; connect it again to verify it');
   }
-  // Every attempt that reaches the workflow costs an sts:AssumeRole and grows its history, failed ones too.
-  await takeHits(db, [{
+  // Every attempt the workflow decides costs an sts:AssumeRole and grows its history, failed ones too; one that
+  // never reached it (Temporal unreachable, the deadline passed) is taken back.
+  const releaseHits = await takeHits(db, [{
     key: accountLimitKey('verify', caller.tenantId, account.aws_account_id), limit: VERIFIES_PER_ACCOUNT,
     windowSeconds: VERIFY_WINDOW_SECONDS, message: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`,
   }]);
@@ -191,6 +192,7 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
     const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyUpdate));
     return answer(result.firstScanId);
   } catch (err) {
+    if (!updateFailureType(err)) await releaseHits();
     throw translateUpdateFailure(err, account);
   }
 }

@@ -7,6 +7,7 @@ import { createLogger } from '../../config/logger';
 import { createDb, type Db } from '../../db/client';
 import { isDatabaseUnavailable } from '../../db/errors';
 import { migrateToLatest } from '../../db/migrate';
+import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
 import { createExportStorage } from '../../exports/storage';
 import { createMailer } from '../../notify/mailer';
 import { ensureDatabase, freePort } from '../../scripts/local-services';
@@ -107,12 +108,23 @@ const unavailable = (outcomes: Outcome[]) => outcomes.filter((o) => o.status ===
 
 it('answers JSON 503 while PostgreSQL is down, recovers by itself and keeps every acknowledged write', async () => {
   const owner: TestUser = await signupAndLogin(http);
+  // A tenant holds ALERT_RULES_PER_TENANT live rules: the rule stream moves to the next tenant when one is full.
+  const ruleOwners = [owner, ...await Promise.all(Array.from({ length: 19 }, () => signupAndLogin(http)))];
+  const ruleOwnerOf = new Map<string, TestUser>();
+  const ruleOwner = () => {
+    const full = Math.floor(ruleOwnerOf.size / ALERT_RULES_PER_TENANT);
+    if (full >= ruleOwners.length) throw new Error('the rule stream filled every tenant: add tenants');
+    return ruleOwners[full] as TestUser;
+  };
   const streams = {
     // Rules are new rows; display names overwrite one another; signups write a tenant and its owner together.
-    rules: stream((n) => ({
-      key: `rule ${n}`,
-      req: http.post('/alert-rules').set(owner.auth).send({ name: `rule ${n}`, channels: [{ type: 'email', to: ['ops@example.com'] }] }),
-    })),
+    rules: stream((n) => {
+      const by = ruleOwner();
+      const req = http.post('/alert-rules').set(by.auth).send({ name: `rule ${n}`, channels: [{ type: 'email', to: ['ops@example.com'] }] });
+      return { key: `rule ${n}`, req: req.on('response', (res: { status: number; body: { rule_id?: string } }) => {
+        if (res.status === 201 && res.body.rule_id) ruleOwnerOf.set(res.body.rule_id, by);
+      }) };
+    }),
     renames: stream((n) => ({ key: `Owner ${n}`, req: http.patch('/me').set(owner.auth).send({ name: `Owner ${n}` }) })),
     signups: stream((n) => {
       const email = `outage-${n}@example.com`;
@@ -143,8 +155,8 @@ it('answers JSON 503 while PostgreSQL is down, recovers by itself and keeps ever
   expect(all().filter((o) => !expected(o))).toEqual([]);
 
   // Every acknowledged rule is there, as acknowledged.
-  const rules = await http.get('/alert-rules').set(owner.auth).expect(200);
-  const stored = new Map((rules.body.rules as { rule_id: string; name: string }[]).map((r) => [r.rule_id, r.name]));
+  const lists = await Promise.all(ruleOwners.map((o) => http.get('/alert-rules').set(o.auth).expect(200)));
+  const stored = new Map(lists.flatMap((l) => l.body.rules as { rule_id: string; name: string }[]).map((r) => [r.rule_id, r.name]));
   for (const outcome of acknowledged(streams.rules.outcomes)) expect(stored.get(outcome.body.rule_id as string)).toBe(outcome.key);
 
   // The last rename was acknowledged (the stream ended on successes), and it is the name that stayed.

@@ -107,7 +107,7 @@ describe('when the Temporal server is down', () => {
     const scanId = (scan.body.execution_arn as string).split('/').pop() as string;
     await waitFor(async () => (await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst())?.status === 'succeeded');
     const limits = await ctx.db.selectFrom('rate_limits').select('count').where('key', 'like', 'scan:manual:%').execute();
-    expect(limits).toEqual([{ count: 1 }]); // only the scan that ran counts
+    expect(limits).toEqual([{ count: 1 }, { count: 1 }]); // only the scan that ran counts, for the account and the tenant
     await ctx.http.delete(`/accounts/${ACTIVE}`).set(owner.auth).expect(200);
   }, 180_000);
 });
@@ -146,8 +146,9 @@ describe('when no worker is running', () => {
 
     const requests = Array.from({ length: 12 }, () => ctx.http.post(`/accounts/${AWS_ID}/scan`).set(owner.auth));
     expect(await Promise.all(requests.map(answer))).toEqual(requests.map(() => ({ status: 503, body: UNAVAILABLE, retryAfter: '5' })));
-    const limit = await ctx.db.selectFrom('rate_limits').select('count').where('key', '=', `scan:manual:${account.id}`).executeTakeFirst();
-    expect(limit).toEqual({ count: 0 });
+    // Neither the account's nor the tenant's count kept any of them.
+    const limits = await ctx.db.selectFrom('rate_limits').select('count').where('key', 'like', `scan:manual:${owner.tenantId}%`).execute();
+    expect(limits).toEqual([{ count: 0 }, { count: 0 }]);
     expect(await ctx.db.selectFrom('scans').select('id').where('trigger', '=', 'manual').execute()).toEqual([]);
 
     worker = await startWorker();
