@@ -26,6 +26,8 @@ export interface Caller {
   tenantId: string;
   role: Role;
   email: string;
+  /** The request's client address (honouring TRUST_PROXY), for the audit log. */
+  clientAddress?: string;
 }
 
 /** The dependencies for one request: the logger is the request's child logger, so every line carries its id. */

@@ -4,6 +4,7 @@ import type {
 import type {
   AlertDeliveriesTable, AlertEventsTable, AlertRuleStatesTable, AlertRulesTable, DeliveryAttemptsTable, EmailOutboxTable,
 } from './tables/alerts';
+import type { AuditEventsTable } from './tables/audit';
 import type { InvitationsTable, PasswordResetsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable } from './tables/identity';
 import type {
   ExportsTable, OauthStatesTable, SlackInstallationsTable, StripeEventsTable, StripeSubscriptionsTable,
@@ -16,6 +17,7 @@ export interface Database {
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
   rate_limits: RateLimitsTable;
+  audit_events: AuditEventsTable;
   accounts: AccountsTable;
   scans: ScansTable;
   signals: SignalsTable;

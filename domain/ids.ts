@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   refreshToken: 'rtk',
   invitation: 'inv',
   passwordReset: 'pwr',
+  auditEvent: 'aud',
   account: 'acc',
   scan: 'scan',
   signal: 'sig',

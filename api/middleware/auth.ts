@@ -14,18 +14,20 @@ declare module 'express-serve-static-core' {
 const UNAUTHORIZED = () => new AppError('unauthorized', 'Missing or invalid bearer token');
 
 /** Resolves a bearer id_token to the caller. The user is read from the database, so removed users fail at once. */
-export async function authenticate(deps: Pick<AppDeps, 'db' | 'config'>, header: string | undefined): Promise<Caller> {
+export async function authenticate(
+  deps: Pick<AppDeps, 'db' | 'config'>, header: string | undefined, clientAddress?: string,
+): Promise<Caller> {
   const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header ?? '');
   const claims = match?.[1] ? verifyIdToken(deps.config, match[1]) : null;
   if (!claims) throw UNAUTHORIZED();
   const user = await findUser({ db: deps.db, tenantId: claims.tid, userId: claims.sub });
   if (!user) throw UNAUTHORIZED();
-  return { userId: user.id, tenantId: user.tenant_id, role: user.role, email: user.email };
+  return { userId: user.id, tenantId: user.tenant_id, role: user.role, email: user.email, clientAddress };
 }
 
 export function requireAuth(deps: Pick<AppDeps, 'db' | 'config'>) {
   return async (req: Request, _res: Response, next: NextFunction) => {
-    req.caller = await authenticate(deps, req.headers.authorization);
+    req.caller = await authenticate(deps, req.headers.authorization, req.ip);
     req.log = req.log.child({ tenantId: req.caller.tenantId, userId: req.caller.userId });
     next();
   };

@@ -178,6 +178,7 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   'Alert rules': 'When to alert, and where',
   Alerts: 'Alert events and their acknowledgement',
   Users: 'The team, invitations and roles',
+  'Audit log': 'Who did what security-relevant thing, when and from where',
   Billing: 'Plans, Stripe checkout, portal and webhook',
   Integrations: 'The Slack app install (also under the neutral name `chat`)',
   Health: 'For load balancers',

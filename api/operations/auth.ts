@@ -77,6 +77,6 @@ export const authOperations = [
     body: passwordResetConfirmInput,
     success: { status: 200, description: 'The password is set', schema: messageBody },
     errors: ['invalid_reset_token'],
-    handler: ({ deps, body }) => confirmPasswordReset(deps, body),
+    handler: ({ deps, body, req }) => confirmPasswordReset(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
 ];

@@ -39,7 +39,9 @@ export const exportOperations = [
     success: { status: 200, description: 'The zip package', media: 'application/zip' },
     errors: ['link_invalid', 'link_expired', 'not_found'],
     handler: async ({ deps, params, query, req }) => {
-      const file = await openExportDownload(deps, { exportId: params.export_id, expires: query.expires, signature: query.signature });
+      const file = await openExportDownload(deps, {
+        exportId: params.export_id, expires: query.expires, signature: query.signature, clientAddress: req.ip,
+      });
       return respond((res) => {
         res.set({
           'Content-Type': 'application/zip',

@@ -1,6 +1,7 @@
 import { accountOperations } from './accounts';
 import { alertRuleOperations } from './alert-rules';
 import { alertOperations } from './alerts';
+import { auditLogOperations } from './audit-log';
 import { authOperations } from './auth';
 import { billingOperations } from './billing';
 import { complianceOperations } from './compliance';
@@ -36,6 +37,7 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...alertRuleOperations,
   ...alertOperations,
   ...userOperations,
+  ...auditLogOperations,
   ...integrationOperations,
   ...billingOperations,
   ...docsOperations,

@@ -24,6 +24,7 @@ import {
   COMMAND_DEADLINE_MS, executionArn, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal';
 import type { ConnectAccountInput } from '../schemas/accounts';
+import { audit } from './audit-log';
 import { takeHits } from './rate-limits';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -109,6 +110,7 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
     else await deleteUnstartedAccount({ db, accountId, externalId });
     throw err;
   }
+  await audit(db, caller, 'account.connected', `account:${input.awsAccountId}`);
   log.info({ tenantId: caller.tenantId, accountId, workflowId, tookOver: abandoned !== undefined }, 'account connected (pending verification)');
   const setup = { sentinelAccountId, externalId };
   return {
@@ -190,6 +192,7 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
   const handle = temporal.workflow.getHandle(account.workflow_id);
   try {
     const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyUpdate));
+    await audit(db, caller, 'account.verified', `account:${awsAccountId}`);
     return answer(result.firstScanId);
   } catch (err) {
     if (!updateFailureType(err)) await releaseHits();
@@ -258,6 +261,7 @@ export async function disconnectAccount(deps: AppDeps, caller: Caller, awsAccoun
       if (!(err instanceof WorkflowNotFoundError && await isAbandonedConnect(deps, account))) throw translateUpdateFailure(err, account);
       await setAccountDisconnected({ db, tenantId: caller.tenantId, accountId: account.id, at: new Date() });
     }
+    await audit(db, caller, 'account.disconnected', `account:${awsAccountId}`);
   }
   return { message: `Account ${awsAccountId} disconnected; scheduled scans stopped. The role in your AWS account was not removed.` };
 }

@@ -13,6 +13,7 @@ import type { AppDeps, Caller } from '../context';
 import { AppError, type FieldProblem, notFound } from '../errors';
 import { type CreateAlertRuleInput, createAlertRuleInput, type PatchAlertRuleInput } from '../schemas/alerts';
 import { parseInput } from '../validation';
+import { audit } from './audit-log';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
 
@@ -93,7 +94,10 @@ export async function getAlertRule({ db, config, log }: Deps, caller: Caller, ru
   if (reveal && !hasRole(caller.role, 'admin')) throw new AppError('forbidden', 'Revealing channel secrets requires the admin role or higher');
   const row = RULE_ID.test(ruleId) ? await findAlertRule({ db, tenantId: caller.tenantId, ruleId }) : undefined;
   if (!row) throw notFound('Alert rule');
-  if (reveal) log.info({ ruleId, userId: caller.userId }, 'alert rule channel secrets revealed');
+  if (reveal) {
+    await audit(db, caller, 'alert_rule.secrets_revealed', `rule:${ruleId}`);
+    log.info({ ruleId, userId: caller.userId }, 'alert rule channel secrets revealed');
+  }
   return toRule(row, config.secrets.dataEncryptionKey, { reveal });
 }
 
@@ -105,7 +109,9 @@ export async function createAlertRule(deps: Deps, caller: Caller, input: CreateA
     if (await countAlertRules({ db: trx, tenantId: caller.tenantId }) >= ALERT_RULES_PER_TENANT) {
       throw new AppError('plan_limit_exceeded', `A tenant has at most ${ALERT_RULES_PER_TENANT} alert rules; delete one to create another`);
     }
-    return insertAlertRule({ db: trx, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...sealed(deps.config.secrets.dataEncryptionKey, input) } });
+    const created = await insertAlertRule({ db: trx, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...sealed(deps.config.secrets.dataEncryptionKey, input) } });
+    await audit(trx, caller, 'alert_rule.created', `rule:${created.id}`, { name: created.name });
+    return created;
   });
   deps.log.info({ ruleId: row.id }, 'alert rule created');
   return toRule(row, deps.config.secrets.dataEncryptionKey);
@@ -130,6 +136,7 @@ export async function patchAlertRule(deps: Deps, caller: Caller, ruleId: string,
     // uninstalled later can still be renamed or disabled.
     if (patch.channels) await checkChannels({ ...deps, db: trx }, caller, merged.channels);
     if (isDeepStrictEqual(before, merged)) return current;
+    await audit(trx, caller, 'alert_rule.updated', `rule:${ruleId}`, { name: merged.name, changed: Object.keys(patch).sort().join(',') });
     return updateAlertRule({ db: trx, tenantId: caller.tenantId, ruleId, fields: sealed(key, merged) });
   });
   deps.log.info({ ruleId }, 'alert rule updated');
@@ -139,6 +146,7 @@ export async function patchAlertRule(deps: Deps, caller: Caller, ruleId: string,
 export async function deleteAlertRule({ db, log }: Deps, caller: Caller, ruleId: string) {
   const deleted = RULE_ID.test(ruleId) && (await softDeleteAlertRule({ db, tenantId: caller.tenantId, ruleId }));
   if (!deleted) throw notFound('Alert rule');
+  await audit(db, caller, 'alert_rule.deleted', `rule:${ruleId}`);
   log.info({ ruleId }, 'alert rule deleted');
   return { message: `Alert rule ${ruleId} deleted` };
 }

@@ -14,6 +14,7 @@ import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import type { LoginInput, SignupInput, TokensOutput } from '../schemas/auth';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import { auditAs } from './audit-log';
 import { takeHits } from './rate-limits';
 import { newRefreshSecret, sha256, signTokens } from './tokens';
 import { timingSafeEqual } from 'node:crypto';
@@ -88,8 +89,16 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
   const ok = user?.password_hash
     ? await verifyPassword(input.password, user.password_hash)
     : (await burnPasswordCheck(input.password), false);
-  if (!user || !ok) throw new AppError('invalid_credentials', INVALID_LOGIN);
+  const event = (u: NonNullable<typeof user>) => ({
+    tenantId: u.tenant_id, actor: { userId: u.id, email: u.email }, target: `user:${u.id}`, clientAddress: input.clientAddress,
+  });
+  if (!user || !ok) {
+    // A failure for an address nobody uses belongs to no tenant: it is counted, not recorded.
+    if (user) await auditAs(db, { ...event(user), action: 'auth.login_failed' });
+    throw new AppError('invalid_credentials', INVALID_LOGIN);
+  }
   await Promise.all([clearWindow({ db, key: pairKey }), releaseHit({ db, key: clientKey }), releaseHit({ db, key: emailKey })]);
+  await auditAs(db, { ...event(user), action: 'auth.login_succeeded' });
   return issueTokens(deps, user);
 }
 
@@ -121,6 +130,9 @@ export async function refresh(deps: Deps, refreshToken: string): Promise<TokensO
   if (!parsed || !row || !safeEqualHex(row.token_hash, sha256(parsed.secret))) throw INVALID_REFRESH;
   if (row.revoked_at) {
     await revokeAllRefreshTokens({ db, userId: row.user_id });
+    await auditAs(db, {
+      tenantId: row.tenant_id, actor: { userId: row.user_id, email: row.email }, action: 'auth.refresh_token_reused', target: `user:${row.user_id}`,
+    });
     log.warn({ userId: row.user_id }, 'revoked refresh token reused; all sessions of the user revoked');
     throw INVALID_REFRESH;
   }

@@ -6,6 +6,7 @@ import { SIGNAL_COLUMNS, signalCsvRecord, signalRecord } from '../../exports/rec
 import type { AppDeps, Caller } from '../context';
 import { AppError } from '../errors';
 import { requireAccount } from './accounts';
+import { audit } from './audit-log';
 
 export interface CsvExport {
   filename: string;
@@ -24,6 +25,7 @@ export async function openSignalsCsv({ db }: Pick<AppDeps, 'db'>, caller: Caller
   if (!plan.features.includes('csv_export')) {
     throw new AppError('plan_feature_unavailable', `CSV export is part of the Team, Agency and Enterprise plans, not the ${plan.name} plan`);
   }
+  await audit(db, caller, 'export.csv_downloaded', `account:${awsAccountId}`);
   const pages = signalPages({ db, tenantId: caller.tenantId, accountId: account.id });
   const at = new Date();
   let next = await pages.next();

@@ -15,6 +15,7 @@ import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
 import { requireAccount } from './accounts';
+import { audit, auditAs } from './audit-log';
 import { takeHits } from './rate-limits';
 
 /** Building a package takes seconds; past this the caller gets a 503 rather than a hanging request. */
@@ -72,6 +73,7 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
   }
 
   const link = await storage.downloadLink({ exportId, key: result.storageKey });
+  await audit(db, caller, 'export.panic_created', `account:${account.aws_account_id}`, { export_id: exportId });
   log.info({ exportId, awsAccountId: account.aws_account_id, storage: storage.kind }, 'panic export ready');
   return {
     message: `Emergency export of account ${account.aws_account_id} is ready; the download link is valid for 15 minutes`,
@@ -88,13 +90,18 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
  */
 export async function openExportDownload(
   { db, config, storage }: Pick<AppDeps, 'db' | 'config' | 'storage'>,
-  link: { exportId: string; expires: unknown; signature: unknown },
+  link: { exportId: string; expires: unknown; signature: unknown; clientAddress?: string },
 ) {
-  const verdict = checkDownloadLink({ signingKey: config.secrets.urlSigningKey, ...link });
+  const verdict = checkDownloadLink({ signingKey: config.secrets.urlSigningKey, exportId: link.exportId, expires: link.expires, signature: link.signature });
   if (verdict === 'invalid') throw new AppError('link_invalid', 'The download link is invalid');
   if (verdict === 'expired') throw new AppError('link_expired', 'The download link has expired; request a new export');
   const row = storage.kind === 'local' ? await findExportForDownload({ db, exportId: link.exportId }) : undefined;
   const file = row?.status === 'ready' && row.storage_key && storage.kind === 'local' ? await storage.open(row.storage_key) : undefined;
   if (!row || !file) throw notFound('Export');
+  // Whoever holds the link downloads: recorded with the address it came from, not a user.
+  await auditAs(db, {
+    tenantId: row.tenant_id, action: 'export.panic_downloaded', target: `account:${row.aws_account_id}`, clientAddress: link.clientAddress,
+    details: { export_id: row.id },
+  });
   return { ...file, filename: packageFilename(row.aws_account_id, row.completed_at ?? row.created_at) };
 }

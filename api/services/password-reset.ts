@@ -9,6 +9,7 @@ import { escapeHtml } from '../../security/html';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import { hashPassword } from './passwords';
+import { auditAs } from './audit-log';
 import { takeHits } from './rate-limits';
 import { newRefreshSecret, sha256 } from './tokens';
 
@@ -57,14 +58,20 @@ export async function requestPasswordReset(
 }
 
 /** Sets the password through a live link, once; every refresh token of the user is revoked with it. */
-export async function confirmPasswordReset({ db, log }: Pick<AppDeps, 'db' | 'log'>, { token, password }: { token: string; password: string }) {
+export async function confirmPasswordReset(
+  { db, log }: Pick<AppDeps, 'db' | 'log'>, { token, password, clientAddress }: { token: string; password: string; clientAddress: string },
+) {
   const passwordHash = await hashPassword(password);
   const userId = await db.transaction().execute(async (trx) => {
     const owner = await consumePasswordReset({ db: trx, tokenHash: sha256(token) });
     if (!owner) throw new AppError('invalid_reset_token', 'The password reset link is unknown, already used or expired; ask for a new one');
-    await setUserPassword({ db: trx, userId: owner, passwordHash });
-    await revokeAllRefreshTokens({ db: trx, userId: owner });
-    return owner;
+    await setUserPassword({ db: trx, userId: owner.id, passwordHash });
+    await revokeAllRefreshTokens({ db: trx, userId: owner.id });
+    await auditAs(trx, {
+      tenantId: owner.tenant_id, actor: { userId: owner.id, email: owner.email }, action: 'auth.password_reset', target: `user:${owner.id}`,
+      clientAddress,
+    });
+    return owner.id;
   });
   log.info({ userId }, 'password reset');
   return { message: 'Your password is set and every session signed out; log in with POST /auth/login.' };

@@ -11,6 +11,7 @@ import { afterCursor, keysetPage } from '../cursor';
 import { AppError, notFound } from '../errors';
 import type { AcceptSignalInput, ListSignalsQuery } from '../schemas/signals';
 import { requireAccount } from './accounts';
+import { audit } from './audit-log';
 
 type Deps = Pick<AppDeps, 'db'>;
 
@@ -86,6 +87,13 @@ async function changeAcceptance(
           accepted_by: caller.userId, accepted_by_email: caller.email, reason: next.reason, accepted_at: now, expires_at: next.expiresAt,
         },
       });
+    }
+    if (next) {
+      await audit(trx, caller, 'signal.risk_accepted', `signal:${signalId}`, {
+        aws_account_id: awsAccountId, check_id: found.check_id, reason: next.reason, expires_at: next.expiresAt?.toISOString() ?? null,
+      });
+    } else if (ended > 0) {
+      await audit(trx, caller, 'signal.risk_acceptance_undone', `signal:${signalId}`, { aws_account_id: awsAccountId, check_id: found.check_id });
     }
     if ((next || ended > 0) && account.current_srs !== null) {
       const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId: account.id }), now);

@@ -15,6 +15,7 @@ import { planChangedSignal } from '../../workflows/contracts';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
+import { auditAs } from './audit-log';
 
 // Stripe webhooks: verified on the raw body, recorded by event id (a replay changes nothing), applied to
 // the tenant's plan and status in the same transaction, then the plan's scan interval is sent to every
@@ -278,6 +279,10 @@ async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Pro
     const next = tenantBillingOf(await listSubscriptions({ db: trx, tenantId }), current);
     if (next.plan !== current.plan || next.status !== current.status) await updateTenantBilling({ db: trx, tenantId, ...next });
     if (next.plan !== before.plan || next.status !== before.status) {
+      await auditAs(trx, {
+        tenantId, action: 'billing.plan_changed', target: `tenant:${tenantId}`,
+        details: { from_plan: before.plan, to_plan: next.plan, from_status: before.status, to_status: next.status, stripe_event: event.id },
+      });
       eventLog.info({ tenantId, from: { plan: before.plan, status: before.status }, to: next }, 'tenant billing changed');
     }
     return { duplicate: false, applied: { tenantId, signalWorkflows: next.plan !== before.plan } };

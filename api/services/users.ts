@@ -5,6 +5,7 @@ import type { AssignableRole } from '../../domain/roles';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import type { InviteUserInput } from '../schemas/users';
+import { audit } from './audit-log';
 import { countInvitationEmail, issueInvitation, sendInvitation } from './invitations';
 
 export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
@@ -27,18 +28,19 @@ export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
 export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUserInput) {
   const { db, log } = deps;
   const userId = newId('user');
-  const releaseHits = await countInvitationEmail(db, caller.tenantId, input.email);
   let invitation;
   try {
     invitation = await db.transaction().execute(async (trx) => {
+      // Counted in the transaction: an invite refused (the address taken) leaves no count behind.
+      await countInvitationEmail(trx, caller.tenantId, input.email);
       await insertUser({
         db: trx,
         user: { id: userId, tenant_id: caller.tenantId, email: input.email, name: input.name, role: input.role, password_hash: null },
       });
+      await audit(trx, caller, 'user.invited', `user:${userId}`, { email: input.email, role: input.role });
       return issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
     });
   } catch (err) {
-    await releaseHits();
     if (isUniqueViolation(err, 'users_email_key')) throw new AppError('email_taken', 'A user with this e-mail already exists');
     throw err;
   }
@@ -57,6 +59,7 @@ export async function changeRole({ db, log }: Pick<AppDeps, 'db' | 'log'>, calle
   if (target.role === 'owner') throw new AppError('forbidden', "The owner's role cannot be changed");
   const row = await updateUserRole({ db, tenantId: caller.tenantId, userId, role });
   if (!row) throw notFound('User');
+  await audit(db, caller, 'user.role_changed', `user:${userId}`, { email: target.email, from: target.role, to: role });
   log.info({ targetUserId: userId, from: target.role, to: role }, 'role changed');
   return { user_id: row.id, role, updated_at: row.updated_at.toISOString() };
 }
@@ -68,5 +71,6 @@ export async function removeUser({ db, log }: Pick<AppDeps, 'db' | 'log'>, calle
   if (target.id === caller.userId) throw new AppError('forbidden', 'You cannot remove yourself');
   if (target.role === 'owner') throw new AppError('forbidden', 'The owner cannot be removed');
   if (!(await deleteUser({ db, tenantId: caller.tenantId, userId }))) throw notFound('User');
+  await audit(db, caller, 'user.removed', `user:${userId}`, { email: target.email, role: target.role });
   log.info({ targetUserId: userId }, 'user removed');
 }

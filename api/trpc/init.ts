@@ -34,7 +34,7 @@ const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
 
 /** The bearer token is checked exactly as requireAuth checks it: the user is read from the database each time. */
 const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const caller = await authenticate(ctx.deps, ctx.authorization).catch((err: unknown) => {
+  const caller = await authenticate(ctx.deps, ctx.authorization, ctx.clientAddress).catch((err: unknown) => {
     throw err instanceof AppError ? new AppTrpcError(err) : err;
   });
   const log = ctx.deps.log.child({ tenantId: caller.tenantId, userId: caller.userId });

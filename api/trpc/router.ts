@@ -2,6 +2,7 @@ import { createCallerFactory, router } from './init';
 import { accountsRouter } from './routers/accounts';
 import { alertRulesRouter } from './routers/alert-rules';
 import { alertsRouter } from './routers/alerts';
+import { auditLogRouter } from './routers/audit-log';
 import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
 import { complianceRouter } from './routers/compliance';
@@ -22,6 +23,7 @@ export const appRouter = router({
   alertRules: alertRulesRouter,
   alerts: alertsRouter,
   users: usersRouter,
+  auditLog: auditLogRouter,
   billing: billingRouter,
   integrations: integrationsRouter,
 });

@@ -18,11 +18,12 @@ export async function insertPasswordReset({ db, id, userId, tokenHash, ttlMinute
   return { expiresAt: row.expires_at };
 }
 
-/** Marks a live link used in one statement, so of two racing confirmations exactly one gets the user back. */
-export async function consumePasswordReset({ db, tokenHash }: { db: Conn; tokenHash: string }): Promise<string | undefined> {
-  const row = await db.updateTable('password_resets').set({ used_at: sql`now()` })
+/** Marks a live link used in one statement, so of two racing confirmations exactly one gets its user back. */
+export async function consumePasswordReset({ db, tokenHash }: { db: Conn; tokenHash: string }) {
+  return db.with('used', (q) => q.updateTable('password_resets').set({ used_at: sql`now()` })
     .where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', sql<Date>`now()`)
-    .returning('user_id')
+    .returning('user_id'))
+    .selectFrom('used').innerJoin('users', 'users.id', 'used.user_id')
+    .select(['users.id', 'users.tenant_id', 'users.email'])
     .executeTakeFirst();
-  return row?.user_id;
 }

@@ -44,6 +44,7 @@ const OWN_PROOF: Record<string, { status: number; code: string }> = {
 const CHILD_ROWS: Record<string, (tenantId: string) => RawBuilder<unknown>> = {
   tenants: (t) => sql`id = ${t}`,
   refresh_tokens: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
+  password_resets: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
   score_history: (t) => sql`account_id in (select id from accounts where tenant_id = ${t})`,
   alert_rule_states: (t) => sql`rule_id in (select id from alert_rules where tenant_id = ${t})`,
   delivery_attempts: (t) => sql`delivery_id in (select id from alert_deliveries where tenant_id = ${t})`,

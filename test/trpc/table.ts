@@ -66,6 +66,7 @@ export const PROCEDURES: Record<string, Entry> = {
   'exports.csv': { operation: 'exportSignalsCsv', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'exports.panic': { operation: 'panicExport', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'alertRules.list': { operation: 'listAlertRules' },
+  'auditLog.list': { operation: 'listAuditLog', harmless: { limit: 0 } },
   'alertRules.get': { operation: 'getAlertRule', harmless: { rule_id: 'rule_unknown' }, withIdsOf: (ids) => ({ rule_id: ids.rule }) },
   'alertRules.create': { operation: 'createAlertRule', harmless: { name: 'x', channels: [] } },
   'alertRules.update': {

@@ -23,5 +23,5 @@ export const authRouter = router({
   requestPasswordReset: publicProcedureFor('requestPasswordReset').input(passwordResetInput)
     .mutation(({ ctx, input }) => requestPasswordReset(ctx.deps, { email: input.email, clientAddress: ctx.clientAddress })),
   confirmPasswordReset: publicProcedureFor('confirmPasswordReset').input(passwordResetConfirmInput)
-    .mutation(({ ctx, input }) => confirmPasswordReset(ctx.deps, input)),
+    .mutation(({ ctx, input }) => confirmPasswordReset(ctx.deps, { ...input, clientAddress: ctx.clientAddress })),
 });

@@ -1,0 +1,55 @@
+import { insertAuditEvent, listAuditEvents } from '../../db/repositories/audit-log';
+import type { AuditAction } from '../../domain/audit';
+import { newId } from '../../domain/ids';
+import type { AppDeps, Caller } from '../context';
+import { afterCursor, encodeCursor } from '../cursor';
+import type { AuditLogQuery } from '../schemas/audit-log';
+
+// The audit log: every security-relevant action, who did it, when and from which address. Written in the
+// transaction of the action where there is one, so an action and its record stand or fall together.
+
+type Details = Record<string, string | number | boolean | null>;
+
+/** Records an action of a signed-in user. */
+export function audit(db: AppDeps['db'], caller: Caller, action: AuditAction, target: string | null, details: Details = {}) {
+  return insertAuditEvent({
+    db,
+    event: {
+      id: newId('auditEvent'), tenant_id: caller.tenantId, actor_user_id: caller.userId, actor_email: caller.email,
+      action, target, client_address: caller.clientAddress ?? null, details,
+    },
+  });
+}
+
+/** Records an action without a signed-in caller: a login, a signed download, a Stripe event. */
+export function auditAs(db: AppDeps['db'], event: {
+  tenantId: string; actor?: { userId: string; email: string } | null; action: AuditAction; target: string | null; clientAddress?: string | null; details?: Details;
+}) {
+  return insertAuditEvent({
+    db,
+    event: {
+      id: newId('auditEvent'), tenant_id: event.tenantId, actor_user_id: event.actor?.userId ?? null, actor_email: event.actor?.email ?? null,
+      action: event.action, target: event.target, client_address: event.clientAddress ?? null, details: event.details ?? {},
+    },
+  });
+}
+
+export async function tenantAuditLog({ db }: Pick<AppDeps, 'db'>, caller: Caller, query: AuditLogQuery) {
+  const rows = await listAuditEvents({
+    db, tenantId: caller.tenantId, after: afterCursor(query.next_token), limit: query.limit + 1, action: query.action, userId: query.user_id,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    events: page.map((e) => ({
+      event_id: e.id,
+      action: e.action,
+      actor: e.actor_email === null && e.actor_user_id === null ? null : { user_id: e.actor_user_id, email: e.actor_email },
+      target: e.target,
+      client_address: e.client_address,
+      details: e.details,
+      created_at: e.created_at.toISOString(),
+    })),
+    next_token: rows.length > query.limit && last ? encodeCursor({ at: last.created_at.toISOString(), id: last.id }) : null,
+  };
+}

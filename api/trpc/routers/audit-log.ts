@@ -1,0 +1,8 @@
+import { auditLogQuery } from '../../schemas/audit-log';
+import { tenantAuditLog } from '../../services/audit-log';
+import { procedureFor, router } from '../init';
+
+export const auditLogRouter = router({
+  list: procedureFor('listAuditLog').input(auditLogQuery.optional())
+    .query(({ ctx, input }) => tenantAuditLog(ctx.deps, ctx.caller, auditLogQuery.parse(input ?? {}))),
+});

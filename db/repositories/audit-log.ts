@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { AuditAction } from '../../domain/audit';
+import type { Database } from '../database';
+
+type Conn = Kysely<Database>;
+
+export interface NewAuditEvent {
+  id: string;
+  tenant_id: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  action: AuditAction;
+  target: string | null;
+  client_address: string | null;
+  details: Record<string, string | number | boolean | null>;
+}
+
+export async function insertAuditEvent({ db, event }: { db: Conn; event: NewAuditEvent }): Promise<void> {
+  await db.insertInto('audit_events').values({ ...event, details: JSON.stringify(event.details) }).execute();
+}
+
+/** A page of the tenant's events, newest first, after a keyset (time, id); optionally one action or one user's. */
+export async function listAuditEvents({ db, tenantId, after, limit, action, userId }: {
+  db: Conn; tenantId: string; after?: { at: Date; id: string }; limit: number; action?: AuditAction; userId?: string;
+}) {
+  let query = db.selectFrom('audit_events').selectAll().where('tenant_id', '=', tenantId);
+  if (action) query = query.where('action', '=', action);
+  if (userId) query = query.where('actor_user_id', '=', userId);
+  if (after) {
+    query = query.where((eb) => eb.or([
+      eb('created_at', '<', after.at),
+      eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)]),
+    ]));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}

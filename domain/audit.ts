@@ -1,0 +1,28 @@
+// The security-relevant actions the audit log records (GET /audit-log; docs/decisions.md, "Audit log").
+
+export const AUDIT_ACTIONS = [
+  'auth.login_succeeded',
+  'auth.login_failed',
+  'auth.refresh_token_reused',
+  'auth.password_reset',
+  'user.invited',
+  'user.role_changed',
+  'user.removed',
+  'account.connected',
+  'account.verified',
+  'account.disconnected',
+  'alert_rule.created',
+  'alert_rule.updated',
+  'alert_rule.deleted',
+  'alert_rule.secrets_revealed',
+  'signal.risk_accepted',
+  'signal.risk_acceptance_undone',
+  'export.panic_created',
+  'export.panic_downloaded',
+  'export.csv_downloaded',
+  'billing.plan_changed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** How long audit events are kept, at least. */
+export const AUDIT_RETENTION_DAYS = 400;
