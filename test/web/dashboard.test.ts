@@ -237,6 +237,7 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   // A viewer is shown no buttons that would change anything.
   expect(await invitee.getByRole('form', { name: 'Connect an account' }).count()).toBe(0);
   expect(await invitee.getByRole('button', { name: 'Scan now' }).count()).toBe(0);
+  expect(await invitee.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
   await shoot(invitee, '14-accounts-as-viewer');
   // Nor may a viewer accept a finding's risk: the findings show, without the button.
   await invitee.locator(`tr[data-account="${AWS_ID}"]`).getByRole('link').click();
@@ -268,7 +269,7 @@ it('shows every page of an empty tenant, a clear error for a failed verification
   await page.getByText('No AWS accounts yet').waitFor();
 
   // Nothing breaks on an empty tenant: each page says there is nothing yet.
-  for (const [link, empty] of [['Compliance', 'No accounts to report on yet'], ['Alerts', 'No alerts yet.'], ['Alert rules', 'No alert rules yet.'], ['Team', 'Vera Verify (you)'], ['Billing', 'Current plan']] as const) {
+  for (const [link, empty] of [['Compliance', 'No accounts to report on yet'], ['Alerts', 'No alerts yet.'], ['Alert rules', 'No alert rules yet.'], ['Team', 'Vera Verify (you)'], ['Audit log', 'auth.login_succeeded'], ['Billing', 'Current plan']] as const) {
     await page.getByRole('link', { name: link, exact: true }).click();
     await page.getByText(empty).waitFor();
   }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { hasRole, type Role } from '../../domain/roles';
 import { trpc } from './api';
 import { logOut } from './auth';
 import { DemoBanner } from './components/DemoBanner';
@@ -6,6 +7,7 @@ import { ErrorBox, Loading } from './components/ui';
 import { useLoad } from './hooks';
 import { MeContext } from './me';
 import { AcceptInvitePage } from './pages/AcceptInvite';
+import { AuditLogPage } from './pages/AuditLog';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
 import { AccountPage } from './pages/Account';
 import { AccountsPage } from './pages/Accounts';
@@ -42,14 +44,16 @@ function Screen() {
   return <Shell path={path} />;
 }
 
-const NAV = [
+/** The pages in the top bar, and the role each needs (everyone's, unless named). */
+const NAV: readonly (readonly [slug: string, label: string, role?: Role])[] = [
   ['accounts', 'Accounts'],
   ['compliance', 'Compliance'],
   ['alerts', 'Alerts'],
   ['alert-rules', 'Alert rules'],
   ['team', 'Team'],
+  ['audit-log', 'Audit log', 'admin'],
   ['billing', 'Billing'],
-] as const;
+];
 
 function Shell({ path }: { path: string }) {
   const me = useLoad(() => trpc.me.get.query(), []);
@@ -59,7 +63,7 @@ function Shell({ path }: { path: string }) {
       <header className="top">
         <Link to={`${BASE}/accounts`} className="brand">Sentinel</Link>
         <nav>
-          {NAV.map(([slug, label]) => (
+          {NAV.filter(([, , role]) => !role || (me.data && hasRole(me.data.user.role, role))).map(([slug, label]) => (
             <Link key={slug} to={`${BASE}/${slug}`} className={path.startsWith(`${BASE}/${slug}`) ? 'active' : ''}>{label}</Link>
           ))}
         </nav>
@@ -83,6 +87,7 @@ function route(path: string) {
   if (path === `${BASE}/alerts`) return <AlertsPage />;
   if (path === `${BASE}/alert-rules`) return <AlertRulesPage />;
   if (path === `${BASE}/team`) return <TeamPage />;
+  if (path === `${BASE}/audit-log`) return <AuditLogPage />;
   if (path === `${BASE}/billing`) return <BillingPage />;
   return <NotFoundPage />;
 }
