@@ -1,6 +1,5 @@
 import type { ColumnType } from 'kysely';
 import type { AuditAction } from '../../domain/audit';
-import type { Json } from './accounts';
 import type { CreatedAt } from './identity';
 
 export interface AuditEventsTable {
