@@ -8,6 +8,7 @@ import { findAccountById } from '../db/repositories/accounts';
 import {
   acceptances, countSignals, findExport, forgetExportPackage, markExportFailed, markExportReady,
 } from '../db/repositories/exports';
+import { accountAuditEvents } from '../db/repositories/audit-log';
 import { fullScoreHistory } from '../db/repositories/score-history';
 import { openSignals } from '../db/repositories/signals';
 import { recoveryChecklist } from '../domain/recovery';
@@ -52,6 +53,7 @@ export function exportActivities({ db, log, storage }: { db: Db; log: Logger; st
             scoreHistory: history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })),
             checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))),
             acceptances: await acceptances({ db: trx, tenantId, accountId }),
+            activity: await accountAuditEvents({ db: trx, tenantId, awsAccountId: account.aws_account_id }),
           }, file);
           return account.aws_account_id;
         });

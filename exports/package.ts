@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { CRLF, csvTable } from './csv';
 import {
-  ACCEPTANCE_COLUMNS, type AcceptanceSource, acceptanceRecord, ACCOUNT_COLUMNS, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS,
+  ACCEPTANCE_COLUMNS, type AcceptanceSource, acceptanceRecord, ACCOUNT_COLUMNS, ACTIVITY_COLUMNS, activityCsvRecord, type ActivitySource, activityRecord, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS,
   type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, signalCsvRecord, type SignalSource, signalRecord,
 } from './records';
 
@@ -23,11 +23,14 @@ export interface PackageSource {
   checklist: ChecklistRecord[];
   /** Every acceptance of a signal's risk, oldest first. */
   acceptances: AcceptanceSource[];
+  /** The audit log's events about the account, oldest first. */
+  activity: ActivitySource[];
 }
 
 export const PACKAGE_FILES = [
   'README.txt', 'account.json', 'account.csv', 'findings.json', 'findings.csv', 'score-history.json', 'score-history.csv',
   'recovery-checklist.json', 'recovery-checklist.csv', 'accepted-risks.json', 'accepted-risks.csv',
+  'account-activity.json', 'account-activity.csv',
 ] as const;
 
 export function packageFilename(awsAccountId: string, at: Date): string {
@@ -52,6 +55,7 @@ export async function writeExportPackage(source: PackageSource, file: string): P
   const awsAccountId = source.account.aws_account_id;
   const signals = () => mapPages(source.signalPages(), (s) => signalRecord(awsAccountId, s, source.exportedAt));
   const acceptances = source.acceptances.map((a) => acceptanceRecord(a, source.exportedAt));
+  const activity = source.activity.map(activityRecord);
 
   text('README.txt', readme(source));
   text('account.json', json({
@@ -64,6 +68,7 @@ export async function writeExportPackage(source: PackageSource, file: string): P
       score_history_days: source.scoreHistory.length,
       checklist_steps: source.checklist.length,
       accepted_risks: source.acceptances.length,
+      activity_events: source.activity.length,
     },
   }));
   streamed('account.csv', () => csvTable(ACCOUNT_COLUMNS, once([accountCsvRecord(source.account)])));
@@ -75,6 +80,8 @@ export async function writeExportPackage(source: PackageSource, file: string): P
   streamed('recovery-checklist.csv', () => csvTable(CHECKLIST_COLUMNS, once(source.checklist)));
   text('accepted-risks.json', json(acceptances));
   streamed('accepted-risks.csv', () => csvTable(ACCEPTANCE_COLUMNS, once(acceptances)));
+  text('account-activity.json', json(activity));
+  streamed('account-activity.csv', () => csvTable(ACTIVITY_COLUMNS, once(activity.map(activityCsvRecord))));
   zip.end();
   await written;
 }
@@ -147,6 +154,12 @@ function readme(source: PackageSource): string {
     '  in force, expired, or ended (undone, or replaced by a later acceptance; ended_by says who). Oldest first.',
     '  Columns:',
     `  ${ACCEPTANCE_COLUMNS.join(', ')}`,
+    '',
+    `account-activity.json, account-activity.csv  (${source.activity.length} events)`,
+    '  What the audit log holds about this account, oldest first: connected, verified, disconnected, risks',
+    '  accepted and undone, exports and their downloads; who (e-mail), from which address, and when. details',
+    '  is an object (in the CSV as JSON text). Columns:',
+    `  ${ACTIVITY_COLUMNS.join(', ')}`,
     '',
     'Spreadsheet safety',
     '------------------',

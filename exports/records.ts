@@ -123,3 +123,33 @@ export const ACCOUNT_COLUMNS = [
 export function accountCsvRecord(a: AccountRecord) {
   return { ...a, tags: JSON.stringify(a.tags) };
 }
+
+export const ACTIVITY_COLUMNS = ['event_id', 'action', 'actor_email', 'target', 'client_address', 'details', 'created_at'] as const;
+
+/** What the audit log holds about an account, as the package's account-activity files list it. */
+export interface ActivitySource {
+  id: string;
+  action: string;
+  actor_email: string | null;
+  target: string | null;
+  client_address: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+}
+
+export function activityRecord(e: ActivitySource) {
+  return {
+    event_id: e.id,
+    action: e.action,
+    actor_email: e.actor_email,
+    target: e.target,
+    client_address: e.client_address,
+    details: e.details,
+    created_at: e.created_at.toISOString(),
+  };
+}
+
+/** The CSV row: details as JSON text. */
+export function activityCsvRecord(r: ReturnType<typeof activityRecord>): Record<(typeof ACTIVITY_COLUMNS)[number], string | null> {
+  return { ...r, details: JSON.stringify(r.details) };
+}

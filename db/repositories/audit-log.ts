@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AuditAction } from '../../domain/audit';
 import type { Database } from '../database';
 
@@ -33,4 +33,11 @@ export async function listAuditEvents({ db, tenantId, after, limit, action, user
     ]));
   }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The events about one AWS account of the tenant (its target, or the account a signal event names), oldest first. */
+export async function accountAuditEvents({ db, tenantId, awsAccountId }: { db: Conn; tenantId: string; awsAccountId: string }) {
+  return db.selectFrom('audit_events').selectAll().where('tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb('target', '=', `account:${awsAccountId}`), eb(sql<string>`details->>'aws_account_id'`, '=', awsAccountId)]))
+    .orderBy('created_at').orderBy('id').execute();
 }

@@ -81,6 +81,11 @@ async function expectPackageMatches(ctx: TestContext, user: TestUser, accountId:
   expect(findingsCsv.map((r) => r.signal_id)).toEqual(signals.map((s) => s.id));
   expect(parseCsv(files.get('findings.csv') as string)[0]).toEqual([...SIGNAL_COLUMNS]);
 
+  // The audit log's events about the account, as recorded before the export.
+  const activity = JSON.parse(files.get('account-activity.json') as string) as { action: string; target: string }[];
+  expect(activity.map((e) => e.action)).toEqual(expect.arrayContaining(['account.connected', 'account.verified']));
+  expect(activity.every((e) => e.target === `account:${AWS_ID}` || e.action.startsWith('signal.'))).toBe(true);
+
   const scores = JSON.parse(files.get('score-history.json') as string);
   expect(scores).toEqual(history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })));
   expect(scores.length).toBeGreaterThan(0);

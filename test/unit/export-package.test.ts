@@ -31,6 +31,18 @@ const ACCEPTANCES = [
   },
 ];
 
+// What the audit log held about the account: its connection, and a risk accepted by a name that looks like a formula.
+const ACTIVITY = [
+  {
+    id: 'aud_1', action: 'account.connected', actor_email: 'ops@example.com', target: 'account:123456789012', client_address: '203.0.113.7',
+    details: {}, created_at: new Date('2026-11-01T00:00:00Z'),
+  },
+  {
+    id: 'aud_2', action: 'signal.risk_accepted', actor_email: 'cto@example.com', target: 'signal:sig_0003', client_address: null,
+    details: { aws_account_id: '123456789012', reason: '=break-glass' }, created_at: new Date('2026-11-02T00:00:00Z'),
+  },
+];
+
 function source(signalPages: PackageSource['signalPages']): PackageSource {
   return {
     exportId: 'exp_test',
@@ -46,6 +58,7 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
     scoreHistory: [{ date: '2026-11-21', srs: 55, scan_id: 'scan_1' }],
     checklist: [{ step: 1, title: 'Enable MFA', description: '+ do it now', docs_url: 'https://docs.aws.amazon.com/' }],
     acceptances: ACCEPTANCES,
+    activity: ACTIVITY,
   };
 }
 
@@ -70,7 +83,18 @@ describe('export package', () => {
     expect(parseCsvTable(files.get('recovery-checklist.csv') as string)[0]!.description).toBe("'+ do it now");
     const account = JSON.parse(files.get('account.json') as string);
     expect(account.account).not.toHaveProperty('external_id');
-    expect(account.counts).toEqual({ signals: 5, open_signals: 3, score_history_days: 1, checklist_steps: 1, accepted_risks: 2 });
+    expect(account.counts).toEqual({ signals: 5, open_signals: 3, score_history_days: 1, checklist_steps: 1, accepted_risks: 2, activity_events: 2 });
+    // The account's activity from the audit log, oldest first, details as JSON text in the CSV.
+    expect(JSON.parse(files.get('account-activity.json') as string)).toEqual([
+      { event_id: 'aud_1', action: 'account.connected', actor_email: 'ops@example.com', target: 'account:123456789012',
+        client_address: '203.0.113.7', details: {}, created_at: '2026-11-01T00:00:00.000Z' },
+      { event_id: 'aud_2', action: 'signal.risk_accepted', actor_email: 'cto@example.com', target: 'signal:sig_0003',
+        client_address: null, details: { aws_account_id: '123456789012', reason: '=break-glass' }, created_at: '2026-11-02T00:00:00.000Z' },
+    ]);
+    const activityCsv = parseCsvTable(files.get('account-activity.csv') as string);
+    expect(activityCsv.map((r) => [r.action, r.details])).toEqual([
+      ['account.connected', '{}'], ['signal.risk_accepted', '{"aws_account_id":"123456789012","reason":"=break-glass"}'],
+    ]);
     // The same record as one CSV row, every column of the JSON record, the tags as a JSON array.
     const accountCsv = parseCsvTable(files.get('account.csv') as string);
     expect(accountCsv).toEqual([{ ...account.account, tags: '["a","b, \\"c\\""]', current_srs: '55', disconnected_at: '' }]);
