@@ -28,6 +28,12 @@ export const PANIC_EXPORTS_PER_ACCOUNT = 10;
 export const PANIC_EXPORTS_PER_TENANT = 20;
 export const PANIC_EXPORT_WINDOW_SECONDS = 60 * 60;
 
+/**
+ * Account rows a tenant may hold, disconnected ones included: twice its plan's account limit, and at least 5.
+ * Each row keeps its history for good; connecting a disconnected account again reuses its row.
+ */
+export const accountRowLimit = (accountLimit: number): number => Math.max(5, accountLimit * 2);
+
 /** Verify attempts per account per hour: each one is an sts:AssumeRole by the service and an event in the workflow. */
 export const VERIFIES_PER_ACCOUNT = 10;
 export const VERIFY_WINDOW_SECONDS = 60 * 60;

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
-  countLiveAccounts, deleteUnstartedAccount, findAccount, insertAccount, listAccounts, reopenAccount, restoreAccount, setAccountDisconnected,
+  countAccountRows, countLiveAccounts, deleteUnstartedAccount, findAccount, insertAccount, listAccounts, reopenAccount, restoreAccount, setAccountDisconnected,
 } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
 import { getPlan } from '../../domain/plans';
 import {
-  accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
+  accountLimitKey, accountRowLimit, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
 } from '../../domain/limits';
 import { findTenant, lockTenant } from '../../db/repositories/tenants';
 import { accountWorkflow } from '../../workflows/account';
@@ -72,6 +72,12 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
       const live = (await countLiveAccounts({ db: trx, tenantId: caller.tenantId })) - (takeOver ? 1 : 0);
       if (live >= plan.account_limit) {
         throw new AppError('plan_limit_exceeded', `The ${plan.name} plan allows ${plan.account_limit} connected account(s); upgrade to connect more`);
+      }
+      // Churning account ids would otherwise grow rows (and their kept history) without bound.
+      const rowLimit = accountRowLimit(plan.account_limit);
+      if (!existing && await countAccountRows({ db: trx, tenantId: caller.tenantId }) >= rowLimit) {
+        throw new AppError('plan_limit_exceeded', `The ${plan.name} plan keeps at most ${rowLimit} accounts, disconnected ones included; `
+          + 'connect one of your disconnected accounts again, or upgrade');
       }
       const fields = { display_name: input.displayName, tags: input.tags, external_id: externalId, role_name: ROLE_NAME, workflow_id: workflowId };
       const accountId = existing?.id ?? newId('account');

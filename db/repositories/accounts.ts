@@ -6,6 +6,13 @@ import type { AccountRow } from '../tables/accounts';
 
 type Conn = Kysely<Database>;
 
+/** Every account row of the tenant, disconnected ones included. */
+export async function countAccountRows({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
+  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<string>().as('n')).where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function countLiveAccounts({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
   const row = await db
     .selectFrom('accounts')

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ABANDONED_CONNECT_MS } from '../../api/services/accounts';
 import { newId } from '../../domain/ids';
+import { accountRowLimit } from '../../domain/limits';
 import { ROLE_NAME } from '../../domain/onboarding';
+import { getPlan } from '../../domain/plans';
 import { accountWorkflowId, stateQuery } from '../../workflows/contracts';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
@@ -57,6 +59,23 @@ describe('POST /accounts', () => {
     expect(res.body.code).toBe('plan_limit_exceeded');
     const rows = await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', owner.tenantId).execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('keeps at most twice the plan\'s accounts as rows, disconnected ones included; a disconnected one can be connected again', async () => {
+    const churner = await signupAndLogin(ctx.http);
+    const rowLimit = accountRowLimit(getPlan('solo').account_limit);
+    const gone = Array.from({ length: rowLimit }, (_, i) => String(400000000000 + i));
+    await ctx.db.insertInto('accounts').values(gone.map((awsId, i) => ({
+      id: `acc_churn${i}${churner.tenantId.slice(-6)}`, tenant_id: churner.tenantId, aws_account_id: awsId, display_name: null, tags: [],
+      status: 'DISCONNECTED' as const, external_id: `${'c'.repeat(39)}${i}`, role_name: 'SentinelReadOnly', workflow_id: `wf-churn-${churner.tenantId}-${i}`,
+    }))).execute();
+    const refused = await ctx.http.post('/accounts').set(churner.auth).send({ aws_account_id: '499999999999' }).expect(403);
+    expect(refused.body).toEqual({
+      error: `The Solo plan keeps at most ${rowLimit} accounts, disconnected ones included; connect one of your disconnected accounts again, or upgrade`,
+      code: 'plan_limit_exceeded',
+    });
+    await ctx.http.post('/accounts').set(churner.auth).send({ aws_account_id: gone[0] }).expect(201);
+    expect(await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', churner.tenantId).execute()).toHaveLength(rowLimit);
   });
 
   it.each([
