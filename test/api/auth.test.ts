@@ -1,4 +1,7 @@
 import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { createApp } from '../../api/app';
+import { createDb } from '../../db/client';
 import { createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext } from '../helpers/context';
 
 let ctx: TestContext;
@@ -71,6 +74,20 @@ describe('POST /auth/signup from one client address', () => {
     expect(Number(tenants.n)).toBe(9);
     // Another address is not affected.
     await from('203.0.113.10', 9).expect(201);
+  });
+
+  it('holds across two API instances with pools of their own, racing: exactly 10 of 14 sign-ups pass', async () => {
+    const secondDb = createDb({ url: limited.config.database.url, maxConnections: 5 });
+    try {
+      const apps = [limited.app, createApp({ ...limited, db: secondDb })];
+      for (const app of apps) app.set('trust proxy', true);
+      const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => request(apps[i % 2]!).post('/auth/signup')
+        .set('X-Forwarded-For', '203.0.113.11').send({ email: `race-${i}@example.com`, password: 'password123', name: 'Race' })));
+      expect(answers.filter((r) => r.status === 201)).toHaveLength(10);
+      expect(answers.filter((r) => r.status === 429)).toHaveLength(4);
+    } finally {
+      await secondDb.destroy();
+    }
   });
 });
 
