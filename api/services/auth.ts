@@ -21,10 +21,10 @@ import { timingSafeEqual } from 'node:crypto';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
 
-/** Creates the tenant and its owner in one transaction. New tenants start on the solo plan. */
 /**
- * Creates a tenant and its owner. Sign-ups are counted per client address per hour before anything else (each
- * one is a tenant, and a password hash), failed ones too: probing which addresses are taken counts.
+ * Creates the tenant and its owner in one transaction; new tenants start on the solo plan. Sign-ups are counted
+ * per client address per hour before anything else (each one is a tenant, and a password hash), failed ones
+ * too: probing which addresses are taken counts.
  */
 export async function signup({ db, log, config }: Deps, input: SignupInput & { clientAddress: string }) {
   const allowed = config.auth.signupsPerClientPerHour;

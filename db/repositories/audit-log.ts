@@ -1,19 +1,12 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { AuditAction } from '../../domain/audit';
 import type { Database } from '../database';
+import type { AuditEventsTable } from '../tables/audit';
 
 type Conn = Kysely<Database>;
 
-export interface NewAuditEvent {
-  id: string;
-  tenant_id: string;
-  actor_user_id: string | null;
-  actor_email: string | null;
-  action: AuditAction;
-  target: string | null;
-  client_address: string | null;
-  details: Record<string, string | number | boolean | null>;
-}
+/** An event as written: every column but the time, which the database sets. */
+export type NewAuditEvent = Omit<Selectable<AuditEventsTable>, 'created_at'>;
 
 export async function insertAuditEvent({ db, event }: { db: Conn; event: NewAuditEvent }): Promise<void> {
   await db.insertInto('audit_events').values({ ...event, details: JSON.stringify(event.details) }).execute();
