@@ -3,7 +3,7 @@ import { findUser } from '../../db/repositories/users';
 import { hasRole, type Role } from '../../domain/roles';
 import type { AppDeps, Caller } from '../context';
 import { AppError } from '../errors';
-import { verifyIdToken } from '../services/tokens';
+import { type IdTokenClaims, verifyIdToken } from '../services/tokens';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -14,6 +14,11 @@ declare module 'express-serve-static-core' {
 const UNAUTHORIZED = () => new AppError('unauthorized', 'Missing or invalid bearer token');
 
 /** Resolves a bearer id_token to the caller. The user is read from the database, so removed users fail at once. */
+/** Whether the token was issued before the user's sessions were ended (a password reset), to the millisecond. */
+function signedInBefore(claims: IdTokenClaims, validAfter: Date | null): boolean {
+  return validAfter !== null && (claims.iat_ms ?? claims.iat * 1000) < validAfter.getTime();
+}
+
 export async function authenticate(
   deps: Pick<AppDeps, 'db' | 'config'>, header: string | undefined, clientAddress?: string,
 ): Promise<Caller> {
@@ -21,7 +26,7 @@ export async function authenticate(
   const claims = match?.[1] ? verifyIdToken(deps.config, match[1]) : null;
   if (!claims) throw UNAUTHORIZED();
   const user = await findUser({ db: deps.db, tenantId: claims.tid, userId: claims.sub });
-  if (!user) throw UNAUTHORIZED();
+  if (!user || signedInBefore(claims, user.sessions_valid_after)) throw UNAUTHORIZED();
   return { userId: user.id, tenantId: user.tenant_id, role: user.role, email: user.email, clientAddress };
 }
 

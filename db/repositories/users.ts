@@ -86,7 +86,8 @@ export async function setInvitedUserPassword(
     .executeTakeFirst();
 }
 
-/** Sets a user's password (a reset through a mailed link). */
+/** Sets a user's password (a reset through a mailed link) and ends the sessions signed in before it. */
 export async function setUserPassword({ db, userId, passwordHash }: { db: Conn; userId: string; passwordHash: string }): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute();
+  const now = new Date();
+  await db.updateTable('users').set({ password_hash: passwordHash, sessions_valid_after: now, updated_at: now }).where('id', '=', userId).execute();
 }

@@ -30,6 +30,8 @@ export interface UsersTable {
   name: string;
   role: Role;
   password_hash: string | null;
+  /** Id tokens issued before this are refused (set by a password reset); null: none are. */
+  sessions_valid_after: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -38,7 +38,7 @@ const confirm = (token: string, password: string) => ctx.http.post('/auth/passwo
 
 async function userWith(email: string, password = 'the-old-password') {
   await ctx.http.post('/auth/signup').send({ email, password, name: 'Rita' }).expect(201);
-  return (await ctx.http.post('/auth/login').send({ email, password }).expect(200)).body as { refresh_token: string };
+  return (await ctx.http.post('/auth/login').send({ email, password }).expect(200)).body as { refresh_token: string; id_token: string };
 }
 
 describe('POST /auth/password-reset and /confirm', () => {
@@ -91,7 +91,10 @@ describe('POST /auth/password-reset and /confirm', () => {
     await confirm(tokenIn(emailText(mailsTo(email)[0]!.raw)), 'the-owners-password').expect(200);
     await ctx.http.post('/auth/login').send({ email, password: 'squatters-password' }).expect(401);
     await ctx.http.post('/auth/refresh').send({ refresh_token: squatter.refresh_token }).expect(401);
-    await ctx.http.post('/auth/login').send({ email, password: 'the-owners-password' }).expect(200);
+    // The squatter's session ends at once, not when its id token runs out.
+    await ctx.http.get('/me').set('Authorization', `Bearer ${squatter.id_token}`).expect(401);
+    const owner = (await ctx.http.post('/auth/login').send({ email, password: 'the-owners-password' }).expect(200)).body;
+    await ctx.http.get('/me').set('Authorization', `Bearer ${owner.id_token}`).expect(200);
   });
 
   it(`sends at most ${PASSWORD_RESETS_PER_ADDRESS} links to an address an hour, then 429 sending nothing`, async () => {
