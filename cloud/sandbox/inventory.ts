@@ -18,7 +18,8 @@ import {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Drift moves at the Team plan's scan interval, so every scheduled scan can see a change. */
-const SLOT_MS = 6 * HOUR_MS;
+/** The sandbox's drifting issues open and close on these six-hourly boundaries (UTC). */
+export const SLOT_MS = 6 * HOUR_MS;
 
 /** The regions AWS enables by default; opt-in regions stay disabled in the sandbox. */
 const ENABLED_REGIONS = [
