@@ -3,7 +3,7 @@ import { SCENARIOS } from '../../domain/checks/types';
 import { CHANNEL_TYPE_ALIASES, CHANNEL_TYPES, type ChannelConfig } from '../../domain/channels';
 import { isMaskedSecret } from '../../security/channel-secrets';
 import { accountIdOutput, srs } from './accounts';
-import { displayName, email, timestamp } from './common';
+import { displayName, email, pageLimit, timestamp } from './common';
 
 export const MAX_CHANNELS = 10;
 export const MAX_EMAIL_RECIPIENTS = 20;
@@ -128,9 +128,8 @@ export const getAlertRuleQuery = z.strictObject({
     .meta({ description: 'true: channel secrets in clear (admins and owners; logged); otherwise masked' }),
 });
 
-const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
 export const listAlertsQuery = z.strictObject({
-  limit: limit.default(50),
+  limit: pageLimit.default(50),
   next_token: z.string().min(1).max(512).optional(),
 });
 

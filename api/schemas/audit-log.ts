@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS } from '../../domain/audit';
+import { pageLimit } from './common';
 
-const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
 
 export const auditLogQuery = z.strictObject({
-  limit: limit.default(50),
+  limit: pageLimit.default(50),
   next_token: z.string().min(1).max(512).optional(),
   action: z.enum(AUDIT_ACTIONS, `must be one of ${AUDIT_ACTIONS.join(', ')}`).optional(),
   user_id: z.string().regex(/^usr_[0-9A-Za-z_]{1,64}$/, 'must be a user id (usr_...)').optional(),

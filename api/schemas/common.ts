@@ -15,3 +15,6 @@ export const errorBody = z.object({
     .optional(),
 });
 export const messageBody = z.object({ message: z.string() });
+
+/** A page size in a query string: 1-200. */
+export const pageLimit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { srs } from './accounts';
-import { timestamp } from './common';
+import { pageLimit, timestamp } from './common';
 
-const limit = z.coerce.number().int('must be an integer').min(1, 'must be 1-200').max(200, 'must be 1-200');
 
 export const listSignalsQuery = z.strictObject({
   severity: z.enum(SEVERITIES).optional(),
@@ -13,7 +12,7 @@ export const listSignalsQuery = z.strictObject({
   since: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).optional(),
   /** Extension: open (resolved_at null), resolved, or all (default). */
   status: z.enum(['open', 'resolved', 'all']).default('all'),
-  limit: limit.default(50),
+  limit: pageLimit.default(50),
   next_token: z.string().min(1).max(512).optional(),
 });
 

@@ -1,14 +1,14 @@
-import { insertAuditEvent, listAuditEvents } from '../../db/repositories/audit-log';
+import { insertAuditEvent, listAuditEvents, type NewAuditEvent } from '../../db/repositories/audit-log';
 import type { AuditAction } from '../../domain/audit';
 import { newId } from '../../domain/ids';
 import type { AppDeps, Caller } from '../context';
-import { afterCursor, encodeCursor } from '../cursor';
+import { afterCursor, keysetPage } from '../cursor';
 import type { AuditLogQuery } from '../schemas/audit-log';
 
 // The audit log: every security-relevant action, who did it, when and from which address. Written in the
 // transaction of the action where there is one, so an action and its record stand or fall together.
 
-type Details = Record<string, string | number | boolean | null>;
+type Details = NewAuditEvent['details'];
 
 /** Records an action of a signed-in user. */
 export function audit(db: AppDeps['db'], caller: Caller, action: AuditAction, target: string | null, details: Details = {}) {
@@ -38,8 +38,7 @@ export async function tenantAuditLog({ db }: Pick<AppDeps, 'db'>, caller: Caller
   const rows = await listAuditEvents({
     db, tenantId: caller.tenantId, after: afterCursor(query.next_token), limit: query.limit + 1, action: query.action, userId: query.user_id,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
+  const { page, nextToken } = keysetPage(rows, query.limit, (e) => e.created_at);
   return {
     events: page.map((e) => ({
       event_id: e.id,
@@ -50,6 +49,6 @@ export async function tenantAuditLog({ db }: Pick<AppDeps, 'db'>, caller: Caller
       details: e.details,
       created_at: e.created_at.toISOString(),
     })),
-    next_token: rows.length > query.limit && last ? encodeCursor({ at: last.created_at.toISOString(), id: last.id }) : null,
+    next_token: nextToken,
   };
 }

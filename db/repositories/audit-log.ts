@@ -19,12 +19,7 @@ export async function listAuditEvents({ db, tenantId, after, limit, action, user
   let query = db.selectFrom('audit_events').selectAll().where('tenant_id', '=', tenantId);
   if (action) query = query.where('action', '=', action);
   if (userId) query = query.where('actor_user_id', '=', userId);
-  if (after) {
-    query = query.where((eb) => eb.or([
-      eb('created_at', '<', after.at),
-      eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)]),
-    ]));
-  }
+  if (after) query = query.where(sql<boolean>`(created_at, id) < (${after.at}, ${after.id})`);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 

@@ -5,8 +5,8 @@ import { ruleRef } from '../inputs';
 
 export const alertRulesRouter = router({
   list: procedureFor('listAlertRules').query(({ ctx }) => listTenantAlertRules(ctx.deps, ctx.caller)),
-  get: procedureFor('getAlertRule').input(ruleRef.extend({ query: getAlertRuleQuery.optional() }))
-    .query(({ ctx, input }) => getAlertRule(ctx.deps, ctx.caller, input.rule_id, input.query ?? { reveal: false })),
+  get: procedureFor('getAlertRule').input(ruleRef.extend({ query: getAlertRuleQuery.prefault({}) }))
+    .query(({ ctx, input }) => getAlertRule(ctx.deps, ctx.caller, input.rule_id, input.query)),
   create: procedureFor('createAlertRule').input(createAlertRuleInput)
     .mutation(({ ctx, input }) => createAlertRule(ctx.deps, ctx.caller, input)),
   update: procedureFor('patchAlertRule').input(ruleRef.extend({ patch: patchAlertRuleInput }))

@@ -3,6 +3,6 @@ import { tenantAuditLog } from '../../services/audit-log';
 import { procedureFor, router } from '../init';
 
 export const auditLogRouter = router({
-  list: procedureFor('listAuditLog').input(auditLogQuery.optional())
-    .query(({ ctx, input }) => tenantAuditLog(ctx.deps, ctx.caller, auditLogQuery.parse(input ?? {}))),
+  list: procedureFor('listAuditLog').input(auditLogQuery.prefault({}))
+    .query(({ ctx, input }) => tenantAuditLog(ctx.deps, ctx.caller, input)),
 });
