@@ -3,10 +3,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import { giveUpDelivery } from '../db/repositories/alert-deliveries';
+import { giveUpDelivery, holdDelivery } from '../db/repositories/alert-deliveries';
 import { findSlackToken } from '../db/repositories/slack-installations';
 import { isSlackWebhook } from '../domain/channels';
-import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type AlertLinks, type DeliveryContext } from '../notify/alert-message';
+import { alertPagerDutyEvent, alertSlackMessage, type AlertLinks, type DeliveryContext } from '../notify/alert-message';
 import type { Mailer } from '../notify/mailer';
 import { DeliveryError } from '../notify/outcome';
 import { sendPagerDutyEvent } from '../notify/pagerduty';
@@ -14,19 +14,24 @@ import { postSlackMessage, postSlackWebhook } from '../notify/slack';
 import { openChannel } from '../security/channel-secrets';
 import { decryptSecret } from '../security/crypto';
 import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../workflows/contracts';
+import { type EmailOutcome, sendAlertEmail } from './alert-email';
 import { claimDelivery, loadDeliveryContext, recordAttempt, triggerStillPending } from './delivery-attempts';
 import { fireAlertRules, type ScheduledDelivery } from './fire-alert-rules';
 
 export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logger; config: Readonly<Config>; mailer: Mailer }) {
-  async function send(ctx: DeliveryContext, links: AlertLinks): Promise<void> {
+  /** Sends to the channel; for e-mail, answers who got it and who was held back. */
+  async function send(ctx: DeliveryContext, links: AlertLinks): Promise<EmailOutcome | undefined> {
     const channel = openChannel(config.secrets.dataEncryptionKey, ctx.channel);
     switch (channel.type) {
       case 'email':
         // Only incidents page twice (trigger, resolve); e-mail and Slack carry the alert itself.
-        return mailer.send(alertEmail(ctx, links, channel.to));
+        return sendAlertEmail({ db, config, mailer, log }, ctx, links, channel.to);
       case 'slack': {
         const message = alertSlackMessage(ctx, links);
-        if (isSlackWebhook(channel)) return postSlackWebhook({ url: channel.webhook_url, message });
+        if (isSlackWebhook(channel)) {
+          await postSlackWebhook({ url: channel.webhook_url, message });
+          return undefined;
+        }
         const sealed = await findSlackToken({ db, tenantId: ctx.tenantId, teamId: channel.team_id });
         if (!sealed) throw new DeliveryError(`the Slack workspace ${channel.team_id} is no longer installed`, false);
         let token: string;
@@ -35,10 +40,12 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
         } catch {
           throw new DeliveryError('the stored Slack token cannot be decrypted (was DATA_ENCRYPTION_KEY changed?)', false);
         }
-        return postSlackMessage({ apiBaseUrl: config.slack.apiBaseUrl, token, channel: channel.channel, message });
+        await postSlackMessage({ apiBaseUrl: config.slack.apiBaseUrl, token, channel: channel.channel, message });
+        return undefined;
       }
       case 'pagerduty':
-        return sendPagerDutyEvent({ eventsUrl: config.pagerduty.eventsUrl, event: alertPagerDutyEvent(ctx, links, channel.routing_key) });
+        await sendPagerDutyEvent({ eventsUrl: config.pagerduty.eventsUrl, event: alertPagerDutyEvent(ctx, links, channel.routing_key) });
+        return undefined;
     }
   }
 
@@ -67,8 +74,9 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
       const links = { findingsUrl: `${config.http.publicBaseUrl}/app/accounts/${ctx.awsAccountId}` };
       // Heartbeats let Temporal notice a dead worker within seconds rather than at the attempt's timeout.
       const beat = setInterval(() => Context.current().heartbeat(), 2_000);
+      let email: EmailOutcome | undefined;
       try {
-        await send(ctx, links);
+        email = await send(ctx, links);
       } catch (err) {
         const failure = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, true);
         const outcome = failure.retryable ? 'retryable' : 'permanent';
@@ -83,7 +91,12 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
       } finally {
         clearInterval(beat);
       }
-      await recordAttempt({ db, deliveryId, claimedAt, outcome: 'delivered' });
+      if (email?.sent === 0) {
+        await holdDelivery({ db, deliveryId, claimedAt, held: email.held });
+        log.info({ ...fields, held: email.held.map((h) => h.reason) }, 'alert e-mail held: no address may be sent to yet');
+        return;
+      }
+      await recordAttempt({ db, deliveryId, claimedAt, outcome: 'delivered', held: email?.held });
       log.info(fields, 'alert delivered');
     },
 

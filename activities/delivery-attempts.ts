@@ -6,6 +6,7 @@ import { countOpenSignals, signalsOpenedBy } from '../db/repositories/signals';
 import { severityRank } from '../domain/checks/types';
 import type { AttemptOutcome } from '../domain/deliveries';
 import { newId } from '../domain/ids';
+import type { HeldRecipient } from '../domain/recipients';
 import type { DeliveryContext } from '../notify/alert-message';
 
 // One delivery of an alert to one channel, an attempt at a time: claim, send (activities/alerts.ts), record.
@@ -30,7 +31,7 @@ export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Db
 
 /**
  * Claims the delivery for one attempt and returns the claim (its time), or undefined when there is nothing to
- * send (delivered, failed for good, or not this tenant's). Finding it still 'sending' means the previous attempt
+ * send (delivered, failed for good, held, or not this tenant's). Finding it still 'sending' means the previous attempt
  * was cut off mid-send (its worker died): that attempt is recorded as such first.
  */
 export async function claimDelivery(
@@ -38,7 +39,8 @@ export async function claimDelivery(
 ): Promise<Date | undefined> {
   return db.transaction().execute(async (trx) => {
     const current = await lockDelivery({ db: trx, tenantId, deliveryId });
-    if (!current || current.status === 'delivered' || current.status === 'failed') return undefined;
+    // Settled for good: delivered, failed, or held (an e-mail that could go to nobody; it is not sent later).
+    if (!current || current.status === 'delivered' || current.status === 'failed' || current.status === 'held') return undefined;
     if (current.status === 'sending') {
       await insertAttempt({
         db: trx,
@@ -58,15 +60,17 @@ export async function claimDelivery(
  * but only if the attempt still holds the claim (see settleDelivery).
  */
 export async function recordAttempt(
-  { db, deliveryId, claimedAt, outcome, httpStatus, error, now = new Date() }:
-  { db: Db; deliveryId: string; claimedAt: Date; outcome: AttemptOutcome; httpStatus?: number; error?: string; now?: Date },
+  { db, deliveryId, claimedAt, outcome, httpStatus, error, held, now = new Date() }: {
+    db: Db; deliveryId: string; claimedAt: Date; outcome: AttemptOutcome; httpStatus?: number; error?: string;
+    held?: readonly HeldRecipient[]; now?: Date;
+  },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await insertAttempt({
       db: trx,
       attempt: { id: newId('attempt'), delivery_id: deliveryId, attempted_at: claimedAt, outcome, http_status: httpStatus ?? null, error: error ?? null },
     });
-    await settleDelivery({ db: trx, deliveryId, claimedAt, outcome, error: error ?? null, at: now });
+    await settleDelivery({ db: trx, deliveryId, claimedAt, outcome, error: error ?? null, at: now, held });
   });
 }
 

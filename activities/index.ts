@@ -6,6 +6,7 @@ import type { ExportStorage } from '../exports/storage';
 import { accountActivities } from './accounts';
 import { alertActivities } from './alerts';
 import { exportActivities } from './exports';
+import { retentionActivities } from './retention';
 import { scanActivities } from './scans';
 import type { Mailer } from '../notify/mailer';
 
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...scanActivities(deps),
     ...alertActivities(deps),
     ...exportActivities(deps),
+    ...retentionActivities(deps),
   };
 }
 

@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   invalid_oauth_state: 400,
   invalid_invitation: 400,
   invalid_reset_token: 400,
+  invalid_verification_token: 400,
   invalid_signature: 400,
   plan_feature_unavailable: 403,
   link_expired: 403,

@@ -2,10 +2,12 @@ import type {
   AccountsTable, CostExplorerReadsTable, ScanCheckpointsTable, ScansTable, ScoreHistoryTable, SignalAcceptancesTable, SignalsTable,
 } from './tables/accounts';
 import type {
-  AlertDeliveriesTable, AlertEventsTable, AlertRuleStatesTable, AlertRulesTable, DeliveryAttemptsTable, EmailOutboxTable,
+  AlertDeliveriesTable, AlertEventsTable, AlertRecipientsTable, AlertRuleStatesTable, AlertRulesTable, DeliveryAttemptsTable, EmailOutboxTable,
 } from './tables/alerts';
 import type { AuditEventsTable } from './tables/audit';
-import type { InvitationsTable, PasswordResetsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable } from './tables/identity';
+import type {
+  EmailVerificationsTable, InvitationsTable, PasswordResetsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable,
+} from './tables/identity';
 import type {
   ExportsTable, OauthStatesTable, SlackInstallationsTable, StripeEventsTable, StripeSubscriptionsTable,
 } from './tables/integrations';
@@ -16,6 +18,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
+  email_verifications: EmailVerificationsTable;
   rate_limits: RateLimitsTable;
   audit_events: AuditEventsTable;
   accounts: AccountsTable;
@@ -30,6 +33,7 @@ export interface Database {
   alert_events: AlertEventsTable;
   alert_deliveries: AlertDeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  alert_recipients: AlertRecipientsTable;
   email_outbox: EmailOutboxTable;
   exports: ExportsTable;
   slack_installations: SlackInstallationsTable;

@@ -5,6 +5,7 @@ export const AUDIT_ACTIONS = [
   'auth.login_failed',
   'auth.refresh_token_reused',
   'auth.password_reset',
+  'auth.email_verified',
   'user.invited',
   'user.role_changed',
   'user.removed',

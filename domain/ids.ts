@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   refreshToken: 'rtk',
   invitation: 'inv',
   passwordReset: 'pwr',
+  emailVerification: 'evf',
   auditEvent: 'aud',
   account: 'acc',
   scan: 'scan',

@@ -58,3 +58,14 @@ export const PASSWORD_RESET_TTL_MINUTES = 60;
 
 /** The key of a limit on one AWS account of a tenant (see above: never the row). */
 export const accountLimitKey = (kind: string, tenantId: string, awsAccountId: string) => `${kind}:${tenantId}:${awsAccountId}`;
+
+/**
+ * E-mails (alerts and recipient confirmations, one per address) a tenant may send per hour: 200, or 4 per account
+ * its plan allows when that is more (every account of an enterprise estate alerting two addresses at once).
+ */
+export const emailsPerTenantPerHour = (accountLimit: number): number => Math.max(200, accountLimit * 4);
+export const TENANT_EMAIL_WINDOW_SECONDS = 60 * 60;
+
+/** Verification links: a link lives this many hours; a user may ask for a new one this many times an hour. */
+export const EMAIL_VERIFICATION_TTL_HOURS = 72;
+export const EMAIL_VERIFICATION_RESENDS_PER_HOUR = 3;

@@ -1,6 +1,8 @@
 import type { ChannelConfig } from '../domain/channels';
 import type { Scenario, Severity } from '../domain/checks/types';
 import type { DeliveryKind } from '../domain/deliveries';
+import type { PlanId } from '../domain/plans';
+import { CONFIRMATION_LINK_DAYS } from '../domain/recipients';
 import { escapeHtml } from '../security/html';
 import type { Email } from './mailer';
 
@@ -28,6 +30,8 @@ export interface DeliveryContext {
   awsAccountId: string;
   displayName: string | null;
   tenantName: string;
+  /** The tenant's plan: its hourly e-mail allowance follows it. */
+  plan: PlanId;
   /** The findings the alert's scan opened in its scenarios, most severe first. */
   opened: { id: string; title: string; severity: Severity; scenario: Scenario; resource: string; region: string }[];
   openCount: number;
@@ -38,6 +42,12 @@ export interface DeliveryContext {
 export interface AlertLinks {
   /** The account's findings in the dashboard. */
   findingsUrl: string;
+}
+
+/** The recipient's way out of an alert e-mail: the page to open, and the RFC 8058 one-click URL for mail clients. */
+export interface UnsubscribeLinks {
+  pageUrl: string;
+  oneClickUrl: string;
 }
 
 function accountLabel(ctx: DeliveryContext): string {
@@ -56,7 +66,8 @@ function findingLines(ctx: DeliveryContext): string[] {
   return lines;
 }
 
-export function alertEmail(ctx: DeliveryContext, links: AlertLinks, to: string[]): Email {
+/** The alert e-mail to one recipient, with its own unsubscribe link and List-Unsubscribe headers. */
+export function alertEmail(ctx: DeliveryContext, links: AlertLinks, to: string, unsubscribe: UnsubscribeLinks): Omit<Email, 'idempotencyKey'> {
   const found = findingLines(ctx);
   const text = [
     `Alert rule "${ctx.ruleName}" fired for AWS account ${accountLabel(ctx)}.`,
@@ -70,6 +81,8 @@ export function alertEmail(ctx: DeliveryContext, links: AlertLinks, to: string[]
     '',
     `Findings: ${links.findingsUrl}`,
     `Alert id: ${ctx.alertId} (acknowledge it to stop repeat notifications until the findings change)`,
+    '',
+    `You get this as an alert recipient of ${ctx.tenantName} on Sentinel. Stop these e-mails: ${unsubscribe.pageUrl}`,
   ].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif">
 <h2>${escapeHtml(ctx.ruleName)}</h2>
@@ -79,8 +92,42 @@ scenarios: ${escapeHtml(ctx.scenarios.join(', ') || 'none')}</p>
 ${found.length > 0 ? `<p>New in this scan:</p><ul>${found.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '<p>No new findings in this scan; the score crossed the threshold.</p>'}
 <p><a href="${escapeHtml(links.findingsUrl)}">See the findings</a></p>
 <p style="color:#666">Alert ${escapeHtml(ctx.alertId)}</p>
+<p style="color:#666">You get this as an alert recipient of ${escapeHtml(ctx.tenantName)} on Sentinel.
+<a href="${escapeHtml(unsubscribe.pageUrl)}">Unsubscribe</a></p>
 </body></html>`;
-  return { idempotencyKey: ctx.deliveryId, to, subject: headline(ctx), text, html };
+  return {
+    to: [to], subject: headline(ctx), text, html,
+    headers: { 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}
+
+/**
+ * The one e-mail an address gets before it has asked for a tenant's alerts. It names the tenant (the only text
+ * the tenant chose) in the body, never in the subject, and says that nothing more comes unless the link is used.
+ */
+export function recipientConfirmationEmail({ tenantName, to, confirmUrl, unsubscribe }: {
+  tenantName: string; to: string; confirmUrl: string; unsubscribe: UnsubscribeLinks;
+}): Omit<Email, 'idempotencyKey'> {
+  const text = [
+    `The Sentinel tenant "${tenantName}" listed ${to} to receive its AWS security alerts by e-mail.`,
+    '',
+    `If you want them, confirm here (the link works for ${CONFIRMATION_LINK_DAYS} days):`,
+    confirmUrl,
+    '',
+    'If you did not expect this, ignore this e-mail: nothing more will be sent to you.',
+    `Never ask me again: ${unsubscribe.pageUrl}`,
+  ].join('\n');
+  const e = escapeHtml;
+  const html = [
+    `<p>The Sentinel tenant <strong>${e(tenantName)}</strong> listed ${e(to)} to receive its AWS security alerts by e-mail.</p>`,
+    `<p><a href="${e(confirmUrl)}">Yes, send me these alerts</a> (the link works for ${CONFIRMATION_LINK_DAYS} days)</p>`,
+    '<p>If you did not expect this, ignore this e-mail: nothing more will be sent to you.</p>',
+    `<p style="color:#666"><a href="${e(unsubscribe.pageUrl)}">Never ask me again</a></p>`,
+  ].join('\n');
+  return {
+    to: [to], subject: 'Confirm that you want Sentinel security alerts', text, html,
+    headers: { 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
 }
 
 /** Block Kit message; `text` is the notification fallback. */

@@ -12,6 +12,8 @@ export interface Email {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers (List-Unsubscribe); kept in the outbox too. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -32,7 +34,10 @@ export function createMailer({ config, db, log }: { config: { smtpUrl?: string; 
         const id = newId('email');
         const inserted = await insertOutboxEmail({
           db,
-          email: { id, idempotency_key: email.idempotencyKey, to_addresses: email.to, subject: email.subject, text_body: email.text, html_body: email.html ?? null },
+          email: {
+            id, idempotency_key: email.idempotencyKey, to_addresses: email.to, subject: email.subject, text_body: email.text,
+            html_body: email.html ?? null, headers: email.headers ? JSON.stringify(email.headers) : null,
+          },
         });
         if (inserted) log.info({ outboxId: id, recipients: email.to.length, subject: email.subject }, 'e-mail written to the outbox (no SMTP_URL)');
       },
@@ -55,6 +60,7 @@ export function createMailer({ config, db, log }: { config: { smtpUrl?: string; 
           subject: email.subject,
           text: email.text,
           html: email.html,
+          headers: email.headers,
           messageId: `<${email.idempotencyKey}@sentinel>`,
         });
       } catch (err) {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // Small, dependency-free primitives for secrets at rest and signed links. Keys come from configuration
 // (config.secrets) and are never stored beside what they protect.
@@ -31,4 +31,9 @@ export function verifySignature(key: Buffer, message: string, signature: string)
   const expected = Buffer.from(sign(key, message));
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** SHA-256, hex: how one-time tokens (and addresses in rate-limit keys) are stored. */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
 }

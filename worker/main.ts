@@ -1,11 +1,13 @@
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { createCloudProvider } from '../cloud';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
-import { workerConnectionOptions } from '../config/temporal';
+import { clientConnectionOptions, workerConnectionOptions } from '../config/temporal';
 import { createDb } from '../db/client';
 import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
+import { ensureRetentionSchedule, retentionScheduleId } from './schedules';
 import { createWorker } from './worker';
 
 // Worker process: runs workflows and activities on one task queue. SIGTERM / SIGINT drain it: in-flight
@@ -18,6 +20,10 @@ async function main(): Promise<void> {
   const mailer = createMailer({ config: config.email, db, log });
   const storage = createExportStorage(config);
   const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
+  const clientConnection = await Connection.connect(clientConnectionOptions(config.temporal));
+  const schedule = await ensureRetentionSchedule(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), config.temporal.taskQueue);
+  await clientConnection.close();
+  log.info({ scheduleId: retentionScheduleId(config.temporal.taskQueue), schedule }, 'retention schedule ready');
   const worker = await createWorker({
     connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer, storage,
   });

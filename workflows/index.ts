@@ -2,4 +2,5 @@
 export { accountWorkflow } from './account';
 export { alertDeliveryWorkflow } from './delivery';
 export { exportRetentionWorkflow, exportWorkflow } from './export';
+export { retentionWorkflow } from './retention';
 export { scanWorkflow } from './scan';

@@ -3,9 +3,11 @@ import {
   loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput, signupOutput, tokensOutput,
 } from '../schemas/auth';
 import { messageBody } from '../schemas/common';
+import { verifyEmailInput } from '../schemas/email';
 import { acceptInviteInput } from '../schemas/users';
 import { login, logout, refresh, signup } from '../services/auth';
 import { acceptInvitation } from '../services/invitations';
+import { verifyEmail } from '../services/email-verification';
 import { confirmPasswordReset, requestPasswordReset } from '../services/password-reset';
 import { endpoint } from './operation';
 
@@ -78,5 +80,16 @@ export const authOperations = [
     success: { status: 200, description: 'The password is set', schema: messageBody },
     errors: ['invalid_reset_token'],
     handler: ({ deps, body, req }) => confirmPasswordReset(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
+  }),
+  endpoint({
+    operationId: 'verifyEmail', method: 'post', path: '/auth/verify-email', tag: 'Authentication', access: PUBLIC,
+    summary: 'Verify an e-mail address through the link sent at sign-up',
+    description: 'The token from the link is the proof; it works once, for 72 hours. Until the owner of a tenant has '
+      + 'verified, the tenant e-mails nobody but the owner: alert e-mails to others are held, invitations wait (and '
+      + 'are sent at this moment). An accepted invitation or a password reset verifies the address too.',
+    body: verifyEmailInput,
+    success: { status: 200, description: 'Verified', schema: messageBody },
+    errors: ['invalid_verification_token'],
+    handler: ({ deps, body, req }) => verifyEmail(deps, { token: body.token, clientAddress: req.ip ?? 'unknown' }),
   }),
 ];

@@ -6,6 +6,7 @@ import { authOperations } from './auth';
 import { billingOperations } from './billing';
 import { complianceOperations } from './compliance';
 import { docsOperations } from './docs';
+import { emailLinkOperations } from './email-links';
 import { exportOperations } from './exports';
 import { healthOperations } from './health';
 import { integrationOperations } from './integrations';
@@ -36,6 +37,7 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...exportOperations,
   ...alertRuleOperations,
   ...alertOperations,
+  ...emailLinkOperations,
   ...userOperations,
   ...auditLogOperations,
   ...integrationOperations,

@@ -18,6 +18,9 @@ export const tenant = z.object({
   status: z.enum(TENANT_STATUSES),
   created_at: timestamp,
 });
-export const meOutput = z.object({ user, tenant });
+export const meOutput = z.object({
+  user: user.extend({ email_verified: z.boolean().meta({ description: 'Whether the user has proved their address' }) }),
+  tenant,
+});
 export const patchMeInput = z.strictObject({ name: displayName });
 export const patchMeOutput = z.object({ name: z.string() });

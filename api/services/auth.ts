@@ -15,6 +15,7 @@ import { AppError } from '../errors';
 import type { LoginInput, SignupInput, TokensOutput } from '../schemas/auth';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { auditAs } from './audit-log';
+import { sendVerificationLink } from './email-verification';
 import { takeHits } from './rate-limits';
 import { newRefreshSecret, sha256, signTokens } from './tokens';
 import { timingSafeEqual } from 'node:crypto';
@@ -26,7 +27,8 @@ type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
  * per client address per hour before anything else (each one is a tenant, and a password hash), failed ones
  * too: probing which addresses are taken counts.
  */
-export async function signup({ db, log, config }: Deps, input: SignupInput & { clientAddress: string }) {
+export async function signup(deps: Deps & Pick<AppDeps, 'mailer'>, input: SignupInput & { clientAddress: string }) {
+  const { db, log, config } = deps;
   const allowed = config.auth.signupsPerClientPerHour;
   await takeHits(db, [{
     key: `signup:client:${input.clientAddress}`, limit: allowed, windowSeconds: SIGNUP_WINDOW_SECONDS,
@@ -51,7 +53,12 @@ export async function signup({ db, log, config }: Deps, input: SignupInput & { c
     throw err;
   }
   log.info({ tenantId, userId }, 'tenant signed up');
-  return { tenant_id: tenantId, user_id: userId, message: 'Account created. Log in with POST /auth/login.' };
+  await sendVerificationLink(deps, { id: userId, email: input.email, name: input.name });
+  return {
+    tenant_id: tenantId, user_id: userId,
+    message: 'Account created. Log in with POST /auth/login. A link to verify your e-mail address is on its way: until you follow it, '
+      + 'alerts and invitations are e-mailed to nobody but you.',
+  };
 }
 
 const INVALID_LOGIN = 'Invalid e-mail or password';

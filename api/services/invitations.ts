@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import {
-  consumeInvitation, expireOtherInvitations, findPendingInvitation, insertInvitation, lockInvitee,
+  consumeInvitation, expireOtherInvitations, findPendingInvitation, insertInvitation, listWaitingInvitees, lockInvitee, ownerVerified,
 } from '../../db/repositories/invitations';
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
@@ -106,6 +106,9 @@ export async function resendInvitation(deps: AppDeps, caller: Caller, userId: st
     const user = await lockInvitee({ db: trx, tenantId: caller.tenantId, userId });
     if (!user) throw notFound('User');
     if (user.password_hash !== null) throw new AppError('invalid_state', 'This user has already accepted the invitation');
+    if (!(await ownerVerified({ db: trx, tenantId: caller.tenantId }))) {
+      throw new AppError('invalid_state', 'Invitation e-mails wait until the tenant\'s owner has verified their e-mail address; it is sent then');
+    }
     // Counted outside the transaction, so a refused resend still counts; a failed send is taken back.
     const releaseHits = await countInvitationEmail(deps.db, caller.tenantId, user.email);
     const invitation = await issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
@@ -119,6 +122,20 @@ export async function resendInvitation(deps: AppDeps, caller: Caller, userId: st
   });
   deps.log.info({ userId, invitationId }, 'invitation sent again');
   return { message: `A new invitation e-mail was sent to ${email}; earlier links no longer work.` };
+}
+
+/**
+ * Sends the invitations that waited for the owner to verify their address (the owner is the inviter they
+ * name). Answers how many went out; one that fails is logged and can be sent again with a resend.
+ */
+export async function sendWaitingInvitations(deps: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>, owner: Caller): Promise<number> {
+  let sent = 0;
+  for (const invitee of await listWaitingInvitees({ db: deps.db, tenantId: owner.tenantId })) {
+    const invitation = await issueInvitation({ db: deps.db, tenantId: owner.tenantId, userId: invitee.id });
+    if (await sendInvitation(deps, owner, { userId: invitee.id, email: invitee.email, name: invitee.name, role: invitee.role }, invitation)) sent += 1;
+  }
+  if (sent > 0) deps.log.info({ tenantId: owner.tenantId, sent }, 'waiting invitations sent');
+  return sent;
 }
 
 const invalidInvitation = () => new AppError('invalid_invitation', 'The invitation is unknown, already used or expired');

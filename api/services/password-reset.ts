@@ -1,7 +1,5 @@
-import { consumePasswordReset, insertPasswordReset } from '../../db/repositories/password-resets';
 import { revokeAllRefreshTokens } from '../../db/repositories/refresh-tokens';
 import { findUserByEmail, setUserPassword } from '../../db/repositories/users';
-import { newId } from '../../domain/ids';
 import {
   PASSWORD_RESETS_PER_ADDRESS, PASSWORD_RESETS_PER_CLIENT, PASSWORD_RESET_TTL_MINUTES, PASSWORD_RESET_WINDOW_SECONDS,
 } from '../../domain/limits';
@@ -11,10 +9,15 @@ import { AppError } from '../errors';
 import { hashPassword } from './passwords';
 import { auditAs } from './audit-log';
 import { takeHits } from './rate-limits';
-import { newRefreshSecret, sha256 } from './tokens';
+import { sha256 } from './tokens';
+import { consumeLink, mailUserLink, type UserLinkKind } from './user-links';
 
 // The way back into an account, and the proof of an address: whoever can read the mailbox can set the password.
 // A squatter who signed up with somebody else's address loses the account the moment its owner follows a link.
+
+const PASSWORD_RESET_LINK: UserLinkKind = {
+  table: 'password_resets', idKind: 'passwordReset', ttlMinutes: PASSWORD_RESET_TTL_MINUTES, page: 'reset-password', label: 'password reset',
+};
 
 const ACCEPTED = { message: 'If an account uses this address, a password reset link is on its way; it works once, for one hour.' };
 
@@ -24,9 +27,10 @@ const ACCEPTED = { message: 'If an account uses this address, a password reset l
  * address. Invited users who have not accepted get nothing: their invitation is their way in.
  */
 export async function requestPasswordReset(
-  { db, config, log, mailer }: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>,
   { email, clientAddress }: { email: string; clientAddress: string },
 ): Promise<typeof ACCEPTED> {
+  const { db } = deps;
   await takeHits(db, [
     {
       key: `password-reset:client:${clientAddress}`, limit: PASSWORD_RESETS_PER_CLIENT, windowSeconds: PASSWORD_RESET_WINDOW_SECONDS,
@@ -39,21 +43,10 @@ export async function requestPasswordReset(
   ]);
   const user = await findUserByEmail({ db, email });
   if (!user?.password_hash) return ACCEPTED;
-
-  const id = newId('passwordReset');
-  const { secret, hash } = newRefreshSecret();
-  const { expiresAt } = await insertPasswordReset({ db, id, userId: user.id, tokenHash: hash, ttlMinutes: PASSWORD_RESET_TTL_MINUTES });
-  const link = `${config.http.publicBaseUrl}/app/reset-password#token=${encodeURIComponent(secret)}`;
-  try {
-    await mailer.send({ idempotencyKey: id, to: [user.email], ...resetEmail({ baseUrl: config.http.publicBaseUrl, name: user.name, link, token: secret, expiresAt }) });
-  } catch (err) {
-    // The answer stays the same: a failure here must not tell the caller the address has an account.
-    log.warn({ userId: user.id, reason: (err as Error).message }, 'password reset e-mail could not be sent');
-    return ACCEPTED;
-  }
-  log.info({ userId: user.id, passwordResetId: id }, 'password reset link sent');
-  // Without a mail server (the embedded default) a newcomer follows the link from the log; never in production.
-  if (mailer.via === 'outbox' && config.env !== 'production') log.info({ userId: user.id, link }, 'password reset link (no SMTP_URL: also kept in email_outbox)');
+  // A failure to send keeps the same answer: it must not tell the caller the address has an account.
+  await mailUserLink(deps, PASSWORD_RESET_LINK, user, ({ url, token, expiresAt }) => resetEmail({
+    baseUrl: deps.config.http.publicBaseUrl, name: user.name, link: url, token, expiresAt,
+  }));
   return ACCEPTED;
 }
 
@@ -63,7 +56,7 @@ export async function confirmPasswordReset(
 ) {
   const passwordHash = await hashPassword(password);
   const userId = await db.transaction().execute(async (trx) => {
-    const owner = await consumePasswordReset({ db: trx, tokenHash: sha256(token) });
+    const owner = await consumeLink(trx, PASSWORD_RESET_LINK, token);
     if (!owner) throw new AppError('invalid_reset_token', 'The password reset link is unknown, already used or expired; ask for a new one');
     await setUserPassword({ db: trx, userId: owner.id, passwordHash });
     await revokeAllRefreshTokens({ db: trx, userId: owner.id });

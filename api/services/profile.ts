@@ -12,7 +12,10 @@ export async function getProfile({ db }: Deps, caller: Caller) {
   ]);
   if (!user || !tenant) throw notFound('User');
   return {
-    user: { user_id: user.id, email: user.email, name: user.name, role: user.role, created_at: user.created_at.toISOString() },
+    user: {
+      user_id: user.id, email: user.email, name: user.name, role: user.role, created_at: user.created_at.toISOString(),
+      email_verified: user.email_verified_at !== null,
+    },
     tenant: { tenant_id: tenant.id, name: tenant.name, plan: tenant.plan, status: tenant.status, created_at: tenant.created_at.toISOString() },
   };
 }

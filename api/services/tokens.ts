@@ -1,6 +1,7 @@
-import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../../config/config';
+import { sha256 } from '../../security/crypto';
 
 // Tokens are HS256 JWTs. The id_token is the bearer credential (SPEC section 5); the access_token is
 // issued for parity with the spec and is refused as a bearer by checking `token_use`.
@@ -63,6 +64,4 @@ export function newRefreshSecret(): { secret: string; hash: string } {
   return { secret, hash: sha256(secret) };
 }
 
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
+export { sha256 };

@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../../db/errors';
+import { ownerVerified } from '../../db/repositories/invitations';
 import { deleteUser, findUser, insertUser, listUsers, updateUserRole } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
 import type { AssignableRole } from '../../domain/roles';
@@ -23,7 +24,9 @@ export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
 
 /**
  * Creates the user (without a password) and its invitation in one transaction, then mails the link. A
- * failed e-mail does not undo the invitation: the answer says so and the link can be sent again.
+ * failed e-mail does not undo the invitation: the answer says so and the link can be sent again. While the
+ * tenant's owner has not verified their address, no link is made and nothing is mailed: the invitation waits
+ * and is sent when they verify (api/services/email-verification.ts).
  */
 export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUserInput) {
   const { db, log } = deps;
@@ -38,18 +41,24 @@ export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUse
         user: { id: userId, tenant_id: caller.tenantId, email: input.email, name: input.name, role: input.role, password_hash: null },
       });
       await audit(trx, caller, 'user.invited', `user:${userId}`, { email: input.email, role: input.role });
+      if (!(await ownerVerified({ db: trx, tenantId: caller.tenantId }))) return undefined;
       return issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_key')) throw new AppError('email_taken', 'A user with this e-mail already exists');
     throw err;
   }
+  const invited = { user_id: userId, email: input.email, name: input.name, role: input.role };
+  if (!invitation) {
+    log.info({ userId, role: input.role }, 'user invited; the invitation e-mail waits for the owner to verify their address');
+    return { ...invited, message: `${input.email} is invited. The invitation e-mail is sent once the tenant's owner has verified their e-mail address.` };
+  }
   log.info({ userId, invitationId: invitation.id, role: input.role }, 'user invited');
   const sent = await sendInvitation(deps, caller, { userId, ...input }, invitation);
   const message = sent
     ? `Invitation e-mail sent to ${input.email}; its link expires at ${invitation.expiresAt.toISOString()}.`
     : `The user was invited, but the invitation e-mail could not be sent; send it again with POST /users/${userId}/resend-invite.`;
-  return { user_id: userId, email: input.email, name: input.name, role: input.role, message };
+  return { ...invited, message };
 }
 
 /** The owner's role is fixed; everyone else's can be set to any assignable role. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AttemptOutcome, DeliveryStatus } from '../../domain/deliveries';
+import type { HeldRecipient } from '../../domain/recipients';
 import type { Database } from '../database';
 import type { NewAlertDelivery, NewDeliveryAttempt } from '../tables/alerts';
 
@@ -35,7 +36,7 @@ export async function findDeliveryView({ db, tenantId, deliveryId }: { db: Conn;
       'e.id as alertId', 'e.tenant_id as tenantId', 'e.account_id as accountId', 'e.rule_id as ruleId', 'e.scan_id as scanId',
       'e.srs_at_trigger as srs', 'e.scenarios_triggered as scenarios', 'e.fired_at as firedAt',
       'r.name as ruleName', 'r.min_srs as minSrs', 'a.aws_account_id as awsAccountId', 'a.display_name as displayName',
-      't.name as tenantName',
+      't.name as tenantName', 't.plan',
     ])
     .where('d.id', '=', deliveryId)
     .where('d.tenant_id', '=', tenantId)
@@ -62,12 +63,29 @@ export async function insertAttempt({ db, attempt }: { db: Conn; attempt: NewDel
  * Moves the delivery on after an attempt, but only while that attempt still holds the claim: a stale attempt
  * that outlived its timeout never undoes the outcome of a newer one.
  */
-export async function settleDelivery({ db, deliveryId, claimedAt, outcome, error, at }: {
+export async function settleDelivery({ db, deliveryId, claimedAt, outcome, error, at, held }: {
   db: Conn; deliveryId: string; claimedAt: Date; outcome: AttemptOutcome; error: string | null; at: Date;
+  /** E-mail: the addresses held back while the others were sent to. */
+  held?: readonly HeldRecipient[];
 }): Promise<void> {
   const status: DeliveryStatus = outcome === 'delivered' ? 'delivered' : outcome === 'permanent' ? 'failed' : 'pending';
   await db.updateTable('alert_deliveries')
-    .set({ status, delivered_at: outcome === 'delivered' ? at : null, last_error: error, claimed_at: null })
+    .set({
+      status, delivered_at: outcome === 'delivered' ? at : null, last_error: error, claimed_at: null,
+      ...(held && held.length > 0 ? { held_recipients: JSON.stringify(held) } : {}),
+    })
+    .where('id', '=', deliveryId).where('status', '=', 'sending').where('claimed_at', '=', claimedAt).execute();
+}
+
+/**
+ * Settles an e-mail delivery that sent nothing: every address was held back (domain/recipients.ts). Like
+ * settleDelivery, only while the attempt still holds the claim.
+ */
+export async function holdDelivery({ db, deliveryId, claimedAt, held }: {
+  db: Conn; deliveryId: string; claimedAt: Date; held: readonly HeldRecipient[];
+}): Promise<void> {
+  await db.updateTable('alert_deliveries')
+    .set({ status: 'held', held_recipients: JSON.stringify(held), last_error: null, claimed_at: null })
     .where('id', '=', deliveryId).where('status', '=', 'sending').where('claimed_at', '=', claimedAt).execute();
 }
 

@@ -69,3 +69,22 @@ export async function lockInvitee({ db, tenantId, userId }: { db: Conn; tenantId
     .forUpdate()
     .executeTakeFirst();
 }
+
+/** Invited users whose invitation e-mail waited for the owner's verified address: never sent a link. */
+export async function listWaitingInvitees({ db, tenantId }: { db: Conn; tenantId: string }) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'role'])
+    .where('tenant_id', '=', tenantId)
+    .where('password_hash', 'is', null)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('invitations').select('id').whereRef('invitations.user_id', '=', 'users.id'))))
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether the tenant's owner has proved their address: until then the tenant's invitations wait. */
+export async function ownerVerified({ db, tenantId }: { db: Conn; tenantId: string }): Promise<boolean> {
+  const owner = await db.selectFrom('users').select('email_verified_at')
+    .where('tenant_id', '=', tenantId).where('role', '=', 'owner').executeTakeFirst();
+  return owner?.email_verified_at != null;
+}

@@ -9,14 +9,16 @@ export interface WindowState {
   resetsInSeconds: number;
 }
 
-/** Adds one hit to a fixed window counter in Postgres, shared by every API instance. */
-export async function hitWindow({ db, key, windowSeconds }: { db: Conn; key: string; windowSeconds: number }): Promise<WindowState> {
+/** Adds `hits` (one unless told) to a fixed window counter in Postgres, shared by every API instance. */
+export async function hitWindow(
+  { db, key, windowSeconds, hits = 1 }: { db: Conn; key: string; windowSeconds: number; hits?: number },
+): Promise<WindowState> {
   const expired = sql<boolean>`rate_limits.window_start <= now() - make_interval(secs => ${windowSeconds})`;
   const row = await db
     .insertInto('rate_limits')
-    .values({ key, window_start: sql`now()`, count: 1 })
+    .values({ key, window_start: sql`now()`, count: hits })
     .onConflict((oc) => oc.column('key').doUpdateSet({
-      count: sql`case when ${expired} then 1 else rate_limits.count + 1 end`,
+      count: sql`case when ${expired} then ${hits}::int else rate_limits.count + ${hits}::int end`,
       window_start: sql`case when ${expired} then now() else rate_limits.window_start end`,
     }))
     .returning(['count', sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as('resets_in')])
@@ -24,9 +26,9 @@ export async function hitWindow({ db, key, windowSeconds }: { db: Conn; key: str
   return { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) };
 }
 
-/** Takes one hit back (a request that turned out not to count, e.g. a successful login). */
-export async function releaseHit({ db, key }: { db: Conn; key: string }): Promise<void> {
-  await db.updateTable('rate_limits').set({ count: sql`greatest(count - 1, 0)` }).where('key', '=', key).execute();
+/** Takes hits back (one unless told: a request that turned out not to count, e.g. a successful login). */
+export async function releaseHit({ db, key, hits = 1 }: { db: Conn; key: string; hits?: number }): Promise<void> {
+  await db.updateTable('rate_limits').set({ count: sql`greatest(count - ${hits}::int, 0)` }).where('key', '=', key).execute();
 }
 
 export async function clearWindow({ db, key }: { db: Conn; key: string }): Promise<void> {

@@ -1,9 +1,12 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AssignableRole } from '../../domain/roles';
 import type { Database } from '../database';
 import type { NewUser, UserRow } from '../tables/identity';
 
 type Conn = Kysely<Database>;
+
+/** The moment a user proves their address; the first proof is kept. */
+const provedNow = sql<Date>`coalesce(email_verified_at, now())`;
 
 export async function insertUser({ db, user }: { db: Conn; user: NewUser }): Promise<void> {
   await db.insertInto('users').values(user).execute();
@@ -78,7 +81,8 @@ export async function setInvitedUserPassword(
 ) {
   return db
     .updateTable('users')
-    .set({ password_hash: passwordHash, ...(name === undefined ? {} : { name }), updated_at: new Date() })
+    // The invitation link was mailed to the address: following it proves the address.
+    .set({ password_hash: passwordHash, ...(name === undefined ? {} : { name }), email_verified_at: provedNow, updated_at: new Date() })
     .where('id', '=', userId)
     .where('tenant_id', '=', tenantId)
     .where('password_hash', 'is', null)
@@ -86,8 +90,17 @@ export async function setInvitedUserPassword(
     .executeTakeFirst();
 }
 
-/** Sets a user's password (a reset through a mailed link) and ends the sessions signed in before it. */
+/**
+ * Sets a user's password (a reset through a mailed link, which also proves the address) and ends the sessions
+ * signed in before it.
+ */
 export async function setUserPassword({ db, userId, passwordHash }: { db: Conn; userId: string; passwordHash: string }): Promise<void> {
   const now = new Date();
-  await db.updateTable('users').set({ password_hash: passwordHash, sessions_valid_after: now, updated_at: now }).where('id', '=', userId).execute();
+  await db.updateTable('users').set({ password_hash: passwordHash, sessions_valid_after: now, email_verified_at: provedNow, updated_at: now })
+    .where('id', '=', userId).execute();
+}
+
+/** Records that the user proved their address (the first proof counts). */
+export async function markEmailVerified({ db, userId }: { db: Conn; userId: string }): Promise<void> {
+  await db.updateTable('users').set({ email_verified_at: provedNow }).where('id', '=', userId).execute();
 }

@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ChannelConfig, ChannelType } from '../../domain/channels';
 import type { Scenario } from '../../domain/checks/types';
 import type { AttemptOutcome, DeliveryKind, DeliveryStatus } from '../../domain/deliveries';
+import type { HeldRecipient } from '../../domain/recipients';
 import type { Json } from './accounts';
 import type { CreatedAt, Timestamp } from './identity';
 
@@ -66,6 +67,8 @@ export interface AlertDeliveriesTable {
   attempts: Generated<number>;
   last_error: string | null;
   delivered_at: Timestamp | null;
+  /** E-mail only: the addresses held back, and why (the rest were sent to). */
+  held_recipients: Json<HeldRecipient[]> | null;
   created_at: CreatedAt;
 }
 export type NewAlertDelivery = Insertable<AlertDeliveriesTable>;
@@ -87,5 +90,16 @@ export interface EmailOutboxTable {
   subject: string;
   text_body: string;
   html_body: string | null;
+  headers: Json<Record<string, string>> | null;
+  created_at: CreatedAt;
+}
+
+/** An alert e-mail address of a tenant that is not (or was not) a verified user of it. */
+export interface AlertRecipientsTable {
+  tenant_id: string;
+  address: string;
+  confirmation_sent_at: Timestamp | null;
+  confirmed_at: Timestamp | null;
+  unsubscribed_at: Timestamp | null;
   created_at: CreatedAt;
 }

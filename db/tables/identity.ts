@@ -32,6 +32,8 @@ export interface UsersTable {
   password_hash: string | null;
   /** Id tokens issued before this are refused (set by a password reset); null: none are. */
   sessions_valid_after: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When the user proved the address (verification link, accepted invitation, password reset); null: not yet. */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -59,7 +61,8 @@ export interface InvitationsTable {
   created_at: CreatedAt;
 }
 
-export interface PasswordResetsTable {
+/** A single-use link mailed to a user: password resets and e-mail verifications have one shape. */
+export interface UserLinksTable {
   id: string;
   user_id: string;
   token_hash: string;
@@ -67,6 +70,8 @@ export interface PasswordResetsTable {
   used_at: Timestamp | null;
   created_at: CreatedAt;
 }
+export type PasswordResetsTable = UserLinksTable;
+export type EmailVerificationsTable = UserLinksTable;
 
 export interface RateLimitsTable {
   key: string;

@@ -26,7 +26,7 @@ interface Signal {
 beforeAll(async () => {
   const exportsDir = `${process.env.TEST_SCRATCH_DIR as string}/accepted-risk-exports`;
   ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   member = await addUserWithRole(ctx, owner.tenantId, 'member');
   viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
@@ -137,7 +137,7 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
     const before = await ctx.db.selectFrom('signal_acceptances').selectAll().execute();
     await ctx.http.post(url(target.signal_id)).set(viewer.auth).send({ reason: 'x' }).expect(403);
     await ctx.http.delete(url(target.signal_id)).set(viewer.auth).expect(403);
-    const intruder = await signupAndLogin(ctx.http);
+    const intruder = await signupAndLogin(ctx);
     await ctx.http.post(url(target.signal_id)).set(intruder.auth).send({ reason: 'x' }).expect(404);
     expect(await ctx.db.selectFrom('signal_acceptances').selectAll().execute()).toEqual(before);
   });

@@ -25,7 +25,7 @@ const ARN = /^arn:sentinel:temporal:default:workflow\/(scan_[0-9A-Z]{26})$/;
 
 describe('POST /accounts/{account_id}/verify', () => {
   it('verifies through STS once the customer ran the CLI script, and starts the first scan at once', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
     const connected = await connect(owner, customer.accountId);
     expect(connected.sentinel_account_id).toBe('123456789012'); // moto's own account, from GetCallerIdentity
@@ -58,7 +58,7 @@ describe('POST /accounts/{account_id}/verify', () => {
   });
 
   it('answers 422 with an actionable reason while the role is missing, keeps PENDING, and verifies later', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
     const connected = await connect(owner, customer.accountId);
 
@@ -72,7 +72,7 @@ describe('POST /accounts/{account_id}/verify', () => {
   });
 
   it('answers 422 when the role was set up for another ExternalId', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
     const connected = await connect(owner, customer.accountId);
     const tampered = connected.fallback_cli_script.replaceAll(connected.external_id, 'a'.repeat(32));
@@ -82,8 +82,8 @@ describe('POST /accounts/{account_id}/verify', () => {
   });
 
   it("answers 404 for another tenant's account and 409 for a disconnected one", async () => {
-    const owner = await signupAndLogin(ctx.http);
-    const intruder = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
+    const intruder = await signupAndLogin(ctx);
     const customer = await customerAccount();
     await connect(owner, customer.accountId);
     await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(intruder.auth).expect(404);
@@ -97,7 +97,7 @@ describe('POST /accounts/{account_id}/scan', () => {
   let owner: TestUser;
   let awsAccountId: string;
   beforeAll(async () => {
-    owner = await signupAndLogin(ctx.http);
+    owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
     awsAccountId = customer.accountId;
     runAsCustomer({ script: (await connect(owner, awsAccountId)).fallback_cli_script, customer });
@@ -136,7 +136,7 @@ describe('POST /accounts/{account_id}/scan', () => {
       error: `The Solo plan allows ${solo.manual_scans_per_hour * solo.account_limit} manual scans per tenant per hour`, code: 'rate_limited',
     });
 
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     await connect(tenant, '123123123124');
     await fill(accountLimitKey('verify', tenant.tenantId, '123123123124'), VERIFIES_PER_ACCOUNT);
     const refused = await ctx.http.post('/accounts/123123123124/verify').set(tenant.auth).expect(429);
@@ -145,14 +145,14 @@ describe('POST /accounts/{account_id}/scan', () => {
   });
 
   it('refuses to scan a PENDING account with 409', async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     await connect(tenant, '123123123123');
     const res = await ctx.http.post('/accounts/123123123123/scan').set(tenant.auth).expect(409);
     expect(res.body).toMatchObject({ code: 'invalid_state', error: expect.stringContaining('verify') });
   });
 
   it("answers 404 for another tenant's account", async () => {
-    const intruder = await signupAndLogin(ctx.http);
+    const intruder = await signupAndLogin(ctx);
     await ctx.http.post(`/accounts/${awsAccountId}/scan`).set(intruder.auth).expect(404);
   });
 
@@ -164,7 +164,7 @@ describe('POST /accounts/{account_id}/scan', () => {
 
 describe('DELETE /accounts/{account_id} of an ACTIVE account', () => {
   it('stops the scan loop and refuses later scans', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
     runAsCustomer({ script: (await connect(owner, customer.accountId)).fallback_cli_script, customer });
     await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);

@@ -12,7 +12,7 @@ let ctx: TestContext;
 let owner: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true });
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
 });
 afterAll(() => ctx.close());
 
@@ -36,13 +36,13 @@ describe('POST /accounts', () => {
   });
 
   it('accepts the neutral alias cloud_account_id', async () => {
-    const other = await signupAndLogin(ctx.http);
+    const other = await signupAndLogin(ctx);
     await ctx.http.post('/accounts').set(other.auth).send({ cloud_account_id: '444455556666' }).expect(201);
   });
 
   it('gives each account a different ExternalId', async () => {
-    const a = await signupAndLogin(ctx.http);
-    const b = await signupAndLogin(ctx.http);
+    const a = await signupAndLogin(ctx);
+    const b = await signupAndLogin(ctx);
     const ra = await ctx.http.post('/accounts').set(a.auth).send({ aws_account_id: '777788889999' }).expect(201);
     const rb = await ctx.http.post('/accounts').set(b.auth).send({ aws_account_id: '777788889999' }).expect(201);
     expect(ra.body.external_id).not.toBe(rb.body.external_id);
@@ -62,7 +62,7 @@ describe('POST /accounts', () => {
   });
 
   it('keeps at most twice the plan\'s accounts as rows, disconnected ones included; a disconnected one can be connected again', async () => {
-    const churner = await signupAndLogin(ctx.http);
+    const churner = await signupAndLogin(ctx);
     const rowLimit = accountRowLimit(getPlan('solo').account_limit);
     const gone = Array.from({ length: rowLimit }, (_, i) => String(400000000000 + i));
     await ctx.db.insertInto('accounts').values(gone.map((awsId, i) => ({
@@ -86,7 +86,7 @@ describe('POST /accounts', () => {
     ['tags that are not strings', { aws_account_id: '123456789012', tags: [1] }, 'tags'],
     ['an ExternalId chosen by the client', { aws_account_id: '123456789012', external_id: 'mine' }, 'external_id'],
   ])('rejects %s with 400', async (_label, body, field) => {
-    const fresh = await signupAndLogin(ctx.http);
+    const fresh = await signupAndLogin(ctx);
     const res = await ctx.http.post('/accounts').set(fresh.auth).send(body).expect(400);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.error).toContain(field);
@@ -106,7 +106,7 @@ describe('GET /accounts', () => {
 
 describe('tenant isolation', () => {
   it("answers 404 for another tenant's account and changes nothing", async () => {
-    const intruder = await signupAndLogin(ctx.http);
+    const intruder = await signupAndLogin(ctx);
     await ctx.http.get('/accounts/111122223333').set(intruder.auth).expect(404);
     await ctx.http.delete('/accounts/111122223333').set(intruder.auth).expect(404);
     expect((await ctx.http.get('/accounts').set(intruder.auth).expect(200)).body).toEqual({ accounts: [], total: 0 });
@@ -121,7 +121,7 @@ describe('tenant isolation', () => {
 
 describe('DELETE /accounts/{account_id}', () => {
   it('disconnects through the workflow, which then completes; repeating it is harmless', async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '222233334444' }).expect(201);
     const res = await ctx.http.delete('/accounts/222233334444').set(tenant.auth).expect(200);
     expect(res.body).toEqual({ message: expect.stringContaining('disconnected') });
@@ -137,7 +137,7 @@ describe('DELETE /accounts/{account_id}', () => {
   });
 
   it('lets a disconnected account be connected again, with a new ExternalId', async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     const first = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555' }).expect(201);
     await ctx.http.delete('/accounts/333344445555').set(tenant.auth).expect(200);
     const again = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555', display_name: 'Back' }).expect(201);
@@ -161,13 +161,13 @@ describe('roles', () => {
   });
 
   it('lets a member connect accounts', async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     const member = await addUserWithRole(ctx, tenant.tenantId, 'member');
     await ctx.http.post('/accounts').set(member.auth).send({ aws_account_id: '555566667777' }).expect(201);
   });
 
   it('stops accepting the tokens of a removed user at once', async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     const member = await addUserWithRole(ctx, tenant.tenantId, 'member');
     await ctx.http.get('/me').set(member.auth).expect(200);
     await ctx.db.deleteFrom('users').where('id', '=', member.userId).execute();
@@ -191,7 +191,7 @@ describe('a connect that stopped between its commit and its workflow\'s start', 
     .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
 
   it('is taken over by the next connect of the account, within the plan\'s limit it already counts in', async () => {
-    const user = await signupAndLogin(ctx.http); // solo: one account
+    const user = await signupAndLogin(ctx); // solo: one account
     const left = await leftBehind(user, '515151515151');
     const res = await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '515151515151', display_name: 'Again' }).expect(201);
     expect(res.body.external_id).not.toBe(left);
@@ -203,14 +203,14 @@ describe('a connect that stopped between its commit and its workflow\'s start', 
   });
 
   it('still belongs to its connect for a while (it may be about to start the workflow)', async () => {
-    const user = await signupAndLogin(ctx.http);
+    const user = await signupAndLogin(ctx);
     const left = await leftBehind(user, '525252525252', { ageMs: 0 });
     expect((await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '525252525252' }).expect(409)).body.code).toBe('account_exists');
     expect((await rowOf(user, '525252525252')).external_id).toBe(left);
   });
 
   it('answers a verify with how to repair it, and is closed by a disconnect', async () => {
-    const user = await signupAndLogin(ctx.http);
+    const user = await signupAndLogin(ctx);
     await leftBehind(user, '535353535353');
     const verify = await ctx.http.post('/accounts/535353535353/verify').set(user.auth).expect(409);
     expect(verify.body).toEqual({ code: 'invalid_state', error: expect.stringContaining('connect it again') });

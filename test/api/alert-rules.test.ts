@@ -21,10 +21,10 @@ const EMAIL = { type: 'email', to: ['ops@example.com'] };
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   member = await addUserWithRole(ctx, owner.tenantId, 'member');
   viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
-  other = await signupAndLogin(ctx.http);
+  other = await signupAndLogin(ctx);
   await ctx.db.insertInto('slack_installations').values([
     { id: 'slk_a', tenant_id: owner.tenantId, team_id: TEAM, bot_token_encrypted: 'x' },
     { id: 'slk_b', tenant_id: other.tenantId, team_id: OTHER_TEAM, bot_token_encrypted: 'x' },
@@ -194,7 +194,7 @@ describe('POST /alert-rules', () => {
   });
 
   it(`allows ${ALERT_RULES_PER_TENANT} live rules per tenant, created in parallel too; then 403, until one is deleted`, async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     const attempts = await Promise.all(Array.from({ length: ALERT_RULES_PER_TENANT + 3 }, (_, i) =>
       ctx.http.post('/alert-rules').set(tenant.auth).send({ name: `Rule ${i}`, channels: [EMAIL] })));
     expect(attempts.filter((r) => r.status === 201)).toHaveLength(ALERT_RULES_PER_TENANT);
@@ -210,7 +210,7 @@ describe('POST /alert-rules', () => {
 describe('GET /alert-rules', () => {
   let tenant: TestUser;
   beforeAll(async () => {
-    tenant = await signupAndLogin(ctx.http);
+    tenant = await signupAndLogin(ctx);
   });
 
   it("lists the tenant's live rules oldest first, to viewers too", async () => {

@@ -55,10 +55,10 @@ let otherSeeded: { ruleId: string; alertIds: string[] };
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   member = await addUserWithRole(ctx, owner.tenantId, 'member');
   viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
-  other = await signupAndLogin(ctx.http);
+  other = await signupAndLogin(ctx);
   seeded = await seedAlerts(owner, AWS_ID, TOTAL);
   otherSeeded = await seedAlerts(other, OTHER_AWS_ID, 5);
 });
@@ -128,7 +128,7 @@ describe('GET /alerts', () => {
     const { alerts } = await walk(other, 200);
     expect(alerts.map((a) => a.alert_id).sort()).toEqual([...otherSeeded.alertIds].sort());
     expect(alerts.every((a) => a.aws_account_id === OTHER_AWS_ID)).toBe(true);
-    const fresh = await signupAndLogin(ctx.http);
+    const fresh = await signupAndLogin(ctx);
     const none = await ctx.http.get('/alerts').set(fresh.auth).expect(200);
     expect(none.body).toEqual({ alerts: [], count: 0, next_token: null });
   });

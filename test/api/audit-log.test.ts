@@ -22,7 +22,7 @@ let day: string[];
 beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox' } });
   ctx.app.set('trust proxy', true);
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
   admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
   const as = (user: TestUser) => ({ Authorization: user.auth.Authorization, 'X-Forwarded-For': ADDRESS });
@@ -104,7 +104,7 @@ describe('GET /audit-log', () => {
       const user = await addUserWithRole(ctx, owner.tenantId, role);
       expect((await ctx.http.get('/audit-log').set(user.auth).expect(403)).body.code).toBe('forbidden');
     }
-    const stranger = await signupAndLogin(ctx.http);
+    const stranger = await signupAndLogin(ctx);
     const theirs = await auditLog(stranger);
     expect(theirs.events.every((e) => e.actor?.user_id === stranger.userId)).toBe(true);
     await ctx.http.get('/audit-log').query({ action: 'nope' }).set(owner.auth).expect(400);

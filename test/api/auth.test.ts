@@ -188,7 +188,7 @@ describe('POST /auth/login', () => {
 
 describe('POST /auth/refresh', () => {
   it('exchanges a refresh token for a new token set, once', async () => {
-    const user = await signupAndLogin(ctx.http);
+    const user = await signupAndLogin(ctx);
     const res = await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(200);
     expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(res.body.refresh_token).not.toBe(user.refreshToken);
@@ -200,7 +200,7 @@ describe('POST /auth/refresh', () => {
   });
 
   it('stores refresh tokens hashed', async () => {
-    const user = await signupAndLogin(ctx.http);
+    const user = await signupAndLogin(ctx);
     const [, secret] = user.refreshToken.split('.');
     const rows = await ctx.db.selectFrom('refresh_tokens').select('token_hash').execute();
     expect(rows.some((r) => r.token_hash.includes(secret!))).toBe(false);
@@ -212,7 +212,7 @@ describe('POST /auth/refresh', () => {
   });
 
   it('rejects an expired refresh token', async () => {
-    const user = await signupAndLogin(ctx.http);
+    const user = await signupAndLogin(ctx);
     const [id] = user.refreshToken.split('.');
     await ctx.db.updateTable('refresh_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id!).execute();
     await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(401);
@@ -221,7 +221,7 @@ describe('POST /auth/refresh', () => {
 
 describe('POST /auth/logout', () => {
   it('revokes the refresh token', async () => {
-    const user = await signupAndLogin(ctx.http);
+    const user = await signupAndLogin(ctx);
     await ctx.http.post('/auth/logout').send({ refresh_token: user.refreshToken }).expect(204);
     await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(401);
     await ctx.http.post('/auth/logout').send({ refresh_token: user.refreshToken }).expect(204);

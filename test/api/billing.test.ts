@@ -75,7 +75,7 @@ const checkoutBody = {
 
 describe('POST /billing/checkout', () => {
   it('creates the tenant\'s customer once and a subscription checkout for the plan\'s price, bound to the tenant', async () => {
-    const owner = await signupAndLogin(ctx.http, 'Checkout Owner');
+    const owner = await signupAndLogin(ctx, 'Checkout Owner');
     const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     conforms(checkoutOutput, res.body);
     expect(res.body.checkout_url).toMatch(/^https:\/\//);
@@ -110,7 +110,7 @@ describe('POST /billing/checkout', () => {
   });
 
   it('gives concurrent first checkouts of a tenant one customer, and leaves one of their sessions open', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     await Promise.all([1, 2, 3].map(() => ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200)));
     const customerId = await storedCustomer(owner.tenantId);
     // Stripe answers one idempotency key with one customer; every session names the customer that was stored.
@@ -124,7 +124,7 @@ describe('POST /billing/checkout', () => {
   });
 
   it('expires the tenant\'s open session before opening another, so two cannot both be paid', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     const [first] = createdSessions();
     expect(await pendingSession(owner.tenantId)).toBe(first);
@@ -158,7 +158,7 @@ describe('POST /billing/checkout', () => {
   };
 
   it('answers 409 when the open session was paid before its webhook arrived, opening no other', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     const [paid] = createdSessions();
     stripe.handle(notOpen('complete'));
@@ -170,7 +170,7 @@ describe('POST /billing/checkout', () => {
   });
 
   it('opens a new session when the previous one has expired already', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     stripe.handle(notOpen('expired'));
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
@@ -180,7 +180,7 @@ describe('POST /billing/checkout', () => {
   });
 
   it('answers 502 and opens no session when the previous one cannot be expired', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     const [first] = createdSessions();
     stripe.handle((req) => (req.path.endsWith('/expire') ? { status: 500, body: { error: { type: 'api_error' } } } : forwardToStripeMock(req)));
@@ -200,7 +200,7 @@ describe('POST /billing/checkout', () => {
     ['a missing cancel_url', { plan_id: 'team', success_url: checkoutBody.success_url }, 'cancel_url'],
     ['an unknown field', { ...checkoutBody, price: 'price_cheap' }, 'price'],
   ])('rejects %s with 400 without calling Stripe', async (_label, body, field) => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(body).expect(400);
     conforms(errorBody, res.body);
     expect(res.body.code).toBe('validation_failed');
@@ -210,7 +210,7 @@ describe('POST /billing/checkout', () => {
   });
 
   it('answers 502 when Stripe refuses, naming neither the key nor Stripe\'s message', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     stripe.handle(() => ({
       status: 400,
       body: {
@@ -227,7 +227,7 @@ describe('POST /billing/checkout', () => {
 describe('GET /billing/portal', () => {
   let owner: TestUser;
   beforeAll(async () => {
-    owner = await signupAndLogin(ctx.http);
+    owner = await signupAndLogin(ctx);
   });
 
   it('answers 409 before the tenant has a billing customer', async () => {
@@ -260,7 +260,7 @@ describe('GET /billing/portal', () => {
 
 describe('billing roles', () => {
   it.each(['admin', 'member', 'viewer'] as const)('refuses checkout and portal to the %s with 403', async (role) => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const user = await addUserWithRole(ctx, owner.tenantId, role);
     expect((await ctx.http.post('/billing/checkout').set(user.auth).send(checkoutBody).expect(403)).body.code).toBe('forbidden');
     expect((await ctx.http.get('/billing/portal').set(user.auth).expect(403)).body.code).toBe('forbidden');

@@ -32,7 +32,7 @@ let owner: TestUser;
 
 beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox' } });
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID, display_name: NAME }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(owner.auth).expect(200);
@@ -159,7 +159,7 @@ describe('GET /accounts/{account_id}/compliance', () => {
   });
 
   it('is 404 for another tenant\'s account, which its own tenant view does not list', async () => {
-    const other = await signupAndLogin(ctx.http);
+    const other = await signupAndLogin(ctx);
     const res = await ctx.http.get(`/accounts/${AWS_ID}/compliance`).query({ framework: 'cis-aws-7.0' }).set(other.auth).expect(404);
     expect(res.body.code).toBe('not_found');
     await ctx.http.get(`/accounts/${AWS_ID}/compliance/report`).query({ framework: 'cis-aws-7.0' }).set(other.auth).expect(404);

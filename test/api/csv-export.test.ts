@@ -49,7 +49,7 @@ async function addSignals(tenantId: string, accountId: string, count: number): P
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
   await addAccount(owner.tenantId, 'acc_big', BIG);
   await addSignals(owner.tenantId, 'acc_big', SIGNALS);
@@ -137,7 +137,7 @@ describe('GET /accounts/{account_id}/export', () => {
   it.each(PLANS.map((p) => [p.id, p.features.includes('csv_export')] as const))(
     'follows the plan: on %s, exported %p (solo gets 403 plan_feature_unavailable)',
     async (planId, included) => {
-      const tenant = await signupAndLogin(ctx.http);
+      const tenant = await signupAndLogin(ctx);
       await ctx.db.updateTable('tenants').set({ plan: planId }).where('id', '=', tenant.tenantId).execute();
       await addAccount(tenant.tenantId, `acc_${planId}`, '100000000002');
       const res = await ctx.http.get('/accounts/100000000002/export').set(tenant.auth).expect(included ? 200 : 403);
@@ -156,7 +156,7 @@ describe('GET /accounts/{account_id}/export', () => {
   });
 
   it("answers 404 for another tenant's account, an unknown one or a malformed id", async () => {
-    const other = await signupAndLogin(ctx.http);
+    const other = await signupAndLogin(ctx);
     await ctx.db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', other.tenantId).execute();
     for (const id of [BIG, '999999999998', 'not-an-id']) {
       const res = await ctx.http.get(`/accounts/${id}/export`).set(other.auth).expect(404);

@@ -4,7 +4,7 @@ let ctx: TestContext;
 let owner: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
 });
 afterAll(() => ctx.close());
 
@@ -27,7 +27,7 @@ describe('error responses', () => {
   });
 
   it('answers a malformed percent-escape in a path with 400, not 500', async () => {
-    const user = await signupAndLogin(ctx.http);
+    const user = await signupAndLogin(ctx);
     const res = await ctx.http.get('/accounts/%E0').set(user.auth).expect(400);
     expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_input' });
   });

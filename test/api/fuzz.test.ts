@@ -32,7 +32,7 @@ beforeAll(async () => {
   });
   server = ctx.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'agency' }).where('id', '=', owner.tenantId).execute();
   await ctx.http.post('/alert-rules').set(owner.auth)
     .send({ name: 'Any risk', min_srs: 100, channels: [{ type: 'email', to: ['fuzz@example.com'] }] }).expect(201);

@@ -5,7 +5,7 @@ let ctx: TestContext;
 let owner: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await signupAndLogin(ctx.http, 'Olive Owner');
+  owner = await signupAndLogin(ctx, 'Olive Owner');
 });
 afterAll(() => ctx.close());
 
@@ -13,7 +13,7 @@ describe('GET /me', () => {
   it('returns the caller and the tenant as the spec shows', async () => {
     const res = await ctx.http.get('/me').set(owner.auth).expect(200);
     expect(res.body).toEqual({
-      user: { user_id: owner.userId, email: owner.email, name: 'Olive Owner', role: 'owner', created_at: expect.any(String) },
+      user: { user_id: owner.userId, email: owner.email, name: 'Olive Owner', role: 'owner', created_at: expect.any(String), email_verified: true },
       tenant: { tenant_id: owner.tenantId, name: 'Olive Owner', plan: 'solo', status: 'active', created_at: expect.any(String) },
     });
     expect(new Date(res.body.user.created_at).toISOString()).toBe(res.body.user.created_at);

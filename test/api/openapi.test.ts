@@ -102,7 +102,7 @@ beforeAll(async () => {
   });
   doc = (await ctx.http.get('/openapi.json').expect(200)).body;
   ajv.addSchema({ $id: BASE, components: doc.components });
-  owner = await signupAndLogin(ctx.http, 'Document Owner');
+  owner = await signupAndLogin(ctx, 'Document Owner');
   // Room for several accounts and the CSV export.
   await ctx.db.updateTable('tenants').set({ plan: 'agency' }).where('id', '=', owner.tenantId).execute();
 });

@@ -109,7 +109,7 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
   beforeAll(async () => {
     localDir = path.join(process.env.TEST_SCRATCH_DIR as string, `exports-${randomBytes(4).toString('hex')}`);
     ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: localDir } });
-    owner = await signupAndLogin(ctx.http);
+    owner = await signupAndLogin(ctx);
     member = await addUserWithRole(ctx, owner.tenantId, 'member');
     accountId = await activeAccount(ctx, owner);
   });
@@ -205,7 +205,7 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
   });
 
   it("answers 404 for another tenant's account and rejects a body with fields", async () => {
-    const other = await signupAndLogin(ctx.http);
+    const other = await signupAndLogin(ctx);
     expect((await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(other.auth).expect(404)).body.code).toBe('not_found');
     expect((await ctx.http.post('/accounts/nope/panic').set(other.auth).expect(404)).body.code).toBe('not_found');
     const res = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).send({ format: 'tar' }).expect(400);
@@ -232,7 +232,7 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
   });
 
   it('keeps counting an account\'s exports when it is disconnected and connected again', async () => {
-    const other = await signupAndLogin(ctx.http);
+    const other = await signupAndLogin(ctx);
     await activeAccount(ctx, other);
     await fillWindow(accountLimitKey('export:panic', other.tenantId, AWS_ID), PANIC_EXPORTS_PER_ACCOUNT);
     await ctx.http.delete(`/accounts/${AWS_ID}`).set(other.auth).expect(200);
@@ -267,7 +267,7 @@ describe('panic export packages past their retention (local store)', () => {
     ctx = await createTestContext({
       withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: localDir, EXPORT_RETENTION_SECONDS: '2' },
     });
-    owner = await signupAndLogin(ctx.http);
+    owner = await signupAndLogin(ctx);
     await activeAccount(ctx, owner);
   });
   afterAll(() => ctx.close());
@@ -296,7 +296,7 @@ describe('POST /accounts/{account_id}/panic when the package cannot be stored', 
     const blocked = path.join(process.env.TEST_SCRATCH_DIR as string, `exports-blocked-${randomBytes(4).toString('hex')}`);
     writeFileSync(blocked, 'not a directory');
     ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: blocked } });
-    owner = await signupAndLogin(ctx.http);
+    owner = await signupAndLogin(ctx);
     await ctx.db.insertInto('accounts').values({
       id: 'acc_blocked', tenant_id: owner.tenantId, aws_account_id: AWS_ID, display_name: null, tags: [], status: 'ACTIVE',
       external_id: 'b'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf-blocked',
@@ -331,7 +331,7 @@ describe('POST /accounts/{account_id}/panic (S3)', () => {
         EXPORT_RETENTION_SECONDS: '5',
       },
     });
-    owner = await signupAndLogin(ctx.http);
+    owner = await signupAndLogin(ctx);
     accountId = await activeAccount(ctx, owner);
   });
   afterAll(async () => {

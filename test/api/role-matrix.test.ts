@@ -23,7 +23,7 @@ const users = {} as Record<Role, TestUser>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  users.owner = await signupAndLogin(ctx.http);
+  users.owner = await signupAndLogin(ctx);
   for (const role of ['admin', 'member', 'viewer'] as const) users[role] = await addUserWithRole(ctx, users.owner.tenantId, role);
 });
 afterAll(() => ctx.close());

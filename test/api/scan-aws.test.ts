@@ -15,7 +15,7 @@ let ctx: TestContext;
 let owner: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true });
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   // Room for the two accounts of this suite.
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
 });

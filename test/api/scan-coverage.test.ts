@@ -34,7 +34,7 @@ let owner: TestUser;
 beforeAll(async () => {
   front = await startAwsFront();
   ctx = await createTestContext({ withWorker: true, config: { AWS_ENDPOINT_URL: front.endpoint, AWS_MAX_ATTEMPTS: '3' } });
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', owner.tenantId).execute();
 });
 beforeEach(() => {

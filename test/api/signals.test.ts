@@ -10,7 +10,7 @@ const AWS_ID = '314159265358';
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await signupAndLogin(ctx.http);
+  owner = await signupAndLogin(ctx);
   accountId = 'acc_signals';
   await ctx.db.insertInto('accounts').values({
     id: accountId, tenant_id: owner.tenantId, aws_account_id: AWS_ID, display_name: null, tags: [], status: 'ACTIVE',
@@ -103,7 +103,7 @@ describe('GET /accounts/{account_id}/signals', () => {
     });
 
   it("answers 404 for another tenant's account", async () => {
-    const intruder = await signupAndLogin(ctx.http);
+    const intruder = await signupAndLogin(ctx);
     await ctx.http.get(url).set(intruder.auth).expect(404);
     await ctx.http.get(`/accounts/${AWS_ID}/score-history`).set(intruder.auth).expect(404);
     await ctx.http.get(`/accounts/${AWS_ID}/recovery-checklist`).set(intruder.auth).expect(404);
@@ -140,7 +140,7 @@ describe('GET /accounts/{account_id}/score-history', () => {
 
 describe('GET /accounts/{account_id}/recovery-checklist', () => {
   it('gives a healthy account a baseline hardening list', async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     await ctx.db.insertInto('accounts').values({
       id: 'acc_healthy', tenant_id: tenant.tenantId, aws_account_id: '271828182845', display_name: null, tags: [], status: 'ACTIVE',
       external_id: 'h'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf-healthy',
@@ -153,7 +153,7 @@ describe('GET /accounts/{account_id}/recovery-checklist', () => {
   });
 
   it('lists one step per failing check, most urgent first, tailored to the open findings', async () => {
-    const tenant = await signupAndLogin(ctx.http);
+    const tenant = await signupAndLogin(ctx);
     await ctx.db.insertInto('accounts').values({
       id: 'acc_tailored', tenant_id: tenant.tenantId, aws_account_id: '161803398874', display_name: null, tags: [], status: 'ACTIVE',
       external_id: 't'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf-tailored',

@@ -109,7 +109,7 @@ const installations = (tenantId: string) =>
 
 describe('GET /integrations/slack/oauth-start', () => {
   it('answers the authorize URL with the client id, bot scopes, redirect URI and a state stored only as a hash', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const res = await ctx.http.get('/integrations/slack/oauth-start').set(owner.auth).expect(200);
     const url = new URL(res.body.oauth_url);
     expect(`${url.origin}${url.pathname}`).toBe(AUTHORIZE_URL);
@@ -128,13 +128,13 @@ describe('GET /integrations/slack/oauth-start', () => {
   });
 
   it('gives a different state each time', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     expect(await startInstall(owner)).not.toBe(await startInstall(owner));
   });
 
   it('deletes the tenant\'s expired states, and only its own', async () => {
-    const a = await signupAndLogin(ctx.http);
-    const b = await signupAndLogin(ctx.http);
+    const a = await signupAndLogin(ctx);
+    const b = await signupAndLogin(ctx);
     const stale = [sha256(await startInstall(a)), sha256(await startInstall(b))];
     await ctx.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 60_000) }).where('state_hash', 'in', stale).execute();
     await startInstall(a);
@@ -143,7 +143,7 @@ describe('GET /integrations/slack/oauth-start', () => {
   });
 
   it('requires the admin role: viewers and members get 403', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
     await startInstall(admin);
     for (const role of ['viewer', 'member'] as const) {
@@ -160,7 +160,7 @@ describe('GET /integrations/slack/oauth-start', () => {
   });
 
   it('answers 503 slack_not_configured without the Slack app credentials, and so does the callback', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     const unconfigured = request(createApp({ ...ctx, config: { ...ctx.config, slack: { ...ctx.config.slack, clientSecret: undefined } } }));
     const start = await unconfigured.get('/integrations/slack/oauth-start').set(owner.auth).expect(503);
@@ -179,7 +179,7 @@ describe('GET /integrations/slack/oauth-start', () => {
 
 describe('GET /webhooks/slack/install', () => {
   it('exchanges the code at oauth.v2.access, stores the bot token encrypted and answers a page', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     const team = newTeam('Acme <Ops> & "Friends"');
     const { code, token } = slack.approve(team);
@@ -219,7 +219,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('answers under the chat aliases too', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner, '/integrations/chat/oauth-start');
     const team = newTeam();
     const { code } = slack.approve(team);
@@ -233,7 +233,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('refuses a replayed state with 400 without calling Slack again', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     const { code } = slack.approve(newTeam());
     await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(200);
@@ -245,7 +245,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('refuses an expired state with 400 and stores nothing', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     await ctx.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000) })
       .where('state_hash', '=', sha256(state)).execute();
@@ -270,7 +270,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('refuses a callback without code or error (400) after consuming its state, which is single-use', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     const res = await ctx.http.get('/webhooks/slack/install').query({ state }).expect(400);
     expect(res.body.code).toBe('validation_failed');
@@ -290,9 +290,9 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('stores the workspace in the tenant that started the flow, whoever opens the callback', async () => {
-    const a = await signupAndLogin(ctx.http);
+    const a = await signupAndLogin(ctx);
     const admin = await addUserWithRole(ctx, a.tenantId, 'admin');
-    const b = await signupAndLogin(ctx.http);
+    const b = await signupAndLogin(ctx);
     const state = await startInstall(admin);
     const team = newTeam();
     const { code } = slack.approve(team);
@@ -303,7 +303,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('refuses the callback when the user who started the flow was removed or is no longer an admin', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const removed = await addUserWithRole(ctx, owner.tenantId, 'admin');
     const demoted = await addUserWithRole(ctx, owner.tenantId, 'admin');
     const removedState = await startInstall(removed);
@@ -321,7 +321,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('answers 502 when Slack refuses the code, stores nothing and consumes the state', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     const res = await ctx.http.get('/webhooks/slack/install').query({ code: 'never-issued', state }).expect(502);
     conforms(errorBody, res.body);
@@ -334,7 +334,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('answers 502 when Slack answers HTTP 500 or drops the connection, storing nothing', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const outages: [string, (req: PeerRequest) => PeerReply][] = [
       ['HTTP 500', () => ({ status: 500, body: { ok: false, error: 'internal_error' } })],
       ['dropped connection', () => { throw new Error('connection dropped'); }],
@@ -352,7 +352,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('answers 502 when Slack grants no single-workspace bot token', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     peer.handle(() => ({
       status: 200,
       body: {
@@ -367,7 +367,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('answers a 400 page when the user cancels at Slack (error=access_denied), consuming the state', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     const calls = peer.requests.length;
     const res = await ctx.http.get('/webhooks/slack/install').query({ error: 'access_denied', state }).expect(400);
@@ -381,7 +381,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('escapes whatever Slack reports on the cancellation page', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
     const res = await ctx.http.get('/webhooks/slack/install').query({ error: '<script>alert(1)</script>', state }).expect(400);
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -389,7 +389,7 @@ describe('GET /webhooks/slack/install', () => {
   });
 
   it('replaces the token when the same workspace is installed again', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     const team = newTeam('Old name');
     const first = slack.approve(team);
     await ctx.http.get('/webhooks/slack/install').query({ code: first.code, state: await startInstall(owner) }).expect(200);
@@ -406,8 +406,8 @@ describe('GET /webhooks/slack/install', () => {
 
 describe('GET /integrations/slack and DELETE /integrations/slack/{team_id}', () => {
   it('show and remove only the caller tenant\'s workspaces; viewers read, admins remove', async () => {
-    const a = await signupAndLogin(ctx.http);
-    const b = await signupAndLogin(ctx.http);
+    const a = await signupAndLogin(ctx);
+    const b = await signupAndLogin(ctx);
     const team = newTeam();
     const { code } = slack.approve(team);
     await ctx.http.get('/webhooks/slack/install').query({ code, state: await startInstall(a) }).expect(200);

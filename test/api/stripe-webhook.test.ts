@@ -78,7 +78,7 @@ function deliver(event: StripeEventPayload, http = ctx.http) {
 
 /** A tenant that went through checkout: its Stripe customer is stored, as after POST /billing/checkout. */
 async function subscriber(): Promise<TestUser & { customerId: string; subscriptionId: string }> {
-  const owner = await signupAndLogin(ctx.http);
+  const owner = await signupAndLogin(ctx);
   const checkout = { plan_id: 'team', success_url: 'https://app.example.com/done', cancel_url: 'https://app.example.com/billing' };
   await ctx.http.post('/billing/checkout').set(owner.auth).send(checkout).expect(200);
   const { stripe_customer_id: customerId } = await ctx.db.selectFrom('tenants').select('stripe_customer_id')

@@ -4,6 +4,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Response as AgentResponse } from 'superagent';
 import { newId } from '../../domain/ids';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { confirmRecipients } from '../helpers/email-trust';
 import { servedRoutes } from '../helpers/routes';
 import { unzip } from '../helpers/zip';
 import { deliveriesSettled, scanWorkflowResult } from '../helpers/scans';
@@ -45,6 +46,7 @@ const CHILD_ROWS: Record<string, (tenantId: string) => RawBuilder<unknown>> = {
   tenants: (t) => sql`id = ${t}`,
   refresh_tokens: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
   password_resets: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
+  email_verifications: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
   score_history: (t) => sql`account_id in (select id from accounts where tenant_id = ${t})`,
   alert_rule_states: (t) => sql`rule_id in (select id from alert_rules where tenant_id = ${t})`,
   delivery_attempts: (t) => sql`delivery_id in (select id from alert_deliveries where tenant_id = ${t})`,
@@ -66,8 +68,8 @@ let ofA: { workflowId: string; exportId: string; downloadUrl: string };
 beforeAll(async () => {
   const exportsDir = path.join(process.env.TEST_SCRATCH_DIR as string, `isolation-${randomBytes(4).toString('hex')}`);
   ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
-  a = await signupAndLogin(ctx.http, 'Tenant A');
-  b.owner = await signupAndLogin(ctx.http, 'Tenant B');
+  a = await signupAndLogin(ctx, 'Tenant A');
+  b.owner = await signupAndLogin(ctx, 'Tenant B');
   for (const role of ['admin', 'member', 'viewer'] as const) b[role] = await addUserWithRole(ctx, b.owner.tenantId, role);
   // Both on team, so neither the CSV export's plan feature nor an account limit can be what refuses B.
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', 'in', [a.tenantId, b.owner.tenantId]).execute();
@@ -81,6 +83,8 @@ beforeAll(async () => {
     ctx.http.post('/alert-rules').set(user.auth).send({ name, min_srs: 100, channels: [EMAIL_CHANNEL] }).expect(201);
   const rule = await newRule(a, 'Everything');
   await newRule(b.owner, 'B rule');
+  // The recipient has confirmed each tenant's alerts: the deliveries are sent (and attempted) rather than held.
+  for (const tenantId of [a.tenantId, b.owner.tenantId]) await confirmRecipients(ctx.db, tenantId, EMAIL_CHANNEL.to);
   const invited = await ctx.http.post('/users/invite').set(a.auth).send({ email: 'invited-a@example.com', name: 'Invited' }).expect(201);
   const account = await activeAccount(a);
   const alert = await ctx.db.selectFrom('alert_events').select('id').where('tenant_id', '=', a.tenantId).executeTakeFirstOrThrow();

@@ -16,8 +16,8 @@ let viewer: TestUser;
 let otherOwner: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await signupAndLogin(ctx.http, 'Olive Owner');
-  otherOwner = await signupAndLogin(ctx.http, 'Other Tenant');
+  owner = await signupAndLogin(ctx, 'Olive Owner');
+  otherOwner = await signupAndLogin(ctx, 'Other Tenant');
   admin = await join(owner, 'admin');
   member = await join(owner, 'member');
   viewer = await join(owner, 'viewer');
@@ -68,7 +68,7 @@ const userByEmail = (email: string) => ctx.db.selectFrom('users').select('id').w
 
 describe('GET /users', () => {
   it('lists the team oldest first, invited users with status invited', async () => {
-    const tenant = await signupAndLogin(ctx.http, 'Lister');
+    const tenant = await signupAndLogin(ctx, 'Lister');
     const joined = await join(tenant, 'viewer');
     const pending = await invite(tenant, 'member');
 
@@ -99,7 +99,7 @@ describe('GET /users', () => {
   });
 
   it('shows only the caller\'s tenant', async () => {
-    const other = await signupAndLogin(ctx.http);
+    const other = await signupAndLogin(ctx);
     const res = await ctx.http.get('/users').set(other.auth).expect(200);
     expect(res.body).toMatchObject({ users: [{ user_id: other.userId, role: 'owner' }], total: 1 });
   });

@@ -53,7 +53,7 @@ describe('when the Temporal server is down', () => {
   }
 
   it('keeps reads working and refuses commands cleanly, then recovers by itself', async () => {
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
     await addUserWithRole(ctx, owner.tenantId, 'viewer');
     await ctx.http.post('/alert-rules').set(owner.auth)
@@ -133,7 +133,7 @@ describe('when no worker is running', () => {
 
   it('answers 503, never 500, counts nothing, and queues at most one scan', async () => {
     worker = await startWorker();
-    const owner = await signupAndLogin(ctx.http);
+    const owner = await signupAndLogin(ctx);
     await ctx.db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', owner.tenantId).execute();
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID }).expect(201);
     await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(owner.auth).expect(200);

@@ -59,7 +59,7 @@ export class AccountHarness {
     await this.database.drop();
   }
 
-  /** A tenant on the team plan (scans every 360 minutes) with one PENDING account. */
+  /** A tenant on the team plan (scans every 360 minutes), its verified owner, and one PENDING account. */
   async seedAccount(): Promise<SeededAccount> {
     this.sequence += 1;
     const n = this.sequence;
@@ -68,6 +68,9 @@ export class AccountHarness {
     const awsAccountId = String(100000000000 + n);
     const db = this.database.db;
     await db.insertInto('tenants').values({ id: tenantId, name: 'Workflow tenant', plan: 'team' }).execute();
+    await db.insertInto('users').values({
+      id: `usr_wf${n}`, tenant_id: tenantId, email: `owner-wf${n}@example.com`, name: 'Owner', role: 'owner', email_verified_at: new Date(),
+    }).execute();
     await db.insertInto('accounts').values({
       id: accountId, tenant_id: tenantId, aws_account_id: awsAccountId, display_name: null, tags: [],
       external_id: `${'x'.repeat(32)}${n}`, role_name: 'SentinelReadOnly', workflow_id: `wf-${accountId}`,

@@ -5,6 +5,7 @@ import type { Inventory } from '../../domain/inventory';
 import { deliveryWorkflowId, scanNowUpdate, stateQuery } from '../../workflows/contracts';
 import type { alertDeliveryWorkflow } from '../../workflows/delivery';
 import { type AccountHarness, waitFor } from './account-harness';
+import { confirmRecipients } from './email-trust';
 import { type HttpPeer, type PeerReply, startHttpPeer } from './http-peer';
 import { cleanInventory, part } from './inventory';
 import { type SmtpCapture, startSmtpCapture } from './smtp';
@@ -67,6 +68,7 @@ export async function startAlertPeers(): Promise<AlertPeers> {
   return peers;
 }
 
+/** A rule of the tenant; its e-mail addresses have confirmed that they want the tenant's alerts. */
 export async function insertRule(
   h: AccountHarness, tenantId: string, rule: { minSrs: number; scenarios?: Scenario[]; channels: ChannelConfig[] },
 ): Promise<string> {
@@ -75,6 +77,7 @@ export async function insertRule(
     id, tenant_id: tenantId, name: 'Production risk', min_srs: rule.minSrs, scenarios: rule.scenarios ?? [],
     channels: JSON.stringify(rule.channels), updated_at: new Date(),
   }).execute();
+  await confirmRecipients(h.database.db, tenantId, rule.channels.flatMap((c) => (c.type === 'email' ? c.to : [])));
   return id;
 }
 

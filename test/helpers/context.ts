@@ -14,6 +14,7 @@ import { createMailer } from '../../notify/mailer';
 import { createWorker } from '../../worker/worker';
 import { hashPassword } from '../../api/services/passwords';
 import { createTestDatabase, type TestDatabase } from './database';
+import { markVerified } from './email-trust';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -111,12 +112,18 @@ export interface TestUser {
 
 let counter = 0;
 
-/** Signs up a new tenant through the API and logs its owner in. */
-export async function signupAndLogin(http: TestContext['http'], name = 'Test Owner'): Promise<TestUser> {
+/**
+ * Signs up a new tenant through the API and logs its owner in. Given the suite's context (rather than only its
+ * HTTP client), the owner's address is marked verified, as the link mailed at sign-up would (that link is tested
+ * in test/api/email-verification.test.ts): the tenant may then mail its users and confirmed recipients.
+ */
+export async function signupAndLogin(target: TestContext['http'] | Pick<TestContext, 'http' | 'db'>, name = 'Test Owner'): Promise<TestUser> {
+  const http = 'db' in target ? target.http : target;
   counter += 1;
   const email = `owner${counter}-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'correct horse battery staple';
   const signup = await http.post('/auth/signup').send({ email, password, name }).expect(201);
+  if ('db' in target) await markVerified(target.db, signup.body.user_id);
   const login = await http.post('/auth/login').send({ email, password }).expect(200);
   return {
     email,
@@ -136,7 +143,7 @@ export async function addUserWithRole(ctx: TestContext, tenantId: string, role: 
   const password = 'correct horse battery staple';
   const userId = `usr_test${counter}${randomBytes(4).toString('hex')}`;
   await ctx.db.insertInto('users').values({
-    id: userId, tenant_id: tenantId, email, name: role, role, password_hash: await hashPassword(password),
+    id: userId, tenant_id: tenantId, email, name: role, role, password_hash: await hashPassword(password), email_verified_at: new Date(),
   }).execute();
   const login = await ctx.http.post('/auth/login').send({ email, password }).expect(200);
   return {

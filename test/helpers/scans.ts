@@ -20,13 +20,13 @@ export async function scanWorkflowResult(temporal: Client, executionArnOrScanId:
 }
 
 /**
- * Waits until the tenant's alerts have deliveries and every one has finished (delivered or failed): a scan's
+ * Waits until the tenant's alerts have deliveries and every one has finished (delivered, failed or held): a scan's
  * alerts are sent by workflows of their own, after the scan's workflow has completed.
  */
 export async function deliveriesSettled(db: Db, tenantId: string): Promise<void> {
   await waitFor(async () => {
     const deliveries = await db.selectFrom('alert_deliveries').select('status').where('tenant_id', '=', tenantId).execute();
-    return deliveries.length > 0 && deliveries.every((d) => d.status === 'delivered' || d.status === 'failed');
+    return deliveries.length > 0 && deliveries.every((d) => d.status === 'delivered' || d.status === 'failed' || d.status === 'held');
   });
 }
 

@@ -14,7 +14,7 @@ let owner: TestUser;
 
 beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', TEMPORAL_UI_URL: 'http://temporal-ui.test:8233' } });
-  owner = await signupAndLogin(ctx.http, 'Procedure Owner');
+  owner = await signupAndLogin(ctx, 'Procedure Owner');
 });
 afterAll(() => ctx.close());
 
@@ -139,7 +139,7 @@ describe('an account from connect to first scan', () => {
   });
 
   it('answers 422 role_assumption_failed with the service\'s reason when the role cannot be assumed', async () => {
-    const other = await signupAndLogin(ctx.http, 'Broken Role');
+    const other = await signupAndLogin(ctx, 'Broken Role');
     const api = callerFor(ctx, other);
     await api.accounts.connect({ aws_account_id: '999999999999' });
     const got = await failure(api.accounts.verify({ account_id: '999999999999' }));
@@ -173,7 +173,7 @@ describe('alert rules', () => {
 
 describe('team', () => {
   it('invites, accepts the invitation, changes the role and removes the user, following the role rules', async () => {
-    const tenant = await signupAndLogin(ctx.http, 'Team Owner');
+    const tenant = await signupAndLogin(ctx, 'Team Owner');
     const api = callerFor(ctx, tenant);
     const email = `invitee-${Date.now()}@example.com`;
     const invited = await api.users.invite({ email, name: 'Invitee', role: 'viewer' });

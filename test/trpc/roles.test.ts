@@ -17,7 +17,7 @@ const users = {} as Record<Role, TestUser>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  users.owner = await signupAndLogin(ctx.http, 'Roles Owner');
+  users.owner = await signupAndLogin(ctx, 'Roles Owner');
   for (const role of ['admin', 'member', 'viewer'] as const) users[role] = await addUserWithRole(ctx, users.owner.tenantId, role);
 });
 afterAll(() => ctx.close());
@@ -78,10 +78,10 @@ it('lets a viewer read but not change anything: every mutation the viewer calls 
     const access = ACCESS.get(PROCEDURES[path]!.operation);
     return access === PUBLIC || access === 'viewer';
   });
-  // Only the public auth procedures and renaming oneself are mutations a viewer may make.
+  // Only the public auth procedures, renaming oneself and asking for a verification link are mutations a viewer may make.
   expect(allowedForViewers.sort()).toEqual([
-    'auth.acceptInvite', 'auth.confirmPasswordReset', 'auth.login', 'auth.logout', 'auth.refresh', 'auth.requestPasswordReset',
-    'auth.signup', 'me.rename',
+    'auth.acceptInvite', 'auth.confirmAlertRecipient', 'auth.confirmPasswordReset', 'auth.login', 'auth.logout', 'auth.refresh',
+    'auth.requestPasswordReset', 'auth.signup', 'auth.unsubscribeAlertRecipient', 'auth.verifyEmail', 'me.rename', 'me.resendVerificationEmail',
   ]);
   for (const path of mutations.filter((p) => !allowedForViewers.includes(p))) {
     expect({ path, ...(await failure(callPath(viewer, path, PROCEDURES[path]!.harmless))) }).toMatchObject({ path, code: 'forbidden' });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { newId } from '../../domain/ids';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { confirmRecipients } from '../helpers/email-trust';
 import { deliveriesSettled, scanWorkflowResult } from '../helpers/scans';
 import { callPath, callerFor, failure } from './caller';
 import { type Ids, PROCEDURES } from './table';
@@ -26,8 +27,8 @@ let workflowId: string;
 beforeAll(async () => {
   const exportsDir = path.join(process.env.TEST_SCRATCH_DIR as string, `trpc-isolation-${randomBytes(4).toString('hex')}`);
   ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
-  a = await signupAndLogin(ctx.http, 'Tenant A');
-  b.owner = await signupAndLogin(ctx.http, 'Tenant B');
+  a = await signupAndLogin(ctx, 'Tenant A');
+  b.owner = await signupAndLogin(ctx, 'Tenant B');
   for (const role of ['admin', 'member', 'viewer'] as const) b[role] = await addUserWithRole(ctx, b.owner.tenantId, role);
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', 'in', [a.tenantId, b.owner.tenantId]).execute();
   await ctx.db.insertInto('slack_installations')
@@ -35,6 +36,7 @@ beforeAll(async () => {
 
   const api = callerFor(ctx, a);
   const rule = await api.alertRules.create({ name: 'Everything', min_srs: 100, channels: [{ type: 'email', to: ['ops@example.com'] }] });
+  await confirmRecipients(ctx.db, a.tenantId, ['ops@example.com']);
   const invited = await api.users.invite({ email: `invited-${randomBytes(4).toString('hex')}@example.com`, name: 'Invited' });
   await api.accounts.connect({ aws_account_id: AWS_ID });
   const verified = await api.accounts.verify({ account_id: AWS_ID });

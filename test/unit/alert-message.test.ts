@@ -1,16 +1,19 @@
-import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type DeliveryContext } from '../../notify/alert-message';
+import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type DeliveryContext, recipientConfirmationEmail } from '../../notify/alert-message';
 import type { Severity } from '../../domain/checks/types';
 
 // What each channel says about one alert, from the same facts.
 
 const links = { findingsUrl: 'https://sentinel.example.com/app/accounts/123456789012' };
+const unsubscribe = {
+  pageUrl: 'https://sentinel.example.com/app/email-preferences#token=U', oneClickUrl: 'https://sentinel.example.com/email/unsubscribe?token=U',
+};
 
 function context(overrides: Partial<DeliveryContext> = {}): DeliveryContext {
   return {
     deliveryId: 'delivery_1', kind: 'trigger', channel: { type: 'email', to: ['a@example.com'] }, attempts: 1,
     alertId: 'alert_1', tenantId: 'ten_1', accountId: 'acc_1', ruleId: 'rule_1', scanId: 'scan_1',
     srs: 42, scenarios: ['iam'], firedAt: new Date('2026-11-22T10:00:00Z'), ruleName: 'Prod <critical> & friends', minSrs: 60,
-    awsAccountId: '123456789012', displayName: 'Production', tenantName: 'Acme',
+    awsAccountId: '123456789012', displayName: 'Production', tenantName: 'Acme', plan: 'team',
     opened: [{ id: 'sig_1', title: 'Root user has no MFA', severity: 'CRITICAL', scenario: 'iam', resource: 'root', region: 'global' }],
     openCount: 3, openSeverities: ['CRITICAL', 'LOW'],
     ...overrides,
@@ -42,7 +45,7 @@ describe('PagerDuty severity', () => {
 
 describe('e-mail', () => {
   it('says the account, the score, what changed and links to the findings, in text and escaped HTML', () => {
-    const mail = alertEmail(context(), links, ['a@example.com']);
+    const mail = alertEmail(context(), links, 'a@example.com', unsubscribe);
     expect(mail.subject).toBe('[Sentinel] Prod <critical> & friends: AWS account Production (123456789012): Security Risk Score 42 (below 60), 1 new finding');
     for (const part of [mail.text, mail.html]) {
       expect(part).toContain('Production (123456789012)');
@@ -53,11 +56,28 @@ describe('e-mail', () => {
     expect(mail.html).toContain('Security Risk Score <strong>42</strong> (rule threshold 60); 3 open findings');
     expect(mail.html).toContain('<h2>Prod &lt;critical&gt; &amp; friends</h2>');
     expect(mail.html).not.toContain('<critical>');
-    expect(mail.idempotencyKey).toBe('delivery_1');
+    expect(mail.to).toEqual(['a@example.com']);
+  });
+
+  it('carries its recipient\'s unsubscribe link, in the body and as RFC 8058 one-click headers', () => {
+    const mail = alertEmail(context(), links, 'a@example.com', unsubscribe);
+    expect(mail.text).toContain(`Stop these e-mails: ${unsubscribe.pageUrl}`);
+    expect(mail.html).toContain(`<a href="${unsubscribe.pageUrl}">Unsubscribe</a>`);
+    expect(mail.headers).toEqual({ 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+  });
+
+  it('asks a new recipient once, naming the tenant only in the escaped body, never in the subject', () => {
+    const mail = recipientConfirmationEmail({ tenantName: 'Evil <b>Corp</b>', to: 'x@example.com', confirmUrl: 'https://c.example/#token=C', unsubscribe });
+    expect(mail.subject).toBe('Confirm that you want Sentinel security alerts');
+    expect(mail.text).toContain('https://c.example/#token=C');
+    expect(mail.text).toContain('nothing more will be sent to you');
+    expect(mail.html).toContain('Evil &lt;b&gt;Corp&lt;/b&gt;');
+    expect(mail.html).not.toContain('<b>Corp');
+    expect(mail.headers?.['List-Unsubscribe']).toBe(`<${unsubscribe.oneClickUrl}>`);
   });
 
   it('explains a crossing without new findings', () => {
-    const mail = alertEmail(context({ opened: [] }), links, ['a@example.com']);
+    const mail = alertEmail(context({ opened: [] }), links, 'a@example.com', unsubscribe);
     expect(mail.text).toContain('No new findings in this scan; the score crossed the threshold.');
     expect(mail.html).toContain('No new findings in this scan');
   });

@@ -81,7 +81,19 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await page.getByRole('button', { name: 'Sign up' }).click();
   await page.waitForURL(`${base}/app/accounts`);
   await page.getByText('No AWS accounts yet').waitFor();
+  // Until the owner verifies the address, a banner says what waits for it; the mailed link verifies it.
+  const unverified = page.getByRole('region', { name: 'E-mail not verified' });
+  await unverified.waitFor();
   await shoot(page, '03-accounts-empty');
+  const verification = await ctx.db.selectFrom('email_outbox').select('text_body')
+    .where(sql<boolean>`${email} = any(to_addresses)`).where('subject', '=', 'Confirm your e-mail address for Sentinel').executeTakeFirstOrThrow();
+  const verifyLink = new URL(/https?:\/\/\S+\/app\/verify-email#token=[A-Za-z0-9_-]+/.exec(verification.text_body)?.[0] as string);
+  await page.goto(`${base}${verifyLink.pathname}${verifyLink.hash}`);
+  await page.getByRole('status').filter({ hasText: `${email} is verified.` }).waitFor();
+  await shoot(page, '03b-email-verified');
+  await page.getByRole('link', { name: 'Open the dashboard' }).click();
+  await page.getByText('No AWS accounts yet').waitFor();
+  expect(await unverified.count()).toBe(0);
 
   // Tokens: the bearer stays in memory, only the refresh token is stored, and only for this tab.
   // (Page code as a string: this file is type-checked for Node, without the DOM's globals.)
@@ -154,6 +166,9 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await page.waitForURL(`${base}/app/accounts/${AWS_ID}?check=${encodeURIComponent(checkId)}`);
   await findings.getByText(`Showing the findings of the check ${checkId}`).waitFor();
   const ofCheck = await ctx.db.selectFrom('signals').select('title').where('check_id', '=', checkId).where('resolved_at', 'is', null).execute();
+  // The filtered list renders after its header: wait for its last row before counting.
+  expect(ofCheck.length).toBeGreaterThan(0);
+  await findings.locator('.signal').nth(ofCheck.length - 1).waitFor();
   await expect(findings.locator('.signal').count()).resolves.toBe(ofCheck.length);
   await findings.getByRole('link', { name: 'Show every finding' }).click();
   await findings.getByText('Showing the findings of the check').waitFor({ state: 'detached' });
@@ -204,6 +219,17 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   const [acked] = (await sql<{ acknowledged_at: Date | null }>`select acknowledged_at from alert_events`.execute(ctx.db)).rows;
   expect(acked?.acknowledged_at).toBeInstanceOf(Date);
   await shoot(page, '10-alert-acknowledged');
+  // The rule's recipient is no user of the tenant: it got one confirmation e-mail, whose link asks before acting.
+  const ask = await ctx.db.selectFrom('email_outbox').select('text_body')
+    .where(sql<boolean>`'oncall@example.com' = any(to_addresses)`).executeTakeFirstOrThrow();
+  const confirmLink = new URL(/https?:\/\/\S+\/app\/email-preferences#token=confirm\.\S+/.exec(ask.text_body)?.[0] as string);
+  const mailReader = await browser.newContext();
+  const recipient = await mailReader.newPage();
+  await recipient.goto(`${base}${confirmLink.pathname}${confirmLink.hash}`);
+  await recipient.getByRole('button', { name: 'Yes, send me these alerts' }).click();
+  await recipient.getByRole('status').filter({ hasText: 'oncall@example.com will receive the security alerts' }).waitFor();
+  await shoot(recipient, '10b-recipient-confirmed');
+  await mailReader.close();
 
   // Billing: the plans and the current one (Stripe is not configured here).
   await page.getByRole('link', { name: 'Billing' }).click();
@@ -254,7 +280,7 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   expect(problems).toEqual([]);
   expect(inviteeProblems).toEqual([]);
   for (const file of shots) expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
-  expect(shots).toHaveLength(16);
+  expect(shots).toHaveLength(18);
 }, 180_000);
 
 it('shows every page of an empty tenant, a clear error for a failed verification, and not-found for another tenant\'s account', async () => {
@@ -416,7 +442,7 @@ it('resets a forgotten password from the login page through the e-mailed link', 
   await page.getByRole('status').filter({ hasText: 'a password reset link is on its way' }).waitFor();
 
   const mail = await ctx.db.selectFrom('email_outbox').select('text_body')
-    .where(sql<boolean>`${email} = any(to_addresses)`).executeTakeFirstOrThrow();
+    .where(sql<boolean>`${email} = any(to_addresses)`).where('subject', '=', 'Reset your Sentinel password').executeTakeFirstOrThrow();
   const link = new URL(/https?:\/\/\S+\/app\/reset-password#token=[A-Za-z0-9_-]+/.exec(mail.text_body)?.[0] as string);
   await page.goto(`${base}${link.pathname}${link.hash}`);
   await page.getByLabel(/^New password/).fill('a-brand-new-password');

@@ -65,7 +65,7 @@ describe('/trpc over HTTP', () => {
   let owner: TestUser;
   beforeAll(async () => {
     ctx = await createTestContext();
-    owner = await signupAndLogin(ctx.http, 'Wire Owner');
+    owner = await signupAndLogin(ctx, 'Wire Owner');
   });
   afterAll(() => ctx.close());
 

@@ -3,6 +3,7 @@ import { newId } from '../../domain/ids';
 import { encryptSecret } from '../../security/crypto';
 import { waitFor } from '../helpers/account-harness';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
+import { confirmRecipients } from '../helpers/email-trust';
 import { RowLock } from '../helpers/row-lock';
 import { SandboxWorkers } from '../helpers/worker-process';
 
@@ -30,7 +31,7 @@ const startWorker = () => workers.start(ctx, peers.config);
 
 it('delivers exactly one notification per channel when the worker dies mid-delivery', async () => {
   const first = await startWorker();
-  const owner = await signupAndLogin(ctx.http);
+  const owner = await signupAndLogin(ctx);
   const recipient = 'oncall-crash@example.com';
   await ctx.db.insertInto('slack_installations').values({
     id: newId('slack'), tenant_id: owner.tenantId, team_id: 'T0CRASH', team_name: 'Crash',
@@ -40,6 +41,7 @@ it('delivers exactly one notification per channel when the worker dies mid-deliv
     name: 'Any risk', min_srs: 100,
     channels: [{ type: 'paging', routing_key: ROUTING_KEY }, { type: 'email', to: [recipient] }, { type: 'slack', team_id: 'T0CRASH', channel: 'C0CRASH' }],
   }).expect(201);
+  await confirmRecipients(ctx.db, owner.tenantId, [recipient]);
 
   const pagerDutyHeld = peers.holdNextPagerDuty();
   const mailHeld = peers.smtp.holdNext();

@@ -8,6 +8,7 @@ import { useLoad } from './hooks';
 import { MeContext } from './me';
 import { AcceptInvitePage } from './pages/AcceptInvite';
 import { AuditLogPage } from './pages/AuditLog';
+import { EmailPreferencesPage, VerifyEmailBanner, VerifyEmailPage } from './pages/EmailLinks';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
 import { AccountPage } from './pages/Account';
 import { AccountsPage } from './pages/Accounts';
@@ -40,6 +41,8 @@ function Screen() {
   if (path === `${BASE}/accept-invite`) return <AcceptInvitePage />;
   if (path === `${BASE}/forgot-password`) return <ForgotPasswordPage />;
   if (path === `${BASE}/reset-password`) return <ResetPasswordPage />;
+  if (path === `${BASE}/verify-email`) return <VerifyEmailPage />;
+  if (path === `${BASE}/email-preferences`) return <EmailPreferencesPage />;
   if (path === `${BASE}/login` || !isSignedIn) return <LoginPage />;
   return <Shell path={path} />;
 }
@@ -73,6 +76,7 @@ function Shell({ path }: { path: string }) {
       <main>
         {me.error && <ErrorBox message={me.error} onRetry={me.reload} />}
         {!me.data && !me.error && <Loading />}
+        {me.data && !me.data.user.email_verified && <VerifyEmailBanner />}
         {me.data && <MeContext.Provider value={me.data}>{page}</MeContext.Provider>}
       </main>
     </div>

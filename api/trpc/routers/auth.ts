@@ -3,6 +3,9 @@ import {
   loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput,
 } from '../../schemas/auth';
 import { login, logout, refresh, signup } from '../../services/auth';
+import { recipientLinkQuery, verifyEmailInput } from '../../schemas/email';
+import { confirmAlertRecipient, unsubscribeAlertRecipient } from '../../services/alert-recipients';
+import { verifyEmail } from '../../services/email-verification';
 import { acceptInvitation } from '../../services/invitations';
 import { confirmPasswordReset, requestPasswordReset } from '../../services/password-reset';
 import { publicProcedureFor, router } from '../init';
@@ -24,4 +27,10 @@ export const authRouter = router({
     .mutation(({ ctx, input }) => requestPasswordReset(ctx.deps, { email: input.email, clientAddress: ctx.clientAddress })),
   confirmPasswordReset: publicProcedureFor('confirmPasswordReset').input(passwordResetConfirmInput)
     .mutation(({ ctx, input }) => confirmPasswordReset(ctx.deps, { ...input, clientAddress: ctx.clientAddress })),
+  verifyEmail: publicProcedureFor('verifyEmail').input(verifyEmailInput)
+    .mutation(({ ctx, input }) => verifyEmail(ctx.deps, { token: input.token, clientAddress: ctx.clientAddress })),
+  confirmAlertRecipient: publicProcedureFor('confirmAlertRecipient').input(recipientLinkQuery)
+    .mutation(({ ctx, input }) => confirmAlertRecipient(ctx.deps, input.token)),
+  unsubscribeAlertRecipient: publicProcedureFor('unsubscribeAlertRecipient').input(recipientLinkQuery)
+    .mutation(({ ctx, input }) => unsubscribeAlertRecipient(ctx.deps, input.token)),
 });
