@@ -1,22 +1,45 @@
+import { Context } from '@temporalio/activity';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
-import { deleteAuditEventsOlderThan, deleteRateLimitWindowsOlderThan, deleteSpentLinks } from '../db/repositories/retention';
-import { AUDIT_RETENTION_DAYS } from '../domain/audit';
+import {
+  deleteAuditEventsOlderThan, deleteDeliveriesOlderThan, deleteRateLimitWindowsOlderThan, deleteResolvedSignalsOlderThan,
+  deleteScansOlderThan, deleteScorePointsOlderThan, deleteSpentLinks,
+} from '../db/repositories/retention';
+import {
+  AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS, RATE_LIMIT_WINDOW_RETENTION_SECONDS, RESOLVED_SIGNAL_RETENTION_DAYS, RETENTION_BATCH,
+  SCAN_RETENTION_DAYS, SCORE_HISTORY_RETENTION_DAYS,
+} from '../domain/retention';
 
-/** Longer than the longest rate-limit window (a day): an older window counts nothing. */
-const RATE_LIMIT_WINDOW_RETENTION_SECONDS = 2 * 24 * 60 * 60;
+export interface PruneCounts {
+  auditEvents: number;
+  links: number;
+  rateLimitWindows: number;
+  deliveries: number;
+  resolvedSignals: number;
+  scorePoints: number;
+  scans: number;
+}
 
 export function retentionActivities({ db, log }: { db: Db; log: Logger }) {
   return {
-    /** Deletes the records kept no longer than their documented retention (README, "Data retention"). */
-    async pruneExpiredRecords(): Promise<{ auditEvents: number; links: number; rateLimitWindows: number }> {
-      const [auditEvents, links, rateLimitWindows] = await Promise.all([
-        deleteAuditEventsOlderThan({ db, days: AUDIT_RETENTION_DAYS }),
-        deleteSpentLinks({ db }),
-        deleteRateLimitWindowsOlderThan({ db, seconds: RATE_LIMIT_WINDOW_RETENTION_SECONDS }),
-      ]);
-      log.info({ auditEvents, links, rateLimitWindows }, 'expired records deleted');
-      return { auditEvents, links, rateLimitWindows };
+    /**
+     * Deletes what is past its retention (domain/retention.ts), history tables in batches with a heartbeat after
+     * each. Deliveries, signals and score points go before scans, so deleting a scan finds little left to cascade to.
+     */
+    async pruneExpiredRecords(): Promise<PruneCounts> {
+      const beat = () => Context.current().heartbeat();
+      const batched = { db, batch: RETENTION_BATCH, onBatch: beat };
+      const counts: PruneCounts = {
+        auditEvents: await deleteAuditEventsOlderThan({ db, days: AUDIT_RETENTION_DAYS }),
+        links: await deleteSpentLinks({ db }),
+        rateLimitWindows: await deleteRateLimitWindowsOlderThan({ db, seconds: RATE_LIMIT_WINDOW_RETENTION_SECONDS }),
+        deliveries: await deleteDeliveriesOlderThan({ ...batched, days: DELIVERY_RETENTION_DAYS }),
+        resolvedSignals: await deleteResolvedSignalsOlderThan({ ...batched, days: RESOLVED_SIGNAL_RETENTION_DAYS }),
+        scorePoints: await deleteScorePointsOlderThan({ ...batched, days: SCORE_HISTORY_RETENTION_DAYS }),
+        scans: await deleteScansOlderThan({ ...batched, days: SCAN_RETENTION_DAYS }),
+      };
+      log.info(counts, 'expired records deleted');
+      return counts;
     },
   };
 }

@@ -4,7 +4,7 @@ import { deleteCheckpoint } from '../db/repositories/scan-progress';
 import { finishScan, findScanState } from '../db/repositories/scans';
 import { recordScorePoint } from '../db/repositories/score-history';
 import {
-  fingerprintsChangedBy, insertSignals, listOpenSignalsWithAcceptance, markSignalsSeen, noteExpiredAcceptances, resolveSignals,
+  fingerprintsChangedBy, insertSignals, listOpenSignalsWithAcceptance, noteExpiredAcceptances, resolveSignals,
 } from '../db/repositories/signals';
 import { type Evaluation, isScoreComplete } from '../domain/checks/evaluate';
 import { newId } from '../domain/ids';
@@ -57,16 +57,16 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
 
     const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId }), at);
     const failed = result.failureReason !== undefined;
-    const { fresh, stillOpen, resolved } = signalChanges(open, evaluation, { failed });
+    // Signals still open are left as they are: no write per open signal per scan.
+    const { fresh, resolved } = signalChanges(open, evaluation, { failed });
     await insertSignals({
       db: trx,
       signals: fresh.map((f) => ({
         id: newId('signal', at.getTime()), tenant_id: tenantId, account_id: accountId, check_id: f.checkId, fingerprint: f.fingerprint,
         scenario: f.scenario, severity: f.severity, title: f.title, description: f.description, resource: f.resource, region: f.region,
-        owner: f.owner, first_scan_id: scanId, last_seen_scan_id: scanId, detected_at: at,
+        owner: f.owner, first_scan_id: scanId, detected_at: at,
       })),
     });
-    await markSignalsSeen({ db: trx, signalIds: stillOpen.map((s) => s.id), scanId });
     await resolveSignals({ db: trx, signalIds: resolved.map((s) => s.id), scanId, at });
     // The first scan after an acceptance expired: alert rules count its signal as new (see fire-alert-rules.ts).
     await noteExpiredAcceptances({ db: trx, accountId, scanId, at });

@@ -12,10 +12,10 @@ export async function benchSignalPages(env: BenchEnvironment, { url, auth, awsAc
     .where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
   await sql`
     insert into signals (id, tenant_id, account_id, check_id, fingerprint, scenario, severity, title, description, resource, region,
-                         first_scan_id, last_seen_scan_id, detected_at, resolved_at)
+                         first_scan_id, detected_at, resolved_at)
     select 'sig_bench' || lpad(g::text, 8, '0'), ${account.tenant_id}, ${account.id}, 'iam.user_admin_access',
            'bench|' || g, 'iam', 'HIGH', 'Bench signal', 'Seeded for the benchmark', 'user-' || g, 'global',
-           ${account.first_scan_id}, ${account.first_scan_id}, now() - make_interval(secs => g), now()
+           ${account.first_scan_id}, now() - make_interval(secs => g), now()
     from generate_series(1, ${count}) g`.execute(env.db);
   await sql`analyze signals`.execute(env.db);
 

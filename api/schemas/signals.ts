@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { srs } from './accounts';
 import { pageLimit, timestamp } from './common';
+import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/retention';
 
 
 export const listSignalsQuery = z.strictObject({
@@ -51,7 +52,8 @@ export const signal = z.object({
 });
 export const listSignalsOutput = z.object({ signals: z.array(signal), count: z.number().int(), next_token: z.string().nullable() });
 
-export const MAX_HISTORY_DAYS = 365;
+/** The score history kept (domain/retention.ts) is what can be asked for. */
+export const MAX_HISTORY_DAYS = SCORE_HISTORY_RETENTION_DAYS;
 export const scoreHistoryQuery = z.strictObject({
   days: z.coerce.number().int('must be an integer').min(1, `must be 1-${MAX_HISTORY_DAYS}`).max(MAX_HISTORY_DAYS, `must be 1-${MAX_HISTORY_DAYS}`).default(30),
 });

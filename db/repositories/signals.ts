@@ -103,7 +103,8 @@ export interface OpenSignalRecord {
   region: string;
   resource: string;
   owner: string | null;
-  firstScanId: string;
+  /** Null once the scan that opened it is past its retention. */
+  firstScanId: string | null;
   /** `expiryScanId`: the first scan that found the acceptance expired, if one has. */
   acceptance: { expiresAt: Date | null; expiryScanId: string | null } | null;
 }
@@ -130,12 +131,6 @@ export async function listOpenSignalsWithAcceptance({ db, accountId }: { db: Con
 export async function insertSignals({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<void> {
   if (signals.length === 0) return;
   await db.insertInto('signals').values([...signals]).execute();
-}
-
-/** The scan saw these open signals again. */
-export async function markSignalsSeen({ db, signalIds, scanId }: { db: Conn; signalIds: readonly string[]; scanId: string }): Promise<void> {
-  if (signalIds.length === 0) return;
-  await db.updateTable('signals').set({ last_seen_scan_id: scanId }).where('id', 'in', [...signalIds]).execute();
 }
 
 export async function resolveSignals({ db, signalIds, scanId, at }: {

@@ -62,8 +62,8 @@ export interface SignalsTable {
   resource: string;
   region: Generated<string>;
   owner: string | null;
-  first_scan_id: string;
-  last_seen_scan_id: string;
+  /** The scan that opened it; null once that scan is past its retention. */
+  first_scan_id: string | null;
   resolved_scan_id: string | null;
   detected_at: Timestamp;
   resolved_at: Timestamp | null;

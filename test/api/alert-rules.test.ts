@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { alertRule, listAlertRulesOutput } from '../../api/schemas/alerts';
 import { errorBody, messageBody } from '../../api/schemas/common';
+import { newId } from '../../domain/ids';
 import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
 import { sealLegacyChannelSecrets } from '../../scripts/seal-channel-secrets';
 import { openChannel } from '../../security/channel-secrets';
@@ -425,12 +426,38 @@ describe('channel secrets', () => {
       id, tenant_id: owner.tenantId, name: 'Legacy', min_srs: 40, scenarios: [], enabled: true, channels: JSON.stringify([EMAIL, HOOK, PAGING]),
     }).execute();
     expect((await ctx.http.get(`/alert-rules/${id}`).set(viewer.auth).expect(200)).body.channels).toEqual([EMAIL, maskedHook, maskedPaging]);
+    // Deliveries copy their channel when the alert fires: a legacy one holds the secret in clear too.
+    const accountId = newId('account');
+    const alertId = newId('alert');
+    const scanId = newId('scan');
+    await ctx.db.insertInto('accounts').values({
+      id: accountId, tenant_id: owner.tenantId, aws_account_id: '444455556666', display_name: null, tags: [], status: 'ACTIVE',
+      external_id: 'x'.repeat(32), role_name: 'SentinelReadOnly', workflow_id: `wf-${accountId}`,
+    }).execute();
+    await ctx.db.insertInto('scans').values({
+      id: scanId, tenant_id: owner.tenantId, account_id: accountId, trigger: 'scheduled', status: 'succeeded', srs: 10, started_at: new Date(),
+    }).execute();
+    await ctx.db.insertInto('alert_events').values({
+      id: alertId, tenant_id: owner.tenantId, account_id: accountId, rule_id: id, scan_id: scanId, srs_at_trigger: 10, scenarios_triggered: [],
+      findings_digest: 'legacy', fired_at: new Date(),
+    }).execute();
+    const deliveryIds = [newId('delivery'), newId('delivery')];
+    await ctx.db.insertInto('alert_deliveries').values([HOOK, PAGING].map((channel, i) => ({
+      id: deliveryIds[i]!, alert_id: alertId, tenant_id: owner.tenantId, scan_id: scanId, channel_index: i + 1,
+      channel_type: channel.type === 'slack' ? 'slack' as const : 'pagerduty' as const, channel: JSON.stringify(channel), status: 'delivered' as const,
+    }))).execute();
 
     const key = ctx.config.secrets.dataEncryptionKey;
-    expect((await sealLegacyChannelSecrets(ctx.db, key)).rules).toBeGreaterThanOrEqual(1);
+    const sealed = await sealLegacyChannelSecrets(ctx.db, key);
+    expect(sealed.rules).toBeGreaterThanOrEqual(1);
+    expect(sealed.deliveries).toBe(2);
     const stored = JSON.stringify((await ruleRow(id)).channels);
     expect(stored).not.toContain(WEBHOOK);
     expect(stored).not.toContain(ROUTING_KEY);
+    const deliveries = await ctx.db.selectFrom('alert_deliveries').select('channel').where('id', 'in', deliveryIds).orderBy('channel_index').execute();
+    expect(JSON.stringify(deliveries)).not.toContain(WEBHOOK);
+    expect(JSON.stringify(deliveries)).not.toContain(ROUTING_KEY);
+    expect(deliveries.map((d) => openChannel(key, d.channel))).toEqual([HOOK, PAGING]);
     expect((await ctx.http.get(`/alert-rules/${id}`).query({ reveal: 'true' }).set(owner.auth).expect(200)).body.channels).toEqual([EMAIL, HOOK, PAGING]);
     expect(await sealLegacyChannelSecrets(ctx.db, key)).toEqual({ rules: 0, deliveries: 0 });
   });

@@ -33,7 +33,7 @@ async function addAccount(tenantId: string, id: string, awsAccountId: string): P
 async function addSignals(tenantId: string, accountId: string, count: number): Promise<void> {
   await sql`
     insert into signals (id, tenant_id, account_id, check_id, fingerprint, scenario, severity, title, description, resource,
-                         region, first_scan_id, last_seen_scan_id, detected_at, resolved_at)
+                         region, first_scan_id, detected_at, resolved_at)
     select 'sig_' || ${accountId} || '_' || lpad(g::text, 7, '0'), ${tenantId}, ${accountId}, 'iam.check_' || (g % 5),
            'fp-' || g, case when g % 2 = 0 then 'iam' else 'exposure' end,
            (array['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'])[1 + g % 4],
@@ -41,7 +41,7 @@ async function addSignals(tenantId: string, accountId: string, count: number): P
            case when g % 10000 = 5001 then E'line one\r\nline "two", with a comma' else 'Description ' || g end,
            case when g % 10000 = 5002 then '-1' when g % 10000 = 5003 then '@SUM(A1)' when g % 10000 = 5004 then '+1'
                 else 'arn:aws:iam::' || g end,
-           case when g % 3 = 0 then 'global' else 'eu-west-1' end, ${`scan_${accountId}`}, ${`scan_${accountId}`},
+           case when g % 3 = 0 then 'global' else 'eu-west-1' end, ${`scan_${accountId}`},
            timestamptz '2026-01-01T00:00:00Z' + ((g / 4) * 1001) * interval '1 microsecond',
            case when g % 7 = 0 then timestamptz '2026-06-01T00:00:00Z' end
     from generate_series(1, ${count}) as g`.execute(ctx.db);

@@ -26,7 +26,7 @@ beforeAll(async () => {
     id: newId('signal', base + Math.floor(i / 4) * 60_000),
     tenant_id: owner.tenantId, account_id: accountId, check_id: `check.${i % 10}`, fingerprint: `check.${i % 10}|r${i}|global`,
     scenario: i % 2 === 0 ? 'iam' as const : 'exposure' as const, severity: severities[i % 4]!, title: `Signal ${i}`, description: 'd',
-    resource: `r${i}`, region: 'global', first_scan_id: 'scan_seed', last_seen_scan_id: 'scan_seed',
+    resource: `r${i}`, region: 'global', first_scan_id: 'scan_seed',
     detected_at: new Date(base + Math.floor(i / 4) * 60_000),
     resolved_at: i % 5 === 0 ? new Date(base + 10_000_000_000) : null,
   }));
@@ -168,7 +168,7 @@ describe('GET /accounts/{account_id}/recovery-checklist', () => {
     await ctx.db.insertInto('signals').values(open.map(([checkId, scenario, severity, resource]) => ({
       id: newId('signal'), tenant_id: tenant.tenantId, account_id: 'acc_tailored', check_id: checkId, fingerprint: `${checkId}|${resource}|global`,
       scenario, severity, title: checkId, description: 'd', resource, region: 'global',
-      first_scan_id: 'scan_tailored', last_seen_scan_id: 'scan_tailored', detected_at: new Date(),
+      first_scan_id: 'scan_tailored', detected_at: new Date(),
     }))).execute();
     const res = await ctx.http.get('/accounts/161803398874/recovery-checklist').set(tenant.auth).expect(200);
     expect(res.body.checklist.map((s: { title: string }) => s.title)).toEqual(

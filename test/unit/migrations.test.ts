@@ -73,7 +73,7 @@ describe('migrations', () => {
       }).execute();
       await db().insertInto('signals').values({
         id: 'sig_1', tenant_id: 'ten_1', account_id: 'acc_1', check_id: 'c', fingerprint: 'f', scenario: 'iam', severity: 'LOW',
-        title: 't', description: 'd', resource: 'r', first_scan_id: 'scan_1', last_seen_scan_id: 'scan_1', detected_at: new Date(),
+        title: 't', description: 'd', resource: 'r', first_scan_id: 'scan_1', detected_at: new Date(),
       }).execute();
       const at = new Date('2026-11-01T00:00:00Z');
       const acceptance = {
