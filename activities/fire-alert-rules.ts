@@ -41,7 +41,8 @@ export async function fireAlertRules(
     const scan = await findScanState({ db: trx, accountId, scanId });
     // A scan that read too little records no score: the account's last one stands. Never scored: nothing to fire on.
     const srs = scan ? scan.srs ?? account?.current_srs ?? null : null;
-    if (!account || srs === null) return [];
+    // A disconnected account alerts nobody, whatever scan was still running when it went.
+    if (!account || account.status === 'DISCONNECTED' || srs === null) return [];
 
     const firing: Firing = { db: trx, tenantId, accountId, scanId, now };
     const rules = await listEnabledRules({ db: trx, tenantId });

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { lockAccount, noteScanSaved } from '../db/repositories/accounts';
 import { deleteCheckpoint } from '../db/repositories/scan-progress';
-import { finishScan, findScanState } from '../db/repositories/scans';
+import { failRunningScan, finishScan, findScanState } from '../db/repositories/scans';
 import { recordScorePoint } from '../db/repositories/score-history';
 import {
   fingerprintsChangedBy, insertSignals, listOpenSignalsWithAcceptance, noteExpiredAcceptances, resolveSignals,
@@ -26,9 +26,14 @@ export interface SavedScan {
   srs: number | null;
   newFingerprints: string[];
   resolvedFingerprints: string[];
-  /** False when this scan had been saved already (a retried activity): nothing was changed. */
+  /** False when this scan had been saved already (a retried activity) or was discarded: nothing was changed. */
   applied: boolean;
+  /** Set when the scan was discarded, and why (the account was disconnected while it ran). */
+  discarded?: string;
 }
+
+/** A scan that finishes after its account was disconnected saves nothing (scans.failure_reason). */
+export const DISCONNECTED_MID_SCAN = 'The account was disconnected while this scan ran: nothing was saved.';
 
 /** Why a scan that read too little records no score (scans.failure_reason). */
 export function coverageLostReason({ evaluated, total }: Evaluation['coverage']): string {
@@ -43,7 +48,7 @@ export function coverageLostReason({ evaluated, total }: Evaluation['coverage'])
 export async function saveScanResult({ db, result }: { db: Db; result: ScanResult }): Promise<SavedScan> {
   const { scanId, tenantId, accountId, evaluation, observedAt: at } = result;
   return db.transaction().execute(async (trx) => {
-    await lockAccount({ db: trx, tenantId, accountId });
+    const account = await lockAccount({ db: trx, tenantId, accountId });
     const scan = await findScanState({ db: trx, accountId, scanId });
     if (!scan) throw new Error(`No scan ${scanId} of account ${accountId}`);
     if (scan.status !== 'running') {
@@ -53,6 +58,11 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
         fingerprintsChangedBy({ db: trx, scanId, change: 'resolved' }),
       ]);
       return { srs: scan.srs, newFingerprints: opened, resolvedFingerprints: closed, applied: false };
+    }
+    if (account?.status === 'DISCONNECTED') {
+      // Its signals, score and alerts would belong to an account the tenant has let go.
+      await failRunningScan({ db: trx, scanId, reason: DISCONNECTED_MID_SCAN, at: new Date() });
+      return { srs: null, newFingerprints: [], resolvedFingerprints: [], applied: false, discarded: DISCONNECTED_MID_SCAN };
     }
 
     const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId }), at);

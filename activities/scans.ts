@@ -102,6 +102,10 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
         evaluation = roleUnavailableEvaluation(err.reason);
       }
       const saved = await saveScanResult({ db, result: { scanId, tenantId, accountId, observedAt, evaluation, failureReason } });
+      if (saved.discarded) {
+        log.info({ tenantId, accountId, scanId }, 'scan discarded: the account was disconnected while it ran');
+        return { status: 'failed', failureReason: saved.discarded };
+      }
       if (saved.applied) {
         log.info({
           tenantId, accountId, scanId, srs: saved.srs, coverage: evaluation.coverage, new: saved.newFingerprints.length,

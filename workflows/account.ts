@@ -1,6 +1,6 @@
 import {
   allHandlersFinished, ApplicationFailure, CancellationScope, condition, continueAsNew, executeChild, isCancellation, log,
-  proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo,
+  patched, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { newScanId } from './ids';
@@ -32,6 +32,9 @@ const { verifyAccount } = proxyActivities<Activities>({
 });
 
 const DEFAULT_MAX_SCANS_PER_RUN = 500;
+
+/** An account not verified within this long after it was connected is disconnected (its workflow ends). */
+export const PENDING_TIMEOUT = '7 days';
 
 /**
  * One entity workflow per connected account (workflow id derived from tenant and account). It holds the
@@ -142,6 +145,22 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     return { status: 'DISCONNECTED' as const };
   });
 
+  // Workflows started before the timeout existed wait for verification as they did (their histories have no timer).
+  if (patched('pending-timeout')) {
+    if (!(await condition(() => status !== 'PENDING', PENDING_TIMEOUT))) {
+      await condition(() => !busy); // a verification under way decides first
+      if (status === 'PENDING') {
+        log.info('never verified: disconnecting', { timeout: PENDING_TIMEOUT });
+        busy = true; // a verify arriving now waits, then finds the account disconnected
+        try {
+          await markAccountDisconnected({ tenantId, accountId });
+          setStatus('DISCONNECTED');
+        } finally {
+          busy = false;
+        }
+      }
+    }
+  }
   await condition(() => status !== 'PENDING');
   if (status === 'ACTIVE' && !scheduledScanDue) armTimer();
 

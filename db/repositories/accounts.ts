@@ -79,7 +79,7 @@ export async function loadRoleTarget(
  * such account.
  */
 export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
-  return db.selectFrom('accounts').select(['id', 'current_srs']).where('id', '=', accountId).where('tenant_id', '=', tenantId)
+  return db.selectFrom('accounts').select(['id', 'status', 'current_srs']).where('id', '=', accountId).where('tenant_id', '=', tenantId)
     .forUpdate().executeTakeFirst();
 }
 

@@ -1,4 +1,5 @@
-import { saveScanResult, type ScanResult } from '../../activities/save-scan';
+import { fireAlertRules } from '../../activities/fire-alert-rules';
+import { DISCONNECTED_MID_SCAN, saveScanResult, type ScanResult } from '../../activities/save-scan';
 import { CATALOG } from '../../domain/checks/catalog';
 import type { CheckOutcome, Evaluation, Finding } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';
@@ -115,6 +116,28 @@ describe('saveScanResult', () => {
     expect(again.srs).toBe(saved.srs);
     expect(again.newFingerprints).toEqual(saved.newFingerprints);
     expect(await signalsOf(account)).toEqual(before);
+  });
+
+  it('saves nothing and fires nothing for a scan that finishes after its account was disconnected', async () => {
+    const account = await newAccount();
+    const { saved: first } = await scan(account, '2026-11-04T00:00:00Z', [finding('iam.user_no_mfa', 'alice')]);
+    await database.db.insertInto('alert_rules').values({
+      id: `rule_${account}`, tenant_id: 'ten_1', name: 'Any', min_srs: 100, channels: JSON.stringify([{ type: 'email', to: ['x@example.com'] }]),
+      updated_at: new Date(),
+    }).execute();
+    const before = await signalsOf(account);
+    await database.db.updateTable('accounts').set({ status: 'DISCONNECTED' }).where('id', '=', account).execute();
+
+    const { scanId, saved } = await scan(account, '2026-11-05T00:00:00Z', [finding('iam.root_mfa_disabled', 'root', 'CRITICAL')]);
+    expect(saved).toEqual({ srs: null, newFingerprints: [], resolvedFingerprints: [], applied: false, discarded: DISCONNECTED_MID_SCAN });
+    expect(await signalsOf(account)).toEqual(before);
+    const row = await database.db.selectFrom('scans').select(['status', 'failure_reason']).where('id', '=', scanId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'failed', failure_reason: DISCONNECTED_MID_SCAN });
+    const accountRow = await database.db.selectFrom('accounts').select('current_srs').where('id', '=', account).executeTakeFirstOrThrow();
+    expect(accountRow.current_srs).toBe(first.srs);
+    expect(await fireAlertRules({ db: database.db, tenantId: 'ten_1', accountId: account, scanId })).toEqual([]);
+    const alerts = await database.db.selectFrom('alert_events').select('id').where('account_id', '=', account).execute();
+    expect(alerts).toEqual([]);
   });
 
   it('keeps one score-history point per day: the day\'s last scan', async () => {

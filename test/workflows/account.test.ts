@@ -1,4 +1,5 @@
 import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import { PENDING_TIMEOUT } from '../../workflows/account';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 
 // The account lifecycle on the time-skipping test server, a server of its own for each test. (Failed updates
@@ -167,3 +168,19 @@ describe('accountWorkflow', () => {
   });
 });
 
+
+describe('an account never verified', () => {
+  it(`is disconnected ${PENDING_TIMEOUT} after it was connected, and its workflow ends`, async () => {
+    const input = await h.seedAccount();
+    const worker = await h.newWorker(input.taskQueue);
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      await h.env.sleep('6 days');
+      expect((await handle.query(stateQuery)).status).toBe('PENDING');
+      await h.env.sleep('1 day');
+      await handle.result();
+      expect(await h.accountRow(input.accountId)).toMatchObject({ status: 'DISCONNECTED' });
+      expect(await h.scansOf(input.accountId)).toEqual([]);
+    });
+  });
+});
