@@ -4,9 +4,16 @@ import { alertDeliveryWorkflow } from './delivery';
 import { deliveryWorkflowId, SCAN_ATTEMPTS, type ScanOutcome, type ScanWorkflowInput } from './contracts';
 import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
-const { recordScanStarted, recordScanFailed } = proxyActivities<Activities>({
+const { recordScanStarted } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: 10 },
+});
+
+// A scan row must never stay "running": recording its failure retries until the database answers, however long
+// an outage lasts. (Retry options are not part of the history: changing them needs no version.)
+const { recordScanFailed } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
 
 // The scan is saved by then: giving up would lose this scan's alerts for good (the next scan only sees the

@@ -11,6 +11,7 @@ import { getPlan } from '../../domain/plans';
 import {
   accountLimitKey, accountRowLimit, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
 } from '../../domain/limits';
+import { failRunningScansOfAccount } from '../../db/repositories/scans';
 import { findTenant, lockTenant } from '../../db/repositories/tenants';
 import { accountWorkflow } from '../../workflows/account';
 import {
@@ -28,6 +29,9 @@ import { audit } from './audit-log';
 import { takeHits } from './rate-limits';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The failure of a scan still running when its account was connected again (scans.failure_reason). */
+export const STOPPED_BY_RECONNECT = 'The account was connected again while this scan ran: the scan was stopped.';
 
 function summary(a: AccountRow) {
   return {
@@ -82,7 +86,11 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
       const fields = { display_name: input.displayName, tags: input.tags, external_id: externalId, role_name: ROLE_NAME, workflow_id: workflowId };
       const accountId = existing?.id ?? newId('account');
       // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays).
-      if (existing) await reopenAccount({ db: trx, accountId, fields });
+      if (existing) {
+        await reopenAccount({ db: trx, accountId, fields });
+        // The new workflow replaces (terminates) the old one, and with it any scan it was still running.
+        await failRunningScansOfAccount({ db: trx, accountId, reason: STOPPED_BY_RECONNECT, at: new Date() });
+      }
       else await insertAccount({ db: trx, account: { id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, ...fields } });
       return { accountId, previous: existing, scanIntervalMinutes: plan.scan_interval_minutes, planRevision: tenant.plan_revision };
     });

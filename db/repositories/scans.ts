@@ -45,3 +45,10 @@ export async function failRunningScan({ db, scanId, reason, at }: { db: Conn; sc
   await db.updateTable('scans').set({ status: 'failed', failure_reason: reason, finished_at: at })
     .where('id', '=', scanId).where('status', '=', 'running').execute();
 }
+
+/** Fails every scan of the account still running (their workflows were stopped); answers how many. */
+export async function failRunningScansOfAccount({ db, accountId, reason, at }: { db: Conn; accountId: string; reason: string; at: Date }): Promise<number> {
+  const result = await db.updateTable('scans').set({ status: 'failed', failure_reason: reason, finished_at: at })
+    .where('account_id', '=', accountId).where('status', '=', 'running').executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

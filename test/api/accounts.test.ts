@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ABANDONED_CONNECT_MS } from '../../api/services/accounts';
+import { ABANDONED_CONNECT_MS, STOPPED_BY_RECONNECT } from '../../api/services/accounts';
 import { newId } from '../../domain/ids';
 import { accountRowLimit } from '../../domain/limits';
 import { ROLE_NAME } from '../../domain/onboarding';
@@ -140,12 +140,19 @@ describe('DELETE /accounts/{account_id}', () => {
     const tenant = await signupAndLogin(ctx);
     const first = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555' }).expect(201);
     await ctx.http.delete('/accounts/333344445555').set(tenant.auth).expect(200);
+    // A scan the old workflow was still running when the account is connected again is stopped with it.
+    const account = await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
+    await ctx.db.insertInto('scans').values({
+      id: 'scan_in_flight_at_reconnect', tenant_id: tenant.tenantId, account_id: account.id, trigger: 'manual', status: 'running', started_at: new Date(),
+    }).execute();
     const again = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555', display_name: 'Back' }).expect(201);
     expect(again.body.external_id).not.toBe(first.body.external_id);
     expect((await ctx.http.get('/accounts/333344445555').set(tenant.auth).expect(200)).body).toMatchObject({ status: 'PENDING', display_name: 'Back' });
     const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(tenant.tenantId, '333344445555'));
     expect((await handle.describe()).status.name).toBe('RUNNING');
     expect((await ctx.http.get('/accounts').set(tenant.auth).expect(200)).body.total).toBe(1);
+    const stopped = await ctx.db.selectFrom('scans').select(['status', 'failure_reason']).where('id', '=', 'scan_in_flight_at_reconnect').executeTakeFirstOrThrow();
+    expect(stopped).toEqual({ status: 'failed', failure_reason: STOPPED_BY_RECONNECT });
   });
 });
 

@@ -1,5 +1,8 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
 import { type ScanOutcome, scanNowUpdate, stateQuery } from '../../workflows/contracts';
+import { scanWorkflow } from '../../workflows/scan';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import { cleanInventory, part } from '../helpers/inventory';
 
@@ -72,5 +75,38 @@ describe('scanWorkflow', () => {
     expect(await signalsOf(input.accountId)).toHaveLength(1);
     const history = await h.database.db.selectFrom('score_history').selectAll().where('account_id', '=', input.accountId).execute();
     expect(history).toHaveLength(1);
+  });
+
+  it('records a scan that could not complete as failed, however long the database stays out of reach', async () => {
+    const input = await h.seedAccount();
+    const activities = h.activities();
+    let refusals = 0;
+    // Collection fails for good; the database then refuses the failure's record 25 times (well past the
+    // retries that would once have given up, leaving the scan "running" for ever).
+    const worker = await Worker.create({
+      connection: h.env.nativeConnection,
+      taskQueue: input.taskQueue,
+      workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
+      activities: {
+        ...activities,
+        runScan: () => Promise.reject(ApplicationFailure.nonRetryable('the collector broke')),
+        recordScanFailed: async (args: Parameters<typeof activities.recordScanFailed>[0]) => {
+          refusals += 1;
+          if (refusals <= 25) throw new Error('database unavailable');
+          return activities.recordScanFailed(args);
+        },
+      },
+    });
+    await worker.runUntil(async () => {
+      const scanId = 'scan_outage_0000000000000000';
+      const outcome = await h.env.client.workflow.execute(scanWorkflow, {
+        taskQueue: input.taskQueue, workflowId: scanId,
+        args: [{ tenantId: input.tenantId, accountId: input.accountId, awsAccountId: input.awsAccountId, scanId, trigger: 'manual' }],
+      });
+      expect(outcome.status).toBe('failed');
+      expect(refusals).toBe(26);
+      const [scan] = await h.scansOf(input.accountId);
+      expect(scan).toMatchObject({ id: scanId, status: 'failed' });
+    });
   });
 });
