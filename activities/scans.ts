@@ -45,6 +45,9 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
         checkpoint,
         reuse,
         finalAttempt: context.info.attempt >= SCAN_ATTEMPTS,
+        // Given up (timed out while another attempt took over, or cancelled): stop reading rather than run two
+        // collections of the account at once.
+        signal: context.cancellationSignal,
         onRead: (key, outcome) => {
           unsaved[key] = outcome;
         },

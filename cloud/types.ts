@@ -43,6 +43,11 @@ export interface CollectOptions {
   onProgress?: (progress: CollectionProgress) => void;
   /** The scan's last attempt: reads that fail now are left unread instead of failing the collection. */
   finalAttempt?: boolean;
+  /**
+   * Aborted when the attempt is given up (its activity cancelled or timed out): no new call starts, reads cut
+   * short are not reported through onRead (a later attempt reads them), and the collection rejects.
+   */
+  signal?: AbortSignal;
 }
 
 export interface CloudProvider {

@@ -116,13 +116,15 @@ export function createAwsProvider({
         return next.credentials;
       },
     });
-    const session = openSession({ credentials: renewing, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, maxAttempts });
+    const session = openSession({
+      credentials: renewing, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, maxAttempts, signal: options.signal,
+    });
     const reused: Checkpoint = Object.fromEntries(Object.entries(options.reuse ?? {})
       .flatMap(([part, collected]) => (collected?.status === 'ok' ? [[part, { status: 'ok', value: collected.value }]] : [])));
     try {
       const inventory = await collectAccountInventory({
         session, now: new Date(), checkpoint: options.checkpoint, reuse: reused, onRead: options.onRead,
-        onProgress: options.onProgress, finalAttempt: options.finalAttempt ?? true,
+        onProgress: options.onProgress, finalAttempt: options.finalAttempt ?? true, signal: options.signal,
       });
       const notEvaluated = Object.entries(inventory)
         .filter(([, part]: [string, unknown]) => typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated')

@@ -384,6 +384,32 @@ describe('AWS inventory collection against moto', () => {
     expect(ok(inventory.iamPrincipals).users.map((u) => u.name)).toEqual(['bob']);
   });
 
+  it('stops when its attempt is given up: no call starts after the abort, and the next attempt reads only the rest', async () => {
+    const { customer, target } = await connectedCustomer();
+    createSentinelRole({ customer, externalId: target.externalId });
+    const checkpoint: Checkpoint = {};
+    const controller = new AbortController();
+    const first = provider.collectInventory(target, {
+      finalAttempt: false, signal: controller.signal,
+      onRead: (key, outcome) => {
+        checkpoint[key] = outcome;
+        if (Object.keys(checkpoint).length === 5) controller.abort();
+      },
+    });
+    await expect(first).rejects.toMatchObject({ name: 'AbortError' });
+    const firstKeys = Object.keys(checkpoint);
+    const callsWhenStopped = front.requests.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(front.requests.length).toBe(callsWhenStopped); // nothing goes on reading in the background
+
+    const rest: string[] = [];
+    await provider.collectInventory(target, { checkpoint, finalAttempt: false, onRead: (key) => rest.push(key) });
+    expect(rest.filter((key) => firstKeys.includes(key))).toEqual([]);
+    const whole: string[] = [];
+    await provider.collectInventory(target, { finalAttempt: false, onRead: (key) => whole.push(key) });
+    expect([...firstKeys, ...rest].sort()).toEqual(whole.sort());
+  });
+
   describe('a read that fails past the SDK\'s retries', () => {
     let target: RoleTarget;
     let failing: boolean;

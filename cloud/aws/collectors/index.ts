@@ -71,6 +71,8 @@ export interface CollectInput {
   onProgress?: (progress: CollectionProgress) => void;
   /** The scan's last attempt: what fails now is left unread rather than retried. */
   finalAttempt: boolean;
+  /** Aborted: the collection is given up (see CollectOptions.signal). */
+  signal?: AbortSignal;
 }
 
 async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>, finalAttempt: boolean): Promise<ReadOutcome> {
@@ -84,7 +86,7 @@ async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>
 }
 
 export async function collectAccountInventory({
-  session, now, checkpoint = {}, reuse = {}, onRead, onProgress, finalAttempt,
+  session, now, checkpoint = {}, reuse = {}, onRead, onProgress, finalAttempt, signal,
 }: CollectInput): Promise<Inventory> {
   const ctx: ReadContext = { session, now };
   const outcomes = new Map<string, ReadOutcome>([...currentReads(checkpoint), ...Object.entries(reuse)]);
@@ -95,6 +97,8 @@ export async function collectAccountInventory({
     let outcome = outcomes.get(key);
     if (!outcome) {
       outcome = await settle(read, finalAttempt);
+      // A read cut short by the abort is no outcome: it is neither kept nor reported, and a later attempt reads it.
+      if (signal?.aborted) return;
       if (outcome.status === 'failed' && outcome.retryable) retry.push({ key, reason: outcome.reason });
       else {
         outcomes.set(key, outcome);
@@ -116,6 +120,7 @@ export async function collectAccountInventory({
     }))));
   total += reads.length;
   await Promise.all(reads);
+  signal?.throwIfAborted();
   if (retry.length > 0) throw new IncompleteCollectionError(retry);
 
   const parts = Object.fromEntries(READERS.map((r): [PartName, Collected<unknown>] => {

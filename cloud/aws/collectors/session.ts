@@ -63,25 +63,32 @@ function semaphore(limit: number) {
 }
 
 function callMiddleware<I extends object, O extends MetadataBearer>(
-  region: string | undefined, slots: (service: string) => ReturnType<typeof semaphore>,
+  region: string | undefined, slots: (service: string) => ReturnType<typeof semaphore>, signal: AbortSignal | undefined,
 ): InitializeMiddleware<I, O> {
   return (next, context) => async (args) => {
     const client = (context.clientName ?? 'AWS').replace(/Client$/, '');
     const operation = (context.commandName ?? 'a call').replace(/Command$/, '');
     try {
-      return await slots(client).run(() => next(args));
+      // A collection given up starts no new call, also none that was waiting for its slot.
+      signal?.throwIfAborted();
+      return await slots(client).run(() => {
+        signal?.throwIfAborted();
+        return next(args);
+      });
     } catch (err) {
       throw new ReadFailure({ service: serviceName(client), operation, region }, err);
     }
   };
 }
 
-export function openSession({ credentials, endpointUrl, accountId, roleName, maxAttempts }: {
+export function openSession({ credentials, endpointUrl, accountId, roleName, maxAttempts, signal }: {
   credentials: AwsCredentialIdentityProvider;
   endpointUrl?: string;
   accountId: string;
   roleName: string;
   maxAttempts: number;
+  /** Aborted: every later call fails at once. */
+  signal?: AbortSignal;
 }): Session {
   const open: { destroy(): void }[] = [];
   const semaphores = new Map<string, ReturnType<typeof semaphore>>();
@@ -107,7 +114,7 @@ export function openSession({ credentials, endpointUrl, accountId, roleName, max
         maxAttempts,
         ...(endpointUrl ? { endpoint: endpointUrl } : {}),
       });
-      client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION)), { step: 'initialize', name: 'sentinelCalls' });
+      client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION), signal), { step: 'initialize', name: 'sentinelCalls' });
       open.push(client);
       return client;
     },
