@@ -8,9 +8,10 @@ import { Worker } from '@temporalio/worker';
 //
 // test/fixtures/histories/ holds histories recorded on the time-skipping test server with earlier code: the
 // `*-before-plan-revisions` pair with the code of commit 7ba7535 (verify, a plan change, a scheduled scan at the
-// new interval, a manual scan, disconnect; and that account's first scan). To add one, fetch a run's history
-// (`handle.fetchHistory()`) and write `History.toObject(history, { longs: String, enums: String, bytes: String })`
-// as JSON.
+// new interval, a manual scan, disconnect; and that account's first scan), and the `*-<commit>` sets that
+// `npm run record-histories` (test/histories/record.ts) wrote with the code of that commit: a lifecycle with
+// scheduled and manual scans, a plan change and a disconnect, a continue-as-new (both runs), a failed verify,
+// a verification timeout, and a scan.
 const DIR = path.resolve(__dirname, '../fixtures/histories');
 const History = temporal.api.history.v1.History;
 
@@ -18,6 +19,11 @@ describe('recorded histories', () => {
   it.each(readdirSync(DIR).filter((f) => f.endsWith('.json')))('%s replays with today\'s workflow code', async (file) => {
     const history = History.fromObject(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
     expect(history.events.length).toBeGreaterThan(10);
-    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string } }, history);
+    try {
+      await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string } }, history);
+    } catch (err) {
+      throw new Error(`Today's workflow code no longer replays ${file}: workflows started by the earlier code would fail after a `
+        + `deploy. Put the change behind patched() (docs/operations.md, "Deploys"). ${(err as Error).message}`, { cause: err });
+    }
   });
 });

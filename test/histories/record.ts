@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { accountWorkflow } from '../../workflows/account';
+import { disconnectUpdate, planChangedSignal, scanNowUpdate, scanWorkflowId, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import { AccountHarness, updateFailure, waitFor } from '../helpers/account-harness';
+
+// `npm run record-histories`: runs the account lifecycle's scenarios on the time-skipping test server with
+// today's workflow code and writes each workflow's history to test/fixtures/histories/<scenario>-<commit>.json,
+// which test/workflows/replay.test.ts then replays against every later version of the code. Record and commit
+// a set before changing what a workflow does (docs/operations.md, "Deploys"). Not part of `npm test`.
+
+const DIR = path.resolve(__dirname, '../fixtures/histories');
+const COMMIT = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const History = temporal.api.history.v1.History;
+
+let h: AccountHarness;
+beforeEach(async () => {
+  h = await AccountHarness.create();
+});
+afterEach(() => h?.close());
+
+/** Writes the workflow's history, every run of it (a continued-as-new workflow has several). */
+async function save(scenario: string, handle: Pick<WorkflowHandle, 'workflowId'>, runIds: string[] = []): Promise<void> {
+  const runs = runIds.length > 0 ? runIds : [undefined];
+  for (const [i, runId] of runs.entries()) {
+    const history = await h.env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
+    const name = runs.length > 1 ? `${scenario}-run${i + 1}` : scenario;
+    const json = History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String });
+    writeFileSync(path.join(DIR, `${name}-${COMMIT}.json`), `${JSON.stringify(json)}\n`);
+  }
+}
+
+it('records verify, scheduled and manual scans, a plan change and a disconnect', async () => {
+  const input = await h.seedAccount();
+  const worker = await h.newWorker(input.taskQueue);
+  await worker.runUntil(async () => {
+    const handle = await h.start(input);
+    const { firstScanId } = await handle.executeUpdate(verifyUpdate);
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await save('scan', { workflowId: scanWorkflowId(firstScanId) });
+    await h.env.sleep('361 minutes');
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
+    await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 1 });
+    await handle.executeUpdate(scanNowUpdate);
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 3);
+    await h.env.sleep('61 minutes');
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 4);
+    await handle.executeUpdate(disconnectUpdate);
+    await handle.result();
+    await save('account-lifecycle', handle);
+  });
+});
+
+it('records a continue-as-new at a timer boundary', async () => {
+  const input = { ...(await h.seedAccount()), maxScansPerRun: 2 };
+  const worker = await h.newWorker(input.taskQueue);
+  await worker.runUntil(async () => {
+    const handle = await h.start(input);
+    const firstRun = (await handle.describe()).runId;
+    await handle.executeUpdate(verifyUpdate);
+    await h.env.sleep('725 minutes'); // two scheduled scans: the run hands over at the next timer
+    const latest = h.env.client.workflow.getHandle<typeof accountWorkflow>(handle.workflowId);
+    await waitFor(async () => (await latest.describe()).runId !== firstRun);
+    await waitFor(async () => (await latest.query(stateQuery)).scansCompleted >= 3);
+    const secondRun = (await latest.describe()).runId;
+    await latest.executeUpdate(disconnectUpdate);
+    await latest.result();
+    await save('account-continue-as-new', handle, [firstRun, secondRun]);
+  });
+});
+
+it('records a verify that fails, then succeeds', async () => {
+  const input = await h.seedAccount();
+  h.cloud.deny(input.awsAccountId, 'The role does not trust Sentinel');
+  const worker = await h.newWorker(input.taskQueue);
+  await worker.runUntil(async () => {
+    const handle = await h.start(input);
+    expect(await updateFailure(handle.executeUpdate(verifyUpdate))).toBe('RoleAssumptionFailed');
+    h.cloud.allow(input.awsAccountId);
+    await handle.executeUpdate(verifyUpdate);
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await handle.executeUpdate(disconnectUpdate);
+    await handle.result();
+    await save('account-failed-verify', handle);
+  });
+});
+
+it('records an account never verified, disconnected after its timeout', async () => {
+  const input = await h.seedAccount();
+  const worker = await h.newWorker(input.taskQueue);
+  await worker.runUntil(async () => {
+    const handle = await h.start(input);
+    await h.env.sleep('7 days');
+    await handle.result();
+    await save('account-pending-timeout', handle);
+  });
+});
