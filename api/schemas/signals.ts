@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
+import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/retention';
 import { srs } from './accounts';
 import { pageLimit, timestamp } from './common';
-import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/retention';
 
 
 export const listSignalsQuery = z.strictObject({

@@ -86,6 +86,10 @@ export async function sendInvitation(
   });
   try {
     await mailer.send({ idempotencyKey: invitation.id, to: [invitee.email], ...content });
+    // Without a mail server (the embedded default) a newcomer follows the link from the log; never in production.
+    if (mailer.via === 'outbox' && config.env !== 'production') {
+      log.info({ invitationId: invitation.id, link: invitationLink(config.http.publicBaseUrl, invitation) }, 'invitation link (no SMTP_URL: also kept in email_outbox)');
+    }
     return true;
   } catch (err) {
     const reason = (err as Error).message;
@@ -138,6 +142,8 @@ export async function sendWaitingInvitations(deps: Pick<AppDeps, 'db' | 'config'
   return sent;
 }
 
+const invitationLink = (baseUrl: string, invitation: Invitation) => `${baseUrl}/app/accept-invite#token=${encodeURIComponent(invitation.token)}`;
+
 const invalidInvitation = () => new AppError('invalid_invitation', 'The invitation is unknown, already used or expired');
 
 /**
@@ -182,7 +188,7 @@ function invitationEmail(
   { baseUrl: string; inviterName: string; tenantName: string; invitee: Invitee; invitation: Invitation },
 ): { subject: string; text: string; html: string } {
   // In the fragment, which browsers never send: the token reaches no server log, proxy or Referer header.
-  const link = `${baseUrl}/app/accept-invite#token=${encodeURIComponent(invitation.token)}`;
+  const link = invitationLink(baseUrl, invitation);
   const role = ARTICLE[invitee.role] ?? invitee.role;
   const expires = invitation.expiresAt.toISOString();
   const acceptBody = JSON.stringify({ token: invitation.token, password: '<your new password, 8 or more characters>' });

@@ -139,10 +139,16 @@ describe('password reset without SMTP_URL (the embedded default)', () => {
       await http.post('/auth/password-reset').send({ email }).expect(202);
       const [row] = await outboxCtx.db.selectFrom('email_outbox').selectAll().where('subject', '=', 'Reset your Sentinel password').execute();
       const token = tokenIn(row!.text_body);
-      expect(lines.filter((l) => l.link && l.msg !== 'verification link (no SMTP_URL: also kept in email_outbox)').map((l) => l.link))
-        .toEqual([`${outboxCtx.config.http.publicBaseUrl}/app/reset-password#token=${token}`]);
+      const base = outboxCtx.config.http.publicBaseUrl;
+      const linksLogged = (msg: string) => lines.filter((l) => l.msg === msg).map((l) => l.link as string);
+      expect(linksLogged('password reset link (no SMTP_URL: also kept in email_outbox)')).toEqual([`${base}/app/reset-password#token=${token}`]);
+      // The other mailed links are logged the same way: the sign-up's verification link, and (once the owner is
+      // verified, which the reset just did) an invitation link.
+      expect(linksLogged('verification link (no SMTP_URL: also kept in email_outbox)')).toEqual([expect.stringMatching(`^${base}/app/verify-email#token=`)]);
       await http.post('/auth/password-reset/confirm').send({ token, password: 'the-new-password' }).expect(200);
-      await http.post('/auth/login').send({ email, password: 'the-new-password' }).expect(200);
+      const login = await http.post('/auth/login').send({ email, password: 'the-new-password' }).expect(200);
+      await http.post('/users/invite').set('Authorization', `Bearer ${login.body.id_token}`).send({ email: newEmail('invitee'), name: 'Ida' }).expect(201);
+      expect(linksLogged('invitation link (no SMTP_URL: also kept in email_outbox)')).toEqual([expect.stringMatching(`^${base}/app/accept-invite#token=`)]);
     } finally {
       await outboxCtx.close();
     }
