@@ -4,6 +4,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { newScanId } from './ids';
+import { delayToNextSlotMs } from './scan-slots';
 import {
   type AccountStatus, type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, planChangedSignal, ROLE_ASSUMPTION_FAILED,
   type ScanRequest, scanNowUpdate, scanWorkflowId, stateQuery, VERIFICATION_UNAVAILABLE, verifyUpdate,
@@ -53,13 +54,16 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   const maxScansPerRun = input.maxScansPerRun ?? DEFAULT_MAX_SCANS_PER_RUN;
   let scansThisRun = 0;
   let busy = false; // a verify or disconnect handler is running its activity
+  let nextScanAt: string | undefined; // when the armed timer fires (workflow time)
 
   const setStatus = (next: AccountStatus) => {
     status = next;
     upsertSearchAttributes([{ key: ACCOUNT_STATUS, value: next }]);
   };
 
-  setHandler(stateQuery, () => ({ status, scanIntervalMinutes, planRevision, scansCompleted, firstScanId, pendingScans: [...queue] }));
+  setHandler(stateQuery, () => ({
+    status, scanIntervalMinutes, planRevision, scansCompleted, firstScanId, pendingScans: [...queue], nextScheduledScanAt: nextScanAt,
+  }));
 
   setHandler(verifyUpdate, async () => {
     await condition(() => !busy);
@@ -109,7 +113,14 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     timer?.cancel();
     const scope = new CancellationScope();
     timer = scope;
-    scope.run(() => sleep(scanIntervalMinutes * 60_000)).then(
+    const intervalMs = scanIntervalMinutes * 60_000;
+    // Workflows whose timers were armed before slots existed keep the plain interval (their histories say so).
+    // Workflow time (deterministic on replay): it only places the timer; no record keeps it.
+    // eslint-disable-next-line no-restricted-properties
+    const now = Date.now();
+    const delayMs = patched('scan-slots') ? delayToNextSlotMs(accountId, intervalMs, now) : intervalMs;
+    nextScanAt = new Date(now + delayMs).toISOString();
+    scope.run(() => sleep(delayMs)).then(
       () => {
         scheduledScanDue = true;
       },
@@ -137,6 +148,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
         await markAccountDisconnected({ tenantId, accountId });
         queue.length = 0;
         timer?.cancel();
+        nextScanAt = undefined;
         setStatus('DISCONNECTED');
       } finally {
         busy = false;

@@ -51,6 +51,8 @@ export interface AccountWorkflowState {
   scansCompleted: number;
   firstScanId?: string;
   pendingScans: ScanRequest[];
+  /** When the next scheduled scan is due (ISO time); absent until the first timer is armed. */
+  nextScheduledScanAt?: string;
 }
 
 export interface ScanWorkflowInput {

@@ -121,6 +121,18 @@ export class AccountHarness {
     });
   }
 
+  /**
+   * How many scheduled scans the account's workflow runs within `ms` from now (test-server time): its timer fires
+   * at `nextScheduledScanAt`, its place in the interval (workflows/scan-slots.ts), then every interval.
+   */
+  async scheduledScansWithin(handle: Awaited<ReturnType<AccountHarness['start']>>, ms: number): Promise<number> {
+    const state = await handle.query(stateQuery);
+    if (!state.nextScheduledScanAt) throw new Error('no scheduled scan is armed');
+    const first = Date.parse(state.nextScheduledScanAt);
+    const end = (await this.env.currentTimeMs()) + ms;
+    return first > end ? 0 : Math.floor((end - first) / (state.scanIntervalMinutes * 60_000)) + 1;
+  }
+
   scansOf(accountId: string) {
     return this.database.db.selectFrom('scans').selectAll().where('account_id', '=', accountId).orderBy('started_at').execute();
   }

@@ -16,7 +16,14 @@ const DIR = path.resolve(__dirname, '../fixtures/histories');
 const COMMIT = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 const History = temporal.api.history.v1.History;
 
+const HOUR = 3_600_000;
 let h: AccountHarness;
+
+/** Skips the test server's time to a minute past the account's next scheduled scan, and `extra` beyond it. */
+async function pastNextScan(handle: WorkflowHandle<typeof accountWorkflow>, extra = 0): Promise<void> {
+  const { nextScheduledScanAt } = await handle.query(stateQuery);
+  await h.env.sleep(Date.parse(nextScheduledScanAt!) - (await h.env.currentTimeMs()) + extra + 60_000);
+}
 beforeEach(async () => {
   h = await AccountHarness.create();
 });
@@ -41,12 +48,13 @@ it('records verify, scheduled and manual scans, a plan change and a disconnect',
     const { firstScanId } = await handle.executeUpdate(verifyUpdate);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
     await save('scan', { workflowId: scanWorkflowId(firstScanId) });
-    await h.env.sleep('361 minutes');
+    await pastNextScan(handle);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
     await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 1 });
+    await waitFor(async () => (await handle.query(stateQuery)).scanIntervalMinutes === 60);
     await handle.executeUpdate(scanNowUpdate);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 3);
-    await h.env.sleep('61 minutes');
+    await pastNextScan(handle);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 4);
     await handle.executeUpdate(disconnectUpdate);
     await handle.result();
@@ -61,7 +69,8 @@ it('records a continue-as-new at a timer boundary', async () => {
     const handle = await h.start(input);
     const firstRun = (await handle.describe()).runId;
     await handle.executeUpdate(verifyUpdate);
-    await h.env.sleep('725 minutes'); // two scheduled scans: the run hands over at the next timer
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await pastNextScan(handle, 6 * HOUR); // two scheduled scans: the run hands over at the second timer
     const latest = h.env.client.workflow.getHandle<typeof accountWorkflow>(handle.workflowId);
     await waitFor(async () => (await latest.describe()).runId !== firstRun);
     await waitFor(async () => (await latest.query(stateQuery)).scansCompleted >= 3);

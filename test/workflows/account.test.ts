@@ -1,9 +1,11 @@
 import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
 import { PENDING_TIMEOUT } from '../../workflows/account';
+import { slotOffsetMs } from '../../workflows/scan-slots';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 
 // The account lifecycle on the time-skipping test server, a server of its own for each test. (Failed updates
 // are in account-verify-failure.test.ts.)
+const HOUR = 3_600_000;
 let h: AccountHarness;
 beforeEach(async () => {
   h = await AccountHarness.create();
@@ -31,13 +33,22 @@ describe('accountWorkflow', () => {
     });
   });
 
-  it('scans at the plan interval over several simulated days', async () => {
+  it('scans at the plan interval over several simulated days, in the account\'s own slot of it', async () => {
     await h.withActiveAccount(async (handle, input) => {
-      await h.env.sleep('73 hours'); // 360-minute interval: 12 scheduled scans after the initial one
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 13);
+      // 360-minute interval: the first scheduled scan comes at the account's slot, 3 to 9 hours after the
+      // initial one, then one every 6 hours.
+      const { nextScheduledScanAt } = await handle.query(stateQuery);
+      const due = Date.parse(nextScheduledScanAt!);
+      const now = await h.env.currentTimeMs();
+      expect(due - now).toBeLessThan(9 * HOUR);
+      expect((due - slotOffsetMs(input.accountId, 6 * HOUR)) % (6 * HOUR)).toBe(0);
+      const expected = await h.scheduledScansWithin(handle, 73 * HOUR);
+      expect([11, 12]).toContain(expected);
+      await h.env.sleep('73 hours');
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1 + expected);
       const scans = await h.scansOf(input.accountId);
       expect(scans.filter((s) => s.trigger === 'initial')).toHaveLength(1);
-      expect(scans.filter((s) => s.trigger === 'scheduled')).toHaveLength(12);
+      expect(scans.filter((s) => s.trigger === 'scheduled')).toHaveLength(expected);
     });
   });
 
@@ -58,12 +69,16 @@ describe('accountWorkflow', () => {
     });
   });
 
-  it('follows a plan change: the next scans come at the new interval', async () => {
-    await h.withActiveAccount(async (handle) => {
+  it('follows a plan change: the next scans come at the new interval, in the account\'s slot of it', async () => {
+    await h.withActiveAccount(async (handle, input) => {
       await handle.signal(planChangedSignal, { scanIntervalMinutes: 60 });
+      await waitFor(async () => (await handle.query(stateQuery)).scanIntervalMinutes === 60);
+      const due = Date.parse((await handle.query(stateQuery)).nextScheduledScanAt!);
+      expect((due - slotOffsetMs(input.accountId, HOUR)) % HOUR).toBe(0);
+      const expected = await h.scheduledScansWithin(handle, 330 * 60_000);
+      expect([5, 6]).toContain(expected);
       await h.env.sleep('330 minutes');
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 6);
-      expect((await handle.query(stateQuery)).scanIntervalMinutes).toBe(60);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1 + expected);
     });
   });
 
@@ -111,13 +126,14 @@ describe('accountWorkflow', () => {
     await h.withActiveAccount(async (handle, input, firstScanId) => {
       const firstRun = (await handle.describe()).runId;
       await handle.signal(planChangedSignal, { scanIntervalMinutes: 360, planRevision: 4 }); // same interval, newer plan
-      await h.env.sleep('49 hours'); // 8 scheduled scans: at least two hand-overs
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 9);
+      const expected = await h.scheduledScansWithin(handle, 49 * HOUR); // 7 or 8: at least two hand-overs
+      await h.env.sleep('49 hours');
+      await waitFor(async () => (await h.env.client.workflow.getHandle(handle.workflowId).query(stateQuery)).scansCompleted === 1 + expected);
       const latest = h.env.client.workflow.getHandle(handle.workflowId);
       expect((await latest.describe()).runId).not.toBe(firstRun);
-      expect(await latest.query(stateQuery)).toMatchObject({ status: 'ACTIVE', firstScanId, scanIntervalMinutes: 360, scansCompleted: 9 });
+      expect(await latest.query(stateQuery)).toMatchObject({ status: 'ACTIVE', firstScanId, scanIntervalMinutes: 360, scansCompleted: 1 + expected });
       expect((await latest.query(stateQuery)).planRevision).toBe(4);
-      expect(await h.scansOf(input.accountId)).toHaveLength(9);
+      expect(await h.scansOf(input.accountId)).toHaveLength(1 + expected);
     }, { maxScansPerRun: 3 });
   });
 
@@ -133,11 +149,12 @@ describe('accountWorkflow', () => {
     // The first worker is gone; the loop's state lives in Temporal, and a new worker rebuilds it from history.
     const second = await h.newWorker(input.taskQueue);
     await second.runUntil(async () => {
+      const expected = await h.scheduledScansWithin(handle, 25 * HOUR);
       await h.env.sleep('25 hours');
-      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 5);
+      await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1 + expected);
       const scans = await h.scansOf(input.accountId);
-      expect(scans.map((s) => s.trigger)).toEqual(['initial', 'scheduled', 'scheduled', 'scheduled', 'scheduled']);
-      expect(new Set(scans.map((s) => s.id)).size).toBe(5);
+      expect(scans.map((s) => s.trigger)).toEqual(['initial', ...Array(expected).fill('scheduled')]);
+      expect(new Set(scans.map((s) => s.id)).size).toBe(1 + expected);
       expect(scans.every((s) => s.status === 'succeeded')).toBe(true);
       await handle.executeUpdate(disconnectUpdate);
     });
