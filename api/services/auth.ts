@@ -17,7 +17,8 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { auditAs } from './audit-log';
 import { sendVerificationLink } from './email-verification';
 import { takeHits } from './rate-limits';
-import { newRefreshSecret, sha256, signTokens } from './tokens';
+import { sha256 } from '../../security/crypto';
+import { newRefreshSecret, signTokens } from './tokens';
 import { timingSafeEqual } from 'node:crypto';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;

@@ -18,7 +18,8 @@ import type { AcceptInviteInput } from '../schemas/users';
 import { issueTokens } from './auth';
 import { hashPassword } from './passwords';
 import { takeHits } from './rate-limits';
-import { newRefreshSecret, sha256 } from './tokens';
+import { sha256 } from '../../security/crypto';
+import { newRefreshSecret } from './tokens';
 
 const INVITATION_TTL_DAYS = 7;
 

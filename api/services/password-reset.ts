@@ -3,13 +3,13 @@ import { findUserByEmail, setUserPassword } from '../../db/repositories/users';
 import {
   PASSWORD_RESETS_PER_ADDRESS, PASSWORD_RESETS_PER_CLIENT, PASSWORD_RESET_TTL_MINUTES, PASSWORD_RESET_WINDOW_SECONDS,
 } from '../../domain/limits';
+import { sha256 } from '../../security/crypto';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import { hashPassword } from './passwords';
 import { auditAs } from './audit-log';
 import { takeHits } from './rate-limits';
-import { sha256 } from './tokens';
 import { consumeLink, mailUserLink, type UserLinkKind } from './user-links';
 
 // The way back into an account, and the proof of an address: whoever can read the mailbox can set the password.

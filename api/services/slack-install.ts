@@ -14,7 +14,7 @@ import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import { slackInstallOutcome, slackInstallState } from '../schemas/integrations';
 import { parseInput } from '../validation';
-import { sha256 } from './tokens';
+import { sha256 } from '../../security/crypto';
 
 // Bot scopes only: post alerts (chat:write.public lets the bot post in public channels it was not invited to)
 // and resolve channel names.

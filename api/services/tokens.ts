@@ -64,4 +64,3 @@ export function newRefreshSecret(): { secret: string; hash: string } {
   return { secret, hash: sha256(secret) };
 }
 
-export { sha256 };

@@ -1,7 +1,8 @@
 import { consumeUserLink, insertUserLink, type UserLinkTable } from '../../db/repositories/user-links';
 import { type IdKind, newId } from '../../domain/ids';
 import type { AppDeps } from '../context';
-import { newRefreshSecret, sha256 } from './tokens';
+import { sha256 } from '../../security/crypto';
+import { newRefreshSecret } from './tokens';
 
 // Single-use links mailed to a user: a password reset, an address verification. Whoever reads the mailbox can
 // follow them. The token (256 random bits) exists only in the e-mail; a SHA-256 of it is stored.

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { errorBody, messageBody } from '../../api/schemas/common';
 import { listSlackInstallationsOutput, oauthStartOutput } from '../../api/schemas/integrations';
-import { sha256 } from '../../api/services/tokens';
+import { sha256 } from '../../security/crypto';
 import { createLogger } from '../../config/logger';
 import { decryptSecret } from '../../security/crypto';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

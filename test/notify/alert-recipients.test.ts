@@ -7,6 +7,7 @@ import { getPlan } from '../../domain/plans';
 import type { HeldRecipient } from '../../domain/recipients';
 import { recipientToken } from '../../notify/recipient-links';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { type HttpPeer, startHttpPeer } from '../helpers/http-peer';
 import { type CapturedEmail, emailText, type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 
 // Who alert e-mails reach: the delivery activity against a real database and a real SMTP server. Alerts and
@@ -15,17 +16,21 @@ import { type CapturedEmail, emailText, type SmtpCapture, startSmtpCapture } fro
 
 const BASE_URL = 'https://sentinel.example.test';
 let capture: SmtpCapture;
+let pagerduty: HttpPeer;
 let ctx: TestContext;
 let deliver: ReturnType<typeof alertActivities>['deliverAlert'];
 
 beforeAll(async () => {
-  capture = await startSmtpCapture();
-  ctx = await createTestContext({ config: { SMTP_URL: capture.url, PUBLIC_BASE_URL: BASE_URL } });
+  [capture, pagerduty] = await Promise.all([startSmtpCapture(), startHttpPeer(() => ({ status: 202, body: { status: 'success' } }))]);
+  ctx = await createTestContext({
+    config: { SMTP_URL: capture.url, PUBLIC_BASE_URL: BASE_URL, PAGERDUTY_EVENTS_URL: `${pagerduty.url}/v2/enqueue` },
+  });
   deliver = alertActivities({ db: ctx.db, log: ctx.log, config: ctx.config, mailer: ctx.mailer }).deliverAlert;
 });
 afterAll(async () => {
   await ctx?.close();
   await capture?.close();
+  await pagerduty?.close();
 });
 
 let sequence = 0;
@@ -85,9 +90,14 @@ describe('alert e-mails', () => {
     const rule = await seedRule(owner, [
       { type: 'email', to: [owner.email, member.email, 'outsider@example.com'] },
       { type: 'email', to: ['outsider@example.com'] },
+      { type: 'pagerduty', routing_key: 'R'.repeat(32) },
     ]);
     const since = capture.messages.length;
-    const [both, outsiderOnly] = await fire(owner, rule);
+    const paged = pagerduty.requests.length;
+    const [both, outsiderOnly, paging] = await fire(owner, rule);
+    // Paging is no e-mail: it is not held.
+    expect(paging).toMatchObject({ status: 'delivered', held_recipients: null });
+    expect(pagerduty.requests.length - paged).toBe(1);
 
     expect(mailTo(owner.email, since)).toHaveLength(1);
     expect(mailTo(member.email, since)).toHaveLength(0);
