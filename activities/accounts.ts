@@ -5,8 +5,8 @@ import { activateAccount, loadRoleTarget, setAccountDisconnected } from '../db/r
 import { getPlan } from '../domain/plans';
 
 export type VerifyResult =
-  /** `planRevision` is absent in results recorded in histories before plan revisions existed. */
-  | { ok: true; scanIntervalMinutes: number; planRevision?: number }
+  /** `planRevision` and `fairnessWeight` are absent in results recorded in histories before they existed. */
+  | { ok: true; scanIntervalMinutes: number; planRevision?: number; fairnessWeight?: number }
   | { ok: false; reason: string; code: string };
 
 export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; cloud: CloudProvider }) {
@@ -24,7 +24,8 @@ export function accountActivities({ db, log, cloud }: { db: Db; log: Logger; clo
       }
       await activateAccount({ db, tenantId, accountId, firstScanId, at: new Date() });
       log.info({ tenantId, accountId }, 'account verified');
-      return { ok: true, scanIntervalMinutes: getPlan(plan).scan_interval_minutes, planRevision };
+      const { scan_interval_minutes: scanIntervalMinutes, fairness_weight: fairnessWeight } = getPlan(plan);
+      return { ok: true, scanIntervalMinutes, planRevision, fairnessWeight };
     },
 
     /** Idempotent: a retry finds the account already disconnected and changes nothing. */

@@ -8,7 +8,7 @@ import { keepCostExplorerRead, loadCheckpoint, recentCostExplorerReads, saveChec
 import { failRunningScan, insertRunningScan } from '../db/repositories/scans';
 import { type Evaluation, evaluateInventory, roleUnavailableEvaluation } from '../domain/checks/evaluate';
 import { COST_EXPLORER_PARTS, type Inventory } from '../domain/inventory';
-import { SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
+import { type RunScanInput, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
 import { saveScanResult } from './save-scan';
 
 /** How often a running scan heartbeats its progress and keeps what it has read for a retry. */
@@ -72,24 +72,29 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
     }
   }
 
+  /** Records the scan as running. Keyed by the scan id: a retry inserts nothing twice. */
+  async function recordScanStarted(
+    { scanId, tenantId, accountId, trigger }: { scanId: string; tenantId: string; accountId: string; trigger: ScanTrigger },
+  ): Promise<void> {
+    const now = new Date();
+    await db.transaction().execute(async (trx) => {
+      const inserted = await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
+      if (inserted) await noteScanStarted({ db: trx, tenantId, accountId, at: now });
+    });
+  }
+
   return {
-    /** Records the scan as running. Keyed by the scan id: a retry inserts nothing twice. */
-    async recordScanStarted(
-      { scanId, tenantId, accountId, trigger }: { scanId: string; tenantId: string; accountId: string; trigger: ScanTrigger },
-    ): Promise<void> {
-      const now = new Date();
-      await db.transaction().execute(async (trx) => {
-        const inserted = await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
-        if (inserted) await noteScanStarted({ db: trx, tenantId, accountId, at: now });
-      });
-    },
+    /** Scans that ran as child workflows recorded their start in an activity of its own. */
+    recordScanStarted,
 
     /**
-     * Collects the inventory, evaluates the check catalog and saves signals, check outcomes, coverage and (when
-     * enough was read) score and score history. The inventory never leaves this activity (it can be large and it
-     * describes the customer's account); the workflow gets a summary. Idempotent.
+     * Records the scan as running (given its trigger), collects the inventory, evaluates the check catalog and
+     * saves signals, check outcomes, coverage and (when enough was read) score and score history. The inventory
+     * never leaves this activity (it can be large and it describes the customer's account); the workflow gets a
+     * summary. Idempotent: a retry records nothing twice and reads only what the attempts before did not.
      */
-    async runScan({ scanId, tenantId, accountId }: { scanId: string; tenantId: string; accountId: string }): Promise<ScanOutcome> {
+    async runScan({ scanId, tenantId, accountId, trigger }: RunScanInput): Promise<ScanOutcome> {
+      if (trigger) await recordScanStarted({ scanId, tenantId, accountId, trigger });
       const { target } = await loadRoleTarget({ db, tenantId, accountId });
       let evaluation: Evaluation;
       let failureReason: string | undefined;
@@ -120,9 +125,19 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
       return evaluation.scored ? { status: 'succeeded', srs } : { status: 'failed', failureReason: 'Too little of the account could be read to score it' };
     },
 
-    /** Closes a scan that could not complete at all (retries exhausted). Leaves signals and score alone. */
-    async recordScanFailed({ scanId, tenantId, accountId, reason }: { scanId: string; tenantId: string; accountId: string; reason: string }): Promise<void> {
-      await failRunningScan({ db, scanId, reason, at: new Date() });
+    /**
+     * Closes a scan that could not complete at all (retries exhausted). Leaves signals and score alone. Given the
+     * trigger, a scan whose runScan never got as far as recording it is recorded too: every scan id the API
+     * answered with ends with a row.
+     */
+    async recordScanFailed({ scanId, tenantId, accountId, reason, trigger }: {
+      scanId: string; tenantId: string; accountId: string; reason: string; trigger?: ScanTrigger;
+    }): Promise<void> {
+      const now = new Date();
+      await db.transaction().execute(async (trx) => {
+        if (trigger) await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
+        await failRunningScan({ db: trx, scanId, reason, at: now });
+      });
       log.warn({ tenantId, accountId, scanId, reason }, 'scan failed');
     },
   };

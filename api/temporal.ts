@@ -1,5 +1,9 @@
-import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
+import { type Client, WorkflowUpdateFailedError, type WorkflowStartOptions } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../config/config';
+import type { accountWorkflow } from '../workflows/account';
+import { accountWorkflowId } from '../workflows/contracts';
+import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from '../workflows/search-attributes';
 
 /**
  * Runs a Temporal call with a deadline, so a command fails fast (503) while Temporal is unreachable instead
@@ -18,11 +22,19 @@ export const UPDATE_DEADLINE_MS = 30_000;
 export const VERIFY_DEADLINE_MS = 60_000;
 
 /**
- * The spec's "execution ARN" of a scan: it names the Temporal namespace and the scan workflow's id, so an
- * operator can find the scan in the Temporal UI (search for the part after `workflow/`).
+ * The spec's "execution ARN" of a scan: the Temporal namespace, the account workflow that runs the scan, and the
+ * scan id, which is the activity id of the scan's runScan activity in that workflow's history. An operator opens
+ * the workflow (search `WorkflowId = "<the part after workflow/>"` in the Temporal UI) and finds the scan there;
+ * docs/operations.md, "Temporal Web UI".
  */
-export function executionArn(namespace: string, workflowId: string): string {
-  return `arn:sentinel:temporal:${namespace}:workflow/${workflowId}`;
+export function executionArn(namespace: string, accountWorkflowId: string, scanId: string): string {
+  return `arn:sentinel:temporal:${namespace}:workflow/${accountWorkflowId}/scan/${scanId}`;
+}
+
+/** The account workflow and the scan an execution ARN names (undefined for anything else). */
+export function parseExecutionArn(arn: string): { namespace: string; workflowId: string; scanId: string } | undefined {
+  const match = /^arn:sentinel:temporal:([^:]+):workflow\/(.+)\/scan\/(scan_[0-9A-Z]+)$/.exec(arn);
+  return match ? { namespace: match[1]!, workflowId: match[2]!, scanId: match[3]! } : undefined;
 }
 
 /** Maps a failed update (its ApplicationFailure type) to the API error the caller should see. */
@@ -31,4 +43,28 @@ export function updateFailureType(err: unknown): { type: string; message: string
   const cause = err.cause;
   if (cause instanceof ApplicationFailure && cause.type) return { type: cause.type, message: cause.message };
   return undefined;
+}
+
+/**
+ * How a connect starts an account's workflow: its id, its input (the plan's interval, revision and fairness
+ * weight), its search attributes, and, unless TEMPORAL_FAIRNESS=false, the tenant's fairness key, so the
+ * workflow's own tasks (and what it starts) are dispatched fairly across tenants too.
+ */
+export function accountWorkflowStart({ taskQueue, fairness }: Pick<Config['temporal'], 'taskQueue' | 'fairness'>, account: {
+  tenantId: string; accountId: string; awsAccountId: string; scanIntervalMinutes: number; planRevision: number; fairnessWeight: number;
+}): WorkflowStartOptions<typeof accountWorkflow> {
+  return {
+    workflowId: accountWorkflowId(account.tenantId, account.awsAccountId),
+    taskQueue,
+    args: [{ ...account, ...(fairness ? {} : { fairness: false }) }],
+    ...(fairness ? { priority: { fairnessKey: account.tenantId, fairnessWeight: account.fairnessWeight } } : {}),
+    // Only this connect holds the row now, so a workflow still running under its id is a leftover: of a
+    // disconnected account finishing its last scan, or of a connect that was taken back. It must not block.
+    workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+    typedSearchAttributes: [
+      { key: TENANT_ID, value: account.tenantId },
+      { key: AWS_ACCOUNT_ID, value: account.awsAccountId },
+      { key: ACCOUNT_STATUS, value: 'PENDING' },
+    ],
+  };
 }

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
 import { sql } from 'kysely';
 import { getPlan } from '../domain/plans';
 import type { Db } from '../db/client';
+import { stateQuery } from '../workflows/contracts';
 import { tenantAuth } from './environment';
 
 // Connecting and verifying accounts through the API, as a customer would, with a bounded number of requests
@@ -113,4 +115,14 @@ export async function firstScans(db: Db, tenants: BenchTenant[]): Promise<{ succ
     .execute();
   const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
   return { succeeded: count('succeeded'), failed: count('failed') };
+}
+
+/** Resolves once the account workflow has run the scan to the end (alert rules fired): its state lists it. */
+export async function scanCompleted(temporal: Client, workflowId: string, scanId: string, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const handle = temporal.workflow.getHandle(workflowId);
+  while (!(await handle.query(stateQuery)).recentScans.some((s) => s.scanId === scanId)) {
+    if (Date.now() > deadline) throw new Error(`scan ${scanId} of ${workflowId} did not complete in time`);
+    await sleep(250);
+  }
 }

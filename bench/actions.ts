@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
+import { sql } from 'kysely';
+import { parseExecutionArn } from '../api/temporal';
 import { PLANS } from '../domain/plans';
-import { type BenchTenant, inFlight } from './accounts';
+import { type BenchTenant, inFlight, scanCompleted } from './accounts';
 import type { BenchEnvironment } from './environment';
 
-type EventType = temporal.api.enums.v1.EventType;
 const E = temporal.api.enums.v1.EventType;
 
 export interface BillableActions {
@@ -15,46 +16,67 @@ export interface BillableActions {
   /** A routine scan: the server's count for a manual scan, its Update replaced by the timer that schedules it. */
   perRoutineScan: number;
   perMonth: { plan: string; interval: number; actions: number }[];
+  /** Workflow tasks the account workflow completed for its first scan (from its history). */
+  workflowTasksPerScan: number;
+  /** PostgreSQL rows inserted, updated or deleted per manual scan (pg_stat_database), with its two rate-limit counters. */
+  rowsWrittenPerScan: number;
+  /** Mean size of a scan's row (pg_column_size), its check outcomes included. */
+  scanRowBytes: number;
 }
 
 /**
- * Billable Temporal actions of one scan, two ways. The histories show the child workflow start, the timer
- * and the scan's activities, but not heartbeats (they leave no event); the dev server's `action` counter sees
- * everything it bills, so manual scans are counted there too and the routine figure is derived from them.
+ * Billable Temporal actions of one scan, two ways. The account workflow's history shows the timer, any child
+ * workflow start and the scan's activities (their ids start with the scan id), but not heartbeats (they leave
+ * no event); the dev server's `action` counter sees everything it bills, so manual scans are counted there too
+ * and the routine figure is derived from them.
  */
 export async function benchBillableActions(env: BenchEnvironment, { url, tenant, scans }: {
   url: string; tenant: BenchTenant; scans: number;
 }): Promise<BillableActions> {
   const first = await env.db.selectFrom('accounts').select(['workflow_id', 'first_scan_id'])
     .where('tenant_id', '=', tenant.tenantId).where('aws_account_id', '=', tenant.awsAccountIds[0]!).executeTakeFirstOrThrow();
-  const countEvents = async (workflowId: string, types: EventType[]) => {
-    const history = await env.temporal.workflow.getHandle(workflowId).fetchHistory();
-    return (history.events ?? []).filter((e) => types.includes(e.eventType as EventType)).length;
-  };
-  const activities = await countEvents(first.first_scan_id as string, [E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, E.EVENT_TYPE_TIMER_STARTED]);
-  const childStarts = await countEvents(first.workflow_id, [E.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED]);
+  const firstScanId = first.first_scan_id as string;
+  const history = await env.temporal.workflow.getHandle(first.workflow_id).fetchHistory();
+  const events = history.events ?? [];
+  const activities = events.filter((e) => e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+    && e.activityTaskScheduledEventAttributes?.activityId?.startsWith(firstScanId)).length;
+  const childStarts = events.filter((e) => e.eventType === E.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED).length;
   const fromHistory = { perScan: activities + childStarts + 1, activities }; // + the timer that schedules a routine scan
+  // The scan's tasks: from the verification's Update (which queued it) to its alert evaluation's completion.
+  const from = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityId === firstScanId);
+  const to = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityId === `${firstScanId}/alerts`);
+  const tasksBetween = events.slice(from, to + 1).filter((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_TASK_COMPLETED).length;
+  const workflowTasksPerScan = tasksBetween + 2; // the task that scheduled runScan, and the one after evaluateAlerts
 
   // The first scans' last activity (evaluateAlerts) runs after their rows say succeeded: let them all end first.
-  const firstScans = await env.db.selectFrom('accounts').select('first_scan_id').where('tenant_id', '=', tenant.tenantId).execute();
-  await Promise.all(firstScans.map((a) => env.temporal.workflow.getHandle(a.first_scan_id as string).result()));
+  const firstScans = await env.db.selectFrom('accounts').select(['workflow_id', 'first_scan_id']).where('tenant_id', '=', tenant.tenantId).execute();
+  await Promise.all(firstScans.map((a) => scanCompleted(env.temporal, a.workflow_id, a.first_scan_id as string)));
   await sleep(1_000);
 
   const ids = tenant.awsAccountIds.slice(0, scans);
+  // The tenant scans daily (useDailyInterval: the Solo plan, which allows two manual scans an hour per tenant); its
+  // workflows keep that interval, no plan change is signalled, but its manual scans follow the Enterprise allowance.
+  await env.db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', tenant.tenantId).execute();
   const before = await env.actionCounts();
-  const scanIds: string[] = [];
+  const rowsBefore = await rowsWritten(env);
+  const started: { workflowId: string; scanId: string }[] = [];
   await inFlight(ids, 10, async (id) => {
     const res = await fetch(`${url}/accounts/${id}/scan`, { method: 'POST', headers: tenant.auth });
     if (res.status !== 202) throw new Error(`POST /accounts/${id}/scan answered ${res.status}`);
     const { execution_arn: arn } = (await res.json()) as { execution_arn: string };
-    scanIds.push(arn.slice(arn.indexOf('workflow/') + 'workflow/'.length));
+    started.push(parseExecutionArn(arn)!);
   });
-  await Promise.all(scanIds.map((id) => env.temporal.workflow.getHandle(id).result()));
+  await Promise.all(started.map(({ workflowId, scanId }) => scanCompleted(env.temporal, workflowId, scanId)));
   await sleep(1_000); // the account workflows' last tasks after their scans (not billed, but let them settle)
   const after = await env.actionCounts();
+  await sleep(1_000); // PostgreSQL publishes its statistics at most once a second
+  const rowsWrittenPerScan = Math.round((await rowsWritten(env) - rowsBefore) / ids.length);
+  const { bytes } = await env.db.selectFrom('scans').select(sql<string>`avg(pg_column_size(scans.*))::int`.as('bytes'))
+    .where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
   const byType = [...after]
     .map(([type, n]): [string, number] => [type, (n - (before.get(type) ?? 0)) / ids.length])
-    .filter(([, n]) => n > 0);
+    // The benchmark's own queries (it polls each account workflow for the scan's end) are billed too, but not the scan's.
+    .filter(([type, n]) => n > 0 && !/Query/.test(type));
   const perManualScan = byType.reduce((sum, [, n]) => sum + n, 0);
   const updates = byType.filter(([type]) => /Update/.test(type)).reduce((sum, [, n]) => sum + n, 0);
   const perRoutineScan = perManualScan - updates + 1;
@@ -63,5 +85,15 @@ export async function benchBillableActions(env: BenchEnvironment, { url, tenant,
   }));
   console.log(`billable actions per scan: history ${fromHistory.perScan}, server ${perManualScan} per manual scan `
     + `(${byType.map(([t, n]) => `${t} ${n}`).join(', ')}), ${perRoutineScan} per routine scan`);
-  return { fromHistory, fromServer: { scans: ids.length, perManualScan, byType }, perRoutineScan, perMonth };
+  return {
+    fromHistory, fromServer: { scans: ids.length, perManualScan, byType }, perRoutineScan, perMonth, workflowTasksPerScan, rowsWrittenPerScan,
+    scanRowBytes: Number(bytes),
+  };
+}
+
+async function rowsWritten(env: BenchEnvironment): Promise<number> {
+  const { rows } = await env.db.selectFrom(sql`pg_stat_database`.as('d'))
+    .select(sql<string>`sum(tup_inserted + tup_updated + tup_deleted)`.as('rows')).where(sql`datname`, '=', sql`current_database()`)
+    .executeTakeFirstOrThrow();
+  return Number(rows);
 }

@@ -5,11 +5,13 @@ import { Client, Connection } from '@temporalio/client';
 import { createDb, type Db } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { ensureDatabase, freePort, startPostgres, startTemporalDevServer } from '../scripts/services';
+import { buildWorkflowBundle } from '../worker/bundle';
 import { type NodeProcess, startNodeProcess } from './processes';
 
 // The service for benchmarks, on this machine: embedded PostgreSQL and the Temporal dev server shared by the
 // whole run, and the API and the worker (sandbox provider) as processes of their own, started per part of the
-// run on a task queue of their own, so one part's accounts never reach another part's worker.
+// run on a task queue of their own, so one part's accounts never reach another part's worker. The dev server runs
+// with task-queue fairness enabled, as production should (docs/operations.md, "Fairness").
 
 export interface BenchEnvironment {
   /** A small pool for seeding and reading results, apart from the API's and the worker's pools. */
@@ -34,6 +36,11 @@ export interface ServiceOptions {
 
 export interface BenchServices {
   url: string;
+  taskQueue: string;
+  /** TEMPORAL_FAIRNESS of both processes. */
+  fairness: boolean;
+  /** Stops the worker, and starts a new one once `whileStopped` is done. */
+  restartWorker: (whileStopped?: () => Promise<void>) => Promise<void>;
   api: NodeProcess;
   worker: NodeProcess;
   stop: () => Promise<void>;
@@ -45,9 +52,12 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-bench-'));
   chmodSync(scratch, 0o755);
   const [pgPort, temporalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  // Workers load a prebuilt workflow bundle, as in production (npm run build:workflows).
+  const workflowBundle = path.join(scratch, 'workflow-bundle.js');
   const [postgres, server] = await Promise.all([
     startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false }),
     startTemporalDevServer({ port: temporalPort, metricsPort }),
+    buildWorkflowBundle(workflowBundle),
   ]);
   await ensureDatabase(postgres.url('postgres'), 'bench');
   const databaseUrl = postgres.url('bench');
@@ -62,6 +72,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     const env = {
       NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true', DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: String(poolMax), TEMPORAL_ADDRESS: server.address, TEMPORAL_TASK_QUEUE: taskQueue, JWT_SECRET,
+      TEMPORAL_WORKFLOW_BUNDLE: workflowBundle,
       // The benchmarks sign up a tenant per 250 accounts, all from one address.
       SIGNUPS_PER_CLIENT_PER_HOUR: '100000', ...extra,
     };
@@ -71,16 +82,21 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       script: 'api/main.ts', env: { ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port) },
       ready: new URL('/healthz', url), nodeArgs: apiNodeArgs,
     });
-    const worker = await startNodeProcess({ script: 'worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, ready: '"msg":"worker started"' })
-      .catch(async (err: unknown) => {
-        await api.stop();
-        throw err;
-      });
+    const startWorker = () => startNodeProcess({ script: 'worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, ready: '"msg":"worker started"' });
+    const worker = await startWorker().catch(async (err: unknown) => {
+      await api.stop();
+      throw err;
+    });
     const services: BenchServices = {
-      url, api, worker,
+      url, api, worker, taskQueue, fairness: extra.TEMPORAL_FAIRNESS !== 'false',
+      restartWorker: async (whileStopped) => {
+        await services.worker.stop();
+        await whileStopped?.();
+        services.worker = await startWorker();
+      },
       stop: async () => {
         running.delete(services);
-        await Promise.all([api.stop(), worker.stop()]);
+        await Promise.all([api.stop(), services.worker.stop()]);
       },
     };
     running.add(services);

@@ -1,4 +1,7 @@
+import { PLANS } from '../domain/plans';
+import { SCAN_RETENTION_DAYS } from '../domain/retention';
 import type { BillableActions } from './actions';
+import type { FairnessResult } from './fairness';
 import { CONNECTIONS, type ThroughputRow } from './api';
 import { CALLS_BEFORE_CIS, type LargeAccountResult } from './large-account';
 import type { CpuRoles } from './processes';
@@ -16,7 +19,14 @@ export interface BenchReport {
   actions: BillableActions;
   scans: ScanSizeResult[];
   largeAccount: LargeAccountResult;
+  fairness: FairnessResult;
 }
+
+/**
+ * The same benchmarks on this machine on 2026-11-24, before scans became activities of the account workflow (each
+ * was a child workflow of three activities): the figures the design is compared with.
+ */
+export const BEFORE_SCAN_ACTIVITIES = { date: '2026-11-24', accounts: 1_000, scansPerSecond: 8.7, actionsPerRoutineScan: 6 };
 
 const n = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mib = (bytes: number) => n(bytes / 2 ** 20);
@@ -90,13 +100,106 @@ Cores busy while verifying and scanning, of ${r.machine.cores}:
 | accounts | Temporal dev server | worker | PostgreSQL | API | load generator | rest of machine |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${cpuRows.map((row) => `| ${row} |`).join('\n')}
-
+${beforeComparison(r)}
 A scan with the sandbox provider does no network I/O, so these figures are the platform's overhead per scan: each
-takes a verification Update, a child workflow, three activities and their workflow tasks through one Temporal
-server and one worker, and a few writes to PostgreSQL. Against AWS a scan spends minutes waiting on AWS APIs
-instead, and throughput is set by the worker's activity slots (100 by default). The worker keeps up to its sticky
-cache size of workflows in memory (the SDK's default follows the worker's heap limit); an account's
-workflow evicted from it is replayed from its history when it next has work.
+takes a verification Update, two activities and their workflow tasks through one Temporal server and one worker
+(which loads the prebuilt workflow bundle), and a few writes to PostgreSQL. Against AWS a scan spends minutes waiting
+on AWS APIs instead, and throughput is set by the worker's activity slots (100 by default, up to 500 with
+\`TEMPORAL_WORKER_SLOTS=resource-based\`). The worker keeps up to \`TEMPORAL_MAX_CACHED_WORKFLOWS\` (10,000) workflows in
+its sticky cache, one per account it holds; an account's workflow evicted from it is replayed from its history when it
+next has work.
+`;
+}
+
+function beforeComparison(r: BenchReport): string {
+  const same = r.scans.find((s) => s.accounts === BEFORE_SCAN_ACTIVITIES.accounts);
+  if (!same) return '';
+  return `
+Against the design before (each scan a child workflow with three activities), measured with the same benchmark on
+this machine on ${BEFORE_SCAN_ACTIVITIES.date} (not in this run: that design no longer runs; the machine's load then
+was 2.2 to 4.1): ${n(BEFORE_SCAN_ACTIVITIES.accounts)} accounts at ${BEFORE_SCAN_ACTIVITIES.scansPerSecond} scans/s, now
+${n(same.scansPerSecond, 1)}, **${(same.scansPerSecond / BEFORE_SCAN_ACTIVITIES.scansPerSecond).toFixed(1)}×**.
+`;
+}
+
+const weight = (plan: string) => PLANS.find((p) => p.id === plan)?.fairness_weight;
+
+function fairnessSection({ fairness: f }: BenchReport): string {
+  const rows = f.runs.map((run) => [
+    run.fairness ? 'tenant fairness keys (default)' : 'none (first-in first-out)', n(run.backlog), n(run.p50 / 1000, 1),
+    `**${n(run.p95 / 1000, 1)}**`, n(run.max / 1000, 1),
+  ].join(' | '));
+  const [off, on] = [f.runs.find((r) => !r.fairness), f.runs.find((r) => r.fairness)];
+  const ratio = off && on && on.p95 > 0 ? `\nWith the keys, tenant B's p95 is ${n(off.p95 / on.p95, 1)}× shorter.\n` : '';
+  return `## Fairness: one tenant's backlog and another tenant's scans
+
+Two tenants on one task queue and one worker, the dev server with task-queue fairness enabled (as production needs
+it, docs/operations.md, "Fairness"). Tenant A (${f.plans.a}, weight ${weight(f.plans.a)}) has ${n(f.backlogAccounts)} accounts whose scans all fall
+due while no worker runs, as after a worker outage (more accounts than a plan allows: its ACTIVE rows are inserted and
+its workflows started as a connect does, carrying a due scan as a workflow that continued as new would). A worker
+starts and queues them; tenant B (${f.plans.b}, weight ${weight(f.plans.b)}) then asks for a manual scan of each of its ${f.samples}
+accounts, one every 250 ms. The figure is B's wait from the request until its scan started (runScan recorded it). Run
+twice in this run, with a fresh API and worker each: without fairness keys (\`TEMPORAL_FAIRNESS=false\`) and with
+them. The backlog column is A's scans not started when B asked.
+
+| fairness keys | A's scans waiting | B p50 s | B p95 s | B max s |
+| --- | ---: | ---: | ---: | ---: |
+${rows.map((row) => `| ${row} |`).join('\n')}
+${ratio}
+`;
+}
+
+/**
+ * A paper estimate for a million accounts, from this run's figures per scan and an assumed mix of plans (accounts,
+ * not tenants: enterprise and agency tenants hold most accounts).
+ */
+const MILLION_MIX: Record<string, number> = { solo: 0.05, team: 0.2, agency: 0.35, enterprise: 0.4 };
+const ASSUMED_AWS_SCAN_SECONDS = 60;
+
+function millionSection(r: BenchReport): string {
+  const accounts = 1_000_000;
+  const byPlan = PLANS.map((p) => {
+    const share = MILLION_MIX[p.id] ?? 0;
+    return { plan: p.id, accounts: accounts * share, interval: p.scan_interval_minutes, scansPerSecond: (accounts * share) / (p.scan_interval_minutes * 60) };
+  });
+  const scansPerSecond = byPlan.reduce((sum, p) => sum + p.scansPerSecond, 0);
+  const { perRoutineScan, workflowTasksPerScan, rowsWrittenPerScan, scanRowBytes } = r.actions;
+  const month = 30 * 24 * 3600;
+  const scanDays = SCAN_RETENTION_DAYS;
+  const scanStorage = scansPerSecond * scanDays * 24 * 3600 * scanRowBytes;
+  const sized = r.scans.at(-1);
+  const workerCoresPerScan = sized ? (sized.cpu.worker ?? 0) / sized.scansPerSecond : 0;
+  const temporalCoresPerScan = sized ? (sized.cpu.temporal ?? 0) / sized.scansPerSecond : 0;
+  const slotWorkers = Math.ceil((scansPerSecond * ASSUMED_AWS_SCAN_SECONDS) / 500);
+  const tb = (bytes: number) => n(bytes / 1e12, 1);
+  const planRows = byPlan.map((p) => `| ${p.plan} | ${n(p.accounts)} | ${p.interval} | ${n(p.scansPerSecond, 1)} |`);
+  return `## A million accounts: a paper estimate
+
+From this run's figures per scan, for 1,000,000 connected accounts in an assumed mix of plans (by accounts):
+
+| plan | accounts | scan interval (min) | scans/s |
+| --- | ---: | ---: | ---: |
+${planRows.join('\n')}
+
+- **Scans**: ${n(scansPerSecond)} routine scans/s (manual scans are capped per plan and add at most a few percent).
+- **Temporal**: ${n(scansPerSecond * perRoutineScan)} billable actions/s (${amount(perRoutineScan)} per routine scan), about
+  ${n((scansPerSecond * perRoutineScan * month) / 1e9, 1)} billion a month; ${n(scansPerSecond * workflowTasksPerScan)} workflow tasks/s
+  (${workflowTasksPerScan} per scan). The dev server here used ${n(temporalCoresPerScan * 1000, 0)} millicores per scan/s: a
+  production cluster needs its history and matching services sized for that rate, with the task queue's partitions
+  raised (fairness holds per partition).
+- **PostgreSQL**: about ${n(scansPerSecond * rowsWrittenPerScan)} rows written/s (${rowsWrittenPerScan} per scan measured on
+  manual scans, including their two rate-limit counters; a routine scan that changes no finding writes fewer). The
+  scan rows dominate storage: ${n(scanRowBytes)} bytes each (their check outcomes included) kept ${scanDays} days
+  (domain/retention.ts) is about **${tb(scanStorage)} TB** at steady state, growing ${tb(scansPerSecond * month * scanRowBytes)} TB a
+  month until retention catches up. Signals, score history (one point a day per account) and deliveries are small
+  next to it. At this scale the check outcomes of all but each account's latest scans (or of all but one scan a day)
+  would have to go sooner: that is the lever.
+- **Workers**: the worker here spent ${n(workerCoresPerScan * 1000, 0)} millicores per scan/s of platform overhead (sandbox scans,
+  no AWS I/O), so ${n(Math.ceil(scansPerSecond * workerCoresPerScan))} cores for ${n(scansPerSecond)} scans/s; against AWS a scan waits
+  on AWS for minutes: at an assumed ${ASSUMED_AWS_SCAN_SECONDS} s per scan and 500 activity slots a worker
+  (\`TEMPORAL_WORKER_SLOTS=resource-based\`), ${n(slotWorkers)} workers by concurrency, each holding about
+  ${n(Math.ceil(accounts / slotWorkers))} cached account workflows (set \`TEMPORAL_MAX_CACHED_WORKFLOWS\` to match). The
+  collection's own CPU (parsing AWS's answers) is not in these figures: measure it on real accounts before sizing.
 `;
 }
 
@@ -152,16 +255,17 @@ function actionsSection(r: BenchReport): string {
   const months = perMonth.map((p) => `| ${p.plan} | ${p.interval} | ${n(p.actions)} |`);
   return `## Temporal billable actions
 
-Per routine scan: **${amount(perRoutineScan)}**. The histories of a first scan show ${fromHistory.perScan}: the timer in the account
-workflow that schedules it, the child workflow start, and the scan's ${fromHistory.activities} activities (recordScanStarted, runScan, and
+Per routine scan: **${amount(perRoutineScan)}** (${BEFORE_SCAN_ACTIVITIES.actionsPerRoutineScan} before scans became activities of the account
+workflow, ${BEFORE_SCAN_ACTIVITIES.date}). The account workflow's history of a first scan shows ${fromHistory.perScan}: the timer that
+schedules a routine scan and the scan's ${fromHistory.activities} activities (runScan, which records the scan, collects and saves it, and
 evaluateAlerts, which fires the alert rules once the score is saved). The dev server's own \`action\` counter, over
-${fromServer.scans} manual scans, counted ${amount(fromServer.perManualScan)} per scan: ${byType}.
-It also counts runScan's heartbeat, which leaves no history event, and counts a child workflow start twice
-(\`_Extra\`); a manual scan's Update takes the place of a routine scan's timer. With the sandbox, runScan heartbeats
-once; against AWS it heartbeats every 10 seconds, which the SDK sends at most every 48 seconds (0.8 of the 1-minute
-heartbeat timeout), so a scan of a few minutes adds a few. A scan whose alert rules fire adds a delivery workflow per alert (its
-start and its activities); the benchmark's tenants have no rules. Verification (one Update, one activity, a search
-attribute upsert) happens once per account and is not included. Per account-month (30 days) at each plan's interval:
+${fromServer.scans} manual scans, counted ${amount(fromServer.perManualScan)} per scan: ${byType}; a manual scan's Update takes
+the place of a routine scan's timer. The counter would also count runScan's heartbeats, which leave no history event:
+runScan sends none in its first 10 seconds, so a sandbox scan sends none; against AWS it heartbeats every 10 seconds,
+which the SDK sends at most every 48 seconds (0.8 of the 1-minute heartbeat timeout), so a scan of a few minutes adds
+a few. A scan whose alert rules fire adds a delivery workflow per alert (its start and its activities); the
+benchmark's tenants have no rules. Verification (one Update, one activity, a search attribute upsert) happens once
+per account and is not included. Per account-month (30 days) at each plan's interval:
 
 | plan | scan interval (min) | actions / account-month |
 | --- | ---: | ---: |
@@ -190,6 +294,8 @@ Page 1 vs page 100 (limit 50) of ${n(r.pages.count)} signals, mean of 50 request
 page 1 ${page1Ms.toFixed(2)} ms, page 100 ${page100Ms.toFixed(2)} ms, ratio ${(page100Ms / page1Ms).toFixed(2)}.
 
 ${scansSection(r)}
+${fairnessSection(r)}
 ${largeAccountSection(r)}
-${actionsSection(r)}`;
+${actionsSection(r)}
+${millionSection(r)}`;
 }

@@ -3,6 +3,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { connectAccounts, signUpTenants, useDailyInterval, verifyAccounts } from './accounts';
 import { benchBillableActions } from './actions';
+import { benchFairness } from './fairness';
 import { benchApi } from './api';
 import { startBenchEnvironment } from './environment';
 import { benchLargeAccount } from './large-account';
@@ -29,6 +30,7 @@ const LARGE_ACCOUNT = {
   securityGroups: numberFrom('BENCH_LARGE_GROUPS', 10_000),
 };
 const MANUAL_SCANS = 10;
+const FAIRNESS = { backlogAccounts: numberFrom('BENCH_FAIRNESS_BACKLOG', 5_000), samples: numberFrom('BENCH_FAIRNESS_SAMPLES', 20) };
 
 async function main(): Promise<void> {
   const startedAt = new Date();
@@ -58,13 +60,14 @@ async function main(): Promise<void> {
     for (const size of SCAN_SIZES) {
       scans.push(await benchScanSize(env, { size, concurrency: CONCURRENCY, poolMax: POOL_MAX, timeoutMs: SCAN_TIMEOUT_MS }));
     }
+    const fairness = await benchFairness(env, { ...FAIRNESS, concurrency: CONCURRENCY, poolMax: POOL_MAX });
     const report: BenchReport = {
       startedAt, minutes: (Date.now() - startedAt.getTime()) / 60_000, load: [loadBefore, loadavg()[0]!],
       machine: {
         cores: cpus().length, model: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version,
       },
       settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, concurrency: CONCURRENCY, poolMax: POOL_MAX },
-      api, pages, actions, scans, largeAccount,
+      api, pages, actions, scans, largeAccount, fairness,
     };
     writeFileSync(path.join(__dirname, '..', 'BENCHMARKS.md'), renderReport(report));
     console.log('\nWritten to BENCHMARKS.md');

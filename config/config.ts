@@ -31,6 +31,10 @@ const EnvSchema = z.object({
   TEMPORAL_TLS_CA_PATH: optional,
   TEMPORAL_TLS_SERVER_NAME: optional,
   TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
+  TEMPORAL_FAIRNESS: bool.default(true),
+  TEMPORAL_WORKFLOW_BUNDLE: optional,
+  TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).default(10_000),
+  TEMPORAL_WORKER_SLOTS: z.enum(['fixed', 'resource-based']).default('fixed'),
 
   CLOUD_PROVIDER: z.enum(['aws', 'sandbox']).optional(),
   SENTINEL_AWS_ACCOUNT_ID: z.string().regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id').optional(),
@@ -106,6 +110,16 @@ export interface Config {
     tlsCaPath?: string;
     tlsServerName?: string;
     uiUrl: string;
+    /** Scans carry their tenant's fairness key (docs/operations.md, "Fairness"). */
+    fairness: boolean;
+    worker: {
+      /** A bundle built by `npm run build:workflows`; without it the worker bundles the workflows at start-up. */
+      workflowBundlePath?: string;
+      /** Workflows kept in the worker's sticky cache: one per account the worker holds, so no task replays a history. */
+      maxCachedWorkflows: number;
+      /** `resource-based`: activity slots follow the host's CPU and memory (a dedicated host); `fixed`: the SDK's counts. */
+      slots: 'fixed' | 'resource-based';
+    };
   };
   auth: { jwtSecret: string; issuer: string; idTokenTtlSeconds: number; refreshTokenTtlDays: number; signupsPerClientPerHour: number };
   /** 32-byte keys, derived from JWT_SECRET unless configured. */
@@ -170,6 +184,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
       tlsServerName: e.TEMPORAL_TLS_SERVER_NAME,
       uiUrl: e.TEMPORAL_UI_URL.replace(/\/$/, ''),
+      fairness: e.TEMPORAL_FAIRNESS,
+      worker: {
+        workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE, maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS, slots: e.TEMPORAL_WORKER_SLOTS,
+      },
     },
     auth: {
       jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30,

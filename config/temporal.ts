@@ -22,3 +22,16 @@ export function clientConnectionOptions(t: Config['temporal']): ConnectionOption
 export function workerConnectionOptions(t: Config['temporal']): NativeConnectionOptions {
   return { address: t.address, tls: tlsOptions(t), apiKey: t.apiKey };
 }
+
+/**
+ * Server settings the embedded dev server (and the tests' and benchmarks') runs with, and that a self-hosted
+ * production server needs too (docs/operations.md, "Fairness"): task-queue fairness, so scans are dispatched
+ * round-robin across tenants. One partition per task queue keeps priority and fairness exact on a single server.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG = [
+  'matching.enableFairness=true',
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
+export const devServerArgs = (dynamicConfig = DEV_SERVER_DYNAMIC_CONFIG) => dynamicConfig.flatMap((v) => ['--dynamic-config-value', v]);

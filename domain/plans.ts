@@ -11,6 +11,11 @@ export interface Plan {
   scan_interval_minutes: number;
   /** Manual scans allowed per account per hour; they count toward the scan rate limit. */
   manual_scans_per_hour: number;
+  /**
+   * The tenant's share of the workers while scans are backlogged, relative to the other tenants with scans waiting
+   * (Temporal task-queue fairness; see docs/operations.md, "Fairness"). Not shown in the plan listing.
+   */
+  fairness_weight: number;
   features: string[];
 }
 
@@ -23,19 +28,19 @@ const EVERY_PLAN = [
 
 export const PLANS: readonly Plan[] = Object.freeze([
   {
-    id: 'solo', name: 'Solo', price_usd_month: 29, account_limit: 1, scan_interval_minutes: 1440, manual_scans_per_hour: 2,
+    id: 'solo', name: 'Solo', price_usd_month: 29, account_limit: 1, scan_interval_minutes: 1440, manual_scans_per_hour: 2, fairness_weight: 1,
     features: [...EVERY_PLAN],
   },
   {
-    id: 'team', name: 'Team', price_usd_month: 99, account_limit: 5, scan_interval_minutes: 360, manual_scans_per_hour: 6,
+    id: 'team', name: 'Team', price_usd_month: 99, account_limit: 5, scan_interval_minutes: 360, manual_scans_per_hour: 6, fairness_weight: 2,
     features: [...EVERY_PLAN, 'csv_export'],
   },
   {
-    id: 'agency', name: 'Agency', price_usd_month: 299, account_limit: 25, scan_interval_minutes: 60, manual_scans_per_hour: 12,
+    id: 'agency', name: 'Agency', price_usd_month: 299, account_limit: 25, scan_interval_minutes: 60, manual_scans_per_hour: 12, fairness_weight: 4,
     features: [...EVERY_PLAN, 'csv_export'],
   },
   {
-    id: 'enterprise', name: 'Enterprise', price_usd_month: 999, account_limit: 250, scan_interval_minutes: 15, manual_scans_per_hour: 30,
+    id: 'enterprise', name: 'Enterprise', price_usd_month: 999, account_limit: 250, scan_interval_minutes: 15, manual_scans_per_hour: 30, fairness_weight: 8,
     features: [...EVERY_PLAN, 'csv_export'],
   },
 ].map((plan) => Object.freeze(plan as Plan)));

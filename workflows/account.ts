@@ -6,10 +6,11 @@ import type { Activities } from '../activities';
 import { newScanId } from './ids';
 import { delayToNextSlotMs } from './scan-slots';
 import {
-  type AccountStatus, type AccountWorkflowInput, disconnectUpdate, INVALID_ACCOUNT_STATE, planChangedSignal, ROLE_ASSUMPTION_FAILED,
-  type ScanRequest, scanNowUpdate, scanWorkflowId, stateQuery, VERIFICATION_UNAVAILABLE, verifyUpdate,
+  type AccountStatus, type AccountWorkflowInput, type CompletedScan, disconnectUpdate, INVALID_ACCOUNT_STATE, planChangedSignal, RECENT_SCANS,
+  ROLE_ASSUMPTION_FAILED, type ScanOutcome, type ScanRequest, scanNowUpdate, scanWorkflowId, stateQuery, VERIFICATION_UNAVAILABLE, verifyUpdate,
 } from './contracts';
-import { scanWorkflow } from './scan';
+import { scanPriority } from './fairness';
+import { runScanActivities, scanWorkflow } from './scan';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 
 // Verify and disconnect have a caller waiting on them: they go ahead of any backlog of scan activities on the
@@ -55,6 +56,8 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   let scansThisRun = 0;
   let busy = false; // a verify or disconnect handler is running its activity
   let nextScanAt: string | undefined; // when the armed timer fires (workflow time)
+  let fairnessWeight = carried?.fairnessWeight ?? input.fairnessWeight ?? 1;
+  const recentScans: CompletedScan[] = [...(carried?.recentScans ?? [])];
 
   const setStatus = (next: AccountStatus) => {
     status = next;
@@ -63,6 +66,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
 
   setHandler(stateQuery, () => ({
     status, scanIntervalMinutes, planRevision, scansCompleted, firstScanId, pendingScans: [...queue], nextScheduledScanAt: nextScanAt,
+    fairnessWeight, recentScans: [...recentScans],
   }));
 
   setHandler(verifyUpdate, async () => {
@@ -82,6 +86,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
       const revision = result.planRevision ?? planRevision;
       if (revision >= planRevision) {
         scanIntervalMinutes = result.scanIntervalMinutes;
+        fairnessWeight = result.fairnessWeight ?? fairnessWeight;
         planRevision = revision;
       }
       firstScanId = scanId;
@@ -130,11 +135,12 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     );
   };
 
-  setHandler(planChangedSignal, ({ scanIntervalMinutes: minutes, planRevision: revision }) => {
+  setHandler(planChangedSignal, ({ scanIntervalMinutes: minutes, planRevision: revision, fairnessWeight: weight }) => {
     if (revision !== undefined) {
       if (revision <= planRevision) return; // older news than the workflow has
       planRevision = revision;
     }
+    if (weight !== undefined) fairnessWeight = weight;
     if (minutes === scanIntervalMinutes || minutes <= 0) return;
     scanIntervalMinutes = minutes;
     if (status === 'ACTIVE' && !scheduledScanDue) armTimer(); // the next scheduled scan follows the new interval
@@ -185,7 +191,10 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
         await condition(allHandlersFinished);
         return continueAsNew<typeof accountWorkflow>({
           ...input,
-          carried: { status, scanIntervalMinutes, planRevision, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: true },
+          carried: {
+            status, scanIntervalMinutes, planRevision, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: true,
+            fairnessWeight, recentScans,
+          },
         });
       }
       scheduledScanDue = false;
@@ -202,15 +211,24 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   await condition(allHandlersFinished);
 
   async function runScan(request: ScanRequest): Promise<void> {
+    const scan = { tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger };
+    let outcome: ScanOutcome;
     try {
-      await executeChild(scanWorkflow, {
-        workflowId: scanWorkflowId(request.scanId),
-        args: [{ tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger }],
-        typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
-      });
+      // Scans ran as child workflows before (three more billable actions and four more workflow tasks each); the
+      // histories of those runs replay through the old branch.
+      outcome = patched('scan-activities')
+        ? await runScanActivities(scan, scanPriority({ tenantId, fairnessWeight, enabled: input.fairness !== false }))
+        : await executeChild(scanWorkflow, {
+          workflowId: scanWorkflowId(request.scanId),
+          args: [scan],
+          typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
+        });
     } catch (err) {
       // A scan that failed for good must not end the account's lifecycle: the next one is scheduled anyway.
-      log.error('scan workflow failed', { scanId: request.scanId, error: String(err) });
+      log.error('scan failed', { scanId: request.scanId, error: String(err) });
+      outcome = { status: 'failed', failureReason: String(err) };
     }
+    recentScans.push({ scanId: request.scanId, ...outcome });
+    recentScans.splice(0, recentScans.length - RECENT_SCANS);
   }
 }

@@ -6,7 +6,10 @@ import type { AccountStatus, ScanTrigger } from '../domain/accounts';
 
 /** The account's entity workflow: one per tenant and AWS account (a reconnected account reuses it). */
 export const accountWorkflowId = (tenantId: string, awsAccountId: string) => `account:${tenantId}:${awsAccountId}`;
-/** A scan's workflow id is the scan id, which the API returns as the execution ARN. */
+/**
+ * The workflow id of a scan that ran as a child workflow: the scan id. Scans now run as an activity of the account
+ * workflow whose activity id is the scan id; children remain only in histories recorded before (see `scanWorkflow`).
+ */
 export const scanWorkflowId = (scanId: string) => scanId;
 /** An alert delivery's workflow: started twice for one delivery, it runs once. */
 export const deliveryWorkflowId = (deliveryId: string) => `delivery-${deliveryId}`;
@@ -30,6 +33,9 @@ export interface CarriedState {
   pendingScans: ScanRequest[];
   /** The scheduled timer had fired when the run handed over: the new run scans at once. */
   scheduledScanDue: boolean;
+  /** Absent in runs carried over before these existed. */
+  fairnessWeight?: number;
+  recentScans?: CompletedScan[];
 }
 
 export interface AccountWorkflowInput {
@@ -42,6 +48,18 @@ export interface AccountWorkflowInput {
   carried?: CarriedState;
   /** Continue-as-new after this many scans at the latest (tests lower it); Temporal may suggest it sooner. */
   maxScansPerRun?: number;
+  /**
+   * The share of the task queue the tenant's scans get while tasks are backlogged (its plan's weight; see
+   * `scanPriority`). Absent in workflows started before it existed: weight 1 until verification or a plan change.
+   */
+  fairnessWeight?: number;
+  /** False: the account's scans carry no fairness key and queue first-in first-out (TEMPORAL_FAIRNESS=false). */
+  fairness?: boolean;
+}
+
+/** A scan the account workflow ran, with its outcome (the state query keeps the last few). */
+export interface CompletedScan extends ScanOutcome {
+  scanId: string;
 }
 
 export interface AccountWorkflowState {
@@ -53,7 +71,13 @@ export interface AccountWorkflowState {
   pendingScans: ScanRequest[];
   /** When the next scheduled scan is due (ISO time); absent until the first timer is armed. */
   nextScheduledScanAt?: string;
+  fairnessWeight: number;
+  /** The last RECENT_SCANS scans, newest last. */
+  recentScans: CompletedScan[];
 }
+
+/** How many completed scans the state query shows. */
+export const RECENT_SCANS = 20;
 
 export interface ScanWorkflowInput {
   tenantId: string;
@@ -61,6 +85,15 @@ export interface ScanWorkflowInput {
   awsAccountId: string;
   scanId: string;
   trigger: ScanTrigger;
+}
+
+/** The input of the runScan activity: given the trigger, it records the scan as running first. */
+export interface RunScanInput {
+  scanId: string;
+  tenantId: string;
+  accountId: string;
+  /** Absent when the scan's child workflow recorded it (recordScanStarted) before. */
+  trigger?: ScanTrigger;
 }
 
 /**
@@ -126,7 +159,7 @@ export const INVALID_ACCOUNT_STATE = 'InvalidAccountState';
 /** Assumes the role; on success the account turns ACTIVE and its first scan starts at once. Idempotent. */
 export const verifyUpdate = defineUpdate<{ status: 'ACTIVE'; firstScanId: string }>('verify');
 
-/** Queues a manual scan of an ACTIVE account; answers with the scan's id (its workflow id). */
+/** Queues a manual scan of an ACTIVE account; answers with the scan's id (its activity id in the account workflow). */
 export const scanNowUpdate = defineUpdate<{ scanId: string }>('scanNow');
 
 /**
@@ -138,6 +171,8 @@ export interface PlanChange {
   scanIntervalMinutes: number;
   /** tenants.plan_revision of the plan the interval comes from; absent in signals sent before revisions existed. */
   planRevision?: number;
+  /** The new plan's fairness weight; absent in signals sent before weights existed. */
+  fairnessWeight?: number;
 }
 
 /** Ends the account's lifecycle: scheduled scans stop. The customer's role is left alone. */

@@ -68,7 +68,7 @@ export const accountDetail = accountSummary.extend({
 });
 
 /** The scan's workflow id is the part after `workflow/`. */
-const executionArn = z.string().meta({ pattern: '^arn:sentinel:temporal:[^:]+:workflow/scan_[0-9A-Z]+$' });
+const executionArn = z.string().meta({ pattern: '^arn:sentinel:temporal:[^:]+:workflow/account:[^/]+/scan/scan_[0-9A-Z]+$' });
 export const verifyAccountOutput = z.object({ ...ids, status: z.literal('ACTIVE'), first_scan_execution_arn: executionArn });
 export const scanAccountOutput = z.object({ message: z.string(), execution_arn: executionArn });
 

@@ -18,11 +18,10 @@ import {
   accountWorkflowId, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
   verifyUpdate,
 } from '../../workflows/contracts';
-import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import {
-  COMMAND_DEADLINE_MS, executionArn, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
+  accountWorkflowStart, COMMAND_DEADLINE_MS, executionArn, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal';
 import type { ConnectAccountInput } from '../schemas/accounts';
 import { audit } from './audit-log';
@@ -63,7 +62,7 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
   const before = await findAccount({ db, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
   const abandoned = before && await isAbandonedConnect(deps, before) ? before.external_id : undefined;
 
-  let connected: { accountId: string; previous?: AccountRow; scanIntervalMinutes: number; planRevision: number };
+  let connected: { accountId: string; previous?: AccountRow; scanIntervalMinutes: number; planRevision: number; fairnessWeight: number };
   try {
     connected = await db.transaction().execute(async (trx) => {
       const tenant = await lockTenant({ db: trx, tenantId: caller.tenantId });
@@ -92,7 +91,10 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
         await failRunningScansOfAccount({ db: trx, accountId, reason: STOPPED_BY_RECONNECT, at: new Date() });
       }
       else await insertAccount({ db: trx, account: { id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, ...fields } });
-      return { accountId, previous: existing, scanIntervalMinutes: plan.scan_interval_minutes, planRevision: tenant.plan_revision };
+      return {
+        accountId, previous: existing, scanIntervalMinutes: plan.scan_interval_minutes, planRevision: tenant.plan_revision,
+        fairnessWeight: plan.fairness_weight,
+      };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'accounts_tenant_aws_account_unique')) {
@@ -101,21 +103,11 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
     throw err;
   }
 
-  const { accountId, previous, scanIntervalMinutes, planRevision } = connected;
+  const { accountId, previous, scanIntervalMinutes, planRevision, fairnessWeight } = connected;
   try {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(accountWorkflow, {
-      workflowId,
-      taskQueue: config.temporal.taskQueue,
-      args: [{ tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes, planRevision }],
-      // Only this connect holds the row now, so a workflow still running under its id is a leftover: of a
-      // disconnected account finishing its last scan, or of a connect that was taken back. It must not block.
-      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
-      typedSearchAttributes: [
-        { key: TENANT_ID, value: caller.tenantId },
-        { key: AWS_ACCOUNT_ID, value: input.awsAccountId },
-        { key: ACCOUNT_STATUS, value: 'PENDING' },
-      ],
-    }));
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(accountWorkflow, accountWorkflowStart(config.temporal, {
+      tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes, planRevision, fairnessWeight,
+    })));
   } catch (err) {
     // A start that timed out may still have happened: stop it (best effort), then take the row back.
     await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).terminate('its connect was taken back'))
@@ -191,7 +183,7 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
     aws_account_id: awsAccountId,
     cloud_account_id: awsAccountId,
     status: 'ACTIVE' as const,
-    first_scan_execution_arn: executionArn(config.temporal.namespace, firstScanId),
+    first_scan_execution_arn: executionArn(config.temporal.namespace, account.workflow_id, firstScanId),
   });
   if (account.status === 'ACTIVE' && account.first_scan_id) return answer(account.first_scan_id);
   if (account.status === 'DISCONNECTED') {
@@ -239,7 +231,7 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
   const handle = temporal.workflow.getHandle(account.workflow_id);
   try {
     const { scanId } = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.executeUpdate(scanNowUpdate));
-    return { message: 'Scan started', execution_arn: executionArn(config.temporal.namespace, scanId) };
+    return { message: 'Scan started', execution_arn: executionArn(config.temporal.namespace, account.workflow_id, scanId) };
   } catch (err) {
     // No scan was queued (or none confirmed): the request does not count toward the hourly limits.
     await releaseHits();

@@ -302,7 +302,8 @@ async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Pro
 async function syncPlanToWorkflows({ db, temporal, log }: AppDeps, tenantId: string): Promise<void> {
   const tenant = await findTenantBilling({ db, tenantId });
   if (!tenant || !isPlanId(tenant.plan)) return;
-  const change = { scanIntervalMinutes: getPlan(tenant.plan).scan_interval_minutes, planRevision: tenant.plan_revision };
+  const plan = getPlan(tenant.plan);
+  const change = { scanIntervalMinutes: plan.scan_interval_minutes, fairnessWeight: plan.fairness_weight, planRevision: tenant.plan_revision };
   const workflowIds = await listLiveAccountWorkflows({ db, tenantId });
   for (let i = 0; i < workflowIds.length; i += SIGNAL_BATCH) {
     const results = await Promise.allSettled(workflowIds.slice(i, i + SIGNAL_BATCH).map((workflowId) => withDeadline(

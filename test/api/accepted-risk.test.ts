@@ -1,7 +1,7 @@
 import { computeSrs } from '../../domain/srs';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { parseCsvTable } from '../helpers/csv';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 import { unzip } from '../helpers/zip';
 
 // POST and DELETE /accounts/{account_id}/signals/{signal_id}/accept, on a scanned sandbox account: the answer,
@@ -32,7 +32,7 @@ beforeAll(async () => {
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(owner.auth).expect(200);
-  await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
 });
 afterAll(() => ctx.close());
 // Each test starts with no acceptance in force (undone through the API, so the score follows); the history stays.
@@ -166,7 +166,7 @@ describe('accepted signals in scans and exports', () => {
     const target = await heaviest();
     await ctx.http.post(url(target.signal_id)).set(member.auth).send({ reason: 'known GPU fleet' }).expect(200);
     const scan = await ctx.http.post(`/accounts/${AWS_ID}/scan`).set(owner.auth).expect(202);
-    await scanWorkflowResult(ctx.temporal, scan.body.execution_arn);
+    await scanResult(ctx.temporal, scan.body.execution_arn);
 
     const open = await signals();
     expect(open.find((s) => s.signal_id === target.signal_id)?.accepted?.reason).toBe('known GPU fleet');

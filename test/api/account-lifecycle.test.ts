@@ -5,7 +5,7 @@ import { stateQuery } from '../../workflows/contracts';
 import { customerAccount, runAsCustomer } from '../helpers/aws';
 import { waitFor } from '../helpers/account-harness';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 
 // Connect, run the generated CLI script in the customer's (moto) account, verify through STS, scan,
 // disconnect: the real API, the real worker on the Temporal dev server, the real AWS provider on moto.
@@ -21,7 +21,7 @@ async function connect(user: TestUser, awsAccountId: string) {
   };
 }
 
-const ARN = /^arn:sentinel:temporal:default:workflow\/(scan_[0-9A-Z]{26})$/;
+const ARN = /^arn:sentinel:temporal:default:workflow\/(account:[^/]+)\/scan\/(scan_[0-9A-Z]{26})$/;
 
 describe('POST /accounts/{account_id}/verify', () => {
   it('verifies through STS once the customer ran the CLI script, and starts the first scan at once', async () => {
@@ -36,18 +36,23 @@ describe('POST /accounts/{account_id}/verify', () => {
       aws_account_id: customer.accountId, cloud_account_id: customer.accountId, status: 'ACTIVE',
       first_scan_execution_arn: expect.stringMatching(ARN),
     });
-    const scanId = ARN.exec(res.body.first_scan_execution_arn)![1]!;
-    // The execution ARN names a real workflow: the scan, findable by its id.
-    expect(await scanWorkflowResult(ctx.temporal, scanId)).toMatchObject({ status: 'succeeded' });
-    const scan = ctx.temporal.workflow.getHandle(scanId);
-    const description = await scan.describe();
-    expect(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]))
-      .toEqual(expect.arrayContaining([['SentinelAwsAccountId', customer.accountId], ['SentinelTenantId', owner.tenantId]]));
+    const [, workflowId, scanId] = ARN.exec(res.body.first_scan_execution_arn)!;
+    expect(workflowId).toBe(accountWorkflowId(owner.tenantId, customer.accountId));
+    expect(await scanResult(ctx.temporal, res.body.first_scan_execution_arn)).toMatchObject({ status: 'succeeded' });
+    // The execution ARN leads to the scan: in the account workflow's history, the runScan activity with the scan's id
+    // (and its alert evaluation after it).
+    const { events } = await ctx.temporal.workflow.getHandle(workflowId!).fetchHistory();
+    const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? [])
+      .map((a) => [a.activityId, a.activityType?.name]);
+    expect(scheduled).toEqual(expect.arrayContaining([[scanId, 'runScan'], [`${scanId}/alerts`, 'evaluateAlerts']]));
 
-    // The account workflow is findable by account id, and its status attribute follows the lifecycle.
-    const lifecycle = await ctx.temporal.workflow.getHandle(accountWorkflowId(owner.tenantId, customer.accountId)).describe();
-    expect(lifecycle.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]))
-      .toEqual(expect.arrayContaining([['SentinelAwsAccountId', customer.accountId], ['SentinelAccountStatus', 'ACTIVE']]));
+    // The account workflow is findable by tenant and account id, and its status attribute follows the lifecycle.
+    const lifecycle = await ctx.temporal.workflow.getHandle(workflowId!).describe();
+    expect(lifecycle.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])).toEqual(expect.arrayContaining([
+      ['SentinelAwsAccountId', customer.accountId], ['SentinelTenantId', owner.tenantId], ['SentinelAccountStatus', 'ACTIVE'],
+    ]));
+    // Its tasks are dispatched fairly across tenants: the tenant is its fairness key, weighted by the (solo) plan.
+    expect(lifecycle.priority).toMatchObject({ fairnessKey: owner.tenantId, fairnessWeight: getPlan('solo').fairness_weight });
 
     const account = await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200);
     expect(account.body).toMatchObject({ status: 'ACTIVE', connected_at: expect.any(String), last_successful_scan_at: expect.any(String) });
@@ -107,7 +112,7 @@ describe('POST /accounts/{account_id}/scan', () => {
   it('starts a scan and returns its execution ARN', async () => {
     const res = await ctx.http.post(`/accounts/${awsAccountId}/scan`).set(owner.auth).expect(202);
     expect(res.body).toEqual({ message: expect.any(String), execution_arn: expect.stringMatching(ARN) });
-    const scanId = ARN.exec(res.body.execution_arn)![1]!;
+    const scanId = ARN.exec(res.body.execution_arn)![2]!;
     await waitFor(async () => {
       const row = await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst();
       return row?.status === 'succeeded';

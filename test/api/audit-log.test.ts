@@ -1,6 +1,6 @@
 import { AUDIT_ACTIONS } from '../../domain/audit';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 
 // The audit log: a scripted day of a tenant's security-relevant actions, read back through GET /audit-log
 // (admins and owners), newest first, with who, what, when and from which address; filters, pages and isolation.
@@ -34,7 +34,7 @@ beforeAll(async () => {
   await ctx.http.patch(`/users/${invited.body.user_id}`).set(as(owner)).send({ role: 'member' }).expect(200);
   await ctx.http.post('/accounts').set(as(owner)).send({ aws_account_id: AWS_ID }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(as(owner)).expect(200);
-  await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
   const [signal] = (await ctx.http.get(`/accounts/${AWS_ID}/signals`).query({ status: 'open', limit: 1 }).set(as(owner)).expect(200)).body.signals;
   await ctx.http.post(`/accounts/${AWS_ID}/signals/${signal.signal_id}/accept`).set(as(owner)).send({ reason: 'Known' }).expect(200);
   await ctx.http.delete(`/accounts/${AWS_ID}/signals/${signal.signal_id}/accept`).set(as(owner)).expect(200);

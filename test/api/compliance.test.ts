@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { CATALOG, checkById } from '../../domain/checks/catalog';
 import { frameworkById } from '../../domain/compliance/frameworks';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 import { launchChromium } from '../web/browser';
 
 // The compliance endpoints and the report on a scanned sandbox account: each control's status follows its checks'
@@ -36,10 +36,10 @@ beforeAll(async () => {
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID, display_name: NAME }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(owner.auth).expect(200);
-  await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: RDP_ID }).expect(201);
   const rdpVerified = await ctx.http.post(`/accounts/${RDP_ID}/verify`).set(owner.auth).expect(200);
-  await scanWorkflowResult(ctx.temporal, rdpVerified.body.first_scan_execution_arn);
+  await scanResult(ctx.temporal, rdpVerified.body.first_scan_execution_arn);
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: FRESH_ID }).expect(201);
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: GONE_ID }).expect(201);
   await ctx.http.delete(`/accounts/${GONE_ID}`).set(owner.auth).expect(200);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo, Server } from 'node:net';
 import { schemathesisBinary } from '../../scripts/tools';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 
 // schemathesis fuzzes every operation of /openapi.json against the real service (real PostgreSQL, a real
 // Temporal worker, the sandbox cloud, stripe-mock), as a tenant with an active account, findings, a rule and an alert.
@@ -38,7 +38,7 @@ beforeAll(async () => {
     .send({ name: 'Any risk', min_srs: 100, channels: [{ type: 'email', to: ['fuzz@example.com'] }] }).expect(201);
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '123456789012' }).expect(201);
   const verified = await ctx.http.post('/accounts/123456789012/verify').set(owner.auth).expect(200);
-  await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
 });
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));

@@ -11,7 +11,7 @@ import { errorCodesOf, expressPath, pathsOf } from '../../api/openapi/registry';
 import { ERROR_STATUS } from '../../api/errors';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 
 // The OpenAPI document against the running app: it names exactly the routes Express serves, it is valid
 // OpenAPI 3.1, its request schemas refuse what the routes refuse, and every answer this suite provokes (all but
@@ -333,7 +333,7 @@ describe('answers', () => {
     await call('post', '/accounts', { body: { aws_account_id: account } });
     await call('post', '/accounts/{account_id}/scan', { params: { account_id: account } });
     const verified = await call('post', '/accounts/{account_id}/verify', { params: { account_id: account } });
-    await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+    await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
     await call('post', '/accounts/{account_id}/verify', { params: { account_id: account } });
     await call('post', '/accounts/{account_id}/scan', { params: { account_id: account } });
     await call('get', '/accounts');

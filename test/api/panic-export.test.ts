@@ -18,7 +18,7 @@ import { freePort } from '../../scripts/local-services';
 import { parseCsv, parseCsvTable } from '../helpers/csv';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { unzip } from '../helpers/zip';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 
 // POST /accounts/{account_id}/panic: the export workflow builds a zip of everything about the account and the
 // answer links to it for 15 minutes, through the API's own signed link (local store) or a presigned S3 URL.
@@ -34,7 +34,7 @@ function conforms(schema: z.ZodObject, body: unknown): void {
 async function activeAccount(ctx: TestContext, user: TestUser, awsAccountId = AWS_ID): Promise<string> {
   await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: awsAccountId }).expect(201);
   const verified = await ctx.http.post(`/accounts/${awsAccountId}/verify`).set(user.auth).expect(200);
-  await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
   const row = await ctx.db.selectFrom('accounts').select('id')
     .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).where('status', '!=', 'DISCONNECTED')
     .executeTakeFirstOrThrow();

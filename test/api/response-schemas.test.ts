@@ -6,7 +6,7 @@ import { errorBody, messageBody } from '../../api/schemas/common';
 import { meOutput, patchMeOutput } from '../../api/schemas/me';
 import { listSignalsOutput, recoveryChecklistOutput, scoreHistoryOutput } from '../../api/schemas/signals';
 import { createTestContext, type TestContext } from '../helpers/context';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 
 // Every response matches its documented schema exactly (the same zod schemas the OpenAPI document will be
 // built from): unknown fields are errors here, so a response cannot drift from its schema unnoticed.
@@ -35,7 +35,7 @@ describe('response schemas', () => {
 
     conforms(connectAccountOutput, (await ctx.http.post('/accounts').set(auth).send({ aws_account_id: '123456789012' }).expect(201)).body);
     const verified = await ctx.http.post('/accounts/123456789012/verify').set(auth).expect(200);
-    await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+    await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
 
     conforms(listAccountsOutput, (await ctx.http.get('/accounts').set(auth).expect(200)).body);
     conforms(accountDetail, (await ctx.http.get('/accounts/123456789012').set(auth).expect(200)).body);

@@ -7,7 +7,7 @@ import {
   startAwsFront,
 } from '../helpers/aws';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { allOpenSignals, scanWorkflowResult } from '../helpers/scans';
+import { allOpenSignals, scanResult } from '../helpers/scans';
 
 // Scans through the real API, worker and AWS provider, against moto through a front that refuses, throttles and
 // fails what a real AWS estate would: what could not be read is named, the rest is evaluated, and the score is
@@ -56,7 +56,7 @@ async function connect(customer: CustomerAccount, http = ctx.http): Promise<stri
 
 async function scanNow(awsAccountId: string, http = ctx.http, temporal = ctx.temporal) {
   const scan = await http.post(`/accounts/${awsAccountId}/scan`).set(owner.auth).expect(202);
-  return scanWorkflowResult(temporal, scan.body.execution_arn);
+  return scanResult(temporal, scan.body.execution_arn);
 }
 
 async function checks(awsAccountId: string, http = ctx.http): Promise<{ coverage: { evaluated: number; total: number }; checks: CheckEntry[] }> {
@@ -87,7 +87,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       return motoGaps(request);
     };
 
-    const outcome = await scanWorkflowResult(ctx.temporal, await connect(customer));
+    const outcome = await scanResult(ctx.temporal, await connect(customer));
 
     expect(outcome.status).toBe('succeeded');
     expect(throttled).toBe(5);
@@ -170,7 +170,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
 describe('a scan of a fresh account', () => {
   it('reads Cost Explorer on its first scan, then reuses it', async () => {
     const customer = await customerAccount();
-    await scanWorkflowResult(ctx.temporal, await connect(customer));
+    await scanResult(ctx.temporal, await connect(customer));
     for (let i = 0; i < 3; i += 1) await scanNow(customer.accountId);
     const ce = front.requests.filter((r) => r.service === 'ce').map((r) => r.operation).sort();
     expect(ce).toEqual(['GetAnomalies', 'GetCostAndUsage']);
@@ -188,7 +188,7 @@ describe('a role that is denied everything', () => {
     runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     denyAll();
     const verified = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
-    const outcome = await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+    const outcome = await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
 
     expect(outcome).toMatchObject({ status: 'failed' });
     const account = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
@@ -201,7 +201,7 @@ describe('a role that is denied everything', () => {
   it('keeps the last score and every open finding, opens the coverage finding, and closes it when coverage returns', async () => {
     const customer = await customerAccount();
     await customer.iam.send(new CreateUserCommand({ UserName: 'dave' }));
-    await scanWorkflowResult(ctx.temporal, await connect(customer));
+    await scanResult(ctx.temporal, await connect(customer));
     const before = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
     const openBefore = (await openSignals(customer.accountId)).map((s) => s.signal_id).sort();
     expect(openBefore.length).toBeGreaterThan(0);
@@ -242,7 +242,7 @@ describe('a read that fails past the SDK\'s retries', () => {
       return motoGaps(request);
     };
 
-    const outcome = await scanWorkflowResult(ctx.temporal, await connect(customer));
+    const outcome = await scanResult(ctx.temporal, await connect(customer));
 
     expect(outcome.status).toBe('succeeded');
     expect(failures).toBe(3); // the SDK's three attempts, all in the first attempt of the activity
@@ -270,7 +270,7 @@ describe('a scan against moto itself, with no front', () => {
     runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     const verified = await direct.http.post(`/accounts/${customer.accountId}/verify`).set(user.auth).expect(200);
 
-    const outcome = await scanWorkflowResult(direct.temporal, verified.body.first_scan_execution_arn);
+    const outcome = await scanResult(direct.temporal, verified.body.first_scan_execution_arn);
 
     expect(outcome.status).toBe('succeeded');
     const body = (await direct.http.get(`/accounts/${customer.accountId}/checks`).set(user.auth).expect(200)).body;

@@ -7,7 +7,7 @@ import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, t
 import { confirmRecipients } from '../helpers/email-trust';
 import { servedRoutes } from '../helpers/routes';
 import { unzip } from '../helpers/zip';
-import { deliveriesSettled, scanWorkflowResult } from '../helpers/scans';
+import { deliveriesSettled, scanResult } from '../helpers/scans';
 
 // Tenant isolation. Tenant B, holding valid tokens of every role, points every route that takes an id at
 // tenant A's real resources (an ACTIVE account with findings, an alert rule, an alert, users, a Slack
@@ -117,7 +117,7 @@ afterAll(() => ctx.close());
 async function activeAccount(user: TestUser) {
   await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: AWS_ID }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(user.auth).expect(200);
-  await scanWorkflowResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
   await deliveriesSettled(ctx.db, user.tenantId);
   return ctx.db.selectFrom('accounts').selectAll()
     .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', AWS_ID).executeTakeFirstOrThrow();

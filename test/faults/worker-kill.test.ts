@@ -6,7 +6,7 @@ import { confirmRecipients } from '../helpers/email-trust';
 import { type GatedPeers, startGatedPeers } from '../helpers/gated-peers';
 import { RowLock } from '../helpers/row-lock';
 import { SandboxWorkers } from '../helpers/worker-process';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 
 // The worker process is killed (SIGKILL) ten times in a row, each time in the middle of a manual scan, and
 // restarted. Every kill lands at a chosen point, held there so it is not left to timing:
@@ -113,11 +113,13 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   worker = await startWorker();
 
   const manualScans: string[] = [];
+  const manualArns: string[] = [];
   for (const [i, phase] of PHASES.entries()) {
     const account = accounts[i] as Connected;
     const waitsThere = await holdAt(phase, account, ruleId);
     const scan = await ctx.http.post(`/accounts/${account.awsAccountId}/scan`).set(owner.auth).expect(202);
     manualScans.push(scanIdOf(scan.body.execution_arn));
+    manualArns.push(scan.body.execution_arn);
     await waitFor(waitsThere, 60_000);
     await worker.kill();
     worker = await startWorker();
@@ -127,7 +129,7 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   peers.openGate();
   await Promise.all(locks.splice(0).map((l) => l.release()));
 
-  const outcomes = await Promise.all(manualScans.map((id) => scanWorkflowResult(ctx.temporal, id)));
+  const outcomes = await Promise.all(manualArns.map((arn) => scanResult(ctx.temporal, arn)));
   expect(outcomes.map((o) => o.status)).toEqual(PHASES.map(() => 'succeeded'));
   await waitFor(async () => {
     const all = await deliveries();

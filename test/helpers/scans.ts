@@ -1,22 +1,25 @@
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { parseExecutionArn } from '../../api/temporal';
 import type { Db } from '../../db/client';
-import type { ScanOutcome } from '../../workflows/contracts';
-import type { scanWorkflow } from '../../workflows/scan';
+import { type CompletedScan, stateQuery } from '../../workflows/contracts';
 import { waitFor } from './account-harness';
 import type { TestContext } from './context';
 
 /**
- * The outcome of a scan's workflow, by its execution ARN or scan id. Verify and scan-now answer with the scan
- * id once the account workflow has queued the scan; the scan's child workflow starts a moment later (or after
- * the scan running before it), so right after the answer Temporal may not know it yet.
+ * The outcome of a scan, by the execution ARN the API answered with, once the account workflow has run it to the
+ * end (alert rules fired, deliveries started): its state query lists the scans it completed last.
  */
-export async function scanWorkflowResult(temporal: Client, executionArnOrScanId: string): Promise<ScanOutcome> {
-  const handle = temporal.workflow.getHandle<typeof scanWorkflow>(executionArnOrScanId.split('/').pop() as string);
-  await waitFor(() => handle.describe().then(() => true, (err: unknown) => {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }), 60_000);
-  return handle.result();
+export async function scanResult(temporal: Client, executionArn: string): Promise<CompletedScan> {
+  const parsed = parseExecutionArn(executionArn);
+  if (!parsed) throw new Error(`not a scan's execution ARN: ${executionArn}`);
+  const { workflowId, scanId } = parsed;
+  const handle = temporal.workflow.getHandle(workflowId);
+  let done: CompletedScan | undefined;
+  await waitFor(async () => {
+    done = (await handle.query(stateQuery)).recentScans.find((s) => s.scanId === scanId);
+    return done !== undefined;
+  }, 60_000);
+  return done!;
 }
 
 /**

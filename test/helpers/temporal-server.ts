@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { devServerArgs } from '../../config/temporal';
 import { temporalCli } from '../../scripts/tools';
 import { ALL_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
@@ -24,13 +25,15 @@ export async function startTemporalServer({ port, dbFile }: { port: number; dbFi
   const cli = temporalCli();
   if (cli.type !== 'existing-path') {
     const env = await TestWorkflowEnvironment.createLocal({
-      server: { executable: cli, ip: '127.0.0.1', port, ui: false, dbFilename: dbFile, searchAttributes: ALL_SEARCH_ATTRIBUTES },
+      server: {
+        executable: cli, ip: '127.0.0.1', port, ui: false, dbFilename: dbFile, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: devServerArgs(),
+      },
     });
     return { address, stop: () => env.teardown() };
   }
   const child = spawn(cli.path, [
     'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--db-filename', dbFile, '--headless',
-    '--log-level', 'error', ...ALL_SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${TypedSearchAttributes.toMetadataType(a.type)}`]),
+    '--log-level', 'error', ...devServerArgs(), ...ALL_SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${TypedSearchAttributes.toMetadataType(a.type)}`]),
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = once(child, 'exit');
   try {

@@ -1,9 +1,8 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort, startPostgres, startTemporalDevServer } from '../../scripts/services';
-import { WORKFLOWS_PATH } from '../../worker/worker';
+import { buildWorkflowBundle } from '../../worker/bundle';
 import { startAwsFront } from '../helpers/aws';
 import { startMoto, stopMoto } from './moto';
 import { startStripeMock, stopStripeMock } from './stripe-mock';
@@ -17,11 +16,13 @@ export default async function globalSetup(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-test-'));
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as an unprivileged user that must reach its data dir
   const [pgPort, temporalPort, motoPort, stripeMockPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  // Built as production builds it (npm run build:workflows), once for every suite's workers.
+  const bundlePath = path.join(scratch, 'workflow-bundle.js');
 
   const started = await Promise.allSettled([
     startPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, persistent: false }),
     startTemporalDevServer({ port: temporalPort }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+    buildWorkflowBundle(bundlePath),
     startMoto(motoPort),
     startStripeMock(stripeMockPort),
   ] as const);
@@ -37,11 +38,7 @@ export default async function globalSetup(): Promise<void> {
     ]);
     throw started.map((r) => (r.status === 'rejected' ? r.reason : undefined)).find(Boolean);
   }
-  const [postgres, temporal, bundle, moto, stripeMock] = [
-    pgResult.value, temporalResult.value, bundleResult.value, motoResult.value, stripeMockResult.value,
-  ];
-  const bundlePath = path.join(scratch, 'workflow-bundle.js');
-  writeFileSync(bundlePath, bundle.code);
+  const [postgres, temporal, moto, stripeMock] = [pgResult.value, temporalResult.value, motoResult.value, stripeMockResult.value];
 
   process.env.TEST_PG_ADMIN_URL = postgres.url('postgres');
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
@@ -58,8 +55,3 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_AWS_FRONT_ENDPOINT = awsFront.endpoint;
   Object.assign(globalThis, { __sentinelServices: { postgres, temporal, moto, stripeMock, awsFront, scratch } });
 }
-
-const quietLogger = {
-  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
-  warn: () => undefined, error: (message: string) => process.stderr.write(`${message}\n`),
-};

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { scanWorkflowResult } from '../helpers/scans';
+import { scanResult } from '../helpers/scans';
 import { callerFor, failure } from './caller';
 
 // The tRPC procedures through createCaller, against the real database, Temporal dev server and worker with the
@@ -72,7 +72,7 @@ describe('an account from connect to first scan', () => {
 
     const verified = await api.accounts.verify({ account_id: AWS_ID });
     expect(verified.status).toBe('ACTIVE');
-    await scanWorkflowResult(ctx.temporal, verified.first_scan_execution_arn);
+    await scanResult(ctx.temporal, verified.first_scan_execution_arn);
 
     const account = await api.accounts.get({ account_id: AWS_ID });
     expect(account).toMatchObject({ status: 'ACTIVE', display_name: 'Sandbox', current_srs: expect.any(Number) });
@@ -123,8 +123,8 @@ describe('an account from connect to first scan', () => {
     expect(csv.csv.trim().split('\r\n')).toHaveLength(1 + (await api.signals.list({ account_id: AWS_ID, query: { limit: 200 } })).count);
 
     const scan = await api.accounts.scan({ account_id: AWS_ID });
-    expect(scan.execution_arn).toMatch(/workflow\/scan_/);
-    await scanWorkflowResult(ctx.temporal, scan.execution_arn);
+    expect(scan.execution_arn).toMatch(/workflow\/account:[^/]+\/scan\/scan_/);
+    await scanResult(ctx.temporal, scan.execution_arn);
 
     // The rule fired on the first scan: an alert to acknowledge, idempotently.
     const { alerts } = await api.alerts.list();

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { newId } from '../../domain/ids';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { confirmRecipients } from '../helpers/email-trust';
-import { deliveriesSettled, scanWorkflowResult } from '../helpers/scans';
+import { deliveriesSettled, scanResult } from '../helpers/scans';
 import { callPath, callerFor, failure } from './caller';
 import { type Ids, PROCEDURES } from './table';
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
   const invited = await api.users.invite({ email: `invited-${randomBytes(4).toString('hex')}@example.com`, name: 'Invited' });
   await api.accounts.connect({ aws_account_id: AWS_ID });
   const verified = await api.accounts.verify({ account_id: AWS_ID });
-  await scanWorkflowResult(ctx.temporal, verified.first_scan_execution_arn);
+  await scanResult(ctx.temporal, verified.first_scan_execution_arn);
   const { alerts } = await api.alerts.list();
   const alert = alerts[0];
   if (!alert) throw new Error('the first scan fired no alert');

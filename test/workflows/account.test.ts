@@ -85,12 +85,12 @@ describe('accountWorkflow', () => {
   it('keeps the newest plan whatever order plan changes arrive in', async () => {
     await h.withActiveAccount(async (handle) => {
       const state = () => handle.query(stateQuery);
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 3 });
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 3, fairnessWeight: 4 });
       // Sent by a webhook that read the plan before the one above: older news, ignored.
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 2 });
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 3 });
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 2, fairnessWeight: 1 });
+      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 3, fairnessWeight: 1 });
       await waitFor(async () => (await state()).planRevision === 3);
-      expect(await state()).toMatchObject({ scanIntervalMinutes: 60, planRevision: 3 });
+      expect(await state()).toMatchObject({ scanIntervalMinutes: 60, planRevision: 3, fairnessWeight: 4 });
       // A signal without a revision (sent before revisions existed) still applies.
       await handle.signal(planChangedSignal, { scanIntervalMinutes: 30 });
       await waitFor(async () => (await state()).scanIntervalMinutes === 30);

@@ -1,12 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { type ScanOutcome, scanNowUpdate, stateQuery } from '../../workflows/contracts';
-import { scanWorkflow } from '../../workflows/scan';
+import { disconnectUpdate, type ScanOutcome, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import { cleanInventory, part } from '../helpers/inventory';
 
-// Scans through the real scan workflow and activities: the findings lifecycle as the account changes.
+// Scans through the real account workflow and activities: the findings lifecycle as the account changes.
 let h: AccountHarness;
 beforeEach(async () => {
   h = await AccountHarness.create();
@@ -28,7 +27,7 @@ async function scanAndWait(handle: Parameters<Parameters<AccountHarness['withAct
   await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === total);
 }
 
-describe('scanWorkflow', () => {
+describe('scans', () => {
   it('opens a signal when a misconfiguration appears and resolves it when fixed, with the SRS following', async () => {
     await h.withActiveAccount(async (handle, input) => {
       expect((await h.accountRow(input.accountId)).current_srs).toBe(100);
@@ -81,8 +80,8 @@ describe('scanWorkflow', () => {
     const input = await h.seedAccount();
     const activities = h.activities();
     let refusals = 0;
-    // Collection fails for good; the database then refuses the failure's record 25 times (well past the
-    // retries that would once have given up, leaving the scan "running" for ever).
+    // Collection fails for good before it could record the scan; the database then refuses the failure's record
+    // 25 times (well past the retries that would once have given up, leaving the scan "running" for ever).
     const worker = await Worker.create({
       connection: h.env.nativeConnection,
       taskQueue: input.taskQueue,
@@ -98,15 +97,36 @@ describe('scanWorkflow', () => {
       },
     });
     await worker.runUntil(async () => {
-      const scanId = 'scan_outage_0000000000000000';
-      const outcome = await h.env.client.workflow.execute(scanWorkflow, {
-        taskQueue: input.taskQueue, workflowId: scanId,
-        args: [{ tenantId: input.tenantId, accountId: input.accountId, awsAccountId: input.awsAccountId, scanId, trigger: 'manual' }],
-      });
-      expect(outcome.status).toBe('failed');
+      const handle = await h.start(input);
+      const { firstScanId } = await handle.executeUpdate(verifyUpdate);
+      await h.env.sleep('1 hour'); // the retries' backoff, in test-server time
+      await waitFor(async () => (await handle.query(stateQuery)).recentScans.some((s) => s.scanId === firstScanId));
+      expect((await handle.query(stateQuery)).recentScans).toEqual([expect.objectContaining({ scanId: firstScanId, status: 'failed' })]);
       expect(refusals).toBe(26);
       const [scan] = await h.scansOf(input.accountId);
-      expect(scan).toMatchObject({ id: scanId, status: 'failed' });
+      expect(scan).toMatchObject({ id: firstScanId, status: 'failed', trigger: 'initial' });
+      await handle.executeUpdate(disconnectUpdate);
     });
+  });
+
+  it('runs each scan as two activities of the account workflow, named by the scan id, with the tenant as fairness key', async () => {
+    await h.withActiveAccount(async (handle, input, firstScanId) => {
+      const { events } = await handle.fetchHistory();
+      const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+      const ofScan = scheduled.filter((a) => a.activityId?.startsWith(firstScanId));
+      expect(ofScan.map((a) => [a.activityId, a.activityType?.name])).toEqual([[firstScanId, 'runScan'], [`${firstScanId}/alerts`, 'evaluateAlerts']]);
+      expect(ofScan.map((a) => [a.priority?.fairnessKey, a.priority?.fairnessWeight])).toEqual([[input.tenantId, 2], [input.tenantId, 2]]);
+      // No child workflow any more.
+      expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toEqual([]);
+    }, { fairnessWeight: 5 }); // verification reads the team plan's weight, 2
+  });
+
+  it('queues scans without a fairness key when fairness is off', async () => {
+    await h.withActiveAccount(async (handle, _input, firstScanId) => {
+      const { events } = await handle.fetchHistory();
+      const runScan = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []).find((a) => a.activityId === firstScanId);
+      expect(runScan?.activityType?.name).toBe('runScan');
+      expect(runScan?.priority?.fairnessKey ?? '').toBe('');
+    }, { fairness: false });
   });
 });
