@@ -30,6 +30,8 @@ export interface ServiceOptions {
   poolMax: number;
   /** Extra node flags for the API process (e.g. --cpu-prof). */
   apiNodeArgs?: string[];
+  /** Extra node flags for the worker process. */
+  workerNodeArgs?: string[];
   /** Environment of both processes on top of the defaults (e.g. the AWS provider instead of the sandbox). */
   env?: Record<string, string>;
 }
@@ -67,7 +69,9 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const temporal = new Client({ connection });
   const running = new Set<BenchServices>();
 
-  const startServices = async ({ taskQueue, poolMax, apiNodeArgs = [], env: extra = {} }: ServiceOptions): Promise<BenchServices> => {
+  const startServices = async ({
+    taskQueue, poolMax, apiNodeArgs = [], workerNodeArgs = [], env: extra = {},
+  }: ServiceOptions): Promise<BenchServices> => {
     const port = await freePort();
     const env = {
       NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true', DATABASE_URL: databaseUrl,
@@ -82,7 +86,9 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       script: 'api/main.ts', env: { ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port) },
       ready: new URL('/healthz', url), nodeArgs: apiNodeArgs,
     });
-    const startWorker = () => startNodeProcess({ script: 'worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, ready: '"msg":"worker started"' });
+    const startWorker = () => startNodeProcess({
+      script: 'worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, ready: '"msg":"worker started"', nodeArgs: workerNodeArgs,
+    });
     const worker = await startWorker().catch(async (err: unknown) => {
       await api.stop();
       throw err;

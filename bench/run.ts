@@ -30,6 +30,7 @@ const LARGE_ACCOUNT = {
   securityGroups: numberFrom('BENCH_LARGE_GROUPS', 10_000),
 };
 const MANUAL_SCANS = 10;
+const cpuProfile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
 const FAIRNESS = { backlogAccounts: numberFrom('BENCH_FAIRNESS_BACKLOG', 5_000), samples: numberFrom('BENCH_FAIRNESS_SAMPLES', 20) };
 
 async function main(): Promise<void> {
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
     // The API's tenant: its accounts are what GET /accounts lists, the first one gets the seeded signals.
     const services = await env.startServices({
       taskQueue: 'bench-api', poolMax: POOL_MAX,
-      apiNodeArgs: CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [],
+      apiNodeArgs: cpuProfile,
     });
     const [tenant] = await signUpTenants({ db: env.db, url: services.url, prefix: 'api', count: API_ACCOUNTS, firstId: 500_000_000_000 });
     if (!tenant || tenant.awsAccountIds.length < MANUAL_SCANS) throw new Error(`BENCH_API_ACCOUNTS must be ${MANUAL_SCANS} to 250`);
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
     const largeAccount = await benchLargeAccount(env, LARGE_ACCOUNT);
     const scans = [];
     for (const size of SCAN_SIZES) {
-      scans.push(await benchScanSize(env, { size, concurrency: CONCURRENCY, poolMax: POOL_MAX, timeoutMs: SCAN_TIMEOUT_MS }));
+      scans.push(await benchScanSize(env, { size, concurrency: CONCURRENCY, poolMax: POOL_MAX, timeoutMs: SCAN_TIMEOUT_MS, workerNodeArgs: cpuProfile }));
     }
     const fairness = await benchFairness(env, { ...FAIRNESS, concurrency: CONCURRENCY, poolMax: POOL_MAX });
     const report: BenchReport = {

@@ -46,10 +46,10 @@ export async function firstScansDone(env: BenchEnvironment, tenants: BenchTenant
  * on a task queue of their own, so the worker holds this size's accounts and no others; its RSS is sampled
  * from /proc throughout.
  */
-export async function benchScanSize(env: BenchEnvironment, { size, concurrency, poolMax, timeoutMs }: {
-  size: number; concurrency: number; poolMax: number; timeoutMs: number;
+export async function benchScanSize(env: BenchEnvironment, { size, concurrency, poolMax, timeoutMs, workerNodeArgs }: {
+  size: number; concurrency: number; poolMax: number; timeoutMs: number; workerNodeArgs?: string[];
 }): Promise<ScanSizeResult> {
-  const services = await env.startServices({ taskQueue: `bench-scans-${size}`, poolMax });
+  const services = await env.startServices({ taskQueue: `bench-scans-${size}`, poolMax, workerNodeArgs });
   const rss = sampleResident(services.worker.pid);
   try {
     await sleep(2_000);

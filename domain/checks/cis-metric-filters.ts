@@ -23,9 +23,14 @@ interface Clauses {
   extra?: [field: string, operator: '=' | '!=', value: string][];
 }
 
-/** A pattern that requires every clause, in any order; an event name must match whole (CreateRoute is not CreateRouteTable). */
+/**
+ * A pattern that requires every clause, in any order; an event name must match whole (CreateRoute is not CreateRouteTable).
+ * Anchored: each lookahead already reads the whole pattern, so trying it again from every later position (what an
+ * unanchored search does before it fails) only multiplies the work by the pattern's length.
+ */
 function requiring({ source, names, extra = [] }: Clauses): RegExp {
   const parts = [
+    '^',
     ...(source ? [`(?=.*\\$\\.eventSource\\s*=\\s*.?${escape(source)})`] : []),
     ...names.map((name) => `(?=.*\\$\\.eventName\\s*=\\s*.?${escape(name)}\\b)`),
     ...extra.map(([field, operator, value]) => `(?=.*\\$\\.${escape(field)}\\s*${escape(operator)}\\s*.?${escape(value)})`),
