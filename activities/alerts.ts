@@ -16,7 +16,7 @@ import { decryptSecret } from '../security/crypto';
 import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../workflows/contracts';
 import { type EmailOutcome, sendAlertEmail } from './alert-email';
 import { claimDelivery, loadDeliveryContext, recordAttempt, triggerStillPending } from './delivery-attempts';
-import { fireAlertRules, type ScheduledDelivery } from './fire-alert-rules';
+import { evaluateAlertRules, type ScheduledDelivery } from './fire-alert-rules';
 
 export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logger; config: Readonly<Config>; mailer: Mailer }) {
   /** Sends to the channel; for e-mail, answers who got it and who was held back. */
@@ -52,9 +52,7 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
   return {
     /** Fires the tenant's rules against a finished scan; returns the deliveries to hand to delivery workflows. */
     async evaluateAlerts({ tenantId, accountId, scanId }: { tenantId: string; accountId: string; scanId: string }): Promise<ScheduledDelivery[]> {
-      const deliveries = await fireAlertRules({ db, tenantId, accountId, scanId });
-      if (deliveries.length > 0) log.info({ tenantId, accountId, scanId, deliveries: deliveries.length }, 'alerts fired');
-      return deliveries;
+      return evaluateAlertRules({ db, log, tenantId, accountId, scanId });
     },
 
     /**

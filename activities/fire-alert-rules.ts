@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { lockAccount } from '../db/repositories/accounts';
 import { insertDeliveries, listDeliveriesOfScan, listPagingTriggers } from '../db/repositories/alert-deliveries';
@@ -152,4 +153,13 @@ function scanFacts(signals: readonly OpenSignalRecord[], scanId: string, srs: nu
     opened: open.filter((s) => s.firstScanId === scanId || s.acceptance?.expiryScanId === scanId).map(toFinding),
     findingsDigest: createHash('sha256').update(open.map((s) => s.fingerprint).join('\n')).digest('hex'),
   };
+}
+
+/** Fires the tenant's rules against a finished scan (fireAlertRules) and logs what fired. */
+export async function evaluateAlertRules(
+  { db, log, tenantId, accountId, scanId }: { db: Db; log: Logger; tenantId: string; accountId: string; scanId: string },
+): Promise<ScheduledDelivery[]> {
+  const deliveries = await fireAlertRules({ db, tenantId, accountId, scanId });
+  if (deliveries.length > 0) log.info({ tenantId, accountId, scanId, deliveries: deliveries.length }, 'alerts fired');
+  return deliveries;
 }

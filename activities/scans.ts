@@ -5,10 +5,11 @@ import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { loadRoleTarget, noteScanStarted } from '../db/repositories/accounts';
 import { keepCostExplorerRead, loadCheckpoint, recentCostExplorerReads, saveCheckpoint } from '../db/repositories/scan-progress';
-import { failRunningScan, insertRunningScan } from '../db/repositories/scans';
+import { failRunningScan, findScanState, insertRunningScan } from '../db/repositories/scans';
 import { type Evaluation, evaluateInventory, roleUnavailableEvaluation } from '../domain/checks/evaluate';
 import { COST_EXPLORER_PARTS, type Inventory } from '../domain/inventory';
-import { type RunScanInput, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
+import { type RunScanInput, type RunScanResult, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
+import { evaluateAlertRules } from './fire-alert-rules';
 import { saveScanResult } from './save-scan';
 
 /** How often a running scan heartbeats its progress and keeps what it has read for a retry. */
@@ -83,62 +84,87 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
     });
   }
 
+  /**
+   * Collects the inventory, evaluates the check catalog and saves signals, check outcomes, coverage and (when
+   * enough was read) score and score history. The inventory never leaves the activity (it can be large and it
+   * describes the customer's account); the workflow gets a summary.
+   */
+  async function collectAndSave({ scanId, tenantId, accountId }: RunScanInput): Promise<ScanOutcome> {
+    const { target } = await loadRoleTarget({ db, tenantId, accountId });
+    let evaluation: Evaluation;
+    let failureReason: string | undefined;
+    let observedAt: Date;
+    try {
+      const inventory = await collect(scanId, accountId, target);
+      observedAt = new Date(inventory.collectedAt);
+      evaluation = evaluateInventory(inventory, { now: inventory.collectedAt });
+    } catch (err) {
+      if (!(err instanceof RoleUnavailableError)) throw err;
+      observedAt = new Date();
+      failureReason = err.reason;
+      evaluation = roleUnavailableEvaluation(err.reason);
+    }
+    const saved = await saveScanResult({ db, result: { scanId, tenantId, accountId, observedAt, evaluation, failureReason } });
+    if (saved.discarded) {
+      log.info({ tenantId, accountId, scanId }, 'scan discarded: the account was disconnected while it ran');
+      return { status: 'failed', failureReason: saved.discarded };
+    }
+    if (saved.applied) {
+      log.info({
+        tenantId, accountId, scanId, srs: saved.srs, coverage: evaluation.coverage, new: saved.newFingerprints.length,
+        resolved: saved.resolvedFingerprints.length,
+      }, failureReason ? 'scan failed: role unavailable' : evaluation.scored ? 'scan saved' : 'scan saved without a score: coverage lost');
+    }
+    const srs = saved.srs ?? undefined;
+    if (failureReason) return { status: 'failed', failureReason, srs };
+    return evaluation.scored ? { status: 'succeeded', srs } : { status: 'failed', failureReason: 'Too little of the account could be read to score it' };
+  }
+
   return {
     /** Scans that ran as child workflows recorded their start in an activity of its own. */
     recordScanStarted,
 
     /**
-     * Records the scan as running (given its trigger), collects the inventory, evaluates the check catalog and
-     * saves signals, check outcomes, coverage and (when enough was read) score and score history. The inventory
-     * never leaves this activity (it can be large and it describes the customer's account); the workflow gets a
-     * summary. Idempotent: a retry records nothing twice and reads only what the attempts before did not.
+     * One scan: records it as running (given its trigger), collects, evaluates and saves it (collectAndSave), and
+     * with `fireAlerts` fires the tenant's alert rules against it and answers the deliveries to start. Idempotent:
+     * a retry records nothing twice, reads only what the attempts before did not, and once the scan is saved (the
+     * attempt before failed while firing the rules) goes straight to the rules.
      */
-    async runScan({ scanId, tenantId, accountId, trigger }: RunScanInput): Promise<ScanOutcome> {
+    async runScan(input: RunScanInput): Promise<RunScanResult> {
+      const { scanId, tenantId, accountId, trigger, fireAlerts } = input;
       if (trigger) await recordScanStarted({ scanId, tenantId, accountId, trigger });
-      const { target } = await loadRoleTarget({ db, tenantId, accountId });
-      let evaluation: Evaluation;
-      let failureReason: string | undefined;
-      let observedAt: Date;
-      try {
-        const inventory = await collect(scanId, accountId, target);
-        observedAt = new Date(inventory.collectedAt);
-        evaluation = evaluateInventory(inventory, { now: inventory.collectedAt });
-      } catch (err) {
-        if (!(err instanceof RoleUnavailableError)) throw err;
-        observedAt = new Date();
-        failureReason = err.reason;
-        evaluation = roleUnavailableEvaluation(err.reason);
-      }
-      const saved = await saveScanResult({ db, result: { scanId, tenantId, accountId, observedAt, evaluation, failureReason } });
-      if (saved.discarded) {
-        log.info({ tenantId, accountId, scanId }, 'scan discarded: the account was disconnected while it ran');
-        return { status: 'failed', failureReason: saved.discarded };
-      }
-      if (saved.applied) {
-        log.info({
-          tenantId, accountId, scanId, srs: saved.srs, coverage: evaluation.coverage, new: saved.newFingerprints.length,
-          resolved: saved.resolvedFingerprints.length,
-        }, failureReason ? 'scan failed: role unavailable' : evaluation.scored ? 'scan saved' : 'scan saved without a score: coverage lost');
-      }
-      const srs = saved.srs ?? undefined;
-      if (failureReason) return { status: 'failed', failureReason, srs };
-      return evaluation.scored ? { status: 'succeeded', srs } : { status: 'failed', failureReason: 'Too little of the account could be read to score it' };
+      if (!fireAlerts) return collectAndSave(input);
+      const before = await findScanState({ db, accountId, scanId });
+      const outcome = before && before.status !== 'running' ? savedOutcome(before) : await collectAndSave(input);
+      const deliveries = await evaluateAlertRules({ db, log, tenantId, accountId, scanId });
+      return { ...outcome, deliveryIds: deliveries.map((d) => d.deliveryId) };
     },
 
     /**
      * Closes a scan that could not complete at all (retries exhausted). Leaves signals and score alone. Given the
      * trigger, a scan whose runScan never got as far as recording it is recorded too: every scan id the API
-     * answered with ends with a row.
+     * answered with ends with a row. Answers the scan's outcome if it had been saved after all (runScan failed while
+     * it fired the alert rules): its rules are then still to be fired.
      */
     async recordScanFailed({ scanId, tenantId, accountId, reason, trigger }: {
       scanId: string; tenantId: string; accountId: string; reason: string; trigger?: ScanTrigger;
-    }): Promise<void> {
+    }): Promise<{ saved?: ScanOutcome }> {
       const now = new Date();
-      await db.transaction().execute(async (trx) => {
+      const saved = await db.transaction().execute(async (trx) => {
         if (trigger) await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
+        const state = await findScanState({ db: trx, accountId, scanId });
+        if (state && state.status !== 'running') return savedOutcome(state);
         await failRunningScan({ db: trx, scanId, reason, at: now });
+        return undefined;
       });
-      log.warn({ tenantId, accountId, scanId, reason }, 'scan failed');
+      if (saved) log.warn({ tenantId, accountId, scanId }, 'scan saved, but its alert rules could not be fired in time');
+      else log.warn({ tenantId, accountId, scanId, reason }, 'scan failed');
+      return { saved };
     },
   };
+}
+
+/** The outcome of a scan an earlier attempt saved. */
+function savedOutcome(state: { status: string; srs: number | null; failure_reason: string | null }): ScanOutcome {
+  return { status: state.status === 'succeeded' ? 'succeeded' : 'failed', srs: state.srs ?? undefined, failureReason: state.failure_reason ?? undefined };
 }

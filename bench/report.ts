@@ -23,8 +23,8 @@ export interface BenchReport {
 }
 
 /**
- * The same benchmarks on this machine on 2026-11-24, before scans became activities of the account workflow (each
- * was a child workflow of three activities): the figures the design is compared with.
+ * The same benchmarks on this machine on 2026-11-24, before a scan became one activity of the account workflow
+ * (each was a child workflow of three activities): the figures the design is compared with.
  */
 export const BEFORE_SCAN_ACTIVITIES = { date: '2026-11-24', accounts: 1_000, scansPerSecond: 8.7, actionsPerRoutineScan: 6 };
 
@@ -102,7 +102,7 @@ Cores busy while verifying and scanning, of ${r.machine.cores}:
 ${cpuRows.map((row) => `| ${row} |`).join('\n')}
 ${beforeComparison(r)}
 A scan with the sandbox provider does no network I/O, so these figures are the platform's overhead per scan: each
-takes a verification Update, two activities and their workflow tasks through one Temporal server and one worker
+takes a verification Update and its activity, the scan's activity and their workflow tasks through one Temporal server and one worker
 (which loads the prebuilt workflow bundle), and a few writes to PostgreSQL. Against AWS a scan spends minutes waiting
 on AWS APIs instead, and throughput is set by the worker's activity slots (100 by default, up to 500 with
 \`TEMPORAL_WORKER_SLOTS=resource-based\`). The worker keeps up to \`TEMPORAL_MAX_CACHED_WORKFLOWS\` (10,000) workflows in
@@ -115,7 +115,7 @@ function beforeComparison(r: BenchReport): string {
   const same = r.scans.find((s) => s.accounts === BEFORE_SCAN_ACTIVITIES.accounts);
   if (!same) return '';
   return `
-Against the design before (each scan a child workflow with three activities), measured with the same benchmark on
+Against the design before (each scan a child workflow of three activities), measured with the same benchmark on
 this machine on ${BEFORE_SCAN_ACTIVITIES.date} (not in this run: that design no longer runs; the machine's load then
 was 2.2 to 4.1): ${n(BEFORE_SCAN_ACTIVITIES.accounts)} accounts at ${BEFORE_SCAN_ACTIVITIES.scansPerSecond} scans/s, now
 ${n(same.scansPerSecond, 1)}, **${(same.scansPerSecond / BEFORE_SCAN_ACTIVITIES.scansPerSecond).toFixed(1)}×**.
@@ -259,10 +259,10 @@ function actionsSection(r: BenchReport): string {
   const months = perMonth.map((p) => `| ${p.plan} | ${p.interval} | ${n(p.actions)} |`);
   return `## Temporal billable actions
 
-Per routine scan: **${amount(perRoutineScan)}** (${BEFORE_SCAN_ACTIVITIES.actionsPerRoutineScan} before scans became activities of the account
-workflow, ${BEFORE_SCAN_ACTIVITIES.date}). The account workflow's history of a first scan shows ${fromHistory.perScan}: the timer that
-schedules a routine scan and the scan's ${fromHistory.activities} activities (runScan, which records the scan, collects and saves it, and
-evaluateAlerts, which fires the alert rules once the score is saved). The dev server's own \`action\` counter, over
+Per routine scan: **${amount(perRoutineScan)}** (${BEFORE_SCAN_ACTIVITIES.actionsPerRoutineScan} when each scan was a child workflow of three activities,
+${BEFORE_SCAN_ACTIVITIES.date}). The account workflow's history of a first scan shows ${fromHistory.perScan}: the timer that schedules a
+routine scan and the scan's ${fromHistory.activities === 1 ? 'activity' : `${fromHistory.activities} activities`} (runScan, which records the scan, collects, evaluates and saves it, and fires the
+alert rules). The dev server's own \`action\` counter, over
 ${fromServer.scans} manual scans, counted ${amount(fromServer.perManualScan)} per scan: ${byType}; a manual scan's Update takes
 the place of a routine scan's timer. The counter would also count runScan's heartbeats, which leave no history event:
 runScan sends none in its first 10 seconds, so a sandbox scan sends none; against AWS it heartbeats every 10 seconds,

@@ -34,4 +34,4 @@ export const DEV_SERVER_DYNAMIC_CONFIG = [
   'matching.numTaskqueueWritePartitions=1',
 ];
 
-export const devServerArgs = (dynamicConfig = DEV_SERVER_DYNAMIC_CONFIG) => dynamicConfig.flatMap((v) => ['--dynamic-config-value', v]);
+export const devServerArgs = () => DEV_SERVER_DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]);

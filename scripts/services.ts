@@ -44,11 +44,11 @@ export interface TemporalDevServer {
 /**
  * The Temporal CLI dev server. With `dbFile` its state survives a restart; with `uiPort` it serves the Web UI;
  * with `metricsPort` it serves Prometheus metrics (benchmarks read its billable `action` counter there). It runs with
- * DEV_SERVER_DYNAMIC_CONFIG (task-queue fairness) unless given other `dynamicConfig`.
+ * DEV_SERVER_DYNAMIC_CONFIG (task-queue fairness).
  */
 export async function startTemporalDevServer(
-  { port, uiPort, dbFile, metricsPort, namespace = 'default', dynamicConfig }:
-    { port: number; uiPort?: number; dbFile?: string; metricsPort?: number; namespace?: string; dynamicConfig?: string[] },
+  { port, uiPort, dbFile, metricsPort, namespace = 'default' }:
+    { port: number; uiPort?: number; dbFile?: string; metricsPort?: number; namespace?: string },
 ): Promise<TemporalDevServer> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
@@ -58,7 +58,7 @@ export async function startTemporalDevServer(
       namespace,
       ...(uiPort ? { ui: true, uiPort } : { ui: false }),
       ...(dbFile ? { dbFilename: dbFile } : {}),
-      extraArgs: [...devServerArgs(dynamicConfig), ...(metricsPort ? ['--metrics-port', String(metricsPort)] : [])],
+      extraArgs: [...devServerArgs(), ...(metricsPort ? ['--metrics-port', String(metricsPort)] : [])],
       log: { format: 'pretty', level: 'error' },
       searchAttributes: ALL_SEARCH_ATTRIBUTES,
     },

@@ -214,7 +214,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     const scan = { tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger };
     let outcome: ScanOutcome;
     try {
-      // Scans ran as child workflows before (three more billable actions and four more workflow tasks each); the
+      // Scans ran as child workflows before (four more billable actions and five more workflow tasks each); the
       // histories of those runs replay through the old branch.
       outcome = patched('scan-activities')
         ? await runScanActivities(scan, scanPriority({ tenantId, fairnessWeight, enabled: input.fairness !== false }))

@@ -87,13 +87,22 @@ export interface ScanWorkflowInput {
   trigger: ScanTrigger;
 }
 
-/** The input of the runScan activity: given the trigger, it records the scan as running first. */
+/**
+ * The input of the runScan activity: given the trigger, it records the scan as running first; with `fireAlerts`
+ * it fires the alert rules once the scan is saved. Both are absent when the scan's child workflow ran those steps
+ * as activities of their own (recordScanStarted, evaluateAlerts).
+ */
 export interface RunScanInput {
   scanId: string;
   tenantId: string;
   accountId: string;
-  /** Absent when the scan's child workflow recorded it (recordScanStarted) before. */
   trigger?: ScanTrigger;
+  fireAlerts?: boolean;
+}
+
+/** What runScan answers: the scan's outcome and, when it fired the alert rules, the deliveries to start. */
+export interface RunScanResult extends ScanOutcome {
+  deliveryIds?: string[];
 }
 
 /**

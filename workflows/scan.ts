@@ -38,27 +38,34 @@ const RUN_SCAN: ActivityOptions = {
 const FAILURE_REASON = 'The scan could not complete; it will run again at the next scheduled time';
 
 /**
- * One scan, run by the account workflow itself: two activities, the fewest Temporal bills (with the timer that
- * schedules it, three actions per routine scan). runScan records the scan as running, collects, evaluates and
- * saves; evaluateAlerts fires the rules once the score is saved. Their activity ids are the scan id (and the scan
- * id with `/failed` or `/alerts`), so an operator finds a scan in the account workflow's history from the
- * execution ARN the API returns. A scan whose role can no longer be assumed is recorded as failed with the reason
- * (and the connectivity finding) and leaves last_successful_scan_at alone.
+ * One scan, run by the account workflow itself as one activity, the fewest Temporal bills (with the timer that
+ * schedules it, two actions per routine scan): runScan records the scan as running, collects, evaluates and saves
+ * it, and fires the alert rules. Its activity id is the scan id, so an operator finds a scan in the account
+ * workflow's history from the execution ARN the API returns. A scan whose role can no longer be assumed is recorded
+ * as failed with the reason (and the connectivity finding) and leaves last_successful_scan_at alone.
+ *
+ * When runScan gives up, recordScanFailed closes the scan, unless it was saved and only firing the rules failed (a
+ * database outage): a saved scan's alerts must not be lost, so evaluateAlerts (`<scan id>/alerts`) then fires
+ * them, retrying until the database answers.
  */
 export async function runScanActivities(input: ScanWorkflowInput, priority: Priority | undefined): Promise<ScanOutcome> {
   const { scanId, tenantId, accountId, trigger } = input;
   const activity = (options: ActivityOptions, suffix = '') =>
     proxyActivities<Activities>({ ...options, activityId: `${scanId}${suffix}`, ...(priority ? { priority } : {}) });
   let outcome: ScanOutcome;
+  let deliveryIds: string[];
   try {
-    outcome = await activity(RUN_SCAN).runScan({ scanId, tenantId, accountId, trigger });
+    ({ deliveryIds = [], ...outcome } = await activity(RUN_SCAN).runScan({ scanId, tenantId, accountId, trigger, fireAlerts: true }));
   } catch (err) {
-    const recordScanFailed = activity(RECORD_FAILED, '/failed').recordScanFailed;
-    return recordFailure(input, err, (failure) => recordScanFailed({ ...failure, trigger }));
+    log.error('scan failed', { scanId, error: String(err) });
+    const { saved } = await activity(RECORD_FAILED, '/failed').recordScanFailed({ scanId, tenantId, accountId, reason: FAILURE_REASON, trigger });
+    if (!saved) return { status: 'failed', failureReason: FAILURE_REASON };
+    const deliveries = await activity(EVALUATE_ALERTS, '/alerts').evaluateAlerts({ tenantId, accountId, scanId });
+    deliveryIds = deliveries.map((d) => d.deliveryId);
+    outcome = saved;
   }
-  const deliveries = await activity(EVALUATE_ALERTS, '/alerts').evaluateAlerts({ tenantId, accountId, scanId });
-  await startDeliveries(input, deliveries);
-  return { ...outcome, deliveries: deliveries.length };
+  await startDeliveries(input, deliveryIds);
+  return { ...outcome, deliveries: deliveryIds.length };
 }
 
 const legacy = {
@@ -81,28 +88,22 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
   try {
     outcome = await legacy.runScan({ scanId, tenantId, accountId });
   } catch (err) {
-    return recordFailure(input, err, legacy.recordScanFailed);
+    // Retries are exhausted: record the failure rather than leave the scan "running" forever.
+    log.error('scan failed', { scanId, error: String(err) });
+    await legacy.recordScanFailed({ scanId, tenantId, accountId, reason: FAILURE_REASON });
+    return { status: 'failed', failureReason: FAILURE_REASON };
   }
   const deliveries = await legacy.evaluateAlerts({ tenantId, accountId, scanId });
-  await startDeliveries(input, deliveries);
+  await startDeliveries(input, deliveries.map((d) => d.deliveryId));
   return { ...outcome, deliveries: deliveries.length };
-}
-
-/** Retries are exhausted: record the failure rather than leave the scan "running" forever. */
-async function recordFailure(
-  { scanId, tenantId, accountId }: ScanWorkflowInput, err: unknown, recordScanFailed: Activities['recordScanFailed'],
-): Promise<ScanOutcome> {
-  log.error('scan failed', { scanId, error: String(err) });
-  await recordScanFailed({ scanId, tenantId, accountId, reason: FAILURE_REASON });
-  return { status: 'failed', failureReason: FAILURE_REASON };
 }
 
 /**
  * The scan is saved (with its score, or with the finding that says why it has none) and its alert rules fired:
  * each delivery runs in a workflow of its own, which outlives the scan, so a channel that is down delays nothing.
  */
-async function startDeliveries({ tenantId, awsAccountId }: ScanWorkflowInput, deliveries: { deliveryId: string }[]): Promise<void> {
-  await Promise.all(deliveries.map(({ deliveryId }) => startChild(alertDeliveryWorkflow, {
+async function startDeliveries({ tenantId, awsAccountId }: ScanWorkflowInput, deliveryIds: string[]): Promise<void> {
+  await Promise.all(deliveryIds.map((deliveryId) => startChild(alertDeliveryWorkflow, {
     workflowId: deliveryWorkflowId(deliveryId),
     args: [{ tenantId, deliveryId }],
     parentClosePolicy: ParentClosePolicy.ABANDON,

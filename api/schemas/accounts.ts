@@ -67,7 +67,7 @@ export const accountDetail = accountSummary.extend({
   last_successful_scan_at: timestamp.nullable(),
 });
 
-/** The scan's workflow id is the part after `workflow/`. */
+/** The account workflow that runs the scan, and the scan id (its runScan activity id in that workflow). */
 const executionArn = z.string().meta({ pattern: '^arn:sentinel:temporal:[^:]+:workflow/account:[^/]+/scan/scan_[0-9A-Z]+$' });
 export const verifyAccountOutput = z.object({ ...ids, status: z.literal('ACTIVE'), first_scan_execution_arn: executionArn });
 export const scanAccountOutput = z.object({ message: z.string(), execution_arn: executionArn });

@@ -39,12 +39,11 @@ describe('POST /accounts/{account_id}/verify', () => {
     const [, workflowId, scanId] = ARN.exec(res.body.first_scan_execution_arn)!;
     expect(workflowId).toBe(accountWorkflowId(owner.tenantId, customer.accountId));
     expect(await scanResult(ctx.temporal, res.body.first_scan_execution_arn)).toMatchObject({ status: 'succeeded' });
-    // The execution ARN leads to the scan: in the account workflow's history, the runScan activity with the scan's id
-    // (and its alert evaluation after it).
+    // The execution ARN leads to the scan: in the account workflow's history, the runScan activity with the scan's id.
     const { events } = await ctx.temporal.workflow.getHandle(workflowId!).fetchHistory();
     const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? [])
       .map((a) => [a.activityId, a.activityType?.name]);
-    expect(scheduled).toEqual(expect.arrayContaining([[scanId, 'runScan'], [`${scanId}/alerts`, 'evaluateAlerts']]));
+    expect(scheduled).toEqual(expect.arrayContaining([[scanId, 'runScan']]));
 
     // The account workflow is findable by tenant and account id, and its status attribute follows the lifecycle.
     const lifecycle = await ctx.temporal.workflow.getHandle(workflowId!).describe();

@@ -129,7 +129,8 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   peers.openGate();
   await Promise.all(locks.splice(0).map((l) => l.release()));
 
-  const outcomes = await Promise.all(manualArns.map((arn) => scanResult(ctx.temporal, arn)));
+  // A scan killed while it saved is retried only after its heartbeat timeout (a minute), then completes.
+  const outcomes = await Promise.all(manualArns.map((arn) => scanResult(ctx.temporal, arn, 180_000)));
   expect(outcomes.map((o) => o.status)).toEqual(PHASES.map(() => 'succeeded'));
   await waitFor(async () => {
     const all = await deliveries();

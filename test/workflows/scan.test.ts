@@ -109,16 +109,63 @@ describe('scans', () => {
     });
   });
 
-  it('runs each scan as two activities of the account workflow, named by the scan id, with the tenant as fairness key', async () => {
+  it('runs each scan as one activity of the account workflow, named by the scan id, with the tenant as fairness key', async () => {
     await h.withActiveAccount(async (handle, input, firstScanId) => {
       const { events } = await handle.fetchHistory();
       const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
       const ofScan = scheduled.filter((a) => a.activityId?.startsWith(firstScanId));
-      expect(ofScan.map((a) => [a.activityId, a.activityType?.name])).toEqual([[firstScanId, 'runScan'], [`${firstScanId}/alerts`, 'evaluateAlerts']]);
-      expect(ofScan.map((a) => [a.priority?.fairnessKey, a.priority?.fairnessWeight])).toEqual([[input.tenantId, 2], [input.tenantId, 2]]);
+      expect(ofScan.map((a) => [a.activityId, a.activityType?.name])).toEqual([[firstScanId, 'runScan']]);
+      expect(ofScan.map((a) => [a.priority?.fairnessKey, a.priority?.fairnessWeight])).toEqual([[input.tenantId, 2]]);
       // No child workflow any more.
       expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toEqual([]);
     }, { fairnessWeight: 5 }); // verification reads the team plan's weight, 2
+  });
+
+  it('fires the alert rules of a scan that was saved before its activity gave up, and keeps its outcome', async () => {
+    const input = await h.seedAccount();
+    const activities = h.activities();
+    h.cloud.setInventory(input.awsAccountId, withRootMfaOff);
+    const worker = await Worker.create({
+      connection: h.env.nativeConnection,
+      taskQueue: input.taskQueue,
+      workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
+      activities: {
+        ...activities,
+        // Saves the scan, then fails for good as if firing the rules had hit a database outage.
+        runScan: async (args: Parameters<typeof activities.runScan>[0]) => {
+          await activities.runScan({ ...args, fireAlerts: false });
+          throw ApplicationFailure.nonRetryable('the database went away while the rules fired');
+        },
+      },
+    });
+    await worker.runUntil(async () => {
+      const handle = await h.start(input);
+      const { firstScanId } = await handle.executeUpdate(verifyUpdate);
+      await waitFor(async () => (await handle.query(stateQuery)).recentScans.some((s) => s.scanId === firstScanId));
+      const [scan] = await h.scansOf(input.accountId);
+      expect(scan).toMatchObject({ id: firstScanId, status: 'succeeded', srs: 55 }); // saved, not failed afterwards
+      expect((await handle.query(stateQuery)).recentScans).toEqual([expect.objectContaining({ scanId: firstScanId, status: 'succeeded', srs: 55 })]);
+      const { events } = await handle.fetchHistory();
+      const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []).map((a) => a.activityId);
+      expect(scheduled).toEqual(expect.arrayContaining([firstScanId, `${firstScanId}/failed`, `${firstScanId}/alerts`]));
+      await handle.executeUpdate(disconnectUpdate);
+    });
+  });
+
+  it('goes straight to the alert rules when an attempt before saved the scan', async () => {
+    const input = await h.seedAccount();
+    const activities = h.activities();
+    h.cloud.setInventory(input.awsAccountId, withRootMfaOff);
+    await h.database.db.updateTable('accounts').set({ status: 'ACTIVE' }).where('id', '=', input.accountId).execute();
+    const scan = { scanId: `scan_retry_${input.accountId}`, tenantId: input.tenantId, accountId: input.accountId, trigger: 'manual' as const };
+    const env = new MockActivityEnvironment();
+    const first = (await env.run(activities.runScan, { ...scan, fireAlerts: true })) as ScanOutcome;
+    // The account is fixed meanwhile: a retry that collected again would save a different score.
+    h.cloud.setInventory(input.awsAccountId, (at) => cleanInventory(at.toISOString()));
+    const retried = (await env.run(activities.runScan, { ...scan, fireAlerts: true })) as ScanOutcome;
+    expect(first).toMatchObject({ status: 'succeeded', srs: 55 });
+    expect(retried).toMatchObject({ status: 'succeeded', srs: 55 });
+    expect(await h.scansOf(input.accountId)).toEqual([expect.objectContaining({ id: scan.scanId, srs: 55 })]);
   });
 
   it('queues scans without a fairness key when fairness is off', async () => {
