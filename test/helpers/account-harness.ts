@@ -78,7 +78,8 @@ export class AccountHarness {
     return { tenantId, accountId, awsAccountId, scanIntervalMinutes: 360, taskQueue: `account-${n}` };
   }
 
-  async newWorker(taskQueue: string): Promise<Worker> {
+  /** A worker on `taskQueue` with the real activities, or with some of them replaced (`overrides`). */
+  async newWorker(taskQueue: string, overrides: Partial<ReturnType<AccountHarness['activities']>> = {}): Promise<Worker> {
     const worker = await Worker.create({
       connection: this.env.nativeConnection,
       taskQueue,
@@ -86,7 +87,7 @@ export class AccountHarness {
       // restart, and a stopped worker leaves nothing the test server would wait out.
       maxCachedWorkflows: 0,
       workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-      activities: this.activities(),
+      activities: { ...this.activities(), ...overrides },
     });
     this.workers.push(worker);
     return worker;

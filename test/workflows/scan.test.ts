@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { disconnectUpdate, type ScanOutcome, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import { cleanInventory, part } from '../helpers/inventory';
@@ -82,18 +81,12 @@ describe('scans', () => {
     let refusals = 0;
     // Collection fails for good before it could record the scan; the database then refuses the failure's record
     // 25 times (well past the retries that would once have given up, leaving the scan "running" for ever).
-    const worker = await Worker.create({
-      connection: h.env.nativeConnection,
-      taskQueue: input.taskQueue,
-      workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-      activities: {
-        ...activities,
-        runScan: () => Promise.reject(ApplicationFailure.nonRetryable('the collector broke')),
-        recordScanFailed: async (args: Parameters<typeof activities.recordScanFailed>[0]) => {
-          refusals += 1;
-          if (refusals <= 25) throw new Error('database unavailable');
-          return activities.recordScanFailed(args);
-        },
+    const worker = await h.newWorker(input.taskQueue, {
+      runScan: () => Promise.reject(ApplicationFailure.nonRetryable('the collector broke')),
+      recordScanFailed: async (args) => {
+        refusals += 1;
+        if (refusals <= 25) throw new Error('database unavailable');
+        return activities.recordScanFailed(args);
       },
     });
     await worker.runUntil(async () => {
@@ -125,17 +118,11 @@ describe('scans', () => {
     const input = await h.seedAccount();
     const activities = h.activities();
     h.cloud.setInventory(input.awsAccountId, withRootMfaOff);
-    const worker = await Worker.create({
-      connection: h.env.nativeConnection,
-      taskQueue: input.taskQueue,
-      workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-      activities: {
-        ...activities,
-        // Saves the scan, then fails for good as if firing the rules had hit a database outage.
-        runScan: async (args: Parameters<typeof activities.runScan>[0]) => {
-          await activities.runScan({ ...args, fireAlerts: false });
-          throw ApplicationFailure.nonRetryable('the database went away while the rules fired');
-        },
+    const worker = await h.newWorker(input.taskQueue, {
+      // Saves the scan, then fails for good as if firing the rules had hit a database outage.
+      runScan: async (args) => {
+        await activities.runScan({ ...args, fireAlerts: false });
+        throw ApplicationFailure.nonRetryable('the database went away while the rules fired');
       },
     });
     await worker.runUntil(async () => {

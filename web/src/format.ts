@@ -16,3 +16,11 @@ export const BAND_LABEL: Record<SrsBand, string> = { good: 'Good', warn: 'Needs 
 export function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';
 }
+
+/**
+ * An active account whose first scan has not saved its outcome yet (no score, no coverage). `last_scan_at` is set
+ * when a scan starts, so it cannot tell: the page keeps polling until the outcome is in.
+ */
+export function awaitingFirstScan(a: { status: string; current_srs: number | null; coverage: object | null }): boolean {
+  return a.status === 'ACTIVE' && a.current_srs === null && a.coverage === null;
+}

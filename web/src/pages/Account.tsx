@@ -3,7 +3,7 @@ import { SCENARIOS, SEVERITIES } from '../../../domain/checks/types';
 import { type Inputs, type Outputs, trpc } from '../api';
 import { ScoreChart } from '../components/ScoreChart';
 import { Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
-import { BAND_LABEL, srsBand, when } from '../format';
+import { awaitingFirstScan, BAND_LABEL, srsBand, when } from '../format';
 import { type Loaded, useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link, useSearchParam } from '../router';
@@ -19,9 +19,10 @@ export type AccountTab = 'overview' | 'compliance';
 
 export function AccountPage({ accountId, tab }: { accountId: string; tab: AccountTab }) {
   const account = useLoad(() => trpc.accounts.get.query({ account_id: accountId }), [accountId]);
-  const history = useLoad(() => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }), [accountId, account.data?.last_scan_at]);
-  const checks = useLoad(() => trpc.signals.checks.query({ account_id: accountId }), [accountId, account.data?.last_scan_at]);
-  const scanning = account.data?.status === 'ACTIVE' && account.data.last_scan_at === null;
+  const scanning = account.data ? awaitingFirstScan(account.data) : false;
+  // Reloaded when a scan starts and when the first one's outcome is in.
+  const history = useLoad(() => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }), [accountId, account.data?.last_scan_at, scanning]);
+  const checks = useLoad(() => trpc.signals.checks.query({ account_id: accountId }), [accountId, account.data?.last_scan_at, scanning]);
   usePoll(account.reload, scanning, 3000);
   if (account.error) {
     return (

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { type Outputs, trpc } from '../api';
 import { CopyBlock, Empty, ErrorBox, IncompleteMark, Loading, Notice, SrsBadge } from '../components/ui';
-import { when } from '../format';
+import { awaitingFirstScan, when } from '../format';
 import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link } from '../router';
@@ -9,15 +9,13 @@ import { BASE, Link } from '../router';
 type Connected = Outputs['accounts']['connect'];
 type Summary = Outputs['accounts']['list']['accounts'][number];
 
-const awaitingScan = (a: Summary) => a.status === 'ACTIVE' && a.last_scan_at === null;
-
 export function AccountsPage() {
   const accounts = useLoad(() => trpc.accounts.list.query(), []);
   const canEdit = useCan('member');
   const [connected, setConnected] = useState<Connected | null>(null);
   const [verified, setVerified] = useState<string | null>(null);
   // Until every active account has its first score, look again every few seconds: the first scan takes a moment.
-  usePoll(accounts.reload, Boolean(accounts.data?.accounts.some(awaitingScan)), 3000);
+  usePoll(accounts.reload, Boolean(accounts.data?.accounts.some(awaitingFirstScan)), 3000);
   return (
     <section>
       <h1>Accounts</h1>
@@ -116,7 +114,7 @@ function AccountRow({ account, canEdit, onChange }: { account: Summary; canEdit:
       <td><Link to={`${BASE}/accounts/${id}`}>{account.display_name ? `${account.display_name} (${id})` : id}</Link></td>
       <td><span className={`status status-${account.status.toLowerCase()}`}>{account.status}</span></td>
       <td><SrsBadge srs={account.current_srs} />{account.score_complete === false && <> <IncompleteMark /></>}</td>
-      <td>{awaitingScan(account) ? <span className="loading">First scan running…</span> : when(account.last_scan_at)}</td>
+      <td>{awaitingFirstScan(account) ? <span className="loading">First scan running…</span> : when(account.last_scan_at)}</td>
       <td>{account.tags.join(', ')}</td>
       <td className="actions">
         {canEdit && account.status === 'PENDING' && (
