@@ -9,6 +9,7 @@ import { isSlackWebhook } from '../domain/channels';
 import { alertPagerDutyEvent, alertSlackMessage, type AlertLinks, type DeliveryContext } from '../notify/alert-message';
 import type { Mailer } from '../notify/mailer';
 import { DeliveryError } from '../notify/outcome';
+import { deliveryOutcomes, deliveryRetries } from '../observability/metrics';
 import { sendPagerDutyEvent } from '../notify/pagerduty';
 import { postSlackMessage, postSlackWebhook } from '../notify/slack';
 import { openChannel } from '../security/channel-secrets';
@@ -69,6 +70,8 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
       const ctx = await loadDeliveryContext({ db, tenantId, deliveryId });
       if (!ctx) return;
       const fields = { deliveryId, alertId: ctx.alertId, channel: ctx.channel.type, kind: ctx.kind, attempt: ctx.attempts };
+      const channel = ctx.channel.type;
+      if (ctx.attempts > 1) deliveryRetries.inc({ channel });
       const links = { findingsUrl: `${config.http.publicBaseUrl}/app/accounts/${ctx.awsAccountId}` };
       // Heartbeats let Temporal notice a dead worker within seconds rather than at the attempt's timeout.
       const beat = setInterval(() => Context.current().heartbeat(), 2_000);
@@ -79,6 +82,7 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
         const failure = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, true);
         const outcome = failure.retryable ? 'retryable' : 'permanent';
         await recordAttempt({ db, deliveryId, claimedAt, outcome, httpStatus: failure.httpStatus, error: failure.message });
+        deliveryOutcomes.inc({ channel, outcome: failure.retryable ? 'retryable' : 'failed' });
         log.warn({ ...fields, outcome, httpStatus: failure.httpStatus, error: failure.message }, 'alert delivery attempt failed');
         throw ApplicationFailure.create({
           type: failure.retryable ? DELIVERY_RETRYABLE : DELIVERY_PERMANENT,
@@ -91,16 +95,19 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
       }
       if (email?.sent === 0) {
         await holdDelivery({ db, deliveryId, claimedAt, held: email.held });
+        deliveryOutcomes.inc({ channel, outcome: 'held' });
         log.info({ ...fields, held: email.held.map((h) => h.reason) }, 'alert e-mail held: no address may be sent to yet');
         return;
       }
       await recordAttempt({ db, deliveryId, claimedAt, outcome: 'delivered', held: email?.held });
+      deliveryOutcomes.inc({ channel, outcome: 'delivered' });
       log.info(fields, 'alert delivered');
     },
 
     /** The delivery's retries ran out: record it as failed. */
     async giveUpDelivery({ deliveryId, reason }: { deliveryId: string; reason: string }): Promise<void> {
-      await giveUpDelivery({ db, deliveryId, reason });
+      const channel = await giveUpDelivery({ db, deliveryId, reason });
+      if (channel) deliveryOutcomes.inc({ channel, outcome: 'failed' });
       log.error({ deliveryId, reason }, 'alert delivery failed for good');
     },
   };

@@ -7,6 +7,7 @@ import { findLastAlert, insertAlertEvent } from '../db/repositories/alert-events
 import { closeIncident, listOpenIncidentsOfOtherRules, listRuleStates, saveRuleState } from '../db/repositories/alert-rule-states';
 import { listEnabledRules } from '../db/repositories/alert-rules';
 import { findScanState } from '../db/repositories/scans';
+import { alertEventsFired } from '../observability/metrics';
 import { listOpenSignalsWithAcceptance, type OpenSignalRecord } from '../db/repositories/signals';
 import type { AlertRuleStateRow } from '../db/tables/alerts';
 import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../domain/alerts';
@@ -25,6 +26,8 @@ interface Firing {
   accountId: string;
   scanId: string;
   now: Date;
+  /** Alert events inserted so far, counted in the metrics once the transaction commits. */
+  fired: number;
 }
 
 /**
@@ -36,7 +39,8 @@ interface Firing {
 export async function fireAlertRules(
   { db, tenantId, accountId, scanId, now = new Date() }: { db: Db; tenantId: string; accountId: string; scanId: string; now?: Date },
 ): Promise<ScheduledDelivery[]> {
-  return db.transaction().execute(async (trx) => {
+  let fired = 0;
+  const deliveries = await db.transaction().execute(async (trx) => {
     // Serialises evaluations of one account (scans never overlap, but a retried activity might).
     const account = await lockAccount({ db: trx, tenantId, accountId });
     const scan = await findScanState({ db: trx, accountId, scanId });
@@ -45,7 +49,7 @@ export async function fireAlertRules(
     // A disconnected account alerts nobody, whatever scan was still running when it went.
     if (!account || account.status === 'DISCONNECTED' || srs === null) return [];
 
-    const firing: Firing = { db: trx, tenantId, accountId, scanId, now };
+    const firing: Firing = { db: trx, tenantId, accountId, scanId, now, fired: 0 };
     const rules = await listEnabledRules({ db: trx, tenantId });
     await resolveIncidentsOfRetiredRules(firing, rules.map((r) => r.id));
     if (rules.length > 0) {
@@ -57,8 +61,11 @@ export async function fireAlertRules(
         await evaluateOne(firing, facts, rule, state);
       }
     }
+    fired = firing.fired;
     return (await listDeliveriesOfScan({ db: trx, scanId })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
   });
+  if (fired > 0) alertEventsFired.inc(fired);
+  return deliveries;
 }
 
 async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: AlertRuleStateRow | undefined): Promise<void> {
@@ -88,6 +95,7 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
         scenarios_triggered: decision.fire.scenariosTriggered, findings_digest: facts.findingsDigest, fired_at: now,
       },
     });
+    firing.fired += 1;
     await insertDeliveries({
       db,
       deliveries: rule.channels.map((channel, index) => ({

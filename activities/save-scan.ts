@@ -30,6 +30,8 @@ export interface SavedScan {
   applied: boolean;
   /** Set when the scan was discarded, and why (the account was disconnected while it ran). */
   discarded?: string;
+  /** When the scan started (set when applied). */
+  startedAt?: Date;
 }
 
 /** A scan that finishes after its account was disconnected saves nothing (scans.failure_reason). */
@@ -122,6 +124,7 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
       newFingerprints: fresh.map((f) => f.fingerprint),
       resolvedFingerprints: resolved.map((s) => s.fingerprint),
       applied: true,
+      startedAt: scan.started_at,
     };
   });
 }

@@ -11,6 +11,7 @@ import { COST_EXPLORER_PARTS, type Inventory } from '../domain/inventory';
 import { type RunScanInput, type RunScanResult, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
 import { evaluateAlertRules } from './fire-alert-rules';
 import { saveScanResult } from './save-scan';
+import { countNotEvaluated, countScanEnded, countScanStarted, scanMetricOutcome } from './scan-metrics';
 
 /** How often a running scan heartbeats its progress and keeps what it has read for a retry. */
 const HEARTBEAT_MS = 10_000;
@@ -78,10 +79,12 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
     { scanId, tenantId, accountId, trigger }: { scanId: string; tenantId: string; accountId: string; trigger: ScanTrigger },
   ): Promise<void> {
     const now = new Date();
-    await db.transaction().execute(async (trx) => {
-      const inserted = await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
-      if (inserted) await noteScanStarted({ db: trx, tenantId, accountId, at: now });
+    const inserted = await db.transaction().execute(async (trx) => {
+      const added = await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
+      if (added) await noteScanStarted({ db: trx, tenantId, accountId, at: now });
+      return added;
     });
+    if (inserted) countScanStarted(cloud.kind, trigger);
   }
 
   /**
@@ -110,6 +113,8 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
       return { status: 'failed', failureReason: saved.discarded };
     }
     if (saved.applied) {
+      countScanEnded({ provider: cloud.kind, outcome: scanMetricOutcome(evaluation, failureReason), startedAt: saved.startedAt, at: new Date() });
+      countNotEvaluated(evaluation, failureReason);
       log.info({
         tenantId, accountId, scanId, srs: saved.srs, coverage: evaluation.coverage, new: saved.newFingerprints.length,
         resolved: saved.resolvedFingerprints.length,
@@ -150,13 +155,15 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
       scanId: string; tenantId: string; accountId: string; reason: string; trigger?: ScanTrigger;
     }): Promise<{ saved?: ScanOutcome }> {
       const now = new Date();
-      const saved = await db.transaction().execute(async (trx) => {
+      const closed = await db.transaction().execute(async (trx) => {
         if (trigger) await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
         const state = await findScanState({ db: trx, accountId, scanId });
-        if (state && state.status !== 'running') return savedOutcome(state);
+        if (state && state.status !== 'running') return { outcome: savedOutcome(state) };
         await failRunningScan({ db: trx, scanId, reason, at: now });
-        return undefined;
+        return { startedAt: state?.started_at };
       });
+      if ('startedAt' in closed) countScanEnded({ provider: cloud.kind, outcome: 'failed', startedAt: closed.startedAt, at: now });
+      const saved = 'outcome' in closed ? closed.outcome : undefined;
       if (saved) log.warn({ tenantId, accountId, scanId }, 'scan saved, but its alert rules could not be fired in time');
       else log.warn({ tenantId, accountId, scanId, reason }, 'scan failed');
       return { saved };

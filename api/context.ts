@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import type { ExportStorage } from '../exports/storage';
 import type { Role } from '../domain/roles';
 import type { Mailer } from '../notify/mailer';
+import type { CallerCache } from './caller-cache';
 
 /** Everything the service layer needs, built once per process and shared by REST and tRPC. */
 export interface AppDeps {
@@ -18,9 +19,11 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where panic export packages are kept: S3, or the local directory the API serves. */
   storage: ExportStorage;
+  /** The callers this process has authenticated, kept until the database announces a change (absent: none kept). */
+  callers?: CallerCache;
 }
 
-/** The authenticated user, loaded from the database on every request (so removals and role changes apply at once). */
+/** The authenticated user, as the database has it now (removals and role changes apply at once: api/caller-cache.ts). */
 export interface Caller {
   userId: string;
   tenantId: string;

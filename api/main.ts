@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createCloudProvider } from '../cloud';
 import { loadConfig } from '../config/config';
@@ -6,7 +7,11 @@ import { clientConnectionOptions } from '../config/temporal';
 import { createDb } from '../db/client';
 import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
+import { observeDbPool } from '../observability/metrics';
+import { startMetricsServer } from '../observability/metrics-server';
+import { startTracing, temporalClientInterceptors } from '../observability/tracing';
 import { createApp } from './app';
+import { CallerCache } from './caller-cache';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -15,17 +20,25 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ level: config.logLevel, name: 'api' });
+  // First: the Temporal client and the app trace only if it is on (OTEL_EXPORTER_OTLP_ENDPOINT).
+  const tracing = startTracing({ serviceName: 'sentinel-api' });
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
+  observeDbPool(db);
+  // On a port of its own, never the public one (docs/operations.md, "Metrics").
+  const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.apiPort, log });
   // Lazy: the API starts (and serves reads) even while Temporal is unreachable; commands then answer 503.
   const connection = Connection.lazy(clientConnectionOptions(config.temporal));
-  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
 
   const cloud = createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db, log });
   const storage = createExportStorage(config);
-  const app = createApp({ db, config, log, temporal, cloud, mailer, storage });
+  const callers = new CallerCache({ url: config.database.url, log });
+  await callers.start();
+  const app = createApp({ db, config, log, temporal, cloud, mailer, storage, callers });
   const server = app.listen(config.http.port, config.http.host, () => {
-    log.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
+    // The bound port: PORT=0 picks a free one.
+    log.info({ url: `http://${config.http.host}:${(server.address() as AddressInfo).port}` }, 'api listening');
   });
 
   let stopping = false;
@@ -34,9 +47,12 @@ async function main(): Promise<void> {
     stopping = true;
     log.info('api stopping');
     server.close(async () => {
+      await metrics.close();
+      await callers.close();
       await connection.close().catch(() => undefined);
       mailer.close();
       await db.destroy();
+      await tracing.shutdown();
       log.info('api stopped');
       process.exit(0);
     });

@@ -25,7 +25,8 @@ export async function startNodeProcess(
   },
 ): Promise<NodeProcess> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    // Metrics on free ports: the bench runs several APIs and workers over its run.
+    cwd: ROOT, env: { ...process.env, METRICS_PORT: '0', WORKER_METRICS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';

@@ -51,17 +51,17 @@ PostgreSQL, and everything on the machine this run did not start.
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.map((row) => `| ${row} |`).join('\n')}
 
-Where an authenticated request's time went in a profile taken on 2026-11-22 (not re-measured by each run; run with
-\`BENCH_CPU_PROF=<dir>\` to write a \`node --cpu-prof\` profile of the API process under this load): the API process
-is the bottleneck, one core fully busy (Node runs the requests on one thread) while PostgreSQL uses about a third of
-a core, so a larger pool changes nothing (pools of 20 and 50 connections measured the same within the noise). Each
-request makes two queries, the caller's user row (so a removed user is refused at once) and the listing. The pg
-driver took about 45% of the busy time: sending the queries, decoding the rows and parsing their timestamps
-(\`GET /accounts\` reads every column of 50 accounts, six timestamps each). Then garbage collection about 13%,
-Express routing 12%, pino-http 5%, Kysely 4%, the JWT check 4%, our own code 5%. The JWT check was the largest single
-item (about 30% of the busy time) until \`verifyIdToken\` passed jsonwebtoken a secret \`KeyObject\`: given a
-string, jsonwebtoken first tries to parse it as a PEM public key, and that throws on every request. What would still
-help: listing only the columns the summary shows, or paging \`GET /accounts\`.
+Where an authenticated request's time goes, from a profile taken on 2026-11-25 under this load (not re-measured by
+each run; run with \`BENCH_CPU_PROF=<dir>\` to write a \`node --cpu-prof\` profile of the API process): writing the
+answers to the sockets (\`writev\`, in the kernel) about 17% of the API process's busy time, Express and its router
+11%, the pg driver and Kysely 12%, garbage collection 7%, Node's HTTP layer 7%, JSON encoding 2%, our own code about
+10%. What this change removed: the caller's user row is read once and then kept until PostgreSQL announces a change
+to it (\`api/caller-cache.ts\`; \`sentinel_caller_cache_lookups_total\` shows hits and misses), a verified id_token
+is not verified again, \`GET /me\` is one query, \`GET /accounts\` gets its JSON built by PostgreSQL (no rows or
+timestamps decoded), a signals page looks its account up in the same query, no ETag is hashed over each body, and
+the request logger builds nothing for a line its level leaves out (pino-http is gone). On these two cores the load
+generator, PostgreSQL and the API share the machine: the API process is no longer the only core-bound party, which
+caps what its ratio to the bare server can show here.
 `;
 }
 

@@ -18,6 +18,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().default('loopback').transform((v): boolean | number | string =>
     (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
 
+  // Prometheus metrics: each process serves GET /metrics on a port of its own, on loopback unless told otherwise
+  // (docs/operations.md, "Metrics"). 0 picks a free port.
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+
   DATABASE_URL: z.string().min(1),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
 
@@ -98,6 +104,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean | number | string };
   logLevel: string;
+  /** Where each process serves its Prometheus metrics: the API on `apiPort`, the worker on `workerPort`. */
+  metrics: { host: string; apiPort: number; workerPort: number };
   database: { url: string; poolMax: number };
   temporal: {
     address: string;
@@ -172,6 +180,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
     env: e.NODE_ENV,
     http: { host: e.HOST, port: e.PORT, publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''), trustProxy: e.TRUST_PROXY },
     logLevel: e.LOG_LEVEL,
+    metrics: { host: e.METRICS_HOST, apiPort: e.METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },
     database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX },
     temporal: {
       address: e.TEMPORAL_ADDRESS,

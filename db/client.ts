@@ -7,6 +7,13 @@ types.setTypeParser(types.builtins.DATE, (value) => value);
 
 export type Db = Kysely<Database>;
 
+// The pool behind each Db, for its metrics (Kysely does not expose it).
+const pools = new WeakMap<Db, Pool>();
+
+export function poolOf(db: Db): Pool | undefined {
+  return pools.get(db);
+}
+
 /** One pool per process. The pool reconnects by itself when PostgreSQL comes back after an outage. */
 export function createDb({ url, maxConnections = 10 }: { url: string; maxConnections?: number }): Db {
   const pool = new Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: 5_000 });
@@ -15,5 +22,7 @@ export function createDb({ url, maxConnections = 10 }: { url: string; maxConnect
   // So does a checked-out one (the pool listens only to idle clients); its query fails on its own, and the pool
   // drops the client when it comes back.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
+import { DROP_WORKFLOW_SPANS } from '../worker/tracing';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../worker/worker';
 
 // `npm run replay-histories -- <folder>`: replays every history in the folder (JSON, as `temporal workflow show
 // --output json` writes it, or as test/fixtures/histories holds them) against this checkout's workflow code.
@@ -25,7 +27,9 @@ async function main(): Promise<void> {
   const files = readdirSync(folder).filter((f) => f.endsWith('.json')).map((f) => path.join(folder, f));
   let failed = 0;
   const histories = files.map((file) => ({ workflowId: path.basename(file, '.json'), history: readHistory(file) }));
-  for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../workflows') }, histories)) {
+  // The code a worker runs: the workflows and the interceptors bundled with them (worker/bundle.ts).
+  const code = { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }, sinks: DROP_WORKFLOW_SPANS };
+  for await (const result of Worker.runReplayHistories(code, histories)) {
     if (result.error) {
       failed += 1;
       console.error(`FAIL ${result.workflowId}: ${result.error.message}`);

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from './worker';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './worker';
 
 const quietLogger = {
   log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
@@ -13,7 +13,9 @@ const quietLogger = {
  * instead of bundling (webpack) at start-up, and every worker of a deploy runs the same code. The tests run on one.
  */
 export async function buildWorkflowBundle(outFile: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietLogger,
+  });
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, code);
 }

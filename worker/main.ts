@@ -7,7 +7,11 @@ import { clientConnectionOptions, workerConnectionOptions } from '../config/temp
 import { createDb } from '../db/client';
 import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
+import { observeDbPool } from '../observability/metrics';
+import { startMetricsServer } from '../observability/metrics-server';
+import { startTracing } from '../observability/tracing';
 import { ensureRetentionSchedule, retentionScheduleId } from './schedules';
+import { installTemporalMetrics } from './temporal-metrics';
 import { createWorker } from './worker';
 
 // Worker process: runs workflows and activities on one task queue. SIGTERM / SIGINT drain it: in-flight
@@ -15,7 +19,14 @@ import { createWorker } from './worker';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ level: config.logLevel, name: 'worker' });
+  // First: the worker traces its workflows and activities only if it is on (OTEL_EXPORTER_OTLP_ENDPOINT).
+  const tracing = startTracing({ serviceName: 'sentinel-worker' });
+  const temporalMetrics = await installTemporalMetrics();
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
+  observeDbPool(db);
+  const metrics = await startMetricsServer({
+    host: config.metrics.host, port: config.metrics.workerPort, log, more: temporalMetrics,
+  });
   const cloud = createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db, log });
   const storage = createExportStorage(config);
@@ -45,9 +56,11 @@ async function main(): Promise<void> {
   try {
     await worker.run();
   } finally {
+    await metrics.close();
     await connection.close();
     mailer.close();
     await db.destroy();
+    await tracing.shutdown();
     log.info('worker stopped');
   }
 }

@@ -1,8 +1,11 @@
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Config } from '../config/config';
+import { workerTracing } from './tracing';
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
+/** Bundled with the workflows: the tracing interceptors, which trace only what a traced caller asked (workflows/tracing.ts). */
+export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/tracing')];
 
 export interface CreateWorkerInput extends ActivityDeps {
   connection: NativeConnection;
@@ -13,12 +16,16 @@ export interface CreateWorkerInput extends ActivityDeps {
 }
 
 export async function createWorker({ connection, namespace, taskQueue, workflowBundle, ...deps }: CreateWorkerInput): Promise<Worker> {
+  const tracing = workerTracing();
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     activities: createActivities(deps),
+    // A prebuilt bundle has the workflow interceptors in it already (worker/bundle.ts).
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    interceptors: { activity: tracing.activity, ...(workflowBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
+    sinks: tracing.sinks,
     ...workerTuning(deps.config.temporal.worker),
   });
 }

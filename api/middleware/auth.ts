@@ -1,9 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
-import { findUser } from '../../db/repositories/users';
+import { findCallerUser } from '../../db/repositories/users';
+import type { CachedUser } from '../caller-cache';
 import { hasRole, type Role } from '../../domain/roles';
+import { callerCacheLookups } from '../../observability/metrics';
 import type { AppDeps, Caller } from '../context';
 import { AppError } from '../errors';
 import { type IdTokenClaims, verifyIdToken } from '../services/tokens';
+import { bindRequestLog } from './request-log';
+import { traceCaller } from './tracing';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -13,27 +17,44 @@ declare module 'express-serve-static-core' {
 
 const UNAUTHORIZED = () => new AppError('unauthorized', 'Missing or invalid bearer token');
 
-/** Resolves a bearer id_token to the caller. The user is read from the database, so removed users fail at once. */
 /** Whether the token was issued before the user's sessions were ended (a password reset), to the millisecond. */
 function signedInBefore(claims: IdTokenClaims, validAfter: Date | null): boolean {
   return validAfter !== null && (claims.iat_ms ?? claims.iat * 1000) < validAfter.getTime();
 }
 
+/** The caller's user: from this process's cache when it holds it (api/caller-cache.ts), else from the database. */
+async function callerUser(deps: Pick<AppDeps, 'db' | 'callers'>, tenantId: string, userId: string): Promise<CachedUser | undefined> {
+  const { callers } = deps;
+  const cached = callers?.get(tenantId, userId);
+  callerCacheLookups.inc({ result: cached ? 'hit' : 'miss' });
+  if (cached) return cached;
+  const readAt = callers?.generation() ?? 0;
+  const user = await findCallerUser({ db: deps.db, tenantId, userId });
+  if (user) callers?.keep(user, readAt);
+  return user;
+}
+
+/**
+ * Resolves a bearer id_token to the caller. The user row is read from the database or from a cache that forgets
+ * a user as soon as the database announces a change, so removed users and changed roles apply at once.
+ */
 export async function authenticate(
-  deps: Pick<AppDeps, 'db' | 'config'>, header: string | undefined, clientAddress?: string,
+  deps: Pick<AppDeps, 'db' | 'config' | 'callers'>, header: string | undefined, clientAddress?: string,
 ): Promise<Caller> {
   const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header ?? '');
   const claims = match?.[1] ? verifyIdToken(deps.config, match[1]) : null;
   if (!claims) throw UNAUTHORIZED();
-  const user = await findUser({ db: deps.db, tenantId: claims.tid, userId: claims.sub });
+  const user = await callerUser(deps, claims.tid, claims.sub);
   if (!user || signedInBefore(claims, user.sessions_valid_after)) throw UNAUTHORIZED();
   return { userId: user.id, tenantId: user.tenant_id, role: user.role, email: user.email, clientAddress };
 }
 
-export function requireAuth(deps: Pick<AppDeps, 'db' | 'config'>) {
+export function requireAuth(deps: Pick<AppDeps, 'db' | 'config' | 'callers'>) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     req.caller = await authenticate(deps, req.headers.authorization, req.ip);
-    req.log = req.log.child({ tenantId: req.caller.tenantId, userId: req.caller.userId });
+    bindRequestLog(req, { tenantId: req.caller.tenantId, userId: req.caller.userId });
+    // Here, while routing has the route's parameters (an error handler later sees none).
+    traceCaller(req.caller, req.params);
     next();
   };
 }

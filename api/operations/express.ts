@@ -1,4 +1,4 @@
-import { type Request, Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import { type AppDeps, forRequest } from '../context';
 import { requireAuth, requireRole } from '../middleware/auth';
 import { expressParam, expressPath, pathParamsOf, pathsOf, PUBLIC } from '../openapi/registry';
@@ -20,7 +20,12 @@ export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]):
   const auth = requireAuth(deps);
   for (const op of operations) {
     const guard = op.access === PUBLIC ? [] : [auth, requireRole(op.access)];
-    router[op.method](pathsOf(op).map(expressPath), ...guard, async (req, res) => {
+    // The route template, for the request metrics (set first, so a request refused by its guard is counted under it).
+    const named = (_req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = op.path;
+      next();
+    };
+    router[op.method](pathsOf(op).map(expressPath), named, ...guard, async (req, res) => {
       // Answers carry tokens and tenant data: no browser or proxy keeps them (a handler may say otherwise).
       res.setHeader('Cache-Control', 'no-store');
       const requestDeps = forRequest(deps, req);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
-  countAccountRows, countLiveAccounts, deleteUnstartedAccount, findAccount, insertAccount, listAccounts, reopenAccount, restoreAccount, setAccountDisconnected,
+  countAccountRows, countLiveAccounts, deleteUnstartedAccount, findAccount, insertAccount, listAccountSummaries, reopenAccount, restoreAccount, setAccountDisconnected,
 } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
@@ -152,8 +152,8 @@ async function isAbandonedConnect({ temporal }: Pick<AppDeps, 'temporal'>, accou
 }
 
 export async function listTenantAccounts({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
-  const accounts = await listAccounts({ db, tenantId: caller.tenantId });
-  return { accounts: accounts.map(summary), total: accounts.length };
+  const accounts = await listAccountSummaries({ db, tenantId: caller.tenantId });
+  return { accounts, total: accounts.length };
 }
 
 export async function requireAccount(db: AppDeps['db'], caller: Caller, awsAccountId: string): Promise<AccountRow> {

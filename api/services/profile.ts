@@ -1,22 +1,18 @@
-import { findTenant } from '../../db/repositories/tenants';
-import { findUser, updateUserName } from '../../db/repositories/users';
+import { findProfile, updateUserName } from '../../db/repositories/users';
 import type { AppDeps, Caller } from '../context';
 import { notFound } from '../errors';
 
 type Deps = Pick<AppDeps, 'db'>;
 
 export async function getProfile({ db }: Deps, caller: Caller) {
-  const [user, tenant] = await Promise.all([
-    findUser({ db, tenantId: caller.tenantId, userId: caller.userId }),
-    findTenant({ db, tenantId: caller.tenantId }),
-  ]);
-  if (!user || !tenant) throw notFound('User');
+  const row = await findProfile({ db, tenantId: caller.tenantId, userId: caller.userId });
+  if (!row) throw notFound('User');
   return {
     user: {
-      user_id: user.id, email: user.email, name: user.name, role: user.role, created_at: user.created_at.toISOString(),
-      email_verified: user.email_verified_at !== null,
+      user_id: row.id, email: row.email, name: row.name, role: row.role, created_at: row.created_at.toISOString(),
+      email_verified: row.email_verified_at !== null,
     },
-    tenant: { tenant_id: tenant.id, name: tenant.name, plan: tenant.plan, status: tenant.status, created_at: tenant.created_at.toISOString() },
+    tenant: { tenant_id: caller.tenantId, name: row.tenant_name, plan: row.plan, status: row.status, created_at: row.tenant_created_at.toISOString() },
   };
 }
 

@@ -39,13 +39,17 @@ export function signalBody(s: SignalWithAcceptance, now = new Date()) {
   };
 }
 
+/**
+ * One query for a page of signals: the account is looked up inside it. Only an empty page asks whether the account
+ * exists at all (404) or has no such signals.
+ */
 export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
-  const account = await requireAccount(db, caller, awsAccountId);
+  if (!/^[0-9]{12}$/.test(awsAccountId)) throw notFound('Account');
   const rows = await listSignals({
     db,
     filter: {
       tenantId: caller.tenantId,
-      accountId: account.id,
+      awsAccountId,
       severity: query.severity,
       scenario: query.scenario,
       checkId: query.check_id,
@@ -55,6 +59,7 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
       limit: query.limit + 1,
     },
   });
+  if (rows.length === 0) await requireAccount(db, caller, awsAccountId);
   const { page, nextToken } = keysetPage(rows, query.limit, (s) => s.detected_at);
   const now = new Date();
   return { signals: page.map((s) => signalBody(s, now)), count: page.length, next_token: nextToken };

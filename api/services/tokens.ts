@@ -44,15 +44,41 @@ function verificationKey(auth: Config['auth']): KeyObject {
   return key;
 }
 
+// A client sends the same id_token with every request for its hour. Its signature and claims are checked once per
+// configuration; after that only its expiry is (a token is immutable: the same string verifies the same way until it
+// expires). Only valid tokens are kept, at most VERIFIED_MAX per configuration, the oldest forgotten first.
+const VERIFIED_MAX = 20_000;
+const verifiedTokens = new WeakMap<Config['auth'], Map<string, { claims: IdTokenClaims; expiresAtMs: number }>>();
+
 /** Returns the claims of a valid id_token, or null for anything else (expired, tampered, alg none, access token). */
 export function verifyIdToken({ auth }: Pick<Config, 'auth'>, token: string): IdTokenClaims | null {
+  let verified = verifiedTokens.get(auth);
+  if (!verified) {
+    verified = new Map();
+    verifiedTokens.set(auth, verified);
+  }
+  const known = verified.get(token);
+  if (known) {
+    if (known.expiresAtMs > Date.now()) return known.claims;
+    verified.delete(token);
+    return null;
+  }
+  const claims = checkIdToken(auth, token);
+  if (claims && typeof claims.exp === 'number') {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { claims, expiresAtMs: claims.exp * 1000 });
+  }
+  return claims;
+}
+
+function checkIdToken(auth: Config['auth'], token: string): (IdTokenClaims & { exp?: number }) | null {
   try {
     const claims = jwt.verify(token, verificationKey(auth), { algorithms: ['HS256'], issuer: auth.issuer, audience: AUDIENCE });
     if (typeof claims !== 'object' || claims.token_use !== 'id' || typeof claims.sub !== 'string' || typeof claims.tid !== 'string'
       || typeof claims.iat !== 'number') {
       return null;
     }
-    return claims as unknown as IdTokenClaims;
+    return claims as unknown as IdTokenClaims & { exp?: number };
   } catch {
     return null;
   }

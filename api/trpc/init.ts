@@ -2,6 +2,7 @@ import { initTRPC } from '@trpc/server';
 import { OPERATIONS } from '../operations';
 import { PUBLIC } from '../openapi/registry';
 import { authenticate } from '../middleware/auth';
+import { traceCaller } from '../middleware/tracing';
 import { AppError } from '../errors';
 import { hasRole } from '../../domain/roles';
 import type { TrpcContext } from './context';
@@ -38,6 +39,7 @@ const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
     throw err instanceof AppError ? new AppTrpcError(err) : err;
   });
   const log = ctx.deps.log.child({ tenantId: caller.tenantId, userId: caller.userId });
+  traceCaller(caller);
   return next({ ctx: { ...ctx, deps: { ...ctx.deps, log }, caller } });
 });
 

@@ -23,6 +23,13 @@ export function customerSideErrorCode(err: unknown): string | undefined {
   return THROTTLING.has(code) || OWN_CREDENTIALS.has(code) ? undefined : code;
 }
 
+/** Whether AWS refused a request for its rate (the SDK retries these, slowing down). */
+export function isThrottling(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const status = '$metadata' in err ? (err.$metadata as { httpStatusCode?: number }).httpStatusCode : undefined;
+  return status === 429 || THROTTLING.has(err.name.replace(/Exception$/, ''));
+}
+
 export function hasCode(err: unknown, code: string): boolean {
   return customerSideErrorCode(err) === code;
 }

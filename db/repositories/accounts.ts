@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { RoleTarget } from '../../cloud/types';
 import type { PlanId } from '../../domain/plans';
 import type { Database } from '../database';
+import { isoTimestamp } from '../json-sql';
 import type { AccountRow } from '../tables/accounts';
 
 type Conn = Kysely<Database>;
@@ -43,6 +44,42 @@ export async function reopenAccount({ db, accountId, fields }: {
 
 export async function listAccounts({ db, tenantId }: { db: Conn; tenantId: string }): Promise<AccountRow[]> {
   return db.selectFrom('accounts').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** An account as GET /accounts shows it (api/schemas/accounts.ts `accountSummary`). */
+export interface AccountSummaryJson {
+  aws_account_id: string;
+  cloud_account_id: string;
+  display_name: string | null;
+  status: AccountRow['status'];
+  current_srs: number | null;
+  last_scan_at: string | null;
+  tags: string[];
+  coverage: { evaluated: number; total: number } | null;
+  score_complete: boolean;
+}
+
+/**
+ * The tenant's accounts as their summaries, in the order they were connected: PostgreSQL builds the JSON (timestamps
+ * formatted as toISOString() writes them, UTC to the millisecond), so the API neither decodes rows and timestamps nor
+ * maps them. GET /accounts is the busiest authenticated read.
+ */
+export async function listAccountSummaries({ db, tenantId }: { db: Conn; tenantId: string }): Promise<AccountSummaryJson[]> {
+  const { rows } = await sql<{ accounts: AccountSummaryJson[] }>`
+    select coalesce(json_agg(json_build_object(
+      'aws_account_id', aws_account_id,
+      'cloud_account_id', aws_account_id,
+      'display_name', display_name,
+      'status', status,
+      'current_srs', current_srs,
+      'last_scan_at', ${isoTimestamp(sql.ref('last_scan_at'))},
+      'tags', tags,
+      'coverage', case when coverage_evaluated is null or coverage_total is null then null
+                  else json_build_object('evaluated', coverage_evaluated, 'total', coverage_total) end,
+      'score_complete', score_complete
+    ) order by created_at, id), '[]') as accounts
+    from accounts where tenant_id = ${tenantId}`.execute(db);
+  return rows[0]?.accounts ?? [];
 }
 
 /** Looks an account up by its 12-digit AWS id within one tenant; other tenants' accounts are invisible. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ChannelType } from '../../domain/channels';
 import type { AttemptOutcome, DeliveryStatus } from '../../domain/deliveries';
 import type { HeldRecipient } from '../../domain/recipients';
 import type { Database } from '../database';
@@ -99,7 +100,10 @@ export async function findTriggerStatusOfResolve({ db, deliveryId }: { db: Conn;
 }
 
 /** Retries ran out (a day of them): the delivery is failed with its last error. */
-export async function giveUpDelivery({ db, deliveryId, reason }: { db: Conn; deliveryId: string; reason: string }): Promise<void> {
-  await db.updateTable('alert_deliveries').set((eb) => ({ status: 'failed', claimed_at: null, last_error: eb.fn.coalesce('last_error', eb.val(reason)) }))
-    .where('id', '=', deliveryId).where('status', 'in', ['pending', 'sending']).execute();
+/** Answers the delivery's channel type when this call failed it (undefined when it was settled already). */
+export async function giveUpDelivery({ db, deliveryId, reason }: { db: Conn; deliveryId: string; reason: string }): Promise<ChannelType | undefined> {
+  const row = await db.updateTable('alert_deliveries')
+    .set((eb) => ({ status: 'failed', claimed_at: null, last_error: eb.fn.coalesce('last_error', eb.val(reason)) }))
+    .where('id', '=', deliveryId).where('status', 'in', ['pending', 'sending']).returning('channel_type').executeTakeFirst();
+  return row?.channel_type;
 }

@@ -29,7 +29,7 @@ export async function insertRunningScan({ db, scan }: {
 
 /** A scan's status and score (undefined when the account has no such scan). */
 export async function findScanState({ db, accountId, scanId }: { db: Conn; accountId: string; scanId: string }) {
-  return db.selectFrom('scans').select(['status', 'srs', 'failure_reason']).where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
+  return db.selectFrom('scans').select(['status', 'srs', 'failure_reason', 'started_at']).where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
 }
 
 export async function finishScan({ db, scanId, fields }: {

@@ -7,7 +7,8 @@ type Conn = Kysely<Database>;
 
 export interface SignalFilter {
   tenantId: string;
-  accountId: string;
+  /** The account by its 12-digit AWS id, looked up in the same query (one round trip). */
+  awsAccountId: string;
   severity?: Severity;
   scenario?: Scenario;
   checkId?: string;
@@ -46,7 +47,8 @@ export async function listSignals({ db, filter }: { db: Conn; filter: SignalFilt
     .selectAll('signals')
     .select(ACCEPTANCE_COLUMNS)
     .where('signals.tenant_id', '=', filter.tenantId)
-    .where('signals.account_id', '=', filter.accountId);
+    .where('signals.account_id', '=', (eb) => eb.selectFrom('accounts').select('accounts.id')
+      .where('accounts.tenant_id', '=', filter.tenantId).where('accounts.aws_account_id', '=', filter.awsAccountId));
   if (filter.severity) query = query.where('signals.severity', '=', filter.severity);
   if (filter.scenario) query = query.where('signals.scenario', '=', filter.scenario);
   if (filter.checkId) query = query.where('signals.check_id', '=', filter.checkId);

@@ -27,6 +27,22 @@ export async function cancelPendingInvitee({ db, email }: { db: Conn; email: str
   return row?.tenant_id;
 }
 
+/** The columns authentication needs of a user (api/middleware/auth.ts). */
+export async function findCallerUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }) {
+  return db.selectFrom('users').select(['id', 'tenant_id', 'role', 'email', 'sessions_valid_after'])
+    .where('id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+/** The user and their tenant, as GET /me shows them: one query. */
+export async function findProfile({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }) {
+  return db.selectFrom('users').innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+    .select([
+      'users.id', 'users.email', 'users.name', 'users.role', 'users.created_at', 'users.email_verified_at',
+      'tenants.name as tenant_name', 'tenants.plan', 'tenants.status', 'tenants.created_at as tenant_created_at',
+    ])
+    .where('users.id', '=', userId).where('users.tenant_id', '=', tenantId).executeTakeFirst();
+}
+
 export async function findUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst();
 }

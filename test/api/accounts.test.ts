@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { ABANDONED_CONNECT_MS, STOPPED_BY_RECONNECT } from '../../api/services/accounts';
 import { newId } from '../../domain/ids';
@@ -101,6 +102,21 @@ describe('GET /accounts', () => {
       aws_account_id: '111122223333', cloud_account_id: '111122223333', display_name: 'Production', status: 'PENDING',
       current_srs: null, last_scan_at: null, tags: ['prod', 'eu'], coverage: null, score_complete: null,
     }]);
+  });
+
+  it('shows each field as the account\'s own page does, timestamps to the millisecond in UTC (PostgreSQL builds the list)', async () => {
+    await ctx.db.updateTable('accounts').set({
+      last_scan_at: new Date('2026-11-25T10:11:12.345Z'), current_srs: 72, coverage_evaluated: 60, coverage_total: 67, score_complete: false,
+    }).where('aws_account_id', '=', '111122223333').execute();
+    // Microseconds, which a Date cannot hold: the list must cut them as toISOString() does.
+    await sql`update accounts set last_scan_at = last_scan_at + interval '678 microseconds' where aws_account_id = '111122223333'`.execute(ctx.db);
+    const [listed] = (await ctx.http.get('/accounts').set(owner.auth).expect(200)).body.accounts;
+    const detail = (await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200)).body;
+    expect(listed).toEqual({
+      aws_account_id: '111122223333', cloud_account_id: '111122223333', display_name: 'Production', status: 'PENDING', current_srs: 72,
+      last_scan_at: '2026-11-25T10:11:12.345Z', tags: ['prod', 'eu'], coverage: { evaluated: 60, total: 67 }, score_complete: false,
+    });
+    for (const [field, value] of Object.entries(listed as Record<string, unknown>)) expect(detail[field]).toEqual(value);
   });
 });
 

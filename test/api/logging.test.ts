@@ -34,6 +34,12 @@ describe('structured logs', () => {
 
     const requestLines = capture.lines.filter((l) => l.reqId === 'req-logging-1');
     expect(requestLines.map((l) => l.msg)).toContain('request completed');
+    // The caller is on the request's lines once authenticated, and the line names the request, not its headers.
+    const completed = requestLines.find((l) => l.msg === 'request completed');
+    expect(completed).toMatchObject({
+      tenantId: user.tenantId, userId: user.userId, req: { method: 'GET', url: '/me' }, res: { statusCode: 200 },
+    });
+    expect(completed?.req).not.toHaveProperty('headers');
     expect(capture.lines.every((l) => typeof l.reqId === 'string')).toBe(true);
     const signupLine = capture.lines.find((l) => l.msg === 'tenant signed up');
     expect(signupLine?.reqId).toEqual(expect.any(String));

@@ -11,6 +11,7 @@ import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
 import { createExportStorage } from '../../exports/storage';
 import { createMailer } from '../../notify/mailer';
+import { temporalClientInterceptors } from '../../observability/tracing';
 import { createWorker } from '../../worker/worker';
 import { hashPassword } from '../../api/services/passwords';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -54,7 +55,8 @@ export async function createTestContext(
   const config = testConfig({ DATABASE_URL: database.url, ...overrides });
   const log = createLogger({ level: 'silent', name: 'test' });
   const connection = await Connection.connect({ address: config.temporal.address });
-  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  // As api/main.ts builds it: with tracing on (a suite that started it), its calls carry the request's trace.
+  const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
   const cloud = cloudOverride ?? createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db: database.db, log });
   const storage = createExportStorage(config);

@@ -1,4 +1,8 @@
-import type { AwsCredentialIdentityProvider, InitializeMiddleware, MetadataBearer, MiddlewareStack } from '@smithy/types';
+import type {
+  AwsCredentialIdentityProvider, DeserializeMiddleware, InitializeMiddleware, MetadataBearer, MiddlewareStack,
+} from '@smithy/types';
+import { awsApiCalls, awsApiThrottles } from '../../../observability/metrics';
+import { isThrottling } from '../errors';
 import { ReadFailure, serviceName } from './failures';
 
 // One collection's access to the customer's account: SDK clients built on the assumed role's (renewing)
@@ -81,6 +85,23 @@ function callMiddleware<I extends object, O extends MetadataBearer>(
   };
 }
 
+/**
+ * Counts every request sent (`sentinel_aws_api_calls_total`) and every throttling answer. In the deserialize step,
+ * inside the SDK's retries: each attempt counts.
+ */
+function attemptMetrics<I extends object, O extends MetadataBearer>(): DeserializeMiddleware<I, O> {
+  return (next, context) => async (args) => {
+    const service = serviceName((context.clientName ?? 'AWS').replace(/Client$/, ''));
+    awsApiCalls.inc({ service });
+    try {
+      return await next(args);
+    } catch (err) {
+      if (isThrottling(err)) awsApiThrottles.inc({ service });
+      throw err;
+    }
+  };
+}
+
 export function openSession({ credentials, endpointUrl, accountId, roleName, maxAttempts, signal }: {
   credentials: AwsCredentialIdentityProvider;
   endpointUrl?: string;
@@ -115,6 +136,7 @@ export function openSession({ credentials, endpointUrl, accountId, roleName, max
         ...(endpointUrl ? { endpoint: endpointUrl } : {}),
       });
       client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION), signal), { step: 'initialize', name: 'sentinelCalls' });
+      client.middlewareStack.add(attemptMetrics(), { step: 'deserialize', priority: 'high', name: 'sentinelAttemptMetrics' });
       open.push(client);
       return client;
     },
