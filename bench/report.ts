@@ -57,8 +57,8 @@ answers to the sockets (\`writev\`, in the kernel) about 17% of the API process'
 11%, the pg driver and Kysely 12%, garbage collection 7%, Node's HTTP layer 7%, JSON encoding 2%, our own code about
 10%. What this change removed: the caller's user row is read once and then kept until PostgreSQL announces a change
 to it (\`api/caller-cache.ts\`; \`sentinel_caller_cache_lookups_total\` shows hits and misses), a verified id_token
-is not verified again, \`GET /me\` is one query, \`GET /accounts\` gets its JSON built by PostgreSQL (no rows or
-timestamps decoded), a signals page looks its account up in the same query, no ETag is hashed over each body, and
+is not verified again, \`GET /me\` is one query, \`GET /accounts\` and a signals page get their JSON built by PostgreSQL (no rows or
+timestamps decoded; the signals page looks its account up in the same query), no ETag is hashed over each body, and
 the request logger builds nothing for a line its level leaves out (pino-http is gone). On these two cores the load
 generator, PostgreSQL and the API share the machine: the API process is no longer the only core-bound party, which
 caps what its ratio to the bare server can show here.

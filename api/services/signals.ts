@@ -1,7 +1,7 @@
 import { lockAccount, setCurrentSrs } from '../../db/repositories/accounts';
 import { scoreHistory } from '../../db/repositories/score-history';
 import {
-  findSignal, insertAcceptance, listOpenSignalsWithAcceptance, listSignals, openSignals, revokeAcceptance, type SignalWithAcceptance,
+  findSignal, insertAcceptance, listOpenSignalsWithAcceptance, listSignalPage, openSignals, revokeAcceptance, type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/recovery';
@@ -40,13 +40,14 @@ export function signalBody(s: SignalWithAcceptance, now = new Date()) {
 }
 
 /**
- * One query for a page of signals: the account is looked up inside it. Only an empty page asks whether the account
- * exists at all (404) or has no such signals.
+ * One query for a page of signals: the account is looked up inside it, and PostgreSQL writes each signal's JSON.
+ * Only an empty page asks whether the account exists at all (404) or has no such signals.
  */
 export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
   if (!/^[0-9]{12}$/.test(awsAccountId)) throw notFound('Account');
-  const rows = await listSignals({
+  const rows = await listSignalPage({
     db,
+    now: new Date(),
     filter: {
       tenantId: caller.tenantId,
       awsAccountId,
@@ -60,9 +61,8 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
     },
   });
   if (rows.length === 0) await requireAccount(db, caller, awsAccountId);
-  const { page, nextToken } = keysetPage(rows, query.limit, (s) => s.detected_at);
-  const now = new Date();
-  return { signals: page.map((s) => signalBody(s, now)), count: page.length, next_token: nextToken };
+  const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
+  return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Scenario, Severity } from '../../domain/checks/types';
 import type { Database } from '../database';
+import { isoTimestamp } from '../json-sql';
 import type { NewSignal, SignalAcceptanceRow, SignalRow } from '../tables/accounts';
 
 type Conn = Kysely<Database>;
@@ -41,11 +42,53 @@ function signalsWithCurrentAcceptance(db: Conn) {
       .on('signal_acceptances.revoked_at', 'is', null));
 }
 
-/** Newest first by (detected_at, id); keyset pagination, so page 100 costs what page 1 costs. */
-export async function listSignals({ db, filter }: { db: Conn; filter: SignalFilter }): Promise<SignalWithAcceptance[]> {
+/** A signal as the signals endpoints show it (api/schemas/signals.ts `signal`). */
+export interface SignalJson {
+  signal_id: string;
+  scenario: Scenario;
+  severity: Severity;
+  title: string;
+  description: string;
+  detected_at: string;
+  resolved_at: string | null;
+  check_id: string;
+  resource: string;
+  region: string;
+  accepted: { by_user_id: string | null; by_email: string; reason: string; accepted_at: string; expires_at: string | null } | null;
+}
+
+/** One row of a signals page: the signal as JSON, and its keyset (detected_at as toISOString() writes it, and id). */
+export interface SignalPageRow {
+  signal: SignalJson;
+  at: string;
+  id: string;
+}
+
+const ISO = (column: string) => isoTimestamp(sql.ref(column));
+
+/**
+ * A page of an account's signals, newest first by (detected_at, id), the account looked up by its AWS id in the same
+ * query; keyset pagination, so page 100 costs what page 1 costs. PostgreSQL builds each signal's JSON (an acceptance
+ * shows while in force at `now`, as domain/signal-lifecycle.ts `acceptanceInForce` decides): the API neither decodes
+ * rows and timestamps nor maps them.
+ */
+export async function listSignalPage({ db, filter, now }: { db: Conn; filter: SignalFilter; now: Date }): Promise<SignalPageRow[]> {
+  const inForce = sql`signal_acceptances.accepted_at is not null
+    and (signal_acceptances.expires_at is null or signal_acceptances.expires_at > ${now})`;
   let query = signalsWithCurrentAcceptance(db)
-    .selectAll('signals')
-    .select(ACCEPTANCE_COLUMNS)
+    .select([
+      sql<SignalJson>`json_build_object(
+        'signal_id', signals.id, 'scenario', signals.scenario, 'severity', signals.severity, 'title', signals.title,
+        'description', signals.description, 'detected_at', ${ISO('signals.detected_at')},
+        'resolved_at', ${ISO('signals.resolved_at')}, 'check_id', signals.check_id, 'resource', signals.resource,
+        'region', signals.region,
+        'accepted', case when ${inForce} then json_build_object(
+          'by_user_id', signal_acceptances.accepted_by, 'by_email', coalesce(signal_acceptances.accepted_by_email, ''),
+          'reason', coalesce(signal_acceptances.reason, ''), 'accepted_at', ${ISO('signal_acceptances.accepted_at')},
+          'expires_at', ${ISO('signal_acceptances.expires_at')}) end)`.as('signal'),
+      ISO('signals.detected_at').as('at'),
+      'signals.id',
+    ])
     .where('signals.tenant_id', '=', filter.tenantId)
     .where('signals.account_id', '=', (eb) => eb.selectFrom('accounts').select('accounts.id')
       .where('accounts.tenant_id', '=', filter.tenantId).where('accounts.aws_account_id', '=', filter.awsAccountId));
@@ -60,7 +103,7 @@ export async function listSignals({ db, filter }: { db: Conn; filter: SignalFilt
     query = query.where(sql<boolean>`(signals.detected_at, signals.id) < (${at}, ${id})`);
   }
   const rows = await query.orderBy('signals.detected_at', 'desc').orderBy('signals.id', 'desc').limit(filter.limit).execute();
-  return rows.map(withAcceptance);
+  return rows as SignalPageRow[];
 }
 
 /** One signal of an account, with its current acceptance; `forUpdate` locks the signal's row. */

@@ -89,6 +89,16 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
     ]);
   });
 
+  it('shows an acceptance past its expiry as none in the list, as everywhere', async () => {
+    const target = await heaviest();
+    await ctx.http.post(url(target.signal_id)).set(member.auth).send({ reason: 'lapses' }).expect(200);
+    await ctx.db.updateTable('signal_acceptances')
+      .set({ accepted_at: new Date(Date.now() - 2 * DAY_MS), expires_at: new Date(Date.now() - 1_000) })
+      .where('signal_id', '=', target.signal_id).where('revoked_at', 'is', null).execute();
+    expect((await signals()).find((s) => s.signal_id === target.signal_id)?.accepted).toBeNull();
+    await ctx.http.delete(url(target.signal_id)).set(owner.auth).expect(200);
+  });
+
   it.each([
     ['no reason', {}, 'reason'],
     ['an empty reason', { reason: '   ' }, 'reason'],
