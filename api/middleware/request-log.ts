@@ -32,15 +32,21 @@ export function redactCredentialQuery(url: string): string {
   return redacted ? `${url.slice(0, at)}?${params.toString()}` : url;
 }
 
-// What each request's logger is made of, until something logs.
-const pending = new WeakMap<Request, { log: Logger; bindings: Record<string, string>; child?: Logger }>();
+/** What a request's logger is made of, until something logs (then `child`). */
+interface LogState {
+  log: Logger;
+  bindings: Record<string, string>;
+  child?: Logger;
+}
+
+const pending = new WeakMap<Request, LogState>();
 
 /**
  * `req.log`, made on first use: most requests log only their last line, and a request whose level leaves even that
  * out never builds a child logger.
  */
 function lazyChild(req: Request, log: Logger, reqId: string): void {
-  const state: { log: Logger; bindings: Record<string, string>; child?: Logger } = { log, bindings: { reqId } };
+  const state: LogState = { log, bindings: { reqId } };
   pending.set(req, state);
   Object.defineProperty(req, 'log', {
     configurable: true,
@@ -81,7 +87,8 @@ export function requestLog(log: Logger) {
       const started = performance.now();
       res.once('close', () => {
         const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-        if (!req.log.isLevelEnabled(level)) return;
+        // Asked of the process's logger: a request's child has its level.
+        if (!log.isLevelEnabled(level)) return;
         req.log[level]({
           req: { method: req.method, url: redactCredentialQuery(req.originalUrl) },
           res: { statusCode: res.statusCode },
