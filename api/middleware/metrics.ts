@@ -16,18 +16,13 @@ function routeOf(req: Request, res: Response): string {
 export function httpMetrics(req: Request, res: Response, next: NextFunction): void {
   const started = performance.now();
   httpRequestsInFlight.inc();
-  let done = false;
-  const end = () => {
-    if (done) return;
-    done = true;
+  // 'close' ends every response: after the last byte written, or when the client went away first.
+  res.once('close', () => {
     httpRequestsInFlight.dec();
     httpRequestDuration.observe(
       { method: req.method, route: routeOf(req, res), status: String(res.statusCode) },
       (performance.now() - started) / 1000,
     );
-  };
-  // 'close' also ends a request whose client went away before the answer was written.
-  res.once('finish', end);
-  res.once('close', end);
+  });
   next();
 }

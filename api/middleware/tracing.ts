@@ -14,20 +14,15 @@ export function requestTracing(req: Request, res: Response, next: NextFunction):
   const span = trace.getTracer('sentinel-api').startSpan(req.method, {
     kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method },
   });
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
+  // 'close' ends every response: after the last byte written, or when the client went away first.
+  res.once('close', () => {
     // Operations name their template (api/operations/express.ts); other routes have their Express path.
     const route = (res.locals.route as string | undefined) ?? (typeof req.route?.path === 'string' ? req.route.path : undefined);
     if (route) span.updateName(`${req.method} ${route}`).setAttribute('http.route', route);
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
-  };
-  // 'close' also ends a request whose client went away before the answer was written.
-  res.once('finish', end);
-  res.once('close', end);
+  });
   context.with(trace.setSpan(context.active(), span), next);
 }
 

@@ -117,7 +117,9 @@ describe('/metrics on the API and the worker', () => {
     const route = { method: 'POST', route: '/accounts/{account_id}/verify', status: '200' };
     expect(total(apiMetrics, 'sentinel_http_request_duration_seconds', route)).toBeGreaterThanOrEqual(1);
     expect(total(apiMetrics, 'sentinel_http_request_duration_seconds', { route: '/alert-rules', status: '201' })).toBe(1);
+    // Every request of the script has ended (the scrape is on the metrics port, not the API's).
     expect(apiMetrics.get('sentinel_http_requests_in_flight')?.type).toBe('gauge');
+    expect(total(apiMetrics, 'sentinel_http_requests_in_flight')).toBe(0);
     // Idle connections close after 10 s: the pool may be empty by now, but it is reported.
     for (const state of ['total', 'idle', 'waiting']) expect(sampled(apiMetrics, 'sentinel_db_pool_connections', { state })).toBe(true);
     expect(total(apiMetrics, 'sentinel_caller_cache_lookups', {})).toBeGreaterThan(0);
