@@ -22,6 +22,7 @@ if [ ! -f "$stamp" ]; then
   "$tools/venv/bin/aws" --version
   "$tools/venv/bin/moto_server" --help > /dev/null
   "$tools/venv/bin/st" --version
+  "$tools/venv/bin/cfn-lint" --version
   "$tools/venv/bin/python" -c "import prometheus_client.parser"
   touch "$stamp"
 fi
