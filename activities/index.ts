@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { CloudProvider } from '../cloud/types';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
@@ -6,6 +7,7 @@ import type { ExportStorage } from '../exports/storage';
 import { accountActivities } from './accounts';
 import { alertActivities } from './alerts';
 import { exportActivities } from './exports';
+import { organizationActivities } from './organizations';
 import { retentionActivities } from './retention';
 import { scanActivities } from './scans';
 import type { Mailer } from '../notify/mailer';
@@ -17,6 +19,8 @@ export interface ActivityDeps {
   config: Readonly<Config>;
   mailer: Mailer;
   storage: ExportStorage;
+  /** Organization syncs connect, verify and disconnect member accounts through their own workflows. */
+  temporal: Client;
 }
 
 /** Builds every activity from its dependencies (the worker registers the result). */
@@ -27,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...alertActivities(deps),
     ...exportActivities(deps),
     ...retentionActivities(deps),
+    ...organizationActivities(deps),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { TemplatePublisher } from '../cloud/aws/template-publisher';
 import type { CloudProvider } from '../cloud/types';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
@@ -21,6 +22,8 @@ export interface AppDeps {
   storage: ExportStorage;
   /** The callers this process has authenticated, kept until the database announces a change (absent: none kept). */
   callers?: CallerCache;
+  /** Publishes CloudFormation templates for quick-create links (absent: no template bucket, connect answers no link). */
+  templates?: TemplatePublisher;
 }
 
 /** The authenticated user, as the database has it now (removals and role changes apply at once: api/caller-cache.ts). */

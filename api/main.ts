@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createCloudProvider } from '../cloud';
+import { createTemplatePublisher } from '../cloud/aws/template-publisher';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { clientConnectionOptions } from '../config/temporal';
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
   const storage = createExportStorage(config);
   const callers = new CallerCache({ url: config.database.url, log });
   await callers.start();
-  const app = createApp({ db, config, log, temporal, cloud, mailer, storage, callers });
+  const templates = createTemplatePublisher(config.cloud);
+  const app = createApp({ db, config, log, temporal, cloud, mailer, storage, callers, templates });
   const server = app.listen(config.http.port, config.http.host, () => {
     // The bound port: PORT=0 picks a free one.
     log.info({ url: `http://${config.http.host}:${(server.address() as AddressInfo).port}` }, 'api listening');

@@ -12,7 +12,8 @@ export const CONNECTIONS = 50;
 
 interface Measurement { name: string; url: string; seconds: number; serverPid: number; headers?: Record<string, string> }
 
-async function measure({ name, url, seconds, serverPid, headers = {} }: Measurement): Promise<ThroughputRow> {
+/** One endpoint under autocannon's load, with the cores each party used meanwhile. */
+export async function measure({ name, url, seconds, serverPid, headers = {} }: Measurement): Promise<ThroughputRow> {
   const meter = cpuMeter({ server: serverPid });
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   const cpu = meter();

@@ -2,6 +2,7 @@ import { PLANS } from '../domain/plans';
 import { SCAN_RETENTION_DAYS } from '../domain/retention';
 import type { BillableActions } from './actions';
 import type { FairnessResult } from './fairness';
+import type { FleetResult } from './fleet';
 import { CONNECTIONS, type ThroughputRow } from './api';
 import { CALLS_BEFORE_CIS, type LargeAccountResult } from './large-account';
 import type { CpuRoles } from './processes';
@@ -20,6 +21,7 @@ export interface BenchReport {
   scans: ScanSizeResult[];
   largeAccount: LargeAccountResult;
   fairness: FairnessResult;
+  fleet: FleetResult;
 }
 
 /**
@@ -63,6 +65,47 @@ the request logger builds nothing for a line its level leaves out (pino-http is 
 generator, PostgreSQL and the API share the machine: the API process is no longer the only core-bound party, which
 caps what its ratio to the bare server can show here.
 `;
+}
+
+const FLEET_HEADING = '## Fleet: the portfolio reads';
+
+/** The fleet part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
+export function fleetSection(f: FleetResult, settings: { seconds: number; poolMax: number }, runNote = ''): string {
+  const base = f.rows[0]!;
+  const rows = f.rows.map((row) => [
+    row.name, n(row.requestsPerSecond), (row.requestsPerSecond / base.requestsPerSecond).toFixed(2), row.p50, row.p99, row.errors,
+    cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'rest of machine'),
+  ].join(' | '));
+  return `${FLEET_HEADING}
+
+An Enterprise tenant at its plan's limit: ${n(f.accounts)} accounts, each with 30 days of score history, and ${n(f.signals)} signals
+over them (seeded in SQL in ${n(f.seedSeconds, 1)} s: detected over 90 days, one in 40 within the last day, a third resolved,
+one in 120 within the last day; ${n(f.openSignals)} open and not accepted, as the overview counts them). \`GET /accounts\` answers its one page of all
+${n(f.accounts)}, \`GET /overview\` the whole portfolio (four aggregate statements at once), \`GET /signals\` the first page of 50
+across every account. The API process with \`DATABASE_POOL_MAX=${settings.poolMax}\`, autocannon with ${CONNECTIONS} connections,
+${settings.seconds} s each; the ratios are to \`GET /accounts\` of the same tenant in the same run.${runNote}
+
+| endpoint | req/s | ratio to GET /accounts | p50 ms | p99 ms | errors | server cores | PostgreSQL cores | rest of machine |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows.map((row) => `| ${row} |`).join('\n')}
+
+\`GET /overview\` spends its time in PostgreSQL (the PostgreSQL column): counting every open signal of the tenant by
+severity and scenario, read from \`signals_tenant_open_idx\` alone, grows with the open signals (here
+${n(f.openSignals)}), and the three other statements are small next to it. Counts per account kept up to date as each scan
+saves (and as risks are accepted) would make it independent of the number of signals: the lever if tenants this size
+poll it often.
+`;
+}
+
+/** BENCHMARKS.md with its fleet section replaced by `section` (or added before the scans' section). */
+export function withFleetSection(markdown: string, section: string): string {
+  const start = markdown.indexOf(FLEET_HEADING);
+  if (start >= 0) {
+    const end = markdown.indexOf('\n## ', start + FLEET_HEADING.length);
+    return markdown.slice(0, start) + section + (end >= 0 ? markdown.slice(end) : '');
+  }
+  const scans = markdown.indexOf('## Scans and worker memory');
+  return scans >= 0 ? `${markdown.slice(0, scans)}${section}\n${markdown.slice(scans)}` : `${markdown}\n${section}`;
 }
 
 function scansSection(r: BenchReport): string {
@@ -299,6 +342,7 @@ ${apiSection(r)}
 Page 1 vs page 100 (limit 50) of ${n(r.pages.count)} signals, mean of 50 requests each:
 page 1 ${page1Ms.toFixed(2)} ms, page 100 ${page100Ms.toFixed(2)} ms, ratio ${(page100Ms / page1Ms).toFixed(2)}.
 
+${fleetSection(r.fleet, r.settings)}
 ${scansSection(r)}
 ${fairnessSection(r)}
 ${largeAccountSection(r)}

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { connectAccounts, signUpTenants, useDailyInterval, verifyAccounts } from './accounts';
@@ -6,14 +6,16 @@ import { benchBillableActions } from './actions';
 import { benchFairness } from './fairness';
 import { benchApi } from './api';
 import { startBenchEnvironment } from './environment';
+import { benchFleet } from './fleet';
 import { benchLargeAccount } from './large-account';
-import { type BenchReport, renderReport } from './report';
+import { type BenchReport, fleetSection, renderReport, withFleetSection } from './report';
 import { benchScanSize, firstScansDone } from './scans';
 import { benchSignalPages } from './signals';
 
 // `npm run bench`: every figure comes from one run on this machine, next to a baseline measured in the same
 // run, because the machines are shared and noisy: compare ratios over time, not absolute numbers.
-// Results go to BENCHMARKS.md with the machine and the date.
+// Results go to BENCHMARKS.md with the machine and the date. `npm run bench -- fleet` runs the fleet part alone
+// and replaces only its section of BENCHMARKS.md (its ratios are measured within that part).
 
 const numberFrom = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = numberFrom('BENCH_DURATION', 10);
@@ -32,6 +34,28 @@ const LARGE_ACCOUNT = {
 const MANUAL_SCANS = 10;
 const cpuProfile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
 const FAIRNESS = { backlogAccounts: numberFrom('BENCH_FAIRNESS_BACKLOG', 5_000), samples: numberFrom('BENCH_FAIRNESS_SAMPLES', 20) };
+
+const REPORT = path.join(__dirname, '..', 'BENCHMARKS.md');
+const PARTS: Record<string, () => Promise<void>> = { fleet: fleetAlone };
+
+/** The fleet part on its own: its section of BENCHMARKS.md is replaced, the rest kept. */
+async function fleetAlone(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = loadavg()[0]!;
+  const env = await startBenchEnvironment();
+  try {
+    const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
+    const note = `\n\nMeasured on its own by \`npm run bench -- fleet\` on ${startedAt.toISOString().slice(0, 10)} (${cpus().length} cores, `
+      + `one-minute load ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end), not in the run above.`;
+    writeFileSync(REPORT, withFleetSection(readFileSync(REPORT, 'utf8'), fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note)));
+    console.log('\nFleet section written to BENCHMARKS.md');
+  } catch (err) {
+    console.error(err); // before the teardown, whose own errors could hide it
+    throw err;
+  } finally {
+    await env.close();
+  }
+}
 
 async function main(): Promise<void> {
   const startedAt = new Date();
@@ -55,6 +79,7 @@ async function main(): Promise<void> {
     await services.worker.stop(); // idle anyway: one process less on the cores while the API is measured
     const api = await benchApi({ url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId });
     await services.stop();
+    const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
 
     const largeAccount = await benchLargeAccount(env, LARGE_ACCOUNT);
     const scans = [];
@@ -68,9 +93,9 @@ async function main(): Promise<void> {
         cores: cpus().length, model: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version,
       },
       settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, concurrency: CONCURRENCY, poolMax: POOL_MAX },
-      api, pages, actions, scans, largeAccount, fairness,
+      api, pages, actions, scans, largeAccount, fairness, fleet,
     };
-    writeFileSync(path.join(__dirname, '..', 'BENCHMARKS.md'), renderReport(report));
+    writeFileSync(REPORT, renderReport(report));
     console.log('\nWritten to BENCHMARKS.md');
   } catch (err) {
     console.error(err); // before the teardown, whose own errors could hide it
@@ -80,4 +105,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), () => process.exit(1));
+const [part, ...extra] = process.argv.slice(2);
+const run = part === undefined ? main : PARTS[part];
+if (!run || extra.length > 0) {
+  console.error(`usage: npm run bench [-- ${Object.keys(PARTS).join(' | ')}]`);
+  process.exit(2);
+}
+run().then(() => process.exit(0), () => process.exit(1));

@@ -1,4 +1,5 @@
 import type { CostExplorerPart, Inventory, Unread } from '../domain/inventory';
+import type { MemberAwsStatus } from '../domain/organizations';
 
 // The seam between Sentinel and a cloud provider. Activities use it; the API uses it only to learn the
 // service's own account id. Temporary credentials never cross it: they stay inside the provider.
@@ -14,6 +15,22 @@ export interface RoleTarget {
 export type AccessCheck =
   | { ok: true }
   | { ok: false; reason: string; code: 'role_missing' | 'trust_policy_wrong' | 'external_id_mismatch' | 'access_denied' };
+
+/** A member account as the organization reports it; `ouPath` runs from the root: `Root/Workloads/Prod`. */
+export interface OrganizationMember {
+  awsAccountId: string;
+  name: string;
+  status: Exclude<MemberAwsStatus, 'REMOVED'>;
+  ouPath: string;
+}
+
+/**
+ * What the organization's management role reads: the organization and every member account, or a reason a user can
+ * act on (the role refused, the account not in an organization, the role not allowed to list it).
+ */
+export type OrganizationDescription =
+  | { ok: true; organization: { id: string; managementAccountId: string }; accounts: OrganizationMember[] }
+  | { ok: false; reason: string; code: Exclude<AccessCheck, { ok: true }>['code'] | 'not_in_organization' | 'organizations_access_denied' };
 
 /** How one read of a collection settled: read (perhaps with resources unread), or failed with a reason. JSON. */
 export type ReadOutcome =
@@ -62,6 +79,11 @@ export interface CloudProvider {
    * attempt throw IncompleteCollectionError (unless `finalAttempt`).
    */
   collectInventory(target: RoleTarget, options?: CollectOptions): Promise<Inventory>;
+  /**
+   * Assumes the organization's management role (`target.awsAccountId` is the management account) with the
+   * organization's ExternalId and lists the organization. Faults that may pass (throttling, 5xx) throw.
+   */
+  describeOrganization(target: RoleTarget): Promise<OrganizationDescription>;
 }
 
 /** The role can no longer be assumed: the scan records the connectivity finding instead of an inventory. */

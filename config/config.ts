@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
+import { DEFAULT_ORGANIZATION_SYNC_MINUTES } from '../domain/organizations';
 import { DEFAULT_EXPORT_RETENTION_SECONDS } from '../workflows/contracts';
 
 // Configuration is parsed once at start-up, frozen and passed down. It is never logged whole: it holds
@@ -56,8 +57,15 @@ const EnvSchema = z.object({
   AWS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   // AWS bills each Cost Explorer request to the customer: a scan reuses the last answer until it is this old.
   COST_EXPLORER_MIN_INTERVAL_HOURS: z.coerce.number().min(0).max(24 * 7).default(12),
+  // Minutes between two syncs of a connected AWS Organization's member accounts (docs/operations.md, "Configuration").
+  ORGANIZATION_SYNC_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(DEFAULT_ORGANIZATION_SYNC_MINUTES),
   // The sandbox invents its findings: a production deployment must say it wants it.
   ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
+  // One-click onboarding: the bucket the CloudFormation template is published to, which customers' consoles read
+  // (docs/operations.md, "CloudFormation templates"). No dots: the template's https URL names the bucket in S3's
+  // host name, whose certificate covers one label. Without it, connect answers no quick-create link.
+  CLOUDFORMATION_TEMPLATE_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name without dots').optional(),
+  CLOUDFORMATION_TEMPLATE_REGION: optional,
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
   // Sign-ups allowed per client address per hour (an office behind one NAT may need more).
@@ -156,7 +164,11 @@ export interface Config {
     maxAttempts: number;
     /** A scan reuses the account's last Cost Explorer answer until it is this old. */
     costExplorerMinIntervalHours: number;
+    /** Where the CloudFormation template is published for quick-create links (the bucket's region: AWS_REGION unless set). */
+    templateBucket?: { name: string; region: string };
   };
+  /** Connected AWS Organizations: minutes between two syncs of their member accounts. */
+  organizations: { syncMinutes: number };
 }
 
 export class ConfigError extends Error {}
@@ -233,7 +245,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       endpointUrl: e.AWS_ENDPOINT_URL,
       maxAttempts: e.AWS_MAX_ATTEMPTS,
       costExplorerMinIntervalHours: e.COST_EXPLORER_MIN_INTERVAL_HOURS,
+      templateBucket: e.CLOUDFORMATION_TEMPLATE_BUCKET
+        ? { name: e.CLOUDFORMATION_TEMPLATE_BUCKET, region: e.CLOUDFORMATION_TEMPLATE_REGION ?? e.AWS_REGION }
+        : undefined,
     },
+    organizations: { syncMinutes: e.ORGANIZATION_SYNC_MINUTES },
   });
 }
 

@@ -8,6 +8,7 @@ import type { AuditEventsTable } from './tables/audit';
 import type {
   EmailVerificationsTable, InvitationsTable, PasswordResetsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable,
 } from './tables/identity';
+import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
 import type {
   ExportsTable, OauthStatesTable, SlackInstallationsTable, StripeEventsTable, StripeSubscriptionsTable,
 } from './tables/integrations';
@@ -40,4 +41,6 @@ export interface Database {
   oauth_states: OauthStatesTable;
   stripe_subscriptions: StripeSubscriptionsTable;
   stripe_events: StripeEventsTable;
+  organizations: OrganizationsTable;
+  organization_accounts: OrganizationAccountsTable;
 }

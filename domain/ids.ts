@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   email: 'eml',
   export: 'exp',
   slack: 'slk',
+  organization: 'org',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -13,8 +13,8 @@ export const BILLING_READ_ACTIONS = [
   'ce:GetCostForecast',
   'ce:GetAnomalies',
   'ce:GetAnomalyMonitors',
+  // Authorizes the Budgets API's DescribeBudgets too (IAM has no budgets:DescribeBudgets action).
   'budgets:ViewBudget',
-  'budgets:DescribeBudgets',
   'account:GetAlternateContact',
   'account:GetContactInformation',
   'health:DescribeEvents',
@@ -29,14 +29,24 @@ export interface RoleSetup {
   externalId: string;
 }
 
-// Both values end up inside HCL heredocs and single-quoted shell words. AWS's own formats for them (12
-// digits; ExternalId: 2-1224 of [\w+=,.@:/-]) contain nothing that either language would interpret.
-function assertPastable({ sentinelAccountId, externalId }: RoleSetup): void {
+/** AWS's format for an ExternalId: 2 to 1224 of these characters (also the CloudFormation parameter's constraint). */
+export const EXTERNAL_ID_CHARACTERS = '[\\w+=,.@:/-]';
+export const EXTERNAL_ID_LENGTH = { min: 2, max: 1224 } as const;
+const EXTERNAL_ID = new RegExp(`^${EXTERNAL_ID_CHARACTERS}{${EXTERNAL_ID_LENGTH.min},${EXTERNAL_ID_LENGTH.max}}$`);
+
+export function assertAccountId(sentinelAccountId: string): void {
   if (!/^[0-9]{12}$/.test(sentinelAccountId)) throw new Error('sentinelAccountId must be a 12-digit AWS account id');
-  if (!/^[\w+=,.@:/-]{2,1224}$/.test(externalId)) throw new Error('externalId is not a valid AWS ExternalId');
 }
 
-export function trustPolicy({ sentinelAccountId, externalId }: RoleSetup) {
+// Both values end up inside HCL heredocs and single-quoted shell words. AWS's own formats for them (12
+// digits; ExternalId: 2-1224 of [\w+=,.@:/-]) contain nothing that either language would interpret.
+export function assertPastable({ sentinelAccountId, externalId }: RoleSetup): void {
+  assertAccountId(sentinelAccountId);
+  if (!EXTERNAL_ID.test(externalId)) throw new Error('externalId is not a valid AWS ExternalId');
+}
+
+/** The ExternalId is a string, or a template's reference to its parameter (domain/cloudformation.ts). */
+export function trustPolicy<ExternalId = string>({ sentinelAccountId, externalId }: { sentinelAccountId: string; externalId: ExternalId }) {
   return {
     Version: '2012-10-17',
     Statement: [{

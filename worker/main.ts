@@ -9,7 +9,7 @@ import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
 import { observeDbPool } from '../observability/metrics';
 import { startMetricsServer } from '../observability/metrics-server';
-import { startTracing } from '../observability/tracing';
+import { startTracing, temporalClientInterceptors } from '../observability/tracing';
 import { ensureRetentionSchedule, retentionScheduleId } from './schedules';
 import { installTemporalMetrics } from './temporal-metrics';
 import { createWorker } from './worker';
@@ -31,13 +31,14 @@ async function main(): Promise<void> {
   const mailer = createMailer({ config: config.email, db, log });
   const storage = createExportStorage(config);
   const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
+  // Kept for the worker's life: organization syncs start, verify and disconnect member accounts' workflows.
   const clientConnection = await Connection.connect(clientConnectionOptions(config.temporal));
-  const schedule = await ensureRetentionSchedule(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), config.temporal.taskQueue);
-  await clientConnection.close();
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
+  const schedule = await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
   log.info({ scheduleId: retentionScheduleId(config.temporal.taskQueue), schedule }, 'retention schedule ready');
   const { workflowBundlePath } = config.temporal.worker;
   const worker = await createWorker({
-    connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer, storage,
+    connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer, storage, temporal,
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : {}),
   });
   // The Temporal runtime also reacts to these signals; shut down once, whichever arrives first.
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   } finally {
     await metrics.close();
     await connection.close();
+    await clientConnection.close();
     mailer.close();
     await db.destroy();
     await tracing.shutdown();

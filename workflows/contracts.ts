@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccountStatus, ScanTrigger } from '../domain/accounts';
+import type { MemberState, OrganizationStatus } from '../domain/organizations';
 
 // The contract of every workflow: its id, its input and result, its messages and the failure types it raises.
 // Shared by the workflows (handlers), the activities and the API (callers), so none imports another's code.
@@ -188,3 +189,65 @@ export interface PlanChange {
 export const disconnectUpdate = defineUpdate<{ status: 'DISCONNECTED' }>('disconnect');
 
 export const stateQuery = defineQuery<AccountWorkflowState>('state');
+
+/** An AWS Organization's entity workflow: one per connected organization (a new connect is a new organization id). */
+export const organizationWorkflowId = (tenantId: string, orgId: string) => `organization:${tenantId}:${orgId}`;
+
+export interface OrganizationWorkflowInput {
+  tenantId: string;
+  orgId: string;
+  /** Minutes between syncs until an activity reports the configured value (ORGANIZATION_SYNC_MINUTES). */
+  syncIntervalMinutes: number;
+  carried?: OrganizationCarriedState;
+  /** Continue-as-new after this many syncs at the latest (tests lower it); Temporal may suggest it sooner. */
+  maxSyncsPerRun?: number;
+}
+
+/** What survives continue-as-new. */
+export interface OrganizationCarriedState {
+  status: OrganizationStatus;
+  syncIntervalMinutes: number;
+  awsOrganizationId?: string;
+  accountsFound: number;
+  syncsCompleted: number;
+  /** A sync was due when the run handed over: the new run syncs at once. */
+  syncDue: boolean;
+  lastSync?: OrganizationSyncOutcome;
+}
+
+export interface OrganizationWorkflowState {
+  status: OrganizationStatus;
+  syncIntervalMinutes: number;
+  awsOrganizationId?: string;
+  accountsFound: number;
+  syncsCompleted: number;
+  syncDue: boolean;
+  /** A sync is running now. */
+  syncing: boolean;
+  lastSync?: OrganizationSyncOutcome;
+}
+
+/** What verifying an organization found: the organization and how many accounts it holds, or why it could not. */
+export type OrganizationVerifyResult =
+  | { ok: true; awsOrganizationId: string; accountsFound: number; syncIntervalMinutes: number }
+  | { ok: false; reason: string; code: string };
+
+/** A sync of the organization's member accounts: how many ended in each state, or why the organization could not be read. */
+export interface OrganizationSyncOutcome {
+  ok: boolean;
+  error?: string;
+  states?: Partial<Record<MemberState, number>>;
+  /** ORGANIZATION_SYNC_MINUTES as the worker has it: the next sync follows it. */
+  syncIntervalMinutes: number;
+}
+
+/** Reads the organization through its management role; on success it turns ACTIVE and the first sync runs at once. Idempotent. */
+export const verifyOrganizationUpdate = defineUpdate<{ status: 'ACTIVE'; awsOrganizationId: string; accountsFound: number }>('verifyOrganization');
+
+/** Asks for a sync now (an ACTIVE organization only); several requests before it runs make one sync. */
+export const syncOrganizationUpdate = defineUpdate<{ queued: true }>('syncOrganization');
+
+/** Ends the organization's lifecycle: syncs stop; the accounts it connected stay as they are. */
+export const disconnectOrganizationUpdate = defineUpdate<{ status: 'DISCONNECTED' }>('disconnectOrganization');
+
+export const organizationStateQuery = defineQuery<OrganizationWorkflowState>('organizationState');

@@ -4,3 +4,4 @@ export { alertDeliveryWorkflow } from './delivery';
 export { exportRetentionWorkflow, exportWorkflow } from './export';
 export { retentionWorkflow } from './retention';
 export { scanWorkflow } from './scan';
+export { organizationWorkflow } from './organization';

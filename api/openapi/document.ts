@@ -172,6 +172,8 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   Authentication: 'Sign-up, login, tokens and invitations',
   Profile: 'The caller',
   Accounts: 'Connecting, verifying, scanning and disconnecting AWS accounts',
+  Organizations: 'Connecting an AWS Organization, whose member accounts are connected and disconnected as they come and go',
+  Overview: 'The portfolio of accounts at a glance',
   Signals: 'Findings, the Security Risk Score and the recovery checklist',
   Compliance: 'Compliance frameworks (CIS AWS Foundations), control by control, and the report to hand over',
   Exports: 'CSV export and the emergency (panic) export package',

@@ -1,5 +1,5 @@
 import {
-  accountDetail, connectAccountInput, connectAccountOutput, listAccountsOutput, scanAccountOutput, verifyAccountOutput,
+  accountDetail, connectAccountInput, connectAccountOutput, listAccountsOutput, listAccountsQuery, scanAccountOutput, verifyAccountOutput,
 } from '../schemas/accounts';
 import { messageBody } from '../schemas/common';
 import {
@@ -13,16 +13,21 @@ export const accountOperations = [
   endpoint({
     operationId: 'listAccounts', method: 'get', path: '/accounts', tag: 'Accounts', access: 'viewer',
     summary: 'The tenant\'s accounts',
-    description: 'Disconnected accounts stay listed with status DISCONNECTED.',
-    success: { status: 200, description: 'Every account of the tenant', schema: listAccountsOutput },
-    errors: [],
-    handler: ({ deps, caller }) => listTenantAccounts(deps, caller),
+    description: 'Disconnected accounts stay listed with status DISCONNECTED. Filters combine (`tag`, `status`, `srs_below`); '
+      + '`total` counts every account that matches, on all pages. A page holds up to 250 accounts by default, every account '
+      + 'a plan allows; `next_token` is the opaque cursor of the next page (null on the last) and belongs to the `sort` it '
+      + 'was given with. Unknown query parameters are 400.',
+    query: listAccountsQuery,
+    success: { status: 200, description: 'One page of the tenant\'s accounts', schema: listAccountsOutput },
+    errors: ['invalid_cursor'],
+    handler: ({ deps, caller, query }) => listTenantAccounts(deps, caller, query),
   }),
   endpoint({
     operationId: 'connectAccount', method: 'post', path: '/accounts', tag: 'Accounts', access: 'member',
     summary: 'Connect an AWS account (step 1 of 2)',
-    description: 'Answers a Terraform snippet and an AWS CLI script that create the role to trust. `cloud_account_id` is '
-      + 'accepted for `aws_account_id`. Connecting a disconnected account again reopens it with a new ExternalId.',
+    description: 'Answers three equivalent ways to create the role to trust: a Terraform snippet, an AWS CLI script and a '
+      + 'CloudFormation template, with a one-click quick-create link for the template when the service publishes it (else null). '
+      + '`cloud_account_id` is accepted for `aws_account_id`. Connecting a disconnected account again reopens it with a new ExternalId.',
     body: connectAccountInput,
     success: { status: 201, description: 'Connected, PENDING until verified', schema: connectAccountOutput },
     errors: ['plan_limit_exceeded', 'account_exists', 'temporal_unavailable'],

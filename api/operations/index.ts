@@ -11,7 +11,9 @@ import { exportOperations } from './exports';
 import { healthOperations } from './health';
 import { integrationOperations } from './integrations';
 import { meOperations } from './me';
+import { overviewOperations } from './overview';
 import type { Endpoint } from './operation';
+import { organizationOperations } from './organizations';
 import { signalOperations } from './signals';
 import { userOperations } from './users';
 
@@ -32,6 +34,8 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...authOperations,
   ...meOperations,
   ...accountOperations,
+  ...organizationOperations,
+  ...overviewOperations,
   ...signalOperations,
   ...complianceOperations,
   ...exportOperations,

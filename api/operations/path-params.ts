@@ -15,5 +15,6 @@ export const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = {
   user_id: prefixedId('usr', 'A user id'),
   export_id: prefixedId('exp', 'A panic export id'),
   signal_id: prefixedId('sig', 'A signal id'),
+  org_id: prefixedId('org', 'An AWS Organization\'s id in Sentinel'),
   team_id: z.string().meta({ description: 'A Slack workspace id such as T0123ABC', pattern: '^[A-Z0-9]{2,32}$' }),
 };

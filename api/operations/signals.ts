@@ -1,15 +1,28 @@
 import { accountChecksOutput } from '../schemas/checks';
 import {
-  acceptSignalInput, listSignalsOutput, listSignalsQuery, recoveryChecklistOutput, scoreHistoryOutput, scoreHistoryQuery, signal,
+  acceptSignalInput, listSignalsOutput, listSignalsQuery, recoveryChecklistOutput, scoreHistoryOutput, scoreHistoryQuery, searchSignalsOutput,
+  searchSignalsQuery, signal,
 } from '../schemas/signals';
 import { accountChecks } from '../services/checks';
 import {
-  acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, undoSignalAcceptance,
+  acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, searchTenantSignals, undoSignalAcceptance,
 } from '../services/signals';
 import { ACCOUNT } from './accounts';
 import { endpoint } from './operation';
 
 export const signalOperations = [
+  endpoint({
+    operationId: 'searchSignals', method: 'get', path: '/signals', tag: 'Signals', access: 'viewer',
+    summary: 'The signals of all the tenant\'s accounts, newest first',
+    description: 'The filters of an account\'s signals, plus one account (`aws_account_id`, or its alias `cloud_account_id`) '
+      + 'or the accounts with a `tag`; disconnected accounts\' signals are included, as their own lists keep them. Each '
+      + 'signal names its account. An account or tag that matches nothing is an empty page. `next_token` is the opaque '
+      + 'cursor of the previous page. Unknown query parameters are 400.',
+    query: searchSignalsQuery,
+    success: { status: 200, description: 'One page of signals', schema: searchSignalsOutput },
+    errors: ['invalid_cursor'],
+    handler: ({ deps, caller, query }) => searchTenantSignals(deps, caller, query),
+  }),
   endpoint({
     operationId: 'listSignals', method: 'get', path: `${ACCOUNT}/signals`, tag: 'Signals', access: 'viewer',
     summary: 'The account\'s signals (findings), newest first',

@@ -3,7 +3,7 @@ import { ACCOUNT_STATUSES } from '../../domain/accounts';
 import { timestamp } from './common';
 
 export const awsAccountId = z.string().regex(/^[0-9]{12}$/, 'must be exactly 12 digits');
-const tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'tags must be at most 64 characters').meta({ pattern: '\\S' });
+export const tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'tags must be at most 64 characters').meta({ pattern: '\\S' });
 
 // The canonical field is aws_account_id; the spec's neutral spelling cloud_account_id is accepted as an alias.
 export const connectAccountInput = z
@@ -40,6 +40,13 @@ export const connectAccountOutput = z.object({
   status,
   terraform_snippet: z.string(),
   fallback_cli_script: z.string(),
+  cloudformation_template: z.string().meta({
+    description: 'The same role as a CloudFormation template (YAML). The same for every tenant: the ExternalId is its `ExternalId` parameter',
+  }),
+  cloudformation_quick_create_url: z.string().nullable().meta({
+    description: 'Opens the AWS console\'s quick-create page for the published template with the stack name and this ExternalId filled in; '
+      + 'null when the service publishes no template (no template bucket configured) or could not publish it just now',
+  }),
 });
 
 export const coverage = z.object({
@@ -60,7 +67,28 @@ export const accountSummary = z.object({
       + 'the score then covers only what was read. Null before the first scan.',
   }),
 });
-export const listAccountsOutput = z.object({ accounts: z.array(accountSummary), total: z.number().int() });
+export const listAccountsOutput = z.object({
+  accounts: z.array(accountSummary),
+  total: z.number().int().meta({ minimum: 0, description: 'Accounts matching the filters, on every page' }),
+  next_token: z.string().nullable().meta({ description: 'The cursor of the next page; null on the last page' }),
+});
+
+/** Room for every account an Enterprise plan allows in one page, so clients that never page keep getting them all. */
+export const MAX_ACCOUNTS_PAGE = 250;
+export const ACCOUNT_SORTS = ['connected', 'srs'] as const;
+export const listAccountsQuery = z.strictObject({
+  tag: tag.optional().meta({ description: 'Only accounts with this tag' }),
+  status: status.optional(),
+  srs_below: z.coerce.number().int('must be an integer').min(0, 'must be 0-101').max(101, 'must be 0-101').optional()
+    .meta({ description: 'Only accounts scored below this (current_srs < n); accounts without a score are left out' }),
+  sort: z.enum(ACCOUNT_SORTS).default('connected').meta({
+    description: '`connected`: in the order they were connected; `srs`: worst first (lowest score, unscored last, then the '
+      + 'AWS account id)',
+  }),
+  limit: z.coerce.number().int('must be an integer').min(1, `must be 1-${MAX_ACCOUNTS_PAGE}`)
+    .max(MAX_ACCOUNTS_PAGE, `must be 1-${MAX_ACCOUNTS_PAGE}`).default(MAX_ACCOUNTS_PAGE),
+  next_token: z.string().min(1).max(512).optional(),
+});
 
 export const accountDetail = accountSummary.extend({
   connected_at: timestamp.nullable(),
@@ -73,3 +101,4 @@ export const verifyAccountOutput = z.object({ ...ids, status: z.literal('ACTIVE'
 export const scanAccountOutput = z.object({ message: z.string(), execution_arn: executionArn });
 
 export type ConnectAccountInput = z.output<typeof connectAccountInput>;
+export type ListAccountsQuery = z.output<typeof listAccountsQuery>;

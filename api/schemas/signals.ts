@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/retention';
-import { srs } from './accounts';
+import { accountIdOutput, awsAccountId, srs, tag } from './accounts';
 import { pageLimit, timestamp } from './common';
 
 
@@ -52,6 +52,20 @@ export const signal = z.object({
 });
 export const listSignalsOutput = z.object({ signals: z.array(signal), count: z.number().int(), next_token: z.string().nullable() });
 
+/** GET /signals: the per-account filters, and which accounts (one, or those with a tag). */
+export const searchSignalsQuery = listSignalsQuery.extend({
+  aws_account_id: awsAccountId.optional().meta({ description: 'Only this account\'s signals' }),
+  /** The spec's neutral spelling of aws_account_id. */
+  cloud_account_id: awsAccountId.optional().meta({ description: 'Alias of `aws_account_id`' }),
+  tag: tag.optional().meta({ description: 'Only the signals of accounts with this tag' }),
+});
+export const accountSignal = signal.extend({
+  aws_account_id: accountIdOutput,
+  cloud_account_id: accountIdOutput,
+  display_name: z.string().nullable().meta({ description: 'The account\'s display name' }),
+});
+export const searchSignalsOutput = z.object({ signals: z.array(accountSignal), count: z.number().int(), next_token: z.string().nullable() });
+
 /** The score history kept (domain/retention.ts) is what can be asked for. */
 export const MAX_HISTORY_DAYS = SCORE_HISTORY_RETENTION_DAYS;
 export const scoreHistoryQuery = z.strictObject({
@@ -71,4 +85,5 @@ export const recoveryChecklistOutput = z.object({
 });
 
 export type ListSignalsQuery = z.output<typeof listSignalsQuery>;
+export type SearchSignalsQuery = z.output<typeof searchSignalsQuery>;
 export type AcceptSignalInput = z.output<typeof acceptSignalInput>;

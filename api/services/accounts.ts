@@ -1,36 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
-import {
-  countAccountRows, countLiveAccounts, deleteUnstartedAccount, findAccount, insertAccount, listAccountSummaries, reopenAccount, restoreAccount, setAccountDisconnected,
-} from '../../db/repositories/accounts';
+import { findAccount, listAccountSummaries } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
-import { newId } from '../../domain/ids';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
 import { getPlan } from '../../domain/plans';
 import {
-  accountLimitKey, accountRowLimit, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
+  accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
 } from '../../domain/limits';
-import { failRunningScansOfAccount } from '../../db/repositories/scans';
-import { findTenant, lockTenant } from '../../db/repositories/tenants';
-import { accountWorkflow } from '../../workflows/account';
+import { findTenant } from '../../db/repositories/tenants';
 import {
-  accountWorkflowId, disconnectUpdate, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
+  accountWorkflowId, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
   verifyUpdate,
 } from '../../workflows/contracts';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import {
-  accountWorkflowStart, COMMAND_DEADLINE_MS, executionArn, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
+  COMMAND_DEADLINE_MS, executionArn, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal';
-import type { ConnectAccountInput } from '../schemas/accounts';
+import type { ConnectAccountInput, ListAccountsQuery } from '../schemas/accounts';
+import { afterAccountCursor, encodeAccountCursor } from '../account-cursor';
+import { endLifecycle, isAbandonedConnect, type NewLifecycle, reserveAccount, startLifecycle } from './account-lifecycle';
 import { audit } from './audit-log';
+import { cloudFormationOnboarding } from './cloudformation-onboarding';
 import { takeHits } from './rate-limits';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The failure of a scan still running when its account was connected again (scans.failure_reason). */
-export const STOPPED_BY_RECONNECT = 'The account was connected again while this scan ran: the scan was stopped.';
+// Where connect and disconnect keep their shared parts; their tests name these here.
+export { ABANDONED_CONNECT_MS, STOPPED_BY_RECONNECT } from './account-lifecycle';
 
 function summary(a: AccountRow) {
   return {
@@ -55,67 +53,29 @@ function summary(a: AccountRow) {
  * of the same account takes it over, and a disconnect closes it (docs/architecture.md, "Writes and Temporal").
  */
 export async function connectAccount(deps: AppDeps, caller: Caller, input: ConnectAccountInput) {
-  const { db, config, temporal, log, cloud } = deps;
+  const { db, log, cloud } = deps;
   const externalId = randomBytes(24).toString('base64url'); // 32 characters, never client-chosen
   const workflowId = accountWorkflowId(caller.tenantId, input.awsAccountId);
   const sentinelAccountId = await cloud.sentinelAccountId();
   const before = await findAccount({ db, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
   const abandoned = before && await isAbandonedConnect(deps, before) ? before.external_id : undefined;
 
-  let connected: { accountId: string; previous?: AccountRow; scanIntervalMinutes: number; planRevision: number; fairnessWeight: number };
+  const lifecycle: NewLifecycle = {
+    tenantId: caller.tenantId, awsAccountId: input.awsAccountId, displayName: input.displayName, tags: input.tags, externalId,
+    roleName: ROLE_NAME, organizationId: null, takeOver: abandoned,
+  };
+  let reserved: Awaited<ReturnType<typeof reserveAccount>>;
   try {
-    connected = await db.transaction().execute(async (trx) => {
-      const tenant = await lockTenant({ db: trx, tenantId: caller.tenantId });
-      const existing = await findAccount({ db: trx, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
-      const takeOver = existing?.status === 'PENDING' && existing.external_id === abandoned;
-      if (existing && existing.status !== 'DISCONNECTED' && !takeOver) {
-        throw new AppError('account_exists', `Account ${input.awsAccountId} is already connected to this tenant`);
-      }
-      const plan = getPlan(tenant.plan);
-      const live = (await countLiveAccounts({ db: trx, tenantId: caller.tenantId })) - (takeOver ? 1 : 0);
-      if (live >= plan.account_limit) {
-        throw new AppError('plan_limit_exceeded', `The ${plan.name} plan allows ${plan.account_limit} connected account(s); upgrade to connect more`);
-      }
-      // Churning account ids would otherwise grow rows (and their kept history) without bound.
-      const rowLimit = accountRowLimit(plan.account_limit);
-      if (!existing && await countAccountRows({ db: trx, tenantId: caller.tenantId }) >= rowLimit) {
-        throw new AppError('plan_limit_exceeded', `The ${plan.name} plan keeps at most ${rowLimit} accounts, disconnected ones included; `
-          + 'connect one of your disconnected accounts again, or upgrade');
-      }
-      const fields = { display_name: input.displayName, tags: input.tags, external_id: externalId, role_name: ROLE_NAME, workflow_id: workflowId };
-      const accountId = existing?.id ?? newId('account');
-      // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays).
-      if (existing) {
-        await reopenAccount({ db: trx, accountId, fields });
-        // The new workflow replaces (terminates) the old one, and with it any scan it was still running.
-        await failRunningScansOfAccount({ db: trx, accountId, reason: STOPPED_BY_RECONNECT, at: new Date() });
-      }
-      else await insertAccount({ db: trx, account: { id: accountId, tenant_id: caller.tenantId, aws_account_id: input.awsAccountId, ...fields } });
-      return {
-        accountId, previous: existing, scanIntervalMinutes: plan.scan_interval_minutes, planRevision: tenant.plan_revision,
-        fairnessWeight: plan.fairness_weight,
-      };
-    });
+    reserved = await reserveAccount(deps, lifecycle);
   } catch (err) {
     if (isUniqueViolation(err, 'accounts_tenant_aws_account_unique')) {
       throw new AppError('account_exists', `Account ${input.awsAccountId} is already connected to this tenant`);
     }
     throw err;
   }
-
-  const { accountId, previous, scanIntervalMinutes, planRevision, fairnessWeight } = connected;
-  try {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(accountWorkflow, accountWorkflowStart(config.temporal, {
-      tenantId: caller.tenantId, accountId, awsAccountId: input.awsAccountId, scanIntervalMinutes, planRevision, fairnessWeight,
-    })));
-  } catch (err) {
-    // A start that timed out may still have happened: stop it (best effort), then take the row back.
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).terminate('its connect was taken back'))
-      .catch(() => undefined);
-    if (previous) await restoreAccount({ db, previous, externalId });
-    else await deleteUnstartedAccount({ db, accountId, externalId });
-    throw err;
-  }
+  if (!reserved.ok) throw new AppError(reserved.refusal === 'exists' ? 'account_exists' : 'plan_limit_exceeded', reserved.message);
+  const { accountId } = reserved;
+  await startLifecycle(deps, lifecycle, reserved);
   await audit(db, caller, 'account.connected', `account:${input.awsAccountId}`);
   log.info({ tenantId: caller.tenantId, accountId, workflowId, tookOver: abandoned !== undefined }, 'account connected (pending verification)');
   const setup = { sentinelAccountId, externalId };
@@ -127,33 +87,28 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
     status: 'PENDING' as const,
     terraform_snippet: terraformSnippet(setup),
     fallback_cli_script: cliScript(setup),
+    ...await cloudFormationOnboarding(deps, setup),
   };
 }
 
-/**
- * How long a connect may take between its commit and its workflow's start (its start's deadline, and taking
- * the row back, take seconds): a PENDING row older than this without a running workflow was left by a connect
- * that stopped half-way.
- */
-export const ABANDONED_CONNECT_MS = 60_000;
-
-/**
- * A PENDING account whose connect stopped between its commit and its workflow's start. When Temporal cannot
- * tell, the account is taken to be in use: the caller gets the answer it would have had without the check.
- */
-async function isAbandonedConnect({ temporal }: Pick<AppDeps, 'temporal'>, account: AccountRow): Promise<boolean> {
-  if (account.status !== 'PENDING' || Date.now() - account.updated_at.getTime() < ABANDONED_CONNECT_MS) return false;
-  try {
-    const described = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id).describe());
-    return described.status.name !== 'RUNNING';
-  } catch (err) {
-    return err instanceof WorkflowNotFoundError;
-  }
-}
-
-export async function listTenantAccounts({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
-  const accounts = await listAccountSummaries({ db, tenantId: caller.tenantId });
-  return { accounts, total: accounts.length };
+/** A page of the tenant's accounts (GET /accounts): filtered, in the asked order, with the count of all that match. */
+export async function listTenantAccounts({ db }: Pick<AppDeps, 'db'>, caller: Caller, query: ListAccountsQuery) {
+  const { accounts, total, next } = await listAccountSummaries({
+    db,
+    filter: {
+      tenantId: caller.tenantId,
+      tag: query.tag,
+      status: query.status,
+      srsBelow: query.srs_below,
+      sort: query.sort,
+      after: afterAccountCursor(query.next_token, query.sort),
+      limit: query.limit,
+    },
+  });
+  const nextToken = next && encodeAccountCursor(query.sort === 'connected'
+    ? { sort: 'connected', createdAt: next.created_at, id: next.id }
+    : { sort: 'srs', srs: next.current_srs, awsAccountId: next.aws_account_id });
+  return { accounts, total, next_token: nextToken };
 }
 
 export async function requireAccount(db: AppDeps['db'], caller: Caller, awsAccountId: string): Promise<AccountRow> {
@@ -257,16 +212,12 @@ function translateUpdateFailure(err: unknown, account: AccountRow): unknown {
  * whose connect stopped before its workflow started has no workflow to ask: it is closed here.
  */
 export async function disconnectAccount(deps: AppDeps, caller: Caller, awsAccountId: string) {
-  const { db, temporal } = deps;
+  const { db } = deps;
   const account = await requireAccount(db, caller, awsAccountId);
   if (account.status !== 'DISCONNECTED') {
-    try {
-      const handle = temporal.workflow.getHandle(account.workflow_id);
-      await withDeadline(temporal, UPDATE_DEADLINE_MS, () => handle.executeUpdate(disconnectUpdate));
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError && await isAbandonedConnect(deps, account))) throw translateUpdateFailure(err, account);
-      await setAccountDisconnected({ db, tenantId: caller.tenantId, accountId: account.id, at: new Date() });
-    }
+    await endLifecycle(deps, account).catch((err: unknown) => {
+      throw translateUpdateFailure(err, account);
+    });
     await audit(db, caller, 'account.disconnected', `account:${awsAccountId}`);
   }
   return { message: `Account ${awsAccountId} disconnected; scheduled scans stopped. The role in your AWS account was not removed.` };

@@ -1,7 +1,7 @@
 import { lockAccount, setCurrentSrs } from '../../db/repositories/accounts';
 import { scoreHistory } from '../../db/repositories/score-history';
 import {
-  findSignal, insertAcceptance, listOpenSignalsWithAcceptance, listSignalPage, openSignals, revokeAcceptance, type SignalWithAcceptance,
+  findSignal, insertAcceptance, listOpenSignalsWithAcceptance, listSignalPage, listTenantSignalPage, openSignals, revokeAcceptance, type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/recovery';
@@ -9,7 +9,7 @@ import { acceptanceInForce, asOpenSignals, scoreOf } from '../../domain/signal-l
 import type { AppDeps, Caller } from '../context';
 import { afterCursor, keysetPage } from '../cursor';
 import { AppError, notFound } from '../errors';
-import type { AcceptSignalInput, ListSignalsQuery } from '../schemas/signals';
+import type { AcceptSignalInput, ListSignalsQuery, SearchSignalsQuery } from '../schemas/signals';
 import { requireAccount } from './accounts';
 import { audit } from './audit-log';
 
@@ -61,6 +61,36 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
     },
   });
   if (rows.length === 0) await requireAccount(db, caller, awsAccountId);
+  const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
+  return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };
+}
+
+/**
+ * A page of the signals of all the tenant's accounts (GET /signals), or of one account or the accounts with a tag,
+ * newest first. An account or tag that matches nothing is an empty page, as any filter is: the caller learns nothing
+ * of other tenants' accounts.
+ */
+export async function searchTenantSignals({ db }: Deps, caller: Caller, query: SearchSignalsQuery) {
+  if (query.aws_account_id && query.cloud_account_id && query.aws_account_id !== query.cloud_account_id) {
+    const problem = { field: 'cloud_account_id', message: 'must equal aws_account_id when both are given' };
+    throw new AppError('validation_failed', `Invalid query: ${problem.field}: ${problem.message}`, { details: [problem] });
+  }
+  const rows = await listTenantSignalPage({
+    db,
+    now: new Date(),
+    filter: {
+      tenantId: caller.tenantId,
+      awsAccountId: query.aws_account_id ?? query.cloud_account_id,
+      tag: query.tag,
+      severity: query.severity,
+      scenario: query.scenario,
+      checkId: query.check_id,
+      since: query.since ? new Date(query.since) : undefined,
+      status: query.status,
+      after: afterCursor(query.next_token),
+      limit: query.limit + 1,
+    },
+  });
   const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
   return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };
 }

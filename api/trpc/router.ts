@@ -9,6 +9,8 @@ import { complianceRouter } from './routers/compliance';
 import { exportsRouter } from './routers/exports';
 import { integrationsRouter } from './routers/integrations';
 import { meRouter } from './routers/me';
+import { organizationsRouter } from './routers/organizations';
+import { overviewRouter } from './routers/overview';
 import { signalsRouter } from './routers/signals';
 import { usersRouter } from './routers/users';
 
@@ -17,6 +19,8 @@ export const appRouter = router({
   auth: authRouter,
   me: meRouter,
   accounts: accountsRouter,
+  organizations: organizationsRouter,
+  overview: overviewRouter,
   signals: signalsRouter,
   compliance: complianceRouter,
   exports: exportsRouter,

@@ -3,12 +3,13 @@ import { GetCallerIdentityCommand, STSClient, type STSClientConfig } from '@aws-
 import type { Logger } from '../../config/logger';
 import type { Inventory } from '../../domain/inventory';
 import {
-  type AccessCheck, type Checkpoint, type CloudProvider, type CollectOptions, RoleUnavailableError, type RoleTarget,
+  type AccessCheck, type Checkpoint, type CloudProvider, type CollectOptions, type OrganizationDescription, RoleUnavailableError, type RoleTarget,
 } from '../types';
 import { collectAccountInventory } from './collectors';
 import { openSession } from './collectors/session';
 import { assumeCustomerRole, renewingCredentials, type TemporaryCredentials } from './credentials';
 import { customerSideErrorCode, hasCode } from './errors';
+import { readOrganization } from './organizations';
 import { accessFailureReasons } from './reasons';
 import { evaluateTrustPolicy, parsePolicyDocument } from './trust-policy';
 
@@ -63,7 +64,8 @@ export function createAwsProvider({
     }
   }
 
-  async function checkAccess(target: RoleTarget): Promise<AccessCheck> {
+  /** Checks that the assumed role is set up as our snippets create it: it exists and trusts Sentinel only with the ExternalId. */
+  async function checkRole(target: RoleTarget, credentials: TemporaryCredentials): Promise<AccessCheck> {
     const sentinel = await sentinelAccountId();
     const reasons = accessFailureReasons({ target, sentinelAccountId: sentinel });
     const context = { tenantId: target.tenantId, awsAccountId: target.awsAccountId };
@@ -71,11 +73,7 @@ export function createAwsProvider({
       log.info({ ...context, code }, 'customer role check failed');
       return { ok: false, code, reason };
     };
-
-    const assumed = await assume(target);
-    if ('refused' in assumed) return fail('access_denied', reasons.accessDenied(assumed.refused));
-
-    const iam = new IAMClient({ region, credentials: assumed.credentials, ...endpoint });
+    const iam = new IAMClient({ region, credentials, ...endpoint });
     try {
       const { Role } = await iam.send(new GetRoleCommand({ RoleName: target.roleName }));
       const verdict = evaluateTrustPolicy({
@@ -95,6 +93,23 @@ export function createAwsProvider({
     }
     log.debug(context, 'customer role check passed');
     return { ok: true };
+  }
+
+  /** Assumes the role and checks it; on success the role's credentials come along. */
+  async function assumeChecked(target: RoleTarget): Promise<{ credentials: TemporaryCredentials } | Exclude<AccessCheck, { ok: true }>> {
+    const assumed = await assume(target);
+    if ('refused' in assumed) {
+      log.info({ tenantId: target.tenantId, awsAccountId: target.awsAccountId, code: 'access_denied' }, 'customer role check failed');
+      const reasons = accessFailureReasons({ target, sentinelAccountId: await sentinelAccountId() });
+      return { ok: false, code: 'access_denied', reason: reasons.accessDenied(assumed.refused) };
+    }
+    const role = await checkRole(target, assumed.credentials);
+    return role.ok ? assumed : role;
+  }
+
+  async function checkAccess(target: RoleTarget): Promise<AccessCheck> {
+    const checked = await assumeChecked(target);
+    return 'credentials' in checked ? { ok: true } : checked;
   }
 
   async function collectInventory(target: RoleTarget, options: CollectOptions = {}): Promise<Inventory> {
@@ -136,5 +151,12 @@ export function createAwsProvider({
     }
   }
 
-  return { kind: 'aws', sentinelAccountId, checkAccess, collectInventory };
+  /** The management role is held to the same setup as an account's: it must require the organization's ExternalId. */
+  async function describeOrganization(target: RoleTarget): Promise<OrganizationDescription> {
+    const checked = await assumeChecked(target);
+    if (!('credentials' in checked)) return checked;
+    return readOrganization({ credentials: checked.credentials, endpointUrl, maxAttempts });
+  }
+
+  return { kind: 'aws', sentinelAccountId, checkAccess, collectInventory, describeOrganization };
 }

@@ -1,6 +1,9 @@
 import type { Inventory } from '../../domain/inventory';
-import { type AccessCheck, type CloudProvider, type CollectOptions, type RoleTarget, RoleUnavailableError } from '../types';
+import {
+  type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, type RoleTarget, RoleUnavailableError,
+} from '../types';
 import { sandboxInventory } from './inventory';
+import { sandboxOrganization } from './organization';
 
 // The demo provider `npm start` uses when no AWS credentials are configured: it reaches no cloud. Every
 // account connects and yields a simulated inventory, except one documented account id that always fails, to
@@ -28,5 +31,10 @@ export function createSandboxProvider(
     return sandboxInventory({ awsAccountId, at: now() });
   }
 
-  return { kind: 'sandbox', sentinelAccountId: async () => sentinelAccountId, checkAccess, collectInventory };
+  async function describeOrganization({ awsAccountId, roleName }: RoleTarget): Promise<OrganizationDescription> {
+    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) return { ok: false, code: 'access_denied', reason: failingAccountReason(roleName) };
+    return sandboxOrganization(awsAccountId);
+  }
+
+  return { kind: 'sandbox', sentinelAccountId: async () => sentinelAccountId, checkAccess, collectInventory, describeOrganization };
 }

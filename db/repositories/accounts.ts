@@ -26,7 +26,10 @@ export async function countLiveAccounts({ db, tenantId }: { db: Conn; tenantId: 
 
 export async function insertAccount({ db, account }: {
   db: Conn;
-  account: { id: string; tenant_id: string; aws_account_id: string; display_name: string | null; tags: string[]; external_id: string; role_name: string; workflow_id: string };
+  account: {
+    id: string; tenant_id: string; aws_account_id: string; display_name: string | null; tags: string[]; external_id: string; role_name: string;
+    workflow_id: string; organization_id: string | null;
+  };
 }): Promise<void> {
   await db.insertInto('accounts').values(account).execute();
 }
@@ -35,7 +38,7 @@ export async function insertAccount({ db, account }: {
 export async function reopenAccount({ db, accountId, fields }: {
   db: Conn;
   accountId: string;
-  fields: { display_name: string | null; tags: string[]; external_id: string; role_name: string; workflow_id: string };
+  fields: { display_name: string | null; tags: string[]; external_id: string; role_name: string; workflow_id: string; organization_id: string | null };
 }): Promise<void> {
   await db.updateTable('accounts').set({
     ...fields, status: 'PENDING', connected_at: null, first_scan_id: null, disconnected_at: null, updated_at: new Date(),
@@ -56,30 +59,82 @@ export interface AccountSummaryJson {
   last_scan_at: string | null;
   tags: string[];
   coverage: { evaluated: number; total: number } | null;
-  score_complete: boolean;
+  score_complete: boolean | null;
+}
+
+/** Which of the tenant's accounts GET /accounts lists, in which order, from where. */
+export interface AccountListFilter {
+  tenantId: string;
+  tag?: string;
+  status?: AccountRow['status'];
+  /** current_srs below this; unscored accounts never match. */
+  srsBelow?: number;
+  /** `connected`: (created_at, id); `srs`: worst first, (current_srs nulls last, aws_account_id). */
+  sort: 'connected' | 'srs';
+  /** Keyset of the previous page's last account, in the page's order. */
+  after?: { sort: 'connected'; createdAt: string; id: string } | { sort: 'srs'; srs: number | null; awsAccountId: string };
+  limit: number;
+}
+
+/** One page of account summaries, the number of accounts matching on every page, and the last row's keys when more follow. */
+export interface AccountSummaryPage {
+  accounts: AccountSummaryJson[];
+  total: number;
+  /** created_at to the microsecond, as the next page's keyset needs it; null on the last page. */
+  next: { created_at: string; id: string; current_srs: number | null; aws_account_id: string } | null;
+}
+
+const ORDER = {
+  connected: sql`created_at, id`,
+  srs: sql`current_srs asc nulls last, aws_account_id`,
+};
+
+function keysetAfter(after: NonNullable<AccountListFilter['after']>) {
+  if (after.sort === 'connected') return sql`(created_at, id) > (${after.createdAt}::timestamptz, ${after.id})`;
+  if (after.srs === null) return sql`(current_srs is null and aws_account_id > ${after.awsAccountId})`;
+  return sql`(current_srs > ${after.srs} or (current_srs = ${after.srs} and aws_account_id > ${after.awsAccountId}) or current_srs is null)`;
 }
 
 /**
- * The tenant's accounts as their summaries, in the order they were connected: PostgreSQL builds the JSON (timestamps
- * formatted as toISOString() writes them, UTC to the millisecond), so the API neither decodes rows and timestamps nor
- * maps them. GET /accounts is the busiest authenticated read.
+ * A page of the tenant's accounts as their summaries, with the count of all that match, in one statement: PostgreSQL
+ * builds the JSON (timestamps formatted as toISOString() writes them, UTC to the millisecond), so the API neither
+ * decodes rows and timestamps nor maps them. GET /accounts is the busiest authenticated read. One row more than the
+ * page is read to tell whether another page follows.
  */
-export async function listAccountSummaries({ db, tenantId }: { db: Conn; tenantId: string }): Promise<AccountSummaryJson[]> {
-  const { rows } = await sql<{ accounts: AccountSummaryJson[] }>`
-    select coalesce(json_agg(json_build_object(
-      'aws_account_id', aws_account_id,
-      'cloud_account_id', aws_account_id,
-      'display_name', display_name,
-      'status', status,
-      'current_srs', current_srs,
-      'last_scan_at', ${isoTimestamp(sql.ref('last_scan_at'))},
-      'tags', tags,
-      'coverage', case when coverage_evaluated is null or coverage_total is null then null
-                  else json_build_object('evaluated', coverage_evaluated, 'total', coverage_total) end,
-      'score_complete', score_complete
-    ) order by created_at, id), '[]') as accounts
-    from accounts where tenant_id = ${tenantId}`.execute(db);
-  return rows[0]?.accounts ?? [];
+export async function listAccountSummaries({ db, filter }: { db: Conn; filter: AccountListFilter }): Promise<AccountSummaryPage> {
+  const where = [sql`tenant_id = ${filter.tenantId}`];
+  if (filter.tag !== undefined) where.push(sql`${filter.tag} = any(tags)`);
+  if (filter.status !== undefined) where.push(sql`status = ${filter.status}`);
+  if (filter.srsBelow !== undefined) where.push(sql`current_srs < ${filter.srsBelow}`);
+  const order = ORDER[filter.sort];
+  const after = filter.after ? keysetAfter(filter.after) : sql`true`;
+  const { rows } = await sql<AccountSummaryPage>`
+    with matching as (
+      select * from accounts where ${sql.join(where, sql` and `)}
+    ), page as (
+      select matching.*, row_number() over (order by ${order}) as position
+      from matching where ${after} order by ${order} limit ${filter.limit + 1}
+    )
+    select
+      (select count(*)::int from matching) as total,
+      (select coalesce(json_agg(json_build_object(
+        'aws_account_id', aws_account_id,
+        'cloud_account_id', aws_account_id,
+        'display_name', display_name,
+        'status', status,
+        'current_srs', current_srs,
+        'last_scan_at', ${isoTimestamp(sql.ref('last_scan_at'))},
+        'tags', tags,
+        'coverage', case when coverage_evaluated is null or coverage_total is null then null
+                    else json_build_object('evaluated', coverage_evaluated, 'total', coverage_total) end,
+        'score_complete', score_complete
+      ) order by position), '[]') from page where position <= ${filter.limit}) as accounts,
+      (select json_build_object(
+        'created_at', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', id,
+        'current_srs', current_srs, 'aws_account_id', aws_account_id)
+       from page where position = ${filter.limit} and exists (select 1 from page where position > ${filter.limit})) as next`
+    .execute(db);
+  return rows[0] ?? { accounts: [], total: 0, next: null };
 }
 
 /** Looks an account up by its 12-digit AWS id within one tenant; other tenants' accounts are invisible. */
@@ -179,8 +234,10 @@ export async function deleteUnstartedAccount({ db, accountId, externalId }: { db
 
 /** Takes back a connect of an existing row whose workflow could not be started: the row as it was before. */
 export async function restoreAccount({ db, previous, externalId }: { db: Conn; previous: AccountRow; externalId: string }): Promise<void> {
-  const { display_name, tags, external_id, role_name, workflow_id, status, connected_at, first_scan_id, disconnected_at, updated_at } = previous;
+  const {
+    display_name, tags, external_id, role_name, workflow_id, organization_id, status, connected_at, first_scan_id, disconnected_at, updated_at,
+  } = previous;
   await db.updateTable('accounts')
-    .set({ display_name, tags, external_id, role_name, workflow_id, status, connected_at, first_scan_id, disconnected_at, updated_at })
+    .set({ display_name, tags, external_id, role_name, workflow_id, organization_id, status, connected_at, first_scan_id, disconnected_at, updated_at })
     .where('id', '=', previous.id).where('external_id', '=', externalId).where('status', '=', 'PENDING').execute();
 }

@@ -58,8 +58,8 @@ export interface SignalJson {
 }
 
 /** One row of a signals page: the signal as JSON, and its keyset (detected_at as toISOString() writes it, and id). */
-export interface SignalPageRow {
-  signal: SignalJson;
+export interface SignalPageRow<J = SignalJson> {
+  signal: J;
   at: string;
   id: string;
 }
@@ -67,43 +67,85 @@ export interface SignalPageRow {
 const ISO = (column: string) => isoTimestamp(sql.ref(column));
 
 /**
- * A page of an account's signals, newest first by (detected_at, id), the account looked up by its AWS id in the same
- * query; keyset pagination, so page 100 costs what page 1 costs. PostgreSQL builds each signal's JSON (an acceptance
- * shows while in force at `now`, as domain/signal-lifecycle.ts `acceptanceInForce` decides): the API neither decodes
- * rows and timestamps nor maps them.
+ * The pairs of json_build_object that write a signal as the signals endpoints show it; an acceptance shows while in
+ * force at `now`, as domain/signal-lifecycle.ts `acceptanceInForce` decides.
  */
-export async function listSignalPage({ db, filter, now }: { db: Conn; filter: SignalFilter; now: Date }): Promise<SignalPageRow[]> {
+function signalJsonPairs(now: Date) {
   const inForce = sql`signal_acceptances.accepted_at is not null
     and (signal_acceptances.expires_at is null or signal_acceptances.expires_at > ${now})`;
+  return sql`'signal_id', signals.id, 'scenario', signals.scenario, 'severity', signals.severity, 'title', signals.title,
+    'description', signals.description, 'detected_at', ${ISO('signals.detected_at')},
+    'resolved_at', ${ISO('signals.resolved_at')}, 'check_id', signals.check_id, 'resource', signals.resource,
+    'region', signals.region,
+    'accepted', case when ${inForce} then json_build_object(
+      'by_user_id', signal_acceptances.accepted_by, 'by_email', coalesce(signal_acceptances.accepted_by_email, ''),
+      'reason', coalesce(signal_acceptances.reason, ''), 'accepted_at', ${ISO('signal_acceptances.accepted_at')},
+      'expires_at', ${ISO('signal_acceptances.expires_at')}) end`;
+}
+
+/** The conditions every signals page applies: severity, scenario, check, since, status, and the keyset. */
+function pageConditions(filter: Omit<SignalFilter, 'tenantId' | 'awsAccountId' | 'limit'>) {
+  const conditions = [];
+  if (filter.severity) conditions.push(sql<boolean>`signals.severity = ${filter.severity}`);
+  if (filter.scenario) conditions.push(sql<boolean>`signals.scenario = ${filter.scenario}`);
+  if (filter.checkId) conditions.push(sql<boolean>`signals.check_id = ${filter.checkId}`);
+  if (filter.since) conditions.push(sql<boolean>`signals.detected_at > ${filter.since}`);
+  if (filter.status === 'open') conditions.push(sql<boolean>`signals.resolved_at is null`);
+  if (filter.status === 'resolved') conditions.push(sql<boolean>`signals.resolved_at is not null`);
+  if (filter.after) conditions.push(sql<boolean>`(signals.detected_at, signals.id) < (${filter.after.at}, ${filter.after.id})`);
+  return conditions;
+}
+
+/**
+ * A page of an account's signals, newest first by (detected_at, id), the account looked up by its AWS id in the same
+ * query; keyset pagination, so page 100 costs what page 1 costs. PostgreSQL builds each signal's JSON: the API
+ * neither decodes rows and timestamps nor maps them.
+ */
+export async function listSignalPage({ db, filter, now }: { db: Conn; filter: SignalFilter; now: Date }): Promise<SignalPageRow[]> {
   let query = signalsWithCurrentAcceptance(db)
+    .select([sql<SignalJson>`json_build_object(${signalJsonPairs(now)})`.as('signal'), ISO('signals.detected_at').as('at'), 'signals.id'])
+    .where('signals.tenant_id', '=', filter.tenantId)
+    .where('signals.account_id', '=', (eb) => eb.selectFrom('accounts').select('accounts.id')
+      .where('accounts.tenant_id', '=', filter.tenantId).where('accounts.aws_account_id', '=', filter.awsAccountId));
+  for (const condition of pageConditions(filter)) query = query.where(condition);
+  const rows = await query.orderBy('signals.detected_at', 'desc').orderBy('signals.id', 'desc').limit(filter.limit).execute();
+  return rows as SignalPageRow[];
+}
+
+/** The signals of a tenant's accounts: all of them, one (by its AWS id), or those with a tag. */
+export interface TenantSignalFilter extends Omit<SignalFilter, 'awsAccountId'> {
+  awsAccountId?: string;
+  tag?: string;
+}
+
+/** A signal of GET /signals: the signal as the per-account list shows it, and its account. */
+export type AccountSignalJson = SignalJson & { aws_account_id: string; cloud_account_id: string; display_name: string | null };
+
+/**
+ * A page of the signals of a tenant's accounts, newest first by (detected_at, id) like an account's, each beside its
+ * account's ids and name. One account is read through its own index (signals_account_detected_idx); the whole tenant,
+ * or the accounts with a tag, through signals_tenant_detected_idx.
+ */
+export async function listTenantSignalPage({ db, filter, now }: { db: Conn; filter: TenantSignalFilter; now: Date }) {
+  let query = signalsWithCurrentAcceptance(db)
+    .innerJoin('accounts', 'accounts.id', 'signals.account_id')
     .select([
-      sql<SignalJson>`json_build_object(
-        'signal_id', signals.id, 'scenario', signals.scenario, 'severity', signals.severity, 'title', signals.title,
-        'description', signals.description, 'detected_at', ${ISO('signals.detected_at')},
-        'resolved_at', ${ISO('signals.resolved_at')}, 'check_id', signals.check_id, 'resource', signals.resource,
-        'region', signals.region,
-        'accepted', case when ${inForce} then json_build_object(
-          'by_user_id', signal_acceptances.accepted_by, 'by_email', coalesce(signal_acceptances.accepted_by_email, ''),
-          'reason', coalesce(signal_acceptances.reason, ''), 'accepted_at', ${ISO('signal_acceptances.accepted_at')},
-          'expires_at', ${ISO('signal_acceptances.expires_at')}) end)`.as('signal'),
+      sql<AccountSignalJson>`json_build_object(${signalJsonPairs(now)}, 'aws_account_id', accounts.aws_account_id,
+        'cloud_account_id', accounts.aws_account_id, 'display_name', accounts.display_name)`.as('signal'),
       ISO('signals.detected_at').as('at'),
       'signals.id',
     ])
     .where('signals.tenant_id', '=', filter.tenantId)
-    .where('signals.account_id', '=', (eb) => eb.selectFrom('accounts').select('accounts.id')
-      .where('accounts.tenant_id', '=', filter.tenantId).where('accounts.aws_account_id', '=', filter.awsAccountId));
-  if (filter.severity) query = query.where('signals.severity', '=', filter.severity);
-  if (filter.scenario) query = query.where('signals.scenario', '=', filter.scenario);
-  if (filter.checkId) query = query.where('signals.check_id', '=', filter.checkId);
-  if (filter.since) query = query.where('signals.detected_at', '>', filter.since);
-  if (filter.status === 'open') query = query.where('signals.resolved_at', 'is', null);
-  if (filter.status === 'resolved') query = query.where('signals.resolved_at', 'is not', null);
-  if (filter.after) {
-    const { at, id } = filter.after;
-    query = query.where(sql<boolean>`(signals.detected_at, signals.id) < (${at}, ${id})`);
+    .where('accounts.tenant_id', '=', filter.tenantId);
+  const { awsAccountId, tag } = filter;
+  if (awsAccountId !== undefined) {
+    query = query.where('signals.account_id', '=', (eb) => eb.selectFrom('accounts as one').select('one.id')
+      .where('one.tenant_id', '=', filter.tenantId).where('one.aws_account_id', '=', awsAccountId));
   }
+  if (tag !== undefined) query = query.where(sql<boolean>`${tag} = any(accounts.tags)`);
+  for (const condition of pageConditions(filter)) query = query.where(condition);
   const rows = await query.orderBy('signals.detected_at', 'desc').orderBy('signals.id', 'desc').limit(filter.limit).execute();
-  return rows as SignalPageRow[];
+  return rows as SignalPageRow<AccountSignalJson>[];
 }
 
 /** One signal of an account, with its current acceptance; `forUpdate` locks the signal's row. */

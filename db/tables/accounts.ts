@@ -19,6 +19,8 @@ export interface AccountsTable {
   external_id: string;
   role_name: string;
   workflow_id: string;
+  /** The organization that connected the account (null: connected on its own). */
+  organization_id: Generated<string | null>;
   current_srs: number | null;
   first_scan_id: string | null;
   connected_at: Timestamp | null;

@@ -7,6 +7,7 @@ import { ROLE_NAME } from '../../domain/onboarding';
 import { getPlan } from '../../domain/plans';
 import { accountWorkflowId, stateQuery } from '../../workflows/contracts';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { random, type SeedAccount, seedFleet } from '../helpers/fleet';
 
 // End to end against the Temporal dev server: the API starts the account workflow, a real worker runs it.
 let ctx: TestContext;
@@ -120,12 +121,127 @@ describe('GET /accounts', () => {
   });
 });
 
+describe('GET /accounts: pages, filters and order', () => {
+  // 250 accounts seeded in the database (no workflows: the list reads rows only). Connection times come in groups
+  // of three equal to the microsecond, so the id breaks ties; scores repeat, and one in six accounts has none.
+  let fleet: TestUser;
+  let accounts: SeedAccount[];
+  const TAGS = ['prod', 'staging', 'eu'];
+  const STATUSES = ['ACTIVE', 'ACTIVE', 'PENDING', 'DISCONNECTED'] as const;
+
+  beforeAll(async () => {
+    fleet = await signupAndLogin(ctx);
+    const r = random(250);
+    const base = Date.parse('2026-06-01T00:00:00Z');
+    accounts = Array.from({ length: 250 }, (_, i) => ({
+      id: `acc_page${String(1000 - i).padStart(4, '0')}${fleet.tenantId.slice(-6)}`,
+      awsAccountId: String(300_000_000_000 + ((i * 7919) % 250)),
+      displayName: `Paged ${i}`,
+      tags: TAGS.filter(() => r.chance(0.4)),
+      status: r.pick(STATUSES),
+      currentSrs: i % 6 === 0 ? null : r.int(0, 20) * 5,
+      coverage: null,
+      scoreComplete: null,
+      createdAt: new Date(base + Math.floor(i / 3) * 60_000),
+    }));
+    await seedFleet(ctx.db, fleet.tenantId, { accounts });
+    // Microseconds PostgreSQL keeps and a millisecond cursor would lose.
+    await sql`update accounts set created_at = created_at + interval '123 microseconds' where tenant_id = ${fleet.tenantId}`.execute(ctx.db);
+  });
+
+  const connectedOrder = (list: SeedAccount[]) => [...list].sort((a, b) =>
+    a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)).map((a) => a.awsAccountId);
+  const srsOrder = (list: SeedAccount[]) => [...list].sort((a, b) =>
+    (a.currentSrs ?? 101) - (b.currentSrs ?? 101) || (a.awsAccountId < b.awsAccountId ? -1 : 1)).map((a) => a.awsAccountId);
+
+  /** Every page of a listing, following next_token; each page's total is checked against the first. */
+  async function walk(query: Record<string, string | number>) {
+    const ids: string[] = [];
+    let token: string | null = null;
+    let pages = 0;
+    let total: number | undefined;
+    do {
+      const res: { body: { accounts: { aws_account_id: string }[]; total: number; next_token: string | null } } = await ctx.http.get('/accounts')
+        .query({ ...query, ...(token ? { next_token: token } : {}) }).set(fleet.auth).expect(200);
+      total ??= res.body.total;
+      expect(res.body.total).toBe(total);
+      ids.push(...res.body.accounts.map((a) => a.aws_account_id));
+      token = res.body.next_token;
+      pages += 1;
+    } while (token);
+    return { ids, pages, total };
+  }
+
+  it('answers every account in one page by default, in the order they were connected', async () => {
+    const res = await ctx.http.get('/accounts').set(fleet.auth).expect(200);
+    expect(res.body.total).toBe(250);
+    expect(res.body.next_token).toBeNull();
+    expect(res.body.accounts.map((a: { aws_account_id: string }) => a.aws_account_id)).toEqual(connectedOrder(accounts));
+  });
+
+  it('pages 250 accounts by 100: three pages, each account once, the total on each', async () => {
+    const { ids, pages, total } = await walk({ limit: 100 });
+    expect({ pages, total }).toEqual({ pages: 3, total: 250 });
+    expect(ids).toEqual(connectedOrder(accounts));
+  });
+
+  it('sorts by score, worst first, unscored last, then by AWS account id, across pages', async () => {
+    const { ids, pages } = await walk({ sort: 'srs', limit: 7 });
+    expect(pages).toBe(Math.ceil(250 / 7));
+    expect(ids).toEqual(srsOrder(accounts));
+  });
+
+  it.each([
+    ['tag', { tag: 'staging' }, (a: SeedAccount) => a.tags.includes('staging')],
+    ['status', { status: 'DISCONNECTED' }, (a: SeedAccount) => a.status === 'DISCONNECTED'],
+    ['srs_below', { srs_below: 40 }, (a: SeedAccount) => a.currentSrs !== null && a.currentSrs < 40],
+    ['srs_below 101 (every scored account)', { srs_below: 101 }, (a: SeedAccount) => a.currentSrs !== null],
+    ['srs_below 0 (none)', { srs_below: 0 }, () => false],
+    ['tag, status and srs_below together', { tag: 'prod', status: 'ACTIVE', srs_below: 60 },
+      (a: SeedAccount) => a.tags.includes('prod') && a.status === 'ACTIVE' && a.currentSrs !== null && a.currentSrs < 60],
+  ])('filters by %s, in either order, with the total of all pages', async (_label, filter, matches) => {
+    const expected = accounts.filter(matches);
+    const connected = await walk({ ...filter, limit: 9 });
+    expect(connected.total).toBe(expected.length);
+    expect(connected.ids).toEqual(connectedOrder(expected));
+    const worst = await walk({ ...filter, sort: 'srs', limit: 9 });
+    expect(worst.ids).toEqual(srsOrder(expected));
+  });
+
+  it.each([
+    ['a limit of 0', { limit: 0 }, 'limit'],
+    ['a limit of 251', { limit: 251 }, 'limit'],
+    ['a non-numeric limit', { limit: 'all' }, 'limit'],
+    ['an unknown status', { status: 'GONE' }, 'status'],
+    ['srs_below -1', { srs_below: -1 }, 'srs_below'],
+    ['srs_below 102', { srs_below: 102 }, 'srs_below'],
+    ['a fractional srs_below', { srs_below: 1.5 }, 'srs_below'],
+    ['an unknown sort', { sort: 'name' }, 'sort'],
+    ['an empty tag', { tag: ' ' }, 'tag'],
+    ['an unknown parameter', { order: 'asc' }, 'order'],
+  ])('rejects %s with 400 naming it', async (_label, query, field) => {
+    const res = await ctx.http.get('/accounts').query(query).set(fleet.auth).expect(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.error).toContain(field);
+  });
+
+  it('rejects a malformed cursor, or one of the other order, with 400 invalid_cursor', async () => {
+    const connected = (await ctx.http.get('/accounts').query({ limit: 1 }).set(fleet.auth).expect(200)).body.next_token;
+    const bySrs = (await ctx.http.get('/accounts').query({ limit: 1, sort: 'srs' }).set(fleet.auth).expect(200)).body.next_token;
+    const forged = Buffer.from(JSON.stringify(['srs', 101, '300000000000'])).toString('base64url');
+    for (const [token, sort] of [['garbage', 'connected'], [connected, 'srs'], [bySrs, 'connected'], [forged, 'srs']]) {
+      const res = await ctx.http.get('/accounts').query({ next_token: token, sort }).set(fleet.auth).expect(400);
+      expect(res.body.code).toBe('invalid_cursor');
+    }
+  });
+});
+
 describe('tenant isolation', () => {
   it("answers 404 for another tenant's account and changes nothing", async () => {
     const intruder = await signupAndLogin(ctx);
     await ctx.http.get('/accounts/111122223333').set(intruder.auth).expect(404);
     await ctx.http.delete('/accounts/111122223333').set(intruder.auth).expect(404);
-    expect((await ctx.http.get('/accounts').set(intruder.auth).expect(200)).body).toEqual({ accounts: [], total: 0 });
+    expect((await ctx.http.get('/accounts').set(intruder.auth).expect(200)).body).toEqual({ accounts: [], total: 0, next_token: null });
     const got = await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200);
     expect(got.body.status).toBe('PENDING');
   });

@@ -275,6 +275,7 @@ describe('request schemas', () => {
     ids.user_id = (await call('post', '/users/invite', { body: { email: 'existing@example.com', name: 'Existing' } })).body.user_id;
     ids.account_id = AWS_ID;
     ids.signal_id = 'sig_01NOTHING0000000000000000';
+    ids.org_id = (await call('post', '/organizations', { body: { management_account_id: '210987654321' } })).body.org_id;
   });
 
   /** Whether the document's schemas accept the input (body, or each query parameter and no unknown one). */

@@ -33,7 +33,7 @@ function concrete(path: string): string {
   return path.replace(':accountId', '999999999998').replace(':ruleId', 'rule_01NOTHING0000000000000000')
     .replace(':alertId', 'alrt_01NOTHING0000000000000000').replace(':userId', 'usr_01NOTHING0000000000000000')
     .replace(':teamId', 'T0NOTHING').replace(':exportId', 'exp_01NOTHING0000000000000000')
-    .replace(':signalId', 'sig_01NOTHING0000000000000000');
+    .replace(':signalId', 'sig_01NOTHING0000000000000000').replace(':orgId', 'org_01NOTHING0000000000000000');
 }
 
 describe('the role matrix', () => {

@@ -29,6 +29,25 @@ describe('sandbox provider', () => {
     expect(steps).toEqual(['sandbox']);
   });
 
+  it('describes the same demo organization for a management account every time: members in two OUs, ids of their own', async () => {
+    const described = await sandbox.describeOrganization(target('111122223333'));
+    expect(await sandbox.describeOrganization(target('111122223333'))).toEqual(described);
+    if (!described.ok) throw new Error(described.reason);
+    expect(described.organization.managementAccountId).toBe('111122223333');
+    const members = described.accounts.filter((a) => a.awsAccountId !== '111122223333');
+    expect(members.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(members.map((a) => a.ouPath))).toEqual(new Set(['Root/Production', 'Root/Development']));
+    expect(members.every((a) => /^[0-9]{12}$/.test(a.awsAccountId) && a.status === 'ACTIVE')).toBe(true);
+    // Another organization's members are other accounts.
+    const other = await sandbox.describeOrganization(target('444455556666'));
+    const ids = new Set(members.map((a) => a.awsAccountId));
+    expect(other.ok && other.accounts.some((a) => ids.has(a.awsAccountId))).toBe(false);
+  });
+
+  it('fails the failing demo account as a management account too', async () => {
+    expect(await sandbox.describeOrganization(target(SANDBOX_FAILING_ACCOUNT_ID))).toMatchObject({ ok: false, code: 'access_denied' });
+  });
+
   it('cannot assume the role of the failing demo account', async () => {
     const collecting = sandbox.collectInventory(target(SANDBOX_FAILING_ACCOUNT_ID));
     await expect(collecting).rejects.toBeInstanceOf(RoleUnavailableError);

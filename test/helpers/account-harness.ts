@@ -94,7 +94,9 @@ export class AccountHarness {
   }
 
   activities() {
-    return createActivities({ db: this.database.db, log: this.log, cloud: this.cloud, config: this.config, mailer: this.mailer, storage: this.storage });
+    return createActivities({
+      db: this.database.db, log: this.log, cloud: this.cloud, config: this.config, mailer: this.mailer, storage: this.storage, temporal: this.env.client,
+    });
   }
 
   start(input: SeededAccount) {

@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { createCloudProvider } from '../../cloud';
+import { createTemplatePublisher } from '../../cloud/aws/template-publisher';
 import type { CloudProvider } from '../../cloud/types';
 import type { AppDeps } from '../../api/context';
 import { type Config, loadConfig } from '../../config/config';
@@ -60,7 +61,8 @@ export async function createTestContext(
   const cloud = cloudOverride ?? createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db: database.db, log });
   const storage = createExportStorage(config);
-  const deps: AppDeps = { db: database.db, config, log, temporal, cloud, mailer, storage };
+  const templates = createTemplatePublisher(config.cloud);
+  const deps: AppDeps = { db: database.db, config, log, temporal, cloud, mailer, storage, templates };
   const app = createApp(deps);
 
   let worker: Worker | undefined;
@@ -78,6 +80,7 @@ export async function createTestContext(
       config,
       mailer,
       storage,
+      temporal,
       workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
     });
     workerRun = worker.run();

@@ -1,4 +1,6 @@
-import { type AccessCheck, type CloudProvider, type RoleTarget, RoleUnavailableError } from '../../cloud/types';
+import {
+  type AccessCheck, type CloudProvider, type OrganizationDescription, type OrganizationMember, type RoleTarget, RoleUnavailableError,
+} from '../../cloud/types';
 import type { Inventory } from '../../domain/inventory';
 import { cleanInventory } from './inventory';
 
@@ -10,6 +12,9 @@ export class ScriptedCloud implements CloudProvider {
   readonly kind = 'sandbox' as const;
   private readonly denied = new Map<string, string>();
   private readonly inventories = new Map<string, (at: Date) => Inventory>();
+  private readonly organizations = new Map<string, OrganizationMember[]>();
+  /** How many times each management account's organization was described (a sync or a verification each). */
+  readonly describes = new Map<string, number>();
   /** The time a scan observes the account at; the harness points it at the test server's (skipped) clock. */
   private clock: () => Promise<Date> = async () => new Date();
 
@@ -28,6 +33,19 @@ export class ScriptedCloud implements CloudProvider {
     const at = await this.clock();
     const scripted = this.inventories.get(target.awsAccountId);
     return scripted ? scripted(at) : cleanInventory(at.toISOString());
+  }
+
+  async describeOrganization(target: RoleTarget): Promise<OrganizationDescription> {
+    this.describes.set(target.awsAccountId, (this.describes.get(target.awsAccountId) ?? 0) + 1);
+    const reason = this.denied.get(target.awsAccountId);
+    if (reason) return { ok: false, code: 'access_denied', reason };
+    const accounts = this.organizations.get(target.awsAccountId) ?? [];
+    return { ok: true, organization: { id: `o-${target.awsAccountId}`, managementAccountId: target.awsAccountId }, accounts };
+  }
+
+  /** The member accounts the organization managed from `managementAccountId` reports from now on. */
+  setOrganization(managementAccountId: string, accounts: OrganizationMember[]): void {
+    this.organizations.set(managementAccountId, accounts);
   }
 
   deny(awsAccountId: string, reason = 'The role cannot be assumed'): void {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
+import { seedFleet } from '../helpers/fleet';
 import { callerFor, failure } from './caller';
 
 // The tRPC procedures through createCaller, against the real database, Temporal dev server and worker with the
@@ -60,10 +61,52 @@ describe('auth', () => {
   });
 });
 
+describe('the fleet views', () => {
+  it('answer the overview, a search across accounts and a page of accounts as REST does, with the same errors', async () => {
+    const fleet = await signupAndLogin(ctx, 'Fleet Owner');
+    const base = Date.now() - 3_600_000;
+    await seedFleet(ctx.db, fleet.tenantId, {
+      accounts: [0, 1, 2].map((i) => ({
+        id: `acc_trpcfleet${i}`, awsAccountId: `61000000000${i}`, displayName: `Fleet ${i}`, tags: i === 0 ? ['prod'] : ['dev'],
+        status: 'ACTIVE' as const, currentSrs: 90 - i * 30, coverage: { evaluated: 67, total: 67 }, scoreComplete: true,
+        createdAt: new Date(base + i),
+      })),
+      signals: Array.from({ length: 9 }, (_, i) => ({
+        id: `sig_trpcfleet${i}`, accountId: `acc_trpcfleet${i % 3}`, severity: 'HIGH' as const, scenario: 'iam' as const,
+        checkId: 'iam.user_admin_access', detectedAt: new Date(base + i * 1000), resolvedAt: null,
+      })),
+    });
+    const api = callerFor(ctx, fleet);
+    const rest = (path: string, query: object = {}) => ctx.http.get(path).query(query).set(fleet.auth).expect(200).then((r) => r.body);
+
+    const { generated_at: _at, ...overview } = await api.overview.get();
+    const { generated_at: _restAt, ...restOverview } = await rest('/overview');
+    expect(overview).toEqual(restOverview);
+    expect(overview.open_signals.total).toBe(9);
+
+    expect(await api.signals.search()).toEqual(await rest('/signals'));
+    const prod = await api.signals.search({ tag: 'prod', limit: 2 });
+    expect(prod).toEqual(await rest('/signals', { tag: 'prod', limit: 2 }));
+    expect(prod.signals.map((s) => s.aws_account_id)).toEqual(['610000000000', '610000000000']);
+    expect(await api.signals.search({ tag: 'prod', limit: 2, next_token: prod.next_token! }))
+      .toEqual(await rest('/signals', { tag: 'prod', limit: 2, next_token: prod.next_token }));
+
+    const worst = await api.accounts.list({ sort: 'srs', limit: 2 });
+    expect(worst).toEqual(await rest('/accounts', { sort: 'srs', limit: 2 }));
+    expect(worst.accounts.map((a) => a.current_srs)).toEqual([30, 60]);
+    expect(await api.accounts.list()).toEqual(await rest('/accounts'));
+
+    expect(await failure(api.signals.search({ next_token: 'garbage' }))).toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
+    expect(await failure(api.accounts.list({ sort: 'srs', next_token: worst.next_token!.slice(1) })))
+      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
+    expect(await failure(api.accounts.list({ limit: 251 }))).toMatchObject({ trpc: 'BAD_REQUEST', code: 'validation_failed' });
+  });
+});
+
 describe('an account from connect to first scan', () => {
   it('connects, verifies, scans, and serves score, findings, history, checklist and exports', async () => {
     const api = callerFor(ctx, owner);
-    expect(await api.accounts.list()).toEqual({ accounts: [], total: 0 });
+    expect(await api.accounts.list()).toEqual({ accounts: [], total: 0, next_token: null });
     await api.alertRules.create({ name: 'Anything', min_srs: 100, channels: [EMAIL_CHANNEL] });
 
     const connected = await api.accounts.connect({ aws_account_id: AWS_ID, display_name: 'Sandbox', tags: ['demo'] });

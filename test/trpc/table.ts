@@ -9,6 +9,7 @@ export interface Ids {
   user: string;
   team: string;
   signal: string;
+  organization: string;
 }
 
 export interface Entry {
@@ -20,6 +21,7 @@ export interface Entry {
 }
 
 const UNKNOWN_ACCOUNT = { account_id: '000000000000' };
+const UNKNOWN_ORG = { org_id: 'org_01NOTHING0000000000000000' };
 
 export const PROCEDURES: Record<string, Entry> = {
   'auth.signup': { operation: 'signup' },
@@ -37,7 +39,17 @@ export const PROCEDURES: Record<string, Entry> = {
   'me.get': { operation: 'getProfile' },
   'me.rename': { operation: 'renameSelf', harmless: { name: '' } },
   'me.resendVerificationEmail': { operation: 'resendVerificationEmail' },
+  'organizations.list': { operation: 'listOrganizations' },
+  'organizations.connect': { operation: 'connectOrganization', harmless: { management_account_id: 'nope' } },
+  'organizations.get': { operation: 'getOrganization', harmless: UNKNOWN_ORG, withIdsOf: (ids) => ({ org_id: ids.organization }) },
+  'organizations.verify': { operation: 'verifyOrganization', harmless: UNKNOWN_ORG, withIdsOf: (ids) => ({ org_id: ids.organization }) },
+  'organizations.sync': { operation: 'syncOrganization', harmless: UNKNOWN_ORG, withIdsOf: (ids) => ({ org_id: ids.organization }) },
+  'organizations.remove': {
+    operation: 'disconnectOrganization', harmless: UNKNOWN_ORG, withIdsOf: (ids) => ({ org_id: ids.organization, disconnect_accounts: true }),
+  },
   'accounts.list': { operation: 'listAccounts' },
+  'overview.get': { operation: 'getOverview' },
+  'signals.search': { operation: 'searchSignals', harmless: { limit: 0 } },
   'accounts.connect': { operation: 'connectAccount', harmless: { aws_account_id: 'nope' } },
   'accounts.get': { operation: 'getAccount', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'accounts.verify': { operation: 'verifyAccount', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },

@@ -15,6 +15,7 @@ import { type Ids, PROCEDURES } from './table';
 
 const AWS_ID = '123456789012';
 const TEAM_A = 'T0TRPCA1';
+const ORG_MANAGEMENT_ID = '210987654321';
 
 let ctx: TestContext;
 let a: TestUser;
@@ -52,12 +53,16 @@ beforeAll(async () => {
   expect(signals.count).toBeGreaterThan(0);
   // One of A's risks accepted: B can neither undo nor replace it.
   await api.signals.accept({ account_id: AWS_ID, signal_id: signals.signals[0]!.signal_id, body: { reason: 'A accepts this' } });
-  const base = { account: AWS_ID, rule: rule.rule_id, alert: alert.alert_id, team: TEAM_A, signal: signals.signals[1]!.signal_id };
+  // An organization of A's, left PENDING: its syncs would connect accounts while the test compares snapshots.
+  const org = await api.organizations.connect({ management_account_id: ORG_MANAGEMENT_ID });
+  const base = {
+    account: AWS_ID, rule: rule.rule_id, alert: alert.alert_id, team: TEAM_A, signal: signals.signals[1]!.signal_id, organization: org.org_id,
+  };
   variants = [
     { ...base, user: invited.user_id }, { ...base, user: a.userId }, { ...base, user: a.userId, signal: signals.signals[0]!.signal_id },
   ];
   markers = [a.tenantId, a.userId, a.email, invited.user_id, invited.email, account.id, account.external_id, rule.rule_id, alert.alert_id,
-    TEAM_A, 'A accepts this', ...signals.signals.map((s) => s.signal_id)];
+    TEAM_A, 'A accepts this', org.org_id, org.external_id, ...signals.signals.map((s) => s.signal_id)];
 });
 afterAll(() => ctx.close());
 
@@ -112,10 +117,13 @@ it('shows B none of A\'s data in its lists', async () => {
   const api = callerFor(ctx, b.owner);
   const lists = await Promise.all([
     api.accounts.list(), api.alertRules.list(), api.alerts.list(), api.users.list(), api.integrations.slackWorkspaces(), api.me.get(),
+    api.signals.search(), api.overview.get(),
   ]);
   const text = JSON.stringify(lists);
   expect(markers.filter((m) => text.includes(m))).toEqual([]);
-  expect(lists[0]).toEqual({ accounts: [], total: 0 });
+  expect(lists[0]).toEqual({ accounts: [], total: 0, next_token: null });
+  expect(lists[6]).toEqual({ signals: [], count: 0, next_token: null });
+  expect(lists[7]).toMatchObject({ accounts: { total: 0 }, open_signals: { total: 0 }, worst_accounts: [] });
   expect(lists[2].alerts).toEqual([]);
 });
 

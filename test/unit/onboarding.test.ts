@@ -1,26 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import {
   BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, terraformSnippet, trustPolicy,
 } from '../../domain/onboarding';
-import { PROJECT_ROOT } from '../../scripts/tools';
+import { parseHcl } from '../helpers/role-definitions';
 
 const setup = { sentinelAccountId: '123456789012', externalId: 'Zx9_-abcdefghijklmnopqrstuvwxyz012' };
-
-// A real HCL parser (python-hcl2), asked for plain values: strings unquoted and heredocs as their text.
-const HCL_TO_JSON = `
-import sys, json, hcl2
-options = hcl2.SerializationOptions(strip_string_quotes=True, preserve_heredocs=False, explicit_blocks=False, with_comments=False)
-print(json.dumps(hcl2.loads(sys.stdin.read(), serialization_options=options)))
-`;
-
-type Resources = Record<string, Record<string, Record<string, string>>>;
-
-function parseHcl(text: string): { resource: Resources[]; output: Record<string, Record<string, string>>[] } {
-  const run = spawnSync(path.join(PROJECT_ROOT, '.tools/venv/bin/python'), ['-c', HCL_TO_JSON], { input: text, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`HCL parse failed: ${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
 
 describe('Terraform snippet', () => {
   const parsed = parseHcl(terraformSnippet(setup));

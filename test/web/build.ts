@@ -1,13 +1,44 @@
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+const WAIT_MS = 180_000;
 
 /**
- * Builds the dashboard into web/dist, as `npm run build:web` does, so the browser test always drives the
- * current sources. Vite runs in its own process: it is ESM-only, and Jest's module system is not.
+ * Builds the dashboard into web/dist, as `npm run build:web` does, so the browser tests always drive the current
+ * sources. Once per Jest run: the browser suites run in parallel workers, and a second build would empty web/dist
+ * under the first suite's browser. The first caller builds; the others wait for its outcome (a marker folder in the
+ * run's scratch directory, whose creation is atomic).
  */
-export function buildDashboard(): Promise<void> {
+export async function buildDashboard(): Promise<void> {
+  const marker = path.join(process.env.TEST_SCRATCH_DIR as string, 'dashboard-build');
+  try {
+    mkdirSync(marker);
+  } catch {
+    return waitForBuild(marker);
+  }
+  try {
+    await viteBuild();
+    writeFileSync(path.join(marker, 'done'), '');
+  } catch (err) {
+    writeFileSync(path.join(marker, 'failed'), String(err));
+    throw err;
+  }
+}
+
+async function waitForBuild(marker: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    if (existsSync(path.join(marker, 'done'))) return;
+    if (existsSync(path.join(marker, 'failed'))) throw new Error(readFileSync(path.join(marker, 'failed'), 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The dashboard build of another suite did not finish within ${WAIT_MS / 1000} s`);
+}
+
+/** Vite runs in its own process: it is ESM-only, and Jest's module system is not. */
+function viteBuild(): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
       cwd: ROOT,

@@ -100,14 +100,15 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   const storage = await page.evaluate('({ local: Object.keys(localStorage), session: Object.keys(sessionStorage) })');
   expect(storage).toEqual({ local: [], session: ['sentinel.refresh_token'] });
 
-  // Connect: the Terraform snippet and the CLI script, each with a copy button; then verify.
+  // Connect: the CloudFormation template (the sandbox publishes none to launch), the Terraform snippet and the CLI
+  // script, each with a copy button; then verify.
   await page.getByLabel('AWS account id').fill(AWS_ID);
   await page.getByLabel('Name (optional)').fill('Sandbox production');
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   const setup = page.getByRole('region', { name: 'Set up the role' });
-  await setup.getByRole('heading', { name: 'Terraform' }).waitFor();
+  await setup.getByRole('heading', { name: 'Terraform', exact: true }).waitFor();
   expect(await setup.locator('pre').first().textContent()).toContain('sts:ExternalId');
-  expect(await setup.getByRole('button', { name: 'Copy' }).count()).toBe(2);
+  expect(await setup.getByRole('button', { name: 'Copy' }).count()).toBe(3);
   await shoot(page, '04-connect');
   await setup.getByRole('button', { name: 'Verify' }).click();
   await page.getByText(`${AWS_ID} verified: the first scan is running.`).waitFor();

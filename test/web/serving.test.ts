@@ -83,7 +83,7 @@ describe('/trpc over HTTP', () => {
   it('answers a batch of queries with the bearer token', async () => {
     const res = await ctx.http.get('/trpc/me.get,accounts.list').query({ batch: '1', input: '{}' }).set(owner.auth).expect(200);
     expect(res.body[0].result.data.user).toMatchObject({ email: owner.email, role: 'owner' });
-    expect(res.body[1].result.data).toEqual({ accounts: [], total: 0 });
+    expect(res.body[1].result.data).toEqual({ accounts: [], total: 0, next_token: null });
   });
 
   it('answers bad input with 400 validation_failed naming the field, and a wrong id with 404', async () => {

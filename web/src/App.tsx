@@ -13,6 +13,9 @@ import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
 import { AccountPage } from './pages/Account';
 import { AccountsPage } from './pages/Accounts';
 import { CompliancePage } from './pages/Compliance';
+import { OrganizationPage } from './pages/Organization';
+import { OrganizationsPage } from './pages/Organizations';
+import { OverviewPage } from './pages/Overview';
 import { AlertRulesPage } from './pages/AlertRules';
 import { AlertsPage } from './pages/Alerts';
 import { BillingPage } from './pages/Billing';
@@ -49,7 +52,9 @@ function Screen() {
 
 /** The pages in the top bar, and the role each needs (everyone's, unless named). */
 const NAV: readonly (readonly [slug: string, label: string, role?: Role])[] = [
+  ['overview', 'Overview'],
   ['accounts', 'Accounts'],
+  ['organizations', 'Organizations'],
   ['compliance', 'Compliance'],
   ['alerts', 'Alerts'],
   ['alert-rules', 'Alert rules'],
@@ -64,10 +69,10 @@ function Shell({ path }: { path: string }) {
   return (
     <div className="shell">
       <header className="top">
-        <Link to={`${BASE}/accounts`} className="brand">Sentinel</Link>
+        <Link to={BASE} className="brand">Sentinel</Link>
         <nav>
           {NAV.filter(([, , role]) => !role || (me.data && hasRole(me.data.user.role, role))).map(([slug, label]) => (
-            <Link key={slug} to={`${BASE}/${slug}`} className={path.startsWith(`${BASE}/${slug}`) ? 'active' : ''}>{label}</Link>
+            <Link key={slug} to={`${BASE}/${slug}`} className={isSection(path, slug) ? 'active' : ''}>{label}</Link>
           ))}
         </nav>
         <span className="who">{me.data ? `${me.data.user.name} (${me.data.user.role})` : ''}</span>
@@ -83,10 +88,20 @@ function Shell({ path }: { path: string }) {
   );
 }
 
+/** The top-bar entry of the page at `path`: its first segment, the overview for the home page. */
+function isSection(path: string, slug: string): boolean {
+  const page = path.replace(/\/+$/, '');
+  return page === `${BASE}/${slug}` || page.startsWith(`${BASE}/${slug}/`) || (slug === 'overview' && page === BASE);
+}
+
 function route(path: string) {
-  if (path === BASE || path === `${BASE}/accounts`) return <AccountsPage />;
+  if (path === BASE || path === `${BASE}/overview`) return <OverviewPage />;
+  if (path === `${BASE}/accounts`) return <AccountsPage />;
   const account = /^\/app\/accounts\/([^/]+)(\/compliance)?$/.exec(path);
   if (account) return <AccountPage accountId={decodeURIComponent(account[1] as string)} tab={account[2] ? 'compliance' : 'overview'} />;
+  if (path === `${BASE}/organizations`) return <OrganizationsPage />;
+  const organization = /^\/app\/organizations\/([^/]+)$/.exec(path);
+  if (organization) return <OrganizationPage orgId={decodeURIComponent(organization[1] as string)} />;
   if (path === `${BASE}/compliance`) return <CompliancePage />;
   if (path === `${BASE}/alerts`) return <AlertsPage />;
   if (path === `${BASE}/alert-rules`) return <AlertRulesPage />;

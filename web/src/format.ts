@@ -1,14 +1,17 @@
+import { srsBandOf, type SrsBand as ScoreBand } from '../../domain/srs-bands';
+
 /**
- * SRS colour bands. 100 means nothing failing; one CRITICAL check alone gives 55 and the default alert
- * threshold is 40, so anything under 60 is "at risk" (red), 60-79 needs attention (amber), 80+ is good (green).
+ * SRS colour bands, from the bands of domain/srs-bands.ts that the portfolio overview counts: good (80+) is green,
+ * fair (60-79) needs attention (amber), poor and critical (under 60) are "at risk" (red). One CRITICAL check alone
+ * gives 55, so it is red.
  */
 export type SrsBand = 'good' | 'warn' | 'risk' | 'none';
 
+const COLOUR: Record<ScoreBand, SrsBand> = { good: 'good', fair: 'warn', poor: 'risk', critical: 'risk' };
+
 export function srsBand(srs: number | null | undefined): SrsBand {
   if (srs === null || srs === undefined) return 'none';
-  if (srs >= 80) return 'good';
-  if (srs >= 60) return 'warn';
-  return 'risk';
+  return COLOUR[srsBandOf(srs)];
 }
 
 export const BAND_LABEL: Record<SrsBand, string> = { good: 'Good', warn: 'Needs attention', risk: 'At risk', none: 'Not scanned yet' };

@@ -1,5 +1,5 @@
 import { hasRole } from '../../../domain/roles';
-import { connectAccountInput } from '../../schemas/accounts';
+import { connectAccountInput, listAccountsQuery } from '../../schemas/accounts';
 import {
   accountDetail, connectAccount, disconnectAccount, listTenantAccounts, requestScan, requireAccount, verifyAccount,
 } from '../../services/accounts';
@@ -7,7 +7,9 @@ import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 
 export const accountsRouter = router({
-  list: procedureFor('listAccounts').query(({ ctx }) => listTenantAccounts(ctx.deps, ctx.caller)),
+  // The REST query as the input; with none, the REST defaults (one page of up to 250, in the order connected).
+  list: procedureFor('listAccounts').input(listAccountsQuery.prefault({}))
+    .query(({ ctx, input }) => listTenantAccounts(ctx.deps, ctx.caller, input)),
   connect: procedureFor('connectAccount').input(connectAccountInput)
     .mutation(({ ctx, input }) => connectAccount(ctx.deps, ctx.caller, input)),
   get: procedureFor('getAccount').input(accountRef).query(async ({ ctx, input }) => {

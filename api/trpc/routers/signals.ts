@@ -1,7 +1,7 @@
-import { acceptSignalInput, listSignalsQuery, scoreHistoryQuery } from '../../schemas/signals';
+import { acceptSignalInput, listSignalsQuery, scoreHistoryQuery, searchSignalsQuery } from '../../schemas/signals';
 import { accountChecks } from '../../services/checks';
 import {
-  acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, undoSignalAcceptance,
+  acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, searchTenantSignals, undoSignalAcceptance,
 } from '../../services/signals';
 import { procedureFor, router } from '../init';
 import { accountRef, signalRef } from '../inputs';
@@ -13,6 +13,9 @@ const historyInput = accountRef.extend({ query: scoreHistoryQuery.prefault({}) }
 const acceptInput = signalRef.extend({ body: acceptSignalInput });
 
 export const signalsRouter = router({
+  // GET /signals: the REST query as the input (optional: the REST defaults).
+  search: procedureFor('searchSignals').input(searchSignalsQuery.prefault({}))
+    .query(({ ctx, input }) => searchTenantSignals(ctx.deps, ctx.caller, input)),
   list: procedureFor('listSignals').input(signalsInput)
     .query(({ ctx, input }) => listAccountSignals(ctx.deps, ctx.caller, input.account_id, input.query)),
   scoreHistory: procedureFor('getScoreHistory').input(historyInput)

@@ -6,10 +6,15 @@ const WIDTH = 600;
 const HEIGHT = 160;
 const PAD = 24;
 
-/** The daily SRS as an SVG line (oldest left), with the 60 and 80 band edges drawn as guides. */
-export function ScoreChart({ history }: { history: readonly Point[] }) {
+/**
+ * The daily SRS as an SVG line (oldest left), with the 60 and 80 band edges drawn as guides. `label` names the
+ * series (an account's score history, or the average over the tenant's accounts on the overview).
+ */
+export function ScoreChart({ history, label = 'Score history', empty = 'No score history yet: it starts with the first scan.' }: {
+  history: readonly Point[]; label?: string; empty?: string;
+}) {
   const points = [...history].sort((a, b) => a.date.localeCompare(b.date));
-  if (points.length === 0) return <p className="empty">No score history yet: it starts with the first scan.</p>;
+  if (points.length === 0) return <p className="empty">{empty}</p>;
   const x = (i: number) => PAD + (points.length === 1 ? (WIDTH - 2 * PAD) / 2 : (i * (WIDTH - 2 * PAD)) / (points.length - 1));
   const y = (srs: number) => PAD + ((100 - srs) * (HEIGHT - 2 * PAD)) / 100;
   const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.srs).toFixed(1)}`).join(' ');
@@ -17,7 +22,7 @@ export function ScoreChart({ history }: { history: readonly Point[] }) {
   const last = points[points.length - 1] as Point;
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Score history from ${first.date} to ${last.date}`}>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${label} from ${first.date} to ${last.date}`}>
         {[80, 60].map((edge) => (
           <g key={edge}>
             <line x1={PAD} x2={WIDTH - PAD} y1={y(edge)} y2={y(edge)} className="guide" />

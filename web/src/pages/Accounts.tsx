@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { type Outputs, trpc } from '../api';
-import { CopyBlock, Empty, ErrorBox, IncompleteMark, Loading, Notice, SrsBadge } from '../components/ui';
+import { ACCOUNT_STATUSES } from '../../../domain/accounts';
+import { type Inputs, type Outputs, trpc } from '../api';
+import { CopyBlock, Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
 import { awaitingFirstScan, when } from '../format';
 import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
@@ -8,12 +9,27 @@ import { BASE, Link } from '../router';
 
 type Connected = Outputs['accounts']['connect'];
 type Summary = Outputs['accounts']['list']['accounts'][number];
+type ListInput = Exclude<Inputs['accounts']['list'], void | undefined>;
+type Filters = Pick<ListInput, 'tag' | 'status' | 'sort'>;
+
+const PAGE_SIZE = 25;
 
 export function AccountsPage() {
-  const accounts = useLoad(() => trpc.accounts.list.query(), []);
+  const [filters, setFilters] = useState<Filters>({});
+  // The cursors of the pages before this one: "Previous" pops one, a new filter starts again from the first page.
+  const [pages, setPages] = useState<string[]>([]);
+  const accounts = useLoad(
+    () => trpc.accounts.list.query({ ...filters, limit: PAGE_SIZE, ...(pages.at(-1) ? { next_token: pages.at(-1) } : {}) }),
+    [filters.tag, filters.status, filters.sort, pages],
+  );
   const canEdit = useCan('member');
   const [connected, setConnected] = useState<Connected | null>(null);
   const [verified, setVerified] = useState<string | null>(null);
+  const filtered = Boolean(filters.tag || filters.status);
+  const filter = (next: Filters) => {
+    setFilters(next);
+    setPages([]);
+  };
   // Until every active account has its first score, look again every few seconds: the first scan takes a moment.
   usePoll(accounts.reload, Boolean(accounts.data?.accounts.some(awaitingFirstScan)), 3000);
   return (
@@ -27,20 +43,57 @@ export function AccountsPage() {
         />
       )}
       {verified && <Notice>{verified}</Notice>}
+      <ListFilters filters={filters} onChange={filter} />
       <ErrorBox message={accounts.error} onRetry={accounts.reload} />
       {accounts.loading && !accounts.data && <Loading what="Loading accounts" />}
-      {accounts.data && accounts.data.total === 0 && (
+      {accounts.data && accounts.data.total === 0 && !filtered && (
         <Empty>No AWS accounts yet. {canEdit ? 'Connect one above to start scanning.' : 'Ask a member of your team to connect one.'}</Empty>
       )}
+      {accounts.data && accounts.data.total === 0 && filtered && <Empty>No accounts match these filters.</Empty>}
       {accounts.data && accounts.data.total > 0 && (
-        <table className="list" aria-label="Accounts">
-          <thead><tr><th>Account</th><th>Status</th><th>SRS</th><th>Last scan</th><th>Tags</th><th /></tr></thead>
-          <tbody>
-            {accounts.data.accounts.map((a) => <AccountRow key={a.aws_account_id} account={a} canEdit={canEdit} onChange={accounts.reload} />)}
-          </tbody>
-        </table>
+        <>
+          <p className="muted" data-testid="accounts-total">
+            {accounts.data.total} account{accounts.data.total === 1 ? '' : 's'}{filtered ? ' match' : ''}
+          </p>
+          <table className="list" aria-label="Accounts">
+            <thead><tr><th>Account</th><th>Status</th><th>SRS</th><th>Last scan</th><th>Tags</th><th /></tr></thead>
+            <tbody>
+              {accounts.data.accounts.map((a) => <AccountRow key={a.aws_account_id} account={a} canEdit={canEdit} onChange={accounts.reload} />)}
+            </tbody>
+          </table>
+        </>
       )}
+      <div className="actions">
+        {pages.length > 0 && <button type="button" onClick={() => setPages(pages.slice(0, -1))}>Previous page</button>}
+        {accounts.data?.next_token && <button type="button" onClick={() => setPages([...pages, accounts.data?.next_token as string])}>Next page</button>}
+      </div>
     </section>
+  );
+}
+
+/** Tag and status narrow the list on the service side; the order is connection order, or the lowest score first. */
+function ListFilters({ filters, onChange }: { filters: Filters; onChange: (f: Filters) => void }) {
+  const [tag, setTag] = useState(filters.tag ?? '');
+  const applyTag = () => {
+    const value = tag.trim();
+    if (value !== (filters.tag ?? '')) onChange({ ...filters, tag: value || undefined });
+  };
+  return (
+    <form className="filters" aria-label="Filter accounts" onSubmit={(e) => { e.preventDefault(); applyTag(); }}>
+      <label>Tag <input name="tag" value={tag} onChange={(e) => setTag(e.target.value)} onBlur={applyTag} placeholder="prod" /></label>
+      <label>Status{' '}
+        <select value={filters.status ?? ''} onChange={(e) => onChange({ ...filters, status: (e.target.value || undefined) as Filters['status'] })}>
+          <option value="">All</option>
+          {ACCOUNT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+      </label>
+      <label>Sort{' '}
+        <select value={filters.sort ?? 'connected'} onChange={(e) => onChange({ ...filters, sort: e.target.value as Filters['sort'] })}>
+          <option value="connected">Connection order</option>
+          <option value="srs">SRS, lowest first</option>
+        </select>
+      </label>
+    </form>
   );
 }
 
@@ -74,7 +127,7 @@ function ConnectForm({ onConnected }: { onConnected: (c: Connected) => void }) {
   );
 }
 
-/** Step 2: create the role with one of the two snippets, then verify. */
+/** Step 2: create the role (CloudFormation first: one click in the AWS console), then verify. */
 function SetupSteps({ account, onVerified }: { account: Connected; onVerified: () => void }) {
   const verify = useAction(() => trpc.accounts.verify.mutate({ account_id: account.aws_account_id }));
   const run = async () => {
@@ -84,13 +137,43 @@ function SetupSteps({ account, onVerified }: { account: Connected; onVerified: (
     <section className="setup" aria-label="Set up the role">
       <h2>Create the role in {account.aws_account_id}</h2>
       <p>
-        Run one of these in the AWS account, then press Verify. The role trusts Sentinel&apos;s account
+        Create the role in the AWS account one of these ways, then press Verify. The role trusts Sentinel&apos;s account
         ({account.sentinel_account_id}) only with the external id <code>{account.external_id}</code>.
       </p>
+      <CloudFormationStep account={account} />
+      <h3>Or with Terraform or the AWS CLI</h3>
       <CopyBlock title="Terraform" text={account.terraform_snippet} />
       <CopyBlock title="AWS CLI script" text={account.fallback_cli_script} />
       <button type="button" onClick={() => void run()} disabled={verify.busy}>{verify.busy ? 'Verifying…' : 'Verify'}</button>
       {verify.error && <ErrorBox message={`Verification failed: ${verify.error}`} />}
+    </section>
+  );
+}
+
+/**
+ * The quick-create link opens the stack in the AWS console with the external id filled in. The console can only
+ * read a template from a public address, so a deployment that publishes none gets the template to upload instead.
+ */
+function CloudFormationStep({ account }: { account: Connected }) {
+  const filename = `sentinel-role-${account.aws_account_id}.yaml`;
+  return (
+    <section className="cloudformation" aria-label="AWS CloudFormation">
+      <h3>AWS CloudFormation</h3>
+      {account.cloudformation_quick_create_url ? (
+        <p>
+          <a className="button" href={account.cloudformation_quick_create_url} target="_blank" rel="noreferrer noopener">Launch in AWS CloudFormation</a>{' '}
+          <span className="muted">Sign in to AWS account {account.aws_account_id}, check the box that allows creating IAM resources, and create the stack.</span>
+        </p>
+      ) : (
+        <>
+          <p className="muted" data-testid="no-quick-create">
+            This Sentinel publishes no CloudFormation template at a public address, so AWS cannot open it in one click.
+            Download the template and upload it in the CloudFormation console (Create stack, Upload a template file).
+          </p>
+          <button type="button" onClick={() => saveText(filename, account.cloudformation_template, 'application/x-yaml')}>Download the template</button>
+          <CopyBlock title="CloudFormation template" text={account.cloudformation_template} />
+        </>
+      )}
     </section>
   );
 }

@@ -5,12 +5,12 @@ import { usePublicAction } from '../hooks';
 import { BASE, Link, navigate } from '../router';
 import { session } from '../session';
 
-/** After signing in, go where the user was headed (a link from an e-mail), or to the accounts. */
+/** After signing in, go where the user was headed (a link from an e-mail), or to the overview. */
 function landing(): string {
   const path = window.location.pathname;
   return path.startsWith(`${BASE}/`) && !['/login', '/signup', '/accept-invite', '/forgot-password', '/reset-password'].some((p) => path === `${BASE}${p}`)
     ? path
-    : `${BASE}/accounts`;
+    : BASE;
 }
 
 export function LoginPage() {
@@ -45,6 +45,7 @@ export function SignupPage() {
   const signup = usePublicAction(async (name: string, email: string, password: string) => {
     await trpc.auth.signup.mutate({ email, password, name });
     session.signIn(await trpc.auth.login.mutate({ email, password }));
+    // A new tenant has nothing to overview yet: it starts where accounts are connected.
     navigate(`${BASE}/accounts`, { replace: true });
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -1,0 +1,6 @@
+import { tenantOverview } from '../../services/overview';
+import { procedureFor, router } from '../init';
+
+export const overviewRouter = router({
+  get: procedureFor('getOverview').query(({ ctx }) => tenantOverview(ctx.deps, ctx.caller)),
+});

@@ -1,0 +1,86 @@
+// The account role as a CloudFormation template: the third way to create it, next to the Terraform snippet and
+// the CLI script (domain/onboarding.ts), built from the same policies so the three cannot drift. The ExternalId
+// is a template parameter, so the template holds nothing secret and is the same for every tenant (only the
+// Sentinel account it trusts is baked in, one per deployment): it is published once, at one URL, and each
+// tenant's quick-create link passes its own ExternalId.
+
+import {
+  assertAccountId, BILLING_POLICY_NAME, billingReadPolicy, EXTERNAL_ID_CHARACTERS, EXTERNAL_ID_LENGTH, MANAGED_POLICIES, ROLE_NAME, trustPolicy,
+} from './onboarding';
+import { toYaml, type YamlValue } from './yaml';
+
+export const EXTERNAL_ID_PARAMETER = 'ExternalId';
+/** The logical id of the role in the account role template. */
+export const ACCOUNT_ROLE_RESOURCE = 'SentinelRole';
+
+/** The ExternalId parameter every Sentinel template declares, constrained to AWS's own format for it. */
+export function externalIdParameter(description: string) {
+  return {
+    Type: 'String',
+    Description: description,
+    MinLength: EXTERNAL_ID_LENGTH.min,
+    MaxLength: EXTERNAL_ID_LENGTH.max,
+    // CloudFormation matches the whole value against the pattern.
+    AllowedPattern: `${EXTERNAL_ID_CHARACTERS}*`,
+    ConstraintDescription: `${EXTERNAL_ID_LENGTH.min} to ${EXTERNAL_ID_LENGTH.max} letters, digits or any of _+=,.@:/-`,
+  };
+}
+
+/** The trust policy of a template's role: our account, with the ExternalId the stack was given. */
+export function templateTrustPolicy(sentinelAccountId: string) {
+  return trustPolicy({ sentinelAccountId, externalId: { Ref: EXTERNAL_ID_PARAMETER } });
+}
+
+/** A role's ARN as a stack output. */
+export function roleArnOutput(resource: string) {
+  return { Description: 'The ARN of the role Sentinel assumes', Value: { 'Fn::GetAtt': [resource, 'Arn'] } };
+}
+
+export function accountRoleTemplate({ sentinelAccountId }: { sentinelAccountId: string }): string {
+  assertAccountId(sentinelAccountId);
+  const template: { [key: string]: YamlValue } = {
+    AWSTemplateFormatVersion: '2010-09-09',
+    Description: `The read-only role Sentinel assumes to monitor this account. It trusts only AWS account ${sentinelAccountId}, `
+      + 'and only with the ExternalId Sentinel gave you.',
+    Parameters: { [EXTERNAL_ID_PARAMETER]: externalIdParameter('The ExternalId Sentinel showed when you connected this account') },
+    Resources: {
+      [ACCOUNT_ROLE_RESOURCE]: {
+        Type: 'AWS::IAM::Role',
+        Properties: {
+          RoleName: ROLE_NAME,
+          AssumeRolePolicyDocument: templateTrustPolicy(sentinelAccountId),
+          ManagedPolicyArns: [...MANAGED_POLICIES],
+          Policies: [{ PolicyName: BILLING_POLICY_NAME, PolicyDocument: billingReadPolicy() }],
+        },
+      },
+    },
+    Outputs: { RoleArn: roleArnOutput(ACCOUNT_ROLE_RESOURCE) },
+  };
+  return toYaml(template);
+}
+
+/**
+ * A short hash of a template's text, naming its published copy: a changed template gets a new object (and a new
+ * link), so a link handed out earlier keeps the bytes it was made for. FNV-1a (64 bits): domain/ has no crypto
+ * library, and the inputs are our own templates, not anyone's attempt at a collision.
+ */
+export function templateVersion(template: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(template)) {
+    hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/**
+ * The console link that opens CloudFormation's quick-create page for a published template with the stack name
+ * and the ExternalId filled in: the customer only acknowledges the IAM capability and creates the stack. The
+ * template must be in Amazon S3 (cloud/aws/template-publisher.ts). The console reads the query after `#`.
+ */
+export function quickCreateUrl({ templateUrl, externalId, stackName = 'Sentinel', region = 'us-east-1' }: {
+  templateUrl: string; externalId: string; stackName?: string; region?: string;
+}): string {
+  const parameters: [string, string][] = [['templateURL', templateUrl], ['stackName', stackName], [`param_${EXTERNAL_ID_PARAMETER}`, externalId]];
+  const query = parameters.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
+  return `https://console.aws.amazon.com/cloudformation/home?region=${encodeURIComponent(region)}#/stacks/quickcreate?${query}`;
+}
