@@ -1,8 +1,11 @@
-import { type Client, WorkflowUpdateFailedError, type WorkflowStartOptions } from '@temporalio/client';
+import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowStartOptions } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/config';
+import { AppError } from './errors';
 import type { accountWorkflow } from '../workflows/account';
-import { accountWorkflowId } from '../workflows/contracts';
+import {
+  accountWorkflowId, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, VERIFICATION_UNAVAILABLE,
+} from '../workflows/contracts';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from '../workflows/search-attributes';
 
 /**
@@ -43,6 +46,23 @@ export function updateFailureType(err: unknown): { type: string; message: string
   const cause = err.cause;
   if (cause instanceof ApplicationFailure && cause.type) return { type: cause.type, message: cause.message };
   return undefined;
+}
+
+/**
+ * An entity workflow's failed Update (an account's or an organization's verify, scan or disconnect) as the error the
+ * caller sees; a workflow that is gone is an entity whose connect did not complete (`PENDING`), or a fault of ours.
+ */
+export function lifecycleUpdateError(err: unknown, entity: { noun: 'account' | 'organization'; status: string; connectPath: string }): unknown {
+  const failure = updateFailureType(err);
+  if (failure?.type === ROLE_ASSUMPTION_FAILED) return new AppError('role_assumption_failed', failure.message);
+  if (failure?.type === INVALID_ACCOUNT_STATE) return new AppError('invalid_state', failure.message);
+  if (failure?.type === VERIFICATION_UNAVAILABLE) return new AppError('verification_unavailable', failure.message, { retryAfterSeconds: 30 });
+  if (err instanceof WorkflowNotFoundError) {
+    return new AppError('invalid_state', entity.status === 'PENDING'
+      ? `The connection of this ${entity.noun} did not complete: connect it again (POST ${entity.connectPath})`
+      : `The ${entity.noun} workflow is not running; contact support`);
+  }
+  return err;
 }
 
 /**

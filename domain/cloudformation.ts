@@ -60,19 +60,6 @@ export function accountRoleTemplate({ sentinelAccountId }: { sentinelAccountId: 
 }
 
 /**
- * A short hash of a template's text, naming its published copy: a changed template gets a new object (and a new
- * link), so a link handed out earlier keeps the bytes it was made for. FNV-1a (64 bits): domain/ has no crypto
- * library, and the inputs are our own templates, not anyone's attempt at a collision.
- */
-export function templateVersion(template: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of new TextEncoder().encode(template)) {
-    hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
-  }
-  return hash.toString(16).padStart(16, '0');
-}
-
-/**
  * The console link that opens CloudFormation's quick-create page for a published template with the stack name
  * and the ExternalId filled in: the customer only acknowledges the IAM capability and creates the stack. The
  * template must be in Amazon S3 (cloud/aws/template-publisher.ts). The console reads the query after `#`.

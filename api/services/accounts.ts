@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
 import { findAccount, listAccountSummaries } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
@@ -10,13 +9,12 @@ import {
 } from '../../domain/limits';
 import { findTenant } from '../../db/repositories/tenants';
 import {
-  accountWorkflowId, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, VERIFICATION_UNAVAILABLE,
-  verifyUpdate,
+  accountWorkflowId, scanNowUpdate, verifyUpdate,
 } from '../../workflows/contracts';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import {
-  COMMAND_DEADLINE_MS, executionArn, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
+  COMMAND_DEADLINE_MS, executionArn, lifecycleUpdateError, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal';
 import type { ConnectAccountInput, ListAccountsQuery } from '../schemas/accounts';
 import { afterAccountCursor, encodeAccountCursor } from '../account-cursor';
@@ -157,7 +155,7 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
     return answer(result.firstScanId);
   } catch (err) {
     if (!updateFailureType(err)) await releaseHits();
-    throw translateUpdateFailure(err, account);
+    throw lifecycleUpdateError(err, { noun: 'account', status: account.status, connectPath: '/accounts' });
   }
 }
 
@@ -190,22 +188,10 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
   } catch (err) {
     // No scan was queued (or none confirmed): the request does not count toward the hourly limits.
     await releaseHits();
-    throw translateUpdateFailure(err, account);
+    throw lifecycleUpdateError(err, { noun: 'account', status: account.status, connectPath: '/accounts' });
   }
 }
 
-function translateUpdateFailure(err: unknown, account: AccountRow): unknown {
-  const failure = updateFailureType(err);
-  if (failure?.type === ROLE_ASSUMPTION_FAILED) return new AppError('role_assumption_failed', failure.message);
-  if (failure?.type === INVALID_ACCOUNT_STATE) return new AppError('invalid_state', failure.message);
-  if (failure?.type === VERIFICATION_UNAVAILABLE) return new AppError('verification_unavailable', failure.message, { retryAfterSeconds: 30 });
-  if (err instanceof WorkflowNotFoundError) {
-    return new AppError('invalid_state', account.status === 'PENDING'
-      ? 'The connection of this account did not complete: connect it again (POST /accounts)'
-      : 'The account workflow is not running; contact support');
-  }
-  return err;
-}
 
 /**
  * Disconnects through the account workflow, which stops scans and records DISCONNECTED. Idempotent. An account
@@ -216,7 +202,7 @@ export async function disconnectAccount(deps: AppDeps, caller: Caller, awsAccoun
   const account = await requireAccount(db, caller, awsAccountId);
   if (account.status !== 'DISCONNECTED') {
     await endLifecycle(deps, account).catch((err: unknown) => {
-      throw translateUpdateFailure(err, account);
+      throw lifecycleUpdateError(err, { noun: 'account', status: account.status, connectPath: '/accounts' });
     });
     await audit(db, caller, 'account.disconnected', `account:${awsAccountId}`);
   }

@@ -13,14 +13,15 @@ import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/org
 import type { MemberState } from '../../domain/organizations';
 import { organizationWorkflow } from '../../workflows/organization';
 import {
-  disconnectOrganizationUpdate, INVALID_ACCOUNT_STATE, organizationWorkflowId, ROLE_ASSUMPTION_FAILED, syncOrganizationUpdate,
-  VERIFICATION_UNAVAILABLE, verifyOrganizationUpdate,
+  disconnectOrganizationUpdate, organizationWorkflowId, syncOrganizationUpdate, verifyOrganizationUpdate,
 } from '../../workflows/contracts';
 import { TENANT_ID } from '../../workflows/search-attributes';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
 import type { ConnectOrganizationInput, RemoveOrganizationQuery } from '../schemas/organizations';
-import { COMMAND_DEADLINE_MS, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline } from '../temporal';
+import {
+  COMMAND_DEADLINE_MS, lifecycleUpdateError, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
+} from '../temporal';
 import { endLifecycle } from './account-lifecycle';
 import { audit } from './audit-log';
 import { takeHits } from './rate-limits';
@@ -100,18 +101,6 @@ export async function connectOrganization(deps: AppDeps, caller: Caller, input: 
   };
 }
 
-function translateUpdateFailure(err: unknown, org: OrganizationRow): unknown {
-  const failure = updateFailureType(err);
-  if (failure?.type === ROLE_ASSUMPTION_FAILED) return new AppError('role_assumption_failed', failure.message);
-  if (failure?.type === INVALID_ACCOUNT_STATE) return new AppError('invalid_state', failure.message);
-  if (failure?.type === VERIFICATION_UNAVAILABLE) return new AppError('verification_unavailable', failure.message, { retryAfterSeconds: 30 });
-  if (err instanceof WorkflowNotFoundError) {
-    return new AppError('invalid_state', org.status === 'PENDING'
-      ? 'The connection of this organization did not complete: connect it again (POST /organizations)'
-      : 'The organization workflow is not running; contact support');
-  }
-  return err;
-}
 
 /**
  * Verifies through the organization's workflow (an Update that reads the organization through the management role);
@@ -132,7 +121,7 @@ export async function verifyOrganization({ db, temporal }: AppDeps, caller: Call
     return { org_id: orgId, status: 'ACTIVE' as const, aws_organization_id: result.awsOrganizationId, accounts_found: result.accountsFound };
   } catch (err) {
     if (!updateFailureType(err)) await releaseHits();
-    throw translateUpdateFailure(err, org);
+    throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
   }
 }
 
@@ -147,7 +136,7 @@ export async function syncOrganizationNow({ db, temporal }: AppDeps, caller: Cal
   try {
     await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(org.workflow_id).executeUpdate(syncOrganizationUpdate));
   } catch (err) {
-    throw translateUpdateFailure(err, org);
+    throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
   }
   return { message: 'Sync started', org_id: orgId };
 }
@@ -203,7 +192,7 @@ export async function removeOrganization(deps: AppDeps, caller: Caller, orgId: s
       await withDeadline(temporal, UPDATE_DEADLINE_MS, () => temporal.workflow.getHandle(org.workflow_id).executeUpdate(disconnectOrganizationUpdate));
     } catch (err) {
       // A connect that stopped before its workflow started has no workflow to ask.
-      if (!(err instanceof WorkflowNotFoundError && org.status === 'PENDING')) throw translateUpdateFailure(err, org);
+      if (!(err instanceof WorkflowNotFoundError && org.status === 'PENDING')) throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
       await setOrganizationDisconnected({ db, tenantId: caller.tenantId, orgId, at: new Date() });
     }
     await audit(db, caller, 'organization.disconnected', `organization:${orgId}`, { disconnect_accounts: disconnectAccounts });

@@ -39,6 +39,19 @@ export function signalBody(s: SignalWithAcceptance, now = new Date()) {
   };
 }
 
+/** The filters an account's signal list and the tenant-wide search share, and one row more than the page to learn if another follows. */
+function pageFilter(query: ListSignalsQuery) {
+  return {
+    severity: query.severity,
+    scenario: query.scenario,
+    checkId: query.check_id,
+    since: query.since ? new Date(query.since) : undefined,
+    status: query.status,
+    after: afterCursor(query.next_token),
+    limit: query.limit + 1,
+  };
+}
+
 /**
  * One query for a page of signals: the account is looked up inside it, and PostgreSQL writes each signal's JSON.
  * Only an empty page asks whether the account exists at all (404) or has no such signals.
@@ -48,17 +61,7 @@ export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccoun
   const rows = await listSignalPage({
     db,
     now: new Date(),
-    filter: {
-      tenantId: caller.tenantId,
-      awsAccountId,
-      severity: query.severity,
-      scenario: query.scenario,
-      checkId: query.check_id,
-      since: query.since ? new Date(query.since) : undefined,
-      status: query.status,
-      after: afterCursor(query.next_token),
-      limit: query.limit + 1,
-    },
+    filter: { ...pageFilter(query), tenantId: caller.tenantId, awsAccountId },
   });
   if (rows.length === 0) await requireAccount(db, caller, awsAccountId);
   const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
@@ -78,18 +81,7 @@ export async function searchTenantSignals({ db }: Deps, caller: Caller, query: S
   const rows = await listTenantSignalPage({
     db,
     now: new Date(),
-    filter: {
-      tenantId: caller.tenantId,
-      awsAccountId: query.aws_account_id ?? query.cloud_account_id,
-      tag: query.tag,
-      severity: query.severity,
-      scenario: query.scenario,
-      checkId: query.check_id,
-      since: query.since ? new Date(query.since) : undefined,
-      status: query.status,
-      after: afterCursor(query.next_token),
-      limit: query.limit + 1,
-    },
+    filter: { ...pageFilter(query), tenantId: caller.tenantId, awsAccountId: query.aws_account_id ?? query.cloud_account_id, tag: query.tag },
   });
   const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
   return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };

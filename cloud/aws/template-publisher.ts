@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config/config';
-import { templateVersion } from '../../domain/cloudformation';
 import { hasCode } from './errors';
 
 // CloudFormation's quick-create page takes a template only by URL, and only from Amazon S3: the service
@@ -21,6 +21,14 @@ export interface TemplatePublisher {
 
 // A connect waits for the first publication of a version: S3 answers in milliseconds, or the link is left out.
 const TIMEOUTS = { connectionTimeout: 3_000, requestTimeout: 5_000 };
+
+/**
+ * A short hash of a template's text, naming its published copy: a changed template gets a new object (and a new
+ * link), so a link handed out earlier keeps the bytes it was made for.
+ */
+export function templateVersion(template: string): string {
+  return createHash('sha256').update(template).digest('hex').slice(0, 16);
+}
 
 export function templateKey({ name, body }: { name: string; body: string }): string {
   return `${TEMPLATE_PREFIX}${name}-${templateVersion(body)}.yaml`;

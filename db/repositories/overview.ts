@@ -16,11 +16,9 @@ const ISO = (column: string) => isoTimestamp(sql.ref(column));
 /** An account as the overview's lists name it. */
 const ACCOUNT_NAME = sql`'aws_account_id', a.aws_account_id, 'cloud_account_id', a.aws_account_id, 'display_name', a.display_name`;
 
-/** Open, and not accepted at `now` (an acceptance counts while in force, as domain/signal-lifecycle.ts decides). */
-function countsAsOpen(now: Date) {
-  return sql`s.resolved_at is null and not exists (
-    select 1 from signal_acceptances sa where sa.signal_id = s.id and sa.revoked_at is null
-      and (sa.expires_at is null or sa.expires_at > ${now}))`;
+/** A signal's acceptance in force at `now` (domain/signal-lifecycle.ts: until revoked or past its expiry). */
+function inForce(now: Date) {
+  return sql`sa.revoked_at is null and (sa.expires_at is null or sa.expires_at > ${now})`;
 }
 
 export interface AccountFigures {
@@ -77,7 +75,9 @@ export async function accountFigures({ db, tenantId, floors, worst, now }: {
         'good', count(*) filter (where current_srs >= ${floors.good}),
         'unscored', count(*) filter (where current_srs is null)) from monitored),
       'worst_accounts', (select coalesce(json_agg(json_build_object(${ACCOUNT_NAME}, 'tags', a.tags, 'current_srs', a.current_srs,
-          'open_signals', (select count(*) from signals s where s.account_id = a.id and ${countsAsOpen(now)}))
+          'open_signals', (select coalesce(sum(c.open), 0) from open_signal_counts c where c.account_id = a.id)
+            - (select count(*) from signal_acceptances sa join signals s on s.id = sa.signal_id
+               where sa.account_id = a.id and ${inForce(now)} and s.resolved_at is null))
         order by a.current_srs, a.aws_account_id), '[]') from worst a),
       'incomplete_coverage', (select coalesce(json_agg(json_build_object(${ACCOUNT_NAME},
           'coverage', case when a.coverage_evaluated is null or a.coverage_total is null then null
@@ -107,27 +107,26 @@ export async function scoreTrend({ db, tenantId, days, now }: { db: Conn; tenant
 }
 
 /**
- * The monitored accounts' open signals that are not accepted, counted per severity and scenario: every open signal
- * counted from the index alone (signals_tenant_open_idx), less those whose acceptance is in force at `now` (few),
- * rather than looking each open signal's acceptance up.
+ * The monitored accounts' open signals that are not accepted, counted per severity and scenario: the open signals as
+ * PostgreSQL keeps them counted per account (open_signal_counts, kept by triggers on signals), less those whose
+ * acceptance is in force at `now` (few), rather than grouping every open signal on each request.
  */
 export async function openSignalCounts({ db, tenantId, now }: { db: Conn; tenantId: string; now: Date }) {
   const { rows } = await sql<{ severity: Severity; scenario: Scenario; count: number }>`
-    with open_signals as (
-      select account_id, severity, scenario, count(*)::int as n from signals
-      where tenant_id = ${tenantId} and resolved_at is null
-      group by account_id, severity, scenario
-    ), accepted as (
+    with accepted as (
+      -- Each acceptance looks its signal up by id (LIMIT 1 keeps the lookup a probe of the primary key: as a plain join
+      -- the planner may read every open signal of the tenant to match a few acceptances).
       select s.account_id, s.severity, s.scenario, count(*)::int as n
-      from signal_acceptances sa join signals s on s.id = sa.signal_id
-      where sa.tenant_id = ${tenantId} and sa.revoked_at is null and (sa.expires_at is null or sa.expires_at > ${now})
-        and s.resolved_at is null
+      from signal_acceptances sa
+      cross join lateral (select account_id, severity, scenario from signals where id = sa.signal_id and resolved_at is null limit 1) s
+      where sa.tenant_id = ${tenantId} and ${inForce(now)}
       group by s.account_id, s.severity, s.scenario
     )
-    select o.severity, o.scenario, sum(o.n - coalesce(x.n, 0))::int as count
-    from open_signals o
+    select o.severity, o.scenario, sum(o.open - coalesce(x.n, 0))::int as count
+    from open_signal_counts o
     join accounts a on a.id = o.account_id and a.tenant_id = ${tenantId} and a.status <> 'DISCONNECTED'
     left join accepted x on x.account_id = o.account_id and x.severity = o.severity and x.scenario = o.scenario
+    where o.tenant_id = ${tenantId}
     group by o.severity, o.scenario`.execute(db);
   return rows;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import {
@@ -204,6 +205,42 @@ describe('GET /overview', () => {
   });
 
   it('counts only the caller\'s tenant: the neighbour sees its own fleet', async () => {
+    const res = await ctx.http.get('/overview').set(neighbour.auth).expect(200);
+    expect(res.body).toEqual(expectedOverview(neighbours, Date.parse(res.body.generated_at)));
+  });
+
+  it('keeps its open counts exact as signals are opened, resolved and deleted, in batches or one at a time', async () => {
+    // The counts PostgreSQL keeps (open_signal_counts, by triggers) against the signals themselves, then the neighbour's
+    // overview against its changed seed.
+    const open = neighbours.signals.filter((s) => s.resolvedAt === null && !neighbours.acceptances.some((a) => a.signalId === s.id));
+    const [resolveOne, ...rest] = open;
+    const resolveMany = rest.slice(0, 5);
+    const remove = rest.slice(5, 8);
+    const r = random(99);
+    const opened: SeedSignal[] = Array.from({ length: 12 }, (_, i) => ({
+      id: `sig_nbnew${String(i).padStart(3, '0')}`, accountId: neighbours.accounts[i % 4]!.id, severity: randomSeverity(r),
+      scenario: randomScenario(r), checkId: 'iam.root_mfa', detectedAt: new Date(), resolvedAt: null,
+    }));
+    await seedFleet(ctx.db, neighbour.tenantId, { accounts: [], signals: opened });
+    const resolvedAt = new Date();
+    await ctx.db.updateTable('signals').set({ resolved_at: resolvedAt }).where('id', '=', resolveOne!.id).execute();
+    await ctx.db.updateTable('signals').set({ resolved_at: resolvedAt }).where('id', 'in', resolveMany.map((s) => s.id)).execute();
+    await ctx.db.deleteFrom('signals').where('id', 'in', remove.map((s) => s.id)).execute();
+    // An update that leaves a signal open (a new title) changes no count.
+    await ctx.db.updateTable('signals').set({ title: 'Retitled' }).where('id', '=', opened[0]!.id).execute();
+
+    const { rows } = await sql<{ account_id: string; severity: string; scenario: string; kept: number; actual: number }>`
+      select coalesce(c.account_id, s.account_id) as account_id, coalesce(c.severity, s.severity) as severity,
+             coalesce(c.scenario, s.scenario) as scenario, coalesce(c.open, 0) as kept, coalesce(s.n, 0)::int as actual
+      from open_signal_counts c
+      full join (select account_id, severity, scenario, count(*) as n from signals where resolved_at is null
+                 group by account_id, severity, scenario) s
+        on s.account_id = c.account_id and s.severity = c.severity and s.scenario = c.scenario`.execute(ctx.db);
+    expect(rows.length).toBeGreaterThan(50);
+    expect(rows.filter((row) => row.kept !== row.actual)).toEqual([]);
+
+    for (const s of [resolveOne!, ...resolveMany]) s.resolvedAt = resolvedAt;
+    neighbours.signals = [...neighbours.signals.filter((s) => !remove.includes(s)), ...opened];
     const res = await ctx.http.get('/overview').set(neighbour.auth).expect(200);
     expect(res.body).toEqual(expectedOverview(neighbours, Date.parse(res.body.generated_at)));
   });

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import {
-  createTemplatePublisher, s3TemplatePublisher, TEMPLATE_PREFIX, templateKey, templateObjectUrl,
+  createTemplatePublisher, s3TemplatePublisher, TEMPLATE_PREFIX, templateKey, templateObjectUrl, templateVersion,
 } from '../../cloud/aws/template-publisher';
 import { loadConfig } from '../../config/config';
-import { accountRoleTemplate, templateVersion } from '../../domain/cloudformation';
+import { accountRoleTemplate } from '../../domain/cloudformation';
 import { type AwsFront, REGION, startAwsFront } from '../helpers/aws';
 import { createTemplateBucket } from '../helpers/template-bucket';
 

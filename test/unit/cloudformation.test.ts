@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'yaml';
+import { templateVersion } from '../../cloud/aws/template-publisher';
 import {
-  accountRoleTemplate, EXTERNAL_ID_PARAMETER, quickCreateUrl, templateVersion,
+  accountRoleTemplate, EXTERNAL_ID_PARAMETER, quickCreateUrl,
 } from '../../domain/cloudformation';
 import {
   BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, terraformSnippet, trustPolicy,

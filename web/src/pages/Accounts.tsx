@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ACCOUNT_STATUSES } from '../../../domain/accounts';
 import { type Inputs, type Outputs, trpc } from '../api';
 import { CopyBlock, Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
+import { nameAndTags } from '../connect-form';
 import { awaitingFirstScan, when } from '../format';
 import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
@@ -103,13 +104,7 @@ function ConnectForm({ onConnected }: { onConnected: (c: Connected) => void }) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const displayName = String(form.get('display_name') ?? '').trim();
-    const tags = String(form.get('tags') ?? '').split(',').map((t) => t.trim()).filter(Boolean);
-    const result = await connect.run({
-      aws_account_id: String(form.get('aws_account_id')).trim(),
-      ...(displayName ? { display_name: displayName } : {}),
-      ...(tags.length ? { tags } : {}),
-    });
+    const result = await connect.run({ aws_account_id: String(form.get('aws_account_id')).trim(), ...nameAndTags(form) });
     if (result) {
       formElement.reset();
       onConnected(result);

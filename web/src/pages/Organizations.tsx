@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { type Inputs, type Outputs, trpc } from '../api';
 import { CopyBlock, Empty, ErrorBox, Loading, Notice, saveText } from '../components/ui';
+import { nameAndTags } from '../connect-form';
 import { when } from '../format';
 import { useAction, useLoad } from '../hooks';
 import { useCan } from '../me';
@@ -77,13 +78,7 @@ function ConnectForm({ onConnected }: { onConnected: (c: Connected) => void }) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const displayName = String(form.get('display_name') ?? '').trim();
-    const tags = String(form.get('tags') ?? '').split(',').map((t) => t.trim()).filter(Boolean);
-    const result = await connect.run({
-      management_account_id: String(form.get('management_account_id')).trim(),
-      ...(displayName ? { display_name: displayName } : {}),
-      ...(tags.length ? { tags } : {}),
-    });
+    const result = await connect.run({ management_account_id: String(form.get('management_account_id')).trim(), ...nameAndTags(form) });
     if (result) {
       formElement.reset();
       onConnected(result);
