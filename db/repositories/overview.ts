@@ -143,18 +143,22 @@ export interface SignalChanges {
  */
 export async function signalChanges({ db, tenantId, since, limit }: { db: Conn; tenantId: string; since: Date; limit: number }) {
   const { rows } = await sql<{ changes: SignalChanges }>`
-    with per_account as (
-      select s.account_id,
-        count(*) filter (where s.detected_at > ${since})::int as new_signals,
-        count(*) filter (where s.resolved_at > ${since})::int as resolved_signals
-      from signals s
-      where s.tenant_id = ${tenantId} and (s.detected_at > ${since} or s.resolved_at > ${since})
-      group by s.account_id
+    with resolved as materialized (
+      select account_id, count(*)::int as n from signals where tenant_id = ${tenantId} and resolved_at > ${since} group by account_id
+    ), per_account as materialized (
+      -- New signals counted per monitored account through its own index range (signals_account_detected_idx): a
+      -- tenant-wide "detected after" read is planned from statistics that another tenant's burst of recent signals can
+      -- skew into reading every signal.
+      select a.id as account_id, d.n as new_signals, coalesce(r.n, 0) as resolved_signals
+      from accounts a
+      cross join lateral (select count(*)::int as n from signals s where s.account_id = a.id and s.detected_at > ${since}) d
+      left join resolved r on r.account_id = a.id
+      where a.tenant_id = ${tenantId} and a.status <> 'DISCONNECTED'
     ), ranked as (
       select a.aws_account_id, a.display_name, p.new_signals, p.resolved_signals,
         row_number() over (order by p.new_signals + p.resolved_signals desc, a.aws_account_id) as position
       from per_account p join accounts a on a.id = p.account_id
-      where a.tenant_id = ${tenantId} and a.status <> 'DISCONNECTED'
+      where p.new_signals + p.resolved_signals > 0
     )
     select json_build_object(
       'new_signals', coalesce(sum(new_signals), 0),
