@@ -149,15 +149,14 @@ export async function signalChanges({ db, tenantId, since, limit }: { db: Conn; 
       -- New signals counted per monitored account through its own index range (signals_account_detected_idx): a
       -- tenant-wide "detected after" read is planned from statistics that another tenant's burst of recent signals can
       -- skew into reading every signal.
-      select a.id as account_id, d.n as new_signals, coalesce(r.n, 0) as resolved_signals
+      select a.aws_account_id, a.display_name, d.n as new_signals, coalesce(r.n, 0) as resolved_signals
       from accounts a
       cross join lateral (select count(*)::int as n from signals s where s.account_id = a.id and s.detected_at > ${since}) d
       left join resolved r on r.account_id = a.id
       where a.tenant_id = ${tenantId} and a.status <> 'DISCONNECTED'
     ), ranked as (
-      select a.aws_account_id, a.display_name, p.new_signals, p.resolved_signals,
-        row_number() over (order by p.new_signals + p.resolved_signals desc, a.aws_account_id) as position
-      from per_account p join accounts a on a.id = p.account_id
+      select p.*, row_number() over (order by p.new_signals + p.resolved_signals desc, p.aws_account_id) as position
+      from per_account p
       where p.new_signals + p.resolved_signals > 0
     )
     select json_build_object(
