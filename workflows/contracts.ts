@@ -215,16 +215,9 @@ export interface OrganizationCarriedState {
   lastSync?: OrganizationSyncOutcome;
 }
 
-export interface OrganizationWorkflowState {
-  status: OrganizationStatus;
-  syncIntervalMinutes: number;
-  awsOrganizationId?: string;
-  accountsFound: number;
-  syncsCompleted: number;
-  syncDue: boolean;
-  /** A sync is running now. */
+/** The state query: what a run carries over, and whether a sync is running now. */
+export interface OrganizationWorkflowState extends OrganizationCarriedState {
   syncing: boolean;
-  lastSync?: OrganizationSyncOutcome;
 }
 
 /** What verifying an organization found: the organization and how many accounts it holds, or why it could not. */

@@ -92,13 +92,7 @@ export async function setMembersDisconnected({ db, tenantId, orgId, awsAccountId
 }
 
 /** A member account as GET /organizations/{org_id} lists it: its Sentinel account's status and score beside it. */
-export interface MemberDetailRow {
-  aws_account_id: string;
-  name: string;
-  ou_path: string;
-  aws_status: MemberAwsStatus;
-  state: MemberState;
-  reason: string | null;
+export interface MemberDetailRow extends Pick<OrganizationAccountRow, 'aws_account_id' | 'name' | 'ou_path' | 'aws_status' | 'state' | 'reason'> {
   account_status: AccountRow['status'] | null;
   current_srs: number | null;
 }
