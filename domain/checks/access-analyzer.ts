@@ -21,7 +21,7 @@ export const ACCESS_ANALYZER_CHECKS: readonly Check[] = [
       + 'your organization, from its delegated administrator) > Create analyzer. With the CLI: aws accessanalyzer '
       + 'create-analyzer --analyzer-name external-access --type ACCOUNT --region <region>.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access-analyzer-getting-started.html',
-    controls: { 'cis-aws-7.0': ['2.18'], 'aws-fsbp': ['IAM.28'] },
+    controls: { 'cis-aws-7.0': ['2.18'] },
     evaluate: onPart('accessAnalyzers', ({ regions }) => failing(regions
       .filter((r) => !r.analyzers.some((a) => a.status === 'ACTIVE' && EXTERNAL_ACCESS_TYPES.has(a.type)))
       .map(({ region, analyzers }) => ({

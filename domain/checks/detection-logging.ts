@@ -63,7 +63,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
       + 'aws s3api put-bucket-logging --bucket <trail bucket> --bucket-logging-status '
       + '\'{"LoggingEnabled":{"TargetBucket":"<log bucket>","TargetPrefix":"<trail bucket>/"}}\'.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/enable-server-access-logging.html',
-    controls: { 'cis-aws-7.0': ['4.4'], 'aws-fsbp': ['CloudTrail.7'] },
+    controls: { 'cis-aws-7.0': ['4.4'] },
     evaluate: onPart('cloudtrail', ({ trails }) => bucketsWithoutAccessLogging(trails)),
   },
   {
@@ -81,7 +81,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
       + '{"Name":"S3 objects","FieldSelectors":[{"Field":"eventCategory","Equals":["Data"]},{"Field":"resources.type","Equals":["AWS::S3::Object"]}]}]\'. '
       + 'Data events are billed per event: see CloudTrail pricing.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-data-events-with-cloudtrail.html',
-    controls: { 'cis-aws-7.0': ['4.8'], 'aws-fsbp': ['S3.22'] },
+    controls: { 'cis-aws-7.0': ['4.8'] },
     evaluate: onPart('cloudtrail', ({ trails }) => recordedEverywhere(trails, (e) => e.s3Objects.write, () => ({
       resource: 'cloudtrail',
       detail: 'No multi-region trail that is logging records S3 object-level write events for all buckets.',
@@ -101,7 +101,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
       + '{"Name":"S3 objects","FieldSelectors":[{"Field":"eventCategory","Equals":["Data"]},{"Field":"resources.type","Equals":["AWS::S3::Object"]}]}]\'. '
       + 'Read events are numerous and billed per event: see CloudTrail pricing.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-data-events-with-cloudtrail.html',
-    controls: { 'cis-aws-7.0': ['4.9'], 'aws-fsbp': ['S3.23'] },
+    controls: { 'cis-aws-7.0': ['4.9'] },
     evaluate: onPart('cloudtrail', ({ trails }) => recordedEverywhere(trails, (e) => e.s3Objects.read, () => ({
       resource: 'cloudtrail',
       detail: 'No multi-region trail that is logging records S3 object-level read events for all buckets.',

@@ -7,7 +7,6 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'CloudTrail.1': 'CloudTrail should be enabled and configured with at least one multi-Region trail',
   'CloudTrail.2': 'CloudTrail should have encryption at-rest enabled',
   'CloudTrail.4': 'CloudTrail log file validation should be enabled',
-  'CloudTrail.7': 'Ensure S3 bucket access logging is enabled on the CloudTrail S3 bucket',
   'Config.1': 'AWS Config should be enabled',
   'EC2.1': 'Amazon EBS snapshots should not be publicly restorable',
   'EC2.2': 'VPC default security groups should not allow inbound or outbound traffic',
@@ -32,7 +31,6 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'IAM.16': 'Ensure IAM password policy prevents password reuse',
   'IAM.18': 'Ensure a support role has been created to manage incidents with AWS Support',
   'IAM.26': 'Expired SSL/TLS certificates managed in IAM should be removed',
-  'IAM.28': 'IAM Access Analyzer external access analyzer should be enabled',
   'KMS.4': 'AWS KMS key rotation should be enabled',
   'RDS.2': 'RDS DB instances should prohibit public access, as determined by the PubliclyAccessible configuration',
   'RDS.3': 'RDS DB instances should have encryption at-rest enabled',
@@ -41,6 +39,4 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'S3.1': 'S3 general purpose buckets should have block public access settings enabled',
   'S3.5': 'S3 general purpose buckets should require requests to use SSL',
   'S3.8': 'S3 general purpose buckets should block public access',
-  'S3.22': 'S3 general purpose buckets should log object-level write events',
-  'S3.23': 'S3 general purpose buckets should log object-level read events',
 };
