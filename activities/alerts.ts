@@ -53,7 +53,7 @@ export function alertActivities({ db, log, config, mailer }: { db: Db; log: Logg
   return {
     /** Fires the tenant's rules against a finished scan; returns the deliveries to hand to delivery workflows. */
     async evaluateAlerts({ tenantId, accountId, scanId }: { tenantId: string; accountId: string; scanId: string }): Promise<ScheduledDelivery[]> {
-      return evaluateAlertRules({ db, log, tenantId, accountId, scanId });
+      return evaluateAlertRules({ db, log, tenantId, accountId, source: { kind: 'scan', id: scanId } });
     },
 
     /**

@@ -16,7 +16,10 @@ export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Db
   const view = await findDeliveryView({ db, tenantId, deliveryId });
   if (!view) return undefined;
   const [opened, open] = await Promise.all([
-    signalsOpenedBy({ db, accountId: view.accountId, scanId: view.scanId, scenarios: view.scenarios }),
+    signalsOpenedBy({
+      db, accountId: view.accountId, scenarios: view.scenarios,
+      source: view.scanId === null ? { kind: 'events', id: view.eventBatchId ?? '' } : { kind: 'scan', id: view.scanId },
+    }),
     countOpenSignals({ db, accountId: view.accountId }),
   ]);
   return {

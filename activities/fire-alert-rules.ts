@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { lockAccount } from '../db/repositories/accounts';
-import { insertDeliveries, listDeliveriesOfScan, listPagingTriggers } from '../db/repositories/alert-deliveries';
+import { insertDeliveries, listDeliveriesOf, listPagingTriggers } from '../db/repositories/alert-deliveries';
 import { findLastAlert, insertAlertEvent } from '../db/repositories/alert-events';
 import { closeIncident, listOpenIncidentsOfOtherRules, listRuleStates, saveRuleState } from '../db/repositories/alert-rule-states';
 import { listEnabledRules } from '../db/repositories/alert-rules';
@@ -10,7 +10,8 @@ import { findScanState } from '../db/repositories/scans';
 import { alertEventsFired } from '../observability/metrics';
 import { listOpenSignalsWithAcceptance, type OpenSignalRecord } from '../db/repositories/signals';
 import type { AlertRuleStateRow } from '../db/tables/alerts';
-import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../domain/alerts';
+import { type AlertSource, evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../domain/alerts';
+import { asOpenSignals, scoreOf } from '../domain/signal-lifecycle';
 import { newId } from '../domain/ids';
 import type { DeliveryKind } from '../domain/deliveries';
 
@@ -24,52 +25,69 @@ interface Firing {
   db: Db;
   tenantId: string;
   accountId: string;
-  scanId: string;
+  source: AlertSource;
   now: Date;
   /** Alert events inserted so far, counted in the metrics once the transaction commits. */
   fired: number;
 }
 
+/** The columns naming where an alert or delivery comes from: its scan, or its event batch. */
+const sourceColumns = (source: AlertSource) => (source.kind === 'scan'
+  ? { scan_id: source.id, event_batch_id: null }
+  : { scan_id: null, event_batch_id: source.id });
+
 /**
- * Evaluates every enabled rule of the tenant against a finished scan of one account (domain/alerts.ts decides),
- * in one transaction: records alert events, their deliveries (one per channel, addressed as the rule says now)
- * and the rules' memory. Idempotent per scan: a retry after a commit changes nothing and returns the same
- * deliveries.
+ * Evaluates every enabled rule of the tenant against a finished scan of one account, or against a batch of its events
+ * that opened signals (domain/alerts.ts decides), in one transaction: records alert events, their deliveries (one per
+ * channel, addressed as the rule says now) and the rules' memory. Idempotent per scan or batch: a retry after a commit
+ * changes nothing and returns the same deliveries.
  */
 export async function fireAlertRules(
-  { db, tenantId, accountId, scanId, now = new Date() }: { db: Db; tenantId: string; accountId: string; scanId: string; now?: Date },
+  { db, tenantId, accountId, source, now = new Date() }: { db: Db; tenantId: string; accountId: string; source: AlertSource; now?: Date },
 ): Promise<ScheduledDelivery[]> {
   let fired = 0;
   const deliveries = await db.transaction().execute(async (trx) => {
-    // Serialises evaluations of one account (scans never overlap, but a retried activity might).
+    // Serialises evaluations of one account (scans never overlap, but a retried activity or an event batch might).
     const account = await lockAccount({ db: trx, tenantId, accountId });
-    const scan = await findScanState({ db: trx, accountId, scanId });
-    // A scan that read too little records no score: the account's last one stands. Never scored: nothing to fire on.
-    const srs = scan ? scan.srs ?? account?.current_srs ?? null : null;
     // A disconnected account alerts nobody, whatever scan was still running when it went.
-    if (!account || account.status === 'DISCONNECTED' || srs === null) return [];
+    if (!account || account.status === 'DISCONNECTED') return [];
+    const signals = await listOpenSignalsWithAcceptance({ db: trx, accountId });
+    const srs = await scoreToFireOn(trx, account, source, signals, now);
+    if (srs === null) return [];
 
-    const firing: Firing = { db: trx, tenantId, accountId, scanId, now, fired: 0 };
+    const firing: Firing = { db: trx, tenantId, accountId, source, now, fired: 0 };
     const rules = await listEnabledRules({ db: trx, tenantId });
     await resolveIncidentsOfRetiredRules(firing, rules.map((r) => r.id));
     if (rules.length > 0) {
-      const facts = scanFacts(await listOpenSignalsWithAcceptance({ db: trx, accountId }), scanId, srs);
+      const facts = alertFacts(signals, source, srs);
       const states = new Map((await listRuleStates({ db: trx, accountId, ruleIds: rules.map((r) => r.id) })).map((s) => [s.rule_id, s]));
       for (const rule of rules) {
         const state = states.get(rule.id);
-        if (state?.last_scan_id === scanId) continue; // already evaluated for this scan
+        if (state?.last_scan_id === source.id) continue; // already evaluated for this scan or batch
         await evaluateOne(firing, facts, rule, state);
       }
     }
     fired = firing.fired;
-    return (await listDeliveriesOfScan({ db: trx, scanId })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
+    return (await listDeliveriesOf({ db: trx, source })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
   });
   if (fired > 0) alertEventsFired.inc(fired);
   return deliveries;
 }
 
+/**
+ * The score rules compare with. A scan's own (one that read too little records none: the account's last one stands;
+ * never scored: nothing to fire on). For events, the account's score as the batch left it, or, before any scan has
+ * scored the account, the score of its open signals: an event must reach the tenant even then.
+ */
+async function scoreToFireOn(db: Db, account: { id: string; current_srs: number | null }, source: AlertSource, signals: readonly OpenSignalRecord[], now: Date) {
+  const current = account.current_srs;
+  if (source.kind === 'events') return current ?? scoreOf(asOpenSignals(signals, now));
+  const scan = await findScanState({ db, accountId: account.id, scanId: source.id });
+  return scan ? scan.srs ?? current : null;
+}
+
 async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: AlertRuleStateRow | undefined): Promise<void> {
-  const { db, tenantId, accountId, scanId, now } = firing;
+  const { db, tenantId, accountId, source, now } = firing;
   const lastAlert = await findLastAlert({ db, ruleId: rule.id, accountId });
   const memory: RuleMemory | undefined = state && {
     ruleVersion: state.rule_version,
@@ -91,7 +109,7 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
     await insertAlertEvent({
       db,
       event: {
-        id: alertId, tenant_id: tenantId, account_id: accountId, rule_id: rule.id, scan_id: scanId, srs_at_trigger: facts.srs,
+        id: alertId, tenant_id: tenantId, account_id: accountId, rule_id: rule.id, ...sourceColumns(source), srs_at_trigger: facts.srs,
         scenarios_triggered: decision.fire.scenariosTriggered, findings_digest: facts.findingsDigest, fired_at: now,
       },
     });
@@ -99,7 +117,7 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
     await insertDeliveries({
       db,
       deliveries: rule.channels.map((channel, index) => ({
-        id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, scan_id: scanId, kind: 'trigger',
+        id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, ...sourceColumns(source), kind: 'trigger',
         channel_index: index, channel_type: channel.type, channel: JSON.stringify(channel), status: 'pending',
       })),
     });
@@ -116,7 +134,7 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
       rule_version: decision.memory.ruleVersion,
       below_threshold: decision.memory.belowThreshold,
       findings_digest: facts.findingsDigest,
-      last_scan_id: scanId,
+      last_scan_id: source.id,
       alerted_fingerprints: [...decision.memory.alertedFingerprints],
       incident_open: decision.memory.incidentOpen,
       findings_changed_since_alert: decision.memory.findingsChangedSinceAlert,
@@ -127,12 +145,12 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
 }
 
 /** Resolves an incident where it was opened: on the paging channels of the alert that opened it. */
-async function scheduleResolve({ db, tenantId, scanId }: Firing, alertId: string): Promise<void> {
+async function scheduleResolve({ db, tenantId, source }: Firing, alertId: string): Promise<void> {
   const paging = await listPagingTriggers({ db, alertId });
   await insertDeliveries({
     db,
     deliveries: paging.map((p) => ({
-      id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, scan_id: scanId, kind: 'resolve',
+      id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, ...sourceColumns(source), kind: 'resolve',
       channel_index: p.channel_index, channel_type: 'pagerduty', channel: JSON.stringify(p.channel), status: 'pending',
     })),
   });
@@ -150,24 +168,28 @@ async function resolveIncidentsOfRetiredRules(firing: Firing, activeRuleIds: str
 /**
  * The findings rules fire on: the open signals without an acceptance in force when the scan was saved (the save
  * notes the first scan that finds an acceptance expired). A signal whose acceptance this scan found expired
- * counts as new, like one the scan opened: the tenant hears of it again.
+ * counts as new, like one the scan opened: the tenant hears of it again. For an event batch, the new findings are
+ * the signals it opened.
  */
-function scanFacts(signals: readonly OpenSignalRecord[], scanId: string, srs: number): ScanFacts {
+function alertFacts(signals: readonly OpenSignalRecord[], source: AlertSource, srs: number): ScanFacts {
   const open = signals.filter((s) => s.acceptance === null || s.acceptance.expiryScanId !== null);
   const toFinding = (s: OpenSignalRecord): ScanFinding => ({ fingerprint: s.fingerprint, scenario: s.scenario });
+  const opened = source.kind === 'scan'
+    ? (s: OpenSignalRecord) => s.firstScanId === source.id || s.acceptance?.expiryScanId === source.id
+    : (s: OpenSignalRecord) => s.eventBatchId === source.id;
   return {
     srs,
     open: open.map(toFinding),
-    opened: open.filter((s) => s.firstScanId === scanId || s.acceptance?.expiryScanId === scanId).map(toFinding),
+    opened: open.filter(opened).map(toFinding),
     findingsDigest: createHash('sha256').update(open.map((s) => s.fingerprint).join('\n')).digest('hex'),
   };
 }
 
-/** Fires the tenant's rules against a finished scan (fireAlertRules) and logs what fired. */
+/** Fires the tenant's rules against a finished scan or an event batch (fireAlertRules) and logs what fired. */
 export async function evaluateAlertRules(
-  { db, log, tenantId, accountId, scanId }: { db: Db; log: Logger; tenantId: string; accountId: string; scanId: string },
+  { db, log, tenantId, accountId, source }: { db: Db; log: Logger; tenantId: string; accountId: string; source: AlertSource },
 ): Promise<ScheduledDelivery[]> {
-  const deliveries = await fireAlertRules({ db, tenantId, accountId, scanId });
-  if (deliveries.length > 0) log.info({ tenantId, accountId, scanId, deliveries: deliveries.length }, 'alerts fired');
+  const deliveries = await fireAlertRules({ db, tenantId, accountId, source });
+  if (deliveries.length > 0) log.info({ tenantId, accountId, source, deliveries: deliveries.length }, 'alerts fired');
   return deliveries;
 }

@@ -2,12 +2,12 @@ import { Context } from '@temporalio/activity';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import {
-  deleteAuditEventsOlderThan, deleteDeliveriesOlderThan, deleteRateLimitWindowsOlderThan, deleteResolvedSignalsOlderThan,
+  deleteAuditEventsOlderThan, deleteDeliveriesOlderThan, deleteEventBatchesOlderThan, deleteEventsOlderThan, deleteRateLimitWindowsOlderThan, deleteResolvedSignalsOlderThan,
   deleteScansOlderThan, deleteScorePointsOlderThan, deleteSpentLinks,
 } from '../db/repositories/retention';
 import {
   AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS, RATE_LIMIT_WINDOW_RETENTION_SECONDS, RESOLVED_SIGNAL_RETENTION_DAYS, RETENTION_BATCH,
-  SCAN_RETENTION_DAYS, SCORE_HISTORY_RETENTION_DAYS,
+  SCAN_RETENTION_DAYS, SCORE_HISTORY_RETENTION_DAYS, EVENT_BATCH_RETENTION_DAYS, EVENT_RETENTION_DAYS,
 } from '../domain/retention';
 
 export interface PruneCounts {
@@ -18,6 +18,8 @@ export interface PruneCounts {
   resolvedSignals: number;
   scorePoints: number;
   scans: number;
+  events: number;
+  eventBatches: number;
 }
 
 export function retentionActivities({ db, log }: { db: Db; log: Logger }) {
@@ -37,6 +39,8 @@ export function retentionActivities({ db, log }: { db: Db; log: Logger }) {
         resolvedSignals: await deleteResolvedSignalsOlderThan({ ...batched, days: RESOLVED_SIGNAL_RETENTION_DAYS }),
         scorePoints: await deleteScorePointsOlderThan({ ...batched, days: SCORE_HISTORY_RETENTION_DAYS }),
         scans: await deleteScansOlderThan({ ...batched, days: SCAN_RETENTION_DAYS }),
+        events: await deleteEventsOlderThan({ ...batched, days: EVENT_RETENTION_DAYS }),
+        eventBatches: await deleteEventBatchesOlderThan({ ...batched, days: EVENT_BATCH_RETENTION_DAYS }),
       };
       log.info(counts, 'expired records deleted');
       return counts;

@@ -19,6 +19,10 @@ export interface ScanResult {
   evaluation: Evaluation;
   /** When set, the scan failed (the role could not be assumed): only its finding is recorded, nothing resolves. */
   failureReason?: string;
+  /** A targeted rescan after events: it leaves the account's coverage (that of its last full scan) as it is. */
+  targeted?: boolean;
+  /** The regions the scan found in use (domain/checks/threat.ts `inventoryRegionsInUse`); null: not known. */
+  usedRegions?: string[] | null;
 }
 
 export interface SavedScan {
@@ -70,7 +74,7 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId }), at);
     const failed = result.failureReason !== undefined;
     // Signals still open are left as they are: no write per open signal per scan.
-    const { fresh, resolved } = signalChanges(open, evaluation, { failed });
+    const { fresh, resolved } = signalChanges(open, evaluation, { failed, at });
     await insertSignals({
       db: trx,
       signals: fresh.map((f) => ({
@@ -106,10 +110,13 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
       db: trx,
       accountId,
       fields: {
-        checks_scan_id: scanId,
-        coverage_evaluated: evaluation.coverage.evaluated,
-        coverage_total: evaluation.coverage.total,
-        score_complete: isScoreComplete(evaluation.outcomes),
+        ...(result.targeted ? {} : {
+          checks_scan_id: scanId,
+          coverage_evaluated: evaluation.coverage.evaluated,
+          coverage_total: evaluation.coverage.total,
+          score_complete: isScoreComplete(evaluation.outcomes),
+        }),
+        ...(result.usedRegions ? { used_regions: result.usedRegions } : {}),
         ...(scored ? { current_srs: srs } : {}),
         ...(succeeded ? { last_successful_scan_at: at } : {}),
       },

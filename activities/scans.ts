@@ -6,8 +6,10 @@ import type { Db } from '../db/client';
 import { loadRoleTarget, noteScanStarted } from '../db/repositories/accounts';
 import { keepCostExplorerRead, loadCheckpoint, recentCostExplorerReads, saveCheckpoint } from '../db/repositories/scan-progress';
 import { failRunningScan, findScanState, insertRunningScan } from '../db/repositories/scans';
-import { type Evaluation, evaluateInventory, roleUnavailableEvaluation } from '../domain/checks/evaluate';
-import { COST_EXPLORER_PARTS, type Inventory } from '../domain/inventory';
+import { type Evaluation, evaluateInventory, evaluateTargeted, roleUnavailableEvaluation } from '../domain/checks/evaluate';
+import { inventoryRegionsInUse } from '../domain/checks/threat';
+import { partsOfGroups } from '../domain/events/types';
+import { COST_EXPLORER_PARTS, type Inventory, type PartName } from '../domain/inventory';
 import { type RunScanInput, type RunScanResult, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../workflows/contracts';
 import { evaluateAlertRules } from './fire-alert-rules';
 import { saveScanResult } from './save-scan';
@@ -24,7 +26,7 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
    * read, a lost worker) reads only the rest. Cost Explorer parts younger than the configured interval are
    * reused instead of read: AWS bills every request to the customer.
    */
-  async function collect(scanId: string, accountId: string, target: RoleTarget): Promise<Inventory> {
+  async function collect(scanId: string, accountId: string, target: RoleTarget, parts?: readonly PartName[]): Promise<Inventory> {
     const context = Context.current();
     const [checkpoint, reuse] = await Promise.all([
       loadCheckpoint({ db, scanId }),
@@ -47,6 +49,7 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
         checkpoint,
         reuse,
         finalAttempt: context.info.attempt >= SCAN_ATTEMPTS,
+        parts,
         // Given up (timed out while another attempt took over, or cancelled): stop reading rather than run two
         // collections of the account at once.
         signal: context.cancellationSignal,
@@ -92,22 +95,29 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
    * enough was read) score and score history. The inventory never leaves the activity (it can be large and it
    * describes the customer's account); the workflow gets a summary.
    */
-  async function collectAndSave({ scanId, tenantId, accountId }: RunScanInput): Promise<ScanOutcome> {
+  async function collectAndSave({ scanId, tenantId, accountId, groups }: RunScanInput): Promise<ScanOutcome> {
     const { target } = await loadRoleTarget({ db, tenantId, accountId });
+    // A targeted rescan (after an event) reads only the parts of the service groups the events touched.
+    const parts = groups && groups.length > 0 ? partsOfGroups(groups) : undefined;
     let evaluation: Evaluation;
     let failureReason: string | undefined;
     let observedAt: Date;
+    let usedRegions: string[] | null = null;
     try {
-      const inventory = await collect(scanId, accountId, target);
+      const inventory = await collect(scanId, accountId, target, parts);
       observedAt = new Date(inventory.collectedAt);
-      evaluation = evaluateInventory(inventory, { now: inventory.collectedAt });
+      const context = { now: inventory.collectedAt };
+      evaluation = parts ? evaluateTargeted(inventory, context) : evaluateInventory(inventory, context);
+      usedRegions = inventoryRegionsInUse(inventory, inventory.collectedAt);
     } catch (err) {
       if (!(err instanceof RoleUnavailableError)) throw err;
       observedAt = new Date();
       failureReason = err.reason;
       evaluation = roleUnavailableEvaluation(err.reason);
     }
-    const saved = await saveScanResult({ db, result: { scanId, tenantId, accountId, observedAt, evaluation, failureReason } });
+    const saved = await saveScanResult({
+      db, result: { scanId, tenantId, accountId, observedAt, evaluation, failureReason, targeted: parts !== undefined, usedRegions },
+    });
     if (saved.discarded) {
       log.info({ tenantId, accountId, scanId }, 'scan discarded: the account was disconnected while it ran');
       return { status: 'failed', failureReason: saved.discarded };
@@ -141,7 +151,7 @@ export function scanActivities({ db, log, cloud, config }: { db: Db; log: Logger
       if (!fireAlerts) return collectAndSave(input);
       const before = await findScanState({ db, accountId, scanId });
       const outcome = before && before.status !== 'running' ? savedOutcome(before) : await collectAndSave(input);
-      const deliveries = await evaluateAlertRules({ db, log, tenantId, accountId, scanId });
+      const deliveries = await evaluateAlertRules({ db, log, tenantId, accountId, source: { kind: 'scan', id: scanId } });
       return { ...outcome, deliveryIds: deliveries.map((d) => d.deliveryId) };
     },
 

@@ -28,15 +28,15 @@ const MAX_ATTEMPTS = 20;
 
 /**
  * POSTs like a well-behaved client: a 503 (the service asks to retry shortly) is retried after its Retry-After.
- * Returns how many 503s it got; anything else that is not 2xx throws.
+ * Returns how many 503s it got and the answer's body; anything else that is not 2xx throws.
  */
-async function post(url: string, auth: object, route: string, body?: object): Promise<number> {
+async function post(url: string, auth: object, route: string, body?: object): Promise<{ unavailable: number; text: string }> {
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(`${url}${route}`, {
       method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    if (res.ok) return attempt - 1;
+    if (res.ok) return { unavailable: attempt - 1, text };
     if (res.status !== 503 || attempt === MAX_ATTEMPTS) throw new Error(`POST ${route} answered ${res.status}: ${text}`);
     await sleep(Number(res.headers.get('retry-after') ?? 5) * 1000);
   }
@@ -76,11 +76,23 @@ function pairs(tenants: BenchTenant[]): { auth: BenchTenant['auth']; id: string 
   return all;
 }
 
-/** POST /accounts for every account of every tenant; returns how many answers were 503 (then retried). */
-export async function connectAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<number> {
+/**
+ * POST /accounts for every account of every tenant; returns how many answers were 503 (then retried). Given
+ * `eventKeys`, keeps each account's event key (`event_forwarding.api_key`, shown in the connect answer only) by its
+ * AWS account id.
+ */
+export async function connectAccounts(
+  url: string, tenants: BenchTenant[], concurrency: number, eventKeys?: Map<string, string>,
+): Promise<number> {
   let unavailable = 0;
   await inFlight(pairs(tenants), concurrency, async ({ auth, id }) => {
-    unavailable += await post(url, auth, '/accounts', { aws_account_id: id });
+    const answer = await post(url, auth, '/accounts', { aws_account_id: id });
+    unavailable += answer.unavailable;
+    if (eventKeys) {
+      const key = (JSON.parse(answer.text) as { event_forwarding?: { api_key?: string } }).event_forwarding?.api_key;
+      if (!key) throw new Error(`POST /accounts for ${id} answered no event key`);
+      eventKeys.set(id, key);
+    }
   });
   return unavailable;
 }
@@ -92,7 +104,7 @@ export async function connectAccounts(url: string, tenants: BenchTenant[], concu
 export async function verifyAccounts(url: string, tenants: BenchTenant[], concurrency: number): Promise<number> {
   let unavailable = 0;
   await inFlight(pairs(tenants), concurrency, async ({ auth, id }) => {
-    unavailable += await post(url, auth, `/accounts/${id}/verify`);
+    unavailable += (await post(url, auth, `/accounts/${id}/verify`)).unavailable;
   });
   return unavailable;
 }

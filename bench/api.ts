@@ -6,21 +6,30 @@ export interface ThroughputRow {
   name: string; requestsPerSecond: number; p50: number; p99: number; errors: number;
   /** Cores busy during the measurement: `server` is the process under load. */
   cpu: CpuRoles;
+  /** Answers by HTTP status. */
+  statusCodes: Record<string, number>;
 }
 
 export const CONNECTIONS = 50;
 
-interface Measurement { name: string; url: string; seconds: number; serverPid: number; headers?: Record<string, string> }
+interface Measurement {
+  name: string; url: string; seconds: number; serverPid: number; headers?: Record<string, string>;
+  /** What each request sends, when not a plain GET of `url` (autocannon calls `setupRequest` before every request). */
+  requests?: autocannon.Request[];
+  /** Requests a second over all connections; unset: as fast as the server answers. */
+  overallRate?: number;
+}
 
 /** One endpoint under autocannon's load, with the cores each party used meanwhile. */
-export async function measure({ name, url, seconds, serverPid, headers = {} }: Measurement): Promise<ThroughputRow> {
+export async function measure({ name, url, seconds, serverPid, headers = {}, requests, overallRate }: Measurement): Promise<ThroughputRow> {
   const meter = cpuMeter({ server: serverPid });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, requests, overallRate });
   const cpu = meter();
   const errors = r.errors + r.timeouts + r.non2xx;
+  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));
   console.log(`${name}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${errors}, `
-    + `server ${cpu.server?.toFixed(2)} cores`);
-  return { name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpu };
+    + `server ${cpu.server?.toFixed(2)} cores, status ${JSON.stringify(statusCodes)}`);
+  return { name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpu, statusCodes };
 }
 
 /**

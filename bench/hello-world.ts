@@ -1,9 +1,13 @@
 import express from 'express';
 
-// The baseline of the API benchmark: a bare Express hello-world, in a process of its own like the API.
+// The baseline of the API benchmark: a bare Express hello-world, in a process of its own like the API. Its POST
+// route is the baseline of the event ingestion benchmark: it parses a JSON body and answers 202.
 const app = express();
 app.get('/', (_req, res) => {
   res.json({ hello: 'world' });
+});
+app.post('/', express.json({ limit: '1mb' }), (req, res) => {
+  res.status(202).json({ accepted: Array.isArray(req.body) ? req.body.length : 1, duplicates: 0, signals_opened: 0 });
 });
 const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => {
   console.log('hello-world listening');

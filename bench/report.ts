@@ -1,6 +1,7 @@
 import { PLANS } from '../domain/plans';
 import { SCAN_RETENTION_DAYS } from '../domain/retention';
 import type { BillableActions } from './actions';
+import { type EventsResult, ingestCeilingPerSecond } from './events';
 import type { FairnessResult } from './fairness';
 import type { FleetResult } from './fleet';
 import { CONNECTIONS, type ThroughputRow } from './api';
@@ -22,6 +23,7 @@ export interface BenchReport {
   largeAccount: LargeAccountResult;
   fairness: FairnessResult;
   fleet: FleetResult;
+  events: EventsResult;
 }
 
 /**
@@ -95,15 +97,97 @@ number of accounts rather than the ${n(f.openSignals)} open signals; its four st
 `;
 }
 
-/** BENCHMARKS.md with its fleet section replaced by `section` (or added before the scans' section). */
-export function withFleetSection(markdown: string, section: string): string {
-  const start = markdown.indexOf(FLEET_HEADING);
+/**
+ * BENCHMARKS.md with the section that starts with `heading` replaced by `section`; a report without it gets it before
+ * the scans' section (or at the end).
+ */
+export function withSection(markdown: string, heading: string, section: string): string {
+  const start = markdown.indexOf(`${heading}\n`);
   if (start >= 0) {
-    const end = markdown.indexOf('\n## ', start + FLEET_HEADING.length);
+    const end = markdown.indexOf('\n## ', start + heading.length);
     return markdown.slice(0, start) + section + (end >= 0 ? markdown.slice(end) : '');
   }
   const scans = markdown.indexOf('## Scans and worker memory');
   return scans >= 0 ? `${markdown.slice(0, scans)}${section}\n${markdown.slice(scans)}` : `${markdown}\n${section}`;
+}
+
+/** BENCHMARKS.md with its fleet section replaced by `section` (or added before the scans' section). */
+export const withFleetSection = (markdown: string, section: string): string => withSection(markdown, FLEET_HEADING, section);
+
+export const EVENTS_HEADING = '## Events: ingestion, and from an event to its alert';
+
+const ms = (value: number) => n(value, value < 10 ? 1 : 0);
+
+/** The events part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
+export function eventsSection(e: EventsResult, runNote = ''): string {
+  const { alert: a } = e;
+  const base = e.rows[0]!;
+  const count = (row: ThroughputRow, match: (code: number) => boolean) =>
+    Object.entries(row.statusCodes).reduce((sum, [code, c]) => sum + (match(Number(code)) ? c : 0), 0);
+  const rows = e.rows.map((row) => {
+    const limited = count(row, (code) => code === 429);
+    return [
+      row.name, n(row.requestsPerSecond), (row.requestsPerSecond / base.requestsPerSecond).toFixed(2), row.p50, row.p99,
+      n(count(row, (code) => code >= 200 && code < 300)), n(limited), n(row.errors - limited),
+      cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'load generator'), cores(row.cpu, 'rest of machine'),
+    ].join(' | ');
+  });
+  const ingestRows = e.rows.slice(2);
+  const sent = ingestRows.reduce((sum, row) => sum + Object.values(row.statusCodes).reduce((s, c) => s + c, 0), 0);
+  const limited = ingestRows.reduce((sum, row) => sum + count(row, (code) => code === 429), 0);
+  const [stored, duplicate, steady] = ingestRows;
+  const refused = Object.entries(a.refused).map(([status, c]) => `${n(c)} answered ${status}`).join(', ');
+  const perAccountMinute = (a.rate / a.accounts) * 60;
+  const goal = (met: boolean) => (met ? 'met' : '**not met**');
+  const other = (role: string) => cores(a.cpu, role);
+  return `${EVENTS_HEADING}
+
+\`POST /ingest/aws/events\` with one EventBridge envelope a request, as an API destination sends it, authenticated by the
+account's key (\`X-Sentinel-Event-Key\`, from the \`event_forwarding\` of \`POST /accounts\`), through the API and worker
+processes (\`DATABASE_POOL_MAX=${e.poolMax}\`, request logging off). One Enterprise tenant with ${n(e.accounts)} accounts connected through the API,
+each with its own key. The endpoint allows ${n(ingestCeilingPerSecond(1) * 60)} events a minute per account (a fixed window per account, then 429),
+so the load takes the accounts in turn: together they allow ${n(ingestCeilingPerSecond(e.accounts))} events a second over a minute.${runNote}
+
+**From an event to its Slack alert.** ${n(a.events)} events from \`test/fixtures/aws-events/sg-open-ssh.json\`
+(\`AuthorizeSecurityGroupIngress\` opening port 22 to 0.0.0.0/0), each with a fresh id and a security group of its own,
+the resource of the signal its detection opens (\`event.security_group_admin_port_opened\`), so each opens a new HIGH
+signal and fires the tenant's one alert rule (\`min_srs: 0\`, every scenario, one Slack incoming-webhook channel; an
+unacknowledged alert silences nothing). Sent at ${n(a.rate)} a second on a schedule, not waiting for answers, over
+${a.accounts} verified accounts in turn (${n(perAccountMinute)} events a minute each); the rule was created after their first
+scans, so only the events alert. The latency runs from just before each POST until the Slack webhook, a loopback
+server in the benchmark, receives the message naming the event's security group: the request's transaction (event,
+signal, batch), the signal to the account workflow, its alert-rule activity, the delivery workflow and its activity's
+POST to Slack. Every event's alert must arrive; the benchmark waits ${a.timeoutSeconds} s after the last event.
+
+| events sent | signals opened | alerts arrived | p50 ms | p95 ms | p99 ms | max ms | POST 202 p50 ms | POST 202 p99 ms |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| ${n(a.events)} | ${n(a.opened)} | ${n(a.arrived)} | ${ms(a.latencyMs.p50)} | **${ms(a.latencyMs.p95)}** | ${ms(a.latencyMs.p99)} | ${ms(a.latencyMs.max)} | ${ms(a.postMs.p50)} | ${ms(a.postMs.p99)} |
+
+${refused ? `Not opened: ${refused}. ` : ''}The webhook received ${n(a.slackMessages)} messages. Cores busy from the first event to the
+last alert: API ${other('server')}, worker ${other('worker')}, PostgreSQL ${other('postgres')}, Temporal ${other('temporal')},
+the rest of the machine ${other('rest of machine')}. The goal, p95 at most 5 s: ${goal(a.arrived === a.events && a.latencyMs.p95 <= 5000)}.
+
+**Ingestion.** Events from \`sg-open-https.json\` (port 443 open to the internet: no detection, so each request stores
+its event and involves no workflow), a fresh id each request; autocannon with ${CONNECTIONS} connections, ${e.seconds} s each, each
+request with the next account's key. The duplicate row sends each account's one event, delivered once before, again
+(202, \`duplicates: 1\`). The last row holds autocannon to ${n(e.steadyRate)} requests a second, below what the API
+sustains, for the latency of a 202 when requests do not queue. The worker is stopped meanwhile (the ${a.accounts} verified
+accounts' debounced rescans would otherwise run). The accounts other than those ${a.accounts} are not verified (PENDING):
+ingestion takes the events of any account not disconnected, and an event without a detection is stored alike. The
+baseline is the bare Express hello-world of the API part (GET), also in a process of its own; its POST route parses the
+same events as JSON and answers 202. The ingestion rows sent ${n(sent)} requests, at most ${n(Math.ceil(sent / e.accounts) + 4)} per
+account over about a minute, under the limit: ${limited === 0 ? 'no request was refused with 429' : `**${n(limited)} were refused with 429**`}.
+Of the new events answered 202, ${n(e.stored.answered)}, ${n(e.stored.stored)} are stored (autocannon stops counting at the
+deadline with requests still in flight).
+
+| endpoint | req/s | ratio to bare GET | p50 ms | p99 ms | 2xx | 429 | other errors | server cores | PostgreSQL cores | load generator cores | rest of machine |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows.map((row) => `| ${row} |`).join('\n')}
+
+The goal, a 202 within 20 ms at p99: ${steady ? `${goal(steady.p99 <= 20)} at ${n(e.steadyRate)} requests a second (p99 ${steady.p99} ms)` : 'not measured'}${
+  stored ? `; with ${CONNECTIONS} connections as fast as the API answers, p99 ${stored.p99} ms (${n(stored.requestsPerSecond)} req/s)` : ''}${
+  duplicate ? `, duplicates p99 ${duplicate.p99} ms` : ''}.
+`;
 }
 
 function scansSection(r: BenchReport): string {
@@ -341,6 +425,7 @@ Page 1 vs page 100 (limit 50) of ${n(r.pages.count)} signals, mean of 50 request
 page 1 ${page1Ms.toFixed(2)} ms, page 100 ${page100Ms.toFixed(2)} ms, ratio ${(page100Ms / page1Ms).toFixed(2)}.
 
 ${fleetSection(r.fleet, r.settings)}
+${eventsSection(r.events)}
 ${scansSection(r)}
 ${fairnessSection(r)}
 ${largeAccountSection(r)}

@@ -5,17 +5,18 @@ import { connectAccounts, signUpTenants, useDailyInterval, verifyAccounts } from
 import { benchBillableActions } from './actions';
 import { benchFairness } from './fairness';
 import { benchApi } from './api';
-import { startBenchEnvironment } from './environment';
+import { type BenchEnvironment, startBenchEnvironment } from './environment';
+import { benchEvents } from './events';
 import { benchFleet } from './fleet';
 import { benchLargeAccount } from './large-account';
-import { type BenchReport, fleetSection, renderReport, withFleetSection } from './report';
+import { type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection, withSection } from './report';
 import { benchScanSize, firstScansDone } from './scans';
 import { benchSignalPages } from './signals';
 
 // `npm run bench`: every figure comes from one run on this machine, next to a baseline measured in the same
 // run, because the machines are shared and noisy: compare ratios over time, not absolute numbers.
-// Results go to BENCHMARKS.md with the machine and the date. `npm run bench -- fleet` runs the fleet part alone
-// and replaces only its section of BENCHMARKS.md (its ratios are measured within that part).
+// Results go to BENCHMARKS.md with the machine and the date. `npm run bench -- fleet` (or `-- events`) runs that
+// part alone and replaces only its section of BENCHMARKS.md (its ratios are measured within that part).
 
 const numberFrom = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = numberFrom('BENCH_DURATION', 10);
@@ -34,21 +35,39 @@ const LARGE_ACCOUNT = {
 const MANUAL_SCANS = 10;
 const cpuProfile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
 const FAIRNESS = { backlogAccounts: numberFrom('BENCH_FAIRNESS_BACKLOG', 5_000), samples: numberFrom('BENCH_FAIRNESS_SAMPLES', 20) };
+const EVENTS = {
+  alertEvents: numberFrom('BENCH_EVENT_ALERTS', 1_000),
+  alertRate: numberFrom('BENCH_EVENT_RATE', 10),
+  alertAccounts: numberFrom('BENCH_EVENT_ACCOUNTS', 20),
+  alertTimeoutSeconds: numberFrom('BENCH_EVENT_ALERT_TIMEOUT', 120),
+  steadyRate: numberFrom('BENCH_EVENT_STEADY_RATE', 200),
+};
 
 const REPORT = path.join(__dirname, '..', 'BENCHMARKS.md');
-const PARTS: Record<string, () => Promise<void>> = { fleet: fleetAlone };
+const PARTS: Record<string, () => Promise<void>> = {
+  fleet: () => partAlone('fleet', async (env, note) => {
+    const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
+    return withFleetSection(readFileSync(REPORT, 'utf8'), fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note()));
+  }),
+  events: () => partAlone('events', async (env, note) => {
+    const events = await benchEvents(env, { ...EVENTS, seconds: SECONDS, poolMax: POOL_MAX, concurrency: CONCURRENCY, apiNodeArgs: cpuProfile });
+    return withSection(readFileSync(REPORT, 'utf8'), EVENTS_HEADING, eventsSection(events, note()));
+  }),
+};
 
-/** The fleet part on its own: its section of BENCHMARKS.md is replaced, the rest kept. */
-async function fleetAlone(): Promise<void> {
+/**
+ * One part on its own: `run` answers BENCHMARKS.md with that part's section replaced, the rest kept; `note()` says
+ * when and where it ran.
+ */
+async function partAlone(name: string, run: (env: BenchEnvironment, note: () => string) => Promise<string>): Promise<void> {
   const startedAt = new Date();
   const loadBefore = loadavg()[0]!;
   const env = await startBenchEnvironment();
   try {
-    const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
-    const note = `\n\nMeasured on its own by \`npm run bench -- fleet\` on ${startedAt.toISOString().slice(0, 10)} (${cpus().length} cores, `
+    const note = () => `\n\nMeasured on its own by \`npm run bench -- ${name}\` on ${startedAt.toISOString().slice(0, 10)} (${cpus().length} cores, `
       + `one-minute load ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end), not in the run above.`;
-    writeFileSync(REPORT, withFleetSection(readFileSync(REPORT, 'utf8'), fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note)));
-    console.log('\nFleet section written to BENCHMARKS.md');
+    writeFileSync(REPORT, await run(env, note));
+    console.log(`\n${name} section written to BENCHMARKS.md`);
   } catch (err) {
     console.error(err); // before the teardown, whose own errors could hide it
     throw err;
@@ -80,6 +99,7 @@ async function main(): Promise<void> {
     const api = await benchApi({ url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId });
     await services.stop();
     const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
+    const events = await benchEvents(env, { ...EVENTS, seconds: SECONDS, poolMax: POOL_MAX, concurrency: CONCURRENCY, apiNodeArgs: cpuProfile });
 
     const largeAccount = await benchLargeAccount(env, LARGE_ACCOUNT);
     const scans = [];
@@ -93,7 +113,7 @@ async function main(): Promise<void> {
         cores: cpus().length, model: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version,
       },
       settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, concurrency: CONCURRENCY, poolMax: POOL_MAX },
-      api, pages, actions, scans, largeAccount, fairness, fleet,
+      api, pages, actions, scans, largeAccount, fairness, fleet, events,
     };
     writeFileSync(REPORT, renderReport(report));
     console.log('\nWritten to BENCHMARKS.md');

@@ -1,4 +1,4 @@
-import type { CostExplorerPart, Inventory, Unread } from '../domain/inventory';
+import type { CostExplorerPart, Inventory, PartName, Unread } from '../domain/inventory';
 import type { MemberAwsStatus } from '../domain/organizations';
 
 // The seam between Sentinel and a cloud provider. Activities use it; the API uses it only to learn the
@@ -60,6 +60,8 @@ export interface CollectOptions {
   onProgress?: (progress: CollectionProgress) => void;
   /** The scan's last attempt: reads that fail now are left unread instead of failing the collection. */
   finalAttempt?: boolean;
+  /** A targeted rescan: only these parts are read; the others are `OUTSIDE_TARGETED_SCAN` (domain/inventory.ts). */
+  parts?: readonly PartName[];
   /**
    * Aborted when the attempt is given up (its activity cancelled or timed out): no new call starts, reads cut
    * short are not reported through onRead (a later attempt reads them), and the collection rejects.

@@ -8,6 +8,7 @@ import type { AuditEventsTable } from './tables/audit';
 import type {
   EmailVerificationsTable, InvitationsTable, PasswordResetsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable,
 } from './tables/identity';
+import type { AccountEventKeysTable, AccountEventsTable, EventBatchesTable } from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
 import type {
   ExportsTable, OauthStatesTable, SlackInstallationsTable, StripeEventsTable, StripeSubscriptionsTable,
@@ -43,4 +44,7 @@ export interface Database {
   stripe_events: StripeEventsTable;
   organizations: OrganizationsTable;
   organization_accounts: OrganizationAccountsTable;
+  account_event_keys: AccountEventKeysTable;
+  account_events: AccountEventsTable;
+  event_batches: EventBatchesTable;
 }

@@ -4,7 +4,8 @@ export const ACCOUNT_STATUSES = ['PENDING', 'ACTIVE', 'DISCONNECTED'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /** Why a scan ran: the one verification starts, the plan's schedule, or a request. */
-export const SCAN_TRIGGERS = ['initial', 'scheduled', 'manual'] as const;
+/** `event`: a targeted rescan the account's own events asked for (domain/events/). */
+export const SCAN_TRIGGERS = ['initial', 'scheduled', 'manual', 'event'] as const;
 export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
 
 /** `failed`: the role could not be assumed, too little was read to score, or the collection gave up. */

@@ -9,6 +9,13 @@ import type { Scenario } from './checks/types';
 // the rule for the account until a scan sees open findings that differ from the ones it fired on (a finding
 // opened or resolved; resolving and coming back counts). At most one alert per rule, account and scan.
 
+/** What alert rules are evaluated against: a finished scan, or a batch of the account's events that opened signals. */
+export interface AlertSource {
+  kind: 'scan' | 'events';
+  /** The scan id, or the event batch id. */
+  id: string;
+}
+
 export interface RuleToEvaluate {
   version: number;
   minSrs: number;

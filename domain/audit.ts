@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'account.connected',
   'account.verified',
   'account.disconnected',
+  'account.event_key_rotated',
   'organization.connected',
   'organization.verified',
   'organization.disconnected',

@@ -61,13 +61,15 @@ export function accountRoleTemplate({ sentinelAccountId }: { sentinelAccountId: 
 
 /**
  * The console link that opens CloudFormation's quick-create page for a published template with the stack name
- * and the ExternalId filled in: the customer only acknowledges the IAM capability and creates the stack. The
- * template must be in Amazon S3 (cloud/aws/template-publisher.ts). The console reads the query after `#`.
+ * and the parameters filled in (`param_<name>`): the customer only acknowledges the IAM capability and creates the
+ * stack. The template must be in Amazon S3 (cloud/aws/template-publisher.ts). The console reads the query after `#`.
  */
-export function quickCreateUrl({ templateUrl, externalId, stackName = 'Sentinel', region = 'us-east-1' }: {
-  templateUrl: string; externalId: string; stackName?: string; region?: string;
+export function quickCreateUrl({ templateUrl, parameters, stackName = 'Sentinel', region = 'us-east-1' }: {
+  templateUrl: string; parameters: Readonly<Record<string, string>>; stackName?: string; region?: string;
 }): string {
-  const parameters: [string, string][] = [['templateURL', templateUrl], ['stackName', stackName], [`param_${EXTERNAL_ID_PARAMETER}`, externalId]];
-  const query = parameters.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
+  const fields: [string, string][] = [
+    ['templateURL', templateUrl], ['stackName', stackName], ...Object.entries(parameters).map(([name, value]): [string, string] => [`param_${name}`, value]),
+  ];
+  const query = fields.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
   return `https://console.aws.amazon.com/cloudformation/home?region=${encodeURIComponent(region)}#/stacks/quickcreate?${query}`;
 }

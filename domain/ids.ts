@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   export: 'exp',
   slack: 'slk',
   organization: 'org',
+  eventBatch: 'evb',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

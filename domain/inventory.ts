@@ -440,3 +440,14 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   rdsInstances: true, efsFileSystems: true, kmsKeys: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
+
+/** Why a targeted rescan (after an event) did not read a part: it reads only the parts the event touched. */
+export const OUTSIDE_TARGETED_SCAN = 'Not read: outside this targeted rescan, which read only what an event changed.';
+
+/** The inventory as a targeted rescan sees it: the given parts, every other part not read (OUTSIDE_TARGETED_SCAN). */
+export function onlyParts(inventory: Inventory, parts: readonly PartName[]): Inventory {
+  const kept = new Set(parts);
+  const masked = Object.fromEntries(PART_NAMES.filter((p) => !kept.has(p))
+    .map((p) => [p, { status: 'not_evaluated', reason: OUTSIDE_TARGETED_SCAN }]));
+  return { ...inventory, ...masked };
+}

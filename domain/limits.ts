@@ -69,3 +69,10 @@ export const TENANT_EMAIL_WINDOW_SECONDS = 60 * 60;
 /** Verification links: a link lives this many hours; a user may ask for a new one this many times an hour. */
 export const EMAIL_VERIFICATION_TTL_HOURS = 72;
 export const EMAIL_VERIFICATION_RESENDS_PER_HOUR = 3;
+
+/** Events one account's forwarder may deliver a minute (POST /ingest/aws/events): past it, 429 and EventBridge retries. */
+export const EVENTS_PER_ACCOUNT_PER_MINUTE = 600;
+/** Events in one ingestion request (EventBridge sends one; a batch is for replays and tests). */
+export const EVENT_BATCH_LIMIT = 100;
+/** How long a rotated-out event key keeps working, so the customer can update the connection in every region. */
+export const EVENT_KEY_GRACE_HOURS = 24;

@@ -1,5 +1,8 @@
 // The cross-account role a customer creates to connect an account: an infrastructure-as-code snippet and
 // an equivalent CLI script. Both trust only the service's own AWS account, and only with our ExternalId.
+// Given a forwarder setup, both also create the event forwarder (domain/events/forwarder-templates.ts).
+
+import { type ForwarderSetup, forwarderCliScript, forwarderTerraform } from './events/forwarder-templates';
 
 export const ROLE_NAME = 'SentinelReadOnly';
 export const MANAGED_POLICIES = [
@@ -66,10 +69,15 @@ export function roleArn(awsAccountId: string): string {
   return `arn:aws:iam::${awsAccountId}:role/${ROLE_NAME}`;
 }
 
+export interface OnboardingOptions {
+  /** When given, the event forwarder is appended: the key and endpoint its EventBridge connection uses. */
+  forwarder?: ForwarderSetup;
+}
+
 /** Terraform for the role. Its policies are the literal JSON the CLI script sends, so both grant the same. */
-export function terraformSnippet(setup: RoleSetup): string {
+export function terraformSnippet(setup: RoleSetup, { forwarder }: OnboardingOptions = {}): string {
   assertPastable(setup);
-  return `# Creates the read-only role Sentinel assumes. Apply with: terraform init && terraform apply
+  const role = `# Creates the read-only role Sentinel assumes. Apply with: terraform init && terraform apply
 resource "aws_iam_role" "sentinel" {
   name               = "${ROLE_NAME}"
   assume_role_policy = <<POLICY
@@ -99,11 +107,12 @@ output "sentinel_role_arn" {
   value = aws_iam_role.sentinel.arn
 }
 `;
+  return forwarder ? `${role}\n${forwarderTerraform(forwarder)}` : role;
 }
 
-export function cliScript(setup: RoleSetup): string {
+export function cliScript(setup: RoleSetup, { forwarder }: OnboardingOptions = {}): string {
   assertPastable(setup);
-  return `#!/usr/bin/env bash
+  const role = `#!/usr/bin/env bash
 # Creates the read-only role Sentinel assumes, with the AWS CLI. Run it with credentials for the account to connect.
 set -euo pipefail
 aws iam create-role --role-name ${ROLE_NAME} \\
@@ -114,4 +123,5 @@ aws iam put-role-policy --role-name ${ROLE_NAME} --policy-name ${BILLING_POLICY_
   --policy-document '${JSON.stringify(billingReadPolicy())}'
 echo "Role created: $(aws iam get-role --role-name ${ROLE_NAME} --query Role.Arn --output text)"
 `;
+  return forwarder ? `${role}${forwarderCliScript(forwarder)}` : role;
 }

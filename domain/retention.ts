@@ -4,6 +4,10 @@
 export { AUDIT_RETENTION_DAYS } from './audit';
 /** Scans (their alert events, deliveries and checkpoints go with them); an account's latest compliance scan stays. */
 export const SCAN_RETENTION_DAYS = 400;
+/** The account's events (the timeline, GET /accounts/{account_id}/events), counted from their arrival. */
+export const EVENT_RETENTION_DAYS = 30;
+/** Event batches: like scans, what alert events fired on (their alert events go with them). */
+export const EVENT_BATCH_RETENTION_DAYS = SCAN_RETENTION_DAYS;
 /** Resolved signals, counted from their resolution; open ones are kept however old. */
 export const RESOLVED_SIGNAL_RETENTION_DAYS = 400;
 /** Score history: the API shows at most a year of it. */

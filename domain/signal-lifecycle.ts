@@ -1,11 +1,15 @@
 import type { CheckOutcome, Evaluation, Finding } from './checks/evaluate';
+import { EVENT_REVIEW_DAYS } from './events/types';
+import { eventDetection, isEventSignal } from './events/catalog';
 import { computeSrs } from './srs';
 
 // What a scan does to an account's signals (docs/decisions.md, "Findings and the Security Risk Score"): a
 // finding seen again keeps its open signal; an open signal not seen is resolved, unless the scan could not see
 // it (its check was not evaluated, or its region, its resource or the resource it belongs to was unread); a
 // finding that returns after being resolved opens a new signal. Accepted signals stay open and listed, and
-// count in no score.
+// count in no score. A signal an event opened (domain/events/) is not a scan's: a scan that evaluated every check
+// able to see what the event changed resolves it (the scan's own finding stands for that state from then on),
+// and one no check can see stays open for EVENT_REVIEW_DAYS.
 
 export interface OpenSignal {
   id: string;
@@ -17,6 +21,7 @@ export interface OpenSignal {
   owner: string | null;
   /** An acceptance is in force at the scan's time. */
   accepted: boolean;
+  detectedAt?: Date;
 }
 
 export interface SignalChanges<S extends OpenSignal> {
@@ -35,9 +40,18 @@ function couldSee(signal: Pick<OpenSignal, 'region' | 'resource' | 'owner'>, out
     : u.scope === signal.resource || u.scope === signal.owner));
 }
 
+const DAY_MS = 86_400_000;
+
+/** Whether a scan at `at` with these outcomes settles an event's signal (see the top of this file). */
+function settlesEventSignal(signal: Pick<OpenSignal, 'checkId' | 'detectedAt'>, outcomes: Map<string, CheckOutcome>, at: Date): boolean {
+  const confirmedBy = eventDetection(signal.checkId)?.confirmedBy ?? [];
+  if (confirmedBy.length > 0 && confirmedBy.every((id) => outcomes.has(id) && outcomes.get(id)?.status !== 'not_evaluated')) return true;
+  return signal.detectedAt !== undefined && at.getTime() - signal.detectedAt.getTime() >= EVENT_REVIEW_DAYS * DAY_MS;
+}
+
 /** A scan that failed (the role could not be assumed) opens its finding and resolves nothing. */
 export function signalChanges<S extends OpenSignal>(
-  open: readonly S[], evaluation: Pick<Evaluation, 'findings' | 'outcomes'>, { failed }: { failed: boolean },
+  open: readonly S[], evaluation: Pick<Evaluation, 'findings' | 'outcomes'>, { failed, at }: { failed: boolean; at: Date },
 ): SignalChanges<S> {
   const openByFingerprint = new Map(open.map((s) => [s.fingerprint, s]));
   const findings = [...new Map(evaluation.findings.map((f) => [f.fingerprint, f])).values()];
@@ -46,7 +60,9 @@ export function signalChanges<S extends OpenSignal>(
   return {
     fresh: findings.filter((f) => !openByFingerprint.has(f.fingerprint)),
     stillOpen: open.filter((s) => seen.has(s.fingerprint)),
-    resolved: failed ? [] : open.filter((s) => !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId))),
+    resolved: failed ? [] : open.filter((s) => (isEventSignal(s.checkId)
+      ? settlesEventSignal(s, outcomes, at)
+      : !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId)))),
   };
 }
 

@@ -21,7 +21,9 @@ export interface DeliveryContext {
   tenantId: string;
   accountId: string;
   ruleId: string;
-  scanId: string;
+  /** The scan the alert fired on; null for an alert on the account's events (eventBatchId). */
+  scanId: string | null;
+  eventBatchId: string | null;
   srs: number;
   scenarios: Scenario[];
   firedAt: Date;

@@ -8,7 +8,9 @@ import { delayToNextSlotMs } from './scan-slots';
 import {
   type AccountStatus, type AccountWorkflowInput, type CompletedScan, disconnectUpdate, INVALID_ACCOUNT_STATE, planChangedSignal, RECENT_SCANS,
   ROLE_ASSUMPTION_FAILED, type ScanOutcome, type ScanRequest, scanNowUpdate, scanWorkflowId, stateQuery, VERIFICATION_UNAVAILABLE, verifyUpdate,
+  eventsReceivedSignal,
 } from './contracts';
+import { eventRescans } from './event-rescans';
 import { scanPriority } from './fairness';
 import { runScanActivities, scanWorkflow } from './scan';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
@@ -58,6 +60,14 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   let nextScanAt: string | undefined; // when the armed timer fires (workflow time)
   let fairnessWeight = carried?.fairnessWeight ?? input.fairnessWeight ?? 1;
   const recentScans: CompletedScan[] = [...(carried?.recentScans ?? [])];
+  const rescans = eventRescans(carried?.pendingRescan, (groups) => {
+    if (status !== 'ACTIVE') return;
+    // A full scan waiting reads every group anyway; a targeted one waiting takes these groups too.
+    if (queue.some((r) => r.trigger !== 'event')) return;
+    const waiting = queue.find((r) => r.trigger === 'event');
+    if (waiting) waiting.groups = [...new Set([...(waiting.groups ?? []), ...groups])];
+    else queue.push({ scanId: newScanId(), trigger: 'event', groups });
+  });
 
   const setStatus = (next: AccountStatus) => {
     status = next;
@@ -66,8 +76,13 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
 
   setHandler(stateQuery, () => ({
     status, scanIntervalMinutes, planRevision, scansCompleted, firstScanId, pendingScans: [...queue], nextScheduledScanAt: nextScanAt,
-    fairnessWeight, recentScans: [...recentScans],
+    fairnessWeight, recentScans: [...recentScans], pendingRescan: rescans.pending(),
   }));
+
+  // The batch's alerts were fired by the API that stored it: what is left here is the rescan.
+  setHandler(eventsReceivedSignal, ({ groups }) => {
+    if (status === 'ACTIVE') rescans.add(groups);
+  });
 
   setHandler(verifyUpdate, async () => {
     await condition(() => !busy);
@@ -154,6 +169,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
         await markAccountDisconnected({ tenantId, accountId });
         queue.length = 0;
         timer?.cancel();
+        rescans.cancel();
         nextScanAt = undefined;
         setStatus('DISCONNECTED');
       } finally {
@@ -193,7 +209,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
           ...input,
           carried: {
             status, scanIntervalMinutes, planRevision, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: true,
-            fairnessWeight, recentScans,
+            fairnessWeight, recentScans, pendingRescan: rescans.pending(),
           },
         });
       }
@@ -211,7 +227,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   await condition(allHandlersFinished);
 
   async function runScan(request: ScanRequest): Promise<void> {
-    const scan = { tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger };
+    const scan = { tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger, groups: request.groups };
     let outcome: ScanOutcome;
     try {
       // Scans ran as child workflows before (four more billable actions and five more workflow tasks each); the

@@ -1,5 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccountStatus, ScanTrigger } from '../domain/accounts';
+import type { ServiceGroup } from '../domain/events/types';
+import type { PendingRescan } from './event-rescans';
 import type { MemberState, OrganizationStatus } from '../domain/organizations';
 
 // The contract of every workflow: its id, its input and result, its messages and the failure types it raises.
@@ -22,6 +24,8 @@ export type { AccountStatus, ScanTrigger };
 export interface ScanRequest {
   scanId: string;
   trigger: ScanTrigger;
+  /** A targeted rescan (trigger `event`): the service groups it reads. */
+  groups?: ServiceGroup[];
 }
 
 /** What survives continue-as-new. */
@@ -37,6 +41,8 @@ export interface CarriedState {
   /** Absent in runs carried over before these existed. */
   fairnessWeight?: number;
   recentScans?: CompletedScan[];
+  /** A targeted rescan waiting for the account's events to quiet down (workflows/event-rescans.ts). */
+  pendingRescan?: PendingRescan;
 }
 
 export interface AccountWorkflowInput {
@@ -75,6 +81,8 @@ export interface AccountWorkflowState {
   fairnessWeight: number;
   /** The last RECENT_SCANS scans, newest last. */
   recentScans: CompletedScan[];
+  /** Service groups waiting for a targeted rescan after events, if any. */
+  pendingRescan?: PendingRescan;
 }
 
 /** How many completed scans the state query shows. */
@@ -86,6 +94,7 @@ export interface ScanWorkflowInput {
   awsAccountId: string;
   scanId: string;
   trigger: ScanTrigger;
+  groups?: ServiceGroup[];
 }
 
 /**
@@ -99,6 +108,8 @@ export interface RunScanInput {
   accountId: string;
   trigger?: ScanTrigger;
   fireAlerts?: boolean;
+  /** A targeted rescan: only these service groups are read (domain/events/types.ts). */
+  groups?: ServiceGroup[];
 }
 
 /** What runScan answers: the scan's outcome and, when it fired the alert rules, the deliveries to start. */
@@ -189,6 +200,17 @@ export interface PlanChange {
 export const disconnectUpdate = defineUpdate<{ status: 'DISCONNECTED' }>('disconnect');
 
 export const stateQuery = defineQuery<AccountWorkflowState>('state');
+
+/**
+ * A batch of the account's events touched these service groups (api/services/event-ingestion.ts): they are rescanned
+ * once the account's events quiet down (workflows/event-rescans.ts). Told again for a batch already told (a
+ * retried request), the groups are merged into the same waiting rescan.
+ */
+export const eventsReceivedSignal = defineSignal<[EventsReceived]>('eventsReceived');
+export interface EventsReceived {
+  batchId: string;
+  groups: ServiceGroup[];
+}
 
 /** An AWS Organization's entity workflow: one per connected organization (a new connect is a new organization id). */
 export const organizationWorkflowId = (tenantId: string, orgId: string) => `organization:${tenantId}:${orgId}`;

@@ -49,13 +49,13 @@ const FAILURE_REASON = 'The scan could not complete; it will run again at the ne
  * them, retrying until the database answers.
  */
 export async function runScanActivities(input: ScanWorkflowInput, priority: Priority | undefined): Promise<ScanOutcome> {
-  const { scanId, tenantId, accountId, trigger } = input;
+  const { scanId, tenantId, accountId, trigger, groups } = input;
   const activity = (options: ActivityOptions, suffix = '') =>
     proxyActivities<Activities>({ ...options, activityId: `${scanId}${suffix}`, ...(priority ? { priority } : {}) });
   let outcome: ScanOutcome;
   let deliveryIds: string[];
   try {
-    ({ deliveryIds = [], ...outcome } = await activity(RUN_SCAN).runScan({ scanId, tenantId, accountId, trigger, fireAlerts: true }));
+    ({ deliveryIds = [], ...outcome } = await activity(RUN_SCAN).runScan({ scanId, tenantId, accountId, trigger, fireAlerts: true, groups }));
   } catch (err) {
     log.error('scan failed', { scanId, error: String(err) });
     const { saved } = await activity(RECORD_FAILED, '/failed').recordScanFailed({ scanId, tenantId, accountId, reason: FAILURE_REASON, trigger });

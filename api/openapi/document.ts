@@ -172,6 +172,7 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   Authentication: 'Sign-up, login, tokens and invitations',
   Profile: 'The caller',
   Accounts: 'Connecting, verifying, scanning and disconnecting AWS accounts',
+  Events: 'The account\'s own events, forwarded by EventBridge: ingestion, the timeline, the forwarder\'s key',
   Organizations: 'Connecting an AWS Organization, whose member accounts are connected and disconnected as they come and go',
   Overview: 'The portfolio of accounts at a glance',
   Signals: 'Findings, the Security Risk Score and the recovery checklist',

@@ -8,7 +8,7 @@ export const PUBLIC = 'public';
 export type Access = Role | typeof PUBLIC;
 
 export const TAGS = [
-  'Authentication', 'Profile', 'Accounts', 'Organizations', 'Overview', 'Signals', 'Compliance', 'Exports', 'Alert rules', 'Alerts', 'Users', 'Audit log',
+  'Authentication', 'Profile', 'Accounts', 'Events', 'Organizations', 'Overview', 'Signals', 'Compliance', 'Exports', 'Alert rules', 'Alerts', 'Users', 'Audit log',
   'Billing', 'Integrations', 'Health', 'Documentation',
 ] as const;
 export type Tag = (typeof TAGS)[number];

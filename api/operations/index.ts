@@ -7,6 +7,7 @@ import { billingOperations } from './billing';
 import { complianceOperations } from './compliance';
 import { docsOperations } from './docs';
 import { emailLinkOperations } from './email-links';
+import { eventOperations } from './events';
 import { exportOperations } from './exports';
 import { healthOperations } from './health';
 import { integrationOperations } from './integrations';
@@ -34,6 +35,7 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...authOperations,
   ...meOperations,
   ...accountOperations,
+  ...eventOperations,
   ...organizationOperations,
   ...overviewOperations,
   ...signalOperations,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACCOUNT_STATUSES } from '../../domain/accounts';
 import { timestamp } from './common';
+import { connectEventForwarding } from './events';
 
 export const awsAccountId = z.string().regex(/^[0-9]{12}$/, 'must be exactly 12 digits');
 export const tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'tags must be at most 64 characters').meta({ pattern: '\\S' });
@@ -12,6 +13,9 @@ export const connectAccountInput = z
     cloud_account_id: awsAccountId.optional(),
     display_name: z.string().trim().max(200, 'must be at most 200 characters').optional(),
     tags: z.array(tag).max(50, 'at most 50 tags').optional(),
+    event_forwarding: z.boolean().default(true).meta({
+      description: 'Whether the account gets an event key and the templates create the event forwarder (default true)',
+    }),
   })
   .superRefine((v, ctx) => {
     if (!v.aws_account_id && !v.cloud_account_id) {
@@ -21,10 +25,11 @@ export const connectAccountInput = z
     }
   })
   .meta({ anyOf: [{ required: ['aws_account_id'] }, { required: ['cloud_account_id'] }] })
-  .transform(({ aws_account_id, cloud_account_id, display_name, tags }) => ({
+  .transform(({ aws_account_id, cloud_account_id, display_name, tags, event_forwarding }) => ({
     awsAccountId: (aws_account_id ?? cloud_account_id) as string,
     displayName: display_name || null,
     tags: [...new Set(tags ?? [])],
+    eventForwarding: event_forwarding,
   }));
 
 const status = z.enum(ACCOUNT_STATUSES);
@@ -47,6 +52,7 @@ export const connectAccountOutput = z.object({
     description: 'Opens the AWS console\'s quick-create page for the published template with the stack name and this ExternalId filled in; '
       + 'null when the service publishes no template (no template bucket configured) or could not publish it just now',
   }),
+  event_forwarding: connectEventForwarding.nullable().meta({ description: 'Null when the connect asked for no event forwarding' }),
 });
 
 export const coverage = z.object({

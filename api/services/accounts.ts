@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isUniqueViolation } from '../../db/errors';
+import { expireEventKeys } from '../../db/repositories/account-events';
 import { findAccount, listAccountSummaries } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
@@ -19,8 +20,9 @@ import {
 import type { ConnectAccountInput, ListAccountsQuery } from '../schemas/accounts';
 import { afterAccountCursor, encodeAccountCursor } from '../account-cursor';
 import { endLifecycle, isAbandonedConnect, type NewLifecycle, reserveAccount, startLifecycle } from './account-lifecycle';
+import { issueEventKey } from './account-events';
 import { audit } from './audit-log';
-import { cloudFormationOnboarding } from './cloudformation-onboarding';
+import { cloudFormationOnboarding, forwarderCloudFormation } from './cloudformation-onboarding';
 import { takeHits } from './rate-limits';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -74,18 +76,29 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
   if (!reserved.ok) throw new AppError(reserved.refusal === 'exists' ? 'account_exists' : 'plan_limit_exceeded', reserved.message);
   const { accountId } = reserved;
   await startLifecycle(deps, lifecycle, reserved);
+  // A connection starts afresh: keys of an earlier connection of the account (one disconnected) end now.
+  const now = new Date();
+  await expireEventKeys({ db, accountId, at: now });
+  const forwarding = input.eventForwarding ? (await issueEventKey(deps, { tenantId: caller.tenantId, accountId }, now)).forwarding : null;
   await audit(db, caller, 'account.connected', `account:${input.awsAccountId}`);
   log.info({ tenantId: caller.tenantId, accountId, workflowId, tookOver: abandoned !== undefined }, 'account connected (pending verification)');
   const setup = { sentinelAccountId, externalId };
+  // The forwarder's key is in the snippet, the script and the forwarder's quick-create link: all shown once, like the key.
+  const forwarder = forwarding ? { endpoint: forwarding.endpoint, apiKey: forwarding.api_key } : undefined;
+  const [roleStack, forwarderStack] = await Promise.all([
+    cloudFormationOnboarding(deps, setup),
+    forwarder ? forwarderCloudFormation(deps, forwarder) : null,
+  ]);
   return {
     aws_account_id: input.awsAccountId,
     cloud_account_id: input.awsAccountId,
     external_id: externalId,
     sentinel_account_id: sentinelAccountId,
     status: 'PENDING' as const,
-    terraform_snippet: terraformSnippet(setup),
-    fallback_cli_script: cliScript(setup),
-    ...await cloudFormationOnboarding(deps, setup),
+    terraform_snippet: terraformSnippet(setup, { forwarder }),
+    fallback_cli_script: cliScript(setup, { forwarder }),
+    ...roleStack,
+    event_forwarding: forwarding && forwarderStack && { ...forwarding, ...forwarderStack },
   };
 }
 

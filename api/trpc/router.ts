@@ -6,6 +6,7 @@ import { auditLogRouter } from './routers/audit-log';
 import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
 import { complianceRouter } from './routers/compliance';
+import { eventsRouter } from './routers/events';
 import { exportsRouter } from './routers/exports';
 import { integrationsRouter } from './routers/integrations';
 import { meRouter } from './routers/me';
@@ -23,6 +24,7 @@ export const appRouter = router({
   overview: overviewRouter,
   signals: signalsRouter,
   compliance: complianceRouter,
+  events: eventsRouter,
   exports: exportsRouter,
   alertRules: alertRulesRouter,
   alerts: alertsRouter,

@@ -139,7 +139,7 @@ export function createAwsProvider({
     try {
       const inventory = await collectAccountInventory({
         session, now: new Date(), checkpoint: options.checkpoint, reuse: reused, onRead: options.onRead,
-        onProgress: options.onProgress, finalAttempt: options.finalAttempt ?? true, signal: options.signal,
+        onProgress: options.onProgress, finalAttempt: options.finalAttempt ?? true, signal: options.signal, parts: options.parts,
       });
       const notEvaluated = Object.entries(inventory)
         .filter(([, part]: [string, unknown]) => typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated')

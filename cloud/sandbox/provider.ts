@@ -1,4 +1,4 @@
-import type { Inventory } from '../../domain/inventory';
+import { type Inventory, onlyParts } from '../../domain/inventory';
 import {
   type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, type RoleTarget, RoleUnavailableError,
 } from '../types';
@@ -28,7 +28,8 @@ export function createSandboxProvider(
   async function collectInventory({ awsAccountId, roleName }: RoleTarget, options?: CollectOptions): Promise<Inventory> {
     if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) throw new RoleUnavailableError(failingAccountReason(roleName));
     options?.onProgress?.({ done: 1, total: 1, last: 'sandbox' });
-    return sandboxInventory({ awsAccountId, at: now() });
+    const inventory = sandboxInventory({ awsAccountId, at: now() });
+    return options?.parts ? onlyParts(inventory, options.parts) : inventory;
   }
 
   async function describeOrganization({ awsAccountId, roleName }: RoleTarget): Promise<OrganizationDescription> {

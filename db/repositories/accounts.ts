@@ -175,6 +175,11 @@ export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenan
     .forUpdate().executeTakeFirst();
 }
 
+/** The account's score as its open signals make it now (an event opened some). */
+export async function setAccountScore({ db, accountId, srs, at }: { db: Conn; accountId: string; srs: number; at: Date }): Promise<void> {
+  await db.updateTable('accounts').set({ current_srs: srs, updated_at: at }).where('id', '=', accountId).execute();
+}
+
 /** An account by our id, within one tenant. */
 export async function findAccountById({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }): Promise<AccountRow | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('tenant_id', '=', tenantId).executeTakeFirst();
@@ -195,8 +200,8 @@ export async function noteScanSaved({ db, accountId, fields }: {
   db: Conn;
   accountId: string;
   fields: {
-    checks_scan_id: string; coverage_evaluated: number; coverage_total: number; score_complete: boolean;
-    current_srs?: number; last_successful_scan_at?: Date;
+    checks_scan_id?: string; coverage_evaluated?: number; coverage_total?: number; score_complete?: boolean;
+    current_srs?: number; last_successful_scan_at?: Date; used_regions?: string[];
   };
 }): Promise<void> {
   await db.updateTable('accounts').set({ ...fields, updated_at: new Date() }).where('id', '=', accountId).execute();

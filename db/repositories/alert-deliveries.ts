@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AlertSource } from '../../domain/alerts';
 import type { ChannelType } from '../../domain/channels';
 import type { AttemptOutcome, DeliveryStatus } from '../../domain/deliveries';
 import type { HeldRecipient } from '../../domain/recipients';
@@ -20,9 +21,10 @@ export async function listPagingTriggers({ db, alertId }: { db: Conn; alertId: s
     .where('alert_id', '=', alertId).where('kind', '=', 'trigger').where('channel_type', '=', 'pagerduty').execute();
 }
 
-/** Every delivery a scan's alerts scheduled, by id. */
-export async function listDeliveriesOfScan({ db, scanId }: { db: Conn; scanId: string }) {
-  return db.selectFrom('alert_deliveries').select(['id', 'kind']).where('scan_id', '=', scanId).orderBy('id').execute();
+/** Every delivery the alerts of a scan or an event batch scheduled, by id. */
+export async function listDeliveriesOf({ db, source }: { db: Conn; source: AlertSource }) {
+  return db.selectFrom('alert_deliveries').select(['id', 'kind'])
+    .where(source.kind === 'scan' ? 'scan_id' : 'event_batch_id', '=', source.id).orderBy('id').execute();
 }
 
 /** Everything a channel message says about one delivery: the alert, its rule, account and tenant. */
@@ -34,7 +36,7 @@ export async function findDeliveryView({ db, tenantId, deliveryId }: { db: Conn;
     .innerJoin('tenants as t', 't.id', 'e.tenant_id')
     .select([
       'd.id as deliveryId', 'd.kind', 'd.channel', 'd.attempts',
-      'e.id as alertId', 'e.tenant_id as tenantId', 'e.account_id as accountId', 'e.rule_id as ruleId', 'e.scan_id as scanId',
+      'e.id as alertId', 'e.tenant_id as tenantId', 'e.account_id as accountId', 'e.rule_id as ruleId', 'e.scan_id as scanId', 'e.event_batch_id as eventBatchId',
       'e.srs_at_trigger as srs', 'e.scenarios_triggered as scenarios', 'e.fired_at as firedAt',
       'r.name as ruleName', 'r.min_srs as minSrs', 'a.aws_account_id as awsAccountId', 'a.display_name as displayName',
       't.name as tenantName', 't.plan',

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
@@ -9,20 +9,27 @@ export interface WindowState {
   resetsInSeconds: number;
 }
 
-/** Adds `hits` (one unless told) to a fixed window counter in Postgres, shared by every API instance. */
-export async function hitWindow(
-  { db, key, windowSeconds, hits = 1 }: { db: Conn; key: string; windowSeconds: number; hits?: number },
-): Promise<WindowState> {
+/**
+ * The statement that adds `hits` to a fixed window counter and returns the count and the seconds until the window
+ * ends (`resets_in`): run alone by hitWindow, or as a CTE of a statement that also writes what the hits were for.
+ */
+export function windowHit(db: QueryCreator<Database>, { key, windowSeconds, hits }: { key: string; windowSeconds: number; hits: number }) {
   const expired = sql<boolean>`rate_limits.window_start <= now() - make_interval(secs => ${windowSeconds})`;
-  const row = await db
+  return db
     .insertInto('rate_limits')
     .values({ key, window_start: sql`now()`, count: hits })
     .onConflict((oc) => oc.column('key').doUpdateSet({
       count: sql`case when ${expired} then ${hits}::int else rate_limits.count + ${hits}::int end`,
       window_start: sql`case when ${expired} then now() else rate_limits.window_start end`,
     }))
-    .returning(['count', sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as('resets_in')])
-    .executeTakeFirstOrThrow();
+    .returning(['count', sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as('resets_in')]);
+}
+
+/** Adds `hits` (one unless told) to a fixed window counter in Postgres, shared by every API instance. */
+export async function hitWindow(
+  { db, key, windowSeconds, hits = 1 }: { db: Conn; key: string; windowSeconds: number; hits?: number },
+): Promise<WindowState> {
+  const row = await windowHit(db, { key, windowSeconds, hits }).executeTakeFirstOrThrow();
   return { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) };
 }
 

@@ -53,6 +53,18 @@ export function deleteScansOlderThan({ db, days, batch, onBatch }: { db: Conn; d
     .limit(batch)).executeTakeFirst()).numDeletedRows, batch, onBatch);
 }
 
+/** Events received more than `days` ago. */
+export function deleteEventsOlderThan({ db, days, batch, onBatch }: { db: Conn; days: number; batch: number; onBatch: () => void }): Promise<number> {
+  return inBatches(async () => BigInt((await sql`delete from account_events where ctid in (
+    select ctid from account_events where received_at < ${olderThanDays(days)} limit ${batch})`.execute(db)).numAffectedRows ?? 0n), batch, onBatch);
+}
+
+/** Event batches received more than `days` ago, with the alert events that fired on them (signals stay). */
+export function deleteEventBatchesOlderThan({ db, days, batch, onBatch }: { db: Conn; days: number; batch: number; onBatch: () => void }): Promise<number> {
+  return inBatches(async () => (await db.deleteFrom('event_batches').where('id', 'in', (eb) => eb.selectFrom('event_batches as b').select('b.id')
+    .where('b.received_at', '<', olderThanDays(days)).limit(batch)).executeTakeFirst()).numDeletedRows, batch, onBatch);
+}
+
 /** Signals resolved more than `days` ago; open signals are kept however old. */
 export function deleteResolvedSignalsOlderThan({ db, days, batch, onBatch }: { db: Conn; days: number; batch: number; onBatch: () => void }): Promise<number> {
   return inBatches(async () => (await db.deleteFrom('signals').where('id', 'in', (eb) => eb.selectFrom('signals as s').select('s.id')

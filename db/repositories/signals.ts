@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { AlertSource } from '../../domain/alerts';
 import type { Scenario, Severity } from '../../domain/checks/types';
 import type { Database } from '../database';
 import { isoTimestamp } from '../json-sql';
@@ -190,8 +191,11 @@ export interface OpenSignalRecord {
   region: string;
   resource: string;
   owner: string | null;
-  /** Null once the scan that opened it is past its retention. */
+  /** Null once the scan that opened it is past its retention, and for a signal an event opened. */
   firstScanId: string | null;
+  /** The event batch that opened it (an event signal). */
+  eventBatchId: string | null;
+  detectedAt: Date;
   /** `expiryScanId`: the first scan that found the acceptance expired, if one has. */
   acceptance: { expiresAt: Date | null; expiryScanId: string | null } | null;
 }
@@ -201,7 +205,8 @@ export async function listOpenSignalsWithAcceptance({ db, accountId }: { db: Con
   const rows = await signalsWithCurrentAcceptance(db)
     .select([
       'signals.id', 'signals.fingerprint', 'signals.check_id', 'signals.scenario', 'signals.severity', 'signals.region',
-      'signals.resource', 'signals.owner', 'signals.first_scan_id', 'signal_acceptances.id as acceptance_id',
+      'signals.resource', 'signals.owner', 'signals.first_scan_id', 'signals.event_batch_id', 'signals.detected_at',
+      'signal_acceptances.id as acceptance_id',
       'signal_acceptances.expires_at', 'signal_acceptances.expiry_scan_id',
     ])
     .where('signals.account_id', '=', accountId)
@@ -210,7 +215,7 @@ export async function listOpenSignalsWithAcceptance({ db, accountId }: { db: Con
     .execute();
   return rows.map((r) => ({
     id: r.id, fingerprint: r.fingerprint, checkId: r.check_id, scenario: r.scenario, severity: r.severity, region: r.region,
-    resource: r.resource, owner: r.owner, firstScanId: r.first_scan_id,
+    resource: r.resource, owner: r.owner, firstScanId: r.first_scan_id, eventBatchId: r.event_batch_id, detectedAt: r.detected_at,
     acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at, expiryScanId: r.expiry_scan_id },
   }));
 }
@@ -218,6 +223,26 @@ export async function listOpenSignalsWithAcceptance({ db, accountId }: { db: Con
 export async function insertSignals({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<void> {
   if (signals.length === 0) return;
   await db.insertInto('signals').values([...signals]).execute();
+}
+
+/**
+ * Inserts the signals not open already: a finding already open (an event seen again) leaves its signal as it is.
+ * Answers how many were opened.
+ */
+export async function insertSignalsNotOpen({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<number> {
+  if (signals.length === 0) return 0;
+  const rows = await db.insertInto('signals').values([...signals])
+    .onConflict((oc) => oc.columns(['account_id', 'fingerprint']).where('resolved_at', 'is', null).doNothing())
+    .returning('id').execute();
+  return rows.length;
+}
+
+/** The account's signals of these checks detected since `since`, open or not. */
+export async function signalsDetectedSince({ db, accountId, since, checkIds }: {
+  db: Conn; accountId: string; since: Date; checkIds: readonly string[];
+}) {
+  return db.selectFrom('signals').select(['check_id', 'resource', 'region', 'title', 'detected_at'])
+    .where('account_id', '=', accountId).where('detected_at', '>=', since).where('check_id', 'in', [...checkIds]).execute();
 }
 
 export async function resolveSignals({ db, signalIds, scanId, at }: {
@@ -241,13 +266,14 @@ export async function noteExpiredAcceptances({ db, accountId, scanId, at }: { db
     .where('expires_at', '<=', at).execute();
 }
 
-/** The findings a scan opened in the given scenarios (an alert's "what changed"). */
-export async function signalsOpenedBy({ db, accountId, scanId, scenarios }: {
-  db: Conn; accountId: string; scanId: string; scenarios: readonly Scenario[];
+/** The findings a scan or an event batch opened in the given scenarios (an alert's "what changed"). */
+export async function signalsOpenedBy({ db, accountId, source, scenarios }: {
+  db: Conn; accountId: string; source: AlertSource; scenarios: readonly Scenario[];
 }) {
   if (scenarios.length === 0) return [];
   return db.selectFrom('signals').select(['id', 'title', 'severity', 'scenario', 'resource', 'region'])
-    .where('account_id', '=', accountId).where('first_scan_id', '=', scanId).where('scenario', 'in', [...scenarios])
+    .where('account_id', '=', accountId).where(source.kind === 'scan' ? 'first_scan_id' : 'event_batch_id', '=', source.id)
+    .where('scenario', 'in', [...scenarios])
     .execute();
 }
 

@@ -32,6 +32,8 @@ export interface AccountsTable {
   coverage_evaluated: number | null;
   coverage_total: number | null;
   score_complete: boolean | null;
+  /** Regions where the last scan found the account in use (instances, trails' home regions); null before any scan. */
+  used_regions: Generated<string[] | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -67,6 +69,8 @@ export interface SignalsTable {
   /** The scan that opened it; null once that scan is past its retention. */
   first_scan_id: string | null;
   resolved_scan_id: string | null;
+  /** The event batch that opened an event signal (first_scan_id is null then). */
+  event_batch_id: Generated<string | null>;
   detected_at: Timestamp;
   resolved_at: Timestamp | null;
 }

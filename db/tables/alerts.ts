@@ -42,7 +42,9 @@ export interface AlertEventsTable {
   tenant_id: string;
   account_id: string;
   rule_id: string;
-  scan_id: string;
+  /** The scan the alert fired on, or (for an alert on events) null and the event batch instead. */
+  scan_id: string | null;
+  event_batch_id: Generated<string | null>;
   srs_at_trigger: number;
   scenarios_triggered: Generated<Scenario[]>;
   findings_digest: string;
@@ -57,6 +59,7 @@ export interface AlertDeliveriesTable {
   alert_id: string;
   tenant_id: string | null;
   scan_id: string | null;
+  event_batch_id: Generated<string | null>;
   kind: Generated<DeliveryKind>;
   channel_index: number;
   channel_type: ChannelType;

@@ -1,5 +1,5 @@
 import type { ControlRefs } from '../compliance/types';
-import type { Inventory, Unread } from '../inventory';
+import { type Inventory, OUTSIDE_TARGETED_SCAN, type Unread } from '../inventory';
 import { CATALOG } from './catalog';
 import { CONNECTIVITY_CHECK, CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK, COVERAGE_LOST_CHECK_ID } from './connectivity';
 import {
@@ -164,6 +164,26 @@ export function evaluateInventory(inventory: Inventory, ctx: EvaluationContext):
     outcomes: CATALOG.map((check) => results.get(check.id) as CheckOutcome),
     coverage: { evaluated, total },
     scored,
+  };
+}
+
+/**
+ * A targeted rescan's evaluation: the inventory holds only the parts an event touched, the others are
+ * `OUTSIDE_TARGETED_SCAN` (domain/inventory.ts `onlyParts`). Checks on those parts are not evaluated, so their signals
+ * stay open, and coverage counts only the checks the rescan was for. It is always scored: the score is the account's
+ * open signals, which the rescan leaves whole where it did not look.
+ */
+export function evaluateTargeted(inventory: Inventory, ctx: EvaluationContext): Evaluation {
+  const full = evaluateInventory(inventory, ctx);
+  const outside = (o: CheckOutcome) => o.reason === OUTSIDE_TARGETED_SCAN || o.checkId === COVERAGE_LOST_CHECK_ID;
+  const inScope = full.outcomes.filter((o) => !outside(o));
+  return {
+    findings: full.findings.filter((f) => f.checkId !== COVERAGE_LOST_CHECK_ID),
+    outcomes: full.outcomes.map((o): CheckOutcome => (o.checkId === COVERAGE_LOST_CHECK_ID
+      ? { checkId: o.checkId, status: 'not_evaluated', failingResources: 0, reason: OUTSIDE_TARGETED_SCAN, unread: [] }
+      : o)),
+    coverage: { evaluated: inScope.filter((o) => o.status !== 'not_evaluated').length, total: inScope.length },
+    scored: true,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Instance } from '../inventory';
+import type { Instance, Inventory } from '../inventory';
 import { daysSince, failing, onPart, onParts } from './helpers';
 import type { Check } from './types';
 
@@ -18,13 +18,33 @@ const isActive = (instance: Instance) => instance.state === 'running' || instanc
  * The high-end rule: an accelerated family (the letters before the generation digit, e.g. `p` in p4d.24xlarge),
  * or a bare-metal size, or a size of 24xlarge and up.
  */
-function isHighEnd(type: string): boolean {
+export function isHighEnd(type: string): boolean {
   const [family = '', size = ''] = type.split('.');
   const series = /^([a-z]+)\d/.exec(family)?.[1];
   const xlarge = /^(\d+)xlarge$/.exec(size)?.[1];
   return (series !== undefined && ACCELERATED_FAMILIES.has(series))
     || size.startsWith('metal')
     || (xlarge !== undefined && Number(xlarge) >= LARGE_SIZE_XLARGE);
+}
+
+const isNew = (instance: Instance, now: string) => daysSince(instance.launchedAt, now) <= NEW_INSTANCE_DAYS;
+
+/**
+ * The regions an account uses: where it has an instance older than NEW_INSTANCE_DAYS, and its trails' home regions.
+ * An instance new elsewhere is suspect (here, and for the RunInstances event detection).
+ */
+export function regionsInUse(instances: readonly Instance[], trails: readonly { homeRegion: string }[], now: string): Set<string> {
+  return new Set([
+    ...instances.filter((instance) => instance.state !== 'terminated' && !isNew(instance, now)).map((instance) => instance.region),
+    ...trails.map((trail) => trail.homeRegion),
+  ]);
+}
+
+/** The account's regions in use as an inventory shows them; null when its instances or trails could not be read. */
+export function inventoryRegionsInUse(inventory: Inventory, now: string): string[] | null {
+  const { instances, cloudtrail } = inventory;
+  if (instances.status !== 'ok' || cloudtrail.status !== 'ok' || instances.unread?.length || cloudtrail.unread?.length) return null;
+  return [...regionsInUse(instances.value.instances, cloudtrail.value.trails, now)].sort();
 }
 
 export const THREAT_CHECKS: readonly Check[] = [
@@ -79,14 +99,9 @@ export const THREAT_CHECKS: readonly Check[] = [
     docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
     // Needs both parts: without the trails, a home region could be mistaken for an unused one.
     evaluate: onParts(['instances', 'cloudtrail'], ({ instances }, { trails }, ctx) => {
-      const trailRegions = new Set(trails.map((trail) => trail.homeRegion));
-      const isNew = (instance: Instance) => daysSince(instance.launchedAt, ctx.now) <= NEW_INSTANCE_DAYS;
-      const established = new Set(instances
-        .filter((instance) => instance.state !== 'terminated' && !isNew(instance))
-        .map((instance) => instance.region));
+      const used = regionsInUse(instances, trails, ctx.now);
       return failing(instances
-        .filter((instance) => isActive(instance) && isNew(instance)
-          && !established.has(instance.region) && !trailRegions.has(instance.region))
+        .filter((instance) => isActive(instance) && isNew(instance, ctx.now) && !used.has(instance.region))
         .map((instance) => ({
           resource: instance.id,
           region: instance.region,

@@ -301,7 +301,8 @@ describe('request schemas', () => {
     expect({ route: !refused, document: documented }).toEqual({ route: sample.valid, document: sample.valid });
   });
 
-  const withBody = OPERATIONS.filter((op) => op.body && op.operationId !== 'receiveStripeWebhook');
+  // Bodies read raw are another sender's format (Stripe's events, EventBridge's envelopes), checked by their handler.
+  const withBody = OPERATIONS.filter((op) => op.body && !op.rawInput);
   it.each(withBody.map((op) => [op.operationId, op] as const))('%s refuses unknown body fields, as documented', async (_id, op) => {
     const body = { zz_unknown: 1 };
     const res = await call(op.method, op.path, { params: ids, body, auth: op.access === 'public' ? null : owner });

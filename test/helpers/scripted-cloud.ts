@@ -1,7 +1,7 @@
 import {
-  type AccessCheck, type CloudProvider, type OrganizationDescription, type OrganizationMember, type RoleTarget, RoleUnavailableError,
+  type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, type OrganizationMember, type RoleTarget, RoleUnavailableError,
 } from '../../cloud/types';
-import type { Inventory } from '../../domain/inventory';
+import { type Inventory, onlyParts, type PartName } from '../../domain/inventory';
 import { cleanInventory } from './inventory';
 
 /**
@@ -13,6 +13,8 @@ export class ScriptedCloud implements CloudProvider {
   private readonly denied = new Map<string, string>();
   private readonly inventories = new Map<string, (at: Date) => Inventory>();
   private readonly organizations = new Map<string, OrganizationMember[]>();
+  /** Every collection asked for, in order, with the parts a targeted rescan read (undefined: all of them). */
+  readonly collections: { awsAccountId: string; parts?: PartName[] }[] = [];
   /** How many times each management account's organization was described (a sync or a verification each). */
   readonly describes = new Map<string, number>();
   /** The time a scan observes the account at; the harness points it at the test server's (skipped) clock. */
@@ -27,12 +29,14 @@ export class ScriptedCloud implements CloudProvider {
     return reason ? { ok: false, code: 'access_denied', reason } : { ok: true };
   }
 
-  async collectInventory(target: RoleTarget): Promise<Inventory> {
+  async collectInventory(target: RoleTarget, options: CollectOptions = {}): Promise<Inventory> {
+    this.collections.push({ awsAccountId: target.awsAccountId, parts: options.parts && [...options.parts] });
     const reason = this.denied.get(target.awsAccountId);
     if (reason) throw new RoleUnavailableError(reason);
     const at = await this.clock();
     const scripted = this.inventories.get(target.awsAccountId);
-    return scripted ? scripted(at) : cleanInventory(at.toISOString());
+    const inventory = scripted ? scripted(at) : cleanInventory(at.toISOString());
+    return options.parts ? onlyParts(inventory, options.parts) : inventory;
   }
 
   async describeOrganization(target: RoleTarget): Promise<OrganizationDescription> {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { accountWorkflow } from '../../workflows/account';
-import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import { disconnectUpdate, eventsReceivedSignal, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import { EVENT_RESCAN_QUIET_MS } from '../../workflows/event-rescans';
 import { AccountHarness, updateFailure, waitFor } from '../helpers/account-harness';
 
 // `npm run record-histories`: runs the account lifecycle's scenarios on the time-skipping test server with
@@ -77,6 +78,32 @@ it('records a continue-as-new at a timer boundary', async () => {
     await latest.executeUpdate(disconnectUpdate);
     await latest.result();
     await save('account-continue-as-new', handle, [firstRun, secondRun]);
+  });
+});
+
+it('records events: a debounced targeted rescan, and one carried over continue-as-new', async () => {
+  const input = { ...(await h.seedAccount()), maxScansPerRun: 2 };
+  const worker = await h.newWorker(input.taskQueue);
+  await worker.runUntil(async () => {
+    const handle = await h.start(input);
+    const firstRun = (await handle.describe()).runId;
+    await handle.executeUpdate(verifyUpdate);
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
+    await handle.signal(eventsReceivedSignal, { batchId: 'evb_recorded_1', groups: ['iam'] });
+    await handle.signal(eventsReceivedSignal, { batchId: 'evb_recorded_2', groups: ['network'] });
+    await h.env.sleep(EVENT_RESCAN_QUIET_MS + 60_000);
+    await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
+    // A rescan waiting when the run hands over at its next timer: the next run carries it and runs it.
+    await handle.signal(eventsReceivedSignal, { batchId: 'evb_recorded_3', groups: ['s3'] });
+    await pastNextScan(handle);
+    const latest = h.env.client.workflow.getHandle<typeof accountWorkflow>(handle.workflowId);
+    await waitFor(async () => (await latest.describe()).runId !== firstRun);
+    await h.env.sleep(EVENT_RESCAN_QUIET_MS + 60_000);
+    await waitFor(async () => (await latest.query(stateQuery)).pendingRescan === undefined);
+    const secondRun = (await latest.describe()).runId;
+    await latest.executeUpdate(disconnectUpdate);
+    await latest.result();
+    await save('account-events', handle, [firstRun, secondRun]);
   });
 });
 

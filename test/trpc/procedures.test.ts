@@ -158,6 +158,25 @@ describe('an account from connect to first scan', () => {
     expect(report.html).toMatch(/^<!DOCTYPE html>/);
     expect(await failure(api.compliance.tenant({ framework: 'iso' } as never))).toMatchObject({ trpc: 'BAD_REQUEST', code: 'validation_failed' });
 
+    // The account's events: the forwarder's key from the connect answer delivers one, listed as REST lists it; a
+    // rotation answers a new key that works at once.
+    const event = {
+      version: '0', id: 'procedures-event-1', 'detail-type': 'AWS API Call via CloudTrail', source: 'aws.iam', account: AWS_ID,
+      time: new Date().toISOString(), region: 'us-east-1', resources: [],
+      detail: { eventSource: 'iam.amazonaws.com', eventName: 'ListUsers', userIdentity: { type: 'IAMUser', arn: `arn:aws:iam::${AWS_ID}:user/ops` } },
+    };
+    const sendEvent = (key: string, body: unknown) => ctx.http.post('/ingest/aws/events').set('Content-Type', 'application/json')
+      .set(connected.event_forwarding!.api_key_header, key).send(JSON.stringify(body));
+    await sendEvent(connected.event_forwarding!.api_key, event).expect(202);
+    const events = await api.events.list({ account_id: AWS_ID });
+    expect(events.events.map((e) => e.event_id)).toEqual(['procedures-event-1']);
+    expect(events).toEqual((await ctx.http.get(`/accounts/${AWS_ID}/events`).set(owner.auth).expect(200)).body);
+    expect(await failure(api.events.list({ account_id: AWS_ID, query: { next_token: 'garbage' } })))
+      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
+    const rotated = await api.events.rotateKey({ account_id: AWS_ID });
+    expect(rotated.event_forwarding.api_key).not.toBe(connected.event_forwarding!.api_key);
+    await sendEvent(rotated.event_forwarding.api_key, { ...event, id: 'procedures-event-2' }).expect(202);
+
     // CSV export is a Team feature, with the REST message on Solo.
     expect(await failure(api.exports.csv({ account_id: AWS_ID }))).toMatchObject({ trpc: 'FORBIDDEN', code: 'plan_feature_unavailable' });
     await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();

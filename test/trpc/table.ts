@@ -69,6 +69,10 @@ export const PROCEDURES: Record<string, Entry> = {
     operation: 'undoSignalAcceptance', harmless: { account_id: '000000000000', signal_id: 'sig_unknown' },
     withIdsOf: (ids) => ({ account_id: ids.account, signal_id: ids.signal }),
   },
+  'events.list': {
+    operation: 'listAccountEvents', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }),
+  },
+  'events.rotateKey': { operation: 'rotateEventKey', harmless: UNKNOWN_ACCOUNT, withIdsOf: (ids) => ({ account_id: ids.account }) },
   'compliance.frameworks': { operation: 'listComplianceFrameworks' },
   'compliance.tenant': { operation: 'getTenantCompliance', harmless: { framework: 'none' } },
   'compliance.account': {

@@ -11,7 +11,7 @@ const unsubscribe = {
 function context(overrides: Partial<DeliveryContext> = {}): DeliveryContext {
   return {
     deliveryId: 'delivery_1', kind: 'trigger', channel: { type: 'email', to: ['a@example.com'] }, attempts: 1,
-    alertId: 'alert_1', tenantId: 'ten_1', accountId: 'acc_1', ruleId: 'rule_1', scanId: 'scan_1',
+    alertId: 'alert_1', tenantId: 'ten_1', accountId: 'acc_1', ruleId: 'rule_1', scanId: 'scan_1', eventBatchId: null,
     srs: 42, scenarios: ['iam'], firedAt: new Date('2026-11-22T10:00:00Z'), ruleName: 'Prod <critical> & friends', minSrs: 60,
     awsAccountId: '123456789012', displayName: 'Production', tenantName: 'Acme', plan: 'team',
     opened: [{ id: 'sig_1', title: 'Root user has no MFA', severity: 'CRITICAL', scenario: 'iam', resource: 'root', region: 'global' }],

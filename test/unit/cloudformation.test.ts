@@ -67,8 +67,8 @@ describe('templateVersion', () => {
 describe('quickCreateUrl', () => {
   const templateUrl = 'https://templates.s3.eu-west-1.amazonaws.com/cloudformation/sentinel-account-role-0123456789abcdef.yaml';
 
-  it('opens the console\'s quick-create page in the region with the template, stack name and ExternalId filled in', () => {
-    const link = new URL(quickCreateUrl({ templateUrl, externalId, region: 'eu-west-1' }));
+  it('opens the console\'s quick-create page in the region with the template, stack name and parameters filled in', () => {
+    const link = new URL(quickCreateUrl({ templateUrl, parameters: { [EXTERNAL_ID_PARAMETER]: externalId }, region: 'eu-west-1' }));
     expect(`${link.origin}${link.pathname}`).toBe('https://console.aws.amazon.com/cloudformation/home');
     expect(link.searchParams.get('region')).toBe('eu-west-1');
     expect(link.hash.startsWith('#/stacks/quickcreate?')).toBe(true);
@@ -78,7 +78,7 @@ describe('quickCreateUrl', () => {
 
   it('encodes every value, so an ExternalId with + / = & keeps its characters', () => {
     const tricky = 'a+b/c=d&e';
-    const link = quickCreateUrl({ templateUrl, externalId: tricky, stackName: 'Sentinel-Prod' });
+    const link = quickCreateUrl({ templateUrl, parameters: { [EXTERNAL_ID_PARAMETER]: tricky }, stackName: 'Sentinel-Prod' });
     expect(link).toContain('param_ExternalId=a%2Bb%2Fc%3Dd%26e');
     expect(link).toContain(`templateURL=${encodeURIComponent(templateUrl)}`);
     expect(link).toContain('region=us-east-1#');

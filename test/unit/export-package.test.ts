@@ -49,7 +49,7 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
     exportedAt: at,
     account: accountRecord({
       id: 'acc_1', tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: 'Prod', tags: ['a', 'b, "c"'], status: 'ACTIVE',
-      external_id: 'e'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf', current_srs: 55, first_scan_id: null,
+      external_id: 'e'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf', current_srs: 55, first_scan_id: null, used_regions: null,
       connected_at: at, last_scan_at: at, last_successful_scan_at: at, disconnected_at: null, created_at: at, updated_at: at,
       checks_scan_id: null, coverage_evaluated: null, coverage_total: null, score_complete: null, organization_id: null,
     }),

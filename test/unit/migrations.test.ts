@@ -17,15 +17,15 @@ describe('migrations', () => {
   it('create the whole data model, and down removes it again', async () => {
     await migrateToLatest(database.db);
     expect(await tables()).toEqual([
-      'accounts', 'alert_deliveries', 'alert_events', 'alert_recipients', 'alert_rule_states', 'alert_rules', 'audit_events', 'cost_explorer_reads',
-      'delivery_attempts', 'email_outbox', 'email_verifications', 'exports', 'invitations', 'oauth_states', 'open_signal_counts', 'organization_accounts', 'organizations', 'password_resets', 'rate_limits', 'refresh_tokens', 'scan_checkpoints', 'scans',
+      'account_event_keys', 'account_events', 'accounts', 'alert_deliveries', 'alert_events', 'alert_recipients', 'alert_rule_states', 'alert_rules',
+      'audit_events', 'cost_explorer_reads', 'delivery_attempts', 'email_outbox', 'email_verifications', 'event_batches', 'exports', 'invitations', 'oauth_states', 'open_signal_counts', 'organization_accounts', 'organizations', 'password_resets', 'rate_limits', 'refresh_tokens', 'scan_checkpoints', 'scans',
       'score_history', 'signal_acceptances', 'signals', 'slack_installations', 'stripe_events', 'stripe_subscriptions', 'tenants', 'users',
     ]);
     // Each step reverts the most recent migration; all of them leave nothing behind.
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(30);
+    expect(await tables()).toHaveLength(33);
   });
 
   describe('constraints protect the data', () => {

@@ -135,7 +135,7 @@ describe('saveScanResult', () => {
     expect(row).toEqual({ status: 'failed', failure_reason: DISCONNECTED_MID_SCAN });
     const accountRow = await database.db.selectFrom('accounts').select('current_srs').where('id', '=', account).executeTakeFirstOrThrow();
     expect(accountRow.current_srs).toBe(first.srs);
-    expect(await fireAlertRules({ db: database.db, tenantId: 'ten_1', accountId: account, scanId })).toEqual([]);
+    expect(await fireAlertRules({ db: database.db, tenantId: 'ten_1', accountId: account, source: { kind: 'scan', id: scanId } })).toEqual([]);
     const alerts = await database.db.selectFrom('alert_events').select('id').where('account_id', '=', account).execute();
     expect(alerts).toEqual([]);
   });
@@ -276,4 +276,59 @@ describe('saveScanResult', () => {
       expect((await signalsOf(account)).map((s) => s.resolved_at)).toEqual([null]);
     });
   });
+
+  describe('signals an event opened', () => {
+    async function eventSignal(accountId: string, checkId: string, resource: string, at: string): Promise<string> {
+      const id = `sig_ev${accountId}${checkId.length}${resource}`;
+      await database.db.insertInto('signals').values({
+        id, tenant_id: 'ten_1', account_id: accountId, check_id: checkId, fingerprint: `${checkId}|${resource}|global`, scenario: 'threat',
+        severity: 'HIGH', title: checkId, description: 'from an event', resource, region: 'global', owner: null, first_scan_id: null,
+        detected_at: new Date(at),
+      }).execute();
+      return id;
+    }
+    const resolvedAt = async (id: string) =>
+      (await database.db.selectFrom('signals').select('resolved_at').where('id', '=', id).executeTakeFirstOrThrow()).resolved_at;
+
+    it('are settled by a scan that evaluated every check able to see the change: its own finding stands for the state', async () => {
+      const account = await newAccount();
+      await scan(account, '2026-11-20T00:00:00Z', []);
+      const opened = await eventSignal(account, 'event.security_group_admin_port_opened', 'sg-1', '2026-11-20T01:00:00Z');
+      // A scan that could not read the SSH check leaves it open.
+      await scan(account, '2026-11-20T02:00:00Z', [], { coverage: { notEvaluated: ['exposure.sg_ssh_open'] } });
+      expect(await resolvedAt(opened)).toBeNull();
+      // One that could, resolves it whatever it found; the group still open is the scan's own signal.
+      await scan(account, '2026-11-20T03:00:00Z', [finding('exposure.sg_ssh_open', 'sg-1', 'HIGH', 'us-east-1')]);
+      expect(await resolvedAt(opened)).toEqual(new Date('2026-11-20T03:00:00Z'));
+      expect((await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.check_id)).toEqual(['exposure.sg_ssh_open']);
+    });
+
+    it('that no scan can see stay open for the review period, and count in the score meanwhile', async () => {
+      const account = await newAccount();
+      await scan(account, '2026-11-01T00:00:00Z', []);
+      const opened = await eventSignal(account, 'event.root_console_sign_in', 'root', '2026-11-01T01:00:00Z');
+      expect((await scan(account, '2026-11-07T00:00:00Z', [])).saved.srs).toBeLessThan(100);
+      expect(await resolvedAt(opened)).toBeNull();
+      // A failed scan resolves nothing, even past the review period.
+      await scan(account, '2026-11-08T02:00:00Z', [], { failureReason: 'role gone' });
+      expect(await resolvedAt(opened)).toBeNull();
+      expect((await scan(account, '2026-11-08T03:00:00Z', [])).saved.srs).toBe(100);
+      expect(await resolvedAt(opened)).toEqual(new Date('2026-11-08T03:00:00Z'));
+    });
+
+    it('a targeted rescan keeps what it did not read open and leaves the account\'s coverage to its last full scan', async () => {
+      const account = await newAccount();
+      const full = await scan(account, '2026-11-21T00:00:00Z', [finding('iam.root_mfa_disabled', 'root', 'CRITICAL')]);
+      const before = await database.db.selectFrom('accounts').selectAll().where('id', '=', account).executeTakeFirstOrThrow();
+      const notRead = CATALOG.map((c) => c.id).filter((id) => !id.startsWith('exposure.sg_'));
+      const targeted = await scan(account, '2026-11-21T01:00:00Z', [], { targeted: true, coverage: { notEvaluated: notRead } });
+      expect((await signalsOf(account)).map((s) => [s.check_id, s.resolved_at])).toEqual([['iam.root_mfa_disabled', null]]);
+      expect(targeted.saved.srs).toBe(full.saved.srs);
+      const after = await database.db.selectFrom('accounts').selectAll().where('id', '=', account).executeTakeFirstOrThrow();
+      expect(after).toMatchObject({
+        checks_scan_id: full.scanId, coverage_evaluated: before.coverage_evaluated, coverage_total: before.coverage_total, current_srs: full.saved.srs,
+      });
+    });
+  });
 });
+

@@ -101,14 +101,14 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   expect(storage).toEqual({ local: [], session: ['sentinel.refresh_token'] });
 
   // Connect: the CloudFormation template (the sandbox publishes none to launch), the Terraform snippet and the CLI
-  // script, each with a copy button; then verify.
+  // script, each with a copy button, and the event forwarder's key with one; then verify.
   await page.getByLabel('AWS account id').fill(AWS_ID);
   await page.getByLabel('Name (optional)').fill('Sandbox production');
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   const setup = page.getByRole('region', { name: 'Set up the role' });
   await setup.getByRole('heading', { name: 'Terraform', exact: true }).waitFor();
   expect(await setup.locator('pre').first().textContent()).toContain('sts:ExternalId');
-  expect(await setup.getByRole('button', { name: 'Copy' }).count()).toBe(3);
+  expect(await setup.getByRole('button', { name: 'Copy' }).count()).toBe(4);
   await shoot(page, '04-connect');
   await setup.getByRole('button', { name: 'Verify' }).click();
   await page.getByText(`${AWS_ID} verified: the first scan is running.`).waitFor();

@@ -215,11 +215,13 @@ it('shows the fleet: the overview\'s figures, the accounts filtered and sorted, 
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   const setup = page.getByRole('region', { name: 'Set up the role' });
   await setup.getByRole('region', { name: 'AWS CloudFormation' }).waitFor();
-  expect(await setup.locator('h3').allTextContents()).toEqual(['AWS CloudFormation', 'Or with Terraform or the AWS CLI']);
+  expect(await setup.locator('h3').allTextContents()).toEqual(['AWS CloudFormation', 'Or with Terraform or the AWS CLI', 'Event forwarder']);
   await setup.getByTestId('no-quick-create').waitFor();
   expect(await setup.getByRole('link', { name: 'Launch in AWS CloudFormation' }).count()).toBe(0);
+  expect(await setup.getByRole('link', { name: /Launch the forwarder/ }).count()).toBe(0);
   expect(await setup.locator('pre').first().textContent()).toContain('AWSTemplateFormatVersion');
-  expect(await setup.getByRole('button', { name: 'Copy' }).count()).toBe(3);
+  // The template, the Terraform, the CLI script and the event forwarder's key.
+  expect(await setup.getByRole('button', { name: 'Copy' }).count()).toBe(4);
   const [download] = await Promise.all([page.waitForEvent('download'), setup.getByRole('button', { name: 'Download the template' }).click()]);
   expect(download.suggestedFilename()).toBe('sentinel-role-210987654321.yaml');
   await shoot(page, '03-connect-template');
@@ -237,6 +239,12 @@ it('shows the fleet: the overview\'s figures, the accounts filtered and sorted, 
   expect(href.origin).toBe('https://console.aws.amazon.com');
   expect(href.hash).toContain('/stacks/quickcreate?');
   expect(decodeURIComponent(href.hash)).toContain(externalId);
+  // The event forwarder's own stack, in us-east-1, with the key the page shows filled in.
+  const forwarderLaunch = setup.getByRole('link', { name: 'Launch the forwarder in AWS CloudFormation (us-east-1)' });
+  const forwarderHref = new URL(await forwarderLaunch.getAttribute('href') as string);
+  expect(forwarderHref.searchParams.get('region')).toBe('us-east-1');
+  const shownKey = await setup.getByRole('region', { name: 'Event forwarder' }).getByTestId('event-key').textContent();
+  expect(new URLSearchParams(forwarderHref.hash.slice(forwarderHref.hash.indexOf('?') + 1)).get('param_EventApiKey')).toBe(shownKey);
   expect(decodeURIComponent(href.hash)).toContain(TEMPLATE_BUCKET);
   expect(await launch.getAttribute('target')).toBe('_blank');
   await shoot(page, '04-connect-quick-create');

@@ -97,8 +97,8 @@ function isSection(path: string, slug: string): boolean {
 function route(path: string) {
   if (path === BASE || path === `${BASE}/overview`) return <OverviewPage />;
   if (path === `${BASE}/accounts`) return <AccountsPage />;
-  const account = /^\/app\/accounts\/([^/]+)(\/compliance)?$/.exec(path);
-  if (account) return <AccountPage accountId={decodeURIComponent(account[1] as string)} tab={account[2] ? 'compliance' : 'overview'} />;
+  const account = /^\/app\/accounts\/([^/]+)(?:\/(compliance|events))?$/.exec(path);
+  if (account) return <AccountPage accountId={decodeURIComponent(account[1] as string)} tab={account[2] === 'compliance' || account[2] === 'events' ? account[2] : 'overview'} />;
   if (path === `${BASE}/organizations`) return <OrganizationsPage />;
   const organization = /^\/app\/organizations\/([^/]+)$/.exec(path);
   if (organization) return <OrganizationPage orgId={decodeURIComponent(organization[1] as string)} />;

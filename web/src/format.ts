@@ -27,3 +27,22 @@ export function when(iso: string | null | undefined): string {
 export function awaitingFirstScan(a: { status: string; current_srs: number | null; coverage: object | null }): boolean {
   return a.status === 'ACTIVE' && a.current_srs === null && a.coverage === null;
 }
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long ago `iso` was, in words ("just now", "2 min ago", "3 h ago", "5 days ago"); '—' when unset. A time a
+ * little ahead of this browser's clock (the clocks disagree) is "just now" too.
+ */
+export function ago(iso: string | null | undefined, now: number = Date.now()): string {
+  if (!iso) return '—';
+  const elapsed = now - new Date(iso).getTime();
+  if (Number.isNaN(elapsed)) return '—';
+  if (elapsed < MINUTE_MS) return 'just now';
+  if (elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)} min ago`;
+  if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)} h ago`;
+  const days = Math.floor(elapsed / DAY_MS);
+  return `${days} day${days === 1 ? '' : 's'} ago`;
+}

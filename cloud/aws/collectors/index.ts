@@ -1,5 +1,5 @@
 import { describeUnread } from '../../../domain/checks/evaluate';
-import type { Collected, Inventory, PartName, Parts, Unread } from '../../../domain/inventory';
+import { type Collected, type Inventory, onlyParts, type PartName, type Parts, type Unread } from '../../../domain/inventory';
 import { type Checkpoint, type CollectionProgress, IncompleteCollectionError, type ReadOutcome } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
@@ -73,6 +73,8 @@ export interface CollectInput {
   finalAttempt: boolean;
   /** Aborted: the collection is given up (see CollectOptions.signal). */
   signal?: AbortSignal;
+  /** Only these parts are read (a targeted rescan); the others are OUTSIDE_TARGETED_SCAN. */
+  parts?: readonly PartName[];
 }
 
 async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>, finalAttempt: boolean): Promise<ReadOutcome> {
@@ -86,8 +88,9 @@ async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>
 }
 
 export async function collectAccountInventory({
-  session, now, checkpoint = {}, reuse = {}, onRead, onProgress, finalAttempt, signal,
+  session, now, checkpoint = {}, reuse = {}, onRead, onProgress, finalAttempt, signal, parts,
 }: CollectInput): Promise<Inventory> {
+  const readers = parts ? READERS.filter((r) => parts.includes(r.reader.part)) : READERS;
   const ctx: ReadContext = { session, now };
   const outcomes = new Map<string, ReadOutcome>([...currentReads(checkpoint), ...Object.entries(reuse)]);
   const retry: { key: string; reason: string }[] = [];
@@ -112,7 +115,7 @@ export async function collectAccountInventory({
   await run(REGIONS, async () => ({ value: await enabledRegions(session) }));
   const listed = outcomes.get(REGIONS);
   const regions = listed?.status === 'ok' ? listed.value as string[] : [];
-  const reads = READERS.flatMap((r) => (r.scope === 'global'
+  const reads = readers.flatMap((r) => (r.scope === 'global'
     ? [run(readKey(r.reader.part), () => r.reader.read(ctx))]
     : regions.map((region) => run(readKey(r.reader.part, region), async () => {
       const value = await r.reader.read(ctx, region);
@@ -123,7 +126,7 @@ export async function collectAccountInventory({
   signal?.throwIfAborted();
   if (retry.length > 0) throw new IncompleteCollectionError(retry);
 
-  const parts = Object.fromEntries(READERS.map((r): [PartName, Collected<unknown>] => {
+  const collected = Object.fromEntries(readers.map((r): [PartName, Collected<unknown>] => {
     const part = r.reader.part;
     if (r.scope === 'global') return [part, asCollected(outcomes.get(readKey(part)))];
     if (listed?.status !== 'ok') {
@@ -131,7 +134,8 @@ export async function collectAccountInventory({
     }
     return [part, regionalPart(regions.map((region) => [region, outcomes.get(readKey(part, region))]), r.reader.assemble)];
   })) as unknown as Parts;
-  return { collectedAt: now.toISOString(), regions: { enabled: regions }, ...parts };
+  const inventory = { collectedAt: now.toISOString(), regions: { enabled: regions }, ...collected } as Inventory;
+  return parts ? onlyParts(inventory, parts) : inventory;
 }
 
 function asCollected(outcome: ReadOutcome | undefined): Collected<unknown> {

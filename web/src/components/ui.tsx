@@ -41,21 +41,39 @@ export function IncompleteMark() {
   );
 }
 
-/** A block of text to paste somewhere, with a button that copies it. */
-export function CopyBlock({ title, text }: { title: string; text: string }) {
+/** A Copy button for `text`, and what became of the copy. */
+function CopyButton({ text, className }: { text: string; className?: string }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const copy = () => {
     navigator.clipboard.writeText(text).then(() => setCopied('yes'), () => setCopied('failed'));
   };
   return (
+    <>
+      <button type="button" className={className} onClick={copy}>{copied === 'yes' ? 'Copied' : 'Copy'}</button>
+      {copied === 'failed' && <span className="muted">Copy failed: select the text instead</span>}
+    </>
+  );
+}
+
+/** A block of text to paste somewhere, with a button that copies it. */
+export function CopyBlock({ title, text }: { title: string; text: string }) {
+  return (
     <section className="copy-block">
       <header>
         <h4>{title}</h4>
-        <button type="button" onClick={copy}>{copied === 'yes' ? 'Copied' : 'Copy'}</button>
-        {copied === 'failed' && <span className="muted">Copy failed: select the text instead</span>}
+        <CopyButton text={text} />
       </header>
       <pre>{text}</pre>
     </section>
+  );
+}
+
+/** One value to paste somewhere (a key, a URL), on its line, with a button that copies it. */
+export function CopyField({ value, testId }: { value: string; testId?: string }) {
+  return (
+    <span className="copy-field">
+      <code data-testid={testId}>{value}</code> <CopyButton text={value} className="small" />
+    </span>
   );
 }
 

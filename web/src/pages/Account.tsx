@@ -8,6 +8,7 @@ import { type Loaded, useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link, useSearchParam } from '../router';
 import { AccountComplianceTab } from './Compliance';
+import { AccountEventsTab, EventStatus } from './Events';
 
 type Signal = Outputs['signals']['list']['signals'][number];
 type CheckReport = Outputs['signals']['checks'];
@@ -15,7 +16,7 @@ type Check = CheckReport['checks'][number];
 type AcceptBody = Inputs['signals']['accept']['body'];
 type Filters = Pick<Inputs['signals']['list']['query'] & object, 'severity' | 'scenario'>;
 
-export type AccountTab = 'overview' | 'compliance';
+export type AccountTab = 'overview' | 'compliance' | 'events';
 
 export function AccountPage({ accountId, tab }: { accountId: string; tab: AccountTab }) {
   const account = useLoad(() => trpc.accounts.get.query({ account_id: accountId }), [accountId]);
@@ -41,10 +42,13 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Accoun
       <nav className="tabs" aria-label="Account views">
         <Link to={`${BASE}/accounts/${accountId}`} className={tab === 'overview' ? 'active' : ''}>Overview</Link>
         <Link to={`${BASE}/accounts/${accountId}/compliance`} className={tab === 'compliance' ? 'active' : ''}>Compliance</Link>
+        <Link to={`${BASE}/accounts/${accountId}/events`} className={tab === 'events' ? 'active' : ''}>Events</Link>
       </nav>
-      {tab === 'compliance'
-        ? <AccountComplianceTab accountId={accountId} lastScanAt={a.last_scan_at} />
-        : <Overview account={a} accountId={accountId} checks={checks} history={history} scanning={scanning} onScoreChange={account.reload} />}
+      {tab === 'compliance' && <AccountComplianceTab accountId={accountId} lastScanAt={a.last_scan_at} />}
+      {tab === 'events' && <AccountEventsTab accountId={accountId} disconnected={a.status === 'DISCONNECTED'} />}
+      {tab === 'overview' && (
+        <Overview account={a} accountId={accountId} checks={checks} history={history} scanning={scanning} onScoreChange={account.reload} />
+      )}
     </section>
   );
 }
@@ -73,6 +77,7 @@ function Overview({ account: a, accountId, checks, history, scanning, onScoreCha
           <h3>Status</h3>
           <p><span className={`status status-${a.status.toLowerCase()}`}>{a.status}</span></p>
           <p className="muted">Last scan {when(a.last_scan_at)}<br />Last successful scan {when(a.last_successful_scan_at)}</p>
+          <EventStatus accountId={accountId} active={a.status !== 'DISCONNECTED'} />
         </div>
         <ExportCard accountId={accountId} />
       </div>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ACCOUNT_STATUSES } from '../../../domain/accounts';
 import { type Inputs, type Outputs, trpc } from '../api';
+import { EventForwardingDetails } from '../components/EventForwarding';
 import { CopyBlock, Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
 import { nameAndTags } from '../connect-form';
 import { awaitingFirstScan, when } from '../format';
@@ -25,6 +26,7 @@ export function AccountsPage() {
   );
   const canEdit = useCan('member');
   const [connected, setConnected] = useState<Connected | null>(null);
+  // The account just verified: the notice links to its page, where the first event shows when it arrives.
   const [verified, setVerified] = useState<string | null>(null);
   const filtered = Boolean(filters.tag || filters.status);
   const filter = (next: Filters) => {
@@ -40,10 +42,15 @@ export function AccountsPage() {
       {connected && (
         <SetupSteps
           account={connected}
-          onVerified={() => { setVerified(`${connected.aws_account_id} verified: the first scan is running.`); setConnected(null); accounts.reload(); }}
+          onVerified={() => { setVerified(connected.aws_account_id); setConnected(null); accounts.reload(); }}
         />
       )}
-      {verified && <Notice>{verified}</Notice>}
+      {verified && (
+        <Notice>
+          {verified} verified: the first scan is running.{' '}
+          <Link to={`${BASE}/accounts/${verified}/events`}>See its events</Link> as the forwarder starts delivering them.
+        </Notice>
+      )}
       <ListFilters filters={filters} onChange={filter} />
       <ErrorBox message={accounts.error} onRetry={accounts.reload} />
       {accounts.loading && !accounts.data && <Loading what="Loading accounts" />}
@@ -139,8 +146,47 @@ function SetupSteps({ account, onVerified }: { account: Connected; onVerified: (
       <h3>Or with Terraform or the AWS CLI</h3>
       <CopyBlock title="Terraform" text={account.terraform_snippet} />
       <CopyBlock title="AWS CLI script" text={account.fallback_cli_script} />
+      {account.event_forwarding && <EventForwarderStep forwarding={account.event_forwarding} />}
       <button type="button" onClick={() => void run()} disabled={verify.busy}>{verify.busy ? 'Verifying…' : 'Verify'}</button>
       {verify.error && <ErrorBox message={`Verification failed: ${verify.error}`} />}
+    </section>
+  );
+}
+
+type ConnectForwarding = NonNullable<Connected['event_forwarding']>;
+
+/**
+ * The account's event forwarder: where EventBridge delivers, and its key, which this answer alone shows; the
+ * forwarder as CloudFormation (one click for us-east-1, the template for the other regions' StackSet).
+ */
+function EventForwarderStep({ forwarding }: { forwarding: ConnectForwarding }) {
+  return (
+    <section className="event-forwarder" aria-label="Event forwarder">
+      <h3>Event forwarder</h3>
+      <p>
+        Besides the scans, Sentinel watches what happens in the account as it happens (root sign-ins, new access keys,
+        CloudTrail stopped, …) through an EventBridge forwarder that sends those events here with this key.
+        The Terraform and the AWS CLI script above already contain it. With CloudFormation it is a stack of its own
+        per region: launch it in us-east-1 (where IAM and the other global services deliver their events), then deploy
+        the same template to the other regions with a StackSet. Set up another way, give the forwarder&apos;s EventBridge
+        connection this endpoint, header and key.
+      </p>
+      <EventForwardingDetails forwarding={forwarding} />
+      <p>
+        {forwarding.cloudformation_quick_create_url && (
+          <>
+            <a className="button" href={forwarding.cloudformation_quick_create_url} target="_blank" rel="noreferrer noopener">
+              Launch the forwarder in AWS CloudFormation (us-east-1)
+            </a>{' '}
+          </>
+        )}
+        <button type="button" onClick={() => saveText('sentinel-event-forwarder.yaml', forwarding.cloudformation_template, 'application/x-yaml')}>
+          Download the forwarder template
+        </button>
+      </p>
+      <p className="muted" data-testid="event-key-once">
+        The key is shown only now and Sentinel keeps only its hash. If it is lost, rotate it on the account&apos;s Events tab.
+      </p>
     </section>
   );
 }

@@ -1,0 +1,243 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import { evaluateAlertRules } from '../../activities/fire-alert-rules';
+import type { WindowState } from '../../db/repositories/rate-limits';
+import {
+  countAndStoreEvents, findAccountByEventKey, insertEventBatch, listUndispatchedBatches, markBatchesDispatched, type NewAccountEvent,
+  noteBatchSignals, recentDetectedEvents,
+} from '../../db/repositories/account-events';
+import { lockAccount, setAccountScore } from '../../db/repositories/accounts';
+import { insertSignalsNotOpen, listOpenSignalsWithAcceptance, signalsDetectedSince } from '../../db/repositories/signals';
+import type { NewSignal } from '../../db/tables/accounts';
+import type { Db } from '../../db/client';
+import { type Indicator, indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
+import { eventDetection } from '../../domain/events/catalog';
+import { detectEvent } from '../../domain/events/detections';
+import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
+import type { AccountEvent, EventDetection, EventFinding, ServiceGroup } from '../../domain/events/types';
+import { newId } from '../../domain/ids';
+import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/limits';
+import { asOpenSignals, scoreOf } from '../../domain/signal-lifecycle';
+import { sha256 } from '../../security/crypto';
+import { deliveryWorkflowId, eventsReceivedSignal } from '../../workflows/contracts';
+import { alertDeliveryWorkflow } from '../../workflows/delivery';
+import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
+import type { AppDeps } from '../context';
+import { AppError } from '../errors';
+import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
+
+// POST /ingest/aws/events (docs/decisions.md, "Events"): the customer's EventBridge API destination delivers the
+// account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
+// events, the signals their detections open, the batch that records what is left to do); after the commit the alert
+// rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan (debounced).
+
+type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
+
+const DAY_MS = 86_400_000;
+/** Scan checks whose signals of the last day are the compound detection's evidence too (domain/events/compound.ts). */
+const SCAN_INDICATORS = [
+  'billing.daily_spend_spike', 'billing.cost_anomaly', 'threat.gpu_instance_running', 'threat.instance_in_unused_region',
+  'threat.access_key_created_recently', 'threat.iam_user_created_recently',
+];
+
+export interface IngestAnswer {
+  accepted: number;
+  duplicates: number;
+  signals_opened: number;
+}
+
+/** The events of a request body: one EventBridge event or an array of them, each with a reason when it is not one. */
+function parseBody(body: unknown, account: Account): AccountEvent[] {
+  const items = Array.isArray(body) ? body : [body];
+  if (items.length === 0) throw new AppError('validation_failed', 'The body holds no event');
+  if (items.length > EVENT_BATCH_LIMIT) {
+    throw new AppError('batch_too_large', `At most ${EVENT_BATCH_LIMIT} events per request; this one has ${items.length}`);
+  }
+  return items.map((item, index) => {
+    const where = Array.isArray(body) ? `events[${index}]` : 'event';
+    const parsed = parseEnvelope(item);
+    if (!parsed.ok) throw new AppError('validation_failed', `${where} is not an EventBridge event: ${parsed.reason}`);
+    if (parsed.envelope.account !== account.aws_account_id) {
+      throw new AppError('forbidden', `${where} is from AWS account ${parsed.envelope.account}; this key is for ${account.aws_account_id}`);
+    }
+    return toAccountEvent(parsed.envelope);
+  });
+}
+
+interface Detected {
+  event: AccountEvent;
+  detection: Omit<EventDetection, 'detect'>;
+  finding: EventFinding;
+}
+
+function signalOf(account: Account, batchId: string, at: Date, { event, detection, finding }: Detected): NewSignal {
+  const region = finding.region ?? 'global';
+  const who = [event.actor && `by ${event.actor}`, event.sourceIp && `from ${event.sourceIp}`].filter(Boolean).join(' ');
+  return {
+    id: newId('signal', at.getTime()), tenant_id: account.tenant_id, account_id: account.id, check_id: detection.id,
+    fingerprint: `${detection.id}|${finding.resource}|${region}`, scenario: detection.scenario, severity: detection.severity,
+    title: detection.title,
+    description: `${detection.description} ${finding.detail} ${event.eventName ?? event.detailType}${who ? ` ${who}` : ''} at ${event.time} `
+      + `(event ${event.eventId}).`,
+    resource: finding.resource, region, owner: null, first_scan_id: null, event_batch_id: batchId, detected_at: at,
+  };
+}
+
+/** The compound detection's evidence: the account's detected events and its threat and spend signals of the last day. */
+async function indicatorsOfLastDay(db: Db, account: Account, now: Date): Promise<Indicator[]> {
+  const since = new Date(now.getTime() - DAY_MS);
+  const [events, signals] = await Promise.all([
+    recentDetectedEvents({ db, accountId: account.id, since }),
+    signalsDetectedSince({ db, accountId: account.id, since, checkIds: SCAN_INDICATORS }),
+  ]);
+  const fromEvents = events.flatMap((e) => e.detections.flatMap((id): Indicator[] => {
+    const kind = indicatorKind(id);
+    if (!kind) return [];
+    const title = eventDetection(id)?.title ?? id;
+    return [{
+      kind, id, resource: e.event_id, region: e.region, at: e.event_time.toISOString(),
+      summary: `${title}: ${e.event_name ?? 'event'} by ${e.actor ?? 'an unknown principal'} in ${e.region}`,
+    }];
+  }));
+  const fromScans = signals.flatMap((s): Indicator[] => {
+    const kind = indicatorKind(s.check_id);
+    return kind ? [{ kind, id: s.check_id, resource: s.resource, region: s.region, at: s.detected_at.toISOString(), summary: s.title }] : [];
+  });
+  return [...fromEvents, ...fromScans];
+}
+
+/** The account's score with the signals just opened, where it has one: event signals count at once. */
+async function rescore(db: Db, account: Account, at: Date): Promise<void> {
+  const locked = await lockAccount({ db, tenantId: account.tenant_id, accountId: account.id });
+  if (locked?.current_srs === null || locked?.current_srs === undefined) return;
+  const srs = scoreOf(asOpenSignals(await listOpenSignalsWithAcceptance({ db, accountId: account.id }), at));
+  await setAccountScore({ db, accountId: account.id, srs, at });
+}
+
+interface Applied {
+  /** The account's rate-limit window, these events counted. */
+  window: WindowState;
+  /** Events stored now (the others were stored before, or the window is over its limit and nothing was). */
+  stored: number;
+  /** Findings the detections made in the events (new ones, or redelivered ones that made them when they first came). */
+  detecting: number;
+  opened: number;
+  /** A batch was recorded: there is something to act on after the commit. */
+  batched: boolean;
+}
+
+/**
+ * Counts the events against the account's minute and, within it, stores the new ones, opens their detections'
+ * signals and records the batch. Events nothing was detected in (nearly all) are counted and stored by one statement;
+ * the others in one transaction.
+ */
+async function apply(db: Db, account: Account, events: readonly AccountEvent[], at: Date): Promise<Applied> {
+  const context = { usedRegions: account.used_regions };
+  const detected: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
+  const store = (conn: Db) => countAndStoreEvents({
+    db: conn,
+    window: { key: `events:${account.id}`, windowSeconds: 60 },
+    limit: EVENTS_PER_ACCOUNT_PER_MINUTE,
+    events: events.map((e): NewAccountEvent => ({
+      account_id: account.id, event_id: e.eventId, tenant_id: account.tenant_id, source: e.source, detail_type: e.detailType,
+      event_name: e.eventName, region: e.region, event_time: e.time, actor: e.actor, source_ip: e.sourceIp,
+      detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))], detail: JSON.stringify(e.detail),
+    })),
+  });
+  const nothing = { detecting: detected.length, opened: 0, batched: false };
+  if (detected.length === 0) {
+    const { window, stored } = await store(db);
+    return { window, stored: stored.size, ...nothing };
+  }
+  return db.transaction().execute(async (trx): Promise<Applied> => {
+    const { window, stored } = await store(trx);
+    if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) return { window, stored: 0, ...nothing };
+    // A redelivered event was applied when it first came: its detections are not run again.
+    const fresh = detected.filter((d) => stored.has(d.event.eventId));
+    const batchId = newId('eventBatch', at.getTime());
+    const signals = fresh.map((d) => signalOf(account, batchId, at, d));
+    if (fresh.some((d) => indicatorKind(d.detection.id) !== null)) {
+      const compound = probableCompromise(await indicatorsOfLastDay(trx, account, at), at.toISOString());
+      if (compound) {
+        const latest = fresh[fresh.length - 1] as Detected;
+        signals.push(signalOf(account, batchId, at, { event: latest.event, detection: PROBABLE_COMPROMISE, finding: compound.finding }));
+      }
+    }
+    const groups = [...new Set(fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])))];
+    let opened = 0;
+    if (signals.length > 0 || groups.length > 0) {
+      await insertEventBatch({ db: trx, batch: { id: batchId, tenant_id: account.tenant_id, account_id: account.id, groups, signals_opened: 0, received_at: at } });
+      opened = await insertSignalsNotOpen({ db: trx, signals });
+      if (opened > 0) {
+        await noteBatchSignals({ db: trx, batchId, opened });
+        await rescore(trx, account, at);
+      }
+    }
+    return { window, stored: stored.size, detecting: detected.length, opened, batched: signals.length > 0 || groups.length > 0 };
+  });
+}
+
+/** Starts one delivery's workflow, as a scan's alerts start theirs (workflows/scan.ts): started twice, it runs once. */
+async function startDelivery({ temporal, config }: AppDeps, account: Account, deliveryId: string): Promise<void> {
+  try {
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(alertDeliveryWorkflow, {
+      workflowId: deliveryWorkflowId(deliveryId),
+      taskQueue: config.temporal.taskQueue,
+      args: [{ tenantId: account.tenant_id, deliveryId }],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [{ key: TENANT_ID, value: account.tenant_id }, { key: AWS_ACCOUNT_ID, value: account.aws_account_id }],
+      // An event's alert is what events are for: ahead of any backlog of scans, shared fairly between tenants.
+      priority: { priorityKey: 1, ...(config.temporal.fairness ? { fairnessKey: account.tenant_id } : {}) },
+    }));
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/**
+ * Acts on every batch of the account not acted on yet (this request's, and any whose acting failed before): fires
+ * the tenant's alert rules on the signals the batch opened and starts their deliveries, here, without a hop through
+ * the account workflow (seconds matter), then tells the account workflow which service groups to rescan. Each step
+ * is idempotent per batch. Failing, the request answers 503: EventBridge delivers the events again, and that
+ * request acts on the batch.
+ */
+async function dispatch(deps: AppDeps, account: Account, at: Date): Promise<void> {
+  const { db, log, temporal } = deps;
+  const batches = await listUndispatchedBatches({ db, accountId: account.id });
+  if (batches.length === 0) return;
+  try {
+    for (const batch of batches) {
+      if (batch.signals_opened > 0) {
+        const source = { kind: 'events' as const, id: batch.id };
+        const deliveries = await evaluateAlertRules({ db, log, tenantId: account.tenant_id, accountId: account.id, source });
+        await Promise.all(deliveries.map((d) => startDelivery(deps, account, d.deliveryId)));
+      }
+      // Only an active account scans; a pending one is read in full by its first scan anyway.
+      if (batch.groups.length > 0 && account.status === 'ACTIVE') {
+        await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id)
+          .signal(eventsReceivedSignal, { batchId: batch.id, groups: batch.groups as ServiceGroup[] }));
+      }
+    }
+  } catch (err) {
+    log.warn({ accountId: account.id, err }, 'could not act on the account\'s events');
+    throw new AppError('temporal_unavailable', 'The events are stored, but could not be acted on now; deliver them again', { retryAfterSeconds: 5 });
+  }
+  await markBatchesDispatched({ db, batchIds: batches.map((b) => b.id), at });
+}
+
+export async function ingestEvents(deps: AppDeps, key: string | undefined, body: unknown): Promise<IngestAnswer> {
+  const { db } = deps;
+  if (!key) throw new AppError('unauthorized', 'The event key header is missing');
+  const account = await findAccountByEventKey({ db, keyHash: sha256(key) });
+  if (!account || account.status === 'DISCONNECTED') throw new AppError('unauthorized', 'The event key is not valid');
+  const events = parseBody(body, account);
+  const at = new Date();
+  const { window, stored, detecting, opened, batched } = await apply(db, account, events, at);
+  if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) {
+    throw new AppError('rate_limited', `At most ${EVENTS_PER_ACCOUNT_PER_MINUTE} events a minute per account`, {
+      retryAfterSeconds: window.resetsInSeconds,
+    });
+  }
+  // A redelivered event that detected something may be the retry of a request that could not act on its batch.
+  if (batched || (stored < events.length && detecting > 0)) await dispatch(deps, account, at);
+  return { accepted: stored, duplicates: events.length - stored, signals_opened: opened };
+}

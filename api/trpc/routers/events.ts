@@ -1,0 +1,15 @@
+import { listEventsQuery } from '../../schemas/events';
+import { listAccountEvents, rotateEventKey } from '../../services/account-events';
+import { procedureFor, router } from '../init';
+import { accountRef } from '../inputs';
+
+// The account's event stream for the dashboard. Ingestion (POST /ingest/aws/events) is not here: EventBridge calls
+// it with the account's key, never a user's token.
+const eventsInput = accountRef.extend({ query: listEventsQuery.prefault({}) });
+
+export const eventsRouter = router({
+  list: procedureFor('listAccountEvents').input(eventsInput)
+    .query(({ ctx, input }) => listAccountEvents(ctx.deps, ctx.caller, input.account_id, input.query)),
+  rotateKey: procedureFor('rotateEventKey').input(accountRef)
+    .mutation(({ ctx, input }) => rotateEventKey(ctx.deps, ctx.caller, input.account_id)),
+});

@@ -1,0 +1,303 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../domain/events/forwarding-rules';
+import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../domain/limits';
+import { freePort } from '../scripts/local-services';
+import { connectAccounts, signUpTenants, verifyAccounts } from './accounts';
+import { measure, type ThroughputRow } from './api';
+import type { BenchEnvironment } from './environment';
+import { type CpuRoles, cpuMeter, startNodeProcess } from './processes';
+import { firstScansDone } from './scans';
+
+// The account's EventBridge events (POST /ingest/aws/events), through the real API and worker processes, as the
+// customer's API destination sends them: one envelope a request, authenticated by the account's event key.
+// - Event to alert: events that each open a new signal, sent at a steady rate; the tenant's alert rule delivers to a
+//   Slack incoming webhook that is a loopback server here, which notes when each event's alert arrives.
+// - Ingestion: events that set off no detection (only stored), under autocannon's load, and the same events
+//   delivered again (duplicates), next to a bare Express server measured in the same run.
+// The endpoint allows EVENTS_PER_ACCOUNT_PER_MINUTE events per account (a fixed window per account): the load is
+// spread over an Enterprise tenant's 250 accounts, each with its own key, so the service's own limit is never what
+// is measured; answers other than 202 (429 included) are counted.
+
+export interface Percentiles { p50: number; p95: number; p99: number; max: number }
+
+export interface AlertLatency {
+  /** Accounts the events were spread over (verified: ACTIVE, as a forwarding customer's are). */
+  accounts: number;
+  events: number;
+  /** Events sent a second (all accounts together). */
+  rate: number;
+  /** Events whose POST answered 202 with one signal opened. */
+  opened: number;
+  /** Of those, the ones whose alert reached the Slack webhook before the deadline. */
+  arrived: number;
+  /** POSTs that did not answer 202 with one signal opened, by status. */
+  refused: Record<string, number>;
+  /** From just before the POST until the Slack webhook received the alert naming the event's security group, ms. */
+  latencyMs: Percentiles;
+  /** The POST's own answer (202), ms. */
+  postMs: Percentiles;
+  /** Requests the Slack webhook received (one alert a message here). */
+  slackMessages: number;
+  timeoutSeconds: number;
+  /** Cores busy from the first event until the last alert arrived. */
+  cpu: CpuRoles;
+}
+
+export interface EventsResult {
+  /** The tenant's accounts, each with its own event key; the load generator takes them in turn. */
+  accounts: number;
+  alert: AlertLatency;
+  /** Bare Express GET and POST, then the ingestion rows. */
+  rows: ThroughputRow[];
+  /** The fixed rate of the last row, requests a second. */
+  steadyRate: number;
+  /** New events answered 202 by the ingestion rows, and how many of them are stored. */
+  stored: { answered: number; stored: number };
+  seconds: number;
+  poolMax: number;
+}
+
+export interface EventsOptions {
+  seconds: number;
+  poolMax: number;
+  concurrency: number;
+  /** Events of the latency part (each opens a new signal, so each alerts). */
+  alertEvents: number;
+  /** Their rate, events a second over all `alertAccounts`. */
+  alertRate: number;
+  alertAccounts: number;
+  /** How long after the last event its alerts may take to arrive. */
+  alertTimeoutSeconds: number;
+  /** The rate of the fixed-rate ingestion row, requests a second. */
+  steadyRate: number;
+  apiNodeArgs?: string[];
+}
+
+const ACCOUNTS = 250;
+const FIXTURES = path.join(__dirname, '..', 'test', 'fixtures', 'aws-events');
+const ID_PLACEHOLDER = 'BENCH_EVENT_ID';
+
+type Envelope = Record<string, unknown> & { detail: Record<string, unknown> };
+
+const fixture = (name: string): Envelope => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as Envelope;
+/** EventBridge writes whole seconds. */
+const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+
+/**
+ * The fixture as an event of `awsAccountId`, happening now; `groupId` (when given) is the security group the rule is
+ * added to: the resource of the signal its detection opens, so a new group is a new signal.
+ */
+function eventOf(template: Envelope, { id, awsAccountId, groupId }: { id: string; awsAccountId: string; groupId?: string }): Envelope {
+  const event = structuredClone(template);
+  const time = now();
+  Object.assign(event, { id, account: awsAccountId, time });
+  const { detail } = event;
+  Object.assign(detail, { eventTime: time, recipientAccountId: awsAccountId });
+  Object.assign(detail.userIdentity as object, { accountId: awsAccountId });
+  if (groupId) Object.assign(detail.requestParameters as object, { groupId });
+  return event;
+}
+
+/** The security group of the latency part's event `i`, as AWS spells ids (17 hex digits); the Slack message names it. */
+const groupIdOf = (i: number) => `sg-0be${i.toString(16).padStart(14, '0')}`;
+const GROUP_ID = /sg-0be[0-9a-f]{14}/g;
+
+export function percentiles(values: readonly number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+  return { p50: at(50), p95: at(95), p99: at(99), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+/** A Slack incoming webhook on loopback: when the first message naming each security group arrived (performance.now()). */
+async function startSlackReceiver() {
+  const arrivals = new Map<string, number>();
+  let messages = 0;
+  const server = createServer((req, res) => {
+    const at = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      messages += 1;
+      for (const [group] of Buffer.concat(chunks).toString('utf8').matchAll(GROUP_ID)) {
+        if (!arrivals.has(group)) arrivals.set(group, at);
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    arrivals,
+    messages: () => messages,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+type SlackReceiver = Awaited<ReturnType<typeof startSlackReceiver>>;
+
+/**
+ * Sends `events` sg-open-ssh events at `rate` a second (on a schedule, not waiting for answers), taking the accounts
+ * in turn, each event naming a security group of its own, then waits for every alert to reach the webhook.
+ */
+async function alertLatency({ url, receiver, keys, options, pids }: {
+  url: string; receiver: SlackReceiver; keys: [string, string][]; pids: Record<string, number>;
+  options: Pick<EventsOptions, 'alertEvents' | 'alertRate' | 'alertTimeoutSeconds'>;
+}): Promise<AlertLatency> {
+  const { alertEvents: events, alertRate: rate, alertTimeoutSeconds } = options;
+  const template = fixture('sg-open-ssh');
+  const sentAt = new Map<string, number>();
+  const postMs: number[] = [];
+  const refused: Record<string, number> = {};
+  const meter = cpuMeter(pids);
+  const started = performance.now();
+  const requests: Promise<void>[] = [];
+  for (let i = 0; i < events; i++) {
+    const wait = started + (i * 1000) / rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    const [awsAccountId, key] = keys[i % keys.length]!;
+    const group = groupIdOf(i);
+    const body = JSON.stringify(eventOf(template, { id: `bench-alert-${i}`, awsAccountId, groupId: group }));
+    requests.push((async () => {
+      const t0 = performance.now();
+      const res = await fetch(`${url}${EVENT_INGEST_PATH}`, {
+        method: 'POST', headers: { 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: key }, body,
+      });
+      const answer = await res.text();
+      postMs.push(performance.now() - t0);
+      const opened = res.status === 202 && (JSON.parse(answer) as { signals_opened: number }).signals_opened >= 1;
+      if (opened) sentAt.set(group, t0);
+      else refused[res.status] = (refused[res.status] ?? 0) + 1;
+    })());
+    if (i > 0 && i % 200 === 0) console.log(`  ${i} of ${events} events sent, ${receiver.arrivals.size} alerts arrived`);
+  }
+  await Promise.all(requests);
+  const deadline = performance.now() + alertTimeoutSeconds * 1000;
+  const arrived = () => [...sentAt.keys()].filter((group) => receiver.arrivals.has(group)).length;
+  while (arrived() < sentAt.size && performance.now() < deadline) await sleep(50);
+  const cpu = meter();
+  const latencies = [...sentAt].flatMap(([group, t0]) => {
+    const at = receiver.arrivals.get(group);
+    return at === undefined ? [] : [at - t0];
+  });
+  const result: AlertLatency = {
+    accounts: keys.length, events, rate, opened: sentAt.size, arrived: latencies.length, refused,
+    latencyMs: percentiles(latencies), postMs: percentiles(postMs), slackMessages: receiver.messages(), timeoutSeconds: alertTimeoutSeconds, cpu,
+  };
+  const { p50, p95, p99, max } = result.latencyMs;
+  console.log(`event to alert: ${result.arrived} of ${result.opened} arrived (${events} sent), p50 ${p50.toFixed(0)} ms, `
+    + `p95 ${p95.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms; refused ${JSON.stringify(refused)}`);
+  if (result.arrived < events) console.warn(`  ${events - result.arrived} of ${events} events' alerts did not arrive`);
+  return result;
+}
+
+/**
+ * One autocannon request that takes the accounts in turn: request n is `body(n)` with account n's key (mod the
+ * number of accounts).
+ */
+function rotating(keys: readonly string[], body: (n: number, account: number) => string): autocannon.Request[] {
+  let sent = 0;
+  return [{
+    method: 'POST',
+    path: EVENT_INGEST_PATH,
+    setupRequest: (request) => {
+      const n = sent++;
+      const account = n % keys.length;
+      return {
+        ...request,
+        headers: { ...request.headers, 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: keys[account]! },
+        body: body(n, account),
+      };
+    },
+  }];
+}
+
+export async function benchEvents(env: BenchEnvironment, options: EventsOptions): Promise<EventsResult> {
+  const { seconds, poolMax, concurrency, alertAccounts, steadyRate, apiNodeArgs } = options;
+  const receiver = await startSlackReceiver();
+  const services = await env.startServices({
+    taskQueue: 'bench-events', poolMax, apiNodeArgs, env: { SLACK_WEBHOOK_URL_PREFIX: `${receiver.url}/` },
+  });
+  try {
+    const [tenant] = await signUpTenants({ db: env.db, url: services.url, prefix: 'events', count: ACCOUNTS, firstId: 700_000_000_000 });
+    if (!tenant) throw new Error('no events tenant');
+    const eventKeys = new Map<string, string>();
+    await connectAccounts(services.url, [tenant], concurrency, eventKeys);
+    const keys = tenant.awsAccountIds.map((id): [string, string] => [id, eventKeys.get(id)!]);
+
+    // The latency part's accounts are verified (their first scans done) before the rule exists: only the events alert.
+    const alerting = { ...tenant, awsAccountIds: tenant.awsAccountIds.slice(0, alertAccounts) };
+    await verifyAccounts(services.url, [alerting], concurrency);
+    await firstScansDone(env, [alerting], 600_000);
+    const rule = await fetch(`${services.url}/alert-rules`, {
+      method: 'POST', headers: { ...tenant.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Every new signal', min_srs: 0, scenarios: [],
+        channels: [{ type: 'slack', webhook_url: `${receiver.url}/services/T0BENCH/B0BENCH/events` }],
+      }),
+    });
+    if (rule.status !== 201) throw new Error(`POST /alert-rules answered ${rule.status}: ${await rule.text()}`);
+    const alert = await alertLatency({
+      url: services.url, receiver, keys: keys.slice(0, alertAccounts), options,
+      pids: { server: services.api.pid, worker: services.worker.pid },
+    });
+
+    // Ingestion involves no workflow when nothing is detected: the worker (and the latency part's debounced rescans)
+    // would only take cores from the measurement.
+    await services.worker.stop();
+    const port = await freePort();
+    const bare = await startNodeProcess({ script: 'bench/hello-world.ts', env: { PORT: String(port) }, ready: 'hello-world listening' });
+    try {
+      const https = fixture('sg-open-https');
+      // Per account, the event's JSON around its id: a request's body is the two halves and a fresh id.
+      const halves = keys.map(([awsAccountId]) => JSON.stringify(eventOf(https, { id: ID_PLACEHOLDER, awsAccountId })).split(ID_PLACEHOLDER));
+      const fresh = (tag: string) => (n: number, account: number) => `${halves[account]![0]}bench-${tag}-${n}${halves[account]![1]}`;
+      const keyList = keys.map(([, key]) => key);
+      // The duplicates row re-sends one event per account, each delivered once before.
+      const again = (_n: number, account: number) => `${halves[account]![0]}bench-again-${account}${halves[account]![1]}`;
+      for (let account = 0; account < keys.length; account++) {
+        const res = await fetch(`${services.url}${EVENT_INGEST_PATH}`, {
+          method: 'POST', headers: { 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: keyList[account]! }, body: again(0, account),
+        });
+        if (res.status !== 202) throw new Error(`the first delivery answered ${res.status}: ${await res.text()}`);
+      }
+      const api = { seconds, serverPid: services.api.pid, url: services.url };
+      const rows = [
+        await measure({ name: 'bare Express hello-world (GET)', url: `http://127.0.0.1:${port}/`, seconds, serverPid: bare.pid }),
+        await measure({
+          name: 'bare Express POST of the same event (JSON parsed, 202)', url: `http://127.0.0.1:${port}/`, seconds, serverPid: bare.pid,
+          requests: rotating(keyList, fresh('bare')).map((r) => ({ ...r, path: '/' })),
+        }),
+        await measure({ ...api, name: 'POST /ingest/aws/events: new event, no detection (stored)', requests: rotating(keyList, fresh('store')) }),
+        await measure({ ...api, name: 'POST /ingest/aws/events: the same event again (duplicate)', requests: rotating(keyList, again) }),
+        await measure({
+          ...api, name: `POST /ingest/aws/events: new event, no detection, at ${steadyRate} req/s`, overallRate: steadyRate,
+          requests: rotating(keyList, fresh('steady')),
+        }),
+      ];
+      const answered = [rows[2]!, rows[4]!].reduce((sum, row) => sum + (row.statusCodes['202'] ?? 0), 0);
+      const stored = await sql<{ n: string }>`
+        select count(*) as n from account_events
+        where tenant_id = ${tenant.tenantId} and (event_id like 'bench-store-%' or event_id like 'bench-steady-%')`.execute(env.db);
+      return { accounts: keys.length, alert, rows, steadyRate, stored: { answered, stored: Number(stored.rows[0]?.n ?? 0) }, seconds, poolMax };
+    } finally {
+      await bare.stop();
+    }
+  } finally {
+    await services.stop();
+    await receiver.close();
+  }
+}
+
+/** The events a minute the accounts allow together, as events a second. */
+export const ingestCeilingPerSecond = (accounts: number) => (accounts * EVENTS_PER_ACCOUNT_PER_MINUTE) / 60;

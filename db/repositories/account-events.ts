@@ -1,0 +1,156 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database';
+import { type WindowState, windowHit } from './rate-limits';
+import { isoTimestamp } from '../json-sql';
+
+type Conn = Kysely<Database>;
+
+// The account's event stream (db/migrations/20261128T000100_account_events.ts): forwarder keys, events, batches.
+
+/** The account a key belongs to, if the key is current or rotated out less than its grace period ago. */
+export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash: string }) {
+  return db.selectFrom('account_event_keys as k')
+    .innerJoin('accounts as a', 'a.id', 'k.account_id')
+    .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.used_regions', 'a.workflow_id'])
+    .where('k.key_hash', '=', keyHash)
+    .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', sql<Date>`now()`)]))
+    .executeTakeFirst();
+}
+
+/** Adds the account's new current key; every key current until now expires at `previousExpireAt`. */
+export async function replaceEventKey({ db, tenantId, accountId, keyHash, previousExpireAt }: {
+  db: Conn; tenantId: string; accountId: string; keyHash: string; previousExpireAt: Date;
+}): Promise<void> {
+  await db.updateTable('account_event_keys').set({ expires_at: previousExpireAt })
+    .where('account_id', '=', accountId).where('expires_at', 'is', null).execute();
+  await db.insertInto('account_event_keys').values({ key_hash: keyHash, tenant_id: tenantId, account_id: accountId }).execute();
+}
+
+/** Ends the account's keys at `at` (a new connection of the account starts without the keys of an earlier one). */
+export async function expireEventKeys({ db, accountId, at }: { db: Conn; accountId: string; at: Date }): Promise<void> {
+  await db.updateTable('account_event_keys').set({ expires_at: at })
+    .where('account_id', '=', accountId).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)])).execute();
+}
+
+export interface NewAccountEvent {
+  account_id: string;
+  event_id: string;
+  tenant_id: string;
+  source: string;
+  detail_type: string;
+  event_name: string | null;
+  region: string;
+  event_time: string;
+  actor: string | null;
+  source_ip: string | null;
+  detections: string[];
+  detail: string;
+}
+
+/**
+ * Counts the events in the account's rate-limit window and, if the count stays within `limit`, stores those not
+ * stored before, in one statement (one round trip, one commit on the hot path). Answers the window and the ids of
+ * the events it stored (the rest are redeliveries; none when over the limit).
+ */
+export async function countAndStoreEvents({ db, window, limit, events }: {
+  db: Conn; window: { key: string; windowSeconds: number }; limit: number; events: readonly NewAccountEvent[];
+}): Promise<{ window: WindowState; stored: Set<string> }> {
+  const rows = events.map((e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
+    ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail})`);
+  const [row] = await db
+    .with('hit', (qc) => windowHit(qc, { ...window, hits: events.length }))
+    .with('stored', (qc) => qc.insertInto('account_events')
+      .columns(['account_id', 'event_id', 'tenant_id', 'source', 'detail_type', 'event_name', 'region', 'event_time', 'actor', 'source_ip', 'detections', 'detail'])
+      .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
+          v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb
+        from (values ${sql.join(rows)}) as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
+          source_ip, detections, detail)
+        where (select count from hit) <= ${limit}`)
+      .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
+      .returning('event_id'))
+    .selectFrom('hit')
+    .select(['hit.count', 'hit.resets_in', sql<string[]>`coalesce((select array_agg(event_id) from stored), '{}')`.as('stored')])
+    .execute();
+  if (!row) throw new Error('the rate-limit window answered no row');
+  return { window: { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) }, stored: new Set(row.stored) };
+}
+
+/** The account's events of the last day that set off a detection: what the compound detection weighs. */
+export async function recentDetectedEvents({ db, accountId, since }: { db: Conn; accountId: string; since: Date }) {
+  return db.selectFrom('account_events')
+    .select(['event_id', 'event_time', 'region', 'event_name', 'actor', 'detections'])
+    .where('account_id', '=', accountId).where('event_time', '>=', since).where(sql<boolean>`cardinality(detections) > 0`)
+    .orderBy('event_time', 'desc').limit(200).execute();
+}
+
+export async function insertEventBatch({ db, batch }: {
+  db: Conn; batch: { id: string; tenant_id: string; account_id: string; groups: string[]; signals_opened: number; received_at: Date };
+}): Promise<void> {
+  await db.insertInto('event_batches').values(batch).execute();
+}
+
+export async function noteBatchSignals({ db, batchId, opened }: { db: Conn; batchId: string; opened: number }): Promise<void> {
+  await db.updateTable('event_batches').set({ signals_opened: opened }).where('id', '=', batchId).execute();
+}
+
+/** The account's batches the workflow has not been told of yet (a dispatch that failed is retried with the next request). */
+export async function listUndispatchedBatches({ db, accountId }: { db: Conn; accountId: string }) {
+  return db.selectFrom('event_batches').select(['id', 'groups', 'signals_opened'])
+    .where('account_id', '=', accountId).where('dispatched_at', 'is', null).orderBy('id').execute();
+}
+
+export async function markBatchesDispatched({ db, batchIds, at }: { db: Conn; batchIds: readonly string[]; at: Date }): Promise<void> {
+  if (batchIds.length === 0) return;
+  await db.updateTable('event_batches').set({ dispatched_at: at }).where('id', 'in', [...batchIds]).execute();
+}
+
+export interface EventFilter {
+  accountId: string;
+  source?: string;
+  eventName?: string;
+  /** Only events that set off this detection; `any`: any detection. */
+  detection?: string;
+  since?: Date;
+  /** Keyset: rows strictly after this (event_time, event_id) in newest-first order. */
+  after?: { at: Date; id: string };
+  limit: number;
+}
+
+/** One event as GET /accounts/{account_id}/events shows it. */
+export interface AccountEventJson {
+  event_id: string;
+  source: string;
+  detail_type: string;
+  event_name: string | null;
+  region: string;
+  time: string;
+  received_at: string;
+  actor: string | null;
+  source_ip: string | null;
+  detections: string[];
+}
+
+/** A page of an account's events, newest first by (event_time, event_id); PostgreSQL writes the timestamps. */
+export async function listEventPage({ db, filter }: { db: Conn; filter: EventFilter }) {
+  let query = db.selectFrom('account_events')
+    .select([
+      'event_id', 'source', 'detail_type', 'event_name', 'region', 'actor', 'source_ip', 'detections',
+      isoTimestamp(sql.ref('event_time')).as('time'), isoTimestamp(sql.ref('received_at')).as('received_at'),
+    ])
+    .where('account_id', '=', filter.accountId);
+  if (filter.source) query = query.where('source', '=', filter.source);
+  if (filter.eventName) query = query.where('event_name', '=', filter.eventName);
+  if (filter.detection === 'any') query = query.where(sql<boolean>`cardinality(detections) > 0`);
+  else if (filter.detection) query = query.where(sql<boolean>`${filter.detection} = any(detections)`);
+  if (filter.since) query = query.where('event_time', '>', filter.since);
+  if (filter.after) query = query.where(sql<boolean>`(event_time, event_id) < (${filter.after.at}, ${filter.after.id})`);
+  const rows = await query.orderBy('event_time', 'desc').orderBy('event_id', 'desc').limit(filter.limit).execute();
+  return rows as AccountEventJson[];
+}
+
+/** When the account's forwarder last delivered an event (null: never). */
+export async function lastEventReceivedAt({ db, accountId }: { db: Conn; accountId: string }): Promise<string | null> {
+  const row = await db.selectFrom('account_events').select(isoTimestamp(sql`max(received_at)`).as('at'))
+    .where('account_id', '=', accountId).executeTakeFirst();
+  return row?.at ?? null;
+}

@@ -1,0 +1,43 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Json } from './accounts';
+import type { CreatedAt, Timestamp } from './identity';
+
+/** The keys an account's event forwarder authenticates with, hashed (db/migrations/20261128T000100_account_events.ts). */
+export interface AccountEventKeysTable {
+  key_hash: string;
+  tenant_id: string;
+  account_id: string;
+  created_at: CreatedAt;
+  /** Null while the key is the account's current one; set when it is rotated out (24 hours later). */
+  expires_at: Timestamp | null;
+}
+
+export interface AccountEventsTable {
+  account_id: string;
+  event_id: string;
+  tenant_id: string;
+  source: string;
+  detail_type: string;
+  event_name: string | null;
+  region: string;
+  event_time: Timestamp;
+  actor: string | null;
+  source_ip: string | null;
+  /** The ids of the detections the event set off. */
+  detections: Generated<string[]>;
+  detail: Json<Record<string, unknown>>;
+  received_at: Generated<Timestamp>;
+}
+export type AccountEventRow = Selectable<AccountEventsTable>;
+
+export interface EventBatchesTable {
+  id: string;
+  tenant_id: string;
+  account_id: string;
+  /** The service groups a rescan should read (domain/events/types.ts SERVICE_GROUPS). */
+  groups: string[];
+  signals_opened: number;
+  received_at: Timestamp;
+  /** When the account workflow was told of the batch; null until then. */
+  dispatched_at: Timestamp | null;
+}

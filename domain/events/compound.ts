@@ -1,0 +1,80 @@
+import type { EventDetection, EventFinding } from './types';
+
+// The compound detection: alone, a new access key or a GPU instance is often routine; together within a day they
+// are the usual shape of a stolen-credentials compromise (get access, then spend the account's money on compute).
+// It reads indicators from both the event detections and the scan checks, so either can complete the pair.
+
+/** The window within which an access indicator and a compute or spend one make a probable compromise. */
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface Indicator {
+  kind: 'access' | 'compute' | 'spend';
+  /** The detection or check id that raised it. */
+  id: string;
+  resource: string;
+  region: string;
+  /** When it happened (ISO 8601). */
+  at: string;
+  summary: string;
+}
+
+const KINDS: ReadonlyMap<string, Indicator['kind']> = new Map([
+  ['event.iam_user_created', 'access'],
+  ['event.access_key_created', 'access'],
+  ['event.login_profile_created', 'access'],
+  ['event.root_console_sign_in', 'access'],
+  ['event.root_api_call', 'access'],
+  ['threat.access_key_created_recently', 'access'],
+  ['threat.iam_user_created_recently', 'access'],
+  ['event.instance_launched_in_unused_region', 'compute'],
+  ['event.gpu_instance_launched', 'compute'],
+  ['threat.gpu_instance_running', 'compute'],
+  ['threat.instance_in_unused_region', 'compute'],
+  ['billing.daily_spend_spike', 'spend'],
+  ['billing.cost_anomaly', 'spend'],
+]);
+
+/** What a detection's or check's finding indicates, or null when it is no part of the compound detection. */
+export function indicatorKind(detectionOrCheckId: string): Indicator['kind'] | null {
+  return KINDS.get(detectionOrCheckId) ?? null;
+}
+
+export const PROBABLE_COMPROMISE: Omit<EventDetection, 'detect'> = {
+  id: 'event.probable_compromise',
+  scenario: 'threat',
+  severity: 'CRITICAL',
+  title: 'Probable account compromise',
+  description: 'Within 24 hours, new access to the account appeared (a new IAM user, access key or console password, or '
+    + 'root user activity) and so did compute or spend that is out of the ordinary (instances in an unused region, GPU or '
+    + 'high-end instances, a spend spike). Together they are the usual pattern of stolen credentials used for crypto-mining.',
+  remediation: 'Treat it as an incident until proven otherwise: confirm each listed indicator with its owner; for any that '
+    + 'nobody owns, deactivate the new keys and passwords, stop the instances (snapshot them first), rotate the '
+    + 'credentials that made the changes, review CloudTrail for everything those identities did, and contact AWS Support '
+    + 'about unauthorized charges.',
+  docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/compromised-creds.html',
+  group: null,
+};
+
+/**
+ * The compound finding for the indicators of the 24 hours up to `now`, or null when they do not hold both an
+ * access indicator and a compute or spend one. The finding is one per account (resource 'account'): while it is
+ * open, later indicators add to the same signal rather than opening new ones.
+ */
+export function probableCompromise(indicators: readonly Indicator[], now: string): { finding: EventFinding; indicators: Indicator[] } | null {
+  const end = Date.parse(now);
+  const recent = indicators
+    .map((indicator) => ({ indicator, at: Date.parse(indicator.at) }))
+    .filter(({ at }) => end - WINDOW_MS <= at && at <= end)
+    .sort((a, b) => b.at - a.at)
+    .map(({ indicator }) => indicator);
+  const access = recent.some((i) => i.kind === 'access');
+  const usage = recent.some((i) => i.kind === 'compute' || i.kind === 'spend');
+  if (!access || !usage) return null;
+  return {
+    finding: {
+      resource: 'account',
+      detail: `Indicators in the last 24 hours, newest first: ${recent.map((i) => `${i.at} ${i.summary}`).join('; ')}.`,
+    },
+    indicators: recent,
+  };
+}

@@ -1,0 +1,109 @@
+// The EventBridge rules of the event forwarder every onboarding template creates (Terraform, CLI script,
+// CloudFormation): which events the customer's account sends to Sentinel. They are the events the detections
+// (domain/events/detections.ts) read, and no more: each one forwarded costs the customer an API destination
+// invocation.
+//
+// Global services (IAM, STS, Organizations, Account Management) deliver their events in
+// us-east-1 only; the others deliver in the region where they happen, so their rules are needed in every region
+// the account has enabled.
+
+/** The path of the ingestion endpoint, under the service's public base URL. */
+export const EVENT_INGEST_PATH = '/ingest/aws/events';
+/** The header the EventBridge connection's API-key authorization sends. */
+export const EVENT_API_KEY_HEADER = 'X-Sentinel-Event-Key';
+/** The region where global services deliver their events. */
+export const GLOBAL_EVENTS_REGION = 'us-east-1';
+
+export const CLOUDTRAIL_API_CALL = 'AWS API Call via CloudTrail';
+export const CONSOLE_SIGN_IN = 'AWS Console Sign In via CloudTrail';
+export const GUARDDUTY_FINDING = 'GuardDuty Finding';
+/** GuardDuty's numeric severity from which a finding is HIGH (7.0-8.9) or CRITICAL (9.0-10.0). */
+export const GUARDDUTY_HIGH_SEVERITY = 7;
+
+export interface ForwardingRule {
+  /** The rule's name in the customer's account (64 characters at most, [.-_A-Za-z0-9]). */
+  name: string;
+  description: string;
+  /** `global`: created in us-east-1 only; `regional`: in every enabled region. */
+  scope: 'global' | 'regional';
+  /** The EventBridge event pattern. */
+  pattern: Record<string, unknown>;
+}
+
+const apiCalls = (source: string, eventSource: string, eventNames: string[]) => ({
+  source: [source],
+  'detail-type': [CLOUDTRAIL_API_CALL],
+  detail: { eventSource: [eventSource], eventName: eventNames },
+});
+
+export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
+  {
+    name: 'sentinel-console-sign-in',
+    description: 'Console sign-ins (root, and without MFA) to Sentinel',
+    // Logged in the region of the sign-in endpoint the user reached: us-east-1 for the global one, others for
+    // regional endpoints.
+    scope: 'regional',
+    pattern: { source: ['aws.signin'], 'detail-type': [CONSOLE_SIGN_IN] },
+  },
+  {
+    name: 'sentinel-iam-changes',
+    description: 'New IAM users, access keys and login profiles, and admin policies, to Sentinel',
+    scope: 'global',
+    pattern: apiCalls('aws.iam', 'iam.amazonaws.com', [
+      'CreateUser', 'CreateAccessKey', 'CreateLoginProfile',
+      'AttachUserPolicy', 'AttachRolePolicy', 'AttachGroupPolicy', 'PutUserPolicy', 'PutRolePolicy', 'PutGroupPolicy',
+    ]),
+  },
+  {
+    name: 'sentinel-account-contacts',
+    description: 'Alternate contacts deleted, to Sentinel',
+    scope: 'global',
+    pattern: apiCalls('aws.account', 'account.amazonaws.com', ['DeleteAlternateContact']),
+  },
+  {
+    name: 'sentinel-root-activity',
+    description: 'API calls made with the root user, to Sentinel',
+    scope: 'regional',
+    pattern: { 'detail-type': [CLOUDTRAIL_API_CALL], detail: { userIdentity: { type: ['Root'] } } },
+  },
+  {
+    name: 'sentinel-cloudtrail-changes',
+    description: 'CloudTrail stopped, deleted or weakened, to Sentinel',
+    scope: 'regional',
+    pattern: apiCalls('aws.cloudtrail', 'cloudtrail.amazonaws.com', ['StopLogging', 'DeleteTrail', 'UpdateTrail', 'PutEventSelectors']),
+  },
+  {
+    name: 'sentinel-guardduty-changes',
+    description: 'GuardDuty detectors deleted or disassociated, to Sentinel',
+    scope: 'regional',
+    pattern: apiCalls('aws.guardduty', 'guardduty.amazonaws.com', [
+      'DeleteDetector', 'DisassociateFromMasterAccount', 'DisassociateFromAdministratorAccount',
+    ]),
+  },
+  {
+    name: 'sentinel-guardduty-findings',
+    description: 'GuardDuty findings of HIGH or CRITICAL severity, to Sentinel',
+    scope: 'regional',
+    pattern: { source: ['aws.guardduty'], 'detail-type': [GUARDDUTY_FINDING], detail: { severity: [{ numeric: ['>=', GUARDDUTY_HIGH_SEVERITY] }] } },
+  },
+  {
+    name: 'sentinel-ec2-changes',
+    description: 'Security groups opened and instances launched, to Sentinel',
+    scope: 'regional',
+    pattern: apiCalls('aws.ec2', 'ec2.amazonaws.com', ['AuthorizeSecurityGroupIngress', 'RunInstances']),
+  },
+  {
+    name: 'sentinel-s3-changes',
+    description: 'Buckets made public, to Sentinel',
+    scope: 'regional',
+    // CloudTrail names the bucket-level DeletePublicAccessBlock call DeleteBucketPublicAccessBlock.
+    pattern: apiCalls('aws.s3', 's3.amazonaws.com', [
+      'PutBucketPolicy', 'PutBucketAcl', 'DeleteBucketPublicAccessBlock', 'DeletePublicAccessBlock', 'DeleteAccountPublicAccessBlock',
+    ]),
+  },
+]);
+
+/** The rules to create in a region. */
+export function rulesForRegion(region: string): ForwardingRule[] {
+  return FORWARDING_RULES.filter((r) => r.scope === 'regional' || region === GLOBAL_EVENTS_REGION);
+}

@@ -1,0 +1,111 @@
+import { GUARDDUTY_FINDING } from './forwarding-rules';
+import type { AccountEvent, AwsEventEnvelope } from './types';
+
+// What the ingestion endpoint accepts, and what Sentinel keeps of it. The body comes from the internet (the
+// customer's API destination, or anyone holding its key): nothing here may throw on it, whatever its shape.
+
+/** EventBridge event ids are UUIDs; the bound only keeps a hostile body from storing a megabyte of id. */
+const MAX_ID_LENGTH = 128;
+const ACCOUNT_ID = /^\d{12}$/;
+/** The envelope's `time`: EventBridge writes `2026-03-15T12:00:00Z`; fractions and offsets are accepted too. */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export type ParsedEnvelope = { ok: true; envelope: AwsEventEnvelope } | { ok: false; reason: string };
+
+/** A plain JSON object, or null for anything else (arrays and null included). */
+export function asObject(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** A non-empty string, or null. */
+export function asString(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** An array, or an empty one for anything else. */
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The value at `path` under `value`, or undefined as soon as a step is not an object. */
+export function pathOf(value: unknown, ...path: string[]): unknown {
+  let current: unknown = value;
+  for (const key of path) {
+    const object = asObject(current);
+    if (!object) return undefined;
+    current = object[key];
+  }
+  return current;
+}
+
+const fail = (reason: string): ParsedEnvelope => ({ ok: false, reason });
+const isNonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** Validates an EventBridge envelope; the reason names the first field that is wrong. */
+export function parseEnvelope(body: unknown): ParsedEnvelope {
+  const raw = asObject(body);
+  if (!raw) return fail('the body is not a JSON object');
+
+  const { version = '0', id, source, account, time, region, resources = [], detail } = raw;
+  const detailType = raw['detail-type'];
+  if (typeof version !== 'string') return fail('`version` must be a string');
+  if (!isNonEmpty(id)) return fail('`id` must be a non-empty string');
+  if (id.length > MAX_ID_LENGTH) return fail(`\`id\` must be at most ${MAX_ID_LENGTH} characters`);
+  if (!isNonEmpty(source)) return fail('`source` must be a non-empty string');
+  if (!isNonEmpty(detailType)) return fail('`detail-type` must be a non-empty string');
+  if (typeof account !== 'string' || !ACCOUNT_ID.test(account)) return fail('`account` must be a 12-digit AWS account id');
+  if (typeof time !== 'string' || !ISO_TIMESTAMP.test(time) || Number.isNaN(Date.parse(time))) {
+    return fail('`time` must be an ISO 8601 timestamp');
+  }
+  if (!isNonEmpty(region)) return fail('`region` must be a non-empty string');
+  if (!Array.isArray(resources) || !resources.every((r) => typeof r === 'string')) {
+    return fail('`resources` must be an array of strings');
+  }
+  const detailObject = asObject(detail);
+  if (!detailObject) return fail('`detail` must be a JSON object');
+
+  return {
+    ok: true,
+    envelope: { version, id, 'detail-type': detailType, source, account, time, region, resources, detail: detailObject },
+  };
+}
+
+/** Who made a CloudTrail call: `root`, else the identity's ARN, else its principal id (some AWS services). */
+function cloudTrailActor(detail: Record<string, unknown>): string | null {
+  const identity = asObject(detail.userIdentity);
+  if (!identity) return null;
+  if (identity.type === 'Root') return 'root';
+  return asString(identity.arn) ?? asString(identity.principalId);
+}
+
+/**
+ * The remote IP of a GuardDuty finding: each action type keeps it under its own key
+ * (`awsApiCallAction`, `networkConnectionAction`, `portProbeAction.portProbeDetails[]`, ...).
+ */
+function guardDutyRemoteIp(detail: Record<string, unknown>): string | null {
+  const action = asObject(pathOf(detail, 'service', 'action'));
+  if (!action) return null;
+  for (const value of Object.values(action)) {
+    const ip = asString(pathOf(value, 'remoteIpDetails', 'ipAddressV4'))
+      ?? asArray(pathOf(value, 'portProbeDetails')).map((d) => asString(pathOf(d, 'remoteIpDetails', 'ipAddressV4'))).find((d) => d !== null);
+    if (ip) return ip;
+  }
+  return null;
+}
+
+/** What Sentinel keeps of a valid envelope, and what detections read. */
+export function toAccountEvent(envelope: AwsEventEnvelope): AccountEvent {
+  const { detail } = envelope;
+  const isFinding = envelope['detail-type'] === GUARDDUTY_FINDING;
+  return {
+    eventId: envelope.id,
+    source: envelope.source,
+    detailType: envelope['detail-type'],
+    region: envelope.region,
+    time: envelope.time,
+    eventName: isFinding ? asString(detail.type) : asString(detail.eventName),
+    actor: isFinding ? asString(pathOf(detail, 'resource', 'accessKeyDetails', 'userName')) : cloudTrailActor(detail),
+    sourceIp: isFinding ? guardDutyRemoteIp(detail) : asString(detail.sourceIPAddress),
+    detail,
+  };
+}

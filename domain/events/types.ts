@@ -1,0 +1,98 @@
+import type { PartName } from '../inventory';
+import type { Scenario, Severity } from '../checks/types';
+
+// Real-time detection from the account's own event stream (docs/decisions.md, "Events"): the customer's
+// EventBridge forwards CloudTrail management events and GuardDuty findings to POST /ingest/aws/events; each
+// event is stored, run through the detections below, and what they find opens signals at once.
+
+/** An EventBridge event as AWS delivers it to an API destination (the envelope; `detail` is the service's own). */
+export interface AwsEventEnvelope {
+  version: string;
+  id: string;
+  'detail-type': string;
+  source: string;
+  account: string;
+  time: string;
+  region: string;
+  resources: string[];
+  detail: Record<string, unknown>;
+}
+
+/** What Sentinel keeps of an event and what detections read: the envelope's fields, and the actor's where it has one. */
+export interface AccountEvent {
+  eventId: string;
+  source: string;
+  detailType: string;
+  region: string;
+  /** When the event happened (ISO 8601), as the envelope says. */
+  time: string;
+  /** CloudTrail's `eventName`, or a GuardDuty finding's type; null for other events. */
+  eventName: string | null;
+  /** Who acted: an IAM ARN, `root`, or null when the event names nobody. */
+  actor: string | null;
+  sourceIp: string | null;
+  detail: Record<string, unknown>;
+}
+
+/**
+ * The services a targeted rescan reads after an event, and the inventory parts each needs: an event names its
+ * group, and the rescan reads only those parts (its other checks are not evaluated, so their signals stay open).
+ */
+export const SERVICE_GROUPS = {
+  iam: ['iamSummary', 'passwordPolicy', 'credentialReport', 'iamPrincipals', 'rootVirtualMfa'],
+  logging: ['cloudtrail', 'metricAlarms'],
+  guardduty: ['guardduty'],
+  network: ['securityGroups', 'networkAcls'],
+  compute: ['instances', 'cloudtrail'],
+  s3: ['s3AccountBlockPublicAccess', 's3Buckets'],
+  account: ['alternateContacts'],
+} as const satisfies Record<string, readonly PartName[]>;
+export type ServiceGroup = keyof typeof SERVICE_GROUPS;
+export const SERVICE_GROUP_NAMES = Object.keys(SERVICE_GROUPS) as ServiceGroup[];
+
+/** The inventory parts a targeted rescan of these groups reads. */
+export function partsOfGroups(groups: readonly ServiceGroup[]): PartName[] {
+  return [...new Set(groups.flatMap((g) => SERVICE_GROUPS[g]))];
+}
+
+/** What the detections may know of the account beyond the event itself. */
+export interface DetectionContext {
+  /**
+   * Regions the account uses: where its last scan found instances or its trails' home regions. Null when no scan
+   * has told (an instance launched then is not judged by its region).
+   */
+  usedRegions: readonly string[] | null;
+}
+
+/** One thing a detection found in an event. Fingerprint = detection id + resource + region, like a check's. */
+export interface EventFinding {
+  resource: string;
+  /** 'global' when omitted. */
+  region?: string;
+  /** What happened, for the signal's description (the actor, source IP and time are added by the caller). */
+  detail: string;
+}
+
+/** A detection: like a check (domain/checks/types.ts), but it reads one event instead of an inventory. */
+export interface EventDetection {
+  /** `event.<name>`: never a check id, so a scan never mistakes its signals for its own. */
+  id: string;
+  scenario: Scenario;
+  severity: Severity;
+  title: string;
+  description: string;
+  remediation: string;
+  docsUrl: string;
+  /** The services a rescan reads to confirm or clear what the event changed; null when no state can (a sign-in). */
+  group: ServiceGroup | null;
+  /**
+   * The scan checks that see the state the event changed (a security group opened: the exposure.sg_* checks). A
+   * scan that evaluated all of them resolves the event's signal: the scan's own signal stands for the state from
+   * then on, or there is none because the state is gone. Absent: the signal stays open for EVENT_REVIEW_DAYS.
+   */
+  confirmedBy?: readonly string[];
+  detect: (event: AccountEvent, context: DetectionContext) => EventFinding[];
+}
+
+/** How long a signal no scan can confirm (a root sign-in) stays open for review, unless accepted sooner. */
+export const EVENT_REVIEW_DAYS = 7;

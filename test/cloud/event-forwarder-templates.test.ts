@@ -1,0 +1,277 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { GetRoleCommand, GetRolePolicyCommand } from '@aws-sdk/client-iam';
+import { parsePolicyDocument } from '../../cloud/aws/trust-policy';
+import {
+  API_DESTINATION_NAME, CONNECTION_NAME, DEFAULT_REGIONS, eventForwarderTemplate, FORWARDER_POLICY_NAME, FORWARDER_ROLE_NAME, forwarderCliScript,
+  forwarderPolicy, forwarderTrustPolicy, REGIONS_VARIABLE, TARGET_ID,
+} from '../../domain/events/forwarder-templates';
+import {
+  EVENT_API_KEY_HEADER, EVENT_INGEST_PATH, FORWARDING_RULES, GLOBAL_EVENTS_REGION, rulesForRegion,
+} from '../../domain/events/forwarding-rules';
+import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
+import { PROJECT_ROOT } from '../../scripts/tools';
+import {
+  type AwsFront, customerAccount, type CustomerAccount, MOTO_ACCOUNT_ID, motoEndpoint, randomExternalId, startAwsFront,
+} from '../helpers/aws';
+import { type HclResources, parseHcl } from '../helpers/role-definitions';
+
+// The forwarder's three forms checked by real tools: the Terraform snippet by a real HCL parser, the CLI script
+// run with the AWS CLI against moto and its result read back through the EventBridge API, the CloudFormation
+// template by AWS's linter. (moto 5.2's CloudFormation creates no AWS::Events::Connection or ApiDestination, so
+// the template is not deployed here.) EventBridge never answers a connection's key (AWS and moto alike): the
+// key the script gave is read from the requests it sent, through a recording front to moto.
+
+const CFN_LINT = path.join(PROJECT_ROOT, '.tools/venv/bin/cfn-lint');
+const newKey = () => randomBytes(32).toString('base64url');
+const forwarder = { endpoint: `https://sentinel.example.com${EVENT_INGEST_PATH}`, apiKey: newKey() };
+const role = { sentinelAccountId: MOTO_ACCOUNT_ID, externalId: randomExternalId() };
+
+/** The pattern of each rule, by name. */
+const patterns = (rules: readonly { name: string; pattern: unknown }[]) => Object.fromEntries(rules.map((r) => [r.name, r.pattern]));
+
+describe('forwarder Terraform, read by python-hcl2', () => {
+  type Body = Record<string, unknown>;
+  const parsed = parseHcl(terraformSnippet(role, { forwarder })) as unknown as {
+    resource: HclResources[];
+    provider: { aws: { alias: string; region: string } }[];
+    variable: Record<string, Body>[];
+    locals: Record<string, string>[];
+  };
+  const resources = (type: string) => parsed.resource.flatMap((r) => Object.entries(r[type] ?? {}).map(([name, body]) => ({ name, body: body as Body })));
+  const regionOfAlias = new Map(parsed.provider.map(({ aws }) => [`\${aws.${aws.alias}}`, aws.region]));
+  /** The resources of a type, by the region of their provider. */
+  const byRegion = (type: string) => {
+    const found = new Map<string, { name: string; body: Body }[]>();
+    for (const resource of resources(type)) {
+      const region = regionOfAlias.get(String(resource.body.provider));
+      if (!region) throw new Error(`${type}.${resource.name} has no region's provider`);
+      found.set(region, [...found.get(region) ?? [], resource]);
+    }
+    return found;
+  };
+
+  it('keeps the role Sentinel assumes, and adds the role EventBridge assumes', () => {
+    expect(resources('aws_iam_role').map((r) => r.body.name)).toEqual([ROLE_NAME, FORWARDER_ROLE_NAME]);
+    const forwarderRole = resources('aws_iam_role').find((r) => r.body.name === FORWARDER_ROLE_NAME)!;
+    expect(JSON.parse(String(forwarderRole.body.assume_role_policy))).toEqual(forwarderTrustPolicy());
+    const policy = resources('aws_iam_role_policy').find((r) => r.body.name === FORWARDER_POLICY_NAME)!;
+    expect(policy.body.role).toBe(`\${aws_iam_role.${forwarderRole.name}.id}`);
+    expect(JSON.parse(String(policy.body.policy))).toEqual(forwarderPolicy());
+  });
+
+  it('names every rule in us-east-1 and the regional ones in every other default region, with their patterns', () => {
+    expect([...regionOfAlias.values()].sort()).toEqual([...DEFAULT_REGIONS].sort());
+    const rules = byRegion('aws_cloudwatch_event_rule');
+    expect([...rules.keys()].sort()).toEqual([...DEFAULT_REGIONS].sort());
+    for (const [region, inRegion] of rules) {
+      const expected = region === GLOBAL_EVENTS_REGION ? FORWARDING_RULES : FORWARDING_RULES.filter((r) => r.scope === 'regional');
+      expect(patterns(inRegion.map(({ body }) => ({ name: String(body.name), pattern: JSON.parse(String(body.event_pattern)) })))).toEqual(patterns(expected));
+    }
+  });
+
+  it('gives every region a connection with the key, an API destination to the endpoint, and a target per rule', () => {
+    const [variable] = parsed.variable.map((v) => v.sentinel_event_api_key).filter(Boolean);
+    expect(variable).toMatchObject({ sensitive: true, default: forwarder.apiKey });
+    expect(parsed.locals[0]!.sentinel_event_endpoint).toBe(forwarder.endpoint);
+    const connections = byRegion('aws_cloudwatch_event_connection');
+    const destinations = byRegion('aws_cloudwatch_event_api_destination');
+    const rules = byRegion('aws_cloudwatch_event_rule');
+    const targets = byRegion('aws_cloudwatch_event_target');
+    for (const region of DEFAULT_REGIONS) {
+      const [connection, ...moreConnections] = connections.get(region)!;
+      expect(moreConnections).toEqual([]);
+      expect(connection!.body).toMatchObject({
+        name: CONNECTION_NAME,
+        authorization_type: 'API_KEY',
+        auth_parameters: [{ api_key: [{ key: EVENT_API_KEY_HEADER, value: '${var.sentinel_event_api_key}' }] }],
+      });
+      const [destination, ...moreDestinations] = destinations.get(region)!;
+      expect(moreDestinations).toEqual([]);
+      expect(destination!.body).toMatchObject({
+        name: API_DESTINATION_NAME,
+        invocation_endpoint: '${local.sentinel_event_endpoint}',
+        http_method: 'POST',
+        invocation_rate_limit_per_second: 10,
+        connection_arn: `\${aws_cloudwatch_event_connection.${connection!.name}.arn}`,
+      });
+      const ruleTargets = targets.get(region)!.map(({ body }) => body);
+      expect(ruleTargets.map((t) => t.rule).sort()).toEqual(rules.get(region)!.map((r) => `\${aws_cloudwatch_event_rule.${r.name}.name}`).sort());
+      for (const target of ruleTargets) {
+        expect(target).toMatchObject({
+          target_id: TARGET_ID,
+          arn: `\${aws_cloudwatch_event_api_destination.${destination!.name}.arn}`,
+          role_arn: '${aws_iam_role.sentinel_event_forwarder.arn}',
+        });
+      }
+    }
+  });
+});
+
+/**
+ * Runs a script with the AWS CLI as the customer, as runAsCustomer (test/helpers/aws.ts) does, but without blocking
+ * this process (where the recording front answers), at an endpoint of choice, and with time for the dozens of CLI
+ * calls of the forwarder.
+ */
+async function runScript({ customer, script, endpoint }: { customer: CustomerAccount; script: string; endpoint: string }): Promise<string> {
+  const child = spawn('bash', ['-c', script], {
+    // Not a pipe: bash reads ~/.bashrc when its stdin is a socket.
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: `${path.join(PROJECT_ROOT, '.tools/venv/bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      AWS_ACCESS_KEY_ID: customer.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: customer.credentials.secretAccessKey,
+      AWS_SESSION_TOKEN: customer.credentials.sessionToken,
+      AWS_DEFAULT_REGION: GLOBAL_EVENTS_REGION,
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_CONFIG_FILE: '/dev/null',
+      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+  const timeout = setTimeout(() => child.kill('SIGTERM'), 240_000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, sig) => resolve([c, sig])));
+  clearTimeout(timeout);
+  if (code !== 0) throw new Error(`script exited with ${code ?? signal}:\n${stderr}`);
+  return stdout;
+}
+
+/** What EventBridge holds in a region, read back with the AWS CLI. */
+interface RegionState {
+  connection: { ConnectionArn: string; AuthorizationType: string; AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: string } } } | null;
+  destination: { ApiDestinationArn: string; ConnectionArn: string; InvocationEndpoint: string; HttpMethod: string; InvocationRateLimitPerSecond: number } | null;
+  rules: { Name: string; EventPattern: string; State: string }[];
+  targets: Record<string, { Id: string; Arn: string; RoleArn: string }[]>;
+}
+
+async function readRegion(customer: CustomerAccount, region: string): Promise<RegionState> {
+  const script = `set -euo pipefail
+aws events describe-connection --region ${region} --name ${CONNECTION_NAME} 2>/dev/null || echo null
+echo ---
+aws events describe-api-destination --region ${region} --name ${API_DESTINATION_NAME} 2>/dev/null || echo null
+echo ---
+aws events list-rules --region ${region} --query Rules
+for rule in $(aws events list-rules --region ${region} --query 'Rules[].Name' --output text); do
+  echo ---
+  aws events list-targets-by-rule --region ${region} --rule "$rule" --query "{Rule: '$rule', Targets: Targets}"
+done
+`;
+  const output = await runScript({ customer, script, endpoint: motoEndpoint() });
+  const [connection, destination, rules, ...targets] = output.split(/^---$/m).map((part) => JSON.parse(part));
+  return {
+    connection,
+    destination,
+    rules,
+    targets: Object.fromEntries((targets as { Rule: string; Targets: never[] }[]).map((t) => [t.Rule, t.Targets])),
+  };
+}
+
+describe('forwarder CLI script on moto', () => {
+  const regions = [GLOBAL_EVENTS_REGION, 'eu-west-1'];
+  let customer: CustomerAccount;
+  let front: AwsFront;
+  let forwarderRoleArn: string;
+  const before: Record<string, RegionState> = {};
+
+  const runThroughFront = (script: string, inRegions: string[]) => runScript({
+    customer, endpoint: front.endpoint, script: `${REGIONS_VARIABLE}='${inRegions.join(' ')}'\n${script}`,
+  });
+
+  /** The API key each request of an operation sent to EventBridge, by the region it was sent to. */
+  const sentKeys = (operation: string) => Object.fromEntries(front.requests
+    .filter((r) => r.service === 'events' && r.operation === operation)
+    .map((r) => [r.region, JSON.parse(r.body).AuthParameters.ApiKeyAuthParameters]));
+
+  beforeAll(async () => {
+    [customer, front] = await Promise.all([customerAccount(), startAwsFront()]);
+    const output = await runThroughFront(cliScript(role, { forwarder }), regions);
+    expect(output).toContain(`Event forwarding set up in ${GLOBAL_EVENTS_REGION}`);
+    forwarderRoleArn = `arn:aws:iam::${customer.accountId}:role/${FORWARDER_ROLE_NAME}`;
+    const states = await Promise.all(regions.map((region) => readRegion(customer, region)));
+    regions.forEach((region, i) => { before[region] = states[i]!; });
+  }, 300_000);
+
+  afterAll(() => front?.close());
+
+  it('creates the role EventBridge assumes, with the invoke policy', async () => {
+    const { Role } = await customer.iam.send(new GetRoleCommand({ RoleName: FORWARDER_ROLE_NAME }));
+    expect(Role?.Arn).toBe(forwarderRoleArn);
+    expect(parsePolicyDocument(Role?.AssumeRolePolicyDocument ?? '')).toEqual(forwarderTrustPolicy());
+    const { PolicyDocument } = await customer.iam.send(new GetRolePolicyCommand({ RoleName: FORWARDER_ROLE_NAME, PolicyName: FORWARDER_POLICY_NAME }));
+    expect(parsePolicyDocument(PolicyDocument ?? '')).toEqual(forwarderPolicy());
+  });
+
+  it('creates in each region the connection with the key and the API destination to the endpoint', () => {
+    const key = { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: forwarder.apiKey };
+    expect(sentKeys('CreateConnection')).toEqual(Object.fromEntries(regions.map((region) => [region, key])));
+    for (const region of regions) {
+      const { connection, destination } = before[region]!;
+      expect(connection).toMatchObject({ AuthorizationType: 'API_KEY', AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: EVENT_API_KEY_HEADER } } });
+      expect(connection!.ConnectionArn).toContain(`:events:${region}:${customer.accountId}:connection/${CONNECTION_NAME}/`);
+      expect(destination).toMatchObject({
+        ConnectionArn: connection!.ConnectionArn, InvocationEndpoint: forwarder.endpoint, HttpMethod: 'POST', InvocationRateLimitPerSecond: 10,
+      });
+      expect(destination!.ApiDestinationArn).toContain(`:events:${region}:${customer.accountId}:api-destination/${API_DESTINATION_NAME}/`);
+    }
+  });
+
+  it('puts each region\'s rules with their patterns, the global ones in us-east-1 only, each targeting the API destination', () => {
+    for (const region of regions) {
+      const { rules, targets, destination } = before[region]!;
+      const expected = rulesForRegion(region);
+      expect(patterns(rules.map((r) => ({ name: r.Name, pattern: JSON.parse(r.EventPattern) })))).toEqual(patterns(expected));
+      expect(rules.every((r) => r.State === 'ENABLED')).toBe(true);
+      for (const rule of expected) {
+        expect(targets[rule.name]).toEqual([{ Id: TARGET_ID, Arn: destination!.ApiDestinationArn, RoleArn: forwarderRoleArn }]);
+      }
+    }
+    expect(before['eu-west-1']!.rules.some((r) => FORWARDING_RULES.find((f) => f.name === r.Name)?.scope === 'global')).toBe(false);
+  });
+
+  it('creates nothing in a region it was not given', async () => {
+    expect(await readRegion(customer, 'us-west-2')).toEqual({ connection: null, destination: null, rules: [], targets: {} });
+  });
+
+  it('runs again in place: a new key and endpoint update the connection and the API destination, nothing is duplicated', async () => {
+    const again = { endpoint: `https://events.sentinel.example.com${EVENT_INGEST_PATH}`, apiKey: newKey() };
+    await runThroughFront(`set -euo pipefail\n${forwarderCliScript(again)}`, ['eu-west-1']);
+    expect(sentKeys('UpdateConnection')).toEqual({ 'eu-west-1': { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: again.apiKey } });
+    const after = await readRegion(customer, 'eu-west-1');
+    const previous = before['eu-west-1']!;
+    expect(after.connection!.ConnectionArn).toBe(previous.connection!.ConnectionArn);
+    expect(after.destination!.ApiDestinationArn).toBe(previous.destination!.ApiDestinationArn);
+    expect(after.destination!.InvocationEndpoint).toBe(again.endpoint);
+    expect(after.rules.map((r) => r.Name).sort()).toEqual(previous.rules.map((r) => r.Name).sort());
+    expect(after.targets).toEqual(previous.targets);
+  }, 240_000);
+});
+
+describe('forwarder template, by cfn-lint', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'sentinel-cfn-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds nothing to report', () => {
+    const file = path.join(dir, 'event-forwarder.yaml');
+    writeFileSync(file, eventForwarderTemplate());
+    const run = spawnSync(CFN_LINT, ['--', file], { encoding: 'utf8', timeout: 120_000 });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('reports a broken one, so a clean run means something', () => {
+    const file = path.join(dir, 'broken.yaml');
+    writeFileSync(file, eventForwarderTemplate().replace('HttpMethod: POST', 'HttpMethod: PUSH'));
+    const run = spawnSync(CFN_LINT, ['--', file], { encoding: 'utf8', timeout: 120_000 });
+    expect(run.stdout).toMatch(/PUSH/);
+    expect(run.status).not.toBe(0);
+  });
+});

@@ -1,0 +1,130 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnvelope, toAccountEvent } from '../../../domain/events/normalize';
+import type { AwsEventEnvelope } from '../../../domain/events/types';
+
+const FIXTURES = join(__dirname, '../../fixtures/aws-events');
+const raw = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+function envelopeOf(body: unknown): AwsEventEnvelope {
+  const parsed = parseEnvelope(body);
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.envelope;
+}
+
+const eventOf = (name: string) => toAccountEvent(envelopeOf(raw(name)));
+
+describe('parseEnvelope', () => {
+  it.each(readdirSync(FIXTURES).filter((f) => f.endsWith('.json')))('accepts %s', (name) => {
+    const body = raw(name);
+    expect(parseEnvelope(body)).toEqual({ ok: true, envelope: body });
+  });
+
+  it('defaults absent resources to none, and an absent version to 0', () => {
+    const { resources: _r, version: _v, ...body } = raw('create-user.json');
+    const envelope = envelopeOf(body);
+    expect(envelope.resources).toEqual([]);
+    expect(envelope.version).toBe('0');
+  });
+
+  it.each([
+    ['a null body', null, 'JSON object'],
+    ['an array', [raw('create-user.json')], 'JSON object'],
+    ['a string', 'hello', 'JSON object'],
+    ['a number', 42, 'JSON object'],
+  ])('rejects %s', (_what, body, reason) => {
+    const parsed = parseEnvelope(body);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.reason).toContain(reason);
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['no id', { id: undefined }, '`id`'],
+    ['an empty id', { id: '' }, '`id`'],
+    ['a numeric id', { id: 7 }, '`id`'],
+    ['an id of 129 characters', { id: 'x'.repeat(129) }, '`id` must be at most 128'],
+    ['no source', { source: undefined }, '`source`'],
+    ['no detail-type', { 'detail-type': undefined }, '`detail-type`'],
+    ['an 11-digit account', { account: '12345678901' }, '`account`'],
+    ['a numeric account', { account: 123456789012 }, '`account`'],
+    ['an account with letters', { account: '12345678901a' }, '`account`'],
+    ['a time that is no timestamp', { time: 'yesterday' }, '`time`'],
+    ['a time that is no date', { time: '2026-13-45T99:00:00Z' }, '`time`'],
+    ['a date without time', { time: '2026-03-15' }, '`time`'],
+    ['no region', { region: undefined }, '`region`'],
+    ['resources that are no array', { resources: 'arn:aws:s3:::b' }, '`resources`'],
+    ['resources holding a number', { resources: ['arn:aws:s3:::b', 3] }, '`resources`'],
+    ['no detail', { detail: undefined }, '`detail`'],
+    ['a detail that is an array', { detail: [] }, '`detail`'],
+    ['a detail that is null', { detail: null }, '`detail`'],
+    ['a numeric version', { version: 0 }, '`version`'],
+  ])('rejects an envelope with %s, naming the field', (_what, change, reason) => {
+    const parsed = parseEnvelope({ ...raw('create-user.json'), ...change });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.reason).toContain(reason);
+  });
+
+  it('accepts fractional seconds and offsets in the time', () => {
+    expect(parseEnvelope({ ...raw('create-user.json'), time: '2026-03-15T10:02:11.123+02:00' }).ok).toBe(true);
+  });
+
+  it('never throws on garbage', () => {
+    const garbage: unknown[] = [undefined, true, 0, '', [], {}, { detail: {} }, Object.create(null), { id: { toString: 1 } }, new Date(0)];
+    for (const body of garbage) expect(() => parseEnvelope(body)).not.toThrow();
+  });
+});
+
+describe('toAccountEvent', () => {
+  it('keeps the envelope fields, the CloudTrail event name, the caller ARN and source IP', () => {
+    expect(eventOf('create-access-key.json')).toEqual({
+      eventId: 'c4b3a291-8f7e-4d6c-9b5a-4f3e2d1c0b06',
+      source: 'aws.iam',
+      detailType: 'AWS API Call via CloudTrail',
+      region: 'us-east-1',
+      time: '2026-03-15T10:03:40Z',
+      eventName: 'CreateAccessKey',
+      actor: 'arn:aws:iam::123456789012:user/alice',
+      sourceIp: '203.0.113.24',
+      detail: raw('create-access-key.json').detail,
+    });
+  });
+
+  it('names the root user root, in sign-ins and API calls', () => {
+    expect(eventOf('root-console-sign-in.json')).toMatchObject({ eventName: 'ConsoleLogin', actor: 'root', sourceIp: '198.51.100.7' });
+    expect(eventOf('root-api-call.json').actor).toBe('root');
+  });
+
+  it('falls back to the principal id when the identity has no ARN', () => {
+    const body = raw('create-user.json');
+    const detail = { ...(body.detail as object), userIdentity: { type: 'AWSAccount', principalId: 'AIDAEXAMPLEPRINCIPAL' } };
+    expect(toAccountEvent(envelopeOf({ ...body, detail })).actor).toBe('AIDAEXAMPLEPRINCIPAL');
+  });
+
+  it('reads a GuardDuty finding: its type, the access key user, the API caller IP', () => {
+    expect(eventOf('guardduty-finding-high.json')).toMatchObject({
+      eventName: 'UnauthorizedAccess:IAMUser/InstanceCredentialExfiltration.OutsideAWS',
+      actor: 'app-server',
+      sourceIp: '192.0.2.55',
+    });
+  });
+
+  it('reads the prober IP of a port-probe finding, which names no user', () => {
+    expect(eventOf('guardduty-finding-low.json')).toMatchObject({ eventName: 'Recon:EC2/PortProbeUnprotectedPort', actor: null, sourceIp: '198.51.100.99' });
+  });
+
+  it('gives nulls for other events and never throws on unexpected shapes', () => {
+    const body = { ...raw('create-user.json'), 'detail-type': 'EC2 Instance State-change Notification', source: 'aws.ec2' };
+    const odd = [
+      { 'instance-id': 'i-1', state: 'running' },
+      { eventName: 5, userIdentity: 'root', sourceIPAddress: ['1.2.3.4'] },
+      { userIdentity: null, requestParameters: 'x' },
+    ];
+    for (const detail of odd) {
+      expect(toAccountEvent(envelopeOf({ ...body, detail }))).toMatchObject({ eventName: null, actor: null, sourceIp: null });
+    }
+    const findings = [{ type: 3, resource: 'x', service: { action: 5 } }, { service: { action: { a: null, b: { portProbeDetails: 'x' } } } }];
+    for (const detail of findings) {
+      expect(toAccountEvent(envelopeOf({ ...raw('guardduty-finding-high.json'), detail }))).toMatchObject({ eventName: null, actor: null, sourceIp: null });
+    }
+  });
+});
