@@ -94,8 +94,10 @@ it('records events: a debounced targeted rescan, and one carried over continue-a
     await h.env.sleep(EVENT_RESCAN_QUIET_MS + 60_000);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
     // A rescan waiting when the run hands over at its next timer: the next run carries it and runs it.
+    const { nextScheduledScanAt } = await handle.query(stateQuery);
+    await h.env.sleep(Date.parse(nextScheduledScanAt!) - (await h.env.currentTimeMs()) - EVENT_RESCAN_QUIET_MS / 2);
     await handle.signal(eventsReceivedSignal, { batchId: 'evb_recorded_3', groups: ['s3'] });
-    await pastNextScan(handle);
+    await h.env.sleep(EVENT_RESCAN_QUIET_MS);
     const latest = h.env.client.workflow.getHandle<typeof accountWorkflow>(handle.workflowId);
     await waitFor(async () => (await latest.describe()).runId !== firstRun);
     await h.env.sleep(EVENT_RESCAN_QUIET_MS + 60_000);

@@ -11,7 +11,8 @@ import { Worker } from '@temporalio/worker';
 // new interval, a manual scan, disconnect; and that account's first scan), and the `*-<commit>` sets that
 // `npm run record-histories` (test/histories/record.ts) wrote with the code of that commit: a lifecycle with
 // scheduled and manual scans, a plan change and a disconnect, a continue-as-new (both runs), a failed verify,
-// and a verification timeout. Until scans became an activity of the account workflow (set f745662 on), each scan
+// and a verification timeout, and from set ae11026 on the account's events (a debounced targeted rescan, and one
+// carried over continue-as-new). Until scans became an activity of the account workflow (set f745662 on), each scan
 // was a child workflow: the earlier sets hold one (`scan-*`), replayed against the `scanWorkflow` kept for them.
 const DIR = path.resolve(__dirname, '../fixtures/histories');
 const History = temporal.api.history.v1.History;
