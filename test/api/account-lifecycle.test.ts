@@ -15,8 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function connect(user: TestUser, awsAccountId: string) {
-  return (await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: awsAccountId }).expect(201)).body as {
+/** Connects without the event forwarder (its script is the forwarder suite's), unless told: the role is what these tests set up. */
+async function connect(user: TestUser, awsAccountId: string, { eventForwarding = false } = {}) {
+  const body = { aws_account_id: awsAccountId, event_forwarding: eventForwarding };
+  return (await ctx.http.post('/accounts').set(user.auth).send(body).expect(201)).body as {
     external_id: string; sentinel_account_id: string; fallback_cli_script: string;
   };
 }
@@ -27,9 +29,10 @@ describe('POST /accounts/{account_id}/verify', () => {
   it('verifies through STS once the customer ran the CLI script, and starts the first scan at once', async () => {
     const owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
-    const connected = await connect(owner, customer.accountId);
+    // The script as a connect answers it by default, with the event forwarder.
+    const connected = await connect(owner, customer.accountId, { eventForwarding: true });
     expect(connected.sentinel_account_id).toBe('123456789012'); // moto's own account, from GetCallerIdentity
-    runAsCustomer({ script: connected.fallback_cli_script, customer });
+    await runAsCustomer({ script: connected.fallback_cli_script, customer });
 
     const res = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
     expect(res.body).toEqual({
@@ -71,7 +74,7 @@ describe('POST /accounts/{account_id}/verify', () => {
     expect(res.body.error).toMatch(/SentinelReadOnly/);
     expect((await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body.status).toBe('PENDING');
 
-    runAsCustomer({ script: connected.fallback_cli_script, customer });
+    await runAsCustomer({ script: connected.fallback_cli_script, customer });
     await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
   });
 
@@ -80,7 +83,7 @@ describe('POST /accounts/{account_id}/verify', () => {
     const customer = await customerAccount();
     const connected = await connect(owner, customer.accountId);
     const tampered = connected.fallback_cli_script.replaceAll(connected.external_id, 'a'.repeat(32));
-    runAsCustomer({ script: tampered, customer });
+    await runAsCustomer({ script: tampered, customer });
     const res = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(422);
     expect(res.body.error).toMatch(/ExternalId/);
   });
@@ -104,7 +107,7 @@ describe('POST /accounts/{account_id}/scan', () => {
     owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
     awsAccountId = customer.accountId;
-    runAsCustomer({ script: (await connect(owner, awsAccountId)).fallback_cli_script, customer });
+    await runAsCustomer({ script: (await connect(owner, awsAccountId)).fallback_cli_script, customer });
     await ctx.http.post(`/accounts/${awsAccountId}/verify`).set(owner.auth).expect(200);
   });
 
@@ -170,7 +173,7 @@ describe('DELETE /accounts/{account_id} of an ACTIVE account', () => {
   it('stops the scan loop and refuses later scans', async () => {
     const owner = await signupAndLogin(ctx);
     const customer = await customerAccount();
-    runAsCustomer({ script: (await connect(owner, customer.accountId)).fallback_cli_script, customer });
+    await runAsCustomer({ script: (await connect(owner, customer.accountId)).fallback_cli_script, customer });
     await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
     await ctx.http.delete(`/accounts/${customer.accountId}`).set(owner.auth).expect(200);
 

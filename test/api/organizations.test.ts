@@ -75,7 +75,7 @@ async function deployMemberRole(accountId: string, externalId: string): Promise<
       RoleArn: `arn:aws:iam::${accountId}:role/OrganizationAccountAccessRole`, RoleSessionName: 'stackset',
     }));
     const credentials = { accessKeyId: c!.AccessKeyId!, secretAccessKey: c!.SecretAccessKey!, sessionToken: c!.SessionToken! };
-    createSentinelRole({ customer: { accountId, credentials, iam: new IAMClient({ region: REGION, endpoint: motoEndpoint(), credentials }) }, externalId });
+    await createSentinelRole({ customer: { accountId, credentials, iam: new IAMClient({ region: REGION, endpoint: motoEndpoint(), credentials }) }, externalId });
   } finally {
     sts.destroy();
   }

@@ -75,8 +75,8 @@ async function seedMisconfigurations(customer: CustomerAccount): Promise<{ group
 
 /** Connects the account through the API, runs the generated CLI script as the customer, verifies, and waits for the scan. */
 async function connectAndScan(customer: CustomerAccount): Promise<void> {
-  const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId }).expect(201);
-  runAsCustomer({ script: connected.body.fallback_cli_script, customer });
+  const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+  await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
   const verified = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
   await waitForScan(verified.body.first_scan_execution_arn);
 }

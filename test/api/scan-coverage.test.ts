@@ -48,8 +48,8 @@ afterAll(async () => {
 
 /** Connects the account through the API, runs the generated CLI script as the customer, verifies; returns the first scan's id. */
 async function connect(customer: CustomerAccount, http = ctx.http): Promise<string> {
-  const connected = await http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId }).expect(201);
-  runAsCustomer({ script: connected.body.fallback_cli_script, customer });
+  const connected = await http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+  await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
   const verified = await http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
   return verified.body.first_scan_execution_arn;
 }
@@ -184,8 +184,8 @@ describe('a role that is denied everything', () => {
 
   it('records no score of 100 on a first scan: no score at all, and the coverage finding', async () => {
     const customer = await customerAccount();
-    const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId }).expect(201);
-    runAsCustomer({ script: connected.body.fallback_cli_script, customer });
+    const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+    await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     denyAll();
     const verified = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
     const outcome = await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
@@ -266,8 +266,8 @@ describe('a scan against moto itself, with no front', () => {
   it('completes: the APIs moto lacks are not evaluated with the error as the reason, every other check is evaluated', async () => {
     const customer = await customerAccount();
     const user = await signupAndLogin(direct.http);
-    const connected = await direct.http.post('/accounts').set(user.auth).send({ aws_account_id: customer.accountId }).expect(201);
-    runAsCustomer({ script: connected.body.fallback_cli_script, customer });
+    const connected = await direct.http.post('/accounts').set(user.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+    await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     const verified = await direct.http.post(`/accounts/${customer.accountId}/verify`).set(user.auth).expect(200);
 
     const outcome = await scanResult(direct.temporal, verified.body.first_scan_execution_arn);

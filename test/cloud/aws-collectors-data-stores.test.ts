@@ -95,7 +95,7 @@ describe('AWS data store collection against moto', () => {
     // Out of scope: a disabled key (nothing is encrypted with it any more) and an asymmetric one (it cannot rotate).
     await key(customer, REGION, { disabled: true });
     await key(customer, REGION, { spec: 'RSA_2048' });
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await suite.provider.collectInventory(target);
 
@@ -141,7 +141,7 @@ describe('AWS data store collection against moto', () => {
     await database(customer, REGION, 'app-db', { encrypted: true, minorUpgrades: true, publiclyAccessible: false, multiAz: false });
     await fileSystem(customer, REGION, 'uploads', true);
     await key(customer, REGION, { rotation: true });
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await suite.provider.collectInventory(target);
 
@@ -155,7 +155,7 @@ describe('AWS data store collection against moto', () => {
     const deleted = await key(customer, REGION);
     const stale = await key(customer, REGION);
     await database(customer, 'eu-west-2', 'hidden-db', { encrypted: false, minorUpgrades: true, publiclyAccessible: false, multiAz: false });
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     suite.front.answer = (request) => {
       if (request.service === 'kms' && request.body.includes(hidden.id) && request.operation === 'GetKeyRotationStatus') return accessDenied(request);
       if (request.service === 'kms' && request.body.includes(deleted.id)) {

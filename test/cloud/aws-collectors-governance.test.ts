@@ -122,7 +122,7 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     await trailToCloudWatch(customer);
     await alarmFor(customer, '5.3', { actions: true });
     await alarmFor(customer, '5.4', { actions: false });
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     const now = Date.now();
     suite.front.rewrite = withRootVirtualMfa(accountId, withExpirations({
       'expired-elb': new Date(now - 10 * DAY_MS), 'current-elb': new Date(now + 200 * DAY_MS),
@@ -170,7 +170,7 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     await iam.send(new UploadServerCertificateCommand({ ServerCertificateName: 'current-elb', CertificateBody: PEM, PrivateKey: KEY }));
     await trailToCloudWatch(customer);
     for (const { control } of MONITORED_ACTIVITIES) await alarmFor(customer, control, { actions: true });
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     suite.front.rewrite = withExpirations({ 'current-elb': new Date(Date.now() + 200 * DAY_MS) });
 
     const inventory = await suite.provider.collectInventory(target);
@@ -186,7 +186,7 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
   it('leaves the controls whose log group lives in a refused region unknown, not failed', async () => {
     const { customer, target } = await connected();
     await trailToCloudWatch(customer);
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     suite.front.answer = (request) => ((request.service === 'logs' || request.service === 'monitoring') && request.region === REGION
       ? accessDenied(request) : motoGaps(request));
 

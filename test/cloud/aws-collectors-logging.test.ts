@@ -75,7 +75,7 @@ describe('logging controls collected against moto', () => {
   it('finds a trail\'s defaults, and Config, Security Hub and Access Analyzer off, in every region', async () => {
     const { customer, target, regions } = await connectedCustomer();
     const { bucket } = await trail(customer);
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await suite.provider.collectInventory(target);
 
@@ -133,7 +133,7 @@ describe('logging controls collected against moto', () => {
       await config.send(new StartConfigurationRecorderCommand({ ConfigurationRecorderName: 'default' }));
       await client(new SecurityHubClient(customerConfig(customer, region))).send(new EnableSecurityHubCommand({}));
     }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     suite.front.answer = withAnalyzers;
 
     const inventory = await suite.provider.collectInventory(target);
@@ -149,7 +149,7 @@ describe('logging controls collected against moto', () => {
   it('leaves unread, never failed, a trail bucket of another account, and a region where Security Hub is refused', async () => {
     const { customer, target } = await connectedCustomer();
     const { bucket } = await trail(customer);
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     // An organization trail's log archive bucket, which AWS shows the member account only as AccessDenied, and a
     // region-deny SCP on Security Hub in eu-west-2 (moto enforces neither).
     suite.front.answer = (request) => {

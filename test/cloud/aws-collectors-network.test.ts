@@ -118,7 +118,7 @@ describe('EC2 and VPC collection against moto', () => {
     const modern = await launch({ MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' }, IamInstanceProfile: { Arn: profile } });
     const dark = await launch({ MetadataOptions: { HttpTokens: 'optional', HttpEndpoint: 'disabled' }, IamInstanceProfile: { Arn: profile } });
     const byDefault = await defaultVpc(ec2);
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await suite.provider.collectInventory(target);
 
@@ -180,7 +180,7 @@ describe('EC2 and VPC collection against moto', () => {
       ImageId: AMI, InstanceType: 't3.micro', MinCount: 1, MaxCount: 1,
       MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' }, IamInstanceProfile: { Arn: profile },
     }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await suite.provider.collectInventory(target);
 

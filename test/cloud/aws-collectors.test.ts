@@ -101,7 +101,7 @@ describe('AWS inventory collection against moto', () => {
     await ec2.send(new AuthorizeSecurityGroupIngressCommand({
       GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
     }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     const progress: string[] = [];
 
     const inventory = await provider.collectInventory(target, { onProgress: ({ last }) => progress.push(last) });
@@ -162,7 +162,7 @@ describe('AWS inventory collection against moto', () => {
       AccountId: customer.accountId,
       Budget: { BudgetName: 'monthly', BudgetType: 'COST', TimeUnit: 'MONTHLY', BudgetLimit: { Amount: '100', Unit: 'USD' } },
     }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await provider.collectInventory(target);
 
@@ -202,7 +202,7 @@ describe('AWS inventory collection against moto', () => {
     await iam.send(new CreateRoleCommand({ RoleName: 'auditor', AssumeRolePolicyDocument: trust }));
     await iam.send(new AttachRolePolicyCommand({ RoleName: 'auditor', PolicyArn: 'arn:aws:iam::aws:policy/SecurityAudit' }));
     await iam.send(new CreateRoleCommand({ RoleName: 'AWSServiceRoleForSupport', Path: '/aws-service-role/support.amazonaws.com/', AssumeRolePolicyDocument: trust }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const principals = ok((await provider.collectInventory(target)).iamPrincipals);
 
@@ -230,7 +230,7 @@ describe('AWS inventory collection against moto', () => {
         DimensionValueAttributes: [],
       }],
     });
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await provider.collectInventory(target);
 
@@ -242,7 +242,7 @@ describe('AWS inventory collection against moto', () => {
   it('keeps only this account\'s GuardDuty findings (a delegated administrator sees its members\'), and maps anomalies', async () => {
     const { customer, target } = await connectedCustomer();
     await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(new CreateDetectorCommand({ Enable: true }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     const finding = { id: 'f-1', type: 'UnauthorizedAccess:EC2/SSHBruteForce', severity: 8, title: 'SSH brute force against i-0abc' };
     const gdFinding = (id: string, accountId: string) => ({
       ...finding, id, accountId, region: 'eu-west-1', arn: `arn:${id}`, schemaVersion: '2.0', createdAt: '2026-01-01T00:00:00Z',
@@ -287,7 +287,7 @@ describe('AWS inventory collection against moto', () => {
 
   it('reads a planned budget\'s amount for the current period, and no amount for a budget without one', async () => {
     const { customer, target } = await connectedCustomer();
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     const monthStart = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) / 1000;
     const budget = (name: string, limits: Record<string, unknown>) => ({
       BudgetName: name, BudgetType: 'COST', TimeUnit: 'MONTHLY', ...limits,
@@ -320,7 +320,7 @@ describe('AWS inventory collection against moto', () => {
     await ec2.send(new AuthorizeSecurityGroupIngressCommand({
       GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
     }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     // What a region-deny SCP and a bucket policy that denies everyone else make AWS answer (moto enforces neither).
     front.answer = (request) => {
       if ((request.service === 'ec2' || request.service === 'guardduty') && request.region === 'eu-west-2') return accessDenied(request);
@@ -346,7 +346,7 @@ describe('AWS inventory collection against moto', () => {
 
   it('makes a part refused everywhere "not evaluated", with the call, and still reads the others', async () => {
     const { customer, target } = await connectedCustomer();
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     front.answer = (request) => {
       if (request.service === 'ec2' && request.operation === 'DescribeSnapshots') return accessDenied(request);
       if (request.service === 'budgets') return jsonError(400, 'AccessDeniedException', 'not authorized to perform: budgets:ViewBudget');
@@ -367,7 +367,7 @@ describe('AWS inventory collection against moto', () => {
   it('absorbs throttling: the first IAM calls answered Throttling, and every part is read', async () => {
     const { customer, target } = await connectedCustomer();
     await customer.iam.send(new CreateUserCommand({ UserName: 'bob' }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     let throttled = 0;
     front.answer = (request) => {
       if (request.service === 'iam' && throttled < 6) {
@@ -386,7 +386,7 @@ describe('AWS inventory collection against moto', () => {
 
   it('stops when its attempt is given up: no call starts after the abort, and the next attempt reads only the rest', async () => {
     const { customer, target } = await connectedCustomer();
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     const checkpoint: Checkpoint = {};
     const controller = new AbortController();
     const first = provider.collectInventory(target, {
@@ -416,7 +416,7 @@ describe('AWS inventory collection against moto', () => {
     const FAILING_REGION = 'us-west-1';
     beforeEach(async () => {
       const connected = await connectedCustomer();
-      createSentinelRole({ customer: connected.customer, externalId: connected.target.externalId });
+      await createSentinelRole({ customer: connected.customer, externalId: connected.target.externalId });
       target = connected.target;
       failing = true;
       front.answer = (request) => (failing && request.service === 'ec2' && request.operation === 'DescribeInstances' && request.region === FAILING_REGION
@@ -478,7 +478,7 @@ describe('AWS inventory collection against moto', () => {
 
   it('renews the role\'s credentials before they expire, in the middle of a collection', async () => {
     const { customer, target } = await connectedCustomer();
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     // Sessions of 1.5 s (AWS's shortest is 15 minutes: the front shortens them); a call signed with an expired
     // session is refused. Every call takes a second, so the collection's later calls (every part after the region
     // list, a trail's status after the trail list, the credential report after its generation...) come after the
@@ -531,7 +531,7 @@ describe('AWS inventory collection against moto', () => {
   it('against moto itself, with its unimplemented APIs: retried, then not evaluated with the error; all else read', async () => {
     const { customer, target } = await connectedCustomer();
     await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(new CreateDetectorCommand({ Enable: true }));
-    createSentinelRole({ customer, externalId: target.externalId });
+    await createSentinelRole({ customer, externalId: target.externalId });
     const direct = providerWith({ endpointUrl: motoEndpoint() });
     const checkpoint: Record<string, ReadOutcome> = {};
 

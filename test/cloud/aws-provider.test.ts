@@ -36,7 +36,7 @@ describe('AWS provider against moto', () => {
     const target = targetFor(customer);
     const setup = { sentinelAccountId: MOTO_ACCOUNT_ID, externalId: target.externalId };
 
-    const output = runAsCustomer({ script: cliScript(setup), customer });
+    const output = await runAsCustomer({ script: cliScript(setup), customer });
 
     expect(output).toContain(`Role created: ${roleArn(customer.accountId)}`);
     const { Role } = await customer.iam.send(new GetRoleCommand({ RoleName: ROLE_NAME }));

@@ -128,7 +128,7 @@ describe('account role stack on moto', () => {
     const [viaStack, viaScript] = await Promise.all([customerAccount(), customerAccount()]);
     const template = accountRoleTemplate({ sentinelAccountId });
     const stack = await createStack({ customer: viaStack, template, externalId });
-    runAsCustomer({ script: cliScript({ sentinelAccountId, externalId }), customer: viaScript });
+    await runAsCustomer({ script: cliScript({ sentinelAccountId, externalId }), customer: viaScript });
 
     const created = await readRole(viaStack, ROLE_NAME);
     const scripted = await readRole(viaScript, ROLE_NAME);
@@ -159,7 +159,7 @@ describe('management role stack on moto', () => {
     const onboarding = organizationOnboarding({ sentinelAccountId, externalId });
     const [viaStack, viaScript] = await Promise.all([customerAccount(), customerAccount()]);
     await createStack({ customer: viaStack, template: onboarding.management_role.cloudformation_template, externalId });
-    runAsCustomer({ script: onboarding.management_role.cli_script, customer: viaScript });
+    await runAsCustomer({ script: onboarding.management_role.cli_script, customer: viaScript });
 
     const created = await readRole(viaStack, ORGANIZATION_ROLE_NAME);
     expect(created).toEqual(await readRole(viaScript, ORGANIZATION_ROLE_NAME));

@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { REGIONS_VARIABLE } from '../../domain/events/forwarder-templates';
+import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,11 +64,13 @@ export async function createRole({ customer, roleName, trustPolicy }: { customer
   await customer.iam.send(new CreateRoleCommand({ RoleName: roleName, AssumeRolePolicyDocument: JSON.stringify(trustPolicy) }));
 }
 
-/** Runs a shell script with the AWS CLI as the customer would, against moto. Throws with its stderr on failure. */
-export function runAsCustomer({ script, customer }: { script: string; customer: CustomerAccount }): string {
-  const run = spawnSync('bash', ['-c', script], {
-    encoding: 'utf8',
-    timeout: 60_000,
+/**
+ * Runs a shell script with the AWS CLI as the customer would, against moto. Throws with its stderr on failure. Not
+ * spawnSync: a suite's in-process worker must keep answering its workflow tasks while the script runs.
+ */
+export async function runAsCustomer({ script, customer }: { script: string; customer: CustomerAccount }): Promise<string> {
+  const child = spawn('bash', ['-c', script], {
+    timeout: 120_000,
     // Not a pipe: bash reads ~/.bashrc when its stdin is a socket, which is what Node's pipes are.
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -76,19 +79,30 @@ export function runAsCustomer({ script, customer }: { script: string; customer: 
       AWS_SECRET_ACCESS_KEY: customer.credentials.secretAccessKey,
       AWS_SESSION_TOKEN: customer.credentials.sessionToken,
       AWS_DEFAULT_REGION: REGION,
+      // The event forwarder in the test region only: moto lists every AWS region, and its many calls per region are
+      // the forwarder suite's to check (test/cloud/event-forwarder-templates.test.ts).
+      [REGIONS_VARIABLE]: REGION,
       AWS_ENDPOINT_URL: motoEndpoint(),
       AWS_CONFIG_FILE: '/dev/null',
       AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
     },
   });
-  if (run.status !== 0) {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+  const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, sig) => resolve([code, sig]));
+  });
+  if (status !== 0) {
     // moto knows AWS managed policies (SecurityAudit, ...) only when its server is started with this variable.
-    const hint = /arn:aws:iam::aws:policy\/.* does not exist/.test(run.stderr)
+    const hint = /arn:aws:iam::aws:policy\/.* does not exist/.test(stderr)
       ? '\nmoto_server must run with MOTO_IAM_LOAD_MANAGED_POLICIES=true (test/setup/moto.ts)'
       : '';
-    throw new Error(`script exited with ${run.status ?? run.signal}:\n${run.stderr}${hint}`);
+    throw new Error(`script exited with ${status ?? signal}:\n${stderr}${hint}`);
   }
-  return run.stdout;
+  return stdout;
 }
 
 /** SDK client configuration for the customer's administrator, on moto. */
@@ -97,8 +111,8 @@ export function customerConfig(customer: CustomerAccount, region = REGION) {
 }
 
 /** Creates Sentinel's role in the customer's account with the real CLI script, as a customer would. */
-export function createSentinelRole({ customer, externalId }: { customer: CustomerAccount; externalId: string }): void {
-  runAsCustomer({ script: cliScript({ sentinelAccountId: MOTO_ACCOUNT_ID, externalId }), customer });
+export async function createSentinelRole({ customer, externalId }: { customer: CustomerAccount; externalId: string }): Promise<void> {
+  await runAsCustomer({ script: cliScript({ sentinelAccountId: MOTO_ACCOUNT_ID, externalId }), customer });
 }
 
 /**
