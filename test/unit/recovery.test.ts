@@ -1,5 +1,6 @@
 import { checkById } from '../../domain/checks/catalog';
 import type { Severity } from '../../domain/checks/types';
+import { eventDetection } from '../../domain/events/catalog';
 import { recoveryChecklist } from '../../domain/recovery';
 
 const open = (checkId: string, count = 1) => {
@@ -51,6 +52,13 @@ describe('recoveryChecklist', () => {
   it('orders by the severity the findings carry', () => {
     const steps = recoveryChecklist([{ checkId: 'billing.no_budget', severity: 'LOW' }, { checkId: 'iam.password_policy_weak', severity: 'HIGH' }]);
     expect(steps.map((s) => s.title)).toEqual([checkById('iam.password_policy_weak')!.title, checkById('billing.no_budget')!.title]);
+  });
+
+  it('gives a step to what the account\'s events found, with the detection\'s remediation, ahead of hygiene', () => {
+    const signIn = eventDetection('event.root_console_sign_in')!;
+    const steps = recoveryChecklist([...open('billing.no_budget'), { checkId: signIn.id, severity: signIn.severity }]);
+    expect(steps[0]).toEqual({ step: 1, title: signIn.title, description: `${signIn.remediation} Affected resources: 1.`, docs_url: signIn.docsUrl });
+    expect(steps).toHaveLength(2);
   });
 
   it('skips findings of checks no longer in the catalog', () => {
