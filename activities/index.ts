@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import type { ExportStorage } from '../exports/storage';
 import { accountActivities } from './accounts';
 import { alertActivities } from './alerts';
+import { eventDispatchActivities } from './event-dispatch';
 import { exportActivities } from './exports';
 import { organizationActivities } from './organizations';
 import { retentionActivities } from './retention';
@@ -19,7 +20,10 @@ export interface ActivityDeps {
   config: Readonly<Config>;
   mailer: Mailer;
   storage: ExportStorage;
-  /** Organization syncs connect, verify and disconnect member accounts through their own workflows. */
+  /**
+   * Organization syncs connect, verify and disconnect member accounts through their own workflows; left-over event
+   * batches start their deliveries and signal their account workflows.
+   */
   temporal: Client;
 }
 
@@ -32,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...exportActivities(deps),
     ...retentionActivities(deps),
     ...organizationActivities(deps),
+    ...eventDispatchActivities(deps),
   };
 }
 

@@ -18,12 +18,16 @@ interface Measurement {
   requests?: autocannon.Request[];
   /** Requests a second over all connections; unset: as fast as the server answers. */
   overallRate?: number;
+  /** CONNECTIONS unless told. */
+  connections?: number;
 }
 
 /** One endpoint under autocannon's load, with the cores each party used meanwhile. */
-export async function measure({ name, url, seconds, serverPid, headers = {}, requests, overallRate }: Measurement): Promise<ThroughputRow> {
+export async function measure({
+  name, url, seconds, serverPid, headers = {}, requests, overallRate, connections = CONNECTIONS,
+}: Measurement): Promise<ThroughputRow> {
   const meter = cpuMeter({ server: serverPid });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, requests, overallRate });
+  const r = await autocannon({ url, connections, duration: seconds, headers, requests, overallRate });
   const cpu = meter();
   const errors = r.errors + r.timeouts + r.non2xx;
   const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));

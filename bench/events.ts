@@ -56,8 +56,8 @@ export interface EventsResult {
   alert: AlertLatency;
   /** Bare Express GET and POST, then the ingestion rows. */
   rows: ThroughputRow[];
-  /** The fixed rate of the last row, requests a second. */
-  steadyRate: number;
+  /** The fixed rates of the last rows, requests a second. */
+  steadyRates: number[];
   /** New events answered 202 by the ingestion rows, and how many of them are stored. */
   stored: { answered: number; stored: number };
   seconds: number;
@@ -75,12 +75,15 @@ export interface EventsOptions {
   alertAccounts: number;
   /** How long after the last event its alerts may take to arrive. */
   alertTimeoutSeconds: number;
-  /** The rate of the fixed-rate ingestion row, requests a second. */
-  steadyRate: number;
+  /** The rates of the fixed-rate ingestion rows, requests a second. */
+  steadyRates: number[];
   apiNodeArgs?: string[];
 }
 
 const ACCOUNTS = 250;
+/** Requests a second one connection of a fixed-rate row sends (one every 20 ms). */
+const STEADY_RATE_PER_CONNECTION = 50;
+const steadyConnections = (rate: number) => Math.max(1, Math.ceil(rate / STEADY_RATE_PER_CONNECTION));
 const FIXTURES = path.join(__dirname, '..', 'test', 'fixtures', 'aws-events');
 const ID_PLACEHOLDER = 'BENCH_EVENT_ID';
 
@@ -223,7 +226,7 @@ function rotating(keys: readonly string[], body: (n: number, account: number) =>
 }
 
 export async function benchEvents(env: BenchEnvironment, options: EventsOptions): Promise<EventsResult> {
-  const { seconds, poolMax, concurrency, alertAccounts, steadyRate, apiNodeArgs } = options;
+  const { seconds, poolMax, concurrency, alertAccounts, steadyRates, apiNodeArgs } = options;
   const receiver = await startSlackReceiver();
   const services = await env.startServices({
     taskQueue: 'bench-events', poolMax, apiNodeArgs, env: { SLACK_WEBHOOK_URL_PREFIX: `${receiver.url}/` },
@@ -280,16 +283,21 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
         }),
         await measure({ ...api, name: 'POST /ingest/aws/events: new event, no detection (stored)', requests: rotating(keyList, fresh('store')) }),
         await measure({ ...api, name: 'POST /ingest/aws/events: the same event again (duplicate)', requests: rotating(keyList, again) }),
-        await measure({
-          ...api, name: `POST /ingest/aws/events: new event, no detection, at ${steadyRate} req/s`, overallRate: steadyRate,
-          requests: rotating(keyList, fresh('steady')),
-        }),
       ];
-      const answered = [rows[2]!, rows[4]!].reduce((sum, row) => sum + (row.statusCodes['202'] ?? 0), 0);
+      // autocannon paces each connection on its own timer, all started together: 50 connections at 50 requests a
+      // second would send 50 at once every second. A connection per STEADY_RATE_PER_CONNECTION spreads them.
+      for (const rate of steadyRates) {
+        const connections = steadyConnections(rate);
+        rows.push(await measure({
+          ...api, name: `POST /ingest/aws/events: new event, no detection, at ${rate} req/s (${connections} connection${connections === 1 ? '' : 's'})`,
+          overallRate: rate, connections, requests: rotating(keyList, fresh(`steady-${rate}`)),
+        }));
+      }
+      const answered = [rows[2]!, ...rows.slice(4)].reduce((sum, row) => sum + (row.statusCodes['202'] ?? 0), 0);
       const stored = await sql<{ n: string }>`
         select count(*) as n from account_events
         where tenant_id = ${tenant.tenantId} and (event_id like 'bench-store-%' or event_id like 'bench-steady-%')`.execute(env.db);
-      return { accounts: keys.length, alert, rows, steadyRate, stored: { answered, stored: Number(stored.rows[0]?.n ?? 0) }, seconds, poolMax };
+      return { accounts: keys.length, alert, rows, steadyRates, stored: { answered, stored: Number(stored.rows[0]?.n ?? 0) }, seconds, poolMax };
     } finally {
       await bare.stop();
     }

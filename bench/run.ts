@@ -40,7 +40,7 @@ const EVENTS = {
   alertRate: numberFrom('BENCH_EVENT_RATE', 10),
   alertAccounts: numberFrom('BENCH_EVENT_ACCOUNTS', 20),
   alertTimeoutSeconds: numberFrom('BENCH_EVENT_ALERT_TIMEOUT', 120),
-  steadyRate: numberFrom('BENCH_EVENT_STEADY_RATE', 200),
+  steadyRates: (process.env.BENCH_EVENT_STEADY_RATES ?? '50,200').split(',').map(Number),
 };
 
 const REPORT = path.join(__dirname, '..', 'BENCHMARKS.md');

@@ -122,8 +122,22 @@ export const deliveryRetries = new Counter({
   registers: [registry],
 });
 
+export const awsEventsReceived = new Counter({
+  name: 'sentinel_aws_events_received_total',
+  help: 'Events the accounts\' EventBridge forwarders delivered (POST /ingest/aws/events), by outcome: stored, duplicate, rate_limited',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const eventSignalsOpened = new Counter({
+  name: 'sentinel_event_signals_opened_total',
+  help: 'Signals the event detections opened, by detection (event.*)',
+  labelNames: ['detection'] as const,
+  registers: [registry],
+});
+
 /** Every metric Sentinel defines itself (the Temporal SDK's own are prefixed `temporal_`). */
 export const SENTINEL_METRIC_NAMES = [
   httpRequestDuration, httpRequestsInFlight, callerCacheLookups, dbPoolConnections, scansStarted, scansCompleted, scanDuration, awsApiCalls,
-  awsApiThrottles, checksNotEvaluated, alertEventsFired, deliveryOutcomes, deliveryRetries,
+  awsApiThrottles, checksNotEvaluated, alertEventsFired, deliveryOutcomes, deliveryRetries, awsEventsReceived, eventSignalsOpened,
 ].map((metric) => (metric as unknown as { name: string }).name);

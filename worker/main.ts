@@ -10,7 +10,7 @@ import { createMailer } from '../notify/mailer';
 import { observeDbPool } from '../observability/metrics';
 import { startMetricsServer } from '../observability/metrics-server';
 import { startTracing, temporalClientInterceptors } from '../observability/tracing';
-import { ensureRetentionSchedule, retentionScheduleId } from './schedules';
+import { ensureSchedules } from './schedules';
 import { installTemporalMetrics } from './temporal-metrics';
 import { createWorker } from './worker';
 
@@ -34,8 +34,7 @@ async function main(): Promise<void> {
   // Kept for the worker's life: organization syncs start, verify and disconnect member accounts' workflows.
   const clientConnection = await Connection.connect(clientConnectionOptions(config.temporal));
   const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
-  const schedule = await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
-  log.info({ scheduleId: retentionScheduleId(config.temporal.taskQueue), schedule }, 'retention schedule ready');
+  log.info({ schedules: await ensureSchedules(temporal, config.temporal.taskQueue) }, 'schedules ready');
   const { workflowBundlePath } = config.temporal.worker;
   const worker = await createWorker({
     connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer, storage, temporal,

@@ -1,24 +1,47 @@
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
 
-/** One schedule per task queue: a deployment's workers create it; others sharing the namespace have their own. */
+// The worker's recurring workflows. One schedule of each per task queue: a deployment's workers create them; others
+// sharing the namespace have their own. Operators see them, and can trigger or pause them, in the Temporal Web UI's
+// Schedules.
+
+/** Deletes what outlived its retention (workflows/retention.ts), daily. */
 export const retentionScheduleId = (taskQueue: string) => `sentinel-retention-${taskQueue}`;
+/** Acts on event batches their ingesting requests could not finish (workflows/event-dispatch.ts), every minute. */
+export const eventDispatchScheduleId = (taskQueue: string) => `sentinel-event-dispatch-${taskQueue}`;
 
-/**
- * Creates the daily retention schedule unless it exists (every worker calls this at start; the first one
- * creates it). Operators see it, and can trigger or pause it, in the Temporal Web UI's Schedules.
- */
-export async function ensureRetentionSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
-  const scheduleId = retentionScheduleId(taskQueue);
+interface RecurringWorkflow {
+  scheduleId: string;
+  workflowType: string;
+  every: Duration;
+}
+
+const recurringWorkflows = (taskQueue: string): RecurringWorkflow[] => [
+  { scheduleId: retentionScheduleId(taskQueue), workflowType: 'retentionWorkflow', every: '1 day' },
+  { scheduleId: eventDispatchScheduleId(taskQueue), workflowType: 'eventDispatchWorkflow', every: '1 minute' },
+];
+
+/** Creates the schedule unless it exists (every worker calls this at start; the first one creates it). */
+async function ensureSchedule(client: Client, taskQueue: string, { scheduleId, workflowType, every }: RecurringWorkflow): Promise<'created' | 'exists'> {
   try {
     await client.schedule.create({
       scheduleId,
-      spec: { intervals: [{ every: '1 day' }] },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
-      action: { type: 'startWorkflow', workflowType: 'retentionWorkflow', taskQueue, workflowId: scheduleId },
+      spec: { intervals: [{ every }] },
+      // A run still going when the next is due: the next is skipped. A run missed while the server was down: made
+      // up once, within one interval.
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: every },
+      action: { type: 'startWorkflow', workflowType, taskQueue, workflowId: scheduleId },
     });
     return 'created';
   } catch (err) {
     if (err instanceof ScheduleAlreadyRunning) return 'exists';
     throw err;
   }
+}
+
+/** Creates every recurring workflow's schedule that does not exist yet; answers what each schedule id found. */
+export async function ensureSchedules(client: Client, taskQueue: string): Promise<Record<string, 'created' | 'exists'>> {
+  const found: Record<string, 'created' | 'exists'> = {};
+  for (const recurring of recurringWorkflows(taskQueue)) found[recurring.scheduleId] = await ensureSchedule(client, taskQueue, recurring);
+  return found;
 }

@@ -202,9 +202,9 @@ export const disconnectUpdate = defineUpdate<{ status: 'DISCONNECTED' }>('discon
 export const stateQuery = defineQuery<AccountWorkflowState>('state');
 
 /**
- * A batch of the account's events touched these service groups (api/services/event-ingestion.ts): they are rescanned
- * once the account's events quiet down (workflows/event-rescans.ts). Told again for a batch already told (a
- * retried request), the groups are merged into the same waiting rescan.
+ * Batches of the account's events touched these service groups (activities/event-dispatch.ts; `batchId` the newest):
+ * they are rescanned once the account's events quiet down (workflows/event-rescans.ts). Told again (a retried
+ * dispatch), the groups are merged into the same waiting rescan.
  */
 export const eventsReceivedSignal = defineSignal<[EventsReceived]>('eventsReceived');
 export interface EventsReceived {

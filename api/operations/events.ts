@@ -34,7 +34,7 @@ export const eventOperations = [
     success: { status: 202, description: 'Accepted', schema: ingestEventsOutput },
     errors: [
       'unauthorized', 'forbidden', 'validation_failed', 'batch_too_large', 'invalid_json', 'unsupported_content_type', 'body_too_large',
-      'rate_limited', 'temporal_unavailable',
+      'rate_limited',
     ],
     handler: ({ deps, req }) => ingestEvents(deps, req.get(EVENT_API_KEY_HEADER), parseJson(req.body)),
   }),

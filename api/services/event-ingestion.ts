@@ -1,8 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
-import { evaluateAlertRules } from '../../activities/fire-alert-rules';
 import type { WindowState } from '../../db/repositories/rate-limits';
 import {
-  countAndStoreEvents, findAccountByEventKey, insertEventBatch, listUndispatchedBatches, markBatchesDispatched, type NewAccountEvent,
+  countAndStoreEvents, findAccountByEventKey, insertEventBatch, type NewAccountEvent,
   noteBatchSignals, recentDetectedEvents,
 } from '../../db/repositories/account-events';
 import { lockAccount, setAccountScore } from '../../db/repositories/accounts';
@@ -13,22 +11,21 @@ import { type Indicator, indicatorKind, PROBABLE_COMPROMISE, probableCompromise 
 import { eventDetection } from '../../domain/events/catalog';
 import { detectEvent } from '../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
-import type { AccountEvent, EventDetection, EventFinding, ServiceGroup } from '../../domain/events/types';
+import type { AccountEvent, EventDetection, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
+import { awsEventsReceived, eventSignalsOpened } from '../../observability/metrics';
 import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/limits';
 import { asOpenSignals, scoreOf } from '../../domain/signal-lifecycle';
 import { sha256 } from '../../security/crypto';
-import { deliveryWorkflowId, eventsReceivedSignal } from '../../workflows/contracts';
-import { alertDeliveryWorkflow } from '../../workflows/delivery';
-import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
-import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal';
+import { dispatchAfterAnswer } from './event-dispatcher';
 
 // POST /ingest/aws/events (docs/decisions.md, "Events"): the customer's EventBridge API destination delivers the
 // account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
-// events, the signals their detections open, the batch that records what is left to do); after the commit the alert
-// rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan (debounced).
+// events, the signals their detections open, the batch that records what is left to do) and answered; then the alert
+// rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
+// (api/services/event-dispatcher.ts).
 
 type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
 
@@ -120,7 +117,8 @@ interface Applied {
   stored: number;
   /** Findings the detections made in the events (new ones, or redelivered ones that made them when they first came). */
   detecting: number;
-  opened: number;
+  /** The detections (check ids) of the signals opened. */
+  opened: string[];
   /** A batch was recorded: there is something to act on after the commit. */
   batched: boolean;
 }
@@ -143,7 +141,7 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
       detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))], detail: JSON.stringify(e.detail),
     })),
   });
-  const nothing = { detecting: detected.length, opened: 0, batched: false };
+  const nothing = { detecting: detected.length, opened: [], batched: false };
   if (detected.length === 0) {
     const { window, stored } = await store(db);
     return { window, stored: stored.size, ...nothing };
@@ -163,65 +161,17 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
       }
     }
     const groups = [...new Set(fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])))];
-    let opened = 0;
+    let opened: string[] = [];
     if (signals.length > 0 || groups.length > 0) {
       await insertEventBatch({ db: trx, batch: { id: batchId, tenant_id: account.tenant_id, account_id: account.id, groups, signals_opened: 0, received_at: at } });
       opened = await insertSignalsNotOpen({ db: trx, signals });
-      if (opened > 0) {
-        await noteBatchSignals({ db: trx, batchId, opened });
+      if (opened.length > 0) {
+        await noteBatchSignals({ db: trx, batchId, opened: opened.length });
         await rescore(trx, account, at);
       }
     }
     return { window, stored: stored.size, detecting: detected.length, opened, batched: signals.length > 0 || groups.length > 0 };
   });
-}
-
-/** Starts one delivery's workflow, as a scan's alerts start theirs (workflows/scan.ts): started twice, it runs once. */
-async function startDelivery({ temporal, config }: AppDeps, account: Account, deliveryId: string): Promise<void> {
-  try {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start(alertDeliveryWorkflow, {
-      workflowId: deliveryWorkflowId(deliveryId),
-      taskQueue: config.temporal.taskQueue,
-      args: [{ tenantId: account.tenant_id, deliveryId }],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [{ key: TENANT_ID, value: account.tenant_id }, { key: AWS_ACCOUNT_ID, value: account.aws_account_id }],
-      // An event's alert is what events are for: ahead of any backlog of scans, shared fairly between tenants.
-      priority: { priorityKey: 1, ...(config.temporal.fairness ? { fairnessKey: account.tenant_id } : {}) },
-    }));
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
-}
-
-/**
- * Acts on every batch of the account not acted on yet (this request's, and any whose acting failed before): fires
- * the tenant's alert rules on the signals the batch opened and starts their deliveries, here, without a hop through
- * the account workflow (seconds matter), then tells the account workflow which service groups to rescan. Each step
- * is idempotent per batch. Failing, the request answers 503: EventBridge delivers the events again, and that
- * request acts on the batch.
- */
-async function dispatch(deps: AppDeps, account: Account, at: Date): Promise<void> {
-  const { db, log, temporal } = deps;
-  const batches = await listUndispatchedBatches({ db, accountId: account.id });
-  if (batches.length === 0) return;
-  try {
-    for (const batch of batches) {
-      if (batch.signals_opened > 0) {
-        const source = { kind: 'events' as const, id: batch.id };
-        const deliveries = await evaluateAlertRules({ db, log, tenantId: account.tenant_id, accountId: account.id, source });
-        await Promise.all(deliveries.map((d) => startDelivery(deps, account, d.deliveryId)));
-      }
-      // Only an active account scans; a pending one is read in full by its first scan anyway.
-      if (batch.groups.length > 0 && account.status === 'ACTIVE') {
-        await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id)
-          .signal(eventsReceivedSignal, { batchId: batch.id, groups: batch.groups as ServiceGroup[] }));
-      }
-    }
-  } catch (err) {
-    log.warn({ accountId: account.id, err }, 'could not act on the account\'s events');
-    throw new AppError('temporal_unavailable', 'The events are stored, but could not be acted on now; deliver them again', { retryAfterSeconds: 5 });
-  }
-  await markBatchesDispatched({ db, batchIds: batches.map((b) => b.id), at });
 }
 
 export async function ingestEvents(deps: AppDeps, key: string | undefined, body: unknown): Promise<IngestAnswer> {
@@ -233,11 +183,16 @@ export async function ingestEvents(deps: AppDeps, key: string | undefined, body:
   const at = new Date();
   const { window, stored, detecting, opened, batched } = await apply(db, account, events, at);
   if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) {
+    awsEventsReceived.inc({ outcome: 'rate_limited' }, events.length);
     throw new AppError('rate_limited', `At most ${EVENTS_PER_ACCOUNT_PER_MINUTE} events a minute per account`, {
       retryAfterSeconds: window.resetsInSeconds,
     });
   }
-  // A redelivered event that detected something may be the retry of a request that could not act on its batch.
-  if (batched || (stored < events.length && detecting > 0)) await dispatch(deps, account, at);
-  return { accepted: stored, duplicates: events.length - stored, signals_opened: opened };
+  awsEventsReceived.inc({ outcome: 'stored' }, stored);
+  awsEventsReceived.inc({ outcome: 'duplicate' }, events.length - stored);
+  for (const detection of opened) eventSignalsOpened.inc({ detection });
+  // After the answer, the batch's alerts and rescan; what this process cannot finish, the event-dispatch schedule does.
+  // A redelivered event that detected something may be the retry of a request whose process stopped before it.
+  if (batched || (stored < events.length && detecting > 0)) dispatchAfterAnswer(deps, account);
+  return { accepted: stored, duplicates: events.length - stored, signals_opened: opened.length };
 }

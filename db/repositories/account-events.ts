@@ -93,15 +93,25 @@ export async function noteBatchSignals({ db, batchId, opened }: { db: Conn; batc
   await db.updateTable('event_batches').set({ signals_opened: opened }).where('id', '=', batchId).execute();
 }
 
-/** The account's batches the workflow has not been told of yet (a dispatch that failed is retried with the next request). */
+/** The account's batches not acted on yet (db/migrations/20261128T000100_account_events.ts), oldest first. */
 export async function listUndispatchedBatches({ db, accountId }: { db: Conn; accountId: string }) {
   return db.selectFrom('event_batches').select(['id', 'groups', 'signals_opened'])
     .where('account_id', '=', accountId).where('dispatched_at', 'is', null).orderBy('id').execute();
 }
 
 export async function markBatchesDispatched({ db, batchIds, at }: { db: Conn; batchIds: readonly string[]; at: Date }): Promise<void> {
-  if (batchIds.length === 0) return;
-  await db.updateTable('event_batches').set({ dispatched_at: at }).where('id', 'in', [...batchIds]).execute();
+  await db.updateTable('event_batches').set({ dispatched_at: at }).where('id', 'in', [...batchIds]).where('dispatched_at', 'is', null).execute();
+}
+
+/** The accounts with a batch not acted on for `olderThanSeconds`: what their ingesting requests could not finish. */
+export async function listAccountsWithBatchesLeft({ db, olderThanSeconds, limit }: { db: Conn; olderThanSeconds: number; limit: number }) {
+  return db.selectFrom('accounts as a')
+    .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.workflow_id'])
+    // Driven from the batches not acted on (a partial index holds only those: few), not from every account.
+    .where('a.id', 'in', (eb) => eb.selectFrom('event_batches as b').select('b.account_id')
+      .where('b.dispatched_at', 'is', null)
+      .where('b.received_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`))
+    .limit(limit).execute();
 }
 
 export interface EventFilter {

@@ -227,14 +227,14 @@ export async function insertSignals({ db, signals }: { db: Conn; signals: readon
 
 /**
  * Inserts the signals not open already: a finding already open (an event seen again) leaves its signal as it is.
- * Answers how many were opened.
+ * Answers the check ids of those it opened.
  */
-export async function insertSignalsNotOpen({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<number> {
-  if (signals.length === 0) return 0;
+export async function insertSignalsNotOpen({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<string[]> {
+  if (signals.length === 0) return [];
   const rows = await db.insertInto('signals').values([...signals])
     .onConflict((oc) => oc.columns(['account_id', 'fingerprint']).where('resolved_at', 'is', null).doNothing())
-    .returning('id').execute();
-  return rows.length;
+    .returning('check_id').execute();
+  return rows.map((r) => r.check_id);
 }
 
 /** The account's signals of these checks detected since `since`, open or not. */

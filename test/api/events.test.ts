@@ -1,4 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
+import request from 'supertest';
+import { createApp } from '../../api/app';
+import { eventDispatchWorkflow } from '../../workflows/event-dispatch';
 import path from 'node:path';
 import { sha256 } from '../../security/crypto';
 import { detectEvent, EVENT_DETECTIONS } from '../../domain/events/detections';
@@ -321,9 +325,37 @@ describe('rate limit and bursts', () => {
     expect(refused.body.code).toBe('rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(await storedEvents()).toBe(before + EVENTS_PER_ACCOUNT_PER_MINUTE);
-    // Every batch was told to the account workflow.
-    const undispatched = await ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute();
-    expect(undispatched).toEqual([]);
+    // Every batch was acted on (right after its request was answered).
+    await waitFor(async () => (await ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute()).length === 0, 30_000);
     await ctx.db.deleteFrom('rate_limits').execute();
+  });
+});
+
+describe('a batch the ingesting process could not finish', () => {
+  it('is acted on by the event-dispatch schedule\'s run: its alert arrives late, not never', async () => {
+    // An API process whose Temporal is out of reach: it stores and answers, but cannot start deliveries.
+    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
+    const http = request(createApp({ ...ctx, temporal: unreachable }));
+    const slackBefore = peers.slack.requests.length;
+    const finding = event('guardduty-finding-high', {
+      detail: { ...(fixture('guardduty-finding-high').detail as object), id: `left-over-${Date.now()}` },
+    });
+    const res = await http.post('/ingest/aws/events').set('Content-Type', 'application/json').set(HEADER, key)
+      .send(JSON.stringify(finding)).expect(202);
+    expect(res.body.signals_opened).toBeGreaterThanOrEqual(1);
+    const leftOver = () => ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute();
+    await new Promise((r) => setTimeout(r, 6_000)); // the process's own attempt gives up at its 5-second deadline
+    expect(await leftOver()).toHaveLength(1);
+    expect(peers.slack.requests.length).toBe(slackBefore);
+
+    // Older than 30 seconds, the schedule's next run takes it (started here as the schedule starts it).
+    await ctx.db.updateTable('event_batches').set({ received_at: new Date(Date.now() - 60_000) }).where('dispatched_at', 'is', null).execute();
+    const run = await ctx.temporal.workflow.start(eventDispatchWorkflow, {
+      taskQueue: ctx.config.temporal.taskQueue, workflowId: `event-dispatch-test-${Date.now()}`,
+    });
+    expect(await run.result()).toEqual({ accounts: 1, failed: 0 });
+    expect(await leftOver()).toEqual([]);
+    await waitFor(async () => peers.slack.requests.slice(slackBefore).some((r) => JSON.stringify(r.json).includes('GuardDuty')), 60_000);
+    await unreachable.connection.close();
   });
 });

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { PROJECT_ROOT } from '../../scripts/tools';
@@ -106,8 +107,8 @@ describe('/metrics on the API and the worker', () => {
     }).expect(201);
     await confirmRecipients(ctx.db, owner.tenantId, [RECIPIENT]);
     const customer = await customerAccount();
-    const connected = await http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId }).expect(201);
-    runAsCustomer({ script: connected.body.fallback_cli_script, customer });
+    const connected = await http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+    await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     await http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
     await waitFor(async () => (await ctx.db.selectFrom('scans').select('status').where('tenant_id', '=', owner.tenantId)
       .execute()).some((s) => s.status !== 'running'), 120_000);
@@ -146,6 +147,25 @@ describe('/metrics on the API and the worker', () => {
     ]));
     expect(total(worker, 'temporal_workflow_task_execution_latency', { workflow_type: 'accountWorkflow' })).toBeGreaterThan(0);
     expect(total(worker, 'temporal_activity_execution_latency', { activity_type: 'runScan' })).toBe(1);
+  });
+
+  it('counts the events the account\'s forwarder delivers, and the signals and alerts they open, on the API', async () => {
+    const http = request(api.url);
+    const { aws_account_id: awsAccountId } = (await http.get('/accounts').set(owner.auth).expect(200)).body.accounts[0];
+    const rotated = await http.post(`/accounts/${awsAccountId}/event-key`).set(owner.auth).expect(200);
+    const { api_key_header: header, api_key: key } = rotated.body.event_forwarding;
+    const fixture = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/aws-events/root-console-sign-in.json'), 'utf8'));
+    const event = JSON.stringify({ ...fixture, id: 'metrics-root-sign-in', account: awsAccountId, time: new Date().toISOString() });
+    const send = () => http.post('/ingest/aws/events').set(header, key).set('Content-Type', 'application/json').send(event).expect(202);
+    expect((await send()).body).toMatchObject({ accepted: 1, signals_opened: 1 });
+    expect((await send()).body).toMatchObject({ duplicates: 1 });
+
+    const { families: apiMetrics } = await scrape(api.metricsUrl);
+    expect(total(apiMetrics, 'sentinel_aws_events_received', { outcome: 'stored' })).toBe(1);
+    expect(total(apiMetrics, 'sentinel_aws_events_received', { outcome: 'duplicate' })).toBe(1);
+    expect(total(apiMetrics, 'sentinel_event_signals_opened', { detection: 'event.root_console_sign_in' })).toBe(1);
+    // The rule covers every scenario: the new finding fires it, from the API that took the event.
+    expect(total(apiMetrics, 'sentinel_alert_events_fired')).toBe(1);
   });
 
   it('keeps tenant data and secrets out of every label', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { newId } from '../../domain/ids';
 import { deleteResolvedSignalsOlderThan } from '../../db/repositories/retention';
-import { ensureRetentionSchedule, retentionScheduleId } from '../../worker/schedules';
+import { ensureSchedules, eventDispatchScheduleId, retentionScheduleId } from '../../worker/schedules';
 import { waitFor } from '../helpers/account-harness';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 
@@ -13,7 +13,9 @@ beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true });
 });
 afterAll(async () => {
-  await ctx.temporal.schedule.getHandle(retentionScheduleId(ctx.config.temporal.taskQueue)).delete().catch(() => undefined);
+  for (const id of [retentionScheduleId, eventDispatchScheduleId]) {
+    await ctx.temporal.schedule.getHandle(id(ctx.config.temporal.taskQueue)).delete().catch(() => undefined);
+  }
   await ctx.close();
 });
 
@@ -38,8 +40,9 @@ it('is scheduled once per task queue and deletes only what outlived its retentio
   const history = await seedHistory(owner.tenantId);
 
   const taskQueue = ctx.config.temporal.taskQueue;
-  expect(await ensureRetentionSchedule(ctx.temporal, taskQueue)).toBe('created');
-  expect(await ensureRetentionSchedule(ctx.temporal, taskQueue)).toBe('exists');
+  const scheduleIds = { retention: retentionScheduleId(taskQueue), eventDispatch: eventDispatchScheduleId(taskQueue) };
+  expect(await ensureSchedules(ctx.temporal, taskQueue)).toEqual({ [scheduleIds.retention]: 'created', [scheduleIds.eventDispatch]: 'created' });
+  expect(await ensureSchedules(ctx.temporal, taskQueue)).toEqual({ [scheduleIds.retention]: 'exists', [scheduleIds.eventDispatch]: 'exists' });
   const schedule = ctx.temporal.schedule.getHandle(retentionScheduleId(taskQueue));
   const described = await schedule.describe();
   expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'retentionWorkflow', taskQueue });

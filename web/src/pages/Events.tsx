@@ -63,7 +63,7 @@ export function AccountEventsTab({ accountId, disconnected }: { accountId: strin
           <p className="event-status waiting" data-testid="last-event">
             <strong>No event received yet — set up the event forwarder.</strong>{' '}
             <span className="muted">
-              The Terraform and the AWS CLI script of the connect step create it
+              The Terraform, the AWS CLI script and the forwarder&apos;s CloudFormation template of the connect step create it
               {canRotate ? '; if its key is lost, rotate it below and put the new one in the forwarder' : ''}.
             </span>
           </p>
