@@ -3,7 +3,7 @@ import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import { lockAccount } from '../db/repositories/accounts';
 import { insertDeliveries, listDeliveriesOf, listPagingTriggers } from '../db/repositories/alert-deliveries';
-import { findLastAlert, insertAlertEvent } from '../db/repositories/alert-events';
+import { alertsEvaluated, findLastAlert, insertAlertEvent, noteAlertsEvaluated } from '../db/repositories/alert-events';
 import { closeIncident, listOpenIncidentsOfOtherRules, listRuleStates, saveRuleState } from '../db/repositories/alert-rule-states';
 import { listEnabledRules } from '../db/repositories/alert-rules';
 import { findScanState } from '../db/repositories/scans';
@@ -51,6 +51,8 @@ export async function fireAlertRules(
     const account = await lockAccount({ db: trx, tenantId, accountId });
     // A disconnected account alerts nobody, whatever scan was still running when it went.
     if (!account || account.status === 'DISCONNECTED') return [];
+    // Evaluated before (a retry after the commit): the same deliveries, however many scans or batches came since.
+    if (await alertsEvaluated({ db: trx, source })) return (await listDeliveriesOf({ db: trx, source })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
     const signals = await listOpenSignalsWithAcceptance({ db: trx, accountId });
     const srs = await scoreToFireOn(trx, account, source, signals, now);
     if (srs === null) return [];
@@ -63,10 +65,12 @@ export async function fireAlertRules(
       const states = new Map((await listRuleStates({ db: trx, accountId, ruleIds: rules.map((r) => r.id) })).map((s) => [s.rule_id, s]));
       for (const rule of rules) {
         const state = states.get(rule.id);
-        if (state?.last_scan_id === source.id) continue; // already evaluated for this scan or batch
+        // Evaluated for this source by code that kept the mark in the rule's memory only (before alerts_evaluated_at).
+        if (state?.last_scan_id === source.id) continue;
         await evaluateOne(firing, facts, rule, state);
       }
     }
+    await noteAlertsEvaluated({ db: trx, source, at: now });
     fired = firing.fired;
     return (await listDeliveriesOf({ db: trx, source })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
   });

@@ -4,11 +4,14 @@ import { deleteCheckpoint } from '../db/repositories/scan-progress';
 import { failRunningScan, finishScan, findScanState } from '../db/repositories/scans';
 import { recordScorePoint } from '../db/repositories/score-history';
 import {
-  fingerprintsChangedBy, insertSignals, listOpenSignalsWithAcceptance, noteExpiredAcceptances, resolveSignals,
+  fingerprintsChangedBy, insertSignals, insertSignalsNotOpen, listOpenSignalsWithAcceptance, noteExpiredAcceptances, resolveSignals,
 } from '../db/repositories/signals';
 import { type Evaluation, isScoreComplete } from '../domain/checks/evaluate';
+import type { Severity } from '../domain/checks/types';
+import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../domain/events/compound';
 import { newId } from '../domain/ids';
 import { asOpenSignals, scoreOf, signalChanges } from '../domain/signal-lifecycle';
+import { indicatorsOfLastDay } from './probable-compromise';
 
 export interface ScanResult {
   scanId: string;
@@ -44,6 +47,27 @@ export const DISCONNECTED_MID_SCAN = 'The account was disconnected while this sc
 /** Why a scan that read too little records no score (scans.failure_reason). */
 export function coverageLostReason({ evaluated, total }: Evaluation['coverage']): string {
   return `Sentinel could evaluate only ${evaluated} of ${total} checks: no score was recorded (see the account's checks for why).`;
+}
+
+/**
+ * The compound detection, completed by what this scan opened (a spend spike, a GPU instance, ... with an access
+ * indicator of the day): its signal, opened by the scan, unless one is open. Answers what it opened.
+ */
+async function openProbableCompromise({ db, tenantId, accountId, scanId, at }: {
+  db: Db; tenantId: string; accountId: string; scanId: string; at: Date;
+}): Promise<{ checkId: string; severity: Severity }[]> {
+  const compound = probableCompromise(await indicatorsOfLastDay(db, accountId, at), at.toISOString());
+  if (!compound) return [];
+  const { id, scenario, severity, title, description } = PROBABLE_COMPROMISE;
+  const opened = await insertSignalsNotOpen({
+    db,
+    signals: [{
+      id: newId('signal', at.getTime()), tenant_id: tenantId, account_id: accountId, check_id: id, fingerprint: `${id}|account|global`,
+      scenario, severity, title, description: `${description} ${compound.finding.detail}`, resource: compound.finding.resource,
+      region: 'global', owner: null, first_scan_id: scanId, detected_at: at,
+    }],
+  });
+  return opened.map((checkId) => ({ checkId, severity }));
 }
 
 /**
@@ -83,6 +107,9 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
         owner: f.owner, first_scan_id: scanId, detected_at: at,
       })),
     });
+    const compound = fresh.some((f) => indicatorKind(f.checkId) !== null)
+      ? await openProbableCompromise({ db: trx, tenantId, accountId, scanId, at })
+      : [];
     await resolveSignals({ db: trx, signalIds: resolved.map((s) => s.id), scanId, at });
     // The first scan after an acceptance expired: alert rules count its signal as new (see fire-alert-rules.ts).
     await noteExpiredAcceptances({ db: trx, accountId, scanId, at });
@@ -90,10 +117,13 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     const resolvedIds = new Set(resolved.map((s) => s.id));
     const srs = scoreOf([
       ...open.filter((s) => !resolvedIds.has(s.id)),
-      ...fresh.map((f) => ({ checkId: f.checkId, severity: f.severity, accepted: false })),
+      ...[...fresh, ...compound].map((f) => ({ checkId: f.checkId, severity: f.severity, accepted: false })),
     ]);
-    const scored = evaluation.scored;
-    const succeeded = !failed && scored;
+    // A targeted rescan read a few parts: it rescores an account that has a score, and gives none to one whose full
+    // scans read too little to be scored.
+    const scored = evaluation.scored && (!result.targeted || account?.current_srs != null);
+    // A targeted rescan that read what it was asked to has succeeded, scored or not.
+    const succeeded = !failed && (scored || result.targeted === true);
 
     await finishScan({
       db: trx,
@@ -101,7 +131,7 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
       fields: {
         status: succeeded ? 'succeeded' : 'failed',
         srs: scored ? srs : null,
-        failure_reason: result.failureReason ?? (scored ? null : coverageLostReason(evaluation.coverage)),
+        failure_reason: result.failureReason ?? (succeeded ? null : coverageLostReason(evaluation.coverage)),
         checks: evaluation.outcomes,
         finished_at: new Date(),
       },
@@ -118,7 +148,8 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
         }),
         ...(result.usedRegions ? { used_regions: result.usedRegions } : {}),
         ...(scored ? { current_srs: srs } : {}),
-        ...(succeeded ? { last_successful_scan_at: at } : {}),
+        // The last full read of the account: a targeted rescan is not one.
+        ...(succeeded && !result.targeted ? { last_successful_scan_at: at } : {}),
       },
     });
     if (scored) {

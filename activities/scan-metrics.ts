@@ -1,4 +1,5 @@
 import type { Evaluation } from '../domain/checks/evaluate';
+import { OUTSIDE_TARGETED_SCAN } from '../domain/inventory';
 import { checksNotEvaluated, scanDuration, scansCompleted, scansStarted } from '../observability/metrics';
 import type { ScanTrigger } from '../workflows/contracts';
 
@@ -37,7 +38,8 @@ export function countScanEnded({ provider, outcome, startedAt, at }: {
 /** The checks a saved scan could not evaluate: all of them `role_unavailable` when the role could not be assumed. */
 export function countNotEvaluated(evaluation: Evaluation, failureReason: string | undefined): void {
   for (const outcome of evaluation.outcomes) {
-    if (outcome.status !== 'not_evaluated') continue;
+    // A targeted rescan leaves most checks out on purpose: not a failure to read anything.
+    if (outcome.status !== 'not_evaluated' || outcome.reason === OUTSIDE_TARGETED_SCAN) continue;
     checksNotEvaluated.inc({ reason: failureReason !== undefined ? 'role_unavailable' : notEvaluatedLabel(outcome.reason) });
   }
 }

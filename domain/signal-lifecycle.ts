@@ -42,11 +42,17 @@ function couldSee(signal: Pick<OpenSignal, 'region' | 'resource' | 'owner'>, out
 
 const DAY_MS = 86_400_000;
 
-/** Whether a scan at `at` with these outcomes settles an event's signal (see the top of this file). */
-function settlesEventSignal(signal: Pick<OpenSignal, 'checkId' | 'detectedAt'>, outcomes: Map<string, CheckOutcome>, at: Date): boolean {
+/**
+ * Whether a scan that began reading at `at`, with these outcomes, settles an event's signal (see the top of this
+ * file): it began after the event was taken (a scan that read before the change says nothing of it), and every
+ * check able to see the change read the signal's resource and region.
+ */
+function settlesEventSignal(signal: Pick<OpenSignal, 'checkId' | 'detectedAt' | 'region' | 'resource' | 'owner'>, outcomes: Map<string, CheckOutcome>, at: Date): boolean {
+  const detectedAt = signal.detectedAt?.getTime();
+  if (detectedAt === undefined || detectedAt >= at.getTime()) return false;
   const confirmedBy = eventDetection(signal.checkId)?.confirmedBy ?? [];
-  if (confirmedBy.length > 0 && confirmedBy.every((id) => outcomes.has(id) && outcomes.get(id)?.status !== 'not_evaluated')) return true;
-  return signal.detectedAt !== undefined && at.getTime() - signal.detectedAt.getTime() >= EVENT_REVIEW_DAYS * DAY_MS;
+  if (confirmedBy.length > 0 && confirmedBy.every((id) => outcomes.has(id) && couldSee(signal, outcomes.get(id)))) return true;
+  return at.getTime() - detectedAt >= EVENT_REVIEW_DAYS * DAY_MS;
 }
 
 /** A scan that failed (the role could not be assumed) opens its finding and resolves nothing. */

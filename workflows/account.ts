@@ -36,6 +36,8 @@ const { verifyAccount } = proxyActivities<Activities>({
 });
 
 const DEFAULT_MAX_SCANS_PER_RUN = 500;
+/** Each signal adds about four events to the history: a thousand keep a run well under Temporal's limits. */
+const DEFAULT_MAX_EVENT_SIGNALS_PER_RUN = 1_000;
 
 /** An account not verified within this long after it was connected is disconnected (its workflow ends). */
 export const PENDING_TIMEOUT = '7 days';
@@ -55,7 +57,9 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   let scheduledScanDue = carried?.scheduledScanDue ?? false;
   const queue: ScanRequest[] = [...(carried?.pendingScans ?? [])];
   const maxScansPerRun = input.maxScansPerRun ?? DEFAULT_MAX_SCANS_PER_RUN;
+  const maxEventSignalsPerRun = input.maxEventSignalsPerRun ?? DEFAULT_MAX_EVENT_SIGNALS_PER_RUN;
   let scansThisRun = 0;
+  let eventSignalsThisRun = 0;
   let busy = false; // a verify or disconnect handler is running its activity
   let nextScanAt: string | undefined; // when the armed timer fires (workflow time)
   let fairnessWeight = carried?.fairnessWeight ?? input.fairnessWeight ?? 1;
@@ -81,6 +85,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
 
   // The batch's alerts were fired by the API that stored it: what is left here is the rescan.
   setHandler(eventsReceivedSignal, ({ groups }) => {
+    eventSignalsThisRun += 1;
     if (status === 'ACTIVE') rescans.add(groups);
   });
 
@@ -198,20 +203,30 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   await condition(() => status !== 'PENDING');
   if (status === 'ACTIVE' && !scheduledScanDue) armTimer();
 
+  const handOver = (due: boolean) => continueAsNew<typeof accountWorkflow>({
+    ...input,
+    carried: {
+      status, scanIntervalMinutes, planRevision, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: due,
+      fairnessWeight, recentScans, pendingRescan: rescans.pending(),
+    },
+  });
+  // Runs that began before events could grow a history between scans hand over only at a timer boundary.
+  const handsOverBetweenScans = patched('continue-as-new-between-scans');
+  const historyFull = () => handsOverBetweenScans && (eventSignalsThisRun >= maxEventSignalsPerRun || workflowInfo().continueAsNewSuggested);
+
   while (status === 'ACTIVE') {
-    await condition(() => queue.length > 0 || scheduledScanDue || status !== 'ACTIVE');
+    await condition(() => queue.length > 0 || scheduledScanDue || status !== 'ACTIVE' || historyFull());
     if (status !== 'ACTIVE') break;
+    if (!scheduledScanDue && queue.length === 0 && historyFull()) {
+      // Between scans: the next run arms its timer for the same slot (scan-slots.ts), so the cadence is kept.
+      await condition(allHandlersFinished);
+      return handOver(false);
+    }
     if (scheduledScanDue) {
       // Hand over to a fresh run at a timer boundary, so the cadence is kept exactly across runs.
       if (queue.length === 0 && (scansThisRun >= maxScansPerRun || workflowInfo().continueAsNewSuggested)) {
         await condition(allHandlersFinished);
-        return continueAsNew<typeof accountWorkflow>({
-          ...input,
-          carried: {
-            status, scanIntervalMinutes, planRevision, firstScanId, scansCompleted, pendingScans: [...queue], scheduledScanDue: true,
-            fairnessWeight, recentScans, pendingRescan: rescans.pending(),
-          },
-        });
+        return handOver(true);
       }
       scheduledScanDue = false;
       queue.push({ scanId: newScanId(), trigger: 'scheduled' });

@@ -56,6 +56,11 @@ export interface AccountWorkflowInput {
   /** Continue-as-new after this many scans at the latest (tests lower it); Temporal may suggest it sooner. */
   maxScansPerRun?: number;
   /**
+   * Continue-as-new, between scans, after this many `eventsReceived` signals (tests lower it), or when Temporal
+   * suggests it: an account whose events keep coming must not outgrow its history before its next scan.
+   */
+  maxEventSignalsPerRun?: number;
+  /**
    * The share of the task queue the tenant's scans get while tasks are backlogged (its plan's weight; see
    * `scanPriority`). Absent in workflows started before it existed: weight 1 until verification or a plan change.
    */

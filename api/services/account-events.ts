@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { lastEventReceivedAt, listEventPage, replaceEventKey } from '../../db/repositories/account-events';
-import type { Db } from '../../db/client';
+import { lockAccount } from '../../db/repositories/accounts';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
+import { EVENT_ID } from '../../domain/events/normalize';
 import { EVENT_KEY_GRACE_HOURS } from '../../domain/limits';
 import { sha256 } from '../../security/crypto';
 import type { AppDeps, Caller } from '../context';
@@ -10,7 +11,7 @@ import type { z } from 'zod';
 import type { listEventsQuery } from '../schemas/events';
 import { requireAccount } from './accounts';
 import { audit } from './audit-log';
-import { decodeEventCursor, encodeEventCursor } from '../event-cursor';
+import { decodeCursor, encodeCursor } from '../cursor';
 
 // The account's event forwarder as the tenant sees it: its key (issued at connect, rotated on request) and the
 // events it delivered (docs/decisions.md, "Events").
@@ -32,9 +33,11 @@ export async function issueEventKey(
 ): Promise<{ forwarding: EventForwarding; previousExpireAt: Date }> {
   const key = randomBytes(32).toString('base64url');
   const previousExpireAt = new Date(now.getTime() + EVENT_KEY_GRACE_HOURS * HOUR_MS);
-  await db.transaction().execute((trx) => replaceEventKey({
-    db: trx as Db, tenantId: account.tenantId, accountId: account.accountId, keyHash: sha256(key), previousExpireAt,
-  }));
+  await db.transaction().execute(async (trx) => {
+    // Two rotations at once: the second waits, and rotates out the first one's key.
+    await lockAccount({ db: trx, tenantId: account.tenantId, accountId: account.accountId });
+    await replaceEventKey({ db: trx, tenantId: account.tenantId, accountId: account.accountId, keyHash: sha256(key), previousExpireAt });
+  });
   return {
     forwarding: { endpoint: `${config.http.publicBaseUrl}${EVENT_INGEST_PATH}`, api_key_header: EVENT_API_KEY_HEADER, api_key: key },
     previousExpireAt,
@@ -54,7 +57,7 @@ export async function rotateEventKey(deps: AppDeps, caller: Caller, awsAccountId
 /** GET /accounts/{account_id}/events (viewer): newest first, keyset pages. */
 export async function listAccountEvents(deps: AppDeps, caller: Caller, awsAccountId: string, query: z.output<typeof listEventsQuery>) {
   const account = await requireAccount(deps.db, caller, awsAccountId);
-  const after = query.next_token ? decodeEventCursor(query.next_token) : undefined;
+  const after = query.next_token ? decodeCursor(query.next_token, { id: EVENT_ID }) : undefined;
   const [events, lastReceived] = await Promise.all([
     listEventPage({
       db: deps.db,
@@ -68,7 +71,7 @@ export async function listAccountEvents(deps: AppDeps, caller: Caller, awsAccoun
   const last = events[events.length - 1];
   return {
     events,
-    next_token: events.length === query.limit && last ? encodeEventCursor({ at: last.time, id: last.event_id }) : null,
+    next_token: events.length === query.limit && last ? encodeCursor({ at: last.time, id: last.event_id }) : null,
     last_event_received_at: lastReceived,
   };
 }

@@ -1,14 +1,13 @@
 import type { WindowState } from '../../db/repositories/rate-limits';
 import {
   countAndStoreEvents, findAccountByEventKey, insertEventBatch, type NewAccountEvent,
-  noteBatchSignals, recentDetectedEvents,
+  noteBatchSignals,
 } from '../../db/repositories/account-events';
 import { lockAccount, setAccountScore } from '../../db/repositories/accounts';
-import { insertSignalsNotOpen, listOpenSignalsWithAcceptance, signalsDetectedSince } from '../../db/repositories/signals';
+import { insertSignalsNotOpen, listOpenSignalsWithAcceptance } from '../../db/repositories/signals';
 import type { NewSignal } from '../../db/tables/accounts';
 import type { Db } from '../../db/client';
-import { type Indicator, indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
-import { eventDetection } from '../../domain/events/catalog';
+import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { detectEvent } from '../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, EventDetection, EventFinding } from '../../domain/events/types';
@@ -20,6 +19,7 @@ import { sha256 } from '../../security/crypto';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import { dispatchAfterAnswer } from './event-dispatcher';
+import { indicatorsOfLastDay } from '../../activities/probable-compromise';
 
 // POST /ingest/aws/events (docs/decisions.md, "Events"): the customer's EventBridge API destination delivers the
 // account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
@@ -28,13 +28,6 @@ import { dispatchAfterAnswer } from './event-dispatcher';
 // (api/services/event-dispatcher.ts).
 
 type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
-
-const DAY_MS = 86_400_000;
-/** Scan checks whose signals of the last day are the compound detection's evidence too (domain/events/compound.ts). */
-const SCAN_INDICATORS = [
-  'billing.daily_spend_spike', 'billing.cost_anomaly', 'threat.gpu_instance_running', 'threat.instance_in_unused_region',
-  'threat.access_key_created_recently', 'threat.iam_user_created_recently',
-];
 
 export interface IngestAnswer {
   accepted: number;
@@ -77,29 +70,6 @@ function signalOf(account: Account, batchId: string, at: Date, { event, detectio
       + `(event ${event.eventId}).`,
     resource: finding.resource, region, owner: null, first_scan_id: null, event_batch_id: batchId, detected_at: at,
   };
-}
-
-/** The compound detection's evidence: the account's detected events and its threat and spend signals of the last day. */
-async function indicatorsOfLastDay(db: Db, account: Account, now: Date): Promise<Indicator[]> {
-  const since = new Date(now.getTime() - DAY_MS);
-  const [events, signals] = await Promise.all([
-    recentDetectedEvents({ db, accountId: account.id, since }),
-    signalsDetectedSince({ db, accountId: account.id, since, checkIds: SCAN_INDICATORS }),
-  ]);
-  const fromEvents = events.flatMap((e) => e.detections.flatMap((id): Indicator[] => {
-    const kind = indicatorKind(id);
-    if (!kind) return [];
-    const title = eventDetection(id)?.title ?? id;
-    return [{
-      kind, id, resource: e.event_id, region: e.region, at: e.event_time.toISOString(),
-      summary: `${title}: ${e.event_name ?? 'event'} by ${e.actor ?? 'an unknown principal'} in ${e.region}`,
-    }];
-  }));
-  const fromScans = signals.flatMap((s): Indicator[] => {
-    const kind = indicatorKind(s.check_id);
-    return kind ? [{ kind, id: s.check_id, resource: s.resource, region: s.region, at: s.detected_at.toISOString(), summary: s.title }] : [];
-  });
-  return [...fromEvents, ...fromScans];
 }
 
 /** The account's score with the signals just opened, where it has one: event signals count at once. */
@@ -153,12 +123,11 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
     const fresh = detected.filter((d) => stored.has(d.event.eventId));
     const batchId = newId('eventBatch', at.getTime());
     const signals = fresh.map((d) => signalOf(account, batchId, at, d));
-    if (fresh.some((d) => indicatorKind(d.detection.id) !== null)) {
-      const compound = probableCompromise(await indicatorsOfLastDay(trx, account, at), at.toISOString());
-      if (compound) {
-        const latest = fresh[fresh.length - 1] as Detected;
-        signals.push(signalOf(account, batchId, at, { event: latest.event, detection: PROBABLE_COMPROMISE, finding: compound.finding }));
-      }
+    // The newest event that brought an indicator stands for the compound finding's actor and time.
+    const indicating = fresh.filter((d) => indicatorKind(d.detection.id) !== null).at(-1);
+    if (indicating) {
+      const compound = probableCompromise(await indicatorsOfLastDay(trx, account.id, at), at.toISOString());
+      if (compound) signals.push(signalOf(account, batchId, at, { event: indicating.event, detection: PROBABLE_COMPROMISE, finding: compound.finding }));
     }
     const groups = [...new Set(fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])))];
     let opened: string[] = [];

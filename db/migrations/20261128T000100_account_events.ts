@@ -5,8 +5,10 @@ import { type Kysely, sql } from 'kysely';
 //   32+ random characters: a fast hash is enough). A rotated-out key keeps working until its expires_at.
 // - account_events: every event received, kept 30 days (the retention run), unique per account and event id (a
 //   redelivery is a duplicate), listed newest first.
-// - event_batches: one per ingestion request that opened signals or asked for a rescan; the account workflow is
-//   told of it after the commit (dispatched_at), and fires the alert rules on the signals it opened.
+// - event_batches: one per ingestion request that opened signals or asked for a rescan; acted on after the commit
+//   (dispatched_at: its alerts fired, its deliveries started, the account workflow told what to rescan).
+// - scans and event_batches note when the alert rules were evaluated against them (alerts_evaluated_at): a retried
+//   evaluation finds it and changes nothing, whatever other scans or batches the rules saw in between.
 // - signals.event_batch_id: the batch that opened an event signal (first_scan_id is null for those);
 //   alert_events and alert_deliveries name either the scan or the event batch they come from.
 // - scans may be triggered by events (a targeted rescan); accounts remember the regions their last scan saw in use
@@ -54,6 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('signals_opened', 'integer', (c) => c.notNull())
     .addColumn('received_at', 'timestamptz', (c) => c.notNull())
     .addColumn('dispatched_at', 'timestamptz')
+    .addColumn('alerts_evaluated_at', 'timestamptz')
     .execute();
   await db.schema.createIndex('event_batches_undispatched_idx').on('event_batches').column('account_id')
     .where(sql.ref('dispatched_at'), 'is', null).execute();
@@ -65,6 +68,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('alert_events').addColumn('event_batch_id', 'text', (c) => c.references('event_batches.id').onDelete('cascade')).execute();
   await sql`alter table alert_events add constraint alert_events_one_source check ((scan_id is null) <> (event_batch_id is null))`.execute(db);
   await sql`create unique index alert_events_one_per_rule_batch on alert_events (rule_id, account_id, event_batch_id) where event_batch_id is not null`.execute(db);
+  // The retention run deletes batches, and their alert events with them.
+  await db.schema.createIndex('alert_events_event_batch_idx').on('alert_events').column('event_batch_id')
+    .where(sql.ref('event_batch_id'), 'is not', null).execute();
   await db.schema.alterTable('alert_deliveries').addColumn('event_batch_id', 'text', (c) => c.references('event_batches.id').onDelete('cascade')).execute();
   await db.schema.createIndex('alert_deliveries_event_batch_idx').on('alert_deliveries').column('event_batch_id')
     .where(sql.ref('event_batch_id'), 'is not', null).execute();
@@ -73,9 +79,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table scans add constraint scans_trigger_check check (trigger in ('initial', 'scheduled', 'manual', 'event'))`.execute(db);
 
   await db.schema.alterTable('accounts').addColumn('used_regions', sql`text[]`).execute();
+  await db.schema.alterTable('scans').addColumn('alerts_evaluated_at', 'timestamptz').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('scans').dropColumn('alerts_evaluated_at').execute();
   await db.schema.alterTable('accounts').dropColumn('used_regions').execute();
   await sql`delete from scans where trigger = 'event'`.execute(db);
   await sql`alter table scans drop constraint scans_trigger_check`.execute(db);
@@ -83,6 +91,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`delete from alert_events where event_batch_id is not null`.execute(db);
   await db.schema.dropIndex('alert_deliveries_event_batch_idx').execute();
   await db.schema.alterTable('alert_deliveries').dropColumn('event_batch_id').execute();
+  await db.schema.dropIndex('alert_events_event_batch_idx').execute();
   await db.schema.dropIndex('alert_events_one_per_rule_batch').execute();
   await sql`alter table alert_events drop constraint alert_events_one_source`.execute(db);
   await db.schema.alterTable('alert_events').dropColumn('event_batch_id').execute();

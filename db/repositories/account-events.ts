@@ -75,12 +75,15 @@ export async function countAndStoreEvents({ db, window, limit, events }: {
   return { window: { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) }, stored: new Set(row.stored) };
 }
 
-/** The account's events of the last day that set off a detection: what the compound detection weighs. */
-export async function recentDetectedEvents({ db, accountId, since }: { db: Conn; accountId: string; since: Date }) {
+/** The account's events since `since` that set off one of these detections, newest first (at most `limit`). */
+export async function recentEventsDetecting({ db, accountId, since, detections, limit }: {
+  db: Conn; accountId: string; since: Date; detections: readonly string[]; limit: number;
+}) {
   return db.selectFrom('account_events')
     .select(['event_id', 'event_time', 'region', 'event_name', 'actor', 'detections'])
-    .where('account_id', '=', accountId).where('event_time', '>=', since).where(sql<boolean>`cardinality(detections) > 0`)
-    .orderBy('event_time', 'desc').limit(200).execute();
+    .where('account_id', '=', accountId).where('event_time', '>=', since)
+    .where(sql<boolean>`detections && ${sql.val([...detections])}::text[]`)
+    .orderBy('event_time', 'desc').limit(limit).execute();
 }
 
 export async function insertEventBatch({ db, batch }: {

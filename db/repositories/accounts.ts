@@ -166,13 +166,14 @@ export async function loadRoleTarget(
 }
 
 /**
- * Locks the account's row for the transaction: one writer of its signals, acceptances and score at a time (a scan
- * saving its results, alert rules firing on it, a tenant accepting a risk). Undefined when the tenant has no
- * such account.
+ * Locks the account's row for the transaction: one writer of its signals, acceptances, score and event keys at a
+ * time (a scan saving its results, alert rules firing on it, a tenant accepting a risk, an event opening signals).
+ * Undefined when the tenant has no such account. FOR NO KEY UPDATE: lockers exclude each other, while rows that
+ * only reference the account (an event being stored) need not wait for them.
  */
 export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
   return db.selectFrom('accounts').select(['id', 'status', 'current_srs']).where('id', '=', accountId).where('tenant_id', '=', tenantId)
-    .forUpdate().executeTakeFirst();
+    .forNoKeyUpdate().executeTakeFirst();
 }
 
 /** The account's score as its open signals make it now (an event opened some). */

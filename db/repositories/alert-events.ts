@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
+import type { AlertSource } from '../../domain/alerts';
 import type { NewAlertEvent } from '../tables/alerts';
 
 type Conn = Kysely<Database>;
@@ -63,4 +64,18 @@ export async function findLastAlert({ db, ruleId, accountId }: { db: Conn; ruleI
 
 export async function insertAlertEvent({ db, event }: { db: Conn; event: NewAlertEvent }): Promise<void> {
   await db.insertInto('alert_events').values(event).execute();
+}
+
+/** Whether the alert rules were evaluated against this scan or event batch already. */
+export async function alertsEvaluated({ db, source }: { db: Conn; source: AlertSource }): Promise<boolean> {
+  const row = await (source.kind === 'scan'
+    ? db.selectFrom('scans').select('alerts_evaluated_at as at').where('id', '=', source.id)
+    : db.selectFrom('event_batches').select('alerts_evaluated_at as at').where('id', '=', source.id)).executeTakeFirst();
+  return row?.at != null;
+}
+
+export async function noteAlertsEvaluated({ db, source, at }: { db: Conn; source: AlertSource; at: Date }): Promise<void> {
+  await (source.kind === 'scan'
+    ? db.updateTable('scans').set({ alerts_evaluated_at: at }).where('id', '=', source.id)
+    : db.updateTable('event_batches').set({ alerts_evaluated_at: at }).where('id', '=', source.id)).execute();
 }

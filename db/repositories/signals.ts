@@ -237,12 +237,16 @@ export async function insertSignalsNotOpen({ db, signals }: { db: Conn; signals:
   return rows.map((r) => r.check_id);
 }
 
-/** The account's signals of these checks detected since `since`, open or not. */
+/** The account's signals of these checks detected since `since`, open or not, but for those its first scan opened. */
 export async function signalsDetectedSince({ db, accountId, since, checkIds }: {
   db: Conn; accountId: string; since: Date; checkIds: readonly string[];
 }) {
-  return db.selectFrom('signals').select(['check_id', 'resource', 'region', 'title', 'detected_at'])
-    .where('account_id', '=', accountId).where('detected_at', '>=', since).where('check_id', 'in', [...checkIds]).execute();
+  return db.selectFrom('signals as s').leftJoin('scans as opener', 'opener.id', 's.first_scan_id')
+    .select(['s.check_id', 's.resource', 's.region', 's.title', 's.detected_at'])
+    .where('s.account_id', '=', accountId).where('s.detected_at', '>=', since).where('s.check_id', 'in', [...checkIds])
+    // What the account's first scan found was there before Sentinel looked: not news of the last day.
+    .where((eb) => eb.or([eb('opener.trigger', 'is', null), eb('opener.trigger', '!=', 'initial')]))
+    .execute();
 }
 
 export async function resolveSignals({ db, signalIds, scanId, at }: {

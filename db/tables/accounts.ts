@@ -50,6 +50,8 @@ export interface ScansTable {
   started_at: Timestamp;
   finished_at: Timestamp | null;
   checks: Json<CheckOutcome[] | null> | null;
+  /** When the alert rules were evaluated against this scan (once: a retry finds it set). */
+  alerts_evaluated_at: Timestamp | null;
 }
 export type ScanRow = Selectable<ScansTable>;
 

@@ -38,6 +38,8 @@ export interface EventBatchesTable {
   groups: string[];
   signals_opened: number;
   received_at: Timestamp;
-  /** When the account workflow was told of the batch; null until then. */
+  /** When the batch was acted on (its alerts and rescan: activities/event-dispatch.ts); null until then. */
   dispatched_at: Timestamp | null;
+  /** When the alert rules were evaluated against this batch (once: a retry finds it set). */
+  alerts_evaluated_at: Timestamp | null;
 }

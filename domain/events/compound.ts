@@ -2,10 +2,13 @@ import type { EventDetection, EventFinding } from './types';
 
 // The compound detection: alone, a new access key or a GPU instance is often routine; together within a day they
 // are the usual shape of a stolen-credentials compromise (get access, then spend the account's money on compute).
-// It reads indicators from both the event detections and the scan checks, so either can complete the pair.
+// It reads indicators from both the event detections and the scan checks, and is evaluated whenever either brings
+// a new one (api/services/event-ingestion.ts, activities/save-scan.ts), so either can complete the pair.
 
 /** The window within which an access indicator and a compute or spend one make a probable compromise. */
 const WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Indicators the finding's description lists (the newest); the rest are counted. */
+const LISTED_INDICATORS = 10;
 
 export interface Indicator {
   kind: 'access' | 'compute' | 'spend';
@@ -39,6 +42,10 @@ export function indicatorKind(detectionOrCheckId: string): Indicator['kind'] | n
   return KINDS.get(detectionOrCheckId) ?? null;
 }
 
+/** The event detections and the scan checks whose findings are indicators. */
+export const EVENT_INDICATORS: readonly string[] = [...KINDS.keys()].filter((id) => id.startsWith('event.'));
+export const SCAN_INDICATORS: readonly string[] = [...KINDS.keys()].filter((id) => !id.startsWith('event.'));
+
 export const PROBABLE_COMPROMISE: Omit<EventDetection, 'detect'> = {
   id: 'event.probable_compromise',
   scenario: 'threat',
@@ -62,19 +69,24 @@ export const PROBABLE_COMPROMISE: Omit<EventDetection, 'detect'> = {
  */
 export function probableCompromise(indicators: readonly Indicator[], now: string): { finding: EventFinding; indicators: Indicator[] } | null {
   const end = Date.parse(now);
-  const recent = indicators
-    .map((indicator) => ({ indicator, at: Date.parse(indicator.at) }))
-    .filter(({ at }) => end - WINDOW_MS <= at && at <= end)
-    .sort((a, b) => b.at - a.at)
-    .map(({ indicator }) => indicator);
+  // Newest first, each (indicator, resource) once: a root user's hundred calls are one indicator.
+  const unique = new Map<string, Indicator>();
+  for (const { indicator } of indicators
+    .map((i) => ({ indicator: i, at: Date.parse(i.at) }))
+    // A minute ahead is clock skew between AWS and us, not the future.
+    .filter(({ at }) => end - WINDOW_MS <= at && at <= end + 60_000)
+    .sort((a, b) => b.at - a.at)) {
+    const key = `${indicator.id}|${indicator.resource}|${indicator.region}`;
+    if (!unique.has(key)) unique.set(key, indicator);
+  }
+  const recent = [...unique.values()];
   const access = recent.some((i) => i.kind === 'access');
   const usage = recent.some((i) => i.kind === 'compute' || i.kind === 'spend');
   if (!access || !usage) return null;
+  const listed = recent.slice(0, LISTED_INDICATORS).map((i) => `${i.at} ${i.summary}`).join('; ');
+  const more = recent.length > LISTED_INDICATORS ? ` (and ${recent.length - LISTED_INDICATORS} more)` : '';
   return {
-    finding: {
-      resource: 'account',
-      detail: `Indicators in the last 24 hours, newest first: ${recent.map((i) => `${i.at} ${i.summary}`).join('; ')}.`,
-    },
+    finding: { resource: 'account', detail: `Indicators in the last 24 hours, newest first: ${listed}${more}.` },
     indicators: recent,
   };
 }

@@ -1,3 +1,4 @@
+import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../admin-policies';
 import { admitsPort } from '../checks/exposure';
 import { isHighEnd } from '../checks/threat';
 import type { OpenIngress } from '../inventory';
@@ -192,43 +193,39 @@ const loginProfileCreated: EventDetection = {
 
 // ---- Admin policies ----
 
-/** AdministratorAccess, in every partition (aws, aws-cn, aws-us-gov). */
-const ADMIN_POLICY = /^arn:aws[a-z-]*:iam::aws:policy\/AdministratorAccess$/;
 /** The calls that give a principal a policy: managed (Attach*) or inline (Put*), and the parameter naming it. */
-const POLICY_CALLS = Object.fromEntries((['User', 'Role', 'Group'] as const).flatMap((kind) => {
+type PolicyCall = { kind: string; param: string; inline: boolean };
+const POLICY_CALLS: ReadonlyMap<string, PolicyCall> = new Map((['User', 'Role', 'Group'] as const).flatMap((kind): [string, PolicyCall][] => {
   const principal = { kind: kind.toLowerCase(), param: `${kind.toLowerCase()}Name` };
   return [[`Attach${kind}Policy`, { ...principal, inline: false }], [`Put${kind}Policy`, { ...principal, inline: true }]];
 }));
-
-/** Whether a statement allows every action on every resource. */
-const allowsEverything = (statement: Detail) => statement.Effect === 'Allow'
-  && strings(statement.Action).some((a) => a === '*' || a === '*:*')
-  && strings(statement.Resource).includes('*');
 
 const adminPolicyAttached: EventDetection = {
   id: 'event.admin_policy_attached',
   scenario: 'iam',
   severity: 'HIGH',
   title: 'Administrator access granted',
-  description: 'AdministratorAccess was attached to an IAM user, role or group, or an inline policy allowing every action '
-    + 'on every resource was put on one. Granting itself admin rights is how an intruder turns a foothold into the account.',
+  description: 'AdministratorAccess or IAMFullAccess was attached to an IAM user, role or group, or an inline policy granting '
+    + 'as much (every action, or every IAM action, on every resource) was put on one. Granting itself admin rights is how '
+    + 'an intruder turns a foothold into the account.',
   remediation: 'Confirm the grant was intended. If not, detach or delete the policy, and investigate the identity that '
     + 'granted it. Otherwise scope the permissions to what the principal does, using IAM last-accessed data.',
   docsUrl: 'https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AdministratorAccess.html',
   group: 'iam',
   confirmedBy: ['iam.user_admin_access', 'iam.role_admin_access'],
   detect: (event) => {
-    const call = POLICY_CALLS[event.eventName ?? ''];
+    const call = POLICY_CALLS.get(event.eventName ?? '');
     const detail = call && successfulCall(event, IAM, [event.eventName ?? '']);
     if (!call || !detail) return [];
     const request = params(detail);
+    const managed = awsManagedName(str(request, 'policyArn') ?? undefined);
     const admin = call.inline
-      ? statements(parsePolicy(request.policyDocument)).some(allowsEverything)
-      : ADMIN_POLICY.test(str(request, 'policyArn') ?? '');
+      ? documentGrantsAdministrator(parsePolicy(request.policyDocument))
+      : managed !== undefined && AWS_ADMIN_POLICIES.has(managed);
     const name = str(request, call.param);
     if (!admin || !name) return [];
     const policyName = str(request, 'policyName');
-    const grant = call.inline ? `Inline policy ${policyName ? `${policyName} ` : ''}allowing * on * was put on` : 'AdministratorAccess was attached to';
+    const grant = call.inline ? `Inline policy ${policyName ? `${policyName} ` : ''}granting administrator access was put on` : `${managed} was attached to`;
     return [{ resource: `${call.kind}/${name}`, detail: `${grant} IAM ${call.kind} ${name}.` }];
   },
 };
@@ -246,7 +243,8 @@ const cloudTrailStopped: EventDetection = {
   severity: 'CRITICAL',
   title: 'CloudTrail logging stopped',
   description: 'Logging was stopped on a CloudTrail trail: what happens in the account from now on is no longer recorded '
-    + 'there. Stopping trails is a classic step of an attacker covering their tracks.',
+    + 'there. Stopping trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only '
+    + 'while a trail logs them: if it was the last, Sentinel sees no more of the account\'s API calls until logging resumes.',
   remediation: 'Start logging again at once (CloudTrail > Trails > the trail > Start logging), find who called StopLogging '
     + 'and why, and review what that identity did around the same time.',
   docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-turning-off-logging.html',
@@ -266,7 +264,8 @@ const cloudTrailDeleted: EventDetection = {
   severity: 'CRITICAL',
   title: 'CloudTrail trail deleted',
   description: 'A CloudTrail trail was deleted: the activity it recorded is no longer kept beyond the 90-day event history. '
-    + 'Deleting trails is a classic step of an attacker covering their tracks.',
+    + 'Deleting trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only while a '
+    + 'trail logs them: if it was the last, Sentinel sees no more of the account\'s API calls.',
   remediation: 'Find who called DeleteTrail and why. Re-create a multi-region trail logging management events to a '
     + 'dedicated bucket with log file validation, and review what the deleting identity did.',
   docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
@@ -301,7 +300,8 @@ const cloudTrailWeakened: EventDetection = {
   severity: 'HIGH',
   title: 'CloudTrail trail weakened',
   description: 'A trail was changed to record less or to be less trustworthy: made single-region, its log file validation '
-    + 'turned off, or its event selectors changed so that it no longer records management write events.',
+    + 'turned off, global service events (IAM, STS) left out, or its event selectors changed so that it no longer records '
+    + 'management write events.',
   remediation: 'Confirm the change was intended. If not, restore the trail (multi-region, log file validation on, event '
     + 'selectors recording all management events), and review what the identity that changed it did.',
   docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-management-events-with-cloudtrail.html',
@@ -315,6 +315,7 @@ const cloudTrailWeakened: EventDetection = {
       ? [
         ...(request.isMultiRegionTrail === false ? ['made single-region'] : []),
         ...(request.enableLogFileValidation === false ? ['log file validation turned off'] : []),
+        ...(request.includeGlobalServiceEvents === false ? ['global service events (IAM, STS, sign-ins) no longer recorded'] : []),
       ]
       : (Array.isArray(request.eventSelectors) || Array.isArray(request.advancedEventSelectors)) && !recordsManagementWrites(request)
         ? ['no longer records management write events'] : [];
@@ -332,19 +333,23 @@ const guardDutyDisabled: EventDetection = {
   id: 'event.guardduty_disabled',
   scenario: 'detection',
   severity: 'CRITICAL',
-  title: 'GuardDuty detector deleted or disassociated',
-  description: 'A GuardDuty detector was deleted, turning threat detection off in the region, or the account left its '
-    + 'GuardDuty administrator account, whose security team no longer sees its findings. Attackers do either before acting.',
+  title: 'GuardDuty detector deleted, suspended or disassociated',
+  description: 'A GuardDuty detector was deleted or suspended, turning threat detection off in the region, or the account left '
+    + 'its GuardDuty administrator account, whose security team no longer sees its findings. Attackers do this before acting.',
   remediation: 'Find who made the call and why. Re-enable GuardDuty in the region or re-associate the account with the '
     + 'administrator account, and protect both with a service control policy denying these actions.',
   docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_suspend-disable.html',
   group: 'guardduty',
   confirmedBy: ['detection.guardduty_disabled'],
   detect: (event) => {
-    const detail = successfulCall(event, GUARDDUTY, ['DeleteDetector', 'DisassociateFromMasterAccount', 'DisassociateFromAdministratorAccount']);
-    if (!detail) return [];
+    const detail = successfulCall(event, GUARDDUTY, [
+      'DeleteDetector', 'UpdateDetector', 'DisassociateFromMasterAccount', 'DisassociateFromAdministratorAccount',
+    ]);
+    // An update that does not suspend the detector (its publishing frequency, its features) changes nothing here.
+    if (!detail || (event.eventName === 'UpdateDetector' && params(detail).enable !== false)) return [];
     const detector = str(params(detail), 'detectorId') ?? 'guardduty';
-    const what = event.eventName === 'DeleteDetector' ? 'was deleted' : 'was disassociated from its administrator account';
+    const what = event.eventName === 'DeleteDetector' ? 'was deleted'
+      : event.eventName === 'UpdateDetector' ? 'was suspended' : 'was disassociated from its administrator account';
     return [{ resource: detector, region: event.region, detail: `GuardDuty detector ${detector} in ${event.region} ${what}.` }];
   },
 };
@@ -363,6 +368,9 @@ const guardDutyFinding: EventDetection = {
   detect: (event) => {
     const { detail } = event;
     if (event.detailType !== GUARDDUTY_FINDING || pathOf(detail, 'service', 'archived') === true) return [];
+    // An administrator account's bus also carries its members' findings: each is the member's (its own forwarder's).
+    const findingAccount = str(detail, 'accountId');
+    if (findingAccount && findingAccount !== event.account) return [];
     const severity = typeof detail.severity === 'number' ? detail.severity : NaN;
     if (!(severity >= GUARDDUTY_HIGH_SEVERITY)) return [];
     const level = severity >= 9 ? 'CRITICAL' : 'HIGH';
@@ -383,11 +391,14 @@ const ADMIN_PORTS: readonly [number, string[]][] = [[22, ['tcp']], [3389, ['tcp'
 /** MySQL, PostgreSQL, SQL Server, Oracle, MongoDB, Redis, Elasticsearch, CouchDB. */
 const DATABASE_PORTS = [3306, 5432, 1433, 1521, 27017, 6379, 9200, 5984];
 
+/** An IP protocol as CloudTrail writes it: a name (`tcp`), a number, or `-1` for all. */
+const protocolOf = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+
 /** The internet-open rules an AuthorizeSecurityGroupIngress request adds. */
 function openRules(request: Detail): OpenIngress[] {
   const port = (value: unknown) => (typeof value === 'number' ? value : null);
   const permissions = objects(pathOf(request, 'ipPermissions', 'items')).map((p) => ({
-    protocol: String(p.ipProtocol ?? ''),
+    protocol: protocolOf(p.ipProtocol),
     fromPort: port(p.fromPort),
     toPort: port(p.toPort),
     cidrs: [
@@ -397,7 +408,7 @@ function openRules(request: Detail): OpenIngress[] {
   }));
   // The older single-rule form puts one IPv4 range at the top of the request.
   if (typeof request.cidrIp === 'string') {
-    permissions.push({ protocol: String(request.ipProtocol ?? ''), fromPort: port(request.fromPort), toPort: port(request.toPort), cidrs: [request.cidrIp] });
+    permissions.push({ protocol: protocolOf(request.ipProtocol), fromPort: port(request.fromPort), toPort: port(request.toPort), cidrs: [request.cidrIp] });
   }
   return permissions.flatMap(({ cidrs, ...rule }) => cidrs
     .filter((cidr): cidr is string => typeof cidr === 'string' && INTERNET.has(cidr))
@@ -467,6 +478,14 @@ const PUBLIC_GROUPS = ['http://acs.amazonaws.com/groups/global/AllUsers', 'http:
 const isPublicPrincipal = (principal: unknown) => principal === '*' || strings(asObject(principal)?.AWS).includes('*');
 const hasCondition = (statement: Detail) => Object.keys(asObject(statement.Condition) ?? {}).length > 0;
 
+const BLOCK_PUBLIC_ACCESS_SETTINGS = ['BlockPublicAcls', 'IgnorePublicAcls', 'BlockPublicPolicy', 'RestrictPublicBuckets'];
+
+/** Whether a Put*PublicAccessBlock request turns every Block Public Access setting off (deleting it, in effect). */
+function turnsBlockOff(request: Detail): boolean {
+  const settings = asObject(request.PublicAccessBlockConfiguration);
+  return settings !== null && BLOCK_PUBLIC_ACCESS_SETTINGS.every((s) => settings[s] === false || settings[s] === 'false');
+}
+
 /** Why a bucket request makes the bucket public, or null. */
 function publicChange(eventName: string, request: Detail): string | null {
   if (eventName === 'PutBucketPolicy') {
@@ -483,6 +502,7 @@ function publicChange(eventName: string, request: Detail): string | null {
       || headers.some((h) => PUBLIC_GROUPS.some((group) => h.includes(group)));
     return grantsPublic ? 'its ACL now grants access to AllUsers or AuthenticatedUsers' : null;
   }
+  if (eventName === 'PutBucketPublicAccessBlock') return turnsBlockOff(request) ? 'its Block Public Access settings were all turned off' : null;
   return 'its Block Public Access configuration was deleted';
 }
 
@@ -492,7 +512,8 @@ const s3BucketMadePublic: EventDetection = {
   severity: 'HIGH',
   title: 'S3 bucket made public',
   description: 'A bucket was given a policy allowing everyone without condition, an ACL granting AllUsers or '
-    + 'AuthenticatedUsers, or had its Block Public Access configuration deleted: its objects may now be readable by anyone.',
+    + 'AuthenticatedUsers, or had its Block Public Access configuration deleted or turned off: its objects may now be '
+    + 'readable by anyone.',
   remediation: 'Confirm the bucket is meant to be public. If not, remove the public grant, turn Block Public Access back on '
     + 'for the bucket, and check its access logs for downloads; serve public content through CloudFront with origin '
     + 'access control instead.',
@@ -501,7 +522,9 @@ const s3BucketMadePublic: EventDetection = {
   confirmedBy: ['exposure.s3_bucket_public'],
   detect: (event) => {
     // CloudTrail names the bucket-level call DeleteBucketPublicAccessBlock, not the API's DeletePublicAccessBlock.
-    const detail = successfulCall(event, S3, ['PutBucketPolicy', 'PutBucketAcl', 'DeleteBucketPublicAccessBlock', 'DeletePublicAccessBlock']);
+    const detail = successfulCall(event, S3, [
+      'PutBucketPolicy', 'PutBucketAcl', 'PutBucketPublicAccessBlock', 'DeleteBucketPublicAccessBlock', 'DeletePublicAccessBlock',
+    ]);
     if (!detail || !event.eventName) return [];
     const request = params(detail);
     const bucket = str(request, 'bucketName');
@@ -515,16 +538,20 @@ const s3AccountBlockRemoved: EventDetection = {
   scenario: 'exposure',
   severity: 'HIGH',
   title: 'S3 Block Public Access removed for the account',
-  description: 'The account-level S3 Block Public Access configuration was deleted: nothing stops a bucket policy or ACL '
-    + 'from publishing any bucket of the account any more.',
+  description: 'The account-level S3 Block Public Access configuration was deleted or turned off: nothing stops a bucket '
+    + 'policy or ACL from publishing any bucket of the account any more.',
   remediation: 'Confirm the change was intended. If not, turn all four account-level Block Public Access settings back on '
     + '(S3 > Block Public Access settings for this account) and review recent bucket policy and ACL changes.',
   docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
   group: 's3',
   confirmedBy: ['exposure.s3_account_public_access_block_off'],
-  detect: (event) => (successfulCall(event, S3, ['DeleteAccountPublicAccessBlock'])
-    ? [{ resource: 's3-account-public-access-block', detail: 'The account-level S3 Block Public Access configuration was deleted.' }]
-    : []),
+  detect: (event) => {
+    const detail = successfulCall(event, S3, ['DeleteAccountPublicAccessBlock', 'PutAccountPublicAccessBlock']);
+    if (!detail) return [];
+    if (event.eventName === 'PutAccountPublicAccessBlock' && !turnsBlockOff(params(detail))) return [];
+    const what = event.eventName === 'PutAccountPublicAccessBlock' ? 'turned off' : 'deleted';
+    return [{ resource: 's3-account-public-access-block', detail: `The account-level S3 Block Public Access configuration was ${what}.` }];
+  },
 };
 
 // ---- Instances ----
@@ -614,6 +641,9 @@ const alternateContactDeleted: EventDetection = {
   confirmedBy: ['suspension.security_contact_missing', 'suspension.billing_contact_missing', 'suspension.operations_contact_missing'],
   detect: (event) => {
     const detail = successfulCall(event, 'account.amazonaws.com', ['DeleteAlternateContact']);
+    // A management account may delete a member account's contact: that is the member's change, not this account's.
+    const target = detail && str(params(detail), 'accountId');
+    if (target && target !== event.account) return [];
     const kind = detail && str(params(detail), 'alternateContactType')?.toLowerCase();
     return kind ? [{ resource: `${kind}-contact`, detail: `The ${kind} alternate contact was deleted.` }] : [];
   },

@@ -238,8 +238,8 @@ export function forwarderCliScript(setup: ForwarderSetup): string {
   return `
 # Event forwarder: sends the AWS events Sentinel's detections read to Sentinel, through an EventBridge API
 # destination in every region enabled in this account (opt-in regions you enabled included). To choose the
-# regions, set ${REGIONS_VARIABLE}, e.g. ${REGIONS_VARIABLE}="us-east-1 eu-west-1"; us-east-1 must be among
-# them, as the global services (IAM, Account Management) deliver their events there only.
+# regions, set ${REGIONS_VARIABLE}, e.g. ${REGIONS_VARIABLE}="eu-west-1 eu-central-1"; ${GLOBAL_EVENTS_REGION} is
+# always added, as the global services (IAM, Account Management) deliver their events there only.
 if ! aws iam get-role --role-name ${FORWARDER_ROLE_NAME} >/dev/null 2>&1; then
   aws iam create-role --role-name ${FORWARDER_ROLE_NAME} \\
     --assume-role-policy-document ${shellWord(JSON.stringify(forwarderTrustPolicy()))} >/dev/null
@@ -259,7 +259,13 @@ sentinel_event_rule() {
   if [ "$failed" != 0 ]; then echo "The target of rule $1 in $region was refused" >&2; exit 1; fi
 }
 
-for region in \${${REGIONS_VARIABLE}:-$(aws ec2 describe-regions --query 'Regions[].RegionName' --output text)}; do
+# An assignment of its own, so that a failed lookup stops the script (set -e) rather than set up no region.
+regions=\${${REGIONS_VARIABLE}:-}
+if [ -z "$regions" ]; then
+  regions=$(aws ec2 describe-regions --region ${GLOBAL_EVENTS_REGION} --query 'Regions[].RegionName' --output text)
+fi
+case " $regions " in *" ${GLOBAL_EVENTS_REGION} "*) ;; *) regions="${GLOBAL_EVENTS_REGION} $regions" ;; esac
+for region in $regions; do
   if connection_arn=$(aws events describe-connection --region "$region" --name ${CONNECTION_NAME} --query ConnectionArn --output text 2>/dev/null); then
     aws events update-connection --region "$region" --name ${CONNECTION_NAME} --authorization-type API_KEY \\
       --auth-parameters "$sentinel_event_auth" >/dev/null
@@ -334,8 +340,9 @@ export function eventForwarderTemplate(): string {
       [FORWARDER_PARAMETERS.endpoint]: {
         Type: 'String',
         Description: 'The URL Sentinel gave for event ingestion',
-        AllowedPattern: 'https?://.+',
-        ConstraintDescription: 'an http(s) URL',
+        // EventBridge invokes only HTTPS endpoints: refused here, an http one fails at creation rather than silently.
+        AllowedPattern: 'https://.+',
+        ConstraintDescription: 'an https URL (EventBridge calls only HTTPS endpoints)',
       },
       [FORWARDER_PARAMETERS.roleArn]: {
         Type: 'String',

@@ -74,10 +74,10 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
   },
   {
     name: 'sentinel-guardduty-changes',
-    description: 'GuardDuty detectors deleted or disassociated, to Sentinel',
+    description: 'GuardDuty detectors deleted, suspended or disassociated, to Sentinel',
     scope: 'regional',
     pattern: apiCalls('aws.guardduty', 'guardduty.amazonaws.com', [
-      'DeleteDetector', 'DisassociateFromMasterAccount', 'DisassociateFromAdministratorAccount',
+      'DeleteDetector', 'UpdateDetector', 'DisassociateFromMasterAccount', 'DisassociateFromAdministratorAccount',
     ]),
   },
   {
@@ -98,7 +98,8 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
     scope: 'regional',
     // CloudTrail names the bucket-level DeletePublicAccessBlock call DeleteBucketPublicAccessBlock.
     pattern: apiCalls('aws.s3', 's3.amazonaws.com', [
-      'PutBucketPolicy', 'PutBucketAcl', 'DeleteBucketPublicAccessBlock', 'DeletePublicAccessBlock', 'DeleteAccountPublicAccessBlock',
+      'PutBucketPolicy', 'PutBucketAcl', 'PutBucketPublicAccessBlock', 'DeleteBucketPublicAccessBlock', 'DeletePublicAccessBlock',
+      'PutAccountPublicAccessBlock', 'DeleteAccountPublicAccessBlock',
     ]),
   },
 ]);

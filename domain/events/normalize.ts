@@ -4,8 +4,11 @@ import type { AccountEvent, AwsEventEnvelope } from './types';
 // What the ingestion endpoint accepts, and what Sentinel keeps of it. The body comes from the internet (the
 // customer's API destination, or anyone holding its key): nothing here may throw on it, whatever its shape.
 
-/** EventBridge event ids are UUIDs; the bound only keeps a hostile body from storing a megabyte of id. */
-const MAX_ID_LENGTH = 128;
+/**
+ * EventBridge event ids are UUIDs: printable ASCII is asked of any id (pages of events are keyed by it), and the
+ * bound only keeps a hostile body from storing a megabyte of id.
+ */
+export const EVENT_ID = /^[\x21-\x7e]{1,128}$/;
 const ACCOUNT_ID = /^\d{12}$/;
 /** The envelope's `time`: EventBridge writes `2026-03-15T12:00:00Z`; fractions and offsets are accepted too. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -39,6 +42,37 @@ export function pathOf(value: unknown, ...path: string[]): unknown {
 }
 
 const fail = (reason: string): ParsedEnvelope => ({ ok: false, reason });
+
+/** A real instant PostgreSQL stores as given: a calendar date (not 30 February, which Date.parse rolls over), 1970-9999. */
+function isStorableTime(time: string): boolean {
+  if (!ISO_TIMESTAMP.test(time) || Number.isNaN(Date.parse(time))) return false;
+  const [year, month, day] = time.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1970 && year <= 9999 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+// NUL, and a UTF-16 surrogate without its pair: JSON can carry them, PostgreSQL's text and jsonb cannot.
+// eslint-disable-next-line no-control-regex -- NUL is what it looks for
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first key or string anywhere in `value` that PostgreSQL could not store, if any (walked without recursion). */
+function unstorableText(value: unknown): string | undefined {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (UNSTORABLE.test(next)) return next;
+    } else if (Array.isArray(next)) {
+      pending.push(...next);
+    } else if (typeof next === 'object' && next !== null) {
+      for (const [key, item] of Object.entries(next)) {
+        if (UNSTORABLE.test(key)) return key;
+        pending.push(item);
+      }
+    }
+  }
+  return undefined;
+}
 const isNonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** Validates an EventBridge envelope; the reason names the first field that is wrong. */
@@ -49,20 +83,18 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   const { version = '0', id, source, account, time, region, resources = [], detail } = raw;
   const detailType = raw['detail-type'];
   if (typeof version !== 'string') return fail('`version` must be a string');
-  if (!isNonEmpty(id)) return fail('`id` must be a non-empty string');
-  if (id.length > MAX_ID_LENGTH) return fail(`\`id\` must be at most ${MAX_ID_LENGTH} characters`);
+  if (typeof id !== 'string' || !EVENT_ID.test(id)) return fail('`id` must be 1 to 128 printable ASCII characters');
   if (!isNonEmpty(source)) return fail('`source` must be a non-empty string');
   if (!isNonEmpty(detailType)) return fail('`detail-type` must be a non-empty string');
   if (typeof account !== 'string' || !ACCOUNT_ID.test(account)) return fail('`account` must be a 12-digit AWS account id');
-  if (typeof time !== 'string' || !ISO_TIMESTAMP.test(time) || Number.isNaN(Date.parse(time))) {
-    return fail('`time` must be an ISO 8601 timestamp');
-  }
+  if (typeof time !== 'string' || !isStorableTime(time)) return fail('`time` must be an ISO 8601 timestamp of a real date');
   if (!isNonEmpty(region)) return fail('`region` must be a non-empty string');
   if (!Array.isArray(resources) || !resources.every((r) => typeof r === 'string')) {
     return fail('`resources` must be an array of strings');
   }
   const detailObject = asObject(detail);
   if (!detailObject) return fail('`detail` must be a JSON object');
+  if (unstorableText(raw) !== undefined) return fail('the event holds a NUL character or an unpaired UTF-16 surrogate');
 
   return {
     ok: true,
@@ -99,10 +131,12 @@ export function toAccountEvent(envelope: AwsEventEnvelope): AccountEvent {
   const isFinding = envelope['detail-type'] === GUARDDUTY_FINDING;
   return {
     eventId: envelope.id,
+    account: envelope.account,
     source: envelope.source,
     detailType: envelope['detail-type'],
     region: envelope.region,
-    time: envelope.time,
+    // To the millisecond, in UTC: what PostgreSQL gives back and pages of events are keyed by.
+    time: new Date(envelope.time).toISOString(),
     eventName: isFinding ? asString(detail.type) : asString(detail.eventName),
     actor: isFinding ? asString(pathOf(detail, 'resource', 'accessKeyDetails', 'userName')) : cloudTrailActor(detail),
     sourceIp: isFinding ? guardDutyRemoteIp(detail) : asString(detail.sourceIPAddress),

@@ -21,6 +21,8 @@ export interface AwsEventEnvelope {
 /** What Sentinel keeps of an event and what detections read: the envelope's fields, and the actor's where it has one. */
 export interface AccountEvent {
   eventId: string;
+  /** The AWS account the event is of (the envelope's; the ingesting key's account, checked). */
+  account: string;
   source: string;
   detailType: string;
   region: string;

@@ -62,7 +62,7 @@ describe('POST /accounts/{account_id}/verify', () => {
     // Verifying an ACTIVE account again is idempotent: the same first scan.
     const again = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
     expect(again.body).toEqual(res.body);
-  });
+  }, 180_000); // the whole script, event forwarder included, is some thirty AWS CLI commands against moto
 
   it('answers 422 with an actionable reason while the role is missing, keeps PENDING, and verifies later', async () => {
     const owner = await signupAndLogin(ctx);
@@ -115,13 +115,14 @@ describe('POST /accounts/{account_id}/scan', () => {
     const res = await ctx.http.post(`/accounts/${awsAccountId}/scan`).set(owner.auth).expect(202);
     expect(res.body).toEqual({ message: expect.any(String), execution_arn: expect.stringMatching(ARN) });
     const scanId = ARN.exec(res.body.execution_arn)![2]!;
+    // Behind the first scan, each a full read of the moto account: on a loaded machine a minute or more.
     await waitFor(async () => {
       const row = await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst();
       return row?.status === 'succeeded';
-    });
+    }, 150_000);
     const row = await ctx.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
     expect(row.trigger).toBe('manual');
-  });
+  }, 180_000);
 
   it('rate limits manual scans per the plan with 429 and Retry-After', async () => {
     // The solo plan allows a few manual scans an hour per account; the first test used one.

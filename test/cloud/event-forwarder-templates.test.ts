@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import {
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import {
-  type AwsFront, customerAccount, type CustomerAccount, MOTO_ACCOUNT_ID, motoEndpoint, randomExternalId, startAwsFront,
+  type AwsFront, customerAccount, type CustomerAccount, MOTO_ACCOUNT_ID, queryError, randomExternalId, runAsCustomer, startAwsFront,
 } from '../helpers/aws';
 import { type HclResources, parseHcl } from '../helpers/role-definitions';
 
@@ -111,36 +111,6 @@ describe('forwarder Terraform, read by python-hcl2', () => {
   });
 });
 
-/**
- * Runs a script with the AWS CLI as the customer, as runAsCustomer (test/helpers/aws.ts) does, but without blocking
- * this process (where the recording front answers), at an endpoint of choice, and with time for the dozens of CLI
- * calls of the forwarder.
- */
-async function runScript({ customer, script, endpoint }: { customer: CustomerAccount; script: string; endpoint: string }): Promise<string> {
-  const child = spawn('bash', ['-c', script], {
-    // Not a pipe: bash reads ~/.bashrc when its stdin is a socket.
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: `${path.join(PROJECT_ROOT, '.tools/venv/bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      AWS_ACCESS_KEY_ID: customer.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: customer.credentials.secretAccessKey,
-      AWS_SESSION_TOKEN: customer.credentials.sessionToken,
-      AWS_DEFAULT_REGION: GLOBAL_EVENTS_REGION,
-      AWS_ENDPOINT_URL: endpoint,
-      AWS_CONFIG_FILE: '/dev/null',
-      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  const timeout = setTimeout(() => child.kill('SIGTERM'), 240_000);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, sig) => resolve([c, sig])));
-  clearTimeout(timeout);
-  if (code !== 0) throw new Error(`script exited with ${code ?? signal}:\n${stderr}`);
-  return stdout;
-}
 
 /** What EventBridge holds in a region, read back with the AWS CLI. */
 interface RegionState {
@@ -162,8 +132,8 @@ for rule in $(aws events list-rules --region ${region} --query 'Rules[].Name' --
   aws events list-targets-by-rule --region ${region} --rule "$rule" --query "{Rule: '$rule', Targets: Targets}"
 done
 `;
-  const output = await runScript({ customer, script, endpoint: motoEndpoint() });
-  const [connection, destination, rules, ...targets] = output.split(/^---$/m).map((part) => JSON.parse(part));
+  const output = await runAsCustomer({ customer, script });
+  const [connection, destination, rules, ...targets] = output.split(/^---$/m).map((part: string) => JSON.parse(part));
   return {
     connection,
     destination,
@@ -179,7 +149,7 @@ describe('forwarder CLI script on moto', () => {
   let forwarderRoleArn: string;
   const before: Record<string, RegionState> = {};
 
-  const runThroughFront = (script: string, inRegions: string[]) => runScript({
+  const runThroughFront = (script: string, inRegions: string[]) => runAsCustomer({
     customer, endpoint: front.endpoint, script: `${REGIONS_VARIABLE}='${inRegions.join(' ')}'\n${script}`,
   });
 
@@ -241,7 +211,9 @@ describe('forwarder CLI script on moto', () => {
   it('runs again in place: a new key and endpoint update the connection and the API destination, nothing is duplicated', async () => {
     const again = { endpoint: `https://events.sentinel.example.com${EVENT_INGEST_PATH}`, apiKey: newKey() };
     await runThroughFront(`set -euo pipefail\n${forwarderCliScript(again)}`, ['eu-west-1']);
-    expect(sentKeys('UpdateConnection')).toEqual({ 'eu-west-1': { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: again.apiKey } });
+    // us-east-1 is always among the regions: the global services deliver their events there only.
+    const key = { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: again.apiKey };
+    expect(sentKeys('UpdateConnection')).toEqual({ [GLOBAL_EVENTS_REGION]: key, 'eu-west-1': key });
     const after = await readRegion(customer, 'eu-west-1');
     const previous = before['eu-west-1']!;
     expect(after.connection!.ConnectionArn).toBe(previous.connection!.ConnectionArn);
@@ -249,6 +221,20 @@ describe('forwarder CLI script on moto', () => {
     expect(after.destination!.InvocationEndpoint).toBe(again.endpoint);
     expect(after.rules.map((r) => r.Name).sort()).toEqual(previous.rules.map((r) => r.Name).sort());
     expect(after.targets).toEqual(previous.targets);
+  }, 240_000);
+
+  it('stops, setting up nothing more, when the account\'s regions cannot be listed', async () => {
+    front.answer = (req) => (req.service === 'ec2' && req.operation === 'DescribeRegions'
+      ? queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' })
+      : undefined);
+    try {
+      const before = front.requests.length;
+      const run = runAsCustomer({ customer, endpoint: front.endpoint, script: `unset ${REGIONS_VARIABLE}\nset -euo pipefail\n${forwarderCliScript(forwarder)}` });
+      await expect(run).rejects.toThrow(/UnauthorizedOperation|not authorized/);
+      expect(front.requests.slice(before).filter((r) => r.service === 'events')).toEqual([]);
+    } finally {
+      front.answer = () => undefined;
+    }
   }, 240_000);
 });
 

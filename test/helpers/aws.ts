@@ -68,9 +68,11 @@ export async function createRole({ customer, roleName, trustPolicy }: { customer
  * Runs a shell script with the AWS CLI as the customer would, against moto. Throws with its stderr on failure. Not
  * spawnSync: a suite's in-process worker must keep answering its workflow tasks while the script runs.
  */
-export async function runAsCustomer({ script, customer }: { script: string; customer: CustomerAccount }): Promise<string> {
+export async function runAsCustomer({ script, customer, endpoint = motoEndpoint() }: {
+  script: string; customer: CustomerAccount; endpoint?: string;
+}): Promise<string> {
   const child = spawn('bash', ['-c', script], {
-    timeout: 120_000,
+    timeout: 240_000,
     // Not a pipe: bash reads ~/.bashrc when its stdin is a socket, which is what Node's pipes are.
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -82,7 +84,7 @@ export async function runAsCustomer({ script, customer }: { script: string; cust
       // The event forwarder in the test region only: moto lists every AWS region, and its many calls per region are
       // the forwarder suite's to check (test/cloud/event-forwarder-templates.test.ts).
       [REGIONS_VARIABLE]: REGION,
-      AWS_ENDPOINT_URL: motoEndpoint(),
+      AWS_ENDPOINT_URL: endpoint,
       AWS_CONFIG_FILE: '/dev/null',
       AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
     },

@@ -111,7 +111,10 @@ describe('forwarder CLI script', () => {
     expect(script).toContain('aws iam create-role --role-name SentinelEventForwarder');
     expect(script).toContain(`--assume-role-policy-document '${JSON.stringify(forwarderTrustPolicy())}'`);
     expect(script).toContain(`--policy-document '${JSON.stringify(forwarderPolicy())}'`);
-    expect(script).toContain(`for region in \${${REGIONS_VARIABLE}:-$(aws ec2 describe-regions --query 'Regions[].RegionName' --output text)}; do`);
+    expect(script).toContain(`regions=\${${REGIONS_VARIABLE}:-}`);
+    expect(script).toContain(`regions=$(aws ec2 describe-regions --region ${GLOBAL_EVENTS_REGION} --query 'Regions[].RegionName' --output text)`);
+    expect(script).toContain(`*) regions="${GLOBAL_EVENTS_REGION} $regions" ;;`);
+    expect(script).toContain('for region in $regions; do');
     expect(script).toContain(`--name ${CONNECTION_NAME}`);
     expect(script).toContain(`--name ${API_DESTINATION_NAME}`);
     expect(script).toContain(`sentinel_event_destination='{"InvocationEndpoint":"${forwarder.endpoint}"}'`);
@@ -137,6 +140,8 @@ describe('forwarder CloudFormation template', () => {
     expect(parsed.AWSTemplateFormatVersion).toBe('2010-09-09');
     expect(parsed.Parameters[FORWARDER_PARAMETERS.apiKey]).toMatchObject({ Type: 'String', NoEcho: true, MinLength: 32 });
     expect(new RegExp(`^(?:${parsed.Parameters[FORWARDER_PARAMETERS.apiKey].AllowedPattern})$`).test(forwarder.apiKey)).toBe(true);
+    const endpoint = new RegExp(`^(?:${parsed.Parameters[FORWARDER_PARAMETERS.endpoint].AllowedPattern})$`);
+    expect([endpoint.test(forwarder.endpoint), endpoint.test('http://sentinel.example.com/ingest/aws/events')]).toEqual([true, false]);
     expect(parsed.Parameters[FORWARDER_PARAMETERS.endpoint]).toMatchObject({ Type: 'String' });
     expect(parsed.Parameters[FORWARDER_PARAMETERS.roleArn]).toMatchObject({ Type: 'String', Default: '' });
     expect(parsed.Conditions[CREATE_ROLE_CONDITION]).toEqual({ 'Fn::Equals': [{ Ref: FORWARDER_PARAMETERS.roleArn }, ''] });

@@ -303,6 +303,22 @@ describe('saveScanResult', () => {
       expect((await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.check_id)).toEqual(['exposure.sg_ssh_open']);
     });
 
+    it('are not settled by a scan that began reading before the event, nor by one that could not read the resource', async () => {
+      const account = await newAccount();
+      await scan(account, '2026-11-22T00:00:00Z', []);
+      const opened = await eventSignal(account, 'event.security_group_admin_port_opened', 'sg-7', '2026-11-22T01:00:00Z');
+      // Began reading a minute before the event was taken: it read the group as it was before.
+      await scan(account, '2026-11-22T00:59:00Z', []);
+      expect(await resolvedAt(opened)).toBeNull();
+      // Could not read the group's region for one of the confirming checks.
+      await scan(account, '2026-11-22T02:00:00Z', [], {
+        coverage: { unread: { 'exposure.sg_rdp_open': [{ kind: 'region', scope: 'global', reason: 'SCP' }] } },
+      });
+      expect(await resolvedAt(opened)).toBeNull();
+      await scan(account, '2026-11-22T03:00:00Z', []);
+      expect(await resolvedAt(opened)).toEqual(new Date('2026-11-22T03:00:00Z'));
+    });
+
     it('that no scan can see stay open for the review period, and count in the score meanwhile', async () => {
       const account = await newAccount();
       await scan(account, '2026-11-01T00:00:00Z', []);
@@ -327,7 +343,50 @@ describe('saveScanResult', () => {
       const after = await database.db.selectFrom('accounts').selectAll().where('id', '=', account).executeTakeFirstOrThrow();
       expect(after).toMatchObject({
         checks_scan_id: full.scanId, coverage_evaluated: before.coverage_evaluated, coverage_total: before.coverage_total, current_srs: full.saved.srs,
+        last_successful_scan_at: before.last_successful_scan_at,
       });
+    });
+
+    it('the probable-compromise signal is opened by a scan whose spend spike completes an access event of the day', async () => {
+      const account = await newAccount();
+      const initial = await scan(account, '2026-11-24T00:00:00Z', [finding('billing.daily_spend_spike', 'daily-spend', 'HIGH')]);
+      await database.db.updateTable('scans').set({ trigger: 'initial' }).where('id', '=', initial.scanId).execute();
+      await database.db.insertInto('account_events').values({
+        account_id: account, event_id: `ev-${account}`, tenant_id: 'ten_1', source: 'aws.iam', detail_type: 'AWS API Call via CloudTrail',
+        event_name: 'CreateAccessKey', region: 'us-east-1', event_time: new Date('2026-11-24T05:00:00Z'), actor: 'arn:aws:iam::1:user/mallory',
+        source_ip: '198.51.100.7', detections: ['event.access_key_created'], detail: JSON.stringify({}),
+      }).execute();
+      const compound = () => database.db.selectFrom('signals').selectAll().where('account_id', '=', account)
+        .where('check_id', '=', 'event.probable_compromise').execute();
+      // A scan that opens nothing new: the spike of the first scan was there before Sentinel looked.
+      await scan(account, '2026-11-24T06:00:00Z', [finding('billing.daily_spend_spike', 'daily-spend', 'HIGH')]);
+      expect(await compound()).toEqual([]);
+      // A GPU instance found now completes the pair.
+      const { scanId, saved } = await scan(account, '2026-11-24T07:00:00Z', [
+        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'), finding('threat.gpu_instance_running', 'i-0gpu', 'HIGH', 'us-east-1'),
+      ]);
+      const [opened, ...more] = await compound();
+      expect(more).toEqual([]);
+      expect(opened).toMatchObject({ severity: 'CRITICAL', first_scan_id: scanId, resolved_at: null });
+      expect(opened!.description).toContain('by arn:aws:iam::1:user/mallory');
+      expect(saved.srs).toBe(Math.round(100 * 0.8 * 0.8 * 0.55));
+      // The next scan finding another indicator leaves the one signal open.
+      await scan(account, '2026-11-24T08:00:00Z', [
+        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'), finding('threat.gpu_instance_running', 'i-0gpu', 'HIGH', 'us-east-1'),
+        finding('threat.gpu_instance_running', 'i-1gpu', 'HIGH', 'us-east-1'),
+      ]);
+      expect(await compound()).toHaveLength(1);
+    });
+
+    it('a targeted rescan gives no score to an account its full scans could not score', async () => {
+      const account = await newAccount();
+      await scan(account, '2026-11-23T00:00:00Z', [], { coverage: { scored: false } });
+      const notRead = CATALOG.map((c) => c.id).filter((id) => !id.startsWith('exposure.sg_'));
+      const targeted = await scan(account, '2026-11-23T01:00:00Z', [], { targeted: true, coverage: { notEvaluated: notRead } });
+      expect(targeted.saved.srs).toBeNull();
+      const row = await database.db.selectFrom('accounts').select(['current_srs', 'last_successful_scan_at']).where('id', '=', account).executeTakeFirstOrThrow();
+      expect(row).toEqual({ current_srs: null, last_successful_scan_at: null });
+      expect(await database.db.selectFrom('score_history').select('day').where('account_id', '=', account).execute()).toEqual([]);
     });
   });
 });

@@ -1,4 +1,6 @@
-import { notEvaluatedLabel } from '../../activities/scan-metrics';
+import { countNotEvaluated, notEvaluatedLabel } from '../../activities/scan-metrics';
+import { OUTSIDE_TARGETED_SCAN } from '../../domain/inventory';
+import { registry } from '../../observability/metrics';
 import { ReadFailure } from '../../cloud/aws/collectors/failures';
 
 // The reasons a check is not evaluated are sentences; the metric's label is one of four words, whatever the sentence.
@@ -21,5 +23,19 @@ describe('notEvaluatedLabel', () => {
     expect(notEvaluatedLabel('AWS Health needs a Business or Enterprise support plan')).toBe('unsubscribed');
     expect(notEvaluatedLabel(null)).toBe('failed');
     expect(notEvaluatedLabel('Not read.')).toBe('failed');
+  });
+});
+
+describe('countNotEvaluated', () => {
+  it('counts the checks a scan could not read, not those a targeted rescan left out on purpose', async () => {
+    const failedCount = async () => (await registry.getSingleMetric('sentinel_checks_not_evaluated_total')!.get()).values
+      .filter((v) => v.labels.reason === 'failed').reduce((sum, v) => sum + v.value, 0);
+    const before = await failedCount();
+    const outcome = (checkId: string, reason: string) => ({ checkId, status: 'not_evaluated' as const, failingResources: 0, reason, unread: [] });
+    countNotEvaluated({
+      findings: [], scored: true, coverage: { evaluated: 0, total: 3 },
+      outcomes: [outcome('a', OUTSIDE_TARGETED_SCAN), outcome('b', OUTSIDE_TARGETED_SCAN), outcome('c', 'Not read.')],
+    }, undefined);
+    expect(await failedCount()).toBe(before + 1);
   });
 });

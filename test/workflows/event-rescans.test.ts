@@ -95,4 +95,21 @@ describe('targeted rescans after events', () => {
       expect((await scansInHistory(handle)).map((s) => s.trigger)).toEqual(['initial']);
     });
   });
+
+  it('hands over to a new run between scans once events have filled the run, carrying the waiting rescan and the scan slot', async () => {
+    await h.withActiveAccount(async (handle) => {
+      const before = await handle.query(stateQuery);
+      const firstRun = (await handle.describe()).runId;
+      for (let n = 0; n < 3; n += 1) await told(handle, n, ['s3']);
+      const latest = h.env.client.workflow.getHandle(handle.workflowId);
+      await waitFor(async () => (await latest.describe()).runId !== firstRun);
+      const after = await latest.query(stateQuery);
+      expect(after.pendingRescan?.groups).toEqual(['s3']);
+      expect(after.nextScheduledScanAt).toBe(before.nextScheduledScanAt);
+      expect(after.scansCompleted).toBe(1);
+      // The carried rescan runs in the new run.
+      await h.env.sleep(EVENT_RESCAN_MAX_WAIT_MS);
+      await waitFor(async () => (await latest.query(stateQuery)).scansCompleted === 2);
+    }, { maxEventSignalsPerRun: 3 });
+  });
 });

@@ -1,37 +1,15 @@
 import type { AttachedPolicy, GetAccountAuthorizationDetailsCommandOutput, PolicyDetail } from '@aws-sdk/client-iam';
 import type { IamGroup, IamRole, IamUser } from '../../../domain/inventory';
+import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../../../domain/admin-policies';
 import { parsePolicyDocument } from '../trust-policy';
 
-// Which users and roles hold administrator access, from the pages of GetAccountAuthorizationDetails. A statement
-// is administrator-equivalent when it allows, on Resource `*`:
-// - every action (`*`, `*:*`);
-// - every IAM action (`iam:*`): with it an identity grants itself anything else;
-// - everything but a list (`NotAction`) that does not take IAM out (PowerUserAccess takes out `iam:*`, so it is
-//   not; a NotAction of `s3:DeleteBucket` alone leaves IAM, hence everything, in reach).
-// through an attached managed policy (AWS's AdministratorAccess and IAMFullAccess, or a customer policy whose
-// default version says so), an inline policy or, for users, a group's policies. Deny statements, conditions and
-// permissions boundaries are not weighed: an identity granted that much is reported as such.
-
-const AWS_ADMIN_POLICIES = new Set(['AdministratorAccess', 'IAMFullAccess']);
-const AWS_MANAGED = /^arn:aws[\w-]*:iam::aws:policy\/(?:.*\/)?([^/]+)$/;
-const EVERYTHING = new Set(['*', '*:*']);
-const ALL_OF_IAM = new Set([...EVERYTHING, 'iam:*']);
-
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-const lower = (v: unknown[]) => v.filter((a): a is string => typeof a === 'string').map((a) => a.toLowerCase());
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+// Which users and roles hold administrator access (what counts: domain/admin-policies.ts), from the pages of
+// GetAccountAuthorizationDetails: through an attached managed policy (AWS's, or a customer policy whose default
+// version grants it), an inline policy or, for users, a group's policies.
 
 export function grantsAdministrator(rawDocument: string | undefined): boolean {
-  const document = parsePolicyDocument(rawDocument ?? '');
-  return list(document?.Statement).filter(isObject).some((s) => {
-    if (s.Effect !== 'Allow' || !list(s.Resource).includes('*')) return false;
-    if (s.NotAction !== undefined) return !lower(list(s.NotAction)).some((a) => ALL_OF_IAM.has(a));
-    return lower(list(s.Action)).some((a) => ALL_OF_IAM.has(a));
-  });
+  return documentGrantsAdministrator(parsePolicyDocument(rawDocument ?? ''));
 }
-
-/** The name of an AWS managed policy (`arn:aws:iam::aws:policy/[path/]Name`), or undefined for a customer one. */
-const awsManagedName = (arn: string | undefined) => AWS_MANAGED.exec(arn ?? '')?.[1];
 
 interface Grants {
   attached: string[];

@@ -32,9 +32,22 @@ describe('probableCompromise', () => {
     expect(probableCompromise([spendSpike(20), newKey(2)], NOW)?.indicators.map((i) => i.kind)).toEqual(['access', 'spend']);
   });
 
-  it('lists every indicator of the window, newest first, whatever the order given', () => {
+  it('lists each indicator of the window once (its newest sighting), newest first, whatever the order given', () => {
     const result = probableCompromise([gpu(10), newKey(2), spendSpike(23), newKey(0), gpu(5)], NOW);
-    expect(result?.indicators.map((i) => i.at)).toEqual([0, 2, 5, 10, 23].map(hoursBefore));
+    expect(result?.indicators.map((i) => i.at)).toEqual([0, 5, 23].map(hoursBefore));
+    const elsewhere = { ...gpu(7), region: 'sa-east-1' };
+    expect(probableCompromise([gpu(5), elsewhere, newKey(1)], NOW)?.indicators).toHaveLength(3);
+  });
+
+  it('lists the ten newest indicators in its detail and counts the rest', () => {
+    const keys = Array.from({ length: 14 }, (_, i) => ({ ...newKey(i + 1), resource: `AKIA${i}` }));
+    const detail = probableCompromise([...keys, gpu(0)], NOW)?.finding.detail ?? '';
+    expect(detail.split('; ')).toHaveLength(10);
+    expect(detail).toMatch(/\(and 5 more\)\.$/);
+  });
+
+  it('takes an indicator a few seconds ahead of now (clock skew) as now', () => {
+    expect(probableCompromise([{ ...newKey(0), at: new Date(Date.parse(NOW) + 20_000).toISOString() }, gpu(1)], NOW)).not.toBeNull();
   });
 
   it('does not fire on access alone, nor on compute and spend alone', () => {

@@ -52,6 +52,8 @@ const EXPECTED: Record<string, string[]> = {
   'put-event-selectors-no-management.json': ['event.cloudtrail_weakened'],
   'guardduty-delete-detector.json': ['event.guardduty_disabled'],
   'guardduty-disassociate.json': ['event.guardduty_disabled'],
+  'guardduty-update-detector-suspend.json': ['event.guardduty_disabled'],
+  'guardduty-update-detector-frequency.json': [],
   'sg-open-ssh.json': ['event.security_group_admin_port_opened'],
   'sg-open-ipv6-postgres.json': ['event.security_group_database_port_opened'],
   'sg-open-https.json': [],
@@ -59,6 +61,9 @@ const EXPECTED: Record<string, string[]> = {
   'put-bucket-acl-public.json': ['event.s3_bucket_made_public'],
   'delete-public-access-block.json': ['event.s3_bucket_made_public'],
   'delete-account-public-access-block.json': ['event.s3_account_public_access_block_removed'],
+  'put-bucket-public-access-block-off.json': ['event.s3_bucket_made_public'],
+  'put-bucket-public-access-block-partial.json': [],
+  'put-account-public-access-block-off.json': ['event.s3_account_public_access_block_removed'],
   'run-instances-gpu.json': ['event.gpu_instance_launched'],
   'run-instances-unused-region.json': ['event.instance_launched_in_unused_region'],
   'run-instances-failed.json': [],
@@ -99,7 +104,7 @@ describe('event detections on the fixtures', () => {
     expect(findings(eventFrom(raw('create-login-profile.json')))[0]?.resource).toBe('svc-backup');
     expect(findings(eventFrom(raw('attach-admin-policy.json')))[0]?.resource).toBe('user/svc-backup');
     expect(findings(eventFrom(raw('put-inline-admin-policy.json')))).toEqual([
-      { resource: 'role/lambda-exec', detail: 'Inline policy full allowing * on * was put on IAM role lambda-exec.' },
+      { resource: 'role/lambda-exec', detail: 'Inline policy full granting administrator access was put on IAM role lambda-exec.' },
     ]);
     expect(findings(eventFrom(raw('stop-logging.json')))).toEqual([
       { resource: 'management-events', region: 'us-east-1', detail: 'Logging was stopped on trail management-events.' },
@@ -242,6 +247,33 @@ describe('event detection rules', () => {
     expect(ids(event)).toEqual(['event.instance_launched_in_unused_region', 'event.gpu_instance_launched']);
   });
 
+  it('leaves to each member account its own GuardDuty findings and contacts, which its administrator\'s bus also sees', () => {
+    expect(ids(variant('guardduty-finding-high.json', { accountId: '210987654321' }))).toEqual([]);
+    expect(ids(variant('guardduty-finding-high.json', { accountId: '123456789012' }))).toEqual(['event.guardduty_high_severity_finding']);
+    expect(ids(variant('delete-alternate-contact.json', { 'requestParameters.accountId': '210987654321' }))).toEqual([]);
+    expect(ids(variant('delete-alternate-contact.json', { 'requestParameters.accountId': '123456789012' }))).toEqual(['event.alternate_contact_deleted']);
+  });
+
+  it('reads administrator access as the scan does: IAMFullAccess, and inline iam:* or NotAction leaving IAM in', () => {
+    const attach = (policyArn: string) => ids(variant('attach-admin-policy.json', { 'requestParameters.policyArn': policyArn }));
+    expect(attach('arn:aws:iam::aws:policy/IAMFullAccess')).toEqual(['event.admin_policy_attached']);
+    expect(attach('arn:aws:iam::aws:policy/PowerUserAccess')).toEqual([]);
+    const inline = (statement: object) => ids(variant('put-inline-admin-policy.json', {
+      'requestParameters.policyDocument': JSON.stringify({ Version: '2012-10-17', Statement: [statement] }),
+    }));
+    expect(inline({ Effect: 'Allow', Action: 'iam:*', Resource: '*' })).toEqual(['event.admin_policy_attached']);
+    expect(inline({ Effect: 'Allow', NotAction: 's3:DeleteBucket', Resource: '*' })).toEqual(['event.admin_policy_attached']);
+    expect(inline({ Effect: 'Allow', NotAction: ['iam:*', 'organizations:*'], Resource: '*' })).toEqual([]);
+    expect(inline({ Effect: 'Allow', Action: 's3:*', Resource: '*' })).toEqual([]);
+  });
+
+  it('reads a trail that stops recording global service events as weakened', () => {
+    const event = variant('update-trail-weakened.json', {
+      'requestParameters.isMultiRegionTrail': true, 'requestParameters.enableLogFileValidation': true, 'requestParameters.includeGlobalServiceEvents': false,
+    });
+    expect(findings(event)[0]?.detail).toBe('Trail management-events: global service events (IAM, STS, sign-ins) no longer recorded.');
+  });
+
   it('follows the GuardDuty severity, and ignores archived findings', () => {
     expect(findings(variant('guardduty-finding-high.json', { severity: 9.5 }))[0]?.detail).toContain('GuardDuty severity 9.5: CRITICAL');
     expect(ids(variant('guardduty-finding-high.json', { severity: 6.9 }))).toEqual([]);
@@ -250,10 +282,16 @@ describe('event detection rules', () => {
   });
 
   it('never throws on unexpected shapes', () => {
-    const shapes: unknown[] = [null, 'x', 5, [], [null], { items: 'x' }, { items: [null, 5, { x: 1 }] }];
+    // Objects whose toString is no function: String(value) would throw on them.
+    const hostile = { toString: 1, valueOf: 1 };
+    const shapes: unknown[] = [null, 'x', 5, [], [null], { items: 'x' }, { items: [null, 5, { x: 1 }] }, hostile, {
+      ipProtocol: hostile, cidrIp: '0.0.0.0/0', ipPermissions: { items: [{ ipProtocol: hostile, ipRanges: { items: [{ cidrIp: '0.0.0.0/0' }] } }] },
+      PublicAccessBlockConfiguration: hostile, enable: hostile, accountId: hostile,
+    }];
     const names = ['ConsoleLogin', 'CreateUser', 'CreateAccessKey', 'CreateLoginProfile', 'AttachUserPolicy', 'PutRolePolicy',
       'StopLogging', 'UpdateTrail', 'PutEventSelectors', 'DeleteDetector', 'AuthorizeSecurityGroupIngress', 'PutBucketPolicy',
-      'PutBucketAcl', 'RunInstances', 'DeleteAlternateContact'];
+      'PutBucketAcl', 'RunInstances', 'DeleteAlternateContact', 'UpdateDetector', 'PutBucketPublicAccessBlock', 'PutAccountPublicAccessBlock',
+      'constructor', '__proto__', 'toString'];
     const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin'];
     for (const detailType of ['AWS API Call via CloudTrail', 'AWS Console Sign In via CloudTrail', 'GuardDuty Finding']) {
       for (const eventName of names) {
@@ -264,7 +302,7 @@ describe('event detection rules', () => {
               additionalEventData: shape, severity: 9, service: shape, resource: shape,
             };
             const event: AccountEvent = {
-              eventId: 'e', source: `aws.${source}`, detailType, region: 'us-east-1', time: '2026-03-15T00:00:00Z',
+              eventId: 'e', account: '123456789012', source: `aws.${source}`, detailType, region: 'us-east-1', time: '2026-03-15T00:00:00Z',
               eventName, actor: null, sourceIp: null, detail,
             };
             expect(() => detectEvent(event, CONTEXT)).not.toThrow();

@@ -42,7 +42,8 @@ describe('parseEnvelope', () => {
     ['no id', { id: undefined }, '`id`'],
     ['an empty id', { id: '' }, '`id`'],
     ['a numeric id', { id: 7 }, '`id`'],
-    ['an id of 129 characters', { id: 'x'.repeat(129) }, '`id` must be at most 128'],
+    ['an id of 129 characters', { id: 'x'.repeat(129) }, '`id` must be 1 to 128 printable ASCII'],
+    ['an id with a space', { id: 'an id' }, '`id`'],
     ['no source', { source: undefined }, '`source`'],
     ['no detail-type', { 'detail-type': undefined }, '`detail-type`'],
     ['an 11-digit account', { account: '12345678901' }, '`account`'],
@@ -51,6 +52,10 @@ describe('parseEnvelope', () => {
     ['a time that is no timestamp', { time: 'yesterday' }, '`time`'],
     ['a time that is no date', { time: '2026-13-45T99:00:00Z' }, '`time`'],
     ['a date without time', { time: '2026-03-15' }, '`time`'],
+    ['the 30th of February, which JavaScript would roll over into March', { time: '2026-02-30T10:00:00Z' }, '`time`'],
+    ['year 0000', { time: '0000-01-01T00:00:00Z' }, '`time`'],
+    ['a NUL character in the detail', { detail: { eventName: 'Create\u0000User' } }, 'NUL'],
+    ['an unpaired surrogate in a key of the detail', { detail: { ['key\uD800']: 1 } }, 'surrogate'],
     ['no region', { region: undefined }, '`region`'],
     ['resources that are no array', { resources: 'arn:aws:s3:::b' }, '`resources`'],
     ['resources holding a number', { resources: ['arn:aws:s3:::b', 3] }, '`resources`'],
@@ -64,8 +69,15 @@ describe('parseEnvelope', () => {
     if (!parsed.ok) expect(parsed.reason).toContain(reason);
   });
 
-  it('accepts fractional seconds and offsets in the time', () => {
+  it('accepts fractional seconds and offsets in the time, and a detail with any paired surrogates (emoji)', () => {
     expect(parseEnvelope({ ...raw('create-user.json'), time: '2026-03-15T10:02:11.123+02:00' }).ok).toBe(true);
+    expect(parseEnvelope({ ...raw('create-user.json'), time: '2028-02-29T10:00:00Z', detail: { note: 'ok \u{1F600}' } }).ok).toBe(true);
+  });
+
+  it('keeps the time to the millisecond, in UTC: what pages of events are keyed by', () => {
+    const parsed = parseEnvelope({ ...raw('create-user.json'), time: '2026-03-15T10:02:11.123456+02:00' });
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(toAccountEvent(parsed.envelope).time).toBe('2026-03-15T08:02:11.123Z');
   });
 
   it('never throws on garbage', () => {
@@ -78,10 +90,11 @@ describe('toAccountEvent', () => {
   it('keeps the envelope fields, the CloudTrail event name, the caller ARN and source IP', () => {
     expect(eventOf('create-access-key.json')).toEqual({
       eventId: 'c4b3a291-8f7e-4d6c-9b5a-4f3e2d1c0b06',
+      account: '123456789012',
       source: 'aws.iam',
       detailType: 'AWS API Call via CloudTrail',
       region: 'us-east-1',
-      time: '2026-03-15T10:03:40Z',
+      time: '2026-03-15T10:03:40.000Z',
       eventName: 'CreateAccessKey',
       actor: 'arn:aws:iam::123456789012:user/alice',
       sourceIp: '203.0.113.24',
