@@ -1,6 +1,6 @@
 import { checkById } from './checks/catalog';
 import { eventDetection } from './events/catalog';
-import { type Check, type Scenario, type Severity, severityRank } from './checks/types';
+import { type CheckDescription, type Scenario, type Severity, severityRank } from './checks/types';
 
 // The recovery checklist: what to do, in order, about an account's open findings. One step per failing check or
 // event detection (its remediation covers every affected resource), the most urgent first. A healthy account gets a short
@@ -29,11 +29,9 @@ const BASELINE: readonly Omit<RecoveryStep, 'step'>[] = ([
   return { title, description: check.remediation, docs_url: check.docsUrl };
 });
 
-/** A scan check or an event detection (domain/events/): what a step needs of either. */
-type Remediable = Pick<Check, 'id' | 'scenario' | 'title' | 'remediation' | 'docsUrl'>;
 
 interface FailingCheck {
-  check: Remediable;
+  check: CheckDescription;
   severity: Severity;
   resources: number;
 }
@@ -49,7 +47,7 @@ export function recoveryChecklist(openFindings: readonly { checkId: string; seve
   const failing = new Map<string, FailingCheck>();
   for (const { checkId, severity } of openFindings) {
     // A signal of a check since removed from the catalog has no remediation left to show.
-    const check: Remediable | undefined = checkById(checkId) ?? eventDetection(checkId);
+    const check: CheckDescription | undefined = checkById(checkId) ?? eventDetection(checkId);
     if (!check) continue;
     const entry = failing.get(checkId);
     if (!entry) failing.set(checkId, { check, severity, resources: 1 });

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
+import type { AccountEventsTable } from '../tables/events';
 import { type WindowState, windowHit } from './rate-limits';
 import { isoTimestamp } from '../json-sql';
 
@@ -32,20 +33,8 @@ export async function expireEventKeys({ db, accountId, at }: { db: Conn; account
     .where('account_id', '=', accountId).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)])).execute();
 }
 
-export interface NewAccountEvent {
-  account_id: string;
-  event_id: string;
-  tenant_id: string;
-  source: string;
-  detail_type: string;
-  event_name: string | null;
-  region: string;
-  event_time: string;
-  actor: string | null;
-  source_ip: string | null;
-  detections: string[];
-  detail: string;
-}
+/** An event to store: every column but its arrival, which the database stamps. */
+export type NewAccountEvent = Omit<Required<Insertable<AccountEventsTable>>, 'received_at'>;
 
 /**
  * Counts the events in the account's rate-limit window and, if the count stays within `limit`, stores those not

@@ -43,7 +43,8 @@ export interface EvaluationContext {
   now: string;
 }
 
-export interface Check {
+/** What a finding's check says of itself: shown with its signals, in the recovery checklist and the reports. */
+export interface CheckDescription {
   id: string; // e.g. 'iam.root_mfa_disabled'
   scenario: Scenario;
   severity: Severity;
@@ -51,6 +52,9 @@ export interface Check {
   description: string;
   remediation: string;
   docsUrl: string;
+}
+
+export interface Check extends CheckDescription {
   /** The compliance controls the check supports (domain/compliance/); none for most threat and billing checks. */
   controls?: ControlRefs;
   /**

@@ -1,5 +1,5 @@
 import type { PartName } from '../inventory';
-import type { Scenario, Severity } from '../checks/types';
+import type { CheckDescription } from '../checks/types';
 
 // Real-time detection from the account's own event stream (docs/decisions.md, "Events"): the customer's
 // EventBridge forwards CloudTrail management events and GuardDuty findings to POST /ingest/aws/events; each
@@ -75,16 +75,11 @@ export interface EventFinding {
   detail: string;
 }
 
-/** A detection: like a check (domain/checks/types.ts), but it reads one event instead of an inventory. */
-export interface EventDetection {
-  /** `event.<name>`: never a check id, so a scan never mistakes its signals for its own. */
-  id: string;
-  scenario: Scenario;
-  severity: Severity;
-  title: string;
-  description: string;
-  remediation: string;
-  docsUrl: string;
+/**
+ * A detection: described like a check (domain/checks/types.ts), but it reads one event instead of an inventory. Its
+ * id is `event.<name>`: never a check id, so a scan never mistakes its signals for its own.
+ */
+export interface EventDetection extends CheckDescription {
   /** The services a rescan reads to confirm or clear what the event changed; null when no state can (a sign-in). */
   group: ServiceGroup | null;
   /**

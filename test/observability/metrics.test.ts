@@ -164,8 +164,8 @@ describe('/metrics on the API and the worker', () => {
     expect(total(apiMetrics, 'sentinel_aws_events_received', { outcome: 'stored' })).toBe(1);
     expect(total(apiMetrics, 'sentinel_aws_events_received', { outcome: 'duplicate' })).toBe(1);
     expect(total(apiMetrics, 'sentinel_event_signals_opened', { detection: 'event.root_console_sign_in' })).toBe(1);
-    // The rule covers every scenario: the new finding fires it, from the API that took the event.
-    expect(total(apiMetrics, 'sentinel_alert_events_fired')).toBe(1);
+    // The rule covers every scenario: the new finding fires it, from the API that took the event, once it has answered.
+    await waitFor(async () => total((await scrape(api.metricsUrl)).families, 'sentinel_alert_events_fired') === 1);
   });
 
   it('keeps tenant data and secrets out of every label', async () => {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { SEVERITIES } from '../../domain/checks/types';
 import { createTestContext, type TestContext } from '../helpers/context';
-import { launchChromium } from './browser';
+import { launchChromium, watchForErrors } from './browser';
 import { buildDashboard } from './build';
 
 // The built dashboard in a real browser (Debian's Chromium through playwright-core) against the real service on
@@ -50,14 +50,6 @@ async function shoot(page: Page, name: string): Promise<void> {
   const file = path.join(SHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   shots.push(file);
-}
-
-/** The page's console errors and failed requests: a working dashboard has none. */
-function watchForErrors(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${msg.location().url})`); });
-  return problems;
 }
 
 it('takes a new tenant from sign-up to an acknowledged alert', async () => {

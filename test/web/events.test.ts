@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo, Server } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { launchChromium } from './browser';
+import { launchChromium, logIn as logInAt, screenshot, watchForErrors } from './browser';
 import { buildDashboard } from './build';
 
 // The account's event stream in the built dashboard, in Chromium against the real service (Express, PostgreSQL,
@@ -45,29 +45,14 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** The whole page, or the window only (`fullPage: false`: the account overview runs long with the sandbox's findings). */
-async function shoot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage });
-  expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
-}
-
-/** The page's console errors and failed requests: a working dashboard has none. */
-function watchForErrors(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${msg.location().url})`); });
-  return problems;
-}
+/** A screenshot into this suite's folder (test-results/). */
+const shoot = (page: Page, name: string, options?: { fullPage?: boolean }) => screenshot(page, SHOTS, name, options);
 
 async function logIn(page: Page, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
-  await page.goto(`${base}/app/login`);
-  const form = page.getByRole('form', { name: 'Log in' });
-  await form.getByLabel('E-mail').fill(user.email);
-  await form.getByLabel('Password').fill(user.password);
-  await form.getByRole('button', { name: 'Log in' }).click();
+  await logInAt(page, base, user);
   await page.waitForURL(`${base}/app`);
 }
+
 
 /** A fixture envelope (test/fixtures/aws-events) as a new event of the account, `minutesAgo` before now. */
 function fixtureEvent(name: string, minutesAgo: number): Record<string, unknown> & { id: string } {

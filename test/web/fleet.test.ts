@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import type { AddressInfo, Server } from 'node:net';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -7,7 +7,7 @@ import { newId } from '../../domain/ids';
 import type { MemberAwsStatus, MemberState } from '../../domain/organizations';
 import { TEST_CREDENTIALS } from '../helpers/aws';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { launchChromium } from './browser';
+import { launchChromium, logIn as logInAt, screenshot, watchForErrors } from './browser';
 import { buildDashboard } from './build';
 
 // The fleet pages of the built dashboard in Chromium against the real service (Express, PostgreSQL, Temporal, the
@@ -45,27 +45,10 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function shoot(page: Page, name: string): Promise<void> {
-  const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
-}
+/** A screenshot into this suite's folder (test-results/). */
+const shoot = (page: Page, name: string, options?: { fullPage?: boolean }) => screenshot(page, SHOTS, name, options);
+const logIn = (page: Page, user: Pick<TestUser, 'email' | 'password'>) => logInAt(page, base, user);
 
-/** The page's console errors and failed requests: a working dashboard has none. */
-function watchForErrors(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${msg.location().url})`); });
-  return problems;
-}
-
-async function logIn(page: Page, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
-  await page.goto(`${base}/app/login`);
-  const form = page.getByRole('form', { name: 'Log in' });
-  await form.getByLabel('E-mail').fill(user.email);
-  await form.getByLabel('Password').fill(user.password);
-  await form.getByRole('button', { name: 'Log in' }).click();
-}
 
 const ago = (ms: number) => new Date(Date.now() - ms);
 const day = (daysAgo: number) => ago(daysAgo * DAY).toISOString().slice(0, 10);
