@@ -34,7 +34,7 @@ export interface BatchAccount {
 }
 
 /** A batch left over this long is the schedule's: the ingesting request's own dispatch has had its chance. */
-export const BATCH_LEFT_OVER_SECONDS = 30;
+const BATCH_LEFT_OVER_SECONDS = 30;
 /** Accounts one schedule run takes on (the next run, a minute later, takes the rest). */
 const ACCOUNTS_PER_RUN = 500;
 

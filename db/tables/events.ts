@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { Generated } from 'kysely';
 import type { Json } from './accounts';
 import type { CreatedAt, Timestamp } from './identity';
 
@@ -28,7 +28,6 @@ export interface AccountEventsTable {
   detail: Json<Record<string, unknown>>;
   received_at: Generated<Timestamp>;
 }
-export type AccountEventRow = Selectable<AccountEventsTable>;
 
 export interface EventBatchesTable {
   id: string;

@@ -314,7 +314,7 @@ describe('GET /accounts/{account_id}/events', () => {
 });
 
 describe('rate limit and bursts', () => {
-  it('refuses events past the account\'s minute with 429 and Retry-After, storing none of them; the workflow hears of each batch once', async () => {
+  it('refuses events past the account\'s minute with 429 and Retry-After, storing none of them; every batch is acted on', async () => {
     await ctx.db.deleteFrom('rate_limits').execute();
     const before = await storedEvents();
     let sent = 0;

@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import type { AddressInfo, Server } from 'node:net';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { SEVERITIES } from '../../domain/checks/types';
-import { createTestContext, type TestContext } from '../helpers/context';
-import { launchChromium, watchForErrors } from './browser';
-import { buildDashboard } from './build';
+import { type TestContext } from '../helpers/context';
+import { watchForErrors } from './browser';
+import { type DashboardSuite, startDashboardSuite } from './suite';
 
 // The built dashboard in a real browser (Debian's Chromium through playwright-core) against the real service on
 // loopback: Express with the real worker on the Temporal dev server, PostgreSQL, and the sandbox cloud. A new
@@ -23,28 +22,18 @@ const PASSWORD = 'a-long-dashboard-password';
 const DAY_MS = 86_400_000;
 
 let ctx: TestContext;
-let server: Server;
 let browser: Browser;
 let base: string;
 const shots: string[] = [];
+let suite: DashboardSuite;
 
 beforeAll(async () => {
-  rmSync(SHOTS, { recursive: true, force: true });
-  mkdirSync(SHOTS, { recursive: true });
-  await buildDashboard();
   const exportsDir = path.join(process.env.TEST_SCRATCH_DIR as string, 'dashboard-exports');
-  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
-  server = ctx.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  suite = await startDashboardSuite({ shots: SHOTS, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
+  ({ ctx, base, browser } = suite);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await ctx?.close();
-});
+afterAll(() => suite?.close());
 
 async function shoot(page: Page, name: string): Promise<void> {
   const file = path.join(SHOTS, `${name}.png`);

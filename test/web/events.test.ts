@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import type { AddressInfo, Server } from 'node:net';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { launchChromium, logIn as logInAt, screenshot, watchForErrors } from './browser';
-import { buildDashboard } from './build';
+import { addUserWithRole, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { logIn as logInAt, screenshot, watchForErrors } from './browser';
+import { type DashboardSuite, startDashboardSuite } from './suite';
 
 // The account's event stream in the built dashboard, in Chromium against the real service (Express, PostgreSQL,
 // the Temporal dev server with a real worker, the sandbox cloud). An owner connects a sandbox account: the connect
@@ -24,26 +23,16 @@ const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'aws-events');
 const MINUTE = 60_000;
 
 let ctx: TestContext;
-let server: Server;
 let browser: Browser;
 let base: string;
+let suite: DashboardSuite;
 
 beforeAll(async () => {
-  rmSync(SHOTS, { recursive: true, force: true });
-  mkdirSync(SHOTS, { recursive: true });
-  await buildDashboard();
-  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox' } });
-  server = ctx.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  suite = await startDashboardSuite({ shots: SHOTS, config: { CLOUD_PROVIDER: 'sandbox' } });
+  ({ ctx, base, browser } = suite);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await ctx?.close();
-});
+afterAll(() => suite?.close());
 
 /** A screenshot into this suite's folder (test-results/). */
 const shoot = (page: Page, name: string, options?: { fullPage?: boolean }) => screenshot(page, SHOTS, name, options);

@@ -1,14 +1,12 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import type { AddressInfo, Server } from 'node:net';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
 import { newId } from '../../domain/ids';
 import type { MemberAwsStatus, MemberState } from '../../domain/organizations';
 import { TEST_CREDENTIALS } from '../helpers/aws';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { launchChromium, logIn as logInAt, screenshot, watchForErrors } from './browser';
-import { buildDashboard } from './build';
+import { addUserWithRole, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { logIn as logInAt, screenshot, watchForErrors } from './browser';
+import { type DashboardSuite, startDashboardSuite } from './suite';
 
 // The fleet pages of the built dashboard in Chromium against the real service (Express, PostgreSQL, Temporal, the
 // AWS provider on moto): a tenant's accounts, scores, findings, scans and an AWS Organization are written straight
@@ -23,27 +21,17 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 let ctx: TestContext;
-let server: Server;
 let browser: Browser;
 let base: string;
+let suite: DashboardSuite;
 
 beforeAll(async () => {
-  rmSync(SHOTS, { recursive: true, force: true });
-  mkdirSync(SHOTS, { recursive: true });
-  await buildDashboard();
   // The template bucket is created only once the first connect has shown the dashboard without a published template.
-  ctx = await createTestContext({ withWorker: true, config: { CLOUDFORMATION_TEMPLATE_BUCKET: TEMPLATE_BUCKET } });
-  server = ctx.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  suite = await startDashboardSuite({ shots: SHOTS, config: { CLOUDFORMATION_TEMPLATE_BUCKET: TEMPLATE_BUCKET } });
+  ({ ctx, base, browser } = suite);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await ctx?.close();
-});
+afterAll(() => suite?.close());
 
 /** A screenshot into this suite's folder (test-results/). */
 const shoot = (page: Page, name: string, options?: { fullPage?: boolean }) => screenshot(page, SHOTS, name, options);
