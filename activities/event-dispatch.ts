@@ -69,7 +69,10 @@ export async function dispatchEventBatches(deps: DispatchDeps, account: BatchAcc
   for (const batch of batches.filter((b) => b.signals_opened > 0)) {
     const source = { kind: 'events' as const, id: batch.id };
     const deliveries = await evaluateAlertRules({ db, log, tenantId: account.tenant_id, accountId: account.id, source });
-    await Promise.all(deliveries.map((d) => startDelivery(deps, account, d.deliveryId)));
+    // Every start ends before the run does, so no call of a run that failed is still going when it is over.
+    const started = await Promise.allSettled(deliveries.map((d) => startDelivery(deps, account, d.deliveryId)));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
   }
   const groups = [...new Set(batches.flatMap((b) => b.groups as ServiceGroup[]))];
   // Only an active account scans; a pending one is read in full by its first scan anyway.

@@ -13,11 +13,12 @@ import { startMetricsServer } from '../observability/metrics-server';
 import { startTracing, temporalClientInterceptors } from '../observability/tracing';
 import { createApp } from './app';
 import { CallerCache } from './caller-cache';
+import { eventDispatchesSettled } from './services/event-dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 // API process. One Temporal connection and one Postgres pool for the whole process; SIGTERM / SIGINT stop
-// accepting connections, let in-flight requests finish, then close both.
+// accepting connections, let in-flight requests (and the event dispatches they began) finish, then close both.
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ level: config.logLevel, name: 'api' });
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
   const callers = new CallerCache({ url: config.database.url, log });
   await callers.start();
   const templates = createTemplatePublisher(config.cloud);
-  const app = createApp({ db, config, log, temporal, cloud, mailer, storage, callers, templates });
+  const deps = { db, config, log, temporal, cloud, mailer, storage, callers, templates };
+  const app = createApp(deps);
   const server = app.listen(config.http.port, config.http.host, () => {
     // The bound port: PORT=0 picks a free one.
     log.info({ url: `http://${config.http.host}:${(server.address() as AddressInfo).port}` }, 'api listening');
@@ -51,6 +53,8 @@ async function main(): Promise<void> {
     server.close(async () => {
       await metrics.close();
       await callers.close();
+      // Events answered just now are still being acted on; what does not end in time the schedule takes.
+      await Promise.race([eventDispatchesSettled(deps), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
       await connection.close().catch(() => undefined);
       mailer.close();
       await db.destroy();

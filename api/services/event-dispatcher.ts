@@ -9,26 +9,28 @@ import type { AppDeps } from '../context';
 
 interface AccountRun {
   again: boolean;
+  done: Promise<void>;
 }
 
-// Per set of dependencies: a test may build apps with other deps in the same process.
-const runsByDeps = new WeakMap<AppDeps, Map<string, AccountRun>>();
+// Per Temporal client, which is one per process (each request's deps are a copy with its own logger); a test may
+// build an app on another client in the same process.
+const runsByClient = new WeakMap<AppDeps['temporal'], Map<string, AccountRun>>();
 
 export function dispatchAfterAnswer(deps: AppDeps, account: BatchAccount): void {
-  let runs = runsByDeps.get(deps);
+  let runs = runsByClient.get(deps.temporal);
   if (!runs) {
     runs = new Map();
-    runsByDeps.set(deps, runs);
+    runsByClient.set(deps.temporal, runs);
   }
   const running = runs.get(account.id);
   if (running) {
     running.again = true;
     return;
   }
-  const run: AccountRun = { again: false };
+  const run: AccountRun = { again: false, done: Promise.resolve() };
   runs.set(account.id, run);
   const accountRuns = runs;
-  void (async () => {
+  run.done = (async () => {
     try {
       do {
         run.again = false;
@@ -40,4 +42,14 @@ export function dispatchAfterAnswer(deps: AppDeps, account: BatchAccount): void 
       accountRuns.delete(account.id);
     }
   })();
+}
+
+/**
+ * Resolves when this process's runs are over: a stopping process waits for them before it closes its Temporal
+ * connection, since a call still retrying on a closed connection throws outside any caller. What they could not
+ * finish stays to the event-dispatch schedule.
+ */
+export async function eventDispatchesSettled(deps: AppDeps): Promise<void> {
+  const runs = runsByClient.get(deps.temporal);
+  while (runs && runs.size > 0) await Promise.all([...runs.values()].map((run) => run.done));
 }

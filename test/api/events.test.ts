@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
 import { createApp } from '../../api/app';
+import { eventDispatchesSettled } from '../../api/services/event-dispatcher';
+import { createLogger } from '../../config/logger';
 import { eventDispatchWorkflow } from '../../workflows/event-dispatch';
 import path from 'node:path';
 import { sha256 } from '../../security/crypto';
@@ -338,7 +340,10 @@ describe('a batch the ingesting process could not finish', () => {
   it('is acted on by the event-dispatch schedule\'s run: its alert arrives late, not never', async () => {
     // An API process whose Temporal is out of reach: it stores and answers, but cannot start deliveries.
     const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
-    const http = request(createApp({ ...ctx, temporal: unreachable }));
+    const warnings: string[] = [];
+    const log = createLogger({ level: 'warn', name: 'test', destination: { write: (line: string) => warnings.push(line) } });
+    const unreachableDeps = { ...ctx, log, temporal: unreachable };
+    const http = request(createApp(unreachableDeps));
     const slackBefore = peers.slack.requests.length;
     const finding = event('guardduty-finding-high', {
       detail: { ...(fixture('guardduty-finding-high').detail as object), id: `left-over-${Date.now()}` },
@@ -346,9 +351,16 @@ describe('a batch the ingesting process could not finish', () => {
     const res = await http.post('/ingest/aws/events').set('Content-Type', 'application/json').set(HEADER, key)
       .send(JSON.stringify(finding)).expect(202);
     expect(res.body.signals_opened).toBeGreaterThanOrEqual(1);
+    // A second request while the account's run is going: no second run of its own.
+    const again = event('guardduty-finding-high', {
+      detail: { ...(fixture('guardduty-finding-high').detail as object), id: `left-over-again-${Date.now()}` },
+    });
+    await http.post('/ingest/aws/events').set('Content-Type', 'application/json').set(HEADER, key).send(JSON.stringify(again)).expect(202);
     const leftOver = () => ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute();
-    await new Promise((r) => setTimeout(r, 6_000)); // the process's own attempt gives up at its 5-second deadline
-    expect(await leftOver()).toHaveLength(1);
+    // The process's one attempt is over (given up past its deadline, as a stopping process waits for), and said so.
+    await eventDispatchesSettled(unreachableDeps);
+    expect(warnings.filter((w) => w.includes('the event-dispatch schedule will'))).toHaveLength(1);
+    expect(await leftOver()).toHaveLength(2);
     expect(peers.slack.requests.length).toBe(slackBefore);
 
     // Older than 30 seconds, the schedule's next run takes it (started here as the schedule starts it).

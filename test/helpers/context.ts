@@ -8,6 +8,7 @@ import { createCloudProvider } from '../../cloud';
 import { createTemplatePublisher } from '../../cloud/aws/template-publisher';
 import type { CloudProvider } from '../../cloud/types';
 import type { AppDeps } from '../../api/context';
+import { eventDispatchesSettled } from '../../api/services/event-dispatcher';
 import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
 import { createExportStorage } from '../../exports/storage';
@@ -93,6 +94,8 @@ export async function createTestContext(
     database,
     worker,
     close: async () => {
+      // As the API process stops: events it answered are acted on before their connections close.
+      await eventDispatchesSettled(deps);
       if (worker && workerRun) {
         worker.shutdown();
         await workerRun;
