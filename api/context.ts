@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import type { ExportStorage } from '../exports/storage';
 import type { Role } from '../domain/roles';
 import type { Mailer } from '../notify/mailer';
-import type { CallerCache } from './caller-cache';
+import type { ReadCache } from './read-cache';
 
 /** Everything the service layer needs, built once per process and shared by REST and tRPC. */
 export interface AppDeps {
@@ -20,13 +20,13 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where panic export packages are kept: S3, or the local directory the API serves. */
   storage: ExportStorage;
-  /** The callers this process has authenticated, kept until the database announces a change (absent: none kept). */
-  callers?: CallerCache;
+  /** What this process keeps of the database until the database announces a change to it (absent: nothing kept). */
+  readCache?: ReadCache;
   /** Publishes CloudFormation templates for quick-create links (absent: no template bucket, connect answers no link). */
   templates?: TemplatePublisher;
 }
 
-/** The authenticated user, as the database has it now (removals and role changes apply at once: api/caller-cache.ts). */
+/** The authenticated user, as the database has it now (removals and role changes apply at once: api/read-cache.ts). */
 export interface Caller {
   userId: string;
   tenantId: string;

@@ -12,7 +12,7 @@ import { observeDbPool } from '../observability/metrics';
 import { startMetricsServer } from '../observability/metrics-server';
 import { startTracing, temporalClientInterceptors } from '../observability/tracing';
 import { createApp } from './app';
-import { CallerCache } from './caller-cache';
+import { ReadCache } from './read-cache';
 import { eventDispatchesSettled } from './services/event-dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -35,10 +35,10 @@ async function main(): Promise<void> {
   const cloud = createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db, log });
   const storage = createExportStorage(config);
-  const callers = new CallerCache({ url: config.database.url, log });
-  await callers.start();
+  const readCache = new ReadCache({ url: config.database.url, log });
+  await readCache.start();
   const templates = createTemplatePublisher(config.cloud);
-  const deps = { db, config, log, temporal, cloud, mailer, storage, callers, templates };
+  const deps = { db, config, log, temporal, cloud, mailer, storage, readCache, templates };
   const app = createApp(deps);
   const server = app.listen(config.http.port, config.http.host, () => {
     // The bound port: PORT=0 picks a free one.
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     log.info('api stopping');
     server.close(async () => {
       await metrics.close();
-      await callers.close();
+      await readCache.close();
       // Events answered just now are still being acted on; what does not end in time the schedule takes.
       await Promise.race([eventDispatchesSettled(deps), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
       await connection.close().catch(() => undefined);

@@ -37,35 +37,40 @@ const mib = (bytes: number) => n(bytes / 2 ** 20);
 const amount = (value: number) => n(value, value % 1 ? 1 : 0);
 const cores = (cpu: CpuRoles, role: string) => (cpu[role] ?? 0).toFixed(2);
 
-function apiSection(r: BenchReport): string {
+export const apiHeading = (seconds: number) => `## API throughput (autocannon, ${CONNECTIONS} connections, ${seconds} s each)`;
+
+/** The API part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
+export function apiSection(r: { api: ThroughputRow[]; settings: Pick<BenchReport['settings'], 'seconds' | 'poolMax' | 'apiAccounts'> }, runNote = ''): string {
   const { poolMax, apiAccounts } = r.settings;
   const base = r.api[0]!;
   const rows = r.api.map((row) => [
     row.name, n(row.requestsPerSecond), (row.requestsPerSecond / base.requestsPerSecond).toFixed(2), row.p50, row.p99, row.errors,
     cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'rest of machine'),
   ].join(' | '));
-  return `## API throughput (autocannon, ${CONNECTIONS} connections, ${r.settings.seconds} s each)
+  return `${apiHeading(r.settings.seconds)}
 
 The API process with \`DATABASE_POOL_MAX=${poolMax}\` and request logging off; its tenant has ${apiAccounts} accounts, which
 \`GET /accounts\` lists; the signals endpoint returns a first page of 50. The baseline is a bare Express hello-world,
 also in a process of its own. The last three columns are cores busy during each measurement: the server under load,
-PostgreSQL, and everything on the machine this run did not start.
+PostgreSQL, and everything on the machine this run did not start.${runNote}
 
 | endpoint | req/s | ratio to baseline | p50 ms | p99 ms | errors | server cores | PostgreSQL cores | rest of machine |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.map((row) => `| ${row} |`).join('\n')}
 
-Where an authenticated request's time goes, from a profile taken on 2026-11-25 under this load (not re-measured by
-each run; run with \`BENCH_CPU_PROF=<dir>\` to write a \`node --cpu-prof\` profile of the API process): writing the
-answers to the sockets (\`writev\`, in the kernel) about 17% of the API process's busy time, Express and its router
-11%, the pg driver and Kysely 12%, garbage collection 7%, Node's HTTP layer 7%, JSON encoding 2%, our own code about
-10%. What this change removed: the caller's user row is read once and then kept until PostgreSQL announces a change
-to it (\`api/caller-cache.ts\`; \`sentinel_caller_cache_lookups_total\` shows hits and misses), a verified id_token
-is not verified again, \`GET /me\` is one query, \`GET /accounts\` and a signals page get their JSON built by PostgreSQL (no rows or
-timestamps decoded; the signals page looks its account up in the same query), no ETag is hashed over each body, and
-the request logger builds nothing for a line its level leaves out (pino-http is gone). On these two cores the load
-generator, PostgreSQL and the API share the machine: the API process is no longer the only core-bound party, which
-caps what its ratio to the bare server can show here.
+The three authenticated reads are answered from the API process's read cache (\`api/read-cache.ts\`): the caller, the
+tenant \`GET /me\` shows, and the pages of \`GET /accounts\` and of an account's signals are kept until PostgreSQL
+announces a change to them (triggers on the tables they come from, \`LISTEN\` in every API process; a caller's own
+write through a process is forgotten there at once), and a kept page's JSON is written once, not per request. So under
+this load PostgreSQL is all but idle and the API process does what the public \`GET /billing/plans\` does: Express,
+its router and middleware, Node's HTTP layer, and writing the answer to the socket. The first request of a page, and
+every request while the process cannot listen, reads PostgreSQL as before: one statement whose JSON PostgreSQL builds
+(\`sentinel_read_cache_lookups_total\` and \`sentinel_caller_cache_lookups_total\` show hits and misses). An
+earlier profile under this load (2026-11-25, before the cache; run with \`BENCH_CPU_PROF=<dir>\` to write a
+\`node --cpu-prof\` profile of the API process) had writing the answers to the sockets at 17% of the API process's
+busy time, Express and its router 11%, the pg driver and Kysely 12%, garbage collection 7%, Node's HTTP layer 7%. On
+these two cores the load generator, PostgreSQL and the API share the machine: the bare hello-world's own p99 was
+${base.p99} ms in this run, the floor under any endpoint's p99 here.
 `;
 }
 

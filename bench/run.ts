@@ -9,7 +9,9 @@ import { type BenchEnvironment, startBenchEnvironment } from './environment';
 import { benchEvents } from './events';
 import { benchFleet } from './fleet';
 import { benchLargeAccount } from './large-account';
-import { type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection, withSection } from './report';
+import {
+  apiHeading, apiSection, type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection, withSection,
+} from './report';
 import { benchScanSize, firstScansDone } from './scans';
 import { benchSignalPages } from './signals';
 
@@ -45,6 +47,11 @@ const EVENTS = {
 
 const REPORT = path.join(__dirname, '..', 'BENCHMARKS.md');
 const PARTS: Record<string, () => Promise<void>> = {
+  api: () => partAlone('api', async (env, note) => {
+    const { api } = await apiPart(env);
+    const section = apiSection({ api, settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, poolMax: POOL_MAX } }, note());
+    return withSection(readFileSync(REPORT, 'utf8'), apiHeading(SECONDS), section);
+  }),
   fleet: () => partAlone('fleet', async (env, note) => {
     const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
     return withFleetSection(readFileSync(REPORT, 'utf8'), fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note()));
@@ -54,6 +61,27 @@ const PARTS: Record<string, () => Promise<void>> = {
     return withSection(readFileSync(REPORT, 'utf8'), EVENTS_HEADING, eventsSection(events, note()));
   }),
 };
+
+/**
+ * The API's tenant (its accounts are what GET /accounts lists, the first one gets the seeded signals), the billable
+ * actions of manual scans, the signal pages, then the API's throughput with the worker stopped.
+ */
+async function apiPart(env: BenchEnvironment) {
+  const services = await env.startServices({ taskQueue: 'bench-api', poolMax: POOL_MAX, apiNodeArgs: cpuProfile });
+  const [tenant] = await signUpTenants({ db: env.db, url: services.url, prefix: 'api', count: API_ACCOUNTS, firstId: 500_000_000_000 });
+  if (!tenant || tenant.awsAccountIds.length < MANUAL_SCANS) throw new Error(`BENCH_API_ACCOUNTS must be ${MANUAL_SCANS} to 250`);
+  await connectAccounts(services.url, [tenant], CONCURRENCY);
+  await useDailyInterval(env.db, [tenant]);
+  await verifyAccounts(services.url, [tenant], CONCURRENCY);
+  await firstScansDone(env, [tenant], SCAN_TIMEOUT_MS);
+  const actions = await benchBillableActions(env, { url: services.url, tenant, scans: MANUAL_SCANS });
+  const awsAccountId = tenant.awsAccountIds[0]!;
+  const pages = await benchSignalPages(env, { url: services.url, auth: tenant.auth, awsAccountId, count: SIGNALS, samples: 50 });
+  await services.worker.stop(); // idle anyway: one process less on the cores while the API is measured
+  const api = await benchApi({ url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId });
+  await services.stop();
+  return { api, pages, actions };
+}
 
 /**
  * One part on its own: `run` answers BENCHMARKS.md with that part's section replaced, the rest kept; `note()` says
@@ -81,23 +109,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
   const env = await startBenchEnvironment();
   try {
-    // The API's tenant: its accounts are what GET /accounts lists, the first one gets the seeded signals.
-    const services = await env.startServices({
-      taskQueue: 'bench-api', poolMax: POOL_MAX,
-      apiNodeArgs: cpuProfile,
-    });
-    const [tenant] = await signUpTenants({ db: env.db, url: services.url, prefix: 'api', count: API_ACCOUNTS, firstId: 500_000_000_000 });
-    if (!tenant || tenant.awsAccountIds.length < MANUAL_SCANS) throw new Error(`BENCH_API_ACCOUNTS must be ${MANUAL_SCANS} to 250`);
-    await connectAccounts(services.url, [tenant], CONCURRENCY);
-    await useDailyInterval(env.db, [tenant]);
-    await verifyAccounts(services.url, [tenant], CONCURRENCY);
-    await firstScansDone(env, [tenant], SCAN_TIMEOUT_MS);
-    const actions = await benchBillableActions(env, { url: services.url, tenant, scans: MANUAL_SCANS });
-    const awsAccountId = tenant.awsAccountIds[0]!;
-    const pages = await benchSignalPages(env, { url: services.url, auth: tenant.auth, awsAccountId, count: SIGNALS, samples: 50 });
-    await services.worker.stop(); // idle anyway: one process less on the cores while the API is measured
-    const api = await benchApi({ url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId });
-    await services.stop();
+    const { api, pages, actions } = await apiPart(env);
     const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
     const events = await benchEvents(env, { ...EVENTS, seconds: SECONDS, poolMax: POOL_MAX, concurrency: CONCURRENCY, apiNodeArgs: cpuProfile });
 

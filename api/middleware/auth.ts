@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { findCallerUser } from '../../db/repositories/users';
-import type { CachedUser } from '../caller-cache';
+import type { CachedUser } from '../read-cache';
 import { hasRole, type Role } from '../../domain/roles';
 import { callerCacheLookups } from '../../observability/metrics';
 import type { AppDeps, Caller } from '../context';
@@ -22,15 +22,15 @@ function signedInBefore(claims: IdTokenClaims, validAfter: Date | null): boolean
   return validAfter !== null && (claims.iat_ms ?? claims.iat * 1000) < validAfter.getTime();
 }
 
-/** The caller's user: from this process's cache when it holds it (api/caller-cache.ts), else from the database. */
-async function callerUser(deps: Pick<AppDeps, 'db' | 'callers'>, tenantId: string, userId: string): Promise<CachedUser | undefined> {
-  const { callers } = deps;
-  const cached = callers?.get(tenantId, userId);
+/** The caller's user: from this process's cache when it holds it (api/read-cache.ts), else from the database. */
+async function callerUser(deps: Pick<AppDeps, 'db' | 'readCache'>, tenantId: string, userId: string): Promise<CachedUser | undefined> {
+  const { readCache } = deps;
+  const cached = readCache?.get(tenantId, userId);
   callerCacheLookups.inc({ result: cached ? 'hit' : 'miss' });
   if (cached) return cached;
-  const readAt = callers?.generation() ?? 0;
+  const readAt = readCache?.generation() ?? 0;
   const user = await findCallerUser({ db: deps.db, tenantId, userId });
-  if (user) callers?.keep(user, readAt);
+  if (user) readCache?.keep(user, readAt);
   return user;
 }
 
@@ -39,7 +39,7 @@ async function callerUser(deps: Pick<AppDeps, 'db' | 'callers'>, tenantId: strin
  * a user as soon as the database announces a change, so removed users and changed roles apply at once.
  */
 export async function authenticate(
-  deps: Pick<AppDeps, 'db' | 'config' | 'callers'>, header: string | undefined, clientAddress?: string,
+  deps: Pick<AppDeps, 'db' | 'config' | 'readCache'>, header: string | undefined, clientAddress?: string,
 ): Promise<Caller> {
   const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header ?? '');
   const claims = match?.[1] ? verifyIdToken(deps.config, match[1]) : null;
@@ -49,7 +49,7 @@ export async function authenticate(
   return { userId: user.id, tenantId: user.tenant_id, role: user.role, email: user.email, clientAddress };
 }
 
-export function requireAuth(deps: Pick<AppDeps, 'db' | 'config' | 'callers'>) {
+export function requireAuth(deps: Pick<AppDeps, 'db' | 'config' | 'readCache'>) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     req.caller = await authenticate(deps, req.headers.authorization, req.ip);
     bindRequestLog(req, { tenantId: req.caller.tenantId, userId: req.caller.userId });

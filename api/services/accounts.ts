@@ -9,6 +9,7 @@ import {
   accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
 } from '../../domain/limits';
 import { findTenant } from '../../db/repositories/tenants';
+import { readCacheLookups } from '../../observability/metrics';
 import {
   accountWorkflowId, scanNowUpdate, verifyUpdate,
 } from '../../workflows/contracts';
@@ -102,8 +103,25 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
   };
 }
 
-/** A page of the tenant's accounts (GET /accounts): filtered, in the asked order, with the count of all that match. */
-export async function listTenantAccounts({ db }: Pick<AppDeps, 'db'>, caller: Caller, query: ListAccountsQuery) {
+/**
+ * A page of the tenant's accounts (GET /accounts), filtered, in the asked order, with the count of all that match: from this process's cache when it holds that page (api/read-cache.ts forgets the
+ * tenant's pages as soon as PostgreSQL announces a change to what they show), else in one statement.
+ */
+export async function listTenantAccounts({ db, readCache }: Pick<AppDeps, 'db' | 'readCache'>, caller: Caller, query: ListAccountsQuery) {
+  // The page's name: every parameter that shapes it (the parsed query's keys come in the schema's order).
+  const pageKey = JSON.stringify(query);
+  const cached = readCache?.getPage('accounts', caller.tenantId, pageKey);
+  readCacheLookups.inc({ read: 'account_page', result: cached ? 'hit' : 'miss' });
+  if (cached) return cached as AccountsPage;
+  const readAt = readCache?.generation() ?? 0;
+  const page = await readAccountsPage(db, caller, query);
+  readCache?.keepPage('accounts', caller.tenantId, pageKey, page, readAt);
+  return page;
+}
+
+type AccountsPage = Awaited<ReturnType<typeof readAccountsPage>>;
+
+async function readAccountsPage(db: AppDeps['db'], caller: Caller, query: ListAccountsQuery) {
   const { accounts, total, next } = await listAccountSummaries({
     db,
     filter: {

@@ -1,11 +1,12 @@
 import { lockAccount, setCurrentSrs } from '../../db/repositories/accounts';
 import { scoreHistory } from '../../db/repositories/score-history';
 import {
-  findSignal, insertAcceptance, listOpenSignalsWithAcceptance, listSignalPage, listTenantSignalPage, openSignals, revokeAcceptance, type SignalWithAcceptance,
+  findSignal, insertAcceptance, listOpenSignalsWithAcceptance, listSignalPage, listTenantSignalPage, openSignals, revokeAcceptance, type SignalJson, type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/recovery';
 import { acceptanceInForce, asOpenSignals, scoreOf } from '../../domain/signal-lifecycle';
+import { readCacheLookups } from '../../observability/metrics';
 import type { AppDeps, Caller } from '../context';
 import { afterCursor, keysetPage } from '../cursor';
 import { AppError, notFound } from '../errors';
@@ -13,7 +14,7 @@ import type { AcceptSignalInput, ListSignalsQuery, SearchSignalsQuery } from '..
 import { requireAccount } from './accounts';
 import { audit } from './audit-log';
 
-type Deps = Pick<AppDeps, 'db'>;
+type Deps = Pick<AppDeps, 'db' | 'readCache'>;
 
 /** The body of a signal. Its acceptance shows while in force: once expired it counts again, and reads as none. */
 export function signalBody(s: SignalWithAcceptance, now = new Date()) {
@@ -53,11 +54,36 @@ function pageFilter(query: ListSignalsQuery) {
 }
 
 /**
+ * A page of an account's signals: from this process's cache when it holds that page (api/read-cache.ts forgets the
+ * tenant's pages as soon as PostgreSQL announces a signal or acceptance written, and a page showing an acceptance when
+ * the acceptance expires), else in one query.
+ */
+export async function listAccountSignals({ db, readCache }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
+  if (!/^[0-9]{12}$/.test(awsAccountId)) throw notFound('Account');
+  // The page's name: the account and every parameter that shapes it (the parsed query's keys come in the schema's order).
+  const pageKey = JSON.stringify([awsAccountId, query]);
+  const cached = readCache?.getPage('signals', caller.tenantId, pageKey);
+  readCacheLookups.inc({ read: 'signal_page', result: cached ? 'hit' : 'miss' });
+  if (cached) return cached as SignalsPage;
+  const readAt = readCache?.generation() ?? 0;
+  const page = await readSignalsPage(db, caller, awsAccountId, query);
+  readCache?.keepPage('signals', caller.tenantId, pageKey, page, readAt, firstExpiry(page.signals));
+  return page;
+}
+
+type SignalsPage = Awaited<ReturnType<typeof readSignalsPage>>;
+
+/** When the first acceptance the page shows expires (ms), and the page with it. */
+function firstExpiry(signals: readonly SignalJson[]): number | undefined {
+  const expiries = signals.flatMap((s) => (s.accepted?.expires_at ? [Date.parse(s.accepted.expires_at)] : []));
+  return expiries.length > 0 ? Math.min(...expiries) : undefined;
+}
+
+/**
  * One query for a page of signals: the account is looked up inside it, and PostgreSQL writes each signal's JSON.
  * Only an empty page asks whether the account exists at all (404) or has no such signals.
  */
-export async function listAccountSignals({ db }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
-  if (!/^[0-9]{12}$/.test(awsAccountId)) throw notFound('Account');
+async function readSignalsPage(db: Deps['db'], caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
   const rows = await listSignalPage({
     db,
     now: new Date(),

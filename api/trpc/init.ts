@@ -33,14 +33,19 @@ const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
   throw known;
 });
 
-/** The bearer token is checked exactly as requireAuth checks it: the user is read from the database each time. */
-const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+/** The bearer token is checked exactly as requireAuth checks it (the user read from the database or the read cache). */
+const authedProcedure = publicProcedure.use(async ({ ctx, next, type }) => {
   const caller = await authenticate(ctx.deps, ctx.authorization, ctx.clientAddress).catch((err: unknown) => {
     throw err instanceof AppError ? new AppTrpcError(err) : err;
   });
   const log = ctx.deps.log.child({ tenantId: caller.tenantId, userId: caller.userId });
   traceCaller(caller);
-  return next({ ctx: { ...ctx, deps: { ...ctx.deps, log }, caller } });
+  try {
+    return await next({ ctx: { ...ctx, deps: { ...ctx.deps, log }, caller } });
+  } finally {
+    // The caller's next read on this process shows what they changed (api/read-cache.ts).
+    if (type === 'mutation') ctx.deps.readCache?.forgetTenant(caller.tenantId);
+  }
 });
 
 const ACCESS = new Map(OPERATIONS.map((op) => [op.operationId, op.access]));

@@ -29,7 +29,7 @@ export async function cancelPendingInvitee({ db, email }: { db: Conn; email: str
 
 /** The columns authentication needs of a user (api/middleware/auth.ts). */
 export async function findCallerUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }) {
-  return db.selectFrom('users').select(['id', 'tenant_id', 'role', 'email', 'sessions_valid_after'])
+  return db.selectFrom('users').select(['id', 'tenant_id', 'role', 'email', 'name', 'created_at', 'email_verified_at', 'sessions_valid_after'])
     .where('id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst();
 }
 

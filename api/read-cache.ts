@@ -1,0 +1,249 @@
+import { Client } from 'pg';
+import type { Logger } from '../config/logger';
+import type { PlanId } from '../domain/plans';
+import type { Role } from '../domain/roles';
+import type { TenantStatus } from '../domain/tenants';
+
+/** What authentication and GET /me need of a user row. */
+export interface CachedUser {
+  id: string;
+  tenant_id: string;
+  role: Role;
+  email: string;
+  name: string;
+  created_at: Date;
+  email_verified_at: Date | null;
+  sessions_valid_after: Date | null;
+}
+
+/** What GET /me shows of the caller's tenant. */
+export interface CachedTenant {
+  name: string;
+  plan: PlanId;
+  status: TenantStatus;
+  created_at: Date;
+}
+
+// What the database announces, after the change commits (the triggers of the migrations named).
+/** `<tenant_id>:<user_id>`: any change to a user row (20261126T000100_user_change_notifications.ts). */
+export const USER_CHANGED_CHANNEL = 'sentinel_user_changed';
+/** `<tenant_id>`: a change to what GET /me shows of a tenant (20261128T000200_tenant_change_notifications.ts). */
+export const TENANT_CHANGED_CHANNEL = 'sentinel_tenant_changed';
+/** `<tenant_id>`: a change to what GET /accounts shows of one of its accounts (20261128T000300_read_page_notifications.ts). */
+export const ACCOUNTS_CHANGED_CHANNEL = 'sentinel_accounts_changed';
+/** `<tenant_id>`: a signal or an acceptance of one of its accounts written (the same migration). */
+export const SIGNALS_CHANGED_CHANNEL = 'sentinel_signals_changed';
+const CHANNELS = [USER_CHANGED_CHANNEL, TENANT_CHANGED_CHANNEL, ACCOUNTS_CHANGED_CHANNEL, SIGNALS_CHANGED_CHANNEL];
+
+/** The pages kept: of GET /accounts, and of GET /accounts/{account_id}/signals. */
+export type PageKind = 'accounts' | 'signals';
+// An account connected or deleted changes its signal pages too (an empty page, or none: 404).
+const PAGES_OF_CHANNEL: Record<string, PageKind[]> = {
+  [ACCOUNTS_CHANGED_CHANNEL]: ['accounts', 'signals'], [SIGNALS_CHANGED_CHANNEL]: ['signals'],
+};
+const PAGE_KINDS: PageKind[] = ['accounts', 'signals'];
+
+/** Tenants kept (with their callers). */
+const MAX_TENANTS = 50_000;
+const MAX_USERS_PER_TENANT = 1_000;
+/**
+ * Pages kept, of every tenant (each filter, sort and cursor is a page of its own): a page of 250 accounts is about
+ * 80 KB, one of 50 signals about 40 KB, so at most some 80 MB.
+ */
+const MAX_PAGES = 1_000;
+// A safety net only: a change is forgotten as soon as PostgreSQL announces it.
+const TTL_MS = 5 * 60_000;
+const RECONNECT_MS = [100, 500, 1_000, 5_000];
+
+/** Entries that expire, the oldest dropped first when full (a Map iterates in insertion order). */
+class Shelf<T> {
+  private readonly entries = new Map<string, { value: T; until: number }>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.until < Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /** Keeps `value` until `until` (a time in ms), and never past the TTL. */
+  set(key: string, value: T, until = Infinity): void {
+    if (this.entries.size >= this.capacity && !this.entries.has(key)) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, until: Math.min(until, Date.now() + TTL_MS) });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  deleteStartingWith(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/** The tenant's inner shelf, made on first use. */
+function shelfOf<T>(outer: Shelf<Shelf<T>>, tenantId: string, capacity: number): Shelf<T> {
+  let inner = outer.get(tenantId);
+  if (!inner) {
+    inner = new Shelf<T>(capacity);
+    outer.set(tenantId, inner);
+  }
+  return inner;
+}
+
+/**
+ * What this API process keeps of the database between requests: the callers it authenticated, their tenants as
+ * GET /me shows them, and the tenants' pages of GET /accounts and of their accounts' signals. Correct across processes
+ * through PostgreSQL: triggers announce every change to what is kept (the channels above), and this process forgets
+ * that user, tenant or tenant's pages when it hears it. So a removed user, a changed role or a rescored account
+ * applies on every process at once. While the listening connection is down (and until it is back and listening)
+ * nothing is kept or served from here: every request reads the database, as it would without a cache.
+ *
+ * A read that raced a change is not kept: `generation` moves on every announcement, and an entry is kept only if
+ * no announcement arrived between the read and the keep.
+ */
+export class ReadCache {
+  // Callers by tenant, so a tenant's are forgotten together.
+  private readonly users = new Shelf<Shelf<CachedUser>>(MAX_TENANTS);
+  private readonly tenants = new Shelf<CachedTenant>(MAX_TENANTS);
+  /** By `<kind>\n<tenant_id>\n<query>`. */
+  private readonly pages = new Shelf<unknown>(MAX_PAGES);
+  private listening = false;
+  private generationCount = 0;
+  private client: Client | undefined;
+  private closed = false;
+  private reconnects = 0;
+
+  constructor(private readonly options: { url: string; log: Logger }) {}
+
+  /** Starts listening; resolves once the first LISTEN is in place (or failed: the cache then stays off until it is). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.off();
+    await this.client?.end().catch(() => undefined);
+  }
+
+  /** Changes on every announcement and whenever the cache goes off: compare before and after a read. */
+  generation(): number {
+    return this.generationCount;
+  }
+
+  get(tenantId: string, userId: string): CachedUser | undefined {
+    return this.listening ? this.users.get(tenantId)?.get(userId) : undefined;
+  }
+
+  /** Keeps a user read from the database, unless the cache is off or something changed since `readAt` (a generation). */
+  keep(user: CachedUser, readAt: number): void {
+    if (this.current(readAt)) shelfOf(this.users, user.tenant_id, MAX_USERS_PER_TENANT).set(user.id, user);
+  }
+
+  getTenant(tenantId: string): CachedTenant | undefined {
+    return this.listening ? this.tenants.get(tenantId) : undefined;
+  }
+
+  /** Keeps a tenant read from the database, as `keep` keeps a user. */
+  keepTenant(tenantId: string, tenant: CachedTenant, readAt: number): void {
+    if (this.current(readAt)) this.tenants.set(tenantId, tenant);
+  }
+
+  /** A page of the tenant's; `query` names it (its account, filters, sort, cursor and size). */
+  getPage(kind: PageKind, tenantId: string, query: string): unknown {
+    return this.listening ? this.pages.get(`${kind}\n${tenantId}\n${query}`) : undefined;
+  }
+
+  /** Keeps a page read from the database, as `keep` keeps a user; `until` (ms) when it stops being true by itself. */
+  keepPage(kind: PageKind, tenantId: string, query: string, page: unknown, readAt: number, until?: number): void {
+    if (this.current(readAt)) this.pages.set(`${kind}\n${tenantId}\n${query}`, page, until);
+  }
+
+  /**
+   * Forgets the tenant, its callers and its pages at once, after a write by one of its callers through this process:
+   * their next read must show it, and the database's announcement of it may still be on its way.
+   */
+  forgetTenant(tenantId: string): void {
+    this.generationCount += 1;
+    this.users.delete(tenantId);
+    this.tenants.delete(tenantId);
+    for (const kind of PAGE_KINDS) this.pages.deleteStartingWith(`${kind}\n${tenantId}\n`);
+  }
+
+  private current(readAt: number): boolean {
+    return this.listening && readAt === this.generationCount;
+  }
+
+  private forget(channel: string, payload: string): void {
+    const kinds = PAGES_OF_CHANNEL[channel];
+    if (kinds) for (const kind of kinds) this.pages.deleteStartingWith(`${kind}\n${payload}\n`);
+    else if (channel === TENANT_CHANGED_CHANNEL) this.tenants.delete(payload);
+    else {
+      const [tenantId, userId] = payload.split(':');
+      if (tenantId && userId) this.users.get(tenantId)?.delete(userId);
+    }
+  }
+
+  private off(): void {
+    this.listening = false;
+    this.generationCount += 1;
+    this.clear();
+  }
+
+  private clear(): void {
+    this.users.clear();
+    this.tenants.clear();
+    this.pages.clear();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new Client({ connectionString: this.options.url });
+    this.client = client;
+    client.on('notification', (message) => {
+      this.generationCount += 1;
+      if (message.payload) this.forget(message.channel, message.payload);
+    });
+    client.on('error', (err) => {
+      this.options.log.warn({ err }, 'read cache: the listening connection failed; reads go to the database');
+      this.retry(client);
+    });
+    client.on('end', () => this.retry(client));
+    try {
+      await client.connect();
+      await client.query(CHANNELS.map((channel) => `listen ${channel}`).join('; '));
+      // Anything kept before this LISTEN may have missed an announcement: start empty.
+      this.clear();
+      this.generationCount += 1;
+      this.listening = true;
+      this.reconnects = 0;
+    } catch (err) {
+      this.options.log.warn({ err }, 'read cache: could not listen for changes; reads go to the database');
+      this.retry(client);
+    }
+  }
+
+  private retry(client: Client): void {
+    if (this.client !== client) return; // that connection was replaced already
+    this.client = undefined;
+    this.off();
+    client.end().catch(() => undefined);
+    if (this.closed) return;
+    const delay = RECONNECT_MS[Math.min(this.reconnects, RECONNECT_MS.length - 1)]!;
+    this.reconnects += 1;
+    setTimeout(() => void this.connect(), delay).unref();
+  }
+}

@@ -1,0 +1,278 @@
+import { sql } from 'kysely';
+import request from 'supertest';
+import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { waitFor } from '../helpers/account-harness';
+import { seedFleet } from '../helpers/fleet';
+import { type ApiProcess, startSandboxApi } from '../helpers/worker-process';
+
+// Two real API processes on one database, each with its cache of reads (api/read-cache.ts: callers, their tenants,
+// pages of GET /accounts): a change made through one, or straight in the database, applies on the other at its next
+// request (or within the moment the announcement takes), and the cache is really used in between.
+
+// An announcement reaches the other process within a moment: a second, not the cache's 5-minute safety net.
+const ANNOUNCED_MS = 1_000;
+
+let ctx: TestContext;
+let apiA: ApiProcess;
+let apiB: ApiProcess;
+let owner: TestUser;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  [apiA, apiB] = await Promise.all([startSandboxApi(ctx), startSandboxApi(ctx)]);
+  owner = await signupAndLogin({ http: request(apiA.url), db: ctx.db });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([apiA?.stop(), apiB?.stop()]);
+  await ctx?.close();
+});
+
+/** `sentinel_caller_cache_lookups_total{result}`, or `sentinel_read_cache_lookups_total{read,result}`, of an API process. */
+async function cacheLookups(api: ApiProcess, result: 'hit' | 'miss', read?: 'tenant' | 'account_page' | 'signal_page'): Promise<number> {
+  const text = await (await fetch(api.metricsUrl)).text();
+  const sample = read ? `sentinel_read_cache_lookups_total{read="${read}",result="${result}"}` : `sentinel_caller_cache_lookups_total{result="${result}"}`;
+  const line = text.split('\n').find((l) => l.startsWith(sample));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+const me = (api: ApiProcess, user: TestUser) => request(api.url).get('/me').set(user.auth);
+// Inviting needs the admin role: it shows the role the process acts on, not only the one it reports.
+const invite = (api: ApiProcess, user: TestUser) => request(api.url).post('/users/invite').set(user.auth)
+  .send({ email: `invitee-${Math.random().toString(36).slice(2)}@example.com`, name: 'Invitee', role: 'viewer' });
+
+describe('the caller cache across API processes', () => {
+  it('serves repeated requests from the cache, and a role change made on one process applies at once on the other', async () => {
+    const admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
+    expect((await me(apiB, admin).expect(200)).body.user.role).toBe('admin');
+    const hitsBefore = await cacheLookups(apiB, 'hit');
+    for (let i = 0; i < 3; i++) await me(apiB, admin).expect(200);
+    expect(await cacheLookups(apiB, 'hit')).toBeGreaterThanOrEqual(hitsBefore + 3);
+    await invite(apiB, admin).expect(201);
+
+    await request(apiA.url).patch(`/users/${admin.userId}`).set(owner.auth).send({ role: 'viewer' }).expect(200);
+
+    expect((await me(apiB, admin).expect(200)).body.user.role).toBe('viewer');
+    await invite(apiB, admin).expect(403);
+  });
+
+  it('refuses a removed user on the other process at its next request', async () => {
+    const member = await addUserWithRole(ctx, owner.tenantId, 'member');
+    await me(apiB, member).expect(200);
+    await me(apiB, member).expect(200);
+
+    await request(apiA.url).delete(`/users/${member.userId}`).set(owner.auth).expect(204);
+
+    await me(apiB, member).expect(401);
+    await request(apiB.url).get('/accounts').set(member.auth).expect(401);
+  });
+
+  it('applies a change written straight to the database (no API involved)', async () => {
+    const admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
+    await me(apiB, admin).expect(200);
+    await me(apiB, admin).expect(200);
+    await ctx.db.updateTable('users').set({ role: 'viewer' }).where('id', '=', admin.userId).execute();
+    // Announced on the listening connection, which may be a moment behind this one: within a second, not 5 minutes.
+    await roleBecomes(apiB, admin, 'viewer');
+  });
+
+  it('reads from the database while it cannot listen, and starts empty once it listens again', async () => {
+    const admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
+    await me(apiB, admin).expect(200);
+    await me(apiB, admin).expect(200);
+    // Cut both processes' listening connections (of this database: other suites' share the server). A change made
+    // now is announced to nobody.
+    const cut = await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended from pg_stat_activity
+      where datname = current_database() and query like 'listen sentinel_user_changed;%'`.execute(ctx.db);
+    expect(cut.rows).toEqual([{ ended: true }, { ended: true }]);
+    await ctx.db.updateTable('users').set({ role: 'member' }).where('id', '=', admin.userId).execute();
+    await roleBecomes(apiB, admin, 'member');
+
+    // Back to caching once the connection is back (it reconnects within a second or so).
+    const deadline = Date.now() + 15_000;
+    let hits = await cacheLookups(apiB, 'hit');
+    for (;;) {
+      await me(apiB, admin).expect(200);
+      const now = await cacheLookups(apiB, 'hit');
+      if (now > hits) break;
+      hits = now;
+      if (Date.now() > deadline) throw new Error('the cache did not come back');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await ctx.db.updateTable('users').set({ role: 'viewer' }).where('id', '=', admin.userId).execute();
+    await roleBecomes(apiB, admin, 'viewer');
+  });
+});
+
+describe('the tenant GET /me shows, cached across API processes', () => {
+  it('is served from the cache, and a rename, plan change or suspension shows at once on the other process', async () => {
+    const member = await addUserWithRole(ctx, owner.tenantId, 'member');
+    await me(apiB, member).expect(200);
+    const hitsBefore = await cacheLookups(apiB, 'hit', 'tenant');
+    for (let i = 0; i < 3; i++) await me(apiB, member).expect(200);
+    expect(await cacheLookups(apiB, 'hit', 'tenant')).toBeGreaterThanOrEqual(hitsBefore + 3);
+
+    // Through the API on the other process: the caller's own name.
+    await request(apiA.url).patch('/me').set(member.auth).send({ name: 'Renamed Member' }).expect(200);
+    await profileBecomes(apiB, member, (body) => body.user.name === 'Renamed Member');
+    // Straight to the database: the tenant's plan, name and status.
+    await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
+    await profileBecomes(apiB, member, (body) => body.tenant.plan === 'team');
+    await ctx.db.updateTable('tenants').set({ name: 'Renamed Tenant' }).where('id', '=', owner.tenantId).execute();
+    await profileBecomes(apiB, member, (body) => body.tenant.name === 'Renamed Tenant');
+    await ctx.db.updateTable('tenants').set({ status: 'suspended' }).where('id', '=', owner.tenantId).execute();
+    await profileBecomes(apiB, member, (body) => body.tenant.status === 'suspended');
+    await ctx.db.updateTable('tenants').set({ status: 'active' }).where('id', '=', owner.tenantId).execute();
+    await profileBecomes(apiB, member, (body) => body.tenant.status === 'active');
+
+    // A write that changes nothing GET /me shows is announced to nobody: the cached tenant stays in use.
+    await me(apiB, member).expect(200);
+    const hits = await cacheLookups(apiB, 'hit', 'tenant');
+    await ctx.db.updateTable('tenants').set({ updated_at: new Date() }).where('id', '=', owner.tenantId).execute();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await me(apiB, member).expect(200);
+    expect(await cacheLookups(apiB, 'hit', 'tenant')).toBe(hits + 1);
+  });
+});
+
+describe('pages of GET /accounts, cached across API processes', () => {
+  const list = (api: ApiProcess, query: Record<string, string> = {}) => request(api.url).get('/accounts').query(query).set(owner.auth).expect(200);
+  const shown = async (api: ApiProcess, query: Record<string, string> = {}) => (await list(api, query)).body as {
+    total: number; accounts: { aws_account_id: string; display_name: string | null; status: string; current_srs: number | null; tags: string[];
+      last_scan_at: string | null; coverage: { evaluated: number; total: number } | null; score_complete: boolean | null }[];
+  };
+  const until = (api: ApiProcess, query: Record<string, string>, holds: (page: Awaited<ReturnType<typeof shown>>) => boolean) =>
+    waitFor(async () => holds(await shown(api, query)), ANNOUNCED_MS);
+  const ids = ['acct_cache_a', 'acct_cache_b'];
+  const row = (id: string) => ctx.db.updateTable('accounts').where('id', '=', id);
+
+  beforeAll(async () => {
+    await seedFleet(ctx.db, owner.tenantId, {
+      accounts: ids.map((id, i) => ({
+        id, awsAccountId: `11122233300${i}`, displayName: `Cached ${i}`, tags: ['prod'], status: 'ACTIVE', currentSrs: 50 + i,
+        coverage: { evaluated: 10, total: 12 }, scoreComplete: false, createdAt: new Date(Date.now() - 60_000 + i),
+      })),
+    });
+  });
+
+  it('are served from the cache, each page by its own query', async () => {
+    await list(apiB);
+    await list(apiB, { sort: 'srs', limit: '1' });
+    const hitsBefore = await cacheLookups(apiB, 'hit', 'account_page');
+    const [whole, first] = [await shown(apiB), await shown(apiB, { sort: 'srs', limit: '1' })];
+    expect(await cacheLookups(apiB, 'hit', 'account_page')).toBe(hitsBefore + 2);
+    expect(whole.accounts.map((a) => a.aws_account_id)).toEqual(['111222333000', '111222333001']);
+    expect(first.accounts.map((a) => a.aws_account_id)).toEqual(['111222333000']);
+  });
+
+  it('show a change to any listed column, an account connected or deleted, at once on the other process', async () => {
+    await list(apiB);
+    await row(ids[0]!).set({ display_name: 'Renamed' }).execute();
+    await until(apiB, {}, (p) => p.accounts[0]!.display_name === 'Renamed');
+    await row(ids[0]!).set({ current_srs: 90 }).execute();
+    await until(apiB, { sort: 'srs', limit: '1' }, (p) => p.accounts[0]!.aws_account_id === '111222333001');
+    await row(ids[1]!).set({ tags: ['staging'] }).execute();
+    await until(apiB, { tag: 'prod' }, (p) => p.total === 1);
+    await row(ids[1]!).set({ status: 'DISCONNECTED' }).execute();
+    await until(apiB, { status: 'ACTIVE' }, (p) => p.total === 1);
+    const scannedAt = new Date();
+    await row(ids[0]!).set({ last_scan_at: scannedAt, coverage_evaluated: 12, score_complete: true }).execute();
+    await until(apiB, {}, (p) => p.accounts[0]!.last_scan_at === scannedAt.toISOString()
+      && p.accounts[0]!.coverage?.evaluated === 12 && p.accounts[0]!.score_complete === true);
+    await ctx.db.deleteFrom('accounts').where('id', '=', ids[1]!).execute();
+    await until(apiB, {}, (p) => p.total === 1);
+    await seedFleet(ctx.db, owner.tenantId, {
+      accounts: [{ id: ids[1]!, awsAccountId: '111222333009', displayName: null, tags: [], status: 'PENDING', currentSrs: null, coverage: null, scoreComplete: null, createdAt: new Date() }],
+    });
+    await until(apiB, {}, (p) => p.total === 2);
+  });
+
+  it('show a caller\'s own write on their next read on the same process, announced or not yet', async () => {
+    await list(apiB);
+    const connected = await request(apiB.url).post('/accounts').set(owner.auth)
+      .send({ aws_account_id: '111222333555', event_forwarding: false }).expect(201);
+    expect((await shown(apiB)).accounts.map((a) => a.aws_account_id)).toContain(connected.body.aws_account_id);
+    await me(apiB, owner).expect(200);
+    await request(apiB.url).patch('/me').set(owner.auth).send({ name: 'Own Write' }).expect(200);
+    expect((await me(apiB, owner).expect(200)).body.user.name).toBe('Own Write');
+  });
+
+  it('stay in use through writes that change nothing listed, and are never another tenant\'s', async () => {
+    await list(apiB);
+    const hits = await cacheLookups(apiB, 'hit', 'account_page');
+    await row(ids[0]!).set({ used_regions: ['eu-west-1'], updated_at: new Date() }).execute();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await list(apiB);
+    expect(await cacheLookups(apiB, 'hit', 'account_page')).toBe(hits + 1);
+
+    const other = await signupAndLogin({ http: request(apiB.url), db: ctx.db });
+    const theirs = await request(apiB.url).get('/accounts').set(other.auth).expect(200);
+    expect(theirs.body).toMatchObject({ total: 0, accounts: [] });
+  });
+});
+
+describe('pages of an account\'s signals, cached across API processes', () => {
+  const AWS_ID = '111222333777';
+  const ACCOUNT_ID = 'acct_cache_signals';
+  type Page = { signals: { signal_id: string; resolved_at: string | null; accepted: { reason: string } | null }[] };
+  const page = async (api: ApiProcess, user: TestUser = owner) => (await request(api.url).get(`/accounts/${AWS_ID}/signals`).set(user.auth).expect(200)).body as Page;
+  // Up to 3 s: an acceptance of 1.5 s expires within it.
+  const until = (holds: (p: Page) => boolean) => waitFor(async () => holds(await page(apiB)), 3_000);
+  const signal = (id: string, detectedAt: Date) => ({
+    id, accountId: ACCOUNT_ID, checkId: 'iam.root_mfa', scenario: 'iam' as const, severity: 'HIGH' as const, detectedAt, resolvedAt: null,
+  });
+
+  beforeAll(async () => {
+    await seedFleet(ctx.db, owner.tenantId, {
+      accounts: [{ id: ACCOUNT_ID, awsAccountId: AWS_ID, displayName: null, tags: [], status: 'ACTIVE', currentSrs: 40, coverage: null, scoreComplete: null, createdAt: new Date() }],
+      signals: [signal('sig_cache_1', new Date(Date.now() - 60_000))],
+    });
+  });
+
+  it('are served from the cache, and show a signal written, resolved or accepted elsewhere at once', async () => {
+    await page(apiB);
+    const hits = await cacheLookups(apiB, 'hit', 'signal_page');
+    expect((await page(apiB)).signals.map((s) => s.signal_id)).toEqual(['sig_cache_1']);
+    expect(await cacheLookups(apiB, 'hit', 'signal_page')).toBe(hits + 1);
+
+    await seedFleet(ctx.db, owner.tenantId, { accounts: [], signals: [signal('sig_cache_2', new Date())] });
+    await until((p) => p.signals[0]?.signal_id === 'sig_cache_2');
+    await ctx.db.updateTable('signals').set({ resolved_at: new Date() }).where('id', '=', 'sig_cache_2').execute();
+    await until((p) => p.signals[0]?.resolved_at !== null);
+    await request(apiA.url).post(`/accounts/${AWS_ID}/signals/sig_cache_1/accept`).set(owner.auth).send({ reason: 'Known' }).expect(200);
+    await until((p) => p.signals[1]?.accepted?.reason === 'Known');
+    await request(apiA.url).delete(`/accounts/${AWS_ID}/signals/sig_cache_1/accept`).set(owner.auth).expect(200);
+    await until((p) => p.signals[1]?.accepted === null);
+  });
+
+  it('stop showing an acceptance when it expires, with nothing written', async () => {
+    await ctx.db.insertInto('signal_acceptances').values({
+      id: 'acc_cache_expiring', tenant_id: owner.tenantId, account_id: ACCOUNT_ID, signal_id: 'sig_cache_1', accepted_by: null,
+      accepted_by_email: 'risk@example.com', reason: 'Briefly', accepted_at: new Date(), expires_at: new Date(Date.now() + 1_500),
+    }).execute();
+    await until((p) => p.signals[1]?.accepted?.reason === 'Briefly');
+    const hits = await cacheLookups(apiB, 'hit', 'signal_page');
+    await page(apiB);
+    expect(await cacheLookups(apiB, 'hit', 'signal_page')).toBe(hits + 1);
+    await until((p) => p.signals[1]?.accepted === null);
+  });
+
+  it('answer 404 once the account is gone', async () => {
+    await page(apiB);
+    await ctx.db.deleteFrom('signal_acceptances').where('account_id', '=', ACCOUNT_ID).execute();
+    await ctx.db.deleteFrom('signals').where('account_id', '=', ACCOUNT_ID).execute();
+    await page(apiB);
+    await ctx.db.deleteFrom('accounts').where('id', '=', ACCOUNT_ID).execute();
+    await waitFor(async () => (await request(apiB.url).get(`/accounts/${AWS_ID}/signals`).set(owner.auth)).status === 404, ANNOUNCED_MS);
+  });
+});
+
+type Profile = { user: { name: string; role: string }; tenant: { name: string; plan: string; status: string } };
+
+function profileBecomes(api: ApiProcess, user: TestUser, shows: (body: Profile) => boolean): Promise<void> {
+  return waitFor(async () => shows((await me(api, user).expect(200)).body as Profile), ANNOUNCED_MS);
+}
+
+function roleBecomes(api: ApiProcess, user: TestUser, role: string): Promise<void> {
+  return profileBecomes(api, user, (body) => body.user.role === role);
+}
