@@ -48,12 +48,19 @@ const MAX_TENANTS = 50_000;
 const MAX_USERS_PER_TENANT = 1_000;
 /**
  * Pages kept, of every tenant (each filter, sort and cursor is a page of its own): a page of 250 accounts is about
- * 80 KB, one of 50 signals about 40 KB, so at most some 80 MB.
+ * 80 KB, one of 200 signals about 160 KB, each kept with its JSON (api/operations/express.ts), so at most some 160 MB.
  */
-const MAX_PAGES = 1_000;
+const MAX_PAGES = 500;
 // A safety net only: a change is forgotten as soon as PostgreSQL announces it.
 const TTL_MS = 5 * 60_000;
 const RECONNECT_MS = [100, 500, 1_000, 5_000];
+/**
+ * How often the listening connection is asked to answer, and how long it may take: a connection that died without a
+ * word (a firewall's idle timeout, a failover) would otherwise leave the cache serving what it can no longer hear of.
+ */
+const HEARTBEAT = { everyMs: 15_000, timeoutMs: 5_000 };
+/** The listening connection's `application_name`. */
+export const LISTENER_NAME = 'sentinel-read-cache';
 
 /** Entries that expire, the oldest dropped first when full (a Map iterates in insertion order). */
 class Shelf<T> {
@@ -64,7 +71,7 @@ class Shelf<T> {
   get(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.until < Date.now()) {
+    if (entry.until <= Date.now()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -111,8 +118,9 @@ function shelfOf<T>(outer: Shelf<Shelf<T>>, tenantId: string, capacity: number):
  * applies on every process at once. While the listening connection is down (and until it is back and listening)
  * nothing is kept or served from here: every request reads the database, as it would without a cache.
  *
- * A read that raced a change is not kept: `generation` moves on every announcement, and an entry is kept only if
- * no announcement arrived between the read and the keep.
+ * A read that raced a change is not kept: the tenant's `generation` moves on every announcement of it (and every
+ * tenant's when the cache goes off or starts again), and an entry is kept only if it did not move between the read
+ * and the keep.
  */
 export class ReadCache {
   // Callers by tenant, so a tenant's are forgotten together.
@@ -121,12 +129,15 @@ export class ReadCache {
   /** By `<kind>\n<tenant_id>\n<query>`. */
   private readonly pages = new Shelf<unknown>(MAX_PAGES);
   private listening = false;
-  private generationCount = 0;
+  /** Moves when the cache goes off or starts again; `announcements` per tenant moves with each of its announcements. */
+  private epoch = 0;
+  private readonly announcements = new Map<string, number>();
   private client: Client | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
   private reconnects = 0;
 
-  constructor(private readonly options: { url: string; log: Logger }) {}
+  constructor(private readonly options: { url: string; log: Logger; heartbeat?: typeof HEARTBEAT }) {}
 
   /** Starts listening; resolves once the first LISTEN is in place (or failed: the cache then stays off until it is). */
   async start(): Promise<void> {
@@ -135,13 +146,15 @@ export class ReadCache {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.heartbeat);
     this.off();
     await this.client?.end().catch(() => undefined);
   }
 
-  /** Changes on every announcement and whenever the cache goes off: compare before and after a read. */
-  generation(): number {
-    return this.generationCount;
+  /** Changes on every announcement of the tenant and whenever the cache goes off: compare before and after a read. */
+  generation(tenantId: string): number {
+    // Both only grow, so the sum moves whenever either does.
+    return this.epoch + (this.announcements.get(tenantId) ?? 0);
   }
 
   get(tenantId: string, userId: string): CachedUser | undefined {
@@ -150,7 +163,7 @@ export class ReadCache {
 
   /** Keeps a user read from the database, unless the cache is off or something changed since `readAt` (a generation). */
   keep(user: CachedUser, readAt: number): void {
-    if (this.current(readAt)) shelfOf(this.users, user.tenant_id, MAX_USERS_PER_TENANT).set(user.id, user);
+    if (this.current(user.tenant_id, readAt)) shelfOf(this.users, user.tenant_id, MAX_USERS_PER_TENANT).set(user.id, user);
   }
 
   getTenant(tenantId: string): CachedTenant | undefined {
@@ -159,7 +172,7 @@ export class ReadCache {
 
   /** Keeps a tenant read from the database, as `keep` keeps a user. */
   keepTenant(tenantId: string, tenant: CachedTenant, readAt: number): void {
-    if (this.current(readAt)) this.tenants.set(tenantId, tenant);
+    if (this.current(tenantId, readAt)) this.tenants.set(tenantId, tenant);
   }
 
   /** A page of the tenant's; `query` names it (its account, filters, sort, cursor and size). */
@@ -169,7 +182,7 @@ export class ReadCache {
 
   /** Keeps a page read from the database, as `keep` keeps a user; `until` (ms) when it stops being true by itself. */
   keepPage(kind: PageKind, tenantId: string, query: string, page: unknown, readAt: number, until?: number): void {
-    if (this.current(readAt)) this.pages.set(`${kind}\n${tenantId}\n${query}`, page, until);
+    if (this.current(tenantId, readAt)) this.pages.set(`${kind}\n${tenantId}\n${query}`, page, until);
   }
 
   /**
@@ -177,29 +190,35 @@ export class ReadCache {
    * their next read must show it, and the database's announcement of it may still be on its way.
    */
   forgetTenant(tenantId: string): void {
-    this.generationCount += 1;
+    this.announced(tenantId);
     this.users.delete(tenantId);
     this.tenants.delete(tenantId);
     for (const kind of PAGE_KINDS) this.pages.deleteStartingWith(`${kind}\n${tenantId}\n`);
   }
 
-  private current(readAt: number): boolean {
-    return this.listening && readAt === this.generationCount;
+  private current(tenantId: string, readAt: number): boolean {
+    return this.listening && readAt === this.generation(tenantId);
   }
 
+  // One counter per tenant that was ever announced: a number each, for as long as the process runs.
+  private announced(tenantId: string): void {
+    this.announcements.set(tenantId, (this.announcements.get(tenantId) ?? 0) + 1);
+  }
+
+  /** Every payload starts with the tenant's id (users: `<tenant_id>:<user_id>`). */
   private forget(channel: string, payload: string): void {
+    const [tenantId, userId] = payload.split(':');
+    if (!tenantId) return;
+    this.announced(tenantId);
     const kinds = PAGES_OF_CHANNEL[channel];
-    if (kinds) for (const kind of kinds) this.pages.deleteStartingWith(`${kind}\n${payload}\n`);
-    else if (channel === TENANT_CHANGED_CHANNEL) this.tenants.delete(payload);
-    else {
-      const [tenantId, userId] = payload.split(':');
-      if (tenantId && userId) this.users.get(tenantId)?.delete(userId);
-    }
+    if (kinds) for (const kind of kinds) this.pages.deleteStartingWith(`${kind}\n${tenantId}\n`);
+    else if (channel === TENANT_CHANGED_CHANNEL) this.tenants.delete(tenantId);
+    else if (userId) this.users.get(tenantId)?.delete(userId);
   }
 
   private off(): void {
     this.listening = false;
-    this.generationCount += 1;
+    this.epoch += 1;
     this.clear();
   }
 
@@ -211,10 +230,10 @@ export class ReadCache {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new Client({ connectionString: this.options.url });
+    // Named, so an operator (or a test) finds it in pg_stat_activity.
+    const client = new Client({ connectionString: this.options.url, keepAlive: true, application_name: LISTENER_NAME });
     this.client = client;
     client.on('notification', (message) => {
-      this.generationCount += 1;
       if (message.payload) this.forget(message.channel, message.payload);
     });
     client.on('error', (err) => {
@@ -227,18 +246,37 @@ export class ReadCache {
       await client.query(CHANNELS.map((channel) => `listen ${channel}`).join('; '));
       // Anything kept before this LISTEN may have missed an announcement: start empty.
       this.clear();
-      this.generationCount += 1;
+      this.epoch += 1;
       this.listening = true;
       this.reconnects = 0;
+      this.heartbeat = setInterval(() => void this.check(client), (this.options.heartbeat ?? HEARTBEAT).everyMs).unref();
     } catch (err) {
       this.options.log.warn({ err }, 'read cache: could not listen for changes; reads go to the database');
       this.retry(client);
     }
   }
 
+  /** The listening connection answers within the heartbeat's timeout, or is replaced. */
+  private async check(client: Client): Promise<void> {
+    const { timeoutMs } = this.options.heartbeat ?? HEARTBEAT;
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([client.query('select 1'), silent]);
+    } catch (err) {
+      this.options.log.warn({ err }, 'read cache: the listening connection does not answer; reads go to the database');
+      this.retry(client);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private retry(client: Client): void {
     if (this.client !== client) return; // that connection was replaced already
     this.client = undefined;
+    clearInterval(this.heartbeat);
     this.off();
     client.end().catch(() => undefined);
     if (this.closed) return;

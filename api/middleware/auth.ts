@@ -28,7 +28,7 @@ async function callerUser(deps: Pick<AppDeps, 'db' | 'readCache'>, tenantId: str
   const cached = readCache?.get(tenantId, userId);
   callerCacheLookups.inc({ result: cached ? 'hit' : 'miss' });
   if (cached) return cached;
-  const readAt = readCache?.generation() ?? 0;
+  const readAt = readCache?.generation(tenantId) ?? 0;
   const user = await findCallerUser({ db: deps.db, tenantId, userId });
   if (user) readCache?.keep(user, readAt);
   return user;

@@ -113,7 +113,7 @@ export async function listTenantAccounts({ db, readCache }: Pick<AppDeps, 'db' |
   const cached = readCache?.getPage('accounts', caller.tenantId, pageKey);
   readCacheLookups.inc({ read: 'account_page', result: cached ? 'hit' : 'miss' });
   if (cached) return cached as AccountsPage;
-  const readAt = readCache?.generation() ?? 0;
+  const readAt = readCache?.generation(caller.tenantId) ?? 0;
   const page = await readAccountsPage(db, caller, query);
   readCache?.keepPage('accounts', caller.tenantId, pageKey, page, readAt);
   return page;

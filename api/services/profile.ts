@@ -15,7 +15,7 @@ export async function getProfile({ db, readCache }: Deps, caller: Caller) {
   const cachedTenant = readCache?.getTenant(caller.tenantId);
   readCacheLookups.inc({ read: 'tenant', result: cachedTenant ? 'hit' : 'miss' });
   if (cachedUser && cachedTenant) return profileBody(cachedUser, caller.tenantId, cachedTenant);
-  const readAt = readCache?.generation() ?? 0;
+  const readAt = readCache?.generation(caller.tenantId) ?? 0;
   const row = await findProfile({ db, tenantId: caller.tenantId, userId: caller.userId });
   if (!row) throw notFound('User');
   const tenant: CachedTenant = { name: row.tenant_name, plan: row.plan, status: row.status, created_at: row.tenant_created_at };

@@ -65,7 +65,7 @@ export async function listAccountSignals({ db, readCache }: Deps, caller: Caller
   const cached = readCache?.getPage('signals', caller.tenantId, pageKey);
   readCacheLookups.inc({ read: 'signal_page', result: cached ? 'hit' : 'miss' });
   if (cached) return cached as SignalsPage;
-  const readAt = readCache?.generation() ?? 0;
+  const readAt = readCache?.generation(caller.tenantId) ?? 0;
   const page = await readSignalsPage(db, caller, awsAccountId, query);
   readCache?.keepPage('signals', caller.tenantId, pageKey, page, readAt, firstExpiry(page.signals));
   return page;

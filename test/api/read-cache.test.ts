@@ -3,6 +3,8 @@ import request from 'supertest';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { waitFor } from '../helpers/account-harness';
 import { seedFleet } from '../helpers/fleet';
+import { LISTENER_NAME, ReadCache } from '../../api/read-cache';
+import { createLogger } from '../../config/logger';
 import { type ApiProcess, startSandboxApi } from '../helpers/worker-process';
 
 // Two real API processes on one database, each with its cache of reads (api/read-cache.ts: callers, their tenants,
@@ -83,7 +85,7 @@ describe('the caller cache across API processes', () => {
     // Cut both processes' listening connections (of this database: other suites' share the server). A change made
     // now is announced to nobody.
     const cut = await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended from pg_stat_activity
-      where datname = current_database() and query like 'listen sentinel_user_changed;%'`.execute(ctx.db);
+      where datname = current_database() and application_name = ${LISTENER_NAME}`.execute(ctx.db);
     expect(cut.rows).toEqual([{ ended: true }, { ended: true }]);
     await ctx.db.updateTable('users').set({ role: 'member' }).where('id', '=', admin.userId).execute();
     await roleBecomes(apiB, admin, 'member');
@@ -264,6 +266,39 @@ describe('pages of an account\'s signals, cached across API processes', () => {
     await page(apiB);
     await ctx.db.deleteFrom('accounts').where('id', '=', ACCOUNT_ID).execute();
     await waitFor(async () => (await request(apiB.url).get(`/accounts/${AWS_ID}/signals`).set(owner.auth)).status === 404, ANNOUNCED_MS);
+  });
+});
+
+describe('a listening connection that stops answering without a word', () => {
+  it('is noticed by its heartbeat: nothing is served from the cache until a new connection listens', async () => {
+    const readCache = new ReadCache({
+      url: ctx.config.database.url, log: createLogger({ level: 'silent', name: 'test' }), heartbeat: { everyMs: 200, timeoutMs: 300 },
+    });
+    await readCache.start();
+    const listener = async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()
+      and application_name = ${LISTENER_NAME} order by backend_start desc`.execute(ctx.db)).rows;
+    try {
+      const [before] = await listener(); // this cache's: the newest
+      const tenant = { name: 'Kept', plan: 'solo' as const, status: 'active' as const, created_at: new Date() };
+      readCache.keepTenant(owner.tenantId, tenant, readCache.generation(owner.tenantId));
+      expect(readCache.getTenant(owner.tenantId)).toEqual(tenant);
+      // The connection's server process stops (as behind a dead network path): no error, no end, just silence.
+      process.kill(before!.pid, 'SIGSTOP');
+      try {
+        await waitFor(async () => readCache.getTenant(owner.tenantId) === undefined, 5_000);
+      } finally {
+        process.kill(before!.pid, 'SIGCONT');
+      }
+      // A new connection listens, and the cache keeps again.
+      await waitFor(async () => {
+        readCache.keepTenant(owner.tenantId, tenant, readCache.generation(owner.tenantId));
+        return readCache.getTenant(owner.tenantId) !== undefined;
+      }, 5_000);
+      const [after] = await listener();
+      expect(after!.pid).not.toBe(before!.pid);
+    } finally {
+      await readCache.close();
+    }
   });
 });
 
