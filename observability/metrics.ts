@@ -146,6 +146,7 @@ export const eventSignalsOpened = new Counter({
 
 /** Every metric Sentinel defines itself (the Temporal SDK's own are prefixed `temporal_`). */
 export const SENTINEL_METRIC_NAMES = [
-  httpRequestDuration, httpRequestsInFlight, callerCacheLookups, dbPoolConnections, scansStarted, scansCompleted, scanDuration, awsApiCalls,
-  awsApiThrottles, checksNotEvaluated, alertEventsFired, deliveryOutcomes, deliveryRetries, awsEventsReceived, eventSignalsOpened,
+  httpRequestDuration, httpRequestsInFlight, callerCacheLookups, readCacheLookups, dbPoolConnections, scansStarted, scansCompleted,
+  scanDuration, awsApiCalls, awsApiThrottles, checksNotEvaluated, alertEventsFired, deliveryOutcomes, deliveryRetries,
+  awsEventsReceived, eventSignalsOpened,
 ].map((metric) => (metric as unknown as { name: string }).name);
