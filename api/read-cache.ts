@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { Logger } from '../config/logger';
+import { readCacheLookups } from '../observability/metrics';
 import type { PlanId } from '../domain/plans';
 import type { Role } from '../domain/roles';
 import type { TenantStatus } from '../domain/tenants';
@@ -61,6 +62,29 @@ const RECONNECT_MS = [100, 500, 1_000, 5_000];
 const HEARTBEAT = { everyMs: 15_000, timeoutMs: 5_000 };
 /** The listening connection's `application_name`. */
 export const LISTENER_NAME = 'sentinel-read-cache';
+
+const LOOKUP_OF_KIND = { accounts: 'account_page', signals: 'signal_page' } as const;
+
+/**
+ * A page of the tenant's through the process's cache (none in some tests): the kept one, else the one `read` answers,
+ * kept unless the tenant was announced during the read. `query` names the page (every parameter that shapes it);
+ * `expiresAt` says when a page read stops being true by itself (ms), if it ever does.
+ */
+export async function readPageThrough<T>(
+  readCache: ReadCache | undefined,
+  page: { kind: PageKind; tenantId: string; query: string },
+  read: () => Promise<T>,
+  expiresAt: (page: T) => number | undefined = () => undefined,
+): Promise<T> {
+  const { kind, tenantId, query } = page;
+  const cached = readCache?.getPage(kind, tenantId, query);
+  readCacheLookups.inc({ read: LOOKUP_OF_KIND[kind], result: cached ? 'hit' : 'miss' });
+  if (cached) return cached as T;
+  const readAt = readCache?.generation(tenantId) ?? 0;
+  const answer = await read();
+  readCache?.keepPage(kind, tenantId, query, answer, readAt, expiresAt(answer));
+  return answer;
+}
 
 /** Entries that expire, the oldest dropped first when full (a Map iterates in insertion order). */
 class Shelf<T> {

@@ -9,12 +9,12 @@ import {
   accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
 } from '../../domain/limits';
 import { findTenant } from '../../db/repositories/tenants';
-import { readCacheLookups } from '../../observability/metrics';
 import {
   accountWorkflowId, scanNowUpdate, verifyUpdate,
 } from '../../workflows/contracts';
 import type { AppDeps, Caller } from '../context';
 import { AppError, notFound } from '../errors';
+import { readPageThrough } from '../read-cache';
 import {
   COMMAND_DEADLINE_MS, executionArn, lifecycleUpdateError, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal';
@@ -104,22 +104,15 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
 }
 
 /**
- * A page of the tenant's accounts (GET /accounts), filtered, in the asked order, with the count of all that match: from this process's cache when it holds that page (api/read-cache.ts forgets the
- * tenant's pages as soon as PostgreSQL announces a change to what they show), else in one statement.
+ * A page of the tenant's accounts (GET /accounts), filtered, in the asked order, with the count of all that match:
+ * from this process's cache when it holds that page (api/read-cache.ts forgets the tenant's pages as soon as
+ * PostgreSQL announces a change to what they show), else in one statement.
  */
-export async function listTenantAccounts({ db, readCache }: Pick<AppDeps, 'db' | 'readCache'>, caller: Caller, query: ListAccountsQuery) {
-  // The page's name: every parameter that shapes it (the parsed query's keys come in the schema's order).
-  const pageKey = JSON.stringify(query);
-  const cached = readCache?.getPage('accounts', caller.tenantId, pageKey);
-  readCacheLookups.inc({ read: 'account_page', result: cached ? 'hit' : 'miss' });
-  if (cached) return cached as AccountsPage;
-  const readAt = readCache?.generation(caller.tenantId) ?? 0;
-  const page = await readAccountsPage(db, caller, query);
-  readCache?.keepPage('accounts', caller.tenantId, pageKey, page, readAt);
-  return page;
+export function listTenantAccounts({ db, readCache }: Pick<AppDeps, 'db' | 'readCache'>, caller: Caller, query: ListAccountsQuery) {
+  // The parsed query's keys come in the schema's order: the same page, the same name.
+  const page = { kind: 'accounts' as const, tenantId: caller.tenantId, query: JSON.stringify(query) };
+  return readPageThrough(readCache, page, () => readAccountsPage(db, caller, query));
 }
-
-type AccountsPage = Awaited<ReturnType<typeof readAccountsPage>>;
 
 async function readAccountsPage(db: AppDeps['db'], caller: Caller, query: ListAccountsQuery) {
   const { accounts, total, next } = await listAccountSummaries({

@@ -6,10 +6,10 @@ import {
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/recovery';
 import { acceptanceInForce, asOpenSignals, scoreOf } from '../../domain/signal-lifecycle';
-import { readCacheLookups } from '../../observability/metrics';
 import type { AppDeps, Caller } from '../context';
 import { afterCursor, keysetPage } from '../cursor';
 import { AppError, notFound } from '../errors';
+import { readPageThrough } from '../read-cache';
 import type { AcceptSignalInput, ListSignalsQuery, SearchSignalsQuery } from '../schemas/signals';
 import { requireAccount } from './accounts';
 import { audit } from './audit-log';
@@ -60,18 +60,10 @@ function pageFilter(query: ListSignalsQuery) {
  */
 export async function listAccountSignals({ db, readCache }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
   if (!/^[0-9]{12}$/.test(awsAccountId)) throw notFound('Account');
-  // The page's name: the account and every parameter that shapes it (the parsed query's keys come in the schema's order).
-  const pageKey = JSON.stringify([awsAccountId, query]);
-  const cached = readCache?.getPage('signals', caller.tenantId, pageKey);
-  readCacheLookups.inc({ read: 'signal_page', result: cached ? 'hit' : 'miss' });
-  if (cached) return cached as SignalsPage;
-  const readAt = readCache?.generation(caller.tenantId) ?? 0;
-  const page = await readSignalsPage(db, caller, awsAccountId, query);
-  readCache?.keepPage('signals', caller.tenantId, pageKey, page, readAt, firstExpiry(page.signals));
-  return page;
+  // The account and the parsed query, whose keys come in the schema's order: the same page, the same name.
+  const page = { kind: 'signals' as const, tenantId: caller.tenantId, query: JSON.stringify([awsAccountId, query]) };
+  return readPageThrough(readCache, page, () => readSignalsPage(db, caller, awsAccountId, query), (read) => firstExpiry(read.signals));
 }
-
-type SignalsPage = Awaited<ReturnType<typeof readSignalsPage>>;
 
 /** When the first acceptance the page shows expires (ms), and the page with it. */
 function firstExpiry(signals: readonly SignalJson[]): number | undefined {
