@@ -36,7 +36,15 @@ export interface Caller {
   clientAddress?: string;
 }
 
-/** The dependencies for one request: the logger is the request's child logger, so every line carries its id. */
+/**
+ * The dependencies for one request: the logger is the request's child logger, so every line carries its id. Read
+ * when something logs, not before: most requests never build one (api/middleware/request-log.ts).
+ */
 export function forRequest(deps: AppDeps, req: { log: Logger }): AppDeps {
-  return { ...deps, log: req.log };
+  return {
+    ...deps,
+    get log() {
+      return req.log;
+    },
+  };
 }

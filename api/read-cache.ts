@@ -82,7 +82,8 @@ export async function readPageThrough<T>(
   if (cached) return cached as T;
   const readAt = readCache?.generation(tenantId) ?? 0;
   const answer = await read();
-  readCache?.keepPage(kind, tenantId, query, answer, readAt, expiresAt(answer));
+  // Frozen once kept: every later request gets this very object (and the API its JSON, written once).
+  if (readCache?.keepPage(kind, tenantId, query, answer, readAt, expiresAt(answer))) Object.freeze(answer);
   return answer;
 }
 
@@ -204,9 +205,14 @@ export class ReadCache {
     return this.listening ? this.pages.get(`${kind}\n${tenantId}\n${query}`) : undefined;
   }
 
-  /** Keeps a page read from the database, as `keep` keeps a user; `until` (ms) when it stops being true by itself. */
-  keepPage(kind: PageKind, tenantId: string, query: string, page: unknown, readAt: number, until?: number): void {
-    if (this.current(tenantId, readAt)) this.pages.set(`${kind}\n${tenantId}\n${query}`, page, until);
+  /**
+   * Keeps a page read from the database, as `keep` keeps a user; `until` (ms) when it stops being true by itself.
+   * Whether it was kept.
+   */
+  keepPage(kind: PageKind, tenantId: string, query: string, page: unknown, readAt: number, until?: number): boolean {
+    if (!this.current(tenantId, readAt)) return false;
+    this.pages.set(`${kind}\n${tenantId}\n${query}`, page, until);
+    return true;
   }
 
   /**

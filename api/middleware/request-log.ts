@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../../config/logger';
 
 declare module 'http' {
@@ -34,40 +34,34 @@ export function redactCredentialQuery(url: string): string {
 
 /** What a request's logger is made of, until something logs (then `child`). */
 interface LogState {
-  log: Logger;
+  base: Logger;
   bindings: Record<string, string>;
   child?: Logger;
 }
 
-const pending = new WeakMap<Request, LogState>();
+const LOG_STATE = Symbol('requestLogState');
+type LoggedRequest = Request & { [LOG_STATE]?: LogState };
 
-/**
- * `req.log`, made on first use: most requests log only their last line, and a request whose level leaves even that
- * out never builds a child logger.
- */
-function lazyChild(req: Request, log: Logger, reqId: string): void {
-  const state: LogState = { log, bindings: { reqId } };
-  pending.set(req, state);
-  Object.defineProperty(req, 'log', {
-    configurable: true,
-    enumerable: true,
-    get: () => (state.child ??= state.log.child(state.bindings)),
-    set: (value: Logger) => {
-      state.child = value;
-    },
-  });
-}
+// `req.log`, made on first use: most requests log only their last line, and a request whose level leaves even that
+// out never builds a child logger. A getter on Express's request prototype, defined once, rather than a property
+// defined on every request.
+Object.defineProperty(express.request, 'log', {
+  configurable: true,
+  get(this: LoggedRequest): Logger | undefined {
+    const state = this[LOG_STATE];
+    return state && (state.child ??= state.base.child(state.bindings));
+  },
+  set(this: LoggedRequest, value: Logger) {
+    this[LOG_STATE] = { base: value, bindings: {}, child: value };
+  },
+});
 
 /** Adds fields to every later line of the request (the caller, once authenticated). */
 export function bindRequestLog(req: Request, bindings: Record<string, string>): void {
-  const state = pending.get(req);
-  if (!state) {
-    req.log = req.log.child(bindings);
-  } else if (state.child) {
-    state.child = state.child.child(bindings);
-  } else {
-    Object.assign(state.bindings, bindings);
-  }
+  const state = (req as LoggedRequest)[LOG_STATE];
+  if (!state) return; // a request the request log never saw has no logger to bind to
+  if (state.child) state.child = state.child.child(bindings);
+  else Object.assign(state.bindings, bindings);
 }
 
 /**
@@ -82,7 +76,7 @@ export function requestLog(log: Logger) {
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', id);
     req.id = id;
-    lazyChild(req, log, id);
+    (req as LoggedRequest)[LOG_STATE] = { base: log, bindings: { reqId: id } };
     if (!UNLOGGED.has(req.url)) {
       const started = performance.now();
       res.once('close', () => {

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { waitFor } from '../helpers/account-harness';
 import { seedFleet } from '../helpers/fleet';
-import { LISTENER_NAME, ReadCache } from '../../api/read-cache';
+import { LISTENER_NAME, ReadCache, readPageThrough } from '../../api/read-cache';
 import { createLogger } from '../../config/logger';
 import { type ApiProcess, startSandboxApi } from '../helpers/worker-process';
 
@@ -266,6 +266,32 @@ describe('pages of an account\'s signals, cached across API processes', () => {
     await page(apiB);
     await ctx.db.deleteFrom('accounts').where('id', '=', ACCOUNT_ID).execute();
     await waitFor(async () => (await request(apiB.url).get(`/accounts/${AWS_ID}/signals`).set(owner.auth)).status === 404, ANNOUNCED_MS);
+  });
+});
+
+describe('a page kept', () => {
+  it('is frozen and given as the very same object, and a page read while its tenant changed is neither', async () => {
+    const readCache = new ReadCache({ url: ctx.config.database.url, log: createLogger({ level: 'silent', name: 'test' }) });
+    await readCache.start();
+    try {
+      const page = { kind: 'accounts' as const, tenantId: owner.tenantId, query: 'frozen-test' };
+      let reads = 0;
+      const read = async () => ({ accounts: [{ read: ++reads }] });
+      const first = await readPageThrough(readCache, page, read);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(await readPageThrough(readCache, page, read)).toBe(first);
+      expect(reads).toBe(1);
+
+      // Announced during the read: answered, not kept, so not frozen (the API encodes it afresh, keeping nothing).
+      const raced = await readPageThrough(readCache, { ...page, query: 'raced' }, async () => {
+        readCache.forgetTenant(owner.tenantId);
+        return { accounts: [] };
+      });
+      expect(Object.isFrozen(raced)).toBe(false);
+      expect(readCache.getPage('accounts', owner.tenantId, 'raced')).toBeUndefined();
+    } finally {
+      await readCache.close();
+    }
   });
 });
 
