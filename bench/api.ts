@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { freePort } from '../scripts/local-services';
-import { type CpuRoles, cpuMeter, startNodeProcess } from './processes';
+import { type CpuRoles, cpuMeter, startHelloWorld } from './processes';
 
 export interface ThroughputRow {
   name: string; requestsPerSecond: number; p50: number; p99: number; errors: number;
@@ -44,7 +44,7 @@ export async function benchApi({ url, apiPid, seconds, auth, awsAccountId }: {
   url: string; apiPid: number; seconds: number; auth: Record<string, string>; awsAccountId: string;
 }): Promise<ThroughputRow[]> {
   const port = await freePort();
-  const bare = await startNodeProcess({ script: 'bench/hello-world.ts', env: { PORT: String(port) }, ready: 'hello-world listening' });
+  const bare = await startHelloWorld(port);
   try {
     const api = { seconds, serverPid: apiPid };
     return [

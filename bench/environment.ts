@@ -6,7 +6,7 @@ import { createDb, type Db } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { ensureDatabase, freePort, startPostgres, startTemporalDevServer } from '../scripts/services';
 import { buildWorkflowBundle } from '../worker/bundle';
-import { type NodeProcess, startNodeProcess } from './processes';
+import { API_NODE_FLAGS, type NodeProcess, startNodeProcess } from './processes';
 
 // The service for benchmarks, on this machine: embedded PostgreSQL and the Temporal dev server shared by the
 // whole run, and the API and the worker (sandbox provider) as processes of their own, started per part of the
@@ -84,7 +84,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     // Request logging off: the API is measured, not pino writing to a pipe.
     const api = await startNodeProcess({
       script: 'api/main.ts', env: { ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port) },
-      ready: new URL('/healthz', url), nodeArgs: apiNodeArgs,
+      ready: new URL('/healthz', url), nodeArgs: [...API_NODE_FLAGS, ...apiNodeArgs],
     });
     const startWorker = () => startNodeProcess({
       script: 'worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, ready: '"msg":"worker started"', nodeArgs: workerNodeArgs,

@@ -12,7 +12,7 @@ import { freePort } from '../scripts/local-services';
 import { connectAccounts, signUpTenants, verifyAccounts } from './accounts';
 import { measure, type ThroughputRow } from './api';
 import type { BenchEnvironment } from './environment';
-import { type CpuRoles, cpuMeter, startNodeProcess } from './processes';
+import { type CpuRoles, cpuMeter, startHelloWorld } from './processes';
 import { firstScansDone } from './scans';
 
 // The account's EventBridge events (POST /ingest/aws/events), through the real API and worker processes, as the
@@ -259,7 +259,7 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
     // would only take cores from the measurement.
     await services.worker.stop();
     const port = await freePort();
-    const bare = await startNodeProcess({ script: 'bench/hello-world.ts', env: { PORT: String(port) }, ready: 'hello-world listening' });
+    const bare = await startHelloWorld(port);
     try {
       const https = fixture('sg-open-https');
       // Per account, the event's JSON around its id: a request's body is the two halves and a fresh id.

@@ -72,6 +72,22 @@ export async function startNodeProcess(
   };
 }
 
+/**
+ * The node flags production runs the API with: those of `npm run start:api` (package.json), between `node` and
+ * `--import`. The bench runs the API, and the bare Express baseline beside it, with them.
+ */
+export const API_NODE_FLAGS: readonly string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = (scripts['start:api'] ?? '').split(/\s+/);
+  if (words[0] !== 'node' || !words.includes('--import')) throw new Error('start:api is expected to be node [flags] --import tsx api/main.ts');
+  return words.slice(1, words.indexOf('--import'));
+})();
+
+/** The baseline of the API benchmarks: a bare Express hello-world on `port`, run as the API is (API_NODE_FLAGS). */
+export function startHelloWorld(port: number): Promise<NodeProcess> {
+  return startNodeProcess({ script: 'bench/hello-world.ts', env: { PORT: String(port) }, ready: 'hello-world listening', nodeArgs: [...API_NODE_FLAGS] });
+}
+
 /** Resident set size of a process in bytes, from /proc (Linux). */
 export function residentBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
