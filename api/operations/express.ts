@@ -5,8 +5,10 @@ import { expressParam, expressPath, pathParamsOf, pathsOf, PUBLIC } from '../ope
 import { parseInput } from '../validation';
 import { CustomAnswer, type Endpoint } from './operation';
 
-function paramsOf(op: Endpoint, req: Request): Record<string, string> {
-  return Object.fromEntries(pathParamsOf(op.path).map((name) => [name, String(req.params[expressParam(name)])]));
+/** Reads a request's path parameters under their OpenAPI names (`account_id`), from their Express names (`accountId`). */
+function paramReader(op: Endpoint): (req: Request) => Record<string, string> {
+  const names = pathParamsOf(op.path).map((name) => [name, expressParam(name)] as const);
+  return (req) => Object.fromEntries(names.map(([name, expressName]) => [name, String(req.params[expressName])]));
 }
 
 // A page the read cache keeps (api/read-cache.ts) is frozen and given to every request that asks for it, so its bytes
@@ -57,6 +59,7 @@ export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]):
   const auth = requireAuth(deps);
   for (const op of operations) {
     const guard = op.access === PUBLIC ? [] : [auth, requireRole(op.access)];
+    const paramsOf = paramReader(op);
     // The route template, for the request metrics (set first, so a request refused by its guard is counted under it).
     const named = (_req: Request, res: Response, next: NextFunction) => {
       res.locals.route = op.path;
@@ -72,7 +75,7 @@ export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]):
         answer = await op.handler({
           deps: requestDeps,
           caller: req.caller,
-          params: paramsOf(op, req),
+          params: paramsOf(req),
           query: op.rawInput ? req.query : op.query && parseInput(op.query, req.query, 'query'),
           body: op.rawInput ? req.body : op.body && parseInput(op.body, req.body),
           req,
@@ -91,9 +94,11 @@ export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]):
     };
     for (const path of pathsOf(op)) routerFor(path)[op.method](expressPath(path), named, ...guard, serve);
   }
-  return (req, res, next) => {
+  const dispatch: RequestHandler = (req, res, next) => {
     const router = routers.get(firstSegment(req.path));
     if (router) router(req, res, next);
     else next();
   };
+  // The routers it chooses among, so the routing table can still be read from the app (test/helpers/routes.ts).
+  return Object.assign(dispatch, { routers: [...routers.values()] });
 }

@@ -2,7 +2,8 @@ import type { Express } from 'express';
 
 interface Layer {
   route?: { path: string | string[]; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
+  /** A router's layers; or, for the operations' dispatcher (api/operations/express.ts), the routers it chooses among. */
+  handle?: { stack?: Layer[]; routers?: Array<{ stack: Layer[] }> };
 }
 
 /**
@@ -27,6 +28,8 @@ export function servedRoutes(app: Express): string[] {
         }
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);
+      } else if (layer.handle?.routers) {
+        for (const router of layer.handle.routers) walk(router.stack);
       }
     }
   };
