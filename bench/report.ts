@@ -65,10 +65,23 @@ write through a process is forgotten there at once), and a kept page's JSON is w
 this load PostgreSQL is all but idle and the API process does what the public \`GET /billing/plans\` does: Express,
 its router and middleware, Node's HTTP layer, and writing the answer to the socket. The first request of a page, and
 every request while the process cannot listen, reads PostgreSQL as before: one statement whose JSON PostgreSQL builds
-(\`sentinel_read_cache_lookups_total\` and \`sentinel_caller_cache_lookups_total\` show hits and misses). An
-earlier profile under this load (2026-11-25, before the cache; run with \`BENCH_CPU_PROF=<dir>\` to write a
-\`node --cpu-prof\` profile of the API process) had writing the answers to the sockets at 17% of the API process's
-busy time, Express and its router 11%, the pg driver and Kysely 12%, garbage collection 7%, Node's HTTP layer 7%. On
+(\`sentinel_read_cache_lookups_total\` and \`sentinel_caller_cache_lookups_total\` show hits and misses).
+
+The API runs as \`npm run start:api\` runs it in production, with \`--max-semi-space-size=32\`; so does the baseline. A
+profile under this load (2026-11-28, all five endpoints; run with \`BENCH_CPU_PROF=<dir>\` to write a
+\`node --cpu-prof\` profile of the API process) divides the API process's busy time as follows:
+
+- Node's HTTP layer (parsing, headers, streams): 22%.
+- Writing the answers to the sockets (\`writev\`, which on loopback includes the kernel's delivery): 15%.
+- Express and its router: 14%. The operations are routed by their path's first segment, so a request meets the routes
+  under it, not all hundred in turn.
+- Sentinel's own middleware and handlers: 19% (request id and log, metrics, token and caller, the cached answer).
+- Promises and events: 8%.
+- Garbage collection: 4% (7% with V8's default young generation).
+- The pg driver: under 1%.
+
+Node and Express take most of it, as they take the baseline's. What the API spends beyond the baseline is mostly its own
+19%, and the router and event work its middleware adds. On
 these two cores the load generator, PostgreSQL and the API share the machine: the bare hello-world's own p99 was
 ${base.p99} ms in this run, the floor under any endpoint's p99 here.
 `;
