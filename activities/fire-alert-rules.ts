@@ -8,9 +8,12 @@ import { closeIncident, listOpenIncidentsOfOtherRules, listRuleStates, saveRuleS
 import { listEnabledRules } from '../db/repositories/alert-rules';
 import { findScanState } from '../db/repositories/scans';
 import { alertEventsFired } from '../observability/metrics';
-import { listOpenSignalsWithAcceptance, type OpenSignalRecord } from '../db/repositories/signals';
+import { listEventSignalsResolvedBy, listOpenSignalsWithAcceptance, type OpenSignalRecord } from '../db/repositories/signals';
 import type { AlertRuleStateRow } from '../db/tables/alerts';
-import { type AlertSource, evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../domain/alerts';
+import {
+  type AlertSource, carryEventAlerts, eventConfirmations, evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding,
+} from '../domain/alerts';
+import { isEventSignal } from '../domain/events/catalog';
 import { asOpenSignals, scoreOf } from '../domain/signal-lifecycle';
 import { newId } from '../domain/ids';
 import type { DeliveryKind } from '../domain/deliveries';
@@ -29,6 +32,8 @@ interface Firing {
   now: Date;
   /** Alert events inserted so far, counted in the metrics once the transaction commits. */
   fired: number;
+  /** The scan's findings that confirm an event's signal, by its fingerprint (domain/alerts.ts `eventConfirmations`). */
+  confirmations: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The columns naming where an alert or delivery comes from: its scan, or its event batch. */
@@ -57,8 +62,9 @@ export async function fireAlertRules(
     const srs = await scoreToFireOn(trx, account, source, signals, now);
     if (srs === null) return [];
 
-    const firing: Firing = { db: trx, tenantId, accountId, source, now, fired: 0 };
     const rules = await listEnabledRules({ db: trx, tenantId });
+    const confirmations = rules.length > 0 && source.kind === 'scan' ? await confirmationsIn(trx, accountId, source.id, signals) : new Map();
+    const firing: Firing = { db: trx, tenantId, accountId, source, now, fired: 0, confirmations };
     await resolveIncidentsOfRetiredRules(firing, rules.map((r) => r.id));
     if (rules.length > 0) {
       const facts = alertFacts(signals, source, srs);
@@ -76,6 +82,14 @@ export async function fireAlertRules(
   });
   if (fired > 0) alertEventsFired.inc(fired);
   return deliveries;
+}
+
+/** The event signals (open, or settled by this scan) that findings this scan opened confirm. */
+async function confirmationsIn(db: Db, accountId: string, scanId: string, signals: readonly OpenSignalRecord[]) {
+  const opened = signals.filter((s) => s.firstScanId === scanId);
+  if (opened.length === 0) return new Map<string, string[]>();
+  const settled = await listEventSignalsResolvedBy({ db, accountId, scanId });
+  return eventConfirmations([...signals.filter((s) => isEventSignal(s.checkId)), ...settled], opened);
 }
 
 /**
@@ -100,10 +114,11 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
     incidentOpen: state.incident_open,
     findingsChangedSinceAlert: state.findings_changed_since_alert,
   };
+  const carried = carryEventAlerts(memory, facts, firing.confirmations);
   const decision = evaluateRule(
     { version: rule.version, minSrs: rule.min_srs, scenarios: rule.scenarios },
-    memory,
-    facts,
+    carried.memory,
+    carried.facts,
     lastAlert && { acknowledged: lastAlert.acknowledged_at !== null, findingsDigest: lastAlert.findings_digest },
   );
 

@@ -1,4 +1,5 @@
 import type { Scenario } from './checks/types';
+import { eventDetection } from './events/catalog';
 
 // When an alert rule fires for an account, decided after every scored scan (docs/decisions.md, "Alert rules
 // and alerts"):
@@ -8,6 +9,8 @@ import type { Scenario } from './checks/types';
 // While the SRS stays below, only new findings (the second trigger) fire again. An acknowledged alert silences
 // the rule for the account until a scan sees open findings that differ from the ones it fired on (a finding
 // opened or resolved; resolving and coming back counts). At most one alert per rule, account and scan.
+// A scan's finding that confirms an event's signal the rule already alerted on is that alert's, not a new one
+// (carryEventAlerts).
 
 /** What alert rules are evaluated against: a finished scan, or a batch of the account's events that opened signals. */
 export interface AlertSource {
@@ -112,5 +115,42 @@ export function evaluateRule(
       incidentOpen: Boolean(memory?.incidentOpen) && !cleared,
       findingsChangedSinceAlert: findingsChanged,
     },
+  };
+}
+
+/** A signal as confirmations match them. */
+export interface SignalIdentity {
+  fingerprint: string;
+  checkId: string;
+  resource: string;
+}
+
+/**
+ * The findings a scan opened that confirm what an event's signal reported, by that signal's fingerprint: the event's
+ * detection names the finding's check among those that see the state it changed (`confirmedBy`), on the same resource.
+ */
+export function eventConfirmations(eventSignals: readonly SignalIdentity[], opened: readonly SignalIdentity[]): Map<string, string[]> {
+  const confirmations = new Map<string, string[]>();
+  for (const event of eventSignals) {
+    const confirmedBy = eventDetection(event.checkId)?.confirmedBy ?? [];
+    const confirming = opened.filter((f) => f.resource === event.resource && confirmedBy.includes(f.checkId)).map((f) => f.fingerprint);
+    if (confirming.length > 0) confirmations.set(event.fingerprint, confirming);
+  }
+  return confirmations;
+}
+
+/**
+ * A rule that alerted on an event's signal has told the tenant what the scan's confirming findings show: for that
+ * rule they are the alert's findings from now on (behind its incident while they stay open), not new ones to fire on.
+ * A rule that did not alert on the event (created since, or out of its scope then) sees them as new.
+ */
+export function carryEventAlerts(
+  memory: RuleMemory | undefined, facts: ScanFacts, confirmations: ReadonlyMap<string, readonly string[]>,
+): { memory: RuleMemory | undefined; facts: ScanFacts } {
+  const carried = new Set(memory?.alertedFingerprints.flatMap((fp) => confirmations.get(fp) ?? []));
+  if (!memory || carried.size === 0) return { memory, facts };
+  return {
+    memory: { ...memory, alertedFingerprints: [...new Set([...memory.alertedFingerprints, ...carried])].sort() },
+    facts: { ...facts, opened: facts.opened.filter((f) => !carried.has(f.fingerprint)) },
   };
 }

@@ -220,6 +220,18 @@ export async function listOpenSignalsWithAcceptance({ db, accountId }: { db: Con
   }));
 }
 
+/** The signals events opened that a scan resolved: from then on its own findings stand for their state. */
+export async function listEventSignalsResolvedBy(
+  { db, accountId, scanId }: { db: Conn; accountId: string; scanId: string },
+): Promise<{ fingerprint: string; checkId: string; resource: string }[]> {
+  const rows = await db.selectFrom('signals').select(['fingerprint', 'check_id', 'resource'])
+    .where('resolved_scan_id', '=', scanId)
+    .where('account_id', '=', accountId)
+    .where('check_id', 'like', 'event.%')
+    .execute();
+  return rows.map((r) => ({ fingerprint: r.fingerprint, checkId: r.check_id, resource: r.resource }));
+}
+
 export async function insertSignals({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<void> {
   if (signals.length === 0) return;
   await db.insertInto('signals').values([...signals]).execute();

@@ -1,4 +1,6 @@
-import { evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding } from '../../domain/alerts';
+import {
+  carryEventAlerts, eventConfirmations, evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding,
+} from '../../domain/alerts';
 
 const rootMfa: ScanFinding = { fingerprint: 'iam.root_mfa|root', scenario: 'iam' };
 const ssh: ScanFinding = { fingerprint: 'exposure.ssh|sg-1', scenario: 'exposure' };
@@ -67,5 +69,42 @@ describe('evaluateRule', () => {
     expect(cleared).toMatchObject({ fire: null, resolve: true, memory: { incidentOpen: false, belowThreshold: false } });
     // Nothing to resolve twice.
     expect(evaluateRule(rule, cleared.memory, facts(100, []), undefined).resolve).toBe(false);
+  });
+});
+
+describe('a scan finding that confirms an event', () => {
+  const event = { fingerprint: 'event.security_group_admin_port_opened|sg-1|us-east-1', checkId: 'event.security_group_admin_port_opened', resource: 'sg-1' };
+  const sshFinding = { fingerprint: 'exposure.sg_ssh_open|sg-1|us-east-1', checkId: 'exposure.sg_ssh_open', resource: 'sg-1' };
+
+  it('is one of the checks the event\'s detection names, on the same resource', () => {
+    const otherGroup = { ...sshFinding, fingerprint: 'exposure.sg_ssh_open|sg-2|us-east-1', resource: 'sg-2' };
+    const unrelated = { fingerprint: 'iam.root_mfa|root', checkId: 'iam.root_mfa_disabled', resource: 'sg-1' };
+    expect(eventConfirmations([event], [sshFinding, otherGroup, unrelated])).toEqual(new Map([[event.fingerprint, [sshFinding.fingerprint]]]));
+    // A detection no scan check sees confirms nothing.
+    const rootSignIn = { fingerprint: 'event.root_console_sign_in|root', checkId: 'event.root_console_sign_in', resource: 'root' };
+    expect(eventConfirmations([rootSignIn], [{ ...unrelated, resource: 'root' }]).size).toBe(0);
+  });
+
+  it('is the alert\'s for a rule that alerted on the event: no second alert, and the incident stays open while it does', () => {
+    const confirmations = eventConfirmations([event], [sshFinding]);
+    const told: RuleMemory = { ...above, alertedFingerprints: [event.fingerprint], incidentOpen: true };
+    const ssh = { fingerprint: sshFinding.fingerprint, scenario: 'exposure' as const };
+    const exposureRule = { ...rule, minSrs: 10, scenarios: ['exposure'] };
+    const rescan = facts(80, [ssh], [ssh]);
+    const carried = carryEventAlerts(told, rescan, confirmations);
+    const decision = evaluateRule(exposureRule, carried.memory, carried.facts, undefined);
+    expect(decision).toMatchObject({ fire: null, resolve: false, memory: { incidentOpen: true, alertedFingerprints: [ssh.fingerprint] } });
+    // Without the carry, the same scan fires a second alert for what the event already said.
+    expect(evaluateRule(exposureRule, told, rescan, undefined).fire).not.toBeNull();
+    // Once the group is closed, the incident resolves.
+    expect(evaluateRule(exposureRule, decision.memory, facts(100, []), undefined)).toMatchObject({ fire: null, resolve: true });
+  });
+
+  it('is new for a rule that did not alert on the event', () => {
+    const confirmations = eventConfirmations([event], [sshFinding]);
+    const ssh = { fingerprint: sshFinding.fingerprint, scenario: 'exposure' as const };
+    const rescan = facts(80, [ssh], [ssh]);
+    expect(carryEventAlerts(above, rescan, confirmations)).toEqual({ memory: above, facts: rescan });
+    expect(carryEventAlerts(undefined, rescan, confirmations)).toEqual({ memory: undefined, facts: rescan });
   });
 });

@@ -378,6 +378,62 @@ describe('saveScanResult', () => {
       expect(await compound()).toHaveLength(1);
     });
 
+    it('alert once: a rule that alerted on the event takes the rescan\'s confirming finding as that alert\'s', async () => {
+      const db = database.db;
+      const account = await newAccount();
+      const rule = async (id: string) => {
+        await db.insertInto('alert_rules').values({
+          id, tenant_id: 'ten_1', name: id, min_srs: 10, scenarios: ['exposure'],
+          channels: JSON.stringify([{ type: 'email', to: ['ops@example.com'] }]), updated_at: new Date(),
+        }).execute();
+      };
+      const fire = (source: { kind: 'scan' | 'events'; id: string }) => fireAlertRules({ db, tenantId: 'ten_1', accountId: account, source });
+      // This test's rules' alerts (another test left a rule of its own to the tenant).
+      const alerts = () => db.selectFrom('alert_events').select(['rule_id', 'scan_id', 'event_batch_id']).where('account_id', '=', account)
+        .where('rule_id', 'in', ['rule_told', 'rule_new']).orderBy('fired_at').orderBy('id').execute();
+      const incidentOpen = async (ruleId: string) => (await db.selectFrom('alert_rule_states').select('incident_open')
+        .where('rule_id', '=', ruleId).where('account_id', '=', account).executeTakeFirstOrThrow()).incident_open;
+      const sshOpen = { ...finding('exposure.sg_ssh_open', 'sg-9', 'HIGH', 'us-east-1'), scenario: 'exposure' as const };
+      try {
+        await rule('rule_told');
+        await fire({ kind: 'scan', id: (await scan(account, '2026-11-24T00:00:00Z', [])).scanId });
+
+        // The event opens its signal, and the rule alerts on it.
+        await db.insertInto('event_batches').values({
+          id: 'batch_sg9', tenant_id: 'ten_1', account_id: account, groups: ['network'], signals_opened: 1, received_at: new Date('2026-11-24T01:00:00Z'),
+        }).execute();
+        await db.insertInto('signals').values({
+          id: 'sig_ev_sg9', tenant_id: 'ten_1', account_id: account, check_id: 'event.security_group_admin_port_opened',
+          fingerprint: 'event.security_group_admin_port_opened|sg-9|us-east-1', scenario: 'exposure', severity: 'HIGH', title: 'opened',
+          description: 'from an event', resource: 'sg-9', region: 'us-east-1', owner: null, first_scan_id: null, event_batch_id: 'batch_sg9',
+          detected_at: new Date('2026-11-24T01:00:00Z'),
+        }).execute();
+        await fire({ kind: 'events', id: 'batch_sg9' });
+        expect(await alerts()).toEqual([{ rule_id: 'rule_told', scan_id: null, event_batch_id: 'batch_sg9' }]);
+        // A rule made after the event was told nothing of it.
+        await rule('rule_new');
+
+        // The rescan settles the event's signal and opens its own finding for the open group: the rule that alerted
+        // stays quiet, and the new rule alerts on it.
+        const rescan = await scan(account, '2026-11-24T01:02:00Z', [sshOpen]);
+        await fire({ kind: 'scan', id: rescan.scanId });
+        expect(await alerts()).toEqual([
+          { rule_id: 'rule_told', scan_id: null, event_batch_id: 'batch_sg9' },
+          { rule_id: 'rule_new', scan_id: rescan.scanId, event_batch_id: null },
+        ]);
+        // The group stays open: the first alert's incident stays open with it, and nothing fires.
+        await fire({ kind: 'scan', id: (await scan(account, '2026-11-24T02:00:00Z', [sshOpen])).scanId });
+        expect(await alerts()).toHaveLength(2);
+        expect(await incidentOpen('rule_told')).toBe(true);
+        // Closed: the incident the event opened resolves.
+        await fire({ kind: 'scan', id: (await scan(account, '2026-11-24T03:00:00Z', [])).scanId });
+        expect(await incidentOpen('rule_told')).toBe(false);
+      } finally {
+        await db.deleteFrom('alert_rule_states').where('account_id', '=', account).execute();
+        await db.deleteFrom('alert_rules').where('id', 'in', ['rule_told', 'rule_new']).execute();
+      }
+    });
+
     it('a targeted rescan gives no score to an account its full scans could not score', async () => {
       const account = await newAccount();
       await scan(account, '2026-11-23T00:00:00Z', [], { coverage: { scored: false } });
