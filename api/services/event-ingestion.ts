@@ -8,7 +8,7 @@ import { insertSignalsNotOpen, listOpenSignalsWithAcceptance } from '../../db/re
 import type { NewSignal } from '../../db/tables/accounts';
 import type { Db } from '../../db/client';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
-import { detectEvent } from '../../domain/events/detections';
+import { detectEvent, rescansOf } from '../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, EventDetection, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
@@ -85,7 +85,10 @@ interface Applied {
   window: WindowState;
   /** Events stored now (the others were stored before, or the window is over its limit and nothing was). */
   stored: number;
-  /** Findings the detections made in the events (new ones, or redelivered ones that made them when they first came). */
+  /**
+   * Findings the detections made in the events, and rescans they asked for (new ones, or redelivered ones that made
+   * them when they first came).
+   */
   detecting: number;
   /** The detections (check ids) of the signals opened. */
   opened: string[];
@@ -101,6 +104,8 @@ interface Applied {
 async function apply(db: Db, account: Account, events: readonly AccountEvent[], at: Date): Promise<Applied> {
   const context = { usedRegions: account.used_regions };
   const detected: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
+  // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
+  const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));
   const store = (conn: Db) => countAndStoreEvents({
     db: conn,
     window: { key: `events:${account.id}`, windowSeconds: 60 },
@@ -111,8 +116,8 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
       detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))], detail: JSON.stringify(e.detail),
     })),
   });
-  const nothing = { detecting: detected.length, opened: [], batched: false };
-  if (detected.length === 0) {
+  const nothing = { detecting: detected.length + rescanning.length, opened: [], batched: false };
+  if (nothing.detecting === 0) {
     const { window, stored } = await store(db);
     return { window, stored: stored.size, ...nothing };
   }
@@ -129,7 +134,10 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
       const compound = probableCompromise(await indicatorsOfLastDay(trx, account.id, at), at.toISOString());
       if (compound) signals.push(signalOf(account, batchId, at, { event: indicating.event, detection: PROBABLE_COMPROMISE, finding: compound.finding }));
     }
-    const groups = [...new Set(fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])))];
+    const groups = [...new Set([
+      ...fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])),
+      ...rescanning.filter((r) => stored.has(r.event.eventId)).map((r) => r.group),
+    ])];
     let opened: string[] = [];
     if (signals.length > 0 || groups.length > 0) {
       await insertEventBatch({ db: trx, batch: { id: batchId, tenant_id: account.tenant_id, account_id: account.id, groups, signals_opened: 0, received_at: at } });
@@ -139,7 +147,7 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
         await rescore(trx, account, at);
       }
     }
-    return { window, stored: stored.size, detecting: detected.length, opened, batched: signals.length > 0 || groups.length > 0 };
+    return { window, stored: stored.size, detecting: nothing.detecting, opened, batched: signals.length > 0 || groups.length > 0 };
   });
 }
 

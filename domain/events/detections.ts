@@ -4,12 +4,13 @@ import { isHighEnd } from '../checks/threat';
 import type { OpenIngress } from '../inventory';
 import { CLOUDTRAIL_API_CALL, CONSOLE_SIGN_IN, GUARDDUTY_FINDING, GUARDDUTY_HIGH_SEVERITY } from './forwarding-rules';
 import { asArray, asObject, asString, pathOf } from './normalize';
-import type { AccountEvent, DetectionContext, EventDetection, EventFinding } from './types';
+import type { AccountEvent, DetectionContext, EventDetection, EventFinding, ServiceGroup } from './types';
 
 // The detections run on every event the account forwards (domain/events/forwarding-rules.ts). Each reads one
 // event and says what it found; whether a scan can later confirm it is the definition's `confirmedBy`.
 //
-// Left out: sign-in from a new country, which needs an IP geolocation database the domain does not have.
+// Left out: sign-in from a new country, which needs an IP geolocation database the domain does not have. A security
+// group rule changed with ModifySecurityGroupRules opens no signal: it asks for a rescan (`rescansOf`).
 
 type Detail = Record<string, unknown>;
 
@@ -433,6 +434,31 @@ function openedGroup(event: AccountEvent, matches: (rule: OpenIngress) => boolea
   const group = str(request, 'groupId') ?? str(request, 'groupName');
   if (rules.length === 0 || !group) return [];
   return [{ resource: group, region: event.region, detail: `Security group ${group} now allows ${rules.map(describeRule).join(', ')}.` }];
+}
+
+/**
+ * The rules a ModifySecurityGroupRules request leaves open to the internet. Its CloudTrail record wraps the request:
+ * `ModifySecurityGroupRulesRequest.SecurityGroupRule` is one update or a list of them, each with the rule as it now
+ * is under its own `SecurityGroupRule`.
+ */
+function modifiedOpenRules(request: Detail): OpenIngress[] {
+  const modify = asObject(request.ModifySecurityGroupRulesRequest) ?? {};
+  const port = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : null);
+  return objects(modify.SecurityGroupRule).flatMap((update) => objects(update.SecurityGroupRule)).flatMap((rule) => {
+    const cidr = [rule.CidrIpv4, rule.CidrIpv6].find((c): c is string => typeof c === 'string' && INTERNET.has(c));
+    return cidr ? [{ protocol: protocolOf(rule.IpProtocol), fromPort: port(rule.FromPort), toPort: port(rule.ToPort), cidr }] : [];
+  });
+}
+
+/**
+ * The service groups an event asks to rescan without opening a signal: calls whose effect the event alone cannot
+ * judge. A rule changed with ModifySecurityGroupRules may be inbound or outbound (its record does not say, and an
+ * outbound rule open to the internet is the default), so one now open to the internet on any port asks for a rescan
+ * of the network group: the exposure.sg_* checks then say whether an inbound port opened, and alert as any new finding.
+ */
+export function rescansOf(event: AccountEvent): ServiceGroup[] {
+  const detail = successfulCall(event, EC2, ['ModifySecurityGroupRules']);
+  return detail && modifiedOpenRules(params(detail)).length > 0 ? ['network'] : [];
 }
 
 const SG_REMEDIATION = 'Confirm the rule was intended. If not, remove it; otherwise narrow its source to known address '

@@ -88,9 +88,9 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
   },
   {
     name: 'sentinel-ec2-changes',
-    description: 'Security groups opened and instances launched, to Sentinel',
+    description: 'Security groups opened or changed and instances launched, to Sentinel',
     scope: 'regional',
-    pattern: apiCalls('aws.ec2', 'ec2.amazonaws.com', ['AuthorizeSecurityGroupIngress', 'RunInstances']),
+    pattern: apiCalls('aws.ec2', 'ec2.amazonaws.com', ['AuthorizeSecurityGroupIngress', 'ModifySecurityGroupRules', 'RunInstances']),
   },
   {
     name: 'sentinel-s3-changes',

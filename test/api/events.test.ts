@@ -203,6 +203,22 @@ describe('POST /ingest/aws/events', () => {
     expect(signIn!.description).toContain('root');
   });
 
+  it('takes a security group rule changed open to the internet as a reason to rescan, not as a signal', async () => {
+    const account = await ctx.db.selectFrom('accounts').select('id').where('aws_account_id', '=', AWS_ID).executeTakeFirstOrThrow();
+    const batches = () => ctx.db.selectFrom('event_batches').select(['id', 'groups', 'signals_opened', 'dispatched_at'])
+      .where('account_id', '=', account.id).orderBy('id').execute();
+    const before = (await batches()).map((b) => b.id);
+    // Narrowed to private ranges: nothing to act on.
+    expect((await ingest(event('sg-modify-private')).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 0 });
+    expect((await batches()).map((b) => b.id)).toEqual(before);
+    // Open to the internet: no signal (the rule may be outbound), a batch that asks the account's workflow to rescan
+    // the network group, acted on after the answer.
+    expect((await ingest(event('sg-modify-open-ssh')).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 0 });
+    const added = (await batches()).filter((b) => !before.includes(b.id));
+    expect(added).toEqual([expect.objectContaining({ groups: ['network'], signals_opened: 0 })]);
+    await waitFor(async () => (await batches()).find((b) => b.id === added[0]!.id)?.dispatched_at != null, 30_000);
+  });
+
   it('ignores a redelivered event: 202, a duplicate, no second signal', async () => {
     const body = event('create-access-key', { detail: { ...(fixture('create-access-key').detail as object), responseElements: { accessKey: { accessKeyId: 'AKIAREDELIVERED00001', userName: 'mallory', status: 'Active' } } } });
     expect((await ingest(body).expect(202)).body).toMatchObject({ accepted: 1, duplicates: 0, signals_opened: expect.any(Number) });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG } from '../../../domain/checks/catalog';
 import { PROBABLE_COMPROMISE } from '../../../domain/events/compound';
-import { detectEvent, EVENT_DETECTIONS, parsePolicy } from '../../../domain/events/detections';
+import { detectEvent, EVENT_DETECTIONS, parsePolicy, rescansOf } from '../../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../../domain/events/normalize';
 import { type AccountEvent, type DetectionContext, SERVICE_GROUP_NAMES } from '../../../domain/events/types';
 
@@ -57,6 +57,9 @@ const EXPECTED: Record<string, string[]> = {
   'sg-open-ssh.json': ['event.security_group_admin_port_opened'],
   'sg-open-ipv6-postgres.json': ['event.security_group_database_port_opened'],
   'sg-open-https.json': [],
+  // A rule changed: no signal, a rescan (rescansOf, below).
+  'sg-modify-open-ssh.json': [],
+  'sg-modify-private.json': [],
   'put-bucket-policy-public.json': ['event.s3_bucket_made_public'],
   'put-bucket-acl-public.json': ['event.s3_bucket_made_public'],
   'delete-public-access-block.json': ['event.s3_bucket_made_public'],
@@ -287,11 +290,12 @@ describe('event detection rules', () => {
     const shapes: unknown[] = [null, 'x', 5, [], [null], { items: 'x' }, { items: [null, 5, { x: 1 }] }, hostile, {
       ipProtocol: hostile, cidrIp: '0.0.0.0/0', ipPermissions: { items: [{ ipProtocol: hostile, ipRanges: { items: [{ cidrIp: '0.0.0.0/0' }] } }] },
       PublicAccessBlockConfiguration: hostile, enable: hostile, accountId: hostile,
+      ModifySecurityGroupRulesRequest: { SecurityGroupRule: [hostile, { SecurityGroupRule: { IpProtocol: hostile, CidrIpv4: '0.0.0.0/0', FromPort: hostile } }] },
     }];
     const names = ['ConsoleLogin', 'CreateUser', 'CreateAccessKey', 'CreateLoginProfile', 'AttachUserPolicy', 'PutRolePolicy',
       'StopLogging', 'UpdateTrail', 'PutEventSelectors', 'DeleteDetector', 'AuthorizeSecurityGroupIngress', 'PutBucketPolicy',
       'PutBucketAcl', 'RunInstances', 'DeleteAlternateContact', 'UpdateDetector', 'PutBucketPublicAccessBlock', 'PutAccountPublicAccessBlock',
-      'constructor', '__proto__', 'toString'];
+      'ModifySecurityGroupRules', 'constructor', '__proto__', 'toString'];
     const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin'];
     for (const detailType of ['AWS API Call via CloudTrail', 'AWS Console Sign In via CloudTrail', 'GuardDuty Finding']) {
       for (const eventName of names) {
@@ -306,10 +310,34 @@ describe('event detection rules', () => {
               eventName, actor: null, sourceIp: null, detail,
             };
             expect(() => detectEvent(event, CONTEXT)).not.toThrow();
+            expect(() => rescansOf(event)).not.toThrow();
           }
         }
       }
     }
+  });
+});
+
+describe('a security group rule changed (ModifySecurityGroupRules)', () => {
+  const rule = 'requestParameters.ModifySecurityGroupRulesRequest.SecurityGroupRule.SecurityGroupRule';
+
+  it('opens no signal, and asks for a rescan of the network group when the rule is now open to the internet', () => {
+    expect(ids(eventFrom(raw('sg-modify-open-ssh.json')))).toEqual([]);
+    expect(rescansOf(eventFrom(raw('sg-modify-open-ssh.json')))).toEqual(['network']);
+    // Open on any port: the record does not say whether the rule is inbound, so the scan decides.
+    expect(rescansOf(variant('sg-modify-open-ssh.json', { [`${rule}.FromPort`]: 443, [`${rule}.ToPort`]: 443 }))).toEqual(['network']);
+    expect(rescansOf(variant('sg-modify-open-ssh.json', { [`${rule}.CidrIpv4`]: undefined, [`${rule}.CidrIpv6`]: '::/0' }))).toEqual(['network']);
+  });
+
+  it('reads the list form, and asks nothing for rules open to private ranges only, a failed call or another call', () => {
+    expect(rescansOf(eventFrom(raw('sg-modify-private.json')))).toEqual([]);
+    const body = raw('sg-modify-private.json');
+    const updates = (body.detail.requestParameters as { ModifySecurityGroupRulesRequest: { SecurityGroupRule: { SecurityGroupRule: object }[] } })
+      .ModifySecurityGroupRulesRequest.SecurityGroupRule;
+    updates[1]!.SecurityGroupRule = { IpProtocol: '-1', CidrIpv4: '0.0.0.0/0' };
+    expect(rescansOf(eventFrom(body))).toEqual(['network']);
+    expect(rescansOf(variant('sg-modify-open-ssh.json', { errorCode: 'UnauthorizedOperation' }))).toEqual([]);
+    expect(rescansOf(eventFrom(raw('sg-open-ssh.json')))).toEqual([]);
   });
 });
 
