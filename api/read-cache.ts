@@ -51,7 +51,7 @@ const MAX_USERS_PER_TENANT = 1_000;
  * Pages kept, of every tenant (each filter, sort and cursor is a page of its own): a page of 250 accounts is about
  * 80 KB, one of 200 signals about 160 KB, each kept with its JSON (api/operations/express.ts), so at most some 160 MB.
  */
-const MAX_PAGES = 500;
+export const MAX_PAGES = 500;
 // A safety net only: a change is forgotten as soon as PostgreSQL announces it.
 const TTL_MS = 5 * 60_000;
 const RECONNECT_MS = [100, 500, 1_000, 5_000];
@@ -87,7 +87,10 @@ export async function readPageThrough<T>(
   return answer;
 }
 
-/** Entries that expire, the oldest dropped first when full (a Map iterates in insertion order). */
+/**
+ * Entries that expire, the least recently used dropped first when full: a Map iterates in insertion order, and an
+ * entry read is moved to the end, so a page read all the time stays while others come and go.
+ */
 class Shelf<T> {
   private readonly entries = new Map<string, { value: T; until: number }>();
 
@@ -96,18 +99,17 @@ class Shelf<T> {
   get(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.until <= Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
+    this.entries.delete(key);
+    if (entry.until <= Date.now()) return undefined;
+    this.entries.set(key, entry);
     return entry.value;
   }
 
   /** Keeps `value` until `until` (a time in ms), and never past the TTL. */
   set(key: string, value: T, until = Infinity): void {
     if (this.entries.size >= this.capacity && !this.entries.has(key)) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+      const leastRecent = this.entries.keys().next();
+      if (!leastRecent.done) this.entries.delete(leastRecent.value);
     }
     this.entries.set(key, { value, until: Math.min(until, Date.now() + TTL_MS) });
   }

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { waitFor } from '../helpers/account-harness';
 import { seedFleet } from '../helpers/fleet';
-import { LISTENER_NAME, ReadCache, readPageThrough } from '../../api/read-cache';
+import { LISTENER_NAME, MAX_PAGES, ReadCache, readPageThrough } from '../../api/read-cache';
 import { createLogger } from '../../config/logger';
 import { type ApiProcess, startSandboxApi } from '../helpers/worker-process';
 
@@ -289,6 +289,24 @@ describe('a page kept', () => {
       });
       expect(Object.isFrozen(raced)).toBe(false);
       expect(readCache.getPage('accounts', owner.tenantId, 'raced')).toBeUndefined();
+    } finally {
+      await readCache.close();
+    }
+  });
+
+  it('stays while it is read when the cache is full: the least recently read page goes first', async () => {
+    const readCache = new ReadCache({ url: ctx.config.database.url, log: createLogger({ level: 'silent', name: 'test' }) });
+    await readCache.start();
+    try {
+      const keep = (query: string) => readCache.keepPage('signals', owner.tenantId, query, { query }, readCache.generation(owner.tenantId));
+      for (let n = 0; n < MAX_PAGES; n++) expect(keep(`page-${n}`)).toBe(true);
+      // The first page kept is read; the second is not. One more page makes room by dropping the second.
+      expect(readCache.getPage('signals', owner.tenantId, 'page-0')).toEqual({ query: 'page-0' });
+      keep('one-more');
+      expect(readCache.getPage('signals', owner.tenantId, 'page-0')).toEqual({ query: 'page-0' });
+      expect(readCache.getPage('signals', owner.tenantId, 'page-1')).toBeUndefined();
+      expect(readCache.getPage('signals', owner.tenantId, 'page-2')).toEqual({ query: 'page-2' });
+      expect(readCache.getPage('signals', owner.tenantId, 'one-more')).toEqual({ query: 'one-more' });
     } finally {
       await readCache.close();
     }
