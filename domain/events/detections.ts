@@ -437,17 +437,14 @@ function openedGroup(event: AccountEvent, matches: (rule: OpenIngress) => boolea
 }
 
 /**
- * The rules a ModifySecurityGroupRules request leaves open to the internet. Its CloudTrail record wraps the request:
- * `ModifySecurityGroupRulesRequest.SecurityGroupRule` is one update or a list of them, each with the rule as it now
- * is under its own `SecurityGroupRule`.
+ * Whether a ModifySecurityGroupRules request leaves a rule open to the internet, on any port. Its CloudTrail record
+ * wraps the request: `ModifySecurityGroupRulesRequest.SecurityGroupRule` is one update or a list of them, each with
+ * the rule as it now is under its own `SecurityGroupRule`.
  */
-function modifiedOpenRules(request: Detail): OpenIngress[] {
-  const modify = asObject(request.ModifySecurityGroupRulesRequest) ?? {};
-  const port = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : null);
-  return objects(modify.SecurityGroupRule).flatMap((update) => objects(update.SecurityGroupRule)).flatMap((rule) => {
-    const cidr = [rule.CidrIpv4, rule.CidrIpv6].find((c): c is string => typeof c === 'string' && INTERNET.has(c));
-    return cidr ? [{ protocol: protocolOf(rule.IpProtocol), fromPort: port(rule.FromPort), toPort: port(rule.ToPort), cidr }] : [];
-  });
+function opensModifiedRule(request: Detail): boolean {
+  const updates = objects(asObject(request.ModifySecurityGroupRulesRequest)?.SecurityGroupRule);
+  return updates.flatMap((update) => objects(update.SecurityGroupRule))
+    .some((rule) => [rule.CidrIpv4, rule.CidrIpv6].some((cidr) => typeof cidr === 'string' && INTERNET.has(cidr)));
 }
 
 /**
@@ -458,7 +455,7 @@ function modifiedOpenRules(request: Detail): OpenIngress[] {
  */
 export function rescansOf(event: AccountEvent): ServiceGroup[] {
   const detail = successfulCall(event, EC2, ['ModifySecurityGroupRules']);
-  return detail && modifiedOpenRules(params(detail)).length > 0 ? ['network'] : [];
+  return detail && opensModifiedRule(params(detail)) ? ['network'] : [];
 }
 
 const SG_REMEDIATION = 'Confirm the rule was intended. If not, remove it; otherwise narrow its source to known address '
