@@ -12,6 +12,7 @@ import { observeDbPool } from '../observability/metrics';
 import { startMetricsServer } from '../observability/metrics-server';
 import { startTracing, temporalClientInterceptors } from '../observability/tracing';
 import { createApp } from './app';
+import { createHttpServer } from './http-server';
 import { ReadCache } from './read-cache';
 import { eventDispatchesSettled } from './services/event-dispatcher';
 
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const templates = createTemplatePublisher(config.cloud);
   const deps = { db, config, log, temporal, cloud, mailer, storage, readCache, templates };
   const app = createApp(deps);
-  const server = app.listen(config.http.port, config.http.host, () => {
+  const server = createHttpServer(app).listen(config.http.port, config.http.host, () => {
     // The bound port: PORT=0 picks a free one.
     log.info({ url: `http://${config.http.host}:${(server.address() as AddressInfo).port}` }, 'api listening');
   });

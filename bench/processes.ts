@@ -83,9 +83,15 @@ export const API_NODE_FLAGS: readonly string[] = (() => {
   return words.slice(1, words.indexOf('--import'));
 })();
 
-/** The baseline of the API benchmarks: a bare Express hello-world on `port`, run as the API is (API_NODE_FLAGS). */
-export function startHelloWorld(port: number): Promise<NodeProcess> {
-  return startNodeProcess({ script: 'bench/hello-world.ts', env: { PORT: String(port) }, ready: 'hello-world listening', nodeArgs: [...API_NODE_FLAGS] });
+/**
+ * The baseline of the API benchmarks: a bare Express hello-world on `port`, run as the API is (API_NODE_FLAGS);
+ * `appPrototypes`: served by api/http-server.ts, as the API is.
+ */
+export function startHelloWorld(port: number, { appPrototypes = false } = {}): Promise<NodeProcess> {
+  return startNodeProcess({
+    script: 'bench/hello-world.ts', env: { PORT: String(port), APP_PROTOTYPES: String(appPrototypes) }, ready: 'hello-world listening',
+    nodeArgs: [...API_NODE_FLAGS],
+  });
 }
 
 /** Resident set size of a process in bytes, from /proc (Linux). */

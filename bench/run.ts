@@ -23,6 +23,7 @@ import { benchSignalPages } from './signals';
 const numberFrom = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = numberFrom('BENCH_DURATION', 10);
 const API_ACCOUNTS = numberFrom('BENCH_API_ACCOUNTS', 50);
+const API_STEADY_RATES = (process.env.BENCH_API_STEADY_RATES ?? '500,1000').split(',').filter(Boolean).map(Number);
 const SIGNALS = numberFrom('BENCH_SIGNALS', 100_000);
 const SCAN_SIZES = (process.env.BENCH_SCAN_SIZES ?? '1000,10000').split(',').filter(Boolean).map(Number);
 const CONCURRENCY = numberFrom('BENCH_CONCURRENCY', 20);
@@ -78,7 +79,9 @@ async function apiPart(env: BenchEnvironment) {
   const awsAccountId = tenant.awsAccountIds[0]!;
   const pages = await benchSignalPages(env, { url: services.url, auth: tenant.auth, awsAccountId, count: SIGNALS, samples: 50 });
   await services.worker.stop(); // idle anyway: one process less on the cores while the API is measured
-  const api = await benchApi({ url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId });
+  const api = await benchApi({
+    url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId, steadyRates: API_STEADY_RATES,
+  });
   await services.stop();
   return { api, pages, actions };
 }

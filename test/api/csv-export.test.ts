@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { createHttpServer } from '../../api/http-server';
 import { PLANS } from '../../domain/plans';
 import { SIGNAL_COLUMNS } from '../../exports/records';
 import { parseCsvTable } from '../helpers/csv';
@@ -93,7 +94,7 @@ describe('GET /accounts/{account_id}/export', () => {
     // The client takes the response and stops reading. Backpressure stops the server a few pages in, so a
     // change to the last signal made now is in the file. Reading every page before sending (or without
     // waiting for the client) would have read the last signal before the change.
-    const server = ctx.app.listen(0, '127.0.0.1');
+    const server = createHttpServer(ctx.app).listen(0, '127.0.0.1');
     await once(server, 'listening');
     const last = `sig_acc_big_${String(SIGNALS).padStart(7, '0')}`;
     try {

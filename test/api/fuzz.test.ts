@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { AddressInfo, Server } from 'node:net';
+import { createHttpServer } from '../../api/http-server';
 import { schemathesisBinary } from '../../scripts/tools';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
@@ -30,7 +31,7 @@ beforeAll(async () => {
       SLACK_CLIENT_SECRET: 'fuzz-client-secret',
     },
   });
-  server = ctx.app.listen(0, '127.0.0.1');
+  server = createHttpServer(ctx.app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'agency' }).where('id', '=', owner.tenantId).execute();

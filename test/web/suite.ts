@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { createHttpServer } from '../../api/http-server';
 import { createTestContext, type TestContext } from '../helpers/context';
 import { launchChromium } from './browser';
 import { buildDashboard } from './build';
@@ -21,7 +22,7 @@ export async function startDashboardSuite({ shots, config }: { shots: string; co
   mkdirSync(shots, { recursive: true });
   await buildDashboard();
   const ctx = await createTestContext({ withWorker: true, config });
-  const server = ctx.app.listen(0, '127.0.0.1');
+  const server = createHttpServer(ctx.app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await launchChromium();
