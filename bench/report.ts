@@ -68,11 +68,11 @@ its router and middleware, Node's HTTP layer, and writing the answer to the sock
 every request while the process cannot listen, reads PostgreSQL as before: one statement whose JSON PostgreSQL builds
 (\`sentinel_read_cache_lookups_total\` and \`sentinel_caller_cache_lookups_total\` show hits and misses).
 
-The API runs as \`npm run start:api\` runs it in production, with \`--max-semi-space-size=32\`; so do both baselines.
-It is served by \`api/http-server.ts\`, which creates each request and response with the prototypes Express gives
-them. Express otherwise changes them per request with \`Object.setPrototypeOf\`, and V8 then keeps every request's
-objects past the young generation: the first baseline pays for that, the second does not, and the difference between
-the two rows is that alone. Before this server, the API answered these reads at 0.60 to 0.70 of the first baseline.
+The API runs as \`npm run start:api\` runs it in production, and so do both baselines. It is served by
+\`api/http-server.ts\`, which creates each request and response with the prototypes Express gives them. Express
+otherwise changes them per request with \`Object.setPrototypeOf\`, and V8 then keeps every request's objects past the
+young generation: the first baseline pays for that, the second does not, and the difference between the two rows is
+that alone. Before this server, the API answered these reads at 0.60 to 0.70 of the first baseline.
 
 A profile of the API process under this load (2026-11-28; run with \`BENCH_CPU_PROF=<dir>\` to write a
 \`node --cpu-prof\` profile of it) puts a quarter of its busy time in writing the answers to the sockets (\`writev\`,
