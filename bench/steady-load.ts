@@ -21,7 +21,7 @@ export interface SteadyLoad {
 }
 
 export interface SteadyLatency {
-  /** Requests answered within the run, and how many answered other than 200 or failed. */
+  /** Requests settled within the run (answered or failed), and how many of them were not answered 200. */
   answered: number; errors: number;
   /** Milliseconds from each request's due time to the end of its answer. */
   p50: number; p90: number; p99: number; max: number;
@@ -93,7 +93,7 @@ export async function steadyLoad({ url, rate, seconds, connections, headers = {}
     if (!ok) errors += 1;
     if (latencies.length === total) settle();
   };
-  const pool = Array.from({ length: connections }, () => new Connection(Number(target.port), target.hostname, request, done, unreadable));
+  const pool = Array.from({ length: connections }, () => new Connection(Number(target.port || 80), target.hostname, request, done, unreadable));
   const start = performance.now() + 100; // the connections open meanwhile
   const dueAt = (n: number) => start + (n * 1000) / rate;
   let sent = 0;
