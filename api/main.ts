@@ -14,6 +14,7 @@ import { startTracing, temporalClientInterceptors } from '../observability/traci
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import { ReadCache } from './read-cache';
+import { releaseCallContextWhenIdle } from './temporal-call-context';
 import { eventDispatchesSettled } from './services/event-dispatcher';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.apiPort, log });
   // Lazy: the API starts (and serves reads) even while Temporal is unreachable; commands then answer 503.
   const connection = Connection.lazy(clientConnectionOptions(config.temporal));
+  releaseCallContextWhenIdle(connection);
   const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
 
   const cloud = createCloudProvider({ config: config.cloud, log });

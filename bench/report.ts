@@ -8,6 +8,7 @@ import { type ApiResult, CONNECTIONS, type ThroughputRow } from './api';
 import { CALLS_BEFORE_CIS, type LargeAccountResult } from './large-account';
 import type { CpuRoles } from './processes';
 import type { ScanSizeResult } from './scans';
+import { withSection } from './sections';
 
 export interface BenchReport {
   startedAt: Date;
@@ -37,7 +38,8 @@ const mib = (bytes: number) => n(bytes / 2 ** 20);
 const amount = (value: number) => n(value, value % 1 ? 1 : 0);
 const cores = (cpu: CpuRoles, role: string) => (cpu[role] ?? 0).toFixed(2);
 
-export const apiHeading = (seconds: number) => `## API throughput (autocannon, ${CONNECTIONS} connections, ${seconds} s each)`;
+export const API_HEADING = '## API throughput';
+const apiHeading = (seconds: number) => `${API_HEADING} (autocannon, ${CONNECTIONS} connections, ${seconds} s each)`;
 
 /** The API part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
 export function apiSection(r: { api: ApiResult; settings: Pick<BenchReport['settings'], 'seconds' | 'poolMax' | 'apiAccounts'> }, runNote = ''): string {
@@ -47,6 +49,10 @@ export function apiSection(r: { api: ApiResult; settings: Pick<BenchReport['sett
     row.name, n(row.requestsPerSecond), (row.requestsPerSecond / base.requestsPerSecond).toFixed(2), row.p50, row.p99, row.errors,
     cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'rest of machine'),
   ].join(' | '));
+  const reads = r.api.saturated.filter((row) => row.name.includes('(authenticated'));
+  const goal = (met: boolean) => (met ? 'met' : '**not met**');
+  const ratioMet = reads.every((row) => row.requestsPerSecond / base.requestsPerSecond >= 0.4);
+  const p99Met = reads.every((row) => row.p99 <= 25);
   return `${apiHeading(r.settings.seconds)}
 
 The API process with \`DATABASE_POOL_MAX=${poolMax}\` and request logging off; its tenant has ${apiAccounts} accounts, which
@@ -58,6 +64,9 @@ PostgreSQL, and everything on the machine this run did not start.${runNote}
 | endpoint | req/s | ratio to baseline | p50 ms | p99 ms | errors | server cores | PostgreSQL cores | rest of machine |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.map((row) => `| ${row} |`).join('\n')}
+
+The goals for the three authenticated reads, at least 0.40 of the baseline: ${goal(ratioMet)}; a p99 of at most 25 ms at
+${CONNECTIONS} connections: ${goal(p99Met)} (${reads.map((row) => `${row.p99} ms`).join(', ')}).
 
 The three authenticated reads are answered from the API process's read cache (\`api/read-cache.ts\`): the caller, the
 tenant \`GET /me\` shows, and the pages of \`GET /accounts\` and of an account's signals are kept until PostgreSQL
@@ -74,11 +83,20 @@ otherwise changes them per request with \`Object.setPrototypeOf\`, and V8 then k
 young generation: the first baseline pays for that, the second does not, and the difference between the two rows is
 that alone. Before this server, the API answered these reads at 0.60 to 0.70 of the first baseline.
 
+The API also keeps the Temporal client's call context (an \`AsyncLocalStorage\`, which carries each call's deadline and
+namespace header) enabled only while a call to Temporal runs (\`api/temporal-call-context.ts\`). On Node 20, an
+\`AsyncLocalStorage\` once entered runs a hook for every promise the process creates, and the client enters it on its
+first call: from then on every request's awaits paid for it, though only commands call Temporal. In a profile of the
+API under this load with the storage left entered, the hook's own functions took 3% of its busy time; a handler with
+three awaits answered 12 to 20% more requests a second without it (runs alternated on 2026-11-28). Runs of this
+benchmark minutes apart differ by more than that on this shared machine (the CPU time per request moved by half
+between two runs of the same code), so the table above does not show it apart.
+
 A profile of the API process under this load (2026-11-28; run with \`BENCH_CPU_PROF=<dir>\` to write a
-\`node --cpu-prof\` profile of it) puts a quarter of its busy time in writing the answers to the sockets (\`writev\`,
-which on loopback includes the kernel's delivery to the load generator), about a sixth in Node's HTTP layer, a sixth
-in Sentinel's own middleware and handlers (request id, metrics, token and caller, the cached answer), under a tenth in
-Express's router, 5% in garbage collection, and under 1% in the pg driver.
+\`node --cpu-prof\` profile of it) puts a fifth of its busy time in writing the answers to the sockets (\`writev\`,
+which on loopback includes the kernel's delivery to the load generator), about a sixth in Node's HTTP layer, a seventh
+in Sentinel's own middleware and handlers (request id, metrics, token and caller, the cached answer), a twentieth in
+Express's router, a tenth in garbage collection, and under 1% in the pg driver.
 
 With 50 connections each sending its next request as soon as its answer arrives, the mean latency is 50 / throughput
 whatever the server (Little's law), so the p99 above restates the throughput; on these two cores the load generator
@@ -140,20 +158,6 @@ ${rows.map((row) => `| ${row} |`).join('\n')}
 (\`open_signal_counts\`, kept by triggers as signals are written), less the acceptances in force, so its cost follows the
 number of accounts rather than the ${n(f.openSignals)} open signals; its four statements run at once on four pool connections.
 `;
-}
-
-/**
- * BENCHMARKS.md with the section that starts with `heading` replaced by `section`; a report without it gets it before
- * the scans' section (or at the end).
- */
-export function withSection(markdown: string, heading: string, section: string): string {
-  const start = markdown.indexOf(`${heading}\n`);
-  if (start >= 0) {
-    const end = markdown.indexOf('\n## ', start + heading.length);
-    return markdown.slice(0, start) + section + (end >= 0 ? markdown.slice(end) : '');
-  }
-  const scans = markdown.indexOf('## Scans and worker memory');
-  return scans >= 0 ? `${markdown.slice(0, scans)}${section}\n${markdown.slice(scans)}` : `${markdown}\n${section}`;
 }
 
 /** BENCHMARKS.md with its fleet section replaced by `section` (or added before the scans' section). */

@@ -10,10 +10,11 @@ import { benchEvents } from './events';
 import { benchFleet } from './fleet';
 import { benchLargeAccount } from './large-account';
 import {
-  apiHeading, apiSection, type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection, withSection,
+  API_HEADING, apiSection, type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection,
 } from './report';
 import { benchScanSize, firstScansDone } from './scans';
 import { benchSignalPages } from './signals';
+import { withSection } from './sections';
 
 // `npm run bench`: every figure comes from one run on this machine, next to a baseline measured in the same
 // run, because the machines are shared and noisy: compare ratios over time, not absolute numbers.
@@ -51,7 +52,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   api: () => partAlone('api', async (env, note) => {
     const { api } = await apiPart(env);
     const section = apiSection({ api, settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, poolMax: POOL_MAX } }, note());
-    return withSection(readFileSync(REPORT, 'utf8'), apiHeading(SECONDS), section);
+    return withSection(readFileSync(REPORT, 'utf8'), API_HEADING, section);
   }),
   fleet: () => partAlone('fleet', async (env, note) => {
     const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });

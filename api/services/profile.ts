@@ -14,13 +14,30 @@ export async function getProfile({ db, readCache }: Deps, caller: Caller) {
   const cachedUser = readCache?.get(caller.tenantId, caller.userId);
   const cachedTenant = readCache?.getTenant(caller.tenantId);
   readCacheLookups.inc({ read: 'tenant', result: cachedTenant ? 'hit' : 'miss' });
-  if (cachedUser && cachedTenant) return profileBody(cachedUser, caller.tenantId, cachedTenant);
+  if (cachedUser && cachedTenant) return keptProfile(cachedUser, caller.tenantId, cachedTenant);
   const readAt = readCache?.generation(caller.tenantId) ?? 0;
   const row = await findProfile({ db, tenantId: caller.tenantId, userId: caller.userId });
   if (!row) throw notFound('User');
   const tenant: CachedTenant = { name: row.tenant_name, plan: row.plan, status: row.status, created_at: row.tenant_created_at };
   readCache?.keepTenant(caller.tenantId, tenant, readAt);
   return profileBody(row, caller.tenantId, tenant);
+}
+
+type ProfileBody = ReturnType<typeof profileBody>;
+
+// The answer for a kept user and tenant, built once and frozen, so its JSON is written once too (api/operations/
+// express.ts). The read cache replaces a kept user or tenant when either changes, never the object itself: a new
+// pair of objects is a new answer.
+const keptProfiles = new WeakMap<CachedUser, { tenant: CachedTenant; body: ProfileBody }>();
+
+function keptProfile(user: CachedUser, tenantId: string, tenant: CachedTenant): ProfileBody {
+  const kept = keptProfiles.get(user);
+  if (kept?.tenant === tenant) return kept.body;
+  const body = profileBody(user, tenantId, tenant);
+  Object.freeze(body.user);
+  Object.freeze(body.tenant);
+  keptProfiles.set(user, { tenant, body: Object.freeze(body) });
+  return body;
 }
 
 function profileBody(user: Omit<CachedUser, 'tenant_id' | 'sessions_valid_after'>, tenantId: string, tenant: CachedTenant) {

@@ -16,6 +16,7 @@ import { createMailer } from '../../notify/mailer';
 import { temporalClientInterceptors } from '../../observability/tracing';
 import { createWorker } from '../../worker/worker';
 import { hashPassword } from '../../api/services/passwords';
+import { releaseCallContextWhenIdle } from '../../api/temporal-call-context';
 import { createTestDatabase, type TestDatabase } from './database';
 import { markVerified } from './email-trust';
 
@@ -57,6 +58,7 @@ export async function createTestContext(
   const config = testConfig({ DATABASE_URL: database.url, ...overrides });
   const log = createLogger({ level: 'silent', name: 'test' });
   const connection = await Connection.connect({ address: config.temporal.address });
+  releaseCallContextWhenIdle(connection);
   // As api/main.ts builds it: with tracing on (a suite that started it), its calls carry the request's trace.
   const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
   const cloud = cloudOverride ?? createCloudProvider({ config: config.cloud, log });
