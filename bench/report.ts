@@ -8,7 +8,7 @@ import { type ApiResult, CONNECTIONS, type ThroughputRow } from './api';
 import { CALLS_BEFORE_CIS, type LargeAccountResult } from './large-account';
 import type { CpuRoles } from './processes';
 import type { ScanSizeResult } from './scans';
-import { withSection } from './sections';
+import { API_HEADING, withSection } from './sections';
 
 export interface BenchReport {
   startedAt: Date;
@@ -37,8 +37,9 @@ const n = (value: number, digits = 0) => value.toLocaleString('en-US', { minimum
 const mib = (bytes: number) => n(bytes / 2 ** 20);
 const amount = (value: number) => n(value, value % 1 ? 1 : 0);
 const cores = (cpu: CpuRoles, role: string) => (cpu[role] ?? 0).toFixed(2);
+/** A goal of an issue, as the report states it next to the figures. */
+const goal = (met: boolean) => (met ? 'met' : '**not met**');
 
-export const API_HEADING = '## API throughput';
 const apiHeading = (seconds: number) => `${API_HEADING} (autocannon, ${CONNECTIONS} connections, ${seconds} s each)`;
 
 /** The API part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
@@ -50,7 +51,6 @@ export function apiSection(r: { api: ApiResult; settings: Pick<BenchReport['sett
     cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'rest of machine'),
   ].join(' | '));
   const reads = r.api.saturated.filter((row) => row.name.includes('(authenticated'));
-  const goal = (met: boolean) => (met ? 'met' : '**not met**');
   const ratioMet = reads.every((row) => row.requestsPerSecond / base.requestsPerSecond >= 0.4);
   const p99Met = reads.every((row) => row.p99 <= 25);
   return `${apiHeading(r.settings.seconds)}
@@ -187,7 +187,6 @@ export function eventsSection(e: EventsResult, runNote = ''): string {
   const [stored, duplicate, ...steady] = ingestRows;
   const refused = Object.entries(a.refused).map(([status, c]) => `${n(c)} answered ${status}`).join(', ');
   const perAccountMinute = (a.rate / a.accounts) * 60;
-  const goal = (met: boolean) => (met ? 'met' : '**not met**');
   const other = (role: string) => cores(a.cpu, role);
   return `${EVENTS_HEADING}
 

@@ -10,11 +10,11 @@ import { benchEvents } from './events';
 import { benchFleet } from './fleet';
 import { benchLargeAccount } from './large-account';
 import {
-  API_HEADING, apiSection, type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection,
+  apiSection, type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection,
 } from './report';
 import { benchScanSize, firstScansDone } from './scans';
 import { benchSignalPages } from './signals';
-import { withSection } from './sections';
+import { API_HEADING, withSection } from './sections';
 
 // `npm run bench`: every figure comes from one run on this machine, next to a baseline measured in the same
 // run, because the machines are shared and noisy: compare ratios over time, not absolute numbers.

@@ -1,5 +1,8 @@
 // How one part of the benchmark, run on its own, rewrites its section of BENCHMARKS.md and keeps the others.
 
+/** How the API part's heading starts; the rest of it names the run's settings. */
+export const API_HEADING = '## API throughput';
+
 /**
  * BENCHMARKS.md with the section whose heading line starts with `heading` replaced by `section` (a heading may go on
  * with its run's settings, as the API's does); a report without it gets it before the scans' section (or at the end).

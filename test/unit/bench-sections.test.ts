@@ -1,6 +1,4 @@
-import { withSection } from '../../bench/sections';
-
-const API_HEADING = '## API throughput';
+import { API_HEADING, withSection } from '../../bench/sections';
 
 const report = [
   '# Benchmarks',
