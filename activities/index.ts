@@ -1,17 +1,24 @@
+// The worker's activities: thin adapters that register the use cases of core/ under the names the workflows call
+// them by. These names are recorded in every running workflow's history: a renamed one would fail those workflows'
+// replay, so they never change (test/workflows/replay.test.ts). What an activity needs of Temporal itself (its
+// heartbeat, its attempt number, its cancellation) reaches the use case as an `Attempt` (activities/attempt.ts).
 import type { Client } from '@temporalio/client';
 import type { CloudProvider } from '../cloud/types';
 import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
+import { verificationUseCases } from '../core/accounts/verification';
+import { deliveryUseCases } from '../core/alerts/deliver';
+import { fireAlertRules } from '../core/alerts/fire-alert-rules';
+import { leftOverBatchUseCases } from '../core/events/dispatch-batches';
+import { exportPackageUseCases } from '../core/exports/export-package';
+import { organizationUseCases } from '../core/organizations/sync';
+import { retentionUseCases } from '../core/retention/prune';
+import { scanUseCases } from '../core/scans/run-scan';
 import type { Db } from '../db/client';
 import type { ExportStorage } from '../exports/storage';
-import { accountActivities } from './accounts';
-import { alertActivities } from './alerts';
-import { eventDispatchActivities } from './event-dispatch';
-import { exportActivities } from './exports';
-import { organizationActivities } from './organizations';
-import { retentionActivities } from './retention';
-import { scanActivities } from './scans';
 import type { Mailer } from '../notify/mailer';
+import type { RunScanInput } from '../workflows/contracts';
+import { currentAttempt } from './attempt';
 
 export interface ActivityDeps {
   db: Db;
@@ -29,14 +36,38 @@ export interface ActivityDeps {
 
 /** Builds every activity from its dependencies (the worker registers the result). */
 export function createActivities(deps: ActivityDeps) {
+  const accounts = verificationUseCases(deps);
+  const scans = scanUseCases(deps);
+  const deliveries = deliveryUseCases(deps);
+  const exports = exportPackageUseCases(deps);
+  const organizations = organizationUseCases(deps);
+  const retention = retentionUseCases(deps);
+  const leftOverBatches = leftOverBatchUseCases(deps);
   return {
-    ...accountActivities(deps),
-    ...scanActivities(deps),
-    ...alertActivities(deps),
-    ...exportActivities(deps),
-    ...retentionActivities(deps),
-    ...organizationActivities(deps),
-    ...eventDispatchActivities(deps),
+    verifyAccount: accounts.verifyAccount,
+    markAccountDisconnected: accounts.markAccountDisconnected,
+
+    recordScanStarted: scans.recordScanStarted,
+    runScan: (input: RunScanInput) => scans.runScan(input, currentAttempt()),
+    recordScanFailed: scans.recordScanFailed,
+
+    /** Fires the tenant's alert rules against a finished scan (registered under its first name). */
+    evaluateAlerts: ({ tenantId, accountId, scanId }: { tenantId: string; accountId: string; scanId: string }) =>
+      fireAlertRules({ db: deps.db, log: deps.log, tenantId, accountId, source: { kind: 'scan', id: scanId } }),
+    deliverAlert: (input: { tenantId: string; deliveryId: string }) => deliveries.deliverAlert(input, currentAttempt()),
+    giveUpDelivery: deliveries.giveUpDelivery,
+
+    buildAccountExport: exports.buildAccountExport,
+    removeExportPackage: exports.removeExportPackage,
+    recordExportFailed: exports.recordExportFailed,
+
+    pruneExpiredRecords: () => retention.pruneExpiredRecords(currentAttempt()),
+
+    verifyOrganization: organizations.verifyOrganization,
+    syncOrganization: (input: { tenantId: string; orgId: string }) => organizations.syncOrganization(input, currentAttempt()),
+    markOrganizationDisconnected: organizations.markOrganizationDisconnected,
+
+    dispatchLeftOverEventBatches: leftOverBatches.dispatchLeftOverEventBatches,
   };
 }
 

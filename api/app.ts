@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { tracingOn } from '../observability/tracing';
-import type { AppDeps } from './context';
+import type { AppDeps } from '../core/deps';
 import { jsonBody } from './middleware/body';
 import { errorHandler, routeNotFound } from './middleware/errors';
 import { httpMetrics } from './middleware/metrics';

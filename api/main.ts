@@ -13,9 +13,9 @@ import { startMetricsServer } from '../observability/metrics-server';
 import { startTracing, temporalClientInterceptors } from '../observability/tracing';
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
-import { ReadCache } from './read-cache';
-import { releaseCallContextWhenIdle } from './temporal-call-context';
-import { eventDispatchesSettled } from './services/event-dispatcher';
+import { ReadCache } from '../db/read-cache';
+import { releaseCallContextWhenIdle } from '../core/temporal/call-context';
+import { eventDispatchesSettled } from '../core/events/dispatch-after-answer';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

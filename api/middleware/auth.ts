@@ -1,11 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { findCallerUser } from '../../db/repositories/users';
-import type { CachedUser } from '../read-cache';
+import type { CachedUser } from '../../db/read-cache';
 import { hasRole, type Role } from '../../domain/roles';
 import { callerCacheLookups } from '../../observability/metrics';
-import type { AppDeps, Caller } from '../context';
-import { AppError } from '../errors';
-import { type IdTokenClaims, verifyIdToken } from '../services/tokens';
+import type { AppDeps, Caller } from '../../core/deps';
+import { AppError } from '../../core/errors';
+import { type IdTokenClaims, verifyIdToken } from '../../core/identity/tokens';
 import { bindRequestLog } from './request-log';
 import { traceCaller } from './tracing';
 

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { AppError } from '../errors';
+import { AppError } from '../../core/errors';
 
 const BODY_LIMIT = '100kb';
 const jsonParser = express.json({ limit: BODY_LIMIT, strict: true, type: () => true });

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import type { NextFunction, Request, Response } from 'express';
 import { isDatabaseUnavailable, isInvalidData } from '../../db/errors';
-import { AppError } from '../errors';
+import { AppError } from '../../core/errors';
 
 // gRPC status codes that mean "Temporal could not be reached", as opposed to a bad request.
 const TEMPORAL_UNREACHABLE = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);

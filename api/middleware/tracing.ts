@@ -1,7 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
 import { AWS_ACCOUNT_ID, TENANT_ID, USER_ID } from '../../observability/tracing';
-import type { Caller } from '../context';
+import type { Caller } from '../../core/deps';
 
 /**
  * A SERVER span per request, installed with tracing on (api/app.ts). The rest of the request runs in its context, so

@@ -9,7 +9,7 @@ import { slackInstallation } from '../schemas/integrations';
 import { tenant, user } from '../schemas/me';
 import { signal } from '../schemas/signals';
 import { teamUser } from '../schemas/users';
-import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { ERROR_STATUS, type ErrorCode } from '../../core/errors';
 import { OPERATIONS } from '../operations';
 import { PATH_PARAMS } from '../operations/path-params';
 import { type Answer, errorCodesOf, type Operation, pathParamsOf, pathsOf, PUBLIC, TAGS } from './registry';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Role } from '../../domain/roles';
-import type { ErrorCode } from '../errors';
+import type { ErrorCode } from '../../core/errors';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 export const PUBLIC = 'public';

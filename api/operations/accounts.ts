@@ -4,7 +4,7 @@ import {
 import { messageBody } from '../schemas/common';
 import {
   connectAccount, disconnectAccount, getAccount, listTenantAccounts, requestScan, verifyAccount,
-} from '../services/accounts';
+} from '../../core/accounts/accounts';
 import { endpoint } from './operation';
 
 export const ACCOUNT = '/accounts/{account_id}';

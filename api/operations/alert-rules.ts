@@ -1,6 +1,6 @@
 import { alertRule, createAlertRuleInput, getAlertRuleQuery, listAlertRulesOutput, patchAlertRuleInput } from '../schemas/alerts';
 import { messageBody } from '../schemas/common';
-import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../services/alert-rules';
+import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../../core/alerts/alert-rules';
 import { endpoint } from './operation';
 
 export const alertRuleOperations = [

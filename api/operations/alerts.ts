@@ -1,5 +1,5 @@
 import { ackAlertOutput, listAlertsOutput, listAlertsQuery } from '../schemas/alerts';
-import { acknowledgeAlert, listTenantAlerts } from '../services/alerts';
+import { acknowledgeAlert, listTenantAlerts } from '../../core/alerts/alerts';
 import { endpoint } from './operation';
 
 export const alertOperations = [

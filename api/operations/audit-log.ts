@@ -1,5 +1,5 @@
 import { auditLogOutput, auditLogQuery } from '../schemas/audit-log';
-import { tenantAuditLog } from '../services/audit-log';
+import { tenantAuditLog } from '../../core/audit-log';
 import { endpoint } from './operation';
 
 export const auditLogOperations = [

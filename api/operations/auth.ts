@@ -5,10 +5,10 @@ import {
 import { messageBody } from '../schemas/common';
 import { verifyEmailInput } from '../schemas/email';
 import { acceptInviteInput } from '../schemas/users';
-import { login, logout, refresh, signup } from '../services/auth';
-import { acceptInvitation } from '../services/invitations';
-import { verifyEmail } from '../services/email-verification';
-import { confirmPasswordReset, requestPasswordReset } from '../services/password-reset';
+import { login, logout, refresh, signup } from '../../core/identity/auth';
+import { acceptInvitation } from '../../core/identity/invitations';
+import { verifyEmail } from '../../core/identity/email-verification';
+import { confirmPasswordReset, requestPasswordReset } from '../../core/identity/password-reset';
 import { endpoint } from './operation';
 
 // Public: there is no bearer token yet. Logins and invitation attempts are counted per client address.

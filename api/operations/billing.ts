@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../../core/deps';
 import { readRawJsonBody } from '../middleware/body';
 import { PUBLIC } from '../openapi/registry';
 import { checkoutInput, checkoutOutput, plansOutput, portalOutput, portalQuery, stripeWebhookOutput } from '../schemas/billing';
-import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../services/billing';
-import { receiveStripeWebhook } from '../services/stripe-events';
+import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../../core/billing/billing';
+import { receiveStripeWebhook } from '../../core/billing/stripe-events';
 import { endpoint } from './operation';
 
 // Checked by the service on the exact bytes received, not by zod.

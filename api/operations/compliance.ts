@@ -1,6 +1,6 @@
 import { attachment } from '../../exports/storage';
 import { accountComplianceOutput, complianceQuery, listFrameworksOutput, tenantComplianceOutput } from '../schemas/compliance';
-import { accountCompliance, accountComplianceReport, listFrameworks, tenantCompliance } from '../services/compliance';
+import { accountCompliance, accountComplianceReport, listFrameworks, tenantCompliance } from '../../core/reports/compliance';
 import { ACCOUNT } from './accounts';
 import { endpoint, respond } from './operation';
 

@@ -1,7 +1,7 @@
 import { PUBLIC } from '../openapi/registry';
 import { messageBody } from '../schemas/common';
 import { recipientLinkQuery } from '../schemas/email';
-import { confirmAlertRecipient, unsubscribeAlertRecipient } from '../services/alert-recipients';
+import { confirmAlertRecipient, unsubscribeAlertRecipient } from '../../core/alerts/alert-recipients';
 import { endpoint } from './operation';
 
 // The links in alert e-mails, for people who may have no account: the signed token in the query is the proof.

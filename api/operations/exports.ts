@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { attachment } from '../../exports/storage';
 import { PUBLIC } from '../openapi/registry';
 import { csvExportQuery, panicExportInput, panicExportOutput } from '../schemas/exports';
-import { openSignalsCsv } from '../services/csv-export';
-import { openExportDownload, requestPanicExport } from '../services/panic-export';
+import { openSignalsCsv } from '../../core/exports/csv-export';
+import { openExportDownload, requestPanicExport } from '../../core/exports/panic-export';
 import { ACCOUNT } from './accounts';
 import { endpoint, respond } from './operation';
 

@@ -1,8 +1,8 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
-import { type AppDeps, forRequest } from '../context';
+import { type AppDeps, forRequest } from '../../core/deps';
 import { requireAuth, requireRole } from '../middleware/auth';
 import { expressParam, expressPath, pathParamsOf, pathsOf, PUBLIC } from '../openapi/registry';
-import { parseInput } from '../validation';
+import { parseInput } from '../../core/validation';
 import { CustomAnswer, type Endpoint } from './operation';
 
 /** Reads a request's path parameters under their OpenAPI names (`account_id`), from their Express names (`accountId`). */

@@ -1,8 +1,8 @@
 import { pingDatabase } from '../../db/repositories/health';
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../../core/deps';
 import { PUBLIC } from '../openapi/registry';
 import { healthOutput, readinessOutput } from '../schemas/health';
-import { withDeadline } from '../temporal';
+import { withDeadline } from '../../core/temporal/commands';
 import { endpoint, respond } from './operation';
 
 // For load balancers; mounted before the JSON body parser. /healthz touches nothing; /readyz asks PostgreSQL and

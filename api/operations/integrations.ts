@@ -4,7 +4,7 @@ import { messageBody } from '../schemas/common';
 import { listSlackInstallationsOutput, oauthStartOutput, slackInstallOutcome, slackInstallState } from '../schemas/integrations';
 import {
   completeSlackInstall, type InstallPage, listSlackWorkspaces, removeSlackWorkspace, startSlackInstall,
-} from '../services/slack-install';
+} from '../../core/integrations/slack-install';
 import { endpoint, respond } from './operation';
 
 // Every path is served under the branded name and the spec's neutral "chat" alias.

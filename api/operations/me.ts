@@ -1,7 +1,7 @@
 import { meOutput, patchMeInput, patchMeOutput } from '../schemas/me';
 import { messageBody } from '../schemas/common';
-import { resendVerificationLink } from '../services/email-verification';
-import { getProfile, renameSelf } from '../services/profile';
+import { resendVerificationLink } from '../../core/identity/email-verification';
+import { getProfile, renameSelf } from '../../core/identity/profile';
 import { endpoint } from './operation';
 
 export const meOperations = [

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { AppDeps, Caller } from '../context';
+import type { AppDeps, Caller } from '../../core/deps';
 import type { Access, Operation, PUBLIC } from '../openapi/registry';
 
 /** The names in braces of a path: `account_id | signal_id` for `/accounts/{account_id}/signals/{signal_id}/accept`. */

@@ -4,7 +4,7 @@ import {
 } from '../schemas/organizations';
 import {
   connectOrganization, getOrganization, listTenantOrganizations, removeOrganization, syncOrganizationNow, verifyOrganization,
-} from '../services/organizations';
+} from '../../core/organizations/organizations';
 import { endpoint } from './operation';
 
 export const ORGANIZATION = '/organizations/{org_id}';

@@ -1,5 +1,5 @@
 import { overviewOutput, overviewQuery } from '../schemas/overview';
-import { tenantOverview } from '../services/overview';
+import { tenantOverview } from '../../core/reports/overview';
 import { endpoint } from './operation';
 
 export const overviewOperations = [

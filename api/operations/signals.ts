@@ -3,10 +3,10 @@ import {
   acceptSignalInput, listSignalsOutput, listSignalsQuery, recoveryChecklistOutput, scoreHistoryOutput, scoreHistoryQuery, searchSignalsOutput,
   searchSignalsQuery, signal,
 } from '../schemas/signals';
-import { accountChecks } from '../services/checks';
+import { accountChecks } from '../../core/accounts/checks';
 import {
   acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, searchTenantSignals, undoSignalAcceptance,
-} from '../services/signals';
+} from '../../core/signals/signals';
 import { ACCOUNT } from './accounts';
 import { endpoint } from './operation';
 

@@ -1,7 +1,7 @@
 import { messageBody } from '../schemas/common';
 import { changeRoleInput, changeRoleOutput, inviteUserInput, inviteUserOutput, listUsersOutput } from '../schemas/users';
-import { resendInvitation } from '../services/invitations';
-import { changeRole, inviteUser, listTeam, removeUser } from '../services/users';
+import { resendInvitation } from '../../core/identity/invitations';
+import { changeRole, inviteUser, listTeam, removeUser } from '../../core/identity/users';
 import { endpoint } from './operation';
 
 // Accepting an invitation is public (the invitee has no token yet): see auth.ts.

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Response, Router } from 'express';
-import { AppError } from '../errors';
+import { AppError } from '../../core/errors';
 
 /** Where `npm run build:web` puts the dashboard. */
 export const DASHBOARD_DIST = path.resolve(__dirname, '..', '..', 'web', 'dist');

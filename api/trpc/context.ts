@@ -1,4 +1,4 @@
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../../core/deps';
 
 /**
  * What every procedure sees: the service dependencies (with the request's logger), the raw Authorization

@@ -1,8 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { AppError, type ErrorCode, type FieldProblem } from '../errors';
+import { AppError, type ErrorCode, type FieldProblem } from '../../core/errors';
 import { toAppError } from '../middleware/errors';
-import { validationFailed } from '../validation';
+import { validationFailed } from '../../core/validation';
 
 type TrpcCode = TRPCError['code'];
 

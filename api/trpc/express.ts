@@ -1,7 +1,7 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { Router, type RequestHandler } from 'express';
-import { AppError } from '../errors';
-import type { AppDeps } from '../context';
+import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/deps';
 import { createTrpcContext } from './context';
 import { TRPC_MAX_BATCH } from './limits';
 import { appRouter } from './router';

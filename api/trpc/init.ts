@@ -3,7 +3,7 @@ import { OPERATIONS } from '../operations';
 import { PUBLIC } from '../openapi/registry';
 import { authenticate } from '../middleware/auth';
 import { traceCaller } from '../middleware/tracing';
-import { AppError } from '../errors';
+import { AppError } from '../../core/errors';
 import { hasRole } from '../../domain/roles';
 import type { TrpcContext } from './context';
 import { AppTrpcError, appErrorData, INTERNAL, translate } from './errors';

@@ -176,7 +176,7 @@ export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenan
     .forNoKeyUpdate().executeTakeFirst();
 }
 
-/** The account's score as its open signals make it now (an event opened some). */
+/** The account's score outside a scan (an event opened signals, an acceptance changed): scans keep score history. */
 export async function setAccountScore({ db, accountId, srs, at }: { db: Conn; accountId: string; srs: number; at: Date }): Promise<void> {
   await db.updateTable('accounts').set({ current_srs: srs, updated_at: at }).where('id', '=', accountId).execute();
 }
@@ -184,11 +184,6 @@ export async function setAccountScore({ db, accountId, srs, at }: { db: Conn; ac
 /** An account by our id, within one tenant. */
 export async function findAccountById({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }): Promise<AccountRow | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('tenant_id', '=', tenantId).executeTakeFirst();
-}
-
-/** The account's score outside a scan (an acceptance changed): no score-history point, which scans keep. */
-export async function setCurrentSrs({ db, accountId, srs }: { db: Conn; accountId: string; srs: number }): Promise<void> {
-  await db.updateTable('accounts').set({ current_srs: srs, updated_at: new Date() }).where('id', '=', accountId).execute();
 }
 
 export async function noteScanStarted({ db, tenantId, accountId, at }: { db: Conn; tenantId: string; accountId: string; at: Date }): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
-import { ABANDONED_CONNECT_MS, STOPPED_BY_RECONNECT } from '../../api/services/accounts';
+import { ABANDONED_CONNECT_MS, STOPPED_BY_RECONNECT } from '../../core/accounts/accounts';
 import { newId } from '../../domain/ids';
 import { accountRowLimit } from '../../domain/limits';
 import { ROLE_NAME } from '../../domain/onboarding';

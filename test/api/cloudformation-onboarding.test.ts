@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import request from 'supertest';
 import { createApp } from '../../api/app';
-import { ACCOUNT_ROLE_TEMPLATE, EVENT_FORWARDER_STACK, EVENT_FORWARDER_TEMPLATE } from '../../api/services/cloudformation-onboarding';
+import { ACCOUNT_ROLE_TEMPLATE, EVENT_FORWARDER_STACK, EVENT_FORWARDER_TEMPLATE } from '../../core/accounts/cloudformation-onboarding';
 import { createTemplatePublisher, s3TemplatePublisher, templateKey } from '../../cloud/aws/template-publisher';
 import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/cloudformation';
 import { eventForwarderTemplate, FORWARDER_PARAMETERS } from '../../domain/events/forwarder-templates';

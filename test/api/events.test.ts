@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
 import { createApp } from '../../api/app';
-import { eventDispatchesSettled } from '../../api/services/event-dispatcher';
+import { eventDispatchesSettled } from '../../core/events/dispatch-after-answer';
 import { createLogger } from '../../config/logger';
 import { eventDispatchWorkflow } from '../../workflows/event-dispatch';
 import path from 'node:path';

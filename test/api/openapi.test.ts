@@ -8,7 +8,7 @@ import type { Response } from 'supertest';
 import { buildOpenApiDocument } from '../../api/openapi/document';
 import { OPERATIONS } from '../../api/operations';
 import { errorCodesOf, expressPath, pathsOf } from '../../api/openapi/registry';
-import { ERROR_STATUS } from '../../api/errors';
+import { ERROR_STATUS } from '../../core/errors';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';
 import { scanResult } from '../helpers/scans';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { waitFor } from '../helpers/account-harness';
 import { seedFleet } from '../helpers/fleet';
-import { LISTENER_NAME, MAX_PAGES, ReadCache, readPageThrough } from '../../api/read-cache';
+import { LISTENER_NAME, MAX_PAGES, ReadCache, readPageThrough } from '../../db/read-cache';
 import { createLogger } from '../../config/logger';
 import { type ApiProcess, startSandboxApi } from '../helpers/worker-process';
 

@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { releaseCallContextWhenIdle } from '../../api/temporal-call-context';
+import { releaseCallContextWhenIdle } from '../../core/temporal/call-context';
 
 // The Temporal client's call context is an AsyncLocalStorage; while one is enabled, Node 20 runs a hook for every
 // promise the process creates. `enabled` is Node's own field on the storage.

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { parseExecutionArn } from '../../api/temporal';
+import { parseExecutionArn } from '../../core/temporal/commands';
 import type { Db } from '../../db/client';
 import { type CompletedScan, stateQuery } from '../../workflows/contracts';
 import { waitFor } from './account-harness';

@@ -1,5 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { alertActivities } from '../../activities/alerts';
+import { currentAttempt } from '../../activities/attempt';
+import { deliveryUseCases } from '../../core/alerts/deliver';
 import type { ChannelConfig } from '../../domain/channels';
 import { newId } from '../../domain/ids';
 import { emailsPerTenantPerHour } from '../../domain/limits';
@@ -18,14 +19,15 @@ const BASE_URL = 'https://sentinel.example.test';
 let capture: SmtpCapture;
 let pagerduty: HttpPeer;
 let ctx: TestContext;
-let deliver: ReturnType<typeof alertActivities>['deliverAlert'];
+let deliver: (input: { tenantId: string; deliveryId: string }) => Promise<void>;
 
 beforeAll(async () => {
   [capture, pagerduty] = await Promise.all([startSmtpCapture(), startHttpPeer(() => ({ status: 202, body: { status: 'success' } }))]);
   ctx = await createTestContext({
     config: { SMTP_URL: capture.url, PUBLIC_BASE_URL: BASE_URL, PAGERDUTY_EVENTS_URL: `${pagerduty.url}/v2/enqueue` },
   });
-  deliver = alertActivities({ db: ctx.db, log: ctx.log, config: ctx.config, mailer: ctx.mailer }).deliverAlert;
+  const deliveries = deliveryUseCases({ db: ctx.db, log: ctx.log, config: ctx.config, mailer: ctx.mailer });
+  deliver = (input) => deliveries.deliverAlert(input, currentAttempt());
 });
 afterAll(async () => {
   await ctx?.close();

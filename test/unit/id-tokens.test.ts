@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { signTokens, verifyIdToken } from '../../api/services/tokens';
+import { signTokens, verifyIdToken } from '../../core/identity/tokens';
 import { testConfig } from '../helpers/context';
 
 // verifyIdToken keeps the tokens it verified, per configuration: a kept token must still expire on time and must

@@ -1,5 +1,5 @@
-import { fireAlertRules } from '../../activities/fire-alert-rules';
-import { DISCONNECTED_MID_SCAN, saveScanResult, type ScanResult } from '../../activities/save-scan';
+import { fireAlertRules } from '../../core/alerts/fire-alert-rules';
+import { DISCONNECTED_MID_SCAN, saveScanResult, type ScanResult } from '../../core/scans/save-scan';
 import { CATALOG } from '../../domain/checks/catalog';
 import type { CheckOutcome, Evaluation, Finding } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';

@@ -1,4 +1,4 @@
-import { countNotEvaluated, notEvaluatedLabel } from '../../activities/scan-metrics';
+import { countNotEvaluated, notEvaluatedLabel } from '../../core/scans/scan-metrics';
 import { OUTSIDE_TARGETED_SCAN } from '../../domain/inventory';
 import { registry } from '../../observability/metrics';
 import { ReadFailure } from '../../cloud/aws/collectors/failures';

@@ -1,6 +1,12 @@
-import { accountWorkflowStart, executionArn, parseExecutionArn } from '../../api/temporal';
+import { accountWorkflowStart, executionArn, parseExecutionArn } from '../../core/temporal/commands';
 import { loadConfig } from '../../config/config';
+import { WORKFLOW_TYPES } from '../../core/temporal/workflow-types';
 import { workerTuning } from '../../worker/worker';
+import * as workflows from '../../workflows';
+import { accountWorkflow } from '../../workflows/account';
+import { alertDeliveryWorkflow } from '../../workflows/delivery';
+import { exportWorkflow } from '../../workflows/export';
+import { organizationWorkflow } from '../../workflows/organization';
 
 const minimal = { DATABASE_URL: 'postgres://localhost/sentinel', JWT_SECRET: 's'.repeat(32) };
 const account = {
@@ -48,5 +54,15 @@ describe('workerTuning', () => {
 
   it('refuses an unknown slot supplier', () => {
     expect(() => loadConfig({ ...minimal, TEMPORAL_WORKER_SLOTS: 'elastic' })).toThrow(/TEMPORAL_WORKER_SLOTS/);
+  });
+});
+
+describe('the workflow types core/ starts by name', () => {
+  it('are the names the worker registers the functions under', () => {
+    const registered = { account: accountWorkflow, organization: organizationWorkflow, export: exportWorkflow, alertDelivery: alertDeliveryWorkflow };
+    for (const [key, fn] of Object.entries(registered)) {
+      expect(WORKFLOW_TYPES[key as keyof typeof WORKFLOW_TYPES]).toBe(fn.name);
+      expect(Object.values(workflows)).toContain(fn);
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { acceptSignal, undoSignalAcceptance } from '../../api/services/signals';
-import type { Caller } from '../../api/context';
+import { acceptSignal, undoSignalAcceptance } from '../../core/signals/signals';
+import type { Caller } from '../../core/deps';
 import { createLogger } from '../../config/logger';
 import { newId } from '../../domain/ids';
 import { stateQuery } from '../../workflows/contracts';

@@ -1,4 +1,4 @@
-import { acknowledgeAlert } from '../../api/services/alerts';
+import { acknowledgeAlert } from '../../core/alerts/alerts';
 import { createLogger } from '../../config/logger';
 import { newId } from '../../domain/ids';
 import { encryptSecret } from '../../security/crypto';

@@ -2,7 +2,7 @@ import { hasRole } from '../../../domain/roles';
 import { connectAccountInput, listAccountsQuery } from '../../schemas/accounts';
 import {
   accountDetail, connectAccount, disconnectAccount, listTenantAccounts, requestScan, requireAccount, verifyAccount,
-} from '../../services/accounts';
+} from '../../../core/accounts/accounts';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 

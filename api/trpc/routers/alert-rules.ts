@@ -1,5 +1,5 @@
 import { createAlertRuleInput, getAlertRuleQuery, patchAlertRuleInput } from '../../schemas/alerts';
-import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../../services/alert-rules';
+import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../../../core/alerts/alert-rules';
 import { procedureFor, router } from '../init';
 import { ruleRef } from '../inputs';
 

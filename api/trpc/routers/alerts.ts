@@ -1,5 +1,5 @@
 import { listAlertsQuery } from '../../schemas/alerts';
-import { acknowledgeAlert, listTenantAlerts } from '../../services/alerts';
+import { acknowledgeAlert, listTenantAlerts } from '../../../core/alerts/alerts';
 import { procedureFor, router } from '../init';
 import { alertRef } from '../inputs';
 

@@ -1,5 +1,5 @@
 import { auditLogQuery } from '../../schemas/audit-log';
-import { tenantAuditLog } from '../../services/audit-log';
+import { tenantAuditLog } from '../../../core/audit-log';
 import { procedureFor, router } from '../init';
 
 export const auditLogRouter = router({

@@ -2,12 +2,12 @@ import { acceptInviteInput } from '../../schemas/users';
 import {
   loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput,
 } from '../../schemas/auth';
-import { login, logout, refresh, signup } from '../../services/auth';
+import { login, logout, refresh, signup } from '../../../core/identity/auth';
 import { recipientLinkQuery, verifyEmailInput } from '../../schemas/email';
-import { confirmAlertRecipient, unsubscribeAlertRecipient } from '../../services/alert-recipients';
-import { verifyEmail } from '../../services/email-verification';
-import { acceptInvitation } from '../../services/invitations';
-import { confirmPasswordReset, requestPasswordReset } from '../../services/password-reset';
+import { confirmAlertRecipient, unsubscribeAlertRecipient } from '../../../core/alerts/alert-recipients';
+import { verifyEmail } from '../../../core/identity/email-verification';
+import { acceptInvitation } from '../../../core/identity/invitations';
+import { confirmPasswordReset, requestPasswordReset } from '../../../core/identity/password-reset';
 import { publicProcedureFor, router } from '../init';
 
 export const authRouter = router({

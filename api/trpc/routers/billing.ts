@@ -1,5 +1,5 @@
 import { checkoutInput, portalQuery } from '../../schemas/billing';
-import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../../services/billing';
+import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../../../core/billing/billing';
 import { procedureFor, publicProcedureFor, router } from '../init';
 
 // As in the REST routes: without Stripe keys both answer 503 before the input is looked at.

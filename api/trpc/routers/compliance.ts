@@ -1,5 +1,5 @@
 import { complianceQuery } from '../../schemas/compliance';
-import { accountCompliance, accountComplianceReport, listFrameworks, tenantCompliance } from '../../services/compliance';
+import { accountCompliance, accountComplianceReport, listFrameworks, tenantCompliance } from '../../../core/reports/compliance';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 

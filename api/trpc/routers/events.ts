@@ -1,5 +1,5 @@
 import { listEventsQuery } from '../../schemas/events';
-import { listAccountEvents, rotateEventKey } from '../../services/account-events';
+import { listAccountEvents, rotateEventKey } from '../../../core/accounts/account-events';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 

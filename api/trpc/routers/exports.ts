@@ -1,5 +1,5 @@
-import { openSignalsCsv } from '../../services/csv-export';
-import { requestPanicExport } from '../../services/panic-export';
+import { openSignalsCsv } from '../../../core/exports/csv-export';
+import { requestPanicExport } from '../../../core/exports/panic-export';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 

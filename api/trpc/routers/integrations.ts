@@ -1,4 +1,4 @@
-import { listSlackWorkspaces, removeSlackWorkspace, startSlackInstall } from '../../services/slack-install';
+import { listSlackWorkspaces, removeSlackWorkspace, startSlackInstall } from '../../../core/integrations/slack-install';
 import { procedureFor, router } from '../init';
 import { teamRef } from '../inputs';
 

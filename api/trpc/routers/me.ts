@@ -1,6 +1,6 @@
 import { patchMeInput } from '../../schemas/me';
-import { resendVerificationLink } from '../../services/email-verification';
-import { getProfile, renameSelf } from '../../services/profile';
+import { resendVerificationLink } from '../../../core/identity/email-verification';
+import { getProfile, renameSelf } from '../../../core/identity/profile';
 import { procedureFor, router } from '../init';
 
 export const meRouter = router({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { connectOrganizationInput } from '../../schemas/organizations';
 import {
   connectOrganization, getOrganization, listTenantOrganizations, removeOrganization, syncOrganizationNow, verifyOrganization,
-} from '../../services/organizations';
+} from '../../../core/organizations/organizations';
 import { procedureFor, router } from '../init';
 import { orgRef } from '../inputs';
 

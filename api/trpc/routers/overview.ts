@@ -1,4 +1,4 @@
-import { tenantOverview } from '../../services/overview';
+import { tenantOverview } from '../../../core/reports/overview';
 import { procedureFor, router } from '../init';
 
 export const overviewRouter = router({

@@ -1,8 +1,8 @@
 import { acceptSignalInput, listSignalsQuery, scoreHistoryQuery, searchSignalsQuery } from '../../schemas/signals';
-import { accountChecks } from '../../services/checks';
+import { accountChecks } from '../../../core/accounts/checks';
 import {
   acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, searchTenantSignals, undoSignalAcceptance,
-} from '../../services/signals';
+} from '../../../core/signals/signals';
 import { procedureFor, router } from '../init';
 import { accountRef, signalRef } from '../inputs';
 

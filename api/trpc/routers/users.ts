@@ -1,6 +1,6 @@
 import { changeRoleInput, inviteUserInput } from '../../schemas/users';
-import { resendInvitation } from '../../services/invitations';
-import { changeRole, inviteUser, listTeam, removeUser } from '../../services/users';
+import { resendInvitation } from '../../../core/identity/invitations';
+import { changeRole, inviteUser, listTeam, removeUser } from '../../../core/identity/users';
 import { procedureFor, router } from '../init';
 import { userRef } from '../inputs';
 

@@ -1,0 +1,173 @@
+import type { WindowState } from '../../db/repositories/rate-limits';
+import {
+  countAndStoreEvents, findAccountByEventKey, insertEventBatch, type NewAccountEvent,
+  noteBatchSignals,
+} from '../../db/repositories/account-events';
+import { lockAccount } from '../../db/repositories/accounts';
+import { insertSignalsNotOpen } from '../../db/repositories/signals';
+import type { NewSignal } from '../../db/tables/accounts';
+import type { Db } from '../../db/client';
+import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
+import { detectEvent, rescansOf } from '../../domain/events/detections';
+import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
+import type { AccountEvent, EventDetection, EventFinding } from '../../domain/events/types';
+import { newId } from '../../domain/ids';
+import { awsEventsReceived, eventSignalsOpened } from '../../observability/metrics';
+import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/limits';
+import { sha256 } from '../../security/crypto';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { dispatchAfterAnswer } from './dispatch-after-answer';
+import { indicatorsOfLastDay } from './probable-compromise';
+import { rescoreAccount } from '../signals/rescore';
+
+// POST /ingest/aws/events (docs/decisions.md, "Events"): the customer's EventBridge API destination delivers the
+// account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
+// events, the signals their detections open, the batch that records what is left to do) and answered; then the alert
+// rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
+// (api/services/event-dispatcher.ts).
+
+type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
+
+export interface IngestAnswer {
+  accepted: number;
+  duplicates: number;
+  signals_opened: number;
+}
+
+/** The events of a request body: one EventBridge event or an array of them, each with a reason when it is not one. */
+function parseBody(body: unknown, account: Account): AccountEvent[] {
+  const items = Array.isArray(body) ? body : [body];
+  if (items.length === 0) throw new AppError('validation_failed', 'The body holds no event');
+  if (items.length > EVENT_BATCH_LIMIT) {
+    throw new AppError('batch_too_large', `At most ${EVENT_BATCH_LIMIT} events per request; this one has ${items.length}`);
+  }
+  return items.map((item, index) => {
+    const where = Array.isArray(body) ? `events[${index}]` : 'event';
+    const parsed = parseEnvelope(item);
+    if (!parsed.ok) throw new AppError('validation_failed', `${where} is not an EventBridge event: ${parsed.reason}`);
+    if (parsed.envelope.account !== account.aws_account_id) {
+      throw new AppError('forbidden', `${where} is from AWS account ${parsed.envelope.account}; this key is for ${account.aws_account_id}`);
+    }
+    return toAccountEvent(parsed.envelope);
+  });
+}
+
+interface Detected {
+  event: AccountEvent;
+  detection: Omit<EventDetection, 'detect'>;
+  finding: EventFinding;
+}
+
+function signalOf(account: Account, batchId: string, at: Date, { event, detection, finding }: Detected): NewSignal {
+  const region = finding.region ?? 'global';
+  const who = [event.actor && `by ${event.actor}`, event.sourceIp && `from ${event.sourceIp}`].filter(Boolean).join(' ');
+  return {
+    id: newId('signal', at.getTime()), tenant_id: account.tenant_id, account_id: account.id, check_id: detection.id,
+    fingerprint: `${detection.id}|${finding.resource}|${region}`, scenario: detection.scenario, severity: detection.severity,
+    title: detection.title,
+    description: `${detection.description} ${finding.detail} ${event.eventName ?? event.detailType}${who ? ` ${who}` : ''} at ${event.time} `
+      + `(event ${event.eventId}).`,
+    resource: finding.resource, region, owner: null, first_scan_id: null, event_batch_id: batchId, detected_at: at,
+  };
+}
+
+/** The account's score with the signals just opened, where it has one: event signals count at once. */
+async function rescore(db: Db, account: Account, at: Date): Promise<void> {
+  const locked = await lockAccount({ db, tenantId: account.tenant_id, accountId: account.id });
+  if (locked) await rescoreAccount({ db, account: locked, at });
+}
+
+interface Applied {
+  /** The account's rate-limit window, these events counted. */
+  window: WindowState;
+  /** Events stored now (the others were stored before, or the window is over its limit and nothing was). */
+  stored: number;
+  /**
+   * Findings the detections made in the events, and rescans they asked for (new ones, or redelivered ones that made
+   * them when they first came).
+   */
+  detecting: number;
+  /** The detections (check ids) of the signals opened. */
+  opened: string[];
+  /** A batch was recorded: there is something to act on after the commit. */
+  batched: boolean;
+}
+
+/**
+ * Counts the events against the account's minute and, within it, stores the new ones, opens their detections'
+ * signals and records the batch. Events nothing was detected in (nearly all) are counted and stored by one statement;
+ * the others in one transaction.
+ */
+async function apply(db: Db, account: Account, events: readonly AccountEvent[], at: Date): Promise<Applied> {
+  const context = { usedRegions: account.used_regions };
+  const detected: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
+  // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
+  const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));
+  const store = (conn: Db) => countAndStoreEvents({
+    db: conn,
+    window: { key: `events:${account.id}`, windowSeconds: 60 },
+    limit: EVENTS_PER_ACCOUNT_PER_MINUTE,
+    events: events.map((e): NewAccountEvent => ({
+      account_id: account.id, event_id: e.eventId, tenant_id: account.tenant_id, source: e.source, detail_type: e.detailType,
+      event_name: e.eventName, region: e.region, event_time: e.time, actor: e.actor, source_ip: e.sourceIp,
+      detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))], detail: JSON.stringify(e.detail),
+    })),
+  });
+  const nothing = { detecting: detected.length + rescanning.length, opened: [], batched: false };
+  if (nothing.detecting === 0) {
+    const { window, stored } = await store(db);
+    return { window, stored: stored.size, ...nothing };
+  }
+  return db.transaction().execute(async (trx): Promise<Applied> => {
+    const { window, stored } = await store(trx);
+    if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) return { window, stored: 0, ...nothing };
+    // A redelivered event was applied when it first came: its detections are not run again.
+    const fresh = detected.filter((d) => stored.has(d.event.eventId));
+    const batchId = newId('eventBatch', at.getTime());
+    const signals = fresh.map((d) => signalOf(account, batchId, at, d));
+    // The newest event that brought an indicator stands for the compound finding's actor and time.
+    const indicating = fresh.filter((d) => indicatorKind(d.detection.id) !== null).at(-1);
+    if (indicating) {
+      const compound = probableCompromise(await indicatorsOfLastDay(trx, account.id, at), at.toISOString());
+      if (compound) signals.push(signalOf(account, batchId, at, { event: indicating.event, detection: PROBABLE_COMPROMISE, finding: compound.finding }));
+    }
+    const groups = [...new Set([
+      ...fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])),
+      ...rescanning.filter((r) => stored.has(r.event.eventId)).map((r) => r.group),
+    ])];
+    let opened: string[] = [];
+    if (signals.length > 0 || groups.length > 0) {
+      await insertEventBatch({ db: trx, batch: { id: batchId, tenant_id: account.tenant_id, account_id: account.id, groups, signals_opened: 0, received_at: at } });
+      opened = await insertSignalsNotOpen({ db: trx, signals });
+      if (opened.length > 0) {
+        await noteBatchSignals({ db: trx, batchId, opened: opened.length });
+        await rescore(trx, account, at);
+      }
+    }
+    return { window, stored: stored.size, detecting: nothing.detecting, opened, batched: signals.length > 0 || groups.length > 0 };
+  });
+}
+
+export async function ingestEvents(deps: AppDeps, key: string | undefined, body: unknown): Promise<IngestAnswer> {
+  const { db } = deps;
+  if (!key) throw new AppError('unauthorized', 'The event key header is missing');
+  const account = await findAccountByEventKey({ db, keyHash: sha256(key) });
+  if (!account || account.status === 'DISCONNECTED') throw new AppError('unauthorized', 'The event key is not valid');
+  const events = parseBody(body, account);
+  const at = new Date();
+  const { window, stored, detecting, opened, batched } = await apply(db, account, events, at);
+  if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) {
+    awsEventsReceived.inc({ outcome: 'rate_limited' }, events.length);
+    throw new AppError('rate_limited', `At most ${EVENTS_PER_ACCOUNT_PER_MINUTE} events a minute per account`, {
+      retryAfterSeconds: window.resetsInSeconds,
+    });
+  }
+  awsEventsReceived.inc({ outcome: 'stored' }, stored);
+  awsEventsReceived.inc({ outcome: 'duplicate' }, events.length - stored);
+  for (const detection of opened) eventSignalsOpened.inc({ detection });
+  // After the answer, the batch's alerts and rescan; what this process cannot finish, the event-dispatch schedule does.
+  // A redelivered event that detected something may be the retry of a request whose process stopped before it.
+  if (batched || (stored < events.length && detecting > 0)) dispatchAfterAnswer(deps, account);
+  return { accepted: stored, duplicates: events.length - stored, signals_opened: opened.length };
+}

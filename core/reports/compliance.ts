@@ -1,0 +1,134 @@
+import { listAccounts } from '../../db/repositories/accounts';
+import { findChecksOfScans } from '../../db/repositories/scans';
+import { listOpenFindings } from '../../db/repositories/signals';
+import type { AccountRow } from '../../db/tables/accounts';
+import { complianceReportFilename, renderComplianceReport } from '../../exports/compliance-report';
+import { CATALOG } from '../../domain/checks/catalog';
+import { checksByControl, type ComplianceResult, evaluateFramework, type OpenFinding } from '../../domain/compliance/evaluate';
+import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
+import type { Framework, FrameworkId } from '../../domain/compliance/types';
+import { acceptanceInForce } from '../../domain/signal-lifecycle';
+import type { AppDeps, Caller } from '../deps';
+import { requireAccount } from '../accounts/accounts';
+
+// Compliance: a framework's controls in an account, from the checks of its latest scan that recorded outcomes and
+// its open signals (the evidence, with their accepted risk). Nothing is stored: the view follows each scan and
+// each acceptance at once (docs/decisions.md, "Compliance").
+
+/** An account's compliance with the scan it is from. */
+export interface AccountCompliance {
+  account: AccountRow;
+  scanId: string | null;
+  scannedAt: Date | null;
+  result: ComplianceResult;
+}
+
+/** Every framework Sentinel reports on, with how many of its controls the checks evaluate. */
+export function listFrameworks() {
+  return {
+    frameworks: FRAMEWORKS.map((framework) => {
+      const byControl = checksByControl(framework, CATALOG);
+      const evaluated = framework.controls.filter((c) => (byControl.get(c.id) ?? []).length > 0).length;
+      return {
+        framework: framework.id,
+        name: framework.name,
+        version: framework.version,
+        url: framework.url,
+        controls: framework.controls.length,
+        automated_controls: framework.controls.filter((c) => c.automated).length,
+        evaluated_controls: evaluated,
+        manual_controls: framework.controls.length - evaluated,
+      };
+    }),
+  };
+}
+
+/** The compliance of several accounts of one tenant, in two queries whatever their number. */
+async function complianceOf(db: AppDeps['db'], tenantId: string, accounts: readonly AccountRow[], framework: Framework, at: Date) {
+  const scanIds = accounts.flatMap((a) => (a.checks_scan_id ? [a.checks_scan_id] : []));
+  const [scans, findings] = await Promise.all([
+    findChecksOfScans({ db, tenantId, scanIds }),
+    listOpenFindings({ db, tenantId, accountIds: accounts.map((a) => a.id) }),
+  ]);
+  const scanOf = new Map(scans.map((s) => [s.id, s]));
+  const findingsOf = new Map<string, OpenFinding[]>();
+  for (const f of findings) {
+    const list = findingsOf.get(f.accountId) ?? [];
+    list.push({ signalId: f.id, checkId: f.checkId, resource: f.resource, region: f.region, accepted: acceptanceInForce(f.acceptance, at) });
+    findingsOf.set(f.accountId, list);
+  }
+  return accounts.map((account): AccountCompliance => {
+    const scan = account.checks_scan_id ? scanOf.get(account.checks_scan_id) : undefined;
+    return {
+      account,
+      scanId: scan?.id ?? null,
+      scannedAt: scan?.started_at ?? null,
+      result: evaluateFramework(framework, CATALOG, scan?.checks ?? null, findingsOf.get(account.id) ?? []),
+    };
+  });
+}
+
+/** One account's compliance with a framework, as the report and the JSON view show it. */
+export async function loadAccountCompliance({ db }: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string, frameworkId: FrameworkId) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  const [compliance] = await complianceOf(db, caller.tenantId, [account], frameworkById(frameworkId), new Date());
+  return compliance as AccountCompliance;
+}
+
+const frameworkFields = (framework: Framework) => ({ framework: framework.id, name: framework.name, version: framework.version });
+
+export async function accountCompliance(deps: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string, frameworkId: FrameworkId) {
+  const { account, scanId, scannedAt, result } = await loadAccountCompliance(deps, caller, awsAccountId, frameworkId);
+  return {
+    ...frameworkFields(frameworkById(frameworkId)),
+    aws_account_id: account.aws_account_id,
+    scan_id: scanId,
+    scanned_at: scannedAt?.toISOString() ?? null,
+    summary: result.summary,
+    controls: result.controls.map((c) => ({
+      id: c.control.id,
+      section: c.control.section,
+      title: c.control.title,
+      profile: c.control.profile,
+      automated: c.control.automated,
+      status: c.status,
+      check_ids: c.checkIds,
+      failing_resources: c.failingResources.map((f) => ({
+        signal_id: f.signalId, check_id: f.checkId, resource: f.resource, region: f.region, accepted: f.accepted,
+      })),
+      notes: c.notes,
+      attestation: c.status === 'manual' ? c.control.attestation ?? null : null,
+    })),
+  };
+}
+
+/** Every monitored account of the tenant (disconnected ones are no longer scanned) with its summary. */
+export async function tenantCompliance({ db }: Pick<AppDeps, 'db'>, caller: Caller, frameworkId: FrameworkId) {
+  const framework = frameworkById(frameworkId);
+  const accounts = (await listAccounts({ db, tenantId: caller.tenantId })).filter((a) => a.status !== 'DISCONNECTED');
+  const rows = await complianceOf(db, caller.tenantId, accounts, framework, new Date());
+  return {
+    ...frameworkFields(framework),
+    accounts: rows.map(({ account, scanId, scannedAt, result }) => ({
+      aws_account_id: account.aws_account_id,
+      display_name: account.display_name,
+      status: account.status,
+      scan_id: scanId,
+      scanned_at: scannedAt?.toISOString() ?? null,
+      summary: result.summary,
+    })),
+  };
+}
+
+/** The report to hand over: a self-contained HTML document (exports/compliance-report.ts). */
+export async function accountComplianceReport(deps: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string, frameworkId: FrameworkId) {
+  const { account, scannedAt, result } = await loadAccountCompliance(deps, caller, awsAccountId, frameworkId);
+  const framework = frameworkById(frameworkId);
+  const generatedAt = new Date();
+  return {
+    filename: complianceReportFilename(framework, account.aws_account_id, generatedAt),
+    html: renderComplianceReport({
+      framework, account: { awsAccountId: account.aws_account_id, displayName: account.display_name }, scannedAt, generatedAt, result,
+    }),
+  };
+}

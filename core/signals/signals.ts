@@ -1,0 +1,171 @@
+import { lockAccount } from '../../db/repositories/accounts';
+import { scoreHistory } from '../../db/repositories/score-history';
+import {
+  findSignal, insertAcceptance, listSignalPage, listTenantSignalPage, openSignals, revokeAcceptance, type SignalJson, type SignalWithAcceptance,
+} from '../../db/repositories/signals';
+import { newId } from '../../domain/ids';
+import { recoveryChecklist } from '../../domain/recovery';
+import { acceptanceInForce } from '../../domain/signal-lifecycle';
+import type { AppDeps, Caller } from '../deps';
+import { afterCursor, keysetPage } from '../pagination/cursor';
+import { AppError, notFound } from '../errors';
+import { readPageThrough } from '../../db/read-cache';
+import type { AcceptSignalInput, ListSignalsQuery, SearchSignalsQuery } from '../../api/schemas/signals';
+import { requireAccount } from '../accounts/accounts';
+import { audit } from '../audit-log';
+import { rescoreAccount } from './rescore';
+
+type Deps = Pick<AppDeps, 'db' | 'readCache'>;
+
+/** The body of a signal. Its acceptance shows while in force: once expired it counts again, and reads as none. */
+export function signalBody(s: SignalWithAcceptance, now = new Date()) {
+  const accepted = s.acceptance && acceptanceInForce({ expiresAt: s.acceptance.expires_at }, now) ? s.acceptance : null;
+  return {
+    signal_id: s.id,
+    scenario: s.scenario,
+    severity: s.severity,
+    title: s.title,
+    description: s.description,
+    detected_at: s.detected_at.toISOString(),
+    resolved_at: s.resolved_at ? s.resolved_at.toISOString() : null,
+    check_id: s.check_id,
+    resource: s.resource,
+    region: s.region,
+    accepted: accepted && {
+      by_user_id: accepted.accepted_by,
+      by_email: accepted.accepted_by_email,
+      reason: accepted.reason,
+      accepted_at: accepted.accepted_at.toISOString(),
+      expires_at: accepted.expires_at ? accepted.expires_at.toISOString() : null,
+    },
+  };
+}
+
+/** The filters an account's signal list and the tenant-wide search share, and one row more than the page to learn if another follows. */
+function pageFilter(query: ListSignalsQuery) {
+  return {
+    severity: query.severity,
+    scenario: query.scenario,
+    checkId: query.check_id,
+    since: query.since ? new Date(query.since) : undefined,
+    status: query.status,
+    after: afterCursor(query.next_token),
+    limit: query.limit + 1,
+  };
+}
+
+/**
+ * A page of an account's signals: from this process's cache when it holds that page (api/read-cache.ts forgets the
+ * tenant's pages as soon as PostgreSQL announces a signal or acceptance written, and a page showing an acceptance when
+ * the acceptance expires), else in one query.
+ */
+export async function listAccountSignals({ db, readCache }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
+  if (!/^[0-9]{12}$/.test(awsAccountId)) throw notFound('Account');
+  // The account and the parsed query, whose keys come in the schema's order: the same page, the same name.
+  const page = { kind: 'signals' as const, tenantId: caller.tenantId, query: JSON.stringify([awsAccountId, query]) };
+  return readPageThrough(readCache, page, () => readSignalsPage(db, caller, awsAccountId, query), (read) => firstExpiry(read.signals));
+}
+
+/** When the first acceptance the page shows expires (ms), and the page with it. */
+function firstExpiry(signals: readonly SignalJson[]): number | undefined {
+  const expiries = signals.flatMap((s) => (s.accepted?.expires_at ? [Date.parse(s.accepted.expires_at)] : []));
+  return expiries.length > 0 ? Math.min(...expiries) : undefined;
+}
+
+/**
+ * One query for a page of signals: the account is looked up inside it, and PostgreSQL writes each signal's JSON.
+ * Only an empty page asks whether the account exists at all (404) or has no such signals.
+ */
+async function readSignalsPage(db: Deps['db'], caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
+  const rows = await listSignalPage({
+    db,
+    now: new Date(),
+    filter: { ...pageFilter(query), tenantId: caller.tenantId, awsAccountId },
+  });
+  if (rows.length === 0) await requireAccount(db, caller, awsAccountId);
+  const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
+  return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };
+}
+
+/**
+ * A page of the signals of all the tenant's accounts (GET /signals), or of one account or the accounts with a tag,
+ * newest first. An account or tag that matches nothing is an empty page, as any filter is: the caller learns nothing
+ * of other tenants' accounts.
+ */
+export async function searchTenantSignals({ db }: Deps, caller: Caller, query: SearchSignalsQuery) {
+  if (query.aws_account_id && query.cloud_account_id && query.aws_account_id !== query.cloud_account_id) {
+    const problem = { field: 'cloud_account_id', message: 'must equal aws_account_id when both are given' };
+    throw new AppError('validation_failed', `Invalid query: ${problem.field}: ${problem.message}`, { details: [problem] });
+  }
+  const rows = await listTenantSignalPage({
+    db,
+    now: new Date(),
+    filter: { ...pageFilter(query), tenantId: caller.tenantId, awsAccountId: query.aws_account_id ?? query.cloud_account_id, tag: query.tag },
+  });
+  const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
+  return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };
+}
+
+/**
+ * Changes a signal's acceptance in one transaction: ends the one in force (if any), starts `next` (if given), and
+ * re-scores the account at once, so the score a tenant sees follows. Alert rules see the change at the next scan.
+ */
+async function changeAcceptance(
+  { db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string,
+  next?: { reason: string; expiresAt: Date | null },
+) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  const now = new Date();
+  const signal = await db.transaction().execute(async (trx) => {
+    // The account row first, as a scan saving its results does: one writer of its signals and score at a time.
+    await lockAccount({ db: trx, tenantId: caller.tenantId, accountId: account.id });
+    const found = await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId, forUpdate: true });
+    if (!found) throw notFound('Signal');
+    if (next && found.resolved_at) {
+      throw new AppError('invalid_state', 'The signal is resolved: there is no open risk left to accept');
+    }
+    const ended = await revokeAcceptance({ db: trx, signalId, revokedBy: caller.userId, at: now });
+    if (next) {
+      await insertAcceptance({
+        db: trx,
+        acceptance: {
+          id: newId('acceptance', now.getTime()), tenant_id: caller.tenantId, account_id: account.id, signal_id: signalId,
+          accepted_by: caller.userId, accepted_by_email: caller.email, reason: next.reason, accepted_at: now, expires_at: next.expiresAt,
+        },
+      });
+    }
+    if (next) {
+      await audit(trx, caller, 'signal.risk_accepted', `signal:${signalId}`, {
+        aws_account_id: awsAccountId, check_id: found.check_id, reason: next.reason, expires_at: next.expiresAt?.toISOString() ?? null,
+      });
+    } else if (ended > 0) {
+      await audit(trx, caller, 'signal.risk_acceptance_undone', `signal:${signalId}`, { aws_account_id: awsAccountId, check_id: found.check_id });
+    }
+    if (next || ended > 0) await rescoreAccount({ db: trx, account, at: now });
+    return (await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId })) ?? found;
+  });
+  log.info({ tenantId: caller.tenantId, accountId: account.id, signalId, userId: caller.userId }, next ? 'signal accepted' : 'signal acceptance undone');
+  return signalBody(signal, now);
+}
+
+/** Accepts a signal's risk (member): it stays listed, counts in no score and fires no alert until it expires. */
+export function acceptSignal(deps: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string, input: AcceptSignalInput) {
+  return changeAcceptance(deps, caller, awsAccountId, signalId, { reason: input.reason, expiresAt: input.expires_at ? new Date(input.expires_at) : null });
+}
+
+/** Undoes the acceptance in force (member); idempotent: a signal without one is answered as it is. */
+export function undoSignalAcceptance(deps: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string) {
+  return changeAcceptance(deps, caller, awsAccountId, signalId);
+}
+
+export async function accountScoreHistory({ db }: Deps, caller: Caller, awsAccountId: string, days: number) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  const rows = await scoreHistory({ db, accountId: account.id, days });
+  return { history: rows.map((r) => ({ date: r.day, srs: r.srs })) };
+}
+
+export async function accountRecoveryChecklist({ db }: Deps, caller: Caller, awsAccountId: string) {
+  const account = await requireAccount(db, caller, awsAccountId);
+  const open = await openSignals({ db, tenantId: caller.tenantId, accountId: account.id });
+  return { checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))) };
+}
