@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
 import { sql } from 'kysely';
-import { parseExecutionArn } from '../api/temporal';
+import { parseExecutionArn } from '../core/temporal/commands';
 import { PLANS } from '../domain/plans';
 import { type BenchTenant, inFlight, scanCompleted } from './accounts';
 import type { BenchEnvironment } from './environment';

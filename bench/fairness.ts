@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { accountWorkflowStart } from '../api/temporal';
+import { accountWorkflowStart } from '../core/temporal/commands';
 import { newId } from '../domain/ids';
 import { ROLE_NAME } from '../domain/onboarding';
 import { getPlan, type PlanId } from '../domain/plans';
