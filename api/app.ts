@@ -33,7 +33,7 @@ export function createApp(deps: AppDeps): Express {
   // Every other operation (api/operations/). Each route checks its own bearer token, so unknown paths still reach the 404.
   app.use(operationRoutes(deps, OPERATIONS.filter((op) => !op.beforeJsonParser)));
   // Built now, so a registry that does not match its schemas stops the start-up rather than a request.
-  openApiJson();
+  openApiJson(OPERATIONS);
   app.use('/docs', docsAssets);
 
   // The dashboard (/app) and its API (/trpc, the same services, auth and schemas as the routes above).

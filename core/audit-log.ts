@@ -3,7 +3,7 @@ import type { AuditAction } from '../domain/audit';
 import { newId } from '../domain/ids';
 import type { AppDeps, Caller } from './deps';
 import { afterCursor, keysetPage } from './pagination/cursor';
-import type { AuditLogQuery } from '../api/schemas/audit-log';
+import type { AuditLogQuery } from './schemas/audit-log';
 
 // The audit log: every security-relevant action, who did it, when and from which address. Written in the
 // transaction of the action where there is one, so an action and its record stand or fall together.

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { version } from '../../package.json';
-import { accountDetail, accountSummary } from '../schemas/accounts';
-import { alertEvent, alertRule, channelConfig } from '../schemas/alerts';
-import { refreshInput, tokensOutput } from '../schemas/auth';
-import { plan } from '../schemas/billing';
-import { errorBody, messageBody } from '../schemas/common';
-import { slackInstallation } from '../schemas/integrations';
-import { tenant, user } from '../schemas/me';
-import { signal } from '../schemas/signals';
-import { teamUser } from '../schemas/users';
+import { accountDetail, accountSummary } from '../../core/schemas/accounts';
+import { alertEvent, alertRule, channelConfig } from '../../core/schemas/alerts';
+import { refreshInput, tokensOutput } from '../../core/schemas/auth';
+import { plan } from '../../core/schemas/billing';
+import { errorBody, messageBody } from '../../core/schemas/common';
+import { slackInstallation } from '../../core/schemas/integrations';
+import { tenant, user } from '../../core/schemas/me';
+import { signal } from '../../core/schemas/signals';
+import { teamUser } from '../../core/schemas/users';
 import { ERROR_STATUS, type ErrorCode } from '../../core/errors';
-import { OPERATIONS } from '../operations';
 import { PATH_PARAMS } from '../operations/path-params';
 import { type Answer, errorCodesOf, type Operation, pathParamsOf, pathsOf, PUBLIC, TAGS } from './registry';
 
@@ -206,10 +205,11 @@ function compactNullable(node: unknown): unknown {
   return { ...schema, ...rest, type: [other.type, 'null'], ...(allowed ? { enum: [...allowed, null] } : {}) };
 }
 
-export function buildOpenApiDocument(): Json {
+/** The document of the given operations (the API's: `OPERATIONS` of api/operations). */
+export function buildOpenApiDocument(operations: readonly Operation[]): Json {
   const components = new Components();
   const paths: Record<string, Record<string, Json>> = {};
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     for (const path of pathsOf(op)) {
       const item = (paths[path] ??= {});
       if (item[op.method]) throw new Error(`${op.method} ${path} is registered twice`);
@@ -238,10 +238,14 @@ export function buildOpenApiDocument(): Json {
   }) as Json;
 }
 
-let cached: string | undefined;
+const built = new WeakMap<readonly Operation[], string>();
 
-/** The document as served: built once, on first use. */
-export function openApiJson(): string {
-  cached ??= JSON.stringify(buildOpenApiDocument());
-  return cached;
+/** The document as served: built once per list of operations, on first use. */
+export function openApiJson(operations: readonly Operation[]): string {
+  let json = built.get(operations);
+  if (json === undefined) {
+    json = JSON.stringify(buildOpenApiDocument(operations));
+    built.set(operations, json);
+  }
+  return json;
 }

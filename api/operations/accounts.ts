@@ -1,7 +1,7 @@
 import {
   accountDetail, connectAccountInput, connectAccountOutput, listAccountsOutput, listAccountsQuery, scanAccountOutput, verifyAccountOutput,
-} from '../schemas/accounts';
-import { messageBody } from '../schemas/common';
+} from '../../core/schemas/accounts';
+import { messageBody } from '../../core/schemas/common';
 import {
   connectAccount, disconnectAccount, getAccount, listTenantAccounts, requestScan, verifyAccount,
 } from '../../core/accounts/accounts';

@@ -1,5 +1,5 @@
-import { alertRule, createAlertRuleInput, getAlertRuleQuery, listAlertRulesOutput, patchAlertRuleInput } from '../schemas/alerts';
-import { messageBody } from '../schemas/common';
+import { alertRule, createAlertRuleInput, getAlertRuleQuery, listAlertRulesOutput, patchAlertRuleInput } from '../../core/schemas/alerts';
+import { messageBody } from '../../core/schemas/common';
 import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../../core/alerts/alert-rules';
 import { endpoint } from './operation';
 

@@ -1,4 +1,4 @@
-import { ackAlertOutput, listAlertsOutput, listAlertsQuery } from '../schemas/alerts';
+import { ackAlertOutput, listAlertsOutput, listAlertsQuery } from '../../core/schemas/alerts';
 import { acknowledgeAlert, listTenantAlerts } from '../../core/alerts/alerts';
 import { endpoint } from './operation';
 

@@ -1,4 +1,4 @@
-import { auditLogOutput, auditLogQuery } from '../schemas/audit-log';
+import { auditLogOutput, auditLogQuery } from '../../core/schemas/audit-log';
 import { tenantAuditLog } from '../../core/audit-log';
 import { endpoint } from './operation';
 

@@ -1,10 +1,10 @@
 import { PUBLIC } from '../openapi/registry';
 import {
   loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput, signupOutput, tokensOutput,
-} from '../schemas/auth';
-import { messageBody } from '../schemas/common';
-import { verifyEmailInput } from '../schemas/email';
-import { acceptInviteInput } from '../schemas/users';
+} from '../../core/schemas/auth';
+import { messageBody } from '../../core/schemas/common';
+import { verifyEmailInput } from '../../core/schemas/email';
+import { acceptInviteInput } from '../../core/schemas/users';
 import { login, logout, refresh, signup } from '../../core/identity/auth';
 import { acceptInvitation } from '../../core/identity/invitations';
 import { verifyEmail } from '../../core/identity/email-verification';

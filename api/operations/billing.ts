@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../core/deps';
 import { readRawJsonBody } from '../middleware/body';
 import { PUBLIC } from '../openapi/registry';
-import { checkoutInput, checkoutOutput, plansOutput, portalOutput, portalQuery, stripeWebhookOutput } from '../schemas/billing';
+import { checkoutInput, checkoutOutput, plansOutput, portalOutput, portalQuery, stripeWebhookOutput } from '../../core/schemas/billing';
 import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../../core/billing/billing';
 import { receiveStripeWebhook } from '../../core/billing/stripe-events';
 import { endpoint } from './operation';

@@ -1,5 +1,5 @@
 import { attachment } from '../../exports/storage';
-import { accountComplianceOutput, complianceQuery, listFrameworksOutput, tenantComplianceOutput } from '../schemas/compliance';
+import { accountComplianceOutput, complianceQuery, listFrameworksOutput, tenantComplianceOutput } from '../../core/schemas/compliance';
 import { accountCompliance, accountComplianceReport, listFrameworks, tenantCompliance } from '../../core/reports/compliance';
 import { ACCOUNT } from './accounts';
 import { endpoint, respond } from './operation';

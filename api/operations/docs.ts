@@ -1,9 +1,6 @@
 import path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
-// The document lists these operations too: document.ts reads the operation list only when it is built, so the
-// import cycle this makes is resolved by then.
-import { openApiJson } from '../openapi/document';
 import { PUBLIC } from '../openapi/registry';
 import { endpoint, respond } from './operation';
 
@@ -52,14 +49,15 @@ const pageHeaders = {
 
 const openApiDocument = z.looseObject({ openapi: z.literal('3.1.0') }).meta({ description: 'This document' });
 
-export const docsOperations = [
+/** The documentation's operations, given the document to serve (the list of operations includes these). */
+export const docsOperations = (documentJson: () => string) => [
   endpoint({
     operationId: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Documentation', access: PUBLIC, database: false,
     summary: 'This document (OpenAPI 3.1)',
     success: { status: 200, description: 'The document', schema: openApiDocument },
     errors: [],
     handler: () => respond((res) => {
-      res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('application/json').send(openApiJson());
+      res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('application/json').send(documentJson());
     }),
   }),
   endpoint({

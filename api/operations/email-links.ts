@@ -1,6 +1,6 @@
 import { PUBLIC } from '../openapi/registry';
-import { messageBody } from '../schemas/common';
-import { recipientLinkQuery } from '../schemas/email';
+import { messageBody } from '../../core/schemas/common';
+import { recipientLinkQuery } from '../../core/schemas/email';
 import { confirmAlertRecipient, unsubscribeAlertRecipient } from '../../core/alerts/alert-recipients';
 import { endpoint } from './operation';
 

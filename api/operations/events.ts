@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
 import { AppError } from '../../core/errors';
 import { readRawJsonBody } from '../middleware/body';
-import { ingestEventsInput, ingestEventsOutput, listEventsOutput, listEventsQuery, rotateEventKeyOutput } from '../schemas/events';
+import { ingestEventsInput, ingestEventsOutput, listEventsOutput, listEventsQuery, rotateEventKeyOutput } from '../../core/schemas/events';
 import { listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
 import { ingestEvents } from '../../core/events/ingestion';
 import { ACCOUNT } from './accounts';

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { attachment } from '../../exports/storage';
 import { PUBLIC } from '../openapi/registry';
-import { csvExportQuery, panicExportInput, panicExportOutput } from '../schemas/exports';
+import { csvExportQuery, panicExportInput, panicExportOutput } from '../../core/schemas/exports';
 import { openSignalsCsv } from '../../core/exports/csv-export';
 import { openExportDownload, requestPanicExport } from '../../core/exports/panic-export';
 import { ACCOUNT } from './accounts';

@@ -1,7 +1,7 @@
 import { pingDatabase } from '../../db/repositories/health';
 import type { AppDeps } from '../../core/deps';
 import { PUBLIC } from '../openapi/registry';
-import { healthOutput, readinessOutput } from '../schemas/health';
+import { healthOutput, readinessOutput } from '../../core/schemas/health';
 import { withDeadline } from '../../core/temporal/commands';
 import { endpoint, respond } from './operation';
 

@@ -5,6 +5,7 @@ import { auditLogOperations } from './audit-log';
 import { authOperations } from './auth';
 import { billingOperations } from './billing';
 import { complianceOperations } from './compliance';
+import { openApiJson } from '../openapi/document';
 import { docsOperations } from './docs';
 import { emailLinkOperations } from './email-links';
 import { eventOperations } from './events';
@@ -48,5 +49,5 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...auditLogOperations,
   ...integrationOperations,
   ...billingOperations,
-  ...docsOperations,
+  ...docsOperations(() => openApiJson(OPERATIONS)),
 ];

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { PUBLIC } from '../openapi/registry';
-import { messageBody } from '../schemas/common';
-import { listSlackInstallationsOutput, oauthStartOutput, slackInstallOutcome, slackInstallState } from '../schemas/integrations';
+import { messageBody } from '../../core/schemas/common';
+import { listSlackInstallationsOutput, oauthStartOutput, slackInstallOutcome, slackInstallState } from '../../core/schemas/integrations';
 import {
   completeSlackInstall, type InstallPage, listSlackWorkspaces, removeSlackWorkspace, startSlackInstall,
 } from '../../core/integrations/slack-install';

@@ -1,5 +1,5 @@
-import { meOutput, patchMeInput, patchMeOutput } from '../schemas/me';
-import { messageBody } from '../schemas/common';
+import { meOutput, patchMeInput, patchMeOutput } from '../../core/schemas/me';
+import { messageBody } from '../../core/schemas/common';
 import { resendVerificationLink } from '../../core/identity/email-verification';
 import { getProfile, renameSelf } from '../../core/identity/profile';
 import { endpoint } from './operation';

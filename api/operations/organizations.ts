@@ -1,7 +1,7 @@
 import {
   connectOrganizationInput, connectOrganizationOutput, listOrganizationsOutput, organizationDetail, removeOrganizationOutput, removeOrganizationQuery,
   syncOrganizationOutput, verifyOrganizationOutput,
-} from '../schemas/organizations';
+} from '../../core/schemas/organizations';
 import {
   connectOrganization, getOrganization, listTenantOrganizations, removeOrganization, syncOrganizationNow, verifyOrganization,
 } from '../../core/organizations/organizations';

@@ -1,4 +1,4 @@
-import { overviewOutput, overviewQuery } from '../schemas/overview';
+import { overviewOutput, overviewQuery } from '../../core/schemas/overview';
 import { tenantOverview } from '../../core/reports/overview';
 import { endpoint } from './operation';
 

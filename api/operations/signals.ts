@@ -1,8 +1,8 @@
-import { accountChecksOutput } from '../schemas/checks';
+import { accountChecksOutput } from '../../core/schemas/checks';
 import {
   acceptSignalInput, listSignalsOutput, listSignalsQuery, recoveryChecklistOutput, scoreHistoryOutput, scoreHistoryQuery, searchSignalsOutput,
   searchSignalsQuery, signal,
-} from '../schemas/signals';
+} from '../../core/schemas/signals';
 import { accountChecks } from '../../core/accounts/checks';
 import {
   acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, searchTenantSignals, undoSignalAcceptance,

@@ -1,5 +1,5 @@
-import { messageBody } from '../schemas/common';
-import { changeRoleInput, changeRoleOutput, inviteUserInput, inviteUserOutput, listUsersOutput } from '../schemas/users';
+import { messageBody } from '../../core/schemas/common';
+import { changeRoleInput, changeRoleOutput, inviteUserInput, inviteUserOutput, listUsersOutput } from '../../core/schemas/users';
 import { resendInvitation } from '../../core/identity/invitations';
 import { changeRole, inviteUser, listTeam, removeUser } from '../../core/identity/users';
 import { endpoint } from './operation';

@@ -8,8 +8,8 @@ import { sha256 } from '../../security/crypto';
 import type { AppDeps, Caller } from '../deps';
 import { AppError } from '../errors';
 import type { z } from 'zod';
-import type { listEventsQuery } from '../../api/schemas/events';
-import { requireAccount } from './accounts';
+import type { listEventsQuery } from '../schemas/events';
+import { requireAccount } from './require-account';
 import { audit } from '../audit-log';
 import { decodeCursor, encodeCursor } from '../pagination/cursor';
 

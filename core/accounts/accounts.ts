@@ -13,12 +13,13 @@ import {
   accountWorkflowId, scanNowUpdate, verifyUpdate,
 } from '../../workflows/contracts';
 import type { AppDeps, Caller } from '../deps';
-import { AppError, notFound } from '../errors';
+import { AppError } from '../errors';
+import { requireAccount } from './require-account';
 import { readPageThrough } from '../../db/read-cache';
 import {
   COMMAND_DEADLINE_MS, executionArn, lifecycleUpdateError, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal/commands';
-import type { ConnectAccountInput, ListAccountsQuery } from '../../api/schemas/accounts';
+import type { ConnectAccountInput, ListAccountsQuery } from '../schemas/accounts';
 import { afterAccountCursor, encodeAccountCursor } from '../pagination/account-cursor';
 import { endLifecycle, isAbandonedConnect, type NewLifecycle, reserveAccount, startLifecycle } from './lifecycle';
 import { issueEventKey } from './account-events';
@@ -131,14 +132,6 @@ async function readAccountsPage(db: AppDeps['db'], caller: Caller, query: ListAc
     ? { sort: 'connected', createdAt: next.created_at, id: next.id }
     : { sort: 'srs', srs: next.current_srs, awsAccountId: next.aws_account_id });
   return { accounts, total, next_token: nextToken };
-}
-
-export async function requireAccount(db: AppDeps['db'], caller: Caller, awsAccountId: string): Promise<AccountRow> {
-  const account = /^[0-9]{12}$/.test(awsAccountId)
-    ? await findAccount({ db, tenantId: caller.tenantId, awsAccountId })
-    : undefined;
-  if (!account) throw notFound('Account');
-  return account;
 }
 
 export async function getAccount({ db }: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string) {

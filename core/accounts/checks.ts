@@ -2,7 +2,7 @@ import { findScanChecks } from '../../db/repositories/scans';
 import { CATALOG } from '../../domain/checks/catalog';
 import type { CheckOutcome } from '../../domain/checks/evaluate';
 import type { AppDeps, Caller } from '../deps';
-import { requireAccount } from './accounts';
+import { requireAccount } from './require-account';
 
 const NOT_SCANNED = 'The account has not been scanned yet.';
 const ADDED_SINCE = 'Added to Sentinel after this scan: the next scan evaluates it.';

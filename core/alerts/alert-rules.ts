@@ -11,7 +11,7 @@ import { keepMaskedSecrets, maskChannel, openChannel, sealChannel } from '../../
 import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, type FieldProblem, notFound } from '../errors';
-import { type CreateAlertRuleInput, createAlertRuleInput, type PatchAlertRuleInput } from '../../api/schemas/alerts';
+import { type CreateAlertRuleInput, createAlertRuleInput, type PatchAlertRuleInput } from '../schemas/alerts';
 import { parseInput } from '../validation';
 import { audit } from '../audit-log';
 

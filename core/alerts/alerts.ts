@@ -2,7 +2,7 @@ import { acknowledgeAlertEvent, findAlertAcknowledgement, listAlertEvents } from
 import type { AppDeps, Caller } from '../deps';
 import { afterCursor, keysetPage } from '../pagination/cursor';
 import { notFound } from '../errors';
-import type { ListAlertsQuery } from '../../api/schemas/alerts';
+import type { ListAlertsQuery } from '../schemas/alerts';
 
 // Anything else cannot be one of our ids; answering 404 at once also keeps odd bytes away from the query.
 const ALERT_ID = /^[A-Za-z0-9_]{1,64}$/;

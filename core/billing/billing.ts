@@ -8,7 +8,7 @@ import {
 } from '../../db/repositories/billing';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
-import type { CheckoutInput } from '../../api/schemas/billing';
+import type { CheckoutInput } from '../schemas/billing';
 import { ENDED_SUBSCRIPTION_STATUSES } from './stripe-events';
 
 const clients = new WeakMap<Config['stripe'], Stripe>();

@@ -5,7 +5,7 @@ import { csvTable } from '../../exports/csv';
 import { SIGNAL_COLUMNS, signalCsvRecord, signalRecord } from '../../exports/records';
 import type { AppDeps, Caller } from '../deps';
 import { AppError } from '../errors';
-import { requireAccount } from '../accounts/accounts';
+import { requireAccount } from '../accounts/require-account';
 import { audit } from '../audit-log';
 
 export interface CsvExport {

@@ -14,7 +14,7 @@ import { type ExportWorkflow, WORKFLOW_TYPES } from '../temporal/workflow-types'
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal/commands';
-import { requireAccount } from '../accounts/accounts';
+import { requireAccount } from '../accounts/require-account';
 import { audit, auditAs } from '../audit-log';
 import { takeHits } from '../rate-limits';
 

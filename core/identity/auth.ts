@@ -5,20 +5,20 @@ import {
 } from '../../domain/limits';
 import { isUniqueViolation } from '../../db/errors';
 import {
-  findRefreshToken, insertRefreshToken, revokeAllRefreshTokens, revokeRefreshToken,
+  findRefreshToken, revokeAllRefreshTokens, revokeRefreshToken,
 } from '../../db/repositories/refresh-tokens';
 import { clearWindow, hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { insertTenant } from '../../db/repositories/tenants';
 import { cancelPendingInvitee, findUserByEmail, insertUser } from '../../db/repositories/users';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import type { LoginInput, SignupInput, TokensOutput } from '../../api/schemas/auth';
+import type { LoginInput, SignupInput, TokensOutput } from '../schemas/auth';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { auditAs } from '../audit-log';
 import { sendVerificationLink } from './email-verification';
 import { takeHits } from '../rate-limits';
 import { sha256 } from '../../security/crypto';
-import { newRefreshSecret, signTokens } from './tokens';
+import { issueTokens } from './issue-tokens';
 import { timingSafeEqual } from 'node:crypto';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
@@ -108,16 +108,6 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
   await Promise.all([clearWindow({ db, key: pairKey }), releaseHit({ db, key: clientKey }), releaseHit({ db, key: emailKey })]);
   await auditAs(db, { ...event(user), action: 'auth.login_succeeded' });
   return issueTokens(deps, user);
-}
-
-export async function issueTokens(
-  { db, config }: Deps, user: { id: string; tenant_id: string; email: string; name: string },
-): Promise<TokensOutput> {
-  const id = newId('refreshToken');
-  const { secret, hash } = newRefreshSecret();
-  const expiresAt = new Date(Date.now() + config.auth.refreshTokenTtlDays * 86_400_000);
-  await insertRefreshToken({ db, id, userId: user.id, tokenHash: hash, expiresAt });
-  return { ...signTokens(config, user), refresh_token: `${id}.${secret}` };
 }
 
 function parseRefreshToken(token: string): { id: string; secret: string } | null {

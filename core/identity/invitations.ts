@@ -13,9 +13,9 @@ import {
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
-import type { TokensOutput } from '../../api/schemas/auth';
-import type { AcceptInviteInput } from '../../api/schemas/users';
-import { issueTokens } from './auth';
+import type { TokensOutput } from '../schemas/auth';
+import type { AcceptInviteInput } from '../schemas/users';
+import { issueTokens } from './issue-tokens';
 import { hashPassword } from './passwords';
 import { takeHits } from '../rate-limits';
 import { sha256 } from '../../security/crypto';

@@ -5,7 +5,7 @@ import { newId } from '../../domain/ids';
 import type { AssignableRole } from '../../domain/roles';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
-import type { InviteUserInput } from '../../api/schemas/users';
+import type { InviteUserInput } from '../schemas/users';
 import { audit } from '../audit-log';
 import { countInvitationEmail, issueInvitation, sendInvitation } from './invitations';
 

@@ -12,7 +12,7 @@ import { encryptSecret } from '../../security/crypto';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
-import { slackInstallOutcome, slackInstallState } from '../../api/schemas/integrations';
+import { slackInstallOutcome, slackInstallState } from '../schemas/integrations';
 import { parseInput } from '../validation';
 import { sha256 } from '../../security/crypto';
 

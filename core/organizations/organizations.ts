@@ -18,7 +18,7 @@ import { TENANT_ID } from '../../workflows/search-attributes';
 import { type OrganizationWorkflow, WORKFLOW_TYPES } from '../temporal/workflow-types';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
-import type { ConnectOrganizationInput, RemoveOrganizationQuery } from '../../api/schemas/organizations';
+import type { ConnectOrganizationInput, RemoveOrganizationQuery } from '../schemas/organizations';
 import {
   COMMAND_DEADLINE_MS, lifecycleUpdateError, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
 } from '../temporal/commands';

@@ -9,7 +9,7 @@ import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework, FrameworkId } from '../../domain/compliance/types';
 import { acceptanceInForce } from '../../domain/signal-lifecycle';
 import type { AppDeps, Caller } from '../deps';
-import { requireAccount } from '../accounts/accounts';
+import { requireAccount } from '../accounts/require-account';
 
 // Compliance: a framework's controls in an account, from the checks of its latest scan that recorded outcomes and
 // its open signals (the evidence, with their accepted risk). Nothing is stored: the view follows each scan and

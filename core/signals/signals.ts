@@ -10,8 +10,8 @@ import type { AppDeps, Caller } from '../deps';
 import { afterCursor, keysetPage } from '../pagination/cursor';
 import { AppError, notFound } from '../errors';
 import { readPageThrough } from '../../db/read-cache';
-import type { AcceptSignalInput, ListSignalsQuery, SearchSignalsQuery } from '../../api/schemas/signals';
-import { requireAccount } from '../accounts/accounts';
+import type { AcceptSignalInput, ListSignalsQuery, SearchSignalsQuery } from '../schemas/signals';
+import { requireAccount } from '../accounts/require-account';
 import { audit } from '../audit-log';
 import { rescoreAccount } from './rescore';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { alertRule, listAlertRulesOutput } from '../../api/schemas/alerts';
-import { errorBody, messageBody } from '../../api/schemas/common';
+import { alertRule, listAlertRulesOutput } from '../../core/schemas/alerts';
+import { errorBody, messageBody } from '../../core/schemas/common';
 import { newId } from '../../domain/ids';
 import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
 import { sealLegacyChannelSecrets } from '../../scripts/seal-channel-secrets';

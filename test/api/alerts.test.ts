@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { ackAlertOutput, listAlertsOutput } from '../../api/schemas/alerts';
-import { errorBody } from '../../api/schemas/common';
+import { ackAlertOutput, listAlertsOutput } from '../../core/schemas/alerts';
+import { errorBody } from '../../core/schemas/common';
 import { newId } from '../../domain/ids';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 

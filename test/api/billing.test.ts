@@ -1,8 +1,8 @@
 import request from 'supertest';
 import type { z } from 'zod';
 import { createApp } from '../../api/app';
-import { checkoutOutput, plansOutput, portalOutput } from '../../api/schemas/billing';
-import { errorBody } from '../../api/schemas/common';
+import { checkoutOutput, plansOutput, portalOutput } from '../../core/schemas/billing';
+import { errorBody } from '../../core/schemas/common';
 import { addUserWithRole, createTestContext, signupAndLogin, testConfig, type TestContext, type TestUser } from '../helpers/context';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../helpers/http-peer';
 

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { accountDetail, connectAccountOutput, listAccountsOutput } from '../../api/schemas/accounts';
-import { signupOutput, tokensOutput } from '../../api/schemas/auth';
-import { plansOutput } from '../../api/schemas/billing';
-import { errorBody, messageBody } from '../../api/schemas/common';
-import { meOutput, patchMeOutput } from '../../api/schemas/me';
-import { listSignalsOutput, recoveryChecklistOutput, scoreHistoryOutput } from '../../api/schemas/signals';
+import { accountDetail, connectAccountOutput, listAccountsOutput } from '../../core/schemas/accounts';
+import { signupOutput, tokensOutput } from '../../core/schemas/auth';
+import { plansOutput } from '../../core/schemas/billing';
+import { errorBody, messageBody } from '../../core/schemas/common';
+import { meOutput, patchMeOutput } from '../../core/schemas/me';
+import { listSignalsOutput, recoveryChecklistOutput, scoreHistoryOutput } from '../../core/schemas/signals';
 import { createTestContext, type TestContext } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 

@@ -8,7 +8,7 @@ import Stripe from 'stripe';
 import request from 'supertest';
 import type { z } from 'zod';
 import { createApp } from '../../api/app';
-import { stripeWebhookOutput } from '../../api/schemas/billing';
+import { stripeWebhookOutput } from '../../core/schemas/billing';
 import { accountWorkflowId } from '../../workflows/contracts';
 import { createLogger } from '../../config/logger';
 import { getPlan, type PlanId } from '../../domain/plans';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { tokensOutput } from '../../api/schemas/auth';
-import { errorBody } from '../../api/schemas/common';
-import { changeRoleOutput, inviteUserOutput, listUsersOutput } from '../../api/schemas/users';
+import { tokensOutput } from '../../core/schemas/auth';
+import { errorBody } from '../../core/schemas/common';
+import { changeRoleOutput, inviteUserOutput, listUsersOutput } from '../../core/schemas/users';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 
 // Users join a tenant only through the real flow: invitation (its e-mail lands in the outbox, the embedded

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { eventForwarding } from '../../api/schemas/events';
+import type { eventForwarding } from '../../core/schemas/events';
 import { eventDetection } from '../../domain/events/catalog';
 import { type Inputs, type Outputs, trpc } from './api';
 

@@ -1,8 +1,9 @@
 import { hasRole } from '../../../domain/roles';
-import { connectAccountInput, listAccountsQuery } from '../../schemas/accounts';
+import { connectAccountInput, listAccountsQuery } from '../../../core/schemas/accounts';
 import {
-  accountDetail, connectAccount, disconnectAccount, listTenantAccounts, requestScan, requireAccount, verifyAccount,
+  accountDetail, connectAccount, disconnectAccount, listTenantAccounts, requestScan, verifyAccount,
 } from '../../../core/accounts/accounts';
+import { requireAccount } from '../../../core/accounts/require-account';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 

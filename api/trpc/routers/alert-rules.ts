@@ -1,4 +1,4 @@
-import { createAlertRuleInput, getAlertRuleQuery, patchAlertRuleInput } from '../../schemas/alerts';
+import { createAlertRuleInput, getAlertRuleQuery, patchAlertRuleInput } from '../../../core/schemas/alerts';
 import { createAlertRule, deleteAlertRule, getAlertRule, listTenantAlertRules, patchAlertRule } from '../../../core/alerts/alert-rules';
 import { procedureFor, router } from '../init';
 import { ruleRef } from '../inputs';

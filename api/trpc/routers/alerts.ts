@@ -1,4 +1,4 @@
-import { listAlertsQuery } from '../../schemas/alerts';
+import { listAlertsQuery } from '../../../core/schemas/alerts';
 import { acknowledgeAlert, listTenantAlerts } from '../../../core/alerts/alerts';
 import { procedureFor, router } from '../init';
 import { alertRef } from '../inputs';

@@ -1,4 +1,4 @@
-import { auditLogQuery } from '../../schemas/audit-log';
+import { auditLogQuery } from '../../../core/schemas/audit-log';
 import { tenantAuditLog } from '../../../core/audit-log';
 import { procedureFor, router } from '../init';
 

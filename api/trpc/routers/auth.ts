@@ -1,9 +1,9 @@
-import { acceptInviteInput } from '../../schemas/users';
+import { acceptInviteInput } from '../../../core/schemas/users';
 import {
   loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput,
-} from '../../schemas/auth';
+} from '../../../core/schemas/auth';
 import { login, logout, refresh, signup } from '../../../core/identity/auth';
-import { recipientLinkQuery, verifyEmailInput } from '../../schemas/email';
+import { recipientLinkQuery, verifyEmailInput } from '../../../core/schemas/email';
 import { confirmAlertRecipient, unsubscribeAlertRecipient } from '../../../core/alerts/alert-recipients';
 import { verifyEmail } from '../../../core/identity/email-verification';
 import { acceptInvitation } from '../../../core/identity/invitations';

@@ -1,4 +1,4 @@
-import { checkoutInput, portalQuery } from '../../schemas/billing';
+import { checkoutInput, portalQuery } from '../../../core/schemas/billing';
 import { createCheckoutSession, createPortalSession, listPlans, requireBillingConfigured } from '../../../core/billing/billing';
 import { procedureFor, publicProcedureFor, router } from '../init';
 

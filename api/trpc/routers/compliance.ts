@@ -1,4 +1,4 @@
-import { complianceQuery } from '../../schemas/compliance';
+import { complianceQuery } from '../../../core/schemas/compliance';
 import { accountCompliance, accountComplianceReport, listFrameworks, tenantCompliance } from '../../../core/reports/compliance';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';

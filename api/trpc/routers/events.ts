@@ -1,4 +1,4 @@
-import { listEventsQuery } from '../../schemas/events';
+import { listEventsQuery } from '../../../core/schemas/events';
 import { listAccountEvents, rotateEventKey } from '../../../core/accounts/account-events';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';

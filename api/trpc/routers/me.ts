@@ -1,4 +1,4 @@
-import { patchMeInput } from '../../schemas/me';
+import { patchMeInput } from '../../../core/schemas/me';
 import { resendVerificationLink } from '../../../core/identity/email-verification';
 import { getProfile, renameSelf } from '../../../core/identity/profile';
 import { procedureFor, router } from '../init';

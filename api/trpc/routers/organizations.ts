@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { connectOrganizationInput } from '../../schemas/organizations';
+import { connectOrganizationInput } from '../../../core/schemas/organizations';
 import {
   connectOrganization, getOrganization, listTenantOrganizations, removeOrganization, syncOrganizationNow, verifyOrganization,
 } from '../../../core/organizations/organizations';

@@ -1,4 +1,4 @@
-import { acceptSignalInput, listSignalsQuery, scoreHistoryQuery, searchSignalsQuery } from '../../schemas/signals';
+import { acceptSignalInput, listSignalsQuery, scoreHistoryQuery, searchSignalsQuery } from '../../../core/schemas/signals';
 import { accountChecks } from '../../../core/accounts/checks';
 import {
   acceptSignal, accountRecoveryChecklist, accountScoreHistory, listAccountSignals, searchTenantSignals, undoSignalAcceptance,

@@ -1,4 +1,4 @@
-import { changeRoleInput, inviteUserInput } from '../../schemas/users';
+import { changeRoleInput, inviteUserInput } from '../../../core/schemas/users';
 import { resendInvitation } from '../../../core/identity/invitations';
 import { changeRole, inviteUser, listTeam, removeUser } from '../../../core/identity/users';
 import { procedureFor, router } from '../init';

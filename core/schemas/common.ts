@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_STATUS } from '../../core/errors';
+import { ERROR_STATUS } from '../errors';
 
 // Trimmed before the length check: whitespace alone is not a name (documented as a non-space character).
 export const displayName = z.string().trim().min(1, 'must be 1-200 characters').max(200, 'must be 1-200 characters')
