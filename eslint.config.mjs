@@ -47,30 +47,80 @@ const domainCastSelectors = [
 ];
 export const noDomainCasts = { 'no-restricted-syntax': ['error', ...domainCastSelectors] };
 
+// ESLint keeps one setting of a rule per file: the last block's that matches it. So the import restrictions are
+// written as parts ({ paths, patterns }), and each block below that sets no-restricted-imports lists every part
+// its files are under.
+const restrictImports = (...parts) => ({
+  'no-restricted-imports': ['error', {
+    paths: parts.flatMap((part) => part.paths ?? []),
+    patterns: parts.flatMap((part) => part.patterns ?? []),
+  }],
+});
+
+// A relative import that climbs out of the importing file's folder into one of these top-level folders:
+// '../api', '../../api/services/x'. A package ('@opentelemetry/api', '@temporalio/worker') is not one.
+const topLevel = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+
 // Layers (docs/architecture.md): every query lives in db/repositories/, one query per function; use cases
-// (api/services/, activities/) open transactions and call the domain and repositories. So outside db/, no
-// query builder call, no raw SQL, and nothing but types from kysely.
+// (core/) open transactions and call the domain and repositories. So outside db/, no query builder call, no
+// raw SQL, and nothing but types from kysely.
 const queryMessage = 'Queries live in db/repositories/: call a repository function (one query each).';
+const kyselyTypesOnly = {
+  paths: [{ name: 'kysely', allowTypeImports: true, message: `${queryMessage} Only kysely's types may be imported here.` }],
+};
 export const queriesInRepositoriesOnly = {
   'no-restricted-syntax': ['error',
     ...domainCastSelectors,
     { selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]', message: queryMessage },
     { selector: 'TaggedTemplateExpression[tag.name="sql"]', message: queryMessage },
   ],
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'kysely', allowTypeImports: true, message: `${queryMessage} Only kysely's types may be imported here.` }],
-  }],
+  ...restrictImports(kyselyTypesOnly),
 };
 
 // Repositories store what they are given: the domain's types, never its logic (ids, rules, scores are the
 // use case's), and nothing else of the service but types.
-export const repositoriesStoreOnly = {
-  'no-restricted-imports': ['error', {
-    patterns: [{
-      regex: '^\\.\\./\\.\\./', allowTypeImports: true,
-      message: 'A repository runs one query with what it is given: import only types from outside db/ (decisions belong in the use case).',
-    }],
+const repositoryTypesOnly = {
+  patterns: [{
+    regex: '^\\.\\./\\.\\./', allowTypeImports: true,
+    message: 'A repository runs one query with what it is given: import only types from outside db/ (decisions belong in the use case).',
   }],
+};
+
+// Who may import whom among the top-level folders (docs/architecture.md, "Layers"). Types count as imports
+// unless a pattern says otherwise.
+const apiLayer = { patterns: [{
+  regex: topLevel('activities', 'worker'),
+  message: "api/ is the REST and tRPC adapters: call the use cases in core/; activities/ and worker/ are the worker process's own (not even their types).",
+}] };
+const activitiesLayer = { patterns: [{
+  regex: topLevel('api'),
+  message: 'activities/ are thin Temporal adapters: call the use cases in core/, never the API (api/).',
+}] };
+const coreLayer = { patterns: [
+  {
+    regex: topLevel('api', 'activities', 'worker', 'web'),
+    message: 'core/ is the use-case layer: the REST and tRPC adapters in api/ and the Temporal activities call it, never the other way (nor does it import worker/ or web/).',
+  },
+  {
+    regex: '^(\\.\\./)+workflows(?!/(contracts|search-attributes)$)(/|$)', allowTypeImports: true,
+    message: "core/ starts workflows by name: import the workflow function with `import type` and call client.workflow.start<typeof accountWorkflow>('accountWorkflow', ...); only workflows/contracts and workflows/search-attributes may be imported as values.",
+  },
+] };
+const dbLayer = { patterns: [{
+  regex: topLevel('cloud', 'exports', 'core', 'api', 'activities'),
+  message: 'db/ stores what it is given and imports no layer above it (not even types): a type that db/ shares with cloud/ or exports/ belongs in domain/.',
+}] };
+const observabilityLayer = { patterns: [{
+  regex: topLevel('db'),
+  message: "observability/ does not import db/: the process that owns the database hands its pool over (observeDbPool(poolOf(db)) in api/main.ts and worker/main.ts).",
+}] };
+export const layerRestrictions = {
+  api: restrictImports(kyselyTypesOnly, apiLayer),
+  activities: restrictImports(kyselyTypesOnly, activitiesLayer),
+  core: restrictImports(kyselyTypesOnly, coreLayer),
+  observability: restrictImports(kyselyTypesOnly, observabilityLayer),
+  db: restrictImports(dbLayer),
+  repositories: restrictImports(dbLayer, repositoryTypesOnly),
 };
 
 export default tseslint.config(
@@ -87,7 +137,12 @@ export default tseslint.config(
   },
   { files: ['db/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: noDomainCasts },
   { files: ['**/*.ts'], ignores: ['test/**', 'web/**', 'db/**', 'bench/**', 'scripts/**'], rules: queriesInRepositoriesOnly },
-  { files: ['db/repositories/**/*.ts'], rules: repositoriesStoreOnly },
+  { files: ['api/**/*.ts'], rules: layerRestrictions.api },
+  { files: ['activities/**/*.ts'], rules: layerRestrictions.activities },
+  { files: ['core/**/*.ts'], rules: layerRestrictions.core },
+  { files: ['observability/**/*.ts'], rules: layerRestrictions.observability },
+  { files: ['db/**/*.ts'], rules: layerRestrictions.db },
+  { files: ['db/repositories/**/*.ts'], rules: layerRestrictions.repositories },
   { files: ['workflows/**/*.ts'], rules: workflowRestrictions },
   {
     // domain/ is pure logic shared by everything: it imports nothing but itself (relative paths that stay

@@ -5,7 +5,7 @@ import { createTemplatePublisher } from '../cloud/aws/template-publisher';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { clientConnectionOptions } from '../config/temporal';
-import { createDb } from '../db/client';
+import { createDb, poolOf } from '../db/client';
 import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
 import { observeDbPool } from '../observability/metrics';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   // First: the Temporal client and the app trace only if it is on (OTEL_EXPORTER_OTLP_ENDPOINT).
   const tracing = startTracing({ serviceName: 'sentinel-api' });
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
-  observeDbPool(db);
+  observeDbPool(poolOf(db));
   // On a port of its own, never the public one (docs/operations.md, "Metrics").
   const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.apiPort, log });
   // Lazy: the API starts (and serves reads) even while Temporal is unreachable; commands then answer 503.

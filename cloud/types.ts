@@ -1,15 +1,10 @@
-import type { CostExplorerPart, Inventory, PartName, Unread } from '../domain/inventory';
+import type { CostExplorerPart, Inventory, PartName } from '../domain/inventory';
+import type { RoleTarget } from '../domain/onboarding';
 import type { MemberAwsStatus } from '../domain/organizations';
+import type { Checkpoint, ReadOutcome } from '../domain/scan-progress';
 
 // The seam between Sentinel and a cloud provider. Activities use it; the API uses it only to learn the
 // service's own account id. Temporary credentials never cross it: they stay inside the provider.
-
-export interface RoleTarget {
-  tenantId: string;
-  awsAccountId: string;
-  roleName: string;
-  externalId: string;
-}
 
 /** Outcome of trying the cross-account role. A failure carries a reason a user can act on. */
 export type AccessCheck =
@@ -31,17 +26,6 @@ export interface OrganizationMember {
 export type OrganizationDescription =
   | { ok: true; organization: { id: string; managementAccountId: string }; accounts: OrganizationMember[] }
   | { ok: false; reason: string; code: Exclude<AccessCheck, { ok: true }>['code'] | 'not_in_organization' | 'organizations_access_denied' };
-
-/** How one read of a collection settled: read (perhaps with resources unread), or failed with a reason. JSON. */
-export type ReadOutcome =
-  | { status: 'ok'; value: unknown; unread?: Unread[] }
-  | { status: 'failed'; reason: string; retryable: boolean };
-
-/**
- * The reads a collection has settled, by key: what an attempt of a scan hands to the next one, so that a retry
- * reads only what failed. Opaque to everything but the provider that made it.
- */
-export type Checkpoint = Record<string, ReadOutcome>;
 
 export interface CollectionProgress {
   done: number;

@@ -27,6 +27,14 @@ export const BILLING_READ_ACTIONS = [
 
 export const BILLING_POLICY_NAME = 'SentinelBillingRead';
 
+/** The role Sentinel assumes in a customer's account (or an organization's management account), with its ExternalId. */
+export interface RoleTarget {
+  tenantId: string;
+  awsAccountId: string;
+  roleName: string;
+  externalId: string;
+}
+
 export interface RoleSetup {
   sentinelAccountId: string;
   externalId: string;

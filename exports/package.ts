@@ -2,9 +2,10 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import type { AcceptanceSource } from '../domain/exports';
 import { CRLF, csvTable } from './csv';
 import {
-  ACCEPTANCE_COLUMNS, type AcceptanceSource, acceptanceRecord, ACCOUNT_COLUMNS, ACTIVITY_COLUMNS, activityCsvRecord, type ActivitySource, activityRecord, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS,
+  ACCEPTANCE_COLUMNS, acceptanceRecord, ACCOUNT_COLUMNS, ACTIVITY_COLUMNS, activityCsvRecord, type ActivitySource, activityRecord, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS,
   type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, signalCsvRecord, type SignalSource, signalRecord,
 } from './records';
 

@@ -1,19 +1,9 @@
 import type { AccountRow } from '../db/tables/accounts';
+import type { AcceptanceSource } from '../domain/exports';
 import type { RecoveryStep } from '../domain/recovery';
 
 // The column layouts of everything Sentinel exports. The CSV export and the panic package share them, and
 // each JSON file holds objects with exactly these keys, so a reader learns one layout per kind of record.
-
-export interface AcceptanceSource {
-  id: string;
-  signal_id: string;
-  accepted_by_email: string;
-  reason: string;
-  accepted_at: Date;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  revoked_by_email: string | null;
-}
 
 export interface SignalSource {
   /** Every acceptance of the signal's risk, oldest first. */

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { acceptances, signalsPage } from '../db/repositories/exports';
-import type { AcceptanceSource, SignalSource } from './records';
+import type { AcceptanceSource } from '../domain/exports';
+import type { SignalSource } from './records';
 
 /**
  * Every signal of an account, open and resolved, oldest first, a page at a time with the page's acceptances:

@@ -1,5 +1,5 @@
+import type { Pool } from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { type Db, poolOf } from '../db/client';
 
 // The service's Prometheus metrics (docs/operations.md, "Metrics"). Labels are bounded sets (routes, providers,
 // services, outcomes, channels): never a tenant, an account, a user or an address, so no label carries what a
@@ -43,7 +43,10 @@ export const readCacheLookups = new Counter({
 
 // --- Both processes ----------------------------------------------------------------------------------------------
 
-let observedDb: Db | undefined;
+/** What `sentinel_db_pool_connections` reads of a pool: pg's Pool keeps these counts itself. */
+export type PoolCounts = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+
+let observedPool: PoolCounts | undefined;
 
 export const dbPoolConnections = new Gauge({
   name: 'sentinel_db_pool_connections',
@@ -52,7 +55,7 @@ export const dbPoolConnections = new Gauge({
   registers: [registry],
   // Read at scrape time: the pool keeps the counts itself.
   collect() {
-    const pool = observedDb && poolOf(observedDb);
+    const pool = observedPool;
     if (!pool) return;
     this.set({ state: 'total' }, pool.totalCount);
     this.set({ state: 'idle' }, pool.idleCount);
@@ -60,9 +63,12 @@ export const dbPoolConnections = new Gauge({
   },
 });
 
-/** The process's pool, whose usage `sentinel_db_pool_connections` reports. */
-export function observeDbPool(db: Db): void {
-  observedDb = db;
+/**
+ * The process's pool, whose usage `sentinel_db_pool_connections` reports. Given by the process that owns the
+ * database (api/main.ts, worker/main.ts: `observeDbPool(poolOf(db))`), so observability/ knows nothing of db/.
+ */
+export function observeDbPool(pool: PoolCounts | undefined): void {
+  observedPool = pool;
 }
 
 // --- Worker ------------------------------------------------------------------------------------------------------

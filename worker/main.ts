@@ -4,7 +4,7 @@ import { createCloudProvider } from '../cloud';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../config/logger';
 import { clientConnectionOptions, workerConnectionOptions } from '../config/temporal';
-import { createDb } from '../db/client';
+import { createDb, poolOf } from '../db/client';
 import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
 import { observeDbPool } from '../observability/metrics';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const tracing = startTracing({ serviceName: 'sentinel-worker' });
   const temporalMetrics = await installTemporalMetrics();
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
-  observeDbPool(db);
+  observeDbPool(poolOf(db));
   const metrics = await startMetricsServer({
     host: config.metrics.host, port: config.metrics.workerPort, log, more: temporalMetrics,
   });

@@ -1,6 +1,7 @@
 import { type Inventory, onlyParts } from '../../domain/inventory';
+import type { RoleTarget } from '../../domain/onboarding';
 import {
-  type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, type RoleTarget, RoleUnavailableError,
+  type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, RoleUnavailableError,
 } from '../types';
 import { sandboxInventory } from './inventory';
 import { sandboxOrganization } from './organization';

@@ -1,5 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import type { CloudProvider, OrganizationMember, RoleTarget } from '../../cloud/types';
+import type { CloudProvider, OrganizationMember } from '../../cloud/types';
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
@@ -11,7 +11,7 @@ import {
 } from '../../db/repositories/organizations';
 import type { AccountRow } from '../../db/tables/accounts';
 import type { OrganizationAccountRow, OrganizationRow } from '../../db/tables/organizations';
-import { ROLE_NAME } from '../../domain/onboarding';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
 import { isGone, type MemberAwsStatus, type MemberState, mergeTags, sameTags } from '../../domain/organizations';
 import { endLifecycle, isAbandonedConnect, type NewLifecycle, reserveAccount, startLifecycle } from '../accounts/lifecycle';
 import { updateFailureType, VERIFY_DEADLINE_MS, withDeadline } from '../temporal/commands';

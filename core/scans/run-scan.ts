@@ -1,4 +1,4 @@
-import { type CloudProvider, type CollectionProgress, type ReadOutcome, RoleUnavailableError, type RoleTarget } from '../../cloud/types';
+import { type CloudProvider, type CollectionProgress, RoleUnavailableError } from '../../cloud/types';
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
@@ -10,6 +10,8 @@ import { type Evaluation, evaluateInventory, evaluateTargeted, roleUnavailableEv
 import { inventoryRegionsInUse } from '../../domain/checks/threat';
 import { partsOfGroups } from '../../domain/events/types';
 import { COST_EXPLORER_PARTS, type Inventory, type PartName } from '../../domain/inventory';
+import type { RoleTarget } from '../../domain/onboarding';
+import type { ReadOutcome } from '../../domain/scan-progress';
 import { type RunScanInput, type RunScanResult, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../../workflows/contracts';
 import { fireAlertRules } from '../alerts/fire-alert-rules';
 import { saveScanResult } from './save-scan';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { RoleTarget } from '../../cloud/types';
+import type { RoleTarget } from '../../domain/onboarding';
 import type { PlanId } from '../../domain/plans';
 import type { Database } from '../database';
 import { isoTimestamp } from '../json-sql';

@@ -2,10 +2,9 @@ import { CreateFileSystemCommand, EFSClient } from '@aws-sdk/client-efs';
 import { CreateKeyCommand, DisableKeyCommand, EnableKeyRotationCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateDBInstanceCommand, RDSClient } from '@aws-sdk/client-rds';
 import { CreateBucketCommand, PutBucketPolicyCommand, S3Client } from '@aws-sdk/client-s3';
-import type { RoleTarget } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
 import type { Inventory } from '../../domain/inventory';
-import { ROLE_NAME } from '../../domain/onboarding';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
 import {
   accessDenied, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError, motoGaps, queryError,
   randomExternalId, REGION,

@@ -6,10 +6,9 @@ import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateBucketCommand, PutBucketAclCommand, PutBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { EnableSecurityHubCommand, SecurityHubClient } from '@aws-sdk/client-securityhub';
-import type { RoleTarget } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
 import type { Inventory } from '../../domain/inventory';
-import { ROLE_NAME } from '../../domain/onboarding';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
 import {
   accessDenied, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, motoGaps,
   randomExternalId, REGION,

@@ -5,10 +5,9 @@ import {
 } from '@aws-sdk/client-ec2';
 import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, CreateRoleCommand } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import type { RoleTarget } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
 import type { Inventory } from '../../domain/inventory';
-import { ROLE_NAME } from '../../domain/onboarding';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
 import { createSentinelRole, customerAccount, type CustomerAccount, customerConfig, randomExternalId, REGION } from '../helpers/aws';
 import { ok, useCollectorSuite } from '../helpers/collector-suite';
 

@@ -10,12 +10,11 @@ import {
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { READERS } from '../../cloud/aws/collectors';
 import { createAwsProvider } from '../../cloud/aws/provider';
-import {
-  type Checkpoint, type CloudProvider, IncompleteCollectionError, type ReadOutcome, type RoleTarget, RoleUnavailableError,
-} from '../../cloud/types';
+import { type CloudProvider, IncompleteCollectionError, RoleUnavailableError } from '../../cloud/types';
 import { createLogger } from '../../config/logger';
 import type { Collected, Inventory } from '../../domain/inventory';
-import { ROLE_NAME, roleArn } from '../../domain/onboarding';
+import { ROLE_NAME, type RoleTarget, roleArn } from '../../domain/onboarding';
+import type { Checkpoint, ReadOutcome } from '../../domain/scan-progress';
 import {
   accessDenied, type AwsFront, type AwsRequest, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError,
   MOTO_ACCOUNT_ID, motoDifferences, motoEndpoint, motoGaps, queryError, queueCostAndUsage, randomExternalId, REGION,

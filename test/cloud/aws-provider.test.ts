@@ -2,10 +2,10 @@ import {
   GetRoleCommand, GetRolePolicyCommand, ListAttachedRolePoliciesCommand,
 } from '@aws-sdk/client-iam';
 import { createAwsProvider } from '../../cloud/aws/provider';
-import type { AccessCheck, CloudProvider, RoleTarget } from '../../cloud/types';
+import type { AccessCheck, CloudProvider } from '../../cloud/types';
 import { createLogger } from '../../config/logger';
 import {
-  BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, roleArn, trustPolicy,
+  BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, type RoleTarget, roleArn, trustPolicy,
 } from '../../domain/onboarding';
 import {
   createRole, customerAccount, type CustomerAccount, MOTO_ACCOUNT_ID, motoEndpoint, randomExternalId, REGION,

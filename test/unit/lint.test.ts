@@ -66,7 +66,7 @@ describe('layer lint rules', () => {
     ]);
   });
 
-  it.each(['api/services', 'activities', 'notify', 'exports'])('reject queries and kysely values in %s/', async (folder) => {
+  it.each(['api/services', 'activities', 'core/scans', 'notify', 'exports'])('reject queries and kysely values in %s/', async (folder) => {
     const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), `${folder}/use-case-queries.ts`);
     expect(messages).toEqual([
       expect.stringContaining("'kysely' import is restricted"),
@@ -78,5 +78,57 @@ describe('layer lint rules', () => {
   it('accept the same queries and kysely values in a repository', async () => {
     const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), 'db/repositories/use-case-queries.ts');
     expect(messages.filter((m) => m.includes('kysely') || m.includes('Queries live'))).toEqual([]);
+  });
+});
+
+// Who may import whom among the top-level folders, for the layout with core/ (the use cases) between the
+// adapters (api/, activities/) and the domain and repositories. Each fixture is linted where its relative
+// imports make sense: some as a top-level file of its folder, some from a subfolder.
+describe('layer import rules', () => {
+  const IMPORTS = path.join(ROOT, 'test/fixtures/lint/layers');
+  const lintLayer = (fixture: string, folder: string) => lintAs(path.join(IMPORTS, fixture), `${folder}/${path.basename(fixture)}`);
+
+  const api = 'api/ is the REST and tRPC adapters';
+  const activities = 'activities/ are thin Temporal adapters';
+  const core = 'core/ is the use-case layer';
+  const workflowsByName = 'core/ starts workflows by name';
+  const db = 'db/ stores what it is given';
+  const observability = 'observability/ does not import db/';
+
+  it.each([
+    ['api/imports-activities.ts', 'api/services', api],
+    ['api/imports-worker-types.ts', 'api', api],
+    ['activities/imports-api.ts', 'activities', activities],
+    ['activities/imports-api-types.ts', 'activities', activities],
+    ['core/imports-api.ts', 'core/accounts', core],
+    ['core/imports-activities.ts', 'core', core],
+    ['core/imports-worker-types.ts', 'core/scans', core],
+    ['core/imports-web.ts', 'core/reports', core],
+    ['core/imports-workflow-value.ts', 'core/accounts', workflowsByName],
+    ['core/imports-workflows-index.ts', 'core', workflowsByName],
+    ['db/imports-cloud-types.ts', 'db/repositories', db],
+    ['db/imports-exports-types.ts', 'db', db],
+    ['db/imports-core.ts', 'db/tables', db],
+    ['db/imports-api.ts', 'db/tables', db],
+    ['db/imports-activities.ts', 'db/tables', db],
+    ['observability/imports-db.ts', 'observability', observability],
+    ['observability/imports-db-types.ts', 'observability', observability],
+  ])('reject %s in %s/', async (fixture, folder, message) => {
+    expect(await lintLayer(fixture, folder)).toEqual([expect.stringMatching(new RegExp(`^no-restricted-imports: .*${message}`))]);
+  });
+
+  it.each([
+    ['api/allowed.ts', 'api/operations'],
+    ['activities/allowed.ts', 'activities'],
+    ['core/allowed.ts', 'core/accounts'],
+    ['db/allowed.ts', 'db/repositories'],
+    ['observability/allowed.ts', 'observability'],
+  ])('accept %s in %s/', async (fixture, folder) => {
+    expect(await lintLayer(fixture, folder)).toEqual([]);
+  });
+
+  it("keeps kysely's values out of observability/ too", async () => {
+    const messages = await lintAs(path.join(IMPORTS, 'use-case-queries.ts'), 'observability/metrics/use-case-queries.ts');
+    expect(messages).toEqual(expect.arrayContaining([expect.stringContaining("'kysely' import is restricted"), expect.stringContaining(observability)]));
   });
 });

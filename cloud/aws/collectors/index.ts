@@ -1,6 +1,7 @@
 import { describeUnread } from '../../../domain/checks/evaluate';
 import { type Collected, type Inventory, onlyParts, type PartName, type Parts, type Unread } from '../../../domain/inventory';
-import { type Checkpoint, type CollectionProgress, IncompleteCollectionError, type ReadOutcome } from '../../types';
+import type { Checkpoint, ReadOutcome } from '../../../domain/scan-progress';
+import { type CollectionProgress, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
 import { anomaliesPart, budgetsPart, costsPart } from './billing';
