@@ -98,6 +98,10 @@ const activitiesLayer = { patterns: [{
 }] };
 const coreLayer = { patterns: [
   {
+    group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/workflow'],
+    message: "core/ talks to Temporal as a client (@temporalio/client, @temporalio/common): an activity's heartbeat, attempt and cancellation reach a use case as an Attempt (activities/attempt.ts).",
+  },
+  {
     regex: topLevel('api', 'activities', 'worker', 'web'),
     message: 'core/ is the use-case layer: the REST and tRPC adapters in api/ and the Temporal activities call it, never the other way (nor does it import worker/ or web/).',
   },

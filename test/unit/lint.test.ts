@@ -106,6 +106,7 @@ describe('layer import rules', () => {
     ['core/imports-web.ts', 'core/reports', core],
     ['core/imports-workflow-value.ts', 'core/accounts', workflowsByName],
     ['core/imports-workflows-index.ts', 'core', workflowsByName],
+    ['core/imports-activity-context.ts', 'core/scans', 'core/ talks to Temporal as a client'],
     ['db/imports-cloud-types.ts', 'db/repositories', db],
     ['db/imports-exports-types.ts', 'db', db],
     ['db/imports-core.ts', 'db/tables', db],
