@@ -1,26 +1,11 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { DELIVER_ALERT, UNTIL_DATABASE_ANSWERS } from './activity-options';
 import { type AlertDeliveryInput, DELIVERY_PERMANENT } from './contracts';
 
-// A failing channel keeps retrying for up to a day: quickly at first, then at most every 30 minutes, so a
-// channel that was down for hours is reached soon after it returns. Peers' Retry-After overrides the delay.
-const { deliverAlert } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  // The activity heartbeats while sending: a worker that dies mid-send is noticed within seconds.
-  heartbeatTimeout: '10 seconds',
-  scheduleToCloseTimeout: '24 hours',
-  retry: {
-    initialInterval: '5 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '30 minutes',
-    nonRetryableErrorTypes: [DELIVERY_PERMANENT],
-  },
-});
-
-const { giveUpDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2 },
-});
+// A failing channel keeps retrying for up to a day (DELIVER_ALERT); then the delivery is recorded as failed.
+const { deliverAlert } = proxyActivities<Activities>(DELIVER_ALERT);
+const { giveUpDelivery } = proxyActivities<Activities>(UNTIL_DATABASE_ANSWERS);
 
 /**
  * Delivers one alert to one channel. Started by the scan workflow and left running on its own (abandoned), so

@@ -1,5 +1,6 @@
 import { ApplicationFailure, log, ParentClosePolicy, patched, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { BUILD_EXPORT, RECORD_EXPORT_FAILED, REMOVE_EXPORT_PACKAGE } from './activity-options';
 import {
   DEFAULT_EXPORT_RETENTION_SECONDS, EXPORT_FAILED, type ExportRetentionInput, exportRetentionWorkflowId, type ExportWorkflowInput,
   type ExportWorkflowResult,
@@ -9,20 +10,9 @@ import {
 // and waits for the result, so it is bounded: a few quick retries, then the export is recorded as failed.
 // The stored package is deleted once its link has expired, by a workflow of its own that outlives this one.
 
-const { buildAccountExport } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
-});
-
-const { recordExportFailed } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', backoffCoefficient: 2 },
-});
-
-const { removeExportPackage } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes', backoffCoefficient: 2 },
-});
+const { buildAccountExport } = proxyActivities<Activities>(BUILD_EXPORT);
+const { recordExportFailed } = proxyActivities<Activities>(RECORD_EXPORT_FAILED);
+const { removeExportPackage } = proxyActivities<Activities>(REMOVE_EXPORT_PACKAGE);
 
 export async function exportWorkflow(input: ExportWorkflowInput): Promise<ExportWorkflowResult> {
   let result: ExportWorkflowResult;

@@ -3,37 +3,10 @@ import {
   type ActivityOptions, log, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { RECORD_SCAN_STARTED, RUN_SCAN, UNTIL_DATABASE_ANSWERS } from './activity-options';
 import { alertDeliveryWorkflow } from './delivery';
-import { deliveryWorkflowId, SCAN_ATTEMPTS, type ScanOutcome, type ScanWorkflowInput } from './contracts';
+import { deliveryWorkflowId, type ScanOutcome, type ScanWorkflowInput } from './contracts';
 import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
-
-const RECORD_STARTED: ActivityOptions = {
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: 10 },
-};
-
-// A scan row must never stay "running": recording its failure retries until the database answers, however long
-// an outage lasts. (Retry options are not part of the history: changing them needs no version.)
-const RECORD_FAILED: ActivityOptions = {
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2 },
-};
-
-// The scan is saved by then: giving up would lose this scan's alerts for good (the next scan only sees the
-// findings it opens itself), so evaluation retries until the database answers. It is idempotent per scan.
-const EVALUATE_ALERTS: ActivityOptions = {
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', backoffCoefficient: 2 },
-};
-
-// Collection reads every region of the account: minutes for a large one, hours at worst. It heartbeats every
-// 10 seconds once it has run that long (a short scan sends none: heartbeats are billed), so a lost worker shows
-// within a minute; a retry reads only what the attempts before did not.
-const RUN_SCAN: ActivityOptions = {
-  startToCloseTimeout: '3 hours',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: SCAN_ATTEMPTS },
-};
 
 const FAILURE_REASON = 'The scan could not complete; it will run again at the next scheduled time';
 
@@ -58,9 +31,9 @@ export async function runScanActivities(input: ScanWorkflowInput, priority: Prio
     ({ deliveryIds = [], ...outcome } = await activity(RUN_SCAN).runScan({ scanId, tenantId, accountId, trigger, fireAlerts: true, groups }));
   } catch (err) {
     log.error('scan failed', { scanId, error: String(err) });
-    const { saved } = await activity(RECORD_FAILED, '/failed').recordScanFailed({ scanId, tenantId, accountId, reason: FAILURE_REASON, trigger });
+    const { saved } = await activity(UNTIL_DATABASE_ANSWERS, '/failed').recordScanFailed({ scanId, tenantId, accountId, reason: FAILURE_REASON, trigger });
     if (!saved) return { status: 'failed', failureReason: FAILURE_REASON };
-    const deliveries = await activity(EVALUATE_ALERTS, '/alerts').evaluateAlerts({ tenantId, accountId, scanId });
+    const deliveries = await activity(UNTIL_DATABASE_ANSWERS, '/alerts').evaluateAlerts({ tenantId, accountId, scanId });
     deliveryIds = deliveries.map((d) => d.deliveryId);
     outcome = saved;
   }
@@ -69,15 +42,15 @@ export async function runScanActivities(input: ScanWorkflowInput, priority: Prio
 }
 
 const legacy = {
-  recordScanStarted: proxyActivities<Activities>(RECORD_STARTED).recordScanStarted,
+  recordScanStarted: proxyActivities<Activities>(RECORD_SCAN_STARTED).recordScanStarted,
   runScan: proxyActivities<Activities>(RUN_SCAN).runScan,
-  recordScanFailed: proxyActivities<Activities>(RECORD_FAILED).recordScanFailed,
-  evaluateAlerts: proxyActivities<Activities>(EVALUATE_ALERTS).evaluateAlerts,
+  recordScanFailed: proxyActivities<Activities>(UNTIL_DATABASE_ANSWERS).recordScanFailed,
+  evaluateAlerts: proxyActivities<Activities>(UNTIL_DATABASE_ANSWERS).evaluateAlerts,
 };
 
 /**
  * One scan as a child workflow, as account workflows ran them before scans became activities (patch
- * `scan-activities` in account.ts). Kept, unchanged in its commands, for the scans such a workflow started before
+ * `scan-activities` in account/legacy.ts). Kept, unchanged in its commands, for the scans such a workflow started before
  * the deploy; remove it once no run of it is left (`temporal workflow count --query 'WorkflowType="scanWorkflow"
  * AND ExecutionStatus="Running"'`) together with the patch.
  */
