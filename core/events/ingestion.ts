@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { detectEvent, rescansOf } from '../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
-import type { AccountEvent, EventDetection, EventFinding } from '../../domain/events/types';
+import type { AccountEvent, DetectionDescription, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
 import { awsEventsReceived, eventSignalsOpened } from '../../observability/metrics';
 import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/limits';
@@ -55,7 +55,7 @@ function parseBody(body: unknown, account: Account): AccountEvent[] {
 
 interface Detected {
   event: AccountEvent;
-  detection: Omit<EventDetection, 'detect'>;
+  detection: DetectionDescription;
   finding: EventFinding;
 }
 

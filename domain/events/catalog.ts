@@ -1,16 +1,293 @@
-import { PROBABLE_COMPROMISE } from './compound';
-import { EVENT_DETECTIONS } from './detections';
-import type { EventDetection } from './types';
+import type { DetectionDescription } from './types';
 
-// Every detection by id, the compound one included: what a signal's check id names when an event opened it.
+// What every event detection is: its id, title, severity, scenario, description, remediation, the service group a
+// rescan reads and the scan checks that confirm it. Data only, so the dashboard shows a signal's detection without
+// shipping the logic that detects it (domain/events/detections.ts, keyed by the same ids).
 
-const BY_ID: ReadonlyMap<string, Omit<EventDetection, 'detect'>> = new Map(
-  [...EVENT_DETECTIONS, PROBABLE_COMPROMISE].map((d) => [d.id, d]),
-);
+const SG_REMEDIATION = 'Confirm the rule was intended. If not, remove it; otherwise narrow its source to known address '
+  + 'ranges, or reach the instances through Systems Manager Session Manager or a VPN instead of exposing the port.';
+
+export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze([
+  {
+    id: 'event.root_console_sign_in',
+    scenario: 'threat',
+    severity: 'CRITICAL',
+    title: 'Root user signed in to the console',
+    description: 'Someone signed in to the AWS Management Console as the root user. Day-to-day work never needs it, and the '
+      + 'root user can do everything, including closing the account and removing every other user\'s access.',
+    remediation: 'Confirm with the owner of the root credentials that the sign-in was theirs. If not, reset the root password, '
+      + 'replace its MFA device, delete any root access keys, and review CloudTrail for what the session did.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_root-user.html',
+    group: null,
+  },
+  {
+    id: 'event.root_api_call',
+    scenario: 'threat',
+    severity: 'CRITICAL',
+    title: 'Root user made an API call',
+    description: 'An AWS API call was made with the root user\'s credentials, from the console or with root access keys. '
+      + 'Only a handful of tasks require the root user; anything else is a sign its credentials are in the wrong hands.',
+    remediation: 'Confirm the call was made on purpose by the owner of the root credentials. If not, reset the root password, '
+      + 'replace its MFA device, delete any root access keys, and review everything the root user did in CloudTrail.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-tasks.html',
+    group: null,
+  },
+  {
+    id: 'event.console_sign_in_without_mfa',
+    scenario: 'iam',
+    severity: 'HIGH',
+    title: 'Console sign-in without MFA',
+    description: 'An IAM user signed in to the console with a password alone. IAM asks for MFA whenever the user has a device, '
+      + 'so this user has none: a phished or reused password is all it takes to sign in as them.',
+    remediation: 'Confirm the sign-in was the user\'s. Have them assign an MFA device (IAM > Users > Security credentials > '
+      + 'Assign MFA device), or remove their console password if they do not need the console. Prefer IAM Identity Center '
+      + 'for human access.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa.html',
+    group: 'iam',
+    confirmedBy: ['iam.console_user_without_mfa'],
+  },
+  {
+    id: 'event.iam_user_created',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    title: 'IAM user created',
+    description: 'A new IAM user was created. Creating users for persistence is one of the first things an intruder does '
+      + 'with stolen credentials.',
+    remediation: 'Confirm who created the user and why. If nobody did it on purpose, delete the user\'s keys, password and '
+      + 'policies, delete the user, and rotate the credentials that created it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_users.html',
+    group: 'iam',
+  },
+  {
+    id: 'event.access_key_created',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    title: 'Access key created',
+    description: 'A new access key was created for an IAM user; new keys on existing users are a common way to keep access '
+      + 'after a compromise.',
+    remediation: 'Confirm the key\'s owner created it and needs it. If not, deactivate and delete it and investigate the '
+      + 'identity that created it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+    group: 'iam',
+  },
+  {
+    id: 'event.login_profile_created',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    title: 'Console password created for an IAM user',
+    description: 'An IAM user was given a console password (a login profile). An intruder does this to a user that had '
+      + 'only access keys, to get into the console with it.',
+    remediation: 'Confirm the user needs console access and who set the password. If not, delete the login profile '
+      + '(IAM > Users > Security credentials > Manage console access > Disable) and investigate the identity that created it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/Using_ManagingLogins.html',
+    group: 'iam',
+  },
+  {
+    id: 'event.admin_policy_attached',
+    scenario: 'iam',
+    severity: 'HIGH',
+    title: 'Administrator access granted',
+    description: 'AdministratorAccess or IAMFullAccess was attached to an IAM user, role or group, or an inline policy granting '
+      + 'as much (every action, or every IAM action, on every resource) was put on one. Granting itself admin rights is how '
+      + 'an intruder turns a foothold into the account.',
+    remediation: 'Confirm the grant was intended. If not, detach or delete the policy, and investigate the identity that '
+      + 'granted it. Otherwise scope the permissions to what the principal does, using IAM last-accessed data.',
+    docsUrl: 'https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AdministratorAccess.html',
+    group: 'iam',
+    confirmedBy: ['iam.user_admin_access', 'iam.role_admin_access'],
+  },
+  {
+    id: 'event.cloudtrail_logging_stopped',
+    scenario: 'detection',
+    severity: 'CRITICAL',
+    title: 'CloudTrail logging stopped',
+    description: 'Logging was stopped on a CloudTrail trail: what happens in the account from now on is no longer recorded '
+      + 'there. Stopping trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only '
+      + 'while a trail logs them: if it was the last, Sentinel sees no more of the account\'s API calls until logging resumes.',
+    remediation: 'Start logging again at once (CloudTrail > Trails > the trail > Start logging), find who called StopLogging '
+      + 'and why, and review what that identity did around the same time.',
+    docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-turning-off-logging.html',
+    group: 'logging',
+    confirmedBy: ['detection.trail_not_logging'],
+  },
+  {
+    id: 'event.cloudtrail_trail_deleted',
+    scenario: 'detection',
+    severity: 'CRITICAL',
+    title: 'CloudTrail trail deleted',
+    description: 'A CloudTrail trail was deleted: the activity it recorded is no longer kept beyond the 90-day event history. '
+      + 'Deleting trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only while a '
+      + 'trail logs them: if it was the last, Sentinel sees no more of the account\'s API calls.',
+    remediation: 'Find who called DeleteTrail and why. Re-create a multi-region trail logging management events to a '
+      + 'dedicated bucket with log file validation, and review what the deleting identity did.',
+    docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
+    group: 'logging',
+    confirmedBy: ['detection.no_multi_region_trail'],
+  },
+  {
+    id: 'event.cloudtrail_weakened',
+    scenario: 'detection',
+    severity: 'HIGH',
+    title: 'CloudTrail trail weakened',
+    description: 'A trail was changed to record less or to be less trustworthy: made single-region, its log file validation '
+      + 'turned off, global service events (IAM, STS) left out, or its event selectors changed so that it no longer records '
+      + 'management write events.',
+    remediation: 'Confirm the change was intended. If not, restore the trail (multi-region, log file validation on, event '
+      + 'selectors recording all management events), and review what the identity that changed it did.',
+    docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-management-events-with-cloudtrail.html',
+    group: 'logging',
+    confirmedBy: ['detection.no_multi_region_trail', 'detection.trail_log_validation_off'],
+  },
+  {
+    id: 'event.guardduty_disabled',
+    scenario: 'detection',
+    severity: 'CRITICAL',
+    title: 'GuardDuty detector deleted, suspended or disassociated',
+    description: 'A GuardDuty detector was deleted or suspended, turning threat detection off in the region, or the account left '
+      + 'its GuardDuty administrator account, whose security team no longer sees its findings. Attackers do this before acting.',
+    remediation: 'Find who made the call and why. Re-enable GuardDuty in the region or re-associate the account with the '
+      + 'administrator account, and protect both with a service control policy denying these actions.',
+    docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_suspend-disable.html',
+    group: 'guardduty',
+    confirmedBy: ['detection.guardduty_disabled'],
+  },
+  {
+    id: 'event.guardduty_high_severity_finding',
+    scenario: 'threat',
+    severity: 'CRITICAL',
+    title: 'GuardDuty high-severity finding',
+    description: 'GuardDuty reported a finding of severity 7 or more (HIGH or CRITICAL): an active threat such as compromised '
+      + 'credentials, a backdoored instance or crypto-mining.',
+    remediation: 'Open the finding in the GuardDuty console and follow the remediation for its type: isolate affected '
+      + 'instances, revoke and rotate exposed credentials, and review CloudTrail for what the actor did.',
+    docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_remediate.html',
+    group: 'guardduty',
+  },
+  {
+    id: 'event.security_group_admin_port_opened',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'Security group opened to the internet on an admin port',
+    description: 'A security group rule was added that allows SSH (22), RDP (3389), SMB (445) or all traffic from 0.0.0.0/0 '
+      + 'or ::/0. Such ports are scanned and brute-forced within minutes of opening.',
+    remediation: SG_REMEDIATION,
+    docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
+    group: 'network',
+    confirmedBy: ['exposure.sg_ssh_open', 'exposure.sg_rdp_open', 'exposure.sg_cifs_open', 'exposure.sg_all_ports_open'],
+  },
+  {
+    id: 'event.security_group_database_port_opened',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'Security group opened to the internet on a database port',
+    description: 'A security group rule was added that allows a database port (MySQL 3306, PostgreSQL 5432, SQL Server 1433, '
+      + 'Oracle 1521, MongoDB 27017, Redis 6379, Elasticsearch 9200, CouchDB 5984) from 0.0.0.0/0 or ::/0. Exposed '
+      + 'databases are found by scanners and emptied or ransomed.',
+    remediation: SG_REMEDIATION,
+    docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
+    group: 'network',
+    // A rule that also opens an admin port (all traffic, wide ranges) is the admin detection's.
+  },
+  {
+    id: 'event.s3_bucket_made_public',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'S3 bucket made public',
+    description: 'A bucket was given a policy allowing everyone without condition, an ACL granting AllUsers or '
+      + 'AuthenticatedUsers, or had its Block Public Access configuration deleted or turned off: its objects may now be '
+      + 'readable by anyone.',
+    remediation: 'Confirm the bucket is meant to be public. If not, remove the public grant, turn Block Public Access back on '
+      + 'for the bucket, and check its access logs for downloads; serve public content through CloudFront with origin '
+      + 'access control instead.',
+    docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html',
+    group: 's3',
+    confirmedBy: ['exposure.s3_bucket_public'],
+  },
+  {
+    id: 'event.s3_account_public_access_block_removed',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'S3 Block Public Access removed for the account',
+    description: 'The account-level S3 Block Public Access configuration was deleted or turned off: nothing stops a bucket '
+      + 'policy or ACL from publishing any bucket of the account any more.',
+    remediation: 'Confirm the change was intended. If not, turn all four account-level Block Public Access settings back on '
+      + '(S3 > Block Public Access settings for this account) and review recent bucket policy and ACL changes.',
+    docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
+    group: 's3',
+    confirmedBy: ['exposure.s3_account_public_access_block_off'],
+  },
+  {
+    id: 'event.instance_launched_in_unused_region',
+    scenario: 'threat',
+    severity: 'HIGH',
+    title: 'Instance launched in a region the account does not use',
+    description: 'Instances were launched in a region where the account had no instance and no CloudTrail trail home. '
+      + 'Attackers launch in far-away regions hoping nobody looks there.',
+    remediation: 'Confirm the launch was intended. If not, terminate the instances after snapshotting them, revoke the '
+      + 'credentials that launched them, and disable unused opt-in regions or deny them with a service control policy.',
+    docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
+    group: 'compute',
+    confirmedBy: ['threat.instance_in_unused_region'],
+  },
+  {
+    id: 'event.gpu_instance_launched',
+    scenario: 'threat',
+    severity: 'HIGH',
+    title: 'GPU or high-end instance launched',
+    description: 'Instances of an accelerated family (GPUs, ML chips, FPGAs), a bare-metal size or a 24xlarge-and-larger size '
+      + 'were launched: the pattern of crypto-mining on stolen credentials, and thousands of dollars a day.',
+    remediation: 'Confirm with the team that the instances are expected. If not, stop them, snapshot their volumes for '
+      + 'investigation, revoke the credentials that launched them, and check every region for more.',
+    docsUrl: 'https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html',
+    group: 'compute',
+    confirmedBy: ['threat.gpu_instance_running'],
+  },
+  {
+    id: 'event.alternate_contact_deleted',
+    scenario: 'suspension',
+    severity: 'MEDIUM',
+    title: 'Alternate contact deleted',
+    description: 'An alternate contact (security, billing or operations) of the account was deleted: AWS notices of that kind, '
+      + 'abuse reports and exposed-key warnings included, now go only to the root e-mail address. An intruder does this so '
+      + 'the team does not hear from AWS.',
+    remediation: 'Confirm the change was intended. If not, set the contact again (Account > Alternate contacts) to a '
+      + 'monitored team address, and investigate the identity that deleted it.',
+    docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-update-contact-alternate.html',
+    group: 'account',
+    confirmedBy: ['suspension.security_contact_missing', 'suspension.billing_contact_missing', 'suspension.operations_contact_missing'],
+  },
+  {
+    id: 'event.probable_compromise',
+    scenario: 'threat',
+    severity: 'CRITICAL',
+    title: 'Probable account compromise',
+    description: 'Within 24 hours, new access to the account appeared (a new IAM user, access key or console password, or '
+      + 'root user activity) and so did compute or spend that is out of the ordinary (instances in an unused region, GPU or '
+      + 'high-end instances, a spend spike). Together they are the usual pattern of stolen credentials used for crypto-mining.',
+    remediation: 'Treat it as an incident until proven otherwise: confirm each listed indicator with its owner; for any that '
+      + 'nobody owns, deactivate the new keys and passwords, stop the instances (snapshot them first), rotate the '
+      + 'credentials that made the changes, review CloudTrail for everything those identities did, and contact AWS Support '
+      + 'about unauthorized charges.',
+    docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/compromised-creds.html',
+    group: null,
+  },
+]);
+
+const BY_ID: ReadonlyMap<string, DetectionDescription> = new Map(DETECTION_CATALOG.map((d) => [d.id, d]));
+
+/** The compound detection (domain/events/compound.ts): what it is; its logic reads indicators, not one event. */
+export const PROBABLE_COMPROMISE_ID = 'event.probable_compromise';
 
 /** A signal an event opened: its check id is a detection's (`event.*`), never a scan check's. */
 export const isEventSignal = (checkId: string): boolean => checkId.startsWith('event.');
 
-export function eventDetection(id: string): Omit<EventDetection, 'detect'> | undefined {
+export function eventDetection(id: string): DetectionDescription | undefined {
   return BY_ID.get(id);
+}
+
+/** A detection's description by its id; throws for an id the catalogue does not hold (a programming error). */
+export function describedDetection(id: string): DetectionDescription {
+  const found = BY_ID.get(id);
+  if (!found) throw new Error(`No event detection ${id} in the catalogue`);
+  return found;
 }

@@ -1,4 +1,5 @@
-import type { EventDetection, EventFinding } from './types';
+import { describedDetection, PROBABLE_COMPROMISE_ID } from './catalog';
+import type { DetectionDescription, EventFinding } from './types';
 
 // The compound detection: alone, a new access key or a GPU instance is often routine; together within a day they
 // are the usual shape of a stolen-credentials compromise (get access, then spend the account's money on compute).
@@ -46,21 +47,7 @@ export function indicatorKind(detectionOrCheckId: string): Indicator['kind'] | n
 export const EVENT_INDICATORS: readonly string[] = [...KINDS.keys()].filter((id) => id.startsWith('event.'));
 export const SCAN_INDICATORS: readonly string[] = [...KINDS.keys()].filter((id) => !id.startsWith('event.'));
 
-export const PROBABLE_COMPROMISE: Omit<EventDetection, 'detect'> = {
-  id: 'event.probable_compromise',
-  scenario: 'threat',
-  severity: 'CRITICAL',
-  title: 'Probable account compromise',
-  description: 'Within 24 hours, new access to the account appeared (a new IAM user, access key or console password, or '
-    + 'root user activity) and so did compute or spend that is out of the ordinary (instances in an unused region, GPU or '
-    + 'high-end instances, a spend spike). Together they are the usual pattern of stolen credentials used for crypto-mining.',
-  remediation: 'Treat it as an incident until proven otherwise: confirm each listed indicator with its owner; for any that '
-    + 'nobody owns, deactivate the new keys and passwords, stop the instances (snapshot them first), rotate the '
-    + 'credentials that made the changes, review CloudTrail for everything those identities did, and contact AWS Support '
-    + 'about unauthorized charges.',
-  docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/compromised-creds.html',
-  group: null,
-};
+export const PROBABLE_COMPROMISE: DetectionDescription = describedDetection(PROBABLE_COMPROMISE_ID);
 
 /**
  * The compound finding for the indicators of the 24 hours up to `now`, or null when they do not hold both an

@@ -79,7 +79,8 @@ export interface EventFinding {
  * A detection: described like a check (domain/checks/types.ts), but it reads one event instead of an inventory. Its
  * id is `event.<name>`: never a check id, so a scan never mistakes its signals for its own.
  */
-export interface EventDetection extends CheckDescription {
+/** What a detection is (domain/events/catalog.ts), apart from how it detects. */
+export interface DetectionDescription extends CheckDescription {
   /** The services a rescan reads to confirm or clear what the event changed; null when no state can (a sign-in). */
   group: ServiceGroup | null;
   /**
@@ -88,7 +89,14 @@ export interface EventDetection extends CheckDescription {
    * then on, or there is none because the state is gone. Absent: the signal stays open for EVENT_REVIEW_DAYS.
    */
   confirmedBy?: readonly string[];
-  detect: (event: AccountEvent, context: DetectionContext) => EventFinding[];
+}
+
+/** The findings a detection makes in one event (none for nearly every event). */
+export type Detect = (event: AccountEvent, context: DetectionContext) => EventFinding[];
+
+/** A detection: its description, and its logic (domain/events/detections.ts). */
+export interface EventDetection extends DetectionDescription {
+  detect: Detect;
 }
 
 /** How long a signal no scan can confirm (a root sign-in) stays open for review, unless accepted sooner. */

@@ -149,6 +149,18 @@ describe('the import graph of the sources', () => {
   it('has no cycle among files through value imports', () => {
     expect(fileCycles(graph)).toEqual([]);
   });
+
+  it('ships no detection logic to the dashboard: of the event detections, web/ loads the catalogue only', () => {
+    const loaded = new Set([...new Set(graph.map((i) => i.from))].filter((file) => file.startsWith('web/src/')));
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const i of graph) {
+        if (!i.typeOnly && loaded.has(i.from) && !loaded.has(i.to)) grew = loaded.add(i.to).has(i.to);
+      }
+    }
+    expect(loaded).toContain('domain/events/catalog.ts');
+    expect([...loaded].filter((file) => /^domain\/(events\/(detections|compound)|checks\/(?!types))/.test(file))).toEqual([]);
+  });
 });
 
 describe('the import graph builder', () => {
