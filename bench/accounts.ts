@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { sql } from 'kysely';
-import { getPlan } from '../domain/plans';
+import { getPlan } from '../domain/tenancy/plans';
 import type { Db } from '../db/client';
 import { stateQuery } from '../workflows/contracts';
 import { tenantAuth } from './environment';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
 import { sql } from 'kysely';
 import { parseExecutionArn } from '../core/temporal/commands';
-import { PLANS } from '../domain/plans';
+import { PLANS } from '../domain/tenancy/plans';
 import { type BenchTenant, inFlight, scanCompleted } from './accounts';
 import type { BenchEnvironment } from './environment';
 

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../domain/events/forwarding-rules';
-import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../domain/limits';
+import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../domain/tenancy/limits';
 import { freePort } from '../scripts/local-services';
 import { connectAccounts, signUpTenants, verifyAccounts } from './accounts';
 import { measure, type ThroughputRow } from './api';

@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
-import { MANAGED_POLICIES, ROLE_NAME, trustPolicy } from '../domain/onboarding';
+import { MANAGED_POLICIES, ROLE_NAME, trustPolicy } from '../domain/onboarding/role';
 import { freePort } from '../scripts/services';
 import { type AwsFront, type AwsRequest, startAwsFront } from '../test/helpers/aws';
 import { type MotoServer, startMoto, stopMoto } from '../test/setup/moto';

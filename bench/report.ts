@@ -1,5 +1,5 @@
-import { PLANS } from '../domain/plans';
-import { SCAN_RETENTION_DAYS } from '../domain/retention';
+import { PLANS } from '../domain/tenancy/plans';
+import { SCAN_RETENTION_DAYS } from '../domain/records/retention';
 import type { BillableActions } from './actions';
 import { type EventsResult, ingestCeilingPerSecond } from './events';
 import type { FairnessResult } from './fairness';
@@ -68,7 +68,7 @@ ${rows.map((row) => `| ${row} |`).join('\n')}
 The goals for the three authenticated reads, at least 0.40 of the baseline: ${goal(ratioMet)}; a p99 of at most 25 ms at
 ${CONNECTIONS} connections: ${goal(p99Met)} (${reads.map((row) => `${row.p99} ms`).join(', ')}).
 
-The three authenticated reads are answered from the API process's read cache (\`api/read-cache.ts\`): the caller, the
+The three authenticated reads are answered from the API process's read cache (\`db/read-cache.ts\`): the caller, the
 tenant \`GET /me\` shows, and the pages of \`GET /accounts\` and of an account's signals are kept until PostgreSQL
 announces a change to them (triggers on the tables they come from, \`LISTEN\` in every API process; a caller's own
 write through a process is forgotten there at once), and a kept page's JSON is written once, not per request. So under
@@ -84,7 +84,7 @@ young generation: the first baseline pays for that, the second does not, and the
 that alone. Before this server, the API answered these reads at 0.60 to 0.70 of the first baseline.
 
 The API also keeps the Temporal client's call context (an \`AsyncLocalStorage\`, which carries each call's deadline and
-namespace header) enabled only while a call to Temporal runs (\`api/temporal-call-context.ts\`). On Node 20, an
+namespace header) enabled only while a call to Temporal runs (\`core/temporal/call-context.ts\`). On Node 20, an
 \`AsyncLocalStorage\` once entered runs a hook for every promise the process creates, and the client enters it on its
 first call: from then on every request's awaits paid for it, though only commands call Temporal. In a profile of the
 API under this load with the storage left entered, the hook's own functions took 3% of its busy time; a handler with
@@ -373,7 +373,7 @@ ${planRows.join('\n')}
 - **PostgreSQL**: about ${n(scansPerSecond * rowsWrittenPerScan)} rows written/s (${rowsWrittenPerScan} per scan measured on
   manual scans, including their two rate-limit counters; a routine scan that changes no finding writes fewer). The
   scan rows dominate storage: ${n(scanRowBytes)} bytes each (their check outcomes included) kept ${scanDays} days
-  (domain/retention.ts) is about **${tb(scanStorage)} TB** at steady state, growing ${tb(scansPerSecond * month * scanRowBytes)} TB a
+  (domain/records/retention.ts) is about **${tb(scanStorage)} TB** at steady state, growing ${tb(scansPerSecond * month * scanRowBytes)} TB a
   month until retention catches up. Signals, score history (one point a day per account) and deliveries are small
   next to it. At this scale the check outcomes of all but each account's latest scans (or of all but one scan a day)
   would have to go sooner: that is the lever.

@@ -1,7 +1,7 @@
-import type { CostExplorerPart, Inventory, PartName } from '../domain/inventory';
-import type { RoleTarget } from '../domain/onboarding';
-import type { MemberAwsStatus } from '../domain/organizations';
-import type { Checkpoint, ReadOutcome } from '../domain/scan-progress';
+import type { CostExplorerPart, Inventory, PartName } from '../domain/scans/inventory';
+import type { RoleTarget } from '../domain/onboarding/role';
+import type { MemberAwsStatus } from '../domain/accounts/organizations';
+import type { Checkpoint, ReadOutcome } from '../domain/scans/scan-progress';
 
 // The seam between Sentinel and a cloud provider. Activities use it; the API uses it only to learn the
 // service's own account id. Temporary credentials never cross it: they stay inside the provider.
@@ -44,7 +44,7 @@ export interface CollectOptions {
   onProgress?: (progress: CollectionProgress) => void;
   /** The scan's last attempt: reads that fail now are left unread instead of failing the collection. */
   finalAttempt?: boolean;
-  /** A targeted rescan: only these parts are read; the others are `OUTSIDE_TARGETED_SCAN` (domain/inventory.ts). */
+  /** A targeted rescan: only these parts are read; the others are `OUTSIDE_TARGETED_SCAN` (domain/scans/inventory.ts). */
   parts?: readonly PartName[];
   /**
    * Aborted when the attempt is given up (its activity cancelled or timed out): no new call starts, reads cut

@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
-import { DEFAULT_ORGANIZATION_SYNC_MINUTES } from '../domain/organizations';
+import { DEFAULT_ORGANIZATION_SYNC_MINUTES } from '../domain/accounts/organizations';
 import { DEFAULT_EXPORT_RETENTION_SECONDS } from '../workflows/contracts';
 
 // Configuration is parsed once at start-up, frozen and passed down. It is never logged whole: it holds

@@ -1,5 +1,5 @@
 import { insertAuditEvent, listAuditEvents, type NewAuditEvent } from '../db/repositories/audit-log';
-import type { AuditAction } from '../domain/audit';
+import type { AuditAction } from '../domain/tenancy/audit';
 import { newId } from '../domain/ids';
 import type { AppDeps, Caller } from './deps';
 import { afterCursor, keysetPage } from './pagination/cursor';

@@ -5,7 +5,7 @@ import type { Config } from '../config/config';
 import type { Logger } from '../config/logger';
 import type { Db } from '../db/client';
 import type { ExportStorage } from '../exports/storage';
-import type { Role } from '../domain/roles';
+import type { Role } from '../domain/tenancy/roles';
 import type { Mailer } from '../notify/mailer';
 import type { ReadCache } from '../db/read-cache';
 
@@ -26,7 +26,7 @@ export interface AppDeps {
   templates?: TemplatePublisher;
 }
 
-/** The authenticated user, as the database has it now (removals and role changes apply at once: api/read-cache.ts). */
+/** The authenticated user, as the database has it now (removals and role changes apply at once: db/read-cache.ts). */
 export interface Caller {
   userId: string;
   tenantId: string;

@@ -4,7 +4,7 @@ import { AppError } from './errors';
 
 // Fixed-window limits counted in PostgreSQL (shared by every API instance). Each request takes one hit from
 // every limit it falls under before it acts, so parallel requests cannot slip past; the values are in
-// domain/limits.ts and the README's table.
+// domain/tenancy/limits.ts and the README's table.
 
 export interface WindowLimit {
   key: string;

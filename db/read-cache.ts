@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import type { Logger } from '../config/logger';
 import { readCacheLookups } from '../observability/metrics';
-import type { PlanId } from '../domain/plans';
-import type { Role } from '../domain/roles';
-import type { TenantStatus } from '../domain/tenants';
+import type { PlanId } from '../domain/tenancy/plans';
+import type { Role } from '../domain/tenancy/roles';
+import type { TenantStatus } from '../domain/tenancy/tenants';
 
 /** What authentication and GET /me need of a user row. */
 export interface CachedUser {

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
-import type { AcceptanceSource } from '../domain/exports';
+import type { AcceptanceSource } from '../domain/records/exports';
 import { CRLF, csvTable } from './csv';
 import {
   ACCEPTANCE_COLUMNS, acceptanceRecord, ACCOUNT_COLUMNS, ACTIVITY_COLUMNS, activityCsvRecord, type ActivitySource, activityRecord, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS,

@@ -1,6 +1,6 @@
 import type { AccountRow } from '../db/tables/accounts';
-import type { AcceptanceSource } from '../domain/exports';
-import type { RecoveryStep } from '../domain/recovery';
+import type { AcceptanceSource } from '../domain/records/exports';
+import type { RecoveryStep } from '../domain/signals/recovery';
 
 // The column layouts of everything Sentinel exports. The CSV export and the panic package share them, and
 // each JSON file holds objects with exactly these keys, so a reader learns one layout per kind of record.

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { acceptances, signalsPage } from '../db/repositories/exports';
-import type { AcceptanceSource } from '../domain/exports';
+import type { AcceptanceSource } from '../domain/records/exports';
 import type { SignalSource } from './records';
 
 /**

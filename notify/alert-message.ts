@@ -1,8 +1,8 @@
-import type { ChannelConfig } from '../domain/channels';
+import type { ChannelConfig } from '../domain/alerts/channels';
 import type { Scenario, Severity } from '../domain/checks/types';
-import type { DeliveryKind } from '../domain/deliveries';
-import type { PlanId } from '../domain/plans';
-import { CONFIRMATION_LINK_DAYS } from '../domain/recipients';
+import type { DeliveryKind } from '../domain/alerts/deliveries';
+import type { PlanId } from '../domain/tenancy/plans';
+import { CONFIRMATION_LINK_DAYS } from '../domain/alerts/recipients';
 import { escapeHtml } from '../security/html';
 import type { Email } from './mailer';
 

@@ -1,4 +1,4 @@
-import { CONFIRMATION_LINK_DAYS } from '../domain/recipients';
+import { CONFIRMATION_LINK_DAYS } from '../domain/alerts/recipients';
 import { sign, verifySignature } from '../security/crypto';
 
 // Links in alert e-mails that act for one address of one tenant, with no account behind them: confirm that the

@@ -35,7 +35,7 @@ export const callerCacheLookups = new Counter({
 
 export const readCacheLookups = new Counter({
   name: 'sentinel_read_cache_lookups_total',
-  help: 'Reads that may come from this process\'s cache (api/read-cache.ts): `read` tenant (GET /me), account_page '
+  help: 'Reads that may come from this process\'s cache (db/read-cache.ts): `read` tenant (GET /me), account_page '
     + '(GET /accounts) or signal_page (GET /accounts/{account_id}/signals), `result` hit (the cache) or miss (the database)',
   labelNames: ['read', 'result'] as const,
   registers: [registry],

@@ -1,4 +1,4 @@
-import { type ChannelConfig, isSlackWebhook } from '../domain/channels';
+import { type ChannelConfig, isSlackWebhook } from '../domain/alerts/channels';
 import { decryptSecret, encryptSecret } from './crypto';
 
 // The secrets inside alert channels (a Slack incoming-webhook URL, a PagerDuty routing key) are credentials: anyone

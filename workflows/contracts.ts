@@ -1,8 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AccountStatus, ScanTrigger } from '../domain/accounts';
+import type { AccountStatus, ScanTrigger } from '../domain/accounts/status';
 import type { ServiceGroup } from '../domain/events/types';
 import type { PendingRescan } from './event-rescans';
-import type { MemberState, OrganizationStatus } from '../domain/organizations';
+import type { MemberState, OrganizationStatus } from '../domain/accounts/organizations';
 
 // The contract of every workflow: its id, its input and result, its messages and the failure types it raises.
 // Shared by the workflows (handlers), the activities and the API (callers), so none imports another's code.
@@ -207,7 +207,7 @@ export const disconnectUpdate = defineUpdate<{ status: 'DISCONNECTED' }>('discon
 export const stateQuery = defineQuery<AccountWorkflowState>('state');
 
 /**
- * Batches of the account's events touched these service groups (activities/event-dispatch.ts; `batchId` the newest):
+ * Batches of the account's events touched these service groups (core/events/dispatch-batches.ts; `batchId` the newest):
  * they are rescanned once the account's events quiet down (workflows/event-rescans.ts). Told again (a retried
  * dispatch), the groups are merged into the same waiting rescan.
  */

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { findCallerUser } from '../../db/repositories/users';
 import type { CachedUser } from '../../db/read-cache';
-import { hasRole, type Role } from '../../domain/roles';
+import { hasRole, type Role } from '../../domain/tenancy/roles';
 import { callerCacheLookups } from '../../observability/metrics';
 import type { AppDeps, Caller } from '../../core/deps';
 import { AppError } from '../../core/errors';
@@ -22,7 +22,7 @@ function signedInBefore(claims: IdTokenClaims, validAfter: Date | null): boolean
   return validAfter !== null && (claims.iat_ms ?? claims.iat * 1000) < validAfter.getTime();
 }
 
-/** The caller's user: from this process's cache when it holds it (api/read-cache.ts), else from the database. */
+/** The caller's user: from this process's cache when it holds it (db/read-cache.ts), else from the database. */
 async function callerUser(deps: Pick<AppDeps, 'db' | 'readCache'>, tenantId: string, userId: string): Promise<CachedUser | undefined> {
   const { readCache } = deps;
   const cached = readCache?.get(tenantId, userId);

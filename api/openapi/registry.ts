@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Role } from '../../domain/roles';
+import type { Role } from '../../domain/tenancy/roles';
 import type { ErrorCode } from '../../core/errors';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';

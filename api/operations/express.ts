@@ -11,7 +11,7 @@ function paramReader(op: Endpoint): (req: Request) => Record<string, string> {
   return (req) => Object.fromEntries(names.map(([name, expressName]) => [name, String(req.params[expressName])]));
 }
 
-// A page the read cache keeps (api/read-cache.ts) is frozen and given to every request that asks for it, so its bytes
+// A page the read cache keeps (db/read-cache.ts) is frozen and given to every request that asks for it, so its bytes
 // are kept with it. Other answers are new objects, encoded once and dropped (a weak entry each would only add to the
 // garbage collector's work).
 const bytesOfKeptAnswer = new WeakMap<object, Buffer>();
@@ -81,7 +81,7 @@ export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]):
           req,
         });
       } finally {
-        // The caller's next read on this process shows what they changed (api/read-cache.ts).
+        // The caller's next read on this process shows what they changed (db/read-cache.ts).
         if (op.method !== 'get' && req.caller) deps.readCache?.forgetTenant(req.caller.tenantId);
       }
       if (answer instanceof CustomAnswer) {

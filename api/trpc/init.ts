@@ -4,7 +4,7 @@ import { PUBLIC } from '../openapi/registry';
 import { authenticate } from '../middleware/auth';
 import { traceCaller } from '../middleware/tracing';
 import { AppError } from '../../core/errors';
-import { hasRole } from '../../domain/roles';
+import { hasRole } from '../../domain/tenancy/roles';
 import type { TrpcContext } from './context';
 import { AppTrpcError, appErrorData, INTERNAL, translate } from './errors';
 
@@ -43,7 +43,7 @@ const authedProcedure = publicProcedure.use(async ({ ctx, next, type }) => {
   try {
     return await next({ ctx: { ...ctx, deps: { ...ctx.deps, log }, caller } });
   } finally {
-    // The caller's next read on this process shows what they changed (api/read-cache.ts).
+    // The caller's next read on this process shows what they changed (db/read-cache.ts).
     if (type === 'mutation') ctx.deps.readCache?.forgetTenant(caller.tenantId);
   }
 });

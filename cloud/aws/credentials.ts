@@ -1,5 +1,5 @@
 import { AssumeRoleCommand, type STSClient } from '@aws-sdk/client-sts';
-import type { RoleTarget } from '../../domain/onboarding';
+import type { RoleTarget } from '../../domain/onboarding/role';
 
 // The one way into a customer's account: their role, assumed with our ExternalId. The credentials it returns
 // stay inside cloud/: they are handed to SDK clients and never logged, stored or returned further.

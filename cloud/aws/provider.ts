@@ -1,9 +1,9 @@
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetCallerIdentityCommand, STSClient, type STSClientConfig } from '@aws-sdk/client-sts';
 import type { Logger } from '../../config/logger';
-import type { Inventory } from '../../domain/inventory';
-import type { RoleTarget } from '../../domain/onboarding';
-import type { Checkpoint } from '../../domain/scan-progress';
+import type { Inventory } from '../../domain/scans/inventory';
+import type { RoleTarget } from '../../domain/onboarding/role';
+import type { Checkpoint } from '../../domain/scans/scan-progress';
 import { type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, RoleUnavailableError } from '../types';
 import { collectAccountInventory } from './collectors';
 import { openSession } from './collectors/session';

@@ -1,4 +1,4 @@
-import type { RoleTarget } from '../../domain/onboarding';
+import type { RoleTarget } from '../../domain/onboarding/role';
 import { customerRoleArn } from './credentials';
 
 // What a user reads when a check fails: which role, what it must say, and how to fix it. The only value in

@@ -3,7 +3,7 @@ import type {
   AlarmedMetric, AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, EfsFileSystem, GuardDutyRegion,
   IamGroup, IamRole, Instance, Inventory, KmsKey, MetricFilter, PasswordPolicy, RdsInstance, RegionalResource, SecurityGroup, ServerCertificate,
   Trail, Unread,
-} from '../../domain/inventory';
+} from '../../domain/scans/inventory';
 import {
   cleanNetwork, defaultGroupAsCreated, ebsEncryptionOnlyWhereUsed, openAcl, type SandboxNetwork, unloggedStagingVpc, unloggedVpcs,
 } from './network';

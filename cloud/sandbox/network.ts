@@ -1,4 +1,4 @@
-import type { DefaultSecurityGroup, EbsEncryptionSetting, NaclIngress, NetworkAcl, UnloggedVpc } from '../../domain/inventory';
+import type { DefaultSecurityGroup, EbsEncryptionSetting, NaclIngress, NetworkAcl, UnloggedVpc } from '../../domain/scans/inventory';
 
 // The sandbox account's VPCs and EC2 settings: one VPC per region in use, set up as the CIS benchmark asks (flow
 // logs on, SSH and RDP denied by the network ACL ahead of its allow-all, the default security group emptied,

@@ -1,5 +1,5 @@
-import { type Inventory, onlyParts } from '../../domain/inventory';
-import type { RoleTarget } from '../../domain/onboarding';
+import { type Inventory, onlyParts } from '../../domain/scans/inventory';
+import type { RoleTarget } from '../../domain/onboarding/role';
 import {
   type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, RoleUnavailableError,
 } from '../types';

@@ -3,7 +3,7 @@ import { lastEventReceivedAt, listEventPage, replaceEventKey } from '../../db/re
 import { lockAccount } from '../../db/repositories/accounts';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
 import { EVENT_ID } from '../../domain/events/normalize';
-import { EVENT_KEY_GRACE_HOURS } from '../../domain/limits';
+import { EVENT_KEY_GRACE_HOURS } from '../../domain/tenancy/limits';
 import { sha256 } from '../../security/crypto';
 import type { AppDeps, Caller } from '../deps';
 import { AppError } from '../errors';

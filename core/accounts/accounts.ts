@@ -3,11 +3,11 @@ import { isUniqueViolation } from '../../db/errors';
 import { expireEventKeys } from '../../db/repositories/account-events';
 import { findAccount, listAccountSummaries } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
-import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
-import { getPlan } from '../../domain/plans';
+import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
+import { getPlan } from '../../domain/tenancy/plans';
 import {
   accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
-} from '../../domain/limits';
+} from '../../domain/tenancy/limits';
 import { findTenant } from '../../db/repositories/tenants';
 import {
   accountWorkflowId, scanNowUpdate, verifyUpdate,
@@ -106,7 +106,7 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
 
 /**
  * A page of the tenant's accounts (GET /accounts), filtered, in the asked order, with the count of all that match:
- * from this process's cache when it holds that page (api/read-cache.ts forgets the tenant's pages as soon as
+ * from this process's cache when it holds that page (db/read-cache.ts forgets the tenant's pages as soon as
  * PostgreSQL announces a change to what they show), else in one statement.
  */
 export function listTenantAccounts({ db, readCache }: Pick<AppDeps, 'db' | 'readCache'>, caller: Caller, query: ListAccountsQuery) {

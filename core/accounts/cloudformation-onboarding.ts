@@ -1,7 +1,7 @@
-import { accountRoleTemplate, EXTERNAL_ID_PARAMETER, quickCreateUrl } from '../../domain/cloudformation';
-import { eventForwarderTemplate, FORWARDER_PARAMETERS, type ForwarderSetup } from '../../domain/events/forwarder-templates';
+import { accountRoleTemplate, EXTERNAL_ID_PARAMETER, quickCreateUrl } from '../../domain/onboarding/cloudformation';
+import { eventForwarderTemplate, FORWARDER_PARAMETERS, type ForwarderSetup } from '../../domain/onboarding/forwarder-templates';
 import { GLOBAL_EVENTS_REGION } from '../../domain/events/forwarding-rules';
-import type { RoleSetup } from '../../domain/onboarding';
+import type { RoleSetup } from '../../domain/onboarding/role';
 import type { AppDeps } from '../deps';
 
 /** The account role template's name in the template bucket (its key adds the version). */

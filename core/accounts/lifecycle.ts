@@ -8,14 +8,14 @@ import { failRunningScansOfAccount } from '../../db/repositories/scans';
 import { lockTenant } from '../../db/repositories/tenants';
 import type { AccountRow } from '../../db/tables/accounts';
 import { newId } from '../../domain/ids';
-import { accountRowLimit } from '../../domain/limits';
-import { getPlan } from '../../domain/plans';
+import { accountRowLimit } from '../../domain/tenancy/limits';
+import { getPlan } from '../../domain/tenancy/plans';
 import { accountWorkflowId, disconnectUpdate } from '../../workflows/contracts';
 import { type AccountWorkflow, WORKFLOW_TYPES } from '../temporal/workflow-types';
 import { accountWorkflowStart, COMMAND_DEADLINE_MS, UPDATE_DEADLINE_MS, withDeadline } from '../temporal/commands';
 
 // How an account's lifecycle starts and ends, for both ways an account is connected: by a user (POST /accounts) and by
-// an organization's sync (activities/organizations.ts). The plan's limits are counted the same way for both, under the
+// an organization's sync (core/organizations/sync.ts). The plan's limits are counted the same way for both, under the
 // tenant's row lock, and the workflow is started and taken back the same way (docs/architecture.md, "Writes and Temporal").
 
 /** The failure of a scan still running when its account was connected again (scans.failure_reason). */

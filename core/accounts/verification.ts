@@ -2,7 +2,7 @@ import type { CloudProvider } from '../../cloud/types';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import { activateAccount, loadRoleTarget, setAccountDisconnected } from '../../db/repositories/accounts';
-import { getPlan } from '../../domain/plans';
+import { getPlan } from '../../domain/tenancy/plans';
 
 export type VerifyResult =
   /** `planRevision` and `fairnessWeight` are absent in results recorded in histories before they existed. */

@@ -3,9 +3,9 @@ import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import { claimConfirmation, loadRecipientFacts, releaseConfirmation } from '../../db/repositories/alert-recipients';
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
-import { emailsPerTenantPerHour, TENANT_EMAIL_WINDOW_SECONDS } from '../../domain/limits';
-import { getPlan } from '../../domain/plans';
-import { CONFIRMATION_LINK_DAYS, type HeldRecipient, overHourlyLimit, planRecipients } from '../../domain/recipients';
+import { emailsPerTenantPerHour, TENANT_EMAIL_WINDOW_SECONDS } from '../../domain/tenancy/limits';
+import { getPlan } from '../../domain/tenancy/plans';
+import { CONFIRMATION_LINK_DAYS, type HeldRecipient, overHourlyLimit, planRecipients } from '../../domain/alerts/recipients';
 import { sha256 } from '../../security/crypto';
 import { alertEmail, type AlertLinks, type DeliveryContext, recipientConfirmationEmail, type UnsubscribeLinks } from '../../notify/alert-message';
 import type { Mailer } from '../../notify/mailer';
@@ -14,7 +14,7 @@ import { oneClickUnsubscribeUrl, recipientPageUrl, recipientToken } from '../../
 export interface EmailOutcome {
   /** Addresses the alert went to. */
   sent: number;
-  /** Addresses held back, and why (domain/recipients.ts). */
+  /** Addresses held back, and why (domain/alerts/recipients.ts). */
   held: HeldRecipient[];
 }
 

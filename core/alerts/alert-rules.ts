@@ -4,11 +4,11 @@ import {
 } from '../../db/repositories/alert-rules';
 import { lockTenant } from '../../db/repositories/tenants';
 import type { AlertRuleRow } from '../../db/tables/alerts';
-import { type ChannelConfig, isSlackWebhook } from '../../domain/channels';
+import { type ChannelConfig, isSlackWebhook } from '../../domain/alerts/channels';
 import { newId } from '../../domain/ids';
-import { hasRole } from '../../domain/roles';
+import { hasRole } from '../../domain/tenancy/roles';
 import { keepMaskedSecrets, maskChannel, openChannel, sealChannel } from '../../security/channel-secrets';
-import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
+import { ALERT_RULES_PER_TENANT } from '../../domain/tenancy/limits';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, type FieldProblem, notFound } from '../errors';
 import { type CreateAlertRuleInput, createAlertRuleInput, type PatchAlertRuleInput } from '../schemas/alerts';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import type { Attempt } from '../deps';
 import { giveUpDelivery, holdDelivery } from '../../db/repositories/alert-deliveries';
 import { findSlackToken } from '../../db/repositories/slack-installations';
-import { isSlackWebhook } from '../../domain/channels';
+import { isSlackWebhook } from '../../domain/alerts/channels';
 import { alertPagerDutyEvent, alertSlackMessage, type AlertLinks, type DeliveryContext } from '../../notify/alert-message';
 import type { Mailer } from '../../notify/mailer';
 import { DeliveryError } from '../../notify/outcome';

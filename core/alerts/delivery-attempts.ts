@@ -4,12 +4,12 @@ import {
 } from '../../db/repositories/alert-deliveries';
 import { countOpenSignals, signalsOpenedBy } from '../../db/repositories/signals';
 import { severityRank } from '../../domain/checks/types';
-import type { AttemptOutcome } from '../../domain/deliveries';
+import type { AttemptOutcome } from '../../domain/alerts/deliveries';
 import { newId } from '../../domain/ids';
-import type { HeldRecipient } from '../../domain/recipients';
+import type { HeldRecipient } from '../../domain/alerts/recipients';
 import type { DeliveryContext } from '../../notify/alert-message';
 
-// One delivery of an alert to one channel, an attempt at a time: claim, send (activities/alerts.ts), record.
+// One delivery of an alert to one channel, an attempt at a time: claim, send (core/alerts/deliver.ts), record.
 
 /** What the delivery's message says (undefined when the tenant has no such delivery). */
 export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Db; tenantId: string; deliveryId: string }): Promise<DeliveryContext | undefined> {

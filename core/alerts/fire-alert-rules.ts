@@ -12,11 +12,11 @@ import { listEventSignalsResolvedBy, listOpenSignalsWithAcceptance, type OpenSig
 import type { AlertRuleStateRow } from '../../db/tables/alerts';
 import {
   type AlertSource, carryEventAlerts, eventConfirmations, evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding,
-} from '../../domain/alerts';
+} from '../../domain/alerts/rules';
 import { isEventSignal } from '../../domain/events/catalog';
-import { asOpenSignals, scoreOf } from '../../domain/signal-lifecycle';
+import { asOpenSignals, scoreOf } from '../../domain/signals/lifecycle';
 import { newId } from '../../domain/ids';
-import type { DeliveryKind } from '../../domain/deliveries';
+import type { DeliveryKind } from '../../domain/alerts/deliveries';
 
 export interface ScheduledDelivery {
   deliveryId: string;
@@ -32,7 +32,7 @@ interface Firing {
   now: Date;
   /** Alert events inserted so far, counted in the metrics once the transaction commits. */
   fired: number;
-  /** The scan's findings that confirm an event's signal, by its fingerprint (domain/alerts.ts `eventConfirmations`). */
+  /** The scan's findings that confirm an event's signal, by its fingerprint (domain/alerts/rules.ts `eventConfirmations`). */
   confirmations: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -43,7 +43,7 @@ const sourceColumns = (source: AlertSource) => (source.kind === 'scan'
 
 /**
  * Evaluates every enabled rule of the tenant against a finished scan of one account, or against a batch of its events
- * that opened signals (domain/alerts.ts decides), in one transaction: records alert events, their deliveries (one per
+ * that opened signals (domain/alerts/rules.ts decides), in one transaction: records alert events, their deliveries (one per
  * channel, addressed as the rule says now) and the rules' memory. Idempotent per scan or batch: a retry after a commit
  * changes nothing and returns the same deliveries. With a logger, says how many deliveries it scheduled.
  */

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
-import { COST_EXPLORER_USD_PER_REQUEST, costExplorerRequestsPerMonth, PLANS } from '../../domain/plans';
+import { COST_EXPLORER_USD_PER_REQUEST, costExplorerRequestsPerMonth, PLANS } from '../../domain/tenancy/plans';
 import {
   findTenantBilling, listSubscriptions, lockTenantCheckout, rememberCheckoutSession, storeStripeCustomer, type TenantBilling,
 } from '../../db/repositories/billing';
@@ -14,7 +14,7 @@ import { ENDED_SUBSCRIPTION_STATUSES } from './stripe-events';
 const clients = new WeakMap<Config['stripe'], Stripe>();
 
 /** The public plan catalogue (`GET /billing/plans`). The internal manual-scan quota is not part of the contract. */
-/** The catalogue, with what each plan's scans cost the customer in AWS Cost Explorer requests (see domain/plans.ts). */
+/** The catalogue, with what each plan's scans cost the customer in AWS Cost Explorer requests (see domain/tenancy/plans.ts). */
 export function listPlans(config: Readonly<Config>) {
   return {
     plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) => {

@@ -9,8 +9,8 @@ import {
   listSubscriptions, lockTenantBilling, recordStripeEvent, storeStripeCustomer, type SubscriptionRow,
   tenantExists, updateTenantBilling,
 } from '../../db/repositories/billing';
-import { getPlan, isPlanId, type PlanId } from '../../domain/plans';
-import type { TenantStatus } from '../../domain/tenants';
+import { getPlan, isPlanId, type PlanId } from '../../domain/tenancy/plans';
+import type { TenantStatus } from '../../domain/tenancy/tenants';
 import { planChangedSignal } from '../../workflows/contracts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';

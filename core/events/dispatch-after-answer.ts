@@ -1,7 +1,7 @@
 import { type BatchAccount, dispatchEventBatches } from './dispatch-batches';
 import type { AppDeps } from '../deps';
 
-// Acts on an account's event batches once their requests are answered (activities/event-dispatch.ts), one run per
+// Acts on an account's event batches once their requests are answered (core/events/dispatch-batches.ts), one run per
 // account at a time in this process: a request that comes while the account's run is going asks for one more run
 // after it. A burst of events is then a few runs (each firing the alerts of every batch it finds and telling the
 // account workflow once), and no two runs of an account redo each other's batches. A run that fails leaves the

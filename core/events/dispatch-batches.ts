@@ -3,7 +3,7 @@ import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import { listAccountsWithBatchesLeft, listUndispatchedBatches, markBatchesDispatched } from '../../db/repositories/account-events';
-import type { AccountStatus } from '../../domain/accounts';
+import type { AccountStatus } from '../../domain/accounts/status';
 import type { ServiceGroup } from '../../domain/events/types';
 import { deliveryWorkflowId, eventsReceivedSignal } from '../../workflows/contracts';
 import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
@@ -11,7 +11,7 @@ import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal/commands';
 import { type AlertDeliveryWorkflow, WORKFLOW_TYPES } from '../temporal/workflow-types';
 import { fireAlertRules } from '../alerts/fire-alert-rules';
 
-// What is left to do once a batch of an account's events is stored (api/services/event-ingestion.ts): fire the
+// What is left to do once a batch of an account's events is stored (core/events/ingestion.ts): fire the
 // tenant's alert rules on the signals it opened, start their deliveries, and tell the account workflow which service
 // groups to rescan. The ingesting API process does it right after answering the request; the event-dispatch
 // schedule (worker/schedules.ts) does it for every batch left over (an API process that stopped, Temporal out of

@@ -13,7 +13,7 @@ import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, DetectionDescription, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
 import { awsEventsReceived, eventSignalsOpened } from '../../observability/metrics';
-import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/limits';
+import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
 import { sha256 } from '../../security/crypto';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -25,7 +25,7 @@ import { rescoreAccount } from '../signals/rescore';
 // account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
 // events, the signals their detections open, the batch that records what is left to do) and answered; then the alert
 // rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
-// (api/services/event-dispatcher.ts).
+// (core/events/dispatch-after-answer.ts).
 
 type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
 

@@ -5,8 +5,8 @@ import { EVENT_INDICATORS, type Indicator, indicatorKind, SCAN_INDICATORS } from
 import { eventDetection } from '../../domain/events/catalog';
 
 // The evidence of the compound "probable compromise" detection (domain/events/compound.ts), read for both ways it
-// can complete: an event bringing an indicator (api/services/event-ingestion.ts) and a scan opening one
-// (activities/save-scan.ts).
+// can complete: an event bringing an indicator (core/events/ingestion.ts) and a scan opening one
+// (core/scans/save-scan.ts).
 
 const DAY_MS = 86_400_000;
 /** Indicator events read; far more than a compromise needs, few enough for a burst of them to cost little. */

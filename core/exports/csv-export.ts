@@ -1,6 +1,6 @@
 import { signalPages } from '../../exports/signal-pages';
 import { findTenant } from '../../db/repositories/tenants';
-import { getPlan } from '../../domain/plans';
+import { getPlan } from '../../domain/tenancy/plans';
 import { csvTable } from '../../exports/csv';
 import { SIGNAL_COLUMNS, signalCsvRecord, signalRecord } from '../../exports/records';
 import type { AppDeps, Caller } from '../deps';

@@ -11,7 +11,7 @@ import {
 import { accountAuditEvents } from '../../db/repositories/audit-log';
 import { fullScoreHistory } from '../../db/repositories/score-history';
 import { openSignals } from '../../db/repositories/signals';
-import { recoveryChecklist } from '../../domain/recovery';
+import { recoveryChecklist } from '../../domain/signals/recovery';
 import { packageFilename, writeExportPackage } from '../../exports/package';
 import { accountRecord } from '../../exports/records';
 import { signalPages } from '../../exports/signal-pages';

@@ -5,7 +5,7 @@ import {
 import { newId } from '../../domain/ids';
 import {
   accountLimitKey, PANIC_EXPORT_WINDOW_SECONDS, PANIC_EXPORTS_PER_ACCOUNT, PANIC_EXPORTS_PER_TENANT,
-} from '../../domain/limits';
+} from '../../domain/tenancy/limits';
 import { packageFilename } from '../../exports/package';
 import { checkDownloadLink } from '../../exports/storage';
 import { exportWorkflowId, type ExportWorkflowResult } from '../../workflows/contracts';

@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids';
 import {
   LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS,
   SIGNUP_WINDOW_SECONDS,
-} from '../../domain/limits';
+} from '../../domain/tenancy/limits';
 import { isUniqueViolation } from '../../db/errors';
 import {
   findRefreshToken, revokeAllRefreshTokens, revokeRefreshToken,

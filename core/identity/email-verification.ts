@@ -1,5 +1,5 @@
 import { findUser, markEmailVerified } from '../../db/repositories/users';
-import { EMAIL_VERIFICATION_RESENDS_PER_HOUR, EMAIL_VERIFICATION_TTL_HOURS } from '../../domain/limits';
+import { EMAIL_VERIFICATION_RESENDS_PER_HOUR, EMAIL_VERIFICATION_TTL_HOURS } from '../../domain/tenancy/limits';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
@@ -9,7 +9,7 @@ import { takeHits } from '../rate-limits';
 import { consumeLink, mailUserLink, type UserLinkKind } from './user-links';
 
 // Proof that a user reads the mailbox of their address. Until a tenant's owner has it, the tenant mails nobody
-// but the owner: alert e-mails to others are held (domain/recipients.ts) and invitations wait.
+// but the owner: alert e-mails to others are held (domain/alerts/recipients.ts) and invitations wait.
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>;
 

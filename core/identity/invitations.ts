@@ -9,7 +9,7 @@ import { newId } from '../../domain/ids';
 import {
   INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS, INVITATION_EMAIL_TENANT_WINDOW_SECONDS, INVITATION_EMAILS_PER_ADDRESS,
   INVITATION_EMAILS_PER_TENANT, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS,
-} from '../../domain/limits';
+} from '../../domain/tenancy/limits';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';

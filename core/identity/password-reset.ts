@@ -2,7 +2,7 @@ import { revokeAllRefreshTokens } from '../../db/repositories/refresh-tokens';
 import { findUserByEmail, setUserPassword } from '../../db/repositories/users';
 import {
   PASSWORD_RESETS_PER_ADDRESS, PASSWORD_RESETS_PER_CLIENT, PASSWORD_RESET_TTL_MINUTES, PASSWORD_RESET_WINDOW_SECONDS,
-} from '../../domain/limits';
+} from '../../domain/tenancy/limits';
 import { sha256 } from '../../security/crypto';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps } from '../deps';

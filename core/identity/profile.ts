@@ -8,7 +8,7 @@ type Deps = Pick<AppDeps, 'db' | 'readCache'>;
 
 /**
  * The caller and their tenant: from this process's cache when it holds both (authentication has just kept the
- * caller; api/read-cache.ts forgets either as soon as PostgreSQL announces a change to it), else in one query.
+ * caller; db/read-cache.ts forgets either as soon as PostgreSQL announces a change to it), else in one query.
  */
 export async function getProfile({ db, readCache }: Deps, caller: Caller) {
   const cachedUser = readCache?.get(caller.tenantId, caller.userId);

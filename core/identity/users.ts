@@ -2,7 +2,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { ownerVerified } from '../../db/repositories/invitations';
 import { deleteUser, findUser, insertUser, listUsers, updateUserRole } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
-import type { AssignableRole } from '../../domain/roles';
+import type { AssignableRole } from '../../domain/tenancy/roles';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
 import type { InviteUserInput } from '../schemas/users';
@@ -26,7 +26,7 @@ export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
  * Creates the user (without a password) and its invitation in one transaction, then mails the link. A
  * failed e-mail does not undo the invitation: the answer says so and the link can be sent again. While the
  * tenant's owner has not verified their address, no link is made and nothing is mailed: the invitation waits
- * and is sent when they verify (api/services/email-verification.ts).
+ * and is sent when they verify (core/identity/email-verification.ts).
  */
 export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUserInput) {
   const { db, log } = deps;

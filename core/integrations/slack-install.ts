@@ -7,7 +7,7 @@ import {
 } from '../../db/repositories/slack-installations';
 import { findUser } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
-import { hasRole } from '../../domain/roles';
+import { hasRole } from '../../domain/tenancy/roles';
 import { encryptSecret } from '../../security/crypto';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../deps';

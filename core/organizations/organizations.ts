@@ -7,10 +7,10 @@ import {
 } from '../../db/repositories/organizations';
 import type { OrganizationRow } from '../../db/tables/organizations';
 import { newId } from '../../domain/ids';
-import { accountLimitKey, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS } from '../../domain/limits';
-import { ROLE_NAME } from '../../domain/onboarding';
-import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/organization-onboarding';
-import type { MemberState } from '../../domain/organizations';
+import { accountLimitKey, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS } from '../../domain/tenancy/limits';
+import { ROLE_NAME } from '../../domain/onboarding/role';
+import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/onboarding/organization';
+import type { MemberState } from '../../domain/accounts/organizations';
 import {
   disconnectOrganizationUpdate, organizationWorkflowId, syncOrganizationUpdate, verifyOrganizationUpdate,
 } from '../../workflows/contracts';
@@ -27,8 +27,8 @@ import { audit } from '../audit-log';
 import { takeHits } from '../rate-limits';
 
 // AWS Organizations: connect (a PENDING row and its entity workflow), verify and disconnect through that workflow, as
-// accounts are (api/services/accounts.ts); the workflow's syncs connect and disconnect the member accounts
-// (activities/organizations.ts). docs/decisions.md, "Organizations".
+// accounts are (core/accounts/accounts.ts); the workflow's syncs connect and disconnect the member accounts
+// (core/organizations/sync.ts). docs/decisions.md, "Organizations".
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -11,8 +11,8 @@ import {
 } from '../../db/repositories/organizations';
 import type { AccountRow } from '../../db/tables/accounts';
 import type { OrganizationAccountRow, OrganizationRow } from '../../db/tables/organizations';
-import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
-import { isGone, type MemberAwsStatus, type MemberState, mergeTags, sameTags } from '../../domain/organizations';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
+import { isGone, type MemberAwsStatus, type MemberState, mergeTags, sameTags } from '../../domain/accounts/organizations';
 import { endLifecycle, isAbandonedConnect, type NewLifecycle, reserveAccount, startLifecycle } from '../accounts/lifecycle';
 import { updateFailureType, VERIFY_DEADLINE_MS, withDeadline } from '../temporal/commands';
 import {
@@ -21,7 +21,7 @@ import {
 } from '../../workflows/contracts';
 
 // The organization workflow's activities. A sync reads the organization, then settles each member account through the
-// same lifecycle a user's connect and disconnect use (api/services/account-lifecycle.ts): the plan's limits counted
+// same lifecycle a user's connect and disconnect use (core/accounts/lifecycle.ts): the plan's limits counted
 // under the tenant's lock, the account's own workflow started, verified and disconnected. Every step is idempotent:
 // a retried sync finds what the last attempt did and goes on from there.
 

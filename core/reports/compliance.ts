@@ -7,7 +7,7 @@ import { CATALOG } from '../../domain/checks/catalog';
 import { checksByControl, type ComplianceResult, evaluateFramework, type OpenFinding } from '../../domain/compliance/evaluate';
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework, FrameworkId } from '../../domain/compliance/types';
-import { acceptanceInForce } from '../../domain/signal-lifecycle';
+import { acceptanceInForce } from '../../domain/signals/lifecycle';
 import type { AppDeps, Caller } from '../deps';
 import { requireAccount } from '../accounts/require-account';
 

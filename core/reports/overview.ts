@@ -1,6 +1,6 @@
 import { accountFigures, openSignalCounts, scoreTrend, signalChanges } from '../../db/repositories/overview';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
-import { SRS_BAND_FLOORS } from '../../domain/srs-bands';
+import { SRS_BAND_FLOORS } from '../../domain/scoring/srs-bands';
 import type { AppDeps, Caller } from '../deps';
 
 // The portfolio overview (GET /overview). The accounts it looks at are those the tenant monitors (not disconnected:

@@ -8,7 +8,7 @@ import {
 import {
   AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS, RATE_LIMIT_WINDOW_RETENTION_SECONDS, RESOLVED_SIGNAL_RETENTION_DAYS, RETENTION_BATCH,
   SCAN_RETENTION_DAYS, SCORE_HISTORY_RETENTION_DAYS, EVENT_BATCH_RETENTION_DAYS, EVENT_RETENTION_DAYS,
-} from '../../domain/retention';
+} from '../../domain/records/retention';
 
 export interface PruneCounts {
   auditEvents: number;
@@ -25,7 +25,7 @@ export interface PruneCounts {
 export function retentionUseCases({ db, log }: { db: Db; log: Logger }) {
   return {
     /**
-     * Deletes what is past its retention (domain/retention.ts), history tables in batches with a heartbeat after
+     * Deletes what is past its retention (domain/records/retention.ts), history tables in batches with a heartbeat after
      * each. Deliveries, signals and score points go before scans, so deleting a scan finds little left to cascade to.
      */
     async pruneExpiredRecords(attempt: Attempt): Promise<PruneCounts> {

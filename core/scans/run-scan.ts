@@ -9,9 +9,9 @@ import { failRunningScan, findScanState, insertRunningScan } from '../../db/repo
 import { type Evaluation, evaluateInventory, evaluateTargeted, roleUnavailableEvaluation } from '../../domain/checks/evaluate';
 import { inventoryRegionsInUse } from '../../domain/checks/threat';
 import { partsOfGroups } from '../../domain/events/types';
-import { COST_EXPLORER_PARTS, type Inventory, type PartName } from '../../domain/inventory';
-import type { RoleTarget } from '../../domain/onboarding';
-import type { ReadOutcome } from '../../domain/scan-progress';
+import { COST_EXPLORER_PARTS, type Inventory, type PartName } from '../../domain/scans/inventory';
+import type { RoleTarget } from '../../domain/onboarding/role';
+import type { ReadOutcome } from '../../domain/scans/scan-progress';
 import { type RunScanInput, type RunScanResult, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../../workflows/contracts';
 import { fireAlertRules } from '../alerts/fire-alert-rules';
 import { saveScanResult } from './save-scan';

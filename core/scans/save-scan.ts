@@ -10,7 +10,7 @@ import { type Evaluation, isScoreComplete } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { newId } from '../../domain/ids';
-import { asOpenSignals, scoreOf, signalChanges } from '../../domain/signal-lifecycle';
+import { asOpenSignals, scoreOf, signalChanges } from '../../domain/signals/lifecycle';
 import { indicatorsOfLastDay } from '../events/probable-compromise';
 
 export interface ScanResult {
@@ -71,7 +71,7 @@ async function openProbableCompromise({ db, tenantId, accountId, scanId, at }: {
 }
 
 /**
- * Applies one scan to the account in one transaction: its signals (domain/signal-lifecycle.ts), its check
+ * Applies one scan to the account in one transaction: its signals (domain/signals/lifecycle.ts), its check
  * outcomes and coverage, and, when it read enough of the account, its score and the day's score-history point.
  * Keyed by the scan id: saving the same scan twice changes nothing the second time.
  */

@@ -1,5 +1,5 @@
 import type { Evaluation } from '../../domain/checks/evaluate';
-import { OUTSIDE_TARGETED_SCAN } from '../../domain/inventory';
+import { OUTSIDE_TARGETED_SCAN } from '../../domain/scans/inventory';
 import { checksNotEvaluated, scanDuration, scansCompleted, scansStarted } from '../../observability/metrics';
 import type { ScanTrigger } from '../../workflows/contracts';
 

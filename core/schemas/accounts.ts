@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_STATUSES } from '../../domain/accounts';
+import { ACCOUNT_STATUSES } from '../../domain/accounts/status';
 import { timestamp } from './common';
 import { connectEventForwarding } from './events';
 

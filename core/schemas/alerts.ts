@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCENARIOS } from '../../domain/checks/types';
-import { CHANNEL_TYPE_ALIASES, CHANNEL_TYPES, type ChannelConfig } from '../../domain/channels';
+import { CHANNEL_TYPE_ALIASES, CHANNEL_TYPES, type ChannelConfig } from '../../domain/alerts/channels';
 import { isMaskedSecret } from '../../security/channel-secrets';
 import { accountIdOutput, srs } from './accounts';
 import { displayName, email, pageLimit, timestamp } from './common';

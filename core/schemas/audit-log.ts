@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS } from '../../domain/audit';
+import { AUDIT_ACTIONS } from '../../domain/tenancy/audit';
 import { pageLimit } from './common';
 
 

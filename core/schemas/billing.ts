@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_IDS } from '../../domain/plans';
+import { PLAN_IDS } from '../../domain/tenancy/plans';
 
 export const plan = z.object({
   id: z.enum(PLAN_IDS),

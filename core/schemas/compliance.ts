@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_STATUSES } from '../../domain/accounts';
+import { ACCOUNT_STATUSES } from '../../domain/accounts/status';
 import { CONTROL_STATUSES, FRAMEWORK_IDS } from '../../domain/compliance/types';
 import { accountIdOutput } from './accounts';
 import { timestamp } from './common';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { PLAN_IDS } from '../../domain/plans';
-import { ROLES } from '../../domain/roles';
-import { TENANT_STATUSES } from '../../domain/tenants';
+import { PLAN_IDS } from '../../domain/tenancy/plans';
+import { ROLES } from '../../domain/tenancy/roles';
+import { TENANT_STATUSES } from '../../domain/tenancy/tenants';
 import { displayName, timestamp } from './common';
 
 export const user = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ACCOUNT_STATUSES } from '../../domain/accounts';
-import { MEMBER_AWS_STATUSES, MEMBER_STATES, ORGANIZATION_STATUSES } from '../../domain/organizations';
+import { ACCOUNT_STATUSES } from '../../domain/accounts/status';
+import { MEMBER_AWS_STATUSES, MEMBER_STATES, ORGANIZATION_STATUSES } from '../../domain/accounts/organizations';
 import { accountIdOutput, awsAccountId, srs, tag } from './accounts';
 import { timestamp } from './common';
 

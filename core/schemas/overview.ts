@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ACCOUNT_STATUSES } from '../../domain/accounts';
+import { ACCOUNT_STATUSES } from '../../domain/accounts/status';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
-import { SRS_BAND_FLOORS, SRS_BANDS } from '../../domain/srs-bands';
+import { SRS_BAND_FLOORS, SRS_BANDS } from '../../domain/scoring/srs-bands';
 import { accountIdOutput, coverage, srs } from './accounts';
 import { timestamp } from './common';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
-import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/retention';
+import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/records/retention';
 import { accountIdOutput, awsAccountId, srs, tag } from './accounts';
 import { pageLimit, timestamp } from './common';
 
@@ -66,7 +66,7 @@ export const accountSignal = signal.extend({
 });
 export const searchSignalsOutput = z.object({ signals: z.array(accountSignal), count: z.number().int(), next_token: z.string().nullable() });
 
-/** The score history kept (domain/retention.ts) is what can be asked for. */
+/** The score history kept (domain/records/retention.ts) is what can be asked for. */
 export const MAX_HISTORY_DAYS = SCORE_HISTORY_RETENTION_DAYS;
 export const scoreHistoryQuery = z.strictObject({
   days: z.coerce.number().int('must be an integer').min(1, `must be 1-${MAX_HISTORY_DAYS}`).max(MAX_HISTORY_DAYS, `must be 1-${MAX_HISTORY_DAYS}`).default(30),

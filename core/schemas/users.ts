@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSIGNABLE_ROLES } from '../../domain/roles';
+import { ASSIGNABLE_ROLES } from '../../domain/tenancy/roles';
 import { signupInput } from './auth';
 import { displayName, email, timestamp } from './common';
 import { user } from './me';

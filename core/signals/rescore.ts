@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { setAccountScore } from '../../db/repositories/accounts';
 import { listOpenSignalsWithAcceptance } from '../../db/repositories/signals';
-import { asOpenSignals, scoreOf } from '../../domain/signal-lifecycle';
+import { asOpenSignals, scoreOf } from '../../domain/signals/lifecycle';
 
 /**
  * Sets the account's score from its open signals as they are at `at`, outside a scan: signals opened by events and

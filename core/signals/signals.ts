@@ -4,8 +4,8 @@ import {
   findSignal, insertAcceptance, listSignalPage, listTenantSignalPage, openSignals, revokeAcceptance, type SignalJson, type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
-import { recoveryChecklist } from '../../domain/recovery';
-import { acceptanceInForce } from '../../domain/signal-lifecycle';
+import { recoveryChecklist } from '../../domain/signals/recovery';
+import { acceptanceInForce } from '../../domain/signals/lifecycle';
 import type { AppDeps, Caller } from '../deps';
 import { afterCursor, keysetPage } from '../pagination/cursor';
 import { AppError, notFound } from '../errors';
@@ -55,7 +55,7 @@ function pageFilter(query: ListSignalsQuery) {
 }
 
 /**
- * A page of an account's signals: from this process's cache when it holds that page (api/read-cache.ts forgets the
+ * A page of an account's signals: from this process's cache when it holds that page (db/read-cache.ts forgets the
  * tenant's pages as soon as PostgreSQL announces a signal or acceptance written, and a page showing an acceptance when
  * the acceptance expires), else in one query.
  */

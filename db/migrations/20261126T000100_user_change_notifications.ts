@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Every change to a user row (role, removal, sessions ended by a password reset, address) is announced on the
 // `sentinel_user_changed` channel with `<tenant_id>:<user_id>`, after the change commits. Each API process
-// listens and forgets its cached copy of that caller (api/read-cache.ts), so a removed user or a changed role
+// listens and forgets its cached copy of that caller (db/read-cache.ts), so a removed user or a changed role
 // takes effect on every process at once. A trigger rather than the code that writes: no write path can forget.
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // A change to what GET /me shows of a tenant (its name, plan or status), or its deletion, is announced on the
 // `sentinel_tenant_changed` channel with the tenant's id, after the change commits, as user changes are
 // (20261126T000100_user_change_notifications.ts): each API process forgets its cached copy of that tenant
-// (api/read-cache.ts). Writes that change nothing shown (a checkout session noted, `updated_at`) announce nothing.
+// (db/read-cache.ts). Writes that change nothing shown (a checkout session noted, `updated_at`) announce nothing.
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`

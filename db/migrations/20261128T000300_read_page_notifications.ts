@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The API processes keep pages of GET /accounts and of an account's signals (api/read-cache.ts) until the database
+// The API processes keep pages of GET /accounts and of an account's signals (db/read-cache.ts) until the database
 // announces a change to what they show, after the change commits, with the tenant's id: on `sentinel_accounts_changed`
 // an account connected or deleted, or a change to what the list shows, filters or sorts on (db/repositories/accounts.ts,
 // listAccountSummaries); on `sentinel_signals_changed` a signal written (db/repositories/signals.ts, signalJsonPairs)

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { RoleTarget } from '../../domain/onboarding';
-import type { PlanId } from '../../domain/plans';
+import type { RoleTarget } from '../../domain/onboarding/role';
+import type { PlanId } from '../../domain/tenancy/plans';
 import type { Database } from '../database';
 import { isoTimestamp } from '../json-sql';
 import type { AccountRow } from '../tables/accounts';
@@ -49,7 +49,7 @@ export async function listAccounts({ db, tenantId }: { db: Conn; tenantId: strin
   return db.selectFrom('accounts').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
 }
 
-/** An account as GET /accounts shows it (api/schemas/accounts.ts `accountSummary`). */
+/** An account as GET /accounts shows it (core/schemas/accounts.ts `accountSummary`). */
 export interface AccountSummaryJson {
   aws_account_id: string;
   cloud_account_id: string;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { AlertSource } from '../../domain/alerts';
-import type { ChannelType } from '../../domain/channels';
-import type { AttemptOutcome, DeliveryStatus } from '../../domain/deliveries';
-import type { HeldRecipient } from '../../domain/recipients';
+import type { AlertSource } from '../../domain/alerts/rules';
+import type { ChannelType } from '../../domain/alerts/channels';
+import type { AttemptOutcome, DeliveryStatus } from '../../domain/alerts/deliveries';
+import type { HeldRecipient } from '../../domain/alerts/recipients';
 import type { Database } from '../database';
 import type { NewAlertDelivery, NewDeliveryAttempt } from '../tables/alerts';
 
@@ -81,7 +81,7 @@ export async function settleDelivery({ db, deliveryId, claimedAt, outcome, error
 }
 
 /**
- * Settles an e-mail delivery that sent nothing: every address was held back (domain/recipients.ts). Like
+ * Settles an e-mail delivery that sent nothing: every address was held back (domain/alerts/recipients.ts). Like
  * settleDelivery, only while the attempt still holds the claim.
  */
 export async function holdDelivery({ db, deliveryId, claimedAt, held }: {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
-import type { AlertSource } from '../../domain/alerts';
+import type { AlertSource } from '../../domain/alerts/rules';
 import type { NewAlertEvent } from '../tables/alerts';
 
 type Conn = Kysely<Database>;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { RecipientFacts, RecipientState } from '../../domain/recipients';
+import type { RecipientFacts, RecipientState } from '../../domain/alerts/recipients';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
@@ -7,7 +7,7 @@ type Conn = Kysely<Database>;
 /** Whether the address's last confirmation e-mail is younger than `days` (its link still works). */
 const askedWithin = (days: number) => sql<boolean>`coalesce(confirmation_sent_at > now() - make_interval(days => ${days}), false)`;
 
-/** What decides who of `addresses` an alert e-mail of the tenant may go to (domain/recipients.ts). */
+/** What decides who of `addresses` an alert e-mail of the tenant may go to (domain/alerts/recipients.ts). */
 export async function loadRecipientFacts({ db, tenantId, addresses, linkDays }: {
   db: Conn; tenantId: string; addresses: string[]; linkDays: number;
 }): Promise<RecipientFacts> {

@@ -4,7 +4,7 @@ import type { AlertRuleStateRow, NewAlertRuleState } from '../tables/alerts';
 
 type Conn = Kysely<Database>;
 
-// What each alert rule remembers per account between scans (domain/alerts.ts RuleMemory).
+// What each alert rule remembers per account between scans (domain/alerts/rules.ts RuleMemory).
 
 export async function listRuleStates({ db, accountId, ruleIds }: {
   db: Conn; accountId: string; ruleIds: readonly string[];

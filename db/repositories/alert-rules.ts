@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { ChannelConfig } from '../../domain/channels';
+import type { ChannelConfig } from '../../domain/alerts/channels';
 import type { Scenario } from '../../domain/checks/types';
 import type { Database } from '../database';
 import type { AlertRuleRow } from '../tables/alerts';

@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { AuditAction } from '../../domain/audit';
+import type { AuditAction } from '../../domain/tenancy/audit';
 import type { Database } from '../database';
 import type { AuditEventsTable } from '../tables/audit';
 

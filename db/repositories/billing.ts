@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { PlanId } from '../../domain/plans';
-import type { TenantStatus } from '../../domain/tenants';
+import type { PlanId } from '../../domain/tenancy/plans';
+import type { TenantStatus } from '../../domain/tenancy/tenants';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;

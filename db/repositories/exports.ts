@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { AcceptanceSource } from '../../domain/exports';
+import type { AcceptanceSource } from '../../domain/records/exports';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;

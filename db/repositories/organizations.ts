@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MemberAwsStatus, MemberState } from '../../domain/organizations';
+import type { MemberAwsStatus, MemberState } from '../../domain/accounts/organizations';
 import type { Database } from '../database';
 import type { AccountRow } from '../tables/accounts';
 import type { OrganizationAccountRow, OrganizationRow } from '../tables/organizations';

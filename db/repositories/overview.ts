@@ -1,12 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import type { AccountStatus } from '../../domain/accounts';
+import type { AccountStatus } from '../../domain/accounts/status';
 import type { Scenario, Severity } from '../../domain/checks/types';
-import type { SrsBand } from '../../domain/srs-bands';
+import type { SrsBand } from '../../domain/scoring/srs-bands';
 import type { Database } from '../database';
 import { isoTimestamp } from '../json-sql';
 
 // The portfolio overview (GET /overview): a few aggregate statements over one tenant, each building its part of the
-// answer as JSON. What counts is the use case's to say (api/services/overview.ts): the accounts monitored are those
+// answer as JSON. What counts is the use case's to say (core/reports/overview.ts): the accounts monitored are those
 // not disconnected, and an open signal counts unless its risk is accepted at `now`.
 
 type Conn = Kysely<Database>;
@@ -16,7 +16,7 @@ const ISO = (column: string) => isoTimestamp(sql.ref(column));
 /** An account as the overview's lists name it. */
 const ACCOUNT_NAME = sql`'aws_account_id', a.aws_account_id, 'cloud_account_id', a.aws_account_id, 'display_name', a.display_name`;
 
-/** A signal's acceptance in force at `now` (domain/signal-lifecycle.ts: until revoked or past its expiry). */
+/** A signal's acceptance in force at `now` (domain/signals/lifecycle.ts: until revoked or past its expiry). */
 function inForce(now: Date) {
   return sql`sa.revoked_at is null and (sa.expires_at is null or sa.expires_at > ${now})`;
 }

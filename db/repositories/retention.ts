@@ -3,7 +3,7 @@ import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
 
-// Deleting what has outlived its retention (domain/retention.ts). History tables are deleted in batches of
+// Deleting what has outlived its retention (domain/records/retention.ts). History tables are deleted in batches of
 // `batch` rows, one statement each, so no statement holds its locks for long; each function answers how many
 // rows it deleted, and `onBatch` lets the caller heartbeat between batches.
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Collected, CostExplorerPart } from '../../domain/inventory';
-import type { Checkpoint, ReadOutcome } from '../../domain/scan-progress';
+import type { Collected, CostExplorerPart } from '../../domain/scans/inventory';
+import type { Checkpoint, ReadOutcome } from '../../domain/scans/scan-progress';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CheckOutcome } from '../../domain/checks/evaluate';
-import type { ScanStatus, ScanTrigger } from '../../domain/accounts';
+import type { ScanStatus, ScanTrigger } from '../../domain/accounts/status';
 import type { Database } from '../database';
 
 type Conn = Kysely<Database>;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { AlertSource } from '../../domain/alerts';
+import type { AlertSource } from '../../domain/alerts/rules';
 import type { Scenario, Severity } from '../../domain/checks/types';
 import type { Database } from '../database';
 import { isoTimestamp } from '../json-sql';
@@ -43,7 +43,7 @@ function signalsWithCurrentAcceptance(db: Conn) {
       .on('signal_acceptances.revoked_at', 'is', null));
 }
 
-/** A signal as the signals endpoints show it (api/schemas/signals.ts `signal`). */
+/** A signal as the signals endpoints show it (core/schemas/signals.ts `signal`). */
 export interface SignalJson {
   signal_id: string;
   scenario: Scenario;
@@ -69,7 +69,7 @@ const ISO = (column: string) => isoTimestamp(sql.ref(column));
 
 /**
  * The pairs of json_build_object that write a signal as the signals endpoints show it; an acceptance shows while in
- * force at `now`, as domain/signal-lifecycle.ts `acceptanceInForce` decides.
+ * force at `now`, as domain/signals/lifecycle.ts `acceptanceInForce` decides.
  */
 function signalJsonPairs(now: Date) {
   const inForce = sql`signal_acceptances.accepted_at is not null

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { AssignableRole } from '../../domain/roles';
+import type { AssignableRole } from '../../domain/tenancy/roles';
 import type { Database } from '../database';
 import type { NewUser, UserRow } from '../tables/identity';
 

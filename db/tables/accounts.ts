@@ -1,9 +1,9 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { AccountStatus, ScanStatus, ScanTrigger } from '../../domain/accounts';
+import type { AccountStatus, ScanStatus, ScanTrigger } from '../../domain/accounts/status';
 import type { CheckOutcome } from '../../domain/checks/evaluate';
 import type { Scenario, Severity } from '../../domain/checks/types';
-import type { CostExplorerPart } from '../../domain/inventory';
-import type { Checkpoint } from '../../domain/scan-progress';
+import type { CostExplorerPart } from '../../domain/scans/inventory';
+import type { Checkpoint } from '../../domain/scans/scan-progress';
 import type { CreatedAt, Timestamp } from './identity';
 
 /** A jsonb column: read as parsed JSON, written as a JSON string (pg would write an array as a Postgres array). */

@@ -1,8 +1,8 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { ChannelConfig, ChannelType } from '../../domain/channels';
+import type { ChannelConfig, ChannelType } from '../../domain/alerts/channels';
 import type { Scenario } from '../../domain/checks/types';
-import type { AttemptOutcome, DeliveryKind, DeliveryStatus } from '../../domain/deliveries';
-import type { HeldRecipient } from '../../domain/recipients';
+import type { AttemptOutcome, DeliveryKind, DeliveryStatus } from '../../domain/alerts/deliveries';
+import type { HeldRecipient } from '../../domain/alerts/recipients';
 import type { Json } from './accounts';
 import type { CreatedAt, Timestamp } from './identity';
 

@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { AuditAction } from '../../domain/audit';
+import type { AuditAction } from '../../domain/tenancy/audit';
 import type { CreatedAt } from './identity';
 
 export interface AuditEventsTable {

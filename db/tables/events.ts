@@ -37,7 +37,7 @@ export interface EventBatchesTable {
   groups: string[];
   signals_opened: number;
   received_at: Timestamp;
-  /** When the batch was acted on (its alerts and rescan: activities/event-dispatch.ts); null until then. */
+  /** When the batch was acted on (its alerts and rescan: core/events/dispatch-batches.ts); null until then. */
   dispatched_at: Timestamp | null;
   /** When the alert rules were evaluated against this batch (once: a retry finds it set). */
   alerts_evaluated_at: Timestamp | null;

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { PlanId } from '../../domain/plans';
-import type { Role } from '../../domain/roles';
-import type { TenantStatus } from '../../domain/tenants';
+import type { PlanId } from '../../domain/tenancy/plans';
+import type { Role } from '../../domain/tenancy/roles';
+import type { TenantStatus } from '../../domain/tenancy/tenants';
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;

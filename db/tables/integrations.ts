@@ -1,5 +1,5 @@
-import type { ExportStatus } from '../../domain/exports';
-import type { PlanId } from '../../domain/plans';
+import type { ExportStatus } from '../../domain/records/exports';
+import type { PlanId } from '../../domain/tenancy/plans';
 import type { CreatedAt, Timestamp } from './identity';
 
 export interface ExportsTable {
@@ -37,7 +37,7 @@ export interface StripeSubscriptionsTable {
   id: string;
   tenant_id: string;
   plan: PlanId;
-  /** Stripe's own subscription status, stored as Stripe sends it (see api/services/stripe-events.ts). */
+  /** Stripe's own subscription status, stored as Stripe sends it (see core/billing/stripe-events.ts). */
   status: string;
   current_period_end: Timestamp | null;
   /** Creation time of the last Stripe event applied to the row (events arrive out of order). */

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { MemberAwsStatus, MemberState, OrganizationStatus } from '../../domain/organizations';
+import type { MemberAwsStatus, MemberState, OrganizationStatus } from '../../domain/accounts/organizations';
 import type { CreatedAt, Timestamp } from './identity';
 
 export interface OrganizationsTable {

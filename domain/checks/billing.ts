@@ -1,4 +1,4 @@
-import type { Budget, DailyCost } from '../inventory';
+import type { Budget, DailyCost } from '../scans/inventory';
 import { addDays, failing, failWhen, onPart } from './helpers';
 import type { Check, CheckResult } from './types';
 

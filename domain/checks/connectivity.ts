@@ -1,4 +1,4 @@
-import { ROLE_NAME } from '../onboarding';
+import { ROLE_NAME } from '../onboarding/role';
 import type { Check } from './types';
 
 // Connectivity: whether Sentinel can still assume the account's role. Nothing else can be checked while it cannot.

@@ -1,4 +1,4 @@
-import type { ConfigRegion } from '../inventory';
+import type { ConfigRegion } from '../scans/inventory';
 import { failing, onPart } from './helpers';
 import { bucketsWithoutAccessLogging, failingTrails, recordedEverywhere } from './trails';
 import type { Check, CheckResult } from './types';

@@ -1,4 +1,4 @@
-import type { GroupRule, NaclIngress, NetworkAcl } from '../inventory';
+import type { GroupRule, NaclIngress, NetworkAcl } from '../scans/inventory';
 import { admitsPort, openGroups } from './exposure';
 import { failing, onPart } from './helpers';
 import type { Check } from './types';

@@ -1,5 +1,5 @@
 import type { ControlRefs } from '../compliance/types';
-import { type Inventory, OUTSIDE_TARGETED_SCAN, type Unread } from '../inventory';
+import { type Inventory, OUTSIDE_TARGETED_SCAN, type Unread } from '../scans/inventory';
 import { CATALOG } from './catalog';
 import { CONNECTIVITY_CHECK, CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK, COVERAGE_LOST_CHECK_ID } from './connectivity';
 import {
@@ -169,7 +169,7 @@ export function evaluateInventory(inventory: Inventory, ctx: EvaluationContext):
 
 /**
  * A targeted rescan's evaluation: the inventory holds only the parts an event touched, the others are
- * `OUTSIDE_TARGETED_SCAN` (domain/inventory.ts `onlyParts`). Checks on those parts are not evaluated, so their signals
+ * `OUTSIDE_TARGETED_SCAN` (domain/scans/inventory.ts `onlyParts`). Checks on those parts are not evaluated, so their signals
  * stay open, and coverage counts only the checks the rescan was for. It is always scored: the score is the account's
  * open signals, which the rescan leaves whole where it did not look.
  */

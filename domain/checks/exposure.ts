@@ -1,4 +1,4 @@
-import type { BlockPublicAccess, Bucket, OpenIngress, SecurityGroup } from '../inventory';
+import type { BlockPublicAccess, Bucket, OpenIngress, SecurityGroup } from '../scans/inventory';
 import { failing, failWhen, onPart, onParts } from './helpers';
 import type { ControlRefs } from '../compliance/types';
 import type { Check, FailingResource } from './types';

@@ -1,4 +1,4 @@
-import type { Collected, Inventory, PartName, PartValue, Unread } from '../inventory';
+import type { Collected, Inventory, PartName, PartValue, Unread } from '../scans/inventory';
 import type { CheckResult, EvaluationContext, FailingResource } from './types';
 
 // Building blocks shared by the check files: every check reads one or more collected parts and turns the

@@ -1,4 +1,4 @@
-import type { IamPrincipals, PasswordPolicy } from '../inventory';
+import type { IamPrincipals, PasswordPolicy } from '../scans/inventory';
 import { daysSince, failing, failWhen, onPart, withPart } from './helpers';
 import type { Check, CheckResult, FailingResource } from './types';
 

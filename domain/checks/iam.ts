@@ -1,6 +1,6 @@
 import type {
   AccessKey, CredentialReport, IamPrincipals, IamSummary, IamUser, PasswordPolicy, ReportedUser, Unread,
-} from '../inventory';
+} from '../scans/inventory';
 import { daysSince, failing, failWhen, onPart, onParts, withPart, withUnread } from './helpers';
 import type { Check, CheckResult, FailingResource } from './types';
 

@@ -1,4 +1,4 @@
-import type { AlarmedMetric, Collected, Inventory, MetricFilter, Trail, Unread } from '../inventory';
+import type { AlarmedMetric, Collected, Inventory, MetricFilter, Trail, Unread } from '../scans/inventory';
 import { controlOfActivity, MONITORED_ACTIVITIES, type MonitoredActivity } from './cis-metric-filters';
 import { withPart, withUnread } from './helpers';
 import type { Check, CheckResult, FailingResource } from './types';

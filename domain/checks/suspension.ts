@@ -1,4 +1,4 @@
-import type { AlternateContacts, HealthEvent } from '../inventory';
+import type { AlternateContacts, HealthEvent } from '../scans/inventory';
 import { failing, failWhen, onPart } from './helpers';
 import type { Check, Severity } from './types';
 

@@ -1,4 +1,4 @@
-import type { Instance, Inventory } from '../inventory';
+import type { Instance, Inventory } from '../scans/inventory';
 import { daysSince, failing, onPart, onParts } from './helpers';
 import type { Check } from './types';
 

@@ -1,4 +1,4 @@
-import type { Trail, TrailEvents, Unread } from '../inventory';
+import type { Trail, TrailEvents, Unread } from '../scans/inventory';
 import { failing, withUnread } from './helpers';
 import type { CheckResult, FailingResource } from './types';
 

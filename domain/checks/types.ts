@@ -1,5 +1,5 @@
 import type { ControlRefs } from '../compliance/types';
-import type { Inventory, Unread } from '../inventory';
+import type { Inventory, Unread } from '../scans/inventory';
 
 export const SCENARIOS = ['iam', 'exposure', 'detection', 'threat', 'billing', 'suspension', 'connectivity'] as const;
 export type Scenario = (typeof SCENARIOS)[number];

@@ -4,7 +4,7 @@ import type { DetectionDescription, EventFinding } from './types';
 // The compound detection: alone, a new access key or a GPU instance is often routine; together within a day they
 // are the usual shape of a stolen-credentials compromise (get access, then spend the account's money on compute).
 // It reads indicators from both the event detections and the scan checks, and is evaluated whenever either brings
-// a new one (api/services/event-ingestion.ts, activities/save-scan.ts), so either can complete the pair.
+// a new one (core/events/ingestion.ts, core/scans/save-scan.ts), so either can complete the pair.
 
 /** The window within which an access indicator and a compute or spend one make a probable compromise. */
 const WINDOW_MS = 24 * 60 * 60 * 1000;

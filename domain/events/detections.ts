@@ -1,7 +1,7 @@
-import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../admin-policies';
+import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../checks/admin-policies';
 import { admitsPort } from '../checks/exposure';
 import { isHighEnd } from '../checks/threat';
-import type { OpenIngress } from '../inventory';
+import type { OpenIngress } from '../scans/inventory';
 import { CLOUDTRAIL_API_CALL, CONSOLE_SIGN_IN, GUARDDUTY_FINDING, GUARDDUTY_HIGH_SEVERITY } from './forwarding-rules';
 import { asArray, asObject, asString, pathOf } from './normalize';
 import { describedDetection } from './catalog';

@@ -1,4 +1,4 @@
-import type { PartName } from '../inventory';
+import type { PartName } from '../scans/inventory';
 import type { CheckDescription } from '../checks/types';
 
 // Real-time detection from the account's own event stream (docs/decisions.md, "Events"): the customer's

@@ -1,4 +1,4 @@
-import { computeSrs } from '../../domain/srs';
+import { computeSrs } from '../../domain/scoring/srs';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { parseCsvTable } from '../helpers/csv';
 import { scanResult } from '../helpers/scans';

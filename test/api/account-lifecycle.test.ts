@@ -1,6 +1,6 @@
 import { accountWorkflowId } from '../../workflows/contracts';
-import { accountLimitKey, VERIFIES_PER_ACCOUNT } from '../../domain/limits';
-import { getPlan } from '../../domain/plans';
+import { accountLimitKey, VERIFIES_PER_ACCOUNT } from '../../domain/tenancy/limits';
+import { getPlan } from '../../domain/tenancy/plans';
 import { stateQuery } from '../../workflows/contracts';
 import { customerAccount, runAsCustomer } from '../helpers/aws';
 import { waitFor } from '../helpers/account-harness';

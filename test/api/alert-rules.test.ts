@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { alertRule, listAlertRulesOutput } from '../../core/schemas/alerts';
 import { errorBody, messageBody } from '../../core/schemas/common';
 import { newId } from '../../domain/ids';
-import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
+import { ALERT_RULES_PER_TENANT } from '../../domain/tenancy/limits';
 import { sealLegacyChannelSecrets } from '../../scripts/seal-channel-secrets';
 import { openChannel } from '../../security/channel-secrets';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS } from '../../domain/audit';
+import { AUDIT_ACTIONS } from '../../domain/tenancy/audit';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 

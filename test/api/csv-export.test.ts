@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { createHttpServer } from '../../api/http-server';
-import { PLANS } from '../../domain/plans';
+import { PLANS } from '../../domain/tenancy/plans';
 import { SIGNAL_COLUMNS } from '../../exports/records';
 import { parseCsvTable } from '../helpers/csv';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EMAIL_VERIFICATION_RESENDS_PER_HOUR } from '../../domain/limits';
+import { EMAIL_VERIFICATION_RESENDS_PER_HOUR } from '../../domain/tenancy/limits';
 import { createTestContext, type TestContext } from '../helpers/context';
 import { type CapturedEmail, emailText, type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { sha256 } from '../../security/crypto';
 import { detectEvent, EVENT_DETECTIONS } from '../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
-import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/limits';
+import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
 import { waitFor } from '../helpers/account-harness';
 import { type AlertPeers, ROUTING_KEY, startAlertPeers } from '../helpers/alerts';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

@@ -7,7 +7,7 @@ import { createLogger } from '../../config/logger';
 import { createDb } from '../../db/client';
 import { migrateToLatest } from '../../db/migrate';
 import { newId } from '../../domain/ids';
-import { ROLE_NAME } from '../../domain/onboarding';
+import { ROLE_NAME } from '../../domain/onboarding/role';
 import { accountWorkflowId } from '../../workflows/contracts';
 import { createExportStorage } from '../../exports/storage';
 import { ensureDatabase, freePort } from '../../scripts/local-services';

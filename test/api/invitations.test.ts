@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { tokensOutput } from '../../core/schemas/auth';
 import { createLogger } from '../../config/logger';
-import { INVITATION_EMAILS_PER_ADDRESS, INVITATION_EMAILS_PER_TENANT } from '../../domain/limits';
+import { INVITATION_EMAILS_PER_ADDRESS, INVITATION_EMAILS_PER_TENANT } from '../../domain/tenancy/limits';
 import { errorBody, messageBody } from '../../core/schemas/common';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { type CapturedEmail, emailText, type SmtpCapture, startSmtpCapture } from '../helpers/smtp';

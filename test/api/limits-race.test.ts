@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { createDb } from '../../db/client';
-import { ALERT_RULES_PER_TENANT, EMAIL_VERIFICATION_RESENDS_PER_HOUR, INVITATION_EMAILS_PER_ADDRESS } from '../../domain/limits';
+import { ALERT_RULES_PER_TENANT, EMAIL_VERIFICATION_RESENDS_PER_HOUR, INVITATION_EMAILS_PER_ADDRESS } from '../../domain/tenancy/limits';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 
 // Limits hold at their edge when two API instances, each with a pool of its own, take requests at once: the

@@ -4,8 +4,8 @@ import {
 } from '@aws-sdk/client-organizations';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { IAMClient } from '@aws-sdk/client-iam';
-import { ORGANIZATION_ROLE_NAME } from '../../domain/organization-onboarding';
-import { trustPolicy } from '../../domain/onboarding';
+import { ORGANIZATION_ROLE_NAME } from '../../domain/onboarding/organization';
+import { trustPolicy } from '../../domain/onboarding/role';
 import { organizationStateQuery } from '../../workflows/contracts';
 import { waitFor } from '../helpers/account-harness';
 import {

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { errorBody } from '../../core/schemas/common';
 import { panicExportOutput } from '../../core/schemas/exports';
-import { accountLimitKey, PANIC_EXPORTS_PER_ACCOUNT, PANIC_EXPORTS_PER_TENANT } from '../../domain/limits';
+import { accountLimitKey, PANIC_EXPORTS_PER_ACCOUNT, PANIC_EXPORTS_PER_TENANT } from '../../domain/tenancy/limits';
 import { PACKAGE_FILES } from '../../exports/package';
 import { CHECKLIST_COLUMNS, SCORE_COLUMNS, SIGNAL_COLUMNS } from '../../exports/records';
 import { localDownloadUrl } from '../../exports/storage';

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { createLogger } from '../../config/logger';
-import { PASSWORD_RESETS_PER_ADDRESS } from '../../domain/limits';
+import { PASSWORD_RESETS_PER_ADDRESS } from '../../domain/tenancy/limits';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 import { emailText, type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 

@@ -1,4 +1,4 @@
-import { costExplorerRequestsPerMonth, PLANS } from '../../domain/plans';
+import { costExplorerRequestsPerMonth, PLANS } from '../../domain/tenancy/plans';
 import { createTestContext, type TestContext } from '../helpers/context';
 
 let ctx: TestContext;

@@ -7,7 +7,7 @@ import { LISTENER_NAME, MAX_PAGES, ReadCache, readPageThrough } from '../../db/r
 import { createLogger } from '../../config/logger';
 import { type ApiProcess, startSandboxApi } from '../helpers/worker-process';
 
-// Two real API processes on one database, each with its cache of reads (api/read-cache.ts: callers, their tenants,
+// Two real API processes on one database, each with its cache of reads (db/read-cache.ts: callers, their tenants,
 // pages of GET /accounts): a change made through one, or straight in the database, applies on the other at its next
 // request (or within the moment the announcement takes), and the cache is really used in between.
 

@@ -1,4 +1,4 @@
-import type { Role } from '../../domain/roles';
+import type { Role } from '../../domain/tenancy/roles';
 import { OPERATIONS } from '../../api/operations';
 import { type Access, expressPath, pathsOf, PUBLIC } from '../../api/openapi/registry';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

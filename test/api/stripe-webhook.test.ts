@@ -11,7 +11,7 @@ import { createApp } from '../../api/app';
 import { stripeWebhookOutput } from '../../core/schemas/billing';
 import { accountWorkflowId } from '../../workflows/contracts';
 import { createLogger } from '../../config/logger';
-import { getPlan, type PlanId } from '../../domain/plans';
+import { getPlan, type PlanId } from '../../domain/tenancy/plans';
 import { freePort } from '../../scripts/local-services';
 import { stateQuery } from '../../workflows/contracts';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';

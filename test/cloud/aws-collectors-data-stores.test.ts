@@ -3,8 +3,8 @@ import { CreateKeyCommand, DisableKeyCommand, EnableKeyRotationCommand, KMSClien
 import { CreateDBInstanceCommand, RDSClient } from '@aws-sdk/client-rds';
 import { CreateBucketCommand, PutBucketPolicyCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkById } from '../../domain/checks/catalog';
-import type { Inventory } from '../../domain/inventory';
-import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
+import type { Inventory } from '../../domain/scans/inventory';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import {
   accessDenied, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError, motoGaps, queryError,
   randomExternalId, REGION,

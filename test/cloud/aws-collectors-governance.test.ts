@@ -8,8 +8,8 @@ import {
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkById } from '../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
-import type { Inventory } from '../../domain/inventory';
-import { ROLE_NAME } from '../../domain/onboarding';
+import type { Inventory } from '../../domain/scans/inventory';
+import { ROLE_NAME } from '../../domain/onboarding/role';
 import {
   accessDenied, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig,
   motoDifferences, motoGaps, randomExternalId, REGION,

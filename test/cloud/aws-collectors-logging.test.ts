@@ -7,8 +7,8 @@ import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateBucketCommand, PutBucketAclCommand, PutBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { EnableSecurityHubCommand, SecurityHubClient } from '@aws-sdk/client-securityhub';
 import { checkById } from '../../domain/checks/catalog';
-import type { Inventory } from '../../domain/inventory';
-import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
+import type { Inventory } from '../../domain/scans/inventory';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import {
   accessDenied, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, motoGaps,
   randomExternalId, REGION,

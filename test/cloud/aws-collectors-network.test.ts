@@ -6,8 +6,8 @@ import {
 import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, CreateRoleCommand } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkById } from '../../domain/checks/catalog';
-import type { Inventory } from '../../domain/inventory';
-import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding';
+import type { Inventory } from '../../domain/scans/inventory';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import { createSentinelRole, customerAccount, type CustomerAccount, customerConfig, randomExternalId, REGION } from '../helpers/aws';
 import { ok, useCollectorSuite } from '../helpers/collector-suite';
 

@@ -12,9 +12,9 @@ import { READERS } from '../../cloud/aws/collectors';
 import { createAwsProvider } from '../../cloud/aws/provider';
 import { type CloudProvider, IncompleteCollectionError, RoleUnavailableError } from '../../cloud/types';
 import { createLogger } from '../../config/logger';
-import type { Collected, Inventory } from '../../domain/inventory';
-import { ROLE_NAME, type RoleTarget, roleArn } from '../../domain/onboarding';
-import type { Checkpoint, ReadOutcome } from '../../domain/scan-progress';
+import type { Collected, Inventory } from '../../domain/scans/inventory';
+import { ROLE_NAME, type RoleTarget, roleArn } from '../../domain/onboarding/role';
+import type { Checkpoint, ReadOutcome } from '../../domain/scans/scan-progress';
 import {
   accessDenied, type AwsFront, type AwsRequest, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError,
   MOTO_ACCOUNT_ID, motoDifferences, motoEndpoint, motoGaps, queryError, queueCostAndUsage, randomExternalId, REGION,

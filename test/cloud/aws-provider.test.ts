@@ -6,7 +6,7 @@ import type { AccessCheck, CloudProvider } from '../../cloud/types';
 import { createLogger } from '../../config/logger';
 import {
   BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, type RoleTarget, roleArn, trustPolicy,
-} from '../../domain/onboarding';
+} from '../../domain/onboarding/role';
 import {
   createRole, customerAccount, type CustomerAccount, MOTO_ACCOUNT_ID, motoEndpoint, randomExternalId, REGION,
   runAsCustomer, TEST_CREDENTIALS,

@@ -11,9 +11,9 @@ import {
 import { parsePolicyDocument } from '../../cloud/aws/trust-policy';
 import { createAwsProvider } from '../../cloud/aws/provider';
 import { createLogger } from '../../config/logger';
-import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/cloudformation';
-import { cliScript, ROLE_NAME, roleArn } from '../../domain/onboarding';
-import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/organization-onboarding';
+import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/onboarding/cloudformation';
+import { cliScript, ROLE_NAME, roleArn } from '../../domain/onboarding/role';
+import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/onboarding/organization';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import {
   customerAccount, type CustomerAccount, customerConfig, MOTO_ACCOUNT_ID, motoEndpoint, randomExternalId, REGION, runAsCustomer, TEST_CREDENTIALS,

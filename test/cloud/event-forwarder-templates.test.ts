@@ -8,11 +8,11 @@ import { parsePolicyDocument } from '../../cloud/aws/trust-policy';
 import {
   API_DESTINATION_NAME, CONNECTION_NAME, DEFAULT_REGIONS, eventForwarderTemplate, FORWARDER_POLICY_NAME, FORWARDER_ROLE_NAME, forwarderCliScript,
   forwarderPolicy, forwarderTrustPolicy, REGIONS_VARIABLE, TARGET_ID,
-} from '../../domain/events/forwarder-templates';
+} from '../../domain/onboarding/forwarder-templates';
 import {
   EVENT_API_KEY_HEADER, EVENT_INGEST_PATH, FORWARDING_RULES, GLOBAL_EVENTS_REGION, rulesForRegion,
 } from '../../domain/events/forwarding-rules';
-import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding';
+import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import {
   type AwsFront, customerAccount, type CustomerAccount, MOTO_ACCOUNT_ID, queryError, randomExternalId, runAsCustomer, startAwsFront,

@@ -1,6 +1,6 @@
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
-import type { Collected, Inventory } from '../../domain/inventory';
+import type { Collected, Inventory } from '../../domain/scans/inventory';
 
 const ACCOUNTS = ['123456789012', '210987654321', '111122223333', '444455556666'];
 const AT = new Date('2025-06-10T09:00:00.000Z');

@@ -4,7 +4,7 @@ import {
   createTemplatePublisher, s3TemplatePublisher, TEMPLATE_PREFIX, templateKey, templateObjectUrl, templateVersion,
 } from '../../cloud/aws/template-publisher';
 import { loadConfig } from '../../config/config';
-import { accountRoleTemplate } from '../../domain/cloudformation';
+import { accountRoleTemplate } from '../../domain/onboarding/cloudformation';
 import { type AwsFront, REGION, startAwsFront } from '../helpers/aws';
 import { createTemplateBucket } from '../helpers/template-bucket';
 

@@ -1,5 +1,5 @@
 import { evaluateTrustPolicy, parsePolicyDocument } from '../../cloud/aws/trust-policy';
-import { trustPolicy } from '../../domain/onboarding';
+import { trustPolicy } from '../../domain/onboarding/role';
 
 const sentinelAccountId = '123456789012';
 const externalId = 'ours-0123456789';

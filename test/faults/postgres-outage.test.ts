@@ -7,7 +7,7 @@ import { createLogger } from '../../config/logger';
 import { createDb, type Db } from '../../db/client';
 import { isDatabaseUnavailable } from '../../db/errors';
 import { migrateToLatest } from '../../db/migrate';
-import { ALERT_RULES_PER_TENANT } from '../../domain/limits';
+import { ALERT_RULES_PER_TENANT } from '../../domain/tenancy/limits';
 import { createExportStorage } from '../../exports/storage';
 import { createMailer } from '../../notify/mailer';
 import { ensureDatabase, freePort } from '../../scripts/local-services';

@@ -1,7 +1,7 @@
-import type { ChannelConfig } from '../../domain/channels';
+import type { ChannelConfig } from '../../domain/alerts/channels';
 import type { Scenario } from '../../domain/checks/types';
 import { newId } from '../../domain/ids';
-import type { Inventory } from '../../domain/inventory';
+import type { Inventory } from '../../domain/scans/inventory';
 import { deliveryWorkflowId, scanNowUpdate, stateQuery } from '../../workflows/contracts';
 import type { alertDeliveryWorkflow } from '../../workflows/delivery';
 import { type AccountHarness, waitFor } from './account-harness';

@@ -1,4 +1,4 @@
-import { REGIONS_VARIABLE } from '../../domain/events/forwarder-templates';
+import { REGIONS_VARIABLE } from '../../domain/onboarding/forwarder-templates';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, request } from 'node:http';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { GetCostAndUsageResponse } from '@aws-sdk/client-cost-explorer';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
-import { cliScript } from '../../domain/onboarding';
+import { cliScript } from '../../domain/onboarding/role';
 import { PROJECT_ROOT } from '../../scripts/tools';
 
 // Both sides of a cross-account setup on the shared moto server. Credentials are always given explicitly,

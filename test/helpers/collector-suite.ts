@@ -1,7 +1,7 @@
 import { createAwsProvider } from '../../cloud/aws/provider';
 import type { CloudProvider } from '../../cloud/types';
 import { createLogger } from '../../config/logger';
-import type { Collected } from '../../domain/inventory';
+import type { Collected } from '../../domain/scans/inventory';
 import {
   type AwsFront, MOTO_ACCOUNT_ID, motoDifferences, motoGaps, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
 } from './aws';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import type { AccountStatus, ScanStatus } from '../../domain/accounts';
+import type { AccountStatus, ScanStatus } from '../../domain/accounts/status';
 import type { Scenario, Severity } from '../../domain/checks/types';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 

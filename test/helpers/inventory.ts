@@ -2,7 +2,7 @@ import { checkById } from '../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
   AccessKey, Collected, IamUser, Inventory, PartName, ReportedKey, ReportedUser, Trail, Unread,
-} from '../../domain/inventory';
+} from '../../domain/scans/inventory';
 
 // Inventories for check tests: a clean account on which every check passes, and small helpers to break one thing.
 

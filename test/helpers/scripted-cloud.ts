@@ -1,8 +1,8 @@
 import {
   type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, type OrganizationMember, RoleUnavailableError,
 } from '../../cloud/types';
-import { type Inventory, onlyParts, type PartName } from '../../domain/inventory';
-import type { RoleTarget } from '../../domain/onboarding';
+import { type Inventory, onlyParts, type PartName } from '../../domain/scans/inventory';
+import type { RoleTarget } from '../../domain/onboarding/role';
 import { cleanInventory } from './inventory';
 
 /**

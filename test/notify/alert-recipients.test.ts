@@ -1,11 +1,11 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { currentAttempt } from '../../activities/attempt';
 import { deliveryUseCases } from '../../core/alerts/deliver';
-import type { ChannelConfig } from '../../domain/channels';
+import type { ChannelConfig } from '../../domain/alerts/channels';
 import { newId } from '../../domain/ids';
-import { emailsPerTenantPerHour } from '../../domain/limits';
-import { getPlan } from '../../domain/plans';
-import type { HeldRecipient } from '../../domain/recipients';
+import { emailsPerTenantPerHour } from '../../domain/tenancy/limits';
+import { getPlan } from '../../domain/tenancy/plans';
+import type { HeldRecipient } from '../../domain/alerts/recipients';
 import { recipientToken } from '../../notify/recipient-links';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { type HttpPeer, startHttpPeer } from '../helpers/http-peer';

@@ -1,6 +1,6 @@
 import { OPERATIONS } from '../../api/operations';
 import { PUBLIC } from '../../api/openapi/registry';
-import { hasRole, type Role } from '../../domain/roles';
+import { hasRole, type Role } from '../../domain/tenancy/roles';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { callPath, callerFor, failure, procedures } from './caller';
 import { PROCEDURES } from './table';

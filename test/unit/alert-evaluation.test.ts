@@ -1,6 +1,6 @@
 import {
   carryEventAlerts, eventConfirmations, evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding,
-} from '../../domain/alerts';
+} from '../../domain/alerts/rules';
 
 const rootMfa: ScanFinding = { fingerprint: 'iam.root_mfa|root', scenario: 'iam' };
 const ssh: ScanFinding = { fingerprint: 'exposure.ssh|sg-1', scenario: 'exposure' };

@@ -3,10 +3,10 @@ import { parse } from 'yaml';
 import { templateVersion } from '../../cloud/aws/template-publisher';
 import {
   accountRoleTemplate, EXTERNAL_ID_PARAMETER, quickCreateUrl,
-} from '../../domain/cloudformation';
+} from '../../domain/onboarding/cloudformation';
 import {
   BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, terraformSnippet, trustPolicy,
-} from '../../domain/onboarding';
+} from '../../domain/onboarding/role';
 import { cliScriptRole, templateRole, terraformRole } from '../helpers/role-definitions';
 
 const sentinelAccountId = '123456789012';

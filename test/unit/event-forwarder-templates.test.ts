@@ -3,11 +3,11 @@ import { parse } from 'yaml';
 import {
   API_DESTINATION_NAME, assertForwarderSetup, CONNECTION_NAME, CREATE_ROLE_CONDITION, DEFAULT_REGIONS, eventForwarderTemplate, FORWARDER_PARAMETERS,
   forwarderCliScript, forwarderPolicy, forwarderTerraform, forwarderTrustPolicy, GLOBAL_REGION_CONDITION, REGIONS_VARIABLE, ruleResourceId, TARGET_ID,
-} from '../../domain/events/forwarder-templates';
+} from '../../domain/onboarding/forwarder-templates';
 import {
   EVENT_API_KEY_HEADER, EVENT_INGEST_PATH, FORWARDING_RULES, GLOBAL_EVENTS_REGION, rulesForRegion,
 } from '../../domain/events/forwarding-rules';
-import { cliScript, terraformSnippet } from '../../domain/onboarding';
+import { cliScript, terraformSnippet } from '../../domain/onboarding/role';
 
 const forwarder = { endpoint: `https://sentinel.example.com${EVENT_INGEST_PATH}`, apiKey: 'aB3_-'.repeat(8) };
 const role = { sentinelAccountId: '123456789012', externalId: 'Zx9_-abcdefghijklmnopqrstuvwxyz012' };

@@ -50,7 +50,7 @@ describe('domain lint rules', () => {
 
 describe('row cast lint rule', () => {
   it('rejects casting a value to a domain union outside tests', async () => {
-    const messages = await lintAs(path.join(ROOT, 'test/fixtures/lint/casts/casts-a-row.ts'), 'api/services/casts-a-row.ts');
+    const messages = await lintAs(path.join(ROOT, 'test/fixtures/lint/casts/casts-a-row.ts'), 'core/accounts/casts-a-row.ts');
     expect(messages.filter((m) => m.includes('No cast to a domain type'))).toHaveLength(2);
   });
 });
@@ -66,7 +66,7 @@ describe('layer lint rules', () => {
     ]);
   });
 
-  it.each(['api/services', 'activities', 'core/scans', 'notify', 'exports'])('reject queries and kysely values in %s/', async (folder) => {
+  it.each(['api/operations', 'activities', 'core/scans', 'notify', 'exports'])('reject queries and kysely values in %s/', async (folder) => {
     const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), `${folder}/use-case-queries.ts`);
     expect(messages).toEqual([
       expect.stringContaining("'kysely' import is restricted"),
@@ -96,7 +96,7 @@ describe('layer import rules', () => {
   const observability = 'observability/ does not import db/';
 
   it.each([
-    ['api/imports-activities.ts', 'api/services', api],
+    ['api/imports-activities.ts', 'api/operations', api],
     ['api/imports-worker-types.ts', 'api', api],
     ['activities/imports-api.ts', 'activities', activities],
     ['activities/imports-api-types.ts', 'activities', activities],

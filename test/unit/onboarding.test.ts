@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, terraformSnippet, trustPolicy,
-} from '../../domain/onboarding';
+} from '../../domain/onboarding/role';
 import { parseHcl } from '../helpers/role-definitions';
 
 const setup = { sentinelAccountId: '123456789012', externalId: 'Zx9_-abcdefghijklmnopqrstuvwxyz012' };

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { parse } from 'yaml';
-import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/cloudformation';
-import { trustPolicy } from '../../domain/onboarding';
+import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/onboarding/cloudformation';
+import { trustPolicy } from '../../domain/onboarding/role';
 import {
   DEPLOYMENT_TARGETS_PARAMETER, MEMBER_STACKSET_NAME, ORGANIZATION_POLICY_NAME, ORGANIZATION_ROLE_NAME, organizationOnboarding, organizationReadPolicy,
-} from '../../domain/organization-onboarding';
+} from '../../domain/onboarding/organization';
 import { cliScriptRole, templateRole, terraformRole } from '../helpers/role-definitions';
 
 const setup = { sentinelAccountId: '123456789012', externalId: 'Org_ext-0123456789abcdefghijklmnopq' };

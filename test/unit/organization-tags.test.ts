@@ -1,4 +1,4 @@
-import { mergeTags, organizationTags } from '../../domain/organizations';
+import { mergeTags, organizationTags } from '../../domain/accounts/organizations';
 
 describe('the tags an organization keeps on its accounts', () => {
   it('names the OU path and the account, each within the 64 characters a tag may have', () => {

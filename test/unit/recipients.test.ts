@@ -1,7 +1,7 @@
-import { overHourlyLimit, planRecipients, type RecipientFacts, type RecipientState } from '../../domain/recipients';
+import { overHourlyLimit, planRecipients, type RecipientFacts, type RecipientState } from '../../domain/alerts/recipients';
 import { readRecipientToken, recipientToken } from '../../notify/recipient-links';
 
-// Who an alert e-mail may reach (domain/recipients.ts), and the signed links that change it.
+// Who an alert e-mail may reach (domain/alerts/recipients.ts), and the signed links that change it.
 
 const state = (s: Partial<RecipientState> = {}): RecipientState => ({ confirmed: false, unsubscribed: false, confirmationSent: false, ...s });
 const facts = (f: Partial<RecipientFacts> = {}): RecipientFacts => ({

@@ -1,7 +1,7 @@
 import { checkById } from '../../domain/checks/catalog';
 import type { Severity } from '../../domain/checks/types';
 import { eventDetection } from '../../domain/events/catalog';
-import { recoveryChecklist } from '../../domain/recovery';
+import { recoveryChecklist } from '../../domain/signals/recovery';
 
 const open = (checkId: string, count = 1) => {
   const severity: Severity = checkById(checkId)!.severity;

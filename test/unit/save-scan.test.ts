@@ -3,10 +3,10 @@ import { DISCONNECTED_MID_SCAN, saveScanResult, type ScanResult } from '../../co
 import { CATALOG } from '../../domain/checks/catalog';
 import type { CheckOutcome, Evaluation, Finding } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';
-import type { Unread } from '../../domain/inventory';
+import type { Unread } from '../../domain/scans/inventory';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
-// Saving scans: the finding lifecycle of domain/signal-lifecycle.ts, the score, the daily history, and idempotency.
+// Saving scans: the finding lifecycle of domain/signals/lifecycle.ts, the score, the daily history, and idempotency.
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();

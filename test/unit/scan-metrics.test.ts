@@ -1,5 +1,5 @@
 import { countNotEvaluated, notEvaluatedLabel } from '../../core/scans/scan-metrics';
-import { OUTSIDE_TARGETED_SCAN } from '../../domain/inventory';
+import { OUTSIDE_TARGETED_SCAN } from '../../domain/scans/inventory';
 import { registry } from '../../observability/metrics';
 import { ReadFailure } from '../../cloud/aws/collectors/failures';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG, checkById } from '../../domain/checks/catalog';
 import { type Severity, SEVERITIES } from '../../domain/checks/types';
-import { computeSrs, SEVERITY_WEIGHTS } from '../../domain/srs';
+import { computeSrs, SEVERITY_WEIGHTS } from '../../domain/scoring/srs';
 
 /** One finding for each of `count` distinct checks of the given severity. */
 const failing = (severity: Severity, count: number) =>

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { toYaml, type YamlValue } from '../../domain/yaml';
+import { toYaml, type YamlValue } from '../../domain/onboarding/yaml';
 
 // Whatever the writer is given, a real YAML parser must read back exactly that.
 const roundTrip = (document: { [key: string]: YamlValue }) => parse(toYaml(document), { version: '1.1' });

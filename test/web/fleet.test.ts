@@ -2,7 +2,7 @@ import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
 import { newId } from '../../domain/ids';
-import type { MemberAwsStatus, MemberState } from '../../domain/organizations';
+import type { MemberAwsStatus, MemberState } from '../../domain/accounts/organizations';
 import { TEST_CREDENTIALS } from '../helpers/aws';
 import { addUserWithRole, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { logIn as logInAt, screenshot, watchForErrors } from './browser';

@@ -6,7 +6,7 @@ import { waitFor } from '../helpers/account-harness';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 
 // The daily retention run: a Temporal schedule on the dev server starts the workflow on the suite's worker,
-// which deletes what is past its retention (domain/retention.ts), and nothing else.
+// which deletes what is past its retention (domain/records/retention.ts), and nothing else.
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { hasRole, type Role } from '../../domain/roles';
+import { hasRole, type Role } from '../../domain/tenancy/roles';
 import { trpc } from './api';
 import { logOut } from './auth';
 import { DemoBanner } from './components/DemoBanner';

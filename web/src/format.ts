@@ -1,7 +1,7 @@
-import { srsBandOf, type SrsBand as ScoreBand } from '../../domain/srs-bands';
+import { srsBandOf, type SrsBand as ScoreBand } from '../../domain/scoring/srs-bands';
 
 /**
- * SRS colour bands, from the bands of domain/srs-bands.ts that the portfolio overview counts: good (80+) is green,
+ * SRS colour bands, from the bands of domain/scoring/srs-bands.ts that the portfolio overview counts: good (80+) is green,
  * fair (60-79) needs attention (amber), poor and critical (under 60) are "at risk" (red). One CRITICAL check alone
  * gives 55, so it is red.
  */

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { hasRole, type Role } from '../../domain/roles';
+import { hasRole, type Role } from '../../domain/tenancy/roles';
 import type { Outputs } from './api';
 
 export type Me = Outputs['me']['get'];

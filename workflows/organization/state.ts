@@ -1,4 +1,4 @@
-import type { OrganizationStatus } from '../../domain/organizations';
+import type { OrganizationStatus } from '../../domain/accounts/organizations';
 import type {
   OrganizationCarriedState, OrganizationSyncOutcome, OrganizationWorkflowInput, OrganizationWorkflowState,
 } from '../contracts';

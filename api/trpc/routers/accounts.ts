@@ -1,4 +1,4 @@
-import { hasRole } from '../../../domain/roles';
+import { hasRole } from '../../../domain/tenancy/roles';
 import { connectAccountInput, listAccountsQuery } from '../../../core/schemas/accounts';
 import {
   accountDetail, connectAccount, disconnectAccount, listTenantAccounts, requestScan, verifyAccount,

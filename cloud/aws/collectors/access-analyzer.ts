@@ -1,5 +1,5 @@
 import { AccessAnalyzerClient, paginateListAnalyzers } from '@aws-sdk/client-accessanalyzer';
-import type { AccessAnalyzerRegion } from '../../../domain/inventory';
+import type { AccessAnalyzerRegion } from '../../../domain/scans/inventory';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
 // IAM Access Analyzer in every enabled region: its analyzers, of every type (the check tells external-access

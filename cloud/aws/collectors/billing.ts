@@ -1,12 +1,12 @@
 import { type Budget as AwsBudget, BudgetsClient, paginateDescribeBudgets } from '@aws-sdk/client-budgets';
 import { CostExplorerClient, GetCostAndUsageCommand, paginateGetAnomalies } from '@aws-sdk/client-cost-explorer';
-import type { Budget, CostAnomaly, DailyCost } from '../../../domain/inventory';
+import type { Budget, CostAnomaly, DailyCost } from '../../../domain/scans/inventory';
 import { ReadFailure } from './failures';
 import { foldPages, globalPart, type ReadContext } from './reader';
 
 // Cost Explorer and Budgets are global services. Costs cover the 14 days before the scan's day, usage only (record
 // type Usage: fees, credits, refunds and tax would read as spikes and drops). AWS bills every Cost Explorer
-// request to the customer ($0.01 each): the scan reuses these two parts for a while (see activities/scans.ts).
+// request to the customer ($0.01 each): the scan reuses these two parts for a while (see core/scans/run-scan.ts).
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;

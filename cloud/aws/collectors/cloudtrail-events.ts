@@ -1,5 +1,5 @@
 import type { AdvancedEventSelector, EventSelector, GetEventSelectorsCommandOutput } from '@aws-sdk/client-cloudtrail';
-import type { ReadWrite, TrailEvents } from '../../../domain/inventory';
+import type { ReadWrite, TrailEvents } from '../../../domain/scans/inventory';
 
 // What a trail records, from its event selectors. A trail has either basic selectors (ReadWriteType, management
 // events on or off, data resources by type and ARN prefix) or advanced ones (field selectors). Only a selector that

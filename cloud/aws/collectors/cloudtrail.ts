@@ -2,7 +2,7 @@ import {
   CloudTrailClient, DescribeTrailsCommand, GetEventSelectorsCommand, GetTrailStatusCommand, type Trail as SdkTrail,
 } from '@aws-sdk/client-cloudtrail';
 import { GetBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
-import type { Trail, TrailBucketLogging, TrailEvents } from '../../../domain/inventory';
+import type { Trail, TrailBucketLogging, TrailEvents } from '../../../domain/scans/inventory';
 import { trailEvents } from './cloudtrail-events';
 import { settleAll } from './concurrency';
 import { failureOf, isAbsent, ReadFailure } from './failures';

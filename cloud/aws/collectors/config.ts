@@ -1,7 +1,7 @@
 import {
   ConfigServiceClient, DescribeConfigurationRecordersCommand, DescribeConfigurationRecorderStatusCommand,
 } from '@aws-sdk/client-config-service';
-import type { ConfigRegion } from '../../../domain/inventory';
+import type { ConfigRegion } from '../../../domain/scans/inventory';
 import { settleAll } from './concurrency';
 import { type ReadContext, regionalPart } from './reader';
 

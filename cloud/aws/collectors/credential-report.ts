@@ -2,7 +2,7 @@ import {
   CredentialReportExpiredException, CredentialReportNotPresentException, CredentialReportNotReadyException,
   GenerateCredentialReportCommand, GetCredentialReportCommand, IAMClient,
 } from '@aws-sdk/client-iam';
-import type { CredentialReport, ReportedUser } from '../../../domain/inventory';
+import type { CredentialReport, ReportedUser } from '../../../domain/scans/inventory';
 import { NotReadyError, ReadFailure } from './failures';
 import { globalPart, type ReadContext } from './reader';
 

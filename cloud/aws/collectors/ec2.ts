@@ -2,7 +2,7 @@ import {
   DescribeSnapshotAttributeCommand, EC2Client, type IpPermission, paginateDescribeImages, paginateDescribeInstances,
   paginateDescribeSecurityGroups, paginateDescribeSnapshots, type SecurityGroup as AwsSecurityGroup,
 } from '@aws-sdk/client-ec2';
-import type { DefaultSecurityGroup, GroupRule, Instance, OpenIngress, RegionalResource, SecurityGroup } from '../../../domain/inventory';
+import type { DefaultSecurityGroup, GroupRule, Instance, OpenIngress, RegionalResource, SecurityGroup } from '../../../domain/scans/inventory';
 import { mapLimit } from './concurrency';
 import { isAbsent } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';

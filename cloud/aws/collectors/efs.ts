@@ -1,5 +1,5 @@
 import { EFSClient, paginateDescribeFileSystems } from '@aws-sdk/client-efs';
-import type { EfsFileSystem } from '../../../domain/inventory';
+import type { EfsFileSystem } from '../../../domain/scans/inventory';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
 // EFS file systems, region by region: DescribeFileSystems says whether each is encrypted at rest (which can only

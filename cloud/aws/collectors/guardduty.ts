@@ -1,7 +1,7 @@
 import {
   GetDetectorCommand, GetFindingsCommand, GuardDutyClient, paginateListDetectors, paginateListFindings,
 } from '@aws-sdk/client-guardduty';
-import type { GuardDutyRegion } from '../../../domain/inventory';
+import type { GuardDutyRegion } from '../../../domain/scans/inventory';
 import { settleAll } from './concurrency';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 

@@ -1,5 +1,5 @@
 import { HealthClient, paginateDescribeEvents } from '@aws-sdk/client-health';
-import type { HealthEvent } from '../../../domain/inventory';
+import type { HealthEvent } from '../../../domain/scans/inventory';
 import { ReadFailure } from './failures';
 import { foldPages, globalPart, type ReadContext } from './reader';
 

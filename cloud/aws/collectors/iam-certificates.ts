@@ -1,5 +1,5 @@
 import { IAMClient, paginateListServerCertificates, paginateListVirtualMFADevices } from '@aws-sdk/client-iam';
-import type { ServerCertificate } from '../../../domain/inventory';
+import type { ServerCertificate } from '../../../domain/scans/inventory';
 import { foldPages, globalPart, type ReadContext } from './reader';
 
 // Two IAM listings that are read on their own so a refusal of one costs only its checks: the server certificates

@@ -1,9 +1,9 @@
 import type { AttachedPolicy, GetAccountAuthorizationDetailsCommandOutput, PolicyDetail } from '@aws-sdk/client-iam';
-import type { IamGroup, IamRole, IamUser } from '../../../domain/inventory';
-import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../../../domain/admin-policies';
+import type { IamGroup, IamRole, IamUser } from '../../../domain/scans/inventory';
+import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../../../domain/checks/admin-policies';
 import { parsePolicyDocument } from '../trust-policy';
 
-// Which users and roles hold administrator access (what counts: domain/admin-policies.ts), from the pages of
+// Which users and roles hold administrator access (what counts: domain/checks/admin-policies.ts), from the pages of
 // GetAccountAuthorizationDetails: through an attached managed policy (AWS's, or a customer policy whose default
 // version grants it), an inline policy or, for users, a group's policies.
 

@@ -2,7 +2,7 @@ import {
   GetAccountPasswordPolicyCommand, GetAccountSummaryCommand, IAMClient, paginateGetAccountAuthorizationDetails,
   paginateListAccessKeys,
 } from '@aws-sdk/client-iam';
-import type { AccessKey, IamPrincipals, IamUser, PasswordPolicy, Unread } from '../../../domain/inventory';
+import type { AccessKey, IamPrincipals, IamUser, PasswordPolicy, Unread } from '../../../domain/scans/inventory';
 import { mapLimit } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
 import { adminIndex } from './iam-policies';

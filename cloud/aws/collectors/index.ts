@@ -1,6 +1,6 @@
 import { describeUnread } from '../../../domain/checks/evaluate';
-import { type Collected, type Inventory, onlyParts, type PartName, type Parts, type Unread } from '../../../domain/inventory';
-import type { Checkpoint, ReadOutcome } from '../../../domain/scan-progress';
+import { type Collected, type Inventory, onlyParts, type PartName, type Parts, type Unread } from '../../../domain/scans/inventory';
+import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progress';
 import { type CollectionProgress, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';

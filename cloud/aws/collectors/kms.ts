@@ -1,5 +1,5 @@
 import { DescribeKeyCommand, GetKeyRotationStatusCommand, KMSClient, paginateListKeys } from '@aws-sdk/client-kms';
-import type { KmsKey, Unread } from '../../../domain/inventory';
+import type { KmsKey, Unread } from '../../../domain/scans/inventory';
 import { mapLimit } from './concurrency';
 import { isAbsent, ReadFailure } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';

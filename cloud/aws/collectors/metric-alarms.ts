@@ -1,6 +1,6 @@
 import { CloudWatchClient, type MetricAlarm, paginateDescribeAlarms } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient, paginateDescribeMetricFilters } from '@aws-sdk/client-cloudwatch-logs';
-import type { AlarmedMetric, MetricFilter } from '../../../domain/inventory';
+import type { AlarmedMetric, MetricFilter } from '../../../domain/scans/inventory';
 import { settleAll } from './concurrency';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 

@@ -1,5 +1,5 @@
 import { paginateDescribeDBInstances, RDSClient } from '@aws-sdk/client-rds';
-import type { RdsInstance } from '../../../domain/inventory';
+import type { RdsInstance } from '../../../domain/scans/inventory';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
 // RDS DB instances, region by region: one paginated DescribeDBInstances gives every setting the checks read.

@@ -1,4 +1,4 @@
-import type { PartName, PartValue, Unread } from '../../../domain/inventory';
+import type { PartName, PartValue, Unread } from '../../../domain/scans/inventory';
 import type { Session } from './session';
 
 // How a part of the inventory is read. A global part is one read; a regional part is one read per enabled

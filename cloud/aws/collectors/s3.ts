@@ -3,7 +3,7 @@ import {
   GetPublicAccessBlockCommand, paginateListBuckets, type PublicAccessBlockConfiguration, S3Client,
 } from '@aws-sdk/client-s3';
 import { GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand, S3ControlClient } from '@aws-sdk/client-s3-control';
-import type { BlockPublicAccess, Bucket, Unread } from '../../../domain/inventory';
+import type { BlockPublicAccess, Bucket, Unread } from '../../../domain/scans/inventory';
 import { mapLimit, settleAll } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
 import { foldPages, globalPart, type ReadContext } from './reader';

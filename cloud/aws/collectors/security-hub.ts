@@ -1,5 +1,5 @@
 import { DescribeHubCommand, SecurityHubClient } from '@aws-sdk/client-securityhub';
-import type { SecurityHubRegion } from '../../../domain/inventory';
+import type { SecurityHubRegion } from '../../../domain/scans/inventory';
 import { unlessAbsent } from './failures';
 import { type ReadContext, regionalPart } from './reader';
 

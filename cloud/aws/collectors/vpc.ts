@@ -1,5 +1,5 @@
 import { type NetworkAclEntry, paginateDescribeFlowLogs, paginateDescribeNetworkAcls, paginateDescribeVpcs } from '@aws-sdk/client-ec2';
-import type { NaclIngress, NetworkAcl, UnloggedVpc } from '../../../domain/inventory';
+import type { NaclIngress, NetworkAcl, UnloggedVpc } from '../../../domain/scans/inventory';
 import { ec2In } from './ec2';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 

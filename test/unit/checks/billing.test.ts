@@ -1,4 +1,4 @@
-import type { DailyCost } from '../../../domain/inventory';
+import type { DailyCost } from '../../../domain/scans/inventory';
 import { cleanInventory, outcome, part } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';

@@ -1,6 +1,6 @@
 import { CATALOG } from '../../../domain/checks/catalog';
 import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
-import { type Inventory, PART_NAMES, type PartName } from '../../../domain/inventory';
+import { type Inventory, PART_NAMES, type PartName } from '../../../domain/scans/inventory';
 import {
   ACCOUNT, cleanInventory, cleanTrail, daysAgo, hoursAgo, outcome, part, reportedKey, reportRow, setKeyCreated, WELL_RUN_INSTANCE,
   withoutPart,

@@ -1,5 +1,5 @@
 import { checkById } from '../../../domain/checks/catalog';
-import type { Inventory } from '../../../domain/inventory';
+import type { Inventory } from '../../../domain/scans/inventory';
 import { cleanInventory, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';

@@ -1,4 +1,4 @@
-import type { NaclIngress, OpenIngress } from '../../../domain/inventory';
+import type { NaclIngress, OpenIngress } from '../../../domain/scans/inventory';
 import { checkById } from '../../../domain/checks/catalog';
 import { cleanInventory, outcome, part, unreadBy, WELL_RUN_INSTANCE, withoutPart, withUnread } from '../../helpers/inventory';
 

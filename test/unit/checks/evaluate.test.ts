@@ -2,7 +2,7 @@ import { CATALOG, checkById } from '../../../domain/checks/catalog';
 import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
 import { evaluateInventory, isScoreComplete, roleUnavailableEvaluation } from '../../../domain/checks/evaluate';
 import { SEVERITIES } from '../../../domain/checks/types';
-import { type Inventory, PART_NAMES } from '../../../domain/inventory';
+import { type Inventory, PART_NAMES } from '../../../domain/scans/inventory';
 import { ACCOUNT, cleanInventory, daysAgo, part, reportRow, setKeyCreated, withoutPart, withUnread } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';

@@ -1,5 +1,5 @@
 import { evaluateInventory } from '../../../domain/checks/evaluate';
-import type { BlockPublicAccess, OpenIngress } from '../../../domain/inventory';
+import type { BlockPublicAccess, OpenIngress } from '../../../domain/scans/inventory';
 import { cleanInventory, outcome, part } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';

@@ -1,6 +1,6 @@
 import { checkById } from '../../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../../domain/checks/cis-metric-filters';
-import type { Inventory } from '../../../domain/inventory';
+import type { Inventory } from '../../../domain/scans/inventory';
 import { ACCOUNT, cleanInventory, cleanTrail, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';

@@ -1,4 +1,4 @@
-import type { HealthEvent } from '../../../domain/inventory';
+import type { HealthEvent } from '../../../domain/scans/inventory';
 import { cleanInventory, hoursAgo, outcome, part } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';

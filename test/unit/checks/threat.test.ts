@@ -1,4 +1,4 @@
-import type { Instance } from '../../../domain/inventory';
+import type { Instance } from '../../../domain/scans/inventory';
 import { cleanInventory, daysAgo, hoursAgo, outcome, part, WELL_RUN_INSTANCE } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';

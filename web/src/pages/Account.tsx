@@ -231,7 +231,7 @@ function Finding({ signal: s, accountId, canAccept, onChange }: {
   );
 }
 
-// The service's limits on an acceptance (api/schemas/signals.ts); checked here first, so a slip is named at once.
+// The service's limits on an acceptance (core/schemas/signals.ts); checked here first, so a slip is named at once.
 const MAX_REASON = 500;
 const MAX_ACCEPTANCE_DAYS = 365;
 const DAY_MS = 86_400_000;

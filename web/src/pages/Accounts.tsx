@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ACCOUNT_STATUSES } from '../../../domain/accounts';
+import { ACCOUNT_STATUSES } from '../../../domain/accounts/status';
 import { type Inputs, type Outputs, trpc } from '../api';
 import { EventForwardingDetails } from '../components/EventForwarding';
 import { CopyBlock, Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { CONNECTION_NAME } from '../../../domain/events/forwarder-templates';
+import { CONNECTION_NAME } from '../../../domain/onboarding/forwarder-templates';
 import { EventForwardingDetails } from '../components/EventForwarding';
 import { Empty, ErrorBox, Loading } from '../components/ui';
 import { type AccountEvent, detectionLabel, type EventPage, type KeyRotation, listEvents, rotateEventKey } from '../events';

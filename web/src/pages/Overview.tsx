@@ -1,5 +1,5 @@
 import { SEVERITIES } from '../../../domain/checks/types';
-import { SRS_BAND_FLOORS } from '../../../domain/srs-bands';
+import { SRS_BAND_FLOORS } from '../../../domain/scoring/srs-bands';
 import { type Outputs, trpc } from '../api';
 import { type Bar, BarChart } from '../components/BarChart';
 import { ScoreChart } from '../components/ScoreChart';
@@ -12,7 +12,7 @@ import { BASE, Link } from '../router';
 type Overview = Outputs['overview']['get'];
 type Band = keyof Overview['accounts']['by_srs_band'];
 
-// The overview's SRS bands (domain/srs-bands.ts), coloured like the score badges, with critical darker than the red
+// The overview's SRS bands (domain/scoring/srs-bands.ts), coloured like the score badges, with critical darker than the red
 // of "at risk" so the worst accounts stand out within it.
 const F = SRS_BAND_FLOORS;
 const BANDS: readonly (readonly [Band, string, string | undefined, string])[] = [

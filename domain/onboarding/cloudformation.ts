@@ -1,12 +1,12 @@
 // The account role as a CloudFormation template: the third way to create it, next to the Terraform snippet and
-// the CLI script (domain/onboarding.ts), built from the same policies so the three cannot drift. The ExternalId
+// the CLI script (domain/onboarding/role.ts), built from the same policies so the three cannot drift. The ExternalId
 // is a template parameter, so the template holds nothing secret and is the same for every tenant (only the
 // Sentinel account it trusts is baked in, one per deployment): it is published once, at one URL, and each
 // tenant's quick-create link passes its own ExternalId.
 
 import {
   assertAccountId, BILLING_POLICY_NAME, billingReadPolicy, EXTERNAL_ID_CHARACTERS, EXTERNAL_ID_LENGTH, MANAGED_POLICIES, ROLE_NAME, trustPolicy,
-} from './onboarding';
+} from './role';
 import { toYaml, type YamlValue } from './yaml';
 
 export const EXTERNAL_ID_PARAMETER = 'ExternalId';

@@ -20,7 +20,7 @@ export type MemberState = (typeof MEMBER_STATES)[number];
 /** Minutes between two syncs of an organization, unless ORGANIZATION_SYNC_MINUTES says otherwise. */
 export const DEFAULT_ORGANIZATION_SYNC_MINUTES = 60;
 
-/** Account tags are at most this long (api/schemas/accounts.ts). */
+/** Account tags are at most this long (core/schemas/accounts.ts). */
 const TAG_MAX = 64;
 const OU_TAG = 'ou:';
 const NAME_TAG = 'name:';

@@ -1,5 +1,5 @@
-import type { Scenario } from './checks/types';
-import { eventDetection } from './events/catalog';
+import type { Scenario } from '../checks/types';
+import { eventDetection } from '../events/catalog';
 
 // When an alert rule fires for an account, decided after every scored scan (docs/decisions.md, "Alert rules
 // and alerts"):

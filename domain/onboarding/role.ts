@@ -1,8 +1,8 @@
 // The cross-account role a customer creates to connect an account: an infrastructure-as-code snippet and
 // an equivalent CLI script. Both trust only the service's own AWS account, and only with our ExternalId.
-// Given a forwarder setup, both also create the event forwarder (domain/events/forwarder-templates.ts).
+// Given a forwarder setup, both also create the event forwarder (domain/onboarding/forwarder-templates.ts).
 
-import { type ForwarderSetup, forwarderCliScript, forwarderTerraform } from './events/forwarder-templates';
+import { type ForwarderSetup, forwarderCliScript, forwarderTerraform } from './forwarder-templates';
 
 export const ROLE_NAME = 'SentinelReadOnly';
 export const MANAGED_POLICIES = [
@@ -56,7 +56,7 @@ export function assertPastable({ sentinelAccountId, externalId }: RoleSetup): vo
   if (!EXTERNAL_ID.test(externalId)) throw new Error('externalId is not a valid AWS ExternalId');
 }
 
-/** The ExternalId is a string, or a template's reference to its parameter (domain/cloudformation.ts). */
+/** The ExternalId is a string, or a template's reference to its parameter (domain/onboarding/cloudformation.ts). */
 export function trustPolicy<ExternalId = string>({ sentinelAccountId, externalId }: { sentinelAccountId: string; externalId: ExternalId }) {
   return {
     Version: '2012-10-17',

@@ -1,4 +1,4 @@
-import { type Severity, SEVERITIES } from './checks/types';
+import { type Severity, SEVERITIES } from '../checks/types';
 
 // The Security Risk Score: 100 for an account with nothing failing, lower as checks fail. Each failing check
 // multiplies the score by (1 - its weight), once however many resources fail it, so one misconfiguration copied

@@ -1,6 +1,6 @@
-import { checkById } from './checks/catalog';
-import { eventDetection } from './events/catalog';
-import { type CheckDescription, type Scenario, type Severity, severityRank } from './checks/types';
+import { checkById } from '../checks/catalog';
+import { eventDetection } from '../events/catalog';
+import { type CheckDescription, type Scenario, type Severity, severityRank } from '../checks/types';
 
 // The recovery checklist: what to do, in order, about an account's open findings. One step per failing check or
 // event detection (its remediation covers every affected resource), the most urgent first. A healthy account gets a short

@@ -1,7 +1,7 @@
 // How long history is kept (docs/decisions.md, "Data retention"). A daily run deletes what is older.
 
 /** Audit events: who did what, from where. */
-export { AUDIT_RETENTION_DAYS } from './audit';
+export { AUDIT_RETENTION_DAYS } from '../tenancy/audit';
 /** Scans (their alert events, deliveries and checkpoints go with them); an account's latest compliance scan stays. */
 export const SCAN_RETENTION_DAYS = 400;
 /** The account's events (the timeline, GET /accounts/{account_id}/events), counted from their arrival. */

@@ -39,7 +39,7 @@ export const VERIFIES_PER_ACCOUNT = 10;
 export const VERIFY_WINDOW_SECONDS = 60 * 60;
 
 /**
- * Live alert rules per tenant. With 10 channels a rule and 20 e-mail recipients a rule (api/schemas/alerts.ts),
+ * Live alert rules per tenant. With 10 channels a rule and 20 e-mail recipients a rule (core/schemas/alerts.ts),
  * one scan can notify at most 500 addresses, not the thousands uncapped rules allowed.
  */
 export const ALERT_RULES_PER_TENANT = 25;

@@ -9,10 +9,10 @@
 // (rulesForRegion). All three forms give the connection, the API destination and the rules the same names, so
 // the docs (docs/event-forwarding.md) and key rotation read the same whichever form the customer chose.
 
-import { toYaml, type YamlValue } from '../yaml';
+import { toYaml, type YamlValue } from './yaml';
 import {
   EVENT_API_KEY_HEADER, FORWARDING_RULES, type ForwardingRule, GLOBAL_EVENTS_REGION, rulesForRegion,
-} from './forwarding-rules';
+} from '../events/forwarding-rules';
 
 export interface ForwarderSetup {
   /** The full URL of the ingestion endpoint: the service's public base URL and EVENT_INGEST_PATH. */

@@ -4,7 +4,7 @@
 export const DELIVERY_KINDS = ['trigger', 'resolve'] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
-/** `held`: an e-mail delivery that sent nothing, every address being held back (see domain/recipients.ts). */
+/** `held`: an e-mail delivery that sent nothing, every address being held back (see domain/alerts/recipients.ts). */
 export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed', 'held'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

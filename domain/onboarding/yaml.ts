@@ -1,4 +1,4 @@
-// A YAML writer for the templates customers read (domain/cloudformation.ts). domain/ imports no packages, and
+// A YAML writer for the templates customers read (domain/onboarding/cloudformation.ts). domain/ imports no packages, and
 // templates hold only maps, lists, strings and numbers, so a small writer does: identifiers and ARNs stay
 // plain, any other string is a double-quoted JSON string (YAML 1.2 reads JSON strings as they are: no `yes`,
 // `2012-10-17` or `*` surprises), and a string spanning lines is a literal block, so an embedded template stays

@@ -1,10 +1,10 @@
 // Onboarding an AWS Organization: a role in the management account that only reads the organization's
 // structure (as a CloudFormation template, a Terraform snippet and a CLI script, granting the same), and a
-// StackSet template that creates the ordinary account role (domain/cloudformation.ts) in every member account,
+// StackSet template that creates the ordinary account role (domain/onboarding/cloudformation.ts) in every member account,
 // now and as accounts join.
 
 import { accountRoleTemplate, EXTERNAL_ID_PARAMETER, externalIdParameter, roleArnOutput, templateTrustPolicy } from './cloudformation';
-import { assertPastable, ROLE_NAME, type RoleSetup, trustPolicy } from './onboarding';
+import { assertPastable, ROLE_NAME, type RoleSetup, trustPolicy } from './role';
 import { toYaml } from './yaml';
 
 export const ORGANIZATION_ROLE_NAME = 'SentinelOrganizationRead';
@@ -42,7 +42,7 @@ export interface OrganizationOnboarding {
 /**
  * What a customer runs to connect an organization. The CloudFormation templates take the ExternalId as a
  * parameter (a quick-create link passes it), so they are the same for every tenant; the Terraform snippet and
- * the CLI script carry it, like the account role's (domain/onboarding.ts).
+ * the CLI script carry it, like the account role's (domain/onboarding/role.ts).
  */
 export function organizationOnboarding(setup: RoleSetup): OrganizationOnboarding {
   assertPastable(setup);

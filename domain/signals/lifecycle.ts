@@ -1,7 +1,7 @@
-import type { CheckOutcome, Evaluation, Finding } from './checks/evaluate';
-import { EVENT_REVIEW_DAYS } from './events/types';
-import { eventDetection, isEventSignal } from './events/catalog';
-import { computeSrs } from './srs';
+import type { CheckOutcome, Evaluation, Finding } from '../checks/evaluate';
+import { EVENT_REVIEW_DAYS } from '../events/types';
+import { eventDetection, isEventSignal } from '../events/catalog';
+import { computeSrs } from '../scoring/srs';
 
 // What a scan does to an account's signals (docs/decisions.md, "Findings and the Security Risk Score"): a
 // finding seen again keeps its open signal; an open signal not seen is resolved, unless the scan could not see
