@@ -13,7 +13,7 @@ import { leftOverBatchUseCases } from '../core/events/dispatch-batches';
 import { exportPackageUseCases } from '../core/exports/export-package';
 import { organizationUseCases } from '../core/organizations/sync';
 import { retentionUseCases } from '../core/retention/prune';
-import { scanUseCases } from '../core/scans/run-scan';
+import { scanUseCases } from '../core/scans/scan-account';
 import type { Db } from '../db/client';
 import type { ExportStorage } from '../exports/storage';
 import type { Mailer } from '../notify/mailer';
@@ -48,7 +48,7 @@ export function createActivities(deps: ActivityDeps) {
     markAccountDisconnected: accounts.markAccountDisconnected,
 
     recordScanStarted: scans.recordScanStarted,
-    runScan: (input: RunScanInput) => scans.runScan(input, currentAttempt()),
+    runScan: (input: RunScanInput) => scans.scanAccount(input, currentAttempt()),
     recordScanFailed: scans.recordScanFailed,
 
     /** Fires the tenant's alert rules against a finished scan (registered under its first name). */

@@ -7,7 +7,7 @@ import type { Duration } from '@temporalio/common';
 
 /** Deletes what outlived its retention (workflows/retention.ts), daily. */
 export const retentionScheduleId = (taskQueue: string) => `sentinel-retention-${taskQueue}`;
-/** Acts on event batches their ingesting requests could not finish (workflows/event-dispatch.ts), every minute. */
+/** Acts on event batches their ingesting requests could not finish (workflows/left-over-batches.ts), every minute. */
 export const eventDispatchScheduleId = (taskQueue: string) => `sentinel-event-dispatch-${taskQueue}`;
 
 interface RecurringWorkflow {

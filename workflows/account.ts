@@ -77,7 +77,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     }
     const next = state.queue.shift();
     if (next) {
-      await runScan(next);
+      await performScan(next);
       state.scansCompleted += 1;
       state.scansThisRun += 1;
     }
@@ -95,7 +95,7 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     else state.queue.push({ scanId: newScanId(), trigger: 'event', groups });
   }
 
-  async function runScan(request: ScanRequest): Promise<void> {
+  async function performScan(request: ScanRequest): Promise<void> {
     const scan = { tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger, groups: request.groups };
     let outcome: ScanOutcome;
     try {

@@ -192,7 +192,7 @@ export const scanNowUpdate = defineUpdate<{ scanId: string }>('scanNow');
  * The tenant's plan changed: scans follow the new interval from now on. Signals may arrive in any order (the API
  * sends them after its commit, holding no lock): a revision older than the one the workflow has is ignored.
  */
-export const planChangedSignal = defineSignal<[PlanChange]>('planChanged');
+export const planChangedMessage = defineSignal<[PlanChange]>('planChanged');
 export interface PlanChange {
   scanIntervalMinutes: number;
   /** tenants.plan_revision of the plan the interval comes from; absent in signals sent before revisions existed. */
@@ -211,7 +211,7 @@ export const stateQuery = defineQuery<AccountWorkflowState>('state');
  * they are rescanned once the account's events quiet down (workflows/event-rescans.ts). Told again (a retried
  * dispatch), the groups are merged into the same waiting rescan.
  */
-export const eventsReceivedSignal = defineSignal<[EventsReceived]>('eventsReceived');
+export const eventsReceivedMessage = defineSignal<[EventsReceived]>('eventsReceived');
 export interface EventsReceived {
   batchId: string;
   groups: ServiceGroup[];

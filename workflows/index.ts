@@ -2,7 +2,7 @@
 export { accountWorkflow } from './account';
 export { alertDeliveryWorkflow } from './delivery';
 export { exportRetentionWorkflow, exportWorkflow } from './export';
-export { eventDispatchWorkflow } from './event-dispatch';
+export { eventDispatchWorkflow } from './left-over-batches';
 export { retentionWorkflow } from './retention';
 export { scanWorkflow } from './scan';
 export { organizationWorkflow } from './organization';

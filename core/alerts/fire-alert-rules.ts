@@ -72,7 +72,7 @@ export async function fireAlertRules({ db, log, tenantId, accountId, source, now
       for (const rule of rules) {
         const state = states.get(rule.id);
         // Evaluated for this source by code that kept the mark in the rule's memory only (before alerts_evaluated_at).
-        if (state?.last_scan_id === source.id) continue;
+        if ((state?.last_source_id ?? state?.last_scan_id) === source.id) continue;
         await evaluateOne(firing, facts, rule, state);
       }
     }
@@ -154,6 +154,7 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
       rule_version: decision.memory.ruleVersion,
       below_threshold: decision.memory.belowThreshold,
       findings_digest: facts.findingsDigest,
+      last_source_id: source.id,
       last_scan_id: source.id,
       alerted_fingerprints: [...decision.memory.alertedFingerprints],
       incident_open: decision.memory.incidentOpen,

@@ -11,7 +11,7 @@ import {
 } from '../../db/repositories/billing';
 import { getPlan, isPlanId, type PlanId } from '../../domain/tenancy/plans';
 import type { TenantStatus } from '../../domain/tenancy/tenants';
-import { planChangedSignal } from '../../workflows/contracts';
+import { planChangedMessage } from '../../workflows/contracts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal/commands';
@@ -68,7 +68,7 @@ type StripeEventEnvelope = z.output<typeof envelope>;
 /** The tenant an event applied to, and whether its account workflows must hear of its plan. */
 interface Applied {
   tenantId: string;
-  signalWorkflows: boolean;
+  tellWorkflows: boolean;
 }
 
 type MaybeId = string | null | undefined;
@@ -264,7 +264,7 @@ async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Pro
     if (!(await recordStripeEvent({ db: trx, eventId: event.id, type: event.type }))) {
       // Applied before. Its workflow signals may not have gone out (Temporal down, so Stripe retried): resend them.
       const tenantId = parsed && await resolveTenant(trx, parsed.tenantIds, parsed.customerId);
-      return { duplicate: true, applied: tenantId ? { tenantId, signalWorkflows: true } : undefined };
+      return { duplicate: true, applied: tenantId ? { tenantId, tellWorkflows: true } : undefined };
     }
     if (!parsed) return { duplicate: false };
     const tenantId = await resolveTenant(trx, parsed.tenantIds, parsed.customerId);
@@ -285,10 +285,10 @@ async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Pro
       });
       eventLog.info({ tenantId, from: { plan: before.plan, status: before.status }, to: next }, 'tenant billing changed');
     }
-    return { duplicate: false, applied: { tenantId, signalWorkflows: next.plan !== before.plan } };
+    return { duplicate: false, applied: { tenantId, tellWorkflows: next.plan !== before.plan } };
   });
 
-  if (outcome.applied?.signalWorkflows) await syncPlanToWorkflows(deps, outcome.applied.tenantId);
+  if (outcome.applied?.tellWorkflows) await syncPlanToWorkflows(deps, outcome.applied.tenantId);
   return outcome.duplicate ? { received: true, duplicate: true } : { received: true };
 }
 
@@ -307,7 +307,7 @@ async function syncPlanToWorkflows({ db, temporal, log }: AppDeps, tenantId: str
   const workflowIds = await listLiveAccountWorkflows({ db, tenantId });
   for (let i = 0; i < workflowIds.length; i += SIGNAL_BATCH) {
     const results = await Promise.allSettled(workflowIds.slice(i, i + SIGNAL_BATCH).map((workflowId) => withDeadline(
-      temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).signal(planChangedSignal, change),
+      temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).signal(planChangedMessage, change),
     )));
     // A workflow that has ended (its account was disconnected meanwhile) has no scans left to re-time.
     const failure = results.find((r) => r.status === 'rejected' && !(r.reason instanceof WorkflowNotFoundError));

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { listAccountsWithBatchesLeft, listUndispatchedBatches, markBatchesDispatched } from '../../db/repositories/account-events';
 import type { AccountStatus } from '../../domain/accounts/status';
 import type { ServiceGroup } from '../../domain/events/types';
-import { deliveryWorkflowId, eventsReceivedSignal } from '../../workflows/contracts';
+import { deliveryWorkflowId, eventsReceivedMessage } from '../../workflows/contracts';
 import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal/commands';
 import { type AlertDeliveryWorkflow, WORKFLOW_TYPES } from '../temporal/workflow-types';
@@ -78,7 +78,7 @@ export async function dispatchEventBatches(deps: DispatchDeps, account: BatchAcc
   if (groups.length > 0 && account.status === 'ACTIVE') {
     const batchId = batches[batches.length - 1]!.id;
     await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id)
-      .signal(eventsReceivedSignal, { batchId, groups }));
+      .signal(eventsReceivedMessage, { batchId, groups }));
   }
   await markBatchesDispatched({ db, batchIds: batches.map((b) => b.id), at: new Date() });
 }

@@ -27,6 +27,9 @@ export interface AlertRuleStatesTable {
   rule_version: number;
   below_threshold: boolean;
   findings_digest: string;
+  /** The scan or event batch the rule was last evaluated against (null only in a row the previous release wrote). */
+  last_source_id: string | null;
+  /** The same, as the previous release reads it: written until a later release drops it. */
   last_scan_id: string;
   alerted_fingerprints: Generated<string[]>;
   incident_open: Generated<boolean>;

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createApp } from '../../api/app';
 import { eventDispatchesSettled } from '../../core/events/dispatch-after-answer';
 import { createLogger } from '../../config/logger';
-import { eventDispatchWorkflow } from '../../workflows/event-dispatch';
+import { eventDispatchWorkflow } from '../../workflows/left-over-batches';
 import path from 'node:path';
 import { sha256 } from '../../security/crypto';
 import { detectEvent, EVENT_DETECTIONS } from '../../domain/events/detections';

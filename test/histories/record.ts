@@ -4,7 +4,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { accountWorkflow } from '../../workflows/account';
-import { disconnectUpdate, eventsReceivedSignal, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import { disconnectUpdate, eventsReceivedMessage, planChangedMessage, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
 import { EVENT_RESCAN_QUIET_MS } from '../../workflows/event-rescans';
 import { AccountHarness, updateFailure, waitFor } from '../helpers/account-harness';
 
@@ -50,7 +50,7 @@ it('records verify, scheduled and manual scans, a plan change and a disconnect',
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
     await pastNextScan(handle);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
-    await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 1 });
+    await handle.signal(planChangedMessage, { scanIntervalMinutes: 60, planRevision: 1 });
     await waitFor(async () => (await handle.query(stateQuery)).scanIntervalMinutes === 60);
     await handle.executeUpdate(scanNowUpdate);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 3);
@@ -89,14 +89,14 @@ it('records events: a debounced targeted rescan, and one carried over continue-a
     const firstRun = (await handle.describe()).runId;
     await handle.executeUpdate(verifyUpdate);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
-    await handle.signal(eventsReceivedSignal, { batchId: 'evb_recorded_1', groups: ['iam'] });
-    await handle.signal(eventsReceivedSignal, { batchId: 'evb_recorded_2', groups: ['network'] });
+    await handle.signal(eventsReceivedMessage, { batchId: 'evb_recorded_1', groups: ['iam'] });
+    await handle.signal(eventsReceivedMessage, { batchId: 'evb_recorded_2', groups: ['network'] });
     await h.env.sleep(EVENT_RESCAN_QUIET_MS + 60_000);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 2);
     // A rescan waiting when the run hands over at its next timer: the next run carries it and runs it.
     const { nextScheduledScanAt } = await handle.query(stateQuery);
     await h.env.sleep(Date.parse(nextScheduledScanAt!) - (await h.env.currentTimeMs()) - EVENT_RESCAN_QUIET_MS / 2);
-    await handle.signal(eventsReceivedSignal, { batchId: 'evb_recorded_3', groups: ['s3'] });
+    await handle.signal(eventsReceivedMessage, { batchId: 'evb_recorded_3', groups: ['s3'] });
     await h.env.sleep(EVENT_RESCAN_QUIET_MS);
     const latest = h.env.client.workflow.getHandle<typeof accountWorkflow>(handle.workflowId);
     await waitFor(async () => (await latest.describe()).runId !== firstRun);

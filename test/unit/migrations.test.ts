@@ -95,3 +95,29 @@ describe('migrations', () => {
     });
   });
 });
+
+describe('the migration that names an alert rule\'s last source', () => {
+  let previous: TestDatabase;
+  beforeAll(async () => {
+    previous = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => previous.drop());
+
+  it('copies what last_scan_id held, scan or event batch, into last_source_id', async () => {
+    const db = previous.db;
+    await migrateToLatest(db);
+    expect(await migrateDown(db)).toEqual(['Down 20261129T000100_alert_rule_last_source: Success']);
+    await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
+    await db.insertInto('accounts').values({
+      id: 'acc_1', tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: null, tags: [], role_name: 'R',
+      external_id: 'e'.repeat(32), workflow_id: 'w1',
+    }).execute();
+    await db.insertInto('alert_rules').values({ id: 'rul_1', tenant_id: 'ten_1', name: 'R', channels: JSON.stringify([{ type: 'email', to: ['a@example.com'] }]), updated_at: new Date() }).execute();
+    // A row as the previous release writes it: no last_source_id column yet.
+    await sql`insert into alert_rule_states (rule_id, account_id, rule_version, below_threshold, findings_digest, last_scan_id, updated_at)
+      values ('rul_1', 'acc_1', 1, false, 'd', 'evb_01', now())`.execute(db);
+    await migrateToLatest(db);
+    const row = await db.selectFrom('alert_rule_states').select(['last_source_id', 'last_scan_id']).executeTakeFirstOrThrow();
+    expect(row).toEqual({ last_source_id: 'evb_01', last_scan_id: 'evb_01' });
+  });
+});

@@ -1,4 +1,4 @@
-import { disconnectUpdate, planChangedSignal, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import { disconnectUpdate, planChangedMessage, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
 import { PENDING_TIMEOUT } from '../../workflows/account';
 import { slotOffsetMs } from '../../workflows/scan-slots';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
@@ -71,7 +71,7 @@ describe('accountWorkflow', () => {
 
   it('follows a plan change: the next scans come at the new interval, in the account\'s slot of it', async () => {
     await h.withActiveAccount(async (handle, input) => {
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60 });
+      await handle.signal(planChangedMessage, { scanIntervalMinutes: 60 });
       await waitFor(async () => (await handle.query(stateQuery)).scanIntervalMinutes === 60);
       const due = Date.parse((await handle.query(stateQuery)).nextScheduledScanAt!);
       expect((due - slotOffsetMs(input.accountId, HOUR)) % HOUR).toBe(0);
@@ -85,14 +85,14 @@ describe('accountWorkflow', () => {
   it('keeps the newest plan whatever order plan changes arrive in', async () => {
     await h.withActiveAccount(async (handle) => {
       const state = () => handle.query(stateQuery);
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 3, fairnessWeight: 4 });
+      await handle.signal(planChangedMessage, { scanIntervalMinutes: 60, planRevision: 3, fairnessWeight: 4 });
       // Sent by a webhook that read the plan before the one above: older news, ignored.
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 2, fairnessWeight: 1 });
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 1440, planRevision: 3, fairnessWeight: 1 });
+      await handle.signal(planChangedMessage, { scanIntervalMinutes: 1440, planRevision: 2, fairnessWeight: 1 });
+      await handle.signal(planChangedMessage, { scanIntervalMinutes: 1440, planRevision: 3, fairnessWeight: 1 });
       await waitFor(async () => (await state()).planRevision === 3);
       expect(await state()).toMatchObject({ scanIntervalMinutes: 60, planRevision: 3, fairnessWeight: 4 });
       // A signal without a revision (sent before revisions existed) still applies.
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 30 });
+      await handle.signal(planChangedMessage, { scanIntervalMinutes: 30 });
       await waitFor(async () => (await state()).scanIntervalMinutes === 30);
       expect((await state()).planRevision).toBe(3);
     });
@@ -103,7 +103,7 @@ describe('accountWorkflow', () => {
     const worker = await h.newWorker(input.taskQueue);
     await worker.runUntil(async () => {
       const handle = await h.start(input);
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 60, planRevision: 1 });
+      await handle.signal(planChangedMessage, { scanIntervalMinutes: 60, planRevision: 1 });
       await handle.executeUpdate(verifyUpdate);
       expect(await handle.query(stateQuery)).toMatchObject({ status: 'ACTIVE', scanIntervalMinutes: 60, planRevision: 1 });
       await handle.executeUpdate(disconnectUpdate);
@@ -125,7 +125,7 @@ describe('accountWorkflow', () => {
   it('continues as new to bound history and keeps its state', async () => {
     await h.withActiveAccount(async (handle, input, firstScanId) => {
       const firstRun = (await handle.describe()).runId;
-      await handle.signal(planChangedSignal, { scanIntervalMinutes: 360, planRevision: 4 }); // same interval, newer plan
+      await handle.signal(planChangedMessage, { scanIntervalMinutes: 360, planRevision: 4 }); // same interval, newer plan
       const expected = await h.scheduledScansWithin(handle, 49 * HOUR); // 7 or 8: at least two hand-overs
       await h.env.sleep('49 hours');
       await waitFor(async () => (await h.env.client.workflow.getHandle(handle.workflowId).query(stateQuery)).scansCompleted === 1 + expected);

@@ -2,7 +2,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { partsOfGroups } from '../../domain/events/types';
 import type { ServiceGroup } from '../../domain/events/types';
-import { disconnectUpdate, eventsReceivedSignal, type RunScanInput, stateQuery } from '../../workflows/contracts';
+import { disconnectUpdate, eventsReceivedMessage, type RunScanInput, stateQuery } from '../../workflows/contracts';
 import { EVENT_RESCAN_MAX_WAIT_MS, EVENT_RESCAN_QUIET_MS } from '../../workflows/event-rescans';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 
@@ -34,7 +34,7 @@ async function debounceTimers(handle: Handle): Promise<number> {
 }
 
 const told = (handle: Handle, n: number, groups: ServiceGroup[]) =>
-  handle.signal(eventsReceivedSignal, { batchId: `evb_${n}`, groups });
+  handle.signal(eventsReceivedMessage, { batchId: `evb_${n}`, groups });
 
 describe('targeted rescans after events', () => {
   it('turns a burst of 500 events into one rescan of the groups they touched, once the account has been quiet', async () => {

@@ -2,7 +2,7 @@ import { ApplicationFailure, condition, log, proxyActivities, setHandler } from 
 import type { Activities } from '../../activities';
 import { MARK_DISCONNECTED, VERIFY } from '../activity-options';
 import {
-  disconnectUpdate, eventsReceivedSignal, INVALID_ACCOUNT_STATE, planChangedSignal, ROLE_ASSUMPTION_FAILED, scanNowUpdate, stateQuery,
+  disconnectUpdate, eventsReceivedMessage, INVALID_ACCOUNT_STATE, planChangedMessage, ROLE_ASSUMPTION_FAILED, scanNowUpdate, stateQuery,
   VERIFICATION_UNAVAILABLE, verifyUpdate,
 } from '../contracts';
 import type { EventRescans } from '../event-rescans';
@@ -31,7 +31,7 @@ export function installHandlers(state: AccountState, { tenantId, accountId, resc
   setHandler(stateQuery, () => stateView(state, rescans.pending()));
 
   // The batch's alerts were fired by the API that stored it: what is left here is the rescan.
-  setHandler(eventsReceivedSignal, ({ groups }) => {
+  setHandler(eventsReceivedMessage, ({ groups }) => {
     state.eventSignalsThisRun += 1;
     if (state.status === 'ACTIVE') rescans.add(groups);
   });
@@ -80,7 +80,7 @@ export function installHandlers(state: AccountState, { tenantId, accountId, resc
     },
   });
 
-  setHandler(planChangedSignal, ({ scanIntervalMinutes: minutes, planRevision: revision, fairnessWeight: weight }) => {
+  setHandler(planChangedMessage, ({ scanIntervalMinutes: minutes, planRevision: revision, fairnessWeight: weight }) => {
     if (revision !== undefined) {
       if (revision <= state.planRevision) return; // older news than the workflow has
       state.planRevision = revision;

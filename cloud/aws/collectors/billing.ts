@@ -6,7 +6,7 @@ import { foldPages, globalPart, type ReadContext } from './reader';
 
 // Cost Explorer and Budgets are global services. Costs cover the 14 days before the scan's day, usage only (record
 // type Usage: fees, credits, refunds and tax would read as spikes and drops). AWS bills every Cost Explorer
-// request to the customer ($0.01 each): the scan reuses these two parts for a while (see core/scans/run-scan.ts).
+// request to the customer ($0.01 each): the scan reuses these two parts for a while (see core/scans/scan-account.ts).
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;

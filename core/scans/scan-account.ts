@@ -148,7 +148,7 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
      * a retry records nothing twice, reads only what the attempts before did not, and once the scan is saved (the
      * attempt before failed while firing the rules) goes straight to the rules.
      */
-    async runScan(input: RunScanInput, attempt: Attempt): Promise<RunScanResult> {
+    async scanAccount(input: RunScanInput, attempt: Attempt): Promise<RunScanResult> {
       const { scanId, tenantId, accountId, trigger, fireAlerts } = input;
       if (trigger) await recordScanStarted({ scanId, tenantId, accountId, trigger });
       if (!fireAlerts) return collectAndSave(input, attempt);
