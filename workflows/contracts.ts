@@ -1,7 +1,8 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { AccountStatus, ScanTrigger } from '../domain/accounts/status';
 import type { ServiceGroup } from '../domain/events/types';
 import type { PendingRescan } from './event-rescans';
+import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
 import type { MemberState, OrganizationStatus } from '../domain/accounts/organizations';
 
 // The contract of every workflow: its id, its input and result, its messages and the failure types it raises.
@@ -169,6 +170,20 @@ export const EXPORT_ABANDONED = 'ExportAbandoned';
 export interface AlertDeliveryInput {
   tenantId: string;
   deliveryId: string;
+}
+
+/**
+ * What every start of an alert's delivery workflow sets, whether a scan's workflow starts it (workflows/scan.ts) or
+ * an event batch's dispatch does (core/events/dispatch-batches.ts): its id, so that a delivery started twice runs
+ * once; its input; and the search attributes the Web UI finds it by.
+ */
+export function deliveryStart({ tenantId, awsAccountId, deliveryId }: { tenantId: string; awsAccountId: string; deliveryId: string }) {
+  return {
+    workflowId: deliveryWorkflowId(deliveryId),
+    args: [{ tenantId, deliveryId }] as [AlertDeliveryInput],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
+  };
 }
 
 /** ApplicationFailure types of an alert delivery attempt; the permanent one is not retried. */

@@ -1,12 +1,11 @@
 import type { Priority } from '@temporalio/common';
 import {
-  type ActivityOptions, log, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy,
+  type ActivityOptions, log, ParentClosePolicy, proxyActivities, startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { RECORD_SCAN_STARTED, RUN_SCAN, UNTIL_DATABASE_ANSWERS } from './activity-options';
 import { alertDeliveryWorkflow } from './delivery';
-import { deliveryWorkflowId, type ScanOutcome, type ScanWorkflowInput } from './contracts';
-import { AWS_ACCOUNT_ID, TENANT_ID } from './search-attributes';
+import { deliveryStart, type ScanOutcome, type ScanWorkflowInput } from './contracts';
 
 const FAILURE_REASON = 'The scan could not complete; it will run again at the next scheduled time';
 
@@ -77,11 +76,8 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
  */
 async function startDeliveries({ tenantId, awsAccountId }: ScanWorkflowInput, deliveryIds: string[]): Promise<void> {
   await Promise.all(deliveryIds.map((deliveryId) => startChild(alertDeliveryWorkflow, {
-    workflowId: deliveryWorkflowId(deliveryId),
-    args: [{ tenantId, deliveryId }],
+    ...deliveryStart({ tenantId, awsAccountId, deliveryId }),
     parentClosePolicy: ParentClosePolicy.ABANDON,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
   }).catch((err: unknown) => {
     // Started before (this scan was reset or re-run): that delivery runs already, once.
     if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;

@@ -1,12 +1,11 @@
-import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import { listAccountsWithBatchesLeft, listUndispatchedBatches, markBatchesDispatched } from '../../db/repositories/account-events';
 import type { AccountStatus } from '../../domain/accounts/status';
 import type { ServiceGroup } from '../../domain/events/types';
-import { deliveryWorkflowId, eventsReceivedMessage } from '../../workflows/contracts';
-import { AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
+import { deliveryStart, eventsReceivedMessage } from '../../workflows/contracts';
 import { COMMAND_DEADLINE_MS, withDeadline } from '../temporal/commands';
 import { type AlertDeliveryWorkflow, WORKFLOW_TYPES } from '../temporal/workflow-types';
 import { fireAlertRules } from '../alerts/fire-alert-rules';
@@ -40,15 +39,12 @@ const BATCH_LEFT_OVER_SECONDS = 30;
 const ACCOUNTS_PER_RUN = 500;
 
 
-/** Starts one delivery's workflow, as a scan's alerts start theirs (workflows/scan.ts): started twice, it runs once. */
+/** Starts one delivery's workflow, as a scan's alerts start theirs (deliveryStart): started twice, it runs once. */
 async function startDelivery({ temporal, config }: DispatchDeps, account: BatchAccount, deliveryId: string): Promise<void> {
   try {
     await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start<AlertDeliveryWorkflow>(WORKFLOW_TYPES.alertDelivery, {
-      workflowId: deliveryWorkflowId(deliveryId),
+      ...deliveryStart({ tenantId: account.tenant_id, awsAccountId: account.aws_account_id, deliveryId }),
       taskQueue: config.temporal.taskQueue,
-      args: [{ tenantId: account.tenant_id, deliveryId }],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [{ key: TENANT_ID, value: account.tenant_id }, { key: AWS_ACCOUNT_ID, value: account.aws_account_id }],
       // An event's alert is what events are for: ahead of any backlog of scans, shared fairly between tenants.
       priority: { priorityKey: 1, ...(config.temporal.fairness ? { fairnessKey: account.tenant_id } : {}) },
     }));
