@@ -1,6 +1,5 @@
-import type { OrganizationStatus } from '../../domain/accounts/organizations';
 import type {
-  OrganizationCarriedState, OrganizationSyncOutcome, OrganizationWorkflowInput, OrganizationWorkflowState,
+  OrganizationCarriedState, OrganizationWorkflowInput, OrganizationWorkflowState,
 } from '../contracts';
 
 const DEFAULT_MAX_SYNCS_PER_RUN = 500;
@@ -10,15 +9,7 @@ const DEFAULT_MAX_SYNCS_PER_RUN = 500;
  * (../organization.ts) read and change it; the state query shows it (`stateView`) and continue-as-new carries it to
  * the next run (`carriedState`), except what counts this run only.
  */
-export interface OrganizationState {
-  status: OrganizationStatus;
-  syncIntervalMinutes: number;
-  awsOrganizationId?: string;
-  accountsFound: number;
-  syncsCompleted: number;
-  /** A sync was asked for (or its interval is over): the main loop runs it. */
-  syncDue: boolean;
-  lastSync?: OrganizationSyncOutcome;
+export interface OrganizationState extends OrganizationCarriedState {
   /** An activity that changes the organization's state is running: verify and disconnect wait. */
   busy: boolean;
   /** A sync is running now. */
@@ -46,29 +37,18 @@ export function initialState(input: OrganizationWorkflowInput): OrganizationStat
   };
 }
 
+/** What of the state outlives a run. */
+function lasting(state: OrganizationState): OrganizationCarriedState {
+  const { status, syncIntervalMinutes, awsOrganizationId, accountsFound, syncsCompleted, syncDue, lastSync } = state;
+  return { status, syncIntervalMinutes, awsOrganizationId, accountsFound, syncsCompleted, syncDue, lastSync };
+}
+
 /** The answer of the state query. */
 export function stateView(state: OrganizationState): OrganizationWorkflowState {
-  return {
-    status: state.status,
-    syncIntervalMinutes: state.syncIntervalMinutes,
-    awsOrganizationId: state.awsOrganizationId,
-    accountsFound: state.accountsFound,
-    syncsCompleted: state.syncsCompleted,
-    syncDue: state.syncDue,
-    syncing: state.syncing,
-    lastSync: state.lastSync,
-  };
+  return { ...lasting(state), syncing: state.syncing };
 }
 
 /** What continue-as-new carries to the next run: it hands over as a sync is due, so the next run syncs at once. */
 export function carriedState(state: OrganizationState): OrganizationCarriedState {
-  return {
-    status: state.status,
-    syncIntervalMinutes: state.syncIntervalMinutes,
-    awsOrganizationId: state.awsOrganizationId,
-    accountsFound: state.accountsFound,
-    syncsCompleted: state.syncsCompleted,
-    syncDue: true,
-    lastSync: state.lastSync,
-  };
+  return { ...lasting(state), syncDue: true };
 }
