@@ -64,7 +64,8 @@ export function createActivities(deps: ActivityDeps) {
     pruneExpiredRecords: () => retention.pruneExpiredRecords(currentAttempt()),
 
     verifyOrganization: organizations.verifyOrganization,
-    syncOrganization: (input: { tenantId: string; orgId: string }) => organizations.syncOrganization(input, currentAttempt()),
+    syncOrganization: (input: { tenantId: string; orgId: string }) =>
+      organizations.syncOrganization(input, currentAttempt()),
     markOrganizationDisconnected: organizations.markOrganizationDisconnected,
 
     dispatchLeftOverEventBatches: leftOverBatches.dispatchLeftOverEventBatches,

@@ -27,11 +27,21 @@ export function createApp(deps: AppDeps): Express {
 
   // Health checks and the Stripe webhook come before the JSON parser: /healthz touches nothing, and Stripe signs
   // the exact bytes it sent, so its webhook reads the raw body.
-  app.use(operationRoutes(deps, OPERATIONS.filter((op) => op.beforeJsonParser)));
+  app.use(
+    operationRoutes(
+      deps,
+      OPERATIONS.filter((op) => op.beforeJsonParser),
+    ),
+  );
   app.use(jsonBody);
 
   // Every other operation (api/operations/). Each route checks its own bearer token, so unknown paths still reach the 404.
-  app.use(operationRoutes(deps, OPERATIONS.filter((op) => !op.beforeJsonParser)));
+  app.use(
+    operationRoutes(
+      deps,
+      OPERATIONS.filter((op) => !op.beforeJsonParser),
+    ),
+  );
   // Built now, so a registry that does not match its schemas stops the start-up rather than a request.
   openApiJson(OPERATIONS);
   app.use('/docs', docsAssets);

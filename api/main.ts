@@ -33,7 +33,11 @@ async function main(): Promise<void> {
   // Lazy: the API starts (and serves reads) even while Temporal is unreachable; commands then answer 503.
   const connection = Connection.lazy(clientConnectionOptions(config.temporal));
   releaseCallContextWhenIdle(connection);
-  const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
+  const temporal = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    interceptors: temporalClientInterceptors(),
+  });
 
   const cloud = createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db, log });
@@ -57,7 +61,10 @@ async function main(): Promise<void> {
       await metrics.close();
       await readCache.close();
       // Events answered just now are still being acted on; what does not end in time the schedule takes.
-      await Promise.race([eventDispatchesSettled(deps), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
+      await Promise.race([
+        eventDispatchesSettled(deps),
+        new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS)),
+      ]);
       await connection.close().catch(() => undefined);
       mailer.close();
       await db.destroy();

@@ -30,14 +30,22 @@ const MAX_ATTEMPTS = 20;
  * POSTs like a well-behaved client: a 503 (the service asks to retry shortly) is retried after its Retry-After.
  * Returns how many 503s it got and the answer's body; anything else that is not 2xx throws.
  */
-async function post(url: string, auth: object, route: string, body?: object): Promise<{ unavailable: number; text: string }> {
+async function post(
+  url: string,
+  auth: object,
+  route: string,
+  body?: object,
+): Promise<{ unavailable: number; text: string }> {
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(`${url}${route}`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
     if (res.ok) return { unavailable: attempt - 1, text };
-    if (res.status !== 503 || attempt === MAX_ATTEMPTS) throw new Error(`POST ${route} answered ${res.status}: ${text}`);
+    if (res.status !== 503 || attempt === MAX_ATTEMPTS)
+      throw new Error(`POST ${route} answered ${res.status}: ${text}`);
     await sleep(Number(res.headers.get('retry-after') ?? 5) * 1000);
   }
 }
@@ -46,8 +54,18 @@ async function post(url: string, auth: object, route: string, body?: object): Pr
  * Signs up enough Enterprise tenants for `count` accounts (the plan allows 250 each) and gives each its
  * share of 12-digit ids starting at `firstId`.
  */
-export async function signUpTenants({ db, url, prefix, count, firstId }: {
-  db: Db; url: string; prefix: string; count: number; firstId: number;
+export async function signUpTenants({
+  db,
+  url,
+  prefix,
+  count,
+  firstId,
+}: {
+  db: Db;
+  url: string;
+  prefix: string;
+  count: number;
+  firstId: number;
 }): Promise<BenchTenant[]> {
   const perTenant = getPlan('enterprise').account_limit;
   const tenants: BenchTenant[] = [];
@@ -82,7 +100,10 @@ function pairs(tenants: BenchTenant[]): { auth: BenchTenant['auth']; id: string 
  * AWS account id.
  */
 export async function connectAccounts(
-  url: string, tenants: BenchTenant[], concurrency: number, eventKeys?: Map<string, string>,
+  url: string,
+  tenants: BenchTenant[],
+  concurrency: number,
+  eventKeys?: Map<string, string>,
 ): Promise<number> {
   let unavailable = 0;
   await inFlight(pairs(tenants), concurrency, async ({ auth, id }) => {
@@ -114,14 +135,27 @@ export async function verifyAccounts(url: string, tenants: BenchTenant[], concur
  * routine scan interleaves with the first scans being measured, however long they take.
  */
 export async function useDailyInterval(db: Db, tenants: BenchTenant[]): Promise<void> {
-  await db.updateTable('tenants').set({ plan: 'solo' }).where('id', 'in', tenants.map((t) => t.tenantId)).execute();
+  await db
+    .updateTable('tenants')
+    .set({ plan: 'solo' })
+    .where(
+      'id',
+      'in',
+      tenants.map((t) => t.tenantId),
+    )
+    .execute();
 }
 
 /** First scans of the tenants' accounts by status. */
 export async function firstScans(db: Db, tenants: BenchTenant[]): Promise<{ succeeded: number; failed: number }> {
-  const rows = await db.selectFrom('scans')
+  const rows = await db
+    .selectFrom('scans')
     .select(['status', sql<string>`count(*)`.as('n')])
-    .where('tenant_id', 'in', tenants.map((t) => t.tenantId))
+    .where(
+      'tenant_id',
+      'in',
+      tenants.map((t) => t.tenantId),
+    )
     .where('trigger', '=', 'initial')
     .groupBy('status')
     .execute();
@@ -130,7 +164,12 @@ export async function firstScans(db: Db, tenants: BenchTenant[]): Promise<{ succ
 }
 
 /** Resolves once the account workflow has run the scan to the end (alert rules fired): its state lists it. */
-export async function scanCompleted(temporal: Client, workflowId: string, scanId: string, timeoutMs = 600_000): Promise<void> {
+export async function scanCompleted(
+  temporal: Client,
+  workflowId: string,
+  scanId: string,
+  timeoutMs = 600_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const handle = temporal.workflow.getHandle(workflowId);
   while (!(await handle.query(stateQuery)).recentScans.some((s) => s.scanId === scanId)) {

@@ -30,23 +30,45 @@ export interface BillableActions {
  * no event); the dev server's `action` counter sees everything it bills, so manual scans are counted there too
  * and the routine figure is derived from them.
  */
-export async function benchBillableActions(env: BenchEnvironment, { url, tenant, scans }: {
-  url: string; tenant: BenchTenant; scans: number;
-}): Promise<BillableActions> {
-  const first = await env.db.selectFrom('accounts').select(['workflow_id', 'first_scan_id'])
-    .where('tenant_id', '=', tenant.tenantId).where('aws_account_id', '=', tenant.awsAccountIds[0]!).executeTakeFirstOrThrow();
+export async function benchBillableActions(
+  env: BenchEnvironment,
+  {
+    url,
+    tenant,
+    scans,
+  }: {
+    url: string;
+    tenant: BenchTenant;
+    scans: number;
+  },
+): Promise<BillableActions> {
+  const first = await env.db
+    .selectFrom('accounts')
+    .select(['workflow_id', 'first_scan_id'])
+    .where('tenant_id', '=', tenant.tenantId)
+    .where('aws_account_id', '=', tenant.awsAccountIds[0]!)
+    .executeTakeFirstOrThrow();
   const firstScanId = first.first_scan_id as string;
   const history = await env.temporal.workflow.getHandle(first.workflow_id).fetchHistory();
   const events = history.events ?? [];
-  const activities = events.filter((e) => e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-    && e.activityTaskScheduledEventAttributes?.activityId?.startsWith(firstScanId)).length;
-  const childStarts = events.filter((e) => e.eventType === E.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED).length;
+  const activities = events.filter(
+    (e) =>
+      e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+      e.activityTaskScheduledEventAttributes?.activityId?.startsWith(firstScanId),
+  ).length;
+  const childStarts = events.filter(
+    (e) => e.eventType === E.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED,
+  ).length;
   const fromHistory = { perScan: activities + childStarts + 1, activities }; // + the timer that schedules a routine scan
   // The scan's workflow tasks: the one that scheduled its first activity, and one after each of its activities.
   const workflowTasksPerScan = 1 + activities;
 
   // The first scans' activities fire the alert rules after their rows say succeeded: let them all end first.
-  const firstScans = await env.db.selectFrom('accounts').select(['workflow_id', 'first_scan_id']).where('tenant_id', '=', tenant.tenantId).execute();
+  const firstScans = await env.db
+    .selectFrom('accounts')
+    .select(['workflow_id', 'first_scan_id'])
+    .where('tenant_id', '=', tenant.tenantId)
+    .execute();
   await Promise.all(firstScans.map((a) => scanCompleted(env.temporal, a.workflow_id, a.first_scan_id as string)));
   await sleep(1_000);
 
@@ -67,9 +89,12 @@ export async function benchBillableActions(env: BenchEnvironment, { url, tenant,
   await sleep(1_000); // the account workflows' last tasks after their scans (not billed, but let them settle)
   const after = await env.actionCounts();
   await sleep(1_000); // PostgreSQL publishes its statistics at most once a second
-  const rowsWrittenPerScan = Math.round((await rowsWritten(env) - rowsBefore) / ids.length);
-  const { bytes } = await env.db.selectFrom('scans').select(sql<string>`avg(pg_column_size(scans.*))::int`.as('bytes'))
-    .where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
+  const rowsWrittenPerScan = Math.round(((await rowsWritten(env)) - rowsBefore) / ids.length);
+  const { bytes } = await env.db
+    .selectFrom('scans')
+    .select(sql<string>`avg(pg_column_size(scans.*))::int`.as('bytes'))
+    .where('tenant_id', '=', tenant.tenantId)
+    .executeTakeFirstOrThrow();
   const byType = [...after]
     .map(([type, n]): [string, number] => [type, (n - (before.get(type) ?? 0)) / ids.length])
     // The benchmark's own queries (it polls each account workflow for the scan's end) are billed too, but not the scan's.
@@ -78,19 +103,30 @@ export async function benchBillableActions(env: BenchEnvironment, { url, tenant,
   const updates = byType.filter(([type]) => /Update/.test(type)).reduce((sum, [, n]) => sum + n, 0);
   const perRoutineScan = perManualScan - updates + 1;
   const perMonth = PLANS.map((p) => ({
-    plan: p.id, interval: p.scan_interval_minutes, actions: Math.round(perRoutineScan * (30 * 24 * 60) / p.scan_interval_minutes),
+    plan: p.id,
+    interval: p.scan_interval_minutes,
+    actions: Math.round((perRoutineScan * (30 * 24 * 60)) / p.scan_interval_minutes),
   }));
-  console.log(`billable actions per scan: history ${fromHistory.perScan}, server ${perManualScan} per manual scan `
-    + `(${byType.map(([t, n]) => `${t} ${n}`).join(', ')}), ${perRoutineScan} per routine scan`);
+  console.log(
+    `billable actions per scan: history ${fromHistory.perScan}, server ${perManualScan} per manual scan ` +
+      `(${byType.map(([t, n]) => `${t} ${n}`).join(', ')}), ${perRoutineScan} per routine scan`,
+  );
   return {
-    fromHistory, fromServer: { scans: ids.length, perManualScan, byType }, perRoutineScan, perMonth, workflowTasksPerScan, rowsWrittenPerScan,
+    fromHistory,
+    fromServer: { scans: ids.length, perManualScan, byType },
+    perRoutineScan,
+    perMonth,
+    workflowTasksPerScan,
+    rowsWrittenPerScan,
     scanRowBytes: Number(bytes),
   };
 }
 
 async function rowsWritten(env: BenchEnvironment): Promise<number> {
-  const { rows } = await env.db.selectFrom(sql`pg_stat_database`.as('d'))
-    .select(sql<string>`sum(tup_inserted + tup_updated + tup_deleted)`.as('rows')).where(sql`datname`, '=', sql`current_database()`)
+  const { rows } = await env.db
+    .selectFrom(sql`pg_stat_database`.as('d'))
+    .select(sql<string>`sum(tup_inserted + tup_updated + tup_deleted)`.as('rows'))
+    .where(sql`datname`, '=', sql`current_database()`)
     .executeTakeFirstOrThrow();
   return Number(rows);
 }

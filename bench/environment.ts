@@ -70,31 +70,52 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const running = new Set<BenchServices>();
 
   const startServices = async ({
-    taskQueue, poolMax, apiNodeArgs = [], workerNodeArgs = [], env: extra = {},
+    taskQueue,
+    poolMax,
+    apiNodeArgs = [],
+    workerNodeArgs = [],
+    env: extra = {},
   }: ServiceOptions): Promise<BenchServices> => {
     const port = await freePort();
     const env = {
-      NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true', DATABASE_URL: databaseUrl,
-      DATABASE_POOL_MAX: String(poolMax), TEMPORAL_ADDRESS: server.address, TEMPORAL_TASK_QUEUE: taskQueue, JWT_SECRET,
+      NODE_ENV: 'production',
+      CLOUD_PROVIDER: 'sandbox',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_MAX: String(poolMax),
+      TEMPORAL_ADDRESS: server.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      JWT_SECRET,
       TEMPORAL_WORKFLOW_BUNDLE: workflowBundle,
       // The benchmarks sign up a tenant per 250 accounts, all from one address.
-      SIGNUPS_PER_CLIENT_PER_HOUR: '100000', ...extra,
+      SIGNUPS_PER_CLIENT_PER_HOUR: '100000',
+      ...extra,
     };
     const url = `http://127.0.0.1:${port}`;
     // Request logging off: the API is measured, not pino writing to a pipe.
     const api = await startNodeProcess({
-      script: 'api/main.ts', env: { ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port) },
-      ready: new URL('/healthz', url), nodeArgs: [...API_NODE_FLAGS, ...apiNodeArgs],
+      script: 'api/main.ts',
+      env: { ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port) },
+      ready: new URL('/healthz', url),
+      nodeArgs: [...API_NODE_FLAGS, ...apiNodeArgs],
     });
-    const startWorker = () => startNodeProcess({
-      script: 'worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, ready: '"msg":"worker started"', nodeArgs: workerNodeArgs,
-    });
+    const startWorker = () =>
+      startNodeProcess({
+        script: 'worker/main.ts',
+        env: { ...env, LOG_LEVEL: 'info' },
+        ready: '"msg":"worker started"',
+        nodeArgs: workerNodeArgs,
+      });
     const worker = await startWorker().catch(async (err: unknown) => {
       await api.stop();
       throw err;
     });
     const services: BenchServices = {
-      url, api, worker, taskQueue, fairness: extra.TEMPORAL_FAIRNESS !== 'false',
+      url,
+      api,
+      worker,
+      taskQueue,
+      fairness: extra.TEMPORAL_FAIRNESS !== 'false',
       restartWorker: async (whileStopped) => {
         await services.worker.stop();
         await whileStopped?.();
@@ -121,7 +142,10 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   };
 
   return {
-    db, temporal, startServices, actionCounts,
+    db,
+    temporal,
+    startServices,
+    actionCounts,
     close: async () => {
       await Promise.all([...running].map((s) => s.stop()));
       await connection.close();
@@ -136,9 +160,15 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
 /** Signs a new tenant up and returns its bearer header. */
 export async function tenantAuth(url: string, email: string): Promise<{ authorization: string }> {
   const post = (route: string, body: object) =>
-    fetch(`${url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${url}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const signup = await post('/auth/signup', { email, password: 'bench-password', name: 'Bench' });
   if (!signup.ok) throw new Error(`signup of ${email} answered ${signup.status}`);
-  const login = (await (await post('/auth/login', { email, password: 'bench-password' })).json()) as { id_token: string };
+  const login = (await (await post('/auth/login', { email, password: 'bench-password' })).json()) as {
+    id_token: string;
+  };
   return { authorization: `Bearer ${login.id_token}` };
 }

@@ -25,7 +25,12 @@ import { firstScansDone } from './scans';
 // spread over an Enterprise tenant's 250 accounts, each with its own key, so the service's own limit is never what
 // is measured; answers other than 202 (429 included) are counted.
 
-export interface Percentiles { p50: number; p95: number; p99: number; max: number }
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
 
 export interface AlertLatency {
   /** Accounts the events were spread over (verified: ACTIVE, as a forwarding customer's are). */
@@ -89,7 +94,8 @@ const ID_PLACEHOLDER = 'BENCH_EVENT_ID';
 
 type Envelope = Record<string, unknown> & { detail: Record<string, unknown> };
 
-const fixture = (name: string): Envelope => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as Envelope;
+const fixture = (name: string): Envelope =>
+  JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as Envelope;
 /** EventBridge writes whole seconds. */
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
@@ -97,7 +103,10 @@ const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
  * The fixture as an event of `awsAccountId`, happening now; `groupId` (when given) is the security group the rule is
  * added to: the resource of the signal its detection opens, so a new group is a new signal.
  */
-function eventOf(template: Envelope, { id, awsAccountId, groupId }: { id: string; awsAccountId: string; groupId?: string }): Envelope {
+function eventOf(
+  template: Envelope,
+  { id, awsAccountId, groupId }: { id: string; awsAccountId: string; groupId?: string },
+): Envelope {
   const event = structuredClone(template);
   const time = now();
   Object.assign(event, { id, account: awsAccountId, time });
@@ -140,10 +149,11 @@ async function startSlackReceiver() {
     url,
     arrivals,
     messages: () => messages,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -153,8 +163,17 @@ type SlackReceiver = Awaited<ReturnType<typeof startSlackReceiver>>;
  * Sends `events` sg-open-ssh events at `rate` a second (on a schedule, not waiting for answers), taking the accounts
  * in turn, each event naming a security group of its own, then waits for every alert to reach the webhook.
  */
-async function alertLatency({ url, receiver, keys, options, pids }: {
-  url: string; receiver: SlackReceiver; keys: [string, string][]; pids: Record<string, number>;
+async function alertLatency({
+  url,
+  receiver,
+  keys,
+  options,
+  pids,
+}: {
+  url: string;
+  receiver: SlackReceiver;
+  keys: [string, string][];
+  pids: Record<string, number>;
   options: Pick<EventsOptions, 'alertEvents' | 'alertRate' | 'alertTimeoutSeconds'>;
 }): Promise<AlertLatency> {
   const { alertEvents: events, alertRate: rate, alertTimeoutSeconds } = options;
@@ -171,18 +190,23 @@ async function alertLatency({ url, receiver, keys, options, pids }: {
     const [awsAccountId, key] = keys[i % keys.length]!;
     const group = groupIdOf(i);
     const body = JSON.stringify(eventOf(template, { id: `bench-alert-${i}`, awsAccountId, groupId: group }));
-    requests.push((async () => {
-      const t0 = performance.now();
-      const res = await fetch(`${url}${EVENT_INGEST_PATH}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: key }, body,
-      });
-      const answer = await res.text();
-      postMs.push(performance.now() - t0);
-      const opened = res.status === 202 && (JSON.parse(answer) as { signals_opened: number }).signals_opened >= 1;
-      if (opened) sentAt.set(group, t0);
-      else refused[res.status] = (refused[res.status] ?? 0) + 1;
-    })());
-    if (i > 0 && i % 200 === 0) console.log(`  ${i} of ${events} events sent, ${receiver.arrivals.size} alerts arrived`);
+    requests.push(
+      (async () => {
+        const t0 = performance.now();
+        const res = await fetch(`${url}${EVENT_INGEST_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: key },
+          body,
+        });
+        const answer = await res.text();
+        postMs.push(performance.now() - t0);
+        const opened = res.status === 202 && (JSON.parse(answer) as { signals_opened: number }).signals_opened >= 1;
+        if (opened) sentAt.set(group, t0);
+        else refused[res.status] = (refused[res.status] ?? 0) + 1;
+      })(),
+    );
+    if (i > 0 && i % 200 === 0)
+      console.log(`  ${i} of ${events} events sent, ${receiver.arrivals.size} alerts arrived`);
   }
   await Promise.all(requests);
   const deadline = performance.now() + alertTimeoutSeconds * 1000;
@@ -194,12 +218,23 @@ async function alertLatency({ url, receiver, keys, options, pids }: {
     return at === undefined ? [] : [at - t0];
   });
   const result: AlertLatency = {
-    accounts: keys.length, events, rate, opened: sentAt.size, arrived: latencies.length, refused,
-    latencyMs: percentiles(latencies), postMs: percentiles(postMs), slackMessages: receiver.messages(), timeoutSeconds: alertTimeoutSeconds, cpu,
+    accounts: keys.length,
+    events,
+    rate,
+    opened: sentAt.size,
+    arrived: latencies.length,
+    refused,
+    latencyMs: percentiles(latencies),
+    postMs: percentiles(postMs),
+    slackMessages: receiver.messages(),
+    timeoutSeconds: alertTimeoutSeconds,
+    cpu,
   };
   const { p50, p95, p99, max } = result.latencyMs;
-  console.log(`event to alert: ${result.arrived} of ${result.opened} arrived (${events} sent), p50 ${p50.toFixed(0)} ms, `
-    + `p95 ${p95.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms; refused ${JSON.stringify(refused)}`);
+  console.log(
+    `event to alert: ${result.arrived} of ${result.opened} arrived (${events} sent), p50 ${p50.toFixed(0)} ms, ` +
+      `p95 ${p95.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms; refused ${JSON.stringify(refused)}`,
+  );
   if (result.arrived < events) console.warn(`  ${events - result.arrived} of ${events} events' alerts did not arrive`);
   return result;
 }
@@ -210,29 +245,40 @@ async function alertLatency({ url, receiver, keys, options, pids }: {
  */
 function rotating(keys: readonly string[], body: (n: number, account: number) => string): autocannon.Request[] {
   let sent = 0;
-  return [{
-    method: 'POST',
-    path: EVENT_INGEST_PATH,
-    setupRequest: (request) => {
-      const n = sent++;
-      const account = n % keys.length;
-      return {
-        ...request,
-        headers: { ...request.headers, 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: keys[account]! },
-        body: body(n, account),
-      };
+  return [
+    {
+      method: 'POST',
+      path: EVENT_INGEST_PATH,
+      setupRequest: (request) => {
+        const n = sent++;
+        const account = n % keys.length;
+        return {
+          ...request,
+          headers: { ...request.headers, 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: keys[account]! },
+          body: body(n, account),
+        };
+      },
     },
-  }];
+  ];
 }
 
 export async function benchEvents(env: BenchEnvironment, options: EventsOptions): Promise<EventsResult> {
   const { seconds, poolMax, concurrency, alertAccounts, steadyRates, apiNodeArgs } = options;
   const receiver = await startSlackReceiver();
   const services = await env.startServices({
-    taskQueue: 'bench-events', poolMax, apiNodeArgs, env: { SLACK_WEBHOOK_URL_PREFIX: `${receiver.url}/` },
+    taskQueue: 'bench-events',
+    poolMax,
+    apiNodeArgs,
+    env: { SLACK_WEBHOOK_URL_PREFIX: `${receiver.url}/` },
   });
   try {
-    const [tenant] = await signUpTenants({ db: env.db, url: services.url, prefix: 'events', count: ACCOUNTS, firstId: 700_000_000_000 });
+    const [tenant] = await signUpTenants({
+      db: env.db,
+      url: services.url,
+      prefix: 'events',
+      count: ACCOUNTS,
+      firstId: 700_000_000_000,
+    });
     if (!tenant) throw new Error('no events tenant');
     const eventKeys = new Map<string, string>();
     await connectAccounts(services.url, [tenant], concurrency, eventKeys);
@@ -243,15 +289,21 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
     await verifyAccounts(services.url, [alerting], concurrency);
     await firstScansDone(env, [alerting], 600_000);
     const rule = await fetch(`${services.url}/alert-rules`, {
-      method: 'POST', headers: { ...tenant.auth, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...tenant.auth, 'content-type': 'application/json' },
       body: JSON.stringify({
-        name: 'Every new signal', min_srs: 0, scenarios: [],
+        name: 'Every new signal',
+        min_srs: 0,
+        scenarios: [],
         channels: [{ type: 'slack', webhook_url: `${receiver.url}/services/T0BENCH/B0BENCH/events` }],
       }),
     });
     if (rule.status !== 201) throw new Error(`POST /alert-rules answered ${rule.status}: ${await rule.text()}`);
     const alert = await alertLatency({
-      url: services.url, receiver, keys: keys.slice(0, alertAccounts), options,
+      url: services.url,
+      receiver,
+      keys: keys.slice(0, alertAccounts),
+      options,
       pids: { server: services.api.pid, worker: services.worker.pid },
     });
 
@@ -263,41 +315,78 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
     try {
       const https = fixture('sg-open-https');
       // Per account, the event's JSON around its id: a request's body is the two halves and a fresh id.
-      const halves = keys.map(([awsAccountId]) => JSON.stringify(eventOf(https, { id: ID_PLACEHOLDER, awsAccountId })).split(ID_PLACEHOLDER));
-      const fresh = (tag: string) => (n: number, account: number) => `${halves[account]![0]}bench-${tag}-${n}${halves[account]![1]}`;
+      const halves = keys.map(([awsAccountId]) =>
+        JSON.stringify(eventOf(https, { id: ID_PLACEHOLDER, awsAccountId })).split(ID_PLACEHOLDER),
+      );
+      const fresh = (tag: string) => (n: number, account: number) =>
+        `${halves[account]![0]}bench-${tag}-${n}${halves[account]![1]}`;
       const keyList = keys.map(([, key]) => key);
       // The duplicates row re-sends one event per account, each delivered once before.
-      const again = (_n: number, account: number) => `${halves[account]![0]}bench-again-${account}${halves[account]![1]}`;
+      const again = (_n: number, account: number) =>
+        `${halves[account]![0]}bench-again-${account}${halves[account]![1]}`;
       for (let account = 0; account < keys.length; account++) {
         const res = await fetch(`${services.url}${EVENT_INGEST_PATH}`, {
-          method: 'POST', headers: { 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: keyList[account]! }, body: again(0, account),
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: keyList[account]! },
+          body: again(0, account),
         });
         if (res.status !== 202) throw new Error(`the first delivery answered ${res.status}: ${await res.text()}`);
       }
       const api = { seconds, serverPid: services.api.pid, url: services.url };
       const rows = [
-        await measure({ name: 'bare Express hello-world (GET)', url: `http://127.0.0.1:${port}/`, seconds, serverPid: bare.pid }),
         await measure({
-          name: 'bare Express POST of the same event (JSON parsed, 202)', url: `http://127.0.0.1:${port}/`, seconds, serverPid: bare.pid,
+          name: 'bare Express hello-world (GET)',
+          url: `http://127.0.0.1:${port}/`,
+          seconds,
+          serverPid: bare.pid,
+        }),
+        await measure({
+          name: 'bare Express POST of the same event (JSON parsed, 202)',
+          url: `http://127.0.0.1:${port}/`,
+          seconds,
+          serverPid: bare.pid,
           requests: rotating(keyList, fresh('bare')).map((r) => ({ ...r, path: '/' })),
         }),
-        await measure({ ...api, name: 'POST /ingest/aws/events: new event, no detection (stored)', requests: rotating(keyList, fresh('store')) }),
-        await measure({ ...api, name: 'POST /ingest/aws/events: the same event again (duplicate)', requests: rotating(keyList, again) }),
+        await measure({
+          ...api,
+          name: 'POST /ingest/aws/events: new event, no detection (stored)',
+          requests: rotating(keyList, fresh('store')),
+        }),
+        await measure({
+          ...api,
+          name: 'POST /ingest/aws/events: the same event again (duplicate)',
+          requests: rotating(keyList, again),
+        }),
       ];
       // autocannon paces each connection on its own timer, all started together: 50 connections at 50 requests a
       // second would send 50 at once every second. A connection per STEADY_RATE_PER_CONNECTION spreads them.
       for (const rate of steadyRates) {
         const connections = steadyConnections(rate);
-        rows.push(await measure({
-          ...api, name: `POST /ingest/aws/events: new event, no detection, at ${rate} req/s (${connections} connection${connections === 1 ? '' : 's'})`,
-          overallRate: rate, connections, requests: rotating(keyList, fresh(`steady-${rate}`)),
-        }));
+        rows.push(
+          await measure({
+            ...api,
+            name: `POST /ingest/aws/events: new event, no detection, at ${rate} req/s (${connections} connection${connections === 1 ? '' : 's'})`,
+            overallRate: rate,
+            connections,
+            requests: rotating(keyList, fresh(`steady-${rate}`)),
+          }),
+        );
       }
       const answered = [rows[2]!, ...rows.slice(4)].reduce((sum, row) => sum + (row.statusCodes['202'] ?? 0), 0);
       const stored = await sql<{ n: string }>`
         select count(*) as n from account_events
-        where tenant_id = ${tenant.tenantId} and (event_id like 'bench-store-%' or event_id like 'bench-steady-%')`.execute(env.db);
-      return { accounts: keys.length, alert, rows, steadyRates, stored: { answered, stored: Number(stored.rows[0]?.n ?? 0) }, seconds, poolMax };
+        where tenant_id = ${tenant.tenantId} and (event_id like 'bench-store-%' or event_id like 'bench-steady-%')`.execute(
+        env.db,
+      );
+      return {
+        accounts: keys.length,
+        alert,
+        rows,
+        steadyRates,
+        stored: { answered, stored: Number(stored.rows[0]?.n ?? 0) },
+        seconds,
+        poolMax,
+      };
     } finally {
       await bare.stop();
     }

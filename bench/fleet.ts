@@ -24,7 +24,12 @@ const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
  * over 90 days (one in 40 within the last day), a third resolved an hour after their detection, or within the last day
  * (one in 120), one in 50 of the open ones accepted.
  */
-async function seedFleet(env: BenchEnvironment, tenantId: string, awsAccountIds: string[], signals: number): Promise<void> {
+async function seedFleet(
+  env: BenchEnvironment,
+  tenantId: string,
+  awsAccountIds: string[],
+  signals: number,
+): Promise<void> {
   const { db } = env;
   await sql`
     insert into accounts (id, tenant_id, aws_account_id, display_name, tags, status, external_id, role_name, workflow_id, current_srs,
@@ -60,30 +65,57 @@ async function seedFleet(env: BenchEnvironment, tenantId: string, awsAccountIds:
   await sql`
     insert into signal_acceptances (id, tenant_id, account_id, signal_id, accepted_by, accepted_by_email, reason, accepted_at)
     select 'acpt_' || s.id, s.tenant_id, s.account_id, s.id, null, 'risk@example.com', 'Seeded for the benchmark', now()
-    from signals s where s.tenant_id = ${tenantId} and s.resolved_at is null and right(s.id, 3)::int % 50 = 0`.execute(db);
+    from signals s where s.tenant_id = ${tenantId} and s.resolved_at is null and right(s.id, 3)::int % 50 = 0`.execute(
+    db,
+  );
   // As autovacuum leaves a table after a bulk insert: statistics, and the visibility map index-only scans read.
   await sql`vacuum analyze`.execute(db);
 }
 
-export async function benchFleet(env: BenchEnvironment, { seconds, poolMax, signals, apiNodeArgs }: {
-  seconds: number; poolMax: number; signals: number; apiNodeArgs?: string[];
-}): Promise<FleetResult> {
+export async function benchFleet(
+  env: BenchEnvironment,
+  {
+    seconds,
+    poolMax,
+    signals,
+    apiNodeArgs,
+  }: {
+    seconds: number;
+    poolMax: number;
+    signals: number;
+    apiNodeArgs?: string[];
+  },
+): Promise<FleetResult> {
   const services = await env.startServices({ taskQueue: 'bench-fleet', poolMax, apiNodeArgs });
   try {
     await services.worker.stop(); // nothing runs on the fleet's seeded rows: one process less on the cores
-    const [tenant] = await signUpTenants({ db: env.db, url: services.url, prefix: 'fleet', count: 250, firstId: 600_000_000_000 });
+    const [tenant] = await signUpTenants({
+      db: env.db,
+      url: services.url,
+      prefix: 'fleet',
+      count: 250,
+      firstId: 600_000_000_000,
+    });
     if (!tenant) throw new Error('no fleet tenant');
     const started = Date.now();
     await seedFleet(env, tenant.tenantId, tenant.awsAccountIds, signals);
     const seedSeconds = (Date.now() - started) / 1000;
-    const overview = (await (await fetch(`${services.url}/overview`, { headers: tenant.auth })).json()) as { open_signals: { total: number } };
+    const overview = (await (await fetch(`${services.url}/overview`, { headers: tenant.auth })).json()) as {
+      open_signals: { total: number };
+    };
     const api = { seconds, serverPid: services.api.pid, headers: tenant.auth };
     const rows = [
       await measure({ ...api, name: 'GET /accounts (250 accounts, one page)', url: `${services.url}/accounts` }),
       await measure({ ...api, name: 'GET /overview', url: `${services.url}/overview` }),
       await measure({ ...api, name: 'GET /signals (first page of 50, every account)', url: `${services.url}/signals` }),
     ];
-    return { accounts: tenant.awsAccountIds.length, signals, openSignals: overview.open_signals.total, seedSeconds, rows };
+    return {
+      accounts: tenant.awsAccountIds.length,
+      signals,
+      openSignals: overview.open_signals.total,
+      seedSeconds,
+      rows,
+    };
   } finally {
     await services.stop();
   }

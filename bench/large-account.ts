@@ -1,7 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import {
-  AttachRolePolicyCommand, AttachUserPolicyCommand, CreateAccessKeyCommand, CreateRoleCommand, CreateUserCommand, IAMClient,
+  AuthorizeSecurityGroupIngressCommand,
+  CreateSecurityGroupCommand,
+  DescribeRegionsCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
+import {
+  AttachRolePolicyCommand,
+  AttachUserPolicyCommand,
+  CreateAccessKeyCommand,
+  CreateRoleCommand,
+  CreateUserCommand,
+  IAMClient,
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
@@ -61,46 +71,77 @@ function serviceOf(request: AwsRequest): string {
 /** What the customer's administrator needs to seed the account: credentials that act in it. */
 async function customerCredentials(endpoint: string) {
   const sts = new STSClient({ region: REGION, endpoint, credentials });
-  const { Credentials: c } = await sts.send(new AssumeRoleCommand({ RoleArn: `arn:aws:iam::${CUSTOMER_ACCOUNT}:role/admin`, RoleSessionName: 'seed' }));
+  const { Credentials: c } = await sts.send(
+    new AssumeRoleCommand({ RoleArn: `arn:aws:iam::${CUSTOMER_ACCOUNT}:role/admin`, RoleSessionName: 'seed' }),
+  );
   sts.destroy();
-  return { accessKeyId: c?.AccessKeyId as string, secretAccessKey: c?.SecretAccessKey as string, sessionToken: c?.SessionToken as string };
+  return {
+    accessKeyId: c?.AccessKeyId as string,
+    secretAccessKey: c?.SecretAccessKey as string,
+    sessionToken: c?.SessionToken as string,
+  };
 }
 
 async function seed(endpoint: string, size: LargeAccountSize): Promise<string[]> {
   const config = { region: REGION, endpoint, credentials: await customerCredentials(endpoint) };
   const ec2 = new EC2Client(config);
   const { Regions = [] } = await ec2.send(new DescribeRegionsCommand({ AllRegions: true }));
-  const regions = Regions.filter((r) => r.OptInStatus !== 'not-opted-in').flatMap((r) => (r.RegionName ? [r.RegionName] : [])).sort();
+  const regions = Regions.filter((r) => r.OptInStatus !== 'not-opted-in')
+    .flatMap((r) => (r.RegionName ? [r.RegionName] : []))
+    .sort();
   const iam = new IAMClient(config);
   const s3 = new S3Client({ ...config, forcePathStyle: true });
   const ec2In = new Map(regions.map((region) => [region, new EC2Client({ ...config, region })]));
 
   // Users: every other one with an access key, every twentieth an administrator.
-  await inFlight(Array.from({ length: size.users }, (_, i) => i), SEED_CONCURRENCY, async (i) => {
-    const UserName = `user-${String(i).padStart(4, '0')}`;
-    await iam.send(new CreateUserCommand({ UserName }));
-    if (i % 2 === 0) await iam.send(new CreateAccessKeyCommand({ UserName }));
-    if (i % 20 === 0) await iam.send(new AttachUserPolicyCommand({ UserName, PolicyArn: 'arn:aws:iam::aws:policy/AdministratorAccess' }));
-  });
+  await inFlight(
+    Array.from({ length: size.users }, (_, i) => i),
+    SEED_CONCURRENCY,
+    async (i) => {
+      const UserName = `user-${String(i).padStart(4, '0')}`;
+      await iam.send(new CreateUserCommand({ UserName }));
+      if (i % 2 === 0) await iam.send(new CreateAccessKeyCommand({ UserName }));
+      if (i % 20 === 0)
+        await iam.send(
+          new AttachUserPolicyCommand({ UserName, PolicyArn: 'arn:aws:iam::aws:policy/AdministratorAccess' }),
+        );
+    },
+  );
   // Buckets in a few regions; one in a hundred public.
   const bucketRegions = regions.slice(0, 4);
-  await inFlight(Array.from({ length: size.buckets }, (_, i) => i), SEED_CONCURRENCY, async (i) => {
-    const region = bucketRegions[i % bucketRegions.length] as string;
-    await s3.send(new CreateBucketCommand({
-      Bucket: `bench-${CUSTOMER_ACCOUNT}-${i}`, ACL: i % 100 === 0 ? 'public-read' : undefined,
-      CreateBucketConfiguration: region === REGION ? undefined : { LocationConstraint: region as never },
-    }));
-  });
+  await inFlight(
+    Array.from({ length: size.buckets }, (_, i) => i),
+    SEED_CONCURRENCY,
+    async (i) => {
+      const region = bucketRegions[i % bucketRegions.length] as string;
+      await s3.send(
+        new CreateBucketCommand({
+          Bucket: `bench-${CUSTOMER_ACCOUNT}-${i}`,
+          ACL: i % 100 === 0 ? 'public-read' : undefined,
+          CreateBucketConfiguration: region === REGION ? undefined : { LocationConstraint: region as never },
+        }),
+      );
+    },
+  );
   // Security groups spread over every region; one in a hundred with SSH open to the internet.
-  await inFlight(Array.from({ length: size.securityGroups }, (_, i) => i), SEED_CONCURRENCY, async (i) => {
-    const client = ec2In.get(regions[i % regions.length] as string) as EC2Client;
-    const { GroupId } = await client.send(new CreateSecurityGroupCommand({ GroupName: `sg-${i}`, Description: 'bench' }));
-    if (i % 100 === 0) {
-      await client.send(new AuthorizeSecurityGroupIngressCommand({
-        GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
-      }));
-    }
-  });
+  await inFlight(
+    Array.from({ length: size.securityGroups }, (_, i) => i),
+    SEED_CONCURRENCY,
+    async (i) => {
+      const client = ec2In.get(regions[i % regions.length] as string) as EC2Client;
+      const { GroupId } = await client.send(
+        new CreateSecurityGroupCommand({ GroupName: `sg-${i}`, Description: 'bench' }),
+      );
+      if (i % 100 === 0) {
+        await client.send(
+          new AuthorizeSecurityGroupIngressCommand({
+            GroupId,
+            IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+          }),
+        );
+      }
+    },
+  );
   for (const client of [ec2, iam, s3, ...ec2In.values()]) client.destroy();
   return regions;
 }
@@ -108,10 +149,14 @@ async function seed(endpoint: string, size: LargeAccountSize): Promise<string[]>
 /** Creates Sentinel's role in the customer's account, as the connect response's snippet does. */
 async function createRole(endpoint: string, externalId: string): Promise<void> {
   const iam = new IAMClient({ region: REGION, endpoint, credentials: await customerCredentials(endpoint) });
-  await iam.send(new CreateRoleCommand({
-    RoleName: ROLE_NAME, AssumeRolePolicyDocument: JSON.stringify(trustPolicy({ sentinelAccountId: SENTINEL_ACCOUNT, externalId })),
-  }));
-  for (const arn of MANAGED_POLICIES) await iam.send(new AttachRolePolicyCommand({ RoleName: ROLE_NAME, PolicyArn: arn }));
+  await iam.send(
+    new CreateRoleCommand({
+      RoleName: ROLE_NAME,
+      AssumeRolePolicyDocument: JSON.stringify(trustPolicy({ sentinelAccountId: SENTINEL_ACCOUNT, externalId })),
+    }),
+  );
+  for (const arn of MANAGED_POLICIES)
+    await iam.send(new AttachRolePolicyCommand({ RoleName: ROLE_NAME, PolicyArn: arn }));
   iam.destroy();
 }
 
@@ -121,7 +166,10 @@ async function createRole(endpoint: string, externalId: string): Promise<void> {
  * ListBuckets does not give it), Block Public Access, ACL and policy (no bucket here has one, so no policy status);
  * Cost Explorer's two on a first scan. The account has no trail, database, file system or key: nothing per resource.
  */
-function minimumCalls({ regions, users, buckets }: { regions: number; users: number; buckets: number }, costExplorer: boolean) {
+function minimumCalls(
+  { regions, users, buckets }: { regions: number; users: number; buckets: number },
+  costExplorer: boolean,
+) {
   return {
     // DescribeRegions; per region security groups, instances, snapshots, images, EBS default encryption, network
     // ACLs, VPCs and flow logs
@@ -153,7 +201,16 @@ function minimumCalls({ regions, users, buckets }: { regions: number; users: num
  * run in BENCHMARKS.md of that day, on this same account): what the new collectors added.
  */
 export const CALLS_BEFORE_CIS: Readonly<Record<string, number>> = {
-  ec2: 97, cloudtrail: 24, guardduty: 24, iam: 505, s3: 8001, s3control: 1, ce: 2, budgets: 1, account: 3, health: 1,
+  ec2: 97,
+  cloudtrail: 24,
+  guardduty: 24,
+  iam: 505,
+  s3: 8001,
+  s3control: 1,
+  ce: 2,
+  budgets: 1,
+  account: 3,
+  health: 1,
 };
 
 async function waitForScan(env: BenchEnvironment, scanId: string): Promise<void> {
@@ -176,13 +233,20 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
     const seedStarted = Date.now();
     const regions = await seed(moto.endpoint, size);
     const seedSeconds = (Date.now() - seedStarted) / 1000;
-    console.log(`  seeded ${size.users} users, ${size.buckets} buckets, ${size.securityGroups} security groups in ${regions.length} regions (${seedSeconds.toFixed(0)} s)`);
+    console.log(
+      `  seeded ${size.users} users, ${size.buckets} buckets, ${size.securityGroups} security groups in ${regions.length} regions (${seedSeconds.toFixed(0)} s)`,
+    );
 
     const services = await env.startServices({
-      taskQueue: 'bench-large-account', poolMax: 10,
+      taskQueue: 'bench-large-account',
+      poolMax: 10,
       env: {
-        CLOUD_PROVIDER: 'aws', AWS_ENDPOINT_URL: front.endpoint, AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_REGION: REGION, SENTINEL_AWS_ACCOUNT_ID: SENTINEL_ACCOUNT,
+        CLOUD_PROVIDER: 'aws',
+        AWS_ENDPOINT_URL: front.endpoint,
+        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        AWS_REGION: REGION,
+        SENTINEL_AWS_ACCOUNT_ID: SENTINEL_ACCOUNT,
       },
     });
     const rss = sampleResident(services.worker.pid);
@@ -190,7 +254,9 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
       const auth = await tenantAuth(services.url, 'large-account@bench.example');
       const post = async (route: string, body?: object) => {
         const res = await fetch(`${services.url}${route}`, {
-          method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
         });
         if (!res.ok) throw new Error(`POST ${route} answered ${res.status}: ${await res.text()}`);
         return res.json() as Promise<Record<string, string>>;
@@ -204,27 +270,41 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
       for (const first of [true, false]) {
         front.requests.length = 0;
         const started = Date.now();
-        const answer = first ? await post(`/accounts/${CUSTOMER_ACCOUNT}/verify`) : await post(`/accounts/${CUSTOMER_ACCOUNT}/scan`);
+        const answer = first
+          ? await post(`/accounts/${CUSTOMER_ACCOUNT}/verify`)
+          : await post(`/accounts/${CUSTOMER_ACCOUNT}/scan`);
         const scanId = (answer.first_scan_execution_arn ?? answer.execution_arn)?.split('/').pop() as string;
         await waitForScan(env, scanId);
         const seconds = (Date.now() - started) / 1000;
         // The role's calls: everything but Sentinel's own STS calls and verification's look at the role's trust policy.
-        const made = front.requests.filter((r) => r.service !== 'sts' && !(r.service === 'iam' && r.operation === 'GetRole'));
+        const made = front.requests.filter(
+          (r) => r.service !== 'sts' && !(r.service === 'iam' && r.operation === 'GetRole'),
+        );
         const counts = new Map<string, number>();
         for (const r of made) counts.set(serviceOf(r), (counts.get(serviceOf(r)) ?? 0) + 1);
         const minimum = minimumCalls({ regions: regions.length, users: size.users, buckets: size.buckets }, first);
-        const account = await env.db.selectFrom('accounts').select(['coverage_evaluated', 'coverage_total'])
-          .where('aws_account_id', '=', CUSTOMER_ACCOUNT).executeTakeFirstOrThrow();
+        const account = await env.db
+          .selectFrom('accounts')
+          .select(['coverage_evaluated', 'coverage_total'])
+          .where('aws_account_id', '=', CUSTOMER_ACCOUNT)
+          .executeTakeFirstOrThrow();
         scans.push({
           seconds,
-          calls: Object.keys(minimum).map((service) => ({ service, calls: counts.get(service) ?? 0, minimum: minimum[service] as number })),
+          calls: Object.keys(minimum).map((service) => ({
+            service,
+            calls: counts.get(service) ?? 0,
+            minimum: minimum[service] as number,
+          })),
           costExplorer: counts.get('ce') ?? 0,
           coverage: { evaluated: account.coverage_evaluated ?? 0, total: account.coverage_total ?? 0 },
         });
         console.log(`  large account scan ${scans.length}: ${seconds.toFixed(1)} s, ${made.length} calls`);
       }
       return {
-        size: { ...size, regions: regions.length }, seedSeconds, scans, rss: { before, peak: Math.max(before, ...rss.window()) },
+        size: { ...size, regions: regions.length },
+        seedSeconds,
+        scans,
+        rss: { before, peak: Math.max(before, ...rss.window()) },
       };
     } finally {
       rss.stop();

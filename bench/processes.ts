@@ -19,14 +19,24 @@ export interface NodeProcess {
  * grandchild, whose memory we would not see), and waits until its output contains `ready` or, given a URL,
  * until that URL answers 200.
  */
-export async function startNodeProcess(
-  { script, env, ready, nodeArgs = [], timeoutMs = 120_000 }: {
-    script: string; env: Record<string, string>; ready: string | URL; nodeArgs?: string[]; timeoutMs?: number;
-  },
-): Promise<NodeProcess> {
+export async function startNodeProcess({
+  script,
+  env,
+  ready,
+  nodeArgs = [],
+  timeoutMs = 120_000,
+}: {
+  script: string;
+  env: Record<string, string>;
+  ready: string | URL;
+  nodeArgs?: string[];
+  timeoutMs?: number;
+}): Promise<NodeProcess> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     // Metrics on free ports: the bench runs several APIs and workers over its run.
-    cwd: ROOT, env: { ...process.env, METRICS_PORT: '0', WORKER_METRICS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, METRICS_PORT: '0', WORKER_METRICS_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
@@ -44,7 +54,8 @@ export async function startNodeProcess(
       else resolve();
     };
     const timer = setTimeout(() => settle(new Error(`${script} did not start in time`)), timeoutMs);
-    const onExit = (code: number | null) => settle(new Error(`${script} exited with ${code} before it was ready: ${stderr}`));
+    const onExit = (code: number | null) =>
+      settle(new Error(`${script} exited with ${code} before it was ready: ${stderr}`));
     child.once('exit', onExit);
     // The output is drained whatever happens (the worker logs a line per scan): a full pipe would stall the process.
     let pending = '';
@@ -57,7 +68,10 @@ export async function startNodeProcess(
     if (ready instanceof URL) {
       const probe = () => {
         if (settled) return;
-        fetch(ready).then((res) => (res.ok ? settle() : setTimeout(probe, 200)), () => setTimeout(probe, 200));
+        fetch(ready).then(
+          (res) => (res.ok ? settle() : setTimeout(probe, 200)),
+          () => setTimeout(probe, 200),
+        );
       };
       probe();
     }
@@ -77,9 +91,12 @@ export async function startNodeProcess(
  * `--import`. The bench runs the API, and the bare Express baseline beside it, with them.
  */
 export const API_NODE_FLAGS: readonly string[] = (() => {
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   const words = (scripts['start:api'] ?? '').split(/\s+/);
-  if (words[0] !== 'node' || !words.includes('--import')) throw new Error('start:api is expected to be node [flags] --import tsx api/main.ts');
+  if (words[0] !== 'node' || !words.includes('--import'))
+    throw new Error('start:api is expected to be node [flags] --import tsx api/main.ts');
   return words.slice(1, words.indexOf('--import'));
 })();
 
@@ -89,7 +106,9 @@ export const API_NODE_FLAGS: readonly string[] = (() => {
  */
 export function startHelloWorld(port: number, { appPrototypes = false } = {}): Promise<NodeProcess> {
   return startNodeProcess({
-    script: 'bench/hello-world.ts', env: { PORT: String(port), APP_PROTOTYPES: String(appPrototypes) }, ready: 'hello-world listening',
+    script: 'bench/hello-world.ts',
+    env: { PORT: String(port), APP_PROTOTYPES: String(appPrototypes) },
+    ready: 'hello-world listening',
     nodeArgs: [...API_NODE_FLAGS],
   });
 }
@@ -131,7 +150,13 @@ export function sampleResident(pid: number, everyMs = 250) {
 
 const TICKS_PER_SECOND = 100;
 
-interface ProcessInfo { pid: number; ppid: number; ticks: number; ownTicks: number; cmdline: string }
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  ticks: number;
+  ownTicks: number;
+  cmdline: string;
+}
 
 function processes(): ProcessInfo[] {
   const all: ProcessInfo[] = [];
@@ -144,7 +169,13 @@ function processes(): ProcessInfo[] {
       // utime + stime, plus cutime + cstime: the time of children it has reaped. PostgreSQL's backends come and go
       // with the pools' connections; without their time once they exit, the tree's total would drop.
       const ownTicks = Number(fields[11]) + Number(fields[12]);
-      all.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: ownTicks + Number(fields[13]) + Number(fields[14]), ownTicks, cmdline });
+      all.push({
+        pid: Number(entry),
+        ppid: Number(fields[1]),
+        ticks: ownTicks + Number(fields[13]) + Number(fields[14]),
+        ownTicks,
+        cmdline,
+      });
     } catch {
       // The process ended while we read it.
     }
@@ -172,7 +203,8 @@ function snapshot(named: Record<string, number>): { roles: CpuRoles; machine: nu
   };
   const byPid = new Map(Object.entries(named).map(([role, pid]) => [pid, role]));
   for (const p of children.get(process.pid) ?? []) {
-    const role = byPid.get(p.pid) ?? (/postgres/.test(p.cmdline) ? 'postgres' : /temporal/.test(p.cmdline) ? 'temporal' : 'other');
+    const role =
+      byPid.get(p.pid) ?? (/postgres/.test(p.cmdline) ? 'postgres' : /temporal/.test(p.cmdline) ? 'temporal' : 'other');
     add(role, p);
   }
   // Its own time only: the processes it started and reaped are not load it generated.

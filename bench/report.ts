@@ -31,9 +31,15 @@ export interface BenchReport {
  * The same benchmarks on this machine on 2026-11-24, before a scan became one activity of the account workflow
  * (each was a child workflow of three activities): the figures the design is compared with.
  */
-export const BEFORE_SCAN_ACTIVITIES = { date: '2026-11-24', accounts: 1_000, scansPerSecond: 8.7, actionsPerRoutineScan: 6 };
+export const BEFORE_SCAN_ACTIVITIES = {
+  date: '2026-11-24',
+  accounts: 1_000,
+  scansPerSecond: 8.7,
+  actionsPerRoutineScan: 6,
+};
 
-const n = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const n = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mib = (bytes: number) => n(bytes / 2 ** 20);
 const amount = (value: number) => n(value, value % 1 ? 1 : 0);
 const cores = (cpu: CpuRoles, role: string) => (cpu[role] ?? 0).toFixed(2);
@@ -43,13 +49,25 @@ const goal = (met: boolean) => (met ? 'met' : '**not met**');
 const apiHeading = (seconds: number) => `${API_HEADING} (autocannon, ${CONNECTIONS} connections, ${seconds} s each)`;
 
 /** The API part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
-export function apiSection(r: { api: ApiResult; settings: Pick<BenchReport['settings'], 'seconds' | 'poolMax' | 'apiAccounts'> }, runNote = ''): string {
+export function apiSection(
+  r: { api: ApiResult; settings: Pick<BenchReport['settings'], 'seconds' | 'poolMax' | 'apiAccounts'> },
+  runNote = '',
+): string {
   const { poolMax, apiAccounts, seconds } = r.settings;
   const base = r.api.saturated[0]!;
-  const rows = r.api.saturated.map((row) => [
-    row.name, n(row.requestsPerSecond), (row.requestsPerSecond / base.requestsPerSecond).toFixed(2), row.p50, row.p99, row.errors,
-    cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'rest of machine'),
-  ].join(' | '));
+  const rows = r.api.saturated.map((row) =>
+    [
+      row.name,
+      n(row.requestsPerSecond),
+      (row.requestsPerSecond / base.requestsPerSecond).toFixed(2),
+      row.p50,
+      row.p99,
+      row.errors,
+      cores(row.cpu, 'server'),
+      cores(row.cpu, 'postgres'),
+      cores(row.cpu, 'rest of machine'),
+    ].join(' | '),
+  );
   const reads = r.api.saturated.filter((row) => row.name.includes('(authenticated'));
   const ratioMet = reads.every((row) => row.requestsPerSecond / base.requestsPerSecond >= 0.4);
   const p99Met = reads.every((row) => row.p99 <= 25);
@@ -111,9 +129,19 @@ ${steadySection(r.api.steady, seconds)}`;
  */
 function steadySection(steady: ApiResult['steady'], seconds: number): string {
   const rates = [...new Set(steady.map((row) => row.rate))];
-  const rows = steady.map((row) => [
-    row.name, n(row.rate), ms(row.p50), ms(row.p90), ms(row.p99), ms(row.max), row.errors, cores(row.cpu, 'server'), cores(row.cpu, 'rest of machine'),
-  ].join(' | '));
+  const rows = steady.map((row) =>
+    [
+      row.name,
+      n(row.rate),
+      ms(row.p50),
+      ms(row.p90),
+      ms(row.p99),
+      ms(row.max),
+      row.errors,
+      cores(row.cpu, 'server'),
+      cores(row.cpu, 'rest of machine'),
+    ].join(' | '),
+  );
   return `### Latency at a steady load
 
 The same endpoints at ${rates.map((rate) => n(rate)).join(' and ')} requests a second, ${seconds} s each: requests sent on a fixed
@@ -137,10 +165,19 @@ const FLEET_HEADING = '## Fleet: the portfolio reads';
 /** The fleet part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
 export function fleetSection(f: FleetResult, settings: { seconds: number; poolMax: number }, runNote = ''): string {
   const base = f.rows[0]!;
-  const rows = f.rows.map((row) => [
-    row.name, n(row.requestsPerSecond), (row.requestsPerSecond / base.requestsPerSecond).toFixed(2), row.p50, row.p99, row.errors,
-    cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'rest of machine'),
-  ].join(' | '));
+  const rows = f.rows.map((row) =>
+    [
+      row.name,
+      n(row.requestsPerSecond),
+      (row.requestsPerSecond / base.requestsPerSecond).toFixed(2),
+      row.p50,
+      row.p99,
+      row.errors,
+      cores(row.cpu, 'server'),
+      cores(row.cpu, 'postgres'),
+      cores(row.cpu, 'rest of machine'),
+    ].join(' | '),
+  );
   return `${FLEET_HEADING}
 
 An Enterprise tenant at its plan's limit: ${n(f.accounts)} accounts, each with 30 days of score history, and ${n(f.signals)} signals
@@ -161,7 +198,8 @@ number of accounts rather than the ${n(f.openSignals)} open signals; its four st
 }
 
 /** BENCHMARKS.md with its fleet section replaced by `section` (or added before the scans' section). */
-export const withFleetSection = (markdown: string, section: string): string => withSection(markdown, FLEET_HEADING, section);
+export const withFleetSection = (markdown: string, section: string): string =>
+  withSection(markdown, FLEET_HEADING, section);
 
 export const EVENTS_HEADING = '## Events: ingestion, and from an event to its alert';
 
@@ -176,16 +214,27 @@ export function eventsSection(e: EventsResult, runNote = ''): string {
   const rows = e.rows.map((row) => {
     const limited = count(row, (code) => code === 429);
     return [
-      row.name, n(row.requestsPerSecond), (row.requestsPerSecond / base.requestsPerSecond).toFixed(2), row.p50, row.p99,
-      n(count(row, (code) => code >= 200 && code < 300)), n(limited), n(row.errors - limited),
-      cores(row.cpu, 'server'), cores(row.cpu, 'postgres'), cores(row.cpu, 'load generator'), cores(row.cpu, 'rest of machine'),
+      row.name,
+      n(row.requestsPerSecond),
+      (row.requestsPerSecond / base.requestsPerSecond).toFixed(2),
+      row.p50,
+      row.p99,
+      n(count(row, (code) => code >= 200 && code < 300)),
+      n(limited),
+      n(row.errors - limited),
+      cores(row.cpu, 'server'),
+      cores(row.cpu, 'postgres'),
+      cores(row.cpu, 'load generator'),
+      cores(row.cpu, 'rest of machine'),
     ].join(' | ');
   });
   const ingestRows = e.rows.slice(2);
   const sent = ingestRows.reduce((sum, row) => sum + Object.values(row.statusCodes).reduce((s, c) => s + c, 0), 0);
   const limited = ingestRows.reduce((sum, row) => sum + count(row, (code) => code === 429), 0);
   const [stored, duplicate, ...steady] = ingestRows;
-  const refused = Object.entries(a.refused).map(([status, c]) => `${n(c)} answered ${status}`).join(', ');
+  const refused = Object.entries(a.refused)
+    .map(([status, c]) => `${n(c)} answered ${status}`)
+    .join(', ');
   const perAccountMinute = (a.rate / a.accounts) * 60;
   const other = (role: string) => cores(a.cpu, role);
   return `${EVENTS_HEADING}
@@ -234,25 +283,48 @@ deadline with requests still in flight).
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.map((row) => `| ${row} |`).join('\n')}
 
-The goal, a 202 within 20 ms at p99: ${steady.length > 0
-    ? steady.map((row, i) => `${goal(row.p99 <= 20)} at ${n(e.steadyRates[i]!)} requests a second (p99 ${row.p99} ms)`).join(', ')
-    : 'not measured'}${
-  stored ? `; with ${CONNECTIONS} connections as fast as the API answers, p99 ${stored.p99} ms (${n(stored.requestsPerSecond)} req/s)` : ''}${
-  duplicate ? `, duplicates p99 ${duplicate.p99} ms` : ''}.
+The goal, a 202 within 20 ms at p99: ${
+    steady.length > 0
+      ? steady
+          .map((row, i) => `${goal(row.p99 <= 20)} at ${n(e.steadyRates[i]!)} requests a second (p99 ${row.p99} ms)`)
+          .join(', ')
+      : 'not measured'
+  }${
+    stored
+      ? `; with ${CONNECTIONS} connections as fast as the API answers, p99 ${stored.p99} ms (${n(stored.requestsPerSecond)} req/s)`
+      : ''
+  }${duplicate ? `, duplicates p99 ${duplicate.p99} ms` : ''}.
 `;
 }
 
 function scansSection(r: BenchReport): string {
   const { concurrency } = r.settings;
-  const rows = r.scans.map((s) => [
-    n(s.accounts), s.tenants, n(s.connectSeconds, 1), n(s.seconds, 1), `**${n(s.scansPerSecond, 1)}**`,
-    mib(s.rss.idle), mib(s.rss.connected), mib(s.rss.median), `**${mib(s.rss.peak)}**`, mib(s.rss.after),
-    `${s.unavailable.connect} / ${s.unavailable.verify}`,
-  ].join(' | '));
-  const cpuRows = r.scans.map((s) => [
-    n(s.accounts), cores(s.cpu, 'temporal'), cores(s.cpu, 'worker'), cores(s.cpu, 'postgres'), cores(s.cpu, 'api'),
-    cores(s.cpu, 'load generator'), cores(s.cpu, 'rest of machine'),
-  ].join(' | '));
+  const rows = r.scans.map((s) =>
+    [
+      n(s.accounts),
+      s.tenants,
+      n(s.connectSeconds, 1),
+      n(s.seconds, 1),
+      `**${n(s.scansPerSecond, 1)}**`,
+      mib(s.rss.idle),
+      mib(s.rss.connected),
+      mib(s.rss.median),
+      `**${mib(s.rss.peak)}**`,
+      mib(s.rss.after),
+      `${s.unavailable.connect} / ${s.unavailable.verify}`,
+    ].join(' | '),
+  );
+  const cpuRows = r.scans.map((s) =>
+    [
+      n(s.accounts),
+      cores(s.cpu, 'temporal'),
+      cores(s.cpu, 'worker'),
+      cores(s.cpu, 'postgres'),
+      cores(s.cpu, 'api'),
+      cores(s.cpu, 'load generator'),
+      cores(s.cpu, 'rest of machine'),
+    ].join(' | '),
+  );
   return `## Scans and worker memory
 
 For each size, a fresh API and worker process on a task queue of their own, so the worker holds that size's accounts
@@ -302,12 +374,19 @@ ${n(same.scansPerSecond, 1)}, **${(same.scansPerSecond / BEFORE_SCAN_ACTIVITIES.
 const weight = (plan: string) => PLANS.find((p) => p.id === plan)?.fairness_weight;
 
 function fairnessSection({ fairness: f }: BenchReport): string {
-  const rows = f.runs.map((run) => [
-    run.fairness ? 'tenant fairness keys (default)' : 'none (first-in first-out)', n(run.backlog), n(run.p50 / 1000, 1),
-    n(run.p95 / 1000, 1), `**${n(run.max / 1000, 1)}**`, run.unavailable,
-  ].join(' | '));
+  const rows = f.runs.map((run) =>
+    [
+      run.fairness ? 'tenant fairness keys (default)' : 'none (first-in first-out)',
+      n(run.backlog),
+      n(run.p50 / 1000, 1),
+      n(run.p95 / 1000, 1),
+      `**${n(run.max / 1000, 1)}**`,
+      run.unavailable,
+    ].join(' | '),
+  );
   const [off, on] = [f.runs.find((r) => !r.fairness), f.runs.find((r) => r.fairness)];
-  const ratio = off && on && on.max > 0 ? `\nWith the keys, tenant B's longest wait is ${n(off.max / on.max, 0)}× shorter.\n` : '';
+  const ratio =
+    off && on && on.max > 0 ? `\nWith the keys, tenant B's longest wait is ${n(off.max / on.max, 0)}× shorter.\n` : '';
   return `## Fairness: one tenant's backlog and another tenant's scans
 
 Two tenants on one task queue and one worker, the dev server with task-queue fairness enabled (as production needs
@@ -343,7 +422,12 @@ function millionSection(r: BenchReport): string {
   const accounts = 1_000_000;
   const byPlan = PLANS.map((p) => {
     const share = MILLION_MIX[p.id] ?? 0;
-    return { plan: p.id, accounts: accounts * share, interval: p.scan_interval_minutes, scansPerSecond: (accounts * share) / (p.scan_interval_minutes * 60) };
+    return {
+      plan: p.id,
+      accounts: accounts * share,
+      interval: p.scan_interval_minutes,
+      scansPerSecond: (accounts * share) / (p.scan_interval_minutes * 60),
+    };
   });
   const scansPerSecond = byPlan.reduce((sum, p) => sum + p.scansPerSecond, 0);
   const { perRoutineScan, workflowTasksPerScan, rowsWrittenPerScan, scanRowBytes } = r.actions;
@@ -387,15 +471,29 @@ ${planRows.join('\n')}
 }
 
 function largeAccountSection({ largeAccount: l }: BenchReport): string {
-  const total = (scan: LargeAccountResult['scans'][number], key: 'calls' | 'minimum') => scan.calls.reduce((sum, c) => sum + c[key], 0);
-  const scanRows = l.scans.map((scan, i) => [
-    i === 0 ? 'first (verification)' : 'second (manual)', scan.seconds.toFixed(1), n(total(scan, 'calls')), n(total(scan, 'minimum')),
-    (total(scan, 'calls') / total(scan, 'minimum')).toFixed(2), scan.costExplorer, `${scan.coverage.evaluated} / ${scan.coverage.total}`,
-  ].join(' | '));
+  const total = (scan: LargeAccountResult['scans'][number], key: 'calls' | 'minimum') =>
+    scan.calls.reduce((sum, c) => sum + c[key], 0);
+  const scanRows = l.scans.map((scan, i) =>
+    [
+      i === 0 ? 'first (verification)' : 'second (manual)',
+      scan.seconds.toFixed(1),
+      n(total(scan, 'calls')),
+      n(total(scan, 'minimum')),
+      (total(scan, 'calls') / total(scan, 'minimum')).toFixed(2),
+      scan.costExplorer,
+      `${scan.coverage.evaluated} / ${scan.coverage.total}`,
+    ].join(' | '),
+  );
   const [first] = l.scans;
-  const serviceRows = (first?.calls ?? []).map((c) => [
-    c.service, n(CALLS_BEFORE_CIS[c.service] ?? 0), n(c.calls), n(c.minimum), c.minimum ? (c.calls / c.minimum).toFixed(2) : '-',
-  ].join(' | '));
+  const serviceRows = (first?.calls ?? []).map((c) =>
+    [
+      c.service,
+      n(CALLS_BEFORE_CIS[c.service] ?? 0),
+      n(c.calls),
+      n(c.minimum),
+      c.minimum ? (c.calls / c.minimum).toFixed(2) : '-',
+    ].join(' | '),
+  );
   const before = Object.values(CALLS_BEFORE_CIS).reduce((sum, calls) => sum + calls, 0);
   const after = first ? total(first, 'calls') : 0;
   return `## A large AWS account (moto)

@@ -10,7 +10,13 @@ import { benchEvents } from './events';
 import { benchFleet } from './fleet';
 import { benchLargeAccount } from './large-account';
 import {
-  apiSection, type BenchReport, EVENTS_HEADING, eventsSection, fleetSection, renderReport, withFleetSection,
+  apiSection,
+  type BenchReport,
+  EVENTS_HEADING,
+  eventsSection,
+  fleetSection,
+  renderReport,
+  withFleetSection,
 } from './report';
 import { benchScanSize, firstScansDone } from './scans';
 import { benchSignalPages } from './signals';
@@ -38,7 +44,10 @@ const LARGE_ACCOUNT = {
 };
 const MANUAL_SCANS = 10;
 const cpuProfile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
-const FAIRNESS = { backlogAccounts: numberFrom('BENCH_FAIRNESS_BACKLOG', 5_000), samples: numberFrom('BENCH_FAIRNESS_SAMPLES', 20) };
+const FAIRNESS = {
+  backlogAccounts: numberFrom('BENCH_FAIRNESS_BACKLOG', 5_000),
+  samples: numberFrom('BENCH_FAIRNESS_SAMPLES', 20),
+};
 const EVENTS = {
   alertEvents: numberFrom('BENCH_EVENT_ALERTS', 1_000),
   alertRate: numberFrom('BENCH_EVENT_RATE', 10),
@@ -49,19 +58,39 @@ const EVENTS = {
 
 const REPORT = path.join(__dirname, '..', 'BENCHMARKS.md');
 const PARTS: Record<string, () => Promise<void>> = {
-  api: () => partAlone('api', async (env, note) => {
-    const { api } = await apiPart(env);
-    const section = apiSection({ api, settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, poolMax: POOL_MAX } }, note());
-    return withSection(readFileSync(REPORT, 'utf8'), API_HEADING, section);
-  }),
-  fleet: () => partAlone('fleet', async (env, note) => {
-    const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
-    return withFleetSection(readFileSync(REPORT, 'utf8'), fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note()));
-  }),
-  events: () => partAlone('events', async (env, note) => {
-    const events = await benchEvents(env, { ...EVENTS, seconds: SECONDS, poolMax: POOL_MAX, concurrency: CONCURRENCY, apiNodeArgs: cpuProfile });
-    return withSection(readFileSync(REPORT, 'utf8'), EVENTS_HEADING, eventsSection(events, note()));
-  }),
+  api: () =>
+    partAlone('api', async (env, note) => {
+      const { api } = await apiPart(env);
+      const section = apiSection(
+        { api, settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, poolMax: POOL_MAX } },
+        note(),
+      );
+      return withSection(readFileSync(REPORT, 'utf8'), API_HEADING, section);
+    }),
+  fleet: () =>
+    partAlone('fleet', async (env, note) => {
+      const fleet = await benchFleet(env, {
+        seconds: SECONDS,
+        poolMax: POOL_MAX,
+        signals: SIGNALS,
+        apiNodeArgs: cpuProfile,
+      });
+      return withFleetSection(
+        readFileSync(REPORT, 'utf8'),
+        fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note()),
+      );
+    }),
+  events: () =>
+    partAlone('events', async (env, note) => {
+      const events = await benchEvents(env, {
+        ...EVENTS,
+        seconds: SECONDS,
+        poolMax: POOL_MAX,
+        concurrency: CONCURRENCY,
+        apiNodeArgs: cpuProfile,
+      });
+      return withSection(readFileSync(REPORT, 'utf8'), EVENTS_HEADING, eventsSection(events, note()));
+    }),
 };
 
 /**
@@ -70,18 +99,36 @@ const PARTS: Record<string, () => Promise<void>> = {
  */
 async function apiPart(env: BenchEnvironment) {
   const services = await env.startServices({ taskQueue: 'bench-api', poolMax: POOL_MAX, apiNodeArgs: cpuProfile });
-  const [tenant] = await signUpTenants({ db: env.db, url: services.url, prefix: 'api', count: API_ACCOUNTS, firstId: 500_000_000_000 });
-  if (!tenant || tenant.awsAccountIds.length < MANUAL_SCANS) throw new Error(`BENCH_API_ACCOUNTS must be ${MANUAL_SCANS} to 250`);
+  const [tenant] = await signUpTenants({
+    db: env.db,
+    url: services.url,
+    prefix: 'api',
+    count: API_ACCOUNTS,
+    firstId: 500_000_000_000,
+  });
+  if (!tenant || tenant.awsAccountIds.length < MANUAL_SCANS)
+    throw new Error(`BENCH_API_ACCOUNTS must be ${MANUAL_SCANS} to 250`);
   await connectAccounts(services.url, [tenant], CONCURRENCY);
   await useDailyInterval(env.db, [tenant]);
   await verifyAccounts(services.url, [tenant], CONCURRENCY);
   await firstScansDone(env, [tenant], SCAN_TIMEOUT_MS);
   const actions = await benchBillableActions(env, { url: services.url, tenant, scans: MANUAL_SCANS });
   const awsAccountId = tenant.awsAccountIds[0]!;
-  const pages = await benchSignalPages(env, { url: services.url, auth: tenant.auth, awsAccountId, count: SIGNALS, samples: 50 });
+  const pages = await benchSignalPages(env, {
+    url: services.url,
+    auth: tenant.auth,
+    awsAccountId,
+    count: SIGNALS,
+    samples: 50,
+  });
   await services.worker.stop(); // idle anyway: one process less on the cores while the API is measured
   const api = await benchApi({
-    url: services.url, apiPid: services.api.pid, seconds: SECONDS, auth: tenant.auth, awsAccountId, steadyRates: API_STEADY_RATES,
+    url: services.url,
+    apiPid: services.api.pid,
+    seconds: SECONDS,
+    auth: tenant.auth,
+    awsAccountId,
+    steadyRates: API_STEADY_RATES,
   });
   await services.stop();
   return { api, pages, actions };
@@ -91,13 +138,17 @@ async function apiPart(env: BenchEnvironment) {
  * One part on its own: `run` answers BENCHMARKS.md with that part's section replaced, the rest kept; `note()` says
  * when and where it ran.
  */
-async function partAlone(name: string, run: (env: BenchEnvironment, note: () => string) => Promise<string>): Promise<void> {
+async function partAlone(
+  name: string,
+  run: (env: BenchEnvironment, note: () => string) => Promise<string>,
+): Promise<void> {
   const startedAt = new Date();
   const loadBefore = loadavg()[0]!;
   const env = await startBenchEnvironment();
   try {
-    const note = () => `\n\nMeasured on its own by \`npm run bench -- ${name}\` on ${startedAt.toISOString().slice(0, 10)} (${cpus().length} cores, `
-      + `one-minute load ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end), not in the run above.`;
+    const note = () =>
+      `\n\nMeasured on its own by \`npm run bench -- ${name}\` on ${startedAt.toISOString().slice(0, 10)} (${cpus().length} cores, ` +
+      `one-minute load ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end), not in the run above.`;
     writeFileSync(REPORT, await run(env, note));
     console.log(`\n${name} section written to BENCHMARKS.md`);
   } catch (err) {
@@ -114,22 +165,53 @@ async function main(): Promise<void> {
   const env = await startBenchEnvironment();
   try {
     const { api, pages, actions } = await apiPart(env);
-    const fleet = await benchFleet(env, { seconds: SECONDS, poolMax: POOL_MAX, signals: SIGNALS, apiNodeArgs: cpuProfile });
-    const events = await benchEvents(env, { ...EVENTS, seconds: SECONDS, poolMax: POOL_MAX, concurrency: CONCURRENCY, apiNodeArgs: cpuProfile });
+    const fleet = await benchFleet(env, {
+      seconds: SECONDS,
+      poolMax: POOL_MAX,
+      signals: SIGNALS,
+      apiNodeArgs: cpuProfile,
+    });
+    const events = await benchEvents(env, {
+      ...EVENTS,
+      seconds: SECONDS,
+      poolMax: POOL_MAX,
+      concurrency: CONCURRENCY,
+      apiNodeArgs: cpuProfile,
+    });
 
     const largeAccount = await benchLargeAccount(env, LARGE_ACCOUNT);
     const scans = [];
     for (const size of SCAN_SIZES) {
-      scans.push(await benchScanSize(env, { size, concurrency: CONCURRENCY, poolMax: POOL_MAX, timeoutMs: SCAN_TIMEOUT_MS, workerNodeArgs: cpuProfile }));
+      scans.push(
+        await benchScanSize(env, {
+          size,
+          concurrency: CONCURRENCY,
+          poolMax: POOL_MAX,
+          timeoutMs: SCAN_TIMEOUT_MS,
+          workerNodeArgs: cpuProfile,
+        }),
+      );
     }
     const fairness = await benchFairness(env, { ...FAIRNESS, concurrency: CONCURRENCY, poolMax: POOL_MAX });
     const report: BenchReport = {
-      startedAt, minutes: (Date.now() - startedAt.getTime()) / 60_000, load: [loadBefore, loadavg()[0]!],
+      startedAt,
+      minutes: (Date.now() - startedAt.getTime()) / 60_000,
+      load: [loadBefore, loadavg()[0]!],
       machine: {
-        cores: cpus().length, model: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version,
+        cores: cpus().length,
+        model: cpus()[0]?.model ?? 'unknown',
+        memoryGiB: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
       },
       settings: { seconds: SECONDS, apiAccounts: API_ACCOUNTS, concurrency: CONCURRENCY, poolMax: POOL_MAX },
-      api, pages, actions, scans, largeAccount, fairness, fleet, events,
+      api,
+      pages,
+      actions,
+      scans,
+      largeAccount,
+      fairness,
+      fleet,
+      events,
     };
     writeFileSync(REPORT, renderReport(report));
     console.log('\nWritten to BENCHMARKS.md');
@@ -147,4 +229,7 @@ if (!run || extra.length > 0) {
   console.error(`usage: npm run bench [-- ${Object.keys(PARTS).join(' | ')}]`);
   process.exit(2);
 }
-run().then(() => process.exit(0), () => process.exit(1));
+run().then(
+  () => process.exit(0),
+  () => process.exit(1),
+);

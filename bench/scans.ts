@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  type BenchTenant, connectAccounts, firstScans, signUpTenants, useDailyInterval, verifyAccounts,
+  type BenchTenant,
+  connectAccounts,
+  firstScans,
+  signUpTenants,
+  useDailyInterval,
+  verifyAccounts,
 } from './accounts';
 import type { BenchEnvironment } from './environment';
 import { type CpuRoles, cpuMeter, sampleResident } from './processes';
@@ -46,15 +51,34 @@ export async function firstScansDone(env: BenchEnvironment, tenants: BenchTenant
  * on a task queue of their own, so the worker holds this size's accounts and no others; its RSS is sampled
  * from /proc throughout.
  */
-export async function benchScanSize(env: BenchEnvironment, { size, concurrency, poolMax, timeoutMs, workerNodeArgs }: {
-  size: number; concurrency: number; poolMax: number; timeoutMs: number; workerNodeArgs?: string[];
-}): Promise<ScanSizeResult> {
+export async function benchScanSize(
+  env: BenchEnvironment,
+  {
+    size,
+    concurrency,
+    poolMax,
+    timeoutMs,
+    workerNodeArgs,
+  }: {
+    size: number;
+    concurrency: number;
+    poolMax: number;
+    timeoutMs: number;
+    workerNodeArgs?: string[];
+  },
+): Promise<ScanSizeResult> {
   const services = await env.startServices({ taskQueue: `bench-scans-${size}`, poolMax, workerNodeArgs });
   const rss = sampleResident(services.worker.pid);
   try {
     await sleep(2_000);
     const idle = median(rss.window());
-    const tenants = await signUpTenants({ db: env.db, url: services.url, prefix: `scans-${size}`, count: size, firstId: 600_000_000_000 });
+    const tenants = await signUpTenants({
+      db: env.db,
+      url: services.url,
+      prefix: `scans-${size}`,
+      count: size,
+      firstId: 600_000_000_000,
+    });
     const connecting = Date.now();
     const connectUnavailable = await connectAccounts(services.url, tenants, concurrency);
     const connectSeconds = (Date.now() - connecting) / 1000;
@@ -65,23 +89,35 @@ export async function benchScanSize(env: BenchEnvironment, { size, concurrency, 
     await useDailyInterval(env.db, tenants);
     const started = Date.now();
     const meter = cpuMeter({ worker: services.worker.pid, api: services.api.pid });
-    const [verifyUnavailable] = await Promise.all([verifyAccounts(services.url, tenants, concurrency), firstScansDone(env, tenants, timeoutMs)]);
+    const [verifyUnavailable] = await Promise.all([
+      verifyAccounts(services.url, tenants, concurrency),
+      firstScansDone(env, tenants, timeoutMs),
+    ]);
     const seconds = (Date.now() - started) / 1000;
     const cpu = meter();
     const during = rss.window();
     await sleep(5_000);
     const after = median(rss.window());
     const result: ScanSizeResult = {
-      accounts: size, tenants: tenants.length, connectSeconds, seconds, scansPerSecond: size / seconds,
+      accounts: size,
+      tenants: tenants.length,
+      connectSeconds,
+      seconds,
+      scansPerSecond: size / seconds,
       unavailable: { connect: connectUnavailable, verify: verifyUnavailable },
-      rss: { idle, connected, median: median(during), peak: Math.max(...during), after }, cpu,
+      rss: { idle, connected, median: median(during), peak: Math.max(...during), after },
+      cpu,
     };
     const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
-    const busy = Object.entries(cpu).map(([role, cores]) => `${role} ${cores.toFixed(2)}`).join(', ');
-    console.log(`${size} first scans in ${seconds.toFixed(1)} s: ${result.scansPerSecond.toFixed(1)} scans/s; `
-      + `worker RSS idle ${mib(idle)}, connected ${mib(connected)}, scans median ${mib(result.rss.median)} `
-      + `peak ${mib(result.rss.peak)}, after ${mib(after)}; cores: ${busy}; 503s retried: connect ${connectUnavailable}, `
-      + `verify ${verifyUnavailable}`);
+    const busy = Object.entries(cpu)
+      .map(([role, cores]) => `${role} ${cores.toFixed(2)}`)
+      .join(', ');
+    console.log(
+      `${size} first scans in ${seconds.toFixed(1)} s: ${result.scansPerSecond.toFixed(1)} scans/s; ` +
+        `worker RSS idle ${mib(idle)}, connected ${mib(connected)}, scans median ${mib(result.rss.median)} ` +
+        `peak ${mib(result.rss.peak)}, after ${mib(after)}; cores: ${busy}; 503s retried: connect ${connectUnavailable}, ` +
+        `verify ${verifyUnavailable}`,
+    );
     return result;
   } finally {
     rss.stop();

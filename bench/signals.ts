@@ -5,11 +5,27 @@ import type { BenchEnvironment } from './environment';
  * Inserts `count` signals for one account in SQL (fast), then times page 1 and page 100 of the signals
  * endpoint (limit 50), following next_token to reach page 100 the way a client would.
  */
-export async function benchSignalPages(env: BenchEnvironment, { url, auth, awsAccountId, count, samples }: {
-  url: string; auth: Record<string, string>; awsAccountId: string; count: number; samples: number;
-}) {
-  const account = await env.db.selectFrom('accounts').select(['id', 'tenant_id', 'first_scan_id'])
-    .where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
+export async function benchSignalPages(
+  env: BenchEnvironment,
+  {
+    url,
+    auth,
+    awsAccountId,
+    count,
+    samples,
+  }: {
+    url: string;
+    auth: Record<string, string>;
+    awsAccountId: string;
+    count: number;
+    samples: number;
+  },
+) {
+  const account = await env.db
+    .selectFrom('accounts')
+    .select(['id', 'tenant_id', 'first_scan_id'])
+    .where('aws_account_id', '=', awsAccountId)
+    .executeTakeFirstOrThrow();
   await sql`
     insert into signals (id, tenant_id, account_id, check_id, fingerprint, scenario, severity, title, description, resource, region,
                          first_scan_id, detected_at, resolved_at)

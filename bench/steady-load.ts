@@ -22,9 +22,13 @@ export interface SteadyLoad {
 
 export interface SteadyLatency {
   /** Requests settled within the run (answered or failed), and how many of them were not answered 200. */
-  answered: number; errors: number;
+  answered: number;
+  errors: number;
   /** Milliseconds from each request's due time to the end of its answer. */
-  p50: number; p90: number; p99: number; max: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
 }
 
 /** One keep-alive connection: sends a request when asked, or as soon as the one before it is answered. */
@@ -36,8 +40,11 @@ class Connection {
   private closed = false;
 
   constructor(
-    port: number, host: string, private readonly request: Buffer,
-    private readonly done: (due: number, ok: boolean) => void, private readonly unreadable: (err: Error) => void,
+    port: number,
+    host: string,
+    private readonly request: Buffer,
+    private readonly done: (due: number, ok: boolean) => void,
+    private readonly unreadable: (err: Error) => void,
   ) {
     this.socket = net.connect({ port, host, noDelay: true });
     this.socket.on('data', (chunk) => this.read(chunk));
@@ -76,24 +83,41 @@ class Connection {
 }
 
 /** Runs `rate` GET requests a second over `connections` connections for `seconds`, request n on connection n mod connections. */
-export async function steadyLoad({ url, rate, seconds, connections, headers = {} }: SteadyLoad): Promise<SteadyLatency> {
+export async function steadyLoad({
+  url,
+  rate,
+  seconds,
+  connections,
+  headers = {},
+}: SteadyLoad): Promise<SteadyLatency> {
   const target = new URL(url);
-  const request = Buffer.from([
-    `GET ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', '',
-  ].join('\r\n'));
+  const request = Buffer.from(
+    [
+      `GET ${target.pathname}${target.search} HTTP/1.1`,
+      `Host: ${target.host}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      '',
+      '',
+    ].join('\r\n'),
+  );
   const total = Math.round(rate * seconds);
   const latencies: number[] = [];
   let errors = 0;
   let settle = () => {};
   let unreadable = (_err: Error) => {};
-  const settled = new Promise<void>((resolve, reject) => { settle = resolve; unreadable = reject; });
+  const settled = new Promise<void>((resolve, reject) => {
+    settle = resolve;
+    unreadable = reject;
+  });
   const done = (due: number, ok: boolean) => {
     latencies.push(performance.now() - due);
     if (!ok) errors += 1;
     if (latencies.length === total) settle();
   };
-  const pool = Array.from({ length: connections }, () => new Connection(Number(target.port || 80), target.hostname, request, done, unreadable));
+  const pool = Array.from(
+    { length: connections },
+    () => new Connection(Number(target.port || 80), target.hostname, request, done, unreadable),
+  );
   const start = performance.now() + 100; // the connections open meanwhile
   const dueAt = (n: number) => start + (n * 1000) / rate;
   let sent = 0;
@@ -112,6 +136,7 @@ export async function steadyLoad({ url, rate, seconds, connections, headers = {}
   }
 
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
   return { answered: latencies.length, errors, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) };
 }

@@ -9,7 +9,11 @@ import type { Checkpoint, ReadOutcome } from '../domain/scans/scan-progress';
 /** Outcome of trying the cross-account role. A failure carries a reason a user can act on. */
 export type AccessCheck =
   | { ok: true }
-  | { ok: false; reason: string; code: 'role_missing' | 'trust_policy_wrong' | 'external_id_mismatch' | 'access_denied' };
+  | {
+      ok: false;
+      reason: string;
+      code: 'role_missing' | 'trust_policy_wrong' | 'external_id_mismatch' | 'access_denied';
+    };
 
 /** A member account as the organization reports it; `ouPath` runs from the root: `Root/Workloads/Prod`. */
 export interface OrganizationMember {
@@ -25,7 +29,11 @@ export interface OrganizationMember {
  */
 export type OrganizationDescription =
   | { ok: true; organization: { id: string; managementAccountId: string }; accounts: OrganizationMember[] }
-  | { ok: false; reason: string; code: Exclude<AccessCheck, { ok: true }>['code'] | 'not_in_organization' | 'organizations_access_denied' };
+  | {
+      ok: false;
+      reason: string;
+      code: Exclude<AccessCheck, { ok: true }>['code'] | 'not_in_organization' | 'organizations_access_denied';
+    };
 
 export interface CollectionProgress {
   done: number;
@@ -83,7 +91,9 @@ export class RoleUnavailableError extends Error {
 /** Some reads failed in a way a later attempt may not: the scan's activity is retried, and reads only those. */
 export class IncompleteCollectionError extends Error {
   constructor(readonly failed: { key: string; reason: string }[]) {
-    super(`${failed.length} read(s) of the account failed and will be retried: ${failed.map((f) => `${f.key} (${f.reason})`).join('; ')}`);
+    super(
+      `${failed.length} read(s) of the account failed and will be retried: ${failed.map((f) => `${f.key} (${f.reason})`).join('; ')}`,
+    );
     this.name = 'IncompleteCollectionError';
   }
 }

@@ -16,8 +16,12 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Express `trust proxy`: true/false, a hop count, or a list of addresses / subnets (names like `loopback`).
-  TRUST_PROXY: z.string().default('loopback').transform((v): boolean | number | string =>
-    (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .transform((v): boolean | number | string =>
+      v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v,
+    ),
 
   // Prometheus metrics: each process serves GET /metrics on a port of its own, on loopback unless told otherwise
   // (docs/operations.md, "Metrics"). 0 picks a free port.
@@ -44,7 +48,10 @@ const EnvSchema = z.object({
   TEMPORAL_WORKER_SLOTS: z.enum(['fixed', 'resource-based']).default('fixed'),
 
   CLOUD_PROVIDER: z.enum(['aws', 'sandbox']).optional(),
-  SENTINEL_AWS_ACCOUNT_ID: z.string().regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id').optional(),
+  SENTINEL_AWS_ACCOUNT_ID: z
+    .string()
+    .regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id')
+    .optional(),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   AWS_ENDPOINT_URL: z.url().optional(),
   // Only looked at to pick the provider: the AWS SDK reads credentials itself.
@@ -56,15 +63,27 @@ const EnvSchema = z.object({
   // Attempts per call to a customer's account (the SDK's adaptive retry mode): throttling and 5xx are absorbed.
   AWS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   // AWS bills each Cost Explorer request to the customer: a scan reuses the last answer until it is this old.
-  COST_EXPLORER_MIN_INTERVAL_HOURS: z.coerce.number().min(0).max(24 * 7).default(12),
+  COST_EXPLORER_MIN_INTERVAL_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 7)
+    .default(12),
   // Minutes between two syncs of a connected AWS Organization's member accounts (docs/operations.md, "Configuration").
-  ORGANIZATION_SYNC_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(DEFAULT_ORGANIZATION_SYNC_MINUTES),
+  ORGANIZATION_SYNC_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(DEFAULT_ORGANIZATION_SYNC_MINUTES),
   // The sandbox invents its findings: a production deployment must say it wants it.
   ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
   // One-click onboarding: the bucket the CloudFormation template is published to, which customers' consoles read
   // (docs/operations.md, "CloudFormation templates"). No dots: the template's https URL names the bucket in S3's
   // host name, whose certificate covers one label. Without it, connect answers no quick-create link.
-  CLOUDFORMATION_TEMPLATE_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name without dots').optional(),
+  CLOUDFORMATION_TEMPLATE_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name without dots')
+    .optional(),
   CLOUDFORMATION_TEMPLATE_REGION: optional,
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
@@ -137,11 +156,23 @@ export interface Config {
       slots: 'fixed' | 'resource-based';
     };
   };
-  auth: { jwtSecret: string; issuer: string; idTokenTtlSeconds: number; refreshTokenTtlDays: number; signupsPerClientPerHour: number };
+  auth: {
+    jwtSecret: string;
+    issuer: string;
+    idTokenTtlSeconds: number;
+    refreshTokenTtlDays: number;
+    signupsPerClientPerHour: number;
+  };
   /** 32-byte keys, derived from JWT_SECRET unless configured. */
   secrets: { dataEncryptionKey: Buffer; urlSigningKey: Buffer };
   email: { smtpUrl?: string; from: string };
-  slack: { clientId?: string; clientSecret?: string; apiBaseUrl: string; authorizeUrl: string; webhookUrlPrefix: string };
+  slack: {
+    clientId?: string;
+    clientSecret?: string;
+    apiBaseUrl: string;
+    authorizeUrl: string;
+    webhookUrlPrefix: string;
+  };
   pagerduty: { eventsUrl: string };
   stripe: {
     secretKey?: string;
@@ -185,12 +216,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
     throw new ConfigError('invalid configuration: TEMPORAL_TLS_KEY_PATH is required with TEMPORAL_TLS_CERT_PATH');
   }
   if (e.NODE_ENV === 'production' && e.CLOUD_PROVIDER === 'sandbox' && !e.ALLOW_SANDBOX_IN_PRODUCTION) {
-    throw new ConfigError('invalid configuration: CLOUD_PROVIDER=sandbox shows simulated findings, not real accounts; '
-      + 'with NODE_ENV=production it also needs ALLOW_SANDBOX_IN_PRODUCTION=true');
+    throw new ConfigError(
+      'invalid configuration: CLOUD_PROVIDER=sandbox shows simulated findings, not real accounts; ' +
+        'with NODE_ENV=production it also needs ALLOW_SANDBOX_IN_PRODUCTION=true',
+    );
   }
   return deepFreeze({
     env: e.NODE_ENV,
-    http: { host: e.HOST, port: e.PORT, publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''), trustProxy: e.TRUST_PROXY },
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''),
+      trustProxy: e.TRUST_PROXY,
+    },
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, apiPort: e.METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },
     database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX },
@@ -207,11 +245,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       uiUrl: e.TEMPORAL_UI_URL.replace(/\/$/, ''),
       fairness: e.TEMPORAL_FAIRNESS,
       worker: {
-        workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE, maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS, slots: e.TEMPORAL_WORKER_SLOTS,
+        workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE,
+        maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+        slots: e.TEMPORAL_WORKER_SLOTS,
       },
     },
     auth: {
-      jwtSecret: e.JWT_SECRET, issuer: e.JWT_ISSUER, idTokenTtlSeconds: 3600, refreshTokenTtlDays: 30,
+      jwtSecret: e.JWT_SECRET,
+      issuer: e.JWT_ISSUER,
+      idTokenTtlSeconds: 3600,
+      refreshTokenTtlDays: 30,
       signupsPerClientPerHour: e.SIGNUPS_PER_CLIENT_PER_HOUR,
     },
     secrets: {
@@ -232,10 +275,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
       apiBaseUrl: e.STRIPE_API_BASE_URL,
       prices: {
-        solo: e.STRIPE_PRICE_SOLO, team: e.STRIPE_PRICE_TEAM, agency: e.STRIPE_PRICE_AGENCY, enterprise: e.STRIPE_PRICE_ENTERPRISE,
+        solo: e.STRIPE_PRICE_SOLO,
+        team: e.STRIPE_PRICE_TEAM,
+        agency: e.STRIPE_PRICE_AGENCY,
+        enterprise: e.STRIPE_PRICE_ENTERPRISE,
       },
     },
-    exports: { s3Bucket: e.EXPORT_S3_BUCKET, localDir: e.EXPORT_LOCAL_DIR, retentionSeconds: e.EXPORT_RETENTION_SECONDS },
+    exports: {
+      s3Bucket: e.EXPORT_S3_BUCKET,
+      localDir: e.EXPORT_LOCAL_DIR,
+      retentionSeconds: e.EXPORT_RETENTION_SECONDS,
+    },
     cloud: {
       // Production never falls back to the demo provider: credentials may come from an instance role the
       // environment does not show.
@@ -259,8 +309,13 @@ function deriveKey(secret: string, label: string): Buffer {
 }
 
 function hasAwsCredentials(e: z.output<typeof EnvSchema>): boolean {
-  return Boolean(e.AWS_ACCESS_KEY_ID || e.AWS_PROFILE || e.AWS_WEB_IDENTITY_TOKEN_FILE
-    || e.AWS_CONTAINER_CREDENTIALS_FULL_URI || e.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI);
+  return Boolean(
+    e.AWS_ACCESS_KEY_ID ||
+      e.AWS_PROFILE ||
+      e.AWS_WEB_IDENTITY_TOKEN_FILE ||
+      e.AWS_CONTAINER_CREDENTIALS_FULL_URI ||
+      e.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI,
+  );
 }
 
 function deepFreeze<T>(value: T): Readonly<T> {

@@ -20,6 +20,14 @@ const REDACT = [
 ];
 
 /** `destination` defaults to stdout; tests pass a stream to read what would be logged. */
-export function createLogger({ level, name, destination }: { level: string; name: string; destination?: DestinationStream }): Logger {
+export function createLogger({
+  level,
+  name,
+  destination,
+}: {
+  level: string;
+  name: string;
+  destination?: DestinationStream;
+}): Logger {
   return pino({ name, level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
 }

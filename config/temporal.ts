@@ -9,9 +9,8 @@ function tlsOptions(t: Config['temporal']) {
   return {
     serverNameOverride: t.tlsServerName,
     serverRootCACertificate: t.tlsCaPath ? readFileSync(t.tlsCaPath) : undefined,
-    clientCertPair: t.tlsCertPath && t.tlsKeyPath
-      ? { crt: readFileSync(t.tlsCertPath), key: readFileSync(t.tlsKeyPath) }
-      : undefined,
+    clientCertPair:
+      t.tlsCertPath && t.tlsKeyPath ? { crt: readFileSync(t.tlsCertPath), key: readFileSync(t.tlsKeyPath) } : undefined,
   };
 }
 

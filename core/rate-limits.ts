@@ -21,7 +21,9 @@ export interface WindowLimit {
  */
 export async function takeHits(db: AppDeps['db'], limits: readonly WindowLimit[]): Promise<() => Promise<void>> {
   const windows = await Promise.all(limits.map((l) => hitWindow({ db, key: l.key, windowSeconds: l.windowSeconds })));
-  const exceeded = limits.map((limit, i) => ({ limit, window: windows[i]! })).filter(({ limit, window }) => window.count > limit.limit);
+  const exceeded = limits
+    .map((limit, i) => ({ limit, window: windows[i]! }))
+    .filter(({ limit, window }) => window.count > limit.limit);
   if (exceeded.length > 0) {
     const retryAfterSeconds = Math.max(...exceeded.map((e) => e.window.resetsInSeconds));
     throw new AppError('rate_limited', exceeded[0]!.limit.message, { retryAfterSeconds });

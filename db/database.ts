@@ -1,17 +1,39 @@
 import type {
-  AccountsTable, CostExplorerReadsTable, ScanCheckpointsTable, ScansTable, ScoreHistoryTable, SignalAcceptancesTable, SignalsTable,
+  AccountsTable,
+  CostExplorerReadsTable,
+  ScanCheckpointsTable,
+  ScansTable,
+  ScoreHistoryTable,
+  SignalAcceptancesTable,
+  SignalsTable,
 } from './tables/accounts';
 import type {
-  AlertDeliveriesTable, AlertEventsTable, AlertRecipientsTable, AlertRuleStatesTable, AlertRulesTable, DeliveryAttemptsTable, EmailOutboxTable,
+  AlertDeliveriesTable,
+  AlertEventsTable,
+  AlertRecipientsTable,
+  AlertRuleStatesTable,
+  AlertRulesTable,
+  DeliveryAttemptsTable,
+  EmailOutboxTable,
 } from './tables/alerts';
 import type { AuditEventsTable } from './tables/audit';
 import type {
-  EmailVerificationsTable, InvitationsTable, PasswordResetsTable, RateLimitsTable, RefreshTokensTable, TenantsTable, UsersTable,
+  EmailVerificationsTable,
+  InvitationsTable,
+  PasswordResetsTable,
+  RateLimitsTable,
+  RefreshTokensTable,
+  TenantsTable,
+  UsersTable,
 } from './tables/identity';
 import type { AccountEventKeysTable, AccountEventsTable, EventBatchesTable } from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
 import type {
-  ExportsTable, OauthStatesTable, SlackInstallationsTable, StripeEventsTable, StripeSubscriptionsTable,
+  ExportsTable,
+  OauthStatesTable,
+  SlackInstallationsTable,
+  StripeEventsTable,
+  StripeSubscriptionsTable,
 } from './tables/integrations';
 
 export interface Database {

@@ -11,7 +11,17 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 
 /** True when the database could not be reached (down, restarting, network), as opposed to a query error. */
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -20,8 +30,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (e.code && (CONNECTION_ERROR_CODES.has(e.code) || e.code.startsWith('08'))) return true;
   if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable)) return true; // AggregateError (IPv4 + IPv6)
   const message = e.message ?? '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i
-    .test(message);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
+    message,
+  );
 }
 
 /**

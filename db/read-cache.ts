@@ -40,7 +40,8 @@ const CHANNELS = [USER_CHANGED_CHANNEL, TENANT_CHANGED_CHANNEL, ACCOUNTS_CHANGED
 export type PageKind = 'accounts' | 'signals';
 // An account connected or deleted changes its signal pages too (an empty page, or none: 404).
 const PAGES_OF_CHANNEL: Record<string, PageKind[]> = {
-  [ACCOUNTS_CHANGED_CHANNEL]: ['accounts', 'signals'], [SIGNALS_CHANGED_CHANNEL]: ['signals'],
+  [ACCOUNTS_CHANGED_CHANNEL]: ['accounts', 'signals'],
+  [SIGNALS_CHANGED_CHANNEL]: ['signals'],
 };
 const PAGE_KINDS: PageKind[] = ['accounts', 'signals'];
 
@@ -190,7 +191,8 @@ export class ReadCache {
 
   /** Keeps a user read from the database, unless the cache is off or something changed since `readAt` (a generation). */
   keep(user: CachedUser, readAt: number): void {
-    if (this.current(user.tenant_id, readAt)) shelfOf(this.users, user.tenant_id, MAX_USERS_PER_TENANT).set(user.id, user);
+    if (this.current(user.tenant_id, readAt))
+      shelfOf(this.users, user.tenant_id, MAX_USERS_PER_TENANT).set(user.id, user);
   }
 
   getTenant(tenantId: string): CachedTenant | undefined {
@@ -281,7 +283,10 @@ export class ReadCache {
       this.epoch += 1;
       this.listening = true;
       this.reconnects = 0;
-      this.heartbeat = setInterval(() => void this.check(client), (this.options.heartbeat ?? HEARTBEAT).everyMs).unref();
+      this.heartbeat = setInterval(
+        () => void this.check(client),
+        (this.options.heartbeat ?? HEARTBEAT).everyMs,
+      ).unref();
     } catch (err) {
       this.options.log.warn({ err }, 'read cache: could not listen for changes; reads go to the database');
       this.retry(client);

@@ -15,13 +15,21 @@ export interface ComplianceReportInput {
 }
 
 const LABEL: Record<ControlStatus, string> = {
-  passed: 'Passed', failed: 'Failed', accepted: 'Accepted risk', not_evaluated: 'Not evaluated', manual: 'Manual',
+  passed: 'Passed',
+  failed: 'Failed',
+  accepted: 'Accepted risk',
+  not_evaluated: 'Not evaluated',
+  manual: 'Manual',
 };
 const COLOUR: Record<ControlStatus, string> = {
-  passed: '#1a7f37', failed: '#cf222e', accepted: '#bf8700', not_evaluated: '#6e7781', manual: '#0969da',
+  passed: '#1a7f37',
+  failed: '#cf222e',
+  accepted: '#bf8700',
+  not_evaluated: '#6e7781',
+  manual: '#0969da',
 };
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -38,32 +46,47 @@ function chart(result: ComplianceResult): string {
   const labelWidth = 230;
   const barWidth = 420;
   const most = Math.max(...sections.map((s) => result.controls.filter((c) => c.control.section === s).length));
-  const rows = sections.map((section, i) => {
-    const controls = result.controls.filter((c) => c.control.section === section);
-    let x = labelWidth;
-    const segments = CONTROL_STATUSES.map((status) => {
-      const n = controls.filter((c) => c.status === status).length;
-      if (n === 0) return '';
-      const width = (n / most) * barWidth;
-      const segment = `<rect x="${x.toFixed(1)}" y="${i * rowHeight + 4}" width="${width.toFixed(1)}" height="${rowHeight - 8}" fill="${COLOUR[status]}">`
-        + `<title>${esc(section)}: ${n} ${LABEL[status].toLowerCase()}</title></rect>`;
-      x += width;
-      return segment;
-    }).join('');
-    return `<text x="0" y="${i * rowHeight + rowHeight / 2 + 4}">${esc(section)}</text>${segments}`
-      + `<text x="${(x + 6).toFixed(1)}" y="${i * rowHeight + rowHeight / 2 + 4}">${controls.length}</text>`;
-  }).join('');
+  const rows = sections
+    .map((section, i) => {
+      const controls = result.controls.filter((c) => c.control.section === section);
+      let x = labelWidth;
+      const segments = CONTROL_STATUSES.map((status) => {
+        const n = controls.filter((c) => c.status === status).length;
+        if (n === 0) return '';
+        const width = (n / most) * barWidth;
+        const segment =
+          `<rect x="${x.toFixed(1)}" y="${i * rowHeight + 4}" width="${width.toFixed(1)}" height="${rowHeight - 8}" fill="${COLOUR[status]}">` +
+          `<title>${esc(section)}: ${n} ${LABEL[status].toLowerCase()}</title></rect>`;
+        x += width;
+        return segment;
+      }).join('');
+      return (
+        `<text x="0" y="${i * rowHeight + rowHeight / 2 + 4}">${esc(section)}</text>${segments}` +
+        `<text x="${(x + 6).toFixed(1)}" y="${i * rowHeight + rowHeight / 2 + 4}">${controls.length}</text>`
+      );
+    })
+    .join('');
   const legendY = sections.length * rowHeight + 16;
-  const legend = CONTROL_STATUSES.map((status, i) => `<rect x="${i * 130}" y="${legendY - 10}" width="12" height="12" fill="${COLOUR[status]}"/>`
-    + `<text x="${i * 130 + 18}" y="${legendY}">${LABEL[status]}</text>`).join('');
-  return `<svg class="chart" role="img" aria-label="Controls per section and status" xmlns="http://www.w3.org/2000/svg" `
-    + `width="${labelWidth + barWidth + 40}" height="${legendY + 8}" font-size="12" font-family="sans-serif">${rows}${legend}</svg>`;
+  const legend = CONTROL_STATUSES.map(
+    (status, i) =>
+      `<rect x="${i * 130}" y="${legendY - 10}" width="12" height="12" fill="${COLOUR[status]}"/>` +
+      `<text x="${i * 130 + 18}" y="${legendY}">${LABEL[status]}</text>`,
+  ).join('');
+  return (
+    `<svg class="chart" role="img" aria-label="Controls per section and status" xmlns="http://www.w3.org/2000/svg" ` +
+    `width="${labelWidth + barWidth + 40}" height="${legendY + 8}" font-size="12" font-family="sans-serif">${rows}${legend}</svg>`
+  );
 }
 
 function evidence(control: ControlResult): string {
   if (control.failingResources.length === 0) return '';
-  const items = control.failingResources.map((f) => `<li><code>${esc(f.resource)}</code> (${esc(f.region)}, ${esc(f.checkId)})`
-    + `${f.accepted ? ' <span class="tag">risk accepted</span>' : ''}</li>`).join('');
+  const items = control.failingResources
+    .map(
+      (f) =>
+        `<li><code>${esc(f.resource)}</code> (${esc(f.region)}, ${esc(f.checkId)})` +
+        `${f.accepted ? ' <span class="tag">risk accepted</span>' : ''}</li>`,
+    )
+    .join('');
   return `<div class="evidence"><strong>Evidence</strong><ul>${items}</ul></div>`;
 }
 
@@ -71,35 +94,66 @@ function evidence(control: ControlResult): string {
 function remediation(control: ControlResult): string {
   if (control.status === 'passed' || control.status === 'manual') return '';
   const failing = new Set(control.failingResources.map((f) => f.checkId));
-  const checks = control.checkIds.filter((id) => failing.has(id)).map((id) => checkById(id)).filter((c) => c !== undefined);
+  const checks = control.checkIds
+    .filter((id) => failing.has(id))
+    .map((id) => checkById(id))
+    .filter((c) => c !== undefined);
   if (checks.length === 0) return '';
-  return `<div class="remediation"><strong>Remediation</strong>${checks.map((c) => `<p><em>${esc(c.title)}.</em> ${esc(c.remediation)} `
-    + `<a href="${esc(c.docsUrl)}">AWS documentation</a></p>`).join('')}</div>`;
+  return `<div class="remediation"><strong>Remediation</strong>${checks
+    .map(
+      (c) =>
+        `<p><em>${esc(c.title)}.</em> ${esc(c.remediation)} ` + `<a href="${esc(c.docsUrl)}">AWS documentation</a></p>`,
+    )
+    .join('')}</div>`;
 }
 
 function controlRow(control: ControlResult): string {
   const details = [
     evidence(control),
     remediation(control),
-    control.notes.length > 0 ? `<div class="notes"><strong>Not read</strong><ul>${control.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></div>` : '',
+    control.notes.length > 0
+      ? `<div class="notes"><strong>Not read</strong><ul>${control.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></div>`
+      : '',
     control.status === 'manual' && control.control.attestation
-      ? `<div class="attest"><strong>To attest</strong> ${esc(control.control.attestation)}</div>` : '',
+      ? `<div class="attest"><strong>To attest</strong> ${esc(control.control.attestation)}</div>`
+      : '',
   ].join('');
-  return `<tr class="control" data-control="${esc(control.control.id)}" data-status="${control.status}">`
-    + `<td class="id">${esc(control.control.id)}</td>`
-    + `<td><div class="title">${esc(control.control.title)}</div>${details}</td>`
-    + `<td>${esc(control.control.profile)}</td>`
-    + `<td class="checks">${control.checkIds.map((id) => `<code>${esc(id)}</code>`).join('<br>') || '—'}</td>`
-    + `<td><span class="status" style="background:${COLOUR[control.status]}">${LABEL[control.status]}</span></td></tr>`;
+  return (
+    `<tr class="control" data-control="${esc(control.control.id)}" data-status="${control.status}">` +
+    `<td class="id">${esc(control.control.id)}</td>` +
+    `<td><div class="title">${esc(control.control.title)}</div>${details}</td>` +
+    `<td>${esc(control.control.profile)}</td>` +
+    `<td class="checks">${control.checkIds.map((id) => `<code>${esc(id)}</code>`).join('<br>') || '—'}</td>` +
+    `<td><span class="status" style="background:${COLOUR[control.status]}">${LABEL[control.status]}</span></td></tr>`
+  );
 }
 
-export function renderComplianceReport({ framework, account, scannedAt, generatedAt, result }: ComplianceReportInput): string {
-  const accountName = account.displayName ? `${esc(account.displayName)} (${esc(account.awsAccountId)})` : esc(account.awsAccountId);
-  const summary = CONTROL_STATUSES.map((status) => `<div class="card" data-summary="${status}" style="border-color:${COLOUR[status]}">`
-    + `<div class="n">${result.summary[status]}</div><div>${LABEL[status]}</div></div>`).join('');
-  const sections = [...new Set(result.controls.map((c) => c.control.section))].map((section) => `<tbody>`
-    + `<tr class="section"><th colspan="5">${esc(section)}</th></tr>`
-    + `${result.controls.filter((c) => c.control.section === section).map(controlRow).join('')}</tbody>`).join('');
+export function renderComplianceReport({
+  framework,
+  account,
+  scannedAt,
+  generatedAt,
+  result,
+}: ComplianceReportInput): string {
+  const accountName = account.displayName
+    ? `${esc(account.displayName)} (${esc(account.awsAccountId)})`
+    : esc(account.awsAccountId);
+  const summary = CONTROL_STATUSES.map(
+    (status) =>
+      `<div class="card" data-summary="${status}" style="border-color:${COLOUR[status]}">` +
+      `<div class="n">${result.summary[status]}</div><div>${LABEL[status]}</div></div>`,
+  ).join('');
+  const sections = [...new Set(result.controls.map((c) => c.control.section))]
+    .map(
+      (section) =>
+        `<tbody>` +
+        `<tr class="section"><th colspan="5">${esc(section)}</th></tr>` +
+        `${result.controls
+          .filter((c) => c.control.section === section)
+          .map(controlRow)
+          .join('')}</tbody>`,
+    )
+    .join('');
   const title = `${framework.name} v${framework.version}: ${account.awsAccountId}`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

@@ -37,7 +37,8 @@ export function csvRow(values: readonly (string | number | null | undefined)[]):
 
 /** A table: the header row, then one chunk of records per page, each record's cells in the order of `columns`. */
 export async function* csvTable<K extends string>(
-  columns: readonly K[], pages: AsyncIterable<readonly { [key in K]: string | number | null }[]>,
+  columns: readonly K[],
+  pages: AsyncIterable<readonly { [key in K]: string | number | null }[]>,
 ): AsyncIterable<string> {
   yield csvRow(columns);
   for await (const page of pages) yield page.map((record) => csvRow(columns.map((c) => record[c]))).join('');

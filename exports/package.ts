@@ -5,8 +5,23 @@ import { ZipFile } from 'yazl';
 import type { AcceptanceSource } from '../domain/records/exports';
 import { CRLF, csvTable } from './csv';
 import {
-  ACCEPTANCE_COLUMNS, acceptanceRecord, ACCOUNT_COLUMNS, ACTIVITY_COLUMNS, activityCsvRecord, type ActivitySource, activityRecord, accountCsvRecord, type AccountRecord, CHECKLIST_COLUMNS,
-  type ChecklistRecord, SCORE_COLUMNS, type ScoreRecord, SIGNAL_COLUMNS, signalCsvRecord, type SignalSource, signalRecord,
+  ACCEPTANCE_COLUMNS,
+  acceptanceRecord,
+  ACCOUNT_COLUMNS,
+  ACTIVITY_COLUMNS,
+  activityCsvRecord,
+  type ActivitySource,
+  activityRecord,
+  accountCsvRecord,
+  type AccountRecord,
+  CHECKLIST_COLUMNS,
+  type ChecklistRecord,
+  SCORE_COLUMNS,
+  type ScoreRecord,
+  SIGNAL_COLUMNS,
+  signalCsvRecord,
+  type SignalSource,
+  signalRecord,
 } from './records';
 
 // The panic export package: one zip with the account's findings, score history, recovery checklist and
@@ -29,9 +44,19 @@ export interface PackageSource {
 }
 
 export const PACKAGE_FILES = [
-  'README.txt', 'account.json', 'account.csv', 'findings.json', 'findings.csv', 'score-history.json', 'score-history.csv',
-  'recovery-checklist.json', 'recovery-checklist.csv', 'accepted-risks.json', 'accepted-risks.csv',
-  'account-activity.json', 'account-activity.csv',
+  'README.txt',
+  'account.json',
+  'account.csv',
+  'findings.json',
+  'findings.csv',
+  'score-history.json',
+  'score-history.csv',
+  'recovery-checklist.json',
+  'recovery-checklist.csv',
+  'accepted-risks.json',
+  'accepted-risks.csv',
+  'account-activity.json',
+  'account-activity.csv',
 ] as const;
 
 export function packageFilename(awsAccountId: string, at: Date): string {
@@ -47,31 +72,35 @@ export async function writeExportPackage(source: PackageSource, file: string): P
 
   const options = { mtime: source.exportedAt };
   const text = (name: string, content: string) => zip.addBuffer(Buffer.from(content, 'utf8'), name, options);
-  const streamed = (name: string, chunks: () => AsyncIterable<string>) => zip.addReadStreamLazy(name, options, (callback) => {
-    // yazl reads each entry only when the previous one is done; a failing source fails the whole zip.
-    const stream = Readable.from(chunks(), { objectMode: false });
-    stream.on('error', (err) => zip.emit('error', err));
-    callback(null, stream);
-  });
+  const streamed = (name: string, chunks: () => AsyncIterable<string>) =>
+    zip.addReadStreamLazy(name, options, (callback) => {
+      // yazl reads each entry only when the previous one is done; a failing source fails the whole zip.
+      const stream = Readable.from(chunks(), { objectMode: false });
+      stream.on('error', (err) => zip.emit('error', err));
+      callback(null, stream);
+    });
   const awsAccountId = source.account.aws_account_id;
   const signals = () => mapPages(source.signalPages(), (s) => signalRecord(awsAccountId, s, source.exportedAt));
   const acceptances = source.acceptances.map((a) => acceptanceRecord(a, source.exportedAt));
   const activity = source.activity.map(activityRecord);
 
   text('README.txt', readme(source));
-  text('account.json', json({
-    export_id: source.exportId,
-    exported_at: source.exportedAt.toISOString(),
-    account: source.account,
-    counts: {
-      signals: source.counts.signals,
-      open_signals: source.counts.openSignals,
-      score_history_days: source.scoreHistory.length,
-      checklist_steps: source.checklist.length,
-      accepted_risks: source.acceptances.length,
-      activity_events: source.activity.length,
-    },
-  }));
+  text(
+    'account.json',
+    json({
+      export_id: source.exportId,
+      exported_at: source.exportedAt.toISOString(),
+      account: source.account,
+      counts: {
+        signals: source.counts.signals,
+        open_signals: source.counts.openSignals,
+        score_history_days: source.scoreHistory.length,
+        checklist_steps: source.checklist.length,
+        accepted_risks: source.acceptances.length,
+        activity_events: source.activity.length,
+      },
+    }),
+  );
   streamed('account.csv', () => csvTable(ACCOUNT_COLUMNS, once([accountCsvRecord(source.account)])));
   streamed('findings.json', () => jsonArray(signals()));
   streamed('findings.csv', () => csvTable(SIGNAL_COLUMNS, mapPages(signals(), signalCsvRecord)));
@@ -136,11 +165,11 @@ function readme(source: PackageSource): string {
     '  Every finding ("signal"), open and resolved, oldest first by detection time. Columns:',
     `  ${SIGNAL_COLUMNS.join(', ')}`,
     '  status is "open" or "resolved"; resolved_at is empty (null in JSON) while a signal is open. accepted says',
-    '  whether an acceptance of the signal\'s risk was in force at the time of the export; acceptances lists every',
+    "  whether an acceptance of the signal's risk was in force at the time of the export; acceptances lists every",
     '  acceptance of the signal (in the CSV as a JSON array), with the columns of accepted-risks below.',
     '',
     `score-history.json, score-history.csv  (${source.scoreHistory.length} days)`,
-    '  The Security Risk Score (0-100, lower is riskier), one point per UTC day: the score of that day\'s',
+    "  The Security Risk Score (0-100, lower is riskier), one point per UTC day: the score of that day's",
     '  last scan, newest first, for the whole life of the account. Columns:',
     `  ${SCORE_COLUMNS.join(', ')}`,
     '',
@@ -166,7 +195,7 @@ function readme(source: PackageSource): string {
     '------------------',
     '',
     'Finding titles and resource names come from the AWS account and are untrusted text. In the CSV files a',
-    'cell that starts with =, +, -, @, a tab or a carriage return is prefixed with a single quote (\') so a',
+    "cell that starts with =, +, -, @, a tab or a carriage return is prefixed with a single quote (') so a",
     'spreadsheet shows it as text instead of running it as a formula; so is such a character after a ; inside a',
     'cell (a spreadsheet whose list separator is ; starts a cell there). The JSON files hold the values as they are.',
     '',

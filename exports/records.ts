@@ -21,7 +21,15 @@ export interface SignalSource {
 }
 
 export const ACCEPTANCE_COLUMNS = [
-  'acceptance_id', 'signal_id', 'status', 'accepted_by', 'reason', 'accepted_at', 'expires_at', 'ended_at', 'ended_by',
+  'acceptance_id',
+  'signal_id',
+  'status',
+  'accepted_by',
+  'reason',
+  'accepted_at',
+  'expires_at',
+  'ended_at',
+  'ended_by',
 ] as const;
 export type AcceptanceRecord = Record<(typeof ACCEPTANCE_COLUMNS)[number], string | null>;
 
@@ -43,8 +51,20 @@ export function acceptanceRecord(a: AcceptanceSource, at: Date): AcceptanceRecor
 }
 
 export const SIGNAL_COLUMNS = [
-  'signal_id', 'aws_account_id', 'check_id', 'scenario', 'severity', 'status', 'title', 'description', 'resource', 'region',
-  'detected_at', 'resolved_at', 'accepted', 'acceptances',
+  'signal_id',
+  'aws_account_id',
+  'check_id',
+  'scenario',
+  'severity',
+  'status',
+  'title',
+  'description',
+  'resource',
+  'region',
+  'detected_at',
+  'resolved_at',
+  'accepted',
+  'acceptances',
 ] as const;
 
 /** A signal as the JSON files hold it; `at` decides whether an acceptance is still in force. */
@@ -105,8 +125,18 @@ export function accountRecord(a: AccountRow) {
 export type AccountRecord = ReturnType<typeof accountRecord>;
 
 export const ACCOUNT_COLUMNS = [
-  'aws_account_id', 'cloud_account_id', 'display_name', 'status', 'tags', 'current_srs', 'role_name', 'created_at', 'connected_at',
-  'last_scan_at', 'last_successful_scan_at', 'disconnected_at',
+  'aws_account_id',
+  'cloud_account_id',
+  'display_name',
+  'status',
+  'tags',
+  'current_srs',
+  'role_name',
+  'created_at',
+  'connected_at',
+  'last_scan_at',
+  'last_successful_scan_at',
+  'disconnected_at',
 ] as const satisfies readonly (keyof AccountRecord)[];
 
 /** The account record as one CSV row: the tags as a JSON array, so any tag text survives the cell. */
@@ -114,7 +144,15 @@ export function accountCsvRecord(a: AccountRecord) {
   return { ...a, tags: JSON.stringify(a.tags) };
 }
 
-export const ACTIVITY_COLUMNS = ['event_id', 'action', 'actor_email', 'target', 'client_address', 'details', 'created_at'] as const;
+export const ACTIVITY_COLUMNS = [
+  'event_id',
+  'action',
+  'actor_email',
+  'target',
+  'client_address',
+  'details',
+  'created_at',
+] as const;
 
 /** What the audit log holds about an account, as the package's account-activity files list it. */
 export interface ActivitySource {
@@ -140,6 +178,8 @@ export function activityRecord(e: ActivitySource) {
 }
 
 /** The CSV row: details as JSON text. */
-export function activityCsvRecord(r: ReturnType<typeof activityRecord>): Record<(typeof ACTIVITY_COLUMNS)[number], string | null> {
+export function activityCsvRecord(
+  r: ReturnType<typeof activityRecord>,
+): Record<(typeof ACTIVITY_COLUMNS)[number], string | null> {
   return { ...r, details: JSON.stringify(r.details) };
 }

@@ -8,8 +8,16 @@ import type { SignalSource } from './records';
  * only one page is in memory, however many signals the account has. The CSV export and the panic package read
  * signals this way.
  */
-export async function* signalPages({ db, tenantId, accountId, pageSize = 1_000 }: {
-  db: Db; tenantId: string; accountId: string; pageSize?: number;
+export async function* signalPages({
+  db,
+  tenantId,
+  accountId,
+  pageSize = 1_000,
+}: {
+  db: Db;
+  tenantId: string;
+  accountId: string;
+  pageSize?: number;
 }): AsyncGenerator<SignalSource[]> {
   let after: { at: string; id: string } | undefined;
   for (;;) {

@@ -46,10 +46,22 @@ export function exportStorageKey(tenantId: string, exportId: string): string {
 export function createExportStorage(config: Pick<Config, 'exports' | 'cloud' | 'http' | 'secrets'>): ExportStorage {
   return config.exports.s3Bucket
     ? s3Storage({ bucket: config.exports.s3Bucket, region: config.cloud.region, endpointUrl: config.cloud.endpointUrl })
-    : localDirStorage({ dir: config.exports.localDir, publicBaseUrl: config.http.publicBaseUrl, signingKey: config.secrets.urlSigningKey });
+    : localDirStorage({
+        dir: config.exports.localDir,
+        publicBaseUrl: config.http.publicBaseUrl,
+        signingKey: config.secrets.urlSigningKey,
+      });
 }
 
-function s3Storage({ bucket, region, endpointUrl }: { bucket: string; region: string; endpointUrl?: string }): S3ExportStorage {
+function s3Storage({
+  bucket,
+  region,
+  endpointUrl,
+}: {
+  bucket: string;
+  region: string;
+  endpointUrl?: string;
+}): S3ExportStorage {
   // The service's own credentials (default provider chain), never a customer's role. A custom endpoint
   // (an S3-compatible store, or moto in tests) is addressed by path, as it has no per-bucket host names.
   const s3 = new S3Client({ region, ...(endpointUrl ? { endpoint: endpointUrl, forcePathStyle: true } : {}) });
@@ -57,14 +69,16 @@ function s3Storage({ bucket, region, endpointUrl }: { bucket: string; region: st
     kind: 's3',
     async put({ key, file, filename }) {
       const { size } = await stat(file);
-      await s3.send(new PutObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        Body: createReadStream(file),
-        ContentLength: size,
-        ContentType: 'application/zip',
-        ContentDisposition: attachment(filename),
-      }));
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: createReadStream(file),
+          ContentLength: size,
+          ContentType: 'application/zip',
+          ContentDisposition: attachment(filename),
+        }),
+      );
     },
     async remove(key) {
       await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
@@ -73,14 +87,23 @@ function s3Storage({ bucket, region, endpointUrl }: { bucket: string; region: st
       // S3 counts the validity from the signing time, which the URL carries to the second.
       const signedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
       const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), {
-        expiresIn: DOWNLOAD_TTL_SECONDS, signingDate: signedAt,
+        expiresIn: DOWNLOAD_TTL_SECONDS,
+        signingDate: signedAt,
       });
       return { url, expiresAt: new Date(signedAt.getTime() + DOWNLOAD_TTL_SECONDS * 1000) };
     },
   };
 }
 
-function localDirStorage({ dir, publicBaseUrl, signingKey }: { dir: string; publicBaseUrl: string; signingKey: Buffer }): LocalExportStorage {
+function localDirStorage({
+  dir,
+  publicBaseUrl,
+  signingKey,
+}: {
+  dir: string;
+  publicBaseUrl: string;
+  signingKey: Buffer;
+}): LocalExportStorage {
   const root = path.resolve(dir);
   const pathOf = (key: string) => {
     const full = path.resolve(root, key);
@@ -119,7 +142,10 @@ function localDirStorage({ dir, publicBaseUrl, signingKey }: { dir: string; publ
     },
     async downloadLink({ exportId }) {
       const expires = Math.floor(Date.now() / 1000) + DOWNLOAD_TTL_SECONDS;
-      return { url: localDownloadUrl({ publicBaseUrl, signingKey, exportId, expires }), expiresAt: new Date(expires * 1000) };
+      return {
+        url: localDownloadUrl({ publicBaseUrl, signingKey, exportId, expires }),
+        expiresAt: new Date(expires * 1000),
+      };
     },
   };
 }
@@ -127,16 +153,37 @@ function localDirStorage({ dir, publicBaseUrl, signingKey }: { dir: string; publ
 const downloadMessage = (exportId: string, expires: number) => `export-download:${exportId}:${expires}`;
 
 /** The API's own signed link to a locally stored export: `expires` is a Unix time in seconds. */
-export function localDownloadUrl({ publicBaseUrl, signingKey, exportId, expires }: {
-  publicBaseUrl: string; signingKey: Buffer; exportId: string; expires: number;
+export function localDownloadUrl({
+  publicBaseUrl,
+  signingKey,
+  exportId,
+  expires,
+}: {
+  publicBaseUrl: string;
+  signingKey: Buffer;
+  exportId: string;
+  expires: number;
 }): string {
-  const query = new URLSearchParams({ expires: String(expires), signature: sign(signingKey, downloadMessage(exportId, expires)) });
+  const query = new URLSearchParams({
+    expires: String(expires),
+    signature: sign(signingKey, downloadMessage(exportId, expires)),
+  });
   return `${publicBaseUrl}/exports/${encodeURIComponent(exportId)}/download?${query}`;
 }
 
 /** Checks a local download link: the signature first (any change to the id or the expiry breaks it), then the time. */
-export function checkDownloadLink({ signingKey, exportId, expires, signature, now = new Date() }: {
-  signingKey: Buffer; exportId: string; expires: unknown; signature: unknown; now?: Date;
+export function checkDownloadLink({
+  signingKey,
+  exportId,
+  expires,
+  signature,
+  now = new Date(),
+}: {
+  signingKey: Buffer;
+  exportId: string;
+  expires: unknown;
+  signature: unknown;
+  now?: Date;
 }): 'valid' | 'invalid' | 'expired' {
   if (typeof expires !== 'string' || !/^[0-9]{1,12}$/.test(expires) || typeof signature !== 'string') return 'invalid';
   if (!verifySignature(signingKey, downloadMessage(exportId, Number(expires)), signature)) return 'invalid';

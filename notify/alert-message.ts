@@ -57,19 +57,27 @@ function accountLabel(ctx: DeliveryContext): string {
 }
 
 function headline(ctx: DeliveryContext): string {
-  const why = ctx.srs < ctx.minSrs ? `Security Risk Score ${ctx.srs} (below ${ctx.minSrs})` : `Security Risk Score ${ctx.srs}`;
+  const why =
+    ctx.srs < ctx.minSrs ? `Security Risk Score ${ctx.srs} (below ${ctx.minSrs})` : `Security Risk Score ${ctx.srs}`;
   const news = ctx.opened.length > 0 ? `, ${ctx.opened.length} new finding${ctx.opened.length === 1 ? '' : 's'}` : '';
   return `[Sentinel] ${ctx.ruleName}: AWS account ${accountLabel(ctx)}: ${why}${news}`;
 }
 
 function findingLines(ctx: DeliveryContext): string[] {
-  const lines = ctx.opened.slice(0, MAX_LISTED).map((f) => `${f.severity} ${f.title} (${f.resource}${f.region === 'global' ? '' : `, ${f.region}`})`);
+  const lines = ctx.opened
+    .slice(0, MAX_LISTED)
+    .map((f) => `${f.severity} ${f.title} (${f.resource}${f.region === 'global' ? '' : `, ${f.region}`})`);
   if (ctx.opened.length > MAX_LISTED) lines.push(`... and ${ctx.opened.length - MAX_LISTED} more`);
   return lines;
 }
 
 /** The alert e-mail to one recipient, with its own unsubscribe link and List-Unsubscribe headers. */
-export function alertEmail(ctx: DeliveryContext, links: AlertLinks, to: string, unsubscribe: UnsubscribeLinks): Omit<Email, 'idempotencyKey'> {
+export function alertEmail(
+  ctx: DeliveryContext,
+  links: AlertLinks,
+  to: string,
+  unsubscribe: UnsubscribeLinks,
+): Omit<Email, 'idempotencyKey'> {
   const found = findingLines(ctx);
   const text = [
     `Alert rule "${ctx.ruleName}" fired for AWS account ${accountLabel(ctx)}.`,
@@ -98,8 +106,14 @@ ${found.length > 0 ? `<p>New in this scan:</p><ul>${found.map((l) => `<li>${esca
 <a href="${escapeHtml(unsubscribe.pageUrl)}">Unsubscribe</a></p>
 </body></html>`;
   return {
-    to: [to], subject: headline(ctx), text, html,
-    headers: { 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    to: [to],
+    subject: headline(ctx),
+    text,
+    html,
+    headers: {
+      'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   };
 }
 
@@ -107,8 +121,16 @@ ${found.length > 0 ? `<p>New in this scan:</p><ul>${found.map((l) => `<li>${esca
  * The one e-mail an address gets before it has asked for a tenant's alerts. It names the tenant (the only text
  * the tenant chose) in the body, never in the subject, and says that nothing more comes unless the link is used.
  */
-export function recipientConfirmationEmail({ tenantName, to, confirmUrl, unsubscribe }: {
-  tenantName: string; to: string; confirmUrl: string; unsubscribe: UnsubscribeLinks;
+export function recipientConfirmationEmail({
+  tenantName,
+  to,
+  confirmUrl,
+  unsubscribe,
+}: {
+  tenantName: string;
+  to: string;
+  confirmUrl: string;
+  unsubscribe: UnsubscribeLinks;
 }): Omit<Email, 'idempotencyKey'> {
   const text = [
     `The Sentinel tenant "${tenantName}" listed ${to} to receive its AWS security alerts by e-mail.`,
@@ -127,8 +149,14 @@ export function recipientConfirmationEmail({ tenantName, to, confirmUrl, unsubsc
     `<p style="color:#666"><a href="${e(unsubscribe.pageUrl)}">Never ask me again</a></p>`,
   ].join('\n');
   return {
-    to: [to], subject: 'Confirm that you want Sentinel security alerts', text, html,
-    headers: { 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    to: [to],
+    subject: 'Confirm that you want Sentinel security alerts',
+    text,
+    html,
+    headers: {
+      'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   };
 }
 
@@ -149,7 +177,15 @@ export function alertSlackMessage(ctx: DeliveryContext, links: AlertLinks): { te
         ],
       },
       ...(found.length > 0
-        ? [{ type: 'section', text: { type: 'mrkdwn', text: `*New in this scan*\n${found.map((l) => `• ${slackEscape(l)}`).join('\n')}`.slice(0, 3000) } }]
+        ? [
+            {
+              type: 'section',
+              text: {
+                type: 'mrkdwn',
+                text: `*New in this scan*\n${found.map((l) => `• ${slackEscape(l)}`).join('\n')}`.slice(0, 3000),
+              },
+            },
+          ]
         : []),
       {
         type: 'actions',
@@ -163,7 +199,11 @@ export function alertSlackMessage(ctx: DeliveryContext, links: AlertLinks): { te
 const PAGING_SEVERITY = { CRITICAL: 'critical', HIGH: 'error', MEDIUM: 'warning', LOW: 'info' } as const;
 
 /** PagerDuty Events API v2: one incident per rule and account (dedup_key), triggered again or resolved. */
-export function alertPagerDutyEvent(ctx: DeliveryContext, links: AlertLinks, routingKey: string): Record<string, unknown> {
+export function alertPagerDutyEvent(
+  ctx: DeliveryContext,
+  links: AlertLinks,
+  routingKey: string,
+): Record<string, unknown> {
   const dedupKey = `sentinel:${ctx.ruleId}:${ctx.accountId}`;
   if (ctx.kind === 'resolve') return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedupKey };
   // The most severe finding behind the alert: a new one, or on a threshold crossing without new findings, an

@@ -26,7 +26,15 @@ export interface Mailer {
  * SMTP through nodemailer when SMTP_URL is set; otherwise the embedded default, the email_outbox table, where
  * the operator reads what would have been sent. The body is never logged: invitations carry a sign-in link.
  */
-export function createMailer({ config, db, log }: { config: { smtpUrl?: string; from: string }; db: Db; log: Logger }): Mailer {
+export function createMailer({
+  config,
+  db,
+  log,
+}: {
+  config: { smtpUrl?: string; from: string };
+  db: Db;
+  log: Logger;
+}): Mailer {
   if (!config.smtpUrl) {
     return {
       via: 'outbox',
@@ -35,11 +43,20 @@ export function createMailer({ config, db, log }: { config: { smtpUrl?: string; 
         const inserted = await insertOutboxEmail({
           db,
           email: {
-            id, idempotency_key: email.idempotencyKey, to_addresses: email.to, subject: email.subject, text_body: email.text,
-            html_body: email.html ?? null, headers: email.headers ? JSON.stringify(email.headers) : null,
+            id,
+            idempotency_key: email.idempotencyKey,
+            to_addresses: email.to,
+            subject: email.subject,
+            text_body: email.text,
+            html_body: email.html ?? null,
+            headers: email.headers ? JSON.stringify(email.headers) : null,
           },
         });
-        if (inserted) log.info({ outboxId: id, recipients: email.to.length, subject: email.subject }, 'e-mail written to the outbox (no SMTP_URL)');
+        if (inserted)
+          log.info(
+            { outboxId: id, recipients: email.to.length, subject: email.subject },
+            'e-mail written to the outbox (no SMTP_URL)',
+          );
       },
       close: () => undefined,
     };
@@ -48,7 +65,10 @@ export function createMailer({ config, db, log }: { config: { smtpUrl?: string; 
   // Short timeouts: an invitation waits for its e-mail inside an HTTP request, and a stalled server must fail
   // an alert attempt well within the activity's timeout (it is retried).
   const transport = nodemailer.createTransport({
-    url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000,
+    url: config.smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
   });
   return {
     via: 'smtp',
@@ -75,5 +95,9 @@ export function createMailer({ config, db, log }: { config: { smtpUrl?: string; 
 function smtpFailure(err: Error & { responseCode?: number }): DeliveryError {
   const code = err.responseCode;
   const permanent = code !== undefined && code >= 500;
-  return new DeliveryError(`SMTP ${code ? `answered ${code}` : 'failed'}: ${err.message.slice(0, 200)}`, !permanent, code);
+  return new DeliveryError(
+    `SMTP ${code ? `answered ${code}` : 'failed'}: ${err.message.slice(0, 200)}`,
+    !permanent,
+    code,
+  );
 }

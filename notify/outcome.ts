@@ -32,7 +32,12 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 /** fetch with a deadline; network failures and timeouts become retryable DeliveryErrors. */
-export async function postJson(peer: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function postJson(
+  peer: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   try {
     return await fetch(url, {
       method: 'POST',

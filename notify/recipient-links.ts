@@ -24,7 +24,11 @@ export function recipientToken(key: Buffer, link: RecipientLink, now = new Date(
 }
 
 /** The link a token stands for, 'expired', or 'invalid' (anything altered, or not a token at all). */
-export function readRecipientToken(key: Buffer, token: string, now = new Date()): RecipientLink | 'invalid' | 'expired' {
+export function readRecipientToken(
+  key: Buffer,
+  token: string,
+  now = new Date(),
+): RecipientLink | 'invalid' | 'expired' {
   const parts = token.split('.');
   if (parts.length !== 5) return 'invalid';
   const [purpose, tenant, address, expires, signature] = parts as [string, string, string, string, string];
@@ -36,7 +40,8 @@ export function readRecipientToken(key: Buffer, token: string, now = new Date())
 }
 
 /** The dashboard page a person opens from the e-mail (it asks before acting: mail scanners follow links). */
-export const recipientPageUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/app/email-preferences#token=${encodeURIComponent(token)}`;
+export const recipientPageUrl = (publicBaseUrl: string, token: string) =>
+  `${publicBaseUrl}/app/email-preferences#token=${encodeURIComponent(token)}`;
 
 /** RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click` here. */
 export const oneClickUnsubscribeUrl = (publicBaseUrl: string, token: string) =>

@@ -28,15 +28,16 @@ export const httpRequestsInFlight = new Gauge({
 
 export const callerCacheLookups = new Counter({
   name: 'sentinel_caller_cache_lookups_total',
-  help: 'Authenticated requests by where the caller came from: hit (this process\'s cache) or miss (the database)',
+  help: "Authenticated requests by where the caller came from: hit (this process's cache) or miss (the database)",
   labelNames: ['result'] as const,
   registers: [registry],
 });
 
 export const readCacheLookups = new Counter({
   name: 'sentinel_read_cache_lookups_total',
-  help: 'Reads that may come from this process\'s cache (db/read-cache.ts): `read` tenant (GET /me), account_page '
-    + '(GET /accounts) or signal_page (GET /accounts/{account_id}/signals), `result` hit (the cache) or miss (the database)',
+  help:
+    "Reads that may come from this process's cache (db/read-cache.ts): `read` tenant (GET /me), account_page " +
+    '(GET /accounts) or signal_page (GET /accounts/{account_id}/signals), `result` hit (the cache) or miss (the database)',
   labelNames: ['read', 'result'] as const,
   registers: [registry],
 });
@@ -138,7 +139,7 @@ export const deliveryRetries = new Counter({
 
 export const awsEventsReceived = new Counter({
   name: 'sentinel_aws_events_received_total',
-  help: 'Events the accounts\' EventBridge forwarders delivered (POST /ingest/aws/events), by outcome: stored, duplicate, rate_limited',
+  help: "Events the accounts' EventBridge forwarders delivered (POST /ingest/aws/events), by outcome: stored, duplicate, rate_limited",
   labelNames: ['outcome'] as const,
   registers: [registry],
 });
@@ -152,7 +153,20 @@ export const eventSignalsOpened = new Counter({
 
 /** Every metric Sentinel defines itself (the Temporal SDK's own are prefixed `temporal_`). */
 export const SENTINEL_METRIC_NAMES = [
-  httpRequestDuration, httpRequestsInFlight, callerCacheLookups, readCacheLookups, dbPoolConnections, scansStarted, scansCompleted,
-  scanDuration, awsApiCalls, awsApiThrottles, checksNotEvaluated, alertEventsFired, deliveryOutcomes, deliveryRetries,
-  awsEventsReceived, eventSignalsOpened,
+  httpRequestDuration,
+  httpRequestsInFlight,
+  callerCacheLookups,
+  readCacheLookups,
+  dbPoolConnections,
+  scansStarted,
+  scansCompleted,
+  scanDuration,
+  awsApiCalls,
+  awsApiThrottles,
+  checksNotEvaluated,
+  alertEventsFired,
+  deliveryOutcomes,
+  deliveryRetries,
+  awsEventsReceived,
+  eventSignalsOpened,
 ].map((metric) => (metric as unknown as { name: string }).name);

@@ -5,7 +5,13 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { createDb } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
-import { ensureDatabase, type RunningPostgres, startPostgres, startTemporalDevServer, type TemporalDevServer } from './services';
+import {
+  ensureDatabase,
+  type RunningPostgres,
+  startPostgres,
+  startTemporalDevServer,
+  type TemporalDevServer,
+} from './services';
 import { PROJECT_ROOT } from './tools';
 
 // Supervisor behind `npm start`: the whole service on embedded defaults. PostgreSQL and the Temporal dev server
@@ -60,9 +66,13 @@ function onSignal(signal: NodeJS.Signals): void {
 async function assertPortFree(portNumber: number, what: string, envVar: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', () => reject(new StartError(
-      `Port ${portNumber} (${what}) is already in use. Is another \`npm start\` running? Otherwise set ${envVar}.`,
-    )));
+    probe.once('error', () =>
+      reject(
+        new StartError(
+          `Port ${portNumber} (${what}) is already in use. Is another \`npm start\` running? Otherwise set ${envVar}.`,
+        ),
+      ),
+    );
     probe.listen(portNumber, '127.0.0.1', () => probe.close(() => resolve()));
   });
 }
@@ -81,7 +91,9 @@ async function migrate(databaseUrl: string): Promise<void> {
   const db = createDb({ url: databaseUrl, maxConnections: 1 });
   try {
     const results = await migrateToLatest(db);
-    console.log(results.length > 0 ? results.map((line) => `Migration ${line}`).join('\n') : 'Database schema is up to date.');
+    console.log(
+      results.length > 0 ? results.map((line) => `Migration ${line}`).join('\n') : 'Database schema is up to date.',
+    );
   } finally {
     await db.destroy();
   }
@@ -130,10 +142,11 @@ async function start(): Promise<void> {
   if (!databaseUrl) {
     await assertPortFree(pgPort, 'PostgreSQL', 'SENTINEL_PG_PORT');
     console.log(`Starting PostgreSQL on port ${pgPort} (data in .data/postgres) ...`);
-    postgres = await startPostgres({ dataDir: path.join(DATA_DIR, 'postgres'), port: pgPort, persistent: true })
-      .catch((err: unknown) => {
+    postgres = await startPostgres({ dataDir: path.join(DATA_DIR, 'postgres'), port: pgPort, persistent: true }).catch(
+      (err: unknown) => {
         throw new StartError(`PostgreSQL did not start${err instanceof Error ? `: ${err.message}` : ''}`);
-      });
+      },
+    );
     await ensureDatabase(postgres.url('postgres'), 'sentinel');
     databaseUrl = postgres.url('sentinel');
   }
@@ -166,33 +179,41 @@ async function start(): Promise<void> {
   startChild('api', 'api/main.ts', childEnv);
 
   if (!(await waitForApi())) {
-    if (stopRequestedAt === undefined) requestStop(`The API did not answer on /healthz within ${READY_TIMEOUT_MS / 1000}s`, 1);
+    if (stopRequestedAt === undefined)
+      requestStop(`The API did not answer on /healthz within ${READY_TIMEOUT_MS / 1000}s`, 1);
     return;
   }
   const api = `http://localhost:${apiPort}`;
-  console.log([
-    '',
-    'Sentinel is running. Ctrl-C stops everything; data stays in .data/ for the next start.',
-    `  API:             ${api}`,
-    `  Dashboard:       ${api}/app`,
-    ...(childEnv.TEMPORAL_UI_URL ? [`  Temporal Web UI: ${childEnv.TEMPORAL_UI_URL}`] : []),
-    ...(postgres ? [`  PostgreSQL:      ${databaseUrl}`] : []),
-    `  Try:             curl -X POST ${api}/auth/signup -H 'content-type: application/json' -d '{"email":"you@example.com","password":"password123","name":"You"}'`,
-    '',
-  ].join('\n'));
+  console.log(
+    [
+      '',
+      'Sentinel is running. Ctrl-C stops everything; data stays in .data/ for the next start.',
+      `  API:             ${api}`,
+      `  Dashboard:       ${api}/app`,
+      ...(childEnv.TEMPORAL_UI_URL ? [`  Temporal Web UI: ${childEnv.TEMPORAL_UI_URL}`] : []),
+      ...(postgres ? [`  PostgreSQL:      ${databaseUrl}`] : []),
+      `  Try:             curl -X POST ${api}/auth/signup -H 'content-type: application/json' -d '{"email":"you@example.com","password":"password123","name":"You"}'`,
+      '',
+    ].join('\n'),
+  );
 }
 
 async function stop(): Promise<void> {
   // The api and worker first: they drain in-flight work, which still needs Temporal and PostgreSQL.
-  await Promise.all([...children.values()].map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), CHILD_STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM'); // tsx passes it on to the script
-  })));
+  await Promise.all(
+    [...children.values()].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => killGroup(child, 'SIGKILL'), CHILD_STOP_TIMEOUT_MS);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM'); // tsx passes it on to the script
+        }),
+    ),
+  );
   if (temporal) await temporal.env.teardown();
   if (postgres) await postgres.stop();
 }

@@ -6,7 +6,9 @@ import { migrateDown, migrateToLatest } from '../db/migrate';
 async function main(): Promise<number> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    console.error('DATABASE_URL is not set. Example: DATABASE_URL=postgres://user:password@host:5432/sentinel npm run migrate');
+    console.error(
+      'DATABASE_URL is not set. Example: DATABASE_URL=postgres://user:password@host:5432/sentinel npm run migrate',
+    );
     return 2;
   }
   const direction = process.argv[2] ?? 'up';
@@ -17,7 +19,10 @@ async function main(): Promise<number> {
   const db = createDb({ url, maxConnections: 1 });
   try {
     const results = direction === 'down' ? await migrateDown(db) : await migrateToLatest(db);
-    const nothing = direction === 'down' ? 'Nothing to undo: no migration has been applied.' : 'Nothing to do: the schema is up to date.';
+    const nothing =
+      direction === 'down'
+        ? 'Nothing to undo: no migration has been applied.'
+        : 'Nothing to do: the schema is up to date.';
     console.log(results.length > 0 ? results.join('\n') : nothing);
     return 0;
   } finally {
@@ -31,7 +36,12 @@ main().then(
   },
   (err: unknown) => {
     // A refused connection to a host name with several addresses is an AggregateError with an empty message.
-    const reason = err instanceof AggregateError ? err.errors.map(String).join('; ') : err instanceof Error ? err.message : String(err);
+    const reason =
+      err instanceof AggregateError
+        ? err.errors.map(String).join('; ')
+        : err instanceof Error
+          ? err.message
+          : String(err);
     console.error(`Migration failed: ${reason}`);
     process.exitCode = 1;
   },

@@ -24,11 +24,17 @@ function readHistory(file: string) {
 async function main(): Promise<void> {
   const folder = process.argv[2];
   if (!folder) throw new Error('usage: npm run replay-histories -- <folder of history JSON files>');
-  const files = readdirSync(folder).filter((f) => f.endsWith('.json')).map((f) => path.join(folder, f));
+  const files = readdirSync(folder)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.join(folder, f));
   let failed = 0;
   const histories = files.map((file) => ({ workflowId: path.basename(file, '.json'), history: readHistory(file) }));
   // The code a worker runs: the workflows and the interceptors bundled with them (worker/bundle.ts).
-  const code = { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }, sinks: DROP_WORKFLOW_SPANS };
+  const code = {
+    workflowsPath: WORKFLOWS_PATH,
+    interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+    sinks: DROP_WORKFLOW_SPANS,
+  };
   for await (const result of Worker.runReplayHistories(code, histories)) {
     if (result.error) {
       failed += 1;

@@ -11,29 +11,45 @@ import { sealChannel } from '../security/channel-secrets';
 const BATCH = 500;
 
 /** A channel secret still in clear, in SQL over one jsonb channel `c`. */
-const clearSecret = (c: string) => sql.raw(`((${c}->>'webhook_url') is not null and (${c}->>'webhook_url') not like 'sealed:%')
+const clearSecret = (c: string) =>
+  sql.raw(`((${c}->>'webhook_url') is not null and (${c}->>'webhook_url') not like 'sealed:%')
   or ((${c}->>'routing_key') is not null and (${c}->>'routing_key') not like 'sealed:%')`);
 
 /** Seals every clear secret in alert rules and alert deliveries, in batches; answers how many rows changed. */
 export async function sealLegacyChannelSecrets(db: Db, key: Buffer): Promise<{ rules: number; deliveries: number }> {
   let rules = 0;
   for (;;) {
-    const rows = await db.selectFrom('alert_rules').select(['id', 'channels'])
-      .where(sql<boolean>`exists (select 1 from jsonb_array_elements(channels) c where ${clearSecret('c')})`).limit(BATCH).execute();
+    const rows = await db
+      .selectFrom('alert_rules')
+      .select(['id', 'channels'])
+      .where(sql<boolean>`exists (select 1 from jsonb_array_elements(channels) c where ${clearSecret('c')})`)
+      .limit(BATCH)
+      .execute();
     for (const row of rows) {
       const channels = row.channels.map((c) => sealChannel(key, c));
-      await db.updateTable('alert_rules').set({ channels: JSON.stringify(channels) }).where('id', '=', row.id).execute();
+      await db
+        .updateTable('alert_rules')
+        .set({ channels: JSON.stringify(channels) })
+        .where('id', '=', row.id)
+        .execute();
     }
     rules += rows.length;
     if (rows.length < BATCH) break;
   }
   let deliveries = 0;
   for (;;) {
-    const rows = await db.selectFrom('alert_deliveries').select(['id', 'channel'])
-      .where(sql<boolean>`${clearSecret('channel')}`).limit(BATCH).execute();
+    const rows = await db
+      .selectFrom('alert_deliveries')
+      .select(['id', 'channel'])
+      .where(sql<boolean>`${clearSecret('channel')}`)
+      .limit(BATCH)
+      .execute();
     for (const row of rows) {
-      await db.updateTable('alert_deliveries').set({ channel: JSON.stringify(sealChannel(key, row.channel)) })
-        .where('id', '=', row.id).execute();
+      await db
+        .updateTable('alert_deliveries')
+        .set({ channel: JSON.stringify(sealChannel(key, row.channel)) })
+        .where('id', '=', row.id)
+        .execute();
     }
     deliveries += rows.length;
     if (rows.length < BATCH) break;

@@ -15,7 +15,15 @@ export interface RunningPostgres {
   stop: () => Promise<void>;
 }
 
-export async function startPostgres({ dataDir, port, persistent }: { dataDir: string; port: number; persistent: boolean }): Promise<RunningPostgres> {
+export async function startPostgres({
+  dataDir,
+  port,
+  persistent,
+}: {
+  dataDir: string;
+  port: number;
+  persistent: boolean;
+}): Promise<RunningPostgres> {
   const password = 'postgres';
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -46,10 +54,19 @@ export interface TemporalDevServer {
  * with `metricsPort` it serves Prometheus metrics (benchmarks read its billable `action` counter there). It runs with
  * DEV_SERVER_DYNAMIC_CONFIG (task-queue fairness).
  */
-export async function startTemporalDevServer(
-  { port, uiPort, dbFile, metricsPort, namespace = 'default' }:
-    { port: number; uiPort?: number; dbFile?: string; metricsPort?: number; namespace?: string },
-): Promise<TemporalDevServer> {
+export async function startTemporalDevServer({
+  port,
+  uiPort,
+  dbFile,
+  metricsPort,
+  namespace = 'default',
+}: {
+  port: number;
+  uiPort?: number;
+  dbFile?: string;
+  metricsPort?: number;
+  namespace?: string;
+}): Promise<TemporalDevServer> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: temporalCli(),

@@ -56,7 +56,10 @@ export function maskChannel(key: Buffer, channel: ChannelConfig): ChannelConfig 
  * type (an edit form sends back what it was shown): that secret is kept. Other masked values are left as they
  * are, for validation to refuse.
  */
-export function keepMaskedSecrets(incoming: readonly ChannelConfig[], stored: readonly ChannelConfig[]): ChannelConfig[] {
+export function keepMaskedSecrets(
+  incoming: readonly ChannelConfig[],
+  stored: readonly ChannelConfig[],
+): ChannelConfig[] {
   return incoming.map((channel, i) => {
     const given = secretOf(channel);
     const before = stored[i] ? secretOf(stored[i]) : undefined;

@@ -4,8 +4,12 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './worker';
 
 const quietLogger = {
-  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
-  warn: () => undefined, error: (message: string) => process.stderr.write(`${message}\n`),
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string) => process.stderr.write(`${message}\n`),
 };
 
 /**
@@ -14,7 +18,9 @@ const quietLogger = {
  */
 export async function buildWorkflowBundle(outFile: string): Promise<void> {
   const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietLogger,
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: quietLogger,
   });
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, code);

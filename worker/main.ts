@@ -25,7 +25,10 @@ async function main(): Promise<void> {
   const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
   observeDbPool(poolOf(db));
   const metrics = await startMetricsServer({
-    host: config.metrics.host, port: config.metrics.workerPort, log, more: temporalMetrics,
+    host: config.metrics.host,
+    port: config.metrics.workerPort,
+    log,
+    more: temporalMetrics,
   });
   const cloud = createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db, log });
@@ -33,11 +36,24 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect(workerConnectionOptions(config.temporal));
   // Kept for the worker's life: organization syncs start, verify and disconnect member accounts' workflows.
   const clientConnection = await Connection.connect(clientConnectionOptions(config.temporal));
-  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
+  const temporal = new Client({
+    connection: clientConnection,
+    namespace: config.temporal.namespace,
+    interceptors: temporalClientInterceptors(),
+  });
   log.info({ schedules: await ensureSchedules(temporal, config.temporal.taskQueue) }, 'schedules ready');
   const { workflowBundlePath } = config.temporal.worker;
   const worker = await createWorker({
-    connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, db, log, cloud, config, mailer, storage, temporal,
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    db,
+    log,
+    cloud,
+    config,
+    mailer,
+    storage,
+    temporal,
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : {}),
   });
   // The Temporal runtime also reacts to these signals; shut down once, whichever arrives first.
@@ -49,10 +65,15 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  log.info({
-    taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, cloud: cloud.kind,
-    workflows: workflowBundlePath ?? 'bundled at start-up',
-  }, 'worker started');
+  log.info(
+    {
+      taskQueue: config.temporal.taskQueue,
+      namespace: config.temporal.namespace,
+      cloud: cloud.kind,
+      workflows: workflowBundlePath ?? 'bundled at start-up',
+    },
+    'worker started',
+  );
   try {
     await worker.run();
   } finally {

@@ -22,7 +22,11 @@ const recurringWorkflows = (taskQueue: string): RecurringWorkflow[] => [
 ];
 
 /** Creates the schedule unless it exists (every worker calls this at start; the first one creates it). */
-async function ensureSchedule(client: Client, taskQueue: string, { scheduleId, workflowType, every }: RecurringWorkflow): Promise<'created' | 'exists'> {
+async function ensureSchedule(
+  client: Client,
+  taskQueue: string,
+  { scheduleId, workflowType, every }: RecurringWorkflow,
+): Promise<'created' | 'exists'> {
   try {
     await client.schedule.create({
       scheduleId,
@@ -40,8 +44,12 @@ async function ensureSchedule(client: Client, taskQueue: string, { scheduleId, w
 }
 
 /** Creates every recurring workflow's schedule that does not exist yet; answers what each schedule id found. */
-export async function ensureSchedules(client: Client, taskQueue: string): Promise<Record<string, 'created' | 'exists'>> {
+export async function ensureSchedules(
+  client: Client,
+  taskQueue: string,
+): Promise<Record<string, 'created' | 'exists'>> {
   const found: Record<string, 'created' | 'exists'> = {};
-  for (const recurring of recurringWorkflows(taskQueue)) found[recurring.scheduleId] = await ensureSchedule(client, taskQueue, recurring);
+  for (const recurring of recurringWorkflows(taskQueue))
+    found[recurring.scheduleId] = await ensureSchedule(client, taskQueue, recurring);
   return found;
 }

@@ -1,6 +1,8 @@
 import { trace } from '@opentelemetry/api';
 import {
-  makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, type OpenTelemetrySinks,
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  type OpenTelemetrySinks,
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 import { ACCOUNT_ID, TENANT_ID, tracingPipeline } from '../observability/tracing';
@@ -15,7 +17,10 @@ export function workerTracing(): { activity: ActivityInterceptorsFactory[]; sink
   const pipeline = tracingPipeline();
   if (!pipeline) return { activity: [], sinks: DROP_WORKFLOW_SPANS };
   return {
-    activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) }), () => ({ inbound: activityIds })],
+    activity: [
+      (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) }),
+      () => ({ inbound: activityIds }),
+    ],
     sinks: { exporter: makeWorkflowExporter(pipeline.processor, pipeline.resource) },
   };
 }

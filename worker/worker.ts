@@ -15,7 +15,13 @@ export interface CreateWorkerInput extends ActivityDeps {
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-export async function createWorker({ connection, namespace, taskQueue, workflowBundle, ...deps }: CreateWorkerInput): Promise<Worker> {
+export async function createWorker({
+  connection,
+  namespace,
+  taskQueue,
+  workflowBundle,
+  ...deps
+}: CreateWorkerInput): Promise<Worker> {
   const tracing = workerTracing();
   return Worker.create({
     connection,
@@ -24,7 +30,10 @@ export async function createWorker({ connection, namespace, taskQueue, workflowB
     activities: createActivities(deps),
     // A prebuilt bundle has the workflow interceptors in it already (worker/bundle.ts).
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    interceptors: { activity: tracing.activity, ...(workflowBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
+    interceptors: {
+      activity: tracing.activity,
+      ...(workflowBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
+    },
     sinks: tracing.sinks,
     ...workerTuning(deps.config.temporal.worker),
   });

@@ -1,4 +1,11 @@
-import { allHandlersFinished, condition, continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ServiceGroup } from '../domain/events/types';
 import { MARK_DISCONNECTED } from './activity-options';
@@ -53,12 +60,15 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   if (state.status === 'ACTIVE' && !state.scheduledScanDue) timer.arm();
 
   const handsOverBetweenScans = legacy.handsOverBetweenScans();
-  const historyFull = () => handsOverBetweenScans
-    && (state.eventSignalsThisRun >= state.maxEventSignalsPerRun || workflowInfo().continueAsNewSuggested);
+  const historyFull = () =>
+    handsOverBetweenScans &&
+    (state.eventSignalsThisRun >= state.maxEventSignalsPerRun || workflowInfo().continueAsNewSuggested);
 
   // ACTIVE: run the queued scans one at a time, queueing the scheduled one when its timer fires, until disconnected.
   while (state.status === 'ACTIVE') {
-    await condition(() => state.queue.length > 0 || state.scheduledScanDue || state.status !== 'ACTIVE' || historyFull());
+    await condition(
+      () => state.queue.length > 0 || state.scheduledScanDue || state.status !== 'ACTIVE' || historyFull(),
+    );
     if (state.status !== 'ACTIVE') break;
     if (!state.scheduledScanDue && state.queue.length === 0 && historyFull()) {
       // Between scans: the next run arms its timer for the same slot (scan-slots.ts), so the cadence is kept.
@@ -67,7 +77,10 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
     }
     if (state.scheduledScanDue) {
       // Hand over to a fresh run at a timer boundary, so the cadence is kept exactly across runs.
-      if (state.queue.length === 0 && (state.scansThisRun >= state.maxScansPerRun || workflowInfo().continueAsNewSuggested)) {
+      if (
+        state.queue.length === 0 &&
+        (state.scansThisRun >= state.maxScansPerRun || workflowInfo().continueAsNewSuggested)
+      ) {
         await condition(allHandlersFinished);
         return handOver(true);
       }
@@ -96,11 +109,21 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
   }
 
   async function performScan(request: ScanRequest): Promise<void> {
-    const scan = { tenantId, accountId, awsAccountId, scanId: request.scanId, trigger: request.trigger, groups: request.groups };
+    const scan = {
+      tenantId,
+      accountId,
+      awsAccountId,
+      scanId: request.scanId,
+      trigger: request.trigger,
+      groups: request.groups,
+    };
     let outcome: ScanOutcome;
     try {
       outcome = legacy.scansRunAsActivities()
-        ? await runScanActivities(scan, scanPriority({ tenantId, fairnessWeight: state.fairnessWeight, enabled: input.fairness !== false }))
+        ? await runScanActivities(
+            scan,
+            scanPriority({ tenantId, fairnessWeight: state.fairnessWeight, enabled: input.fairness !== false }),
+          )
         : await legacy.runScanAsChildWorkflow(scan);
     } catch (err) {
       // A scan that failed for good must not end the account's lifecycle: the next one is scheduled anyway.
@@ -113,6 +136,9 @@ export async function accountWorkflow(input: AccountWorkflowInput): Promise<void
 
   /** Continue-as-new, carrying the state; `scheduledScanDue`: the timer has fired, the next run scans at once. */
   function handOver(scheduledScanDue: boolean): Promise<never> {
-    return continueAsNew<typeof accountWorkflow>({ ...input, carried: carriedState(state, rescans.pending(), scheduledScanDue) });
+    return continueAsNew<typeof accountWorkflow>({
+      ...input,
+      carried: carriedState(state, rescans.pending(), scheduledScanDue),
+    });
   }
 }

@@ -55,7 +55,12 @@ export const UNTIL_DATABASE_ANSWERS: ActivityOptions = {
 export const RUN_SCAN: ActivityOptions = {
   startToCloseTimeout: '3 hours',
   heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: SCAN_ATTEMPTS },
+  retry: {
+    initialInterval: '5 seconds',
+    maximumInterval: '1 minute',
+    backoffCoefficient: 2,
+    maximumAttempts: SCAN_ATTEMPTS,
+  },
 };
 
 /** recordScanStarted, the first step of a scan that runs as a child `scanWorkflow` (legacy: workflows/scan.ts). */

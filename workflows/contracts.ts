@@ -177,12 +177,23 @@ export interface AlertDeliveryInput {
  * an event batch's dispatch does (core/events/dispatch-batches.ts): its id, so that a delivery started twice runs
  * once; its input; and the search attributes the Web UI finds it by.
  */
-export function deliveryStart({ tenantId, awsAccountId, deliveryId }: { tenantId: string; awsAccountId: string; deliveryId: string }) {
+export function deliveryStart({
+  tenantId,
+  awsAccountId,
+  deliveryId,
+}: {
+  tenantId: string;
+  awsAccountId: string;
+  deliveryId: string;
+}) {
   return {
     workflowId: deliveryWorkflowId(deliveryId),
     args: [{ tenantId, deliveryId }] as [AlertDeliveryInput],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }, { key: AWS_ACCOUNT_ID, value: awsAccountId }],
+    typedSearchAttributes: [
+      { key: TENANT_ID, value: tenantId },
+      { key: AWS_ACCOUNT_ID, value: awsAccountId },
+    ],
   };
 }
 
@@ -277,7 +288,11 @@ export interface OrganizationSyncOutcome {
 }
 
 /** Reads the organization through its management role; on success it turns ACTIVE and the first sync runs at once. Idempotent. */
-export const verifyOrganizationUpdate = defineUpdate<{ status: 'ACTIVE'; awsOrganizationId: string; accountsFound: number }>('verifyOrganization');
+export const verifyOrganizationUpdate = defineUpdate<{
+  status: 'ACTIVE';
+  awsOrganizationId: string;
+  accountsFound: number;
+}>('verifyOrganization');
 
 /** Asks for a sync now (an ACTIVE organization only); several requests before it runs make one sync. */
 export const syncOrganizationUpdate = defineUpdate<{ queued: true }>('syncOrganization');

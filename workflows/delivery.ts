@@ -11,7 +11,10 @@ const { giveUpDelivery } = proxyActivities<Activities>(UNTIL_DATABASE_ANSWERS);
  * Delivers one alert to one channel. Started by the scan workflow and left running on its own (abandoned), so
  * a channel that is down never delays the next scan. Its workflow id is the delivery id: started twice, it runs once.
  */
-export async function alertDeliveryWorkflow({ tenantId, deliveryId }: AlertDeliveryInput): Promise<'delivered' | 'failed'> {
+export async function alertDeliveryWorkflow({
+  tenantId,
+  deliveryId,
+}: AlertDeliveryInput): Promise<'delivered' | 'failed'> {
   try {
     await deliverAlert({ tenantId, deliveryId });
     return 'delivered';

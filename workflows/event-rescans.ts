@@ -33,7 +33,8 @@ export function eventRescans(carried: PendingRescan | undefined, due: (groups: S
   let waiting = carried && { ...carried, groups: [...carried.groups] };
   let timer: CancellationScope | undefined;
 
-  const dueAt = ({ firstAt, lastAt }: PendingRescan) => Math.min(lastAt + EVENT_RESCAN_QUIET_MS, firstAt + EVENT_RESCAN_MAX_WAIT_MS);
+  const dueAt = ({ firstAt, lastAt }: PendingRescan) =>
+    Math.min(lastAt + EVENT_RESCAN_QUIET_MS, firstAt + EVENT_RESCAN_MAX_WAIT_MS);
   // eslint-disable-next-line no-restricted-properties -- workflow time, deterministic on replay
   const untilDue = () => (waiting ? dueAt(waiting) - Date.now() : 0);
 
@@ -41,19 +42,21 @@ export function eventRescans(carried: PendingRescan | undefined, due: (groups: S
     if (timer || !waiting) return;
     const scope = new CancellationScope();
     timer = scope;
-    scope.run(async () => {
-      for (let delayMs = untilDue(); delayMs > 0; delayMs = untilDue()) await sleep(delayMs);
-    }).then(
-      () => {
-        const groups = waiting?.groups ?? [];
-        waiting = undefined;
-        timer = undefined;
-        if (groups.length > 0) due(groups);
-      },
-      (err: unknown) => {
-        if (!isCancellation(err)) throw err;
-      },
-    );
+    scope
+      .run(async () => {
+        for (let delayMs = untilDue(); delayMs > 0; delayMs = untilDue()) await sleep(delayMs);
+      })
+      .then(
+        () => {
+          const groups = waiting?.groups ?? [];
+          waiting = undefined;
+          timer = undefined;
+          if (groups.length > 0) due(groups);
+        },
+        (err: unknown) => {
+          if (!isCancellation(err)) throw err;
+        },
+      );
   };
   arm();
 

@@ -1,8 +1,20 @@
-import { ApplicationFailure, log, ParentClosePolicy, patched, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  log,
+  ParentClosePolicy,
+  patched,
+  proxyActivities,
+  sleep,
+  startChild,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { BUILD_EXPORT, RECORD_EXPORT_FAILED, REMOVE_EXPORT_PACKAGE } from './activity-options';
 import {
-  DEFAULT_EXPORT_RETENTION_SECONDS, EXPORT_FAILED, type ExportRetentionInput, exportRetentionWorkflowId, type ExportWorkflowInput,
+  DEFAULT_EXPORT_RETENTION_SECONDS,
+  EXPORT_FAILED,
+  type ExportRetentionInput,
+  exportRetentionWorkflowId,
+  type ExportWorkflowInput,
   type ExportWorkflowResult,
 } from './contracts';
 
@@ -21,7 +33,11 @@ export async function exportWorkflow(input: ExportWorkflowInput): Promise<Export
   } catch (err) {
     log.error('export failed', { exportId: input.exportId, error: String(err) });
     await recordExportFailed(input);
-    throw ApplicationFailure.create({ type: EXPORT_FAILED, nonRetryable: true, message: 'The export package could not be built' });
+    throw ApplicationFailure.create({
+      type: EXPORT_FAILED,
+      nonRetryable: true,
+      message: 'The export package could not be built',
+    });
   }
   // Exports recorded before packages were deleted end here when replayed (docs/operations.md, "Deploys").
   if (!patched('export-retention')) return result;

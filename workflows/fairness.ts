@@ -7,8 +7,14 @@ import type { Priority } from '@temporalio/common';
 // (docs/operations.md, "Fairness"); without it the key is ignored and the queue is first-in first-out.
 
 /** The priority of an account's scan activities: its tenant's fairness key and weight. */
-export function scanPriority({ tenantId, fairnessWeight, enabled }: {
-  tenantId: string; fairnessWeight: number; enabled: boolean;
+export function scanPriority({
+  tenantId,
+  fairnessWeight,
+  enabled,
+}: {
+  tenantId: string;
+  fairnessWeight: number;
+  enabled: boolean;
 }): Priority | undefined {
   return enabled ? { fairnessKey: tenantId, fairnessWeight } : undefined;
 }

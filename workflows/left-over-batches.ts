@@ -8,6 +8,8 @@ import { DISPATCH_EVENT_BATCHES } from './activity-options';
 
 const { dispatchLeftOverEventBatches } = proxyActivities<Activities>(DISPATCH_EVENT_BATCHES);
 
-export async function eventDispatchWorkflow(): Promise<Awaited<ReturnType<Activities['dispatchLeftOverEventBatches']>>> {
+export async function eventDispatchWorkflow(): Promise<
+  Awaited<ReturnType<Activities['dispatchLeftOverEventBatches']>>
+> {
   return dispatchLeftOverEventBatches();
 }

@@ -1,4 +1,11 @@
-import { allHandlersFinished, condition, continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { PENDING_TIMEOUT } from './account';
 import { SYNC_ORGANIZATION } from './activity-options';
@@ -33,7 +40,10 @@ export async function organizationWorkflow(input: OrganizationWorkflowInput): Pr
 
   // ACTIVE: a sync when asked for, or when the interval since the last one is over, until disconnected.
   while (state.status === 'ACTIVE') {
-    const asked = await condition(() => state.syncDue || state.status !== 'ACTIVE', `${state.syncIntervalMinutes} minutes`);
+    const asked = await condition(
+      () => state.syncDue || state.status !== 'ACTIVE',
+      `${state.syncIntervalMinutes} minutes`,
+    );
     if (state.status !== 'ACTIVE') break;
     if (!asked) state.syncDue = true;
     if (state.syncsThisRun >= state.maxSyncsPerRun || workflowInfo().continueAsNewSuggested) {

@@ -1,7 +1,5 @@
 import type { Priority } from '@temporalio/common';
-import {
-  type ActivityOptions, log, ParentClosePolicy, proxyActivities, startChild,
-} from '@temporalio/workflow';
+import { type ActivityOptions, log, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { RECORD_SCAN_STARTED, RUN_SCAN, UNTIL_DATABASE_ANSWERS } from './activity-options';
 import { alertDeliveryWorkflow } from './delivery';
@@ -20,19 +18,39 @@ const FAILURE_REASON = 'The scan could not complete; it will run again at the ne
  * database outage): a saved scan's alerts must not be lost, so evaluateAlerts (`<scan id>/alerts`) then fires
  * them, retrying until the database answers.
  */
-export async function runScanActivities(input: ScanWorkflowInput, priority: Priority | undefined): Promise<ScanOutcome> {
+export async function runScanActivities(
+  input: ScanWorkflowInput,
+  priority: Priority | undefined,
+): Promise<ScanOutcome> {
   const { scanId, tenantId, accountId, trigger, groups } = input;
   const activity = (options: ActivityOptions, suffix = '') =>
     proxyActivities<Activities>({ ...options, activityId: `${scanId}${suffix}`, ...(priority ? { priority } : {}) });
   let outcome: ScanOutcome;
   let deliveryIds: string[];
   try {
-    ({ deliveryIds = [], ...outcome } = await activity(RUN_SCAN).runScan({ scanId, tenantId, accountId, trigger, fireAlerts: true, groups }));
+    ({ deliveryIds = [], ...outcome } = await activity(RUN_SCAN).runScan({
+      scanId,
+      tenantId,
+      accountId,
+      trigger,
+      fireAlerts: true,
+      groups,
+    }));
   } catch (err) {
     log.error('scan failed', { scanId, error: String(err) });
-    const { saved } = await activity(UNTIL_DATABASE_ANSWERS, '/failed').recordScanFailed({ scanId, tenantId, accountId, reason: FAILURE_REASON, trigger });
+    const { saved } = await activity(UNTIL_DATABASE_ANSWERS, '/failed').recordScanFailed({
+      scanId,
+      tenantId,
+      accountId,
+      reason: FAILURE_REASON,
+      trigger,
+    });
     if (!saved) return { status: 'failed', failureReason: FAILURE_REASON };
-    const deliveries = await activity(UNTIL_DATABASE_ANSWERS, '/alerts').evaluateAlerts({ tenantId, accountId, scanId });
+    const deliveries = await activity(UNTIL_DATABASE_ANSWERS, '/alerts').evaluateAlerts({
+      tenantId,
+      accountId,
+      scanId,
+    });
     deliveryIds = deliveries.map((d) => d.deliveryId);
     outcome = saved;
   }
@@ -66,7 +84,10 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
     return { status: 'failed', failureReason: FAILURE_REASON };
   }
   const deliveries = await legacy.evaluateAlerts({ tenantId, accountId, scanId });
-  await startDeliveries(input, deliveries.map((d) => d.deliveryId));
+  await startDeliveries(
+    input,
+    deliveries.map((d) => d.deliveryId),
+  );
   return { ...outcome, deliveries: deliveries.length };
 }
 
@@ -75,11 +96,15 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
  * each delivery runs in a workflow of its own, which outlives the scan, so a channel that is down delays nothing.
  */
 async function startDeliveries({ tenantId, awsAccountId }: ScanWorkflowInput, deliveryIds: string[]): Promise<void> {
-  await Promise.all(deliveryIds.map((deliveryId) => startChild(alertDeliveryWorkflow, {
-    ...deliveryStart({ tenantId, awsAccountId, deliveryId }),
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-  }).catch((err: unknown) => {
-    // Started before (this scan was reset or re-run): that delivery runs already, once.
-    if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
-  })));
+  await Promise.all(
+    deliveryIds.map((deliveryId) =>
+      startChild(alertDeliveryWorkflow, {
+        ...deliveryStart({ tenantId, awsAccountId, deliveryId }),
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      }).catch((err: unknown) => {
+        // Started before (this scan was reset or re-run): that delivery runs already, once.
+        if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
+      }),
+    ),
+  );
 }

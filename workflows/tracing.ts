@@ -2,7 +2,12 @@
 // eslint-disable-next-line no-restricted-imports -- OpenTelemetry's API, not the service's api/ the rule keeps out.
 import type * as OtelApiModule from '@opentelemetry/api';
 import type * as OtelWorkflowModule from '@temporalio/interceptors-opentelemetry/lib/workflow';
-import type { Headers, WorkflowInboundCallsInterceptor, WorkflowInterceptors, WorkflowOutboundCallsInterceptor } from '@temporalio/workflow';
+import type {
+  Headers,
+  WorkflowInboundCallsInterceptor,
+  WorkflowInterceptors,
+  WorkflowOutboundCallsInterceptor,
+} from '@temporalio/workflow';
 
 type OtelWorkflow = typeof OtelWorkflowModule;
 type OtelApi = typeof OtelApiModule;
@@ -23,15 +28,26 @@ const TRACE_HEADER = '_tracer-data';
  * tracer, a context manager and the span SDK it never uses.
  */
 export const interceptors = (): WorkflowInterceptors => {
-  let otel: { workflow: OtelWorkflow; api: OtelApi; inbound: InstanceType<OtelWorkflow['OpenTelemetryInboundInterceptor']>;
-    outbound: InstanceType<OtelWorkflow['OpenTelemetryOutboundInterceptor']> } | undefined;
+  let otel:
+    | {
+        workflow: OtelWorkflow;
+        api: OtelApi;
+        inbound: InstanceType<OtelWorkflow['OpenTelemetryInboundInterceptor']>;
+        outbound: InstanceType<OtelWorkflow['OpenTelemetryOutboundInterceptor']>;
+      }
+    | undefined;
   const traced = () => {
     if (!otel) {
       /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (see above) */
       const workflow = require('@temporalio/interceptors-opentelemetry/lib/workflow') as OtelWorkflow;
       const api = require('@opentelemetry/api') as OtelApi;
       /* eslint-enable @typescript-eslint/no-require-imports */
-      otel = { workflow, api, inbound: new workflow.OpenTelemetryInboundInterceptor(), outbound: new workflow.OpenTelemetryOutboundInterceptor() };
+      otel = {
+        workflow,
+        api,
+        inbound: new workflow.OpenTelemetryInboundInterceptor(),
+        outbound: new workflow.OpenTelemetryOutboundInterceptor(),
+      };
     }
     return otel;
   };
@@ -48,8 +64,10 @@ export const interceptors = (): WorkflowInterceptors => {
   };
   const outbound: WorkflowOutboundCallsInterceptor = {
     scheduleActivity: (input, next) => (inSpan() ? traced().outbound.scheduleActivity(input, next) : next(input)),
-    scheduleLocalActivity: (input, next) => (inSpan() ? traced().outbound.scheduleLocalActivity(input, next) : next(input)),
-    startChildWorkflowExecution: (input, next) => (inSpan() ? traced().outbound.startChildWorkflowExecution(input, next) : next(input)),
+    scheduleLocalActivity: (input, next) =>
+      inSpan() ? traced().outbound.scheduleLocalActivity(input, next) : next(input),
+    startChildWorkflowExecution: (input, next) =>
+      inSpan() ? traced().outbound.startChildWorkflowExecution(input, next) : next(input),
     signalWorkflow: (input, next) => (inSpan() ? traced().outbound.signalWorkflow(input, next) : next(input)),
     continueAsNew: (input, next) => (inSpan() ? traced().outbound.continueAsNew(input, next) : next(input)),
     // The workflow's log lines carry the trace and span ids.
@@ -57,7 +75,8 @@ export const interceptors = (): WorkflowInterceptors => {
   };
   // The SDK's internals interceptor releases the tracing context when the workflow leaves the cache: only once traced.
   const internals: NonNullable<WorkflowInterceptors['internals']>[number] = {
-    dispose: (input, next) => (otel ? new otel.workflow.OpenTelemetryInternalsInterceptor().dispose(input, next) : next(input)),
+    dispose: (input, next) =>
+      otel ? new otel.workflow.OpenTelemetryInternalsInterceptor().dispose(input, next) : next(input),
   };
   return { inbound: [inbound], outbound: [outbound], internals: [internals] };
 };

@@ -23,7 +23,11 @@ function signedInBefore(claims: IdTokenClaims, validAfter: Date | null): boolean
 }
 
 /** The caller's user: from this process's cache when it holds it (db/read-cache.ts), else from the database. */
-async function callerUser(deps: Pick<AppDeps, 'db' | 'readCache'>, tenantId: string, userId: string): Promise<CachedUser | undefined> {
+async function callerUser(
+  deps: Pick<AppDeps, 'db' | 'readCache'>,
+  tenantId: string,
+  userId: string,
+): Promise<CachedUser | undefined> {
   const { readCache } = deps;
   const cached = readCache?.get(tenantId, userId);
   callerCacheLookups.inc({ result: cached ? 'hit' : 'miss' });
@@ -39,7 +43,9 @@ async function callerUser(deps: Pick<AppDeps, 'db' | 'readCache'>, tenantId: str
  * a user as soon as the database announces a change, so removed users and changed roles apply at once.
  */
 export async function authenticate(
-  deps: Pick<AppDeps, 'db' | 'config' | 'readCache'>, header: string | undefined, clientAddress?: string,
+  deps: Pick<AppDeps, 'db' | 'config' | 'readCache'>,
+  header: string | undefined,
+  clientAddress?: string,
 ): Promise<Caller> {
   const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header ?? '');
   const claims = match?.[1] ? verifyIdToken(deps.config, match[1]) : null;

@@ -31,7 +31,8 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
     }
     // Anything else the client caused (an aborted request, a corrupt gzip stream, a length mismatch) is a 4xx too.
     const status = (err as { status?: number }).status;
-    if (status !== undefined && status >= 400 && status < 500) return next(new AppError('invalid_json', 'Request body could not be read'));
+    if (status !== undefined && status >= 400 && status < 500)
+      return next(new AppError('invalid_json', 'Request body could not be read'));
     next(err);
   });
 }
@@ -48,7 +49,8 @@ export function readRawJsonBody(req: Request, res: Response): Promise<void> {
     rawParser(req, res, (err?: unknown) => {
       if (!err) return resolve();
       const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') return reject(new AppError('body_too_large', `Request body exceeds ${RAW_BODY_LIMIT}`));
+      if (type === 'entity.too.large')
+        return reject(new AppError('body_too_large', `Request body exceeds ${RAW_BODY_LIMIT}`));
       if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
         return reject(new AppError('unsupported_content_type', 'Request body must be UTF-8 JSON'));
       }

@@ -9,10 +9,12 @@ const TEMPORAL_UNREACHABLE = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILAB
 function isTemporalUnavailable(err: unknown): boolean {
   const cause = (err as { cause?: unknown })?.cause;
   // An update cut off at our deadline: the server may reset the call (CANCELLED) just before our own timer fires.
-  return err instanceof WorkflowUpdateRPCTimeoutOrCancelledError
-    || (isGrpcServiceError(err) && TEMPORAL_UNREACHABLE.has(err.code))
-    || (isGrpcServiceError(cause) && TEMPORAL_UNREACHABLE.has(cause.code))
-    || (err instanceof Error && err.name === 'ServiceError' && /UNAVAILABLE|DEADLINE_EXCEEDED|connect/i.test(err.message));
+  return (
+    err instanceof WorkflowUpdateRPCTimeoutOrCancelledError ||
+    (isGrpcServiceError(err) && TEMPORAL_UNREACHABLE.has(err.code)) ||
+    (isGrpcServiceError(cause) && TEMPORAL_UNREACHABLE.has(cause.code)) ||
+    (err instanceof Error && err.name === 'ServiceError' && /UNAVAILABLE|DEADLINE_EXCEEDED|connect/i.test(err.message))
+  );
 }
 
 /** Maps anything thrown by a handler to an AppError; unknown errors become a bare 500. */
@@ -20,9 +22,17 @@ export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   // Express could not decode a path parameter (a malformed percent-escape such as %E0): the client's mistake.
   if (err instanceof URIError) return new AppError('invalid_input', 'The path holds a malformed percent-escape');
-  if (isInvalidData(err)) return new AppError('invalid_input', 'The request holds a value that cannot be stored (for example a NUL character)');
-  if (isDatabaseUnavailable(err)) return new AppError('database_unavailable', 'The database is unavailable; retry shortly', { retryAfterSeconds: 5 });
-  if (isTemporalUnavailable(err)) return new AppError('temporal_unavailable', 'The workflow service is unavailable; retry shortly', { retryAfterSeconds: 5 });
+  if (isInvalidData(err))
+    return new AppError(
+      'invalid_input',
+      'The request holds a value that cannot be stored (for example a NUL character)',
+    );
+  if (isDatabaseUnavailable(err))
+    return new AppError('database_unavailable', 'The database is unavailable; retry shortly', { retryAfterSeconds: 5 });
+  if (isTemporalUnavailable(err))
+    return new AppError('temporal_unavailable', 'The workflow service is unavailable; retry shortly', {
+      retryAfterSeconds: 5,
+    });
   return null;
 }
 

@@ -83,11 +83,14 @@ export function requestLog(log: Logger) {
         const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
         // Asked of the process's logger: a request's child has its level.
         if (!log.isLevelEnabled(level)) return;
-        req.log[level]({
-          req: { method: req.method, url: redactCredentialQuery(req.originalUrl) },
-          res: { statusCode: res.statusCode },
-          responseTime: Math.round(performance.now() - started),
-        }, res.writableFinished ? 'request completed' : 'request aborted');
+        req.log[level](
+          {
+            req: { method: req.method, url: redactCredentialQuery(req.originalUrl) },
+            res: { statusCode: res.statusCode },
+            responseTime: Math.round(performance.now() - started),
+          },
+          res.writableFinished ? 'request completed' : 'request aborted',
+        );
       });
     }
     next();

@@ -12,12 +12,14 @@ import type { Caller } from '../../core/deps';
  */
 export function requestTracing(req: Request, res: Response, next: NextFunction): void {
   const span = trace.getTracer('sentinel-api').startSpan(req.method, {
-    kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method },
+    kind: SpanKind.SERVER,
+    attributes: { 'http.request.method': req.method },
   });
   // 'close' ends every response: after the last byte written, or when the client went away first.
   res.once('close', () => {
     // Operations name their template (api/operations/express.ts); other routes have their Express path.
-    const route = (res.locals.route as string | undefined) ?? (typeof req.route?.path === 'string' ? req.route.path : undefined);
+    const route =
+      (res.locals.route as string | undefined) ?? (typeof req.route?.path === 'string' ? req.route.path : undefined);
     if (route) span.updateName(`${req.method} ${route}`).setAttribute('http.route', route);
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

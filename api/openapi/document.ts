@@ -24,16 +24,37 @@ const TARGET = 'draft-2020-12';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 // Schemas shared by several operations, or nested ones worth a name; the rest are named after their operation.
-const NAMED_INPUTS: ReadonlyArray<[z.ZodType, string]> = [[channelConfig, 'ChannelConfig'], [refreshInput, 'RefreshTokenRequest']];
+const NAMED_INPUTS: ReadonlyArray<[z.ZodType, string]> = [
+  [channelConfig, 'ChannelConfig'],
+  [refreshInput, 'RefreshTokenRequest'],
+];
 const NAMED_OUTPUTS: ReadonlyArray<[z.ZodType, string]> = [
-  [errorBody, 'Error'], [messageBody, 'Message'], [tokensOutput, 'Tokens'], [accountSummary, 'AccountSummary'],
-  [accountDetail, 'Account'], [signal, 'Signal'], [alertRule, 'AlertRule'], [alertEvent, 'Alert'], [plan, 'Plan'],
-  [user, 'User'], [tenant, 'Tenant'], [teamUser, 'TeamUser'], [slackInstallation, 'SlackInstallation'],
+  [errorBody, 'Error'],
+  [messageBody, 'Message'],
+  [tokensOutput, 'Tokens'],
+  [accountSummary, 'AccountSummary'],
+  [accountDetail, 'Account'],
+  [signal, 'Signal'],
+  [alertRule, 'AlertRule'],
+  [alertEvent, 'Alert'],
+  [plan, 'Plan'],
+  [user, 'User'],
+  [tenant, 'Tenant'],
+  [teamUser, 'TeamUser'],
+  [slackInstallation, 'SlackInstallation'],
 ];
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad request', 401: 'Missing or invalid bearer token', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict',
-  422: 'Unprocessable', 429: 'Too many requests', 500: 'Internal error', 502: 'Upstream failure', 503: 'Unavailable',
+  400: 'Bad request',
+  401: 'Missing or invalid bearer token',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  422: 'Unprocessable',
+  429: 'Too many requests',
+  500: 'Internal error',
+  502: 'Upstream failure',
+  503: 'Unavailable',
 };
 const CONTENT_DISPOSITION = { description: 'attachment; filename="..."', schema: { type: 'string' } };
 const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
@@ -55,7 +76,12 @@ function override(io: Io) {
 }
 
 function convert(schema: z.core.$ZodType, io: Io): Json {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { target: TARGET, io, unrepresentable: 'throw', override: override(io) });
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    target: TARGET,
+    io,
+    unrepresentable: 'throw',
+    override: override(io),
+  });
   return json;
 }
 
@@ -80,7 +106,11 @@ class Components {
     const all: Record<string, Json> = {};
     for (const io of ['input', 'output'] as const) {
       const { schemas } = z.toJSONSchema(this.registries[io], {
-        target: TARGET, io, unrepresentable: 'throw', override: override(io), uri: (id) => ref(id).$ref,
+        target: TARGET,
+        io,
+        unrepresentable: 'throw',
+        override: override(io),
+        uri: (id) => ref(id).$ref,
       });
       for (const [id, { $schema: _s, $id: _i, ...json }] of Object.entries(schemas)) {
         if (id in all) throw new Error(`schema name ${id} is used for a request and a response`);
@@ -95,10 +125,16 @@ const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
 /** Each property of a schema as a parameter: its description moves to the parameter, the rest is its schema. */
 function parametersOf(schema: z.ZodType, where: 'query' | 'path' | 'header'): Json[] {
-  const { properties = {}, required = [] } = convert(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  const { properties = {}, required = [] } = convert(schema, 'input') as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
   return Object.entries(properties).map(([name, { description, ...propertySchema }]) => ({
-    name, in: where, required: where === 'path' || required.includes(name),
-    ...(description ? { description } : {}), schema: propertySchema,
+    name,
+    in: where,
+    required: where === 'path' || required.includes(name),
+    ...(description ? { description } : {}),
+    schema: propertySchema,
   }));
 }
 
@@ -124,13 +160,16 @@ function responsesOf(op: Operation, components: Components): Json {
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errorCodesOf(op))
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const listed = codes.map((code) => `\`${code}\``).join(', ');
     const existing = responses[status];
     const error = { 'application/json': { schema: ref('Error') } };
     responses[status] = {
-      description: existing ? `${existing.description}; or an error: ${listed}` : `${STATUS_TEXT[status] ?? 'Error'}: ${listed}`,
+      description: existing
+        ? `${existing.description}; or an error: ${listed}`
+        : `${STATUS_TEXT[status] ?? 'Error'}: ${listed}`,
       content: { ...existing?.content, ...error },
       ...(status === 429 || status === 503 ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
     };
@@ -148,13 +187,17 @@ function operationObject(op: Operation, path: string, components: Components): J
   const role = op.access !== PUBLIC && `Needs a bearer id_token of the ${op.access} role or higher.`;
   const body = op.body && {
     required: !op.bodyOptional,
-    content: { 'application/json': { schema: ref(components.name(op.body, 'input', `${pascal(op.operationId)}Request`)) } },
+    content: {
+      'application/json': { schema: ref(components.name(op.body, 'input', `${pascal(op.operationId)}Request`)) },
+    },
   };
   return {
     operationId: alias ? `${op.operationId}Alias${pascal(path.split('/')[2] ?? '')}` : op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    description: [op.description, alias && `Alias of \`${op.method.toUpperCase()} ${op.path}\`.`, role].filter(Boolean).join(' '),
+    description: [op.description, alias && `Alias of \`${op.method.toUpperCase()} ${op.path}\`.`, role]
+      .filter(Boolean)
+      .join(' '),
     parameters: [
       ...pathParams,
       ...(op.query ? parametersOf(op.query, 'query') : []),
@@ -171,8 +214,9 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   Authentication: 'Sign-up, login, tokens and invitations',
   Profile: 'The caller',
   Accounts: 'Connecting, verifying, scanning and disconnecting AWS accounts',
-  Events: 'The account\'s own events, forwarded by EventBridge: ingestion, the timeline, the forwarder\'s key',
-  Organizations: 'Connecting an AWS Organization, whose member accounts are connected and disconnected as they come and go',
+  Events: "The account's own events, forwarded by EventBridge: ingestion, the timeline, the forwarder's key",
+  Organizations:
+    'Connecting an AWS Organization, whose member accounts are connected and disconnected as they come and go',
   Overview: 'The portfolio of accounts at a glance',
   Signals: 'Findings, the Security Risk Score and the recovery checklist',
   Compliance: 'Compliance frameworks (CIS AWS Foundations), control by control, and the report to hand over',
@@ -221,8 +265,9 @@ export function buildOpenApiDocument(operations: readonly Operation[]): Json {
     info: {
       title: 'Sentinel API',
       version,
-      description: 'Monitors AWS accounts for security and billing risk. Errors are JSON `{ error, code }` '
-        + '(validation errors add `details`); protected endpoints take `Authorization: Bearer <id_token>`.',
+      description:
+        'Monitors AWS accounts for security and billing risk. Errors are JSON `{ error, code }` ' +
+        '(validation errors add `details`); protected endpoints take `Authorization: Bearer <id_token>`.',
     },
     tags: TAGS.map((name) => ({ name, description: TAG_TEXT[name] })),
     paths,
@@ -230,7 +275,9 @@ export function buildOpenApiDocument(operations: readonly Operation[]): Json {
       schemas: components.build(),
       securitySchemes: {
         bearerAuth: {
-          type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
           description: 'The `id_token` from `POST /auth/login` (not the `access_token`), valid 3600 seconds.',
         },
       },

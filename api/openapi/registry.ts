@@ -8,8 +8,23 @@ export const PUBLIC = 'public';
 export type Access = Role | typeof PUBLIC;
 
 export const TAGS = [
-  'Authentication', 'Profile', 'Accounts', 'Events', 'Organizations', 'Overview', 'Signals', 'Compliance', 'Exports', 'Alert rules', 'Alerts', 'Users', 'Audit log',
-  'Billing', 'Integrations', 'Health', 'Documentation',
+  'Authentication',
+  'Profile',
+  'Accounts',
+  'Events',
+  'Organizations',
+  'Overview',
+  'Signals',
+  'Compliance',
+  'Exports',
+  'Alert rules',
+  'Alerts',
+  'Users',
+  'Audit log',
+  'Billing',
+  'Integrations',
+  'Health',
+  'Documentation',
 ] as const;
 export type Tag = (typeof TAGS)[number];
 

@@ -1,6 +1,13 @@
 import { PUBLIC } from '../openapi/registry';
 import {
-  loginInput, logoutInput, passwordResetConfirmInput, passwordResetInput, refreshInput, signupInput, signupOutput, tokensOutput,
+  loginInput,
+  logoutInput,
+  passwordResetConfirmInput,
+  passwordResetInput,
+  refreshInput,
+  signupInput,
+  signupOutput,
+  tokensOutput,
 } from '../../core/schemas/auth';
 import { messageBody } from '../../core/schemas/common';
 import { verifyEmailInput } from '../../core/schemas/email';
@@ -15,37 +22,56 @@ import { endpoint } from './operation';
 
 export const authOperations = [
   endpoint({
-    operationId: 'signup', method: 'post', path: '/auth/signup', tag: 'Authentication', access: PUBLIC,
+    operationId: 'signup',
+    method: 'post',
+    path: '/auth/signup',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Create a tenant and its owner',
-    description: 'The tenant is named after the user, on the solo plan. E-mail addresses are case-insensitive. At most '
-      + '`SIGNUPS_PER_CLIENT_PER_HOUR` (10 unless configured) sign-ups per client address per hour, then 429 with `Retry-After`.',
+    description:
+      'The tenant is named after the user, on the solo plan. E-mail addresses are case-insensitive. At most ' +
+      '`SIGNUPS_PER_CLIENT_PER_HOUR` (10 unless configured) sign-ups per client address per hour, then 429 with `Retry-After`.',
     body: signupInput,
     success: { status: 201, description: 'Created; log in next', schema: signupOutput },
     errors: ['email_taken', 'rate_limited'],
     handler: ({ deps, body, req }) => signup(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({
-    operationId: 'login', method: 'post', path: '/auth/login', tag: 'Authentication', access: PUBLIC,
+    operationId: 'login',
+    method: 'post',
+    path: '/auth/login',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Log in',
-    description: 'The `id_token` is the bearer credential. After 5 failures for an e-mail from one client address, 20 '
-      + 'from one client address, or 50 for an e-mail from every address (this last refusing only clients that have '
-      + 'failed on it) within 15 minutes, logins answer 429 with `Retry-After`.',
+    description:
+      'The `id_token` is the bearer credential. After 5 failures for an e-mail from one client address, 20 ' +
+      'from one client address, or 50 for an e-mail from every address (this last refusing only clients that have ' +
+      'failed on it) within 15 minutes, logins answer 429 with `Retry-After`.',
     body: loginInput,
     success: { status: 200, description: 'The token set', schema: tokensOutput },
     errors: ['invalid_credentials', 'rate_limited'],
     handler: ({ deps, body, req }) => login(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({
-    operationId: 'refreshTokens', method: 'post', path: '/auth/refresh', tag: 'Authentication', access: PUBLIC,
+    operationId: 'refreshTokens',
+    method: 'post',
+    path: '/auth/refresh',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Exchange a refresh token for a new token set',
-    description: 'Refresh tokens are single-use: each refresh rotates them, and presenting a used one revokes all of the user\'s.',
+    description:
+      "Refresh tokens are single-use: each refresh rotates them, and presenting a used one revokes all of the user's.",
     body: refreshInput,
     success: { status: 200, description: 'A new token set', schema: tokensOutput },
     errors: ['invalid_refresh_token'],
     handler: ({ deps, body }) => refresh(deps, body.refresh_token),
   }),
   endpoint({
-    operationId: 'logout', method: 'post', path: '/auth/logout', tag: 'Authentication', access: PUBLIC,
+    operationId: 'logout',
+    method: 'post',
+    path: '/auth/logout',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Revoke a refresh token',
     description: 'Idempotent.',
     body: logoutInput,
@@ -54,26 +80,41 @@ export const authOperations = [
     handler: ({ deps, body }) => logout(deps, body.refresh_token),
   }),
   endpoint({
-    operationId: 'acceptInvitation', method: 'post', path: '/auth/accept-invite', tag: 'Authentication', access: PUBLIC,
+    operationId: 'acceptInvitation',
+    method: 'post',
+    path: '/auth/accept-invite',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Accept an invitation: set a password and sign in',
-    description: 'The token from the invitation link is the proof. Attempts are limited per client address like logins.',
+    description:
+      'The token from the invitation link is the proof. Attempts are limited per client address like logins.',
     body: acceptInviteInput,
     success: { status: 200, description: 'The token set, as from login', schema: tokensOutput },
     errors: ['invalid_invitation', 'rate_limited'],
     handler: ({ deps, body, req }) => acceptInvitation(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({
-    operationId: 'requestPasswordReset', method: 'post', path: '/auth/password-reset', tag: 'Authentication', access: PUBLIC,
+    operationId: 'requestPasswordReset',
+    method: 'post',
+    path: '/auth/password-reset',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Mail a password reset link',
-    description: 'Always 202 with the same message, whether or not an account uses the address. The link works once, for '
-      + 'one hour; a newer link ends older ones. At most 10 requests per client address and 3 per address per hour.',
+    description:
+      'Always 202 with the same message, whether or not an account uses the address. The link works once, for ' +
+      'one hour; a newer link ends older ones. At most 10 requests per client address and 3 per address per hour.',
     body: passwordResetInput,
     success: { status: 202, description: 'Accepted', schema: messageBody },
     errors: ['rate_limited'],
-    handler: ({ deps, body, req }) => requestPasswordReset(deps, { email: body.email, clientAddress: req.ip ?? 'unknown' }),
+    handler: ({ deps, body, req }) =>
+      requestPasswordReset(deps, { email: body.email, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({
-    operationId: 'confirmPasswordReset', method: 'post', path: '/auth/password-reset/confirm', tag: 'Authentication', access: PUBLIC,
+    operationId: 'confirmPasswordReset',
+    method: 'post',
+    path: '/auth/password-reset/confirm',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Set a new password through a reset link',
     description: 'The token from the link is the proof. Every refresh token of the user is revoked; log in afterwards.',
     body: passwordResetConfirmInput,
@@ -82,11 +123,16 @@ export const authOperations = [
     handler: ({ deps, body, req }) => confirmPasswordReset(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({
-    operationId: 'verifyEmail', method: 'post', path: '/auth/verify-email', tag: 'Authentication', access: PUBLIC,
+    operationId: 'verifyEmail',
+    method: 'post',
+    path: '/auth/verify-email',
+    tag: 'Authentication',
+    access: PUBLIC,
     summary: 'Verify an e-mail address through the link sent at sign-up',
-    description: 'The token from the link is the proof; it works once, for 72 hours. Until the owner of a tenant has '
-      + 'verified, the tenant e-mails nobody but the owner: alert e-mails to others are held, invitations wait (and '
-      + 'are sent at this moment). An accepted invitation or a password reset verifies the address too.',
+    description:
+      'The token from the link is the proof; it works once, for 72 hours. Until the owner of a tenant has ' +
+      'verified, the tenant e-mails nobody but the owner: alert e-mails to others are held, invitations wait (and ' +
+      'are sent at this moment). An accepted invitation or a password reset verifies the address too.',
     body: verifyEmailInput,
     success: { status: 200, description: 'Verified', schema: messageBody },
     errors: ['invalid_verification_token'],

@@ -10,7 +10,12 @@ const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.jso
 const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png']);
 
 const CSP = [
-  "default-src 'self'", "img-src 'self' data:", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const PAGE = `<!doctype html>
@@ -52,18 +57,36 @@ const openApiDocument = z.looseObject({ openapi: z.literal('3.1.0') }).meta({ de
 /** The documentation's operations, given the document to serve (the list of operations includes these). */
 export const docsOperations = (documentJson: () => string) => [
   endpoint({
-    operationId: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Documentation', access: PUBLIC, database: false,
+    operationId: 'getOpenApiDocument',
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Documentation',
+    access: PUBLIC,
+    database: false,
     summary: 'This document (OpenAPI 3.1)',
     success: { status: 200, description: 'The document', schema: openApiDocument },
     errors: [],
-    handler: () => respond((res) => {
-      res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('application/json').send(documentJson());
-    }),
+    handler: () =>
+      respond((res) => {
+        res
+          .set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
+          .type('application/json')
+          .send(documentJson());
+      }),
   }),
   endpoint({
-    operationId: 'getApiDocs', method: 'get', path: '/docs', tag: 'Documentation', access: PUBLIC, database: false,
+    operationId: 'getApiDocs',
+    method: 'get',
+    path: '/docs',
+    tag: 'Documentation',
+    access: PUBLIC,
+    database: false,
     summary: 'Interactive documentation of this document',
-    success: { status: 200, description: 'An HTML page (its scripts and styles are served under /docs/)', media: 'text/html' },
+    success: {
+      status: 200,
+      description: 'An HTML page (its scripts and styles are served under /docs/)',
+      media: 'text/html',
+    },
     errors: [],
     handler: () => respond((res) => res.set(pageHeaders).type('html').send(PAGE)),
   }),
@@ -78,7 +101,11 @@ export function docsAssets(req: Request, res: Response, next: NextFunction): voi
     return;
   }
   if (!ASSETS.has(name)) return next();
-  res.sendFile(path.join(SWAGGER_UI_DIR, name), { headers: { 'X-Content-Type-Options': 'nosniff' }, maxAge: '1h' }, (err) => {
-    if (err) next(err);
-  });
+  res.sendFile(
+    path.join(SWAGGER_UI_DIR, name),
+    { headers: { 'X-Content-Type-Options': 'nosniff' }, maxAge: '1h' },
+    (err) => {
+      if (err) next(err);
+    },
+  );
 }

@@ -11,19 +11,31 @@ import { endpoint } from './operation';
 
 export const emailLinkOperations = [
   endpoint({
-    operationId: 'confirmAlertRecipient', method: 'post', path: '/email/confirm', tag: 'Alert rules', access: PUBLIC, beforeJsonParser: true,
-    summary: 'Confirm that an address wants a tenant\'s alert e-mails',
-    description: 'From the one confirmation e-mail an address gets before any alert (valid 7 days). Also subscribes an '
-      + 'address that had unsubscribed again.',
+    operationId: 'confirmAlertRecipient',
+    method: 'post',
+    path: '/email/confirm',
+    tag: 'Alert rules',
+    access: PUBLIC,
+    beforeJsonParser: true,
+    summary: "Confirm that an address wants a tenant's alert e-mails",
+    description:
+      'From the one confirmation e-mail an address gets before any alert (valid 7 days). Also subscribes an ' +
+      'address that had unsubscribed again.',
     query: recipientLinkQuery,
     success: { status: 200, description: 'Confirmed', schema: messageBody },
     errors: ['link_invalid', 'link_expired'],
     handler: ({ deps, query }) => confirmAlertRecipient(deps, query.token),
   }),
   endpoint({
-    operationId: 'unsubscribeAlertRecipient', method: 'post', path: '/email/unsubscribe', tag: 'Alert rules', access: PUBLIC, beforeJsonParser: true,
-    summary: 'Stop a tenant\'s alert e-mails to an address (one-click)',
-    description: 'The `List-Unsubscribe` target of every alert e-mail (RFC 8058); the link does not expire. Idempotent.',
+    operationId: 'unsubscribeAlertRecipient',
+    method: 'post',
+    path: '/email/unsubscribe',
+    tag: 'Alert rules',
+    access: PUBLIC,
+    beforeJsonParser: true,
+    summary: "Stop a tenant's alert e-mails to an address (one-click)",
+    description:
+      'The `List-Unsubscribe` target of every alert e-mail (RFC 8058); the link does not expire. Idempotent.',
     query: recipientLinkQuery,
     success: { status: 200, description: 'Unsubscribed', schema: messageBody },
     errors: ['link_invalid'],

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
 import { AppError } from '../../core/errors';
 import { readRawJsonBody } from '../middleware/body';
-import { ingestEventsInput, ingestEventsOutput, listEventsOutput, listEventsQuery, rotateEventKeyOutput } from '../../core/schemas/events';
+import {
+  ingestEventsInput,
+  ingestEventsOutput,
+  listEventsOutput,
+  listEventsQuery,
+  rotateEventKeyOutput,
+} from '../../core/schemas/events';
 import { listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
 import { ingestEvents } from '../../core/events/ingestion';
 import { ACCOUNT } from './accounts';
@@ -21,38 +27,61 @@ function parseJson(raw: unknown): unknown {
 
 export const eventOperations = [
   endpoint({
-    operationId: 'ingestAwsEvents', method: 'post', path: EVENT_INGEST_PATH, tag: 'Events', access: PUBLIC, beforeJsonParser: true,
-    summary: 'Receive the account\'s EventBridge events',
-    description: `The account's EventBridge API destination calls it; the \`${EVENT_API_KEY_HEADER}\` header (the account's event `
-      + 'key) is the only credential and names the account. One event or an array of up to 100; an event of another AWS '
-      + 'account is 403, a body that is not an EventBridge event 400 naming the field. Events are stored 30 days, once (a '
-      + 'redelivered event id is a duplicate); what their detections find opens signals at once and alerts. 600 events a '
-      + 'minute per account, then 429 (EventBridge retries).',
-    body: ingestEventsInput, rawInput: true,
+    operationId: 'ingestAwsEvents',
+    method: 'post',
+    path: EVENT_INGEST_PATH,
+    tag: 'Events',
+    access: PUBLIC,
+    beforeJsonParser: true,
+    summary: "Receive the account's EventBridge events",
+    description:
+      `The account's EventBridge API destination calls it; the \`${EVENT_API_KEY_HEADER}\` header (the account's event ` +
+      'key) is the only credential and names the account. One event or an array of up to 100; an event of another AWS ' +
+      'account is 403, a body that is not an EventBridge event 400 naming the field. Events are stored 30 days, once (a ' +
+      'redelivered event id is a duplicate); what their detections find opens signals at once and alerts. 600 events a ' +
+      'minute per account, then 429 (EventBridge retries).',
+    body: ingestEventsInput,
+    rawInput: true,
     before: ({ req, res }) => readRawJsonBody(req, res),
-    headers: { [EVENT_API_KEY_HEADER]: z.string().meta({ description: 'The account\'s event key' }) },
+    headers: { [EVENT_API_KEY_HEADER]: z.string().meta({ description: "The account's event key" }) },
     success: { status: 202, description: 'Accepted', schema: ingestEventsOutput },
     errors: [
-      'unauthorized', 'forbidden', 'validation_failed', 'batch_too_large', 'invalid_json', 'unsupported_content_type', 'body_too_large',
+      'unauthorized',
+      'forbidden',
+      'validation_failed',
+      'batch_too_large',
+      'invalid_json',
+      'unsupported_content_type',
+      'body_too_large',
       'rate_limited',
     ],
     handler: ({ deps, req }) => ingestEvents(deps, req.get(EVENT_API_KEY_HEADER), parseJson(req.body)),
   }),
   endpoint({
-    operationId: 'listAccountEvents', method: 'get', path: `${ACCOUNT}/events`, tag: 'Events', access: 'viewer',
-    summary: 'The account\'s events, newest first',
-    description: 'What the event forwarder delivered in the last 30 days, with the detections each set off. Filters combine; '
-      + '`next_token` is the cursor of the next page (null on the last). `last_event_received_at` says whether the forwarder works.',
+    operationId: 'listAccountEvents',
+    method: 'get',
+    path: `${ACCOUNT}/events`,
+    tag: 'Events',
+    access: 'viewer',
+    summary: "The account's events, newest first",
+    description:
+      'What the event forwarder delivered in the last 30 days, with the detections each set off. Filters combine; ' +
+      '`next_token` is the cursor of the next page (null on the last). `last_event_received_at` says whether the forwarder works.',
     query: listEventsQuery,
     success: { status: 200, description: 'One page of events', schema: listEventsOutput },
     errors: ['not_found', 'invalid_cursor'],
     handler: ({ deps, caller, params, query }) => listAccountEvents(deps, caller, params.account_id, query),
   }),
   endpoint({
-    operationId: 'rotateEventKey', method: 'post', path: `${ACCOUNT}/event-key`, tag: 'Events', access: 'member',
-    summary: 'A new event key for the account\'s forwarder',
-    description: 'The new key is shown in this answer only. The key it replaces keeps working 24 hours, time to update the '
-      + 'EventBridge connection in every region (docs/event-forwarding.md).',
+    operationId: 'rotateEventKey',
+    method: 'post',
+    path: `${ACCOUNT}/event-key`,
+    tag: 'Events',
+    access: 'member',
+    summary: "A new event key for the account's forwarder",
+    description:
+      'The new key is shown in this answer only. The key it replaces keeps working 24 hours, time to update the ' +
+      'EventBridge connection in every region (docs/event-forwarding.md).',
     success: { status: 200, description: 'The new key', schema: rotateEventKeyOutput },
     errors: ['not_found', 'invalid_state'],
     handler: ({ deps, caller, params }) => rotateEventKey(deps, caller, params.account_id),

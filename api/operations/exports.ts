@@ -24,7 +24,8 @@ async function send(req: Request, res: Response, body: Readable): Promise<void> 
   try {
     await pipeline(body, res);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') req.log.info('client closed the connection mid-download');
+    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE')
+      req.log.info('client closed the connection mid-download');
     else req.log.error({ err }, 'download failed mid-stream');
     res.destroy();
   }
@@ -32,15 +33,23 @@ async function send(req: Request, res: Response, body: Readable): Promise<void> 
 
 export const exportOperations = [
   endpoint({
-    operationId: 'downloadExport', method: 'get', path: '/exports/{export_id}/download', tag: 'Exports', access: PUBLIC,
+    operationId: 'downloadExport',
+    method: 'get',
+    path: '/exports/{export_id}/download',
+    tag: 'Exports',
+    access: PUBLIC,
     summary: 'Download a panic export package (signed link)',
     description: 'The link handed out by the panic export, valid 15 minutes; its signature is the proof.',
-    query: downloadLinkQuery, rawInput: true,
+    query: downloadLinkQuery,
+    rawInput: true,
     success: { status: 200, description: 'The zip package', media: 'application/zip' },
     errors: ['link_invalid', 'link_expired', 'not_found'],
     handler: async ({ deps, params, query, req }) => {
       const file = await openExportDownload(deps, {
-        exportId: params.export_id, expires: query.expires, signature: query.signature, clientAddress: req.ip,
+        exportId: params.export_id,
+        expires: query.expires,
+        signature: query.signature,
+        clientAddress: req.ip,
       });
       return respond((res) => {
         res.set({
@@ -54,7 +63,11 @@ export const exportOperations = [
     },
   }),
   endpoint({
-    operationId: 'exportSignalsCsv', method: 'get', path: `${ACCOUNT}/export`, tag: 'Exports', access: 'viewer',
+    operationId: 'exportSignalsCsv',
+    method: 'get',
+    path: `${ACCOUNT}/export`,
+    tag: 'Exports',
+    access: 'viewer',
     summary: 'Every signal of the account as CSV',
     description: 'RFC 4180, UTF-8, streamed. Plans team, agency and enterprise. No query parameters.',
     query: csvExportQuery,
@@ -73,10 +86,16 @@ export const exportOperations = [
     },
   }),
   endpoint({
-    operationId: 'panicExport', method: 'post', path: `${ACCOUNT}/panic`, tag: 'Exports', access: 'member',
+    operationId: 'panicExport',
+    method: 'post',
+    path: `${ACCOUNT}/panic`,
+    tag: 'Exports',
+    access: 'member',
     summary: 'Build an emergency export package and get a download link',
-    description: 'No body (an empty object is accepted). The link is valid 15 minutes. At most 10 per account and hour.',
-    body: panicExportInput, bodyOptional: true,
+    description:
+      'No body (an empty object is accepted). The link is valid 15 minutes. At most 10 per account and hour.',
+    body: panicExportInput,
+    bodyOptional: true,
     success: { status: 200, description: 'The package is stored', schema: panicExportOutput },
     errors: ['not_found', 'rate_limited', 'temporal_unavailable', 'export_failed'],
     handler: ({ deps, caller, params }) => requestPanicExport(deps, caller, params.account_id),

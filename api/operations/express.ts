@@ -17,7 +17,8 @@ function paramReader(op: Endpoint): (req: Request) => Record<string, string> {
 const bytesOfKeptAnswer = new WeakMap<object, Buffer>();
 
 function bytesOf(answer: unknown): Buffer {
-  if (typeof answer !== 'object' || answer === null || !Object.isFrozen(answer)) return Buffer.from(JSON.stringify(answer));
+  if (typeof answer !== 'object' || answer === null || !Object.isFrozen(answer))
+    return Buffer.from(JSON.stringify(answer));
   let bytes = bytesOfKeptAnswer.get(answer);
   if (bytes === undefined) {
     bytes = Buffer.from(JSON.stringify(answer));

@@ -32,24 +32,50 @@ async function readiness({ db, temporal, cloud }: AppDeps) {
     probe(() => withDeadline(temporal, CHECK_TIMEOUT_MS, () => temporal.workflowService.getSystemInfo({}))),
   ]);
   const ready = database === 'ok' && temporalStatus === 'ok';
-  return { ready, body: { status: ready ? 'ok' : 'unavailable', checks: { database, temporal: temporalStatus }, cloud_provider: cloud.kind } };
+  return {
+    ready,
+    body: {
+      status: ready ? 'ok' : 'unavailable',
+      checks: { database, temporal: temporalStatus },
+      cloud_provider: cloud.kind,
+    },
+  };
 }
 
 export const healthOperations = [
   endpoint({
-    operationId: 'health', method: 'get', path: '/healthz', tag: 'Health', access: PUBLIC, database: false, beforeJsonParser: true,
+    operationId: 'health',
+    method: 'get',
+    path: '/healthz',
+    tag: 'Health',
+    access: PUBLIC,
+    database: false,
+    beforeJsonParser: true,
     summary: 'The process is up',
     success: { status: 200, description: 'Up', schema: healthOutput },
     errors: [],
     handler: () => ({ status: 'ok' }),
   }),
   endpoint({
-    operationId: 'readiness', method: 'get', path: '/readyz', tag: 'Health', access: PUBLIC, database: false, beforeJsonParser: true,
+    operationId: 'readiness',
+    method: 'get',
+    path: '/readyz',
+    tag: 'Health',
+    access: PUBLIC,
+    database: false,
+    beforeJsonParser: true,
     summary: 'PostgreSQL and Temporal both answer',
-    description: 'For load balancers: 503 with the same body when either dependency does not answer within 2 seconds. '
-      + '`cloud_provider` says whether the service scans real AWS accounts or the sandbox\'s demo data.',
+    description:
+      'For load balancers: 503 with the same body when either dependency does not answer within 2 seconds. ' +
+      "`cloud_provider` says whether the service scans real AWS accounts or the sandbox's demo data.",
     success: { status: 200, description: 'Ready', schema: readinessOutput },
-    otherAnswers: [{ status: 503, description: 'Not ready: the body names the dependency that did not answer', schema: readinessOutput }],
+    otherAnswers: [
+      {
+        status: 503,
+        description: 'Not ready: the body names the dependency that did not answer',
+        schema: readinessOutput,
+      },
+    ],
     errors: [],
     handler: async ({ deps }) => {
       const { ready, body } = await readiness(deps);

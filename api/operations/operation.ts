@@ -4,7 +4,9 @@ import type { AppDeps, Caller } from '../../core/deps';
 import type { Access, Operation, PUBLIC } from '../openapi/registry';
 
 /** The names in braces of a path: `account_id | signal_id` for `/accounts/{account_id}/signals/{signal_id}/accept`. */
-type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParamNames<Rest> : never;
+type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParamNames<Rest>
+  : never;
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -38,8 +40,13 @@ export const respond = (write: (res: Response) => unknown) => new CustomAnswer(w
  * One operation of the API: what the OpenAPI document says about it and the handler that serves it. The REST
  * route, the document and the tRPC procedure's role all come from this one declaration.
  */
-export interface EndpointOf<P extends string, A extends Access, B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, Raw extends boolean>
-  extends Operation {
+export interface EndpointOf<
+  P extends string,
+  A extends Access,
+  B extends z.ZodType | undefined,
+  Q extends z.ZodObject | undefined,
+  Raw extends boolean,
+> extends Operation {
   path: P;
   access: A;
   body?: B;
@@ -62,7 +69,10 @@ export type Endpoint = EndpointOf<string, Access, z.ZodType | undefined, z.ZodOb
 
 /** Declares an operation; the types of the handler's input follow from its path, access and schemas. */
 export function endpoint<
-  const P extends string, A extends Access, B extends z.ZodType | undefined = undefined, Q extends z.ZodObject | undefined = undefined,
+  const P extends string,
+  A extends Access,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
   Raw extends boolean = false,
 >(declaration: EndpointOf<P, A, B, Q, Raw>): Endpoint {
   return declaration;

@@ -8,7 +8,8 @@ export const DASHBOARD_DIST = path.resolve(__dirname, '..', '..', 'web', 'dist')
 
 // The dashboard's scripts and styles are its own files: nothing inline, nothing from elsewhere. The API is on
 // the same origin (/trpc); navigations to Stripe, Slack or the Temporal UI are links, which CSP does not limit.
-const CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 function notBuilt(res: Response): void {
   res.status(503).json({
@@ -26,9 +27,14 @@ export function dashboardRouter(dist = DASHBOARD_DIST): Router {
   const router = Router();
   const index = path.join(dist, 'index.html');
 
-  router.use('/app/assets', express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '365d', index: false }));
+  router.use(
+    '/app/assets',
+    express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '365d', index: false }),
+  );
   // A missing asset is a 404, not the page: a stale tab asking for an old bundle must not get HTML as script.
-  router.use('/app/assets', (req, _res, next) => next(new AppError('route_not_found', `No dashboard file ${req.originalUrl}`)));
+  router.use('/app/assets', (req, _res, next) =>
+    next(new AppError('route_not_found', `No dashboard file ${req.originalUrl}`)),
+  );
 
   router.get(['/app', '/app/*splat'], (_req, res) => {
     if (!existsSync(index)) return notBuilt(res);

@@ -69,5 +69,7 @@ export function appErrorData(error: TRPCError): { message: string; data: AppErro
   }
   const code = FRAMEWORK_CODES[error.code];
   // Never leak the text of an unexpected error.
-  return code ? { message: error.message, data: { code } } : { message: 'Internal server error', data: { code: 'internal_error' } };
+  return code
+    ? { message: error.message, data: { code } }
+    : { message: 'Internal server error', data: { code: 'internal_error' } };
 }

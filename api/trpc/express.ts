@@ -17,7 +17,8 @@ const guardRequest: RequestHandler = (req, _res, next) => {
   }
   const { input } = req.query;
   if (input !== undefined) {
-    if (typeof input !== 'string') return next(new AppError('validation_failed', 'The input query parameter must appear once'));
+    if (typeof input !== 'string')
+      return next(new AppError('validation_failed', 'The input query parameter must appear once'));
     try {
       JSON.parse(input);
     } catch {
@@ -35,13 +36,18 @@ const noStore: RequestHandler = (_req, res, next) => {
 
 /** The tRPC endpoint, mounted at /trpc after the JSON body parser (so its 100 kB limit and 400s apply here too). */
 export function trpcMiddleware(deps: AppDeps): RequestHandler {
-  return Router().use(noStore, guardRequest, createExpressMiddleware({
-    router: appRouter,
-    maxBatchSize: TRPC_MAX_BATCH,
-    createContext: ({ req }) => createTrpcContext(deps, {
-      authorization: req.headers.authorization,
-      clientAddress: req.ip ?? 'unknown',
-      log: req.log,
+  return Router().use(
+    noStore,
+    guardRequest,
+    createExpressMiddleware({
+      router: appRouter,
+      maxBatchSize: TRPC_MAX_BATCH,
+      createContext: ({ req }) =>
+        createTrpcContext(deps, {
+          authorization: req.headers.authorization,
+          clientAddress: req.ip ?? 'unknown',
+          log: req.log,
+        }),
     }),
-  }));
+  );
 }

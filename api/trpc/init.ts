@@ -29,7 +29,8 @@ const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
     ctx.deps.log.error({ err: result.error.cause ?? result.error }, 'unhandled error');
     throw INTERNAL();
   }
-  if (known.appError.status >= 500) ctx.deps.log.warn({ code: known.appError.code, err: known.appError }, known.appError.message);
+  if (known.appError.status >= 500)
+    ctx.deps.log.warn({ code: known.appError.code, err: known.appError }, known.appError.message);
   throw known;
 });
 

@@ -29,17 +29,28 @@ export function roleSessionName(tenantId: string): string {
   return `sentinel-${tenantId}`.replace(/[^\w+=,.@-]/g, '-').slice(0, 64);
 }
 
-export async function assumeCustomerRole({ sts, target, sessionDurationSeconds = 900 }: AssumeCustomerRoleInput): Promise<TemporaryCredentials> {
-  const { Credentials: c } = await sts.send(new AssumeRoleCommand({
-    RoleArn: customerRoleArn(target),
-    RoleSessionName: roleSessionName(target.tenantId),
-    ExternalId: target.externalId,
-    DurationSeconds: sessionDurationSeconds,
-  }));
+export async function assumeCustomerRole({
+  sts,
+  target,
+  sessionDurationSeconds = 900,
+}: AssumeCustomerRoleInput): Promise<TemporaryCredentials> {
+  const { Credentials: c } = await sts.send(
+    new AssumeRoleCommand({
+      RoleArn: customerRoleArn(target),
+      RoleSessionName: roleSessionName(target.tenantId),
+      ExternalId: target.externalId,
+      DurationSeconds: sessionDurationSeconds,
+    }),
+  );
   if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken || !c.Expiration) {
     throw new Error('STS AssumeRole returned no credentials');
   }
-  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
+  return {
+    accessKeyId: c.AccessKeyId,
+    secretAccessKey: c.SecretAccessKey,
+    sessionToken: c.SessionToken,
+    expiration: c.Expiration,
+  };
 }
 
 /**
@@ -47,7 +58,12 @@ export async function assumeCustomerRole({ sts, target, sessionDurationSeconds =
  * one 15-minute session. Renewal starts when `renewBeforeMs` (or half the session, if shorter) is left; one
  * AssumeRole at a time, whatever the number of calls waiting. The SDK asks again as expiry nears.
  */
-export function renewingCredentials({ first, assume, renewBeforeMs = 5 * 60_000, now = Date.now }: {
+export function renewingCredentials({
+  first,
+  assume,
+  renewBeforeMs = 5 * 60_000,
+  now = Date.now,
+}: {
   first: TemporaryCredentials;
   assume: () => Promise<TemporaryCredentials>;
   renewBeforeMs?: number;
@@ -62,13 +78,15 @@ export function renewingCredentials({ first, assume, renewBeforeMs = 5 * 60_000,
   };
   return async () => {
     if (now() < renewAt()) return current;
-    renewal ??= assume().then((next) => {
-      current = next;
-      obtainedAt = now();
-      return next;
-    }).finally(() => {
-      renewal = undefined;
-    });
+    renewal ??= assume()
+      .then((next) => {
+        current = next;
+        obtainedAt = now();
+        return next;
+      })
+      .finally(() => {
+        renewal = undefined;
+      });
     return renewal;
   };
 }

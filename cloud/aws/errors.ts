@@ -4,14 +4,24 @@
 // Codes without the `Exception` suffix: the SDK names modeled errors NoSuchEntityException for the wire's
 // NoSuchEntity, and some services use either form.
 const THROTTLING = new Set([
-  'Throttling', 'Throttled', 'RequestThrottled', 'TooManyRequests', 'RequestLimitExceeded', 'SlowDown',
+  'Throttling',
+  'Throttled',
+  'RequestThrottled',
+  'TooManyRequests',
+  'RequestLimitExceeded',
+  'SlowDown',
   'PriorRequestNotComplete',
 ]);
 
 // 4xx codes that say Sentinel's own credentials are bad or stale: an operator problem, not the customer's.
 const OWN_CREDENTIALS = new Set([
-  'InvalidClientTokenId', 'SignatureDoesNotMatch', 'ExpiredToken', 'UnrecognizedClient', 'IncompleteSignature',
-  'MissingAuthenticationToken', 'RequestExpired',
+  'InvalidClientTokenId',
+  'SignatureDoesNotMatch',
+  'ExpiredToken',
+  'UnrecognizedClient',
+  'IncompleteSignature',
+  'MissingAuthenticationToken',
+  'RequestExpired',
 ]);
 
 /** The code of an error by which AWS refused the request for what it asked, never of a transient fault. */

@@ -1,5 +1,9 @@
 import {
-  type Account, DescribeOrganizationCommand, paginateListAccountsForParent, paginateListOrganizationalUnitsForParent, paginateListRoots,
+  type Account,
+  DescribeOrganizationCommand,
+  paginateListAccountsForParent,
+  paginateListOrganizationalUnitsForParent,
+  paginateListRoots,
   OrganizationsClient,
 } from '@aws-sdk/client-organizations';
 import type { OrganizationMember, OrganizationDescription } from '../types';
@@ -19,18 +23,27 @@ interface Parent {
   path: string;
 }
 
-export async function readOrganization({ credentials, endpointUrl, maxAttempts }: {
+export async function readOrganization({
+  credentials,
+  endpointUrl,
+  maxAttempts,
+}: {
   credentials: TemporaryCredentials;
   endpointUrl?: string;
   maxAttempts: number;
 }): Promise<OrganizationDescription> {
   // One global endpoint, in us-east-1.
   const client = new OrganizationsClient({
-    region: 'us-east-1', credentials, maxAttempts, retryMode: 'adaptive', ...(endpointUrl ? { endpoint: endpointUrl } : {}),
+    region: 'us-east-1',
+    credentials,
+    maxAttempts,
+    retryMode: 'adaptive',
+    ...(endpointUrl ? { endpoint: endpointUrl } : {}),
   });
   try {
     const { Organization: org } = await client.send(new DescribeOrganizationCommand({}));
-    if (!org?.Id || !org.MasterAccountId) throw new Error('Organizations DescribeOrganization returned no organization');
+    if (!org?.Id || !org.MasterAccountId)
+      throw new Error('Organizations DescribeOrganization returned no organization');
     const accounts: OrganizationMember[] = [];
     let level: Parent[] = [];
     for await (const page of paginateListRoots({ client }, {})) {
@@ -46,7 +59,11 @@ export async function readOrganization({ credentials, endpointUrl, maxAttempts }
           }
           const units: Parent[] = [];
           for await (const page of paginateListOrganizationalUnitsForParent({ client }, { ParentId: parent.id })) {
-            units.push(...(page.OrganizationalUnits ?? []).flatMap((ou) => (ou.Id ? [{ id: ou.Id, path: `${parent.path}/${ou.Name ?? ou.Id}` }] : [])));
+            units.push(
+              ...(page.OrganizationalUnits ?? []).flatMap((ou) =>
+                ou.Id ? [{ id: ou.Id, path: `${parent.path}/${ou.Name ?? ou.Id}` }] : [],
+              ),
+            );
           }
           return units;
         },
@@ -56,14 +73,21 @@ export async function readOrganization({ credentials, endpointUrl, maxAttempts }
     return { ok: true, organization: { id: org.Id, managementAccountId: org.MasterAccountId }, accounts };
   } catch (err) {
     if (hasCode(err, 'AWSOrganizationsNotInUse')) {
-      return { ok: false, code: 'not_in_organization', reason: 'The account is not in an AWS Organization (AWS answered AWSOrganizationsNotInUseException). Connect the organization\'s management account.' };
+      return {
+        ok: false,
+        code: 'not_in_organization',
+        reason:
+          "The account is not in an AWS Organization (AWS answered AWSOrganizationsNotInUseException). Connect the organization's management account.",
+      };
     }
     if (hasCode(err, 'AccessDenied')) {
       return {
-        ok: false, code: 'organizations_access_denied',
-        reason: 'The role was assumed but may not read the organization (AWS answered AccessDeniedException): it needs organizations:DescribeOrganization, '
-          + 'organizations:ListRoots, organizations:ListOrganizationalUnitsForParent and organizations:ListAccountsForParent, and it must be in the '
-          + 'management account (or a delegated administrator). The CloudFormation template from the connect response grants them.',
+        ok: false,
+        code: 'organizations_access_denied',
+        reason:
+          'The role was assumed but may not read the organization (AWS answered AccessDeniedException): it needs organizations:DescribeOrganization, ' +
+          'organizations:ListRoots, organizations:ListOrganizationalUnitsForParent and organizations:ListAccountsForParent, and it must be in the ' +
+          'management account (or a delegated administrator). The CloudFormation template from the connect response grants them.',
       };
     }
     throw err;

@@ -4,7 +4,13 @@ import type { Logger } from '../../config/logger';
 import type { Inventory } from '../../domain/scans/inventory';
 import type { RoleTarget } from '../../domain/onboarding/role';
 import type { Checkpoint } from '../../domain/scans/scan-progress';
-import { type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, RoleUnavailableError } from '../types';
+import {
+  type AccessCheck,
+  type CloudProvider,
+  type CollectOptions,
+  type OrganizationDescription,
+  RoleUnavailableError,
+} from '../types';
 import { collectAccountInventory } from './collectors';
 import { openSession } from './collectors/session';
 import { assumeCustomerRole, renewingCredentials, type TemporaryCredentials } from './credentials';
@@ -31,7 +37,13 @@ export interface AwsProviderOptions {
 const DEFAULT_MAX_ATTEMPTS = 8;
 
 export function createAwsProvider({
-  region, endpointUrl, sentinelAccountId: configured, credentials, maxAttempts = DEFAULT_MAX_ATTEMPTS, renewBeforeMs, log,
+  region,
+  endpointUrl,
+  sentinelAccountId: configured,
+  credentials,
+  maxAttempts = DEFAULT_MAX_ATTEMPTS,
+  renewBeforeMs,
+  log,
 }: AwsProviderOptions): CloudProvider {
   const endpoint = endpointUrl ? { endpoint: endpointUrl } : {};
   const sts = new STSClient({ region, credentials, ...endpoint });
@@ -96,10 +108,15 @@ export function createAwsProvider({
   }
 
   /** Assumes the role and checks it; on success the role's credentials come along. */
-  async function assumeChecked(target: RoleTarget): Promise<{ credentials: TemporaryCredentials } | Exclude<AccessCheck, { ok: true }>> {
+  async function assumeChecked(
+    target: RoleTarget,
+  ): Promise<{ credentials: TemporaryCredentials } | Exclude<AccessCheck, { ok: true }>> {
     const assumed = await assume(target);
     if ('refused' in assumed) {
-      log.info({ tenantId: target.tenantId, awsAccountId: target.awsAccountId, code: 'access_denied' }, 'customer role check failed');
+      log.info(
+        { tenantId: target.tenantId, awsAccountId: target.awsAccountId, code: 'access_denied' },
+        'customer role check failed',
+      );
       const reasons = accessFailureReasons({ target, sentinelAccountId: await sentinelAccountId() });
       return { ok: false, code: 'access_denied', reason: reasons.accessDenied(assumed.refused) };
     }
@@ -126,23 +143,42 @@ export function createAwsProvider({
       renewBeforeMs,
       assume: async () => {
         const next = await assume(target);
-        if ('refused' in next) throw new RoleUnavailableError(`AWS refused renewing the role's session (${next.refused})`);
+        if ('refused' in next)
+          throw new RoleUnavailableError(`AWS refused renewing the role's session (${next.refused})`);
         log.debug(context, 'customer role session renewed');
         return next.credentials;
       },
     });
     const session = openSession({
-      credentials: renewing, endpointUrl, accountId: target.awsAccountId, roleName: target.roleName, maxAttempts, signal: options.signal,
+      credentials: renewing,
+      endpointUrl,
+      accountId: target.awsAccountId,
+      roleName: target.roleName,
+      maxAttempts,
+      signal: options.signal,
     });
-    const reused: Checkpoint = Object.fromEntries(Object.entries(options.reuse ?? {})
-      .flatMap(([part, collected]) => (collected?.status === 'ok' ? [[part, { status: 'ok', value: collected.value }]] : [])));
+    const reused: Checkpoint = Object.fromEntries(
+      Object.entries(options.reuse ?? {}).flatMap(([part, collected]) =>
+        collected?.status === 'ok' ? [[part, { status: 'ok', value: collected.value }]] : [],
+      ),
+    );
     try {
       const inventory = await collectAccountInventory({
-        session, now: new Date(), checkpoint: options.checkpoint, reuse: reused, onRead: options.onRead,
-        onProgress: options.onProgress, finalAttempt: options.finalAttempt ?? true, signal: options.signal, parts: options.parts,
+        session,
+        now: new Date(),
+        checkpoint: options.checkpoint,
+        reuse: reused,
+        onRead: options.onRead,
+        onProgress: options.onProgress,
+        finalAttempt: options.finalAttempt ?? true,
+        signal: options.signal,
+        parts: options.parts,
       });
       const notEvaluated = Object.entries(inventory)
-        .filter(([, part]: [string, unknown]) => typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated')
+        .filter(
+          ([, part]: [string, unknown]) =>
+            typeof part === 'object' && part !== null && 'status' in part && part.status === 'not_evaluated',
+        )
         .map(([name]) => name);
       log.info({ ...context, notEvaluated }, 'inventory collected');
       return inventory;

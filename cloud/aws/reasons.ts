@@ -11,14 +11,17 @@ export function accessFailureReasons({ target, sentinelAccountId }: { target: Ro
   const root = `arn:aws:iam::${sentinelAccountId}:root`;
   const condition = JSON.stringify({ StringEquals: { 'sts:ExternalId': target.externalId } });
   return {
-    accessDenied: (awsCode: string) => `Sentinel could not assume ${arn} (AWS answered ${awsCode}). Check that the role `
-      + `exists in account ${target.awsAccountId}, that its trust policy allows Sentinel's account ${sentinelAccountId} `
-      + `(${root}) to call sts:AssumeRole, and that it requires the ExternalId "${target.externalId}". ${FIX}`,
+    accessDenied: (awsCode: string) =>
+      `Sentinel could not assume ${arn} (AWS answered ${awsCode}). Check that the role ` +
+      `exists in account ${target.awsAccountId}, that its trust policy allows Sentinel's account ${sentinelAccountId} ` +
+      `(${root}) to call sts:AssumeRole, and that it requires the ExternalId "${target.externalId}". ${FIX}`,
     roleMissing: `The role ${arn} does not exist. Create it in account ${target.awsAccountId}. ${FIX}`,
-    trustPolicyWrong: `The trust policy of ${arn} does not let Sentinel's account ${sentinelAccountId} assume the role: `
-      + `it needs an Allow statement for sts:AssumeRole with the principal {"AWS": "${root}"}. ${FIX}`,
-    externalIdMismatch: `The trust policy of ${arn} lets Sentinel's account ${sentinelAccountId} in without requiring `
-      + `this connection's ExternalId, so another Sentinel customer could have Sentinel read this account. Every statement `
-      + `that trusts ${root} needs the condition ${condition}. ${FIX}`,
+    trustPolicyWrong:
+      `The trust policy of ${arn} does not let Sentinel's account ${sentinelAccountId} assume the role: ` +
+      `it needs an Allow statement for sts:AssumeRole with the principal {"AWS": "${root}"}. ${FIX}`,
+    externalIdMismatch:
+      `The trust policy of ${arn} lets Sentinel's account ${sentinelAccountId} in without requiring ` +
+      `this connection's ExternalId, so another Sentinel customer could have Sentinel read this account. Every statement ` +
+      `that trusts ${root} needs the condition ${condition}. ${FIX}`,
   };
 }

@@ -35,22 +35,47 @@ export function templateKey({ name, body }: { name: string; body: string }): str
 }
 
 /** The object's https URL in S3 (virtual-hosted style, as AWS documents it), or on the custom endpoint by path. */
-export function templateObjectUrl({ bucket, region, endpointUrl, key }: { bucket: string; region: string; endpointUrl?: string; key: string }): string {
-  return endpointUrl ? `${endpointUrl.replace(/\/$/, '')}/${bucket}/${key}` : `https://${bucket}.s3.${region}.amazonaws.com/${key}`;
+export function templateObjectUrl({
+  bucket,
+  region,
+  endpointUrl,
+  key,
+}: {
+  bucket: string;
+  region: string;
+  endpointUrl?: string;
+  key: string;
+}): string {
+  return endpointUrl
+    ? `${endpointUrl.replace(/\/$/, '')}/${bucket}/${key}`
+    : `https://${bucket}.s3.${region}.amazonaws.com/${key}`;
 }
 
 /** The publisher for this deployment, or none: without a bucket, or on the sandbox provider, which never calls AWS. */
-export function createTemplatePublisher(config: Pick<Config['cloud'], 'provider' | 'templateBucket' | 'endpointUrl'>): TemplatePublisher | undefined {
+export function createTemplatePublisher(
+  config: Pick<Config['cloud'], 'provider' | 'templateBucket' | 'endpointUrl'>,
+): TemplatePublisher | undefined {
   const bucket = config.templateBucket;
   if (!bucket || config.provider === 'sandbox') return undefined;
   return s3TemplatePublisher({ bucket: bucket.name, region: bucket.region, endpointUrl: config.endpointUrl });
 }
 
-export function s3TemplatePublisher({ bucket, region, endpointUrl }: { bucket: string; region: string; endpointUrl?: string }): TemplatePublisher {
+export function s3TemplatePublisher({
+  bucket,
+  region,
+  endpointUrl,
+}: {
+  bucket: string;
+  region: string;
+  endpointUrl?: string;
+}): TemplatePublisher {
   // The service's own credentials (default provider chain). A custom endpoint (moto in tests) is addressed by
   // path, as it has no per-bucket host names.
   const s3 = new S3Client({
-    region, maxAttempts: 2, requestHandler: TIMEOUTS, ...(endpointUrl ? { endpoint: endpointUrl, forcePathStyle: true } : {}),
+    region,
+    maxAttempts: 2,
+    requestHandler: TIMEOUTS,
+    ...(endpointUrl ? { endpoint: endpointUrl, forcePathStyle: true } : {}),
   });
   const published = new Map<string, Promise<string>>();
 
@@ -60,14 +85,16 @@ export function s3TemplatePublisher({ bucket, region, endpointUrl }: { bucket: s
     } catch (err) {
       // A missing object is 404 NotFound only to a caller allowed s3:ListBucket; without it S3 answers 403.
       if (!hasCode(err, 'NotFound')) throw err;
-      await s3.send(new PutObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        Body: body,
-        ContentType: 'application/yaml',
-        // The key names the content: the object never changes.
-        CacheControl: 'public, max-age=31536000, immutable',
-      }));
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: body,
+          ContentType: 'application/yaml',
+          // The key names the content: the object never changes.
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
+      );
     }
     return templateObjectUrl({ bucket, region, endpointUrl, key });
   }

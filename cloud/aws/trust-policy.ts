@@ -22,7 +22,10 @@ export function parsePolicyDocument(raw: string): Json | undefined {
 
 // IAM action patterns are case-insensitive and may use * and ? wildcards.
 function actionPattern(action: string): RegExp {
-  const source = action.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = action
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, 'i');
 }
 
@@ -44,13 +47,18 @@ function requiresExternalId(condition: unknown, externalId: string): boolean {
   return values.length > 0 && values.every((v) => v === externalId);
 }
 
-export function evaluateTrustPolicy({ document, sentinelAccountId, externalId }: {
+export function evaluateTrustPolicy({
+  document,
+  sentinelAccountId,
+  externalId,
+}: {
   document: Json | undefined;
   sentinelAccountId: string;
   externalId: string;
 }): TrustVerdict {
-  const trusting = list(document?.Statement).filter(isObject).filter((s) => s.Effect === 'Allow'
-    && allowsAssumeRole(s.Action) && trustsAccount(s.Principal, sentinelAccountId));
+  const trusting = list(document?.Statement)
+    .filter(isObject)
+    .filter((s) => s.Effect === 'Allow' && allowsAssumeRole(s.Action) && trustsAccount(s.Principal, sentinelAccountId));
   if (trusting.length === 0) return 'trust_policy_wrong';
   return trusting.every((s) => requiresExternalId(s.Condition, externalId)) ? 'ok' : 'external_id_mismatch';
 }

@@ -1,11 +1,37 @@
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
-  AlarmedMetric, AlternateContacts, BlockPublicAccess, Bucket, Budget, Collected, CostAnomaly, DailyCost, EfsFileSystem, GuardDutyRegion,
-  IamGroup, IamRole, Instance, Inventory, KmsKey, MetricFilter, PasswordPolicy, RdsInstance, RegionalResource, SecurityGroup, ServerCertificate,
-  Trail, Unread,
+  AlarmedMetric,
+  AlternateContacts,
+  BlockPublicAccess,
+  Bucket,
+  Budget,
+  Collected,
+  CostAnomaly,
+  DailyCost,
+  EfsFileSystem,
+  GuardDutyRegion,
+  IamGroup,
+  IamRole,
+  Instance,
+  Inventory,
+  KmsKey,
+  MetricFilter,
+  PasswordPolicy,
+  RdsInstance,
+  RegionalResource,
+  SecurityGroup,
+  ServerCertificate,
+  Trail,
+  Unread,
 } from '../../domain/scans/inventory';
 import {
-  cleanNetwork, defaultGroupAsCreated, ebsEncryptionOnlyWhereUsed, openAcl, type SandboxNetwork, unloggedStagingVpc, unloggedVpcs,
+  cleanNetwork,
+  defaultGroupAsCreated,
+  ebsEncryptionOnlyWhereUsed,
+  openAcl,
+  type SandboxNetwork,
+  unloggedStagingVpc,
+  unloggedVpcs,
 } from './network';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -23,9 +49,23 @@ export const SLOT_MS = 6 * HOUR_MS;
 
 /** The regions AWS enables by default; opt-in regions stay disabled in the sandbox. */
 const ENABLED_REGIONS = [
-  'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2',
-  'ca-central-1', 'eu-central-1', 'eu-north-1', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'sa-east-1',
-  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ap-south-1',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ca-central-1',
+  'eu-central-1',
+  'eu-north-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'sa-east-1',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
 ];
 const HOME_REGIONS = ['us-east-1', 'us-east-1', 'eu-west-1', 'us-west-2', 'eu-central-1', 'ap-southeast-2'];
 const COMPANIES = ['acme', 'globex', 'initech', 'northwind', 'umbrella', 'hooli', 'contoso', 'wayne'];
@@ -97,16 +137,20 @@ function dayCost(accountId: string, baseUsd: number, day: number): number {
   return cents(baseUsd * (0.85 + 0.3 * random()) + (spike ? 3 * baseUsd + 50 + 50 * random() : 0));
 }
 
-
 function costs(accountId: string, at: Date, dailySpendUsd: number) {
   const today = Math.floor(at.getTime() / DAY_MS);
-  const daily: DailyCost[] = Array.from({ length: 14 }, (_, i) => today - 14 + i)
-    .map((day) => ({ date: dateOf(day), amountUsd: dayCost(accountId, dailySpendUsd, day) }));
+  const daily: DailyCost[] = Array.from({ length: 14 }, (_, i) => today - 14 + i).map((day) => ({
+    date: dateOf(day),
+    amountUsd: dayCost(accountId, dailySpendUsd, day),
+  }));
 
-  const anomalies: CostAnomaly[] = daily.slice(-ANOMALY_OPEN_DAYS)
+  const anomalies: CostAnomaly[] = daily
+    .slice(-ANOMALY_OPEN_DAYS)
     .filter((d) => d.amountUsd > 2.5 * dailySpendUsd)
     .map((d) => ({
-      id: hexId(36, accountId, 'anomaly', d.date), impactUsd: cents(d.amountUsd - dailySpendUsd), startDate: d.date,
+      id: hexId(36, accountId, 'anomaly', d.date),
+      impactUsd: cents(d.amountUsd - dailySpendUsd),
+      startDate: d.date,
       service: 'Amazon Elastic Compute Cloud - Compute',
     }));
 
@@ -116,9 +160,14 @@ function costs(accountId: string, at: Date, dailySpendUsd: number) {
   for (let day = firstDay; day < today; day++) actual += dayCost(accountId, dailySpendUsd, day);
   const forecast = actual + dailySpendUsd * (daysInMonth - (today - firstDay));
   // Room for a month of usual spend and its spikes (at most four, each under 3x the daily spend plus 100 USD).
-  const budgets: Budget[] = [{
-    name: 'Monthly total', limitUsd: Math.ceil((dailySpendUsd * 48 + 400) / 100) * 100, actualSpendUsd: cents(actual), forecastedSpendUsd: cents(forecast),
-  }];
+  const budgets: Budget[] = [
+    {
+      name: 'Monthly total',
+      limitUsd: Math.ceil((dailySpendUsd * 48 + 400) / 100) * 100,
+      actualSpendUsd: cents(actual),
+      forecastedSpendUsd: cents(forecast),
+    },
+  ];
   return { daily, anomalies, budgets };
 }
 
@@ -157,7 +206,12 @@ interface SandboxAccount {
     certificates: ServerCertificate[];
   };
   s3: { accountBlockPublicAccess: BlockPublicAccess | null; buckets: Bucket[] };
-  ec2: { securityGroups: SecurityGroup[]; instances: Instance[]; publicSnapshots: RegionalResource[]; publicImages: RegionalResource[] };
+  ec2: {
+    securityGroups: SecurityGroup[];
+    instances: Instance[];
+    publicSnapshots: RegionalResource[];
+    publicImages: RegionalResource[];
+  };
   net: SandboxNetwork;
   trails: Trail[];
   monitoring: { filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] };
@@ -176,7 +230,12 @@ interface SandboxAccount {
 const iamArn = (accountId: string, path: string) => `arn:aws:iam::${accountId}:${path}`;
 const TRAIL_LOG_GROUP = 'aws-cloudtrail-logs-management-events';
 const bucketName = (company: string, accountId: string, purpose: string) => `${company}-${purpose}-${accountId}`;
-const fullBlock = () => ({ blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true });
+const fullBlock = () => ({
+  blockPublicAcls: true,
+  ignorePublicAcls: true,
+  blockPublicPolicy: true,
+  restrictPublicBuckets: true,
+});
 
 function home(account: SandboxAccount): string {
   return account.regions[0] as string;
@@ -192,7 +251,10 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
   const random = randomFor(id, 'baseline');
   const company = pick(random, COMPANIES);
   const homeRegion = pick(random, HOME_REGIONS);
-  const others = shuffled(random, ENABLED_REGIONS.filter((r) => r !== homeRegion)).slice(0, int(random, 1, 2));
+  const others = shuffled(
+    random,
+    ENABLED_REGIONS.filter((r) => r !== homeRegion),
+  ).slice(0, int(random, 1, 2));
   const regions = [homeRegion, ...others];
   const [admin, developer] = shuffled(random, PEOPLE) as [string, string];
 
@@ -212,14 +274,23 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
   const dailySpendUsd = int(random, 8, 60);
 
   return {
-    id, at, company, regions, dailySpendUsd,
+    id,
+    at,
+    company,
+    regions,
+    dailySpendUsd,
     iam: {
       rootMfaEnabled: true,
       rootAccessKeysPresent: false,
       rootLastUsedAt: ago(at, int(random, 40, 300) * DAY_MS),
       passwordPolicy: {
-        minimumLength: 14, requireSymbols: true, requireNumbers: true, requireUppercase: true, requireLowercase: true,
-        maxAgeDays: 90, reusePrevention: 24,
+        minimumLength: 14,
+        requireSymbols: true,
+        requireNumbers: true,
+        requireUppercase: true,
+        requireLowercase: true,
+        maxAgeDays: 90,
+        reusePrevention: 24,
       },
       users: [
         human(admin, true),
@@ -230,16 +301,34 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           createdAt: ago(at, ciKeyAge + DAY_MS),
           hasConsolePassword: false,
           mfaEnabled: false,
-          accessKeys: [{ id: accessKeyId(id, 'ci-deploy'), status: 'Active', createdAt: ago(at, ciKeyAge), lastUsedAt: ago(at, int(random, 1, 20) * HOUR_MS) }],
+          accessKeys: [
+            {
+              id: accessKeyId(id, 'ci-deploy'),
+              status: 'Active',
+              createdAt: ago(at, ciKeyAge),
+              lastUsedAt: ago(at, int(random, 1, 20) * HOUR_MS),
+            },
+          ],
           adminAccess: false,
           managedPolicies: [],
           inlinePolicies: [],
         },
       ],
       roles: [
-        ...['app-instance-role', 'lambda-execution', 'github-actions-deploy', 'OrganizationAccountAccessRole']
-          .map((name) => ({ name, arn: iamArn(id, `role/${name}`), adminAccess: name === 'OrganizationAccountAccessRole', managedPolicies: [] })),
-        { name: 'incident-support', arn: iamArn(id, 'role/incident-support'), adminAccess: false, managedPolicies: ['AWSSupportAccess'] },
+        ...['app-instance-role', 'lambda-execution', 'github-actions-deploy', 'OrganizationAccountAccessRole'].map(
+          (name) => ({
+            name,
+            arn: iamArn(id, `role/${name}`),
+            adminAccess: name === 'OrganizationAccountAccessRole',
+            managedPolicies: [],
+          }),
+        ),
+        {
+          name: 'incident-support',
+          arn: iamArn(id, 'role/incident-support'),
+          adminAccess: false,
+          managedPolicies: ['AWSSupportAccess'],
+        },
       ],
       groups: [
         { name: 'Administrators', arn: iamArn(id, 'group/Administrators'), managedPolicies: ['AdministratorAccess'] },
@@ -266,32 +355,51 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
       // Only internet-open rules are collected: the web tier's HTTPS is meant to be public; others have none.
       securityGroups: regions.flatMap((region) => [
         { id: `sg-${hexId(17, id, region, 'default')}`, name: 'default', region, openIngress: [] },
-        { id: `sg-${hexId(17, id, region, 'web')}`, name: 'web', region, openIngress: [
-          { protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' },
-          { protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '::/0' },
-        ] },
+        {
+          id: `sg-${hexId(17, id, region, 'web')}`,
+          name: 'web',
+          region,
+          openIngress: [
+            { protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' },
+            { protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '::/0' },
+          ],
+        },
         { id: `sg-${hexId(17, id, region, 'bastion')}`, name: 'bastion', region, openIngress: [] },
       ]),
-      instances: regions.flatMap((region, r) => Array.from({ length: r === 0 ? int(random, 2, 4) : int(random, 1, 2) }, (_, i) => ({
-        id: `i-${hexId(17, id, region, i)}`,
-        region,
-        type: pick(random, ['t3.micro', 't3.small', 't3.medium', 'm5.large']),
-        state: random() < 0.85 ? 'running' : 'stopped',
-        launchedAt: ago(at, int(random, 3, 400) * DAY_MS + int(random, 0, 23) * HOUR_MS),
-        metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
-        instanceProfileArn: iamArn(id, 'instance-profile/app-instance-role'),
-      }))),
+      instances: regions.flatMap((region, r) =>
+        Array.from({ length: r === 0 ? int(random, 2, 4) : int(random, 1, 2) }, (_, i) => ({
+          id: `i-${hexId(17, id, region, i)}`,
+          region,
+          type: pick(random, ['t3.micro', 't3.small', 't3.medium', 'm5.large']),
+          state: random() < 0.85 ? 'running' : 'stopped',
+          launchedAt: ago(at, int(random, 3, 400) * DAY_MS + int(random, 0, 23) * HOUR_MS),
+          metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
+          instanceProfileArn: iamArn(id, 'instance-profile/app-instance-role'),
+        })),
+      ),
       publicSnapshots: [],
       publicImages: [],
     },
-    net: cleanNetwork({ idOf: (...keys) => hexId(17, id, ...keys), regionsInUse: regions, enabledRegions: ENABLED_REGIONS }),
+    net: cleanNetwork({
+      idOf: (...keys) => hexId(17, id, ...keys),
+      regionsInUse: regions,
+      enabledRegions: ENABLED_REGIONS,
+    }),
     trails: [sandboxTrail(id, company, homeRegion)],
     // The CIS 5.x alarms, on the trail's log group, notifying the security team.
     monitoring: {
       filters: MONITORED_ACTIVITIES.map((a) => ({
-        name: a.resource, region: homeRegion, logGroup: TRAIL_LOG_GROUP, pattern: a.recommended, metrics: [{ name: a.resource, namespace: 'CISBenchmark' }],
+        name: a.resource,
+        region: homeRegion,
+        logGroup: TRAIL_LOG_GROUP,
+        pattern: a.recommended,
+        metrics: [{ name: a.resource, namespace: 'CISBenchmark' }],
       })),
-      alarmedMetrics: MONITORED_ACTIVITIES.map((a) => ({ region: homeRegion, name: a.resource, namespace: 'CISBenchmark' })),
+      alarmedMetrics: MONITORED_ACTIVITIES.map((a) => ({
+        region: homeRegion,
+        name: a.resource,
+        namespace: 'CISBenchmark',
+      })),
     },
     // Enabled everywhere, as an organization's delegated administrator does it.
     guardduty: ENABLED_REGIONS.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
@@ -313,7 +421,10 @@ function sandboxTrail(id: string, company: string, homeRegion: string): Trail {
     name: 'management-events',
     homeRegion,
     logFileValidation: random() < 0.8,
-    kmsKeyId: random() < 0.5 ? `arn:aws:kms:${homeRegion}:${id}:key/${hexId(32, id, 'trail-key').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')}` : null,
+    kmsKeyId:
+      random() < 0.5
+        ? `arn:aws:kms:${homeRegion}:${id}:key/${hexId(32, id, 'trail-key').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')}`
+        : null,
     bucket: bucketName(company, id, 'cloudtrail-logs'),
     events: { management: { read: true, write: true }, s3Objects: { read: writes && random() < 0.4, write: writes } },
     bucketLogging: { read: true, enabled: random() < 0.6 },
@@ -344,18 +455,25 @@ interface DataStores {
 /** Its own random stream, so the rest of the account is the same with or without it. */
 function dataStores(id: string, regions: string[]): DataStores {
   const random = randomFor(id, 'data-stores');
-  const rds = ['app-db', 'analytics-db', 'legacy-mysql'].slice(0, int(random, 1, 3)).map((name, i): RdsInstance => ({
-    id: name,
-    region: i === 0 ? regions[0] as string : pick(random, regions),
-    engine: name === 'legacy-mysql' ? 'mysql' : pick(random, ['postgres', 'aurora-postgresql']),
-    storageEncrypted: random() >= 0.1,
-    autoMinorVersionUpgrade: random() >= 0.12,
-    publiclyAccessible: random() < 0.06,
-    multiAz: random() < 0.6,
-  }));
-  const efs = ['shared-uploads', 'build-cache'].slice(0, int(random, 0, 2)).map((name): EfsFileSystem => ({
-    id: `fs-${hexId(17, id, 'efs', name)}`, region: pick(random, regions), name, encrypted: random() >= 0.15,
-  }));
+  const rds = ['app-db', 'analytics-db', 'legacy-mysql'].slice(0, int(random, 1, 3)).map(
+    (name, i): RdsInstance => ({
+      id: name,
+      region: i === 0 ? (regions[0] as string) : pick(random, regions),
+      engine: name === 'legacy-mysql' ? 'mysql' : pick(random, ['postgres', 'aurora-postgresql']),
+      storageEncrypted: random() >= 0.1,
+      autoMinorVersionUpgrade: random() >= 0.12,
+      publiclyAccessible: random() < 0.06,
+      multiAz: random() < 0.6,
+    }),
+  );
+  const efs = ['shared-uploads', 'build-cache'].slice(0, int(random, 0, 2)).map(
+    (name): EfsFileSystem => ({
+      id: `fs-${hexId(17, id, 'efs', name)}`,
+      region: pick(random, regions),
+      name,
+      encrypted: random() >= 0.15,
+    }),
+  );
   const kms = Array.from({ length: int(random, 1, 4) }, (_, i): KmsKey => {
     const region = pick(random, regions);
     const keyId = [8, 4, 4, 4, 12].map((length, part) => hexId(length, id, 'kms', i, part)).join('-');
@@ -372,7 +490,12 @@ interface BaselineIssue {
 }
 
 const BASELINE_ISSUES: BaselineIssue[] = [
-  { name: 'root without MFA', apply: (a) => { a.iam.rootMfaEnabled = false; } },
+  {
+    name: 'root without MFA',
+    apply: (a) => {
+      a.iam.rootMfaEnabled = false;
+    },
+  },
   {
     name: 'root access keys in use',
     apply: (a) => {
@@ -382,13 +505,18 @@ const BASELINE_ISSUES: BaselineIssue[] = [
   },
   {
     name: 'console user without MFA',
-    apply: (a) => { (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as SandboxUser).mfaEnabled = false; },
+    apply: (a) => {
+      (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as SandboxUser).mfaEnabled = false;
+    },
   },
   {
     name: 'old, forgotten access key',
     apply: (a) => {
       ciUser(a).accessKeys.push({
-        id: accessKeyId(a.id, 'ci-deploy', 'old'), status: 'Active', createdAt: ago(a.at, 540 * DAY_MS), lastUsedAt: ago(a.at, 260 * DAY_MS),
+        id: accessKeyId(a.id, 'ci-deploy', 'old'),
+        status: 'Active',
+        createdAt: ago(a.at, 540 * DAY_MS),
+        lastUsedAt: ago(a.at, 260 * DAY_MS),
       });
     },
   },
@@ -401,14 +529,21 @@ const BASELINE_ISSUES: BaselineIssue[] = [
   },
   {
     name: 'deploy role with admin rights',
-    apply: (a) => { (a.iam.roles.find((r) => r.name === 'github-actions-deploy') as IamRole).adminAccess = true; },
+    apply: (a) => {
+      (a.iam.roles.find((r) => r.name === 'github-actions-deploy') as IamRole).adminAccess = true;
+    },
   },
   {
     name: 'weak password policy',
     apply: (a) => {
       a.iam.passwordPolicy = {
-        minimumLength: 8, requireSymbols: false, requireNumbers: false, requireUppercase: false, requireLowercase: true,
-        maxAgeDays: null, reusePrevention: null,
+        minimumLength: 8,
+        requireSymbols: false,
+        requireNumbers: false,
+        requireUppercase: false,
+        requireLowercase: true,
+        maxAgeDays: null,
+        reusePrevention: null,
       };
     },
   },
@@ -418,7 +553,11 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     apply: (a) => {
       a.s3.accountBlockPublicAccess = null;
       a.s3.buckets.push({
-        name: `${a.company}-website`, region: home(a), publicViaAcl: false, publicViaPolicy: true, blockPublicAccess: null,
+        name: `${a.company}-website`,
+        region: home(a),
+        publicViaAcl: false,
+        publicViaPolicy: true,
+        blockPublicAccess: null,
         deniesInsecureTransport: false,
       });
     },
@@ -427,21 +566,27 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     name: 'RDP open to the internet',
     apply: (a) => {
       a.ec2.securityGroups.push({
-        id: `sg-${hexId(17, a.id, 'windows-jump')}`, name: 'windows-jump', region: secondary(a),
+        id: `sg-${hexId(17, a.id, 'windows-jump')}`,
+        name: 'windows-jump',
+        region: secondary(a),
         openIngress: [{ protocol: 'tcp', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' }],
       });
     },
   },
   {
     name: 'public EBS snapshot',
-    apply: (a) => { a.ec2.publicSnapshots.push({ id: `snap-${hexId(17, a.id, 'snapshot')}`, region: home(a) }); },
+    apply: (a) => {
+      a.ec2.publicSnapshots.push({ id: `snap-${hexId(17, a.id, 'snapshot')}`, region: home(a) });
+    },
   },
   {
     // A Windows file share opened "for the auditors" and never closed.
     name: 'SMB open to the internet',
     apply: (a) => {
       a.ec2.securityGroups.push({
-        id: `sg-${hexId(17, a.id, 'file-share')}`, name: 'file-share', region: home(a),
+        id: `sg-${hexId(17, a.id, 'file-share')}`,
+        name: 'file-share',
+        region: home(a),
         openIngress: [{ protocol: 'tcp', fromPort: 445, toPort: 445, cidr: '0.0.0.0/0' }],
       });
     },
@@ -451,38 +596,75 @@ const BASELINE_ISSUES: BaselineIssue[] = [
     name: 'legacy instance with IMDSv1 and no role',
     apply: (a) => {
       a.ec2.instances.push({
-        id: `i-${hexId(17, a.id, 'legacy')}`, region: home(a), type: 't2.medium', state: 'running', launchedAt: ago(a.at, 1400 * DAY_MS),
-        metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' }, instanceProfileArn: null,
+        id: `i-${hexId(17, a.id, 'legacy')}`,
+        region: home(a),
+        type: 't2.medium',
+        state: 'running',
+        launchedAt: ago(a.at, 1400 * DAY_MS),
+        metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' },
+        instanceProfileArn: null,
       });
     },
   },
-  { name: 'network ACL left allowing everything', apply: (a) => { openAcl(a.net, secondary(a)); } },
+  {
+    name: 'network ACL left allowing everything',
+    apply: (a) => {
+      openAcl(a.net, secondary(a));
+    },
+  },
   {
     name: 'default security group with its rules',
     apply: (a) => {
       const region = home(a);
-      defaultGroupAsCreated(a.net, { idOf: (...keys) => hexId(17, a.id, ...keys), region, groupId: `sg-${hexId(17, a.id, region, 'default')}` });
+      defaultGroupAsCreated(a.net, {
+        idOf: (...keys) => hexId(17, a.id, ...keys),
+        region,
+        groupId: `sg-${hexId(17, a.id, region, 'default')}`,
+      });
     },
   },
-  { name: 'VPC without flow logs', apply: (a) => { unloggedStagingVpc(a.net, { idOf: (...keys) => hexId(17, a.id, ...keys), region: secondary(a) }); } },
-  { name: 'EBS encryption by default only where used', apply: (a) => { ebsEncryptionOnlyWhereUsed(a.net, a.regions); } },
-  { name: 'CloudTrail logging stopped', apply: (a) => { (a.trails[0] as Trail).logging = false; } },
+  {
+    name: 'VPC without flow logs',
+    apply: (a) => {
+      unloggedStagingVpc(a.net, { idOf: (...keys) => hexId(17, a.id, ...keys), region: secondary(a) });
+    },
+  },
+  {
+    name: 'EBS encryption by default only where used',
+    apply: (a) => {
+      ebsEncryptionOnlyWhereUsed(a.net, a.regions);
+    },
+  },
+  {
+    name: 'CloudTrail logging stopped',
+    apply: (a) => {
+      (a.trails[0] as Trail).logging = false;
+    },
+  },
   {
     name: 'AWS Config recorder stopped',
-    apply: (a) => { a.regionalServices.config = a.regionalServices.config.filter((r) => r !== home(a)); },
+    apply: (a) => {
+      a.regionalServices.config = a.regionalServices.config.filter((r) => r !== home(a));
+    },
   },
   {
     name: 'GuardDuty off in a region in use',
-    apply: (a) => { (a.guardduty.find((g) => g.region === secondary(a)) as GuardDutyRegion).detectorEnabled = false; },
+    apply: (a) => {
+      (a.guardduty.find((g) => g.region === secondary(a)) as GuardDutyRegion).detectorEnabled = false;
+    },
   },
   {
     // Set when the account spent less; its forecast, and late in the month its actual spend, go over.
     name: 'budget set too low',
-    apply: (a) => { (a.budgets[0] as Budget).limitUsd = Math.floor((a.dailySpendUsd * 24) / 10) * 10; },
+    apply: (a) => {
+      (a.budgets[0] as Budget).limitUsd = Math.floor((a.dailySpendUsd * 24) / 10) * 10;
+    },
   },
   {
     name: 'no security contact',
-    apply: (a) => { a.contacts = { security: false, billing: true, operations: false }; },
+    apply: (a) => {
+      a.contacts = { security: false, billing: true, operations: false };
+    },
   },
 ];
 
@@ -490,22 +672,47 @@ const BASELINE_ISSUES: BaselineIssue[] = [
 const GOVERNANCE_ISSUES: BaselineIssue[] = [
   {
     name: 'developer with an inline policy',
-    apply: (a) => { (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as SandboxUser).inlinePolicies.push('s3-data-exports-write'); },
+    apply: (a) => {
+      (a.iam.users.find((u) => u.hasConsolePassword && !u.adminAccess) as SandboxUser).inlinePolicies.push(
+        's3-data-exports-write',
+      );
+    },
   },
-  { name: 'no support role', apply: (a) => { a.iam.roles = a.iam.roles.filter((r) => r.name !== 'incident-support'); } },
+  {
+    name: 'no support role',
+    apply: (a) => {
+      a.iam.roles = a.iam.roles.filter((r) => r.name !== 'incident-support');
+    },
+  },
   {
     name: 'CloudShell for developers',
-    apply: (a) => { (a.iam.groups.find((g) => g.name === 'Developers') as IamGroup).managedPolicies.push('AWSCloudShellFullAccess'); },
+    apply: (a) => {
+      (a.iam.groups.find((g) => g.name === 'Developers') as IamGroup).managedPolicies.push('AWSCloudShellFullAccess');
+    },
   },
   {
     name: 'expired certificate left in IAM',
     apply: (a) => {
       const name = `${a.company}-legacy-elb`;
-      a.iam.certificates.push({ name, arn: iamArn(a.id, `server-certificate/${name}`), expiresAt: ago(a.at, 200 * DAY_MS) });
+      a.iam.certificates.push({
+        name,
+        arn: iamArn(a.id, `server-certificate/${name}`),
+        expiresAt: ago(a.at, 200 * DAY_MS),
+      });
     },
   },
-  { name: 'root MFA on a phone', apply: (a) => { a.iam.rootVirtualMfa = iamArn(a.id, 'mfa/root-account-mfa-device'); } },
-  { name: 'CloudTrail not sent to CloudWatch Logs', apply: (a) => { (a.trails[0] as Trail).cloudWatchLogsLogGroupArn = null; } },
+  {
+    name: 'root MFA on a phone',
+    apply: (a) => {
+      a.iam.rootVirtualMfa = iamArn(a.id, 'mfa/root-account-mfa-device');
+    },
+  },
+  {
+    name: 'CloudTrail not sent to CloudWatch Logs',
+    apply: (a) => {
+      (a.trails[0] as Trail).cloudWatchLogsLogGroupArn = null;
+    },
+  },
   {
     // The alarms someone set up once: root use and IAM policy changes only.
     name: 'few CloudTrail alarms',
@@ -572,11 +779,22 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
     activeSlots: 8,
     apply: (a, since, occurrence) => {
       a.iam.users.push({
-        name: 'support-temp', arn: iamArn(a.id, 'user/support-temp'), createdAt: iso(since), hasConsolePassword: false, mfaEnabled: false,
+        name: 'support-temp',
+        arn: iamArn(a.id, 'user/support-temp'),
+        createdAt: iso(since),
+        hasConsolePassword: false,
+        mfaEnabled: false,
         adminAccess: true,
         managedPolicies: ['AdministratorAccess'],
         inlinePolicies: [],
-        accessKeys: [{ id: accessKeyId(a.id, 'support-temp', String(occurrence)), status: 'Active', createdAt: iso(since), lastUsedAt: ago(a.at, HOUR_MS) }],
+        accessKeys: [
+          {
+            id: accessKeyId(a.id, 'support-temp', String(occurrence)),
+            status: 'Active',
+            createdAt: iso(since),
+            lastUsedAt: ago(a.at, HOUR_MS),
+          },
+        ],
       });
     },
   },
@@ -586,12 +804,20 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
     periodSlots: 36,
     activeSlots: 2,
     apply: (a, since, occurrence) => {
-      const region = pick(randomFor(a.id, 'mining', occurrence), ENABLED_REGIONS.filter((r) => !a.regions.includes(r)));
+      const region = pick(
+        randomFor(a.id, 'mining', occurrence),
+        ENABLED_REGIONS.filter((r) => !a.regions.includes(r)),
+      );
       for (let i = 0; i < 3; i++) {
         a.ec2.instances.push({
-          id: `i-${hexId(17, a.id, 'mining', occurrence, i)}`, region, type: 'p3.2xlarge', state: 'running', launchedAt: iso(since),
+          id: `i-${hexId(17, a.id, 'mining', occurrence, i)}`,
+          region,
+          type: 'p3.2xlarge',
+          state: 'running',
+          launchedAt: iso(since),
           // Launched with the attacker's defaults: no role, IMDSv1 still answered.
-          metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' }, instanceProfileArn: null,
+          metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' },
+          instanceProfileArn: null,
         });
       }
       (a.guardduty.find((g) => g.region === region) as GuardDutyRegion).detectorEnabled = false;
@@ -600,7 +826,11 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
 ];
 
 /** The current occurrence of an issue at `at`, if it is active then; each account has its own phase. */
-function activeOccurrence(accountId: string, issue: DriftingIssue, at: Date): { since: Date; occurrence: number } | null {
+function activeOccurrence(
+  accountId: string,
+  issue: DriftingIssue,
+  at: Date,
+): { since: Date; occurrence: number } | null {
   const phase = hash(`${accountId}:${issue.name}`) % issue.periodSlots;
   const slot = Math.floor(at.getTime() / SLOT_MS) + phase;
   const position = slot % issue.periodSlots;
@@ -613,10 +843,12 @@ function activeOccurrence(accountId: string, issue: DriftingIssue, at: Date): { 
 /** The sandbox's demo of partial coverage: it verifies, but an SCP denies two regions and a bucket policy one bucket. */
 export const SANDBOX_PARTIAL_ACCOUNT_ID = '888888888888';
 
-const scpDenied = (service: string) => `AWS denied Sentinel's role ${service} (AccessDenied, explicit deny in a service control `
-  + 'policy). This is the sandbox\'s demo of partial coverage: an SCP that denies these regions.';
-const BUCKET_DENIED = 'AWS denied Sentinel\'s role S3 GetBucketAcl (AccessDenied): the bucket\'s policy denies every principal '
-  + 'outside the account\'s own roles. This is the sandbox\'s demo of a bucket Sentinel may not read.';
+const scpDenied = (service: string) =>
+  `AWS denied Sentinel's role ${service} (AccessDenied, explicit deny in a service control ` +
+  "policy). This is the sandbox's demo of partial coverage: an SCP that denies these regions.";
+const BUCKET_DENIED =
+  "AWS denied Sentinel's role S3 GetBucketAcl (AccessDenied): the bucket's policy denies every principal " +
+  "outside the account's own roles. This is the sandbox's demo of a bucket Sentinel may not read.";
 
 /** What an account cannot show: nothing, or for the partial-coverage demo two regions and one bucket. */
 function deniedTo(account: SandboxAccount): { regions: string[]; bucket: string | null } {
@@ -627,27 +859,41 @@ function deniedTo(account: SandboxAccount): { regions: string[]; bucket: string 
 
 // --- Assembly -----------------------------------------------------------------------------------------------
 
-const ok = <T>(value: T, unread: Unread[] = []): Collected<T> => (unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value });
+const ok = <T>(value: T, unread: Unread[] = []): Collected<T> =>
+  unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
 
 /** AWS Config, Security Hub and Access Analyzer in the regions Sentinel may read. */
 function regionalServiceParts(account: SandboxAccount, regions: string[], regional: (service: string) => Unread[]) {
   const { config, securityHub, accessAnalyzer } = account.regionalServices;
   return {
-    configRecorders: ok({
-      regions: regions.map((region) => ({
-        region,
-        recorders: config.includes(region)
-          ? [{ name: 'default', recording: true, lastStatus: 'Success' }]
-          : region === home(account) ? [{ name: 'default', recording: false, lastStatus: 'Success' }] : [],
-      })),
-    }, regional('AWS Config DescribeConfigurationRecorders')),
-    securityHub: ok({ regions: regions.map((region) => ({ region, enabled: securityHub.includes(region) })) }, regional('Security Hub DescribeHub')),
-    accessAnalyzers: ok({
-      regions: regions.map((region) => ({
-        region,
-        analyzers: accessAnalyzer.includes(region) ? [{ name: `${account.company}-external-access`, type: 'ACCOUNT', status: 'ACTIVE' }] : [],
-      })),
-    }, regional('IAM Access Analyzer ListAnalyzers')),
+    configRecorders: ok(
+      {
+        regions: regions.map((region) => ({
+          region,
+          recorders: config.includes(region)
+            ? [{ name: 'default', recording: true, lastStatus: 'Success' }]
+            : region === home(account)
+              ? [{ name: 'default', recording: false, lastStatus: 'Success' }]
+              : [],
+        })),
+      },
+      regional('AWS Config DescribeConfigurationRecorders'),
+    ),
+    securityHub: ok(
+      { regions: regions.map((region) => ({ region, enabled: securityHub.includes(region) })) },
+      regional('Security Hub DescribeHub'),
+    ),
+    accessAnalyzers: ok(
+      {
+        regions: regions.map((region) => ({
+          region,
+          analyzers: accessAnalyzer.includes(region)
+            ? [{ name: `${account.company}-external-access`, type: 'ACCOUNT', status: 'ACTIVE' }]
+            : [],
+        })),
+      },
+      regional('IAM Access Analyzer ListAnalyzers'),
+    ),
   };
 }
 
@@ -665,13 +911,19 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
   const businessSupport = randomFor(awsAccountId, 'support')() < 0.25;
 
   const denied = deniedTo(account);
-  const readable = <T extends { region: string }>(items: T[]) => items.filter((item) => !denied.regions.includes(item.region));
-  const regional = (service: string): Unread[] => denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
+  const readable = <T extends { region: string }>(items: T[]) =>
+    items.filter((item) => !denied.regions.includes(item.region));
+  const regional = (service: string): Unread[] =>
+    denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
   const { iam, s3, ec2, net, dataStores: data } = account;
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
-    iamSummary: ok({ rootMfaEnabled: iam.rootMfaEnabled, rootAccessKeysPresent: iam.rootAccessKeysPresent, rootPasswordPresent: true }),
+    iamSummary: ok({
+      rootMfaEnabled: iam.rootMfaEnabled,
+      rootAccessKeysPresent: iam.rootAccessKeysPresent,
+      rootPasswordPresent: true,
+    }),
     passwordPolicy: ok({ policy: iam.passwordPolicy }),
     credentialReport: ok({
       generatedAt: ago(at, 2 * HOUR_MS),
@@ -680,12 +932,21 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
         arn: user.arn,
         passwordEnabled: user.hasConsolePassword,
         mfaActive: user.mfaEnabled,
-        keys: user.accessKeys.map((key) => ({ active: key.status === 'Active', lastRotatedAt: key.createdAt, lastUsedAt: key.lastUsedAt })),
+        keys: user.accessKeys.map((key) => ({
+          active: key.status === 'Active',
+          lastRotatedAt: key.createdAt,
+          lastUsedAt: key.lastUsedAt,
+        })),
       })),
     }),
     iamPrincipals: ok({
       users: iam.users.map(({ name, arn, createdAt, adminAccess, managedPolicies, inlinePolicies, accessKeys }) => ({
-        name, arn, createdAt, adminAccess, managedPolicies, directPolicies: [...managedPolicies, ...inlinePolicies],
+        name,
+        arn,
+        createdAt,
+        adminAccess,
+        managedPolicies,
+        directPolicies: [...managedPolicies, ...inlinePolicies],
         accessKeys: accessKeys.map(({ id, status, createdAt: created }) => ({ id, status, createdAt: created })),
       })),
       roles: iam.roles,
@@ -698,7 +959,10 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
       { buckets: s3.buckets.filter((b) => b.name !== denied.bucket) },
       denied.bucket ? [{ kind: 'resource', scope: denied.bucket, reason: BUCKET_DENIED }] : [],
     ),
-    securityGroups: ok({ groups: readable(ec2.securityGroups), defaultGroups: readable(net.defaultGroups) }, regional('EC2 DescribeSecurityGroups')),
+    securityGroups: ok(
+      { groups: readable(ec2.securityGroups), defaultGroups: readable(net.defaultGroups) },
+      regional('EC2 DescribeSecurityGroups'),
+    ),
     instances: ok({ instances: readable(ec2.instances) }, regional('EC2 DescribeInstances')),
     publicSnapshots: ok({ snapshots: readable(ec2.publicSnapshots) }, regional('EC2 DescribeSnapshots')),
     publicImages: ok({ images: readable(ec2.publicImages) }, regional('EC2 DescribeImages')),
@@ -706,11 +970,19 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
     networkAcls: ok({ acls: readable(net.acls) }, regional('EC2 DescribeNetworkAcls')),
     vpcFlowLogs: ok({ unloggedVpcs: readable(unloggedVpcs(net)) }, regional('EC2 DescribeVpcs')),
     cloudtrail: ok({ trails: account.trails }, regional('CloudTrail DescribeTrails')),
-    metricAlarms: ok({
-      filters: readable(account.monitoring.filters), alarmedMetrics: readable(account.monitoring.alarmedMetrics),
-    }, regional('CloudWatch Logs DescribeMetricFilters')),
+    metricAlarms: ok(
+      {
+        filters: readable(account.monitoring.filters),
+        alarmedMetrics: readable(account.monitoring.alarmedMetrics),
+      },
+      regional('CloudWatch Logs DescribeMetricFilters'),
+    ),
     guardduty: ok({ regions: readable(account.guardduty) }, regional('GuardDuty ListDetectors')),
-    ...regionalServiceParts(account, readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), regional),
+    ...regionalServiceParts(
+      account,
+      readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region),
+      regional,
+    ),
     costs: ok({ daily: account.daily }),
     anomalies: ok({ anomalies: account.anomalies }),
     budgets: ok({ budgets: account.budgets }),

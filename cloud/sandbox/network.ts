@@ -1,4 +1,10 @@
-import type { DefaultSecurityGroup, EbsEncryptionSetting, NaclIngress, NetworkAcl, UnloggedVpc } from '../../domain/scans/inventory';
+import type {
+  DefaultSecurityGroup,
+  EbsEncryptionSetting,
+  NaclIngress,
+  NetworkAcl,
+  UnloggedVpc,
+} from '../../domain/scans/inventory';
 
 // The sandbox account's VPCs and EC2 settings: one VPC per region in use, set up as the CIS benchmark asks (flow
 // logs on, SSH and RDP denied by the network ACL ahead of its allow-all, the default security group emptied,
@@ -19,8 +25,13 @@ export interface SandboxNetwork {
   ebs: EbsEncryptionSetting[];
 }
 
-const internet = (ruleNumber: number, action: 'allow' | 'deny', protocol: string, ports: [number, number] | null, cidr: string): NaclIngress =>
-  ({ ruleNumber, action, protocol, fromPort: ports?.[0] ?? null, toPort: ports?.[1] ?? null, cidr });
+const internet = (
+  ruleNumber: number,
+  action: 'allow' | 'deny',
+  protocol: string,
+  ports: [number, number] | null,
+  cidr: string,
+): NaclIngress => ({ ruleNumber, action, protocol, fromPort: ports?.[0] ?? null, toPort: ports?.[1] ?? null, cidr });
 
 /** The ACL entries AWS creates in every network ACL of a VPC with IPv6: allow everything, then the catch-all deny. */
 const AWS_DEFAULT_ENTRIES: NaclIngress[] = [
@@ -38,11 +49,22 @@ const ADMIN_DENIES: NaclIngress[] = ['0.0.0.0/0', '::/0'].flatMap((cidr, i) => [
 
 export const vpcId = (idOf: IdOf, region: string) => `vpc-${idOf(region, 'vpc')}`;
 
-export function cleanNetwork({ idOf, regionsInUse, enabledRegions }: { idOf: IdOf; regionsInUse: string[]; enabledRegions: string[] }): SandboxNetwork {
+export function cleanNetwork({
+  idOf,
+  regionsInUse,
+  enabledRegions,
+}: {
+  idOf: IdOf;
+  regionsInUse: string[];
+  enabledRegions: string[];
+}): SandboxNetwork {
   return {
     vpcs: regionsInUse.map((region) => ({ id: vpcId(idOf, region), region, isDefault: false, flowLog: true })),
     acls: regionsInUse.map((region) => ({
-      id: `acl-${idOf(region, 'acl')}`, vpcId: vpcId(idOf, region), region, internetIngress: [...ADMIN_DENIES, ...AWS_DEFAULT_ENTRIES],
+      id: `acl-${idOf(region, 'acl')}`,
+      vpcId: vpcId(idOf, region),
+      region,
+      internetIngress: [...ADMIN_DENIES, ...AWS_DEFAULT_ENTRIES],
     })),
     defaultGroups: [],
     ebs: enabledRegions.map((region) => ({ region, enabled: true })),
@@ -56,9 +78,15 @@ export function openAcl(net: SandboxNetwork, region: string): void {
 }
 
 /** The region's default security group with the rules AWS creates it with: its members reach each other and anything. */
-export function defaultGroupAsCreated(net: SandboxNetwork, { idOf, region, groupId }: { idOf: IdOf; region: string; groupId: string }): void {
+export function defaultGroupAsCreated(
+  net: SandboxNetwork,
+  { idOf, region, groupId }: { idOf: IdOf; region: string; groupId: string },
+): void {
   net.defaultGroups.push({
-    id: groupId, vpcId: vpcId(idOf, region), region, rules: [
+    id: groupId,
+    vpcId: vpcId(idOf, region),
+    region,
+    rules: [
       { direction: 'inbound', protocol: '-1', fromPort: null, toPort: null, peer: groupId },
       { direction: 'outbound', protocol: '-1', fromPort: null, toPort: null, peer: '0.0.0.0/0' },
     ],

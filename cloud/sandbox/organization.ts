@@ -22,7 +22,12 @@ function memberId(managementAccountId: string, offset: number): string {
 export function sandboxOrganization(managementAccountId: string): OrganizationDescription {
   const accounts: OrganizationMember[] = [
     { awsAccountId: managementAccountId, name: 'management', status: 'ACTIVE', ouPath: 'Root' },
-    ...MEMBERS.map(({ name, ouPath, offset }) => ({ awsAccountId: memberId(managementAccountId, offset), name, status: 'ACTIVE' as const, ouPath })),
+    ...MEMBERS.map(({ name, ouPath, offset }) => ({
+      awsAccountId: memberId(managementAccountId, offset),
+      name,
+      status: 'ACTIVE' as const,
+      ouPath,
+    })),
   ];
   return { ok: true, organization: { id: `o-${managementAccountId.slice(0, 10)}`, managementAccountId }, accounts };
 }

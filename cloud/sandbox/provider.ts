@@ -1,7 +1,11 @@
 import { type Inventory, onlyParts } from '../../domain/scans/inventory';
 import type { RoleTarget } from '../../domain/onboarding/role';
 import {
-  type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, RoleUnavailableError,
+  type AccessCheck,
+  type CloudProvider,
+  type CollectOptions,
+  type OrganizationDescription,
+  RoleUnavailableError,
 } from '../types';
 import { sandboxInventory } from './inventory';
 import { sandboxOrganization } from './organization';
@@ -14,19 +18,29 @@ export const SANDBOX_ACCOUNT_ID = '000000000000';
 export const SANDBOX_FAILING_ACCOUNT_ID = '999999999999';
 
 function failingAccountReason(roleName: string): string {
-  return `Account ${SANDBOX_FAILING_ACCOUNT_ID} is the sandbox's demo of a failed connection: its role ${roleName} `
-    + 'never exists. Connect any other 12-digit account id to see one succeed, or configure AWS credentials to use real accounts.';
+  return (
+    `Account ${SANDBOX_FAILING_ACCOUNT_ID} is the sandbox's demo of a failed connection: its role ${roleName} ` +
+    'never exists. Connect any other 12-digit account id to see one succeed, or configure AWS credentials to use real accounts.'
+  );
 }
 
-export function createSandboxProvider(
-  { sentinelAccountId = SANDBOX_ACCOUNT_ID, now = () => new Date() }: { sentinelAccountId?: string; now?: () => Date } = {},
-): CloudProvider {
+export function createSandboxProvider({
+  sentinelAccountId = SANDBOX_ACCOUNT_ID,
+  now = () => new Date(),
+}: {
+  sentinelAccountId?: string;
+  now?: () => Date;
+} = {}): CloudProvider {
   async function checkAccess({ awsAccountId, roleName }: RoleTarget): Promise<AccessCheck> {
-    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) return { ok: false, code: 'role_missing', reason: failingAccountReason(roleName) };
+    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID)
+      return { ok: false, code: 'role_missing', reason: failingAccountReason(roleName) };
     return { ok: true };
   }
 
-  async function collectInventory({ awsAccountId, roleName }: RoleTarget, options?: CollectOptions): Promise<Inventory> {
+  async function collectInventory(
+    { awsAccountId, roleName }: RoleTarget,
+    options?: CollectOptions,
+  ): Promise<Inventory> {
     if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) throw new RoleUnavailableError(failingAccountReason(roleName));
     options?.onProgress?.({ done: 1, total: 1, last: 'sandbox' });
     const inventory = sandboxInventory({ awsAccountId, at: now() });
@@ -34,9 +48,16 @@ export function createSandboxProvider(
   }
 
   async function describeOrganization({ awsAccountId, roleName }: RoleTarget): Promise<OrganizationDescription> {
-    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) return { ok: false, code: 'access_denied', reason: failingAccountReason(roleName) };
+    if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID)
+      return { ok: false, code: 'access_denied', reason: failingAccountReason(roleName) };
     return sandboxOrganization(awsAccountId);
   }
 
-  return { kind: 'sandbox', sentinelAccountId: async () => sentinelAccountId, checkAccess, collectInventory, describeOrganization };
+  return {
+    kind: 'sandbox',
+    sentinelAccountId: async () => sentinelAccountId,
+    checkAccess,
+    collectInventory,
+    describeOrganization,
+  };
 }

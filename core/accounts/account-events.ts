@@ -29,17 +29,29 @@ export interface EventForwarding {
  * replaces keep working until `previousExpireAt` (the customer updates the connection in every region meanwhile).
  */
 export async function issueEventKey(
-  { db, config }: Pick<AppDeps, 'db' | 'config'>, account: { tenantId: string; accountId: string }, now: Date,
+  { db, config }: Pick<AppDeps, 'db' | 'config'>,
+  account: { tenantId: string; accountId: string },
+  now: Date,
 ): Promise<{ forwarding: EventForwarding; previousExpireAt: Date }> {
   const key = randomBytes(32).toString('base64url');
   const previousExpireAt = new Date(now.getTime() + EVENT_KEY_GRACE_HOURS * HOUR_MS);
   await db.transaction().execute(async (trx) => {
     // Two rotations at once: the second waits, and rotates out the first one's key.
     await lockAccount({ db: trx, tenantId: account.tenantId, accountId: account.accountId });
-    await replaceEventKey({ db: trx, tenantId: account.tenantId, accountId: account.accountId, keyHash: sha256(key), previousExpireAt });
+    await replaceEventKey({
+      db: trx,
+      tenantId: account.tenantId,
+      accountId: account.accountId,
+      keyHash: sha256(key),
+      previousExpireAt,
+    });
   });
   return {
-    forwarding: { endpoint: `${config.http.publicBaseUrl}${EVENT_INGEST_PATH}`, api_key_header: EVENT_API_KEY_HEADER, api_key: key },
+    forwarding: {
+      endpoint: `${config.http.publicBaseUrl}${EVENT_INGEST_PATH}`,
+      api_key_header: EVENT_API_KEY_HEADER,
+      api_key: key,
+    },
     previousExpireAt,
   };
 }
@@ -47,23 +59,38 @@ export async function issueEventKey(
 /** POST /accounts/{account_id}/event-key (member): a new key; the old one works 24 hours more. */
 export async function rotateEventKey(deps: AppDeps, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(deps.db, caller, awsAccountId);
-  if (account.status === 'DISCONNECTED') throw new AppError('invalid_state', 'The account is disconnected: connect it again for a new key');
-  const { forwarding, previousExpireAt } = await issueEventKey(deps, { tenantId: caller.tenantId, accountId: account.id }, new Date());
+  if (account.status === 'DISCONNECTED')
+    throw new AppError('invalid_state', 'The account is disconnected: connect it again for a new key');
+  const { forwarding, previousExpireAt } = await issueEventKey(
+    deps,
+    { tenantId: caller.tenantId, accountId: account.id },
+    new Date(),
+  );
   await audit(deps.db, caller, 'account.event_key_rotated', `account:${awsAccountId}`);
   deps.log.info({ tenantId: caller.tenantId, accountId: account.id }, 'event key rotated');
   return { event_forwarding: forwarding, previous_key_expires_at: previousExpireAt.toISOString() };
 }
 
 /** GET /accounts/{account_id}/events (viewer): newest first, keyset pages. */
-export async function listAccountEvents(deps: AppDeps, caller: Caller, awsAccountId: string, query: z.output<typeof listEventsQuery>) {
+export async function listAccountEvents(
+  deps: AppDeps,
+  caller: Caller,
+  awsAccountId: string,
+  query: z.output<typeof listEventsQuery>,
+) {
   const account = await requireAccount(deps.db, caller, awsAccountId);
   const after = query.next_token ? decodeCursor(query.next_token, { id: EVENT_ID }) : undefined;
   const [events, lastReceived] = await Promise.all([
     listEventPage({
       db: deps.db,
       filter: {
-        accountId: account.id, source: query.source, eventName: query.event_name, detection: query.detection,
-        since: query.since ? new Date(query.since) : undefined, after: after && { at: new Date(after.at), id: after.id }, limit: query.limit,
+        accountId: account.id,
+        source: query.source,
+        eventName: query.event_name,
+        detection: query.detection,
+        since: query.since ? new Date(query.since) : undefined,
+        after: after && { at: new Date(after.at), id: after.id },
+        limit: query.limit,
       },
     }),
     lastEventReceivedAt({ db: deps.db, accountId: account.id }),

@@ -6,18 +6,24 @@ import type { AccountRow } from '../../db/tables/accounts';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
 import { getPlan } from '../../domain/tenancy/plans';
 import {
-  accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS,
+  accountLimitKey,
+  MANUAL_SCAN_WINDOW_SECONDS,
+  VERIFIES_PER_ACCOUNT,
+  VERIFY_WINDOW_SECONDS,
 } from '../../domain/tenancy/limits';
 import { findTenant } from '../../db/repositories/tenants';
-import {
-  accountWorkflowId, scanNowUpdate, verifyUpdate,
-} from '../../workflows/contracts';
+import { accountWorkflowId, scanNowUpdate, verifyUpdate } from '../../workflows/contracts';
 import type { AppDeps, Caller } from '../deps';
 import { AppError } from '../errors';
 import { requireAccount } from './require-account';
 import { readPageThrough } from '../../db/read-cache';
 import {
-  COMMAND_DEADLINE_MS, executionArn, lifecycleUpdateError, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
+  COMMAND_DEADLINE_MS,
+  executionArn,
+  lifecycleUpdateError,
+  updateFailureType,
+  VERIFY_DEADLINE_MS,
+  withDeadline,
 } from '../temporal/commands';
 import type { ConnectAccountInput, ListAccountsQuery } from '../schemas/accounts';
 import { afterAccountCursor, encodeAccountCursor } from '../pagination/account-cursor';
@@ -42,7 +48,10 @@ function summary(a: AccountRow) {
     last_scan_at: iso(a.last_scan_at),
     tags: a.tags,
     // Of the latest scan that recorded check outcomes; null until one has.
-    coverage: a.coverage_evaluated === null || a.coverage_total === null ? null : { evaluated: a.coverage_evaluated, total: a.coverage_total },
+    coverage:
+      a.coverage_evaluated === null || a.coverage_total === null
+        ? null
+        : { evaluated: a.coverage_evaluated, total: a.coverage_total },
     score_complete: a.score_complete,
   };
 }
@@ -60,11 +69,17 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
   const workflowId = accountWorkflowId(caller.tenantId, input.awsAccountId);
   const sentinelAccountId = await cloud.sentinelAccountId();
   const before = await findAccount({ db, tenantId: caller.tenantId, awsAccountId: input.awsAccountId });
-  const abandoned = before && await isAbandonedConnect(deps, before) ? before.external_id : undefined;
+  const abandoned = before && (await isAbandonedConnect(deps, before)) ? before.external_id : undefined;
 
   const lifecycle: NewLifecycle = {
-    tenantId: caller.tenantId, awsAccountId: input.awsAccountId, displayName: input.displayName, tags: input.tags, externalId,
-    roleName: ROLE_NAME, organizationId: null, takeOver: abandoned,
+    tenantId: caller.tenantId,
+    awsAccountId: input.awsAccountId,
+    displayName: input.displayName,
+    tags: input.tags,
+    externalId,
+    roleName: ROLE_NAME,
+    organizationId: null,
+    takeOver: abandoned,
   };
   let reserved: Awaited<ReturnType<typeof reserveAccount>>;
   try {
@@ -75,15 +90,21 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
     }
     throw err;
   }
-  if (!reserved.ok) throw new AppError(reserved.refusal === 'exists' ? 'account_exists' : 'plan_limit_exceeded', reserved.message);
+  if (!reserved.ok)
+    throw new AppError(reserved.refusal === 'exists' ? 'account_exists' : 'plan_limit_exceeded', reserved.message);
   const { accountId } = reserved;
   await startLifecycle(deps, lifecycle, reserved);
   // A connection starts afresh: keys of an earlier connection of the account (one disconnected) end now.
   const now = new Date();
   await expireEventKeys({ db, accountId, at: now });
-  const forwarding = input.eventForwarding ? (await issueEventKey(deps, { tenantId: caller.tenantId, accountId }, now)).forwarding : null;
+  const forwarding = input.eventForwarding
+    ? (await issueEventKey(deps, { tenantId: caller.tenantId, accountId }, now)).forwarding
+    : null;
   await audit(db, caller, 'account.connected', `account:${input.awsAccountId}`);
-  log.info({ tenantId: caller.tenantId, accountId, workflowId, tookOver: abandoned !== undefined }, 'account connected (pending verification)');
+  log.info(
+    { tenantId: caller.tenantId, accountId, workflowId, tookOver: abandoned !== undefined },
+    'account connected (pending verification)',
+  );
   const setup = { sentinelAccountId, externalId };
   // The forwarder's key is in the snippet, the script and the forwarder's quick-create link: all shown once, like the key.
   const forwarder = forwarding ? { endpoint: forwarding.endpoint, apiKey: forwarding.api_key } : undefined;
@@ -109,7 +130,11 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
  * from this process's cache when it holds that page (db/read-cache.ts forgets the tenant's pages as soon as
  * PostgreSQL announces a change to what they show), else in one statement.
  */
-export function listTenantAccounts({ db, readCache }: Pick<AppDeps, 'db' | 'readCache'>, caller: Caller, query: ListAccountsQuery) {
+export function listTenantAccounts(
+  { db, readCache }: Pick<AppDeps, 'db' | 'readCache'>,
+  caller: Caller,
+  query: ListAccountsQuery,
+) {
   // The parsed query's keys come in the schema's order: the same page, the same name.
   const page = { kind: 'accounts' as const, tenantId: caller.tenantId, query: JSON.stringify(query) };
   return readPageThrough(readCache, page, () => readAccountsPage(db, caller, query));
@@ -128,9 +153,13 @@ async function readAccountsPage(db: AppDeps['db'], caller: Caller, query: ListAc
       limit: query.limit,
     },
   });
-  const nextToken = next && encodeAccountCursor(query.sort === 'connected'
-    ? { sort: 'connected', createdAt: next.created_at, id: next.id }
-    : { sort: 'srs', srs: next.current_srs, awsAccountId: next.aws_account_id });
+  const nextToken =
+    next &&
+    encodeAccountCursor(
+      query.sort === 'connected'
+        ? { sort: 'connected', createdAt: next.created_at, id: next.id }
+        : { sort: 'srs', srs: next.current_srs, awsAccountId: next.aws_account_id },
+    );
   return { accounts, total, next_token: nextToken };
 }
 
@@ -161,10 +190,14 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
   }
   // Every attempt the workflow decides costs an sts:AssumeRole and grows its history, failed ones too; one that
   // never reached it (Temporal unreachable, the deadline passed) is taken back.
-  const releaseHits = await takeHits(db, [{
-    key: accountLimitKey('verify', caller.tenantId, account.aws_account_id), limit: VERIFIES_PER_ACCOUNT,
-    windowSeconds: VERIFY_WINDOW_SECONDS, message: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`,
-  }]);
+  const releaseHits = await takeHits(db, [
+    {
+      key: accountLimitKey('verify', caller.tenantId, account.aws_account_id),
+      limit: VERIFIES_PER_ACCOUNT,
+      windowSeconds: VERIFY_WINDOW_SECONDS,
+      message: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`,
+    },
+  ]);
   const handle = temporal.workflow.getHandle(account.workflow_id);
   try {
     const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyUpdate));
@@ -180,35 +213,43 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
 export async function requestScan({ db, temporal, config }: AppDeps, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(db, caller, awsAccountId);
   if (account.status !== 'ACTIVE') {
-    throw new AppError('invalid_state', account.status === 'PENDING'
-      ? 'The account is not verified yet: POST /accounts/{account_id}/verify first'
-      : 'The account is disconnected and is no longer scanned');
+    throw new AppError(
+      'invalid_state',
+      account.status === 'PENDING'
+        ? 'The account is not verified yet: POST /accounts/{account_id}/verify first'
+        : 'The account is disconnected and is no longer scanned',
+    );
   }
   const tenant = await findTenant({ db, tenantId: caller.tenantId });
   const plan = getPlan(tenant?.plan ?? 'solo');
   const tenantAllowance = plan.manual_scans_per_hour * plan.account_limit;
   const releaseHits = await takeHits(db, [
     {
-      key: accountLimitKey('scan:manual', caller.tenantId, account.aws_account_id), limit: plan.manual_scans_per_hour,
+      key: accountLimitKey('scan:manual', caller.tenantId, account.aws_account_id),
+      limit: plan.manual_scans_per_hour,
       windowSeconds: MANUAL_SCAN_WINDOW_SECONDS,
       message: `The ${plan.name} plan allows ${plan.manual_scans_per_hour} manual scans per account per hour`,
     },
     {
-      key: `scan:manual:${caller.tenantId}`, limit: tenantAllowance, windowSeconds: MANUAL_SCAN_WINDOW_SECONDS,
+      key: `scan:manual:${caller.tenantId}`,
+      limit: tenantAllowance,
+      windowSeconds: MANUAL_SCAN_WINDOW_SECONDS,
       message: `The ${plan.name} plan allows ${tenantAllowance} manual scans per tenant per hour`,
     },
   ]);
   const handle = temporal.workflow.getHandle(account.workflow_id);
   try {
     const { scanId } = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.executeUpdate(scanNowUpdate));
-    return { message: 'Scan started', execution_arn: executionArn(config.temporal.namespace, account.workflow_id, scanId) };
+    return {
+      message: 'Scan started',
+      execution_arn: executionArn(config.temporal.namespace, account.workflow_id, scanId),
+    };
   } catch (err) {
     // No scan was queued (or none confirmed): the request does not count toward the hourly limits.
     await releaseHits();
     throw lifecycleUpdateError(err, { noun: 'account', status: account.status, connectPath: '/accounts' });
   }
 }
-
 
 /**
  * Disconnects through the account workflow, which stops scans and records DISCONNECTED. Idempotent. An account
@@ -223,5 +264,7 @@ export async function disconnectAccount(deps: AppDeps, caller: Caller, awsAccoun
     });
     await audit(db, caller, 'account.disconnected', `account:${awsAccountId}`);
   }
-  return { message: `Account ${awsAccountId} disconnected; scheduled scans stopped. The role in your AWS account was not removed.` };
+  return {
+    message: `Account ${awsAccountId} disconnected; scheduled scans stopped. The role in your AWS account was not removed.`,
+  };
 }

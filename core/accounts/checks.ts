@@ -13,7 +13,9 @@ const ADDED_SINCE = 'Added to Sentinel after this scan: the next scan evaluates 
  */
 export async function accountChecks({ db }: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string) {
   const account = await requireAccount(db, caller, awsAccountId);
-  const scan = account.checks_scan_id ? await findScanChecks({ db, accountId: account.id, scanId: account.checks_scan_id }) : undefined;
+  const scan = account.checks_scan_id
+    ? await findScanChecks({ db, accountId: account.id, scanId: account.checks_scan_id })
+    : undefined;
   const outcomes = new Map((scan?.checks ?? []).map((o: CheckOutcome) => [o.checkId, o]));
   const checks = CATALOG.map((check) => {
     const outcome = outcomes.get(check.id);

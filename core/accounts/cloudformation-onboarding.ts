@@ -1,5 +1,9 @@
 import { accountRoleTemplate, EXTERNAL_ID_PARAMETER, quickCreateUrl } from '../../domain/onboarding/cloudformation';
-import { eventForwarderTemplate, FORWARDER_PARAMETERS, type ForwarderSetup } from '../../domain/onboarding/forwarder-templates';
+import {
+  eventForwarderTemplate,
+  FORWARDER_PARAMETERS,
+  type ForwarderSetup,
+} from '../../domain/onboarding/forwarder-templates';
 import { GLOBAL_EVENTS_REGION } from '../../domain/events/forwarding-rules';
 import type { RoleSetup } from '../../domain/onboarding/role';
 import type { AppDeps } from '../deps';
@@ -20,12 +24,20 @@ type Deps = Pick<AppDeps, 'templates' | 'log'>;
  * publishing fails: the connect still succeeds (the template and the other ways are in the answer), so S3 never
  * stands between a customer and connecting.
  */
-async function publishedLink({ templates, log }: Deps, name: string, body: string, link: (templateUrl: string, bucketRegion: string) => string) {
+async function publishedLink(
+  { templates, log }: Deps,
+  name: string,
+  body: string,
+  link: (templateUrl: string, bucketRegion: string) => string,
+) {
   if (!templates) return null;
   try {
     return link(await templates.publish({ name, body }), templates.region);
   } catch (err) {
-    log.warn({ err, template: name }, 'CloudFormation template not published: the connect answers no quick-create link for it');
+    log.warn(
+      { err, template: name },
+      'CloudFormation template not published: the connect answers no quick-create link for it',
+    );
     return null;
   }
 }
@@ -33,9 +45,13 @@ async function publishedLink({ templates, log }: Deps, name: string, body: strin
 /** The CloudFormation way to create an account's role: the template, and the console link with the account's ExternalId. */
 export async function cloudFormationOnboarding(deps: Deps, { sentinelAccountId, externalId }: RoleSetup) {
   const template = accountRoleTemplate({ sentinelAccountId });
-  const link = await publishedLink(deps, ACCOUNT_ROLE_TEMPLATE, template, (templateUrl, region) => quickCreateUrl({
-    templateUrl, region, parameters: { [EXTERNAL_ID_PARAMETER]: externalId },
-  }));
+  const link = await publishedLink(deps, ACCOUNT_ROLE_TEMPLATE, template, (templateUrl, region) =>
+    quickCreateUrl({
+      templateUrl,
+      region,
+      parameters: { [EXTERNAL_ID_PARAMETER]: externalId },
+    }),
+  );
   return { cloudformation_template: template, cloudformation_quick_create_url: link };
 }
 
@@ -46,11 +62,13 @@ export async function cloudFormationOnboarding(deps: Deps, { sentinelAccountId, 
  * link carries the key: it is shown once, like the key.
  */
 export async function forwarderCloudFormation(deps: Deps, { endpoint, apiKey }: ForwarderSetup) {
-  const link = await publishedLink(deps, EVENT_FORWARDER_TEMPLATE, FORWARDER_TEMPLATE, (templateUrl) => quickCreateUrl({
-    templateUrl,
-    stackName: EVENT_FORWARDER_STACK,
-    region: GLOBAL_EVENTS_REGION,
-    parameters: { [FORWARDER_PARAMETERS.apiKey]: apiKey, [FORWARDER_PARAMETERS.endpoint]: endpoint },
-  }));
+  const link = await publishedLink(deps, EVENT_FORWARDER_TEMPLATE, FORWARDER_TEMPLATE, (templateUrl) =>
+    quickCreateUrl({
+      templateUrl,
+      stackName: EVENT_FORWARDER_STACK,
+      region: GLOBAL_EVENTS_REGION,
+      parameters: { [FORWARDER_PARAMETERS.apiKey]: apiKey, [FORWARDER_PARAMETERS.endpoint]: endpoint },
+    }),
+  );
   return { cloudformation_template: FORWARDER_TEMPLATE, cloudformation_quick_create_url: link };
 }

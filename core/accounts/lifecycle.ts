@@ -2,7 +2,14 @@ import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/client';
 import {
-  countAccountRows, countLiveAccounts, deleteUnstartedAccount, findAccount, insertAccount, reopenAccount, restoreAccount, setAccountDisconnected,
+  countAccountRows,
+  countLiveAccounts,
+  deleteUnstartedAccount,
+  findAccount,
+  insertAccount,
+  reopenAccount,
+  restoreAccount,
+  setAccountDisconnected,
 } from '../../db/repositories/accounts';
 import { failRunningScansOfAccount } from '../../db/repositories/scans';
 import { lockTenant } from '../../db/repositories/tenants';
@@ -67,7 +74,8 @@ export async function reserveAccount({ db }: { db: Db }, input: NewLifecycle): P
   return db.transaction().execute(async (trx): Promise<Reserved | Refused> => {
     const tenant = await lockTenant({ db: trx, tenantId });
     const existing = await findAccount({ db: trx, tenantId, awsAccountId });
-    const takeOver = existing?.status === 'PENDING' && input.takeOver !== undefined && existing.external_id === input.takeOver;
+    const takeOver =
+      existing?.status === 'PENDING' && input.takeOver !== undefined && existing.external_id === input.takeOver;
     if (existing && existing.status !== 'DISCONNECTED' && !takeOver) {
       return { ok: false, refusal: 'exists', message: `Account ${awsAccountId} is already connected to this tenant` };
     }
@@ -75,21 +83,27 @@ export async function reserveAccount({ db }: { db: Db }, input: NewLifecycle): P
     const live = (await countLiveAccounts({ db: trx, tenantId })) - (takeOver ? 1 : 0);
     if (live >= plan.account_limit) {
       return {
-        ok: false, refusal: 'plan_limit',
+        ok: false,
+        refusal: 'plan_limit',
         message: `The ${plan.name} plan allows ${plan.account_limit} connected account(s); upgrade to connect more`,
       };
     }
     // Churning account ids would otherwise grow rows (and their kept history) without bound.
     const rowLimit = accountRowLimit(plan.account_limit);
-    if (!existing && await countAccountRows({ db: trx, tenantId }) >= rowLimit) {
+    if (!existing && (await countAccountRows({ db: trx, tenantId })) >= rowLimit) {
       return {
-        ok: false, refusal: 'plan_limit',
+        ok: false,
+        refusal: 'plan_limit',
         message: `The ${plan.name} plan keeps at most ${rowLimit} accounts, disconnected ones included; connect one of your disconnected accounts again, or upgrade`,
       };
     }
     const fields = {
-      display_name: input.displayName, tags: input.tags, external_id: input.externalId, role_name: input.roleName,
-      workflow_id: accountWorkflowId(tenantId, awsAccountId), organization_id: input.organizationId,
+      display_name: input.displayName,
+      tags: input.tags,
+      external_id: input.externalId,
+      role_name: input.roleName,
+      workflow_id: accountWorkflowId(tenantId, awsAccountId),
+      organization_id: input.organizationId,
     };
     const accountId = existing?.id ?? newId('account');
     // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays).
@@ -98,10 +112,17 @@ export async function reserveAccount({ db }: { db: Db }, input: NewLifecycle): P
       // The new workflow replaces (terminates) the old one, and with it any scan it was still running.
       await failRunningScansOfAccount({ db: trx, accountId, reason: STOPPED_BY_RECONNECT, at: new Date() });
     } else {
-      await insertAccount({ db: trx, account: { id: accountId, tenant_id: tenantId, aws_account_id: awsAccountId, ...fields } });
+      await insertAccount({
+        db: trx,
+        account: { id: accountId, tenant_id: tenantId, aws_account_id: awsAccountId, ...fields },
+      });
     }
     return {
-      ok: true, accountId, previous: existing, scanIntervalMinutes: plan.scan_interval_minutes, planRevision: tenant.plan_revision,
+      ok: true,
+      accountId,
+      previous: existing,
+      scanIntervalMinutes: plan.scan_interval_minutes,
+      planRevision: tenant.plan_revision,
       fairnessWeight: plan.fairness_weight,
     };
   });
@@ -119,12 +140,23 @@ export async function startLifecycle(
   const { tenantId, awsAccountId, externalId } = input;
   const { accountId, previous, scanIntervalMinutes, planRevision, fairnessWeight } = reserved;
   try {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start<AccountWorkflow>(WORKFLOW_TYPES.account, accountWorkflowStart(config.temporal, {
-      tenantId, accountId, awsAccountId, scanIntervalMinutes, planRevision, fairnessWeight,
-    })));
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.start<AccountWorkflow>(
+        WORKFLOW_TYPES.account,
+        accountWorkflowStart(config.temporal, {
+          tenantId,
+          accountId,
+          awsAccountId,
+          scanIntervalMinutes,
+          planRevision,
+          fairnessWeight,
+        }),
+      ),
+    );
   } catch (err) {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(accountWorkflowId(tenantId, awsAccountId))
-      .terminate('its connect was taken back')).catch(() => undefined);
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.getHandle(accountWorkflowId(tenantId, awsAccountId)).terminate('its connect was taken back'),
+    ).catch(() => undefined);
     if (previous) await restoreAccount({ db, previous, externalId });
     else await deleteUnstartedAccount({ db, accountId, externalId });
     throw err;
@@ -138,7 +170,9 @@ export async function startLifecycle(
 export async function isAbandonedConnect({ temporal }: { temporal: Client }, account: AccountRow): Promise<boolean> {
   if (account.status !== 'PENDING' || Date.now() - account.updated_at.getTime() < ABANDONED_CONNECT_MS) return false;
   try {
-    const described = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id).describe());
+    const described = await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.getHandle(account.workflow_id).describe(),
+    );
     return described.status.name !== 'RUNNING';
   } catch (err) {
     return err instanceof WorkflowNotFoundError;
@@ -155,7 +189,7 @@ export async function endLifecycle({ db, temporal }: { db: Db; temporal: Client 
     const handle = temporal.workflow.getHandle(account.workflow_id);
     await withDeadline(temporal, UPDATE_DEADLINE_MS, () => handle.executeUpdate(disconnectUpdate));
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError && await isAbandonedConnect({ temporal }, account))) throw err;
+    if (!(err instanceof WorkflowNotFoundError && (await isAbandonedConnect({ temporal }, account)))) throw err;
     await setAccountDisconnected({ db, tenantId: account.tenant_id, accountId: account.id, at: new Date() });
   }
 }

@@ -15,7 +15,15 @@ export function verificationUseCases({ db, log, cloud }: { db: Db; log: Logger; 
      * Assumes the customer's role with our ExternalId. On success marks the account ACTIVE (connected_at and
      * the first scan's id are set once: a retry changes nothing) and returns the tenant's scan interval.
      */
-    async verifyAccount({ tenantId, accountId, firstScanId }: { tenantId: string; accountId: string; firstScanId: string }): Promise<VerifyResult> {
+    async verifyAccount({
+      tenantId,
+      accountId,
+      firstScanId,
+    }: {
+      tenantId: string;
+      accountId: string;
+      firstScanId: string;
+    }): Promise<VerifyResult> {
       const { target, plan, planRevision } = await loadRoleTarget({ db, tenantId, accountId });
       const access = await cloud.checkAccess(target);
       if (!access.ok) {

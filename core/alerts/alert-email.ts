@@ -5,9 +5,20 @@ import { claimConfirmation, loadRecipientFacts, releaseConfirmation } from '../.
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { emailsPerTenantPerHour, TENANT_EMAIL_WINDOW_SECONDS } from '../../domain/tenancy/limits';
 import { getPlan } from '../../domain/tenancy/plans';
-import { CONFIRMATION_LINK_DAYS, type HeldRecipient, overHourlyLimit, planRecipients } from '../../domain/alerts/recipients';
+import {
+  CONFIRMATION_LINK_DAYS,
+  type HeldRecipient,
+  overHourlyLimit,
+  planRecipients,
+} from '../../domain/alerts/recipients';
 import { sha256 } from '../../security/crypto';
-import { alertEmail, type AlertLinks, type DeliveryContext, recipientConfirmationEmail, type UnsubscribeLinks } from '../../notify/alert-message';
+import {
+  alertEmail,
+  type AlertLinks,
+  type DeliveryContext,
+  recipientConfirmationEmail,
+  type UnsubscribeLinks,
+} from '../../notify/alert-message';
 import type { Mailer } from '../../notify/mailer';
 import { oneClickUnsubscribeUrl, recipientPageUrl, recipientToken } from '../../notify/recipient-links';
 
@@ -25,10 +36,15 @@ export interface EmailOutcome {
  */
 export async function sendAlertEmail(
   { db, config, mailer, log }: { db: Db; config: Readonly<Config>; mailer: Mailer; log: Logger },
-  ctx: DeliveryContext, links: AlertLinks, addresses: string[],
+  ctx: DeliveryContext,
+  links: AlertLinks,
+  addresses: string[],
 ): Promise<EmailOutcome> {
   const { tenantId } = ctx;
-  let plan = planRecipients(addresses, await loadRecipientFacts({ db, tenantId, addresses, linkDays: CONFIRMATION_LINK_DAYS }));
+  let plan = planRecipients(
+    addresses,
+    await loadRecipientFacts({ db, tenantId, addresses, linkDays: CONFIRMATION_LINK_DAYS }),
+  );
   const hits = plan.send.length + plan.confirm.length;
   if (hits > 0) {
     const key = `email:tenant:${tenantId}`;
@@ -36,7 +52,10 @@ export async function sendAlertEmail(
     if (window.count > emailsPerTenantPerHour(getPlan(ctx.plan).account_limit)) {
       // Held, not queued: an alert an hour late is noise. The hits are taken back so later, smaller alerts fit.
       await releaseHit({ db, key, hits });
-      log.warn({ tenantId, deliveryId: ctx.deliveryId, recipients: hits }, 'alert e-mail held: the tenant is past its hourly e-mail allowance');
+      log.warn(
+        { tenantId, deliveryId: ctx.deliveryId, recipients: hits },
+        'alert e-mail held: the tenant is past its hourly e-mail allowance',
+      );
       plan = overHourlyLimit(plan);
     }
   }
@@ -56,14 +75,20 @@ export async function sendAlertEmail(
       await mailer.send({
         // One per claim: a later confirmation (the first link expired) is a message of its own.
         idempotencyKey: `confirm-${tenantId}-${sha256(address).slice(0, 24)}-${claimed.getTime()}`,
-        ...recipientConfirmationEmail({ tenantName: ctx.tenantName, to: address, confirmUrl, unsubscribe: unsubscribeFor(address) }),
+        ...recipientConfirmationEmail({
+          tenantName: ctx.tenantName,
+          to: address,
+          confirmUrl,
+          unsubscribe: unsubscribeFor(address),
+        }),
       });
     } catch (err) {
       await releaseConfirmation({ db, tenantId, address });
       throw err;
     }
     log.info({ tenantId, deliveryId: ctx.deliveryId }, 'alert recipient asked to confirm');
-    if (mailer.via === 'outbox' && config.env !== 'production') log.info({ tenantId, confirmUrl }, 'recipient confirmation link (no SMTP_URL: also kept in email_outbox)');
+    if (mailer.via === 'outbox' && config.env !== 'production')
+      log.info({ tenantId, confirmUrl }, 'recipient confirmation link (no SMTP_URL: also kept in email_outbox)');
   }
 
   for (const address of plan.send) {

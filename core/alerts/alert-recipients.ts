@@ -11,7 +11,11 @@ type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
 
 function readLink({ config }: Deps, token: string | undefined, purpose: RecipientLinkPurpose) {
   const link = readRecipientToken(config.secrets.urlSigningKey, token ?? '');
-  if (link === 'expired') throw new AppError('link_expired', 'This confirmation link has expired; the next alert of the tenant to this address brings a new one');
+  if (link === 'expired')
+    throw new AppError(
+      'link_expired',
+      'This confirmation link has expired; the next alert of the tenant to this address brings a new one',
+    );
   if (link === 'invalid' || link.purpose !== purpose) throw new AppError('link_invalid', 'This link is not valid');
   return link;
 }
@@ -22,7 +26,9 @@ export async function confirmAlertRecipient(deps: Deps, token: string | undefine
   if (!tenant) throw new AppError('link_invalid', 'This link is not valid');
   await confirmRecipient({ db: deps.db, tenantId, address });
   deps.log.info({ tenantId }, 'alert recipient confirmed');
-  return { message: `${address} will receive the security alerts of ${tenant.name}. Every alert e-mail has a link to stop them.` };
+  return {
+    message: `${address} will receive the security alerts of ${tenant.name}. Every alert e-mail has a link to stop them.`,
+  };
 }
 
 /** Idempotent; also what mail clients call for RFC 8058 one-click unsubscribe. */

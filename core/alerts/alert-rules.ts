@@ -1,6 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
-  countAlertRules, findAlertRule, insertAlertRule, installedSlackTeams, listAlertRules, lockAlertRule, type RuleFields, softDeleteAlertRule, updateAlertRule,
+  countAlertRules,
+  findAlertRule,
+  insertAlertRule,
+  installedSlackTeams,
+  listAlertRules,
+  lockAlertRule,
+  type RuleFields,
+  softDeleteAlertRule,
+  updateAlertRule,
 } from '../../db/repositories/alert-rules';
 import { lockTenant } from '../../db/repositories/tenants';
 import type { AlertRuleRow } from '../../db/tables/alerts';
@@ -48,14 +56,21 @@ function toRule(row: AlertRuleRow, key: Buffer, { reveal = false } = {}) {
   };
 }
 
-const sealed = (key: Buffer, fields: RuleFields): RuleFields => ({ ...fields, channels: fields.channels.map((c) => sealChannel(key, c)) });
+const sealed = (key: Buffer, fields: RuleFields): RuleFields => ({
+  ...fields,
+  channels: fields.channels.map((c) => sealChannel(key, c)),
+});
 
 /** Same origin and a path under the prefix's, on the parsed URL, so look-alike hosts and userinfo tricks fail. */
 function underPrefix(url: string, prefix: string): boolean {
   const target = new URL(url);
   const allowed = new URL(prefix);
-  return target.username === '' && target.password === ''
-    && target.origin === allowed.origin && target.pathname.startsWith(allowed.pathname);
+  return (
+    target.username === '' &&
+    target.password === '' &&
+    target.origin === allowed.origin &&
+    target.pathname.startsWith(allowed.pathname)
+  );
 }
 
 /**
@@ -70,11 +85,13 @@ async function checkChannels({ db, config }: Deps, caller: Caller, channels: Cha
     if (c.type !== 'slack') return;
     if (isSlackWebhook(c)) {
       const prefix = config.slack.webhookUrlPrefix;
-      if (!underPrefix(c.webhook_url, prefix)) problems.push({ field: `channels.${i}.webhook_url`, message: `must start with ${prefix}` });
+      if (!underPrefix(c.webhook_url, prefix))
+        problems.push({ field: `channels.${i}.webhook_url`, message: `must start with ${prefix}` });
     } else if (!installed.has(c.team_id)) {
       problems.push({
         field: `channels.${i}.team_id`,
-        message: 'is not a Slack workspace installed for this tenant (install it through /integrations/slack/oauth-start)',
+        message:
+          'is not a Slack workspace installed for this tenant (install it through /integrations/slack/oauth-start)',
       });
     }
   });
@@ -90,8 +107,14 @@ export async function listTenantAlertRules({ db, config }: Pick<AppDeps, 'db' | 
 }
 
 /** One rule; `reveal` shows its channel secrets in clear, to admins and owners only, and is logged as such. */
-export async function getAlertRule({ db, config, log }: Deps, caller: Caller, ruleId: string, { reveal }: { reveal: boolean }) {
-  if (reveal && !hasRole(caller.role, 'admin')) throw new AppError('forbidden', 'Revealing channel secrets requires the admin role or higher');
+export async function getAlertRule(
+  { db, config, log }: Deps,
+  caller: Caller,
+  ruleId: string,
+  { reveal }: { reveal: boolean },
+) {
+  if (reveal && !hasRole(caller.role, 'admin'))
+    throw new AppError('forbidden', 'Revealing channel secrets requires the admin role or higher');
   const row = RULE_ID.test(ruleId) ? await findAlertRule({ db, tenantId: caller.tenantId, ruleId }) : undefined;
   if (!row) throw notFound('Alert rule');
   if (reveal) {
@@ -106,10 +129,16 @@ export async function createAlertRule(deps: Deps, caller: Caller, input: CreateA
   await checkChannels(deps, caller, input.channels);
   const row = await deps.db.transaction().execute(async (trx) => {
     await lockTenant({ db: trx, tenantId: caller.tenantId });
-    if (await countAlertRules({ db: trx, tenantId: caller.tenantId }) >= ALERT_RULES_PER_TENANT) {
-      throw new AppError('plan_limit_exceeded', `A tenant has at most ${ALERT_RULES_PER_TENANT} alert rules; delete one to create another`);
+    if ((await countAlertRules({ db: trx, tenantId: caller.tenantId })) >= ALERT_RULES_PER_TENANT) {
+      throw new AppError(
+        'plan_limit_exceeded',
+        `A tenant has at most ${ALERT_RULES_PER_TENANT} alert rules; delete one to create another`,
+      );
     }
-    const created = await insertAlertRule({ db: trx, rule: { id: newId('rule'), tenant_id: caller.tenantId, ...sealed(deps.config.secrets.dataEncryptionKey, input) } });
+    const created = await insertAlertRule({
+      db: trx,
+      rule: { id: newId('rule'), tenant_id: caller.tenantId, ...sealed(deps.config.secrets.dataEncryptionKey, input) },
+    });
     await audit(trx, caller, 'alert_rule.created', `rule:${created.id}`, { name: created.name });
     return created;
   });
@@ -125,7 +154,9 @@ export async function createAlertRule(deps: Deps, caller: Caller, input: CreateA
 export async function patchAlertRule(deps: Deps, caller: Caller, ruleId: string, patch: PatchAlertRuleInput) {
   const key = deps.config.secrets.dataEncryptionKey;
   const row = await deps.db.transaction().execute(async (trx) => {
-    const current = RULE_ID.test(ruleId) ? await lockAlertRule({ db: trx, tenantId: caller.tenantId, ruleId }) : undefined;
+    const current = RULE_ID.test(ruleId)
+      ? await lockAlertRule({ db: trx, tenantId: caller.tenantId, ruleId })
+      : undefined;
     if (!current) throw notFound('Alert rule');
     const stored = fieldsOf(current);
     const before = { ...stored, channels: stored.channels.map((c) => openChannel(key, c)) };
@@ -136,7 +167,10 @@ export async function patchAlertRule(deps: Deps, caller: Caller, ruleId: string,
     // uninstalled later can still be renamed or disabled.
     if (patch.channels) await checkChannels({ ...deps, db: trx }, caller, merged.channels);
     if (isDeepStrictEqual(before, merged)) return current;
-    await audit(trx, caller, 'alert_rule.updated', `rule:${ruleId}`, { name: merged.name, changed: Object.keys(patch).sort().join(',') });
+    await audit(trx, caller, 'alert_rule.updated', `rule:${ruleId}`, {
+      name: merged.name,
+      changed: Object.keys(patch).sort().join(','),
+    });
     return updateAlertRule({ db: trx, tenantId: caller.tenantId, ruleId, fields: sealed(key, merged) });
   });
   deps.log.info({ ruleId }, 'alert rule updated');

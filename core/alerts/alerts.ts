@@ -8,7 +8,12 @@ import type { ListAlertsQuery } from '../schemas/alerts';
 const ALERT_ID = /^[A-Za-z0-9_]{1,64}$/;
 
 export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Caller, query: ListAlertsQuery) {
-  const rows = await listAlertEvents({ db, tenantId: caller.tenantId, after: afterCursor(query.next_token), limit: query.limit + 1 });
+  const rows = await listAlertEvents({
+    db,
+    tenantId: caller.tenantId,
+    after: afterCursor(query.next_token),
+    limit: query.limit + 1,
+  });
   const { page, nextToken } = keysetPage(rows, query.limit, (e) => e.fired_at);
   return {
     alerts: page.map((e) => ({
@@ -33,7 +38,8 @@ export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Call
 export async function acknowledgeAlert({ db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, alertId: string) {
   if (!ALERT_ID.test(alertId)) throw notFound('Alert');
   const alert = { db, tenantId: caller.tenantId, alertId };
-  const acked = await acknowledgeAlertEvent({ ...alert, userId: caller.userId }) ?? await findAlertAcknowledgement(alert);
+  const acked =
+    (await acknowledgeAlertEvent({ ...alert, userId: caller.userId })) ?? (await findAlertAcknowledgement(alert));
   // The read finds only alerts the update skipped, that is alerts acknowledged already (nothing clears it).
   if (!acked?.acknowledged_at) throw notFound('Alert');
   log.info({ alertId }, 'alert acknowledged');

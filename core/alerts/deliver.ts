@@ -6,7 +6,12 @@ import type { Attempt } from '../deps';
 import { giveUpDelivery, holdDelivery } from '../../db/repositories/alert-deliveries';
 import { findSlackToken } from '../../db/repositories/slack-installations';
 import { isSlackWebhook } from '../../domain/alerts/channels';
-import { alertPagerDutyEvent, alertSlackMessage, type AlertLinks, type DeliveryContext } from '../../notify/alert-message';
+import {
+  alertPagerDutyEvent,
+  alertSlackMessage,
+  type AlertLinks,
+  type DeliveryContext,
+} from '../../notify/alert-message';
 import type { Mailer } from '../../notify/mailer';
 import { DeliveryError } from '../../notify/outcome';
 import { deliveryOutcomes, deliveryRetries } from '../../observability/metrics';
@@ -18,7 +23,17 @@ import { DELIVERY_PERMANENT, DELIVERY_RETRYABLE } from '../../workflows/contract
 import { type EmailOutcome, sendAlertEmail } from './alert-email';
 import { claimDelivery, loadDeliveryContext, recordAttempt, triggerStillPending } from './delivery-attempts';
 
-export function deliveryUseCases({ db, log, config, mailer }: { db: Db; log: Logger; config: Readonly<Config>; mailer: Mailer }) {
+export function deliveryUseCases({
+  db,
+  log,
+  config,
+  mailer,
+}: {
+  db: Db;
+  log: Logger;
+  config: Readonly<Config>;
+  mailer: Mailer;
+}) {
   /** Sends to the channel; for e-mail, answers who got it and who was held back. */
   async function send(ctx: DeliveryContext, links: AlertLinks): Promise<EmailOutcome | undefined> {
     const channel = openChannel(config.secrets.dataEncryptionKey, ctx.channel);
@@ -38,13 +53,19 @@ export function deliveryUseCases({ db, log, config, mailer }: { db: Db; log: Log
         try {
           token = decryptSecret(config.secrets.dataEncryptionKey, sealed);
         } catch {
-          throw new DeliveryError('the stored Slack token cannot be decrypted (was DATA_ENCRYPTION_KEY changed?)', false);
+          throw new DeliveryError(
+            'the stored Slack token cannot be decrypted (was DATA_ENCRYPTION_KEY changed?)',
+            false,
+          );
         }
         await postSlackMessage({ apiBaseUrl: config.slack.apiBaseUrl, token, channel: channel.channel, message });
         return undefined;
       }
       case 'pagerduty':
-        await sendPagerDutyEvent({ eventsUrl: config.pagerduty.eventsUrl, event: alertPagerDutyEvent(ctx, links, channel.routing_key) });
+        await sendPagerDutyEvent({
+          eventsUrl: config.pagerduty.eventsUrl,
+          event: alertPagerDutyEvent(ctx, links, channel.routing_key),
+        });
         return undefined;
     }
   }
@@ -55,15 +76,27 @@ export function deliveryUseCases({ db, log, config, mailer }: { db: Db; log: Log
      * (or failed for good) is never sent again, so a retry after a crash that followed a recorded success
      * sends nothing. Peers' 429 Retry-After becomes the next retry's delay.
      */
-    async deliverAlert({ tenantId, deliveryId }: { tenantId: string; deliveryId: string }, attempt: Attempt): Promise<void> {
+    async deliverAlert(
+      { tenantId, deliveryId }: { tenantId: string; deliveryId: string },
+      attempt: Attempt,
+    ): Promise<void> {
       if (await triggerStillPending({ db, deliveryId })) {
-        throw ApplicationFailure.create({ type: DELIVERY_RETRYABLE, message: 'waiting for the trigger of this incident to be delivered' });
+        throw ApplicationFailure.create({
+          type: DELIVERY_RETRYABLE,
+          message: 'waiting for the trigger of this incident to be delivered',
+        });
       }
       const claimedAt = await claimDelivery({ db, tenantId, deliveryId });
       if (!claimedAt) return;
       const ctx = await loadDeliveryContext({ db, tenantId, deliveryId });
       if (!ctx) return;
-      const fields = { deliveryId, alertId: ctx.alertId, channel: ctx.channel.type, kind: ctx.kind, attempt: ctx.attempts };
+      const fields = {
+        deliveryId,
+        alertId: ctx.alertId,
+        channel: ctx.channel.type,
+        kind: ctx.kind,
+        attempt: ctx.attempts,
+      };
       const channel = ctx.channel.type;
       if (ctx.attempts > 1) deliveryRetries.inc({ channel });
       const links = { findingsUrl: `${config.http.publicBaseUrl}/app/accounts/${ctx.awsAccountId}` };
@@ -75,14 +108,25 @@ export function deliveryUseCases({ db, log, config, mailer }: { db: Db; log: Log
       } catch (err) {
         const failure = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, true);
         const outcome = failure.retryable ? 'retryable' : 'permanent';
-        await recordAttempt({ db, deliveryId, claimedAt, outcome, httpStatus: failure.httpStatus, error: failure.message });
+        await recordAttempt({
+          db,
+          deliveryId,
+          claimedAt,
+          outcome,
+          httpStatus: failure.httpStatus,
+          error: failure.message,
+        });
         deliveryOutcomes.inc({ channel, outcome: failure.retryable ? 'retryable' : 'failed' });
-        log.warn({ ...fields, outcome, httpStatus: failure.httpStatus, error: failure.message }, 'alert delivery attempt failed');
+        log.warn(
+          { ...fields, outcome, httpStatus: failure.httpStatus, error: failure.message },
+          'alert delivery attempt failed',
+        );
         throw ApplicationFailure.create({
           type: failure.retryable ? DELIVERY_RETRYABLE : DELIVERY_PERMANENT,
           message: failure.message,
           nonRetryable: !failure.retryable,
-          nextRetryDelay: failure.retryAfterSeconds !== undefined ? `${Math.max(1, failure.retryAfterSeconds)}s` : undefined,
+          nextRetryDelay:
+            failure.retryAfterSeconds !== undefined ? `${Math.max(1, failure.retryAfterSeconds)}s` : undefined,
         });
       } finally {
         clearInterval(beat);
@@ -90,7 +134,10 @@ export function deliveryUseCases({ db, log, config, mailer }: { db: Db; log: Log
       if (email?.sent === 0) {
         await holdDelivery({ db, deliveryId, claimedAt, held: email.held });
         deliveryOutcomes.inc({ channel, outcome: 'held' });
-        log.info({ ...fields, held: email.held.map((h) => h.reason) }, 'alert e-mail held: no address may be sent to yet');
+        log.info(
+          { ...fields, held: email.held.map((h) => h.reason) },
+          'alert e-mail held: no address may be sent to yet',
+        );
         return;
       }
       await recordAttempt({ db, deliveryId, claimedAt, outcome: 'delivered', held: email?.held });

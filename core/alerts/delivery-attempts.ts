@@ -1,6 +1,11 @@
 import type { Db } from '../../db/client';
 import {
-  findDeliveryView, findTriggerStatusOfResolve, insertAttempt, lockDelivery, markSending, settleDelivery,
+  findDeliveryView,
+  findTriggerStatusOfResolve,
+  insertAttempt,
+  lockDelivery,
+  markSending,
+  settleDelivery,
 } from '../../db/repositories/alert-deliveries';
 import { countOpenSignals, signalsOpenedBy } from '../../db/repositories/signals';
 import { severityRank } from '../../domain/checks/types';
@@ -12,13 +17,24 @@ import type { DeliveryContext } from '../../notify/alert-message';
 // One delivery of an alert to one channel, an attempt at a time: claim, send (core/alerts/deliver.ts), record.
 
 /** What the delivery's message says (undefined when the tenant has no such delivery). */
-export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Db; tenantId: string; deliveryId: string }): Promise<DeliveryContext | undefined> {
+export async function loadDeliveryContext({
+  db,
+  tenantId,
+  deliveryId,
+}: {
+  db: Db;
+  tenantId: string;
+  deliveryId: string;
+}): Promise<DeliveryContext | undefined> {
   const view = await findDeliveryView({ db, tenantId, deliveryId });
   if (!view) return undefined;
   const [opened, open] = await Promise.all([
     signalsOpenedBy({
-      db, accountId: view.accountId, scenarios: view.scenarios,
-      source: view.scanId === null ? { kind: 'events', id: view.eventBatchId ?? '' } : { kind: 'scan', id: view.scanId },
+      db,
+      accountId: view.accountId,
+      scenarios: view.scenarios,
+      source:
+        view.scanId === null ? { kind: 'events', id: view.eventBatchId ?? '' } : { kind: 'scan', id: view.scanId },
     }),
     countOpenSignals({ db, accountId: view.accountId }),
   ]);
@@ -27,8 +43,9 @@ export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Db
     // "What changed": the findings the alert's scan opened in the scenarios the alert is about, most severe first.
     opened: opened.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.id.localeCompare(b.id)),
     openCount: open.reduce((sum, o) => sum + o.count, 0),
-    openSeverities: [...new Set(open.filter((o) => view.scenarios.includes(o.scenario)).map((o) => o.severity))]
-      .sort((a, b) => severityRank(a) - severityRank(b)),
+    openSeverities: [...new Set(open.filter((o) => view.scenarios.includes(o.scenario)).map((o) => o.severity))].sort(
+      (a, b) => severityRank(a) - severityRank(b),
+    ),
   };
 }
 
@@ -37,19 +54,32 @@ export async function loadDeliveryContext({ db, tenantId, deliveryId }: { db: Db
  * send (delivered, failed for good, held, or not this tenant's). Finding it still 'sending' means the previous attempt
  * was cut off mid-send (its worker died): that attempt is recorded as such first.
  */
-export async function claimDelivery(
-  { db, tenantId, deliveryId, now = new Date() }: { db: Db; tenantId: string; deliveryId: string; now?: Date },
-): Promise<Date | undefined> {
+export async function claimDelivery({
+  db,
+  tenantId,
+  deliveryId,
+  now = new Date(),
+}: {
+  db: Db;
+  tenantId: string;
+  deliveryId: string;
+  now?: Date;
+}): Promise<Date | undefined> {
   return db.transaction().execute(async (trx) => {
     const current = await lockDelivery({ db: trx, tenantId, deliveryId });
     // Settled for good: delivered, failed, or held (an e-mail that could go to nobody; it is not sent later).
-    if (!current || current.status === 'delivered' || current.status === 'failed' || current.status === 'held') return undefined;
+    if (!current || current.status === 'delivered' || current.status === 'failed' || current.status === 'held')
+      return undefined;
     if (current.status === 'sending') {
       await insertAttempt({
         db: trx,
         attempt: {
-          id: newId('attempt'), delivery_id: deliveryId, attempted_at: current.claimed_at ?? now, outcome: 'retryable',
-          http_status: null, error: 'the attempt was cut off: the worker stopped while sending',
+          id: newId('attempt'),
+          delivery_id: deliveryId,
+          attempted_at: current.claimed_at ?? now,
+          outcome: 'retryable',
+          http_status: null,
+          error: 'the attempt was cut off: the worker stopped while sending',
         },
       });
     }
@@ -62,16 +92,36 @@ export async function claimDelivery(
  * Records one attempt and moves the delivery on (delivered, failed for good, or pending for the next retry),
  * but only if the attempt still holds the claim (see settleDelivery).
  */
-export async function recordAttempt(
-  { db, deliveryId, claimedAt, outcome, httpStatus, error, held, now = new Date() }: {
-    db: Db; deliveryId: string; claimedAt: Date; outcome: AttemptOutcome; httpStatus?: number; error?: string;
-    held?: readonly HeldRecipient[]; now?: Date;
-  },
-): Promise<void> {
+export async function recordAttempt({
+  db,
+  deliveryId,
+  claimedAt,
+  outcome,
+  httpStatus,
+  error,
+  held,
+  now = new Date(),
+}: {
+  db: Db;
+  deliveryId: string;
+  claimedAt: Date;
+  outcome: AttemptOutcome;
+  httpStatus?: number;
+  error?: string;
+  held?: readonly HeldRecipient[];
+  now?: Date;
+}): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await insertAttempt({
       db: trx,
-      attempt: { id: newId('attempt'), delivery_id: deliveryId, attempted_at: claimedAt, outcome, http_status: httpStatus ?? null, error: error ?? null },
+      attempt: {
+        id: newId('attempt'),
+        delivery_id: deliveryId,
+        attempted_at: claimedAt,
+        outcome,
+        http_status: httpStatus ?? null,
+        error: error ?? null,
+      },
     });
     await settleDelivery({ db: trx, deliveryId, claimedAt, outcome, error: error ?? null, at: now, held });
   });

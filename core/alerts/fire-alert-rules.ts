@@ -3,15 +3,35 @@ import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import { lockAccount } from '../../db/repositories/accounts';
 import { insertDeliveries, listDeliveriesOf, listPagingTriggers } from '../../db/repositories/alert-deliveries';
-import { alertsEvaluated, findLastAlert, insertAlertEvent, noteAlertsEvaluated } from '../../db/repositories/alert-events';
-import { closeIncident, listOpenIncidentsOfOtherRules, listRuleStates, saveRuleState } from '../../db/repositories/alert-rule-states';
+import {
+  alertsEvaluated,
+  findLastAlert,
+  insertAlertEvent,
+  noteAlertsEvaluated,
+} from '../../db/repositories/alert-events';
+import {
+  closeIncident,
+  listOpenIncidentsOfOtherRules,
+  listRuleStates,
+  saveRuleState,
+} from '../../db/repositories/alert-rule-states';
 import { listEnabledRules } from '../../db/repositories/alert-rules';
 import { findScanState } from '../../db/repositories/scans';
 import { alertEventsFired } from '../../observability/metrics';
-import { listEventSignalsResolvedBy, listOpenSignalsWithAcceptance, type OpenSignalRecord } from '../../db/repositories/signals';
+import {
+  listEventSignalsResolvedBy,
+  listOpenSignalsWithAcceptance,
+  type OpenSignalRecord,
+} from '../../db/repositories/signals';
 import type { AlertRuleStateRow } from '../../db/tables/alerts';
 import {
-  type AlertSource, carryEventAlerts, eventConfirmations, evaluateRule, type RuleMemory, type ScanFacts, type ScanFinding,
+  type AlertSource,
+  carryEventAlerts,
+  eventConfirmations,
+  evaluateRule,
+  type RuleMemory,
+  type ScanFacts,
+  type ScanFinding,
 } from '../../domain/alerts/rules';
 import { isEventSignal } from '../../domain/events/catalog';
 import { asOpenSignals, scoreOf } from '../../domain/signals/lifecycle';
@@ -37,9 +57,8 @@ interface Firing {
 }
 
 /** The columns naming where an alert or delivery comes from: its scan, or its event batch. */
-const sourceColumns = (source: AlertSource) => (source.kind === 'scan'
-  ? { scan_id: source.id, event_batch_id: null }
-  : { scan_id: null, event_batch_id: source.id });
+const sourceColumns = (source: AlertSource) =>
+  source.kind === 'scan' ? { scan_id: source.id, event_batch_id: null } : { scan_id: null, event_batch_id: source.id };
 
 /**
  * Evaluates every enabled rule of the tenant against a finished scan of one account, or against a batch of its events
@@ -47,8 +66,20 @@ const sourceColumns = (source: AlertSource) => (source.kind === 'scan'
  * channel, addressed as the rule says now) and the rules' memory. Idempotent per scan or batch: a retry after a commit
  * changes nothing and returns the same deliveries. With a logger, says how many deliveries it scheduled.
  */
-export async function fireAlertRules({ db, log, tenantId, accountId, source, now = new Date() }: {
-  db: Db; log?: Logger; tenantId: string; accountId: string; source: AlertSource; now?: Date;
+export async function fireAlertRules({
+  db,
+  log,
+  tenantId,
+  accountId,
+  source,
+  now = new Date(),
+}: {
+  db: Db;
+  log?: Logger;
+  tenantId: string;
+  accountId: string;
+  source: AlertSource;
+  now?: Date;
 }): Promise<ScheduledDelivery[]> {
   let fired = 0;
   const deliveries = await db.transaction().execute(async (trx) => {
@@ -57,18 +88,27 @@ export async function fireAlertRules({ db, log, tenantId, accountId, source, now
     // A disconnected account alerts nobody, whatever scan was still running when it went.
     if (!account || account.status === 'DISCONNECTED') return [];
     // Evaluated before (a retry after the commit): the same deliveries, however many scans or batches came since.
-    if (await alertsEvaluated({ db: trx, source })) return (await listDeliveriesOf({ db: trx, source })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
+    if (await alertsEvaluated({ db: trx, source }))
+      return (await listDeliveriesOf({ db: trx, source })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
     const signals = await listOpenSignalsWithAcceptance({ db: trx, accountId });
     const srs = await scoreToFireOn(trx, account, source, signals, now);
     if (srs === null) return [];
 
     const rules = await listEnabledRules({ db: trx, tenantId });
-    const confirmations = rules.length > 0 && source.kind === 'scan' ? await confirmationsIn(trx, accountId, source.id, signals) : new Map();
+    const confirmations =
+      rules.length > 0 && source.kind === 'scan'
+        ? await confirmationsIn(trx, accountId, source.id, signals)
+        : new Map();
     const firing: Firing = { db: trx, tenantId, accountId, source, now, fired: 0, confirmations };
-    await resolveIncidentsOfRetiredRules(firing, rules.map((r) => r.id));
+    await resolveIncidentsOfRetiredRules(
+      firing,
+      rules.map((r) => r.id),
+    );
     if (rules.length > 0) {
       const facts = alertFacts(signals, source, srs);
-      const states = new Map((await listRuleStates({ db: trx, accountId, ruleIds: rules.map((r) => r.id) })).map((s) => [s.rule_id, s]));
+      const states = new Map(
+        (await listRuleStates({ db: trx, accountId, ruleIds: rules.map((r) => r.id) })).map((s) => [s.rule_id, s]),
+      );
       for (const rule of rules) {
         const state = states.get(rule.id);
         // Evaluated for this source by code that kept the mark in the rule's memory only (before alerts_evaluated_at).
@@ -81,7 +121,8 @@ export async function fireAlertRules({ db, log, tenantId, accountId, source, now
     return (await listDeliveriesOf({ db: trx, source })).map((d) => ({ deliveryId: d.id, kind: d.kind }));
   });
   if (fired > 0) alertEventsFired.inc(fired);
-  if (log && deliveries.length > 0) log.info({ tenantId, accountId, source, deliveries: deliveries.length }, 'alerts fired');
+  if (log && deliveries.length > 0)
+    log.info({ tenantId, accountId, source, deliveries: deliveries.length }, 'alerts fired');
   return deliveries;
 }
 
@@ -98,14 +139,25 @@ async function confirmationsIn(db: Db, accountId: string, scanId: string, signal
  * never scored: nothing to fire on). For events, the account's score as the batch left it, or, before any scan has
  * scored the account, the score of its open signals: an event must reach the tenant even then.
  */
-async function scoreToFireOn(db: Db, account: { id: string; current_srs: number | null }, source: AlertSource, signals: readonly OpenSignalRecord[], now: Date) {
+async function scoreToFireOn(
+  db: Db,
+  account: { id: string; current_srs: number | null },
+  source: AlertSource,
+  signals: readonly OpenSignalRecord[],
+  now: Date,
+) {
   const current = account.current_srs;
   if (source.kind === 'events') return current ?? scoreOf(asOpenSignals(signals, now));
   const scan = await findScanState({ db, accountId: account.id, scanId: source.id });
-  return scan ? scan.srs ?? current : null;
+  return scan ? (scan.srs ?? current) : null;
 }
 
-async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: AlertRuleStateRow | undefined): Promise<void> {
+async function evaluateOne(
+  firing: Firing,
+  facts: ScanFacts,
+  rule: Rule,
+  state: AlertRuleStateRow | undefined,
+): Promise<void> {
   const { db, tenantId, accountId, source, now } = firing;
   const lastAlert = await findLastAlert({ db, ruleId: rule.id, accountId });
   const memory: RuleMemory | undefined = state && {
@@ -129,16 +181,30 @@ async function evaluateOne(firing: Firing, facts: ScanFacts, rule: Rule, state: 
     await insertAlertEvent({
       db,
       event: {
-        id: alertId, tenant_id: tenantId, account_id: accountId, rule_id: rule.id, ...sourceColumns(source), srs_at_trigger: facts.srs,
-        scenarios_triggered: decision.fire.scenariosTriggered, findings_digest: facts.findingsDigest, fired_at: now,
+        id: alertId,
+        tenant_id: tenantId,
+        account_id: accountId,
+        rule_id: rule.id,
+        ...sourceColumns(source),
+        srs_at_trigger: facts.srs,
+        scenarios_triggered: decision.fire.scenariosTriggered,
+        findings_digest: facts.findingsDigest,
+        fired_at: now,
       },
     });
     firing.fired += 1;
     await insertDeliveries({
       db,
       deliveries: rule.channels.map((channel, index) => ({
-        id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, ...sourceColumns(source), kind: 'trigger',
-        channel_index: index, channel_type: channel.type, channel: JSON.stringify(channel), status: 'pending',
+        id: newId('delivery'),
+        alert_id: alertId,
+        tenant_id: tenantId,
+        ...sourceColumns(source),
+        kind: 'trigger',
+        channel_index: index,
+        channel_type: channel.type,
+        channel: JSON.stringify(channel),
+        status: 'pending',
       })),
     });
     lastAlertId = alertId;
@@ -171,8 +237,15 @@ async function scheduleResolve({ db, tenantId, source }: Firing, alertId: string
   await insertDeliveries({
     db,
     deliveries: paging.map((p) => ({
-      id: newId('delivery'), alert_id: alertId, tenant_id: tenantId, ...sourceColumns(source), kind: 'resolve',
-      channel_index: p.channel_index, channel_type: 'pagerduty', channel: JSON.stringify(p.channel), status: 'pending',
+      id: newId('delivery'),
+      alert_id: alertId,
+      tenant_id: tenantId,
+      ...sourceColumns(source),
+      kind: 'resolve',
+      channel_index: p.channel_index,
+      channel_type: 'pagerduty',
+      channel: JSON.stringify(p.channel),
+      status: 'pending',
     })),
   });
 }
@@ -195,13 +268,16 @@ async function resolveIncidentsOfRetiredRules(firing: Firing, activeRuleIds: str
 function alertFacts(signals: readonly OpenSignalRecord[], source: AlertSource, srs: number): ScanFacts {
   const open = signals.filter((s) => s.acceptance === null || s.acceptance.expiryScanId !== null);
   const toFinding = (s: OpenSignalRecord): ScanFinding => ({ fingerprint: s.fingerprint, scenario: s.scenario });
-  const opened = source.kind === 'scan'
-    ? (s: OpenSignalRecord) => s.firstScanId === source.id || s.acceptance?.expiryScanId === source.id
-    : (s: OpenSignalRecord) => s.eventBatchId === source.id;
+  const opened =
+    source.kind === 'scan'
+      ? (s: OpenSignalRecord) => s.firstScanId === source.id || s.acceptance?.expiryScanId === source.id
+      : (s: OpenSignalRecord) => s.eventBatchId === source.id;
   return {
     srs,
     open: open.map(toFinding),
     opened: open.filter(opened).map(toFinding),
-    findingsDigest: createHash('sha256').update(open.map((s) => s.fingerprint).join('\n')).digest('hex'),
+    findingsDigest: createHash('sha256')
+      .update(open.map((s) => s.fingerprint).join('\n'))
+      .digest('hex'),
   };
 }

@@ -4,7 +4,12 @@ import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import { COST_EXPLORER_USD_PER_REQUEST, costExplorerRequestsPerMonth, PLANS } from '../../domain/tenancy/plans';
 import {
-  findTenantBilling, listSubscriptions, lockTenantCheckout, rememberCheckoutSession, storeStripeCustomer, type TenantBilling,
+  findTenantBilling,
+  listSubscriptions,
+  lockTenantCheckout,
+  rememberCheckoutSession,
+  storeStripeCustomer,
+  type TenantBilling,
 } from '../../db/repositories/billing';
 import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
@@ -19,10 +24,16 @@ export function listPlans(config: Readonly<Config>) {
   return {
     plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) => {
       const requests = costExplorerRequestsPerMonth({
-        scanIntervalMinutes: scan_interval_minutes, minIntervalHours: config.cloud.costExplorerMinIntervalHours,
+        scanIntervalMinutes: scan_interval_minutes,
+        minIntervalHours: config.cloud.costExplorerMinIntervalHours,
       });
       return {
-        id, name, price_usd_month, account_limit, scan_interval_minutes, features,
+        id,
+        name,
+        price_usd_month,
+        account_limit,
+        scan_interval_minutes,
+        features,
         aws_cost_explorer_requests_per_account_month: requests,
         aws_cost_explorer_usd_per_account_month: Math.round(requests * COST_EXPLORER_USD_PER_REQUEST * 100) / 100,
       };
@@ -65,7 +76,10 @@ function apiEndpoint(baseUrl: string | undefined): { host?: string; port?: numbe
 function stripeFailure(log: Logger, action: string, err: unknown): unknown {
   if (!(err instanceof Stripe.errors.StripeError)) return err;
   const { type, code, statusCode, requestId } = err;
-  log.warn({ stripeType: type, stripeCode: code, stripeStatus: statusCode, stripeRequestId: requestId }, `Stripe could not ${action}`);
+  log.warn(
+    { stripeType: type, stripeCode: code, stripeStatus: statusCode, stripeRequestId: requestId },
+    `Stripe could not ${action}`,
+  );
   return new AppError('upstream_failed', `The payment provider could not ${action}; try again later`);
 }
 
@@ -87,15 +101,24 @@ async function requireTenant(db: Db, caller: Caller): Promise<TenantBilling> {
  * The tenant's Stripe customer, created on its first checkout. The idempotency key is the tenant's, so two
  * concurrent first checkouts get one customer from Stripe; the database keeps the first stored.
  */
-async function ensureCustomer({ db, log }: AppDeps, stripe: Stripe, tenant: TenantBilling, caller: Caller): Promise<string> {
+async function ensureCustomer(
+  { db, log }: AppDeps,
+  stripe: Stripe,
+  tenant: TenantBilling,
+  caller: Caller,
+): Promise<string> {
   if (tenant.stripe_customer_id) return tenant.stripe_customer_id;
-  const customer = await callStripe(log, 'create the billing customer', () => stripe.customers.create(
-    { name: tenant.name, email: caller.email, metadata: { tenant_id: tenant.id } },
-    { idempotencyKey: `sentinel-customer-${tenant.id}` },
-  ));
+  const customer = await callStripe(log, 'create the billing customer', () =>
+    stripe.customers.create(
+      { name: tenant.name, email: caller.email, metadata: { tenant_id: tenant.id } },
+      { idempotencyKey: `sentinel-customer-${tenant.id}` },
+    ),
+  );
   // Of two concurrent first checkouts, both end up with the customer stored first.
-  const stored = await storeStripeCustomer({ db, tenantId: tenant.id, customerId: customer.id })
-    ?? (await findTenantBilling({ db, tenantId: tenant.id }))?.stripe_customer_id ?? customer.id;
+  const stored =
+    (await storeStripeCustomer({ db, tenantId: tenant.id, customerId: customer.id })) ??
+    (await findTenantBilling({ db, tenantId: tenant.id }))?.stripe_customer_id ??
+    customer.id;
   log.info({ tenantId: tenant.id, customerId: stored }, 'Stripe customer created');
   return stored;
 }
@@ -104,7 +127,10 @@ async function ensureCustomer({ db, log }: AppDeps, stripe: Stripe, tenant: Tena
 async function refuseSecondSubscription(db: Db, tenantId: string): Promise<void> {
   const subscriptions = await listSubscriptions({ db, tenantId });
   if (subscriptions.some((s) => !ENDED_SUBSCRIPTION_STATUSES.has(s.status))) {
-    throw new AppError('conflict', 'The tenant already has a subscription; change plans in the billing portal (GET /billing/portal)');
+    throw new AppError(
+      'conflict',
+      'The tenant already has a subscription; change plans in the billing portal (GET /billing/portal)',
+    );
   }
 }
 
@@ -118,15 +144,24 @@ async function closePreviousCheckout(log: Logger, stripe: Stripe, sessionId: str
     await stripe.checkout.sessions.expire(sessionId);
     return;
   } catch (err) {
-    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw stripeFailure(log, 'close the previous checkout', err);
+    if (!(err instanceof Stripe.errors.StripeInvalidRequestError))
+      throw stripeFailure(log, 'close the previous checkout', err);
     if (err.code === 'resource_missing') return; // not of this Stripe account: nothing there can be paid
   }
-  const previous = await callStripe(log, 'check the previous checkout', () => stripe.checkout.sessions.retrieve(sessionId));
+  const previous = await callStripe(log, 'check the previous checkout', () =>
+    stripe.checkout.sessions.retrieve(sessionId),
+  );
   if (previous.status === 'complete') {
-    throw new AppError('conflict', 'A checkout of this tenant was just paid; change plans in the billing portal (GET /billing/portal)');
+    throw new AppError(
+      'conflict',
+      'A checkout of this tenant was just paid; change plans in the billing portal (GET /billing/portal)',
+    );
   }
   if (previous.status !== 'expired') {
-    throw new AppError('upstream_failed', 'The payment provider could not close the previous checkout; try again later');
+    throw new AppError(
+      'upstream_failed',
+      'The payment provider could not close the previous checkout; try again later',
+    );
   }
 }
 
@@ -140,7 +175,9 @@ export async function createCheckoutSession(deps: AppDeps, caller: Caller, input
   const price = deps.config.stripe.prices[input.plan_id];
   if (!price) {
     const message = 'this plan cannot be bought online; contact sales';
-    throw new AppError('validation_failed', `Invalid request body: plan_id: ${message}`, { details: [{ field: 'plan_id', message }] });
+    throw new AppError('validation_failed', `Invalid request body: plan_id: ${message}`, {
+      details: [{ field: 'plan_id', message }],
+    });
   }
   const tenant = await requireTenant(deps.db, caller);
   // Outside the lock, and kept even if the session then fails: the customer is the tenant's from now on.
@@ -151,21 +188,27 @@ export async function createCheckoutSession(deps: AppDeps, caller: Caller, input
     await refuseSecondSubscription(trx, tenant.id);
     const open = (await findTenantBilling({ db: trx, tenantId: tenant.id }))?.pending_checkout_session_id ?? undefined;
     if (open) await closePreviousCheckout(deps.log, stripe, open);
-    const created = await callStripe(deps.log, 'start a checkout', () => stripe.checkout.sessions.create({
-      mode: 'subscription',
-      customer,
-      client_reference_id: tenant.id,
-      line_items: [{ price, quantity: 1 }],
-      success_url: input.success_url,
-      cancel_url: input.cancel_url,
-      metadata,
-      subscription_data: { metadata },
-    }));
+    const created = await callStripe(deps.log, 'start a checkout', () =>
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        client_reference_id: tenant.id,
+        line_items: [{ price, quantity: 1 }],
+        success_url: input.success_url,
+        cancel_url: input.cancel_url,
+        metadata,
+        subscription_data: { metadata },
+      }),
+    );
     await rememberCheckoutSession({ db: trx, tenantId: tenant.id, sessionId: created.id });
     return { session: created, previous: open };
   });
-  if (!session.url) throw new AppError('upstream_failed', 'The payment provider returned no checkout address; try again later');
-  deps.log.info({ tenantId: tenant.id, plan: input.plan_id, checkoutSessionId: session.id, expiredSessionId: previous }, 'checkout session created');
+  if (!session.url)
+    throw new AppError('upstream_failed', 'The payment provider returned no checkout address; try again later');
+  deps.log.info(
+    { tenantId: tenant.id, plan: input.plan_id, checkoutSessionId: session.id, expiredSessionId: previous },
+    'checkout session created',
+  );
   return { checkout_url: normalisedUrl(session.url) };
 }
 
@@ -175,12 +218,17 @@ export async function createPortalSession(deps: AppDeps, caller: Caller, returnU
   const tenant = await requireTenant(deps.db, caller);
   const customer = tenant.stripe_customer_id;
   if (!customer) {
-    throw new AppError('no_billing_customer', 'The tenant has no billing account yet; subscribe through POST /billing/checkout first');
+    throw new AppError(
+      'no_billing_customer',
+      'The tenant has no billing account yet; subscribe through POST /billing/checkout first',
+    );
   }
-  const session = await callStripe(deps.log, 'open the billing portal', () => stripe.billingPortal.sessions.create({
-    customer,
-    return_url: returnUrl ?? `${deps.config.http.publicBaseUrl}/app/billing`,
-  }));
+  const session = await callStripe(deps.log, 'open the billing portal', () =>
+    stripe.billingPortal.sessions.create({
+      customer,
+      return_url: returnUrl ?? `${deps.config.http.publicBaseUrl}/app/billing`,
+    }),
+  );
   return { portal_url: normalisedUrl(session.url) };
 }
 

@@ -5,9 +5,19 @@ import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import {
-  applySubscriptionEvent, findSubscription, findTenantBilling, findTenantIdByCustomer, forgetCheckoutSession, listLiveAccountWorkflows,
-  listSubscriptions, lockTenantBilling, recordStripeEvent, storeStripeCustomer, type SubscriptionRow,
-  tenantExists, updateTenantBilling,
+  applySubscriptionEvent,
+  findSubscription,
+  findTenantBilling,
+  findTenantIdByCustomer,
+  forgetCheckoutSession,
+  listLiveAccountWorkflows,
+  listSubscriptions,
+  lockTenantBilling,
+  recordStripeEvent,
+  storeStripeCustomer,
+  type SubscriptionRow,
+  tenantExists,
+  updateTenantBilling,
 } from '../../db/repositories/billing';
 import { getPlan, isPlanId, type PlanId } from '../../domain/tenancy/plans';
 import type { TenantStatus } from '../../domain/tenancy/tenants';
@@ -36,9 +46,16 @@ const TENANT_STATUS: Record<string, Exclude<TenantStatus, 'suspended'>> = {
 };
 
 // Only the fields we read, in the shapes of both current and older Stripe API versions.
-const expandable = z.union([z.string(), z.object({ id: z.string() })]).transform((v) => (typeof v === 'string' ? v : v.id));
+const expandable = z
+  .union([z.string(), z.object({ id: z.string() })])
+  .transform((v) => (typeof v === 'string' ? v : v.id));
 const metadata = z.record(z.string(), z.string()).nullish();
-const envelope = z.object({ id: z.string().min(1), type: z.string().min(1), created: z.number(), data: z.object({ object: z.unknown() }) });
+const envelope = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  created: z.number(),
+  data: z.object({ object: z.unknown() }),
+});
 const checkoutSession = z.object({
   id: z.string(),
   mode: z.string(),
@@ -52,9 +69,13 @@ const subscription = z.object({
   status: z.string(),
   customer: expandable.nullish(),
   metadata,
-  items: z.object({
-    data: z.array(z.object({ price: z.object({ id: z.string() }).nullish(), current_period_end: z.number().nullish() })),
-  }).nullish(),
+  items: z
+    .object({
+      data: z.array(
+        z.object({ price: z.object({ id: z.string() }).nullish(), current_period_end: z.number().nullish() }),
+      ),
+    })
+    .nullish(),
   current_period_end: z.number().nullish(),
 });
 const invoice = z.object({
@@ -138,7 +159,8 @@ function paymentFailed(object: unknown): ParsedEvent {
       const known = subscriptionId ? await findSubscription({ db: ctx.db, tenantId, subscriptionId }) : undefined;
       if (!known) {
         const tenant = await findTenantBilling({ db: ctx.db, tenantId });
-        if (tenant?.status === 'active') await updateTenantBilling({ db: ctx.db, tenantId, plan: tenant.plan, status: 'past_due' });
+        if (tenant?.status === 'active')
+          await updateTenantBilling({ db: ctx.db, tenantId, plan: tenant.plan, status: 'past_due' });
         return;
       }
       if (ENDED_SUBSCRIPTION_STATUSES.has(known.status)) return;
@@ -158,10 +180,11 @@ function subscriptionChange(object: unknown, fallbackPlan?: PlanId): ParsedEvent
     apply: async (ctx, tenantId) => {
       const known = await findSubscription({ db: ctx.db, tenantId, subscriptionId: sub.id });
       const metadataPlan = sub.metadata?.plan_id;
-      const plan = planOfPrice(ctx.config, item?.price?.id)
-        ?? (metadataPlan && isPlanId(metadataPlan) ? metadataPlan : undefined)
-        ?? known?.plan
-        ?? fallbackPlan;
+      const plan =
+        planOfPrice(ctx.config, item?.price?.id) ??
+        (metadataPlan && isPlanId(metadataPlan) ? metadataPlan : undefined) ??
+        known?.plan ??
+        fallbackPlan;
       if (!plan) {
         ctx.log.warn({ tenantId, subscriptionId: sub.id }, 'subscription with a price of no plan: ignored');
         return;
@@ -171,7 +194,12 @@ function subscriptionChange(object: unknown, fallbackPlan?: PlanId): ParsedEvent
         db: ctx.db,
         tenantId,
         eventAt: ctx.eventAt,
-        subscription: { id: sub.id, plan, status: sub.status, currentPeriodEnd: periodEnd ? new Date(periodEnd * 1000) : null },
+        subscription: {
+          id: sub.id,
+          plan,
+          status: sub.status,
+          currentPeriodEnd: periodEnd ? new Date(periodEnd * 1000) : null,
+        },
       });
     },
   };
@@ -179,7 +207,9 @@ function subscriptionChange(object: unknown, fallbackPlan?: PlanId): ParsedEvent
 
 function planOfPrice(config: Readonly<Config>, priceId: string | undefined): PlanId | undefined {
   if (!priceId) return undefined;
-  return (Object.entries(config.stripe.prices) as [PlanId, string | undefined][]).find(([, price]) => price === priceId)?.[0];
+  return (Object.entries(config.stripe.prices) as [PlanId, string | undefined][]).find(
+    ([, price]) => price === priceId,
+  )?.[0];
 }
 
 /** Records the customer of a completed checkout for a tenant that has none yet (and that no other tenant holds). */
@@ -194,19 +224,21 @@ async function adoptCustomer(ctx: EventContext, tenantId: string, customerId: st
  * tenant is back on solo, canceled. A suspension is an operator's decision that billing never lifts.
  */
 function tenantBillingOf(
-  subscriptions: SubscriptionRow[], current: { plan: PlanId; status: TenantStatus },
+  subscriptions: SubscriptionRow[],
+  current: { plan: PlanId; status: TenantStatus },
 ): { plan: PlanId; status: TenantStatus } {
   if (subscriptions.length === 0) return current;
   const live = subscriptions.find((s) => !ENDED_SUBSCRIPTION_STATUSES.has(s.status)); // newest first
   const next: { plan: PlanId; status: TenantStatus } = live
-    ? { plan: live.plan, status: TENANT_STATUS[live.status] ?? 'past_due' } : { plan: 'solo', status: 'canceled' };
+    ? { plan: live.plan, status: TENANT_STATUS[live.status] ?? 'past_due' }
+    : { plan: 'solo', status: 'canceled' };
   return { plan: next.plan, status: current.status === 'suspended' ? 'suspended' : next.status };
 }
 
 /** The first tenant named that exists, else the holder of the Stripe customer. */
 async function resolveTenant(db: Db, tenantIds: MaybeId[], customerId: MaybeId): Promise<string | undefined> {
   for (const tenantId of tenantIds) {
-    if (tenantId && await tenantExists({ db, tenantId })) return tenantId;
+    if (tenantId && (await tenantExists({ db, tenantId }))) return tenantId;
   }
   return customerId ? findTenantIdByCustomer({ db, customerId }) : undefined;
 }
@@ -229,7 +261,12 @@ export async function receiveStripeWebhook(deps: AppDeps, rawBody: unknown, sign
     throw invalidSignature();
   }
   const parsed = envelope.safeParse(verified);
-  if (!parsed.success) return recordUnreadableEvent(deps, verified, parsed.error.issues.map((i) => i.path.join('.') || '(event)'));
+  if (!parsed.success)
+    return recordUnreadableEvent(
+      deps,
+      verified,
+      parsed.error.issues.map((i) => i.path.join('.') || '(event)'),
+    );
   return handleStripeEvent(deps, parsed.data);
 }
 
@@ -238,17 +275,30 @@ export async function receiveStripeWebhook(deps: AppDeps, rawBody: unknown, sign
  * change nothing: it is recorded by its id when it has one, logged, and answered 200.
  */
 async function recordUnreadableEvent(
-  { db, log }: AppDeps, verified: unknown, invalidFields: string[],
+  { db, log }: AppDeps,
+  verified: unknown,
+  invalidFields: string[],
 ): Promise<{ received: true; duplicate?: true }> {
-  const { id, type } = (typeof verified === 'object' && verified !== null ? verified : {}) as { id?: unknown; type?: unknown };
+  const { id, type } = (typeof verified === 'object' && verified !== null ? verified : {}) as {
+    id?: unknown;
+    type?: unknown;
+  };
   const eventId = typeof id === 'string' && id !== '' ? id : undefined;
   const eventType = typeof type === 'string' && type !== '' ? type : 'unreadable';
-  log.warn({ stripeEventId: eventId, stripeEventType: eventType, invalidFields }, 'signed Stripe webhook that is not a readable event: ignored');
+  log.warn(
+    { stripeEventId: eventId, stripeEventType: eventType, invalidFields },
+    'signed Stripe webhook that is not a readable event: ignored',
+  );
   if (!eventId) return { received: true };
-  return (await recordStripeEvent({ db, eventId, type: eventType })) ? { received: true } : { received: true, duplicate: true };
+  return (await recordStripeEvent({ db, eventId, type: eventType }))
+    ? { received: true }
+    : { received: true, duplicate: true };
 }
 
-async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Promise<{ received: true; duplicate?: true }> {
+async function handleStripeEvent(
+  deps: AppDeps,
+  event: StripeEventEnvelope,
+): Promise<{ received: true; duplicate?: true }> {
   const { db, log } = deps;
   const handler = HANDLERS[event.type];
   const eventLog = log.child({ stripeEventId: event.id, stripeEventType: event.type });
@@ -263,7 +313,7 @@ async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Pro
   const outcome = await db.transaction().execute(async (trx): Promise<{ duplicate: boolean; applied?: Applied }> => {
     if (!(await recordStripeEvent({ db: trx, eventId: event.id, type: event.type }))) {
       // Applied before. Its workflow signals may not have gone out (Temporal down, so Stripe retried): resend them.
-      const tenantId = parsed && await resolveTenant(trx, parsed.tenantIds, parsed.customerId);
+      const tenantId = parsed && (await resolveTenant(trx, parsed.tenantIds, parsed.customerId));
       return { duplicate: true, applied: tenantId ? { tenantId, tellWorkflows: true } : undefined };
     }
     if (!parsed) return { duplicate: false };
@@ -274,16 +324,31 @@ async function handleStripeEvent(deps: AppDeps, event: StripeEventEnvelope): Pro
     }
     const before = await lockTenantBilling({ db: trx, tenantId });
     if (!before) return { duplicate: false };
-    await parsed.apply({ db: trx, config: deps.config, log: eventLog, eventAt: new Date(event.created * 1000) }, tenantId);
+    await parsed.apply(
+      { db: trx, config: deps.config, log: eventLog, eventAt: new Date(event.created * 1000) },
+      tenantId,
+    );
     const current = (await findTenantBilling({ db: trx, tenantId })) ?? before;
     const next = tenantBillingOf(await listSubscriptions({ db: trx, tenantId }), current);
-    if (next.plan !== current.plan || next.status !== current.status) await updateTenantBilling({ db: trx, tenantId, ...next });
+    if (next.plan !== current.plan || next.status !== current.status)
+      await updateTenantBilling({ db: trx, tenantId, ...next });
     if (next.plan !== before.plan || next.status !== before.status) {
       await auditAs(trx, {
-        tenantId, action: 'billing.plan_changed', target: `tenant:${tenantId}`,
-        details: { from_plan: before.plan, to_plan: next.plan, from_status: before.status, to_status: next.status, stripe_event: event.id },
+        tenantId,
+        action: 'billing.plan_changed',
+        target: `tenant:${tenantId}`,
+        details: {
+          from_plan: before.plan,
+          to_plan: next.plan,
+          from_status: before.status,
+          to_status: next.status,
+          stripe_event: event.id,
+        },
       });
-      eventLog.info({ tenantId, from: { plan: before.plan, status: before.status }, to: next }, 'tenant billing changed');
+      eventLog.info(
+        { tenantId, from: { plan: before.plan, status: before.status }, to: next },
+        'tenant billing changed',
+      );
     }
     return { duplicate: false, applied: { tenantId, tellWorkflows: next.plan !== before.plan } };
   });
@@ -303,12 +368,22 @@ async function syncPlanToWorkflows({ db, temporal, log }: AppDeps, tenantId: str
   const tenant = await findTenantBilling({ db, tenantId });
   if (!tenant || !isPlanId(tenant.plan)) return;
   const plan = getPlan(tenant.plan);
-  const change = { scanIntervalMinutes: plan.scan_interval_minutes, fairnessWeight: plan.fairness_weight, planRevision: tenant.plan_revision };
+  const change = {
+    scanIntervalMinutes: plan.scan_interval_minutes,
+    fairnessWeight: plan.fairness_weight,
+    planRevision: tenant.plan_revision,
+  };
   const workflowIds = await listLiveAccountWorkflows({ db, tenantId });
   for (let i = 0; i < workflowIds.length; i += SIGNAL_BATCH) {
-    const results = await Promise.allSettled(workflowIds.slice(i, i + SIGNAL_BATCH).map((workflowId) => withDeadline(
-      temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).signal(planChangedMessage, change),
-    )));
+    const results = await Promise.allSettled(
+      workflowIds
+        .slice(i, i + SIGNAL_BATCH)
+        .map((workflowId) =>
+          withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+            temporal.workflow.getHandle(workflowId).signal(planChangedMessage, change),
+          ),
+        ),
+    );
     // A workflow that has ended (its account was disconnected meanwhile) has no scans left to re-time.
     const failure = results.find((r) => r.status === 'rejected' && !(r.reason instanceof WorkflowNotFoundError));
     if (failure?.status === 'rejected') throw failure.reason;

@@ -37,7 +37,10 @@ export function dispatchAfterAnswer(deps: AppDeps, account: BatchAccount): void 
         await dispatchEventBatches(deps, account);
       } while (run.again);
     } catch (err) {
-      deps.log.warn({ tenantId: account.tenant_id, accountId: account.id, err }, 'events not acted on now: the event-dispatch schedule will');
+      deps.log.warn(
+        { tenantId: account.tenant_id, accountId: account.id, err },
+        'events not acted on now: the event-dispatch schedule will',
+      );
     } finally {
       accountRuns.delete(account.id);
     }

@@ -2,7 +2,11 @@ import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/c
 import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
-import { listAccountsWithBatchesLeft, listUndispatchedBatches, markBatchesDispatched } from '../../db/repositories/account-events';
+import {
+  listAccountsWithBatchesLeft,
+  listUndispatchedBatches,
+  markBatchesDispatched,
+} from '../../db/repositories/account-events';
 import type { AccountStatus } from '../../domain/accounts/status';
 import type { ServiceGroup } from '../../domain/events/types';
 import { deliveryStart, eventsReceivedMessage } from '../../workflows/contracts';
@@ -38,16 +42,21 @@ const BATCH_LEFT_OVER_SECONDS = 30;
 /** Accounts one schedule run takes on (the next run, a minute later, takes the rest). */
 const ACCOUNTS_PER_RUN = 500;
 
-
 /** Starts one delivery's workflow, as a scan's alerts start theirs (deliveryStart): started twice, it runs once. */
-async function startDelivery({ temporal, config }: DispatchDeps, account: BatchAccount, deliveryId: string): Promise<void> {
+async function startDelivery(
+  { temporal, config }: DispatchDeps,
+  account: BatchAccount,
+  deliveryId: string,
+): Promise<void> {
   try {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start<AlertDeliveryWorkflow>(WORKFLOW_TYPES.alertDelivery, {
-      ...deliveryStart({ tenantId: account.tenant_id, awsAccountId: account.aws_account_id, deliveryId }),
-      taskQueue: config.temporal.taskQueue,
-      // An event's alert is what events are for: ahead of any backlog of scans, shared fairly between tenants.
-      priority: { priorityKey: 1, ...(config.temporal.fairness ? { fairnessKey: account.tenant_id } : {}) },
-    }));
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.start<AlertDeliveryWorkflow>(WORKFLOW_TYPES.alertDelivery, {
+        ...deliveryStart({ tenantId: account.tenant_id, awsAccountId: account.aws_account_id, deliveryId }),
+        taskQueue: config.temporal.taskQueue,
+        // An event's alert is what events are for: ahead of any backlog of scans, shared fairly between tenants.
+        priority: { priorityKey: 1, ...(config.temporal.fairness ? { fairnessKey: account.tenant_id } : {}) },
+      }),
+    );
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
@@ -73,8 +82,9 @@ export async function dispatchEventBatches(deps: DispatchDeps, account: BatchAcc
   // Only an active account scans; a pending one is read in full by its first scan anyway.
   if (groups.length > 0 && account.status === 'ACTIVE') {
     const batchId = batches[batches.length - 1]!.id;
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id)
-      .signal(eventsReceivedMessage, { batchId, groups }));
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.getHandle(account.workflow_id).signal(eventsReceivedMessage, { batchId, groups }),
+    );
   }
   await markBatchesDispatched({ db, batchIds: batches.map((b) => b.id), at: new Date() });
 }
@@ -86,14 +96,21 @@ export function leftOverBatchUseCases(deps: DispatchDeps) {
      * account that fails again is left for the next run; the others go ahead.
      */
     async dispatchLeftOverEventBatches(): Promise<{ accounts: number; failed: number }> {
-      const accounts = await listAccountsWithBatchesLeft({ db: deps.db, olderThanSeconds: BATCH_LEFT_OVER_SECONDS, limit: ACCOUNTS_PER_RUN });
+      const accounts = await listAccountsWithBatchesLeft({
+        db: deps.db,
+        olderThanSeconds: BATCH_LEFT_OVER_SECONDS,
+        limit: ACCOUNTS_PER_RUN,
+      });
       let failed = 0;
       for (const account of accounts) {
         try {
           await dispatchEventBatches(deps, account);
         } catch (err) {
           failed += 1;
-          deps.log.warn({ tenantId: account.tenant_id, accountId: account.id, err }, 'left-over event batches not acted on; the next run tries again');
+          deps.log.warn(
+            { tenantId: account.tenant_id, accountId: account.id, err },
+            'left-over event batches not acted on; the next run tries again',
+          );
         }
       }
       if (accounts.length > 0) deps.log.info({ accounts: accounts.length, failed }, 'left-over event batches acted on');

@@ -1,6 +1,9 @@
 import type { WindowState } from '../../db/repositories/rate-limits';
 import {
-  countAndStoreEvents, findAccountByEventKey, insertEventBatch, type NewAccountEvent,
+  countAndStoreEvents,
+  findAccountByEventKey,
+  insertEventBatch,
+  type NewAccountEvent,
   noteBatchSignals,
 } from '../../db/repositories/account-events';
 import { lockAccount } from '../../db/repositories/accounts';
@@ -40,14 +43,20 @@ function parseBody(body: unknown, account: Account): AccountEvent[] {
   const items = Array.isArray(body) ? body : [body];
   if (items.length === 0) throw new AppError('validation_failed', 'The body holds no event');
   if (items.length > EVENT_BATCH_LIMIT) {
-    throw new AppError('batch_too_large', `At most ${EVENT_BATCH_LIMIT} events per request; this one has ${items.length}`);
+    throw new AppError(
+      'batch_too_large',
+      `At most ${EVENT_BATCH_LIMIT} events per request; this one has ${items.length}`,
+    );
   }
   return items.map((item, index) => {
     const where = Array.isArray(body) ? `events[${index}]` : 'event';
     const parsed = parseEnvelope(item);
     if (!parsed.ok) throw new AppError('validation_failed', `${where} is not an EventBridge event: ${parsed.reason}`);
     if (parsed.envelope.account !== account.aws_account_id) {
-      throw new AppError('forbidden', `${where} is from AWS account ${parsed.envelope.account}; this key is for ${account.aws_account_id}`);
+      throw new AppError(
+        'forbidden',
+        `${where} is from AWS account ${parsed.envelope.account}; this key is for ${account.aws_account_id}`,
+      );
     }
     return toAccountEvent(parsed.envelope);
   });
@@ -61,14 +70,27 @@ interface Detected {
 
 function signalOf(account: Account, batchId: string, at: Date, { event, detection, finding }: Detected): NewSignal {
   const region = finding.region ?? 'global';
-  const who = [event.actor && `by ${event.actor}`, event.sourceIp && `from ${event.sourceIp}`].filter(Boolean).join(' ');
+  const who = [event.actor && `by ${event.actor}`, event.sourceIp && `from ${event.sourceIp}`]
+    .filter(Boolean)
+    .join(' ');
   return {
-    id: newId('signal', at.getTime()), tenant_id: account.tenant_id, account_id: account.id, check_id: detection.id,
-    fingerprint: `${detection.id}|${finding.resource}|${region}`, scenario: detection.scenario, severity: detection.severity,
+    id: newId('signal', at.getTime()),
+    tenant_id: account.tenant_id,
+    account_id: account.id,
+    check_id: detection.id,
+    fingerprint: `${detection.id}|${finding.resource}|${region}`,
+    scenario: detection.scenario,
+    severity: detection.severity,
     title: detection.title,
-    description: `${detection.description} ${finding.detail} ${event.eventName ?? event.detailType}${who ? ` ${who}` : ''} at ${event.time} `
-      + `(event ${event.eventId}).`,
-    resource: finding.resource, region, owner: null, first_scan_id: null, event_batch_id: batchId, detected_at: at,
+    description:
+      `${detection.description} ${finding.detail} ${event.eventName ?? event.detailType}${who ? ` ${who}` : ''} at ${event.time} ` +
+      `(event ${event.eventId}).`,
+    resource: finding.resource,
+    region,
+    owner: null,
+    first_scan_id: null,
+    event_batch_id: batchId,
+    detected_at: at,
   };
 }
 
@@ -104,16 +126,28 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
   const detected: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
   // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
   const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));
-  const store = (conn: Db) => countAndStoreEvents({
-    db: conn,
-    window: { key: `events:${account.id}`, windowSeconds: 60 },
-    limit: EVENTS_PER_ACCOUNT_PER_MINUTE,
-    events: events.map((e): NewAccountEvent => ({
-      account_id: account.id, event_id: e.eventId, tenant_id: account.tenant_id, source: e.source, detail_type: e.detailType,
-      event_name: e.eventName, region: e.region, event_time: e.time, actor: e.actor, source_ip: e.sourceIp,
-      detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))], detail: JSON.stringify(e.detail),
-    })),
-  });
+  const store = (conn: Db) =>
+    countAndStoreEvents({
+      db: conn,
+      window: { key: `events:${account.id}`, windowSeconds: 60 },
+      limit: EVENTS_PER_ACCOUNT_PER_MINUTE,
+      events: events.map(
+        (e): NewAccountEvent => ({
+          account_id: account.id,
+          event_id: e.eventId,
+          tenant_id: account.tenant_id,
+          source: e.source,
+          detail_type: e.detailType,
+          event_name: e.eventName,
+          region: e.region,
+          event_time: e.time,
+          actor: e.actor,
+          source_ip: e.sourceIp,
+          detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))],
+          detail: JSON.stringify(e.detail),
+        }),
+      ),
+    });
   const nothing = { detecting: detected.length + rescanning.length, opened: [], batched: false };
   if (nothing.detecting === 0) {
     const { window, stored } = await store(db);
@@ -130,22 +164,47 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
     const indicating = fresh.filter((d) => indicatorKind(d.detection.id) !== null).at(-1);
     if (indicating) {
       const compound = probableCompromise(await indicatorsOfLastDay(trx, account.id, at), at.toISOString());
-      if (compound) signals.push(signalOf(account, batchId, at, { event: indicating.event, detection: PROBABLE_COMPROMISE, finding: compound.finding }));
+      if (compound)
+        signals.push(
+          signalOf(account, batchId, at, {
+            event: indicating.event,
+            detection: PROBABLE_COMPROMISE,
+            finding: compound.finding,
+          }),
+        );
     }
-    const groups = [...new Set([
-      ...fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])),
-      ...rescanning.filter((r) => stored.has(r.event.eventId)).map((r) => r.group),
-    ])];
+    const groups = [
+      ...new Set([
+        ...fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])),
+        ...rescanning.filter((r) => stored.has(r.event.eventId)).map((r) => r.group),
+      ]),
+    ];
     let opened: string[] = [];
     if (signals.length > 0 || groups.length > 0) {
-      await insertEventBatch({ db: trx, batch: { id: batchId, tenant_id: account.tenant_id, account_id: account.id, groups, signals_opened: 0, received_at: at } });
+      await insertEventBatch({
+        db: trx,
+        batch: {
+          id: batchId,
+          tenant_id: account.tenant_id,
+          account_id: account.id,
+          groups,
+          signals_opened: 0,
+          received_at: at,
+        },
+      });
       opened = await insertSignalsNotOpen({ db: trx, signals });
       if (opened.length > 0) {
         await noteBatchSignals({ db: trx, batchId, opened: opened.length });
         await rescore(trx, account, at);
       }
     }
-    return { window, stored: stored.size, detecting: nothing.detecting, opened, batched: signals.length > 0 || groups.length > 0 };
+    return {
+      window,
+      stored: stored.size,
+      detecting: nothing.detecting,
+      opened,
+      batched: signals.length > 0 || groups.length > 0,
+    };
   });
 }
 

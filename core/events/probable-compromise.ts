@@ -19,19 +19,38 @@ export async function indicatorsOfLastDay(db: Db, accountId: string, now: Date):
     recentEventsDetecting({ db, accountId, since, detections: EVENT_INDICATORS, limit: EVENTS_READ }),
     signalsDetectedSince({ db, accountId, since, checkIds: SCAN_INDICATORS }),
   ]);
-  const fromEvents = events.flatMap((e) => e.detections.flatMap((id): Indicator[] => {
-    const kind = indicatorKind(id);
-    if (!kind) return [];
-    const title = eventDetection(id)?.title ?? id;
-    return [{
-      // By who acted: a principal's repeated calls are one indicator.
-      kind, id, resource: e.actor ?? e.event_id, region: e.region, at: e.event_time.toISOString(),
-      summary: `${title}: ${e.event_name ?? 'event'} by ${e.actor ?? 'an unknown principal'} in ${e.region}`,
-    }];
-  }));
+  const fromEvents = events.flatMap((e) =>
+    e.detections.flatMap((id): Indicator[] => {
+      const kind = indicatorKind(id);
+      if (!kind) return [];
+      const title = eventDetection(id)?.title ?? id;
+      return [
+        {
+          // By who acted: a principal's repeated calls are one indicator.
+          kind,
+          id,
+          resource: e.actor ?? e.event_id,
+          region: e.region,
+          at: e.event_time.toISOString(),
+          summary: `${title}: ${e.event_name ?? 'event'} by ${e.actor ?? 'an unknown principal'} in ${e.region}`,
+        },
+      ];
+    }),
+  );
   const fromScans = signals.flatMap((s): Indicator[] => {
     const kind = indicatorKind(s.check_id);
-    return kind ? [{ kind, id: s.check_id, resource: s.resource, region: s.region, at: s.detected_at.toISOString(), summary: s.title }] : [];
+    return kind
+      ? [
+          {
+            kind,
+            id: s.check_id,
+            resource: s.resource,
+            region: s.region,
+            at: s.detected_at.toISOString(),
+            summary: s.title,
+          },
+        ]
+      : [];
   });
   return [...fromEvents, ...fromScans];
 }

@@ -6,7 +6,12 @@ import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import { findAccountById } from '../../db/repositories/accounts';
 import {
-  acceptances, countSignals, findExport, forgetExportPackage, markExportFailed, markExportReady,
+  acceptances,
+  countSignals,
+  findExport,
+  forgetExportPackage,
+  markExportFailed,
+  markExportReady,
 } from '../../db/repositories/exports';
 import { accountAuditEvents } from '../../db/repositories/audit-log';
 import { fullScoreHistory } from '../../db/repositories/score-history';
@@ -20,7 +25,11 @@ import { EXPORT_ABANDONED, type ExportRetentionInput, type ExportWorkflowInput }
 
 export function exportPackageUseCases({ db, log, storage }: { db: Db; log: Logger; storage: ExportStorage }) {
   const abandoned = (exportId: string) =>
-    ApplicationFailure.create({ type: EXPORT_ABANDONED, nonRetryable: true, message: `Export ${exportId} is no longer running` });
+    ApplicationFailure.create({
+      type: EXPORT_ABANDONED,
+      nonRetryable: true,
+      message: `Export ${exportId} is no longer running`,
+    });
 
   return {
     /**
@@ -38,25 +47,32 @@ export function exportPackageUseCases({ db, log, storage }: { db: Db; log: Logge
       try {
         const file = path.join(staging, 'package.zip');
         const exportedAt = new Date();
-        const awsAccountId = await db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
-          const account = await findAccountById({ db: trx, tenantId, accountId });
-          if (!account) throw new Error(`No account ${accountId} in tenant ${tenantId}`);
-          const counts = await countSignals({ db: trx, tenantId, accountId });
-          const history = await fullScoreHistory({ db: trx, tenantId, accountId });
-          const open = await openSignals({ db: trx, tenantId, accountId });
-          await writeExportPackage({
-            exportId,
-            exportedAt,
-            account: accountRecord(account),
-            counts: { signals: counts.total, openSignals: counts.open },
-            signalPages: () => signalPages({ db: trx, tenantId, accountId }),
-            scoreHistory: history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })),
-            checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))),
-            acceptances: await acceptances({ db: trx, tenantId, accountId }),
-            activity: await accountAuditEvents({ db: trx, tenantId, awsAccountId: account.aws_account_id }),
-          }, file);
-          return account.aws_account_id;
-        });
+        const awsAccountId = await db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .setAccessMode('read only')
+          .execute(async (trx) => {
+            const account = await findAccountById({ db: trx, tenantId, accountId });
+            if (!account) throw new Error(`No account ${accountId} in tenant ${tenantId}`);
+            const counts = await countSignals({ db: trx, tenantId, accountId });
+            const history = await fullScoreHistory({ db: trx, tenantId, accountId });
+            const open = await openSignals({ db: trx, tenantId, accountId });
+            await writeExportPackage(
+              {
+                exportId,
+                exportedAt,
+                account: accountRecord(account),
+                counts: { signals: counts.total, openSignals: counts.open },
+                signalPages: () => signalPages({ db: trx, tenantId, accountId }),
+                scoreHistory: history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })),
+                checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))),
+                acceptances: await acceptances({ db: trx, tenantId, accountId }),
+                activity: await accountAuditEvents({ db: trx, tenantId, awsAccountId: account.aws_account_id }),
+              },
+              file,
+            );
+            return account.aws_account_id;
+          });
         await storage.put({ key: storageKey, file, filename: packageFilename(awsAccountId, exportedAt) });
       } finally {
         await rm(staging, { recursive: true, force: true });

@@ -1,10 +1,11 @@
 import { type WorkflowHandle, WorkflowFailedError } from '@temporalio/client';
-import {
-  deleteExport, findExportForDownload, insertExport, markExportFailed,
-} from '../../db/repositories/exports';
+import { deleteExport, findExportForDownload, insertExport, markExportFailed } from '../../db/repositories/exports';
 import { newId } from '../../domain/ids';
 import {
-  accountLimitKey, PANIC_EXPORT_WINDOW_SECONDS, PANIC_EXPORTS_PER_ACCOUNT, PANIC_EXPORTS_PER_TENANT,
+  accountLimitKey,
+  PANIC_EXPORT_WINDOW_SECONDS,
+  PANIC_EXPORTS_PER_ACCOUNT,
+  PANIC_EXPORTS_PER_TENANT,
 } from '../../domain/tenancy/limits';
 import { packageFilename } from '../../exports/package';
 import { checkDownloadLink } from '../../exports/storage';
@@ -26,32 +27,55 @@ export const EXPORT_WAIT_MS = 60_000;
  * with a download link once the package is stored. Temporal unreachable: nothing is recorded and the attempt
  * does not count. The package not ready in time, or not buildable: the export is recorded as failed (503).
  */
-export async function requestPanicExport({ db, temporal, config, log, storage }: AppDeps, caller: Caller, awsAccountId: string) {
+export async function requestPanicExport(
+  { db, temporal, config, log, storage }: AppDeps,
+  caller: Caller,
+  awsAccountId: string,
+) {
   const account = await requireAccount(db, caller, awsAccountId);
   const releaseHits = await takeHits(db, [
     {
-      key: accountLimitKey('export:panic', caller.tenantId, account.aws_account_id), limit: PANIC_EXPORTS_PER_ACCOUNT,
-      windowSeconds: PANIC_EXPORT_WINDOW_SECONDS, message: `At most ${PANIC_EXPORTS_PER_ACCOUNT} emergency exports per account per hour`,
+      key: accountLimitKey('export:panic', caller.tenantId, account.aws_account_id),
+      limit: PANIC_EXPORTS_PER_ACCOUNT,
+      windowSeconds: PANIC_EXPORT_WINDOW_SECONDS,
+      message: `At most ${PANIC_EXPORTS_PER_ACCOUNT} emergency exports per account per hour`,
     },
     {
-      key: `export:panic:${caller.tenantId}`, limit: PANIC_EXPORTS_PER_TENANT,
-      windowSeconds: PANIC_EXPORT_WINDOW_SECONDS, message: `At most ${PANIC_EXPORTS_PER_TENANT} emergency exports per tenant per hour`,
+      key: `export:panic:${caller.tenantId}`,
+      limit: PANIC_EXPORTS_PER_TENANT,
+      windowSeconds: PANIC_EXPORT_WINDOW_SECONDS,
+      message: `At most ${PANIC_EXPORTS_PER_TENANT} emergency exports per tenant per hour`,
     },
   ]);
 
   const exportId = newId('export');
   const scope = { db, tenantId: caller.tenantId, exportId };
-  await insertExport({ db, row: { id: exportId, tenant_id: caller.tenantId, account_id: account.id, requested_by: caller.userId } });
+  await insertExport({
+    db,
+    row: { id: exportId, tenant_id: caller.tenantId, account_id: account.id, requested_by: caller.userId },
+  });
   let handle: WorkflowHandle<ExportWorkflow>;
   try {
-    handle = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start<ExportWorkflow>(WORKFLOW_TYPES.export, {
-      workflowId: exportWorkflowId(exportId),
-      taskQueue: config.temporal.taskQueue,
-      args: [{ exportId, tenantId: caller.tenantId, accountId: account.id, retainSeconds: config.exports.retentionSeconds }],
-      // A backstop for a worker that never picks it up: the API stops waiting long before.
-      workflowExecutionTimeout: '10 minutes',
-      typedSearchAttributes: [{ key: TENANT_ID, value: caller.tenantId }, { key: AWS_ACCOUNT_ID, value: account.aws_account_id }],
-    }));
+    handle = await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.start<ExportWorkflow>(WORKFLOW_TYPES.export, {
+        workflowId: exportWorkflowId(exportId),
+        taskQueue: config.temporal.taskQueue,
+        args: [
+          {
+            exportId,
+            tenantId: caller.tenantId,
+            accountId: account.id,
+            retainSeconds: config.exports.retentionSeconds,
+          },
+        ],
+        // A backstop for a worker that never picks it up: the API stops waiting long before.
+        workflowExecutionTimeout: '10 minutes',
+        typedSearchAttributes: [
+          { key: TENANT_ID, value: caller.tenantId },
+          { key: AWS_ACCOUNT_ID, value: account.aws_account_id },
+        ],
+      }),
+    );
   } catch (err) {
     await deleteExport(scope);
     await releaseHits();
@@ -66,10 +90,14 @@ export async function requestPanicExport({ db, temporal, config, log, storage }:
     if (!(err instanceof WorkflowFailedError)) {
       // Stop the workflow so a late worker does not build a package nobody will fetch (it would find the
       // export failed and give up anyway).
-      await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.terminate('the API stopped waiting for the export')).catch(() => undefined);
+      await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+        handle.terminate('the API stopped waiting for the export'),
+      ).catch(() => undefined);
     }
     log.warn({ exportId, err }, 'panic export failed');
-    throw new AppError('export_failed', `The export package could not be built (export ${exportId}); retry shortly`, { retryAfterSeconds: 30 });
+    throw new AppError('export_failed', `The export package could not be built (export ${exportId}); retry shortly`, {
+      retryAfterSeconds: 30,
+    });
   }
 
   const link = await storage.downloadLink({ exportId, key: result.storageKey });
@@ -92,15 +120,26 @@ export async function openExportDownload(
   { db, config, storage }: Pick<AppDeps, 'db' | 'config' | 'storage'>,
   link: { exportId: string; expires: unknown; signature: unknown; clientAddress?: string },
 ) {
-  const verdict = checkDownloadLink({ signingKey: config.secrets.urlSigningKey, exportId: link.exportId, expires: link.expires, signature: link.signature });
+  const verdict = checkDownloadLink({
+    signingKey: config.secrets.urlSigningKey,
+    exportId: link.exportId,
+    expires: link.expires,
+    signature: link.signature,
+  });
   if (verdict === 'invalid') throw new AppError('link_invalid', 'The download link is invalid');
   if (verdict === 'expired') throw new AppError('link_expired', 'The download link has expired; request a new export');
   const row = storage.kind === 'local' ? await findExportForDownload({ db, exportId: link.exportId }) : undefined;
-  const file = row?.status === 'ready' && row.storage_key && storage.kind === 'local' ? await storage.open(row.storage_key) : undefined;
+  const file =
+    row?.status === 'ready' && row.storage_key && storage.kind === 'local'
+      ? await storage.open(row.storage_key)
+      : undefined;
   if (!row || !file) throw notFound('Export');
   // Whoever holds the link downloads: recorded with the address it came from, not a user.
   await auditAs(db, {
-    tenantId: row.tenant_id, action: 'export.panic_downloaded', target: `account:${row.aws_account_id}`, clientAddress: link.clientAddress,
+    tenantId: row.tenant_id,
+    action: 'export.panic_downloaded',
+    target: `account:${row.aws_account_id}`,
+    clientAddress: link.clientAddress,
     details: { export_id: row.id },
   });
   return { ...file, filename: packageFilename(row.aws_account_id, row.completed_at ?? row.created_at) };

@@ -1,12 +1,13 @@
 import { newId } from '../../domain/ids';
 import {
-  LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS,
+  LOGIN_FAILURES_PER_CLIENT,
+  LOGIN_FAILURES_PER_EMAIL,
+  LOGIN_FAILURES_PER_EMAIL_AND_CLIENT,
+  LOGIN_FAILURE_WINDOW_SECONDS,
   SIGNUP_WINDOW_SECONDS,
 } from '../../domain/tenancy/limits';
 import { isUniqueViolation } from '../../db/errors';
-import {
-  findRefreshToken, revokeAllRefreshTokens, revokeRefreshToken,
-} from '../../db/repositories/refresh-tokens';
+import { findRefreshToken, revokeAllRefreshTokens, revokeRefreshToken } from '../../db/repositories/refresh-tokens';
 import { clearWindow, hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { insertTenant } from '../../db/repositories/tenants';
 import { cancelPendingInvitee, findUserByEmail, insertUser } from '../../db/repositories/users';
@@ -31,10 +32,14 @@ type Deps = Pick<AppDeps, 'db' | 'config' | 'log'>;
 export async function signup(deps: Deps & Pick<AppDeps, 'mailer'>, input: SignupInput & { clientAddress: string }) {
   const { db, log, config } = deps;
   const allowed = config.auth.signupsPerClientPerHour;
-  await takeHits(db, [{
-    key: `signup:client:${input.clientAddress}`, limit: allowed, windowSeconds: SIGNUP_WINDOW_SECONDS,
-    message: `At most ${allowed} sign-ups per client address per hour`,
-  }]);
+  await takeHits(db, [
+    {
+      key: `signup:client:${input.clientAddress}`,
+      limit: allowed,
+      windowSeconds: SIGNUP_WINDOW_SECONDS,
+      message: `At most ${allowed} sign-ups per client address per hour`,
+    },
+  ]);
   const tenantId = newId('tenant');
   const userId = newId('user');
   const passwordHash = await hashPassword(input.password);
@@ -46,19 +51,29 @@ export async function signup(deps: Deps & Pick<AppDeps, 'mailer'>, input: Signup
       await insertTenant({ db: trx, tenant: { id: tenantId, name: input.name, plan: 'solo', status: 'active' } });
       await insertUser({
         db: trx,
-        user: { id: userId, tenant_id: tenantId, email: input.email, name: input.name, role: 'owner', password_hash: passwordHash },
+        user: {
+          id: userId,
+          tenant_id: tenantId,
+          email: input.email,
+          name: input.name,
+          role: 'owner',
+          password_hash: passwordHash,
+        },
       });
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'users_email_key')) throw new AppError('email_taken', 'An account with this e-mail already exists');
+    if (isUniqueViolation(err, 'users_email_key'))
+      throw new AppError('email_taken', 'An account with this e-mail already exists');
     throw err;
   }
   log.info({ tenantId, userId }, 'tenant signed up');
   await sendVerificationLink(deps, { id: userId, email: input.email, name: input.name });
   return {
-    tenant_id: tenantId, user_id: userId,
-    message: 'Account created. Log in with POST /auth/login. A link to verify your e-mail address is on its way: until you follow it, '
-      + 'alerts and invitations are e-mailed to nobody but you.',
+    tenant_id: tenantId,
+    user_id: userId,
+    message:
+      'Account created. Log in with POST /auth/login. A link to verify your e-mail address is on its way: until you follow it, ' +
+      'alerts and invitations are e-mailed to nobody but you.',
   };
 }
 
@@ -90,7 +105,9 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
     failedHere && byEmail.count > LOGIN_FAILURES_PER_EMAIL ? byEmail.resetsInSeconds : 0,
   );
   if (retryAfter > 0) {
-    throw new AppError('rate_limited', 'Too many failed login attempts; try again later', { retryAfterSeconds: retryAfter });
+    throw new AppError('rate_limited', 'Too many failed login attempts; try again later', {
+      retryAfterSeconds: retryAfter,
+    });
   }
 
   const user = await findUserByEmail({ db, email: input.email });
@@ -98,14 +115,21 @@ export async function login(deps: Deps, input: LoginInput & { clientAddress: str
     ? await verifyPassword(input.password, user.password_hash)
     : (await burnPasswordCheck(input.password), false);
   const event = (u: NonNullable<typeof user>) => ({
-    tenantId: u.tenant_id, actor: { userId: u.id, email: u.email }, target: `user:${u.id}`, clientAddress: input.clientAddress,
+    tenantId: u.tenant_id,
+    actor: { userId: u.id, email: u.email },
+    target: `user:${u.id}`,
+    clientAddress: input.clientAddress,
   });
   if (!user || !ok) {
     // A failure for an address nobody uses belongs to no tenant: it is counted, not recorded.
     if (user) await auditAs(db, { ...event(user), action: 'auth.login_failed' });
     throw new AppError('invalid_credentials', INVALID_LOGIN);
   }
-  await Promise.all([clearWindow({ db, key: pairKey }), releaseHit({ db, key: clientKey }), releaseHit({ db, key: emailKey })]);
+  await Promise.all([
+    clearWindow({ db, key: pairKey }),
+    releaseHit({ db, key: clientKey }),
+    releaseHit({ db, key: emailKey }),
+  ]);
   await auditAs(db, { ...event(user), action: 'auth.login_succeeded' });
   return issueTokens(deps, user);
 }
@@ -129,7 +153,10 @@ export async function refresh(deps: Deps, refreshToken: string): Promise<TokensO
   if (row.revoked_at) {
     await revokeAllRefreshTokens({ db, userId: row.user_id });
     await auditAs(db, {
-      tenantId: row.tenant_id, actor: { userId: row.user_id, email: row.email }, action: 'auth.refresh_token_reused', target: `user:${row.user_id}`,
+      tenantId: row.tenant_id,
+      actor: { userId: row.user_id, email: row.email },
+      action: 'auth.refresh_token_reused',
+      target: `user:${row.user_id}`,
     });
     log.warn({ userId: row.user_id }, 'revoked refresh token reused; all sessions of the user revoked');
     throw INVALID_REFRESH;
@@ -142,7 +169,8 @@ export async function refresh(deps: Deps, refreshToken: string): Promise<TokensO
 export async function logout({ db }: Deps, refreshToken: string): Promise<void> {
   const parsed = parseRefreshToken(refreshToken);
   const row = parsed ? await findRefreshToken({ db, id: parsed.id }) : undefined;
-  if (parsed && row && safeEqualHex(row.token_hash, sha256(parsed.secret))) await revokeRefreshToken({ db, id: row.id });
+  if (parsed && row && safeEqualHex(row.token_hash, sha256(parsed.secret)))
+    await revokeRefreshToken({ db, id: row.id });
 }
 
 function safeEqualHex(a: string, b: string): boolean {

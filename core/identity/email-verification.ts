@@ -14,7 +14,11 @@ import { consumeLink, mailUserLink, type UserLinkKind } from './user-links';
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>;
 
 const VERIFICATION_LINK: UserLinkKind = {
-  table: 'email_verifications', idKind: 'emailVerification', ttlMinutes: EMAIL_VERIFICATION_TTL_HOURS * 60, page: 'verify-email', label: 'verification',
+  table: 'email_verifications',
+  idKind: 'emailVerification',
+  ttlMinutes: EMAIL_VERIFICATION_TTL_HOURS * 60,
+  page: 'verify-email',
+  label: 'verification',
 };
 
 /**
@@ -22,9 +26,15 @@ const VERIFICATION_LINK: UserLinkKind = {
  * sign-up stands without it, and the user can ask again.
  */
 export function sendVerificationLink(deps: Deps, user: { id: string; email: string; name: string }): Promise<boolean> {
-  return mailUserLink(deps, VERIFICATION_LINK, user, ({ url, token, expiresAt }) => verificationEmail({
-    baseUrl: deps.config.http.publicBaseUrl, name: user.name, link: url, token, expiresAt,
-  }));
+  return mailUserLink(deps, VERIFICATION_LINK, user, ({ url, token, expiresAt }) =>
+    verificationEmail({
+      baseUrl: deps.config.http.publicBaseUrl,
+      name: user.name,
+      link: url,
+      token,
+      expiresAt,
+    }),
+  );
 }
 
 /** A signed-in user who has not verified asks for a new link (a few times an hour). */
@@ -32,10 +42,14 @@ export async function resendVerificationLink(deps: Deps, caller: Caller): Promis
   const user = await findUser({ db: deps.db, tenantId: caller.tenantId, userId: caller.userId });
   if (!user) throw notFound('User');
   if (user.email_verified_at) throw new AppError('invalid_state', 'This e-mail address is verified already');
-  await takeHits(deps.db, [{
-    key: `verify-email:user:${user.id}`, limit: EMAIL_VERIFICATION_RESENDS_PER_HOUR, windowSeconds: 60 * 60,
-    message: `At most ${EMAIL_VERIFICATION_RESENDS_PER_HOUR} verification e-mails per hour`,
-  }]);
+  await takeHits(deps.db, [
+    {
+      key: `verify-email:user:${user.id}`,
+      limit: EMAIL_VERIFICATION_RESENDS_PER_HOUR,
+      windowSeconds: 60 * 60,
+      message: `At most ${EMAIL_VERIFICATION_RESENDS_PER_HOUR} verification e-mails per hour`,
+    },
+  ]);
   if (!(await sendVerificationLink(deps, user))) {
     throw new AppError('upstream_failed', 'The mail server did not accept the verification e-mail; try again later');
   }
@@ -46,25 +60,55 @@ export async function resendVerificationLink(deps: Deps, caller: Caller): Promis
  * Verifies the address through a live link, once. When the user is the owner, the invitations that waited for
  * it are sent now.
  */
-export async function verifyEmail(deps: Deps, { token, clientAddress }: { token: string; clientAddress: string }): Promise<{ message: string }> {
+export async function verifyEmail(
+  deps: Deps,
+  { token, clientAddress }: { token: string; clientAddress: string },
+): Promise<{ message: string }> {
   const { db, log } = deps;
   const user = await db.transaction().execute(async (trx) => {
     const owner = await consumeLink(trx, VERIFICATION_LINK, token);
-    if (!owner) throw new AppError('invalid_verification_token', 'The verification link is unknown, already used or expired; ask for a new one');
+    if (!owner)
+      throw new AppError(
+        'invalid_verification_token',
+        'The verification link is unknown, already used or expired; ask for a new one',
+      );
     await markEmailVerified({ db: trx, userId: owner.id });
     await auditAs(trx, {
-      tenantId: owner.tenant_id, actor: { userId: owner.id, email: owner.email }, action: 'auth.email_verified', target: `user:${owner.id}`,
+      tenantId: owner.tenant_id,
+      actor: { userId: owner.id, email: owner.email },
+      action: 'auth.email_verified',
+      target: `user:${owner.id}`,
       clientAddress,
     });
     return owner;
   });
   log.info({ userId: user.id }, 'e-mail address verified');
   if (user.role !== 'owner') return { message: `${user.email} is verified.` };
-  const sent = await sendWaitingInvitations(deps, { userId: user.id, tenantId: user.tenant_id, email: user.email, role: 'owner', clientAddress });
-  return { message: `${user.email} is verified.${sent > 0 ? ` ${sent} waiting invitation e-mail${sent === 1 ? ' was' : 's were'} sent.` : ''}` };
+  const sent = await sendWaitingInvitations(deps, {
+    userId: user.id,
+    tenantId: user.tenant_id,
+    email: user.email,
+    role: 'owner',
+    clientAddress,
+  });
+  return {
+    message: `${user.email} is verified.${sent > 0 ? ` ${sent} waiting invitation e-mail${sent === 1 ? ' was' : 's were'} sent.` : ''}`,
+  };
 }
 
-function verificationEmail({ baseUrl, name, link, token, expiresAt }: { baseUrl: string; name: string; link: string; token: string; expiresAt: Date }) {
+function verificationEmail({
+  baseUrl,
+  name,
+  link,
+  token,
+  expiresAt,
+}: {
+  baseUrl: string;
+  name: string;
+  link: string;
+  token: string;
+  expiresAt: Date;
+}) {
   const expires = expiresAt.toISOString();
   const body = JSON.stringify({ token });
   const text = [

@@ -1,14 +1,24 @@
 import type { Db } from '../../db/client';
 import {
-  consumeInvitation, expireOtherInvitations, findPendingInvitation, insertInvitation, listWaitingInvitees, lockInvitee, ownerVerified,
+  consumeInvitation,
+  expireOtherInvitations,
+  findPendingInvitation,
+  insertInvitation,
+  listWaitingInvitees,
+  lockInvitee,
+  ownerVerified,
 } from '../../db/repositories/invitations';
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
 import { findUser, setInvitedUserPassword } from '../../db/repositories/users';
 import { newId } from '../../domain/ids';
 import {
-  INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS, INVITATION_EMAIL_TENANT_WINDOW_SECONDS, INVITATION_EMAILS_PER_ADDRESS,
-  INVITATION_EMAILS_PER_TENANT, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURE_WINDOW_SECONDS,
+  INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS,
+  INVITATION_EMAIL_TENANT_WINDOW_SECONDS,
+  INVITATION_EMAILS_PER_ADDRESS,
+  INVITATION_EMAILS_PER_TENANT,
+  LOGIN_FAILURES_PER_CLIENT,
+  LOGIN_FAILURE_WINDOW_SECONDS,
 } from '../../domain/tenancy/limits';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../deps';
@@ -31,11 +41,15 @@ const INVITATION_TTL_DAYS = 7;
 export function countInvitationEmail(db: Db, tenantId: string, email: string): Promise<() => Promise<void>> {
   return takeHits(db, [
     {
-      key: `invitation:tenant:${tenantId}`, limit: INVITATION_EMAILS_PER_TENANT, windowSeconds: INVITATION_EMAIL_TENANT_WINDOW_SECONDS,
+      key: `invitation:tenant:${tenantId}`,
+      limit: INVITATION_EMAILS_PER_TENANT,
+      windowSeconds: INVITATION_EMAIL_TENANT_WINDOW_SECONDS,
       message: `At most ${INVITATION_EMAILS_PER_TENANT} invitation e-mails per tenant per hour`,
     },
     {
-      key: `invitation:address:${sha256(email)}`, limit: INVITATION_EMAILS_PER_ADDRESS, windowSeconds: INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS,
+      key: `invitation:address:${sha256(email)}`,
+      limit: INVITATION_EMAILS_PER_ADDRESS,
+      windowSeconds: INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS,
       message: `At most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address per day`,
     },
   ]);
@@ -56,12 +70,25 @@ interface Invitee {
 }
 
 /** Creates a live invitation link for an invited user (inside the caller's transaction when it has one). */
-export async function issueInvitation(
-  { db, tenantId, userId }: { db: Db; tenantId: string; userId: string },
-): Promise<Invitation> {
+export async function issueInvitation({
+  db,
+  tenantId,
+  userId,
+}: {
+  db: Db;
+  tenantId: string;
+  userId: string;
+}): Promise<Invitation> {
   const id = newId('invitation');
   const { secret, hash } = newRefreshSecret();
-  const { expiresAt } = await insertInvitation({ db, id, tenantId, userId, tokenHash: hash, ttlDays: INVITATION_TTL_DAYS });
+  const { expiresAt } = await insertInvitation({
+    db,
+    id,
+    tenantId,
+    userId,
+    tokenHash: hash,
+    ttlDays: INVITATION_TTL_DAYS,
+  });
   return { id, token: secret, expiresAt };
 }
 
@@ -72,7 +99,10 @@ export async function issueInvitation(
  * duplicate but does not stop a retried send from delivering the link twice.
  */
 export async function sendInvitation(
-  { db, config, log, mailer }: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>, caller: Caller, invitee: Invitee, invitation: Invitation,
+  { db, config, log, mailer }: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>,
+  caller: Caller,
+  invitee: Invitee,
+  invitation: Invitation,
 ): Promise<boolean> {
   const [inviter, tenant] = await Promise.all([
     findUser({ db, tenantId: caller.tenantId, userId: caller.userId }),
@@ -89,7 +119,10 @@ export async function sendInvitation(
     await mailer.send({ idempotencyKey: invitation.id, to: [invitee.email], ...content });
     // Without a mail server (the embedded default) a newcomer follows the link from the log; never in production.
     if (mailer.via === 'outbox' && config.env !== 'production') {
-      log.info({ invitationId: invitation.id, link: invitationLink(config.http.publicBaseUrl, invitation) }, 'invitation link (no SMTP_URL: also kept in email_outbox)');
+      log.info(
+        { invitationId: invitation.id, link: invitationLink(config.http.publicBaseUrl, invitation) },
+        'invitation link (no SMTP_URL: also kept in email_outbox)',
+      );
     }
     return true;
   } catch (err) {
@@ -110,9 +143,13 @@ export async function resendInvitation(deps: AppDeps, caller: Caller, userId: st
   const { email, invitationId } = await deps.db.transaction().execute(async (trx) => {
     const user = await lockInvitee({ db: trx, tenantId: caller.tenantId, userId });
     if (!user) throw notFound('User');
-    if (user.password_hash !== null) throw new AppError('invalid_state', 'This user has already accepted the invitation');
+    if (user.password_hash !== null)
+      throw new AppError('invalid_state', 'This user has already accepted the invitation');
     if (!(await ownerVerified({ db: trx, tenantId: caller.tenantId }))) {
-      throw new AppError('invalid_state', 'Invitation e-mails wait until the tenant\'s owner has verified their e-mail address; it is sent then');
+      throw new AppError(
+        'invalid_state',
+        "Invitation e-mails wait until the tenant's owner has verified their e-mail address; it is sent then",
+      );
     }
     // Counted outside the transaction, so a refused resend still counts; a failed send is taken back.
     const releaseHits = await countInvitationEmail(deps.db, caller.tenantId, user.email);
@@ -133,32 +170,48 @@ export async function resendInvitation(deps: AppDeps, caller: Caller, userId: st
  * Sends the invitations that waited for the owner to verify their address (the owner is the inviter they
  * name). Answers how many went out; one that fails is logged and can be sent again with a resend.
  */
-export async function sendWaitingInvitations(deps: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>, owner: Caller): Promise<number> {
+export async function sendWaitingInvitations(
+  deps: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>,
+  owner: Caller,
+): Promise<number> {
   let sent = 0;
   for (const invitee of await listWaitingInvitees({ db: deps.db, tenantId: owner.tenantId })) {
     const invitation = await issueInvitation({ db: deps.db, tenantId: owner.tenantId, userId: invitee.id });
-    if (await sendInvitation(deps, owner, { userId: invitee.id, email: invitee.email, name: invitee.name, role: invitee.role }, invitation)) sent += 1;
+    if (
+      await sendInvitation(
+        deps,
+        owner,
+        { userId: invitee.id, email: invitee.email, name: invitee.name, role: invitee.role },
+        invitation,
+      )
+    )
+      sent += 1;
   }
   if (sent > 0) deps.log.info({ tenantId: owner.tenantId, sent }, 'waiting invitations sent');
   return sent;
 }
 
-const invitationLink = (baseUrl: string, invitation: Invitation) => `${baseUrl}/app/accept-invite#token=${encodeURIComponent(invitation.token)}`;
+const invitationLink = (baseUrl: string, invitation: Invitation) =>
+  `${baseUrl}/app/accept-invite#token=${encodeURIComponent(invitation.token)}`;
 
-const invalidInvitation = () => new AppError('invalid_invitation', 'The invitation is unknown, already used or expired');
+const invalidInvitation = () =>
+  new AppError('invalid_invitation', 'The invitation is unknown, already used or expired');
 
 /**
  * Sets an invited user's password and signs them in. The link is consumed in the same statement that checks
  * it, so it works once even under concurrent requests. Attempts are counted per client address like logins.
  */
 export async function acceptInvitation(
-  deps: Pick<AppDeps, 'db' | 'config' | 'log'>, input: AcceptInviteInput & { clientAddress: string },
+  deps: Pick<AppDeps, 'db' | 'config' | 'log'>,
+  input: AcceptInviteInput & { clientAddress: string },
 ): Promise<TokensOutput> {
   const { db, log } = deps;
   const clientKey = `accept-invite:client:${input.clientAddress}`;
   const attempts = await hitWindow({ db, key: clientKey, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS });
   if (attempts.count > LOGIN_FAILURES_PER_CLIENT) {
-    throw new AppError('rate_limited', 'Too many invitation attempts; try again later', { retryAfterSeconds: attempts.resetsInSeconds });
+    throw new AppError('rate_limited', 'Too many invitation attempts; try again later', {
+      retryAfterSeconds: attempts.resetsInSeconds,
+    });
   }
 
   const tokenHash = sha256(input.token);
@@ -184,10 +237,19 @@ export async function acceptInvitation(
 
 const ARTICLE: Record<string, string> = { admin: 'an admin', member: 'a member', viewer: 'a viewer' };
 
-function invitationEmail(
-  { baseUrl, inviterName, tenantName, invitee, invitation }:
-  { baseUrl: string; inviterName: string; tenantName: string; invitee: Invitee; invitation: Invitation },
-): { subject: string; text: string; html: string } {
+function invitationEmail({
+  baseUrl,
+  inviterName,
+  tenantName,
+  invitee,
+  invitation,
+}: {
+  baseUrl: string;
+  inviterName: string;
+  tenantName: string;
+  invitee: Invitee;
+  invitation: Invitation;
+}): { subject: string; text: string; html: string } {
   // In the fragment, which browsers never send: the token reaches no server log, proxy or Referer header.
   const link = invitationLink(baseUrl, invitation);
   const role = ARTICLE[invitee.role] ?? invitee.role;
@@ -220,10 +282,10 @@ function invitationEmail(
     `<p>The link works once and expires at ${e(expires)}.</p>`,
     '<p>Using the API instead:</p>',
     '<ol>',
-    `<li><code>POST ${e(baseUrl)}/auth/accept-invite</code> with the JSON body <code>${e(acceptBody)}</code>. `
-      + 'It sets your password and answers with your tokens, so you are signed in at once.</li>',
-    `<li>From then on, sign in with <code>POST ${e(baseUrl)}/auth/login</code> and <code>${e(loginBody)}</code>, `
-      + 'and send the <code>id_token</code> it returns as <code>Authorization: Bearer &lt;id_token&gt;</code>.</li>',
+    `<li><code>POST ${e(baseUrl)}/auth/accept-invite</code> with the JSON body <code>${e(acceptBody)}</code>. ` +
+      'It sets your password and answers with your tokens, so you are signed in at once.</li>',
+    `<li>From then on, sign in with <code>POST ${e(baseUrl)}/auth/login</code> and <code>${e(loginBody)}</code>, ` +
+      'and send the <code>id_token</code> it returns as <code>Authorization: Bearer &lt;id_token&gt;</code>.</li>',
     '</ol>',
     '<p>If you did not expect this invitation, ignore this e-mail.</p>',
   ].join('\n');

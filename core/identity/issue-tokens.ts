@@ -6,7 +6,8 @@ import { newRefreshSecret, signTokens } from './tokens';
 
 /** A signed-in user's tokens: an id and access token, and a refresh token stored (by its hash) for rotation. */
 export async function issueTokens(
-  { db, config }: Pick<AppDeps, 'db' | 'config'>, user: { id: string; tenant_id: string; email: string; name: string },
+  { db, config }: Pick<AppDeps, 'db' | 'config'>,
+  user: { id: string; tenant_id: string; email: string; name: string },
 ): Promise<TokensOutput> {
   const id = newId('refreshToken');
   const { secret, hash } = newRefreshSecret();

@@ -18,7 +18,12 @@ export async function getProfile({ db, readCache }: Deps, caller: Caller) {
   const readAt = readCache?.generation(caller.tenantId) ?? 0;
   const row = await findProfile({ db, tenantId: caller.tenantId, userId: caller.userId });
   if (!row) throw notFound('User');
-  const tenant: CachedTenant = { name: row.tenant_name, plan: row.plan, status: row.status, created_at: row.tenant_created_at };
+  const tenant: CachedTenant = {
+    name: row.tenant_name,
+    plan: row.plan,
+    status: row.status,
+    created_at: row.tenant_created_at,
+  };
   readCache?.keepTenant(caller.tenantId, tenant, readAt);
   return profileBody(row, caller.tenantId, tenant);
 }
@@ -40,13 +45,27 @@ function keptProfile(user: CachedUser, tenantId: string, tenant: CachedTenant): 
   return body;
 }
 
-function profileBody(user: Omit<CachedUser, 'tenant_id' | 'sessions_valid_after'>, tenantId: string, tenant: CachedTenant) {
+function profileBody(
+  user: Omit<CachedUser, 'tenant_id' | 'sessions_valid_after'>,
+  tenantId: string,
+  tenant: CachedTenant,
+) {
   return {
     user: {
-      user_id: user.id, email: user.email, name: user.name, role: user.role, created_at: user.created_at.toISOString(),
+      user_id: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      created_at: user.created_at.toISOString(),
       email_verified: user.email_verified_at !== null,
     },
-    tenant: { tenant_id: tenantId, name: tenant.name, plan: tenant.plan, status: tenant.status, created_at: tenant.created_at.toISOString() },
+    tenant: {
+      tenant_id: tenantId,
+      name: tenant.name,
+      plan: tenant.plan,
+      status: tenant.status,
+      created_at: tenant.created_at.toISOString(),
+    },
   };
 }
 

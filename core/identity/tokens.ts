@@ -20,10 +20,23 @@ export interface IdTokenClaims {
   iat_ms?: number;
 }
 
-export function signTokens({ auth }: Pick<Config, 'auth'>, user: { id: string; tenant_id: string; email: string; name: string }) {
-  const base = { subject: user.id, issuer: auth.issuer, audience: AUDIENCE, expiresIn: auth.idTokenTtlSeconds, algorithm: 'HS256' } as const;
+export function signTokens(
+  { auth }: Pick<Config, 'auth'>,
+  user: { id: string; tenant_id: string; email: string; name: string },
+) {
+  const base = {
+    subject: user.id,
+    issuer: auth.issuer,
+    audience: AUDIENCE,
+    expiresIn: auth.idTokenTtlSeconds,
+    algorithm: 'HS256',
+  } as const;
   return {
-    id_token: jwt.sign({ tid: user.tenant_id, email: user.email, name: user.name, token_use: 'id', iat_ms: Date.now() }, auth.jwtSecret, base),
+    id_token: jwt.sign(
+      { tid: user.tenant_id, email: user.email, name: user.name, token_use: 'id', iat_ms: Date.now() },
+      auth.jwtSecret,
+      base,
+    ),
     access_token: jwt.sign({ tid: user.tenant_id, scope: 'sentinel', token_use: 'access' }, auth.jwtSecret, base),
     expires_in: auth.idTokenTtlSeconds,
     token_type: 'Bearer' as const,
@@ -73,9 +86,18 @@ export function verifyIdToken({ auth }: Pick<Config, 'auth'>, token: string): Id
 
 function checkIdToken(auth: Config['auth'], token: string): (IdTokenClaims & { exp?: number }) | null {
   try {
-    const claims = jwt.verify(token, verificationKey(auth), { algorithms: ['HS256'], issuer: auth.issuer, audience: AUDIENCE });
-    if (typeof claims !== 'object' || claims.token_use !== 'id' || typeof claims.sub !== 'string' || typeof claims.tid !== 'string'
-      || typeof claims.iat !== 'number') {
+    const claims = jwt.verify(token, verificationKey(auth), {
+      algorithms: ['HS256'],
+      issuer: auth.issuer,
+      audience: AUDIENCE,
+    });
+    if (
+      typeof claims !== 'object' ||
+      claims.token_use !== 'id' ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.tid !== 'string' ||
+      typeof claims.iat !== 'number'
+    ) {
       return null;
     }
     return claims as unknown as IdTokenClaims & { exp?: number };
@@ -89,4 +111,3 @@ export function newRefreshSecret(): { secret: string; hash: string } {
   const secret = randomBytes(32).toString('base64url');
   return { secret, hash: sha256(secret) };
 }
-

@@ -36,7 +36,14 @@ export async function mailUserLink(
 ): Promise<boolean> {
   const id = newId(kind.idKind);
   const { secret, hash } = newRefreshSecret();
-  const { expiresAt } = await insertUserLink({ db, table: kind.table, id, userId: user.id, tokenHash: hash, ttlMinutes: kind.ttlMinutes });
+  const { expiresAt } = await insertUserLink({
+    db,
+    table: kind.table,
+    id,
+    userId: user.id,
+    tokenHash: hash,
+    ttlMinutes: kind.ttlMinutes,
+  });
   const url = `${config.http.publicBaseUrl}/app/${kind.page}#token=${encodeURIComponent(secret)}`;
   try {
     await mailer.send({ idempotencyKey: id, to: [user.email], ...compose({ url, token: secret, expiresAt }) });
@@ -45,7 +52,8 @@ export async function mailUserLink(
     return false;
   }
   log.info({ userId: user.id, linkId: id }, `${kind.label} link sent`);
-  if (mailer.via === 'outbox' && config.env !== 'production') log.info({ userId: user.id, link: url }, `${kind.label} link (no SMTP_URL: also kept in email_outbox)`);
+  if (mailer.via === 'outbox' && config.env !== 'production')
+    log.info({ userId: user.id, link: url }, `${kind.label} link (no SMTP_URL: also kept in email_outbox)`);
   return true;
 }
 

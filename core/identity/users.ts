@@ -17,7 +17,7 @@ export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
     name: u.name,
     role: u.role,
     created_at: u.created_at.toISOString(),
-    status: u.accepted ? 'active' as const : 'invited' as const,
+    status: u.accepted ? ('active' as const) : ('invited' as const),
   }));
   return { users, total: users.length };
 }
@@ -38,20 +38,34 @@ export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUse
       await countInvitationEmail(trx, caller.tenantId, input.email);
       await insertUser({
         db: trx,
-        user: { id: userId, tenant_id: caller.tenantId, email: input.email, name: input.name, role: input.role, password_hash: null },
+        user: {
+          id: userId,
+          tenant_id: caller.tenantId,
+          email: input.email,
+          name: input.name,
+          role: input.role,
+          password_hash: null,
+        },
       });
       await audit(trx, caller, 'user.invited', `user:${userId}`, { email: input.email, role: input.role });
       if (!(await ownerVerified({ db: trx, tenantId: caller.tenantId }))) return undefined;
       return issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'users_email_key')) throw new AppError('email_taken', 'A user with this e-mail already exists');
+    if (isUniqueViolation(err, 'users_email_key'))
+      throw new AppError('email_taken', 'A user with this e-mail already exists');
     throw err;
   }
   const invited = { user_id: userId, email: input.email, name: input.name, role: input.role };
   if (!invitation) {
-    log.info({ userId, role: input.role }, 'user invited; the invitation e-mail waits for the owner to verify their address');
-    return { ...invited, message: `${input.email} is invited. The invitation e-mail is sent once the tenant's owner has verified their e-mail address.` };
+    log.info(
+      { userId, role: input.role },
+      'user invited; the invitation e-mail waits for the owner to verify their address',
+    );
+    return {
+      ...invited,
+      message: `${input.email} is invited. The invitation e-mail is sent once the tenant's owner has verified their e-mail address.`,
+    };
   }
   log.info({ userId, invitationId: invitation.id, role: input.role }, 'user invited');
   const sent = await sendInvitation(deps, caller, { userId, ...input }, invitation);
@@ -62,7 +76,12 @@ export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUse
 }
 
 /** The owner's role is fixed; everyone else's can be set to any assignable role. */
-export async function changeRole({ db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, userId: string, role: AssignableRole) {
+export async function changeRole(
+  { db, log }: Pick<AppDeps, 'db' | 'log'>,
+  caller: Caller,
+  userId: string,
+  role: AssignableRole,
+) {
   const target = await findUser({ db, tenantId: caller.tenantId, userId });
   if (!target) throw notFound('User');
   if (target.role === 'owner') throw new AppError('forbidden', "The owner's role cannot be changed");
@@ -74,7 +93,11 @@ export async function changeRole({ db, log }: Pick<AppDeps, 'db' | 'log'>, calle
 }
 
 /** Nobody removes themselves or the owner. The removed user's tokens stop working on their next request. */
-export async function removeUser({ db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, userId: string): Promise<void> {
+export async function removeUser(
+  { db, log }: Pick<AppDeps, 'db' | 'log'>,
+  caller: Caller,
+  userId: string,
+): Promise<void> {
   const target = await findUser({ db, tenantId: caller.tenantId, userId });
   if (!target) throw notFound('User');
   if (target.id === caller.userId) throw new AppError('forbidden', 'You cannot remove yourself');

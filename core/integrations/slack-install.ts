@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../config/config';
 import {
-  consumeOauthState, deleteExpiredOauthStates, deleteSlackInstallation, insertOauthState, listSlackInstallations,
+  consumeOauthState,
+  deleteExpiredOauthStates,
+  deleteSlackInstallation,
+  insertOauthState,
+  listSlackInstallations,
   upsertSlackInstallation,
 } from '../../db/repositories/slack-installations';
 import { findUser } from '../../db/repositories/users';
@@ -30,7 +34,10 @@ export interface InstallPage {
 function slackApp(config: Readonly<Config>): { clientId: string; clientSecret: string } {
   const { clientId, clientSecret } = config.slack;
   if (!clientId || !clientSecret) {
-    throw new AppError('slack_not_configured', 'The Slack app is not configured on this server (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET)');
+    throw new AppError(
+      'slack_not_configured',
+      'The Slack app is not configured on this server (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET)',
+    );
   }
   return { clientId, clientSecret };
 }
@@ -38,8 +45,9 @@ function slackApp(config: Readonly<Config>): { clientId: string; clientSecret: s
 /** Always the canonical path: oauth.v2.access requires the redirect_uri the authorize step was given. */
 const redirectUri = (config: Readonly<Config>) => `${config.http.publicBaseUrl}/webhooks/slack/install`;
 
-const invalidState = (message = 'The install link is invalid, expired or already used; start the Slack install again') =>
-  new AppError('invalid_oauth_state', message);
+const invalidState = (
+  message = 'The install link is invalid, expired or already used; start the Slack install again',
+) => new AppError('invalid_oauth_state', message);
 const upstreamFailed = (message: string) => new AppError('upstream_failed', message);
 
 /**
@@ -65,7 +73,11 @@ export async function startSlackInstall({ db, config, log }: AppDeps, caller: Ca
 // What oauth.v2.access answers (HTTP 200 either way): `ok` says which. Only the fields we keep are read.
 const slackVerdict = z.object({
   ok: z.boolean(),
-  error: z.string().regex(/^[a-z0-9_.]{1,64}$/).optional().catch('unreadable_error'),
+  error: z
+    .string()
+    .regex(/^[a-z0-9_.]{1,64}$/)
+    .optional()
+    .catch('unreadable_error'),
 });
 const slackGrant = z.object({
   access_token: z.string().min(1),
@@ -100,11 +112,14 @@ async function exchangeCode({ config, log }: Pick<AppDeps, 'config' | 'log'>, co
   }
   const body: unknown = await response.json().catch(() => undefined);
   const verdict = slackVerdict.safeParse(body);
-  if (!verdict.success) throw upstreamFailed('Slack answered the code exchange with something other than a Web API response');
-  if (!verdict.data.ok) throw upstreamFailed(`Slack refused the code exchange: ${verdict.data.error ?? 'no error code given'}`);
+  if (!verdict.success)
+    throw upstreamFailed('Slack answered the code exchange with something other than a Web API response');
+  if (!verdict.data.ok)
+    throw upstreamFailed(`Slack refused the code exchange: ${verdict.data.error ?? 'no error code given'}`);
   const grant = slackGrant.safeParse(body);
   // Organisation-wide (Enterprise Grid) installs carry no workspace: alert rules address one workspace.
-  if (!grant.success) throw upstreamFailed('Slack granted no bot token for a single workspace; install the app into one workspace');
+  if (!grant.success)
+    throw upstreamFailed('Slack granted no bot token for a single workspace; install the app into one workspace');
   return grant.data;
 }
 
@@ -152,7 +167,10 @@ export async function listSlackWorkspaces({ db }: Pick<AppDeps, 'db'>, caller: C
   const rows = await listSlackInstallations({ db, tenantId: caller.tenantId });
   return {
     installations: rows.map((r) => ({
-      team_id: r.team_id, team_name: r.team_name, bot_user_id: r.bot_user_id, installed_at: r.created_at.toISOString(),
+      team_id: r.team_id,
+      team_name: r.team_name,
+      bot_user_id: r.bot_user_id,
+      installed_at: r.created_at.toISOString(),
     })),
   };
 }
@@ -165,8 +183,10 @@ export async function removeSlackWorkspace({ db, log }: AppDeps, caller: Caller,
 }
 
 function page(title: string, paragraphs: string[]): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>`
-    + `<body><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>\n`;
+  return (
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
+    `<body><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>\n`
+  );
 }
 
 function connectedPage(teamId: string, teamName: string): string {

@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
-  countMemberStates, deleteUnstartedOrganization, findOrganization, insertOrganization, listLiveAccountsOfOrganization, listMemberDetails,
-  listOrganizations, setMembersDisconnected, setOrganizationDisconnected,
+  countMemberStates,
+  deleteUnstartedOrganization,
+  findOrganization,
+  insertOrganization,
+  listLiveAccountsOfOrganization,
+  listMemberDetails,
+  listOrganizations,
+  setMembersDisconnected,
+  setOrganizationDisconnected,
 } from '../../db/repositories/organizations';
 import type { OrganizationRow } from '../../db/tables/organizations';
 import { newId } from '../../domain/ids';
@@ -12,7 +19,10 @@ import { ROLE_NAME } from '../../domain/onboarding/role';
 import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/onboarding/organization';
 import type { MemberState } from '../../domain/accounts/organizations';
 import {
-  disconnectOrganizationUpdate, organizationWorkflowId, syncOrganizationUpdate, verifyOrganizationUpdate,
+  disconnectOrganizationUpdate,
+  organizationWorkflowId,
+  syncOrganizationUpdate,
+  verifyOrganizationUpdate,
 } from '../../workflows/contracts';
 import { TENANT_ID } from '../../workflows/search-attributes';
 import { type OrganizationWorkflow, WORKFLOW_TYPES } from '../temporal/workflow-types';
@@ -20,7 +30,12 @@ import type { AppDeps, Caller } from '../deps';
 import { AppError, notFound } from '../errors';
 import type { ConnectOrganizationInput, RemoveOrganizationQuery } from '../schemas/organizations';
 import {
-  COMMAND_DEADLINE_MS, lifecycleUpdateError, UPDATE_DEADLINE_MS, updateFailureType, VERIFY_DEADLINE_MS, withDeadline,
+  COMMAND_DEADLINE_MS,
+  lifecycleUpdateError,
+  UPDATE_DEADLINE_MS,
+  updateFailureType,
+  VERIFY_DEADLINE_MS,
+  withDeadline,
 } from '../temporal/commands';
 import { endLifecycle } from '../accounts/lifecycle';
 import { audit } from '../audit-log';
@@ -40,12 +55,12 @@ export async function requireOrganization(db: AppDeps['db'], caller: Caller, org
 
 function instructions(org: { id: string; managementAccountId: string; externalId: string }): string[] {
   return [
-    `In the management account ${org.managementAccountId}, create the role ${ORGANIZATION_ROLE_NAME}: deploy management_role.cloudformation_template `
-      + `as a stack with the ExternalId "${org.externalId}", or apply management_role.terraform_snippet, or run management_role.cli_script.`,
-    `In the management account, deploy member_stackset_template as a service-managed StackSet with the same ExternalId, targeting the `
-      + `organization's root with automatic deployment on: every member account, now and as accounts join, gets the role ${ROLE_NAME}.`,
-    `Call POST /organizations/${org.id}/verify. Member accounts are then connected at once and at every sync; after deploying the StackSet, `
-      + `POST /organizations/${org.id}/sync connects the accounts it reached without waiting for the next sync.`,
+    `In the management account ${org.managementAccountId}, create the role ${ORGANIZATION_ROLE_NAME}: deploy management_role.cloudformation_template ` +
+      `as a stack with the ExternalId "${org.externalId}", or apply management_role.terraform_snippet, or run management_role.cli_script.`,
+    `In the management account, deploy member_stackset_template as a service-managed StackSet with the same ExternalId, targeting the ` +
+      `organization's root with automatic deployment on: every member account, now and as accounts join, gets the role ${ROLE_NAME}.`,
+    `Call POST /organizations/${org.id}/verify. Member accounts are then connected at once and at every sync; after deploying the StackSet, ` +
+      `POST /organizations/${org.id}/sync connects the accounts it reached without waiting for the next sync.`,
     `StackSets do not deploy to the management account: to monitor ${org.managementAccountId} itself, connect it on its own (POST /accounts).`,
   ];
 }
@@ -64,31 +79,45 @@ export async function connectOrganization(deps: AppDeps, caller: Caller, input: 
     await insertOrganization({
       db,
       organization: {
-        id: orgId, tenant_id: caller.tenantId, management_account_id: input.managementAccountId, display_name: input.displayName, tags: input.tags,
-        external_id: externalId, role_name: ORGANIZATION_ROLE_NAME, workflow_id: workflowId,
+        id: orgId,
+        tenant_id: caller.tenantId,
+        management_account_id: input.managementAccountId,
+        display_name: input.displayName,
+        tags: input.tags,
+        external_id: externalId,
+        role_name: ORGANIZATION_ROLE_NAME,
+        workflow_id: workflowId,
       },
     });
   } catch (err) {
     if (isUniqueViolation(err, 'organizations_tenant_management_live')) {
-      throw new AppError('conflict', `The organization managed from account ${input.managementAccountId} is already connected to this tenant`);
+      throw new AppError(
+        'conflict',
+        `The organization managed from account ${input.managementAccountId} is already connected to this tenant`,
+      );
     }
     throw err;
   }
   try {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.start<OrganizationWorkflow>(WORKFLOW_TYPES.organization, {
-      workflowId,
-      taskQueue: config.temporal.taskQueue,
-      args: [{ tenantId: caller.tenantId, orgId, syncIntervalMinutes: config.organizations.syncMinutes }],
-      typedSearchAttributes: [{ key: TENANT_ID, value: caller.tenantId }],
-    }));
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.start<OrganizationWorkflow>(WORKFLOW_TYPES.organization, {
+        workflowId,
+        taskQueue: config.temporal.taskQueue,
+        args: [{ tenantId: caller.tenantId, orgId, syncIntervalMinutes: config.organizations.syncMinutes }],
+        typedSearchAttributes: [{ key: TENANT_ID, value: caller.tenantId }],
+      }),
+    );
   } catch (err) {
     // A start that timed out may still have happened: stop it (best effort), then take the row back.
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(workflowId).terminate('its connect was taken back'))
-      .catch(() => undefined);
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.getHandle(workflowId).terminate('its connect was taken back'),
+    ).catch(() => undefined);
     await deleteUnstartedOrganization({ db, tenantId: caller.tenantId, orgId });
     throw err;
   }
-  await audit(db, caller, 'organization.connected', `organization:${orgId}`, { management_account_id: input.managementAccountId });
+  await audit(db, caller, 'organization.connected', `organization:${orgId}`, {
+    management_account_id: input.managementAccountId,
+  });
   log.info({ tenantId: caller.tenantId, orgId, workflowId }, 'organization connected (pending verification)');
   return {
     org_id: orgId,
@@ -101,24 +130,38 @@ export async function connectOrganization(deps: AppDeps, caller: Caller, input: 
   };
 }
 
-
 /**
  * Verifies through the organization's workflow (an Update that reads the organization through the management role);
  * the first sync then runs at once. Attempts count toward the same hourly limit as an account's verifications.
  */
 export async function verifyOrganization({ db, temporal }: AppDeps, caller: Caller, orgId: string) {
   const org = await requireOrganization(db, caller, orgId);
-  if (org.status === 'DISCONNECTED') throw new AppError('invalid_state', 'The organization is disconnected; connect it again to verify it');
+  if (org.status === 'DISCONNECTED')
+    throw new AppError('invalid_state', 'The organization is disconnected; connect it again to verify it');
   // Verifying an ACTIVE organization again answers at once from its workflow: no AWS call, nothing to count.
-  const releaseHits = org.status === 'ACTIVE' ? async () => undefined : await takeHits(db, [{
-    key: accountLimitKey('verify:organization', caller.tenantId, org.management_account_id), limit: VERIFIES_PER_ACCOUNT,
-    windowSeconds: VERIFY_WINDOW_SECONDS, message: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per organization per hour`,
-  }]);
+  const releaseHits =
+    org.status === 'ACTIVE'
+      ? async () => undefined
+      : await takeHits(db, [
+          {
+            key: accountLimitKey('verify:organization', caller.tenantId, org.management_account_id),
+            limit: VERIFIES_PER_ACCOUNT,
+            windowSeconds: VERIFY_WINDOW_SECONDS,
+            message: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per organization per hour`,
+          },
+        ]);
   const handle = temporal.workflow.getHandle(org.workflow_id);
   try {
-    const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyOrganizationUpdate));
+    const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () =>
+      handle.executeUpdate(verifyOrganizationUpdate),
+    );
     if (org.status === 'PENDING') await audit(db, caller, 'organization.verified', `organization:${orgId}`);
-    return { org_id: orgId, status: 'ACTIVE' as const, aws_organization_id: result.awsOrganizationId, accounts_found: result.accountsFound };
+    return {
+      org_id: orgId,
+      status: 'ACTIVE' as const,
+      aws_organization_id: result.awsOrganizationId,
+      accounts_found: result.accountsFound,
+    };
   } catch (err) {
     if (!updateFailureType(err)) await releaseHits();
     throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
@@ -129,12 +172,17 @@ export async function verifyOrganization({ db, temporal }: AppDeps, caller: Call
 export async function syncOrganizationNow({ db, temporal }: AppDeps, caller: Caller, orgId: string) {
   const org = await requireOrganization(db, caller, orgId);
   if (org.status !== 'ACTIVE') {
-    throw new AppError('invalid_state', org.status === 'PENDING'
-      ? 'The organization is not verified yet: POST /organizations/{org_id}/verify first'
-      : 'The organization is disconnected and is no longer synced');
+    throw new AppError(
+      'invalid_state',
+      org.status === 'PENDING'
+        ? 'The organization is not verified yet: POST /organizations/{org_id}/verify first'
+        : 'The organization is disconnected and is no longer synced',
+    );
   }
   try {
-    await withDeadline(temporal, COMMAND_DEADLINE_MS, () => temporal.workflow.getHandle(org.workflow_id).executeUpdate(syncOrganizationUpdate));
+    await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
+      temporal.workflow.getHandle(org.workflow_id).executeUpdate(syncOrganizationUpdate),
+    );
   } catch (err) {
     throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
   }
@@ -147,7 +195,10 @@ function counts(states: { state: MemberState; n: number }[]) {
   const of = (state: MemberState) => states.find((s) => s.state === state)?.n ?? 0;
   return {
     total: states.reduce((sum, s) => sum + s.n, 0),
-    ...Object.fromEntries(COUNTED.map((state) => [state, of(state)])) as Record<Exclude<MemberState, 'management_account'>, number>,
+    ...(Object.fromEntries(COUNTED.map((state) => [state, of(state)])) as Record<
+      Exclude<MemberState, 'management_account'>,
+      number
+    >),
   };
 }
 
@@ -165,17 +216,28 @@ function summary(org: OrganizationRow) {
 
 export async function listTenantOrganizations({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
   const [orgs, states] = await Promise.all([
-    listOrganizations({ db, tenantId: caller.tenantId }), countMemberStates({ db, tenantId: caller.tenantId }),
+    listOrganizations({ db, tenantId: caller.tenantId }),
+    countMemberStates({ db, tenantId: caller.tenantId }),
   ]);
-  return { organizations: orgs.map((org) => ({ ...summary(org), accounts: counts(states.filter((s) => s.organization_id === org.id)) })) };
+  return {
+    organizations: orgs.map((org) => ({
+      ...summary(org),
+      accounts: counts(states.filter((s) => s.organization_id === org.id)),
+    })),
+  };
 }
 
 export async function getOrganization({ db }: Pick<AppDeps, 'db'>, caller: Caller, orgId: string) {
   const org = await requireOrganization(db, caller, orgId);
   const [states, members] = await Promise.all([
-    countMemberStates({ db, tenantId: caller.tenantId }), listMemberDetails({ db, tenantId: caller.tenantId, orgId }),
+    countMemberStates({ db, tenantId: caller.tenantId }),
+    listMemberDetails({ db, tenantId: caller.tenantId, orgId }),
   ]);
-  return { ...summary(org), account_counts: counts(states.filter((s) => s.organization_id === orgId)), accounts: members };
+  return {
+    ...summary(org),
+    account_counts: counts(states.filter((s) => s.organization_id === orgId)),
+    accounts: members,
+  };
 }
 
 /**
@@ -189,30 +251,45 @@ export async function removeOrganization(deps: AppDeps, caller: Caller, orgId: s
   const org = await requireOrganization(db, caller, orgId);
   if (org.status !== 'DISCONNECTED') {
     try {
-      await withDeadline(temporal, UPDATE_DEADLINE_MS, () => temporal.workflow.getHandle(org.workflow_id).executeUpdate(disconnectOrganizationUpdate));
+      await withDeadline(temporal, UPDATE_DEADLINE_MS, () =>
+        temporal.workflow.getHandle(org.workflow_id).executeUpdate(disconnectOrganizationUpdate),
+      );
     } catch (err) {
       // A connect that stopped before its workflow started has no workflow to ask.
-      if (!(err instanceof WorkflowNotFoundError && org.status === 'PENDING')) throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
+      if (!(err instanceof WorkflowNotFoundError && org.status === 'PENDING'))
+        throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
       await setOrganizationDisconnected({ db, tenantId: caller.tenantId, orgId, at: new Date() });
     }
-    await audit(db, caller, 'organization.disconnected', `organization:${orgId}`, { disconnect_accounts: disconnectAccounts });
+    await audit(db, caller, 'organization.disconnected', `organization:${orgId}`, {
+      disconnect_accounts: disconnectAccounts,
+    });
   }
   if (!disconnectAccounts) {
-    return { message: `Organization ${orgId} disconnected; syncs stopped. The accounts it connected stay connected.`, accounts_disconnected: 0 };
+    return {
+      message: `Organization ${orgId} disconnected; syncs stopped. The accounts it connected stay connected.`,
+      accounts_disconnected: 0,
+    };
   }
   const accounts = await listLiveAccountsOfOrganization({ db, tenantId: caller.tenantId, orgId });
   for (const account of accounts) {
     await endLifecycle(deps, account).catch((err: unknown) => {
-      throw err instanceof WorkflowNotFoundError ? new AppError('invalid_state', `Account ${account.aws_account_id}'s workflow is not running; contact support`) : err;
+      throw err instanceof WorkflowNotFoundError
+        ? new AppError('invalid_state', `Account ${account.aws_account_id}'s workflow is not running; contact support`)
+        : err;
     });
     await audit(db, caller, 'account.disconnected', `account:${account.aws_account_id}`, { organization_id: orgId });
   }
   await setMembersDisconnected({
-    db, tenantId: caller.tenantId, orgId, awsAccountIds: accounts.map((a) => a.aws_account_id), reason: 'Disconnected with the organization.',
+    db,
+    tenantId: caller.tenantId,
+    orgId,
+    awsAccountIds: accounts.map((a) => a.aws_account_id),
+    reason: 'Disconnected with the organization.',
   });
   return {
-    message: `Organization ${orgId} disconnected; syncs stopped, and the ${accounts.length} account(s) it had connected were disconnected. `
-      + 'The roles in your AWS accounts were not removed.',
+    message:
+      `Organization ${orgId} disconnected; syncs stopped, and the ${accounts.length} account(s) it had connected were disconnected. ` +
+      'The roles in your AWS accounts were not removed.',
     accounts_disconnected: accounts.length,
   };
 }

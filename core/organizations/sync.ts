@@ -7,16 +7,38 @@ import type { Attempt } from '../deps';
 import { isUniqueViolation } from '../../db/errors';
 import { findAccount } from '../../db/repositories/accounts';
 import {
-  activateOrganization, findOrganization, listMembers, recordSync, saveMember, setAccountLabels, setOrganizationDisconnected,
+  activateOrganization,
+  findOrganization,
+  listMembers,
+  recordSync,
+  saveMember,
+  setAccountLabels,
+  setOrganizationDisconnected,
 } from '../../db/repositories/organizations';
 import type { AccountRow } from '../../db/tables/accounts';
 import type { OrganizationAccountRow, OrganizationRow } from '../../db/tables/organizations';
 import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
-import { isGone, type MemberAwsStatus, type MemberState, mergeTags, sameTags } from '../../domain/accounts/organizations';
-import { endLifecycle, isAbandonedConnect, type NewLifecycle, reserveAccount, startLifecycle } from '../accounts/lifecycle';
+import {
+  isGone,
+  type MemberAwsStatus,
+  type MemberState,
+  mergeTags,
+  sameTags,
+} from '../../domain/accounts/organizations';
+import {
+  endLifecycle,
+  isAbandonedConnect,
+  type NewLifecycle,
+  reserveAccount,
+  startLifecycle,
+} from '../accounts/lifecycle';
 import { updateFailureType, VERIFY_DEADLINE_MS, withDeadline } from '../temporal/commands';
 import {
-  INVALID_ACCOUNT_STATE, type OrganizationSyncOutcome, type OrganizationVerifyResult, ROLE_ASSUMPTION_FAILED, VERIFICATION_UNAVAILABLE,
+  INVALID_ACCOUNT_STATE,
+  type OrganizationSyncOutcome,
+  type OrganizationVerifyResult,
+  ROLE_ASSUMPTION_FAILED,
+  VERIFICATION_UNAVAILABLE,
   verifyUpdate,
 } from '../../workflows/contracts';
 
@@ -33,30 +55,50 @@ interface Settled {
 /** A member as a sync settles it: as the organization reports it now, or as last seen when it has left. */
 type Member = Omit<OrganizationMember, 'status'> & { status: MemberAwsStatus };
 
-const MANAGEMENT_ACCOUNT = 'The StackSet does not deploy to the management account: connect it on its own (POST /accounts) to monitor it.';
-const CONNECTED_ON_ITS_OWN = 'Connected on its own (POST /accounts), not by the organization: the organization leaves it as it is.';
-const USER_DISCONNECTED = 'Disconnected in Sentinel: the organization does not connect it again. Connect it on its own (POST /accounts) to monitor it.';
+const MANAGEMENT_ACCOUNT =
+  'The StackSet does not deploy to the management account: connect it on its own (POST /accounts) to monitor it.';
+const CONNECTED_ON_ITS_OWN =
+  'Connected on its own (POST /accounts), not by the organization: the organization leaves it as it is.';
+const USER_DISCONNECTED =
+  'Disconnected in Sentinel: the organization does not connect it again. Connect it on its own (POST /accounts) to monitor it.';
 
-export function organizationUseCases({ db, log, cloud, config, temporal }: {
-  db: Db; log: Logger; cloud: CloudProvider; config: Readonly<Config>; temporal: Client;
+export function organizationUseCases({
+  db,
+  log,
+  cloud,
+  config,
+  temporal,
+}: {
+  db: Db;
+  log: Logger;
+  cloud: CloudProvider;
+  config: Readonly<Config>;
+  temporal: Client;
 }) {
   const lifecycleDeps = { db, temporal, config };
   const target = (org: OrganizationRow): RoleTarget => ({
-    tenantId: org.tenant_id, awsAccountId: org.management_account_id, roleName: org.role_name, externalId: org.external_id,
+    tenantId: org.tenant_id,
+    awsAccountId: org.management_account_id,
+    roleName: org.role_name,
+    externalId: org.external_id,
   });
 
   /** Verifies the account's role through its workflow: monitored once it is ACTIVE, awaiting_role while the role is not there. */
   async function verifyMember(org: OrganizationRow, account: AccountRow, member: Member): Promise<Settled> {
     try {
-      await withDeadline(temporal, VERIFY_DEADLINE_MS, () => temporal.workflow.getHandle(account.workflow_id).executeUpdate(verifyUpdate));
+      await withDeadline(temporal, VERIFY_DEADLINE_MS, () =>
+        temporal.workflow.getHandle(account.workflow_id).executeUpdate(verifyUpdate),
+      );
       return { state: 'monitored', reason: null };
     } catch (err) {
       const failure = updateFailureType(err);
       if (failure?.type === ROLE_ASSUMPTION_FAILED) return { state: 'awaiting_role', reason: failure.message };
-      if (failure?.type === VERIFICATION_UNAVAILABLE) return { state: 'awaiting_role', reason: `${failure.message}; the next sync tries again.` };
+      if (failure?.type === VERIFICATION_UNAVAILABLE)
+        return { state: 'awaiting_role', reason: `${failure.message}; the next sync tries again.` };
       // Disconnected meanwhile (never verified within its timeout): the next sync connects it again.
-      if (failure?.type === INVALID_ACCOUNT_STATE) return { state: 'awaiting_role', reason: 'Waiting for the role; the next sync connects the account again.' };
-      if (err instanceof WorkflowNotFoundError && await isAbandonedConnect({ temporal }, account)) {
+      if (failure?.type === INVALID_ACCOUNT_STATE)
+        return { state: 'awaiting_role', reason: 'Waiting for the role; the next sync connects the account again.' };
+      if (err instanceof WorkflowNotFoundError && (await isAbandonedConnect({ temporal }, account))) {
         return connectMember(org, member, account, account.external_id);
       }
       throw err;
@@ -64,18 +106,29 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
   }
 
   /** Connects the member account (a new row, or its disconnected or abandoned row again), then verifies it. */
-  async function connectMember(org: OrganizationRow, member: Member, account: AccountRow | undefined, takeOver?: string): Promise<Settled> {
+  async function connectMember(
+    org: OrganizationRow,
+    member: Member,
+    account: AccountRow | undefined,
+    takeOver?: string,
+  ): Promise<Settled> {
     const lifecycle: NewLifecycle = {
-      tenantId: org.tenant_id, awsAccountId: member.awsAccountId, displayName: member.name,
+      tenantId: org.tenant_id,
+      awsAccountId: member.awsAccountId,
+      displayName: member.name,
       tags: mergeTags({ current: account?.tags ?? [], extra: org.tags, ouPath: member.ouPath, name: member.name }),
-      externalId: org.external_id, roleName: ROLE_NAME, organizationId: org.id, takeOver,
+      externalId: org.external_id,
+      roleName: ROLE_NAME,
+      organizationId: org.id,
+      takeOver,
     };
     let reserved: Awaited<ReturnType<typeof reserveAccount>>;
     try {
       reserved = await reserveAccount(lifecycleDeps, lifecycle);
     } catch (err) {
       // A user connected the same account at the same moment: theirs stands.
-      if (isUniqueViolation(err, 'accounts_tenant_aws_account_unique')) return { state: 'awaiting_role', reason: CONNECTED_ON_ITS_OWN };
+      if (isUniqueViolation(err, 'accounts_tenant_aws_account_unique'))
+        return { state: 'awaiting_role', reason: CONNECTED_ON_ITS_OWN };
       throw err;
     }
     if (!reserved.ok) {
@@ -84,13 +137,21 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
         : { state: 'awaiting_role', reason: CONNECTED_ON_ITS_OWN };
     }
     await startLifecycle(lifecycleDeps, lifecycle, reserved);
-    log.info({ tenantId: org.tenant_id, orgId: org.id, awsAccountId: member.awsAccountId }, 'member account connected by its organization');
+    log.info(
+      { tenantId: org.tenant_id, orgId: org.id, awsAccountId: member.awsAccountId },
+      'member account connected by its organization',
+    );
     const connected = await findAccount({ db, tenantId: org.tenant_id, awsAccountId: member.awsAccountId });
     return connected ? verifyMember(org, connected, member) : { state: 'awaiting_role', reason: null };
   }
 
   /** Decides, and does, what the member account needs now (docs/decisions.md, "Organizations"). */
-  async function settle(org: OrganizationRow, member: Member, previous: OrganizationAccountRow | undefined, managementAccountId: string): Promise<Settled> {
+  async function settle(
+    org: OrganizationRow,
+    member: Member,
+    previous: OrganizationAccountRow | undefined,
+    managementAccountId: string,
+  ): Promise<Settled> {
     if (member.awsAccountId === managementAccountId) return { state: 'management_account', reason: MANAGEMENT_ACCOUNT };
     const account = await findAccount({ db, tenantId: org.tenant_id, awsAccountId: member.awsAccountId });
     const ours = account?.organization_id === org.id;
@@ -99,10 +160,12 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
       if (account && ours && live) await endLifecycle(lifecycleDeps, account);
       return {
         state: 'disconnected',
-        reason: member.status === 'REMOVED' ? 'No longer in the organization.' : `The account is ${member.status} in AWS.`,
+        reason:
+          member.status === 'REMOVED' ? 'No longer in the organization.' : `The account is ${member.status} in AWS.`,
       };
     }
-    if (account && live && !ours) return { state: account.status === 'ACTIVE' ? 'monitored' : 'awaiting_role', reason: CONNECTED_ON_ITS_OWN };
+    if (account && live && !ours)
+      return { state: account.status === 'ACTIVE' ? 'monitored' : 'awaiting_role', reason: CONNECTED_ON_ITS_OWN };
     if (account && live) {
       const tags = mergeTags({ current: account.tags, extra: org.tags, ouPath: member.ouPath, name: member.name });
       if (!sameTags(tags, account.tags) || account.display_name !== member.name) {
@@ -111,14 +174,22 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
       return account.status === 'ACTIVE' ? { state: 'monitored', reason: null } : verifyMember(org, account, member);
     }
     // A monitored account of ours found disconnected, while AWS still runs it: a user disconnected it, and it stays so.
-    const userDisconnected = ours && (previous?.state === 'monitored' || (previous?.state === 'disconnected' && previous.aws_status === 'ACTIVE'));
+    const userDisconnected =
+      ours &&
+      (previous?.state === 'monitored' || (previous?.state === 'disconnected' && previous.aws_status === 'ACTIVE'));
     if (userDisconnected) return { state: 'disconnected', reason: USER_DISCONNECTED };
     return connectMember(org, member, account);
   }
 
   return {
     /** Reads the organization through its management role; on success the organization is ACTIVE. Idempotent. */
-    async verifyOrganization({ tenantId, orgId }: { tenantId: string; orgId: string }): Promise<OrganizationVerifyResult> {
+    async verifyOrganization({
+      tenantId,
+      orgId,
+    }: {
+      tenantId: string;
+      orgId: string;
+    }): Promise<OrganizationVerifyResult> {
       const org = await findOrganization({ db, tenantId, orgId });
       if (!org) return { ok: false, code: 'not_found', reason: 'The organization no longer exists' };
       const described = await cloud.describeOrganization(target(org));
@@ -129,7 +200,9 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
       await activateOrganization({ db, tenantId, orgId, awsOrganizationId: described.organization.id, at: new Date() });
       log.info({ tenantId, orgId, accounts: described.accounts.length }, 'organization verified');
       return {
-        ok: true, awsOrganizationId: described.organization.id, accountsFound: described.accounts.length,
+        ok: true,
+        awsOrganizationId: described.organization.id,
+        accountsFound: described.accounts.length,
         syncIntervalMinutes: config.organizations.syncMinutes,
       };
     },
@@ -139,10 +212,14 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
      * out does not change from one sync to the next), then those no longer in it. An organization that cannot be read
      * is recorded (last_sync_error) and nothing else changes.
      */
-    async syncOrganization({ tenantId, orgId }: { tenantId: string; orgId: string }, attempt: Attempt): Promise<OrganizationSyncOutcome> {
+    async syncOrganization(
+      { tenantId, orgId }: { tenantId: string; orgId: string },
+      attempt: Attempt,
+    ): Promise<OrganizationSyncOutcome> {
       const syncIntervalMinutes = config.organizations.syncMinutes;
       const org = await findOrganization({ db, tenantId, orgId });
-      if (!org || org.status !== 'ACTIVE') return { ok: false, error: 'The organization is not active', syncIntervalMinutes };
+      if (!org || org.status !== 'ACTIVE')
+        return { ok: false, error: 'The organization is not active', syncIntervalMinutes };
       const described = await cloud.describeOrganization(target(org));
       const at = new Date();
       if (!described.ok) {
@@ -151,25 +228,45 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
         return { ok: false, error: described.reason, syncIntervalMinutes };
       }
       const previous = new Map((await listMembers({ db, tenantId, orgId })).map((m) => [m.aws_account_id, m]));
-      const present = [...described.accounts]
-        .sort((a, b) => a.ouPath.localeCompare(b.ouPath) || a.name.localeCompare(b.name) || a.awsAccountId.localeCompare(b.awsAccountId));
+      const present = [...described.accounts].sort(
+        (a, b) =>
+          a.ouPath.localeCompare(b.ouPath) ||
+          a.name.localeCompare(b.name) ||
+          a.awsAccountId.localeCompare(b.awsAccountId),
+      );
       const seen = new Set(present.map((m) => m.awsAccountId));
-      const left: Member[] = [...previous.values()].filter((m) => !seen.has(m.aws_account_id))
+      const left: Member[] = [...previous.values()]
+        .filter((m) => !seen.has(m.aws_account_id))
         .map((m) => ({ awsAccountId: m.aws_account_id, name: m.name, ouPath: m.ou_path, status: 'REMOVED' }));
       const states: Partial<Record<MemberState, number>> = {};
       for (const member of [...present, ...left]) {
         attempt.heartbeat(member.awsAccountId);
         const before = previous.get(member.awsAccountId);
-        const { state, reason } = await settle(org, member, before, described.organization.managementAccountId).catch((err: unknown) => {
-          // One account's workflow that cannot be reached must not hold up the others: it keeps its state until the next sync.
-          log.warn({ tenantId, orgId, awsAccountId: member.awsAccountId, error: String(err) }, 'member account not settled');
-          return { state: before?.state ?? 'awaiting_role', reason: `Not settled by the last sync (${String(err)}); the next sync tries again.` };
-        });
+        const { state, reason } = await settle(org, member, before, described.organization.managementAccountId).catch(
+          (err: unknown) => {
+            // One account's workflow that cannot be reached must not hold up the others: it keeps its state until the next sync.
+            log.warn(
+              { tenantId, orgId, awsAccountId: member.awsAccountId, error: String(err) },
+              'member account not settled',
+            );
+            return {
+              state: before?.state ?? 'awaiting_role',
+              reason: `Not settled by the last sync (${String(err)}); the next sync tries again.`,
+            };
+          },
+        );
         await saveMember({
           db,
           member: {
-            tenant_id: tenantId, organization_id: orgId, aws_account_id: member.awsAccountId, name: member.name, ou_path: member.ouPath,
-            aws_status: member.status, state, reason, last_seen_at: seen.has(member.awsAccountId) ? at : (before?.last_seen_at ?? at),
+            tenant_id: tenantId,
+            organization_id: orgId,
+            aws_account_id: member.awsAccountId,
+            name: member.name,
+            ou_path: member.ouPath,
+            aws_status: member.status,
+            state,
+            reason,
+            last_seen_at: seen.has(member.awsAccountId) ? at : (before?.last_seen_at ?? at),
           },
         });
         states[state] = (states[state] ?? 0) + 1;
@@ -181,7 +278,8 @@ export function organizationUseCases({ db, log, cloud, config, temporal }: {
 
     /** Idempotent: a retry finds the organization already disconnected and changes nothing. */
     async markOrganizationDisconnected({ tenantId, orgId }: { tenantId: string; orgId: string }): Promise<void> {
-      if (await setOrganizationDisconnected({ db, tenantId, orgId, at: new Date() })) log.info({ tenantId, orgId }, 'organization disconnected');
+      if (await setOrganizationDisconnected({ db, tenantId, orgId, at: new Date() }))
+        log.info({ tenantId, orgId }, 'organization disconnected');
     },
   };
 }

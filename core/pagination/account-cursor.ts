@@ -28,8 +28,12 @@ function parse(token: string, sort: AccountKeyset['sort']): AccountKeyset | unde
   if (!Array.isArray(parts) || parts.length !== 3 || parts[0] !== sort) return undefined;
   const [, first, second] = parts as unknown[];
   if (sort === 'connected') {
-    const valid = typeof first === 'string' && MICRO_UTC.test(first) && !Number.isNaN(Date.parse(first))
-      && typeof second === 'string' && ACCOUNT_ID.test(second);
+    const valid =
+      typeof first === 'string' &&
+      MICRO_UTC.test(first) &&
+      !Number.isNaN(Date.parse(first)) &&
+      typeof second === 'string' &&
+      ACCOUNT_ID.test(second);
     return valid ? { sort, createdAt: first, id: second } : undefined;
   }
   const score = first === null || (Number.isInteger(first) && (first as number) >= 0 && (first as number) <= 100);
@@ -42,6 +46,10 @@ function parse(token: string, sort: AccountKeyset['sort']): AccountKeyset | unde
 export function afterAccountCursor(token: string | undefined, sort: AccountKeyset['sort']): AccountKeyset | undefined {
   if (!token) return undefined;
   const key = parse(token, sort);
-  if (!key) throw new AppError('invalid_cursor', 'next_token is not a valid cursor for this sort: pass the value from the previous response');
+  if (!key)
+    throw new AppError(
+      'invalid_cursor',
+      'next_token is not a valid cursor for this sort: pass the value from the previous response',
+    );
   return key;
 }

@@ -22,7 +22,13 @@ export function decodeCursor(token: string, { id: idPattern = ID }: { id?: RegEx
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [at, id] = parsed as unknown[];
-      if (typeof at === 'string' && ISO_UTC.test(at) && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && idPattern.test(id)) {
+      if (
+        typeof at === 'string' &&
+        ISO_UTC.test(at) &&
+        !Number.isNaN(Date.parse(at)) &&
+        typeof id === 'string' &&
+        idPattern.test(id)
+      ) {
         return { at, id };
       }
     }
@@ -43,8 +49,15 @@ export function afterCursor(token: string | undefined): { at: Date; id: string }
  * Splits rows read with `limit + 1` (one more than the page tells whether another page exists, without a
  * count query) into the page and the cursor of the next one (null on the last page).
  */
-export function keysetPage<T extends { id: string }>(rows: T[], limit: number, at: (row: T) => Date): { page: T[]; nextToken: string | null } {
+export function keysetPage<T extends { id: string }>(
+  rows: T[],
+  limit: number,
+  at: (row: T) => Date,
+): { page: T[]; nextToken: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { page, nextToken: rows.length > limit && last ? encodeCursor({ at: at(last).toISOString(), id: last.id }) : null };
+  return {
+    page,
+    nextToken: rows.length > limit && last ? encodeCursor({ at: at(last).toISOString(), id: last.id }) : null,
+  };
 }

@@ -4,7 +4,12 @@ import { listOpenFindings } from '../../db/repositories/signals';
 import type { AccountRow } from '../../db/tables/accounts';
 import { complianceReportFilename, renderComplianceReport } from '../../exports/compliance-report';
 import { CATALOG } from '../../domain/checks/catalog';
-import { checksByControl, type ComplianceResult, evaluateFramework, type OpenFinding } from '../../domain/compliance/evaluate';
+import {
+  checksByControl,
+  type ComplianceResult,
+  evaluateFramework,
+  type OpenFinding,
+} from '../../domain/compliance/evaluate';
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework, FrameworkId } from '../../domain/compliance/types';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
@@ -44,7 +49,13 @@ export function listFrameworks() {
 }
 
 /** The compliance of several accounts of one tenant, in two queries whatever their number. */
-async function complianceOf(db: AppDeps['db'], tenantId: string, accounts: readonly AccountRow[], framework: Framework, at: Date) {
+async function complianceOf(
+  db: AppDeps['db'],
+  tenantId: string,
+  accounts: readonly AccountRow[],
+  framework: Framework,
+  at: Date,
+) {
   const scanIds = accounts.flatMap((a) => (a.checks_scan_id ? [a.checks_scan_id] : []));
   const [scans, findings] = await Promise.all([
     findChecksOfScans({ db, tenantId, scanIds }),
@@ -54,7 +65,13 @@ async function complianceOf(db: AppDeps['db'], tenantId: string, accounts: reado
   const findingsOf = new Map<string, OpenFinding[]>();
   for (const f of findings) {
     const list = findingsOf.get(f.accountId) ?? [];
-    list.push({ signalId: f.id, checkId: f.checkId, resource: f.resource, region: f.region, accepted: acceptanceInForce(f.acceptance, at) });
+    list.push({
+      signalId: f.id,
+      checkId: f.checkId,
+      resource: f.resource,
+      region: f.region,
+      accepted: acceptanceInForce(f.acceptance, at),
+    });
     findingsOf.set(f.accountId, list);
   }
   return accounts.map((account): AccountCompliance => {
@@ -69,15 +86,29 @@ async function complianceOf(db: AppDeps['db'], tenantId: string, accounts: reado
 }
 
 /** One account's compliance with a framework, as the report and the JSON view show it. */
-export async function loadAccountCompliance({ db }: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string, frameworkId: FrameworkId) {
+export async function loadAccountCompliance(
+  { db }: Pick<AppDeps, 'db'>,
+  caller: Caller,
+  awsAccountId: string,
+  frameworkId: FrameworkId,
+) {
   const account = await requireAccount(db, caller, awsAccountId);
   const [compliance] = await complianceOf(db, caller.tenantId, [account], frameworkById(frameworkId), new Date());
   return compliance as AccountCompliance;
 }
 
-const frameworkFields = (framework: Framework) => ({ framework: framework.id, name: framework.name, version: framework.version });
+const frameworkFields = (framework: Framework) => ({
+  framework: framework.id,
+  name: framework.name,
+  version: framework.version,
+});
 
-export async function accountCompliance(deps: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string, frameworkId: FrameworkId) {
+export async function accountCompliance(
+  deps: Pick<AppDeps, 'db'>,
+  caller: Caller,
+  awsAccountId: string,
+  frameworkId: FrameworkId,
+) {
   const { account, scanId, scannedAt, result } = await loadAccountCompliance(deps, caller, awsAccountId, frameworkId);
   return {
     ...frameworkFields(frameworkById(frameworkId)),
@@ -94,10 +125,14 @@ export async function accountCompliance(deps: Pick<AppDeps, 'db'>, caller: Calle
       status: c.status,
       check_ids: c.checkIds,
       failing_resources: c.failingResources.map((f) => ({
-        signal_id: f.signalId, check_id: f.checkId, resource: f.resource, region: f.region, accepted: f.accepted,
+        signal_id: f.signalId,
+        check_id: f.checkId,
+        resource: f.resource,
+        region: f.region,
+        accepted: f.accepted,
       })),
       notes: c.notes,
-      attestation: c.status === 'manual' ? c.control.attestation ?? null : null,
+      attestation: c.status === 'manual' ? (c.control.attestation ?? null) : null,
     })),
   };
 }
@@ -121,14 +156,23 @@ export async function tenantCompliance({ db }: Pick<AppDeps, 'db'>, caller: Call
 }
 
 /** The report to hand over: a self-contained HTML document (exports/compliance-report.ts). */
-export async function accountComplianceReport(deps: Pick<AppDeps, 'db'>, caller: Caller, awsAccountId: string, frameworkId: FrameworkId) {
+export async function accountComplianceReport(
+  deps: Pick<AppDeps, 'db'>,
+  caller: Caller,
+  awsAccountId: string,
+  frameworkId: FrameworkId,
+) {
   const { account, scannedAt, result } = await loadAccountCompliance(deps, caller, awsAccountId, frameworkId);
   const framework = frameworkById(frameworkId);
   const generatedAt = new Date();
   return {
     filename: complianceReportFilename(framework, account.aws_account_id, generatedAt),
     html: renderComplianceReport({
-      framework, account: { awsAccountId: account.aws_account_id, displayName: account.display_name }, scannedAt, generatedAt, result,
+      framework,
+      account: { awsAccountId: account.aws_account_id, displayName: account.display_name },
+      scannedAt,
+      generatedAt,
+      result,
     }),
   };
 }

@@ -12,7 +12,8 @@ const WORST_ACCOUNTS = 10;
 const CHANGE_WINDOW_MS = 24 * 3_600_000;
 const CHANGED_ACCOUNTS = 50;
 
-const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+const zeros = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
 export async function tenantOverview({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
   const now = new Date();
@@ -35,7 +36,11 @@ export async function tenantOverview({ db }: Pick<AppDeps, 'db'>, caller: Caller
     accounts: { total: accounts.total, by_status: accounts.by_status, by_srs_band: accounts.by_srs_band },
     srs_trend: trend,
     worst_accounts: accounts.worst_accounts,
-    open_signals: { total: open.reduce((sum, row) => sum + row.count, 0), by_severity: bySeverity, by_scenario: byScenario },
+    open_signals: {
+      total: open.reduce((sum, row) => sum + row.count, 0),
+      by_severity: bySeverity,
+      by_scenario: byScenario,
+    },
     changes_24h: changes,
     attention: { incomplete_coverage: accounts.incomplete_coverage, failing_scans: accounts.failing_scans },
   };

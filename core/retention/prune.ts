@@ -2,12 +2,26 @@ import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import type { Attempt } from '../deps';
 import {
-  deleteAuditEventsOlderThan, deleteDeliveriesOlderThan, deleteEventBatchesOlderThan, deleteEventsOlderThan, deleteRateLimitWindowsOlderThan, deleteResolvedSignalsOlderThan,
-  deleteScansOlderThan, deleteScorePointsOlderThan, deleteSpentLinks,
+  deleteAuditEventsOlderThan,
+  deleteDeliveriesOlderThan,
+  deleteEventBatchesOlderThan,
+  deleteEventsOlderThan,
+  deleteRateLimitWindowsOlderThan,
+  deleteResolvedSignalsOlderThan,
+  deleteScansOlderThan,
+  deleteScorePointsOlderThan,
+  deleteSpentLinks,
 } from '../../db/repositories/retention';
 import {
-  AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS, RATE_LIMIT_WINDOW_RETENTION_SECONDS, RESOLVED_SIGNAL_RETENTION_DAYS, RETENTION_BATCH,
-  SCAN_RETENTION_DAYS, SCORE_HISTORY_RETENTION_DAYS, EVENT_BATCH_RETENTION_DAYS, EVENT_RETENTION_DAYS,
+  AUDIT_RETENTION_DAYS,
+  DELIVERY_RETENTION_DAYS,
+  RATE_LIMIT_WINDOW_RETENTION_SECONDS,
+  RESOLVED_SIGNAL_RETENTION_DAYS,
+  RETENTION_BATCH,
+  SCAN_RETENTION_DAYS,
+  SCORE_HISTORY_RETENTION_DAYS,
+  EVENT_BATCH_RETENTION_DAYS,
+  EVENT_RETENTION_DAYS,
 } from '../../domain/records/retention';
 
 export interface PruneCounts {

@@ -4,7 +4,12 @@ import { deleteCheckpoint } from '../../db/repositories/scan-progress';
 import { failRunningScan, finishScan, findScanState } from '../../db/repositories/scans';
 import { recordScorePoint } from '../../db/repositories/score-history';
 import {
-  fingerprintsChangedBy, insertSignals, insertSignalsNotOpen, listOpenSignalsWithAcceptance, noteExpiredAcceptances, resolveSignals,
+  fingerprintsChangedBy,
+  insertSignals,
+  insertSignalsNotOpen,
+  listOpenSignalsWithAcceptance,
+  noteExpiredAcceptances,
+  resolveSignals,
 } from '../../db/repositories/signals';
 import { type Evaluation, isScoreComplete } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';
@@ -53,19 +58,42 @@ export function coverageLostReason({ evaluated, total }: Evaluation['coverage'])
  * The compound detection, completed by what this scan opened (a spend spike, a GPU instance, ... with an access
  * indicator of the day): its signal, opened by the scan, unless one is open. Answers what it opened.
  */
-async function openProbableCompromise({ db, tenantId, accountId, scanId, at }: {
-  db: Db; tenantId: string; accountId: string; scanId: string; at: Date;
+async function openProbableCompromise({
+  db,
+  tenantId,
+  accountId,
+  scanId,
+  at,
+}: {
+  db: Db;
+  tenantId: string;
+  accountId: string;
+  scanId: string;
+  at: Date;
 }): Promise<{ checkId: string; severity: Severity }[]> {
   const compound = probableCompromise(await indicatorsOfLastDay(db, accountId, at), at.toISOString());
   if (!compound) return [];
   const { id, scenario, severity, title, description } = PROBABLE_COMPROMISE;
   const opened = await insertSignalsNotOpen({
     db,
-    signals: [{
-      id: newId('signal', at.getTime()), tenant_id: tenantId, account_id: accountId, check_id: id, fingerprint: `${id}|account|global`,
-      scenario, severity, title, description: `${description} ${compound.finding.detail}`, resource: compound.finding.resource,
-      region: 'global', owner: null, first_scan_id: scanId, detected_at: at,
-    }],
+    signals: [
+      {
+        id: newId('signal', at.getTime()),
+        tenant_id: tenantId,
+        account_id: accountId,
+        check_id: id,
+        fingerprint: `${id}|account|global`,
+        scenario,
+        severity,
+        title,
+        description: `${description} ${compound.finding.detail}`,
+        resource: compound.finding.resource,
+        region: 'global',
+        owner: null,
+        first_scan_id: scanId,
+        detected_at: at,
+      },
+    ],
   });
   return opened.map((checkId) => ({ checkId, severity }));
 }
@@ -92,7 +120,13 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     if (account?.status === 'DISCONNECTED') {
       // Its signals, score and alerts would belong to an account the tenant has let go.
       await failRunningScan({ db: trx, scanId, reason: DISCONNECTED_MID_SCAN, at: new Date() });
-      return { srs: null, newFingerprints: [], resolvedFingerprints: [], applied: false, discarded: DISCONNECTED_MID_SCAN };
+      return {
+        srs: null,
+        newFingerprints: [],
+        resolvedFingerprints: [],
+        applied: false,
+        discarded: DISCONNECTED_MID_SCAN,
+      };
     }
 
     const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId }), at);
@@ -102,9 +136,20 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     await insertSignals({
       db: trx,
       signals: fresh.map((f) => ({
-        id: newId('signal', at.getTime()), tenant_id: tenantId, account_id: accountId, check_id: f.checkId, fingerprint: f.fingerprint,
-        scenario: f.scenario, severity: f.severity, title: f.title, description: f.description, resource: f.resource, region: f.region,
-        owner: f.owner, first_scan_id: scanId, detected_at: at,
+        id: newId('signal', at.getTime()),
+        tenant_id: tenantId,
+        account_id: accountId,
+        check_id: f.checkId,
+        fingerprint: f.fingerprint,
+        scenario: f.scenario,
+        severity: f.severity,
+        title: f.title,
+        description: f.description,
+        resource: f.resource,
+        region: f.region,
+        owner: f.owner,
+        first_scan_id: scanId,
+        detected_at: at,
       })),
     });
     const compound = fresh.some((f) => indicatorKind(f.checkId) !== null)
@@ -140,12 +185,14 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
       db: trx,
       accountId,
       fields: {
-        ...(result.targeted ? {} : {
-          checks_scan_id: scanId,
-          coverage_evaluated: evaluation.coverage.evaluated,
-          coverage_total: evaluation.coverage.total,
-          score_complete: isScoreComplete(evaluation.outcomes),
-        }),
+        ...(result.targeted
+          ? {}
+          : {
+              checks_scan_id: scanId,
+              coverage_evaluated: evaluation.coverage.evaluated,
+              coverage_total: evaluation.coverage.total,
+              score_complete: isScoreComplete(evaluation.outcomes),
+            }),
         ...(result.usedRegions ? { used_regions: result.usedRegions } : {}),
         ...(scored ? { current_srs: srs } : {}),
         // The last full read of the account: a targeted rescan is not one.
@@ -153,7 +200,10 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
       },
     });
     if (scored) {
-      await recordScorePoint({ db: trx, point: { account_id: accountId, day: at.toISOString().slice(0, 10), srs, scan_id: scanId, recorded_at: at } });
+      await recordScorePoint({
+        db: trx,
+        point: { account_id: accountId, day: at.toISOString().slice(0, 10), srs, scan_id: scanId, recorded_at: at },
+      });
     }
     await deleteCheckpoint({ db: trx, scanId });
 

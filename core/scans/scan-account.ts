@@ -4,15 +4,31 @@ import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import type { Attempt } from '../deps';
 import { loadRoleTarget, noteScanStarted } from '../../db/repositories/accounts';
-import { keepCostExplorerRead, loadCheckpoint, recentCostExplorerReads, saveCheckpoint } from '../../db/repositories/scan-progress';
+import {
+  keepCostExplorerRead,
+  loadCheckpoint,
+  recentCostExplorerReads,
+  saveCheckpoint,
+} from '../../db/repositories/scan-progress';
 import { failRunningScan, findScanState, insertRunningScan } from '../../db/repositories/scans';
-import { type Evaluation, evaluateInventory, evaluateTargeted, roleUnavailableEvaluation } from '../../domain/checks/evaluate';
+import {
+  type Evaluation,
+  evaluateInventory,
+  evaluateTargeted,
+  roleUnavailableEvaluation,
+} from '../../domain/checks/evaluate';
 import { inventoryRegionsInUse } from '../../domain/checks/threat';
 import { partsOfGroups } from '../../domain/events/types';
 import { COST_EXPLORER_PARTS, type Inventory, type PartName } from '../../domain/scans/inventory';
 import type { RoleTarget } from '../../domain/onboarding/role';
 import type { ReadOutcome } from '../../domain/scans/scan-progress';
-import { type RunScanInput, type RunScanResult, SCAN_ATTEMPTS, type ScanOutcome, type ScanTrigger } from '../../workflows/contracts';
+import {
+  type RunScanInput,
+  type RunScanResult,
+  SCAN_ATTEMPTS,
+  type ScanOutcome,
+  type ScanTrigger,
+} from '../../workflows/contracts';
 import { fireAlertRules } from '../alerts/fire-alert-rules';
 import { saveScanResult } from './save-scan';
 import { countNotEvaluated, countScanEnded, countScanStarted, scanMetricOutcome } from './scan-metrics';
@@ -21,7 +37,17 @@ import { countNotEvaluated, countScanEnded, countScanStarted, scanMetricOutcome 
 const HEARTBEAT_MS = 10_000;
 const HOUR_MS = 3_600_000;
 
-export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; cloud: CloudProvider; config: Readonly<Config> }) {
+export function scanUseCases({
+  db,
+  log,
+  cloud,
+  config,
+}: {
+  db: Db;
+  log: Logger;
+  cloud: CloudProvider;
+  config: Readonly<Config>;
+}) {
   /**
    * Collects the inventory through the role. Every 10 s it heartbeats its progress (the Temporal UI shows it as
    * the activity's heartbeat details) and keeps the reads settled since the last time, so that a retry (a failed
@@ -29,11 +55,19 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
    * reused instead of read: AWS bills every request to the customer.
    */
   async function collect(
-    scanId: string, accountId: string, target: RoleTarget, parts: readonly PartName[] | undefined, attempt: Attempt,
+    scanId: string,
+    accountId: string,
+    target: RoleTarget,
+    parts: readonly PartName[] | undefined,
+    attempt: Attempt,
   ): Promise<Inventory> {
     const [checkpoint, reuse] = await Promise.all([
       loadCheckpoint({ db, scanId }),
-      recentCostExplorerReads({ db, accountId, since: new Date(Date.now() - config.cloud.costExplorerMinIntervalHours * HOUR_MS) }),
+      recentCostExplorerReads({
+        db,
+        accountId,
+        since: new Date(Date.now() - config.cloud.costExplorerMinIntervalHours * HOUR_MS),
+      }),
     ]);
     let unsaved: Record<string, ReadOutcome> = {};
     let progress: CollectionProgress | undefined;
@@ -45,7 +79,9 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
     let keeping: Promise<void> = Promise.resolve();
     const beat = setInterval(() => {
       attempt.heartbeat(progress);
-      keeping = keeping.then(keep).catch((err: unknown) => log.warn({ scanId, err }, 'could not keep the scan\'s progress'));
+      keeping = keeping
+        .then(keep)
+        .catch((err: unknown) => log.warn({ scanId, err }, "could not keep the scan's progress"));
     }, HEARTBEAT_MS);
     try {
       const inventory = await cloud.collectInventory(target, {
@@ -66,7 +102,13 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
       for (const part of COST_EXPLORER_PARTS) {
         const read = inventory[part];
         if (!reuse[part] && read.status === 'ok') {
-          await keepCostExplorerRead({ db, accountId, part, value: read.value, readAt: new Date(inventory.collectedAt) });
+          await keepCostExplorerRead({
+            db,
+            accountId,
+            part,
+            value: read.value,
+            readAt: new Date(inventory.collectedAt),
+          });
         }
       }
       return inventory;
@@ -81,12 +123,23 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
   }
 
   /** Records the scan as running. Keyed by the scan id: a retry inserts nothing twice. */
-  async function recordScanStarted(
-    { scanId, tenantId, accountId, trigger }: { scanId: string; tenantId: string; accountId: string; trigger: ScanTrigger },
-  ): Promise<void> {
+  async function recordScanStarted({
+    scanId,
+    tenantId,
+    accountId,
+    trigger,
+  }: {
+    scanId: string;
+    tenantId: string;
+    accountId: string;
+    trigger: ScanTrigger;
+  }): Promise<void> {
     const now = new Date();
     const inserted = await db.transaction().execute(async (trx) => {
-      const added = await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
+      const added = await insertRunningScan({
+        db: trx,
+        scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now },
+      });
       if (added) await noteScanStarted({ db: trx, tenantId, accountId, at: now });
       return added;
     });
@@ -98,7 +151,10 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
    * enough was read) score and score history. The inventory never leaves the activity (it can be large and it
    * describes the customer's account); the workflow gets a summary.
    */
-  async function collectAndSave({ scanId, tenantId, accountId, groups }: RunScanInput, attempt: Attempt): Promise<ScanOutcome> {
+  async function collectAndSave(
+    { scanId, tenantId, accountId, groups }: RunScanInput,
+    attempt: Attempt,
+  ): Promise<ScanOutcome> {
     const { target } = await loadRoleTarget({ db, tenantId, accountId });
     // A targeted rescan (after an event) reads only the parts of the service groups the events touched.
     const parts = groups && groups.length > 0 ? partsOfGroups(groups) : undefined;
@@ -119,23 +175,52 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
       evaluation = roleUnavailableEvaluation(err.reason);
     }
     const saved = await saveScanResult({
-      db, result: { scanId, tenantId, accountId, observedAt, evaluation, failureReason, targeted: parts !== undefined, usedRegions },
+      db,
+      result: {
+        scanId,
+        tenantId,
+        accountId,
+        observedAt,
+        evaluation,
+        failureReason,
+        targeted: parts !== undefined,
+        usedRegions,
+      },
     });
     if (saved.discarded) {
       log.info({ tenantId, accountId, scanId }, 'scan discarded: the account was disconnected while it ran');
       return { status: 'failed', failureReason: saved.discarded };
     }
     if (saved.applied) {
-      countScanEnded({ provider: cloud.kind, outcome: scanMetricOutcome(evaluation, failureReason), startedAt: saved.startedAt, at: new Date() });
+      countScanEnded({
+        provider: cloud.kind,
+        outcome: scanMetricOutcome(evaluation, failureReason),
+        startedAt: saved.startedAt,
+        at: new Date(),
+      });
       countNotEvaluated(evaluation, failureReason);
-      log.info({
-        tenantId, accountId, scanId, srs: saved.srs, coverage: evaluation.coverage, new: saved.newFingerprints.length,
-        resolved: saved.resolvedFingerprints.length,
-      }, failureReason ? 'scan failed: role unavailable' : evaluation.scored ? 'scan saved' : 'scan saved without a score: coverage lost');
+      log.info(
+        {
+          tenantId,
+          accountId,
+          scanId,
+          srs: saved.srs,
+          coverage: evaluation.coverage,
+          new: saved.newFingerprints.length,
+          resolved: saved.resolvedFingerprints.length,
+        },
+        failureReason
+          ? 'scan failed: role unavailable'
+          : evaluation.scored
+            ? 'scan saved'
+            : 'scan saved without a score: coverage lost',
+      );
     }
     const srs = saved.srs ?? undefined;
     if (failureReason) return { status: 'failed', failureReason, srs };
-    return evaluation.scored ? { status: 'succeeded', srs } : { status: 'failed', failureReason: 'Too little of the account could be read to score it' };
+    return evaluation.scored
+      ? { status: 'succeeded', srs }
+      : { status: 'failed', failureReason: 'Too little of the account could be read to score it' };
   }
 
   return {
@@ -153,7 +238,8 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
       if (trigger) await recordScanStarted({ scanId, tenantId, accountId, trigger });
       if (!fireAlerts) return collectAndSave(input, attempt);
       const before = await findScanState({ db, accountId, scanId });
-      const outcome = before && before.status !== 'running' ? savedOutcome(before) : await collectAndSave(input, attempt);
+      const outcome =
+        before && before.status !== 'running' ? savedOutcome(before) : await collectAndSave(input, attempt);
       const deliveries = await fireAlertRules({ db, log, tenantId, accountId, source: { kind: 'scan', id: scanId } });
       return { ...outcome, deliveryIds: deliveries.map((d) => d.deliveryId) };
     },
@@ -164,20 +250,36 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
      * answered with ends with a row. Answers the scan's outcome if it had been saved after all (runScan failed while
      * it fired the alert rules): its rules are then still to be fired.
      */
-    async recordScanFailed({ scanId, tenantId, accountId, reason, trigger }: {
-      scanId: string; tenantId: string; accountId: string; reason: string; trigger?: ScanTrigger;
+    async recordScanFailed({
+      scanId,
+      tenantId,
+      accountId,
+      reason,
+      trigger,
+    }: {
+      scanId: string;
+      tenantId: string;
+      accountId: string;
+      reason: string;
+      trigger?: ScanTrigger;
     }): Promise<{ saved?: ScanOutcome }> {
       const now = new Date();
       const closed = await db.transaction().execute(async (trx) => {
-        if (trigger) await insertRunningScan({ db: trx, scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now } });
+        if (trigger)
+          await insertRunningScan({
+            db: trx,
+            scan: { id: scanId, tenant_id: tenantId, account_id: accountId, trigger, started_at: now },
+          });
         const state = await findScanState({ db: trx, accountId, scanId });
         if (state && state.status !== 'running') return { outcome: savedOutcome(state) };
         await failRunningScan({ db: trx, scanId, reason, at: now });
         return { startedAt: state?.started_at };
       });
-      if ('startedAt' in closed) countScanEnded({ provider: cloud.kind, outcome: 'failed', startedAt: closed.startedAt, at: now });
+      if ('startedAt' in closed)
+        countScanEnded({ provider: cloud.kind, outcome: 'failed', startedAt: closed.startedAt, at: now });
       const saved = 'outcome' in closed ? closed.outcome : undefined;
-      if (saved) log.warn({ tenantId, accountId, scanId }, 'scan saved, but its alert rules could not be fired in time');
+      if (saved)
+        log.warn({ tenantId, accountId, scanId }, 'scan saved, but its alert rules could not be fired in time');
       else log.warn({ tenantId, accountId, scanId, reason }, 'scan failed');
       return { saved };
     },
@@ -186,5 +288,9 @@ export function scanUseCases({ db, log, cloud, config }: { db: Db; log: Logger; 
 
 /** The outcome of a scan an earlier attempt saved. */
 function savedOutcome(state: { status: string; srs: number | null; failure_reason: string | null }): ScanOutcome {
-  return { status: state.status === 'succeeded' ? 'succeeded' : 'failed', srs: state.srs ?? undefined, failureReason: state.failure_reason ?? undefined };
+  return {
+    status: state.status === 'succeeded' ? 'succeeded' : 'failed',
+    srs: state.srs ?? undefined,
+    failureReason: state.failure_reason ?? undefined,
+  };
 }

@@ -28,8 +28,16 @@ export function countScanStarted(provider: string, trigger: ScanTrigger): void {
   scansStarted.inc({ provider, trigger });
 }
 
-export function countScanEnded({ provider, outcome, startedAt, at }: {
-  provider: string; outcome: ScanMetricOutcome; startedAt: Date | undefined; at: Date;
+export function countScanEnded({
+  provider,
+  outcome,
+  startedAt,
+  at,
+}: {
+  provider: string;
+  outcome: ScanMetricOutcome;
+  startedAt: Date | undefined;
+  at: Date;
 }): void {
   scansCompleted.inc({ provider, outcome });
   if (startedAt) scanDuration.observe({ provider, outcome }, Math.max(0, at.getTime() - startedAt.getTime()) / 1000);
@@ -40,6 +48,8 @@ export function countNotEvaluated(evaluation: Evaluation, failureReason: string 
   for (const outcome of evaluation.outcomes) {
     // A targeted rescan leaves most checks out on purpose: not a failure to read anything.
     if (outcome.status !== 'not_evaluated' || outcome.reason === OUTSIDE_TARGETED_SCAN) continue;
-    checksNotEvaluated.inc({ reason: failureReason !== undefined ? 'role_unavailable' : notEvaluatedLabel(outcome.reason) });
+    checksNotEvaluated.inc({
+      reason: failureReason !== undefined ? 'role_unavailable' : notEvaluatedLabel(outcome.reason),
+    });
   }
 }

@@ -4,7 +4,12 @@ import { timestamp } from './common';
 import { connectEventForwarding } from './events';
 
 export const awsAccountId = z.string().regex(/^[0-9]{12}$/, 'must be exactly 12 digits');
-export const tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'tags must be at most 64 characters').meta({ pattern: '\\S' });
+export const tag = z
+  .string()
+  .trim()
+  .min(1, 'tags must not be empty')
+  .max(64, 'tags must be at most 64 characters')
+  .meta({ pattern: '\\S' });
 
 // The canonical field is aws_account_id; the spec's neutral spelling cloud_account_id is accepted as an alias.
 export const connectAccountInput = z
@@ -21,7 +26,11 @@ export const connectAccountInput = z
     if (!v.aws_account_id && !v.cloud_account_id) {
       ctx.addIssue({ code: 'custom', path: ['aws_account_id'], message: 'is required (12-digit AWS account id)' });
     } else if (v.aws_account_id && v.cloud_account_id && v.aws_account_id !== v.cloud_account_id) {
-      ctx.addIssue({ code: 'custom', path: ['cloud_account_id'], message: 'must equal aws_account_id when both are given' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cloud_account_id'],
+        message: 'must equal aws_account_id when both are given',
+      });
     }
   })
   .meta({ anyOf: [{ required: ['aws_account_id'] }, { required: ['cloud_account_id'] }] })
@@ -46,19 +55,28 @@ export const connectAccountOutput = z.object({
   terraform_snippet: z.string(),
   fallback_cli_script: z.string(),
   cloudformation_template: z.string().meta({
-    description: 'The same role as a CloudFormation template (YAML). The same for every tenant: the ExternalId is its `ExternalId` parameter',
+    description:
+      'The same role as a CloudFormation template (YAML). The same for every tenant: the ExternalId is its `ExternalId` parameter',
   }),
-  cloudformation_quick_create_url: z.string().nullable().meta({
-    description: 'Opens the AWS console\'s quick-create page for the published template with the stack name and this ExternalId filled in; '
-      + 'null when the service publishes no template (no template bucket configured) or could not publish it just now',
-  }),
-  event_forwarding: connectEventForwarding.nullable().meta({ description: 'Null when the connect asked for no event forwarding' }),
+  cloudformation_quick_create_url: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "Opens the AWS console's quick-create page for the published template with the stack name and this ExternalId filled in; " +
+        'null when the service publishes no template (no template bucket configured) or could not publish it just now',
+    }),
+  event_forwarding: connectEventForwarding
+    .nullable()
+    .meta({ description: 'Null when the connect asked for no event forwarding' }),
 });
 
-export const coverage = z.object({
-  evaluated: z.number().int().meta({ minimum: 0, description: 'Checks the scan could evaluate (passed or failed)' }),
-  total: z.number().int().meta({ minimum: 0, description: 'Checks in the catalogue' }),
-}).meta({ description: 'How much of the account the latest scan could read' });
+export const coverage = z
+  .object({
+    evaluated: z.number().int().meta({ minimum: 0, description: 'Checks the scan could evaluate (passed or failed)' }),
+    total: z.number().int().meta({ minimum: 0, description: 'Checks in the catalogue' }),
+  })
+  .meta({ description: 'How much of the account the latest scan could read' });
 
 export const accountSummary = z.object({
   ...ids,
@@ -67,11 +85,17 @@ export const accountSummary = z.object({
   current_srs: srs.nullable(),
   last_scan_at: timestamp.nullable(),
   tags: z.array(z.string()),
-  coverage: coverage.nullable().meta({ description: 'Of the latest scan that recorded its checks; null before the first one' }),
-  score_complete: z.boolean().nullable().meta({
-    description: 'False when the latest scan could not evaluate every check, or could not read some region or resource: '
-      + 'the score then covers only what was read. Null before the first scan.',
-  }),
+  coverage: coverage
+    .nullable()
+    .meta({ description: 'Of the latest scan that recorded its checks; null before the first one' }),
+  score_complete: z
+    .boolean()
+    .nullable()
+    .meta({
+      description:
+        'False when the latest scan could not evaluate every check, or could not read some region or resource: ' +
+        'the score then covers only what was read. Null before the first scan.',
+    }),
 });
 export const listAccountsOutput = z.object({
   accounts: z.array(accountSummary),
@@ -85,14 +109,27 @@ export const ACCOUNT_SORTS = ['connected', 'srs'] as const;
 export const listAccountsQuery = z.strictObject({
   tag: tag.optional().meta({ description: 'Only accounts with this tag' }),
   status: status.optional(),
-  srs_below: z.coerce.number().int('must be an integer').min(0, 'must be 0-101').max(101, 'must be 0-101').optional()
+  srs_below: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(0, 'must be 0-101')
+    .max(101, 'must be 0-101')
+    .optional()
     .meta({ description: 'Only accounts scored below this (current_srs < n); accounts without a score are left out' }),
-  sort: z.enum(ACCOUNT_SORTS).default('connected').meta({
-    description: '`connected`: in the order they were connected; `srs`: worst first (lowest score, unscored last, then the '
-      + 'AWS account id)',
-  }),
-  limit: z.coerce.number().int('must be an integer').min(1, `must be 1-${MAX_ACCOUNTS_PAGE}`)
-    .max(MAX_ACCOUNTS_PAGE, `must be 1-${MAX_ACCOUNTS_PAGE}`).default(MAX_ACCOUNTS_PAGE),
+  sort: z
+    .enum(ACCOUNT_SORTS)
+    .default('connected')
+    .meta({
+      description:
+        '`connected`: in the order they were connected; `srs`: worst first (lowest score, unscored last, then the ' +
+        'AWS account id)',
+    }),
+  limit: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, `must be 1-${MAX_ACCOUNTS_PAGE}`)
+    .max(MAX_ACCOUNTS_PAGE, `must be 1-${MAX_ACCOUNTS_PAGE}`)
+    .default(MAX_ACCOUNTS_PAGE),
   next_token: z.string().min(1).max(512).optional(),
 });
 
@@ -102,8 +139,14 @@ export const accountDetail = accountSummary.extend({
 });
 
 /** The account workflow that runs the scan, and the scan id (its runScan activity id in that workflow). */
-const executionArn = z.string().meta({ pattern: '^arn:sentinel:temporal:[^:]+:workflow/account:[^/]+/scan/scan_[0-9A-Z]+$' });
-export const verifyAccountOutput = z.object({ ...ids, status: z.literal('ACTIVE'), first_scan_execution_arn: executionArn });
+const executionArn = z
+  .string()
+  .meta({ pattern: '^arn:sentinel:temporal:[^:]+:workflow/account:[^/]+/scan/scan_[0-9A-Z]+$' });
+export const verifyAccountOutput = z.object({
+  ...ids,
+  status: z.literal('ACTIVE'),
+  first_scan_execution_arn: executionArn,
+});
 export const scanAccountOutput = z.object({ message: z.string(), execution_arn: executionArn });
 
 export type ConnectAccountInput = z.output<typeof connectAccountInput>;

@@ -11,12 +11,15 @@ export const MAX_EMAIL_RECIPIENTS = 20;
 const unique = <T>(values: T[]) => [...new Set(values)];
 
 /** A channel type and the neutral names accepted for it, as documented (the schema sees the canonical name). */
-const typeLiteral = <T extends (typeof CHANNEL_TYPES)[number]>(type: T) => z.literal(type)
-  .meta({ enum: [type, ...Object.keys(CHANNEL_TYPE_ALIASES).filter((alias) => CHANNEL_TYPE_ALIASES[alias] === type)] });
+const typeLiteral = <T extends (typeof CHANNEL_TYPES)[number]>(type: T) =>
+  z.literal(type).meta({
+    enum: [type, ...Object.keys(CHANNEL_TYPE_ALIASES).filter((alias) => CHANNEL_TYPE_ALIASES[alias] === type)],
+  });
 
 const emailChannel = z.strictObject({
   type: typeLiteral('email'),
-  to: z.array(email)
+  to: z
+    .array(email)
     .min(1, `must list 1-${MAX_EMAIL_RECIPIENTS} addresses`)
     .max(MAX_EMAIL_RECIPIENTS, `must list 1-${MAX_EMAIL_RECIPIENTS} addresses`)
     .transform(unique),
@@ -39,35 +42,45 @@ const ROUTING_KEY = z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be a 32-characte
 // One object for both Slack shapes, so a missing or extra field is reported by name rather than as "no union
 // member matched". Whether the webhook URL is one of Slack's, and whether the team is installed, depends on
 // configuration and on the tenant: the service checks those.
-const slackChannel = (webhookUrl: z.ZodType<string>) => z
-  .strictObject({
-    type: typeLiteral('slack'),
-    team_id: z.string().regex(SLACK_TEAM_ID, 'must be a Slack workspace id such as T0123ABC').optional(),
-    channel: z.string().regex(SLACK_CHANNEL, 'must be a channel id (C0123ABC) or a lower-case channel name (#alerts)').optional(),
-    webhook_url: webhookUrl.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.webhook_url !== undefined) {
-      for (const field of ['team_id', 'channel'] as const) {
-        if (v[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is not allowed together with webhook_url' });
+const slackChannel = (webhookUrl: z.ZodType<string>) =>
+  z
+    .strictObject({
+      type: typeLiteral('slack'),
+      team_id: z.string().regex(SLACK_TEAM_ID, 'must be a Slack workspace id such as T0123ABC').optional(),
+      channel: z
+        .string()
+        .regex(SLACK_CHANNEL, 'must be a channel id (C0123ABC) or a lower-case channel name (#alerts)')
+        .optional(),
+      webhook_url: webhookUrl.optional(),
+    })
+    .superRefine((v, ctx) => {
+      if (v.webhook_url !== undefined) {
+        for (const field of ['team_id', 'channel'] as const) {
+          if (v[field] !== undefined)
+            ctx.addIssue({ code: 'custom', path: [field], message: 'is not allowed together with webhook_url' });
+        }
+        return;
       }
-      return;
-    }
-    for (const field of ['team_id', 'channel'] as const) {
-      if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or give webhook_url instead)' });
-    }
-  })
-  .meta({
-    anyOf: [
-      { required: ['team_id', 'channel'], not: { required: ['webhook_url'] } },
-      { required: ['webhook_url'], not: { anyOf: [{ required: ['team_id'] }, { required: ['channel'] }] } },
-    ],
-  })
-  .transform((v): ChannelConfig => (v.webhook_url !== undefined
-    ? { type: 'slack', webhook_url: v.webhook_url }
-    : { type: 'slack', team_id: v.team_id as string, channel: v.channel as string }));
+      for (const field of ['team_id', 'channel'] as const) {
+        if (v[field] === undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or give webhook_url instead)' });
+      }
+    })
+    .meta({
+      anyOf: [
+        { required: ['team_id', 'channel'], not: { required: ['webhook_url'] } },
+        { required: ['webhook_url'], not: { anyOf: [{ required: ['team_id'] }, { required: ['channel'] }] } },
+      ],
+    })
+    .transform(
+      (v): ChannelConfig =>
+        v.webhook_url !== undefined
+          ? { type: 'slack', webhook_url: v.webhook_url }
+          : { type: 'slack', team_id: v.team_id as string, channel: v.channel as string },
+    );
 
-const pagerDutyChannel = (routingKey: z.ZodType<string>) => z.strictObject({ type: typeLiteral('pagerduty'), routing_key: routingKey });
+const pagerDutyChannel = (routingKey: z.ZodType<string>) =>
+  z.strictObject({ type: typeLiteral('pagerduty'), routing_key: routingKey });
 
 /** The spec's neutral type names (chat, paging) become the canonical ones before validation. */
 function canonicalType(value: unknown): unknown {
@@ -76,30 +89,49 @@ function canonicalType(value: unknown): unknown {
   return canonical ? { ...value, type: canonical } : value;
 }
 
-const channelUnion = (slack: ReturnType<typeof slackChannel>, pagerDuty: ReturnType<typeof pagerDutyChannel>) => z.preprocess(
-  canonicalType,
-  z.discriminatedUnion('type', [emailChannel, slack, pagerDuty], {
-    error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')} (or chat, paging)` : undefined),
-  }),
-);
+const channelUnion = (slack: ReturnType<typeof slackChannel>, pagerDuty: ReturnType<typeof pagerDutyChannel>) =>
+  z.preprocess(
+    canonicalType,
+    z.discriminatedUnion('type', [emailChannel, slack, pagerDuty], {
+      error: (issue) =>
+        issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')} (or chat, paging)` : undefined,
+    }),
+  );
 
 export const channelConfig = channelUnion(slackChannel(WEBHOOK_URL), pagerDutyChannel(ROUTING_KEY));
 /** A channel in a change: a secret may be the masked value shown, to keep the stored one. */
 const changedChannelConfig = channelUnion(
   slackChannel(orMasked(WEBHOOK_URL, 'must be a URL, or the masked value shown to keep the stored one')),
-  pagerDutyChannel(orMasked(ROUTING_KEY, 'must be a 32-character PagerDuty integration key, or the masked value shown to keep the stored one')),
+  pagerDutyChannel(
+    orMasked(
+      ROUTING_KEY,
+      'must be a 32-character PagerDuty integration key, or the masked value shown to keep the stored one',
+    ),
+  ),
 );
 
 /** Per rule, not per channel: ten e-mail channels must not make 200 recipients. */
-const channelList = (channel: typeof channelConfig) => z.array(channel)
-  .min(1, 'needs at least one channel').max(MAX_CHANNELS, `at most ${MAX_CHANNELS} channels`)
-  .refine((channels) => new Set(channels.flatMap((c) => (c.type === 'email' ? c.to : []))).size <= MAX_EMAIL_RECIPIENTS,
-    `must list at most ${MAX_EMAIL_RECIPIENTS} e-mail addresses across the rule's channels`);
+const channelList = (channel: typeof channelConfig) =>
+  z
+    .array(channel)
+    .min(1, 'needs at least one channel')
+    .max(MAX_CHANNELS, `at most ${MAX_CHANNELS} channels`)
+    .refine(
+      (channels) => new Set(channels.flatMap((c) => (c.type === 'email' ? c.to : []))).size <= MAX_EMAIL_RECIPIENTS,
+      `must list at most ${MAX_EMAIL_RECIPIENTS} e-mail addresses across the rule's channels`,
+    );
 
 const ruleFields = {
   name: displayName,
-  min_srs: z.number('must be an integer 0-100').int('must be an integer 0-100').min(0, 'must be 0-100').max(100, 'must be 0-100'),
-  scenarios: z.array(z.enum(SCENARIOS, `must be one of ${SCENARIOS.join(', ')}`)).max(50, 'at most 50 entries').transform(unique),
+  min_srs: z
+    .number('must be an integer 0-100')
+    .int('must be an integer 0-100')
+    .min(0, 'must be 0-100')
+    .max(100, 'must be 0-100'),
+  scenarios: z
+    .array(z.enum(SCENARIOS, `must be one of ${SCENARIOS.join(', ')}`))
+    .max(50, 'at most 50 entries')
+    .transform(unique),
   channels: channelList(channelConfig),
   enabled: z.boolean('must be true or false'),
 };
@@ -124,7 +156,10 @@ export const patchAlertRuleInput = z
   .meta({ minProperties: 1 });
 
 export const getAlertRuleQuery = z.strictObject({
-  reveal: z.enum(['true', 'false'], 'must be true or false').default('false').transform((v) => v === 'true')
+  reveal: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true')
     .meta({ description: 'true: channel secrets in clear (admins and owners; logged); otherwise masked' }),
 });
 
@@ -162,7 +197,11 @@ export const alertEvent = z.object({
   fired_at: timestamp,
   acknowledged_at: timestamp.nullable(),
 });
-export const listAlertsOutput = z.object({ alerts: z.array(alertEvent), count: z.number().int(), next_token: z.string().nullable() });
+export const listAlertsOutput = z.object({
+  alerts: z.array(alertEvent),
+  count: z.number().int(),
+  next_token: z.string().nullable(),
+});
 export const ackAlertOutput = z.object({ alert_id: z.string(), acknowledged_at: timestamp });
 
 export type CreateAlertRuleInput = z.output<typeof createAlertRuleInput>;

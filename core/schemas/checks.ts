@@ -10,18 +10,25 @@ export const checkEntry = z.object({
   severity: z.enum(SEVERITIES),
   title: z.string(),
   status: z.enum(CHECK_STATUSES),
-  failing_resources: z.number().int().meta({ minimum: 0, description: 'Resources failing the check (0 unless failed)' }),
+  failing_resources: z
+    .number()
+    .int()
+    .meta({ minimum: 0, description: 'Resources failing the check (0 unless failed)' }),
   reason: z.string().nullable().meta({
     description: 'Why the check was not evaluated, or what of it could not be read; null when everything was read',
   }),
   unread: z.array(z.string()).meta({
-    description: 'Regions, buckets, IAM principals or keys the check could not read; empty when it read everything. A pass '
-      + 'or a fail covers the rest, and open signals in these stay open.',
+    description:
+      'Regions, buckets, IAM principals or keys the check could not read; empty when it read everything. A pass ' +
+      'or a fail covers the rest, and open signals in these stay open.',
   }),
 });
 
 export const accountChecksOutput = z.object({
-  scan_id: z.string().nullable().meta({ description: 'The scan the outcomes are from (its execution ARN ends with it); null before the first' }),
+  scan_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'The scan the outcomes are from (its execution ARN ends with it); null before the first' }),
   scanned_at: timestamp.nullable(),
   coverage,
   checks: z.array(checkEntry).meta({ description: 'One entry per check of the catalogue, in catalogue order' }),

@@ -2,15 +2,24 @@ import { z } from 'zod';
 import { ERROR_STATUS } from '../errors';
 
 // Trimmed before the length check: whitespace alone is not a name (documented as a non-space character).
-export const displayName = z.string().trim().min(1, 'must be 1-200 characters').max(200, 'must be 1-200 characters')
+export const displayName = z
+  .string()
+  .trim()
+  .min(1, 'must be 1-200 characters')
+  .max(200, 'must be 1-200 characters')
   .meta({ pattern: '\\S' });
-export const email = z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address').max(254))
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email('must be a valid e-mail address').max(254))
   .meta({ examples: ['ops@example.com'] });
 export const timestamp = z.string().meta({ description: 'ISO 8601 timestamp with offset', format: 'date-time' });
 export const errorBody = z.object({
   error: z.string().meta({ description: 'What went wrong, for people' }),
   code: z.string().meta({ description: 'What went wrong, for programs', enum: Object.keys(ERROR_STATUS) }),
-  details: z.array(z.object({ field: z.string(), message: z.string() }))
+  details: z
+    .array(z.object({ field: z.string(), message: z.string() }))
     .meta({ description: 'Validation errors only: every failing field, as a dotted path' })
     .optional(),
 });

@@ -16,23 +16,29 @@ const frameworkFields = {
 };
 
 export const listFrameworksOutput = z.object({
-  frameworks: z.array(z.object({
-    ...frameworkFields,
-    url: z.string().meta({ description: 'Where the framework is published' }),
-    controls: count,
-    automated_controls: count.meta({ description: 'Controls the framework itself calls automated' }),
-    evaluated_controls: count.meta({ description: 'Controls Sentinel\'s checks evaluate (automated, and manual ones the APIs allow)' }),
-    manual_controls: count.meta({ description: 'Controls the tenant attests (no check evaluates them)' }),
-  })),
+  frameworks: z.array(
+    z.object({
+      ...frameworkFields,
+      url: z.string().meta({ description: 'Where the framework is published' }),
+      controls: count,
+      automated_controls: count.meta({ description: 'Controls the framework itself calls automated' }),
+      evaluated_controls: count.meta({
+        description: "Controls Sentinel's checks evaluate (automated, and manual ones the APIs allow)",
+      }),
+      manual_controls: count.meta({ description: 'Controls the tenant attests (no check evaluates them)' }),
+    }),
+  ),
 });
 
-export const complianceSummary = z.object({
-  passed: count,
-  failed: count,
-  accepted: count.meta({ description: 'Failing only on findings whose risk is accepted' }),
-  not_evaluated: count,
-  manual: count,
-}).meta({ description: 'Controls per status' });
+export const complianceSummary = z
+  .object({
+    passed: count,
+    failed: count,
+    accepted: count.meta({ description: 'Failing only on findings whose risk is accepted' }),
+    not_evaluated: count,
+    manual: count,
+  })
+  .meta({ description: 'Controls per status' });
 
 const scanFields = {
   scan_id: z.string().nullable().meta({ description: 'The scan the outcomes are from; null before the first' }),
@@ -44,37 +50,54 @@ export const accountComplianceOutput = z.object({
   aws_account_id: accountIdOutput,
   ...scanFields,
   summary: complianceSummary,
-  controls: z.array(z.object({
-    id: z.string(),
-    section: z.string(),
-    title: z.string(),
-    profile: z.enum(['Level 1', 'Level 2']),
-    automated: z.boolean().meta({ description: 'The framework\'s own assessment status' }),
-    status: z.enum(CONTROL_STATUSES).meta({
-      description: '`failed` when a check failed on a finding not accepted; else `not_evaluated` when a check could not be '
-        + 'evaluated; else `accepted` when the only failures are accepted risk; else `passed`. `manual`: no check evaluates '
-        + 'the control, the tenant attests it',
-    }),
-    check_ids: z.array(z.string()).meta({ description: 'The checks that evaluate the control (GET /accounts/{account_id}/checks)' }),
-    failing_resources: z.array(z.object({
-      signal_id: z.string(),
-      check_id: z.string(),
-      resource: z.string(),
-      region: z.string(),
-      accepted: z.boolean(),
-    })).meta({ description: 'The evidence: each open signal of those checks' }),
-    notes: z.array(z.string()).meta({ description: 'Why a check could not be evaluated, or the regions and resources it could not read' }),
-    attestation: z.string().nullable().meta({ description: 'For a manual control: what the tenant must attest' }),
-  })).meta({ description: 'Every control of the framework, in its order' }),
+  controls: z
+    .array(
+      z.object({
+        id: z.string(),
+        section: z.string(),
+        title: z.string(),
+        profile: z.enum(['Level 1', 'Level 2']),
+        automated: z.boolean().meta({ description: "The framework's own assessment status" }),
+        status: z.enum(CONTROL_STATUSES).meta({
+          description:
+            '`failed` when a check failed on a finding not accepted; else `not_evaluated` when a check could not be ' +
+            'evaluated; else `accepted` when the only failures are accepted risk; else `passed`. `manual`: no check evaluates ' +
+            'the control, the tenant attests it',
+        }),
+        check_ids: z
+          .array(z.string())
+          .meta({ description: 'The checks that evaluate the control (GET /accounts/{account_id}/checks)' }),
+        failing_resources: z
+          .array(
+            z.object({
+              signal_id: z.string(),
+              check_id: z.string(),
+              resource: z.string(),
+              region: z.string(),
+              accepted: z.boolean(),
+            }),
+          )
+          .meta({ description: 'The evidence: each open signal of those checks' }),
+        notes: z
+          .array(z.string())
+          .meta({ description: 'Why a check could not be evaluated, or the regions and resources it could not read' }),
+        attestation: z.string().nullable().meta({ description: 'For a manual control: what the tenant must attest' }),
+      }),
+    )
+    .meta({ description: 'Every control of the framework, in its order' }),
 });
 
 export const tenantComplianceOutput = z.object({
   ...frameworkFields,
-  accounts: z.array(z.object({
-    aws_account_id: accountIdOutput,
-    display_name: z.string().nullable(),
-    status: z.enum(ACCOUNT_STATUSES),
-    ...scanFields,
-    summary: complianceSummary,
-  })).meta({ description: 'Every account of the tenant but the disconnected ones' }),
+  accounts: z
+    .array(
+      z.object({
+        aws_account_id: accountIdOutput,
+        display_name: z.string().nullable(),
+        status: z.enum(ACCOUNT_STATUSES),
+        ...scanFields,
+        summary: complianceSummary,
+      }),
+    )
+    .meta({ description: 'Every account of the tenant but the disconnected ones' }),
 });

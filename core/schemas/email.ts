@@ -7,5 +7,5 @@ export const verifyEmailInput = z.strictObject({ token: z.string().min(1, 'is re
  * address; the cap keeps any URL that carries one well below the 16 kB of headers Node accepts.
  */
 export const recipientLinkQuery = z.object({
-  token: z.string().min(1, 'is required').max(600).meta({ description: 'The token from the e-mail\'s link' }),
+  token: z.string().min(1, 'is required').max(600).meta({ description: "The token from the e-mail's link" }),
 });

@@ -3,22 +3,31 @@ import { EVENT_API_KEY_HEADER } from '../../domain/events/forwarding-rules';
 import { pageLimit, timestamp } from './common';
 
 /** Where and how the account's EventBridge forwarder delivers; the key is shown in this answer only. */
-export const eventForwarding = z.object({
-  endpoint: z.string().meta({ description: 'The ingestion URL the API destination calls (POST)' }),
-  api_key_header: z.literal(EVENT_API_KEY_HEADER).meta({ description: 'The header the connection\'s API-key authorization sends' }),
-  api_key: z.string().meta({ description: 'The account\'s event key: shown once, stored only hashed' }),
-}).meta({ description: 'The event forwarder\'s connection (docs/event-forwarding.md)' });
+export const eventForwarding = z
+  .object({
+    endpoint: z.string().meta({ description: 'The ingestion URL the API destination calls (POST)' }),
+    api_key_header: z
+      .literal(EVENT_API_KEY_HEADER)
+      .meta({ description: "The header the connection's API-key authorization sends" }),
+    api_key: z.string().meta({ description: "The account's event key: shown once, stored only hashed" }),
+  })
+  .meta({ description: "The event forwarder's connection (docs/event-forwarding.md)" });
 
 /** The connect answer's forwarder: the connection, and the forwarder as CloudFormation. */
 export const connectEventForwarding = eventForwarding.extend({
   cloudformation_template: z.string().meta({
-    description: 'The forwarder as a regional CloudFormation template (the key and endpoint are its parameters): one stack a region, '
-      + 'or a StackSet over every region',
+    description:
+      'The forwarder as a regional CloudFormation template (the key and endpoint are its parameters): one stack a region, ' +
+      'or a StackSet over every region',
   }),
-  cloudformation_quick_create_url: z.string().nullable().meta({
-    description: 'Opens the AWS console\'s quick-create page for the published template in us-east-1 with this key and the endpoint filled in; '
-      + 'null when the service publishes no template. It carries the key: shown once, like the key',
-  }),
+  cloudformation_quick_create_url: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "Opens the AWS console's quick-create page for the published template in us-east-1 with this key and the endpoint filled in; " +
+        'null when the service publishes no template. It carries the key: shown once, like the key',
+    }),
 });
 
 export const rotateEventKeyOutput = z.object({
@@ -27,19 +36,32 @@ export const rotateEventKeyOutput = z.object({
 });
 
 /** One EventBridge event or a batch of them, as AWS sends it (the envelope is checked field by field). */
-export const ingestEventsInput = z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))])
-  .meta({ description: 'One EventBridge event (the envelope: id, detail-type, source, account, time, region, resources, detail), or an array of up to 100' });
+export const ingestEventsInput = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))])
+  .meta({
+    description:
+      'One EventBridge event (the envelope: id, detail-type, source, account, time, region, resources, detail), or an array of up to 100',
+  });
 
 export const ingestEventsOutput = z.object({
   accepted: z.number().int().meta({ minimum: 0, description: 'Events stored now' }),
   duplicates: z.number().int().meta({ minimum: 0, description: 'Events received before (same event id): ignored' }),
-  signals_opened: z.number().int().meta({ minimum: 0, description: 'Signals the events\' detections opened' }),
+  signals_opened: z.number().int().meta({ minimum: 0, description: "Signals the events' detections opened" }),
 });
 
 export const listEventsQuery = z.strictObject({
   source: z.string().min(1).max(100).optional().meta({ description: 'Only events of this source, e.g. `aws.iam`' }),
-  event_name: z.string().min(1).max(200).optional().meta({ description: 'Only events with this CloudTrail event name (or GuardDuty finding type)' }),
-  detection: z.string().min(1).max(100).optional()
+  event_name: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'Only events with this CloudTrail event name (or GuardDuty finding type)' }),
+  detection: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
     .meta({ description: 'Only events that set off this detection (`event.root_sign_in`), or `any` detection' }),
   since: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).optional(),
   limit: pageLimit.default(50),
@@ -56,11 +78,15 @@ export const accountEvent = z.object({
   received_at: timestamp,
   actor: z.string().nullable().meta({ description: 'Who acted: an IAM ARN, `root`, or null' }),
   source_ip: z.string().nullable(),
-  detections: z.array(z.string()).meta({ description: 'The detections it set off (their signals carry the same ids as check_id)' }),
+  detections: z
+    .array(z.string())
+    .meta({ description: 'The detections it set off (their signals carry the same ids as check_id)' }),
 });
 
 export const listEventsOutput = z.object({
   events: z.array(accountEvent),
   next_token: z.string().nullable(),
-  last_event_received_at: timestamp.nullable().meta({ description: 'When the forwarder last delivered an event; null: never' }),
+  last_event_received_at: timestamp
+    .nullable()
+    .meta({ description: 'When the forwarder last delivered an event; null: never' }),
 });

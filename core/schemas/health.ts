@@ -7,5 +7,7 @@ export const healthOutput = z.object({ status: z.literal('ok') });
 export const readinessOutput = z.object({
   status: probe,
   checks: z.object({ database: probe, temporal: probe }),
-  cloud_provider: z.enum(['aws', 'sandbox']).meta({ description: 'Which cloud the service scans: real AWS accounts, or the sandbox\'s simulated ones (demo data)' }),
+  cloud_provider: z.enum(['aws', 'sandbox']).meta({
+    description: "Which cloud the service scans: real AWS accounts, or the sandbox's simulated ones (demo data)",
+  }),
 });

@@ -8,8 +8,9 @@ export const connectOrganizationInput = z
   .strictObject({
     management_account_id: awsAccountId,
     display_name: z.string().trim().max(200, 'must be at most 200 characters').optional(),
-    tags: z.array(tag).max(50, 'at most 50 tags').optional()
-      .meta({ description: 'Given to every member account the organization connects, beside its `ou:` and `name:` tags' }),
+    tags: z.array(tag).max(50, 'at most 50 tags').optional().meta({
+      description: 'Given to every member account the organization connects, beside its `ou:` and `name:` tags',
+    }),
   })
   .transform(({ management_account_id, display_name, tags }) => ({
     managementAccountId: management_account_id,
@@ -19,8 +20,9 @@ export const connectOrganizationInput = z
 export type ConnectOrganizationInput = z.output<typeof connectOrganizationInput>;
 
 export const removeOrganizationQuery = z.strictObject({
-  disconnect_accounts: z.enum(['true', 'false']).default('false')
-    .meta({ description: 'true: every account the organization connected is disconnected too (default: they stay connected)' }),
+  disconnect_accounts: z.enum(['true', 'false']).default('false').meta({
+    description: 'true: every account the organization connected is disconnected too (default: they stay connected)',
+  }),
 });
 export type RemoveOrganizationQuery = z.output<typeof removeOrganizationQuery>;
 
@@ -30,16 +32,22 @@ const status = z.enum(ORGANIZATION_STATUSES);
 export const connectOrganizationOutput = z.object({
   org_id: orgId,
   management_account_id: accountIdOutput,
-  external_id: z.string().meta({ description: 'The one ExternalId of the organization: the management role and every member role trust it' }),
+  external_id: z.string().meta({
+    description: 'The one ExternalId of the organization: the management role and every member role trust it',
+  }),
   sentinel_account_id: z.string(),
   status,
-  management_role: z.object({
-    role_name: z.string(),
-    cloudformation_template: z.string(),
-    terraform_snippet: z.string(),
-    cli_script: z.string(),
-  }).meta({ description: 'The read-only role to create in the management account, three ways' }),
-  member_stackset_template: z.string().meta({ description: 'A CloudFormation template to deploy as a service-managed StackSet: the member role in every account' }),
+  management_role: z
+    .object({
+      role_name: z.string(),
+      cloudformation_template: z.string(),
+      terraform_snippet: z.string(),
+      cli_script: z.string(),
+    })
+    .meta({ description: 'The read-only role to create in the management account, three ways' }),
+  member_stackset_template: z.string().meta({
+    description: 'A CloudFormation template to deploy as a service-managed StackSet: the member role in every account',
+  }),
   instructions: z.array(z.string()),
 });
 
@@ -52,18 +60,23 @@ export const verifyOrganizationOutput = z.object({
 
 export const removeOrganizationOutput = z.object({
   message: z.string(),
-  accounts_disconnected: z.number().int().meta({ minimum: 0, description: 'Accounts of the organization this call disconnected' }),
+  accounts_disconnected: z
+    .number()
+    .int()
+    .meta({ minimum: 0, description: 'Accounts of the organization this call disconnected' }),
 });
 
 export const syncOrganizationOutput = z.object({ message: z.string(), org_id: orgId });
 
-const memberCounts = z.object({
-  total: z.number().int(),
-  monitored: z.number().int(),
-  awaiting_role: z.number().int(),
-  not_monitored_plan_limit: z.number().int(),
-  disconnected: z.number().int(),
-}).meta({ description: 'Member accounts in the organization now, by what Sentinel does with them' });
+const memberCounts = z
+  .object({
+    total: z.number().int(),
+    monitored: z.number().int(),
+    awaiting_role: z.number().int(),
+    not_monitored_plan_limit: z.number().int(),
+    disconnected: z.number().int(),
+  })
+  .meta({ description: 'Member accounts in the organization now, by what Sentinel does with them' });
 
 export const organizationSummary = z.object({
   org_id: orgId,
@@ -84,11 +97,16 @@ export const organizationMember = z.object({
   aws_status: z.enum(MEMBER_AWS_STATUSES),
   state: z.enum(MEMBER_STATES),
   reason: z.string().nullable(),
-  account_status: z.enum(ACCOUNT_STATUSES).nullable().meta({ description: 'The Sentinel account of that id; null when there is none' }),
+  account_status: z
+    .enum(ACCOUNT_STATUSES)
+    .nullable()
+    .meta({ description: 'The Sentinel account of that id; null when there is none' }),
   current_srs: srs.nullable(),
 });
 /** As listed, with the counts under `account_counts` and every member account under `accounts`. */
 export const organizationDetail = organizationSummary.omit({ accounts: true }).extend({
   account_counts: memberCounts,
-  accounts: z.array(organizationMember).meta({ description: 'Every member account, by OU path then name (the tree is built from ou_path)' }),
+  accounts: z
+    .array(organizationMember)
+    .meta({ description: 'Every member account, by OU path then name (the tree is built from ou_path)' }),
 });

@@ -4,7 +4,6 @@ import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/records/retention';
 import { accountIdOutput, awsAccountId, srs, tag } from './accounts';
 import { pageLimit, timestamp } from './common';
 
-
 export const listSignalsQuery = z.strictObject({
   severity: z.enum(SEVERITIES).optional(),
   scenario: z.enum(SCENARIOS).optional(),
@@ -20,21 +19,36 @@ export const listSignalsQuery = z.strictObject({
 const DAY_MS = 86_400_000;
 export const MAX_ACCEPTANCE_DAYS = 365;
 
-export const acceptance = z.object({
-  by_user_id: z.string().nullable().meta({ description: 'Who accepted it (null once that user was removed)' }),
-  by_email: z.string(),
-  reason: z.string(),
-  accepted_at: timestamp,
-  expires_at: timestamp.nullable().meta({ description: 'When the signal counts again; null: until undone' }),
-}).meta({ description: 'The risk was accepted: the signal counts in no score and fires no alert while this is in force' });
+export const acceptance = z
+  .object({
+    by_user_id: z.string().nullable().meta({ description: 'Who accepted it (null once that user was removed)' }),
+    by_email: z.string(),
+    reason: z.string(),
+    accepted_at: timestamp,
+    expires_at: timestamp.nullable().meta({ description: 'When the signal counts again; null: until undone' }),
+  })
+  .meta({
+    description: 'The risk was accepted: the signal counts in no score and fires no alert while this is in force',
+  });
 
 export const acceptSignalInput = z.strictObject({
-  reason: z.string().trim().min(1, 'must be 1-500 characters').max(500, 'must be 1-500 characters').meta({ pattern: '\\S' }),
-  expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'must be 1-500 characters')
+    .max(500, 'must be 1-500 characters')
+    .meta({ pattern: '\\S' }),
+  expires_at: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
     .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
-    .refine((v) => Date.parse(v) <= Date.now() + MAX_ACCEPTANCE_DAYS * DAY_MS, `must be at most ${MAX_ACCEPTANCE_DAYS} days ahead`)
+    .refine(
+      (v) => Date.parse(v) <= Date.now() + MAX_ACCEPTANCE_DAYS * DAY_MS,
+      `must be at most ${MAX_ACCEPTANCE_DAYS} days ahead`,
+    )
     .optional()
-    .meta({ description: `When the acceptance ends (at most ${MAX_ACCEPTANCE_DAYS} days ahead); without it, until undone` }),
+    .meta({
+      description: `When the acceptance ends (at most ${MAX_ACCEPTANCE_DAYS} days ahead); without it, until undone`,
+    }),
 });
 
 export const signal = z.object({
@@ -50,11 +64,15 @@ export const signal = z.object({
   region: z.string(),
   accepted: acceptance.nullable(),
 });
-export const listSignalsOutput = z.object({ signals: z.array(signal), count: z.number().int(), next_token: z.string().nullable() });
+export const listSignalsOutput = z.object({
+  signals: z.array(signal),
+  count: z.number().int(),
+  next_token: z.string().nullable(),
+});
 
 /** GET /signals: the per-account filters, and which accounts (one, or those with a tag). */
 export const searchSignalsQuery = listSignalsQuery.extend({
-  aws_account_id: awsAccountId.optional().meta({ description: 'Only this account\'s signals' }),
+  aws_account_id: awsAccountId.optional().meta({ description: "Only this account's signals" }),
   /** The spec's neutral spelling of aws_account_id. */
   cloud_account_id: awsAccountId.optional().meta({ description: 'Alias of `aws_account_id`' }),
   tag: tag.optional().meta({ description: 'Only the signals of accounts with this tag' }),
@@ -62,26 +80,37 @@ export const searchSignalsQuery = listSignalsQuery.extend({
 export const accountSignal = signal.extend({
   aws_account_id: accountIdOutput,
   cloud_account_id: accountIdOutput,
-  display_name: z.string().nullable().meta({ description: 'The account\'s display name' }),
+  display_name: z.string().nullable().meta({ description: "The account's display name" }),
 });
-export const searchSignalsOutput = z.object({ signals: z.array(accountSignal), count: z.number().int(), next_token: z.string().nullable() });
+export const searchSignalsOutput = z.object({
+  signals: z.array(accountSignal),
+  count: z.number().int(),
+  next_token: z.string().nullable(),
+});
 
 /** The score history kept (domain/records/retention.ts) is what can be asked for. */
 export const MAX_HISTORY_DAYS = SCORE_HISTORY_RETENTION_DAYS;
 export const scoreHistoryQuery = z.strictObject({
-  days: z.coerce.number().int('must be an integer').min(1, `must be 1-${MAX_HISTORY_DAYS}`).max(MAX_HISTORY_DAYS, `must be 1-${MAX_HISTORY_DAYS}`).default(30),
+  days: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, `must be 1-${MAX_HISTORY_DAYS}`)
+    .max(MAX_HISTORY_DAYS, `must be 1-${MAX_HISTORY_DAYS}`)
+    .default(30),
 });
 export const scoreHistoryOutput = z.object({
   history: z.array(z.object({ date: z.string().meta({ description: 'UTC calendar day', format: 'date' }), srs })),
 });
 
 export const recoveryChecklistOutput = z.object({
-  checklist: z.array(z.object({
-    step: z.number().int().meta({ minimum: 1 }),
-    title: z.string(),
-    description: z.string(),
-    docs_url: z.string().meta({ format: 'uri' }),
-  })),
+  checklist: z.array(
+    z.object({
+      step: z.number().int().meta({ minimum: 1 }),
+      title: z.string(),
+      description: z.string(),
+      docs_url: z.string().meta({ format: 'uri' }),
+    }),
+  ),
 });
 
 export type ListSignalsQuery = z.output<typeof listSignalsQuery>;

@@ -9,8 +9,14 @@ import { asOpenSignals, scoreOf } from '../../domain/signals/lifecycle';
  * it one), and no score-history point is written (scans keep those). Call it in the transaction that changed the
  * signals, with the account's row locked.
  */
-export async function rescoreAccount({ db, account, at }: {
-  db: Db; account: { id: string; current_srs: number | null }; at: Date;
+export async function rescoreAccount({
+  db,
+  account,
+  at,
+}: {
+  db: Db;
+  account: { id: string; current_srs: number | null };
+  at: Date;
 }): Promise<void> {
   if (account.current_srs === null) return;
   const srs = scoreOf(asOpenSignals(await listOpenSignalsWithAcceptance({ db, accountId: account.id }), at));

@@ -1,7 +1,14 @@
 import { lockAccount } from '../../db/repositories/accounts';
 import { scoreHistory } from '../../db/repositories/score-history';
 import {
-  findSignal, insertAcceptance, listSignalPage, listTenantSignalPage, openSignals, revokeAcceptance, type SignalJson, type SignalWithAcceptance,
+  findSignal,
+  insertAcceptance,
+  listSignalPage,
+  listTenantSignalPage,
+  openSignals,
+  revokeAcceptance,
+  type SignalJson,
+  type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/signals/recovery';
@@ -59,11 +66,21 @@ function pageFilter(query: ListSignalsQuery) {
  * tenant's pages as soon as PostgreSQL announces a signal or acceptance written, and a page showing an acceptance when
  * the acceptance expires), else in one query.
  */
-export async function listAccountSignals({ db, readCache }: Deps, caller: Caller, awsAccountId: string, query: ListSignalsQuery) {
+export async function listAccountSignals(
+  { db, readCache }: Deps,
+  caller: Caller,
+  awsAccountId: string,
+  query: ListSignalsQuery,
+) {
   if (!/^[0-9]{12}$/.test(awsAccountId)) throw notFound('Account');
   // The account and the parsed query, whose keys come in the schema's order: the same page, the same name.
   const page = { kind: 'signals' as const, tenantId: caller.tenantId, query: JSON.stringify([awsAccountId, query]) };
-  return readPageThrough(readCache, page, () => readSignalsPage(db, caller, awsAccountId, query), (read) => firstExpiry(read.signals));
+  return readPageThrough(
+    readCache,
+    page,
+    () => readSignalsPage(db, caller, awsAccountId, query),
+    (read) => firstExpiry(read.signals),
+  );
 }
 
 /** When the first acceptance the page shows expires (ms), and the page with it. */
@@ -95,12 +112,19 @@ async function readSignalsPage(db: Deps['db'], caller: Caller, awsAccountId: str
 export async function searchTenantSignals({ db }: Deps, caller: Caller, query: SearchSignalsQuery) {
   if (query.aws_account_id && query.cloud_account_id && query.aws_account_id !== query.cloud_account_id) {
     const problem = { field: 'cloud_account_id', message: 'must equal aws_account_id when both are given' };
-    throw new AppError('validation_failed', `Invalid query: ${problem.field}: ${problem.message}`, { details: [problem] });
+    throw new AppError('validation_failed', `Invalid query: ${problem.field}: ${problem.message}`, {
+      details: [problem],
+    });
   }
   const rows = await listTenantSignalPage({
     db,
     now: new Date(),
-    filter: { ...pageFilter(query), tenantId: caller.tenantId, awsAccountId: query.aws_account_id ?? query.cloud_account_id, tag: query.tag },
+    filter: {
+      ...pageFilter(query),
+      tenantId: caller.tenantId,
+      awsAccountId: query.aws_account_id ?? query.cloud_account_id,
+      tag: query.tag,
+    },
   });
   const { page, nextToken } = keysetPage(rows, query.limit, (row) => new Date(row.at));
   return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };
@@ -111,7 +135,10 @@ export async function searchTenantSignals({ db }: Deps, caller: Caller, query: S
  * re-scores the account at once, so the score a tenant sees follows. Alert rules see the change at the next scan.
  */
 async function changeAcceptance(
-  { db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string,
+  { db, log }: Pick<AppDeps, 'db' | 'log'>,
+  caller: Caller,
+  awsAccountId: string,
+  signalId: string,
   next?: { reason: string; expiresAt: Date | null },
 ) {
   const account = await requireAccount(db, caller, awsAccountId);
@@ -119,7 +146,13 @@ async function changeAcceptance(
   const signal = await db.transaction().execute(async (trx) => {
     // The account row first, as a scan saving its results does: one writer of its signals and score at a time.
     await lockAccount({ db: trx, tenantId: caller.tenantId, accountId: account.id });
-    const found = await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId, forUpdate: true });
+    const found = await findSignal({
+      db: trx,
+      tenantId: caller.tenantId,
+      accountId: account.id,
+      signalId,
+      forUpdate: true,
+    });
     if (!found) throw notFound('Signal');
     if (next && found.resolved_at) {
       throw new AppError('invalid_state', 'The signal is resolved: there is no open risk left to accept');
@@ -129,32 +162,62 @@ async function changeAcceptance(
       await insertAcceptance({
         db: trx,
         acceptance: {
-          id: newId('acceptance', now.getTime()), tenant_id: caller.tenantId, account_id: account.id, signal_id: signalId,
-          accepted_by: caller.userId, accepted_by_email: caller.email, reason: next.reason, accepted_at: now, expires_at: next.expiresAt,
+          id: newId('acceptance', now.getTime()),
+          tenant_id: caller.tenantId,
+          account_id: account.id,
+          signal_id: signalId,
+          accepted_by: caller.userId,
+          accepted_by_email: caller.email,
+          reason: next.reason,
+          accepted_at: now,
+          expires_at: next.expiresAt,
         },
       });
     }
     if (next) {
       await audit(trx, caller, 'signal.risk_accepted', `signal:${signalId}`, {
-        aws_account_id: awsAccountId, check_id: found.check_id, reason: next.reason, expires_at: next.expiresAt?.toISOString() ?? null,
+        aws_account_id: awsAccountId,
+        check_id: found.check_id,
+        reason: next.reason,
+        expires_at: next.expiresAt?.toISOString() ?? null,
       });
     } else if (ended > 0) {
-      await audit(trx, caller, 'signal.risk_acceptance_undone', `signal:${signalId}`, { aws_account_id: awsAccountId, check_id: found.check_id });
+      await audit(trx, caller, 'signal.risk_acceptance_undone', `signal:${signalId}`, {
+        aws_account_id: awsAccountId,
+        check_id: found.check_id,
+      });
     }
     if (next || ended > 0) await rescoreAccount({ db: trx, account, at: now });
     return (await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId })) ?? found;
   });
-  log.info({ tenantId: caller.tenantId, accountId: account.id, signalId, userId: caller.userId }, next ? 'signal accepted' : 'signal acceptance undone');
+  log.info(
+    { tenantId: caller.tenantId, accountId: account.id, signalId, userId: caller.userId },
+    next ? 'signal accepted' : 'signal acceptance undone',
+  );
   return signalBody(signal, now);
 }
 
 /** Accepts a signal's risk (member): it stays listed, counts in no score and fires no alert until it expires. */
-export function acceptSignal(deps: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string, input: AcceptSignalInput) {
-  return changeAcceptance(deps, caller, awsAccountId, signalId, { reason: input.reason, expiresAt: input.expires_at ? new Date(input.expires_at) : null });
+export function acceptSignal(
+  deps: Pick<AppDeps, 'db' | 'log'>,
+  caller: Caller,
+  awsAccountId: string,
+  signalId: string,
+  input: AcceptSignalInput,
+) {
+  return changeAcceptance(deps, caller, awsAccountId, signalId, {
+    reason: input.reason,
+    expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+  });
 }
 
 /** Undoes the acceptance in force (member); idempotent: a signal without one is answered as it is. */
-export function undoSignalAcceptance(deps: Pick<AppDeps, 'db' | 'log'>, caller: Caller, awsAccountId: string, signalId: string) {
+export function undoSignalAcceptance(
+  deps: Pick<AppDeps, 'db' | 'log'>,
+  caller: Caller,
+  awsAccountId: string,
+  signalId: string,
+) {
   return changeAcceptance(deps, caller, awsAccountId, signalId);
 }
 

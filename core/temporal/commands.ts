@@ -1,9 +1,17 @@
-import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowStartOptions } from '@temporalio/client';
+import {
+  type Client,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../config/config';
 import { AppError } from '../errors';
 import {
-  accountWorkflowId, INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, VERIFICATION_UNAVAILABLE,
+  accountWorkflowId,
+  INVALID_ACCOUNT_STATE,
+  ROLE_ASSUMPTION_FAILED,
+  VERIFICATION_UNAVAILABLE,
 } from '../../workflows/contracts';
 import { ACCOUNT_STATUS, AWS_ACCOUNT_ID, TENANT_ID } from '../../workflows/search-attributes';
 import type { AccountWorkflow } from './workflow-types';
@@ -52,15 +60,22 @@ export function updateFailureType(err: unknown): { type: string; message: string
  * An entity workflow's failed Update (an account's or an organization's verify, scan or disconnect) as the error the
  * caller sees; a workflow that is gone is an entity whose connect did not complete (`PENDING`), or a fault of ours.
  */
-export function lifecycleUpdateError(err: unknown, entity: { noun: 'account' | 'organization'; status: string; connectPath: string }): unknown {
+export function lifecycleUpdateError(
+  err: unknown,
+  entity: { noun: 'account' | 'organization'; status: string; connectPath: string },
+): unknown {
   const failure = updateFailureType(err);
   if (failure?.type === ROLE_ASSUMPTION_FAILED) return new AppError('role_assumption_failed', failure.message);
   if (failure?.type === INVALID_ACCOUNT_STATE) return new AppError('invalid_state', failure.message);
-  if (failure?.type === VERIFICATION_UNAVAILABLE) return new AppError('verification_unavailable', failure.message, { retryAfterSeconds: 30 });
+  if (failure?.type === VERIFICATION_UNAVAILABLE)
+    return new AppError('verification_unavailable', failure.message, { retryAfterSeconds: 30 });
   if (err instanceof WorkflowNotFoundError) {
-    return new AppError('invalid_state', entity.status === 'PENDING'
-      ? `The connection of this ${entity.noun} did not complete: connect it again (POST ${entity.connectPath})`
-      : `The ${entity.noun} workflow is not running; contact support`);
+    return new AppError(
+      'invalid_state',
+      entity.status === 'PENDING'
+        ? `The connection of this ${entity.noun} did not complete: connect it again (POST ${entity.connectPath})`
+        : `The ${entity.noun} workflow is not running; contact support`,
+    );
   }
   return err;
 }
@@ -70,9 +85,17 @@ export function lifecycleUpdateError(err: unknown, entity: { noun: 'account' | '
  * weight), its search attributes, and, unless TEMPORAL_FAIRNESS=false, the tenant's fairness key, so the
  * workflow's own tasks (and what it starts) are dispatched fairly across tenants too.
  */
-export function accountWorkflowStart({ taskQueue, fairness }: Pick<Config['temporal'], 'taskQueue' | 'fairness'>, account: {
-  tenantId: string; accountId: string; awsAccountId: string; scanIntervalMinutes: number; planRevision: number; fairnessWeight: number;
-}): WorkflowStartOptions<AccountWorkflow> {
+export function accountWorkflowStart(
+  { taskQueue, fairness }: Pick<Config['temporal'], 'taskQueue' | 'fairness'>,
+  account: {
+    tenantId: string;
+    accountId: string;
+    awsAccountId: string;
+    scanIntervalMinutes: number;
+    planRevision: number;
+    fairnessWeight: number;
+  },
+): WorkflowStartOptions<AccountWorkflow> {
   return {
     workflowId: accountWorkflowId(account.tenantId, account.awsAccountId),
     taskQueue,

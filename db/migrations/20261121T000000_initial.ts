@@ -8,9 +8,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('tenants')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull().check(sql`char_length(name) between 1 and 200`))
-    .addColumn('plan', 'text', (c) => c.notNull().defaultTo('solo').check(sql`plan in ('solo', 'team', 'agency', 'enterprise')`))
+    .addColumn('plan', 'text', (c) =>
+      c.notNull().defaultTo('solo').check(sql`plan in ('solo', 'team', 'agency', 'enterprise')`),
+    )
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('active').check(sql`status in ('active', 'past_due', 'canceled', 'suspended')`))
+      c.notNull().defaultTo('active').check(sql`status in ('active', 'past_due', 'canceled', 'suspended')`),
+    )
     .addColumn('stripe_customer_id', 'text', (c) => c.unique())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -20,7 +23,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('users')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
-    .addColumn('email', 'text', (c) => c.notNull().unique().check(sql`email = lower(email) and position('@' in email) > 1`))
+    .addColumn('email', 'text', (c) =>
+      c.notNull().unique().check(sql`email = lower(email) and position('@' in email) > 1`),
+    )
     .addColumn('name', 'text', (c) => c.notNull().check(sql`char_length(name) between 1 and 200`))
     .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('owner', 'admin', 'member', 'viewer')`))
     // Null until an invited user accepts the invitation and sets a password.
@@ -70,7 +75,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('display_name', 'text', (c) => c.check(sql`char_length(display_name) <= 200`))
     .addColumn('tags', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('PENDING').check(sql`status in ('PENDING', 'ACTIVE', 'DISCONNECTED')`))
+      c.notNull().defaultTo('PENDING').check(sql`status in ('PENDING', 'ACTIVE', 'DISCONNECTED')`),
+    )
     .addColumn('external_id', 'text', (c) => c.notNull().unique().check(sql`char_length(external_id) >= 32`))
     .addColumn('role_name', 'text', (c) => c.notNull())
     .addColumn('workflow_id', 'text', (c) => c.notNull().unique())
@@ -98,7 +104,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('started_at', 'timestamptz', (c) => c.notNull())
     .addColumn('finished_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('scans_account_started_idx').on('scans').columns(['account_id', 'started_at desc']).execute();
+  await db.schema
+    .createIndex('scans_account_started_idx')
+    .on('scans')
+    .columns(['account_id', 'started_at desc'])
+    .execute();
 
   await db.schema
     .createTable('signals')
@@ -120,9 +130,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('resolved_at', 'timestamptz')
     .execute();
   // A finding is open at most once per account; when it returns after being resolved a new signal opens.
-  await sql`create unique index signals_open_fingerprint on signals (account_id, fingerprint) where resolved_at is null`.execute(db);
+  await sql`create unique index signals_open_fingerprint on signals (account_id, fingerprint) where resolved_at is null`.execute(
+    db,
+  );
   // Keyset pagination: newest first.
-  await db.schema.createIndex('signals_account_detected_idx').on('signals').columns(['account_id', 'detected_at desc', 'id desc']).execute();
+  await db.schema
+    .createIndex('signals_account_detected_idx')
+    .on('signals')
+    .columns(['account_id', 'detected_at desc', 'id desc'])
+    .execute();
 
   await db.schema
     .createTable('score_history')
@@ -142,7 +158,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('min_srs', 'integer', (c) => c.notNull().defaultTo(40).check(sql`min_srs between 0 and 100`))
     .addColumn('scenarios', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
     .addColumn('channels', 'jsonb', (c) =>
-      c.notNull().check(sql`jsonb_typeof(channels) = 'array' and jsonb_array_length(channels) >= 1`))
+      c.notNull().check(sql`jsonb_typeof(channels) = 'array' and jsonb_array_length(channels) >= 1`),
+    )
     .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
     // Bumped on every change: the first scan after a change counts as a threshold crossing.
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
@@ -180,7 +197,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('acknowledged_by', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addUniqueConstraint('alert_events_one_per_rule_scan', ['rule_id', 'account_id', 'scan_id'])
     .execute();
-  await db.schema.createIndex('alert_events_tenant_fired_idx').on('alert_events').columns(['tenant_id', 'fired_at desc', 'id desc']).execute();
+  await db.schema
+    .createIndex('alert_events_tenant_fired_idx')
+    .on('alert_events')
+    .columns(['tenant_id', 'fired_at desc', 'id desc'])
+    .execute();
 
   await db.schema
     .createTable('alert_deliveries')
@@ -275,9 +296,26 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    'stripe_events', 'stripe_subscriptions', 'oauth_states', 'slack_installations', 'exports', 'email_outbox',
-    'delivery_attempts', 'alert_deliveries', 'alert_events', 'alert_rule_states', 'alert_rules', 'score_history',
-    'signals', 'scans', 'accounts', 'rate_limits', 'invitations', 'refresh_tokens', 'users', 'tenants',
+    'stripe_events',
+    'stripe_subscriptions',
+    'oauth_states',
+    'slack_installations',
+    'exports',
+    'email_outbox',
+    'delivery_attempts',
+    'alert_deliveries',
+    'alert_events',
+    'alert_rule_states',
+    'alert_rules',
+    'score_history',
+    'signals',
+    'scans',
+    'accounts',
+    'rate_limits',
+    'invitations',
+    'refresh_tokens',
+    'users',
+    'tenants',
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

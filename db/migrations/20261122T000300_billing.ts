@@ -10,7 +10,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('stripe_subscriptions')
     .addColumn('last_event_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`'epoch'::timestamptz`))
     .execute();
-  await db.schema.createIndex('stripe_subscriptions_tenant_idx').on('stripe_subscriptions').column('tenant_id').execute();
+  await db.schema
+    .createIndex('stripe_subscriptions_tenant_idx')
+    .on('stripe_subscriptions')
+    .column('tenant_id')
+    .execute();
   await db.schema.alterTable('tenants').addColumn('pending_checkout_session_id', 'text').execute();
 }
 

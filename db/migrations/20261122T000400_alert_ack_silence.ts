@@ -5,7 +5,8 @@ import { type Kysely, sql } from 'kysely';
 // state remembers whether any scan since the rule's last alert saw different findings.
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('alert_rule_states')
+  await db.schema
+    .alterTable('alert_rule_states')
     .addColumn('findings_changed_since_alert', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
   // States whose last scan already differs from their last alert.

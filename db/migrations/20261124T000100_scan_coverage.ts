@@ -9,7 +9,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One outcome per check of the catalog: [{ checkId, status, failingResources, reason, unread }].
   await db.schema.alterTable('scans').addColumn('checks', 'jsonb').execute();
 
-  await db.schema.alterTable('accounts')
+  await db.schema
+    .alterTable('accounts')
     .addColumn('checks_scan_id', 'text', (c) => c.references('scans.id').onDelete('set null'))
     .addColumn('coverage_evaluated', 'integer', (c) => c.check(sql`coverage_evaluated >= 0`))
     .addColumn('coverage_total', 'integer', (c) => c.check(sql`coverage_total >= 0`))
@@ -35,10 +36,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('revoked_by', 'text', (c) => c.references('users.id').onDelete('set null'))
     // The first scan that found the acceptance expired: that scan counts the signal as new for alert rules.
     .addColumn('expiry_scan_id', 'text', (c) => c.references('scans.id').onDelete('set null'))
-    .addCheckConstraint('signal_acceptances_expiry_after_acceptance', sql`expires_at is null or expires_at > accepted_at`)
+    .addCheckConstraint(
+      'signal_acceptances_expiry_after_acceptance',
+      sql`expires_at is null or expires_at > accepted_at`,
+    )
     .execute();
-  await sql`create unique index signal_acceptances_one_in_force on signal_acceptances (signal_id) where revoked_at is null`.execute(db);
-  await db.schema.createIndex('signal_acceptances_account_idx').on('signal_acceptances').columns(['account_id', 'accepted_at']).execute();
+  await sql`create unique index signal_acceptances_one_in_force on signal_acceptances (signal_id) where revoked_at is null`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('signal_acceptances_account_idx')
+    .on('signal_acceptances')
+    .columns(['account_id', 'accepted_at'])
+    .execute();
 
   // What an attempt of a scan has read, for the next attempt. Deleted when the scan is saved.
   await db.schema
@@ -64,8 +74,12 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('scan_checkpoints').execute();
   await db.schema.dropTable('signal_acceptances').execute();
   await db.schema.alterTable('signals').dropColumn('owner').execute();
-  await db.schema.alterTable('accounts')
-    .dropColumn('checks_scan_id').dropColumn('coverage_evaluated').dropColumn('coverage_total').dropColumn('score_complete')
+  await db.schema
+    .alterTable('accounts')
+    .dropColumn('checks_scan_id')
+    .dropColumn('coverage_evaluated')
+    .dropColumn('coverage_total')
+    .dropColumn('score_complete')
     .execute();
   await db.schema.alterTable('scans').dropColumn('checks').execute();
 }

@@ -4,7 +4,10 @@ import type { Kysely } from 'kysely';
 // were told, so plan changes reach them in any order: the API signals after its commit, holding no lock.
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('tenants').addColumn('plan_revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('tenants')
+    .addColumn('plan_revision', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -16,7 +16,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('details', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('audit_events_tenant_time_idx').on('audit_events').columns(['tenant_id', 'created_at desc', 'id desc']).execute();
+  await db.schema
+    .createIndex('audit_events_tenant_time_idx')
+    .on('audit_events')
+    .columns(['tenant_id', 'created_at desc', 'id desc'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

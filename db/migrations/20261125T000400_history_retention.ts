@@ -11,11 +11,23 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table signals alter column first_scan_id drop not null`.execute(db);
   for (const column of ['first_scan_id', 'resolved_scan_id']) {
     await sql`alter table signals drop constraint ${sql.raw(`signals_${column}_fkey`)},
-      add constraint ${sql.raw(`signals_${column}_fkey`)} foreign key (${sql.raw(column)}) references scans (id) on delete set null`.execute(db);
+      add constraint ${sql.raw(`signals_${column}_fkey`)} foreign key (${sql.raw(column)}) references scans (id) on delete set null`.execute(
+      db,
+    );
   }
   await db.schema.createIndex('signals_first_scan_idx').on('signals').column('first_scan_id').execute();
-  await db.schema.createIndex('signals_resolved_scan_idx').on('signals').column('resolved_scan_id').where(sql.ref('resolved_scan_id'), 'is not', null).execute();
-  await db.schema.createIndex('signals_resolved_at_idx').on('signals').column('resolved_at').where(sql.ref('resolved_at'), 'is not', null).execute();
+  await db.schema
+    .createIndex('signals_resolved_scan_idx')
+    .on('signals')
+    .column('resolved_scan_id')
+    .where(sql.ref('resolved_scan_id'), 'is not', null)
+    .execute();
+  await db.schema
+    .createIndex('signals_resolved_at_idx')
+    .on('signals')
+    .column('resolved_at')
+    .where(sql.ref('resolved_at'), 'is not', null)
+    .execute();
   await db.schema.createIndex('scans_started_idx').on('scans').column('started_at').execute();
   await db.schema.createIndex('alert_events_scan_idx').on('alert_events').column('scan_id').execute();
   await db.schema.createIndex('score_history_scan_idx').on('score_history').column('scan_id').execute();
@@ -24,12 +36,20 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const index of [
-    'alert_deliveries_created_idx', 'score_history_scan_idx', 'alert_events_scan_idx', 'scans_started_idx', 'signals_resolved_at_idx',
-    'signals_resolved_scan_idx', 'signals_first_scan_idx',
-  ]) await db.schema.dropIndex(index).execute();
+    'alert_deliveries_created_idx',
+    'score_history_scan_idx',
+    'alert_events_scan_idx',
+    'scans_started_idx',
+    'signals_resolved_at_idx',
+    'signals_resolved_scan_idx',
+    'signals_first_scan_idx',
+  ])
+    await db.schema.dropIndex(index).execute();
   for (const column of ['first_scan_id', 'resolved_scan_id']) {
     await sql`alter table signals drop constraint ${sql.raw(`signals_${column}_fkey`)},
-      add constraint ${sql.raw(`signals_${column}_fkey`)} foreign key (${sql.raw(column)}) references scans (id) on delete cascade`.execute(db);
+      add constraint ${sql.raw(`signals_${column}_fkey`)} foreign key (${sql.raw(column)}) references scans (id) on delete cascade`.execute(
+      db,
+    );
   }
   // Signals whose first scan was deleted cannot go back under the old constraint.
   await sql`delete from signals where first_scan_id is null`.execute(db);

@@ -7,11 +7,23 @@ import { type Kysely, sql } from 'kysely';
 // - the tenant's acceptances in force, which the overview subtracts from its open signals.
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('signals_tenant_detected_idx').on('signals').columns(['tenant_id', 'detected_at desc', 'id desc']).execute();
-  await db.schema.createIndex('signals_tenant_resolved_idx').on('signals').columns(['tenant_id', 'resolved_at'])
-    .where(sql.ref('resolved_at'), 'is not', null).execute();
-  await db.schema.createIndex('signal_acceptances_tenant_idx').on('signal_acceptances').column('tenant_id')
-    .where(sql.ref('revoked_at'), 'is', null).execute();
+  await db.schema
+    .createIndex('signals_tenant_detected_idx')
+    .on('signals')
+    .columns(['tenant_id', 'detected_at desc', 'id desc'])
+    .execute();
+  await db.schema
+    .createIndex('signals_tenant_resolved_idx')
+    .on('signals')
+    .columns(['tenant_id', 'resolved_at'])
+    .where(sql.ref('resolved_at'), 'is not', null)
+    .execute();
+  await db.schema
+    .createIndex('signal_acceptances_tenant_idx')
+    .on('signal_acceptances')
+    .column('tenant_id')
+    .where(sql.ref('revoked_at'), 'is', null)
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

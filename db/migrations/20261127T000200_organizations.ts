@@ -17,7 +17,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('tags', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
     .addColumn('external_id', 'text', (c) => c.notNull().unique().check(sql`char_length(external_id) >= 32`))
     .addColumn('role_name', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql`status in ('PENDING', 'ACTIVE', 'DISCONNECTED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().defaultTo('PENDING').check(sql`status in ('PENDING', 'ACTIVE', 'DISCONNECTED')`),
+    )
     .addColumn('workflow_id', 'text', (c) => c.notNull().unique())
     .addColumn('last_sync_at', 'timestamptz')
     .addColumn('last_sync_error', 'text')
@@ -28,7 +30,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One live connection per management account and tenant; a disconnected one stays as history.
   await sql`create unique index organizations_tenant_management_live on organizations (tenant_id, management_account_id)
     where status <> 'DISCONNECTED'`.execute(db);
-  await db.schema.createIndex('organizations_tenant_idx').on('organizations').columns(['tenant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('organizations_tenant_idx')
+    .on('organizations')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('organization_accounts')
@@ -38,20 +44,34 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('ou_path', 'text', (c) => c.notNull())
     .addColumn('aws_status', 'text', (c) =>
-      c.notNull().check(sql`aws_status in ('ACTIVE', 'SUSPENDED', 'PENDING_CLOSURE', 'REMOVED')`))
-    .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('monitored', 'awaiting_role', 'not_monitored_plan_limit', 'disconnected', 'management_account')`))
+      c.notNull().check(sql`aws_status in ('ACTIVE', 'SUSPENDED', 'PENDING_CLOSURE', 'REMOVED')`),
+    )
+    .addColumn('state', 'text', (c) =>
+      c
+        .notNull()
+        .check(
+          sql`state in ('monitored', 'awaiting_role', 'not_monitored_plan_limit', 'disconnected', 'management_account')`,
+        ),
+    )
     .addColumn('reason', 'text')
     .addColumn('last_seen_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('organization_accounts_pk', ['organization_id', 'aws_account_id'])
     .execute();
-  await db.schema.createIndex('organization_accounts_tenant_idx').on('organization_accounts').column('tenant_id').execute();
+  await db.schema
+    .createIndex('organization_accounts_tenant_idx')
+    .on('organization_accounts')
+    .column('tenant_id')
+    .execute();
 
-  await db.schema.alterTable('accounts')
+  await db.schema
+    .alterTable('accounts')
     .addColumn('organization_id', 'text', (c) => c.references('organizations.id').onDelete('set null'))
     .execute();
   await db.schema.alterTable('accounts').dropConstraint('accounts_external_id_key').execute();
-  await sql`create unique index accounts_external_id_unique on accounts (external_id) where organization_id is null`.execute(db);
+  await sql`create unique index accounts_external_id_unique on accounts (external_id) where organization_id is null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -10,7 +10,8 @@ type Conn = Kysely<Database>;
 
 /** The account a key belongs to, if the key is current or rotated out less than its grace period ago. */
 export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash: string }) {
-  return db.selectFrom('account_event_keys as k')
+  return db
+    .selectFrom('account_event_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
     .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.used_regions', 'a.workflow_id'])
     .where('k.key_hash', '=', keyHash)
@@ -19,18 +20,39 @@ export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash
 }
 
 /** Adds the account's new current key; every key current until now expires at `previousExpireAt`. */
-export async function replaceEventKey({ db, tenantId, accountId, keyHash, previousExpireAt }: {
-  db: Conn; tenantId: string; accountId: string; keyHash: string; previousExpireAt: Date;
+export async function replaceEventKey({
+  db,
+  tenantId,
+  accountId,
+  keyHash,
+  previousExpireAt,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  keyHash: string;
+  previousExpireAt: Date;
 }): Promise<void> {
-  await db.updateTable('account_event_keys').set({ expires_at: previousExpireAt })
-    .where('account_id', '=', accountId).where('expires_at', 'is', null).execute();
-  await db.insertInto('account_event_keys').values({ key_hash: keyHash, tenant_id: tenantId, account_id: accountId }).execute();
+  await db
+    .updateTable('account_event_keys')
+    .set({ expires_at: previousExpireAt })
+    .where('account_id', '=', accountId)
+    .where('expires_at', 'is', null)
+    .execute();
+  await db
+    .insertInto('account_event_keys')
+    .values({ key_hash: keyHash, tenant_id: tenantId, account_id: accountId })
+    .execute();
 }
 
 /** Ends the account's keys at `at` (a new connection of the account starts without the keys of an earlier one). */
 export async function expireEventKeys({ db, accountId, at }: { db: Conn; accountId: string; at: Date }): Promise<void> {
-  await db.updateTable('account_event_keys').set({ expires_at: at })
-    .where('account_id', '=', accountId).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)])).execute();
+  await db
+    .updateTable('account_event_keys')
+    .set({ expires_at: at })
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .execute();
 }
 
 /** An event to store: every column but its arrival, which the database stamps. */
@@ -41,69 +63,166 @@ export type NewAccountEvent = Omit<Required<Insertable<AccountEventsTable>>, 're
  * stored before, in one statement (one round trip, one commit on the hot path). Answers the window and the ids of
  * the events it stored (the rest are redeliveries; none when over the limit).
  */
-export async function countAndStoreEvents({ db, window, limit, events }: {
-  db: Conn; window: { key: string; windowSeconds: number }; limit: number; events: readonly NewAccountEvent[];
+export async function countAndStoreEvents({
+  db,
+  window,
+  limit,
+  events,
+}: {
+  db: Conn;
+  window: { key: string; windowSeconds: number };
+  limit: number;
+  events: readonly NewAccountEvent[];
 }): Promise<{ window: WindowState; stored: Set<string> }> {
-  const rows = events.map((e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
-    ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail})`);
+  const rows = events.map(
+    (e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
+    ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail})`,
+  );
   const [row] = await db
     .with('hit', (qc) => windowHit(qc, { ...window, hits: events.length }))
-    .with('stored', (qc) => qc.insertInto('account_events')
-      .columns(['account_id', 'event_id', 'tenant_id', 'source', 'detail_type', 'event_name', 'region', 'event_time', 'actor', 'source_ip', 'detections', 'detail'])
-      .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
+    .with('stored', (qc) =>
+      qc
+        .insertInto('account_events')
+        .columns([
+          'account_id',
+          'event_id',
+          'tenant_id',
+          'source',
+          'detail_type',
+          'event_name',
+          'region',
+          'event_time',
+          'actor',
+          'source_ip',
+          'detections',
+          'detail',
+        ])
+        .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
           v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb
         from (values ${sql.join(rows)}) as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
           source_ip, detections, detail)
         where (select count from hit) <= ${limit}`)
-      .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
-      .returning('event_id'))
+        .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
+        .returning('event_id'),
+    )
     .selectFrom('hit')
-    .select(['hit.count', 'hit.resets_in', sql<string[]>`coalesce((select array_agg(event_id) from stored), '{}')`.as('stored')])
+    .select([
+      'hit.count',
+      'hit.resets_in',
+      sql<string[]>`coalesce((select array_agg(event_id) from stored), '{}')`.as('stored'),
+    ])
     .execute();
   if (!row) throw new Error('the rate-limit window answered no row');
   return { window: { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) }, stored: new Set(row.stored) };
 }
 
 /** The account's events since `since` that set off one of these detections, newest first (at most `limit`). */
-export async function recentEventsDetecting({ db, accountId, since, detections, limit }: {
-  db: Conn; accountId: string; since: Date; detections: readonly string[]; limit: number;
+export async function recentEventsDetecting({
+  db,
+  accountId,
+  since,
+  detections,
+  limit,
+}: {
+  db: Conn;
+  accountId: string;
+  since: Date;
+  detections: readonly string[];
+  limit: number;
 }) {
-  return db.selectFrom('account_events')
+  return db
+    .selectFrom('account_events')
     .select(['event_id', 'event_time', 'region', 'event_name', 'actor', 'detections'])
-    .where('account_id', '=', accountId).where('event_time', '>=', since)
+    .where('account_id', '=', accountId)
+    .where('event_time', '>=', since)
     .where(sql<boolean>`detections && ${sql.val([...detections])}::text[]`)
-    .orderBy('event_time', 'desc').limit(limit).execute();
+    .orderBy('event_time', 'desc')
+    .limit(limit)
+    .execute();
 }
 
-export async function insertEventBatch({ db, batch }: {
-  db: Conn; batch: { id: string; tenant_id: string; account_id: string; groups: string[]; signals_opened: number; received_at: Date };
+export async function insertEventBatch({
+  db,
+  batch,
+}: {
+  db: Conn;
+  batch: {
+    id: string;
+    tenant_id: string;
+    account_id: string;
+    groups: string[];
+    signals_opened: number;
+    received_at: Date;
+  };
 }): Promise<void> {
   await db.insertInto('event_batches').values(batch).execute();
 }
 
-export async function noteBatchSignals({ db, batchId, opened }: { db: Conn; batchId: string; opened: number }): Promise<void> {
+export async function noteBatchSignals({
+  db,
+  batchId,
+  opened,
+}: {
+  db: Conn;
+  batchId: string;
+  opened: number;
+}): Promise<void> {
   await db.updateTable('event_batches').set({ signals_opened: opened }).where('id', '=', batchId).execute();
 }
 
 /** The account's batches not acted on yet (db/migrations/20261128T000100_account_events.ts), oldest first. */
 export async function listUndispatchedBatches({ db, accountId }: { db: Conn; accountId: string }) {
-  return db.selectFrom('event_batches').select(['id', 'groups', 'signals_opened'])
-    .where('account_id', '=', accountId).where('dispatched_at', 'is', null).orderBy('id').execute();
+  return db
+    .selectFrom('event_batches')
+    .select(['id', 'groups', 'signals_opened'])
+    .where('account_id', '=', accountId)
+    .where('dispatched_at', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
-export async function markBatchesDispatched({ db, batchIds, at }: { db: Conn; batchIds: readonly string[]; at: Date }): Promise<void> {
-  await db.updateTable('event_batches').set({ dispatched_at: at }).where('id', 'in', [...batchIds]).where('dispatched_at', 'is', null).execute();
+export async function markBatchesDispatched({
+  db,
+  batchIds,
+  at,
+}: {
+  db: Conn;
+  batchIds: readonly string[];
+  at: Date;
+}): Promise<void> {
+  await db
+    .updateTable('event_batches')
+    .set({ dispatched_at: at })
+    .where('id', 'in', [...batchIds])
+    .where('dispatched_at', 'is', null)
+    .execute();
 }
 
 /** The accounts with a batch not acted on for `olderThanSeconds`: what their ingesting requests could not finish. */
-export async function listAccountsWithBatchesLeft({ db, olderThanSeconds, limit }: { db: Conn; olderThanSeconds: number; limit: number }) {
-  return db.selectFrom('accounts as a')
-    .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.workflow_id'])
-    // Driven from the batches not acted on (a partial index holds only those: few), not from every account.
-    .where('a.id', 'in', (eb) => eb.selectFrom('event_batches as b').select('b.account_id')
-      .where('b.dispatched_at', 'is', null)
-      .where('b.received_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`))
-    .limit(limit).execute();
+export async function listAccountsWithBatchesLeft({
+  db,
+  olderThanSeconds,
+  limit,
+}: {
+  db: Conn;
+  olderThanSeconds: number;
+  limit: number;
+}) {
+  return (
+    db
+      .selectFrom('accounts as a')
+      .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.workflow_id'])
+      // Driven from the batches not acted on (a partial index holds only those: few), not from every account.
+      .where('a.id', 'in', (eb) =>
+        eb
+          .selectFrom('event_batches as b')
+          .select('b.account_id')
+          .where('b.dispatched_at', 'is', null)
+          .where('b.received_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`),
+      )
+      .limit(limit)
+      .execute()
+  );
 }
 
 export interface EventFilter {
@@ -134,10 +253,19 @@ export interface AccountEventJson {
 
 /** A page of an account's events, newest first by (event_time, event_id); PostgreSQL writes the timestamps. */
 export async function listEventPage({ db, filter }: { db: Conn; filter: EventFilter }) {
-  let query = db.selectFrom('account_events')
+  let query = db
+    .selectFrom('account_events')
     .select([
-      'event_id', 'source', 'detail_type', 'event_name', 'region', 'actor', 'source_ip', 'detections',
-      isoTimestamp(sql.ref('event_time')).as('time'), isoTimestamp(sql.ref('received_at')).as('received_at'),
+      'event_id',
+      'source',
+      'detail_type',
+      'event_name',
+      'region',
+      'actor',
+      'source_ip',
+      'detections',
+      isoTimestamp(sql.ref('event_time')).as('time'),
+      isoTimestamp(sql.ref('received_at')).as('received_at'),
     ])
     .where('account_id', '=', filter.accountId);
   if (filter.source) query = query.where('source', '=', filter.source);
@@ -145,14 +273,18 @@ export async function listEventPage({ db, filter }: { db: Conn; filter: EventFil
   if (filter.detection === 'any') query = query.where(sql<boolean>`cardinality(detections) > 0`);
   else if (filter.detection) query = query.where(sql<boolean>`${filter.detection} = any(detections)`);
   if (filter.since) query = query.where('event_time', '>', filter.since);
-  if (filter.after) query = query.where(sql<boolean>`(event_time, event_id) < (${filter.after.at}, ${filter.after.id})`);
+  if (filter.after)
+    query = query.where(sql<boolean>`(event_time, event_id) < (${filter.after.at}, ${filter.after.id})`);
   const rows = await query.orderBy('event_time', 'desc').orderBy('event_id', 'desc').limit(filter.limit).execute();
   return rows as AccountEventJson[];
 }
 
 /** When the account's forwarder last delivered an event (null: never). */
 export async function lastEventReceivedAt({ db, accountId }: { db: Conn; accountId: string }): Promise<string | null> {
-  const row = await db.selectFrom('account_events').select(isoTimestamp(sql`max(received_at)`).as('at'))
-    .where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('account_events')
+    .select(isoTimestamp(sql`max(received_at)`).as('at'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return row?.at ?? null;
 }

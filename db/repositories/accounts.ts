@@ -9,7 +9,10 @@ type Conn = Kysely<Database>;
 
 /** Every account row of the tenant, disconnected ones included. */
 export async function countAccountRows({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
-  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<string>().as('n')).where('tenant_id', '=', tenantId)
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('tenant_id', '=', tenantId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -24,29 +27,65 @@ export async function countLiveAccounts({ db, tenantId }: { db: Conn; tenantId: 
   return Number(row.n);
 }
 
-export async function insertAccount({ db, account }: {
+export async function insertAccount({
+  db,
+  account,
+}: {
   db: Conn;
   account: {
-    id: string; tenant_id: string; aws_account_id: string; display_name: string | null; tags: string[]; external_id: string; role_name: string;
-    workflow_id: string; organization_id: string | null;
+    id: string;
+    tenant_id: string;
+    aws_account_id: string;
+    display_name: string | null;
+    tags: string[];
+    external_id: string;
+    role_name: string;
+    workflow_id: string;
+    organization_id: string | null;
   };
 }): Promise<void> {
   await db.insertInto('accounts').values(account).execute();
 }
 
 /** A disconnected account connected again: PENDING with a new ExternalId, as if new (signals and scans stay). */
-export async function reopenAccount({ db, accountId, fields }: {
+export async function reopenAccount({
+  db,
+  accountId,
+  fields,
+}: {
   db: Conn;
   accountId: string;
-  fields: { display_name: string | null; tags: string[]; external_id: string; role_name: string; workflow_id: string; organization_id: string | null };
+  fields: {
+    display_name: string | null;
+    tags: string[];
+    external_id: string;
+    role_name: string;
+    workflow_id: string;
+    organization_id: string | null;
+  };
 }): Promise<void> {
-  await db.updateTable('accounts').set({
-    ...fields, status: 'PENDING', connected_at: null, first_scan_id: null, disconnected_at: null, updated_at: new Date(),
-  }).where('id', '=', accountId).execute();
+  await db
+    .updateTable('accounts')
+    .set({
+      ...fields,
+      status: 'PENDING',
+      connected_at: null,
+      first_scan_id: null,
+      disconnected_at: null,
+      updated_at: new Date(),
+    })
+    .where('id', '=', accountId)
+    .execute();
 }
 
 export async function listAccounts({ db, tenantId }: { db: Conn; tenantId: string }): Promise<AccountRow[]> {
-  return db.selectFrom('accounts').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** An account as GET /accounts shows it (core/schemas/accounts.ts `accountSummary`). */
@@ -72,7 +111,9 @@ export interface AccountListFilter {
   /** `connected`: (created_at, id); `srs`: worst first, (current_srs nulls last, aws_account_id). */
   sort: 'connected' | 'srs';
   /** Keyset of the previous page's last account, in the page's order. */
-  after?: { sort: 'connected'; createdAt: string; id: string } | { sort: 'srs'; srs: number | null; awsAccountId: string };
+  after?:
+    | { sort: 'connected'; createdAt: string; id: string }
+    | { sort: 'srs'; srs: number | null; awsAccountId: string };
   limit: number;
 }
 
@@ -101,7 +142,13 @@ function keysetAfter(after: NonNullable<AccountListFilter['after']>) {
  * decodes rows and timestamps nor maps them. GET /accounts is the busiest authenticated read. One row more than the
  * page is read to tell whether another page follows.
  */
-export async function listAccountSummaries({ db, filter }: { db: Conn; filter: AccountListFilter }): Promise<AccountSummaryPage> {
+export async function listAccountSummaries({
+  db,
+  filter,
+}: {
+  db: Conn;
+  filter: AccountListFilter;
+}): Promise<AccountSummaryPage> {
   const where = [sql`tenant_id = ${filter.tenantId}`];
   if (filter.tag !== undefined) where.push(sql`${filter.tag} = any(tags)`);
   if (filter.status !== undefined) where.push(sql`status = ${filter.status}`);
@@ -132,13 +179,22 @@ export async function listAccountSummaries({ db, filter }: { db: Conn; filter: A
       (select json_build_object(
         'created_at', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', id,
         'current_srs', current_srs, 'aws_account_id', aws_account_id)
-       from page where position = ${filter.limit} and exists (select 1 from page where position > ${filter.limit})) as next`
-    .execute(db);
+       from page where position = ${filter.limit} and exists (select 1 from page where position > ${filter.limit})) as next`.execute(
+    db,
+  );
   return rows[0] ?? { accounts: [], total: 0, next: null };
 }
 
 /** Looks an account up by its 12-digit AWS id within one tenant; other tenants' accounts are invisible. */
-export async function findAccount({ db, tenantId, awsAccountId }: { db: Conn; tenantId: string; awsAccountId: string }): Promise<AccountRow | undefined> {
+export async function findAccount({
+  db,
+  tenantId,
+  awsAccountId,
+}: {
+  db: Conn;
+  tenantId: string;
+  awsAccountId: string;
+}): Promise<AccountRow | undefined> {
   return db
     .selectFrom('accounts')
     .selectAll()
@@ -148,13 +204,25 @@ export async function findAccount({ db, tenantId, awsAccountId }: { db: Conn; te
 }
 
 /** What the cloud provider needs to reach an account's role, and the tenant's plan (with its revision). */
-export async function loadRoleTarget(
-  { db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string },
-): Promise<{ target: RoleTarget; plan: PlanId; planRevision: number }> {
+export async function loadRoleTarget({
+  db,
+  tenantId,
+  accountId,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+}): Promise<{ target: RoleTarget; plan: PlanId; planRevision: number }> {
   const row = await db
     .selectFrom('accounts')
     .innerJoin('tenants', 'tenants.id', 'accounts.tenant_id')
-    .select(['accounts.aws_account_id', 'accounts.role_name', 'accounts.external_id', 'tenants.plan', 'tenants.plan_revision'])
+    .select([
+      'accounts.aws_account_id',
+      'accounts.role_name',
+      'accounts.external_id',
+      'tenants.plan',
+      'tenants.plan_revision',
+    ])
     .where('accounts.id', '=', accountId)
     .where('accounts.tenant_id', '=', tenantId)
     .executeTakeFirstOrThrow();
@@ -172,73 +240,200 @@ export async function loadRoleTarget(
  * only reference the account (an event being stored) need not wait for them.
  */
 export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
-  return db.selectFrom('accounts').select(['id', 'status', 'current_srs']).where('id', '=', accountId).where('tenant_id', '=', tenantId)
-    .forNoKeyUpdate().executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'status', 'current_srs'])
+    .where('id', '=', accountId)
+    .where('tenant_id', '=', tenantId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 }
 
 /** The account's score outside a scan (an event opened signals, an acceptance changed): scans keep score history. */
-export async function setAccountScore({ db, accountId, srs, at }: { db: Conn; accountId: string; srs: number; at: Date }): Promise<void> {
+export async function setAccountScore({
+  db,
+  accountId,
+  srs,
+  at,
+}: {
+  db: Conn;
+  accountId: string;
+  srs: number;
+  at: Date;
+}): Promise<void> {
   await db.updateTable('accounts').set({ current_srs: srs, updated_at: at }).where('id', '=', accountId).execute();
 }
 
 /** An account by our id, within one tenant. */
-export async function findAccountById({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('tenant_id', '=', tenantId).executeTakeFirst();
+export async function findAccountById({
+  db,
+  tenantId,
+  accountId,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+}): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('id', '=', accountId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
-export async function noteScanStarted({ db, tenantId, accountId, at }: { db: Conn; tenantId: string; accountId: string; at: Date }): Promise<void> {
-  await db.updateTable('accounts').set({ last_scan_at: at, updated_at: at })
-    .where('id', '=', accountId).where('tenant_id', '=', tenantId).execute();
+export async function noteScanStarted({
+  db,
+  tenantId,
+  accountId,
+  at,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  at: Date;
+}): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ last_scan_at: at, updated_at: at })
+    .where('id', '=', accountId)
+    .where('tenant_id', '=', tenantId)
+    .execute();
 }
 
 /** What a saved scan leaves on the account: its checks and coverage, and (when set) its score and success time. */
-export async function noteScanSaved({ db, accountId, fields }: {
+export async function noteScanSaved({
+  db,
+  accountId,
+  fields,
+}: {
   db: Conn;
   accountId: string;
   fields: {
-    checks_scan_id?: string; coverage_evaluated?: number; coverage_total?: number; score_complete?: boolean;
-    current_srs?: number; last_successful_scan_at?: Date; used_regions?: string[];
+    checks_scan_id?: string;
+    coverage_evaluated?: number;
+    coverage_total?: number;
+    score_complete?: boolean;
+    current_srs?: number;
+    last_successful_scan_at?: Date;
+    used_regions?: string[];
   };
 }): Promise<void> {
-  await db.updateTable('accounts').set({ ...fields, updated_at: new Date() }).where('id', '=', accountId).execute();
+  await db
+    .updateTable('accounts')
+    .set({ ...fields, updated_at: new Date() })
+    .where('id', '=', accountId)
+    .execute();
 }
 
 /** PENDING to ACTIVE; connected_at and the first scan's id are set once (a retry changes nothing). */
-export async function activateAccount({ db, tenantId, accountId, firstScanId, at }: {
-  db: Conn; tenantId: string; accountId: string; firstScanId: string; at: Date;
+export async function activateAccount({
+  db,
+  tenantId,
+  accountId,
+  firstScanId,
+  at,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  firstScanId: string;
+  at: Date;
 }): Promise<void> {
-  await db.updateTable('accounts')
+  await db
+    .updateTable('accounts')
     .set((eb) => ({
       status: 'ACTIVE',
       connected_at: eb.fn.coalesce('connected_at', eb.val(at)),
       first_scan_id: eb.fn.coalesce('first_scan_id', eb.val(firstScanId)),
       updated_at: at,
     }))
-    .where('id', '=', accountId).where('tenant_id', '=', tenantId).where('status', '=', 'PENDING')
+    .where('id', '=', accountId)
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'PENDING')
     .execute();
 }
 
 /** False when the account was disconnected already. */
-export async function setAccountDisconnected({ db, tenantId, accountId, at }: {
-  db: Conn; tenantId: string; accountId: string; at: Date;
+export async function setAccountDisconnected({
+  db,
+  tenantId,
+  accountId,
+  at,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  at: Date;
 }): Promise<boolean> {
-  const result = await db.updateTable('accounts').set({ status: 'DISCONNECTED', disconnected_at: at, updated_at: at })
-    .where('id', '=', accountId).where('tenant_id', '=', tenantId).where('status', '!=', 'DISCONNECTED')
+  const result = await db
+    .updateTable('accounts')
+    .set({ status: 'DISCONNECTED', disconnected_at: at, updated_at: at })
+    .where('id', '=', accountId)
+    .where('tenant_id', '=', tenantId)
+    .where('status', '!=', 'DISCONNECTED')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 /** Takes back a connect whose workflow could not be started: the row it inserted, if it is still that connect's. */
-export async function deleteUnstartedAccount({ db, accountId, externalId }: { db: Conn; accountId: string; externalId: string }): Promise<void> {
-  await db.deleteFrom('accounts').where('id', '=', accountId).where('external_id', '=', externalId).where('status', '=', 'PENDING').execute();
+export async function deleteUnstartedAccount({
+  db,
+  accountId,
+  externalId,
+}: {
+  db: Conn;
+  accountId: string;
+  externalId: string;
+}): Promise<void> {
+  await db
+    .deleteFrom('accounts')
+    .where('id', '=', accountId)
+    .where('external_id', '=', externalId)
+    .where('status', '=', 'PENDING')
+    .execute();
 }
 
 /** Takes back a connect of an existing row whose workflow could not be started: the row as it was before. */
-export async function restoreAccount({ db, previous, externalId }: { db: Conn; previous: AccountRow; externalId: string }): Promise<void> {
+export async function restoreAccount({
+  db,
+  previous,
+  externalId,
+}: {
+  db: Conn;
+  previous: AccountRow;
+  externalId: string;
+}): Promise<void> {
   const {
-    display_name, tags, external_id, role_name, workflow_id, organization_id, status, connected_at, first_scan_id, disconnected_at, updated_at,
+    display_name,
+    tags,
+    external_id,
+    role_name,
+    workflow_id,
+    organization_id,
+    status,
+    connected_at,
+    first_scan_id,
+    disconnected_at,
+    updated_at,
   } = previous;
-  await db.updateTable('accounts')
-    .set({ display_name, tags, external_id, role_name, workflow_id, organization_id, status, connected_at, first_scan_id, disconnected_at, updated_at })
-    .where('id', '=', previous.id).where('external_id', '=', externalId).where('status', '=', 'PENDING').execute();
+  await db
+    .updateTable('accounts')
+    .set({
+      display_name,
+      tags,
+      external_id,
+      role_name,
+      workflow_id,
+      organization_id,
+      status,
+      connected_at,
+      first_scan_id,
+      disconnected_at,
+      updated_at,
+    })
+    .where('id', '=', previous.id)
+    .where('external_id', '=', externalId)
+    .where('status', '=', 'PENDING')
+    .execute();
 }

@@ -19,7 +19,12 @@ export interface AlertEventListing {
  * The tenant's alerts, newest first by (fired_at, id), on the index alert_events_tenant_fired_idx. Keyset
  * pagination: `after` is the last row of the previous page.
  */
-export async function listAlertEvents({ db, tenantId, after, limit }: {
+export async function listAlertEvents({
+  db,
+  tenantId,
+  after,
+  limit,
+}: {
   db: Conn;
   tenantId: string;
   after?: { at: Date; id: string };
@@ -27,9 +32,17 @@ export async function listAlertEvents({ db, tenantId, after, limit }: {
 }): Promise<AlertEventListing[]> {
   let query = db
     .selectFrom('alert_events as e')
-    .innerJoin('accounts as a', (join) => join.onRef('a.id', '=', 'e.account_id').onRef('a.tenant_id', '=', 'e.tenant_id'))
+    .innerJoin('accounts as a', (join) =>
+      join.onRef('a.id', '=', 'e.account_id').onRef('a.tenant_id', '=', 'e.tenant_id'),
+    )
     .select([
-      'e.id', 'a.aws_account_id', 'e.rule_id', 'e.srs_at_trigger', 'e.scenarios_triggered', 'e.fired_at', 'e.acknowledged_at',
+      'e.id',
+      'a.aws_account_id',
+      'e.rule_id',
+      'e.srs_at_trigger',
+      'e.scenarios_triggered',
+      'e.fired_at',
+      'e.acknowledged_at',
     ])
     .where('e.tenant_id', '=', tenantId);
   if (after) query = query.where(sql<boolean>`(e.fired_at, e.id) < (${after.at}, ${after.id})`);
@@ -37,8 +50,16 @@ export async function listAlertEvents({ db, tenantId, after, limit }: {
 }
 
 /** Acknowledges an alert not acknowledged yet; undefined when there is none such (unknown, or acknowledged already). */
-export async function acknowledgeAlertEvent({ db, tenantId, alertId, userId }: {
-  db: Conn; tenantId: string; alertId: string; userId: string;
+export async function acknowledgeAlertEvent({
+  db,
+  tenantId,
+  alertId,
+  userId,
+}: {
+  db: Conn;
+  tenantId: string;
+  alertId: string;
+  userId: string;
 }): Promise<{ id: string; acknowledged_at: Date | null } | undefined> {
   return db
     .updateTable('alert_events')
@@ -50,16 +71,34 @@ export async function acknowledgeAlertEvent({ db, tenantId, alertId, userId }: {
     .executeTakeFirst();
 }
 
-export async function findAlertAcknowledgement({ db, tenantId, alertId }: { db: Conn; tenantId: string; alertId: string }) {
-  return db.selectFrom('alert_events').select(['id', 'acknowledged_at'])
-    .where('id', '=', alertId).where('tenant_id', '=', tenantId).executeTakeFirst();
+export async function findAlertAcknowledgement({
+  db,
+  tenantId,
+  alertId,
+}: {
+  db: Conn;
+  tenantId: string;
+  alertId: string;
+}) {
+  return db
+    .selectFrom('alert_events')
+    .select(['id', 'acknowledged_at'])
+    .where('id', '=', alertId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
 /** The rule's latest alert for the account. */
 export async function findLastAlert({ db, ruleId, accountId }: { db: Conn; ruleId: string; accountId: string }) {
-  return db.selectFrom('alert_events').select(['id', 'acknowledged_at', 'findings_digest'])
-    .where('rule_id', '=', ruleId).where('account_id', '=', accountId)
-    .orderBy('fired_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('alert_events')
+    .select(['id', 'acknowledged_at', 'findings_digest'])
+    .where('rule_id', '=', ruleId)
+    .where('account_id', '=', accountId)
+    .orderBy('fired_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function insertAlertEvent({ db, event }: { db: Conn; event: NewAlertEvent }): Promise<void> {
@@ -70,12 +109,22 @@ export async function insertAlertEvent({ db, event }: { db: Conn; event: NewAler
 export async function alertsEvaluated({ db, source }: { db: Conn; source: AlertSource }): Promise<boolean> {
   const row = await (source.kind === 'scan'
     ? db.selectFrom('scans').select('alerts_evaluated_at as at').where('id', '=', source.id)
-    : db.selectFrom('event_batches').select('alerts_evaluated_at as at').where('id', '=', source.id)).executeTakeFirst();
+    : db.selectFrom('event_batches').select('alerts_evaluated_at as at').where('id', '=', source.id)
+  ).executeTakeFirst();
   return row?.at != null;
 }
 
-export async function noteAlertsEvaluated({ db, source, at }: { db: Conn; source: AlertSource; at: Date }): Promise<void> {
+export async function noteAlertsEvaluated({
+  db,
+  source,
+  at,
+}: {
+  db: Conn;
+  source: AlertSource;
+  at: Date;
+}): Promise<void> {
   await (source.kind === 'scan'
     ? db.updateTable('scans').set({ alerts_evaluated_at: at }).where('id', '=', source.id)
-    : db.updateTable('event_batches').set({ alerts_evaluated_at: at }).where('id', '=', source.id)).execute();
+    : db.updateTable('event_batches').set({ alerts_evaluated_at: at }).where('id', '=', source.id)
+  ).execute();
 }

@@ -18,9 +18,13 @@ export interface RuleFields {
 // jsonb needs JSON text: node-postgres would send a JS array as a PostgreSQL array literal.
 const jsonb = (channels: ChannelConfig[]) => JSON.stringify(channels);
 
-export async function insertAlertRule(
-  { db, rule }: { db: Conn; rule: RuleFields & { id: string; tenant_id: string } },
-): Promise<AlertRuleRow> {
+export async function insertAlertRule({
+  db,
+  rule,
+}: {
+  db: Conn;
+  rule: RuleFields & { id: string; tenant_id: string };
+}): Promise<AlertRuleRow> {
   return db
     .insertInto('alert_rules')
     .values({ ...rule, channels: jsonb(rule.channels) })
@@ -41,28 +45,57 @@ export async function listAlertRules({ db, tenantId }: { db: Conn; tenantId: str
 }
 
 /** A live rule of the tenant. */
-export async function findAlertRule({ db, tenantId, ruleId }: { db: Conn; tenantId: string; ruleId: string }): Promise<AlertRuleRow | undefined> {
-  return db.selectFrom('alert_rules').selectAll()
-    .where('id', '=', ruleId).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).executeTakeFirst();
+export async function findAlertRule({
+  db,
+  tenantId,
+  ruleId,
+}: {
+  db: Conn;
+  tenantId: string;
+  ruleId: string;
+}): Promise<AlertRuleRow | undefined> {
+  return db
+    .selectFrom('alert_rules')
+    .selectAll()
+    .where('id', '=', ruleId)
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** How many live rules the tenant has. */
 export async function countAlertRules({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
-  const row = await db.selectFrom('alert_rules').select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('alert_rules')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** The tenant's rules that fire: live and enabled, by id. */
 export async function listEnabledRules({ db, tenantId }: { db: Conn; tenantId: string }) {
-  return db.selectFrom('alert_rules').select(['id', 'version', 'min_srs', 'scenarios', 'channels'])
-    .where('tenant_id', '=', tenantId).where('enabled', '=', true).where('deleted_at', 'is', null).orderBy('id').execute();
+  return db
+    .selectFrom('alert_rules')
+    .select(['id', 'version', 'min_srs', 'scenarios', 'channels'])
+    .where('tenant_id', '=', tenantId)
+    .where('enabled', '=', true)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 /** A live rule of the tenant, locked until the transaction ends so concurrent changes apply one after the other. */
-export async function lockAlertRule(
-  { db, tenantId, ruleId }: { db: Conn; tenantId: string; ruleId: string },
-): Promise<AlertRuleRow | undefined> {
+export async function lockAlertRule({
+  db,
+  tenantId,
+  ruleId,
+}: {
+  db: Conn;
+  tenantId: string;
+  ruleId: string;
+}): Promise<AlertRuleRow | undefined> {
   return db
     .selectFrom('alert_rules')
     .selectAll()
@@ -74,7 +107,12 @@ export async function lockAlertRule(
 }
 
 /** Every change bumps `version`: the first scan after it evaluates the rule as if the threshold had just been crossed. */
-export async function updateAlertRule({ db, tenantId, ruleId, fields }: {
+export async function updateAlertRule({
+  db,
+  tenantId,
+  ruleId,
+  fields,
+}: {
   db: Conn;
   tenantId: string;
   ruleId: string;
@@ -82,7 +120,12 @@ export async function updateAlertRule({ db, tenantId, ruleId, fields }: {
 }): Promise<AlertRuleRow> {
   return db
     .updateTable('alert_rules')
-    .set({ ...fields, channels: jsonb(fields.channels), version: sql<number>`version + 1`, updated_at: sql<Date>`now()` })
+    .set({
+      ...fields,
+      channels: jsonb(fields.channels),
+      version: sql<number>`version + 1`,
+      updated_at: sql<Date>`now()`,
+    })
     .where('id', '=', ruleId)
     .where('tenant_id', '=', tenantId)
     .where('deleted_at', 'is', null)
@@ -91,7 +134,15 @@ export async function updateAlertRule({ db, tenantId, ruleId, fields }: {
 }
 
 /** Soft delete: alert events keep pointing at the rule. False when there is no live rule to delete. */
-export async function softDeleteAlertRule({ db, tenantId, ruleId }: { db: Conn; tenantId: string; ruleId: string }): Promise<boolean> {
+export async function softDeleteAlertRule({
+  db,
+  tenantId,
+  ruleId,
+}: {
+  db: Conn;
+  tenantId: string;
+  ruleId: string;
+}): Promise<boolean> {
   const result = await db
     .updateTable('alert_rules')
     .set({ deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
@@ -103,9 +154,15 @@ export async function softDeleteAlertRule({ db, tenantId, ruleId }: { db: Conn; 
 }
 
 /** Which of these Slack workspaces the tenant has installed the app in. */
-export async function installedSlackTeams(
-  { db, tenantId, teamIds }: { db: Conn; tenantId: string; teamIds: string[] },
-): Promise<Set<string>> {
+export async function installedSlackTeams({
+  db,
+  tenantId,
+  teamIds,
+}: {
+  db: Conn;
+  tenantId: string;
+  teamIds: string[];
+}): Promise<Set<string>> {
   if (teamIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('slack_installations')

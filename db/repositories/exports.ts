@@ -5,19 +5,43 @@ import type { Database } from '../database';
 type Conn = Kysely<Database>;
 
 const SIGNAL_FIELDS = [
-  'id', 'check_id', 'scenario', 'severity', 'title', 'description', 'resource', 'region', 'detected_at', 'resolved_at',
+  'id',
+  'check_id',
+  'scenario',
+  'severity',
+  'title',
+  'description',
+  'resource',
+  'region',
+  'detected_at',
+  'resolved_at',
 ] as const;
 
 /** Every acceptance of an account's signals (or of the given ones), oldest first, with who ended it. */
-export async function acceptances(
-  { db, tenantId, accountId, signalIds }: { db: Conn; tenantId: string; accountId: string; signalIds?: string[] },
-): Promise<AcceptanceSource[]> {
+export async function acceptances({
+  db,
+  tenantId,
+  accountId,
+  signalIds,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  signalIds?: string[];
+}): Promise<AcceptanceSource[]> {
   if (signalIds?.length === 0) return [];
-  let query = db.selectFrom('signal_acceptances')
+  let query = db
+    .selectFrom('signal_acceptances')
     .leftJoin('users as ender', 'ender.id', 'signal_acceptances.revoked_by')
     .select([
-      'signal_acceptances.id', 'signal_acceptances.signal_id', 'signal_acceptances.accepted_by_email', 'signal_acceptances.reason',
-      'signal_acceptances.accepted_at', 'signal_acceptances.expires_at', 'signal_acceptances.revoked_at', 'ender.email as revoked_by_email',
+      'signal_acceptances.id',
+      'signal_acceptances.signal_id',
+      'signal_acceptances.accepted_by_email',
+      'signal_acceptances.reason',
+      'signal_acceptances.accepted_at',
+      'signal_acceptances.expires_at',
+      'signal_acceptances.revoked_at',
+      'ender.email as revoked_by_email',
     ])
     .where('signal_acceptances.tenant_id', '=', tenantId)
     .where('signal_acceptances.account_id', '=', accountId);
@@ -30,8 +54,18 @@ export async function acceptances(
  * (keyset: each page costs the same). `cursor_at` is PostgreSQL's own text of detected_at, whose microseconds a
  * JavaScript Date would lose: the next page starts after it.
  */
-export async function signalsPage({ db, tenantId, accountId, after, limit }: {
-  db: Conn; tenantId: string; accountId: string; after?: { at: string; id: string }; limit: number;
+export async function signalsPage({
+  db,
+  tenantId,
+  accountId,
+  after,
+  limit,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  after?: { at: string; id: string };
+  limit: number;
 }) {
   let query = db
     .selectFrom('signals')
@@ -45,25 +79,48 @@ export async function signalsPage({ db, tenantId, accountId, after, limit }: {
 export async function countSignals({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
   const row = await db
     .selectFrom('signals')
-    .select((eb) => [eb.fn.countAll<string>().as('total'), eb.fn.count<string>('id').filterWhere('resolved_at', 'is', null).as('open')])
+    .select((eb) => [
+      eb.fn.countAll<string>().as('total'),
+      eb.fn.count<string>('id').filterWhere('resolved_at', 'is', null).as('open'),
+    ])
     .where('tenant_id', '=', tenantId)
     .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), open: Number(row.open) };
 }
 
-export async function insertExport({ db, row }: {
-  db: Conn; row: { id: string; tenant_id: string; account_id: string; requested_by: string };
+export async function insertExport({
+  db,
+  row,
+}: {
+  db: Conn;
+  row: { id: string; tenant_id: string; account_id: string; requested_by: string };
 }): Promise<void> {
-  await db.insertInto('exports').values({ ...row, status: 'running' }).execute();
+  await db
+    .insertInto('exports')
+    .values({ ...row, status: 'running' })
+    .execute();
 }
 
-export async function deleteExport({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }): Promise<void> {
+export async function deleteExport({
+  db,
+  tenantId,
+  exportId,
+}: {
+  db: Conn;
+  tenantId: string;
+  exportId: string;
+}): Promise<void> {
   await db.deleteFrom('exports').where('id', '=', exportId).where('tenant_id', '=', tenantId).execute();
 }
 
 export async function findExport({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }) {
-  return db.selectFrom('exports').selectAll().where('id', '=', exportId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return db
+    .selectFrom('exports')
+    .selectAll()
+    .where('id', '=', exportId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
 /**
@@ -74,15 +131,30 @@ export async function findExportForDownload({ db, exportId }: { db: Conn; export
   return db
     .selectFrom('exports')
     .innerJoin('accounts', 'accounts.id', 'exports.account_id')
-    .select(['exports.id', 'exports.tenant_id', 'exports.status', 'exports.storage_key', 'exports.created_at', 'exports.completed_at',
-      'accounts.aws_account_id'])
+    .select([
+      'exports.id',
+      'exports.tenant_id',
+      'exports.status',
+      'exports.storage_key',
+      'exports.created_at',
+      'exports.completed_at',
+      'accounts.aws_account_id',
+    ])
     .where('exports.id', '=', exportId)
     .executeTakeFirst();
 }
 
 /** Running to ready; false when the export is no longer running (abandoned by the API, or already done). */
-export async function markExportReady({ db, tenantId, exportId, storageKey }: {
-  db: Conn; tenantId: string; exportId: string; storageKey: string;
+export async function markExportReady({
+  db,
+  tenantId,
+  exportId,
+  storageKey,
+}: {
+  db: Conn;
+  tenantId: string;
+  exportId: string;
+  storageKey: string;
 }): Promise<boolean> {
   const result = await db
     .updateTable('exports')
@@ -94,7 +166,15 @@ export async function markExportReady({ db, tenantId, exportId, storageKey }: {
   return result.numUpdatedRows > 0n;
 }
 
-export async function markExportFailed({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }): Promise<void> {
+export async function markExportFailed({
+  db,
+  tenantId,
+  exportId,
+}: {
+  db: Conn;
+  tenantId: string;
+  exportId: string;
+}): Promise<void> {
   await db
     .updateTable('exports')
     .set({ status: 'failed', completed_at: new Date() })
@@ -105,7 +185,15 @@ export async function markExportFailed({ db, tenantId, exportId }: { db: Conn; t
 }
 
 /** The package is deleted from the store: the export stays in the record, with nothing left to download. */
-export async function forgetExportPackage({ db, tenantId, exportId }: { db: Conn; tenantId: string; exportId: string }): Promise<void> {
+export async function forgetExportPackage({
+  db,
+  tenantId,
+  exportId,
+}: {
+  db: Conn;
+  tenantId: string;
+  exportId: string;
+}): Promise<void> {
   await db
     .updateTable('exports')
     .set({ storage_key: null })

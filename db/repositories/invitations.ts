@@ -6,13 +6,29 @@ type Conn = Kysely<Database>;
 // Invitation tokens are stored only as SHA-256 hashes. The database clock decides expiry everywhere, so API
 // instances with skewed clocks agree on which links still work.
 
-export async function insertInvitation({ db, id, tenantId, userId, tokenHash, ttlDays }: {
-  db: Conn; id: string; tenantId: string; userId: string; tokenHash: string; ttlDays: number;
+export async function insertInvitation({
+  db,
+  id,
+  tenantId,
+  userId,
+  tokenHash,
+  ttlDays,
+}: {
+  db: Conn;
+  id: string;
+  tenantId: string;
+  userId: string;
+  tokenHash: string;
+  ttlDays: number;
 }): Promise<{ expiresAt: Date }> {
   const row = await db
     .insertInto('invitations')
     .values({
-      id, tenant_id: tenantId, user_id: userId, token_hash: tokenHash, expires_at: sql<Date>`now() + make_interval(days => ${ttlDays})`,
+      id,
+      tenant_id: tenantId,
+      user_id: userId,
+      token_hash: tokenHash,
+      expires_at: sql<Date>`now() + make_interval(days => ${ttlDays})`,
     })
     .returning('expires_at')
     .executeTakeFirstOrThrow();
@@ -43,9 +59,17 @@ export async function consumeInvitation({ db, tokenHash }: { db: Conn; tokenHash
 }
 
 /** Ends every other live link of a user, so only the newest (or the one just used) ever works. */
-export async function expireOtherInvitations(
-  { db, tenantId, userId, keepId }: { db: Conn; tenantId: string; userId: string; keepId: string },
-): Promise<void> {
+export async function expireOtherInvitations({
+  db,
+  tenantId,
+  userId,
+  keepId,
+}: {
+  db: Conn;
+  tenantId: string;
+  userId: string;
+  keepId: string;
+}): Promise<void> {
   await db
     .updateTable('invitations')
     .set({ expires_at: sql`now()` })
@@ -77,14 +101,20 @@ export async function listWaitingInvitees({ db, tenantId }: { db: Conn; tenantId
     .select(['id', 'email', 'name', 'role'])
     .where('tenant_id', '=', tenantId)
     .where('password_hash', 'is', null)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('invitations').select('id').whereRef('invitations.user_id', '=', 'users.id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('invitations').select('id').whereRef('invitations.user_id', '=', 'users.id'))),
+    )
     .orderBy('id')
     .execute();
 }
 
 /** Whether the tenant's owner has proved their address: until then the tenant's invitations wait. */
 export async function ownerVerified({ db, tenantId }: { db: Conn; tenantId: string }): Promise<boolean> {
-  const owner = await db.selectFrom('users').select('email_verified_at')
-    .where('tenant_id', '=', tenantId).where('role', '=', 'owner').executeTakeFirst();
+  const owner = await db
+    .selectFrom('users')
+    .select('email_verified_at')
+    .where('tenant_id', '=', tenantId)
+    .where('role', '=', 'owner')
+    .executeTakeFirst();
   return owner?.email_verified_at != null;
 }

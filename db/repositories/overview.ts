@@ -26,14 +26,26 @@ export interface AccountFigures {
   by_status: Record<AccountStatus, number>;
   by_srs_band: Record<SrsBand | 'unscored', number>;
   worst_accounts: {
-    aws_account_id: string; cloud_account_id: string; display_name: string | null; tags: string[]; current_srs: number; open_signals: number;
+    aws_account_id: string;
+    cloud_account_id: string;
+    display_name: string | null;
+    tags: string[];
+    current_srs: number;
+    open_signals: number;
   }[];
   incomplete_coverage: {
-    aws_account_id: string; cloud_account_id: string; display_name: string | null;
-    coverage: { evaluated: number; total: number } | null; score_complete: boolean;
+    aws_account_id: string;
+    cloud_account_id: string;
+    display_name: string | null;
+    coverage: { evaluated: number; total: number } | null;
+    score_complete: boolean;
   }[];
   failing_scans: {
-    aws_account_id: string; cloud_account_id: string; display_name: string | null; failed_at: string; failure_reason: string | null;
+    aws_account_id: string;
+    cloud_account_id: string;
+    display_name: string | null;
+    failed_at: string;
+    failure_reason: string | null;
   }[];
 }
 
@@ -43,8 +55,18 @@ export interface AccountFigures {
  * open signals, the monitored accounts whose score is incomplete (least covered first), and those whose latest finished
  * scan failed (most recent first).
  */
-export async function accountFigures({ db, tenantId, floors, worst, now }: {
-  db: Conn; tenantId: string; floors: Record<SrsBand, number>; worst: number; now: Date;
+export async function accountFigures({
+  db,
+  tenantId,
+  floors,
+  worst,
+  now,
+}: {
+  db: Conn;
+  tenantId: string;
+  floors: Record<SrsBand, number>;
+  worst: number;
+  now: Date;
 }): Promise<AccountFigures> {
   const { rows } = await sql<{ figures: AccountFigures }>`
     with mine as (
@@ -134,14 +156,30 @@ export async function openSignalCounts({ db, tenantId, now }: { db: Conn; tenant
 export interface SignalChanges {
   new_signals: number;
   resolved_signals: number;
-  accounts: { aws_account_id: string; cloud_account_id: string; display_name: string | null; new_signals: number; resolved_signals: number }[];
+  accounts: {
+    aws_account_id: string;
+    cloud_account_id: string;
+    display_name: string | null;
+    new_signals: number;
+    resolved_signals: number;
+  }[];
 }
 
 /**
  * Signals of the monitored accounts detected or resolved after `since`, in total and per account: the `limit` accounts
  * with the most changes, most first (ties by AWS account id).
  */
-export async function signalChanges({ db, tenantId, since, limit }: { db: Conn; tenantId: string; since: Date; limit: number }) {
+export async function signalChanges({
+  db,
+  tenantId,
+  since,
+  limit,
+}: {
+  db: Conn;
+  tenantId: string;
+  since: Date;
+  limit: number;
+}) {
   const { rows } = await sql<{ changes: SignalChanges }>`
     with resolved as materialized (
       select account_id, count(*)::int as n from signals where tenant_id = ${tenantId} and resolved_at > ${since} group by account_id

@@ -3,10 +3,23 @@ import type { Database } from '../database';
 
 type Conn = Kysely<Database>;
 
-export async function insertRefreshToken(
-  { db, id, userId, tokenHash, expiresAt }: { db: Conn; id: string; userId: string; tokenHash: string; expiresAt: Date },
-): Promise<void> {
-  await db.insertInto('refresh_tokens').values({ id, user_id: userId, token_hash: tokenHash, expires_at: expiresAt }).execute();
+export async function insertRefreshToken({
+  db,
+  id,
+  userId,
+  tokenHash,
+  expiresAt,
+}: {
+  db: Conn;
+  id: string;
+  userId: string;
+  tokenHash: string;
+  expiresAt: Date;
+}): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({ id, user_id: userId, token_hash: tokenHash, expires_at: expiresAt })
+    .execute();
 }
 
 export async function findRefreshToken({ db, id }: { db: Conn; id: string }) {
@@ -14,8 +27,14 @@ export async function findRefreshToken({ db, id }: { db: Conn; id: string }) {
     .selectFrom('refresh_tokens')
     .innerJoin('users', 'users.id', 'refresh_tokens.user_id')
     .select([
-      'refresh_tokens.id', 'refresh_tokens.token_hash', 'refresh_tokens.expires_at', 'refresh_tokens.revoked_at',
-      'users.id as user_id', 'users.tenant_id', 'users.email', 'users.name',
+      'refresh_tokens.id',
+      'refresh_tokens.token_hash',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.revoked_at',
+      'users.id as user_id',
+      'users.tenant_id',
+      'users.email',
+      'users.name',
     ])
     .where('refresh_tokens.id', '=', id)
     .executeTakeFirst();
@@ -33,5 +52,10 @@ export async function revokeRefreshToken({ db, id }: { db: Conn; id: string }): 
 }
 
 export async function revokeAllRefreshTokens({ db, userId }: { db: Conn; userId: string }): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }

@@ -12,29 +12,64 @@ export async function loadCheckpoint({ db, scanId }: { db: Conn; scanId: string 
 }
 
 /** Adds settled reads to the scan's checkpoint (one statement, whatever was there already). */
-export async function saveCheckpoint({ db, scanId, reads }: { db: Conn; scanId: string; reads: Record<string, ReadOutcome> }): Promise<void> {
+export async function saveCheckpoint({
+  db,
+  scanId,
+  reads,
+}: {
+  db: Conn;
+  scanId: string;
+  reads: Record<string, ReadOutcome>;
+}): Promise<void> {
   const json = JSON.stringify(reads);
-  await db.insertInto('scan_checkpoints').values({ scan_id: scanId, reads: json })
-    .onConflict((oc) => oc.column('scan_id').doUpdateSet({
-      reads: sql`scan_checkpoints.reads || ${json}::jsonb`, updated_at: sql`now()`,
-    }))
+  await db
+    .insertInto('scan_checkpoints')
+    .values({ scan_id: scanId, reads: json })
+    .onConflict((oc) =>
+      oc.column('scan_id').doUpdateSet({
+        reads: sql`scan_checkpoints.reads || ${json}::jsonb`,
+        updated_at: sql`now()`,
+      }),
+    )
     .execute();
 }
 
 /** The account's Cost Explorer parts read since `since`: a scan reuses them instead of paying AWS again. */
-export async function recentCostExplorerReads(
-  { db, accountId, since }: { db: Conn; accountId: string; since: Date },
-): Promise<Partial<Record<CostExplorerPart, Collected<never>>>> {
-  const rows = await db.selectFrom('cost_explorer_reads').select(['part', 'value'])
-    .where('account_id', '=', accountId).where('read_at', '>', since).execute();
+export async function recentCostExplorerReads({
+  db,
+  accountId,
+  since,
+}: {
+  db: Conn;
+  accountId: string;
+  since: Date;
+}): Promise<Partial<Record<CostExplorerPart, Collected<never>>>> {
+  const rows = await db
+    .selectFrom('cost_explorer_reads')
+    .select(['part', 'value'])
+    .where('account_id', '=', accountId)
+    .where('read_at', '>', since)
+    .execute();
   return Object.fromEntries(rows.map((r) => [r.part, { status: 'ok', value: r.value }]));
 }
 
-export async function keepCostExplorerRead(
-  { db, accountId, part, value, readAt }: { db: Conn; accountId: string; part: CostExplorerPart; value: unknown; readAt: Date },
-): Promise<void> {
+export async function keepCostExplorerRead({
+  db,
+  accountId,
+  part,
+  value,
+  readAt,
+}: {
+  db: Conn;
+  accountId: string;
+  part: CostExplorerPart;
+  value: unknown;
+  readAt: Date;
+}): Promise<void> {
   const json = JSON.stringify(value);
-  await db.insertInto('cost_explorer_reads').values({ account_id: accountId, part, value: json, read_at: readAt })
+  await db
+    .insertInto('cost_explorer_reads')
+    .values({ account_id: accountId, part, value: json, read_at: readAt })
     .onConflict((oc) => oc.columns(['account_id', 'part']).doUpdateSet({ value: json, read_at: readAt }))
     .execute();
 }

@@ -7,48 +7,119 @@ type Conn = Kysely<Database>;
 
 /** A scan's check outcomes (null for a scan that recorded none) and when it started. */
 export async function findScanChecks({ db, accountId, scanId }: { db: Conn; accountId: string; scanId: string }) {
-  return db.selectFrom('scans').select(['id', 'started_at', 'checks'])
-    .where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('scans')
+    .select(['id', 'started_at', 'checks'])
+    .where('id', '=', scanId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** The check outcomes of some of a tenant's scans (an account's `checks_scan_id`), with when each started. */
-export async function findChecksOfScans({ db, tenantId, scanIds }: { db: Conn; tenantId: string; scanIds: readonly string[] }) {
+export async function findChecksOfScans({
+  db,
+  tenantId,
+  scanIds,
+}: {
+  db: Conn;
+  tenantId: string;
+  scanIds: readonly string[];
+}) {
   if (scanIds.length === 0) return [];
-  return db.selectFrom('scans').select(['id', 'account_id', 'started_at', 'checks'])
-    .where('tenant_id', '=', tenantId).where('id', 'in', [...scanIds]).execute();
+  return db
+    .selectFrom('scans')
+    .select(['id', 'account_id', 'started_at', 'checks'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...scanIds])
+    .execute();
 }
 
 /** Inserts a running scan; false when it exists already (a retried activity). */
-export async function insertRunningScan({ db, scan }: {
-  db: Conn; scan: { id: string; tenant_id: string; account_id: string; trigger: ScanTrigger; started_at: Date };
+export async function insertRunningScan({
+  db,
+  scan,
+}: {
+  db: Conn;
+  scan: { id: string; tenant_id: string; account_id: string; trigger: ScanTrigger; started_at: Date };
 }): Promise<boolean> {
-  const inserted = await db.insertInto('scans').values({ ...scan, status: 'running' })
-    .onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+  const inserted = await db
+    .insertInto('scans')
+    .values({ ...scan, status: 'running' })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return inserted !== undefined;
 }
 
 /** A scan's status and score (undefined when the account has no such scan). */
 export async function findScanState({ db, accountId, scanId }: { db: Conn; accountId: string; scanId: string }) {
-  return db.selectFrom('scans').select(['status', 'srs', 'failure_reason', 'started_at']).where('id', '=', scanId).where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('scans')
+    .select(['status', 'srs', 'failure_reason', 'started_at'])
+    .where('id', '=', scanId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
-export async function finishScan({ db, scanId, fields }: {
+export async function finishScan({
+  db,
+  scanId,
+  fields,
+}: {
   db: Conn;
   scanId: string;
-  fields: { status: ScanStatus; srs: number | null; failure_reason: string | null; checks: readonly CheckOutcome[]; finished_at: Date };
+  fields: {
+    status: ScanStatus;
+    srs: number | null;
+    failure_reason: string | null;
+    checks: readonly CheckOutcome[];
+    finished_at: Date;
+  };
 }): Promise<void> {
-  await db.updateTable('scans').set({ ...fields, checks: JSON.stringify(fields.checks) }).where('id', '=', scanId).execute();
+  await db
+    .updateTable('scans')
+    .set({ ...fields, checks: JSON.stringify(fields.checks) })
+    .where('id', '=', scanId)
+    .execute();
 }
 
 /** Fails a scan still running (a finished one keeps its outcome). */
-export async function failRunningScan({ db, scanId, reason, at }: { db: Conn; scanId: string; reason: string; at: Date }): Promise<void> {
-  await db.updateTable('scans').set({ status: 'failed', failure_reason: reason, finished_at: at })
-    .where('id', '=', scanId).where('status', '=', 'running').execute();
+export async function failRunningScan({
+  db,
+  scanId,
+  reason,
+  at,
+}: {
+  db: Conn;
+  scanId: string;
+  reason: string;
+  at: Date;
+}): Promise<void> {
+  await db
+    .updateTable('scans')
+    .set({ status: 'failed', failure_reason: reason, finished_at: at })
+    .where('id', '=', scanId)
+    .where('status', '=', 'running')
+    .execute();
 }
 
 /** Fails every scan of the account still running (their workflows were stopped); answers how many. */
-export async function failRunningScansOfAccount({ db, accountId, reason, at }: { db: Conn; accountId: string; reason: string; at: Date }): Promise<number> {
-  const result = await db.updateTable('scans').set({ status: 'failed', failure_reason: reason, finished_at: at })
-    .where('account_id', '=', accountId).where('status', '=', 'running').executeTakeFirst();
+export async function failRunningScansOfAccount({
+  db,
+  accountId,
+  reason,
+  at,
+}: {
+  db: Conn;
+  accountId: string;
+  reason: string;
+  at: Date;
+}): Promise<number> {
+  const result = await db
+    .updateTable('scans')
+    .set({ status: 'failed', failure_reason: reason, finished_at: at })
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

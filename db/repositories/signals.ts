@@ -22,25 +22,38 @@ export interface SignalFilter {
 }
 
 /** The acceptance not undone or replaced (it may have expired since), as a signal body shows it. */
-export type CurrentAcceptance = Pick<SignalAcceptanceRow, 'accepted_by' | 'accepted_by_email' | 'reason' | 'accepted_at' | 'expires_at'>;
+export type CurrentAcceptance = Pick<
+  SignalAcceptanceRow,
+  'accepted_by' | 'accepted_by_email' | 'reason' | 'accepted_at' | 'expires_at'
+>;
 export type SignalWithAcceptance = SignalRow & { acceptance: CurrentAcceptance | null };
 
 const ACCEPTANCE_COLUMNS = [
-  'signal_acceptances.accepted_by', 'signal_acceptances.accepted_by_email', 'signal_acceptances.reason',
-  'signal_acceptances.accepted_at', 'signal_acceptances.expires_at',
+  'signal_acceptances.accepted_by',
+  'signal_acceptances.accepted_by_email',
+  'signal_acceptances.reason',
+  'signal_acceptances.accepted_at',
+  'signal_acceptances.expires_at',
 ] as const;
 
-function withAcceptance<R extends SignalRow & { [K in keyof CurrentAcceptance]: CurrentAcceptance[K] | null }>(row: R): SignalWithAcceptance {
+function withAcceptance<R extends SignalRow & { [K in keyof CurrentAcceptance]: CurrentAcceptance[K] | null }>(
+  row: R,
+): SignalWithAcceptance {
   const { accepted_by, accepted_by_email, reason, accepted_at, expires_at, ...signal } = row;
-  const acceptance = accepted_at === null ? null : { accepted_by, accepted_by_email: accepted_by_email ?? '', reason: reason ?? '', accepted_at, expires_at };
+  const acceptance =
+    accepted_at === null
+      ? null
+      : { accepted_by, accepted_by_email: accepted_by_email ?? '', reason: reason ?? '', accepted_at, expires_at };
   return { ...(signal as unknown as SignalRow), acceptance };
 }
 
 /** Signals, each beside its acceptance not undone or replaced (columns null when there is none). */
 function signalsWithCurrentAcceptance(db: Conn) {
-  return db.selectFrom('signals')
-    .leftJoin('signal_acceptances', (join) => join.onRef('signal_acceptances.signal_id', '=', 'signals.id')
-      .on('signal_acceptances.revoked_at', 'is', null));
+  return db
+    .selectFrom('signals')
+    .leftJoin('signal_acceptances', (join) =>
+      join.onRef('signal_acceptances.signal_id', '=', 'signals.id').on('signal_acceptances.revoked_at', 'is', null),
+    );
 }
 
 /** A signal as the signals endpoints show it (core/schemas/signals.ts `signal`). */
@@ -55,7 +68,13 @@ export interface SignalJson {
   check_id: string;
   resource: string;
   region: string;
-  accepted: { by_user_id: string | null; by_email: string; reason: string; accepted_at: string; expires_at: string | null } | null;
+  accepted: {
+    by_user_id: string | null;
+    by_email: string;
+    reason: string;
+    accepted_at: string;
+    expires_at: string | null;
+  } | null;
 }
 
 /** One row of a signals page: the signal as JSON, and its keyset (detected_at as toISOString() writes it, and id). */
@@ -93,7 +112,8 @@ function pageConditions(filter: Omit<SignalFilter, 'tenantId' | 'awsAccountId' |
   if (filter.since) conditions.push(sql<boolean>`signals.detected_at > ${filter.since}`);
   if (filter.status === 'open') conditions.push(sql<boolean>`signals.resolved_at is null`);
   if (filter.status === 'resolved') conditions.push(sql<boolean>`signals.resolved_at is not null`);
-  if (filter.after) conditions.push(sql<boolean>`(signals.detected_at, signals.id) < (${filter.after.at}, ${filter.after.id})`);
+  if (filter.after)
+    conditions.push(sql<boolean>`(signals.detected_at, signals.id) < (${filter.after.at}, ${filter.after.id})`);
   return conditions;
 }
 
@@ -102,14 +122,35 @@ function pageConditions(filter: Omit<SignalFilter, 'tenantId' | 'awsAccountId' |
  * query; keyset pagination, so page 100 costs what page 1 costs. PostgreSQL builds each signal's JSON: the API
  * neither decodes rows and timestamps nor maps them.
  */
-export async function listSignalPage({ db, filter, now }: { db: Conn; filter: SignalFilter; now: Date }): Promise<SignalPageRow[]> {
+export async function listSignalPage({
+  db,
+  filter,
+  now,
+}: {
+  db: Conn;
+  filter: SignalFilter;
+  now: Date;
+}): Promise<SignalPageRow[]> {
   let query = signalsWithCurrentAcceptance(db)
-    .select([sql<SignalJson>`json_build_object(${signalJsonPairs(now)})`.as('signal'), ISO('signals.detected_at').as('at'), 'signals.id'])
+    .select([
+      sql<SignalJson>`json_build_object(${signalJsonPairs(now)})`.as('signal'),
+      ISO('signals.detected_at').as('at'),
+      'signals.id',
+    ])
     .where('signals.tenant_id', '=', filter.tenantId)
-    .where('signals.account_id', '=', (eb) => eb.selectFrom('accounts').select('accounts.id')
-      .where('accounts.tenant_id', '=', filter.tenantId).where('accounts.aws_account_id', '=', filter.awsAccountId));
+    .where('signals.account_id', '=', (eb) =>
+      eb
+        .selectFrom('accounts')
+        .select('accounts.id')
+        .where('accounts.tenant_id', '=', filter.tenantId)
+        .where('accounts.aws_account_id', '=', filter.awsAccountId),
+    );
   for (const condition of pageConditions(filter)) query = query.where(condition);
-  const rows = await query.orderBy('signals.detected_at', 'desc').orderBy('signals.id', 'desc').limit(filter.limit).execute();
+  const rows = await query
+    .orderBy('signals.detected_at', 'desc')
+    .orderBy('signals.id', 'desc')
+    .limit(filter.limit)
+    .execute();
   return rows as SignalPageRow[];
 }
 
@@ -120,7 +161,11 @@ export interface TenantSignalFilter extends Omit<SignalFilter, 'awsAccountId'> {
 }
 
 /** A signal of GET /signals: the signal as the per-account list shows it, and its account. */
-export type AccountSignalJson = SignalJson & { aws_account_id: string; cloud_account_id: string; display_name: string | null };
+export type AccountSignalJson = SignalJson & {
+  aws_account_id: string;
+  cloud_account_id: string;
+  display_name: string | null;
+};
 
 /**
  * A page of the signals of a tenant's accounts, newest first by (detected_at, id) like an account's, each beside its
@@ -140,18 +185,37 @@ export async function listTenantSignalPage({ db, filter, now }: { db: Conn; filt
     .where('accounts.tenant_id', '=', filter.tenantId);
   const { awsAccountId, tag } = filter;
   if (awsAccountId !== undefined) {
-    query = query.where('signals.account_id', '=', (eb) => eb.selectFrom('accounts as one').select('one.id')
-      .where('one.tenant_id', '=', filter.tenantId).where('one.aws_account_id', '=', awsAccountId));
+    query = query.where('signals.account_id', '=', (eb) =>
+      eb
+        .selectFrom('accounts as one')
+        .select('one.id')
+        .where('one.tenant_id', '=', filter.tenantId)
+        .where('one.aws_account_id', '=', awsAccountId),
+    );
   }
   if (tag !== undefined) query = query.where(sql<boolean>`${tag} = any(accounts.tags)`);
   for (const condition of pageConditions(filter)) query = query.where(condition);
-  const rows = await query.orderBy('signals.detected_at', 'desc').orderBy('signals.id', 'desc').limit(filter.limit).execute();
+  const rows = await query
+    .orderBy('signals.detected_at', 'desc')
+    .orderBy('signals.id', 'desc')
+    .limit(filter.limit)
+    .execute();
   return rows as SignalPageRow<AccountSignalJson>[];
 }
 
 /** One signal of an account, with its current acceptance; `forUpdate` locks the signal's row. */
-export async function findSignal({ db, tenantId, accountId, signalId, forUpdate = false }: {
-  db: Conn; tenantId: string; accountId: string; signalId: string; forUpdate?: boolean;
+export async function findSignal({
+  db,
+  tenantId,
+  accountId,
+  signalId,
+  forUpdate = false,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  signalId: string;
+  forUpdate?: boolean;
 }): Promise<SignalWithAcceptance | undefined> {
   let query = signalsWithCurrentAcceptance(db)
     .selectAll('signals')
@@ -165,17 +229,41 @@ export async function findSignal({ db, tenantId, accountId, signalId, forUpdate 
 }
 
 /** Ends the acceptance in force (undone or replaced): the record stays. Returns how many were ended (0 or 1). */
-export async function revokeAcceptance({ db, signalId, revokedBy, at }: { db: Conn; signalId: string; revokedBy: string; at: Date }): Promise<number> {
-  const result = await db.updateTable('signal_acceptances').set({ revoked_at: at, revoked_by: revokedBy })
-    .where('signal_id', '=', signalId).where('revoked_at', 'is', null).executeTakeFirst();
+export async function revokeAcceptance({
+  db,
+  signalId,
+  revokedBy,
+  at,
+}: {
+  db: Conn;
+  signalId: string;
+  revokedBy: string;
+  at: Date;
+}): Promise<number> {
+  const result = await db
+    .updateTable('signal_acceptances')
+    .set({ revoked_at: at, revoked_by: revokedBy })
+    .where('signal_id', '=', signalId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-export async function insertAcceptance({ db, acceptance }: {
+export async function insertAcceptance({
+  db,
+  acceptance,
+}: {
   db: Conn;
   acceptance: {
-    id: string; tenant_id: string; account_id: string; signal_id: string; accepted_by: string; accepted_by_email: string;
-    reason: string; accepted_at: Date; expires_at: Date | null;
+    id: string;
+    tenant_id: string;
+    account_id: string;
+    signal_id: string;
+    accepted_by: string;
+    accepted_by_email: string;
+    reason: string;
+    accepted_at: Date;
+    expires_at: Date | null;
   };
 }): Promise<void> {
   await db.insertInto('signal_acceptances').values(acceptance).execute();
@@ -201,30 +289,63 @@ export interface OpenSignalRecord {
 }
 
 /** The account's open signals, by fingerprint: what a scan resolves or keeps, what scores the account, what rules fire on. */
-export async function listOpenSignalsWithAcceptance({ db, accountId }: { db: Conn; accountId: string }): Promise<OpenSignalRecord[]> {
+export async function listOpenSignalsWithAcceptance({
+  db,
+  accountId,
+}: {
+  db: Conn;
+  accountId: string;
+}): Promise<OpenSignalRecord[]> {
   const rows = await signalsWithCurrentAcceptance(db)
     .select([
-      'signals.id', 'signals.fingerprint', 'signals.check_id', 'signals.scenario', 'signals.severity', 'signals.region',
-      'signals.resource', 'signals.owner', 'signals.first_scan_id', 'signals.event_batch_id', 'signals.detected_at',
+      'signals.id',
+      'signals.fingerprint',
+      'signals.check_id',
+      'signals.scenario',
+      'signals.severity',
+      'signals.region',
+      'signals.resource',
+      'signals.owner',
+      'signals.first_scan_id',
+      'signals.event_batch_id',
+      'signals.detected_at',
       'signal_acceptances.id as acceptance_id',
-      'signal_acceptances.expires_at', 'signal_acceptances.expiry_scan_id',
+      'signal_acceptances.expires_at',
+      'signal_acceptances.expiry_scan_id',
     ])
     .where('signals.account_id', '=', accountId)
     .where('signals.resolved_at', 'is', null)
     .orderBy('signals.fingerprint')
     .execute();
   return rows.map((r) => ({
-    id: r.id, fingerprint: r.fingerprint, checkId: r.check_id, scenario: r.scenario, severity: r.severity, region: r.region,
-    resource: r.resource, owner: r.owner, firstScanId: r.first_scan_id, eventBatchId: r.event_batch_id, detectedAt: r.detected_at,
+    id: r.id,
+    fingerprint: r.fingerprint,
+    checkId: r.check_id,
+    scenario: r.scenario,
+    severity: r.severity,
+    region: r.region,
+    resource: r.resource,
+    owner: r.owner,
+    firstScanId: r.first_scan_id,
+    eventBatchId: r.event_batch_id,
+    detectedAt: r.detected_at,
     acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at, expiryScanId: r.expiry_scan_id },
   }));
 }
 
 /** The signals events opened that a scan resolved: from then on its own findings stand for their state. */
-export async function listEventSignalsResolvedBy(
-  { db, accountId, scanId }: { db: Conn; accountId: string; scanId: string },
-): Promise<{ fingerprint: string; checkId: string; resource: string }[]> {
-  const rows = await db.selectFrom('signals').select(['fingerprint', 'check_id', 'resource'])
+export async function listEventSignalsResolvedBy({
+  db,
+  accountId,
+  scanId,
+}: {
+  db: Conn;
+  accountId: string;
+  scanId: string;
+}): Promise<{ fingerprint: string; checkId: string; resource: string }[]> {
+  const rows = await db
+    .selectFrom('signals')
+    .select(['fingerprint', 'check_id', 'resource'])
     .where('resolved_scan_id', '=', scanId)
     .where('account_id', '=', accountId)
     .where('check_id', 'like', 'event.%')
@@ -234,88 +355,187 @@ export async function listEventSignalsResolvedBy(
 
 export async function insertSignals({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<void> {
   if (signals.length === 0) return;
-  await db.insertInto('signals').values([...signals]).execute();
+  await db
+    .insertInto('signals')
+    .values([...signals])
+    .execute();
 }
 
 /**
  * Inserts the signals not open already: a finding already open (an event seen again) leaves its signal as it is.
  * Answers the check ids of those it opened.
  */
-export async function insertSignalsNotOpen({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<string[]> {
+export async function insertSignalsNotOpen({
+  db,
+  signals,
+}: {
+  db: Conn;
+  signals: readonly NewSignal[];
+}): Promise<string[]> {
   if (signals.length === 0) return [];
-  const rows = await db.insertInto('signals').values([...signals])
+  const rows = await db
+    .insertInto('signals')
+    .values([...signals])
     .onConflict((oc) => oc.columns(['account_id', 'fingerprint']).where('resolved_at', 'is', null).doNothing())
-    .returning('check_id').execute();
+    .returning('check_id')
+    .execute();
   return rows.map((r) => r.check_id);
 }
 
 /** The account's signals of these checks detected since `since`, open or not, but for those its first scan opened. */
-export async function signalsDetectedSince({ db, accountId, since, checkIds }: {
-  db: Conn; accountId: string; since: Date; checkIds: readonly string[];
+export async function signalsDetectedSince({
+  db,
+  accountId,
+  since,
+  checkIds,
+}: {
+  db: Conn;
+  accountId: string;
+  since: Date;
+  checkIds: readonly string[];
 }) {
-  return db.selectFrom('signals as s').leftJoin('scans as opener', 'opener.id', 's.first_scan_id')
-    .select(['s.check_id', 's.resource', 's.region', 's.title', 's.detected_at'])
-    .where('s.account_id', '=', accountId).where('s.detected_at', '>=', since).where('s.check_id', 'in', [...checkIds])
-    // What the account's first scan found was there before Sentinel looked: not news of the last day.
-    .where((eb) => eb.or([eb('opener.trigger', 'is', null), eb('opener.trigger', '!=', 'initial')]))
+  return (
+    db
+      .selectFrom('signals as s')
+      .leftJoin('scans as opener', 'opener.id', 's.first_scan_id')
+      .select(['s.check_id', 's.resource', 's.region', 's.title', 's.detected_at'])
+      .where('s.account_id', '=', accountId)
+      .where('s.detected_at', '>=', since)
+      .where('s.check_id', 'in', [...checkIds])
+      // What the account's first scan found was there before Sentinel looked: not news of the last day.
+      .where((eb) => eb.or([eb('opener.trigger', 'is', null), eb('opener.trigger', '!=', 'initial')]))
+      .execute()
+  );
+}
+
+export async function resolveSignals({
+  db,
+  signalIds,
+  scanId,
+  at,
+}: {
+  db: Conn;
+  signalIds: readonly string[];
+  scanId: string;
+  at: Date;
+}): Promise<void> {
+  if (signalIds.length === 0) return;
+  await db
+    .updateTable('signals')
+    .set({ resolved_at: at, resolved_scan_id: scanId })
+    .where('id', 'in', [...signalIds])
     .execute();
 }
 
-export async function resolveSignals({ db, signalIds, scanId, at }: {
-  db: Conn; signalIds: readonly string[]; scanId: string; at: Date;
-}): Promise<void> {
-  if (signalIds.length === 0) return;
-  await db.updateTable('signals').set({ resolved_at: at, resolved_scan_id: scanId }).where('id', 'in', [...signalIds]).execute();
-}
-
 /** Fingerprints of the signals a scan opened or resolved (what a save did, read back by a retried save). */
-export async function fingerprintsChangedBy({ db, scanId, change }: { db: Conn; scanId: string; change: 'opened' | 'resolved' }) {
-  const rows = await db.selectFrom('signals').select('fingerprint')
-    .where(change === 'opened' ? 'first_scan_id' : 'resolved_scan_id', '=', scanId).execute();
+export async function fingerprintsChangedBy({
+  db,
+  scanId,
+  change,
+}: {
+  db: Conn;
+  scanId: string;
+  change: 'opened' | 'resolved';
+}) {
+  const rows = await db
+    .selectFrom('signals')
+    .select('fingerprint')
+    .where(change === 'opened' ? 'first_scan_id' : 'resolved_scan_id', '=', scanId)
+    .execute();
   return rows.map((r) => r.fingerprint);
 }
 
 /** Notes the first scan that finds an acceptance expired (alert rules count its signal as new again). */
-export async function noteExpiredAcceptances({ db, accountId, scanId, at }: { db: Conn; accountId: string; scanId: string; at: Date }) {
-  await db.updateTable('signal_acceptances').set({ expiry_scan_id: scanId })
-    .where('account_id', '=', accountId).where('revoked_at', 'is', null).where('expiry_scan_id', 'is', null)
-    .where('expires_at', '<=', at).execute();
+export async function noteExpiredAcceptances({
+  db,
+  accountId,
+  scanId,
+  at,
+}: {
+  db: Conn;
+  accountId: string;
+  scanId: string;
+  at: Date;
+}) {
+  await db
+    .updateTable('signal_acceptances')
+    .set({ expiry_scan_id: scanId })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where('expiry_scan_id', 'is', null)
+    .where('expires_at', '<=', at)
+    .execute();
 }
 
 /** The findings a scan or an event batch opened in the given scenarios (an alert's "what changed"). */
-export async function signalsOpenedBy({ db, accountId, source, scenarios }: {
-  db: Conn; accountId: string; source: AlertSource; scenarios: readonly Scenario[];
+export async function signalsOpenedBy({
+  db,
+  accountId,
+  source,
+  scenarios,
+}: {
+  db: Conn;
+  accountId: string;
+  source: AlertSource;
+  scenarios: readonly Scenario[];
 }) {
   if (scenarios.length === 0) return [];
-  return db.selectFrom('signals').select(['id', 'title', 'severity', 'scenario', 'resource', 'region'])
-    .where('account_id', '=', accountId).where(source.kind === 'scan' ? 'first_scan_id' : 'event_batch_id', '=', source.id)
+  return db
+    .selectFrom('signals')
+    .select(['id', 'title', 'severity', 'scenario', 'resource', 'region'])
+    .where('account_id', '=', accountId)
+    .where(source.kind === 'scan' ? 'first_scan_id' : 'event_batch_id', '=', source.id)
     .where('scenario', 'in', [...scenarios])
     .execute();
 }
 
 /** The open signals of some of a tenant's accounts, with the end of the acceptance in force, if any (compliance's evidence). */
-export async function listOpenFindings({ db, tenantId, accountIds }: { db: Conn; tenantId: string; accountIds: readonly string[] }) {
+export async function listOpenFindings({
+  db,
+  tenantId,
+  accountIds,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountIds: readonly string[];
+}) {
   if (accountIds.length === 0) return [];
   const rows = await signalsWithCurrentAcceptance(db)
     .select([
-      'signals.id', 'signals.account_id', 'signals.check_id', 'signals.resource', 'signals.region',
-      'signal_acceptances.id as acceptance_id', 'signal_acceptances.expires_at',
+      'signals.id',
+      'signals.account_id',
+      'signals.check_id',
+      'signals.resource',
+      'signals.region',
+      'signal_acceptances.id as acceptance_id',
+      'signal_acceptances.expires_at',
     ])
     .where('signals.tenant_id', '=', tenantId)
     .where('signals.account_id', 'in', [...accountIds])
     .where('signals.resolved_at', 'is', null)
-    .orderBy('signals.check_id').orderBy('signals.region').orderBy('signals.resource')
+    .orderBy('signals.check_id')
+    .orderBy('signals.region')
+    .orderBy('signals.resource')
     .execute();
   return rows.map((r) => ({
-    id: r.id, accountId: r.account_id, checkId: r.check_id, resource: r.resource, region: r.region,
+    id: r.id,
+    accountId: r.account_id,
+    checkId: r.check_id,
+    resource: r.resource,
+    region: r.region,
     acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at },
   }));
 }
 
 /** How many signals are open, per severity and scenario. */
 export async function countOpenSignals({ db, accountId }: { db: Conn; accountId: string }) {
-  const rows = await db.selectFrom('signals').select((eb) => ['severity', 'scenario', eb.fn.countAll<string>().as('n')])
-    .where('account_id', '=', accountId).where('resolved_at', 'is', null).groupBy(['severity', 'scenario']).execute();
+  const rows = await db
+    .selectFrom('signals')
+    .select((eb) => ['severity', 'scenario', eb.fn.countAll<string>().as('n')])
+    .where('account_id', '=', accountId)
+    .where('resolved_at', 'is', null)
+    .groupBy(['severity', 'scenario'])
+    .execute();
   return rows.map((r) => ({ severity: r.severity, scenario: r.scenario, count: Number(r.n) }));
 }
 

@@ -14,5 +14,10 @@ export async function findTenant({ db, tenantId }: { db: Conn; tenantId: string 
 
 /** Locks the tenant's row for the transaction (connects counted against its plan's limit one at a time). */
 export async function lockTenant({ db, tenantId }: { db: Conn; tenantId: string }) {
-  return db.selectFrom('tenants').select(['plan', 'plan_revision']).where('id', '=', tenantId).forUpdate().executeTakeFirstOrThrow();
+  return db
+    .selectFrom('tenants')
+    .select(['plan', 'plan_revision'])
+    .where('id', '=', tenantId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }

@@ -22,32 +22,75 @@ export async function findUserByEmail({ db, email }: { db: Conn; email: string }
  * it their invitation links; answers the tenant that had invited them, if any. An accepted user is left alone.
  */
 export async function cancelPendingInvitee({ db, email }: { db: Conn; email: string }): Promise<string | undefined> {
-  const row = await db.deleteFrom('users').where('email', '=', email).where('password_hash', 'is', null)
-    .returning('tenant_id').executeTakeFirst();
+  const row = await db
+    .deleteFrom('users')
+    .where('email', '=', email)
+    .where('password_hash', 'is', null)
+    .returning('tenant_id')
+    .executeTakeFirst();
   return row?.tenant_id;
 }
 
 /** The columns authentication needs of a user (api/middleware/auth.ts). */
 export async function findCallerUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }) {
-  return db.selectFrom('users').select(['id', 'tenant_id', 'role', 'email', 'name', 'created_at', 'email_verified_at', 'sessions_valid_after'])
-    .where('id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'tenant_id', 'role', 'email', 'name', 'created_at', 'email_verified_at', 'sessions_valid_after'])
+    .where('id', '=', userId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
 /** The user and their tenant, as GET /me shows them: one query. */
 export async function findProfile({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }) {
-  return db.selectFrom('users').innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+  return db
+    .selectFrom('users')
+    .innerJoin('tenants', 'tenants.id', 'users.tenant_id')
     .select([
-      'users.id', 'users.email', 'users.name', 'users.role', 'users.created_at', 'users.email_verified_at',
-      'tenants.name as tenant_name', 'tenants.plan', 'tenants.status', 'tenants.created_at as tenant_created_at',
+      'users.id',
+      'users.email',
+      'users.name',
+      'users.role',
+      'users.created_at',
+      'users.email_verified_at',
+      'tenants.name as tenant_name',
+      'tenants.plan',
+      'tenants.status',
+      'tenants.created_at as tenant_created_at',
     ])
-    .where('users.id', '=', userId).where('users.tenant_id', '=', tenantId).executeTakeFirst();
+    .where('users.id', '=', userId)
+    .where('users.tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
-export async function findUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst();
+export async function findUser({
+  db,
+  tenantId,
+  userId,
+}: {
+  db: Conn;
+  tenantId: string;
+  userId: string;
+}): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', userId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
-export async function updateUserName({ db, tenantId, userId, name }: { db: Conn; tenantId: string; userId: string; name: string }) {
+export async function updateUserName({
+  db,
+  tenantId,
+  userId,
+  name,
+}: {
+  db: Conn;
+  tenantId: string;
+  userId: string;
+  name: string;
+}) {
   return db
     .updateTable('users')
     .set({ name, updated_at: new Date() })
@@ -69,7 +112,17 @@ export async function listUsers({ db, tenantId }: { db: Conn; tenantId: string }
 }
 
 /** Never touches the owner, so a racing request cannot demote one. */
-export async function updateUserRole({ db, tenantId, userId, role }: { db: Conn; tenantId: string; userId: string; role: AssignableRole }) {
+export async function updateUserRole({
+  db,
+  tenantId,
+  userId,
+  role,
+}: {
+  db: Conn;
+  tenantId: string;
+  userId: string;
+  role: AssignableRole;
+}) {
   return db
     .updateTable('users')
     .set({ role, updated_at: new Date() })
@@ -81,7 +134,15 @@ export async function updateUserRole({ db, tenantId, userId, role }: { db: Conn;
 }
 
 /** Refresh tokens and invitations go with the row (foreign keys cascade). Never deletes the owner. */
-export async function deleteUser({ db, tenantId, userId }: { db: Conn; tenantId: string; userId: string }): Promise<boolean> {
+export async function deleteUser({
+  db,
+  tenantId,
+  userId,
+}: {
+  db: Conn;
+  tenantId: string;
+  userId: string;
+}): Promise<boolean> {
   const result = await db
     .deleteFrom('users')
     .where('id', '=', userId)
@@ -92,28 +153,56 @@ export async function deleteUser({ db, tenantId, userId }: { db: Conn; tenantId:
 }
 
 /** Sets the first password of an invited user; returns nothing when the user already has one. */
-export async function setInvitedUserPassword(
-  { db, tenantId, userId, passwordHash, name }: { db: Conn; tenantId: string; userId: string; passwordHash: string; name?: string },
-) {
-  return db
-    .updateTable('users')
-    // The invitation link was mailed to the address: following it proves the address.
-    .set({ password_hash: passwordHash, ...(name === undefined ? {} : { name }), email_verified_at: provedNow, updated_at: new Date() })
-    .where('id', '=', userId)
-    .where('tenant_id', '=', tenantId)
-    .where('password_hash', 'is', null)
-    .returning(['id', 'tenant_id', 'email', 'name'])
-    .executeTakeFirst();
+export async function setInvitedUserPassword({
+  db,
+  tenantId,
+  userId,
+  passwordHash,
+  name,
+}: {
+  db: Conn;
+  tenantId: string;
+  userId: string;
+  passwordHash: string;
+  name?: string;
+}) {
+  return (
+    db
+      .updateTable('users')
+      // The invitation link was mailed to the address: following it proves the address.
+      .set({
+        password_hash: passwordHash,
+        ...(name === undefined ? {} : { name }),
+        email_verified_at: provedNow,
+        updated_at: new Date(),
+      })
+      .where('id', '=', userId)
+      .where('tenant_id', '=', tenantId)
+      .where('password_hash', 'is', null)
+      .returning(['id', 'tenant_id', 'email', 'name'])
+      .executeTakeFirst()
+  );
 }
 
 /**
  * Sets a user's password (a reset through a mailed link, which also proves the address) and ends the sessions
  * signed in before it.
  */
-export async function setUserPassword({ db, userId, passwordHash }: { db: Conn; userId: string; passwordHash: string }): Promise<void> {
+export async function setUserPassword({
+  db,
+  userId,
+  passwordHash,
+}: {
+  db: Conn;
+  userId: string;
+  passwordHash: string;
+}): Promise<void> {
   const now = new Date();
-  await db.updateTable('users').set({ password_hash: passwordHash, sessions_valid_after: now, email_verified_at: provedNow, updated_at: now })
-    .where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, sessions_valid_after: now, email_verified_at: provedNow, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /** Records that the user proved their address (the first proof counts). */

@@ -14,7 +14,13 @@ export type MemberAwsStatus = (typeof MEMBER_AWS_STATUSES)[number];
  * left, so no account was connected; disconnected: closed, gone from the organization, or disconnected by a user;
  * management_account: the StackSet does not deploy there, so it is connected on its own or not at all.
  */
-export const MEMBER_STATES = ['monitored', 'awaiting_role', 'not_monitored_plan_limit', 'disconnected', 'management_account'] as const;
+export const MEMBER_STATES = [
+  'monitored',
+  'awaiting_role',
+  'not_monitored_plan_limit',
+  'disconnected',
+  'management_account',
+] as const;
 export type MemberState = (typeof MEMBER_STATES)[number];
 
 /** Minutes between two syncs of an organization, unless ORGANIZATION_SYNC_MINUTES says otherwise. */
@@ -27,19 +33,32 @@ const NAME_TAG = 'name:';
 
 /** The tags an organization keeps on the accounts it connected: where they sit in the organization, and their name. */
 export function organizationTags({ ouPath, name }: { ouPath: string; name: string }): string[] {
-  return [`${OU_TAG}${ouPath}`, `${NAME_TAG}${name}`].map((tag) => tag.slice(0, TAG_MAX).trim()).filter((tag) => !tag.endsWith(':'));
+  return [`${OU_TAG}${ouPath}`, `${NAME_TAG}${name}`]
+    .map((tag) => tag.slice(0, TAG_MAX).trim())
+    .filter((tag) => !tag.endsWith(':'));
 }
 
 /**
  * An account's tags after a sync: the ones the organization manages (`ou:`, `name:`) as the organization has them now,
  * every other tag as it was (a user's, or the organization's own `tags`).
  */
-export function mergeTags({ current, extra, ouPath, name }: { current: readonly string[]; extra: readonly string[]; ouPath: string; name: string }): string[] {
+export function mergeTags({
+  current,
+  extra,
+  ouPath,
+  name,
+}: {
+  current: readonly string[];
+  extra: readonly string[];
+  ouPath: string;
+  name: string;
+}): string[] {
   const kept = current.filter((tag) => !tag.startsWith(OU_TAG) && !tag.startsWith(NAME_TAG));
   return [...new Set([...kept, ...extra, ...organizationTags({ ouPath, name })])];
 }
 
-export const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((tag, i) => tag === b[i]);
+export const sameTags = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((tag, i) => tag === b[i]);
 
 /** Member accounts AWS no longer runs: what Sentinel connected there is disconnected. */
 export const isGone = (status: MemberAwsStatus) => status !== 'ACTIVE';

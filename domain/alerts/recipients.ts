@@ -6,7 +6,12 @@
 /** How long a confirmation link works; an address still unconfirmed after it may be asked again. */
 export const CONFIRMATION_LINK_DAYS = 7;
 
-export const HOLD_REASONS = ['owner_unverified', 'awaiting_confirmation', 'unsubscribed', 'tenant_hourly_limit'] as const;
+export const HOLD_REASONS = [
+  'owner_unverified',
+  'awaiting_confirmation',
+  'unsubscribed',
+  'tenant_hourly_limit',
+] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 export interface HeldRecipient {

@@ -73,15 +73,19 @@ export interface RuleDecision {
 }
 
 export function evaluateRule(
-  rule: RuleToEvaluate, memory: RuleMemory | undefined, facts: ScanFacts, lastAlert: LastAlert | undefined,
+  rule: RuleToEvaluate,
+  memory: RuleMemory | undefined,
+  facts: ScanFacts,
+  lastAlert: LastAlert | undefined,
 ): RuleDecision {
   const below = facts.srs < rule.minSrs;
   const crossed = below && (!memory || memory.ruleVersion !== rule.version || !memory.belowThreshold);
   const inScope = (f: ScanFinding) => rule.scenarios.length === 0 || rule.scenarios.includes(f.scenario);
   const newInScope = facts.opened.filter(inScope);
   const wouldFire = crossed || newInScope.length > 0;
-  const findingsChanged = Boolean(memory?.findingsChangedSinceAlert)
-    || (lastAlert !== undefined && lastAlert.findingsDigest !== facts.findingsDigest);
+  const findingsChanged =
+    Boolean(memory?.findingsChangedSinceAlert) ||
+    (lastAlert !== undefined && lastAlert.findingsDigest !== facts.findingsDigest);
   const silencedByAck = Boolean(lastAlert?.acknowledged) && !findingsChanged;
 
   const openNow = new Set(facts.open.map((f) => f.fingerprint));
@@ -129,11 +133,16 @@ export interface SignalIdentity {
  * The findings a scan opened that confirm what an event's signal reported, by that signal's fingerprint: the event's
  * detection names the finding's check among those that see the state it changed (`confirmedBy`), on the same resource.
  */
-export function eventConfirmations(eventSignals: readonly SignalIdentity[], opened: readonly SignalIdentity[]): Map<string, string[]> {
+export function eventConfirmations(
+  eventSignals: readonly SignalIdentity[],
+  opened: readonly SignalIdentity[],
+): Map<string, string[]> {
   const confirmations = new Map<string, string[]>();
   for (const event of eventSignals) {
     const confirmedBy = eventDetection(event.checkId)?.confirmedBy ?? [];
-    const confirming = opened.filter((f) => f.resource === event.resource && confirmedBy.includes(f.checkId)).map((f) => f.fingerprint);
+    const confirming = opened
+      .filter((f) => f.resource === event.resource && confirmedBy.includes(f.checkId))
+      .map((f) => f.fingerprint);
     if (confirming.length > 0) confirmations.set(event.fingerprint, confirming);
   }
   return confirmations;
@@ -145,7 +154,9 @@ export function eventConfirmations(eventSignals: readonly SignalIdentity[], open
  * A rule that did not alert on the event (created since, or out of its scope then) sees them as new.
  */
 export function carryEventAlerts(
-  memory: RuleMemory | undefined, facts: ScanFacts, confirmations: ReadonlyMap<string, readonly string[]>,
+  memory: RuleMemory | undefined,
+  facts: ScanFacts,
+  confirmations: ReadonlyMap<string, readonly string[]>,
 ): { memory: RuleMemory | undefined; facts: ScanFacts } {
   const carried = new Set(memory?.alertedFingerprints.flatMap((fp) => confirmations.get(fp) ?? []));
   if (!memory || carried.size === 0) return { memory, facts };

@@ -22,9 +22,11 @@ export const awsManagedName = (arn: string | undefined): string | undefined => A
 
 /** Whether a parsed policy document (its `Statement`: one or a list) grants administrator access. */
 export function documentGrantsAdministrator(document: unknown): boolean {
-  return list(isObject(document) ? document.Statement : undefined).filter(isObject).some((s) => {
-    if (s.Effect !== 'Allow' || !list(s.Resource).includes('*')) return false;
-    if (s.NotAction !== undefined) return !lower(list(s.NotAction)).some((a) => ALL_OF_IAM.has(a));
-    return lower(list(s.Action)).some((a) => ALL_OF_IAM.has(a));
-  });
+  return list(isObject(document) ? document.Statement : undefined)
+    .filter(isObject)
+    .some((s) => {
+      if (s.Effect !== 'Allow' || !list(s.Resource).includes('*')) return false;
+      if (s.NotAction !== undefined) return !lower(list(s.NotAction)).some((a) => ALL_OF_IAM.has(a));
+      return lower(list(s.Action)).some((a) => ALL_OF_IAM.has(a));
+    });
 }

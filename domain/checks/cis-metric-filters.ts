@@ -33,7 +33,9 @@ function requiring({ source, names, extra = [] }: Clauses): RegExp {
     '^',
     ...(source ? [`(?=.*\\$\\.eventSource\\s*=\\s*.?${escape(source)})`] : []),
     ...names.map((name) => `(?=.*\\$\\.eventName\\s*=\\s*.?${escape(name)}\\b)`),
-    ...extra.map(([field, operator, value]) => `(?=.*\\$\\.${escape(field)}\\s*${escape(operator)}\\s*.?${escape(value)})`),
+    ...extra.map(
+      ([field, operator, value]) => `(?=.*\\$\\.${escape(field)}\\s*${escape(operator)}\\s*.?${escape(value)})`,
+    ),
   ];
   return new RegExp(parts.join(''), 's');
 }
@@ -51,7 +53,13 @@ function recommendedFor({ source, names, extra = [] }: Clauses): string {
 }
 
 function onEvents(control: string, slug: string, activity: string, clauses: Clauses): MonitoredActivity {
-  return { control, resource: `cis-${control}-${slug}`, activity, matches: requiring(clauses), recommended: recommendedFor(clauses) };
+  return {
+    control,
+    resource: `cis-${control}-${slug}`,
+    activity,
+    matches: requiring(clauses),
+    recommended: recommendedFor(clauses),
+  };
 }
 
 export const MONITORED_ACTIVITIES: readonly MonitoredActivity[] = [
@@ -63,80 +71,148 @@ export const MONITORED_ACTIVITIES: readonly MonitoredActivity[] = [
     recommended: '{ ($.errorCode = "*UnauthorizedOperation") || ($.errorCode = "AccessDenied*") }',
   },
   onEvents('5.2', 'console-sign-in-without-mfa', 'console sign-ins without MFA', {
-    names: ['ConsoleLogin'], extra: [['additionalEventData.MFAUsed', '!=', 'Yes']],
+    names: ['ConsoleLogin'],
+    extra: [['additionalEventData.MFAUsed', '!=', 'Yes']],
   }),
   {
     control: '5.3',
     resource: 'cis-5.3-root-usage',
     activity: 'use of the root user',
-    matches: /\$\.userIdentity\.type\s*=\s*.?Root.+\$\.userIdentity\.invokedBy NOT EXISTS.+\$\.eventType\s*!=\s*.?AwsServiceEvent.?/s,
-    recommended: '{ $.userIdentity.type = "Root" && $.userIdentity.invokedBy NOT EXISTS && $.eventType != "AwsServiceEvent" }',
+    matches:
+      /\$\.userIdentity\.type\s*=\s*.?Root.+\$\.userIdentity\.invokedBy NOT EXISTS.+\$\.eventType\s*!=\s*.?AwsServiceEvent.?/s,
+    recommended:
+      '{ $.userIdentity.type = "Root" && $.userIdentity.invokedBy NOT EXISTS && $.eventType != "AwsServiceEvent" }',
   },
   onEvents('5.4', 'iam-policy-changes', 'IAM policy changes', {
     names: [
-      'DeleteGroupPolicy', 'DeleteRolePolicy', 'DeleteUserPolicy', 'PutGroupPolicy', 'PutRolePolicy', 'PutUserPolicy',
-      'CreatePolicy', 'DeletePolicy', 'CreatePolicyVersion', 'DeletePolicyVersion', 'AttachRolePolicy', 'DetachRolePolicy',
-      'AttachUserPolicy', 'DetachUserPolicy', 'AttachGroupPolicy', 'DetachGroupPolicy',
+      'DeleteGroupPolicy',
+      'DeleteRolePolicy',
+      'DeleteUserPolicy',
+      'PutGroupPolicy',
+      'PutRolePolicy',
+      'PutUserPolicy',
+      'CreatePolicy',
+      'DeletePolicy',
+      'CreatePolicyVersion',
+      'DeletePolicyVersion',
+      'AttachRolePolicy',
+      'DetachRolePolicy',
+      'AttachUserPolicy',
+      'DetachUserPolicy',
+      'AttachGroupPolicy',
+      'DetachGroupPolicy',
     ],
   }),
   onEvents('5.5', 'cloudtrail-changes', 'CloudTrail configuration changes', {
     names: ['CreateTrail', 'UpdateTrail', 'DeleteTrail', 'StartLogging', 'StopLogging'],
   }),
   onEvents('5.6', 'console-authentication-failures', 'console authentication failures', {
-    names: ['ConsoleLogin'], extra: [['errorMessage', '=', 'Failed authentication']],
+    names: ['ConsoleLogin'],
+    extra: [['errorMessage', '=', 'Failed authentication']],
   }),
   onEvents('5.7', 'kms-key-disabling-or-deletion', 'disabling or scheduled deletion of KMS keys', {
-    source: 'kms.amazonaws.com', names: ['DisableKey', 'ScheduleKeyDeletion'],
+    source: 'kms.amazonaws.com',
+    names: ['DisableKey', 'ScheduleKeyDeletion'],
   }),
   onEvents('5.8', 's3-bucket-policy-changes', 'S3 bucket policy changes', {
     source: 's3.amazonaws.com',
     names: [
-      'PutBucketAcl', 'PutBucketPolicy', 'PutBucketCors', 'PutBucketLifecycle', 'PutBucketReplication', 'DeleteBucketPolicy',
-      'DeleteBucketCors', 'DeleteBucketLifecycle', 'DeleteBucketReplication',
+      'PutBucketAcl',
+      'PutBucketPolicy',
+      'PutBucketCors',
+      'PutBucketLifecycle',
+      'PutBucketReplication',
+      'DeleteBucketPolicy',
+      'DeleteBucketCors',
+      'DeleteBucketLifecycle',
+      'DeleteBucketReplication',
     ],
   }),
   onEvents('5.9', 'config-changes', 'AWS Config configuration changes', {
-    source: 'config.amazonaws.com', names: ['StopConfigurationRecorder', 'DeleteDeliveryChannel', 'PutDeliveryChannel', 'PutConfigurationRecorder'],
+    source: 'config.amazonaws.com',
+    names: ['StopConfigurationRecorder', 'DeleteDeliveryChannel', 'PutDeliveryChannel', 'PutConfigurationRecorder'],
   }),
   onEvents('5.10', 'security-group-changes', 'security group changes', {
     names: [
-      'AuthorizeSecurityGroupIngress', 'AuthorizeSecurityGroupEgress', 'RevokeSecurityGroupIngress', 'RevokeSecurityGroupEgress',
-      'CreateSecurityGroup', 'DeleteSecurityGroup',
+      'AuthorizeSecurityGroupIngress',
+      'AuthorizeSecurityGroupEgress',
+      'RevokeSecurityGroupIngress',
+      'RevokeSecurityGroupEgress',
+      'CreateSecurityGroup',
+      'DeleteSecurityGroup',
     ],
   }),
   onEvents('5.11', 'nacl-changes', 'network ACL changes', {
     names: [
-      'CreateNetworkAcl', 'CreateNetworkAclEntry', 'DeleteNetworkAcl', 'DeleteNetworkAclEntry', 'ReplaceNetworkAclEntry',
+      'CreateNetworkAcl',
+      'CreateNetworkAclEntry',
+      'DeleteNetworkAcl',
+      'DeleteNetworkAclEntry',
+      'ReplaceNetworkAclEntry',
       'ReplaceNetworkAclAssociation',
     ],
   }),
   onEvents('5.12', 'network-gateway-changes', 'network gateway changes', {
     names: [
-      'CreateCustomerGateway', 'DeleteCustomerGateway', 'AttachInternetGateway', 'CreateInternetGateway', 'DeleteInternetGateway',
+      'CreateCustomerGateway',
+      'DeleteCustomerGateway',
+      'AttachInternetGateway',
+      'CreateInternetGateway',
+      'DeleteInternetGateway',
       'DetachInternetGateway',
     ],
   }),
   onEvents('5.13', 'route-table-changes', 'route table changes', {
     source: 'ec2.amazonaws.com',
     names: [
-      'CreateRoute', 'CreateRouteTable', 'ReplaceRoute', 'ReplaceRouteTableAssociation', 'DeleteRouteTable', 'DeleteRoute',
+      'CreateRoute',
+      'CreateRouteTable',
+      'ReplaceRoute',
+      'ReplaceRouteTableAssociation',
+      'DeleteRouteTable',
+      'DeleteRoute',
       'DisassociateRouteTable',
     ],
   }),
   onEvents('5.14', 'vpc-changes', 'VPC changes', {
     names: [
-      'CreateVpc', 'DeleteVpc', 'ModifyVpcAttribute', 'AcceptVpcPeeringConnection', 'CreateVpcPeeringConnection',
-      'DeleteVpcPeeringConnection', 'RejectVpcPeeringConnection', 'AttachClassicLinkVpc', 'DetachClassicLinkVpc',
-      'DisableVpcClassicLink', 'EnableVpcClassicLink',
+      'CreateVpc',
+      'DeleteVpc',
+      'ModifyVpcAttribute',
+      'AcceptVpcPeeringConnection',
+      'CreateVpcPeeringConnection',
+      'DeleteVpcPeeringConnection',
+      'RejectVpcPeeringConnection',
+      'AttachClassicLinkVpc',
+      'DetachClassicLinkVpc',
+      'DisableVpcClassicLink',
+      'EnableVpcClassicLink',
     ],
   }),
   onEvents('5.15', 'organizations-changes', 'AWS Organizations changes', {
     source: 'organizations.amazonaws.com',
     names: [
-      'AcceptHandshake', 'AttachPolicy', 'CancelHandshake', 'CreateAccount', 'CreateOrganization', 'CreateOrganizationalUnit',
-      'CreatePolicy', 'DeclineHandshake', 'DeleteOrganization', 'DeleteOrganizationalUnit', 'DeletePolicy', 'EnableAllFeatures',
-      'EnablePolicyType', 'InviteAccountToOrganization', 'LeaveOrganization', 'DetachPolicy', 'DisablePolicyType', 'MoveAccount',
-      'RemoveAccountFromOrganization', 'UpdateOrganizationalUnit', 'UpdatePolicy',
+      'AcceptHandshake',
+      'AttachPolicy',
+      'CancelHandshake',
+      'CreateAccount',
+      'CreateOrganization',
+      'CreateOrganizationalUnit',
+      'CreatePolicy',
+      'DeclineHandshake',
+      'DeleteOrganization',
+      'DeleteOrganizationalUnit',
+      'DeletePolicy',
+      'EnableAllFeatures',
+      'EnablePolicyType',
+      'InviteAccountToOrganization',
+      'LeaveOrganization',
+      'DetachPolicy',
+      'DisablePolicyType',
+      'MoveAccount',
+      'RemoveAccountFromOrganization',
+      'UpdateOrganizationalUnit',
+      'UpdatePolicy',
     ],
   }),
 ];

@@ -11,9 +11,10 @@ export const CONNECTIVITY_CHECK: Check = {
   severity: 'CRITICAL',
   title: 'Sentinel can no longer assume the role',
   description: 'The cross-account role could not be assumed, so the account is not being monitored.',
-  remediation: `Check that the role (${ROLE_NAME} unless you named it otherwise) still exists in the account, that `
-    + 'its trust policy names the Sentinel account with the ExternalId shown on the account page, and that SecurityAudit '
-    + 'and ViewOnlyAccess are still attached; re-create it from the Terraform snippet or CLI script if needed, then run a scan.',
+  remediation:
+    `Check that the role (${ROLE_NAME} unless you named it otherwise) still exists in the account, that ` +
+    'its trust policy names the Sentinel account with the ExternalId shown on the account page, and that SecurityAudit ' +
+    'and ViewOnlyAccess are still attached; re-create it from the Terraform snippet or CLI script if needed, then run a scan.',
   docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_roles.html',
   // An inventory only exists when the role worked; the scan records the failing case itself (connectivityFinding).
   evaluate: () => ({ status: 'pass' }),
@@ -26,12 +27,14 @@ export const COVERAGE_LOST_CHECK: Check = {
   scenario: 'connectivity',
   severity: 'HIGH',
   title: 'Sentinel can read too little of the account to score it',
-  description: 'The role was assumed, but fewer than half of the checks could be evaluated: AWS refused or failed most of '
-    + 'what Sentinel read. The scan recorded no score (the last one stands), and open findings in what could not be read '
-    + 'stay open.',
-  remediation: 'Open the account\'s checks to see what could not be read and why. Usually the SecurityAudit or ViewOnlyAccess '
-    + 'policy was detached from the role, a permissions boundary was added to it, or a service control policy denies '
-    + 'its calls; re-create the role from the Terraform snippet or CLI script, or exempt it from the SCP, then run a scan.',
+  description:
+    'The role was assumed, but fewer than half of the checks could be evaluated: AWS refused or failed most of ' +
+    'what Sentinel read. The scan recorded no score (the last one stands), and open findings in what could not be read ' +
+    'stay open.',
+  remediation:
+    "Open the account's checks to see what could not be read and why. Usually the SecurityAudit or ViewOnlyAccess " +
+    'policy was detached from the role, a permissions boundary was added to it, or a service control policy denies ' +
+    'its calls; re-create the role from the Terraform snippet or CLI script, or exempt it from the SCP, then run a scan.',
   docsUrl: 'https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html',
   // Decided by evaluateInventory from the other checks' outcomes, not from the inventory itself.
   evaluate: () => ({ status: 'pass' }),

@@ -11,51 +11,79 @@ export const DETECTION_CHECKS: readonly Check[] = [
     scenario: 'detection',
     severity: 'HIGH',
     title: 'No multi-region CloudTrail trail logging',
-    description: 'No CloudTrail trail is both multi-region and logging, so API activity in some or all regions is not '
-      + 'kept beyond the 90-day event history; attackers favour regions nobody watches.',
-    remediation: 'Create a trail (CloudTrail > Trails > Create trail) that applies to all regions, logs management events '
-      + '(both Read and Write), writes to a dedicated S3 bucket with log file validation, and make sure its logging is on.',
-    docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
+    description:
+      'No CloudTrail trail is both multi-region and logging, so API activity in some or all regions is not ' +
+      'kept beyond the 90-day event history; attackers favour regions nobody watches.',
+    remediation:
+      'Create a trail (CloudTrail > Trails > Create trail) that applies to all regions, logs management events ' +
+      '(both Read and Write), writes to a dedicated S3 bucket with log file validation, and make sure its logging is on.',
+    docsUrl:
+      'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
     controls: { 'cis-aws-7.0': ['4.1'], 'aws-fsbp': ['CloudTrail.1'] },
     // CIS 4.1 also asks that the trail record management events, both read and write.
-    evaluate: onPart('cloudtrail', ({ trails }): CheckResult => recordedEverywhere(trails,
-      ({ management }) => management.read && management.write,
-      (multiRegionLogging) => ({
-        resource: 'cloudtrail',
-        detail: trails.length === 0 ? 'The account has no trail.'
-          : multiRegionLogging.length === 0 ? `None of the ${trails.length} trail(s) is multi-region and logging.`
-            : `No multi-region trail that is logging records both read and write management events (${multiRegionLogging.map((t) => t.name).join(', ')}).`,
-      }))),
+    evaluate: onPart(
+      'cloudtrail',
+      ({ trails }): CheckResult =>
+        recordedEverywhere(
+          trails,
+          ({ management }) => management.read && management.write,
+          (multiRegionLogging) => ({
+            resource: 'cloudtrail',
+            detail:
+              trails.length === 0
+                ? 'The account has no trail.'
+                : multiRegionLogging.length === 0
+                  ? `None of the ${trails.length} trail(s) is multi-region and logging.`
+                  : `No multi-region trail that is logging records both read and write management events (${multiRegionLogging.map((t) => t.name).join(', ')}).`,
+          }),
+        ),
+    ),
   },
   {
     id: 'detection.trail_not_logging',
     scenario: 'detection',
     severity: 'MEDIUM',
     title: 'CloudTrail trail not logging',
-    description: 'A trail exists but its logging is stopped; stopping trails is a classic step of an attacker covering tracks.',
-    remediation: 'Find in CloudTrail event history who called StopLogging and why, then start logging again '
-      + '(CloudTrail > Trails > the trail > Start logging), or delete the trail if it is no longer wanted.',
+    description:
+      'A trail exists but its logging is stopped; stopping trails is a classic step of an attacker covering tracks.',
+    remediation:
+      'Find in CloudTrail event history who called StopLogging and why, then start logging again ' +
+      '(CloudTrail > Trails > the trail > Start logging), or delete the trail if it is no longer wanted.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-turning-off-logging.html',
     controls: { 'cis-aws-7.0': ['4.1'], 'aws-fsbp': ['CloudTrail.1'] },
-    evaluate: onPart('cloudtrail', ({ trails }) => failing(trails
-      .filter((trail) => trail.logging === false)
-      .map((trail) => ({ resource: trail.name, region: trail.homeRegion, detail: `Trail ${trail.name} (${trail.homeRegion}) is not logging.` })))),
+    evaluate: onPart('cloudtrail', ({ trails }) =>
+      failing(
+        trails
+          .filter((trail) => trail.logging === false)
+          .map((trail) => ({
+            resource: trail.name,
+            region: trail.homeRegion,
+            detail: `Trail ${trail.name} (${trail.homeRegion}) is not logging.`,
+          })),
+      ),
+    ),
   },
   {
     id: 'detection.guardduty_disabled',
     scenario: 'detection',
     severity: 'HIGH',
     title: 'GuardDuty off in an enabled region',
-    description: 'GuardDuty has no enabled detector in a region enabled for the account. Attackers launch where nobody '
-      + 'watches: compromised credentials, crypto-mining and reconnaissance in that region go unnoticed, even if the '
-      + 'account keeps nothing there today.',
-    remediation: 'Enable GuardDuty in every enabled region (GuardDuty console > Get started > Enable), ideally for the whole '
-      + 'organization through a delegated administrator with auto-enable, and send its findings to a channel someone reads. '
-      + 'Disable the opt-in regions you do not use.',
+    description:
+      'GuardDuty has no enabled detector in a region enabled for the account. Attackers launch where nobody ' +
+      'watches: compromised credentials, crypto-mining and reconnaissance in that region go unnoticed, even if the ' +
+      'account keeps nothing there today.',
+    remediation:
+      'Enable GuardDuty in every enabled region (GuardDuty console > Get started > Enable), ideally for the whole ' +
+      'organization through a delegated administrator with auto-enable, and send its findings to a channel someone reads. ' +
+      'Disable the opt-in regions you do not use.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_settingup.html',
     controls: { 'aws-fsbp': ['GuardDuty.1'] },
-    evaluate: onPart('guardduty', ({ regions }) => failing(regions
-      .filter((region) => !region.detectorEnabled)
-      .map(({ region }) => ({ resource: 'guardduty', region, detail: `GuardDuty is not enabled in ${region}.` })))),
+    evaluate: onPart('guardduty', ({ regions }) =>
+      failing(
+        regions
+          .filter((region) => !region.detectorEnabled)
+          .map(({ region }) => ({ resource: 'guardduty', region, detail: `GuardDuty is not enabled in ${region}.` })),
+      ),
+    ),
   },
 ];

@@ -3,7 +3,13 @@ import { type Inventory, OUTSIDE_TARGETED_SCAN, type Unread } from '../scans/inv
 import { CATALOG } from './catalog';
 import { CONNECTIVITY_CHECK, CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK, COVERAGE_LOST_CHECK_ID } from './connectivity';
 import {
-  type Check, type CheckResult, type EvaluationContext, type FailingResource, type Scenario, type Severity, severityRank,
+  type Check,
+  type CheckResult,
+  type EvaluationContext,
+  type FailingResource,
+  type Scenario,
+  type Severity,
+  severityRank,
 } from './types';
 
 /** One failing resource of one check, as a scan records it. */
@@ -75,10 +81,12 @@ function toFinding(check: Check, { resource, region = 'global', detail, owner }:
 
 /** Most severe first, then by check id, resource and region: the same inventory always gives the same list. */
 function compareFindings(a: Finding, b: Finding): number {
-  return severityRank(a.severity) - severityRank(b.severity)
-    || a.checkId.localeCompare(b.checkId)
-    || a.resource.localeCompare(b.resource)
-    || a.region.localeCompare(b.region);
+  return (
+    severityRank(a.severity) - severityRank(b.severity) ||
+    a.checkId.localeCompare(b.checkId) ||
+    a.resource.localeCompare(b.resource) ||
+    a.region.localeCompare(b.region)
+  );
 }
 
 const SCOPES_NAMED = 5;
@@ -103,7 +111,8 @@ function distinctUnread(unread: readonly Unread[]): Unread[] {
 
 function outcomeOf(checkId: string, result: CheckResult, failingResources: number): CheckOutcome {
   const unread = distinctUnread(result.unread ?? []);
-  if (result.status === 'not_evaluated') return { checkId, status: 'not_evaluated', failingResources: 0, reason: result.reason, unread };
+  if (result.status === 'not_evaluated')
+    return { checkId, status: 'not_evaluated', failingResources: 0, reason: result.reason, unread };
   return {
     checkId,
     status: result.status === 'pass' ? 'passed' : 'failed',
@@ -152,12 +161,16 @@ export function evaluateInventory(inventory: Inventory, ctx: EvaluationContext):
     const notEvaluated = [...results.values()].filter((o) => o.status === 'not_evaluated');
     const finding = toFinding(COVERAGE_LOST_CHECK, {
       resource: 'scan-coverage',
-      detail: `Only ${evaluated} of ${total} checks could be evaluated. `
-        + `Not evaluated: ${listScopes([...new Set(notEvaluated.map((o) => o.reason ?? ''))])}`,
+      detail:
+        `Only ${evaluated} of ${total} checks could be evaluated. ` +
+        `Not evaluated: ${listScopes([...new Set(notEvaluated.map((o) => o.reason ?? ''))])}`,
     });
     findings.set(finding.fingerprint, finding);
   }
-  results.set(COVERAGE_LOST_CHECK_ID, outcomeOf(COVERAGE_LOST_CHECK_ID, scored ? { status: 'pass' } : { status: 'fail', resources: [] }, scored ? 0 : 1));
+  results.set(
+    COVERAGE_LOST_CHECK_ID,
+    outcomeOf(COVERAGE_LOST_CHECK_ID, scored ? { status: 'pass' } : { status: 'fail', resources: [] }, scored ? 0 : 1),
+  );
 
   return {
     findings: [...findings.values()].sort(compareFindings),
@@ -179,15 +192,24 @@ export function evaluateTargeted(inventory: Inventory, ctx: EvaluationContext): 
   const inScope = full.outcomes.filter((o) => !outside(o));
   return {
     findings: full.findings.filter((f) => f.checkId !== COVERAGE_LOST_CHECK_ID),
-    outcomes: full.outcomes.map((o): CheckOutcome => (o.checkId === COVERAGE_LOST_CHECK_ID
-      ? { checkId: o.checkId, status: 'not_evaluated', failingResources: 0, reason: OUTSIDE_TARGETED_SCAN, unread: [] }
-      : o)),
+    outcomes: full.outcomes.map(
+      (o): CheckOutcome =>
+        o.checkId === COVERAGE_LOST_CHECK_ID
+          ? {
+              checkId: o.checkId,
+              status: 'not_evaluated',
+              failingResources: 0,
+              reason: OUTSIDE_TARGETED_SCAN,
+              unread: [],
+            }
+          : o,
+    ),
     coverage: { evaluated: inScope.filter((o) => o.status !== 'not_evaluated').length, total: inScope.length },
     scored: true,
   };
 }
 
-const ROLE_UNAVAILABLE = 'Not read: Sentinel could not assume the account\'s role.';
+const ROLE_UNAVAILABLE = "Not read: Sentinel could not assume the account's role.";
 
 /**
  * What a scan records, instead of evaluating anything, when the account's role cannot be assumed: the
@@ -197,9 +219,12 @@ export function roleUnavailableEvaluation(reason: string): Evaluation {
   const finding = toFinding(CONNECTIVITY_CHECK, { resource: 'cross-account-role', detail: `Reason: ${reason}` });
   return {
     findings: [finding],
-    outcomes: CATALOG.map((check): CheckOutcome => (check.id === CONNECTIVITY_CHECK_ID
-      ? { checkId: check.id, status: 'failed', failingResources: 1, reason: null, unread: [] }
-      : { checkId: check.id, status: 'not_evaluated', failingResources: 0, reason: ROLE_UNAVAILABLE, unread: [] })),
+    outcomes: CATALOG.map(
+      (check): CheckOutcome =>
+        check.id === CONNECTIVITY_CHECK_ID
+          ? { checkId: check.id, status: 'failed', failingResources: 1, reason: null, unread: [] }
+          : { checkId: check.id, status: 'not_evaluated', failingResources: 0, reason: ROLE_UNAVAILABLE, unread: [] },
+    ),
     coverage: { evaluated: 1, total: CATALOG.length },
     scored: true,
   };

@@ -17,15 +17,25 @@ function protocolOf(rule: OpenIngress): string {
 export function admitsPort(rule: OpenIngress, protocols: readonly string[], port: number): boolean {
   const protocol = protocolOf(rule);
   if (protocol === 'all') return true;
-  return protocols.includes(protocol) && rule.fromPort !== null && rule.toPort !== null
-    && rule.fromPort <= port && port <= rule.toPort;
+  return (
+    protocols.includes(protocol) &&
+    rule.fromPort !== null &&
+    rule.toPort !== null &&
+    rule.fromPort <= port &&
+    port <= rule.toPort
+  );
 }
 
 function admitsAllPorts(rule: OpenIngress): boolean {
   const protocol = protocolOf(rule);
-  return protocol === 'all'
-    || ((protocol === 'tcp' || protocol === 'udp') && rule.fromPort !== null && rule.toPort !== null
-      && rule.fromPort <= 0 && rule.toPort >= 65535);
+  return (
+    protocol === 'all' ||
+    ((protocol === 'tcp' || protocol === 'udp') &&
+      rule.fromPort !== null &&
+      rule.toPort !== null &&
+      rule.fromPort <= 0 &&
+      rule.toPort >= 65535)
+  );
 }
 
 function describeRule(rule: OpenIngress): string {
@@ -47,12 +57,14 @@ export function openGroups(
   return groups.flatMap((group) => {
     const rules = group.openIngress.filter((rule) => INTERNET.has(rule.cidr) && matches(rule));
     if (rules.length === 0) return [];
-    return [{
-      resource: group.id,
-      region: group.region,
-      detail: `Security group ${group.id} (${group.name}) in ${group.region} allows ${rules.map(describeRule).join(', ')}.`,
-      ...(controlsOf ? { controls: controlsOf(rules) } : {}),
-    }];
+    return [
+      {
+        resource: group.id,
+        region: group.region,
+        detail: `Security group ${group.id} (${group.name}) in ${group.region} allows ${rules.map(describeRule).join(', ')}.`,
+        ...(controlsOf ? { controls: controlsOf(rules) } : {}),
+      },
+    ];
   });
 }
 
@@ -68,15 +80,17 @@ const BPA_FLAGS = ['blockPublicAcls', 'ignorePublicAcls', 'blockPublicPolicy', '
  * Block Public Access: IgnorePublicAcls neutralises public ACLs and RestrictPublicBuckets public policies.
  */
 function publicPaths(bucket: Bucket, account: BlockPublicAccess | null): string[] {
-  const blocks = (flag: 'ignorePublicAcls' | 'restrictPublicBuckets') => account?.[flag] === true || bucket.blockPublicAccess?.[flag] === true;
+  const blocks = (flag: 'ignorePublicAcls' | 'restrictPublicBuckets') =>
+    account?.[flag] === true || bucket.blockPublicAccess?.[flag] === true;
   const paths: string[] = [];
   if (bucket.publicViaAcl && !blocks('ignorePublicAcls')) paths.push('its ACL');
   if (bucket.publicViaPolicy && !blocks('restrictPublicBuckets')) paths.push('its bucket policy');
   return paths;
 }
 
-const SG_REMEDIATION = 'Remove the 0.0.0.0/0 and ::/0 sources from the rule; allow only known address ranges, or reach '
-  + 'instances through Systems Manager Session Manager or a VPN instead of exposing the port.';
+const SG_REMEDIATION =
+  'Remove the 0.0.0.0/0 and ::/0 sources from the rule; allow only known address ranges, or reach ' +
+  'instances through Systems Manager Session Manager or a VPN instead of exposing the port.';
 
 export const EXPOSURE_CHECKS: readonly Check[] = [
   {
@@ -84,18 +98,22 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'S3 Block Public Access is off for the account',
-    description: 'At least one of the four account-level S3 Block Public Access settings is off (or none is configured), '
-      + 'so one mistaken ACL or bucket policy can publish data.',
-    remediation: 'In the S3 console open "Block Public Access settings for this account" and turn on all four settings. '
-      + 'First list buckets that must stay public (for example static websites) and serve them through CloudFront with '
-      + 'origin access control instead.',
+    description:
+      'At least one of the four account-level S3 Block Public Access settings is off (or none is configured), ' +
+      'so one mistaken ACL or bucket policy can publish data.',
+    remediation:
+      'In the S3 console open "Block Public Access settings for this account" and turn on all four settings. ' +
+      'First list buckets that must stay public (for example static websites) and serve them through CloudFront with ' +
+      'origin access control instead.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
     controls: { 'cis-aws-7.0': ['3.1.4'], 'aws-fsbp': ['S3.1'] },
     evaluate: onPart('s3AccountBlockPublicAccess', ({ settings }) => {
       const off = settings ? BPA_FLAGS.filter((flag) => !settings[flag]) : [...BPA_FLAGS];
       return failWhen(off.length > 0, {
         resource: 's3-account-public-access-block',
-        detail: settings ? `Account-level settings off: ${off.join(', ')}.` : 'No account-level Block Public Access configuration.',
+        detail: settings
+          ? `Account-level settings off: ${off.join(', ')}.`
+          : 'No account-level Block Public Access configuration.',
       });
     }),
   },
@@ -104,51 +122,71 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     scenario: 'exposure',
     severity: 'CRITICAL',
     title: 'Public S3 bucket',
-    description: 'A bucket grants access to everyone through its ACL or bucket policy, and neither the bucket\'s nor the '
-      + 'account\'s Block Public Access blocks that path.',
-    remediation: 'Check what the bucket holds and its access logs. Remove the public grant (AllUsers / AuthenticatedUsers '
-      + 'in the ACL, "Principal": "*" statements in the policy) and turn on Block Public Access for the bucket; serve '
-      + 'public content through CloudFront with origin access control.',
+    description:
+      "A bucket grants access to everyone through its ACL or bucket policy, and neither the bucket's nor the " +
+      "account's Block Public Access blocks that path.",
+    remediation:
+      'Check what the bucket holds and its access logs. Remove the public grant (AllUsers / AuthenticatedUsers ' +
+      'in the ACL, "Principal": "*" statements in the policy) and turn on Block Public Access for the bucket; serve ' +
+      'public content through CloudFront with origin access control.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html',
     // The account's settings apply to every bucket: without them a bucket's exposure cannot be told.
-    evaluate: onParts(['s3Buckets', 's3AccountBlockPublicAccess'], ({ buckets }, { settings }) => failing(buckets.flatMap((bucket) => {
-      const paths = publicPaths(bucket, settings);
-      if (paths.length === 0) return [];
-      return [{ resource: bucket.name, region: bucket.region, detail: `Bucket ${bucket.name} is public through ${paths.join(' and ')}.` }];
-    }))),
+    evaluate: onParts(['s3Buckets', 's3AccountBlockPublicAccess'], ({ buckets }, { settings }) =>
+      failing(
+        buckets.flatMap((bucket) => {
+          const paths = publicPaths(bucket, settings);
+          if (paths.length === 0) return [];
+          return [
+            {
+              resource: bucket.name,
+              region: bucket.region,
+              detail: `Bucket ${bucket.name} is public through ${paths.join(' and ')}.`,
+            },
+          ];
+        }),
+      ),
+    ),
   },
   {
     id: 'exposure.sg_ssh_open',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'SSH open to the internet',
-    description: 'A security group allows TCP port 22 from 0.0.0.0/0 or ::/0 (port ranges and all-traffic rules that '
-      + 'include 22 count); SSH servers are scanned and brute-forced within minutes.',
+    description:
+      'A security group allows TCP port 22 from 0.0.0.0/0 or ::/0 (port ranges and all-traffic rules that ' +
+      'include 22 count); SSH servers are scanned and brute-forced within minutes.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.13'] },
-    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp'], 22), cisAdminControls))),
+    evaluate: onPart('securityGroups', ({ groups }) =>
+      failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp'], 22), cisAdminControls)),
+    ),
   },
   {
     id: 'exposure.sg_rdp_open',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'RDP open to the internet',
-    description: 'A security group allows port 3389 (TCP or UDP) from 0.0.0.0/0 or ::/0 (port ranges and all-traffic '
-      + 'rules that include 3389 count); exposed RDP is a leading ransomware entry point.',
+    description:
+      'A security group allows port 3389 (TCP or UDP) from 0.0.0.0/0 or ::/0 (port ranges and all-traffic ' +
+      'rules that include 3389 count); exposed RDP is a leading ransomware entry point.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.14'] },
-    evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389), cisAdminControls))),
+    evaluate: onPart('securityGroups', ({ groups }) =>
+      failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389), cisAdminControls)),
+    ),
   },
   {
     id: 'exposure.sg_all_ports_open',
     scenario: 'exposure',
     severity: 'CRITICAL',
     title: 'All ports open to the internet',
-    description: 'A security group allows all traffic (protocol -1) or the whole 0-65535 port range from 0.0.0.0/0 or ::/0.',
-    remediation: 'Replace the rule with rules for the specific ports the service needs (for example 443), from the narrowest '
-      + 'sources possible; keep administration ports closed and use Session Manager.',
+    description:
+      'A security group allows all traffic (protocol -1) or the whole 0-65535 port range from 0.0.0.0/0 or ::/0.',
+    remediation:
+      'Replace the rule with rules for the specific ports the service needs (for example 443), from the narrowest ' +
+      'sources possible; keep administration ports closed and use Session Manager.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'] },
     evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, admitsAllPorts, cisAdminControls))),
@@ -158,14 +196,22 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     scenario: 'exposure',
     severity: 'CRITICAL',
     title: 'Public EBS snapshot',
-    description: 'An EBS snapshot is shared with all AWS accounts: anyone can create a volume from it and read the disk.',
-    remediation: 'Modify the snapshot\'s permissions to Private (or share it with specific accounts only), assume its data '
-      + 'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region.',
+    description:
+      'An EBS snapshot is shared with all AWS accounts: anyone can create a volume from it and read the disk.',
+    remediation:
+      "Modify the snapshot's permissions to Private (or share it with specific accounts only), assume its data " +
+      'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region.',
     docsUrl: 'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-modifying-snapshot-permissions.html',
     controls: { 'aws-fsbp': ['EC2.1'] },
-    evaluate: onPart('publicSnapshots', ({ snapshots }) => failing(snapshots.map((snapshot) => ({
-      resource: snapshot.id, region: snapshot.region, detail: `Snapshot ${snapshot.id} in ${snapshot.region} is public.`,
-    })))),
+    evaluate: onPart('publicSnapshots', ({ snapshots }) =>
+      failing(
+        snapshots.map((snapshot) => ({
+          resource: snapshot.id,
+          region: snapshot.region,
+          detail: `Snapshot ${snapshot.id} in ${snapshot.region} is public.`,
+        })),
+      ),
+    ),
   },
   {
     id: 'exposure.ami_public',
@@ -173,11 +219,18 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     severity: 'HIGH',
     title: 'Public AMI',
     description: 'An AMI owned by the account is public: anyone can launch it and read what was baked into it.',
-    remediation: 'Make the AMI private (EC2 > AMIs > Edit AMI permissions), rotate credentials or keys it contained, and '
-      + 'turn on block public access for AMIs in every region.',
+    remediation:
+      'Make the AMI private (EC2 > AMIs > Edit AMI permissions), rotate credentials or keys it contained, and ' +
+      'turn on block public access for AMIs in every region.',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/sharingamis-intro.html',
-    evaluate: onPart('publicImages', ({ images }) => failing(images.map((image) => ({
-      resource: image.id, region: image.region, detail: `AMI ${image.id} in ${image.region} is public.`,
-    })))),
+    evaluate: onPart('publicImages', ({ images }) =>
+      failing(
+        images.map((image) => ({
+          resource: image.id,
+          region: image.region,
+          detail: `AMI ${image.id} in ${image.region} is public.`,
+        })),
+      ),
+    ),
   },
 ];

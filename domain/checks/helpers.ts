@@ -35,8 +35,10 @@ export function onParts<A extends PartName, B extends PartName>(
   [a, b]: [A, B],
   rule: (first: PartValue<A>, second: PartValue<B>, ctx: EvaluationContext) => CheckResult,
 ): (inventory: Inventory, ctx: EvaluationContext) => CheckResult {
-  return (inventory, ctx) => withPart(inventory[a] as Collected<PartValue<A>>,
-    (first) => withPart(inventory[b] as Collected<PartValue<B>>, (second) => rule(first, second, ctx)));
+  return (inventory, ctx) =>
+    withPart(inventory[a] as Collected<PartValue<A>>, (first) =>
+      withPart(inventory[b] as Collected<PartValue<B>>, (second) => rule(first, second, ctx)),
+    );
 }
 
 /** Fails with the given resources, or passes when there are none. */

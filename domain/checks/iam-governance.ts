@@ -17,11 +17,12 @@ const PASSWORD_POLICY = 'password-policy';
  * short and reusable, and its coverage stays complete.
  */
 const AWS_DEFAULT_POLICY = { minimumLength: 8, reusePrevention: null } as const;
-const NO_POLICY = 'The account has no password policy: AWS\'s default applies';
+const NO_POLICY = "The account has no password policy: AWS's default applies";
 
 /** A rule on the account's password policy, or on AWS's default when it has none (`fallback`: which it is). */
-const onPasswordPolicy = (rule: (policy: Pick<PasswordPolicy, 'minimumLength' | 'reusePrevention'>, fallback: boolean) => CheckResult) =>
-  onPart('passwordPolicy', ({ policy }): CheckResult => rule(policy ?? AWS_DEFAULT_POLICY, policy === null));
+const onPasswordPolicy = (
+  rule: (policy: Pick<PasswordPolicy, 'minimumLength' | 'reusePrevention'>, fallback: boolean) => CheckResult,
+) => onPart('passwordPolicy', ({ policy }): CheckResult => rule(policy ?? AWS_DEFAULT_POLICY, policy === null));
 
 /** Every user, group and role with the AWS managed policy attached, as failing resources. */
 function attachedTo({ users, groups, roles }: IamPrincipals, policy: string): FailingResource[] {
@@ -30,7 +31,8 @@ function attachedTo({ users, groups, roles }: IamPrincipals, policy: string): Fa
     ...groups.map((g) => ({ kind: 'IAM group', ...g })),
     ...roles.map((r) => ({ kind: 'IAM role', ...r })),
   ];
-  return holders.filter((h) => h.managedPolicies.includes(policy))
+  return holders
+    .filter((h) => h.managedPolicies.includes(policy))
     .map((h) => ({ resource: h.arn, detail: `${h.kind} ${h.name} has ${policy} attached.` }));
 }
 
@@ -40,85 +42,112 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'IAM password policy allows short passwords',
-    description: `The account password policy lets IAM users choose passwords shorter than ${PASSWORD_MIN_LENGTH} `
-      + 'characters; short passwords fall to guessing and brute force. An account without a password policy fails too: '
-      + 'AWS\'s default accepts 8 characters.',
-    remediation: 'Open IAM > Account settings > Password policy > Edit, set "Password minimum length" to '
-      + `${PASSWORD_MIN_LENGTH} or more and save. CLI: aws iam update-account-password-policy --minimum-password-length `
-      + `${PASSWORD_MIN_LENGTH} plus your current settings (the call replaces the whole policy).`,
+    description:
+      `The account password policy lets IAM users choose passwords shorter than ${PASSWORD_MIN_LENGTH} ` +
+      'characters; short passwords fall to guessing and brute force. An account without a password policy fails too: ' +
+      "AWS's default accepts 8 characters.",
+    remediation:
+      'Open IAM > Account settings > Password policy > Edit, set "Password minimum length" to ' +
+      `${PASSWORD_MIN_LENGTH} or more and save. CLI: aws iam update-account-password-policy --minimum-password-length ` +
+      `${PASSWORD_MIN_LENGTH} plus your current settings (the call replaces the whole policy).`,
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
     controls: { 'cis-aws-7.0': ['2.8'], 'aws-fsbp': ['IAM.15'] },
-    evaluate: onPasswordPolicy((policy, fallback) => failWhen(policy.minimumLength < PASSWORD_MIN_LENGTH, {
-      resource: PASSWORD_POLICY,
-      detail: fallback ? `${NO_POLICY}: 8 characters are enough.` : `The minimum password length is ${policy.minimumLength}.`,
-    })),
+    evaluate: onPasswordPolicy((policy, fallback) =>
+      failWhen(policy.minimumLength < PASSWORD_MIN_LENGTH, {
+        resource: PASSWORD_POLICY,
+        detail: fallback
+          ? `${NO_POLICY}: 8 characters are enough.`
+          : `The minimum password length is ${policy.minimumLength}.`,
+      }),
+    ),
   },
   {
     id: 'iam.password_policy_reuse_allowed',
     scenario: 'iam',
     severity: 'LOW',
     title: 'IAM password policy allows password reuse',
-    description: `The account password policy does not prevent IAM users from reusing their last ${PASSWORD_REUSE_PREVENTION} `
-      + 'passwords, so a password that leaked once can come back. An account without a password policy fails too: AWS\'s '
-      + 'default prevents no reuse.',
-    remediation: 'Open IAM > Account settings > Password policy > Edit, tick "Prevent password reuse", set it to '
-      + `${PASSWORD_REUSE_PREVENTION} and save. CLI: aws iam update-account-password-policy --password-reuse-prevention `
-      + `${PASSWORD_REUSE_PREVENTION} plus your current settings (the call replaces the whole policy).`,
+    description:
+      `The account password policy does not prevent IAM users from reusing their last ${PASSWORD_REUSE_PREVENTION} ` +
+      "passwords, so a password that leaked once can come back. An account without a password policy fails too: AWS's " +
+      'default prevents no reuse.',
+    remediation:
+      'Open IAM > Account settings > Password policy > Edit, tick "Prevent password reuse", set it to ' +
+      `${PASSWORD_REUSE_PREVENTION} and save. CLI: aws iam update-account-password-policy --password-reuse-prevention ` +
+      `${PASSWORD_REUSE_PREVENTION} plus your current settings (the call replaces the whole policy).`,
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
     controls: { 'cis-aws-7.0': ['2.9'], 'aws-fsbp': ['IAM.16'] },
-    evaluate: onPasswordPolicy((policy, fallback) => failWhen((policy.reusePrevention ?? 0) < PASSWORD_REUSE_PREVENTION, {
-      resource: PASSWORD_POLICY,
-      detail: fallback ? `${NO_POLICY}: nothing prevents reuse.`
-        : policy.reusePrevention ? `Only the last ${policy.reusePrevention} passwords are remembered.` : 'Password reuse is not prevented.',
-    })),
+    evaluate: onPasswordPolicy((policy, fallback) =>
+      failWhen((policy.reusePrevention ?? 0) < PASSWORD_REUSE_PREVENTION, {
+        resource: PASSWORD_POLICY,
+        detail: fallback
+          ? `${NO_POLICY}: nothing prevents reuse.`
+          : policy.reusePrevention
+            ? `Only the last ${policy.reusePrevention} passwords are remembered.`
+            : 'Password reuse is not prevented.',
+      }),
+    ),
   },
   {
     id: 'iam.user_direct_policies',
     scenario: 'iam',
     severity: 'LOW',
     title: 'IAM user with policies attached directly',
-    description: 'An IAM user has managed policies attached to it or inline policies of its own instead of getting its '
-      + 'permissions from groups. Permissions scattered over users are hard to review and are left behind when people '
-      + 'change roles.',
-    remediation: 'Create an IAM group for the job (IAM > User groups > Create group), attach the policies there, add the '
-      + 'user to it, then detach the user\'s managed policies (IAM > Users > the user > Permissions > Remove) and delete '
-      + 'its inline policies. CLI: aws iam add-user-to-group, aws iam detach-user-policy, aws iam delete-user-policy.',
+    description:
+      'An IAM user has managed policies attached to it or inline policies of its own instead of getting its ' +
+      'permissions from groups. Permissions scattered over users are hard to review and are left behind when people ' +
+      'change roles.',
+    remediation:
+      'Create an IAM group for the job (IAM > User groups > Create group), attach the policies there, add the ' +
+      "user to it, then detach the user's managed policies (IAM > Users > the user > Permissions > Remove) and delete " +
+      'its inline policies. CLI: aws iam add-user-to-group, aws iam detach-user-policy, aws iam delete-user-policy.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_groups_manage_attach-policy.html',
     controls: { 'cis-aws-7.0': ['2.13'], 'aws-fsbp': ['IAM.2'] },
-    evaluate: onPart('iamPrincipals', ({ users }) => failing(users
-      .filter((user) => user.directPolicies.length > 0)
-      .map((user) => ({
-        resource: user.arn, detail: `IAM user ${user.name} has policies of its own: ${user.directPolicies.join(', ')}.`,
-      })))),
+    evaluate: onPart('iamPrincipals', ({ users }) =>
+      failing(
+        users
+          .filter((user) => user.directPolicies.length > 0)
+          .map((user) => ({
+            resource: user.arn,
+            detail: `IAM user ${user.name} has policies of its own: ${user.directPolicies.join(', ')}.`,
+          })),
+      ),
+    ),
   },
   {
     id: 'iam.no_support_role',
     scenario: 'iam',
     severity: 'LOW',
     title: 'No role to manage incidents with AWS Support',
-    description: `No IAM role, group or user has the AWS managed ${SUPPORT_POLICY} policy attached, so during an `
-      + 'incident nobody but an administrator can open and follow cases with AWS Support.',
-    remediation: 'Create a role for your support staff (IAM > Roles > Create role, trusted entity: your account or '
-      + `identity provider), attach ${SUPPORT_POLICY} and let the incident responders assume it. CLI: aws iam attach-role-policy `
-      + `--role-name <role> --policy-arn arn:aws:iam::aws:policy/${SUPPORT_POLICY}.`,
+    description:
+      `No IAM role, group or user has the AWS managed ${SUPPORT_POLICY} policy attached, so during an ` +
+      'incident nobody but an administrator can open and follow cases with AWS Support.',
+    remediation:
+      'Create a role for your support staff (IAM > Roles > Create role, trusted entity: your account or ' +
+      `identity provider), attach ${SUPPORT_POLICY} and let the incident responders assume it. CLI: aws iam attach-role-policy ` +
+      `--role-name <role> --policy-arn arn:aws:iam::aws:policy/${SUPPORT_POLICY}.`,
     docsUrl: 'https://docs.aws.amazon.com/awssupport/latest/user/accessing-support.html',
     controls: { 'cis-aws-7.0': ['2.15'], 'aws-fsbp': ['IAM.18'] },
-    evaluate: onPart('iamPrincipals', (principals) => failWhen(attachedTo(principals, SUPPORT_POLICY).length === 0, {
-      resource: 'support-role', detail: `No IAM role, group or user has ${SUPPORT_POLICY} attached.`,
-    })),
+    evaluate: onPart('iamPrincipals', (principals) =>
+      failWhen(attachedTo(principals, SUPPORT_POLICY).length === 0, {
+        resource: 'support-role',
+        detail: `No IAM role, group or user has ${SUPPORT_POLICY} attached.`,
+      }),
+    ),
   },
   {
     id: 'iam.cloudshell_full_access',
     scenario: 'iam',
     severity: 'LOW',
     title: 'AWSCloudShellFullAccess attached',
-    description: `An IAM user, group or role has the AWS managed ${CLOUDSHELL_POLICY} policy, which allows uploading and `
-      + 'downloading files from CloudShell and reaching the internet from it: a way to move data out of the account that '
-      + 'bypasses your other controls.',
-    remediation: `Detach ${CLOUDSHELL_POLICY} (IAM > Policies > ${CLOUDSHELL_POLICY} > Entities attached > Detach) and, if `
-      + 'people need CloudShell, grant a customer managed policy that denies cloudshell:GetFileUploadUrls and '
-      + 'cloudshell:GetFileDownloadUrls. CLI: aws iam detach-role-policy (or detach-user-policy, detach-group-policy) '
-      + `--policy-arn arn:aws:iam::aws:policy/${CLOUDSHELL_POLICY}.`,
+    description:
+      `An IAM user, group or role has the AWS managed ${CLOUDSHELL_POLICY} policy, which allows uploading and ` +
+      'downloading files from CloudShell and reaching the internet from it: a way to move data out of the account that ' +
+      'bypasses your other controls.',
+    remediation:
+      `Detach ${CLOUDSHELL_POLICY} (IAM > Policies > ${CLOUDSHELL_POLICY} > Entities attached > Detach) and, if ` +
+      'people need CloudShell, grant a customer managed policy that denies cloudshell:GetFileUploadUrls and ' +
+      'cloudshell:GetFileDownloadUrls. CLI: aws iam detach-role-policy (or detach-user-policy, detach-group-policy) ' +
+      `--policy-arn arn:aws:iam::aws:policy/${CLOUDSHELL_POLICY}.`,
     docsUrl: 'https://docs.aws.amazon.com/cloudshell/latest/userguide/sec-auth-with-identities.html',
     controls: { 'cis-aws-7.0': ['2.20'] },
     evaluate: onPart('iamPrincipals', (principals) => failing(attachedTo(principals, CLOUDSHELL_POLICY))),
@@ -128,36 +157,48 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
     scenario: 'iam',
     severity: 'LOW',
     title: 'Expired server certificate stored in IAM',
-    description: 'A TLS server certificate stored in IAM has expired. A load balancer or CloudFront distribution still '
-      + 'using it serves errors, and a stale certificate is easily deployed by mistake.',
-    remediation: 'Check that nothing uses the certificate any more (replace it with an ACM certificate where it is), then '
-      + 'delete it: aws iam delete-server-certificate --server-certificate-name <name>. IAM certificates are managed '
-      + 'with the CLI or API only.',
+    description:
+      'A TLS server certificate stored in IAM has expired. A load balancer or CloudFront distribution still ' +
+      'using it serves errors, and a stale certificate is easily deployed by mistake.',
+    remediation:
+      'Check that nothing uses the certificate any more (replace it with an ACM certificate where it is), then ' +
+      'delete it: aws iam delete-server-certificate --server-certificate-name <name>. IAM certificates are managed ' +
+      'with the CLI or API only.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_server-certs.html',
     controls: { 'cis-aws-7.0': ['2.17'], 'aws-fsbp': ['IAM.26'] },
-    evaluate: onPart('serverCertificates', ({ certificates }, ctx) => failing(certificates
-      .filter((c) => daysSince(c.expiresAt, ctx.now) > 0)
-      .map((c) => ({ resource: c.arn, detail: `Server certificate ${c.name} expired at ${c.expiresAt}.` })))),
+    evaluate: onPart('serverCertificates', ({ certificates }, ctx) =>
+      failing(
+        certificates
+          .filter((c) => daysSince(c.expiresAt, ctx.now) > 0)
+          .map((c) => ({ resource: c.arn, detail: `Server certificate ${c.name} expired at ${c.expiresAt}.` })),
+      ),
+    ),
   },
   {
     id: 'iam.root_virtual_mfa',
     scenario: 'iam',
     severity: 'LOW',
     title: 'Root user protected by a virtual MFA device',
-    description: 'The root user\'s MFA is a virtual device (an authenticator app on a phone or computer), which malware or '
-      + 'a lost, unlocked device can expose. A hardware key keeps the second factor off general-purpose devices. (Not '
-      + 'applicable, hence passed, when the root user has no MFA, which iam.root_mfa_disabled reports, or no password, '
-      + 'as with centralized root access.)',
-    remediation: 'Sign in as the root user, open Security credentials > Multi-factor authentication, assign a FIDO2 security '
-      + 'key or hardware TOTP token, then remove the virtual device. Store a second hardware device as a backup.',
+    description:
+      "The root user's MFA is a virtual device (an authenticator app on a phone or computer), which malware or " +
+      'a lost, unlocked device can expose. A hardware key keeps the second factor off general-purpose devices. (Not ' +
+      'applicable, hence passed, when the root user has no MFA, which iam.root_mfa_disabled reports, or no password, ' +
+      'as with centralized root access.)',
+    remediation:
+      'Sign in as the root user, open Security credentials > Multi-factor authentication, assign a FIDO2 security ' +
+      'key or hardware TOTP token, then remove the virtual device. Store a second hardware device as a backup.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/enable-mfa-for-root.html',
     controls: { 'cis-aws-7.0': ['2.6'], 'aws-fsbp': ['IAM.6'] },
     // The device list matters only when the root user can sign in and has MFA: otherwise its kind is moot.
-    evaluate: (inventory) => withPart(inventory.iamSummary, (summary) => {
-      if (!summary.rootMfaEnabled || summary.rootPasswordPresent === false) return { status: 'pass' };
-      return withPart(inventory.rootVirtualMfa, ({ serialNumber }) => failWhen(serialNumber !== null, {
-        resource: 'root', detail: `The root user's MFA device is the virtual device ${serialNumber}.`,
-      }));
-    }),
+    evaluate: (inventory) =>
+      withPart(inventory.iamSummary, (summary) => {
+        if (!summary.rootMfaEnabled || summary.rootPasswordPresent === false) return { status: 'pass' };
+        return withPart(inventory.rootVirtualMfa, ({ serialNumber }) =>
+          failWhen(serialNumber !== null, {
+            resource: 'root',
+            detail: `The root user's MFA device is the virtual device ${serialNumber}.`,
+          }),
+        );
+      }),
   },
 ];

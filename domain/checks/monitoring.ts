@@ -18,26 +18,41 @@ interface LogGroup {
 /** `arn:aws:logs:<region>:<account>:log-group:<name>:*` → its region and name. */
 function logGroupOf(arn: string): { region: string; name: string } | null {
   const parts = arn.split(':');
-  return parts[2] === 'logs' && parts[5] === 'log-group' && parts[3] && parts[6] ? { region: parts[3], name: parts[6] } : null;
+  return parts[2] === 'logs' && parts[5] === 'log-group' && parts[3] && parts[6]
+    ? { region: parts[3], name: parts[6] }
+    : null;
 }
 
 /** The log groups of the multi-region trails that log (or may: their status is unknown). */
 function trailLogGroups(trails: readonly Trail[]): LogGroup[] {
   return trails.flatMap((trail) => {
-    const group = trail.multiRegion && trail.logging !== false && trail.cloudWatchLogsLogGroupArn
-      ? logGroupOf(trail.cloudWatchLogsLogGroupArn) : null;
+    const group =
+      trail.multiRegion && trail.logging !== false && trail.cloudWatchLogsLogGroupArn
+        ? logGroupOf(trail.cloudWatchLogsLogGroupArn)
+        : null;
     return group ? [{ ...group, unsure: trail.logging === null }] : [];
   });
 }
 
 const metricKey = (region: string, namespace: string, name: string) => `${region}|${namespace}|${name}`;
 
-function monitors(group: LogGroup, activity: MonitoredActivity, filters: readonly MetricFilter[], alarmed: ReadonlySet<string>): boolean {
-  return filters.some((f) => f.region === group.region && f.logGroup === group.name && activity.matches.test(f.pattern)
-    && f.metrics.some((m) => alarmed.has(metricKey(f.region, m.namespace, m.name))));
+function monitors(
+  group: LogGroup,
+  activity: MonitoredActivity,
+  filters: readonly MetricFilter[],
+  alarmed: ReadonlySet<string>,
+): boolean {
+  return filters.some(
+    (f) =>
+      f.region === group.region &&
+      f.logGroup === group.name &&
+      activity.matches.test(f.pattern) &&
+      f.metrics.some((m) => alarmed.has(metricKey(f.region, m.namespace, m.name))),
+  );
 }
 
-const unreadRegions = (part: Collected<unknown>) => new Set((part.unread ?? []).filter((u) => u.kind === 'region').map((u) => u.scope));
+const unreadRegions = (part: Collected<unknown>) =>
+  new Set((part.unread ?? []).filter((u) => u.kind === 'region').map((u) => u.scope));
 
 function evaluateMonitoring(trails: readonly Trail[], metricAlarms: Inventory['metricAlarms']): CheckResult {
   return withPart(metricAlarms, ({ filters, alarmedMetrics }) => {
@@ -50,21 +65,25 @@ function evaluateMonitoring(trails: readonly Trail[], metricAlarms: Inventory['m
     for (const activity of MONITORED_ACTIVITIES) {
       if (groups.some((g) => !g.unsure && monitors(g, activity, filters, alarmed))) continue;
       // A filter may exist where it could not be seen, or on a trail whose logging is unknown: neither fail nor pass.
-      const hidden = groups.filter((g) => unreadIn.has(g.region) || (g.unsure && monitors(g, activity, filters, alarmed)));
+      const hidden = groups.filter(
+        (g) => unreadIn.has(g.region) || (g.unsure && monitors(g, activity, filters, alarmed)),
+      );
       if (hidden.length > 0) {
         unread.push({
           kind: 'resource',
           scope: activity.resource,
-          reason: `Whether ${activity.activity} are watched is unknown: the metric filters of ${hidden.map((g) => `${g.name} (${g.region})`).join(', ')} `
-            + 'could not be read, or the logging of their trail is unknown.',
+          reason:
+            `Whether ${activity.activity} are watched is unknown: the metric filters of ${hidden.map((g) => `${g.name} (${g.region})`).join(', ')} ` +
+            'could not be read, or the logging of their trail is unknown.',
         });
         continue;
       }
       resources.push({
         resource: activity.resource,
-        detail: groups.length === 0
-          ? `No multi-region CloudTrail trail that is logging delivers to CloudWatch Logs, so nothing raises an alarm on ${activity.activity} (CIS ${activity.control}).`
-          : `No metric filter with an alarm catches ${activity.activity} (CIS ${activity.control}) on ${names}; the recommended pattern is ${activity.recommended}`,
+        detail:
+          groups.length === 0
+            ? `No multi-region CloudTrail trail that is logging delivers to CloudWatch Logs, so nothing raises an alarm on ${activity.activity} (CIS ${activity.control}).`
+            : `No metric filter with an alarm catches ${activity.activity} (CIS ${activity.control}) on ${names}; the recommended pattern is ${activity.recommended}`,
       });
     }
     if (resources.length === 0 && unread.length === MONITORED_ACTIVITIES.length) {
@@ -80,19 +99,22 @@ export const MONITORING_CHECKS: readonly Check[] = [
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail activity without a CloudWatch alarm',
-    description: 'CIS section 5 asks for an alarm on each of 15 kinds of sensitive API activity (root use, sign-ins without '
-      + 'MFA, IAM, CloudTrail, Config, KMS, S3 policy, network and Organizations changes, unauthorized calls), raised from '
-      + 'the CloudWatch Logs log group of a multi-region trail. Without one, such a change is seen only when someone goes '
-      + 'looking. One finding per kind of activity left unwatched.',
-    remediation: 'Make a multi-region trail deliver to CloudWatch Logs (CloudTrail > Trails > the trail > CloudWatch Logs > '
-      + 'Edit > Enabled, with a new or existing log group). Then, for each finding, open CloudWatch > Log groups > that '
-      + 'group > Metric filters > Create metric filter, paste the recommended pattern from the finding, name a metric in a '
-      + 'namespace such as CISBenchmark, and create an alarm on that metric (Statistic Sum, threshold >= 1 in 5 minutes) '
-      + 'that notifies an SNS topic someone reads. CLI: aws logs put-metric-filter and aws cloudwatch put-metric-alarm '
-      + '--alarm-actions <topic ARN>.',
+    description:
+      'CIS section 5 asks for an alarm on each of 15 kinds of sensitive API activity (root use, sign-ins without ' +
+      'MFA, IAM, CloudTrail, Config, KMS, S3 policy, network and Organizations changes, unauthorized calls), raised from ' +
+      'the CloudWatch Logs log group of a multi-region trail. Without one, such a change is seen only when someone goes ' +
+      'looking. One finding per kind of activity left unwatched.',
+    remediation:
+      'Make a multi-region trail deliver to CloudWatch Logs (CloudTrail > Trails > the trail > CloudWatch Logs > ' +
+      'Edit > Enabled, with a new or existing log group). Then, for each finding, open CloudWatch > Log groups > that ' +
+      'group > Metric filters > Create metric filter, paste the recommended pattern from the finding, name a metric in a ' +
+      'namespace such as CISBenchmark, and create an alarm on that metric (Statistic Sum, threshold >= 1 in 5 minutes) ' +
+      'that notifies an SNS topic someone reads. CLI: aws logs put-metric-filter and aws cloudwatch put-metric-alarm ' +
+      '--alarm-actions <topic ARN>.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudwatch-alarms-for-cloudtrail.html',
     controls: { 'cis-aws-7.0': MONITORED_ACTIVITIES.map((a) => a.control) },
     controlOfResource: controlOfActivity,
-    evaluate: (inventory) => withPart(inventory.cloudtrail, ({ trails }) => evaluateMonitoring(trails, inventory.metricAlarms)),
+    evaluate: (inventory) =>
+      withPart(inventory.cloudtrail, ({ trails }) => evaluateMonitoring(trails, inventory.metricAlarms)),
   },
 ];

@@ -15,27 +15,36 @@ function contactCheck(kind: keyof AlternateContacts, severity: Severity, purpose
     severity,
     title: `No ${kind} contact`,
     description: `The account has no alternate ${kind} contact: ${purpose} go only to the root e-mail address, which is often an unread inbox.`,
-    remediation: `In the console open Account > Alternate contacts and set the ${kind} contact to a monitored team address `
-      + '(a distribution list, not a person) and a phone number.',
+    remediation:
+      `In the console open Account > Alternate contacts and set the ${kind} contact to a monitored team address ` +
+      '(a distribution list, not a person) and a phone number.',
     docsUrl: CONTACTS_DOCS,
     // CIS 2.2 asks for current contact details, 2.3 for the security contact in particular.
-    controls: kind === 'security' ? { 'cis-aws-7.0': ['2.2', '2.3'], 'aws-fsbp': ['Account.1'] } : { 'cis-aws-7.0': ['2.2'] },
-    evaluate: onPart('alternateContacts', (contacts) => failWhen(!contacts[kind], {
-      resource: `${kind}-contact`, detail: `No ${kind} contact is set.`,
-    })),
+    controls:
+      kind === 'security' ? { 'cis-aws-7.0': ['2.2', '2.3'], 'aws-fsbp': ['Account.1'] } : { 'cis-aws-7.0': ['2.2'] },
+    evaluate: onPart('alternateContacts', (contacts) =>
+      failWhen(!contacts[kind], {
+        resource: `${kind}-contact`,
+        detail: `No ${kind} contact is set.`,
+      }),
+    ),
   };
 }
 
 const isOpen = (event: HealthEvent) => event.statusCode.toLowerCase() !== 'closed';
 
 function healthCheck(match: (eventTypeCode: string) => boolean): Check['evaluate'] {
-  return onPart('health', ({ events }) => failing(events
-    .filter((event) => isOpen(event) && match(event.eventTypeCode))
-    .map((event) => ({
-      resource: event.arn,
-      region: event.region,
-      detail: `AWS Health event ${event.eventTypeCode} (${event.service}) opened at ${event.startTime}, status ${event.statusCode}.`,
-    }))));
+  return onPart('health', ({ events }) =>
+    failing(
+      events
+        .filter((event) => isOpen(event) && match(event.eventTypeCode))
+        .map((event) => ({
+          resource: event.arn,
+          region: event.region,
+          detail: `AWS Health event ${event.eventTypeCode} (${event.service}) opened at ${event.startTime}, status ${event.statusCode}.`,
+        })),
+    ),
+  );
 }
 
 /** The policies AWS attaches to an IAM user when it finds one of its keys exposed (AWSCompromisedKeyQuarantine, V2, V3, ...). */
@@ -50,11 +59,13 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'Open AWS abuse report',
-    description: 'AWS Health has an open abuse event: AWS received a report that resources of the account send spam, attack '
-      + 'or scan others, or host malicious content. Unanswered reports lead to suspension.',
-    remediation: 'Read the event in the AWS Health Dashboard and the message from AWS Trust & Safety, stop the reported '
-      + 'activity (isolate or terminate the resources, revoke the credentials used), and reply to the abuse case with what '
-      + 'you did before its deadline.',
+    description:
+      'AWS Health has an open abuse event: AWS received a report that resources of the account send spam, attack ' +
+      'or scan others, or host malicious content. Unanswered reports lead to suspension.',
+    remediation:
+      'Read the event in the AWS Health Dashboard and the message from AWS Trust & Safety, stop the reported ' +
+      'activity (isolate or terminate the resources, revoke the credentials used), and reply to the abuse case with what ' +
+      'you did before its deadline.',
     docsUrl: 'https://docs.aws.amazon.com/health/latest/ug/what-is-aws-health.html',
     evaluate: healthCheck((code) => code.includes('ABUSE')),
   },
@@ -63,10 +74,12 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'AWS reports exposed credentials',
-    description: 'AWS Health has an open exposed-credentials event (AWS_RISK_CREDENTIALS_EXPOSED or similar): an access key '
-      + 'of the account was found in a public place such as a code repository.',
-    remediation: 'Deactivate and delete the named access key now, replace it where it is legitimately used, remove it '
-      + 'from the public location and its history, review CloudTrail for what it was used for, and answer the support case.',
+    description:
+      'AWS Health has an open exposed-credentials event (AWS_RISK_CREDENTIALS_EXPOSED or similar): an access key ' +
+      'of the account was found in a public place such as a code repository.',
+    remediation:
+      'Deactivate and delete the named access key now, replace it where it is legitimately used, remove it ' +
+      'from the public location and its history, review CloudTrail for what it was used for, and answer the support case.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
     evaluate: healthCheck((code) => code.includes('EXPOSED')),
   },
@@ -75,17 +88,23 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'AWS quarantined a leaked access key',
-    description: 'An IAM user or role has AWS\'s quarantine policy attached (AWSCompromisedKeyQuarantine and its later '
-      + 'versions). AWS attaches it when it finds one of the account\'s keys in a public place, and opens a support case '
-      + 'that leads to suspension when left unanswered. Unlike AWS Health events, this shows on every support plan.',
-    remediation: 'Find the exposed key in the support case or the AWS Health notification, deactivate and delete it, '
-      + 'replace it where it is legitimately used, review CloudTrail for what it did (new users, keys, instances in '
-      + 'unusual regions), and answer the support case. Detach the quarantine policy only once the key is gone.',
+    description:
+      "An IAM user or role has AWS's quarantine policy attached (AWSCompromisedKeyQuarantine and its later " +
+      "versions). AWS attaches it when it finds one of the account's keys in a public place, and opens a support case " +
+      'that leads to suspension when left unanswered. Unlike AWS Health events, this shows on every support plan.',
+    remediation:
+      'Find the exposed key in the support case or the AWS Health notification, deactivate and delete it, ' +
+      'replace it where it is legitimately used, review CloudTrail for what it did (new users, keys, instances in ' +
+      'unusual regions), and answer the support case. Detach the quarantine policy only once the key is gone.',
     docsUrl: 'https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSCompromisedKeyQuarantineV3.html',
-    evaluate: onPart('iamPrincipals', ({ users, roles }) => failing([...users, ...roles].flatMap((principal) => {
-      const attached = principal.managedPolicies.filter((name) => QUARANTINE_POLICY.test(name));
-      if (attached.length === 0) return [];
-      return [{ resource: principal.arn, detail: `${principal.arn} has ${attached.join(', ')} attached.` }];
-    }))),
+    evaluate: onPart('iamPrincipals', ({ users, roles }) =>
+      failing(
+        [...users, ...roles].flatMap((principal) => {
+          const attached = principal.managedPolicies.filter((name) => QUARANTINE_POLICY.test(name));
+          if (attached.length === 0) return [];
+          return [{ resource: principal.arn, detail: `${principal.arn} has ${attached.join(', ')} attached.` }];
+        }),
+      ),
+    ),
   },
 ];

@@ -27,7 +27,11 @@ export function recordedEverywhere(
 }
 
 /** Fails on each trail the predicate picks, named with its home region. */
-export function failingTrails(trails: readonly Trail[], fails: (trail: Trail) => boolean, detail: (trail: Trail) => string): CheckResult {
+export function failingTrails(
+  trails: readonly Trail[],
+  fails: (trail: Trail) => boolean,
+  detail: (trail: Trail) => string,
+): CheckResult {
   return failing(trails.filter(fails).map((t) => ({ resource: t.name, region: t.homeRegion, detail: detail(t) })));
 }
 
@@ -37,13 +41,18 @@ export function bucketsWithoutAccessLogging(trails: readonly Trail[]): CheckResu
   const unread = new Map<string, Unread>();
   for (const trail of trails) {
     const logging = trail.bucketLogging;
-    if (logging?.read === false) unread.set(trail.bucket, { kind: 'resource', scope: trail.bucket, reason: logging.reason });
-    else if (logging?.read === true && !logging.enabled) off.set(trail.bucket, [...(off.get(trail.bucket) ?? []), trail]);
+    if (logging?.read === false)
+      unread.set(trail.bucket, { kind: 'resource', scope: trail.bucket, reason: logging.reason });
+    else if (logging?.read === true && !logging.enabled)
+      off.set(trail.bucket, [...(off.get(trail.bucket) ?? []), trail]);
   }
-  const result = failing([...off].map(([bucket, of]) => ({
-    resource: bucket,
-    detail: `Bucket ${bucket}, where ${of.map((t) => `trail ${t.name}`).join(' and ')} ${of.length === 1 ? 'delivers its' : 'deliver their'} logs, `
-      + 'has server access logging off.',
-  })));
+  const result = failing(
+    [...off].map(([bucket, of]) => ({
+      resource: bucket,
+      detail:
+        `Bucket ${bucket}, where ${of.map((t) => `trail ${t.name}`).join(' and ')} ${of.length === 1 ? 'delivers its' : 'deliver their'} logs, ` +
+        'has server access logging off.',
+    })),
+  );
   return withUnread(result, [...unread.values()]);
 }

@@ -21,7 +21,7 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'GuardDuty.1': 'GuardDuty should be enabled',
   'IAM.1': 'IAM policies should not allow full "*" administrative privileges',
   'IAM.2': 'IAM users should not have IAM policies attached',
-  'IAM.3': 'IAM users\' access keys should be rotated every 90 days or less',
+  'IAM.3': "IAM users' access keys should be rotated every 90 days or less",
   'IAM.4': 'IAM root user access key should not exist',
   'IAM.5': 'MFA should be enabled for all IAM users that have a console password',
   'IAM.6': 'Hardware MFA should be enabled for the root user',

@@ -46,14 +46,21 @@ export function checksByControl(framework: Framework, catalog: readonly Check[])
  * controls (`controlOfResource`, or the scan's `failingControls`) counts a finding only against its own. A finding
  * the scan did not name (still open in a region it could not read) counts against every control of its check.
  */
-function findingFails(framework: Framework, check: Check, outcome: CheckOutcome, finding: OpenFinding, controlId: string): boolean {
+function findingFails(
+  framework: Framework,
+  check: Check,
+  outcome: CheckOutcome,
+  finding: OpenFinding,
+  controlId: string,
+): boolean {
   if (check.controlOfResource) return check.controlOfResource(finding.resource) === controlId;
   const controls = outcome.failingControls?.[resourceKey(finding.resource, finding.region)]?.[framework.id];
   return !controls || controls.includes(controlId);
 }
 
 /** Whether the check's failing resources can stand for different controls of the framework. */
-const splitsControls = (check: Check, outcome: CheckOutcome): boolean => Boolean(check.controlOfResource || outcome.failingControls);
+const splitsControls = (check: Check, outcome: CheckOutcome): boolean =>
+  Boolean(check.controlOfResource || outcome.failingControls);
 
 /**
  * A control with checks is `failed` when one of them failed on a finding whose risk is not accepted; else
@@ -81,15 +88,23 @@ export function evaluateFramework(
       const outcome = outcomeOf.get(check.id);
       if (!outcome || outcome.status === 'not_evaluated') {
         unevaluated = true;
-        notes.push(`${check.id}: ${outcome?.reason ?? (outcomes ? 'added to Sentinel after the latest scan' : 'the account has not been scanned yet')}`);
+        notes.push(
+          `${check.id}: ${outcome?.reason ?? (outcomes ? 'added to Sentinel after the latest scan' : 'the account has not been scanned yet')}`,
+        );
         continue;
       }
-      if (outcome.unread.length > 0) notes.push(`${check.id} could not read ${outcome.unread.map((u) => u.scope).join(', ')}`);
+      if (outcome.unread.length > 0)
+        notes.push(`${check.id} could not read ${outcome.unread.map((u) => u.scope).join(', ')}`);
       // A resource that stands for this control and could not be seen leaves the control unknown, not passed.
-      if (check.controlOfResource && outcome.unread.some((u) => u.kind === 'resource' && check.controlOfResource?.(u.scope) === control.id)) {
+      if (
+        check.controlOfResource &&
+        outcome.unread.some((u) => u.kind === 'resource' && check.controlOfResource?.(u.scope) === control.id)
+      ) {
         unevaluated = true;
       }
-      const own = findings.filter((f) => f.checkId === check.id && findingFails(framework, check, outcome, f, control.id));
+      const own = findings.filter(
+        (f) => f.checkId === check.id && findingFails(framework, check, outcome, f, control.id),
+      );
       evidence.push(...own);
       // A check whose resources stand for different controls fails a control only through that control's findings.
       if (outcome.status !== 'failed' || (splitsControls(check, outcome) && own.length === 0)) continue;

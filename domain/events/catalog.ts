@@ -4,8 +4,9 @@ import type { DetectionDescription } from './types';
 // rescan reads and the scan checks that confirm it. Data only, so the dashboard shows a signal's detection without
 // shipping the logic that detects it (domain/events/detections.ts, keyed by the same ids).
 
-const SG_REMEDIATION = 'Confirm the rule was intended. If not, remove it; otherwise narrow its source to known address '
-  + 'ranges, or reach the instances through Systems Manager Session Manager or a VPN instead of exposing the port.';
+const SG_REMEDIATION =
+  'Confirm the rule was intended. If not, remove it; otherwise narrow its source to known address ' +
+  'ranges, or reach the instances through Systems Manager Session Manager or a VPN instead of exposing the port.';
 
 export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze([
   {
@@ -13,10 +14,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'Root user signed in to the console',
-    description: 'Someone signed in to the AWS Management Console as the root user. Day-to-day work never needs it, and the '
-      + 'root user can do everything, including closing the account and removing every other user\'s access.',
-    remediation: 'Confirm with the owner of the root credentials that the sign-in was theirs. If not, reset the root password, '
-      + 'replace its MFA device, delete any root access keys, and review CloudTrail for what the session did.',
+    description:
+      'Someone signed in to the AWS Management Console as the root user. Day-to-day work never needs it, and the ' +
+      "root user can do everything, including closing the account and removing every other user's access.",
+    remediation:
+      'Confirm with the owner of the root credentials that the sign-in was theirs. If not, reset the root password, ' +
+      'replace its MFA device, delete any root access keys, and review CloudTrail for what the session did.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_root-user.html',
     group: null,
   },
@@ -25,10 +28,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'Root user made an API call',
-    description: 'An AWS API call was made with the root user\'s credentials, from the console or with root access keys. '
-      + 'Only a handful of tasks require the root user; anything else is a sign its credentials are in the wrong hands.',
-    remediation: 'Confirm the call was made on purpose by the owner of the root credentials. If not, reset the root password, '
-      + 'replace its MFA device, delete any root access keys, and review everything the root user did in CloudTrail.',
+    description:
+      "An AWS API call was made with the root user's credentials, from the console or with root access keys. " +
+      'Only a handful of tasks require the root user; anything else is a sign its credentials are in the wrong hands.',
+    remediation:
+      'Confirm the call was made on purpose by the owner of the root credentials. If not, reset the root password, ' +
+      'replace its MFA device, delete any root access keys, and review everything the root user did in CloudTrail.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-tasks.html',
     group: null,
   },
@@ -37,11 +42,13 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Console sign-in without MFA',
-    description: 'An IAM user signed in to the console with a password alone. IAM asks for MFA whenever the user has a device, '
-      + 'so this user has none: a phished or reused password is all it takes to sign in as them.',
-    remediation: 'Confirm the sign-in was the user\'s. Have them assign an MFA device (IAM > Users > Security credentials > '
-      + 'Assign MFA device), or remove their console password if they do not need the console. Prefer IAM Identity Center '
-      + 'for human access.',
+    description:
+      'An IAM user signed in to the console with a password alone. IAM asks for MFA whenever the user has a device, ' +
+      'so this user has none: a phished or reused password is all it takes to sign in as them.',
+    remediation:
+      "Confirm the sign-in was the user's. Have them assign an MFA device (IAM > Users > Security credentials > " +
+      'Assign MFA device), or remove their console password if they do not need the console. Prefer IAM Identity Center ' +
+      'for human access.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa.html',
     group: 'iam',
     confirmedBy: ['iam.console_user_without_mfa'],
@@ -51,10 +58,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'IAM user created',
-    description: 'A new IAM user was created. Creating users for persistence is one of the first things an intruder does '
-      + 'with stolen credentials.',
-    remediation: 'Confirm who created the user and why. If nobody did it on purpose, delete the user\'s keys, password and '
-      + 'policies, delete the user, and rotate the credentials that created it.',
+    description:
+      'A new IAM user was created. Creating users for persistence is one of the first things an intruder does ' +
+      'with stolen credentials.',
+    remediation:
+      "Confirm who created the user and why. If nobody did it on purpose, delete the user's keys, password and " +
+      'policies, delete the user, and rotate the credentials that created it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_users.html',
     group: 'iam',
   },
@@ -63,10 +72,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'Access key created',
-    description: 'A new access key was created for an IAM user; new keys on existing users are a common way to keep access '
-      + 'after a compromise.',
-    remediation: 'Confirm the key\'s owner created it and needs it. If not, deactivate and delete it and investigate the '
-      + 'identity that created it.',
+    description:
+      'A new access key was created for an IAM user; new keys on existing users are a common way to keep access ' +
+      'after a compromise.',
+    remediation:
+      "Confirm the key's owner created it and needs it. If not, deactivate and delete it and investigate the " +
+      'identity that created it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
     group: 'iam',
   },
@@ -75,10 +86,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'Console password created for an IAM user',
-    description: 'An IAM user was given a console password (a login profile). An intruder does this to a user that had '
-      + 'only access keys, to get into the console with it.',
-    remediation: 'Confirm the user needs console access and who set the password. If not, delete the login profile '
-      + '(IAM > Users > Security credentials > Manage console access > Disable) and investigate the identity that created it.',
+    description:
+      'An IAM user was given a console password (a login profile). An intruder does this to a user that had ' +
+      'only access keys, to get into the console with it.',
+    remediation:
+      'Confirm the user needs console access and who set the password. If not, delete the login profile ' +
+      '(IAM > Users > Security credentials > Manage console access > Disable) and investigate the identity that created it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/Using_ManagingLogins.html',
     group: 'iam',
   },
@@ -87,11 +100,13 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Administrator access granted',
-    description: 'AdministratorAccess or IAMFullAccess was attached to an IAM user, role or group, or an inline policy granting '
-      + 'as much (every action, or every IAM action, on every resource) was put on one. Granting itself admin rights is how '
-      + 'an intruder turns a foothold into the account.',
-    remediation: 'Confirm the grant was intended. If not, detach or delete the policy, and investigate the identity that '
-      + 'granted it. Otherwise scope the permissions to what the principal does, using IAM last-accessed data.',
+    description:
+      'AdministratorAccess or IAMFullAccess was attached to an IAM user, role or group, or an inline policy granting ' +
+      'as much (every action, or every IAM action, on every resource) was put on one. Granting itself admin rights is how ' +
+      'an intruder turns a foothold into the account.',
+    remediation:
+      'Confirm the grant was intended. If not, detach or delete the policy, and investigate the identity that ' +
+      'granted it. Otherwise scope the permissions to what the principal does, using IAM last-accessed data.',
     docsUrl: 'https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AdministratorAccess.html',
     group: 'iam',
     confirmedBy: ['iam.user_admin_access', 'iam.role_admin_access'],
@@ -101,11 +116,13 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'detection',
     severity: 'CRITICAL',
     title: 'CloudTrail logging stopped',
-    description: 'Logging was stopped on a CloudTrail trail: what happens in the account from now on is no longer recorded '
-      + 'there. Stopping trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only '
-      + 'while a trail logs them: if it was the last, Sentinel sees no more of the account\'s API calls until logging resumes.',
-    remediation: 'Start logging again at once (CloudTrail > Trails > the trail > Start logging), find who called StopLogging '
-      + 'and why, and review what that identity did around the same time.',
+    description:
+      'Logging was stopped on a CloudTrail trail: what happens in the account from now on is no longer recorded ' +
+      'there. Stopping trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only ' +
+      "while a trail logs them: if it was the last, Sentinel sees no more of the account's API calls until logging resumes.",
+    remediation:
+      'Start logging again at once (CloudTrail > Trails > the trail > Start logging), find who called StopLogging ' +
+      'and why, and review what that identity did around the same time.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-turning-off-logging.html',
     group: 'logging',
     confirmedBy: ['detection.trail_not_logging'],
@@ -115,12 +132,15 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'detection',
     severity: 'CRITICAL',
     title: 'CloudTrail trail deleted',
-    description: 'A CloudTrail trail was deleted: the activity it recorded is no longer kept beyond the 90-day event history. '
-      + 'Deleting trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only while a '
-      + 'trail logs them: if it was the last, Sentinel sees no more of the account\'s API calls.',
-    remediation: 'Find who called DeleteTrail and why. Re-create a multi-region trail logging management events to a '
-      + 'dedicated bucket with log file validation, and review what the deleting identity did.',
-    docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
+    description:
+      'A CloudTrail trail was deleted: the activity it recorded is no longer kept beyond the 90-day event history. ' +
+      'Deleting trails is a classic step of an attacker covering their tracks. EventBridge forwards API calls only while a ' +
+      "trail logs them: if it was the last, Sentinel sees no more of the account's API calls.",
+    remediation:
+      'Find who called DeleteTrail and why. Re-create a multi-region trail logging management events to a ' +
+      'dedicated bucket with log file validation, and review what the deleting identity did.',
+    docsUrl:
+      'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
     group: 'logging',
     confirmedBy: ['detection.no_multi_region_trail'],
   },
@@ -129,12 +149,15 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'detection',
     severity: 'HIGH',
     title: 'CloudTrail trail weakened',
-    description: 'A trail was changed to record less or to be less trustworthy: made single-region, its log file validation '
-      + 'turned off, global service events (IAM, STS) left out, or its event selectors changed so that it no longer records '
-      + 'management write events.',
-    remediation: 'Confirm the change was intended. If not, restore the trail (multi-region, log file validation on, event '
-      + 'selectors recording all management events), and review what the identity that changed it did.',
-    docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-management-events-with-cloudtrail.html',
+    description:
+      'A trail was changed to record less or to be less trustworthy: made single-region, its log file validation ' +
+      'turned off, global service events (IAM, STS) left out, or its event selectors changed so that it no longer records ' +
+      'management write events.',
+    remediation:
+      'Confirm the change was intended. If not, restore the trail (multi-region, log file validation on, event ' +
+      'selectors recording all management events), and review what the identity that changed it did.',
+    docsUrl:
+      'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-management-events-with-cloudtrail.html',
     group: 'logging',
     confirmedBy: ['detection.no_multi_region_trail', 'detection.trail_log_validation_off'],
   },
@@ -143,10 +166,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'detection',
     severity: 'CRITICAL',
     title: 'GuardDuty detector deleted, suspended or disassociated',
-    description: 'A GuardDuty detector was deleted or suspended, turning threat detection off in the region, or the account left '
-      + 'its GuardDuty administrator account, whose security team no longer sees its findings. Attackers do this before acting.',
-    remediation: 'Find who made the call and why. Re-enable GuardDuty in the region or re-associate the account with the '
-      + 'administrator account, and protect both with a service control policy denying these actions.',
+    description:
+      'A GuardDuty detector was deleted or suspended, turning threat detection off in the region, or the account left ' +
+      'its GuardDuty administrator account, whose security team no longer sees its findings. Attackers do this before acting.',
+    remediation:
+      'Find who made the call and why. Re-enable GuardDuty in the region or re-associate the account with the ' +
+      'administrator account, and protect both with a service control policy denying these actions.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_suspend-disable.html',
     group: 'guardduty',
     confirmedBy: ['detection.guardduty_disabled'],
@@ -156,10 +181,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'GuardDuty high-severity finding',
-    description: 'GuardDuty reported a finding of severity 7 or more (HIGH or CRITICAL): an active threat such as compromised '
-      + 'credentials, a backdoored instance or crypto-mining.',
-    remediation: 'Open the finding in the GuardDuty console and follow the remediation for its type: isolate affected '
-      + 'instances, revoke and rotate exposed credentials, and review CloudTrail for what the actor did.',
+    description:
+      'GuardDuty reported a finding of severity 7 or more (HIGH or CRITICAL): an active threat such as compromised ' +
+      'credentials, a backdoored instance or crypto-mining.',
+    remediation:
+      'Open the finding in the GuardDuty console and follow the remediation for its type: isolate affected ' +
+      'instances, revoke and rotate exposed credentials, and review CloudTrail for what the actor did.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_remediate.html',
     group: 'guardduty',
   },
@@ -168,21 +195,28 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Security group opened to the internet on an admin port',
-    description: 'A security group rule was added that allows SSH (22), RDP (3389), SMB (445) or all traffic from 0.0.0.0/0 '
-      + 'or ::/0. Such ports are scanned and brute-forced within minutes of opening.',
+    description:
+      'A security group rule was added that allows SSH (22), RDP (3389), SMB (445) or all traffic from 0.0.0.0/0 ' +
+      'or ::/0. Such ports are scanned and brute-forced within minutes of opening.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
     group: 'network',
-    confirmedBy: ['exposure.sg_ssh_open', 'exposure.sg_rdp_open', 'exposure.sg_cifs_open', 'exposure.sg_all_ports_open'],
+    confirmedBy: [
+      'exposure.sg_ssh_open',
+      'exposure.sg_rdp_open',
+      'exposure.sg_cifs_open',
+      'exposure.sg_all_ports_open',
+    ],
   },
   {
     id: 'event.security_group_database_port_opened',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Security group opened to the internet on a database port',
-    description: 'A security group rule was added that allows a database port (MySQL 3306, PostgreSQL 5432, SQL Server 1433, '
-      + 'Oracle 1521, MongoDB 27017, Redis 6379, Elasticsearch 9200, CouchDB 5984) from 0.0.0.0/0 or ::/0. Exposed '
-      + 'databases are found by scanners and emptied or ransomed.',
+    description:
+      'A security group rule was added that allows a database port (MySQL 3306, PostgreSQL 5432, SQL Server 1433, ' +
+      'Oracle 1521, MongoDB 27017, Redis 6379, Elasticsearch 9200, CouchDB 5984) from 0.0.0.0/0 or ::/0. Exposed ' +
+      'databases are found by scanners and emptied or ransomed.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
     group: 'network',
@@ -193,12 +227,14 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'S3 bucket made public',
-    description: 'A bucket was given a policy allowing everyone without condition, an ACL granting AllUsers or '
-      + 'AuthenticatedUsers, or had its Block Public Access configuration deleted or turned off: its objects may now be '
-      + 'readable by anyone.',
-    remediation: 'Confirm the bucket is meant to be public. If not, remove the public grant, turn Block Public Access back on '
-      + 'for the bucket, and check its access logs for downloads; serve public content through CloudFront with origin '
-      + 'access control instead.',
+    description:
+      'A bucket was given a policy allowing everyone without condition, an ACL granting AllUsers or ' +
+      'AuthenticatedUsers, or had its Block Public Access configuration deleted or turned off: its objects may now be ' +
+      'readable by anyone.',
+    remediation:
+      'Confirm the bucket is meant to be public. If not, remove the public grant, turn Block Public Access back on ' +
+      'for the bucket, and check its access logs for downloads; serve public content through CloudFront with origin ' +
+      'access control instead.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html',
     group: 's3',
     confirmedBy: ['exposure.s3_bucket_public'],
@@ -208,10 +244,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'S3 Block Public Access removed for the account',
-    description: 'The account-level S3 Block Public Access configuration was deleted or turned off: nothing stops a bucket '
-      + 'policy or ACL from publishing any bucket of the account any more.',
-    remediation: 'Confirm the change was intended. If not, turn all four account-level Block Public Access settings back on '
-      + '(S3 > Block Public Access settings for this account) and review recent bucket policy and ACL changes.',
+    description:
+      'The account-level S3 Block Public Access configuration was deleted or turned off: nothing stops a bucket ' +
+      'policy or ACL from publishing any bucket of the account any more.',
+    remediation:
+      'Confirm the change was intended. If not, turn all four account-level Block Public Access settings back on ' +
+      '(S3 > Block Public Access settings for this account) and review recent bucket policy and ACL changes.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
     group: 's3',
     confirmedBy: ['exposure.s3_account_public_access_block_off'],
@@ -221,10 +259,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'HIGH',
     title: 'Instance launched in a region the account does not use',
-    description: 'Instances were launched in a region where the account had no instance and no CloudTrail trail home. '
-      + 'Attackers launch in far-away regions hoping nobody looks there.',
-    remediation: 'Confirm the launch was intended. If not, terminate the instances after snapshotting them, revoke the '
-      + 'credentials that launched them, and disable unused opt-in regions or deny them with a service control policy.',
+    description:
+      'Instances were launched in a region where the account had no instance and no CloudTrail trail home. ' +
+      'Attackers launch in far-away regions hoping nobody looks there.',
+    remediation:
+      'Confirm the launch was intended. If not, terminate the instances after snapshotting them, revoke the ' +
+      'credentials that launched them, and disable unused opt-in regions or deny them with a service control policy.',
     docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
     group: 'compute',
     confirmedBy: ['threat.instance_in_unused_region'],
@@ -234,10 +274,12 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'threat',
     severity: 'HIGH',
     title: 'GPU or high-end instance launched',
-    description: 'Instances of an accelerated family (GPUs, ML chips, FPGAs), a bare-metal size or a 24xlarge-and-larger size '
-      + 'were launched: the pattern of crypto-mining on stolen credentials, and thousands of dollars a day.',
-    remediation: 'Confirm with the team that the instances are expected. If not, stop them, snapshot their volumes for '
-      + 'investigation, revoke the credentials that launched them, and check every region for more.',
+    description:
+      'Instances of an accelerated family (GPUs, ML chips, FPGAs), a bare-metal size or a 24xlarge-and-larger size ' +
+      'were launched: the pattern of crypto-mining on stolen credentials, and thousands of dollars a day.',
+    remediation:
+      'Confirm with the team that the instances are expected. If not, stop them, snapshot their volumes for ' +
+      'investigation, revoke the credentials that launched them, and check every region for more.',
     docsUrl: 'https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html',
     group: 'compute',
     confirmedBy: ['threat.gpu_instance_running'],
@@ -247,27 +289,35 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     scenario: 'suspension',
     severity: 'MEDIUM',
     title: 'Alternate contact deleted',
-    description: 'An alternate contact (security, billing or operations) of the account was deleted: AWS notices of that kind, '
-      + 'abuse reports and exposed-key warnings included, now go only to the root e-mail address. An intruder does this so '
-      + 'the team does not hear from AWS.',
-    remediation: 'Confirm the change was intended. If not, set the contact again (Account > Alternate contacts) to a '
-      + 'monitored team address, and investigate the identity that deleted it.',
+    description:
+      'An alternate contact (security, billing or operations) of the account was deleted: AWS notices of that kind, ' +
+      'abuse reports and exposed-key warnings included, now go only to the root e-mail address. An intruder does this so ' +
+      'the team does not hear from AWS.',
+    remediation:
+      'Confirm the change was intended. If not, set the contact again (Account > Alternate contacts) to a ' +
+      'monitored team address, and investigate the identity that deleted it.',
     docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-update-contact-alternate.html',
     group: 'account',
-    confirmedBy: ['suspension.security_contact_missing', 'suspension.billing_contact_missing', 'suspension.operations_contact_missing'],
+    confirmedBy: [
+      'suspension.security_contact_missing',
+      'suspension.billing_contact_missing',
+      'suspension.operations_contact_missing',
+    ],
   },
   {
     id: 'event.probable_compromise',
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'Probable account compromise',
-    description: 'Within 24 hours, new access to the account appeared (a new IAM user, access key or console password, or '
-      + 'root user activity) and so did compute or spend that is out of the ordinary (instances in an unused region, GPU or '
-      + 'high-end instances, a spend spike). Together they are the usual pattern of stolen credentials used for crypto-mining.',
-    remediation: 'Treat it as an incident until proven otherwise: confirm each listed indicator with its owner; for any that '
-      + 'nobody owns, deactivate the new keys and passwords, stop the instances (snapshot them first), rotate the '
-      + 'credentials that made the changes, review CloudTrail for everything those identities did, and contact AWS Support '
-      + 'about unauthorized charges.',
+    description:
+      'Within 24 hours, new access to the account appeared (a new IAM user, access key or console password, or ' +
+      'root user activity) and so did compute or spend that is out of the ordinary (instances in an unused region, GPU or ' +
+      'high-end instances, a spend spike). Together they are the usual pattern of stolen credentials used for crypto-mining.',
+    remediation:
+      'Treat it as an incident until proven otherwise: confirm each listed indicator with its owner; for any that ' +
+      'nobody owns, deactivate the new keys and passwords, stop the instances (snapshot them first), rotate the ' +
+      'credentials that made the changes, review CloudTrail for everything those identities did, and contact AWS Support ' +
+      'about unauthorized charges.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/compromised-creds.html',
     group: null,
   },

@@ -54,7 +54,10 @@ export const PROBABLE_COMPROMISE: DetectionDescription = describedDetection(PROB
  * access indicator and a compute or spend one. The finding is one per account (resource 'account'): while it is
  * open, later indicators add to the same signal rather than opening new ones.
  */
-export function probableCompromise(indicators: readonly Indicator[], now: string): { finding: EventFinding; indicators: Indicator[] } | null {
+export function probableCompromise(
+  indicators: readonly Indicator[],
+  now: string,
+): { finding: EventFinding; indicators: Indicator[] } | null {
   const end = Date.parse(now);
   // Newest first, each (indicator, resource) once: a root user's hundred calls are one indicator.
   const unique = new Map<string, Indicator>();
@@ -70,7 +73,10 @@ export function probableCompromise(indicators: readonly Indicator[], now: string
   const access = recent.some((i) => i.kind === 'access');
   const usage = recent.some((i) => i.kind === 'compute' || i.kind === 'spend');
   if (!access || !usage) return null;
-  const listed = recent.slice(0, LISTED_INDICATORS).map((i) => `${i.at} ${i.summary}`).join('; ');
+  const listed = recent
+    .slice(0, LISTED_INDICATORS)
+    .map((i) => `${i.at} ${i.summary}`)
+    .join('; ');
   const more = recent.length > LISTED_INDICATORS ? ` (and ${recent.length - LISTED_INDICATORS} more)` : '';
   return {
     finding: { resource: 'account', detail: `Indicators in the last 24 hours, newest first: ${listed}${more}.` },

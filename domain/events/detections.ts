@@ -17,7 +17,8 @@ import type { AccountEvent, Detect, DetectionContext, EventDetection, EventFindi
 type Detail = Record<string, unknown>;
 
 /** A failed call changed nothing: CloudTrail records it with an `errorCode` (AccessDenied, ...). */
-const failed = (detail: Detail) => detail.errorCode !== undefined && detail.errorCode !== null && detail.errorCode !== '';
+const failed = (detail: Detail) =>
+  detail.errorCode !== undefined && detail.errorCode !== null && detail.errorCode !== '';
 
 /** The CloudTrail record of a successful call to one of `names` on `eventSource`; null for any other event. */
 function successfulCall(event: AccountEvent, eventSource: string, names: readonly string[]): Detail | null {
@@ -39,12 +40,14 @@ const params = (detail: Detail): Detail => asObject(detail.requestParameters) ??
 const str = (value: unknown, ...path: string[]) => asString(pathOf(value, ...path));
 
 /** A string or a list of strings, as IAM policies and S3 headers write them. */
-const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : asArray(value).filter((v) => typeof v === 'string'));
+const strings = (value: unknown): string[] =>
+  typeof value === 'string' ? [value] : asArray(value).filter((v) => typeof v === 'string');
 /** A single object or a list of them, as JSON converted from XML (S3 ACL grants) or policies write them. */
-const objects = (value: unknown): Detail[] => (Array.isArray(value) ? value : [value]).flatMap((v) => {
-  const object = asObject(v);
-  return object ? [object] : [];
-});
+const objects = (value: unknown): Detail[] =>
+  (Array.isArray(value) ? value : [value]).flatMap((v) => {
+    const object = asObject(v);
+    return object ? [object] : [];
+  });
 
 /**
  * A policy document as CloudTrail logs it: an object, a JSON string, or (for IAM's query API) a URL-encoded
@@ -71,103 +74,115 @@ const detection = (id: string, detect: Detect): EventDetection => ({ ...describe
 // ---- Root and sign-ins ----
 
 const rootConsoleSignIn = detection('event.root_console_sign_in', (event) => {
-    const detail = successfulSignIn(event);
-    if (!detail || identityType(detail) !== 'Root') return [];
-    const mfa = pathOf(detail, 'additionalEventData', 'MFAUsed') === 'Yes' ? 'with MFA' : 'without MFA';
-    return [{ resource: 'root', detail: `The root user signed in to the console ${mfa}.` }];
-  });
+  const detail = successfulSignIn(event);
+  if (!detail || identityType(detail) !== 'Root') return [];
+  const mfa = pathOf(detail, 'additionalEventData', 'MFAUsed') === 'Yes' ? 'with MFA' : 'without MFA';
+  return [{ resource: 'root', detail: `The root user signed in to the console ${mfa}.` }];
+});
 
 const rootApiCall = detection('event.root_api_call', (event) => {
-    const { detail } = event;
-    if (event.detailType !== CLOUDTRAIL_API_CALL || identityType(detail) !== 'Root' || failed(detail)) return [];
-    // Calls an AWS service made on the root user's behalf name it in `invokedBy`: the root user's own call is logged too.
-    if (str(detail, 'userIdentity', 'invokedBy')) return [];
-    const call = `${str(detail, 'eventSource') ?? event.source} ${event.eventName ?? 'call'}`;
-    return [{ resource: 'root', detail: `The root user called ${call} in ${event.region}.` }];
-  });
+  const { detail } = event;
+  if (event.detailType !== CLOUDTRAIL_API_CALL || identityType(detail) !== 'Root' || failed(detail)) return [];
+  // Calls an AWS service made on the root user's behalf name it in `invokedBy`: the root user's own call is logged too.
+  if (str(detail, 'userIdentity', 'invokedBy')) return [];
+  const call = `${str(detail, 'eventSource') ?? event.source} ${event.eventName ?? 'call'}`;
+  return [{ resource: 'root', detail: `The root user called ${call} in ${event.region}.` }];
+});
 
 const consoleSignInWithoutMfa = detection('event.console_sign_in_without_mfa', (event) => {
-    const detail = successfulSignIn(event);
-    // Federated users (AssumedRole, SAMLUser) authenticate with their identity provider, which enforces MFA if
-    // anything does, so CloudTrail says MFAUsed: No for them too. The root user has its own detection.
-    if (!detail || identityType(detail) !== 'IAMUser' || pathOf(detail, 'additionalEventData', 'MFAUsed') !== 'No') return [];
-    const user = str(detail, 'userIdentity', 'arn') ?? str(detail, 'userIdentity', 'userName');
-    return user ? [{ resource: user, detail: `IAM user ${user} signed in to the console without MFA.` }] : [];
-  });
+  const detail = successfulSignIn(event);
+  // Federated users (AssumedRole, SAMLUser) authenticate with their identity provider, which enforces MFA if
+  // anything does, so CloudTrail says MFAUsed: No for them too. The root user has its own detection.
+  if (!detail || identityType(detail) !== 'IAMUser' || pathOf(detail, 'additionalEventData', 'MFAUsed') !== 'No')
+    return [];
+  const user = str(detail, 'userIdentity', 'arn') ?? str(detail, 'userIdentity', 'userName');
+  return user ? [{ resource: user, detail: `IAM user ${user} signed in to the console without MFA.` }] : [];
+});
 
 // ---- New identities and credentials ----
 
 const IAM = 'iam.amazonaws.com';
 
 const iamUserCreated = detection('event.iam_user_created', (event) => {
-    const detail = successfulCall(event, IAM, ['CreateUser']);
-    if (!detail) return [];
-    const name = str(detail, 'responseElements', 'user', 'userName') ?? str(params(detail), 'userName');
-    const resource = str(detail, 'responseElements', 'user', 'arn') ?? name;
-    return resource ? [{ resource, detail: `IAM user ${name ?? resource} was created.` }] : [];
-  });
+  const detail = successfulCall(event, IAM, ['CreateUser']);
+  if (!detail) return [];
+  const name = str(detail, 'responseElements', 'user', 'userName') ?? str(params(detail), 'userName');
+  const resource = str(detail, 'responseElements', 'user', 'arn') ?? name;
+  return resource ? [{ resource, detail: `IAM user ${name ?? resource} was created.` }] : [];
+});
 
 const accessKeyCreated = detection('event.access_key_created', (event) => {
-    const detail = successfulCall(event, IAM, ['CreateAccessKey']);
-    const keyId = detail && str(detail, 'responseElements', 'accessKey', 'accessKeyId');
-    if (!detail || !keyId) return [];
-    // Without a user name in the request, the key is for the caller.
-    const owner = str(detail, 'responseElements', 'accessKey', 'userName') ?? str(params(detail), 'userName')
-      ?? str(detail, 'userIdentity', 'userName');
-    return [{ resource: keyId, detail: `Access key ${keyId} was created for IAM user ${owner ?? '(unknown)'}.` }];
-  });
+  const detail = successfulCall(event, IAM, ['CreateAccessKey']);
+  const keyId = detail && str(detail, 'responseElements', 'accessKey', 'accessKeyId');
+  if (!detail || !keyId) return [];
+  // Without a user name in the request, the key is for the caller.
+  const owner =
+    str(detail, 'responseElements', 'accessKey', 'userName') ??
+    str(params(detail), 'userName') ??
+    str(detail, 'userIdentity', 'userName');
+  return [{ resource: keyId, detail: `Access key ${keyId} was created for IAM user ${owner ?? '(unknown)'}.` }];
+});
 
 const loginProfileCreated = detection('event.login_profile_created', (event) => {
-    const detail = successfulCall(event, IAM, ['CreateLoginProfile']);
-    const user = detail && (str(params(detail), 'userName') ?? str(detail, 'responseElements', 'loginProfile', 'userName'));
-    return user ? [{ resource: user, detail: `IAM user ${user} was given a console password.` }] : [];
-  });
+  const detail = successfulCall(event, IAM, ['CreateLoginProfile']);
+  const user =
+    detail && (str(params(detail), 'userName') ?? str(detail, 'responseElements', 'loginProfile', 'userName'));
+  return user ? [{ resource: user, detail: `IAM user ${user} was given a console password.` }] : [];
+});
 
 // ---- Admin policies ----
 
 /** The calls that give a principal a policy: managed (Attach*) or inline (Put*), and the parameter naming it. */
 type PolicyCall = { kind: string; param: string; inline: boolean };
-const POLICY_CALLS: ReadonlyMap<string, PolicyCall> = new Map((['User', 'Role', 'Group'] as const).flatMap((kind): [string, PolicyCall][] => {
-  const principal = { kind: kind.toLowerCase(), param: `${kind.toLowerCase()}Name` };
-  return [[`Attach${kind}Policy`, { ...principal, inline: false }], [`Put${kind}Policy`, { ...principal, inline: true }]];
-}));
+const POLICY_CALLS: ReadonlyMap<string, PolicyCall> = new Map(
+  (['User', 'Role', 'Group'] as const).flatMap((kind): [string, PolicyCall][] => {
+    const principal = { kind: kind.toLowerCase(), param: `${kind.toLowerCase()}Name` };
+    return [
+      [`Attach${kind}Policy`, { ...principal, inline: false }],
+      [`Put${kind}Policy`, { ...principal, inline: true }],
+    ];
+  }),
+);
 
 const adminPolicyAttached = detection('event.admin_policy_attached', (event) => {
-    const call = POLICY_CALLS.get(event.eventName ?? '');
-    const detail = call && successfulCall(event, IAM, [event.eventName ?? '']);
-    if (!call || !detail) return [];
-    const request = params(detail);
-    const managed = awsManagedName(str(request, 'policyArn') ?? undefined);
-    const admin = call.inline
-      ? documentGrantsAdministrator(parsePolicy(request.policyDocument))
-      : managed !== undefined && AWS_ADMIN_POLICIES.has(managed);
-    const name = str(request, call.param);
-    if (!admin || !name) return [];
-    const policyName = str(request, 'policyName');
-    const grant = call.inline ? `Inline policy ${policyName ? `${policyName} ` : ''}granting administrator access was put on` : `${managed} was attached to`;
-    return [{ resource: `${call.kind}/${name}`, detail: `${grant} IAM ${call.kind} ${name}.` }];
-  });
+  const call = POLICY_CALLS.get(event.eventName ?? '');
+  const detail = call && successfulCall(event, IAM, [event.eventName ?? '']);
+  if (!call || !detail) return [];
+  const request = params(detail);
+  const managed = awsManagedName(str(request, 'policyArn') ?? undefined);
+  const admin = call.inline
+    ? documentGrantsAdministrator(parsePolicy(request.policyDocument))
+    : managed !== undefined && AWS_ADMIN_POLICIES.has(managed);
+  const name = str(request, call.param);
+  if (!admin || !name) return [];
+  const policyName = str(request, 'policyName');
+  const grant = call.inline
+    ? `Inline policy ${policyName ? `${policyName} ` : ''}granting administrator access was put on`
+    : `${managed} was attached to`;
+  return [{ resource: `${call.kind}/${name}`, detail: `${grant} IAM ${call.kind} ${name}.` }];
+});
 
 // ---- CloudTrail ----
 
 const CLOUDTRAIL = 'cloudtrail.amazonaws.com';
 
 /** A trail's name from a request, which may give its ARN (arn:aws:cloudtrail:region:account:trail/name). */
-const trailName = (value: unknown) => asString(value)?.replace(/^arn:[^:]+:cloudtrail:[^:]*:[^:]*:trail\//, '') ?? 'cloudtrail';
+const trailName = (value: unknown) =>
+  asString(value)?.replace(/^arn:[^:]+:cloudtrail:[^:]*:[^:]*:trail\//, '') ?? 'cloudtrail';
 
 const cloudTrailStopped = detection('event.cloudtrail_logging_stopped', (event) => {
-    const detail = successfulCall(event, CLOUDTRAIL, ['StopLogging']);
-    if (!detail) return [];
-    const trail = trailName(params(detail).name);
-    return [{ resource: trail, region: event.region, detail: `Logging was stopped on trail ${trail}.` }];
-  });
+  const detail = successfulCall(event, CLOUDTRAIL, ['StopLogging']);
+  if (!detail) return [];
+  const trail = trailName(params(detail).name);
+  return [{ resource: trail, region: event.region, detail: `Logging was stopped on trail ${trail}.` }];
+});
 
 const cloudTrailDeleted = detection('event.cloudtrail_trail_deleted', (event) => {
-    const detail = successfulCall(event, CLOUDTRAIL, ['DeleteTrail']);
-    if (!detail) return [];
-    const trail = trailName(params(detail).name);
-    return [{ resource: trail, region: event.region, detail: `Trail ${trail} was deleted.` }];
-  });
+  const detail = successfulCall(event, CLOUDTRAIL, ['DeleteTrail']);
+  if (!detail) return [];
+  const trail = trailName(params(detail).name);
+  return [{ resource: trail, region: event.region, detail: `Trail ${trail} was deleted.` }];
+});
 
 /** Whether event selectors record management write events (what an attacker's changes are). */
 function recordsManagementWrites(request: Detail): boolean {
@@ -177,73 +192,98 @@ function recordsManagementWrites(request: Detail): boolean {
       const fields = objects(selector.fieldSelectors);
       const equals = (field: string) => fields.filter((f) => f.field === field).flatMap((f) => strings(f.equals));
       const readOnly = equals('readOnly');
-      return equals('eventCategory').includes('Management') && !(readOnly.length > 0 && readOnly.every((v) => v === 'true'));
+      return (
+        equals('eventCategory').includes('Management') && !(readOnly.length > 0 && readOnly.every((v) => v === 'true'))
+      );
     });
   }
   // Basic selectors record management events unless told not to.
-  return objects(request.eventSelectors).some((s) => s.includeManagementEvents !== false && s.readWriteType !== 'ReadOnly');
+  return objects(request.eventSelectors).some(
+    (s) => s.includeManagementEvents !== false && s.readWriteType !== 'ReadOnly',
+  );
 }
 
 const cloudTrailWeakened = detection('event.cloudtrail_weakened', (event) => {
-    const detail = successfulCall(event, CLOUDTRAIL, ['UpdateTrail', 'PutEventSelectors']);
-    if (!detail) return [];
-    const request = params(detail);
-    const changes = event.eventName === 'UpdateTrail'
+  const detail = successfulCall(event, CLOUDTRAIL, ['UpdateTrail', 'PutEventSelectors']);
+  if (!detail) return [];
+  const request = params(detail);
+  const changes =
+    event.eventName === 'UpdateTrail'
       ? [
-        ...(request.isMultiRegionTrail === false ? ['made single-region'] : []),
-        ...(request.enableLogFileValidation === false ? ['log file validation turned off'] : []),
-        ...(request.includeGlobalServiceEvents === false ? ['global service events (IAM, STS, sign-ins) no longer recorded'] : []),
-      ]
-      : (Array.isArray(request.eventSelectors) || Array.isArray(request.advancedEventSelectors)) && !recordsManagementWrites(request)
-        ? ['no longer records management write events'] : [];
-    if (changes.length === 0) return [];
-    const trail = trailName(request.name ?? request.trailName);
-    return [{ resource: trail, region: event.region, detail: `Trail ${trail}: ${changes.join(', ')}.` }];
-  });
+          ...(request.isMultiRegionTrail === false ? ['made single-region'] : []),
+          ...(request.enableLogFileValidation === false ? ['log file validation turned off'] : []),
+          ...(request.includeGlobalServiceEvents === false
+            ? ['global service events (IAM, STS, sign-ins) no longer recorded']
+            : []),
+        ]
+      : (Array.isArray(request.eventSelectors) || Array.isArray(request.advancedEventSelectors)) &&
+          !recordsManagementWrites(request)
+        ? ['no longer records management write events']
+        : [];
+  if (changes.length === 0) return [];
+  const trail = trailName(request.name ?? request.trailName);
+  return [{ resource: trail, region: event.region, detail: `Trail ${trail}: ${changes.join(', ')}.` }];
+});
 
 // ---- GuardDuty ----
 
 const GUARDDUTY = 'guardduty.amazonaws.com';
 
 const guardDutyDisabled = detection('event.guardduty_disabled', (event) => {
-    const detail = successfulCall(event, GUARDDUTY, [
-      'DeleteDetector', 'UpdateDetector', 'DisassociateFromMasterAccount', 'DisassociateFromAdministratorAccount',
-    ]);
-    // An update that does not suspend the detector (its publishing frequency, its features) changes nothing here.
-    if (!detail || (event.eventName === 'UpdateDetector' && params(detail).enable !== false)) return [];
-    const detector = str(params(detail), 'detectorId') ?? 'guardduty';
-    const what = event.eventName === 'DeleteDetector' ? 'was deleted'
-      : event.eventName === 'UpdateDetector' ? 'was suspended' : 'was disassociated from its administrator account';
-    return [{ resource: detector, region: event.region, detail: `GuardDuty detector ${detector} in ${event.region} ${what}.` }];
-  });
+  const detail = successfulCall(event, GUARDDUTY, [
+    'DeleteDetector',
+    'UpdateDetector',
+    'DisassociateFromMasterAccount',
+    'DisassociateFromAdministratorAccount',
+  ]);
+  // An update that does not suspend the detector (its publishing frequency, its features) changes nothing here.
+  if (!detail || (event.eventName === 'UpdateDetector' && params(detail).enable !== false)) return [];
+  const detector = str(params(detail), 'detectorId') ?? 'guardduty';
+  const what =
+    event.eventName === 'DeleteDetector'
+      ? 'was deleted'
+      : event.eventName === 'UpdateDetector'
+        ? 'was suspended'
+        : 'was disassociated from its administrator account';
+  return [
+    { resource: detector, region: event.region, detail: `GuardDuty detector ${detector} in ${event.region} ${what}.` },
+  ];
+});
 
 const guardDutyFinding = detection('event.guardduty_high_severity_finding', (event) => {
-    const { detail } = event;
-    if (event.detailType !== GUARDDUTY_FINDING || pathOf(detail, 'service', 'archived') === true) return [];
-    // An administrator account's bus also carries its members' findings: each is the member's (its own forwarder's).
-    const findingAccount = str(detail, 'accountId');
-    if (findingAccount && findingAccount !== event.account) return [];
-    const severity = typeof detail.severity === 'number' ? detail.severity : NaN;
-    if (!(severity >= GUARDDUTY_HIGH_SEVERITY)) return [];
-    const level = severity >= 9 ? 'CRITICAL' : 'HIGH';
-    return [{
+  const { detail } = event;
+  if (event.detailType !== GUARDDUTY_FINDING || pathOf(detail, 'service', 'archived') === true) return [];
+  // An administrator account's bus also carries its members' findings: each is the member's (its own forwarder's).
+  const findingAccount = str(detail, 'accountId');
+  if (findingAccount && findingAccount !== event.account) return [];
+  const severity = typeof detail.severity === 'number' ? detail.severity : NaN;
+  if (!(severity >= GUARDDUTY_HIGH_SEVERITY)) return [];
+  const level = severity >= 9 ? 'CRITICAL' : 'HIGH';
+  return [
+    {
       resource: str(detail, 'id') ?? event.eventId,
       region: str(detail, 'region') ?? event.region,
       detail: `${str(detail, 'title') ?? 'GuardDuty finding'} (${event.eventName ?? 'unknown type'}, GuardDuty severity ${severity}: ${level}).`,
-    }];
-  });
+    },
+  ];
+});
 
 // ---- Security groups ----
 
 const EC2 = 'ec2.amazonaws.com';
 const INTERNET = new Set(['0.0.0.0/0', '::/0']);
 /** Remote administration and file sharing, as the exposure.sg_* checks see them (RDP over UDP too). */
-const ADMIN_PORTS: readonly [number, string[]][] = [[22, ['tcp']], [3389, ['tcp', 'udp']], [445, ['tcp']]];
+const ADMIN_PORTS: readonly [number, string[]][] = [
+  [22, ['tcp']],
+  [3389, ['tcp', 'udp']],
+  [445, ['tcp']],
+];
 /** MySQL, PostgreSQL, SQL Server, Oracle, MongoDB, Redis, Elasticsearch, CouchDB. */
 const DATABASE_PORTS = [3306, 5432, 1433, 1521, 27017, 6379, 9200, 5984];
 
 /** An IP protocol as CloudTrail writes it: a name (`tcp`), a number, or `-1` for all. */
-const protocolOf = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const protocolOf = (value: unknown) =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 
 /** The internet-open rules an AuthorizeSecurityGroupIngress request adds. */
 function openRules(request: Detail): OpenIngress[] {
@@ -259,14 +299,22 @@ function openRules(request: Detail): OpenIngress[] {
   }));
   // The older single-rule form puts one IPv4 range at the top of the request.
   if (typeof request.cidrIp === 'string') {
-    permissions.push({ protocol: protocolOf(request.ipProtocol), fromPort: port(request.fromPort), toPort: port(request.toPort), cidrs: [request.cidrIp] });
+    permissions.push({
+      protocol: protocolOf(request.ipProtocol),
+      fromPort: port(request.fromPort),
+      toPort: port(request.toPort),
+      cidrs: [request.cidrIp],
+    });
   }
-  return permissions.flatMap(({ cidrs, ...rule }) => cidrs
-    .filter((cidr): cidr is string => typeof cidr === 'string' && INTERNET.has(cidr))
-    .map((cidr) => ({ ...rule, cidr })));
+  return permissions.flatMap(({ cidrs, ...rule }) =>
+    cidrs
+      .filter((cidr): cidr is string => typeof cidr === 'string' && INTERNET.has(cidr))
+      .map((cidr) => ({ ...rule, cidr })),
+  );
 }
 
-const admitsAdminPort = (rule: OpenIngress) => ADMIN_PORTS.some(([port, protocols]) => admitsPort(rule, protocols, port));
+const admitsAdminPort = (rule: OpenIngress) =>
+  ADMIN_PORTS.some(([port, protocols]) => admitsPort(rule, protocols, port));
 const admitsDatabasePort = (rule: OpenIngress) => DATABASE_PORTS.some((port) => admitsPort(rule, ['tcp'], port));
 
 function describeRule(rule: OpenIngress): string {
@@ -283,7 +331,13 @@ function openedGroup(event: AccountEvent, matches: (rule: OpenIngress) => boolea
   const rules = openRules(request).filter(matches);
   const group = str(request, 'groupId') ?? str(request, 'groupName');
   if (rules.length === 0 || !group) return [];
-  return [{ resource: group, region: event.region, detail: `Security group ${group} now allows ${rules.map(describeRule).join(', ')}.` }];
+  return [
+    {
+      resource: group,
+      region: event.region,
+      detail: `Security group ${group} now allows ${rules.map(describeRule).join(', ')}.`,
+    },
+  ];
 }
 
 /**
@@ -293,7 +347,8 @@ function openedGroup(event: AccountEvent, matches: (rule: OpenIngress) => boolea
  */
 function opensModifiedRule(request: Detail): boolean {
   const updates = objects(asObject(request.ModifySecurityGroupRulesRequest)?.SecurityGroupRule);
-  return updates.flatMap((update) => objects(update.SecurityGroupRule))
+  return updates
+    .flatMap((update) => objects(update.SecurityGroupRule))
     .some((rule) => [rule.CidrIpv4, rule.CidrIpv6].some((cidr) => typeof cidr === 'string' && INTERNET.has(cidr)));
 }
 
@@ -310,66 +365,94 @@ export function rescansOf(event: AccountEvent): ServiceGroup[] {
 
 // The admin ports and the database ports are two detections because only the first have scan checks: a scan
 // passing every exposure.sg_* check says nothing about a database port, so it must not close that signal.
-const securityGroupAdminPortOpened = detection('event.security_group_admin_port_opened', (event) => openedGroup(event, admitsAdminPort));
+const securityGroupAdminPortOpened = detection('event.security_group_admin_port_opened', (event) =>
+  openedGroup(event, admitsAdminPort),
+);
 
-const securityGroupDatabasePortOpened = detection('event.security_group_database_port_opened', (event) => openedGroup(event, (rule) => admitsDatabasePort(rule) && !admitsAdminPort(rule)));
+const securityGroupDatabasePortOpened = detection('event.security_group_database_port_opened', (event) =>
+  openedGroup(event, (rule) => admitsDatabasePort(rule) && !admitsAdminPort(rule)),
+);
 
 // ---- S3 ----
 
 const S3 = 's3.amazonaws.com';
 const PUBLIC_CANNED_ACLS = new Set(['public-read', 'public-read-write', 'authenticated-read']);
-const PUBLIC_GROUPS = ['http://acs.amazonaws.com/groups/global/AllUsers', 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers'];
+const PUBLIC_GROUPS = [
+  'http://acs.amazonaws.com/groups/global/AllUsers',
+  'http://acs.amazonaws.com/groups/global/AuthenticatedUsers',
+];
 
 const isPublicPrincipal = (principal: unknown) => principal === '*' || strings(asObject(principal)?.AWS).includes('*');
 const hasCondition = (statement: Detail) => Object.keys(asObject(statement.Condition) ?? {}).length > 0;
 
-const BLOCK_PUBLIC_ACCESS_SETTINGS = ['BlockPublicAcls', 'IgnorePublicAcls', 'BlockPublicPolicy', 'RestrictPublicBuckets'];
+const BLOCK_PUBLIC_ACCESS_SETTINGS = [
+  'BlockPublicAcls',
+  'IgnorePublicAcls',
+  'BlockPublicPolicy',
+  'RestrictPublicBuckets',
+];
 
 /** Whether a Put*PublicAccessBlock request turns every Block Public Access setting off (deleting it, in effect). */
 function turnsBlockOff(request: Detail): boolean {
   const settings = asObject(request.PublicAccessBlockConfiguration);
-  return settings !== null && BLOCK_PUBLIC_ACCESS_SETTINGS.every((s) => settings[s] === false || settings[s] === 'false');
+  return (
+    settings !== null && BLOCK_PUBLIC_ACCESS_SETTINGS.every((s) => settings[s] === false || settings[s] === 'false')
+  );
 }
 
 /** Why a bucket request makes the bucket public, or null. */
 function publicChange(eventName: string, request: Detail): string | null {
   if (eventName === 'PutBucketPolicy') {
-    const open = statements(parsePolicy(request.bucketPolicy ?? request.policy))
-      .some((s) => s.Effect === 'Allow' && isPublicPrincipal(s.Principal) && !hasCondition(s));
+    const open = statements(parsePolicy(request.bucketPolicy ?? request.policy)).some(
+      (s) => s.Effect === 'Allow' && isPublicPrincipal(s.Principal) && !hasCondition(s),
+    );
     return open ? 'its bucket policy now allows everyone ("Principal": "*", no condition)' : null;
   }
   if (eventName === 'PutBucketAcl') {
     const canned = strings(request['x-amz-acl']).find((acl) => PUBLIC_CANNED_ACLS.has(acl));
     if (canned) return `its ACL was set to ${canned}`;
     const grants = objects(pathOf(request, 'AccessControlPolicy', 'AccessControlList', 'Grant'));
-    const headers = Object.entries(request).filter(([key]) => key.startsWith('x-amz-grant-')).map(([, value]) => JSON.stringify(value));
-    const grantsPublic = grants.some((g) => PUBLIC_GROUPS.includes(str(g, 'Grantee', 'URI') ?? ''))
-      || headers.some((h) => PUBLIC_GROUPS.some((group) => h.includes(group)));
+    const headers = Object.entries(request)
+      .filter(([key]) => key.startsWith('x-amz-grant-'))
+      .map(([, value]) => JSON.stringify(value));
+    const grantsPublic =
+      grants.some((g) => PUBLIC_GROUPS.includes(str(g, 'Grantee', 'URI') ?? '')) ||
+      headers.some((h) => PUBLIC_GROUPS.some((group) => h.includes(group)));
     return grantsPublic ? 'its ACL now grants access to AllUsers or AuthenticatedUsers' : null;
   }
-  if (eventName === 'PutBucketPublicAccessBlock') return turnsBlockOff(request) ? 'its Block Public Access settings were all turned off' : null;
+  if (eventName === 'PutBucketPublicAccessBlock')
+    return turnsBlockOff(request) ? 'its Block Public Access settings were all turned off' : null;
   return 'its Block Public Access configuration was deleted';
 }
 
 const s3BucketMadePublic = detection('event.s3_bucket_made_public', (event) => {
-    // CloudTrail names the bucket-level call DeleteBucketPublicAccessBlock, not the API's DeletePublicAccessBlock.
-    const detail = successfulCall(event, S3, [
-      'PutBucketPolicy', 'PutBucketAcl', 'PutBucketPublicAccessBlock', 'DeleteBucketPublicAccessBlock', 'DeletePublicAccessBlock',
-    ]);
-    if (!detail || !event.eventName) return [];
-    const request = params(detail);
-    const bucket = str(request, 'bucketName');
-    const why = publicChange(event.eventName, request);
-    return bucket && why ? [{ resource: bucket, region: event.region, detail: `Bucket ${bucket}: ${why}.` }] : [];
-  });
+  // CloudTrail names the bucket-level call DeleteBucketPublicAccessBlock, not the API's DeletePublicAccessBlock.
+  const detail = successfulCall(event, S3, [
+    'PutBucketPolicy',
+    'PutBucketAcl',
+    'PutBucketPublicAccessBlock',
+    'DeleteBucketPublicAccessBlock',
+    'DeletePublicAccessBlock',
+  ]);
+  if (!detail || !event.eventName) return [];
+  const request = params(detail);
+  const bucket = str(request, 'bucketName');
+  const why = publicChange(event.eventName, request);
+  return bucket && why ? [{ resource: bucket, region: event.region, detail: `Bucket ${bucket}: ${why}.` }] : [];
+});
 
 const s3AccountBlockRemoved = detection('event.s3_account_public_access_block_removed', (event) => {
-    const detail = successfulCall(event, S3, ['DeleteAccountPublicAccessBlock', 'PutAccountPublicAccessBlock']);
-    if (!detail) return [];
-    if (event.eventName === 'PutAccountPublicAccessBlock' && !turnsBlockOff(params(detail))) return [];
-    const what = event.eventName === 'PutAccountPublicAccessBlock' ? 'turned off' : 'deleted';
-    return [{ resource: 's3-account-public-access-block', detail: `The account-level S3 Block Public Access configuration was ${what}.` }];
-  });
+  const detail = successfulCall(event, S3, ['DeleteAccountPublicAccessBlock', 'PutAccountPublicAccessBlock']);
+  if (!detail) return [];
+  if (event.eventName === 'PutAccountPublicAccessBlock' && !turnsBlockOff(params(detail))) return [];
+  const what = event.eventName === 'PutAccountPublicAccessBlock' ? 'turned off' : 'deleted';
+  return [
+    {
+      resource: 's3-account-public-access-block',
+      detail: `The account-level S3 Block Public Access configuration was ${what}.`,
+    },
+  ];
+});
 
 // ---- Instances ----
 
@@ -393,38 +476,46 @@ function launched(event: AccountEvent): Launch | null {
 }
 
 const describeLaunch = (launch: Launch, region: string) => {
-  const what = launch.instances.length > 0 ? `Instance(s) ${launch.instances.join(', ')}` : `Reservation ${launch.reservation}`;
+  const what =
+    launch.instances.length > 0 ? `Instance(s) ${launch.instances.join(', ')}` : `Reservation ${launch.reservation}`;
   return `${what} (${launch.types.join(', ') || 'type unknown'}) launched in ${region}`;
 };
 
-const instanceInUnusedRegion = detection('event.instance_launched_in_unused_region', (event, context: DetectionContext) => {
+const instanceInUnusedRegion = detection(
+  'event.instance_launched_in_unused_region',
+  (event, context: DetectionContext) => {
     // Unknown regions in use (no scan yet): a region cannot be called unused.
     if (context.usedRegions === null || context.usedRegions.includes(event.region)) return [];
     const launch = launched(event);
-    return launch ? [{
-      resource: launch.reservation,
-      region: event.region,
-      detail: `${describeLaunch(launch, event.region)}, a region the account does not use.`,
-    }] : [];
-  });
+    return launch
+      ? [
+          {
+            resource: launch.reservation,
+            region: event.region,
+            detail: `${describeLaunch(launch, event.region)}, a region the account does not use.`,
+          },
+        ]
+      : [];
+  },
+);
 
 const gpuInstanceLaunched = detection('event.gpu_instance_launched', (event) => {
-    const launch = launched(event);
-    return launch && launch.types.some(isHighEnd)
-      ? [{ resource: launch.reservation, region: event.region, detail: `${describeLaunch(launch, event.region)}.` }]
-      : [];
-  });
+  const launch = launched(event);
+  return launch && launch.types.some(isHighEnd)
+    ? [{ resource: launch.reservation, region: event.region, detail: `${describeLaunch(launch, event.region)}.` }]
+    : [];
+});
 
 // ---- Account ----
 
 const alternateContactDeleted = detection('event.alternate_contact_deleted', (event) => {
-    const detail = successfulCall(event, 'account.amazonaws.com', ['DeleteAlternateContact']);
-    // A management account may delete a member account's contact: that is the member's change, not this account's.
-    const target = detail && str(params(detail), 'accountId');
-    if (target && target !== event.account) return [];
-    const kind = detail && str(params(detail), 'alternateContactType')?.toLowerCase();
-    return kind ? [{ resource: `${kind}-contact`, detail: `The ${kind} alternate contact was deleted.` }] : [];
-  });
+  const detail = successfulCall(event, 'account.amazonaws.com', ['DeleteAlternateContact']);
+  // A management account may delete a member account's contact: that is the member's change, not this account's.
+  const target = detail && str(params(detail), 'accountId');
+  if (target && target !== event.account) return [];
+  const kind = detail && str(params(detail), 'alternateContactType')?.toLowerCase();
+  return kind ? [{ resource: `${kind}-contact`, detail: `The ${kind} alternate contact was deleted.` }] : [];
+});
 
 export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   rootConsoleSignIn,
@@ -449,6 +540,11 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
 ]);
 
 /** Every detection's findings for one event. */
-export function detectEvent(event: AccountEvent, context: DetectionContext): { detection: EventDetection; finding: EventFinding }[] {
-  return EVENT_DETECTIONS.flatMap((detection) => detection.detect(event, context).map((finding) => ({ detection, finding })));
+export function detectEvent(
+  event: AccountEvent,
+  context: DetectionContext,
+): { detection: EventDetection; finding: EventFinding }[] {
+  return EVENT_DETECTIONS.flatMap((detection) =>
+    detection.detect(event, context).map((finding) => ({ detection, finding })),
+  );
 }

@@ -50,8 +50,15 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
     description: 'New IAM users, access keys and login profiles, and admin policies, to Sentinel',
     scope: 'global',
     pattern: apiCalls('aws.iam', 'iam.amazonaws.com', [
-      'CreateUser', 'CreateAccessKey', 'CreateLoginProfile',
-      'AttachUserPolicy', 'AttachRolePolicy', 'AttachGroupPolicy', 'PutUserPolicy', 'PutRolePolicy', 'PutGroupPolicy',
+      'CreateUser',
+      'CreateAccessKey',
+      'CreateLoginProfile',
+      'AttachUserPolicy',
+      'AttachRolePolicy',
+      'AttachGroupPolicy',
+      'PutUserPolicy',
+      'PutRolePolicy',
+      'PutGroupPolicy',
     ]),
   },
   {
@@ -70,27 +77,43 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
     name: 'sentinel-cloudtrail-changes',
     description: 'CloudTrail stopped, deleted or weakened, to Sentinel',
     scope: 'regional',
-    pattern: apiCalls('aws.cloudtrail', 'cloudtrail.amazonaws.com', ['StopLogging', 'DeleteTrail', 'UpdateTrail', 'PutEventSelectors']),
+    pattern: apiCalls('aws.cloudtrail', 'cloudtrail.amazonaws.com', [
+      'StopLogging',
+      'DeleteTrail',
+      'UpdateTrail',
+      'PutEventSelectors',
+    ]),
   },
   {
     name: 'sentinel-guardduty-changes',
     description: 'GuardDuty detectors deleted, suspended or disassociated, to Sentinel',
     scope: 'regional',
     pattern: apiCalls('aws.guardduty', 'guardduty.amazonaws.com', [
-      'DeleteDetector', 'UpdateDetector', 'DisassociateFromMasterAccount', 'DisassociateFromAdministratorAccount',
+      'DeleteDetector',
+      'UpdateDetector',
+      'DisassociateFromMasterAccount',
+      'DisassociateFromAdministratorAccount',
     ]),
   },
   {
     name: 'sentinel-guardduty-findings',
     description: 'GuardDuty findings of HIGH or CRITICAL severity, to Sentinel',
     scope: 'regional',
-    pattern: { source: ['aws.guardduty'], 'detail-type': [GUARDDUTY_FINDING], detail: { severity: [{ numeric: ['>=', GUARDDUTY_HIGH_SEVERITY] }] } },
+    pattern: {
+      source: ['aws.guardduty'],
+      'detail-type': [GUARDDUTY_FINDING],
+      detail: { severity: [{ numeric: ['>=', GUARDDUTY_HIGH_SEVERITY] }] },
+    },
   },
   {
     name: 'sentinel-ec2-changes',
     description: 'Security groups opened or changed and instances launched, to Sentinel',
     scope: 'regional',
-    pattern: apiCalls('aws.ec2', 'ec2.amazonaws.com', ['AuthorizeSecurityGroupIngress', 'ModifySecurityGroupRules', 'RunInstances']),
+    pattern: apiCalls('aws.ec2', 'ec2.amazonaws.com', [
+      'AuthorizeSecurityGroupIngress',
+      'ModifySecurityGroupRules',
+      'RunInstances',
+    ]),
   },
   {
     name: 'sentinel-s3-changes',
@@ -98,8 +121,13 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
     scope: 'regional',
     // CloudTrail names the bucket-level DeletePublicAccessBlock call DeleteBucketPublicAccessBlock.
     pattern: apiCalls('aws.s3', 's3.amazonaws.com', [
-      'PutBucketPolicy', 'PutBucketAcl', 'PutBucketPublicAccessBlock', 'DeleteBucketPublicAccessBlock', 'DeletePublicAccessBlock',
-      'PutAccountPublicAccessBlock', 'DeleteAccountPublicAccessBlock',
+      'PutBucketPolicy',
+      'PutBucketAcl',
+      'PutBucketPublicAccessBlock',
+      'DeleteBucketPublicAccessBlock',
+      'DeletePublicAccessBlock',
+      'PutAccountPublicAccessBlock',
+      'DeleteAccountPublicAccessBlock',
     ]),
   },
 ]);

@@ -17,7 +17,9 @@ export type ParsedEnvelope = { ok: true; envelope: AwsEventEnvelope } | { ok: fa
 
 /** A plain JSON object, or null for anything else (arrays and null included). */
 export function asObject(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** A non-empty string, or null. */
@@ -86,8 +88,10 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   if (typeof id !== 'string' || !EVENT_ID.test(id)) return fail('`id` must be 1 to 128 printable ASCII characters');
   if (!isNonEmpty(source)) return fail('`source` must be a non-empty string');
   if (!isNonEmpty(detailType)) return fail('`detail-type` must be a non-empty string');
-  if (typeof account !== 'string' || !ACCOUNT_ID.test(account)) return fail('`account` must be a 12-digit AWS account id');
-  if (typeof time !== 'string' || !isStorableTime(time)) return fail('`time` must be an ISO 8601 timestamp of a real date');
+  if (typeof account !== 'string' || !ACCOUNT_ID.test(account))
+    return fail('`account` must be a 12-digit AWS account id');
+  if (typeof time !== 'string' || !isStorableTime(time))
+    return fail('`time` must be an ISO 8601 timestamp of a real date');
   if (!isNonEmpty(region)) return fail('`region` must be a non-empty string');
   if (!Array.isArray(resources) || !resources.every((r) => typeof r === 'string')) {
     return fail('`resources` must be an array of strings');
@@ -98,7 +102,17 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
 
   return {
     ok: true,
-    envelope: { version, id, 'detail-type': detailType, source, account, time, region, resources, detail: detailObject },
+    envelope: {
+      version,
+      id,
+      'detail-type': detailType,
+      source,
+      account,
+      time,
+      region,
+      resources,
+      detail: detailObject,
+    },
   };
 }
 
@@ -118,8 +132,11 @@ function guardDutyRemoteIp(detail: Record<string, unknown>): string | null {
   const action = asObject(pathOf(detail, 'service', 'action'));
   if (!action) return null;
   for (const value of Object.values(action)) {
-    const ip = asString(pathOf(value, 'remoteIpDetails', 'ipAddressV4'))
-      ?? asArray(pathOf(value, 'portProbeDetails')).map((d) => asString(pathOf(d, 'remoteIpDetails', 'ipAddressV4'))).find((d) => d !== null);
+    const ip =
+      asString(pathOf(value, 'remoteIpDetails', 'ipAddressV4')) ??
+      asArray(pathOf(value, 'portProbeDetails'))
+        .map((d) => asString(pathOf(d, 'remoteIpDetails', 'ipAddressV4')))
+        .find((d) => d !== null);
     if (ip) return ip;
   }
   return null;

@@ -5,7 +5,14 @@
 // tenant's quick-create link passes its own ExternalId.
 
 import {
-  assertAccountId, BILLING_POLICY_NAME, billingReadPolicy, EXTERNAL_ID_CHARACTERS, EXTERNAL_ID_LENGTH, MANAGED_POLICIES, ROLE_NAME, trustPolicy,
+  assertAccountId,
+  BILLING_POLICY_NAME,
+  billingReadPolicy,
+  EXTERNAL_ID_CHARACTERS,
+  EXTERNAL_ID_LENGTH,
+  MANAGED_POLICIES,
+  ROLE_NAME,
+  trustPolicy,
 } from './role';
 import { toYaml, type YamlValue } from './yaml';
 
@@ -40,9 +47,12 @@ export function accountRoleTemplate({ sentinelAccountId }: { sentinelAccountId: 
   assertAccountId(sentinelAccountId);
   const template: { [key: string]: YamlValue } = {
     AWSTemplateFormatVersion: '2010-09-09',
-    Description: `The read-only role Sentinel assumes to monitor this account. It trusts only AWS account ${sentinelAccountId}, `
-      + 'and only with the ExternalId Sentinel gave you.',
-    Parameters: { [EXTERNAL_ID_PARAMETER]: externalIdParameter('The ExternalId Sentinel showed when you connected this account') },
+    Description:
+      `The read-only role Sentinel assumes to monitor this account. It trusts only AWS account ${sentinelAccountId}, ` +
+      'and only with the ExternalId Sentinel gave you.',
+    Parameters: {
+      [EXTERNAL_ID_PARAMETER]: externalIdParameter('The ExternalId Sentinel showed when you connected this account'),
+    },
     Resources: {
       [ACCOUNT_ROLE_RESOURCE]: {
         Type: 'AWS::IAM::Role',
@@ -64,11 +74,21 @@ export function accountRoleTemplate({ sentinelAccountId }: { sentinelAccountId: 
  * and the parameters filled in (`param_<name>`): the customer only acknowledges the IAM capability and creates the
  * stack. The template must be in Amazon S3 (cloud/aws/template-publisher.ts). The console reads the query after `#`.
  */
-export function quickCreateUrl({ templateUrl, parameters, stackName = 'Sentinel', region = 'us-east-1' }: {
-  templateUrl: string; parameters: Readonly<Record<string, string>>; stackName?: string; region?: string;
+export function quickCreateUrl({
+  templateUrl,
+  parameters,
+  stackName = 'Sentinel',
+  region = 'us-east-1',
+}: {
+  templateUrl: string;
+  parameters: Readonly<Record<string, string>>;
+  stackName?: string;
+  region?: string;
 }): string {
   const fields: [string, string][] = [
-    ['templateURL', templateUrl], ['stackName', stackName], ...Object.entries(parameters).map(([name, value]): [string, string] => [`param_${name}`, value]),
+    ['templateURL', templateUrl],
+    ['stackName', stackName],
+    ...Object.entries(parameters).map(([name, value]): [string, string] => [`param_${name}`, value]),
   ];
   const query = fields.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
   return `https://console.aws.amazon.com/cloudformation/home?region=${encodeURIComponent(region)}#/stacks/quickcreate?${query}`;

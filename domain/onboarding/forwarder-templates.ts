@@ -11,7 +11,11 @@
 
 import { toYaml, type YamlValue } from './yaml';
 import {
-  EVENT_API_KEY_HEADER, FORWARDING_RULES, type ForwardingRule, GLOBAL_EVENTS_REGION, rulesForRegion,
+  EVENT_API_KEY_HEADER,
+  FORWARDING_RULES,
+  type ForwardingRule,
+  GLOBAL_EVENTS_REGION,
+  rulesForRegion,
 } from '../events/forwarding-rules';
 
 export interface ForwarderSetup {
@@ -37,15 +41,31 @@ export const API_KEY_VARIABLE = 'sentinel_event_api_key';
 
 /** The regions enabled by default in every AWS account (the others are opt-in). */
 export const DEFAULT_REGIONS = Object.freeze([
-  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2',
-  'ap-south-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-southeast-1', 'ap-southeast-2',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'ap-south-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ap-southeast-1',
+  'ap-southeast-2',
   'ca-central-1',
-  'eu-central-1', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-north-1',
+  'eu-central-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-north-1',
   'sa-east-1',
 ] as const);
 
 /** The CloudFormation template's parameters. */
-export const FORWARDER_PARAMETERS = { apiKey: 'EventApiKey', endpoint: 'IngestEndpoint', roleArn: 'ForwarderRoleArn' } as const;
+export const FORWARDER_PARAMETERS = {
+  apiKey: 'EventApiKey',
+  endpoint: 'IngestEndpoint',
+  roleArn: 'ForwarderRoleArn',
+} as const;
 
 const API_KEY = /^[A-Za-z0-9_-]{32,128}$/;
 // RFC 3986's characters without those a shell single-quoted word, an HCL string or heredoc, or YAML would read:
@@ -78,7 +98,13 @@ export function forwarderTrustPolicy() {
 export function forwarderPolicy() {
   return {
     Version: '2012-10-17',
-    Statement: [{ Effect: 'Allow', Action: 'events:InvokeApiDestination', Resource: `arn:aws:events:*:*:api-destination/sentinel-*` }],
+    Statement: [
+      {
+        Effect: 'Allow',
+        Action: 'events:InvokeApiDestination',
+        Resource: `arn:aws:events:*:*:api-destination/sentinel-*`,
+      },
+    ],
   };
 }
 
@@ -87,7 +113,7 @@ function authParameters(apiKey: string) {
   return { ApiKeyAuthParameters: { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: apiKey } };
 }
 
-const CONNECTION_DESCRIPTION = 'Authorizes Sentinel event forwarding with the account\'s event API key';
+const CONNECTION_DESCRIPTION = "Authorizes Sentinel event forwarding with the account's event API key";
 const API_DESTINATION_DESCRIPTION = 'Sentinel event ingestion';
 
 const INTERPOLATION = /[$%]\{/;
@@ -179,7 +205,10 @@ ${rules.join('')}`;
  * Terraform for the event forwarder, to append to the role snippet: the role EventBridge assumes, then one block
  * per region (its own aliased provider: Terraform cannot iterate over providers). us-east-1 is always included.
  */
-export function forwarderTerraform(setup: ForwarderSetup, { regions = DEFAULT_REGIONS }: { regions?: readonly string[] } = {}): string {
+export function forwarderTerraform(
+  setup: ForwarderSetup,
+  { regions = DEFAULT_REGIONS }: { regions?: readonly string[] } = {},
+): string {
   assertForwarderSetup(setup);
   const blocks = forwarderRegions(regions).map(terraformRegion);
   return `# Forwards the AWS events Sentinel's detections read (a few API calls, sign-ins and GuardDuty findings) to Sentinel,
@@ -301,7 +330,10 @@ export const GLOBAL_REGION_CONDITION = 'IsGlobalEventsRegion';
 
 /** A rule's logical id: sentinel-iam-changes -> SentinelIamChangesRule. */
 export function ruleResourceId(rule: ForwardingRule): string {
-  return `${rule.name.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}Rule`;
+  return `${rule.name
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}Rule`;
 }
 
 /**
@@ -311,22 +343,30 @@ export function ruleResourceId(rule: ForwardingRule): string {
  * named for its region, so the stacks of a StackSet do not collide.
  */
 export function eventForwarderTemplate(): string {
-  const roleArn: YamlValue = { 'Fn::If': [CREATE_ROLE_CONDITION, { 'Fn::GetAtt': [ROLE_RESOURCE, 'Arn'] }, { Ref: FORWARDER_PARAMETERS.roleArn }] };
-  const rules = Object.fromEntries(FORWARDING_RULES.map((rule): [string, YamlValue] => [ruleResourceId(rule), {
-    Type: 'AWS::Events::Rule',
-    ...(rule.scope === 'global' ? { Condition: GLOBAL_REGION_CONDITION } : {}),
-    Properties: {
-      Name: rule.name,
-      Description: rule.description,
-      State: 'ENABLED',
-      EventPattern: rule.pattern as { [key: string]: YamlValue },
-      Targets: [{ Id: TARGET_ID, Arn: { 'Fn::GetAtt': [API_DESTINATION_RESOURCE, 'Arn'] }, RoleArn: roleArn }],
-    },
-  }]));
+  const roleArn: YamlValue = {
+    'Fn::If': [CREATE_ROLE_CONDITION, { 'Fn::GetAtt': [ROLE_RESOURCE, 'Arn'] }, { Ref: FORWARDER_PARAMETERS.roleArn }],
+  };
+  const rules = Object.fromEntries(
+    FORWARDING_RULES.map((rule): [string, YamlValue] => [
+      ruleResourceId(rule),
+      {
+        Type: 'AWS::Events::Rule',
+        ...(rule.scope === 'global' ? { Condition: GLOBAL_REGION_CONDITION } : {}),
+        Properties: {
+          Name: rule.name,
+          Description: rule.description,
+          State: 'ENABLED',
+          EventPattern: rule.pattern as { [key: string]: YamlValue },
+          Targets: [{ Id: TARGET_ID, Arn: { 'Fn::GetAtt': [API_DESTINATION_RESOURCE, 'Arn'] }, RoleArn: roleArn }],
+        },
+      },
+    ]),
+  );
   const template: { [key: string]: YamlValue } = {
     AWSTemplateFormatVersion: '2010-09-09',
-    Description: 'Forwards the AWS events Sentinel reads from this region to Sentinel through an EventBridge API destination. '
-      + `Deploy it in every region the account has enabled (a StackSet does it at once); the global services' events arrive in ${GLOBAL_EVENTS_REGION} only.`,
+    Description:
+      'Forwards the AWS events Sentinel reads from this region to Sentinel through an EventBridge API destination. ' +
+      `Deploy it in every region the account has enabled (a StackSet does it at once); the global services' events arrive in ${GLOBAL_EVENTS_REGION} only.`,
     Parameters: {
       [FORWARDER_PARAMETERS.apiKey]: {
         Type: 'String',
@@ -346,7 +386,8 @@ export function eventForwarderTemplate(): string {
       },
       [FORWARDER_PARAMETERS.roleArn]: {
         Type: 'String',
-        Description: 'The ARN of an existing role EventBridge assumes to invoke the API destination; empty: the stack creates one',
+        Description:
+          'The ARN of an existing role EventBridge assumes to invoke the API destination; empty: the stack creates one',
         Default: '',
         AllowedPattern: '(arn:aws[a-z-]*:iam::[0-9]{12}:role/.+)?',
         ConstraintDescription: 'empty, or an IAM role ARN',
@@ -372,7 +413,12 @@ export function eventForwarderTemplate(): string {
           Name: CONNECTION_NAME,
           Description: CONNECTION_DESCRIPTION,
           AuthorizationType: 'API_KEY',
-          AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: { Ref: FORWARDER_PARAMETERS.apiKey } } },
+          AuthParameters: {
+            ApiKeyAuthParameters: {
+              ApiKeyName: EVENT_API_KEY_HEADER,
+              ApiKeyValue: { Ref: FORWARDER_PARAMETERS.apiKey },
+            },
+          },
         },
       },
       [API_DESTINATION_RESOURCE]: {
@@ -389,7 +435,10 @@ export function eventForwarderTemplate(): string {
       ...rules,
     },
     Outputs: {
-      ApiDestinationArn: { Description: 'The API destination the rules send events to', Value: { 'Fn::GetAtt': [API_DESTINATION_RESOURCE, 'Arn'] } },
+      ApiDestinationArn: {
+        Description: 'The API destination the rules send events to',
+        Value: { 'Fn::GetAtt': [API_DESTINATION_RESOURCE, 'Arn'] },
+      },
       ForwarderRoleArn: { Description: 'The role EventBridge assumes to invoke the API destination', Value: roleArn },
     },
   };

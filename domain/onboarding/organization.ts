@@ -3,7 +3,13 @@
 // StackSet template that creates the ordinary account role (domain/onboarding/cloudformation.ts) in every member account,
 // now and as accounts join.
 
-import { accountRoleTemplate, EXTERNAL_ID_PARAMETER, externalIdParameter, roleArnOutput, templateTrustPolicy } from './cloudformation';
+import {
+  accountRoleTemplate,
+  EXTERNAL_ID_PARAMETER,
+  externalIdParameter,
+  roleArnOutput,
+  templateTrustPolicy,
+} from './cloudformation';
 import { assertPastable, ROLE_NAME, type RoleSetup, trustPolicy } from './role';
 import { toYaml } from './yaml';
 
@@ -31,11 +37,19 @@ const MANAGEMENT_ROLE_RESOURCE = 'SentinelOrganizationRole';
 
 export function organizationReadPolicy() {
   // Resource '*': DescribeOrganization, ListRoots and ListAccounts take no resource ARN.
-  return { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: [...ORGANIZATION_READ_ACTIONS], Resource: '*' }] };
+  return {
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Action: [...ORGANIZATION_READ_ACTIONS], Resource: '*' }],
+  };
 }
 
 export interface OrganizationOnboarding {
-  management_role: { role_name: string; cloudformation_template: string; terraform_snippet: string; cli_script: string };
+  management_role: {
+    role_name: string;
+    cloudformation_template: string;
+    terraform_snippet: string;
+    cli_script: string;
+  };
   member_stackset_template: string;
 }
 
@@ -60,9 +74,14 @@ export function organizationOnboarding(setup: RoleSetup): OrganizationOnboarding
 function managementRoleTemplate(sentinelAccountId: string): string {
   return toYaml({
     AWSTemplateFormatVersion: '2010-09-09',
-    Description: `The role Sentinel assumes in your management account to read the organization's accounts and OUs (nothing else). `
-      + `It trusts only AWS account ${sentinelAccountId}, and only with the ExternalId Sentinel gave you.`,
-    Parameters: { [EXTERNAL_ID_PARAMETER]: externalIdParameter('The ExternalId Sentinel showed when you connected this organization') },
+    Description:
+      `The role Sentinel assumes in your management account to read the organization's accounts and OUs (nothing else). ` +
+      `It trusts only AWS account ${sentinelAccountId}, and only with the ExternalId Sentinel gave you.`,
+    Parameters: {
+      [EXTERNAL_ID_PARAMETER]: externalIdParameter(
+        'The ExternalId Sentinel showed when you connected this organization',
+      ),
+    },
     Resources: {
       [MANAGEMENT_ROLE_RESOURCE]: {
         Type: 'AWS::IAM::Role',
@@ -92,13 +111,17 @@ function managementRoleTemplate(sentinelAccountId: string): string {
 function memberStackSetTemplate(sentinelAccountId: string): string {
   return toYaml({
     AWSTemplateFormatVersion: '2010-09-09',
-    Description: `Creates Sentinel's read-only role (${ROLE_NAME}) in every member account of the organization, and in each `
-      + 'account that joins later. Create it in the management account, with trusted access for StackSets activated.',
+    Description:
+      `Creates Sentinel's read-only role (${ROLE_NAME}) in every member account of the organization, and in each ` +
+      'account that joins later. Create it in the management account, with trusted access for StackSets activated.',
     Parameters: {
-      [EXTERNAL_ID_PARAMETER]: externalIdParameter('The ExternalId Sentinel showed when you connected this organization'),
+      [EXTERNAL_ID_PARAMETER]: externalIdParameter(
+        'The ExternalId Sentinel showed when you connected this organization',
+      ),
       [DEPLOYMENT_TARGETS_PARAMETER]: {
         Type: 'CommaDelimitedList',
-        Description: 'Where to create the role: the organization\'s root id (r-...) for every member account, or OU ids (ou-...)',
+        Description:
+          "Where to create the role: the organization's root id (r-...) for every member account, or OU ids (ou-...)",
       },
     },
     Resources: {
@@ -112,10 +135,12 @@ function memberStackSetTemplate(sentinelAccountId: string): string {
           Capabilities: ['CAPABILITY_NAMED_IAM'],
           OperationPreferences: { FailureTolerancePercentage: 100, MaxConcurrentPercentage: 100 },
           Parameters: [{ ParameterKey: EXTERNAL_ID_PARAMETER, ParameterValue: { Ref: EXTERNAL_ID_PARAMETER } }],
-          StackInstancesGroup: [{
-            DeploymentTargets: { OrganizationalUnitIds: { Ref: DEPLOYMENT_TARGETS_PARAMETER } },
-            Regions: ['us-east-1'],
-          }],
+          StackInstancesGroup: [
+            {
+              DeploymentTargets: { OrganizationalUnitIds: { Ref: DEPLOYMENT_TARGETS_PARAMETER } },
+              Regions: ['us-east-1'],
+            },
+          ],
           TemplateBody: accountRoleTemplate({ sentinelAccountId }),
         },
       },

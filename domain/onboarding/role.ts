@@ -57,15 +57,23 @@ export function assertPastable({ sentinelAccountId, externalId }: RoleSetup): vo
 }
 
 /** The ExternalId is a string, or a template's reference to its parameter (domain/onboarding/cloudformation.ts). */
-export function trustPolicy<ExternalId = string>({ sentinelAccountId, externalId }: { sentinelAccountId: string; externalId: ExternalId }) {
+export function trustPolicy<ExternalId = string>({
+  sentinelAccountId,
+  externalId,
+}: {
+  sentinelAccountId: string;
+  externalId: ExternalId;
+}) {
   return {
     Version: '2012-10-17',
-    Statement: [{
-      Effect: 'Allow',
-      Principal: { AWS: `arn:aws:iam::${sentinelAccountId}:root` },
-      Action: 'sts:AssumeRole',
-      Condition: { StringEquals: { 'sts:ExternalId': externalId } },
-    }],
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: { AWS: `arn:aws:iam::${sentinelAccountId}:root` },
+        Action: 'sts:AssumeRole',
+        Condition: { StringEquals: { 'sts:ExternalId': externalId } },
+      },
+    ],
   };
 }
 

@@ -26,10 +26,14 @@ function block(value: YamlValue[] | { [key: string]: YamlValue }, indent: number
     // A list's items open with `- `; a map item continues on the dash's line, its further keys two spaces in.
     return value.map((item) => `${pad}- ${nested(item, indent + 2).trimStart()}`).join('\n');
   }
-  return Object.entries(value).map(([key, item]) => {
-    const name = PLAIN_KEY.test(key) ? key : JSON.stringify(key);
-    return isCollection(item) && !isEmpty(item) ? `${pad}${name}:\n${block(item, indent + 2)}` : `${pad}${name}: ${scalar(item, indent + 2)}`;
-  }).join('\n');
+  return Object.entries(value)
+    .map(([key, item]) => {
+      const name = PLAIN_KEY.test(key) ? key : JSON.stringify(key);
+      return isCollection(item) && !isEmpty(item)
+        ? `${pad}${name}:\n${block(item, indent + 2)}`
+        : `${pad}${name}: ${scalar(item, indent + 2)}`;
+    })
+    .join('\n');
 }
 
 /** A list item's text at `indent`: a collection as its block, anything else as its scalar. */
@@ -56,7 +60,10 @@ function literalBlock(text: string, indent: number): string {
   const chomp = text.endsWith('\n\n') ? '+' : text.endsWith('\n') ? '' : '-';
   const body = chomp === '+' ? text.slice(0, -1) : text.endsWith('\n') ? text.slice(0, -1) : text;
   const pad = ' '.repeat(indent);
-  return `|${chomp}\n${body.split('\n').map((line) => (line ? pad + line : '')).join('\n')}`;
+  return `|${chomp}\n${body
+    .split('\n')
+    .map((line) => (line ? pad + line : ''))
+    .join('\n')}`;
 }
 
 function isCollection(value: YamlValue): value is YamlValue[] | { [key: string]: YamlValue } {

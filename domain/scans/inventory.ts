@@ -431,13 +431,35 @@ export type PartValue<K extends PartName> = Parts[K] extends Collected<infer T> 
 
 // Every part, once: the record's type makes the compiler catch a part added to Inventory and missing here.
 const PART_SET: Readonly<Record<PartName, true>> = {
-  iamSummary: true, passwordPolicy: true, credentialReport: true, iamPrincipals: true, s3AccountBlockPublicAccess: true,
-  s3Buckets: true, securityGroups: true, instances: true, publicSnapshots: true, publicImages: true, cloudtrail: true,
-  guardduty: true, costs: true, anomalies: true, budgets: true, alternateContacts: true, health: true,
-  serverCertificates: true, rootVirtualMfa: true, metricAlarms: true,
-  configRecorders: true, securityHub: true, accessAnalyzers: true,
-  ebsEncryptionByDefault: true, networkAcls: true, vpcFlowLogs: true,
-  rdsInstances: true, efsFileSystems: true, kmsKeys: true,
+  iamSummary: true,
+  passwordPolicy: true,
+  credentialReport: true,
+  iamPrincipals: true,
+  s3AccountBlockPublicAccess: true,
+  s3Buckets: true,
+  securityGroups: true,
+  instances: true,
+  publicSnapshots: true,
+  publicImages: true,
+  cloudtrail: true,
+  guardduty: true,
+  costs: true,
+  anomalies: true,
+  budgets: true,
+  alternateContacts: true,
+  health: true,
+  serverCertificates: true,
+  rootVirtualMfa: true,
+  metricAlarms: true,
+  configRecorders: true,
+  securityHub: true,
+  accessAnalyzers: true,
+  ebsEncryptionByDefault: true,
+  networkAcls: true,
+  vpcFlowLogs: true,
+  rdsInstances: true,
+  efsFileSystems: true,
+  kmsKeys: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 
@@ -447,7 +469,8 @@ export const OUTSIDE_TARGETED_SCAN = 'Not read: outside this targeted rescan, wh
 /** The inventory as a targeted rescan sees it: the given parts, every other part not read (OUTSIDE_TARGETED_SCAN). */
 export function onlyParts(inventory: Inventory, parts: readonly PartName[]): Inventory {
   const kept = new Set(parts);
-  const masked = Object.fromEntries(PART_NAMES.filter((p) => !kept.has(p))
-    .map((p) => [p, { status: 'not_evaluated', reason: OUTSIDE_TARGETED_SCAN }]));
+  const masked = Object.fromEntries(
+    PART_NAMES.filter((p) => !kept.has(p)).map((p) => [p, { status: 'not_evaluated', reason: OUTSIDE_TARGETED_SCAN }]),
+  );
   return { ...inventory, ...masked };
 }

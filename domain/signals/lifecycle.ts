@@ -31,13 +31,16 @@ export interface SignalChanges<S extends OpenSignal> {
 }
 
 /** Whether a scan with this outcome for the signal's check could see the signal's resource at all. */
-function couldSee(signal: Pick<OpenSignal, 'region' | 'resource' | 'owner'>, outcome: CheckOutcome | undefined): boolean {
+function couldSee(
+  signal: Pick<OpenSignal, 'region' | 'resource' | 'owner'>,
+  outcome: CheckOutcome | undefined,
+): boolean {
   // A check no longer in the catalog sees nothing again: its signals resolve.
   if (!outcome) return true;
   if (outcome.status === 'not_evaluated') return false;
-  return !outcome.unread.some((u) => (u.kind === 'region'
-    ? u.scope === signal.region
-    : u.scope === signal.resource || u.scope === signal.owner));
+  return !outcome.unread.some((u) =>
+    u.kind === 'region' ? u.scope === signal.region : u.scope === signal.resource || u.scope === signal.owner,
+  );
 }
 
 const DAY_MS = 86_400_000;
@@ -47,17 +50,24 @@ const DAY_MS = 86_400_000;
  * file): it began after the event was taken (a scan that read before the change says nothing of it), and every
  * check able to see the change read the signal's resource and region.
  */
-function settlesEventSignal(signal: Pick<OpenSignal, 'checkId' | 'detectedAt' | 'region' | 'resource' | 'owner'>, outcomes: Map<string, CheckOutcome>, at: Date): boolean {
+function settlesEventSignal(
+  signal: Pick<OpenSignal, 'checkId' | 'detectedAt' | 'region' | 'resource' | 'owner'>,
+  outcomes: Map<string, CheckOutcome>,
+  at: Date,
+): boolean {
   const detectedAt = signal.detectedAt?.getTime();
   if (detectedAt === undefined || detectedAt >= at.getTime()) return false;
   const confirmedBy = eventDetection(signal.checkId)?.confirmedBy ?? [];
-  if (confirmedBy.length > 0 && confirmedBy.every((id) => outcomes.has(id) && couldSee(signal, outcomes.get(id)))) return true;
+  if (confirmedBy.length > 0 && confirmedBy.every((id) => outcomes.has(id) && couldSee(signal, outcomes.get(id))))
+    return true;
   return at.getTime() - detectedAt >= EVENT_REVIEW_DAYS * DAY_MS;
 }
 
 /** A scan that failed (the role could not be assumed) opens its finding and resolves nothing. */
 export function signalChanges<S extends OpenSignal>(
-  open: readonly S[], evaluation: Pick<Evaluation, 'findings' | 'outcomes'>, { failed, at }: { failed: boolean; at: Date },
+  open: readonly S[],
+  evaluation: Pick<Evaluation, 'findings' | 'outcomes'>,
+  { failed, at }: { failed: boolean; at: Date },
 ): SignalChanges<S> {
   const openByFingerprint = new Map(open.map((s) => [s.fingerprint, s]));
   const findings = [...new Map(evaluation.findings.map((f) => [f.fingerprint, f])).values()];
@@ -66,9 +76,13 @@ export function signalChanges<S extends OpenSignal>(
   return {
     fresh: findings.filter((f) => !openByFingerprint.has(f.fingerprint)),
     stillOpen: open.filter((s) => seen.has(s.fingerprint)),
-    resolved: failed ? [] : open.filter((s) => (isEventSignal(s.checkId)
-      ? settlesEventSignal(s, outcomes, at)
-      : !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId)))),
+    resolved: failed
+      ? []
+      : open.filter((s) =>
+          isEventSignal(s.checkId)
+            ? settlesEventSignal(s, outcomes, at)
+            : !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId)),
+        ),
   };
 }
 
@@ -78,9 +92,9 @@ export function acceptanceInForce(acceptance: { expiresAt: Date | null } | null,
 }
 
 /** Open signals as a scan at `at` sees them: accepted while an acceptance is in force. */
-export function asOpenSignals<S extends Omit<OpenSignal, 'accepted'> & { acceptance: { expiresAt: Date | null } | null }>(
-  signals: readonly S[], at: Date,
-): (S & OpenSignal)[] {
+export function asOpenSignals<
+  S extends Omit<OpenSignal, 'accepted'> & { acceptance: { expiresAt: Date | null } | null },
+>(signals: readonly S[], at: Date): (S & OpenSignal)[] {
   return signals.map((s) => ({ ...s, accepted: acceptanceInForce(s.acceptance, at) }));
 }
 

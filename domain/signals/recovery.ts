@@ -14,21 +14,30 @@ export interface RecoveryStep {
 }
 
 /** Among equally severe problems: regain access first, stop an attacker, then close the doors, then the rest. */
-const SCENARIO_PRIORITY: readonly Scenario[] = ['connectivity', 'threat', 'iam', 'exposure', 'suspension', 'detection', 'billing'];
+const SCENARIO_PRIORITY: readonly Scenario[] = [
+  'connectivity',
+  'threat',
+  'iam',
+  'exposure',
+  'suspension',
+  'detection',
+  'billing',
+];
 
 /** Baseline steps reuse catalog remediation so the advice stays in one place. Resolved at load: a renamed check fails fast. */
-const BASELINE: readonly Omit<RecoveryStep, 'step'>[] = ([
-  ['iam.root_mfa_disabled', 'Keep MFA on the root user and use it only when required'],
-  ['detection.guardduty_disabled', 'Run GuardDuty in every region you use'],
-  ['billing.no_budget', 'Keep a budget with spend alerts'],
-  ['suspension.security_contact_missing', 'Keep the alternate contacts current'],
-  ['iam.access_key_not_rotated', 'Review and rotate IAM access keys'],
-] as const).map(([id, title]) => {
+const BASELINE: readonly Omit<RecoveryStep, 'step'>[] = (
+  [
+    ['iam.root_mfa_disabled', 'Keep MFA on the root user and use it only when required'],
+    ['detection.guardduty_disabled', 'Run GuardDuty in every region you use'],
+    ['billing.no_budget', 'Keep a budget with spend alerts'],
+    ['suspension.security_contact_missing', 'Keep the alternate contacts current'],
+    ['iam.access_key_not_rotated', 'Review and rotate IAM access keys'],
+  ] as const
+).map(([id, title]) => {
   const check = checkById(id);
   if (!check) throw new Error(`Baseline step refers to unknown check ${id}`);
   return { title, description: check.remediation, docs_url: check.docsUrl };
 });
-
 
 interface FailingCheck {
   check: CheckDescription;
@@ -36,11 +45,12 @@ interface FailingCheck {
   resources: number;
 }
 
-
 function compareUrgency(a: FailingCheck, b: FailingCheck): number {
-  return severityRank(a.severity) - severityRank(b.severity)
-    || SCENARIO_PRIORITY.indexOf(a.check.scenario) - SCENARIO_PRIORITY.indexOf(b.check.scenario)
-    || a.check.id.localeCompare(b.check.id);
+  return (
+    severityRank(a.severity) - severityRank(b.severity) ||
+    SCENARIO_PRIORITY.indexOf(a.check.scenario) - SCENARIO_PRIORITY.indexOf(b.check.scenario) ||
+    a.check.id.localeCompare(b.check.id)
+  );
 }
 
 export function recoveryChecklist(openFindings: readonly { checkId: string; severity: Severity }[]): RecoveryStep[] {
@@ -56,12 +66,13 @@ export function recoveryChecklist(openFindings: readonly { checkId: string; seve
       if (severityRank(severity) < severityRank(entry.severity)) entry.severity = severity;
     }
   }
-  const steps = failing.size === 0
-    ? BASELINE
-    : [...failing.values()].sort(compareUrgency).map(({ check, resources }) => ({
-      title: check.title,
-      description: `${check.remediation} Affected resources: ${resources}.`,
-      docs_url: check.docsUrl,
-    }));
+  const steps =
+    failing.size === 0
+      ? BASELINE
+      : [...failing.values()].sort(compareUrgency).map(({ check, resources }) => ({
+          title: check.title,
+          description: `${check.remediation} Affected resources: ${resources}.`,
+          docs_url: check.docsUrl,
+        }));
   return steps.map((step, index) => ({ step: index + 1, ...step }));
 }

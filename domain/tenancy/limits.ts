@@ -57,7 +57,8 @@ export const PASSWORD_RESET_WINDOW_SECONDS = 60 * 60;
 export const PASSWORD_RESET_TTL_MINUTES = 60;
 
 /** The key of a limit on one AWS account of a tenant (see above: never the row). */
-export const accountLimitKey = (kind: string, tenantId: string, awsAccountId: string) => `${kind}:${tenantId}:${awsAccountId}`;
+export const accountLimitKey = (kind: string, tenantId: string, awsAccountId: string) =>
+  `${kind}:${tenantId}:${awsAccountId}`;
 
 /**
  * E-mails (alerts and recipient confirmations, one per address) a tenant may send per hour: 200, or 4 per account

@@ -22,28 +22,61 @@ export interface Plan {
 // What each plan includes, as `GET /billing/plans` lists it. Every entry is something the service does; the
 // plans differ in their limits and in `csv_export`, the one feature checked per plan (see csv-export.ts).
 const EVERY_PLAN = [
-  'security_risk_score', 'signals', 'score_history', 'recovery_checklist', 'email_alerts', 'slack_alerts', 'pagerduty_alerts',
-  'team_users', 'panic_export',
+  'security_risk_score',
+  'signals',
+  'score_history',
+  'recovery_checklist',
+  'email_alerts',
+  'slack_alerts',
+  'pagerduty_alerts',
+  'team_users',
+  'panic_export',
 ];
 
-export const PLANS: readonly Plan[] = Object.freeze([
-  {
-    id: 'solo', name: 'Solo', price_usd_month: 29, account_limit: 1, scan_interval_minutes: 1440, manual_scans_per_hour: 2, fairness_weight: 1,
-    features: [...EVERY_PLAN],
-  },
-  {
-    id: 'team', name: 'Team', price_usd_month: 99, account_limit: 5, scan_interval_minutes: 360, manual_scans_per_hour: 6, fairness_weight: 2,
-    features: [...EVERY_PLAN, 'csv_export'],
-  },
-  {
-    id: 'agency', name: 'Agency', price_usd_month: 299, account_limit: 25, scan_interval_minutes: 60, manual_scans_per_hour: 12, fairness_weight: 4,
-    features: [...EVERY_PLAN, 'csv_export'],
-  },
-  {
-    id: 'enterprise', name: 'Enterprise', price_usd_month: 999, account_limit: 250, scan_interval_minutes: 15, manual_scans_per_hour: 30, fairness_weight: 8,
-    features: [...EVERY_PLAN, 'csv_export'],
-  },
-].map((plan) => Object.freeze(plan as Plan)));
+export const PLANS: readonly Plan[] = Object.freeze(
+  [
+    {
+      id: 'solo',
+      name: 'Solo',
+      price_usd_month: 29,
+      account_limit: 1,
+      scan_interval_minutes: 1440,
+      manual_scans_per_hour: 2,
+      fairness_weight: 1,
+      features: [...EVERY_PLAN],
+    },
+    {
+      id: 'team',
+      name: 'Team',
+      price_usd_month: 99,
+      account_limit: 5,
+      scan_interval_minutes: 360,
+      manual_scans_per_hour: 6,
+      fairness_weight: 2,
+      features: [...EVERY_PLAN, 'csv_export'],
+    },
+    {
+      id: 'agency',
+      name: 'Agency',
+      price_usd_month: 299,
+      account_limit: 25,
+      scan_interval_minutes: 60,
+      manual_scans_per_hour: 12,
+      fairness_weight: 4,
+      features: [...EVERY_PLAN, 'csv_export'],
+    },
+    {
+      id: 'enterprise',
+      name: 'Enterprise',
+      price_usd_month: 999,
+      account_limit: 250,
+      scan_interval_minutes: 15,
+      manual_scans_per_hour: 30,
+      fairness_weight: 8,
+      features: [...EVERY_PLAN, 'csv_export'],
+    },
+  ].map((plan) => Object.freeze(plan as Plan)),
+);
 
 export function isPlanId(value: string): value is PlanId {
   return (PLAN_IDS as readonly string[]).includes(value);
@@ -63,7 +96,10 @@ export const COST_EXPLORER_USD_PER_REQUEST = 0.01;
 const MONTH_MINUTES = 30 * 24 * 60;
 
 /** Cost Explorer requests per connected account in a 30-day month of scheduled scans at `scanIntervalMinutes`. */
-export function costExplorerRequestsPerMonth({ scanIntervalMinutes, minIntervalHours }: {
+export function costExplorerRequestsPerMonth({
+  scanIntervalMinutes,
+  minIntervalHours,
+}: {
   scanIntervalMinutes: number;
   minIntervalHours: number;
 }): number {

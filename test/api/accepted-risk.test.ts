@@ -1,5 +1,11 @@
 import { computeSrs } from '../../domain/scoring/srs';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { parseCsvTable } from '../helpers/csv';
 import { scanResult } from '../helpers/scans';
 import { unzip } from '../helpers/zip';
@@ -20,12 +26,21 @@ interface Signal {
   check_id: string;
   severity: string;
   resolved_at: string | null;
-  accepted: null | { by_user_id: string | null; by_email: string; reason: string; accepted_at: string; expires_at: string | null };
+  accepted: null | {
+    by_user_id: string | null;
+    by_email: string;
+    reason: string;
+    accepted_at: string;
+    expires_at: string | null;
+  };
 }
 
 beforeAll(async () => {
   const exportsDir = `${process.env.TEST_SCRATCH_DIR as string}/accepted-risk-exports`;
-  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
+  ctx = await createTestContext({
+    withWorker: true,
+    config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir },
+  });
   owner = await signupAndLogin(ctx);
   member = await addUserWithRole(ctx, owner.tenantId, 'member');
   viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
@@ -37,13 +52,16 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 // Each test starts with no acceptance in force (undone through the API, so the score follows); the history stays.
 afterEach(async () => {
-  for (const s of (await signals()).filter((signal) => signal.accepted)) await ctx.http.delete(url(s.signal_id)).set(owner.auth).expect(200);
+  for (const s of (await signals()).filter((signal) => signal.accepted))
+    await ctx.http.delete(url(s.signal_id)).set(owner.auth).expect(200);
 });
 
 const url = (signalId: string) => `/accounts/${AWS_ID}/signals/${signalId}/accept`;
-const score = async () => (await ctx.http.get(`/accounts/${AWS_ID}`).set(owner.auth).expect(200)).body.current_srs as number;
+const score = async () =>
+  (await ctx.http.get(`/accounts/${AWS_ID}`).set(owner.auth).expect(200)).body.current_srs as number;
 async function signals(status: 'open' | 'resolved' = 'open'): Promise<Signal[]> {
-  return (await ctx.http.get(`/accounts/${AWS_ID}/signals`).query({ status, limit: 200 }).set(owner.auth).expect(200)).body.signals;
+  return (await ctx.http.get(`/accounts/${AWS_ID}/signals`).query({ status, limit: 200 }).set(owner.auth).expect(200))
+    .body.signals;
 }
 /**
  * The most severe open signal that is its check's only one: a check counts once in the score however many
@@ -64,11 +82,22 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
     const before = await score();
     const expiresAt = new Date(Date.now() + 30 * DAY_MS).toISOString();
 
-    const res = await ctx.http.post(url(target.signal_id)).set(member.auth).send({ reason: '  Break-glass admin, audited monthly  ', expires_at: expiresAt }).expect(200);
+    const res = await ctx.http
+      .post(url(target.signal_id))
+      .set(member.auth)
+      .send({ reason: '  Break-glass admin, audited monthly  ', expires_at: expiresAt })
+      .expect(200);
 
     expect(res.body).toMatchObject({
-      signal_id: target.signal_id, check_id: target.check_id, resolved_at: null,
-      accepted: { by_user_id: member.userId, by_email: member.email, reason: 'Break-glass admin, audited monthly', expires_at: expiresAt },
+      signal_id: target.signal_id,
+      check_id: target.check_id,
+      resolved_at: null,
+      accepted: {
+        by_user_id: member.userId,
+        by_email: member.email,
+        reason: 'Break-glass admin, audited monthly',
+        expires_at: expiresAt,
+      },
     });
     expect(Date.parse(res.body.accepted.accepted_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(await score()).toBeGreaterThan(before);
@@ -81,8 +110,12 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
     await ctx.http.post(url(target.signal_id)).set(member.auth).send({ reason: 'first' }).expect(200);
     const second = await ctx.http.post(url(target.signal_id)).set(owner.auth).send({ reason: 'second' }).expect(200);
     expect(second.body.accepted).toMatchObject({ reason: 'second', by_user_id: owner.userId, expires_at: null });
-    const history = await ctx.db.selectFrom('signal_acceptances').select(['reason', 'revoked_at', 'revoked_by'])
-      .where('signal_id', '=', target.signal_id).orderBy('accepted_at').execute();
+    const history = await ctx.db
+      .selectFrom('signal_acceptances')
+      .select(['reason', 'revoked_at', 'revoked_by'])
+      .where('signal_id', '=', target.signal_id)
+      .orderBy('accepted_at')
+      .execute();
     expect(history.slice(-2)).toEqual([
       { reason: 'first', revoked_at: expect.any(Date), revoked_by: owner.userId },
       { reason: 'second', revoked_at: null, revoked_by: null },
@@ -92,9 +125,12 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
   it('shows an acceptance past its expiry as none in the list, as everywhere', async () => {
     const target = await heaviest();
     await ctx.http.post(url(target.signal_id)).set(member.auth).send({ reason: 'lapses' }).expect(200);
-    await ctx.db.updateTable('signal_acceptances')
+    await ctx.db
+      .updateTable('signal_acceptances')
       .set({ accepted_at: new Date(Date.now() - 2 * DAY_MS), expires_at: new Date(Date.now() - 1_000) })
-      .where('signal_id', '=', target.signal_id).where('revoked_at', 'is', null).execute();
+      .where('signal_id', '=', target.signal_id)
+      .where('revoked_at', 'is', null)
+      .execute();
     expect((await signals()).find((s) => s.signal_id === target.signal_id)?.accepted).toBeNull();
     await ctx.http.delete(url(target.signal_id)).set(owner.auth).expect(200);
   });
@@ -106,7 +142,11 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
     ['an expiry that is not a timestamp', { reason: 'ok', expires_at: 'next week' }, 'expires_at'],
     ['an expiry without an offset', { reason: 'ok', expires_at: '2027-01-01T00:00:00' }, 'expires_at'],
     ['an expiry in the past', { reason: 'ok', expires_at: new Date(Date.now() - DAY_MS).toISOString() }, 'expires_at'],
-    ['an expiry over a year ahead', { reason: 'ok', expires_at: new Date(Date.now() + 366 * DAY_MS).toISOString() }, 'expires_at'],
+    [
+      'an expiry over a year ahead',
+      { reason: 'ok', expires_at: new Date(Date.now() + 366 * DAY_MS).toISOString() },
+      'expires_at',
+    ],
     ['an unknown field', { reason: 'ok', accepted_by: 'someone else' }, 'accepted_by'],
   ])('refuses %s with a 400 naming the field, and changes nothing', async (_, body, field) => {
     const target = await heaviest();
@@ -119,7 +159,10 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
 
   it('takes an expiry 365 days ahead', async () => {
     const target = await heaviest();
-    await ctx.http.post(url(target.signal_id)).set(member.auth).send({ reason: 'ok', expires_at: new Date(Date.now() + 365 * DAY_MS - 60_000).toISOString() })
+    await ctx.http
+      .post(url(target.signal_id))
+      .set(member.auth)
+      .send({ reason: 'ok', expires_at: new Date(Date.now() + 365 * DAY_MS - 60_000).toISOString() })
       .expect(200);
   });
 
@@ -138,7 +181,11 @@ describe('POST /accounts/{account_id}/signals/{signal_id}/accept', () => {
     await ctx.http.post(url('sig_01NOTHING0000000000000000')).set(member.auth).send({ reason: 'x' }).expect(404);
     const target = await heaviest();
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '210987654321' }).expect(201);
-    const res = await ctx.http.post(`/accounts/210987654321/signals/${target.signal_id}/accept`).set(member.auth).send({ reason: 'x' }).expect(404);
+    const res = await ctx.http
+      .post(`/accounts/210987654321/signals/${target.signal_id}/accept`)
+      .set(member.auth)
+      .send({ reason: 'x' })
+      .expect(404);
     expect(res.body).toEqual({ code: 'not_found', error: 'Signal not found' });
   });
 
@@ -165,8 +212,12 @@ describe('DELETE /accounts/{account_id}/signals/{signal_id}/accept', () => {
     expect(await score()).toBe(before);
     const again = await ctx.http.delete(url(target.signal_id)).set(member.auth).expect(200);
     expect(again.body).toEqual(undone.body);
-    const history = await ctx.db.selectFrom('signal_acceptances').select(['reason', 'revoked_by']).where('signal_id', '=', target.signal_id)
-      .orderBy('accepted_at').execute();
+    const history = await ctx.db
+      .selectFrom('signal_acceptances')
+      .select(['reason', 'revoked_by'])
+      .where('signal_id', '=', target.signal_id)
+      .orderBy('accepted_at')
+      .execute();
     expect(history.at(-1)).toEqual({ reason: 'for a while', revoked_by: member.userId });
   });
 });
@@ -182,7 +233,11 @@ describe('accepted signals in scans and exports', () => {
     expect(open.find((s) => s.signal_id === target.signal_id)?.accepted?.reason).toBe('known GPU fleet');
     const counted = open.filter((s) => !s.accepted).map((s) => ({ checkId: s.check_id, severity: s.severity }));
     expect(await score()).toBe(computeSrs(counted));
-    const recorded = await ctx.db.selectFrom('scans').select('srs').where('id', '=', scan.body.execution_arn.split('/').pop()).executeTakeFirstOrThrow();
+    const recorded = await ctx.db
+      .selectFrom('scans')
+      .select('srs')
+      .where('id', '=', scan.body.execution_arn.split('/').pop())
+      .executeTakeFirstOrThrow();
     expect(recorded.srs).toBe(computeSrs(counted));
   });
 
@@ -193,20 +248,38 @@ describe('accepted signals in scans and exports', () => {
     const rows = parseCsvTable(csv.text);
     const row = rows.find((r) => r.signal_id === target.signal_id);
     expect(row?.accepted).toBe('true');
-    expect(JSON.parse(row!.acceptances as string).at(-1)).toMatchObject({ status: 'in_force', accepted_by: member.email, reason: 'exported' });
-    expect(rows.filter((r) => r.accepted === 'false').every((r) => r.acceptances === '[]' || JSON.parse(r.acceptances as string)
-      .every((a: { status: string }) => a.status !== 'in_force'))).toBe(true);
+    expect(JSON.parse(row!.acceptances as string).at(-1)).toMatchObject({
+      status: 'in_force',
+      accepted_by: member.email,
+      reason: 'exported',
+    });
+    expect(
+      rows
+        .filter((r) => r.accepted === 'false')
+        .every(
+          (r) =>
+            r.acceptances === '[]' ||
+            JSON.parse(r.acceptances as string).every((a: { status: string }) => a.status !== 'in_force'),
+        ),
+    ).toBe(true);
 
     const panic = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).expect(200);
     const link = new URL(panic.body.download_url);
-    const download = await ctx.http.get(`${link.pathname}${link.search}`).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const download = await ctx.http
+      .get(`${link.pathname}${link.search}`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     const files = await unzip(download.body as Buffer);
     const history = JSON.parse(files.get('accepted-risks.json') as string);
-    const total = await ctx.db.selectFrom('signal_acceptances').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const total = await ctx.db
+      .selectFrom('signal_acceptances')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(history).toHaveLength(Number(total.n));
     expect(new Set(history.map((a: { status: string }) => a.status))).toEqual(new Set(['ended', 'in_force']));
     expect(parseCsvTable(files.get('accepted-risks.csv') as string)).toHaveLength(history.length);

@@ -4,7 +4,13 @@ import { getPlan } from '../../domain/tenancy/plans';
 import { stateQuery } from '../../workflows/contracts';
 import { customerAccount, runAsCustomer } from '../helpers/aws';
 import { waitFor } from '../helpers/account-harness';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 
 // Connect, run the generated CLI script in the customer's (moto) account, verify through STS, scan,
@@ -19,7 +25,9 @@ afterAll(() => ctx.close());
 async function connect(user: TestUser, awsAccountId: string, { eventForwarding = false } = {}) {
   const body = { aws_account_id: awsAccountId, event_forwarding: eventForwarding };
   return (await ctx.http.post('/accounts').set(user.auth).send(body).expect(201)).body as {
-    external_id: string; sentinel_account_id: string; fallback_cli_script: string;
+    external_id: string;
+    sentinel_account_id: string;
+    fallback_cli_script: string;
   };
 }
 
@@ -36,7 +44,9 @@ describe('POST /accounts/{account_id}/verify', () => {
 
     const res = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
     expect(res.body).toEqual({
-      aws_account_id: customer.accountId, cloud_account_id: customer.accountId, status: 'ACTIVE',
+      aws_account_id: customer.accountId,
+      cloud_account_id: customer.accountId,
+      status: 'ACTIVE',
       first_scan_execution_arn: expect.stringMatching(ARN),
     });
     const [, workflowId, scanId] = ARN.exec(res.body.first_scan_execution_arn)!;
@@ -44,20 +54,32 @@ describe('POST /accounts/{account_id}/verify', () => {
     expect(await scanResult(ctx.temporal, res.body.first_scan_execution_arn)).toMatchObject({ status: 'succeeded' });
     // The execution ARN leads to the scan: in the account workflow's history, the runScan activity with the scan's id.
     const { events } = await ctx.temporal.workflow.getHandle(workflowId!).fetchHistory();
-    const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? [])
+    const scheduled = (events ?? [])
+      .flatMap((e) => e.activityTaskScheduledEventAttributes ?? [])
       .map((a) => [a.activityId, a.activityType?.name]);
     expect(scheduled).toEqual(expect.arrayContaining([[scanId, 'runScan']]));
 
     // The account workflow is findable by tenant and account id, and its status attribute follows the lifecycle.
     const lifecycle = await ctx.temporal.workflow.getHandle(workflowId!).describe();
-    expect(lifecycle.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])).toEqual(expect.arrayContaining([
-      ['SentinelAwsAccountId', customer.accountId], ['SentinelTenantId', owner.tenantId], ['SentinelAccountStatus', 'ACTIVE'],
-    ]));
+    expect(lifecycle.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])).toEqual(
+      expect.arrayContaining([
+        ['SentinelAwsAccountId', customer.accountId],
+        ['SentinelTenantId', owner.tenantId],
+        ['SentinelAccountStatus', 'ACTIVE'],
+      ]),
+    );
     // Its tasks are dispatched fairly across tenants: the tenant is its fairness key, weighted by the (solo) plan.
-    expect(lifecycle.priority).toMatchObject({ fairnessKey: owner.tenantId, fairnessWeight: getPlan('solo').fairness_weight });
+    expect(lifecycle.priority).toMatchObject({
+      fairnessKey: owner.tenantId,
+      fairnessWeight: getPlan('solo').fairness_weight,
+    });
 
     const account = await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200);
-    expect(account.body).toMatchObject({ status: 'ACTIVE', connected_at: expect.any(String), last_successful_scan_at: expect.any(String) });
+    expect(account.body).toMatchObject({
+      status: 'ACTIVE',
+      connected_at: expect.any(String),
+      last_successful_scan_at: expect.any(String),
+    });
 
     // Verifying an ACTIVE account again is idempotent: the same first scan.
     const again = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
@@ -72,7 +94,9 @@ describe('POST /accounts/{account_id}/verify', () => {
     const res = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(422);
     expect(res.body.code).toBe('role_assumption_failed');
     expect(res.body.error).toMatch(/SentinelReadOnly/);
-    expect((await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body.status).toBe('PENDING');
+    expect((await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body.status).toBe(
+      'PENDING',
+    );
 
     await runAsCustomer({ script: connected.fallback_cli_script, customer });
     await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
@@ -135,20 +159,31 @@ describe('POST /accounts/{account_id}/scan', () => {
 
   it('rate limits manual scans per tenant too, whatever the account, and verify attempts per account', async () => {
     const solo = getPlan('solo');
-    const fill = (key: string, count: number) => ctx.db.insertInto('rate_limits').values({ key, window_start: new Date(), count })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: new Date(), count })).execute();
+    const fill = (key: string, count: number) =>
+      ctx.db
+        .insertInto('rate_limits')
+        .values({ key, window_start: new Date(), count })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: new Date(), count }))
+        .execute();
     await fill(`scan:manual:${owner.tenantId}`, solo.manual_scans_per_hour * solo.account_limit);
-    await ctx.db.deleteFrom('rate_limits').where('key', '=', accountLimitKey('scan:manual', owner.tenantId, awsAccountId)).execute();
+    await ctx.db
+      .deleteFrom('rate_limits')
+      .where('key', '=', accountLimitKey('scan:manual', owner.tenantId, awsAccountId))
+      .execute();
     const limited = await ctx.http.post(`/accounts/${awsAccountId}/scan`).set(owner.auth).expect(429);
     expect(limited.body).toEqual({
-      error: `The Solo plan allows ${solo.manual_scans_per_hour * solo.account_limit} manual scans per tenant per hour`, code: 'rate_limited',
+      error: `The Solo plan allows ${solo.manual_scans_per_hour * solo.account_limit} manual scans per tenant per hour`,
+      code: 'rate_limited',
     });
 
     const tenant = await signupAndLogin(ctx);
     await connect(tenant, '123123123124');
     await fill(accountLimitKey('verify', tenant.tenantId, '123123123124'), VERIFIES_PER_ACCOUNT);
     const refused = await ctx.http.post('/accounts/123123123124/verify').set(tenant.auth).expect(429);
-    expect(refused.body).toEqual({ error: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`, code: 'rate_limited' });
+    expect(refused.body).toEqual({
+      error: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`,
+      code: 'rate_limited',
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 

@@ -6,7 +6,13 @@ import { accountRowLimit } from '../../domain/tenancy/limits';
 import { ROLE_NAME } from '../../domain/onboarding/role';
 import { getPlan } from '../../domain/tenancy/plans';
 import { accountWorkflowId, stateQuery } from '../../workflows/contracts';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { random, type SeedAccount, seedFleet } from '../helpers/fleet';
 
 // End to end against the Temporal dev server: the API starts the account workflow, a real worker runs it.
@@ -20,10 +26,16 @@ afterAll(() => ctx.close());
 
 describe('POST /accounts', () => {
   it('creates a PENDING account with our ExternalId and starts its workflow', async () => {
-    const res = await ctx.http.post('/accounts').set(owner.auth)
-      .send({ aws_account_id: '111122223333', display_name: 'Production', tags: ['prod', 'prod', 'eu'] }).expect(201);
+    const res = await ctx.http
+      .post('/accounts')
+      .set(owner.auth)
+      .send({ aws_account_id: '111122223333', display_name: 'Production', tags: ['prod', 'prod', 'eu'] })
+      .expect(201);
     expect(res.body).toMatchObject({
-      aws_account_id: '111122223333', cloud_account_id: '111122223333', status: 'PENDING', sentinel_account_id: '123456789012', // moto's own account, from STS GetCallerIdentity
+      aws_account_id: '111122223333',
+      cloud_account_id: '111122223333',
+      status: 'PENDING',
+      sentinel_account_id: '123456789012', // moto's own account, from STS GetCallerIdentity
     });
     expect(res.body.external_id).toMatch(/^[A-Za-z0-9_-]{32,}$/);
     expect(res.body.terraform_snippet).toContain(res.body.external_id);
@@ -34,7 +46,12 @@ describe('POST /accounts', () => {
     expect(await handle.query(stateQuery)).toMatchObject({ status: 'PENDING' });
 
     const got = await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200);
-    expect(got.body).toMatchObject({ display_name: 'Production', tags: ['prod', 'eu'], status: 'PENDING', current_srs: null });
+    expect(got.body).toMatchObject({
+      display_name: 'Production',
+      tags: ['prod', 'eu'],
+      status: 'PENDING',
+      current_srs: null,
+    });
   });
 
   it('accepts the neutral alias cloud_account_id', async () => {
@@ -63,21 +80,39 @@ describe('POST /accounts', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('keeps at most twice the plan\'s accounts as rows, disconnected ones included; a disconnected one can be connected again', async () => {
+  it("keeps at most twice the plan's accounts as rows, disconnected ones included; a disconnected one can be connected again", async () => {
     const churner = await signupAndLogin(ctx);
     const rowLimit = accountRowLimit(getPlan('solo').account_limit);
     const gone = Array.from({ length: rowLimit }, (_, i) => String(400000000000 + i));
-    await ctx.db.insertInto('accounts').values(gone.map((awsId, i) => ({
-      id: `acc_churn${i}${churner.tenantId.slice(-6)}`, tenant_id: churner.tenantId, aws_account_id: awsId, display_name: null, tags: [],
-      status: 'DISCONNECTED' as const, external_id: `${'c'.repeat(39)}${i}`, role_name: 'SentinelReadOnly', workflow_id: `wf-churn-${churner.tenantId}-${i}`,
-    }))).execute();
-    const refused = await ctx.http.post('/accounts').set(churner.auth).send({ aws_account_id: '499999999999' }).expect(403);
+    await ctx.db
+      .insertInto('accounts')
+      .values(
+        gone.map((awsId, i) => ({
+          id: `acc_churn${i}${churner.tenantId.slice(-6)}`,
+          tenant_id: churner.tenantId,
+          aws_account_id: awsId,
+          display_name: null,
+          tags: [],
+          status: 'DISCONNECTED' as const,
+          external_id: `${'c'.repeat(39)}${i}`,
+          role_name: 'SentinelReadOnly',
+          workflow_id: `wf-churn-${churner.tenantId}-${i}`,
+        })),
+      )
+      .execute();
+    const refused = await ctx.http
+      .post('/accounts')
+      .set(churner.auth)
+      .send({ aws_account_id: '499999999999' })
+      .expect(403);
     expect(refused.body).toEqual({
       error: `The Solo plan keeps at most ${rowLimit} accounts, disconnected ones included; connect one of your disconnected accounts again, or upgrade`,
       code: 'plan_limit_exceeded',
     });
     await ctx.http.post('/accounts').set(churner.auth).send({ aws_account_id: gone[0] }).expect(201);
-    expect(await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', churner.tenantId).execute()).toHaveLength(rowLimit);
+    expect(
+      await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', churner.tenantId).execute(),
+    ).toHaveLength(rowLimit);
   });
 
   it.each([
@@ -99,25 +134,52 @@ describe('GET /accounts', () => {
   it('lists only the caller tenant accounts', async () => {
     const res = await ctx.http.get('/accounts').set(owner.auth).expect(200);
     expect(res.body.total).toBe(1);
-    expect(res.body.accounts).toEqual([{
-      aws_account_id: '111122223333', cloud_account_id: '111122223333', display_name: 'Production', status: 'PENDING',
-      current_srs: null, last_scan_at: null, tags: ['prod', 'eu'], coverage: null, score_complete: null,
-    }]);
+    expect(res.body.accounts).toEqual([
+      {
+        aws_account_id: '111122223333',
+        cloud_account_id: '111122223333',
+        display_name: 'Production',
+        status: 'PENDING',
+        current_srs: null,
+        last_scan_at: null,
+        tags: ['prod', 'eu'],
+        coverage: null,
+        score_complete: null,
+      },
+    ]);
   });
 
-  it('shows each field as the account\'s own page does, timestamps to the millisecond in UTC (PostgreSQL builds the list)', async () => {
-    await ctx.db.updateTable('accounts').set({
-      last_scan_at: new Date('2026-11-25T10:11:12.345Z'), current_srs: 72, coverage_evaluated: 60, coverage_total: 67, score_complete: false,
-    }).where('aws_account_id', '=', '111122223333').execute();
+  it("shows each field as the account's own page does, timestamps to the millisecond in UTC (PostgreSQL builds the list)", async () => {
+    await ctx.db
+      .updateTable('accounts')
+      .set({
+        last_scan_at: new Date('2026-11-25T10:11:12.345Z'),
+        current_srs: 72,
+        coverage_evaluated: 60,
+        coverage_total: 67,
+        score_complete: false,
+      })
+      .where('aws_account_id', '=', '111122223333')
+      .execute();
     // Microseconds, which a Date cannot hold: the list must cut them as toISOString() does.
-    await sql`update accounts set last_scan_at = last_scan_at + interval '678 microseconds' where aws_account_id = '111122223333'`.execute(ctx.db);
+    await sql`update accounts set last_scan_at = last_scan_at + interval '678 microseconds' where aws_account_id = '111122223333'`.execute(
+      ctx.db,
+    );
     const [listed] = (await ctx.http.get('/accounts').set(owner.auth).expect(200)).body.accounts;
     const detail = (await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200)).body;
     expect(listed).toEqual({
-      aws_account_id: '111122223333', cloud_account_id: '111122223333', display_name: 'Production', status: 'PENDING', current_srs: 72,
-      last_scan_at: '2026-11-25T10:11:12.345Z', tags: ['prod', 'eu'], coverage: { evaluated: 60, total: 67 }, score_complete: false,
+      aws_account_id: '111122223333',
+      cloud_account_id: '111122223333',
+      display_name: 'Production',
+      status: 'PENDING',
+      current_srs: 72,
+      last_scan_at: '2026-11-25T10:11:12.345Z',
+      tags: ['prod', 'eu'],
+      coverage: { evaluated: 60, total: 67 },
+      score_complete: false,
     });
-    for (const [field, value] of Object.entries(listed as Record<string, unknown>)) expect(detail[field]).toEqual(value);
+    for (const [field, value] of Object.entries(listed as Record<string, unknown>))
+      expect(detail[field]).toEqual(value);
   });
 });
 
@@ -146,13 +208,19 @@ describe('GET /accounts: pages, filters and order', () => {
     }));
     await seedFleet(ctx.db, fleet.tenantId, { accounts });
     // Microseconds PostgreSQL keeps and a millisecond cursor would lose.
-    await sql`update accounts set created_at = created_at + interval '123 microseconds' where tenant_id = ${fleet.tenantId}`.execute(ctx.db);
+    await sql`update accounts set created_at = created_at + interval '123 microseconds' where tenant_id = ${fleet.tenantId}`.execute(
+      ctx.db,
+    );
   });
 
-  const connectedOrder = (list: SeedAccount[]) => [...list].sort((a, b) =>
-    a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)).map((a) => a.awsAccountId);
-  const srsOrder = (list: SeedAccount[]) => [...list].sort((a, b) =>
-    (a.currentSrs ?? 101) - (b.currentSrs ?? 101) || (a.awsAccountId < b.awsAccountId ? -1 : 1)).map((a) => a.awsAccountId);
+  const connectedOrder = (list: SeedAccount[]) =>
+    [...list]
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map((a) => a.awsAccountId);
+  const srsOrder = (list: SeedAccount[]) =>
+    [...list]
+      .sort((a, b) => (a.currentSrs ?? 101) - (b.currentSrs ?? 101) || (a.awsAccountId < b.awsAccountId ? -1 : 1))
+      .map((a) => a.awsAccountId);
 
   /** Every page of a listing, following next_token; each page's total is checked against the first. */
   async function walk(query: Record<string, string | number>) {
@@ -161,8 +229,12 @@ describe('GET /accounts: pages, filters and order', () => {
     let pages = 0;
     let total: number | undefined;
     do {
-      const res: { body: { accounts: { aws_account_id: string }[]; total: number; next_token: string | null } } = await ctx.http.get('/accounts')
-        .query({ ...query, ...(token ? { next_token: token } : {}) }).set(fleet.auth).expect(200);
+      const res: { body: { accounts: { aws_account_id: string }[]; total: number; next_token: string | null } } =
+        await ctx.http
+          .get('/accounts')
+          .query({ ...query, ...(token ? { next_token: token } : {}) })
+          .set(fleet.auth)
+          .expect(200);
       total ??= res.body.total;
       expect(res.body.total).toBe(total);
       ids.push(...res.body.accounts.map((a) => a.aws_account_id));
@@ -176,7 +248,9 @@ describe('GET /accounts: pages, filters and order', () => {
     const res = await ctx.http.get('/accounts').set(fleet.auth).expect(200);
     expect(res.body.total).toBe(250);
     expect(res.body.next_token).toBeNull();
-    expect(res.body.accounts.map((a: { aws_account_id: string }) => a.aws_account_id)).toEqual(connectedOrder(accounts));
+    expect(res.body.accounts.map((a: { aws_account_id: string }) => a.aws_account_id)).toEqual(
+      connectedOrder(accounts),
+    );
   });
 
   it('pages 250 accounts by 100: three pages, each account once, the total on each', async () => {
@@ -197,8 +271,12 @@ describe('GET /accounts: pages, filters and order', () => {
     ['srs_below', { srs_below: 40 }, (a: SeedAccount) => a.currentSrs !== null && a.currentSrs < 40],
     ['srs_below 101 (every scored account)', { srs_below: 101 }, (a: SeedAccount) => a.currentSrs !== null],
     ['srs_below 0 (none)', { srs_below: 0 }, () => false],
-    ['tag, status and srs_below together', { tag: 'prod', status: 'ACTIVE', srs_below: 60 },
-      (a: SeedAccount) => a.tags.includes('prod') && a.status === 'ACTIVE' && a.currentSrs !== null && a.currentSrs < 60],
+    [
+      'tag, status and srs_below together',
+      { tag: 'prod', status: 'ACTIVE', srs_below: 60 },
+      (a: SeedAccount) =>
+        a.tags.includes('prod') && a.status === 'ACTIVE' && a.currentSrs !== null && a.currentSrs < 60,
+    ],
   ])('filters by %s, in either order, with the total of all pages', async (_label, filter, matches) => {
     const expected = accounts.filter(matches);
     const connected = await walk({ ...filter, limit: 9 });
@@ -227,9 +305,15 @@ describe('GET /accounts: pages, filters and order', () => {
 
   it('rejects a malformed cursor, or one of the other order, with 400 invalid_cursor', async () => {
     const connected = (await ctx.http.get('/accounts').query({ limit: 1 }).set(fleet.auth).expect(200)).body.next_token;
-    const bySrs = (await ctx.http.get('/accounts').query({ limit: 1, sort: 'srs' }).set(fleet.auth).expect(200)).body.next_token;
+    const bySrs = (await ctx.http.get('/accounts').query({ limit: 1, sort: 'srs' }).set(fleet.auth).expect(200)).body
+      .next_token;
     const forged = Buffer.from(JSON.stringify(['srs', 101, '300000000000'])).toString('base64url');
-    for (const [token, sort] of [['garbage', 'connected'], [connected, 'srs'], [bySrs, 'connected'], [forged, 'srs']]) {
+    for (const [token, sort] of [
+      ['garbage', 'connected'],
+      [connected, 'srs'],
+      [bySrs, 'connected'],
+      [forged, 'srs'],
+    ]) {
       const res = await ctx.http.get('/accounts').query({ next_token: token, sort }).set(fleet.auth).expect(400);
       expect(res.body.code).toBe('invalid_cursor');
     }
@@ -241,7 +325,11 @@ describe('tenant isolation', () => {
     const intruder = await signupAndLogin(ctx);
     await ctx.http.get('/accounts/111122223333').set(intruder.auth).expect(404);
     await ctx.http.delete('/accounts/111122223333').set(intruder.auth).expect(404);
-    expect((await ctx.http.get('/accounts').set(intruder.auth).expect(200)).body).toEqual({ accounts: [], total: 0, next_token: null });
+    expect((await ctx.http.get('/accounts').set(intruder.auth).expect(200)).body).toEqual({
+      accounts: [],
+      total: 0,
+      next_token: null,
+    });
     const got = await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200);
     expect(got.body.status).toBe('PENDING');
   });
@@ -270,20 +358,47 @@ describe('DELETE /accounts/{account_id}', () => {
 
   it('lets a disconnected account be connected again, with a new ExternalId', async () => {
     const tenant = await signupAndLogin(ctx);
-    const first = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555' }).expect(201);
+    const first = await ctx.http
+      .post('/accounts')
+      .set(tenant.auth)
+      .send({ aws_account_id: '333344445555' })
+      .expect(201);
     await ctx.http.delete('/accounts/333344445555').set(tenant.auth).expect(200);
     // A scan the old workflow was still running when the account is connected again is stopped with it.
-    const account = await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow();
-    await ctx.db.insertInto('scans').values({
-      id: 'scan_in_flight_at_reconnect', tenant_id: tenant.tenantId, account_id: account.id, trigger: 'manual', status: 'running', started_at: new Date(),
-    }).execute();
-    const again = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: '333344445555', display_name: 'Back' }).expect(201);
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('tenant_id', '=', tenant.tenantId)
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .insertInto('scans')
+      .values({
+        id: 'scan_in_flight_at_reconnect',
+        tenant_id: tenant.tenantId,
+        account_id: account.id,
+        trigger: 'manual',
+        status: 'running',
+        started_at: new Date(),
+      })
+      .execute();
+    const again = await ctx.http
+      .post('/accounts')
+      .set(tenant.auth)
+      .send({ aws_account_id: '333344445555', display_name: 'Back' })
+      .expect(201);
     expect(again.body.external_id).not.toBe(first.body.external_id);
-    expect((await ctx.http.get('/accounts/333344445555').set(tenant.auth).expect(200)).body).toMatchObject({ status: 'PENDING', display_name: 'Back' });
+    expect((await ctx.http.get('/accounts/333344445555').set(tenant.auth).expect(200)).body).toMatchObject({
+      status: 'PENDING',
+      display_name: 'Back',
+    });
     const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(tenant.tenantId, '333344445555'));
     expect((await handle.describe()).status.name).toBe('RUNNING');
     expect((await ctx.http.get('/accounts').set(tenant.auth).expect(200)).body.total).toBe(1);
-    const stopped = await ctx.db.selectFrom('scans').select(['status', 'failure_reason']).where('id', '=', 'scan_in_flight_at_reconnect').executeTakeFirstOrThrow();
+    const stopped = await ctx.db
+      .selectFrom('scans')
+      .select(['status', 'failure_reason'])
+      .where('id', '=', 'scan_in_flight_at_reconnect')
+      .executeTakeFirstOrThrow();
     expect(stopped).toEqual({ status: 'failed', failure_reason: STOPPED_BY_RECONNECT });
   });
 });
@@ -293,7 +408,11 @@ describe('roles', () => {
     const viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
     await ctx.http.get('/accounts').set(viewer.auth).expect(200);
     await ctx.http.get('/accounts/111122223333').set(viewer.auth).expect(200);
-    const connect = await ctx.http.post('/accounts').set(viewer.auth).send({ aws_account_id: '555566667777' }).expect(403);
+    const connect = await ctx.http
+      .post('/accounts')
+      .set(viewer.auth)
+      .send({ aws_account_id: '555566667777' })
+      .expect(403);
     expect(connect.body.code).toBe('forbidden');
     await ctx.http.delete('/accounts/111122223333').set(viewer.auth).expect(403);
     expect((await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200)).body.status).toBe('PENDING');
@@ -314,37 +433,65 @@ describe('roles', () => {
   });
 });
 
-describe('a connect that stopped between its commit and its workflow\'s start', () => {
+describe("a connect that stopped between its commit and its workflow's start", () => {
   /** What such a connect leaves behind: its PENDING row, committed, and no workflow. Answers the row's ExternalId. */
   async function leftBehind(user: TestUser, awsAccountId: string, { ageMs = ABANDONED_CONNECT_MS + 5_000 } = {}) {
     const at = new Date(Date.now() - ageMs);
     const externalId = randomBytes(24).toString('base64url');
-    await ctx.db.insertInto('accounts').values({
-      id: newId('account'), tenant_id: user.tenantId, aws_account_id: awsAccountId, display_name: null, tags: [],
-      external_id: externalId, role_name: ROLE_NAME, workflow_id: accountWorkflowId(user.tenantId, awsAccountId),
-      status: 'PENDING', created_at: at, updated_at: at,
-    }).execute();
+    await ctx.db
+      .insertInto('accounts')
+      .values({
+        id: newId('account'),
+        tenant_id: user.tenantId,
+        aws_account_id: awsAccountId,
+        display_name: null,
+        tags: [],
+        external_id: externalId,
+        role_name: ROLE_NAME,
+        workflow_id: accountWorkflowId(user.tenantId, awsAccountId),
+        status: 'PENDING',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
     return externalId;
   }
-  const rowOf = (user: TestUser, awsAccountId: string) => ctx.db.selectFrom('accounts').selectAll()
-    .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).executeTakeFirstOrThrow();
+  const rowOf = (user: TestUser, awsAccountId: string) =>
+    ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('tenant_id', '=', user.tenantId)
+      .where('aws_account_id', '=', awsAccountId)
+      .executeTakeFirstOrThrow();
 
-  it('is taken over by the next connect of the account, within the plan\'s limit it already counts in', async () => {
+  it("is taken over by the next connect of the account, within the plan's limit it already counts in", async () => {
     const user = await signupAndLogin(ctx); // solo: one account
     const left = await leftBehind(user, '515151515151');
-    const res = await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '515151515151', display_name: 'Again' }).expect(201);
+    const res = await ctx.http
+      .post('/accounts')
+      .set(user.auth)
+      .send({ aws_account_id: '515151515151', display_name: 'Again' })
+      .expect(201);
     expect(res.body.external_id).not.toBe(left);
-    expect(await rowOf(user, '515151515151')).toMatchObject({ status: 'PENDING', external_id: res.body.external_id, display_name: 'Again' });
+    expect(await rowOf(user, '515151515151')).toMatchObject({
+      status: 'PENDING',
+      external_id: res.body.external_id,
+      display_name: 'Again',
+    });
     const handle = ctx.temporal.workflow.getHandle(accountWorkflowId(user.tenantId, '515151515151'));
     expect((await handle.describe()).status.name).toBe('RUNNING');
     // Taken over once: the account now has its workflow, and connecting again is the usual 409.
-    expect((await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '515151515151' }).expect(409)).body.code).toBe('account_exists');
+    expect(
+      (await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '515151515151' }).expect(409)).body.code,
+    ).toBe('account_exists');
   });
 
   it('still belongs to its connect for a while (it may be about to start the workflow)', async () => {
     const user = await signupAndLogin(ctx);
     const left = await leftBehind(user, '525252525252', { ageMs: 0 });
-    expect((await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '525252525252' }).expect(409)).body.code).toBe('account_exists');
+    expect(
+      (await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '525252525252' }).expect(409)).body.code,
+    ).toBe('account_exists');
     expect((await rowOf(user, '525252525252')).external_id).toBe(left);
   });
 
@@ -354,7 +501,10 @@ describe('a connect that stopped between its commit and its workflow\'s start', 
     const verify = await ctx.http.post('/accounts/535353535353/verify').set(user.auth).expect(409);
     expect(verify.body).toEqual({ code: 'invalid_state', error: expect.stringContaining('connect it again') });
     await ctx.http.delete('/accounts/535353535353').set(user.auth).expect(200);
-    expect(await rowOf(user, '535353535353')).toMatchObject({ status: 'DISCONNECTED', disconnected_at: expect.any(Date) });
+    expect(await rowOf(user, '535353535353')).toMatchObject({
+      status: 'DISCONNECTED',
+      disconnected_at: expect.any(Date),
+    });
     // The plan's one account is free again.
     await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: '545454545454' }).expect(201);
   });

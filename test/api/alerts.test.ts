@@ -2,7 +2,13 @@ import type { z } from 'zod';
 import { ackAlertOutput, listAlertsOutput } from '../../core/schemas/alerts';
 import { errorBody } from '../../core/schemas/common';
 import { newId } from '../../domain/ids';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 
 // Alert events as the API shows them: keyset-paged listing and acknowledgement. The events are inserted
 // directly, as the firing activity would.
@@ -20,27 +26,55 @@ const BASE = Date.parse('2026-11-01T00:00:00Z');
 type Alert = z.infer<typeof listAlertsOutput>['alerts'][number];
 
 /** An account, a rule and `count` alert events (each from its own scan) fired three to a minute. */
-async function seedAlerts(user: TestUser, awsAccountId: string, count: number): Promise<{ ruleId: string; alertIds: string[] }> {
+async function seedAlerts(
+  user: TestUser,
+  awsAccountId: string,
+  count: number,
+): Promise<{ ruleId: string; alertIds: string[] }> {
   const accountId = newId('account');
   const ruleId = newId('rule');
-  await ctx.db.insertInto('accounts').values({
-    id: accountId, tenant_id: user.tenantId, aws_account_id: awsAccountId, display_name: null, tags: [], status: 'ACTIVE',
-    external_id: `x${awsAccountId}`.padEnd(32, 'x'), role_name: 'SentinelReadOnly', workflow_id: `wf-${accountId}`,
-  }).execute();
-  await ctx.db.insertInto('alert_rules').values({
-    id: ruleId, tenant_id: user.tenantId, name: 'Seeded', channels: JSON.stringify([{ type: 'email', to: ['ops@example.com'] }]),
-    updated_at: new Date(BASE),
-  }).execute();
+  await ctx.db
+    .insertInto('accounts')
+    .values({
+      id: accountId,
+      tenant_id: user.tenantId,
+      aws_account_id: awsAccountId,
+      display_name: null,
+      tags: [],
+      status: 'ACTIVE',
+      external_id: `x${awsAccountId}`.padEnd(32, 'x'),
+      role_name: 'SentinelReadOnly',
+      workflow_id: `wf-${accountId}`,
+    })
+    .execute();
+  await ctx.db
+    .insertInto('alert_rules')
+    .values({
+      id: ruleId,
+      tenant_id: user.tenantId,
+      name: 'Seeded',
+      channels: JSON.stringify([{ type: 'email', to: ['ops@example.com'] }]),
+      updated_at: new Date(BASE),
+    })
+    .execute();
   const firedAt = (i: number) => new Date(BASE + Math.floor(i / 3) * 60_000);
   const scans = Array.from({ length: count }, (_, i) => ({
-    id: newId('scan'), tenant_id: user.tenantId, account_id: accountId, trigger: 'scheduled' as const, status: 'succeeded' as const, srs: i % 101,
+    id: newId('scan'),
+    tenant_id: user.tenantId,
+    account_id: accountId,
+    trigger: 'scheduled' as const,
+    status: 'succeeded' as const,
+    srs: i % 101,
     started_at: firedAt(i),
   }));
   await ctx.db.insertInto('scans').values(scans).execute();
   // Events share a fired_at in threes and their ids do not follow fired_at, so the id tie-breaker matters.
   const events = scans.map((scan, i) => ({
     id: newId('alert', BASE + ((i * 7919) % count) * 1000),
-    tenant_id: user.tenantId, account_id: accountId, rule_id: ruleId, scan_id: scan.id,
+    tenant_id: user.tenantId,
+    account_id: accountId,
+    rule_id: ruleId,
+    scan_id: scan.id,
     srs_at_trigger: i % 101,
     scenarios_triggered: i % 2 === 0 ? ['iam' as const] : ['exposure' as const, 'threat' as const],
     findings_digest: `digest-${i}`,
@@ -69,15 +103,19 @@ function conforms(schema: z.ZodObject, body: unknown): void {
   if (!result.success) throw new Error(`response does not match its schema: ${JSON.stringify(result.error.issues)}`);
 }
 
-const eventRow = (id: string) => ctx.db.selectFrom('alert_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const eventRow = (id: string) =>
+  ctx.db.selectFrom('alert_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 async function walk(user: TestUser, limit: number): Promise<{ alerts: Alert[]; pages: number }> {
   const alerts: Alert[] = [];
   let token: string | null = null;
   let pages = 0;
   do {
-    const res: { body: z.infer<typeof listAlertsOutput> } = await ctx.http.get('/alerts')
-      .query({ limit, ...(token ? { next_token: token } : {}) }).set(user.auth).expect(200);
+    const res: { body: z.infer<typeof listAlertsOutput> } = await ctx.http
+      .get('/alerts')
+      .query({ limit, ...(token ? { next_token: token } : {}) })
+      .set(user.auth)
+      .expect(200);
     conforms(listAlertsOutput, res.body);
     expect(res.body.count).toBe(res.body.alerts.length);
     alerts.push(...res.body.alerts);
@@ -134,7 +172,11 @@ describe('GET /alerts', () => {
   });
 
   it('keeps listing the alerts of a deleted rule', async () => {
-    await ctx.db.updateTable('alert_rules').set({ deleted_at: new Date() }).where('id', '=', otherSeeded.ruleId).execute();
+    await ctx.db
+      .updateTable('alert_rules')
+      .set({ deleted_at: new Date() })
+      .where('id', '=', otherSeeded.ruleId)
+      .execute();
     const { alerts } = await walk(other, 200);
     expect(alerts).toHaveLength(5);
   });
@@ -190,8 +232,14 @@ describe('POST /alerts/{alert_id}/ack', () => {
 
   it('gives concurrent acknowledgements one and the same time', async () => {
     const alertId = seeded.alertIds[1] as string;
-    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) =>
-      ctx.http.post(`/alerts/${alertId}/ack`).set(i % 2 === 0 ? member.auth : owner.auth).expect(200)));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        ctx.http
+          .post(`/alerts/${alertId}/ack`)
+          .set(i % 2 === 0 ? member.auth : owner.auth)
+          .expect(200),
+      ),
+    );
     const times = new Set(answers.map((a) => a.body.acknowledged_at));
     expect(times.size).toBe(1);
     expect((await eventRow(alertId)).acknowledged_at?.toISOString()).toBe([...times][0]);
@@ -213,8 +261,10 @@ describe('POST /alerts/{alert_id}/ack', () => {
   });
 
   it.each([['alrt_01J0000000000000000000000'], [encodeURIComponent('alrt x')], [`alrt_${'A'.repeat(100)}`]])(
-    'answers 404 for the unknown or malformed id %s', async (alertId) => {
+    'answers 404 for the unknown or malformed id %s',
+    async (alertId) => {
       const res = await ctx.http.post(`/alerts/${alertId}/ack`).set(owner.auth).expect(404);
       expect(res.body.code).toBe('not_found');
-    });
+    },
+  );
 });

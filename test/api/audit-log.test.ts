@@ -1,5 +1,11 @@
 import { AUDIT_ACTIONS } from '../../domain/tenancy/audit';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 
 // The audit log: a scripted day of a tenant's security-relevant actions, read back through GET /audit-log
@@ -10,8 +16,13 @@ const ADDRESS = '203.0.113.50';
 const ROUTING_KEY = 'K'.repeat(28) + '1234';
 
 interface Event {
-  event_id: string; action: string; actor: { user_id: string | null; email: string | null } | null;
-  target: string | null; client_address: string | null; details: Record<string, unknown>; created_at: string;
+  event_id: string;
+  action: string;
+  actor: { user_id: string | null; email: string | null } | null;
+  target: string | null;
+  client_address: string | null;
+  details: Record<string, unknown>;
+  created_at: string;
 }
 
 let ctx: TestContext;
@@ -28,17 +39,39 @@ beforeAll(async () => {
   const as = (user: TestUser) => ({ Authorization: user.auth.Authorization, 'X-Forwarded-For': ADDRESS });
 
   // The day: each request from the same client address.
-  await ctx.http.post('/auth/login').set('X-Forwarded-For', ADDRESS).send({ email: owner.email, password: 'wrong-password' }).expect(401);
-  await ctx.http.post('/auth/login').set('X-Forwarded-For', ADDRESS).send({ email: owner.email, password: owner.password }).expect(200);
-  const invited = await ctx.http.post('/users/invite').set(as(owner)).send({ email: `aud-${Date.now()}@example.com`, name: 'Ada', role: 'viewer' }).expect(201);
+  await ctx.http
+    .post('/auth/login')
+    .set('X-Forwarded-For', ADDRESS)
+    .send({ email: owner.email, password: 'wrong-password' })
+    .expect(401);
+  await ctx.http
+    .post('/auth/login')
+    .set('X-Forwarded-For', ADDRESS)
+    .send({ email: owner.email, password: owner.password })
+    .expect(200);
+  const invited = await ctx.http
+    .post('/users/invite')
+    .set(as(owner))
+    .send({ email: `aud-${Date.now()}@example.com`, name: 'Ada', role: 'viewer' })
+    .expect(201);
   await ctx.http.patch(`/users/${invited.body.user_id}`).set(as(owner)).send({ role: 'member' }).expect(200);
   await ctx.http.post('/accounts').set(as(owner)).send({ aws_account_id: AWS_ID }).expect(201);
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(as(owner)).expect(200);
   await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
-  const [signal] = (await ctx.http.get(`/accounts/${AWS_ID}/signals`).query({ status: 'open', limit: 1 }).set(as(owner)).expect(200)).body.signals;
-  await ctx.http.post(`/accounts/${AWS_ID}/signals/${signal.signal_id}/accept`).set(as(owner)).send({ reason: 'Known' }).expect(200);
+  const [signal] = (
+    await ctx.http.get(`/accounts/${AWS_ID}/signals`).query({ status: 'open', limit: 1 }).set(as(owner)).expect(200)
+  ).body.signals;
+  await ctx.http
+    .post(`/accounts/${AWS_ID}/signals/${signal.signal_id}/accept`)
+    .set(as(owner))
+    .send({ reason: 'Known' })
+    .expect(200);
   await ctx.http.delete(`/accounts/${AWS_ID}/signals/${signal.signal_id}/accept`).set(as(owner)).expect(200);
-  const rule = await ctx.http.post('/alert-rules').set(as(admin)).send({ name: 'Pager', channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }] }).expect(201);
+  const rule = await ctx.http
+    .post('/alert-rules')
+    .set(as(admin))
+    .send({ name: 'Pager', channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }] })
+    .expect(201);
   await ctx.http.patch(`/alert-rules/${rule.body.rule_id}`).set(as(admin)).send({ min_srs: 30 }).expect(200);
   await ctx.http.get(`/alert-rules/${rule.body.rule_id}`).query({ reveal: 'true' }).set(as(admin)).expect(200);
   await ctx.http.delete(`/alert-rules/${rule.body.rule_id}`).set(as(admin)).expect(200);
@@ -49,15 +82,32 @@ beforeAll(async () => {
   await ctx.http.delete(`/users/${invited.body.user_id}`).set(as(owner)).expect(204);
   await ctx.http.delete(`/accounts/${AWS_ID}`).set(as(owner)).expect(200);
   day = [
-    'auth.login_failed', 'auth.login_succeeded', 'user.invited', 'user.role_changed', 'account.connected', 'account.verified',
-    'signal.risk_accepted', 'signal.risk_acceptance_undone', 'alert_rule.created', 'alert_rule.updated', 'alert_rule.secrets_revealed',
-    'alert_rule.deleted', 'export.csv_downloaded', 'export.panic_created', 'export.panic_downloaded', 'user.removed', 'account.disconnected',
+    'auth.login_failed',
+    'auth.login_succeeded',
+    'user.invited',
+    'user.role_changed',
+    'account.connected',
+    'account.verified',
+    'signal.risk_accepted',
+    'signal.risk_acceptance_undone',
+    'alert_rule.created',
+    'alert_rule.updated',
+    'alert_rule.secrets_revealed',
+    'alert_rule.deleted',
+    'export.csv_downloaded',
+    'export.panic_created',
+    'export.panic_downloaded',
+    'user.removed',
+    'account.disconnected',
   ];
 }, 180_000);
 afterAll(() => ctx.close());
 
 const auditLog = async (user: TestUser, query: Record<string, string | number> = {}) =>
-  (await ctx.http.get('/audit-log').query(query).set(user.auth).expect(200)).body as { events: Event[]; next_token: string | null };
+  (await ctx.http.get('/audit-log').query(query).set(user.auth).expect(200)).body as {
+    events: Event[];
+    next_token: string | null;
+  };
 
 describe('GET /audit-log', () => {
   it('records the day, newest first: who, what, to what, and from which address', async () => {
@@ -68,9 +118,17 @@ describe('GET /audit-log', () => {
     expect(events.map((e) => e.created_at)).toEqual([...events.map((e) => e.created_at)].sort().reverse());
 
     const byAction = new Map(ours.map((e) => [e.action, e]));
-    expect(byAction.get('auth.login_failed')).toMatchObject({ actor: { user_id: owner.userId, email: owner.email }, target: `user:${owner.userId}` });
-    expect(byAction.get('account.verified')).toMatchObject({ actor: { user_id: owner.userId }, target: `account:${AWS_ID}` });
-    expect(byAction.get('alert_rule.secrets_revealed')).toMatchObject({ actor: { user_id: admin.userId, email: admin.email } });
+    expect(byAction.get('auth.login_failed')).toMatchObject({
+      actor: { user_id: owner.userId, email: owner.email },
+      target: `user:${owner.userId}`,
+    });
+    expect(byAction.get('account.verified')).toMatchObject({
+      actor: { user_id: owner.userId },
+      target: `account:${AWS_ID}`,
+    });
+    expect(byAction.get('alert_rule.secrets_revealed')).toMatchObject({
+      actor: { user_id: admin.userId, email: admin.email },
+    });
     expect(byAction.get('user.role_changed')?.details).toMatchObject({ from: 'viewer', to: 'member' });
     expect(byAction.get('signal.risk_accepted')?.details).toMatchObject({ reason: 'Known', aws_account_id: AWS_ID });
     // A signed download has no user: the address is who.
@@ -80,12 +138,20 @@ describe('GET /audit-log', () => {
   });
 
   it('filters by action and by user, and pages with next_token', async () => {
-    expect((await auditLog(owner, { action: 'alert_rule.created' })).events.map((e) => e.action)).toEqual(['alert_rule.created']);
+    expect((await auditLog(owner, { action: 'alert_rule.created' })).events.map((e) => e.action)).toEqual([
+      'alert_rule.created',
+    ]);
     const byAdmin = await auditLog(owner, { user_id: admin.userId });
     // The admin's own login (set-up), then the rules they worked on.
-    expect(new Set(byAdmin.events.map((e) => e.action))).toEqual(new Set([
-      'auth.login_succeeded', 'alert_rule.created', 'alert_rule.updated', 'alert_rule.secrets_revealed', 'alert_rule.deleted',
-    ]));
+    expect(new Set(byAdmin.events.map((e) => e.action))).toEqual(
+      new Set([
+        'auth.login_succeeded',
+        'alert_rule.created',
+        'alert_rule.updated',
+        'alert_rule.secrets_revealed',
+        'alert_rule.deleted',
+      ]),
+    );
     expect(byAdmin.events.every((e) => e.actor?.user_id === admin.userId)).toBe(true);
 
     const all = (await auditLog(owner, { limit: 200 })).events.map((e) => e.event_id);
@@ -99,7 +165,7 @@ describe('GET /audit-log', () => {
     expect(paged).toEqual(all);
   });
 
-  it('is for admins and owners only, shows only the tenant\'s own events, and refuses bad queries with 400', async () => {
+  it("is for admins and owners only, shows only the tenant's own events, and refuses bad queries with 400", async () => {
     for (const role of ['viewer', 'member'] as const) {
       const user = await addUserWithRole(ctx, owner.tenantId, role);
       expect((await ctx.http.get('/audit-log').set(user.auth).expect(403)).body.code).toBe('forbidden');

@@ -12,20 +12,41 @@ afterAll(() => ctx.close());
 
 describe('POST /auth/signup', () => {
   it('creates a tenant on the solo plan and its owner, in one transaction', async () => {
-    const res = await ctx.http.post('/auth/signup').send({ email: 'Alice@Example.com', password: 'password123', name: 'Alice' }).expect(201);
-    expect(res.body).toEqual({ tenant_id: expect.stringMatching(/^ten_/), user_id: expect.stringMatching(/^usr_/), message: expect.any(String) });
-    const tenant = await ctx.db.selectFrom('tenants').selectAll().where('id', '=', res.body.tenant_id).executeTakeFirstOrThrow();
+    const res = await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'Alice@Example.com', password: 'password123', name: 'Alice' })
+      .expect(201);
+    expect(res.body).toEqual({
+      tenant_id: expect.stringMatching(/^ten_/),
+      user_id: expect.stringMatching(/^usr_/),
+      message: expect.any(String),
+    });
+    const tenant = await ctx.db
+      .selectFrom('tenants')
+      .selectAll()
+      .where('id', '=', res.body.tenant_id)
+      .executeTakeFirstOrThrow();
     expect(tenant).toMatchObject({ plan: 'solo', status: 'active' });
-    const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', res.body.user_id).executeTakeFirstOrThrow();
+    const user = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', res.body.user_id)
+      .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ tenant_id: tenant.id, email: 'alice@example.com', role: 'owner', name: 'Alice' });
     expect(user.password_hash).toMatch(/^scrypt\$/);
     expect(user.password_hash).not.toContain('password123');
   });
 
   it('rejects a duplicate e-mail (any case) with 409 and writes nothing', async () => {
-    await ctx.http.post('/auth/signup').send({ email: 'dup@example.com', password: 'password123', name: 'Dup' }).expect(201);
+    await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'dup@example.com', password: 'password123', name: 'Dup' })
+      .expect(201);
     const tenantsBefore = await ctx.db.selectFrom('tenants').select('id').execute();
-    const res = await ctx.http.post('/auth/signup').send({ email: 'DUP@example.com', password: 'password456', name: 'Dup 2' }).expect(409);
+    const res = await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'DUP@example.com', password: 'password456', name: 'Dup 2' })
+      .expect(409);
     expect(res.body).toEqual({ error: expect.any(String), code: 'email_taken' });
     const tenantsAfter = await ctx.db.selectFrom('tenants').select('id').execute();
     expect(tenantsAfter).toHaveLength(tenantsBefore.length);
@@ -46,7 +67,10 @@ describe('POST /auth/signup', () => {
   });
 
   it('accepts a 200-character name', async () => {
-    await ctx.http.post('/auth/signup').send({ email: 'long@example.com', password: 'password123', name: 'x'.repeat(200) }).expect(201);
+    await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'long@example.com', password: 'password123', name: 'x'.repeat(200) })
+      .expect(201);
   });
 });
 
@@ -59,18 +83,28 @@ describe('POST /auth/signup from one client address', () => {
   afterAll(() => limited.close());
 
   it('allows 10 sign-ups per address per hour (REST and tRPC together, failed ones too), then 429 creating nothing', async () => {
-    const from = (address: string, i: number) => limited.http.post('/auth/signup').set('X-Forwarded-For', address)
-      .send({ email: `flood-${i}@example.com`, password: 'password123', name: 'Flood' });
+    const from = (address: string, i: number) =>
+      limited.http
+        .post('/auth/signup')
+        .set('X-Forwarded-For', address)
+        .send({ email: `flood-${i}@example.com`, password: 'password123', name: 'Flood' });
     for (let i = 0; i < 7; i++) await from('203.0.113.9', i).expect(201);
     await from('203.0.113.9', 0).expect(409); // taken: it counts too
     const viaTrpc = (i: number) => ({ email: `flood-${i}@example.com`, password: 'password123', name: 'Flood' });
-    await limited.http.post('/trpc/auth.signup,auth.signup').query({ batch: '1' }).set('X-Forwarded-For', '203.0.113.9')
-      .send({ 0: viaTrpc(7), 1: viaTrpc(8) }).expect(200);
+    await limited.http
+      .post('/trpc/auth.signup,auth.signup')
+      .query({ batch: '1' })
+      .set('X-Forwarded-For', '203.0.113.9')
+      .send({ 0: viaTrpc(7), 1: viaTrpc(8) })
+      .expect(200);
 
     const refused = await from('203.0.113.9', 9).expect(429);
     expect(refused.body).toEqual({ error: 'At most 10 sign-ups per client address per hour', code: 'rate_limited' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
-    const tenants = await limited.db.selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const tenants = await limited.db
+      .selectFrom('tenants')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(tenants.n)).toBe(9);
     // Another address is not affected.
     await from('203.0.113.10', 9).expect(201);
@@ -81,8 +115,14 @@ describe('POST /auth/signup from one client address', () => {
     try {
       const apps = [limited.app, createApp({ ...limited, db: secondDb })];
       for (const app of apps) app.set('trust proxy', true);
-      const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => request(apps[i % 2]!).post('/auth/signup')
-        .set('X-Forwarded-For', '203.0.113.11').send({ email: `race-${i}@example.com`, password: 'password123', name: 'Race' })));
+      const answers = await Promise.all(
+        Array.from({ length: 14 }, (_, i) =>
+          request(apps[i % 2]!)
+            .post('/auth/signup')
+            .set('X-Forwarded-For', '203.0.113.11')
+            .send({ email: `race-${i}@example.com`, password: 'password123', name: 'Race' }),
+        ),
+      );
       expect(answers.filter((r) => r.status === 201)).toHaveLength(10);
       expect(answers.filter((r) => r.status === 429)).toHaveLength(4);
     } finally {
@@ -93,24 +133,45 @@ describe('POST /auth/signup from one client address', () => {
 
 describe('POST /auth/login', () => {
   it('returns the token set of the spec', async () => {
-    await ctx.http.post('/auth/signup').send({ email: 'login@example.com', password: 'password123', name: 'Lou' }).expect(201);
-    const res = await ctx.http.post('/auth/login').send({ email: 'login@example.com', password: 'password123' }).expect(200);
+    await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'login@example.com', password: 'password123', name: 'Lou' })
+      .expect(201);
+    const res = await ctx.http
+      .post('/auth/login')
+      .send({ email: 'login@example.com', password: 'password123' })
+      .expect(200);
     expect(res.body).toEqual({
-      access_token: expect.any(String), id_token: expect.any(String), refresh_token: expect.any(String),
-      expires_in: 3600, token_type: 'Bearer',
+      access_token: expect.any(String),
+      id_token: expect.any(String),
+      refresh_token: expect.any(String),
+      expires_in: 3600,
+      token_type: 'Bearer',
     });
     const claims = jwt.verify(res.body.id_token, TEST_JWT_SECRET) as jwt.JwtPayload;
     expect(claims.exp! - claims.iat!).toBe(3600);
     // Tokens are kept by no browser cache or proxy, on REST and on tRPC.
     expect(res.headers['cache-control']).toBe('no-store');
-    const viaTrpc = await ctx.http.post('/trpc/auth.login').send({ email: 'login@example.com', password: 'password123' }).expect(200);
+    const viaTrpc = await ctx.http
+      .post('/trpc/auth.login')
+      .send({ email: 'login@example.com', password: 'password123' })
+      .expect(200);
     expect([viaTrpc.body.result.data.token_type, viaTrpc.headers['cache-control']]).toEqual(['Bearer', 'no-store']);
   });
 
   it('answers a wrong password and an unknown e-mail identically', async () => {
-    await ctx.http.post('/auth/signup').send({ email: 'same@example.com', password: 'password123', name: 'Sam' }).expect(201);
-    const wrongPassword = await ctx.http.post('/auth/login').send({ email: 'same@example.com', password: 'nope-nope' }).expect(401);
-    const unknownEmail = await ctx.http.post('/auth/login').send({ email: 'nobody@example.com', password: 'nope-nope' }).expect(401);
+    await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'same@example.com', password: 'password123', name: 'Sam' })
+      .expect(201);
+    const wrongPassword = await ctx.http
+      .post('/auth/login')
+      .send({ email: 'same@example.com', password: 'nope-nope' })
+      .expect(401);
+    const unknownEmail = await ctx.http
+      .post('/auth/login')
+      .send({ email: 'nobody@example.com', password: 'nope-nope' })
+      .expect(401);
     expect(wrongPassword.body).toEqual(unknownEmail.body);
     expect(wrongPassword.body.code).toBe('invalid_credentials');
   });
@@ -128,7 +189,10 @@ describe('POST /auth/login', () => {
     ctx.http.post('/auth/login').set('X-Forwarded-For', address).send({ email, password });
 
   it('rate limits repeated failures for an e-mail from one address with 429 and Retry-After, even for the right password', async () => {
-    await ctx.http.post('/auth/signup').send({ email: 'brute@example.com', password: 'password123', name: 'Bru' }).expect(201);
+    await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'brute@example.com', password: 'password123', name: 'Bru' })
+      .expect(201);
     await fromAddresses(async () => {
       for (let i = 0; i < 5; i++) await loginFrom('198.51.100.1', 'brute@example.com', `wrong-${i}-pass`).expect(401);
       const limited = await loginFrom('198.51.100.1', 'brute@example.com', 'password123').expect(429);
@@ -142,11 +206,15 @@ describe('POST /auth/login', () => {
   });
 
   it('never lets failures spread over many addresses lock out the owner, while those addresses are refused', async () => {
-    await ctx.http.post('/auth/signup').send({ email: 'target@example.com', password: 'password123', name: 'Tia' }).expect(201);
+    await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'target@example.com', password: 'password123', name: 'Tia' })
+      .expect(201);
     await fromAddresses(async () => {
       // 10 addresses x 5 failures: the e-mail's 50, each address at its own pair limit.
       for (let a = 0; a < 10; a++) {
-        for (let i = 0; i < 5; i++) await loginFrom(`198.51.101.${a}`, 'target@example.com', `wrong-${i}-pass`).expect(401);
+        for (let i = 0; i < 5; i++)
+          await loginFrom(`198.51.101.${a}`, 'target@example.com', `wrong-${i}-pass`).expect(401);
       }
       // An attacking address that has failed is refused even with the right password...
       await loginFrom('198.51.101.0', 'target@example.com', 'password123').expect(429);
@@ -163,12 +231,23 @@ describe('POST /auth/login', () => {
     ctx.app.set('trust proxy', true);
     try {
       for (let i = 0; i < 20; i++) {
-        await ctx.http.post('/auth/login').set('X-Forwarded-For', client).send({ email: `spray${i}@example.com`, password: 'password123' }).expect(401);
+        await ctx.http
+          .post('/auth/login')
+          .set('X-Forwarded-For', client)
+          .send({ email: `spray${i}@example.com`, password: 'password123' })
+          .expect(401);
       }
-      const res = await ctx.http.post('/auth/login').set('X-Forwarded-For', client).send({ email: 'another@example.com', password: 'password123' });
+      const res = await ctx.http
+        .post('/auth/login')
+        .set('X-Forwarded-For', client)
+        .send({ email: 'another@example.com', password: 'password123' });
       expect(res.status).toBe(429);
       // Another client address is not affected.
-      await ctx.http.post('/auth/login').set('X-Forwarded-For', '203.0.113.78').send({ email: 'another@example.com', password: 'password123' }).expect(401);
+      await ctx.http
+        .post('/auth/login')
+        .set('X-Forwarded-For', '203.0.113.78')
+        .send({ email: 'another@example.com', password: 'password123' })
+        .expect(401);
     } finally {
       ctx.app.set('trust proxy', ctx.config.http.trustProxy);
     }
@@ -214,7 +293,11 @@ describe('POST /auth/refresh', () => {
   it('rejects an expired refresh token', async () => {
     const user = await signupAndLogin(ctx);
     const [id] = user.refreshToken.split('.');
-    await ctx.db.updateTable('refresh_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id!).execute();
+    await ctx.db
+      .updateTable('refresh_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', id!)
+      .execute();
     await ctx.http.post('/auth/refresh').send({ refresh_token: user.refreshToken }).expect(401);
   });
 });

@@ -3,7 +3,14 @@ import type { z } from 'zod';
 import { createApp } from '../../api/app';
 import { checkoutOutput, plansOutput, portalOutput } from '../../core/schemas/billing';
 import { errorBody } from '../../core/schemas/common';
-import { addUserWithRole, createTestContext, signupAndLogin, testConfig, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  testConfig,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../helpers/http-peer';
 
 // Checkout and portal against stripe-mock, which checks every request against Stripe's OpenAPI document (a
@@ -23,7 +30,9 @@ async function forwardToStripeMock(req: PeerRequest) {
     if (typeof value === 'string') headers[name] = value;
   }
   const res = await fetch(`${process.env.TEST_STRIPE_MOCK_URL}${req.path}`, {
-    method: req.method, headers, body: req.method === 'GET' ? undefined : req.body,
+    method: req.method,
+    headers,
+    body: req.method === 'GET' ? undefined : req.body,
   });
   stripeStatuses.push(res.status);
   const body = (await res.json()) as Record<string, unknown>;
@@ -60,13 +69,25 @@ function conforms(schema: z.ZodObject, body: unknown): void {
 
 const sent = (path: string) => stripe.requests.filter((r) => r.method === 'POST' && r.path === path);
 const storedCustomer = async (tenantId: string) =>
-  (await ctx.db.selectFrom('tenants').select('stripe_customer_id').where('id', '=', tenantId).executeTakeFirstOrThrow()).stripe_customer_id;
-const pendingSession = async (tenantId: string) => (await ctx.db.selectFrom('tenants').select('pending_checkout_session_id')
-  .where('id', '=', tenantId).executeTakeFirstOrThrow()).pending_checkout_session_id;
+  (await ctx.db.selectFrom('tenants').select('stripe_customer_id').where('id', '=', tenantId).executeTakeFirstOrThrow())
+    .stripe_customer_id;
+const pendingSession = async (tenantId: string) =>
+  (
+    await ctx.db
+      .selectFrom('tenants')
+      .select('pending_checkout_session_id')
+      .where('id', '=', tenantId)
+      .executeTakeFirstOrThrow()
+  ).pending_checkout_session_id;
 /** Ids of the sessions stripe-mock created, in order. */
-const createdSessions = () => stripeReplies.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').map((r) => r.body.id as string);
-const expiredSessions = () => stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/expire'))
-  .map((r) => /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(r.path)?.[1]);
+const createdSessions = () =>
+  stripeReplies
+    .filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')
+    .map((r) => r.body.id as string);
+const expiredSessions = () =>
+  stripe.requests
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/expire'))
+    .map((r) => /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(r.path)?.[1]);
 const checkoutBody = {
   plan_id: 'team',
   success_url: 'https://app.example.com/billing/done?session={CHECKOUT_SESSION_ID}',
@@ -74,7 +95,7 @@ const checkoutBody = {
 };
 
 describe('POST /billing/checkout', () => {
-  it('creates the tenant\'s customer once and a subscription checkout for the plan\'s price, bound to the tenant', async () => {
+  it("creates the tenant's customer once and a subscription checkout for the plan's price, bound to the tenant", async () => {
     const owner = await signupAndLogin(ctx, 'Checkout Owner');
     const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     conforms(checkoutOutput, res.body);
@@ -84,7 +105,11 @@ describe('POST /billing/checkout', () => {
     const customerId = await storedCustomer(owner.tenantId);
     expect(customerId).toMatch(/^cus_/);
     const [customer] = sent('/v1/customers');
-    expect(customer!.form).toMatchObject({ 'metadata[tenant_id]': owner.tenantId, email: owner.email, name: 'Checkout Owner' });
+    expect(customer!.form).toMatchObject({
+      'metadata[tenant_id]': owner.tenantId,
+      email: owner.email,
+      name: 'Checkout Owner',
+    });
     expect(customer!.headers['idempotency-key']).toBe(`sentinel-customer-${owner.tenantId}`);
     expect(customer!.headers.authorization).toBe(`Bearer ${STRIPE_KEY}`);
 
@@ -104,17 +129,28 @@ describe('POST /billing/checkout', () => {
     });
 
     // The next checkout reuses the customer.
-    await ctx.http.post('/billing/checkout').set(owner.auth).send({ ...checkoutBody, plan_id: 'agency' }).expect(200);
+    await ctx.http
+      .post('/billing/checkout')
+      .set(owner.auth)
+      .send({ ...checkoutBody, plan_id: 'agency' })
+      .expect(200);
     expect(sent('/v1/customers')).toHaveLength(1);
-    expect(sent('/v1/checkout/sessions')[1]!.form).toMatchObject({ customer: customerId, 'line_items[0][price]': 'price_agency_monthly' });
+    expect(sent('/v1/checkout/sessions')[1]!.form).toMatchObject({
+      customer: customerId,
+      'line_items[0][price]': 'price_agency_monthly',
+    });
   });
 
   it('gives concurrent first checkouts of a tenant one customer, and leaves one of their sessions open', async () => {
     const owner = await signupAndLogin(ctx);
-    await Promise.all([1, 2, 3].map(() => ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200)));
+    await Promise.all(
+      [1, 2, 3].map(() => ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200)),
+    );
     const customerId = await storedCustomer(owner.tenantId);
     // Stripe answers one idempotency key with one customer; every session names the customer that was stored.
-    expect(new Set(sent('/v1/customers').map((r) => r.headers['idempotency-key']))).toEqual(new Set([`sentinel-customer-${owner.tenantId}`]));
+    expect(new Set(sent('/v1/customers').map((r) => r.headers['idempotency-key']))).toEqual(
+      new Set([`sentinel-customer-${owner.tenantId}`]),
+    );
     expect(sent('/v1/checkout/sessions').map((r) => r.form.customer)).toEqual([customerId, customerId, customerId]);
     // The checkouts ran one after the other, each expiring the session opened before it.
     const created = createdSessions();
@@ -123,18 +159,24 @@ describe('POST /billing/checkout', () => {
     expect(await pendingSession(owner.tenantId)).toBe(created[2]);
   });
 
-  it('expires the tenant\'s open session before opening another, so two cannot both be paid', async () => {
+  it("expires the tenant's open session before opening another, so two cannot both be paid", async () => {
     const owner = await signupAndLogin(ctx);
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     const [first] = createdSessions();
     expect(await pendingSession(owner.tenantId)).toBe(first);
     expect(expiredSessions()).toEqual([]);
 
-    await ctx.http.post('/billing/checkout').set(owner.auth).send({ ...checkoutBody, plan_id: 'agency' }).expect(200);
+    await ctx.http
+      .post('/billing/checkout')
+      .set(owner.auth)
+      .send({ ...checkoutBody, plan_id: 'agency' })
+      .expect(200);
     expect(expiredSessions()).toEqual([first]);
     // The expiry went out before the new session was created, and stripe-mock took it as a valid call.
     const paths = stripe.requests.map((r) => r.path);
-    expect(paths.indexOf(`/v1/checkout/sessions/${first}/expire`)).toBeLessThan(paths.lastIndexOf('/v1/checkout/sessions'));
+    expect(paths.indexOf(`/v1/checkout/sessions/${first}/expire`)).toBeLessThan(
+      paths.lastIndexOf('/v1/checkout/sessions'),
+    );
     expect(stripeStatuses.every((status) => status === 200)).toBe(true);
     const [, second] = createdSessions();
     expect(await pendingSession(owner.tenantId)).toBe(second);
@@ -164,7 +206,9 @@ describe('POST /billing/checkout', () => {
     stripe.handle(notOpen('complete'));
     const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(409);
     expect(res.body).toEqual({ error: expect.any(String), code: 'conflict' });
-    expect(stripe.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual([`/v1/checkout/sessions/${paid}`]);
+    expect(stripe.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual([
+      `/v1/checkout/sessions/${paid}`,
+    ]);
     expect(sent('/v1/checkout/sessions')).toHaveLength(1);
     expect(await pendingSession(owner.tenantId)).toBe(paid);
   });
@@ -183,7 +227,9 @@ describe('POST /billing/checkout', () => {
     const owner = await signupAndLogin(ctx);
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     const [first] = createdSessions();
-    stripe.handle((req) => (req.path.endsWith('/expire') ? { status: 500, body: { error: { type: 'api_error' } } } : forwardToStripeMock(req)));
+    stripe.handle((req) =>
+      req.path.endsWith('/expire') ? { status: 500, body: { error: { type: 'api_error' } } } : forwardToStripeMock(req),
+    );
     const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(502);
     expect(res.body.code).toBe('upstream_failed');
     expect(sent('/v1/checkout/sessions')).toHaveLength(1);
@@ -194,7 +240,11 @@ describe('POST /billing/checkout', () => {
     ['a javascript: success_url', { ...checkoutBody, success_url: 'javascript:alert(1)' }, 'success_url'],
     ['an ftp cancel_url', { ...checkoutBody, cancel_url: 'ftp://example.com/x' }, 'cancel_url'],
     ['a success_url that is no URL', { ...checkoutBody, success_url: 'back to the app' }, 'success_url'],
-    ['a cancel_url over 2048 characters', { ...checkoutBody, cancel_url: `https://example.com/${'a'.repeat(2040)}` }, 'cancel_url'],
+    [
+      'a cancel_url over 2048 characters',
+      { ...checkoutBody, cancel_url: `https://example.com/${'a'.repeat(2040)}` },
+      'cancel_url',
+    ],
     ['an unknown plan', { ...checkoutBody, plan_id: 'free' }, 'plan_id'],
     ['a plan without a Stripe price', { ...checkoutBody, plan_id: 'enterprise' }, 'plan_id'],
     ['a missing cancel_url', { plan_id: 'team', success_url: checkoutBody.success_url }, 'cancel_url'],
@@ -209,12 +259,16 @@ describe('POST /billing/checkout', () => {
     expect(await storedCustomer(owner.tenantId)).toBeNull();
   });
 
-  it('answers 502 when Stripe refuses, naming neither the key nor Stripe\'s message', async () => {
+  it("answers 502 when Stripe refuses, naming neither the key nor Stripe's message", async () => {
     const owner = await signupAndLogin(ctx);
     stripe.handle(() => ({
       status: 400,
       body: {
-        error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such price: 'price_team_monthly' (key ${STRIPE_KEY})` },
+        error: {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such price: 'price_team_monthly' (key ${STRIPE_KEY})`,
+        },
       },
     }));
     const res = await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(502);
@@ -236,7 +290,7 @@ describe('GET /billing/portal', () => {
     expect(stripe.requests).toHaveLength(0);
   });
 
-  it('opens a portal session for the tenant\'s customer, returning to the app by default', async () => {
+  it("opens a portal session for the tenant's customer, returning to the app by default", async () => {
     await ctx.http.post('/billing/checkout').set(owner.auth).send(checkoutBody).expect(200);
     const res = await ctx.http.get('/billing/portal').set(owner.auth).expect(200);
     conforms(portalOutput, res.body);
@@ -245,14 +299,25 @@ describe('GET /billing/portal', () => {
     expect(res.body.portal_url).not.toMatch(/[{}]/);
     expect(new URL(res.body.portal_url).href).toBe(res.body.portal_url);
     const [portal] = sent('/v1/billing_portal/sessions');
-    expect(portal!.form).toEqual({ customer: await storedCustomer(owner.tenantId), return_url: 'http://localhost:3000/app/billing' });
+    expect(portal!.form).toEqual({
+      customer: await storedCustomer(owner.tenantId),
+      return_url: 'http://localhost:3000/app/billing',
+    });
     expect(stripeStatuses.at(-1)).toBe(200);
   });
 
   it('returns to a caller-chosen http(s) return_url, and refuses others', async () => {
-    await ctx.http.get('/billing/portal').query({ return_url: 'https://app.example.com/settings' }).set(owner.auth).expect(200);
+    await ctx.http
+      .get('/billing/portal')
+      .query({ return_url: 'https://app.example.com/settings' })
+      .set(owner.auth)
+      .expect(200);
     expect(sent('/v1/billing_portal/sessions')[0]!.form.return_url).toBe('https://app.example.com/settings');
-    const bad = await ctx.http.get('/billing/portal').query({ return_url: 'javascript:alert(1)' }).set(owner.auth).expect(400);
+    const bad = await ctx.http
+      .get('/billing/portal')
+      .query({ return_url: 'javascript:alert(1)' })
+      .set(owner.auth)
+      .expect(400);
     expect(bad.body.details).toEqual([{ field: 'return_url', message: expect.any(String) }]);
     await ctx.http.get('/billing/portal').query({ next: 'x' }).set(owner.auth).expect(400);
   });
@@ -262,7 +327,9 @@ describe('billing roles', () => {
   it.each(['admin', 'member', 'viewer'] as const)('refuses checkout and portal to the %s with 403', async (role) => {
     const owner = await signupAndLogin(ctx);
     const user = await addUserWithRole(ctx, owner.tenantId, role);
-    expect((await ctx.http.post('/billing/checkout').set(user.auth).send(checkoutBody).expect(403)).body.code).toBe('forbidden');
+    expect((await ctx.http.post('/billing/checkout').set(user.auth).send(checkoutBody).expect(403)).body.code).toBe(
+      'forbidden',
+    );
     expect((await ctx.http.get('/billing/portal').set(user.auth).expect(403)).body.code).toBe('forbidden');
     expect(stripe.requests).toHaveLength(0);
   });
@@ -280,8 +347,12 @@ describe('without Stripe keys (the embedded default)', () => {
     const checkout = await bare.post('/billing/checkout').set(owner.auth).send({ plan_id: 'nonsense' }).expect(503);
     expect(checkout.body).toEqual({ error: expect.any(String), code: 'billing_not_configured' });
     expect((await bare.get('/billing/portal').set(owner.auth).expect(503)).body.code).toBe('billing_not_configured');
-    const webhook = await bare.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', 't=1,v1=00')
-      .send('{"id":"evt_1"}').expect(503);
+    const webhook = await bare
+      .post('/webhooks/stripe')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', 't=1,v1=00')
+      .send('{"id":"evt_1"}')
+      .expect(503);
     expect(webhook.body.code).toBe('billing_not_configured');
     conforms(plansOutput, (await bare.get('/billing/plans').expect(200)).body);
     // Roles still come first: a viewer learns nothing about the configuration.

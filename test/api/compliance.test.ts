@@ -21,11 +21,25 @@ const CIS = frameworkById('cis-aws-7.0');
 const SHOTS = path.resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 
 interface Control {
-  id: string; status: string; check_ids: string[]; notes: string[]; attestation: string | null;
+  id: string;
+  status: string;
+  check_ids: string[];
+  notes: string[];
+  attestation: string | null;
   failing_resources: { signal_id: string; check_id: string; resource: string; region: string; accepted: boolean }[];
 }
-interface OpenSignal { signal_id: string; check_id: string; resource: string; description: string }
-interface Compliance { scan_id: string | null; scanned_at: string | null; summary: Record<string, number>; controls: Control[] }
+interface OpenSignal {
+  signal_id: string;
+  check_id: string;
+  resource: string;
+  description: string;
+}
+interface Compliance {
+  scan_id: string | null;
+  scanned_at: string | null;
+  summary: Record<string, number>;
+  controls: Control[];
+}
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -47,11 +61,21 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const compliance = async (awsId: string, user = owner): Promise<Compliance> =>
-  (await ctx.http.get(`/accounts/${awsId}/compliance`).query({ framework: 'cis-aws-7.0' }).set(user.auth).expect(200)).body;
-const checks = async () => (await ctx.http.get(`/accounts/${AWS_ID}/checks`).set(owner.auth).expect(200)).body
-  .checks as { check_id: string; status: string }[];
-const openSignalsOf = async (checkId: string, awsId = AWS_ID) => (await ctx.http.get(`/accounts/${awsId}/signals`)
-  .query({ status: 'open', check_id: checkId, limit: 200 }).set(owner.auth).expect(200)).body.signals as OpenSignal[];
+  (await ctx.http.get(`/accounts/${awsId}/compliance`).query({ framework: 'cis-aws-7.0' }).set(user.auth).expect(200))
+    .body;
+const checks = async () =>
+  (await ctx.http.get(`/accounts/${AWS_ID}/checks`).set(owner.auth).expect(200)).body.checks as {
+    check_id: string;
+    status: string;
+  }[];
+const openSignalsOf = async (checkId: string, awsId = AWS_ID) =>
+  (
+    await ctx.http
+      .get(`/accounts/${awsId}/signals`)
+      .query({ status: 'open', check_id: checkId, limit: 200 })
+      .set(owner.auth)
+      .expect(200)
+  ).body.signals as OpenSignal[];
 /**
  * Whether an open signal is evidence against a control, told from what the signal itself says: a CIS 5.x alarm by
  * its resource, a group open on an administration port by the source it is open to (6.3 IPv4, 6.4 IPv6).
@@ -65,38 +89,69 @@ function standsFor(signal: OpenSignal, controlId: string): boolean {
   }
   return true;
 }
-const mappedChecks = (controlId: string) => CATALOG.filter((c) => c.controls?.['cis-aws-7.0']?.includes(controlId)).map((c) => c.id);
+const mappedChecks = (controlId: string) =>
+  CATALOG.filter((c) => c.controls?.['cis-aws-7.0']?.includes(controlId)).map((c) => c.id);
 
 describe('GET /compliance/frameworks', () => {
   it('lists CIS AWS Foundations v7.0 with how many controls the checks evaluate', async () => {
     const res = await ctx.http.get('/compliance/frameworks').set(owner.auth).expect(200);
     const evaluated = CIS.controls.filter((c) => mappedChecks(c.id).length > 0).length;
-    expect(res.body.frameworks).toEqual([{
-      framework: 'cis-aws-7.0', name: 'CIS Amazon Web Services Foundations Benchmark', version: '7.0.0', url: CIS.url,
-      controls: 70, automated_controls: 34, evaluated_controls: evaluated, manual_controls: 70 - evaluated,
-    }]);
+    expect(res.body.frameworks).toEqual([
+      {
+        framework: 'cis-aws-7.0',
+        name: 'CIS Amazon Web Services Foundations Benchmark',
+        version: '7.0.0',
+        url: CIS.url,
+        controls: 70,
+        automated_controls: 34,
+        evaluated_controls: evaluated,
+        manual_controls: 70 - evaluated,
+      },
+    ]);
   });
 });
 
 describe('GET /accounts/{account_id}/compliance', () => {
-  it('gives every control, in order, the status its checks\' outcomes and open signals make', async () => {
+  it("gives every control, in order, the status its checks' outcomes and open signals make", async () => {
     const body = await compliance(AWS_ID);
     const outcome = new Map((await checks()).map((c) => [c.check_id, c.status]));
 
-    expect(body).toMatchObject({ framework: 'cis-aws-7.0', version: '7.0.0', aws_account_id: AWS_ID, scan_id: expect.any(String) });
+    expect(body).toMatchObject({
+      framework: 'cis-aws-7.0',
+      version: '7.0.0',
+      aws_account_id: AWS_ID,
+      scan_id: expect.any(String),
+    });
     expect(body.controls.map((c) => c.id)).toEqual(CIS.controls.map((c) => c.id));
     for (const control of body.controls) {
       expect([control.id, control.check_ids]).toEqual([control.id, mappedChecks(control.id)]);
       // A failed check fails a control only through an open signal that stands for it (nothing is accepted yet).
-      const statuses = await Promise.all(control.check_ids.map(async (id) => (outcome.get(id) === 'failed'
-        ? ((await openSignalsOf(id)).some((s) => standsFor(s, control.id)) ? 'failed' : 'passed') : outcome.get(id))));
-      const expected = statuses.length === 0 ? 'manual' : statuses.includes('failed') ? 'failed'
-        : statuses.includes('not_evaluated') ? 'not_evaluated' : 'passed';
+      const statuses = await Promise.all(
+        control.check_ids.map(async (id) =>
+          outcome.get(id) === 'failed'
+            ? (await openSignalsOf(id)).some((s) => standsFor(s, control.id))
+              ? 'failed'
+              : 'passed'
+            : outcome.get(id),
+        ),
+      );
+      const expected =
+        statuses.length === 0
+          ? 'manual'
+          : statuses.includes('failed')
+            ? 'failed'
+            : statuses.includes('not_evaluated')
+              ? 'not_evaluated'
+              : 'passed';
       expect([control.id, control.status]).toEqual([control.id, expected]);
       expect([control.id, control.attestation === null]).toEqual([control.id, expected !== 'manual']);
     }
-    const counted = Object.fromEntries(['passed', 'failed', 'accepted', 'not_evaluated', 'manual']
-      .map((s) => [s, body.controls.filter((c) => c.status === s).length]));
+    const counted = Object.fromEntries(
+      ['passed', 'failed', 'accepted', 'not_evaluated', 'manual'].map((s) => [
+        s,
+        body.controls.filter((c) => c.status === s).length,
+      ]),
+    );
     expect(body.summary).toEqual(counted);
     // The sandbox account fails some controls and passes others: the test would see a wrong status either way.
     expect(body.summary.failed).toBeGreaterThan(0);
@@ -107,16 +162,21 @@ describe('GET /accounts/{account_id}/compliance', () => {
     const rdp = await openSignalsOf('exposure.sg_rdp_open', RDP_ID);
     expect(rdp.map((s) => s.description)).toEqual([expect.stringContaining('tcp port 3389 from 0.0.0.0/0.')]);
     const byId = new Map((await compliance(RDP_ID)).controls.map((c) => [c.id, c]));
-    expect(byId.get('6.3')).toMatchObject({ status: 'failed', failing_resources: expect.arrayContaining([expect.objectContaining({ signal_id: rdp[0]?.signal_id })]) });
+    expect(byId.get('6.3')).toMatchObject({
+      status: 'failed',
+      failing_resources: expect.arrayContaining([expect.objectContaining({ signal_id: rdp[0]?.signal_id })]),
+    });
     expect(byId.get('6.4')).toMatchObject({ status: 'passed', failing_resources: [] });
   });
 
-  it('shows each failing check\'s open signals as the evidence', async () => {
+  it("shows each failing check's open signals as the evidence", async () => {
     const failed = (await compliance(AWS_ID)).controls.filter((c) => c.status === 'failed');
     for (const control of failed) {
-      const expected = (await Promise.all(control.check_ids.map((id) => openSignalsOf(id)))).flat()
+      const expected = (await Promise.all(control.check_ids.map((id) => openSignalsOf(id))))
+        .flat()
         .filter((s) => standsFor(s, control.id))
-        .map((s) => s.signal_id).sort();
+        .map((s) => s.signal_id)
+        .sort();
       expect([control.id, control.failing_resources.map((f) => f.signal_id).sort()]).toEqual([control.id, expected]);
       expect(control.failing_resources.every((f) => !f.accepted && control.check_ids.includes(f.check_id))).toBe(true);
     }
@@ -124,18 +184,24 @@ describe('GET /accounts/{account_id}/compliance', () => {
 
   it('makes a control whose every failure is accepted risk `accepted`, not passed, until the acceptance is undone', async () => {
     const outcome = new Map((await checks()).map((c) => [c.check_id, c.status]));
-    const target = (await compliance(AWS_ID)).controls.find((c) => c.status === 'failed'
-      && c.check_ids.every((id) => outcome.get(id) !== 'not_evaluated'));
+    const target = (await compliance(AWS_ID)).controls.find(
+      (c) => c.status === 'failed' && c.check_ids.every((id) => outcome.get(id) !== 'not_evaluated'),
+    );
     if (!target) throw new Error('the sandbox account fails no control');
     for (const f of target.failing_resources) {
-      await ctx.http.post(`/accounts/${AWS_ID}/signals/${f.signal_id}/accept`).set(owner.auth).send({ reason: 'Known and watched' }).expect(200);
+      await ctx.http
+        .post(`/accounts/${AWS_ID}/signals/${f.signal_id}/accept`)
+        .set(owner.auth)
+        .send({ reason: 'Known and watched' })
+        .expect(200);
     }
 
     const accepted = (await compliance(AWS_ID)).controls.find((c) => c.id === target.id);
     expect(accepted).toMatchObject({ status: 'accepted' });
     expect(accepted?.failing_resources.every((f) => f.accepted)).toBe(true);
 
-    for (const f of target.failing_resources) await ctx.http.delete(`/accounts/${AWS_ID}/signals/${f.signal_id}/accept`).set(owner.auth).expect(200);
+    for (const f of target.failing_resources)
+      await ctx.http.delete(`/accounts/${AWS_ID}/signals/${f.signal_id}/accept`).set(owner.auth).expect(200);
     expect((await compliance(AWS_ID)).controls.find((c) => c.id === target.id)?.status).toBe('failed');
   });
 
@@ -145,7 +211,11 @@ describe('GET /accounts/{account_id}/compliance', () => {
     expect(body).toMatchObject({ scan_id: null, scanned_at: null });
     for (const control of body.controls) {
       if (control.check_ids.length === 0) expect(control.status).toBe('manual');
-      else expect(control).toMatchObject({ status: 'not_evaluated', notes: control.check_ids.map((id) => `${id}: the account has not been scanned yet`) });
+      else
+        expect(control).toMatchObject({
+          status: 'not_evaluated',
+          notes: control.check_ids.map((id) => `${id}: the account has not been scanned yet`),
+        });
     }
   });
 
@@ -158,26 +228,59 @@ describe('GET /accounts/{account_id}/compliance', () => {
     expect(res.body).toMatchObject({ code: 'validation_failed', error: expect.stringContaining(field) });
   });
 
-  it('is 404 for another tenant\'s account, which its own tenant view does not list', async () => {
+  it("is 404 for another tenant's account, which its own tenant view does not list", async () => {
     const other = await signupAndLogin(ctx);
-    const res = await ctx.http.get(`/accounts/${AWS_ID}/compliance`).query({ framework: 'cis-aws-7.0' }).set(other.auth).expect(404);
+    const res = await ctx.http
+      .get(`/accounts/${AWS_ID}/compliance`)
+      .query({ framework: 'cis-aws-7.0' })
+      .set(other.auth)
+      .expect(404);
     expect(res.body.code).toBe('not_found');
-    await ctx.http.get(`/accounts/${AWS_ID}/compliance/report`).query({ framework: 'cis-aws-7.0' }).set(other.auth).expect(404);
-    expect((await ctx.http.get('/compliance').query({ framework: 'cis-aws-7.0' }).set(other.auth).expect(200)).body.accounts).toEqual([]);
+    await ctx.http
+      .get(`/accounts/${AWS_ID}/compliance/report`)
+      .query({ framework: 'cis-aws-7.0' })
+      .set(other.auth)
+      .expect(404);
+    expect(
+      (await ctx.http.get('/compliance').query({ framework: 'cis-aws-7.0' }).set(other.auth).expect(200)).body.accounts,
+    ).toEqual([]);
   });
 });
 
 describe('GET /compliance', () => {
-  it('gives each monitored account its summary, the same as the account\'s own view; disconnected ones are left out', async () => {
+  it("gives each monitored account its summary, the same as the account's own view; disconnected ones are left out", async () => {
     const res = await ctx.http.get('/compliance').query({ framework: 'cis-aws-7.0' }).set(owner.auth).expect(200);
 
     const [scanned, rdp, fresh] = [await compliance(AWS_ID), await compliance(RDP_ID), await compliance(FRESH_ID)];
     expect(res.body).toEqual({
-      framework: 'cis-aws-7.0', name: CIS.name, version: '7.0.0',
+      framework: 'cis-aws-7.0',
+      name: CIS.name,
+      version: '7.0.0',
       accounts: expect.arrayContaining([
-        { aws_account_id: AWS_ID, display_name: NAME, status: 'ACTIVE', scan_id: scanned.scan_id, scanned_at: scanned.scanned_at, summary: scanned.summary },
-        { aws_account_id: RDP_ID, display_name: null, status: 'ACTIVE', scan_id: rdp.scan_id, scanned_at: rdp.scanned_at, summary: rdp.summary },
-        { aws_account_id: FRESH_ID, display_name: null, status: 'PENDING', scan_id: null, scanned_at: null, summary: fresh.summary },
+        {
+          aws_account_id: AWS_ID,
+          display_name: NAME,
+          status: 'ACTIVE',
+          scan_id: scanned.scan_id,
+          scanned_at: scanned.scanned_at,
+          summary: scanned.summary,
+        },
+        {
+          aws_account_id: RDP_ID,
+          display_name: null,
+          status: 'ACTIVE',
+          scan_id: rdp.scan_id,
+          scanned_at: rdp.scanned_at,
+          summary: rdp.summary,
+        },
+        {
+          aws_account_id: FRESH_ID,
+          display_name: null,
+          status: 'PENDING',
+          scan_id: null,
+          scanned_at: null,
+          summary: fresh.summary,
+        },
       ]),
     });
     expect(res.body.accounts).toHaveLength(3);
@@ -186,16 +289,26 @@ describe('GET /compliance', () => {
 
 describe('GET /accounts/{account_id}/compliance/report', () => {
   let browser: Browser;
-  beforeAll(async () => { browser = await launchChromium(); });
-  afterAll(async () => { await browser?.close(); });
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('is a self-contained HTML attachment that Chromium renders with every control, its evidence and the summary', async () => {
-    const res = await ctx.http.get(`/accounts/${AWS_ID}/compliance/report`).query({ framework: 'cis-aws-7.0' }).set(owner.auth).expect(200);
+    const res = await ctx.http
+      .get(`/accounts/${AWS_ID}/compliance/report`)
+      .query({ framework: 'cis-aws-7.0' })
+      .set(owner.auth)
+      .expect(200);
     const body = await compliance(AWS_ID);
 
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="sentinel-cis-aws-7.0-${AWS_ID}-\\d{4}-\\d{2}-\\d{2}\\.html"$`));
-    expect(res.headers['content-security-policy']).toContain('default-src \'none\'');
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(`^attachment; filename="sentinel-cis-aws-7.0-${AWS_ID}-\\d{4}-\\d{2}-\\d{2}\\.html"$`),
+    );
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     const html = res.text;
     // Self-contained: nothing to fetch, nothing to run.
     expect(html).not.toMatch(/<script|<link|src="http/i);
@@ -209,19 +322,26 @@ describe('GET /accounts/{account_id}/compliance/report', () => {
     // The tenant's name is text, never markup.
     expect(await page.locator('#account').textContent()).toBe(`${NAME} (${AWS_ID})`);
     expect(await page.locator('#account b').count()).toBe(0);
-    expect(await page.locator('#scanned-at').textContent()).toBe(`${(body.scanned_at as string).slice(0, 16).replace('T', ' ')} UTC`);
+    expect(await page.locator('#scanned-at').textContent()).toBe(
+      `${(body.scanned_at as string).slice(0, 16).replace('T', ' ')} UTC`,
+    );
     for (const [status, n] of Object.entries(body.summary)) {
       expect([status, await page.locator(`[data-summary="${status}"] .n`).textContent()]).toEqual([status, String(n)]);
     }
-    const rows = await page.locator('tr.control').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-control'), tr.getAttribute('data-status')]));
+    const rows = await page
+      .locator('tr.control')
+      .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-control'), tr.getAttribute('data-status')]));
     expect(rows).toEqual(body.controls.map((c) => [c.id, c.status]));
     const failed = body.controls.find((c) => c.status === 'failed') as Control;
     const row = page.locator(`tr[data-control="${failed.id}"]`);
-    for (const f of failed.failing_resources) expect(await row.locator('.evidence').textContent()).toContain(f.resource);
+    for (const f of failed.failing_resources)
+      expect(await row.locator('.evidence').textContent()).toContain(f.resource);
     const remediation = CATALOG.find((c) => c.id === failed.failing_resources[0]?.check_id)?.remediation as string;
     expect(await row.locator('.remediation').textContent()).toContain(remediation);
     const manual = body.controls.find((c) => c.status === 'manual') as Control;
-    expect(await page.locator(`tr[data-control="${manual.id}"] .attest`).textContent()).toContain(manual.attestation as string);
+    expect(await page.locator(`tr[data-control="${manual.id}"] .attest`).textContent()).toContain(
+      manual.attestation as string,
+    );
 
     // The chart: one bar per section, its segments' widths in proportion to the controls they stand for.
     const sections = new Set(CIS.controls.map((c) => c.section)).size;
@@ -230,7 +350,11 @@ describe('GET /accounts/{account_id}/compliance/report', () => {
     const box = await chart.boundingBox();
     expect(box?.width).toBeGreaterThan(500);
     // (Page code as a string: this file is type-checked for Node, without the DOM's globals.)
-    expect(await page.evaluate(`getComputedStyle(document.querySelector('tr[data-control="${failed.id}"] .status')).backgroundColor`)).toBe('rgb(207, 34, 46)');
+    expect(
+      await page.evaluate(
+        `getComputedStyle(document.querySelector('tr[data-control="${failed.id}"] .status')).backgroundColor`,
+      ),
+    ).toBe('rgb(207, 34, 46)');
     mkdirSync(SHOTS, { recursive: true });
     const shot = await page.screenshot({ path: path.join(SHOTS, 'compliance-report.png'), fullPage: true });
     // A PNG's IHDR: the full page is as wide as the viewport and as tall as 70 controls make it.

@@ -1,14 +1,26 @@
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import {
-  random, randomScenario, randomSeverity, type SeedAccount, type SeedSignal, seedFleet,
-} from '../helpers/fleet';
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
+import { random, randomScenario, randomSeverity, type SeedAccount, type SeedSignal, seedFleet } from '../helpers/fleet';
 
 // GET /signals: the signals of all a tenant's accounts, seeded in the database. Detection times collide across
 // accounts (groups of five share a millisecond), so the keyset's id tie-breaker is what keeps pages apart.
 
 interface Listed {
-  signal_id: string; severity: string; scenario: string; check_id: string; detected_at: string; resolved_at: string | null;
-  aws_account_id: string; cloud_account_id: string; display_name: string | null; accepted: { reason: string } | null;
+  signal_id: string;
+  severity: string;
+  scenario: string;
+  check_id: string;
+  detected_at: string;
+  resolved_at: string | null;
+  aws_account_id: string;
+  cloud_account_id: string;
+  display_name: string | null;
+  accepted: { reason: string } | null;
 }
 
 let ctx: TestContext;
@@ -27,8 +39,11 @@ function fleetOf(tenant: TestUser, prefix: string, firstAwsId: number, count: nu
     awsAccountId: String(firstAwsId + i),
     displayName: i % 4 === 0 ? null : `${prefix} account ${i}`,
     tags: [i % 3 === 0 ? 'prod' : 'dev', ...(i % 5 === 0 ? ['eu'] : [])],
-    status: i % 7 === 0 ? 'DISCONNECTED' as const : 'ACTIVE' as const,
-    currentSrs: 50, coverage: null, scoreComplete: null, createdAt: new Date(BASE),
+    status: i % 7 === 0 ? ('DISCONNECTED' as const) : ('ACTIVE' as const),
+    currentSrs: 50,
+    coverage: null,
+    scoreComplete: null,
+    createdAt: new Date(BASE),
   }));
   const rows: SeedSignal[] = Array.from({ length: 600 }, (_, i) => ({
     id: `sig_${prefix}${String(i).padStart(5, '0')}${tenant.tenantId.slice(-4)}`,
@@ -51,8 +66,11 @@ beforeAll(async () => {
   [accounts, signals, othersSignals] = [mine.list, mine.rows, theirs.rows];
   const accepted = signals.find((s) => s.resolvedAt === null)!;
   await seedFleet(ctx.db, owner.tenantId, {
-    accounts, signals,
-    acceptances: [{ id: 'acpt_cross1', signalId: accepted.id, accountId: accepted.accountId, expiresAt: null, revokedAt: null }],
+    accounts,
+    signals,
+    acceptances: [
+      { id: 'acpt_cross1', signalId: accepted.id, accountId: accepted.accountId, expiresAt: null, revokedAt: null },
+    ],
   });
   await seedFleet(ctx.db, other.tenantId, { accounts: theirs.list, signals: othersSignals });
   await ctx.db.updateTable('signal_acceptances').set({ reason: ACCEPTED }).where('id', '=', 'acpt_cross1').execute();
@@ -62,8 +80,8 @@ afterAll(() => ctx.close());
 const accountOf = (s: SeedSignal) => accounts.find((a) => a.id === s.accountId)!;
 
 /** Newest first by (detected_at, id), as the endpoint promises. */
-const newestFirst = (list: SeedSignal[]) => [...list]
-  .sort((a, b) => b.detectedAt.getTime() - a.detectedAt.getTime() || (a.id < b.id ? 1 : -1)).map((s) => s.id);
+const newestFirst = (list: SeedSignal[]) =>
+  [...list].sort((a, b) => b.detectedAt.getTime() - a.detectedAt.getTime() || (a.id < b.id ? 1 : -1)).map((s) => s.id);
 
 /** Every page, following next_token. */
 async function walk(user: TestUser, query: Record<string, string | number>) {
@@ -71,8 +89,11 @@ async function walk(user: TestUser, query: Record<string, string | number>) {
   let token: string | null = null;
   let pages = 0;
   do {
-    const res: { body: { signals: Listed[]; count: number; next_token: string | null } } = await ctx.http.get('/signals')
-      .query({ ...query, ...(token ? { next_token: token } : {}) }).set(user.auth).expect(200);
+    const res: { body: { signals: Listed[]; count: number; next_token: string | null } } = await ctx.http
+      .get('/signals')
+      .query({ ...query, ...(token ? { next_token: token } : {}) })
+      .set(user.auth)
+      .expect(200);
     expect(res.body.count).toBe(res.body.signals.length);
     seen.push(...res.body.signals);
     token = res.body.next_token;
@@ -90,18 +111,24 @@ describe('GET /signals', () => {
     expect(seen.filter((s) => theirs.has(s.signal_id))).toEqual([]);
   });
 
-  it('names each signal\'s account and shows its acceptance, in the per-account shape', async () => {
+  it("names each signal's account and shows its acceptance, in the per-account shape", async () => {
     const { seen } = await walk(owner, { limit: 200 });
     for (const listed of seen) {
       const account = accountOf(signals.find((s) => s.id === listed.signal_id)!);
       expect(listed).toMatchObject({
-        aws_account_id: account.awsAccountId, cloud_account_id: account.awsAccountId, display_name: account.displayName,
+        aws_account_id: account.awsAccountId,
+        cloud_account_id: account.awsAccountId,
+        display_name: account.displayName,
       });
     }
     expect(seen.filter((s) => s.accepted).map((s) => s.accepted!.reason)).toEqual([ACCEPTED]);
     // The same signal as its account's own list shows it, plus the account.
     const one = seen[0]!;
-    const own = await ctx.http.get(`/accounts/${one.aws_account_id}/signals`).query({ limit: 200 }).set(owner.auth).expect(200);
+    const own = await ctx.http
+      .get(`/accounts/${one.aws_account_id}/signals`)
+      .query({ limit: 200 })
+      .set(owner.auth)
+      .expect(200);
     const { aws_account_id: _a, cloud_account_id: _c, display_name: _d, ...shape } = one;
     expect(own.body.signals.find((s: { signal_id: string }) => s.signal_id === one.signal_id)).toEqual(shape);
   });
@@ -111,17 +138,42 @@ describe('GET /signals', () => {
     ['severity', { severity: 'HIGH' }, (s: SeedSignal) => s.severity === 'HIGH'],
     ['scenario', { scenario: 'exposure' }, (s: SeedSignal) => s.scenario === 'exposure'],
     ['check_id', { check_id: 'check.3' }, (s: SeedSignal) => s.checkId === 'check.3'],
-    ['since (strictly after)', { since: '2026-10-01T01:00:00Z' }, (s: SeedSignal) => s.detectedAt.getTime() > BASE + 3_600_000],
+    [
+      'since (strictly after)',
+      { since: '2026-10-01T01:00:00Z' },
+      (s: SeedSignal) => s.detectedAt.getTime() > BASE + 3_600_000,
+    ],
     ['status open', { status: 'open' }, (s: SeedSignal) => s.resolvedAt === null],
     ['status resolved', { status: 'resolved' }, (s: SeedSignal) => s.resolvedAt !== null],
-    ['aws_account_id', { aws_account_id: '410000000003' }, (s: SeedSignal) => accountOf(s).awsAccountId === '410000000003'],
-    ['cloud_account_id (the alias)', { cloud_account_id: '410000000004' }, (s: SeedSignal) => accountOf(s).awsAccountId === '410000000004'],
-    ['a disconnected account', { aws_account_id: '410000000007' }, (s: SeedSignal) => accountOf(s).awsAccountId === '410000000007'],
+    [
+      'aws_account_id',
+      { aws_account_id: '410000000003' },
+      (s: SeedSignal) => accountOf(s).awsAccountId === '410000000003',
+    ],
+    [
+      'cloud_account_id (the alias)',
+      { cloud_account_id: '410000000004' },
+      (s: SeedSignal) => accountOf(s).awsAccountId === '410000000004',
+    ],
+    [
+      'a disconnected account',
+      { aws_account_id: '410000000007' },
+      (s: SeedSignal) => accountOf(s).awsAccountId === '410000000007',
+    ],
     ['tag', { tag: 'eu' }, tagged('eu')],
-    ['tag, severity and status together', { tag: 'prod', severity: 'CRITICAL', status: 'open' },
-      (s: SeedSignal) => tagged('prod')(s) && s.severity === 'CRITICAL' && s.resolvedAt === null],
-    ['account, scenario and since together', { aws_account_id: '410000000001', scenario: 'iam', since: '2026-10-01T00:30:00+00:00' },
-      (s: SeedSignal) => accountOf(s).awsAccountId === '410000000001' && s.scenario === 'iam' && s.detectedAt.getTime() > BASE + 1_800_000],
+    [
+      'tag, severity and status together',
+      { tag: 'prod', severity: 'CRITICAL', status: 'open' },
+      (s: SeedSignal) => tagged('prod')(s) && s.severity === 'CRITICAL' && s.resolvedAt === null,
+    ],
+    [
+      'account, scenario and since together',
+      { aws_account_id: '410000000001', scenario: 'iam', since: '2026-10-01T00:30:00+00:00' },
+      (s: SeedSignal) =>
+        accountOf(s).awsAccountId === '410000000001' &&
+        s.scenario === 'iam' &&
+        s.detectedAt.getTime() > BASE + 1_800_000,
+    ],
   ])('filters by %s, across pages', async (_label, query, matches) => {
     const expected = newestFirst(signals.filter(matches));
     expect(expected.length).toBeGreaterThan(0);
@@ -129,7 +181,7 @@ describe('GET /signals', () => {
     expect(seen.map((s) => s.signal_id)).toEqual(expected);
   });
 
-  it('answers an empty page for an account or tag that matches nothing, another tenant\'s included', async () => {
+  it("answers an empty page for an account or tag that matches nothing, another tenant's included", async () => {
     for (const query of [{ aws_account_id: '420000000001' }, { tag: 'nowhere' }, { aws_account_id: '999999999999' }]) {
       const res = await ctx.http.get('/signals').query(query).set(owner.auth).expect(200);
       expect(res.body).toEqual({ signals: [], count: 0, next_token: null });
@@ -155,7 +207,11 @@ describe('GET /signals', () => {
     ['a malformed since', { since: 'yesterday' }, 'since'],
     ['an account id that is not 12 digits', { aws_account_id: '4100' }, 'aws_account_id'],
     ['an empty tag', { tag: '' }, 'tag'],
-    ['aws_account_id and cloud_account_id that differ', { aws_account_id: '410000000001', cloud_account_id: '410000000002' }, 'cloud_account_id'],
+    [
+      'aws_account_id and cloud_account_id that differ',
+      { aws_account_id: '410000000001', cloud_account_id: '410000000002' },
+      'cloud_account_id',
+    ],
   ])('rejects %s with 400 naming it', async (_label, query, field) => {
     const res = await ctx.http.get('/signals').query(query).set(owner.auth).expect(400);
     expect(res.body.code).toBe('validation_failed');
@@ -163,7 +219,9 @@ describe('GET /signals', () => {
   });
 
   it.each([
-    ['garbage'], [Buffer.from('{"a":1}').toString('base64url')], [Buffer.from('["not a date","sig_x"]').toString('base64url')],
+    ['garbage'],
+    [Buffer.from('{"a":1}').toString('base64url')],
+    [Buffer.from('["not a date","sig_x"]').toString('base64url')],
   ])('rejects the malformed cursor %s with 400 invalid_cursor', async (token) => {
     const res = await ctx.http.get('/signals').query({ next_token: token }).set(owner.auth).expect(400);
     expect(res.body.code).toBe('invalid_cursor');

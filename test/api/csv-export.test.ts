@@ -7,7 +7,13 @@ import { createHttpServer } from '../../api/http-server';
 import { PLANS } from '../../domain/tenancy/plans';
 import { SIGNAL_COLUMNS } from '../../exports/records';
 import { parseCsvTable } from '../helpers/csv';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 
 // GET /accounts/{account_id}/export: every signal of the account as RFC 4180 CSV, streamed page by page.
 let ctx: TestContext;
@@ -17,13 +23,31 @@ const SMALL = '271828182845';
 const SIGNALS = 100_000;
 
 async function addAccount(tenantId: string, id: string, awsAccountId: string): Promise<void> {
-  await ctx.db.insertInto('accounts').values({
-    id, tenant_id: tenantId, aws_account_id: awsAccountId, display_name: null, tags: [], status: 'ACTIVE',
-    external_id: `${id}-${'x'.repeat(40)}`, role_name: 'SentinelReadOnly', workflow_id: `wf-${id}`,
-  }).execute();
-  await ctx.db.insertInto('scans').values({
-    id: `scan_${id}`, tenant_id: tenantId, account_id: id, trigger: 'initial', status: 'succeeded', started_at: new Date(),
-  }).execute();
+  await ctx.db
+    .insertInto('accounts')
+    .values({
+      id,
+      tenant_id: tenantId,
+      aws_account_id: awsAccountId,
+      display_name: null,
+      tags: [],
+      status: 'ACTIVE',
+      external_id: `${id}-${'x'.repeat(40)}`,
+      role_name: 'SentinelReadOnly',
+      workflow_id: `wf-${id}`,
+    })
+    .execute();
+  await ctx.db
+    .insertInto('scans')
+    .values({
+      id: `scan_${id}`,
+      tenant_id: tenantId,
+      account_id: id,
+      trigger: 'initial',
+      status: 'succeeded',
+      started_at: new Date(),
+    })
+    .execute();
 }
 
 /**
@@ -63,7 +87,9 @@ describe('GET /accounts/{account_id}/export', () => {
   it('streams all 100,000 signals as CSV in the documented layout, oldest first', async () => {
     const res = await ctx.http.get(`/accounts/${BIG}/export`).set(owner.auth).buffer(true).expect(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="sentinel-${BIG}-signals-\\d{8}\\.csv"$`));
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(`^attachment; filename="sentinel-${BIG}-signals-\\d{8}\\.csv"$`),
+    );
     // Streamed, not assembled first: no Content-Length, the body comes in chunks.
     expect(res.headers['transfer-encoding']).toBe('chunked');
     expect(res.headers['content-length']).toBeUndefined();
@@ -79,9 +105,20 @@ describe('GET /accounts/{account_id}/export', () => {
     expect(rows.every((r) => (r.status === 'open') === (r.resolved_at === ''))).toBe(true);
 
     expect(rows[0]).toEqual({
-      signal_id: 'sig_acc_big_0000001', aws_account_id: BIG, check_id: 'iam.check_1', scenario: 'exposure', severity: 'HIGH',
-      status: 'open', title: 'Signal 1', description: 'Description 1', resource: 'arn:aws:iam::1', region: 'eu-west-1',
-      detected_at: '2026-01-01T00:00:00.000Z', resolved_at: '', accepted: 'false', acceptances: '[]',
+      signal_id: 'sig_acc_big_0000001',
+      aws_account_id: BIG,
+      check_id: 'iam.check_1',
+      scenario: 'exposure',
+      severity: 'HIGH',
+      status: 'open',
+      title: 'Signal 1',
+      description: 'Description 1',
+      resource: 'arn:aws:iam::1',
+      region: 'eu-west-1',
+      detected_at: '2026-01-01T00:00:00.000Z',
+      resolved_at: '',
+      accepted: 'false',
+      acceptances: '[]',
     });
     const at = (g: number) => rows[g - 1] as Record<string, string>;
     expect(at(7)).toMatchObject({ status: 'resolved', resolved_at: '2026-06-01T00:00:00.000Z' });
@@ -104,7 +141,11 @@ describe('GET /accounts/{account_id}/export', () => {
       res.pause();
       expect(res.statusCode).toBe(200);
       await sleep(2_000); // ample time to read all 100 pages, were the server not held back
-      await ctx.db.updateTable('signals').set({ title: 'Changed while the download waited' }).where('id', '=', last).execute();
+      await ctx.db
+        .updateTable('signals')
+        .set({ title: 'Changed while the download waited' })
+        .where('id', '=', last)
+        .execute();
       res.resume();
       res.setEncoding('utf8');
       let text = '';
@@ -113,14 +154,22 @@ describe('GET /accounts/{account_id}/export', () => {
       expect(rows).toHaveLength(SIGNALS);
       expect(rows[SIGNALS - 1]).toMatchObject({ signal_id: last, title: 'Changed while the download waited' });
     } finally {
-      await ctx.db.updateTable('signals').set({ title: `Signal ${SIGNALS}` }).where('id', '=', last).execute();
+      await ctx.db
+        .updateTable('signals')
+        .set({ title: `Signal ${SIGNALS}` })
+        .where('id', '=', last)
+        .execute();
       server.close();
     }
   }, 180_000);
 
   it('lists only the account asked for', async () => {
     const res = await ctx.http.get(`/accounts/${SMALL}/export`).set(owner.auth).expect(200);
-    expect(parseCsvTable(res.text).map((r) => r.signal_id)).toEqual(['sig_acc_small_0000001', 'sig_acc_small_0000002', 'sig_acc_small_0000003']);
+    expect(parseCsvTable(res.text).map((r) => r.signal_id)).toEqual([
+      'sig_acc_small_0000001',
+      'sig_acc_small_0000002',
+      'sig_acc_small_0000003',
+    ]);
   });
 
   it('answers the header row alone for an account without signals', async () => {
@@ -141,7 +190,10 @@ describe('GET /accounts/{account_id}/export', () => {
       const tenant = await signupAndLogin(ctx);
       await ctx.db.updateTable('tenants').set({ plan: planId }).where('id', '=', tenant.tenantId).execute();
       await addAccount(tenant.tenantId, `acc_${planId}`, '100000000002');
-      const res = await ctx.http.get('/accounts/100000000002/export').set(tenant.auth).expect(included ? 200 : 403);
+      const res = await ctx.http
+        .get('/accounts/100000000002/export')
+        .set(tenant.auth)
+        .expect(included ? 200 : 403);
       if (included) {
         expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
         expect(res.text).toBe(`${SIGNAL_COLUMNS.join(',')}\r\n`); // the account has no signals

@@ -16,13 +16,21 @@ describe('error responses', () => {
   });
 
   it('answers malformed JSON with 400 invalid_json', async () => {
-    const res = await ctx.http.post('/auth/signup').set('Content-Type', 'application/json').send('{"email": ').expect(400);
+    const res = await ctx.http
+      .post('/auth/signup')
+      .set('Content-Type', 'application/json')
+      .send('{"email": ')
+      .expect(400);
     expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_json' });
   });
 
   it('answers a body that cannot be read (a corrupt gzip stream) with 400, not 500', async () => {
-    const res = await ctx.http.post('/auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip')
-      .send('this is not gzip').expect(400);
+    const res = await ctx.http
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('this is not gzip')
+      .expect(400);
     expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_json' });
   });
 
@@ -33,14 +41,25 @@ describe('error responses', () => {
   });
 
   it('answers a non-JSON Content-Type with 400 unsupported_content_type', async () => {
-    const res = await ctx.http.post('/auth/signup').set('Content-Type', 'text/plain').send('email=a@example.com').expect(400);
+    const res = await ctx.http
+      .post('/auth/signup')
+      .set('Content-Type', 'text/plain')
+      .send('email=a@example.com')
+      .expect(400);
     expect(res.body.code).toBe('unsupported_content_type');
-    const form = await ctx.http.post('/auth/login').type('form').send({ email: 'a@example.com', password: 'x' }).expect(400);
+    const form = await ctx.http
+      .post('/auth/login')
+      .type('form')
+      .send({ email: 'a@example.com', password: 'x' })
+      .expect(400);
     expect(form.body.code).toBe('unsupported_content_type');
   });
 
   it('answers an oversized body with 400 body_too_large', async () => {
-    const res = await ctx.http.post('/auth/signup').send({ email: 'big@example.com', password: 'password123', name: 'x'.repeat(200_000) }).expect(400);
+    const res = await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'big@example.com', password: 'password123', name: 'x'.repeat(200_000) })
+      .expect(400);
     expect(res.body.code).toBe('body_too_large');
   });
 

@@ -12,7 +12,13 @@ import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
 import { waitFor } from '../helpers/account-harness';
 import { type AlertPeers, ROUTING_KEY, startAlertPeers } from '../helpers/alerts';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 
 // POST /ingest/aws/events, GET /accounts/{account_id}/events and POST .../event-key on a verified sandbox account,
@@ -76,7 +82,14 @@ function fixture(name: string): Record<string, unknown> {
 function event(name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   sequence += 1;
   const region = name === 'run-instances-gpu' ? { region: usedRegion } : {};
-  return { ...fixture(name), id: `${name}-${sequence}-${Date.now()}`, account: AWS_ID, time: new Date().toISOString(), ...region, ...overrides };
+  return {
+    ...fixture(name),
+    id: `${name}-${sequence}-${Date.now()}`,
+    account: AWS_ID,
+    time: new Date().toISOString(),
+    ...region,
+    ...overrides,
+  };
 }
 
 const ingest = (body: unknown, withKey: string | null = key) => {
@@ -86,11 +99,30 @@ const ingest = (body: unknown, withKey: string | null = key) => {
 };
 
 async function signalsOf(checkId: string, status: 'open' | 'all' = 'all') {
-  const res = await ctx.http.get(`/accounts/${AWS_ID}/signals`).query({ check_id: checkId, status, limit: 200 }).set(owner.auth).expect(200);
-  return res.body.signals as { signal_id: string; check_id: string; description: string; resource: string; region: string; resolved_at: string | null }[];
+  const res = await ctx.http
+    .get(`/accounts/${AWS_ID}/signals`)
+    .query({ check_id: checkId, status, limit: 200 })
+    .set(owner.auth)
+    .expect(200);
+  return res.body.signals as {
+    signal_id: string;
+    check_id: string;
+    description: string;
+    resource: string;
+    region: string;
+    resolved_at: string | null;
+  }[];
 }
 
-const storedEvents = async () => Number((await ctx.db.selectFrom('account_events').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+const storedEvents = async () =>
+  Number(
+    (
+      await ctx.db
+        .selectFrom('account_events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 beforeAll(async () => {
   peers = await startAlertPeers();
@@ -105,10 +137,15 @@ beforeAll(async () => {
   await ctx.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', owner.userId).execute();
   const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID }).expect(201);
   key = connected.body.event_forwarding.api_key;
-  otherKey = (await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: OTHER_AWS_ID }).expect(201)).body.event_forwarding.api_key;
+  otherKey = (await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: OTHER_AWS_ID }).expect(201)).body
+    .event_forwarding.api_key;
   const verified = await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(owner.auth).expect(200);
   await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
-  const account = await ctx.db.selectFrom('accounts').select('used_regions').where('aws_account_id', '=', AWS_ID).executeTakeFirstOrThrow();
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select('used_regions')
+    .where('aws_account_id', '=', AWS_ID)
+    .executeTakeFirstOrThrow();
   expect(account.used_regions?.length).toBeGreaterThan(0);
   usedRegion = account.used_regions![0]!;
 }, 180_000);
@@ -125,7 +162,7 @@ describe('the event key', () => {
     expect(JSON.stringify(rows)).not.toContain(key);
   });
 
-  it('is the only credential: none, a wrong one or another account\'s is refused, and nothing is stored', async () => {
+  it("is the only credential: none, a wrong one or another account's is refused, and nothing is stored", async () => {
     const before = await storedEvents();
     expect((await ingest(event('root-console-sign-in'), null).expect(401)).body.code).toBe('unauthorized');
     expect((await ingest(event('root-console-sign-in'), 'x'.repeat(43)).expect(401)).body.code).toBe('unauthorized');
@@ -142,7 +179,10 @@ describe('the event key', () => {
     const rotated = await ctx.http.post(`/accounts/${AWS_ID}/event-key`).set(member.auth).expect(200);
     const next = rotated.body.event_forwarding.api_key as string;
     expect(next).not.toBe(key);
-    expect(rotated.body.event_forwarding).toMatchObject({ api_key_header: HEADER, endpoint: expect.stringMatching(/\/ingest\/aws\/events$/) });
+    expect(rotated.body.event_forwarding).toMatchObject({
+      api_key_header: HEADER,
+      endpoint: expect.stringMatching(/\/ingest\/aws\/events$/),
+    });
     const expires = Date.parse(rotated.body.previous_key_expires_at);
     expect(expires - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
     expect(expires - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
@@ -150,7 +190,11 @@ describe('the event key', () => {
     await ingest(event('sg-open-https'), next).expect(202);
     await ingest(event('sg-open-https'), key).expect(202);
     // A day later the old key is refused.
-    await ctx.db.updateTable('account_event_keys').set({ expires_at: new Date(Date.now() - 1000) }).where('key_hash', '=', sha256(key)).execute();
+    await ctx.db
+      .updateTable('account_event_keys')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('key_hash', '=', sha256(key))
+      .execute();
     await ingest(event('sg-open-https'), key).expect(401);
     key = next;
     const audit = await ctx.http.get('/audit-log').set(owner.auth).expect(200);
@@ -159,9 +203,13 @@ describe('the event key', () => {
   it('ends the keys of an earlier connection when the account is connected again', async () => {
     const first = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '975397539753' }).expect(201);
     await ctx.http.delete('/accounts/975397539753').set(owner.auth).expect(200);
-    await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '975397539753', event_forwarding: false }).expect(201);
-    const probe = (key: string) => ctx.http.post('/ingest/aws/events').set('Content-Type', 'application/json')
-      .set(HEADER, key).send('[]');
+    await ctx.http
+      .post('/accounts')
+      .set(owner.auth)
+      .send({ aws_account_id: '975397539753', event_forwarding: false })
+      .expect(201);
+    const probe = (key: string) =>
+      ctx.http.post('/ingest/aws/events').set('Content-Type', 'application/json').set(HEADER, key).send('[]');
     expect((await probe(first.body.event_forwarding.api_key)).status).toBe(401);
     await ctx.http.delete('/accounts/975397539753').set(owner.auth).expect(200);
     const third = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '975397539753' }).expect(201);
@@ -171,7 +219,7 @@ describe('the event key', () => {
 });
 
 describe('POST /ingest/aws/events', () => {
-  it('opens each detection\'s signal exactly once per fixture, with the actor, source IP and time, and nothing for the others', async () => {
+  it("opens each detection's signal exactly once per fixture, with the actor, source IP and time, and nothing for the others", async () => {
     const names = readdirSync(FIXTURES).map((f) => f.replace(/\.json$/, ''));
     expect(names.length).toBeGreaterThanOrEqual(Object.keys(EXPECTED).length + 4);
     for (const name of names) {
@@ -179,7 +227,10 @@ describe('POST /ingest/aws/events', () => {
       const res = await ingest(body).expect(202);
       expect(res.body).toMatchObject({ accepted: 1, duplicates: 0 });
       const listed = await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ limit: 1 }).set(owner.auth).expect(200);
-      expect({ name, detections: listed.body.events[0].detections }).toEqual({ name, detections: EXPECTED[name] ?? [] });
+      expect({ name, detections: listed.body.events[0].detections }).toEqual({
+        name,
+        detections: EXPECTED[name] ?? [],
+      });
     }
     // One signal per resource a detection found: fixtures naming the same trail or bucket find its signal open and
     // open no second one.
@@ -187,13 +238,21 @@ describe('POST /ingest/aws/events', () => {
     for (const name of Object.keys(EXPECTED)) {
       const parsed = parseEnvelope(event(name));
       if (!parsed.ok) throw new Error(parsed.reason);
-      for (const { detection, finding } of detectEvent(toAccountEvent(parsed.envelope), { usedRegions: [usedRegion] })) {
-        resources.set(detection.id, (resources.get(detection.id) ?? new Set()).add(`${finding.resource}|${finding.region ?? 'global'}`));
+      for (const { detection, finding } of detectEvent(toAccountEvent(parsed.envelope), {
+        usedRegions: [usedRegion],
+      })) {
+        resources.set(
+          detection.id,
+          (resources.get(detection.id) ?? new Set()).add(`${finding.resource}|${finding.region ?? 'global'}`),
+        );
       }
     }
     for (const [id, expected] of resources) {
       const opened = await signalsOf(id);
-      expect({ id, resources: opened.map((o) => `${o.resource}|${o.region}`).sort() }).toEqual({ id, resources: [...expected].sort() });
+      expect({ id, resources: opened.map((o) => `${o.resource}|${o.region}`).sort() }).toEqual({
+        id,
+        resources: [...expected].sort(),
+      });
     }
     // Every detection that reads a single event has a fixture that sets it off.
     expect(EVENT_DETECTIONS.map((d) => d.id).filter((id) => !Object.values(EXPECTED).flat().includes(id))).toEqual([]);
@@ -204,27 +263,57 @@ describe('POST /ingest/aws/events', () => {
   });
 
   it('takes a security group rule changed open to the internet as a reason to rescan, not as a signal', async () => {
-    const account = await ctx.db.selectFrom('accounts').select('id').where('aws_account_id', '=', AWS_ID).executeTakeFirstOrThrow();
-    const batches = () => ctx.db.selectFrom('event_batches').select(['id', 'groups', 'signals_opened', 'dispatched_at'])
-      .where('account_id', '=', account.id).orderBy('id').execute();
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('aws_account_id', '=', AWS_ID)
+      .executeTakeFirstOrThrow();
+    const batches = () =>
+      ctx.db
+        .selectFrom('event_batches')
+        .select(['id', 'groups', 'signals_opened', 'dispatched_at'])
+        .where('account_id', '=', account.id)
+        .orderBy('id')
+        .execute();
     const before = (await batches()).map((b) => b.id);
     // Narrowed to private ranges: nothing to act on.
-    expect((await ingest(event('sg-modify-private')).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 0 });
+    expect((await ingest(event('sg-modify-private')).expect(202)).body).toEqual({
+      accepted: 1,
+      duplicates: 0,
+      signals_opened: 0,
+    });
     expect((await batches()).map((b) => b.id)).toEqual(before);
     // Open to the internet: no signal (the rule may be outbound), a batch that asks the account's workflow to rescan
     // the network group, acted on after the answer.
-    expect((await ingest(event('sg-modify-open-ssh')).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 0 });
+    expect((await ingest(event('sg-modify-open-ssh')).expect(202)).body).toEqual({
+      accepted: 1,
+      duplicates: 0,
+      signals_opened: 0,
+    });
     const added = (await batches()).filter((b) => !before.includes(b.id));
     expect(added).toEqual([expect.objectContaining({ groups: ['network'], signals_opened: 0 })]);
     await waitFor(async () => (await batches()).find((b) => b.id === added[0]!.id)?.dispatched_at != null, 30_000);
   });
 
   it('ignores a redelivered event: 202, a duplicate, no second signal', async () => {
-    const body = event('create-access-key', { detail: { ...(fixture('create-access-key').detail as object), responseElements: { accessKey: { accessKeyId: 'AKIAREDELIVERED00001', userName: 'mallory', status: 'Active' } } } });
-    expect((await ingest(body).expect(202)).body).toMatchObject({ accepted: 1, duplicates: 0, signals_opened: expect.any(Number) });
+    const body = event('create-access-key', {
+      detail: {
+        ...(fixture('create-access-key').detail as object),
+        responseElements: { accessKey: { accessKeyId: 'AKIAREDELIVERED00001', userName: 'mallory', status: 'Active' } },
+      },
+    });
+    expect((await ingest(body).expect(202)).body).toMatchObject({
+      accepted: 1,
+      duplicates: 0,
+      signals_opened: expect.any(Number),
+    });
     expect((await ingest(body).expect(202)).body).toEqual({ accepted: 0, duplicates: 1, signals_opened: 0 });
     expect((await ingest([body, body]).expect(202)).body).toEqual({ accepted: 0, duplicates: 2, signals_opened: 0 });
-    const stored = await ctx.db.selectFrom('account_events').select('event_id').where('event_id', '=', body.id as string).execute();
+    const stored = await ctx.db
+      .selectFrom('account_events')
+      .select('event_id')
+      .where('event_id', '=', body.id as string)
+      .execute();
     expect(stored).toHaveLength(1);
   });
 
@@ -240,7 +329,9 @@ describe('POST /ingest/aws/events', () => {
     expect(badBatch.body.error).toContain('events[1]');
     await ingest([]).expect(400);
     await ingest('42').expect(400);
-    expect((await ingest(Array.from({ length: 101 }, () => event('sg-open-https'))).expect(400)).body.code).toBe('batch_too_large');
+    expect((await ingest(Array.from({ length: 101 }, () => event('sg-open-https'))).expect(400)).body.code).toBe(
+      'batch_too_large',
+    );
     expect(await storedEvents()).toBe(before);
   });
 });
@@ -250,30 +341,48 @@ describe('alerts on event signals', () => {
     const slackBefore = peers.slack.requests.length;
     const pagerBefore = peers.pagerduty.requests.length;
     const mailBefore = peers.smtp.messages.length;
-    await ctx.http.post('/alert-rules').set(owner.auth).send({
-      name: 'Threats now', min_srs: 0, scenarios: ['threat'],
-      channels: [
-        { type: 'email', to: [owner.email] },
-        { type: 'slack', webhook_url: `${peers.slack.url}/services/T000/B000/events` },
-        { type: 'pagerduty', routing_key: ROUTING_KEY },
-      ],
-    }).expect(201);
+    await ctx.http
+      .post('/alert-rules')
+      .set(owner.auth)
+      .send({
+        name: 'Threats now',
+        min_srs: 0,
+        scenarios: ['threat'],
+        channels: [
+          { type: 'email', to: [owner.email] },
+          { type: 'slack', webhook_url: `${peers.slack.url}/services/T000/B000/events` },
+          { type: 'pagerduty', routing_key: ROUTING_KEY },
+        ],
+      })
+      .expect(201);
 
     const finding = event('guardduty-finding-high', {
       detail: { ...(fixture('guardduty-finding-high').detail as object), id: `finding-${Date.now()}` },
     });
     expect((await ingest(finding).expect(202)).body.signals_opened).toBeGreaterThanOrEqual(1);
-    await waitFor(async () => peers.slack.requests.length > slackBefore && peers.pagerduty.requests.length > pagerBefore
-      && peers.smtp.messages.length > mailBefore, 60_000);
-    const alerts = (await ctx.http.get('/alerts').set(owner.auth).expect(200)).body.alerts as { scenarios_triggered: string[] }[];
+    await waitFor(
+      async () =>
+        peers.slack.requests.length > slackBefore &&
+        peers.pagerduty.requests.length > pagerBefore &&
+        peers.smtp.messages.length > mailBefore,
+      60_000,
+    );
+    const alerts = (await ctx.http.get('/alerts').set(owner.auth).expect(200)).body.alerts as {
+      scenarios_triggered: string[];
+    }[];
     expect(alerts[0]!.scenarios_triggered).toContain('threat');
     const slackText = JSON.stringify(peers.slack.requests[peers.slack.requests.length - 1]!.json);
     expect(slackText).toContain('GuardDuty');
 
     // Accepted: the same finding again opens nothing and alerts nobody.
-    const [open] = (await signalsOf('event.guardduty_high_severity_finding', 'open'))
-      .filter((s) => s.description.includes(finding.id as string));
-    await ctx.http.post(`/accounts/${AWS_ID}/signals/${open!.signal_id}/accept`).set(owner.auth).send({ reason: 'Red-team exercise' }).expect(200);
+    const [open] = (await signalsOf('event.guardduty_high_severity_finding', 'open')).filter((s) =>
+      s.description.includes(finding.id as string),
+    );
+    await ctx.http
+      .post(`/accounts/${AWS_ID}/signals/${open!.signal_id}/accept`)
+      .set(owner.auth)
+      .send({ reason: 'Red-team exercise' })
+      .expect(200);
     const slackNow = peers.slack.requests.length;
     const again = await ingest({ ...finding, id: `${finding.id as string}-again` }).expect(202);
     expect(again.body.signals_opened).toBe(0);
@@ -284,9 +393,14 @@ describe('alerts on event signals', () => {
 
 describe('the compound detection', () => {
   // On the second account (connected, not verified: its events are taken already), which has seen nothing yet.
-  const compoundSignals = async () => ctx.db.selectFrom('signals').innerJoin('accounts', 'accounts.id', 'signals.account_id')
-    .select(['signals.severity', 'signals.description']).where('accounts.aws_account_id', '=', OTHER_AWS_ID)
-    .where('signals.check_id', '=', 'event.probable_compromise').execute();
+  const compoundSignals = async () =>
+    ctx.db
+      .selectFrom('signals')
+      .innerJoin('accounts', 'accounts.id', 'signals.account_id')
+      .select(['signals.severity', 'signals.description'])
+      .where('accounts.aws_account_id', '=', OTHER_AWS_ID)
+      .where('signals.check_id', '=', 'event.probable_compromise')
+      .execute();
   const other = (name: string) => event(name, { account: OTHER_AWS_ID });
 
   it('opens one CRITICAL probable-compromise signal when a new access key and a GPU launch come within a day, listing both', async () => {
@@ -311,17 +425,39 @@ describe('GET /accounts/{account_id}/events', () => {
     const times = page.body.events.map((e: { time: string }) => Date.parse(e.time));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(Date.now() - Date.parse(page.body.last_event_received_at)).toBeLessThan(5 * 60_000);
-    const next = await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ limit: 3, next_token: page.body.next_token }).set(viewer.auth).expect(200);
+    const next = await ctx.http
+      .get(`/accounts/${AWS_ID}/events`)
+      .query({ limit: 3, next_token: page.body.next_token })
+      .set(viewer.auth)
+      .expect(200);
     const ids = new Set(page.body.events.map((e: { event_id: string }) => e.event_id));
     expect(next.body.events.some((e: { event_id: string }) => ids.has(e.event_id))).toBe(false);
 
-    const detected = await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ detection: 'any', limit: 200 }).set(owner.auth).expect(200);
+    const detected = await ctx.http
+      .get(`/accounts/${AWS_ID}/events`)
+      .query({ detection: 'any', limit: 200 })
+      .set(owner.auth)
+      .expect(200);
     expect(detected.body.events.length).toBeGreaterThan(0);
     expect(detected.body.events.every((e: { detections: string[] }) => e.detections.length > 0)).toBe(true);
-    const signIns = await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ detection: 'event.root_console_sign_in' }).set(owner.auth).expect(200);
-    expect(signIns.body.events.map((e: { detections: string[] }) => e.detections)).toEqual([['event.root_console_sign_in']]);
-    const iam = await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ source: 'aws.iam', event_name: 'CreateUser' }).set(owner.auth).expect(200);
-    expect(iam.body.events.every((e: { source: string; event_name: string }) => e.source === 'aws.iam' && e.event_name === 'CreateUser')).toBe(true);
+    const signIns = await ctx.http
+      .get(`/accounts/${AWS_ID}/events`)
+      .query({ detection: 'event.root_console_sign_in' })
+      .set(owner.auth)
+      .expect(200);
+    expect(signIns.body.events.map((e: { detections: string[] }) => e.detections)).toEqual([
+      ['event.root_console_sign_in'],
+    ]);
+    const iam = await ctx.http
+      .get(`/accounts/${AWS_ID}/events`)
+      .query({ source: 'aws.iam', event_name: 'CreateUser' })
+      .set(owner.auth)
+      .expect(200);
+    expect(
+      iam.body.events.every(
+        (e: { source: string; event_name: string }) => e.source === 'aws.iam' && e.event_name === 'CreateUser',
+      ),
+    ).toBe(true);
     await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ next_token: 'garbage' }).set(owner.auth).expect(400);
     await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ limit: 500 }).set(owner.auth).expect(400);
 
@@ -332,14 +468,25 @@ describe('GET /accounts/{account_id}/events', () => {
 });
 
 describe('rate limit and bursts', () => {
-  it('refuses events past the account\'s minute with 429 and Retry-After, storing none of them; every batch is acted on', async () => {
+  it("refuses events past the account's minute with 429 and Retry-After, storing none of them; every batch is acted on", async () => {
     await ctx.db.deleteFrom('rate_limits').execute();
     const before = await storedEvents();
     let sent = 0;
     while (sent + 100 <= EVENTS_PER_ACCOUNT_PER_MINUTE) {
-      await ingest(Array.from({ length: 100 }, () => event('sg-open-ssh', {
-        detail: { ...(fixture('sg-open-ssh').detail as object), requestParameters: { groupId: `sg-burst${sent}`, ipPermissions: (fixture('sg-open-ssh').detail as { requestParameters: { ipPermissions: unknown } }).requestParameters.ipPermissions } },
-      }))).expect(202);
+      await ingest(
+        Array.from({ length: 100 }, () =>
+          event('sg-open-ssh', {
+            detail: {
+              ...(fixture('sg-open-ssh').detail as object),
+              requestParameters: {
+                groupId: `sg-burst${sent}`,
+                ipPermissions: (fixture('sg-open-ssh').detail as { requestParameters: { ipPermissions: unknown } })
+                  .requestParameters.ipPermissions,
+              },
+            },
+          }),
+        ),
+      ).expect(202);
       sent += 100;
     }
     const refused = await ingest(Array.from({ length: 100 }, () => event('sg-open-https'))).expect(429);
@@ -347,31 +494,49 @@ describe('rate limit and bursts', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(await storedEvents()).toBe(before + EVENTS_PER_ACCOUNT_PER_MINUTE);
     // Every batch was acted on (right after its request was answered).
-    await waitFor(async () => (await ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute()).length === 0, 30_000);
+    await waitFor(
+      async () =>
+        (await ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute()).length ===
+        0,
+      30_000,
+    );
     await ctx.db.deleteFrom('rate_limits').execute();
   });
 });
 
 describe('a batch the ingesting process could not finish', () => {
-  it('is acted on by the event-dispatch schedule\'s run: its alert arrives late, not never', async () => {
+  it("is acted on by the event-dispatch schedule's run: its alert arrives late, not never", async () => {
     // An API process whose Temporal is out of reach: it stores and answers, but cannot start deliveries.
     const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
     const warnings: string[] = [];
-    const log = createLogger({ level: 'warn', name: 'test', destination: { write: (line: string) => warnings.push(line) } });
+    const log = createLogger({
+      level: 'warn',
+      name: 'test',
+      destination: { write: (line: string) => warnings.push(line) },
+    });
     const unreachableDeps = { ...ctx, log, temporal: unreachable };
     const http = request(createApp(unreachableDeps));
     const slackBefore = peers.slack.requests.length;
     const finding = event('guardduty-finding-high', {
       detail: { ...(fixture('guardduty-finding-high').detail as object), id: `left-over-${Date.now()}` },
     });
-    const res = await http.post('/ingest/aws/events').set('Content-Type', 'application/json').set(HEADER, key)
-      .send(JSON.stringify(finding)).expect(202);
+    const res = await http
+      .post('/ingest/aws/events')
+      .set('Content-Type', 'application/json')
+      .set(HEADER, key)
+      .send(JSON.stringify(finding))
+      .expect(202);
     expect(res.body.signals_opened).toBeGreaterThanOrEqual(1);
     // A second request while the account's run is going: no second run of its own.
     const again = event('guardduty-finding-high', {
       detail: { ...(fixture('guardduty-finding-high').detail as object), id: `left-over-again-${Date.now()}` },
     });
-    await http.post('/ingest/aws/events').set('Content-Type', 'application/json').set(HEADER, key).send(JSON.stringify(again)).expect(202);
+    await http
+      .post('/ingest/aws/events')
+      .set('Content-Type', 'application/json')
+      .set(HEADER, key)
+      .send(JSON.stringify(again))
+      .expect(202);
     const leftOver = () => ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute();
     // The process's one attempt is over (given up past its deadline, as a stopping process waits for), and said so.
     await eventDispatchesSettled(unreachableDeps);
@@ -380,13 +545,21 @@ describe('a batch the ingesting process could not finish', () => {
     expect(peers.slack.requests.length).toBe(slackBefore);
 
     // Older than 30 seconds, the schedule's next run takes it (started here as the schedule starts it).
-    await ctx.db.updateTable('event_batches').set({ received_at: new Date(Date.now() - 60_000) }).where('dispatched_at', 'is', null).execute();
+    await ctx.db
+      .updateTable('event_batches')
+      .set({ received_at: new Date(Date.now() - 60_000) })
+      .where('dispatched_at', 'is', null)
+      .execute();
     const run = await ctx.temporal.workflow.start(eventDispatchWorkflow, {
-      taskQueue: ctx.config.temporal.taskQueue, workflowId: `event-dispatch-test-${Date.now()}`,
+      taskQueue: ctx.config.temporal.taskQueue,
+      workflowId: `event-dispatch-test-${Date.now()}`,
     });
     expect(await run.result()).toEqual({ accounts: 1, failed: 0 });
     expect(await leftOver()).toEqual([]);
-    await waitFor(async () => peers.slack.requests.slice(slackBefore).some((r) => JSON.stringify(r.json).includes('GuardDuty')), 60_000);
+    await waitFor(
+      async () => peers.slack.requests.slice(slackBefore).some((r) => JSON.stringify(r.json).includes('GuardDuty')),
+      60_000,
+    );
     await unreachable.connection.close();
   });
 });

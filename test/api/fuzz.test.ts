@@ -26,7 +26,10 @@ beforeAll(async () => {
       STRIPE_SECRET_KEY: 'sk_test_fuzz',
       STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
       STRIPE_API_BASE_URL: process.env.TEST_STRIPE_MOCK_URL as string,
-      STRIPE_PRICE_SOLO: 'price_solo', STRIPE_PRICE_TEAM: 'price_team', STRIPE_PRICE_AGENCY: 'price_agency', STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
+      STRIPE_PRICE_SOLO: 'price_solo',
+      STRIPE_PRICE_TEAM: 'price_team',
+      STRIPE_PRICE_AGENCY: 'price_agency',
+      STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
       SLACK_CLIENT_ID: '1234.5678',
       SLACK_CLIENT_SECRET: 'fuzz-client-secret',
     },
@@ -35,8 +38,11 @@ beforeAll(async () => {
   await new Promise((resolve) => server.once('listening', resolve));
   owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'agency' }).where('id', '=', owner.tenantId).execute();
-  await ctx.http.post('/alert-rules').set(owner.auth)
-    .send({ name: 'Any risk', min_srs: 100, channels: [{ type: 'email', to: ['fuzz@example.com'] }] }).expect(201);
+  await ctx.http
+    .post('/alert-rules')
+    .set(owner.auth)
+    .send({ name: 'Any risk', min_srs: 100, channels: [{ type: 'email', to: ['fuzz@example.com'] }] })
+    .expect(201);
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '123456789012' }).expect(201);
   const verified = await ctx.http.post('/accounts/123456789012/verify').set(owner.auth).expect(200);
   await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
@@ -61,16 +67,25 @@ function run(binary: string, args: string[]): Promise<{ code: number | null; out
 it('finds no server error, undocumented status or off-schema response in any operation', async () => {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { code, output } = await run(schemathesisBinary(), [
-    'run', `${base}/openapi.json`,
-    '--url', base,
-    '--header', `Authorization: Bearer ${owner.idToken}`,
-    '--checks', 'not_a_server_error,status_code_conformance,response_schema_conformance',
-    '--max-examples', MAX_EXAMPLES,
-    '--seed', SEED,
-    '--workers', '1',
-    '--generation-database', 'none',
+    'run',
+    `${base}/openapi.json`,
+    '--url',
+    base,
+    '--header',
+    `Authorization: Bearer ${owner.idToken}`,
+    '--checks',
+    'not_a_server_error,status_code_conformance,response_schema_conformance',
+    '--max-examples',
+    MAX_EXAMPLES,
+    '--seed',
+    SEED,
+    '--workers',
+    '1',
+    '--generation-database',
+    'none',
     '--no-shrink',
-    '--request-timeout', '30',
+    '--request-timeout',
+    '30',
   ]);
   if (code !== 0) throw new Error(`schemathesis found failures:\n${output.slice(-20_000)}`);
 }, 900_000);

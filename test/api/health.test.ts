@@ -33,7 +33,7 @@ describe('GET /healthz and GET /readyz', () => {
     expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok' }, cloud_provider: 'aws' });
   });
 
-  it('/readyz says when the service scans the sandbox\'s demo data rather than AWS', async () => {
+  it("/readyz says when the service scans the sandbox's demo data rather than AWS", async () => {
     const sandbox = await createTestContext({ config: { CLOUD_PROVIDER: 'sandbox' } });
     try {
       expect((await sandbox.http.get('/readyz').expect(200)).body.cloud_provider).toBe('sandbox');
@@ -60,7 +60,11 @@ describe('when Temporal is unreachable', () => {
   it('/readyz answers 503 naming Temporal, and reads keep working', async () => {
     const app = request(createApp({ ...ctx, temporal }));
     const ready = await app.get('/readyz').expect(503);
-    expect(ready.body).toEqual({ status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' }, cloud_provider: 'aws' });
+    expect(ready.body).toEqual({
+      status: 'unavailable',
+      checks: { database: 'ok', temporal: 'unavailable' },
+      cloud_provider: 'aws',
+    });
     const owner = await signupAndLogin(app);
     await app.get('/me').set(owner.auth).expect(200);
     await app.get('/accounts').set(owner.auth).expect(200);
@@ -80,13 +84,29 @@ describe('when Temporal is unreachable', () => {
     const app = request(createApp({ ...ctx, temporal }));
     const owner = await signupAndLogin(app);
     const disconnected = {
-      id: newId('account'), tenant_id: owner.tenantId, aws_account_id: '123456789012', display_name: 'Old', tags: ['a'],
-      external_id: 'y'.repeat(32), role_name: ROLE_NAME, workflow_id: accountWorkflowId(owner.tenantId, '123456789012'),
-      status: 'DISCONNECTED' as const, connected_at: new Date('2026-11-01T00:00:00Z'), disconnected_at: new Date('2026-11-02T00:00:00Z'),
+      id: newId('account'),
+      tenant_id: owner.tenantId,
+      aws_account_id: '123456789012',
+      display_name: 'Old',
+      tags: ['a'],
+      external_id: 'y'.repeat(32),
+      role_name: ROLE_NAME,
+      workflow_id: accountWorkflowId(owner.tenantId, '123456789012'),
+      status: 'DISCONNECTED' as const,
+      connected_at: new Date('2026-11-01T00:00:00Z'),
+      disconnected_at: new Date('2026-11-02T00:00:00Z'),
     };
     await ctx.db.insertInto('accounts').values(disconnected).execute();
-    await app.post('/accounts').set(owner.auth).send({ aws_account_id: '123456789012', display_name: 'New' }).expect(503);
-    const row = await ctx.db.selectFrom('accounts').selectAll().where('id', '=', disconnected.id).executeTakeFirstOrThrow();
+    await app
+      .post('/accounts')
+      .set(owner.auth)
+      .send({ aws_account_id: '123456789012', display_name: 'New' })
+      .expect(503);
+    const row = await ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', disconnected.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ ...disconnected, tags: ['a'] });
   });
 });
@@ -107,17 +127,27 @@ describe('when PostgreSQL goes away', () => {
     await migrateToLatest(db);
     const config = testConfig({ DATABASE_URL: postgres.url('sentinel') });
     const connection = await Connection.connect({ address: config.temporal.address });
-    const app = request(createApp({
-      db, config, log, temporal: new Client({ connection }), cloud: new ScriptedCloud(), mailer: createMailer({ config: config.email, db, log }),
-      storage: createExportStorage(config),
-    }));
+    const app = request(
+      createApp({
+        db,
+        config,
+        log,
+        temporal: new Client({ connection }),
+        cloud: new ScriptedCloud(),
+        mailer: createMailer({ config: config.email, db, log }),
+        storage: createExportStorage(config),
+      }),
+    );
     try {
       const owner = await signupAndLogin(app);
 
       await postgres.stop();
       const down = await app.get('/me').set(owner.auth).expect(503);
       expect(down.body).toEqual({ error: expect.any(String), code: 'database_unavailable' });
-      const signup = await app.post('/auth/signup').send({ email: 'during@example.com', password: 'password123', name: 'D' }).expect(503);
+      const signup = await app
+        .post('/auth/signup')
+        .send({ email: 'during@example.com', password: 'password123', name: 'D' })
+        .expect(503);
       expect(signup.body.code).toBe('database_unavailable');
       expect((await app.get('/readyz').expect(503)).body.checks.database).toBe('unavailable');
 

@@ -21,9 +21,10 @@ describe('createHttpServer', () => {
       res.status(201).json({ app: req.app === app, query: req.query.q, host: req.get('host') !== undefined });
     });
     const born: boolean[] = [];
-    const observe = (server: http.Server) => server.prependListener('request', (req, res) => {
-      born.push(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response);
-    });
+    const observe = (server: http.Server) =>
+      server.prependListener('request', (req, res) => {
+        born.push(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response);
+      });
     for (const server of [createHttpServer(app), http.createServer(app)]) {
       observe(server);
       const base = await listen(server);
@@ -66,12 +67,18 @@ describe('createHttpServer', () => {
 
     it('reads a JSON body, and refuses a malformed one with a JSON 400', async () => {
       const login = await fetch(`${base}/auth/login`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: owner.email, password: owner.password }),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: owner.email, password: owner.password }),
       });
       expect(login.status).toBe(200);
       expect(await login.json()).toMatchObject({ id_token: expect.any(String) });
 
-      const malformed = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":' });
+      const malformed = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"email":',
+      });
       expect(malformed.status).toBe(400);
       expect(await malformed.json()).toMatchObject({ code: 'invalid_json' });
     });

@@ -60,7 +60,11 @@ function mailedToken(email: string): string {
 }
 
 async function invite(role: 'admin' | 'member' | 'viewer' = 'member', email = newEmail()) {
-  const res = await ctx.http.post('/users/invite').set(owner.auth).send({ email, name: 'Ivy Invitee', role }).expect(201);
+  const res = await ctx.http
+    .post('/users/invite')
+    .set(owner.auth)
+    .send({ email, name: 'Ivy Invitee', role })
+    .expect(201);
   return { userId: res.body.user_id as string, email, message: res.body.message as string };
 }
 
@@ -72,17 +76,34 @@ const started = (test: PromiseLike<request.Response>) => Promise.resolve(test);
 /** Waits until the request has finished or is blocked behind another transaction's lock. */
 async function untilDoneOrBlocked(pending: Promise<unknown>): Promise<void> {
   let done = false;
-  pending.then(() => { done = true; }, () => { done = true; });
-  const blocked = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db)).rows[0]!.n > 0;
+  pending.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  const blocked = async () =>
+    (
+      await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db)
+    ).rows[0]!.n > 0;
   for (let i = 0; i < 500 && !done && !(await blocked()); i++) await pause();
 }
 
-const liveInvitations = async (userId: string) => ctx.db.selectFrom('invitations').select('id').where('user_id', '=', userId)
-  .where('accepted_at', 'is', null).where(sql<boolean>`expires_at > now()`).execute();
+const liveInvitations = async (userId: string) =>
+  ctx.db
+    .selectFrom('invitations')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('accepted_at', 'is', null)
+    .where(sql<boolean>`expires_at > now()`)
+    .execute();
 
 const acceptedAt = async (userId: string) =>
-  (await ctx.db.selectFrom('invitations').select('accepted_at').where('user_id', '=', userId).executeTakeFirstOrThrow()).accepted_at;
+  (await ctx.db.selectFrom('invitations').select('accepted_at').where('user_id', '=', userId).executeTakeFirstOrThrow())
+    .accepted_at;
 
 describe('the invitation e-mail', () => {
   it('reaches the invitee over SMTP with the inviter, the tenant, the role, the link and the API steps', async () => {
@@ -90,7 +111,11 @@ describe('the invitation e-mail', () => {
     const [mail] = mailsTo(email);
     expect(mail!.to).toEqual([email]);
     expect(header(mail!.raw, 'Subject')).toBe('Olive Owner invited you to Acme Security on Sentinel');
-    const invitation = await ctx.db.selectFrom('invitations').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const invitation = await ctx.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(header(mail!.raw, 'Message-ID')).toBe(`<${invitation.id}@sentinel>`);
 
     const body = emailText(mail!.raw);
@@ -111,10 +136,16 @@ describe('the invitation e-mail', () => {
 
   it('carries a token that signs the invitee in with the role given', async () => {
     const { userId, email } = await invite('viewer');
-    const res = await ctx.http.post('/auth/accept-invite').send({ token: mailedToken(email), password: PASSWORD }).expect(200);
+    const res = await ctx.http
+      .post('/auth/accept-invite')
+      .send({ token: mailedToken(email), password: PASSWORD })
+      .expect(200);
     conforms(tokensOutput, res.body);
     expect(res.body).toMatchObject({ expires_in: 3600, token_type: 'Bearer' });
-    const me = await ctx.http.get('/me').set({ Authorization: `Bearer ${res.body.id_token}` }).expect(200);
+    const me = await ctx.http
+      .get('/me')
+      .set({ Authorization: `Bearer ${res.body.id_token}` })
+      .expect(200);
     expect(me.body.user).toMatchObject({ user_id: userId, email, name: 'Ivy Invitee', role: 'viewer' });
     expect(me.body.tenant.tenant_id).toBe(owner.tenantId);
     await ctx.http.post('/auth/login').send({ email, password: PASSWORD }).expect(200);
@@ -127,12 +158,23 @@ describe('the invitation e-mail', () => {
       const tenant = await signupAndLogin(outboxCtx, 'Outbox Tenant');
       const email = newEmail('outbox');
       const res = await outboxCtx.http.post('/users/invite').set(tenant.auth).send({ email, name: 'Otto' }).expect(201);
-      const invitation = await outboxCtx.db.selectFrom('invitations').select('id')
-        .where('user_id', '=', res.body.user_id).executeTakeFirstOrThrow();
-      const rows = await outboxCtx.db.selectFrom('email_outbox').selectAll().where(sql<boolean>`${email} = any(to_addresses)`).execute();
-      expect(rows).toEqual([expect.objectContaining({
-        idempotency_key: invitation.id, to_addresses: [email], subject: 'Outbox Tenant invited you to Outbox Tenant on Sentinel',
-      })]);
+      const invitation = await outboxCtx.db
+        .selectFrom('invitations')
+        .select('id')
+        .where('user_id', '=', res.body.user_id)
+        .executeTakeFirstOrThrow();
+      const rows = await outboxCtx.db
+        .selectFrom('email_outbox')
+        .selectAll()
+        .where(sql<boolean>`${email} = any(to_addresses)`)
+        .execute();
+      expect(rows).toEqual([
+        expect.objectContaining({
+          idempotency_key: invitation.id,
+          to_addresses: [email],
+          subject: 'Outbox Tenant invited you to Outbox Tenant on Sentinel',
+        }),
+      ]);
       const token = tokenIn(rows[0]!.text_body);
       expect(rows[0]!.text_body).toContain('as a member');
       expect(rows[0]!.html_body).toContain(`/app/accept-invite#token=${token}`);
@@ -165,11 +207,16 @@ describe('the invitation e-mail', () => {
     expect(message).toContain(`/users/${userId}/resend-invite`);
     expect(mailsTo(email)).toHaveLength(0);
     const list = await ctx.http.get('/users').set(owner.auth).expect(200);
-    expect(list.body.users).toEqual(expect.arrayContaining([expect.objectContaining({ user_id: userId, status: 'invited' })]));
+    expect(list.body.users).toEqual(
+      expect.arrayContaining([expect.objectContaining({ user_id: userId, status: 'invited' })]),
+    );
 
     const resent = await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(200);
     conforms(messageBody, resent.body);
-    await ctx.http.post('/auth/accept-invite').send({ token: mailedToken(email), password: PASSWORD }).expect(200);
+    await ctx.http
+      .post('/auth/accept-invite')
+      .send({ token: mailedToken(email), password: PASSWORD })
+      .expect(200);
   });
 });
 
@@ -177,43 +224,74 @@ describe('an invited address signing up on its own', () => {
   it('cancels the pending invitation: the sign-up succeeds, the invitee and the link are gone', async () => {
     const { userId, email } = await invite();
     const token = mailedToken(email);
-    const signup = await ctx.http.post('/auth/signup').send({ email, password: PASSWORD, name: 'Own Tenant' }).expect(201);
+    const signup = await ctx.http
+      .post('/auth/signup')
+      .send({ email, password: PASSWORD, name: 'Own Tenant' })
+      .expect(201);
     expect(signup.body.tenant_id).not.toBe(owner.tenantId);
     const team = await ctx.http.get('/users').set(owner.auth).expect(200);
     expect(team.body.users.map((u: { user_id: string }) => u.user_id)).not.toContain(userId);
     expect(await ctx.db.selectFrom('invitations').select('id').where('user_id', '=', userId).execute()).toEqual([]);
-    expect((await ctx.http.post('/auth/accept-invite').send({ token, password: PASSWORD }).expect(400)).body.code).toBe('invalid_invitation');
+    expect((await ctx.http.post('/auth/accept-invite').send({ token, password: PASSWORD }).expect(400)).body.code).toBe(
+      'invalid_invitation',
+    );
     await ctx.http.post('/auth/login').send({ email, password: PASSWORD }).expect(200);
   });
 
   it('still refuses the address of a user who accepted (409)', async () => {
     const { email } = await invite();
-    await ctx.http.post('/auth/accept-invite').send({ token: mailedToken(email), password: PASSWORD }).expect(200);
-    expect((await ctx.http.post('/auth/signup').send({ email, password: PASSWORD, name: 'Again' }).expect(409)).body.code).toBe('email_taken');
+    await ctx.http
+      .post('/auth/accept-invite')
+      .send({ token: mailedToken(email), password: PASSWORD })
+      .expect(200);
+    expect(
+      (await ctx.http.post('/auth/signup').send({ email, password: PASSWORD, name: 'Again' }).expect(409)).body.code,
+    ).toBe('email_taken');
   });
 });
 
 describe('invitation e-mail limits', () => {
   it(`sends at most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address a day, invites and resends together`, async () => {
     const { userId, email } = await invite();
-    for (let i = 1; i < INVITATION_EMAILS_PER_ADDRESS; i++) await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(200);
+    for (let i = 1; i < INVITATION_EMAILS_PER_ADDRESS; i++)
+      await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(200);
     const refused = await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(429);
-    expect(refused.body).toEqual({ error: `At most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address per day`, code: 'rate_limited' });
+    expect(refused.body).toEqual({
+      error: `At most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address per day`,
+      code: 'rate_limited',
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
     expect(mailsTo(email)).toHaveLength(INVITATION_EMAILS_PER_ADDRESS);
     // Another tenant inviting the same address is held to the same count.
     const stranger = await signupAndLogin(ctx);
-    await ctx.http.post('/users/invite').set(stranger.auth).send({ email: email.toUpperCase(), name: 'Again', role: 'member' }).expect(429);
+    await ctx.http
+      .post('/users/invite')
+      .set(stranger.auth)
+      .send({ email: email.toUpperCase(), name: 'Again', role: 'member' })
+      .expect(429);
     expect(mailsTo(email)).toHaveLength(INVITATION_EMAILS_PER_ADDRESS);
   });
 
   it(`sends at most ${INVITATION_EMAILS_PER_TENANT} invitation e-mails per tenant an hour, and a refused invite creates no user`, async () => {
     const tenant = await signupAndLogin(ctx);
-    await ctx.db.insertInto('rate_limits')
-      .values({ key: `invitation:tenant:${tenant.tenantId}`, window_start: new Date(), count: INVITATION_EMAILS_PER_TENANT }).execute();
+    await ctx.db
+      .insertInto('rate_limits')
+      .values({
+        key: `invitation:tenant:${tenant.tenantId}`,
+        window_start: new Date(),
+        count: INVITATION_EMAILS_PER_TENANT,
+      })
+      .execute();
     const email = newEmail();
-    const refused = await ctx.http.post('/users/invite').set(tenant.auth).send({ email, name: 'Late', role: 'member' }).expect(429);
-    expect(refused.body).toEqual({ error: `At most ${INVITATION_EMAILS_PER_TENANT} invitation e-mails per tenant per hour`, code: 'rate_limited' });
+    const refused = await ctx.http
+      .post('/users/invite')
+      .set(tenant.auth)
+      .send({ email, name: 'Late', role: 'member' })
+      .expect(429);
+    expect(refused.body).toEqual({
+      error: `At most ${INVITATION_EMAILS_PER_TENANT} invitation e-mails per tenant per hour`,
+      code: 'rate_limited',
+    });
     expect(await ctx.db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([]);
     expect(mailsTo(email)).toEqual([]);
   });
@@ -267,7 +345,9 @@ describe('POST /users/{user_id}/resend-invite', () => {
     const tokens = mailsTo(email).map((m) => tokenIn(emailText(m.raw)));
     expect(tokens).toHaveLength(3);
     for (const stale of tokens.slice(0, 2)) {
-      expect((await ctx.http.post('/auth/accept-invite').send({ token: stale, password: PASSWORD }).expect(400)).body.code).toBe('invalid_invitation');
+      expect(
+        (await ctx.http.post('/auth/accept-invite').send({ token: stale, password: PASSWORD }).expect(400)).body.code,
+      ).toBe('invalid_invitation');
     }
     await ctx.http.post('/auth/accept-invite').send({ token: tokens[2], password: PASSWORD }).expect(200);
   });
@@ -287,16 +367,25 @@ describe('POST /users/{user_id}/resend-invite', () => {
     await ctx.http.post('/auth/accept-invite').send({ token: newToken, password: PASSWORD }).expect(200);
   });
 
-  it('answers 409 for a user who already accepted, 404 for another tenant\'s user, 403 below admin', async () => {
+  it("answers 409 for a user who already accepted, 404 for another tenant's user, 403 below admin", async () => {
     const { userId, email } = await invite();
-    const joined = await ctx.http.post('/auth/accept-invite').send({ token: mailedToken(email), password: PASSWORD }).expect(200);
-    expect((await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(409)).body.code).toBe('invalid_state');
+    const joined = await ctx.http
+      .post('/auth/accept-invite')
+      .send({ token: mailedToken(email), password: PASSWORD })
+      .expect(200);
+    expect((await ctx.http.post(`/users/${userId}/resend-invite`).set(owner.auth).expect(409)).body.code).toBe(
+      'invalid_state',
+    );
 
     const pending = await invite();
     const other = await signupAndLogin(ctx);
-    expect((await ctx.http.post(`/users/${pending.userId}/resend-invite`).set(other.auth).expect(404)).body.code).toBe('not_found');
+    expect((await ctx.http.post(`/users/${pending.userId}/resend-invite`).set(other.auth).expect(404)).body.code).toBe(
+      'not_found',
+    );
     const member = { Authorization: `Bearer ${joined.body.id_token}` };
-    expect((await ctx.http.post(`/users/${pending.userId}/resend-invite`).set(member).expect(403)).body.code).toBe('forbidden');
+    expect((await ctx.http.post(`/users/${pending.userId}/resend-invite`).set(member).expect(403)).body.code).toBe(
+      'forbidden',
+    );
     expect(mailsTo(pending.email)).toHaveLength(1);
   });
 });
@@ -305,16 +394,24 @@ describe('POST /auth/accept-invite', () => {
   it('lets no one log in as an invited user before acceptance: same answer as a wrong password', async () => {
     const { email } = await invite();
     const invited = await ctx.http.post('/auth/login').send({ email, password: PASSWORD }).expect(401);
-    const unknown = await ctx.http.post('/auth/login').send({ email: newEmail('nobody'), password: PASSWORD }).expect(401);
+    const unknown = await ctx.http
+      .post('/auth/login')
+      .send({ email: newEmail('nobody'), password: PASSWORD })
+      .expect(401);
     expect(invited.body).toEqual(unknown.body);
     expect(invited.body.code).toBe('invalid_credentials');
   });
 
   it('sets the display name when one is given', async () => {
     const { email } = await invite();
-    const res = await ctx.http.post('/auth/accept-invite')
-      .send({ token: mailedToken(email), password: PASSWORD, name: 'Ivy Renamed' }).expect(200);
-    const me = await ctx.http.get('/me').set({ Authorization: `Bearer ${res.body.id_token}` }).expect(200);
+    const res = await ctx.http
+      .post('/auth/accept-invite')
+      .send({ token: mailedToken(email), password: PASSWORD, name: 'Ivy Renamed' })
+      .expect(200);
+    const me = await ctx.http
+      .get('/me')
+      .set({ Authorization: `Bearer ${res.body.id_token}` })
+      .expect(200);
     expect(me.body.user.name).toBe('Ivy Renamed');
   });
 
@@ -322,7 +419,10 @@ describe('POST /auth/accept-invite', () => {
     const { email } = await invite();
     const token = mailedToken(email);
     await ctx.http.post('/auth/accept-invite').send({ token, password: PASSWORD }).expect(200);
-    const again = await ctx.http.post('/auth/accept-invite').send({ token, password: 'a password of the attacker' }).expect(400);
+    const again = await ctx.http
+      .post('/auth/accept-invite')
+      .send({ token, password: 'a password of the attacker' })
+      .expect(400);
     expect(again.body).toEqual({ error: expect.any(String), code: 'invalid_invitation' });
     await ctx.http.post('/auth/login').send({ email, password: PASSWORD }).expect(200);
     await ctx.http.post('/auth/login').send({ email, password: 'a password of the attacker' }).expect(401);
@@ -343,11 +443,19 @@ describe('POST /auth/accept-invite', () => {
   it('refuses an expired invitation with 400 and changes nothing', async () => {
     const { userId, email } = await invite();
     const token = mailedToken(email);
-    await ctx.db.updateTable('invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', userId).execute();
+    await ctx.db
+      .updateTable('invitations')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', userId)
+      .execute();
     const res = await ctx.http.post('/auth/accept-invite').send({ token, password: PASSWORD }).expect(400);
     expect(res.body.code).toBe('invalid_invitation');
     expect(await acceptedAt(userId)).toBeNull();
-    const user = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow();
+    const user = await ctx.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(user.password_hash).toBeNull();
   });
 
@@ -393,7 +501,9 @@ describe('POST /auth/accept-invite', () => {
     try {
       const from = (client: string) => ctx.http.post('/auth/accept-invite').set('X-Forwarded-For', client);
       for (let i = 0; i < 20; i++) {
-        await from('203.0.113.90').send({ token: `guess-${i}`, password: PASSWORD }).expect(400);
+        await from('203.0.113.90')
+          .send({ token: `guess-${i}`, password: PASSWORD })
+          .expect(400);
       }
       const limited = await from('203.0.113.90').send({ token, password: PASSWORD }).expect(429);
       expect(limited.body.code).toBe('rate_limited');
@@ -411,7 +521,12 @@ describe('POST /auth/accept-invite', () => {
 describe('logs', () => {
   it('never carry the invitation token or the new password', async () => {
     const lines: string[] = [];
-    const destination = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const destination = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const http = request(createApp({ ...ctx, log: createLogger({ level: 'debug', name: 'test', destination }) }));
     const email = newEmail('logged');
     capture.failNext(1, 451);

@@ -37,7 +37,10 @@ describe('structured logs', () => {
     // The caller is on the request's lines once authenticated, and the line names the request, not its headers.
     const completed = requestLines.find((l) => l.msg === 'request completed');
     expect(completed).toMatchObject({
-      tenantId: user.tenantId, userId: user.userId, req: { method: 'GET', url: '/me' }, res: { statusCode: 200 },
+      tenantId: user.tenantId,
+      userId: user.userId,
+      req: { method: 'GET', url: '/me' },
+      res: { statusCode: 200 },
     });
     expect(completed?.req).not.toHaveProperty('headers');
     expect(capture.lines.every((l) => typeof l.reqId === 'string')).toBe(true);
@@ -56,9 +59,15 @@ describe('structured logs', () => {
     await http.get('/exports/exp_01ABC/download?expires=1999999999&signature=secret-signature-value').expect(403);
     await http.get('/WEBHOOKS/slack/install?code=secret-oauth-code&State=secret-state').expect(503); // no Slack app configured
     // The dashboard's page (200), or 503 when no test has built it yet: only the log line matters here.
-    await http.get('/app/accept-invite?token=secret-invitation-token').expect((res) => expect([200, 503]).toContain(res.status));
-    await http.post('/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', 't=1,v1=secret-stripe-signature')
-      .send('{}').expect(503); // no webhook secret configured
+    await http
+      .get('/app/accept-invite?token=secret-invitation-token')
+      .expect((res) => expect([200, 503]).toContain(res.status));
+    await http
+      .post('/webhooks/stripe')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', 't=1,v1=secret-stripe-signature')
+      .send('{}')
+      .expect(503); // no webhook secret configured
     const urls = capture.lines.filter((l) => l.req).map((l) => (l.req as { url: string }).url);
     expect(urls).toEqual([
       '/exports/exp_01ABC/download?expires=1999999999&signature=%5Bredacted%5D',

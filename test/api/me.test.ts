@@ -1,5 +1,11 @@
 import jwt from 'jsonwebtoken';
-import { createTestContext, signupAndLogin, TEST_JWT_SECRET, type TestContext, type TestUser } from '../helpers/context';
+import {
+  createTestContext,
+  signupAndLogin,
+  TEST_JWT_SECRET,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -13,8 +19,21 @@ describe('GET /me', () => {
   it('returns the caller and the tenant as the spec shows', async () => {
     const res = await ctx.http.get('/me').set(owner.auth).expect(200);
     expect(res.body).toEqual({
-      user: { user_id: owner.userId, email: owner.email, name: 'Olive Owner', role: 'owner', created_at: expect.any(String), email_verified: true },
-      tenant: { tenant_id: owner.tenantId, name: 'Olive Owner', plan: 'solo', status: 'active', created_at: expect.any(String) },
+      user: {
+        user_id: owner.userId,
+        email: owner.email,
+        name: 'Olive Owner',
+        role: 'owner',
+        created_at: expect.any(String),
+        email_verified: true,
+      },
+      tenant: {
+        tenant_id: owner.tenantId,
+        name: 'Olive Owner',
+        plan: 'solo',
+        status: 'active',
+        created_at: expect.any(String),
+      },
     });
     expect(new Date(res.body.user.created_at).toISOString()).toBe(res.body.user.created_at);
   });
@@ -51,24 +70,50 @@ describe('bearer authentication', () => {
     ['no Authorization header', () => undefined],
     ['a non-Bearer scheme', () => `Basic ${Buffer.from('a:b').toString('base64')}`],
     ['a malformed token', () => 'Bearer not-a-jwt'],
-    ['an expired token', () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: owner.userId, expiresIn: -10 })}`],
-    ['a token signed with another key', () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: owner.userId }, 'x'.repeat(40))}`],
-    ['a token with another issuer', () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: owner.userId, issuer: 'evil' })}`],
-    ['an alg:none token', () => {
-      const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-      const now = Math.floor(Date.now() / 1000);
-      const payload = Buffer.from(JSON.stringify({
-        sub: owner.userId, tid: owner.tenantId, token_use: 'id', iss: 'sentinel', aud: 'sentinel-api', iat: now, exp: now + 600,
-      })).toString('base64url');
-      return `Bearer ${header}.${payload}.`;
-    }],
-    ['a tampered token', () => {
-      const [h, p, s] = owner.idToken.split('.');
-      const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
-      const forged = Buffer.from(JSON.stringify({ ...claims, tid: 'ten_someone_else' })).toString('base64url');
-      return `Bearer ${h}.${forged}.${s}`;
-    }],
-    ['a token for a user that no longer exists', () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: 'usr_gone' })}`],
+    [
+      'an expired token',
+      () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: owner.userId, expiresIn: -10 })}`,
+    ],
+    [
+      'a token signed with another key',
+      () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: owner.userId }, 'x'.repeat(40))}`,
+    ],
+    [
+      'a token with another issuer',
+      () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: owner.userId, issuer: 'evil' })}`,
+    ],
+    [
+      'an alg:none token',
+      () => {
+        const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+        const now = Math.floor(Date.now() / 1000);
+        const payload = Buffer.from(
+          JSON.stringify({
+            sub: owner.userId,
+            tid: owner.tenantId,
+            token_use: 'id',
+            iss: 'sentinel',
+            aud: 'sentinel-api',
+            iat: now,
+            exp: now + 600,
+          }),
+        ).toString('base64url');
+        return `Bearer ${header}.${payload}.`;
+      },
+    ],
+    [
+      'a tampered token',
+      () => {
+        const [h, p, s] = owner.idToken.split('.');
+        const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+        const forged = Buffer.from(JSON.stringify({ ...claims, tid: 'ten_someone_else' })).toString('base64url');
+        return `Bearer ${h}.${forged}.${s}`;
+      },
+    ],
+    [
+      'a token for a user that no longer exists',
+      () => `Bearer ${sign({ tid: owner.tenantId, token_use: 'id' }, { subject: 'usr_gone' })}`,
+    ],
   ])('rejects %s with 401', async (_label, header) => {
     const value = header();
     const req = ctx.http.get('/me');

@@ -19,7 +19,13 @@ import { scanResult } from '../helpers/scans';
 
 type Json = Record<string, unknown>;
 type Method = 'get' | 'post' | 'patch' | 'delete';
-interface OperationObject { operationId: string; parameters: Json[]; requestBody?: Json; responses: Record<string, Json>; security: Json[] }
+interface OperationObject {
+  operationId: string;
+  parameters: Json[];
+  requestBody?: Json;
+  responses: Record<string, Json>;
+  security: Json[];
+}
 
 const BASE = 'https://sentinel.test/openapi.json';
 const AWS_ID = '123456789012';
@@ -52,7 +58,8 @@ function operationAt(method: string, documentPath: string): OperationObject {
 function expectDocumented(method: string, documentPath: string, res: Response): void {
   const op = operationAt(method, documentPath);
   const response = op.responses[String(res.status)] as { content?: Record<string, { schema: unknown }> } | undefined;
-  if (!response) throw new Error(`${method} ${documentPath} answered ${res.status}, which the document does not list: ${res.text}`);
+  if (!response)
+    throw new Error(`${method} ${documentPath} answered ${res.status}, which the document does not list: ${res.text}`);
   const media = String(res.headers['content-type'] ?? '').split(';')[0] ?? '';
   if (!response.content) {
     expect({ status: res.status, body: res.text || '' }).toEqual({ status: res.status, body: '' });
@@ -60,7 +67,9 @@ function expectDocumented(method: string, documentPath: string, res: Response): 
   }
   const described = response.content[media];
   if (!described) {
-    throw new Error(`${method} ${documentPath} answered ${res.status} as ${media}, not as ${Object.keys(response.content).join(', ')}`);
+    throw new Error(
+      `${method} ${documentPath} answered ${res.status} as ${media}, not as ${Object.keys(response.content).join(', ')}`,
+    );
   }
   if (media === 'application/json') {
     const validate = validatorFor(described.schema);
@@ -71,19 +80,30 @@ function expectDocumented(method: string, documentPath: string, res: Response): 
   }
 }
 
-interface Call { auth?: TestUser | null; params?: Record<string, string>; query?: Record<string, string>; body?: unknown; raw?: boolean }
+interface Call {
+  auth?: TestUser | null;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  raw?: boolean;
+}
 
 /** Calls an operation of the document and checks the answer against it. */
-async function call(method: Method, documentPath: string, { auth = owner, params = {}, query, body, raw }: Call = {}): Promise<Response> {
+async function call(
+  method: Method,
+  documentPath: string,
+  { auth = owner, params = {}, query, body, raw }: Call = {},
+): Promise<Response> {
   const url = documentPath.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   let req = ctx.http[method](url);
   if (auth) req = req.set(auth.auth);
   if (query) req = req.query(query);
-  if (raw) req = req.buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  if (raw)
+    req = req.buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
   const res = body === undefined ? await req : await req.send(body as object);
   expectDocumented(method, documentPath, res);
   return res;
@@ -96,8 +116,11 @@ beforeAll(async () => {
     // Stripe and PagerDuty point at a closed loopback port: billing gets past its configuration check, and any
     // call (a checkout, an alert delivery) fails fast without leaving the machine.
     config: {
-      CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir, STRIPE_SECRET_KEY: 'sk_test_openapi',
-      STRIPE_API_BASE_URL: 'http://127.0.0.1:9', PAGERDUTY_EVENTS_URL: 'http://127.0.0.1:9/v2/enqueue',
+      CLOUD_PROVIDER: 'sandbox',
+      EXPORT_LOCAL_DIR: exportsDir,
+      STRIPE_SECRET_KEY: 'sk_test_openapi',
+      STRIPE_API_BASE_URL: 'http://127.0.0.1:9',
+      PAGERDUTY_EVENTS_URL: 'http://127.0.0.1:9/v2/enqueue',
     },
   });
   doc = (await ctx.http.get('/openapi.json').expect(200)).body;
@@ -110,14 +133,19 @@ afterAll(() => ctx.close());
 
 describe('/openapi.json', () => {
   it('is public JSON, the document the registry builds', async () => {
-    const res = await ctx.http.get('/openapi.json').expect(200).expect('Content-Type', /^application\/json/);
+    const res = await ctx.http
+      .get('/openapi.json')
+      .expect(200)
+      .expect('Content-Type', /^application\/json/);
     expect(res.body).toEqual(buildOpenApiDocument(OPERATIONS));
     expect(res.body.openapi).toBe('3.1.0');
     expectDocumented('get', '/openapi.json', res);
   });
 
   it('lists exactly the routes the app serves, aliases included', () => {
-    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((method) => `${method} ${expressPath(p)}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item).map((method) => `${method} ${expressPath(p)}`),
+    );
     expect(documented.sort()).toEqual(servedRoutes(ctx.app).sort());
     const registered = OPERATIONS.flatMap((op) => pathsOf(op).map((p) => `${op.method} ${p}`));
     expect(new Set(registered).size).toBe(registered.length);
@@ -133,17 +161,26 @@ describe('/openapi.json', () => {
   });
 
   it('holds schemas that compile as JSON Schema 2020-12 with no unknown keyword', () => {
-    const strict = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false });
+    const strict = new Ajv2020({
+      strict: true,
+      strictTypes: false,
+      strictTuples: false,
+      strictRequired: false,
+      logger: false,
+    });
     addFormats(strict);
     const defs = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
     strict.addSchema({ $id: 'https://sentinel.test/defs', $defs: defs });
-    for (const name of Object.keys(defs)) expect(() => strict.compile({ $ref: `https://sentinel.test/defs#/$defs/${name}` })).not.toThrow();
+    for (const name of Object.keys(defs))
+      expect(() => strict.compile({ $ref: `https://sentinel.test/defs#/$defs/${name}` })).not.toThrow();
     const parameters = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.parameters));
     for (const parameter of parameters) expect(() => strict.compile(parameter.schema as object)).not.toThrow();
   });
 
   it('describes each operation: id, responses with errors, bearer scheme or none, every path parameter', () => {
-    expect(doc.components).toMatchObject({ securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } });
+    expect(doc.components).toMatchObject({
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    });
     const ids = new Set<string>();
     for (const op of OPERATIONS) {
       for (const documentPath of pathsOf(op)) {
@@ -157,7 +194,9 @@ describe('/openapi.json', () => {
         } else {
           expect(documented.security).toEqual([{ bearerAuth: [] }]);
           expect(statuses).toContain(401);
-          expect(statuses.includes(403)).toBe(op.access !== 'viewer' || op.errors.some((code) => code.startsWith('plan_') || code === 'forbidden'));
+          expect(statuses.includes(403)).toBe(
+            op.access !== 'viewer' || op.errors.some((code) => code.startsWith('plan_') || code === 'forbidden'),
+          );
         }
         if (op.body || op.query) expect(statuses).toContain(400);
         const pathParams = [...documentPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -200,7 +239,12 @@ describe('/docs', () => {
 
 // Bodies and queries the routes refuse (400 validation_failed) must be refused by the document too, and the
 // other way round: the document is exactly as strict as zod where JSON Schema can say it.
-interface Sample { op: string; body?: unknown; query?: Record<string, string>; valid: boolean }
+interface Sample {
+  op: string;
+  body?: unknown;
+  query?: Record<string, string>;
+  valid: boolean;
+}
 const email = { type: 'email', to: ['Ops@Example.com'] };
 const hook = 'https://hooks.slack.com/services/x';
 const paging = { type: 'paging', routing_key: 'a'.repeat(32) };
@@ -225,12 +269,20 @@ const SAMPLES: Sample[] = [
   { op: 'connectAccount', body: {}, valid: false },
   { op: 'connectAccount', body: { aws_account_id: '1234' }, valid: false },
   { op: 'connectAccount', body: { aws_account_id: '210987654321', tags: [' '] }, valid: false },
-  { op: 'connectAccount', body: { cloud_account_id: '210987654321', display_name: 'Prod', tags: ['prod'] }, valid: true },
+  {
+    op: 'connectAccount',
+    body: { cloud_account_id: '210987654321', display_name: 'Prod', tags: ['prod'] },
+    valid: true,
+  },
   { op: 'createAlertRule', body: { name: 'r', channels: [] }, valid: false },
   { op: 'createAlertRule', body: { name: 'r', min_srs: 101, channels: [email] }, valid: false },
   { op: 'createAlertRule', body: { name: 'r', min_srs: '40', channels: [email] }, valid: false },
   { op: 'createAlertRule', body: { name: 'r', channels: [{ type: 'sms', to: ['a@example.com'] }] }, valid: false },
-  { op: 'createAlertRule', body: { name: 'r', channels: [{ type: 'chat', webhook_url: hook, channel: '#a' }] }, valid: false },
+  {
+    op: 'createAlertRule',
+    body: { name: 'r', channels: [{ type: 'chat', webhook_url: hook, channel: '#a' }] },
+    valid: false,
+  },
   { op: 'createAlertRule', body: { name: 'r', channels: [{ type: 'slack', team_id: 'T0123' }] }, valid: false },
   { op: 'createAlertRule', body: { name: 'r', channels: [{ type: 'paging', routing_key: 'short' }] }, valid: false },
   { op: 'createAlertRule', body: { name: 'r', scenarios: ['iam', 'weather'], channels: [email] }, valid: false },
@@ -243,13 +295,25 @@ const SAMPLES: Sample[] = [
   { op: 'changeRole', body: { role: 'owner' }, valid: false },
   { op: 'changeRole', body: { role: 'viewer' }, valid: true },
   { op: 'panicExport', body: { reason: 'x' }, valid: false },
-  { op: 'startCheckout', body: { plan_id: 'gold', success_url: 'https://x.example/ok', cancel_url: 'https://x.example/no' }, valid: false },
-  { op: 'startCheckout', body: { plan_id: 'team', success_url: 'not a url', cancel_url: 'https://x.example/no' }, valid: false },
+  {
+    op: 'startCheckout',
+    body: { plan_id: 'gold', success_url: 'https://x.example/ok', cancel_url: 'https://x.example/no' },
+    valid: false,
+  },
+  {
+    op: 'startCheckout',
+    body: { plan_id: 'team', success_url: 'not a url', cancel_url: 'https://x.example/no' },
+    valid: false,
+  },
   { op: 'acceptSignal', body: {}, valid: false },
   { op: 'acceptSignal', body: { reason: '' }, valid: false },
   { op: 'acceptSignal', body: { reason: 'x'.repeat(501) }, valid: false },
   { op: 'acceptSignal', body: { reason: 'break-glass role', expires_at: 'next week' }, valid: false },
-  { op: 'acceptSignal', body: { reason: 'x'.repeat(500), expires_at: new Date(Date.now() + 86_400_000).toISOString() }, valid: true },
+  {
+    op: 'acceptSignal',
+    body: { reason: 'x'.repeat(500), expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+    valid: true,
+  },
   { op: 'listSignals', query: { limit: '0' }, valid: false },
   { op: 'listSignals', query: { severity: 'SEVERE' }, valid: false },
   { op: 'listSignals', query: { since: 'yesterday' }, valid: false },
@@ -272,10 +336,14 @@ describe('request schemas', () => {
   beforeAll(async () => {
     await call('post', '/accounts', { body: { aws_account_id: AWS_ID } });
     ids.rule_id = (await call('post', '/alert-rules', { body: { name: 'Existing', channels: [email] } })).body.rule_id;
-    ids.user_id = (await call('post', '/users/invite', { body: { email: 'existing@example.com', name: 'Existing' } })).body.user_id;
+    ids.user_id = (
+      await call('post', '/users/invite', { body: { email: 'existing@example.com', name: 'Existing' } })
+    ).body.user_id;
     ids.account_id = AWS_ID;
     ids.signal_id = 'sig_01NOTHING0000000000000000';
-    ids.org_id = (await call('post', '/organizations', { body: { management_account_id: '210987654321' } })).body.org_id;
+    ids.org_id = (
+      await call('post', '/organizations', { body: { management_account_id: '210987654321' } })
+    ).body.org_id;
   });
 
   /** Whether the document's schemas accept the input (body, or each query parameter and no unknown one). */
@@ -292,31 +360,44 @@ describe('request schemas', () => {
     });
   }
 
-  it.each(SAMPLES.map((s) => [s.op, JSON.stringify(s.body ?? s.query).slice(0, 100), s] as const))('%s %s', async (_id, _text, sample) => {
-    const op = opById(sample.op);
-    const auth = op.access === 'public' ? null : owner;
-    const res = await call(op.method, op.path, { params: ids, body: sample.body, query: sample.query, auth });
-    const refused = res.status === 400 && res.body.code === 'validation_failed';
-    const documented = documentAccepts(operationAt(op.method, op.path), sample);
-    expect({ route: !refused, document: documented }).toEqual({ route: sample.valid, document: sample.valid });
-  });
+  it.each(SAMPLES.map((s) => [s.op, JSON.stringify(s.body ?? s.query).slice(0, 100), s] as const))(
+    '%s %s',
+    async (_id, _text, sample) => {
+      const op = opById(sample.op);
+      const auth = op.access === 'public' ? null : owner;
+      const res = await call(op.method, op.path, { params: ids, body: sample.body, query: sample.query, auth });
+      const refused = res.status === 400 && res.body.code === 'validation_failed';
+      const documented = documentAccepts(operationAt(op.method, op.path), sample);
+      expect({ route: !refused, document: documented }).toEqual({ route: sample.valid, document: sample.valid });
+    },
+  );
 
   // Bodies read raw are another sender's format (Stripe's events, EventBridge's envelopes), checked by their handler.
   const withBody = OPERATIONS.filter((op) => op.body && !op.rawInput);
-  it.each(withBody.map((op) => [op.operationId, op] as const))('%s refuses unknown body fields, as documented', async (_id, op) => {
-    const body = { zz_unknown: 1 };
-    const res = await call(op.method, op.path, { params: ids, body, auth: op.access === 'public' ? null : owner });
-    expect(res.status).toBe(400);
-    expect(res.body.details).toContainEqual({ field: 'zz_unknown', message: 'unknown field' });
-    expect(documentAccepts(operationAt(op.method, op.path), { op: op.operationId, body, valid: false })).toBe(false);
-  });
+  it.each(withBody.map((op) => [op.operationId, op] as const))(
+    '%s refuses unknown body fields, as documented',
+    async (_id, op) => {
+      const body = { zz_unknown: 1 };
+      const res = await call(op.method, op.path, { params: ids, body, auth: op.access === 'public' ? null : owner });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toContainEqual({ field: 'zz_unknown', message: 'unknown field' });
+      expect(documentAccepts(operationAt(op.method, op.path), { op: op.operationId, body, valid: false })).toBe(false);
+    },
+  );
 
   const strictQueries = OPERATIONS.filter((op) => op.query?._zod.def.catchall?._zod.def.type === 'never');
-  it.each(strictQueries.map((op) => [op.operationId, op] as const))('%s refuses unknown query parameters', async (_id, op) => {
-    const res = await call(op.method, op.path, { params: ids, query: { zz_unknown: '1' }, auth: op.access === 'public' ? null : owner });
-    expect(res.status).toBe(400);
-    expect(res.body.details).toContainEqual({ field: 'zz_unknown', message: 'unknown field' });
-  });
+  it.each(strictQueries.map((op) => [op.operationId, op] as const))(
+    '%s refuses unknown query parameters',
+    async (_id, op) => {
+      const res = await call(op.method, op.path, {
+        params: ids,
+        query: { zz_unknown: '1' },
+        auth: op.access === 'public' ? null : owner,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toContainEqual({ field: 'zz_unknown', message: 'unknown field' });
+    },
+  );
 });
 
 describe('answers', () => {
@@ -326,7 +407,10 @@ describe('answers', () => {
     await call('get', '/billing/plans', { auth: null });
     await call('get', '/me');
     await call('get', '/me', { auth: null });
-    const login = await call('post', '/auth/login', { auth: null, body: { email: owner.email, password: owner.password } });
+    const login = await call('post', '/auth/login', {
+      auth: null,
+      body: { email: owner.email, password: owner.password },
+    });
     await call('post', '/auth/refresh', { auth: null, body: { refresh_token: login.body.refresh_token } });
     await call('post', '/auth/login', { auth: null, body: { email: owner.email, password: 'wrong-password' } });
 
@@ -343,20 +427,31 @@ describe('answers', () => {
       await call('get', `/accounts/{account_id}${p}`, { params: { account_id: account } });
       await call('get', `/accounts/{account_id}${p}`, { params: { account_id: '999999999998' } });
     }
-    const signals = await call('get', '/accounts/{account_id}/signals', { params: { account_id: account }, query: { limit: '1' } });
+    const signals = await call('get', '/accounts/{account_id}/signals', {
+      params: { account_id: account },
+      query: { limit: '1' },
+    });
     expect(signals.body).toMatchObject({ count: 1, next_token: expect.any(String) });
     const nextPage = { next_token: signals.body.next_token };
     await call('get', '/accounts/{account_id}/signals', { params: { account_id: account }, query: nextPage });
-    await call('get', '/accounts/{account_id}/signals', { params: { account_id: account }, query: { next_token: 'garbage' } });
+    await call('get', '/accounts/{account_id}/signals', {
+      params: { account_id: account },
+      query: { next_token: 'garbage' },
+    });
 
     const panic = await call('post', '/accounts/{account_id}/panic', { params: { account_id: account } });
     const link = new URL(panic.body.download_url);
     const download = await call('get', '/exports/{export_id}/download', {
-      auth: null, params: { export_id: panic.body.export_id }, query: Object.fromEntries(link.searchParams), raw: true,
+      auth: null,
+      params: { export_id: panic.body.export_id },
+      query: Object.fromEntries(link.searchParams),
+      raw: true,
     });
     expect(download.status).toBe(200);
     await call('get', '/exports/{export_id}/download', {
-      auth: null, params: { export_id: panic.body.export_id }, query: { expires: '1', signature: 'forged' },
+      auth: null,
+      params: { export_id: panic.body.export_id },
+      query: { expires: '1', signature: 'forged' },
     });
 
     const rules = await call('get', '/alert-rules');

@@ -1,6 +1,12 @@
 import {
-  CloseAccountCommand, CreateAccountCommand, CreateOrganizationalUnitCommand, CreateOrganizationCommand, ListRootsCommand, MoveAccountCommand,
-  OrganizationsClient, RemoveAccountFromOrganizationCommand,
+  CloseAccountCommand,
+  CreateAccountCommand,
+  CreateOrganizationalUnitCommand,
+  CreateOrganizationCommand,
+  ListRootsCommand,
+  MoveAccountCommand,
+  OrganizationsClient,
+  RemoveAccountFromOrganizationCommand,
 } from '@aws-sdk/client-organizations';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { IAMClient } from '@aws-sdk/client-iam';
@@ -9,10 +15,27 @@ import { trustPolicy } from '../../domain/onboarding/role';
 import { organizationStateQuery } from '../../workflows/contracts';
 import { waitFor } from '../helpers/account-harness';
 import {
-  accessDenied, createRole, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, MOTO_ACCOUNT_ID, motoEndpoint, motoGaps,
-  REGION, startAwsFront, TEST_CREDENTIALS, type AwsFront,
+  accessDenied,
+  createRole,
+  createSentinelRole,
+  customerAccount,
+  type CustomerAccount,
+  customerConfig,
+  MOTO_ACCOUNT_ID,
+  motoEndpoint,
+  motoGaps,
+  REGION,
+  startAwsFront,
+  TEST_CREDENTIALS,
+  type AwsFront,
 } from '../helpers/aws';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 
 // AWS Organizations end to end: the API, the organization's workflow and its syncs on a real worker, the real AWS
 // provider against an organization built in moto (management account, OUs, member accounts created, moved, closed and
@@ -35,7 +58,9 @@ const ous = {} as Record<'workloads' | 'prod' | 'sandbox', string>;
 
 beforeAll(async () => {
   front = await startAwsFront();
-  front.answer = (request) => motoGaps(request) ?? (['sts', 'iam', 'organizations'].includes(request.service) ? undefined : accessDenied(request));
+  front.answer = (request) =>
+    motoGaps(request) ??
+    (['sts', 'iam', 'organizations'].includes(request.service) ? undefined : accessDenied(request));
   ctx = await createTestContext({ withWorker: true, config: { AWS_ENDPOINT_URL: front.endpoint } });
   owner = await signupAndLogin(ctx);
   viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
@@ -46,7 +71,8 @@ beforeAll(async () => {
   await organizations.send(new CreateOrganizationCommand({ FeatureSet: 'ALL' }));
   rootId = (await organizations.send(new ListRootsCommand({}))).Roots![0]!.Id!;
   const ou = async (name: string, parent: string) =>
-    (await organizations.send(new CreateOrganizationalUnitCommand({ ParentId: parent, Name: name }))).OrganizationalUnit!.Id!;
+    (await organizations.send(new CreateOrganizationalUnitCommand({ ParentId: parent, Name: name })))
+      .OrganizationalUnit!.Id!;
   ous.workloads = await ou('Workloads', rootId);
   ous.prod = await ou('Prod', ous.workloads);
   ous.sandbox = await ou('Sandbox', rootId);
@@ -57,13 +83,19 @@ afterAll(async () => {
   await front.close();
 });
 
-const setPlan = (plan: 'solo' | 'team') => ctx.db.updateTable('tenants').set({ plan }).where('id', '=', owner.tenantId).execute();
+const setPlan = (plan: 'solo' | 'team') =>
+  ctx.db.updateTable('tenants').set({ plan }).where('id', '=', owner.tenantId).execute();
 
 /** A new member account of the organization, moved into `parent` (the root when absent). */
 async function memberAccount(name: string, parent?: string): Promise<string> {
-  const created = await organizations.send(new CreateAccountCommand({ AccountName: name, Email: `${name}@example.com` }));
+  const created = await organizations.send(
+    new CreateAccountCommand({ AccountName: name, Email: `${name}@example.com` }),
+  );
   const id = created.CreateAccountStatus!.AccountId!;
-  if (parent) await organizations.send(new MoveAccountCommand({ AccountId: id, SourceParentId: rootId, DestinationParentId: parent }));
+  if (parent)
+    await organizations.send(
+      new MoveAccountCommand({ AccountId: id, SourceParentId: rootId, DestinationParentId: parent }),
+    );
   return id;
 }
 
@@ -71,11 +103,25 @@ async function memberAccount(name: string, parent?: string): Promise<string> {
 async function deployMemberRole(accountId: string, externalId: string): Promise<void> {
   const sts = new STSClient({ region: REGION, endpoint: motoEndpoint(), credentials: TEST_CREDENTIALS });
   try {
-    const { Credentials: c } = await sts.send(new AssumeRoleCommand({
-      RoleArn: `arn:aws:iam::${accountId}:role/OrganizationAccountAccessRole`, RoleSessionName: 'stackset',
-    }));
-    const credentials = { accessKeyId: c!.AccessKeyId!, secretAccessKey: c!.SecretAccessKey!, sessionToken: c!.SessionToken! };
-    await createSentinelRole({ customer: { accountId, credentials, iam: new IAMClient({ region: REGION, endpoint: motoEndpoint(), credentials }) }, externalId });
+    const { Credentials: c } = await sts.send(
+      new AssumeRoleCommand({
+        RoleArn: `arn:aws:iam::${accountId}:role/OrganizationAccountAccessRole`,
+        RoleSessionName: 'stackset',
+      }),
+    );
+    const credentials = {
+      accessKeyId: c!.AccessKeyId!,
+      secretAccessKey: c!.SecretAccessKey!,
+      sessionToken: c!.SessionToken!,
+    };
+    await createSentinelRole({
+      customer: {
+        accountId,
+        credentials,
+        iam: new IAMClient({ region: REGION, endpoint: motoEndpoint(), credentials }),
+      },
+      externalId,
+    });
   } finally {
     sts.destroy();
   }
@@ -92,11 +138,17 @@ interface Member {
   current_srs: number | null;
 }
 
-const detail = async (orgId: string) => (await ctx.http.get(`/organizations/${orgId}`).set(viewer.auth).expect(200)).body;
+const detail = async (orgId: string) =>
+  (await ctx.http.get(`/organizations/${orgId}`).set(viewer.auth).expect(200)).body;
 const member = async (orgId: string, awsAccountId: string): Promise<Member> =>
   (await detail(orgId)).accounts.find((m: Member) => m.aws_account_id === awsAccountId);
-const accounts = async () => (await ctx.http.get('/accounts').set(viewer.auth).expect(200)).body.accounts as
-  { aws_account_id: string; status: string; tags: string[]; display_name: string | null }[];
+const accounts = async () =>
+  (await ctx.http.get('/accounts').set(viewer.auth).expect(200)).body.accounts as {
+    aws_account_id: string;
+    status: string;
+    tags: string[];
+    display_name: string | null;
+  }[];
 const account = async (awsAccountId: string) => (await accounts()).find((a) => a.aws_account_id === awsAccountId);
 
 /** The organization's workflow state, once it has no sync running or due. */
@@ -130,35 +182,59 @@ describe('an organization kept in sync', () => {
   });
 
   it('POST /organizations answers one ExternalId, the management role three ways and the StackSet template', async () => {
-    const res = await ctx.http.post('/organizations').set(owner.auth)
-      .send({ management_account_id: management.accountId, display_name: 'Acme', tags: ['fleet'] }).expect(201);
+    const res = await ctx.http
+      .post('/organizations')
+      .set(owner.auth)
+      .send({ management_account_id: management.accountId, display_name: 'Acme', tags: ['fleet'] })
+      .expect(201);
     orgId = res.body.org_id;
     externalId = res.body.external_id;
     expect(res.body).toMatchObject({
-      org_id: expect.stringMatching(/^org_[0-9A-Z]{26}$/), management_account_id: management.accountId, sentinel_account_id: MOTO_ACCOUNT_ID,
-      status: 'PENDING', management_role: { role_name: ORGANIZATION_ROLE_NAME },
+      org_id: expect.stringMatching(/^org_[0-9A-Z]{26}$/),
+      management_account_id: management.accountId,
+      sentinel_account_id: MOTO_ACCOUNT_ID,
+      status: 'PENDING',
+      management_role: { role_name: ORGANIZATION_ROLE_NAME },
     });
     expect(externalId).toHaveLength(32);
     expect(res.body.management_role.cli_script).toContain(externalId);
     expect(res.body.member_stackset_template).toContain('SentinelReadOnly');
     expect(res.body.instructions.join('\n')).toContain(`POST /organizations/${orgId}/verify`);
     const listed = (await ctx.http.get('/organizations').set(viewer.auth).expect(200)).body.organizations;
-    expect(listed).toEqual([expect.objectContaining({
-      org_id: orgId, status: 'PENDING', aws_organization_id: null, display_name: 'Acme', last_sync_at: null,
-      accounts: { total: 0, monitored: 0, awaiting_role: 0, not_monitored_plan_limit: 0, disconnected: 0 },
-    })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        org_id: orgId,
+        status: 'PENDING',
+        aws_organization_id: null,
+        display_name: 'Acme',
+        last_sync_at: null,
+        accounts: { total: 0, monitored: 0, awaiting_role: 0, not_monitored_plan_limit: 0, disconnected: 0 },
+      }),
+    ]);
   });
 
   it('refuses a second live connection of the same management account (409), and bad input (400), writing nothing', async () => {
-    const again = await ctx.http.post('/organizations').set(owner.auth).send({ management_account_id: management.accountId }).expect(409);
+    const again = await ctx.http
+      .post('/organizations')
+      .set(owner.auth)
+      .send({ management_account_id: management.accountId })
+      .expect(409);
     expect(again.body.code).toBe('conflict');
-    const bad = await ctx.http.post('/organizations').set(owner.auth).send({ management_account_id: '12345', colour: 'red' }).expect(400);
+    const bad = await ctx.http
+      .post('/organizations')
+      .set(owner.auth)
+      .send({ management_account_id: '12345', colour: 'red' })
+      .expect(400);
     expect(bad.body.code).toBe('validation_failed');
-    expect(await ctx.db.selectFrom('organizations').select('id').where('tenant_id', '=', owner.tenantId).execute()).toHaveLength(1);
+    expect(
+      await ctx.db.selectFrom('organizations').select('id').where('tenant_id', '=', owner.tenantId).execute(),
+    ).toHaveLength(1);
   });
 
   it('cannot sync before verification (409)', async () => {
-    expect((await ctx.http.post(`/organizations/${orgId}/sync`).set(owner.auth).expect(409)).body.code).toBe('invalid_state');
+    expect((await ctx.http.post(`/organizations/${orgId}/sync`).set(owner.auth).expect(409)).body.code).toBe(
+      'invalid_state',
+    );
   });
 
   it('answers 422 naming the management role while it does not exist, and stays PENDING', async () => {
@@ -169,15 +245,28 @@ describe('an organization kept in sync', () => {
   });
 
   it('verifies through the management role, then the first sync connects and verifies every member whose role is there', async () => {
-    await createRole({ customer: management, roleName: ORGANIZATION_ROLE_NAME, trustPolicy: trustPolicy({ sentinelAccountId: MOTO_ACCOUNT_ID, externalId }) });
+    await createRole({
+      customer: management,
+      roleName: ORGANIZATION_ROLE_NAME,
+      trustPolicy: trustPolicy({ sentinelAccountId: MOTO_ACCOUNT_ID, externalId }),
+    });
     await deployMemberRole(ids.prodApi, externalId);
     await deployMemberRole(ids.prodDb, externalId);
     const res = await ctx.http.post(`/organizations/${orgId}/verify`).set(owner.auth).expect(200);
-    expect(res.body).toEqual({ org_id: orgId, status: 'ACTIVE', aws_organization_id: expect.stringMatching(/^o-/), accounts_found: 4 });
+    expect(res.body).toEqual({
+      org_id: orgId,
+      status: 'ACTIVE',
+      aws_organization_id: expect.stringMatching(/^o-/),
+      accounts_found: 4,
+    });
     await waitFor(async () => (await idle(orgId)).syncsCompleted >= 1, 120_000);
 
     const org = await detail(orgId);
-    expect(org).toMatchObject({ status: 'ACTIVE', last_sync_error: null, account_counts: { total: 4, monitored: 2, awaiting_role: 1 } });
+    expect(org).toMatchObject({
+      status: 'ACTIVE',
+      last_sync_error: null,
+      account_counts: { total: 4, monitored: 2, awaiting_role: 1 },
+    });
     expect(org.last_sync_at).not.toBeNull();
     // Ordered by OU path, then name: the tree the dashboard draws.
     expect(org.accounts.map((m: Member) => [m.ou_path, m.name, m.state, m.account_status])).toEqual([
@@ -188,26 +277,42 @@ describe('an organization kept in sync', () => {
     ]);
     expect((await member(orgId, ids.sandbox)).reason).toContain(`arn:aws:iam::${ids.sandbox}:role/SentinelReadOnly`);
     expect(await account(ids.prodApi)).toMatchObject({
-      status: 'ACTIVE', display_name: 'prod-api', tags: ['fleet', 'ou:Root/Workloads/Prod', 'name:prod-api'],
+      status: 'ACTIVE',
+      display_name: 'prod-api',
+      tags: ['fleet', 'ou:Root/Workloads/Prod', 'name:prod-api'],
     });
     // The management account is not connected by the organization: the StackSet does not reach it.
     expect(await account(management.accountId)).toBeUndefined();
-    const rows = await ctx.db.selectFrom('accounts').select(['external_id', 'organization_id']).where('tenant_id', '=', owner.tenantId).execute();
+    const rows = await ctx.db
+      .selectFrom('accounts')
+      .select(['external_id', 'organization_id'])
+      .where('tenant_id', '=', owner.tenantId)
+      .execute();
     expect(rows.every((r) => r.external_id === externalId && r.organization_id === orgId)).toBe(true);
   });
 
   it('monitors a member once its role appears and a sync is asked for', async () => {
     await deployMemberRole(ids.sandbox, externalId);
     await syncNow(orgId);
-    expect(await member(orgId, ids.sandbox)).toMatchObject({ state: 'monitored', account_status: 'ACTIVE', reason: null });
+    expect(await member(orgId, ids.sandbox)).toMatchObject({
+      state: 'monitored',
+      account_status: 'ACTIVE',
+      reason: null,
+    });
   });
 
   it('picks up an account that joins later, and follows an account moved to another OU', async () => {
     ids.late = await memberAccount('late');
     await deployMemberRole(ids.late, externalId);
-    await organizations.send(new MoveAccountCommand({ AccountId: ids.prodDb, SourceParentId: ous.prod, DestinationParentId: ous.sandbox }));
+    await organizations.send(
+      new MoveAccountCommand({ AccountId: ids.prodDb, SourceParentId: ous.prod, DestinationParentId: ous.sandbox }),
+    );
     await syncNow(orgId);
-    expect(await member(orgId, ids.late)).toMatchObject({ ou_path: 'Root', state: 'monitored', account_status: 'ACTIVE' });
+    expect(await member(orgId, ids.late)).toMatchObject({
+      ou_path: 'Root',
+      state: 'monitored',
+      account_status: 'ACTIVE',
+    });
     expect(await member(orgId, ids.prodDb)).toMatchObject({ ou_path: 'Root/Sandbox', state: 'monitored' });
     expect((await account(ids.prodDb))?.tags).toEqual(['fleet', 'ou:Root/Sandbox', 'name:prod-db']);
   });
@@ -216,13 +321,27 @@ describe('an organization kept in sync', () => {
     await organizations.send(new CloseAccountCommand({ AccountId: ids.prodApi }));
     await organizations.send(new RemoveAccountFromOrganizationCommand({ AccountId: ids.sandbox }));
     await syncNow(orgId);
-    expect(await member(orgId, ids.prodApi)).toMatchObject({ aws_status: 'SUSPENDED', state: 'disconnected', account_status: 'DISCONNECTED' });
-    expect(await member(orgId, ids.sandbox)).toMatchObject({ aws_status: 'REMOVED', state: 'disconnected', account_status: 'DISCONNECTED' });
+    expect(await member(orgId, ids.prodApi)).toMatchObject({
+      aws_status: 'SUSPENDED',
+      state: 'disconnected',
+      account_status: 'DISCONNECTED',
+    });
+    expect(await member(orgId, ids.sandbox)).toMatchObject({
+      aws_status: 'REMOVED',
+      state: 'disconnected',
+      account_status: 'DISCONNECTED',
+    });
     // Counted: the accounts in the organization now (the management account too); the removed one no longer is.
-    expect((await detail(orgId)).account_counts).toEqual({ total: 4, monitored: 2, awaiting_role: 0, not_monitored_plan_limit: 0, disconnected: 1 });
+    expect((await detail(orgId)).account_counts).toEqual({
+      total: 4,
+      monitored: 2,
+      awaiting_role: 0,
+      not_monitored_plan_limit: 0,
+      disconnected: 1,
+    });
   });
 
-  it('connects no account past the plan\'s limit, and connects it once the plan has room', async () => {
+  it("connects no account past the plan's limit, and connects it once the plan has room", async () => {
     ids.extra1 = await memberAccount('extra-1', ous.workloads);
     ids.extra2 = await memberAccount('extra-2', ous.workloads);
     await deployMemberRole(ids.extra1, externalId);
@@ -234,7 +353,13 @@ describe('an organization kept in sync', () => {
       expect(m).toMatchObject({ state: 'not_monitored_plan_limit', account_status: null });
       expect(m.reason).toContain('plan allows 1 connected account');
     }
-    expect(await ctx.db.selectFrom('accounts').select('id').where('aws_account_id', 'in', [ids.extra1, ids.extra2]).execute()).toEqual([]);
+    expect(
+      await ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('aws_account_id', 'in', [ids.extra1, ids.extra2])
+        .execute(),
+    ).toEqual([]);
     // Already monitored accounts stay monitored: the limit only stops new connections.
     expect(await member(orgId, ids.late)).toMatchObject({ state: 'monitored' });
 
@@ -252,25 +377,42 @@ describe('an organization kept in sync', () => {
     const described = await ctx.temporal.workflow.getHandle(`organization:${owner.tenantId}:${orgId}`).describe();
     expect(described.status.name).toBe('COMPLETED');
     for (const id of live) expect((await account(id))?.status).toBe('ACTIVE');
-    expect((await ctx.http.post(`/organizations/${orgId}/sync`).set(owner.auth).expect(409)).body.code).toBe('invalid_state');
+    expect((await ctx.http.post(`/organizations/${orgId}/sync`).set(owner.auth).expect(409)).body.code).toBe(
+      'invalid_state',
+    );
 
     const all = await ctx.http.delete(`/organizations/${orgId}?disconnect_accounts=true`).set(owner.auth).expect(200);
     expect(all.body.accounts_disconnected).toBe(live.length);
     for (const id of live) {
       expect((await account(id))?.status).toBe('DISCONNECTED');
-      expect(await member(orgId, id)).toMatchObject({ state: 'disconnected', reason: 'Disconnected with the organization.' });
+      expect(await member(orgId, id)).toMatchObject({
+        state: 'disconnected',
+        reason: 'Disconnected with the organization.',
+      });
     }
-    expect((await ctx.http.delete(`/organizations/${orgId}?disconnect_accounts=true`).set(owner.auth).expect(200)).body.accounts_disconnected).toBe(0);
+    expect(
+      (await ctx.http.delete(`/organizations/${orgId}?disconnect_accounts=true`).set(owner.auth).expect(200)).body
+        .accounts_disconnected,
+    ).toBe(0);
   });
 
   it('records connect, verify and disconnect in the audit log', async () => {
-    const { events } = (await ctx.http.get('/audit-log').set(owner.auth).expect(200)).body as { events: { action: string; target: string }[] };
-    const ofOrg = events.filter((e) => e.target === `organization:${orgId}`).map((e) => e.action).sort();
+    const { events } = (await ctx.http.get('/audit-log').set(owner.auth).expect(200)).body as {
+      events: { action: string; target: string }[];
+    };
+    const ofOrg = events
+      .filter((e) => e.target === `organization:${orgId}`)
+      .map((e) => e.action)
+      .sort();
     expect(ofOrg).toEqual(['organization.connected', 'organization.disconnected', 'organization.verified']);
   });
 
   it('lets the management account be connected again once disconnected', async () => {
-    const again = await ctx.http.post('/organizations').set(owner.auth).send({ management_account_id: management.accountId }).expect(201);
+    const again = await ctx.http
+      .post('/organizations')
+      .set(owner.auth)
+      .send({ management_account_id: management.accountId })
+      .expect(201);
     expect(again.body.org_id).not.toBe(orgId);
     expect(again.body.external_id).not.toBe(externalId);
     await ctx.http.delete(`/organizations/${again.body.org_id}`).set(owner.auth).expect(200);
@@ -286,10 +428,13 @@ describe('roles on the organization routes', () => {
       ctx.http.post('/organizations/org_01NOTHING0000000000000000/sync').set(viewer.auth),
       ctx.http.delete('/organizations/org_01NOTHING0000000000000000').set(viewer.auth),
     ];
-    for (const res of await Promise.all(refused)) expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'forbidden' });
+    for (const res of await Promise.all(refused))
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'forbidden' });
   });
 
   it('answers 404 for an organization id the tenant does not have', async () => {
-    expect((await ctx.http.get('/organizations/org_01NOTHING0000000000000000').set(viewer.auth).expect(404)).body.code).toBe('not_found');
+    expect(
+      (await ctx.http.get('/organizations/org_01NOTHING0000000000000000').set(viewer.auth).expect(404)).body.code,
+    ).toBe('not_found');
   });
 });

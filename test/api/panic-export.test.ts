@@ -16,7 +16,13 @@ import { localDownloadUrl } from '../../exports/storage';
 import { exportRetentionWorkflowId } from '../../workflows/contracts';
 import { freePort } from '../../scripts/local-services';
 import { parseCsv, parseCsvTable } from '../helpers/csv';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { unzip } from '../helpers/zip';
 import { scanResult } from '../helpers/scans';
 
@@ -35,8 +41,12 @@ async function activeAccount(ctx: TestContext, user: TestUser, awsAccountId = AW
   await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: awsAccountId }).expect(201);
   const verified = await ctx.http.post(`/accounts/${awsAccountId}/verify`).set(user.auth).expect(200);
   await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
-  const row = await ctx.db.selectFrom('accounts').select('id')
-    .where('tenant_id', '=', user.tenantId).where('aws_account_id', '=', awsAccountId).where('status', '!=', 'DISCONNECTED')
+  const row = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('tenant_id', '=', user.tenantId)
+    .where('aws_account_id', '=', awsAccountId)
+    .where('status', '!=', 'DISCONNECTED')
     .executeTakeFirstOrThrow();
   return row.id;
 }
@@ -50,12 +60,33 @@ const binary = (res: AgentResponse, done: (err: Error | null, body: Buffer) => v
 };
 
 /** Checks every file of a package against what the database and the API hold for the account. */
-async function expectPackageMatches(ctx: TestContext, user: TestUser, accountId: string, exportId: string, files: Map<string, string>) {
+async function expectPackageMatches(
+  ctx: TestContext,
+  user: TestUser,
+  accountId: string,
+  exportId: string,
+  files: Map<string, string>,
+) {
   expect([...files.keys()].sort()).toEqual([...PACKAGE_FILES].sort());
-  const signals = await ctx.db.selectFrom('signals').selectAll().where('account_id', '=', accountId).orderBy('detected_at').orderBy('id').execute();
+  const signals = await ctx.db
+    .selectFrom('signals')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('detected_at')
+    .orderBy('id')
+    .execute();
   expect(signals.length).toBeGreaterThan(0); // the sandbox account has findings
-  const history = await ctx.db.selectFrom('score_history').selectAll().where('account_id', '=', accountId).orderBy('day', 'desc').execute();
-  const { externalId } = await ctx.db.selectFrom('accounts').select('external_id as externalId').where('id', '=', accountId).executeTakeFirstOrThrow();
+  const history = await ctx.db
+    .selectFrom('score_history')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('day', 'desc')
+    .execute();
+  const { externalId } = await ctx.db
+    .selectFrom('accounts')
+    .select('external_id as externalId')
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
 
   const readme = files.get('README.txt') as string;
   expect(readme).toContain(AWS_ID);
@@ -66,17 +97,30 @@ async function expectPackageMatches(ctx: TestContext, user: TestUser, accountId:
   expect(account).toMatchObject({
     export_id: exportId,
     account: { aws_account_id: AWS_ID, cloud_account_id: AWS_ID, status: 'ACTIVE', role_name: 'SentinelReadOnly' },
-    counts: { signals: signals.length, open_signals: signals.filter((s) => !s.resolved_at).length, score_history_days: history.length },
+    counts: {
+      signals: signals.length,
+      open_signals: signals.filter((s) => !s.resolved_at).length,
+      score_history_days: history.length,
+    },
   });
   for (const content of files.values()) expect(content).not.toContain(externalId);
-  expect(parseCsvTable(files.get('account.csv') as string)).toEqual([expect.objectContaining({
-    aws_account_id: AWS_ID, status: 'ACTIVE', role_name: 'SentinelReadOnly', tags: JSON.stringify(account.account.tags),
-  })]);
+  expect(parseCsvTable(files.get('account.csv') as string)).toEqual([
+    expect.objectContaining({
+      aws_account_id: AWS_ID,
+      status: 'ACTIVE',
+      role_name: 'SentinelReadOnly',
+      tags: JSON.stringify(account.account.tags),
+    }),
+  ]);
 
   const findings = JSON.parse(files.get('findings.json') as string);
   expect(findings.map((f: { signal_id: string }) => f.signal_id)).toEqual(signals.map((s) => s.id));
   expect(Object.keys(findings[0])).toEqual([...SIGNAL_COLUMNS]);
-  expect(findings[0]).toMatchObject({ title: signals[0]!.title, severity: signals[0]!.severity, detected_at: signals[0]!.detected_at.toISOString() });
+  expect(findings[0]).toMatchObject({
+    title: signals[0]!.title,
+    severity: signals[0]!.severity,
+    detected_at: signals[0]!.detected_at.toISOString(),
+  });
   const findingsCsv = parseCsvTable(files.get('findings.csv') as string);
   expect(findingsCsv.map((r) => r.signal_id)).toEqual(signals.map((s) => s.id));
   expect(parseCsv(files.get('findings.csv') as string)[0]).toEqual([...SIGNAL_COLUMNS]);
@@ -89,7 +133,10 @@ async function expectPackageMatches(ctx: TestContext, user: TestUser, accountId:
   const scores = JSON.parse(files.get('score-history.json') as string);
   expect(scores).toEqual(history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })));
   expect(scores.length).toBeGreaterThan(0);
-  expect(parseCsv(files.get('score-history.csv') as string)).toEqual([[...SCORE_COLUMNS], ...history.map((h) => [h.day, String(h.srs), h.scan_id])]);
+  expect(parseCsv(files.get('score-history.csv') as string)).toEqual([
+    [...SCORE_COLUMNS],
+    ...history.map((h) => [h.day, String(h.srs), h.scan_id]),
+  ]);
 
   const { checklist } = (await ctx.http.get(`/accounts/${AWS_ID}/recovery-checklist`).set(user.auth).expect(200)).body;
   expect(JSON.parse(files.get('recovery-checklist.json') as string)).toEqual(checklist);
@@ -108,7 +155,10 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
 
   beforeAll(async () => {
     localDir = path.join(process.env.TEST_SCRATCH_DIR as string, `exports-${randomBytes(4).toString('hex')}`);
-    ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: localDir } });
+    ctx = await createTestContext({
+      withWorker: true,
+      config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: localDir },
+    });
     owner = await signupAndLogin(ctx);
     member = await addUserWithRole(ctx, owner.tenantId, 'member');
     accountId = await activeAccount(ctx, owner);
@@ -125,14 +175,23 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
     first = res.body;
     expect(res.body.message).toContain(AWS_ID);
     const url = new URL(res.body.download_url);
-    expect(`${url.origin}${url.pathname}`).toBe(`${ctx.config.http.publicBaseUrl}/exports/${res.body.export_id}/download`);
+    expect(`${url.origin}${url.pathname}`).toBe(
+      `${ctx.config.http.publicBaseUrl}/exports/${res.body.export_id}/download`,
+    );
     expect(Number(url.searchParams.get('expires')) * 1000).toBe(Date.parse(res.body.expires_at));
     expect(Date.parse(res.body.expires_at)).toBeGreaterThan(before + 15 * 60_000 - 1_000);
     expect(Date.parse(res.body.expires_at)).toBeLessThanOrEqual(after + 15 * 60_000);
 
-    const row = await ctx.db.selectFrom('exports').selectAll().where('id', '=', res.body.export_id).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('exports')
+      .selectAll()
+      .where('id', '=', res.body.export_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
-      tenant_id: owner.tenantId, account_id: accountId, requested_by: member.userId, status: 'ready',
+      tenant_id: owner.tenantId,
+      account_id: accountId,
+      requested_by: member.userId,
+      status: 'ready',
       storage_key: `${owner.tenantId}/${res.body.export_id}.zip`,
     });
     const file = path.join(localDir, owner.tenantId, `${res.body.export_id}.zip`);
@@ -146,7 +205,9 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
   it('serves the zip through the signed link, with every file matching the account', async () => {
     const res = await ctx.http.get(pathOf(first.download_url)).buffer(true).parse(binary).expect(200);
     expect(res.headers['content-type']).toBe('application/zip');
-    expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="sentinel-${AWS_ID}-export-\\d{8}\\.zip"$`));
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(`^attachment; filename="sentinel-${AWS_ID}-export-\\d{8}\\.zip"$`),
+    );
     expect(Number(res.headers['content-length'])).toBe((res.body as Buffer).length);
     await expectPackageMatches(ctx, owner, accountId, first.export_id, await unzip(res.body as Buffer));
   });
@@ -180,9 +241,15 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
   });
 
   it('refuses a correctly signed link past its expiry with 403 link_expired', async () => {
-    const link = (expires: number) => pathOf(localDownloadUrl({
-      publicBaseUrl: ctx.config.http.publicBaseUrl, signingKey: ctx.config.secrets.urlSigningKey, exportId: first.export_id, expires,
-    }));
+    const link = (expires: number) =>
+      pathOf(
+        localDownloadUrl({
+          publicBaseUrl: ctx.config.http.publicBaseUrl,
+          signingKey: ctx.config.secrets.urlSigningKey,
+          exportId: first.export_id,
+          expires,
+        }),
+      );
     const now = Math.floor(Date.now() / 1000);
     const res = await ctx.http.get(link(now - 1)).expect(403);
     expect(res.body).toEqual({ error: expect.any(String), code: 'link_expired' });
@@ -191,9 +258,15 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
 
   it('answers 404 for a signed link to an export that is not ready', async () => {
     const failed = 'exp_failed_export';
-    await ctx.db.insertInto('exports').values({ id: failed, tenant_id: owner.tenantId, account_id: accountId, status: 'failed' }).execute();
+    await ctx.db
+      .insertInto('exports')
+      .values({ id: failed, tenant_id: owner.tenantId, account_id: accountId, status: 'failed' })
+      .execute();
     const url = localDownloadUrl({
-      publicBaseUrl: '', signingKey: ctx.config.secrets.urlSigningKey, exportId: failed, expires: Math.floor(Date.now() / 1000) + 60,
+      publicBaseUrl: '',
+      signingKey: ctx.config.secrets.urlSigningKey,
+      exportId: failed,
+      expires: Math.floor(Date.now() / 1000) + 60,
     });
     expect((await ctx.http.get(url).expect(404)).body.code).toBe('not_found');
   });
@@ -213,43 +286,71 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
   });
 
   /** Fills a limit's current window to `count` hits. */
-  const fillWindow = (key: string, count: number) => ctx.db.insertInto('rate_limits').values({ key, window_start: new Date(), count })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: new Date(), count })).execute();
+  const fillWindow = (key: string, count: number) =>
+    ctx.db
+      .insertInto('rate_limits')
+      .values({ key, window_start: new Date(), count })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: new Date(), count }))
+      .execute();
 
   it.each([
     ['account', () => accountLimitKey('export:panic', owner.tenantId, AWS_ID), PANIC_EXPORTS_PER_ACCOUNT],
     ['tenant', () => `export:panic:${owner.tenantId}`, PANIC_EXPORTS_PER_TENANT],
-  ])('allows a number of exports per %s per hour, then 429 with Retry-After, recording nothing', async (scope, keyOf, allowed) => {
-    const key = keyOf();
-    await fillWindow(key, allowed);
-    const exportsBefore = await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute();
-    const res = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).expect(429);
-    expect(res.body).toEqual({ error: `At most ${allowed} emergency exports per ${scope} per hour`, code: 'rate_limited' });
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(3600);
-    expect(await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute()).toHaveLength(exportsBefore.length);
-    await ctx.db.deleteFrom('rate_limits').where('key', 'like', 'export:panic:%').execute();
-  });
+  ])(
+    'allows a number of exports per %s per hour, then 429 with Retry-After, recording nothing',
+    async (scope, keyOf, allowed) => {
+      const key = keyOf();
+      await fillWindow(key, allowed);
+      const exportsBefore = await ctx.db
+        .selectFrom('exports')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .execute();
+      const res = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).expect(429);
+      expect(res.body).toEqual({
+        error: `At most ${allowed} emergency exports per ${scope} per hour`,
+        code: 'rate_limited',
+      });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(3600);
+      expect(
+        await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute(),
+      ).toHaveLength(exportsBefore.length);
+      await ctx.db.deleteFrom('rate_limits').where('key', 'like', 'export:panic:%').execute();
+    },
+  );
 
-  it('keeps counting an account\'s exports when it is disconnected and connected again', async () => {
+  it("keeps counting an account's exports when it is disconnected and connected again", async () => {
     const other = await signupAndLogin(ctx);
     await activeAccount(ctx, other);
     await fillWindow(accountLimitKey('export:panic', other.tenantId, AWS_ID), PANIC_EXPORTS_PER_ACCOUNT);
     await ctx.http.delete(`/accounts/${AWS_ID}`).set(other.auth).expect(200);
     await activeAccount(ctx, other);
-    expect((await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(other.auth).expect(429)).body.code).toBe('rate_limited');
+    expect((await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(other.auth).expect(429)).body.code).toBe(
+      'rate_limited',
+    );
   });
 
   it('answers 503 temporal_unavailable while Temporal is unreachable, recording nothing and not counting', async () => {
     const connection = Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 1_000 });
     const app = request(createApp({ ...ctx, temporal: new Client({ connection }) }));
     try {
-      const exportsBefore = await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute();
+      const exportsBefore = await ctx.db
+        .selectFrom('exports')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .execute();
       const res = await app.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).expect(503);
       expect(res.body.code).toBe('temporal_unavailable');
       expect(res.headers['retry-after']).toBeDefined();
-      expect(await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute()).toHaveLength(exportsBefore.length);
-      const hits = await ctx.db.selectFrom('rate_limits').select('count').where('key', 'like', `export:panic:${owner.tenantId}%`).execute();
+      expect(
+        await ctx.db.selectFrom('exports').select('id').where('account_id', '=', accountId).execute(),
+      ).toHaveLength(exportsBefore.length);
+      const hits = await ctx.db
+        .selectFrom('rate_limits')
+        .select('count')
+        .where('key', 'like', `export:panic:${owner.tenantId}%`)
+        .execute();
       expect(hits.map((h) => h.count)).toEqual(hits.map(() => 0));
     } finally {
       await connection.close().catch(() => undefined);
@@ -265,7 +366,8 @@ describe('panic export packages past their retention (local store)', () => {
   beforeAll(async () => {
     localDir = path.join(process.env.TEST_SCRATCH_DIR as string, `exports-${randomBytes(4).toString('hex')}`);
     ctx = await createTestContext({
-      withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: localDir, EXPORT_RETENTION_SECONDS: '2' },
+      withWorker: true,
+      config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: localDir, EXPORT_RETENTION_SECONDS: '2' },
     });
     owner = await signupAndLogin(ctx);
     await activeAccount(ctx, owner);
@@ -279,7 +381,11 @@ describe('panic export packages past their retention (local store)', () => {
 
     await ctx.temporal.workflow.getHandle(exportRetentionWorkflowId(res.body.export_id)).result();
     expect(existsSync(file)).toBe(false);
-    const row = await ctx.db.selectFrom('exports').selectAll().where('id', '=', res.body.export_id).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('exports')
+      .selectAll()
+      .where('id', '=', res.body.export_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'ready', storage_key: null });
     const link = new URL(res.body.download_url);
     const gone = await ctx.http.get(`${link.pathname}${link.search}`).expect(404);
@@ -293,14 +399,30 @@ describe('POST /accounts/{account_id}/panic when the package cannot be stored', 
 
   beforeAll(async () => {
     // The export "directory" is a file: every attempt to store the package fails.
-    const blocked = path.join(process.env.TEST_SCRATCH_DIR as string, `exports-blocked-${randomBytes(4).toString('hex')}`);
+    const blocked = path.join(
+      process.env.TEST_SCRATCH_DIR as string,
+      `exports-blocked-${randomBytes(4).toString('hex')}`,
+    );
     writeFileSync(blocked, 'not a directory');
-    ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: blocked } });
+    ctx = await createTestContext({
+      withWorker: true,
+      config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: blocked },
+    });
     owner = await signupAndLogin(ctx);
-    await ctx.db.insertInto('accounts').values({
-      id: 'acc_blocked', tenant_id: owner.tenantId, aws_account_id: AWS_ID, display_name: null, tags: [], status: 'ACTIVE',
-      external_id: 'b'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf-blocked',
-    }).execute();
+    await ctx.db
+      .insertInto('accounts')
+      .values({
+        id: 'acc_blocked',
+        tenant_id: owner.tenantId,
+        aws_account_id: AWS_ID,
+        display_name: null,
+        tags: [],
+        status: 'ACTIVE',
+        external_id: 'b'.repeat(40),
+        role_name: 'SentinelReadOnly',
+        workflow_id: 'wf-blocked',
+      })
+      .execute();
   });
   afterAll(() => ctx.close());
 
@@ -308,7 +430,11 @@ describe('POST /accounts/{account_id}/panic when the package cannot be stored', 
     const res = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(owner.auth).expect(503);
     expect(res.body.code).toBe('export_failed');
     expect(res.headers['retry-after']).toBeDefined();
-    const [row, ...others] = await ctx.db.selectFrom('exports').selectAll().where('account_id', '=', 'acc_blocked').execute();
+    const [row, ...others] = await ctx.db
+      .selectFrom('exports')
+      .selectAll()
+      .where('account_id', '=', 'acc_blocked')
+      .execute();
     expect(others).toEqual([]);
     expect(row).toMatchObject({ status: 'failed', storage_key: null });
     expect(res.body.error).toContain(row!.id);
@@ -327,7 +453,9 @@ describe('POST /accounts/{account_id}/panic (S3)', () => {
     ctx = await createTestContext({
       withWorker: true,
       config: {
-        CLOUD_PROVIDER: 'sandbox', EXPORT_S3_BUCKET: bucket, AWS_ENDPOINT_URL: process.env.TEST_AWS_ENDPOINT as string,
+        CLOUD_PROVIDER: 'sandbox',
+        EXPORT_S3_BUCKET: bucket,
+        AWS_ENDPOINT_URL: process.env.TEST_AWS_ENDPOINT as string,
         EXPORT_RETENTION_SECONDS: '5',
       },
     });
@@ -347,7 +475,9 @@ describe('POST /accounts/{account_id}/panic (S3)', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${process.env.TEST_AWS_ENDPOINT}/${bucket}/${key}`);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
     const signedAt = url.searchParams.get('X-Amz-Date') as string; // e.g. 20261121T101500Z
-    const signedMs = Date.parse(signedAt.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+    const signedMs = Date.parse(
+      signedAt.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
+    );
     expect(Date.parse(res.body.expires_at)).toBe(signedMs + 900_000);
 
     const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
@@ -360,6 +490,8 @@ describe('POST /accounts/{account_id}/panic (S3)', () => {
 
     // Past its retention the object is deleted from the bucket.
     await ctx.temporal.workflow.getHandle(exportRetentionWorkflowId(res.body.export_id)).result();
-    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).rejects.toMatchObject({
+      name: 'NotFound',
+    });
   });
 });

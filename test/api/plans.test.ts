@@ -13,8 +13,14 @@ describe('GET /billing/plans', () => {
     expect(res.body.plans.map((p: { id: string }) => p.id)).toEqual(['solo', 'team', 'agency', 'enterprise']);
     for (const plan of res.body.plans) {
       expect(Object.keys(plan).sort()).toEqual([
-        'account_limit', 'aws_cost_explorer_requests_per_account_month', 'aws_cost_explorer_usd_per_account_month', 'features', 'id', 'name',
-        'price_usd_month', 'scan_interval_minutes',
+        'account_limit',
+        'aws_cost_explorer_requests_per_account_month',
+        'aws_cost_explorer_usd_per_account_month',
+        'features',
+        'id',
+        'name',
+        'price_usd_month',
+        'scan_interval_minutes',
       ]);
       expect(Number.isInteger(plan.price_usd_month)).toBe(true);
       expect(plan.account_limit).toBeGreaterThan(0);
@@ -24,7 +30,9 @@ describe('GET /billing/plans', () => {
 
   it('serves the catalogue that limits are enforced from', async () => {
     const res = await ctx.http.get('/billing/plans').expect(200);
-    expect(res.body.plans.map((p: { account_limit: number }) => p.account_limit)).toEqual(PLANS.map((p) => p.account_limit));
+    expect(res.body.plans.map((p: { account_limit: number }) => p.account_limit)).toEqual(
+      PLANS.map((p) => p.account_limit),
+    );
   });
 
   it('orders plans by price and gives higher plans more accounts and shorter intervals', async () => {
@@ -36,10 +44,14 @@ describe('GET /billing/plans', () => {
     }
   });
 
-  it('states what each plan\'s scans cost the customer in Cost Explorer requests: a read at most every 12 hours', async () => {
+  it("states what each plan's scans cost the customer in Cost Explorer requests: a read at most every 12 hours", async () => {
     const { plans } = (await ctx.http.get('/billing/plans').expect(200)).body;
-    const costs = Object.fromEntries(plans.map((p: Record<string, number | string>) =>
-      [p.id, [p.aws_cost_explorer_requests_per_account_month, p.aws_cost_explorer_usd_per_account_month]]));
+    const costs = Object.fromEntries(
+      plans.map((p: Record<string, number | string>) => [
+        p.id,
+        [p.aws_cost_explorer_requests_per_account_month, p.aws_cost_explorer_usd_per_account_month],
+      ]),
+    );
     // Two requests a read (GetCostAndUsage, GetAnomalies): daily scans read daily, the others twice a day.
     expect(costs).toEqual({ solo: [60, 0.6], team: [120, 1.2], agency: [120, 1.2], enterprise: [120, 1.2] });
   });
@@ -47,8 +59,18 @@ describe('GET /billing/plans', () => {
 
 describe('costExplorerRequestsPerMonth', () => {
   it.each([
-    [1440, 12, 60], [360, 12, 120], [60, 12, 120], [15, 12, 120], [15, 0, 5760], [15, 24, 60], [45, 12, 120], [1440, 48, 30],
-  ])('scans every %i minutes, reads at most every %i hours: %i requests a month', (scanIntervalMinutes, minIntervalHours, requests) => {
-    expect(costExplorerRequestsPerMonth({ scanIntervalMinutes, minIntervalHours })).toBe(requests);
-  });
+    [1440, 12, 60],
+    [360, 12, 120],
+    [60, 12, 120],
+    [15, 12, 120],
+    [15, 0, 5760],
+    [15, 24, 60],
+    [45, 12, 120],
+    [1440, 48, 30],
+  ])(
+    'scans every %i minutes, reads at most every %i hours: %i requests a month',
+    (scanIntervalMinutes, minIntervalHours, requests) => {
+      expect(costExplorerRequestsPerMonth({ scanIntervalMinutes, minIntervalHours })).toBe(requests);
+    },
+  );
 });

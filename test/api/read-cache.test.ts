@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import request from 'supertest';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { waitFor } from '../helpers/account-harness';
 import { seedFleet } from '../helpers/fleet';
 import { LISTENER_NAME, MAX_PAGES, ReadCache, readPageThrough } from '../../db/read-cache';
@@ -31,9 +37,15 @@ afterAll(async () => {
 });
 
 /** `sentinel_caller_cache_lookups_total{result}`, or `sentinel_read_cache_lookups_total{read,result}`, of an API process. */
-async function cacheLookups(api: ApiProcess, result: 'hit' | 'miss', read?: 'tenant' | 'account_page' | 'signal_page'): Promise<number> {
+async function cacheLookups(
+  api: ApiProcess,
+  result: 'hit' | 'miss',
+  read?: 'tenant' | 'account_page' | 'signal_page',
+): Promise<number> {
   const text = await (await fetch(api.metricsUrl)).text();
-  const sample = read ? `sentinel_read_cache_lookups_total{read="${read}",result="${result}"}` : `sentinel_caller_cache_lookups_total{result="${result}"}`;
+  const sample = read
+    ? `sentinel_read_cache_lookups_total{read="${read}",result="${result}"}`
+    : `sentinel_caller_cache_lookups_total{result="${result}"}`;
   const line = text.split('\n').find((l) => l.startsWith(sample));
   return line ? Number(line.split(' ').pop()) : 0;
 }
@@ -42,7 +54,11 @@ async function cacheLookups(api: ApiProcess, result: 'hit' | 'miss', read?: 'ten
  * Reads until a read is served from `api`'s cache. A page read before the announcement of a write just made (a
  * suite's seeding) arrives is rightly not kept, or forgotten when it does: under load that can take a moment.
  */
-async function servedFromCache(api: ApiProcess, read: 'account_page' | 'signal_page', readPage: () => Promise<unknown>): Promise<void> {
+async function servedFromCache(
+  api: ApiProcess,
+  read: 'account_page' | 'signal_page',
+  readPage: () => Promise<unknown>,
+): Promise<void> {
   await waitFor(async () => {
     const before = await cacheLookups(api, 'hit', read);
     await readPage();
@@ -52,8 +68,11 @@ async function servedFromCache(api: ApiProcess, read: 'account_page' | 'signal_p
 
 const me = (api: ApiProcess, user: TestUser) => request(api.url).get('/me').set(user.auth);
 // Inviting needs the admin role: it shows the role the process acts on, not only the one it reports.
-const invite = (api: ApiProcess, user: TestUser) => request(api.url).post('/users/invite').set(user.auth)
-  .send({ email: `invitee-${Math.random().toString(36).slice(2)}@example.com`, name: 'Invitee', role: 'viewer' });
+const invite = (api: ApiProcess, user: TestUser) =>
+  request(api.url)
+    .post('/users/invite')
+    .set(user.auth)
+    .send({ email: `invitee-${Math.random().toString(36).slice(2)}@example.com`, name: 'Invitee', role: 'viewer' });
 
 describe('the caller cache across API processes', () => {
   it('serves repeated requests from the cache, and a role change made on one process applies at once on the other', async () => {
@@ -150,21 +169,42 @@ describe('the tenant GET /me shows, cached across API processes', () => {
 });
 
 describe('pages of GET /accounts, cached across API processes', () => {
-  const list = (api: ApiProcess, query: Record<string, string> = {}) => request(api.url).get('/accounts').query(query).set(owner.auth).expect(200);
-  const shown = async (api: ApiProcess, query: Record<string, string> = {}) => (await list(api, query)).body as {
-    total: number; accounts: { aws_account_id: string; display_name: string | null; status: string; current_srs: number | null; tags: string[];
-      last_scan_at: string | null; coverage: { evaluated: number; total: number } | null; score_complete: boolean | null }[];
-  };
-  const until = (api: ApiProcess, query: Record<string, string>, holds: (page: Awaited<ReturnType<typeof shown>>) => boolean) =>
-    waitFor(async () => holds(await shown(api, query)), ANNOUNCED_MS);
+  const list = (api: ApiProcess, query: Record<string, string> = {}) =>
+    request(api.url).get('/accounts').query(query).set(owner.auth).expect(200);
+  const shown = async (api: ApiProcess, query: Record<string, string> = {}) =>
+    (await list(api, query)).body as {
+      total: number;
+      accounts: {
+        aws_account_id: string;
+        display_name: string | null;
+        status: string;
+        current_srs: number | null;
+        tags: string[];
+        last_scan_at: string | null;
+        coverage: { evaluated: number; total: number } | null;
+        score_complete: boolean | null;
+      }[];
+    };
+  const until = (
+    api: ApiProcess,
+    query: Record<string, string>,
+    holds: (page: Awaited<ReturnType<typeof shown>>) => boolean,
+  ) => waitFor(async () => holds(await shown(api, query)), ANNOUNCED_MS);
   const ids = ['acct_cache_a', 'acct_cache_b'];
   const row = (id: string) => ctx.db.updateTable('accounts').where('id', '=', id);
 
   beforeAll(async () => {
     await seedFleet(ctx.db, owner.tenantId, {
       accounts: ids.map((id, i) => ({
-        id, awsAccountId: `11122233300${i}`, displayName: `Cached ${i}`, tags: ['prod'], status: 'ACTIVE', currentSrs: 50 + i,
-        coverage: { evaluated: 10, total: 12 }, scoreComplete: false, createdAt: new Date(Date.now() - 60_000 + i),
+        id,
+        awsAccountId: `11122233300${i}`,
+        displayName: `Cached ${i}`,
+        tags: ['prod'],
+        status: 'ACTIVE',
+        currentSrs: 50 + i,
+        coverage: { evaluated: 10, total: 12 },
+        scoreComplete: false,
+        createdAt: new Date(Date.now() - 60_000 + i),
       })),
     });
   });
@@ -185,36 +225,61 @@ describe('pages of GET /accounts, cached across API processes', () => {
     await until(apiB, {}, (p) => p.accounts[0]!.display_name === 'Renamed');
     await row(ids[0]!).set({ current_srs: 90 }).execute();
     await until(apiB, { sort: 'srs', limit: '1' }, (p) => p.accounts[0]!.aws_account_id === '111222333001');
-    await row(ids[1]!).set({ tags: ['staging'] }).execute();
+    await row(ids[1]!)
+      .set({ tags: ['staging'] })
+      .execute();
     await until(apiB, { tag: 'prod' }, (p) => p.total === 1);
     await row(ids[1]!).set({ status: 'DISCONNECTED' }).execute();
     await until(apiB, { status: 'ACTIVE' }, (p) => p.total === 1);
     const scannedAt = new Date();
     await row(ids[0]!).set({ last_scan_at: scannedAt, coverage_evaluated: 12, score_complete: true }).execute();
-    await until(apiB, {}, (p) => p.accounts[0]!.last_scan_at === scannedAt.toISOString()
-      && p.accounts[0]!.coverage?.evaluated === 12 && p.accounts[0]!.score_complete === true);
+    await until(
+      apiB,
+      {},
+      (p) =>
+        p.accounts[0]!.last_scan_at === scannedAt.toISOString() &&
+        p.accounts[0]!.coverage?.evaluated === 12 &&
+        p.accounts[0]!.score_complete === true,
+    );
     await ctx.db.deleteFrom('accounts').where('id', '=', ids[1]!).execute();
     await until(apiB, {}, (p) => p.total === 1);
     await seedFleet(ctx.db, owner.tenantId, {
-      accounts: [{ id: ids[1]!, awsAccountId: '111222333009', displayName: null, tags: [], status: 'PENDING', currentSrs: null, coverage: null, scoreComplete: null, createdAt: new Date() }],
+      accounts: [
+        {
+          id: ids[1]!,
+          awsAccountId: '111222333009',
+          displayName: null,
+          tags: [],
+          status: 'PENDING',
+          currentSrs: null,
+          coverage: null,
+          scoreComplete: null,
+          createdAt: new Date(),
+        },
+      ],
     });
     await until(apiB, {}, (p) => p.total === 2);
   });
 
-  it('show a caller\'s own write on their next read on the same process, announced or not yet', async () => {
+  it("show a caller's own write on their next read on the same process, announced or not yet", async () => {
     await list(apiB);
-    const connected = await request(apiB.url).post('/accounts').set(owner.auth)
-      .send({ aws_account_id: '111222333555', event_forwarding: false }).expect(201);
+    const connected = await request(apiB.url)
+      .post('/accounts')
+      .set(owner.auth)
+      .send({ aws_account_id: '111222333555', event_forwarding: false })
+      .expect(201);
     expect((await shown(apiB)).accounts.map((a) => a.aws_account_id)).toContain(connected.body.aws_account_id);
     await me(apiB, owner).expect(200);
     await request(apiB.url).patch('/me').set(owner.auth).send({ name: 'Own Write' }).expect(200);
     expect((await me(apiB, owner).expect(200)).body.user.name).toBe('Own Write');
   });
 
-  it('stay in use through writes that change nothing listed, and are never another tenant\'s', async () => {
+  it("stay in use through writes that change nothing listed, and are never another tenant's", async () => {
     await list(apiB);
     const hits = await cacheLookups(apiB, 'hit', 'account_page');
-    await row(ids[0]!).set({ used_regions: ['eu-west-1'], updated_at: new Date() }).execute();
+    await row(ids[0]!)
+      .set({ used_regions: ['eu-west-1'], updated_at: new Date() })
+      .execute();
     await new Promise((resolve) => setTimeout(resolve, 200));
     await list(apiB);
     expect(await cacheLookups(apiB, 'hit', 'account_page')).toBe(hits + 1);
@@ -225,20 +290,39 @@ describe('pages of GET /accounts, cached across API processes', () => {
   });
 });
 
-describe('pages of an account\'s signals, cached across API processes', () => {
+describe("pages of an account's signals, cached across API processes", () => {
   const AWS_ID = '111222333777';
   const ACCOUNT_ID = 'acct_cache_signals';
   type Page = { signals: { signal_id: string; resolved_at: string | null; accepted: { reason: string } | null }[] };
-  const page = async (api: ApiProcess, user: TestUser = owner) => (await request(api.url).get(`/accounts/${AWS_ID}/signals`).set(user.auth).expect(200)).body as Page;
+  const page = async (api: ApiProcess, user: TestUser = owner) =>
+    (await request(api.url).get(`/accounts/${AWS_ID}/signals`).set(user.auth).expect(200)).body as Page;
   // Up to 3 s: an acceptance of 1.5 s expires within it.
   const until = (holds: (p: Page) => boolean) => waitFor(async () => holds(await page(apiB)), 3_000);
   const signal = (id: string, detectedAt: Date) => ({
-    id, accountId: ACCOUNT_ID, checkId: 'iam.root_mfa', scenario: 'iam' as const, severity: 'HIGH' as const, detectedAt, resolvedAt: null,
+    id,
+    accountId: ACCOUNT_ID,
+    checkId: 'iam.root_mfa',
+    scenario: 'iam' as const,
+    severity: 'HIGH' as const,
+    detectedAt,
+    resolvedAt: null,
   });
 
   beforeAll(async () => {
     await seedFleet(ctx.db, owner.tenantId, {
-      accounts: [{ id: ACCOUNT_ID, awsAccountId: AWS_ID, displayName: null, tags: [], status: 'ACTIVE', currentSrs: 40, coverage: null, scoreComplete: null, createdAt: new Date() }],
+      accounts: [
+        {
+          id: ACCOUNT_ID,
+          awsAccountId: AWS_ID,
+          displayName: null,
+          tags: [],
+          status: 'ACTIVE',
+          currentSrs: 40,
+          coverage: null,
+          scoreComplete: null,
+          createdAt: new Date(),
+        },
+      ],
       signals: [signal('sig_cache_1', new Date(Date.now() - 60_000))],
     });
   });
@@ -253,17 +337,31 @@ describe('pages of an account\'s signals, cached across API processes', () => {
     await until((p) => p.signals[0]?.signal_id === 'sig_cache_2');
     await ctx.db.updateTable('signals').set({ resolved_at: new Date() }).where('id', '=', 'sig_cache_2').execute();
     await until((p) => p.signals[0]?.resolved_at !== null);
-    await request(apiA.url).post(`/accounts/${AWS_ID}/signals/sig_cache_1/accept`).set(owner.auth).send({ reason: 'Known' }).expect(200);
+    await request(apiA.url)
+      .post(`/accounts/${AWS_ID}/signals/sig_cache_1/accept`)
+      .set(owner.auth)
+      .send({ reason: 'Known' })
+      .expect(200);
     await until((p) => p.signals[1]?.accepted?.reason === 'Known');
     await request(apiA.url).delete(`/accounts/${AWS_ID}/signals/sig_cache_1/accept`).set(owner.auth).expect(200);
     await until((p) => p.signals[1]?.accepted === null);
   });
 
   it('stop showing an acceptance when it expires, with nothing written', async () => {
-    await ctx.db.insertInto('signal_acceptances').values({
-      id: 'acc_cache_expiring', tenant_id: owner.tenantId, account_id: ACCOUNT_ID, signal_id: 'sig_cache_1', accepted_by: null,
-      accepted_by_email: 'risk@example.com', reason: 'Briefly', accepted_at: new Date(), expires_at: new Date(Date.now() + 1_500),
-    }).execute();
+    await ctx.db
+      .insertInto('signal_acceptances')
+      .values({
+        id: 'acc_cache_expiring',
+        tenant_id: owner.tenantId,
+        account_id: ACCOUNT_ID,
+        signal_id: 'sig_cache_1',
+        accepted_by: null,
+        accepted_by_email: 'risk@example.com',
+        reason: 'Briefly',
+        accepted_at: new Date(),
+        expires_at: new Date(Date.now() + 1_500),
+      })
+      .execute();
     await until((p) => p.signals[1]?.accepted?.reason === 'Briefly');
     const hits = await cacheLookups(apiB, 'hit', 'signal_page');
     await page(apiB);
@@ -277,13 +375,19 @@ describe('pages of an account\'s signals, cached across API processes', () => {
     await ctx.db.deleteFrom('signals').where('account_id', '=', ACCOUNT_ID).execute();
     await page(apiB);
     await ctx.db.deleteFrom('accounts').where('id', '=', ACCOUNT_ID).execute();
-    await waitFor(async () => (await request(apiB.url).get(`/accounts/${AWS_ID}/signals`).set(owner.auth)).status === 404, ANNOUNCED_MS);
+    await waitFor(
+      async () => (await request(apiB.url).get(`/accounts/${AWS_ID}/signals`).set(owner.auth)).status === 404,
+      ANNOUNCED_MS,
+    );
   });
 });
 
 describe('a page kept', () => {
   it('is frozen and given as the very same object, and a page read while its tenant changed is neither', async () => {
-    const readCache = new ReadCache({ url: ctx.config.database.url, log: createLogger({ level: 'silent', name: 'test' }) });
+    const readCache = new ReadCache({
+      url: ctx.config.database.url,
+      log: createLogger({ level: 'silent', name: 'test' }),
+    });
     await readCache.start();
     try {
       const page = { kind: 'accounts' as const, tenantId: owner.tenantId, query: 'frozen-test' };
@@ -307,10 +411,14 @@ describe('a page kept', () => {
   });
 
   it('stays while it is read when the cache is full: the least recently read page goes first', async () => {
-    const readCache = new ReadCache({ url: ctx.config.database.url, log: createLogger({ level: 'silent', name: 'test' }) });
+    const readCache = new ReadCache({
+      url: ctx.config.database.url,
+      log: createLogger({ level: 'silent', name: 'test' }),
+    });
     await readCache.start();
     try {
-      const keep = (query: string) => readCache.keepPage('signals', owner.tenantId, query, { query }, readCache.generation(owner.tenantId));
+      const keep = (query: string) =>
+        readCache.keepPage('signals', owner.tenantId, query, { query }, readCache.generation(owner.tenantId));
       for (let n = 0; n < MAX_PAGES; n++) expect(keep(`page-${n}`)).toBe(true);
       // The first page kept is read; the second is not. One more page makes room by dropping the second.
       expect(readCache.getPage('signals', owner.tenantId, 'page-0')).toEqual({ query: 'page-0' });
@@ -328,11 +436,16 @@ describe('a page kept', () => {
 describe('a listening connection that stops answering without a word', () => {
   it('is noticed by its heartbeat: nothing is served from the cache until a new connection listens', async () => {
     const readCache = new ReadCache({
-      url: ctx.config.database.url, log: createLogger({ level: 'silent', name: 'test' }), heartbeat: { everyMs: 200, timeoutMs: 300 },
+      url: ctx.config.database.url,
+      log: createLogger({ level: 'silent', name: 'test' }),
+      heartbeat: { everyMs: 200, timeoutMs: 300 },
     });
     await readCache.start();
-    const listener = async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()
-      and application_name = ${LISTENER_NAME} order by backend_start desc`.execute(ctx.db)).rows;
+    const listener = async () =>
+      (
+        await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()
+      and application_name = ${LISTENER_NAME} order by backend_start desc`.execute(ctx.db)
+      ).rows;
     try {
       const [before] = await listener(); // this cache's: the newest
       const tenant = { name: 'Kept', plan: 'solo' as const, status: 'active' as const, created_at: new Date() };

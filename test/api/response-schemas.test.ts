@@ -23,9 +23,15 @@ function conforms(schema: z.ZodObject, body: unknown): void {
 
 describe('response schemas', () => {
   it('hold for the whole account flow', async () => {
-    const signup = await ctx.http.post('/auth/signup').send({ email: 'schema@example.com', password: 'password123', name: 'Schema' }).expect(201);
+    const signup = await ctx.http
+      .post('/auth/signup')
+      .send({ email: 'schema@example.com', password: 'password123', name: 'Schema' })
+      .expect(201);
     conforms(signupOutput, signup.body);
-    const login = await ctx.http.post('/auth/login').send({ email: 'schema@example.com', password: 'password123' }).expect(200);
+    const login = await ctx.http
+      .post('/auth/login')
+      .send({ email: 'schema@example.com', password: 'password123' })
+      .expect(200);
     conforms(tokensOutput, login.body);
     const auth = { Authorization: `Bearer ${login.body.id_token}` };
 
@@ -33,7 +39,10 @@ describe('response schemas', () => {
     conforms(patchMeOutput, (await ctx.http.patch('/me').set(auth).send({ name: 'Renamed' }).expect(200)).body);
     conforms(plansOutput, (await ctx.http.get('/billing/plans').expect(200)).body);
 
-    conforms(connectAccountOutput, (await ctx.http.post('/accounts').set(auth).send({ aws_account_id: '123456789012' }).expect(201)).body);
+    conforms(
+      connectAccountOutput,
+      (await ctx.http.post('/accounts').set(auth).send({ aws_account_id: '123456789012' }).expect(201)).body,
+    );
     const verified = await ctx.http.post('/accounts/123456789012/verify').set(auth).expect(200);
     await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
 
@@ -42,8 +51,14 @@ describe('response schemas', () => {
     const signals = (await ctx.http.get('/accounts/123456789012/signals').set(auth).expect(200)).body;
     expect(signals.count).toBeGreaterThan(0); // the sandbox account has findings
     conforms(listSignalsOutput, signals);
-    conforms(scoreHistoryOutput, (await ctx.http.get('/accounts/123456789012/score-history').set(auth).expect(200)).body);
-    conforms(recoveryChecklistOutput, (await ctx.http.get('/accounts/123456789012/recovery-checklist').set(auth).expect(200)).body);
+    conforms(
+      scoreHistoryOutput,
+      (await ctx.http.get('/accounts/123456789012/score-history').set(auth).expect(200)).body,
+    );
+    conforms(
+      recoveryChecklistOutput,
+      (await ctx.http.get('/accounts/123456789012/recovery-checklist').set(auth).expect(200)).body,
+    );
     conforms(messageBody, (await ctx.http.delete('/accounts/123456789012').set(auth).expect(200)).body);
   });
 

@@ -1,7 +1,13 @@
 import type { Role } from '../../domain/tenancy/roles';
 import { OPERATIONS } from '../../api/operations';
 import { type Access, expressPath, pathsOf, PUBLIC } from '../../api/openapi/registry';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { servedRoutes } from '../helpers/routes';
 
 // The role table of docs/decisions.md, endpoint by endpoint, for every role, as the operation registry states it (the
@@ -24,16 +30,22 @@ const users = {} as Record<Role, TestUser>;
 beforeAll(async () => {
   ctx = await createTestContext();
   users.owner = await signupAndLogin(ctx);
-  for (const role of ['admin', 'member', 'viewer'] as const) users[role] = await addUserWithRole(ctx, users.owner.tenantId, role);
+  for (const role of ['admin', 'member', 'viewer'] as const)
+    users[role] = await addUserWithRole(ctx, users.owner.tenantId, role);
 });
 afterAll(() => ctx.close());
 
 /** Made-up ids of the right shape: past the role check, the request finds nothing (404) or fails validation. */
 function concrete(path: string): string {
-  return path.replace(':accountId', '999999999998').replace(':ruleId', 'rule_01NOTHING0000000000000000')
-    .replace(':alertId', 'alrt_01NOTHING0000000000000000').replace(':userId', 'usr_01NOTHING0000000000000000')
-    .replace(':teamId', 'T0NOTHING').replace(':exportId', 'exp_01NOTHING0000000000000000')
-    .replace(':signalId', 'sig_01NOTHING0000000000000000').replace(':orgId', 'org_01NOTHING0000000000000000');
+  return path
+    .replace(':accountId', '999999999998')
+    .replace(':ruleId', 'rule_01NOTHING0000000000000000')
+    .replace(':alertId', 'alrt_01NOTHING0000000000000000')
+    .replace(':userId', 'usr_01NOTHING0000000000000000')
+    .replace(':teamId', 'T0NOTHING')
+    .replace(':exportId', 'exp_01NOTHING0000000000000000')
+    .replace(':signalId', 'sig_01NOTHING0000000000000000')
+    .replace(':orgId', 'org_01NOTHING0000000000000000');
 }
 
 describe('the role matrix', () => {
@@ -45,7 +57,9 @@ describe('the role matrix', () => {
   it.each(guarded)('%s needs %s', async (route, required) => {
     const [method, path] = route.split(' ') as [Method, string];
     for (const role of RANK) {
-      const res = await ctx.http[method](concrete(path)).set(users[role].auth).send(method === 'get' || method === 'delete' ? undefined : {});
+      const res = await ctx.http[method](concrete(path))
+        .set(users[role].auth)
+        .send(method === 'get' || method === 'delete' ? undefined : {});
       const allowed = RANK.indexOf(role) >= RANK.indexOf(required);
       if (allowed) {
         expect({ role, status: res.status, code: res.body?.code }).not.toMatchObject({ code: 'forbidden' });

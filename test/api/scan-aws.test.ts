@@ -1,12 +1,26 @@
 import { BudgetsClient, CreateBudgetCommand } from '@aws-sdk/client-budgets';
 import { CloudTrailClient, CreateTrailCommand, StartLoggingCommand } from '@aws-sdk/client-cloudtrail';
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, EC2Client, RevokeSecurityGroupIngressCommand } from '@aws-sdk/client-ec2';
 import {
-  AttachUserPolicyCommand, CreateAccessKeyCommand, CreateLoginProfileCommand, CreateUserCommand,
+  AuthorizeSecurityGroupIngressCommand,
+  CreateSecurityGroupCommand,
+  EC2Client,
+  RevokeSecurityGroupIngressCommand,
+} from '@aws-sdk/client-ec2';
+import {
+  AttachUserPolicyCommand,
+  CreateAccessKeyCommand,
+  CreateLoginProfileCommand,
+  CreateUserCommand,
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, PutBucketAclCommand, S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from '../helpers/account-harness';
-import { customerAccount, type CustomerAccount, customerConfig, queueCostAndUsage, runAsCustomer } from '../helpers/aws';
+import {
+  customerAccount,
+  type CustomerAccount,
+  customerConfig,
+  queueCostAndUsage,
+  runAsCustomer,
+} from '../helpers/aws';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { allOpenSignals } from '../helpers/scans';
 
@@ -33,7 +47,10 @@ async function seedSpendSpike(accountId: string): Promise<void> {
   const days = Array.from({ length: 14 }, (_, i) => {
     const start = new Date(today - (14 - i) * DAY).toISOString().slice(0, 10);
     const end = new Date(today - (13 - i) * DAY).toISOString().slice(0, 10);
-    return { TimePeriod: { Start: start, End: end }, Total: { UnblendedCost: { Amount: i === 12 ? '480' : '20', Unit: 'USD' } } };
+    return {
+      TimePeriod: { Start: start, End: end },
+      Total: { UnblendedCost: { Amount: i === 12 ? '480' : '20', Unit: 'USD' } },
+    };
   });
   await queueCostAndUsage({ accountId, results: [{ ResultsByTime: days }] });
 }
@@ -47,10 +64,17 @@ async function seedHygiene(customer: CustomerAccount): Promise<void> {
   const cloudtrail = new CloudTrailClient(config);
   await cloudtrail.send(new CreateTrailCommand({ Name: 'org', S3BucketName: trailBucket, IsMultiRegionTrail: true }));
   await cloudtrail.send(new StartLoggingCommand({ Name: 'org' }));
-  await new BudgetsClient(config).send(new CreateBudgetCommand({
-    AccountId: customer.accountId,
-    Budget: { BudgetName: 'monthly', BudgetType: 'COST', TimeUnit: 'MONTHLY', BudgetLimit: { Amount: '1000', Unit: 'USD' } },
-  }));
+  await new BudgetsClient(config).send(
+    new CreateBudgetCommand({
+      AccountId: customer.accountId,
+      Budget: {
+        BudgetName: 'monthly',
+        BudgetType: 'COST',
+        TimeUnit: 'MONTHLY',
+        BudgetLimit: { Amount: '1000', Unit: 'USD' },
+      },
+    }),
+  );
 }
 
 async function seedMisconfigurations(customer: CustomerAccount): Promise<{ groupId: string }> {
@@ -59,23 +83,32 @@ async function seedMisconfigurations(customer: CustomerAccount): Promise<{ group
   const iam = new IAMClient(config);
   await iam.send(new CreateUserCommand({ UserName: 'alice' }));
   await iam.send(new CreateLoginProfileCommand({ UserName: 'alice', Password: 'Passw0rd!Passw0rd!' }));
-  await iam.send(new AttachUserPolicyCommand({ UserName: 'alice', PolicyArn: 'arn:aws:iam::aws:policy/AdministratorAccess' }));
+  await iam.send(
+    new AttachUserPolicyCommand({ UserName: 'alice', PolicyArn: 'arn:aws:iam::aws:policy/AdministratorAccess' }),
+  );
   await iam.send(new CreateAccessKeyCommand({ UserName: 'alice' }));
   const s3 = new S3Client({ ...config, forcePathStyle: true });
   await s3.send(new CreateBucketCommand({ Bucket: `public-${customer.accountId}` }));
   await s3.send(new PutBucketAclCommand({ Bucket: `public-${customer.accountId}`, ACL: 'public-read' }));
   const ec2 = new EC2Client(config);
   const { GroupId } = await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'bastion', Description: 'ssh' }));
-  await ec2.send(new AuthorizeSecurityGroupIngressCommand({
-    GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
-  }));
+  await ec2.send(
+    new AuthorizeSecurityGroupIngressCommand({
+      GroupId,
+      IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+    }),
+  );
   await seedSpendSpike(customer.accountId);
   return { groupId: GroupId as string };
 }
 
 /** Connects the account through the API, runs the generated CLI script as the customer, verifies, and waits for the scan. */
 async function connectAndScan(customer: CustomerAccount): Promise<void> {
-  const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+  const connected = await ctx.http
+    .post('/accounts')
+    .set(owner.auth)
+    .send({ aws_account_id: customer.accountId, event_forwarding: false })
+    .expect(201);
   await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
   const verified = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
   await waitForScan(verified.body.first_scan_execution_arn);
@@ -96,8 +129,14 @@ async function openCheckIds(awsAccountId: string): Promise<string[]> {
 // Each is caused by exactly one seeded misconfiguration (the user and key are also new, hence "recently"; its
 // administrator policy is attached to it directly, not through a group).
 const SEEDED = [
-  'billing.daily_spend_spike', 'exposure.s3_bucket_public', 'exposure.sg_ssh_open', 'iam.console_user_without_mfa',
-  'iam.user_admin_access', 'iam.user_direct_policies', 'threat.access_key_created_recently', 'threat.iam_user_created_recently',
+  'billing.daily_spend_spike',
+  'exposure.s3_bucket_public',
+  'exposure.sg_ssh_open',
+  'iam.console_user_without_mfa',
+  'iam.user_admin_access',
+  'iam.user_direct_policies',
+  'threat.access_key_created_recently',
+  'threat.iam_user_created_recently',
 ];
 
 describe('a scan of an AWS account (moto)', () => {
@@ -121,27 +160,48 @@ describe('a scan of an AWS account (moto)', () => {
     await connectAndScan(seededCustomer);
     // No trail and no budget in this one, on top of the seeded misconfigurations: nor the clean account's findings
     // about its trail's settings.
-    const trailSettings = ['detection.trail_bucket_logging_off', 'detection.trail_log_validation_off', 'detection.trail_not_kms_encrypted'];
-    const expected = [...new Set([
-      ...clean.filter((id) => !trailSettings.includes(id)), ...SEEDED, 'detection.no_multi_region_trail', 'billing.no_budget',
-    ])].sort();
+    const trailSettings = [
+      'detection.trail_bucket_logging_off',
+      'detection.trail_log_validation_off',
+      'detection.trail_not_kms_encrypted',
+    ];
+    const expected = [
+      ...new Set([
+        ...clean.filter((id) => !trailSettings.includes(id)),
+        ...SEEDED,
+        'detection.no_multi_region_trail',
+        'billing.no_budget',
+      ]),
+    ].sort();
     expect(await openCheckIds(seededCustomer.accountId)).toEqual(expected);
   });
 
   it('resolves a fixed misconfiguration on the next scan, and the SRS rises', async () => {
-    const before = (await ctx.http.get(`/accounts/${seededCustomer.accountId}`).set(owner.auth).expect(200)).body.current_srs as number;
-    await new EC2Client(customerConfig(seededCustomer)).send(new RevokeSecurityGroupIngressCommand({
-      GroupId: groupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
-    }));
+    const before = (await ctx.http.get(`/accounts/${seededCustomer.accountId}`).set(owner.auth).expect(200)).body
+      .current_srs as number;
+    await new EC2Client(customerConfig(seededCustomer)).send(
+      new RevokeSecurityGroupIngressCommand({
+        GroupId: groupId,
+        IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+      }),
+    );
     const scan = await ctx.http.post(`/accounts/${seededCustomer.accountId}/scan`).set(owner.auth).expect(202);
     await waitForScan(scan.body.execution_arn);
 
     expect(await openCheckIds(seededCustomer.accountId)).not.toContain('exposure.sg_ssh_open');
-    const resolved = await ctx.http.get(`/accounts/${seededCustomer.accountId}/signals`).query({ status: 'resolved' }).set(owner.auth).expect(200);
+    const resolved = await ctx.http
+      .get(`/accounts/${seededCustomer.accountId}/signals`)
+      .query({ status: 'resolved' })
+      .set(owner.auth)
+      .expect(200);
     expect(resolved.body.signals.map((s: { check_id: string }) => s.check_id)).toEqual(['exposure.sg_ssh_open']);
-    const after = (await ctx.http.get(`/accounts/${seededCustomer.accountId}`).set(owner.auth).expect(200)).body.current_srs as number;
+    const after = (await ctx.http.get(`/accounts/${seededCustomer.accountId}`).set(owner.auth).expect(200)).body
+      .current_srs as number;
     expect(after).toBeGreaterThan(before);
-    const history = await ctx.http.get(`/accounts/${seededCustomer.accountId}/score-history`).set(owner.auth).expect(200);
+    const history = await ctx.http
+      .get(`/accounts/${seededCustomer.accountId}/score-history`)
+      .set(owner.auth)
+      .expect(200);
     expect(history.body.history).toEqual([{ date: new Date().toISOString().slice(0, 10), srs: after }]);
   });
 });

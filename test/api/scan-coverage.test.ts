@@ -1,9 +1,22 @@
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, EC2Client, RevokeSecurityGroupIngressCommand } from '@aws-sdk/client-ec2';
+import {
+  AuthorizeSecurityGroupIngressCommand,
+  CreateSecurityGroupCommand,
+  EC2Client,
+  RevokeSecurityGroupIngressCommand,
+} from '@aws-sdk/client-ec2';
 import { CreateUserCommand } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CATALOG } from '../../domain/checks/catalog';
 import {
-  accessDenied, type AwsFront, customerAccount, type CustomerAccount, customerConfig, motoEndpoint, motoGaps, queryError, runAsCustomer,
+  accessDenied,
+  type AwsFront,
+  customerAccount,
+  type CustomerAccount,
+  customerConfig,
+  motoEndpoint,
+  motoGaps,
+  queryError,
+  runAsCustomer,
   startAwsFront,
 } from '../helpers/aws';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
@@ -33,7 +46,10 @@ let ctx: TestContext;
 let owner: TestUser;
 beforeAll(async () => {
   front = await startAwsFront();
-  ctx = await createTestContext({ withWorker: true, config: { AWS_ENDPOINT_URL: front.endpoint, AWS_MAX_ATTEMPTS: '3' } });
+  ctx = await createTestContext({
+    withWorker: true,
+    config: { AWS_ENDPOINT_URL: front.endpoint, AWS_MAX_ATTEMPTS: '3' },
+  });
   owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', owner.tenantId).execute();
 });
@@ -48,7 +64,11 @@ afterAll(async () => {
 
 /** Connects the account through the API, runs the generated CLI script as the customer, verifies; returns the first scan's id. */
 async function connect(customer: CustomerAccount, http = ctx.http): Promise<string> {
-  const connected = await http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+  const connected = await http
+    .post('/accounts')
+    .set(owner.auth)
+    .send({ aws_account_id: customer.accountId, event_forwarding: false })
+    .expect(201);
   await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
   const verified = await http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
   return verified.body.first_scan_execution_arn;
@@ -59,7 +79,10 @@ async function scanNow(awsAccountId: string, http = ctx.http, temporal = ctx.tem
   return scanResult(temporal, scan.body.execution_arn);
 }
 
-async function checks(awsAccountId: string, http = ctx.http): Promise<{ coverage: { evaluated: number; total: number }; checks: CheckEntry[] }> {
+async function checks(
+  awsAccountId: string,
+  http = ctx.http,
+): Promise<{ coverage: { evaluated: number; total: number }; checks: CheckEntry[] }> {
   return (await http.get(`/accounts/${awsAccountId}/checks`).set(owner.auth).expect(200)).body;
 }
 
@@ -78,7 +101,8 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
     await customer.iam.send(new CreateUserCommand({ UserName: 'carol' }));
     let throttled = 0;
     front.answer = (request) => {
-      if ((request.service === 'ec2' || request.service === 'guardduty') && request.region === DENIED_REGION) return accessDenied(request);
+      if ((request.service === 'ec2' || request.service === 'guardduty') && request.region === DENIED_REGION)
+        return accessDenied(request);
       if (request.service === 's3' && request.path.startsWith(`/${guarded}`)) return accessDenied(request);
       if (request.service === 'iam' && request.accessKeyId.startsWith('ASIA') && throttled < 5) {
         throttled += 1;
@@ -113,56 +137,95 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       'iam.instance_without_role': [DENIED_REGION],
       'detection.vpc_flow_logs_off': [DENIED_REGION],
     });
-    expect(entries.find((c) => c.check_id === 'exposure.sg_ssh_open')?.reason).toMatch(/^Not read: eu-west-2: AWS denied Sentinel's role EC2/);
+    expect(entries.find((c) => c.check_id === 'exposure.sg_ssh_open')?.reason).toMatch(
+      /^Not read: eu-west-2: AWS denied Sentinel's role EC2/,
+    );
     // Not evaluated at all: AWS Health (no Business support on this account), and the spend spike (no cost data yet).
-    expect(Object.fromEntries(entries.filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason]))).toEqual({
+    expect(
+      Object.fromEntries(entries.filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason])),
+    ).toEqual({
       'billing.daily_spend_spike': 'No complete day of cost data.',
       'suspension.health_abuse_event': 'AWS Health needs a Business or Enterprise support plan',
       'suspension.health_credentials_exposed': 'AWS Health needs a Business or Enterprise support plan',
     });
     expect(coverage).toEqual({ evaluated: TOTAL - 3, total: TOTAL });
-    expect(entries.find((c) => c.check_id === 'exposure.s3_bucket_public')).toMatchObject({ status: 'failed', failing_resources: 1 });
-    expect(entries.find((c) => c.check_id === 'exposure.s3_account_public_access_block_off')).toMatchObject({ status: 'failed', unread: [] });
+    expect(entries.find((c) => c.check_id === 'exposure.s3_bucket_public')).toMatchObject({
+      status: 'failed',
+      failing_resources: 1,
+    });
+    expect(entries.find((c) => c.check_id === 'exposure.s3_account_public_access_block_off')).toMatchObject({
+      status: 'failed',
+      unread: [],
+    });
 
     const account = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
-    expect(account).toMatchObject({ coverage: { evaluated: TOTAL - 3, total: TOTAL }, score_complete: false, current_srs: expect.any(Number) });
+    expect(account).toMatchObject({
+      coverage: { evaluated: TOTAL - 3, total: TOTAL },
+      score_complete: false,
+      current_srs: expect.any(Number),
+    });
     const listed = (await ctx.http.get('/accounts').set(owner.auth).expect(200)).body.accounts;
-    expect(listed.find((a: { aws_account_id: string }) => a.aws_account_id === customer.accountId)).toMatchObject({ coverage, score_complete: false });
+    expect(listed.find((a: { aws_account_id: string }) => a.aws_account_id === customer.accountId)).toMatchObject({
+      coverage,
+      score_complete: false,
+    });
   });
 
   it('keeps open a finding in the region it cannot read, and resolves the same finding where it can', async () => {
     // An SSH-open group in the denied region and one in a readable one, both seen while the region was readable.
-    const groups = await Promise.all([DENIED_REGION, 'us-east-1'].map(async (region) => {
-      const ec2 = new EC2Client(customerConfig(customer, region));
-      const { GroupId } = await ec2.send(new CreateSecurityGroupCommand({ GroupName: `bastion-${region}`, Description: 'ssh' }));
-      await ec2.send(new AuthorizeSecurityGroupIngressCommand({
-        GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
-      }));
-      return { ec2, GroupId: GroupId as string };
-    }));
+    const groups = await Promise.all(
+      [DENIED_REGION, 'us-east-1'].map(async (region) => {
+        const ec2 = new EC2Client(customerConfig(customer, region));
+        const { GroupId } = await ec2.send(
+          new CreateSecurityGroupCommand({ GroupName: `bastion-${region}`, Description: 'ssh' }),
+        );
+        await ec2.send(
+          new AuthorizeSecurityGroupIngressCommand({
+            GroupId,
+            IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+          }),
+        );
+        return { ec2, GroupId: GroupId as string };
+      }),
+    );
     await scanNow(customer.accountId);
-    expect((await openSignals(customer.accountId)).filter((s) => s.check_id === 'exposure.sg_ssh_open').map((s) => s.region).sort())
-      .toEqual([DENIED_REGION, 'us-east-1']);
+    expect(
+      (await openSignals(customer.accountId))
+        .filter((s) => s.check_id === 'exposure.sg_ssh_open')
+        .map((s) => s.region)
+        .sort(),
+    ).toEqual([DENIED_REGION, 'us-east-1']);
 
     // Both are fixed; then the SCP denies the region again.
     for (const { ec2, GroupId } of groups) {
-      await ec2.send(new RevokeSecurityGroupIngressCommand({
-        GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
-      }));
+      await ec2.send(
+        new RevokeSecurityGroupIngressCommand({
+          GroupId,
+          IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+        }),
+      );
     }
-    front.answer = (request) => ((request.service === 'ec2' || request.service === 'guardduty') && request.region === DENIED_REGION
-      ? accessDenied(request) : motoGaps(request));
+    front.answer = (request) =>
+      (request.service === 'ec2' || request.service === 'guardduty') && request.region === DENIED_REGION
+        ? accessDenied(request)
+        : motoGaps(request);
     await scanNow(customer.accountId);
 
-    expect((await openSignals(customer.accountId)).filter((s) => s.check_id === 'exposure.sg_ssh_open').map((s) => s.region)).toEqual([DENIED_REGION]);
+    expect(
+      (await openSignals(customer.accountId)).filter((s) => s.check_id === 'exposure.sg_ssh_open').map((s) => s.region),
+    ).toEqual([DENIED_REGION]);
   });
 
   it('reuses the Cost Explorer parts its first scan read: three more scans ask Cost Explorer nothing', async () => {
     for (let i = 0; i < 3; i += 1) await scanNow(customer.accountId);
     expect(front.requests.filter((r) => r.service === 'ce')).toEqual([]);
-    const reads = await ctx.db.selectFrom('cost_explorer_reads').select(['part', 'read_at'])
+    const reads = await ctx.db
+      .selectFrom('cost_explorer_reads')
+      .select(['part', 'read_at'])
       .innerJoin('accounts', 'accounts.id', 'cost_explorer_reads.account_id')
-      .where('accounts.aws_account_id', '=', customer.accountId).orderBy('part').execute();
+      .where('accounts.aws_account_id', '=', customer.accountId)
+      .orderBy('part')
+      .execute();
     expect(reads.map((r) => r.part)).toEqual(['anomalies', 'costs']);
   });
 });
@@ -172,7 +235,10 @@ describe('a scan of a fresh account', () => {
     const customer = await customerAccount();
     await scanResult(ctx.temporal, await connect(customer));
     for (let i = 0; i < 3; i += 1) await scanNow(customer.accountId);
-    const ce = front.requests.filter((r) => r.service === 'ce').map((r) => r.operation).sort();
+    const ce = front.requests
+      .filter((r) => r.service === 'ce')
+      .map((r) => r.operation)
+      .sort();
     expect(ce).toEqual(['GetAnomalies', 'GetCostAndUsage']);
   });
 });
@@ -184,7 +250,11 @@ describe('a role that is denied everything', () => {
 
   it('records no score of 100 on a first scan: no score at all, and the coverage finding', async () => {
     const customer = await customerAccount();
-    const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+    const connected = await ctx.http
+      .post('/accounts')
+      .set(owner.auth)
+      .send({ aws_account_id: customer.accountId, event_forwarding: false })
+      .expect(201);
     await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     denyAll();
     const verified = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
@@ -192,7 +262,12 @@ describe('a role that is denied everything', () => {
 
     expect(outcome).toMatchObject({ status: 'failed' });
     const account = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
-    expect(account).toMatchObject({ current_srs: null, score_complete: false, coverage: { evaluated: 2, total: TOTAL }, last_successful_scan_at: null });
+    expect(account).toMatchObject({
+      current_srs: null,
+      score_complete: false,
+      coverage: { evaluated: 2, total: TOTAL },
+      last_successful_scan_at: null,
+    });
     expect((await openSignals(customer.accountId)).map((s) => s.check_id)).toEqual(['connectivity.coverage_lost']);
     const history = await ctx.http.get(`/accounts/${customer.accountId}/score-history`).set(owner.auth).expect(200);
     expect(history.body.history).toEqual([]);
@@ -217,10 +292,13 @@ describe('a role that is denied everything', () => {
     expect(after.coverage).toEqual({ evaluated: 3, total: TOTAL });
     const open = await openSignals(customer.accountId);
     expect(open.map((s) => s.signal_id)).toEqual(expect.arrayContaining(openBefore));
-    expect(open.filter((s) => !openBefore.includes(s.signal_id)).map((s) => s.check_id)).toEqual(['connectivity.coverage_lost']);
+    expect(open.filter((s) => !openBefore.includes(s.signal_id)).map((s) => s.check_id)).toEqual([
+      'connectivity.coverage_lost',
+    ]);
     const { checks: entries } = await checks(customer.accountId);
     expect(entries.find((c) => c.check_id === 'iam.user_admin_access')).toMatchObject({
-      status: 'not_evaluated', reason: expect.stringMatching(/^AWS denied Sentinel's role IAM GetAccountAuthorizationDetails \(AccessDenied\)/),
+      status: 'not_evaluated',
+      reason: expect.stringMatching(/^AWS denied Sentinel's role IAM GetAccountAuthorizationDetails \(AccessDenied\)/),
     });
 
     front.answer = motoGaps;
@@ -230,12 +308,17 @@ describe('a role that is denied everything', () => {
   });
 });
 
-describe('a read that fails past the SDK\'s retries', () => {
-  it('is read again by the activity\'s next attempt, and only it', async () => {
+describe("a read that fails past the SDK's retries", () => {
+  it("is read again by the activity's next attempt, and only it", async () => {
     const customer = await customerAccount();
     let failures = 0;
     front.answer = (request) => {
-      if (request.service === 'ec2' && request.operation === 'DescribeInstances' && request.region === 'ap-south-1' && failures < 3) {
+      if (
+        request.service === 'ec2' &&
+        request.operation === 'DescribeInstances' &&
+        request.region === 'ap-south-1' &&
+        failures < 3
+      ) {
         failures += 1;
         return queryError({ service: 'ec2', status: 503, code: 'Unavailable', message: 'The service is unavailable.' });
       }
@@ -246,8 +329,9 @@ describe('a read that fails past the SDK\'s retries', () => {
 
     expect(outcome.status).toBe('succeeded');
     expect(failures).toBe(3); // the SDK's three attempts, all in the first attempt of the activity
-    const described = (operation: string, region: string) => front.requests
-      .filter((r) => r.operation === operation && r.region === region && r.accessKeyId.startsWith('ASIA')).length;
+    const described = (operation: string, region: string) =>
+      front.requests.filter((r) => r.operation === operation && r.region === region && r.accessKeyId.startsWith('ASIA'))
+        .length;
     expect(described('DescribeInstances', 'ap-south-1')).toBe(4);
     expect(described('DescribeSecurityGroups', 'ap-south-1')).toBe(1);
     expect(front.requests.filter((r) => r.operation === 'GetAccountAuthorizationDetails')).toHaveLength(1);
@@ -259,14 +343,21 @@ describe('a read that fails past the SDK\'s retries', () => {
 describe('a scan against moto itself, with no front', () => {
   let direct: TestContext;
   beforeAll(async () => {
-    direct = await createTestContext({ withWorker: true, config: { AWS_ENDPOINT_URL: motoEndpoint(), AWS_MAX_ATTEMPTS: '1' } });
+    direct = await createTestContext({
+      withWorker: true,
+      config: { AWS_ENDPOINT_URL: motoEndpoint(), AWS_MAX_ATTEMPTS: '1' },
+    });
   });
   afterAll(() => direct.close());
 
   it('completes: the APIs moto lacks are not evaluated with the error as the reason, every other check is evaluated', async () => {
     const customer = await customerAccount();
     const user = await signupAndLogin(direct.http);
-    const connected = await direct.http.post('/accounts').set(user.auth).send({ aws_account_id: customer.accountId, event_forwarding: false }).expect(201);
+    const connected = await direct.http
+      .post('/accounts')
+      .set(user.auth)
+      .send({ aws_account_id: customer.accountId, event_forwarding: false })
+      .expect(201);
     await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     const verified = await direct.http.post(`/accounts/${customer.accountId}/verify`).set(user.auth).expect(200);
 
@@ -274,12 +365,18 @@ describe('a scan against moto itself, with no front', () => {
 
     expect(outcome.status).toBe('succeeded');
     const body = (await direct.http.get(`/accounts/${customer.accountId}/checks`).set(user.auth).expect(200)).body;
-    const notEvaluated = Object.fromEntries((body.checks as CheckEntry[]).filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason]));
+    const notEvaluated = Object.fromEntries(
+      (body.checks as CheckEntry[]).filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason]),
+    );
     expect(notEvaluated).toEqual({
-      'billing.cost_anomaly': 'Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS\'s format',
-      'suspension.health_abuse_event': 'AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS\'s format',
-      'suspension.health_credentials_exposed': 'AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS\'s format',
-      'iam.access_analyzer_off': 'IAM Access Analyzer ListAnalyzers failed (HTTP 500) after retries: an answer that is not in AWS\'s format',
+      'billing.cost_anomaly':
+        "Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS's format",
+      'suspension.health_abuse_event':
+        "AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS's format",
+      'suspension.health_credentials_exposed':
+        "AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS's format",
+      'iam.access_analyzer_off':
+        "IAM Access Analyzer ListAnalyzers failed (HTTP 500) after retries: an answer that is not in AWS's format",
       // moto's credential report has no row for the root user (AWS's always has), and its Cost Explorer no costs.
       'iam.root_recently_used': 'The credential report has no row for the root user.',
       'billing.daily_spend_spike': 'No complete day of cost data.',

@@ -12,25 +12,55 @@ beforeAll(async () => {
   ctx = await createTestContext();
   owner = await signupAndLogin(ctx);
   accountId = 'acc_signals';
-  await ctx.db.insertInto('accounts').values({
-    id: accountId, tenant_id: owner.tenantId, aws_account_id: AWS_ID, display_name: null, tags: [], status: 'ACTIVE',
-    external_id: 'z'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf-signals',
-  }).execute();
-  await ctx.db.insertInto('scans').values({
-    id: 'scan_seed', tenant_id: owner.tenantId, account_id: accountId, trigger: 'initial', status: 'succeeded', started_at: new Date(),
-  }).execute();
+  await ctx.db
+    .insertInto('accounts')
+    .values({
+      id: accountId,
+      tenant_id: owner.tenantId,
+      aws_account_id: AWS_ID,
+      display_name: null,
+      tags: [],
+      status: 'ACTIVE',
+      external_id: 'z'.repeat(40),
+      role_name: 'SentinelReadOnly',
+      workflow_id: 'wf-signals',
+    })
+    .execute();
+  await ctx.db
+    .insertInto('scans')
+    .values({
+      id: 'scan_seed',
+      tenant_id: owner.tenantId,
+      account_id: accountId,
+      trigger: 'initial',
+      status: 'succeeded',
+      started_at: new Date(),
+    })
+    .execute();
   // 1,000 signals; detection times collide in groups of 4 so the id tie-breaker matters.
   const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
   const base = Date.parse('2026-10-01T00:00:00Z');
   const rows = Array.from({ length: 1000 }, (_, i) => ({
     id: newId('signal', base + Math.floor(i / 4) * 60_000),
-    tenant_id: owner.tenantId, account_id: accountId, check_id: `check.${i % 10}`, fingerprint: `check.${i % 10}|r${i}|global`,
-    scenario: i % 2 === 0 ? 'iam' as const : 'exposure' as const, severity: severities[i % 4]!, title: `Signal ${i}`, description: 'd',
-    resource: `r${i}`, region: 'global', first_scan_id: 'scan_seed',
+    tenant_id: owner.tenantId,
+    account_id: accountId,
+    check_id: `check.${i % 10}`,
+    fingerprint: `check.${i % 10}|r${i}|global`,
+    scenario: i % 2 === 0 ? ('iam' as const) : ('exposure' as const),
+    severity: severities[i % 4]!,
+    title: `Signal ${i}`,
+    description: 'd',
+    resource: `r${i}`,
+    region: 'global',
+    first_scan_id: 'scan_seed',
     detected_at: new Date(base + Math.floor(i / 4) * 60_000),
     resolved_at: i % 5 === 0 ? new Date(base + 10_000_000_000) : null,
   }));
-  for (let i = 0; i < rows.length; i += 250) await ctx.db.insertInto('signals').values(rows.slice(i, i + 250)).execute();
+  for (let i = 0; i < rows.length; i += 250)
+    await ctx.db
+      .insertInto('signals')
+      .values(rows.slice(i, i + 250))
+      .execute();
 });
 afterAll(() => ctx.close());
 
@@ -42,8 +72,13 @@ describe('GET /accounts/{account_id}/signals', () => {
     let token: string | null = null;
     let pages = 0;
     do {
-      const res: { body: { count: number; signals: { signal_id: string; detected_at: string }[]; next_token: string | null } } =
-        await ctx.http.get(url).query({ limit: 37, ...(token ? { next_token: token } : {}) }).set(owner.auth).expect(200);
+      const res: {
+        body: { count: number; signals: { signal_id: string; detected_at: string }[]; next_token: string | null };
+      } = await ctx.http
+        .get(url)
+        .query({ limit: 37, ...(token ? { next_token: token } : {}) })
+        .set(owner.auth)
+        .expect(200);
       expect(res.body.count).toBe(res.body.signals.length);
       seen.push(...res.body.signals);
       token = res.body.next_token;
@@ -58,8 +93,19 @@ describe('GET /accounts/{account_id}/signals', () => {
   it('defaults to 50 per page and returns the spec fields', async () => {
     const res = await ctx.http.get(url).set(owner.auth).expect(200);
     expect(res.body.signals).toHaveLength(50);
-    expect(Object.keys(res.body.signals[0]).sort()).toEqual(
-      ['accepted', 'check_id', 'description', 'detected_at', 'region', 'resolved_at', 'resource', 'scenario', 'severity', 'signal_id', 'title']);
+    expect(Object.keys(res.body.signals[0]).sort()).toEqual([
+      'accepted',
+      'check_id',
+      'description',
+      'detected_at',
+      'region',
+      'resolved_at',
+      'resource',
+      'scenario',
+      'severity',
+      'signal_id',
+      'title',
+    ]);
   });
 
   it('filters by severity, scenario, status and since (strictly after)', async () => {
@@ -75,7 +121,9 @@ describe('GET /accounts/{account_id}/signals', () => {
     const since = '2026-10-01T04:00:00Z'; // signals come 4 a minute: 4 * (249 - 240) = 36 strictly after
     const after = await ctx.http.get(url).query({ since, limit: 200 }).set(owner.auth).expect(200);
     expect(after.body.count).toBe(36);
-    expect(after.body.signals.every((s: { detected_at: string }) => s.detected_at > '2026-10-01T04:00:00.000Z')).toBe(true);
+    expect(after.body.signals.every((s: { detected_at: string }) => s.detected_at > '2026-10-01T04:00:00.000Z')).toBe(
+      true,
+    );
     expect(after.body.next_token).toBeNull();
   });
 
@@ -94,13 +142,14 @@ describe('GET /accounts/{account_id}/signals', () => {
   });
 
   it.each([
-    ['garbage'], [Buffer.from('{"a":1}').toString('base64url')], [Buffer.from('["not a date","x"]').toString('base64url')],
+    ['garbage'],
+    [Buffer.from('{"a":1}').toString('base64url')],
+    [Buffer.from('["not a date","x"]').toString('base64url')],
     [Buffer.from('["-100000-01-01T00:00:00Z","sig_X"]').toString('base64url')],
-  ])(
-    'rejects the malformed cursor %s with 400', async (token) => {
-      const res = await ctx.http.get(url).query({ next_token: token }).set(owner.auth).expect(400);
-      expect(res.body.code).toBe('invalid_cursor');
-    });
+  ])('rejects the malformed cursor %s with 400', async (token) => {
+    const res = await ctx.http.get(url).query({ next_token: token }).set(owner.auth).expect(400);
+    expect(res.body.code).toBe('invalid_cursor');
+  });
 
   it("answers 404 for another tenant's account", async () => {
     const intruder = await signupAndLogin(ctx);
@@ -114,9 +163,18 @@ describe('GET /accounts/{account_id}/score-history', () => {
   beforeAll(async () => {
     const today = new Date();
     const day = (offset: number) => new Date(today.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
-    await ctx.db.insertInto('score_history').values([0, 1, 2, 29, 30, 40].map((offset) => ({
-      account_id: accountId, day: day(offset), srs: 90 - offset, scan_id: 'scan_seed', recorded_at: new Date(),
-    }))).execute();
+    await ctx.db
+      .insertInto('score_history')
+      .values(
+        [0, 1, 2, 29, 30, 40].map((offset) => ({
+          account_id: accountId,
+          day: day(offset),
+          srs: 90 - offset,
+          scan_id: 'scan_seed',
+          recorded_at: new Date(),
+        })),
+      )
+      .execute();
   });
 
   it('returns the last 30 days by default, newest first', async () => {
@@ -128,7 +186,11 @@ describe('GET /accounts/{account_id}/score-history', () => {
   it('honours days', async () => {
     const res = await ctx.http.get(`/accounts/${AWS_ID}/score-history`).query({ days: 2 }).set(owner.auth).expect(200);
     expect(res.body.history.map((h: { srs: number }) => h.srs)).toEqual([90, 89]);
-    const year = await ctx.http.get(`/accounts/${AWS_ID}/score-history`).query({ days: 365 }).set(owner.auth).expect(200);
+    const year = await ctx.http
+      .get(`/accounts/${AWS_ID}/score-history`)
+      .query({ days: 365 })
+      .set(owner.auth)
+      .expect(200);
     expect(year.body.history).toHaveLength(6);
   });
 
@@ -141,38 +203,91 @@ describe('GET /accounts/{account_id}/score-history', () => {
 describe('GET /accounts/{account_id}/recovery-checklist', () => {
   it('gives a healthy account a baseline hardening list', async () => {
     const tenant = await signupAndLogin(ctx);
-    await ctx.db.insertInto('accounts').values({
-      id: 'acc_healthy', tenant_id: tenant.tenantId, aws_account_id: '271828182845', display_name: null, tags: [], status: 'ACTIVE',
-      external_id: 'h'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf-healthy',
-    }).execute();
+    await ctx.db
+      .insertInto('accounts')
+      .values({
+        id: 'acc_healthy',
+        tenant_id: tenant.tenantId,
+        aws_account_id: '271828182845',
+        display_name: null,
+        tags: [],
+        status: 'ACTIVE',
+        external_id: 'h'.repeat(40),
+        role_name: 'SentinelReadOnly',
+        workflow_id: 'wf-healthy',
+      })
+      .execute();
     const res = await ctx.http.get('/accounts/271828182845/recovery-checklist').set(tenant.auth).expect(200);
     expect(res.body.checklist.length).toBeGreaterThanOrEqual(3);
-    res.body.checklist.forEach((step: { step: number; title: string; description: string; docs_url: string }, i: number) => {
-      expect(step).toEqual({ step: i + 1, title: expect.any(String), description: expect.any(String), docs_url: expect.stringMatching(/^https:\/\//) });
-    });
+    res.body.checklist.forEach(
+      (step: { step: number; title: string; description: string; docs_url: string }, i: number) => {
+        expect(step).toEqual({
+          step: i + 1,
+          title: expect.any(String),
+          description: expect.any(String),
+          docs_url: expect.stringMatching(/^https:\/\//),
+        });
+      },
+    );
   });
 
   it('lists one step per failing check, most urgent first, tailored to the open findings', async () => {
     const tenant = await signupAndLogin(ctx);
-    await ctx.db.insertInto('accounts').values({
-      id: 'acc_tailored', tenant_id: tenant.tenantId, aws_account_id: '161803398874', display_name: null, tags: [], status: 'ACTIVE',
-      external_id: 't'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf-tailored',
-    }).execute();
-    await ctx.db.insertInto('scans').values({
-      id: 'scan_tailored', tenant_id: tenant.tenantId, account_id: 'acc_tailored', trigger: 'initial', status: 'succeeded', started_at: new Date(),
-    }).execute();
+    await ctx.db
+      .insertInto('accounts')
+      .values({
+        id: 'acc_tailored',
+        tenant_id: tenant.tenantId,
+        aws_account_id: '161803398874',
+        display_name: null,
+        tags: [],
+        status: 'ACTIVE',
+        external_id: 't'.repeat(40),
+        role_name: 'SentinelReadOnly',
+        workflow_id: 'wf-tailored',
+      })
+      .execute();
+    await ctx.db
+      .insertInto('scans')
+      .values({
+        id: 'scan_tailored',
+        tenant_id: tenant.tenantId,
+        account_id: 'acc_tailored',
+        trigger: 'initial',
+        status: 'succeeded',
+        started_at: new Date(),
+      })
+      .execute();
     const open = [
-      ['billing.no_budget', 'billing', 'MEDIUM', 'account'], ['iam.root_mfa_disabled', 'iam', 'CRITICAL', 'root'],
-      ['exposure.sg_ssh_open', 'exposure', 'HIGH', 'sg-1'], ['exposure.sg_ssh_open', 'exposure', 'HIGH', 'sg-2'],
+      ['billing.no_budget', 'billing', 'MEDIUM', 'account'],
+      ['iam.root_mfa_disabled', 'iam', 'CRITICAL', 'root'],
+      ['exposure.sg_ssh_open', 'exposure', 'HIGH', 'sg-1'],
+      ['exposure.sg_ssh_open', 'exposure', 'HIGH', 'sg-2'],
     ] as const;
-    await ctx.db.insertInto('signals').values(open.map(([checkId, scenario, severity, resource]) => ({
-      id: newId('signal'), tenant_id: tenant.tenantId, account_id: 'acc_tailored', check_id: checkId, fingerprint: `${checkId}|${resource}|global`,
-      scenario, severity, title: checkId, description: 'd', resource, region: 'global',
-      first_scan_id: 'scan_tailored', detected_at: new Date(),
-    }))).execute();
+    await ctx.db
+      .insertInto('signals')
+      .values(
+        open.map(([checkId, scenario, severity, resource]) => ({
+          id: newId('signal'),
+          tenant_id: tenant.tenantId,
+          account_id: 'acc_tailored',
+          check_id: checkId,
+          fingerprint: `${checkId}|${resource}|global`,
+          scenario,
+          severity,
+          title: checkId,
+          description: 'd',
+          resource,
+          region: 'global',
+          first_scan_id: 'scan_tailored',
+          detected_at: new Date(),
+        })),
+      )
+      .execute();
     const res = await ctx.http.get('/accounts/161803398874/recovery-checklist').set(tenant.auth).expect(200);
     expect(res.body.checklist.map((s: { title: string }) => s.title)).toEqual(
-      ['iam.root_mfa_disabled', 'exposure.sg_ssh_open', 'billing.no_budget'].map((id) => checkById(id)!.title));
+      ['iam.root_mfa_disabled', 'exposure.sg_ssh_open', 'billing.no_budget'].map((id) => checkById(id)!.title),
+    );
     expect(res.body.checklist.map((s: { step: number }) => s.step)).toEqual([1, 2, 3]);
   });
 });

@@ -8,7 +8,13 @@ import { listSlackInstallationsOutput, oauthStartOutput } from '../../core/schem
 import { sha256 } from '../../security/crypto';
 import { createLogger } from '../../config/logger';
 import { decryptSecret } from '../../security/crypto';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { type HttpPeer, type PeerReply, type PeerRequest, startHttpPeer } from '../helpers/http-peer';
 
 const CLIENT_ID = '2141029472.691202649728';
@@ -17,7 +23,10 @@ const PUBLIC_BASE_URL = 'https://sentinel.example.com';
 const AUTHORIZE_URL = 'https://slack.example.com/oauth/v2/authorize';
 const REDIRECT_URI = `${PUBLIC_BASE_URL}/webhooks/slack/install`;
 
-interface Team { id: string; name: string }
+interface Team {
+  id: string;
+  name: string;
+}
 
 /**
  * Slack's oauth.v2.access as documented: form-encoded POST, client credentials as HTTP Basic auth, HTTP 200
@@ -35,7 +44,8 @@ class FakeSlack {
   }
 
   readonly oauthV2Access = (req: PeerRequest): PeerReply => {
-    if (req.method !== 'POST' || req.path !== '/oauth.v2.access') return { status: 404, body: { ok: false, error: 'unknown_method' } };
+    if (req.method !== 'POST' || req.path !== '/oauth.v2.access')
+      return { status: 404, body: { ok: false, error: 'unknown_method' } };
     if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
       return { status: 200, body: { ok: false, error: 'invalid_form_data' } };
     }
@@ -98,7 +108,11 @@ function conforms(schema: z.ZodObject, body: unknown): void {
 
 const newTeam = (name = 'Acme Ops'): Team => ({ id: `T${randomBytes(5).toString('hex').toUpperCase()}`, name });
 
-async function startInstall(user: TestUser, path = '/integrations/slack/oauth-start', http = ctx.http): Promise<string> {
+async function startInstall(
+  user: TestUser,
+  path = '/integrations/slack/oauth-start',
+  http = ctx.http,
+): Promise<string> {
   const res = await http.get(path).set(user.auth).expect(200);
   conforms(oauthStartOutput, res.body);
   return new URL(res.body.oauth_url).searchParams.get('state') as string;
@@ -120,7 +134,9 @@ describe('GET /integrations/slack/oauth-start', () => {
     expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes, base64url
 
     const rows = await ctx.db.selectFrom('oauth_states').selectAll().where('tenant_id', '=', owner.tenantId).execute();
-    expect(rows).toEqual([expect.objectContaining({ state_hash: sha256(state), provider: 'slack', user_id: owner.userId, used_at: null })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ state_hash: sha256(state), provider: 'slack', user_id: owner.userId, used_at: null }),
+    ]);
     expect(JSON.stringify(rows)).not.toContain(state);
     const lifetime = ((rows[0]?.expires_at.getTime() ?? 0) - Date.now()) / 1000;
     expect(lifetime).toBeGreaterThan(8 * 60);
@@ -132,13 +148,21 @@ describe('GET /integrations/slack/oauth-start', () => {
     expect(await startInstall(owner)).not.toBe(await startInstall(owner));
   });
 
-  it('deletes the tenant\'s expired states, and only its own', async () => {
+  it("deletes the tenant's expired states, and only its own", async () => {
     const a = await signupAndLogin(ctx);
     const b = await signupAndLogin(ctx);
     const stale = [sha256(await startInstall(a)), sha256(await startInstall(b))];
-    await ctx.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 60_000) }).where('state_hash', 'in', stale).execute();
+    await ctx.db
+      .updateTable('oauth_states')
+      .set({ expires_at: new Date(Date.now() - 60_000) })
+      .where('state_hash', 'in', stale)
+      .execute();
     await startInstall(a);
-    const left = await ctx.db.selectFrom('oauth_states').select('state_hash').where('state_hash', 'in', stale).execute();
+    const left = await ctx.db
+      .selectFrom('oauth_states')
+      .select('state_hash')
+      .where('state_hash', 'in', stale)
+      .execute();
     expect(left.map((r) => r.state_hash)).toEqual([stale[1]]);
   });
 
@@ -162,7 +186,9 @@ describe('GET /integrations/slack/oauth-start', () => {
   it('answers 503 slack_not_configured without the Slack app credentials, and so does the callback', async () => {
     const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
-    const unconfigured = request(createApp({ ...ctx, config: { ...ctx.config, slack: { ...ctx.config.slack, clientSecret: undefined } } }));
+    const unconfigured = request(
+      createApp({ ...ctx, config: { ...ctx.config, slack: { ...ctx.config.slack, clientSecret: undefined } } }),
+    );
     const start = await unconfigured.get('/integrations/slack/oauth-start').set(owner.auth).expect(503);
     conforms(errorBody, start.body);
     expect(start.body.code).toBe('slack_not_configured');
@@ -171,7 +197,9 @@ describe('GET /integrations/slack/oauth-start', () => {
     expect(callback.body.code).toBe('slack_not_configured');
     expect(peer.requests.some((r) => r.form.code === code)).toBe(false);
     // Configuration comes first, whatever the query lacks, and an unconfigured server consumes no state.
-    expect((await unconfigured.get('/webhooks/slack/install').query({ state }).expect(503)).body.code).toBe('slack_not_configured');
+    expect((await unconfigured.get('/webhooks/slack/install').query({ state }).expect(503)).body.code).toBe(
+      'slack_not_configured',
+    );
     expect((await unconfigured.get('/webhooks/slack/install').expect(503)).body.code).toBe('slack_not_configured');
     await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(200);
   });
@@ -201,21 +229,34 @@ describe('GET /webhooks/slack/install', () => {
     expect(exchange.path).toBe('/oauth.v2.access');
     expect(exchange.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
     expect(exchange.form).toEqual({ code, redirect_uri: REDIRECT_URI });
-    expect(exchange.headers.authorization).toBe(`Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`);
+    expect(exchange.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`,
+    );
 
     const rows = await installations(owner.tenantId);
-    expect(rows).toEqual([expect.objectContaining({
-      team_id: team.id, team_name: team.name, bot_user_id: 'U0KRQLJ9H', installed_by: owner.userId, id: expect.stringMatching(/^slk_/),
-    })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        team_id: team.id,
+        team_name: team.name,
+        bot_user_id: 'U0KRQLJ9H',
+        installed_by: owner.userId,
+        id: expect.stringMatching(/^slk_/),
+      }),
+    ]);
     const stored = (rows[0] as (typeof rows)[number]).bot_token_encrypted;
     expect(stored).not.toContain(token);
     expect(decryptSecret(ctx.config.secrets.dataEncryptionKey, stored)).toBe(token);
 
     const listed = await ctx.http.get('/integrations/slack').set(owner.auth).expect(200);
     conforms(listSlackInstallationsOutput, listed.body);
-    expect(listed.body.installations).toEqual([{
-      team_id: team.id, team_name: team.name, bot_user_id: 'U0KRQLJ9H', installed_at: rows[0]?.created_at.toISOString(),
-    }]);
+    expect(listed.body.installations).toEqual([
+      {
+        team_id: team.id,
+        team_name: team.name,
+        bot_user_id: 'U0KRQLJ9H',
+        installed_at: rows[0]?.created_at.toISOString(),
+      },
+    ]);
   });
 
   it('answers under the chat aliases too', async () => {
@@ -247,8 +288,11 @@ describe('GET /webhooks/slack/install', () => {
   it('refuses an expired state with 400 and stores nothing', async () => {
     const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
-    await ctx.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000) })
-      .where('state_hash', '=', sha256(state)).execute();
+    await ctx.db
+      .updateTable('oauth_states')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('state_hash', '=', sha256(state))
+      .execute();
     const { code } = slack.approve(newTeam());
     const calls = peer.requests.length;
     const res = await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(400);
@@ -260,7 +304,10 @@ describe('GET /webhooks/slack/install', () => {
   it('refuses an unknown, missing or repeated state with 400', async () => {
     const { code } = slack.approve(newTeam());
     const calls = peer.requests.length;
-    const unknown = await ctx.http.get('/webhooks/slack/install').query({ code, state: randomBytes(32).toString('base64url') }).expect(400);
+    const unknown = await ctx.http
+      .get('/webhooks/slack/install')
+      .query({ code, state: randomBytes(32).toString('base64url') })
+      .expect(400);
     expect(unknown.body.code).toBe('invalid_oauth_state');
     const missing = await ctx.http.get('/webhooks/slack/install').query({ code }).expect(400);
     expect(missing.body.code).toBe('invalid_oauth_state');
@@ -276,16 +323,24 @@ describe('GET /webhooks/slack/install', () => {
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.details).toEqual([{ field: 'code', message: 'is required' }]);
     const { code } = slack.approve(newTeam());
-    expect((await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(400)).body.code).toBe('invalid_oauth_state');
+    expect((await ctx.http.get('/webhooks/slack/install').query({ code, state }).expect(400)).body.code).toBe(
+      'invalid_oauth_state',
+    );
     expect(await installations(owner.tenantId)).toEqual([]);
   });
 
   it('checks the state before the rest of the query: a bad state without code or error is invalid_oauth_state', async () => {
-    const unknown = await ctx.http.get('/webhooks/slack/install').query({ state: randomBytes(32).toString('base64url') }).expect(400);
+    const unknown = await ctx.http
+      .get('/webhooks/slack/install')
+      .query({ state: randomBytes(32).toString('base64url') })
+      .expect(400);
     conforms(errorBody, unknown.body);
     expect(unknown.body.code).toBe('invalid_oauth_state');
     expect((await ctx.http.get('/webhooks/slack/install').expect(400)).body.code).toBe('invalid_oauth_state');
-    const tooLong = await ctx.http.get('/webhooks/slack/install').query({ state: 'x'.repeat(300), code: 'y'.repeat(600) }).expect(400);
+    const tooLong = await ctx.http
+      .get('/webhooks/slack/install')
+      .query({ state: 'x'.repeat(300), code: 'y'.repeat(600) })
+      .expect(400);
     expect(tooLong.body.code).toBe('invalid_oauth_state');
   });
 
@@ -298,7 +353,9 @@ describe('GET /webhooks/slack/install', () => {
     const { code } = slack.approve(team);
     // The callback is public: a bearer from another tenant changes nothing.
     await ctx.http.get('/webhooks/slack/install').query({ code, state }).set(b.auth).expect(200);
-    expect(await installations(a.tenantId)).toEqual([expect.objectContaining({ team_id: team.id, installed_by: admin.userId })]);
+    expect(await installations(a.tenantId)).toEqual([
+      expect.objectContaining({ team_id: team.id, installed_by: admin.userId }),
+    ]);
     expect(await installations(b.tenantId)).toEqual([]);
   });
 
@@ -337,7 +394,12 @@ describe('GET /webhooks/slack/install', () => {
     const owner = await signupAndLogin(ctx);
     const outages: [string, (req: PeerRequest) => PeerReply][] = [
       ['HTTP 500', () => ({ status: 500, body: { ok: false, error: 'internal_error' } })],
-      ['dropped connection', () => { throw new Error('connection dropped'); }],
+      [
+        'dropped connection',
+        () => {
+          throw new Error('connection dropped');
+        },
+      ],
     ];
     for (const [, outage] of outages) {
       peer.handle(outage);
@@ -356,7 +418,12 @@ describe('GET /webhooks/slack/install', () => {
     peer.handle(() => ({
       status: 200,
       body: {
-        ok: true, access_token: 'xoxb-org', token_type: 'bot', team: null, enterprise: { id: 'E1', name: 'Org' }, is_enterprise_install: true,
+        ok: true,
+        access_token: 'xoxb-org',
+        token_type: 'bot',
+        team: null,
+        enterprise: { id: 'E1', name: 'Org' },
+        is_enterprise_install: true,
       },
     }));
     const state = await startInstall(owner);
@@ -383,7 +450,10 @@ describe('GET /webhooks/slack/install', () => {
   it('escapes whatever Slack reports on the cancellation page', async () => {
     const owner = await signupAndLogin(ctx);
     const state = await startInstall(owner);
-    const res = await ctx.http.get('/webhooks/slack/install').query({ error: '<script>alert(1)</script>', state }).expect(400);
+    const res = await ctx.http
+      .get('/webhooks/slack/install')
+      .query({ error: '<script>alert(1)</script>', state })
+      .expect(400);
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(res.text).not.toContain('<script>');
   });
@@ -392,25 +462,36 @@ describe('GET /webhooks/slack/install', () => {
     const owner = await signupAndLogin(ctx);
     const team = newTeam('Old name');
     const first = slack.approve(team);
-    await ctx.http.get('/webhooks/slack/install').query({ code: first.code, state: await startInstall(owner) }).expect(200);
+    await ctx.http
+      .get('/webhooks/slack/install')
+      .query({ code: first.code, state: await startInstall(owner) })
+      .expect(200);
     const [before] = await installations(owner.tenantId);
     const second = slack.approve({ ...team, name: 'New name' });
-    await ctx.http.get('/webhooks/slack/install').query({ code: second.code, state: await startInstall(owner) }).expect(200);
+    await ctx.http
+      .get('/webhooks/slack/install')
+      .query({ code: second.code, state: await startInstall(owner) })
+      .expect(200);
     const rows = await installations(owner.tenantId);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.id).toBe(before?.id);
     expect(rows[0]?.team_name).toBe('New name');
-    expect(decryptSecret(ctx.config.secrets.dataEncryptionKey, rows[0]?.bot_token_encrypted as string)).toBe(second.token);
+    expect(decryptSecret(ctx.config.secrets.dataEncryptionKey, rows[0]?.bot_token_encrypted as string)).toBe(
+      second.token,
+    );
   });
 });
 
 describe('GET /integrations/slack and DELETE /integrations/slack/{team_id}', () => {
-  it('show and remove only the caller tenant\'s workspaces; viewers read, admins remove', async () => {
+  it("show and remove only the caller tenant's workspaces; viewers read, admins remove", async () => {
     const a = await signupAndLogin(ctx);
     const b = await signupAndLogin(ctx);
     const team = newTeam();
     const { code } = slack.approve(team);
-    await ctx.http.get('/webhooks/slack/install').query({ code, state: await startInstall(a) }).expect(200);
+    await ctx.http
+      .get('/webhooks/slack/install')
+      .query({ code, state: await startInstall(a) })
+      .expect(200);
 
     const viewer = await addUserWithRole(ctx, a.tenantId, 'viewer');
     const seen = await ctx.http.get('/integrations/slack').set(viewer.auth).expect(200);
@@ -420,7 +501,9 @@ describe('GET /integrations/slack and DELETE /integrations/slack/{team_id}', () 
     expect(other.body).toEqual({ installations: [] });
 
     const member = await addUserWithRole(ctx, a.tenantId, 'member');
-    expect((await ctx.http.delete(`/integrations/slack/${team.id}`).set(member.auth).expect(403)).body.code).toBe('forbidden');
+    expect((await ctx.http.delete(`/integrations/slack/${team.id}`).set(member.auth).expect(403)).body.code).toBe(
+      'forbidden',
+    );
     const foreign = await ctx.http.delete(`/integrations/slack/${team.id}`).set(b.auth).expect(404);
     conforms(errorBody, foreign.body);
     expect(foreign.body.code).toBe('not_found');
@@ -429,7 +512,9 @@ describe('GET /integrations/slack and DELETE /integrations/slack/{team_id}', () 
     const removed = await ctx.http.delete(`/integrations/slack/${team.id}`).set(a.auth).expect(200);
     conforms(messageBody, removed.body);
     expect(await installations(a.tenantId)).toEqual([]);
-    expect((await ctx.http.delete(`/integrations/slack/${team.id}`).set(a.auth).expect(404)).body.code).toBe('not_found');
+    expect((await ctx.http.delete(`/integrations/slack/${team.id}`).set(a.auth).expect(404)).body.code).toBe(
+      'not_found',
+    );
   });
 });
 
@@ -453,6 +538,7 @@ describe('logs', () => {
     const text = lines.join('');
     expect(text).toContain('slack workspace installed');
     expect(text).toContain('/webhooks/slack/install');
-    for (const secret of [token, code, state, refusedState, 'refused-code-123', CLIENT_SECRET]) expect(text).not.toContain(secret);
+    for (const secret of [token, code, state, refusedState, 'refused-code-123', CLIENT_SECRET])
+      expect(text).not.toContain(secret);
   });
 });

@@ -6,7 +6,8 @@ import { releaseCallContextWhenIdle } from '../../core/temporal/call-context';
 const enabled = (connection: Connection) => (connection.callContextStorage as unknown as { enabled: boolean }).enabled;
 
 const address = process.env.TEST_TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-const describeDefault = (connection: Connection) => connection.workflowService.describeNamespace({ namespace: 'default' });
+const describeDefault = (connection: Connection) =>
+  connection.workflowService.describeNamespace({ namespace: 'default' });
 // gRPC's status code for a call that outlived its deadline.
 const DEADLINE_EXCEEDED = 4;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,11 +33,14 @@ describe('the Temporal call context, released when idle', () => {
     await describeDefault(released);
     expect(enabled(released)).toBe(false);
 
-    await Promise.all([describeDefault(released), released.withDeadline(Date.now() + 10_000, () => describeDefault(released))]);
+    await Promise.all([
+      describeDefault(released),
+      released.withDeadline(Date.now() + 10_000, () => describeDefault(released)),
+    ]);
     expect(enabled(released)).toBe(false);
   });
 
-  it('keeps a scope\'s deadline while other calls begin and end, and after the storage was disabled', async () => {
+  it("keeps a scope's deadline while other calls begin and end, and after the storage was disabled", async () => {
     const connection = await connect();
     releaseCallContextWhenIdle(connection);
     await describeDefault(connection);
@@ -59,12 +63,16 @@ describe('the Temporal call context, released when idle', () => {
   it('ends a scope whose callback throws', async () => {
     const connection = await connect();
     releaseCallContextWhenIdle(connection);
-    await expect(connection.withDeadline(Date.now() + 1_000, () => {
-      throw new Error('thrown before any call');
-    })).rejects.toThrow('thrown before any call');
-    await expect(connection.withDeadline(Date.now() + 1_000, async () => {
-      throw new Error('rejected before any call');
-    })).rejects.toThrow('rejected before any call');
+    await expect(
+      connection.withDeadline(Date.now() + 1_000, () => {
+        throw new Error('thrown before any call');
+      }),
+    ).rejects.toThrow('thrown before any call');
+    await expect(
+      connection.withDeadline(Date.now() + 1_000, async () => {
+        throw new Error('rejected before any call');
+      }),
+    ).rejects.toThrow('rejected before any call');
     expect(enabled(connection)).toBe(false);
     await describeDefault(connection);
     expect(enabled(connection)).toBe(false);

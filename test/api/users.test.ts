@@ -35,12 +35,20 @@ function conforms(schema: z.ZodObject, body: unknown): void {
 const newEmail = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
 
 async function invite(by: TestUser, role: Role, email = newEmail(role)) {
-  const res = await ctx.http.post('/users/invite').set(by.auth).send({ email, name: `New ${role}`, role }).expect(201);
+  const res = await ctx.http
+    .post('/users/invite')
+    .set(by.auth)
+    .send({ email, name: `New ${role}`, role })
+    .expect(201);
   return { userId: res.body.user_id as string, email };
 }
 
 async function tokenMailedTo(email: string): Promise<string> {
-  const rows = await ctx.db.selectFrom('email_outbox').select('text_body').where(sql<boolean>`${email} = any(to_addresses)`).execute();
+  const rows = await ctx.db
+    .selectFrom('email_outbox')
+    .select('text_body')
+    .where(sql<boolean>`${email} = any(to_addresses)`)
+    .execute();
   expect(rows).toHaveLength(1);
   const token = /\/app\/accept-invite#token=([A-Za-z0-9_-]+)/.exec(rows[0]!.text_body)?.[1];
   if (!token) throw new Error('no invitation link in the e-mail');
@@ -48,7 +56,10 @@ async function tokenMailedTo(email: string): Promise<string> {
 }
 
 async function accept(email: string): Promise<{ idToken: string; refreshToken: string }> {
-  const res = await ctx.http.post('/auth/accept-invite').send({ token: await tokenMailedTo(email), password: PASSWORD }).expect(200);
+  const res = await ctx.http
+    .post('/auth/accept-invite')
+    .send({ token: await tokenMailedTo(email), password: PASSWORD })
+    .expect(200);
   return { idToken: res.body.id_token, refreshToken: res.body.refresh_token };
 }
 
@@ -56,15 +67,31 @@ async function accept(email: string): Promise<{ idToken: string; refreshToken: s
 async function join(by: TestUser, role: Role): Promise<TestUser> {
   const { userId, email } = await invite(by, role);
   const { idToken, refreshToken } = await accept(email);
-  return { email, password: PASSWORD, tenantId: by.tenantId, userId, idToken, refreshToken, auth: { Authorization: `Bearer ${idToken}` } };
+  return {
+    email,
+    password: PASSWORD,
+    tenantId: by.tenantId,
+    userId,
+    idToken,
+    refreshToken,
+    auth: { Authorization: `Bearer ${idToken}` },
+  };
 }
 
 const roleOf = async (userId: string) =>
   (await ctx.db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst())?.role;
 const userExists = async (userId: string) => (await roleOf(userId)) !== undefined;
 const outboxCount = async () =>
-  Number((await ctx.db.selectFrom('email_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-const userByEmail = (email: string) => ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  Number(
+    (
+      await ctx.db
+        .selectFrom('email_outbox')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const userByEmail = (email: string) =>
+  ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
 
 describe('GET /users', () => {
   it('lists the team oldest first, invited users with status invited', async () => {
@@ -78,8 +105,22 @@ describe('GET /users', () => {
     expect(res.body).toEqual({
       users: [
         { user_id: tenant.userId, email: tenant.email, name: 'Lister', role: 'owner', created_at, status: 'active' },
-        { user_id: joined.userId, email: joined.email, name: 'New viewer', role: 'viewer', created_at, status: 'active' },
-        { user_id: pending.userId, email: pending.email, name: 'New member', role: 'member', created_at, status: 'invited' },
+        {
+          user_id: joined.userId,
+          email: joined.email,
+          name: 'New viewer',
+          role: 'viewer',
+          created_at,
+          status: 'active',
+        },
+        {
+          user_id: pending.userId,
+          email: pending.email,
+          name: 'New member',
+          role: 'member',
+          created_at,
+          status: 'invited',
+        },
       ],
       total: 3,
     });
@@ -93,12 +134,13 @@ describe('GET /users', () => {
   it.each([['owner'], ['admin'], ['member'], ['viewer']])('is open to the %s', async (role) => {
     const caller = { owner, admin, member, viewer }[role]!;
     const res = await ctx.http.get('/users').set(caller.auth).expect(200);
-    expect(res.body.users.map((u: { user_id: string }) => u.user_id))
-      .toEqual(expect.arrayContaining([owner.userId, admin.userId, member.userId, viewer.userId]));
+    expect(res.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(
+      expect.arrayContaining([owner.userId, admin.userId, member.userId, viewer.userId]),
+    );
     expect(res.body.total).toBe(res.body.users.length);
   });
 
-  it('shows only the caller\'s tenant', async () => {
+  it("shows only the caller's tenant", async () => {
     const other = await signupAndLogin(ctx);
     const res = await ctx.http.get('/users').set(other.auth).expect(200);
     expect(res.body).toMatchObject({ users: [{ user_id: other.userId, role: 'owner' }], total: 1 });
@@ -114,12 +156,24 @@ describe('POST /users/invite', () => {
   it.each([['owner'], ['admin']])('lets the %s invite, with role member by default', async (role) => {
     const caller = { owner, admin }[role]!;
     const email = newEmail('invitee');
-    const res = await ctx.http.post('/users/invite').set(caller.auth).send({ email: email.toUpperCase(), name: 'Ivy' }).expect(201);
+    const res = await ctx.http
+      .post('/users/invite')
+      .set(caller.auth)
+      .send({ email: email.toUpperCase(), name: 'Ivy' })
+      .expect(201);
     conforms(inviteUserOutput, res.body);
     expect(res.body).toEqual({
-      user_id: expect.stringMatching(/^usr_/), email, name: 'Ivy', role: 'member', message: expect.stringContaining(email),
+      user_id: expect.stringMatching(/^usr_/),
+      email,
+      name: 'Ivy',
+      role: 'member',
+      message: expect.stringContaining(email),
     });
-    const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', res.body.user_id).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', res.body.user_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ tenant_id: owner.tenantId, email, name: 'Ivy', role: 'member', password_hash: null });
     await tokenMailedTo(email);
   });
@@ -144,10 +198,16 @@ describe('POST /users/invite', () => {
     ['a user of another tenant', () => otherOwner.email],
   ])('answers 409 email_taken for %s and sends nothing', async (_label, emailOf) => {
     const before = await outboxCount();
-    const res = await ctx.http.post('/users/invite').set(owner.auth).send({ email: emailOf(), name: 'Dup', role: 'admin' }).expect(409);
+    const res = await ctx.http
+      .post('/users/invite')
+      .set(owner.auth)
+      .send({ email: emailOf(), name: 'Dup', role: 'admin' })
+      .expect(409);
     expect(res.body).toEqual({ error: expect.any(String), code: 'email_taken' });
     expect(await outboxCount()).toBe(before);
-    expect(await ctx.db.selectFrom('users').select('id').where('email', '=', emailOf().toLowerCase()).execute()).toHaveLength(1);
+    expect(
+      await ctx.db.selectFrom('users').select('id').where('email', '=', emailOf().toLowerCase()).execute(),
+    ).toHaveLength(1);
   });
 
   it.each([
@@ -177,14 +237,19 @@ describe('PATCH /users/{user_id}', () => {
     expect(res.body).toEqual({ user_id: target.userId, role: 'admin', updated_at: expect.any(String) });
     expect(new Date(res.body.updated_at).toISOString()).toBe(res.body.updated_at);
     const list = await ctx.http.get('/users').set(owner.auth).expect(200);
-    expect(list.body.users).toEqual(expect.arrayContaining([expect.objectContaining({ user_id: target.userId, role: 'admin' })]));
+    expect(list.body.users).toEqual(
+      expect.arrayContaining([expect.objectContaining({ user_id: target.userId, role: 'admin' })]),
+    );
   });
 
   it('changes the role of an invited user, who joins with it', async () => {
     const pending = await invite(owner, 'viewer');
     await ctx.http.patch(`/users/${pending.userId}`).set(owner.auth).send({ role: 'member' }).expect(200);
     const { idToken } = await accept(pending.email);
-    const me = await ctx.http.get('/me').set({ Authorization: `Bearer ${idToken}` }).expect(200);
+    const me = await ctx.http
+      .get('/me')
+      .set({ Authorization: `Bearer ${idToken}` })
+      .expect(200);
     expect(me.body.user.role).toBe('member');
   });
 
@@ -196,7 +261,7 @@ describe('PATCH /users/{user_id}', () => {
     expect(await roleOf(target.userId)).toBe('viewer');
   });
 
-  it('never changes the owner\'s role (403), even for the owner', async () => {
+  it("never changes the owner's role (403), even for the owner", async () => {
     const res = await ctx.http.patch(`/users/${owner.userId}`).set(owner.auth).send({ role: 'admin' }).expect(403);
     expect(res.body.code).toBe('forbidden');
     expect(await roleOf(owner.userId)).toBe('owner');
@@ -214,9 +279,13 @@ describe('PATCH /users/{user_id}', () => {
     expect(await roleOf(member.userId)).toBe('member');
   });
 
-  it('answers 404 for an unknown user and for another tenant\'s user', async () => {
+  it("answers 404 for an unknown user and for another tenant's user", async () => {
     await ctx.http.patch('/users/usr_nobody').set(owner.auth).send({ role: 'admin' }).expect(404);
-    const res = await ctx.http.patch(`/users/${member.userId}`).set(otherOwner.auth).send({ role: 'viewer' }).expect(404);
+    const res = await ctx.http
+      .patch(`/users/${member.userId}`)
+      .set(otherOwner.auth)
+      .send({ role: 'viewer' })
+      .expect(404);
     expect(res.body.code).toBe('not_found');
     expect(await roleOf(member.userId)).toBe('member');
   });
@@ -233,15 +302,17 @@ describe('DELETE /users/{user_id}', () => {
     expect(list.body.users.map((u: { user_id: string }) => u.user_id)).not.toContain(target.userId);
   });
 
-  it.each([['owner', 'admin'], ['admin', 'admin'], ['admin', 'viewer'], ['owner', 'member']])(
-    'lets the %s remove a user with role %s',
-    async (callerRole, targetRole) => {
-      const caller = { owner, admin }[callerRole]!;
-      const target = await join(owner, targetRole as Role);
-      await ctx.http.delete(`/users/${target.userId}`).set(caller.auth).expect(204);
-      expect(await userExists(target.userId)).toBe(false);
-    },
-  );
+  it.each([
+    ['owner', 'admin'],
+    ['admin', 'admin'],
+    ['admin', 'viewer'],
+    ['owner', 'member'],
+  ])('lets the %s remove a user with role %s', async (callerRole, targetRole) => {
+    const caller = { owner, admin }[callerRole]!;
+    const target = await join(owner, targetRole as Role);
+    await ctx.http.delete(`/users/${target.userId}`).set(caller.auth).expect(204);
+    expect(await userExists(target.userId)).toBe(false);
+  });
 
   it('removes an invited user, whose link then stops working', async () => {
     const pending = await invite(owner, 'member');
@@ -270,7 +341,7 @@ describe('DELETE /users/{user_id}', () => {
     await ctx.http.get('/me').set(caller().auth).expect(200);
   });
 
-  it('answers 404 for an unknown user and for another tenant\'s user', async () => {
+  it("answers 404 for an unknown user and for another tenant's user", async () => {
     await ctx.http.delete('/users/usr_nobody').set(owner.auth).expect(404);
     const res = await ctx.http.delete(`/users/${member.userId}`).set(otherOwner.auth).expect(404);
     expect(res.body.code).toBe('not_found');
@@ -279,7 +350,7 @@ describe('DELETE /users/{user_id}', () => {
 });
 
 describe('sessions follow the team', () => {
-  it('ends a removed user\'s sessions at once: id_token, refresh token and password', async () => {
+  it("ends a removed user's sessions at once: id_token, refresh token and password", async () => {
     const target = await join(owner, 'admin');
     await ctx.http.get('/users').set(target.auth).expect(200);
     await ctx.http.delete(`/users/${target.userId}`).set(owner.auth).expect(204);
@@ -293,9 +364,17 @@ describe('sessions follow the team', () => {
 
   it('applies a promotion to the next request: a member made admin invites with the same token', async () => {
     const target = await join(owner, 'member');
-    await ctx.http.post('/users/invite').set(target.auth).send({ email: newEmail('early'), name: 'Early' }).expect(403);
+    await ctx.http
+      .post('/users/invite')
+      .set(target.auth)
+      .send({ email: newEmail('early'), name: 'Early' })
+      .expect(403);
     await ctx.http.patch(`/users/${target.userId}`).set(owner.auth).send({ role: 'admin' }).expect(200);
-    await ctx.http.post('/users/invite').set(target.auth).send({ email: newEmail('promoted'), name: 'Promoted' }).expect(201);
+    await ctx.http
+      .post('/users/invite')
+      .set(target.auth)
+      .send({ email: newEmail('promoted'), name: 'Promoted' })
+      .expect(201);
   });
 
   it('applies a demotion to the next request: an admin made viewer gets 403 on the next write', async () => {
@@ -303,14 +382,21 @@ describe('sessions follow the team', () => {
     const victim = await join(owner, 'member');
     await ctx.http.patch(`/users/${target.userId}`).set(owner.auth).send({ role: 'viewer' }).expect(200);
     await ctx.http.delete(`/users/${victim.userId}`).set(target.auth).expect(403);
-    await ctx.http.post('/users/invite').set(target.auth).send({ email: newEmail('late'), name: 'Late' }).expect(403);
+    await ctx.http
+      .post('/users/invite')
+      .set(target.auth)
+      .send({ email: newEmail('late'), name: 'Late' })
+      .expect(403);
     await ctx.http.get('/users').set(target.auth).expect(200);
     expect(await userExists(victim.userId)).toBe(true);
   });
 
   it('gives an accepted invitation the login token set', async () => {
     const { email } = await invite(owner, 'viewer');
-    const res = await ctx.http.post('/auth/accept-invite').send({ token: await tokenMailedTo(email), password: PASSWORD }).expect(200);
+    const res = await ctx.http
+      .post('/auth/accept-invite')
+      .send({ token: await tokenMailedTo(email), password: PASSWORD })
+      .expect(200);
     conforms(tokensOutput, res.body);
   });
 });

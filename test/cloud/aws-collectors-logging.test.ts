@@ -1,6 +1,14 @@
-import { CloudTrailClient, CreateTrailCommand, PutEventSelectorsCommand, StartLoggingCommand } from '@aws-sdk/client-cloudtrail';
 import {
-  ConfigServiceClient, PutConfigurationRecorderCommand, PutDeliveryChannelCommand, StartConfigurationRecorderCommand,
+  CloudTrailClient,
+  CreateTrailCommand,
+  PutEventSelectorsCommand,
+  StartLoggingCommand,
+} from '@aws-sdk/client-cloudtrail';
+import {
+  ConfigServiceClient,
+  PutConfigurationRecorderCommand,
+  PutDeliveryChannelCommand,
+  StartConfigurationRecorderCommand,
 } from '@aws-sdk/client-config-service';
 import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
@@ -10,8 +18,16 @@ import { checkById } from '../../domain/checks/catalog';
 import type { Inventory } from '../../domain/scans/inventory';
 import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import {
-  accessDenied, type AwsRequest, type CannedAnswer, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, motoGaps,
-  randomExternalId, REGION,
+  accessDenied,
+  type AwsRequest,
+  type CannedAnswer,
+  createSentinelRole,
+  customerAccount,
+  type CustomerAccount,
+  customerConfig,
+  motoGaps,
+  randomExternalId,
+  REGION,
 } from '../helpers/aws';
 import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 
@@ -19,26 +35,41 @@ import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 // with the real CLI script, collected through the front (test/helpers/aws.ts), and the checks run on the result.
 
 /** GetBucketLogging: GET on the bucket with the `logging` subresource. */
-const isGetBucketLogging = (r: AwsRequest) => r.service === 's3' && r.method === 'GET' && /(^|&)logging(=|&|$)/.test(r.query);
+const isGetBucketLogging = (r: AwsRequest) =>
+  r.service === 's3' && r.method === 'GET' && /(^|&)logging(=|&|$)/.test(r.query);
 const LOGGING_CHECKS = [
-  'detection.no_multi_region_trail', 'detection.trail_log_validation_off', 'detection.trail_not_kms_encrypted',
-  'detection.trail_bucket_logging_off', 'detection.s3_write_events_not_logged', 'detection.s3_read_events_not_logged',
-  'detection.config_off', 'detection.security_hub_off', 'iam.access_analyzer_off',
+  'detection.no_multi_region_trail',
+  'detection.trail_log_validation_off',
+  'detection.trail_not_kms_encrypted',
+  'detection.trail_bucket_logging_off',
+  'detection.s3_write_events_not_logged',
+  'detection.s3_read_events_not_logged',
+  'detection.config_off',
+  'detection.security_hub_off',
+  'iam.access_analyzer_off',
 ];
 
 /** Each logging check's outcome: pass, not evaluated, or its failing resources as `resource@region`. */
 function outcomes(inventory: Inventory): Record<string, string | string[]> {
-  return Object.fromEntries(LOGGING_CHECKS.map((id) => {
-    const result = checkById(id)!.evaluate(inventory, { now: inventory.collectedAt });
-    return [id, result.status === 'fail' ? result.resources.map((r) => `${r.resource}@${r.region ?? 'global'}`) : result.status];
-  }));
+  return Object.fromEntries(
+    LOGGING_CHECKS.map((id) => {
+      const result = checkById(id)!.evaluate(inventory, { now: inventory.collectedAt });
+      return [
+        id,
+        result.status === 'fail' ? result.resources.map((r) => `${r.resource}@${r.region ?? 'global'}`) : result.status,
+      ];
+    }),
+  );
 }
 
 /** An ACTIVE external access analyzer in every region, as the customer would have created (moto has no Access Analyzer). */
 function withAnalyzers(request: AwsRequest): CannedAnswer | undefined {
   if (request.service !== 'access-analyzer') return motoGaps(request);
   const analyzer = {
-    arn: `arn:aws:access-analyzer:${request.region}:123456789012:analyzer/external`, name: 'external', type: 'ACCOUNT', status: 'ACTIVE',
+    arn: `arn:aws:access-analyzer:${request.region}:123456789012:analyzer/external`,
+    name: 'external',
+    type: 'ACCOUNT',
+    status: 'ACTIVE',
     createdAt: '2026-01-01T00:00:00Z',
   };
   return { status: 200, contentType: 'application/json', body: JSON.stringify({ analyzers: [analyzer] }) };
@@ -50,11 +81,19 @@ describe('logging controls collected against moto', () => {
 
   async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget; regions: string[] }> {
     const customer = await customerAccount();
-    const target = { tenantId: 'tnt_test', awsAccountId: customer.accountId, roleName: ROLE_NAME, externalId: randomExternalId() };
+    const target = {
+      tenantId: 'tnt_test',
+      awsAccountId: customer.accountId,
+      roleName: ROLE_NAME,
+      externalId: randomExternalId(),
+    };
     // The regions the collection reads (cloud/aws/collectors/regions.ts).
-    const { Regions = [] } = await client(new EC2Client(customerConfig(customer))).send(new DescribeRegionsCommand({ AllRegions: true }));
+    const { Regions = [] } = await client(new EC2Client(customerConfig(customer))).send(
+      new DescribeRegionsCommand({ AllRegions: true }),
+    );
     const regions = Regions.filter((r) => r.OptInStatus === 'opt-in-not-required' || r.OptInStatus === 'opted-in')
-      .flatMap((r) => (r.RegionName ? [r.RegionName] : [])).sort();
+      .flatMap((r) => (r.RegionName ? [r.RegionName] : []))
+      .sort();
     return { customer, target, regions };
   }
 
@@ -64,27 +103,41 @@ describe('logging controls collected against moto', () => {
     const s3 = client(new S3Client({ ...customerConfig(customer), forcePathStyle: true }));
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const cloudtrail = client(new CloudTrailClient(customerConfig(customer)));
-    await cloudtrail.send(new CreateTrailCommand({
-      Name: 'everywhere', S3BucketName: bucket, IsMultiRegionTrail: true, EnableLogFileValidation: settings.validation, KmsKeyId: settings.kmsKeyId,
-    }));
+    await cloudtrail.send(
+      new CreateTrailCommand({
+        Name: 'everywhere',
+        S3BucketName: bucket,
+        IsMultiRegionTrail: true,
+        EnableLogFileValidation: settings.validation,
+        KmsKeyId: settings.kmsKeyId,
+      }),
+    );
     await cloudtrail.send(new StartLoggingCommand({ Name: 'everywhere' }));
     return { bucket, s3, cloudtrail };
   }
 
-  it('finds a trail\'s defaults, and Config, Security Hub and Access Analyzer off, in every region', async () => {
+  it("finds a trail's defaults, and Config, Security Hub and Access Analyzer off, in every region", async () => {
     const { customer, target, regions } = await connectedCustomer();
     const { bucket } = await trail(customer);
     await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await suite.provider.collectInventory(target);
 
-    expect(ok(inventory.cloudtrail).trails).toEqual([{
-      name: 'everywhere', homeRegion: REGION, multiRegion: true, logging: true, logFileValidation: false, kmsKeyId: null, bucket,
-      cloudWatchLogsLogGroupArn: null,
-      // A new trail's default selector: management events, read and write; no data events.
-      events: { management: { read: true, write: true }, s3Objects: { read: false, write: false } },
-      bucketLogging: { read: true, enabled: false },
-    }]);
+    expect(ok(inventory.cloudtrail).trails).toEqual([
+      {
+        name: 'everywhere',
+        homeRegion: REGION,
+        multiRegion: true,
+        logging: true,
+        logFileValidation: false,
+        kmsKeyId: null,
+        bucket,
+        cloudWatchLogsLogGroupArn: null,
+        // A new trail's default selector: management events, read and write; no data events.
+        events: { management: { read: true, write: true }, s3Objects: { read: false, write: false } },
+        bucketLogging: { read: true, enabled: false },
+      },
+    ]);
     expect(inventory.regions.enabled).toEqual(regions);
     expect(ok(inventory.configRecorders).regions).toEqual(regions.map((region) => ({ region, recorders: [] })));
     expect(ok(inventory.securityHub).regions.filter((r) => r.enabled)).toEqual([]);
@@ -102,46 +155,79 @@ describe('logging controls collected against moto', () => {
       'iam.access_analyzer_off': everyRegion('access-analyzer'),
     });
     // Selectors and the bucket's logging are asked once, of the trail's home region, like its status.
-    const selectorCalls = suite.front.requests.filter((r) => r.service === 'cloudtrail' && r.operation === 'GetEventSelectors');
+    const selectorCalls = suite.front.requests.filter(
+      (r) => r.service === 'cloudtrail' && r.operation === 'GetEventSelectors',
+    );
     expect(selectorCalls.map((r) => r.region)).toEqual([REGION]);
     expect(suite.front.requests.filter(isGetBucketLogging)).toHaveLength(1);
   });
 
   it('passes every logging control on an account set up as CIS asks', async () => {
     const { customer, target, regions } = await connectedCustomer();
-    const { KeyMetadata } = await client(new KMSClient(customerConfig(customer))).send(new CreateKeyCommand({ Description: 'trail logs' }));
+    const { KeyMetadata } = await client(new KMSClient(customerConfig(customer))).send(
+      new CreateKeyCommand({ Description: 'trail logs' }),
+    );
     const { bucket, s3, cloudtrail } = await trail(customer, { validation: true, kmsKeyId: KeyMetadata?.Arn });
     const accessLogs = uniqueName('access-logs');
     await s3.send(new CreateBucketCommand({ Bucket: accessLogs }));
     const logDelivery = 'uri="http://acs.amazonaws.com/groups/s3/LogDelivery"';
     await s3.send(new PutBucketAclCommand({ Bucket: accessLogs, GrantWrite: logDelivery, GrantReadACP: logDelivery }));
-    await s3.send(new PutBucketLoggingCommand({ Bucket: bucket, BucketLoggingStatus: { LoggingEnabled: { TargetBucket: accessLogs, TargetPrefix: `${bucket}/` } } }));
-    await cloudtrail.send(new PutEventSelectorsCommand({
-      TrailName: 'everywhere',
-      AdvancedEventSelectors: [
-        { Name: 'Management events', FieldSelectors: [{ Field: 'eventCategory', Equals: ['Management'] }] },
-        { Name: 'S3 objects', FieldSelectors: [{ Field: 'eventCategory', Equals: ['Data'] }, { Field: 'resources.type', Equals: ['AWS::S3::Object'] }] },
-      ],
-    }));
-    await Promise.all(regions.map(async (region) => {
-      const config = client(new ConfigServiceClient(customerConfig(customer, region)));
-      await config.send(new PutConfigurationRecorderCommand({
-        ConfigurationRecorder: { name: 'default', roleARN: `arn:aws:iam::${customer.accountId}:role/config`, recordingGroup: { allSupported: true } },
-      }));
-      await config.send(new PutDeliveryChannelCommand({ DeliveryChannel: { name: 'default', s3BucketName: bucket } }));
-      await config.send(new StartConfigurationRecorderCommand({ ConfigurationRecorderName: 'default' }));
-      await client(new SecurityHubClient(customerConfig(customer, region))).send(new EnableSecurityHubCommand({}));
-    }));
+    await s3.send(
+      new PutBucketLoggingCommand({
+        Bucket: bucket,
+        BucketLoggingStatus: { LoggingEnabled: { TargetBucket: accessLogs, TargetPrefix: `${bucket}/` } },
+      }),
+    );
+    await cloudtrail.send(
+      new PutEventSelectorsCommand({
+        TrailName: 'everywhere',
+        AdvancedEventSelectors: [
+          { Name: 'Management events', FieldSelectors: [{ Field: 'eventCategory', Equals: ['Management'] }] },
+          {
+            Name: 'S3 objects',
+            FieldSelectors: [
+              { Field: 'eventCategory', Equals: ['Data'] },
+              { Field: 'resources.type', Equals: ['AWS::S3::Object'] },
+            ],
+          },
+        ],
+      }),
+    );
+    await Promise.all(
+      regions.map(async (region) => {
+        const config = client(new ConfigServiceClient(customerConfig(customer, region)));
+        await config.send(
+          new PutConfigurationRecorderCommand({
+            ConfigurationRecorder: {
+              name: 'default',
+              roleARN: `arn:aws:iam::${customer.accountId}:role/config`,
+              recordingGroup: { allSupported: true },
+            },
+          }),
+        );
+        await config.send(
+          new PutDeliveryChannelCommand({ DeliveryChannel: { name: 'default', s3BucketName: bucket } }),
+        );
+        await config.send(new StartConfigurationRecorderCommand({ ConfigurationRecorderName: 'default' }));
+        await client(new SecurityHubClient(customerConfig(customer, region))).send(new EnableSecurityHubCommand({}));
+      }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
     suite.front.answer = withAnalyzers;
 
     const inventory = await suite.provider.collectInventory(target);
 
-    expect(ok(inventory.cloudtrail).trails).toMatchObject([{
-      logFileValidation: true, kmsKeyId: KeyMetadata?.Arn, bucketLogging: { read: true, enabled: true },
-      events: { management: { read: true, write: true }, s3Objects: { read: true, write: true } },
-    }]);
-    expect(ok(inventory.configRecorders).regions[0]?.recorders).toEqual([{ name: 'default', recording: true, lastStatus: expect.any(String) }]);
+    expect(ok(inventory.cloudtrail).trails).toMatchObject([
+      {
+        logFileValidation: true,
+        kmsKeyId: KeyMetadata?.Arn,
+        bucketLogging: { read: true, enabled: true },
+        events: { management: { read: true, write: true }, s3Objects: { read: true, write: true } },
+      },
+    ]);
+    expect(ok(inventory.configRecorders).regions[0]?.recorders).toEqual([
+      { name: 'default', recording: true, lastStatus: expect.any(String) },
+    ]);
     expect(Object.values(outcomes(inventory)).every((o) => o === 'pass')).toBe(true);
   });
 
@@ -160,13 +246,23 @@ describe('logging controls collected against moto', () => {
     const inventory = await suite.provider.collectInventory(target);
 
     expect(ok(inventory.cloudtrail).trails[0]?.bucketLogging).toEqual({
-      read: false, reason: expect.stringMatching(/^AWS denied Sentinel's role S3 GetBucketLogging \(AccessDenied\)/),
+      read: false,
+      reason: expect.stringMatching(/^AWS denied Sentinel's role S3 GetBucketLogging \(AccessDenied\)/),
     });
-    const bucketCheck = checkById('detection.trail_bucket_logging_off')!.evaluate(inventory, { now: inventory.collectedAt });
-    expect(bucketCheck).toEqual({ status: 'pass', unread: [{ kind: 'resource', scope: bucket, reason: expect.any(String) }] });
-    expect(inventory.securityHub.unread).toEqual([{
-      kind: 'region', scope: 'eu-west-2', reason: expect.stringMatching(/^AWS denied Sentinel's role Security Hub DescribeHub \(AccessDenied\)/),
-    }]);
+    const bucketCheck = checkById('detection.trail_bucket_logging_off')!.evaluate(inventory, {
+      now: inventory.collectedAt,
+    });
+    expect(bucketCheck).toEqual({
+      status: 'pass',
+      unread: [{ kind: 'resource', scope: bucket, reason: expect.any(String) }],
+    });
+    expect(inventory.securityHub.unread).toEqual([
+      {
+        kind: 'region',
+        scope: 'eu-west-2',
+        reason: expect.stringMatching(/^AWS denied Sentinel's role Security Hub DescribeHub \(AccessDenied\)/),
+      },
+    ]);
     expect(ok(inventory.securityHub).regions.map((r) => r.region)).not.toContain('eu-west-2');
     expect(outcomes(inventory)['detection.security_hub_off']).not.toContain('securityhub@eu-west-2');
   });

@@ -3,8 +3,17 @@ import { CloudTrailClient, CreateTrailCommand, StartLoggingCommand } from '@aws-
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateDetectorCommand, GuardDutyClient } from '@aws-sdk/client-guardduty';
 import {
-  AddUserToGroupCommand, AttachGroupPolicyCommand, AttachRolePolicyCommand, AttachUserPolicyCommand, CreateAccessKeyCommand,
-  CreateGroupCommand, CreateLoginProfileCommand, CreatePolicyCommand, CreateRoleCommand, CreateUserCommand, PutRolePolicyCommand,
+  AddUserToGroupCommand,
+  AttachGroupPolicyCommand,
+  AttachRolePolicyCommand,
+  AttachUserPolicyCommand,
+  CreateAccessKeyCommand,
+  CreateGroupCommand,
+  CreateLoginProfileCommand,
+  CreatePolicyCommand,
+  CreateRoleCommand,
+  CreateUserCommand,
+  PutRolePolicyCommand,
   PutUserPolicyCommand,
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -16,9 +25,24 @@ import type { Collected, Inventory } from '../../domain/scans/inventory';
 import { ROLE_NAME, type RoleTarget, roleArn } from '../../domain/onboarding/role';
 import type { Checkpoint, ReadOutcome } from '../../domain/scans/scan-progress';
 import {
-  accessDenied, type AwsFront, type AwsRequest, createSentinelRole, customerAccount, type CustomerAccount, customerConfig, jsonError,
-  MOTO_ACCOUNT_ID, motoDifferences, motoEndpoint, motoGaps, queryError, queueCostAndUsage, randomExternalId, REGION,
-  startAwsFront, TEST_CREDENTIALS,
+  accessDenied,
+  type AwsFront,
+  type AwsRequest,
+  createSentinelRole,
+  customerAccount,
+  type CustomerAccount,
+  customerConfig,
+  jsonError,
+  MOTO_ACCOUNT_ID,
+  motoDifferences,
+  motoEndpoint,
+  motoGaps,
+  queryError,
+  queueCostAndUsage,
+  randomExternalId,
+  REGION,
+  startAwsFront,
+  TEST_CREDENTIALS,
 } from '../helpers/aws';
 
 // Each test seeds a fresh customer account through the SDK, creates Sentinel's role in it with the real CLI
@@ -27,12 +51,31 @@ import {
 
 const log = createLogger({ level: 'silent', name: 'test' });
 const ADMINISTRATOR_ACCESS = 'arn:aws:iam::aws:policy/AdministratorAccess';
-const statement = (extra: Record<string, unknown>) => JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Resource: '*', ...extra }] });
+const statement = (extra: Record<string, unknown>) =>
+  JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Resource: '*', ...extra }] });
 const EVERYTHING = statement({ Action: '*' });
-const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
+const uniqueName = (prefix: string) =>
+  `${prefix}-${randomExternalId()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 12)}`;
 const REGIONAL_PARTS = [
-  'securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms', 'configRecorders', 'securityHub',
-  'accessAnalyzers', 'ebsEncryptionByDefault', 'networkAcls', 'vpcFlowLogs', 'rdsInstances', 'efsFileSystems', 'kmsKeys',
+  'securityGroups',
+  'instances',
+  'publicSnapshots',
+  'publicImages',
+  'cloudtrail',
+  'guardduty',
+  'metricAlarms',
+  'configRecorders',
+  'securityHub',
+  'accessAnalyzers',
+  'ebsEncryptionByDefault',
+  'networkAcls',
+  'vpcFlowLogs',
+  'rdsInstances',
+  'efsFileSystems',
+  'kmsKeys',
 ] as const;
 
 function ok<T>(part: Collected<T>): T {
@@ -42,17 +85,24 @@ function ok<T>(part: Collected<T>): T {
 
 /** The parts of an inventory that are not fully read: not evaluated, or with unread regions or resources. */
 function incomplete(inventory: Inventory): Record<string, string> {
-  return Object.fromEntries(Object.entries(inventory).flatMap(([name, part]: [string, unknown]) => {
-    if (typeof part !== 'object' || part === null || !('status' in part)) return [];
-    const collected = part as Collected<unknown>;
-    if (collected.status === 'not_evaluated') return [[name, 'not_evaluated']];
-    return collected.unread?.length ? [[name, collected.unread.map((u) => u.scope).join(',')]] : [];
-  }));
+  return Object.fromEntries(
+    Object.entries(inventory).flatMap(([name, part]: [string, unknown]) => {
+      if (typeof part !== 'object' || part === null || !('status' in part)) return [];
+      const collected = part as Collected<unknown>;
+      if (collected.status === 'not_evaluated') return [[name, 'not_evaluated']];
+      return collected.unread?.length ? [[name, collected.unread.map((u) => u.scope).join(',')]] : [];
+    }),
+  );
 }
 
 async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget }> {
   const customer = await customerAccount();
-  const target = { tenantId: 'tnt_test', awsAccountId: customer.accountId, roleName: ROLE_NAME, externalId: randomExternalId() };
+  const target = {
+    tenantId: 'tnt_test',
+    awsAccountId: customer.accountId,
+    roleName: ROLE_NAME,
+    externalId: randomExternalId(),
+  };
   return { customer, target };
 }
 
@@ -64,9 +114,16 @@ describe('AWS inventory collection against moto', () => {
     clients.push(c);
     return c;
   };
-  const providerWith = (options: { maxAttempts?: number; renewBeforeMs?: number; endpointUrl?: string } = {}) => createAwsProvider({
-    region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS, log, maxAttempts: 2, ...options,
-  });
+  const providerWith = (options: { maxAttempts?: number; renewBeforeMs?: number; endpointUrl?: string } = {}) =>
+    createAwsProvider({
+      region: REGION,
+      endpointUrl: front.endpoint,
+      sentinelAccountId: MOTO_ACCOUNT_ID,
+      credentials: TEST_CREDENTIALS,
+      log,
+      maxAttempts: 2,
+      ...options,
+    });
   /** Requests made with the customer role's credentials (everything but Sentinel's own STS calls). */
   const calls = (match: (r: AwsRequest) => boolean) => front.requests.filter(match).length;
 
@@ -96,138 +153,272 @@ describe('AWS inventory collection against moto', () => {
     const s3 = client(new S3Client({ ...customerConfig(customer), forcePathStyle: true }));
     await s3.send(new CreateBucketCommand({ Bucket: bucket, ACL: 'public-read' }));
     const ec2 = client(new EC2Client(customerConfig(customer)));
-    const { GroupId } = await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'ssh-open', Description: 'ssh from anywhere' }));
-    await ec2.send(new AuthorizeSecurityGroupIngressCommand({
-      GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
-    }));
+    const { GroupId } = await ec2.send(
+      new CreateSecurityGroupCommand({ GroupName: 'ssh-open', Description: 'ssh from anywhere' }),
+    );
+    await ec2.send(
+      new AuthorizeSecurityGroupIngressCommand({
+        GroupId,
+        IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+      }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
     const progress: string[] = [];
 
     const inventory = await provider.collectInventory(target, { onProgress: ({ last }) => progress.push(last) });
 
     const aliceArn = `arn:aws:iam::${customer.accountId}:user/alice`;
-    expect(ok(inventory.iamSummary)).toEqual({ rootMfaEnabled: false, rootAccessKeysPresent: false, rootPasswordPresent: null });
+    expect(ok(inventory.iamSummary)).toEqual({
+      rootMfaEnabled: false,
+      rootAccessKeysPresent: false,
+      rootPasswordPresent: null,
+    });
     expect(ok(inventory.passwordPolicy)).toEqual({ policy: null });
     expect(ok(inventory.iamPrincipals)).toMatchObject({
-      users: [{
-        name: 'alice', arn: aliceArn, adminAccess: true, managedPolicies: ['AdministratorAccess'],
-        accessKeys: [{ id: AccessKey?.AccessKeyId, status: 'Active' }],
-      }],
+      users: [
+        {
+          name: 'alice',
+          arn: aliceArn,
+          adminAccess: true,
+          managedPolicies: ['AdministratorAccess'],
+          accessKeys: [{ id: AccessKey?.AccessKeyId, status: 'Active' }],
+        },
+      ],
       roles: [],
     });
     const report = ok(inventory.credentialReport);
-    expect(report.users).toEqual([{
-      arn: aliceArn, passwordEnabled: true, mfaActive: false,
-      keys: [{ active: true, lastRotatedAt: expect.any(String), lastUsedAt: null }],
-    }]);
+    expect(report.users).toEqual([
+      {
+        arn: aliceArn,
+        passwordEnabled: true,
+        mfaActive: false,
+        keys: [{ active: true, lastRotatedAt: expect.any(String), lastUsedAt: null }],
+      },
+    ]);
     expect(report.root).toEqual({ lastUsedAt: '2020-06-01T00:00:00.000Z' });
     expect(ok(inventory.s3AccountBlockPublicAccess)).toEqual({ settings: null });
     expect(ok(inventory.s3Buckets)).toEqual({
-      buckets: [{ name: bucket, region: 'us-east-1', publicViaAcl: true, publicViaPolicy: false, blockPublicAccess: null, deniesInsecureTransport: false }],
+      buckets: [
+        {
+          name: bucket,
+          region: 'us-east-1',
+          publicViaAcl: true,
+          publicViaPolicy: false,
+          blockPublicAccess: null,
+          deniesInsecureTransport: false,
+        },
+      ],
     });
     expect(ok(inventory.securityGroups).groups).toEqual([
-      { id: GroupId, name: 'ssh-open', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }] },
+      {
+        id: GroupId,
+        name: 'ssh-open',
+        region: 'us-east-1',
+        openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }],
+      },
     ]);
     expect(ok(inventory.instances)).toEqual({ instances: [] });
     expect(ok(inventory.publicSnapshots)).toEqual({ snapshots: [] });
     expect(ok(inventory.publicImages)).toEqual({ images: [] });
     expect(ok(inventory.cloudtrail)).toEqual({ trails: [] });
     expect(ok(inventory.budgets)).toEqual({ budgets: [] });
-    expect(ok(inventory.guardduty).regions.map((r) => r.region).sort()).toEqual(inventory.regions.enabled);
+    expect(
+      ok(inventory.guardduty)
+        .regions.map((r) => r.region)
+        .sort(),
+    ).toEqual(inventory.regions.enabled);
     expect(ok(inventory.guardduty).regions.filter((r) => r.detectorEnabled)).toEqual([]);
     expect(ok(inventory.alternateContacts)).toEqual({ security: false, billing: false, operations: false });
-    expect(inventory.health).toEqual({ status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' });
+    expect(inventory.health).toEqual({
+      status: 'not_evaluated',
+      reason: 'AWS Health needs a Business or Enterprise support plan',
+    });
     expect(inventory.regions.enabled).toContain('us-east-1');
     expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
     // One read per global part, one per regional part and region, and the region list.
     const regionalParts = READERS.filter((r) => r.scope === 'regional').length;
-    expect(progress).toHaveLength(1 + (READERS.length - regionalParts) + regionalParts * inventory.regions.enabled.length);
+    expect(progress).toHaveLength(
+      1 + (READERS.length - regionalParts) + regionalParts * inventory.regions.enabled.length,
+    );
     // No per-user calls but ListAccessKeys: password, MFA and key use come from the credential report.
     const iamOperations = new Set(front.requests.filter((r) => r.service === 'iam').map((r) => r.operation));
     expect([...iamOperations].sort()).toEqual([
-      'GenerateCredentialReport', 'GetAccountAuthorizationDetails', 'GetAccountPasswordPolicy', 'GetAccountSummary', 'GetCredentialReport',
-      'ListAccessKeys', 'ListServerCertificates', 'ListVirtualMFADevices',
+      'GenerateCredentialReport',
+      'GetAccountAuthorizationDetails',
+      'GetAccountPasswordPolicy',
+      'GetAccountSummary',
+      'GetCredentialReport',
+      'ListAccessKeys',
+      'ListServerCertificates',
+      'ListVirtualMFADevices',
     ]);
   });
 
   it('finds none of them in a clean account with a logging trail and a budget', async () => {
     const { customer, target } = await connectedCustomer();
     const logs = uniqueName('trail-logs');
-    await client(new S3Client({ ...customerConfig(customer), forcePathStyle: true })).send(new CreateBucketCommand({ Bucket: logs }));
+    await client(new S3Client({ ...customerConfig(customer), forcePathStyle: true })).send(
+      new CreateBucketCommand({ Bucket: logs }),
+    );
     const cloudtrail = client(new CloudTrailClient(customerConfig(customer)));
     await cloudtrail.send(new CreateTrailCommand({ Name: 'everywhere', S3BucketName: logs, IsMultiRegionTrail: true }));
     await cloudtrail.send(new StartLoggingCommand({ Name: 'everywhere' }));
-    await client(new BudgetsClient(customerConfig(customer))).send(new CreateBudgetCommand({
-      AccountId: customer.accountId,
-      Budget: { BudgetName: 'monthly', BudgetType: 'COST', TimeUnit: 'MONTHLY', BudgetLimit: { Amount: '100', Unit: 'USD' } },
-    }));
+    await client(new BudgetsClient(customerConfig(customer))).send(
+      new CreateBudgetCommand({
+        AccountId: customer.accountId,
+        Budget: {
+          BudgetName: 'monthly',
+          BudgetType: 'COST',
+          TimeUnit: 'MONTHLY',
+          BudgetLimit: { Amount: '100', Unit: 'USD' },
+        },
+      }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory = await provider.collectInventory(target);
 
     expect(ok(inventory.iamPrincipals)).toMatchObject({ users: [], roles: [] });
     expect(ok(inventory.s3Buckets).buckets).toEqual([
-      { name: logs, region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null, deniesInsecureTransport: false },
+      {
+        name: logs,
+        region: 'us-east-1',
+        publicViaAcl: false,
+        publicViaPolicy: false,
+        blockPublicAccess: null,
+        deniesInsecureTransport: false,
+      },
     ]);
     expect(ok(inventory.securityGroups).groups).toEqual([]);
     // Seen from every region (a multi-region trail shows in each), listed once, its status asked of its home region.
     expect(ok(inventory.cloudtrail)).toEqual({
-      trails: [expect.objectContaining({ name: 'everywhere', homeRegion: 'us-east-1', multiRegion: true, logging: true, cloudWatchLogsLogGroupArn: null })],
+      trails: [
+        expect.objectContaining({
+          name: 'everywhere',
+          homeRegion: 'us-east-1',
+          multiRegion: true,
+          logging: true,
+          cloudWatchLogsLogGroupArn: null,
+        }),
+      ],
     });
     expect(calls((r) => r.service === 'cloudtrail' && r.operation?.endsWith('GetTrailStatus') === true)).toBe(1);
-    expect(ok(inventory.budgets)).toEqual({ budgets: [{ name: 'monthly', limitUsd: 100, actualSpendUsd: expect.any(Number), forecastedSpendUsd: expect.anything() }] });
+    expect(ok(inventory.budgets)).toEqual({
+      budgets: [
+        { name: 'monthly', limitUsd: 100, actualSpendUsd: expect.any(Number), forecastedSpendUsd: expect.anything() },
+      ],
+    });
   });
 
   it('tells administrators by *, iam:* and a NotAction that leaves IAM in, through groups, inline and customer policies', async () => {
     const { customer, target } = await connectedCustomer();
     const iam = customer.iam;
-    const { Policy } = await iam.send(new CreatePolicyCommand({ PolicyName: 'everything', PolicyDocument: EVERYTHING }));
+    const { Policy } = await iam.send(
+      new CreatePolicyCommand({ PolicyName: 'everything', PolicyDocument: EVERYTHING }),
+    );
     await iam.send(new CreateGroupCommand({ GroupName: 'admins' }));
     await iam.send(new AttachGroupPolicyCommand({ GroupName: 'admins', PolicyArn: ADMINISTRATOR_ACCESS }));
-    const users = ['via-group', 'via-inline', 'via-managed', 'iam-star', 'not-action', 'power-user', 'iam-full', 'reader'];
+    const users = [
+      'via-group',
+      'via-inline',
+      'via-managed',
+      'iam-star',
+      'not-action',
+      'power-user',
+      'iam-full',
+      'reader',
+    ];
     for (const name of users) await iam.send(new CreateUserCommand({ UserName: name }));
     await iam.send(new AddUserToGroupCommand({ GroupName: 'admins', UserName: 'via-group' }));
     await iam.send(new PutUserPolicyCommand({ UserName: 'via-inline', PolicyName: 'all', PolicyDocument: EVERYTHING }));
     await iam.send(new AttachUserPolicyCommand({ UserName: 'via-managed', PolicyArn: Policy?.Arn }));
-    await iam.send(new PutUserPolicyCommand({ UserName: 'iam-star', PolicyName: 'iam', PolicyDocument: statement({ Action: ['s3:GetObject', 'IAM:*'] }) }));
-    await iam.send(new PutUserPolicyCommand({ UserName: 'not-action', PolicyName: 'most', PolicyDocument: statement({ NotAction: ['s3:DeleteBucket'] }) }));
-    await iam.send(new AttachUserPolicyCommand({ UserName: 'power-user', PolicyArn: 'arn:aws:iam::aws:policy/PowerUserAccess' }));
-    await iam.send(new AttachUserPolicyCommand({ UserName: 'iam-full', PolicyArn: 'arn:aws:iam::aws:policy/IAMFullAccess' }));
-    await iam.send(new AttachUserPolicyCommand({ UserName: 'reader', PolicyArn: 'arn:aws:iam::aws:policy/ReadOnlyAccess' }));
-    await iam.send(new AttachUserPolicyCommand({ UserName: 'reader', PolicyArn: 'arn:aws:iam::aws:policy/AWSCompromisedKeyQuarantineV3' }));
-    const trust = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }] });
+    await iam.send(
+      new PutUserPolicyCommand({
+        UserName: 'iam-star',
+        PolicyName: 'iam',
+        PolicyDocument: statement({ Action: ['s3:GetObject', 'IAM:*'] }),
+      }),
+    );
+    await iam.send(
+      new PutUserPolicyCommand({
+        UserName: 'not-action',
+        PolicyName: 'most',
+        PolicyDocument: statement({ NotAction: ['s3:DeleteBucket'] }),
+      }),
+    );
+    await iam.send(
+      new AttachUserPolicyCommand({ UserName: 'power-user', PolicyArn: 'arn:aws:iam::aws:policy/PowerUserAccess' }),
+    );
+    await iam.send(
+      new AttachUserPolicyCommand({ UserName: 'iam-full', PolicyArn: 'arn:aws:iam::aws:policy/IAMFullAccess' }),
+    );
+    await iam.send(
+      new AttachUserPolicyCommand({ UserName: 'reader', PolicyArn: 'arn:aws:iam::aws:policy/ReadOnlyAccess' }),
+    );
+    await iam.send(
+      new AttachUserPolicyCommand({
+        UserName: 'reader',
+        PolicyArn: 'arn:aws:iam::aws:policy/AWSCompromisedKeyQuarantineV3',
+      }),
+    );
+    const trust = JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+    });
     await iam.send(new CreateRoleCommand({ RoleName: 'deployer', AssumeRolePolicyDocument: trust }));
     await iam.send(new PutRolePolicyCommand({ RoleName: 'deployer', PolicyName: 'all', PolicyDocument: EVERYTHING }));
     await iam.send(new CreateRoleCommand({ RoleName: 'auditor', AssumeRolePolicyDocument: trust }));
-    await iam.send(new AttachRolePolicyCommand({ RoleName: 'auditor', PolicyArn: 'arn:aws:iam::aws:policy/SecurityAudit' }));
-    await iam.send(new CreateRoleCommand({ RoleName: 'AWSServiceRoleForSupport', Path: '/aws-service-role/support.amazonaws.com/', AssumeRolePolicyDocument: trust }));
+    await iam.send(
+      new AttachRolePolicyCommand({ RoleName: 'auditor', PolicyArn: 'arn:aws:iam::aws:policy/SecurityAudit' }),
+    );
+    await iam.send(
+      new CreateRoleCommand({
+        RoleName: 'AWSServiceRoleForSupport',
+        Path: '/aws-service-role/support.amazonaws.com/',
+        AssumeRolePolicyDocument: trust,
+      }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
 
     const principals = ok((await provider.collectInventory(target)).iamPrincipals);
 
     expect(Object.fromEntries(principals.users.map((u) => [u.name, u.adminAccess]))).toEqual({
-      'via-group': true, 'via-inline': true, 'via-managed': true, 'iam-star': true, 'not-action': true, 'iam-full': true,
-      'power-user': false, reader: false,
+      'via-group': true,
+      'via-inline': true,
+      'via-managed': true,
+      'iam-star': true,
+      'not-action': true,
+      'iam-full': true,
+      'power-user': false,
+      reader: false,
     });
-    expect(principals.users.find((u) => u.name === 'reader')?.managedPolicies.sort()).toEqual(['AWSCompromisedKeyQuarantineV3', 'ReadOnlyAccess']);
-    expect(principals.roles.map((r) => [r.name, r.adminAccess]).sort()).toEqual([['auditor', false], ['deployer', true]]);
+    expect(principals.users.find((u) => u.name === 'reader')?.managedPolicies.sort()).toEqual([
+      'AWSCompromisedKeyQuarantineV3',
+      'ReadOnlyAccess',
+    ]);
+    expect(principals.roles.map((r) => [r.name, r.adminAccess]).sort()).toEqual([
+      ['auditor', false],
+      ['deployer', true],
+    ]);
   });
 
-  it('reads the usage-only daily costs queued in moto\'s Cost Explorer', async () => {
+  it("reads the usage-only daily costs queued in moto's Cost Explorer", async () => {
     const { customer, target } = await connectedCustomer();
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     const amounts = [12, 11, 13, 12, 12, 11, 12, 13, 12, 12, 11, 12, 12, 480];
     await queueCostAndUsage({
       accountId: customer.accountId,
-      results: [{
-        ResultsByTime: amounts.map((amount, i) => ({
-          TimePeriod: { Start: day(14 - i), End: day(13 - i) },
-          Total: { UnblendedCost: { Amount: String(amount), Unit: 'USD' } },
-          Groups: [],
-          Estimated: false,
-        })),
-        DimensionValueAttributes: [],
-      }],
+      results: [
+        {
+          ResultsByTime: amounts.map((amount, i) => ({
+            TimePeriod: { Start: day(14 - i), End: day(13 - i) },
+            Total: { UnblendedCost: { Amount: String(amount), Unit: 'USD' } },
+            Groups: [],
+            Estimated: false,
+          })),
+          DimensionValueAttributes: [],
+        },
+      ],
     });
     await createSentinelRole({ customer, externalId: target.externalId });
 
@@ -238,35 +429,63 @@ describe('AWS inventory collection against moto', () => {
     expect(JSON.parse(request!.body).Filter).toEqual({ Dimensions: { Key: 'RECORD_TYPE', Values: ['Usage'] } });
   });
 
-  it('keeps only this account\'s GuardDuty findings (a delegated administrator sees its members\'), and maps anomalies', async () => {
+  it("keeps only this account's GuardDuty findings (a delegated administrator sees its members'), and maps anomalies", async () => {
     const { customer, target } = await connectedCustomer();
-    await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(new CreateDetectorCommand({ Enable: true }));
+    await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(
+      new CreateDetectorCommand({ Enable: true }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
-    const finding = { id: 'f-1', type: 'UnauthorizedAccess:EC2/SSHBruteForce', severity: 8, title: 'SSH brute force against i-0abc' };
+    const finding = {
+      id: 'f-1',
+      type: 'UnauthorizedAccess:EC2/SSHBruteForce',
+      severity: 8,
+      title: 'SSH brute force against i-0abc',
+    };
     const gdFinding = (id: string, accountId: string) => ({
-      ...finding, id, accountId, region: 'eu-west-1', arn: `arn:${id}`, schemaVersion: '2.0', createdAt: '2026-01-01T00:00:00Z',
-      updatedAt: '2026-01-01T00:00:00Z', resource: {},
+      ...finding,
+      id,
+      accountId,
+      region: 'eu-west-1',
+      arn: `arn:${id}`,
+      schemaVersion: '2.0',
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+      resource: {},
     });
     front.answer = (request) => {
       if (request.service === 'guardduty' && request.path.endsWith('/findings')) {
-        return { status: 200, contentType: 'application/json', body: JSON.stringify({ findingIds: ['f-1', 'f-member'] }) };
+        return {
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ findingIds: ['f-1', 'f-member'] }),
+        };
       }
       if (request.service === 'guardduty' && request.path.endsWith('/findings/get')) {
         return {
           status: 200,
           contentType: 'application/json',
-          body: JSON.stringify({ findings: [gdFinding('f-1', customer.accountId), gdFinding('f-member', '999988887777')] }),
+          body: JSON.stringify({
+            findings: [gdFinding('f-1', customer.accountId), gdFinding('f-member', '999988887777')],
+          }),
         };
       }
       if (request.service === 'ce' && request.operation === 'GetAnomalies') {
         return {
           status: 200,
           contentType: 'application/x-amz-json-1.1',
-          body: JSON.stringify({ Anomalies: [{
-            AnomalyId: 'a-1', AnomalyStartDate: '2026-01-10', DimensionValue: 'Amazon EC2', MonitorArn: 'arn:m',
-            Impact: { MaxImpact: 300, TotalImpact: 450 }, AnomalyScore: { MaxScore: 1, CurrentScore: 1 },
-            RootCauses: [{ Service: 'Amazon Elastic Compute Cloud - Compute', Region: 'us-east-1' }],
-          }] }),
+          body: JSON.stringify({
+            Anomalies: [
+              {
+                AnomalyId: 'a-1',
+                AnomalyStartDate: '2026-01-10',
+                DimensionValue: 'Amazon EC2',
+                MonitorArn: 'arn:m',
+                Impact: { MaxImpact: 300, TotalImpact: 450 },
+                AnomalyScore: { MaxScore: 1, CurrentScore: 1 },
+                RootCauses: [{ Service: 'Amazon Elastic Compute Cloud - Compute', Region: 'us-east-1' }],
+              },
+            ],
+          }),
         };
       }
       return motoGaps(request);
@@ -275,37 +494,60 @@ describe('AWS inventory collection against moto', () => {
     const inventory = await provider.collectInventory(target);
 
     const regions = ok(inventory.guardduty).regions;
-    expect(regions.find((r) => r.region === 'eu-west-1')).toEqual({ region: 'eu-west-1', detectorEnabled: true, highSeverityFindings: [finding] });
+    expect(regions.find((r) => r.region === 'eu-west-1')).toEqual({
+      region: 'eu-west-1',
+      detectorEnabled: true,
+      highSeverityFindings: [finding],
+    });
     expect(regions.filter((r) => r.detectorEnabled)).toHaveLength(1);
     const [listFindings] = front.requests.filter((r) => r.service === 'guardduty' && r.path.endsWith('/findings'));
-    expect(JSON.parse(listFindings!.body).findingCriteria.criterion.accountId).toEqual({ equals: [customer.accountId] });
+    expect(JSON.parse(listFindings!.body).findingCriteria.criterion.accountId).toEqual({
+      equals: [customer.accountId],
+    });
     expect(ok(inventory.anomalies)).toEqual({
-      anomalies: [{ id: 'a-1', impactUsd: 450, startDate: '2026-01-10', service: 'Amazon Elastic Compute Cloud - Compute' }],
+      anomalies: [
+        { id: 'a-1', impactUsd: 450, startDate: '2026-01-10', service: 'Amazon Elastic Compute Cloud - Compute' },
+      ],
     });
   });
 
-  it('reads a planned budget\'s amount for the current period, and no amount for a budget without one', async () => {
+  it("reads a planned budget's amount for the current period, and no amount for a budget without one", async () => {
     const { customer, target } = await connectedCustomer();
     await createSentinelRole({ customer, externalId: target.externalId });
     const monthStart = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) / 1000;
     const budget = (name: string, limits: Record<string, unknown>) => ({
-      BudgetName: name, BudgetType: 'COST', TimeUnit: 'MONTHLY', ...limits,
+      BudgetName: name,
+      BudgetType: 'COST',
+      TimeUnit: 'MONTHLY',
+      ...limits,
       CalculatedSpend: { ActualSpend: { Amount: '900', Unit: 'USD' } },
     });
-    front.answer = (request) => (request.service === 'budgets'
-      ? { status: 200, contentType: 'application/x-amz-json-1.1', body: JSON.stringify({ Budgets: [
-        budget('planned', { PlannedBudgetLimits: {
-          [String(monthStart - 31 * 86_400)]: { Amount: '100', Unit: 'USD' },
-          [String(monthStart)]: { Amount: '500', Unit: 'USD' },
-          [String(monthStart + 40 * 86_400)]: { Amount: '5000', Unit: 'USD' },
-        } }),
-        budget('tracking-only', {}),
-      ] }) }
-      : motoGaps(request));
+    front.answer = (request) =>
+      request.service === 'budgets'
+        ? {
+            status: 200,
+            contentType: 'application/x-amz-json-1.1',
+            body: JSON.stringify({
+              Budgets: [
+                budget('planned', {
+                  PlannedBudgetLimits: {
+                    [String(monthStart - 31 * 86_400)]: { Amount: '100', Unit: 'USD' },
+                    [String(monthStart)]: { Amount: '500', Unit: 'USD' },
+                    [String(monthStart + 40 * 86_400)]: { Amount: '5000', Unit: 'USD' },
+                  },
+                }),
+                budget('tracking-only', {}),
+              ],
+            }),
+          }
+        : motoGaps(request);
 
     const inventory = await provider.collectInventory(target);
 
-    expect(ok(inventory.budgets).budgets.map((b) => [b.name, b.limitUsd])).toEqual([['planned', 500], ['tracking-only', null]]);
+    expect(ok(inventory.budgets).budgets.map((b) => [b.name, b.limitUsd])).toEqual([
+      ['planned', 500],
+      ['tracking-only', null],
+    ]);
   });
 
   it('leaves unread only what AWS refused: one region of EC2 and GuardDuty, one bucket', async () => {
@@ -315,28 +557,55 @@ describe('AWS inventory collection against moto', () => {
     await s3.send(new CreateBucketCommand({ Bucket: readable, ACL: 'public-read' }));
     await s3.send(new CreateBucketCommand({ Bucket: guarded }));
     const ec2 = client(new EC2Client(customerConfig(customer, 'eu-west-2')));
-    const { GroupId } = await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'hidden', Description: 'in a denied region' }));
-    await ec2.send(new AuthorizeSecurityGroupIngressCommand({
-      GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
-    }));
+    const { GroupId } = await ec2.send(
+      new CreateSecurityGroupCommand({ GroupName: 'hidden', Description: 'in a denied region' }),
+    );
+    await ec2.send(
+      new AuthorizeSecurityGroupIngressCommand({
+        GroupId,
+        IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+      }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
     // What a region-deny SCP and a bucket policy that denies everyone else make AWS answer (moto enforces neither).
     front.answer = (request) => {
-      if ((request.service === 'ec2' || request.service === 'guardduty') && request.region === 'eu-west-2') return accessDenied(request);
+      if ((request.service === 'ec2' || request.service === 'guardduty') && request.region === 'eu-west-2')
+        return accessDenied(request);
       if (request.service === 's3' && request.path.startsWith(`/${guarded}`)) return accessDenied(request);
       return motoGaps(request);
     };
 
     const inventory = await provider.collectInventory(target);
 
-    const notEc2OrGuardDuty = ['cloudtrail', 'metricAlarms', 'configRecorders', 'securityHub', 'accessAnalyzers', 'rdsInstances', 'efsFileSystems', 'kmsKeys'];
+    const notEc2OrGuardDuty = [
+      'cloudtrail',
+      'metricAlarms',
+      'configRecorders',
+      'securityHub',
+      'accessAnalyzers',
+      'rdsInstances',
+      'efsFileSystems',
+      'kmsKeys',
+    ];
     const refused = REGIONAL_PARTS.filter((p) => !notEc2OrGuardDuty.includes(p));
-    const expected = Object.fromEntries([...refused.map((p) => [p, 'eu-west-2']), ['s3Buckets', guarded], ['health', 'not_evaluated']]);
+    const expected = Object.fromEntries([
+      ...refused.map((p) => [p, 'eu-west-2']),
+      ['s3Buckets', guarded],
+      ['health', 'not_evaluated'],
+    ]);
     expect(incomplete(inventory)).toEqual(expected);
-    expect(inventory.securityGroups.unread).toEqual([{
-      kind: 'region', scope: 'eu-west-2', reason: expect.stringMatching(/^AWS denied Sentinel's role EC2 DescribeSecurityGroups \(UnauthorizedOperation\)/),
-    }]);
-    expect(inventory.s3Buckets.unread).toEqual([{ kind: 'resource', scope: guarded, reason: expect.stringContaining('AWS denied Sentinel\'s role S3') }]);
+    expect(inventory.securityGroups.unread).toEqual([
+      {
+        kind: 'region',
+        scope: 'eu-west-2',
+        reason: expect.stringMatching(
+          /^AWS denied Sentinel's role EC2 DescribeSecurityGroups \(UnauthorizedOperation\)/,
+        ),
+      },
+    ]);
+    expect(inventory.s3Buckets.unread).toEqual([
+      { kind: 'resource', scope: guarded, reason: expect.stringContaining("AWS denied Sentinel's role S3") },
+    ]);
     expect(ok(inventory.s3Buckets).buckets.map((b) => [b.name, b.publicViaAcl])).toEqual([[readable, true]]);
     expect(ok(inventory.s3AccountBlockPublicAccess)).toEqual({ settings: null });
     expect(ok(inventory.guardduty).regions.map((r) => r.region)).not.toContain('eu-west-2');
@@ -348,7 +617,8 @@ describe('AWS inventory collection against moto', () => {
     await createSentinelRole({ customer, externalId: target.externalId });
     front.answer = (request) => {
       if (request.service === 'ec2' && request.operation === 'DescribeSnapshots') return accessDenied(request);
-      if (request.service === 'budgets') return jsonError(400, 'AccessDeniedException', 'not authorized to perform: budgets:ViewBudget');
+      if (request.service === 'budgets')
+        return jsonError(400, 'AccessDeniedException', 'not authorized to perform: budgets:ViewBudget');
       return motoGaps(request);
     };
 
@@ -357,10 +627,21 @@ describe('AWS inventory collection against moto', () => {
     expect(inventory.publicSnapshots).toEqual({
       status: 'not_evaluated',
       reason: expect.stringMatching(/^AWS denied Sentinel's role EC2 DescribeSnapshots \(UnauthorizedOperation\)/),
-      unread: inventory.regions.enabled.map((region) => ({ kind: 'region', scope: region, reason: expect.any(String) })),
+      unread: inventory.regions.enabled.map((region) => ({
+        kind: 'region',
+        scope: region,
+        reason: expect.any(String),
+      })),
     });
-    expect(inventory.budgets).toEqual({ status: 'not_evaluated', reason: expect.stringContaining('Budgets DescribeBudgets (AccessDenied)') });
-    expect(incomplete(inventory)).toEqual({ publicSnapshots: 'not_evaluated', budgets: 'not_evaluated', health: 'not_evaluated' });
+    expect(inventory.budgets).toEqual({
+      status: 'not_evaluated',
+      reason: expect.stringContaining('Budgets DescribeBudgets (AccessDenied)'),
+    });
+    expect(incomplete(inventory)).toEqual({
+      publicSnapshots: 'not_evaluated',
+      budgets: 'not_evaluated',
+      health: 'not_evaluated',
+    });
   });
 
   it('absorbs throttling: the first IAM calls answered Throttling, and every part is read', async () => {
@@ -389,7 +670,8 @@ describe('AWS inventory collection against moto', () => {
     const checkpoint: Checkpoint = {};
     const controller = new AbortController();
     const first = provider.collectInventory(target, {
-      finalAttempt: false, signal: controller.signal,
+      finalAttempt: false,
+      signal: controller.signal,
       onRead: (key, outcome) => {
         checkpoint[key] = outcome;
         if (Object.keys(checkpoint).length === 5) controller.abort();
@@ -409,7 +691,7 @@ describe('AWS inventory collection against moto', () => {
     expect([...firstKeys, ...rest].sort()).toEqual(whole.sort());
   });
 
-  describe('a read that fails past the SDK\'s retries', () => {
+  describe("a read that fails past the SDK's retries", () => {
     let target: RoleTarget;
     let failing: boolean;
     const FAILING_REGION = 'us-west-1';
@@ -418,28 +700,48 @@ describe('AWS inventory collection against moto', () => {
       await createSentinelRole({ customer: connected.customer, externalId: connected.target.externalId });
       target = connected.target;
       failing = true;
-      front.answer = (request) => (failing && request.service === 'ec2' && request.operation === 'DescribeInstances' && request.region === FAILING_REGION
-        ? queryError({ service: 'ec2', status: 503, code: 'Unavailable', message: 'The service is unavailable.' })
-        : motoGaps(request));
+      front.answer = (request) =>
+        failing &&
+        request.service === 'ec2' &&
+        request.operation === 'DescribeInstances' &&
+        request.region === FAILING_REGION
+          ? queryError({ service: 'ec2', status: 503, code: 'Unavailable', message: 'The service is unavailable.' })
+          : motoGaps(request);
     });
 
     it('fails the attempt once every other read settled; the next attempt reads only that one', async () => {
       const checkpoint: Checkpoint = {};
-      const first = provider.collectInventory(target, { finalAttempt: false, onRead: (key, outcome) => { checkpoint[key] = outcome; } });
+      const first = provider.collectInventory(target, {
+        finalAttempt: false,
+        onRead: (key, outcome) => {
+          checkpoint[key] = outcome;
+        },
+      });
 
       await expect(first).rejects.toBeInstanceOf(IncompleteCollectionError);
-      await expect(first).rejects.toMatchObject({ failed: [{ key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') }] });
+      await expect(first).rejects.toMatchObject({
+        failed: [{ key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') }],
+      });
       // Kept under the format of today's reads (v2:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
       expect(settled).not.toContain(`v2:instances@${FAILING_REGION}`);
-      expect(settled).toEqual(expect.arrayContaining(['v2:regions', 'v2:iamPrincipals', `v2:securityGroups@${FAILING_REGION}`, `v2:instances@${REGION}`]));
+      expect(settled).toEqual(
+        expect.arrayContaining([
+          'v2:regions',
+          'v2:iamPrincipals',
+          `v2:securityGroups@${FAILING_REGION}`,
+          `v2:instances@${REGION}`,
+        ]),
+      );
       expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
 
       failing = false;
       front.requests.length = 0;
       const retried: string[] = [];
       const inventory = await provider.collectInventory(target, {
-        checkpoint, finalAttempt: false, onRead: (key) => retried.push(key),
+        checkpoint,
+        finalAttempt: false,
+        onRead: (key) => retried.push(key),
       });
 
       expect(retried).toEqual([`v2:instances@${FAILING_REGION}`]);
@@ -451,13 +753,22 @@ describe('AWS inventory collection against moto', () => {
     it('reads again what a checkpoint from an older worker holds (reads of another shape), and only that', async () => {
       failing = false;
       const checkpoint: Checkpoint = {};
-      await provider.collectInventory(target, { onRead: (key, outcome) => { checkpoint[key] = outcome; } });
+      await provider.collectInventory(target, {
+        onRead: (key, outcome) => {
+          checkpoint[key] = outcome;
+        },
+      });
       // The same reads as a worker before the format keyed them: instances without their metadata options.
-      const older: Checkpoint = Object.fromEntries(Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v2:/, ''), outcome]));
+      const older: Checkpoint = Object.fromEntries(
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v2:/, ''), outcome]),
+      );
       front.requests.length = 0;
 
       const retried: string[] = [];
-      await provider.collectInventory(target, { checkpoint: { ...older, 'v2:regions': checkpoint['v2:regions'] as ReadOutcome }, onRead: (key) => retried.push(key) });
+      await provider.collectInventory(target, {
+        checkpoint: { ...older, 'v2:regions': checkpoint['v2:regions'] as ReadOutcome },
+        onRead: (key) => retried.push(key),
+      });
 
       expect(retried).not.toContain('v2:regions');
       expect(retried).toEqual(expect.arrayContaining([`v2:instances@${REGION}`, 'v2:iamPrincipals']));
@@ -469,13 +780,17 @@ describe('AWS inventory collection against moto', () => {
       const inventory = await provider.collectInventory(target, { finalAttempt: true });
 
       expect(incomplete(inventory)).toEqual({ instances: FAILING_REGION, health: 'not_evaluated' });
-      expect(inventory.instances.unread).toEqual([{
-        kind: 'region', scope: FAILING_REGION, reason: 'EC2 DescribeInstances failed (Unavailable) after retries: The service is unavailable.',
-      }]);
+      expect(inventory.instances.unread).toEqual([
+        {
+          kind: 'region',
+          scope: FAILING_REGION,
+          reason: 'EC2 DescribeInstances failed (Unavailable) after retries: The service is unavailable.',
+        },
+      ]);
     });
   });
 
-  it('renews the role\'s credentials before they expire, in the middle of a collection', async () => {
+  it("renews the role's credentials before they expire, in the middle of a collection", async () => {
     const { customer, target } = await connectedCustomer();
     await createSentinelRole({ customer, externalId: target.externalId });
     // Sessions of 1.5 s (AWS's shortest is 15 minutes: the front shortens them); a call signed with an expired
@@ -486,11 +801,18 @@ describe('AWS inventory collection against moto', () => {
     const expiries = new Map<string, number>();
     let refused = 0;
     front.rewrite = (request, answer) => {
-      if (request.service !== 'sts' || request.operation !== 'AssumeRole' || answer.status !== 200) return motoDifferences(request, answer);
+      if (request.service !== 'sts' || request.operation !== 'AssumeRole' || answer.status !== 200)
+        return motoDifferences(request, answer);
       const key = /<AccessKeyId>([^<]+)<\/AccessKeyId>/.exec(answer.body)?.[1] as string;
       const expiry = Date.now() + 1500;
       expiries.set(key, expiry);
-      return { ...answer, body: answer.body.replace(/<Expiration>[^<]+<\/Expiration>/, `<Expiration>${new Date(expiry).toISOString()}</Expiration>`) };
+      return {
+        ...answer,
+        body: answer.body.replace(
+          /<Expiration>[^<]+<\/Expiration>/,
+          `<Expiration>${new Date(expiry).toISOString()}</Expiration>`,
+        ),
+      };
     };
     front.answer = (request) => {
       const expiry = expiries.get(request.accessKeyId);
@@ -498,7 +820,12 @@ describe('AWS inventory collection against moto', () => {
         refused += 1;
         return request.service === 'ec2'
           ? queryError({ service: 'ec2', status: 400, code: 'RequestExpired', message: 'Request has expired.' })
-          : queryError({ service: request.service, status: 400, code: 'ExpiredToken', message: 'The security token included in the request is expired' });
+          : queryError({
+              service: request.service,
+              status: 400,
+              code: 'ExpiredToken',
+              message: 'The security token included in the request is expired',
+            });
       }
       return motoGaps(request);
     };
@@ -517,9 +844,15 @@ describe('AWS inventory collection against moto', () => {
 
   it('throws RoleUnavailableError, with what to fix, when the role cannot be assumed', async () => {
     const { target } = await connectedCustomer();
-    front.answer = (request) => (request.service === 'sts' && request.operation === 'AssumeRole'
-      ? queryError({ service: 'sts', status: 403, code: 'AccessDenied', message: 'not authorized to perform: sts:AssumeRole' })
-      : motoGaps(request));
+    front.answer = (request) =>
+      request.service === 'sts' && request.operation === 'AssumeRole'
+        ? queryError({
+            service: 'sts',
+            status: 403,
+            code: 'AccessDenied',
+            message: 'not authorized to perform: sts:AssumeRole',
+          })
+        : motoGaps(request);
 
     const collecting = provider.collectInventory(target);
 
@@ -529,25 +862,52 @@ describe('AWS inventory collection against moto', () => {
 
   it('against moto itself, with its unimplemented APIs: retried, then not evaluated with the error; all else read', async () => {
     const { customer, target } = await connectedCustomer();
-    await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(new CreateDetectorCommand({ Enable: true }));
+    await client(new GuardDutyClient(customerConfig(customer, 'eu-west-1'))).send(
+      new CreateDetectorCommand({ Enable: true }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
     const direct = providerWith({ endpointUrl: motoEndpoint() });
     const checkpoint: Record<string, ReadOutcome> = {};
 
     // moto answers AWS Health, IAM Access Analyzer and Cost Explorer GetAnomalies with an HTML 500 page (a server
     // error: retried), and GuardDuty's findings with an HTML 404 (an answer no retry changes).
-    const first = direct.collectInventory(target, { finalAttempt: false, onRead: (key, outcome) => { checkpoint[key] = outcome; } });
+    const first = direct.collectInventory(target, {
+      finalAttempt: false,
+      onRead: (key, outcome) => {
+        checkpoint[key] = outcome;
+      },
+    });
     await expect(first).rejects.toBeInstanceOf(IncompleteCollectionError);
-    const failed = await first.then(() => [], (err: IncompleteCollectionError) => err.failed.map((f) => f.key));
+    const failed = await first.then(
+      () => [],
+      (err: IncompleteCollectionError) => err.failed.map((f) => f.key),
+    );
     const inventory = await direct.collectInventory(target, { checkpoint, finalAttempt: true });
 
-    expect(failed.sort()).toEqual(['anomalies', 'health', ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`)].sort());
-    expect(incomplete(inventory)).toEqual({ anomalies: 'not_evaluated', health: 'not_evaluated', accessAnalyzers: 'not_evaluated', guardduty: 'eu-west-1' });
-    expect(inventory.accessAnalyzers).toMatchObject({
-      status: 'not_evaluated', reason: 'IAM Access Analyzer ListAnalyzers failed (HTTP 500) after retries: an answer that is not in AWS\'s format',
+    expect(failed.sort()).toEqual(
+      ['anomalies', 'health', ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`)].sort(),
+    );
+    expect(incomplete(inventory)).toEqual({
+      anomalies: 'not_evaluated',
+      health: 'not_evaluated',
+      accessAnalyzers: 'not_evaluated',
+      guardduty: 'eu-west-1',
     });
-    expect(inventory.anomalies).toEqual({ status: 'not_evaluated', reason: 'Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS\'s format' });
-    expect(inventory.health).toEqual({ status: 'not_evaluated', reason: 'AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS\'s format' });
-    expect(inventory.guardduty.unread).toEqual([{ kind: 'region', scope: 'eu-west-1', reason: expect.stringMatching(/^GuardDuty ListFindings failed/) }]);
+    expect(inventory.accessAnalyzers).toMatchObject({
+      status: 'not_evaluated',
+      reason:
+        "IAM Access Analyzer ListAnalyzers failed (HTTP 500) after retries: an answer that is not in AWS's format",
+    });
+    expect(inventory.anomalies).toEqual({
+      status: 'not_evaluated',
+      reason: "Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS's format",
+    });
+    expect(inventory.health).toEqual({
+      status: 'not_evaluated',
+      reason: "AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS's format",
+    });
+    expect(inventory.guardduty.unread).toEqual([
+      { kind: 'region', scope: 'eu-west-1', reason: expect.stringMatching(/^GuardDuty ListFindings failed/) },
+    ]);
   });
 });

@@ -3,10 +3,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  CloudFormationClient, CreateStackCommand, DescribeStacksCommand, type Stack,
+  CloudFormationClient,
+  CreateStackCommand,
+  DescribeStacksCommand,
+  type Stack,
 } from '@aws-sdk/client-cloudformation';
 import {
-  GetRoleCommand, GetRolePolicyCommand, ListAttachedRolePoliciesCommand, ListRolePoliciesCommand,
+  GetRoleCommand,
+  GetRolePolicyCommand,
+  ListAttachedRolePoliciesCommand,
+  ListRolePoliciesCommand,
 } from '@aws-sdk/client-iam';
 import { parsePolicyDocument } from '../../cloud/aws/trust-policy';
 import { createAwsProvider } from '../../cloud/aws/provider';
@@ -16,7 +22,15 @@ import { cliScript, ROLE_NAME, roleArn } from '../../domain/onboarding/role';
 import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/onboarding/organization';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import {
-  customerAccount, type CustomerAccount, customerConfig, MOTO_ACCOUNT_ID, motoEndpoint, randomExternalId, REGION, runAsCustomer, TEST_CREDENTIALS,
+  customerAccount,
+  type CustomerAccount,
+  customerConfig,
+  MOTO_ACCOUNT_ID,
+  motoEndpoint,
+  randomExternalId,
+  REGION,
+  runAsCustomer,
+  TEST_CREDENTIALS,
 } from '../helpers/aws';
 import { type RoleDefinition, templateRole } from '../helpers/role-definitions';
 
@@ -27,15 +41,25 @@ const sentinelAccountId = MOTO_ACCOUNT_ID;
 const CFN_LINT = path.join(PROJECT_ROOT, '.tools/venv/bin/cfn-lint');
 
 /** Creates a stack as the customer would and waits for it, failing with the stack's reason if it fails. */
-async function createStack({ customer, template, externalId }: { customer: CustomerAccount; template: string; externalId: string }): Promise<Stack> {
+async function createStack({
+  customer,
+  template,
+  externalId,
+}: {
+  customer: CustomerAccount;
+  template: string;
+  externalId: string;
+}): Promise<Stack> {
   const cfn = new CloudFormationClient(customerConfig(customer));
   try {
-    const { StackId } = await cfn.send(new CreateStackCommand({
-      StackName: 'Sentinel',
-      TemplateBody: template,
-      Parameters: [{ ParameterKey: EXTERNAL_ID_PARAMETER, ParameterValue: externalId }],
-      Capabilities: ['CAPABILITY_NAMED_IAM'],
-    }));
+    const { StackId } = await cfn.send(
+      new CreateStackCommand({
+        StackName: 'Sentinel',
+        TemplateBody: template,
+        Parameters: [{ ParameterKey: EXTERNAL_ID_PARAMETER, ParameterValue: externalId }],
+        Capabilities: ['CAPABILITY_NAMED_IAM'],
+      }),
+    );
     const deadline = Date.now() + 30_000;
     for (;;) {
       const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: StackId }));
@@ -58,7 +82,10 @@ const PYTHON_LITERAL_TO_JSON = 'import sys, ast, json; print(json.dumps(ast.lite
 function inlinePolicyDocument(raw: string): unknown {
   const parsed = parsePolicyDocument(raw);
   if (parsed || !raw.startsWith("{'")) return parsed;
-  const run = spawnSync(path.join(PROJECT_ROOT, '.tools/venv/bin/python'), ['-c', PYTHON_LITERAL_TO_JSON], { input: raw, encoding: 'utf8' });
+  const run = spawnSync(path.join(PROJECT_ROOT, '.tools/venv/bin/python'), ['-c', PYTHON_LITERAL_TO_JSON], {
+    input: raw,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`not a policy document: ${raw}`);
   return JSON.parse(run.stdout);
 }
@@ -69,10 +96,12 @@ async function readRole(customer: CustomerAccount, roleName: string): Promise<Ro
   const { Role } = await iam.send(new GetRoleCommand({ RoleName: roleName }));
   const { AttachedPolicies } = await iam.send(new ListAttachedRolePoliciesCommand({ RoleName: roleName }));
   const { PolicyNames } = await iam.send(new ListRolePoliciesCommand({ RoleName: roleName }));
-  const inline = await Promise.all((PolicyNames ?? []).map(async (name) => {
-    const { PolicyDocument } = await iam.send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName: name }));
-    return [name, inlinePolicyDocument(PolicyDocument ?? '')] as const;
-  }));
+  const inline = await Promise.all(
+    (PolicyNames ?? []).map(async (name) => {
+      const { PolicyDocument } = await iam.send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName: name }));
+      return [name, inlinePolicyDocument(PolicyDocument ?? '')] as const;
+    }),
+  );
   return {
     roleName: Role?.RoleName ?? '',
     trustPolicy: parsePolicyDocument(Role?.AssumeRolePolicyDocument ?? ''),
@@ -83,7 +112,10 @@ async function readRole(customer: CustomerAccount, roleName: string): Promise<Ro
 
 // moto 5.2 creates a stack's role with its trust policy and inline policies but does not attach the role's
 // ManagedPolicyArns (AWS does): those are compared as the template declares them, with what the script attached.
-function withoutManagedPolicies({ managedPolicyArns: _managed, ...rest }: RoleDefinition): Omit<RoleDefinition, 'managedPolicyArns'> {
+function withoutManagedPolicies({
+  managedPolicyArns: _managed,
+  ...rest
+}: RoleDefinition): Omit<RoleDefinition, 'managedPolicyArns'> {
   return rest;
 }
 
@@ -115,7 +147,10 @@ describe('cfn-lint', () => {
 
   it('reports a broken template, so a clean run means something', () => {
     const broken = path.join(dir, 'broken.yaml');
-    writeFileSync(broken, accountRoleTemplate({ sentinelAccountId }).replace('ce:GetCostAndUsage', 'ce:GetCostAndUsag'));
+    writeFileSync(
+      broken,
+      accountRoleTemplate({ sentinelAccountId }).replace('ce:GetCostAndUsage', 'ce:GetCostAndUsag'),
+    );
     const run = spawnSync(CFN_LINT, ['--', broken], { encoding: 'utf8', timeout: 120_000 });
     expect(run.stdout).toMatch(/getcostandusag/i);
     expect(run.status).not.toBe(0);
@@ -136,7 +171,9 @@ describe('account role stack on moto', () => {
     expect(Object.keys(created.inlinePolicies)).toHaveLength(1);
     expect(declaredManagedPolicies(template, externalId)).toEqual(scripted.managedPolicyArns);
     expect(scripted.managedPolicyArns).toHaveLength(2);
-    expect(stack.Outputs).toEqual([expect.objectContaining({ OutputKey: 'RoleArn', OutputValue: roleArn(viaStack.accountId) })]);
+    expect(stack.Outputs).toEqual([
+      expect.objectContaining({ OutputKey: 'RoleArn', OutputValue: roleArn(viaStack.accountId) }),
+    ]);
   });
 
   it('trusts Sentinel with the ExternalId the stack was given, and with no other', async () => {
@@ -144,12 +181,18 @@ describe('account role stack on moto', () => {
     const customer = await customerAccount();
     await createStack({ customer, template: accountRoleTemplate({ sentinelAccountId }), externalId });
     const provider = createAwsProvider({
-      region: REGION, endpointUrl: motoEndpoint(), sentinelAccountId, credentials: TEST_CREDENTIALS, log: createLogger({ level: 'silent', name: 'test' }),
+      region: REGION,
+      endpointUrl: motoEndpoint(),
+      sentinelAccountId,
+      credentials: TEST_CREDENTIALS,
+      log: createLogger({ level: 'silent', name: 'test' }),
     });
     const target = { tenantId: 'tnt_test', awsAccountId: customer.accountId, roleName: ROLE_NAME };
     await expect(provider.checkAccess({ ...target, externalId })).resolves.toEqual({ ok: true });
-    await expect(provider.checkAccess({ ...target, externalId: randomExternalId() }))
-      .resolves.toMatchObject({ ok: false, code: 'external_id_mismatch' });
+    await expect(provider.checkAccess({ ...target, externalId: randomExternalId() })).resolves.toMatchObject({
+      ok: false,
+      code: 'external_id_mismatch',
+    });
   });
 });
 

@@ -1,6 +1,13 @@
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { assumeCustomerRole, roleSessionName } from '../../cloud/aws/credentials';
-import { MOTO_ACCOUNT_ID, motoEndpoint, randomAccountId, randomExternalId, REGION, TEST_CREDENTIALS } from '../helpers/aws';
+import {
+  MOTO_ACCOUNT_ID,
+  motoEndpoint,
+  randomAccountId,
+  randomExternalId,
+  REGION,
+  TEST_CREDENTIALS,
+} from '../helpers/aws';
 
 describe('assumeCustomerRole', () => {
   it('acts in the customer account under a session named after the tenant, for 15 minutes', async () => {

@@ -6,16 +6,36 @@ import path from 'node:path';
 import { GetRoleCommand, GetRolePolicyCommand } from '@aws-sdk/client-iam';
 import { parsePolicyDocument } from '../../cloud/aws/trust-policy';
 import {
-  API_DESTINATION_NAME, CONNECTION_NAME, DEFAULT_REGIONS, eventForwarderTemplate, FORWARDER_POLICY_NAME, FORWARDER_ROLE_NAME, forwarderCliScript,
-  forwarderPolicy, forwarderTrustPolicy, REGIONS_VARIABLE, TARGET_ID,
+  API_DESTINATION_NAME,
+  CONNECTION_NAME,
+  DEFAULT_REGIONS,
+  eventForwarderTemplate,
+  FORWARDER_POLICY_NAME,
+  FORWARDER_ROLE_NAME,
+  forwarderCliScript,
+  forwarderPolicy,
+  forwarderTrustPolicy,
+  REGIONS_VARIABLE,
+  TARGET_ID,
 } from '../../domain/onboarding/forwarder-templates';
 import {
-  EVENT_API_KEY_HEADER, EVENT_INGEST_PATH, FORWARDING_RULES, GLOBAL_EVENTS_REGION, rulesForRegion,
+  EVENT_API_KEY_HEADER,
+  EVENT_INGEST_PATH,
+  FORWARDING_RULES,
+  GLOBAL_EVENTS_REGION,
+  rulesForRegion,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import {
-  type AwsFront, customerAccount, type CustomerAccount, MOTO_ACCOUNT_ID, queryError, randomExternalId, runAsCustomer, startAwsFront,
+  type AwsFront,
+  customerAccount,
+  type CustomerAccount,
+  MOTO_ACCOUNT_ID,
+  queryError,
+  randomExternalId,
+  runAsCustomer,
+  startAwsFront,
 } from '../helpers/aws';
 import { type HclResources, parseHcl } from '../helpers/role-definitions';
 
@@ -31,7 +51,8 @@ const forwarder = { endpoint: `https://sentinel.example.com${EVENT_INGEST_PATH}`
 const role = { sentinelAccountId: MOTO_ACCOUNT_ID, externalId: randomExternalId() };
 
 /** The pattern of each rule, by name. */
-const patterns = (rules: readonly { name: string; pattern: unknown }[]) => Object.fromEntries(rules.map((r) => [r.name, r.pattern]));
+const patterns = (rules: readonly { name: string; pattern: unknown }[]) =>
+  Object.fromEntries(rules.map((r) => [r.name, r.pattern]));
 
 describe('forwarder Terraform, read by python-hcl2', () => {
   type Body = Record<string, unknown>;
@@ -41,7 +62,8 @@ describe('forwarder Terraform, read by python-hcl2', () => {
     variable: Record<string, Body>[];
     locals: Record<string, string>[];
   };
-  const resources = (type: string) => parsed.resource.flatMap((r) => Object.entries(r[type] ?? {}).map(([name, body]) => ({ name, body: body as Body })));
+  const resources = (type: string) =>
+    parsed.resource.flatMap((r) => Object.entries(r[type] ?? {}).map(([name, body]) => ({ name, body: body as Body })));
   const regionOfAlias = new Map(parsed.provider.map(({ aws }) => [`\${aws.${aws.alias}}`, aws.region]));
   /** The resources of a type, by the region of their provider. */
   const byRegion = (type: string) => {
@@ -49,7 +71,7 @@ describe('forwarder Terraform, read by python-hcl2', () => {
     for (const resource of resources(type)) {
       const region = regionOfAlias.get(String(resource.body.provider));
       if (!region) throw new Error(`${type}.${resource.name} has no region's provider`);
-      found.set(region, [...found.get(region) ?? [], resource]);
+      found.set(region, [...(found.get(region) ?? []), resource]);
     }
     return found;
   };
@@ -68,8 +90,13 @@ describe('forwarder Terraform, read by python-hcl2', () => {
     const rules = byRegion('aws_cloudwatch_event_rule');
     expect([...rules.keys()].sort()).toEqual([...DEFAULT_REGIONS].sort());
     for (const [region, inRegion] of rules) {
-      const expected = region === GLOBAL_EVENTS_REGION ? FORWARDING_RULES : FORWARDING_RULES.filter((r) => r.scope === 'regional');
-      expect(patterns(inRegion.map(({ body }) => ({ name: String(body.name), pattern: JSON.parse(String(body.event_pattern)) })))).toEqual(patterns(expected));
+      const expected =
+        region === GLOBAL_EVENTS_REGION ? FORWARDING_RULES : FORWARDING_RULES.filter((r) => r.scope === 'regional');
+      expect(
+        patterns(
+          inRegion.map(({ body }) => ({ name: String(body.name), pattern: JSON.parse(String(body.event_pattern)) })),
+        ),
+      ).toEqual(patterns(expected));
     }
   });
 
@@ -99,7 +126,12 @@ describe('forwarder Terraform, read by python-hcl2', () => {
         connection_arn: `\${aws_cloudwatch_event_connection.${connection!.name}.arn}`,
       });
       const ruleTargets = targets.get(region)!.map(({ body }) => body);
-      expect(ruleTargets.map((t) => t.rule).sort()).toEqual(rules.get(region)!.map((r) => `\${aws_cloudwatch_event_rule.${r.name}.name}`).sort());
+      expect(ruleTargets.map((t) => t.rule).sort()).toEqual(
+        rules
+          .get(region)!
+          .map((r) => `\${aws_cloudwatch_event_rule.${r.name}.name}`)
+          .sort(),
+      );
       for (const target of ruleTargets) {
         expect(target).toMatchObject({
           target_id: TARGET_ID,
@@ -111,11 +143,20 @@ describe('forwarder Terraform, read by python-hcl2', () => {
   });
 });
 
-
 /** What EventBridge holds in a region, read back with the AWS CLI. */
 interface RegionState {
-  connection: { ConnectionArn: string; AuthorizationType: string; AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: string } } } | null;
-  destination: { ApiDestinationArn: string; ConnectionArn: string; InvocationEndpoint: string; HttpMethod: string; InvocationRateLimitPerSecond: number } | null;
+  connection: {
+    ConnectionArn: string;
+    AuthorizationType: string;
+    AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: string } };
+  } | null;
+  destination: {
+    ApiDestinationArn: string;
+    ConnectionArn: string;
+    InvocationEndpoint: string;
+    HttpMethod: string;
+    InvocationRateLimitPerSecond: number;
+  } | null;
   rules: { Name: string; EventPattern: string; State: string }[];
   targets: Record<string, { Id: string; Arn: string; RoleArn: string }[]>;
 }
@@ -149,14 +190,20 @@ describe('forwarder CLI script on moto', () => {
   let forwarderRoleArn: string;
   const before: Record<string, RegionState> = {};
 
-  const runThroughFront = (script: string, inRegions: string[]) => runAsCustomer({
-    customer, endpoint: front.endpoint, script: `${REGIONS_VARIABLE}='${inRegions.join(' ')}'\n${script}`,
-  });
+  const runThroughFront = (script: string, inRegions: string[]) =>
+    runAsCustomer({
+      customer,
+      endpoint: front.endpoint,
+      script: `${REGIONS_VARIABLE}='${inRegions.join(' ')}'\n${script}`,
+    });
 
   /** The API key each request of an operation sent to EventBridge, by the region it was sent to. */
-  const sentKeys = (operation: string) => Object.fromEntries(front.requests
-    .filter((r) => r.service === 'events' && r.operation === operation)
-    .map((r) => [r.region, JSON.parse(r.body).AuthParameters.ApiKeyAuthParameters]));
+  const sentKeys = (operation: string) =>
+    Object.fromEntries(
+      front.requests
+        .filter((r) => r.service === 'events' && r.operation === operation)
+        .map((r) => [r.region, JSON.parse(r.body).AuthParameters.ApiKeyAuthParameters]),
+    );
 
   beforeAll(async () => {
     [customer, front] = await Promise.all([customerAccount(), startAwsFront()]);
@@ -164,7 +211,9 @@ describe('forwarder CLI script on moto', () => {
     expect(output).toContain(`Event forwarding set up in ${GLOBAL_EVENTS_REGION}`);
     forwarderRoleArn = `arn:aws:iam::${customer.accountId}:role/${FORWARDER_ROLE_NAME}`;
     const states = await Promise.all(regions.map((region) => readRegion(customer, region)));
-    regions.forEach((region, i) => { before[region] = states[i]!; });
+    regions.forEach((region, i) => {
+      before[region] = states[i]!;
+    });
   }, 300_000);
 
   afterAll(() => front?.close());
@@ -173,7 +222,9 @@ describe('forwarder CLI script on moto', () => {
     const { Role } = await customer.iam.send(new GetRoleCommand({ RoleName: FORWARDER_ROLE_NAME }));
     expect(Role?.Arn).toBe(forwarderRoleArn);
     expect(parsePolicyDocument(Role?.AssumeRolePolicyDocument ?? '')).toEqual(forwarderTrustPolicy());
-    const { PolicyDocument } = await customer.iam.send(new GetRolePolicyCommand({ RoleName: FORWARDER_ROLE_NAME, PolicyName: FORWARDER_POLICY_NAME }));
+    const { PolicyDocument } = await customer.iam.send(
+      new GetRolePolicyCommand({ RoleName: FORWARDER_ROLE_NAME, PolicyName: FORWARDER_POLICY_NAME }),
+    );
     expect(parsePolicyDocument(PolicyDocument ?? '')).toEqual(forwarderPolicy());
   });
 
@@ -182,30 +233,51 @@ describe('forwarder CLI script on moto', () => {
     expect(sentKeys('CreateConnection')).toEqual(Object.fromEntries(regions.map((region) => [region, key])));
     for (const region of regions) {
       const { connection, destination } = before[region]!;
-      expect(connection).toMatchObject({ AuthorizationType: 'API_KEY', AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: EVENT_API_KEY_HEADER } } });
-      expect(connection!.ConnectionArn).toContain(`:events:${region}:${customer.accountId}:connection/${CONNECTION_NAME}/`);
-      expect(destination).toMatchObject({
-        ConnectionArn: connection!.ConnectionArn, InvocationEndpoint: forwarder.endpoint, HttpMethod: 'POST', InvocationRateLimitPerSecond: 10,
+      expect(connection).toMatchObject({
+        AuthorizationType: 'API_KEY',
+        AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: EVENT_API_KEY_HEADER } },
       });
-      expect(destination!.ApiDestinationArn).toContain(`:events:${region}:${customer.accountId}:api-destination/${API_DESTINATION_NAME}/`);
+      expect(connection!.ConnectionArn).toContain(
+        `:events:${region}:${customer.accountId}:connection/${CONNECTION_NAME}/`,
+      );
+      expect(destination).toMatchObject({
+        ConnectionArn: connection!.ConnectionArn,
+        InvocationEndpoint: forwarder.endpoint,
+        HttpMethod: 'POST',
+        InvocationRateLimitPerSecond: 10,
+      });
+      expect(destination!.ApiDestinationArn).toContain(
+        `:events:${region}:${customer.accountId}:api-destination/${API_DESTINATION_NAME}/`,
+      );
     }
   });
 
-  it('puts each region\'s rules with their patterns, the global ones in us-east-1 only, each targeting the API destination', () => {
+  it("puts each region's rules with their patterns, the global ones in us-east-1 only, each targeting the API destination", () => {
     for (const region of regions) {
       const { rules, targets, destination } = before[region]!;
       const expected = rulesForRegion(region);
-      expect(patterns(rules.map((r) => ({ name: r.Name, pattern: JSON.parse(r.EventPattern) })))).toEqual(patterns(expected));
+      expect(patterns(rules.map((r) => ({ name: r.Name, pattern: JSON.parse(r.EventPattern) })))).toEqual(
+        patterns(expected),
+      );
       expect(rules.every((r) => r.State === 'ENABLED')).toBe(true);
       for (const rule of expected) {
-        expect(targets[rule.name]).toEqual([{ Id: TARGET_ID, Arn: destination!.ApiDestinationArn, RoleArn: forwarderRoleArn }]);
+        expect(targets[rule.name]).toEqual([
+          { Id: TARGET_ID, Arn: destination!.ApiDestinationArn, RoleArn: forwarderRoleArn },
+        ]);
       }
     }
-    expect(before['eu-west-1']!.rules.some((r) => FORWARDING_RULES.find((f) => f.name === r.Name)?.scope === 'global')).toBe(false);
+    expect(
+      before['eu-west-1']!.rules.some((r) => FORWARDING_RULES.find((f) => f.name === r.Name)?.scope === 'global'),
+    ).toBe(false);
   });
 
   it('creates nothing in a region it was not given', async () => {
-    expect(await readRegion(customer, 'us-west-2')).toEqual({ connection: null, destination: null, rules: [], targets: {} });
+    expect(await readRegion(customer, 'us-west-2')).toEqual({
+      connection: null,
+      destination: null,
+      rules: [],
+      targets: {},
+    });
   });
 
   it('runs again in place: a new key and endpoint update the connection and the API destination, nothing is duplicated', async () => {
@@ -223,13 +295,23 @@ describe('forwarder CLI script on moto', () => {
     expect(after.targets).toEqual(previous.targets);
   }, 240_000);
 
-  it('stops, setting up nothing more, when the account\'s regions cannot be listed', async () => {
-    front.answer = (req) => (req.service === 'ec2' && req.operation === 'DescribeRegions'
-      ? queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' })
-      : undefined);
+  it("stops, setting up nothing more, when the account's regions cannot be listed", async () => {
+    front.answer = (req) =>
+      req.service === 'ec2' && req.operation === 'DescribeRegions'
+        ? queryError({
+            service: 'ec2',
+            status: 403,
+            code: 'UnauthorizedOperation',
+            message: 'You are not authorized to perform this operation.',
+          })
+        : undefined;
     try {
       const before = front.requests.length;
-      const run = runAsCustomer({ customer, endpoint: front.endpoint, script: `unset ${REGIONS_VARIABLE}\nset -euo pipefail\n${forwarderCliScript(forwarder)}` });
+      const run = runAsCustomer({
+        customer,
+        endpoint: front.endpoint,
+        script: `unset ${REGIONS_VARIABLE}\nset -euo pipefail\n${forwarderCliScript(forwarder)}`,
+      });
       await expect(run).rejects.toThrow(/UnauthorizedOperation|not authorized/);
       expect(front.requests.slice(before).filter((r) => r.service === 'events')).toEqual([]);
     } finally {

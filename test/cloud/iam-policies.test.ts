@@ -1,6 +1,7 @@
 import { grantsAdministrator } from '../../cloud/aws/collectors/iam-policies';
 
-const policy = (...statements: Record<string, unknown>[]) => JSON.stringify({ Version: '2012-10-17', Statement: statements });
+const policy = (...statements: Record<string, unknown>[]) =>
+  JSON.stringify({ Version: '2012-10-17', Statement: statements });
 const allow = (extra: Record<string, unknown>) => ({ Effect: 'Allow', Resource: '*', ...extra });
 
 describe('grantsAdministrator', () => {
@@ -17,7 +18,10 @@ describe('grantsAdministrator', () => {
   });
 
   it.each([
-    ['PowerUserAccess (everything but IAM, Organizations and Account)', allow({ NotAction: ['iam:*', 'organizations:*', 'account:*'] })],
+    [
+      'PowerUserAccess (everything but IAM, Organizations and Account)',
+      allow({ NotAction: ['iam:*', 'organizations:*', 'account:*'] }),
+    ],
     ['a NotAction of everything', allow({ NotAction: '*' })],
     ['a Deny of everything', { Effect: 'Deny', Action: '*', Resource: '*' }],
     ['everything on one bucket', allow({ Action: '*', Resource: 'arn:aws:s3:::x' })],

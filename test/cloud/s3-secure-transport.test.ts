@@ -1,7 +1,8 @@
 import { deniesInsecureTransport } from '../../cloud/aws/collectors/s3-secure-transport';
 
 const BUCKET = 'acme-data';
-const policy = (...statements: Record<string, unknown>[]) => JSON.stringify({ Version: '2012-10-17', Statement: statements });
+const policy = (...statements: Record<string, unknown>[]) =>
+  JSON.stringify({ Version: '2012-10-17', Statement: statements });
 const deny = (extra: Record<string, unknown> = {}) => ({
   Effect: 'Deny',
   Principal: '*',
@@ -21,7 +22,10 @@ describe('deniesInsecureTransport', () => {
     ['a wildcard resource', deny({ Resource: '*' })],
     ['a bucket-name wildcard', deny({ Resource: 'arn:aws:s3:::acme-*' })],
     ['another partition', deny({ Resource: `arn:aws-cn:s3:::${BUCKET}/*` })],
-    ['BoolIfExists, a boolean, a list, a key in another case', deny({ Condition: { BoolIfExists: { 'AWS:SecureTransport': [false] } } })],
+    [
+      'BoolIfExists, a boolean, a list, a key in another case',
+      deny({ Condition: { BoolIfExists: { 'AWS:SecureTransport': [false] } } }),
+    ],
     ['a single statement object', deny()],
   ])('counts %s', (_, statement) => {
     expect(deniesInsecureTransport(policy(statement), BUCKET)).toBe(true);
@@ -29,7 +33,12 @@ describe('deniesInsecureTransport', () => {
   });
 
   it('finds the statement among others', () => {
-    const allow = { Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::111122223333:root' }, Action: 's3:GetObject', Resource: `arn:aws:s3:::${BUCKET}/*` };
+    const allow = {
+      Effect: 'Allow',
+      Principal: { AWS: 'arn:aws:iam::111122223333:root' },
+      Action: 's3:GetObject',
+      Resource: `arn:aws:s3:::${BUCKET}/*`,
+    };
     expect(deniesInsecureTransport(policy(allow, deny()), BUCKET)).toBe(true);
   });
 
@@ -37,8 +46,16 @@ describe('deniesInsecureTransport', () => {
     ['an Allow', deny({ Effect: 'Allow' })],
     ['aws:SecureTransport true', deny({ Condition: { Bool: { 'aws:SecureTransport': 'true' } } })],
     ['no condition (it would deny everything)', deny({ Condition: undefined })],
-    ['a further condition that narrows it', deny({ Condition: { Bool: { 'aws:SecureTransport': 'false' }, StringNotEquals: { 'aws:SourceVpce': 'vpce-1' } } })],
-    ['another key under Bool', deny({ Condition: { Bool: { 'aws:SecureTransport': 'false', 'aws:ViaAWSService': 'false' } } })],
+    [
+      'a further condition that narrows it',
+      deny({
+        Condition: { Bool: { 'aws:SecureTransport': 'false' }, StringNotEquals: { 'aws:SourceVpce': 'vpce-1' } },
+      }),
+    ],
+    [
+      'another key under Bool',
+      deny({ Condition: { Bool: { 'aws:SecureTransport': 'false', 'aws:ViaAWSService': 'false' } } }),
+    ],
     ['one principal only', deny({ Principal: { AWS: 'arn:aws:iam::111122223333:user/bob' } })],
     ['a NotPrincipal', deny({ Principal: undefined, NotPrincipal: { AWS: 'arn:aws:iam::111122223333:root' } })],
     ['writes only', deny({ Action: 's3:PutObject' })],

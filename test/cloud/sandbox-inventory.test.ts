@@ -17,32 +17,43 @@ function timestamps(node: unknown): string[] {
   if (Array.isArray(node)) return node.flatMap(timestamps);
   if (node === null || typeof node !== 'object') return [];
   return Object.entries(node).flatMap(([key, child]) =>
-    /(At|Time)$/.test(key) && typeof child === 'string' ? [child] : timestamps(child));
+    /(At|Time)$/.test(key) && typeof child === 'string' ? [child] : timestamps(child),
+  );
 }
 
 /** Internet exposures a scan would report, named by resource so one can be followed across scans. */
 function exposures(inventory: Inventory): { ssh: string[]; buckets: string[] } {
   return {
-    ssh: value(inventory.securityGroups).groups
-      .filter((g) => g.openIngress.some((r) => r.protocol === 'tcp' && r.fromPort === 22 && r.cidr === '0.0.0.0/0'))
+    ssh: value(inventory.securityGroups)
+      .groups.filter((g) =>
+        g.openIngress.some((r) => r.protocol === 'tcp' && r.fromPort === 22 && r.cidr === '0.0.0.0/0'),
+      )
       .map((g) => g.id),
-    buckets: value(inventory.s3Buckets).buckets.filter((b) => b.publicViaAcl || b.publicViaPolicy).map((b) => b.name),
+    buckets: value(inventory.s3Buckets)
+      .buckets.filter((b) => b.publicViaAcl || b.publicViaPolicy)
+      .map((b) => b.name),
   };
 }
 
 /** A resource exposed at some scan and no longer exposed at a later one. */
 function appearsThenResolves(scans: string[][]): string | undefined {
-  return scans.flatMap((exposed, i) => exposed.filter((name) => scans.slice(i + 1).some((later) => !later.includes(name))))[0];
+  return scans.flatMap((exposed, i) =>
+    exposed.filter((name) => scans.slice(i + 1).some((later) => !later.includes(name))),
+  )[0];
 }
 
 describe('sandbox inventory', () => {
   describe('determinism', () => {
     it('gives the same inventory for the same account and time', () => {
-      expect(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: AT })).toEqual(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT) }));
+      expect(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: AT })).toEqual(
+        sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT) }),
+      );
     });
 
     it('makes accounts look different, beyond their ids', () => {
-      const anonymised = ACCOUNTS.map((id) => JSON.stringify(sandboxInventory({ awsAccountId: id, at: AT })).replaceAll(id, 'ACCOUNT'));
+      const anonymised = ACCOUNTS.map((id) =>
+        JSON.stringify(sandboxInventory({ awsAccountId: id, at: AT })).replaceAll(id, 'ACCOUNT'),
+      );
       expect(new Set(anonymised).size).toBe(ACCOUNTS.length);
     });
   });
@@ -69,20 +80,30 @@ describe('sandbox inventory', () => {
 
     it.each(ACCOUNTS)('account %s uses only enabled regions, and has GuardDuty read in every one', (awsAccountId) => {
       const { regions, instances, guardduty } = sandboxInventory({ awsAccountId, at: AT });
-      expect(regions.enabled).toEqual(expect.arrayContaining([...new Set(value(instances).instances.map((i) => i.region))]));
-      expect(value(guardduty).regions.map((r) => r.region).sort()).toEqual([...regions.enabled].sort());
+      expect(regions.enabled).toEqual(
+        expect.arrayContaining([...new Set(value(instances).instances.map((i) => i.region))]),
+      );
+      expect(
+        value(guardduty)
+          .regions.map((r) => r.region)
+          .sort(),
+      ).toEqual([...regions.enabled].sort());
     });
 
     it.each(ACCOUNTS)('account %s has daily costs for the 14 days before the scan', (awsAccountId) => {
       const { daily } = value(sandboxInventory({ awsAccountId, at: AT }).costs);
-      const expected = Array.from({ length: 14 }, (_, i) => new Date(Date.UTC(2025, 5, 10) - (14 - i) * DAY_MS).toISOString().slice(0, 10));
+      const expected = Array.from({ length: 14 }, (_, i) =>
+        new Date(Date.UTC(2025, 5, 10) - (14 - i) * DAY_MS).toISOString().slice(0, 10),
+      );
       expect(daily.map((d) => d.date)).toEqual(expected);
       expect(daily.every((d) => d.amountUsd > 0)).toBe(true);
     });
 
-    it('keeps a day\'s cost the same whichever scan reads it', () => {
+    it("keeps a day's cost the same whichever scan reads it", () => {
       const earlier = value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: AT }).costs).daily;
-      const later = value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT.getTime() + 3 * DAY_MS) }).costs).daily;
+      const later = value(
+        sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT.getTime() + 3 * DAY_MS) }).costs,
+      ).daily;
       expect(later.slice(0, 11)).toEqual(earlier.slice(3));
     });
 
@@ -96,34 +117,47 @@ describe('sandbox inventory', () => {
     });
 
     it('measures ages from the scan time, so they do not grow between scans', () => {
-      const ages = (at: Date) => value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at }).iamPrincipals).users
-        .filter((u) => u.name === 'ci-deploy')
-        .flatMap((u) => u.accessKeys.map((k) => at.getTime() - Date.parse(k.createdAt)));
+      const ages = (at: Date) =>
+        value(sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at }).iamPrincipals)
+          .users.filter((u) => u.name === 'ci-deploy')
+          .flatMap((u) => u.accessKeys.map((k) => at.getTime() - Date.parse(k.createdAt)));
       expect(ages(new Date(AT.getTime() + 30 * DAY_MS))).toEqual(ages(AT));
     });
 
     it('has the logging controls met by some accounts and missed by others, in the regions it reads', () => {
       const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
       const checks = [
-        'detection.trail_log_validation_off', 'detection.trail_not_kms_encrypted', 'detection.trail_bucket_logging_off',
-        'detection.s3_write_events_not_logged', 'detection.s3_read_events_not_logged', 'detection.config_off',
-        'detection.security_hub_off', 'iam.access_analyzer_off',
+        'detection.trail_log_validation_off',
+        'detection.trail_not_kms_encrypted',
+        'detection.trail_bucket_logging_off',
+        'detection.s3_write_events_not_logged',
+        'detection.s3_read_events_not_logged',
+        'detection.config_off',
+        'detection.security_hub_off',
+        'iam.access_analyzer_off',
       ];
       const statuses = new Map(checks.map((id) => [id, new Set<string>()]));
       for (const awsAccountId of ids) {
         const inventory = sandboxInventory({ awsAccountId, at: AT });
         expect(value(inventory.configRecorders).regions.map((r) => r.region)).toEqual(inventory.regions.enabled);
-        for (const o of evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes) statuses.get(o.checkId)?.add(o.status);
+        for (const o of evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes)
+          statuses.get(o.checkId)?.add(o.status);
       }
-      expect(Object.fromEntries([...statuses].map(([id, seen]) => [id, [...seen].sort()])))
-        .toEqual(Object.fromEntries(checks.map((id) => [id, ['failed', 'passed']])));
+      expect(Object.fromEntries([...statuses].map(([id, seen]) => [id, [...seen].sort()]))).toEqual(
+        Object.fromEntries(checks.map((id) => [id, ['failed', 'passed']])),
+      );
     });
 
     it('breaks each EC2 and VPC control in some accounts, and keeps it in most', () => {
       const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
       const checks = [
-        'exposure.ebs_default_encryption_off', 'exposure.sg_cifs_open', 'exposure.nacl_admin_ports_open', 'exposure.default_sg_allows_traffic',
-        'exposure.imdsv1_allowed', 'iam.instance_without_role', 'detection.vpc_flow_logs_off',
+        'exposure.ebs_default_encryption_off',
+        'exposure.sg_cifs_open',
+        'exposure.nacl_admin_ports_open',
+        'exposure.default_sg_allows_traffic',
+        'exposure.imdsv1_allowed',
+        'iam.instance_without_role',
+        'detection.vpc_flow_logs_off',
       ];
       const failing = Object.fromEntries(checks.map((id) => [id, 0]));
       for (const awsAccountId of ids) {
@@ -140,38 +174,60 @@ describe('sandbox inventory', () => {
       const health = ids.map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }).health);
       const notEvaluated = health.filter((h) => h.status === 'not_evaluated');
       expect(notEvaluated.length).toBeGreaterThan(ids.length / 2);
-      expect(notEvaluated[0]).toEqual({ status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' });
+      expect(notEvaluated[0]).toEqual({
+        status: 'not_evaluated',
+        reason: 'AWS Health needs a Business or Enterprise support plan',
+      });
     });
   });
 
   describe('data stores', () => {
-    const many = Array.from({ length: 40 }, (_, i) => sandboxInventory({ awsAccountId: String(300000000000 + i * 7919), at: AT }));
-    const failing = (id: string) => many.filter((inventory) => {
-      const result = evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find((o) => o.checkId === id);
-      return result?.status === 'failed';
-    }).length;
+    const many = Array.from({ length: 40 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(300000000000 + i * 7919), at: AT }),
+    );
+    const failing = (id: string) =>
+      many.filter((inventory) => {
+        const result = evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find(
+          (o) => o.checkId === id,
+        );
+        return result?.status === 'failed';
+      }).length;
 
-    it.each(['exposure.s3_bucket_allows_http', 'exposure.rds_public', 'exposure.rds_unencrypted', 'exposure.rds_minor_upgrades_off',
-      'exposure.efs_unencrypted', 'detection.kms_rotation_off'])('%s fails on some accounts, not on all', (id) => {
+    it.each([
+      'exposure.s3_bucket_allows_http',
+      'exposure.rds_public',
+      'exposure.rds_unencrypted',
+      'exposure.rds_minor_upgrades_off',
+      'exposure.efs_unencrypted',
+      'detection.kms_rotation_off',
+    ])('%s fails on some accounts, not on all', (id) => {
       expect(failing(id)).toBeGreaterThan(0);
       expect(failing(id)).toBeLessThan(many.length);
     });
 
-    it.each(ACCOUNTS)('account %s keeps its databases, file systems and keys in the regions it uses', (awsAccountId) => {
-      const inventory = sandboxInventory({ awsAccountId, at: AT });
-      const used = new Set(value(inventory.securityGroups).groups.map((g) => g.region));
-      const regions = [
-        ...value(inventory.rdsInstances).instances, ...value(inventory.efsFileSystems).fileSystems, ...value(inventory.kmsKeys).keys,
-      ].map((r) => r.region);
-      expect(value(inventory.rdsInstances).instances.length).toBeGreaterThan(0);
-      expect(regions.filter((r) => !used.has(r))).toEqual([]);
-      for (const key of value(inventory.kmsKeys).keys) expect(key.arn).toBe(`arn:aws:kms:${key.region}:${awsAccountId}:key/${key.id}`);
-    });
+    it.each(ACCOUNTS)(
+      'account %s keeps its databases, file systems and keys in the regions it uses',
+      (awsAccountId) => {
+        const inventory = sandboxInventory({ awsAccountId, at: AT });
+        const used = new Set(value(inventory.securityGroups).groups.map((g) => g.region));
+        const regions = [
+          ...value(inventory.rdsInstances).instances,
+          ...value(inventory.efsFileSystems).fileSystems,
+          ...value(inventory.kmsKeys).keys,
+        ].map((r) => r.region);
+        expect(value(inventory.rdsInstances).instances.length).toBeGreaterThan(0);
+        expect(regions.filter((r) => !used.has(r))).toEqual([]);
+        for (const key of value(inventory.kmsKeys).keys)
+          expect(key.arn).toBe(`arn:aws:kms:${key.region}:${awsAccountId}:key/${key.id}`);
+      },
+    );
   });
 
   describe('drift over a week of scans every 6 hours', () => {
-    const week = (awsAccountId: string) => Array.from({ length: 28 }, (_, i) =>
-      exposures(sandboxInventory({ awsAccountId, at: new Date(AT.getTime() + i * 6 * HOUR_MS) })));
+    const week = (awsAccountId: string) =>
+      Array.from({ length: 28 }, (_, i) =>
+        exposures(sandboxInventory({ awsAccountId, at: new Date(AT.getTime() + i * 6 * HOUR_MS) })),
+      );
 
     it.each(ACCOUNTS)('account %s opens SSH to the internet on a security group, then closes it', (awsAccountId) => {
       expect(appearsThenResolves(week(awsAccountId).map((scan) => scan.ssh))).toMatch(/^sg-/);
@@ -182,7 +238,9 @@ describe('sandbox inventory', () => {
     });
 
     it('dates a drifting change from when it happened, not from each scan that sees it', () => {
-      const scans = Array.from({ length: 28 }, (_, i) => sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT.getTime() + i * 6 * HOUR_MS) }));
+      const scans = Array.from({ length: 28 }, (_, i) =>
+        sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: new Date(AT.getTime() + i * 6 * HOUR_MS) }),
+      );
       const newUsers = scans.flatMap((s) => value(s.iamPrincipals).users.filter((u) => u.name === 'support-temp'));
       expect(newUsers.length).toBeGreaterThan(1);
       expect(new Set(newUsers.map((u) => u.createdAt)).size).toBeLessThan(newUsers.length);
@@ -192,8 +250,22 @@ describe('sandbox inventory', () => {
   describe(`the partial-coverage demo (${SANDBOX_PARTIAL_ACCOUNT_ID})`, () => {
     const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: AT });
     const regional = [
-      'securityGroups', 'instances', 'publicSnapshots', 'publicImages', 'cloudtrail', 'guardduty', 'metricAlarms', 'configRecorders', 'securityHub',
-      'accessAnalyzers', 'ebsEncryptionByDefault', 'networkAcls', 'vpcFlowLogs', 'rdsInstances', 'efsFileSystems', 'kmsKeys',
+      'securityGroups',
+      'instances',
+      'publicSnapshots',
+      'publicImages',
+      'cloudtrail',
+      'guardduty',
+      'metricAlarms',
+      'configRecorders',
+      'securityHub',
+      'accessAnalyzers',
+      'ebsEncryptionByDefault',
+      'networkAcls',
+      'vpcFlowLogs',
+      'rdsInstances',
+      'efsFileSystems',
+      'kmsKeys',
     ] as const;
 
     it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {
@@ -206,9 +278,15 @@ describe('sandbox inventory', () => {
         expect(JSON.stringify(value<unknown>(part))).not.toMatch(new RegExp(denied!.map((r) => `"${r}"`).join('|')));
       }
       expect(inventory.s3Buckets.unread).toEqual([
-        { kind: 'resource', scope: expect.stringContaining('backups'), reason: expect.stringContaining('bucket\'s policy') },
+        {
+          kind: 'resource',
+          scope: expect.stringContaining('backups'),
+          reason: expect.stringContaining("bucket's policy"),
+        },
       ]);
-      expect(value(inventory.s3Buckets).buckets.map((b) => b.name)).not.toContain(inventory.s3Buckets.unread![0]!.scope);
+      expect(value(inventory.s3Buckets).buckets.map((b) => b.name)).not.toContain(
+        inventory.s3Buckets.unread![0]!.scope,
+      );
     });
 
     it('scores, with the score marked incomplete', () => {

@@ -1,7 +1,12 @@
 import { createSandboxProvider, SANDBOX_FAILING_ACCOUNT_ID } from '../../cloud/sandbox/provider';
 import { RoleUnavailableError } from '../../cloud/types';
 
-const target = (awsAccountId: string) => ({ tenantId: 'tnt_test', awsAccountId, roleName: 'SentinelReadOnly', externalId: 'x'.repeat(32) });
+const target = (awsAccountId: string) => ({
+  tenantId: 'tnt_test',
+  awsAccountId,
+  roleName: 'SentinelReadOnly',
+  externalId: 'x'.repeat(32),
+});
 
 describe('sandbox provider', () => {
   const sandbox = createSandboxProvider();
@@ -18,13 +23,17 @@ describe('sandbox provider', () => {
 
   it('trusts the configured account, else the placeholder one', async () => {
     await expect(sandbox.sentinelAccountId()).resolves.toBe('000000000000');
-    await expect(createSandboxProvider({ sentinelAccountId: '111122223333' }).sentinelAccountId()).resolves.toBe('111122223333');
+    await expect(createSandboxProvider({ sentinelAccountId: '111122223333' }).sentinelAccountId()).resolves.toBe(
+      '111122223333',
+    );
   });
 
   it('collects a simulated inventory at the time of its clock', async () => {
     const at = new Date('2025-06-10T09:00:00.000Z');
     const steps: string[] = [];
-    const inventory = await createSandboxProvider({ now: () => at }).collectInventory(target('123456789012'), { onProgress: (progress) => steps.push(progress.last) });
+    const inventory = await createSandboxProvider({ now: () => at }).collectInventory(target('123456789012'), {
+      onProgress: (progress) => steps.push(progress.last),
+    });
     expect(inventory.collectedAt).toBe(at.toISOString());
     expect(steps).toEqual(['sandbox']);
   });
@@ -45,7 +54,10 @@ describe('sandbox provider', () => {
   });
 
   it('fails the failing demo account as a management account too', async () => {
-    expect(await sandbox.describeOrganization(target(SANDBOX_FAILING_ACCOUNT_ID))).toMatchObject({ ok: false, code: 'access_denied' });
+    expect(await sandbox.describeOrganization(target(SANDBOX_FAILING_ACCOUNT_ID))).toMatchObject({
+      ok: false,
+      code: 'access_denied',
+    });
   });
 
   it('cannot assume the role of the failing demo account', async () => {

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import {
-  createTemplatePublisher, s3TemplatePublisher, TEMPLATE_PREFIX, templateKey, templateObjectUrl, templateVersion,
+  createTemplatePublisher,
+  s3TemplatePublisher,
+  TEMPLATE_PREFIX,
+  templateKey,
+  templateObjectUrl,
+  templateVersion,
 } from '../../cloud/aws/template-publisher';
 import { loadConfig } from '../../config/config';
 import { accountRoleTemplate } from '../../domain/onboarding/cloudformation';
@@ -85,7 +90,8 @@ describe('s3TemplatePublisher', () => {
   it('forgets a failed publication, so the next ask tries again', async () => {
     const fresh = { ...template, body: `${template.body}# another version\n` };
     const mine = publisher();
-    front.answer = (request) => (request.service === 's3' ? { status: 403, contentType: 'application/xml', body: '' } : undefined);
+    front.answer = (request) =>
+      request.service === 's3' ? { status: 403, contentType: 'application/xml', body: '' } : undefined;
     await expect(mine.publish(fresh)).rejects.toThrow();
 
     front.answer = () => undefined;
@@ -95,12 +101,14 @@ describe('s3TemplatePublisher', () => {
 });
 
 describe('templateObjectUrl', () => {
-  it('is the object\'s virtual-hosted https URL in AWS, and by path on a custom endpoint', () => {
+  it("is the object's virtual-hosted https URL in AWS, and by path on a custom endpoint", () => {
     const key = 'cloudformation/sentinel-account-role-0123456789abcdef.yaml';
-    expect(templateObjectUrl({ bucket: 'templates', region: 'eu-west-1', key }))
-      .toBe(`https://templates.s3.eu-west-1.amazonaws.com/${key}`);
-    expect(templateObjectUrl({ bucket: 'templates', region: 'eu-west-1', endpointUrl: 'http://127.0.0.1:5000/', key }))
-      .toBe(`http://127.0.0.1:5000/templates/${key}`);
+    expect(templateObjectUrl({ bucket: 'templates', region: 'eu-west-1', key })).toBe(
+      `https://templates.s3.eu-west-1.amazonaws.com/${key}`,
+    );
+    expect(
+      templateObjectUrl({ bucket: 'templates', region: 'eu-west-1', endpointUrl: 'http://127.0.0.1:5000/', key }),
+    ).toBe(`http://127.0.0.1:5000/templates/${key}`);
   });
 });
 
@@ -113,7 +121,9 @@ describe('createTemplatePublisher', () => {
   });
 
   it('publishes to the configured bucket, in its region', () => {
-    expect(createTemplatePublisher({ provider: 'aws', templateBucket, endpointUrl: front.endpoint })?.region).toBe('eu-west-1');
+    expect(createTemplatePublisher({ provider: 'aws', templateBucket, endpointUrl: front.endpoint })?.region).toBe(
+      'eu-west-1',
+    );
   });
 });
 
@@ -122,13 +132,19 @@ describe('CLOUDFORMATION_TEMPLATE_BUCKET', () => {
 
   it('is read with its region, AWS_REGION unless CLOUDFORMATION_TEMPLATE_REGION says otherwise', () => {
     expect(loadConfig(env).cloud.templateBucket).toBeUndefined();
-    expect(loadConfig({ ...env, CLOUDFORMATION_TEMPLATE_BUCKET: 'templates', AWS_REGION: 'eu-central-1' }).cloud.templateBucket)
-      .toEqual({ name: 'templates', region: 'eu-central-1' });
-    expect(loadConfig({ ...env, CLOUDFORMATION_TEMPLATE_BUCKET: 'templates', CLOUDFORMATION_TEMPLATE_REGION: 'eu-west-1' }).cloud.templateBucket)
-      .toEqual({ name: 'templates', region: 'eu-west-1' });
+    expect(
+      loadConfig({ ...env, CLOUDFORMATION_TEMPLATE_BUCKET: 'templates', AWS_REGION: 'eu-central-1' }).cloud
+        .templateBucket,
+    ).toEqual({ name: 'templates', region: 'eu-central-1' });
+    expect(
+      loadConfig({ ...env, CLOUDFORMATION_TEMPLATE_BUCKET: 'templates', CLOUDFORMATION_TEMPLATE_REGION: 'eu-west-1' })
+        .cloud.templateBucket,
+    ).toEqual({ name: 'templates', region: 'eu-west-1' });
   });
 
-  it('refuses a name with dots, whose https URL would not match S3\'s certificate', () => {
-    expect(() => loadConfig({ ...env, CLOUDFORMATION_TEMPLATE_BUCKET: 'templates.example.com' })).toThrow(/CLOUDFORMATION_TEMPLATE_BUCKET/);
+  it("refuses a name with dots, whose https URL would not match S3's certificate", () => {
+    expect(() => loadConfig({ ...env, CLOUDFORMATION_TEMPLATE_BUCKET: 'templates.example.com' })).toThrow(
+      /CLOUDFORMATION_TEMPLATE_BUCKET/,
+    );
   });
 });

@@ -33,7 +33,10 @@ describe('when the Temporal server is down', () => {
     port = await freePort();
     dbFile = path.join(process.env.TEST_SCRATCH_DIR as string, `temporal-outage-${port}.db`);
     temporal = await startTemporalServer({ port, dbFile });
-    ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', TEMPORAL_ADDRESS: temporal.address } });
+    ctx = await createTestContext({
+      withWorker: true,
+      config: { CLOUD_PROVIDER: 'sandbox', TEMPORAL_ADDRESS: temporal.address },
+    });
   }, 60_000);
   afterAll(async () => {
     await ctx?.close();
@@ -43,11 +46,21 @@ describe('when the Temporal server is down', () => {
   /** Everything a half-done command could leave behind. */
   async function footprint(tenantId: string) {
     const [accounts, scans, exports, limits] = await Promise.all([
-      ctx.db.selectFrom('accounts').select(['aws_account_id', 'status', 'external_id', 'first_scan_id', 'updated_at'])
-        .where('tenant_id', '=', tenantId).orderBy('aws_account_id').execute(),
+      ctx.db
+        .selectFrom('accounts')
+        .select(['aws_account_id', 'status', 'external_id', 'first_scan_id', 'updated_at'])
+        .where('tenant_id', '=', tenantId)
+        .orderBy('aws_account_id')
+        .execute(),
       ctx.db.selectFrom('scans').select(['id', 'status']).where('tenant_id', '=', tenantId).orderBy('id').execute(),
       ctx.db.selectFrom('exports').select('id').where('tenant_id', '=', tenantId).execute(),
-      ctx.db.selectFrom('rate_limits').select(['key', 'count']).where('count', '>', 0).where('key', 'not like', 'login:%').orderBy('key').execute(),
+      ctx.db
+        .selectFrom('rate_limits')
+        .select(['key', 'count'])
+        .where('count', '>', 0)
+        .where('key', 'not like', 'login:%')
+        .orderBy('key')
+        .execute(),
     ]);
     return { accounts, scans, exports, limits };
   }
@@ -56,21 +69,35 @@ describe('when the Temporal server is down', () => {
     const owner = await signupAndLogin(ctx);
     await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
     await addUserWithRole(ctx, owner.tenantId, 'viewer');
-    await ctx.http.post('/alert-rules').set(owner.auth)
-      .send({ name: 'Any risk', min_srs: 100, channels: [{ type: 'email', to: ['ops@example.com'] }] }).expect(201);
+    await ctx.http
+      .post('/alert-rules')
+      .set(owner.auth)
+      .send({ name: 'Any risk', min_srs: 100, channels: [{ type: 'email', to: ['ops@example.com'] }] })
+      .expect(201);
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: ACTIVE }).expect(201);
     await ctx.http.post(`/accounts/${ACTIVE}/verify`).set(owner.auth).expect(200);
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: PENDING }).expect(201);
     await waitFor(async () => (await ctx.http.get('/alerts').set(owner.auth).expect(200)).body.count === 1, 30_000);
 
     const readPaths = [
-      '/me', '/users', '/accounts', `/accounts/${ACTIVE}`, `/accounts/${ACTIVE}/signals`, `/accounts/${ACTIVE}/score-history`,
-      `/accounts/${ACTIVE}/recovery-checklist`, `/accounts/${ACTIVE}/export`, '/alerts', '/alert-rules',
+      '/me',
+      '/users',
+      '/accounts',
+      `/accounts/${ACTIVE}`,
+      `/accounts/${ACTIVE}/signals`,
+      `/accounts/${ACTIVE}/score-history`,
+      `/accounts/${ACTIVE}/recovery-checklist`,
+      `/accounts/${ACTIVE}/export`,
+      '/alerts',
+      '/alert-rules',
     ];
-    const readAll = () => Promise.all(readPaths.map(async (p) => {
-      const res = await ctx.http.get(p).set(owner.auth);
-      return { path: p, status: res.status, body: res.type === 'application/json' ? res.body : res.text };
-    }));
+    const readAll = () =>
+      Promise.all(
+        readPaths.map(async (p) => {
+          const res = await ctx.http.get(p).set(owner.auth);
+          return { path: p, status: res.status, body: res.type === 'application/json' ? res.body : res.text };
+        }),
+      );
     const readsBefore = await readAll();
     expect(readsBefore.map((r) => r.status)).toEqual(readPaths.map(() => 200));
 
@@ -79,7 +106,10 @@ describe('when the Temporal server is down', () => {
 
     // Reads answer from PostgreSQL as before; readiness names Temporal.
     expect(await readAll()).toEqual(readsBefore);
-    expect((await ctx.http.get('/readyz').expect(503)).body.checks).toEqual({ database: 'ok', temporal: 'unavailable' });
+    expect((await ctx.http.get('/readyz').expect(503)).body.checks).toEqual({
+      database: 'ok',
+      temporal: 'unavailable',
+    });
 
     // Every command that goes through a workflow is refused, and leaves nothing behind.
     const before = await footprint(owner.tenantId);
@@ -90,7 +120,9 @@ describe('when the Temporal server is down', () => {
       ctx.http.delete(`/accounts/${ACTIVE}`).set(owner.auth),
       ctx.http.post(`/accounts/${ACTIVE}/panic`).set(owner.auth),
     ];
-    expect(await Promise.all(commands.map(answer))).toEqual(commands.map(() => ({ status: 503, body: UNAVAILABLE, retryAfter: '5' })));
+    expect(await Promise.all(commands.map(answer))).toEqual(
+      commands.map(() => ({ status: 503, body: UNAVAILABLE, retryAfter: '5' })),
+    );
     expect(await footprint(owner.tenantId)).toEqual(before);
 
     // Writes that need no workflow still work.
@@ -112,8 +144,16 @@ describe('when the Temporal server is down', () => {
     }
     expect(scan.status).toBe(202);
     const scanId = (scan.body.execution_arn as string).split('/').pop() as string;
-    await waitFor(async () => (await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst())?.status === 'succeeded');
-    const limits = await ctx.db.selectFrom('rate_limits').select('count').where('key', 'like', 'scan:manual:%').execute();
+    await waitFor(
+      async () =>
+        (await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst())?.status ===
+        'succeeded',
+    );
+    const limits = await ctx.db
+      .selectFrom('rate_limits')
+      .select('count')
+      .where('key', 'like', 'scan:manual:%')
+      .execute();
     expect(limits).toEqual([{ count: 1 }, { count: 1 }]); // only the scan that ran counts, for the account and the tenant
     await ctx.http.delete(`/accounts/${ACTIVE}`).set(owner.auth).expect(200);
   }, 180_000);
@@ -144,7 +184,11 @@ describe('when no worker is running', () => {
     await ctx.db.updateTable('tenants').set({ plan: 'enterprise' }).where('id', '=', owner.tenantId).execute();
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID }).expect(201);
     await ctx.http.post(`/accounts/${AWS_ID}/verify`).set(owner.auth).expect(200);
-    const account = await ctx.db.selectFrom('accounts').select(['id', 'workflow_id']).where('aws_account_id', '=', AWS_ID).executeTakeFirstOrThrow();
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'workflow_id'])
+      .where('aws_account_id', '=', AWS_ID)
+      .executeTakeFirstOrThrow();
     const handle = ctx.temporal.workflow.getHandle(account.workflow_id);
     await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === 1);
     // Stopped cleanly, so Temporal hands the workflow's next task to any worker at once (there is none).
@@ -152,16 +196,26 @@ describe('when no worker is running', () => {
     worker = undefined;
 
     const requests = Array.from({ length: 12 }, () => ctx.http.post(`/accounts/${AWS_ID}/scan`).set(owner.auth));
-    expect(await Promise.all(requests.map(answer))).toEqual(requests.map(() => ({ status: 503, body: UNAVAILABLE, retryAfter: '5' })));
+    expect(await Promise.all(requests.map(answer))).toEqual(
+      requests.map(() => ({ status: 503, body: UNAVAILABLE, retryAfter: '5' })),
+    );
     // Neither the account's nor the tenant's count kept any of them.
-    const limits = await ctx.db.selectFrom('rate_limits').select('count').where('key', 'like', `scan:manual:${owner.tenantId}%`).execute();
+    const limits = await ctx.db
+      .selectFrom('rate_limits')
+      .select('count')
+      .where('key', 'like', `scan:manual:${owner.tenantId}%`)
+      .execute();
     expect(limits).toEqual([{ count: 0 }, { count: 0 }]);
     expect(await ctx.db.selectFrom('scans').select('id').where('trigger', '=', 'manual').execute()).toEqual([]);
 
     worker = await startWorker();
     const next = await ctx.http.post(`/accounts/${AWS_ID}/scan`).set(owner.auth).expect(202);
     const nextId = (next.body.execution_arn as string).split('/').pop() as string;
-    await waitFor(async () => (await ctx.db.selectFrom('scans').select('status').where('id', '=', nextId).executeTakeFirst())?.status === 'succeeded');
+    await waitFor(
+      async () =>
+        (await ctx.db.selectFrom('scans').select('status').where('id', '=', nextId).executeTakeFirst())?.status ===
+        'succeeded',
+    );
     await waitFor(async () => (await handle.query(stateQuery)).pendingScans.length === 0);
     const manual = await ctx.db.selectFrom('scans').select('status').where('trigger', '=', 'manual').execute();
     expect(manual.length).toBeLessThanOrEqual(2);
@@ -170,7 +224,11 @@ describe('when no worker is running', () => {
 
   it('maps an update cut off at the deadline to 503, whether the client or the server ended the call', () => {
     // What the Temporal client throws when the server resets the call (CANCELLED) a moment before our deadline fires.
-    const reset = Object.assign(new Error('1 CANCELLED: Call cancelled'), { code: 1, details: 'Call cancelled', metadata: {} });
+    const reset = Object.assign(new Error('1 CANCELLED: Call cancelled'), {
+      code: 1,
+      details: 'Call cancelled',
+      metadata: {},
+    });
     const cut = new WorkflowUpdateRPCTimeoutOrCancelledError('Call cancelled', { cause: reset });
     expect(toAppError(cut)).toMatchObject({ status: 503, code: 'temporal_unavailable' });
   });

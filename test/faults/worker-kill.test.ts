@@ -54,8 +54,12 @@ const scanIdOf = (executionArn: string) => executionArn.split('/').pop() as stri
 async function connect(owner: TestUser, awsAccountId: string): Promise<Connected> {
   await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: awsAccountId }).expect(201);
   const verified = await ctx.http.post(`/accounts/${awsAccountId}/verify`).set(owner.auth).expect(200);
-  const row = await ctx.db.selectFrom('accounts').select('id').where('aws_account_id', '=', awsAccountId)
-    .where('tenant_id', '=', owner.tenantId).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('aws_account_id', '=', awsAccountId)
+    .where('tenant_id', '=', owner.tenantId)
+    .executeTakeFirstOrThrow();
   return { awsAccountId, accountId: row.id, firstScanId: scanIdOf(verified.body.first_scan_execution_arn) };
 }
 
@@ -70,7 +74,10 @@ async function holdAt(phase: Phase, account: Connected, ruleId: string): Promise
        on conflict (account_id, day) do update set srs = score_history.srs`,
       [account.accountId, account.firstScanId],
     ],
-    alerts: ['select rule_id from alert_rule_states where rule_id = $1 and account_id = $2 for update', [ruleId, account.accountId]],
+    alerts: [
+      'select rule_id from alert_rule_states where rule_id = $1 and account_id = $2 for update',
+      [ruleId, account.accountId],
+    ],
   };
   const [statement, params] = statements[phase];
   const lock = await RowLock.hold(ctx.database.url, statement, params);
@@ -82,10 +89,18 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   let worker = await startWorker();
   const owner = await signupAndLogin(ctx);
   await ctx.db.updateTable('tenants').set({ plan: 'agency' }).where('id', '=', owner.tenantId).execute();
-  const rule = await ctx.http.post('/alert-rules').set(owner.auth).send({
-    name: 'Any risk', min_srs: 100,
-    channels: [{ type: 'email', to: [RECIPIENT] }, { type: 'pagerduty', routing_key: ROUTING_KEY }],
-  }).expect(201);
+  const rule = await ctx.http
+    .post('/alert-rules')
+    .set(owner.auth)
+    .send({
+      name: 'Any risk',
+      min_srs: 100,
+      channels: [
+        { type: 'email', to: [RECIPIENT] },
+        { type: 'pagerduty', routing_key: ROUTING_KEY },
+      ],
+    })
+    .expect(201);
   const ruleId = rule.body.rule_id as string;
   await confirmRecipients(ctx.db, owner.tenantId, [RECIPIENT]);
 
@@ -96,13 +111,18 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   // Ten accounts, each scanned once (and alerted on) undisturbed.
   const accounts: Connected[] = [];
   for (let i = 0; i < PHASES.length; i++) accounts.push(await connect(owner, String(310_000_000_000 + i * 7_919)));
-  const deliveries = () => ctx.db.selectFrom('alert_deliveries').selectAll().where('tenant_id', '=', owner.tenantId).execute();
+  const deliveries = () =>
+    ctx.db.selectFrom('alert_deliveries').selectAll().where('tenant_id', '=', owner.tenantId).execute();
   await waitFor(async () => {
     const all = await deliveries();
     return all.length === 2 * accounts.length && all.every((d) => d.status === 'delivered');
   }, 60_000);
-  const signalsBefore = await ctx.db.selectFrom('signals').select(['id', 'account_id', 'fingerprint'])
-    .where('tenant_id', '=', owner.tenantId).orderBy('id').execute();
+  const signalsBefore = await ctx.db
+    .selectFrom('signals')
+    .select(['id', 'account_id', 'fingerprint'])
+    .where('tenant_id', '=', owner.tenantId)
+    .orderBy('id')
+    .execute();
 
   // A changed rule fires again on each account's next scan: every manual scan below sends one alert.
   await ctx.http.patch(`/alert-rules/${ruleId}`).set(owner.auth).send({ name: 'Any risk, re-armed' }).expect(200);
@@ -138,19 +158,28 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   }, 120_000);
 
   // Scans: the first and the manual one of each account, both succeeded; nothing else ran.
-  const scans = await ctx.db.selectFrom('scans').select(['id', 'account_id', 'status', 'srs', 'trigger'])
-    .where('tenant_id', '=', owner.tenantId).execute();
+  const scans = await ctx.db
+    .selectFrom('scans')
+    .select(['id', 'account_id', 'status', 'srs', 'trigger'])
+    .where('tenant_id', '=', owner.tenantId)
+    .execute();
   expect(scans.map((s) => s.id).sort()).toEqual([...accounts.map((a) => a.firstScanId), ...manualScans].sort());
   expect(scans.every((s) => s.status === 'succeeded')).toBe(true);
 
   // Signals: the inventory did not change, so neither did the signals; each is open once (that the manual scans
   // were saved shows in the score history below).
-  const signalsAfter = await ctx.db.selectFrom('signals').select(['id', 'account_id', 'fingerprint', 'resolved_at'])
-    .where('tenant_id', '=', owner.tenantId).orderBy('id').execute();
+  const signalsAfter = await ctx.db
+    .selectFrom('signals')
+    .select(['id', 'account_id', 'fingerprint', 'resolved_at'])
+    .where('tenant_id', '=', owner.tenantId)
+    .orderBy('id')
+    .execute();
   const open = signalsAfter.filter((s) => s.resolved_at === null);
   expect(new Set(open.map((s) => `${s.account_id} ${s.fingerprint}`)).size).toBe(open.length);
   if (slotNow() === firstSlot) {
-    expect(signalsAfter.map(({ id, account_id, fingerprint }) => ({ id, account_id, fingerprint }))).toEqual(signalsBefore);
+    expect(signalsAfter.map(({ id, account_id, fingerprint }) => ({ id, account_id, fingerprint }))).toEqual(
+      signalsBefore,
+    );
     expect(open).toHaveLength(signalsAfter.length);
   } else {
     // A boundary passed: drifted issues may have opened or closed, but a finding seen before and still open is
@@ -163,8 +192,12 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
     const manual = scans.find((s) => s.id === manualScans[i]);
     // Score: one point per day (two only if the scans straddled midnight UTC), the latest being the manual
     // scan's, which is also the account's current score.
-    const points = await ctx.db.selectFrom('score_history').select(['day', 'srs', 'scan_id']).where('account_id', '=', account.accountId)
-      .orderBy('day', 'desc').execute();
+    const points = await ctx.db
+      .selectFrom('score_history')
+      .select(['day', 'srs', 'scan_id'])
+      .where('account_id', '=', account.accountId)
+      .orderBy('day', 'desc')
+      .execute();
     expect(points[0]).toEqual({ day: expect.any(String), srs: manual?.srs, scan_id: manualScans[i] });
     expect(points.slice(1).map((p) => p.scan_id)).toEqual(points.length > 1 ? [account.firstScanId] : []);
     const history = await ctx.http.get(`/accounts/${account.awsAccountId}/score-history`).set(owner.auth).expect(200);
@@ -174,24 +207,46 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
   }
 
   // Alerts: exactly one per scan (the rule was new, then changed), each with one delivery per channel.
-  const alerts = await ctx.db.selectFrom('alert_events').select(['id', 'scan_id', 'rule_id']).where('tenant_id', '=', owner.tenantId).execute();
+  const alerts = await ctx.db
+    .selectFrom('alert_events')
+    .select(['id', 'scan_id', 'rule_id'])
+    .where('tenant_id', '=', owner.tenantId)
+    .execute();
   expect(alerts.map((a) => a.scan_id).sort()).toEqual(scans.map((s) => s.id).sort());
   const all = await deliveries();
   for (const alert of alerts) {
-    expect(all.filter((d) => d.alert_id === alert.id).map((d) => d.channel_type).sort()).toEqual(['email', 'pagerduty']);
+    expect(
+      all
+        .filter((d) => d.alert_id === alert.id)
+        .map((d) => d.channel_type)
+        .sort(),
+    ).toEqual(['email', 'pagerduty']);
   }
-  const delivered = await ctx.db.selectFrom('delivery_attempts').select('delivery_id').where('outcome', '=', 'delivered').execute();
+  const delivered = await ctx.db
+    .selectFrom('delivery_attempts')
+    .select('delivery_id')
+    .where('outcome', '=', 'delivered')
+    .execute();
   expect(delivered.map((d) => d.delivery_id).sort()).toEqual(all.map((d) => d.id).sort());
 
   // Notifications: one accepted e-mail per e-mail delivery; one PagerDuty incident per account, opened once,
   // and every paging delivery reached PagerDuty.
   // (Besides them, only the owner's verification link from the sign-up.) The Message-ID names the delivery.
-  const emailDeliveries = all.filter((d) => d.channel_type === 'email').map((d) => d.id).sort();
+  const emailDeliveries = all
+    .filter((d) => d.channel_type === 'email')
+    .map((d) => d.id)
+    .sort();
   const alertEmails = peers.emails.filter((e) => e.to.join() !== owner.email);
-  expect(alertEmails.map((e) => /^<(dlv_[0-9A-Z]+)-[0-9a-f]+@sentinel>$/.exec(e.messageId)?.[1]).sort()).toEqual(emailDeliveries);
+  expect(alertEmails.map((e) => /^<(dlv_[0-9A-Z]+)-[0-9a-f]+@sentinel>$/.exec(e.messageId)?.[1]).sort()).toEqual(
+    emailDeliveries,
+  );
   expect(alertEmails.every((e) => e.to.join() === RECIPIENT)).toBe(true);
   expect([...peers.incidents.values()]).toEqual(accounts.map(() => ({ status: 'triggered', opened: 1 })));
   expect([...peers.incidents.keys()].sort()).toEqual(accounts.map((a) => `sentinel:${ruleId}:${a.accountId}`).sort());
-  const paged = new Set(peers.pagerduty.requests.map((r) => (r.json as { payload: { custom_details: { alert_id: string } } }).payload.custom_details.alert_id));
+  const paged = new Set(
+    peers.pagerduty.requests.map(
+      (r) => (r.json as { payload: { custom_details: { alert_id: string } } }).payload.custom_details.alert_id,
+    ),
+  );
   expect([...paged].sort()).toEqual(alerts.map((a) => a.id).sort());
 }, 300_000);

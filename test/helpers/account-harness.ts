@@ -33,7 +33,11 @@ export class AccountHarness {
   readonly mailer: Mailer;
   private readonly storage: ExportStorage;
 
-  private constructor(readonly env: TestWorkflowEnvironment, readonly database: TestDatabase, readonly config: Readonly<Config>) {
+  private constructor(
+    readonly env: TestWorkflowEnvironment,
+    readonly database: TestDatabase,
+    readonly config: Readonly<Config>,
+  ) {
     this.mailer = createMailer({ config: config.email, db: database.db, log: this.log });
     this.storage = createExportStorage(config);
   }
@@ -68,18 +72,38 @@ export class AccountHarness {
     const awsAccountId = String(100000000000 + n);
     const db = this.database.db;
     await db.insertInto('tenants').values({ id: tenantId, name: 'Workflow tenant', plan: 'team' }).execute();
-    await db.insertInto('users').values({
-      id: `usr_wf${n}`, tenant_id: tenantId, email: `owner-wf${n}@example.com`, name: 'Owner', role: 'owner', email_verified_at: new Date(),
-    }).execute();
-    await db.insertInto('accounts').values({
-      id: accountId, tenant_id: tenantId, aws_account_id: awsAccountId, display_name: null, tags: [],
-      external_id: `${'x'.repeat(32)}${n}`, role_name: 'SentinelReadOnly', workflow_id: `wf-${accountId}`,
-    }).execute();
+    await db
+      .insertInto('users')
+      .values({
+        id: `usr_wf${n}`,
+        tenant_id: tenantId,
+        email: `owner-wf${n}@example.com`,
+        name: 'Owner',
+        role: 'owner',
+        email_verified_at: new Date(),
+      })
+      .execute();
+    await db
+      .insertInto('accounts')
+      .values({
+        id: accountId,
+        tenant_id: tenantId,
+        aws_account_id: awsAccountId,
+        display_name: null,
+        tags: [],
+        external_id: `${'x'.repeat(32)}${n}`,
+        role_name: 'SentinelReadOnly',
+        workflow_id: `wf-${accountId}`,
+      })
+      .execute();
     return { tenantId, accountId, awsAccountId, scanIntervalMinutes: 360, taskQueue: `account-${n}` };
   }
 
   /** A worker on `taskQueue` with the real activities, or with some of them replaced (`overrides`). */
-  async newWorker(taskQueue: string, overrides: Partial<ReturnType<AccountHarness['activities']>> = {}): Promise<Worker> {
+  async newWorker(
+    taskQueue: string,
+    overrides: Partial<ReturnType<AccountHarness['activities']>> = {},
+  ): Promise<Worker> {
     const worker = await Worker.create({
       connection: this.env.nativeConnection,
       taskQueue,
@@ -95,13 +119,23 @@ export class AccountHarness {
 
   activities() {
     return createActivities({
-      db: this.database.db, log: this.log, cloud: this.cloud, config: this.config, mailer: this.mailer, storage: this.storage, temporal: this.env.client,
+      db: this.database.db,
+      log: this.log,
+      cloud: this.cloud,
+      config: this.config,
+      mailer: this.mailer,
+      storage: this.storage,
+      temporal: this.env.client,
     });
   }
 
   start(input: SeededAccount) {
     const { taskQueue, ...args } = input;
-    return this.env.client.workflow.start(accountWorkflow, { taskQueue, workflowId: `wf-${input.accountId}`, args: [args] });
+    return this.env.client.workflow.start(accountWorkflow, {
+      taskQueue,
+      workflowId: `wf-${input.accountId}`,
+      args: [args],
+    });
   }
 
   /**
@@ -109,7 +143,11 @@ export class AccountHarness {
    * account afterwards (the test server then has no timers left that could slow later tests down).
    */
   async withActiveAccount(
-    body: (handle: Awaited<ReturnType<AccountHarness['start']>>, input: SeededAccount, firstScanId: string) => Promise<void>,
+    body: (
+      handle: Awaited<ReturnType<AccountHarness['start']>>,
+      input: SeededAccount,
+      firstScanId: string,
+    ) => Promise<void>,
     overrides: Partial<SeededAccount> = {},
   ): Promise<void> {
     const input = { ...(await this.seedAccount()), ...overrides };
@@ -137,7 +175,12 @@ export class AccountHarness {
   }
 
   scansOf(accountId: string) {
-    return this.database.db.selectFrom('scans').selectAll().where('account_id', '=', accountId).orderBy('started_at').execute();
+    return this.database.db
+      .selectFrom('scans')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('started_at')
+      .execute();
   }
 
   accountRow(accountId: string) {
@@ -152,7 +195,7 @@ export async function updateFailure(promise: Promise<unknown>): Promise<string |
     return undefined;
   } catch (err) {
     const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
-    return cause instanceof ApplicationFailure ? cause.type ?? undefined : String(err);
+    return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : String(err);
   }
 }
 

@@ -39,7 +39,10 @@ export async function startAlertPeers(): Promise<AlertPeers> {
   const incidents: AlertPeers['incidents'] = new Map();
   let holding: ((held: { release: () => void }) => void) | undefined;
   const smtp = await startSmtpCapture();
-  const slack = await startHttpPeer(() => ({ status: 200, body: { ok: true, channel: 'C0ALERTS', ts: '1700000000.000100' } }));
+  const slack = await startHttpPeer(() => ({
+    status: 200,
+    body: { ok: true, channel: 'C0ALERTS', ts: '1700000000.000100' },
+  }));
   const peers: AlertPeers = {
     smtp,
     slack,
@@ -51,51 +54,95 @@ export async function startAlertPeers(): Promise<AlertPeers> {
         incidents.set(event.dedup_key, { status: 'triggered', opened: (incident?.opened ?? 0) + 1 });
       }
       if (event.event_action === 'resolve' && incident) incident.status = 'resolved';
-      const reply = { status: 202, body: { status: 'success', message: 'Event processed', dedup_key: event.dedup_key } };
+      const reply = {
+        status: 202,
+        body: { status: 'success', message: 'Event processed', dedup_key: event.dedup_key },
+      };
       if (!holding) return reply;
       const notify = holding;
       holding = undefined;
       return new Promise<PeerReply>((resolve) => notify({ release: () => resolve(reply) }));
     }),
     incidents,
-    holdNextPagerDuty: () => new Promise((resolve) => { holding = resolve; }),
+    holdNextPagerDuty: () =>
+      new Promise((resolve) => {
+        holding = resolve;
+      }),
     config: {},
     close: async () => {
       await Promise.all([smtp.close(), slack.close(), peers.pagerduty.close()]);
     },
   };
-  peers.config = { SMTP_URL: smtp.url, PAGERDUTY_EVENTS_URL: `${peers.pagerduty.url}/v2/enqueue`, SLACK_API_BASE_URL: `${slack.url}/api` };
+  peers.config = {
+    SMTP_URL: smtp.url,
+    PAGERDUTY_EVENTS_URL: `${peers.pagerduty.url}/v2/enqueue`,
+    SLACK_API_BASE_URL: `${slack.url}/api`,
+  };
   return peers;
 }
 
 /** A rule of the tenant; its e-mail addresses have confirmed that they want the tenant's alerts. */
 export async function insertRule(
-  h: AccountHarness, tenantId: string, rule: { minSrs: number; scenarios?: Scenario[]; channels: ChannelConfig[] },
+  h: AccountHarness,
+  tenantId: string,
+  rule: { minSrs: number; scenarios?: Scenario[]; channels: ChannelConfig[] },
 ): Promise<string> {
   const id = newId('rule');
-  await h.database.db.insertInto('alert_rules').values({
-    id, tenant_id: tenantId, name: 'Production risk', min_srs: rule.minSrs, scenarios: rule.scenarios ?? [],
-    channels: JSON.stringify(rule.channels), updated_at: new Date(),
-  }).execute();
-  await confirmRecipients(h.database.db, tenantId, rule.channels.flatMap((c) => (c.type === 'email' ? c.to : [])));
+  await h.database.db
+    .insertInto('alert_rules')
+    .values({
+      id,
+      tenant_id: tenantId,
+      name: 'Production risk',
+      min_srs: rule.minSrs,
+      scenarios: rule.scenarios ?? [],
+      channels: JSON.stringify(rule.channels),
+      updated_at: new Date(),
+    })
+    .execute();
+  await confirmRecipients(
+    h.database.db,
+    tenantId,
+    rule.channels.flatMap((c) => (c.type === 'email' ? c.to : [])),
+  );
   return id;
 }
 
 export const alertsOf = (h: AccountHarness, accountId: string) =>
-  h.database.db.selectFrom('alert_events').selectAll().where('account_id', '=', accountId).orderBy('fired_at').orderBy('id').execute();
+  h.database.db
+    .selectFrom('alert_events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('fired_at')
+    .orderBy('id')
+    .execute();
 
 export const deliveriesOf = (h: AccountHarness, accountId: string) =>
-  h.database.db.selectFrom('alert_deliveries as d').innerJoin('alert_events as e', 'e.id', 'd.alert_id')
+  h.database.db
+    .selectFrom('alert_deliveries as d')
+    .innerJoin('alert_events as e', 'e.id', 'd.alert_id')
     .select(['d.id', 'd.kind', 'd.status', 'd.attempts', 'd.channel_type', 'd.last_error', 'e.id as alert_id'])
-    .where('e.account_id', '=', accountId).orderBy('d.id').execute();
+    .where('e.account_id', '=', accountId)
+    .orderBy('d.id')
+    .execute();
 
 export const attemptsOf = (h: AccountHarness, deliveryId: string) =>
-  h.database.db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempted_at').execute();
+  h.database.db
+    .selectFrom('delivery_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempted_at')
+    .execute();
 
 /** Waits for a delivery's workflow to finish (the test server skips time while the client waits). */
 export async function deliveryResult(h: AccountHarness, deliveryId: string): Promise<string> {
   const handle = h.env.client.workflow.getHandle<typeof alertDeliveryWorkflow>(deliveryWorkflowId(deliveryId));
-  await waitFor(() => handle.describe().then(() => true, () => false));
+  await waitFor(() =>
+    handle.describe().then(
+      () => true,
+      () => false,
+    ),
+  );
   return handle.result();
 }
 

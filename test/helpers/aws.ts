@@ -21,7 +21,8 @@ const VENV_BIN = path.join(PROJECT_ROOT, '.tools/venv/bin');
 
 export function motoEndpoint(): string {
   const endpoint = process.env.TEST_AWS_ENDPOINT;
-  if (!endpoint) throw new Error('TEST_AWS_ENDPOINT is not set: run the tests through jest (test/setup/global-setup.ts)');
+  if (!endpoint)
+    throw new Error('TEST_AWS_ENDPOINT is not set: run the tests through jest (test/setup/global-setup.ts)');
   return endpoint;
 }
 
@@ -49,27 +50,50 @@ export async function customerAccount(): Promise<CustomerAccount> {
   const accountId = randomAccountId();
   const sts = new STSClient({ region: REGION, endpoint: motoEndpoint(), credentials: TEST_CREDENTIALS });
   try {
-    const { Credentials: c } = await sts.send(new AssumeRoleCommand({
-      RoleArn: `arn:aws:iam::${accountId}:role/bootstrap`, RoleSessionName: 'customer-admin',
-    }));
+    const { Credentials: c } = await sts.send(
+      new AssumeRoleCommand({
+        RoleArn: `arn:aws:iam::${accountId}:role/bootstrap`,
+        RoleSessionName: 'customer-admin',
+      }),
+    );
     if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken) throw new Error('moto returned no credentials');
-    const credentials = { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
+    const credentials = {
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.SecretAccessKey,
+      sessionToken: c.SessionToken,
+    };
     return { accountId, credentials, iam: new IAMClient({ region: REGION, endpoint: motoEndpoint(), credentials }) };
   } finally {
     sts.destroy();
   }
 }
 
-export async function createRole({ customer, roleName, trustPolicy }: { customer: CustomerAccount; roleName: string; trustPolicy: unknown }): Promise<void> {
-  await customer.iam.send(new CreateRoleCommand({ RoleName: roleName, AssumeRolePolicyDocument: JSON.stringify(trustPolicy) }));
+export async function createRole({
+  customer,
+  roleName,
+  trustPolicy,
+}: {
+  customer: CustomerAccount;
+  roleName: string;
+  trustPolicy: unknown;
+}): Promise<void> {
+  await customer.iam.send(
+    new CreateRoleCommand({ RoleName: roleName, AssumeRolePolicyDocument: JSON.stringify(trustPolicy) }),
+  );
 }
 
 /**
  * Runs a shell script with the AWS CLI as the customer would, against moto. Throws with its stderr on failure. Not
  * spawnSync: a suite's in-process worker must keep answering its workflow tasks while the script runs.
  */
-export async function runAsCustomer({ script, customer, endpoint = motoEndpoint() }: {
-  script: string; customer: CustomerAccount; endpoint?: string;
+export async function runAsCustomer({
+  script,
+  customer,
+  endpoint = motoEndpoint(),
+}: {
+  script: string;
+  customer: CustomerAccount;
+  endpoint?: string;
 }): Promise<string> {
   const child = spawn('bash', ['-c', script], {
     timeout: 240_000,
@@ -91,8 +115,12 @@ export async function runAsCustomer({ script, customer, endpoint = motoEndpoint(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
   const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, sig) => resolve([code, sig]));
@@ -113,7 +141,13 @@ export function customerConfig(customer: CustomerAccount, region = REGION) {
 }
 
 /** Creates Sentinel's role in the customer's account with the real CLI script, as a customer would. */
-export async function createSentinelRole({ customer, externalId }: { customer: CustomerAccount; externalId: string }): Promise<void> {
+export async function createSentinelRole({
+  customer,
+  externalId,
+}: {
+  customer: CustomerAccount;
+  externalId: string;
+}): Promise<void> {
   await runAsCustomer({ script: cliScript({ sentinelAccountId: MOTO_ACCOUNT_ID, externalId }), customer });
 }
 
@@ -121,7 +155,13 @@ export async function createSentinelRole({ customer, externalId }: { customer: C
  * Queues results for moto's Cost Explorer GetCostAndUsage in one account: the next request with new
  * parameters takes the first queued result, and the same parameters get the same result afterwards.
  */
-export async function queueCostAndUsage({ accountId, results }: { accountId: string; results: GetCostAndUsageResponse[] }): Promise<void> {
+export async function queueCostAndUsage({
+  accountId,
+  results,
+}: {
+  accountId: string;
+  results: GetCostAndUsageResponse[];
+}): Promise<void> {
   const res = await fetch(`${motoEndpoint()}/moto-api/static/ce/cost-and-usage-results`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -172,39 +212,63 @@ export interface AwsFront {
 
 const KEPT_REQUESTS = 20_000;
 
-const json = (status: number, body: unknown, contentType = 'application/x-amz-json-1.1'): CannedAnswer =>
-  ({ status, contentType, body: JSON.stringify(body) });
+const json = (status: number, body: unknown, contentType = 'application/x-amz-json-1.1'): CannedAnswer => ({
+  status,
+  contentType,
+  body: JSON.stringify(body),
+});
 
 /** An error as a JSON-protocol service (Health, Cost Explorer, Budgets) sends it. */
 export const jsonError = (status: number, type: string, message: string) => json(status, { __type: type, message });
 
 /** An error as a query-protocol service sends it: EC2 has its own envelope. */
-export function queryError({ service, status, code, message }: { service: string; status: number; code: string; message: string }): CannedAnswer {
-  const body = service === 'ec2'
-    ? `<Response><Errors><Error><Code>${code}</Code><Message>${message}</Message></Error></Errors><RequestID>front</RequestID></Response>`
-    : `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>front</RequestId></ErrorResponse>`;
+export function queryError({
+  service,
+  status,
+  code,
+  message,
+}: {
+  service: string;
+  status: number;
+  code: string;
+  message: string;
+}): CannedAnswer {
+  const body =
+    service === 'ec2'
+      ? `<Response><Errors><Error><Code>${code}</Code><Message>${message}</Message></Error></Errors><RequestID>front</RequestID></Response>`
+      : `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>front</RequestId></ErrorResponse>`;
   return { status, contentType: 'text/xml', body };
 }
 
 /** An S3 (REST XML) error. */
-const s3Error = (status: number, code: string, message: string): CannedAnswer =>
-  ({ status, contentType: 'application/xml', body: `<Error><Code>${code}</Code><Message>${message}</Message></Error>` });
+const s3Error = (status: number, code: string, message: string): CannedAnswer => ({
+  status,
+  contentType: 'application/xml',
+  body: `<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+});
 
 /** The refusal each service sends when an SCP, a permissions boundary or a resource policy denies the call. */
 export function accessDenied(request: AwsRequest): CannedAnswer {
   const message = `User is not authorized to perform this operation with an explicit deny in a service control policy`;
-  if (request.service === 'ec2') return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message });
+  if (request.service === 'ec2')
+    return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message });
   if (request.service === 's3') return s3Error(403, 'AccessDenied', 'Access Denied');
-  if (['iam', 'sts'].includes(request.service)) return queryError({ service: request.service, status: 403, code: 'AccessDenied', message });
+  if (['iam', 'sts'].includes(request.service))
+    return queryError({ service: request.service, status: 403, code: 'AccessDenied', message });
   if (['guardduty', 'cloudtrail'].includes(request.service) && !request.operation) {
-    return { status: 403, contentType: 'application/json', body: JSON.stringify({ message, __type: 'AccessDeniedException' }) };
+    return {
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify({ message, __type: 'AccessDeniedException' }),
+    };
   }
   return jsonError(400, 'AccessDeniedException', message);
 }
 
 /** The root user's row, which AWS puts first in every credential report and moto leaves out. */
-const ROOT_ROW = '<root_account>,arn:aws:iam::{account}:root,2020-01-01T00:00:00+00:00,not_supported,2020-06-01T00:00:00+00:00,'
-  + 'not_supported,not_supported,true,false,N/A,N/A,N/A,N/A,false,N/A,N/A,N/A,N/A,false,N/A,false,N/A';
+const ROOT_ROW =
+  '<root_account>,arn:aws:iam::{account}:root,2020-01-01T00:00:00+00:00,not_supported,2020-06-01T00:00:00+00:00,' +
+  'not_supported,not_supported,true,false,N/A,N/A,N/A,N/A,false,N/A,N/A,N/A,N/A,false,N/A,false,N/A';
 
 /** The credential report with the root row added (moto's lacks it); the account comes from the users' ARNs or `accountId`. */
 function withRootRow(answer: CannedAnswer): CannedAnswer {
@@ -214,7 +278,10 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
   const [header, ...rows] = csv.split('\n');
   const account = /arn:aws:iam::(\d{12}):/.exec(csv)?.[1] ?? '000000000000';
   const report = [header, ROOT_ROW.replace('{account}', account), ...rows].join('\n');
-  return { ...answer, body: answer.body.replace(content[0], `<Content>${Buffer.from(report).toString('base64')}</Content>`) };
+  return {
+    ...answer,
+    body: answer.body.replace(content[0], `<Content>${Buffer.from(report).toString('base64')}</Content>`),
+  };
 }
 
 /**
@@ -224,7 +291,11 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
-    return jsonError(400, 'SubscriptionRequiredException', 'The AWS Premium Support Subscription is required to use this service.');
+    return jsonError(
+      400,
+      'SubscriptionRequiredException',
+      'The AWS Premium Support Subscription is required to use this service.',
+    );
   }
   if (request.service === 'ce' && request.operation === 'GetAnomalies') return json(200, { Anomalies: [] });
   if (request.service === 'access-analyzer' && request.method === 'GET' && request.path === '/analyzer') {
@@ -238,13 +309,19 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
 }
 
 /** The selector AWS gives a trail created without any: read and write management events, no data events. */
-const DEFAULT_EVENT_SELECTORS = [{ ReadWriteType: 'All', IncludeManagementEvents: true, DataResources: [], ExcludeManagementEventSources: [] }];
+const DEFAULT_EVENT_SELECTORS = [
+  { ReadWriteType: 'All', IncludeManagementEvents: true, DataResources: [], ExcludeManagementEventSources: [] },
+];
 
 /** A trail's event selectors: moto answers none for a new trail, where AWS answers its default selector. */
 function withDefaultSelectors(answer: CannedAnswer): CannedAnswer | undefined {
   const selectors = JSON.parse(answer.body) as { EventSelectors?: unknown[]; AdvancedEventSelectors?: unknown[] };
-  if ((selectors.EventSelectors ?? []).length > 0 || (selectors.AdvancedEventSelectors ?? []).length > 0) return undefined;
-  return { ...answer, body: JSON.stringify({ ...selectors, EventSelectors: DEFAULT_EVENT_SELECTORS, AdvancedEventSelectors: undefined }) };
+  if ((selectors.EventSelectors ?? []).length > 0 || (selectors.AdvancedEventSelectors ?? []).length > 0)
+    return undefined;
+  return {
+    ...answer,
+    body: JSON.stringify({ ...selectors, EventSelectors: DEFAULT_EVENT_SELECTORS, AdvancedEventSelectors: undefined }),
+  };
 }
 
 /**
@@ -252,8 +329,10 @@ function withDefaultSelectors(answer: CannedAnswer): CannedAnswer | undefined {
  * event selectors.
  */
 export function motoDifferences(request: AwsRequest, answer: CannedAnswer): CannedAnswer | undefined {
-  if (request.service === 'iam' && request.operation === 'GetCredentialReport' && answer.status === 200) return withRootRow(answer);
-  if (request.service === 'cloudtrail' && request.operation === 'GetEventSelectors' && answer.status === 200) return withDefaultSelectors(answer);
+  if (request.service === 'iam' && request.operation === 'GetCredentialReport' && answer.status === 200)
+    return withRootRow(answer);
+  if (request.service === 'cloudtrail' && request.operation === 'GetEventSelectors' && answer.status === 200)
+    return withDefaultSelectors(answer);
   return undefined;
 }
 
@@ -262,12 +341,13 @@ function describeRequest(req: IncomingMessage, body: Buffer): AwsRequest {
   const target = req.headers['x-amz-target'];
   const text = body.toString('utf8');
   const query = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
-    ? new URLSearchParams(text).get('Action') ?? undefined
+    ? (new URLSearchParams(text).get('Action') ?? undefined)
     : undefined;
   const url = new URL(req.url ?? '/', 'http://front');
   return {
     service: scope?.[3] ?? '',
-    operation: typeof target === 'string' ? target.split('.').pop() : query ?? url.searchParams.get('Action') ?? undefined,
+    operation:
+      typeof target === 'string' ? target.split('.').pop() : (query ?? url.searchParams.get('Action') ?? undefined),
     method: req.method ?? 'GET',
     path: url.pathname,
     query: url.search.slice(1),
@@ -282,7 +362,12 @@ function describeRequest(req: IncomingMessage, body: Buffer): AwsRequest {
 export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstream?: string } = {}): Promise<AwsFront> {
   const upstream = new URL(to);
   const front: AwsFront = {
-    endpoint: '', answer: motoGaps, rewrite: motoDifferences, delay: () => 0, requests: [], close: async () => undefined,
+    endpoint: '',
+    answer: motoGaps,
+    rewrite: motoDifferences,
+    delay: () => 0,
+    requests: [],
+    close: async () => undefined,
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -299,24 +384,29 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
         res.writeHead(canned.status, { 'content-type': canned.contentType }).end(canned.body);
         return;
       }
-      const pass = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () => {
-          const original: CannedAnswer = {
-            status: answer.statusCode ?? 502, contentType: String(answer.headers['content-type'] ?? ''), body: Buffer.concat(parts).toString('utf8'),
-          };
-          const rewritten = front.rewrite(described, original);
-          if (!rewritten) {
-            res.writeHead(original.status, answer.headers).end(Buffer.concat(parts));
-            return;
-          }
-          const headers = { ...answer.headers, 'content-type': rewritten.contentType };
-          delete headers['content-length'];
-          res.writeHead(rewritten.status, headers).end(rewritten.body);
-        });
-        answer.on('error', (err) => res.destroy(err));
-      });
+      const pass = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const original: CannedAnswer = {
+              status: answer.statusCode ?? 502,
+              contentType: String(answer.headers['content-type'] ?? ''),
+              body: Buffer.concat(parts).toString('utf8'),
+            };
+            const rewritten = front.rewrite(described, original);
+            if (!rewritten) {
+              res.writeHead(original.status, answer.headers).end(Buffer.concat(parts));
+              return;
+            }
+            const headers = { ...answer.headers, 'content-type': rewritten.contentType };
+            delete headers['content-length'];
+            res.writeHead(rewritten.status, headers).end(rewritten.body);
+          });
+          answer.on('error', (err) => res.destroy(err));
+        },
+      );
       pass.on('error', (err) => res.destroy(err));
       pass.end(body);
     });
@@ -324,9 +414,10 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   front.endpoint = `http://127.0.0.1:${port}`;
-  front.close = () => new Promise((resolve, reject) => {
-    server.closeAllConnections();
-    server.close((err) => (err ? reject(err) : resolve()));
-  });
+  front.close = () =>
+    new Promise((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((err) => (err ? reject(err) : resolve()));
+    });
   return front;
 }

@@ -3,7 +3,14 @@ import type { CloudProvider } from '../../cloud/types';
 import { createLogger } from '../../config/logger';
 import type { Collected } from '../../domain/scans/inventory';
 import {
-  type AwsFront, MOTO_ACCOUNT_ID, motoDifferences, motoGaps, randomExternalId, REGION, startAwsFront, TEST_CREDENTIALS,
+  type AwsFront,
+  MOTO_ACCOUNT_ID,
+  motoDifferences,
+  motoGaps,
+  randomExternalId,
+  REGION,
+  startAwsFront,
+  TEST_CREDENTIALS,
 } from './aws';
 
 // What the suites that collect from moto share: a front to moto (test/helpers/aws.ts) and an AWS provider through
@@ -29,8 +36,12 @@ export function useCollectorSuite(): CollectorSuite {
   beforeAll(async () => {
     front = await startAwsFront();
     provider = createAwsProvider({
-      region: REGION, endpointUrl: front.endpoint, sentinelAccountId: MOTO_ACCOUNT_ID, credentials: TEST_CREDENTIALS,
-      log: createLogger({ level: 'silent', name: 'test' }), maxAttempts: 2,
+      region: REGION,
+      endpointUrl: front.endpoint,
+      sentinelAccountId: MOTO_ACCOUNT_ID,
+      credentials: TEST_CREDENTIALS,
+      log: createLogger({ level: 'silent', name: 'test' }),
+      maxAttempts: 2,
     });
   });
   beforeEach(() => {
@@ -45,8 +56,12 @@ export function useCollectorSuite(): CollectorSuite {
     await front?.close();
   });
   return {
-    get front() { return started(front); },
-    get provider() { return started(provider); },
+    get front() {
+      return started(front);
+    },
+    get provider() {
+      return started(provider);
+    },
     client: (client) => {
       clients.push(client);
       return client;
@@ -61,4 +76,8 @@ export function ok<T>(part: Collected<T>): T {
 }
 
 /** A name no other test uses (bucket names are global in moto, as in AWS). */
-export const uniqueName = (prefix: string) => `${prefix}-${randomExternalId().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}`;
+export const uniqueName = (prefix: string) =>
+  `${prefix}-${randomExternalId()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 12)}`;

@@ -51,16 +51,26 @@ export interface TestContext extends AppDeps {
  * A suite's world: a fresh database, the real Express app, a Temporal client on the shared dev server with
  * a task queue of its own, and (optionally) a real worker polling that queue.
  */
-export async function createTestContext(
-  { withWorker = false, config: overrides = {}, cloud: cloudOverride }: { withWorker?: boolean; config?: Record<string, string>; cloud?: CloudProvider } = {},
-): Promise<TestContext> {
+export async function createTestContext({
+  withWorker = false,
+  config: overrides = {},
+  cloud: cloudOverride,
+}: {
+  withWorker?: boolean;
+  config?: Record<string, string>;
+  cloud?: CloudProvider;
+} = {}): Promise<TestContext> {
   const database = await createTestDatabase();
   const config = testConfig({ DATABASE_URL: database.url, ...overrides });
   const log = createLogger({ level: 'silent', name: 'test' });
   const connection = await Connection.connect({ address: config.temporal.address });
   releaseCallContextWhenIdle(connection);
   // As api/main.ts builds it: with tracing on (a suite that started it), its calls carry the request's trace.
-  const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
+  const temporal = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    interceptors: temporalClientInterceptors(),
+  });
   const cloud = cloudOverride ?? createCloudProvider({ config: config.cloud, log });
   const mailer = createMailer({ config: config.email, db: database.db, log });
   const storage = createExportStorage(config);
@@ -127,7 +137,10 @@ let counter = 0;
  * HTTP client), the owner's address is marked verified, as the link mailed at sign-up would (that link is tested
  * in test/api/email-verification.test.ts): the tenant may then mail its users and confirmed recipients.
  */
-export async function signupAndLogin(target: TestContext['http'] | Pick<TestContext, 'http' | 'db'>, name = 'Test Owner'): Promise<TestUser> {
+export async function signupAndLogin(
+  target: TestContext['http'] | Pick<TestContext, 'http' | 'db'>,
+  name = 'Test Owner',
+): Promise<TestUser> {
   const http = 'db' in target ? target.http : target;
   counter += 1;
   const email = `owner${counter}-${randomBytes(4).toString('hex')}@example.com`;
@@ -147,17 +160,35 @@ export async function signupAndLogin(target: TestContext['http'] | Pick<TestCont
 }
 
 /** Adds a user with the given role to a tenant (the users API arrives later) and logs them in. */
-export async function addUserWithRole(ctx: TestContext, tenantId: string, role: 'admin' | 'member' | 'viewer'): Promise<TestUser> {
+export async function addUserWithRole(
+  ctx: TestContext,
+  tenantId: string,
+  role: 'admin' | 'member' | 'viewer',
+): Promise<TestUser> {
   counter += 1;
   const email = `${role}${counter}-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'correct horse battery staple';
   const userId = `usr_test${counter}${randomBytes(4).toString('hex')}`;
-  await ctx.db.insertInto('users').values({
-    id: userId, tenant_id: tenantId, email, name: role, role, password_hash: await hashPassword(password), email_verified_at: new Date(),
-  }).execute();
+  await ctx.db
+    .insertInto('users')
+    .values({
+      id: userId,
+      tenant_id: tenantId,
+      email,
+      name: role,
+      role,
+      password_hash: await hashPassword(password),
+      email_verified_at: new Date(),
+    })
+    .execute();
   const login = await ctx.http.post('/auth/login').send({ email, password }).expect(200);
   return {
-    email, password, tenantId, userId, idToken: login.body.id_token, refreshToken: login.body.refresh_token,
+    email,
+    password,
+    tenantId,
+    userId,
+    idToken: login.body.id_token,
+    refreshToken: login.body.refresh_token,
     auth: { Authorization: `Bearer ${login.body.id_token}` },
   };
 }

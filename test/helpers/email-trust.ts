@@ -11,8 +11,18 @@ export async function markVerified(db: Db, userId: string): Promise<void> {
 /** Alert e-mail addresses of a tenant that have confirmed they want its alerts (what the confirmation link does). */
 export async function confirmRecipients(db: Db, tenantId: string, addresses: string[]): Promise<void> {
   if (addresses.length === 0) return;
-  await db.insertInto('alert_recipients')
-    .values(addresses.map((address) => ({ tenant_id: tenantId, address: address.toLowerCase(), confirmed_at: new Date(), confirmation_sent_at: new Date() })))
-    .onConflict((oc) => oc.columns(['tenant_id', 'address']).doUpdateSet({ confirmed_at: new Date(), unsubscribed_at: null }))
+  await db
+    .insertInto('alert_recipients')
+    .values(
+      addresses.map((address) => ({
+        tenant_id: tenantId,
+        address: address.toLowerCase(),
+        confirmed_at: new Date(),
+        confirmation_sent_at: new Date(),
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'address']).doUpdateSet({ confirmed_at: new Date(), unsubscribed_at: null }),
+    )
     .execute();
 }

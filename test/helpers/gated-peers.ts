@@ -57,7 +57,10 @@ export async function startGatedPeers(): Promise<GatedPeers> {
       incidents.set(event.dedup_key, { status: 'triggered', opened: (incident?.opened ?? 0) + 1 });
     }
     if (event.event_action === 'resolve' && incident) incident.status = 'resolved';
-    const reply: PeerReply = { status: 202, body: { status: 'success', message: 'Event processed', dedup_key: event.dedup_key } };
+    const reply: PeerReply = {
+      status: 202,
+      body: { status: 'success', message: 'Event processed', dedup_key: event.dedup_key },
+    };
     if (!gateClosed) return reply;
     return new Promise<PeerReply>((resolve) => heldEvents.push({ text: req.body, release: () => resolve(reply) }));
   });
@@ -68,7 +71,9 @@ export async function startGatedPeers(): Promise<GatedPeers> {
     pagerduty,
     incidents,
     config: { SMTP_URL: smtp.url, PAGERDUTY_EVENTS_URL: `${pagerduty.url}/v2/enqueue` },
-    closeGate: () => { gateClosed = true; },
+    closeGate: () => {
+      gateClosed = true;
+    },
     openGate: () => {
       gateClosed = false;
       releaseAll(heldEmails);

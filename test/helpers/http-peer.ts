@@ -41,9 +41,20 @@ export async function startHttpPeer(handler: PeerHandler): Promise<HttpPeer> {
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       let json: unknown;
-      try { json = body ? JSON.parse(body) : undefined; } catch { json = undefined; }
+      try {
+        json = body ? JSON.parse(body) : undefined;
+      } catch {
+        json = undefined;
+      }
       const form = Object.fromEntries(new URLSearchParams(body));
-      const request: PeerRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, json, form };
+      const request: PeerRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body,
+        json,
+        form,
+      };
       requests.push(request);
       try {
         const reply = await current(request);
@@ -59,7 +70,13 @@ export async function startHttpPeer(handler: PeerHandler): Promise<HttpPeer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    handle: (next) => { current = next; },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    handle: (next) => {
+      current = next;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

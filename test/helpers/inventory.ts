@@ -1,7 +1,15 @@
 import { checkById } from '../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
-  AccessKey, Collected, IamUser, Inventory, PartName, ReportedKey, ReportedUser, Trail, Unread,
+  AccessKey,
+  Collected,
+  IamUser,
+  Inventory,
+  PartName,
+  ReportedKey,
+  ReportedUser,
+  Trail,
+  Unread,
 } from '../../domain/scans/inventory';
 
 // Inventories for check tests: a clean account on which every check passes, and small helpers to break one thing.
@@ -68,7 +76,9 @@ export function reportedKey(inventory: Inventory, keyId: string): ReportedKey {
 /** Changes a key's creation time in both the principals and the credential report. */
 export function setKeyCreated(inventory: Inventory, keyId: string, createdAt: string): void {
   const slot = reportedKey(inventory, keyId);
-  const key = part(inventory.iamPrincipals).users.flatMap((u) => u.accessKeys).find((k) => k.id === keyId) as AccessKey;
+  const key = part(inventory.iamPrincipals)
+    .users.flatMap((u) => u.accessKeys)
+    .find((k) => k.id === keyId) as AccessKey;
   key.createdAt = createdAt;
   slot.lastRotatedAt = createdAt;
 }
@@ -94,9 +104,16 @@ export function cleanTrail(overrides: Partial<Trail> = {}): Trail {
 }
 
 /** AWS Config recording, Security Hub on and an external access analyzer, in every region. */
-function cleanLoggingServices(regions: string[]): Pick<Inventory, 'configRecorders' | 'securityHub' | 'accessAnalyzers'> {
+function cleanLoggingServices(
+  regions: string[],
+): Pick<Inventory, 'configRecorders' | 'securityHub' | 'accessAnalyzers'> {
   return {
-    configRecorders: ok({ regions: regions.map((region) => ({ region, recorders: [{ name: 'default', recording: true, lastStatus: 'Success' }] })) }),
+    configRecorders: ok({
+      regions: regions.map((region) => ({
+        region,
+        recorders: [{ name: 'default', recording: true, lastStatus: 'Success' }],
+      })),
+    }),
     securityHub: ok({ regions: regions.map((region) => ({ region, enabled: true })) }),
     accessAnalyzers: ok({
       regions: regions.map((region) => ({
@@ -133,8 +150,13 @@ export function cleanInventory(now: string): Inventory {
     iamSummary: ok({ rootMfaEnabled: true, rootAccessKeysPresent: false, rootPasswordPresent: true }),
     passwordPolicy: ok({
       policy: {
-        minimumLength: 14, requireSymbols: true, requireNumbers: true, requireUppercase: true, requireLowercase: true,
-        maxAgeDays: 90, reusePrevention: 24,
+        minimumLength: 14,
+        requireSymbols: true,
+        requireNumbers: true,
+        requireUppercase: true,
+        requireLowercase: true,
+        maxAgeDays: 90,
+        reusePrevention: 24,
       },
     }),
     credentialReport: ok({
@@ -160,19 +182,48 @@ export function cleanInventory(now: string): Inventory {
     }),
     iamPrincipals: ok({
       users: [
-        { name: 'alice', arn: alice, createdAt: daysAgo(now, 400), adminAccess: false, managedPolicies: [], directPolicies: [], accessKeys: aliceKeys },
-        { name: 'ci-deploy', arn: ciDeploy, createdAt: daysAgo(now, 90), adminAccess: false, managedPolicies: [], directPolicies: [], accessKeys: ciKeys },
+        {
+          name: 'alice',
+          arn: alice,
+          createdAt: daysAgo(now, 400),
+          adminAccess: false,
+          managedPolicies: [],
+          directPolicies: [],
+          accessKeys: aliceKeys,
+        },
+        {
+          name: 'ci-deploy',
+          arn: ciDeploy,
+          createdAt: daysAgo(now, 90),
+          adminAccess: false,
+          managedPolicies: [],
+          directPolicies: [],
+          accessKeys: ciKeys,
+        },
       ],
       roles: [
         { name: 'app-server', arn: `arn:aws:iam::${ACCOUNT}:role/app-server`, adminAccess: false, managedPolicies: [] },
-        { name: 'incident-support', arn: `arn:aws:iam::${ACCOUNT}:role/incident-support`, adminAccess: false, managedPolicies: ['AWSSupportAccess'] },
+        {
+          name: 'incident-support',
+          arn: `arn:aws:iam::${ACCOUNT}:role/incident-support`,
+          adminAccess: false,
+          managedPolicies: ['AWSSupportAccess'],
+        },
       ],
       // Users get their permissions from groups.
-      groups: [{ name: 'developers', arn: `arn:aws:iam::${ACCOUNT}:group/developers`, managedPolicies: ['ReadOnlyAccess'] }],
+      groups: [
+        { name: 'developers', arn: `arn:aws:iam::${ACCOUNT}:group/developers`, managedPolicies: ['ReadOnlyAccess'] },
+      ],
     }),
     // A certificate that expires next year; the root user's MFA is a hardware device.
     serverCertificates: ok({
-      certificates: [{ name: 'legacy-elb', arn: `arn:aws:iam::${ACCOUNT}:server-certificate/legacy-elb`, expiresAt: daysAgo(now, -300) }],
+      certificates: [
+        {
+          name: 'legacy-elb',
+          arn: `arn:aws:iam::${ACCOUNT}:server-certificate/legacy-elb`,
+          expiresAt: daysAgo(now, -300),
+        },
+      ],
     }),
     rootVirtualMfa: ok({ serialNumber: null }),
     s3AccountBlockPublicAccess: ok({
@@ -181,19 +232,36 @@ export function cleanInventory(now: string): Inventory {
     s3Buckets: ok({
       buckets: [
         {
-          name: 'acme-assets', region: 'us-east-1', publicViaAcl: false, publicViaPolicy: false, blockPublicAccess: null,
+          name: 'acme-assets',
+          region: 'us-east-1',
+          publicViaAcl: false,
+          publicViaPolicy: false,
+          blockPublicAccess: null,
           deniesInsecureTransport: true,
         },
         {
-          name: 'acme-legacy-site', region: 'eu-west-1', publicViaAcl: false, publicViaPolicy: true,
-          blockPublicAccess: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
+          name: 'acme-legacy-site',
+          region: 'eu-west-1',
+          publicViaAcl: false,
+          publicViaPolicy: true,
+          blockPublicAccess: {
+            blockPublicAcls: true,
+            ignorePublicAcls: true,
+            blockPublicPolicy: true,
+            restrictPublicBuckets: true,
+          },
           deniesInsecureTransport: true,
         },
       ],
     }),
     securityGroups: ok({
       groups: [
-        { id: 'sg-0web', name: 'web', region: 'us-east-1', openIngress: [{ protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' }] },
+        {
+          id: 'sg-0web',
+          name: 'web',
+          region: 'us-east-1',
+          openIngress: [{ protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' }],
+        },
         { id: 'sg-0default', name: 'default', region: 'eu-west-1', openIngress: [] },
       ],
       // The VPCs' default groups were emptied: none is left with a rule.
@@ -201,41 +269,74 @@ export function cleanInventory(now: string): Inventory {
     }),
     instances: ok({
       instances: [
-        { id: 'i-0web', region: 'us-east-1', type: 't3.large', state: 'running', launchedAt: daysAgo(now, 100), ...WELL_RUN_INSTANCE },
-        { id: 'i-0worker', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 40), ...WELL_RUN_INSTANCE },
+        {
+          id: 'i-0web',
+          region: 'us-east-1',
+          type: 't3.large',
+          state: 'running',
+          launchedAt: daysAgo(now, 100),
+          ...WELL_RUN_INSTANCE,
+        },
+        {
+          id: 'i-0worker',
+          region: 'eu-west-1',
+          type: 'm7g.xlarge',
+          state: 'running',
+          launchedAt: daysAgo(now, 40),
+          ...WELL_RUN_INSTANCE,
+        },
         // A new instance next to an established one is ordinary growth. Its metadata service is off altogether, so
         // that it would accept IMDSv1 does not matter.
         {
-          id: 'i-0worker2', region: 'eu-west-1', type: 'm7g.xlarge', state: 'running', launchedAt: daysAgo(now, 1),
-          ...WELL_RUN_INSTANCE, metadata: { httpTokens: 'optional', httpEndpoint: 'disabled' },
+          id: 'i-0worker2',
+          region: 'eu-west-1',
+          type: 'm7g.xlarge',
+          state: 'running',
+          launchedAt: daysAgo(now, 1),
+          ...WELL_RUN_INSTANCE,
+          metadata: { httpTokens: 'optional', httpEndpoint: 'disabled' },
         },
       ],
     }),
     publicSnapshots: ok({ snapshots: [] }),
     publicImages: ok({ images: [] }),
-    ebsEncryptionByDefault: ok({ regions: ['us-east-1', 'us-west-2', 'eu-west-1'].map((region) => ({ region, enabled: true })) }),
+    ebsEncryptionByDefault: ok({
+      regions: ['us-east-1', 'us-west-2', 'eu-west-1'].map((region) => ({ region, enabled: true })),
+    }),
     networkAcls: ok({
-      acls: [{
-        // Everything from the internet but SSH and RDP, which lower-numbered entries deny first.
-        id: 'acl-0web', vpcId: 'vpc-0main', region: 'us-east-1', internetIngress: [
-          { ruleNumber: 10, action: 'deny', protocol: '6', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' },
-          { ruleNumber: 11, action: 'deny', protocol: '6', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' },
-          { ruleNumber: 12, action: 'deny', protocol: '6', fromPort: 0, toPort: 4000, cidr: '::/0' },
-          { ruleNumber: 100, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
-          { ruleNumber: 101, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '::/0' },
-          { ruleNumber: 32767, action: 'deny', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
-        ],
-      }],
+      acls: [
+        {
+          // Everything from the internet but SSH and RDP, which lower-numbered entries deny first.
+          id: 'acl-0web',
+          vpcId: 'vpc-0main',
+          region: 'us-east-1',
+          internetIngress: [
+            { ruleNumber: 10, action: 'deny', protocol: '6', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' },
+            { ruleNumber: 11, action: 'deny', protocol: '6', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' },
+            { ruleNumber: 12, action: 'deny', protocol: '6', fromPort: 0, toPort: 4000, cidr: '::/0' },
+            { ruleNumber: 100, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
+            { ruleNumber: 101, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '::/0' },
+            { ruleNumber: 32767, action: 'deny', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
+          ],
+        },
+      ],
     }),
     vpcFlowLogs: ok({ unloggedVpcs: [] }),
     cloudtrail: ok({ trails: [cleanTrail()] }),
     // Every CIS 5.x activity has a metric filter on the trail's log group and an alarm on its metric.
     metricAlarms: ok({
       filters: MONITORED_ACTIVITIES.map((a) => ({
-        name: a.resource, region: 'us-east-1', logGroup: 'cloudtrail-management', pattern: a.recommended,
+        name: a.resource,
+        region: 'us-east-1',
+        logGroup: 'cloudtrail-management',
+        pattern: a.recommended,
         metrics: [{ name: a.resource, namespace: 'CISBenchmark' }],
       })),
-      alarmedMetrics: MONITORED_ACTIVITIES.map((a) => ({ region: 'us-east-1', name: a.resource, namespace: 'CISBenchmark' })),
+      alarmedMetrics: MONITORED_ACTIVITIES.map((a) => ({
+        region: 'us-east-1',
+        name: a.resource,
+        namespace: 'CISBenchmark',
+      })),
     }),
     guardduty: ok({
       regions: [
@@ -247,42 +348,63 @@ export function cleanInventory(now: string): Inventory {
     ...cleanLoggingServices(['us-east-1', 'us-west-2', 'eu-west-1']),
     costs: ok({
       // Ten flat days, yesterday's still-growing figure and today's partial one.
-      daily: Array.from({ length: 11 }, (_, i) => ({ date: dateDaysAgo(now, i), amountUsd: i <= 1 ? 8 : 20 + (i % 3) })),
+      daily: Array.from({ length: 11 }, (_, i) => ({
+        date: dateDaysAgo(now, i),
+        amountUsd: i <= 1 ? 8 : 20 + (i % 3),
+      })),
     }),
-    anomalies: ok({ anomalies: [{ id: 'anomaly-small', impactUsd: 3.5, startDate: dateDaysAgo(now, 5), service: 'Amazon S3' }] }),
+    anomalies: ok({
+      anomalies: [{ id: 'anomaly-small', impactUsd: 3.5, startDate: dateDaysAgo(now, 5), service: 'Amazon S3' }],
+    }),
     budgets: ok({ budgets: [{ name: 'monthly', limitUsd: 1000, actualSpendUsd: 300, forecastedSpendUsd: 650 }] }),
     alternateContacts: ok({ security: true, billing: true, operations: true }),
     health: ok({
-      events: [{
-        arn: `arn:aws:health:us-east-1:${ACCOUNT}:event/ABUSE/AWS_ABUSE_DOS_REPORT/old`,
-        eventTypeCode: 'AWS_ABUSE_DOS_REPORT',
-        service: 'ABUSE',
-        region: 'us-east-1',
-        startTime: daysAgo(now, 90),
-        statusCode: 'closed',
-      }],
+      events: [
+        {
+          arn: `arn:aws:health:us-east-1:${ACCOUNT}:event/ABUSE/AWS_ABUSE_DOS_REPORT/old`,
+          eventTypeCode: 'AWS_ABUSE_DOS_REPORT',
+          service: 'ABUSE',
+          region: 'us-east-1',
+          startTime: daysAgo(now, 90),
+          statusCode: 'closed',
+        },
+      ],
     }),
     rdsInstances: ok({
       instances: [
         {
-          id: 'orders-db', region: 'us-east-1', engine: 'postgres', storageEncrypted: true, autoMinorVersionUpgrade: true,
-          publiclyAccessible: false, multiAz: true,
+          id: 'orders-db',
+          region: 'us-east-1',
+          engine: 'postgres',
+          storageEncrypted: true,
+          autoMinorVersionUpgrade: true,
+          publiclyAccessible: false,
+          multiAz: true,
         },
         // Single-AZ is the manual control 3.2.4: no check fails on it.
         {
-          id: 'reporting-replica', region: 'eu-west-1', engine: 'mysql', storageEncrypted: true, autoMinorVersionUpgrade: true,
-          publiclyAccessible: false, multiAz: false,
+          id: 'reporting-replica',
+          region: 'eu-west-1',
+          engine: 'mysql',
+          storageEncrypted: true,
+          autoMinorVersionUpgrade: true,
+          publiclyAccessible: false,
+          multiAz: false,
         },
       ],
     }),
-    efsFileSystems: ok({ fileSystems: [{ id: 'fs-0shared', region: 'us-east-1', name: 'shared-uploads', encrypted: true }] }),
+    efsFileSystems: ok({
+      fileSystems: [{ id: 'fs-0shared', region: 'us-east-1', name: 'shared-uploads', encrypted: true }],
+    }),
     kmsKeys: ok({
-      keys: [{
-        id: '1234abcd-12ab-34cd-56ef-1234567890ab',
-        arn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
-        region: 'us-east-1',
-        rotationEnabled: true,
-      }],
+      keys: [
+        {
+          id: '1234abcd-12ab-34cd-56ef-1234567890ab',
+          arn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+          region: 'us-east-1',
+          rotationEnabled: true,
+        },
+      ],
     }),
   };
 }

@@ -8,7 +8,10 @@ const ROOT = path.resolve(__dirname, '../..');
 export class PostgresProcess {
   private child?: ChildProcess;
 
-  constructor(readonly dataDir: string, readonly port: number) {}
+  constructor(
+    readonly dataDir: string,
+    readonly port: number,
+  ) {}
 
   url(database: string): string {
     return `postgres://postgres:postgres@127.0.0.1:${this.port}/${database}`;
@@ -17,10 +20,14 @@ export class PostgresProcess {
   async start(): Promise<void> {
     // node itself with tsx as its loader: the `tsx` binary runs the script in a grandchild, which it kills outright
     // when it relays SIGTERM and the grandchild is slow to confirm (under load), leaving PostgreSQL running.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/postgres-process.ts'), this.dataDir, String(this.port)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'test/support/postgres-process.ts'), this.dataDir, String(this.port)],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       child.stdout?.on('data', (chunk: Buffer) => {

@@ -23,21 +23,28 @@ print(json.dumps(hcl2.loads(sys.stdin.read(), serialization_options=options)))
 export type HclResources = Record<string, Record<string, Record<string, string>>>;
 
 export function parseHcl(text: string): { resource: HclResources[]; output: Record<string, Record<string, string>>[] } {
-  const run = spawnSync(path.join(PROJECT_ROOT, '.tools/venv/bin/python'), ['-c', HCL_TO_JSON], { input: text, encoding: 'utf8' });
+  const run = spawnSync(path.join(PROJECT_ROOT, '.tools/venv/bin/python'), ['-c', HCL_TO_JSON], {
+    input: text,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`HCL parse failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
 
 /** The one role of a Terraform snippet, its attachments and inline policies. */
 export function terraformRole(snippet: string): RoleDefinition {
-  const blocks = parseHcl(snippet).resource.flatMap((r) => Object.entries(r).flatMap(([type, byName]) => Object.values(byName).map((body) => ({ type, body }))));
+  const blocks = parseHcl(snippet).resource.flatMap((r) =>
+    Object.entries(r).flatMap(([type, byName]) => Object.values(byName).map((body) => ({ type, body }))),
+  );
   const roles = blocks.filter((b) => b.type === 'aws_iam_role');
   if (roles.length !== 1) throw new Error(`expected one aws_iam_role, found ${roles.length}`);
   return {
     roleName: roles[0]!.body.name!,
     trustPolicy: JSON.parse(roles[0]!.body.assume_role_policy!),
     managedPolicyArns: blocks.filter((b) => b.type === 'aws_iam_role_policy_attachment').map((b) => b.body.policy_arn!),
-    inlinePolicies: Object.fromEntries(blocks.filter((b) => b.type === 'aws_iam_role_policy').map((b) => [b.body.name!, JSON.parse(b.body.policy!)])),
+    inlinePolicies: Object.fromEntries(
+      blocks.filter((b) => b.type === 'aws_iam_role_policy').map((b) => [b.body.name!, JSON.parse(b.body.policy!)]),
+    ),
   };
 }
 
@@ -45,11 +52,17 @@ export function terraformRole(snippet: string): RoleDefinition {
 export function cliScriptRole(script: string): RoleDefinition {
   const create = /aws iam create-role --role-name (\S+) \\\n\s+--assume-role-policy-document '([^']*)'/.exec(script);
   if (!create) throw new Error('no aws iam create-role in the script');
-  const inline = [...script.matchAll(/aws iam put-role-policy --role-name \S+ --policy-name (\S+) \\\n\s+--policy-document '([^']*)'/g)];
+  const inline = [
+    ...script.matchAll(
+      /aws iam put-role-policy --role-name \S+ --policy-name (\S+) \\\n\s+--policy-document '([^']*)'/g,
+    ),
+  ];
   return {
     roleName: create[1]!,
     trustPolicy: JSON.parse(create[2]!),
-    managedPolicyArns: [...script.matchAll(/aws iam attach-role-policy --role-name \S+ --policy-arn (\S+)/g)].map((m) => m[1]!),
+    managedPolicyArns: [...script.matchAll(/aws iam attach-role-policy --role-name \S+ --policy-arn (\S+)/g)].map(
+      (m) => m[1]!,
+    ),
     inlinePolicies: Object.fromEntries(inline.map((m) => [m[1]!, JSON.parse(m[2]!)])),
   };
 }
@@ -61,7 +74,8 @@ function resolveRefs(value: Json, parameters: Record<string, string>): Json {
   if (Array.isArray(value)) return value.map((v) => resolveRefs(v, parameters));
   if (value && typeof value === 'object') {
     const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === 'Ref' && typeof value.Ref === 'string' && value.Ref in parameters) return parameters[value.Ref]!;
+    if (keys.length === 1 && keys[0] === 'Ref' && typeof value.Ref === 'string' && value.Ref in parameters)
+      return parameters[value.Ref]!;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, parameters)]));
   }
   return value;
@@ -73,7 +87,10 @@ export function templateRole(template: string, parameters: Record<string, string
   const roles = Object.values(parsed.Resources).filter((r) => r.Type === 'AWS::IAM::Role');
   if (roles.length !== 1) throw new Error(`expected one AWS::IAM::Role, found ${roles.length}`);
   const properties = resolveRefs(roles[0]!.Properties, parameters) as {
-    RoleName: string; AssumeRolePolicyDocument: unknown; ManagedPolicyArns?: string[]; Policies?: { PolicyName: string; PolicyDocument: unknown }[];
+    RoleName: string;
+    AssumeRolePolicyDocument: unknown;
+    ManagedPolicyArns?: string[];
+    Policies?: { PolicyName: string; PolicyDocument: unknown }[];
   };
   return {
     roleName: properties.RoleName,

@@ -7,7 +7,10 @@ import type { Db } from '../../db/client';
  * transaction waits there, uncommitted, until the lock is released.
  */
 export class RowLock {
-  private constructor(private readonly client: Client, private readonly pid: number) {}
+  private constructor(
+    private readonly client: Client,
+    private readonly pid: number,
+  ) {}
 
   /** Opens a transaction on `url` and runs `statement`, which should lock the rows the writer will need. */
   static async hold(url: string, statement: string, params: unknown[]): Promise<RowLock> {
@@ -44,7 +47,9 @@ export class RowLock {
    */
   async blocksSomeone(db: Db): Promise<boolean> {
     const { rows } = await sql<{ blocked: boolean }>`
-      select exists (select 1 from pg_stat_activity where ${this.pid}::int = any(pg_blocking_pids(pid))) as blocked`.execute(db);
+      select exists (select 1 from pg_stat_activity where ${this.pid}::int = any(pg_blocking_pids(pid))) as blocked`.execute(
+      db,
+    );
     return rows[0]?.blocked === true;
   }
 

@@ -28,20 +28,41 @@ export async function scanResult(temporal: Client, executionArn: string, timeout
  */
 export async function deliveriesSettled(db: Db, tenantId: string): Promise<void> {
   await waitFor(async () => {
-    const deliveries = await db.selectFrom('alert_deliveries').select('status').where('tenant_id', '=', tenantId).execute();
-    return deliveries.length > 0 && deliveries.every((d) => d.status === 'delivered' || d.status === 'failed' || d.status === 'held');
+    const deliveries = await db
+      .selectFrom('alert_deliveries')
+      .select('status')
+      .where('tenant_id', '=', tenantId)
+      .execute();
+    return (
+      deliveries.length > 0 &&
+      deliveries.every((d) => d.status === 'delivered' || d.status === 'failed' || d.status === 'held')
+    );
   });
 }
 
-export interface OpenSignalEntry { signal_id: string; check_id: string; region: string; resource: string }
+export interface OpenSignalEntry {
+  signal_id: string;
+  check_id: string;
+  region: string;
+  resource: string;
+}
 
 /** Every open signal of an account through the API, page after page (a fresh AWS account has one per region for several checks). */
-export async function allOpenSignals(http: TestContext['http'], auth: Record<string, string>, awsAccountId: string): Promise<OpenSignalEntry[]> {
+export async function allOpenSignals(
+  http: TestContext['http'],
+  auth: Record<string, string>,
+  awsAccountId: string,
+): Promise<OpenSignalEntry[]> {
   const all: OpenSignalEntry[] = [];
   let next: string | null = null;
   do {
-    const page: { signals: OpenSignalEntry[]; next_token: string | null } = (await http.get(`/accounts/${awsAccountId}/signals`)
-      .query({ status: 'open', limit: 200, ...(next ? { next_token: next } : {}) }).set(auth).expect(200)).body;
+    const page: { signals: OpenSignalEntry[]; next_token: string | null } = (
+      await http
+        .get(`/accounts/${awsAccountId}/signals`)
+        .query({ status: 'open', limit: 200, ...(next ? { next_token: next } : {}) })
+        .set(auth)
+        .expect(200)
+    ).body;
     all.push(...page.signals);
     next = page.next_token;
   } while (next);

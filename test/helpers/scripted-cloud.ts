@@ -1,5 +1,10 @@
 import {
-  type AccessCheck, type CloudProvider, type CollectOptions, type OrganizationDescription, type OrganizationMember, RoleUnavailableError,
+  type AccessCheck,
+  type CloudProvider,
+  type CollectOptions,
+  type OrganizationDescription,
+  type OrganizationMember,
+  RoleUnavailableError,
 } from '../../cloud/types';
 import { type Inventory, onlyParts, type PartName } from '../../domain/scans/inventory';
 import type { RoleTarget } from '../../domain/onboarding/role';
@@ -45,7 +50,11 @@ export class ScriptedCloud implements CloudProvider {
     const reason = this.denied.get(target.awsAccountId);
     if (reason) return { ok: false, code: 'access_denied', reason };
     const accounts = this.organizations.get(target.awsAccountId) ?? [];
-    return { ok: true, organization: { id: `o-${target.awsAccountId}`, managementAccountId: target.awsAccountId }, accounts };
+    return {
+      ok: true,
+      organization: { id: `o-${target.awsAccountId}`, managementAccountId: target.awsAccountId },
+      accounts,
+    };
   }
 
   /** The member accounts the organization managed from `managementAccountId` reports from now on. */

@@ -46,12 +46,17 @@ export async function listenSmtp(
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => onMessage({
-        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-        to: session.envelope.rcptTo.map((r) => r.address),
-        raw: Buffer.concat(chunks).toString('utf8'),
-        hungUp: () => closedSessions.has(session.id),
-      }, callback));
+      stream.on('end', () =>
+        onMessage(
+          {
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+            hungUp: () => closedSessions.has(session.id),
+          },
+          callback,
+        ),
+      );
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -82,13 +87,20 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
   return {
     url: server.url,
     messages,
-    failNext: (count, code) => { failures = { count, code }; },
-    holdNext: () => new Promise((resolve) => { holding = resolve; }),
+    failNext: (count, code) => {
+      failures = { count, code };
+    },
+    holdNext: () =>
+      new Promise((resolve) => {
+        holding = resolve;
+      }),
     close: server.close,
   };
 }
 
 /** The decoded text of a captured message's parts, for assertions on content (quoted-printable undone). */
 export function emailText(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

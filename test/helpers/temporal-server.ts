@@ -26,15 +26,39 @@ export async function startTemporalServer({ port, dbFile }: { port: number; dbFi
   if (cli.type !== 'existing-path') {
     const env = await TestWorkflowEnvironment.createLocal({
       server: {
-        executable: cli, ip: '127.0.0.1', port, ui: false, dbFilename: dbFile, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: devServerArgs(),
+        executable: cli,
+        ip: '127.0.0.1',
+        port,
+        ui: false,
+        dbFilename: dbFile,
+        searchAttributes: ALL_SEARCH_ATTRIBUTES,
+        extraArgs: devServerArgs(),
       },
     });
     return { address, stop: () => env.teardown() };
   }
-  const child = spawn(cli.path, [
-    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--db-filename', dbFile, '--headless',
-    '--log-level', 'error', ...devServerArgs(), ...ALL_SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${TypedSearchAttributes.toMetadataType(a.type)}`]),
-  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    cli.path,
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--db-filename',
+      dbFile,
+      '--headless',
+      '--log-level',
+      'error',
+      ...devServerArgs(),
+      ...ALL_SEARCH_ATTRIBUTES.flatMap((a) => [
+        '--search-attribute',
+        `${a.name}=${TypedSearchAttributes.toMetadataType(a.type)}`,
+      ]),
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const exited = once(child, 'exit');
   try {
     const connection = await Connection.connect({ address, connectTimeout: '60s' });

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { accountWorkflow } from '../../workflows/account';
-import { disconnectUpdate, eventsReceivedMessage, planChangedMessage, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import {
+  disconnectUpdate,
+  eventsReceivedMessage,
+  planChangedMessage,
+  scanNowUpdate,
+  stateQuery,
+  verifyUpdate,
+} from '../../workflows/contracts';
 import { EVENT_RESCAN_QUIET_MS } from '../../workflows/event-rescans';
 import { AccountHarness, updateFailure, waitFor } from '../helpers/account-harness';
 
@@ -31,7 +38,11 @@ beforeEach(async () => {
 afterEach(() => h?.close());
 
 /** Writes the workflow's history, every run of it (a continued-as-new workflow has several). */
-async function save(scenario: string, handle: Pick<WorkflowHandle, 'workflowId'>, runIds: string[] = []): Promise<void> {
+async function save(
+  scenario: string,
+  handle: Pick<WorkflowHandle, 'workflowId'>,
+  runIds: string[] = [],
+): Promise<void> {
   const runs = runIds.length > 0 ? runIds : [undefined];
   for (const [i, runId] of runs.entries()) {
     const history = await h.env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();

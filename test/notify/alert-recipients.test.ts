@@ -7,7 +7,13 @@ import { emailsPerTenantPerHour } from '../../domain/tenancy/limits';
 import { getPlan } from '../../domain/tenancy/plans';
 import type { HeldRecipient } from '../../domain/alerts/recipients';
 import { recipientToken } from '../../notify/recipient-links';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { type HttpPeer, startHttpPeer } from '../helpers/http-peer';
 import { type CapturedEmail, emailText, type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 
@@ -22,7 +28,10 @@ let ctx: TestContext;
 let deliver: (input: { tenantId: string; deliveryId: string }) => Promise<void>;
 
 beforeAll(async () => {
-  [capture, pagerduty] = await Promise.all([startSmtpCapture(), startHttpPeer(() => ({ status: 202, body: { status: 'success' } }))]);
+  [capture, pagerduty] = await Promise.all([
+    startSmtpCapture(),
+    startHttpPeer(() => ({ status: 202, body: { status: 'success' } })),
+  ]);
   ctx = await createTestContext({
     config: { SMTP_URL: capture.url, PUBLIC_BASE_URL: BASE_URL, PAGERDUTY_EVENTS_URL: `${pagerduty.url}/v2/enqueue` },
   });
@@ -42,40 +51,93 @@ async function seedRule(user: TestUser, channels: ChannelConfig[]) {
   sequence += 1;
   const accountId = newId('account');
   const ruleId = newId('rule');
-  await ctx.db.insertInto('accounts').values({
-    id: accountId, tenant_id: user.tenantId, aws_account_id: String(300000000000 + sequence), display_name: null, tags: [], status: 'ACTIVE',
-    external_id: `x${sequence}`.padEnd(32, 'x'), role_name: 'SentinelReadOnly', workflow_id: `wf-${accountId}`,
-  }).execute();
-  await ctx.db.insertInto('alert_rules').values({
-    id: ruleId, tenant_id: user.tenantId, name: 'Risk', channels: JSON.stringify(channels), updated_at: new Date(),
-  }).execute();
+  await ctx.db
+    .insertInto('accounts')
+    .values({
+      id: accountId,
+      tenant_id: user.tenantId,
+      aws_account_id: String(300000000000 + sequence),
+      display_name: null,
+      tags: [],
+      status: 'ACTIVE',
+      external_id: `x${sequence}`.padEnd(32, 'x'),
+      role_name: 'SentinelReadOnly',
+      workflow_id: `wf-${accountId}`,
+    })
+    .execute();
+  await ctx.db
+    .insertInto('alert_rules')
+    .values({
+      id: ruleId,
+      tenant_id: user.tenantId,
+      name: 'Risk',
+      channels: JSON.stringify(channels),
+      updated_at: new Date(),
+    })
+    .execute();
   return { accountId, ruleId, channels };
 }
 
 /** A scan of the rule's account and its alert, with a delivery per channel, each attempted once; answers the deliveries as stored. */
 async function fire(user: TestUser, rule: Awaited<ReturnType<typeof seedRule>>) {
   const scanId = newId('scan');
-  await ctx.db.insertInto('scans').values({
-    id: scanId, tenant_id: user.tenantId, account_id: rule.accountId, trigger: 'scheduled', status: 'succeeded', srs: 40, started_at: new Date(),
-  }).execute();
+  await ctx.db
+    .insertInto('scans')
+    .values({
+      id: scanId,
+      tenant_id: user.tenantId,
+      account_id: rule.accountId,
+      trigger: 'scheduled',
+      status: 'succeeded',
+      srs: 40,
+      started_at: new Date(),
+    })
+    .execute();
   const alertId = newId('alert');
-  await ctx.db.insertInto('alert_events').values({
-    id: alertId, tenant_id: user.tenantId, account_id: rule.accountId, rule_id: rule.ruleId, scan_id: scanId,
-    srs_at_trigger: 40, scenarios_triggered: ['iam'], findings_digest: alertId, fired_at: new Date(),
-  }).execute();
+  await ctx.db
+    .insertInto('alert_events')
+    .values({
+      id: alertId,
+      tenant_id: user.tenantId,
+      account_id: rule.accountId,
+      rule_id: rule.ruleId,
+      scan_id: scanId,
+      srs_at_trigger: 40,
+      scenarios_triggered: ['iam'],
+      findings_digest: alertId,
+      fired_at: new Date(),
+    })
+    .execute();
   const ids = rule.channels.map(() => newId('delivery'));
-  await ctx.db.insertInto('alert_deliveries').values(rule.channels.map((channel, i) => ({
-    id: ids[i]!, alert_id: alertId, tenant_id: user.tenantId, scan_id: scanId, channel_index: i, channel_type: channel.type,
-    channel: JSON.stringify(channel), status: 'pending' as const,
-  }))).execute();
+  await ctx.db
+    .insertInto('alert_deliveries')
+    .values(
+      rule.channels.map((channel, i) => ({
+        id: ids[i]!,
+        alert_id: alertId,
+        tenant_id: user.tenantId,
+        scan_id: scanId,
+        channel_index: i,
+        channel_type: channel.type,
+        channel: JSON.stringify(channel),
+        status: 'pending' as const,
+      })),
+    )
+    .execute();
   const env = new MockActivityEnvironment();
   await Promise.all(ids.map((deliveryId) => env.run(deliver, { tenantId: user.tenantId, deliveryId })));
-  return ctx.db.selectFrom('alert_deliveries').select(['id', 'status', 'held_recipients']).where('id', 'in', ids).orderBy('channel_index').execute();
+  return ctx.db
+    .selectFrom('alert_deliveries')
+    .select(['id', 'status', 'held_recipients'])
+    .where('id', 'in', ids)
+    .orderBy('channel_index')
+    .execute();
 }
 
 const mailTo = (address: string, since = 0) => capture.messages.slice(since).filter((m) => m.to.includes(address));
 const subjectOf = (m: CapturedEmail) => /^Subject: (.*)$/m.exec(m.raw)?.[1];
-const held = (rows: { held_recipients: unknown }[]) => rows.flatMap((r) => (r.held_recipients ?? []) as HeldRecipient[]);
+const held = (rows: { held_recipients: unknown }[]) =>
+  rows.flatMap((r) => (r.held_recipients ?? []) as HeldRecipient[]);
 
 /** The token of an e-mail's link to the dashboard's e-mail preferences page, for this purpose. */
 function linkToken(mail: CapturedEmail, purpose: 'confirm' | 'unsubscribe'): string {
@@ -106,10 +168,18 @@ describe('alert e-mails', () => {
     expect(mailTo('outsider@example.com', since)).toHaveLength(0);
     expect(both).toMatchObject({ status: 'delivered' });
     expect(held([both!])).toEqual([
-      { address: member.email, reason: 'owner_unverified' }, { address: 'outsider@example.com', reason: 'owner_unverified' },
+      { address: member.email, reason: 'owner_unverified' },
+      { address: 'outsider@example.com', reason: 'owner_unverified' },
     ]);
-    expect(outsiderOnly).toMatchObject({ status: 'held', held_recipients: [{ address: 'outsider@example.com', reason: 'owner_unverified' }] });
-    const attempts = await ctx.db.selectFrom('delivery_attempts').select('outcome').where('delivery_id', '=', outsiderOnly!.id).execute();
+    expect(outsiderOnly).toMatchObject({
+      status: 'held',
+      held_recipients: [{ address: 'outsider@example.com', reason: 'owner_unverified' }],
+    });
+    const attempts = await ctx.db
+      .selectFrom('delivery_attempts')
+      .select('outcome')
+      .where('delivery_id', '=', outsiderOnly!.id)
+      .execute();
     expect(attempts).toEqual([]);
     // Held is final: the same delivery run again (a retried activity) sends nothing, even once the owner verified.
     await ctx.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', owner.userId).execute();
@@ -126,7 +196,10 @@ describe('alert e-mails', () => {
     // First alert: the verified member gets it; the new address gets one confirmation, nothing else.
     let since = capture.messages.length;
     const [first] = await fire(owner, rule);
-    expect(first).toMatchObject({ status: 'delivered', held_recipients: [{ address: outsider, reason: 'awaiting_confirmation' }] });
+    expect(first).toMatchObject({
+      status: 'delivered',
+      held_recipients: [{ address: outsider, reason: 'awaiting_confirmation' }],
+    });
     expect(mailTo(member.email, since)).toHaveLength(1);
     const [confirmation, ...more] = mailTo(outsider, since);
     expect(more).toEqual([]);
@@ -140,7 +213,10 @@ describe('alert e-mails', () => {
 
     // The link confirms; a tampered or misused token does not.
     const token = linkToken(confirmation!, 'confirm');
-    await ctx.http.post('/email/confirm').query({ token: `${token}x` }).expect(403, { error: 'This link is not valid', code: 'link_invalid' });
+    await ctx.http
+      .post('/email/confirm')
+      .query({ token: `${token}x` })
+      .expect(403, { error: 'This link is not valid', code: 'link_invalid' });
     const unsubscribeToken = linkToken(confirmation!, 'unsubscribe');
     await ctx.http.post('/email/confirm').query({ token: unsubscribeToken }).expect(403);
     const confirmed = await ctx.http.post('/email/confirm').query({ token }).expect(200);
@@ -165,7 +241,10 @@ describe('alert e-mails', () => {
     since = capture.messages.length;
     const [fourth] = await fire(owner, rule);
     expect(mailTo(outsider, since)).toHaveLength(0);
-    expect(fourth).toMatchObject({ status: 'delivered', held_recipients: [{ address: outsider, reason: 'unsubscribed' }] });
+    expect(fourth).toMatchObject({
+      status: 'delivered',
+      held_recipients: [{ address: outsider, reason: 'unsubscribed' }],
+    });
 
     // A tenant's own verified user can unsubscribe too.
     const memberLink = linkToken(mailTo(member.email, since)[0]!, 'unsubscribe');
@@ -183,24 +262,40 @@ describe('alert e-mails', () => {
     const [first] = mailTo(address);
     // The link is dead after 7 days...
     const weekAgo = new Date(Date.now() - 8 * 86_400_000);
-    const stale = recipientToken(ctx.config.secrets.urlSigningKey, { purpose: 'confirm', tenantId: owner.tenantId, address }, weekAgo);
-    await ctx.http.post('/email/confirm').query({ token: stale }).expect(403).expect((res) => expect(res.body.code).toBe('link_expired'));
+    const stale = recipientToken(
+      ctx.config.secrets.urlSigningKey,
+      { purpose: 'confirm', tenantId: owner.tenantId, address },
+      weekAgo,
+    );
+    await ctx.http
+      .post('/email/confirm')
+      .query({ token: stale })
+      .expect(403)
+      .expect((res) => expect(res.body.code).toBe('link_expired'));
     // ...so the next alert after that brings a new one; before that, nothing.
     await fire(owner, rule);
     expect(mailTo(address)).toEqual([first]);
-    await ctx.db.updateTable('alert_recipients').set({ confirmation_sent_at: weekAgo }).where('address', '=', address).execute();
+    await ctx.db
+      .updateTable('alert_recipients')
+      .set({ confirmation_sent_at: weekAgo })
+      .where('address', '=', address)
+      .execute();
     const [again] = await fire(owner, rule);
     expect(again).toMatchObject({ status: 'held', held_recipients: [{ address, reason: 'awaiting_confirmation' }] });
     expect(mailTo(address)).toHaveLength(2);
   });
 
-  it('cannot be turned into a mail cannon: unconfirmed addresses get one e-mail each, within the tenant\'s hourly allowance', async () => {
+  it("cannot be turned into a mail cannon: unconfirmed addresses get one e-mail each, within the tenant's hourly allowance", async () => {
     const owner = await signupAndLogin(ctx);
     const allowance = emailsPerTenantPerHour(getPlan('solo').account_limit);
     // 25 rules of 20 fresh addresses each (the caps of the rules API): 500 addresses, more than the allowance.
     const rules = [];
     for (let r = 0; r < 25; r += 1) {
-      rules.push(await seedRule(owner, [{ type: 'email', to: Array.from({ length: 20 }, (_, i) => `victim-${r}-${i}@example.net`) }]));
+      rules.push(
+        await seedRule(owner, [
+          { type: 'email', to: Array.from({ length: 20 }, (_, i) => `victim-${r}-${i}@example.net`) },
+        ]),
+      );
     }
     const since = capture.messages.length;
     const deliveries = (await Promise.all(rules.map((rule) => fire(owner, rule)))).flat();

@@ -14,7 +14,11 @@ let peer: HttpPeer;
 let smtp: SmtpCapture;
 let database: TestDatabase;
 beforeAll(async () => {
-  [peer, smtp, database] = await Promise.all([startHttpPeer(() => ({ status: 200 })), startSmtpCapture(), createTestDatabase()]);
+  [peer, smtp, database] = await Promise.all([
+    startHttpPeer(() => ({ status: 200 })),
+    startSmtpCapture(),
+    createTestDatabase(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([peer.close(), smtp.close(), database.drop()]);
@@ -23,7 +27,10 @@ afterAll(async () => {
 const message = { text: 'Sentinel alert', blocks: [] };
 
 async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof DeliveryError)) throw new Error(`expected a DeliveryError, got ${String(err)}`);
   return err;
 }
@@ -46,8 +53,12 @@ describe('PagerDuty', () => {
 
   it('treats an unreachable peer as retryable and never follows a redirect', async () => {
     const closed = await freePort();
-    expect(await failure(sendPagerDutyEvent({ eventsUrl: `http://127.0.0.1:${closed}/`, event: {} }))).toMatchObject({ retryable: true });
-    peer.handle((req) => (req.path === '/elsewhere' ? { status: 202 } : { status: 302, headers: { location: `${peer.url}/elsewhere` } }));
+    expect(await failure(sendPagerDutyEvent({ eventsUrl: `http://127.0.0.1:${closed}/`, event: {} }))).toMatchObject({
+      retryable: true,
+    });
+    peer.handle((req) =>
+      req.path === '/elsewhere' ? { status: 202 } : { status: 302, headers: { location: `${peer.url}/elsewhere` } },
+    );
     const before = peer.requests.length;
     expect(await failure(send())).toMatchObject({ retryable: false, httpStatus: 302 });
     expect(peer.requests.slice(before).map((r) => r.path)).toEqual(['/v2/enqueue']);
@@ -61,7 +72,10 @@ describe('Slack', () => {
     peer.handle(() => ({ status: 200, body: { ok: true, ts: '1.2' } }));
     await expect(post()).resolves.toBeUndefined();
     peer.handle(() => ({ status: 200, body: { ok: false, error: 'channel_not_found' } }));
-    expect(await failure(post())).toMatchObject({ retryable: false, message: expect.stringContaining('channel_not_found') });
+    expect(await failure(post())).toMatchObject({
+      retryable: false,
+      message: expect.stringContaining('channel_not_found'),
+    });
     peer.handle(() => ({ status: 200, body: { ok: false, error: 'internal_error' } }));
     expect(await failure(post())).toMatchObject({ retryable: true });
     peer.handle(() => ({ status: 429, headers: { 'retry-after': '30' } }));
@@ -70,9 +84,14 @@ describe('Slack', () => {
 
   it('gives up on an incoming webhook that is gone, retries one that is down', async () => {
     peer.handle(() => ({ status: 404, body: 'no_service' }));
-    expect(await failure(postSlackWebhook({ url: `${peer.url}/services/x`, message }))).toMatchObject({ retryable: false, httpStatus: 404 });
+    expect(await failure(postSlackWebhook({ url: `${peer.url}/services/x`, message }))).toMatchObject({
+      retryable: false,
+      httpStatus: 404,
+    });
     peer.handle(() => ({ status: 503 }));
-    expect(await failure(postSlackWebhook({ url: `${peer.url}/services/x`, message }))).toMatchObject({ retryable: true });
+    expect(await failure(postSlackWebhook({ url: `${peer.url}/services/x`, message }))).toMatchObject({
+      retryable: true,
+    });
   });
 });
 
@@ -81,7 +100,11 @@ describe('SMTP', () => {
   const email = (key: string) => ({ idempotencyKey: key, to: ['ops@example.com'], subject: 'Alert', text: 'body' });
 
   it('retries a 4xx reply, gives up on a 5xx reply, and sends with a fixed Message-ID', async () => {
-    const mailer = createMailer({ config: { smtpUrl: smtp.url, from: 'Sentinel <s@example.com>' }, db: database.db, log });
+    const mailer = createMailer({
+      config: { smtpUrl: smtp.url, from: 'Sentinel <s@example.com>' },
+      db: database.db,
+      log,
+    });
     smtp.failNext(1, 451);
     expect(await failure(mailer.send(email('dlv_a')))).toMatchObject({ retryable: true, httpStatus: 451 });
     smtp.failNext(1, 550);
@@ -93,13 +116,33 @@ describe('SMTP', () => {
 
   it('writes to the outbox without SMTP, once per idempotency key, and logs the row but never the body', async () => {
     const lines: Record<string, unknown>[] = [];
-    const outboxLog = createLogger({ level: 'info', name: 'test', destination: { write: (line: string) => { lines.push(JSON.parse(line)); } } });
+    const outboxLog = createLogger({
+      level: 'info',
+      name: 'test',
+      destination: {
+        write: (line: string) => {
+          lines.push(JSON.parse(line));
+        },
+      },
+    });
     const mailer = createMailer({ config: { from: 'Sentinel <s@example.com>' }, db: database.db, log: outboxLog });
     await mailer.send(email('dlv_outbox'));
     await mailer.send(email('dlv_outbox'));
-    const rows = await database.db.selectFrom('email_outbox').selectAll().where('idempotency_key', '=', 'dlv_outbox').execute();
-    expect(rows).toEqual([expect.objectContaining({ to_addresses: ['ops@example.com'], subject: 'Alert', text_body: 'body' })]);
-    expect(lines).toEqual([expect.objectContaining({ msg: 'e-mail written to the outbox (no SMTP_URL)', outboxId: rows[0]!.id, subject: 'Alert' })]);
+    const rows = await database.db
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('idempotency_key', '=', 'dlv_outbox')
+      .execute();
+    expect(rows).toEqual([
+      expect.objectContaining({ to_addresses: ['ops@example.com'], subject: 'Alert', text_body: 'body' }),
+    ]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'e-mail written to the outbox (no SMTP_URL)',
+        outboxId: rows[0]!.id,
+        subject: 'Alert',
+      }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain('body');
   });
 });

@@ -23,10 +23,17 @@ interface ExportedSpan {
 }
 
 interface OtlpValue {
-  stringValue?: string; boolValue?: boolean; intValue?: number | string; doubleValue?: number;
-  arrayValue?: { values?: OtlpValue[] }; kvlistValue?: { values?: OtlpAttribute[] };
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: number | string;
+  doubleValue?: number;
+  arrayValue?: { values?: OtlpValue[] };
+  kvlistValue?: { values?: OtlpAttribute[] };
 }
-interface OtlpAttribute { key: string; value?: OtlpValue }
+interface OtlpAttribute {
+  key: string;
+  value?: OtlpValue;
+}
 interface OtlpRequest {
   resourceSpans?: {
     resource?: { attributes?: OtlpAttribute[] };
@@ -58,7 +65,11 @@ async function startReceiver() {
         for (const { resource, scopeSpans = [] } of (JSON.parse(body) as OtlpRequest).resourceSpans ?? []) {
           for (const scope of scopeSpans) {
             for (const span of scope.spans ?? []) {
-              spans.push({ ...span, attributes: attributesOf(span.attributes), resource: attributesOf(resource?.attributes) });
+              spans.push({
+                ...span,
+                attributes: attributesOf(span.attributes),
+                resource: attributesOf(resource?.attributes),
+              });
             }
           }
         }
@@ -83,7 +94,9 @@ function chainOf(spans: ExportedSpan[], names: string[]): ExportedSpan[] {
     const parent = chain[chain.length - 1]!;
     const child = spans.find((s) => s.name === name && s.parentSpanId === parent.spanId);
     if (!child) {
-      const trace = spans.filter((s) => s.traceId === parent.traceId).map((s) => `${s.name} (${s.spanId} under ${s.parentSpanId ?? 'none'})`);
+      const trace = spans
+        .filter((s) => s.traceId === parent.traceId)
+        .map((s) => `${s.name} (${s.spanId} under ${s.parentSpanId ?? 'none'})`);
       throw new Error(`no span ${name} under ${parent.name} (${parent.spanId}); its trace: ${trace.join(', ')}`);
     }
     chain.push(child);
@@ -118,7 +131,9 @@ it('registers no tracer and leaves no trace in the workflow while OTEL_EXPORTER_
     await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
     // The workflow interceptors are in the bundle, but a call without a trace context goes straight through: no
     // header on the workflow's start, its update or its activities.
-    const { events } = await ctx.temporal.workflow.getHandle(accountWorkflowId(owner.tenantId, AWS_ACCOUNT)).fetchHistory();
+    const { events } = await ctx.temporal.workflow
+      .getHandle(accountWorkflowId(owner.tenantId, AWS_ACCOUNT))
+      .fetchHistory();
     expect(events?.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runScan')).toBe(true);
     expect(JSON.stringify(events)).not.toContain('_tracer-data');
   } finally {
@@ -137,7 +152,8 @@ it('follows a request through the Temporal client into the workflow and its acti
   let accountId: string;
   try {
     owner = await signupAndLogin(ctx);
-    externalId = (await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ACCOUNT }).expect(201)).body.external_id;
+    externalId = (await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ACCOUNT }).expect(201))
+      .body.external_id;
     const verified = await ctx.http.post(`/accounts/${AWS_ACCOUNT}/verify`).set(owner.auth).expect(200);
     await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
     // Disconnecting ends the account's workflow, and with it the workflow's span.
@@ -147,8 +163,15 @@ it('follows a request through the Temporal client into the workflow and its acti
     // The traced run's history replays: the workflow interceptors decide from what the history holds.
     const history = await workflow.fetchHistory();
     expect(JSON.stringify(history.events)).toContain('_tracer-data');
-    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string }, sinks: DROP_WORKFLOW_SPANS }, history);
-    ({ id: accountId } = await ctx.db.selectFrom('accounts').select('id').where('tenant_id', '=', owner.tenantId).executeTakeFirstOrThrow());
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string }, sinks: DROP_WORKFLOW_SPANS },
+      history,
+    );
+    ({ id: accountId } = await ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('tenant_id', '=', owner.tenantId)
+      .executeTakeFirstOrThrow());
   } finally {
     await ctx.close();
   }
@@ -157,11 +180,18 @@ it('follows a request through the Temporal client into the workflow and its acti
 
   // Connect: the request starts the account's workflow, which runs the first scan's activity.
   const connect = chainOf(spans, [
-    'POST /accounts', 'StartWorkflow:accountWorkflow', 'RunWorkflow:accountWorkflow', 'StartActivity:runScan', 'RunActivity:runScan',
+    'POST /accounts',
+    'StartWorkflow:accountWorkflow',
+    'RunWorkflow:accountWorkflow',
+    'StartActivity:runScan',
+    'RunActivity:runScan',
   ]);
   // Verify: the request's update runs in the workflow, which runs the verification's activity.
   const verify = chainOf(spans, [
-    'POST /accounts/{account_id}/verify', 'StartWorkflowUpdate:verify', 'HandleUpdate:verify', 'StartActivity:verifyAccount',
+    'POST /accounts/{account_id}/verify',
+    'StartWorkflowUpdate:verify',
+    'HandleUpdate:verify',
+    'StartActivity:verifyAccount',
     'RunActivity:verifyAccount',
   ]);
   for (const chain of [connect, verify]) {
@@ -172,12 +202,17 @@ it('follows a request through the Temporal client into the workflow and its acti
       attributes: expect.objectContaining({ 'sentinel.tenant_id': owner.tenantId, 'sentinel.user_id': owner.userId }),
     });
     expect(chain[0]!.parentSpanId ?? '').toBe('');
-    expect(chain[4]!.attributes).toMatchObject({ 'sentinel.tenant_id': owner.tenantId, 'sentinel.account_id': accountId });
+    expect(chain[4]!.attributes).toMatchObject({
+      'sentinel.tenant_id': owner.tenantId,
+      'sentinel.account_id': accountId,
+    });
   }
   expect(connect[0]!.traceId).not.toBe(verify[0]!.traceId);
   expect(connect[0]!.attributes).toMatchObject({ 'http.route': '/accounts', 'http.response.status_code': 201 });
   expect(verify[0]!.attributes).toMatchObject({
-    'http.route': '/accounts/{account_id}/verify', 'http.response.status_code': 200, 'sentinel.aws_account_id': AWS_ACCOUNT,
+    'http.route': '/accounts/{account_id}/verify',
+    'http.response.status_code': 200,
+    'sentinel.aws_account_id': AWS_ACCOUNT,
   });
 
   // Ids only: nothing the caller proved itself with or told us about itself, in any span or resource.

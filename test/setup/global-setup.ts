@@ -15,7 +15,12 @@ import { startStripeMock, stopStripeMock } from './stripe-mock';
 export default async function globalSetup(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'sentinel-test-'));
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as an unprivileged user that must reach its data dir
-  const [pgPort, temporalPort, motoPort, stripeMockPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, motoPort, stripeMockPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   // Built as production builds it (npm run build:workflows), once for every suite's workers.
   const bundlePath = path.join(scratch, 'workflow-bundle.js');
 
@@ -27,8 +32,13 @@ export default async function globalSetup(): Promise<void> {
     startStripeMock(stripeMockPort),
   ] as const);
   const [pgResult, temporalResult, bundleResult, motoResult, stripeMockResult] = started;
-  if (pgResult.status === 'rejected' || temporalResult.status === 'rejected' || bundleResult.status === 'rejected'
-    || motoResult.status === 'rejected' || stripeMockResult.status === 'rejected') {
+  if (
+    pgResult.status === 'rejected' ||
+    temporalResult.status === 'rejected' ||
+    bundleResult.status === 'rejected' ||
+    motoResult.status === 'rejected' ||
+    stripeMockResult.status === 'rejected'
+  ) {
     // Jest skips the teardown when the setup fails: stop whatever did start, so no server outlives the run.
     await Promise.allSettled([
       pgResult.status === 'fulfilled' && pgResult.value.stop(),
@@ -38,7 +48,12 @@ export default async function globalSetup(): Promise<void> {
     ]);
     throw started.map((r) => (r.status === 'rejected' ? r.reason : undefined)).find(Boolean);
   }
-  const [postgres, temporal, moto, stripeMock] = [pgResult.value, temporalResult.value, motoResult.value, stripeMockResult.value];
+  const [postgres, temporal, moto, stripeMock] = [
+    pgResult.value,
+    temporalResult.value,
+    motoResult.value,
+    stripeMockResult.value,
+  ];
 
   process.env.TEST_PG_ADMIN_URL = postgres.url('postgres');
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
@@ -47,7 +62,11 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_AWS_ENDPOINT = moto.endpoint;
   process.env.TEST_STRIPE_MOCK_URL = stripeMock.url;
   // Credentials for the moto server (it accepts any); they act as its default account 123456789012.
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: 'us-east-1' });
+  Object.assign(process.env, {
+    AWS_ACCESS_KEY_ID: 'testing',
+    AWS_SECRET_ACCESS_KEY: 'testing',
+    AWS_REGION: 'us-east-1',
+  });
   delete process.env.AWS_PROFILE;
   delete process.env.AWS_SESSION_TOKEN;
   // The AWS the service sees in tests: moto, with AWS's documented answers for the few APIs moto lacks.

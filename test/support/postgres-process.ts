@@ -10,7 +10,10 @@ async function main(): Promise<void> {
   const postgres = await startPostgres({ dataDir, port: Number(port), persistent: true });
   process.stdout.write('ready\n');
   process.once('SIGTERM', () => {
-    postgres.stop().then(() => process.exit(0), () => process.exit(1));
+    postgres.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }
 

@@ -6,16 +6,20 @@ import type { TestContext, TestUser } from '../helpers/context';
 
 /** A caller of the tRPC router as `user` (or anonymous), built like the Express adapter builds one per request. */
 export function callerFor(ctx: TestContext, user?: TestUser | null) {
-  return createCaller(createTrpcContext(ctx, {
-    authorization: user ? `Bearer ${user.idToken}` : undefined,
-    clientAddress: '127.0.0.1',
-  }));
+  return createCaller(
+    createTrpcContext(ctx, {
+      authorization: user ? `Bearer ${user.idToken}` : undefined,
+      clientAddress: '127.0.0.1',
+    }),
+  );
 }
 
 export type Caller = ReturnType<typeof callerFor>;
 
 /** What a failed call answers, in the shape the dashboard receives: tRPC code, HTTP status, our code and message. */
-export async function failure(call: Promise<unknown>): Promise<{ trpc: string; code: string; message: string; details?: unknown }> {
+export async function failure(
+  call: Promise<unknown>,
+): Promise<{ trpc: string; code: string; message: string; details?: unknown }> {
   try {
     await call;
   } catch (err) {
@@ -28,7 +32,10 @@ export async function failure(call: Promise<unknown>): Promise<{ trpc: string; c
 
 /** Every procedure of the router by its dotted path ("accounts.get"), with its type. */
 export function procedures(): Record<string, 'query' | 'mutation' | 'subscription'> {
-  const defs = appRouter._def.procedures as unknown as Record<string, { _def: { type: 'query' | 'mutation' | 'subscription' } }>;
+  const defs = appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { type: 'query' | 'mutation' | 'subscription' } }
+  >;
   return Object.fromEntries(Object.entries(defs).map(([path, p]) => [path, p._def.type]));
 }
 

@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 import { seedFleet } from '../helpers/fleet';
 import { callerFor, failure } from './caller';
@@ -14,7 +20,10 @@ let ctx: TestContext;
 let owner: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', TEMPORAL_UI_URL: 'http://temporal-ui.test:8233' } });
+  ctx = await createTestContext({
+    withWorker: true,
+    config: { CLOUD_PROVIDER: 'sandbox', TEMPORAL_UI_URL: 'http://temporal-ui.test:8233' },
+  });
   owner = await signupAndLogin(ctx, 'Procedure Owner');
 });
 afterAll(() => ctx.close());
@@ -33,14 +42,19 @@ describe('auth', () => {
     const refreshed = await anonymous.auth.refresh({ refresh_token: tokens.refresh_token });
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     // Single-use: the old refresh token is refused with the REST code.
-    expect(await failure(anonymous.auth.refresh({ refresh_token: tokens.refresh_token })))
-      .toMatchObject({ trpc: 'UNAUTHORIZED', code: 'invalid_refresh_token' });
+    expect(await failure(anonymous.auth.refresh({ refresh_token: tokens.refresh_token }))).toMatchObject({
+      trpc: 'UNAUTHORIZED',
+      code: 'invalid_refresh_token',
+    });
     await expect(anonymous.auth.logout({ refresh_token: refreshed.refresh_token })).resolves.toEqual({ ok: true });
   });
 
   it('answers a wrong password like REST: 401 invalid_credentials, same message', async () => {
     const got = await failure(callerFor(ctx, null).auth.login({ email: owner.email, password: 'not-the-password' }));
-    const rest = await ctx.http.post('/auth/login').send({ email: owner.email, password: 'not-the-password' }).expect(401);
+    const rest = await ctx.http
+      .post('/auth/login')
+      .send({ email: owner.email, password: 'not-the-password' })
+      .expect(401);
     expect(got).toEqual({ trpc: 'UNAUTHORIZED', code: 'invalid_credentials', message: rest.body.error });
   });
 
@@ -57,7 +71,10 @@ describe('auth', () => {
   it('refuses a missing or forged bearer token with 401 unauthorized', async () => {
     expect(await failure(callerFor(ctx, null).me.get())).toMatchObject({ trpc: 'UNAUTHORIZED', code: 'unauthorized' });
     const forged = { ...owner, idToken: `${owner.idToken.slice(0, -4)}AAAA` };
-    expect(await failure(callerFor(ctx, forged).accounts.list())).toMatchObject({ trpc: 'UNAUTHORIZED', code: 'unauthorized' });
+    expect(await failure(callerFor(ctx, forged).accounts.list())).toMatchObject({
+      trpc: 'UNAUTHORIZED',
+      code: 'unauthorized',
+    });
   });
 });
 
@@ -67,17 +84,34 @@ describe('the fleet views', () => {
     const base = Date.now() - 3_600_000;
     await seedFleet(ctx.db, fleet.tenantId, {
       accounts: [0, 1, 2].map((i) => ({
-        id: `acc_trpcfleet${i}`, awsAccountId: `61000000000${i}`, displayName: `Fleet ${i}`, tags: i === 0 ? ['prod'] : ['dev'],
-        status: 'ACTIVE' as const, currentSrs: 90 - i * 30, coverage: { evaluated: 67, total: 67 }, scoreComplete: true,
+        id: `acc_trpcfleet${i}`,
+        awsAccountId: `61000000000${i}`,
+        displayName: `Fleet ${i}`,
+        tags: i === 0 ? ['prod'] : ['dev'],
+        status: 'ACTIVE' as const,
+        currentSrs: 90 - i * 30,
+        coverage: { evaluated: 67, total: 67 },
+        scoreComplete: true,
         createdAt: new Date(base + i),
       })),
       signals: Array.from({ length: 9 }, (_, i) => ({
-        id: `sig_trpcfleet${i}`, accountId: `acc_trpcfleet${i % 3}`, severity: 'HIGH' as const, scenario: 'iam' as const,
-        checkId: 'iam.user_admin_access', detectedAt: new Date(base + i * 1000), resolvedAt: null,
+        id: `sig_trpcfleet${i}`,
+        accountId: `acc_trpcfleet${i % 3}`,
+        severity: 'HIGH' as const,
+        scenario: 'iam' as const,
+        checkId: 'iam.user_admin_access',
+        detectedAt: new Date(base + i * 1000),
+        resolvedAt: null,
       })),
     });
     const api = callerFor(ctx, fleet);
-    const rest = (path: string, query: object = {}) => ctx.http.get(path).query(query).set(fleet.auth).expect(200).then((r) => r.body);
+    const rest = (path: string, query: object = {}) =>
+      ctx.http
+        .get(path)
+        .query(query)
+        .set(fleet.auth)
+        .expect(200)
+        .then((r) => r.body);
 
     const { generated_at: _at, ...overview } = await api.overview.get();
     const { generated_at: _restAt, ...restOverview } = await rest('/overview');
@@ -88,18 +122,27 @@ describe('the fleet views', () => {
     const prod = await api.signals.search({ tag: 'prod', limit: 2 });
     expect(prod).toEqual(await rest('/signals', { tag: 'prod', limit: 2 }));
     expect(prod.signals.map((s) => s.aws_account_id)).toEqual(['610000000000', '610000000000']);
-    expect(await api.signals.search({ tag: 'prod', limit: 2, next_token: prod.next_token! }))
-      .toEqual(await rest('/signals', { tag: 'prod', limit: 2, next_token: prod.next_token }));
+    expect(await api.signals.search({ tag: 'prod', limit: 2, next_token: prod.next_token! })).toEqual(
+      await rest('/signals', { tag: 'prod', limit: 2, next_token: prod.next_token }),
+    );
 
     const worst = await api.accounts.list({ sort: 'srs', limit: 2 });
     expect(worst).toEqual(await rest('/accounts', { sort: 'srs', limit: 2 }));
     expect(worst.accounts.map((a) => a.current_srs)).toEqual([30, 60]);
     expect(await api.accounts.list()).toEqual(await rest('/accounts'));
 
-    expect(await failure(api.signals.search({ next_token: 'garbage' }))).toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
-    expect(await failure(api.accounts.list({ sort: 'srs', next_token: worst.next_token!.slice(1) })))
-      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
-    expect(await failure(api.accounts.list({ limit: 251 }))).toMatchObject({ trpc: 'BAD_REQUEST', code: 'validation_failed' });
+    expect(await failure(api.signals.search({ next_token: 'garbage' }))).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'invalid_cursor',
+    });
+    expect(await failure(api.accounts.list({ sort: 'srs', next_token: worst.next_token!.slice(1) }))).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'invalid_cursor',
+    });
+    expect(await failure(api.accounts.list({ limit: 251 }))).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'validation_failed',
+    });
   });
 });
 
@@ -110,8 +153,15 @@ describe('an account from connect to first scan', () => {
     await api.alertRules.create({ name: 'Anything', min_srs: 100, channels: [EMAIL_CHANNEL] });
 
     const connected = await api.accounts.connect({ aws_account_id: AWS_ID, display_name: 'Sandbox', tags: ['demo'] });
-    expect(connected).toMatchObject({ aws_account_id: AWS_ID, status: 'PENDING', terraform_snippet: expect.stringContaining(connected.external_id) });
-    expect(await failure(api.accounts.connect({ aws_account_id: AWS_ID }))).toMatchObject({ trpc: 'CONFLICT', code: 'account_exists' });
+    expect(connected).toMatchObject({
+      aws_account_id: AWS_ID,
+      status: 'PENDING',
+      terraform_snippet: expect.stringContaining(connected.external_id),
+    });
+    expect(await failure(api.accounts.connect({ aws_account_id: AWS_ID }))).toMatchObject({
+      trpc: 'CONFLICT',
+      code: 'account_exists',
+    });
 
     const verified = await api.accounts.verify({ account_id: AWS_ID });
     expect(verified.status).toBe('ACTIVE');
@@ -119,15 +169,24 @@ describe('an account from connect to first scan', () => {
 
     const account = await api.accounts.get({ account_id: AWS_ID });
     expect(account).toMatchObject({ status: 'ACTIVE', display_name: 'Sandbox', current_srs: expect.any(Number) });
-    const row = await ctx.db.selectFrom('accounts').select('workflow_id').where('tenant_id', '=', owner.tenantId).executeTakeFirstOrThrow();
-    expect(account.temporal_ui_url).toBe(`http://temporal-ui.test:8233/namespaces/default/workflows/${encodeURIComponent(row.workflow_id)}`);
+    const row = await ctx.db
+      .selectFrom('accounts')
+      .select('workflow_id')
+      .where('tenant_id', '=', owner.tenantId)
+      .executeTakeFirstOrThrow();
+    expect(account.temporal_ui_url).toBe(
+      `http://temporal-ui.test:8233/namespaces/default/workflows/${encodeURIComponent(row.workflow_id)}`,
+    );
     // The REST body, plus the Temporal UI link.
     const { temporal_ui_url: _link, ...body } = account;
     expect(body).toEqual((await ctx.http.get(`/accounts/${AWS_ID}`).set(owner.auth).expect(200)).body);
     // Workflow ids are for operators: viewers and members get the account without the link.
     for (const role of ['viewer', 'member'] as const) {
       const user = await addUserWithRole(ctx, owner.tenantId, role);
-      expect(await callerFor(ctx, user).accounts.get({ account_id: AWS_ID })).toEqual({ ...body, temporal_ui_url: null });
+      expect(await callerFor(ctx, user).accounts.get({ account_id: AWS_ID })).toEqual({
+        ...body,
+        temporal_ui_url: null,
+      });
     }
 
     const open = await api.signals.list({ account_id: AWS_ID, query: { status: 'open' } });
@@ -144,45 +203,76 @@ describe('an account from connect to first scan', () => {
       { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), srs: account.current_srs },
     ]);
     expect((await api.signals.recoveryChecklist({ account_id: AWS_ID })).checklist.length).toBeGreaterThan(0);
-    expect(await failure(api.signals.list({ account_id: AWS_ID, query: { next_token: 'garbage' } })))
-      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
+    expect(await failure(api.signals.list({ account_id: AWS_ID, query: { next_token: 'garbage' } }))).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'invalid_cursor',
+    });
 
     // Compliance: the REST bodies; the report as text, the document REST downloads.
     const cis = { framework: 'cis-aws-7.0' } as const;
-    expect(await api.compliance.frameworks()).toEqual((await ctx.http.get('/compliance/frameworks').set(owner.auth).expect(200)).body);
-    expect(await api.compliance.account({ account_id: AWS_ID, query: cis }))
-      .toEqual((await ctx.http.get(`/accounts/${AWS_ID}/compliance`).query(cis).set(owner.auth).expect(200)).body);
-    expect(await api.compliance.tenant(cis)).toEqual((await ctx.http.get('/compliance').query(cis).set(owner.auth).expect(200)).body);
+    expect(await api.compliance.frameworks()).toEqual(
+      (await ctx.http.get('/compliance/frameworks').set(owner.auth).expect(200)).body,
+    );
+    expect(await api.compliance.account({ account_id: AWS_ID, query: cis })).toEqual(
+      (await ctx.http.get(`/accounts/${AWS_ID}/compliance`).query(cis).set(owner.auth).expect(200)).body,
+    );
+    expect(await api.compliance.tenant(cis)).toEqual(
+      (await ctx.http.get('/compliance').query(cis).set(owner.auth).expect(200)).body,
+    );
     const report = await api.compliance.report({ account_id: AWS_ID, query: cis });
     expect(report.filename).toMatch(new RegExp(`^sentinel-cis-aws-7\\.0-${AWS_ID}-\\d{4}-\\d{2}-\\d{2}\\.html$`));
     expect(report.html).toMatch(/^<!DOCTYPE html>/);
-    expect(await failure(api.compliance.tenant({ framework: 'iso' } as never))).toMatchObject({ trpc: 'BAD_REQUEST', code: 'validation_failed' });
+    expect(await failure(api.compliance.tenant({ framework: 'iso' } as never))).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'validation_failed',
+    });
 
     // The account's events: the forwarder's key from the connect answer delivers one, listed as REST lists it; a
     // rotation answers a new key that works at once.
     const event = {
-      version: '0', id: 'procedures-event-1', 'detail-type': 'AWS API Call via CloudTrail', source: 'aws.iam', account: AWS_ID,
-      time: new Date().toISOString(), region: 'us-east-1', resources: [],
-      detail: { eventSource: 'iam.amazonaws.com', eventName: 'ListUsers', userIdentity: { type: 'IAMUser', arn: `arn:aws:iam::${AWS_ID}:user/ops` } },
+      version: '0',
+      id: 'procedures-event-1',
+      'detail-type': 'AWS API Call via CloudTrail',
+      source: 'aws.iam',
+      account: AWS_ID,
+      time: new Date().toISOString(),
+      region: 'us-east-1',
+      resources: [],
+      detail: {
+        eventSource: 'iam.amazonaws.com',
+        eventName: 'ListUsers',
+        userIdentity: { type: 'IAMUser', arn: `arn:aws:iam::${AWS_ID}:user/ops` },
+      },
     };
-    const sendEvent = (key: string, body: unknown) => ctx.http.post('/ingest/aws/events').set('Content-Type', 'application/json')
-      .set(connected.event_forwarding!.api_key_header, key).send(JSON.stringify(body));
+    const sendEvent = (key: string, body: unknown) =>
+      ctx.http
+        .post('/ingest/aws/events')
+        .set('Content-Type', 'application/json')
+        .set(connected.event_forwarding!.api_key_header, key)
+        .send(JSON.stringify(body));
     await sendEvent(connected.event_forwarding!.api_key, event).expect(202);
     const events = await api.events.list({ account_id: AWS_ID });
     expect(events.events.map((e) => e.event_id)).toEqual(['procedures-event-1']);
     expect(events).toEqual((await ctx.http.get(`/accounts/${AWS_ID}/events`).set(owner.auth).expect(200)).body);
-    expect(await failure(api.events.list({ account_id: AWS_ID, query: { next_token: 'garbage' } })))
-      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'invalid_cursor' });
+    expect(await failure(api.events.list({ account_id: AWS_ID, query: { next_token: 'garbage' } }))).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'invalid_cursor',
+    });
     const rotated = await api.events.rotateKey({ account_id: AWS_ID });
     expect(rotated.event_forwarding.api_key).not.toBe(connected.event_forwarding!.api_key);
     await sendEvent(rotated.event_forwarding.api_key, { ...event, id: 'procedures-event-2' }).expect(202);
 
     // CSV export is a Team feature, with the REST message on Solo.
-    expect(await failure(api.exports.csv({ account_id: AWS_ID }))).toMatchObject({ trpc: 'FORBIDDEN', code: 'plan_feature_unavailable' });
+    expect(await failure(api.exports.csv({ account_id: AWS_ID }))).toMatchObject({
+      trpc: 'FORBIDDEN',
+      code: 'plan_feature_unavailable',
+    });
     await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
     const csv = await api.exports.csv({ account_id: AWS_ID });
     expect(csv.filename).toMatch(new RegExp(`^sentinel-${AWS_ID}-signals-\\d{8}\\.csv$`));
-    expect(csv.csv.trim().split('\r\n')).toHaveLength(1 + (await api.signals.list({ account_id: AWS_ID, query: { limit: 200 } })).count);
+    expect(csv.csv.trim().split('\r\n')).toHaveLength(
+      1 + (await api.signals.list({ account_id: AWS_ID, query: { limit: 200 } })).count,
+    );
 
     const scan = await api.accounts.scan({ account_id: AWS_ID });
     expect(scan.execution_arn).toMatch(/workflow\/account:[^/]+\/scan\/scan_/);
@@ -196,11 +286,13 @@ describe('an account from connect to first scan', () => {
     expect(ack).toEqual({ alert_id: first.alert_id, acknowledged_at: expect.any(String) });
     expect(await api.alerts.acknowledge({ alert_id: first.alert_id })).toEqual(ack);
 
-    expect(await api.accounts.disconnect({ account_id: AWS_ID })).toMatchObject({ message: expect.stringContaining('disconnected') });
+    expect(await api.accounts.disconnect({ account_id: AWS_ID })).toMatchObject({
+      message: expect.stringContaining('disconnected'),
+    });
     expect((await api.accounts.get({ account_id: AWS_ID })).status).toBe('DISCONNECTED');
   });
 
-  it('answers 422 role_assumption_failed with the service\'s reason when the role cannot be assumed', async () => {
+  it("answers 422 role_assumption_failed with the service's reason when the role cannot be assumed", async () => {
     const other = await signupAndLogin(ctx, 'Broken Role');
     const api = callerFor(ctx, other);
     await api.accounts.connect({ aws_account_id: '999999999999' });
@@ -215,21 +307,39 @@ describe('alert rules', () => {
   it('creates, edits, disables and deletes a rule, accepting the neutral channel names', async () => {
     const api = callerFor(ctx, owner);
     const rule = await api.alertRules.create({
-      name: 'Paging', min_srs: 50, scenarios: ['iam'], channels: [{ type: 'paging', routing_key: 'R'.repeat(32) }],
+      name: 'Paging',
+      min_srs: 50,
+      scenarios: ['iam'],
+      channels: [{ type: 'paging', routing_key: 'R'.repeat(32) }],
     } as never);
     // The routing key is a secret: shown masked, as over REST.
-    expect(rule).toMatchObject({ name: 'Paging', enabled: true, channels: [{ type: 'pagerduty', routing_key: '****RRRR' }] });
-    expect(await api.alertRules.get({ rule_id: rule.rule_id, query: { reveal: 'true' } }))
-      .toMatchObject({ channels: [{ type: 'pagerduty', routing_key: 'R'.repeat(32) }] });
-    const edited = await api.alertRules.update({ rule_id: rule.rule_id, patch: { name: 'Paging (edited)', enabled: false } });
+    expect(rule).toMatchObject({
+      name: 'Paging',
+      enabled: true,
+      channels: [{ type: 'pagerduty', routing_key: '****RRRR' }],
+    });
+    expect(await api.alertRules.get({ rule_id: rule.rule_id, query: { reveal: 'true' } })).toMatchObject({
+      channels: [{ type: 'pagerduty', routing_key: 'R'.repeat(32) }],
+    });
+    const edited = await api.alertRules.update({
+      rule_id: rule.rule_id,
+      patch: { name: 'Paging (edited)', enabled: false },
+    });
     expect(edited).toMatchObject({ name: 'Paging (edited)', enabled: false, min_srs: 50 });
-    expect(await failure(api.alertRules.update({ rule_id: rule.rule_id, patch: {} })))
-      .toMatchObject({ trpc: 'BAD_REQUEST', code: 'validation_failed' });
-    expect(await failure(api.alertRules.create({ name: 'No channel', channels: [] })))
-      .toMatchObject({ code: 'validation_failed', details: [{ field: 'channels', message: 'needs at least one channel' }] });
+    expect(await failure(api.alertRules.update({ rule_id: rule.rule_id, patch: {} }))).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'validation_failed',
+    });
+    expect(await failure(api.alertRules.create({ name: 'No channel', channels: [] }))).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'channels', message: 'needs at least one channel' }],
+    });
     await api.alertRules.delete({ rule_id: rule.rule_id });
     expect((await api.alertRules.list()).rules.map((r) => r.rule_id)).not.toContain(rule.rule_id);
-    expect(await failure(api.alertRules.delete({ rule_id: rule.rule_id }))).toMatchObject({ trpc: 'NOT_FOUND', code: 'not_found' });
+    expect(await failure(api.alertRules.delete({ rule_id: rule.rule_id }))).toMatchObject({
+      trpc: 'NOT_FOUND',
+      code: 'not_found',
+    });
   });
 });
 
@@ -240,14 +350,23 @@ describe('team', () => {
     const email = `invitee-${Date.now()}@example.com`;
     const invited = await api.users.invite({ email, name: 'Invitee', role: 'viewer' });
     expect(invited).toMatchObject({ email, role: 'viewer' });
-    const mail = await ctx.db.selectFrom('email_outbox').select('text_body').where(sql<boolean>`${email} = any(to_addresses)`).executeTakeFirstOrThrow();
+    const mail = await ctx.db
+      .selectFrom('email_outbox')
+      .select('text_body')
+      .where(sql<boolean>`${email} = any(to_addresses)`)
+      .executeTakeFirstOrThrow();
     const token = /\/app\/accept-invite#token=([A-Za-z0-9_-]+)/.exec(mail.text_body)?.[1] as string;
     const tokens = await callerFor(ctx, null).auth.acceptInvite({ token, password: 'invitee-password' });
     const invitee = { ...tenant, userId: invited.user_id, idToken: tokens.id_token };
 
-    expect((await api.users.list()).users.find((u) => u.user_id === invited.user_id)).toMatchObject({ status: 'active', role: 'viewer' });
+    expect((await api.users.list()).users.find((u) => u.user_id === invited.user_id)).toMatchObject({
+      status: 'active',
+      role: 'viewer',
+    });
     // The owner's role never changes; nobody removes themselves.
-    expect(await failure(api.users.changeRole({ user_id: tenant.userId, role: 'admin' }))).toMatchObject({ code: 'forbidden' });
+    expect(await failure(api.users.changeRole({ user_id: tenant.userId, role: 'admin' }))).toMatchObject({
+      code: 'forbidden',
+    });
     expect(await failure(api.users.remove({ user_id: tenant.userId }))).toMatchObject({ code: 'forbidden' });
     expect(await api.users.changeRole({ user_id: invited.user_id, role: 'member' })).toMatchObject({ role: 'member' });
     expect((await callerFor(ctx, invitee).me.get()).user.role).toBe('member');
@@ -262,11 +381,17 @@ describe('billing and integrations', () => {
     const { plans } = await callerFor(ctx, null).billing.plans();
     expect(plans.map((p) => p.id)).toEqual(['solo', 'team', 'agency', 'enterprise']);
     expect({ plans }).toEqual((await ctx.http.get('/billing/plans').expect(200)).body);
-    expect(await failure(callerFor(ctx, owner).billing.portal())).toMatchObject({ trpc: 'SERVICE_UNAVAILABLE', code: 'billing_not_configured' });
+    expect(await failure(callerFor(ctx, owner).billing.portal())).toMatchObject({
+      trpc: 'SERVICE_UNAVAILABLE',
+      code: 'billing_not_configured',
+    });
     // Not configured is answered before the input is looked at, as in REST.
-    expect(await failure(callerFor(ctx, owner).billing.checkout({ plan_id: 'team', success_url: 'x', cancel_url: 'y' })))
-      .toMatchObject({ code: 'billing_not_configured' });
-    expect(await failure(callerFor(ctx, owner).integrations.slackInstallStart())).toMatchObject({ code: 'slack_not_configured' });
+    expect(
+      await failure(callerFor(ctx, owner).billing.checkout({ plan_id: 'team', success_url: 'x', cancel_url: 'y' })),
+    ).toMatchObject({ code: 'billing_not_configured' });
+    expect(await failure(callerFor(ctx, owner).integrations.slackInstallStart())).toMatchObject({
+      code: 'slack_not_configured',
+    });
     expect(await callerFor(ctx, owner).integrations.slackWorkspaces()).toEqual({ installations: [] });
   });
 });
@@ -293,11 +418,16 @@ describe('billing with Stripe configured', () => {
     const api = callerFor(billing, payer);
     expect(await failure(api.billing.portal())).toMatchObject({ trpc: 'CONFLICT', code: 'no_billing_customer' });
     const checkout = await api.billing.checkout({
-      plan_id: 'team', success_url: 'https://app.example.com/app/billing?done=1', cancel_url: 'https://app.example.com/app/billing',
+      plan_id: 'team',
+      success_url: 'https://app.example.com/app/billing?done=1',
+      cancel_url: 'https://app.example.com/app/billing',
     });
     expect(checkout.checkout_url).toMatch(/^https:\/\//);
-    const tenant = await billing.db.selectFrom('tenants').select(['stripe_customer_id', 'pending_checkout_session_id'])
-      .where('id', '=', payer.tenantId).executeTakeFirstOrThrow();
+    const tenant = await billing.db
+      .selectFrom('tenants')
+      .select(['stripe_customer_id', 'pending_checkout_session_id'])
+      .where('id', '=', payer.tenantId)
+      .executeTakeFirstOrThrow();
     expect(tenant.stripe_customer_id).toMatch(/^cus_/);
     expect(tenant.pending_checkout_session_id).toMatch(/^cs_/);
     const portal = await api.billing.portal({ return_url: 'https://app.example.com/app/billing' });

@@ -1,7 +1,13 @@
 import { OPERATIONS } from '../../api/operations';
 import { PUBLIC } from '../../api/openapi/registry';
 import { hasRole, type Role } from '../../domain/tenancy/roles';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { callPath, callerFor, failure, procedures } from './caller';
 import { PROCEDURES } from './table';
 
@@ -18,15 +24,28 @@ const users = {} as Record<Role, TestUser>;
 beforeAll(async () => {
   ctx = await createTestContext();
   users.owner = await signupAndLogin(ctx, 'Roles Owner');
-  for (const role of ['admin', 'member', 'viewer'] as const) users[role] = await addUserWithRole(ctx, users.owner.tenantId, role);
+  for (const role of ['admin', 'member', 'viewer'] as const)
+    users[role] = await addUserWithRole(ctx, users.owner.tenantId, role);
 });
 afterAll(() => ctx.close());
 
 async function rowCounts(): Promise<Record<string, number>> {
-  const tables = ['accounts', 'alert_rules', 'alert_events', 'users', 'invitations', 'exports', 'oauth_states', 'tenants'] as const;
+  const tables = [
+    'accounts',
+    'alert_rules',
+    'alert_events',
+    'users',
+    'invitations',
+    'exports',
+    'oauth_states',
+    'tenants',
+  ] as const;
   const counts: Record<string, number> = {};
   for (const table of tables) {
-    const row = await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     counts[table] = Number(row.n);
   }
   return counts;
@@ -34,7 +53,9 @@ async function rowCounts(): Promise<Record<string, number>> {
 
 it('lists every procedure of the router, each mirroring a REST operation', () => {
   expect(Object.keys(PROCEDURES).sort()).toEqual(Object.keys(procedures()).sort());
-  const unknown = Object.entries(PROCEDURES).filter(([, e]) => !ACCESS.has(e.operation)).map(([path]) => path);
+  const unknown = Object.entries(PROCEDURES)
+    .filter(([, e]) => !ACCESS.has(e.operation))
+    .map(([path]) => path);
   expect(unknown).toEqual([]);
 });
 
@@ -49,7 +70,7 @@ it('answers procedures of public operations without a token, and refuses the oth
   expect(wrong).toEqual([]);
 });
 
-it('refuses every role below the operation\'s with 403 forbidden, writing nothing, and lets the others through', async () => {
+it("refuses every role below the operation's with 403 forbidden, writing nothing, and lets the others through", async () => {
   const before = await rowCounts();
   const wrong: unknown[] = [];
   let refused = 0;
@@ -57,8 +78,10 @@ it('refuses every role below the operation\'s with 403 forbidden, writing nothin
     const access = ACCESS.get(entry.operation);
     if (access === PUBLIC || access === undefined) continue;
     for (const role of ROLES) {
-      const result = await failure(callPath(callerFor(ctx, users[role]), path, entry.harmless))
-        .catch(() => ({ trpc: 'none', code: 'succeeded' }));
+      const result = await failure(callPath(callerFor(ctx, users[role]), path, entry.harmless)).catch(() => ({
+        trpc: 'none',
+        code: 'succeeded',
+      }));
       const allowed = hasRole(role, access);
       if (!allowed) refused += 1;
       const forbidden = result.code === 'forbidden';
@@ -73,18 +96,33 @@ it('refuses every role below the operation\'s with 403 forbidden, writing nothin
 
 it('lets a viewer read but not change anything: every mutation the viewer calls is refused', async () => {
   const viewer = callerFor(ctx, users.viewer);
-  const mutations = Object.entries(procedures()).filter(([, type]) => type === 'mutation').map(([path]) => path);
+  const mutations = Object.entries(procedures())
+    .filter(([, type]) => type === 'mutation')
+    .map(([path]) => path);
   const allowedForViewers = mutations.filter((path) => {
     const access = ACCESS.get(PROCEDURES[path]!.operation);
     return access === PUBLIC || access === 'viewer';
   });
   // Only the public auth procedures, renaming oneself and asking for a verification link are mutations a viewer may make.
   expect(allowedForViewers.sort()).toEqual([
-    'auth.acceptInvite', 'auth.confirmAlertRecipient', 'auth.confirmPasswordReset', 'auth.login', 'auth.logout', 'auth.refresh',
-    'auth.requestPasswordReset', 'auth.signup', 'auth.unsubscribeAlertRecipient', 'auth.verifyEmail', 'me.rename', 'me.resendVerificationEmail',
+    'auth.acceptInvite',
+    'auth.confirmAlertRecipient',
+    'auth.confirmPasswordReset',
+    'auth.login',
+    'auth.logout',
+    'auth.refresh',
+    'auth.requestPasswordReset',
+    'auth.signup',
+    'auth.unsubscribeAlertRecipient',
+    'auth.verifyEmail',
+    'me.rename',
+    'me.resendVerificationEmail',
   ]);
   for (const path of mutations.filter((p) => !allowedForViewers.includes(p))) {
-    expect({ path, ...(await failure(callPath(viewer, path, PROCEDURES[path]!.harmless))) }).toMatchObject({ path, code: 'forbidden' });
+    expect({ path, ...(await failure(callPath(viewer, path, PROCEDURES[path]!.harmless))) }).toMatchObject({
+      path,
+      code: 'forbidden',
+    });
   }
   expect((await viewer.accounts.list()).total).toBe(0);
 });

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { newId } from '../../domain/ids';
-import { addUserWithRole, createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import {
+  addUserWithRole,
+  createTestContext,
+  signupAndLogin,
+  type TestContext,
+  type TestUser,
+} from '../helpers/context';
 import { confirmRecipients } from '../helpers/email-trust';
 import { deliveriesSettled, scanResult } from '../helpers/scans';
 import { callPath, callerFor, failure } from './caller';
@@ -26,19 +32,41 @@ let markers: string[];
 let workflowId: string;
 
 beforeAll(async () => {
-  const exportsDir = path.join(process.env.TEST_SCRATCH_DIR as string, `trpc-isolation-${randomBytes(4).toString('hex')}`);
-  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
+  const exportsDir = path.join(
+    process.env.TEST_SCRATCH_DIR as string,
+    `trpc-isolation-${randomBytes(4).toString('hex')}`,
+  );
+  ctx = await createTestContext({
+    withWorker: true,
+    config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir },
+  });
   a = await signupAndLogin(ctx, 'Tenant A');
   b.owner = await signupAndLogin(ctx, 'Tenant B');
-  for (const role of ['admin', 'member', 'viewer'] as const) b[role] = await addUserWithRole(ctx, b.owner.tenantId, role);
+  for (const role of ['admin', 'member', 'viewer'] as const)
+    b[role] = await addUserWithRole(ctx, b.owner.tenantId, role);
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', 'in', [a.tenantId, b.owner.tenantId]).execute();
-  await ctx.db.insertInto('slack_installations')
-    .values({ id: newId('slack'), tenant_id: a.tenantId, team_id: TEAM_A, bot_token_encrypted: 'x', installed_by: a.userId }).execute();
+  await ctx.db
+    .insertInto('slack_installations')
+    .values({
+      id: newId('slack'),
+      tenant_id: a.tenantId,
+      team_id: TEAM_A,
+      bot_token_encrypted: 'x',
+      installed_by: a.userId,
+    })
+    .execute();
 
   const api = callerFor(ctx, a);
-  const rule = await api.alertRules.create({ name: 'Everything', min_srs: 100, channels: [{ type: 'email', to: ['ops@example.com'] }] });
+  const rule = await api.alertRules.create({
+    name: 'Everything',
+    min_srs: 100,
+    channels: [{ type: 'email', to: ['ops@example.com'] }],
+  });
   await confirmRecipients(ctx.db, a.tenantId, ['ops@example.com']);
-  const invited = await api.users.invite({ email: `invited-${randomBytes(4).toString('hex')}@example.com`, name: 'Invited' });
+  const invited = await api.users.invite({
+    email: `invited-${randomBytes(4).toString('hex')}@example.com`,
+    name: 'Invited',
+  });
   await api.accounts.connect({ aws_account_id: AWS_ID });
   const verified = await api.accounts.verify({ account_id: AWS_ID });
   await scanResult(ctx.temporal, verified.first_scan_execution_arn);
@@ -47,22 +75,51 @@ beforeAll(async () => {
   if (!alert) throw new Error('the first scan fired no alert');
   // The alert's e-mail goes out in a workflow of its own: settled before the test takes its "before" snapshot.
   await deliveriesSettled(ctx.db, a.tenantId);
-  const account = await ctx.db.selectFrom('accounts').selectAll().where('tenant_id', '=', a.tenantId).executeTakeFirstOrThrow();
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('tenant_id', '=', a.tenantId)
+    .executeTakeFirstOrThrow();
   workflowId = account.workflow_id;
   const signals = await api.signals.list({ account_id: AWS_ID });
   expect(signals.count).toBeGreaterThan(0);
   // One of A's risks accepted: B can neither undo nor replace it.
-  await api.signals.accept({ account_id: AWS_ID, signal_id: signals.signals[0]!.signal_id, body: { reason: 'A accepts this' } });
+  await api.signals.accept({
+    account_id: AWS_ID,
+    signal_id: signals.signals[0]!.signal_id,
+    body: { reason: 'A accepts this' },
+  });
   // An organization of A's, left PENDING: its syncs would connect accounts while the test compares snapshots.
   const org = await api.organizations.connect({ management_account_id: ORG_MANAGEMENT_ID });
   const base = {
-    account: AWS_ID, rule: rule.rule_id, alert: alert.alert_id, team: TEAM_A, signal: signals.signals[1]!.signal_id, organization: org.org_id,
+    account: AWS_ID,
+    rule: rule.rule_id,
+    alert: alert.alert_id,
+    team: TEAM_A,
+    signal: signals.signals[1]!.signal_id,
+    organization: org.org_id,
   };
   variants = [
-    { ...base, user: invited.user_id }, { ...base, user: a.userId }, { ...base, user: a.userId, signal: signals.signals[0]!.signal_id },
+    { ...base, user: invited.user_id },
+    { ...base, user: a.userId },
+    { ...base, user: a.userId, signal: signals.signals[0]!.signal_id },
   ];
-  markers = [a.tenantId, a.userId, a.email, invited.user_id, invited.email, account.id, account.external_id, rule.rule_id, alert.alert_id,
-    TEAM_A, 'A accepts this', org.org_id, org.external_id, ...signals.signals.map((s) => s.signal_id)];
+  markers = [
+    a.tenantId,
+    a.userId,
+    a.email,
+    invited.user_id,
+    invited.email,
+    account.id,
+    account.external_id,
+    rule.rule_id,
+    alert.alert_id,
+    TEAM_A,
+    'A accepts this',
+    org.org_id,
+    org.external_id,
+    ...signals.signals.map((s) => s.signal_id),
+  ];
 });
 afterAll(() => ctx.close());
 
@@ -81,26 +138,37 @@ async function snapshot(): Promise<Record<string, string[]>> {
 
 const historyLength = async () => (await ctx.temporal.workflow.getHandle(workflowId).fetchHistory()).events?.length;
 
-it('reaches A\'s resources through every id-taking procedure as A itself (so B\'s refusals are not for want of data)', async () => {
+it("reaches A's resources through every id-taking procedure as A itself (so B's refusals are not for want of data)", async () => {
   for (const [procedure, entry] of Object.entries(PROCEDURES)) {
-    if (!entry.withIdsOf || !/^(accounts\.get|signals\.(list|scoreHistory|recoveryChecklist|checks)|exports\.csv)/.test(procedure)) continue;
+    if (
+      !entry.withIdsOf ||
+      !/^(accounts\.get|signals\.(list|scoreHistory|recoveryChecklist|checks)|exports\.csv)/.test(procedure)
+    )
+      continue;
     await expect(callPath(callerFor(ctx, a), procedure, entry.withIdsOf(variants[0]!))).resolves.toBeDefined();
   }
 });
 
-it('answers B NOT_FOUND for every procedure given one of A\'s ids, leaks nothing and changes nothing', async () => {
+it("answers B NOT_FOUND for every procedure given one of A's ids, leaks nothing and changes nothing", async () => {
   const before = await snapshot();
   const history = await historyLength();
   const wrong: unknown[] = [];
   let calls = 0;
   for (const [procedure, entry] of Object.entries(PROCEDURES)) {
     if (!entry.withIdsOf) continue;
-    const inputs = [...new Set(variants.map((ids) => JSON.stringify(entry.withIdsOf!(ids))))].map((s) => JSON.parse(s) as unknown);
+    const inputs = [...new Set(variants.map((ids) => JSON.stringify(entry.withIdsOf!(ids))))].map(
+      (s) => JSON.parse(s) as unknown,
+    );
     for (const input of inputs) {
       for (const [role, user] of Object.entries(b)) {
         calls += 1;
-        const got = await failure(callPath(callerFor(ctx, user), procedure, input)).catch((err: Error) => ({ trpc: 'none', code: err.message, message: '' }));
-        const ok = (got.trpc === 'NOT_FOUND' && got.code === 'not_found') || (role !== 'owner' && got.code === 'forbidden');
+        const got = await failure(callPath(callerFor(ctx, user), procedure, input)).catch((err: Error) => ({
+          trpc: 'none',
+          code: err.message,
+          message: '',
+        }));
+        const ok =
+          (got.trpc === 'NOT_FOUND' && got.code === 'not_found') || (role !== 'owner' && got.code === 'forbidden');
         if (!ok) wrong.push({ procedure, role, input, got });
         const leaks = markers.filter((m) => got.message.includes(m));
         if (leaks.length) wrong.push({ procedure, role, leaks });
@@ -113,11 +181,17 @@ it('answers B NOT_FOUND for every procedure given one of A\'s ids, leaks nothing
   expect(await historyLength()).toBe(history);
 });
 
-it('shows B none of A\'s data in its lists', async () => {
+it("shows B none of A's data in its lists", async () => {
   const api = callerFor(ctx, b.owner);
   const lists = await Promise.all([
-    api.accounts.list(), api.alertRules.list(), api.alerts.list(), api.users.list(), api.integrations.slackWorkspaces(), api.me.get(),
-    api.signals.search(), api.overview.get(),
+    api.accounts.list(),
+    api.alertRules.list(),
+    api.alerts.list(),
+    api.users.list(),
+    api.integrations.slackWorkspaces(),
+    api.me.get(),
+    api.signals.search(),
+    api.overview.get(),
   ]);
   const text = JSON.stringify(lists);
   expect(markers.filter((m) => text.includes(m))).toEqual([]);
@@ -127,7 +201,7 @@ it('shows B none of A\'s data in its lists', async () => {
   expect(lists[2].alerts).toEqual([]);
 });
 
-it('lets B connect the same AWS account id as its own, separate from A\'s', async () => {
+it("lets B connect the same AWS account id as its own, separate from A's", async () => {
   const before = await ctx.db.selectFrom('accounts').selectAll().where('tenant_id', '=', a.tenantId).execute();
   const connected = await callerFor(ctx, b.owner).accounts.connect({ aws_account_id: AWS_ID });
   expect(connected.status).toBe('PENDING');

@@ -1,27 +1,60 @@
-import { alertEmail, alertPagerDutyEvent, alertSlackMessage, type DeliveryContext, recipientConfirmationEmail } from '../../notify/alert-message';
+import {
+  alertEmail,
+  alertPagerDutyEvent,
+  alertSlackMessage,
+  type DeliveryContext,
+  recipientConfirmationEmail,
+} from '../../notify/alert-message';
 import type { Severity } from '../../domain/checks/types';
 
 // What each channel says about one alert, from the same facts.
 
 const links = { findingsUrl: 'https://sentinel.example.com/app/accounts/123456789012' };
 const unsubscribe = {
-  pageUrl: 'https://sentinel.example.com/app/email-preferences#token=U', oneClickUrl: 'https://sentinel.example.com/email/unsubscribe?token=U',
+  pageUrl: 'https://sentinel.example.com/app/email-preferences#token=U',
+  oneClickUrl: 'https://sentinel.example.com/email/unsubscribe?token=U',
 };
 
 function context(overrides: Partial<DeliveryContext> = {}): DeliveryContext {
   return {
-    deliveryId: 'delivery_1', kind: 'trigger', channel: { type: 'email', to: ['a@example.com'] }, attempts: 1,
-    alertId: 'alert_1', tenantId: 'ten_1', accountId: 'acc_1', ruleId: 'rule_1', scanId: 'scan_1', eventBatchId: null,
-    srs: 42, scenarios: ['iam'], firedAt: new Date('2026-11-22T10:00:00Z'), ruleName: 'Prod <critical> & friends', minSrs: 60,
-    awsAccountId: '123456789012', displayName: 'Production', tenantName: 'Acme', plan: 'team',
-    opened: [{ id: 'sig_1', title: 'Root user has no MFA', severity: 'CRITICAL', scenario: 'iam', resource: 'root', region: 'global' }],
-    openCount: 3, openSeverities: ['CRITICAL', 'LOW'],
+    deliveryId: 'delivery_1',
+    kind: 'trigger',
+    channel: { type: 'email', to: ['a@example.com'] },
+    attempts: 1,
+    alertId: 'alert_1',
+    tenantId: 'ten_1',
+    accountId: 'acc_1',
+    ruleId: 'rule_1',
+    scanId: 'scan_1',
+    eventBatchId: null,
+    srs: 42,
+    scenarios: ['iam'],
+    firedAt: new Date('2026-11-22T10:00:00Z'),
+    ruleName: 'Prod <critical> & friends',
+    minSrs: 60,
+    awsAccountId: '123456789012',
+    displayName: 'Production',
+    tenantName: 'Acme',
+    plan: 'team',
+    opened: [
+      {
+        id: 'sig_1',
+        title: 'Root user has no MFA',
+        severity: 'CRITICAL',
+        scenario: 'iam',
+        resource: 'root',
+        region: 'global',
+      },
+    ],
+    openCount: 3,
+    openSeverities: ['CRITICAL', 'LOW'],
     ...overrides,
   };
 }
 
 describe('PagerDuty severity', () => {
-  const severityOf = (ctx: DeliveryContext) => (alertPagerDutyEvent(ctx, links, 'KEY').payload as { severity: string }).severity;
+  const severityOf = (ctx: DeliveryContext) =>
+    (alertPagerDutyEvent(ctx, links, 'KEY').payload as { severity: string }).severity;
 
   it('follows the most severe new finding', () => {
     const opened = (severity: Severity) => ({ ...context().opened[0]!, severity });
@@ -30,23 +63,31 @@ describe('PagerDuty severity', () => {
     expect(severityOf(context({ opened: [opened('LOW')] }))).toBe('info');
   });
 
-  it('on a crossing without new findings, follows the most severe open finding in the alert\'s scenarios', () => {
+  it("on a crossing without new findings, follows the most severe open finding in the alert's scenarios", () => {
     expect(severityOf(context({ opened: [], openSeverities: ['CRITICAL', 'LOW'] }))).toBe('critical');
     expect(severityOf(context({ opened: [], openSeverities: ['MEDIUM'] }))).toBe('warning');
     expect(severityOf(context({ opened: [], openSeverities: [] }))).toBe('error');
   });
 
   it('resolves the same incident by dedup_key', () => {
-    expect(alertPagerDutyEvent(context({ kind: 'resolve' }), links, 'KEY'))
-      .toEqual({ routing_key: 'KEY', event_action: 'resolve', dedup_key: 'sentinel:rule_1:acc_1' });
-    expect(alertPagerDutyEvent(context(), links, 'KEY')).toMatchObject({ event_action: 'trigger', dedup_key: 'sentinel:rule_1:acc_1' });
+    expect(alertPagerDutyEvent(context({ kind: 'resolve' }), links, 'KEY')).toEqual({
+      routing_key: 'KEY',
+      event_action: 'resolve',
+      dedup_key: 'sentinel:rule_1:acc_1',
+    });
+    expect(alertPagerDutyEvent(context(), links, 'KEY')).toMatchObject({
+      event_action: 'trigger',
+      dedup_key: 'sentinel:rule_1:acc_1',
+    });
   });
 });
 
 describe('e-mail', () => {
   it('says the account, the score, what changed and links to the findings, in text and escaped HTML', () => {
     const mail = alertEmail(context(), links, 'a@example.com', unsubscribe);
-    expect(mail.subject).toBe('[Sentinel] Prod <critical> & friends: AWS account Production (123456789012): Security Risk Score 42 (below 60), 1 new finding');
+    expect(mail.subject).toBe(
+      '[Sentinel] Prod <critical> & friends: AWS account Production (123456789012): Security Risk Score 42 (below 60), 1 new finding',
+    );
     for (const part of [mail.text, mail.html]) {
       expect(part).toContain('Production (123456789012)');
       expect(part).toContain('Root user has no MFA');
@@ -59,15 +100,23 @@ describe('e-mail', () => {
     expect(mail.to).toEqual(['a@example.com']);
   });
 
-  it('carries its recipient\'s unsubscribe link, in the body and as RFC 8058 one-click headers', () => {
+  it("carries its recipient's unsubscribe link, in the body and as RFC 8058 one-click headers", () => {
     const mail = alertEmail(context(), links, 'a@example.com', unsubscribe);
     expect(mail.text).toContain(`Stop these e-mails: ${unsubscribe.pageUrl}`);
     expect(mail.html).toContain(`<a href="${unsubscribe.pageUrl}">Unsubscribe</a>`);
-    expect(mail.headers).toEqual({ 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    expect(mail.headers).toEqual({
+      'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
   });
 
   it('asks a new recipient once, naming the tenant only in the escaped body, never in the subject', () => {
-    const mail = recipientConfirmationEmail({ tenantName: 'Evil <b>Corp</b>', to: 'x@example.com', confirmUrl: 'https://c.example/#token=C', unsubscribe });
+    const mail = recipientConfirmationEmail({
+      tenantName: 'Evil <b>Corp</b>',
+      to: 'x@example.com',
+      confirmUrl: 'https://c.example/#token=C',
+      unsubscribe,
+    });
     expect(mail.subject).toBe('Confirm that you want Sentinel security alerts');
     expect(mail.text).toContain('https://c.example/#token=C');
     expect(mail.text).toContain('nothing more will be sent to you');
@@ -90,10 +139,15 @@ describe('Slack', () => {
     expect(message.text).toContain('Security Risk Score 42 (below 60)');
     expect(json).toContain('CRITICAL Root user has no MFA (root)');
     expect(json).toContain(JSON.stringify(links.findingsUrl));
-    expect(message.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Sentinel: Prod <critical> & friends' } });
+    expect(message.blocks[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: 'Sentinel: Prod <critical> & friends' },
+    });
     const account = (message.blocks[1] as { fields: { text: string }[] }).fields[0]!.text;
     expect(account).toBe('*Account*\nProduction (123456789012)');
     const escaped = alertSlackMessage(context({ displayName: 'R&D <prod>' }), links);
-    expect((escaped.blocks[1] as { fields: { text: string }[] }).fields[0]!.text).toBe('*Account*\nR&amp;D &lt;prod&gt; (123456789012)');
+    expect((escaped.blocks[1] as { fields: { text: string }[] }).fields[0]!.text).toBe(
+      '*Account*\nR&amp;D &lt;prod&gt; (123456789012)',
+    );
   });
 });

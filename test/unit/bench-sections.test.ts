@@ -18,7 +18,7 @@ const report = [
 ].join('\n');
 
 describe('a part of BENCHMARKS.md written on its own', () => {
-  it('replaces its section even when the run\'s settings in the heading changed, and keeps the rest', () => {
+  it("replaces its section even when the run's settings in the heading changed, and keeps the rest", () => {
     const section = '## API throughput (autocannon, 50 connections, 6 s each)\n\nthe new API table\n';
     const written = withSection(report, API_HEADING, section);
     expect(written).toContain('the new API table');
@@ -29,7 +29,7 @@ describe('a part of BENCHMARKS.md written on its own', () => {
     expect(written).toContain('scans');
   });
 
-  it('adds a section the report lacks before the scans\' section', () => {
+  it("adds a section the report lacks before the scans' section", () => {
     const written = withSection(report, '## Events: ingestion', '## Events: ingestion, and more\n\nevents\n');
     expect(written.indexOf('events\n')).toBeLessThan(written.indexOf('## Scans and worker memory'));
     expect(written.indexOf('events\n')).toBeGreaterThan(written.indexOf('## Signals: keyset pagination'));

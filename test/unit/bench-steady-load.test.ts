@@ -12,7 +12,11 @@ async function serve(handler: http.RequestListener): Promise<{ url: string; clos
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/path?q=1`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -49,7 +53,13 @@ describe('steadyLoad', () => {
       answer(res, requests.length % 10 === 0 ? 503 : 200, body);
     });
     try {
-      const latency = await steadyLoad({ url: server.url, rate: 100, seconds: 1, connections: 4, headers: { Authorization: 'Bearer t' } });
+      const latency = await steadyLoad({
+        url: server.url,
+        rate: 100,
+        seconds: 1,
+        connections: 4,
+        headers: { Authorization: 'Bearer t' },
+      });
       expect(latency).toMatchObject({ answered: 100, errors: 10 });
       expect(requests).toHaveLength(100);
       expect(requests.every((r) => r.url === '/path?q=1' && r.auth === 'Bearer t')).toBe(true);
@@ -81,7 +91,9 @@ describe('steadyLoad', () => {
       res.end('{}'); // chunked: headers were sent before the body's length was known
     });
     try {
-      await expect(steadyLoad({ url: server.url, rate: 10, seconds: 1, connections: 1 })).rejects.toThrow('an answer without a Content-Length');
+      await expect(steadyLoad({ url: server.url, rate: 10, seconds: 1, connections: 1 })).rejects.toThrow(
+        'an answer without a Content-Length',
+      );
     } finally {
       await server.close();
     }

@@ -13,17 +13,32 @@ const CIS = frameworkById('cis-aws-7.0');
 describe('the CIS AWS Foundations v7.0 definition', () => {
   it('holds every control of the benchmark as published, and nothing else', () => {
     const reference = readFileSync(path.resolve(__dirname, '../fixtures/cis-aws-foundations-7.0.jsonl'), 'utf8')
-      .trim().split('\n').map((line) => JSON.parse(line) as { id: string; title: string; automated: boolean; profile: string; section: string });
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as { id: string; title: string; automated: boolean; profile: string; section: string },
+      );
     expect(reference).toHaveLength(70);
-    expect(CIS.controls.map((c) => ({ id: c.id, title: c.title, automated: c.automated, profile: c.profile, section: c.section })))
-      .toEqual(reference.map(({ id, title, automated, profile, section }) => ({ id, title, automated, profile, section })));
+    expect(
+      CIS.controls.map((c) => ({
+        id: c.id,
+        title: c.title,
+        automated: c.automated,
+        profile: c.profile,
+        section: c.section,
+      })),
+    ).toEqual(
+      reference.map(({ id, title, automated, profile, section }) => ({ id, title, automated, profile, section })),
+    );
   });
 
-  it('names only real controls in the checks\' mappings', () => {
+  it("names only real controls in the checks' mappings", () => {
     for (const framework of FRAMEWORKS) {
       const ids = new Set(framework.controls.map((c) => c.id));
       for (const check of CATALOG) {
-        for (const id of check.controls?.[framework.id] ?? []) expect(`${check.id} → ${id}`).toBe(ids.has(id) ? `${check.id} → ${id}` : 'a real control');
+        for (const id of check.controls?.[framework.id] ?? [])
+          expect(`${check.id} → ${id}`).toBe(ids.has(id) ? `${check.id} → ${id}` : 'a real control');
       }
     }
     for (const check of CATALOG) {
@@ -45,7 +60,7 @@ describe('the CIS AWS Foundations v7.0 definition', () => {
   });
 });
 
-describe('a control\'s status', () => {
+describe("a control's status", () => {
   const framework: Framework = {
     ...CIS,
     controls: [
@@ -54,20 +69,49 @@ describe('a control\'s status', () => {
     ],
   };
   const check = (id: string, controls: string[]): Check => ({
-    id, scenario: 'iam', severity: 'HIGH', title: id, description: '', remediation: '', docsUrl: '',
-    controls: { 'cis-aws-7.0': controls }, evaluate: () => ({ status: 'pass' }),
+    id,
+    scenario: 'iam',
+    severity: 'HIGH',
+    title: id,
+    description: '',
+    remediation: '',
+    docsUrl: '',
+    controls: { 'cis-aws-7.0': controls },
+    evaluate: () => ({ status: 'pass' }),
   });
   const catalog = [check('x.one', ['A']), check('x.two', ['A'])];
-  const outcome = (checkId: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
-    checkId, status, failingResources: status === 'failed' ? 1 : 0, reason: status === 'not_evaluated' ? 'AccessDenied' : null, unread: [], ...extra,
+  const outcome = (
+    checkId: string,
+    status: CheckOutcome['status'],
+    extra: Partial<CheckOutcome> = {},
+  ): CheckOutcome => ({
+    checkId,
+    status,
+    failingResources: status === 'failed' ? 1 : 0,
+    reason: status === 'not_evaluated' ? 'AccessDenied' : null,
+    unread: [],
+    ...extra,
   });
-  const finding = (checkId: string, accepted: boolean): OpenFinding => ({ signalId: `sig-${checkId}`, checkId, resource: `r-${checkId}`, region: 'global', accepted });
+  const finding = (checkId: string, accepted: boolean): OpenFinding => ({
+    signalId: `sig-${checkId}`,
+    checkId,
+    resource: `r-${checkId}`,
+    region: 'global',
+    accepted,
+  });
   const statusOf = (outcomes: CheckOutcome[] | null, findings: OpenFinding[] = []) =>
     evaluateFramework(framework, catalog, outcomes, findings).controls[0]!;
 
   it('passes when every check passed, and says what they could not read', () => {
-    const result = statusOf([outcome('x.one', 'passed'), outcome('x.two', 'passed', { unread: [{ kind: 'region', scope: 'eu-west-3', reason: 'SCP' }] })]);
-    expect(result).toMatchObject({ status: 'passed', checkIds: ['x.one', 'x.two'], notes: ['x.two could not read eu-west-3'] });
+    const result = statusOf([
+      outcome('x.one', 'passed'),
+      outcome('x.two', 'passed', { unread: [{ kind: 'region', scope: 'eu-west-3', reason: 'SCP' }] }),
+    ]);
+    expect(result).toMatchObject({
+      status: 'passed',
+      checkIds: ['x.one', 'x.two'],
+      notes: ['x.two could not read eu-west-3'],
+    });
   });
 
   it('fails when one check failed on a finding not accepted, with the findings as evidence', () => {
@@ -77,46 +121,91 @@ describe('a control\'s status', () => {
   });
 
   it('is accepted, not passed, when every failure is accepted risk', () => {
-    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'passed')], [finding('x.one', true)]).status).toBe('accepted');
+    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'passed')], [finding('x.one', true)]).status).toBe(
+      'accepted',
+    );
   });
 
   it('is not evaluated when a check was not, or never ran, unless another check failed', () => {
     expect(statusOf([outcome('x.one', 'passed'), outcome('x.two', 'not_evaluated')])).toMatchObject({
-      status: 'not_evaluated', notes: ['x.two: AccessDenied'],
+      status: 'not_evaluated',
+      notes: ['x.two: AccessDenied'],
     });
     expect(statusOf([outcome('x.one', 'passed')]).notes).toEqual(['x.two: added to Sentinel after the latest scan']);
-    expect(statusOf(null).notes).toEqual(['x.one: the account has not been scanned yet', 'x.two: the account has not been scanned yet']);
-    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'not_evaluated')], [finding('x.one', false)]).status).toBe('failed');
-    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'not_evaluated')], [finding('x.one', true)]).status).toBe('not_evaluated');
+    expect(statusOf(null).notes).toEqual([
+      'x.one: the account has not been scanned yet',
+      'x.two: the account has not been scanned yet',
+    ]);
+    expect(
+      statusOf([outcome('x.one', 'failed'), outcome('x.two', 'not_evaluated')], [finding('x.one', false)]).status,
+    ).toBe('failed');
+    expect(
+      statusOf([outcome('x.one', 'failed'), outcome('x.two', 'not_evaluated')], [finding('x.one', true)]).status,
+    ).toBe('not_evaluated');
   });
 
-  it('follows only its own findings when a check\'s resources stand for different controls', () => {
-    const perControl: Check = { ...check('x.alarms', ['A', 'B']), controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B') };
-    const result = evaluateFramework(framework, [perControl], [outcome('x.alarms', 'failed')], [
-      { signalId: 'sig-b', checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false },
+  it("follows only its own findings when a check's resources stand for different controls", () => {
+    const perControl: Check = {
+      ...check('x.alarms', ['A', 'B']),
+      controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B'),
+    };
+    const result = evaluateFramework(
+      framework,
+      [perControl],
+      [outcome('x.alarms', 'failed')],
+      [{ signalId: 'sig-b', checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false }],
+    );
+    expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([
+      ['A', 'passed', 0],
+      ['B', 'failed', 1],
     ]);
-    expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([['A', 'passed', 0], ['B', 'failed', 1]]);
   });
 
   it('follows the controls the scan recorded for each failing resource, and every control for one it did not name', () => {
     const both = check('x.groups', ['A', 'B']);
     const onlyB = { 'sg-v6|us-east-1': { 'cis-aws-7.0': ['B'] } };
-    const open = (resource: string, accepted = false): OpenFinding => ({ signalId: `sig-${resource}`, checkId: 'x.groups', resource, region: 'us-east-1', accepted });
+    const open = (resource: string, accepted = false): OpenFinding => ({
+      signalId: `sig-${resource}`,
+      checkId: 'x.groups',
+      resource,
+      region: 'us-east-1',
+      accepted,
+    });
     const statuses = (findings: OpenFinding[], failingControls?: CheckOutcome['failingControls']) =>
-      evaluateFramework(framework, [both], [outcome('x.groups', 'failed', { failingControls })], findings).controls.map((c) => [c.control.id, c.status]);
-    expect(statuses([open('sg-v6')], onlyB)).toEqual([['A', 'passed'], ['B', 'failed']]);
-    expect(statuses([open('sg-v6', true)], onlyB)).toEqual([['A', 'passed'], ['B', 'accepted']]);
+      evaluateFramework(framework, [both], [outcome('x.groups', 'failed', { failingControls })], findings).controls.map(
+        (c) => [c.control.id, c.status],
+      );
+    expect(statuses([open('sg-v6')], onlyB)).toEqual([
+      ['A', 'passed'],
+      ['B', 'failed'],
+    ]);
+    expect(statuses([open('sg-v6', true)], onlyB)).toEqual([
+      ['A', 'passed'],
+      ['B', 'accepted'],
+    ]);
     // Still open in a region the scan could not read: the scan did not say which control it fails.
-    expect(statuses([open('sg-v6'), open('sg-old')], onlyB)).toEqual([['A', 'failed'], ['B', 'failed']]);
+    expect(statuses([open('sg-v6'), open('sg-old')], onlyB)).toEqual([
+      ['A', 'failed'],
+      ['B', 'failed'],
+    ]);
     // A scan recorded before failing resources named their controls fails them all.
-    expect(statuses([open('sg-v6')])).toEqual([['A', 'failed'], ['B', 'failed']]);
+    expect(statuses([open('sg-v6')])).toEqual([
+      ['A', 'failed'],
+      ['B', 'failed'],
+    ]);
   });
 
-  it('is not evaluated when the resource standing for it could not be seen, while the check\'s other controls pass', () => {
-    const perControl: Check = { ...check('x.alarms', ['A', 'B']), controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B') };
+  it("is not evaluated when the resource standing for it could not be seen, while the check's other controls pass", () => {
+    const perControl: Check = {
+      ...check('x.alarms', ['A', 'B']),
+      controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B'),
+    };
     const unread = [{ kind: 'resource' as const, scope: 'alarm-b', reason: 'Its region could not be read.' }];
     const result = evaluateFramework(framework, [perControl], [outcome('x.alarms', 'passed', { unread })], []);
-    expect(result.controls.map((c) => [c.control.id, c.status])).toEqual([['A', 'passed'], ['B', 'not_evaluated']]);
+    expect(result.controls.map((c) => [c.control.id, c.status])).toEqual([
+      ['A', 'passed'],
+      ['B', 'not_evaluated'],
+    ]);
   });
 
   it('is manual for a control no check evaluates, and the summary counts every status', () => {

@@ -6,7 +6,12 @@ describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig(minimal);
     expect(config.http).toMatchObject({ host: '127.0.0.1', port: 3000 });
-    expect(config.temporal).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'sentinel', tls: false });
+    expect(config.temporal).toMatchObject({
+      address: '127.0.0.1:7233',
+      namespace: 'default',
+      taskQueue: 'sentinel',
+      tls: false,
+    });
     expect(config.auth.idTokenTtlSeconds).toBe(3600);
   });
 
@@ -42,28 +47,41 @@ describe('loadConfig', () => {
   it('reads TRUST_PROXY as a boolean, a hop count or an address list', () => {
     expect(loadConfig({ ...minimal, TRUST_PROXY: '1' }).http.trustProxy).toBe(1);
     expect(loadConfig({ ...minimal, TRUST_PROXY: 'true' }).http.trustProxy).toBe(true);
-    expect(loadConfig({ ...minimal, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).http.trustProxy).toBe('loopback, 10.0.0.0/8');
+    expect(loadConfig({ ...minimal, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).http.trustProxy).toBe(
+      'loopback, 10.0.0.0/8',
+    );
   });
 
   it('uses the sandbox only outside production, when no AWS credentials are configured', () => {
     expect(loadConfig(minimal).cloud.provider).toBe('sandbox');
     expect(loadConfig({ ...minimal, AWS_ACCESS_KEY_ID: 'AKIA' }).cloud.provider).toBe('aws');
     expect(loadConfig({ ...minimal, NODE_ENV: 'production' }).cloud.provider).toBe('aws');
-    expect(loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).cloud.provider)
-      .toBe('sandbox');
+    expect(
+      loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })
+        .cloud.provider,
+    ).toBe('sandbox');
   });
 
   it('refuses the sandbox in production unless it is allowed, naming the variable', () => {
-    expect(() => loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox' })).toThrow(/ALLOW_SANDBOX_IN_PRODUCTION=true/);
-    expect(() => loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'false' }))
-      .toThrow(ConfigError);
+    expect(() => loadConfig({ ...minimal, NODE_ENV: 'production', CLOUD_PROVIDER: 'sandbox' })).toThrow(
+      /ALLOW_SANDBOX_IN_PRODUCTION=true/,
+    );
+    expect(() =>
+      loadConfig({
+        ...minimal,
+        NODE_ENV: 'production',
+        CLOUD_PROVIDER: 'sandbox',
+        ALLOW_SANDBOX_IN_PRODUCTION: 'false',
+      }),
+    ).toThrow(ConfigError);
     expect(loadConfig({ ...minimal, CLOUD_PROVIDER: 'sandbox' }).cloud.provider).toBe('sandbox');
   });
 
   it('takes the AWS retry attempts and the Cost Explorer interval, with defaults', () => {
     expect(loadConfig(minimal).cloud).toMatchObject({ maxAttempts: 8, costExplorerMinIntervalHours: 12 });
-    expect(loadConfig({ ...minimal, AWS_MAX_ATTEMPTS: '12', COST_EXPLORER_MIN_INTERVAL_HOURS: '24' }).cloud)
-      .toMatchObject({ maxAttempts: 12, costExplorerMinIntervalHours: 24 });
+    expect(
+      loadConfig({ ...minimal, AWS_MAX_ATTEMPTS: '12', COST_EXPLORER_MIN_INTERVAL_HOURS: '24' }).cloud,
+    ).toMatchObject({ maxAttempts: 12, costExplorerMinIntervalHours: 24 });
     expect(() => loadConfig({ ...minimal, AWS_MAX_ATTEMPTS: '0' })).toThrow(/AWS_MAX_ATTEMPTS/);
   });
 });

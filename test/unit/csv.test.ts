@@ -41,8 +41,23 @@ describe('CSV writer (RFC 4180)', () => {
 
   it('reads back what it wrote, nasty cells included', () => {
     const nasty = [
-      'plain', 'comma, inside', 'quote " inside', '"quoted"', 'new\nline', 'cr\rreturn', 'crlf\r\nboth', '',
-      "=cmd|' /C calc'!A0", '+1', '-1', '@SUM(A1)', '\tTab', '=A1,"b"\r\n', 'Zürich — 東京 🚀', ' leading space', 'trailing space ',
+      'plain',
+      'comma, inside',
+      'quote " inside',
+      '"quoted"',
+      'new\nline',
+      'cr\rreturn',
+      'crlf\r\nboth',
+      '',
+      "=cmd|' /C calc'!A0",
+      '+1',
+      '-1',
+      '@SUM(A1)',
+      '\tTab',
+      '=A1,"b"\r\n',
+      'Zürich — 東京 🚀',
+      ' leading space',
+      'trailing space ',
       'a;=b;-c',
     ];
     const text = csvRow(['header', 'row']) + nasty.map((cell) => csvRow([cell, cell.length])).join('');

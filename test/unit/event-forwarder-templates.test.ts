@@ -1,11 +1,28 @@
 import { spawnSync } from 'node:child_process';
 import { parse } from 'yaml';
 import {
-  API_DESTINATION_NAME, assertForwarderSetup, CONNECTION_NAME, CREATE_ROLE_CONDITION, DEFAULT_REGIONS, eventForwarderTemplate, FORWARDER_PARAMETERS,
-  forwarderCliScript, forwarderPolicy, forwarderTerraform, forwarderTrustPolicy, GLOBAL_REGION_CONDITION, REGIONS_VARIABLE, ruleResourceId, TARGET_ID,
+  API_DESTINATION_NAME,
+  assertForwarderSetup,
+  CONNECTION_NAME,
+  CREATE_ROLE_CONDITION,
+  DEFAULT_REGIONS,
+  eventForwarderTemplate,
+  FORWARDER_PARAMETERS,
+  forwarderCliScript,
+  forwarderPolicy,
+  forwarderTerraform,
+  forwarderTrustPolicy,
+  GLOBAL_REGION_CONDITION,
+  REGIONS_VARIABLE,
+  ruleResourceId,
+  TARGET_ID,
 } from '../../domain/onboarding/forwarder-templates';
 import {
-  EVENT_API_KEY_HEADER, EVENT_INGEST_PATH, FORWARDING_RULES, GLOBAL_EVENTS_REGION, rulesForRegion,
+  EVENT_API_KEY_HEADER,
+  EVENT_INGEST_PATH,
+  FORWARDING_RULES,
+  GLOBAL_EVENTS_REGION,
+  rulesForRegion,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, terraformSnippet } from '../../domain/onboarding/role';
 
@@ -18,8 +35,10 @@ const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 /** The blocks of an HCL text that its generator writes: `kind "label" ... {` at the start of a line, to the `}` that closes it. */
 function hclBlocks(text: string): { header: string; body: string }[] {
-  return [...text.matchAll(/^(resource|provider|variable|locals)\b([^{\n]*)\{\n([\s\S]*?)^\}$/gm)]
-    .map((m) => ({ header: `${m[1]}${m[2]}`.trim(), body: m[3]! }));
+  return [...text.matchAll(/^(resource|provider|variable|locals)\b([^{\n]*)\{\n([\s\S]*?)^\}$/gm)].map((m) => ({
+    header: `${m[1]}${m[2]}`.trim(),
+    body: m[3]!,
+  }));
 }
 
 /** The event rules of a Terraform text, by region (from their provider alias) and rule name, with their heredoc pattern. */
@@ -44,9 +63,13 @@ describe('forwarder Terraform', () => {
     const rules = terraformRules(text);
     expect([...rules.keys()].sort()).toEqual([...DEFAULT_REGIONS].sort());
     expect(DEFAULT_REGIONS).toHaveLength(17);
-    expect(Object.fromEntries(rules.get(GLOBAL_EVENTS_REGION)!)).toEqual(Object.fromEntries(FORWARDING_RULES.map((r) => [r.name, r.pattern])));
+    expect(Object.fromEntries(rules.get(GLOBAL_EVENTS_REGION)!)).toEqual(
+      Object.fromEntries(FORWARDING_RULES.map((r) => [r.name, r.pattern])),
+    );
     for (const region of DEFAULT_REGIONS.filter((r) => r !== GLOBAL_EVENTS_REGION)) {
-      expect(Object.fromEntries(rules.get(region)!)).toEqual(Object.fromEntries(regionalRules.map((r) => [r.name, r.pattern])));
+      expect(Object.fromEntries(rules.get(region)!)).toEqual(
+        Object.fromEntries(regionalRules.map((r) => [r.name, r.pattern])),
+      );
     }
   });
 
@@ -58,12 +81,16 @@ describe('forwarder Terraform', () => {
     expect(count('resource "aws_cloudwatch_event_api_destination"')).toBe(17);
     expect(count('resource "aws_cloudwatch_event_target"')).toBe(17 * regionalRules.length + globalRules.length);
     expect(count('resource "aws_iam_role"')).toBe(1);
-    const eu = blocks.find((b) => b.header === 'resource "aws_cloudwatch_event_api_destination" "sentinel_eu_west_1"')!.body;
+    const eu = blocks.find(
+      (b) => b.header === 'resource "aws_cloudwatch_event_api_destination" "sentinel_eu_west_1"',
+    )!.body;
     expect(eu).toMatch(/provider\s+= aws\.eu_west_1\n/);
     expect(eu).toMatch(/http_method\s+= "POST"/);
     expect(eu).toMatch(/invocation_rate_limit_per_second = 10/);
     expect(eu).toMatch(/connection_arn\s+= aws_cloudwatch_event_connection\.sentinel_eu_west_1\.arn/);
-    const target = blocks.find((b) => b.header === 'resource "aws_cloudwatch_event_target" "sentinel_iam_changes_us_east_1"')!.body;
+    const target = blocks.find(
+      (b) => b.header === 'resource "aws_cloudwatch_event_target" "sentinel_iam_changes_us_east_1"',
+    )!.body;
     expect(target).toMatch(/arn\s+= aws_cloudwatch_event_api_destination\.sentinel_us_east_1\.arn/);
     expect(target).toMatch(/role_arn\s+= aws_iam_role\.sentinel_event_forwarder\.arn/);
     expect(target).toContain(`target_id = "${TARGET_ID}"`);
@@ -112,13 +139,17 @@ describe('forwarder CLI script', () => {
     expect(script).toContain(`--assume-role-policy-document '${JSON.stringify(forwarderTrustPolicy())}'`);
     expect(script).toContain(`--policy-document '${JSON.stringify(forwarderPolicy())}'`);
     expect(script).toContain(`regions=\${${REGIONS_VARIABLE}:-}`);
-    expect(script).toContain(`regions=$(aws ec2 describe-regions --region ${GLOBAL_EVENTS_REGION} --query 'Regions[].RegionName' --output text)`);
+    expect(script).toContain(
+      `regions=$(aws ec2 describe-regions --region ${GLOBAL_EVENTS_REGION} --query 'Regions[].RegionName' --output text)`,
+    );
     expect(script).toContain(`*) regions="${GLOBAL_EVENTS_REGION} $regions" ;;`);
     expect(script).toContain('for region in $regions; do');
     expect(script).toContain(`--name ${CONNECTION_NAME}`);
     expect(script).toContain(`--name ${API_DESTINATION_NAME}`);
     expect(script).toContain(`sentinel_event_destination='{"InvocationEndpoint":"${forwarder.endpoint}"}'`);
-    expect(script).toContain(`'{"ApiKeyAuthParameters":{"ApiKeyName":"${EVENT_API_KEY_HEADER}","ApiKeyValue":"${forwarder.apiKey}"}}'`);
+    expect(script).toContain(
+      `'{"ApiKeyAuthParameters":{"ApiKeyName":"${EVENT_API_KEY_HEADER}","ApiKeyValue":"${forwarder.apiKey}"}}'`,
+    );
   });
 
   it('puts every rule with its pattern, the global ones in us-east-1 only', () => {
@@ -138,46 +169,77 @@ describe('forwarder CloudFormation template', () => {
 
   it('takes the key (hidden), the endpoint and an optional role as parameters, and holds no tenant value', () => {
     expect(parsed.AWSTemplateFormatVersion).toBe('2010-09-09');
-    expect(parsed.Parameters[FORWARDER_PARAMETERS.apiKey]).toMatchObject({ Type: 'String', NoEcho: true, MinLength: 32 });
-    expect(new RegExp(`^(?:${parsed.Parameters[FORWARDER_PARAMETERS.apiKey].AllowedPattern})$`).test(forwarder.apiKey)).toBe(true);
+    expect(parsed.Parameters[FORWARDER_PARAMETERS.apiKey]).toMatchObject({
+      Type: 'String',
+      NoEcho: true,
+      MinLength: 32,
+    });
+    expect(
+      new RegExp(`^(?:${parsed.Parameters[FORWARDER_PARAMETERS.apiKey].AllowedPattern})$`).test(forwarder.apiKey),
+    ).toBe(true);
     const endpoint = new RegExp(`^(?:${parsed.Parameters[FORWARDER_PARAMETERS.endpoint].AllowedPattern})$`);
-    expect([endpoint.test(forwarder.endpoint), endpoint.test('http://sentinel.example.com/ingest/aws/events')]).toEqual([true, false]);
+    expect([endpoint.test(forwarder.endpoint), endpoint.test('http://sentinel.example.com/ingest/aws/events')]).toEqual(
+      [true, false],
+    );
     expect(parsed.Parameters[FORWARDER_PARAMETERS.endpoint]).toMatchObject({ Type: 'String' });
     expect(parsed.Parameters[FORWARDER_PARAMETERS.roleArn]).toMatchObject({ Type: 'String', Default: '' });
-    expect(parsed.Conditions[CREATE_ROLE_CONDITION]).toEqual({ 'Fn::Equals': [{ Ref: FORWARDER_PARAMETERS.roleArn }, ''] });
-    expect(parsed.Conditions[GLOBAL_REGION_CONDITION]).toEqual({ 'Fn::Equals': [{ Ref: 'AWS::Region' }, GLOBAL_EVENTS_REGION] });
+    expect(parsed.Conditions[CREATE_ROLE_CONDITION]).toEqual({
+      'Fn::Equals': [{ Ref: FORWARDER_PARAMETERS.roleArn }, ''],
+    });
+    expect(parsed.Conditions[GLOBAL_REGION_CONDITION]).toEqual({
+      'Fn::Equals': [{ Ref: 'AWS::Region' }, GLOBAL_EVENTS_REGION],
+    });
     expect(eventForwarderTemplate()).toBe(template);
   });
 
   it('creates the connection with the key and the API destination to the endpoint', () => {
-    const resources = Object.values(parsed.Resources) as { Type: string; Condition?: string; Properties: Record<string, unknown> }[];
+    const resources = Object.values(parsed.Resources) as {
+      Type: string;
+      Condition?: string;
+      Properties: Record<string, unknown>;
+    }[];
     const connection = resources.find((r) => r.Type === 'AWS::Events::Connection')!;
     expect(connection.Properties).toMatchObject({
       Name: CONNECTION_NAME,
       AuthorizationType: 'API_KEY',
-      AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: { Ref: FORWARDER_PARAMETERS.apiKey } } },
+      AuthParameters: {
+        ApiKeyAuthParameters: { ApiKeyName: EVENT_API_KEY_HEADER, ApiKeyValue: { Ref: FORWARDER_PARAMETERS.apiKey } },
+      },
     });
     const destination = resources.find((r) => r.Type === 'AWS::Events::ApiDestination')!;
-    expect(destination.Properties).toMatchObject({ InvocationEndpoint: { Ref: FORWARDER_PARAMETERS.endpoint }, HttpMethod: 'POST', InvocationRateLimitPerSecond: 10 });
+    expect(destination.Properties).toMatchObject({
+      InvocationEndpoint: { Ref: FORWARDER_PARAMETERS.endpoint },
+      HttpMethod: 'POST',
+      InvocationRateLimitPerSecond: 10,
+    });
     const createdRole = resources.find((r) => r.Type === 'AWS::IAM::Role')!;
     expect(createdRole.Condition).toBe(CREATE_ROLE_CONDITION);
     expect(createdRole.Properties.AssumeRolePolicyDocument).toEqual(forwarderTrustPolicy());
   });
 
   it('has a rule per forwarding rule, the global ones only in us-east-1, each targeting the API destination', () => {
-    const rules = Object.entries(parsed.Resources as Record<string, { Type: string; Condition?: string; Properties: Record<string, unknown> }>)
-      .filter(([, r]) => r.Type === 'AWS::Events::Rule');
+    const rules = Object.entries(
+      parsed.Resources as Record<string, { Type: string; Condition?: string; Properties: Record<string, unknown> }>,
+    ).filter(([, r]) => r.Type === 'AWS::Events::Rule');
     expect(rules.map(([id]) => id)).toEqual(FORWARDING_RULES.map(ruleResourceId));
     for (const [id, resource] of rules) {
       const rule = FORWARDING_RULES.find((r) => ruleResourceId(r) === id)!;
       expect(resource.Condition).toBe(rule.scope === 'global' ? GLOBAL_REGION_CONDITION : undefined);
       expect(resource.Properties.Name).toBe(rule.name);
       expect(resource.Properties.EventPattern).toEqual(rule.pattern);
-      expect(resource.Properties.Targets).toEqual([{
-        Id: TARGET_ID,
-        Arn: { 'Fn::GetAtt': ['SentinelApiDestination', 'Arn'] },
-        RoleArn: { 'Fn::If': [CREATE_ROLE_CONDITION, { 'Fn::GetAtt': ['SentinelEventForwarderRole', 'Arn'] }, { Ref: FORWARDER_PARAMETERS.roleArn }] },
-      }]);
+      expect(resource.Properties.Targets).toEqual([
+        {
+          Id: TARGET_ID,
+          Arn: { 'Fn::GetAtt': ['SentinelApiDestination', 'Arn'] },
+          RoleArn: {
+            'Fn::If': [
+              CREATE_ROLE_CONDITION,
+              { 'Fn::GetAtt': ['SentinelEventForwarderRole', 'Arn'] },
+              { Ref: FORWARDER_PARAMETERS.roleArn },
+            ],
+          },
+        },
+      ]);
     }
     expect(rulesForRegion('eu-west-1').every((r) => r.scope === 'regional')).toBe(true);
   });
@@ -186,7 +248,9 @@ describe('forwarder CloudFormation template', () => {
 describe('forwarder setup', () => {
   it('accepts http(s) URLs and API keys of 32 to 128 safe characters', () => {
     expect(() => assertForwarderSetup(forwarder)).not.toThrow();
-    expect(() => assertForwarderSetup({ endpoint: 'http://localhost:3000/ingest/aws/events?x=1&y=%20', apiKey: 'a'.repeat(128) })).not.toThrow();
+    expect(() =>
+      assertForwarderSetup({ endpoint: 'http://localhost:3000/ingest/aws/events?x=1&y=%20', apiKey: 'a'.repeat(128) }),
+    ).not.toThrow();
   });
 
   it.each([

@@ -12,9 +12,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function signal(i: number): SignalSource {
   return {
-    id: `sig_${String(i).padStart(4, '0')}`, check_id: 'iam.root_mfa_disabled', scenario: 'iam', severity: 'CRITICAL',
-    title: i === 2 ? '=HYPERLINK("http://evil.example")' : `Signal ${i}`, description: 'multi\r\nline, "quoted"',
-    resource: `arn:aws:iam::${i}`, region: 'global', detected_at: new Date(at.getTime() + i), resolved_at: i % 2 ? null : at,
+    id: `sig_${String(i).padStart(4, '0')}`,
+    check_id: 'iam.root_mfa_disabled',
+    scenario: 'iam',
+    severity: 'CRITICAL',
+    title: i === 2 ? '=HYPERLINK("http://evil.example")' : `Signal ${i}`,
+    description: 'multi\r\nline, "quoted"',
+    resource: `arn:aws:iam::${i}`,
+    region: 'global',
+    detected_at: new Date(at.getTime() + i),
+    resolved_at: i % 2 ? null : at,
     acceptances: i === 3 ? ACCEPTANCES : [],
   };
 }
@@ -22,24 +29,46 @@ function signal(i: number): SignalSource {
 // Signal 3's risk was accepted twice: the first acceptance was replaced, the second is in force.
 const ACCEPTANCES = [
   {
-    id: 'acpt_1', signal_id: 'sig_0003', accepted_by_email: 'ops@example.com', reason: '=break-glass, "approved"',
-    accepted_at: new Date('2026-11-01T00:00:00Z'), expires_at: null, revoked_at: new Date('2026-11-02T00:00:00Z'), revoked_by_email: 'cto@example.com',
+    id: 'acpt_1',
+    signal_id: 'sig_0003',
+    accepted_by_email: 'ops@example.com',
+    reason: '=break-glass, "approved"',
+    accepted_at: new Date('2026-11-01T00:00:00Z'),
+    expires_at: null,
+    revoked_at: new Date('2026-11-02T00:00:00Z'),
+    revoked_by_email: 'cto@example.com',
   },
   {
-    id: 'acpt_2', signal_id: 'sig_0003', accepted_by_email: 'cto@example.com', reason: 'until the migration',
-    accepted_at: new Date('2026-11-02T00:00:00Z'), expires_at: new Date('2026-12-01T00:00:00Z'), revoked_at: null, revoked_by_email: null,
+    id: 'acpt_2',
+    signal_id: 'sig_0003',
+    accepted_by_email: 'cto@example.com',
+    reason: 'until the migration',
+    accepted_at: new Date('2026-11-02T00:00:00Z'),
+    expires_at: new Date('2026-12-01T00:00:00Z'),
+    revoked_at: null,
+    revoked_by_email: null,
   },
 ];
 
 // What the audit log held about the account: its connection, and a risk accepted by a name that looks like a formula.
 const ACTIVITY = [
   {
-    id: 'aud_1', action: 'account.connected', actor_email: 'ops@example.com', target: 'account:123456789012', client_address: '203.0.113.7',
-    details: {}, created_at: new Date('2026-11-01T00:00:00Z'),
+    id: 'aud_1',
+    action: 'account.connected',
+    actor_email: 'ops@example.com',
+    target: 'account:123456789012',
+    client_address: '203.0.113.7',
+    details: {},
+    created_at: new Date('2026-11-01T00:00:00Z'),
   },
   {
-    id: 'aud_2', action: 'signal.risk_accepted', actor_email: 'cto@example.com', target: 'signal:sig_0003', client_address: null,
-    details: { aws_account_id: '123456789012', reason: '=break-glass' }, created_at: new Date('2026-11-02T00:00:00Z'),
+    id: 'aud_2',
+    action: 'signal.risk_accepted',
+    actor_email: 'cto@example.com',
+    target: 'signal:sig_0003',
+    client_address: null,
+    details: { aws_account_id: '123456789012', reason: '=break-glass' },
+    created_at: new Date('2026-11-02T00:00:00Z'),
   },
 ];
 
@@ -48,10 +77,29 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
     exportId: 'exp_test',
     exportedAt: at,
     account: accountRecord({
-      id: 'acc_1', tenant_id: 'ten_1', aws_account_id: '123456789012', display_name: 'Prod', tags: ['a', 'b, "c"'], status: 'ACTIVE',
-      external_id: 'e'.repeat(40), role_name: 'SentinelReadOnly', workflow_id: 'wf', current_srs: 55, first_scan_id: null, used_regions: null,
-      connected_at: at, last_scan_at: at, last_successful_scan_at: at, disconnected_at: null, created_at: at, updated_at: at,
-      checks_scan_id: null, coverage_evaluated: null, coverage_total: null, score_complete: null, organization_id: null,
+      id: 'acc_1',
+      tenant_id: 'ten_1',
+      aws_account_id: '123456789012',
+      display_name: 'Prod',
+      tags: ['a', 'b, "c"'],
+      status: 'ACTIVE',
+      external_id: 'e'.repeat(40),
+      role_name: 'SentinelReadOnly',
+      workflow_id: 'wf',
+      current_srs: 55,
+      first_scan_id: null,
+      used_regions: null,
+      connected_at: at,
+      last_scan_at: at,
+      last_successful_scan_at: at,
+      disconnected_at: null,
+      created_at: at,
+      updated_at: at,
+      checks_scan_id: null,
+      coverage_evaluated: null,
+      coverage_total: null,
+      score_complete: null,
+      organization_id: null,
     }),
     counts: { signals: 5, openSignals: 3 },
     signalPages,
@@ -67,54 +115,111 @@ const entries = (file: string) => unzip(readFileSync(file));
 describe('export package', () => {
   it('writes every file; signals spread over pages come out as one JSON array and one CSV table', async () => {
     const file = path.join(dir, 'ok.zip');
-    await writeExportPackage(source(async function* pages() {
-      yield [signal(1), signal(2)];
-      yield [signal(3)];
-      yield [signal(4), signal(5)];
-    }), file);
+    await writeExportPackage(
+      source(async function* pages() {
+        yield [signal(1), signal(2)];
+        yield [signal(3)];
+        yield [signal(4), signal(5)];
+      }),
+      file,
+    );
     const files = await entries(file);
     expect([...files.keys()]).toEqual([...PACKAGE_FILES]);
     const findings = JSON.parse(files.get('findings.json') as string);
-    expect(findings.map((f: { signal_id: string }) => f.signal_id)).toEqual(['sig_0001', 'sig_0002', 'sig_0003', 'sig_0004', 'sig_0005']);
-    expect(findings[1]).toMatchObject({ title: '=HYPERLINK("http://evil.example")', status: 'resolved', aws_account_id: '123456789012' });
+    expect(findings.map((f: { signal_id: string }) => f.signal_id)).toEqual([
+      'sig_0001',
+      'sig_0002',
+      'sig_0003',
+      'sig_0004',
+      'sig_0005',
+    ]);
+    expect(findings[1]).toMatchObject({
+      title: '=HYPERLINK("http://evil.example")',
+      status: 'resolved',
+      aws_account_id: '123456789012',
+    });
     const csv = parseCsvTable(files.get('findings.csv') as string);
     expect(csv.map((r) => r.signal_id)).toEqual(findings.map((f: { signal_id: string }) => f.signal_id));
-    expect(csv[1]).toMatchObject({ title: `'=HYPERLINK("http://evil.example")`, description: 'multi\r\nline, "quoted"' });
+    expect(csv[1]).toMatchObject({
+      title: `'=HYPERLINK("http://evil.example")`,
+      description: 'multi\r\nline, "quoted"',
+    });
     expect(parseCsvTable(files.get('recovery-checklist.csv') as string)[0]!.description).toBe("'+ do it now");
     const account = JSON.parse(files.get('account.json') as string);
     expect(account.account).not.toHaveProperty('external_id');
-    expect(account.counts).toEqual({ signals: 5, open_signals: 3, score_history_days: 1, checklist_steps: 1, accepted_risks: 2, activity_events: 2 });
+    expect(account.counts).toEqual({
+      signals: 5,
+      open_signals: 3,
+      score_history_days: 1,
+      checklist_steps: 1,
+      accepted_risks: 2,
+      activity_events: 2,
+    });
     // The account's activity from the audit log, oldest first, details as JSON text in the CSV.
     expect(JSON.parse(files.get('account-activity.json') as string)).toEqual([
-      { event_id: 'aud_1', action: 'account.connected', actor_email: 'ops@example.com', target: 'account:123456789012',
-        client_address: '203.0.113.7', details: {}, created_at: '2026-11-01T00:00:00.000Z' },
-      { event_id: 'aud_2', action: 'signal.risk_accepted', actor_email: 'cto@example.com', target: 'signal:sig_0003',
-        client_address: null, details: { aws_account_id: '123456789012', reason: '=break-glass' }, created_at: '2026-11-02T00:00:00.000Z' },
+      {
+        event_id: 'aud_1',
+        action: 'account.connected',
+        actor_email: 'ops@example.com',
+        target: 'account:123456789012',
+        client_address: '203.0.113.7',
+        details: {},
+        created_at: '2026-11-01T00:00:00.000Z',
+      },
+      {
+        event_id: 'aud_2',
+        action: 'signal.risk_accepted',
+        actor_email: 'cto@example.com',
+        target: 'signal:sig_0003',
+        client_address: null,
+        details: { aws_account_id: '123456789012', reason: '=break-glass' },
+        created_at: '2026-11-02T00:00:00.000Z',
+      },
     ]);
     const activityCsv = parseCsvTable(files.get('account-activity.csv') as string);
     expect(activityCsv.map((r) => [r.action, r.details])).toEqual([
-      ['account.connected', '{}'], ['signal.risk_accepted', '{"aws_account_id":"123456789012","reason":"=break-glass"}'],
+      ['account.connected', '{}'],
+      ['signal.risk_accepted', '{"aws_account_id":"123456789012","reason":"=break-glass"}'],
     ]);
     // The same record as one CSV row, every column of the JSON record, the tags as a JSON array.
     const accountCsv = parseCsvTable(files.get('account.csv') as string);
-    expect(accountCsv).toEqual([{ ...account.account, tags: '["a","b, \\"c\\""]', current_srs: '55', disconnected_at: '' }]);
+    expect(accountCsv).toEqual([
+      { ...account.account, tags: '["a","b, \\"c\\""]', current_srs: '55', disconnected_at: '' },
+    ]);
     expect(Object.keys(accountCsv[0]!).sort()).toEqual(Object.keys(account.account).sort());
   });
 
   it('exports every acceptance: on its signal (in force or not) and in accepted-risks, who, when, why, until when', async () => {
     const file = path.join(dir, 'accepted.zip');
-    await writeExportPackage(source(async function* pages() {
-      yield [signal(2), signal(3)];
-    }), file);
+    await writeExportPackage(
+      source(async function* pages() {
+        yield [signal(2), signal(3)];
+      }),
+      file,
+    );
     const files = await entries(file);
     const expected = [
       {
-        acceptance_id: 'acpt_1', signal_id: 'sig_0003', status: 'ended', accepted_by: 'ops@example.com', reason: '=break-glass, "approved"',
-        accepted_at: '2026-11-01T00:00:00.000Z', expires_at: null, ended_at: '2026-11-02T00:00:00.000Z', ended_by: 'cto@example.com',
+        acceptance_id: 'acpt_1',
+        signal_id: 'sig_0003',
+        status: 'ended',
+        accepted_by: 'ops@example.com',
+        reason: '=break-glass, "approved"',
+        accepted_at: '2026-11-01T00:00:00.000Z',
+        expires_at: null,
+        ended_at: '2026-11-02T00:00:00.000Z',
+        ended_by: 'cto@example.com',
       },
       {
-        acceptance_id: 'acpt_2', signal_id: 'sig_0003', status: 'in_force', accepted_by: 'cto@example.com', reason: 'until the migration',
-        accepted_at: '2026-11-02T00:00:00.000Z', expires_at: '2026-12-01T00:00:00.000Z', ended_at: null, ended_by: null,
+        acceptance_id: 'acpt_2',
+        signal_id: 'sig_0003',
+        status: 'in_force',
+        accepted_by: 'cto@example.com',
+        reason: 'until the migration',
+        accepted_at: '2026-11-02T00:00:00.000Z',
+        expires_at: '2026-12-01T00:00:00.000Z',
+        ended_at: null,
+        ended_by: null,
       },
     ];
     expect(JSON.parse(files.get('accepted-risks.json') as string)).toEqual(expected);
@@ -131,7 +236,10 @@ describe('export package', () => {
 
   it('writes an empty JSON array and a header-only CSV for an account without signals', async () => {
     const file = path.join(dir, 'empty.zip');
-    await writeExportPackage(source(async function* pages() {}), file);
+    await writeExportPackage(
+      source(async function* pages() {}),
+      file,
+    );
     const files = await entries(file);
     expect(JSON.parse(files.get('findings.json') as string)).toEqual([]);
     expect(parseCsvTable(files.get('findings.csv') as string)).toEqual([]);
@@ -139,9 +247,14 @@ describe('export package', () => {
 
   it('rejects when a source fails mid-way instead of writing a truncated package', async () => {
     const failure = new Error('connection lost');
-    await expect(writeExportPackage(source(async function* pages() {
-      yield [signal(1)];
-      throw failure;
-    }), path.join(dir, 'broken.zip'))).rejects.toBe(failure);
+    await expect(
+      writeExportPackage(
+        source(async function* pages() {
+          yield [signal(1)];
+          throw failure;
+        }),
+        path.join(dir, 'broken.zip'),
+      ),
+    ).rejects.toBe(failure);
   });
 });

@@ -37,8 +37,12 @@ describe('verifyIdToken', () => {
     const config = testConfig();
     const { id_token: idToken, access_token: accessToken } = signTokens(config, user);
     const [header, , signature] = idToken.split('.');
-    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...jwt.decode(idToken) as object, tid: 'ten_2' })).toString('base64url')}.${signature}`;
-    const forged = jwt.sign({ tid: 'ten_1', token_use: 'id' }, 'not-the-secret-but-long-enough-32-chars', { subject: 'usr_1', issuer: 'sentinel', audience: 'sentinel-api' });
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...(jwt.decode(idToken) as object), tid: 'ten_2' })).toString('base64url')}.${signature}`;
+    const forged = jwt.sign({ tid: 'ten_1', token_use: 'id' }, 'not-the-secret-but-long-enough-32-chars', {
+      subject: 'usr_1',
+      issuer: 'sentinel',
+      audience: 'sentinel-api',
+    });
     for (let i = 0; i < 2; i++) {
       expect(verifyIdToken(config, accessToken)).toBeNull();
       expect(verifyIdToken(config, tampered)).toBeNull();

@@ -22,7 +22,11 @@ function sourceFiles(dir = ROOT, files = new Map<string, string>()): Map<string,
   return files;
 }
 
-interface Import { from: string; to: string; typeOnly: boolean }
+interface Import {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
 
 /** The relative imports and re-exports of one file, each marked type-only or not. */
 function importsOf(file: string, text: string): { specifier: string; typeOnly: boolean }[] {
@@ -32,16 +36,33 @@ function importsOf(file: string, text: string): { specifier: string; typeOnly: b
     if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
       const clause = statement.importClause;
       const bindings = clause?.namedBindings;
-      const typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && !!bindings && ts.isNamedImports(bindings)
-        && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly)));
+      const typeOnly =
+        !!clause &&
+        (clause.isTypeOnly ||
+          (!clause.name &&
+            !!bindings &&
+            ts.isNamedImports(bindings) &&
+            bindings.elements.length > 0 &&
+            bindings.elements.every((e) => e.isTypeOnly)));
       found.push({ specifier: statement.moduleSpecifier.text, typeOnly });
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
+    } else if (
+      ts.isExportDeclaration(statement) &&
+      statement.moduleSpecifier &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
       const clause = statement.exportClause;
-      const typeOnly = statement.isTypeOnly || (!!clause && ts.isNamedExports(clause)
-        && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly));
+      const typeOnly =
+        statement.isTypeOnly ||
+        (!!clause &&
+          ts.isNamedExports(clause) &&
+          clause.elements.length > 0 &&
+          clause.elements.every((e) => e.isTypeOnly));
       found.push({ specifier: statement.moduleSpecifier.text, typeOnly });
-    } else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)
-      && ts.isStringLiteral(statement.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(statement) &&
+      ts.isExternalModuleReference(statement.moduleReference) &&
+      ts.isStringLiteral(statement.moduleReference.expression)
+    ) {
       found.push({ specifier: statement.moduleReference.expression.text, typeOnly: statement.isTypeOnly });
     }
   }
@@ -52,13 +73,21 @@ function importsOf(file: string, text: string): { specifier: string; typeOnly: b
 function importGraph(files: Map<string, string>): Import[] {
   const resolve = (from: string, specifier: string) => {
     const base = path.posix.join(path.posix.dirname(from), specifier);
-    return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base.replace(/\.js$/, '.ts')]
-      .find((candidate) => files.has(candidate));
+    return [
+      base,
+      `${base}.ts`,
+      `${base}.tsx`,
+      `${base}/index.ts`,
+      `${base}/index.tsx`,
+      base.replace(/\.js$/, '.ts'),
+    ].find((candidate) => files.has(candidate));
   };
-  return [...files].flatMap(([from, text]) => importsOf(from, text).flatMap(({ specifier, typeOnly }) => {
-    const to = resolve(from, specifier);
-    return to ? [{ from, to, typeOnly }] : [];
-  }));
+  return [...files].flatMap(([from, text]) =>
+    importsOf(from, text).flatMap(({ specifier, typeOnly }) => {
+      const to = resolve(from, specifier);
+      return to ? [{ from, to, typeOnly }] : [];
+    }),
+  );
 }
 
 /**
@@ -122,16 +151,25 @@ function folderCycles(graph: Import[]): string[] {
     if (!i.typeOnly && topFolder(i.from) !== topFolder(i.to) && !example.has(key)) example.set(key, i);
   }
   const edges = [...example.keys()].map((key) => key.split(' -> ') as [string, string]);
-  return cycles(edges).map(({ members, cycle }) => withOthers(cycle.map((folder, n) => {
-    const i = example.get(`${folder} -> ${cycle[(n + 1) % cycle.length]}`)!;
-    return `${folder} -> ${topFolder(i.to)} (${i.from} imports ${i.to})`;
-  }).join('; '), members, cycle));
+  return cycles(edges).map(({ members, cycle }) =>
+    withOthers(
+      cycle
+        .map((folder, n) => {
+          const i = example.get(`${folder} -> ${cycle[(n + 1) % cycle.length]}`)!;
+          return `${folder} -> ${topFolder(i.to)} (${i.from} imports ${i.to})`;
+        })
+        .join('; '),
+      members,
+      cycle,
+    ),
+  );
 }
 
 /** Cycles among files through value imports: one in import order, then any other file caught in it. */
 function fileCycles(graph: Import[]): string[] {
-  return cycles(graph.filter((i) => !i.typeOnly).map((i) => [i.from, i.to]))
-    .map(({ members, cycle }) => withOthers([...cycle, cycle[0]].join(' -> '), members, cycle));
+  return cycles(graph.filter((i) => !i.typeOnly).map((i) => [i.from, i.to])).map(({ members, cycle }) =>
+    withOthers([...cycle, cycle[0]].join(' -> '), members, cycle),
+  );
 }
 
 describe('the import graph of the sources', () => {
@@ -139,7 +177,9 @@ describe('the import graph of the sources', () => {
 
   it('finds the imports', () => {
     expect(graph).toContainEqual({ from: 'api/main.ts', to: 'api/app.ts', typeOnly: false });
-    expect(graph.filter((i) => i.from.startsWith('workflows/') && i.to.startsWith('activities/')).every((i) => i.typeOnly)).toBe(true);
+    expect(
+      graph.filter((i) => i.from.startsWith('workflows/') && i.to.startsWith('activities/')).every((i) => i.typeOnly),
+    ).toBe(true);
   });
 
   it('has no cycle among top-level folders through value imports', () => {
@@ -152,14 +192,16 @@ describe('the import graph of the sources', () => {
 
   it('ships no detection logic to the dashboard: of the event detections, web/ loads the catalogue only', () => {
     const loaded = new Set([...new Set(graph.map((i) => i.from))].filter((file) => file.startsWith('web/src/')));
-    for (let grew = true; grew;) {
+    for (let grew = true; grew; ) {
       grew = false;
       for (const i of graph) {
         if (!i.typeOnly && loaded.has(i.from) && !loaded.has(i.to)) grew = loaded.add(i.to).has(i.to);
       }
     }
     expect(loaded).toContain('domain/events/catalog.ts');
-    expect([...loaded].filter((file) => /^domain\/(events\/(detections|compound)|checks\/(?!types))/.test(file))).toEqual([]);
+    expect(
+      [...loaded].filter((file) => /^domain\/(events\/(detections|compound)|checks\/(?!types))/.test(file)),
+    ).toEqual([]);
   });
 });
 
@@ -167,45 +209,70 @@ describe('the import graph builder', () => {
   const files = (entries: Record<string, string>) => new Map(Object.entries(entries));
 
   it('resolves x.ts, x.tsx and x/index.ts, and leaves packages out', () => {
-    const graph = importGraph(files({
-      'a/main.ts': "import { b } from '../b';\nimport { c } from './c';\nimport { d } from '../d';\nimport ts from 'typescript';",
-      'b/index.ts': '', 'a/c.tsx': '', 'd.ts': '',
-    }));
+    const graph = importGraph(
+      files({
+        'a/main.ts':
+          "import { b } from '../b';\nimport { c } from './c';\nimport { d } from '../d';\nimport ts from 'typescript';",
+        'b/index.ts': '',
+        'a/c.tsx': '',
+        'd.ts': '',
+      }),
+    );
     expect(graph.map((i) => i.to)).toEqual(['b/index.ts', 'a/c.tsx', 'd.ts']);
   });
 
   it('marks type-only imports and re-exports', () => {
-    const graph = importGraph(files({
-      'main.ts': [
-        "import type { A } from './a';", "import { type B, type C } from './b';", "export type { D } from './d';",
-        "export { type E } from './e';", "import { F, type G } from './f';", "import H, { type I } from './h';",
-        "export * from './j';", "import './k';",
-      ].join('\n'),
-      ...Object.fromEntries(['a', 'b', 'd', 'e', 'f', 'h', 'j', 'k'].map((name) => [`${name}.ts`, ''])),
-    }));
+    const graph = importGraph(
+      files({
+        'main.ts': [
+          "import type { A } from './a';",
+          "import { type B, type C } from './b';",
+          "export type { D } from './d';",
+          "export { type E } from './e';",
+          "import { F, type G } from './f';",
+          "import H, { type I } from './h';",
+          "export * from './j';",
+          "import './k';",
+        ].join('\n'),
+        ...Object.fromEntries(['a', 'b', 'd', 'e', 'f', 'h', 'j', 'k'].map((name) => [`${name}.ts`, ''])),
+      }),
+    );
     expect(Object.fromEntries(graph.map((i) => [i.to, i.typeOnly]))).toEqual({
-      'a.ts': true, 'b.ts': true, 'd.ts': true, 'e.ts': true, 'f.ts': false, 'h.ts': false, 'j.ts': false, 'k.ts': false,
+      'a.ts': true,
+      'b.ts': true,
+      'd.ts': true,
+      'e.ts': true,
+      'f.ts': false,
+      'h.ts': false,
+      'j.ts': false,
+      'k.ts': false,
     });
   });
 
   it('finds no cycle in an acyclic tree, nor in one closed only by a type import', () => {
-    const graph = importGraph(files({
-      'api/app.ts': "import { run } from '../core/run';\nimport { rule } from '../domain/rule';",
-      'core/run.ts': "import { rule } from '../domain/rule';\nimport type { App } from '../api/app';",
-      'domain/rule.ts': "import { type Run } from '../core/run';",
-    }));
+    const graph = importGraph(
+      files({
+        'api/app.ts': "import { run } from '../core/run';\nimport { rule } from '../domain/rule';",
+        'core/run.ts': "import { rule } from '../domain/rule';\nimport type { App } from '../api/app';",
+        'domain/rule.ts': "import { type Run } from '../core/run';",
+      }),
+    );
     expect(folderCycles(graph)).toEqual([]);
     expect(fileCycles(graph)).toEqual([]);
   });
 
   it('reports a cycle among files, and among folders with an import per edge', () => {
-    const graph = importGraph(files({
-      'api/a.ts': "import { b } from './b';\nimport { x } from '../activities/x';",
-      'api/b.ts': "import { a } from './a';",
-      'activities/x.ts': "import { c } from '../api/c';",
-      'api/c.ts': '',
-    }));
+    const graph = importGraph(
+      files({
+        'api/a.ts': "import { b } from './b';\nimport { x } from '../activities/x';",
+        'api/b.ts': "import { a } from './a';",
+        'activities/x.ts': "import { c } from '../api/c';",
+        'api/c.ts': '',
+      }),
+    );
     expect(fileCycles(graph)).toEqual(['api/a.ts -> api/b.ts -> api/a.ts']);
-    expect(folderCycles(graph)).toEqual(['activities -> api (activities/x.ts imports api/c.ts); api -> activities (api/a.ts imports activities/x.ts)']);
+    expect(folderCycles(graph)).toEqual([
+      'activities -> api (activities/x.ts imports api/c.ts); api -> activities (api/a.ts imports activities/x.ts)',
+    ]);
   });
 });

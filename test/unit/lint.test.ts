@@ -10,11 +10,15 @@ const FIXTURES = path.join(ROOT, 'test/fixtures/lint/workflows');
 
 // The real eslint CLI with the project's config (its config loader cannot run inside Jest's module system).
 async function lintAs(fixturePath: string, filename: string): Promise<string[]> {
-  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/eslint'), ['--format', 'json', '--stdin', '--stdin-filename', filename], {
-    cwd: ROOT,
-    input: readFileSync(fixturePath, 'utf8'),
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/eslint'),
+    ['--format', 'json', '--stdin', '--stdin-filename', filename],
+    {
+      cwd: ROOT,
+      input: readFileSync(fixturePath, 'utf8'),
+      encoding: 'utf8',
+    },
+  );
   const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string; message: string }[] }[];
   return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
 }
@@ -43,14 +47,20 @@ describe('workflow lint rules', () => {
 
 describe('domain lint rules', () => {
   it('reject an import from outside domain/', async () => {
-    const messages = await lintAs(path.join(ROOT, 'test/fixtures/lint/domain/imports-db.ts'), 'domain/checks/imports-db.ts');
+    const messages = await lintAs(
+      path.join(ROOT, 'test/fixtures/lint/domain/imports-db.ts'),
+      'domain/checks/imports-db.ts',
+    );
     expect(messages).toEqual(expect.arrayContaining([expect.stringContaining('domain/ imports nothing but itself')]));
   });
 });
 
 describe('row cast lint rule', () => {
   it('rejects casting a value to a domain union outside tests', async () => {
-    const messages = await lintAs(path.join(ROOT, 'test/fixtures/lint/casts/casts-a-row.ts'), 'core/accounts/casts-a-row.ts');
+    const messages = await lintAs(
+      path.join(ROOT, 'test/fixtures/lint/casts/casts-a-row.ts'),
+      'core/accounts/casts-a-row.ts',
+    );
     expect(messages.filter((m) => m.includes('No cast to a domain type'))).toHaveLength(2);
   });
 });
@@ -58,7 +68,7 @@ describe('row cast lint rule', () => {
 describe('layer lint rules', () => {
   const LAYERS = path.join(ROOT, 'test/fixtures/lint/layers');
 
-  it('reject a repository that imports the domain\'s logic, and accept its types', async () => {
+  it("reject a repository that imports the domain's logic, and accept its types", async () => {
     const messages = await lintAs(path.join(LAYERS, 'repository-decides.ts'), 'db/repositories/repository-decides.ts');
     expect(messages).toEqual([
       expect.stringContaining("'../../domain/ids' import is restricted"),
@@ -66,14 +76,17 @@ describe('layer lint rules', () => {
     ]);
   });
 
-  it.each(['api/operations', 'activities', 'core/scans', 'notify', 'exports'])('reject queries and kysely values in %s/', async (folder) => {
-    const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), `${folder}/use-case-queries.ts`);
-    expect(messages).toEqual([
-      expect.stringContaining("'kysely' import is restricted"),
-      expect.stringContaining('Queries live in db/repositories/'),
-      expect.stringContaining('Queries live in db/repositories/'),
-    ]);
-  });
+  it.each(['api/operations', 'activities', 'core/scans', 'notify', 'exports'])(
+    'reject queries and kysely values in %s/',
+    async (folder) => {
+      const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), `${folder}/use-case-queries.ts`);
+      expect(messages).toEqual([
+        expect.stringContaining("'kysely' import is restricted"),
+        expect.stringContaining('Queries live in db/repositories/'),
+        expect.stringContaining('Queries live in db/repositories/'),
+      ]);
+    },
+  );
 
   it('accept the same queries and kysely values in a repository', async () => {
     const messages = await lintAs(path.join(LAYERS, 'use-case-queries.ts'), 'db/repositories/use-case-queries.ts');
@@ -86,7 +99,8 @@ describe('layer lint rules', () => {
 // imports make sense: some as a top-level file of its folder, some from a subfolder.
 describe('layer import rules', () => {
   const IMPORTS = path.join(ROOT, 'test/fixtures/lint/layers');
-  const lintLayer = (fixture: string, folder: string) => lintAs(path.join(IMPORTS, fixture), `${folder}/${path.basename(fixture)}`);
+  const lintLayer = (fixture: string, folder: string) =>
+    lintAs(path.join(IMPORTS, fixture), `${folder}/${path.basename(fixture)}`);
 
   const api = 'api/ is the REST and tRPC adapters';
   const activities = 'activities/ are thin Temporal adapters';
@@ -115,7 +129,9 @@ describe('layer import rules', () => {
     ['observability/imports-db.ts', 'observability', observability],
     ['observability/imports-db-types.ts', 'observability', observability],
   ])('reject %s in %s/', async (fixture, folder, message) => {
-    expect(await lintLayer(fixture, folder)).toEqual([expect.stringMatching(new RegExp(`^no-restricted-imports: .*${message}`))]);
+    expect(await lintLayer(fixture, folder)).toEqual([
+      expect.stringMatching(new RegExp(`^no-restricted-imports: .*${message}`)),
+    ]);
   });
 
   it.each([
@@ -129,7 +145,15 @@ describe('layer import rules', () => {
   });
 
   it("keeps kysely's values out of observability/ too", async () => {
-    const messages = await lintAs(path.join(IMPORTS, 'use-case-queries.ts'), 'observability/metrics/use-case-queries.ts');
-    expect(messages).toEqual(expect.arrayContaining([expect.stringContaining("'kysely' import is restricted"), expect.stringContaining(observability)]));
+    const messages = await lintAs(
+      path.join(IMPORTS, 'use-case-queries.ts'),
+      'observability/metrics/use-case-queries.ts',
+    );
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("'kysely' import is restricted"),
+        expect.stringContaining(observability),
+      ]),
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import {
-  BILLING_POLICY_NAME, billingReadPolicy, cliScript, MANAGED_POLICIES, ROLE_NAME, terraformSnippet, trustPolicy,
+  BILLING_POLICY_NAME,
+  billingReadPolicy,
+  cliScript,
+  MANAGED_POLICIES,
+  ROLE_NAME,
+  terraformSnippet,
+  trustPolicy,
 } from '../../domain/onboarding/role';
 import { parseHcl } from '../helpers/role-definitions';
 
@@ -21,7 +27,10 @@ describe('Terraform snippet', () => {
   });
 
   it('attaches both managed policies', () => {
-    const attached = [resource('aws_iam_role_policy_attachment', 'sentinel_security_audit'), resource('aws_iam_role_policy_attachment', 'sentinel_view_only')];
+    const attached = [
+      resource('aws_iam_role_policy_attachment', 'sentinel_security_audit'),
+      resource('aws_iam_role_policy_attachment', 'sentinel_view_only'),
+    ];
     expect(attached.map((a) => a.policy_arn)).toEqual([...MANAGED_POLICIES]);
     expect(attached.map((a) => a.role)).toEqual(['${aws_iam_role.sentinel.name}', '${aws_iam_role.sentinel.name}']);
   });

@@ -46,19 +46,102 @@ const TEMPORAL_METRICS: Record<string, 'counter' | 'gauge' | 'histogram'> = {
 // --- PromQL -------------------------------------------------------------------------------------------------------
 
 const FUNCTIONS = new Set([
-  'abs', 'absent', 'absent_over_time', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh', 'avg_over_time', 'ceil',
-  'changes', 'clamp', 'clamp_max', 'clamp_min', 'cos', 'cosh', 'count_over_time', 'day_of_month', 'day_of_week',
-  'day_of_year', 'days_in_month', 'deg', 'delta', 'deriv', 'double_exponential_smoothing', 'end', 'exp', 'floor',
-  'histogram_avg', 'histogram_count', 'histogram_fraction', 'histogram_quantile', 'histogram_stddev', 'histogram_stdvar',
-  'histogram_sum', 'holt_winters', 'hour', 'idelta', 'increase', 'info', 'irate', 'label_join', 'label_replace',
-  'last_over_time', 'ln', 'log10', 'log2', 'mad_over_time', 'max_over_time', 'min_over_time', 'minute', 'month', 'pi',
-  'predict_linear', 'present_over_time', 'quantile_over_time', 'rad', 'rate', 'resets', 'round', 'scalar', 'sgn', 'sin',
-  'sinh', 'sort', 'sort_by_label', 'sort_by_label_desc', 'sort_desc', 'sqrt', 'start', 'stddev_over_time',
-  'stdvar_over_time', 'sum_over_time', 'tan', 'tanh', 'time', 'timestamp', 'vector', 'year',
+  'abs',
+  'absent',
+  'absent_over_time',
+  'acos',
+  'acosh',
+  'asin',
+  'asinh',
+  'atan',
+  'atanh',
+  'avg_over_time',
+  'ceil',
+  'changes',
+  'clamp',
+  'clamp_max',
+  'clamp_min',
+  'cos',
+  'cosh',
+  'count_over_time',
+  'day_of_month',
+  'day_of_week',
+  'day_of_year',
+  'days_in_month',
+  'deg',
+  'delta',
+  'deriv',
+  'double_exponential_smoothing',
+  'end',
+  'exp',
+  'floor',
+  'histogram_avg',
+  'histogram_count',
+  'histogram_fraction',
+  'histogram_quantile',
+  'histogram_stddev',
+  'histogram_stdvar',
+  'histogram_sum',
+  'holt_winters',
+  'hour',
+  'idelta',
+  'increase',
+  'info',
+  'irate',
+  'label_join',
+  'label_replace',
+  'last_over_time',
+  'ln',
+  'log10',
+  'log2',
+  'mad_over_time',
+  'max_over_time',
+  'min_over_time',
+  'minute',
+  'month',
+  'pi',
+  'predict_linear',
+  'present_over_time',
+  'quantile_over_time',
+  'rad',
+  'rate',
+  'resets',
+  'round',
+  'scalar',
+  'sgn',
+  'sin',
+  'sinh',
+  'sort',
+  'sort_by_label',
+  'sort_by_label_desc',
+  'sort_desc',
+  'sqrt',
+  'start',
+  'stddev_over_time',
+  'stdvar_over_time',
+  'sum_over_time',
+  'tan',
+  'tanh',
+  'time',
+  'timestamp',
+  'vector',
+  'year',
 ]);
 const AGGREGATIONS = new Set([
-  'avg', 'bottomk', 'count', 'count_values', 'group', 'limit_ratio', 'limitk', 'max', 'min', 'quantile', 'stddev',
-  'stdvar', 'sum', 'topk',
+  'avg',
+  'bottomk',
+  'count',
+  'count_values',
+  'group',
+  'limit_ratio',
+  'limitk',
+  'max',
+  'min',
+  'quantile',
+  'stddev',
+  'stdvar',
+  'sum',
+  'topk',
 ]);
 /** Keywords followed by a parenthesised list of label names. */
 const LABEL_LIST_KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right']);
@@ -80,7 +163,10 @@ function skipGroup(expr: string, start: number): number {
   let depth = 0;
   for (let i = start; i < expr.length; i++) {
     const c = expr[i];
-    if (c === '"' || c === "'" || c === '`') { i = skipString(expr, i) - 1; continue; }
+    if (c === '"' || c === "'" || c === '`') {
+      i = skipString(expr, i) - 1;
+      continue;
+    }
     if (c === open) depth++;
     else if (c === close && --depth === 0) return i + 1;
   }
@@ -106,25 +192,44 @@ function metricNames(expr: string): string[] {
   while (i < expr.length) {
     const c = expr[i] ?? '';
     const rest = expr.slice(i);
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '#') { const eol = expr.indexOf('\n', i); i = eol === -1 ? expr.length : eol; continue; }
-    if (c === '"' || c === "'" || c === '`') { i = skipString(expr, i); continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      const eol = expr.indexOf('\n', i);
+      i = eol === -1 ? expr.length : eol;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') {
+      i = skipString(expr, i);
+      continue;
+    }
     if (c === '{') {
       const end = skipGroup(expr, i);
       if (/\b__name__\b/.test(expr.slice(i, end))) throw new Error(`__name__ matcher in: ${expr}`);
       i = end;
       continue;
     }
-    if (c === '[') { i = skipGroup(expr, i); continue; }
+    if (c === '[') {
+      i = skipGroup(expr, i);
+      continue;
+    }
     if (c === '$') {
       const variable = /^\$(\{[^}]*\}|\w+)/.exec(rest);
       i += variable ? variable[0].length : 1;
       continue;
     }
     const number = /^(?:0x[0-9a-f]+|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)[a-z0-9_]*/i.exec(rest);
-    if (number) { i += number[0].length; continue; }
+    if (number) {
+      i += number[0].length;
+      continue;
+    }
     const ident = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(rest);
-    if (!ident) { i++; continue; } // operators, commas, parentheses, '@'
+    if (!ident) {
+      i++;
+      continue;
+    } // operators, commas, parentheses, '@'
     const word = ident[0];
     i += word.length;
     const lower = word.toLowerCase();
@@ -146,17 +251,38 @@ function metricNames(expr: string): string[] {
 
 // --- The files ----------------------------------------------------------------------------------------------------
 
-interface Target { refId?: string; expr?: string; datasource?: { type?: string; uid?: string } }
+interface Target {
+  refId?: string;
+  expr?: string;
+  datasource?: { type?: string; uid?: string };
+}
 interface Panel {
-  id?: number; type?: string; title?: string; gridPos?: { x: number; y: number; w: number; h: number };
-  datasource?: { type?: string; uid?: string }; targets?: Target[]; panels?: Panel[];
+  id?: number;
+  type?: string;
+  title?: string;
+  gridPos?: { x: number; y: number; w: number; h: number };
+  datasource?: { type?: string; uid?: string };
+  targets?: Target[];
+  panels?: Panel[];
 }
 interface Dashboard {
-  title?: string; uid?: string; schemaVersion?: number; panels?: Panel[];
+  title?: string;
+  uid?: string;
+  schemaVersion?: number;
+  panels?: Panel[];
   templating?: { list?: { name?: string; type?: string; query?: string }[] };
 }
-interface Rule { alert?: string; record?: string; expr?: unknown; for?: unknown; labels?: Record<string, unknown>; annotations?: Record<string, unknown> }
-interface RuleFile { groups?: { name?: string; rules?: Rule[] }[] }
+interface Rule {
+  alert?: string;
+  record?: string;
+  expr?: unknown;
+  for?: unknown;
+  labels?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+interface RuleFile {
+  groups?: { name?: string; rules?: Rule[] }[];
+}
 
 function read(file: string): string {
   return readFileSync(path.join(OPS, file), 'utf8');
@@ -166,18 +292,29 @@ const dashboard = JSON.parse(read('grafana/sentinel.json')) as Dashboard;
 /** Every panel, those inside collapsed rows too. */
 const allPanels = (dashboard.panels ?? []).flatMap((panel) => [panel, ...(panel.panels ?? [])]);
 const queryPanels = allPanels.filter((panel) => panel.type !== 'row');
-const dashboardExprs = queryPanels.flatMap((panel) => (panel.targets ?? []).map((target) => ({
-  where: `dashboard panel "${panel.title}" ${target.refId}`, expr: target.expr ?? '',
-})));
+const dashboardExprs = queryPanels.flatMap((panel) =>
+  (panel.targets ?? []).map((target) => ({
+    where: `dashboard panel "${panel.title}" ${target.refId}`,
+    expr: target.expr ?? '',
+  })),
+);
 
 const rules = parseYaml(read('prometheus/alerts.yml')) as RuleFile;
 const allRules = (rules.groups ?? []).flatMap((group) => group.rules ?? []);
 const alerts = new Map(allRules.filter((rule) => rule.alert).map((rule) => [rule.alert, rule]));
-const ruleExprs = allRules.map((rule) => ({ where: `rule ${rule.alert ?? rule.record}`, expr: String(rule.expr ?? '') }));
+const ruleExprs = allRules.map((rule) => ({
+  where: `rule ${rule.alert ?? rule.record}`,
+  expr: String(rule.expr ?? ''),
+}));
 
 const REQUIRED_ALERTS = [
-  'SentinelScanFailureRateHigh', 'SentinelDeliveryFailures', 'SentinelApiHigh5xxRatio', 'SentinelWorkerDown',
-  'SentinelWorkerAbsent', 'SentinelApiDown', 'SentinelApiAbsent',
+  'SentinelScanFailureRateHigh',
+  'SentinelDeliveryFailures',
+  'SentinelApiHigh5xxRatio',
+  'SentinelWorkerDown',
+  'SentinelWorkerAbsent',
+  'SentinelApiDown',
+  'SentinelApiAbsent',
 ];
 
 /** Every series name the processes expose: Sentinel's, prom-client's defaults, Temporal's, and Prometheus's `up`. */
@@ -207,15 +344,21 @@ async function knownSeries(): Promise<{ series: Set<string>; histograms: Set<str
 
 describe('PromQL metric name extraction', () => {
   it('finds metric names and nothing else', () => {
-    expect(metricNames(
-      'histogram_quantile(0.95, sum by (le, route) (rate(foo_seconds_bucket{job="a",status=~"5..|4\\"x"}[$__rate_interval])))',
-    )).toEqual(['foo_seconds_bucket']);
-    expect(metricNames('sum without (instance) (a_total offset 1h30m) / on(job) group_left(version) b > bool 0.5e-3'))
-      .toEqual(['a_total', 'b']);
-    expect(metricNames('absent(up{job="x"}) or sum(rate(c[5m:1m])) by (job) unless d{e=\'by (f)\'} and 1 - Inf'))
-      .toEqual(['up', 'c', 'd']);
-    expect(metricNames('label_replace(g, "dst", "$1", "src", "(.*)") * ${factor} # h is a comment\n+ i'))
-      .toEqual(['g', 'i']);
+    expect(
+      metricNames(
+        'histogram_quantile(0.95, sum by (le, route) (rate(foo_seconds_bucket{job="a",status=~"5..|4\\"x"}[$__rate_interval])))',
+      ),
+    ).toEqual(['foo_seconds_bucket']);
+    expect(
+      metricNames('sum without (instance) (a_total offset 1h30m) / on(job) group_left(version) b > bool 0.5e-3'),
+    ).toEqual(['a_total', 'b']);
+    expect(
+      metricNames('absent(up{job="x"}) or sum(rate(c[5m:1m])) by (job) unless d{e=\'by (f)\'} and 1 - Inf'),
+    ).toEqual(['up', 'c', 'd']);
+    expect(metricNames('label_replace(g, "dst", "$1", "src", "(.*)") * ${factor} # h is a comment\n+ i')).toEqual([
+      'g',
+      'i',
+    ]);
     expect(metricNames('topk(5, count by (reason) (j_total))')).toEqual(['j_total']);
   });
 
@@ -231,9 +374,13 @@ describe('ops/grafana/sentinel.json', () => {
     expect(dashboard.title).toBe('Sentinel');
     expect(dashboard.uid).toBeTruthy();
     expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
-    expect(dashboard.templating?.list).toContainEqual(expect.objectContaining({
-      name: 'DS_PROMETHEUS', type: 'datasource', query: 'prometheus',
-    }));
+    expect(dashboard.templating?.list).toContainEqual(
+      expect.objectContaining({
+        name: 'DS_PROMETHEUS',
+        type: 'datasource',
+        query: 'prometheus',
+      }),
+    );
     expect(queryPanels.length).toBeGreaterThan(20);
   });
 
@@ -246,21 +393,33 @@ describe('ops/grafana/sentinel.json', () => {
     }
     for (const panel of queryPanels) {
       const where = `panel "${panel.title}"`;
-      expect({ where, datasource: panel.datasource }).toEqual({ where, datasource: { type: 'prometheus', uid: '${DS_PROMETHEUS}' } });
+      expect({ where, datasource: panel.datasource }).toEqual({
+        where,
+        datasource: { type: 'prometheus', uid: '${DS_PROMETHEUS}' },
+      });
       const targets = panel.targets ?? [];
       expect({ where, targets: targets.length > 0 }).toEqual({ where, targets: true });
       expect(new Set(targets.map((target) => target.refId)).size).toBe(targets.length);
       for (const target of targets) {
-        expect({ where, type: target.datasource?.type, expr: Boolean(target.expr?.trim()) })
-          .toEqual({ where, type: 'prometheus', expr: true });
+        expect({ where, type: target.datasource?.type, expr: Boolean(target.expr?.trim()) }).toEqual({
+          where,
+          type: 'prometheus',
+          expr: true,
+        });
       }
     }
   });
 
   it('shows every metric Sentinel defines, and whether both jobs are up', () => {
-    const used = new Set(dashboardExprs.flatMap(({ expr }) => metricNames(expr)).map((name) => name.replace(/_(bucket|sum|count)$/, '')));
-    for (const name of [...SENTINEL_METRIC_NAMES, 'up']) expect({ name, shown: used.has(name) }).toEqual({ name, shown: true });
-    const up = dashboardExprs.filter(({ expr }) => metricNames(expr).includes('up')).map(({ expr }) => expr).join(' ');
+    const used = new Set(
+      dashboardExprs.flatMap(({ expr }) => metricNames(expr)).map((name) => name.replace(/_(bucket|sum|count)$/, '')),
+    );
+    for (const name of [...SENTINEL_METRIC_NAMES, 'up'])
+      expect({ name, shown: used.has(name) }).toEqual({ name, shown: true });
+    const up = dashboardExprs
+      .filter(({ expr }) => metricNames(expr).includes('up'))
+      .map(({ expr }) => expr)
+      .join(' ');
     for (const job of SCRAPE_JOBS) expect(up).toContain(job);
   });
 });
@@ -286,17 +445,19 @@ describe('ops/prometheus/alerts.yml', () => {
 
   it('gives every alert an expression, a duration, a severity, a summary, a description and the runbook', () => {
     for (const rule of allRules) {
-      expect(rule).toEqual(expect.objectContaining({
-        alert: expect.stringMatching(/^Sentinel[A-Za-z0-9]+$/),
-        expr: expect.stringMatching(/\S/),
-        for: expect.stringMatching(/^(\d+[smhd])+$/),
-        labels: expect.objectContaining({ severity: expect.stringMatching(/^(critical|warning|info)$/) }),
-        annotations: expect.objectContaining({
-          summary: expect.stringMatching(/\S/),
-          description: expect.stringMatching(/\S/),
-          runbook: 'docs/operations.md#metrics',
+      expect(rule).toEqual(
+        expect.objectContaining({
+          alert: expect.stringMatching(/^Sentinel[A-Za-z0-9]+$/),
+          expr: expect.stringMatching(/\S/),
+          for: expect.stringMatching(/^(\d+[smhd])+$/),
+          labels: expect.objectContaining({ severity: expect.stringMatching(/^(critical|warning|info)$/) }),
+          annotations: expect.objectContaining({
+            summary: expect.stringMatching(/\S/),
+            description: expect.stringMatching(/\S/),
+            runbook: 'docs/operations.md#metrics',
+          }),
         }),
-      }));
+      );
     }
   });
 });
@@ -304,11 +465,14 @@ describe('ops/prometheus/alerts.yml', () => {
 describe('ops/prometheus/prometheus.yml', () => {
   it('scrapes both jobs and loads alerts.yml', () => {
     const config = parseYaml(read('prometheus/prometheus.yml')) as {
-      rule_files?: string[]; scrape_configs?: { job_name?: string; static_configs?: { targets?: string[] }[] }[];
+      rule_files?: string[];
+      scrape_configs?: { job_name?: string; static_configs?: { targets?: string[] }[] }[];
     };
     expect(config.rule_files).toContain('alerts.yml');
     expect((config.scrape_configs ?? []).map((scrape) => scrape.job_name).sort()).toEqual(SCRAPE_JOBS);
-    const targets = (config.scrape_configs ?? []).flatMap((scrape) => (scrape.static_configs ?? []).flatMap((s) => s.targets ?? []));
+    const targets = (config.scrape_configs ?? []).flatMap((scrape) =>
+      (scrape.static_configs ?? []).flatMap((s) => s.targets ?? []),
+    );
     expect(targets).toEqual(expect.arrayContaining(['127.0.0.1:9464', '127.0.0.1:9465']));
   });
 });
@@ -318,9 +482,13 @@ describe('metric names in ops/', () => {
 
   it('are all ones the API or the worker exposes', async () => {
     const { series, histograms } = await knownSeries();
-    const unknown = expressions.flatMap(({ where, expr }) => metricNames(expr)
-      .filter((name) => !series.has(name))
-      .map((name) => `${where}: ${name}${histograms.has(name) ? ' (a histogram: query _bucket, _sum or _count)' : ''}`));
+    const unknown = expressions.flatMap(({ where, expr }) =>
+      metricNames(expr)
+        .filter((name) => !series.has(name))
+        .map(
+          (name) => `${where}: ${name}${histograms.has(name) ? ' (a histogram: query _bucket, _sum or _count)' : ''}`,
+        ),
+    );
     expect(unknown).toEqual([]);
     const selectNothing = expressions.filter(({ expr }) => metricNames(expr).length === 0).map(({ where }) => where);
     expect(selectNothing).toEqual([]);
@@ -329,7 +497,8 @@ describe('metric names in ops/', () => {
   it('select only the scrape jobs of prometheus.yml', () => {
     for (const { where, expr } of expressions) {
       for (const [, values] of expr.matchAll(/\bjob\s*=~?\s*"([^"]*)"/g)) {
-        for (const job of (values ?? '').split('|')) expect({ where, job, known: SCRAPE_JOBS.includes(job) }).toEqual({ where, job, known: true });
+        for (const job of (values ?? '').split('|'))
+          expect({ where, job, known: SCRAPE_JOBS.includes(job) }).toEqual({ where, job, known: true });
       }
     }
   });

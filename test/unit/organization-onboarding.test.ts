@@ -3,7 +3,12 @@ import { parse } from 'yaml';
 import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/onboarding/cloudformation';
 import { trustPolicy } from '../../domain/onboarding/role';
 import {
-  DEPLOYMENT_TARGETS_PARAMETER, MEMBER_STACKSET_NAME, ORGANIZATION_POLICY_NAME, ORGANIZATION_ROLE_NAME, organizationOnboarding, organizationReadPolicy,
+  DEPLOYMENT_TARGETS_PARAMETER,
+  MEMBER_STACKSET_NAME,
+  ORGANIZATION_POLICY_NAME,
+  ORGANIZATION_ROLE_NAME,
+  organizationOnboarding,
+  organizationReadPolicy,
 } from '../../domain/onboarding/organization';
 import { cliScriptRole, templateRole, terraformRole } from '../helpers/role-definitions';
 
@@ -26,21 +31,32 @@ describe('management account role', () => {
     expect(role.role_name).toBe(ORGANIZATION_ROLE_NAME);
   });
 
-  it('may only read the organization\'s structure', () => {
-    expect(organizationReadPolicy().Statement).toEqual([{
-      Effect: 'Allow',
-      Resource: '*',
-      Action: [
-        'organizations:DescribeOrganization', 'organizations:ListAccounts', 'organizations:ListRoots', 'organizations:ListParents',
-        'organizations:ListOrganizationalUnitsForParent', 'organizations:DescribeOrganizationalUnit', 'organizations:ListAccountsForParent',
-        'organizations:DescribeAccount', 'organizations:ListTagsForResource',
-      ],
-    }]);
+  it("may only read the organization's structure", () => {
+    expect(organizationReadPolicy().Statement).toEqual([
+      {
+        Effect: 'Allow',
+        Resource: '*',
+        Action: [
+          'organizations:DescribeOrganization',
+          'organizations:ListAccounts',
+          'organizations:ListRoots',
+          'organizations:ListParents',
+          'organizations:ListOrganizationalUnitsForParent',
+          'organizations:DescribeOrganizationalUnit',
+          'organizations:ListAccountsForParent',
+          'organizations:DescribeAccount',
+          'organizations:ListTagsForResource',
+        ],
+      },
+    ]);
   });
 
   it('takes the ExternalId as a template parameter, and carries it in the Terraform snippet and the script', () => {
     expect(role.cloudformation_template).not.toContain(setup.externalId);
-    expect(parse(role.cloudformation_template).Parameters[EXTERNAL_ID_PARAMETER]).toMatchObject({ Type: 'String', MinLength: 2 });
+    expect(parse(role.cloudformation_template).Parameters[EXTERNAL_ID_PARAMETER]).toMatchObject({
+      Type: 'String',
+      MinLength: 2,
+    });
     expect(role.terraform_snippet).toContain(setup.externalId);
     expect(role.cli_script).toContain(setup.externalId);
   });
@@ -58,8 +74,9 @@ describe('management account role', () => {
 
 describe('member StackSet template', () => {
   const parsed = parse(onboarding.member_stackset_template);
-  const stackSet = Object.values(parsed.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>)
-    .find((r) => r.Type === 'AWS::CloudFormation::StackSet');
+  const stackSet = Object.values(
+    parsed.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>,
+  ).find((r) => r.Type === 'AWS::CloudFormation::StackSet');
 
   it('deploys through the organization to every account that joins the targets, and removes the role from leavers', () => {
     expect(stackSet?.Properties).toMatchObject({
@@ -67,14 +84,18 @@ describe('member StackSet template', () => {
       PermissionModel: 'SERVICE_MANAGED',
       AutoDeployment: { Enabled: true, RetainStacksOnAccountRemoval: false },
       Capabilities: ['CAPABILITY_NAMED_IAM'],
-      StackInstancesGroup: [{ DeploymentTargets: { OrganizationalUnitIds: { Ref: DEPLOYMENT_TARGETS_PARAMETER } }, Regions: ['us-east-1'] }],
+      StackInstancesGroup: [
+        { DeploymentTargets: { OrganizationalUnitIds: { Ref: DEPLOYMENT_TARGETS_PARAMETER } }, Regions: ['us-east-1'] },
+      ],
     });
     expect(parsed.Parameters[DEPLOYMENT_TARGETS_PARAMETER].Type).toBe('CommaDelimitedList');
   });
 
-  it('creates the ordinary account role, with the organization\'s ExternalId passed down', () => {
+  it("creates the ordinary account role, with the organization's ExternalId passed down", () => {
     expect(stackSet?.Properties.TemplateBody).toBe(accountRoleTemplate({ sentinelAccountId: setup.sentinelAccountId }));
-    expect(stackSet?.Properties.Parameters).toEqual([{ ParameterKey: EXTERNAL_ID_PARAMETER, ParameterValue: { Ref: EXTERNAL_ID_PARAMETER } }]);
+    expect(stackSet?.Properties.Parameters).toEqual([
+      { ParameterKey: EXTERNAL_ID_PARAMETER, ParameterValue: { Ref: EXTERNAL_ID_PARAMETER } },
+    ]);
     expect(parsed.Parameters[EXTERNAL_ID_PARAMETER]).toMatchObject({ Type: 'String' });
     expect(onboarding.member_stackset_template).not.toContain(setup.externalId);
   });

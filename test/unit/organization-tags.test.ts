@@ -2,7 +2,10 @@ import { mergeTags, organizationTags } from '../../domain/accounts/organizations
 
 describe('the tags an organization keeps on its accounts', () => {
   it('names the OU path and the account, each within the 64 characters a tag may have', () => {
-    expect(organizationTags({ ouPath: 'Root/Workloads/Prod', name: 'prod-api' })).toEqual(['ou:Root/Workloads/Prod', 'name:prod-api']);
+    expect(organizationTags({ ouPath: 'Root/Workloads/Prod', name: 'prod-api' })).toEqual([
+      'ou:Root/Workloads/Prod',
+      'name:prod-api',
+    ]);
     const deep = `Root/${'Nested/'.repeat(20)}Leaf`;
     const [ou] = organizationTags({ ouPath: deep, name: 'x' });
     expect(ou).toHaveLength(64);
@@ -11,8 +14,12 @@ describe('the tags an organization keeps on its accounts', () => {
 
   it('replaces the OU and name tags when the account moves or is renamed, and keeps every other tag', () => {
     const current = ['team-payments', 'ou:Root/Workloads/Prod', 'name:prod-db', 'fleet'];
-    expect(mergeTags({ current, extra: ['fleet'], ouPath: 'Root/Sandbox', name: 'old-db' }))
-      .toEqual(['team-payments', 'fleet', 'ou:Root/Sandbox', 'name:old-db']);
+    expect(mergeTags({ current, extra: ['fleet'], ouPath: 'Root/Sandbox', name: 'old-db' })).toEqual([
+      'team-payments',
+      'fleet',
+      'ou:Root/Sandbox',
+      'name:old-db',
+    ]);
   });
 
   it('changes nothing when nothing moved', () => {

@@ -1,44 +1,88 @@
-import { overHourlyLimit, planRecipients, type RecipientFacts, type RecipientState } from '../../domain/alerts/recipients';
+import {
+  overHourlyLimit,
+  planRecipients,
+  type RecipientFacts,
+  type RecipientState,
+} from '../../domain/alerts/recipients';
 import { readRecipientToken, recipientToken } from '../../notify/recipient-links';
 
 // Who an alert e-mail may reach (domain/alerts/recipients.ts), and the signed links that change it.
 
-const state = (s: Partial<RecipientState> = {}): RecipientState => ({ confirmed: false, unsubscribed: false, confirmationSent: false, ...s });
+const state = (s: Partial<RecipientState> = {}): RecipientState => ({
+  confirmed: false,
+  unsubscribed: false,
+  confirmationSent: false,
+  ...s,
+});
 const facts = (f: Partial<RecipientFacts> = {}): RecipientFacts => ({
-  ownerEmail: 'owner@acme.test', ownerVerified: true, verifiedUsers: new Set(['owner@acme.test', 'member@acme.test']), recipients: new Map(), ...f,
+  ownerEmail: 'owner@acme.test',
+  ownerVerified: true,
+  verifiedUsers: new Set(['owner@acme.test', 'member@acme.test']),
+  recipients: new Map(),
+  ...f,
 });
 
 describe('planRecipients', () => {
   it('sends to the owner alone while the owner is unverified', () => {
-    expect(planRecipients(['Owner@acme.test', 'member@acme.test', 'x@elsewhere.test'], facts({ ownerVerified: false }))).toEqual({
-      send: ['owner@acme.test'], confirm: [],
-      held: [{ address: 'member@acme.test', reason: 'owner_unverified' }, { address: 'x@elsewhere.test', reason: 'owner_unverified' }],
+    expect(
+      planRecipients(['Owner@acme.test', 'member@acme.test', 'x@elsewhere.test'], facts({ ownerVerified: false })),
+    ).toEqual({
+      send: ['owner@acme.test'],
+      confirm: [],
+      held: [
+        { address: 'member@acme.test', reason: 'owner_unverified' },
+        { address: 'x@elsewhere.test', reason: 'owner_unverified' },
+      ],
     });
   });
 
   it('sends to verified users and confirmed addresses; asks a new address once, and holds it until it confirms', () => {
-    const recipients = new Map([['confirmed@x.test', state({ confirmed: true })], ['asked@x.test', state({ confirmationSent: true })]]);
-    expect(planRecipients(['member@acme.test', 'confirmed@x.test', 'asked@x.test', 'new@x.test', 'new@x.test'], facts({ recipients }))).toEqual({
+    const recipients = new Map([
+      ['confirmed@x.test', state({ confirmed: true })],
+      ['asked@x.test', state({ confirmationSent: true })],
+    ]);
+    expect(
+      planRecipients(
+        ['member@acme.test', 'confirmed@x.test', 'asked@x.test', 'new@x.test', 'new@x.test'],
+        facts({ recipients }),
+      ),
+    ).toEqual({
       send: ['member@acme.test', 'confirmed@x.test'],
       confirm: ['new@x.test'],
-      held: [{ address: 'asked@x.test', reason: 'awaiting_confirmation' }, { address: 'new@x.test', reason: 'awaiting_confirmation' }],
+      held: [
+        { address: 'asked@x.test', reason: 'awaiting_confirmation' },
+        { address: 'new@x.test', reason: 'awaiting_confirmation' },
+      ],
     });
   });
 
-  it('never sends to an address that unsubscribed, the owner\'s included', () => {
-    const recipients = new Map([['owner@acme.test', state({ unsubscribed: true })], ['gone@x.test', state({ confirmed: true, unsubscribed: true })]]);
+  it("never sends to an address that unsubscribed, the owner's included", () => {
+    const recipients = new Map([
+      ['owner@acme.test', state({ unsubscribed: true })],
+      ['gone@x.test', state({ confirmed: true, unsubscribed: true })],
+    ]);
     expect(planRecipients(['owner@acme.test', 'gone@x.test'], facts({ recipients }))).toEqual({
-      send: [], confirm: [], held: [{ address: 'owner@acme.test', reason: 'unsubscribed' }, { address: 'gone@x.test', reason: 'unsubscribed' }],
+      send: [],
+      confirm: [],
+      held: [
+        { address: 'owner@acme.test', reason: 'unsubscribed' },
+        { address: 'gone@x.test', reason: 'unsubscribed' },
+      ],
     });
   });
 
   it('past the hourly allowance, holds everything it would have sent or asked, keeping the other reasons', () => {
-    const plan = planRecipients(['member@acme.test', 'new@x.test', 'asked@x.test'], facts({ recipients: new Map([['asked@x.test', state({ confirmationSent: true })]]) }));
+    const plan = planRecipients(
+      ['member@acme.test', 'new@x.test', 'asked@x.test'],
+      facts({ recipients: new Map([['asked@x.test', state({ confirmationSent: true })]]) }),
+    );
     expect(overHourlyLimit(plan)).toEqual({
-      send: [], confirm: [],
+      send: [],
+      confirm: [],
       held: [
         { address: 'asked@x.test', reason: 'awaiting_confirmation' },
-        { address: 'member@acme.test', reason: 'tenant_hourly_limit' }, { address: 'new@x.test', reason: 'tenant_hourly_limit' },
+        { address: 'member@acme.test', reason: 'tenant_hourly_limit' },
+        { address: 'new@x.test', reason: 'tenant_hourly_limit' },
       ],
     });
   });
@@ -65,6 +109,9 @@ describe('recipient links', () => {
     const later = new Date(now.getTime() + 7 * 86_400_000 + 1000);
     expect(readRecipientToken(key, confirm, later)).toBe('expired');
     const unsubscribe = recipientToken(key, { ...link, purpose: 'unsubscribe' }, now);
-    expect(readRecipientToken(key, unsubscribe, new Date('2036-01-01T00:00:00Z'))).toEqual({ ...link, purpose: 'unsubscribe' });
+    expect(readRecipientToken(key, unsubscribe, new Date('2036-01-01T00:00:00Z'))).toEqual({
+      ...link,
+      purpose: 'unsubscribe',
+    });
   });
 });

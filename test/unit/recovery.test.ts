@@ -35,34 +35,49 @@ describe('recoveryChecklist', () => {
       ...open('suspension.security_contact_missing'), // HIGH suspension
       ...open('billing.cost_anomaly'), // HIGH billing
     ]);
-    expect(steps.map((s) => s.title)).toEqual([
-      'connectivity.role_unassumable',
-      'threat.guardduty_high_severity_finding',
-      'billing.budget_exceeded',
-      'iam.user_admin_access',
-      'exposure.sg_ssh_open',
-      'suspension.security_contact_missing',
-      'detection.guardduty_disabled',
-      'billing.cost_anomaly',
-      'billing.no_budget',
-      'suspension.operations_contact_missing',
-    ].map((id) => checkById(id)!.title));
+    expect(steps.map((s) => s.title)).toEqual(
+      [
+        'connectivity.role_unassumable',
+        'threat.guardduty_high_severity_finding',
+        'billing.budget_exceeded',
+        'iam.user_admin_access',
+        'exposure.sg_ssh_open',
+        'suspension.security_contact_missing',
+        'detection.guardduty_disabled',
+        'billing.cost_anomaly',
+        'billing.no_budget',
+        'suspension.operations_contact_missing',
+      ].map((id) => checkById(id)!.title),
+    );
   });
 
   it('orders by the severity the findings carry', () => {
-    const steps = recoveryChecklist([{ checkId: 'billing.no_budget', severity: 'LOW' }, { checkId: 'iam.password_policy_weak', severity: 'HIGH' }]);
-    expect(steps.map((s) => s.title)).toEqual([checkById('iam.password_policy_weak')!.title, checkById('billing.no_budget')!.title]);
+    const steps = recoveryChecklist([
+      { checkId: 'billing.no_budget', severity: 'LOW' },
+      { checkId: 'iam.password_policy_weak', severity: 'HIGH' },
+    ]);
+    expect(steps.map((s) => s.title)).toEqual([
+      checkById('iam.password_policy_weak')!.title,
+      checkById('billing.no_budget')!.title,
+    ]);
   });
 
-  it('gives a step to what the account\'s events found, with the detection\'s remediation, ahead of hygiene', () => {
+  it("gives a step to what the account's events found, with the detection's remediation, ahead of hygiene", () => {
     const signIn = eventDetection('event.root_console_sign_in')!;
     const steps = recoveryChecklist([...open('billing.no_budget'), { checkId: signIn.id, severity: signIn.severity }]);
-    expect(steps[0]).toEqual({ step: 1, title: signIn.title, description: `${signIn.remediation} Affected resources: 1.`, docs_url: signIn.docsUrl });
+    expect(steps[0]).toEqual({
+      step: 1,
+      title: signIn.title,
+      description: `${signIn.remediation} Affected resources: 1.`,
+      docs_url: signIn.docsUrl,
+    });
     expect(steps).toHaveLength(2);
   });
 
   it('skips findings of checks no longer in the catalog', () => {
-    expect(recoveryChecklist([{ checkId: 'iam.retired_check', severity: 'HIGH' }, ...open('billing.no_budget')])).toHaveLength(1);
+    expect(
+      recoveryChecklist([{ checkId: 'iam.retired_check', severity: 'HIGH' }, ...open('billing.no_budget')]),
+    ).toHaveLength(1);
   });
 
   it('gives a healthy account a short hardening baseline built from the catalog', () => {

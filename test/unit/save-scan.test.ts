@@ -18,10 +18,20 @@ let accounts = 0;
 async function newAccount(): Promise<string> {
   accounts += 1;
   const id = `acc_${accounts}`;
-  await database.db.insertInto('accounts').values({
-    id, tenant_id: 'ten_1', aws_account_id: String(200000000000 + accounts), display_name: null, tags: [],
-    external_id: `${'e'.repeat(32)}${accounts}`, role_name: 'SentinelReadOnly', workflow_id: `wf-${id}`, status: 'ACTIVE',
-  }).execute();
+  await database.db
+    .insertInto('accounts')
+    .values({
+      id,
+      tenant_id: 'ten_1',
+      aws_account_id: String(200000000000 + accounts),
+      display_name: null,
+      tags: [],
+      external_id: `${'e'.repeat(32)}${accounts}`,
+      role_name: 'SentinelReadOnly',
+      workflow_id: `wf-${id}`,
+      status: 'ACTIVE',
+    })
+    .execute();
   return id;
 }
 
@@ -38,35 +48,81 @@ interface Coverage {
 function evaluation(findings: Finding[], { notEvaluated = [], unread = {}, scored = true }: Coverage = {}): Evaluation {
   const ids = [...new Set([...CATALOG.map((c) => c.id), ...findings.map((f) => f.checkId), ...notEvaluated])];
   const outcomes = ids.map((checkId): CheckOutcome => {
-    if (notEvaluated.includes(checkId)) return { checkId, status: 'not_evaluated', failingResources: 0, reason: 'denied', unread: [] };
+    if (notEvaluated.includes(checkId))
+      return { checkId, status: 'not_evaluated', failingResources: 0, reason: 'denied', unread: [] };
     const failing = findings.filter((f) => f.checkId === checkId).length;
-    return { checkId, status: failing > 0 ? 'failed' : 'passed', failingResources: failing, reason: null, unread: unread[checkId] ?? [] };
+    return {
+      checkId,
+      status: failing > 0 ? 'failed' : 'passed',
+      failingResources: failing,
+      reason: null,
+      unread: unread[checkId] ?? [],
+    };
   });
   const evaluated = outcomes.filter((o) => o.status !== 'not_evaluated').length;
   return { findings, outcomes, coverage: { evaluated, total: outcomes.length }, scored };
 }
 
 let scans = 0;
-async function scan(accountId: string, at: string, findings: Finding[], extra: Partial<ScanResult> & { coverage?: Coverage } = {}) {
+async function scan(
+  accountId: string,
+  at: string,
+  findings: Finding[],
+  extra: Partial<ScanResult> & { coverage?: Coverage } = {},
+) {
   scans += 1;
   const scanId = `scan_${String(scans).padStart(4, '0')}`;
-  await database.db.insertInto('scans').values({
-    id: scanId, tenant_id: 'ten_1', account_id: accountId, trigger: 'scheduled', status: 'running', started_at: new Date(at),
-  }).execute();
+  await database.db
+    .insertInto('scans')
+    .values({
+      id: scanId,
+      tenant_id: 'ten_1',
+      account_id: accountId,
+      trigger: 'scheduled',
+      status: 'running',
+      started_at: new Date(at),
+    })
+    .execute();
   const { coverage, ...rest } = extra;
-  const result: ScanResult = { scanId, tenantId: 'ten_1', accountId, observedAt: new Date(at), evaluation: evaluation(findings, coverage), ...rest };
+  const result: ScanResult = {
+    scanId,
+    tenantId: 'ten_1',
+    accountId,
+    observedAt: new Date(at),
+    evaluation: evaluation(findings, coverage),
+    ...rest,
+  };
   return { scanId, saved: await saveScanResult({ db: database.db, result }), result };
 }
 
-function finding(checkId: string, resource: string, severity: Severity = 'HIGH', region = 'global', owner: string | null = null): Finding {
+function finding(
+  checkId: string,
+  resource: string,
+  severity: Severity = 'HIGH',
+  region = 'global',
+  owner: string | null = null,
+): Finding {
   return {
-    checkId, resource, region, owner, severity, scenario: 'iam', title: checkId, description: `${checkId} on ${resource}`,
+    checkId,
+    resource,
+    region,
+    owner,
+    severity,
+    scenario: 'iam',
+    title: checkId,
+    description: `${checkId} on ${resource}`,
     fingerprint: `${checkId}|${resource}|${region}`,
   };
 }
 
 const signalsOf = (accountId: string) =>
-  database.db.selectFrom('signals').selectAll().where('account_id', '=', accountId).orderBy('detected_at').orderBy('id').execute();
+  database.db
+    .selectFrom('signals')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('detected_at')
+    .orderBy('id')
+    .execute();
 
 describe('saveScanResult', () => {
   it('opens signals, keeps them while seen, resolves them when gone and opens a new one when they return', async () => {
@@ -84,7 +140,9 @@ describe('saveScanResult', () => {
     const third = await scan(account, '2026-11-01T12:00:00Z', [a]);
     expect(third.saved.resolvedFingerprints).toEqual([b.fingerprint]);
     rows = await signalsOf(account);
-    expect(rows.find((r) => r.fingerprint === b.fingerprint)?.resolved_at?.toISOString()).toBe('2026-11-01T12:00:00.000Z');
+    expect(rows.find((r) => r.fingerprint === b.fingerprint)?.resolved_at?.toISOString()).toBe(
+      '2026-11-01T12:00:00.000Z',
+    );
 
     await scan(account, '2026-11-01T18:00:00Z', [a, b]);
     rows = await signalsOf(account);
@@ -102,7 +160,11 @@ describe('saveScanResult', () => {
       finding('iam.user_no_mfa', 'bob', 'HIGH'),
     ]);
     expect(saved.srs).toBe(Math.round(100 * 0.55 * 0.8));
-    const row = await database.db.selectFrom('accounts').select(['current_srs', 'last_successful_scan_at']).where('id', '=', account).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('accounts')
+      .select(['current_srs', 'last_successful_scan_at'])
+      .where('id', '=', account)
+      .executeTakeFirstOrThrow();
     expect(row.current_srs).toBe(saved.srs);
     expect(row.last_successful_scan_at?.toISOString()).toBe('2026-11-02T00:00:00.000Z');
   });
@@ -121,39 +183,83 @@ describe('saveScanResult', () => {
   it('saves nothing and fires nothing for a scan that finishes after its account was disconnected', async () => {
     const account = await newAccount();
     const { saved: first } = await scan(account, '2026-11-04T00:00:00Z', [finding('iam.user_no_mfa', 'alice')]);
-    await database.db.insertInto('alert_rules').values({
-      id: `rule_${account}`, tenant_id: 'ten_1', name: 'Any', min_srs: 100, channels: JSON.stringify([{ type: 'email', to: ['x@example.com'] }]),
-      updated_at: new Date(),
-    }).execute();
+    await database.db
+      .insertInto('alert_rules')
+      .values({
+        id: `rule_${account}`,
+        tenant_id: 'ten_1',
+        name: 'Any',
+        min_srs: 100,
+        channels: JSON.stringify([{ type: 'email', to: ['x@example.com'] }]),
+        updated_at: new Date(),
+      })
+      .execute();
     const before = await signalsOf(account);
     await database.db.updateTable('accounts').set({ status: 'DISCONNECTED' }).where('id', '=', account).execute();
 
-    const { scanId, saved } = await scan(account, '2026-11-05T00:00:00Z', [finding('iam.root_mfa_disabled', 'root', 'CRITICAL')]);
-    expect(saved).toEqual({ srs: null, newFingerprints: [], resolvedFingerprints: [], applied: false, discarded: DISCONNECTED_MID_SCAN });
+    const { scanId, saved } = await scan(account, '2026-11-05T00:00:00Z', [
+      finding('iam.root_mfa_disabled', 'root', 'CRITICAL'),
+    ]);
+    expect(saved).toEqual({
+      srs: null,
+      newFingerprints: [],
+      resolvedFingerprints: [],
+      applied: false,
+      discarded: DISCONNECTED_MID_SCAN,
+    });
     expect(await signalsOf(account)).toEqual(before);
-    const row = await database.db.selectFrom('scans').select(['status', 'failure_reason']).where('id', '=', scanId).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('scans')
+      .select(['status', 'failure_reason'])
+      .where('id', '=', scanId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'failed', failure_reason: DISCONNECTED_MID_SCAN });
-    const accountRow = await database.db.selectFrom('accounts').select('current_srs').where('id', '=', account).executeTakeFirstOrThrow();
+    const accountRow = await database.db
+      .selectFrom('accounts')
+      .select('current_srs')
+      .where('id', '=', account)
+      .executeTakeFirstOrThrow();
     expect(accountRow.current_srs).toBe(first.srs);
-    expect(await fireAlertRules({ db: database.db, tenantId: 'ten_1', accountId: account, source: { kind: 'scan', id: scanId } })).toEqual([]);
-    const alerts = await database.db.selectFrom('alert_events').select('id').where('account_id', '=', account).execute();
+    expect(
+      await fireAlertRules({
+        db: database.db,
+        tenantId: 'ten_1',
+        accountId: account,
+        source: { kind: 'scan', id: scanId },
+      }),
+    ).toEqual([]);
+    const alerts = await database.db
+      .selectFrom('alert_events')
+      .select('id')
+      .where('account_id', '=', account)
+      .execute();
     expect(alerts).toEqual([]);
   });
 
-  it('keeps one score-history point per day: the day\'s last scan', async () => {
+  it("keeps one score-history point per day: the day's last scan", async () => {
     const account = await newAccount();
     await scan(account, '2026-11-04T01:00:00Z', [finding('iam.root_mfa_disabled', 'root', 'CRITICAL')]);
     await scan(account, '2026-11-04T23:00:00Z', []);
     await scan(account, '2026-11-05T01:00:00Z', [finding('iam.user_no_mfa', 'alice', 'HIGH')]);
-    const history = await database.db.selectFrom('score_history').select(['day', 'srs']).where('account_id', '=', account).orderBy('day').execute();
-    expect(history).toEqual([{ day: '2026-11-04', srs: 100 }, { day: '2026-11-05', srs: 80 }]);
+    const history = await database.db
+      .selectFrom('score_history')
+      .select(['day', 'srs'])
+      .where('account_id', '=', account)
+      .orderBy('day')
+      .execute();
+    expect(history).toEqual([
+      { day: '2026-11-04', srs: 100 },
+      { day: '2026-11-05', srs: 80 },
+    ]);
   });
 
   it('does not resolve signals of checks it could not evaluate', async () => {
     const account = await newAccount();
     const contact = finding('suspension.security_contact_missing', 'account');
     await scan(account, '2026-11-06T00:00:00Z', [contact]);
-    const { saved } = await scan(account, '2026-11-06T06:00:00Z', [], { coverage: { notEvaluated: ['suspension.security_contact_missing'] } });
+    const { saved } = await scan(account, '2026-11-06T06:00:00Z', [], {
+      coverage: { notEvaluated: ['suspension.security_contact_missing'] },
+    });
     expect(saved.resolvedFingerprints).toEqual([]);
     expect((await signalsOf(account))[0]!.resolved_at).toBeNull();
   });
@@ -161,13 +267,26 @@ describe('saveScanResult', () => {
   it('on a failed scan records only its findings, resolves nothing and keeps last_successful_scan_at', async () => {
     const account = await newAccount();
     await scan(account, '2026-11-07T00:00:00Z', [finding('iam.user_no_mfa', 'alice')]);
-    const { saved, scanId } = await scan(account, '2026-11-07T06:00:00Z', [finding('connectivity.role_unassumable', 'SentinelReadOnly', 'CRITICAL')], {
-      failureReason: 'The role was deleted',
-    });
+    const { saved, scanId } = await scan(
+      account,
+      '2026-11-07T06:00:00Z',
+      [finding('connectivity.role_unassumable', 'SentinelReadOnly', 'CRITICAL')],
+      {
+        failureReason: 'The role was deleted',
+      },
+    );
     expect(saved.resolvedFingerprints).toEqual([]);
-    const scanRow = await database.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
+    const scanRow = await database.db
+      .selectFrom('scans')
+      .selectAll()
+      .where('id', '=', scanId)
+      .executeTakeFirstOrThrow();
     expect(scanRow).toMatchObject({ status: 'failed', failure_reason: 'The role was deleted' });
-    const row = await database.db.selectFrom('accounts').select('last_successful_scan_at').where('id', '=', account).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('accounts')
+      .select('last_successful_scan_at')
+      .where('id', '=', account)
+      .executeTakeFirstOrThrow();
     expect(row.last_successful_scan_at?.toISOString()).toBe('2026-11-07T00:00:00.000Z');
     expect((await signalsOf(account)).filter((s) => s.resolved_at === null)).toHaveLength(2);
   });
@@ -177,7 +296,13 @@ describe('saveScanResult', () => {
     const inDeniedRegion = finding('exposure.sg_ssh_open', 'sg-1', 'HIGH', 'eu-west-3');
     const elsewhere = finding('exposure.sg_ssh_open', 'sg-2', 'HIGH', 'us-east-1');
     const deniedBucket = finding('exposure.s3_bucket_public', 'logs', 'CRITICAL', 'us-east-1');
-    const keyOfUnreadUser = finding('iam.access_key_not_rotated', 'AKIA1', 'MEDIUM', 'global', 'arn:aws:iam::1:user/bob');
+    const keyOfUnreadUser = finding(
+      'iam.access_key_not_rotated',
+      'AKIA1',
+      'MEDIUM',
+      'global',
+      'arn:aws:iam::1:user/bob',
+    );
     await scan(account, '2026-11-08T00:00:00Z', [inDeniedRegion, elsewhere, deniedBucket, keyOfUnreadUser]);
 
     const { saved } = await scan(account, '2026-11-08T06:00:00Z', [], {
@@ -190,9 +315,14 @@ describe('saveScanResult', () => {
       },
     });
     expect(saved.resolvedFingerprints).toEqual([elsewhere.fingerprint]);
-    const open = (await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.fingerprint).sort();
+    const open = (await signalsOf(account))
+      .filter((s) => s.resolved_at === null)
+      .map((s) => s.fingerprint)
+      .sort();
     expect(open).toEqual([inDeniedRegion.fingerprint, deniedBucket.fingerprint, keyOfUnreadUser.fingerprint].sort());
-    expect((await signalsOf(account)).find((s) => s.fingerprint === keyOfUnreadUser.fingerprint)?.owner).toBe('arn:aws:iam::1:user/bob');
+    expect((await signalsOf(account)).find((s) => s.fingerprint === keyOfUnreadUser.fingerprint)?.owner).toBe(
+      'arn:aws:iam::1:user/bob',
+    );
   });
 
   it('records no score for a scan that read too little: the last score stands, no history point, coverage kept', async () => {
@@ -200,53 +330,109 @@ describe('saveScanResult', () => {
     await scan(account, '2026-11-09T00:00:00Z', [finding('iam.user_no_mfa', 'alice')]);
     const lost = finding('connectivity.coverage_lost', 'scan-coverage', 'HIGH');
     const { saved, scanId } = await scan(account, '2026-11-09T06:00:00Z', [lost], {
-      coverage: { notEvaluated: [...CATALOG.map((c) => c.id), 'iam.user_no_mfa'].filter((id) => !id.startsWith('connectivity.')), scored: false },
+      coverage: {
+        notEvaluated: [...CATALOG.map((c) => c.id), 'iam.user_no_mfa'].filter((id) => !id.startsWith('connectivity.')),
+        scored: false,
+      },
     });
     expect(saved.srs).toBeNull();
     expect(saved.resolvedFingerprints).toEqual([]);
-    const accountRow = await database.db.selectFrom('accounts').selectAll().where('id', '=', account).executeTakeFirstOrThrow();
+    const accountRow = await database.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', account)
+      .executeTakeFirstOrThrow();
     expect(accountRow).toMatchObject({
-      current_srs: 80, last_successful_scan_at: new Date('2026-11-09T00:00:00Z'), checks_scan_id: scanId, coverage_evaluated: 2,
-      coverage_total: CATALOG.length + 1, score_complete: false, // the catalogue and the test's own iam.user_no_mfa
+      current_srs: 80,
+      last_successful_scan_at: new Date('2026-11-09T00:00:00Z'),
+      checks_scan_id: scanId,
+      coverage_evaluated: 2,
+      coverage_total: CATALOG.length + 1,
+      score_complete: false, // the catalogue and the test's own iam.user_no_mfa
     });
-    const scanRow = await database.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
+    const scanRow = await database.db
+      .selectFrom('scans')
+      .selectAll()
+      .where('id', '=', scanId)
+      .executeTakeFirstOrThrow();
     expect(scanRow).toMatchObject({ status: 'failed', srs: null });
     expect(scanRow.failure_reason).toContain(`only 2 of ${CATALOG.length + 1} checks`);
     expect(scanRow.checks).toHaveLength(CATALOG.length + 1);
-    const history = await database.db.selectFrom('score_history').selectAll().where('account_id', '=', account).execute();
+    const history = await database.db
+      .selectFrom('score_history')
+      .selectAll()
+      .where('account_id', '=', account)
+      .execute();
     expect(history.map((h) => h.scan_id)).not.toContain(scanId);
-    expect((await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.check_id).sort())
-      .toEqual(['connectivity.coverage_lost', 'iam.user_no_mfa']);
+    expect(
+      (await signalsOf(account))
+        .filter((s) => s.resolved_at === null)
+        .map((s) => s.check_id)
+        .sort(),
+    ).toEqual(['connectivity.coverage_lost', 'iam.user_no_mfa']);
   });
 
-  it('stores the outcomes and marks a complete score; removes the scan\'s checkpoint', async () => {
+  it("stores the outcomes and marks a complete score; removes the scan's checkpoint", async () => {
     const account = await newAccount();
     scans += 1;
     const scanId = `scan_${String(scans).padStart(4, '0')}`;
-    await database.db.insertInto('scans').values({
-      id: scanId, tenant_id: 'ten_1', account_id: account, trigger: 'scheduled', status: 'running', started_at: new Date('2026-11-10T00:00:00Z'),
-    }).execute();
-    await database.db.insertInto('scan_checkpoints').values({ scan_id: scanId, reads: JSON.stringify({ regions: { status: 'ok', value: [] } }) }).execute();
+    await database.db
+      .insertInto('scans')
+      .values({
+        id: scanId,
+        tenant_id: 'ten_1',
+        account_id: account,
+        trigger: 'scheduled',
+        status: 'running',
+        started_at: new Date('2026-11-10T00:00:00Z'),
+      })
+      .execute();
+    await database.db
+      .insertInto('scan_checkpoints')
+      .values({ scan_id: scanId, reads: JSON.stringify({ regions: { status: 'ok', value: [] } }) })
+      .execute();
     const result: ScanResult = {
-      scanId, tenantId: 'ten_1', accountId: account, observedAt: new Date('2026-11-10T00:00:00Z'), evaluation: evaluation([]),
+      scanId,
+      tenantId: 'ten_1',
+      accountId: account,
+      observedAt: new Date('2026-11-10T00:00:00Z'),
+      evaluation: evaluation([]),
     };
     await saveScanResult({ db: database.db, result });
-    const row = await database.db.selectFrom('accounts').select(['score_complete', 'coverage_evaluated', 'coverage_total']).where('id', '=', account)
+    const row = await database.db
+      .selectFrom('accounts')
+      .select(['score_complete', 'coverage_evaluated', 'coverage_total'])
+      .where('id', '=', account)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ score_complete: true, coverage_evaluated: CATALOG.length, coverage_total: CATALOG.length });
-    expect(await database.db.selectFrom('scan_checkpoints').selectAll().where('scan_id', '=', scanId).execute()).toEqual([]);
+    expect(
+      await database.db.selectFrom('scan_checkpoints').selectAll().where('scan_id', '=', scanId).execute(),
+    ).toEqual([]);
   });
 
   describe('accepted signals', () => {
     async function accept(signalId: string, accountId: string, expiresAt: Date | null, at = '2026-11-11T00:00:00Z') {
       const user = await database.db.selectFrom('users').select('id').where('id', '=', 'usr_1').executeTakeFirst();
       if (!user) {
-        await database.db.insertInto('users').values({ id: 'usr_1', tenant_id: 'ten_1', email: 'owner@example.com', name: 'O', role: 'owner' }).execute();
+        await database.db
+          .insertInto('users')
+          .values({ id: 'usr_1', tenant_id: 'ten_1', email: 'owner@example.com', name: 'O', role: 'owner' })
+          .execute();
       }
-      await database.db.insertInto('signal_acceptances').values({
-        id: `acpt_${signalId}`, tenant_id: 'ten_1', account_id: accountId, signal_id: signalId, accepted_by: 'usr_1',
-        accepted_by_email: 'owner@example.com', reason: 'break-glass role', accepted_at: new Date(at), expires_at: expiresAt,
-      }).execute();
+      await database.db
+        .insertInto('signal_acceptances')
+        .values({
+          id: `acpt_${signalId}`,
+          tenant_id: 'ten_1',
+          account_id: accountId,
+          signal_id: signalId,
+          accepted_by: 'usr_1',
+          accepted_by_email: 'owner@example.com',
+          reason: 'break-glass role',
+          accepted_at: new Date(at),
+          expires_at: expiresAt,
+        })
+        .execute();
     }
 
     it('do not count in the score while in force, and count again once expired; the first scan after expiry is noted', async () => {
@@ -259,11 +445,22 @@ describe('saveScanResult', () => {
       expect((await scan(account, '2026-11-11T06:00:00Z', [critical])).saved.srs).toBe(100);
       const expired = await scan(account, '2026-11-12T06:00:00Z', [critical]);
       expect(expired.saved.srs).toBe(55);
-      const acceptance = await database.db.selectFrom('signal_acceptances').selectAll().where('signal_id', '=', signal!.id).executeTakeFirstOrThrow();
+      const acceptance = await database.db
+        .selectFrom('signal_acceptances')
+        .selectAll()
+        .where('signal_id', '=', signal!.id)
+        .executeTakeFirstOrThrow();
       expect(acceptance.expiry_scan_id).toBe(expired.scanId);
       await scan(account, '2026-11-12T12:00:00Z', [critical]);
-      expect((await database.db.selectFrom('signal_acceptances').select('expiry_scan_id').where('signal_id', '=', signal!.id)
-        .executeTakeFirstOrThrow()).expiry_scan_id).toBe(expired.scanId);
+      expect(
+        (
+          await database.db
+            .selectFrom('signal_acceptances')
+            .select('expiry_scan_id')
+            .where('signal_id', '=', signal!.id)
+            .executeTakeFirstOrThrow()
+        ).expiry_scan_id,
+      ).toBe(expired.scanId);
     });
 
     it('stay open and listed while the finding is seen', async () => {
@@ -280,33 +477,60 @@ describe('saveScanResult', () => {
   describe('signals an event opened', () => {
     async function eventSignal(accountId: string, checkId: string, resource: string, at: string): Promise<string> {
       const id = `sig_ev${accountId}${checkId.length}${resource}`;
-      await database.db.insertInto('signals').values({
-        id, tenant_id: 'ten_1', account_id: accountId, check_id: checkId, fingerprint: `${checkId}|${resource}|global`, scenario: 'threat',
-        severity: 'HIGH', title: checkId, description: 'from an event', resource, region: 'global', owner: null, first_scan_id: null,
-        detected_at: new Date(at),
-      }).execute();
+      await database.db
+        .insertInto('signals')
+        .values({
+          id,
+          tenant_id: 'ten_1',
+          account_id: accountId,
+          check_id: checkId,
+          fingerprint: `${checkId}|${resource}|global`,
+          scenario: 'threat',
+          severity: 'HIGH',
+          title: checkId,
+          description: 'from an event',
+          resource,
+          region: 'global',
+          owner: null,
+          first_scan_id: null,
+          detected_at: new Date(at),
+        })
+        .execute();
       return id;
     }
     const resolvedAt = async (id: string) =>
-      (await database.db.selectFrom('signals').select('resolved_at').where('id', '=', id).executeTakeFirstOrThrow()).resolved_at;
+      (await database.db.selectFrom('signals').select('resolved_at').where('id', '=', id).executeTakeFirstOrThrow())
+        .resolved_at;
 
     it('are settled by a scan that evaluated every check able to see the change: its own finding stands for the state', async () => {
       const account = await newAccount();
       await scan(account, '2026-11-20T00:00:00Z', []);
-      const opened = await eventSignal(account, 'event.security_group_admin_port_opened', 'sg-1', '2026-11-20T01:00:00Z');
+      const opened = await eventSignal(
+        account,
+        'event.security_group_admin_port_opened',
+        'sg-1',
+        '2026-11-20T01:00:00Z',
+      );
       // A scan that could not read the SSH check leaves it open.
       await scan(account, '2026-11-20T02:00:00Z', [], { coverage: { notEvaluated: ['exposure.sg_ssh_open'] } });
       expect(await resolvedAt(opened)).toBeNull();
       // One that could, resolves it whatever it found; the group still open is the scan's own signal.
       await scan(account, '2026-11-20T03:00:00Z', [finding('exposure.sg_ssh_open', 'sg-1', 'HIGH', 'us-east-1')]);
       expect(await resolvedAt(opened)).toEqual(new Date('2026-11-20T03:00:00Z'));
-      expect((await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.check_id)).toEqual(['exposure.sg_ssh_open']);
+      expect((await signalsOf(account)).filter((s) => s.resolved_at === null).map((s) => s.check_id)).toEqual([
+        'exposure.sg_ssh_open',
+      ]);
     });
 
     it('are not settled by a scan that began reading before the event, nor by one that could not read the resource', async () => {
       const account = await newAccount();
       await scan(account, '2026-11-22T00:00:00Z', []);
-      const opened = await eventSignal(account, 'event.security_group_admin_port_opened', 'sg-7', '2026-11-22T01:00:00Z');
+      const opened = await eventSignal(
+        account,
+        'event.security_group_admin_port_opened',
+        'sg-7',
+        '2026-11-22T01:00:00Z',
+      );
       // Began reading a minute before the event was taken: it read the group as it was before.
       await scan(account, '2026-11-22T00:59:00Z', []);
       expect(await resolvedAt(opened)).toBeNull();
@@ -332,38 +556,74 @@ describe('saveScanResult', () => {
       expect(await resolvedAt(opened)).toEqual(new Date('2026-11-08T03:00:00Z'));
     });
 
-    it('a targeted rescan keeps what it did not read open and leaves the account\'s coverage to its last full scan', async () => {
+    it("a targeted rescan keeps what it did not read open and leaves the account's coverage to its last full scan", async () => {
       const account = await newAccount();
       const full = await scan(account, '2026-11-21T00:00:00Z', [finding('iam.root_mfa_disabled', 'root', 'CRITICAL')]);
-      const before = await database.db.selectFrom('accounts').selectAll().where('id', '=', account).executeTakeFirstOrThrow();
+      const before = await database.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', '=', account)
+        .executeTakeFirstOrThrow();
       const notRead = CATALOG.map((c) => c.id).filter((id) => !id.startsWith('exposure.sg_'));
-      const targeted = await scan(account, '2026-11-21T01:00:00Z', [], { targeted: true, coverage: { notEvaluated: notRead } });
-      expect((await signalsOf(account)).map((s) => [s.check_id, s.resolved_at])).toEqual([['iam.root_mfa_disabled', null]]);
+      const targeted = await scan(account, '2026-11-21T01:00:00Z', [], {
+        targeted: true,
+        coverage: { notEvaluated: notRead },
+      });
+      expect((await signalsOf(account)).map((s) => [s.check_id, s.resolved_at])).toEqual([
+        ['iam.root_mfa_disabled', null],
+      ]);
       expect(targeted.saved.srs).toBe(full.saved.srs);
-      const after = await database.db.selectFrom('accounts').selectAll().where('id', '=', account).executeTakeFirstOrThrow();
+      const after = await database.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', '=', account)
+        .executeTakeFirstOrThrow();
       expect(after).toMatchObject({
-        checks_scan_id: full.scanId, coverage_evaluated: before.coverage_evaluated, coverage_total: before.coverage_total, current_srs: full.saved.srs,
+        checks_scan_id: full.scanId,
+        coverage_evaluated: before.coverage_evaluated,
+        coverage_total: before.coverage_total,
+        current_srs: full.saved.srs,
         last_successful_scan_at: before.last_successful_scan_at,
       });
     });
 
     it('the probable-compromise signal is opened by a scan whose spend spike completes an access event of the day', async () => {
       const account = await newAccount();
-      const initial = await scan(account, '2026-11-24T00:00:00Z', [finding('billing.daily_spend_spike', 'daily-spend', 'HIGH')]);
+      const initial = await scan(account, '2026-11-24T00:00:00Z', [
+        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'),
+      ]);
       await database.db.updateTable('scans').set({ trigger: 'initial' }).where('id', '=', initial.scanId).execute();
-      await database.db.insertInto('account_events').values({
-        account_id: account, event_id: `ev-${account}`, tenant_id: 'ten_1', source: 'aws.iam', detail_type: 'AWS API Call via CloudTrail',
-        event_name: 'CreateAccessKey', region: 'us-east-1', event_time: new Date('2026-11-24T05:00:00Z'), actor: 'arn:aws:iam::1:user/mallory',
-        source_ip: '198.51.100.7', detections: ['event.access_key_created'], detail: JSON.stringify({}),
-      }).execute();
-      const compound = () => database.db.selectFrom('signals').selectAll().where('account_id', '=', account)
-        .where('check_id', '=', 'event.probable_compromise').execute();
+      await database.db
+        .insertInto('account_events')
+        .values({
+          account_id: account,
+          event_id: `ev-${account}`,
+          tenant_id: 'ten_1',
+          source: 'aws.iam',
+          detail_type: 'AWS API Call via CloudTrail',
+          event_name: 'CreateAccessKey',
+          region: 'us-east-1',
+          event_time: new Date('2026-11-24T05:00:00Z'),
+          actor: 'arn:aws:iam::1:user/mallory',
+          source_ip: '198.51.100.7',
+          detections: ['event.access_key_created'],
+          detail: JSON.stringify({}),
+        })
+        .execute();
+      const compound = () =>
+        database.db
+          .selectFrom('signals')
+          .selectAll()
+          .where('account_id', '=', account)
+          .where('check_id', '=', 'event.probable_compromise')
+          .execute();
       // A scan that opens nothing new: the spike of the first scan was there before Sentinel looked.
       await scan(account, '2026-11-24T06:00:00Z', [finding('billing.daily_spend_spike', 'daily-spend', 'HIGH')]);
       expect(await compound()).toEqual([]);
       // A GPU instance found now completes the pair.
       const { scanId, saved } = await scan(account, '2026-11-24T07:00:00Z', [
-        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'), finding('threat.gpu_instance_running', 'i-0gpu', 'HIGH', 'us-east-1'),
+        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'),
+        finding('threat.gpu_instance_running', 'i-0gpu', 'HIGH', 'us-east-1'),
       ]);
       const [opened, ...more] = await compound();
       expect(more).toEqual([]);
@@ -372,42 +632,91 @@ describe('saveScanResult', () => {
       expect(saved.srs).toBe(Math.round(100 * 0.8 * 0.8 * 0.55));
       // The next scan finding another indicator leaves the one signal open.
       await scan(account, '2026-11-24T08:00:00Z', [
-        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'), finding('threat.gpu_instance_running', 'i-0gpu', 'HIGH', 'us-east-1'),
+        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'),
+        finding('threat.gpu_instance_running', 'i-0gpu', 'HIGH', 'us-east-1'),
         finding('threat.gpu_instance_running', 'i-1gpu', 'HIGH', 'us-east-1'),
       ]);
       expect(await compound()).toHaveLength(1);
     });
 
-    it('alert once: a rule that alerted on the event takes the rescan\'s confirming finding as that alert\'s', async () => {
+    it("alert once: a rule that alerted on the event takes the rescan's confirming finding as that alert's", async () => {
       const db = database.db;
       const account = await newAccount();
       const rule = async (id: string) => {
-        await db.insertInto('alert_rules').values({
-          id, tenant_id: 'ten_1', name: id, min_srs: 10, scenarios: ['exposure'],
-          channels: JSON.stringify([{ type: 'email', to: ['ops@example.com'] }]), updated_at: new Date(),
-        }).execute();
+        await db
+          .insertInto('alert_rules')
+          .values({
+            id,
+            tenant_id: 'ten_1',
+            name: id,
+            min_srs: 10,
+            scenarios: ['exposure'],
+            channels: JSON.stringify([{ type: 'email', to: ['ops@example.com'] }]),
+            updated_at: new Date(),
+          })
+          .execute();
       };
-      const fire = (source: { kind: 'scan' | 'events'; id: string }) => fireAlertRules({ db, tenantId: 'ten_1', accountId: account, source });
+      const fire = (source: { kind: 'scan' | 'events'; id: string }) =>
+        fireAlertRules({ db, tenantId: 'ten_1', accountId: account, source });
       // This test's rules' alerts (another test left a rule of its own to the tenant).
-      const alerts = () => db.selectFrom('alert_events').select(['rule_id', 'scan_id', 'event_batch_id']).where('account_id', '=', account)
-        .where('rule_id', 'in', ['rule_told', 'rule_new']).orderBy('fired_at').orderBy('id').execute();
-      const incidentOpen = async (ruleId: string) => (await db.selectFrom('alert_rule_states').select('incident_open')
-        .where('rule_id', '=', ruleId).where('account_id', '=', account).executeTakeFirstOrThrow()).incident_open;
-      const sshOpen = { ...finding('exposure.sg_ssh_open', 'sg-9', 'HIGH', 'us-east-1'), scenario: 'exposure' as const };
+      const alerts = () =>
+        db
+          .selectFrom('alert_events')
+          .select(['rule_id', 'scan_id', 'event_batch_id'])
+          .where('account_id', '=', account)
+          .where('rule_id', 'in', ['rule_told', 'rule_new'])
+          .orderBy('fired_at')
+          .orderBy('id')
+          .execute();
+      const incidentOpen = async (ruleId: string) =>
+        (
+          await db
+            .selectFrom('alert_rule_states')
+            .select('incident_open')
+            .where('rule_id', '=', ruleId)
+            .where('account_id', '=', account)
+            .executeTakeFirstOrThrow()
+        ).incident_open;
+      const sshOpen = {
+        ...finding('exposure.sg_ssh_open', 'sg-9', 'HIGH', 'us-east-1'),
+        scenario: 'exposure' as const,
+      };
       try {
         await rule('rule_told');
         await fire({ kind: 'scan', id: (await scan(account, '2026-11-24T00:00:00Z', [])).scanId });
 
         // The event opens its signal, and the rule alerts on it.
-        await db.insertInto('event_batches').values({
-          id: 'batch_sg9', tenant_id: 'ten_1', account_id: account, groups: ['network'], signals_opened: 1, received_at: new Date('2026-11-24T01:00:00Z'),
-        }).execute();
-        await db.insertInto('signals').values({
-          id: 'sig_ev_sg9', tenant_id: 'ten_1', account_id: account, check_id: 'event.security_group_admin_port_opened',
-          fingerprint: 'event.security_group_admin_port_opened|sg-9|us-east-1', scenario: 'exposure', severity: 'HIGH', title: 'opened',
-          description: 'from an event', resource: 'sg-9', region: 'us-east-1', owner: null, first_scan_id: null, event_batch_id: 'batch_sg9',
-          detected_at: new Date('2026-11-24T01:00:00Z'),
-        }).execute();
+        await db
+          .insertInto('event_batches')
+          .values({
+            id: 'batch_sg9',
+            tenant_id: 'ten_1',
+            account_id: account,
+            groups: ['network'],
+            signals_opened: 1,
+            received_at: new Date('2026-11-24T01:00:00Z'),
+          })
+          .execute();
+        await db
+          .insertInto('signals')
+          .values({
+            id: 'sig_ev_sg9',
+            tenant_id: 'ten_1',
+            account_id: account,
+            check_id: 'event.security_group_admin_port_opened',
+            fingerprint: 'event.security_group_admin_port_opened|sg-9|us-east-1',
+            scenario: 'exposure',
+            severity: 'HIGH',
+            title: 'opened',
+            description: 'from an event',
+            resource: 'sg-9',
+            region: 'us-east-1',
+            owner: null,
+            first_scan_id: null,
+            event_batch_id: 'batch_sg9',
+            detected_at: new Date('2026-11-24T01:00:00Z'),
+          })
+          .execute();
         await fire({ kind: 'events', id: 'batch_sg9' });
         expect(await alerts()).toEqual([{ rule_id: 'rule_told', scan_id: null, event_batch_id: 'batch_sg9' }]);
         // A rule made after the event was told nothing of it.
@@ -438,12 +747,20 @@ describe('saveScanResult', () => {
       const account = await newAccount();
       await scan(account, '2026-11-23T00:00:00Z', [], { coverage: { scored: false } });
       const notRead = CATALOG.map((c) => c.id).filter((id) => !id.startsWith('exposure.sg_'));
-      const targeted = await scan(account, '2026-11-23T01:00:00Z', [], { targeted: true, coverage: { notEvaluated: notRead } });
+      const targeted = await scan(account, '2026-11-23T01:00:00Z', [], {
+        targeted: true,
+        coverage: { notEvaluated: notRead },
+      });
       expect(targeted.saved.srs).toBeNull();
-      const row = await database.db.selectFrom('accounts').select(['current_srs', 'last_successful_scan_at']).where('id', '=', account).executeTakeFirstOrThrow();
+      const row = await database.db
+        .selectFrom('accounts')
+        .select(['current_srs', 'last_successful_scan_at'])
+        .where('id', '=', account)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ current_srs: null, last_successful_scan_at: null });
-      expect(await database.db.selectFrom('score_history').select('day').where('account_id', '=', account).execute()).toEqual([]);
+      expect(
+        await database.db.selectFrom('score_history').select('day').where('account_id', '=', account).execute(),
+      ).toEqual([]);
     });
   });
 });
-

@@ -6,7 +6,7 @@ const HOUR = 3_600_000;
 const ids = Array.from({ length: 1000 }, (_, i) => `acc_01M${String(i).padStart(23, '0')}`);
 
 describe('scan slots', () => {
-  it('spread a tenant\'s accounts over the interval, the same way every time', () => {
+  it("spread a tenant's accounts over the interval, the same way every time", () => {
     const offsets = ids.map((id) => slotOffsetMs(id, 6 * HOUR));
     expect(offsets).toEqual(ids.map((id) => slotOffsetMs(id, 6 * HOUR)));
     // 1,000 accounts over 6 one-hour buckets: none empty, none with more than twice its share.
@@ -18,7 +18,7 @@ describe('scan slots', () => {
     }
   });
 
-  it('arm the next scan at the account\'s slot, half an interval away at least: so a plan change keeps them spread', () => {
+  it("arm the next scan at the account's slot, half an interval away at least: so a plan change keeps them spread", () => {
     const interval = 6 * HOUR;
     const armedAt = Date.parse('2026-11-25T10:17:00Z'); // every account re-armed at the same moment
     const due = ids.map((id) => armedAt + delayToNextSlotMs(id, interval, armedAt));

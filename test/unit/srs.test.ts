@@ -37,7 +37,12 @@ describe('computeSrs', () => {
   });
 
   it('uses the worst severity when one check is reported with several', () => {
-    expect(computeSrs([{ checkId: 'x.y', severity: 'LOW' }, { checkId: 'x.y', severity: 'HIGH' }])).toBe(80);
+    expect(
+      computeSrs([
+        { checkId: 'x.y', severity: 'LOW' },
+        { checkId: 'x.y', severity: 'HIGH' },
+      ]),
+    ).toBe(80);
   });
 
   it('stays a small integer, not below 0, when every check fails', () => {
@@ -51,10 +56,40 @@ describe('computeSrs', () => {
   // times 100, has a fractional part other than one half), so what is pinned is rounding to the nearest integer
   // on both sides of the closest cases.
   it.each([
-    [[['CRITICAL', 1], ['HIGH', 2], ['LOW', 1]], 34], // 34.496
-    [[['CRITICAL', 1], ['HIGH', 3], ['LOW', 3]], 27], // 26.504
-    [[['CRITICAL', 3], ['HIGH', 3], ['MEDIUM', 3], ['LOW', 1]], 7], // 6.5005
-    [[['CRITICAL', 1], ['HIGH', 1], ['MEDIUM', 2], ['LOW', 1]], 36], // 36.497
+    [
+      [
+        ['CRITICAL', 1],
+        ['HIGH', 2],
+        ['LOW', 1],
+      ],
+      34,
+    ], // 34.496
+    [
+      [
+        ['CRITICAL', 1],
+        ['HIGH', 3],
+        ['LOW', 3],
+      ],
+      27,
+    ], // 26.504
+    [
+      [
+        ['CRITICAL', 3],
+        ['HIGH', 3],
+        ['MEDIUM', 3],
+        ['LOW', 1],
+      ],
+      7,
+    ], // 6.5005
+    [
+      [
+        ['CRITICAL', 1],
+        ['HIGH', 1],
+        ['MEDIUM', 2],
+        ['LOW', 1],
+      ],
+      36,
+    ], // 36.497
   ] as const)('rounds %j to %i', (mix, srs) => {
     expect(computeSrs(mix.flatMap(([severity, count]) => failing(severity, count)))).toBe(srs);
   });
@@ -64,29 +99,39 @@ describe('computeSrs', () => {
   });
 });
 
-describe('the README\'s Security Risk Score section', () => {
+describe("the README's Security Risk Score section", () => {
   const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## The Security Risk Score'), readme.indexOf('\n## ', readme.indexOf('## The Security Risk Score') + 1));
+  const section = readme.slice(
+    readme.indexOf('## The Security Risk Score'),
+    readme.indexOf('\n## ', readme.indexOf('## The Security Risk Score') + 1),
+  );
 
-  it('counts the catalogue\'s checks per severity, with their weights', () => {
+  it("counts the catalogue's checks per severity, with their weights", () => {
     for (const severity of SEVERITIES) {
       const row = new RegExp(`^\\| ${severity} \\| ([0-9.]+) \\| (\\d+) \\|`, 'm').exec(section);
-      expect([severity, Number(row?.[1]), Number(row?.[2])])
-        .toEqual([severity, SEVERITY_WEIGHTS[severity], CATALOG.filter((c) => c.severity === severity).length]);
+      expect([severity, Number(row?.[1]), Number(row?.[2])]).toEqual([
+        severity,
+        SEVERITY_WEIGHTS[severity],
+        CATALOG.filter((c) => c.severity === severity).length,
+      ]);
     }
     expect(readme).toContain(`${CATALOG.length} checks`);
   });
 
   it('works its examples out as the service does', () => {
     // Each example is a list item, wrapped over lines.
-    const examples = section.split('\n- ').filter((item) => item.startsWith('**Example'))
+    const examples = section
+      .split('\n- ')
+      .filter((item) => item.startsWith('**Example'))
       .map((item) => (item.split('\n\n')[0] as string).replace(/\n\s+/g, ' '));
     expect(examples).toHaveLength(2);
     for (const example of examples) {
-      const findings = [...example.matchAll(/`([a-z_]+\.[a-z0-9_]+)` \((CRITICAL|HIGH|MEDIUM|LOW)\)/g)].map(([, checkId, severity]) => {
-        expect([checkId, checkById(checkId as string)?.severity]).toEqual([checkId, severity]);
-        return { checkId: checkId as string, severity: severity as string };
-      });
+      const findings = [...example.matchAll(/`([a-z_]+\.[a-z0-9_]+)` \((CRITICAL|HIGH|MEDIUM|LOW)\)/g)].map(
+        ([, checkId, severity]) => {
+          expect([checkId, checkById(checkId as string)?.severity]).toEqual([checkId, severity]);
+          return { checkId: checkId as string, severity: severity as string };
+        },
+      );
       expect(findings.length).toBeGreaterThan(1);
       expect(Number(/= \*\*(\d+)\*\*/.exec(example)?.[1])).toBe(computeSrs(findings));
     }

@@ -10,14 +10,25 @@ import { organizationWorkflow } from '../../workflows/organization';
 
 const minimal = { DATABASE_URL: 'postgres://localhost/sentinel', JWT_SECRET: 's'.repeat(32) };
 const account = {
-  tenantId: 'ten_1', accountId: 'acc_1', awsAccountId: '123456789012', scanIntervalMinutes: 60, planRevision: 2, fairnessWeight: 4,
+  tenantId: 'ten_1',
+  accountId: 'acc_1',
+  awsAccountId: '123456789012',
+  scanIntervalMinutes: 60,
+  planRevision: 2,
+  fairnessWeight: 4,
 };
 
 describe('execution ARNs', () => {
   it('name the account workflow and the scan, and read back', () => {
     const arn = executionArn('prod', 'account:ten_1:123456789012', 'scan_01M88D3JGBDVRQ1GKAVS02127D');
-    expect(arn).toBe('arn:sentinel:temporal:prod:workflow/account:ten_1:123456789012/scan/scan_01M88D3JGBDVRQ1GKAVS02127D');
-    expect(parseExecutionArn(arn)).toEqual({ namespace: 'prod', workflowId: 'account:ten_1:123456789012', scanId: 'scan_01M88D3JGBDVRQ1GKAVS02127D' });
+    expect(arn).toBe(
+      'arn:sentinel:temporal:prod:workflow/account:ten_1:123456789012/scan/scan_01M88D3JGBDVRQ1GKAVS02127D',
+    );
+    expect(parseExecutionArn(arn)).toEqual({
+      namespace: 'prod',
+      workflowId: 'account:ten_1:123456789012',
+      scanId: 'scan_01M88D3JGBDVRQ1GKAVS02127D',
+    });
   });
 
   it('are told apart from anything else', () => {
@@ -29,7 +40,11 @@ describe('execution ARNs', () => {
 describe('accountWorkflowStart', () => {
   it('gives the workflow its tenant as fairness key, weighted by plan', () => {
     const options = accountWorkflowStart({ taskQueue: 'q', fairness: true }, account);
-    expect(options).toMatchObject({ workflowId: 'account:ten_1:123456789012', taskQueue: 'q', priority: { fairnessKey: 'ten_1', fairnessWeight: 4 } });
+    expect(options).toMatchObject({
+      workflowId: 'account:ten_1:123456789012',
+      taskQueue: 'q',
+      priority: { fairnessKey: 'ten_1', fairnessWeight: 4 },
+    });
     expect(options.args).toEqual([account]);
   });
 
@@ -59,7 +74,12 @@ describe('workerTuning', () => {
 
 describe('the workflow types core/ starts by name', () => {
   it('are the names the worker registers the functions under', () => {
-    const registered = { account: accountWorkflow, organization: organizationWorkflow, export: exportWorkflow, alertDelivery: alertDeliveryWorkflow };
+    const registered = {
+      account: accountWorkflow,
+      organization: organizationWorkflow,
+      export: exportWorkflow,
+      alertDelivery: alertDeliveryWorkflow,
+    };
     for (const [key, fn] of Object.entries(registered)) {
       expect(WORKFLOW_TYPES[key as keyof typeof WORKFLOW_TYPES]).toBe(fn.name);
       expect(Object.values(workflows)).toContain(fn);

@@ -6,7 +6,9 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 export function chromiumPath(): string {
   const candidate = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(candidate)) {
-    throw new Error(`No Chromium at ${candidate}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+    throw new Error(
+      `No Chromium at ${candidate}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   }
   return candidate;
 }
@@ -21,7 +23,9 @@ export function launchChromium(): Promise<Browser> {
 export function watchForErrors(page: Page): string[] {
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${msg.location().url})`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
   return problems;
 }
 

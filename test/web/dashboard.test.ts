@@ -29,7 +29,10 @@ let suite: DashboardSuite;
 
 beforeAll(async () => {
   const exportsDir = path.join(process.env.TEST_SCRATCH_DIR as string, 'dashboard-exports');
-  suite = await startDashboardSuite({ shots: SHOTS, config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir } });
+  suite = await startDashboardSuite({
+    shots: SHOTS,
+    config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir },
+  });
   ({ ctx, base, browser } = suite);
 }, 120_000);
 
@@ -66,11 +69,20 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   const unverified = page.getByRole('region', { name: 'E-mail not verified' });
   await unverified.waitFor();
   await shoot(page, '03-accounts-empty');
-  const verification = await ctx.db.selectFrom('email_outbox').select('text_body')
-    .where(sql<boolean>`${email} = any(to_addresses)`).where('subject', '=', 'Confirm your e-mail address for Sentinel').executeTakeFirstOrThrow();
-  const verifyLink = new URL(/https?:\/\/\S+\/app\/verify-email#token=[A-Za-z0-9_-]+/.exec(verification.text_body)?.[0] as string);
+  const verification = await ctx.db
+    .selectFrom('email_outbox')
+    .select('text_body')
+    .where(sql<boolean>`${email} = any(to_addresses)`)
+    .where('subject', '=', 'Confirm your e-mail address for Sentinel')
+    .executeTakeFirstOrThrow();
+  const verifyLink = new URL(
+    /https?:\/\/\S+\/app\/verify-email#token=[A-Za-z0-9_-]+/.exec(verification.text_body)?.[0] as string,
+  );
   await page.goto(`${base}${verifyLink.pathname}${verifyLink.hash}`);
-  await page.getByRole('status').filter({ hasText: `${email} is verified.` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${email} is verified.` })
+    .waitFor();
   await shoot(page, '03b-email-verified');
   await page.getByRole('link', { name: 'Open the dashboard' }).click();
   await page.getByText('No AWS accounts yet').waitFor();
@@ -104,12 +116,20 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await row.getByRole('link', { name: /Sandbox production/ }).click();
   await page.waitForURL(`${base}/app/accounts/${AWS_ID}`);
   const srs = Number(await page.locator('.card [data-testid="srs"]').textContent());
-  const [stored] = (await sql<{ current_srs: number }>`select current_srs from accounts where aws_account_id = ${AWS_ID}`.execute(ctx.db)).rows;
+  const [stored] = (
+    await sql<{ current_srs: number }>`select current_srs from accounts where aws_account_id = ${AWS_ID}`.execute(
+      ctx.db,
+    )
+  ).rows;
   expect(srs).toBe(stored?.current_srs);
   const findings = page.getByRole('region', { name: 'Open findings' });
   await findings.locator('.signal').first().waitFor();
   const shown = await findings.locator('.signal').count();
-  const open = await ctx.db.selectFrom('signals').select((eb) => eb.fn.countAll<string>().as('n')).where('resolved_at', 'is', null).executeTakeFirstOrThrow();
+  const open = await ctx.db
+    .selectFrom('signals')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('resolved_at', 'is', null)
+    .executeTakeFirstOrThrow();
   expect(shown).toBe(Number(open.n));
   expect(await findings.locator('.scenario').count()).toBeGreaterThan(0);
   await page.getByRole('region', { name: 'Recovery checklist' }).locator('li').first().waitFor();
@@ -125,7 +145,10 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
 
   // A reload keeps the session (the refresh token in sessionStorage buys a new bearer token).
   await page.reload();
-  await page.locator('.card [data-testid="srs"]').filter({ hasText: String(srs) }).waitFor();
+  await page
+    .locator('.card [data-testid="srs"]')
+    .filter({ hasText: String(srs) })
+    .waitFor();
 
   // Compliance: the account's CIS controls by section, filtered by status, each failing one linking to its findings.
   await page.getByRole('navigation', { name: 'Account views' }).getByRole('link', { name: 'Compliance' }).click();
@@ -136,21 +159,42 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await compliance.getByLabel('Status').selectOption('failed');
   await compliance.locator('tr[data-status="passed"]').first().waitFor({ state: 'detached' });
   const failedRows = compliance.locator('tr[data-control]');
-  expect(new Set(await failedRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))))).toEqual(new Set(['failed']));
+  expect(new Set(await failedRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))))).toEqual(
+    new Set(['failed']),
+  );
   await shoot(page, '06a-compliance');
   // The report downloads as an HTML file.
-  const [download] = await Promise.all([page.waitForEvent('download'), compliance.getByRole('button', { name: 'Download the report (HTML)' }).click()]);
-  expect(download.suggestedFilename()).toMatch(new RegExp(`^sentinel-cis-aws-7\\.0-${AWS_ID}-\\d{4}-\\d{2}-\\d{2}\\.html$`));
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    compliance.getByRole('button', { name: 'Download the report (HTML)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(
+    new RegExp(`^sentinel-cis-aws-7\\.0-${AWS_ID}-\\d{4}-\\d{2}-\\d{2}\\.html$`),
+  );
   // A failing control's finding link opens the overview on that check's findings only.
   const evidence = failedRows.first().locator('.control-check a').first();
-  const checkId = await failedRows.first().locator('.control-check').filter({ has: page.locator('a') }).first().locator('code').textContent() as string;
+  const checkId = (await failedRows
+    .first()
+    .locator('.control-check')
+    .filter({ has: page.locator('a') })
+    .first()
+    .locator('code')
+    .textContent()) as string;
   await evidence.click();
   await page.waitForURL(`${base}/app/accounts/${AWS_ID}?check=${encodeURIComponent(checkId)}`);
   await findings.getByText(`Showing the findings of the check ${checkId}`).waitFor();
-  const ofCheck = await ctx.db.selectFrom('signals').select('title').where('check_id', '=', checkId).where('resolved_at', 'is', null).execute();
+  const ofCheck = await ctx.db
+    .selectFrom('signals')
+    .select('title')
+    .where('check_id', '=', checkId)
+    .where('resolved_at', 'is', null)
+    .execute();
   // The filtered list renders after its header: wait for its last row before counting.
   expect(ofCheck.length).toBeGreaterThan(0);
-  await findings.locator('.signal').nth(ofCheck.length - 1).waitFor();
+  await findings
+    .locator('.signal')
+    .nth(ofCheck.length - 1)
+    .waitFor();
   await expect(findings.locator('.signal').count()).resolves.toBe(ofCheck.length);
   await findings.getByRole('link', { name: 'Show every finding' }).click();
   await findings.getByText('Showing the findings of the check').waitFor({ state: 'detached' });
@@ -158,7 +202,9 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await page.getByRole('banner').getByRole('link', { name: 'Compliance' }).click();
   const byAccount = page.getByRole('table', { name: 'Compliance by account' });
   await byAccount.locator(`tr[data-account="${AWS_ID}"]`).waitFor();
-  expect(Number(await byAccount.locator(`tr[data-account="${AWS_ID}"] td[data-summary="failed"]`).textContent())).toBeGreaterThan(0);
+  expect(
+    Number(await byAccount.locator(`tr[data-account="${AWS_ID}"] td[data-summary="failed"]`).textContent()),
+  ).toBeGreaterThan(0);
   await shoot(page, '06b-compliance-accounts');
   await byAccount.getByRole('link', { name: /Sandbox production/ }).click();
   await page.waitForURL(`${base}/app/accounts/${AWS_ID}/compliance`);
@@ -198,18 +244,28 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await shoot(page, '09-alerts');
   await alert.getByRole('button', { name: 'Acknowledge' }).click();
   await alert.getByText(/^Acknowledged /).waitFor();
-  const [acked] = (await sql<{ acknowledged_at: Date | null }>`select acknowledged_at from alert_events`.execute(ctx.db)).rows;
+  const [acked] = (
+    await sql<{ acknowledged_at: Date | null }>`select acknowledged_at from alert_events`.execute(ctx.db)
+  ).rows;
   expect(acked?.acknowledged_at).toBeInstanceOf(Date);
   await shoot(page, '10-alert-acknowledged');
   // The rule's recipient is no user of the tenant: it got one confirmation e-mail, whose link asks before acting.
-  const ask = await ctx.db.selectFrom('email_outbox').select('text_body')
-    .where(sql<boolean>`'oncall@example.com' = any(to_addresses)`).executeTakeFirstOrThrow();
-  const confirmLink = new URL(/https?:\/\/\S+\/app\/email-preferences#token=confirm\.\S+/.exec(ask.text_body)?.[0] as string);
+  const ask = await ctx.db
+    .selectFrom('email_outbox')
+    .select('text_body')
+    .where(sql<boolean>`'oncall@example.com' = any(to_addresses)`)
+    .executeTakeFirstOrThrow();
+  const confirmLink = new URL(
+    /https?:\/\/\S+\/app\/email-preferences#token=confirm\.\S+/.exec(ask.text_body)?.[0] as string,
+  );
   const mailReader = await browser.newContext();
   const recipient = await mailReader.newPage();
   await recipient.goto(`${base}${confirmLink.pathname}${confirmLink.hash}`);
   await recipient.getByRole('button', { name: 'Yes, send me these alerts' }).click();
-  await recipient.getByRole('status').filter({ hasText: 'oncall@example.com will receive the security alerts' }).waitFor();
+  await recipient
+    .getByRole('status')
+    .filter({ hasText: 'oncall@example.com will receive the security alerts' })
+    .waitFor();
   await shoot(recipient, '10b-recipient-confirmed');
   await mailReader.close();
 
@@ -231,7 +287,11 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   await shoot(page, '12-team');
 
   // The invitee opens the e-mailed link (token in the fragment) in another browser and joins as a viewer.
-  const mail = await ctx.db.selectFrom('email_outbox').select('text_body').where(sql<boolean>`${inviteeEmail} = any(to_addresses)`).executeTakeFirstOrThrow();
+  const mail = await ctx.db
+    .selectFrom('email_outbox')
+    .select('text_body')
+    .where(sql<boolean>`${inviteeEmail} = any(to_addresses)`)
+    .executeTakeFirstOrThrow();
   const link = /https?:\/\/\S+\/app\/accept-invite#token=[A-Za-z0-9_-]+/.exec(mail.text_body)?.[0] as string;
   const other = await browser.newContext();
   const invitee = await other.newPage();
@@ -265,7 +325,7 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   expect(shots).toHaveLength(18);
 }, 180_000);
 
-it('shows every page of an empty tenant, a clear error for a failed verification, and not-found for another tenant\'s account', async () => {
+it("shows every page of an empty tenant, a clear error for a failed verification, and not-found for another tenant's account", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems = watchForErrors(page);
@@ -277,7 +337,14 @@ it('shows every page of an empty tenant, a clear error for a failed verification
   await page.getByText('No AWS accounts yet').waitFor();
 
   // Nothing breaks on an empty tenant: each page says there is nothing yet.
-  for (const [link, empty] of [['Compliance', 'No accounts to report on yet'], ['Alerts', 'No alerts yet.'], ['Alert rules', 'No alert rules yet.'], ['Team', 'Vera Verify (you)'], ['Audit log', 'auth.login_succeeded'], ['Billing', 'Current plan']] as const) {
+  for (const [link, empty] of [
+    ['Compliance', 'No accounts to report on yet'],
+    ['Alerts', 'No alerts yet.'],
+    ['Alert rules', 'No alert rules yet.'],
+    ['Team', 'Vera Verify (you)'],
+    ['Audit log', 'auth.login_succeeded'],
+    ['Billing', 'Current plan'],
+  ] as const) {
     await page.getByRole('link', { name: link, exact: true }).click();
     await page.getByText(empty).waitFor();
   }
@@ -310,16 +377,22 @@ it('shows every page of an empty tenant, a clear error for a failed verification
  * however many resources fail it, so accepting this one must change the score.
  */
 async function heaviestAlone(awsAccountId: string): Promise<string> {
-  const open = await ctx.db.selectFrom('signals').innerJoin('accounts', 'accounts.id', 'signals.account_id')
+  const open = await ctx.db
+    .selectFrom('signals')
+    .innerJoin('accounts', 'accounts.id', 'signals.account_id')
     .select(['signals.id', 'signals.check_id', 'signals.severity'])
-    .where('accounts.aws_account_id', '=', awsAccountId).where('signals.resolved_at', 'is', null).execute();
+    .where('accounts.aws_account_id', '=', awsAccountId)
+    .where('signals.resolved_at', 'is', null)
+    .execute();
   const rank = (severity: string) => (SEVERITIES as readonly string[]).indexOf(severity);
-  const [first] = open.filter((s) => open.filter((o) => o.check_id === s.check_id).length === 1).sort((a, b) => rank(a.severity) - rank(b.severity));
+  const [first] = open
+    .filter((s) => open.filter((o) => o.check_id === s.check_id).length === 1)
+    .sort((a, b) => rank(a.severity) - rank(b.severity));
   if (!first) throw new Error(`${awsAccountId} has no open signal alone on its check`);
   return first.id;
 }
 
-it('shows what a partly readable account\'s scan could not read, and accepts a finding\'s risk until a date, then undoes it', async () => {
+it("shows what a partly readable account's scan could not read, and accepts a finding's risk until a date, then undoes it", async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = watchForErrors(page);
@@ -346,17 +419,23 @@ it('shows what a partly readable account\'s scan could not read, and accepts a f
   const coverage = page.getByRole('region', { name: 'Coverage' });
   const evaluatedText = coverage.getByText(/^\d+ of \d+ checks evaluated$/);
   await evaluatedText.waitFor();
-  const [, evaluated, total] = (/^(\d+) of (\d+)/.exec(await evaluatedText.textContent() ?? '') ?? []).map(Number);
+  const [, evaluated, total] = (/^(\d+) of (\d+)/.exec((await evaluatedText.textContent()) ?? '') ?? []).map(Number);
   const inventory = sandboxInventory({ awsAccountId: SANDBOX_PARTIAL_ACCOUNT_ID, at: new Date() });
-  const denied = [...new Set([inventory.securityGroups, inventory.s3Buckets].flatMap((c) => c.unread ?? []).map((u) => u.scope))];
+  const denied = [
+    ...new Set([inventory.securityGroups, inventory.s3Buckets].flatMap((c) => c.unread ?? []).map((u) => u.scope)),
+  ];
   expect(denied).toHaveLength(3);
   expect((await coverage.getByTestId('unread-scope').allTextContents()).sort()).toEqual(denied.sort());
-  expect(await coverage.textContent()).toMatch(/service control policy[\s\S]*bucket's policy|bucket's policy[\s\S]*service control policy/);
+  expect(await coverage.textContent()).toMatch(
+    /service control policy[\s\S]*bucket's policy|bucket's policy[\s\S]*service control policy/,
+  );
 
   // Every check of the catalogue, the unevaluated ones as many as the card says, and the partly read ones named.
   const table = page.getByRole('table', { name: 'Check results' });
   expect(await table.locator('tbody tr').count()).toBe(total);
-  expect(await table.locator('tr[data-status="not_evaluated"]').count()).toBe((total as number) - (evaluated as number));
+  expect(await table.locator('tr[data-status="not_evaluated"]').count()).toBe(
+    (total as number) - (evaluated as number),
+  );
   const partly = table.locator('tr').filter({ has: page.locator('.check-partial') });
   expect(await partly.count()).toBeGreaterThan(0);
   const bucketCheck = await table.locator('tr[data-check="exposure.s3_bucket_public"]').textContent();
@@ -378,7 +457,11 @@ it('shows what a partly readable account\'s scan could not read, and accepts a f
   const reason = 'Bastion kept open for the migration, reviewed weekly';
   const until = new Date(Date.now() + 30 * DAY_MS);
   await form.getByLabel('Reason').fill(reason);
-  await form.getByLabel(/^Until/).fill(`${until.getFullYear()}-${String(until.getMonth() + 1).padStart(2, '0')}-${String(until.getDate()).padStart(2, '0')}`);
+  await form
+    .getByLabel(/^Until/)
+    .fill(
+      `${until.getFullYear()}-${String(until.getMonth() + 1).padStart(2, '0')}-${String(until.getDate()).padStart(2, '0')}`,
+    );
   await shoot(page, '19-accept-form');
   await form.getByRole('button', { name: 'Accept', exact: true }).click();
 
@@ -389,10 +472,18 @@ it('shows what a partly readable account\'s scan could not read, and accepts a f
   expect(await accepted.textContent()).toMatch(/by coverage-\d+@example\.com on .+, until (?!undone)/);
   await acceptedRisks.getByText(/^Not counted in the score/).waitFor();
   await score.filter({ hasText: new RegExp(`^(?!${before}$)\\d+$`) }).waitFor();
-  const stored = await ctx.db.selectFrom('accounts').select('current_srs').where('aws_account_id', '=', SANDBOX_PARTIAL_ACCOUNT_ID).executeTakeFirstOrThrow();
+  const stored = await ctx.db
+    .selectFrom('accounts')
+    .select('current_srs')
+    .where('aws_account_id', '=', SANDBOX_PARTIAL_ACCOUNT_ID)
+    .executeTakeFirstOrThrow();
   expect(Number(await score.textContent())).toBe(stored.current_srs);
   expect(stored.current_srs).toBeGreaterThan(before);
-  const acceptance = await ctx.db.selectFrom('signal_acceptances').select(['reason', 'expires_at']).where('signal_id', '=', target).executeTakeFirstOrThrow();
+  const acceptance = await ctx.db
+    .selectFrom('signal_acceptances')
+    .select(['reason', 'expires_at'])
+    .where('signal_id', '=', target)
+    .executeTakeFirstOrThrow();
   expect(acceptance.reason).toBe(reason);
   const daysAhead = ((acceptance.expires_at as Date).getTime() - Date.now()) / DAY_MS;
   expect(daysAhead).toBeGreaterThan(29);
@@ -423,8 +514,12 @@ it('resets a forgotten password from the login page through the e-mailed link', 
   await page.getByRole('button', { name: 'Send a reset link' }).click();
   await page.getByRole('status').filter({ hasText: 'a password reset link is on its way' }).waitFor();
 
-  const mail = await ctx.db.selectFrom('email_outbox').select('text_body')
-    .where(sql<boolean>`${email} = any(to_addresses)`).where('subject', '=', 'Reset your Sentinel password').executeTakeFirstOrThrow();
+  const mail = await ctx.db
+    .selectFrom('email_outbox')
+    .select('text_body')
+    .where(sql<boolean>`${email} = any(to_addresses)`)
+    .where('subject', '=', 'Reset your Sentinel password')
+    .executeTakeFirstOrThrow();
   const link = new URL(/https?:\/\/\S+\/app\/reset-password#token=[A-Za-z0-9_-]+/.exec(mail.text_body)?.[0] as string);
   await page.goto(`${base}${link.pathname}${link.hash}`);
   await page.getByLabel(/^New password/).fill('a-brand-new-password');

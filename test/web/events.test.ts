@@ -42,16 +42,27 @@ async function logIn(page: Page, user: Pick<TestUser, 'email' | 'password'>): Pr
   await page.waitForURL(`${base}/app`);
 }
 
-
 /** A fixture envelope (test/fixtures/aws-events) as a new event of the account, `minutesAgo` before now. */
 function fixtureEvent(name: string, minutesAgo: number): Record<string, unknown> & { id: string } {
-  const event = JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as Record<string, unknown> & { detail: Record<string, unknown> };
+  const event = JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as Record<string, unknown> & {
+    detail: Record<string, unknown>;
+  };
   const time = new Date(Date.now() - minutesAgo * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return { ...event, id: randomUUID(), account: AWS_ID, time, detail: { ...event.detail, eventTime: time, eventID: randomUUID() } };
+  return {
+    ...event,
+    id: randomUUID(),
+    account: AWS_ID,
+    time,
+    detail: { ...event.detail, eventTime: time, eventID: randomUUID() },
+  };
 }
 
 function deliver(key: string, events: readonly Record<string, unknown>[]) {
-  return ctx.http.post(EVENT_INGEST_PATH).set(EVENT_API_KEY_HEADER, key).set('Content-Type', 'application/json').send(JSON.stringify(events));
+  return ctx.http
+    .post(EVENT_INGEST_PATH)
+    .set(EVENT_API_KEY_HEADER, key)
+    .set('Content-Type', 'application/json')
+    .send(JSON.stringify(events));
 }
 
 it('shows the forwarder at connect, waits for the first event, then lists the events with their detections and rotates the key', async () => {
@@ -67,12 +78,16 @@ it('shows the forwarder at connect, waits for the first event, then lists the ev
   await page.getByLabel('AWS account id').fill(AWS_ID);
   await page.getByLabel('Name (optional)').fill('Events sandbox');
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  const forwarder = page.getByRole('region', { name: 'Set up the role' }).getByRole('region', { name: 'Event forwarder' });
+  const forwarder = page
+    .getByRole('region', { name: 'Set up the role' })
+    .getByRole('region', { name: 'Event forwarder' });
   await forwarder.getByTestId('event-key').waitFor();
   const key = (await forwarder.getByTestId('event-key').textContent()) as string;
   expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(await forwarder.getByTestId('event-key-header').textContent()).toBe(EVENT_API_KEY_HEADER);
-  expect(await forwarder.getByTestId('event-endpoint').textContent()).toMatch(new RegExp(`^https?://.+${EVENT_INGEST_PATH}$`));
+  expect(await forwarder.getByTestId('event-endpoint').textContent()).toMatch(
+    new RegExp(`^https?://.+${EVENT_INGEST_PATH}$`),
+  );
   expect(await forwarder.getByTestId('event-key-once').textContent()).toContain('shown only now');
   expect(await forwarder.textContent()).toContain('The Terraform and the AWS CLI script above already contain it');
   await forwarder.getByRole('button', { name: 'Copy' }).waitFor();
@@ -85,7 +100,10 @@ it('shows the forwarder at connect, waits for the first event, then lists the ev
   await verified.getByRole('link', { name: 'See its events' }).click();
   await page.waitForURL(`${base}/app/accounts/${AWS_ID}/events`);
   const events = page.getByRole('region', { name: 'Events' });
-  await events.getByTestId('last-event').filter({ hasText: 'No event received yet — set up the event forwarder' }).waitFor();
+  await events
+    .getByTestId('last-event')
+    .filter({ hasText: 'No event received yet — set up the event forwarder' })
+    .waitFor();
   await events.getByText('No events yet.').waitFor();
   await shoot(page, '02-events-none-yet');
 
@@ -110,12 +128,18 @@ it('shows the forwarder at connect, waits for the first event, then lists the ev
   // The timeline: newest first, the detected event highlighted with its badge, the other plain.
   await page.getByRole('navigation', { name: 'Account views' }).getByRole('link', { name: 'Events' }).click();
   await page.waitForURL(`${base}/app/accounts/${AWS_ID}/events`);
-  await events.getByTestId('last-event').filter({ hasText: /^Last event received just now/ }).waitFor();
+  await events
+    .getByTestId('last-event')
+    .filter({ hasText: /^Last event received just now/ })
+    .waitFor();
   const timeline = events.getByRole('table', { name: 'Event timeline' });
   const rows = timeline.locator('tbody tr[data-event]');
   await rows.nth(1).waitFor();
   expect(await rows.count()).toBe(2);
-  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event')))).toEqual([rootSignIn.id, benign.id]);
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event')))).toEqual([
+    rootSignIn.id,
+    benign.id,
+  ]);
   const detected = rows.nth(0);
   expect(await detected.getAttribute('class')).toContain('event-detected');
   expect(await detected.textContent()).toContain('ConsoleLogin');
@@ -132,7 +156,9 @@ it('shows the forwarder at connect, waits for the first event, then lists the ev
   expect(await plain.textContent()).toContain('arn:aws:iam::123456789012:user/alice');
   // Each time is relative, with the absolute one in its title.
   expect(await plain.locator('time').textContent()).toMatch(/^1\d min ago$/);
-  expect(await plain.locator('time').getAttribute('title')).toBe(await page.evaluate(`new Date(${JSON.stringify(benign.time)}).toLocaleString()`));
+  expect(await plain.locator('time').getAttribute('title')).toBe(
+    await page.evaluate(`new Date(${JSON.stringify(benign.time)}).toLocaleString()`),
+  );
   await shoot(page, '05-events-timeline');
 
   // Only detections: the sign-in alone.

@@ -29,7 +29,8 @@ describe('/app', () => {
   const http = appServing(dist);
 
   it.each(['/app', '/app/', '/app/accounts', '/app/accounts/123456789012', '/app/accept-invite', '/app/billing'])(
-    'answers %s with the page, under a strict Content-Security-Policy', async (url) => {
+    'answers %s with the page, under a strict Content-Security-Policy',
+    async (url) => {
       const res = await http.get(url).expect(200);
       expect(res.text).toBe(INDEX);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -76,39 +77,72 @@ describe('/trpc over HTTP', () => {
 
   it('answers 401 with the REST code and message when the token is missing', async () => {
     const res = await ctx.http.get('/trpc/me.get').expect(401);
-    expect(res.body.error).toMatchObject({ message: 'Missing or invalid bearer token', data: { code: 'unauthorized', httpStatus: 401 } });
+    expect(res.body.error).toMatchObject({
+      message: 'Missing or invalid bearer token',
+      data: { code: 'unauthorized', httpStatus: 401 },
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/stack/);
   });
 
   it('answers a batch of queries with the bearer token', async () => {
-    const res = await ctx.http.get('/trpc/me.get,accounts.list').query({ batch: '1', input: '{}' }).set(owner.auth).expect(200);
+    const res = await ctx.http
+      .get('/trpc/me.get,accounts.list')
+      .query({ batch: '1', input: '{}' })
+      .set(owner.auth)
+      .expect(200);
     expect(res.body[0].result.data.user).toMatchObject({ email: owner.email, role: 'owner' });
     expect(res.body[1].result.data).toEqual({ accounts: [], total: 0, next_token: null });
   });
 
   it('answers bad input with 400 validation_failed naming the field, and a wrong id with 404', async () => {
-    const bad = await ctx.http.post('/trpc/accounts.connect').set(owner.auth).send({ aws_account_id: '12' }).expect(400);
-    expect(bad.body.error.data).toMatchObject({ code: 'validation_failed', details: [{ field: 'aws_account_id', message: 'must be exactly 12 digits' }] });
-    const missing = await ctx.http.get('/trpc/accounts.get').query({ input: JSON.stringify({ account_id: '000000000000' }) }).set(owner.auth).expect(404);
+    const bad = await ctx.http
+      .post('/trpc/accounts.connect')
+      .set(owner.auth)
+      .send({ aws_account_id: '12' })
+      .expect(400);
+    expect(bad.body.error.data).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'aws_account_id', message: 'must be exactly 12 digits' }],
+    });
+    const missing = await ctx.http
+      .get('/trpc/accounts.get')
+      .query({ input: JSON.stringify({ account_id: '000000000000' }) })
+      .set(owner.auth)
+      .expect(404);
     expect(missing.body.error).toMatchObject({ message: 'Account not found', data: { code: 'not_found' } });
   });
 
   it('answers unknown procedures and malformed bodies with 4xx, never 500', async () => {
     expect((await ctx.http.get('/trpc/nope.nothing').expect(404)).body.error.data.code).toBe('route_not_found');
-    const malformed = await ctx.http.post('/trpc/auth.login').set('content-type', 'application/json').send('{"email":').expect(400);
+    const malformed = await ctx.http
+      .post('/trpc/auth.login')
+      .set('content-type', 'application/json')
+      .send('{"email":')
+      .expect(400);
     expect(malformed.body.code).toBe('invalid_json');
-    expect((await ctx.http.post('/trpc/auth.login').send({}).expect(400)).body.error.data.code).toBe('validation_failed');
+    expect((await ctx.http.post('/trpc/auth.login').send({}).expect(400)).body.error.data.code).toBe(
+      'validation_failed',
+    );
   });
 
   it('answers input that is not JSON, or a batch body that is not an object, with 400 and the REST codes', async () => {
     // Refused before tRPC reads it, like an unreadable request body: the REST error body.
     const unreadable = { error: 'The input query parameter is not valid JSON', code: 'invalid_json' };
-    expect((await ctx.http.get('/trpc/accounts.get').query({ input: '{' }).set(owner.auth).expect(400)).body).toEqual(unreadable);
-    expect((await ctx.http.get('/trpc/me.get,accounts.list').query({ batch: '1', input: '{' }).set(owner.auth).expect(400)).body).toEqual(unreadable);
+    expect((await ctx.http.get('/trpc/accounts.get').query({ input: '{' }).set(owner.auth).expect(400)).body).toEqual(
+      unreadable,
+    );
+    expect(
+      (await ctx.http.get('/trpc/me.get,accounts.list').query({ batch: '1', input: '{' }).set(owner.auth).expect(400))
+        .body,
+    ).toEqual(unreadable);
     const repeated = await ctx.http.get('/trpc/accounts.get?input=%7B%7D&input=%7B%7D').set(owner.auth).expect(400);
     expect(repeated.body.code).toBe('validation_failed');
     for (const body of ['[1,2]', '"text"', '7', 'null']) {
-      const res = await ctx.http.post('/trpc/auth.login,auth.login').query({ batch: '1' }).set('content-type', 'application/json').send(body);
+      const res = await ctx.http
+        .post('/trpc/auth.login,auth.login')
+        .query({ batch: '1' })
+        .set('content-type', 'application/json')
+        .send(body);
       expect([body, res.status]).toEqual([body, 400]);
       expect(JSON.stringify(res.body)).toMatch(/"code":"(validation_failed|invalid_json)"/);
     }
@@ -116,15 +150,38 @@ describe('/trpc over HTTP', () => {
 
   it(`refuses a batch of more than ${TRPC_MAX_BATCH} procedures with 400 batch_too_large, running none`, async () => {
     const paths = (n: number) => Array.from({ length: n }, () => 'billing.plans').join(',');
-    await ctx.http.get(`/trpc/${paths(TRPC_MAX_BATCH)}`).query({ batch: '1', input: '{}' }).expect(200);
-    const res = await ctx.http.get(`/trpc/${paths(TRPC_MAX_BATCH + 1)}`).query({ batch: '1', input: '{}' }).expect(400);
-    expect(res.body).toEqual({ error: `A tRPC batch holds at most ${TRPC_MAX_BATCH} procedures`, code: 'batch_too_large' });
+    await ctx.http
+      .get(`/trpc/${paths(TRPC_MAX_BATCH)}`)
+      .query({ batch: '1', input: '{}' })
+      .expect(200);
+    const res = await ctx.http
+      .get(`/trpc/${paths(TRPC_MAX_BATCH + 1)}`)
+      .query({ batch: '1', input: '{}' })
+      .expect(400);
+    expect(res.body).toEqual({
+      error: `A tRPC batch holds at most ${TRPC_MAX_BATCH} procedures`,
+      code: 'batch_too_large',
+    });
     // Nothing of an oversized batch runs: 30 sign-ups in one request create no tenant.
-    const signup = (i: number) => ({ email: `batch-${i}-${Date.now()}@example.com`, password: 'a-long-password', name: 'Batch' });
+    const signup = (i: number) => ({
+      email: `batch-${i}-${Date.now()}@example.com`,
+      password: 'a-long-password',
+      name: 'Batch',
+    });
     const body = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i), signup(i)]));
-    const before = await ctx.db.selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    await ctx.http.post(`/trpc/${Array.from({ length: 30 }, () => 'auth.signup').join(',')}`).query({ batch: '1' }).send(body).expect(400);
-    const after = await ctx.db.selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const before = await ctx.db
+      .selectFrom('tenants')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    await ctx.http
+      .post(`/trpc/${Array.from({ length: 30 }, () => 'auth.signup').join(',')}`)
+      .query({ batch: '1' })
+      .send(body)
+      .expect(400);
+    const after = await ctx.db
+      .selectFrom('tenants')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 });

@@ -17,7 +17,13 @@ export interface DashboardSuite {
   close(): Promise<void>;
 }
 
-export async function startDashboardSuite({ shots, config }: { shots: string; config: Record<string, string> }): Promise<DashboardSuite> {
+export async function startDashboardSuite({
+  shots,
+  config,
+}: {
+  shots: string;
+  config: Record<string, string>;
+}): Promise<DashboardSuite> {
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
   await buildDashboard();
@@ -27,7 +33,9 @@ export async function startDashboardSuite({ shots, config }: { shots: string; co
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await launchChromium();
   return {
-    ctx, base, browser,
+    ctx,
+    base,
+    browser,
     close: async () => {
       await browser.close();
       await new Promise((resolve) => server.close(resolve));

@@ -21,13 +21,21 @@ afterEach(() => h?.close());
 async function member(tenantId: string): Promise<Caller> {
   const userId = newId('user');
   const email = `${userId.toLowerCase()}@example.com`;
-  await h.database.db.insertInto('users').values({ id: userId, tenant_id: tenantId, email, name: 'Member', role: 'member' }).execute();
+  await h.database.db
+    .insertInto('users')
+    .values({ id: userId, tenant_id: tenantId, email, name: 'Member', role: 'member' })
+    .execute();
   return { userId, tenantId, role: 'member', email };
 }
 
 async function rootSignal(accountId: string): Promise<string> {
-  const row = await h.database.db.selectFrom('signals').select('id').where('account_id', '=', accountId)
-    .where('check_id', '=', 'iam.root_mfa_disabled').where('resolved_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await h.database.db
+    .selectFrom('signals')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('check_id', '=', 'iam.root_mfa_disabled')
+    .where('resolved_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -36,7 +44,11 @@ const scoreOf = async (accountId: string) => (await h.accountRow(accountId)).cur
 describe('an accepted signal', () => {
   it('counts in no score at once and fires no alert, even on a crossing; undone, it counts again', async () => {
     await h.withActiveAccount(async (handle: AccountHandle, input) => {
-      const ruleId = await insertRule(h, input.tenantId, { minSrs: 60, scenarios: ['iam'], channels: [{ type: 'email', to: ['ops@example.com'] }] });
+      const ruleId = await insertRule(h, input.tenantId, {
+        minSrs: 60,
+        scenarios: ['iam'],
+        channels: [{ type: 'email', to: ['ops@example.com'] }],
+      });
       h.cloud.setInventory(input.awsAccountId, rootMfaOff);
       await scanAndWait(handle, 2);
       expect(await alertsOf(h, input.accountId)).toHaveLength(1);
@@ -44,17 +56,32 @@ describe('an accepted signal', () => {
 
       const caller = await member(input.tenantId);
       const signalId = await rootSignal(input.accountId);
-      const accepted = await acceptSignal({ db: h.database.db, log }, caller, input.awsAccountId, signalId, { reason: 'break-glass root, in a safe' });
-      expect(accepted.accepted).toMatchObject({ by_user_id: caller.userId, reason: 'break-glass root, in a safe', expires_at: null });
+      const accepted = await acceptSignal({ db: h.database.db, log }, caller, input.awsAccountId, signalId, {
+        reason: 'break-glass root, in a safe',
+      });
+      expect(accepted.accepted).toMatchObject({
+        by_user_id: caller.userId,
+        reason: 'break-glass root, in a safe',
+        expires_at: null,
+      });
       expect(await scoreOf(input.accountId)).toBe(100);
 
       // A changed rule makes the next scan count as a crossing: with the finding accepted the score is 100, so nothing fires.
-      await h.database.db.updateTable('alert_rules').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', ruleId).execute();
+      await h.database.db
+        .updateTable('alert_rules')
+        .set((eb) => ({ version: eb('version', '+', 1) }))
+        .where('id', '=', ruleId)
+        .execute();
       await scanAndWait(handle, 3);
       expect(await scoreOf(input.accountId)).toBe(100);
       expect(await alertsOf(h, input.accountId)).toHaveLength(1);
-      const score = await h.database.db.selectFrom('scans').select('srs').where('account_id', '=', input.accountId)
-        .orderBy('started_at', 'desc').limit(1).executeTakeFirstOrThrow();
+      const score = await h.database.db
+        .selectFrom('scans')
+        .select('srs')
+        .where('account_id', '=', input.accountId)
+        .orderBy('started_at', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
       expect(score.srs).toBe(100);
 
       await undoSignalAcceptance({ db: h.database.db, log }, caller, input.awsAccountId, signalId);
@@ -75,7 +102,8 @@ describe('an accepted signal', () => {
       const caller = await member(input.tenantId);
       const now = await h.env.currentTimeMs();
       await acceptSignal({ db: h.database.db, log }, caller, input.awsAccountId, await rootSignal(input.accountId), {
-        reason: 'until the new MFA device arrives', expires_at: new Date(now + DAY_MS).toISOString(),
+        reason: 'until the new MFA device arrives',
+        expires_at: new Date(now + DAY_MS).toISOString(),
       });
       expect(await scoreOf(input.accountId)).toBe(100);
 
@@ -102,13 +130,18 @@ describe('an accepted signal', () => {
       let offset = 0;
       h.cloud.useClock(async () => new Date(Date.now() + offset));
       // Only new iam findings fire (a threshold of 0 is never crossed).
-      await insertRule(h, input.tenantId, { minSrs: 0, scenarios: ['iam'], channels: [{ type: 'email', to: ['ops@example.com'] }] });
+      await insertRule(h, input.tenantId, {
+        minSrs: 0,
+        scenarios: ['iam'],
+        channels: [{ type: 'email', to: ['ops@example.com'] }],
+      });
       h.cloud.setInventory(input.awsAccountId, rootMfaOff);
       await scanAndWait(handle, 2);
       expect(await alertsOf(h, input.accountId)).toHaveLength(1);
       const caller = await member(input.tenantId);
       await acceptSignal({ db: h.database.db, log }, caller, input.awsAccountId, await rootSignal(input.accountId), {
-        reason: 'until the new MFA device arrives', expires_at: new Date(Date.now() + DAY_MS).toISOString(),
+        reason: 'until the new MFA device arrives',
+        expires_at: new Date(Date.now() + DAY_MS).toISOString(),
       });
 
       await scanAndWait(handle, 3);

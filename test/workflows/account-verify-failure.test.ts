@@ -1,4 +1,11 @@
-import { INVALID_ACCOUNT_STATE, ROLE_ASSUMPTION_FAILED, scanNowUpdate, stateQuery, verifyUpdate, disconnectUpdate } from '../../workflows/contracts';
+import {
+  INVALID_ACCOUNT_STATE,
+  ROLE_ASSUMPTION_FAILED,
+  scanNowUpdate,
+  stateQuery,
+  verifyUpdate,
+  disconnectUpdate,
+} from '../../workflows/contracts';
 import { AccountHarness, updateFailure } from '../helpers/account-harness';
 
 // Verification failures, on a test server of their own: after an update fails, the time-skipping test
@@ -27,5 +34,4 @@ describe('accountWorkflow verification', () => {
       await handle.executeUpdate(disconnectUpdate);
     });
   });
-
 });

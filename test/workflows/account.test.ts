@@ -1,4 +1,10 @@
-import { disconnectUpdate, planChangedMessage, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
+import {
+  disconnectUpdate,
+  planChangedMessage,
+  scanNowUpdate,
+  stateQuery,
+  verifyUpdate,
+} from '../../workflows/contracts';
 import { PENDING_TIMEOUT } from '../../workflows/account';
 import { slotOffsetMs } from '../../workflows/scan-slots';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
@@ -33,7 +39,7 @@ describe('accountWorkflow', () => {
     });
   });
 
-  it('scans at the plan interval over several simulated days, in the account\'s own slot of it', async () => {
+  it("scans at the plan interval over several simulated days, in the account's own slot of it", async () => {
     await h.withActiveAccount(async (handle, input) => {
       // 360-minute interval: the first scheduled scan comes at the account's slot, 3 to 9 hours after the
       // initial one, then one every 6 hours.
@@ -61,7 +67,9 @@ describe('accountWorkflow', () => {
       // Requested while the first scan may still run: the manual scans queue behind it.
       const [a, b] = await Promise.all([handle.executeUpdate(scanNowUpdate), handle.executeUpdate(scanNowUpdate)]);
       expect(a.scanId).toMatch(/^scan_/);
-      await waitFor(async () => (await h.scansOf(input.accountId)).some((s) => s.id === a.scanId && s.status === 'succeeded'));
+      await waitFor(async () =>
+        (await h.scansOf(input.accountId)).some((s) => s.id === a.scanId && s.status === 'succeeded'),
+      );
       const manual = (await h.scansOf(input.accountId)).filter((s) => s.trigger === 'manual');
       expect(manual.map((s) => s.id)).toContain(b.scanId);
       expect(manual.length).toBeLessThanOrEqual(2);
@@ -69,7 +77,7 @@ describe('accountWorkflow', () => {
     });
   });
 
-  it('follows a plan change: the next scans come at the new interval, in the account\'s slot of it', async () => {
+  it("follows a plan change: the next scans come at the new interval, in the account's slot of it", async () => {
     await h.withActiveAccount(async (handle, input) => {
       await handle.signal(planChangedMessage, { scanIntervalMinutes: 60 });
       await waitFor(async () => (await handle.query(stateQuery)).scanIntervalMinutes === 60);
@@ -105,7 +113,11 @@ describe('accountWorkflow', () => {
       const handle = await h.start(input);
       await handle.signal(planChangedMessage, { scanIntervalMinutes: 60, planRevision: 1 });
       await handle.executeUpdate(verifyUpdate);
-      expect(await handle.query(stateQuery)).toMatchObject({ status: 'ACTIVE', scanIntervalMinutes: 60, planRevision: 1 });
+      expect(await handle.query(stateQuery)).toMatchObject({
+        status: 'ACTIVE',
+        scanIntervalMinutes: 60,
+        planRevision: 1,
+      });
       await handle.executeUpdate(disconnectUpdate);
     });
   });
@@ -123,18 +135,30 @@ describe('accountWorkflow', () => {
   });
 
   it('continues as new to bound history and keeps its state', async () => {
-    await h.withActiveAccount(async (handle, input, firstScanId) => {
-      const firstRun = (await handle.describe()).runId;
-      await handle.signal(planChangedMessage, { scanIntervalMinutes: 360, planRevision: 4 }); // same interval, newer plan
-      const expected = await h.scheduledScansWithin(handle, 49 * HOUR); // 7 or 8: at least two hand-overs
-      await h.env.sleep('49 hours');
-      await waitFor(async () => (await h.env.client.workflow.getHandle(handle.workflowId).query(stateQuery)).scansCompleted === 1 + expected);
-      const latest = h.env.client.workflow.getHandle(handle.workflowId);
-      expect((await latest.describe()).runId).not.toBe(firstRun);
-      expect(await latest.query(stateQuery)).toMatchObject({ status: 'ACTIVE', firstScanId, scanIntervalMinutes: 360, scansCompleted: 1 + expected });
-      expect((await latest.query(stateQuery)).planRevision).toBe(4);
-      expect(await h.scansOf(input.accountId)).toHaveLength(1 + expected);
-    }, { maxScansPerRun: 3 });
+    await h.withActiveAccount(
+      async (handle, input, firstScanId) => {
+        const firstRun = (await handle.describe()).runId;
+        await handle.signal(planChangedMessage, { scanIntervalMinutes: 360, planRevision: 4 }); // same interval, newer plan
+        const expected = await h.scheduledScansWithin(handle, 49 * HOUR); // 7 or 8: at least two hand-overs
+        await h.env.sleep('49 hours');
+        await waitFor(
+          async () =>
+            (await h.env.client.workflow.getHandle(handle.workflowId).query(stateQuery)).scansCompleted ===
+            1 + expected,
+        );
+        const latest = h.env.client.workflow.getHandle(handle.workflowId);
+        expect((await latest.describe()).runId).not.toBe(firstRun);
+        expect(await latest.query(stateQuery)).toMatchObject({
+          status: 'ACTIVE',
+          firstScanId,
+          scanIntervalMinutes: 360,
+          scansCompleted: 1 + expected,
+        });
+        expect((await latest.query(stateQuery)).planRevision).toBe(4);
+        expect(await h.scansOf(input.accountId)).toHaveLength(1 + expected);
+      },
+      { maxScansPerRun: 3 },
+    );
   });
 
   it('loses nothing across a worker restart mid-loop', async () => {
@@ -165,7 +189,9 @@ describe('accountWorkflow', () => {
       const before = await h.accountRow(input.accountId);
       h.cloud.deny(input.awsAccountId, 'The role was deleted');
       const { scanId } = await handle.executeUpdate(scanNowUpdate);
-      await waitFor(async () => (await h.scansOf(input.accountId)).some((s) => s.id === scanId && s.status === 'failed'));
+      await waitFor(async () =>
+        (await h.scansOf(input.accountId)).some((s) => s.id === scanId && s.status === 'failed'),
+      );
       const failed = (await h.scansOf(input.accountId)).find((s) => s.id === scanId);
       expect(failed?.failure_reason).toBe('The role was deleted');
       const after = await h.accountRow(input.accountId);
@@ -184,7 +210,6 @@ describe('accountWorkflow', () => {
     expect((await h.accountRow(input.accountId)).disconnected_at).toEqual(first.disconnected_at);
   });
 });
-
 
 describe('an account never verified', () => {
   it(`is disconnected ${PENDING_TIMEOUT} after it was connected, and its workflow ends`, async () => {

@@ -1,7 +1,15 @@
 import { deliveryWorkflowId } from '../../workflows/contracts';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
 import {
-  type AlertPeers, attemptsOf, deliveriesOf, deliveryResult, insertRule, ROUTING_KEY, rootMfaOff, rootMfaOffNoBudget, scanAndWait,
+  type AlertPeers,
+  attemptsOf,
+  deliveriesOf,
+  deliveryResult,
+  insertRule,
+  ROUTING_KEY,
+  rootMfaOff,
+  rootMfaOffNoBudget,
+  scanAndWait,
   startAlertPeers,
 } from '../helpers/alerts';
 import { cleanInventory } from '../helpers/inventory';
@@ -53,7 +61,10 @@ describe('alert delivery retries', () => {
       expect(attempts.filter((a) => a.outcome === 'delivered')).toHaveLength(1);
       expect(attempts.filter((a) => a.outcome === 'retryable').every((a) => a.http_status === 503)).toBe(true);
       expect(attempts.length).toBe(peers.pagerduty.requests.length - before);
-      expect((await deliveriesOf(h, input.accountId))[0]).toMatchObject({ status: 'delivered', attempts: attempts.length });
+      expect((await deliveriesOf(h, input.accountId))[0]).toMatchObject({
+        status: 'delivered',
+        attempts: attempts.length,
+      });
     });
   });
 
@@ -67,7 +78,10 @@ describe('alert delivery retries', () => {
       await waitFor(async () => (await attemptsOf(h, throttled!.id)).length > 0);
       peers.pagerDutyDown = undefined;
       expect(await deliveryResult(h, throttled!.id)).toBe('delivered');
-      expect((await attemptsOf(h, throttled!.id)).map((a) => [a.outcome, a.http_status])).toEqual([['retryable', 429], ['delivered', null]]);
+      expect((await attemptsOf(h, throttled!.id)).map((a) => [a.outcome, a.http_status])).toEqual([
+        ['retryable', 429],
+        ['delivered', null],
+      ]);
       // The retry waited as long as PagerDuty asked, not the 5-second first backoff (server time, skipped).
       expect(await retryWaitSeconds(deliveryWorkflowId(throttled!.id))).toBeGreaterThanOrEqual(600);
 
@@ -77,8 +91,13 @@ describe('alert delivery retries', () => {
       await scanAndWait(handle, 3);
       const refused = (await deliveriesOf(h, input.accountId)).find((d) => d.id !== throttled!.id)!;
       expect(await deliveryResult(h, refused.id)).toBe('failed');
-      expect(await attemptsOf(h, refused.id)).toEqual([expect.objectContaining({ outcome: 'permanent', http_status: 400 })]);
-      expect((await deliveriesOf(h, input.accountId)).find((d) => d.id === refused.id)).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(await attemptsOf(h, refused.id)).toEqual([
+        expect.objectContaining({ outcome: 'permanent', http_status: 400 }),
+      ]);
+      expect((await deliveriesOf(h, input.accountId)).find((d) => d.id === refused.id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+      });
     });
   });
 
@@ -98,8 +117,10 @@ describe('alert delivery retries', () => {
       peers.pagerDutyDown = undefined;
       expect(await deliveryResult(h, resolve!.id)).toBe('delivered');
       expect((await deliveriesOf(h, input.accountId)).map((d) => d.status)).toEqual(['delivered', 'delivered']);
-      const actions = peers.pagerduty.requests.map((r) => r.json as { event_action: string; dedup_key: string })
-        .filter((e) => e.dedup_key.endsWith(`:${input.accountId}`)).map((e) => e.event_action);
+      const actions = peers.pagerduty.requests
+        .map((r) => r.json as { event_action: string; dedup_key: string })
+        .filter((e) => e.dedup_key.endsWith(`:${input.accountId}`))
+        .map((e) => e.event_action);
       expect(actions.lastIndexOf('trigger')).toBeLessThan(actions.indexOf('resolve'));
     });
   });
@@ -117,7 +138,10 @@ describe('alert delivery retries', () => {
       expect(attempts.length).toBeGreaterThan(20);
       expect(attempts.length).toBeLessThan(80);
       expect(attempts.every((a) => a.outcome === 'retryable' && a.http_status === 500)).toBe(true);
-      expect((await deliveriesOf(h, input.accountId))[0]).toMatchObject({ status: 'failed', last_error: expect.stringContaining('500') });
+      expect((await deliveriesOf(h, input.accountId))[0]).toMatchObject({
+        status: 'failed',
+        last_error: expect.stringContaining('500'),
+      });
     });
   });
 });

@@ -4,7 +4,15 @@ import { newId } from '../../domain/ids';
 import { encryptSecret } from '../../security/crypto';
 import { AccountHarness } from '../helpers/account-harness';
 import {
-  type AlertPeers, alertsOf, deliveriesOf, deliveryResult, insertRule, ROUTING_KEY, rootMfaOff, rootMfaOffNoBudget, scanAndWait,
+  type AlertPeers,
+  alertsOf,
+  deliveriesOf,
+  deliveryResult,
+  insertRule,
+  ROUTING_KEY,
+  rootMfaOff,
+  rootMfaOffNoBudget,
+  scanAndWait,
   startAlertPeers,
 } from '../helpers/alerts';
 import { cleanInventory } from '../helpers/inventory';
@@ -65,9 +73,16 @@ describe('alert rules in the scan workflow', () => {
 
   it('stays quiet after an acknowledgement until the findings change, including findings that clear and come back', async () => {
     await h.withActiveAccount(async (handle, input) => {
-      const ruleId = await insertRule(h, input.tenantId, { minSrs: 60, scenarios: ['billing'], channels: [{ type: 'email', to: ['ack@example.com'] }] });
+      const ruleId = await insertRule(h, input.tenantId, {
+        minSrs: 60,
+        scenarios: ['billing'],
+        channels: [{ type: 'email', to: ['ack@example.com'] }],
+      });
       const userId = newId('user');
-      await h.database.db.insertInto('users').values({ id: userId, tenant_id: input.tenantId, email: 'ack@example.com', name: 'Ack', role: 'member' }).execute();
+      await h.database.db
+        .insertInto('users')
+        .values({ id: userId, tenant_id: input.tenantId, email: 'ack@example.com', name: 'Ack', role: 'member' })
+        .execute();
       const caller = { userId, tenantId: input.tenantId, role: 'member' as const, email: 'ack@example.com' };
       const acknowledge = (alertId: string) => acknowledgeAlert({ db: h.database.db, log: silentLog }, caller, alertId);
 
@@ -77,7 +92,11 @@ describe('alert rules in the scan workflow', () => {
       await acknowledge(alert!.id);
 
       // Editing the rule makes the next scan count as a crossing, but the acknowledged findings are unchanged.
-      await h.database.db.updateTable('alert_rules').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', ruleId).execute();
+      await h.database.db
+        .updateTable('alert_rules')
+        .set((eb) => ({ version: eb('version', '+', 1) }))
+        .where('id', '=', ruleId)
+        .execute();
       await scanAndWait(handle, 3);
       expect(await alertsOf(h, input.accountId)).toHaveLength(1);
 
@@ -103,13 +122,22 @@ describe('alert rules in the scan workflow', () => {
 
   it('posts to Slack through the installed bot and through an incoming webhook', async () => {
     await h.withActiveAccount(async (handle, input) => {
-      await h.database.db.insertInto('slack_installations').values({
-        id: newId('slack'), tenant_id: input.tenantId, team_id: 'T0TEAM', team_name: 'Acme',
-        bot_token_encrypted: encryptSecret(h.config.secrets.dataEncryptionKey, 'xoxb-secret-token'),
-      }).execute();
+      await h.database.db
+        .insertInto('slack_installations')
+        .values({
+          id: newId('slack'),
+          tenant_id: input.tenantId,
+          team_id: 'T0TEAM',
+          team_name: 'Acme',
+          bot_token_encrypted: encryptSecret(h.config.secrets.dataEncryptionKey, 'xoxb-secret-token'),
+        })
+        .execute();
       await insertRule(h, input.tenantId, {
         minSrs: 60,
-        channels: [{ type: 'slack', team_id: 'T0TEAM', channel: 'C0ALERTS' }, { type: 'slack', webhook_url: `${peers.slack.url}/services/T0/B0/hook` }],
+        channels: [
+          { type: 'slack', team_id: 'T0TEAM', channel: 'C0ALERTS' },
+          { type: 'slack', webhook_url: `${peers.slack.url}/services/T0/B0/hook` },
+        ],
       });
       const before = peers.slack.requests.length;
       h.cloud.setInventory(input.awsAccountId, rootMfaOff);
@@ -136,7 +164,8 @@ describe('alert rules in the scan workflow', () => {
       const [trigger] = await deliveriesOf(h, input.accountId);
       expect(await deliveryResult(h, trigger!.id)).toBe('delivered');
       type PagingEvent = { event_action: string; dedup_key: string; payload: { source: string } };
-      const triggerEvent = peers.pagerduty.requests.map((r) => r.json as PagingEvent)
+      const triggerEvent = peers.pagerduty.requests
+        .map((r) => r.json as PagingEvent)
         .find((e) => e.event_action === 'trigger' && e.payload.source === `aws:${input.awsAccountId}`)!;
       expect(triggerEvent).toMatchObject({ routing_key: ROUTING_KEY, payload: { severity: 'critical' } });
       expect(peers.incidents.get(triggerEvent.dedup_key)).toEqual({ status: 'triggered', opened: 1 });
@@ -151,7 +180,10 @@ describe('alert rules in the scan workflow', () => {
 
   it('resolves the open incident of a rule that is disabled', async () => {
     await h.withActiveAccount(async (handle, input) => {
-      const ruleId = await insertRule(h, input.tenantId, { minSrs: 60, channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }] });
+      const ruleId = await insertRule(h, input.tenantId, {
+        minSrs: 60,
+        channels: [{ type: 'pagerduty', routing_key: ROUTING_KEY }],
+      });
       h.cloud.setInventory(input.awsAccountId, rootMfaOff);
       await scanAndWait(handle, 2);
       const [trigger] = await deliveriesOf(h, input.accountId);

@@ -33,14 +33,29 @@ it('delivers exactly one notification per channel when the worker dies mid-deliv
   const first = await startWorker();
   const owner = await signupAndLogin(ctx);
   const recipient = 'oncall-crash@example.com';
-  await ctx.db.insertInto('slack_installations').values({
-    id: newId('slack'), tenant_id: owner.tenantId, team_id: 'T0CRASH', team_name: 'Crash',
-    bot_token_encrypted: encryptSecret(ctx.config.secrets.dataEncryptionKey, 'xoxb-crash-token'),
-  }).execute();
-  await ctx.http.post('/alert-rules').set(owner.auth).send({
-    name: 'Any risk', min_srs: 100,
-    channels: [{ type: 'paging', routing_key: ROUTING_KEY }, { type: 'email', to: [recipient] }, { type: 'slack', team_id: 'T0CRASH', channel: 'C0CRASH' }],
-  }).expect(201);
+  await ctx.db
+    .insertInto('slack_installations')
+    .values({
+      id: newId('slack'),
+      tenant_id: owner.tenantId,
+      team_id: 'T0CRASH',
+      team_name: 'Crash',
+      bot_token_encrypted: encryptSecret(ctx.config.secrets.dataEncryptionKey, 'xoxb-crash-token'),
+    })
+    .execute();
+  await ctx.http
+    .post('/alert-rules')
+    .set(owner.auth)
+    .send({
+      name: 'Any risk',
+      min_srs: 100,
+      channels: [
+        { type: 'paging', routing_key: ROUTING_KEY },
+        { type: 'email', to: [recipient] },
+        { type: 'slack', team_id: 'T0CRASH', channel: 'C0CRASH' },
+      ],
+    })
+    .expect(201);
   await confirmRecipients(ctx.db, owner.tenantId, [recipient]);
 
   const pagerDutyHeld = peers.holdNextPagerDuty();
@@ -59,24 +74,37 @@ it('delivers exactly one notification per channel when the worker dies mid-deliv
   await slackHeld.release();
 
   await startWorker();
-  const deliveries = () => ctx.db.selectFrom('alert_deliveries').selectAll().where('tenant_id', '=', owner.tenantId).orderBy('channel_index').execute();
+  const deliveries = () =>
+    ctx.db
+      .selectFrom('alert_deliveries')
+      .selectAll()
+      .where('tenant_id', '=', owner.tenantId)
+      .orderBy('channel_index')
+      .execute();
   await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'), 120_000);
 
   const [pagingDelivery, mailDelivery, slackDelivery] = await deliveries();
-  const events = peers.pagerduty.requests.map((r) => r.json as { dedup_key: string; payload: { source: string } })
+  const events = peers.pagerduty.requests
+    .map((r) => r.json as { dedup_key: string; payload: { source: string } })
     .filter((e) => e.payload?.source === 'aws:222233334444');
   expect(events).toHaveLength(2); // sent again after the crash, with the same dedup_key
   expect(new Set(events.map((e) => e.dedup_key)).size).toBe(1);
   expect(peers.incidents.get(events[0]!.dedup_key)).toEqual({ status: 'triggered', opened: 1 });
   expect(peers.smtp.messages.filter((m) => m.to.includes(recipient))).toHaveLength(1);
-  const posts = peers.slack.requests.filter((r) => r.path === '/api/chat.postMessage' && (r.json as { channel: string }).channel === 'C0CRASH');
+  const posts = peers.slack.requests.filter(
+    (r) => r.path === '/api/chat.postMessage' && (r.json as { channel: string }).channel === 'C0CRASH',
+  );
   expect(posts).toHaveLength(1);
   expect(posts[0]!.headers.authorization).toBe('Bearer xoxb-crash-token');
 
   for (const delivery of [pagingDelivery!, mailDelivery!, slackDelivery!]) {
     expect(delivery.attempts).toBe(2);
-    const attempts = await ctx.db.selectFrom('delivery_attempts').select(['outcome', 'error'])
-      .where('delivery_id', '=', delivery.id).orderBy('attempted_at').execute();
+    const attempts = await ctx.db
+      .selectFrom('delivery_attempts')
+      .select(['outcome', 'error'])
+      .where('delivery_id', '=', delivery.id)
+      .orderBy('attempted_at')
+      .execute();
     expect(attempts).toEqual([
       { outcome: 'retryable', error: expect.stringContaining('cut off') },
       { outcome: 'delivered', error: null },

@@ -29,7 +29,8 @@ async function scansInHistory(handle: Handle): Promise<RunScanInput[]> {
 /** The timers of at most the debounce's longest wait the workflow started (the scheduled scans' are hours long). */
 async function debounceTimers(handle: Handle): Promise<number> {
   const { events } = await h.env.client.workflow.getHandle(handle.workflowId).fetchHistory();
-  return (events ?? []).map((e: temporal.api.history.v1.IHistoryEvent) => e.timerStartedEventAttributes)
+  return (events ?? [])
+    .map((e: temporal.api.history.v1.IHistoryEvent) => e.timerStartedEventAttributes)
     .filter((t) => t && Number(t.startToFireTimeout?.seconds ?? 0) * 1000 <= EVENT_RESCAN_MAX_WAIT_MS).length;
 }
 
@@ -40,7 +41,9 @@ describe('targeted rescans after events', () => {
   it('turns a burst of 500 events into one rescan of the groups they touched, once the account has been quiet', async () => {
     await h.withActiveAccount(async (handle, input) => {
       for (let i = 0; i < 500; i += 50) {
-        await Promise.all(Array.from({ length: 50 }, (_, j) => told(handle, i + j, (i + j) % 2 ? ['network'] : ['iam'])));
+        await Promise.all(
+          Array.from({ length: 50 }, (_, j) => told(handle, i + j, (i + j) % 2 ? ['network'] : ['iam'])),
+        );
       }
       const waiting = (await handle.query(stateQuery)).pendingRescan;
       expect(waiting?.groups.sort()).toEqual(['iam', 'network']);
@@ -64,7 +67,10 @@ describe('targeted rescans after events', () => {
       const collected = h.cloud.collections.filter((c) => c.awsAccountId === input.awsAccountId);
       expect(collected.map((c) => c.parts?.sort())).toEqual([undefined, partsOfGroups(['iam', 'network']).sort()]);
       const rows = await h.scansOf(input.accountId);
-      expect(rows.map((r) => [r.trigger, r.status])).toEqual([['initial', 'succeeded'], ['event', 'succeeded']]);
+      expect(rows.map((r) => [r.trigger, r.status])).toEqual([
+        ['initial', 'succeeded'],
+        ['event', 'succeeded'],
+      ]);
       // Its coverage is not the account's: the last full scan's stands.
       const account = await h.accountRow(input.accountId);
       expect(account.checks_scan_id).toBe(rows[0]!.id);
@@ -97,19 +103,22 @@ describe('targeted rescans after events', () => {
   });
 
   it('hands over to a new run between scans once events have filled the run, carrying the waiting rescan and the scan slot', async () => {
-    await h.withActiveAccount(async (handle) => {
-      const before = await handle.query(stateQuery);
-      const firstRun = (await handle.describe()).runId;
-      for (let n = 0; n < 3; n += 1) await told(handle, n, ['s3']);
-      const latest = h.env.client.workflow.getHandle(handle.workflowId);
-      await waitFor(async () => (await latest.describe()).runId !== firstRun);
-      const after = await latest.query(stateQuery);
-      expect(after.pendingRescan?.groups).toEqual(['s3']);
-      expect(after.nextScheduledScanAt).toBe(before.nextScheduledScanAt);
-      expect(after.scansCompleted).toBe(1);
-      // The carried rescan runs in the new run.
-      await h.env.sleep(EVENT_RESCAN_MAX_WAIT_MS);
-      await waitFor(async () => (await latest.query(stateQuery)).scansCompleted === 2);
-    }, { maxEventSignalsPerRun: 3 });
+    await h.withActiveAccount(
+      async (handle) => {
+        const before = await handle.query(stateQuery);
+        const firstRun = (await handle.describe()).runId;
+        for (let n = 0; n < 3; n += 1) await told(handle, n, ['s3']);
+        const latest = h.env.client.workflow.getHandle(handle.workflowId);
+        await waitFor(async () => (await latest.describe()).runId !== firstRun);
+        const after = await latest.query(stateQuery);
+        expect(after.pendingRescan?.groups).toEqual(['s3']);
+        expect(after.nextScheduledScanAt).toBe(before.nextScheduledScanAt);
+        expect(after.scansCompleted).toBe(1);
+        // The carried rescan runs in the new run.
+        await h.env.sleep(EVENT_RESCAN_MAX_WAIT_MS);
+        await waitFor(async () => (await latest.query(stateQuery)).scansCompleted === 2);
+      },
+      { maxEventSignalsPerRun: 3 },
+    );
   });
 });

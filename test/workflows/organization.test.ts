@@ -1,6 +1,10 @@
 import { organizationWorkflow } from '../../workflows';
 import {
-  disconnectOrganizationUpdate, organizationStateQuery, organizationWorkflowId, syncOrganizationUpdate, verifyOrganizationUpdate,
+  disconnectOrganizationUpdate,
+  organizationStateQuery,
+  organizationWorkflowId,
+  syncOrganizationUpdate,
+  verifyOrganizationUpdate,
 } from '../../workflows/contracts';
 import { PENDING_TIMEOUT } from '../../workflows/account';
 import { AccountHarness, waitFor } from '../helpers/account-harness';
@@ -25,18 +29,29 @@ async function startOrganization({ maxSyncsPerRun }: { maxSyncsPerRun?: number }
   const orgId = `org_wf${sequence}`;
   const db = h.database.db;
   await db.insertInto('tenants').values({ id: tenantId, name: 'Organization tenant', plan: 'team' }).execute();
-  await db.insertInto('organizations').values({
-    id: orgId, tenant_id: tenantId, management_account_id: MANAGEMENT, display_name: null, tags: [], external_id: 'x'.repeat(32),
-    role_name: 'SentinelOrganizationRead', workflow_id: organizationWorkflowId(tenantId, orgId),
-  }).execute();
+  await db
+    .insertInto('organizations')
+    .values({
+      id: orgId,
+      tenant_id: tenantId,
+      management_account_id: MANAGEMENT,
+      display_name: null,
+      tags: [],
+      external_id: 'x'.repeat(32),
+      role_name: 'SentinelOrganizationRead',
+      workflow_id: organizationWorkflowId(tenantId, orgId),
+    })
+    .execute();
   const handle = await h.env.client.workflow.start(organizationWorkflow, {
-    taskQueue: h.config.temporal.taskQueue, workflowId: organizationWorkflowId(tenantId, orgId),
+    taskQueue: h.config.temporal.taskQueue,
+    workflowId: organizationWorkflowId(tenantId, orgId),
     args: [{ tenantId, orgId, syncIntervalMinutes: 60, ...(maxSyncsPerRun ? { maxSyncsPerRun } : {}) }],
   });
   return { tenantId, orgId, handle };
 }
 
-const organizationRow = (orgId: string) => h.database.db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirstOrThrow();
+const organizationRow = (orgId: string) =>
+  h.database.db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirstOrThrow();
 
 describe('organizationWorkflow', () => {
   it('syncs at once when verified, then every interval; continue-as-new keeps its state', async () => {
@@ -49,15 +64,28 @@ describe('organizationWorkflow', () => {
     await worker.runUntil(async () => {
       const { tenantId, orgId, handle } = await startOrganization({ maxSyncsPerRun: 2 });
       const firstRun = (await handle.describe()).runId;
-      expect(await handle.executeUpdate(verifyOrganizationUpdate))
-        .toEqual({ status: 'ACTIVE', awsOrganizationId: `o-${MANAGEMENT}`, accountsFound: 2 });
-      const synced = async (n: number) => waitFor(async () => {
-        const state = await h.env.client.workflow.getHandle(handle.workflowId).query(organizationStateQuery);
-        return state.syncsCompleted === n && !state.syncing;
+      expect(await handle.executeUpdate(verifyOrganizationUpdate)).toEqual({
+        status: 'ACTIVE',
+        awsOrganizationId: `o-${MANAGEMENT}`,
+        accountsFound: 2,
       });
+      const synced = async (n: number) =>
+        waitFor(async () => {
+          const state = await h.env.client.workflow.getHandle(handle.workflowId).query(organizationStateQuery);
+          return state.syncsCompleted === n && !state.syncing;
+        });
       await synced(1);
-      const member = await h.database.db.selectFrom('accounts').selectAll().where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
-      expect(member).toMatchObject({ aws_account_id: MEMBER, status: 'ACTIVE', organization_id: orgId, tags: ['ou:Root/Prod', 'name:prod'] });
+      const member = await h.database.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .executeTakeFirstOrThrow();
+      expect(member).toMatchObject({
+        aws_account_id: MEMBER,
+        status: 'ACTIVE',
+        organization_id: orgId,
+        tags: ['ou:Root/Prod', 'name:prod'],
+      });
       expect(h.cloud.describes.get(MANAGEMENT)).toBe(2); // verification, then the first sync
 
       // Nothing more until the interval has passed.
@@ -74,7 +102,11 @@ describe('organizationWorkflow', () => {
       const latest = h.env.client.workflow.getHandle(handle.workflowId);
       expect((await latest.describe()).runId).not.toBe(firstRun);
       expect(await latest.query(organizationStateQuery)).toMatchObject({
-        status: 'ACTIVE', awsOrganizationId: `o-${MANAGEMENT}`, accountsFound: 2, syncIntervalMinutes: 60, lastSync: { ok: true },
+        status: 'ACTIVE',
+        awsOrganizationId: `o-${MANAGEMENT}`,
+        accountsFound: 2,
+        syncIntervalMinutes: 60,
+        lastSync: { ok: true },
       });
       expect((await organizationRow(orgId)).last_sync_at!.getTime()).toBeGreaterThan(syncedAt!.getTime());
 
@@ -86,8 +118,13 @@ describe('organizationWorkflow', () => {
       await latest.result();
       expect(await organizationRow(orgId)).toMatchObject({ status: 'DISCONNECTED' });
       // The member account stays connected: only DELETE with disconnect_accounts=true disconnects it.
-      expect(await h.database.db.selectFrom('accounts').select('status').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow())
-        .toEqual({ status: 'ACTIVE' });
+      expect(
+        await h.database.db
+          .selectFrom('accounts')
+          .select('status')
+          .where('tenant_id', '=', tenantId)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ status: 'ACTIVE' });
     });
   });
 
@@ -101,7 +138,10 @@ describe('organizationWorkflow', () => {
       h.cloud.deny(MANAGEMENT, 'The management role was deleted');
       await h.env.sleep('61 minutes');
       await waitFor(async () => (await handle.query(organizationStateQuery)).syncsCompleted === 2);
-      expect(await organizationRow(orgId)).toMatchObject({ status: 'ACTIVE', last_sync_error: 'The management role was deleted' });
+      expect(await organizationRow(orgId)).toMatchObject({
+        status: 'ACTIVE',
+        last_sync_error: 'The management role was deleted',
+      });
       h.cloud.allow(MANAGEMENT);
       await h.env.sleep('61 minutes');
       await waitFor(async () => (await handle.query(organizationStateQuery)).syncsCompleted === 3);

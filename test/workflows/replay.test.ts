@@ -18,14 +18,23 @@ const DIR = path.resolve(__dirname, '../fixtures/histories');
 const History = temporal.api.history.v1.History;
 
 describe('recorded histories', () => {
-  it.each(readdirSync(DIR).filter((f) => f.endsWith('.json')))('%s replays with today\'s workflow code', async (file) => {
-    const history = History.fromObject(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
-    expect(history.events.length).toBeGreaterThan(10);
-    try {
-      await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string } }, history);
-    } catch (err) {
-      throw new Error(`Today's workflow code no longer replays ${file}: workflows started by the earlier code would fail after a `
-        + `deploy. Put the change behind patched() (docs/operations.md, "Deploys"). ${(err as Error).message}`, { cause: err });
-    }
-  });
+  it.each(readdirSync(DIR).filter((f) => f.endsWith('.json')))(
+    "%s replays with today's workflow code",
+    async (file) => {
+      const history = History.fromObject(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
+      expect(history.events.length).toBeGreaterThan(10);
+      try {
+        await Worker.runReplayHistory(
+          { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string } },
+          history,
+        );
+      } catch (err) {
+        throw new Error(
+          `Today's workflow code no longer replays ${file}: workflows started by the earlier code would fail after a ` +
+            `deploy. Put the change behind patched() (docs/operations.md, "Deploys"). ${(err as Error).message}`,
+          { cause: err },
+        );
+      }
+    },
+  );
 });

@@ -21,7 +21,10 @@ function withRootMfaOff(at: Date) {
 }
 
 /** Requests a manual scan and waits until the account has completed `total` scans. */
-async function scanAndWait(handle: Parameters<Parameters<AccountHarness['withActiveAccount']>[0]>[0], total: number): Promise<void> {
+async function scanAndWait(
+  handle: Parameters<Parameters<AccountHarness['withActiveAccount']>[0]>[0],
+  total: number,
+): Promise<void> {
   await handle.executeUpdate(scanNowUpdate);
   await waitFor(async () => (await handle.query(stateQuery)).scansCompleted === total);
 }
@@ -52,7 +55,11 @@ describe('scans', () => {
       h.cloud.deny(input.awsAccountId, 'The role was deleted');
       await scanAndWait(handle, 2);
       const [signal] = await signalsOf(input.accountId);
-      expect(signal).toMatchObject({ check_id: 'connectivity.role_unassumable', scenario: 'connectivity', severity: 'CRITICAL' });
+      expect(signal).toMatchObject({
+        check_id: 'connectivity.role_unassumable',
+        scenario: 'connectivity',
+        severity: 'CRITICAL',
+      });
       h.cloud.allow(input.awsAccountId);
       await scanAndWait(handle, 3);
       expect((await signalsOf(input.accountId))[0]!.resolved_at).toBeInstanceOf(Date);
@@ -71,7 +78,11 @@ describe('scans', () => {
     const second = (await env.run(activities.runScan, scan)) as ScanOutcome;
     expect(second.srs).toBe(first.srs);
     expect(await signalsOf(input.accountId)).toHaveLength(1);
-    const history = await h.database.db.selectFrom('score_history').selectAll().where('account_id', '=', input.accountId).execute();
+    const history = await h.database.db
+      .selectFrom('score_history')
+      .selectAll()
+      .where('account_id', '=', input.accountId)
+      .execute();
     expect(history).toHaveLength(1);
   });
 
@@ -94,7 +105,9 @@ describe('scans', () => {
       const { firstScanId } = await handle.executeUpdate(verifyUpdate);
       await h.env.sleep('1 hour'); // the retries' backoff, in test-server time
       await waitFor(async () => (await handle.query(stateQuery)).recentScans.some((s) => s.scanId === firstScanId));
-      expect((await handle.query(stateQuery)).recentScans).toEqual([expect.objectContaining({ scanId: firstScanId, status: 'failed' })]);
+      expect((await handle.query(stateQuery)).recentScans).toEqual([
+        expect.objectContaining({ scanId: firstScanId, status: 'failed' }),
+      ]);
       expect(refusals).toBe(26);
       const [scan] = await h.scansOf(input.accountId);
       expect(scan).toMatchObject({ id: firstScanId, status: 'failed', trigger: 'initial' });
@@ -103,15 +116,18 @@ describe('scans', () => {
   });
 
   it('runs each scan as one activity of the account workflow, named by the scan id, with the tenant as fairness key', async () => {
-    await h.withActiveAccount(async (handle, input, firstScanId) => {
-      const { events } = await handle.fetchHistory();
-      const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
-      const ofScan = scheduled.filter((a) => a.activityId?.startsWith(firstScanId));
-      expect(ofScan.map((a) => [a.activityId, a.activityType?.name])).toEqual([[firstScanId, 'runScan']]);
-      expect(ofScan.map((a) => [a.priority?.fairnessKey, a.priority?.fairnessWeight])).toEqual([[input.tenantId, 2]]);
-      // No child workflow any more.
-      expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toEqual([]);
-    }, { fairnessWeight: 5 }); // verification reads the team plan's weight, 2
+    await h.withActiveAccount(
+      async (handle, input, firstScanId) => {
+        const { events } = await handle.fetchHistory();
+        const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+        const ofScan = scheduled.filter((a) => a.activityId?.startsWith(firstScanId));
+        expect(ofScan.map((a) => [a.activityId, a.activityType?.name])).toEqual([[firstScanId, 'runScan']]);
+        expect(ofScan.map((a) => [a.priority?.fairnessKey, a.priority?.fairnessWeight])).toEqual([[input.tenantId, 2]]);
+        // No child workflow any more.
+        expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toEqual([]);
+      },
+      { fairnessWeight: 5 },
+    ); // verification reads the team plan's weight, 2
   });
 
   it('fires the alert rules of a scan that was saved before its activity gave up, and keeps its outcome', async () => {
@@ -131,10 +147,16 @@ describe('scans', () => {
       await waitFor(async () => (await handle.query(stateQuery)).recentScans.some((s) => s.scanId === firstScanId));
       const [scan] = await h.scansOf(input.accountId);
       expect(scan).toMatchObject({ id: firstScanId, status: 'succeeded', srs: 55 }); // saved, not failed afterwards
-      expect((await handle.query(stateQuery)).recentScans).toEqual([expect.objectContaining({ scanId: firstScanId, status: 'succeeded', srs: 55 })]);
+      expect((await handle.query(stateQuery)).recentScans).toEqual([
+        expect.objectContaining({ scanId: firstScanId, status: 'succeeded', srs: 55 }),
+      ]);
       const { events } = await handle.fetchHistory();
-      const scheduled = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []).map((a) => a.activityId);
-      expect(scheduled).toEqual(expect.arrayContaining([firstScanId, `${firstScanId}/failed`, `${firstScanId}/alerts`]));
+      const scheduled = (events ?? [])
+        .flatMap((e) => e.activityTaskScheduledEventAttributes ?? [])
+        .map((a) => a.activityId);
+      expect(scheduled).toEqual(
+        expect.arrayContaining([firstScanId, `${firstScanId}/failed`, `${firstScanId}/alerts`]),
+      );
       await handle.executeUpdate(disconnectUpdate);
     });
   });
@@ -144,7 +166,12 @@ describe('scans', () => {
     const activities = h.activities();
     h.cloud.setInventory(input.awsAccountId, withRootMfaOff);
     await h.database.db.updateTable('accounts').set({ status: 'ACTIVE' }).where('id', '=', input.accountId).execute();
-    const scan = { scanId: `scan_retry_${input.accountId}`, tenantId: input.tenantId, accountId: input.accountId, trigger: 'manual' as const };
+    const scan = {
+      scanId: `scan_retry_${input.accountId}`,
+      tenantId: input.tenantId,
+      accountId: input.accountId,
+      trigger: 'manual' as const,
+    };
     const env = new MockActivityEnvironment();
     const first = (await env.run(activities.runScan, { ...scan, fireAlerts: true })) as ScanOutcome;
     // The account is fixed meanwhile: a retry that collected again would save a different score.
@@ -156,11 +183,16 @@ describe('scans', () => {
   });
 
   it('queues scans without a fairness key when fairness is off', async () => {
-    await h.withActiveAccount(async (handle, _input, firstScanId) => {
-      const { events } = await handle.fetchHistory();
-      const runScan = (events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []).find((a) => a.activityId === firstScanId);
-      expect(runScan?.activityType?.name).toBe('runScan');
-      expect(runScan?.priority?.fairnessKey ?? '').toBe('');
-    }, { fairness: false });
+    await h.withActiveAccount(
+      async (handle, _input, firstScanId) => {
+        const { events } = await handle.fetchHistory();
+        const runScan = (events ?? [])
+          .flatMap((e) => e.activityTaskScheduledEventAttributes ?? [])
+          .find((a) => a.activityId === firstScanId);
+        expect(runScan?.activityType?.name).toBe('runScan');
+        expect(runScan?.priority?.fairnessKey ?? '').toBe('');
+      },
+      { fairness: false },
+    );
   });
 });

@@ -69,14 +69,20 @@ function Shell({ path }: { path: string }) {
   return (
     <div className="shell">
       <header className="top">
-        <Link to={BASE} className="brand">Sentinel</Link>
+        <Link to={BASE} className="brand">
+          Sentinel
+        </Link>
         <nav>
           {NAV.filter(([, , role]) => !role || (me.data && hasRole(me.data.user.role, role))).map(([slug, label]) => (
-            <Link key={slug} to={`${BASE}/${slug}`} className={isSection(path, slug) ? 'active' : ''}>{label}</Link>
+            <Link key={slug} to={`${BASE}/${slug}`} className={isSection(path, slug) ? 'active' : ''}>
+              {label}
+            </Link>
           ))}
         </nav>
         <span className="who">{me.data ? `${me.data.user.name} (${me.data.user.role})` : ''}</span>
-        <button type="button" className="link" onClick={() => void logOut().then(() => navigate(`${BASE}/login`))}>Log out</button>
+        <button type="button" className="link" onClick={() => void logOut().then(() => navigate(`${BASE}/login`))}>
+          Log out
+        </button>
       </header>
       <main>
         {me.error && <ErrorBox message={me.error} onRetry={me.reload} />}
@@ -98,7 +104,13 @@ function route(path: string) {
   if (path === BASE || path === `${BASE}/overview`) return <OverviewPage />;
   if (path === `${BASE}/accounts`) return <AccountsPage />;
   const account = /^\/app\/accounts\/([^/]+)(?:\/(compliance|events))?$/.exec(path);
-  if (account) return <AccountPage accountId={decodeURIComponent(account[1] as string)} tab={account[2] === 'compliance' || account[2] === 'events' ? account[2] : 'overview'} />;
+  if (account)
+    return (
+      <AccountPage
+        accountId={decodeURIComponent(account[1] as string)}
+        tab={account[2] === 'compliance' || account[2] === 'events' ? account[2] : 'overview'}
+      />
+    );
   if (path === `${BASE}/organizations`) return <OrganizationsPage />;
   const organization = /^\/app\/organizations\/([^/]+)$/.exec(path);
   if (organization) return <OrganizationPage orgId={decodeURIComponent(organization[1] as string)} />;

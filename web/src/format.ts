@@ -14,7 +14,12 @@ export function srsBand(srs: number | null | undefined): SrsBand {
   return COLOUR[srsBandOf(srs)];
 }
 
-export const BAND_LABEL: Record<SrsBand, string> = { good: 'Good', warn: 'Needs attention', risk: 'At risk', none: 'Not scanned yet' };
+export const BAND_LABEL: Record<SrsBand, string> = {
+  good: 'Good',
+  warn: 'Needs attention',
+  risk: 'At risk',
+  none: 'Not scanned yet',
+};
 
 export function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';

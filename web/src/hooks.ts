@@ -12,7 +12,10 @@ export interface Loaded<T> {
 
 /** Loads data for a page (signed in); loads again when `deps` change or on reload(). Stale answers are dropped. */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error: string | null; loading: boolean }>({ error: null, loading: true });
+  const [state, setState] = useState<{ data?: T; error: string | null; loading: boolean }>({
+    error: null,
+    loading: true,
+  });
   const [generation, setGeneration] = useState(0);
   const reloading = useRef(false);
   useEffect(() => {

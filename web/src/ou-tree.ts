@@ -13,7 +13,9 @@ export interface OuNode<A> {
  * Nests an organization's accounts by their OU path ('Root/Workloads/Prod'): the tree the AWS console shows.
  * Every path starts at the root, whatever its first segment is called; an account without a path sits at the root.
  */
-export function ouTree<A extends { ou_path: string | null; name: string | null; aws_account_id: string }>(accounts: readonly A[]): OuNode<A> {
+export function ouTree<A extends { ou_path: string | null; name: string | null; aws_account_id: string }>(
+  accounts: readonly A[],
+): OuNode<A> {
   const segments = (a: A) => (a.ou_path ?? '').split('/').filter(Boolean);
   const rootName = accounts.map(segments).find((s) => s.length > 0)?.[0] ?? 'Root';
   const root: OuNode<A> = { name: rootName, path: rootName, accounts: [], children: [], total: 0 };

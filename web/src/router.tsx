@@ -25,7 +25,11 @@ export function Link({ to, children, ...rest }: AnchorHTMLAttributes<HTMLAnchorE
     event.preventDefault();
     navigate(to);
   };
-  return <a href={to} onClick={onClick} {...rest}>{children}</a>;
+  return (
+    <a href={to} onClick={onClick} {...rest}>
+      {children}
+    </a>
+  );
 }
 
 /** One query parameter of the current URL, following navigation (`null` when absent). */

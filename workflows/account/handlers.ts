@@ -2,8 +2,15 @@ import { ApplicationFailure, condition, log, proxyActivities, setHandler } from 
 import type { Activities } from '../../activities';
 import { MARK_DISCONNECTED, VERIFY } from '../activity-options';
 import {
-  disconnectUpdate, eventsReceivedMessage, INVALID_ACCOUNT_STATE, planChangedMessage, ROLE_ASSUMPTION_FAILED, scanNowUpdate, stateQuery,
-  VERIFICATION_UNAVAILABLE, verifyUpdate,
+  disconnectUpdate,
+  eventsReceivedMessage,
+  INVALID_ACCOUNT_STATE,
+  planChangedMessage,
+  ROLE_ASSUMPTION_FAILED,
+  scanNowUpdate,
+  stateQuery,
+  VERIFICATION_UNAVAILABLE,
+  verifyUpdate,
 } from '../contracts';
 import type { EventRescans } from '../event-rescans';
 import { newScanId } from '../ids';
@@ -27,7 +34,10 @@ export interface AccountHandlerContext {
  * Installed in this order: a handler installed receives at once the messages that arrived before it, so the order
  * is part of what the workflow does on replay.
  */
-export function installHandlers(state: AccountState, { tenantId, accountId, rescans, timer }: AccountHandlerContext): void {
+export function installHandlers(
+  state: AccountState,
+  { tenantId, accountId, rescans, timer }: AccountHandlerContext,
+): void {
   setHandler(stateQuery, () => stateView(state, rescans.pending()));
 
   // The batch's alerts were fired by the API that stored it: what is left here is the rescan.
@@ -38,16 +48,26 @@ export function installHandlers(state: AccountState, { tenantId, accountId, resc
 
   setHandler(verifyUpdate, async () => {
     await condition(() => !state.busy);
-    if (state.status === 'ACTIVE' && state.firstScanId) return { status: 'ACTIVE' as const, firstScanId: state.firstScanId };
-    if (state.status === 'DISCONNECTED') throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: 'The account is disconnected' });
+    if (state.status === 'ACTIVE' && state.firstScanId)
+      return { status: 'ACTIVE' as const, firstScanId: state.firstScanId };
+    if (state.status === 'DISCONNECTED')
+      throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: 'The account is disconnected' });
     state.busy = true;
     try {
       const scanId = newScanId();
       const result = await verifyAccount({ tenantId, accountId, firstScanId: scanId }).catch((err: unknown) => {
         log.warn('verification could not run', { error: String(err) });
-        throw ApplicationFailure.create({ type: VERIFICATION_UNAVAILABLE, message: 'Verification could not reach AWS; try again shortly' });
+        throw ApplicationFailure.create({
+          type: VERIFICATION_UNAVAILABLE,
+          message: 'Verification could not reach AWS; try again shortly',
+        });
       });
-      if (!result.ok) throw ApplicationFailure.create({ type: ROLE_ASSUMPTION_FAILED, message: result.reason, details: [result.code] });
+      if (!result.ok)
+        throw ApplicationFailure.create({
+          type: ROLE_ASSUMPTION_FAILED,
+          message: result.reason,
+          details: [result.code],
+        });
       // Verification reads the plan anew; a plan change signalled meanwhile may be newer still. (A result
       // recorded before revisions existed has none: it applies, as it did then.)
       const revision = result.planRevision ?? state.planRevision;
@@ -65,20 +85,27 @@ export function installHandlers(state: AccountState, { tenantId, accountId, resc
     }
   });
 
-  setHandler(scanNowUpdate, async () => {
-    // A manual scan already waiting is the answer to a second request: no duplicate work.
-    const queued = state.queue.find((r) => r.trigger === 'manual');
-    if (queued) return { scanId: queued.scanId };
-    const scanId = newScanId();
-    state.queue.push({ scanId, trigger: 'manual' });
-    return { scanId };
-  }, {
-    validator: () => {
-      if (state.status !== 'ACTIVE') {
-        throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: `A ${state.status} account cannot be scanned` });
-      }
+  setHandler(
+    scanNowUpdate,
+    async () => {
+      // A manual scan already waiting is the answer to a second request: no duplicate work.
+      const queued = state.queue.find((r) => r.trigger === 'manual');
+      if (queued) return { scanId: queued.scanId };
+      const scanId = newScanId();
+      state.queue.push({ scanId, trigger: 'manual' });
+      return { scanId };
     },
-  });
+    {
+      validator: () => {
+        if (state.status !== 'ACTIVE') {
+          throw ApplicationFailure.create({
+            type: INVALID_ACCOUNT_STATE,
+            message: `A ${state.status} account cannot be scanned`,
+          });
+        }
+      },
+    },
+  );
 
   setHandler(planChangedMessage, ({ scanIntervalMinutes: minutes, planRevision: revision, fairnessWeight: weight }) => {
     if (revision !== undefined) {

@@ -54,6 +54,9 @@ export function runScanAsChildWorkflow(scan: ScanWorkflowInput): Promise<ScanOut
   return executeChild(scanWorkflow, {
     workflowId: scanWorkflowId(scan.scanId),
     args: [scan],
-    typedSearchAttributes: [{ key: TENANT_ID, value: scan.tenantId }, { key: AWS_ACCOUNT_ID, value: scan.awsAccountId }],
+    typedSearchAttributes: [
+      { key: TENANT_ID, value: scan.tenantId },
+      { key: AWS_ACCOUNT_ID, value: scan.awsAccountId },
+    ],
   });
 }

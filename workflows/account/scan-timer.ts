@@ -26,14 +26,16 @@ export function scanTimer(state: AccountState, accountId: string): ScanTimer {
       const now = Date.now();
       const delayMs = scheduledScanDelayMs(accountId, intervalMs, now);
       state.nextScanAt = new Date(now + delayMs).toISOString();
-      scope.run(() => sleep(delayMs)).then(
-        () => {
-          state.scheduledScanDue = true;
-        },
-        (err: unknown) => {
-          if (!isCancellation(err)) throw err;
-        },
-      );
+      scope
+        .run(() => sleep(delayMs))
+        .then(
+          () => {
+            state.scheduledScanDue = true;
+          },
+          (err: unknown) => {
+            if (!isCancellation(err)) throw err;
+          },
+        );
     },
     cancel() {
       timer?.cancel();

@@ -1,6 +1,11 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type {
-  AccountStatus, AccountWorkflowInput, AccountWorkflowState, CarriedState, CompletedScan, ScanRequest,
+  AccountStatus,
+  AccountWorkflowInput,
+  AccountWorkflowState,
+  CarriedState,
+  CompletedScan,
+  ScanRequest,
 } from '../contracts';
 import type { PendingRescan } from '../event-rescans';
 import { ACCOUNT_STATUS } from '../search-attributes';
@@ -88,7 +93,11 @@ export function stateView(state: AccountState, pendingRescan: PendingRescan | un
  * What continue-as-new carries to the next run. `scheduledScanDue`: the run hands over as its timer fired (the
  * next run scans at once), or between scans (the next run arms its timer for the same slot).
  */
-export function carriedState(state: AccountState, pendingRescan: PendingRescan | undefined, scheduledScanDue: boolean): CarriedState {
+export function carriedState(
+  state: AccountState,
+  pendingRescan: PendingRescan | undefined,
+  scheduledScanDue: boolean,
+): CarriedState {
   return {
     status: state.status,
     scanIntervalMinutes: state.scanIntervalMinutes,

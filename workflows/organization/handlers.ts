@@ -2,8 +2,13 @@ import { ApplicationFailure, condition, log, proxyActivities, setHandler } from 
 import type { Activities } from '../../activities';
 import { MARK_DISCONNECTED, VERIFY } from '../activity-options';
 import {
-  disconnectOrganizationUpdate, INVALID_ACCOUNT_STATE, organizationStateQuery, ROLE_ASSUMPTION_FAILED, syncOrganizationUpdate,
-  VERIFICATION_UNAVAILABLE, verifyOrganizationUpdate,
+  disconnectOrganizationUpdate,
+  INVALID_ACCOUNT_STATE,
+  organizationStateQuery,
+  ROLE_ASSUMPTION_FAILED,
+  syncOrganizationUpdate,
+  VERIFICATION_UNAVAILABLE,
+  verifyOrganizationUpdate,
 } from '../contracts';
 import { type OrganizationState, stateView } from './state';
 
@@ -31,37 +36,61 @@ export function installHandlers(state: OrganizationState, ids: OrganizationIds):
   setHandler(verifyOrganizationUpdate, async () => {
     await condition(() => !state.busy);
     if (state.status === 'ACTIVE' && state.awsOrganizationId) {
-      return { status: 'ACTIVE' as const, awsOrganizationId: state.awsOrganizationId, accountsFound: state.accountsFound };
+      return {
+        status: 'ACTIVE' as const,
+        awsOrganizationId: state.awsOrganizationId,
+        accountsFound: state.accountsFound,
+      };
     }
-    if (state.status === 'DISCONNECTED') throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: 'The organization is disconnected' });
+    if (state.status === 'DISCONNECTED')
+      throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: 'The organization is disconnected' });
     state.busy = true;
     try {
       const result = await verifyOrganization({ tenantId, orgId }).catch((err: unknown) => {
         log.warn('organization verification could not run', { error: String(err) });
-        throw ApplicationFailure.create({ type: VERIFICATION_UNAVAILABLE, message: 'Verification could not reach AWS; try again shortly' });
+        throw ApplicationFailure.create({
+          type: VERIFICATION_UNAVAILABLE,
+          message: 'Verification could not reach AWS; try again shortly',
+        });
       });
-      if (!result.ok) throw ApplicationFailure.create({ type: ROLE_ASSUMPTION_FAILED, message: result.reason, details: [result.code] });
+      if (!result.ok)
+        throw ApplicationFailure.create({
+          type: ROLE_ASSUMPTION_FAILED,
+          message: result.reason,
+          details: [result.code],
+        });
       state.awsOrganizationId = result.awsOrganizationId;
       state.accountsFound = result.accountsFound;
       state.syncIntervalMinutes = result.syncIntervalMinutes;
       state.status = 'ACTIVE';
       state.syncDue = true;
-      return { status: 'ACTIVE' as const, awsOrganizationId: result.awsOrganizationId, accountsFound: result.accountsFound };
+      return {
+        status: 'ACTIVE' as const,
+        awsOrganizationId: result.awsOrganizationId,
+        accountsFound: result.accountsFound,
+      };
     } finally {
       state.busy = false;
     }
   });
 
-  setHandler(syncOrganizationUpdate, () => {
-    state.syncDue = true;
-    return { queued: true as const };
-  }, {
-    validator: () => {
-      if (state.status !== 'ACTIVE') {
-        throw ApplicationFailure.create({ type: INVALID_ACCOUNT_STATE, message: `A ${state.status} organization cannot be synced` });
-      }
+  setHandler(
+    syncOrganizationUpdate,
+    () => {
+      state.syncDue = true;
+      return { queued: true as const };
     },
-  });
+    {
+      validator: () => {
+        if (state.status !== 'ACTIVE') {
+          throw ApplicationFailure.create({
+            type: INVALID_ACCOUNT_STATE,
+            message: `A ${state.status} organization cannot be synced`,
+          });
+        }
+      },
+    },
+  );
 
   // A sync under way finishes first, so nothing it connects is left behind by a disconnection that follows it.
   setHandler(disconnectOrganizationUpdate, async () => {

@@ -1,6 +1,4 @@
-import type {
-  OrganizationCarriedState, OrganizationWorkflowInput, OrganizationWorkflowState,
-} from '../contracts';
+import type { OrganizationCarriedState, OrganizationWorkflowInput, OrganizationWorkflowState } from '../contracts';
 
 const DEFAULT_MAX_SYNCS_PER_RUN = 500;
 

@@ -1,5 +1,10 @@
 import { complianceQuery } from '../../../core/schemas/compliance';
-import { accountCompliance, accountComplianceReport, listFrameworks, tenantCompliance } from '../../../core/reports/compliance';
+import {
+  accountCompliance,
+  accountComplianceReport,
+  listFrameworks,
+  tenantCompliance,
+} from '../../../core/reports/compliance';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 
@@ -7,11 +12,14 @@ const accountComplianceInput = accountRef.extend({ query: complianceQuery });
 
 export const complianceRouter = router({
   frameworks: procedureFor('listComplianceFrameworks').query(() => listFrameworks()),
-  tenant: procedureFor('getTenantCompliance').input(complianceQuery)
+  tenant: procedureFor('getTenantCompliance')
+    .input(complianceQuery)
     .query(({ ctx, input }) => tenantCompliance(ctx.deps, ctx.caller, input.framework)),
-  account: procedureFor('getAccountCompliance').input(accountComplianceInput)
+  account: procedureFor('getAccountCompliance')
+    .input(accountComplianceInput)
     .query(({ ctx, input }) => accountCompliance(ctx.deps, ctx.caller, input.account_id, input.query.framework)),
   /** The HTML report as text, for the dashboard to save as a file. */
-  report: procedureFor('getAccountComplianceReport').input(accountComplianceInput)
+  report: procedureFor('getAccountComplianceReport')
+    .input(accountComplianceInput)
     .query(({ ctx, input }) => accountComplianceReport(ctx.deps, ctx.caller, input.account_id, input.query.framework)),
 });

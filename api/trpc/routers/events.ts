@@ -8,8 +8,10 @@ import { accountRef } from '../inputs';
 const eventsInput = accountRef.extend({ query: listEventsQuery.prefault({}) });
 
 export const eventsRouter = router({
-  list: procedureFor('listAccountEvents').input(eventsInput)
+  list: procedureFor('listAccountEvents')
+    .input(eventsInput)
     .query(({ ctx, input }) => listAccountEvents(ctx.deps, ctx.caller, input.account_id, input.query)),
-  rotateKey: procedureFor('rotateEventKey').input(accountRef)
+  rotateKey: procedureFor('rotateEventKey')
+    .input(accountRef)
     .mutation(({ ctx, input }) => rotateEventKey(ctx.deps, ctx.caller, input.account_id)),
 });

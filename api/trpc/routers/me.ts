@@ -5,6 +5,10 @@ import { procedureFor, router } from '../init';
 
 export const meRouter = router({
   get: procedureFor('getProfile').query(({ ctx }) => getProfile(ctx.deps, ctx.caller)),
-  rename: procedureFor('renameSelf').input(patchMeInput).mutation(({ ctx, input }) => renameSelf(ctx.deps, ctx.caller, input.name)),
-  resendVerificationEmail: procedureFor('resendVerificationEmail').mutation(({ ctx }) => resendVerificationLink(ctx.deps, ctx.caller)),
+  rename: procedureFor('renameSelf')
+    .input(patchMeInput)
+    .mutation(({ ctx, input }) => renameSelf(ctx.deps, ctx.caller, input.name)),
+  resendVerificationEmail: procedureFor('resendVerificationEmail').mutation(({ ctx }) =>
+    resendVerificationLink(ctx.deps, ctx.caller),
+  ),
 });

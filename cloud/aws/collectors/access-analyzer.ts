@@ -9,8 +9,14 @@ export const accessAnalyzersPart = regionalPart({
   part: 'accessAnalyzers',
   async read({ session }: ReadContext, region: string): Promise<AccessAnalyzerRegion> {
     const analyzer = session.client((config) => new AccessAnalyzerClient(config), region);
-    const analyzers = await foldPages(paginateListAnalyzers({ client: analyzer }, {}), [] as AccessAnalyzerRegion['analyzers'],
-      (into, page) => [...into, ...(page.analyzers ?? []).map((a) => ({ name: a.name ?? '', type: a.type ?? '', status: a.status ?? '' }))]);
+    const analyzers = await foldPages(
+      paginateListAnalyzers({ client: analyzer }, {}),
+      [] as AccessAnalyzerRegion['analyzers'],
+      (into, page) => [
+        ...into,
+        ...(page.analyzers ?? []).map((a) => ({ name: a.name ?? '', type: a.type ?? '', status: a.status ?? '' })),
+      ],
+    );
     return { region, analyzers };
   },
   assemble: (slices) => ({ regions: slices }),

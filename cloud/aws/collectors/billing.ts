@@ -20,8 +20,10 @@ class CostExplorerNotEnabled extends ReadFailure {
   }
 
   override get reason(): string {
-    return 'Cost Explorer is not enabled for this account: open it once in the AWS Billing console; its data becomes '
-      + 'available within 24 hours.';
+    return (
+      'Cost Explorer is not enabled for this account: open it once in the AWS Billing console; its data becomes ' +
+      'available within 24 hours.'
+    );
   }
 }
 
@@ -32,7 +34,10 @@ async function explainCostExplorer<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (err) {
     const message = err instanceof ReadFailure && err.cause instanceof Error ? err.cause.message : '';
-    if (err instanceof ReadFailure && (err.code === 'DataUnavailable' || /not enabled for cost explorer/i.test(message))) {
+    if (
+      err instanceof ReadFailure &&
+      (err.code === 'DataUnavailable' || /not enabled for cost explorer/i.test(message))
+    ) {
       throw new CostExplorerNotEnabled(err);
     }
     throw err;
@@ -43,39 +48,54 @@ const costExplorer = (ctx: ReadContext) => ctx.session.client((config) => new Co
 
 export const costsPart = globalPart({
   part: 'costs',
-  read: (ctx: ReadContext) => explainCostExplorer(async () => {
-    const ce = costExplorer(ctx);
-    const daily: DailyCost[] = [];
-    let token: string | undefined;
-    do {
-      const page = await ce.send(new GetCostAndUsageCommand({
-        TimePeriod: { Start: isoDate(ctx.now.getTime() - DAYS * DAY_MS), End: isoDate(ctx.now.getTime()) },
-        Granularity: 'DAILY',
-        Metrics: ['UnblendedCost'],
-        Filter: { Dimensions: { Key: 'RECORD_TYPE', Values: ['Usage'] } },
-        NextPageToken: token,
-      }));
-      for (const r of page.ResultsByTime ?? []) daily.push({ date: r.TimePeriod?.Start ?? '', amountUsd: Number(r.Total?.UnblendedCost?.Amount ?? 0) });
-      token = page.NextPageToken;
-    } while (token);
-    return { value: { daily } };
-  }),
+  read: (ctx: ReadContext) =>
+    explainCostExplorer(async () => {
+      const ce = costExplorer(ctx);
+      const daily: DailyCost[] = [];
+      let token: string | undefined;
+      do {
+        const page = await ce.send(
+          new GetCostAndUsageCommand({
+            TimePeriod: { Start: isoDate(ctx.now.getTime() - DAYS * DAY_MS), End: isoDate(ctx.now.getTime()) },
+            Granularity: 'DAILY',
+            Metrics: ['UnblendedCost'],
+            Filter: { Dimensions: { Key: 'RECORD_TYPE', Values: ['Usage'] } },
+            NextPageToken: token,
+          }),
+        );
+        for (const r of page.ResultsByTime ?? [])
+          daily.push({ date: r.TimePeriod?.Start ?? '', amountUsd: Number(r.Total?.UnblendedCost?.Amount ?? 0) });
+        token = page.NextPageToken;
+      } while (token);
+      return { value: { daily } };
+    }),
 });
 
 export const anomaliesPart = globalPart({
   part: 'anomalies',
-  read: (ctx: ReadContext) => explainCostExplorer(async () => ({
-    value: {
-      anomalies: await foldPages(paginateGetAnomalies({ client: costExplorer(ctx) }, {
-        DateInterval: { StartDate: isoDate(ctx.now.getTime() - DAYS * DAY_MS) },
-      }), [] as CostAnomaly[], (into, page) => [...into, ...(page.Anomalies ?? []).map((a) => ({
-        id: a.AnomalyId ?? '',
-        impactUsd: a.Impact?.TotalImpact ?? a.Impact?.MaxImpact ?? 0,
-        startDate: a.AnomalyStartDate ?? '',
-        service: a.RootCauses?.[0]?.Service ?? null,
-      }))]),
-    },
-  })),
+  read: (ctx: ReadContext) =>
+    explainCostExplorer(async () => ({
+      value: {
+        anomalies: await foldPages(
+          paginateGetAnomalies(
+            { client: costExplorer(ctx) },
+            {
+              DateInterval: { StartDate: isoDate(ctx.now.getTime() - DAYS * DAY_MS) },
+            },
+          ),
+          [] as CostAnomaly[],
+          (into, page) => [
+            ...into,
+            ...(page.Anomalies ?? []).map((a) => ({
+              id: a.AnomalyId ?? '',
+              impactUsd: a.Impact?.TotalImpact ?? a.Impact?.MaxImpact ?? 0,
+              startDate: a.AnomalyStartDate ?? '',
+              service: a.RootCauses?.[0]?.Service ?? null,
+            })),
+          ],
+        ),
+      },
+    })),
 });
 
 /**
@@ -95,17 +115,30 @@ export const budgetsPart = globalPart({
   part: 'budgets',
   read: async ({ session, now }: ReadContext) => ({
     value: {
-      budgets: await foldPages(paginateDescribeBudgets({ client: session.client((config) => new BudgetsClient(config)) }, {
-        AccountId: session.accountId,
-      }), [] as Budget[], (into, page) => [...into, ...(page.Budgets ?? [])
-        // Only cost budgets are in dollars; usage, reservation and savings plan budgets do not cap spend.
-        .filter((b) => b.BudgetType === 'COST')
-        .map((b) => ({
-          name: b.BudgetName ?? '',
-          limitUsd: currentLimit(b, now),
-          actualSpendUsd: Number(b.CalculatedSpend?.ActualSpend?.Amount ?? 0),
-          forecastedSpendUsd: b.CalculatedSpend?.ForecastedSpend?.Amount === undefined ? null : Number(b.CalculatedSpend.ForecastedSpend.Amount),
-        }))]),
+      budgets: await foldPages(
+        paginateDescribeBudgets(
+          { client: session.client((config) => new BudgetsClient(config)) },
+          {
+            AccountId: session.accountId,
+          },
+        ),
+        [] as Budget[],
+        (into, page) => [
+          ...into,
+          ...(page.Budgets ?? [])
+            // Only cost budgets are in dollars; usage, reservation and savings plan budgets do not cap spend.
+            .filter((b) => b.BudgetType === 'COST')
+            .map((b) => ({
+              name: b.BudgetName ?? '',
+              limitUsd: currentLimit(b, now),
+              actualSpendUsd: Number(b.CalculatedSpend?.ActualSpend?.Amount ?? 0),
+              forecastedSpendUsd:
+                b.CalculatedSpend?.ForecastedSpend?.Amount === undefined
+                  ? null
+                  : Number(b.CalculatedSpend.ForecastedSpend.Amount),
+            })),
+        ],
+      ),
     },
   }),
 });

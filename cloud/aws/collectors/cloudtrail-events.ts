@@ -20,10 +20,11 @@ function readWriteType(type: EventSelector['ReadWriteType']): ReadWrite {
 
 function basic(selector: EventSelector): TrailEvents {
   const recorded = readWriteType(selector.ReadWriteType);
-  const allBuckets = (selector.DataResources ?? [])
-    .some((r) => r.Type === 'AWS::S3::Object' && (r.Values ?? []).some((v) => ALL_BUCKETS.test(v)));
+  const allBuckets = (selector.DataResources ?? []).some(
+    (r) => r.Type === 'AWS::S3::Object' && (r.Values ?? []).some((v) => ALL_BUCKETS.test(v)),
+  );
   return {
-    management: selector.IncludeManagementEvents ?? true ? recorded : NONE,
+    management: (selector.IncludeManagementEvents ?? true) ? recorded : NONE,
     s3Objects: allBuckets ? recorded : NONE,
   };
 }
@@ -37,23 +38,43 @@ function readOnlyField(values: string[] | undefined): ReadWrite {
 function advanced(selector: AdvancedEventSelector): TrailEvents {
   const fields = selector.FieldSelectors ?? [];
   const equals = (field: string) => fields.find((f) => f.Field === field)?.Equals;
-  const onlyEquals = (field: string) => fields.filter((f) => f.Field === field)
-    .every((f) => f.Equals !== undefined && !f.StartsWith && !f.EndsWith && !f.NotEquals && !f.NotStartsWith && !f.NotEndsWith);
+  const onlyEquals = (field: string) =>
+    fields
+      .filter((f) => f.Field === field)
+      .every(
+        (f) =>
+          f.Equals !== undefined && !f.StartsWith && !f.EndsWith && !f.NotEquals && !f.NotStartsWith && !f.NotEndsWith,
+      );
   const readOnly = onlyEquals('readOnly') ? readOnlyField(equals('readOnly')) : NONE;
   const category = equals('eventCategory') ?? [];
   const others = fields.filter((f) => !['eventCategory', 'readOnly', 'resources.type'].includes(f.Field ?? ''));
 
   // Management events: excluding a noisy source (the console's "Exclude AWS KMS events") still records the rest.
-  const management = category.includes('Management') && others.every((f) => f.Field === 'eventSource' && f.NotEquals && !f.Equals)
-    ? readOnly : NONE;
-  const s3Objects = category.includes('Data') && onlyEquals('resources.type') && (equals('resources.type') ?? []).includes('AWS::S3::Object')
-    && others.length === 0 ? readOnly : NONE;
+  const management =
+    category.includes('Management') && others.every((f) => f.Field === 'eventSource' && f.NotEquals && !f.Equals)
+      ? readOnly
+      : NONE;
+  const s3Objects =
+    category.includes('Data') &&
+    onlyEquals('resources.type') &&
+    (equals('resources.type') ?? []).includes('AWS::S3::Object') &&
+    others.length === 0
+      ? readOnly
+      : NONE;
   return { management, s3Objects };
 }
 
 /** The union of what a trail's selectors record. */
-export function trailEvents({ EventSelectors, AdvancedEventSelectors }: Pick<GetEventSelectorsCommandOutput, 'EventSelectors' | 'AdvancedEventSelectors'>): TrailEvents {
+export function trailEvents({
+  EventSelectors,
+  AdvancedEventSelectors,
+}: Pick<GetEventSelectorsCommandOutput, 'EventSelectors' | 'AdvancedEventSelectors'>): TrailEvents {
   const all = [...(EventSelectors ?? []).map(basic), ...(AdvancedEventSelectors ?? []).map(advanced)];
-  return all.reduce((into, e) => ({ management: either(into.management, e.management), s3Objects: either(into.s3Objects, e.s3Objects) }),
-    { management: NONE, s3Objects: NONE });
+  return all.reduce(
+    (into, e) => ({
+      management: either(into.management, e.management),
+      s3Objects: either(into.s3Objects, e.s3Objects),
+    }),
+    { management: NONE, s3Objects: NONE },
+  );
 }

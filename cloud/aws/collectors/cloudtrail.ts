@@ -1,5 +1,9 @@
 import {
-  CloudTrailClient, DescribeTrailsCommand, GetEventSelectorsCommand, GetTrailStatusCommand, type Trail as SdkTrail,
+  CloudTrailClient,
+  DescribeTrailsCommand,
+  GetEventSelectorsCommand,
+  GetTrailStatusCommand,
+  type Trail as SdkTrail,
 } from '@aws-sdk/client-cloudtrail';
 import { GetBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Trail, TrailBucketLogging, TrailEvents } from '../../../domain/scans/inventory';
@@ -75,9 +79,18 @@ export const cloudtrailPart = regionalPart({
     const homed = slice.trails.filter((t) => t.homeRegion === region);
     // The bucket may be in any region: the client follows S3's redirect there. An emulator's address cannot take
     // the bucket in its host name.
-    const s3 = homed.length === 0 ? null : session.client((config) => new S3Client({
-      ...config, followRegionRedirects: true, forcePathStyle: session.endpointUrl !== undefined,
-    }), region);
+    const s3 =
+      homed.length === 0
+        ? null
+        : session.client(
+            (config) =>
+              new S3Client({
+                ...config,
+                followRegionRedirects: true,
+                forcePathStyle: session.endpointUrl !== undefined,
+              }),
+            region,
+          );
     for (const trail of homed) {
       try {
         const [status, recorded, logging] = await settleAll([

@@ -3,7 +3,11 @@
  * failure it starts nothing new and rejects with the first error once the calls under way have settled, so no
  * call outlives the collection that closes its clients.
  */
-export async function mapLimit<T, R>({ items, limit, run }: {
+export async function mapLimit<T, R>({
+  items,
+  limit,
+  run,
+}: {
   items: readonly T[];
   limit: number;
   run: (item: T) => Promise<R>;
@@ -29,9 +33,13 @@ export async function mapLimit<T, R>({ items, limit, run }: {
 }
 
 /** Promise.all that, when one rejects, still waits for the others before rejecting with the first error. */
-export async function settleAll<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
+export async function settleAll<T extends readonly unknown[] | []>(
+  values: T,
+): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
   const settled = await Promise.allSettled<readonly unknown[]>(values);
   const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (rejected) throw rejected.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as {
+    -readonly [P in keyof T]: Awaited<T[P]>;
+  };
 }

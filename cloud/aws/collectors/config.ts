@@ -1,5 +1,7 @@
 import {
-  ConfigServiceClient, DescribeConfigurationRecordersCommand, DescribeConfigurationRecorderStatusCommand,
+  ConfigServiceClient,
+  DescribeConfigurationRecordersCommand,
+  DescribeConfigurationRecorderStatusCommand,
 } from '@aws-sdk/client-config-service';
 import type { ConfigRegion } from '../../../domain/scans/inventory';
 import { settleAll } from './concurrency';

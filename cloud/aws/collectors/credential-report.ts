@@ -1,6 +1,10 @@
 import {
-  CredentialReportExpiredException, CredentialReportNotPresentException, CredentialReportNotReadyException,
-  GenerateCredentialReportCommand, GetCredentialReportCommand, IAMClient,
+  CredentialReportExpiredException,
+  CredentialReportNotPresentException,
+  CredentialReportNotReadyException,
+  GenerateCredentialReportCommand,
+  GetCredentialReportCommand,
+  IAMClient,
 } from '@aws-sdk/client-iam';
 import type { CredentialReport, ReportedUser } from '../../../domain/scans/inventory';
 import { NotReadyError, ReadFailure } from './failures';
@@ -26,12 +30,20 @@ function dateOf(value: string | undefined): string | null {
  * fields than the header has the extra ones in its user name and in the ARN that repeats it.
  */
 function rows(csv: string): Record<string, string>[] {
-  const [header = [], ...lines] = csv.trim().split(/\r?\n/).map((line) => line.split(','));
+  const [header = [], ...lines] = csv
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => line.split(','));
   return lines.map((fields) => {
     const extra = (fields.length - header.length) / 2;
-    const joined = extra > 0 && Number.isInteger(extra)
-      ? [fields.slice(0, extra + 1).join(','), fields.slice(extra + 1, 2 * extra + 2).join(','), ...fields.slice(2 * extra + 2)]
-      : fields;
+    const joined =
+      extra > 0 && Number.isInteger(extra)
+        ? [
+            fields.slice(0, extra + 1).join(','),
+            fields.slice(extra + 1, 2 * extra + 2).join(','),
+            ...fields.slice(2 * extra + 2),
+          ]
+        : fields;
     return Object.fromEntries(header.map((column, i) => [column, joined[i] ?? '']));
   });
 }
@@ -40,28 +52,37 @@ export function parseCredentialReport(csv: string, generatedAt: Date): Credentia
   const all = rows(csv);
   const root = all.find((row) => row.user === ROOT);
   const rootUses = root
-    ? [root.password_last_used, root.access_key_1_last_used_date, root.access_key_2_last_used_date].map(dateOf).filter((d): d is string => d !== null)
+    ? [root.password_last_used, root.access_key_1_last_used_date, root.access_key_2_last_used_date]
+        .map(dateOf)
+        .filter((d): d is string => d !== null)
     : [];
   return {
     generatedAt: generatedAt.toISOString(),
-    root: root ? { lastUsedAt: rootUses.length > 0 ? rootUses.sort().at(-1) as string : null } : null,
-    users: all.filter((row) => row.user !== ROOT).map((row): ReportedUser => ({
-      arn: row.arn ?? '',
-      passwordEnabled: row.password_enabled === 'true',
-      mfaActive: row.mfa_active === 'true',
-      keys: [1, 2]
-        .map((slot) => ({
-          active: row[`access_key_${slot}_active`] === 'true',
-          lastRotatedAt: dateOf(row[`access_key_${slot}_last_rotated`]),
-          lastUsedAt: dateOf(row[`access_key_${slot}_last_used_date`]),
-        }))
-        .filter((key) => key.lastRotatedAt !== null),
-    })),
+    root: root ? { lastUsedAt: rootUses.length > 0 ? (rootUses.sort().at(-1) as string) : null } : null,
+    users: all
+      .filter((row) => row.user !== ROOT)
+      .map(
+        (row): ReportedUser => ({
+          arn: row.arn ?? '',
+          passwordEnabled: row.password_enabled === 'true',
+          mfaActive: row.mfa_active === 'true',
+          keys: [1, 2]
+            .map((slot) => ({
+              active: row[`access_key_${slot}_active`] === 'true',
+              lastRotatedAt: dateOf(row[`access_key_${slot}_last_rotated`]),
+              lastUsedAt: dateOf(row[`access_key_${slot}_last_used_date`]),
+            }))
+            .filter((key) => key.lastRotatedAt !== null),
+        }),
+      ),
   };
 }
 
-const notYet = (err: unknown) => err instanceof ReadFailure && (err.cause instanceof CredentialReportNotReadyException
-  || err.cause instanceof CredentialReportNotPresentException || err.cause instanceof CredentialReportExpiredException);
+const notYet = (err: unknown) =>
+  err instanceof ReadFailure &&
+  (err.cause instanceof CredentialReportNotReadyException ||
+    err.cause instanceof CredentialReportNotPresentException ||
+    err.cause instanceof CredentialReportExpiredException);
 
 export const credentialReportPart = globalPart({
   part: 'credentialReport',
@@ -73,7 +94,12 @@ export const credentialReportPart = globalPart({
     for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, LONGEST_POLL_MS)) {
       try {
         const { Content, GeneratedTime } = await iam.send(new GetCredentialReportCommand({}));
-        return { value: parseCredentialReport(Buffer.from(Content ?? new Uint8Array()).toString('utf8'), GeneratedTime ?? new Date()) };
+        return {
+          value: parseCredentialReport(
+            Buffer.from(Content ?? new Uint8Array()).toString('utf8'),
+            GeneratedTime ?? new Date(),
+          ),
+        };
       } catch (err) {
         if (!notYet(err)) throw err;
       }

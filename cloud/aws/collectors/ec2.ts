@@ -1,8 +1,21 @@
 import {
-  DescribeSnapshotAttributeCommand, EC2Client, type IpPermission, paginateDescribeImages, paginateDescribeInstances,
-  paginateDescribeSecurityGroups, paginateDescribeSnapshots, type SecurityGroup as AwsSecurityGroup,
+  DescribeSnapshotAttributeCommand,
+  EC2Client,
+  type IpPermission,
+  paginateDescribeImages,
+  paginateDescribeInstances,
+  paginateDescribeSecurityGroups,
+  paginateDescribeSnapshots,
+  type SecurityGroup as AwsSecurityGroup,
 } from '@aws-sdk/client-ec2';
-import type { DefaultSecurityGroup, GroupRule, Instance, OpenIngress, RegionalResource, SecurityGroup } from '../../../domain/scans/inventory';
+import type {
+  DefaultSecurityGroup,
+  GroupRule,
+  Instance,
+  OpenIngress,
+  RegionalResource,
+  SecurityGroup,
+} from '../../../domain/scans/inventory';
 import { mapLimit } from './concurrency';
 import { isAbsent } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';
@@ -18,11 +31,15 @@ export const ec2In = (session: Session, region: string) => session.client((confi
 
 function openIngress(group: AwsSecurityGroup): OpenIngress[] {
   return (group.IpPermissions ?? []).flatMap((p) => {
-    const cidrs = [
-      ...(p.IpRanges ?? []).map((r) => r.CidrIp),
-      ...(p.Ipv6Ranges ?? []).map((r) => r.CidrIpv6),
-    ].filter((cidr): cidr is string => cidr === '0.0.0.0/0' || cidr === '::/0');
-    return cidrs.map((cidr) => ({ protocol: p.IpProtocol ?? '-1', fromPort: p.FromPort ?? null, toPort: p.ToPort ?? null, cidr }));
+    const cidrs = [...(p.IpRanges ?? []).map((r) => r.CidrIp), ...(p.Ipv6Ranges ?? []).map((r) => r.CidrIpv6)].filter(
+      (cidr): cidr is string => cidr === '0.0.0.0/0' || cidr === '::/0',
+    );
+    return cidrs.map((cidr) => ({
+      protocol: p.IpProtocol ?? '-1',
+      fromPort: p.FromPort ?? null,
+      toPort: p.ToPort ?? null,
+      cidr,
+    }));
   });
 }
 
@@ -34,7 +51,13 @@ function rulesOf(direction: GroupRule['direction'], p: IpPermission): GroupRule[
     ...(p.PrefixListIds ?? []).map((r) => r.PrefixListId),
     ...(p.UserIdGroupPairs ?? []).map((r) => r.GroupId),
   ].filter((peer): peer is string => peer !== undefined);
-  return peers.map((peer) => ({ direction, protocol: p.IpProtocol ?? '-1', fromPort: p.FromPort ?? null, toPort: p.ToPort ?? null, peer }));
+  return peers.map((peer) => ({
+    direction,
+    protocol: p.IpProtocol ?? '-1',
+    fromPort: p.FromPort ?? null,
+    toPort: p.ToPort ?? null,
+    peer,
+  }));
 }
 
 /** A VPC's default group with what its rules allow; null for other groups, and for a default group without rules. */
@@ -58,30 +81,45 @@ interface GroupsSlice {
 
 export const securityGroupsPart = regionalPart({
   part: 'securityGroups',
-  read: ({ session }: ReadContext, region: string) => foldPages(
-    paginateDescribeSecurityGroups({ client: ec2In(session, region) }, {}), { groups: [], defaultGroups: [] } as GroupsSlice, (into, page) => {
-      for (const g of page.SecurityGroups ?? []) {
-        const open = openIngress(g);
-        // Only groups open to the internet, and default groups with rules: the others are of no interest and
-        // would only weigh on the inventory.
-        if (open.length > 0) into.groups.push({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: open });
-        const byDefault = defaultGroup(g, region);
-        if (byDefault) into.defaultGroups.push(byDefault);
-      }
-      return into;
-    }),
-  assemble: (slices) => ({ groups: concat(slices.map((s) => s.groups)), defaultGroups: concat(slices.map((s) => s.defaultGroups)) }),
+  read: ({ session }: ReadContext, region: string) =>
+    foldPages(
+      paginateDescribeSecurityGroups({ client: ec2In(session, region) }, {}),
+      { groups: [], defaultGroups: [] } as GroupsSlice,
+      (into, page) => {
+        for (const g of page.SecurityGroups ?? []) {
+          const open = openIngress(g);
+          // Only groups open to the internet, and default groups with rules: the others are of no interest and
+          // would only weigh on the inventory.
+          if (open.length > 0)
+            into.groups.push({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: open });
+          const byDefault = defaultGroup(g, region);
+          if (byDefault) into.defaultGroups.push(byDefault);
+        }
+        return into;
+      },
+    ),
+  assemble: (slices) => ({
+    groups: concat(slices.map((s) => s.groups)),
+    defaultGroups: concat(slices.map((s) => s.defaultGroups)),
+  }),
 });
 
 export const instancesPart = regionalPart({
   part: 'instances',
-  read: ({ session }: ReadContext, region: string) => foldPages(
-    paginateDescribeInstances({ client: ec2In(session, region) }, {}), [] as Instance[], (into, page) => {
+  read: ({ session }: ReadContext, region: string) =>
+    foldPages(paginateDescribeInstances({ client: ec2In(session, region) }, {}), [] as Instance[], (into, page) => {
       for (const i of (page.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
         const metadata = i.MetadataOptions;
         into.push({
-          id: i.InstanceId ?? '', region, type: i.InstanceType ?? '', state: i.State?.Name ?? '', launchedAt: i.LaunchTime?.toISOString() ?? '',
-          metadata: metadata?.HttpTokens && metadata.HttpEndpoint ? { httpTokens: metadata.HttpTokens, httpEndpoint: metadata.HttpEndpoint } : null,
+          id: i.InstanceId ?? '',
+          region,
+          type: i.InstanceType ?? '',
+          state: i.State?.Name ?? '',
+          launchedAt: i.LaunchTime?.toISOString() ?? '',
+          metadata:
+            metadata?.HttpTokens && metadata.HttpEndpoint
+              ? { httpTokens: metadata.HttpTokens, httpEndpoint: metadata.HttpEndpoint }
+              : null,
           instanceProfileArn: i.IamInstanceProfile?.Arn ?? null,
         });
       }
@@ -99,20 +137,32 @@ export const publicSnapshotsPart = regionalPart({
   part: 'publicSnapshots',
   async read({ session }: ReadContext, region: string): Promise<RegionalResource[]> {
     const ec2 = ec2In(session, region);
-    const candidates = await foldPages(paginateDescribeSnapshots({ client: ec2 }, {
-      OwnerIds: ['self'], RestorableByUserIds: ['all'], Filters: [{ Name: 'owner-id', Values: [session.accountId] }],
-    }), [] as string[], (into, page) => {
-      for (const s of page.Snapshots ?? []) if (s.SnapshotId) into.push(s.SnapshotId);
-      return into;
-    });
+    const candidates = await foldPages(
+      paginateDescribeSnapshots(
+        { client: ec2 },
+        {
+          OwnerIds: ['self'],
+          RestorableByUserIds: ['all'],
+          Filters: [{ Name: 'owner-id', Values: [session.accountId] }],
+        },
+      ),
+      [] as string[],
+      (into, page) => {
+        for (const s of page.Snapshots ?? []) if (s.SnapshotId) into.push(s.SnapshotId);
+        return into;
+      },
+    );
     const confirmed = await mapLimit({
       items: candidates,
       limit: PER_SNAPSHOT_CONCURRENCY,
       run: async (id) => {
         try {
-          const { CreateVolumePermissions = [] } = await ec2.send(new DescribeSnapshotAttributeCommand({
-            SnapshotId: id, Attribute: 'createVolumePermission',
-          }));
+          const { CreateVolumePermissions = [] } = await ec2.send(
+            new DescribeSnapshotAttributeCommand({
+              SnapshotId: id,
+              Attribute: 'createVolumePermission',
+            }),
+          );
           return CreateVolumePermissions.some((p) => p.Group === 'all') ? id : null;
         } catch (err) {
           if (isAbsent(err, 'InvalidSnapshot.NotFound')) return null; // deleted since it was listed
@@ -127,12 +177,22 @@ export const publicSnapshotsPart = regionalPart({
 
 export const publicImagesPart = regionalPart({
   part: 'publicImages',
-  read: ({ session }: ReadContext, region: string) => foldPages(paginateDescribeImages({ client: ec2In(session, region) }, {
-    Owners: ['self'], Filters: [{ Name: 'is-public', Values: ['true'] }],
-  }), [] as RegionalResource[], (into, page) => {
-    // The filter narrows server-side; Public is checked again for endpoints that ignore it.
-    for (const image of page.Images ?? []) if (image.Public === true && image.ImageId) into.push({ id: image.ImageId, region });
-    return into;
-  }),
+  read: ({ session }: ReadContext, region: string) =>
+    foldPages(
+      paginateDescribeImages(
+        { client: ec2In(session, region) },
+        {
+          Owners: ['self'],
+          Filters: [{ Name: 'is-public', Values: ['true'] }],
+        },
+      ),
+      [] as RegionalResource[],
+      (into, page) => {
+        // The filter narrows server-side; Public is checked again for endpoints that ignore it.
+        for (const image of page.Images ?? [])
+          if (image.Public === true && image.ImageId) into.push({ id: image.ImageId, region });
+        return into;
+      },
+    ),
   assemble: (slices) => ({ images: concat(slices) }),
 });

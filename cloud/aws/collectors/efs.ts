@@ -7,15 +7,17 @@ import { foldPages, type ReadContext, regionalPart } from './reader';
 
 export const efsFileSystemsPart = regionalPart({
   part: 'efsFileSystems',
-  read: ({ session }: ReadContext, region: string) => foldPages(
-    paginateDescribeFileSystems({ client: session.client((config) => new EFSClient(config), region) }, {}),
-    [] as EfsFileSystem[],
-    (into, page) => {
-      for (const fs of page.FileSystems ?? []) {
-        if (fs.FileSystemId) into.push({ id: fs.FileSystemId, region, name: fs.Name ?? null, encrypted: fs.Encrypted ?? false });
-      }
-      return into;
-    },
-  ),
+  read: ({ session }: ReadContext, region: string) =>
+    foldPages(
+      paginateDescribeFileSystems({ client: session.client((config) => new EFSClient(config), region) }, {}),
+      [] as EfsFileSystem[],
+      (into, page) => {
+        for (const fs of page.FileSystems ?? []) {
+          if (fs.FileSystemId)
+            into.push({ id: fs.FileSystemId, region, name: fs.Name ?? null, encrypted: fs.Encrypted ?? false });
+        }
+        return into;
+      },
+    ),
   assemble: (slices) => ({ fileSystems: slices.flat() }),
 });

@@ -32,7 +32,8 @@ export function isRetryable(err: unknown): boolean {
 }
 
 /** An answer the SDK could not parse (an HTML error page, a proxy's reply): its status is all it says. */
-const unparsable = (err: unknown) => err instanceof Error && ['SyntaxError', 'Error', 'Unknown', 'UnknownError'].includes(err.name);
+const unparsable = (err: unknown) =>
+  err instanceof Error && ['SyntaxError', 'Error', 'Unknown', 'UnknownError'].includes(err.name);
 
 function kindOf(err: unknown): { kind: FailureKind; code: string } {
   const code = customerSideErrorCode(err);
@@ -45,8 +46,13 @@ function kindOf(err: unknown): { kind: FailureKind; code: string } {
 
 // Client names as people know the services.
 const SERVICE_NAMES: Readonly<Record<string, string>> = {
-  CostExplorer: 'Cost Explorer', S3Control: 'S3 Control', Health: 'AWS Health', CloudWatchLogs: 'CloudWatch Logs',
-  ConfigService: 'AWS Config', SecurityHub: 'Security Hub', AccessAnalyzer: 'IAM Access Analyzer',
+  CostExplorer: 'Cost Explorer',
+  S3Control: 'S3 Control',
+  Health: 'AWS Health',
+  CloudWatchLogs: 'CloudWatch Logs',
+  ConfigService: 'AWS Config',
+  SecurityHub: 'Security Hub',
+  AccessAnalyzer: 'IAM Access Analyzer',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 
@@ -56,7 +62,10 @@ export class ReadFailure extends Error {
   readonly code: string;
   readonly retryable: boolean;
 
-  constructor(readonly call: { service: string; operation: string; region: string | undefined }, override readonly cause: unknown) {
+  constructor(
+    readonly call: { service: string; operation: string; region: string | undefined },
+    override readonly cause: unknown,
+  ) {
     const { kind, code } = kindOf(cause);
     super(`${call.service} ${call.operation}${call.region ? ` in ${call.region}` : ''}: ${code}`, { cause });
     this.name = 'ReadFailure';
@@ -68,15 +77,21 @@ export class ReadFailure extends Error {
   /** What the user reads on the checks this call would have fed. It leaves out the region or resource: the caller names it. */
   get reason(): string {
     const { service, operation } = this.call;
-    if (this.kind === 'unsubscribed') return `The account is not subscribed to ${service}: AWS answered ${this.code} to ${operation}.`;
+    if (this.kind === 'unsubscribed')
+      return `The account is not subscribed to ${service}: AWS answered ${this.code} to ${operation}.`;
     if (this.kind === 'denied') {
-      return `AWS denied Sentinel's role ${service} ${operation} (${this.code}). The role needs the SecurityAudit and `
-        + 'ViewOnlyAccess policies and the SentinelBillingRead inline policy that the setup attaches; check that they are '
-        + 'still attached and that no service control policy, permissions boundary or resource policy denies the call.';
+      return (
+        `AWS denied Sentinel's role ${service} ${operation} (${this.code}). The role needs the SecurityAudit and ` +
+        'ViewOnlyAccess policies and the SentinelBillingRead inline policy that the setup attaches; check that they are ' +
+        'still attached and that no service control policy, permissions boundary or resource policy denies the call.'
+      );
     }
-    const detail = unparsable(this.cause) && this.code.startsWith('HTTP ')
-      ? 'an answer that is not in AWS\'s format'
-      : this.cause instanceof Error ? this.cause.message.replace(/\s+/g, ' ').trim().slice(0, MESSAGE_LENGTH) : '';
+    const detail =
+      unparsable(this.cause) && this.code.startsWith('HTTP ')
+        ? "an answer that is not in AWS's format"
+        : this.cause instanceof Error
+          ? this.cause.message.replace(/\s+/g, ' ').trim().slice(0, MESSAGE_LENGTH)
+          : '';
     return `${service} ${operation} failed (${this.code})${this.retryable ? ' after retries' : ''}${detail ? `: ${detail}` : '.'}`;
   }
 }
@@ -90,7 +105,10 @@ export class NotReadyError extends Error {
 export function failureOf(err: unknown): { reason: string; retryable: boolean } {
   if (err instanceof ReadFailure) return { reason: err.reason, retryable: err.retryable };
   if (err instanceof NotReadyError) return { reason: err.message, retryable: true };
-  return { reason: `Sentinel could not read this part: ${err instanceof Error ? err.message : String(err)}`, retryable: false };
+  return {
+    reason: `Sentinel could not read this part: ${err instanceof Error ? err.message : String(err)}`,
+    retryable: false,
+  };
 }
 
 /** Runs a read that AWS may answer with `absentCode` when there is nothing configured: null then. */

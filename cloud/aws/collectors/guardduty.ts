@@ -1,5 +1,9 @@
 import {
-  GetDetectorCommand, GetFindingsCommand, GuardDutyClient, paginateListDetectors, paginateListFindings,
+  GetDetectorCommand,
+  GetFindingsCommand,
+  GuardDutyClient,
+  paginateListDetectors,
+  paginateListFindings,
 } from '@aws-sdk/client-guardduty';
 import type { GuardDutyRegion } from '../../../domain/scans/inventory';
 import { settleAll } from './concurrency';
@@ -16,35 +20,49 @@ export const guarddutyPart = regionalPart({
   part: 'guardduty',
   async read({ session }: ReadContext, region: string): Promise<GuardDutyRegion> {
     const guardduty = session.client((config) => new GuardDutyClient(config), region);
-    const detectorIds = await foldPages(paginateListDetectors({ client: guardduty }, {}), [] as string[],
-      (into, page) => [...into, ...(page.DetectorIds ?? [])]);
+    const detectorIds = await foldPages(
+      paginateListDetectors({ client: guardduty }, {}),
+      [] as string[],
+      (into, page) => [...into, ...(page.DetectorIds ?? [])],
+    );
     // A region has at most one detector; a suspended one keeps its findings, which still describe the account.
-    const detectors = await settleAll(detectorIds.map(async (id) => {
-      const [detector, findingIds] = await settleAll([
-        guardduty.send(new GetDetectorCommand({ DetectorId: id })),
-        foldPages(paginateListFindings({ client: guardduty }, {
-          DetectorId: id,
-          FindingCriteria: {
-            Criterion: {
-              severity: { GreaterThanOrEqual: HIGH_SEVERITY },
-              // Archived findings are the ones the customer has dismissed.
-              'service.archived': { Equals: ['false'] },
-              accountId: { Equals: [session.accountId] },
-            },
-          },
-        }), [] as string[], (into, page) => [...into, ...(page.FindingIds ?? [])]),
-      ]);
-      const findings = [];
-      for (let i = 0; i < findingIds.length; i += FINDINGS_PER_GET) {
-        const { Findings = [] } = await guardduty.send(new GetFindingsCommand({ DetectorId: id, FindingIds: findingIds.slice(i, i + FINDINGS_PER_GET) }));
-        for (const f of Findings) {
-          if (f.AccountId === undefined || f.AccountId === session.accountId) {
-            findings.push({ id: f.Id ?? '', type: f.Type ?? '', severity: f.Severity ?? 0, title: f.Title ?? '' });
+    const detectors = await settleAll(
+      detectorIds.map(async (id) => {
+        const [detector, findingIds] = await settleAll([
+          guardduty.send(new GetDetectorCommand({ DetectorId: id })),
+          foldPages(
+            paginateListFindings(
+              { client: guardduty },
+              {
+                DetectorId: id,
+                FindingCriteria: {
+                  Criterion: {
+                    severity: { GreaterThanOrEqual: HIGH_SEVERITY },
+                    // Archived findings are the ones the customer has dismissed.
+                    'service.archived': { Equals: ['false'] },
+                    accountId: { Equals: [session.accountId] },
+                  },
+                },
+              },
+            ),
+            [] as string[],
+            (into, page) => [...into, ...(page.FindingIds ?? [])],
+          ),
+        ]);
+        const findings = [];
+        for (let i = 0; i < findingIds.length; i += FINDINGS_PER_GET) {
+          const { Findings = [] } = await guardduty.send(
+            new GetFindingsCommand({ DetectorId: id, FindingIds: findingIds.slice(i, i + FINDINGS_PER_GET) }),
+          );
+          for (const f of Findings) {
+            if (f.AccountId === undefined || f.AccountId === session.accountId) {
+              findings.push({ id: f.Id ?? '', type: f.Type ?? '', severity: f.Severity ?? 0, title: f.Title ?? '' });
+            }
           }
         }
-      }
-      return { enabled: detector.Status === 'ENABLED', findings };
-    }));
+        return { enabled: detector.Status === 'ENABLED', findings };
+      }),
+    );
     return {
       region,
       detectorEnabled: detectors.some((d) => d.enabled),

@@ -20,19 +20,26 @@ export const healthPart = globalPart({
     try {
       return {
         value: {
-          events: await foldPages(paginateDescribeEvents({ client: health }, { filter: { eventStatusCodes: ['open', 'upcoming'] } }),
-            [] as HealthEvent[], (into, page) => [...into, ...(page.events ?? []).map((e) => ({
-              arn: e.arn ?? '',
-              eventTypeCode: e.eventTypeCode ?? '',
-              service: e.service ?? '',
-              region: e.region ?? '',
-              startTime: e.startTime?.toISOString() ?? '',
-              statusCode: e.statusCode ?? '',
-            }))]),
+          events: await foldPages(
+            paginateDescribeEvents({ client: health }, { filter: { eventStatusCodes: ['open', 'upcoming'] } }),
+            [] as HealthEvent[],
+            (into, page) => [
+              ...into,
+              ...(page.events ?? []).map((e) => ({
+                arn: e.arn ?? '',
+                eventTypeCode: e.eventTypeCode ?? '',
+                service: e.service ?? '',
+                region: e.region ?? '',
+                startTime: e.startTime?.toISOString() ?? '',
+                statusCode: e.statusCode ?? '',
+              })),
+            ],
+          ),
         },
       };
     } catch (err) {
-      if (err instanceof ReadFailure && err.code === 'SubscriptionRequired') throw new HealthNeedsSupportPlan(err.call, err.cause);
+      if (err instanceof ReadFailure && err.code === 'SubscriptionRequired')
+        throw new HealthNeedsSupportPlan(err.call, err.cause);
       throw err;
     }
   },

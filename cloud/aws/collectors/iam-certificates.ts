@@ -12,13 +12,18 @@ export const serverCertificatesPart = globalPart({
   part: 'serverCertificates',
   async read({ session }: ReadContext) {
     const iam = session.client((config) => new IAMClient(config));
-    const certificates = await foldPages(paginateListServerCertificates({ client: iam }, {}), [] as ServerCertificate[], (into, page) => {
-      for (const c of page.ServerCertificateMetadataList ?? []) {
-        // A certificate without an expiration is not one AWS returns; left out rather than guessed.
-        if (c.Expiration) into.push({ name: c.ServerCertificateName ?? '', arn: c.Arn ?? '', expiresAt: c.Expiration.toISOString() });
-      }
-      return into;
-    });
+    const certificates = await foldPages(
+      paginateListServerCertificates({ client: iam }, {}),
+      [] as ServerCertificate[],
+      (into, page) => {
+        for (const c of page.ServerCertificateMetadataList ?? []) {
+          // A certificate without an expiration is not one AWS returns; left out rather than guessed.
+          if (c.Expiration)
+            into.push({ name: c.ServerCertificateName ?? '', arn: c.Arn ?? '', expiresAt: c.Expiration.toISOString() });
+        }
+        return into;
+      },
+    );
     return { value: { certificates } };
   },
 });
@@ -27,8 +32,12 @@ export const rootVirtualMfaPart = globalPart({
   part: 'rootVirtualMfa',
   async read({ session }: ReadContext) {
     const iam = session.client((config) => new IAMClient(config));
-    const serialNumber = await foldPages(paginateListVirtualMFADevices({ client: iam }, { AssignmentStatus: 'Assigned' }), null as string | null,
-      (found, page) => found ?? page.VirtualMFADevices?.find((d) => ROOT_ARN.test(d.User?.Arn ?? ''))?.SerialNumber ?? null);
+    const serialNumber = await foldPages(
+      paginateListVirtualMFADevices({ client: iam }, { AssignmentStatus: 'Assigned' }),
+      null as string | null,
+      (found, page) =>
+        found ?? page.VirtualMFADevices?.find((d) => ROOT_ARN.test(d.User?.Arn ?? ''))?.SerialNumber ?? null,
+    );
     return { value: { serialNumber } };
   },
 });

@@ -22,7 +22,10 @@ const grantsOf = (attached: AttachedPolicy[] | undefined, inline: PolicyDetail[]
   inlineAdmin: (inline ?? []).some((p) => grantsAdministrator(p.PolicyDocument)),
 });
 
-type Page = Pick<GetAccountAuthorizationDetailsCommandOutput, 'UserDetailList' | 'GroupDetailList' | 'RoleDetailList' | 'Policies'>;
+type Page = Pick<
+  GetAccountAuthorizationDetailsCommandOutput,
+  'UserDetailList' | 'GroupDetailList' | 'RoleDetailList' | 'Policies'
+>;
 
 /** Folds the pages as they arrive, keeping only what the answer needs; `principals()` once every page is in. */
 export function adminIndex() {
@@ -50,28 +53,44 @@ export function adminIndex() {
         if (!u.UserName) continue;
         const grants = grantsOf(u.AttachedManagedPolicies, u.UserPolicyList);
         users.push({
-          name: u.UserName, arn: u.Arn ?? '', createdAt: u.CreateDate?.toISOString() ?? '', grants, groups: u.GroupList ?? [],
+          name: u.UserName,
+          arn: u.Arn ?? '',
+          createdAt: u.CreateDate?.toISOString() ?? '',
+          grants,
+          groups: u.GroupList ?? [],
           managedPolicies: managedNames(grants),
           // CIS 2.13: a user should get its permissions through groups only.
-          directPolicies: [...u.AttachedManagedPolicies ?? [], ...u.UserPolicyList ?? []].flatMap((p) => (p.PolicyName ? [p.PolicyName] : [])),
+          directPolicies: [...(u.AttachedManagedPolicies ?? []), ...(u.UserPolicyList ?? [])].flatMap((p) =>
+            p.PolicyName ? [p.PolicyName] : [],
+          ),
         });
       }
       for (const r of page.RoleDetailList ?? []) {
         if (!r.RoleName) continue;
         const grants = grantsOf(r.AttachedManagedPolicies, r.RolePolicyList);
-        roles.push({ name: r.RoleName, arn: r.Arn ?? '', path: r.Path ?? '/', grants, managedPolicies: managedNames(grants) });
+        roles.push({
+          name: r.RoleName,
+          arn: r.Arn ?? '',
+          path: r.Path ?? '/',
+          grants,
+          managedPolicies: managedNames(grants),
+        });
       }
       return index;
     },
 
     principals() {
-      const admin = (grants: Grants | undefined): boolean => !!grants && (grants.inlineAdmin || grants.attached.some((arn) => {
-        const name = awsManagedName(arn);
-        return name !== undefined ? AWS_ADMIN_POLICIES.has(name) : managed.get(arn) === true;
-      }));
+      const admin = (grants: Grants | undefined): boolean =>
+        !!grants &&
+        (grants.inlineAdmin ||
+          grants.attached.some((arn) => {
+            const name = awsManagedName(arn);
+            return name !== undefined ? AWS_ADMIN_POLICIES.has(name) : managed.get(arn) === true;
+          }));
       return {
         users: users.map(({ grants, groups: memberOf, ...user }) => ({
-          ...user, adminAccess: admin(grants) || memberOf.some((g) => admin(groups.get(g))),
+          ...user,
+          adminAccess: admin(grants) || memberOf.some((g) => admin(groups.get(g))),
         })),
         roles: roles.map(({ grants, ...role }) => ({ ...role, adminAccess: admin(grants) })),
         groups: groupList,

@@ -1,5 +1,8 @@
 import {
-  GetAccountPasswordPolicyCommand, GetAccountSummaryCommand, IAMClient, paginateGetAccountAuthorizationDetails,
+  GetAccountPasswordPolicyCommand,
+  GetAccountSummaryCommand,
+  IAMClient,
+  paginateGetAccountAuthorizationDetails,
   paginateListAccessKeys,
 } from '@aws-sdk/client-iam';
 import type { AccessKey, IamPrincipals, IamUser, PasswordPolicy, Unread } from '../../../domain/scans/inventory';
@@ -35,17 +38,22 @@ export const iamSummaryPart = globalPart({
 export const passwordPolicyPart = globalPart({
   part: 'passwordPolicy',
   async read({ session }: ReadContext) {
-    const answer = await unlessAbsent(() => iamClient(session).send(new GetAccountPasswordPolicyCommand({})), 'NoSuchEntity');
+    const answer = await unlessAbsent(
+      () => iamClient(session).send(new GetAccountPasswordPolicyCommand({})),
+      'NoSuchEntity',
+    );
     const policy = answer?.PasswordPolicy;
-    const value: PasswordPolicy | null = policy ? {
-      minimumLength: policy.MinimumPasswordLength ?? 0,
-      requireSymbols: policy.RequireSymbols ?? false,
-      requireNumbers: policy.RequireNumbers ?? false,
-      requireUppercase: policy.RequireUppercaseCharacters ?? false,
-      requireLowercase: policy.RequireLowercaseCharacters ?? false,
-      maxAgeDays: policy.MaxPasswordAge ?? null,
-      reusePrevention: policy.PasswordReusePrevention ?? null,
-    } : null;
+    const value: PasswordPolicy | null = policy
+      ? {
+          minimumLength: policy.MinimumPasswordLength ?? 0,
+          requireSymbols: policy.RequireSymbols ?? false,
+          requireNumbers: policy.RequireNumbers ?? false,
+          requireUppercase: policy.RequireUppercaseCharacters ?? false,
+          requireLowercase: policy.RequireLowercaseCharacters ?? false,
+          maxAgeDays: policy.MaxPasswordAge ?? null,
+          reusePrevention: policy.PasswordReusePrevention ?? null,
+        }
+      : null;
     return { value: { policy: value } };
   },
 });
@@ -53,16 +61,20 @@ export const passwordPolicyPart = globalPart({
 /** A user's keys; null when the user was deleted since it was listed. */
 async function accessKeys(iam: IAMClient, userName: string): Promise<AccessKey[] | null> {
   try {
-    return await foldPages(paginateListAccessKeys({ client: iam }, { UserName: userName }), [] as AccessKey[], (keys, page) => {
-      for (const key of page.AccessKeyMetadata ?? []) {
-        keys.push({
-          id: key.AccessKeyId ?? '',
-          status: key.Status === 'Active' ? 'Active' : 'Inactive',
-          createdAt: (key.CreateDate ?? new Date(0)).toISOString(),
-        });
-      }
-      return keys;
-    });
+    return await foldPages(
+      paginateListAccessKeys({ client: iam }, { UserName: userName }),
+      [] as AccessKey[],
+      (keys, page) => {
+        for (const key of page.AccessKeyMetadata ?? []) {
+          keys.push({
+            id: key.AccessKeyId ?? '',
+            status: key.Status === 'Active' ? 'Active' : 'Inactive',
+            createdAt: (key.CreateDate ?? new Date(0)).toISOString(),
+          });
+        }
+        return keys;
+      },
+    );
   } catch (err) {
     if (isAbsent(err, 'NoSuchEntity')) return null;
     throw err;
@@ -74,8 +86,14 @@ export const iamPrincipalsPart = globalPart({
   async read({ session }: ReadContext) {
     const iam = iamClient(session);
     const index = adminIndex();
-    await foldPages(paginateGetAccountAuthorizationDetails({ client: iam }, { Filter: ['User', 'Role', 'Group', 'LocalManagedPolicy'] }),
-      index, (into, page) => into.add(page));
+    await foldPages(
+      paginateGetAccountAuthorizationDetails(
+        { client: iam },
+        { Filter: ['User', 'Role', 'Group', 'LocalManagedPolicy'] },
+      ),
+      index,
+      (into, page) => into.add(page),
+    );
     const { users: listed, roles, groups } = index.principals();
 
     // A refusal or failure for one user leaves only that user's keys unread (a resource policy or an SCP can
@@ -97,7 +115,8 @@ export const iamPrincipalsPart = globalPart({
     const value: IamPrincipals = {
       users: users.filter((u): u is IamUser => u !== null),
       // Service-linked roles belong to AWS services, and Sentinel's own role is read-only by construction.
-      roles: roles.filter((r) => !r.path.startsWith('/aws-service-role/') && r.name !== session.roleName)
+      roles: roles
+        .filter((r) => !r.path.startsWith('/aws-service-role/') && r.name !== session.roleName)
         .map(({ name, arn, adminAccess, managedPolicies }) => ({ name, arn, adminAccess, managedPolicies })),
       groups,
     };

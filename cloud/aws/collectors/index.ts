@@ -1,5 +1,12 @@
 import { describeUnread } from '../../../domain/checks/evaluate';
-import { type Collected, type Inventory, onlyParts, type PartName, type Parts, type Unread } from '../../../domain/scans/inventory';
+import {
+  type Collected,
+  type Inventory,
+  onlyParts,
+  type PartName,
+  type Parts,
+  type Unread,
+} from '../../../domain/scans/inventory';
 import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progress';
 import { type CollectionProgress, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
@@ -34,14 +41,35 @@ import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 // scan's next attempt reads only that again; on the last attempt it too is left unread.
 
 export const READERS: readonly AnyReader[] = Object.freeze([
-  iamSummaryPart, passwordPolicyPart, credentialReportPart, iamPrincipalsPart,
-  s3AccountBlockPublicAccessPart, s3BucketsPart,
-  securityGroupsPart, instancesPart, publicSnapshotsPart, publicImagesPart, cloudtrailPart, guarddutyPart,
-  costsPart, anomaliesPart, budgetsPart, alternateContactsPart, healthPart,
-  serverCertificatesPart, rootVirtualMfaPart, metricAlarmsPart,
-  configRecordersPart, securityHubPart, accessAnalyzersPart,
-  ebsEncryptionByDefaultPart, networkAclsPart, vpcFlowLogsPart,
-  rdsInstancesPart, efsFileSystemsPart, kmsKeysPart,
+  iamSummaryPart,
+  passwordPolicyPart,
+  credentialReportPart,
+  iamPrincipalsPart,
+  s3AccountBlockPublicAccessPart,
+  s3BucketsPart,
+  securityGroupsPart,
+  instancesPart,
+  publicSnapshotsPart,
+  publicImagesPart,
+  cloudtrailPart,
+  guarddutyPart,
+  costsPart,
+  anomaliesPart,
+  budgetsPart,
+  alternateContactsPart,
+  healthPart,
+  serverCertificatesPart,
+  rootVirtualMfaPart,
+  metricAlarmsPart,
+  configRecordersPart,
+  securityHubPart,
+  accessAnalyzersPart,
+  ebsEncryptionByDefaultPart,
+  networkAclsPart,
+  vpcFlowLogsPart,
+  rdsInstancesPart,
+  efsFileSystemsPart,
+  kmsKeysPart,
 ]);
 
 const REGIONS = 'regions';
@@ -57,7 +85,8 @@ const READ_FORMAT = 'v2:';
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {
   return Object.entries(checkpoint).flatMap(([key, outcome]): [string, ReadOutcome][] =>
-    (key.startsWith(READ_FORMAT) ? [[key.slice(READ_FORMAT.length), outcome]] : []));
+    key.startsWith(READ_FORMAT) ? [[key.slice(READ_FORMAT.length), outcome]] : [],
+  );
 }
 
 export interface CollectInput {
@@ -78,7 +107,10 @@ export interface CollectInput {
   parts?: readonly PartName[];
 }
 
-async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>, finalAttempt: boolean): Promise<ReadOutcome> {
+async function settle(
+  read: () => Promise<{ value: unknown; unread?: Unread[] }>,
+  finalAttempt: boolean,
+): Promise<ReadOutcome> {
   try {
     const { value, unread } = await read();
     return unread && unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
@@ -89,7 +121,15 @@ async function settle(read: () => Promise<{ value: unknown; unread?: Unread[] }>
 }
 
 export async function collectAccountInventory({
-  session, now, checkpoint = {}, reuse = {}, onRead, onProgress, finalAttempt, signal, parts,
+  session,
+  now,
+  checkpoint = {},
+  reuse = {},
+  onRead,
+  onProgress,
+  finalAttempt,
+  signal,
+  parts,
 }: CollectInput): Promise<Inventory> {
   const readers = parts ? READERS.filter((r) => parts.includes(r.reader.part)) : READERS;
   const ctx: ReadContext = { session, now };
@@ -115,26 +155,44 @@ export async function collectAccountInventory({
 
   await run(REGIONS, async () => ({ value: await enabledRegions(session) }));
   const listed = outcomes.get(REGIONS);
-  const regions = listed?.status === 'ok' ? listed.value as string[] : [];
-  const reads = readers.flatMap((r) => (r.scope === 'global'
-    ? [run(readKey(r.reader.part), () => r.reader.read(ctx))]
-    : regions.map((region) => run(readKey(r.reader.part, region), async () => {
-      const value = await r.reader.read(ctx, region);
-      return { value, unread: r.reader.unreadIn?.(value) };
-    }))));
+  const regions = listed?.status === 'ok' ? (listed.value as string[]) : [];
+  const reads = readers.flatMap((r) =>
+    r.scope === 'global'
+      ? [run(readKey(r.reader.part), () => r.reader.read(ctx))]
+      : regions.map((region) =>
+          run(readKey(r.reader.part, region), async () => {
+            const value = await r.reader.read(ctx, region);
+            return { value, unread: r.reader.unreadIn?.(value) };
+          }),
+        ),
+  );
   total += reads.length;
   await Promise.all(reads);
   signal?.throwIfAborted();
   if (retry.length > 0) throw new IncompleteCollectionError(retry);
 
-  const collected = Object.fromEntries(readers.map((r): [PartName, Collected<unknown>] => {
-    const part = r.reader.part;
-    if (r.scope === 'global') return [part, asCollected(outcomes.get(readKey(part)))];
-    if (listed?.status !== 'ok') {
-      return [part, { status: 'not_evaluated', reason: `The account's regions could not be listed: ${listed?.status === 'failed' ? listed.reason : 'unknown'}` }];
-    }
-    return [part, regionalPart(regions.map((region) => [region, outcomes.get(readKey(part, region))]), r.reader.assemble)];
-  })) as unknown as Parts;
+  const collected = Object.fromEntries(
+    readers.map((r): [PartName, Collected<unknown>] => {
+      const part = r.reader.part;
+      if (r.scope === 'global') return [part, asCollected(outcomes.get(readKey(part)))];
+      if (listed?.status !== 'ok') {
+        return [
+          part,
+          {
+            status: 'not_evaluated',
+            reason: `The account's regions could not be listed: ${listed?.status === 'failed' ? listed.reason : 'unknown'}`,
+          },
+        ];
+      }
+      return [
+        part,
+        regionalPart(
+          regions.map((region) => [region, outcomes.get(readKey(part, region))]),
+          r.reader.assemble,
+        ),
+      ];
+    }),
+  ) as unknown as Parts;
   const inventory = { collectedAt: now.toISOString(), regions: { enabled: regions }, ...collected } as Inventory;
   return parts ? onlyParts(inventory, parts) : inventory;
 }
@@ -142,22 +200,36 @@ export async function collectAccountInventory({
 function asCollected(outcome: ReadOutcome | undefined): Collected<unknown> {
   if (!outcome) return { status: 'not_evaluated', reason: 'Not read.' };
   if (outcome.status === 'failed') return { status: 'not_evaluated', reason: outcome.reason };
-  return outcome.unread ? { status: 'ok', value: outcome.value, unread: outcome.unread } : { status: 'ok', value: outcome.value };
+  return outcome.unread
+    ? { status: 'ok', value: outcome.value, unread: outcome.unread }
+    : { status: 'ok', value: outcome.value };
 }
 
 /** A regional part from its regions' reads: the regions that failed are unread; none read at all is not evaluated. */
-function regionalPart(byRegion: [string, ReadOutcome | undefined][], assemble: (slices: unknown[]) => unknown): Collected<unknown> {
+function regionalPart(
+  byRegion: [string, ReadOutcome | undefined][],
+  assemble: (slices: unknown[]) => unknown,
+): Collected<unknown> {
   const slices: unknown[] = [];
   const unread: Unread[] = [];
   for (const [region, outcome] of byRegion) {
     if (outcome?.status === 'ok') {
       slices.push(outcome.value);
       unread.push(...(outcome.unread ?? []));
-    } else unread.push({ kind: 'region', scope: region, reason: outcome?.status === 'failed' ? outcome.reason : 'Not read.' });
+    } else
+      unread.push({
+        kind: 'region',
+        scope: region,
+        reason: outcome?.status === 'failed' ? outcome.reason : 'Not read.',
+      });
   }
   if (slices.length === 0 && byRegion.length > 0) {
     const reasons = new Set(unread.map((u) => u.reason));
-    return { status: 'not_evaluated', reason: reasons.size === 1 ? [...reasons][0] as string : `Not read in any region: ${describeUnread(unread)}`, unread };
+    return {
+      status: 'not_evaluated',
+      reason: reasons.size === 1 ? ([...reasons][0] as string) : `Not read in any region: ${describeUnread(unread)}`,
+      unread,
+    };
   }
   const value = assemble(slices);
   return unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };

@@ -24,10 +24,14 @@ export const kmsKeysPart = regionalPart({
   part: 'kmsKeys',
   async read({ session }: ReadContext, region: string): Promise<Slice> {
     const kms = session.client((config) => new KMSClient(config), region);
-    const listed = await foldPages(paginateListKeys({ client: kms }, {}), [] as { id: string; arn: string }[], (into, page) => {
-      for (const k of page.Keys ?? []) if (k.KeyId) into.push({ id: k.KeyId, arn: k.KeyArn ?? k.KeyId });
-      return into;
-    });
+    const listed = await foldPages(
+      paginateListKeys({ client: kms }, {}),
+      [] as { id: string; arn: string }[],
+      (into, page) => {
+        for (const k of page.Keys ?? []) if (k.KeyId) into.push({ id: k.KeyId, arn: k.KeyArn ?? k.KeyId });
+        return into;
+      },
+    );
     const unread: Unread[] = [];
     const keys = await mapLimit({
       items: listed,
@@ -35,8 +39,11 @@ export const kmsKeysPart = regionalPart({
       run: async ({ id, arn }): Promise<KmsKey | null> => {
         try {
           const { KeyMetadata: key } = await kms.send(new DescribeKeyCommand({ KeyId: id }));
-          const rotatable = key?.KeyManager === 'CUSTOMER' && key.KeyState === 'Enabled'
-            && key.KeySpec === 'SYMMETRIC_DEFAULT' && key.Origin === 'AWS_KMS';
+          const rotatable =
+            key?.KeyManager === 'CUSTOMER' &&
+            key.KeyState === 'Enabled' &&
+            key.KeySpec === 'SYMMETRIC_DEFAULT' &&
+            key.Origin === 'AWS_KMS';
           if (!rotatable) return null;
           const { KeyRotationEnabled } = await kms.send(new GetKeyRotationStatusCommand({ KeyId: id }));
           return { id, arn, region, rotationEnabled: KeyRotationEnabled ?? false };

@@ -35,18 +35,25 @@ export const metricAlarmsPart = regionalPart({
             region,
             logGroup: f.logGroupName ?? '',
             pattern: f.filterPattern ?? '',
-            metrics: (f.metricTransformations ?? []).map((m) => ({ name: m.metricName ?? '', namespace: m.metricNamespace ?? '' })),
+            metrics: (f.metricTransformations ?? []).map((m) => ({
+              name: m.metricName ?? '',
+              namespace: m.metricNamespace ?? '',
+            })),
           });
         }
         return into;
       }),
-      foldPages(paginateDescribeAlarms({ client: cloudwatch }, { AlarmTypes: ['MetricAlarm'] }), [] as AlarmedMetric[], (into, page) => {
-        for (const alarm of page.MetricAlarms ?? []) {
-          if (alarm.ActionsEnabled === false || (alarm.AlarmActions ?? []).length === 0) continue;
-          for (const metric of metricsOf(alarm)) into.push({ region, ...metric });
-        }
-        return into;
-      }),
+      foldPages(
+        paginateDescribeAlarms({ client: cloudwatch }, { AlarmTypes: ['MetricAlarm'] }),
+        [] as AlarmedMetric[],
+        (into, page) => {
+          for (const alarm of page.MetricAlarms ?? []) {
+            if (alarm.ActionsEnabled === false || (alarm.AlarmActions ?? []).length === 0) continue;
+            for (const metric of metricsOf(alarm)) into.push({ region, ...metric });
+          }
+          return into;
+        },
+      ),
     ]);
     return { filters, alarmedMetrics };
   },

@@ -10,24 +10,25 @@ const OTHER_SERVICES = new Set(['docdb', 'neptune']);
 
 export const rdsInstancesPart = regionalPart({
   part: 'rdsInstances',
-  read: ({ session }: ReadContext, region: string) => foldPages(
-    paginateDescribeDBInstances({ client: session.client((config) => new RDSClient(config), region) }, {}),
-    [] as RdsInstance[],
-    (into, page) => {
-      for (const db of page.DBInstances ?? []) {
-        if (!db.DBInstanceIdentifier || OTHER_SERVICES.has(db.Engine ?? '')) continue;
-        into.push({
-          id: db.DBInstanceIdentifier,
-          region,
-          engine: db.Engine ?? '',
-          storageEncrypted: db.StorageEncrypted ?? false,
-          autoMinorVersionUpgrade: db.AutoMinorVersionUpgrade ?? false,
-          publiclyAccessible: db.PubliclyAccessible ?? false,
-          multiAz: db.MultiAZ ?? false,
-        });
-      }
-      return into;
-    },
-  ),
+  read: ({ session }: ReadContext, region: string) =>
+    foldPages(
+      paginateDescribeDBInstances({ client: session.client((config) => new RDSClient(config), region) }, {}),
+      [] as RdsInstance[],
+      (into, page) => {
+        for (const db of page.DBInstances ?? []) {
+          if (!db.DBInstanceIdentifier || OTHER_SERVICES.has(db.Engine ?? '')) continue;
+          into.push({
+            id: db.DBInstanceIdentifier,
+            region,
+            engine: db.Engine ?? '',
+            storageEncrypted: db.StorageEncrypted ?? false,
+            autoMinorVersionUpgrade: db.AutoMinorVersionUpgrade ?? false,
+            publiclyAccessible: db.PubliclyAccessible ?? false,
+            multiAz: db.MultiAZ ?? false,
+          });
+        }
+        return into;
+      },
+    ),
   assemble: (slices) => ({ instances: slices.flat() }),
 });

@@ -34,11 +34,15 @@ export type AnyReader =
   | { scope: 'global'; reader: GlobalReader<PartName> }
   | { scope: 'regional'; reader: RegionalReader<PartName, unknown> };
 
-export const globalPart = <K extends PartName>(reader: GlobalReader<K>): AnyReader =>
-  ({ scope: 'global', reader: reader as unknown as GlobalReader<PartName> });
+export const globalPart = <K extends PartName>(reader: GlobalReader<K>): AnyReader => ({
+  scope: 'global',
+  reader: reader as unknown as GlobalReader<PartName>,
+});
 
-export const regionalPart = <K extends PartName, Slice>(reader: RegionalReader<K, Slice>): AnyReader =>
-  ({ scope: 'regional', reader: reader as unknown as RegionalReader<PartName, unknown> });
+export const regionalPart = <K extends PartName, Slice>(reader: RegionalReader<K, Slice>): AnyReader => ({
+  scope: 'regional',
+  reader: reader as unknown as RegionalReader<PartName, unknown>,
+});
 
 /** Pages of an SDK paginator folded into one value as they arrive, so a large account never sits in memory whole. */
 export async function foldPages<P, T>(pages: AsyncIterable<P>, initial: T, fold: (into: T, page: P) => T): Promise<T> {

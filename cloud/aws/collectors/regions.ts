@@ -5,8 +5,7 @@ import type { Session } from './session';
 export async function enabledRegions(session: Session): Promise<string[]> {
   const ec2 = session.client((config) => new EC2Client(config));
   const { Regions = [] } = await ec2.send(new DescribeRegionsCommand({ AllRegions: true }));
-  return Regions
-    .filter((r) => r.OptInStatus === 'opt-in-not-required' || r.OptInStatus === 'opted-in')
+  return Regions.filter((r) => r.OptInStatus === 'opt-in-not-required' || r.OptInStatus === 'opted-in')
     .flatMap((r) => (r.RegionName ? [r.RegionName] : []))
     .sort();
 }

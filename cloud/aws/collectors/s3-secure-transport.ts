@@ -20,7 +20,10 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 /** An IAM pattern (`*` and `?` wildcards) as a regular expression; `caseless` for actions, which IAM matches so. */
 function pattern(glob: string, caseless: boolean): RegExp {
-  const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, caseless ? 'i' : '');
 }
 
@@ -58,10 +61,17 @@ function onlyInsecureTransport(condition: unknown): boolean {
 
 export function deniesInsecureTransport(rawPolicy: string | undefined, bucket: string): boolean {
   const document = parsePolicyDocument(rawPolicy ?? '');
-  return list(document?.Statement).filter(isObject).some((s) => s.Effect === 'Deny'
-    && s.NotPrincipal === undefined && s.NotAction === undefined && s.NotResource === undefined
-    && everyone(s.Principal)
-    && coversObjectAccess(s.Action)
-    && coversEveryObject(s.Resource, bucket)
-    && onlyInsecureTransport(s.Condition));
+  return list(document?.Statement)
+    .filter(isObject)
+    .some(
+      (s) =>
+        s.Effect === 'Deny' &&
+        s.NotPrincipal === undefined &&
+        s.NotAction === undefined &&
+        s.NotResource === undefined &&
+        everyone(s.Principal) &&
+        coversObjectAccess(s.Action) &&
+        coversEveryObject(s.Resource, bucket) &&
+        onlyInsecureTransport(s.Condition),
+    );
 }

@@ -1,8 +1,17 @@
 import {
-  GetBucketAclCommand, GetBucketLocationCommand, GetBucketPolicyCommand, GetBucketPolicyStatusCommand,
-  GetPublicAccessBlockCommand, paginateListBuckets, type PublicAccessBlockConfiguration, S3Client,
+  GetBucketAclCommand,
+  GetBucketLocationCommand,
+  GetBucketPolicyCommand,
+  GetBucketPolicyStatusCommand,
+  GetPublicAccessBlockCommand,
+  paginateListBuckets,
+  type PublicAccessBlockConfiguration,
+  S3Client,
 } from '@aws-sdk/client-s3';
-import { GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand, S3ControlClient } from '@aws-sdk/client-s3-control';
+import {
+  GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand,
+  S3ControlClient,
+} from '@aws-sdk/client-s3-control';
 import type { BlockPublicAccess, Bucket, Unread } from '../../../domain/scans/inventory';
 import { mapLimit, settleAll } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
@@ -36,39 +45,65 @@ export const s3AccountBlockPublicAccessPart = globalPart({
   async read({ session }: ReadContext) {
     const endpointUrl = session.endpointUrl;
     // S3 Control puts the account id in the host name, which an emulator's address cannot take.
-    const s3control = session.client((config) => new S3ControlClient(
-      endpointUrl ? { ...config, endpointProvider: () => ({ url: new URL(endpointUrl) }) } : config));
+    const s3control = session.client(
+      (config) =>
+        new S3ControlClient(
+          endpointUrl ? { ...config, endpointProvider: () => ({ url: new URL(endpointUrl) }) } : config,
+        ),
+    );
     const answer = await unlessAbsent(
       () => s3control.send(new GetAccountPublicAccessBlockCommand({ AccountId: session.accountId })),
-      'NoSuchPublicAccessBlockConfiguration');
+      'NoSuchPublicAccessBlockConfiguration',
+    );
     return { value: { settings: blockPublicAccess(answer?.PublicAccessBlockConfiguration) } };
   },
 });
 
 // us-east-1 answers GetBucketLocation with no constraint, and the oldest eu-west-1 buckets with "EU".
-const regionOf = (constraint: string | undefined) => (!constraint ? 'us-east-1' : constraint === 'EU' ? 'eu-west-1' : constraint);
+const regionOf = (constraint: string | undefined) =>
+  !constraint ? 'us-east-1' : constraint === 'EU' ? 'eu-west-1' : constraint;
 
 export const s3BucketsPart = globalPart({
   part: 's3Buckets',
   async read({ session }: ReadContext) {
     // Bucket-level calls go to the bucket's region. An emulator's address cannot take the bucket in its host name.
-    const s3 = perRegion((region) => session.client(
-      (config) => new S3Client({ ...config, forcePathStyle: session.endpointUrl !== undefined }), region));
-    const listed = await foldPages(paginateListBuckets({ client: s3(GLOBAL_REGION) }, {}), [] as { name: string; region?: string }[],
+    const s3 = perRegion((region) =>
+      session.client(
+        (config) => new S3Client({ ...config, forcePathStyle: session.endpointUrl !== undefined }),
+        region,
+      ),
+    );
+    const listed = await foldPages(
+      paginateListBuckets({ client: s3(GLOBAL_REGION) }, {}),
+      [] as { name: string; region?: string }[],
       (into, page) => {
         for (const b of page.Buckets ?? []) if (b.Name) into.push({ name: b.Name, region: b.BucketRegion });
         return into;
-      });
+      },
+    );
 
     const unread: Unread[] = [];
     /** null when the bucket was deleted while the collection ran. */
-    async function readBucket({ name, region: listedRegion }: { name: string; region?: string }): Promise<Bucket | null> {
+    async function readBucket({
+      name,
+      region: listedRegion,
+    }: {
+      name: string;
+      region?: string;
+    }): Promise<Bucket | null> {
       try {
-        const region = listedRegion
-          ?? regionOf((await s3(GLOBAL_REGION).send(new GetBucketLocationCommand({ Bucket: name }))).LocationConstraint);
+        const region =
+          listedRegion ??
+          regionOf((await s3(GLOBAL_REGION).send(new GetBucketLocationCommand({ Bucket: name }))).LocationConstraint);
         const client = s3(region);
-        const block = blockPublicAccess((await unlessAbsent(() => client.send(new GetPublicAccessBlockCommand({ Bucket: name })),
-          'NoSuchPublicAccessBlockConfiguration'))?.PublicAccessBlockConfiguration);
+        const block = blockPublicAccess(
+          (
+            await unlessAbsent(
+              () => client.send(new GetPublicAccessBlockCommand({ Bucket: name })),
+              'NoSuchPublicAccessBlockConfiguration',
+            )
+          )?.PublicAccessBlockConfiguration,
+        );
         // A path the bucket's own block neutralises is not read: it reads as closed, which is what it amounts to. The
         // policy is read first: a bucket without one (most) needs no policy status, so a bucket costs what it did
         // before the TLS check.
@@ -76,9 +111,13 @@ export const s3BucketsPart = globalPart({
           block?.ignorePublicAcls ? null : client.send(new GetBucketAclCommand({ Bucket: name })),
           unlessAbsent(() => client.send(new GetBucketPolicyCommand({ Bucket: name })), 'NoSuchBucketPolicy'),
         ]);
-        const policyStatus = block?.restrictPublicBuckets || !policy?.Policy
-          ? null
-          : await unlessAbsent(() => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })), 'NoSuchBucketPolicy');
+        const policyStatus =
+          block?.restrictPublicBuckets || !policy?.Policy
+            ? null
+            : await unlessAbsent(
+                () => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })),
+                'NoSuchBucketPolicy',
+              );
         return {
           name,
           region,

@@ -1,5 +1,9 @@
 import type {
-  AwsCredentialIdentityProvider, DeserializeMiddleware, InitializeMiddleware, MetadataBearer, MiddlewareStack,
+  AwsCredentialIdentityProvider,
+  DeserializeMiddleware,
+  InitializeMiddleware,
+  MetadataBearer,
+  MiddlewareStack,
 } from '@smithy/types';
 import { awsApiCalls, awsApiThrottles } from '../../../observability/metrics';
 import { isThrottling } from '../errors';
@@ -43,7 +47,9 @@ export interface Session {
   endpointUrl?: string;
   /** A client for one region, or a global service when region is omitted. */
   client<I extends object, O extends MetadataBearer, C extends SdkClient<I, O>>(
-    create: (config: ClientConfig) => C & SdkClient<I, O>, region?: string): C;
+    create: (config: ClientConfig) => C & SdkClient<I, O>,
+    region?: string,
+  ): C;
   close(): void;
 }
 
@@ -67,7 +73,9 @@ function semaphore(limit: number) {
 }
 
 function callMiddleware<I extends object, O extends MetadataBearer>(
-  region: string | undefined, slots: (service: string) => ReturnType<typeof semaphore>, signal: AbortSignal | undefined,
+  region: string | undefined,
+  slots: (service: string) => ReturnType<typeof semaphore>,
+  signal: AbortSignal | undefined,
 ): InitializeMiddleware<I, O> {
   return (next, context) => async (args) => {
     const client = (context.clientName ?? 'AWS').replace(/Client$/, '');
@@ -102,7 +110,14 @@ function attemptMetrics<I extends object, O extends MetadataBearer>(): Deseriali
   };
 }
 
-export function openSession({ credentials, endpointUrl, accountId, roleName, maxAttempts, signal }: {
+export function openSession({
+  credentials,
+  endpointUrl,
+  accountId,
+  roleName,
+  maxAttempts,
+  signal,
+}: {
   credentials: AwsCredentialIdentityProvider;
   endpointUrl?: string;
   accountId: string;
@@ -135,8 +150,15 @@ export function openSession({ credentials, endpointUrl, accountId, roleName, max
         maxAttempts,
         ...(endpointUrl ? { endpoint: endpointUrl } : {}),
       });
-      client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION), signal), { step: 'initialize', name: 'sentinelCalls' });
-      client.middlewareStack.add(attemptMetrics(), { step: 'deserialize', priority: 'high', name: 'sentinelAttemptMetrics' });
+      client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION), signal), {
+        step: 'initialize',
+        name: 'sentinelCalls',
+      });
+      client.middlewareStack.add(attemptMetrics(), {
+        step: 'deserialize',
+        priority: 'high',
+        name: 'sentinelAttemptMetrics',
+      });
       open.push(client);
       return client;
     },

@@ -1,4 +1,9 @@
-import { type NetworkAclEntry, paginateDescribeFlowLogs, paginateDescribeNetworkAcls, paginateDescribeVpcs } from '@aws-sdk/client-ec2';
+import {
+  type NetworkAclEntry,
+  paginateDescribeFlowLogs,
+  paginateDescribeNetworkAcls,
+  paginateDescribeVpcs,
+} from '@aws-sdk/client-ec2';
 import type { NaclIngress, NetworkAcl, UnloggedVpc } from '../../../domain/scans/inventory';
 import { ec2In } from './ec2';
 import { foldPages, type ReadContext, regionalPart } from './reader';
@@ -10,24 +15,39 @@ import { foldPages, type ReadContext, regionalPart } from './reader';
 const INTERNET = new Set(['0.0.0.0/0', '::/0']);
 
 function internetIngress(entries: NetworkAclEntry[]): NaclIngress[] {
-  return entries.flatMap((e) => {
-    const cidr = e.CidrBlock ?? e.Ipv6CidrBlock;
-    if (e.Egress === true || cidr === undefined || !INTERNET.has(cidr) || (e.RuleAction !== 'allow' && e.RuleAction !== 'deny')) return [];
-    return [{
-      ruleNumber: e.RuleNumber ?? 0, action: e.RuleAction, protocol: e.Protocol ?? '-1',
-      fromPort: e.PortRange?.From ?? null, toPort: e.PortRange?.To ?? null, cidr,
-    }];
-  }).sort((a, b) => a.ruleNumber - b.ruleNumber);
+  return entries
+    .flatMap((e) => {
+      const cidr = e.CidrBlock ?? e.Ipv6CidrBlock;
+      if (
+        e.Egress === true ||
+        cidr === undefined ||
+        !INTERNET.has(cidr) ||
+        (e.RuleAction !== 'allow' && e.RuleAction !== 'deny')
+      )
+        return [];
+      return [
+        {
+          ruleNumber: e.RuleNumber ?? 0,
+          action: e.RuleAction,
+          protocol: e.Protocol ?? '-1',
+          fromPort: e.PortRange?.From ?? null,
+          toPort: e.PortRange?.To ?? null,
+          cidr,
+        },
+      ];
+    })
+    .sort((a, b) => a.ruleNumber - b.ruleNumber);
 }
 
 export const networkAclsPart = regionalPart({
   part: 'networkAcls',
-  read: ({ session }: ReadContext, region: string) => foldPages(
-    paginateDescribeNetworkAcls({ client: ec2In(session, region) }, {}), [] as NetworkAcl[], (into, page) => {
+  read: ({ session }: ReadContext, region: string) =>
+    foldPages(paginateDescribeNetworkAcls({ client: ec2In(session, region) }, {}), [] as NetworkAcl[], (into, page) => {
       for (const acl of page.NetworkAcls ?? []) {
         const entries = internetIngress(acl.Entries ?? []);
         // An ACL whose internet entries all deny cannot let anything in: it would only weigh on the inventory.
-        if (entries.some((e) => e.action === 'allow')) into.push({ id: acl.NetworkAclId ?? '', vpcId: acl.VpcId ?? '', region, internetIngress: entries });
+        if (entries.some((e) => e.action === 'allow'))
+          into.push({ id: acl.NetworkAclId ?? '', vpcId: acl.VpcId ?? '', region, internetIngress: entries });
       }
       return into;
     }),
@@ -45,7 +65,8 @@ export const vpcFlowLogsPart = regionalPart({
     const ec2 = ec2In(session, region);
     const [vpcs, logged] = await Promise.all([
       foldPages(paginateDescribeVpcs({ client: ec2 }, {}), [] as UnloggedVpc[], (into, page) => {
-        for (const vpc of page.Vpcs ?? []) if (vpc.VpcId) into.push({ id: vpc.VpcId, region, isDefault: vpc.IsDefault === true });
+        for (const vpc of page.Vpcs ?? [])
+          if (vpc.VpcId) into.push({ id: vpc.VpcId, region, isDefault: vpc.IsDefault === true });
         return into;
       }),
       foldPages(paginateDescribeFlowLogs({ client: ec2 }, {}), new Set<string>(), (into, page) => {

@@ -17,8 +17,8 @@ describe('IAM Access Analyzer in every enabled region', () => {
     const result = checkById(ID)!.evaluate(inventory, { now: NOW });
     expect(result.status === 'fail' && result.resources.map((r) => r.detail)).toEqual([
       'IAM Access Analyzer has no analyzer in us-east-1.',
-      'IAM Access Analyzer has no active external access analyzer in us-west-2 (only unused-access: ACCOUNT_UNUSED_ACCESS, ACTIVE; '
-        + 'external-access: ACCOUNT, CREATING).',
+      'IAM Access Analyzer has no active external access analyzer in us-west-2 (only unused-access: ACCOUNT_UNUSED_ACCESS, ACTIVE; ' +
+        'external-access: ACCOUNT, CREATING).',
     ]);
   });
 
@@ -30,7 +30,9 @@ describe('IAM Access Analyzer in every enabled region', () => {
 
   it('is not evaluated without the part, and names the regions it could not read', () => {
     expect(outcome(ID, withoutPart(cleanInventory(NOW), 'accessAnalyzers'))).toBe('not_evaluated');
-    const inventory = withUnread(cleanInventory(NOW), 'accessAnalyzers', [{ kind: 'region', scope: 'ap-south-1', reason: 'SCP' }]);
+    const inventory = withUnread(cleanInventory(NOW), 'accessAnalyzers', [
+      { kind: 'region', scope: 'ap-south-1', reason: 'SCP' },
+    ]);
     expect(outcome(ID, inventory)).toBe('pass');
     expect(unreadBy(ID, inventory)).toEqual(['ap-south-1']);
   });

@@ -7,8 +7,12 @@ const DAY_MS = 86_400_000;
 
 /** The seven days before `lastDate` at `baseline` a day, then `lastDate` at `last`. */
 function costs(last: number, baseline: number, lastDate = '2026-03-13'): DailyCost[] {
-  const day = (offset: number) => new Date(Date.parse(`${lastDate}T00:00:00Z`) + offset * DAY_MS).toISOString().slice(0, 10);
-  return [...Array.from({ length: 7 }, (_, i) => ({ date: day(i - 7), amountUsd: baseline })), { date: lastDate, amountUsd: last }];
+  const day = (offset: number) =>
+    new Date(Date.parse(`${lastDate}T00:00:00Z`) + offset * DAY_MS).toISOString().slice(0, 10);
+  return [
+    ...Array.from({ length: 7 }, (_, i) => ({ date: day(i - 7), amountUsd: baseline })),
+    { date: lastDate, amountUsd: last },
+  ];
 }
 
 function spike(daily: DailyCost[]) {
@@ -30,7 +34,9 @@ describe('billing checks', () => {
     });
 
     it('ignores the scan day and yesterday, whose figures Cost Explorer is still completing', () => {
-      expect(spike([...costs(20, 20), { date: '2026-03-14', amountUsd: 10_000 }, { date: '2026-03-15', amountUsd: 10_000 }])).toBe('pass');
+      expect(
+        spike([...costs(20, 20), { date: '2026-03-14', amountUsd: 10_000 }, { date: '2026-03-15', amountUsd: 10_000 }]),
+      ).toBe('pass');
     });
 
     it('averages only the week before the last complete day', () => {
@@ -44,7 +50,13 @@ describe('billing checks', () => {
 
     it.each([
       ['no data', []],
-      ['only today and yesterday', [{ date: '2026-03-14', amountUsd: 100 }, { date: '2026-03-15', amountUsd: 100 }]],
+      [
+        'only today and yesterday',
+        [
+          { date: '2026-03-14', amountUsd: 100 },
+          { date: '2026-03-15', amountUsd: 100 },
+        ],
+      ],
       ['no week before', [{ date: '2026-03-13', amountUsd: 100 }]],
     ])('is not evaluated with %s', (_, daily) => {
       expect(spike(daily)).toBe('not_evaluated');
@@ -74,7 +86,11 @@ describe('billing checks', () => {
 
   it('skips a budget without an amount for the period (it caps nothing), and still counts it as a budget', () => {
     const inventory = cleanInventory(NOW);
-    Object.assign(part(inventory.budgets).budgets[0]!, { limitUsd: null, actualSpendUsd: 5000, forecastedSpendUsd: 9000 });
+    Object.assign(part(inventory.budgets).budgets[0]!, {
+      limitUsd: null,
+      actualSpendUsd: 5000,
+      forecastedSpendUsd: 9000,
+    });
     expect(outcome('billing.budget_exceeded', inventory)).toBe('pass');
     expect(outcome('billing.budget_forecast_exceeded', inventory)).toBe('pass');
     expect(outcome('billing.no_budget', inventory)).toBe('pass');

@@ -9,7 +9,10 @@ describe('data store checks', () => {
     it('fails on each bucket whose policy does not deny requests without TLS, in its region', () => {
       const inventory = cleanInventory(NOW);
       for (const bucket of part(inventory.s3Buckets).buckets) bucket.deniesInsecureTransport = false;
-      expect(outcome('exposure.s3_bucket_allows_http', inventory)).toEqual(['acme-assets@us-east-1', 'acme-legacy-site@eu-west-1']);
+      expect(outcome('exposure.s3_bucket_allows_http', inventory)).toEqual([
+        'acme-assets@us-east-1',
+        'acme-legacy-site@eu-west-1',
+      ]);
     });
 
     it('does not depend on Block Public Access: a blocked bucket still takes HTTP', () => {
@@ -19,29 +22,40 @@ describe('data store checks', () => {
     });
 
     it('passes on the buckets it read and names the one it could not', () => {
-      const inventory = withUnread(cleanInventory(NOW), 's3Buckets', [{ kind: 'resource', scope: 'acme-private', reason: 'bucket policy' }]);
+      const inventory = withUnread(cleanInventory(NOW), 's3Buckets', [
+        { kind: 'resource', scope: 'acme-private', reason: 'bucket policy' },
+      ]);
       expect(outcome('exposure.s3_bucket_allows_http', inventory)).toBe('pass');
       expect(unreadBy('exposure.s3_bucket_allows_http', inventory)).toEqual(['acme-private']);
     });
 
     it('is not evaluated when the buckets could not be listed', () => {
-      expect(outcome('exposure.s3_bucket_allows_http', withoutPart(cleanInventory(NOW), 's3Buckets'))).toBe('not_evaluated');
+      expect(outcome('exposure.s3_bucket_allows_http', withoutPart(cleanInventory(NOW), 's3Buckets'))).toBe(
+        'not_evaluated',
+      );
     });
   });
 
   describe('RDS instances', () => {
     const checks = {
-      public: 'exposure.rds_public', unencrypted: 'exposure.rds_unencrypted', upgrades: 'exposure.rds_minor_upgrades_off',
+      public: 'exposure.rds_public',
+      unencrypted: 'exposure.rds_unencrypted',
+      upgrades: 'exposure.rds_minor_upgrades_off',
     } as const;
-    const failingChecks = (inventory: Inventory) => Object.entries(checks)
-      .filter(([, id]) => outcome(id, inventory) !== 'pass').map(([name]) => name);
+    const failingChecks = (inventory: Inventory) =>
+      Object.entries(checks)
+        .filter(([, id]) => outcome(id, inventory) !== 'pass')
+        .map(([name]) => name);
 
     it.each([
       [{ publiclyAccessible: true }, ['public']],
       [{ storageEncrypted: false }, ['unencrypted']],
       [{ autoMinorVersionUpgrade: false }, ['upgrades']],
       [{ multiAz: false }, []],
-      [{ publiclyAccessible: true, storageEncrypted: false, autoMinorVersionUpgrade: false }, ['public', 'unencrypted', 'upgrades']],
+      [
+        { publiclyAccessible: true, storageEncrypted: false, autoMinorVersionUpgrade: false },
+        ['public', 'unencrypted', 'upgrades'],
+      ],
     ])('%j fails %j', (settings, failed) => {
       const inventory = cleanInventory(NOW);
       Object.assign(part(inventory.rdsInstances).instances[0]!, settings);
@@ -54,11 +68,15 @@ describe('data store checks', () => {
       const check = 'exposure.rds_public';
       expect(outcome(check, inventory)).toEqual(['reporting-replica@eu-west-1']);
       const result = checkById(check)!.evaluate(inventory, { now: NOW });
-      expect(result).toMatchObject({ resources: [{ detail: 'DB instance reporting-replica (mysql) in eu-west-1 is publicly accessible.' }] });
+      expect(result).toMatchObject({
+        resources: [{ detail: 'DB instance reporting-replica (mysql) in eu-west-1 is publicly accessible.' }],
+      });
     });
 
     it('carries the regions it could not read, and is not evaluated when none was read', () => {
-      const partial = withUnread(cleanInventory(NOW), 'rdsInstances', [{ kind: 'region', scope: 'ap-south-1', reason: 'SCP' }]);
+      const partial = withUnread(cleanInventory(NOW), 'rdsInstances', [
+        { kind: 'region', scope: 'ap-south-1', reason: 'SCP' },
+      ]);
       for (const id of Object.values(checks)) {
         expect(outcome(id, partial)).toBe('pass');
         expect(unreadBy(id, partial)).toEqual(['ap-south-1']);
@@ -70,12 +88,19 @@ describe('data store checks', () => {
   describe('EFS file systems', () => {
     it('fails on an unencrypted file system, naming it', () => {
       const inventory = cleanInventory(NOW);
-      part(inventory.efsFileSystems).fileSystems.push({ id: 'fs-0scratch', region: 'us-west-2', name: null, encrypted: false });
+      part(inventory.efsFileSystems).fileSystems.push({
+        id: 'fs-0scratch',
+        region: 'us-west-2',
+        name: null,
+        encrypted: false,
+      });
       expect(outcome('exposure.efs_unencrypted', inventory)).toEqual(['fs-0scratch@us-west-2']);
     });
 
     it('passes on an account without file systems, and carries unread regions', () => {
-      const inventory = withUnread(cleanInventory(NOW), 'efsFileSystems', [{ kind: 'region', scope: 'eu-west-3', reason: 'SCP' }]);
+      const inventory = withUnread(cleanInventory(NOW), 'efsFileSystems', [
+        { kind: 'region', scope: 'eu-west-3', reason: 'SCP' },
+      ]);
       part(inventory.efsFileSystems).fileSystems = [];
       expect(outcome('exposure.efs_unencrypted', inventory)).toBe('pass');
       expect(unreadBy('exposure.efs_unencrypted', inventory)).toEqual(['eu-west-3']);
@@ -91,17 +116,22 @@ describe('data store checks', () => {
       const keys = part(inventory.kmsKeys).keys;
       keys[0]!.rotationEnabled = false;
       keys.push({ id: 'k-2', arn: arn('eu-west-1', 'k-2'), region: 'eu-west-1', rotationEnabled: false });
-      expect(outcome('detection.kms_rotation_off', inventory)).toEqual([`${keys[0]!.arn}@us-east-1`, `${arn('eu-west-1', 'k-2')}@eu-west-1`]);
+      expect(outcome('detection.kms_rotation_off', inventory)).toEqual([
+        `${keys[0]!.arn}@us-east-1`,
+        `${arn('eu-west-1', 'k-2')}@eu-west-1`,
+      ]);
     });
 
     it('names a key whose policy hid it, so its open finding stays as it is', () => {
       const hidden = arn('us-east-1', 'k-hidden');
-      const inventory = withUnread(cleanInventory(NOW), 'kmsKeys', [{ kind: 'resource', scope: hidden, reason: 'key policy' }]);
+      const inventory = withUnread(cleanInventory(NOW), 'kmsKeys', [
+        { kind: 'resource', scope: hidden, reason: 'key policy' },
+      ]);
       expect(outcome('detection.kms_rotation_off', inventory)).toBe('pass');
       expect(unreadBy('detection.kms_rotation_off', inventory)).toEqual([hidden]);
     });
 
-    it('is not evaluated when no region\'s keys could be listed', () => {
+    it("is not evaluated when no region's keys could be listed", () => {
       expect(outcome('detection.kms_rotation_off', withoutPart(cleanInventory(NOW), 'kmsKeys'))).toBe('not_evaluated');
     });
   });

@@ -16,9 +16,13 @@ const trails = (inventory: Inventory) => part(inventory.cloudtrail).trails;
 describe('CloudTrail log integrity', () => {
   it('fails each trail without log file validation, in its home region', () => {
     const inventory = cleanInventory(NOW);
-    trails(inventory).push(cleanTrail({ name: 'audit-eu', homeRegion: 'eu-west-1', multiRegion: false, logFileValidation: false }));
+    trails(inventory).push(
+      cleanTrail({ name: 'audit-eu', homeRegion: 'eu-west-1', multiRegion: false, logFileValidation: false }),
+    );
     expect(outcome('detection.trail_log_validation_off', inventory)).toEqual(['audit-eu@eu-west-1']);
-    expect(details('detection.trail_log_validation_off', inventory)).toEqual(['Trail audit-eu (eu-west-1) delivers its logs without log file validation.']);
+    expect(details('detection.trail_log_validation_off', inventory)).toEqual([
+      'Trail audit-eu (eu-west-1) delivers its logs without log file validation.',
+    ]);
   });
 
   it('fails each trail encrypted with S3-managed keys only', () => {
@@ -27,14 +31,16 @@ describe('CloudTrail log integrity', () => {
     expect(outcome('detection.trail_not_kms_encrypted', inventory)).toEqual(['management@us-east-1']);
   });
 
-  it.each(['detection.trail_log_validation_off', 'detection.trail_not_kms_encrypted', 'detection.trail_bucket_logging_off'])(
-    '%s is not evaluated without the trails, and names the regions it could not read', (id) => {
-      expect(outcome(id, withoutPart(cleanInventory(NOW), 'cloudtrail'))).toBe('not_evaluated');
-      const inventory = withUnread(cleanInventory(NOW), 'cloudtrail', [SCP]);
-      expect(outcome(id, inventory)).toBe('pass');
-      expect(unreadBy(id, inventory)).toEqual(['ap-south-1']);
-    },
-  );
+  it.each([
+    'detection.trail_log_validation_off',
+    'detection.trail_not_kms_encrypted',
+    'detection.trail_bucket_logging_off',
+  ])('%s is not evaluated without the trails, and names the regions it could not read', (id) => {
+    expect(outcome(id, withoutPart(cleanInventory(NOW), 'cloudtrail'))).toBe('not_evaluated');
+    const inventory = withUnread(cleanInventory(NOW), 'cloudtrail', [SCP]);
+    expect(outcome(id, inventory)).toBe('pass');
+    expect(unreadBy(id, inventory)).toEqual(['ap-south-1']);
+  });
 });
 
 describe('CloudTrail bucket access logging', () => {
@@ -48,11 +54,15 @@ describe('CloudTrail bucket access logging', () => {
     ]);
   });
 
-  it('leaves unread, never failed, a bucket of another account it may not read (an organization trail\'s log archive)', () => {
+  it("leaves unread, never failed, a bucket of another account it may not read (an organization trail's log archive)", () => {
     const inventory = cleanInventory(NOW);
-    trails(inventory).push(cleanTrail({
-      name: 'org-trail', bucket: 'org-log-archive', bucketLogging: { read: false, reason: 'AWS denied Sentinel\'s role S3 GetBucketLogging (AccessDenied).' },
-    }));
+    trails(inventory).push(
+      cleanTrail({
+        name: 'org-trail',
+        bucket: 'org-log-archive',
+        bucketLogging: { read: false, reason: "AWS denied Sentinel's role S3 GetBucketLogging (AccessDenied)." },
+      }),
+    );
     expect(outcome('detection.trail_bucket_logging_off', inventory)).toBe('pass');
     expect(unreadBy('detection.trail_bucket_logging_off', inventory)).toEqual(['org-log-archive']);
     trails(inventory)[0]!.bucketLogging = { read: true, enabled: false };
@@ -68,14 +78,22 @@ describe('CloudTrail bucket access logging', () => {
 });
 
 describe('S3 object-level logging', () => {
-  const CHECKS = [['detection.s3_write_events_not_logged', 'write'], ['detection.s3_read_events_not_logged', 'read']] as const;
+  const CHECKS = [
+    ['detection.s3_write_events_not_logged', 'write'],
+    ['detection.s3_read_events_not_logged', 'read'],
+  ] as const;
 
   it.each(CHECKS)('%s fails when only a single-region trail, or a stopped one, records them', (id, kind) => {
     const inventory = cleanInventory(NOW);
     trails(inventory)[0]!.events!.s3Objects[kind] = false;
-    trails(inventory).push(cleanTrail({ name: 'regional', multiRegion: false }), cleanTrail({ name: 'stopped', logging: false }));
+    trails(inventory).push(
+      cleanTrail({ name: 'regional', multiRegion: false }),
+      cleanTrail({ name: 'stopped', logging: false }),
+    );
     expect(outcome(id, inventory)).toEqual(['cloudtrail@global']);
-    expect(details(id, inventory)).toEqual([`No multi-region trail that is logging records S3 object-level ${kind} events for all buckets.`]);
+    expect(details(id, inventory)).toEqual([
+      `No multi-region trail that is logging records S3 object-level ${kind} events for all buckets.`,
+    ]);
   });
 
   it.each(CHECKS)('%s passes on one multi-region trail that records them, whatever the others', (id) => {
@@ -84,7 +102,7 @@ describe('S3 object-level logging', () => {
     expect(outcome(id, inventory)).toBe('pass');
   });
 
-  it.each(CHECKS)('%s cannot tell when the only other multi-region trail\'s selectors were not read', (id, kind) => {
+  it.each(CHECKS)("%s cannot tell when the only other multi-region trail's selectors were not read", (id, kind) => {
     const inventory = cleanInventory(NOW);
     trails(inventory)[0]!.events!.s3Objects[kind] = false;
     trails(inventory).push(cleanTrail({ name: 'unknown', homeRegion: 'ap-south-1', logging: null, events: null }));
@@ -110,7 +128,9 @@ describe('a multi-region trail (CIS 4.1)', () => {
   it('says when there is no trail, or none multi-region and logging', () => {
     const inventory = cleanInventory(NOW);
     trails(inventory)[0]!.multiRegion = false;
-    expect(details('detection.no_multi_region_trail', inventory)).toEqual(['None of the 1 trail(s) is multi-region and logging.']);
+    expect(details('detection.no_multi_region_trail', inventory)).toEqual([
+      'None of the 1 trail(s) is multi-region and logging.',
+    ]);
     part(inventory.cloudtrail).trails = [];
     expect(details('detection.no_multi_region_trail', inventory)).toEqual(['The account has no trail.']);
   });
@@ -123,11 +143,15 @@ describe('AWS Config in every enabled region', () => {
     east!.recorders = [];
     west!.recorders[0]!.recording = false;
     eu!.recorders[0]!.lastStatus = 'Failure';
-    expect(outcome('detection.config_off', inventory)).toEqual(['config@us-east-1', 'config@us-west-2', 'config@eu-west-1']);
+    expect(outcome('detection.config_off', inventory)).toEqual([
+      'config@us-east-1',
+      'config@us-west-2',
+      'config@eu-west-1',
+    ]);
     expect(details('detection.config_off', inventory)).toEqual([
       'AWS Config has no configuration recorder in us-east-1.',
-      'AWS Config\'s recorder default in us-west-2 is not recording.',
-      'AWS Config\'s recorder in eu-west-1 is recording, but its latest delivery failed.',
+      "AWS Config's recorder default in us-west-2 is not recording.",
+      "AWS Config's recorder in eu-west-1 is recording, but its latest delivery failed.",
     ]);
   });
 
@@ -139,7 +163,9 @@ describe('AWS Config in every enabled region', () => {
 
   it('is not evaluated without the recorders, and names the regions it could not read', () => {
     expect(outcome('detection.config_off', withoutPart(cleanInventory(NOW), 'configRecorders'))).toBe('not_evaluated');
-    expect(unreadBy('detection.config_off', withUnread(cleanInventory(NOW), 'configRecorders', [SCP]))).toEqual(['ap-south-1']);
+    expect(unreadBy('detection.config_off', withUnread(cleanInventory(NOW), 'configRecorders', [SCP]))).toEqual([
+      'ap-south-1',
+    ]);
   });
 });
 
@@ -147,12 +173,17 @@ describe('Security Hub in every enabled region', () => {
   it('fails each region where the account is not subscribed', () => {
     const inventory = cleanInventory(NOW);
     for (const region of part(inventory.securityHub).regions.slice(1)) region.enabled = false;
-    expect(outcome('detection.security_hub_off', inventory)).toEqual(['securityhub@us-west-2', 'securityhub@eu-west-1']);
+    expect(outcome('detection.security_hub_off', inventory)).toEqual([
+      'securityhub@us-west-2',
+      'securityhub@eu-west-1',
+    ]);
     expect(details('detection.security_hub_off', inventory)[0]).toBe('Security Hub is not enabled in us-west-2.');
   });
 
   it('is not evaluated without the part, and names the regions it could not read', () => {
-    expect(outcome('detection.security_hub_off', withoutPart(cleanInventory(NOW), 'securityHub'))).toBe('not_evaluated');
+    expect(outcome('detection.security_hub_off', withoutPart(cleanInventory(NOW), 'securityHub'))).toBe(
+      'not_evaluated',
+    );
     const inventory = withUnread(cleanInventory(NOW), 'securityHub', [SCP]);
     expect(outcome('detection.security_hub_off', inventory)).toBe('pass');
     expect(unreadBy('detection.security_hub_off', inventory)).toEqual(['ap-south-1']);

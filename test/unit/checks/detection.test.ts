@@ -19,7 +19,9 @@ describe('detection checks', () => {
     });
 
     it('says nothing of a region it could not read, and names it', () => {
-      const inventory = withUnread(cleanInventory(NOW), 'guardduty', [{ kind: 'region', scope: 'ap-south-1', reason: 'SCP' }]);
+      const inventory = withUnread(cleanInventory(NOW), 'guardduty', [
+        { kind: 'region', scope: 'ap-south-1', reason: 'SCP' },
+      ]);
       expect(outcome('detection.guardduty_disabled', inventory)).toBe('pass');
       expect(unreadBy('detection.guardduty_disabled', inventory)).toEqual(['ap-south-1']);
     });
@@ -35,7 +37,9 @@ describe('detection checks', () => {
 
     it('passes when one multi-region trail logs, whatever the status of the others', () => {
       const inventory = cleanInventory(NOW);
-      part(inventory.cloudtrail).trails.push(cleanTrail({ name: 'unknown', homeRegion: 'ap-south-1', logging: null, events: null }));
+      part(inventory.cloudtrail).trails.push(
+        cleanTrail({ name: 'unknown', homeRegion: 'ap-south-1', logging: null, events: null }),
+      );
       expect(outcome('detection.no_multi_region_trail', inventory)).toBe('pass');
     });
   });

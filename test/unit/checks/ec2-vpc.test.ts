@@ -1,11 +1,24 @@
 import type { NaclIngress, OpenIngress } from '../../../domain/scans/inventory';
 import { checkById } from '../../../domain/checks/catalog';
-import { cleanInventory, outcome, part, unreadBy, WELL_RUN_INSTANCE, withoutPart, withUnread } from '../../helpers/inventory';
+import {
+  cleanInventory,
+  outcome,
+  part,
+  unreadBy,
+  WELL_RUN_INSTANCE,
+  withoutPart,
+  withUnread,
+} from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 
-const entry = (ruleNumber: number, action: 'allow' | 'deny', protocol: string, ports: [number, number] | null, cidr = '0.0.0.0/0'): NaclIngress =>
-  ({ ruleNumber, action, protocol, fromPort: ports?.[0] ?? null, toPort: ports?.[1] ?? null, cidr });
+const entry = (
+  ruleNumber: number,
+  action: 'allow' | 'deny',
+  protocol: string,
+  ports: [number, number] | null,
+  cidr = '0.0.0.0/0',
+): NaclIngress => ({ ruleNumber, action, protocol, fromPort: ports?.[0] ?? null, toPort: ports?.[1] ?? null, cidr });
 
 describe('EC2 and VPC checks', () => {
   describe('network ACLs: the first matching entry decides', () => {
@@ -23,13 +36,27 @@ describe('EC2 and VPC checks', () => {
       ['SSH allowed from ::/0', [entry(100, 'allow', '6', [22, 22], '::/0')], true],
       ['UDP only', [entry(100, 'allow', '17', [0, 65535])], false],
       ['HTTPS only', [entry(100, 'allow', '6', [443, 443]), entry(32767, 'deny', '-1', null)], false],
-      ['SSH and RDP denied first, then everything allowed', [
-        entry(10, 'deny', '6', [22, 22]), entry(20, 'deny', '6', [3389, 3389]), entry(100, 'allow', '-1', null),
-      ], false],
+      [
+        'SSH and RDP denied first, then everything allowed',
+        [entry(10, 'deny', '6', [22, 22]), entry(20, 'deny', '6', [3389, 3389]), entry(100, 'allow', '-1', null)],
+        false,
+      ],
       ['a deny-all ahead of the allow', [entry(1, 'deny', '-1', null), entry(100, 'allow', '6', [22, 22])], false],
-      ['the deny numbered after the allow', [entry(100, 'allow', '6', [22, 22]), entry(200, 'deny', '6', [22, 22])], true],
-      ['entries listed out of rule order', [entry(100, 'allow', '6', [22, 22]), entry(50, 'deny', '6', [0, 65535])], false],
-      ['an IPv4 deny does not cover IPv6', [entry(10, 'deny', '-1', null), entry(100, 'allow', '-1', null, '::/0')], true],
+      [
+        'the deny numbered after the allow',
+        [entry(100, 'allow', '6', [22, 22]), entry(200, 'deny', '6', [22, 22])],
+        true,
+      ],
+      [
+        'entries listed out of rule order',
+        [entry(100, 'allow', '6', [22, 22]), entry(50, 'deny', '6', [0, 65535])],
+        false,
+      ],
+      [
+        'an IPv4 deny does not cover IPv6',
+        [entry(10, 'deny', '-1', null), entry(100, 'allow', '-1', null, '::/0')],
+        true,
+      ],
     ])('%s', (_, entries, open) => {
       expect(outcome(NACL, withEntries(entries))).toEqual(open ? ['acl-0web@us-east-1'] : 'pass');
     });
@@ -39,12 +66,16 @@ describe('EC2 and VPC checks', () => {
       const result = checkById(NACL)!.evaluate(inventory, { now: NOW });
       expect(result).toMatchObject({
         status: 'fail',
-        resources: [{ detail: 'Network ACL acl-0web (vpc-0main) in us-east-1 allows TCP port 3389 from 0.0.0.0/0 (rule 100).' }],
+        resources: [
+          { detail: 'Network ACL acl-0web (vpc-0main) in us-east-1 allows TCP port 3389 from 0.0.0.0/0 (rule 100).' },
+        ],
       });
     });
 
     it('carries the regions it could not read, and is not evaluated without ACLs', () => {
-      const inventory = withUnread(cleanInventory(NOW), 'networkAcls', [{ kind: 'region', scope: 'ap-south-1', reason: 'SCP' }]);
+      const inventory = withUnread(cleanInventory(NOW), 'networkAcls', [
+        { kind: 'region', scope: 'ap-south-1', reason: 'SCP' },
+      ]);
       expect(outcome(NACL, inventory)).toBe('pass');
       expect(unreadBy(NACL, inventory)).toEqual(['ap-south-1']);
       expect(outcome(NACL, withoutPart(cleanInventory(NOW), 'networkAcls'))).toBe('not_evaluated');
@@ -52,7 +83,12 @@ describe('EC2 and VPC checks', () => {
   });
 
   describe('CIFS', () => {
-    const rule = (protocol: string, fromPort: number | null, toPort: number | null, cidr = '0.0.0.0/0'): OpenIngress => ({ protocol, fromPort, toPort, cidr });
+    const rule = (
+      protocol: string,
+      fromPort: number | null,
+      toPort: number | null,
+      cidr = '0.0.0.0/0',
+    ): OpenIngress => ({ protocol, fromPort, toPort, cidr });
 
     it.each([
       [rule('tcp', 445, 445), true],
@@ -73,7 +109,10 @@ describe('EC2 and VPC checks', () => {
     it('fails on a default group with any rule, inbound or outbound, and says what it allows', () => {
       const inventory = cleanInventory(NOW);
       part(inventory.securityGroups).defaultGroups.push({
-        id: 'sg-0def', vpcId: 'vpc-0main', region: 'us-east-1', rules: [
+        id: 'sg-0def',
+        vpcId: 'vpc-0main',
+        region: 'us-east-1',
+        rules: [
           { direction: 'inbound', protocol: '-1', fromPort: null, toPort: null, peer: 'sg-0def' },
           { direction: 'outbound', protocol: 'tcp', fromPort: 443, toPort: 443, peer: '0.0.0.0/0' },
         ],
@@ -81,16 +120,25 @@ describe('EC2 and VPC checks', () => {
       const result = checkById('exposure.default_sg_allows_traffic')!.evaluate(inventory, { now: NOW });
       expect(result).toEqual({
         status: 'fail',
-        resources: [{
-          resource: 'sg-0def', region: 'us-east-1',
-          detail: 'The default security group sg-0def of vpc-0main in us-east-1 allows inbound all traffic from sg-0def, outbound tcp port 443 to 0.0.0.0/0.',
-        }],
+        resources: [
+          {
+            resource: 'sg-0def',
+            region: 'us-east-1',
+            detail:
+              'The default security group sg-0def of vpc-0main in us-east-1 allows inbound all traffic from sg-0def, outbound tcp port 443 to 0.0.0.0/0.',
+          },
+        ],
       });
     });
 
     it('passes on a default group without rules', () => {
       const inventory = cleanInventory(NOW);
-      part(inventory.securityGroups).defaultGroups.push({ id: 'sg-0def', vpcId: 'vpc-0main', region: 'us-east-1', rules: [] });
+      part(inventory.securityGroups).defaultGroups.push({
+        id: 'sg-0def',
+        vpcId: 'vpc-0main',
+        region: 'us-east-1',
+        rules: [],
+      });
       expect(outcome('exposure.default_sg_allows_traffic', inventory)).toBe('pass');
     });
   });
@@ -99,7 +147,13 @@ describe('EC2 and VPC checks', () => {
     const withInstance = (state: string, changes: object) => {
       const inventory = cleanInventory(NOW);
       part(inventory.instances).instances.push({
-        id: 'i-0new', region: 'us-west-2', type: 't3.micro', state, launchedAt: NOW, ...WELL_RUN_INSTANCE, ...changes,
+        id: 'i-0new',
+        region: 'us-west-2',
+        type: 't3.micro',
+        state,
+        launchedAt: NOW,
+        ...WELL_RUN_INSTANCE,
+        ...changes,
       });
       return inventory;
     };
@@ -127,7 +181,9 @@ describe('EC2 and VPC checks', () => {
     });
 
     it('carries the regions whose instances could not be read', () => {
-      const inventory = withUnread(cleanInventory(NOW), 'instances', [{ kind: 'region', scope: 'sa-east-1', reason: 'SCP' }]);
+      const inventory = withUnread(cleanInventory(NOW), 'instances', [
+        { kind: 'region', scope: 'sa-east-1', reason: 'SCP' },
+      ]);
       expect(unreadBy('exposure.imdsv1_allowed', inventory)).toEqual(['sa-east-1']);
       expect(unreadBy('iam.instance_without_role', inventory)).toEqual(['sa-east-1']);
     });
@@ -136,8 +192,12 @@ describe('EC2 and VPC checks', () => {
   describe('region settings and VPCs', () => {
     it('fails once per region where EBS encryption by default is off', () => {
       const inventory = cleanInventory(NOW);
-      for (const setting of part(inventory.ebsEncryptionByDefault).regions) setting.enabled = setting.region === 'us-east-1';
-      expect(outcome('exposure.ebs_default_encryption_off', inventory)).toEqual(['ebs-encryption-by-default@us-west-2', 'ebs-encryption-by-default@eu-west-1']);
+      for (const setting of part(inventory.ebsEncryptionByDefault).regions)
+        setting.enabled = setting.region === 'us-east-1';
+      expect(outcome('exposure.ebs_default_encryption_off', inventory)).toEqual([
+        'ebs-encryption-by-default@us-west-2',
+        'ebs-encryption-by-default@eu-west-1',
+      ]);
     });
 
     it('fails on each VPC without an active flow log, saying when it is a default VPC', () => {
@@ -146,7 +206,13 @@ describe('EC2 and VPC checks', () => {
       const result = checkById('detection.vpc_flow_logs_off')!.evaluate(inventory, { now: NOW });
       expect(result).toEqual({
         status: 'fail',
-        resources: [{ resource: 'vpc-0dflt', region: 'us-west-2', detail: 'The default VPC vpc-0dflt in us-west-2 has no active flow log.' }],
+        resources: [
+          {
+            resource: 'vpc-0dflt',
+            region: 'us-west-2',
+            detail: 'The default VPC vpc-0dflt in us-west-2 has no active flow log.',
+          },
+        ],
       });
     });
 

@@ -3,7 +3,16 @@ import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/c
 import { evaluateInventory, isScoreComplete, roleUnavailableEvaluation } from '../../../domain/checks/evaluate';
 import { SEVERITIES } from '../../../domain/checks/types';
 import { type Inventory, PART_NAMES } from '../../../domain/scans/inventory';
-import { ACCOUNT, cleanInventory, daysAgo, part, reportRow, setKeyCreated, withoutPart, withUnread } from '../../helpers/inventory';
+import {
+  ACCOUNT,
+  cleanInventory,
+  daysAgo,
+  part,
+  reportRow,
+  setKeyCreated,
+  withoutPart,
+  withUnread,
+} from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 const ctx = { now: NOW };
@@ -15,7 +24,10 @@ function troubled(): Inventory {
   reportRow(inventory, 'alice').mfaActive = false;
   setKeyCreated(inventory, 'AKIAALICE0000000001', daysAgo(NOW, 200));
   setKeyCreated(inventory, 'AKIACIDEPLOY00000001', daysAgo(NOW, 150));
-  part(inventory.publicSnapshots).snapshots.push({ id: 'snap-b', region: 'us-east-1' }, { id: 'snap-a', region: 'eu-west-1' });
+  part(inventory.publicSnapshots).snapshots.push(
+    { id: 'snap-b', region: 'us-east-1' },
+    { id: 'snap-a', region: 'eu-west-1' },
+  );
   part(inventory.alternateContacts).operations = false;
   return inventory;
 }
@@ -25,7 +37,13 @@ describe('evaluateInventory', () => {
     const evaluation = evaluateInventory(cleanInventory(NOW), ctx);
     expect(evaluation).toEqual({
       findings: [],
-      outcomes: CATALOG.map((check) => ({ checkId: check.id, status: 'passed', failingResources: 0, reason: null, unread: [] })),
+      outcomes: CATALOG.map((check) => ({
+        checkId: check.id,
+        status: 'passed',
+        failingResources: 0,
+        reason: null,
+        unread: [],
+      })),
       coverage: { evaluated: CATALOG.length, total: CATALOG.length },
       scored: true,
     });
@@ -47,7 +65,8 @@ describe('evaluateInventory', () => {
       fingerprint: `iam.console_user_without_mfa|arn:aws:iam::${ACCOUNT}:user/alice|global`,
     });
     expect(findings.find((f) => f.resource === 'snap-a')).toMatchObject({
-      region: 'eu-west-1', fingerprint: 'exposure.ebs_snapshot_public|snap-a|eu-west-1',
+      region: 'eu-west-1',
+      fingerprint: 'exposure.ebs_snapshot_public|snap-a|eu-west-1',
     });
   });
 
@@ -79,20 +98,26 @@ describe('evaluateInventory', () => {
     const { findings, outcomes, coverage } = evaluateInventory(inventory, ctx);
     const reportReaders = ['iam.root_recently_used', 'iam.console_user_without_mfa', 'iam.access_key_unused'];
     expect(outcomes.filter((o) => o.status === 'not_evaluated').map((o) => o.checkId)).toEqual(reportReaders);
-    expect(new Set(outcomes.filter((o) => o.status === 'not_evaluated').map((o) => o.reason)))
-      .toEqual(new Set(['AccessDenied: iam:GenerateCredentialReport']));
+    expect(new Set(outcomes.filter((o) => o.status === 'not_evaluated').map((o) => o.reason))).toEqual(
+      new Set(['AccessDenied: iam:GenerateCredentialReport']),
+    );
     expect(findings.filter((f) => reportReaders.includes(f.checkId))).toEqual([]);
     expect(findings.map((f) => f.checkId)).toContain('exposure.ebs_snapshot_public');
     expect(coverage).toEqual({ evaluated: CATALOG.length - 3, total: CATALOG.length });
   });
 
-  it('counts each check\'s failing resources, and keeps the unread ones with their reason', () => {
-    const inventory = withUnread(troubled(), 'publicSnapshots', [{ kind: 'region', scope: 'ap-south-1', reason: 'AWS denied it.' }]);
+  it("counts each check's failing resources, and keeps the unread ones with their reason", () => {
+    const inventory = withUnread(troubled(), 'publicSnapshots', [
+      { kind: 'region', scope: 'ap-south-1', reason: 'AWS denied it.' },
+    ]);
     const { outcomes } = evaluateInventory(inventory, ctx);
     const snapshots = outcomes.find((o) => o.checkId === 'exposure.ebs_snapshot_public');
     expect(snapshots).toEqual({
-      checkId: 'exposure.ebs_snapshot_public', status: 'failed', failingResources: 2,
-      reason: 'Not read: ap-south-1: AWS denied it.', unread: [{ kind: 'region', scope: 'ap-south-1', reason: 'AWS denied it.' }],
+      checkId: 'exposure.ebs_snapshot_public',
+      status: 'failed',
+      failingResources: 2,
+      reason: 'Not read: ap-south-1: AWS denied it.',
+      unread: [{ kind: 'region', scope: 'ap-south-1', reason: 'AWS denied it.' }],
     });
     expect(isScoreComplete(outcomes)).toBe(false);
   });
@@ -100,22 +125,34 @@ describe('evaluateInventory', () => {
   it('records a resource a check reports twice as one finding', () => {
     const inventory = troubled();
     part(inventory.publicSnapshots).snapshots.push({ id: 'snap-a', region: 'eu-west-1' });
-    const snapshots = evaluateInventory(inventory, ctx).findings.filter((f) => f.checkId === 'exposure.ebs_snapshot_public');
+    const snapshots = evaluateInventory(inventory, ctx).findings.filter(
+      (f) => f.checkId === 'exposure.ebs_snapshot_public',
+    );
     expect(snapshots.map((f) => f.resource)).toEqual(['snap-a', 'snap-b']);
   });
 });
 
 describe('coverage', () => {
   it('records no score and opens the coverage finding when fewer than half of the checks could be evaluated', () => {
-    const bare = PART_NAMES.reduce((inventory: Inventory, name) => withoutPart(inventory, name, `denied ${name}`), cleanInventory(NOW));
+    const bare = PART_NAMES.reduce(
+      (inventory: Inventory, name) => withoutPart(inventory, name, `denied ${name}`),
+      cleanInventory(NOW),
+    );
     const evaluation = evaluateInventory(bare, ctx);
     expect(evaluation.scored).toBe(false);
     expect(evaluation.coverage).toEqual({ evaluated: 2, total: CATALOG.length });
     expect(evaluation.findings.map((f) => f.checkId)).toEqual([COVERAGE_LOST_CHECK_ID]);
-    expect(evaluation.findings[0]).toMatchObject({ severity: 'HIGH', scenario: 'connectivity', resource: 'scan-coverage' });
+    expect(evaluation.findings[0]).toMatchObject({
+      severity: 'HIGH',
+      scenario: 'connectivity',
+      resource: 'scan-coverage',
+    });
     expect(evaluation.findings[0]!.description).toContain(`Only 2 of ${CATALOG.length} checks could be evaluated`);
     expect(evaluation.outcomes.find((o) => o.checkId === CONNECTIVITY_CHECK_ID)?.status).toBe('passed');
-    expect(evaluation.outcomes.find((o) => o.checkId === COVERAGE_LOST_CHECK_ID)).toMatchObject({ status: 'failed', failingResources: 1 });
+    expect(evaluation.outcomes.find((o) => o.checkId === COVERAGE_LOST_CHECK_ID)).toMatchObject({
+      status: 'failed',
+      failingResources: 1,
+    });
   });
 
   it('scores at exactly half, and not one check below', () => {
@@ -154,7 +191,8 @@ describe('roleUnavailableEvaluation', () => {
   });
 
   it('keeps one fingerprint whatever the reason, so a persisting outage stays one signal', () => {
-    expect(roleUnavailableEvaluation('role deleted').findings[0]!.fingerprint)
-      .toBe(roleUnavailableEvaluation('external id changed').findings[0]!.fingerprint);
+    expect(roleUnavailableEvaluation('role deleted').findings[0]!.fingerprint).toBe(
+      roleUnavailableEvaluation('external id changed').findings[0]!.fingerprint,
+    );
   });
 });

@@ -5,7 +5,11 @@ import { cleanInventory, outcome, part } from '../../helpers/inventory';
 const NOW = '2026-03-15T12:00:00.000Z';
 
 const bpa = (flags: Partial<BlockPublicAccess>): BlockPublicAccess => ({
-  blockPublicAcls: false, ignorePublicAcls: false, blockPublicPolicy: false, restrictPublicBuckets: false, ...flags,
+  blockPublicAcls: false,
+  ignorePublicAcls: false,
+  blockPublicPolicy: false,
+  restrictPublicBuckets: false,
+  ...flags,
 });
 
 describe('exposure checks', () => {
@@ -16,7 +20,9 @@ describe('exposure checks', () => {
   ])('fails when account Block Public Access is %s', (_, settings) => {
     const inventory = cleanInventory(NOW);
     part(inventory.s3AccountBlockPublicAccess).settings = settings;
-    expect(outcome('exposure.s3_account_public_access_block_off', inventory)).toEqual(['s3-account-public-access-block@global']);
+    expect(outcome('exposure.s3_account_public_access_block_off', inventory)).toEqual([
+      's3-account-public-access-block@global',
+    ]);
   });
 
   describe('public buckets', () => {
@@ -25,10 +31,34 @@ describe('exposure checks', () => {
       ['public ACL, bucket ignores public ACLs', { publicViaAcl: true }, bpa({ ignorePublicAcls: true }), null, false],
       ['public ACL, only new public ACLs blocked', { publicViaAcl: true }, bpa({ blockPublicAcls: true }), null, true],
       ['public ACL, account ignores public ACLs', { publicViaAcl: true }, null, bpa({ ignorePublicAcls: true }), false],
-      ['public policy, bucket restricts public buckets', { publicViaPolicy: true }, bpa({ restrictPublicBuckets: true }), null, false],
-      ['public policy, only new public policies blocked', { publicViaPolicy: true }, bpa({ blockPublicPolicy: true }), null, true],
-      ['public policy, account restricts public buckets', { publicViaPolicy: true }, null, bpa({ restrictPublicBuckets: true }), false],
-      ['public policy blocked, public ACL not', { publicViaPolicy: true, publicViaAcl: true }, bpa({ restrictPublicBuckets: true }), null, true],
+      [
+        'public policy, bucket restricts public buckets',
+        { publicViaPolicy: true },
+        bpa({ restrictPublicBuckets: true }),
+        null,
+        false,
+      ],
+      [
+        'public policy, only new public policies blocked',
+        { publicViaPolicy: true },
+        bpa({ blockPublicPolicy: true }),
+        null,
+        true,
+      ],
+      [
+        'public policy, account restricts public buckets',
+        { publicViaPolicy: true },
+        null,
+        bpa({ restrictPublicBuckets: true }),
+        false,
+      ],
+      [
+        'public policy blocked, public ACL not',
+        { publicViaPolicy: true, publicViaAcl: true },
+        bpa({ restrictPublicBuckets: true }),
+        null,
+        true,
+      ],
     ])('%s', (_, exposure, bucketBpa, accountBpa, isPublic) => {
       const inventory = cleanInventory(NOW);
       part(inventory.s3AccountBlockPublicAccess).settings = accountBpa;
@@ -38,8 +68,12 @@ describe('exposure checks', () => {
   });
 
   describe('security groups', () => {
-    const rule = (protocol: string, fromPort: number | null, toPort: number | null, cidr = '0.0.0.0/0'): OpenIngress =>
-      ({ protocol, fromPort, toPort, cidr });
+    const rule = (
+      protocol: string,
+      fromPort: number | null,
+      toPort: number | null,
+      cidr = '0.0.0.0/0',
+    ): OpenIngress => ({ protocol, fromPort, toPort, cidr });
 
     it.each([
       [rule('tcp', 22, 22), ['ssh']],
@@ -61,7 +95,9 @@ describe('exposure checks', () => {
       const inventory = cleanInventory(NOW);
       part(inventory.securityGroups).groups[0]!.openIngress = [ingress];
       const checks = { ssh: 'exposure.sg_ssh_open', rdp: 'exposure.sg_rdp_open', all: 'exposure.sg_all_ports_open' };
-      const open = Object.entries(checks).filter(([, id]) => outcome(id, inventory) !== 'pass').map(([kind]) => kind);
+      const open = Object.entries(checks)
+        .filter(([, id]) => outcome(id, inventory) !== 'pass')
+        .map(([kind]) => kind);
       expect(open).toEqual(opened);
     });
 
@@ -79,7 +115,12 @@ describe('exposure checks', () => {
       groups[0]!.openIngress = [rule('tcp', 22, 22)];
       groups.push(
         { id: 'sg-0v6', name: 'v6', region: 'us-east-1', openIngress: [rule('tcp', 22, 22, '::/0')] },
-        { id: 'sg-0both', name: 'both', region: 'us-east-1', openIngress: [rule('tcp', 0, 65535), rule('-1', null, null, '::/0')] },
+        {
+          id: 'sg-0both',
+          name: 'both',
+          region: 'us-east-1',
+          openIngress: [rule('tcp', 0, 65535), rule('-1', null, null, '::/0')],
+        },
       );
       const outcomes = evaluateInventory(inventory, { now: NOW }).outcomes;
       const failingControls = (checkId: string) => outcomes.find((o) => o.checkId === checkId)?.failingControls;
@@ -88,7 +129,9 @@ describe('exposure checks', () => {
         'sg-0v6|us-east-1': { 'cis-aws-7.0': ['6.4'] },
         'sg-0both|us-east-1': { 'cis-aws-7.0': ['6.3', '6.4'] },
       });
-      expect(failingControls('exposure.sg_all_ports_open')).toEqual({ 'sg-0both|us-east-1': { 'cis-aws-7.0': ['6.3', '6.4'] } });
+      expect(failingControls('exposure.sg_all_ports_open')).toEqual({
+        'sg-0both|us-east-1': { 'cis-aws-7.0': ['6.3', '6.4'] },
+      });
       // A check whose resources fail all of its controls records none.
       expect(failingControls('exposure.s3_account_public_access_block_off')).toBeUndefined();
     });

@@ -1,5 +1,14 @@
 import { checkById } from '../../../domain/checks/catalog';
-import { ACCOUNT, cleanInventory, daysAgo, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
+import {
+  ACCOUNT,
+  cleanInventory,
+  daysAgo,
+  outcome,
+  part,
+  unreadBy,
+  withoutPart,
+  withUnread,
+} from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 const ALICE = `arn:aws:iam::${ACCOUNT}:user/alice`;
@@ -44,7 +53,7 @@ describe('iam governance checks', () => {
       expect(detail('iam.password_policy_reuse_allowed')).toBe('Only the last 5 passwords are remembered.');
     });
 
-    it('judges a missing policy by AWS\'s default (8 characters, reuse allowed): both fail, beside iam.password_policy_missing', () => {
+    it("judges a missing policy by AWS's default (8 characters, reuse allowed): both fail, beside iam.password_policy_missing", () => {
       const inventory = cleanInventory(NOW);
       part(inventory.passwordPolicy).policy = null;
       expect(outcome('iam.password_policy_missing', inventory)).toEqual(['password-policy@global']);
@@ -53,8 +62,8 @@ describe('iam governance checks', () => {
         return result.status === 'fail' ? result.resources.map((r) => r.detail) : result.status;
       });
       expect(details).toEqual([
-        ['The account has no password policy: AWS\'s default applies: 8 characters are enough.'],
-        ['The account has no password policy: AWS\'s default applies: nothing prevents reuse.'],
+        ["The account has no password policy: AWS's default applies: 8 characters are enough."],
+        ["The account has no password policy: AWS's default applies: nothing prevents reuse."],
       ]);
     });
   });
@@ -65,12 +74,15 @@ describe('iam governance checks', () => {
       part(inventory.iamPrincipals).users[0]!.directPolicies.push('ReadOnlyAccess', 's3-uploads');
       const result = checkById('iam.user_direct_policies')!.evaluate(inventory, { now: NOW });
       expect(result).toEqual({
-        status: 'fail', resources: [{ resource: ALICE, detail: 'IAM user alice has policies of its own: ReadOnlyAccess, s3-uploads.' }],
+        status: 'fail',
+        resources: [{ resource: ALICE, detail: 'IAM user alice has policies of its own: ReadOnlyAccess, s3-uploads.' }],
       });
     });
 
     it('carries the users whose keys could not be listed: their policies were read all the same', () => {
-      const inventory = withUnread(cleanInventory(NOW), 'iamPrincipals', [{ kind: 'resource', scope: ALICE, reason: 'AccessDenied' }]);
+      const inventory = withUnread(cleanInventory(NOW), 'iamPrincipals', [
+        { kind: 'resource', scope: ALICE, reason: 'AccessDenied' },
+      ]);
       expect(outcome('iam.user_direct_policies', inventory)).toBe('pass');
       expect(unreadBy('iam.user_direct_policies', inventory)).toEqual([ALICE]);
     });
@@ -78,9 +90,24 @@ describe('iam governance checks', () => {
 
   describe('support role', () => {
     it.each([
-      ['a role', (inv: ReturnType<typeof cleanInventory>) => { part(inv.iamPrincipals).roles[1]!.managedPolicies = ['AWSSupportAccess']; }],
-      ['a group', (inv: ReturnType<typeof cleanInventory>) => { part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AWSSupportAccess'); }],
-      ['a user', (inv: ReturnType<typeof cleanInventory>) => { part(inv.iamPrincipals).users[0]!.managedPolicies.push('AWSSupportAccess'); }],
+      [
+        'a role',
+        (inv: ReturnType<typeof cleanInventory>) => {
+          part(inv.iamPrincipals).roles[1]!.managedPolicies = ['AWSSupportAccess'];
+        },
+      ],
+      [
+        'a group',
+        (inv: ReturnType<typeof cleanInventory>) => {
+          part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AWSSupportAccess');
+        },
+      ],
+      [
+        'a user',
+        (inv: ReturnType<typeof cleanInventory>) => {
+          part(inv.iamPrincipals).users[0]!.managedPolicies.push('AWSSupportAccess');
+        },
+      ],
     ])('passes when AWSSupportAccess is attached to %s', (_, attach) => {
       const inventory = cleanInventory(NOW);
       part(inventory.iamPrincipals).roles[1]!.managedPolicies = [];
@@ -96,7 +123,9 @@ describe('iam governance checks', () => {
       const { users, groups, roles } = part(inventory.iamPrincipals);
       for (const holder of [users[0]!, groups[0]!, roles[0]!]) holder.managedPolicies.push('AWSCloudShellFullAccess');
       expect(outcome('iam.cloudshell_full_access', inventory)).toEqual([
-        `${ALICE}@global`, `arn:aws:iam::${ACCOUNT}:group/developers@global`, `arn:aws:iam::${ACCOUNT}:role/app-server@global`,
+        `${ALICE}@global`,
+        `arn:aws:iam::${ACCOUNT}:group/developers@global`,
+        `arn:aws:iam::${ACCOUNT}:role/app-server@global`,
       ]);
     });
   });
@@ -114,16 +143,19 @@ describe('iam governance checks', () => {
     });
 
     it('is not evaluated when the certificates could not be listed', () => {
-      expect(outcome('iam.expired_server_certificates', withoutPart(cleanInventory(NOW), 'serverCertificates'))).toBe('not_evaluated');
+      expect(outcome('iam.expired_server_certificates', withoutPart(cleanInventory(NOW), 'serverCertificates'))).toBe(
+        'not_evaluated',
+      );
     });
   });
 
   describe('root hardware MFA', () => {
-    it('fails when the root user\'s MFA is a virtual device, and names it', () => {
+    it("fails when the root user's MFA is a virtual device, and names it", () => {
       const inventory = cleanInventory(NOW);
       part(inventory.rootVirtualMfa).serialNumber = ROOT_VIRTUAL;
       expect(checkById('iam.root_virtual_mfa')!.evaluate(inventory, { now: NOW })).toEqual({
-        status: 'fail', resources: [{ resource: 'root', detail: `The root user's MFA device is the virtual device ${ROOT_VIRTUAL}.` }],
+        status: 'fail',
+        resources: [{ resource: 'root', detail: `The root user's MFA device is the virtual device ${ROOT_VIRTUAL}.` }],
       });
     });
 

@@ -1,6 +1,16 @@
 import { checkById } from '../../../domain/checks/catalog';
 import {
-  cleanInventory, daysAgo, hoursAgo, iamUser, outcome, part, reportedKey, reportRow, setKeyCreated, unreadBy, withoutPart,
+  cleanInventory,
+  daysAgo,
+  hoursAgo,
+  iamUser,
+  outcome,
+  part,
+  reportedKey,
+  reportRow,
+  setKeyCreated,
+  unreadBy,
+  withoutPart,
 } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
@@ -19,7 +29,9 @@ describe('iam checks', () => {
   });
 
   it('cannot tell whether root was used without the credential report, or without its root row', () => {
-    expect(outcome('iam.root_recently_used', withoutPart(cleanInventory(NOW), 'credentialReport'))).toBe('not_evaluated');
+    expect(outcome('iam.root_recently_used', withoutPart(cleanInventory(NOW), 'credentialReport'))).toBe(
+      'not_evaluated',
+    );
     const inventory = cleanInventory(NOW);
     part(inventory.credentialReport).root = null;
     expect(outcome('iam.root_recently_used', inventory)).toBe('not_evaluated');
@@ -27,11 +39,27 @@ describe('iam checks', () => {
 
   describe('root MFA', () => {
     it.each([
-      ['a password and no MFA', { rootMfaEnabled: false, rootPasswordPresent: true, rootAccessKeysPresent: false }, ['root@global']],
-      ['a summary that does not say whether the password exists', { rootMfaEnabled: false, rootPasswordPresent: null, rootAccessKeysPresent: false }, ['root@global']],
-      ['keys, no password, no MFA', { rootMfaEnabled: false, rootPasswordPresent: false, rootAccessKeysPresent: true }, ['root@global']],
+      [
+        'a password and no MFA',
+        { rootMfaEnabled: false, rootPasswordPresent: true, rootAccessKeysPresent: false },
+        ['root@global'],
+      ],
+      [
+        'a summary that does not say whether the password exists',
+        { rootMfaEnabled: false, rootPasswordPresent: null, rootAccessKeysPresent: false },
+        ['root@global'],
+      ],
+      [
+        'keys, no password, no MFA',
+        { rootMfaEnabled: false, rootPasswordPresent: false, rootAccessKeysPresent: true },
+        ['root@global'],
+      ],
       // A member account whose root credentials were removed through centralized root access.
-      ['no password and no keys', { rootMfaEnabled: false, rootPasswordPresent: false, rootAccessKeysPresent: false }, 'pass'],
+      [
+        'no password and no keys',
+        { rootMfaEnabled: false, rootPasswordPresent: false, rootAccessKeysPresent: false },
+        'pass',
+      ],
       ['MFA', { rootMfaEnabled: true, rootPasswordPresent: true, rootAccessKeysPresent: false }, 'pass'],
     ])('a root user with %s: %j', (_, summary, expected) => {
       const inventory = cleanInventory(NOW);
@@ -55,7 +83,12 @@ describe('iam checks', () => {
   it('names a user created after the credential report as unread, and leaves out users deleted since', () => {
     const inventory = cleanInventory(NOW);
     const principals = part(inventory.iamPrincipals);
-    const newcomer = { ...principals.users[0]!, name: 'newcomer', arn: 'arn:aws:iam::111122223333:user/newcomer', createdAt: hoursAgo(NOW, 0.5) };
+    const newcomer = {
+      ...principals.users[0]!,
+      name: 'newcomer',
+      arn: 'arn:aws:iam::111122223333:user/newcomer',
+      createdAt: hoursAgo(NOW, 0.5),
+    };
     principals.users = [newcomer, principals.users[1]!];
     // alice was deleted: her report row stays until the report is renewed, and says she has no MFA.
     part(inventory.credentialReport).users[0]!.mfaActive = false;
@@ -117,11 +150,12 @@ describe('iam checks', () => {
     expect(unreadBy('iam.access_key_unused', inventory)).toEqual(['AKIACIDEPLOY00000001']);
   });
 
-  it('names the user as the owner of a key finding, so a scan that cannot list the user\'s keys keeps it open', () => {
+  it("names the user as the owner of a key finding, so a scan that cannot list the user's keys keeps it open", () => {
     const inventory = cleanInventory(NOW);
     setKeyCreated(inventory, ALICE_KEY, daysAgo(NOW, 200));
     expect(checkById('iam.access_key_not_rotated')?.evaluate(inventory, { now: NOW })).toEqual({
-      status: 'fail', resources: [expect.objectContaining({ resource: ALICE_KEY, owner: iamUser(inventory, 'alice').arn })],
+      status: 'fail',
+      resources: [expect.objectContaining({ resource: ALICE_KEY, owner: iamUser(inventory, 'alice').arn })],
     });
   });
 

@@ -1,7 +1,16 @@
 import { checkById } from '../../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../../domain/checks/cis-metric-filters';
 import type { Inventory } from '../../../domain/scans/inventory';
-import { ACCOUNT, cleanInventory, cleanTrail, outcome, part, unreadBy, withoutPart, withUnread } from '../../helpers/inventory';
+import {
+  ACCOUNT,
+  cleanInventory,
+  cleanTrail,
+  outcome,
+  part,
+  unreadBy,
+  withoutPart,
+  withUnread,
+} from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 const CHECK = 'detection.cis_metric_alarms_missing';
@@ -17,7 +26,9 @@ function filterOf(inventory: Inventory, control: string) {
 describe('CIS 5.x metric filters and alarms', () => {
   it('stands for CIS 5.1 to 5.15, one failing resource per control', () => {
     expect(check.controls?.['cis-aws-7.0']).toEqual(Array.from({ length: 15 }, (_, i) => `5.${i + 1}`));
-    expect(MONITORED_ACTIVITIES.map((a) => check.controlOfResource?.(a.resource))).toEqual(check.controls?.['cis-aws-7.0']);
+    expect(MONITORED_ACTIVITIES.map((a) => check.controlOfResource?.(a.resource))).toEqual(
+      check.controls?.['cis-aws-7.0'],
+    );
     expect(check.controlOfResource?.('cloudtrail')).toBeUndefined();
   });
 
@@ -35,7 +46,7 @@ describe('CIS 5.x metric filters and alarms', () => {
     );
   });
 
-  it('counts a filter only on the trail\'s log group, in its region, with an alarm on its metric', () => {
+  it("counts a filter only on the trail's log group, in its region, with an alarm on its metric", () => {
     const elsewhere = cleanInventory(NOW);
     filterOf(elsewhere, '5.4').logGroup = 'application-logs';
     expect(outcome(CHECK, elsewhere)).toEqual(['cis-5.4-iam-policy-changes@global']);
@@ -55,24 +66,39 @@ describe('CIS 5.x metric filters and alarms', () => {
     const result = check.evaluate(inventory, { now: NOW });
     expect(result).toEqual({
       status: 'fail',
-      resources: [{
-        resource: 'cis-5.7-kms-key-disabling-or-deletion',
-        detail: 'No metric filter with an alarm catches disabling or scheduled deletion of KMS keys (CIS 5.7) on cloudtrail-management '
-          + '(us-east-1); the recommended pattern is { ($.eventSource = kms.amazonaws.com) && (($.eventName = DisableKey) || '
-          + '($.eventName = ScheduleKeyDeletion)) }',
-      }],
+      resources: [
+        {
+          resource: 'cis-5.7-kms-key-disabling-or-deletion',
+          detail:
+            'No metric filter with an alarm catches disabling or scheduled deletion of KMS keys (CIS 5.7) on cloudtrail-management ' +
+            '(us-east-1); the recommended pattern is { ($.eventSource = kms.amazonaws.com) && (($.eventName = DisableKey) || ' +
+            '($.eventName = ScheduleKeyDeletion)) }',
+        },
+      ],
     });
   });
 
   it.each([
-    ['5.1', '{ ($.errorCode ="*UnauthorizedOperation") || ($.errorCode ="AccessDenied*") && ($.sourceIPAddress!="delivery.logs.amazonaws.com") && ($.eventName!="HeadBucket") }'],
-    ['5.2', '{ ($.eventName = "ConsoleLogin") && ($.additionalEventData.MFAUsed != "Yes") && ($.userIdentity.type = "IAMUser") && ($.responseElements.ConsoleLogin = "Success") }'],
-    ['5.3', '{ $.userIdentity.type = "Root" && $.userIdentity.invokedBy NOT EXISTS && $.eventType != "AwsServiceEvent" }'],
+    [
+      '5.1',
+      '{ ($.errorCode ="*UnauthorizedOperation") || ($.errorCode ="AccessDenied*") && ($.sourceIPAddress!="delivery.logs.amazonaws.com") && ($.eventName!="HeadBucket") }',
+    ],
+    [
+      '5.2',
+      '{ ($.eventName = "ConsoleLogin") && ($.additionalEventData.MFAUsed != "Yes") && ($.userIdentity.type = "IAMUser") && ($.responseElements.ConsoleLogin = "Success") }',
+    ],
+    [
+      '5.3',
+      '{ $.userIdentity.type = "Root" && $.userIdentity.invokedBy NOT EXISTS && $.eventType != "AwsServiceEvent" }',
+    ],
     ['5.7', '{($.eventSource = kms.amazonaws.com) && (($.eventName=DisableKey)||($.eventName=ScheduleKeyDeletion)) }'],
-    ['5.13', '{($.eventSource = ec2.amazonaws.com) && ($.eventName = DisassociateRouteTable) || ($.eventName = DeleteRoute) || '
-      + '($.eventName = DeleteRouteTable) || ($.eventName = ReplaceRouteTableAssociation) || ($.eventName = ReplaceRoute) || '
-      + '($.eventName = CreateRouteTable) || ($.eventName = CreateRoute) }'],
-  ])('recognises the benchmark\'s own pattern for %s, whatever its order and quoting', (control, pattern) => {
+    [
+      '5.13',
+      '{($.eventSource = ec2.amazonaws.com) && ($.eventName = DisassociateRouteTable) || ($.eventName = DeleteRoute) || ' +
+        '($.eventName = DeleteRouteTable) || ($.eventName = ReplaceRouteTableAssociation) || ($.eventName = ReplaceRoute) || ' +
+        '($.eventName = CreateRouteTable) || ($.eventName = CreateRoute) }',
+    ],
+  ])("recognises the benchmark's own pattern for %s, whatever its order and quoting", (control, pattern) => {
     const inventory = cleanInventory(NOW);
     filterOf(inventory, control).pattern = pattern;
     expect(outcome(CHECK, inventory)).toBe('pass');
@@ -81,9 +107,13 @@ describe('CIS 5.x metric filters and alarms', () => {
   it.each([
     ['5.6', '{ ($.eventName = ConsoleLogin) }', 'without the failed-authentication clause'],
     ['5.7', '{ ($.eventName = DisableKey) || ($.eventName = ScheduleKeyDeletion) }', 'without the event source'],
-    ['5.13', '{ ($.eventSource = ec2.amazonaws.com) && (($.eventName = CreateRouteTable) || ($.eventName = ReplaceRoute) || '
-      + '($.eventName = ReplaceRouteTableAssociation) || ($.eventName = DeleteRouteTable) || ($.eventName = DeleteRoute) || '
-      + '($.eventName = DisassociateRouteTable)) }', 'with CreateRouteTable but not CreateRoute'],
+    [
+      '5.13',
+      '{ ($.eventSource = ec2.amazonaws.com) && (($.eventName = CreateRouteTable) || ($.eventName = ReplaceRoute) || ' +
+        '($.eventName = ReplaceRouteTableAssociation) || ($.eventName = DeleteRouteTable) || ($.eventName = DeleteRoute) || ' +
+        '($.eventName = DisassociateRouteTable)) }',
+      'with CreateRouteTable but not CreateRoute',
+    ],
   ])('does not count a pattern for %s %s', (control, pattern) => {
     const inventory = cleanInventory(NOW);
     const filter = filterOf(inventory, control);
@@ -93,8 +123,10 @@ describe('CIS 5.x metric filters and alarms', () => {
 
   it('recommends, for each control, a pattern that it counts for that control only', () => {
     for (const activity of MONITORED_ACTIVITIES) {
-      expect([activity.control, MONITORED_ACTIVITIES.filter((a) => a.matches.test(activity.recommended)).map((a) => a.control)])
-        .toEqual([activity.control, [activity.control]]);
+      expect([
+        activity.control,
+        MONITORED_ACTIVITIES.filter((a) => a.matches.test(activity.recommended)).map((a) => a.control),
+      ]).toEqual([activity.control, [activity.control]]);
     }
   });
 
@@ -102,19 +134,26 @@ describe('CIS 5.x metric filters and alarms', () => {
     const unreadRegion = (inventory: Inventory, region: string) =>
       withUnread(inventory, 'metricAlarms', [{ kind: 'region', scope: region, reason: 'AccessDenied' }]);
 
-    it('is not evaluated when the trail\'s log group is in a region whose filters could not be read', () => {
+    it("is not evaluated when the trail's log group is in a region whose filters could not be read", () => {
       const inventory = cleanInventory(NOW);
       part(inventory.metricAlarms).filters = [];
       part(inventory.metricAlarms).alarmedMetrics = [];
       const result = check.evaluate(unreadRegion(inventory, 'us-east-1'), { now: NOW });
-      expect(result).toMatchObject({ status: 'not_evaluated', reason: expect.stringContaining('cloudtrail-management (us-east-1)') });
+      expect(result).toMatchObject({
+        status: 'not_evaluated',
+        reason: expect.stringContaining('cloudtrail-management (us-east-1)'),
+      });
     });
 
     it('leaves only the controls not proven elsewhere unknown, per control, rather than failing them', () => {
       const inventory = cleanInventory(NOW);
-      part(inventory.cloudtrail).trails.push(cleanTrail({
-        name: 'org-trail', homeRegion: 'eu-west-1', cloudWatchLogsLogGroupArn: `arn:aws:logs:eu-west-1:${ACCOUNT}:log-group:org-trail:*`,
-      }));
+      part(inventory.cloudtrail).trails.push(
+        cleanTrail({
+          name: 'org-trail',
+          homeRegion: 'eu-west-1',
+          cloudWatchLogsLogGroupArn: `arn:aws:logs:eu-west-1:${ACCOUNT}:log-group:org-trail:*`,
+        }),
+      );
       filterOf(inventory, '5.15').logGroup = 'somewhere-else';
       const partial = unreadRegion(inventory, 'eu-west-1');
       expect(outcome(CHECK, partial)).toBe('pass');

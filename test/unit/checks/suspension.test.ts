@@ -6,7 +6,12 @@ const NOW = '2026-03-15T12:00:00.000Z';
 function withEvent(eventTypeCode: string, statusCode: string) {
   const inventory = cleanInventory(NOW);
   const event: HealthEvent = {
-    arn: 'arn:aws:health:us-east-1::event/x', eventTypeCode, service: 'X', region: 'us-east-1', startTime: hoursAgo(NOW, 1), statusCode,
+    arn: 'arn:aws:health:us-east-1::event/x',
+    eventTypeCode,
+    service: 'X',
+    region: 'us-east-1',
+    startTime: hoursAgo(NOW, 1),
+    statusCode,
   };
   part(inventory.health).events = [event];
   return inventory;
@@ -47,7 +52,9 @@ describe('suspension checks', () => {
     const inventory = cleanInventory(NOW);
     const user = part(inventory.iamPrincipals).users[1]!;
     user.managedPolicies = [policy];
-    expect(outcome('suspension.compromised_key_quarantine', inventory)).toEqual(quarantined ? [`${user.arn}@global`] : 'pass');
+    expect(outcome('suspension.compromised_key_quarantine', inventory)).toEqual(
+      quarantined ? [`${user.arn}@global`] : 'pass',
+    );
   });
 
   it('reports a role with the quarantine policy too', () => {

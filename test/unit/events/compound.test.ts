@@ -5,15 +5,27 @@ const NOW = '2026-03-15T12:00:00.000Z';
 const hoursBefore = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
 
 const newKey = (hours: number): Indicator => ({
-  kind: 'access', id: 'event.access_key_created', resource: 'AKIAI44QH8DHBEXAMPLE', region: 'us-east-1', at: hoursBefore(hours),
+  kind: 'access',
+  id: 'event.access_key_created',
+  resource: 'AKIAI44QH8DHBEXAMPLE',
+  region: 'us-east-1',
+  at: hoursBefore(hours),
   summary: 'Access key created for svc-backup',
 });
 const gpu = (hours: number): Indicator => ({
-  kind: 'compute', id: 'event.gpu_instance_launched', resource: 'r-0a1b2c3d4e5f60718', region: 'ap-southeast-3', at: hoursBefore(hours),
+  kind: 'compute',
+  id: 'event.gpu_instance_launched',
+  resource: 'r-0a1b2c3d4e5f60718',
+  region: 'ap-southeast-3',
+  at: hoursBefore(hours),
   summary: 'p4d.24xlarge launched in ap-southeast-3',
 });
 const spendSpike = (hours: number): Indicator => ({
-  kind: 'spend', id: 'billing.daily_spend_spike', resource: 'daily-spend', region: 'global', at: hoursBefore(hours),
+  kind: 'spend',
+  id: 'billing.daily_spend_spike',
+  resource: 'daily-spend',
+  region: 'global',
+  at: hoursBefore(hours),
   summary: 'Daily spend 12x the usual',
 });
 
@@ -22,14 +34,18 @@ describe('probableCompromise', () => {
     const result = probableCompromise([newKey(3), gpu(1)], NOW);
     expect(result?.finding).toEqual({
       resource: 'account',
-      detail: `Indicators in the last 24 hours, newest first: ${hoursBefore(1)} p4d.24xlarge launched in ap-southeast-3; `
-        + `${hoursBefore(3)} Access key created for svc-backup.`,
+      detail:
+        `Indicators in the last 24 hours, newest first: ${hoursBefore(1)} p4d.24xlarge launched in ap-southeast-3; ` +
+        `${hoursBefore(3)} Access key created for svc-backup.`,
     });
     expect(result?.finding.region).toBeUndefined();
   });
 
   it('fires on new access and a spend spike', () => {
-    expect(probableCompromise([spendSpike(20), newKey(2)], NOW)?.indicators.map((i) => i.kind)).toEqual(['access', 'spend']);
+    expect(probableCompromise([spendSpike(20), newKey(2)], NOW)?.indicators.map((i) => i.kind)).toEqual([
+      'access',
+      'spend',
+    ]);
   });
 
   it('lists each indicator of the window once (its newest sighting), newest first, whatever the order given', () => {
@@ -47,7 +63,9 @@ describe('probableCompromise', () => {
   });
 
   it('takes an indicator a few seconds ahead of now (clock skew) as now', () => {
-    expect(probableCompromise([{ ...newKey(0), at: new Date(Date.parse(NOW) + 20_000).toISOString() }, gpu(1)], NOW)).not.toBeNull();
+    expect(
+      probableCompromise([{ ...newKey(0), at: new Date(Date.parse(NOW) + 20_000).toISOString() }, gpu(1)], NOW),
+    ).not.toBeNull();
   });
 
   it('does not fire on access alone, nor on compute and spend alone', () => {
@@ -97,8 +115,15 @@ describe('indicatorKind', () => {
 
   it('names only detections that exist', () => {
     const detections = new Set(EVENT_DETECTIONS.map((d) => d.id));
-    const mapped = ['event.iam_user_created', 'event.access_key_created', 'event.login_profile_created', 'event.root_console_sign_in',
-      'event.root_api_call', 'event.instance_launched_in_unused_region', 'event.gpu_instance_launched'];
+    const mapped = [
+      'event.iam_user_created',
+      'event.access_key_created',
+      'event.login_profile_created',
+      'event.root_console_sign_in',
+      'event.root_api_call',
+      'event.instance_launched_in_unused_region',
+      'event.gpu_instance_launched',
+    ];
     for (const id of mapped) expect(detections.has(id)).toBe(true);
   });
 });

@@ -71,7 +71,9 @@ describe('parseEnvelope', () => {
 
   it('accepts fractional seconds and offsets in the time, and a detail with any paired surrogates (emoji)', () => {
     expect(parseEnvelope({ ...raw('create-user.json'), time: '2026-03-15T10:02:11.123+02:00' }).ok).toBe(true);
-    expect(parseEnvelope({ ...raw('create-user.json'), time: '2028-02-29T10:00:00Z', detail: { note: 'ok \u{1F600}' } }).ok).toBe(true);
+    expect(
+      parseEnvelope({ ...raw('create-user.json'), time: '2028-02-29T10:00:00Z', detail: { note: 'ok \u{1F600}' } }).ok,
+    ).toBe(true);
   });
 
   it('keeps the time to the millisecond, in UTC: what pages of events are keyed by', () => {
@@ -81,7 +83,18 @@ describe('parseEnvelope', () => {
   });
 
   it('never throws on garbage', () => {
-    const garbage: unknown[] = [undefined, true, 0, '', [], {}, { detail: {} }, Object.create(null), { id: { toString: 1 } }, new Date(0)];
+    const garbage: unknown[] = [
+      undefined,
+      true,
+      0,
+      '',
+      [],
+      {},
+      { detail: {} },
+      Object.create(null),
+      { id: { toString: 1 } },
+      new Date(0),
+    ];
     for (const body of garbage) expect(() => parseEnvelope(body)).not.toThrow();
   });
 });
@@ -103,13 +116,20 @@ describe('toAccountEvent', () => {
   });
 
   it('names the root user root, in sign-ins and API calls', () => {
-    expect(eventOf('root-console-sign-in.json')).toMatchObject({ eventName: 'ConsoleLogin', actor: 'root', sourceIp: '198.51.100.7' });
+    expect(eventOf('root-console-sign-in.json')).toMatchObject({
+      eventName: 'ConsoleLogin',
+      actor: 'root',
+      sourceIp: '198.51.100.7',
+    });
     expect(eventOf('root-api-call.json').actor).toBe('root');
   });
 
   it('falls back to the principal id when the identity has no ARN', () => {
     const body = raw('create-user.json');
-    const detail = { ...(body.detail as object), userIdentity: { type: 'AWSAccount', principalId: 'AIDAEXAMPLEPRINCIPAL' } };
+    const detail = {
+      ...(body.detail as object),
+      userIdentity: { type: 'AWSAccount', principalId: 'AIDAEXAMPLEPRINCIPAL' },
+    };
     expect(toAccountEvent(envelopeOf({ ...body, detail })).actor).toBe('AIDAEXAMPLEPRINCIPAL');
   });
 
@@ -122,22 +142,41 @@ describe('toAccountEvent', () => {
   });
 
   it('reads the prober IP of a port-probe finding, which names no user', () => {
-    expect(eventOf('guardduty-finding-low.json')).toMatchObject({ eventName: 'Recon:EC2/PortProbeUnprotectedPort', actor: null, sourceIp: '198.51.100.99' });
+    expect(eventOf('guardduty-finding-low.json')).toMatchObject({
+      eventName: 'Recon:EC2/PortProbeUnprotectedPort',
+      actor: null,
+      sourceIp: '198.51.100.99',
+    });
   });
 
   it('gives nulls for other events and never throws on unexpected shapes', () => {
-    const body = { ...raw('create-user.json'), 'detail-type': 'EC2 Instance State-change Notification', source: 'aws.ec2' };
+    const body = {
+      ...raw('create-user.json'),
+      'detail-type': 'EC2 Instance State-change Notification',
+      source: 'aws.ec2',
+    };
     const odd = [
       { 'instance-id': 'i-1', state: 'running' },
       { eventName: 5, userIdentity: 'root', sourceIPAddress: ['1.2.3.4'] },
       { userIdentity: null, requestParameters: 'x' },
     ];
     for (const detail of odd) {
-      expect(toAccountEvent(envelopeOf({ ...body, detail }))).toMatchObject({ eventName: null, actor: null, sourceIp: null });
+      expect(toAccountEvent(envelopeOf({ ...body, detail }))).toMatchObject({
+        eventName: null,
+        actor: null,
+        sourceIp: null,
+      });
     }
-    const findings = [{ type: 3, resource: 'x', service: { action: 5 } }, { service: { action: { a: null, b: { portProbeDetails: 'x' } } } }];
+    const findings = [
+      { type: 3, resource: 'x', service: { action: 5 } },
+      { service: { action: { a: null, b: { portProbeDetails: 'x' } } } },
+    ];
     for (const detail of findings) {
-      expect(toAccountEvent(envelopeOf({ ...raw('guardduty-finding-high.json'), detail }))).toMatchObject({ eventName: null, actor: null, sourceIp: null });
+      expect(toAccountEvent(envelopeOf({ ...raw('guardduty-finding-high.json'), detail }))).toMatchObject({
+        eventName: null,
+        actor: null,
+        sourceIp: null,
+      });
     }
   });
 });

@@ -22,7 +22,11 @@ export function BarChart({ bars, label }: { bars: readonly Bar[]; label: string 
   const height = (value: number) => (value * (base - TOP)) / max;
   return (
     <figure className="chart bars">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${label}: ${bars.map((b) => `${b.label} ${b.value}`).join(', ')}`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`${label}: ${bars.map((b) => `${b.label} ${b.value}`).join(', ')}`}
+      >
         <line x1={0} x2={WIDTH} y1={base} y2={base} className="guide" />
         {bars.map((b, i) => {
           const x = i * slot + (slot - barWidth) / 2;
@@ -33,9 +37,17 @@ export function BarChart({ bars, label }: { bars: readonly Bar[]; label: string 
               <rect x={x} y={base - h} width={barWidth} height={h} className={b.className}>
                 <title>{`${b.label}${b.note ? ` (${b.note})` : ''}: ${b.value}`}</title>
               </rect>
-              <text x={middle} y={base - h - 4} textAnchor="middle" className="value">{b.value}</text>
-              <text x={middle} y={base + 14} textAnchor="middle" className="axis">{b.label}</text>
-              {b.note && <text x={middle} y={base + 28} textAnchor="middle" className="axis">{b.note}</text>}
+              <text x={middle} y={base - h - 4} textAnchor="middle" className="value">
+                {b.value}
+              </text>
+              <text x={middle} y={base + 14} textAnchor="middle" className="axis">
+                {b.label}
+              </text>
+              {b.note && (
+                <text x={middle} y={base + 28} textAnchor="middle" className="axis">
+                  {b.note}
+                </text>
+              )}
             </g>
           );
         })}

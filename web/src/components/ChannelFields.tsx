@@ -25,10 +25,20 @@ export function draftOf(c: ChannelOut): ChannelDraft {
 /** The channel as the service takes it; the service validates every field and names the one that is wrong. */
 export function toChannel(d: ChannelDraft): ChannelIn {
   switch (d.type) {
-    case 'email': return { type: 'email', to: d.to.split(',').map((s) => s.trim()).filter(Boolean) };
-    case 'slack-app': return { type: 'slack', team_id: d.team_id.trim(), channel: d.channel.trim() };
-    case 'slack-webhook': return { type: 'slack', webhook_url: d.webhook_url.trim() };
-    case 'pagerduty': return { type: 'pagerduty', routing_key: d.routing_key.trim() };
+    case 'email':
+      return {
+        type: 'email',
+        to: d.to
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
+    case 'slack-app':
+      return { type: 'slack', team_id: d.team_id.trim(), channel: d.channel.trim() };
+    case 'slack-webhook':
+      return { type: 'slack', webhook_url: d.webhook_url.trim() };
+    case 'pagerduty':
+      return { type: 'pagerduty', routing_key: d.routing_key.trim() };
   }
 }
 
@@ -39,15 +49,21 @@ export function describeChannel(c: ChannelOut): string {
   return `Slack ${c.channel} in ${c.team_id}`;
 }
 
-export function ChannelFields({ value, onChange, onRemove }: {
+export function ChannelFields({
+  value,
+  onChange,
+  onRemove,
+}: {
   value: ChannelDraft;
   onChange: (next: ChannelDraft) => void;
   onRemove?: () => void;
 }) {
-  const set = (field: keyof ChannelDraft) => (e: { target: { value: string } }) => onChange({ ...value, [field]: e.target.value });
+  const set = (field: keyof ChannelDraft) => (e: { target: { value: string } }) =>
+    onChange({ ...value, [field]: e.target.value });
   return (
     <div className="channel">
-      <label>Type{' '}
+      <label>
+        Type{' '}
         <select value={value.type} onChange={set('type')} aria-label="Channel type">
           <option value="email">E-mail</option>
           <option value="slack-app">Slack (installed app)</option>
@@ -56,21 +72,45 @@ export function ChannelFields({ value, onChange, onRemove }: {
         </select>
       </label>
       {value.type === 'email' && (
-        <label>Recipients (comma-separated) <input value={value.to} onChange={set('to')} placeholder="ops@example.com" required /></label>
+        <label>
+          Recipients (comma-separated){' '}
+          <input value={value.to} onChange={set('to')} placeholder="ops@example.com" required />
+        </label>
       )}
       {value.type === 'slack-app' && (
         <>
-          <label>Workspace (team id) <input value={value.team_id} onChange={set('team_id')} placeholder="T0123ABC" required /></label>
-          <label>Channel <input value={value.channel} onChange={set('channel')} placeholder="#alerts" required /></label>
+          <label>
+            Workspace (team id){' '}
+            <input value={value.team_id} onChange={set('team_id')} placeholder="T0123ABC" required />
+          </label>
+          <label>
+            Channel <input value={value.channel} onChange={set('channel')} placeholder="#alerts" required />
+          </label>
         </>
       )}
       {value.type === 'slack-webhook' && (
-        <label>Webhook URL <input value={value.webhook_url} onChange={set('webhook_url')} type="url" placeholder="https://hooks.slack.com/services/…" required /></label>
+        <label>
+          Webhook URL{' '}
+          <input
+            value={value.webhook_url}
+            onChange={set('webhook_url')}
+            type="url"
+            placeholder="https://hooks.slack.com/services/…"
+            required
+          />
+        </label>
       )}
       {value.type === 'pagerduty' && (
-        <label>Integration key <input value={value.routing_key} onChange={set('routing_key')} placeholder="32 characters" required /></label>
+        <label>
+          Integration key{' '}
+          <input value={value.routing_key} onChange={set('routing_key')} placeholder="32 characters" required />
+        </label>
       )}
-      {onRemove && <button type="button" className="link" onClick={onRemove}>Remove channel</button>}
+      {onRemove && (
+        <button type="button" className="link" onClick={onRemove}>
+          Remove channel
+        </button>
+      )}
     </div>
   );
 }

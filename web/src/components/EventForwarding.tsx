@@ -6,11 +6,17 @@ export function EventForwardingDetails({ forwarding }: { forwarding: EventForwar
   return (
     <dl className="event-forwarding">
       <dt>Endpoint</dt>
-      <dd><code data-testid="event-endpoint">{forwarding.endpoint}</code></dd>
+      <dd>
+        <code data-testid="event-endpoint">{forwarding.endpoint}</code>
+      </dd>
       <dt>Header</dt>
-      <dd><code data-testid="event-key-header">{forwarding.api_key_header}</code></dd>
+      <dd>
+        <code data-testid="event-key-header">{forwarding.api_key_header}</code>
+      </dd>
       <dt>Key</dt>
-      <dd><CopyField value={forwarding.api_key} testId="event-key" /></dd>
+      <dd>
+        <CopyField value={forwarding.api_key} testId="event-key" />
+      </dd>
     </dl>
   );
 }

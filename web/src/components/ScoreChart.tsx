@@ -1,6 +1,9 @@
 import { srsBand } from '../format';
 
-interface Point { date: string; srs: number }
+interface Point {
+  date: string;
+  srs: number;
+}
 
 const WIDTH = 600;
 const HEIGHT = 160;
@@ -10,12 +13,19 @@ const PAD = 24;
  * The daily SRS as an SVG line (oldest left), with the 60 and 80 band edges drawn as guides. `label` names the
  * series (an account's score history, or the average over the tenant's accounts on the overview).
  */
-export function ScoreChart({ history, label = 'Score history', empty = 'No score history yet: it starts with the first scan.' }: {
-  history: readonly Point[]; label?: string; empty?: string;
+export function ScoreChart({
+  history,
+  label = 'Score history',
+  empty = 'No score history yet: it starts with the first scan.',
+}: {
+  history: readonly Point[];
+  label?: string;
+  empty?: string;
 }) {
   const points = [...history].sort((a, b) => a.date.localeCompare(b.date));
   if (points.length === 0) return <p className="empty">{empty}</p>;
-  const x = (i: number) => PAD + (points.length === 1 ? (WIDTH - 2 * PAD) / 2 : (i * (WIDTH - 2 * PAD)) / (points.length - 1));
+  const x = (i: number) =>
+    PAD + (points.length === 1 ? (WIDTH - 2 * PAD) / 2 : (i * (WIDTH - 2 * PAD)) / (points.length - 1));
   const y = (srs: number) => PAD + ((100 - srs) * (HEIGHT - 2 * PAD)) / 100;
   const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.srs).toFixed(1)}`).join(' ');
   const first = points[0] as Point;
@@ -26,7 +36,9 @@ export function ScoreChart({ history, label = 'Score history', empty = 'No score
         {[80, 60].map((edge) => (
           <g key={edge}>
             <line x1={PAD} x2={WIDTH - PAD} y1={y(edge)} y2={y(edge)} className="guide" />
-            <text x={2} y={y(edge) + 4} className="axis">{edge}</text>
+            <text x={2} y={y(edge) + 4} className="axis">
+              {edge}
+            </text>
           </g>
         ))}
         <path d={line} className="line" />
@@ -36,7 +48,9 @@ export function ScoreChart({ history, label = 'Score history', empty = 'No score
           </circle>
         ))}
       </svg>
-      <figcaption>{first.date} – {last.date}</figcaption>
+      <figcaption>
+        {first.date} – {last.date}
+      </figcaption>
     </figure>
   );
 }

@@ -2,7 +2,11 @@ import { type ReactNode, useState } from 'react';
 import { BAND_LABEL, srsBand } from '../format';
 
 export function Loading({ what = 'Loading' }: { what?: string }) {
-  return <p className="loading" role="status">{what}…</p>;
+  return (
+    <p className="loading" role="status">
+      {what}…
+    </p>
+  );
 }
 
 export function ErrorBox({ message, onRetry }: { message: string | null; onRetry?: () => void }) {
@@ -10,13 +14,21 @@ export function ErrorBox({ message, onRetry }: { message: string | null; onRetry
   return (
     <div className="error" role="alert">
       <span>{message}</span>
-      {onRetry && <button type="button" className="link" onClick={onRetry}>Retry</button>}
+      {onRetry && (
+        <button type="button" className="link" onClick={onRetry}>
+          Retry
+        </button>
+      )}
     </div>
   );
 }
 
 export function Notice({ children }: { children: ReactNode }) {
-  return <div className="notice" role="status">{children}</div>;
+  return (
+    <div className="notice" role="status">
+      {children}
+    </div>
+  );
 }
 
 export function Empty({ children }: { children: ReactNode }) {
@@ -35,7 +47,11 @@ export function SrsBadge({ srs }: { srs: number | null | undefined }) {
 /** Beside a score the latest scan could not fully back: it covers only the checks, regions and resources it read. */
 export function IncompleteMark() {
   return (
-    <span className="incomplete" data-testid="score-incomplete" title="The latest scan could not read everything: this score covers only what it read">
+    <span
+      className="incomplete"
+      data-testid="score-incomplete"
+      title="The latest scan could not read everything: this score covers only what it read"
+    >
       incomplete
     </span>
   );
@@ -45,11 +61,16 @@ export function IncompleteMark() {
 function CopyButton({ text, className }: { text: string; className?: string }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const copy = () => {
-    navigator.clipboard.writeText(text).then(() => setCopied('yes'), () => setCopied('failed'));
+    navigator.clipboard.writeText(text).then(
+      () => setCopied('yes'),
+      () => setCopied('failed'),
+    );
   };
   return (
     <>
-      <button type="button" className={className} onClick={copy}>{copied === 'yes' ? 'Copied' : 'Copy'}</button>
+      <button type="button" className={className} onClick={copy}>
+        {copied === 'yes' ? 'Copied' : 'Copy'}
+      </button>
       {copied === 'failed' && <span className="muted">Copy failed: select the text instead</span>}
     </>
   );

@@ -21,7 +21,9 @@ export function AcceptInvitePage() {
       <div className="auth">
         <h1>Sentinel</h1>
         <ErrorBox message="This invitation link is incomplete. Open the link from the invitation e-mail again, or ask for a new one." />
-        <p><Link to={`${BASE}/login`}>Log in</Link></p>
+        <p>
+          <Link to={`${BASE}/login`}>Log in</Link>
+        </p>
       </div>
     );
   }
@@ -35,10 +37,17 @@ export function AcceptInvitePage() {
       <h1>Sentinel</h1>
       <form onSubmit={submit} aria-label="Accept invitation">
         <h2>Join your team</h2>
-        <label>Your name (optional) <input name="name" maxLength={200} autoComplete="name" /></label>
-        <label>Choose a password (8 characters or more) <input name="password" type="password" required minLength={8} autoComplete="new-password" /></label>
+        <label>
+          Your name (optional) <input name="name" maxLength={200} autoComplete="name" />
+        </label>
+        <label>
+          Choose a password (8 characters or more){' '}
+          <input name="password" type="password" required minLength={8} autoComplete="new-password" />
+        </label>
         <ErrorBox message={accept.error} />
-        <button type="submit" disabled={accept.busy}>{accept.busy ? 'Joining…' : 'Accept invitation'}</button>
+        <button type="submit" disabled={accept.busy}>
+          {accept.busy ? 'Joining…' : 'Accept invitation'}
+        </button>
       </form>
     </div>
   );

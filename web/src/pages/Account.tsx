@@ -22,13 +22,21 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Accoun
   const account = useLoad(() => trpc.accounts.get.query({ account_id: accountId }), [accountId]);
   const scanning = account.data ? awaitingFirstScan(account.data) : false;
   // Reloaded when a scan starts and when the first one's outcome is in.
-  const history = useLoad(() => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }), [accountId, account.data?.last_scan_at, scanning]);
-  const checks = useLoad(() => trpc.signals.checks.query({ account_id: accountId }), [accountId, account.data?.last_scan_at, scanning]);
+  const history = useLoad(
+    () => trpc.signals.scoreHistory.query({ account_id: accountId, query: { days: 90 } }),
+    [accountId, account.data?.last_scan_at, scanning],
+  );
+  const checks = useLoad(
+    () => trpc.signals.checks.query({ account_id: accountId }),
+    [accountId, account.data?.last_scan_at, scanning],
+  );
   usePoll(account.reload, scanning, 3000);
   if (account.error) {
     return (
       <section>
-        <p><Link to={`${BASE}/accounts`}>← Accounts</Link></p>
+        <p>
+          <Link to={`${BASE}/accounts`}>← Accounts</Link>
+        </p>
         <ErrorBox message={account.error} onRetry={account.reload} />
       </section>
     );
@@ -37,17 +45,34 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Accoun
   const a = account.data;
   return (
     <section>
-      <p><Link to={`${BASE}/accounts`}>← Accounts</Link></p>
-      <h1>{a.display_name ?? a.aws_account_id} <span className="muted">{a.display_name ? a.aws_account_id : ''}</span></h1>
+      <p>
+        <Link to={`${BASE}/accounts`}>← Accounts</Link>
+      </p>
+      <h1>
+        {a.display_name ?? a.aws_account_id} <span className="muted">{a.display_name ? a.aws_account_id : ''}</span>
+      </h1>
       <nav className="tabs" aria-label="Account views">
-        <Link to={`${BASE}/accounts/${accountId}`} className={tab === 'overview' ? 'active' : ''}>Overview</Link>
-        <Link to={`${BASE}/accounts/${accountId}/compliance`} className={tab === 'compliance' ? 'active' : ''}>Compliance</Link>
-        <Link to={`${BASE}/accounts/${accountId}/events`} className={tab === 'events' ? 'active' : ''}>Events</Link>
+        <Link to={`${BASE}/accounts/${accountId}`} className={tab === 'overview' ? 'active' : ''}>
+          Overview
+        </Link>
+        <Link to={`${BASE}/accounts/${accountId}/compliance`} className={tab === 'compliance' ? 'active' : ''}>
+          Compliance
+        </Link>
+        <Link to={`${BASE}/accounts/${accountId}/events`} className={tab === 'events' ? 'active' : ''}>
+          Events
+        </Link>
       </nav>
       {tab === 'compliance' && <AccountComplianceTab accountId={accountId} lastScanAt={a.last_scan_at} />}
       {tab === 'events' && <AccountEventsTab accountId={accountId} disconnected={a.status === 'DISCONNECTED'} />}
       {tab === 'overview' && (
-        <Overview account={a} accountId={accountId} checks={checks} history={history} scanning={scanning} onScoreChange={account.reload} />
+        <Overview
+          account={a}
+          accountId={accountId}
+          checks={checks}
+          history={history}
+          scanning={scanning}
+          onScoreChange={account.reload}
+        />
       )}
     </section>
   );
@@ -56,27 +81,48 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Accoun
 type AccountDetail = Outputs['accounts']['get'];
 type History = Outputs['signals']['scoreHistory'];
 
-function Overview({ account: a, accountId, checks, history, scanning, onScoreChange }: {
-  account: AccountDetail; accountId: string; checks: Loaded<CheckReport>; history: Loaded<History>; scanning: boolean; onScoreChange: () => void;
+function Overview({
+  account: a,
+  accountId,
+  checks,
+  history,
+  scanning,
+  onScoreChange,
+}: {
+  account: AccountDetail;
+  accountId: string;
+  checks: Loaded<CheckReport>;
+  history: Loaded<History>;
+  scanning: boolean;
+  onScoreChange: () => void;
 }) {
   return (
     <>
       <div className="cards">
         <div className="card">
           <h3>Security Risk Score</h3>
-          <div className="big"><SrsBadge srs={a.current_srs} />{a.score_complete === false && <IncompleteMark />}</div>
+          <div className="big">
+            <SrsBadge srs={a.current_srs} />
+            {a.score_complete === false && <IncompleteMark />}
+          </div>
           <p className="muted">{BAND_LABEL[srsBand(a.current_srs)]}</p>
           {a.score_complete === false && (
             <p className="muted">
-              Incomplete: the latest scan could not evaluate every check or read every region and resource, so this score
-              covers only what it read (see Coverage).
+              Incomplete: the latest scan could not evaluate every check or read every region and resource, so this
+              score covers only what it read (see Coverage).
             </p>
           )}
         </div>
         <div className="card">
           <h3>Status</h3>
-          <p><span className={`status status-${a.status.toLowerCase()}`}>{a.status}</span></p>
-          <p className="muted">Last scan {when(a.last_scan_at)}<br />Last successful scan {when(a.last_successful_scan_at)}</p>
+          <p>
+            <span className={`status status-${a.status.toLowerCase()}`}>{a.status}</span>
+          </p>
+          <p className="muted">
+            Last scan {when(a.last_scan_at)}
+            <br />
+            Last successful scan {when(a.last_successful_scan_at)}
+          </p>
           <EventStatus accountId={accountId} active={a.status !== 'DISCONNECTED'} />
         </div>
         <ExportCard accountId={accountId} />
@@ -84,13 +130,20 @@ function Overview({ account: a, accountId, checks, history, scanning, onScoreCha
       <CoverageCard report={checks} />
       {a.temporal_ui_url && (
         <p className="operator">
-          Operators: <a href={a.temporal_ui_url} target="_blank" rel="noreferrer noopener">open this account&apos;s workflow in the Temporal UI</a>
+          Operators:{' '}
+          <a href={a.temporal_ui_url} target="_blank" rel="noreferrer noopener">
+            open this account&apos;s workflow in the Temporal UI
+          </a>
         </p>
       )}
       <h2>Score history</h2>
       <ErrorBox message={history.error} onRetry={history.reload} />
       {history.data ? <ScoreChart history={history.data.history} /> : !history.error && <Loading />}
-      {scanning && <p className="loading" role="status">The first scan is running; findings appear when it ends…</p>}
+      {scanning && (
+        <p className="loading" role="status">
+          The first scan is running; findings appear when it ends…
+        </p>
+      )}
       {/* Keyed by the last scan, so findings, history and checklist load again when a scan lands. */}
       <Findings key={`f${a.last_scan_at}`} accountId={accountId} onScoreChange={onScoreChange} />
       <ChecksTable report={checks} />
@@ -107,16 +160,29 @@ function ExportCard({ accountId }: { accountId: string }) {
   return (
     <div className="card">
       <h3>Exports</h3>
-      <button type="button" disabled={csv.busy} onClick={() => void csv.run().then((r) => r && saveText(r.filename, r.csv, 'text/csv'))}>
+      <button
+        type="button"
+        disabled={csv.busy}
+        onClick={() => void csv.run().then((r) => r && saveText(r.filename, r.csv, 'text/csv'))}
+      >
         {csv.busy ? 'Exporting…' : 'Export findings (CSV)'}
       </button>
       {canPanic && (
-        <button type="button" className="danger" disabled={panic.busy} onClick={() => void panic.run().then((r) => r && setLink(r.download_url))}>
+        <button
+          type="button"
+          className="danger"
+          disabled={panic.busy}
+          onClick={() => void panic.run().then((r) => r && setLink(r.download_url))}
+        >
           {panic.busy ? 'Building the package…' : 'Panic export'}
         </button>
       )}
       <ErrorBox message={csv.error ?? panic.error} />
-      {link && <Notice>Emergency package ready: <a href={link}>download it</a> (the link works for 15 minutes).</Notice>}
+      {link && (
+        <Notice>
+          Emergency package ready: <a href={link}>download it</a> (the link works for 15 minutes).
+        </Notice>
+      )}
     </div>
   );
 }
@@ -130,7 +196,10 @@ function Findings({ accountId, onScoreChange }: { accountId: string; onScoreChan
   const [more, setMore] = useState<Signal[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const signals = useLoad(async () => {
-    const page = await trpc.signals.list.query({ account_id: accountId, query: { ...filters, check_id: checkId, status: 'open', limit: 200 } });
+    const page = await trpc.signals.list.query({
+      account_id: accountId,
+      query: { ...filters, check_id: checkId, status: 'open', limit: 200 },
+    });
     setMore([]);
     setNext(page.next_token);
     return page;
@@ -138,7 +207,8 @@ function Findings({ accountId, onScoreChange }: { accountId: string; onScoreChan
   const loadMore = useAction(async () => {
     if (!next) return;
     const page = await trpc.signals.list.query({
-      account_id: accountId, query: { ...filters, check_id: checkId, status: 'open', limit: 200, next_token: next },
+      account_id: accountId,
+      query: { ...filters, check_id: checkId, status: 'open', limit: 200, next_token: next },
     });
     setMore((m) => [...m, ...page.signals]);
     setNext(page.next_token);
@@ -148,38 +218,59 @@ function Findings({ accountId, onScoreChange }: { accountId: string; onScoreChan
   const accepted = all.filter((s) => s.accepted);
   const groups = SCENARIOS.map((scenario) => ({
     scenario,
-    bySeverity: SEVERITIES.map((severity) => ({ severity, items: open.filter((s) => s.scenario === scenario && s.severity === severity) }))
-      .filter((g) => g.items.length > 0),
+    bySeverity: SEVERITIES.map((severity) => ({
+      severity,
+      items: open.filter((s) => s.scenario === scenario && s.severity === severity),
+    })).filter((g) => g.items.length > 0),
   })).filter((g) => g.bySeverity.length > 0);
   const changed = () => {
     signals.reload();
     onScoreChange();
   };
-  const finding = (s: Signal) => <Finding key={s.signal_id} signal={s} accountId={accountId} canAccept={canAccept} onChange={changed} />;
+  const finding = (s: Signal) => (
+    <Finding key={s.signal_id} signal={s} accountId={accountId} canAccept={canAccept} onChange={changed} />
+  );
   return (
     <section aria-label="Open findings">
       <h2>Open findings</h2>
       <div className="filters">
-        <FilterSelect label="Severity" options={SEVERITIES} value={filters.severity}
-          onChange={(severity) => setFilters({ ...filters, severity })} />
-        <FilterSelect label="Scenario" options={SCENARIOS} value={filters.scenario}
-          onChange={(scenario) => setFilters({ ...filters, scenario })} />
+        <FilterSelect
+          label="Severity"
+          options={SEVERITIES}
+          value={filters.severity}
+          onChange={(severity) => setFilters({ ...filters, severity })}
+        />
+        <FilterSelect
+          label="Scenario"
+          options={SCENARIOS}
+          value={filters.scenario}
+          onChange={(scenario) => setFilters({ ...filters, scenario })}
+        />
       </div>
       {checkId && (
-        <Notice>Showing the findings of the check <code>{checkId}</code>. <Link to={`${BASE}/accounts/${accountId}`}>Show every finding</Link></Notice>
+        <Notice>
+          Showing the findings of the check <code>{checkId}</code>.{' '}
+          <Link to={`${BASE}/accounts/${accountId}`}>Show every finding</Link>
+        </Notice>
       )}
       <ErrorBox message={signals.error} onRetry={signals.reload} />
       {signals.loading && <Loading what="Loading findings" />}
       {!signals.loading && signals.data && all.length === 0 && (
-        <Empty>{filters.severity || filters.scenario ? 'No open findings match these filters.' : 'No open findings. Nice.'}</Empty>
+        <Empty>
+          {filters.severity || filters.scenario ? 'No open findings match these filters.' : 'No open findings. Nice.'}
+        </Empty>
       )}
-      {!signals.loading && open.length === 0 && accepted.length > 0 && <Empty>No open findings besides the accepted risks below.</Empty>}
+      {!signals.loading && open.length === 0 && accepted.length > 0 && (
+        <Empty>No open findings besides the accepted risks below.</Empty>
+      )}
       {groups.map((g) => (
         <div key={g.scenario} className="scenario" data-scenario={g.scenario}>
           <h3>{g.scenario}</h3>
           {g.bySeverity.map(({ severity, items }) => (
             <div key={severity}>
-              <h4><span className={`sev sev-${severity.toLowerCase()}`}>{severity}</span> {items.length}</h4>
+              <h4>
+                <span className={`sev sev-${severity.toLowerCase()}`}>{severity}</span> {items.length}
+              </h4>
               <ul className="signals">{items.map(finding)}</ul>
             </div>
           ))}
@@ -188,41 +279,76 @@ function Findings({ accountId, onScoreChange }: { accountId: string; onScoreChan
       {accepted.length > 0 && (
         <section className="scenario accepted-risks" aria-label="Accepted risks">
           <h3>Accepted risks ({accepted.length})</h3>
-          <p className="muted">Not counted in the score, and no alert fires for them, until they expire or the acceptance is undone.</p>
+          <p className="muted">
+            Not counted in the score, and no alert fires for them, until they expire or the acceptance is undone.
+          </p>
           <ul className="signals">{accepted.map(finding)}</ul>
         </section>
       )}
-      {next && <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>Load more findings</button>}
+      {next && (
+        <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>
+          Load more findings
+        </button>
+      )}
       <ErrorBox message={loadMore.error} />
     </section>
   );
 }
 
-function Finding({ signal: s, accountId, canAccept, onChange }: {
-  signal: Signal; accountId: string; canAccept: boolean; onChange: () => void;
+function Finding({
+  signal: s,
+  accountId,
+  canAccept,
+  onChange,
+}: {
+  signal: Signal;
+  accountId: string;
+  canAccept: boolean;
+  onChange: () => void;
 }) {
   const [accepting, setAccepting] = useState(false);
   const undo = useAction(() => trpc.signals.undoAcceptance.mutate({ account_id: accountId, signal_id: s.signal_id }));
   return (
     <li className="signal" data-signal={s.signal_id}>
-      {s.accepted && <><span className={`sev sev-${s.severity.toLowerCase()}`}>{s.severity}</span>{' '}</>}
-      <strong>{s.title}</strong> <span className="muted">{s.resource} · {s.region} · since {when(s.detected_at)}</span>
+      {s.accepted && (
+        <>
+          <span className={`sev sev-${s.severity.toLowerCase()}`}>{s.severity}</span>{' '}
+        </>
+      )}
+      <strong>{s.title}</strong>{' '}
+      <span className="muted">
+        {s.resource} · {s.region} · since {when(s.detected_at)}
+      </span>
       <p>{s.description}</p>
       {s.accepted && (
         <p className="acceptance">
-          <span className="accepted-badge">Accepted · not in the score</span>{' '}
-          by {s.accepted.by_email} on {when(s.accepted.accepted_at)},{' '}
+          <span className="accepted-badge">Accepted · not in the score</span> by {s.accepted.by_email} on{' '}
+          {when(s.accepted.accepted_at)},{' '}
           {s.accepted.expires_at ? `until ${when(s.accepted.expires_at)}` : 'until undone'}: <q>{s.accepted.reason}</q>
         </p>
       )}
       {canAccept && !s.accepted && !accepting && (
-        <button type="button" className="small" onClick={() => setAccepting(true)}>Accept risk</button>
+        <button type="button" className="small" onClick={() => setAccepting(true)}>
+          Accept risk
+        </button>
       )}
       {accepting && (
-        <AcceptForm accountId={accountId} signalId={s.signal_id} onDone={(saved) => { setAccepting(false); if (saved) onChange(); }} />
+        <AcceptForm
+          accountId={accountId}
+          signalId={s.signal_id}
+          onDone={(saved) => {
+            setAccepting(false);
+            if (saved) onChange();
+          }}
+        />
       )}
       {canAccept && s.accepted && (
-        <button type="button" className="small" disabled={undo.busy} onClick={() => void undo.run().then((r) => r && onChange())}>
+        <button
+          type="button"
+          className="small"
+          disabled={undo.busy}
+          onClick={() => void undo.run().then((r) => r && onChange())}
+        >
           {undo.busy ? 'Undoing…' : 'Undo acceptance'}
         </button>
       )}
@@ -250,7 +376,10 @@ function endOfDay(value: string): Date {
 function expiryBounds(now: Date): { min: string; max: string } {
   const limit = now.getTime() + MAX_ACCEPTANCE_DAYS * DAY_MS;
   const last = new Date(limit);
-  const max = endOfDay(dayValue(last)).getTime() > limit ? new Date(last.getFullYear(), last.getMonth(), last.getDate() - 1) : last;
+  const max =
+    endOfDay(dayValue(last)).getTime() > limit
+      ? new Date(last.getFullYear(), last.getMonth(), last.getDate() - 1)
+      : last;
   return { min: dayValue(now), max: dayValue(max) };
 }
 
@@ -261,12 +390,23 @@ function acceptanceProblem(reason: string, until: string, now: Date): string | n
   const end = endOfDay(until).getTime();
   if (Number.isNaN(end)) return 'The expiry is not a date.';
   if (end <= now.getTime()) return 'The expiry must be today or later.';
-  if (end > now.getTime() + MAX_ACCEPTANCE_DAYS * DAY_MS) return `The expiry must be at most ${MAX_ACCEPTANCE_DAYS} days ahead.`;
+  if (end > now.getTime() + MAX_ACCEPTANCE_DAYS * DAY_MS)
+    return `The expiry must be at most ${MAX_ACCEPTANCE_DAYS} days ahead.`;
   return null;
 }
 
-function AcceptForm({ accountId, signalId, onDone }: { accountId: string; signalId: string; onDone: (saved: boolean) => void }) {
-  const accept = useAction((body: AcceptBody) => trpc.signals.accept.mutate({ account_id: accountId, signal_id: signalId, body }));
+function AcceptForm({
+  accountId,
+  signalId,
+  onDone,
+}: {
+  accountId: string;
+  signalId: string;
+  onDone: (saved: boolean) => void;
+}) {
+  const accept = useAction((body: AcceptBody) =>
+    trpc.signals.accept.mutate({ account_id: accountId, signal_id: signalId, body }),
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const [bounds] = useState(() => expiryBounds(new Date()));
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -282,27 +422,50 @@ function AcceptForm({ accountId, signalId, onDone }: { accountId: string; signal
   };
   return (
     <form className="accept-form" onSubmit={submit} onChange={() => setProblem(null)} aria-label="Accept this risk">
-      <label>Reason <textarea name="reason" required maxLength={MAX_REASON} rows={2} placeholder="Why this risk is acceptable" /></label>
-      <label>Until (optional) <input type="date" name="until" min={bounds.min} max={bounds.max} /></label>
+      <label>
+        Reason{' '}
+        <textarea name="reason" required maxLength={MAX_REASON} rows={2} placeholder="Why this risk is acceptable" />
+      </label>
+      <label>
+        Until (optional) <input type="date" name="until" min={bounds.min} max={bounds.max} />
+      </label>
       <p className="muted">
-        An accepted finding stays listed but counts in no score and fires no alert; without a date, until someone undoes it.
+        An accepted finding stays listed but counts in no score and fires no alert; without a date, until someone undoes
+        it.
       </p>
-      <button type="submit" disabled={accept.busy}>{accept.busy ? 'Accepting…' : 'Accept'}</button>
-      <button type="button" className="link" onClick={() => onDone(false)}>Cancel</button>
+      <button type="submit" disabled={accept.busy}>
+        {accept.busy ? 'Accepting…' : 'Accept'}
+      </button>
+      <button type="button" className="link" onClick={() => onDone(false)}>
+        Cancel
+      </button>
       <ErrorBox message={problem ?? accept.error} />
     </form>
   );
 }
 
 /** A filter over one field: "All" (undefined) or one of `options`. */
-function FilterSelect<T extends string>({ label, options, value, onChange }: {
-  label: string; options: readonly T[]; value: T | undefined; onChange: (value: T | undefined) => void;
+function FilterSelect<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: readonly T[];
+  value: T | undefined;
+  onChange: (value: T | undefined) => void;
 }) {
   return (
-    <label>{label}{' '}
+    <label>
+      {label}{' '}
       <select value={value ?? ''} onChange={(e) => onChange((e.target.value || undefined) as T | undefined)}>
         <option value="">All</option>
-        {options.map((o) => <option key={o} value={o}>{o}</option>)}
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -320,7 +483,12 @@ function Checklist({ accountId }: { accountId: string }) {
           {checklist.data.checklist.map((step) => (
             <li key={step.step}>
               <strong>{step.title}</strong>
-              <p>{step.description} <a href={step.docs_url} target="_blank" rel="noreferrer noopener">AWS documentation</a></p>
+              <p>
+                {step.description}{' '}
+                <a href={step.docs_url} target="_blank" rel="noreferrer noopener">
+                  AWS documentation
+                </a>
+              </p>
             </li>
           ))}
         </ol>
@@ -349,12 +517,22 @@ function CoverageCard({ report }: { report: Loaded<CheckReport> }) {
       {r && r.scan_id !== null && (
         <>
           <p>
-            <strong>{r.coverage.evaluated} of {r.coverage.total} checks evaluated</strong>{' '}
+            <strong>
+              {r.coverage.evaluated} of {r.coverage.total} checks evaluated
+            </strong>{' '}
             <span className="muted">by the scan of {when(r.scanned_at)}</span>
           </p>
           {gaps.length === 0 && <p className="muted">Every check read everything it looks at.</p>}
-          {regions.length > 0 && <p>Regions not read: <Scopes scopes={regions} /></p>}
-          {resources.length > 0 && <p>Resources not read: <Scopes scopes={resources} /></p>}
+          {regions.length > 0 && (
+            <p>
+              Regions not read: <Scopes scopes={regions} />
+            </p>
+          )}
+          {resources.length > 0 && (
+            <p>
+              Resources not read: <Scopes scopes={resources} />
+            </p>
+          )}
           {gaps.length > 0 && (
             <>
               <p className="muted">The score leaves out what Sentinel could not see. Checks not fully read:</p>
@@ -375,25 +553,46 @@ function CoverageCard({ report }: { report: Loaded<CheckReport> }) {
 }
 
 function Scopes({ scopes }: { scopes: string[] }) {
-  return <>{scopes.map((scope) => <code key={scope} className="scope" data-testid="unread-scope">{scope}</code>)}</>;
+  return (
+    <>
+      {scopes.map((scope) => (
+        <code key={scope} className="scope" data-testid="unread-scope">
+          {scope}
+        </code>
+      ))}
+    </>
+  );
 }
 
-const STATUS_LABEL: Record<Check['status'], string> = { passed: 'Passed', failed: 'Failed', not_evaluated: 'Not evaluated' };
+const STATUS_LABEL: Record<Check['status'], string> = {
+  passed: 'Passed',
+  failed: 'Failed',
+  not_evaluated: 'Not evaluated',
+};
 const STATUS_ORDER: Record<Check['status'], number> = { failed: 0, not_evaluated: 1, passed: 2 };
 
 function CheckStatusMark({ check }: { check: Check }) {
   return (
     <>
       <span className={`check-status check-${check.status.replace('_', '-')}`}>{STATUS_LABEL[check.status]}</span>
-      {partlyRead(check) && <>{' '}<span className="check-status check-partial">Partly read</span></>}
+      {partlyRead(check) && (
+        <>
+          {' '}
+          <span className="check-status check-partial">Partly read</span>
+        </>
+      )}
     </>
   );
 }
 
 /** Every check of the catalogue in the latest scan: failed first, then not evaluated, then passed; most severe first in each. */
 function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
-  const checks = [...(report.data?.checks ?? [])].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]
-    || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.title.localeCompare(b.title));
+  const checks = [...(report.data?.checks ?? [])].sort(
+    (a, b) =>
+      STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
+      a.title.localeCompare(b.title),
+  );
   const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
   return (
     <section aria-label="Checks">
@@ -407,13 +606,30 @@ function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
             {checks.some(partlyRead) && ` · ${checks.filter(partlyRead).length} partly read`}
           </p>
           <table className="list checks" aria-label="Check results">
-            <thead><tr><th>Check</th><th>Severity</th><th>Status</th><th>Failing resources</th><th>Reason</th><th>Not read</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Check</th>
+                <th>Severity</th>
+                <th>Status</th>
+                <th>Failing resources</th>
+                <th>Reason</th>
+                <th>Not read</th>
+              </tr>
+            </thead>
             <tbody>
               {checks.map((c) => (
                 <tr key={c.check_id} data-check={c.check_id} data-status={c.status}>
-                  <td>{c.title}<br /><span className="muted">{c.check_id}</span></td>
-                  <td><span className={`sev sev-${c.severity.toLowerCase()}`}>{c.severity}</span></td>
-                  <td><CheckStatusMark check={c} /></td>
+                  <td>
+                    {c.title}
+                    <br />
+                    <span className="muted">{c.check_id}</span>
+                  </td>
+                  <td>
+                    <span className={`sev sev-${c.severity.toLowerCase()}`}>{c.severity}</span>
+                  </td>
+                  <td>
+                    <CheckStatusMark check={c} />
+                  </td>
                   <td>{c.status === 'not_evaluated' ? '—' : c.failing_resources}</td>
                   <td className="reason">{c.reason ?? '—'}</td>
                   <td>{c.unread.length > 0 ? c.unread.join(', ') : '—'}</td>

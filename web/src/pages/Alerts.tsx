@@ -29,17 +29,36 @@ export function AlertsPage() {
   return (
     <section>
       <h1>Alerts</h1>
-      <p className="muted">Alerts fire from your <Link to={`${BASE}/alert-rules`}>alert rules</Link>; acknowledging one stops its notifications until its findings change.</p>
+      <p className="muted">
+        Alerts fire from your <Link to={`${BASE}/alert-rules`}>alert rules</Link>; acknowledging one stops its
+        notifications until its findings change.
+      </p>
       <ErrorBox message={alerts.error} onRetry={alerts.reload} />
       {alerts.loading && <Loading what="Loading alerts" />}
       {!alerts.loading && alerts.data && all.length === 0 && <Empty>No alerts yet.</Empty>}
       {all.length > 0 && (
         <table className="list" aria-label="Alerts">
-          <thead><tr><th>Fired</th><th>Account</th><th>SRS</th><th>Scenarios</th><th>Acknowledged</th></tr></thead>
-          <tbody>{all.map((a) => <AlertRow key={a.alert_id} alert={a} />)}</tbody>
+          <thead>
+            <tr>
+              <th>Fired</th>
+              <th>Account</th>
+              <th>SRS</th>
+              <th>Scenarios</th>
+              <th>Acknowledged</th>
+            </tr>
+          </thead>
+          <tbody>
+            {all.map((a) => (
+              <AlertRow key={a.alert_id} alert={a} />
+            ))}
+          </tbody>
         </table>
       )}
-      {next && <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>Load more alerts</button>}
+      {next && (
+        <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>
+          Load more alerts
+        </button>
+      )}
       <ErrorBox message={loadMore.error} />
     </section>
   );
@@ -53,13 +72,25 @@ function AlertRow({ alert }: { alert: Alert }) {
   return (
     <tr data-alert={alert.alert_id}>
       <td>{when(alert.fired_at)}</td>
-      <td><Link to={`${BASE}/accounts/${alert.aws_account_id}`}>{alert.aws_account_id}</Link></td>
+      <td>
+        <Link to={`${BASE}/accounts/${alert.aws_account_id}`}>{alert.aws_account_id}</Link>
+      </td>
       <td>{alert.srs_at_trigger}</td>
       <td>{alert.scenarios_triggered.join(', ') || '—'}</td>
       <td>
-        {acknowledgedAt ? <span className="acked">Acknowledged {when(acknowledgedAt)}</span> : canAck ? (
-          <button type="button" disabled={ack.busy} onClick={() => void ack.run().then((r) => r && setAckedHere(r.acknowledged_at))}>Acknowledge</button>
-        ) : 'Not yet'}
+        {acknowledgedAt ? (
+          <span className="acked">Acknowledged {when(acknowledgedAt)}</span>
+        ) : canAck ? (
+          <button
+            type="button"
+            disabled={ack.busy}
+            onClick={() => void ack.run().then((r) => r && setAckedHere(r.acknowledged_at))}
+          >
+            Acknowledge
+          </button>
+        ) : (
+          'Not yet'
+        )}
         <ErrorBox message={ack.error} />
       </td>
     </tr>

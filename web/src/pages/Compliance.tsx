@@ -16,7 +16,11 @@ type Status = Control['status'];
 
 const STATUSES: readonly Status[] = ['failed', 'accepted', 'not_evaluated', 'passed', 'manual'];
 const LABEL: Record<Status, string> = {
-  passed: 'Passed', failed: 'Failed', accepted: 'Accepted risk', not_evaluated: 'Not evaluated', manual: 'Manual',
+  passed: 'Passed',
+  failed: 'Failed',
+  accepted: 'Accepted risk',
+  not_evaluated: 'Not evaluated',
+  manual: 'Manual',
 };
 
 function StatusMark({ status }: { status: Status }) {
@@ -26,7 +30,11 @@ function StatusMark({ status }: { status: Status }) {
 function SummaryCounts({ summary }: { summary: AccountCompliance['summary'] }) {
   return (
     <span className="summary-counts">
-      {STATUSES.map((s) => <span key={s} data-summary={s}><StatusMark status={s} /> {summary[s]}</span>)}
+      {STATUSES.map((s) => (
+        <span key={s} data-summary={s}>
+          <StatusMark status={s} /> {summary[s]}
+        </span>
+      ))}
     </span>
   );
 }
@@ -38,22 +46,45 @@ export function CompliancePage() {
   return (
     <section>
       <h1>Compliance</h1>
-      {t && <p className="muted">{t.name} v{t.version}, from each account&apos;s latest scan.</p>}
+      {t && (
+        <p className="muted">
+          {t.name} v{t.version}, from each account&apos;s latest scan.
+        </p>
+      )}
       <ErrorBox message={tenant.error} onRetry={tenant.reload} />
       {tenant.loading && !t && <Loading what="Loading compliance" />}
       {t && t.accounts.length === 0 && <Empty>No accounts to report on yet: connect one on the Accounts page.</Empty>}
       {t && t.accounts.length > 0 && (
         <table className="list" aria-label="Compliance by account">
-          <thead><tr><th>Account</th><th>Scanned</th>{STATUSES.map((s) => <th key={s}>{LABEL[s]}</th>)}</tr></thead>
+          <thead>
+            <tr>
+              <th>Account</th>
+              <th>Scanned</th>
+              {STATUSES.map((s) => (
+                <th key={s}>{LABEL[s]}</th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
             {t.accounts.map((a) => (
               <tr key={a.aws_account_id} data-account={a.aws_account_id}>
                 <td>
-                  <Link to={`${BASE}/accounts/${a.aws_account_id}/compliance`}>{a.display_name ?? a.aws_account_id}</Link>
-                  {a.display_name && <><br /><span className="muted">{a.aws_account_id}</span></>}
+                  <Link to={`${BASE}/accounts/${a.aws_account_id}/compliance`}>
+                    {a.display_name ?? a.aws_account_id}
+                  </Link>
+                  {a.display_name && (
+                    <>
+                      <br />
+                      <span className="muted">{a.aws_account_id}</span>
+                    </>
+                  )}
                 </td>
                 <td>{a.scanned_at ? when(a.scanned_at) : 'not scanned yet'}</td>
-                {STATUSES.map((s) => <td key={s} data-summary={s}>{a.summary[s]}</td>)}
+                {STATUSES.map((s) => (
+                  <td key={s} data-summary={s}>
+                    {a.summary[s]}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>
@@ -65,8 +96,13 @@ export function CompliancePage() {
 
 /** One account's controls, grouped by section, filtered by status, with the evidence and the report. */
 export function AccountComplianceTab({ accountId, lastScanAt }: { accountId: string; lastScanAt: string | null }) {
-  const compliance = useLoad(() => trpc.compliance.account.query({ account_id: accountId, query: { framework: FRAMEWORK } }), [accountId, lastScanAt]);
-  const report = useAction(() => trpc.compliance.report.query({ account_id: accountId, query: { framework: FRAMEWORK } }));
+  const compliance = useLoad(
+    () => trpc.compliance.account.query({ account_id: accountId, query: { framework: FRAMEWORK } }),
+    [accountId, lastScanAt],
+  );
+  const report = useAction(() =>
+    trpc.compliance.report.query({ account_id: accountId, query: { framework: FRAMEWORK } }),
+  );
   const [status, setStatus] = useState<Status | ''>('');
   const c = compliance.data;
   const shown = c ? c.controls.filter((control) => !status || control.status === status) : [];
@@ -79,18 +115,33 @@ export function AccountComplianceTab({ accountId, lastScanAt }: { accountId: str
       {c && (
         <>
           <p>
-            <strong>{c.name} v{c.version}</strong>{' '}
-            <span className="muted">{c.scanned_at ? `from the scan of ${when(c.scanned_at)}` : 'the account has not been scanned yet'}</span>
+            <strong>
+              {c.name} v{c.version}
+            </strong>{' '}
+            <span className="muted">
+              {c.scanned_at ? `from the scan of ${when(c.scanned_at)}` : 'the account has not been scanned yet'}
+            </span>
           </p>
-          <p><SummaryCounts summary={c.summary} /></p>
+          <p>
+            <SummaryCounts summary={c.summary} />
+          </p>
           <div className="filters">
-            <label>Status{' '}
+            <label>
+              Status{' '}
               <select value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
                 <option value="">All</option>
-                {STATUSES.map((s) => <option key={s} value={s}>{LABEL[s]}</option>)}
+                {STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {LABEL[s]}
+                  </option>
+                ))}
               </select>
             </label>
-            <button type="button" disabled={report.busy} onClick={() => void report.run().then((r) => r && saveText(r.filename, r.html, 'text/html'))}>
+            <button
+              type="button"
+              disabled={report.busy}
+              onClick={() => void report.run().then((r) => r && saveText(r.filename, r.html, 'text/html'))}
+            >
               {report.busy ? 'Preparing the report…' : 'Download the report (HTML)'}
             </button>
           </div>
@@ -100,11 +151,19 @@ export function AccountComplianceTab({ accountId, lastScanAt }: { accountId: str
             <div key={section} className="control-section">
               <h3>{section}</h3>
               <table className="list controls" aria-label={section}>
-                <thead><tr><th>Control</th><th>Status</th><th>Checks and evidence</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th>Control</th>
+                    <th>Status</th>
+                    <th>Checks and evidence</th>
+                  </tr>
+                </thead>
                 <tbody>
-                  {shown.filter((control) => control.section === section).map((control) => (
-                    <ControlRow key={control.id} accountId={accountId} control={control} />
-                  ))}
+                  {shown
+                    .filter((control) => control.section === section)
+                    .map((control) => (
+                      <ControlRow key={control.id} accountId={accountId} control={control} />
+                    ))}
                 </tbody>
               </table>
             </div>
@@ -118,8 +177,17 @@ export function AccountComplianceTab({ accountId, lastScanAt }: { accountId: str
 function ControlRow({ accountId, control }: { accountId: string; control: Control }) {
   return (
     <tr data-control={control.id} data-status={control.status}>
-      <td><strong>{control.id}</strong> {control.title}<br /><span className="muted">{control.profile}{control.automated ? '' : ', manual in CIS'}</span></td>
-      <td><StatusMark status={control.status} /></td>
+      <td>
+        <strong>{control.id}</strong> {control.title}
+        <br />
+        <span className="muted">
+          {control.profile}
+          {control.automated ? '' : ', manual in CIS'}
+        </span>
+      </td>
+      <td>
+        <StatusMark status={control.status} />
+      </td>
       <td>
         {control.check_ids.map((checkId) => {
           const failing = control.failing_resources.filter((f) => f.check_id === checkId);
@@ -128,9 +196,20 @@ function ControlRow({ accountId, control }: { accountId: string; control: Contro
               <code>{checkId}</code>
               {failing.length > 0 && (
                 <>
-                  {' '}<Link to={`${BASE}/accounts/${accountId}?check=${encodeURIComponent(checkId)}`}>{failing.length} finding{failing.length === 1 ? '' : 's'}</Link>
+                  {' '}
+                  <Link to={`${BASE}/accounts/${accountId}?check=${encodeURIComponent(checkId)}`}>
+                    {failing.length} finding{failing.length === 1 ? '' : 's'}
+                  </Link>
                   <ul className="evidence">
-                    {failing.map((f) => <li key={f.signal_id}>{f.resource} <span className="muted">{f.region}{f.accepted ? ' · risk accepted' : ''}</span></li>)}
+                    {failing.map((f) => (
+                      <li key={f.signal_id}>
+                        {f.resource}{' '}
+                        <span className="muted">
+                          {f.region}
+                          {f.accepted ? ' · risk accepted' : ''}
+                        </span>
+                      </li>
+                    ))}
                   </ul>
                 </>
               )}

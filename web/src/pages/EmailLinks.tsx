@@ -15,7 +15,9 @@ function tokenFromFragment(): string | null {
 export function VerifyEmailPage() {
   const [token] = useState(tokenFromFragment);
   const [done, setDone] = useState<string | null>(null);
-  const verify = usePublicAction(async (link: string) => setDone((await trpc.auth.verifyEmail.mutate({ token: link })).message));
+  const verify = usePublicAction(async (link: string) =>
+    setDone((await trpc.auth.verifyEmail.mutate({ token: link })).message),
+  );
   const started = useRef(false);
   useEffect(() => {
     if (!token || started.current) return;
@@ -27,12 +29,16 @@ export function VerifyEmailPage() {
       <h1>Sentinel</h1>
       <section aria-label="Verify your e-mail address">
         <h2>Verify your e-mail address</h2>
-        {!token && <ErrorBox message="This verification link is incomplete. Open the link from the e-mail again, or ask for a new one from the dashboard." />}
+        {!token && (
+          <ErrorBox message="This verification link is incomplete. Open the link from the e-mail again, or ask for a new one from the dashboard." />
+        )}
         {token && !done && !verify.error && <p>Verifying…</p>}
         {done && <p role="status">{done}</p>}
         <ErrorBox message={verify.error} />
       </section>
-      <p><Link to={`${BASE}/accounts`}>Open the dashboard</Link></p>
+      <p>
+        <Link to={`${BASE}/accounts`}>Open the dashboard</Link>
+      </p>
     </div>
   );
 }
@@ -45,9 +51,10 @@ export function EmailPreferencesPage() {
   const [token] = useState(tokenFromFragment);
   const [done, setDone] = useState<string | null>(null);
   const act = usePublicAction(async (kind: 'confirm' | 'unsubscribe', link: string) => {
-    const answer = kind === 'confirm'
-      ? await trpc.auth.confirmAlertRecipient.mutate({ token: link })
-      : await trpc.auth.unsubscribeAlertRecipient.mutate({ token: link });
+    const answer =
+      kind === 'confirm'
+        ? await trpc.auth.confirmAlertRecipient.mutate({ token: link })
+        : await trpc.auth.unsubscribeAlertRecipient.mutate({ token: link });
     setDone(answer.message);
   });
   // The token says what it is for (notify/recipient-links.ts); the service checks its signature.
@@ -57,17 +64,29 @@ export function EmailPreferencesPage() {
       <h1>Sentinel</h1>
       <section aria-label="Alert e-mails">
         <h2>Alert e-mails</h2>
-        {!token || (purpose !== 'confirm' && purpose !== 'unsubscribe')
-          ? <ErrorBox message="This link is incomplete. Open the link from the e-mail again." />
-          : done ? <p role="status">{done}</p> : (
-            <>
-              <p>{purpose === 'confirm' ? 'Do you want this team\'s Sentinel security alerts by e-mail?' : 'Stop this team\'s Sentinel alert e-mails to you?'}</p>
-              <ErrorBox message={act.error} />
+        {!token || (purpose !== 'confirm' && purpose !== 'unsubscribe') ? (
+          <ErrorBox message="This link is incomplete. Open the link from the e-mail again." />
+        ) : done ? (
+          <p role="status">{done}</p>
+        ) : (
+          <>
+            <p>
               {purpose === 'confirm'
-                ? <button type="button" disabled={act.busy} onClick={() => void act.run('confirm', token)}>Yes, send me these alerts</button>
-                : <button type="button" disabled={act.busy} onClick={() => void act.run('unsubscribe', token)}>Unsubscribe</button>}
-            </>
-          )}
+                ? "Do you want this team's Sentinel security alerts by e-mail?"
+                : "Stop this team's Sentinel alert e-mails to you?"}
+            </p>
+            <ErrorBox message={act.error} />
+            {purpose === 'confirm' ? (
+              <button type="button" disabled={act.busy} onClick={() => void act.run('confirm', token)}>
+                Yes, send me these alerts
+              </button>
+            ) : (
+              <button type="button" disabled={act.busy} onClick={() => void act.run('unsubscribe', token)}>
+                Unsubscribe
+              </button>
+            )}
+          </>
+        )}
       </section>
     </div>
   );
@@ -80,8 +99,16 @@ export function VerifyEmailBanner() {
   return (
     <section aria-label="E-mail not verified">
       <Notice>
-        {sent ?? 'Verify your e-mail address with the link we sent you. Until the owner has, this team\'s alert e-mails and invitations go to nobody but the owner.'}
-        {!sent && <> <button type="button" className="link" disabled={resend.busy} onClick={() => void resend.run()}>Send a new link</button></>}
+        {sent ??
+          "Verify your e-mail address with the link we sent you. Until the owner has, this team's alert e-mails and invitations go to nobody but the owner."}
+        {!sent && (
+          <>
+            {' '}
+            <button type="button" className="link" disabled={resend.busy} onClick={() => void resend.run()}>
+              Send a new link
+            </button>
+          </>
+        )}
       </Notice>
       <ErrorBox message={resend.error} />
     </section>

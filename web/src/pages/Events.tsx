@@ -2,7 +2,14 @@ import { useState } from 'react';
 import { CONNECTION_NAME } from '../../../domain/onboarding/forwarder-templates';
 import { EventForwardingDetails } from '../components/EventForwarding';
 import { Empty, ErrorBox, Loading } from '../components/ui';
-import { type AccountEvent, detectionLabel, type EventPage, type KeyRotation, listEvents, rotateEventKey } from '../events';
+import {
+  type AccountEvent,
+  detectionLabel,
+  type EventPage,
+  type KeyRotation,
+  listEvents,
+  rotateEventKey,
+} from '../events';
 import { ago, when } from '../format';
 import { type Loaded, useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
@@ -25,7 +32,11 @@ function useLastEvent(accountId: string, active: boolean): Loaded<EventPage> {
 }
 
 function Received({ at }: { at: string }) {
-  return <time dateTime={at} title={when(at)}>{ago(at)}</time>;
+  return (
+    <time dateTime={at} title={when(at)}>
+      {ago(at)}
+    </time>
+  );
 }
 
 /** The Status card's line on the account overview: whether events arrive, linking to the timeline. */
@@ -35,10 +46,15 @@ export function EventStatus({ accountId, active }: { accountId: string; active: 
   return (
     <p className="event-status" data-testid="event-status">
       {status.error && <span className="muted">Events could not be read just now.</span>}
-      {status.data && (last
-        ? <>Last event received <Received at={last} /></>
-        : <span className="loading">{active ? 'Waiting for the first event…' : 'No event received.'}</span>)}
-      {' '}<Link to={`${BASE}/accounts/${encodeURIComponent(accountId)}/events`}>Events</Link>
+      {status.data &&
+        (last ? (
+          <>
+            Last event received <Received at={last} />
+          </>
+        ) : (
+          <span className="loading">{active ? 'Waiting for the first event…' : 'No event received.'}</span>
+        ))}{' '}
+      <Link to={`${BASE}/accounts/${encodeURIComponent(accountId)}/events`}>Events</Link>
     </p>
   );
 }
@@ -52,18 +68,22 @@ export function AccountEventsTab({ accountId, disconnected }: { accountId: strin
     <section aria-label="Events">
       <h2>Events</h2>
       <p className="muted">
-        What the account&apos;s EventBridge forwarder delivered in the last 30 days, newest first. An event that sets off
-        a detection opens a finding at once, without waiting for the next scan.
+        What the account&apos;s EventBridge forwarder delivered in the last 30 days, newest first. An event that sets
+        off a detection opens a finding at once, without waiting for the next scan.
       </p>
       <ErrorBox message={status.error} onRetry={status.reload} />
       {!status.data && !status.error && <Loading what="Loading events" />}
-      {status.data && (last
-        ? <p className="event-status" data-testid="last-event">Last event received <Received at={last} /></p>
-        : (
+      {status.data &&
+        (last ? (
+          <p className="event-status" data-testid="last-event">
+            Last event received <Received at={last} />
+          </p>
+        ) : (
           <p className="event-status waiting" data-testid="last-event">
             <strong>No event received yet — set up the event forwarder.</strong>{' '}
             <span className="muted">
-              The Terraform, the AWS CLI script and the forwarder&apos;s CloudFormation template of the connect step create it
+              The Terraform, the AWS CLI script and the forwarder&apos;s CloudFormation template of the connect step
+              create it
               {canRotate ? '; if its key is lost, rotate it below and put the new one in the forwarder' : ''}.
             </span>
           </p>
@@ -71,7 +91,8 @@ export function AccountEventsTab({ accountId, disconnected }: { accountId: strin
       {canRotate && <RotateKey accountId={accountId} />}
       <div className="filters">
         <label className="check">
-          <input type="checkbox" checked={onlyDetections} onChange={(e) => setOnlyDetections(e.target.checked)} /> Only detections
+          <input type="checkbox" checked={onlyDetections} onChange={(e) => setOnlyDetections(e.target.checked)} /> Only
+          detections
         </label>
       </div>
       {/* Loaded again when an event arrives, so the newest shows without a reload. */}
@@ -80,7 +101,15 @@ export function AccountEventsTab({ accountId, disconnected }: { accountId: strin
   );
 }
 
-function Timeline({ accountId, onlyDetections, lastReceived }: { accountId: string; onlyDetections: boolean; lastReceived: string | null }) {
+function Timeline({
+  accountId,
+  onlyDetections,
+  lastReceived,
+}: {
+  accountId: string;
+  onlyDetections: boolean;
+  lastReceived: string | null;
+}) {
   const [more, setMore] = useState<AccountEvent[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const filter = onlyDetections ? { detection: 'any' } : {};
@@ -105,17 +134,35 @@ function Timeline({ accountId, onlyDetections, lastReceived }: { accountId: stri
         <Empty>
           {onlyDetections
             ? 'No event of the last 30 days set off a detection.'
-            : lastReceived ? 'No event in the last 30 days.' : 'No events yet.'}
+            : lastReceived
+              ? 'No event in the last 30 days.'
+              : 'No events yet.'}
         </Empty>
       )}
       {!first.loading && events.length > 0 && (
         <table className="list events" aria-label="Event timeline">
-          <thead><tr><th>Time</th><th>Event</th><th>Source</th><th>Region</th><th>Actor</th><th>Source IP</th><th>Detections</th></tr></thead>
-          <tbody>{events.map((e) => <EventRow key={e.event_id} event={e} accountId={accountId} />)}</tbody>
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Event</th>
+              <th>Source</th>
+              <th>Region</th>
+              <th>Actor</th>
+              <th>Source IP</th>
+              <th>Detections</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <EventRow key={e.event_id} event={e} accountId={accountId} />
+            ))}
+          </tbody>
         </table>
       )}
       {next && !first.loading && (
-        <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>{loadMore.busy ? 'Loading…' : 'Load more'}</button>
+        <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>
+          {loadMore.busy ? 'Loading…' : 'Load more'}
+        </button>
       )}
       <ErrorBox message={loadMore.error} />
     </>
@@ -126,17 +173,30 @@ function EventRow({ event: e, accountId }: { event: AccountEvent; accountId: str
   const detected = e.detections.length > 0;
   return (
     <tr data-event={e.event_id} className={detected ? 'event-detected' : undefined}>
-      <td className="nowrap"><Received at={e.time} /></td>
+      <td className="nowrap">
+        <Received at={e.time} />
+      </td>
       <td>
         <strong>{e.event_name ?? e.detail_type}</strong>
-        {e.event_name && <><br /><span className="muted">{e.detail_type}</span></>}
+        {e.event_name && (
+          <>
+            <br />
+            <span className="muted">{e.detail_type}</span>
+          </>
+        )}
       </td>
-      <td><code>{e.source}</code></td>
+      <td>
+        <code>{e.source}</code>
+      </td>
       <td className="nowrap">{e.region}</td>
       <td className="actor">{e.actor ?? '—'}</td>
       <td>{e.source_ip ?? '—'}</td>
       <td>
-        {detected ? e.detections.map((id) => <DetectionBadge key={id} id={id} accountId={accountId} />) : <span className="muted">—</span>}
+        {detected ? (
+          e.detections.map((id) => <DetectionBadge key={id} id={id} accountId={accountId} />)
+        ) : (
+          <span className="muted">—</span>
+        )}
       </td>
     </tr>
   );
@@ -162,24 +222,30 @@ function RotateKey({ accountId }: { accountId: string }) {
   const rotate = useAction(() => rotateEventKey(accountId));
   const [issued, setIssued] = useState<KeyRotation | null>(null);
   const run = () => {
-    const sure = window.confirm('Issue a new event key? The current key keeps working for 24 hours: put the new one in the '
-      + 'forwarder of every region before then.');
+    const sure = window.confirm(
+      'Issue a new event key? The current key keeps working for 24 hours: put the new one in the ' +
+        'forwarder of every region before then.',
+    );
     if (sure) void rotate.run().then((r) => r && setIssued(r));
   };
   return (
     <div className="rotate-key">
-      <button type="button" className="small" disabled={rotate.busy} onClick={run}>{rotate.busy ? 'Rotating…' : 'Rotate event key'}</button>
+      <button type="button" className="small" disabled={rotate.busy} onClick={run}>
+        {rotate.busy ? 'Rotating…' : 'Rotate event key'}
+      </button>
       <ErrorBox message={rotate.error} />
       {issued && (
         <section className="setup new-key" aria-label="New event key">
           <h3>New event key</h3>
           <p>
-            This key is shown only now. Put it in the EventBridge connection <code>{CONNECTION_NAME}</code> of every region
-            the forwarder runs in (its API key value). The previous key keeps working until{' '}
+            This key is shown only now. Put it in the EventBridge connection <code>{CONNECTION_NAME}</code> of every
+            region the forwarder runs in (its API key value). The previous key keeps working until{' '}
             <strong data-testid="previous-key-expires">{when(issued.previous_key_expires_at)}</strong>.
           </p>
           <EventForwardingDetails forwarding={issued.event_forwarding} />
-          <button type="button" className="link" onClick={() => setIssued(null)}>Hide the key</button>
+          <button type="button" className="link" onClick={() => setIssued(null)}>
+            Hide the key
+          </button>
         </section>
       )}
     </div>

@@ -8,7 +8,8 @@ import { session } from '../session';
 /** After signing in, go where the user was headed (a link from an e-mail), or to the overview. */
 function landing(): string {
   const path = window.location.pathname;
-  return path.startsWith(`${BASE}/`) && !['/login', '/signup', '/accept-invite', '/forgot-password', '/reset-password'].some((p) => path === `${BASE}${p}`)
+  return path.startsWith(`${BASE}/`) &&
+    !['/login', '/signup', '/accept-invite', '/forgot-password', '/reset-password'].some((p) => path === `${BASE}${p}`)
     ? path
     : BASE;
 }
@@ -30,13 +31,23 @@ export function LoginPage() {
       <h1>Sentinel</h1>
       <form onSubmit={submit} aria-label="Log in">
         <h2>Log in</h2>
-        <label>E-mail <input name="email" type="email" autoComplete="username" required /></label>
-        <label>Password <input name="password" type="password" autoComplete="current-password" required /></label>
+        <label>
+          E-mail <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label>
+          Password <input name="password" type="password" autoComplete="current-password" required />
+        </label>
         <ErrorBox message={login.error} />
-        <button type="submit" disabled={login.busy}>{login.busy ? 'Logging in…' : 'Log in'}</button>
+        <button type="submit" disabled={login.busy}>
+          {login.busy ? 'Logging in…' : 'Log in'}
+        </button>
       </form>
-      <p><Link to={`${BASE}/forgot-password`}>Forgot your password?</Link></p>
-      <p>New here? <Link to={`${BASE}/signup`}>Create an account</Link></p>
+      <p>
+        <Link to={`${BASE}/forgot-password`}>Forgot your password?</Link>
+      </p>
+      <p>
+        New here? <Link to={`${BASE}/signup`}>Create an account</Link>
+      </p>
     </div>
   );
 }
@@ -58,13 +69,24 @@ export function SignupPage() {
       <h1>Sentinel</h1>
       <form onSubmit={submit} aria-label="Sign up">
         <h2>Create your organisation</h2>
-        <label>Your name <input name="name" required maxLength={200} autoComplete="name" /></label>
-        <label>E-mail <input name="email" type="email" required autoComplete="username" /></label>
-        <label>Password (8 characters or more) <input name="password" type="password" required minLength={8} autoComplete="new-password" /></label>
+        <label>
+          Your name <input name="name" required maxLength={200} autoComplete="name" />
+        </label>
+        <label>
+          E-mail <input name="email" type="email" required autoComplete="username" />
+        </label>
+        <label>
+          Password (8 characters or more){' '}
+          <input name="password" type="password" required minLength={8} autoComplete="new-password" />
+        </label>
         <ErrorBox message={signup.error} />
-        <button type="submit" disabled={signup.busy}>{signup.busy ? 'Creating…' : 'Sign up'}</button>
+        <button type="submit" disabled={signup.busy}>
+          {signup.busy ? 'Creating…' : 'Sign up'}
+        </button>
       </form>
-      <p>Already have an account? <Link to={`${BASE}/login`}>Log in</Link></p>
+      <p>
+        Already have an account? <Link to={`${BASE}/login`}>Log in</Link>
+      </p>
     </div>
   );
 }

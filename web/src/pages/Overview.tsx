@@ -36,7 +36,15 @@ export function OverviewPage() {
       {overview.loading && !o && <Loading what="Loading the overview" />}
       {o && o.accounts.total === 0 && (
         <Empty>
-          No AWS accounts yet. {canConnect ? <>Connect one on the <Link to={`${BASE}/accounts`}>Accounts</Link> page, or a whole organization on the <Link to={`${BASE}/organizations`}>Organizations</Link> page.</> : 'Ask a member of your team to connect one.'}
+          No AWS accounts yet.{' '}
+          {canConnect ? (
+            <>
+              Connect one on the <Link to={`${BASE}/accounts`}>Accounts</Link> page, or a whole organization on the{' '}
+              <Link to={`${BASE}/organizations`}>Organizations</Link> page.
+            </>
+          ) : (
+            'Ask a member of your team to connect one.'
+          )}
         </Empty>
       )}
       {o && o.accounts.total > 0 && <Figures overview={o} />}
@@ -45,17 +53,28 @@ export function OverviewPage() {
 }
 
 function Figures({ overview: o }: { overview: Overview }) {
-  const bands: Bar[] = BANDS.map(([key, label, note, className]) => ({ key, label, note, value: o.accounts.by_srs_band[key], className }));
+  const bands: Bar[] = BANDS.map(([key, label, note, className]) => ({
+    key,
+    label,
+    note,
+    value: o.accounts.by_srs_band[key],
+    className,
+  }));
   return (
     <>
       <p className="muted">As of {when(o.generated_at)}.</p>
       <div className="cards">
         <section className="card" aria-label="Accounts by status">
           <h3>Accounts</h3>
-          <p className="big" data-figure="accounts-total">{o.accounts.total}</p>
+          <p className="big" data-figure="accounts-total">
+            {o.accounts.total}
+          </p>
           <ul className="counts">
             {STATUSES.map((s) => (
-              <li key={s} data-status={s}><span className={`status status-${s.toLowerCase()}`}>{s}</span> <strong>{o.accounts.by_status[s]}</strong></li>
+              <li key={s} data-status={s}>
+                <span className={`status status-${s.toLowerCase()}`}>{s}</span>{' '}
+                <strong>{o.accounts.by_status[s]}</strong>
+              </li>
             ))}
           </ul>
         </section>
@@ -79,19 +98,29 @@ function Figures({ overview: o }: { overview: Overview }) {
 }
 
 function OpenFindings({ findings }: { findings: Overview['open_signals'] }) {
-  const scenarios = Object.entries(findings.by_scenario).filter(([, n]) => n > 0).sort(([, a], [, b]) => b - a);
+  const scenarios = Object.entries(findings.by_scenario)
+    .filter(([, n]) => n > 0)
+    .sort(([, a], [, b]) => b - a);
   return (
     <section className="card" aria-label="Open findings">
       <h3>Open findings</h3>
-      <p className="big" data-figure="open-findings">{findings.total}</p>
+      <p className="big" data-figure="open-findings">
+        {findings.total}
+      </p>
       <ul className="counts">
         {SEVERITIES.map((s) => (
-          <li key={s} data-severity={s}><span className={`sev sev-${s.toLowerCase()}`}>{s}</span> <strong>{findings.by_severity[s]}</strong></li>
+          <li key={s} data-severity={s}>
+            <span className={`sev sev-${s.toLowerCase()}`}>{s}</span> <strong>{findings.by_severity[s]}</strong>
+          </li>
         ))}
       </ul>
       {scenarios.length > 0 && (
         <ul className="counts">
-          {scenarios.map(([s, n]) => <li key={s} data-scenario={s}><span className="scenario-name">{s}</span> <strong>{n}</strong></li>)}
+          {scenarios.map(([s, n]) => (
+            <li key={s} data-scenario={s}>
+              <span className="scenario-name">{s}</span> <strong>{n}</strong>
+            </li>
+          ))}
         </ul>
       )}
     </section>
@@ -106,14 +135,27 @@ function WorstAccounts({ accounts }: { accounts: Overview['worst_accounts'] }) {
   return (
     <section aria-label="Lowest scores">
       <h2>Lowest scores</h2>
-      {accounts.length === 0 ? <Empty>No account has a score yet.</Empty> : (
+      {accounts.length === 0 ? (
+        <Empty>No account has a score yet.</Empty>
+      ) : (
         <table className="list" aria-label="Worst accounts">
-          <thead><tr><th>Account</th><th>SRS</th><th>Open findings</th><th>Tags</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Account</th>
+              <th>SRS</th>
+              <th>Open findings</th>
+              <th>Tags</th>
+            </tr>
+          </thead>
           <tbody>
             {accounts.map((a) => (
               <tr key={a.aws_account_id} data-account={a.aws_account_id}>
-                <td><AccountName id={a.aws_account_id} name={a.display_name} /></td>
-                <td><SrsBadge srs={a.current_srs} /></td>
+                <td>
+                  <AccountName id={a.aws_account_id} name={a.display_name} />
+                </td>
+                <td>
+                  <SrsBadge srs={a.current_srs} />
+                </td>
                 <td>{a.open_signals}</td>
                 <td>{a.tags.join(', ')}</td>
               </tr>
@@ -129,14 +171,25 @@ function Changes({ changes }: { changes: Overview['changes_24h'] }) {
   return (
     <section aria-label="Last 24 hours">
       <h2>Last 24 hours</h2>
-      <p><strong data-figure="new-signals">{changes.new_signals}</strong> new findings, <strong data-figure="resolved-signals">{changes.resolved_signals}</strong> resolved.</p>
+      <p>
+        <strong data-figure="new-signals">{changes.new_signals}</strong> new findings,{' '}
+        <strong data-figure="resolved-signals">{changes.resolved_signals}</strong> resolved.
+      </p>
       {changes.accounts.length > 0 && (
         <table className="list" aria-label="Changes by account">
-          <thead><tr><th>Account</th><th>New</th><th>Resolved</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Account</th>
+              <th>New</th>
+              <th>Resolved</th>
+            </tr>
+          </thead>
           <tbody>
             {changes.accounts.map((a) => (
               <tr key={a.aws_account_id} data-account={a.aws_account_id}>
-                <td><AccountName id={a.aws_account_id} name={a.display_name} /></td>
+                <td>
+                  <AccountName id={a.aws_account_id} name={a.display_name} />
+                </td>
                 <td>{a.new_signals}</td>
                 <td>{a.resolved_signals}</td>
               </tr>
@@ -153,14 +206,17 @@ function Attention({ attention }: { attention: Overview['attention'] }) {
   return (
     <section aria-label="Needs attention">
       <h2>Needs attention</h2>
-      {incomplete.length === 0 && failing.length === 0 && <Empty>Nothing: every scan read everything and succeeded.</Empty>}
+      {incomplete.length === 0 && failing.length === 0 && (
+        <Empty>Nothing: every scan read everything and succeeded.</Empty>
+      )}
       {failing.length > 0 && (
         <>
           <h3>Failing scans</h3>
           <ul className="attention">
             {failing.map((a) => (
               <li key={a.aws_account_id} data-account={a.aws_account_id}>
-                <AccountName id={a.aws_account_id} name={a.display_name} /> <span className="muted">failed {when(a.failed_at)}</span>
+                <AccountName id={a.aws_account_id} name={a.display_name} />{' '}
+                <span className="muted">failed {when(a.failed_at)}</span>
                 {a.failure_reason && <p>{a.failure_reason}</p>}
               </li>
             ))}
@@ -174,7 +230,9 @@ function Attention({ attention }: { attention: Overview['attention'] }) {
             {incomplete.map((a) => (
               <li key={a.aws_account_id} data-account={a.aws_account_id}>
                 <AccountName id={a.aws_account_id} name={a.display_name} />{' '}
-                <span className="muted">{a.coverage ? `${a.coverage.evaluated} of ${a.coverage.total} checks evaluated` : 'not fully read'}</span>
+                <span className="muted">
+                  {a.coverage ? `${a.coverage.evaluated} of ${a.coverage.total} checks evaluated` : 'not fully read'}
+                </span>
               </li>
             ))}
           </ul>

@@ -22,15 +22,23 @@ export function ForgotPasswordPage() {
   return (
     <div className="auth">
       <h1>Sentinel</h1>
-      {sent ? <p role="status">{sent}</p> : (
+      {sent ? (
+        <p role="status">{sent}</p>
+      ) : (
         <form onSubmit={submit} aria-label="Reset password">
           <h2>Forgot your password?</h2>
-          <label>E-mail <input name="email" type="email" autoComplete="username" required /></label>
+          <label>
+            E-mail <input name="email" type="email" autoComplete="username" required />
+          </label>
           <ErrorBox message={request.error} />
-          <button type="submit" disabled={request.busy}>{request.busy ? 'Sending…' : 'Send a reset link'}</button>
+          <button type="submit" disabled={request.busy}>
+            {request.busy ? 'Sending…' : 'Send a reset link'}
+          </button>
         </form>
       )}
-      <p><Link to={`${BASE}/login`}>Log in</Link></p>
+      <p>
+        <Link to={`${BASE}/login`}>Log in</Link>
+      </p>
     </div>
   );
 }
@@ -47,10 +55,14 @@ export function ResetPasswordPage() {
     return (
       <div className="auth">
         <h1>Sentinel</h1>
-        {done
-          ? <p role="status">Your password is set and every session signed out.</p>
-          : <ErrorBox message="This reset link is incomplete. Open the link from the e-mail again, or ask for a new one." />}
-        <p><Link to={`${BASE}/login`}>Log in</Link></p>
+        {done ? (
+          <p role="status">Your password is set and every session signed out.</p>
+        ) : (
+          <ErrorBox message="This reset link is incomplete. Open the link from the e-mail again, or ask for a new one." />
+        )}
+        <p>
+          <Link to={`${BASE}/login`}>Log in</Link>
+        </p>
       </div>
     );
   }
@@ -63,9 +75,14 @@ export function ResetPasswordPage() {
       <h1>Sentinel</h1>
       <form onSubmit={submit} aria-label="Choose a new password">
         <h2>Choose a new password</h2>
-        <label>New password (8 characters or more) <input name="password" type="password" required minLength={8} autoComplete="new-password" /></label>
+        <label>
+          New password (8 characters or more){' '}
+          <input name="password" type="password" required minLength={8} autoComplete="new-password" />
+        </label>
         <ErrorBox message={confirm.error} />
-        <button type="submit" disabled={confirm.busy}>{confirm.busy ? 'Saving…' : 'Set the password'}</button>
+        <button type="submit" disabled={confirm.busy}>
+          {confirm.busy ? 'Saving…' : 'Set the password'}
+        </button>
       </form>
     </div>
   );
