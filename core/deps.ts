@@ -37,19 +37,6 @@ export interface Caller {
 }
 
 /**
- * The dependencies for one request: the logger is the request's child logger, so every line carries its id. Read
- * when something logs, not before: most requests never build one (api/middleware/request-log.ts).
- */
-export function forRequest(deps: AppDeps, req: { log: Logger }): AppDeps {
-  return {
-    ...deps,
-    get log() {
-      return req.log;
-    },
-  };
-}
-
-/**
  * The attempt a long use case runs in, when it runs as a Temporal activity (activities/attempt.ts builds it from
  * the activity's context): it heartbeats to stay alive, knows whether it is the last try, and stops when given up.
  */

@@ -1,5 +1,6 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
-import { type AppDeps, forRequest } from '../../core/deps';
+import type { AppDeps } from '../../core/deps';
+import type { Logger } from '../../config/logger';
 import { requireAuth, requireRole } from '../middleware/auth';
 import { expressParam, expressPath, pathParamsOf, pathsOf, PUBLIC } from '../openapi/registry';
 import { parseInput } from '../../core/validation';
@@ -102,4 +103,17 @@ export function operationRoutes(deps: AppDeps, operations: readonly Endpoint[]):
   };
   // The routers it chooses among, so the routing table can still be read from the app (test/helpers/routes.ts).
   return Object.assign(dispatch, { routers: [...routers.values()] });
+}
+
+/**
+ * The dependencies for one request: the logger is the request's child logger, so every line carries its id. Read
+ * when something logs, not before: most requests never build one (api/middleware/request-log.ts).
+ */
+function forRequest(deps: AppDeps, req: { log: Logger }): AppDeps {
+  return {
+    ...deps,
+    get log() {
+      return req.log;
+    },
+  };
 }
