@@ -2,10 +2,6 @@
 // them by. These names are recorded in every running workflow's history: a renamed one would fail those workflows'
 // replay, so they never change (test/workflows/replay.test.ts). What an activity needs of Temporal itself (its
 // heartbeat, its attempt number, its cancellation) reaches the use case as an `Attempt` (activities/attempt.ts).
-import type { Client } from '@temporalio/client';
-import type { CloudProvider } from '../cloud/types';
-import type { Config } from '../config/config';
-import type { Logger } from '../config/logger';
 import { verificationUseCases } from '../core/accounts/verification';
 import { deliveryUseCases } from '../core/alerts/deliver';
 import { fireAlertRules } from '../core/alerts/fire-alert-rules';
@@ -14,25 +10,16 @@ import { exportPackageUseCases } from '../core/exports/export-package';
 import { organizationUseCases } from '../core/organizations/sync';
 import { retentionUseCases } from '../core/retention/prune';
 import { scanUseCases } from '../core/scans/scan-account';
-import type { Db } from '../db/client';
-import type { ExportStorage } from '../exports/storage';
-import type { Mailer } from '../notify/mailer';
+import type { AppDeps } from '../core/deps';
 import type { RunScanInput } from '../workflows/contracts';
 import { currentAttempt } from './attempt';
 
-export interface ActivityDeps {
-  db: Db;
-  log: Logger;
-  cloud: CloudProvider;
-  config: Readonly<Config>;
-  mailer: Mailer;
-  storage: ExportStorage;
-  /**
-   * Organization syncs connect, verify and disconnect member accounts through their own workflows; left-over event
-   * batches start their deliveries and signal their account workflows.
-   */
-  temporal: Client;
-}
+/**
+ * What the worker builds once and hands every activity: the use cases' dependencies less the API process's own
+ * (its read cache and template publisher). Its Temporal client lets organization syncs connect, verify and
+ * disconnect member accounts through their own workflows, and left-over event batches start their deliveries.
+ */
+export type ActivityDeps = Omit<AppDeps, 'readCache' | 'templates'>;
 
 /** Builds every activity from its dependencies (the worker registers the result). */
 export function createActivities(deps: ActivityDeps) {

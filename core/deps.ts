@@ -9,7 +9,7 @@ import type { Role } from '../domain/tenancy/roles';
 import type { Mailer } from '../notify/mailer';
 import type { ReadCache } from '../db/read-cache';
 
-/** Everything the service layer needs, built once per process and shared by REST and tRPC. */
+/** Everything the use cases need, built once per process: the API's (REST and tRPC alike) and the worker's. */
 export interface AppDeps {
   db: Db;
   config: Readonly<Config>;
