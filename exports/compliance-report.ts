@@ -1,4 +1,5 @@
 import { checkById } from '../domain/checks/catalog';
+import { eventDetection, isEventSignal } from '../domain/events/catalog';
 import type { ComplianceResult, ControlResult } from '../domain/compliance/evaluate';
 import { CONTROL_STATUSES, type ControlStatus, type Framework } from '../domain/compliance/types';
 
@@ -16,6 +17,7 @@ export interface ComplianceReportInput {
 
 const LABEL: Record<ControlStatus, string> = {
   passed: 'Passed',
+  partial: 'Partial',
   failed: 'Failed',
   accepted: 'Accepted risk',
   not_evaluated: 'Not evaluated',
@@ -23,6 +25,7 @@ const LABEL: Record<ControlStatus, string> = {
 };
 const COLOUR: Record<ControlStatus, string> = {
   passed: '#1a7f37',
+  partial: '#8250df',
   failed: '#cf222e',
   accepted: '#bf8700',
   not_evaluated: '#6e7781',
@@ -67,14 +70,16 @@ function chart(result: ComplianceResult): string {
     })
     .join('');
   const legendY = sections.length * rowHeight + 16;
+  const legendStep = 115;
   const legend = CONTROL_STATUSES.map(
     (status, i) =>
-      `<rect x="${i * 130}" y="${legendY - 10}" width="12" height="12" fill="${COLOUR[status]}"/>` +
-      `<text x="${i * 130 + 18}" y="${legendY}">${LABEL[status]}</text>`,
+      `<rect x="${i * legendStep}" y="${legendY - 10}" width="12" height="12" fill="${COLOUR[status]}"/>` +
+      `<text x="${i * legendStep + 18}" y="${legendY}">${LABEL[status]}</text>`,
   ).join('');
+  const width = Math.max(labelWidth + barWidth + 40, CONTROL_STATUSES.length * legendStep);
   return (
     `<svg class="chart" role="img" aria-label="Controls per section and status" xmlns="http://www.w3.org/2000/svg" ` +
-    `width="${labelWidth + barWidth + 40}" height="${legendY + 8}" font-size="12" font-family="sans-serif">${rows}${legend}</svg>`
+    `width="${width}" height="${legendY + 8}" font-size="12" font-family="sans-serif">${rows}${legend}</svg>`
   );
 }
 
@@ -84,20 +89,24 @@ function evidence(control: ControlResult): string {
     .map(
       (f) =>
         `<li><code>${esc(f.resource)}</code> (${esc(f.region)}, ${esc(f.checkId)})` +
+        `${isEventSignal(f.checkId) ? ' <span class="tag event">event</span>' : ''}` +
         `${f.accepted ? ' <span class="tag">risk accepted</span>' : ''}</li>`,
     )
     .join('');
   return `<div class="evidence"><strong>Evidence</strong><ul>${items}</ul></div>`;
 }
 
-/** What to do: each check of the control that did not pass, with its remediation and the AWS page on it. */
+/**
+ * What to do: each check of the control that did not pass, and each event detection that failed it, with its
+ * remediation and the AWS page on it.
+ */
 function remediation(control: ControlResult): string {
   if (control.status === 'passed' || control.status === 'manual') return '';
-  const failing = new Set(control.failingResources.map((f) => f.checkId));
-  const checks = control.checkIds
-    .filter((id) => failing.has(id))
-    .map((id) => checkById(id))
-    .filter((c) => c !== undefined);
+  const failing = [...new Set(control.failingResources.map((f) => f.checkId))];
+  const checks = [
+    ...control.checkIds.filter((id) => failing.includes(id)).map((id) => checkById(id)),
+    ...failing.filter(isEventSignal).map((id) => eventDetection(id)),
+  ].filter((c) => c !== undefined);
   if (checks.length === 0) return '';
   return `<div class="remediation"><strong>Remediation</strong>${checks
     .map(
@@ -114,7 +123,7 @@ function controlRow(control: ControlResult): string {
     control.notes.length > 0
       ? `<div class="notes"><strong>Not read</strong><ul>${control.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></div>`
       : '',
-    control.status === 'manual' && control.control.attestation
+    control.checkIds.length === 0 && control.control.attestation
       ? `<div class="attest"><strong>To attest</strong> ${esc(control.control.attestation)}</div>`
       : '',
   ].join('');
@@ -169,6 +178,7 @@ table { border-collapse: collapse; width: 100%; } th, td { text-align: left; ver
 tr.section th { background: #eaeef2; font-size: 15px; } td.id { white-space: nowrap; font-weight: 600; }
 .status { color: #fff; border-radius: 10px; padding: 1px 8px; font-size: 12px; white-space: nowrap; }
 .tag { background: #fff8c5; border: 1px solid #bf8700; border-radius: 8px; padding: 0 6px; font-size: 11px; }
+.tag.event { background: #fbefff; border-color: #8250df; }
 .evidence, .remediation, .notes, .attest { margin-top: 6px; font-size: 13px; } ul { margin: 2px 0 0 18px; padding: 0; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
 td.checks { width: 19rem; } td.checks code { white-space: nowrap; }
@@ -187,9 +197,12 @@ ${chart(result)}
 <h2>Controls</h2>
 <table><thead><tr><th>Control</th><th>Title, evidence and remediation</th><th>Profile</th><th>Checks</th><th>Status</th></tr></thead>
 ${sections}</table>
-<footer>Produced by Sentinel from the account's latest scan and its open findings. A control is <em>failed</em> when a check
-failed on a finding whose risk is not accepted, <em>accepted risk</em> when its only failures are accepted, <em>not evaluated</em>
-when a check could not read what it needs, and <em>manual</em> when no check evaluates it: the tenant attests it.
+<footer>Produced by Sentinel from the account's latest full scan, the targeted rescans since and its open findings, those
+its events opened included. A control is <em>failed</em> when a check or an event found it broken and the risk is not
+accepted, <em>accepted risk</em> when its only failures are accepted, <em>not evaluated</em> when a check could not be
+evaluated, <em>partial</em> when everything its checks read passed but part of it could not be read (listed under
+<em>Not read</em>), <em>passed</em> only when its checks read everything and passed, and <em>manual</em> when no check
+evaluates it: the tenant attests it.
 Benchmark: <a href="${esc(framework.url)}">${esc(framework.url)}</a>.</footer>
 </body></html>
 `;

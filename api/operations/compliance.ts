@@ -56,8 +56,10 @@ export const complianceOperations = [
     access: 'viewer',
     summary: "The account's compliance with a framework, control by control",
     description:
-      'From the latest scan that recorded its checks and the open signals (the evidence). Accepted risk is its own ' +
-      'status, never a pass. Before the first scan every control with checks is `not_evaluated`.',
+      'From the latest full scan, the targeted rescans since, and the open signals (the evidence), those events ' +
+      'opened included: an event fails the controls it breaks at once. Accepted risk is its own status, never a pass; ' +
+      'a control whose checks could not read everything is `partial`, not passed. Before the first scan every control ' +
+      'with checks is `not_evaluated`.',
     query: complianceQuery,
     success: { status: 200, description: 'Every control with its status', schema: accountComplianceOutput },
     errors: ['not_found'],

@@ -90,6 +90,7 @@ function signalOf(account: Account, batchId: string, at: Date, { event, detectio
     owner: null,
     first_scan_id: null,
     event_batch_id: batchId,
+    controls: finding.controls ? JSON.stringify(finding.controls) : null,
     detected_at: at,
   };
 }

@@ -1,24 +1,27 @@
 import { listAccounts } from '../../db/repositories/accounts';
-import { findChecksOfScans } from '../../db/repositories/scans';
+import { findChecksOfScans, findRescanChecksSinceFullScan } from '../../db/repositories/scans';
 import { listOpenFindings } from '../../db/repositories/signals';
 import type { AccountRow } from '../../db/tables/accounts';
 import { complianceReportFilename, renderComplianceReport } from '../../exports/compliance-report';
 import { CATALOG } from '../../domain/checks/catalog';
+import type { CheckOutcome } from '../../domain/checks/evaluate';
 import {
   checksByControl,
   type ComplianceResult,
+  currentOutcomes,
   evaluateFramework,
   type OpenFinding,
 } from '../../domain/compliance/evaluate';
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework, FrameworkId } from '../../domain/compliance/types';
+import { DETECTION_CATALOG } from '../../domain/events/catalog';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
 import type { AppDeps, Caller } from '../deps';
 import { requireAccount } from '../accounts/require-account';
 
-// Compliance: a framework's controls in an account, from the checks of its latest scan that recorded outcomes and
-// its open signals (the evidence, with their accepted risk). Nothing is stored: the view follows each scan and
-// each acceptance at once (docs/decisions.md, "Compliance").
+// Compliance: a framework's controls in an account, from the checks of its latest full scan, the targeted rescans
+// since, and its open signals (the evidence, with their accepted risk), those events opened included. Nothing is
+// stored: the view follows each scan, each event and each acceptance at once (docs/decisions.md, "Compliance").
 
 /** An account's compliance with the scan it is from. */
 export interface AccountCompliance {
@@ -48,7 +51,7 @@ export function listFrameworks() {
   };
 }
 
-/** The compliance of several accounts of one tenant, in two queries whatever their number. */
+/** The compliance of several accounts of one tenant, in three queries whatever their number. */
 async function complianceOf(
   db: AppDeps['db'],
   tenantId: string,
@@ -57,11 +60,15 @@ async function complianceOf(
   at: Date,
 ) {
   const scanIds = accounts.flatMap((a) => (a.checks_scan_id ? [a.checks_scan_id] : []));
-  const [scans, findings] = await Promise.all([
+  const accountIds = accounts.map((a) => a.id);
+  const [scans, rescans, findings] = await Promise.all([
     findChecksOfScans({ db, tenantId, scanIds }),
-    listOpenFindings({ db, tenantId, accountIds: accounts.map((a) => a.id) }),
+    findRescanChecksSinceFullScan({ db, tenantId, accountIds }),
+    listOpenFindings({ db, tenantId, accountIds }),
   ]);
   const scanOf = new Map(scans.map((s) => [s.id, s]));
+  const rescansOf = new Map<string, CheckOutcome[][]>();
+  for (const r of rescans) rescansOf.set(r.account_id, [...(rescansOf.get(r.account_id) ?? []), r.checks ?? []]);
   const findingsOf = new Map<string, OpenFinding[]>();
   for (const f of findings) {
     const list = findingsOf.get(f.accountId) ?? [];
@@ -71,16 +78,18 @@ async function complianceOf(
       resource: f.resource,
       region: f.region,
       accepted: acceptanceInForce(f.acceptance, at),
+      controls: f.controls,
     });
     findingsOf.set(f.accountId, list);
   }
   return accounts.map((account): AccountCompliance => {
     const scan = account.checks_scan_id ? scanOf.get(account.checks_scan_id) : undefined;
+    const outcomes = currentOutcomes(scan?.checks ?? null, rescansOf.get(account.id) ?? []);
     return {
       account,
       scanId: scan?.id ?? null,
       scannedAt: scan?.started_at ?? null,
-      result: evaluateFramework(framework, CATALOG, scan?.checks ?? null, findingsOf.get(account.id) ?? []),
+      result: evaluateFramework(framework, CATALOG, outcomes, findingsOf.get(account.id) ?? [], DETECTION_CATALOG),
     };
   });
 }
@@ -131,8 +140,9 @@ export async function accountCompliance(
         region: f.region,
         accepted: f.accepted,
       })),
+      unread: c.unread.map((u) => ({ check_id: u.checkId, kind: u.kind, scope: u.scope, reason: u.reason })),
       notes: c.notes,
-      attestation: c.status === 'manual' ? (c.control.attestation ?? null) : null,
+      attestation: c.checkIds.length === 0 ? (c.control.attestation ?? null) : null,
     })),
   };
 }

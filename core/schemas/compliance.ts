@@ -33,6 +33,7 @@ export const listFrameworksOutput = z.object({
 export const complianceSummary = z
   .object({
     passed: count,
+    partial: count.meta({ description: 'Passed where read, with part of what their checks need not read' }),
     failed: count,
     accepted: count.meta({ description: 'Failing only on findings whose risk is accepted' }),
     not_evaluated: count,
@@ -60,9 +61,12 @@ export const accountComplianceOutput = z.object({
         automated: z.boolean().meta({ description: "The framework's own assessment status" }),
         status: z.enum(CONTROL_STATUSES).meta({
           description:
-            '`failed` when a check failed on a finding not accepted; else `not_evaluated` when a check could not be ' +
-            'evaluated; else `accepted` when the only failures are accepted risk; else `passed`. `manual`: no check evaluates ' +
-            'the control, the tenant attests it',
+            '`failed` when an open signal against the control is not accepted (of its checks, or of an event detection ' +
+            'mapped to it: an event fails it at once, before the next scan); else `not_evaluated` when a check could ' +
+            'not be evaluated; else `accepted` when the only failures are accepted risk; else `partial` when everything ' +
+            'read passed but part was not read (`unread`); else `passed`: every check read everything and passed. ' +
+            '`manual`: no check evaluates the control, the tenant attests it. More values may be added: treat an ' +
+            'unknown one as not passed',
         }),
         check_ids: z
           .array(z.string())
@@ -77,11 +81,28 @@ export const accountComplianceOutput = z.object({
               accepted: z.boolean(),
             }),
           )
-          .meta({ description: 'The evidence: each open signal of those checks' }),
+          .meta({
+            description:
+              'The evidence: each open signal of those checks, and of the event detections mapped to the control ' +
+              '(their `check_id` is the detection, `event.*`)',
+          }),
+        unread: z
+          .array(
+            z.object({
+              check_id: z.string(),
+              kind: z.enum(['region', 'resource']),
+              scope: z.string().meta({ description: 'The region, or the resource (a name or an ARN)' }),
+              reason: z.string().meta({ description: 'Why it could not be read' }),
+            }),
+          )
+          .meta({ description: 'What the checks behind the control could not read (what makes it `partial`)' }),
         notes: z
           .array(z.string())
           .meta({ description: 'Why a check could not be evaluated, or the regions and resources it could not read' }),
-        attestation: z.string().nullable().meta({ description: 'For a manual control: what the tenant must attest' }),
+        attestation: z
+          .string()
+          .nullable()
+          .meta({ description: 'For a control no check evaluates: what the tenant must attest' }),
       }),
     )
     .meta({ description: 'Every control of the framework, in its order' }),

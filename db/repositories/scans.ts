@@ -34,6 +34,36 @@ export async function findChecksOfScans({
     .execute();
 }
 
+/**
+ * The check outcomes of the targeted rescans (trigger `event`) that succeeded since each account's latest full scan
+ * (its `checks_scan_id`), oldest first: what they evaluated is newer than that scan.
+ */
+export async function findRescanChecksSinceFullScan({
+  db,
+  tenantId,
+  accountIds,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountIds: readonly string[];
+}) {
+  if (accountIds.length === 0) return [];
+  return db
+    .selectFrom('scans as rescan')
+    .innerJoin('accounts', 'accounts.id', 'rescan.account_id')
+    .innerJoin('scans as full', 'full.id', 'accounts.checks_scan_id')
+    .select(['rescan.id', 'rescan.account_id', 'rescan.started_at', 'rescan.checks'])
+    .where('rescan.tenant_id', '=', tenantId)
+    .where('rescan.account_id', 'in', [...accountIds])
+    .where('rescan.trigger', '=', 'event')
+    .where('rescan.status', '=', 'succeeded')
+    .where('rescan.checks', 'is not', null)
+    .whereRef('rescan.started_at', '>', 'full.started_at')
+    .orderBy('rescan.account_id')
+    .orderBy('rescan.started_at')
+    .execute();
+}
+
 /** Inserts a running scan; false when it exists already (a retried activity). */
 export async function insertRunningScan({
   db,

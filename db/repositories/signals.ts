@@ -507,6 +507,7 @@ export async function listOpenFindings({
       'signals.check_id',
       'signals.resource',
       'signals.region',
+      'signals.controls',
       'signal_acceptances.id as acceptance_id',
       'signal_acceptances.expires_at',
     ])
@@ -523,6 +524,7 @@ export async function listOpenFindings({
     checkId: r.check_id,
     resource: r.resource,
     region: r.region,
+    controls: r.controls,
     acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at },
   }));
 }

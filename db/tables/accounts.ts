@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { AccountStatus, ScanStatus, ScanTrigger } from '../../domain/accounts/status';
 import type { CheckOutcome } from '../../domain/checks/evaluate';
 import type { Scenario, Severity } from '../../domain/checks/types';
+import type { ControlRefs } from '../../domain/compliance/types';
 import type { CostExplorerPart } from '../../domain/scans/inventory';
 import type { Checkpoint } from '../../domain/scans/scan-progress';
 import type { CreatedAt, Timestamp } from './identity';
@@ -73,6 +74,8 @@ export interface SignalsTable {
   resolved_scan_id: string | null;
   /** The event batch that opened an event signal (first_scan_id is null then). */
   event_batch_id: Generated<string | null>;
+  /** For an event signal that breaks fewer than all of its detection's controls: the ones it breaks; else null. */
+  controls: Json<ControlRefs> | null;
   detected_at: Timestamp;
   resolved_at: Timestamp | null;
 }

@@ -1,17 +1,33 @@
 import { type CheckOutcome, resourceKey } from '../checks/evaluate';
 import type { Check } from '../checks/types';
-import type { Control, ControlStatus, Framework } from './types';
+import type { Unread } from '../scans/inventory';
+import type { Control, ControlRefs, ControlStatus, Framework } from './types';
 
-// A framework's controls in one account, from the checks that support each control: their outcomes in the
-// account's latest scan, and its open findings with their accepted risk (docs/decisions.md, "Compliance").
+// A framework's controls in one account, from the checks that support each control (their outcomes in the account's
+// latest full scan and the targeted rescans since) and its open signals with their accepted risk, those of the event
+// detections mapped to the control included (docs/decisions.md, "Compliance").
 
-/** An open finding of the account: which check, which resource, and whether its risk is accepted now. */
+/** An open signal of the account: which check or event detection, which resource, and whether its risk is accepted now. */
 export interface OpenFinding {
   signalId: string;
+  /** A check's id, or an event detection's (`event.*`). */
   checkId: string;
   resource: string;
   region: string;
   accepted: boolean;
+  /** For an event signal breaking fewer than all of its detection's controls: the ones it breaks. */
+  controls?: ControlRefs | null;
+}
+
+/** What an event detection evidences (domain/events/catalog.ts): an open signal of it fails these controls. */
+export interface EvidencingDetection {
+  id: string;
+  controls?: ControlRefs;
+}
+
+/** A region or resource a check behind the control could not read. */
+export interface UnreadPart extends Unread {
+  checkId: string;
 }
 
 export interface ControlResult {
@@ -19,9 +35,11 @@ export interface ControlResult {
   status: ControlStatus;
   /** The checks that evaluate the control (none: the tenant attests it). */
   checkIds: string[];
-  /** The evidence: each open finding of those checks. */
+  /** The evidence: each open signal of those checks, and of the event detections mapped to the control. */
   failingResources: OpenFinding[];
-  /** Why it could not be evaluated, or what its checks could not read (regions, resources); empty otherwise. */
+  /** What the checks behind the control could not read: a control that passed where they read is `partial`. */
+  unread: UnreadPart[];
+  /** Why a check could not be evaluated, or what the checks could not read (regions, resources); empty otherwise. */
   notes: string[];
 }
 
@@ -32,7 +50,7 @@ export interface ComplianceResult {
   controls: ControlResult[];
 }
 
-/** Which checks of the catalogue support each control of the framework. */
+/** Which checks of the catalog support each control of the framework. */
 export function checksByControl(framework: Framework, catalog: readonly Check[]): Map<string, Check[]> {
   const byControl = new Map<string, Check[]>(framework.controls.map((c) => [c.id, []]));
   for (const check of catalog) {
@@ -41,20 +59,51 @@ export function checksByControl(framework: Framework, catalog: readonly Check[])
   return byControl;
 }
 
+/** Which event detections evidence each control of the framework. */
+function detectionsByControl(
+  framework: Framework,
+  detections: readonly EvidencingDetection[],
+): Map<string, EvidencingDetection[]> {
+  const byControl = new Map<string, EvidencingDetection[]>();
+  for (const detection of detections) {
+    for (const controlId of detection.controls?.[framework.id] ?? [])
+      byControl.set(controlId, [...(byControl.get(controlId) ?? []), detection]);
+  }
+  return byControl;
+}
+
 /**
- * Whether an open finding of `check` is evidence against `controlId`: a check whose resources stand for different
- * controls (`controlOfResource`, or the scan's `failingControls`) counts a finding only against its own. A finding
- * the scan did not name (still open in a region it could not read) counts against every control of its check.
+ * The outcomes that stand for the account now: its latest full scan's, each replaced by that of a later targeted
+ * rescan (oldest first) that evaluated the check. A rescan leaves the checks it did not read as they were. Null
+ * before the first full scan.
+ */
+export function currentOutcomes(
+  fullScan: readonly CheckOutcome[] | null,
+  rescans: readonly (readonly CheckOutcome[])[],
+): CheckOutcome[] | null {
+  if (!fullScan) return null;
+  const byCheck = new Map(fullScan.map((o) => [o.checkId, o]));
+  for (const rescan of rescans) {
+    for (const outcome of rescan) if (outcome.status !== 'not_evaluated') byCheck.set(outcome.checkId, outcome);
+  }
+  return [...byCheck.values()];
+}
+
+/**
+ * Whether an open signal of `check` is evidence against `controlId`: a check whose resources stand for different
+ * controls (`controlOfResource`, or the scan's `failingControls`) counts a signal only against its own. A signal the
+ * scan did not name (still open in a region it could not read, or opened since) counts against every control of its
+ * check.
  */
 function findingFails(
   framework: Framework,
   check: Check,
-  outcome: CheckOutcome,
+  outcome: CheckOutcome | undefined,
   finding: OpenFinding,
   controlId: string,
 ): boolean {
   if (check.controlOfResource) return check.controlOfResource(finding.resource) === controlId;
-  const controls = outcome.failingControls?.[resourceKey(finding.resource, finding.region)]?.[framework.id];
+  const controls = outcome?.failingControls?.[resourceKey(finding.resource, finding.region)]?.[framework.id];
   return !controls || controls.includes(controlId);
 }
 
@@ -63,29 +112,51 @@ const splitsControls = (check: Check, outcome: CheckOutcome): boolean =>
   Boolean(check.controlOfResource || outcome.failingControls);
 
 /**
- * A control with checks is `failed` when one of them failed on a finding whose risk is not accepted; else
- * `not_evaluated` when one of them was not evaluated (or never ran: added since the scan, or no scan yet); else
- * `accepted` when they failed only on accepted findings; else `passed`. A control without checks is `manual`.
+ * Whether a part the check could not read bears on the control: a region always does; a resource that stands for
+ * another control of the check (another CIS 5.x alarm) does not.
+ */
+function bearsOn(check: Check, unread: Unread, controlId: string): boolean {
+  if (unread.kind !== 'resource' || !check.controlOfResource) return true;
+  const standsFor = check.controlOfResource(unread.scope);
+  return standsFor === undefined || standsFor === controlId;
+}
+
+/**
+ * A control is `failed` when an open signal against it is not accepted: one of its checks' (whatever the outcome the
+ * latest scan recorded: a signal opened since by a targeted rescan, or kept open where the scan could not read), one
+ * of an event detection mapped to it, or a failure the scan recorded without a signal to accept. Else `not_evaluated`
+ * when one of its checks was not evaluated (or never ran: added since the scan, or no scan yet) or could not see the
+ * resource standing for it; else `accepted` when its only failures are accepted risk; else `partial` when a check
+ * behind it could not read part of what it needs (a region, a resource); else `passed`: every check behind it read
+ * everything and passed. A control without checks is `manual`, unless an event signal fails it.
  */
 export function evaluateFramework(
   framework: Framework,
   catalog: readonly Check[],
   outcomes: readonly CheckOutcome[] | null,
   findings: readonly OpenFinding[],
+  detections: readonly EvidencingDetection[],
 ): ComplianceResult {
   const outcomeOf = new Map((outcomes ?? []).map((o) => [o.checkId, o]));
   const byControl = checksByControl(framework, catalog);
+  const eventsByControl = detectionsByControl(framework, detections);
   const controls = framework.controls.map((control): ControlResult => {
     const checks = byControl.get(control.id) ?? [];
-    const checkIds = checks.map((c) => c.id);
-    if (checks.length === 0) return { control, status: 'manual', checkIds, failingResources: [], notes: [] };
     const evidence: OpenFinding[] = [];
+    const unread: UnreadPart[] = [];
     const notes: string[] = [];
     let failed = false;
     let accepted = false;
     let unevaluated = false;
+    const weigh = (found: readonly OpenFinding[]) => {
+      evidence.push(...found);
+      // A failure whose every open signal is accepted is the tenant's decision, shown as such, never as a pass.
+      if (found.some((f) => !f.accepted)) failed = true;
+      else if (found.length > 0) accepted = true;
+    };
     for (const check of checks) {
       const outcome = outcomeOf.get(check.id);
+      weigh(findings.filter((f) => f.checkId === check.id && findingFails(framework, check, outcome, f, control.id)));
       if (!outcome || outcome.status === 'not_evaluated') {
         unevaluated = true;
         notes.push(
@@ -93,29 +164,45 @@ export function evaluateFramework(
         );
         continue;
       }
-      if (outcome.unread.length > 0)
-        notes.push(`${check.id} could not read ${outcome.unread.map((u) => u.scope).join(', ')}`);
-      // A resource that stands for this control and could not be seen leaves the control unknown, not passed.
-      if (
-        check.controlOfResource &&
-        outcome.unread.some((u) => u.kind === 'resource' && check.controlOfResource?.(u.scope) === control.id)
-      ) {
-        unevaluated = true;
+      const missed = outcome.unread.filter((u) => bearsOn(check, u, control.id));
+      if (missed.length > 0) {
+        notes.push(`${check.id} could not read ${missed.map((u) => u.scope).join(', ')}`);
+        unread.push(...missed.map((u) => ({ checkId: check.id, ...u })));
       }
-      const own = findings.filter(
-        (f) => f.checkId === check.id && findingFails(framework, check, outcome, f, control.id),
-      );
-      evidence.push(...own);
-      // A check whose resources stand for different controls fails a control only through that control's findings.
-      if (outcome.status !== 'failed' || (splitsControls(check, outcome) && own.length === 0)) continue;
-      // A failure whose every open finding is accepted is the tenant's decision, shown as such, never as a pass.
-      if (own.length > 0 && own.every((f) => f.accepted)) accepted = true;
-      else failed = true;
+      // A resource that stands for this control and could not be seen leaves the control unknown, not partial.
+      if (missed.some((u) => u.kind === 'resource' && check.controlOfResource?.(u.scope) === control.id))
+        unevaluated = true;
+      // A failure the scan recorded whose signals are gone (a targeted rescan had not read it) still fails the
+      // control, unless the check's failures stand for different controls: then only through this one's signals.
+      if (
+        outcome.status === 'failed' &&
+        !splitsControls(check, outcome) &&
+        !findings.some((f) => f.checkId === check.id)
+      )
+        failed = true;
     }
-    const status: ControlStatus = failed ? 'failed' : unevaluated ? 'not_evaluated' : accepted ? 'accepted' : 'passed';
-    return { control, status, checkIds, failingResources: evidence, notes };
+    for (const detection of eventsByControl.get(control.id) ?? []) {
+      weigh(
+        findings.filter((f) => {
+          const named = f.controls?.[framework.id];
+          return f.checkId === detection.id && (!named || named.includes(control.id));
+        }),
+      );
+    }
+    const status: ControlStatus = failed
+      ? 'failed'
+      : unevaluated
+        ? 'not_evaluated'
+        : accepted
+          ? 'accepted'
+          : checks.length === 0
+            ? 'manual'
+            : unread.length > 0
+              ? 'partial'
+              : 'passed';
+    return { control, status, checkIds: checks.map((c) => c.id), failingResources: evidence, unread, notes };
   });
-  const summary: ComplianceSummary = { passed: 0, failed: 0, accepted: 0, not_evaluated: 0, manual: 0 };
+  const summary: ComplianceSummary = { passed: 0, partial: 0, failed: 0, accepted: 0, not_evaluated: 0, manual: 0 };
   for (const c of controls) summary[c.status] += 1;
   return { summary, controls };
 }

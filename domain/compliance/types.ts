@@ -33,8 +33,10 @@ export interface Framework {
 }
 
 /**
- * A control's status in one account: `accepted` when it fails only on findings whose risk is accepted (shown
- * apart, never as a pass); `manual` when no check evaluates it (the tenant attests).
+ * A control's status in one account: `passed` when every check behind it read everything and passed; `partial` when
+ * everything they read passed but part of it (a region, a resource) could not be read; `accepted` when it fails only
+ * on findings whose risk is accepted (shown apart, never as a pass); `manual` when no check evaluates it (the tenant
+ * attests). `partial` came after the others: clients that list the values should expect more to come.
  */
-export const CONTROL_STATUSES = ['passed', 'failed', 'accepted', 'not_evaluated', 'manual'] as const;
+export const CONTROL_STATUSES = ['passed', 'partial', 'failed', 'accepted', 'not_evaluated', 'manual'] as const;
 export type ControlStatus = (typeof CONTROL_STATUSES)[number];

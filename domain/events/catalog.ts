@@ -22,6 +22,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
       'replace its MFA device, delete any root access keys, and review CloudTrail for what the session did.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_root-user.html',
     group: null,
+    controls: { 'cis-aws-7.0': ['2.7'] },
   },
   {
     id: 'event.root_api_call',
@@ -36,6 +37,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
       'replace its MFA device, delete any root access keys, and review everything the root user did in CloudTrail.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-tasks.html',
     group: null,
+    controls: { 'cis-aws-7.0': ['2.7'] },
   },
   {
     id: 'event.console_sign_in_without_mfa',
@@ -52,6 +54,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa.html',
     group: 'iam',
     confirmedBy: ['iam.console_user_without_mfa'],
+    controls: { 'cis-aws-7.0': ['2.10'] },
   },
   {
     id: 'event.iam_user_created',
@@ -110,6 +113,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     docsUrl: 'https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AdministratorAccess.html',
     group: 'iam',
     confirmedBy: ['iam.user_admin_access', 'iam.role_admin_access'],
+    controls: { 'cis-aws-7.0': ['2.14'] },
   },
   {
     id: 'event.cloudtrail_logging_stopped',
@@ -126,6 +130,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-turning-off-logging.html',
     group: 'logging',
     confirmedBy: ['detection.trail_not_logging'],
+    controls: { 'cis-aws-7.0': ['4.1'] },
   },
   {
     id: 'event.cloudtrail_trail_deleted',
@@ -143,6 +148,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
       'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
     group: 'logging',
     confirmedBy: ['detection.no_multi_region_trail'],
+    controls: { 'cis-aws-7.0': ['4.1'] },
   },
   {
     id: 'event.cloudtrail_weakened',
@@ -160,6 +166,8 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
       'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-management-events-with-cloudtrail.html',
     group: 'logging',
     confirmedBy: ['detection.no_multi_region_trail', 'detection.trail_log_validation_off'],
+    // Each finding names which: a trail made single-region or recording less (4.1), its validation off (4.2).
+    controls: { 'cis-aws-7.0': ['4.1', '4.2'] },
   },
   {
     id: 'event.guardduty_disabled',
@@ -207,6 +215,8 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
       'exposure.sg_cifs_open',
       'exposure.sg_all_ports_open',
     ],
+    // Each finding names which: SMB fails 6.1.2, SSH and RDP 6.3 from 0.0.0.0/0 and 6.4 from ::/0.
+    controls: { 'cis-aws-7.0': ['6.1.2', '6.3', '6.4'] },
   },
   {
     id: 'event.security_group_database_port_opened',
@@ -238,6 +248,8 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html',
     group: 's3',
     confirmedBy: ['exposure.s3_bucket_public'],
+    // S3 takes a public grant only where Block Public Access lets it through.
+    controls: { 'cis-aws-7.0': ['3.1.4'] },
   },
   {
     id: 'event.s3_account_public_access_block_removed',
@@ -253,6 +265,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
     group: 's3',
     confirmedBy: ['exposure.s3_account_public_access_block_off'],
+    controls: { 'cis-aws-7.0': ['3.1.4'] },
   },
   {
     id: 'event.instance_launched_in_unused_region',
@@ -303,6 +316,8 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
       'suspension.billing_contact_missing',
       'suspension.operations_contact_missing',
     ],
+    // Each finding names which: any contact fails 2.2, the security contact 2.3 too.
+    controls: { 'cis-aws-7.0': ['2.2', '2.3'] },
   },
   {
     id: 'event.probable_compromise',

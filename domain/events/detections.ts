@@ -1,6 +1,7 @@
 import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../checks/admin-policies';
 import { admitsPort } from '../checks/exposure';
 import { isHighEnd } from '../checks/threat';
+import type { ControlRefs } from '../compliance/types';
 import type { OpenIngress } from '../scans/inventory';
 import { CLOUDTRAIL_API_CALL, CONSOLE_SIGN_IN, GUARDDUTY_FINDING, GUARDDUTY_HIGH_SEVERITY } from './forwarding-rules';
 import { asArray, asObject, asString, pathOf } from './normalize';
@@ -203,26 +204,41 @@ function recordsManagementWrites(request: Detail): boolean {
   );
 }
 
+/**
+ * What an UpdateTrail request that sets these to false weakens, with the CIS control it breaks: 4.1 wants a
+ * multi-region trail recording every management event, 4.2 log file validation.
+ */
+const TRAIL_UPDATES = [
+  { param: 'isMultiRegionTrail', change: 'made single-region', control: '4.1' },
+  { param: 'enableLogFileValidation', change: 'log file validation turned off', control: '4.2' },
+  {
+    param: 'includeGlobalServiceEvents',
+    change: 'global service events (IAM, STS, sign-ins) no longer recorded',
+    control: '4.1',
+  },
+] as const;
+
 const cloudTrailWeakened = detection('event.cloudtrail_weakened', (event) => {
   const detail = successfulCall(event, CLOUDTRAIL, ['UpdateTrail', 'PutEventSelectors']);
   if (!detail) return [];
   const request = params(detail);
   const changes =
     event.eventName === 'UpdateTrail'
-      ? [
-          ...(request.isMultiRegionTrail === false ? ['made single-region'] : []),
-          ...(request.enableLogFileValidation === false ? ['log file validation turned off'] : []),
-          ...(request.includeGlobalServiceEvents === false
-            ? ['global service events (IAM, STS, sign-ins) no longer recorded']
-            : []),
-        ]
+      ? TRAIL_UPDATES.filter(({ param }) => request[param] === false)
       : (Array.isArray(request.eventSelectors) || Array.isArray(request.advancedEventSelectors)) &&
           !recordsManagementWrites(request)
-        ? ['no longer records management write events']
+        ? [{ change: 'no longer records management write events', control: '4.1' }]
         : [];
   if (changes.length === 0) return [];
   const trail = trailName(request.name ?? request.trailName);
-  return [{ resource: trail, region: event.region, detail: `Trail ${trail}: ${changes.join(', ')}.` }];
+  return [
+    {
+      resource: trail,
+      region: event.region,
+      detail: `Trail ${trail}: ${changes.map((c) => c.change).join(', ')}.`,
+      controls: { 'cis-aws-7.0': [...new Set(changes.map((c) => c.control))].sort() },
+    },
+  ];
 });
 
 // ---- GuardDuty ----
@@ -323,8 +339,29 @@ function describeRule(rule: OpenIngress): string {
   return `${rule.protocol} ${ports} from ${rule.cidr}`;
 }
 
-/** One finding for the group when the request adds an internet-open rule that `matches`. */
-function openedGroup(event: AccountEvent, matches: (rule: OpenIngress) => boolean): EventFinding[] {
+/**
+ * The CIS controls the admin-port rules break, as the exposure.sg_* checks see them: SMB 6.1.2; SSH and RDP 6.3 from
+ * 0.0.0.0/0 and 6.4 from ::/0.
+ */
+function adminPortControls(rules: readonly OpenIngress[]): ControlRefs {
+  const controls = rules.flatMap((rule) => [
+    ...(admitsPort(rule, ['tcp'], 445) ? ['6.1.2'] : []),
+    ...(admitsPort(rule, ['tcp'], 22) || admitsPort(rule, ['tcp', 'udp'], 3389)
+      ? [rule.cidr === '::/0' ? '6.4' : '6.3']
+      : []),
+  ]);
+  return { 'cis-aws-7.0': [...new Set(controls)].sort() };
+}
+
+/**
+ * One finding for the group when the request adds an internet-open rule that `matches`; `controlsOf` names the
+ * compliance controls those rules break.
+ */
+function openedGroup(
+  event: AccountEvent,
+  matches: (rule: OpenIngress) => boolean,
+  controlsOf?: (rules: readonly OpenIngress[]) => ControlRefs,
+): EventFinding[] {
   const detail = successfulCall(event, EC2, ['AuthorizeSecurityGroupIngress']);
   if (!detail) return [];
   const request = params(detail);
@@ -336,6 +373,7 @@ function openedGroup(event: AccountEvent, matches: (rule: OpenIngress) => boolea
       resource: group,
       region: event.region,
       detail: `Security group ${group} now allows ${rules.map(describeRule).join(', ')}.`,
+      ...(controlsOf ? { controls: controlsOf(rules) } : {}),
     },
   ];
 }
@@ -366,7 +404,7 @@ export function rescansOf(event: AccountEvent): ServiceGroup[] {
 // The admin ports and the database ports are two detections because only the first have scan checks: a scan
 // passing every exposure.sg_* check says nothing about a database port, so it must not close that signal.
 const securityGroupAdminPortOpened = detection('event.security_group_admin_port_opened', (event) =>
-  openedGroup(event, admitsAdminPort),
+  openedGroup(event, admitsAdminPort, adminPortControls),
 );
 
 const securityGroupDatabasePortOpened = detection('event.security_group_database_port_opened', (event) =>
@@ -514,7 +552,16 @@ const alternateContactDeleted = detection('event.alternate_contact_deleted', (ev
   const target = detail && str(params(detail), 'accountId');
   if (target && target !== event.account) return [];
   const kind = detail && str(params(detail), 'alternateContactType')?.toLowerCase();
-  return kind ? [{ resource: `${kind}-contact`, detail: `The ${kind} alternate contact was deleted.` }] : [];
+  if (!kind) return [];
+  // CIS 2.2 asks for current contact details, 2.3 for the security contact in particular.
+  const controls = kind === 'security' ? ['2.2', '2.3'] : ['2.2'];
+  return [
+    {
+      resource: `${kind}-contact`,
+      detail: `The ${kind} alternate contact was deleted.`,
+      controls: { 'cis-aws-7.0': controls },
+    },
+  ];
 });
 
 export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([

@@ -1,5 +1,6 @@
 import type { PartName } from '../scans/inventory';
 import type { CheckDescription } from '../checks/types';
+import type { ControlRefs } from '../compliance/types';
 
 // Real-time detection from the account's own event stream (docs/decisions.md, "Events"): the customer's
 // EventBridge forwards CloudTrail management events and GuardDuty findings to POST /ingest/aws/events; each
@@ -73,6 +74,12 @@ export interface EventFinding {
   region?: string;
   /** What happened, for the signal's description (the actor, source IP and time are added by the caller). */
   detail: string;
+  /**
+   * For a detection evidencing several controls of a framework, the ones this finding breaks when it breaks fewer
+   * than all (SSH opened to ::/0 breaks CIS 6.4, not 6.3); all of the detection's controls in a framework this leaves
+   * out. Kept on the signal (`signals.controls`).
+   */
+  controls?: ControlRefs;
 }
 
 /**
@@ -89,6 +96,11 @@ export interface DetectionDescription extends CheckDescription {
    * then on, or there is none because the state is gone. Absent: the signal stays open for EVENT_REVIEW_DAYS.
    */
   confirmedBy?: readonly string[];
+  /**
+   * The compliance controls the change breaks (domain/compliance/): while the detection's signal is open and not
+   * accepted it fails them, whatever the last scan saw. None for what no control forbids (a user created).
+   */
+  controls?: ControlRefs;
 }
 
 /** The findings a detection makes in one event (none for nearly every event). */

@@ -1,15 +1,22 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { SANDBOX_PARTIAL_ACCOUNT_ID } from '../../cloud/sandbox/inventory';
+import { findRescanChecksSinceFullScan } from '../../db/repositories/scans';
 import { CATALOG, checkById } from '../../domain/checks/catalog';
 import { frameworkById } from '../../domain/compliance/frameworks';
+import { CONTROL_STATUSES } from '../../domain/compliance/types';
+import { eventDetection } from '../../domain/events/catalog';
+import { waitFor } from '../helpers/account-harness';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
+import { callerFor } from '../trpc/caller';
 import { launchChromium } from '../web/browser';
 
 // The compliance endpoints and the report on a scanned sandbox account: each control's status follows its checks'
 // outcomes and the open signals (accepted risk apart), before and after the first scan, across the tenant, with the
-// report opened in Chromium and read back from its DOM.
+// report opened in Chromium and read back from its DOM. What a check could not read makes its controls partial, never
+// passed; an event fails the controls it breaks at once, before any scan.
 
 const AWS_ID = '123456789012';
 const FRESH_ID = '210987654321';
@@ -25,6 +32,7 @@ interface Control {
   status: string;
   check_ids: string[];
   notes: string[];
+  unread: { check_id: string; kind: string; scope: string; reason: string }[];
   attestation: string | null;
   failing_resources: { signal_id: string; check_id: string; resource: string; region: string; accepted: boolean }[];
 }
@@ -147,10 +155,7 @@ describe('GET /accounts/{account_id}/compliance', () => {
       expect([control.id, control.attestation === null]).toEqual([control.id, expected !== 'manual']);
     }
     const counted = Object.fromEntries(
-      ['passed', 'failed', 'accepted', 'not_evaluated', 'manual'].map((s) => [
-        s,
-        body.controls.filter((c) => c.status === s).length,
-      ]),
+      CONTROL_STATUSES.map((s) => [s, body.controls.filter((c) => c.status === s).length]),
     );
     expect(body.summary).toEqual(counted);
     // The sandbox account fails some controls and passes others: the test would see a wrong status either way.
@@ -363,4 +368,218 @@ describe('GET /accounts/{account_id}/compliance/report', () => {
     expect(requests.filter((url) => !url.startsWith('data:') && url !== 'about:blank')).toEqual([]);
     await context.close();
   });
+});
+
+describe('what a control does not know, and what events tell it', () => {
+  /** The sandbox account an SCP denies two regions and a bucket policy one bucket. */
+  const PARTIAL_ID = SANDBOX_PARTIAL_ACCOUNT_ID;
+  /** A sandbox account whose baseline logs with a multi-region trail (CIS 4.1 passes). */
+  const EVENTS_ID = '123456789015';
+  const FIXTURES = path.join(__dirname, '../fixtures/aws-events');
+  let tenant: TestUser;
+  let eventKey: string;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    tenant = await signupAndLogin(ctx);
+    await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', tenant.tenantId).execute();
+    await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: PARTIAL_ID }).expect(201);
+    const partial = await ctx.http.post(`/accounts/${PARTIAL_ID}/verify`).set(tenant.auth).expect(200);
+    await scanResult(ctx.temporal, partial.body.first_scan_execution_arn);
+    const connected = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: EVENTS_ID }).expect(201);
+    eventKey = connected.body.event_forwarding.api_key;
+    const verified = await ctx.http.post(`/accounts/${EVENTS_ID}/verify`).set(tenant.auth).expect(200);
+    await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  }, 180_000);
+
+  const checksOf = async (awsId: string) =>
+    (await ctx.http.get(`/accounts/${awsId}/checks`).set(tenant.auth).expect(200)).body.checks as {
+      check_id: string;
+      status: string;
+      unread: string[];
+      reason: string | null;
+    }[];
+  const byId = (body: Compliance) => new Map(body.controls.map((c) => [c.id, c]));
+
+  /** A fixture of test/fixtures/aws-events as a new event of the events account, happening now. */
+  function event(name: string): Record<string, unknown> {
+    sequence += 1;
+    const fixture = JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as Record<string, unknown>;
+    return { ...fixture, id: `${name}-${sequence}-${Date.now()}`, account: EVENTS_ID, time: new Date().toISOString() };
+  }
+
+  it('is partial, never passed, where its checks could not read a region or a resource, and names what', async () => {
+    const body = await compliance(PARTIAL_ID, tenant);
+    const checks = new Map((await checksOf(PARTIAL_ID)).map((c) => [c.check_id, c]));
+    const denied = [...new Set([...checks.values()].flatMap((c) => c.unread))];
+    expect(denied.length).toBeGreaterThanOrEqual(2);
+
+    // CIS 4.1's checks read every region they may and passed; the denied ones are named, with why.
+    const trail = byId(body).get('4.1') as Control;
+    expect(trail.check_ids.map((id) => checks.get(id)?.status)).toEqual(['passed', 'passed']);
+    expect(trail).toMatchObject({ status: 'partial', failing_resources: [] });
+    expect(new Set(trail.unread.map((u) => u.scope))).toEqual(
+      new Set(trail.check_ids.flatMap((id) => checks.get(id)?.unread ?? [])),
+    );
+    expect(trail.unread.every((u) => u.kind === 'region' && /AccessDenied/.test(u.reason))).toBe(true);
+
+    for (const control of body.controls) {
+      const unread = control.check_ids.flatMap((id) => checks.get(id)?.unread ?? []);
+      // Passed means every check behind it read everything and passed.
+      if (control.status === 'passed') expect([control.id, unread]).toEqual([control.id, []]);
+      if (control.status === 'partial') {
+        expect([control.id, control.unread.length > 0, control.failing_resources]).toEqual([control.id, true, []]);
+        for (const u of control.unread) {
+          expect([control.id, control.check_ids.includes(u.check_id)]).toEqual([control.id, true]);
+          expect([control.id, checks.get(u.check_id)?.unread]).toEqual([control.id, expect.arrayContaining([u.scope])]);
+        }
+      }
+    }
+    // The bucket the scan could not read leaves CIS 3.1.1 (HTTP denied to every bucket) partial.
+    expect(byId(body).get('3.1.1')).toMatchObject({
+      status: 'partial',
+      unread: [expect.objectContaining({ kind: 'resource', scope: expect.stringContaining('backups') })],
+    });
+    expect(body.summary.partial).toBe(body.controls.filter((c) => c.status === 'partial').length);
+    expect(body.summary.partial).toBeGreaterThan(0);
+    expect(body.summary.passed).toBeGreaterThan(0);
+  });
+
+  it('says the same through REST, tRPC, the tenant summary and the report', async () => {
+    const body = await compliance(PARTIAL_ID, tenant);
+    const trpc = callerFor(ctx, tenant);
+    const cis = { framework: 'cis-aws-7.0' } as const;
+    expect(await trpc.compliance.account({ account_id: PARTIAL_ID, query: cis })).toEqual(body);
+    const tenantView = (await ctx.http.get('/compliance').query(cis).set(tenant.auth).expect(200)).body;
+    expect(await trpc.compliance.tenant(cis)).toEqual(tenantView);
+    expect(
+      tenantView.accounts.find((a: { aws_account_id: string }) => a.aws_account_id === PARTIAL_ID)?.summary,
+    ).toEqual(body.summary);
+
+    const html = (
+      await ctx.http.get(`/accounts/${PARTIAL_ID}/compliance/report`).query(cis).set(tenant.auth).expect(200)
+    ).text;
+    expect((await trpc.compliance.report({ account_id: PARTIAL_ID, query: cis })).html).toBe(html);
+    const cards = Object.fromEntries(
+      [...html.matchAll(/data-summary="([a-z_]+)"[^>]*><div class="n">(\d+)<\/div>/g)].map((m) => [m[1], Number(m[2])]),
+    );
+    expect(cards).toEqual(body.summary);
+    const rows = [...html.matchAll(/<tr class="control" data-control="([^"]+)" data-status="([a-z_]+)"/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
+    expect(rows).toEqual(body.controls.map((c) => [c.id, c.status]));
+    const trailRow = html.slice(html.indexOf('data-control="4.1"'), html.indexOf('data-control="4.2"'));
+    expect(trailRow).toContain('>Partial</span>');
+    for (const u of byId(body).get('4.1')?.unread ?? []) expect(trailRow).toContain(u.scope);
+  });
+
+  it('fails the controls an event breaks at once, with its signal as evidence, before the next scan', async () => {
+    const before = await compliance(EVENTS_ID, tenant);
+    expect(byId(before).get('4.1')?.status).toBe('passed');
+    const ssh4 = byId(before).get('6.4') as Control;
+
+    await ctx.http
+      .post('/ingest/aws/events')
+      .set('Content-Type', 'application/json')
+      .set('X-Sentinel-Event-Key', eventKey)
+      .send(JSON.stringify([event('stop-logging'), event('sg-open-ssh')]))
+      .expect(202);
+
+    const after = await compliance(EVENTS_ID, tenant);
+    // No scan ran in between: the events alone changed it.
+    expect(after.scan_id).toBe(before.scan_id);
+    const stopped = {
+      check_id: 'event.cloudtrail_logging_stopped',
+      resource: 'management-events',
+      region: 'us-east-1',
+      accepted: false,
+    };
+    expect(byId(after).get('4.1')).toMatchObject({
+      status: 'failed',
+      failing_resources: [expect.objectContaining(stopped)],
+    });
+    // SSH opened to 0.0.0.0/0 breaks CIS 6.3; 6.4 (::/0) is as the scan left it.
+    expect(byId(after).get('6.3')).toMatchObject({
+      status: 'failed',
+      failing_resources: expect.arrayContaining([
+        expect.objectContaining({
+          check_id: 'event.security_group_admin_port_opened',
+          resource: 'sg-0a1b2c3d4e5f60718',
+        }),
+      ]),
+    });
+    expect(byId(after).get('6.4')).toEqual(ssh4);
+    expect(after.summary.failed).toBe(after.controls.filter((c) => c.status === 'failed').length);
+    expect(after.summary.failed).toBeGreaterThan(before.summary.failed as number);
+
+    // The report shows the event as the evidence, with what to do about it.
+    const html = (
+      await ctx.http
+        .get(`/accounts/${EVENTS_ID}/compliance/report`)
+        .query({ framework: 'cis-aws-7.0' })
+        .set(tenant.auth)
+        .expect(200)
+    ).text;
+    const trailRow = html.slice(html.indexOf('data-control="4.1"'), html.indexOf('data-control="4.2"'));
+    expect(trailRow).toContain('data-status="failed"');
+    expect(trailRow).toContain('event.cloudtrail_logging_stopped');
+    const remediation = eventDetection('event.cloudtrail_logging_stopped')?.remediation as string;
+    expect(trailRow).toContain(remediation.replaceAll('&', '&amp;').replaceAll('>', '&gt;').replaceAll("'", '&#39;'));
+
+    // Accepted, the event's risk is the tenant's decision: the control is accepted, never passed.
+    const signalId = byId(after)
+      .get('4.1')
+      ?.failing_resources.find((f) => f.check_id === stopped.check_id)?.signal_id as string;
+    await ctx.http
+      .post(`/accounts/${EVENTS_ID}/signals/${signalId}/accept`)
+      .set(tenant.auth)
+      .send({ reason: 'Maintenance window' })
+      .expect(200);
+    expect(byId(await compliance(EVENTS_ID, tenant)).get('4.1')?.status).toBe('accepted');
+    await ctx.http.delete(`/accounts/${EVENTS_ID}/signals/${signalId}/accept`).set(tenant.auth).expect(200);
+    expect(byId(await compliance(EVENTS_ID, tenant)).get('4.1')?.status).toBe('failed');
+  });
+
+  it('follows the targeted rescan the events asked for: what it read settles their signals', async () => {
+    const before = await compliance(EVENTS_ID, tenant);
+    const openEventSignals = async () =>
+      (
+        await ctx.http
+          .get(`/accounts/${EVENTS_ID}/signals`)
+          .query({ status: 'open', limit: 200 })
+          .set(tenant.auth)
+          .expect(200)
+      ).body.signals.filter((s: { check_id: string }) => s.check_id.startsWith('event.')).length;
+    // The rescan waits for the events to quiet down (a minute), then reads the logging and network groups.
+    await waitFor(async () => (await openEventSignals()) === 0, 170_000);
+
+    const after = await compliance(EVENTS_ID, tenant);
+    // The full scan still stands for the account; the rescan's outcomes are newer for what it read.
+    expect(after.scan_id).toBe(before.scan_id);
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('tenant_id', '=', tenant.tenantId)
+      .where('aws_account_id', '=', EVENTS_ID)
+      .executeTakeFirstOrThrow();
+    const rescans = await ctx.db
+      .selectFrom('scans')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .where('trigger', '=', 'event')
+      .execute();
+    expect(rescans).toHaveLength(1);
+    expect(
+      (await findRescanChecksSinceFullScan({ db: ctx.db, tenantId: tenant.tenantId, accountIds: [account.id] })).map(
+        (r) => r.id,
+      ),
+    ).toEqual(rescans.map((r) => r.id));
+    expect(byId(after).get('4.1')).toMatchObject({ status: 'passed', failing_resources: [] });
+    expect(
+      byId(after)
+        .get('6.3')
+        ?.failing_resources.filter((f) => f.check_id.startsWith('event.')),
+    ).toEqual([]);
+  }, 200_000);
 });

@@ -164,6 +164,26 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       score_complete: false,
       current_srs: expect.any(Number),
     });
+    // Compliance says so too: no security group of the account allows SSH or RDP where it could read, but the region
+    // it could not read leaves CIS 6.3 partial, not passed, naming the region and why.
+    const compliance = (
+      await ctx.http
+        .get(`/accounts/${customer.accountId}/compliance`)
+        .query({ framework: 'cis-aws-7.0' })
+        .set(owner.auth)
+        .expect(200)
+    ).body;
+    const adminPorts = compliance.controls.find((c: { id: string }) => c.id === '6.3');
+    expect(adminPorts).toMatchObject({ status: 'partial', failing_resources: [] });
+    expect(adminPorts.unread).toEqual(
+      adminPorts.check_ids.map((checkId: string) => ({
+        check_id: checkId,
+        kind: 'region',
+        scope: DENIED_REGION,
+        reason: expect.stringMatching(/^AWS denied Sentinel's role EC2/),
+      })),
+    );
+    expect(compliance.summary.partial).toBeGreaterThan(0);
     const listed = (await ctx.http.get('/accounts').set(owner.auth).expect(200)).body.accounts;
     expect(listed.find((a: { aws_account_id: string }) => a.aws_account_id === customer.accountId)).toMatchObject({
       coverage,

@@ -4,9 +4,15 @@ import { CATALOG } from '../../domain/checks/catalog';
 import type { CheckOutcome } from '../../domain/checks/evaluate';
 import type { Check } from '../../domain/checks/types';
 import { AWS_FSBP_CONTROLS } from '../../domain/compliance/aws-fsbp';
-import { evaluateFramework, type OpenFinding } from '../../domain/compliance/evaluate';
+import {
+  currentOutcomes,
+  evaluateFramework,
+  type EvidencingDetection,
+  type OpenFinding,
+} from '../../domain/compliance/evaluate';
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework } from '../../domain/compliance/types';
+import { DETECTION_CATALOG } from '../../domain/events/catalog';
 
 const CIS = frameworkById('cis-aws-7.0');
 
@@ -44,6 +50,30 @@ describe('the CIS AWS Foundations v7.0 definition', () => {
     for (const check of CATALOG) {
       for (const id of check.controls?.['aws-fsbp'] ?? []) expect(AWS_FSBP_CONTROLS[id]).toEqual(expect.any(String));
     }
+  });
+
+  it("names only real controls in the event detections' mappings, each evaluated by a check too", () => {
+    const ids = new Set(CIS.controls.map((c) => c.id));
+    const checked = new Set(CATALOG.flatMap((c) => c.controls?.['cis-aws-7.0'] ?? []));
+    const mapped = DETECTION_CATALOG.flatMap((d) => (d.controls?.['cis-aws-7.0'] ?? []).map((id) => `${d.id} → ${id}`));
+    expect(mapped.filter((m) => !ids.has(m.split(' → ')[1] as string))).toEqual([]);
+    // An event breaks what a scan would see broken: the control has a check that confirms or clears it later.
+    expect(mapped.filter((m) => !checked.has(m.split(' → ')[1] as string))).toEqual([]);
+    for (const d of DETECTION_CATALOG) {
+      for (const id of d.controls?.['aws-fsbp'] ?? []) expect(AWS_FSBP_CONTROLS[id]).toEqual(expect.any(String));
+    }
+  });
+
+  it('maps the events that break logging, exposure and root use to their controls', () => {
+    const controlsOf = (id: string) => DETECTION_CATALOG.find((d) => d.id === id)?.controls?.['cis-aws-7.0'];
+    expect(controlsOf('event.cloudtrail_logging_stopped')).toEqual(['4.1']);
+    expect(controlsOf('event.cloudtrail_trail_deleted')).toEqual(['4.1']);
+    expect(controlsOf('event.security_group_admin_port_opened')).toEqual(['6.1.2', '6.3', '6.4']);
+    expect(controlsOf('event.root_console_sign_in')).toEqual(['2.7']);
+    expect(controlsOf('event.root_api_call')).toEqual(['2.7']);
+    // What no control forbids breaks none.
+    expect(controlsOf('event.iam_user_created')).toBeUndefined();
+    expect(controlsOf('event.gpu_instance_launched')).toBeUndefined();
   });
 
   it('evaluates every automated control with one or more checks', () => {
@@ -92,25 +122,37 @@ describe("a control's status", () => {
     unread: [],
     ...extra,
   });
-  const finding = (checkId: string, accepted: boolean): OpenFinding => ({
+  const finding = (checkId: string, accepted: boolean, extra: Partial<OpenFinding> = {}): OpenFinding => ({
     signalId: `sig-${checkId}`,
     checkId,
     resource: `r-${checkId}`,
     region: 'global',
     accepted,
+    ...extra,
   });
-  const statusOf = (outcomes: CheckOutcome[] | null, findings: OpenFinding[] = []) =>
-    evaluateFramework(framework, catalog, outcomes, findings).controls[0]!;
+  const denied = { kind: 'region' as const, scope: 'eu-west-3', reason: 'Explicit deny in an SCP.' };
+  const statusOf = (
+    outcomes: CheckOutcome[] | null,
+    findings: OpenFinding[] = [],
+    detections: EvidencingDetection[] = [],
+  ) => evaluateFramework(framework, catalog, outcomes, findings, detections).controls[0]!;
 
-  it('passes when every check passed, and says what they could not read', () => {
-    const result = statusOf([
-      outcome('x.one', 'passed'),
-      outcome('x.two', 'passed', { unread: [{ kind: 'region', scope: 'eu-west-3', reason: 'SCP' }] }),
-    ]);
-    expect(result).toMatchObject({
+  it('passes only when every check behind it read everything and passed', () => {
+    expect(statusOf([outcome('x.one', 'passed'), outcome('x.two', 'passed')])).toMatchObject({
       status: 'passed',
       checkIds: ['x.one', 'x.two'],
+      unread: [],
+      notes: [],
+    });
+  });
+
+  it('is partial, not passed, when everything read passed but a check could not read a region, and says what', () => {
+    const result = statusOf([outcome('x.one', 'passed'), outcome('x.two', 'passed', { unread: [denied] })]);
+    expect(result).toMatchObject({
+      status: 'partial',
+      unread: [{ checkId: 'x.two', ...denied }],
       notes: ['x.two could not read eu-west-3'],
+      failingResources: [],
     });
   });
 
@@ -120,10 +162,34 @@ describe("a control's status", () => {
     expect(result).toMatchObject({ status: 'failed', failingResources: findings });
   });
 
-  it('is accepted, not passed, when every failure is accepted risk', () => {
+  it('fails on a failure the scan recorded whose signal is gone, when the check does not split its controls', () => {
+    expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'passed')]).status).toBe('failed');
+  });
+
+  it('fails on a signal opened since the scan that passed its check, or kept open where the scan could not read', () => {
+    // A targeted rescan opened it: the latest full scan had passed the check.
+    expect(statusOf([outcome('x.one', 'passed'), outcome('x.two', 'passed')], [finding('x.one', false)])).toMatchObject(
+      { status: 'failed', failingResources: [finding('x.one', false)] },
+    );
+    // Open in the region the scan could not read: never a pass it has not shown, nor a partial.
+    const stillOpen = finding('x.two', false, { region: 'eu-west-3' });
+    expect(
+      statusOf([outcome('x.one', 'passed'), outcome('x.two', 'passed', { unread: [denied] })], [stillOpen]).status,
+    ).toBe('failed');
+    // A check not evaluated this time keeps its open signal, which still fails the control.
+    expect(
+      statusOf([outcome('x.one', 'not_evaluated'), outcome('x.two', 'passed')], [finding('x.one', false)]).status,
+    ).toBe('failed');
+  });
+
+  it('is accepted, not passed nor partial, when every failure is accepted risk', () => {
     expect(statusOf([outcome('x.one', 'failed'), outcome('x.two', 'passed')], [finding('x.one', true)]).status).toBe(
       'accepted',
     );
+    expect(
+      statusOf([outcome('x.one', 'failed'), outcome('x.two', 'passed', { unread: [denied] })], [finding('x.one', true)])
+        .status,
+    ).toBe('accepted');
   });
 
   it('is not evaluated when a check was not, or never ran, unless another check failed', () => {
@@ -131,6 +197,10 @@ describe("a control's status", () => {
       status: 'not_evaluated',
       notes: ['x.two: AccessDenied'],
     });
+    // Not evaluated outweighs partial: a whole check is missing.
+    expect(statusOf([outcome('x.one', 'passed', { unread: [denied] }), outcome('x.two', 'not_evaluated')]).status).toBe(
+      'not_evaluated',
+    );
     expect(statusOf([outcome('x.one', 'passed')]).notes).toEqual(['x.two: added to Sentinel after the latest scan']);
     expect(statusOf(null).notes).toEqual([
       'x.one: the account has not been scanned yet',
@@ -154,6 +224,7 @@ describe("a control's status", () => {
       [perControl],
       [outcome('x.alarms', 'failed')],
       [{ signalId: 'sig-b', checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false }],
+      [],
     );
     expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([
       ['A', 'passed', 0],
@@ -172,9 +243,13 @@ describe("a control's status", () => {
       accepted,
     });
     const statuses = (findings: OpenFinding[], failingControls?: CheckOutcome['failingControls']) =>
-      evaluateFramework(framework, [both], [outcome('x.groups', 'failed', { failingControls })], findings).controls.map(
-        (c) => [c.control.id, c.status],
-      );
+      evaluateFramework(
+        framework,
+        [both],
+        [outcome('x.groups', 'failed', { failingControls })],
+        findings,
+        [],
+      ).controls.map((c) => [c.control.id, c.status]);
     expect(statuses([open('sg-v6')], onlyB)).toEqual([
       ['A', 'passed'],
       ['B', 'failed'],
@@ -195,22 +270,104 @@ describe("a control's status", () => {
     ]);
   });
 
-  it("is not evaluated when the resource standing for it could not be seen, while the check's other controls pass", () => {
+  it("is not evaluated when the resource standing for it could not be seen; the check's other controls are partial at most", () => {
     const perControl: Check = {
       ...check('x.alarms', ['A', 'B']),
       controlOfResource: (resource) => (resource === 'alarm-a' ? 'A' : 'B'),
     };
     const unread = [{ kind: 'resource' as const, scope: 'alarm-b', reason: 'Its region could not be read.' }];
-    const result = evaluateFramework(framework, [perControl], [outcome('x.alarms', 'passed', { unread })], []);
-    expect(result.controls.map((c) => [c.control.id, c.status])).toEqual([
-      ['A', 'passed'],
-      ['B', 'not_evaluated'],
+    const result = evaluateFramework(framework, [perControl], [outcome('x.alarms', 'passed', { unread })], [], []);
+    expect(result.controls.map((c) => [c.control.id, c.status, c.unread.length])).toEqual([
+      ['A', 'passed', 0],
+      ['B', 'not_evaluated', 1],
+    ]);
+    const region = [denied];
+    expect(
+      evaluateFramework(
+        framework,
+        [perControl],
+        [outcome('x.alarms', 'passed', { unread: region })],
+        [],
+        [],
+      ).controls.map((c) => [c.control.id, c.status]),
+    ).toEqual([
+      ['A', 'partial'],
+      ['B', 'partial'],
     ]);
   });
 
-  it('is manual for a control no check evaluates, and the summary counts every status', () => {
-    const result = evaluateFramework(framework, catalog, [outcome('x.one', 'passed'), outcome('x.two', 'passed')], []);
+  describe('with event signals', () => {
+    const stopped: EvidencingDetection = { id: 'event.trail_stopped', controls: { 'cis-aws-7.0': ['A'] } };
+    const opened: EvidencingDetection = { id: 'event.port_opened', controls: { 'cis-aws-7.0': ['A', 'B'] } };
+    const unmapped: EvidencingDetection = { id: 'event.user_created' };
+    const passing = [outcome('x.one', 'passed'), outcome('x.two', 'passed')];
+    const statuses = (findings: OpenFinding[]) =>
+      evaluateFramework(framework, catalog, passing, findings, [stopped, opened, unmapped]).controls.map((c) => [
+        c.control.id,
+        c.status,
+      ]);
+
+    it('fails the control an open event signal is mapped to at once, over the scan that passed it, with the signal as evidence', () => {
+      const signal = finding('event.trail_stopped', false);
+      const result = evaluateFramework(framework, catalog, passing, [signal], [stopped]);
+      expect(result.controls[0]).toMatchObject({
+        status: 'failed',
+        failingResources: [signal],
+        checkIds: ['x.one', 'x.two'],
+      });
+      expect(result.summary).toMatchObject({ passed: 0, failed: 1, manual: 1 });
+    });
+
+    it('is accepted when the event signal is accepted risk, and nothing when the detection maps to no control', () => {
+      expect(statuses([finding('event.trail_stopped', true)])).toEqual([
+        ['A', 'accepted'],
+        ['B', 'manual'],
+      ]);
+      expect(statuses([finding('event.user_created', false)])).toEqual([
+        ['A', 'passed'],
+        ['B', 'manual'],
+      ]);
+    });
+
+    it('fails only the controls the signal names when it breaks fewer than all of its detection', () => {
+      expect(statuses([finding('event.port_opened', false, { controls: { 'cis-aws-7.0': ['B'] } })])).toEqual([
+        ['A', 'passed'],
+        ['B', 'failed'],
+      ]);
+      // A signal naming none (opened before signals named them) stands for all of its detection's controls.
+      expect(statuses([finding('event.port_opened', false)])).toEqual([
+        ['A', 'failed'],
+        ['B', 'failed'],
+      ]);
+    });
+
+    it('fails a control before the first scan, when an event already broke it', () => {
+      expect(statusOf(null, [finding('event.trail_stopped', false)], [stopped]).status).toBe('failed');
+    });
+  });
+
+  it('takes each check from the latest targeted rescan that evaluated it, else from the full scan', () => {
+    const full = [outcome('x.one', 'failed'), outcome('x.two', 'passed', { unread: [denied] })];
+    const rescans = [
+      [outcome('x.one', 'passed'), outcome('x.two', 'not_evaluated', { reason: 'outside this targeted rescan' })],
+      [outcome('x.one', 'not_evaluated')],
+    ];
+    expect(currentOutcomes(full, rescans)).toEqual([outcome('x.one', 'passed'), full[1]]);
+    expect(currentOutcomes(full, [])).toEqual(full);
+    expect(currentOutcomes(null, rescans)).toBeNull();
+    // The failure the full scan recorded is gone once a rescan passed the check: the control is partial (x.two).
+    expect(statusOf(currentOutcomes(full, rescans)).status).toBe('partial');
+  });
+
+  it('is manual for a control no check evaluates, and the summary counts every status, partial included', () => {
+    const result = evaluateFramework(
+      framework,
+      catalog,
+      [outcome('x.one', 'passed'), outcome('x.two', 'passed', { unread: [denied] })],
+      [],
+      [],
+    );
     expect(result.controls[1]).toMatchObject({ status: 'manual', checkIds: [] });
-    expect(result.summary).toEqual({ passed: 1, failed: 0, accepted: 0, not_evaluated: 0, manual: 1 });
+    expect(result.summary).toEqual({ passed: 0, partial: 1, failed: 0, accepted: 0, not_evaluated: 0, manual: 1 });
   });
 });

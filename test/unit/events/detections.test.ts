@@ -138,6 +138,7 @@ describe('event detections on the fixtures', () => {
         resource: 'sg-0a1b2c3d4e5f60718',
         region: 'us-east-1',
         detail: 'Security group sg-0a1b2c3d4e5f60718 now allows tcp port 22 from 0.0.0.0/0.',
+        controls: { 'cis-aws-7.0': ['6.3'] },
       },
     ]);
     expect(findings(eventFrom(raw('sg-open-ipv6-postgres.json')))[0]?.detail).toContain('tcp port 5432 from ::/0');
@@ -157,7 +158,11 @@ describe('event detections on the fixtures', () => {
       region: 'ap-southeast-3',
     });
     expect(findings(eventFrom(raw('delete-alternate-contact.json')))).toEqual([
-      { resource: 'security-contact', detail: 'The security alternate contact was deleted.' },
+      {
+        resource: 'security-contact',
+        detail: 'The security alternate contact was deleted.',
+        controls: { 'cis-aws-7.0': ['2.2', '2.3'] },
+      },
     ]);
     expect(findings(eventFrom(raw('guardduty-finding-high.json')))).toEqual([
       {
@@ -338,6 +343,7 @@ describe('event detection rules', () => {
         resource: 'default',
         region: 'us-east-1',
         detail: 'Security group default now allows tcp port 3389 from 0.0.0.0/0.',
+        controls: { 'cis-aws-7.0': ['6.3'] },
       },
     ]);
   });
@@ -438,6 +444,46 @@ describe('event detection rules', () => {
     ]);
     expect(inline({ Effect: 'Allow', NotAction: ['iam:*', 'organizations:*'], Resource: '*' })).toEqual([]);
     expect(inline({ Effect: 'Allow', Action: 's3:*', Resource: '*' })).toEqual([]);
+  });
+
+  const ipv6 = (cidrIpv6: string) => ({ items: [{ cidrIpv6 }] });
+  it.each([
+    ['SSH from ::/0', { ipProtocol: 'tcp', fromPort: 22, toPort: 22, ipv6Ranges: ipv6('::/0') }, ['6.4']],
+    ['RDP from 0.0.0.0/0', { ipProtocol: 'tcp', fromPort: 3389, toPort: 3389, ipRanges: ipv4('0.0.0.0/0') }, ['6.3']],
+    ['SMB from 0.0.0.0/0', { ipProtocol: 'tcp', fromPort: 445, toPort: 445, ipRanges: ipv4('0.0.0.0/0') }, ['6.1.2']],
+    ['all traffic from ::/0', { ipProtocol: '-1', ipv6Ranges: ipv6('::/0') }, ['6.1.2', '6.4']],
+    [
+      'SSH from both',
+      { ipProtocol: 'tcp', fromPort: 22, toPort: 22, ipRanges: ipv4('0.0.0.0/0'), ipv6Ranges: ipv6('::/0') },
+      ['6.3', '6.4'],
+    ],
+  ])('names the CIS controls a group opened on %s breaks', (_what, permission, controls) => {
+    expect(findings(withPermission(permission))[0]?.controls).toEqual({ 'cis-aws-7.0': controls });
+  });
+
+  it('names the CIS controls a weakened trail and a deleted contact break', () => {
+    expect(findings(eventFrom(raw('update-trail-weakened.json')))[0]?.controls).toEqual({
+      'cis-aws-7.0': ['4.1', '4.2'],
+    });
+    expect(
+      findings(variant('update-trail-weakened.json', { 'requestParameters.isMultiRegionTrail': true }))[0]?.controls,
+    ).toEqual({ 'cis-aws-7.0': ['4.2'] });
+    expect(findings(eventFrom(raw('put-event-selectors-no-management.json')))[0]?.controls).toEqual({
+      'cis-aws-7.0': ['4.1'],
+    });
+    expect(
+      findings(variant('delete-alternate-contact.json', { 'requestParameters.alternateContactType': 'BILLING' }))[0]
+        ?.controls,
+    ).toEqual({ 'cis-aws-7.0': ['2.2'] });
+  });
+
+  it("names only controls of the finding's detection", () => {
+    for (const name of Object.keys(EXPECTED)) {
+      for (const { detection, finding } of detectEvent(eventFrom(raw(name)), CONTEXT)) {
+        const named = finding.controls?.['cis-aws-7.0'] ?? [];
+        expect([name, named.filter((id) => !detection.controls?.['cis-aws-7.0']?.includes(id))]).toEqual([name, []]);
+      }
+    }
   });
 
   it('reads a trail that stops recording global service events as weakened', () => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type Outputs, trpc } from '../api';
 import { Empty, ErrorBox, Loading, saveText } from '../components/ui';
+import { detectionLabel } from '../events';
 import { when } from '../format';
 import { useAction, useLoad } from '../hooks';
 import { BASE, Link } from '../router';
@@ -14,9 +15,10 @@ type AccountCompliance = Outputs['compliance']['account'];
 type Control = AccountCompliance['controls'][number];
 type Status = Control['status'];
 
-const STATUSES: readonly Status[] = ['failed', 'accepted', 'not_evaluated', 'passed', 'manual'];
+const STATUSES: readonly Status[] = ['failed', 'accepted', 'not_evaluated', 'partial', 'passed', 'manual'];
 const LABEL: Record<Status, string> = {
   passed: 'Passed',
+  partial: 'Partial',
   failed: 'Failed',
   accepted: 'Accepted risk',
   not_evaluated: 'Not evaluated',
@@ -24,7 +26,14 @@ const LABEL: Record<Status, string> = {
 };
 
 function StatusMark({ status }: { status: Status }) {
-  return <span className={`control-status control-${status.replace('_', '-')}`}>{LABEL[status]}</span>;
+  return (
+    <span
+      className={`control-status control-${status.replace('_', '-')}`}
+      title={status === 'partial' ? 'Everything read passed, but part of it could not be read' : undefined}
+    >
+      {LABEL[status]}
+    </span>
+  );
 }
 
 function SummaryCounts({ summary }: { summary: AccountCompliance['summary'] }) {
@@ -174,6 +183,28 @@ export function AccountComplianceTab({ accountId, lastScanAt }: { accountId: str
   );
 }
 
+/** The evidence events gave: signals of detections mapped to the control, not of its checks. */
+function EventEvidence({ control }: { control: Control }) {
+  const fromEvents = control.failing_resources.filter((f) => !control.check_ids.includes(f.check_id));
+  if (fromEvents.length === 0) return null;
+  return (
+    <div className="control-check control-events">
+      From events:
+      <ul className="evidence">
+        {fromEvents.map((f) => (
+          <li key={f.signal_id}>
+            {detectionLabel(f.check_id).title}: {f.resource}{' '}
+            <span className="muted">
+              {f.region}
+              {f.accepted ? ' · risk accepted' : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function ControlRow({ accountId, control }: { accountId: string; control: Control }) {
   return (
     <tr data-control={control.id} data-status={control.status}>
@@ -216,6 +247,12 @@ function ControlRow({ accountId, control }: { accountId: string; control: Contro
             </div>
           );
         })}
+        <EventEvidence control={control} />
+        {control.status === 'partial' && (
+          <p className="control-unread">
+            Passed where read; not read: {[...new Set(control.unread.map((u) => u.scope))].join(', ')}
+          </p>
+        )}
         {control.notes.length > 0 && <p className="muted">{control.notes.join(' · ')}</p>}
         {control.attestation && <p className="attestation">To attest: {control.attestation}</p>}
       </td>
