@@ -66,7 +66,11 @@ export const signalOperations = [
       'For a risk that is meant to be there (a break-glass admin role, a GPU fleet that is meant to run). The signal ' +
       'stays listed, with `accepted`; it counts in no score (the account is re-scored at once) and fires no alert until the ' +
       'acceptance is undone or expires. Accepting an accepted signal replaces its acceptance. Every acceptance is kept and ' +
-      'exported. A resolved signal is 409.',
+      'exported. A resolved signal is 409. By default the acceptance names this signal alone: the next occurrence of ' +
+      'its detection (another root sign-in, another access key) opens a signal of its own and alerts. For an event ' +
+      "signal of an occurrence detection, `scope` `principal` (this detection by the signal's principal) or `detection` " +
+      '(by anyone), with `expires_at`, also accepts the later occurrences it covers as they come: they are stored, ' +
+      'accepted, and fire no alert, until it expires or is undone on this signal. A scope on any other signal is 400.',
     body: acceptSignalInput,
     success: { status: 200, description: 'The signal', schema: signal },
     errors: ['not_found', 'invalid_state'],
@@ -81,7 +85,9 @@ export const signalOperations = [
     summary: "Undo a signal's acceptance",
     description:
       'The signal counts again (the account is re-scored at once). Idempotent: a signal without an acceptance in ' +
-      'force is answered as it is.',
+      'force is answered as it is. Undone on the signal a scoped acceptance was made on, it ends the scope: later ' +
+      'occurrences alert again, and the signals it accepted count again. Undone on a signal a scope accepted, it ends ' +
+      "that signal's acceptance alone.",
     success: { status: 200, description: 'The signal', schema: signal },
     errors: ['not_found'],
     handler: ({ deps, caller, params }) => undoSignalAcceptance(deps, caller, params.account_id, params.signal_id),

@@ -7,11 +7,10 @@ import {
   noteBatchSignals,
 } from '../../db/repositories/account-events';
 import { lockAccount } from '../../db/repositories/accounts';
-import { insertSignalsNotOpen } from '../../db/repositories/signals';
-import type { NewSignal } from '../../db/tables/accounts';
 import type { Db } from '../../db/client';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { detectEvent, rescansOf } from '../../domain/events/detections';
+import { eventFingerprint, signalPrincipal } from '../../domain/events/occurrences';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, DetectionDescription, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
@@ -22,13 +21,15 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { dispatchAfterAnswer } from './dispatch-after-answer';
 import { indicatorsOfLastDay } from './probable-compromise';
+import { type EventSignal, openEventSignals } from './open-event-signals';
 import { rescoreAccount } from '../signals/rescore';
 
 // POST /ingest/aws/events (docs/decisions.md, "Events"): the customer's EventBridge API destination delivers the
 // account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
 // events, the signals their detections open, the batch that records what is left to do) and answered; then the alert
 // rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
-// (core/events/dispatch-after-answer.ts).
+// (core/events/dispatch-after-answer.ts). Which findings open signals, and which are counted on open ones, is
+// domain/events/occurrences.ts's rule (core/events/open-event-signals.ts).
 
 type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
 
@@ -68,7 +69,7 @@ interface Detected {
   finding: EventFinding;
 }
 
-function signalOf(account: Account, batchId: string, at: Date, { event, detection, finding }: Detected): NewSignal {
+function signalOf(account: Account, batchId: string, at: Date, { event, detection, finding }: Detected): EventSignal {
   const region = finding.region ?? 'global';
   const who = [event.actor && `by ${event.actor}`, event.sourceIp && `from ${event.sourceIp}`]
     .filter(Boolean)
@@ -78,7 +79,8 @@ function signalOf(account: Account, batchId: string, at: Date, { event, detectio
     tenant_id: account.tenant_id,
     account_id: account.id,
     check_id: detection.id,
-    fingerprint: `${detection.id}|${finding.resource}|${region}`,
+    // A state detection's: detection + resource + region; an occurrence detection's adds the event.
+    fingerprint: eventFingerprint(detection.id, finding, event.eventId),
     scenario: detection.scenario,
     severity: detection.severity,
     title: detection.title,
@@ -92,13 +94,9 @@ function signalOf(account: Account, batchId: string, at: Date, { event, detectio
     event_batch_id: batchId,
     controls: finding.controls ? JSON.stringify(finding.controls) : null,
     detected_at: at,
+    principal: signalPrincipal(detection.id, event.actor),
+    occurred_at: new Date(event.time),
   };
-}
-
-/** The account's score with the signals just opened, where it has one: event signals count at once. */
-async function rescore(db: Db, account: Account, at: Date): Promise<void> {
-  const locked = await lockAccount({ db, tenantId: account.tenant_id, accountId: account.id });
-  if (locked) await rescoreAccount({ db, account: locked, at });
 }
 
 interface Applied {
@@ -111,7 +109,7 @@ interface Applied {
    * them when they first came).
    */
   detecting: number;
-  /** The detections (check ids) of the signals opened. */
+  /** The detections (check ids) of the signals opened (accepted at once by a scope or not). */
   opened: string[];
   /** A batch was recorded: there is something to act on after the commit. */
   batched: boolean;
@@ -193,10 +191,16 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
           received_at: at,
         },
       });
-      opened = await insertSignalsNotOpen({ db: trx, signals });
-      if (opened.length > 0) {
-        await noteBatchSignals({ db: trx, batchId, opened: opened.length });
-        await rescore(trx, account, at);
+      if (signals.length > 0) {
+        // The account's row first, as a scan saving or an acceptance does: one writer of its signals at a time, so
+        // the open signals and acceptance scopes occurrences are counted against stay as read until the commit.
+        const locked = await lockAccount({ db: trx, tenantId: account.tenant_id, accountId: account.id });
+        opened = (await openEventSignals(trx, account, signals, at)).map((o) => o.checkId);
+        if (opened.length > 0) {
+          await noteBatchSignals({ db: trx, batchId, opened: opened.length });
+          // Event signals count at once, where the account has a score.
+          if (locked) await rescoreAccount({ db: trx, account: locked, at });
+        }
       }
     }
     return {

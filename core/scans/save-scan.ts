@@ -6,17 +6,17 @@ import { recordScorePoint } from '../../db/repositories/score-history';
 import {
   fingerprintsChangedBy,
   insertSignals,
-  insertSignalsNotOpen,
   listOpenSignalsWithAcceptance,
   noteExpiredAcceptances,
   resolveSignals,
 } from '../../db/repositories/signals';
 import { type Evaluation, isScoreComplete } from '../../domain/checks/evaluate';
-import type { Severity } from '../../domain/checks/types';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
+import { eventFingerprint } from '../../domain/events/occurrences';
 import { newId } from '../../domain/ids';
 import { asOpenSignals, scoreOf, signalChanges } from '../../domain/signals/lifecycle';
 import { indicatorsOfLastDay } from '../events/probable-compromise';
+import { type OpenedSignal, openEventSignals } from '../events/open-event-signals';
 
 export interface ScanResult {
   scanId: string;
@@ -70,19 +70,22 @@ async function openProbableCompromise({
   accountId: string;
   scanId: string;
   at: Date;
-}): Promise<{ checkId: string; severity: Severity }[]> {
+}): Promise<OpenedSignal[]> {
   const compound = probableCompromise(await indicatorsOfLastDay(db, accountId, at), at.toISOString());
   if (!compound) return [];
   const { id, scenario, severity, title, description } = PROBABLE_COMPROMISE;
-  const opened = await insertSignalsNotOpen({
+  // An occurrence, as when an event completes it (domain/events/occurrences.ts): counted on the open one of the last
+  // day unless that one was accepted.
+  return openEventSignals(
     db,
-    signals: [
+    { tenant_id: tenantId, id: accountId },
+    [
       {
         id: newId('signal', at.getTime()),
         tenant_id: tenantId,
         account_id: accountId,
         check_id: id,
-        fingerprint: `${id}|account|global`,
+        fingerprint: eventFingerprint(id, compound.finding, scanId),
         scenario,
         severity,
         title,
@@ -92,10 +95,12 @@ async function openProbableCompromise({
         owner: null,
         first_scan_id: scanId,
         detected_at: at,
+        principal: null,
+        occurred_at: at,
       },
     ],
-  });
-  return opened.map((checkId) => ({ checkId, severity }));
+    at,
+  );
 }
 
 /**
@@ -162,7 +167,8 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     const resolvedIds = new Set(resolved.map((s) => s.id));
     const srs = scoreOf([
       ...open.filter((s) => !resolvedIds.has(s.id)),
-      ...[...fresh, ...compound].map((f) => ({ checkId: f.checkId, severity: f.severity, accepted: false })),
+      ...fresh.map((f) => ({ checkId: f.checkId, severity: f.severity, accepted: false })),
+      ...compound,
     ]);
     // A targeted rescan read a few parts: it rescores an account that has a score, and gives none to one whose full
     // scans read too little to be scored.

@@ -3,16 +3,20 @@ import { scoreHistory } from '../../db/repositories/score-history';
 import {
   findSignal,
   insertAcceptance,
+  insertAcceptances,
+  listOpenSignalsAmong,
   listSignalPage,
   listTenantSignalPage,
   openSignals,
   revokeAcceptance,
+  revokeAcceptancesGivenBy,
   type SignalJson,
   type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
 import { recoveryChecklist } from '../../domain/signals/recovery';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
+import { type AcceptanceScope, scopeAccepts, scopeProblem } from '../../domain/signals/acceptance-scopes';
 import type { AppDeps, Caller } from '../deps';
 import { afterCursor, keysetPage } from '../pagination/cursor';
 import { AppError, notFound } from '../errors';
@@ -44,6 +48,9 @@ export function signalBody(s: SignalWithAcceptance, now = new Date()) {
       reason: accepted.reason,
       accepted_at: accepted.accepted_at.toISOString(),
       expires_at: accepted.expires_at ? accepted.expires_at.toISOString() : null,
+      scope: accepted.scope,
+      principal: accepted.scope_principal,
+      scope_signal_id: accepted.scope_signal_id,
     },
   };
 }
@@ -130,16 +137,24 @@ export async function searchTenantSignals({ db }: Deps, caller: Caller, query: S
   return { signals: page.map((row) => row.signal), count: page.length, next_token: nextToken };
 }
 
+interface NextAcceptance {
+  reason: string;
+  expiresAt: Date | null;
+  scope: AcceptanceScope;
+}
+
 /**
  * Changes a signal's acceptance in one transaction: ends the one in force (if any), starts `next` (if given), and
  * re-scores the account at once, so the score a tenant sees follows. Alert rules see the change at the next scan.
+ * Ending a scoped acceptance on the signal it was made on ends the acceptances it gave later occurrences too; a scope
+ * that replaces it takes over those it also covers (docs/decisions.md, "Accepted risk").
  */
 async function changeAcceptance(
   { db, log }: Pick<AppDeps, 'db' | 'log'>,
   caller: Caller,
   awsAccountId: string,
   signalId: string,
-  next?: { reason: string; expiresAt: Date | null },
+  next?: NextAcceptance,
 ) {
   const account = await requireAccount(db, caller, awsAccountId);
   const now = new Date();
@@ -157,22 +172,58 @@ async function changeAcceptance(
     if (next && found.resolved_at) {
       throw new AppError('invalid_state', 'The signal is resolved: there is no open risk left to accept');
     }
-    const ended = await revokeAcceptance({ db: trx, signalId, revokedBy: caller.userId, at: now });
-    if (next) {
-      await insertAcceptance({
-        db: trx,
-        acceptance: {
-          id: newId('acceptance', now.getTime()),
-          tenant_id: caller.tenantId,
-          account_id: account.id,
-          signal_id: signalId,
-          accepted_by: caller.userId,
-          accepted_by_email: caller.email,
-          reason: next.reason,
-          accepted_at: now,
-          expires_at: next.expiresAt,
-        },
+    const problem =
+      next &&
+      (scopeProblem(next.scope, { checkId: found.check_id, principal: found.principal }) ??
+        (next.scope !== 'signal' && next.expiresAt === null ? 'a scope needs expires_at' : null));
+    if (problem) {
+      throw new AppError('validation_failed', `Invalid request body: scope: ${problem}`, {
+        details: [{ field: 'scope', message: problem }],
       });
+    }
+    const current = found.acceptance;
+    const ended = await revokeAcceptance({ db: trx, signalId, revokedBy: caller.userId, at: now });
+    // A scope made on this signal ends with its acceptance here, and so do the acceptances it gave.
+    const given =
+      ended > 0 && current && current.scope !== 'signal' && current.scope_acceptance_id === null
+        ? await revokeAcceptancesGivenBy({
+            db: trx,
+            scopeAcceptanceId: current.acceptance_id,
+            revokedBy: caller.userId,
+            at: now,
+          })
+        : [];
+    if (next) {
+      const acceptance = {
+        id: newId('acceptance', now.getTime()),
+        tenant_id: caller.tenantId,
+        account_id: account.id,
+        accepted_by: caller.userId,
+        accepted_by_email: caller.email,
+        reason: next.reason,
+        accepted_at: now,
+        expires_at: next.expiresAt,
+        scope: next.scope,
+        scope_principal: next.scope === 'principal' ? found.principal : null,
+        scope_signal_id: next.scope === 'signal' ? null : signalId,
+      };
+      await insertAcceptance({ db: trx, acceptance: { ...acceptance, signal_id: signalId } });
+      // A scope replacing a scope keeps what the old one accepted and the new one covers still accepted.
+      if (next.scope !== 'signal' && given.length > 0) {
+        const record = { scope: next.scope, checkId: found.check_id, principal: found.principal };
+        const covered = (await listOpenSignalsAmong({ db: trx, accountId: account.id, signalIds: given })).filter((s) =>
+          scopeAccepts(record, { checkId: s.check_id, principal: s.principal }),
+        );
+        await insertAcceptances({
+          db: trx,
+          acceptances: covered.map((s) => ({
+            ...acceptance,
+            id: newId('acceptance', now.getTime()),
+            signal_id: s.id,
+            scope_acceptance_id: acceptance.id,
+          })),
+        });
+      }
     }
     if (next) {
       await audit(trx, caller, 'signal.risk_accepted', `signal:${signalId}`, {
@@ -180,24 +231,33 @@ async function changeAcceptance(
         check_id: found.check_id,
         reason: next.reason,
         expires_at: next.expiresAt?.toISOString() ?? null,
+        scope: next.scope,
+        principal: next.scope === 'principal' ? found.principal : null,
+        ...(given.length > 0 ? { scope_acceptances_ended: given.length } : {}),
       });
     } else if (ended > 0) {
       await audit(trx, caller, 'signal.risk_acceptance_undone', `signal:${signalId}`, {
         aws_account_id: awsAccountId,
         check_id: found.check_id,
+        scope: current?.scope ?? 'signal',
+        ...(given.length > 0 ? { scope_acceptances_ended: given.length } : {}),
       });
     }
     if (next || ended > 0) await rescoreAccount({ db: trx, account, at: now });
     return (await findSignal({ db: trx, tenantId: caller.tenantId, accountId: account.id, signalId })) ?? found;
   });
   log.info(
-    { tenantId: caller.tenantId, accountId: account.id, signalId, userId: caller.userId },
+    { tenantId: caller.tenantId, accountId: account.id, signalId, userId: caller.userId, scope: next?.scope },
     next ? 'signal accepted' : 'signal acceptance undone',
   );
   return signalBody(signal, now);
 }
 
-/** Accepts a signal's risk (member): it stays listed, counts in no score and fires no alert until it expires. */
+/**
+ * Accepts a signal's risk (member): it stays listed, counts in no score and fires no alert until it expires. A scope
+ * (an occurrence detection's signal only) also accepts the detection's later occurrences, by the signal's principal or
+ * by anyone, until it expires.
+ */
 export function acceptSignal(
   deps: Pick<AppDeps, 'db' | 'log'>,
   caller: Caller,
@@ -208,10 +268,14 @@ export function acceptSignal(
   return changeAcceptance(deps, caller, awsAccountId, signalId, {
     reason: input.reason,
     expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    scope: input.scope ?? 'signal',
   });
 }
 
-/** Undoes the acceptance in force (member); idempotent: a signal without one is answered as it is. */
+/**
+ * Undoes the acceptance in force (member); idempotent: a signal without one is answered as it is. On the signal a
+ * scoped acceptance was made on, it ends the scope and what it accepted; on another, that signal's acceptance alone.
+ */
 export function undoSignalAcceptance(
   deps: Pick<AppDeps, 'db' | 'log'>,
   caller: Caller,

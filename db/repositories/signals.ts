@@ -3,7 +3,7 @@ import type { AlertSource } from '../../domain/alerts/rules';
 import type { Scenario, Severity } from '../../domain/checks/types';
 import type { Database } from '../database';
 import { isoTimestamp } from '../json-sql';
-import type { NewSignal, SignalAcceptanceRow, SignalRow } from '../tables/accounts';
+import type { NewSignal, NewSignalAcceptance, SignalAcceptanceRow, SignalRow } from '../tables/accounts';
 
 type Conn = Kysely<Database>;
 
@@ -24,26 +24,62 @@ export interface SignalFilter {
 /** The acceptance not undone or replaced (it may have expired since), as a signal body shows it. */
 export type CurrentAcceptance = Pick<
   SignalAcceptanceRow,
-  'accepted_by' | 'accepted_by_email' | 'reason' | 'accepted_at' | 'expires_at'
->;
+  | 'accepted_by'
+  | 'accepted_by_email'
+  | 'reason'
+  | 'accepted_at'
+  | 'expires_at'
+  | 'scope'
+  | 'scope_principal'
+  | 'scope_signal_id'
+  | 'scope_acceptance_id'
+> & { acceptance_id: string };
 export type SignalWithAcceptance = SignalRow & { acceptance: CurrentAcceptance | null };
 
 const ACCEPTANCE_COLUMNS = [
+  'signal_acceptances.id as acceptance_id',
   'signal_acceptances.accepted_by',
   'signal_acceptances.accepted_by_email',
   'signal_acceptances.reason',
   'signal_acceptances.accepted_at',
   'signal_acceptances.expires_at',
+  'signal_acceptances.scope',
+  'signal_acceptances.scope_principal',
+  'signal_acceptances.scope_signal_id',
+  'signal_acceptances.scope_acceptance_id',
 ] as const;
 
 function withAcceptance<R extends SignalRow & { [K in keyof CurrentAcceptance]: CurrentAcceptance[K] | null }>(
   row: R,
 ): SignalWithAcceptance {
-  const { accepted_by, accepted_by_email, reason, accepted_at, expires_at, ...signal } = row;
+  const {
+    acceptance_id,
+    accepted_by,
+    accepted_by_email,
+    reason,
+    accepted_at,
+    expires_at,
+    scope,
+    scope_principal,
+    scope_signal_id,
+    scope_acceptance_id,
+    ...signal
+  } = row;
   const acceptance =
-    accepted_at === null
+    accepted_at === null || acceptance_id === null
       ? null
-      : { accepted_by, accepted_by_email: accepted_by_email ?? '', reason: reason ?? '', accepted_at, expires_at };
+      : {
+          acceptance_id,
+          accepted_by,
+          accepted_by_email: accepted_by_email ?? '',
+          reason: reason ?? '',
+          accepted_at,
+          expires_at,
+          scope: scope ?? 'signal',
+          scope_principal,
+          scope_signal_id,
+          scope_acceptance_id,
+        };
   return { ...(signal as unknown as SignalRow), acceptance };
 }
 
@@ -74,6 +110,9 @@ export interface SignalJson {
     reason: string;
     accepted_at: string;
     expires_at: string | null;
+    scope: SignalAcceptanceRow['scope'];
+    principal: string | null;
+    scope_signal_id: string | null;
   } | null;
 }
 
@@ -100,7 +139,8 @@ function signalJsonPairs(now: Date) {
     'accepted', case when ${inForce} then json_build_object(
       'by_user_id', signal_acceptances.accepted_by, 'by_email', coalesce(signal_acceptances.accepted_by_email, ''),
       'reason', coalesce(signal_acceptances.reason, ''), 'accepted_at', ${ISO('signal_acceptances.accepted_at')},
-      'expires_at', ${ISO('signal_acceptances.expires_at')}) end`;
+      'expires_at', ${ISO('signal_acceptances.expires_at')}, 'scope', signal_acceptances.scope,
+      'principal', signal_acceptances.scope_principal, 'scope_signal_id', signal_acceptances.scope_signal_id) end`;
 }
 
 /** The conditions every signals page applies: severity, scenario, check, since, status, and the keyset. */
@@ -254,19 +294,159 @@ export async function insertAcceptance({
   acceptance,
 }: {
   db: Conn;
-  acceptance: {
-    id: string;
-    tenant_id: string;
-    account_id: string;
-    signal_id: string;
-    accepted_by: string;
-    accepted_by_email: string;
-    reason: string;
-    accepted_at: Date;
-    expires_at: Date | null;
-  };
+  acceptance: NewSignalAcceptance;
 }): Promise<void> {
   await db.insertInto('signal_acceptances').values(acceptance).execute();
+}
+
+/** Acceptances a scope gives to signals (later occurrences, or those carried over to the scope that replaced it). */
+export async function insertAcceptances({
+  db,
+  acceptances,
+}: {
+  db: Conn;
+  acceptances: readonly NewSignalAcceptance[];
+}): Promise<void> {
+  if (acceptances.length === 0) return;
+  await db
+    .insertInto('signal_acceptances')
+    .values([...acceptances])
+    .execute();
+}
+
+/** Ends the acceptances in force that a scoped acceptance gave; answers their signals. */
+export async function revokeAcceptancesGivenBy({
+  db,
+  scopeAcceptanceId,
+  revokedBy,
+  at,
+}: {
+  db: Conn;
+  scopeAcceptanceId: string;
+  revokedBy: string;
+  at: Date;
+}): Promise<string[]> {
+  const rows = await db
+    .updateTable('signal_acceptances')
+    .set({ revoked_at: at, revoked_by: revokedBy })
+    .where('scope_acceptance_id', '=', scopeAcceptanceId)
+    .where('revoked_at', 'is', null)
+    .returning('signal_id')
+    .execute();
+  return rows.map((r) => r.signal_id);
+}
+
+/** Which of these signals of an account are open, with their detection and principal. */
+export async function listOpenSignalsAmong({
+  db,
+  accountId,
+  signalIds,
+}: {
+  db: Conn;
+  accountId: string;
+  signalIds: readonly string[];
+}) {
+  if (signalIds.length === 0) return [];
+  return db
+    .selectFrom('signals')
+    .select(['id', 'check_id', 'principal'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...signalIds])
+    .where('resolved_at', 'is', null)
+    .execute();
+}
+
+/**
+ * The account's open signals of these detections that count occurrences (those with an occurrence time), each with
+ * its acceptance not undone or replaced (expires_at says whether it is still in force).
+ */
+export async function listOpenOccurrences({
+  db,
+  accountId,
+  checkIds,
+}: {
+  db: Conn;
+  accountId: string;
+  checkIds: readonly string[];
+}) {
+  if (checkIds.length === 0) return [];
+  const rows = await signalsWithCurrentAcceptance(db)
+    .select([
+      'signals.id',
+      'signals.check_id',
+      'signals.principal',
+      'signals.occurred_at',
+      'signal_acceptances.id as acceptance_id',
+      'signal_acceptances.expires_at',
+      'signal_acceptances.scope',
+      'signal_acceptances.scope_acceptance_id',
+    ])
+    .where('signals.account_id', '=', accountId)
+    .where('signals.resolved_at', 'is', null)
+    .where('signals.check_id', 'in', [...checkIds])
+    .where('signals.occurred_at', 'is not', null)
+    .execute();
+  return rows.flatMap((r) =>
+    r.occurred_at === null
+      ? []
+      : [
+          {
+            id: r.id,
+            checkId: r.check_id,
+            principal: r.principal,
+            occurredAt: r.occurred_at,
+            acceptance:
+              r.acceptance_id === null
+                ? null
+                : {
+                    id: r.acceptance_id,
+                    expiresAt: r.expires_at,
+                    scope: r.scope ?? 'signal',
+                    scopeAcceptanceId: r.scope_acceptance_id,
+                  },
+          },
+        ],
+  );
+}
+
+/**
+ * The scoped acceptances of the account in force at `at` whose signal is of one of these detections: what later
+ * occurrences of them are accepted by.
+ */
+export async function listScopesInForce({
+  db,
+  accountId,
+  checkIds,
+  at,
+}: {
+  db: Conn;
+  accountId: string;
+  checkIds: readonly string[];
+  at: Date;
+}) {
+  if (checkIds.length === 0) return [];
+  return db
+    .selectFrom('signal_acceptances')
+    .innerJoin('signals', 'signals.id', 'signal_acceptances.signal_id')
+    .select([
+      'signal_acceptances.id',
+      'signals.check_id',
+      'signal_acceptances.scope',
+      'signal_acceptances.scope_principal',
+      'signal_acceptances.scope_signal_id',
+      'signal_acceptances.accepted_by',
+      'signal_acceptances.accepted_by_email',
+      'signal_acceptances.reason',
+      'signal_acceptances.expires_at',
+    ])
+    .where('signal_acceptances.account_id', '=', accountId)
+    .where('signal_acceptances.scope', '<>', 'signal')
+    .where('signal_acceptances.scope_acceptance_id', 'is', null)
+    .where('signal_acceptances.revoked_at', 'is', null)
+    .where('signal_acceptances.expires_at', '>', at)
+    .where('signals.check_id', 'in', [...checkIds])
+    .orderBy('signal_acceptances.accepted_at')
+    .execute();
 }
 
 /** An open signal as the signal lifecycle and alert rules read it, with its acceptance not undone or replaced. */

@@ -5,6 +5,7 @@ import type { Scenario, Severity } from '../../domain/checks/types';
 import type { ControlRefs } from '../../domain/compliance/types';
 import type { CostExplorerPart } from '../../domain/scans/inventory';
 import type { Checkpoint } from '../../domain/scans/scan-progress';
+import type { AcceptanceScope } from '../../domain/signals/acceptance-scopes';
 import type { CreatedAt, Timestamp } from './identity';
 
 /** A jsonb column: read as parsed JSON, written as a JSON string (pg would write an array as a Postgres array). */
@@ -78,6 +79,10 @@ export interface SignalsTable {
   controls: Json<ControlRefs> | null;
   detected_at: Timestamp;
   resolved_at: Timestamp | null;
+  /** Who acted in the event that opened an event signal (domain/events/occurrences.ts `signalPrincipal`). */
+  principal: string | null;
+  /** When that event happened (a probable compromise a scan completed: the scan's time); null for a scan's signal. */
+  occurred_at: Timestamp | null;
 }
 export type SignalRow = Selectable<SignalsTable>;
 export type NewSignal = Insertable<SignalsTable>;
@@ -103,8 +108,17 @@ export interface SignalAcceptancesTable {
   revoked_at: Timestamp | null;
   revoked_by: string | null;
   expiry_scan_id: string | null;
+  /** What it accepts: the signal alone, or also later occurrences (domain/signals/acceptance-scopes.ts). */
+  scope: Generated<AcceptanceScope>;
+  /** The principal a `principal` scope names. */
+  scope_principal: string | null;
+  /** The signal a scoped acceptance was made on. */
+  scope_signal_id: string | null;
+  /** The scoped acceptance that gave this one, to a later occurrence's signal. */
+  scope_acceptance_id: string | null;
 }
 export type SignalAcceptanceRow = Selectable<SignalAcceptancesTable>;
+export type NewSignalAcceptance = Insertable<SignalAcceptancesTable>;
 
 export interface ScanCheckpointsTable {
   scan_id: string;

@@ -51,8 +51,9 @@ export const PROBABLE_COMPROMISE: DetectionDescription = describedDetection(PROB
 
 /**
  * The compound finding for the indicators of the 24 hours up to `now`, or null when they do not hold both an
- * access indicator and a compute or spend one. The finding is one per account (resource 'account'): while it is
- * open, later indicators add to the same signal rather than opening new ones.
+ * access indicator and a compute or spend one. The finding is the account's (resource 'account'): while its signal of
+ * the last day is open and not accepted, later indicators are counted on it rather than opening new ones
+ * (domain/events/occurrences.ts).
  */
 export function probableCompromise(
   indicators: readonly Indicator[],

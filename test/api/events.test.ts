@@ -8,6 +8,7 @@ import { eventDispatchWorkflow } from '../../workflows/left-over-batches';
 import path from 'node:path';
 import { sha256 } from '../../security/crypto';
 import { detectEvent, EVENT_DETECTIONS } from '../../domain/events/detections';
+import { isOccurrenceDetection, signalPrincipal } from '../../domain/events/occurrences';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
 import { waitFor } from '../helpers/account-harness';
@@ -219,7 +220,7 @@ describe('the event key', () => {
 });
 
 describe('POST /ingest/aws/events', () => {
-  it("opens each detection's signal exactly once per fixture, with the actor, source IP and time, and nothing for the others", async () => {
+  it("opens each detection's signal once per resource (a state) or principal (an occurrence), with the actor, source IP and time, and nothing for the others", async () => {
     const names = readdirSync(FIXTURES).map((f) => f.replace(/\.json$/, ''));
     expect(names.length).toBeGreaterThanOrEqual(Object.keys(EXPECTED).length + 4);
     for (const name of names) {
@@ -232,27 +233,30 @@ describe('POST /ingest/aws/events', () => {
         detections: EXPECTED[name] ?? [],
       });
     }
-    // One signal per resource a detection found: fixtures naming the same trail or bucket find its signal open and
-    // open no second one.
-    const resources = new Map<string, Set<string>>();
+    // A state detection: one signal per resource it found (fixtures naming the same trail or bucket find its signal
+    // open and open no second one). An occurrence detection: one per principal, as every fixture happens now, within
+    // one window (domain/events/occurrences.ts), naming a resource one of its fixtures found.
+    const found = new Map<string, { resources: Set<string>; principals: Set<string | null> }>();
     for (const name of Object.keys(EXPECTED)) {
       const parsed = parseEnvelope(event(name));
       if (!parsed.ok) throw new Error(parsed.reason);
-      for (const { detection, finding } of detectEvent(toAccountEvent(parsed.envelope), {
-        usedRegions: [usedRegion],
-      })) {
-        resources.set(
-          detection.id,
-          (resources.get(detection.id) ?? new Set()).add(`${finding.resource}|${finding.region ?? 'global'}`),
-        );
+      const accountEvent = toAccountEvent(parsed.envelope);
+      for (const { detection, finding } of detectEvent(accountEvent, { usedRegions: [usedRegion] })) {
+        const seen = found.get(detection.id) ?? { resources: new Set(), principals: new Set() };
+        seen.resources.add(`${finding.resource}|${finding.region ?? 'global'}`);
+        seen.principals.add(signalPrincipal(detection.id, accountEvent.actor));
+        found.set(detection.id, seen);
       }
     }
-    for (const [id, expected] of resources) {
-      const opened = await signalsOf(id);
-      expect({ id, resources: opened.map((o) => `${o.resource}|${o.region}`).sort() }).toEqual({
-        id,
-        resources: [...expected].sort(),
-      });
+    for (const [id, { resources, principals }] of found) {
+      const opened = (await signalsOf(id)).map((o) => `${o.resource}|${o.region}`).sort();
+      if (isOccurrenceDetection(id)) {
+        expect({ id, signals: opened.length }).toEqual({ id, signals: principals.size });
+        for (const resource of opened)
+          expect({ id, resource, found: resources.has(resource) }).toMatchObject({ found: true });
+      } else {
+        expect({ id, resources: opened }).toEqual({ id, resources: [...resources].sort() });
+      }
     }
     // Every detection that reads a single event has a fixture that sets it off.
     expect(EVENT_DETECTIONS.map((d) => d.id).filter((id) => !Object.values(EXPECTED).flat().includes(id))).toEqual([]);

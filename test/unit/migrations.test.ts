@@ -228,6 +228,52 @@ describe('migrations', () => {
         .execute();
     });
 
+    it('gives a scoped acceptance an expiry, and a principal exactly when the scope is by principal', async () => {
+      const at = new Date('2026-11-01T00:00:00Z');
+      const scoped = {
+        tenant_id: 'ten_1',
+        account_id: 'acc_1',
+        signal_id: 'sig_1',
+        accepted_by: 'usr_1',
+        accepted_by_email: 'o@example.com',
+        reason: 'ok',
+        accepted_at: at,
+        revoked_at: at,
+        scope: 'principal' as const,
+        scope_principal: 'root',
+        scope_signal_id: 'sig_1',
+      };
+      await expect(
+        db()
+          .insertInto('signal_acceptances')
+          .values({ ...scoped, id: 'acpt_s1', expires_at: null })
+          .execute(),
+      ).rejects.toThrow(/signal_acceptances_scope_expires/);
+      const expires_at = new Date(at.getTime() + 86_400_000);
+      await expect(
+        db()
+          .insertInto('signal_acceptances')
+          .values({ ...scoped, id: 'acpt_s2', expires_at, scope_principal: null })
+          .execute(),
+      ).rejects.toThrow(/signal_acceptances_scope_principal/);
+      await expect(
+        db()
+          .insertInto('signal_acceptances')
+          .values({ ...scoped, id: 'acpt_s3', expires_at, scope: 'detection' })
+          .execute(),
+      ).rejects.toThrow(/signal_acceptances_scope_principal/);
+      await expect(
+        db()
+          .insertInto('signal_acceptances')
+          .values({ ...scoped, id: 'acpt_s4', expires_at, scope: 'everything' as never })
+          .execute(),
+      ).rejects.toThrow(/check/);
+      await db()
+        .insertInto('signal_acceptances')
+        .values({ ...scoped, id: 'acpt_s5', expires_at })
+        .execute();
+    });
+
     it('refuses a user of a tenant that does not exist', async () => {
       await expect(
         db()

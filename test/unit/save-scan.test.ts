@@ -637,6 +637,31 @@ describe('saveScanResult', () => {
         finding('threat.gpu_instance_running', 'i-1gpu', 'HIGH', 'us-east-1'),
       ]);
       expect(await compound()).toHaveLength(1);
+      // Accepted ("the ML team"), it no longer stands for the next: a scan completing the pattern again opens one.
+      await database.db
+        .insertInto('signal_acceptances')
+        .values({
+          id: `acpt-${account}`,
+          tenant_id: 'ten_1',
+          account_id: account,
+          signal_id: opened!.id,
+          accepted_by: null,
+          accepted_by_email: 'o@example.com',
+          reason: 'The ML team',
+          accepted_at: new Date('2026-11-24T08:30:00Z'),
+          expires_at: null,
+        })
+        .execute();
+      const again = await scan(account, '2026-11-24T09:00:00Z', [
+        finding('billing.daily_spend_spike', 'daily-spend', 'HIGH'),
+        finding('threat.gpu_instance_running', 'i-0gpu', 'HIGH', 'us-east-1'),
+        finding('threat.gpu_instance_running', 'i-1gpu', 'HIGH', 'us-east-1'),
+        finding('threat.gpu_instance_running', 'i-2gpu', 'HIGH', 'us-east-1'),
+      ]);
+      const both = await compound();
+      expect(both).toHaveLength(2);
+      expect(both.find((s) => s.id !== opened!.id)).toMatchObject({ first_scan_id: again.scanId, resolved_at: null });
+      expect(again.saved.srs).toBe(Math.round(100 * 0.8 * 0.8 * 0.55));
     });
 
     it("alert once: a rule that alerted on the event takes the rescan's confirming finding as that alert's", async () => {

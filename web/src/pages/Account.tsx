@@ -325,6 +325,8 @@ function Finding({
           <span className="accepted-badge">Accepted · not in the score</span> by {s.accepted.by_email} on{' '}
           {when(s.accepted.accepted_at)},{' '}
           {s.accepted.expires_at ? `until ${when(s.accepted.expires_at)}` : 'until undone'}: <q>{s.accepted.reason}</q>
+          {s.accepted.scope !== 'signal' &&
+            ` · with every later occurrence of this detection by ${s.accepted.principal ?? 'anyone'}`}
         </p>
       )}
       {canAccept && !s.accepted && !accepting && (
