@@ -321,6 +321,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
             arn: iamArn(id, `role/${name}`),
             adminAccess: name === 'OrganizationAccountAccessRole',
             managedPolicies: [],
+            fullAdminPolicies: [],
           }),
         ),
         {
@@ -328,11 +329,22 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           arn: iamArn(id, 'role/incident-support'),
           adminAccess: false,
           managedPolicies: ['AWSSupportAccess'],
+          fullAdminPolicies: [],
         },
       ],
       groups: [
-        { name: 'Administrators', arn: iamArn(id, 'group/Administrators'), managedPolicies: ['AdministratorAccess'] },
-        { name: 'Developers', arn: iamArn(id, 'group/Developers'), managedPolicies: ['PowerUserAccess'] },
+        {
+          name: 'Administrators',
+          arn: iamArn(id, 'group/Administrators'),
+          managedPolicies: ['AdministratorAccess'],
+          fullAdminPolicies: [],
+        },
+        {
+          name: 'Developers',
+          arn: iamArn(id, 'group/Developers'),
+          managedPolicies: ['PowerUserAccess'],
+          fullAdminPolicies: [],
+        },
       ],
       rootVirtualMfa: null,
       // IAM server certificates predate ACM: most accounts have none.
@@ -862,6 +874,45 @@ function deniedTo(account: SandboxAccount): { regions: string[]; bucket: string 
 const ok = <T>(value: T, unread: Unread[] = []): Collected<T> =>
   unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
 
+const recorder = (account: SandboxAccount, region: string) => ({
+  name: 'default',
+  lastStatus: 'Success',
+  allSupported: true,
+  includeGlobalResourceTypes: region === home(account),
+});
+
+/**
+ * When each console password last signed in, from a stream of its own (the other draws stay as they were): the
+ * people within the last fortnight, except, in some accounts, a developer who left months ago and whose password
+ * nobody removed. Passwords were set when their users were created.
+ */
+function passwordUse(
+  account: SandboxAccount,
+  user: SandboxUser,
+): { lastUsedAt: string | null; changedAt: string | null } {
+  if (!user.hasConsolePassword) return { lastUsedAt: null, changedAt: null };
+  const random = randomFor(account.id, 'console', user.name);
+  const dormant = !user.adminAccess && randomFor(account.id, 'dormant-password')() < 0.2;
+  const daysAgo = dormant ? int(random, 60, 200) : int(random, 0, 14);
+  return {
+    lastUsedAt: ago(
+      account.at,
+      Math.min(daysAgo * DAY_MS + int(random, 1, 20) * HOUR_MS, account.at.getTime() - Date.parse(user.createdAt)),
+    ),
+    changedAt: user.createdAt,
+  };
+}
+
+/** The AWS managed policies attached to a user, group or role: AdministratorAccess alone allows everything. */
+function attachedAwsPolicies({ users, roles, groups }: SandboxAccount['iam']) {
+  const names = [...new Set([...users, ...roles, ...groups].flatMap((p) => p.managedPolicies))].sort();
+  return names.map((name) => ({
+    name,
+    arn: `arn:aws:iam::aws:policy/${name}`,
+    fullAdmin: name === 'AdministratorAccess',
+  }));
+}
+
 /** AWS Config, Security Hub and Access Analyzer in the regions Sentinel may read. */
 function regionalServiceParts(account: SandboxAccount, regions: string[], regional: (service: string) => Unread[]) {
   const { config, securityHub, accessAnalyzer } = account.regionalServices;
@@ -870,10 +921,11 @@ function regionalServiceParts(account: SandboxAccount, regions: string[], region
       {
         regions: regions.map((region) => ({
           region,
+          // Every supported resource type, the global ones in the home region only.
           recorders: config.includes(region)
-            ? [{ name: 'default', recording: true, lastStatus: 'Success' }]
+            ? [{ ...recorder(account, region), recording: true }]
             : region === home(account)
-              ? [{ name: 'default', recording: false, lastStatus: 'Success' }]
+              ? [{ ...recorder(account, region), recording: false }]
               : [],
         })),
       },
@@ -931,6 +983,8 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
       users: iam.users.map((user) => ({
         arn: user.arn,
         passwordEnabled: user.hasConsolePassword,
+        passwordLastUsedAt: passwordUse(account, user).lastUsedAt,
+        passwordLastChangedAt: passwordUse(account, user).changedAt,
         mfaActive: user.mfaEnabled,
         keys: user.accessKeys.map((key) => ({
           active: key.status === 'Active',
@@ -948,9 +1002,20 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
         managedPolicies,
         directPolicies: [...managedPolicies, ...inlinePolicies],
         accessKeys: accessKeys.map(({ id, status, createdAt: created }) => ({ id, status, createdAt: created })),
+        fullAdminPolicies: [],
       })),
       roles: iam.roles,
       groups: iam.groups,
+    }),
+    awsManagedPolicies: ok({ policies: attachedAwsPolicies(iam) }),
+    instanceProfiles: ok({
+      profiles: [
+        {
+          name: 'app-instance-role',
+          arn: iamArn(awsAccountId, 'instance-profile/app-instance-role'),
+          roles: ['app-instance-role'],
+        },
+      ],
     }),
     serverCertificates: ok({ certificates: iam.certificates }),
     rootVirtualMfa: ok({ serialNumber: iam.rootMfaEnabled ? iam.rootVirtualMfa : null }),

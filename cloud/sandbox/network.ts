@@ -41,10 +41,12 @@ const AWS_DEFAULT_ENTRIES: NaclIngress[] = [
   internet(32767, 'deny', '-1', null, '::/0'),
 ];
 
-/** Denies for SSH and RDP from anywhere, numbered ahead of the allow-all AWS created. */
+/** Denies for SSH and RDP from anywhere, over TCP and UDP, numbered ahead of the allow-all AWS created. */
 const ADMIN_DENIES: NaclIngress[] = ['0.0.0.0/0', '::/0'].flatMap((cidr, i) => [
-  internet(10 + 2 * i, 'deny', '6', [22, 22], cidr),
-  internet(11 + 2 * i, 'deny', '6', [3389, 3389], cidr),
+  internet(10 + 4 * i, 'deny', '6', [22, 22], cidr),
+  internet(11 + 4 * i, 'deny', '6', [3389, 3389], cidr),
+  internet(12 + 4 * i, 'deny', '17', [22, 22], cidr),
+  internet(13 + 4 * i, 'deny', '17', [3389, 3389], cidr),
 ]);
 
 export const vpcId = (idOf: IdOf, region: string) => `vpc-${idOf(region, 'vpc')}`;

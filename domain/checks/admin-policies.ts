@@ -30,3 +30,17 @@ export function documentGrantsAdministrator(document: unknown): boolean {
       return lower(list(s.Action)).some((a) => ALL_OF_IAM.has(a));
     });
 }
+
+/**
+ * Whether a parsed policy document allows full "*:*" administrative privileges as CIS 2.14 words it: a statement
+ * with Effect Allow, Action `*` (or `*:*`) and Resource `*`. Narrower grants that amount to administrator access
+ * (`iam:*`, a NotAction) are the administrator checks' concern, not this control's.
+ */
+export function documentAllowsEverything(document: unknown): boolean {
+  return list(isObject(document) ? document.Statement : undefined)
+    .filter(isObject)
+    .some(
+      (s) =>
+        s.Effect === 'Allow' && list(s.Resource).includes('*') && lower(list(s.Action)).some((a) => EVERYTHING.has(a)),
+    );
+}

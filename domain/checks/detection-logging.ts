@@ -1,5 +1,5 @@
-import type { ConfigRegion } from '../scans/inventory';
-import { failing, onPart } from './helpers';
+import type { ConfigRecorder, ConfigRegion } from '../scans/inventory';
+import { failing, onPart, withUnread } from './helpers';
 import { bucketsWithoutAccessLogging, failingTrails, recordedEverywhere } from './trails';
 import type { Check, CheckResult } from './types';
 
@@ -9,15 +9,27 @@ import type { Check, CheckResult } from './types';
 
 const CLI_TRAIL = 'aws cloudtrail update-trail --name <trail> --region <home region>';
 
-/** A region passes when one of the account's recorders records, and its latest delivery did not fail. */
-const recording = ({ recorders }: ConfigRegion) => recorders.some((r) => r.recording && r.lastStatus !== 'Failure');
+/**
+ * What CIS 4.3 asks of a region's recorder: it records every supported resource type (`allSupported`), it is
+ * recording, and its latest delivery did not fail.
+ */
+const recordsEverything = (r: ConfigRecorder) => r.allSupported && r.recording && r.lastStatus !== 'Failure';
+
+/** A region passes when it has a recorder of the account's and every one records everything. */
+const recording = ({ recorders }: ConfigRegion) => recorders.length > 0 && recorders.every(recordsEverything);
 
 function configDetail({ region, recorders }: ConfigRegion): string {
   if (recorders.length === 0) return `AWS Config has no configuration recorder in ${region}.`;
-  if (recorders.some((r) => r.recording))
-    return `AWS Config's recorder in ${region} is recording, but its latest delivery failed.`;
-  return `AWS Config's recorder ${recorders.map((r) => r.name).join(', ')} in ${region} is not recording.`;
+  const names = (of: ConfigRecorder[]) => of.map((r) => r.name).join(', ');
+  const notRecording = recorders.filter((r) => !r.recording);
+  if (notRecording.length > 0) return `AWS Config's recorder ${names(notRecording)} in ${region} is not recording.`;
+  const some = recorders.filter((r) => !r.allSupported);
+  if (some.length > 0)
+    return `AWS Config's recorder ${names(some)} in ${region} records only some resource types, not all supported ones.`;
+  return `AWS Config's recorder in ${region} is recording, but its latest delivery failed.`;
 }
+
+const NO_REGION = 'No region was read: AWS Config cannot be said to be on in all of them.';
 
 export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
@@ -147,8 +159,10 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
     severity: 'LOW',
     title: 'AWS Config not recording in an enabled region',
     description:
-      'AWS Config records no configuration changes in a region enabled for the account, so what a resource looked ' +
-      'like before an incident, and who changed it, cannot be reconstructed there, and Config rules do not run.',
+      'AWS Config does not record the configuration changes of every supported resource type in a region enabled ' +
+      'for the account (no recorder, a stopped one, one that records only chosen types, or one whose latest delivery ' +
+      'failed), so what a resource looked like before an incident, and who changed it, cannot be reconstructed there, ' +
+      'and Config rules do not run.',
     remediation:
       'Set up AWS Config in every enabled region: AWS Config console (in that region) > Get started > Record all ' +
       'resource types, choose a delivery bucket > Confirm. With the CLI: aws configservice put-configuration-recorder and ' +
@@ -160,12 +174,57 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
     evaluate: onPart(
       'configRecorders',
       ({ regions }): CheckResult =>
-        failing(
-          regions
-            .filter((r) => !recording(r))
-            .map((r) => ({ resource: 'config', region: r.region, detail: configDetail(r) })),
-        ),
+        regions.length === 0
+          ? { status: 'not_evaluated', reason: NO_REGION }
+          : failing(
+              regions
+                .filter((r) => !recording(r))
+                .map((r) => ({ resource: 'config', region: r.region, detail: configDetail(r) })),
+            ),
     ),
+  },
+  {
+    id: 'detection.config_global_resources_off',
+    scenario: 'detection',
+    severity: 'LOW',
+    title: 'AWS Config records no global resources',
+    description:
+      "No region's AWS Config recorder that records every supported type, and is recording, includes the global " +
+      'resource types (IAM users, groups, roles and customer managed policies), so changes to who may do what in ' +
+      'the account are not recorded anywhere. CIS 4.3 asks for them in one region (more would record them twice).',
+    remediation:
+      'In one region (your main one): AWS Config console > Settings > Edit > tick "Include globally recorded IAM ' +
+      'resource types" > Save. With the CLI: aws configservice put-configuration-recorder --region <region> ' +
+      '--configuration-recorder name=<name>,roleARN=<role> --recording-group ' +
+      'allSupported=true,includeGlobalResourceTypes=true.',
+    docsUrl: 'https://docs.aws.amazon.com/config/latest/developerguide/select-resources.html',
+    controls: { 'cis-aws-7.0': ['4.3'] },
+    // Any region that was not read may hold the one recorder that includes them: unknown then, never failed.
+    evaluate: (inventory) => {
+      const part = inventory.configRecorders;
+      if (part.status !== 'ok') return { status: 'not_evaluated', reason: part.reason, unread: part.unread };
+      const { regions } = part.value;
+      const global = regions.some((r) => r.recorders.some((c) => recordsEverything(c) && c.includeGlobalResourceTypes));
+      if (global) return withUnread({ status: 'pass' }, part.unread);
+      const unreadRegions = (part.unread ?? []).filter((u) => u.kind === 'region');
+      if (regions.length === 0 || unreadRegions.length > 0) {
+        return {
+          status: 'not_evaluated',
+          reason:
+            regions.length === 0
+              ? NO_REGION
+              : `No recorder in the regions read includes the global resource types; ${unreadRegions.map((u) => u.scope).join(', ')} could not be read.`,
+          unread: part.unread,
+        };
+      }
+      return failing([
+        {
+          resource: 'config-global-resources',
+          detail:
+            'No recorder that records every supported type, and is recording, includes the global resource types, in any region.',
+        },
+      ]);
+    },
   },
   {
     id: 'detection.security_hub_off',

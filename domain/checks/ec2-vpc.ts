@@ -1,7 +1,7 @@
-import type { GroupRule, NaclIngress, NetworkAcl } from '../scans/inventory';
+import type { GroupRule, Inventory, NaclIngress, NetworkAcl, Unread } from '../scans/inventory';
 import { admitsPort, openGroups } from './exposure';
-import { failing, onPart } from './helpers';
-import type { Check } from './types';
+import { failing, judgedWithout, onPart, withPart } from './helpers';
+import type { Check, CheckResult, FailingResource } from './types';
 
 // The EC2 and VPC settings of the CIS Foundations benchmark's networking section (and its instance-role and
 // flow-log controls): what the internet can reach through network ACLs and default groups, how instances get
@@ -10,29 +10,86 @@ import type { Check } from './types';
 const INTERNET_SOURCES = ['0.0.0.0/0', '::/0'] as const;
 /** The remote administration ports of CIS 6.2-6.4: SSH and RDP. */
 const ADMIN_PORTS = [22, 3389] as const;
+/** The protocols CIS 6.2 counts for them, with their IANA numbers (as EC2 reports ACL entries): TCP and UDP. */
+const ADMIN_PROTOCOLS = [
+  { name: 'TCP', number: '6' },
+  { name: 'UDP', number: '17' },
+] as const;
 /** Instances past their transitions; terminated ones linger in the API for about an hour. */
 const RUNNING_OR_STOPPED = new Set(['running', 'stopped']);
 
-/** Whether a network ACL entry matches TCP traffic to `port`: entries for all protocols match every port. */
-function matchesTcpPort(entry: NaclIngress, port: number): boolean {
-  if (entry.protocol === '-1') return true;
-  if (entry.protocol !== '6' && entry.protocol.toLowerCase() !== 'tcp') return false;
+/**
+ * Whether a network ACL entry matches traffic of a protocol (by number, or by the name EC2 also accepts) to `port`:
+ * entries for all protocols (-1) match every protocol and port.
+ */
+function matchesPort(entry: NaclIngress, protocol: (typeof ADMIN_PROTOCOLS)[number], port: number): boolean {
+  if (entry.protocol === '-1' || entry.protocol.toLowerCase() === 'all') return true;
+  if (entry.protocol !== protocol.number && entry.protocol.toLowerCase() !== protocol.name.toLowerCase()) return false;
   return entry.fromPort === null || entry.toPort === null || (entry.fromPort <= port && port <= entry.toPort);
 }
 
 /**
- * What a network ACL lets in from the internet to the administration ports. Entries are evaluated in rule-number
- * order and the first that matches decides: a lower-numbered deny shadows a later allow. IPv4 and IPv6 traffic
- * match only entries of their own family.
+ * What a network ACL lets in from the internet to the administration ports, over TCP and UDP as CIS 6.2 asks.
+ * Entries are evaluated in rule-number order and the first that matches decides: a lower-numbered deny shadows a
+ * later allow (a deny of TCP alone leaves UDP to the next entry). IPv4 and IPv6 traffic match only entries of their
+ * own family.
  */
 function adminPortsOpen(acl: NetworkAcl): string[] {
   const entries = [...acl.internetIngress].sort((a, b) => a.ruleNumber - b.ruleNumber);
   return ADMIN_PORTS.flatMap((port) =>
-    INTERNET_SOURCES.flatMap((cidr) => {
-      const deciding = entries.find((entry) => entry.cidr === cidr && matchesTcpPort(entry, port));
-      return deciding?.action === 'allow' ? [`TCP port ${port} from ${cidr} (rule ${deciding.ruleNumber})`] : [];
-    }),
+    ADMIN_PROTOCOLS.flatMap((protocol) =>
+      INTERNET_SOURCES.flatMap((cidr) => {
+        const deciding = entries.find((entry) => entry.cidr === cidr && matchesPort(entry, protocol, port));
+        return deciding?.action === 'allow'
+          ? [`${protocol.name} port ${port} from ${cidr} (rule ${deciding.ruleNumber})`]
+          : [];
+      }),
+    ),
   );
+}
+
+/**
+ * CIS 2.16: every running or stopped instance gets its AWS credentials from a role, through an instance profile
+ * that holds one. An instance without a profile fails on the instances alone; one whose profile's roles could not
+ * be read is unread: with the profiles refused and no instance failing, the check is not evaluated, never passed
+ * (a profile created or deleted while the scan read leaves only its instances unread).
+ */
+function instancesWithoutRole(inventory: Inventory): CheckResult {
+  const listed = inventory.instanceProfiles;
+  const profiles = listed.status === 'ok' ? new Map(listed.value.profiles.map((p) => [p.arn, p])) : undefined;
+  return withPart(inventory.instances, ({ instances }) => {
+    const resources: FailingResource[] = [];
+    const unread: Unread[] = [];
+    for (const i of instances.filter((instance) => RUNNING_OR_STOPPED.has(instance.state))) {
+      const at = `Instance ${i.id} (${i.state}) in ${i.region}`;
+      if (i.instanceProfileArn === null) {
+        resources.push({ resource: i.id, region: i.region, detail: `${at} has no IAM role.` });
+        continue;
+      }
+      const profile = profiles?.get(i.instanceProfileArn);
+      if (profile === undefined) {
+        unread.push({
+          kind: 'resource',
+          scope: i.id,
+          reason:
+            listed.status === 'ok'
+              ? `Its instance profile ${i.instanceProfileArn} is not among those IAM listed (created or deleted while the scan read).`
+              : `The role of its instance profile ${i.instanceProfileArn}: ${listed.reason}`,
+        });
+      } else if (profile.roles.length === 0) {
+        resources.push({
+          resource: i.id,
+          region: i.region,
+          detail: `${at} has the instance profile ${profile.name}, which holds no IAM role.`,
+        });
+      }
+    }
+    return judgedWithout(
+      resources,
+      [...unread, ...(listed.unread ?? [])],
+      listed.status === 'ok' ? undefined : listed.reason,
+    );
+  });
 }
 
 function describeGroupRule(rule: GroupRule): string {
@@ -101,14 +158,15 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
     severity: 'MEDIUM',
     title: 'Network ACL lets SSH or RDP in from the internet',
     description:
-      'A network ACL allows TCP port 22 or 3389 from 0.0.0.0/0 or ::/0 (through a port range or an all-traffic ' +
-      'entry), and no lower-numbered entry denies it first. The ACL is then no second line of defence: one open ' +
-      'security group exposes remote administration to the whole internet.',
+      'A network ACL allows port 22 or 3389, over TCP or UDP, from 0.0.0.0/0 or ::/0 (through a port range or an ' +
+      'all-traffic entry), and no lower-numbered entry denies it first. The ACL is then no second line of defence: ' +
+      'one open security group exposes remote administration to the whole internet.',
     remediation:
-      'In the VPC console open Network ACLs, select the ACL, Edit inbound rules and add deny entries for TCP 22 ' +
-      "and 3389 from 0.0.0.0/0 (and ::/0) numbered below the allow entry, or narrow the allow entry's source to " +
-      'your own networks; or run `aws ec2 create-network-acl-entry --network-acl-id <id> --ingress --rule-number 50 ' +
-      '--protocol tcp --port-range From=22,To=22 --cidr-block 0.0.0.0/0 --rule-action deny` (and the same for 3389). ' +
+      'In the VPC console open Network ACLs, select the ACL, Edit inbound rules and add deny entries for 22 and ' +
+      "3389, TCP and UDP, from 0.0.0.0/0 (and ::/0) numbered below the allow entry, or narrow the allow entry's " +
+      'source to your own networks; or run `aws ec2 create-network-acl-entry --network-acl-id <id> --ingress ' +
+      '--rule-number 50 --protocol tcp --port-range From=22,To=22 --cidr-block 0.0.0.0/0 --rule-action deny` (and the ' +
+      'same for 3389, and with --protocol udp). ' +
       'Administer instances through Systems Manager Session Manager.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/nacl-rules.html',
     controls: { 'cis-aws-7.0': ['6.2'], 'aws-fsbp': ['EC2.21'] },
@@ -196,27 +254,19 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
     severity: 'LOW',
     title: 'Instance without an IAM role',
     description:
-      'A running or stopped instance has no instance profile. Software on it that calls AWS then needs ' +
+      'A running or stopped instance has no instance profile, or one that holds no role. Software on it that calls AWS then needs ' +
       'long-lived access keys stored on the disk or in its configuration, which leak with a backup, an image or ' +
       'a repository and are rarely rotated; an instance role gives it temporary credentials that rotate themselves.',
     remediation:
       'Create a role for EC2 with only the permissions the instance needs (IAM > Roles > Create role > AWS ' +
       'service > EC2), then in the EC2 console select the instance, Actions > Security > Modify IAM role and ' +
       'choose it; or run `aws ec2 associate-iam-instance-profile --instance-id <id> --iam-instance-profile ' +
-      'Name=<profile>`. Remove the access keys the instance used and deactivate them in IAM.',
+      'Name=<profile>`. For a profile that holds no role, add one: `aws iam add-role-to-instance-profile ' +
+      '--instance-profile-name <profile> --role-name <role>`. Remove the access keys the instance used and deactivate ' +
+      'them in IAM.',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/iam-roles-for-amazon-ec2.html',
     controls: { 'cis-aws-7.0': ['2.16'] },
-    evaluate: onPart('instances', ({ instances }) =>
-      failing(
-        instances
-          .filter((i) => RUNNING_OR_STOPPED.has(i.state) && i.instanceProfileArn === null)
-          .map((i) => ({
-            resource: i.id,
-            region: i.region,
-            detail: `Instance ${i.id} (${i.state}) in ${i.region} has no IAM role.`,
-          })),
-      ),
-    ),
+    evaluate: instancesWithoutRole,
   },
   {
     id: 'detection.vpc_flow_logs_off',

@@ -1,7 +1,7 @@
-import type { BlockPublicAccess, Bucket, OpenIngress, SecurityGroup } from '../scans/inventory';
-import { failing, failWhen, onPart, onParts } from './helpers';
+import type { BlockPublicAccess, Bucket, Inventory, OpenIngress, SecurityGroup, Unread } from '../scans/inventory';
+import { failing, failWhen, judgedWithout, onPart, onParts, withPart } from './helpers';
 import type { ControlRefs } from '../compliance/types';
-import type { Check, FailingResource } from './types';
+import type { Check, CheckResult, FailingResource } from './types';
 
 // Exposure checks: what the internet can reach or read directly (buckets, security groups, snapshots, images).
 
@@ -74,6 +74,43 @@ function cisAdminControls(rules: OpenIngress[]): ControlRefs {
 }
 
 const BPA_FLAGS = ['blockPublicAcls', 'ignorePublicAcls', 'blockPublicPolicy', 'restrictPublicBuckets'] as const;
+/** The protocols CIS 6.2-6.4 count for the remote administration ports: TCP and UDP (all protocols match anyway). */
+const ADMIN_PROTOCOLS = ['tcp', 'udp'] as const;
+
+/**
+ * CIS 3.1.4: every bucket covered by all four Block Public Access settings, the account's or its own (S3 applies
+ * a setting that either turns on). The account's settings cover every bucket, present and future, and need no
+ * bucket read; without them, each bucket must carry the missing ones itself.
+ */
+function bucketsWithoutBlock(inventory: Inventory): CheckResult {
+  const account = inventory.s3AccountBlockPublicAccess;
+  // Unread, the account's settings may cover what a bucket lacks: such a bucket is unread, never failed nor passed.
+  const unreadAccount = account.status === 'ok' ? undefined : account.reason;
+  const settings = account.status === 'ok' ? account.value.settings : null;
+  if (settings && BPA_FLAGS.every((flag) => settings[flag])) return { status: 'pass' };
+  return withPart(inventory.s3Buckets, ({ buckets }) => {
+    const resources: FailingResource[] = [];
+    const unread: Unread[] = [];
+    for (const bucket of buckets) {
+      const off = BPA_FLAGS.filter((flag) => bucket.blockPublicAccess?.[flag] !== true && settings?.[flag] !== true);
+      if (off.length === 0) continue;
+      if (unreadAccount !== undefined) {
+        unread.push({
+          kind: 'resource',
+          scope: bucket.name,
+          reason: `The account's Block Public Access, which may cover it, could not be read: ${unreadAccount}`,
+        });
+      } else {
+        resources.push({
+          resource: bucket.name,
+          region: bucket.region,
+          detail: `Bucket ${bucket.name} in ${bucket.region} has ${off.join(', ')} off, in its own Block Public Access and the account's.`,
+        });
+      }
+    }
+    return judgedWithout(resources, unread, unreadAccount);
+  });
+}
 
 /**
  * The ways a bucket is readable by anyone. S3 applies the most restrictive of the account's and the bucket's
@@ -106,7 +143,8 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'First list buckets that must stay public (for example static websites) and serve them through CloudFront with ' +
       'origin access control instead.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
-    controls: { 'cis-aws-7.0': ['3.1.4'], 'aws-fsbp': ['S3.1'] },
+    // CIS 3.1.4 accepts every bucket's own settings instead: exposure.s3_bucket_public_access_block_off decides it.
+    controls: { 'aws-fsbp': ['S3.1'] },
     evaluate: onPart('s3AccountBlockPublicAccess', ({ settings }) => {
       const off = settings ? BPA_FLAGS.filter((flag) => !settings[flag]) : [...BPA_FLAGS];
       return failWhen(off.length > 0, {
@@ -116,6 +154,25 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
           : 'No account-level Block Public Access configuration.',
       });
     }),
+  },
+  {
+    id: 'exposure.s3_bucket_public_access_block_off',
+    scenario: 'exposure',
+    severity: 'LOW',
+    title: 'S3 bucket not covered by Block Public Access',
+    description:
+      "A bucket is covered by neither the account's nor its own Block Public Access (all four settings, at either " +
+      'level): one mistaken ACL or bucket policy can publish it. CIS 3.1.4 accepts either level; the account level ' +
+      'also covers the buckets created later.',
+    remediation:
+      'Turn on all four Block Public Access settings for the account (S3 > Block Public Access settings for this ' +
+      'account), or for the bucket (S3 > the bucket > Permissions > Block public access > Edit). CLI: aws s3api ' +
+      'put-public-access-block --bucket <bucket> --public-access-block-configuration ' +
+      'BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true. Serve what must ' +
+      'be public through CloudFront with origin access control.',
+    docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-bucket.html',
+    controls: { 'cis-aws-7.0': ['3.1.4'], 'aws-fsbp': ['S3.8'] },
+    evaluate: bucketsWithoutBlock,
   },
   {
     id: 'exposure.s3_bucket_public',
@@ -153,13 +210,13 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     severity: 'HIGH',
     title: 'SSH open to the internet',
     description:
-      'A security group allows TCP port 22 from 0.0.0.0/0 or ::/0 (port ranges and all-traffic rules that ' +
-      'include 22 count); SSH servers are scanned and brute-forced within minutes.',
+      'A security group allows port 22 (TCP or UDP) from 0.0.0.0/0 or ::/0 (port ranges and all-traffic rules ' +
+      'that include 22 count); SSH servers are scanned and brute-forced within minutes.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.13'] },
     evaluate: onPart('securityGroups', ({ groups }) =>
-      failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp'], 22), cisAdminControls)),
+      failing(openGroups(groups, (rule) => admitsPort(rule, ADMIN_PROTOCOLS, 22), cisAdminControls)),
     ),
   },
   {
@@ -174,7 +231,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.14'] },
     evaluate: onPart('securityGroups', ({ groups }) =>
-      failing(openGroups(groups, (rule) => admitsPort(rule, ['tcp', 'udp'], 3389), cisAdminControls)),
+      failing(openGroups(groups, (rule) => admitsPort(rule, ADMIN_PROTOCOLS, 3389), cisAdminControls)),
     ),
   },
   {

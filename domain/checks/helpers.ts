@@ -60,3 +60,18 @@ export function daysSince(then: string, now: string): number {
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
+
+/**
+ * The result of a check that judges what it can without a second part AWS refused (`refused`: that part's reason):
+ * the resources that fail on what was read fail; with none, the resources only that part could decide (`unread`)
+ * leave the check not evaluated, never passed.
+ */
+export function judgedWithout(
+  resources: FailingResource[],
+  unread: Unread[],
+  refused: string | undefined,
+): CheckResult {
+  if (resources.length === 0 && unread.length > 0 && refused !== undefined)
+    return { status: 'not_evaluated', reason: refused, unread };
+  return withUnread(failing(resources), unread);
+}

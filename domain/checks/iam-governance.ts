@@ -1,9 +1,10 @@
-import type { IamPrincipals, PasswordPolicy } from '../scans/inventory';
-import { daysSince, failing, failWhen, onPart, withPart } from './helpers';
+import type { AwsManagedPolicy, Collected, IamPrincipals, PasswordPolicy, Unread } from '../scans/inventory';
+import { daysSince, failing, failWhen, judgedWithout, onPart, withPart } from './helpers';
 import type { Check, CheckResult, FailingResource } from './types';
 
-// Identity governance (CIS 2.6, 2.8, 2.9, 2.13, 2.15, 2.17, 2.20): how permissions are granted, the password
-// policy's length and reuse rules, the kind of MFA device the root user has, and certificates left in IAM.
+// Identity governance (CIS 2.6, 2.8, 2.9, 2.13, 2.14, 2.15, 2.17, 2.20): how permissions are granted, which policies
+// allow everything, the password policy's length and reuse rules, the kind of MFA device the root user has, and
+// certificates left in IAM.
 
 const PASSWORD_MIN_LENGTH = 14;
 const PASSWORD_REUSE_PREVENTION = 24;
@@ -24,16 +25,54 @@ const onPasswordPolicy = (
   rule: (policy: Pick<PasswordPolicy, 'minimumLength' | 'reusePrevention'>, fallback: boolean) => CheckResult,
 ) => onPart('passwordPolicy', ({ policy }): CheckResult => rule(policy ?? AWS_DEFAULT_POLICY, policy === null));
 
+/** Every user, group and role, with what kind of principal it is. */
+const holdersOf = ({ users, groups, roles }: IamPrincipals) => [
+  ...users.map((u) => ({ kind: 'IAM user', ...u })),
+  ...groups.map((g) => ({ kind: 'IAM group', ...g })),
+  ...roles.map((r) => ({ kind: 'IAM role', ...r })),
+];
+
 /** Every user, group and role with the AWS managed policy attached, as failing resources. */
-function attachedTo({ users, groups, roles }: IamPrincipals, policy: string): FailingResource[] {
-  const holders = [
-    ...users.map((u) => ({ kind: 'IAM user', ...u })),
-    ...groups.map((g) => ({ kind: 'IAM group', ...g })),
-    ...roles.map((r) => ({ kind: 'IAM role', ...r })),
-  ];
-  return holders
+function attachedTo(principals: IamPrincipals, policy: string): FailingResource[] {
+  return holdersOf(principals)
     .filter((h) => h.managedPolicies.includes(policy))
     .map((h) => ({ resource: h.arn, detail: `${h.kind} ${h.name} has ${policy} attached.` }));
+}
+
+/**
+ * CIS 2.14: every user, group and role with a policy attached that allows every action on every resource, its own
+ * customer managed and inline ones judged by the collector, its AWS managed ones by `awsManagedPolicies`. A
+ * principal holding an AWS managed policy whose document was not read is named as unread, unless another of its
+ * policies fails it already: with the part refused and no principal failing, the check is not evaluated, never
+ * passed (a policy attached while the scan read leaves only its holders unread).
+ */
+function fullAdminHolders(principals: IamPrincipals, aws: Collected<{ policies: AwsManagedPolicy[] }>): CheckResult {
+  const byName = aws.status === 'ok' ? new Map(aws.value.policies.map((p) => [p.name, p])) : undefined;
+  const resources: FailingResource[] = [];
+  const unread: Unread[] = [];
+  for (const holder of holdersOf(principals)) {
+    const unknown = holder.managedPolicies.filter((name) => !byName?.has(name));
+    const everything = [
+      ...holder.managedPolicies.filter((name) => byName?.get(name)?.fullAdmin).map((name) => `${name} (AWS managed)`),
+      ...holder.fullAdminPolicies,
+    ];
+    if (everything.length > 0) {
+      resources.push({
+        resource: holder.arn,
+        detail: `${holder.kind} ${holder.name} has policies that allow every action on every resource: ${everything.join(', ')}.`,
+      });
+    } else if (unknown.length > 0) {
+      unread.push({
+        kind: 'resource',
+        scope: holder.arn,
+        reason:
+          aws.status === 'ok'
+            ? `The document of its AWS managed ${unknown.length === 1 ? 'policy' : 'policies'} ${unknown.join(', ')} was not read (attached while the scan read).`
+            : `The documents of its AWS managed policies (${unknown.join(', ')}): ${aws.reason}`,
+      });
+    }
+  }
+  return judgedWithout(resources, [...unread, ...(aws.unread ?? [])], aws.status === 'ok' ? undefined : aws.reason);
 }
 
 export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
@@ -114,25 +153,54 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
     ),
   },
   {
+    id: 'iam.full_admin_policy_attached',
+    scenario: 'iam',
+    // The administrator checks weigh the risk of the users and roles concerned (HIGH and MEDIUM): this is the CIS
+    // control's view of it, policy by policy, which also finds a group without members.
+    severity: 'LOW',
+    title: 'Policy allowing full "*:*" administrative privileges attached',
+    description:
+      'A user, group or role has a policy attached (AWS managed, customer managed or inline) with a statement that ' +
+      'allows every action (`*`) on every resource (`*`): whoever holds it, or compromises what uses it, can do ' +
+      'anything in the account. Least privilege starts with no such policy attached anywhere.',
+    remediation:
+      'Replace the policy with ones scoped to what the principal does (IAM last-accessed data and IAM Access Analyzer ' +
+      'policy generation show what it uses), then detach it (IAM > Policies > the policy > Entities attached > ' +
+      'Detach) or delete the inline policy. CLI: aws iam detach-user-policy, detach-group-policy or detach-role-policy ' +
+      '--policy-arn <arn>; aws iam delete-user-policy (or group, role) for inline ones. Keep full administrator ' +
+      'access for a break-glass role behind MFA, in IAM Identity Center.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/best-practices.html#grant-least-privilege',
+    controls: { 'cis-aws-7.0': ['2.14'] },
+    evaluate: (inventory) =>
+      withPart(inventory.iamPrincipals, (principals) => fullAdminHolders(principals, inventory.awsManagedPolicies)),
+  },
+  {
     id: 'iam.no_support_role',
     scenario: 'iam',
     severity: 'LOW',
     title: 'No role to manage incidents with AWS Support',
     description:
-      `No IAM role, group or user has the AWS managed ${SUPPORT_POLICY} policy attached, so during an ` +
-      'incident nobody but an administrator can open and follow cases with AWS Support.',
+      `No IAM role has the AWS managed ${SUPPORT_POLICY} policy attached, so during an incident nobody but an ` +
+      'administrator can open and follow cases with AWS Support. (CIS 2.15 asks for a role, which incident ' +
+      'responders assume: the policy on a user or a group does not count.)',
     remediation:
       'Create a role for your support staff (IAM > Roles > Create role, trusted entity: your account or ' +
       `identity provider), attach ${SUPPORT_POLICY} and let the incident responders assume it. CLI: aws iam attach-role-policy ` +
       `--role-name <role> --policy-arn arn:aws:iam::aws:policy/${SUPPORT_POLICY}.`,
     docsUrl: 'https://docs.aws.amazon.com/awssupport/latest/user/accessing-support.html',
     controls: { 'cis-aws-7.0': ['2.15'], 'aws-fsbp': ['IAM.18'] },
-    evaluate: onPart('iamPrincipals', (principals) =>
-      failWhen(attachedTo(principals, SUPPORT_POLICY).length === 0, {
+    evaluate: onPart('iamPrincipals', (principals) => {
+      const others = holdersOf(principals).filter(
+        (h) => h.kind !== 'IAM role' && h.managedPolicies.includes(SUPPORT_POLICY),
+      );
+      return failWhen(!principals.roles.some((r) => r.managedPolicies.includes(SUPPORT_POLICY)), {
         resource: 'support-role',
-        detail: `No IAM role, group or user has ${SUPPORT_POLICY} attached.`,
-      }),
-    ),
+        detail:
+          others.length === 0
+            ? `No IAM role has ${SUPPORT_POLICY} attached.`
+            : `No IAM role has ${SUPPORT_POLICY} attached (only ${others.map((h) => `${h.kind} ${h.name}`).join(', ')}).`,
+      });
+    }),
   },
   {
     id: 'iam.cloudshell_full_access',

@@ -16,6 +16,8 @@ import type { Check, CheckResult, FailingResource } from './types';
 const ROOT_RECENT_USE_DAYS = 30;
 const KEY_MAX_AGE_DAYS = 90;
 const KEY_UNUSED_DAYS = 45;
+/** CIS 2.11: a console password unused for 45 days or more should be disabled. */
+const PASSWORD_UNUSED_DAYS = 45;
 const PASSWORD_MIN_LENGTH = 14;
 const PASSWORD_MAX_AGE_DAYS = 90;
 
@@ -76,6 +78,47 @@ function consoleUsersWithoutMfa(report: CredentialReport, principals: IamPrincip
     if (!row) unread.push(notInReport(report, user.arn));
     else if (row.passwordEnabled && !row.mfaActive) {
       resources.push({ resource: user.arn, detail: `IAM user ${user.name} has a console password and no MFA device.` });
+    }
+  }
+  return withUnread(failing(resources), unread);
+}
+
+/**
+ * Console passwords unused for PASSWORD_UNUSED_DAYS or more, from the credential report, as CIS 2.11 audits them:
+ * the password's last sign-in, or when it was set if it never signed in. When the principals were read, users
+ * deleted since the report are left out, and a user the report does not show is too new to have an unused
+ * password (or, older than the threshold, named as unread); otherwise the report alone decides.
+ */
+function unusedPasswords(report: CredentialReport, principals: IamPrincipals | undefined, now: string): CheckResult {
+  const rows = new Map(report.users.map((row) => [row.arn, row]));
+  const users: { arn: string; name: string; createdAt?: string }[] = principals
+    ? principals.users
+    : report.users.map((r) => ({ arn: r.arn, name: r.arn.split('/').pop() ?? r.arn }));
+  const unread: Unread[] = [];
+  const resources: FailingResource[] = [];
+  for (const user of users) {
+    const row = rows.get(user.arn);
+    if (!row) {
+      if (user.createdAt !== undefined && daysSince(user.createdAt, now) >= PASSWORD_UNUSED_DAYS)
+        unread.push(notInReport(report, user.arn));
+      continue;
+    }
+    if (!row.passwordEnabled) continue;
+    const since = row.passwordLastUsedAt ?? row.passwordLastChangedAt;
+    if (since === null) {
+      unread.push({
+        kind: 'resource',
+        scope: user.arn,
+        reason:
+          "IAM's credential report shows a console password, but neither when it was last used nor when it was set.",
+      });
+    } else if (daysSince(since, now) >= PASSWORD_UNUSED_DAYS) {
+      resources.push({
+        resource: user.arn,
+        detail: row.passwordLastUsedAt
+          ? `IAM user ${user.name}'s console password was last used at ${row.passwordLastUsedAt}.`
+          : `IAM user ${user.name}'s console password was set at ${since} and has no recorded use.`,
+      });
     }
   }
   return withUnread(failing(resources), unread);
@@ -245,6 +288,30 @@ export const IAM_CHECKS: readonly Check[] = [
     }),
   },
   {
+    id: 'iam.console_password_unused',
+    scenario: 'iam',
+    severity: 'LOW',
+    title: 'Unused console password',
+    description:
+      `An IAM user's console password has not signed in for ${PASSWORD_UNUSED_DAYS} days or more (or, never used, ` +
+      `was set ${PASSWORD_UNUSED_DAYS} days ago or more). A password nobody uses is a way in that nobody would miss, ` +
+      'for whoever guesses, phishes or finds it.',
+    remediation:
+      'Remove the console password (IAM > Users > the user > Security credentials > Console sign-in > Manage > ' +
+      'Disable console access), or delete the user if nobody needs it. CLI: aws iam delete-login-profile --user-name ' +
+      '<user>. Give people console access through IAM Identity Center instead.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_finding-unused.html',
+    controls: { 'cis-aws-7.0': ['2.11'], 'aws-fsbp': ['IAM.8'] },
+    evaluate: (inventory, ctx) =>
+      withPart(inventory.credentialReport, (report) =>
+        unusedPasswords(
+          report,
+          inventory.iamPrincipals.status === 'ok' ? inventory.iamPrincipals.value : undefined,
+          ctx.now,
+        ),
+      ),
+  },
+  {
     id: 'iam.user_admin_access',
     scenario: 'iam',
     severity: 'HIGH',
@@ -257,7 +324,7 @@ export const IAM_CHECKS: readonly Check[] = [
       'Replace AdministratorAccess (or the *:* statement) with policies scoped to what the user does, using IAM ' +
       'last-accessed data to find the services it actually uses. Give human admins access through IAM Identity Center with MFA.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
-    controls: { 'cis-aws-7.0': ['2.14'], 'aws-fsbp': ['IAM.1'] },
+    controls: { 'aws-fsbp': ['IAM.1'] },
     evaluate: onPart('iamPrincipals', ({ users }) =>
       failing(
         users
@@ -278,7 +345,7 @@ export const IAM_CHECKS: readonly Check[] = [
       "Scope the role's policies to the services and resources it needs (IAM Access Analyzer can generate a " +
       'policy from CloudTrail activity) and restrict its trust policy to the principals that must assume it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
-    controls: { 'cis-aws-7.0': ['2.14'], 'aws-fsbp': ['IAM.1'] },
+    controls: { 'aws-fsbp': ['IAM.1'] },
     evaluate: onPart('iamPrincipals', ({ roles }) =>
       failing(
         roles

@@ -42,11 +42,19 @@ export interface AccountEvent {
  * group, and the rescan reads only those parts (its other checks are not evaluated, so their signals stay open).
  */
 export const SERVICE_GROUPS = {
-  iam: ['iamSummary', 'passwordPolicy', 'credentialReport', 'iamPrincipals', 'rootVirtualMfa'],
+  iam: [
+    'iamSummary',
+    'passwordPolicy',
+    'credentialReport',
+    'iamPrincipals',
+    'rootVirtualMfa',
+    'awsManagedPolicies',
+    'instanceProfiles',
+  ],
   logging: ['cloudtrail', 'metricAlarms'],
   guardduty: ['guardduty'],
   network: ['securityGroups', 'networkAcls'],
-  compute: ['instances', 'cloudtrail'],
+  compute: ['instances', 'cloudtrail', 'instanceProfiles'],
   s3: ['s3AccountBlockPublicAccess', 's3Buckets'],
   account: ['alternateContacts'],
 } as const satisfies Record<string, readonly PartName[]>;

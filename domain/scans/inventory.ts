@@ -54,6 +54,13 @@ export interface ReportedKey {
 export interface ReportedUser {
   arn: string;
   passwordEnabled: boolean;
+  /**
+   * When the console password last signed in; null when it never did (or not since October 2014, when AWS began
+   * recording it), or the user has no password.
+   */
+  passwordLastUsedAt: string | null;
+  /** When the console password was set or last changed; null without a password. */
+  passwordLastChangedAt: string | null;
   mfaActive: boolean;
   keys: ReportedKey[];
 }
@@ -87,6 +94,11 @@ export interface IamUser {
   directPolicies: string[];
   /** Empty when the user's keys could not be listed: the user is then in the part's `unread`. */
   accessKeys: AccessKey[];
+  /**
+   * Its own customer managed and inline policies (by name) whose document allows every action on every resource
+   * (CIS 2.14); its AWS managed policies are judged from `awsManagedPolicies`. A user, group and role alike.
+   */
+  fullAdminPolicies: string[];
 }
 
 export interface IamRole {
@@ -94,6 +106,8 @@ export interface IamRole {
   arn: string;
   adminAccess: boolean;
   managedPolicies: string[];
+  /** As IamUser's. */
+  fullAdminPolicies: string[];
 }
 
 export interface IamGroup {
@@ -101,6 +115,8 @@ export interface IamGroup {
   arn: string;
   /** AWS managed policies attached to the group, by name. */
   managedPolicies: string[];
+  /** As IamUser's. */
+  fullAdminPolicies: string[];
 }
 
 export interface IamPrincipals {
@@ -108,6 +124,22 @@ export interface IamPrincipals {
   /** Customer roles only: service-linked roles and Sentinel's own role are left out by the collector. */
   roles: IamRole[];
   groups: IamGroup[];
+}
+
+/** An AWS managed policy attached to a user, group or role of the account, judged by its default version. */
+export interface AwsManagedPolicy {
+  name: string;
+  arn: string;
+  /** Its default version allows every action on every resource (CIS 2.14). */
+  fullAdmin: boolean;
+}
+
+/** An IAM instance profile: what an instance is given to get the credentials of the role it holds (at most one). */
+export interface InstanceProfile {
+  name: string;
+  arn: string;
+  /** The roles it holds, by name: none leaves its instances without AWS credentials of their own. */
+  roles: string[];
 }
 
 /** A server certificate stored in IAM (IAM's own certificate store, used by load balancers and CloudFront). */
@@ -146,7 +178,10 @@ export interface Bucket {
   publicViaAcl: boolean;
   publicViaPolicy: boolean;
   blockPublicAccess: BlockPublicAccess | null;
-  /** Whether the bucket policy denies everyone requests without TLS (aws:SecureTransport false); false without a policy. */
+  /**
+   * Whether the bucket policy denies everyone requests without TLS (aws:SecureTransport false), or below TLS 1.2
+   * (s3:TlsVersion NumericLessThan 1.2 or more), as CIS 3.1.1 accepts either; false without a policy.
+   */
   deniesInsecureTransport: boolean;
 }
 
@@ -285,6 +320,10 @@ export interface ConfigRecorder {
   recording: boolean;
   /** The status of the recorder's latest delivery attempt (Pending, Success, Failure); null: none yet. */
   lastStatus: string | null;
+  /** Its recording group records every resource type the region supports (`allSupported`). */
+  allSupported: boolean;
+  /** It also records the global resource types (IAM users, groups, roles and customer managed policies). */
+  includeGlobalResourceTypes: boolean;
 }
 
 export interface ConfigRegion {
@@ -388,6 +427,10 @@ export interface Inventory {
   serverCertificates: Collected<{ certificates: ServerCertificate[] }>;
   /** The serial number of the virtual MFA device assigned to the root user, or null when it has none. */
   rootVirtualMfa: Collected<{ serialNumber: string | null }>;
+  /** The AWS managed policies attached to a user, group or role, each judged by its default version. */
+  awsManagedPolicies: Collected<{ policies: AwsManagedPolicy[] }>;
+  /** Every instance profile of the account, with the role it holds. */
+  instanceProfiles: Collected<{ profiles: InstanceProfile[] }>;
   s3AccountBlockPublicAccess: Collected<{ settings: BlockPublicAccess | null }>;
   /** Unread: buckets that could not be read (by name). */
   s3Buckets: Collected<{ buckets: Bucket[] }>;
@@ -450,6 +493,8 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   health: true,
   serverCertificates: true,
   rootVirtualMfa: true,
+  awsManagedPolicies: true,
+  instanceProfiles: true,
   metricAlarms: true,
   configRecorders: true,
   securityHub: true,

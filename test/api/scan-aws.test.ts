@@ -133,6 +133,7 @@ const SEEDED = [
   'exposure.s3_bucket_public',
   'exposure.sg_ssh_open',
   'iam.console_user_without_mfa',
+  'iam.full_admin_policy_attached',
   'iam.user_admin_access',
   'iam.user_direct_policies',
   'threat.access_key_created_recently',

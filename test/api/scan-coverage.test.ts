@@ -120,6 +120,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
     expect(unread).toEqual({
       'exposure.s3_bucket_public': [guarded],
       'exposure.s3_bucket_allows_http': [guarded],
+      'exposure.s3_bucket_public_access_block_off': [guarded],
       'exposure.sg_ssh_open': [DENIED_REGION],
       'exposure.sg_rdp_open': [DENIED_REGION],
       'exposure.sg_all_ports_open': [DENIED_REGION],

@@ -213,6 +213,7 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
         name: 'developers',
         arn: `arn:aws:iam::${accountId}:group/developers`,
         managedPolicies: ['AWSCloudShellFullAccess'],
+        fullAdminPolicies: [],
       },
     ]);
     expect(

@@ -201,7 +201,8 @@ describe('logging controls collected against moto', () => {
             ConfigurationRecorder: {
               name: 'default',
               roleARN: `arn:aws:iam::${customer.accountId}:role/config`,
-              recordingGroup: { allSupported: true },
+              // Every supported type, the global ones in one region (CIS 4.3).
+              recordingGroup: { allSupported: true, includeGlobalResourceTypes: region === REGION },
             },
           }),
         );
@@ -226,7 +227,13 @@ describe('logging controls collected against moto', () => {
       },
     ]);
     expect(ok(inventory.configRecorders).regions[0]?.recorders).toEqual([
-      { name: 'default', recording: true, lastStatus: expect.any(String) },
+      {
+        name: 'default',
+        recording: true,
+        lastStatus: expect.any(String),
+        allSupported: true,
+        includeGlobalResourceTypes: regions[0] === REGION,
+      },
     ]);
     expect(Object.values(outcomes(inventory)).every((o) => o === 'pass')).toBe(true);
   });

@@ -153,7 +153,8 @@ describe('EC2 and VPC collection against moto', () => {
         IpPermissions: [{ IpProtocol: 'tcp', FromPort: 445, ToPort: 445, Ipv6Ranges: [{ CidrIpv6: '::/0' }] }],
       }),
     );
-    // A VPC of the customer's: its default group emptied, a flow log, an ACL open to SSH and one that denies it first.
+    // A VPC of the customer's: its default group emptied, a flow log, an ACL open to SSH and one that denies SSH and
+    // RDP first, over TCP and UDP (CIS 6.2 counts both).
     const { Vpc } = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.1.0.0/16' }));
     const app = Vpc!.VpcId!;
     await emptyGroup(ec2, await defaultGroupOf(ec2, app));
@@ -181,6 +182,8 @@ describe('EC2 and VPC collection against moto', () => {
     const guarded = await acl([
       { rule: 10, action: 'deny', protocol: '6', ports: [22, 22] },
       { rule: 11, action: 'deny', protocol: '6', ports: [3389, 3389] },
+      { rule: 12, action: 'deny', protocol: '17', ports: [22, 22] },
+      { rule: 13, action: 'deny', protocol: '17', ports: [3389, 3389] },
       { rule: 100, action: 'allow', protocol: '-1' },
     ]);
     const profile = await withInstanceProfile(customer);
@@ -238,6 +241,8 @@ describe('EC2 and VPC collection against moto', () => {
     expect(acls.find((a) => a.id === guarded)?.internetIngress.map((e) => [e.ruleNumber, e.action])).toEqual([
       [10, 'deny'],
       [11, 'deny'],
+      [12, 'deny'],
+      [13, 'deny'],
       [100, 'allow'],
     ]);
     const defaults = ok(inventory.securityGroups).defaultGroups.filter((g) => g.region === REGION);
@@ -285,16 +290,18 @@ describe('EC2 and VPC collection against moto', () => {
     const byDefault = await defaultVpc(ec2);
     await emptyGroup(ec2, byDefault.groupId);
     await flowLogTo(customer, ec2, byDefault.vpcId);
-    for (const [rule, port] of [
-      [10, 22],
-      [11, 3389],
+    for (const [rule, port, protocol] of [
+      [10, 22, '6'],
+      [11, 3389, '6'],
+      [12, 22, '17'],
+      [13, 3389, '17'],
     ] as const) {
       await ec2.send(
         new CreateNetworkAclEntryCommand({
           NetworkAclId: byDefault.aclId,
           RuleNumber: rule,
           RuleAction: 'deny',
-          Protocol: '6',
+          Protocol: protocol,
           Egress: false,
           CidrBlock: '0.0.0.0/0',
           PortRange: { From: port, To: port },

@@ -191,6 +191,9 @@ describe('AWS inventory collection against moto', () => {
       {
         arn: aliceArn,
         passwordEnabled: true,
+        // moto dates the password from the user's creation and records no sign-in.
+        passwordLastUsedAt: null,
+        passwordLastChangedAt: expect.any(String),
         mfaActive: false,
         keys: [{ active: true, lastRotatedAt: expect.any(String), lastUsedAt: null }],
       },
@@ -240,7 +243,9 @@ describe('AWS inventory collection against moto', () => {
     expect(progress).toHaveLength(
       1 + (READERS.length - regionalParts) + regionalParts * inventory.regions.enabled.length,
     );
-    // No per-user calls but ListAccessKeys: password, MFA and key use come from the credential report.
+    // No per-user calls but ListAccessKeys: password, MFA and key use come from the credential report. One
+    // GetPolicyVersion per attached AWS managed policy (alice's AdministratorAccess, and Sentinel's own role's
+    // SecurityAudit and ViewOnlyAccess).
     const iamOperations = new Set(front.requests.filter((r) => r.service === 'iam').map((r) => r.operation));
     expect([...iamOperations].sort()).toEqual([
       'GenerateCredentialReport',
@@ -248,7 +253,10 @@ describe('AWS inventory collection against moto', () => {
       'GetAccountPasswordPolicy',
       'GetAccountSummary',
       'GetCredentialReport',
+      'GetPolicyVersion',
       'ListAccessKeys',
+      'ListInstanceProfiles',
+      'ListPolicies',
       'ListServerCertificates',
       'ListVirtualMFADevices',
     ]);
@@ -722,15 +730,15 @@ describe('AWS inventory collection against moto', () => {
       await expect(first).rejects.toMatchObject({
         failed: [{ key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') }],
       });
-      // Kept under the format of today's reads (v2:), so that a worker of another version reads them again.
+      // Kept under the format of today's reads (v3:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
-      expect(settled).not.toContain(`v2:instances@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v3:instances@${FAILING_REGION}`);
       expect(settled).toEqual(
         expect.arrayContaining([
-          'v2:regions',
-          'v2:iamPrincipals',
-          `v2:securityGroups@${FAILING_REGION}`,
-          `v2:instances@${REGION}`,
+          'v3:regions',
+          'v3:iamPrincipals',
+          `v3:securityGroups@${FAILING_REGION}`,
+          `v3:instances@${REGION}`,
         ]),
       );
       expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
@@ -744,7 +752,7 @@ describe('AWS inventory collection against moto', () => {
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).toEqual([`v2:instances@${FAILING_REGION}`]);
+      expect(retried).toEqual([`v3:instances@${FAILING_REGION}`]);
       const customerCalls = front.requests.filter((r) => r.service !== 'sts').map((r) => `${r.operation}@${r.region}`);
       expect(customerCalls).toEqual([`DescribeInstances@${FAILING_REGION}`]);
       expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
@@ -760,18 +768,18 @@ describe('AWS inventory collection against moto', () => {
       });
       // The same reads as a worker before the format keyed them: instances without their metadata options.
       const older: Checkpoint = Object.fromEntries(
-        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v2:/, ''), outcome]),
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v3:/, ''), outcome]),
       );
       front.requests.length = 0;
 
       const retried: string[] = [];
       await provider.collectInventory(target, {
-        checkpoint: { ...older, 'v2:regions': checkpoint['v2:regions'] as ReadOutcome },
+        checkpoint: { ...older, 'v3:regions': checkpoint['v3:regions'] as ReadOutcome },
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).not.toContain('v2:regions');
-      expect(retried).toEqual(expect.arrayContaining([`v2:instances@${REGION}`, 'v2:iamPrincipals']));
+      expect(retried).not.toContain('v3:regions');
+      expect(retried).toEqual(expect.arrayContaining([`v3:instances@${REGION}`, 'v3:iamPrincipals']));
       expect(retried).toHaveLength(Object.keys(checkpoint).length - 1);
       expect(calls((r) => r.operation === 'DescribeRegions')).toBe(0);
     });

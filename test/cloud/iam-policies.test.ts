@@ -1,4 +1,4 @@
-import { grantsAdministrator } from '../../cloud/aws/collectors/iam-policies';
+import { allowsEverything, grantsAdministrator } from '../../cloud/aws/collectors/iam-policies';
 
 const policy = (...statements: Record<string, unknown>[]) =>
   JSON.stringify({ Version: '2012-10-17', Statement: statements });
@@ -34,5 +34,34 @@ describe('grantsAdministrator', () => {
 
   it('reads the URL-encoded documents IAM answers', () => {
     expect(grantsAdministrator(encodeURIComponent(policy(allow({ Action: '*' }))))).toBe(true);
+  });
+});
+
+describe('allowsEverything (CIS 2.14: full "*:*" administrative privileges)', () => {
+  it.each([
+    ['Action * on Resource *', allow({ Action: '*' })],
+    ['Action *:*', allow({ Action: '*:*' })],
+    [
+      '* among other actions and resources',
+      allow({ Action: ['s3:GetObject', '*'], Resource: ['arn:aws:s3:::x', '*'] }),
+    ],
+    [
+      'a condition (not weighed)',
+      allow({ Action: '*', Condition: { Bool: { 'aws:MultiFactorAuthPresent': 'true' } } }),
+    ],
+  ])('counts %s', (_, statement) => {
+    expect(allowsEverything(policy(statement))).toBe(true);
+    expect(allowsEverything(encodeURIComponent(policy(statement)))).toBe(true);
+  });
+
+  it.each([
+    // Administrator access all the same, which iam.user_admin_access and iam.role_admin_access report.
+    ['every IAM action', allow({ Action: 'iam:*' })],
+    ['everything but a bucket deletion', allow({ NotAction: 's3:DeleteBucket' })],
+    ['everything on one bucket', allow({ Action: '*', Resource: 'arn:aws:s3:::x' })],
+    ['a Deny of everything', { Effect: 'Deny', Action: '*', Resource: '*' }],
+    ['an unparsable document', null],
+  ])('does not count %s', (_, statement) => {
+    expect(allowsEverything(statement ? policy(statement) : '{not json')).toBe(false);
   });
 });

@@ -27,6 +27,13 @@ describe('deniesInsecureTransport', () => {
       deny({ Condition: { BoolIfExists: { 'AWS:SecureTransport': [false] } } }),
     ],
     ['a single statement object', deny()],
+    // CIS 3.1.1 accepts a denial of TLS below 1.2 (or a later version) as well.
+    ['s3:TlsVersion below 1.2', deny({ Condition: { NumericLessThan: { 's3:TlsVersion': '1.2' } } })],
+    ['s3:TlsVersion below 1.3, as a number', deny({ Condition: { NumericLessThan: { 'S3:TLSVersion': 1.3 } } })],
+    [
+      'NumericLessThanIfExists on s3:TlsVersion',
+      deny({ Condition: { NumericLessThanIfExists: { 's3:TlsVersion': ['1.2'] } } }),
+    ],
   ])('counts %s', (_, statement) => {
     expect(deniesInsecureTransport(policy(statement), BUCKET)).toBe(true);
     expect(deniesInsecureTransport(JSON.stringify({ Statement: statement }), BUCKET)).toBe(true);
@@ -64,6 +71,19 @@ describe('deniesInsecureTransport', () => {
     ['the bucket, not its objects', deny({ Resource: `arn:aws:s3:::${BUCKET}` })],
     ['one prefix of the objects', deny({ Resource: `arn:aws:s3:::${BUCKET}/private/*` })],
     ['another bucket', deny({ Resource: 'arn:aws:s3:::other-bucket/*' })],
+    [
+      's3:TlsVersion below 1.1 (TLS 1.1 still taken)',
+      deny({ Condition: { NumericLessThan: { 's3:TlsVersion': '1.1' } } }),
+    ],
+    ['s3:TlsVersion above 1.2 denied', deny({ Condition: { NumericGreaterThan: { 's3:TlsVersion': '1.2' } } })],
+    ['another key, below 1.2', deny({ Condition: { NumericLessThan: { 's3:signatureversion': '1.2' } } })],
+    ['s3:TlsVersion, not a number', deny({ Condition: { NumericLessThan: { 's3:TlsVersion': 'TLSv1.2' } } })],
+    [
+      's3:TlsVersion with a further condition',
+      deny({
+        Condition: { NumericLessThan: { 's3:TlsVersion': '1.2' }, StringNotEquals: { 'aws:SourceVpce': 'vpce-1' } },
+      }),
+    ],
   ])('does not count %s', (_, statement) => {
     expect(deniesInsecureTransport(policy(statement), BUCKET)).toBe(false);
   });

@@ -103,7 +103,10 @@ export function cleanTrail(overrides: Partial<Trail> = {}): Trail {
   };
 }
 
-/** AWS Config recording, Security Hub on and an external access analyzer, in every region. */
+/**
+ * AWS Config recording every supported resource type (the global ones in us-east-1 only), Security Hub on and an
+ * external access analyzer, in every region.
+ */
 function cleanLoggingServices(
   regions: string[],
 ): Pick<Inventory, 'configRecorders' | 'securityHub' | 'accessAnalyzers'> {
@@ -111,7 +114,15 @@ function cleanLoggingServices(
     configRecorders: ok({
       regions: regions.map((region) => ({
         region,
-        recorders: [{ name: 'default', recording: true, lastStatus: 'Success' }],
+        recorders: [
+          {
+            name: 'default',
+            recording: true,
+            lastStatus: 'Success',
+            allSupported: true,
+            includeGlobalResourceTypes: region === 'us-east-1',
+          },
+        ],
       })),
     }),
     securityHub: ok({ regions: regions.map((region) => ({ region, enabled: true })) }),
@@ -166,6 +177,8 @@ export function cleanInventory(now: string): Inventory {
         {
           arn: alice,
           passwordEnabled: true,
+          passwordLastUsedAt: daysAgo(now, 2),
+          passwordLastChangedAt: daysAgo(now, 120),
           mfaActive: true,
           keys: [
             { active: true, lastRotatedAt: aliceKeys[0]!.createdAt, lastUsedAt: daysAgo(now, 1) },
@@ -175,6 +188,8 @@ export function cleanInventory(now: string): Inventory {
         {
           arn: ciDeploy,
           passwordEnabled: false,
+          passwordLastUsedAt: null,
+          passwordLastChangedAt: null,
           mfaActive: false,
           keys: [{ active: true, lastRotatedAt: ciKeys[0]!.createdAt, lastUsedAt: hoursAgo(now, 3) }],
         },
@@ -190,6 +205,7 @@ export function cleanInventory(now: string): Inventory {
           managedPolicies: [],
           directPolicies: [],
           accessKeys: aliceKeys,
+          fullAdminPolicies: [],
         },
         {
           name: 'ci-deploy',
@@ -199,21 +215,46 @@ export function cleanInventory(now: string): Inventory {
           managedPolicies: [],
           directPolicies: [],
           accessKeys: ciKeys,
+          fullAdminPolicies: [],
         },
       ],
       roles: [
-        { name: 'app-server', arn: `arn:aws:iam::${ACCOUNT}:role/app-server`, adminAccess: false, managedPolicies: [] },
+        {
+          name: 'app-server',
+          arn: `arn:aws:iam::${ACCOUNT}:role/app-server`,
+          adminAccess: false,
+          managedPolicies: [],
+          fullAdminPolicies: [],
+        },
         {
           name: 'incident-support',
           arn: `arn:aws:iam::${ACCOUNT}:role/incident-support`,
           adminAccess: false,
           managedPolicies: ['AWSSupportAccess'],
+          fullAdminPolicies: [],
         },
       ],
       // Users get their permissions from groups.
       groups: [
-        { name: 'developers', arn: `arn:aws:iam::${ACCOUNT}:group/developers`, managedPolicies: ['ReadOnlyAccess'] },
+        {
+          name: 'developers',
+          arn: `arn:aws:iam::${ACCOUNT}:group/developers`,
+          managedPolicies: ['ReadOnlyAccess'],
+          fullAdminPolicies: [],
+        },
       ],
+    }),
+    // The AWS managed policies attached above, none of which allows everything.
+    awsManagedPolicies: ok({
+      policies: ['ReadOnlyAccess', 'AWSSupportAccess'].map((name) => ({
+        name,
+        arn: `arn:aws:iam::aws:policy/${name}`,
+        fullAdmin: false,
+      })),
+    }),
+    // The instances' profile, holding their role.
+    instanceProfiles: ok({
+      profiles: [{ name: 'app-server', arn: WELL_RUN_INSTANCE.instanceProfileArn, roles: ['app-server'] }],
     }),
     // A certificate that expires next year; the root user's MFA is a hardware device.
     serverCertificates: ok({
@@ -306,7 +347,7 @@ export function cleanInventory(now: string): Inventory {
     networkAcls: ok({
       acls: [
         {
-          // Everything from the internet but SSH and RDP, which lower-numbered entries deny first.
+          // Everything from the internet but SSH and RDP (TCP and UDP), which lower-numbered entries deny first.
           id: 'acl-0web',
           vpcId: 'vpc-0main',
           region: 'us-east-1',
@@ -314,6 +355,9 @@ export function cleanInventory(now: string): Inventory {
             { ruleNumber: 10, action: 'deny', protocol: '6', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' },
             { ruleNumber: 11, action: 'deny', protocol: '6', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' },
             { ruleNumber: 12, action: 'deny', protocol: '6', fromPort: 0, toPort: 4000, cidr: '::/0' },
+            { ruleNumber: 13, action: 'deny', protocol: '17', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' },
+            { ruleNumber: 14, action: 'deny', protocol: '17', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' },
+            { ruleNumber: 15, action: 'deny', protocol: '17', fromPort: 0, toPort: 4000, cidr: '::/0' },
             { ruleNumber: 100, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
             { ruleNumber: 101, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '::/0' },
             { ruleNumber: 32767, action: 'deny', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG } from '../../domain/checks/catalog';
-import type { CheckOutcome } from '../../domain/checks/evaluate';
+import { type CheckOutcome, evaluateInventory } from '../../domain/checks/evaluate';
 import type { Check } from '../../domain/checks/types';
 import { AWS_FSBP_CONTROLS } from '../../domain/compliance/aws-fsbp';
 import {
+  checksByControl,
   currentOutcomes,
   evaluateFramework,
   type EvidencingDetection,
@@ -13,6 +14,8 @@ import {
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework } from '../../domain/compliance/types';
 import { DETECTION_CATALOG } from '../../domain/events/catalog';
+import type { BlockPublicAccess, Inventory, PartName } from '../../domain/scans/inventory';
+import { cleanInventory, daysAgo, part, reportRow, withoutPart } from '../helpers/inventory';
 
 const CIS = frameworkById('cis-aws-7.0');
 
@@ -369,5 +372,211 @@ describe("a control's status", () => {
     );
     expect(result.controls[1]).toMatchObject({ status: 'manual', checkIds: [] });
     expect(result.summary).toEqual({ passed: 0, partial: 1, failed: 0, accepted: 0, not_evaluated: 0, manual: 1 });
+  });
+});
+
+describe('the CIS controls whose audit procedure the checks follow', () => {
+  const NOW = '2026-03-15T12:00:00.000Z';
+  const ALL_ON: BlockPublicAccess = {
+    blockPublicAcls: true,
+    ignorePublicAcls: true,
+    blockPublicPolicy: true,
+    restrictPublicBuckets: true,
+  };
+
+  /** A control's status in an account whose latest scan collected `inventory`, every finding open and not accepted. */
+  function controlIn(inventory: Inventory, controlId: string) {
+    const { outcomes, findings } = evaluateInventory(inventory, { now: inventory.collectedAt });
+    const open: OpenFinding[] = findings.map((f) => ({
+      signalId: `sig-${f.fingerprint}`,
+      checkId: f.checkId,
+      resource: f.resource,
+      region: f.region,
+      accepted: false,
+    }));
+    return evaluateFramework(CIS, CATALOG, outcomes, open, DETECTION_CATALOG).controls.find(
+      (c) => c.control.id === controlId,
+    )!;
+  }
+  const changed = (change: (inventory: Inventory) => void): Inventory => {
+    const inventory = cleanInventory(NOW);
+    change(inventory);
+    return inventory;
+  };
+
+  const CONTROLS: {
+    id: string;
+    checks: string[];
+    /** What fails the control, as CIS's audit finds it. */
+    fails: (inventory: Inventory) => void;
+    /** A part whose refusal leaves the control unknown. */
+    refused: PartName;
+  }[] = [
+    {
+      id: '2.11',
+      checks: ['iam.access_key_unused', 'iam.console_password_unused'],
+      fails: (inv) => {
+        reportRow(inv, 'alice').passwordLastUsedAt = daysAgo(NOW, 60);
+      },
+      refused: 'credentialReport',
+    },
+    {
+      id: '2.14',
+      checks: ['iam.full_admin_policy_attached'],
+      fails: (inv) => {
+        // AWS managed, judged by its document; attached to a group that has no member.
+        part(inv.awsManagedPolicies).policies.push({
+          name: 'AdministratorAccess',
+          arn: 'arn:aws:iam::aws:policy/AdministratorAccess',
+          fullAdmin: true,
+        });
+        part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AdministratorAccess');
+      },
+      refused: 'iamPrincipals',
+    },
+    {
+      id: '2.15',
+      checks: ['iam.no_support_role'],
+      fails: (inv) => {
+        // AWSSupportAccess on a group, not a role.
+        part(inv.iamPrincipals).roles[1]!.managedPolicies = [];
+        part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AWSSupportAccess');
+      },
+      refused: 'iamPrincipals',
+    },
+    {
+      id: '2.16',
+      checks: ['iam.instance_without_role'],
+      fails: (inv) => {
+        part(inv.instanceProfiles).profiles[0]!.roles = [];
+      },
+      refused: 'instances',
+    },
+    {
+      id: '3.1.1',
+      checks: ['exposure.s3_bucket_allows_http'],
+      fails: (inv) => {
+        part(inv.s3Buckets).buckets[1]!.deniesInsecureTransport = false;
+      },
+      refused: 's3Buckets',
+    },
+    {
+      id: '3.1.4',
+      checks: ['exposure.s3_bucket_public_access_block_off'],
+      fails: (inv) => {
+        part(inv.s3AccountBlockPublicAccess).settings = null;
+      },
+      // The account's settings cover every bucket; unread, the bucket without its own settings is unknown.
+      refused: 's3AccountBlockPublicAccess',
+    },
+    {
+      id: '4.3',
+      checks: ['detection.config_off', 'detection.config_global_resources_off'],
+      fails: (inv) => {
+        part(inv.configRecorders).regions[2]!.recorders[0]!.allSupported = false;
+      },
+      refused: 'configRecorders',
+    },
+    {
+      id: '6.2',
+      checks: ['exposure.nacl_admin_ports_open'],
+      fails: (inv) => {
+        part(inv.networkAcls).acls[0]!.internetIngress.unshift({
+          ruleNumber: 5,
+          action: 'allow',
+          protocol: '17',
+          fromPort: 22,
+          toPort: 22,
+          cidr: '0.0.0.0/0',
+        });
+      },
+      refused: 'networkAcls',
+    },
+    {
+      id: '6.3',
+      checks: ['exposure.sg_ssh_open', 'exposure.sg_rdp_open', 'exposure.sg_all_ports_open'],
+      fails: (inv) => {
+        part(inv.securityGroups).groups[0]!.openIngress.push({
+          protocol: 'udp',
+          fromPort: 22,
+          toPort: 22,
+          cidr: '0.0.0.0/0',
+        });
+      },
+      refused: 'securityGroups',
+    },
+    {
+      id: '6.4',
+      checks: ['exposure.sg_ssh_open', 'exposure.sg_rdp_open', 'exposure.sg_all_ports_open'],
+      fails: (inv) => {
+        part(inv.securityGroups).groups[0]!.openIngress.push({
+          protocol: '17',
+          fromPort: 3389,
+          toPort: 3389,
+          cidr: '::/0',
+        });
+      },
+      refused: 'securityGroups',
+    },
+  ];
+
+  it.each(CONTROLS)('$id is decided by $checks', ({ id, checks }) => {
+    expect(
+      checksByControl(CIS, CATALOG)
+        .get(id)
+        ?.map((c) => c.id),
+    ).toEqual(checks);
+  });
+
+  it.each(CONTROLS)('$id passes on an account that meets it', ({ id }) => {
+    expect(controlIn(cleanInventory(NOW), id)).toMatchObject({ status: 'passed', notes: [] });
+  });
+
+  it.each(CONTROLS)('$id fails on what its audit procedure finds', ({ id, fails }) => {
+    const result = controlIn(changed(fails), id);
+    expect(result.status).toBe('failed');
+    expect(result.failingResources.length).toBeGreaterThan(0);
+  });
+
+  it.each(CONTROLS)('$id is not evaluated, never passed, when AWS refuses $refused', ({ id, refused }) => {
+    expect(controlIn(withoutPart(cleanInventory(NOW), refused), id).status).toBe('not_evaluated');
+  });
+
+  it('fails 6.4 and not 6.3 for UDP 3389 open to ::/0 only', () => {
+    const inventory = changed(CONTROLS.find((c) => c.id === '6.4')!.fails);
+    expect([controlIn(inventory, '6.3').status, controlIn(inventory, '6.4').status]).toEqual(['passed', 'failed']);
+  });
+
+  it("passes 3.1.4 on every bucket's own Block Public Access, the account's off", () => {
+    const inventory = changed((inv) => {
+      part(inv.s3AccountBlockPublicAccess).settings = null;
+      for (const bucket of part(inv.s3Buckets).buckets) bucket.blockPublicAccess = { ...ALL_ON };
+    });
+    expect(controlIn(inventory, '3.1.4').status).toBe('passed');
+    // The account-level check still reports the account's settings off, for what it is: no longer CIS 3.1.4's.
+    expect(controlIn(inventory, '3.1.4').checkIds).not.toContain('exposure.s3_account_public_access_block_off');
+  });
+
+  it.each([
+    ['2.14', 'awsManagedPolicies'],
+    ['2.16', 'instanceProfiles'],
+  ] as const)('%s is not evaluated, never passed, when AWS refuses %s and nothing fails without it', (id, refused) => {
+    expect(controlIn(withoutPart(cleanInventory(NOW), refused), id).status).toBe('not_evaluated');
+  });
+
+  it("passes 3.1.4 on the account's settings even when the buckets could not be read", () => {
+    expect(controlIn(withoutPart(cleanInventory(NOW), 's3Buckets'), '3.1.4').status).toBe('passed');
+  });
+
+  it('is not evaluated, never passed, for 4.3 when the global resource types may be recorded in a region it could not read', () => {
+    const inventory = changed((inv) => {
+      const recorders = part(inv.configRecorders);
+      recorders.regions = recorders.regions.slice(1);
+      inv.configRecorders = {
+        ...inv.configRecorders,
+        unread: [{ kind: 'region', scope: 'us-east-1', reason: "AWS denied Sentinel's role (AccessDenied)." }],
+      };
+    });
+    expect(controlIn(inventory, '4.3').status).toBe('not_evaluated');
   });
 });

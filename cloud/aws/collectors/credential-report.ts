@@ -65,6 +65,8 @@ export function parseCredentialReport(csv: string, generatedAt: Date): Credentia
         (row): ReportedUser => ({
           arn: row.arn ?? '',
           passwordEnabled: row.password_enabled === 'true',
+          passwordLastUsedAt: dateOf(row.password_last_used),
+          passwordLastChangedAt: dateOf(row.password_last_changed),
           mfaActive: row.mfa_active === 'true',
           keys: [1, 2]
             .map((slot) => ({

@@ -1,25 +1,42 @@
 import type { AttachedPolicy, GetAccountAuthorizationDetailsCommandOutput, PolicyDetail } from '@aws-sdk/client-iam';
 import type { IamGroup, IamRole, IamUser } from '../../../domain/scans/inventory';
-import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../../../domain/checks/admin-policies';
+import {
+  AWS_ADMIN_POLICIES,
+  awsManagedName,
+  documentAllowsEverything,
+  documentGrantsAdministrator,
+} from '../../../domain/checks/admin-policies';
 import { parsePolicyDocument } from '../trust-policy';
 
 // Which users and roles hold administrator access (what counts: domain/checks/admin-policies.ts), from the pages of
 // GetAccountAuthorizationDetails: through an attached managed policy (AWS's, or a customer policy whose default
-// version grants it), an inline policy or, for users, a group's policies.
+// version grants it), an inline policy or, for users, a group's policies. And, for CIS 2.14, which of each user's,
+// group's and role's own customer managed and inline policies allow every action on every resource (its AWS managed
+// ones are judged from their documents by the awsManagedPolicies part).
 
 export function grantsAdministrator(rawDocument: string | undefined): boolean {
   return documentGrantsAdministrator(parsePolicyDocument(rawDocument ?? ''));
+}
+
+/** Whether a raw (URL-encoded) policy document allows every action on every resource (CIS 2.14). */
+export function allowsEverything(rawDocument: string | undefined): boolean {
+  return documentAllowsEverything(parsePolicyDocument(rawDocument ?? ''));
 }
 
 interface Grants {
   attached: string[];
   /** An inline policy grants administrator access. */
   inlineAdmin: boolean;
+  /** The inline policies that allow every action on every resource, by name. */
+  inlineEverything: string[];
 }
 
 const grantsOf = (attached: AttachedPolicy[] | undefined, inline: PolicyDetail[] | undefined): Grants => ({
   attached: (attached ?? []).flatMap((p) => (p.PolicyArn ? [p.PolicyArn] : [])),
   inlineAdmin: (inline ?? []).some((p) => grantsAdministrator(p.PolicyDocument)),
+  inlineEverything: (inline ?? []).flatMap((p) =>
+    p.PolicyName && allowsEverything(p.PolicyDocument) ? [p.PolicyName] : [],
+  ),
 });
 
 type Page = Pick<
@@ -29,12 +46,17 @@ type Page = Pick<
 
 /** Folds the pages as they arrive, keeping only what the answer needs; `principals()` once every page is in. */
 export function adminIndex() {
-  // Customer managed policies, by ARN: whether their default version grants administrator access.
+  // Customer managed policies, by ARN: whether their default version grants administrator access, and whether it
+  // allows every action on every resource.
   const managed = new Map<string, boolean>();
+  const everything = new Map<string, boolean>();
   const groups = new Map<string, Grants>();
-  const groupList: IamGroup[] = [];
-  const users: (Omit<IamUser, 'accessKeys' | 'adminAccess'> & { grants: Grants; groups: string[] })[] = [];
-  const roles: (Omit<IamRole, 'adminAccess'> & { grants: Grants; path: string })[] = [];
+  const groupList: (Omit<IamGroup, 'fullAdminPolicies'> & { grants: Grants })[] = [];
+  const users: (Omit<IamUser, 'accessKeys' | 'adminAccess' | 'fullAdminPolicies'> & {
+    grants: Grants;
+    groups: string[];
+  })[] = [];
+  const roles: (Omit<IamRole, 'adminAccess' | 'fullAdminPolicies'> & { grants: Grants; path: string })[] = [];
   const managedNames = (grants: Grants) => grants.attached.flatMap((arn) => awsManagedName(arn) ?? []);
 
   const index = {
@@ -42,12 +64,13 @@ export function adminIndex() {
       for (const p of page.Policies ?? []) {
         const current = p.PolicyVersionList?.find((v) => v.IsDefaultVersion);
         if (p.Arn) managed.set(p.Arn, grantsAdministrator(current?.Document));
+        if (p.Arn) everything.set(p.Arn, allowsEverything(current?.Document));
       }
       for (const g of page.GroupDetailList ?? []) {
         if (!g.GroupName) continue;
         const grants = grantsOf(g.AttachedManagedPolicies, g.GroupPolicyList);
         groups.set(g.GroupName, grants);
-        groupList.push({ name: g.GroupName, arn: g.Arn ?? '', managedPolicies: managedNames(grants) });
+        groupList.push({ name: g.GroupName, arn: g.Arn ?? '', managedPolicies: managedNames(grants), grants });
       }
       for (const u of page.UserDetailList ?? []) {
         if (!u.UserName) continue;
@@ -87,13 +110,25 @@ export function adminIndex() {
             const name = awsManagedName(arn);
             return name !== undefined ? AWS_ADMIN_POLICIES.has(name) : managed.get(arn) === true;
           }));
+      // A customer managed policy's name is the last part of its ARN (after its path).
+      const fullAdminPolicies = (grants: Grants): string[] => [
+        ...grants.attached.flatMap((arn) =>
+          awsManagedName(arn) === undefined && everything.get(arn) === true ? [arn.split('/').pop() ?? arn] : [],
+        ),
+        ...grants.inlineEverything,
+      ];
       return {
         users: users.map(({ grants, groups: memberOf, ...user }) => ({
           ...user,
           adminAccess: admin(grants) || memberOf.some((g) => admin(groups.get(g))),
+          fullAdminPolicies: fullAdminPolicies(grants),
         })),
-        roles: roles.map(({ grants, ...role }) => ({ ...role, adminAccess: admin(grants) })),
-        groups: groupList,
+        roles: roles.map(({ grants, ...role }) => ({
+          ...role,
+          adminAccess: admin(grants),
+          fullAdminPolicies: fullAdminPolicies(grants),
+        })),
+        groups: groupList.map(({ grants, ...group }) => ({ ...group, fullAdminPolicies: fullAdminPolicies(grants) })),
       };
     },
   };

@@ -1,23 +1,37 @@
 import {
   GetAccountPasswordPolicyCommand,
   GetAccountSummaryCommand,
+  GetPolicyVersionCommand,
   IAMClient,
   paginateGetAccountAuthorizationDetails,
   paginateListAccessKeys,
+  paginateListInstanceProfiles,
+  paginateListPolicies,
 } from '@aws-sdk/client-iam';
-import type { AccessKey, IamPrincipals, IamUser, PasswordPolicy, Unread } from '../../../domain/scans/inventory';
+import type {
+  AccessKey,
+  AwsManagedPolicy,
+  IamPrincipals,
+  IamUser,
+  InstanceProfile,
+  PasswordPolicy,
+  Unread,
+} from '../../../domain/scans/inventory';
 import { mapLimit } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
-import { adminIndex } from './iam-policies';
+import { adminIndex, allowsEverything } from './iam-policies';
 import { foldPages, globalPart, type ReadContext } from './reader';
 import type { Session } from './session';
 
 // IAM is global. The calls per scan: the account summary, the password policy, the credential report (see
 // credential-report.ts), GetAccountAuthorizationDetails (every user, group, role and customer managed policy,
 // paged), and one ListAccessKeys per user: the only per-user call, since the report has each user's password,
-// MFA and key use but no key ids.
+// MFA and key use but no key ids. Then, as parts of their own (a refusal costs only their checks): the AWS managed
+// policies attached in the account (ListPolicies, then GetPolicyVersion of each one's default version: CIS 2.14's
+// own procedure), and the instance profiles with their roles (ListInstanceProfiles, paged).
 
 const PER_USER_CONCURRENCY = 8;
+const PER_POLICY_CONCURRENCY = 4;
 
 const iamClient = (session: Session) => session.client((config) => new IAMClient(config));
 
@@ -117,9 +131,72 @@ export const iamPrincipalsPart = globalPart({
       // Service-linked roles belong to AWS services, and Sentinel's own role is read-only by construction.
       roles: roles
         .filter((r) => !r.path.startsWith('/aws-service-role/') && r.name !== session.roleName)
-        .map(({ name, arn, adminAccess, managedPolicies }) => ({ name, arn, adminAccess, managedPolicies })),
+        .map(({ name, arn, adminAccess, managedPolicies, fullAdminPolicies }) => ({
+          name,
+          arn,
+          adminAccess,
+          managedPolicies,
+          fullAdminPolicies,
+        })),
       groups,
     };
     return { value, unread };
+  },
+});
+
+export const awsManagedPoliciesPart = globalPart({
+  part: 'awsManagedPolicies',
+  async read({ session }: ReadContext) {
+    const iam = iamClient(session);
+    const attached = await foldPages(
+      paginateListPolicies(
+        { client: iam },
+        { Scope: 'AWS', OnlyAttached: true, PolicyUsageFilter: 'PermissionsPolicy' },
+      ),
+      [] as { name: string; arn: string; version: string }[],
+      (into, page) => {
+        for (const p of page.Policies ?? []) {
+          if (p.PolicyName && p.Arn && p.DefaultVersionId)
+            into.push({ name: p.PolicyName, arn: p.Arn, version: p.DefaultVersionId });
+        }
+        return into;
+      },
+    );
+    const policies = await mapLimit({
+      items: attached,
+      limit: PER_POLICY_CONCURRENCY,
+      run: async ({ name, arn, version }): Promise<AwsManagedPolicy | null> => {
+        try {
+          const { PolicyVersion } = await iam.send(new GetPolicyVersionCommand({ PolicyArn: arn, VersionId: version }));
+          return { name, arn, fullAdmin: allowsEverything(PolicyVersion?.Document) };
+        } catch (err) {
+          // A new default version since the list: the check names the policy's holders as unread.
+          if (isAbsent(err, 'NoSuchEntity')) return null;
+          throw err;
+        }
+      },
+    });
+    return { value: { policies: policies.filter((p): p is AwsManagedPolicy => p !== null) } };
+  },
+});
+
+export const instanceProfilesPart = globalPart({
+  part: 'instanceProfiles',
+  async read({ session }: ReadContext) {
+    const profiles = await foldPages(
+      paginateListInstanceProfiles({ client: iamClient(session) }, {}),
+      [] as InstanceProfile[],
+      (into, page) => {
+        for (const p of page.InstanceProfiles ?? []) {
+          into.push({
+            name: p.InstanceProfileName ?? '',
+            arn: p.Arn ?? '',
+            roles: (p.Roles ?? []).flatMap((r) => (r.RoleName ? [r.RoleName] : [])),
+          });
+        }
+        return into;
+      },
+    );
+    return { value: { profiles } };
   },
 });

@@ -21,7 +21,13 @@ import { efsFileSystemsPart } from './efs';
 import { failureOf } from './failures';
 import { guarddutyPart } from './guardduty';
 import { healthPart } from './health';
-import { iamPrincipalsPart, iamSummaryPart, passwordPolicyPart } from './iam';
+import {
+  awsManagedPoliciesPart,
+  iamPrincipalsPart,
+  iamSummaryPart,
+  instanceProfilesPart,
+  passwordPolicyPart,
+} from './iam';
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
 import { kmsKeysPart } from './kms';
@@ -60,6 +66,8 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   healthPart,
   serverCertificatesPart,
   rootVirtualMfaPart,
+  awsManagedPoliciesPart,
+  instanceProfilesPart,
   metricAlarmsPart,
   configRecordersPart,
   securityHubPart,
@@ -80,7 +88,7 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (an instance without its metadata options would fail IMDSv2).
  */
-const READ_FORMAT = 'v2:';
+const READ_FORMAT = 'v3:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {

@@ -5,14 +5,18 @@ import { parsePolicyDocument } from '../trust-policy';
 // - covers reading and writing objects (its Action patterns match s3:GetObject and s3:PutObject: `*`, `s3:*`,
 //   `s3:Get*` with `s3:Put*`, ...),
 // - on every object of the bucket (a Resource pattern that matches `arn:aws:s3:::<bucket>/*`),
-// - under the sole condition aws:SecureTransport false (Bool or BoolIfExists). A further condition (a VPC
-//   endpoint, an IP range) narrows the denial to some requests: such a statement does not count.
+// - under the sole condition aws:SecureTransport false (Bool or BoolIfExists), or s3:TlsVersion below 1.2 or a
+//   later version (NumericLessThan or NumericLessThanIfExists), which CIS 3.1.1 accepts as well. A further condition
+//   (a VPC endpoint, an IP range) narrows the denial to some requests: such a statement does not count.
 // Statements with NotPrincipal, NotAction or NotResource are not weighed: they deny less than they seem to.
 
 type Json = Record<string, unknown>;
 
 const OBJECT_ACTIONS = ['s3:GetObject', 's3:PutObject'];
 const SECURE_TRANSPORT_OPERATORS = new Set(['Bool', 'BoolIfExists']);
+const TLS_VERSION_OPERATORS = new Set(['NumericLessThan', 'NumericLessThanIfExists']);
+/** The oldest TLS version a bucket may require and still pass: CIS 3.1.1's example denies anything below 1.2. */
+const REQUIRED_TLS_VERSION = 1.2;
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const strings = (v: unknown): string[] => list(v).filter((s): s is string => typeof s === 'string');
@@ -45,18 +49,28 @@ function coversEveryObject(resource: unknown, bucket: string): boolean {
   });
 }
 
-function onlyInsecureTransport(condition: unknown): boolean {
-  if (!isObject(condition)) return false;
+/** A condition block with one operator testing one key: the three, or undefined for anything else. */
+function soleTest(condition: unknown): { operator: string; key: string; values: string[] } | undefined {
+  if (!isObject(condition)) return undefined;
   const entries = Object.entries(condition);
-  if (entries.length !== 1) return false;
+  if (entries.length !== 1) return undefined;
   const [operator, keys] = entries[0] as [string, unknown];
-  if (!SECURE_TRANSPORT_OPERATORS.has(operator) || !isObject(keys)) return false;
+  if (!isObject(keys)) return undefined;
   const tested = Object.entries(keys);
-  if (tested.length !== 1) return false;
+  if (tested.length !== 1) return undefined;
   const [key, value] = tested[0] as [string, unknown];
-  // Condition keys are case-insensitive; a Bool value may come as a string, a boolean, or a list of one.
-  const values = list(value).map((v) => String(v).toLowerCase());
-  return key.toLowerCase() === 'aws:securetransport' && values.length === 1 && values[0] === 'false';
+  // Condition keys are case-insensitive; a value may come as a string, a boolean or number, or a list of one.
+  return { operator, key: key.toLowerCase(), values: list(value).map((v) => String(v).toLowerCase()) };
+}
+
+function onlyInsecureTransport(condition: unknown): boolean {
+  const test = soleTest(condition);
+  if (!test || test.values.length !== 1) return false;
+  if (SECURE_TRANSPORT_OPERATORS.has(test.operator))
+    return test.key === 'aws:securetransport' && test.values[0] === 'false';
+  if (TLS_VERSION_OPERATORS.has(test.operator))
+    return test.key === 's3:tlsversion' && Number(test.values[0]) >= REQUIRED_TLS_VERSION;
+  return false;
 }
 
 export function deniesInsecureTransport(rawPolicy: string | undefined, bucket: string): boolean {

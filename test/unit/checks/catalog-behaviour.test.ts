@@ -91,6 +91,14 @@ const CASES: Case[] = [
     fails: ['AKIACIDEPLOY00000001@global'],
   },
   {
+    id: 'iam.console_password_unused',
+    parts: ['credentialReport'],
+    breaks: (inv, now) => {
+      reportRow(inv, 'alice').passwordLastUsedAt = daysAgo(now, 50);
+    },
+    fails: [`${ALICE}@global`],
+  },
+  {
     id: 'iam.user_admin_access',
     parts: ['iamPrincipals'],
     breaks: (inv) => {
@@ -147,6 +155,14 @@ const CASES: Case[] = [
     fails: [`${ALICE}@global`],
   },
   {
+    id: 'iam.full_admin_policy_attached',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).groups[0]!.fullAdminPolicies.push('break-glass');
+    },
+    fails: [`arn:aws:iam::${ACCOUNT}:group/developers@global`],
+  },
+  {
     id: 'iam.no_support_role',
     parts: ['iamPrincipals'],
     breaks: (inv) => {
@@ -186,6 +202,14 @@ const CASES: Case[] = [
       part(inv.s3AccountBlockPublicAccess).settings!.restrictPublicBuckets = false;
     },
     fails: ['s3-account-public-access-block@global'],
+  },
+  {
+    id: 'exposure.s3_bucket_public_access_block_off',
+    parts: ['s3Buckets', 's3AccountBlockPublicAccess'],
+    breaks: (inv) => {
+      part(inv.s3AccountBlockPublicAccess).settings!.restrictPublicBuckets = false;
+    },
+    fails: ['acme-assets@us-east-1'],
   },
   {
     id: 'exposure.s3_bucket_public',
@@ -319,6 +343,14 @@ const CASES: Case[] = [
     fails: ['config@us-west-2'],
   },
   {
+    id: 'detection.config_global_resources_off',
+    parts: ['configRecorders'],
+    breaks: (inv) => {
+      part(inv.configRecorders).regions[0]!.recorders[0]!.includeGlobalResourceTypes = false;
+    },
+    fails: ['config-global-resources@global'],
+  },
+  {
     id: 'detection.security_hub_off',
     parts: ['securityHub'],
     breaks: (inv) => {
@@ -392,6 +424,7 @@ const CASES: Case[] = [
         adminAccess: false,
         managedPolicies: [],
         directPolicies: [],
+        fullAdminPolicies: [],
       });
     },
     fails: [`arn:aws:iam::${ACCOUNT}:user/backup-svc@global`],

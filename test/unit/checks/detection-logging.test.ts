@@ -167,6 +167,57 @@ describe('AWS Config in every enabled region', () => {
       'ap-south-1',
     ]);
   });
+
+  it('fails a region whose recorder records only chosen resource types (CIS 4.3: all supported ones)', () => {
+    const inventory = cleanInventory(NOW);
+    part(inventory.configRecorders).regions[1]!.recorders[0]!.allSupported = false;
+    expect(outcome('detection.config_off', inventory)).toEqual(['config@us-west-2']);
+    expect(details('detection.config_off', inventory)).toEqual([
+      "AWS Config's recorder default in us-west-2 records only some resource types, not all supported ones.",
+    ]);
+  });
+
+  it('never passes on nothing: no region read is not evaluated', () => {
+    const inventory = cleanInventory(NOW);
+    part(inventory.configRecorders).regions = [];
+    expect(outcome('detection.config_off', inventory)).toBe('not_evaluated');
+    expect(outcome('detection.config_global_resources_off', inventory)).toBe('not_evaluated');
+  });
+
+  describe('global resource types, recorded in one region', () => {
+    const GLOBAL = 'detection.config_global_resources_off';
+
+    it('passes when one region records them, by a recorder of every supported type that is recording', () => {
+      // The clean account records them in us-east-1 only, as AWS advises (more would record them twice).
+      expect(outcome(GLOBAL, cleanInventory(NOW))).toBe('pass');
+      const everywhere = cleanInventory(NOW);
+      for (const region of part(everywhere.configRecorders).regions)
+        region.recorders[0]!.includeGlobalResourceTypes = true;
+      expect(outcome(GLOBAL, everywhere)).toBe('pass');
+    });
+
+    it.each([
+      ['no recorder includes them', { includeGlobalResourceTypes: false }],
+      ['the one that does is stopped', { recording: false }],
+      ['the one that does records only chosen types', { allSupported: false }],
+      ['the one that does failed its latest delivery', { lastStatus: 'Failure' }],
+    ])('fails once for the account when %s', (_, change) => {
+      const inventory = cleanInventory(NOW);
+      Object.assign(part(inventory.configRecorders).regions[0]!.recorders[0]!, change);
+      expect(outcome(GLOBAL, inventory)).toEqual(['config-global-resources@global']);
+    });
+
+    it('cannot tell when a region it could not read may be the one that records them', () => {
+      const inventory = withUnread(cleanInventory(NOW), 'configRecorders', [SCP]);
+      expect(outcome(GLOBAL, inventory)).toBe('pass');
+      part(inventory.configRecorders).regions[0]!.recorders[0]!.includeGlobalResourceTypes = false;
+      expect(checkById(GLOBAL)!.evaluate(inventory, { now: NOW })).toMatchObject({
+        status: 'not_evaluated',
+        reason: 'No recorder in the regions read includes the global resource types; ap-south-1 could not be read.',
+      });
+      expect(outcome(GLOBAL, withoutPart(cleanInventory(NOW), 'configRecorders'))).toBe('not_evaluated');
+    });
+  });
 });
 
 describe('Security Hub in every enabled region', () => {

@@ -34,12 +34,27 @@ describe('EC2 and VPC checks', () => {
       ['SSH allowed', [entry(100, 'allow', '6', [22, 22])], true],
       ['RDP inside an allowed range', [entry(100, 'allow', '6', [1024, 4000])], true],
       ['SSH allowed from ::/0', [entry(100, 'allow', '6', [22, 22], '::/0')], true],
-      ['UDP only', [entry(100, 'allow', '17', [0, 65535])], false],
+      // CIS 6.2 counts UDP (17) as well as TCP (6) and all protocols (-1); EC2 also takes the protocols' names.
+      ['UDP to every port', [entry(100, 'allow', '17', [0, 65535])], true],
+      ['RDP over UDP, by name', [entry(100, 'allow', 'udp', [3389, 3389])], true],
+      ['SSH over TCP, by name', [entry(100, 'allow', 'tcp', [22, 22])], true],
+      ['ICMP only', [entry(100, 'allow', '1', null)], false],
       ['HTTPS only', [entry(100, 'allow', '6', [443, 443]), entry(32767, 'deny', '-1', null)], false],
       [
-        'SSH and RDP denied first, then everything allowed',
-        [entry(10, 'deny', '6', [22, 22]), entry(20, 'deny', '6', [3389, 3389]), entry(100, 'allow', '-1', null)],
+        'SSH and RDP denied first over TCP and UDP, then everything allowed',
+        [
+          entry(10, 'deny', '6', [22, 22]),
+          entry(20, 'deny', '6', [3389, 3389]),
+          entry(30, 'deny', '17', [22, 22]),
+          entry(40, 'deny', '17', [3389, 3389]),
+          entry(100, 'allow', '-1', null),
+        ],
         false,
+      ],
+      [
+        'SSH and RDP denied first over TCP only, then everything allowed',
+        [entry(10, 'deny', '6', [22, 22]), entry(20, 'deny', '6', [3389, 3389]), entry(100, 'allow', '-1', null)],
+        true,
       ],
       ['a deny-all ahead of the allow', [entry(1, 'deny', '-1', null), entry(100, 'allow', '6', [22, 22])], false],
       [
@@ -62,12 +77,33 @@ describe('EC2 and VPC checks', () => {
     });
 
     it('names what is open, and from where, with the deciding rule', () => {
-      const inventory = withEntries([entry(10, 'deny', '6', [22, 22]), entry(100, 'allow', '-1', null)]);
+      const inventory = withEntries([
+        entry(10, 'deny', '6', [22, 22]),
+        entry(20, 'deny', '17', [0, 65535]),
+        entry(100, 'allow', '-1', null),
+      ]);
       const result = checkById(NACL)!.evaluate(inventory, { now: NOW });
       expect(result).toMatchObject({
         status: 'fail',
         resources: [
           { detail: 'Network ACL acl-0web (vpc-0main) in us-east-1 allows TCP port 3389 from 0.0.0.0/0 (rule 100).' },
+        ],
+      });
+    });
+
+    it('names the UDP traffic a TCP deny leaves to a later allow', () => {
+      const inventory = withEntries([
+        entry(10, 'deny', '6', [22, 22]),
+        entry(20, 'deny', '6', [3389, 3389]),
+        entry(100, 'allow', '-1', null),
+      ]);
+      expect(checkById(NACL)!.evaluate(inventory, { now: NOW })).toMatchObject({
+        status: 'fail',
+        resources: [
+          {
+            detail:
+              'Network ACL acl-0web (vpc-0main) in us-east-1 allows UDP port 22 from 0.0.0.0/0 (rule 100), UDP port 3389 from 0.0.0.0/0 (rule 100).',
+          },
         ],
       });
     });
@@ -221,6 +257,59 @@ describe('EC2 and VPC checks', () => {
       const inventory = withUnread(cleanInventory(NOW), name, [{ kind: 'region', scope: 'eu-west-3', reason: 'SCP' }]);
       expect(outcome(id, inventory)).toBe('pass');
       expect(unreadBy(id, inventory)).toEqual(['eu-west-3']);
+    });
+  });
+
+  describe('instance roles (CIS 2.16)', () => {
+    const PROFILE = WELL_RUN_INSTANCE.instanceProfileArn;
+    const roleless = (inventory: ReturnType<typeof cleanInventory>) => {
+      part(inventory.instanceProfiles).profiles[0]!.roles = [];
+      return inventory;
+    };
+
+    it('fails an instance whose instance profile holds no role, as one without a profile', () => {
+      const inventory = roleless(cleanInventory(NOW));
+      expect(outcome('iam.instance_without_role', inventory)).toEqual([
+        'i-0web@us-east-1',
+        'i-0worker@eu-west-1',
+        'i-0worker2@eu-west-1',
+      ]);
+      const result = checkById('iam.instance_without_role')!.evaluate(inventory, { now: NOW });
+      expect(result).toMatchObject({
+        status: 'fail',
+        resources: expect.arrayContaining([
+          {
+            resource: 'i-0web',
+            region: 'us-east-1',
+            detail:
+              'Instance i-0web (running) in us-east-1 has the instance profile app-server, which holds no IAM role.',
+          },
+        ]),
+      });
+    });
+
+    it('passes an instance whose profile holds a role', () => {
+      expect(outcome('iam.instance_without_role', cleanInventory(NOW))).toBe('pass');
+    });
+
+    it('names an instance as unread, never passed, when its profile could not be read', () => {
+      const refused = withoutPart(roleless(cleanInventory(NOW)), 'instanceProfiles');
+      expect(outcome('iam.instance_without_role', refused)).toBe('not_evaluated');
+      expect(unreadBy('iam.instance_without_role', refused)).toEqual(['i-0web', 'i-0worker', 'i-0worker2']);
+      // A profile IAM did not list (created or deleted while the scan read) is as unknown.
+      const missing = cleanInventory(NOW);
+      part(missing.instanceProfiles).profiles = [];
+      expect(unreadBy('iam.instance_without_role', missing)).toEqual(['i-0web', 'i-0worker', 'i-0worker2']);
+      expect(checkById('iam.instance_without_role')!.evaluate(missing, { now: NOW }).unread?.[0]?.reason).toBe(
+        `Its instance profile ${PROFILE} is not among those IAM listed (created or deleted while the scan read).`,
+      );
+    });
+
+    it('still fails an instance without any profile when the profiles could not be read', () => {
+      const inventory = withoutPart(cleanInventory(NOW), 'instanceProfiles');
+      part(inventory.instances).instances[0]!.instanceProfileArn = null;
+      expect(outcome('iam.instance_without_role', inventory)).toEqual(['i-0web@us-east-1']);
+      expect(unreadBy('iam.instance_without_role', inventory)).toEqual(['i-0worker', 'i-0worker2']);
     });
   });
 });

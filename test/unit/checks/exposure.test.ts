@@ -1,6 +1,7 @@
 import { evaluateInventory } from '../../../domain/checks/evaluate';
 import type { BlockPublicAccess, OpenIngress } from '../../../domain/scans/inventory';
-import { cleanInventory, outcome, part } from '../../helpers/inventory';
+import { checkById } from '../../../domain/checks/catalog';
+import { cleanInventory, outcome, part, unreadBy, withoutPart } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 
@@ -23,6 +24,67 @@ describe('exposure checks', () => {
     expect(outcome('exposure.s3_account_public_access_block_off', inventory)).toEqual([
       's3-account-public-access-block@global',
     ]);
+  });
+
+  describe("Block Public Access on every bucket, the account's or its own (CIS 3.1.4)", () => {
+    const CHECK = 'exposure.s3_bucket_public_access_block_off';
+    const FULL = bpa({
+      blockPublicAcls: true,
+      ignorePublicAcls: true,
+      blockPublicPolicy: true,
+      restrictPublicBuckets: true,
+    });
+    const withAccount = (settings: BlockPublicAccess | null) => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.s3AccountBlockPublicAccess).settings = settings;
+      return inventory;
+    };
+
+    it("passes on the account's four settings, whatever the buckets' own, and needs no bucket read then", () => {
+      expect(outcome(CHECK, withAccount(FULL))).toBe('pass');
+      expect(outcome(CHECK, withoutPart(withAccount(FULL), 's3Buckets'))).toBe('pass');
+    });
+
+    it("passes, without the account's settings, when every bucket has all four of its own", () => {
+      const inventory = withAccount(null);
+      part(inventory.s3Buckets).buckets[0]!.blockPublicAccess = FULL;
+      expect(outcome(CHECK, inventory)).toBe('pass');
+      // The account's settings are not needed then, even unread.
+      expect(outcome(CHECK, withoutPart(inventory, 's3AccountBlockPublicAccess'))).toBe('pass');
+    });
+
+    it('fails each bucket that neither level covers fully, naming the settings off at both', () => {
+      const inventory = withAccount(bpa({ blockPublicAcls: true, ignorePublicAcls: true }));
+      // acme-assets has none of its own; acme-legacy-site has all four.
+      expect(outcome(CHECK, inventory)).toEqual(['acme-assets@us-east-1']);
+      expect(checkById(CHECK)!.evaluate(inventory, { now: NOW })).toEqual({
+        status: 'fail',
+        resources: [
+          {
+            resource: 'acme-assets',
+            region: 'us-east-1',
+            detail:
+              "Bucket acme-assets in us-east-1 has blockPublicPolicy, restrictPublicBuckets off, in its own Block Public Access and the account's.",
+          },
+        ],
+      });
+      // A setting either level turns on counts, as S3 applies it.
+      part(inventory.s3Buckets).buckets[0]!.blockPublicAccess = bpa({
+        blockPublicPolicy: true,
+        restrictPublicBuckets: true,
+      });
+      expect(outcome(CHECK, inventory)).toBe('pass');
+    });
+
+    it("names a bucket without its own settings as unread, never passed, when the account's could not be read", () => {
+      const inventory = withoutPart(cleanInventory(NOW), 's3AccountBlockPublicAccess');
+      expect(outcome(CHECK, inventory)).toBe('not_evaluated');
+      expect(unreadBy(CHECK, inventory)).toEqual(['acme-assets']);
+    });
+
+    it("is not evaluated without the buckets when the account's settings do not cover them", () => {
+      expect(outcome(CHECK, withoutPart(withAccount(null), 's3Buckets'))).toBe('not_evaluated');
+    });
   });
 
   describe('public buckets', () => {
@@ -80,7 +142,10 @@ describe('exposure checks', () => {
       [rule('tcp', 22, 22, '::/0'), ['ssh']],
       [rule('tcp', 0, 1024), ['ssh']],
       [rule('6', 22, 22), ['ssh']],
-      [rule('udp', 22, 22), []],
+      // CIS 6.3 and 6.4 count UDP as well as TCP, by name or number, and all protocols.
+      [rule('udp', 22, 22), ['ssh']],
+      [rule('17', 22, 22, '::/0'), ['ssh']],
+      [rule('udp', 3300, 3400), ['rdp']],
       [rule('tcp', 20, 21), []],
       [rule('tcp', 22, 22, '10.0.0.0/8'), []],
       [rule('tcp', 3389, 3389), ['rdp']],
@@ -89,7 +154,7 @@ describe('exposure checks', () => {
       [rule('icmp', -1, -1), []],
       [rule('-1', null, null), ['ssh', 'rdp', 'all']],
       [rule('tcp', 0, 65535), ['ssh', 'rdp', 'all']],
-      [rule('udp', 0, 65535), ['rdp', 'all']],
+      [rule('udp', 0, 65535), ['ssh', 'rdp', 'all']],
       [rule('tcp', 1, 65535), ['ssh', 'rdp']],
     ])('%j opens %j', (ingress, opened) => {
       const inventory = cleanInventory(NOW);

@@ -89,31 +89,97 @@ describe('iam governance checks', () => {
   });
 
   describe('support role', () => {
-    it.each([
-      [
-        'a role',
-        (inv: ReturnType<typeof cleanInventory>) => {
-          part(inv.iamPrincipals).roles[1]!.managedPolicies = ['AWSSupportAccess'];
-        },
-      ],
-      [
-        'a group',
-        (inv: ReturnType<typeof cleanInventory>) => {
-          part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AWSSupportAccess');
-        },
-      ],
-      [
-        'a user',
-        (inv: ReturnType<typeof cleanInventory>) => {
-          part(inv.iamPrincipals).users[0]!.managedPolicies.push('AWSSupportAccess');
-        },
-      ],
-    ])('passes when AWSSupportAccess is attached to %s', (_, attach) => {
+    const withoutSupportRole = () => {
       const inventory = cleanInventory(NOW);
       part(inventory.iamPrincipals).roles[1]!.managedPolicies = [];
+      return inventory;
+    };
+
+    it('passes when AWSSupportAccess is attached to a role', () => {
+      const inventory = withoutSupportRole();
       expect(outcome('iam.no_support_role', inventory)).toEqual(['support-role@global']);
-      attach(inventory);
+      part(inventory.iamPrincipals).roles[0]!.managedPolicies = ['AWSSupportAccess'];
       expect(outcome('iam.no_support_role', inventory)).toBe('pass');
+    });
+
+    it('fails when only a user or a group has AWSSupportAccess: CIS 2.15 asks for a role, and says who has it', () => {
+      const inventory = withoutSupportRole();
+      part(inventory.iamPrincipals).groups[0]!.managedPolicies.push('AWSSupportAccess');
+      part(inventory.iamPrincipals).users[0]!.managedPolicies.push('AWSSupportAccess');
+      expect(checkById('iam.no_support_role')!.evaluate(inventory, { now: NOW })).toEqual({
+        status: 'fail',
+        resources: [
+          {
+            resource: 'support-role',
+            detail: 'No IAM role has AWSSupportAccess attached (only IAM user alice, IAM group developers).',
+          },
+        ],
+      });
+    });
+
+    it('is not evaluated without the principals', () => {
+      expect(outcome('iam.no_support_role', withoutPart(withoutSupportRole(), 'iamPrincipals'))).toBe('not_evaluated');
+    });
+  });
+
+  describe('policies allowing full "*:*" administrative privileges (CIS 2.14)', () => {
+    const CHECK = 'iam.full_admin_policy_attached';
+    const DEVELOPERS = `arn:aws:iam::${ACCOUNT}:group/developers`;
+    const APP_SERVER = `arn:aws:iam::${ACCOUNT}:role/app-server`;
+    const withAdministratorAccess = () => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.awsManagedPolicies).policies.push({
+        name: 'AdministratorAccess',
+        arn: 'arn:aws:iam::aws:policy/AdministratorAccess',
+        fullAdmin: true,
+      });
+      return inventory;
+    };
+
+    it('fails every user, group and role with such a policy: AWS managed, customer managed or inline', () => {
+      const inventory = withAdministratorAccess();
+      part(inventory.iamPrincipals).groups[0]!.managedPolicies.push('AdministratorAccess');
+      part(inventory.iamPrincipals).roles[0]!.fullAdminPolicies.push('deploy-everything');
+      part(inventory.iamPrincipals).users[0]!.fullAdminPolicies.push('break-glass');
+      expect(outcome(CHECK, inventory)).toEqual([`${ALICE}@global`, `${DEVELOPERS}@global`, `${APP_SERVER}@global`]);
+      expect(checkById(CHECK)!.evaluate(inventory, { now: NOW })).toMatchObject({
+        status: 'fail',
+        resources: expect.arrayContaining([
+          {
+            resource: DEVELOPERS,
+            detail:
+              'IAM group developers has policies that allow every action on every resource: AdministratorAccess (AWS managed).',
+          },
+        ]),
+      });
+    });
+
+    it('judges an AWS managed policy by its document, not by its name', () => {
+      const inventory = withAdministratorAccess();
+      // The clean account's ReadOnlyAccess, had its document allowed everything.
+      part(inventory.awsManagedPolicies).policies[0]!.fullAdmin = true;
+      expect(outcome(CHECK, inventory)).toEqual([`${DEVELOPERS}@global`]);
+      // An AWS managed policy whose document allows less is no failure, whatever it is called.
+      part(inventory.awsManagedPolicies).policies[0]!.fullAdmin = false;
+      expect(outcome(CHECK, inventory)).toBe('pass');
+    });
+
+    it('names as unread, never passed, a holder of AWS managed policies whose documents could not be read', () => {
+      const refused = withoutPart(cleanInventory(NOW), 'awsManagedPolicies');
+      expect(outcome(CHECK, refused)).toBe('not_evaluated');
+      expect(unreadBy(CHECK, refused)).toEqual([DEVELOPERS, `arn:aws:iam::${ACCOUNT}:role/incident-support`]);
+      // One attached since the policies were listed is as unknown; a holder failing on another policy still fails.
+      const attachedSince = cleanInventory(NOW);
+      part(attachedSince.iamPrincipals).users[0]!.managedPolicies.push('AdministratorAccess');
+      expect(outcome(CHECK, attachedSince)).toBe('pass');
+      expect(unreadBy(CHECK, attachedSince)).toEqual([ALICE]);
+      part(attachedSince.iamPrincipals).users[0]!.fullAdminPolicies.push('break-glass');
+      expect(outcome(CHECK, attachedSince)).toEqual([`${ALICE}@global`]);
+      expect(unreadBy(CHECK, attachedSince)).toEqual([]);
+    });
+
+    it('is not evaluated without the principals', () => {
+      expect(outcome(CHECK, withoutPart(withAdministratorAccess(), 'iamPrincipals'))).toBe('not_evaluated');
     });
   });
 

@@ -132,6 +132,83 @@ describe('iam checks', () => {
     expect(outcome('iam.access_key_unused', inventory)).toEqual(expected);
   });
 
+  describe('unused console passwords (CIS 2.11)', () => {
+    const CHECK = 'iam.console_password_unused';
+    const ALICE = 'arn:aws:iam::111122223333:user/alice';
+
+    it.each([
+      ['last used 44 days ago', { passwordLastUsedAt: daysAgo(NOW, 44) }, 'pass'],
+      ['last used 45 days ago', { passwordLastUsedAt: daysAgo(NOW, 45) }, [`${ALICE}@global`]],
+      // A reset by an administrator is not a use: the last sign-in decides.
+      [
+        'last used 90 days ago, changed since',
+        { passwordLastUsedAt: daysAgo(NOW, 90), passwordLastChangedAt: daysAgo(NOW, 3) },
+        [`${ALICE}@global`],
+      ],
+      // Never used (no_information): when the password was set decides.
+      ['never used, set 10 days ago', { passwordLastUsedAt: null, passwordLastChangedAt: daysAgo(NOW, 10) }, 'pass'],
+      [
+        'never used, set 60 days ago',
+        { passwordLastUsedAt: null, passwordLastChangedAt: daysAgo(NOW, 60) },
+        [`${ALICE}@global`],
+      ],
+      [
+        'no console password at all',
+        { passwordEnabled: false, passwordLastUsedAt: daysAgo(NOW, 400), passwordLastChangedAt: null },
+        'pass',
+      ],
+    ])('a console password %s: %j', (_, row, expected) => {
+      const inventory = cleanInventory(NOW);
+      Object.assign(reportRow(inventory, 'alice'), row);
+      expect(outcome(CHECK, inventory)).toEqual(expected);
+    });
+
+    it('says when it was last used, or set', () => {
+      const inventory = cleanInventory(NOW);
+      Object.assign(reportRow(inventory, 'alice'), {
+        passwordLastUsedAt: null,
+        passwordLastChangedAt: daysAgo(NOW, 60),
+      });
+      expect(checkById(CHECK)!.evaluate(inventory, { now: NOW })).toEqual({
+        status: 'fail',
+        resources: [
+          {
+            resource: ALICE,
+            detail: `IAM user alice's console password was set at ${daysAgo(NOW, 60)} and has no recorded use.`,
+          },
+        ],
+      });
+    });
+
+    it('names a password the report dates neither way as unread, never passed', () => {
+      const inventory = cleanInventory(NOW);
+      Object.assign(reportRow(inventory, 'alice'), { passwordLastUsedAt: null, passwordLastChangedAt: null });
+      expect(outcome(CHECK, inventory)).toBe('pass');
+      expect(unreadBy(CHECK, inventory)).toEqual([ALICE]);
+    });
+
+    it('leaves out users deleted since the report, and names an old user the report does not show as unread', () => {
+      const inventory = cleanInventory(NOW);
+      reportRow(inventory, 'alice').passwordLastUsedAt = daysAgo(NOW, 100);
+      const principals = part(inventory.iamPrincipals);
+      const [alice, ci] = principals.users;
+      // alice was deleted; a user created 50 days ago is missing from the report (a stale one).
+      principals.users = [
+        ci!,
+        { ...alice!, name: 'dave', arn: 'arn:aws:iam::111122223333:user/dave', createdAt: daysAgo(NOW, 50) },
+      ];
+      expect(outcome(CHECK, inventory)).toBe('pass');
+      expect(unreadBy(CHECK, inventory)).toEqual(['arn:aws:iam::111122223333:user/dave']);
+    });
+
+    it('judges from the report alone when the principals could not be read, and not at all without the report', () => {
+      const inventory = withoutPart(cleanInventory(NOW), 'iamPrincipals');
+      part(inventory.credentialReport).users[0]!.passwordLastUsedAt = daysAgo(NOW, 100);
+      expect(outcome(CHECK, inventory)).toEqual([`${ALICE}@global`]);
+      expect(outcome(CHECK, withoutPart(cleanInventory(NOW), 'credentialReport'))).toBe('not_evaluated');
+    });
+  });
+
   it('matches a key to its report slot by creation time, to the second', () => {
     const inventory = cleanInventory(NOW);
     // The report writes times to the second; ListAccessKeys may carry milliseconds.
