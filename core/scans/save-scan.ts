@@ -12,7 +12,7 @@ import {
   resolveSignals,
 } from '../../db/repositories/signals';
 import { type Evaluation, isScoreComplete } from '../../domain/checks/evaluate';
-import type { Severity } from '../../domain/checks/types';
+import type { Scenario, Severity } from '../../domain/checks/types';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { newId } from '../../domain/ids';
 import { asOpenSignals, scoreOf, signalChanges } from '../../domain/signals/lifecycle';
@@ -70,7 +70,7 @@ async function openProbableCompromise({
   accountId: string;
   scanId: string;
   at: Date;
-}): Promise<{ checkId: string; severity: Severity }[]> {
+}): Promise<{ checkId: string; severity: Severity; scenario: Scenario }[]> {
   const compound = probableCompromise(await indicatorsOfLastDay(db, accountId, at), at.toISOString());
   if (!compound) return [];
   const { id, scenario, severity, title, description } = PROBABLE_COMPROMISE;
@@ -95,7 +95,7 @@ async function openProbableCompromise({
       },
     ],
   });
-  return opened.map((checkId) => ({ checkId, severity }));
+  return opened.map((checkId) => ({ checkId, severity, scenario }));
 }
 
 /**
@@ -162,8 +162,16 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     const resolvedIds = new Set(resolved.map((s) => s.id));
     const srs = scoreOf([
       ...open.filter((s) => !resolvedIds.has(s.id)),
-      ...[...fresh, ...compound].map((f) => ({ checkId: f.checkId, severity: f.severity, accepted: false })),
+      ...[...fresh, ...compound].map((f) => ({
+        checkId: f.checkId,
+        severity: f.severity,
+        scenario: f.scenario,
+        accepted: false,
+      })),
     ]);
+    // Whether the score read every core source (domain/scoring/completeness.ts). A targeted rescan's score stands on
+    // the coverage of the account's last full scan, and so does its completeness.
+    const complete = result.targeted ? account?.score_complete === true : isScoreComplete(evaluation.outcomes);
     // A targeted rescan read a few parts: it rescores an account that has a score, and gives none to one whose full
     // scans read too little to be scored.
     const scored = evaluation.scored && (!result.targeted || account?.current_srs != null);
@@ -191,7 +199,7 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
               checks_scan_id: scanId,
               coverage_evaluated: evaluation.coverage.evaluated,
               coverage_total: evaluation.coverage.total,
-              score_complete: isScoreComplete(evaluation.outcomes),
+              score_complete: complete,
             }),
         ...(result.usedRegions ? { used_regions: result.usedRegions } : {}),
         ...(scored ? { current_srs: srs } : {}),
@@ -202,7 +210,14 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     if (scored) {
       await recordScorePoint({
         db: trx,
-        point: { account_id: accountId, day: at.toISOString().slice(0, 10), srs, scan_id: scanId, recorded_at: at },
+        point: {
+          account_id: accountId,
+          day: at.toISOString().slice(0, 10),
+          srs,
+          complete,
+          scan_id: scanId,
+          recorded_at: at,
+        },
       });
     }
     await deleteCheckpoint({ db: trx, scanId });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/records/retention';
-import { accountIdOutput, awsAccountId, srs, tag } from './accounts';
+import { accountIdOutput, awsAccountId, scoreComplete, srs, tag } from './accounts';
 import { pageLimit, timestamp } from './common';
 
 export const listSignalsQuery = z.strictObject({
@@ -99,7 +99,18 @@ export const scoreHistoryQuery = z.strictObject({
     .default(30),
 });
 export const scoreHistoryOutput = z.object({
-  history: z.array(z.object({ date: z.string().meta({ description: 'UTC calendar day', format: 'date' }), srs })),
+  history: z.array(
+    z.object({
+      date: z.string().meta({ description: 'UTC calendar day', format: 'date' }),
+      srs,
+      complete: scoreComplete.meta({
+        description:
+          "Whether the day's score read every core source of the account (IAM, CloudTrail, EC2, S3, ...; optional " +
+          'sources such as AWS Health and Cost Explorer do not count): false means it covers only what was read. ' +
+          'Null for points recorded before this was kept',
+      }),
+    }),
+  ),
 });
 
 export const recoveryChecklistOutput = z.object({
