@@ -13,6 +13,7 @@ import {
   type ActivitySource,
   activityRecord,
   accountCsvRecord,
+  scoreCsvRecord,
   type AccountRecord,
   CHECKLIST_COLUMNS,
   type ChecklistRecord,
@@ -105,7 +106,7 @@ export async function writeExportPackage(source: PackageSource, file: string): P
   streamed('findings.json', () => jsonArray(signals()));
   streamed('findings.csv', () => csvTable(SIGNAL_COLUMNS, mapPages(signals(), signalCsvRecord)));
   text('score-history.json', json(source.scoreHistory));
-  streamed('score-history.csv', () => csvTable(SCORE_COLUMNS, once(source.scoreHistory)));
+  streamed('score-history.csv', () => csvTable(SCORE_COLUMNS, once(source.scoreHistory.map(scoreCsvRecord))));
   text('recovery-checklist.json', json(source.checklist));
   streamed('recovery-checklist.csv', () => csvTable(CHECKLIST_COLUMNS, once(source.checklist)));
   text('accepted-risks.json', json(acceptances));
@@ -172,6 +173,8 @@ function readme(source: PackageSource): string {
     "  The Security Risk Score (0-100, lower is riskier), one point per UTC day: the score of that day's",
     '  last scan, newest first, for the whole life of the account. Columns:',
     `  ${SCORE_COLUMNS.join(', ')}`,
+    '  complete says whether that score read every core source of the account (IAM, CloudTrail, EC2, S3, ...);',
+    '  false: it covers only what was read. Empty (null in JSON) for days recorded before this was kept.',
     '',
     `recovery-checklist.json, recovery-checklist.csv  (${source.checklist.length} steps)`,
     '  What to do, most urgent first: one step per failing check with its remediation and AWS',

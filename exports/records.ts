@@ -94,11 +94,21 @@ export function signalCsvRecord(record: SignalRecord): Record<(typeof SIGNAL_COL
   return { ...record, accepted: String(record.accepted), acceptances: JSON.stringify(record.acceptances) };
 }
 
-export const SCORE_COLUMNS = ['date', 'srs', 'scan_id'] as const;
+export const SCORE_COLUMNS = ['date', 'srs', 'complete', 'scan_id'] as const;
 export interface ScoreRecord {
   date: string;
   srs: number;
+  /** The score read every core source of the account; null for points recorded before this was kept. */
+  complete: boolean | null;
   scan_id: string;
+}
+
+/** A true/false cell, empty when not known. */
+const booleanCell = (value: boolean | null): string | null => (value === null ? null : String(value));
+
+/** A score-history point as one CSV row: `complete` as true/false, empty when not known. */
+export function scoreCsvRecord(record: ScoreRecord) {
+  return { ...record, complete: booleanCell(record.complete) };
 }
 
 export const CHECKLIST_COLUMNS = ['step', 'title', 'description', 'docs_url'] as const;
@@ -114,6 +124,7 @@ export function accountRecord(a: AccountRow) {
     status: a.status,
     tags: a.tags,
     current_srs: a.current_srs,
+    score_complete: a.score_complete,
     role_name: a.role_name,
     created_at: a.created_at.toISOString(),
     connected_at: iso(a.connected_at),
@@ -131,6 +142,7 @@ export const ACCOUNT_COLUMNS = [
   'status',
   'tags',
   'current_srs',
+  'score_complete',
   'role_name',
   'created_at',
   'connected_at',
@@ -141,7 +153,7 @@ export const ACCOUNT_COLUMNS = [
 
 /** The account record as one CSV row: the tags as a JSON array, so any tag text survives the cell. */
 export function accountCsvRecord(a: AccountRecord) {
-  return { ...a, tags: JSON.stringify(a.tags) };
+  return { ...a, tags: JSON.stringify(a.tags), score_complete: booleanCell(a.score_complete) };
 }
 
 export const ACTIVITY_COLUMNS = [

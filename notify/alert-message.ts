@@ -25,6 +25,11 @@ export interface DeliveryContext {
   scanId: string | null;
   eventBatchId: string | null;
   srs: number;
+  /**
+   * Whether that score read every core source of the account (domain/scoring/completeness.ts); null for an alert fired
+   * before this was kept.
+   */
+  srsComplete: boolean | null;
   scenarios: Scenario[];
   firedAt: Date;
   ruleName: string;
@@ -56,9 +61,20 @@ function accountLabel(ctx: DeliveryContext): string {
   return ctx.displayName ? `${ctx.displayName} (${ctx.awsAccountId})` : ctx.awsAccountId;
 }
 
+/** What the score covered, in a few words: whether it read every core source of the account. */
+function completeness(ctx: DeliveryContext): string | null {
+  if (ctx.srsComplete === null) return null;
+  return ctx.srsComplete
+    ? 'complete: the scan read every core source of the account'
+    : 'incomplete: Sentinel could not read every core source of the account, so the score covers only what it read (see its checks)';
+}
+
 function headline(ctx: DeliveryContext): string {
-  const why =
-    ctx.srs < ctx.minSrs ? `Security Risk Score ${ctx.srs} (below ${ctx.minSrs})` : `Security Risk Score ${ctx.srs}`;
+  const notes = [
+    ...(ctx.srs < ctx.minSrs ? [`below ${ctx.minSrs}`] : []),
+    ...(ctx.srsComplete === false ? ['incomplete'] : []),
+  ];
+  const why = `Security Risk Score ${ctx.srs}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
   const news = ctx.opened.length > 0 ? `, ${ctx.opened.length} new finding${ctx.opened.length === 1 ? '' : 's'}` : '';
   return `[Sentinel] ${ctx.ruleName}: AWS account ${accountLabel(ctx)}: ${why}${news}`;
 }
@@ -79,10 +95,12 @@ export function alertEmail(
   unsubscribe: UnsubscribeLinks,
 ): Omit<Email, 'idempotencyKey'> {
   const found = findingLines(ctx);
+  const covered = completeness(ctx);
   const text = [
     `Alert rule "${ctx.ruleName}" fired for AWS account ${accountLabel(ctx)}.`,
     '',
     `Security Risk Score: ${ctx.srs} (rule threshold ${ctx.minSrs})`,
+    ...(covered ? [`Score ${covered}`] : []),
     `Scenarios: ${ctx.scenarios.join(', ') || 'none'}`,
     `Open findings: ${ctx.openCount}`,
     '',
@@ -99,7 +117,7 @@ export function alertEmail(
 <p>AWS account <strong>${escapeHtml(accountLabel(ctx))}</strong></p>
 <p>Security Risk Score <strong>${ctx.srs}</strong> (rule threshold ${ctx.minSrs}); ${ctx.openCount} open findings;
 scenarios: ${escapeHtml(ctx.scenarios.join(', ') || 'none')}</p>
-${found.length > 0 ? `<p>New in this scan:</p><ul>${found.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '<p>No new findings in this scan; the score crossed the threshold.</p>'}
+${covered ? `<p${ctx.srsComplete ? '' : ' style="color:#b45309"'}>Score ${escapeHtml(covered)}</p>\n` : ''}${found.length > 0 ? `<p>New in this scan:</p><ul>${found.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '<p>No new findings in this scan; the score crossed the threshold.</p>'}
 <p><a href="${escapeHtml(links.findingsUrl)}">See the findings</a></p>
 <p style="color:#666">Alert ${escapeHtml(ctx.alertId)}</p>
 <p style="color:#666">You get this as an alert recipient of ${escapeHtml(ctx.tenantName)} on Sentinel.
@@ -171,7 +189,10 @@ export function alertSlackMessage(ctx: DeliveryContext, links: AlertLinks): { te
         type: 'section',
         fields: [
           { type: 'mrkdwn', text: `*Account*\n${slackEscape(accountLabel(ctx))}` },
-          { type: 'mrkdwn', text: `*Security Risk Score*\n${ctx.srs} (threshold ${ctx.minSrs})` },
+          {
+            type: 'mrkdwn',
+            text: `*Security Risk Score*\n${ctx.srs} (threshold ${ctx.minSrs})${ctx.srsComplete === null ? '' : ctx.srsComplete ? ', complete' : ', incomplete'}`,
+          },
           { type: 'mrkdwn', text: `*Scenarios*\n${slackEscape(ctx.scenarios.join(', ') || 'none')}` },
           { type: 'mrkdwn', text: `*Open findings*\n${ctx.openCount}` },
         ],
@@ -227,6 +248,8 @@ export function alertPagerDutyEvent(
         alert_id: ctx.alertId,
         rule: ctx.ruleName,
         srs: ctx.srs,
+        srs_complete: ctx.srsComplete,
+        score_coverage: completeness(ctx),
         min_srs: ctx.minSrs,
         open_findings: ctx.openCount,
         new_findings: findingLines(ctx),

@@ -22,6 +22,7 @@ export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Call
       cloud_account_id: e.aws_account_id,
       rule_id: e.rule_id,
       srs_at_trigger: e.srs_at_trigger,
+      srs_complete_at_trigger: e.srs_complete,
       scenarios_triggered: e.scenarios_triggered,
       fired_at: e.fired_at.toISOString(),
       acknowledged_at: e.acknowledged_at ? e.acknowledged_at.toISOString() : null,

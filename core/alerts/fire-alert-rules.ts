@@ -54,6 +54,8 @@ interface Firing {
   fired: number;
   /** The scan's findings that confirm an event's signal, by its fingerprint (domain/alerts/rules.ts `eventConfirmations`). */
   confirmations: ReadonlyMap<string, readonly string[]>;
+  /** The score rules compare with read every core source of the account (domain/scoring/completeness.ts). */
+  srsComplete: boolean;
 }
 
 /** The columns naming where an alert or delivery comes from: its scan, or its event batch. */
@@ -93,13 +95,17 @@ export async function fireAlertRules({
     const signals = await listOpenSignalsWithAcceptance({ db: trx, accountId });
     const srs = await scoreToFireOn(trx, account, source, signals, now);
     if (srs === null) return [];
+    // Whether that score read every core source: the account's, which its latest full scan set (a targeted rescan or
+    // an event batch scores over that scan's coverage; a scan that read too little to score set it false). An account
+    // no scan has read yet (an event before the first scan) has no complete score.
+    const srsComplete = account.score_complete === true;
 
     const rules = await listEnabledRules({ db: trx, tenantId });
     const confirmations =
       rules.length > 0 && source.kind === 'scan'
         ? await confirmationsIn(trx, accountId, source.id, signals)
         : new Map();
-    const firing: Firing = { db: trx, tenantId, accountId, source, now, fired: 0, confirmations };
+    const firing: Firing = { db: trx, tenantId, accountId, source, now, fired: 0, confirmations, srsComplete };
     await resolveIncidentsOfRetiredRules(
       firing,
       rules.map((r) => r.id),
@@ -187,6 +193,7 @@ async function evaluateOne(
         rule_id: rule.id,
         ...sourceColumns(source),
         srs_at_trigger: facts.srs,
+        srs_complete: firing.srsComplete,
         scenarios_triggered: decision.fire.scenariosTriggered,
         findings_digest: facts.findingsDigest,
         fired_at: now,

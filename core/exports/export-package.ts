@@ -64,7 +64,12 @@ export function exportPackageUseCases({ db, log, storage }: { db: Db; log: Logge
                 account: accountRecord(account),
                 counts: { signals: counts.total, openSignals: counts.open },
                 signalPages: () => signalPages({ db: trx, tenantId, accountId }),
-                scoreHistory: history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })),
+                scoreHistory: history.map((h) => ({
+                  date: h.day,
+                  srs: h.srs,
+                  complete: h.complete,
+                  scan_id: h.scan_id,
+                })),
                 checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))),
                 acceptances: await acceptances({ db: trx, tenantId, accountId }),
                 activity: await accountAuditEvents({ db: trx, tenantId, awsAccountId: account.aws_account_id }),

@@ -33,7 +33,12 @@ export async function tenantOverview({ db }: Pick<AppDeps, 'db'>, caller: Caller
   }
   return {
     generated_at: now.toISOString(),
-    accounts: { total: accounts.total, by_status: accounts.by_status, by_srs_band: accounts.by_srs_band },
+    accounts: {
+      total: accounts.total,
+      by_status: accounts.by_status,
+      by_srs_band: accounts.by_srs_band,
+      incomplete_by_srs_band: accounts.incomplete_by_srs_band,
+    },
     srs_trend: trend,
     worst_accounts: accounts.worst_accounts,
     open_signals: {

@@ -167,9 +167,12 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     const resolvedIds = new Set(resolved.map((s) => s.id));
     const srs = scoreOf([
       ...open.filter((s) => !resolvedIds.has(s.id)),
-      ...fresh.map((f) => ({ checkId: f.checkId, severity: f.severity, accepted: false })),
-      ...compound,
+      ...fresh.map((f) => ({ checkId: f.checkId, severity: f.severity, scenario: f.scenario, accepted: false })),
+      ...compound.map((c) => ({ ...c, scenario: PROBABLE_COMPROMISE.scenario })),
     ]);
+    // Whether the score read every core source (domain/scoring/completeness.ts). A targeted rescan's score stands on
+    // the coverage of the account's last full scan, and so does its completeness.
+    const complete = result.targeted ? account?.score_complete === true : isScoreComplete(evaluation.outcomes);
     // A targeted rescan read a few parts: it rescores an account that has a score, and gives none to one whose full
     // scans read too little to be scored.
     const scored = evaluation.scored && (!result.targeted || account?.current_srs != null);
@@ -197,7 +200,7 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
               checks_scan_id: scanId,
               coverage_evaluated: evaluation.coverage.evaluated,
               coverage_total: evaluation.coverage.total,
-              score_complete: isScoreComplete(evaluation.outcomes),
+              score_complete: complete,
             }),
         ...(result.usedRegions ? { used_regions: result.usedRegions } : {}),
         ...(scored ? { current_srs: srs } : {}),
@@ -208,7 +211,14 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
     if (scored) {
       await recordScorePoint({
         db: trx,
-        point: { account_id: accountId, day: at.toISOString().slice(0, 10), srs, scan_id: scanId, recorded_at: at },
+        point: {
+          account_id: accountId,
+          day: at.toISOString().slice(0, 10),
+          srs,
+          complete,
+          scan_id: scanId,
+          recorded_at: at,
+        },
       });
     }
     await deleteCheckpoint({ db: trx, scanId });

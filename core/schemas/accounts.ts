@@ -46,6 +46,8 @@ export const accountIdOutput = z.string().meta({ pattern: '^[0-9]{12}$' });
 const ids = { aws_account_id: accountIdOutput, cloud_account_id: accountIdOutput };
 /** A Security Risk Score: 100 means nothing failing. */
 export const srs = z.number().int().meta({ minimum: 0, maximum: 100 });
+/** Whether a score read every core source of the account (domain/scoring/completeness.ts); null: not known. */
+export const scoreComplete = z.boolean().nullable();
 
 export const connectAccountOutput = z.object({
   ...ids,
@@ -88,14 +90,13 @@ export const accountSummary = z.object({
   coverage: coverage
     .nullable()
     .meta({ description: 'Of the latest scan that recorded its checks; null before the first one' }),
-  score_complete: z
-    .boolean()
-    .nullable()
-    .meta({
-      description:
-        'False when the latest scan could not evaluate every check, or could not read some region or resource: ' +
-        'the score then covers only what was read. Null before the first scan.',
-    }),
+  score_complete: scoreComplete.meta({
+    description:
+      'False when the latest scan could not read every core source of the account (IAM, CloudTrail, EC2, S3, ...): ' +
+      'some check on one was not evaluated, or could not read some region or resource, and the score covers only what ' +
+      'was read. Optional sources (AWS Health, Cost Explorer, AWS Budgets) do not count: what they could not read ' +
+      'shows in `coverage` and the checks. Null before the first scan.',
+  }),
 });
 export const listAccountsOutput = z.object({
   accounts: z.array(accountSummary),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SCENARIOS } from '../../domain/checks/types';
 import { CHANNEL_TYPE_ALIASES, CHANNEL_TYPES, type ChannelConfig } from '../../domain/alerts/channels';
 import { isMaskedSecret } from '../../security/channel-secrets';
-import { accountIdOutput, srs } from './accounts';
+import { accountIdOutput, scoreComplete, srs } from './accounts';
 import { displayName, email, pageLimit, timestamp } from './common';
 
 export const MAX_CHANNELS = 10;
@@ -193,6 +193,11 @@ export const alertEvent = z.object({
   cloud_account_id: accountIdOutput,
   rule_id: z.string(),
   srs_at_trigger: srs,
+  srs_complete_at_trigger: scoreComplete.meta({
+    description:
+      'Whether srs_at_trigger read every core source of the account (false: it covers only what was read). Null for ' +
+      'alerts fired before this was kept',
+  }),
   scenarios_triggered: z.array(z.string().meta({ enum: SCENARIOS })),
   fired_at: timestamp,
   acknowledged_at: timestamp.nullable(),

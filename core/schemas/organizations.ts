@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCOUNT_STATUSES } from '../../domain/accounts/status';
 import { MEMBER_AWS_STATUSES, MEMBER_STATES, ORGANIZATION_STATUSES } from '../../domain/accounts/organizations';
-import { accountIdOutput, awsAccountId, srs, tag } from './accounts';
+import { accountIdOutput, awsAccountId, scoreComplete, srs, tag } from './accounts';
 import { timestamp } from './common';
 
 export const connectOrganizationInput = z
@@ -102,6 +102,10 @@ export const organizationMember = z.object({
     .nullable()
     .meta({ description: 'The Sentinel account of that id; null when there is none' }),
   current_srs: srs.nullable(),
+  score_complete: scoreComplete.meta({
+    description:
+      "Whether that account's score read every core source (see GET /accounts); null without a Sentinel account or a scan",
+  }),
 });
 /** As listed, with the counts under `account_counts` and every member account under `accounts`. */
 export const organizationDetail = organizationSummary.omit({ accounts: true }).extend({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_STATUSES } from '../../domain/accounts/status';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { SRS_BAND_FLOORS, SRS_BANDS } from '../../domain/scoring/srs-bands';
-import { accountIdOutput, coverage, srs } from './accounts';
+import { accountIdOutput, coverage, scoreComplete, srs } from './accounts';
 import { timestamp } from './common';
 
 const count = z.number().int().meta({ minimum: 0 });
@@ -30,6 +30,11 @@ export const overviewOutput = z.object({
     by_srs_band: counts([...SRS_BANDS, 'unscored'] as const).meta({
       description: `The accounts not disconnected, by their current score: ${bands}; unscored: no score yet`,
     }),
+    incomplete_by_srs_band: counts(SRS_BANDS).meta({
+      description:
+        'Of the accounts counted in each band of `by_srs_band`, those whose score did not read every core source ' +
+        '(`score_complete` not true): a band shows what was read, not necessarily the whole account',
+    }),
   }),
   srs_trend: z
     .array(
@@ -39,11 +44,26 @@ export const overviewOutput = z.object({
           .number()
           .meta({ minimum: 0, maximum: 100, description: "The mean of the day's scores, to one decimal" }),
         accounts: count.meta({ description: 'How many accounts had a score that day' }),
+        complete_accounts: count.meta({
+          description:
+            'How many of those scores read every core source of their account; points recorded before this was ' +
+            'kept count as not complete',
+        }),
       }),
     )
     .meta({ description: 'The last 30 days (today included), oldest first, one point per day with any score' }),
   worst_accounts: z
-    .array(z.object({ ...account, tags: z.array(z.string()), current_srs: srs, open_signals: count }))
+    .array(
+      z.object({
+        ...account,
+        tags: z.array(z.string()),
+        current_srs: srs,
+        score_complete: scoreComplete.meta({
+          description: 'Whether the score read every core source of the account (see GET /accounts)',
+        }),
+        open_signals: count,
+      }),
+    )
     .meta({ description: 'The 10 lowest scored accounts not disconnected, worst first (ties by AWS account id)' }),
   open_signals: z
     .object({
@@ -62,7 +82,10 @@ export const overviewOutput = z.object({
   attention: z.object({
     incomplete_coverage: z
       .array(z.object({ ...account, coverage: coverage.nullable(), score_complete: z.boolean() }))
-      .meta({ description: 'Accounts whose latest scan could not read everything, least covered first' }),
+      .meta({
+        description:
+          'Accounts whose latest scan could not read every core source (their score is incomplete), least covered first',
+      }),
     failing_scans: z
       .array(z.object({ ...account, failed_at: timestamp, failure_reason: z.string().nullable() }))
       .meta({ description: 'Accounts whose latest finished scan failed, most recent first' }),

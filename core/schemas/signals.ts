@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { ACCEPTANCE_SCOPES, MAX_SCOPED_ACCEPTANCE_DAYS } from '../../domain/signals/acceptance-scopes';
 import { SCORE_HISTORY_RETENTION_DAYS } from '../../domain/records/retention';
-import { accountIdOutput, awsAccountId, srs, tag } from './accounts';
+import { accountIdOutput, awsAccountId, scoreComplete, srs, tag } from './accounts';
 import { pageLimit, timestamp } from './common';
 
 export const listSignalsQuery = z.strictObject({
@@ -140,7 +140,18 @@ export const scoreHistoryQuery = z.strictObject({
     .default(30),
 });
 export const scoreHistoryOutput = z.object({
-  history: z.array(z.object({ date: z.string().meta({ description: 'UTC calendar day', format: 'date' }), srs })),
+  history: z.array(
+    z.object({
+      date: z.string().meta({ description: 'UTC calendar day', format: 'date' }),
+      srs,
+      complete: scoreComplete.meta({
+        description:
+          "Whether the day's score read every core source of the account (IAM, CloudTrail, EC2, S3, ...; optional " +
+          'sources such as AWS Health and Cost Explorer do not count): false means it covers only what was read. ' +
+          'Null for points recorded before this was kept',
+      }),
+    }),
+  ),
 });
 
 export const recoveryChecklistOutput = z.object({

@@ -288,7 +288,7 @@ export function undoSignalAcceptance(
 export async function accountScoreHistory({ db }: Deps, caller: Caller, awsAccountId: string, days: number) {
   const account = await requireAccount(db, caller, awsAccountId);
   const rows = await scoreHistory({ db, accountId: account.id, days });
-  return { history: rows.map((r) => ({ date: r.day, srs: r.srs })) };
+  return { history: rows.map((r) => ({ date: r.day, srs: r.srs, complete: r.complete })) };
 }
 
 export async function accountRecoveryChecklist({ db }: Deps, caller: Caller, awsAccountId: string) {

@@ -242,7 +242,7 @@ export async function loadRoleTarget({
 export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
   return db
     .selectFrom('accounts')
-    .select(['id', 'status', 'current_srs'])
+    .select(['id', 'status', 'current_srs', 'score_complete'])
     .where('id', '=', accountId)
     .where('tenant_id', '=', tenantId)
     .forNoKeyUpdate()

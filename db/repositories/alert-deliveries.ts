@@ -73,6 +73,7 @@ export async function findDeliveryView({
       'e.scan_id as scanId',
       'e.event_batch_id as eventBatchId',
       'e.srs_at_trigger as srs',
+      'e.srs_complete as srsComplete',
       'e.scenarios_triggered as scenarios',
       'e.fired_at as firedAt',
       'r.name as ruleName',

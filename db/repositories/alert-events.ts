@@ -10,6 +10,7 @@ export interface AlertEventListing {
   aws_account_id: string;
   rule_id: string;
   srs_at_trigger: number;
+  srs_complete: boolean | null;
   scenarios_triggered: string[];
   fired_at: Date;
   acknowledged_at: Date | null;
@@ -40,6 +41,7 @@ export async function listAlertEvents({
       'a.aws_account_id',
       'e.rule_id',
       'e.srs_at_trigger',
+      'e.srs_complete',
       'e.scenarios_triggered',
       'e.fired_at',
       'e.acknowledged_at',

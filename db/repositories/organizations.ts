@@ -234,6 +234,7 @@ export interface MemberDetailRow
   extends Pick<OrganizationAccountRow, 'aws_account_id' | 'name' | 'ou_path' | 'aws_status' | 'state' | 'reason'> {
   account_status: AccountRow['status'] | null;
   current_srs: number | null;
+  score_complete: boolean | null;
 }
 
 /** The organization's member accounts (those no longer in it included), by OU path then name: the order of a tree. */
@@ -260,6 +261,7 @@ export async function listMemberDetails({
       'm.reason',
       'a.status as account_status',
       'a.current_srs',
+      'a.score_complete',
     ])
     .where('m.tenant_id', '=', tenantId)
     .where('m.organization_id', '=', orgId)

@@ -25,12 +25,15 @@ export interface AccountFigures {
   total: number;
   by_status: Record<AccountStatus, number>;
   by_srs_band: Record<SrsBand | 'unscored', number>;
+  /** Of each band's accounts, those whose score did not read every core source. */
+  incomplete_by_srs_band: Record<SrsBand, number>;
   worst_accounts: {
     aws_account_id: string;
     cloud_account_id: string;
     display_name: string | null;
     tags: string[];
     current_srs: number;
+    score_complete: boolean | null;
     open_signals: number;
   }[];
   incomplete_coverage: {
@@ -96,7 +99,13 @@ export async function accountFigures({
         'fair', count(*) filter (where current_srs >= ${floors.fair} and current_srs < ${floors.good}),
         'good', count(*) filter (where current_srs >= ${floors.good}),
         'unscored', count(*) filter (where current_srs is null)) from monitored),
+      'incomplete_by_srs_band', (select json_build_object(
+        'critical', count(*) filter (where current_srs < ${floors.poor}),
+        'poor', count(*) filter (where current_srs >= ${floors.poor} and current_srs < ${floors.fair}),
+        'fair', count(*) filter (where current_srs >= ${floors.fair} and current_srs < ${floors.good}),
+        'good', count(*) filter (where current_srs >= ${floors.good})) from monitored where score_complete is not true),
       'worst_accounts', (select coalesce(json_agg(json_build_object(${ACCOUNT_NAME}, 'tags', a.tags, 'current_srs', a.current_srs,
+          'score_complete', a.score_complete,
           'open_signals', (select coalesce(sum(c.open), 0) from open_signal_counts c where c.account_id = a.id)
             - (select count(*) from signal_acceptances sa join signals s on s.id = sa.signal_id
                where sa.account_id = a.id and ${inForce(now)} and s.resolved_at is null))
@@ -116,11 +125,13 @@ export async function accountFigures({
 
 /**
  * The average score of the monitored accounts per UTC day of the last `days` days (today included) that has any
- * point, oldest first, to one decimal, with how many accounts it averages.
+ * point, oldest first, to one decimal, with how many accounts it averages and how many of their points read every
+ * core source.
  */
 export async function scoreTrend({ db, tenantId, days, now }: { db: Conn; tenantId: string; days: number; now: Date }) {
-  const { rows } = await sql<{ day: string; average_srs: number; accounts: number }>`
-    select to_char(h.day, 'YYYY-MM-DD') as day, round(avg(h.srs), 1)::float8 as average_srs, count(*)::int as accounts
+  const { rows } = await sql<{ day: string; average_srs: number; accounts: number; complete_accounts: number }>`
+    select to_char(h.day, 'YYYY-MM-DD') as day, round(avg(h.srs), 1)::float8 as average_srs, count(*)::int as accounts,
+      (count(*) filter (where h.complete))::int as complete_accounts
     from score_history h join accounts a on a.id = h.account_id
     where a.tenant_id = ${tenantId} and a.status <> 'DISCONNECTED'
       and h.day > (${now}::timestamptz at time zone 'utc')::date - ${days}::int

@@ -8,7 +8,7 @@ export async function scoreHistory({ db, accountId, days }: { db: Conn; accountI
   return (
     db
       .selectFrom('score_history')
-      .select(['day', 'srs'])
+      .select(['day', 'srs', 'complete'])
       .where('account_id', '=', accountId)
       // Days are UTC calendar days, as the scan that records a point computes them.
       .where('day', '>', sql<string>`((now() at time zone 'utc')::date - ${days}::int)`)
@@ -22,20 +22,23 @@ export async function fullScoreHistory({ db, tenantId, accountId }: { db: Conn; 
   return db
     .selectFrom('score_history')
     .innerJoin('accounts', 'accounts.id', 'score_history.account_id')
-    .select(['score_history.day', 'score_history.srs', 'score_history.scan_id'])
+    .select(['score_history.day', 'score_history.srs', 'score_history.complete', 'score_history.scan_id'])
     .where('accounts.tenant_id', '=', tenantId)
     .where('score_history.account_id', '=', accountId)
     .orderBy('score_history.day', 'desc')
     .execute();
 }
 
-/** The day's point of an account's score history: the day's last scan wins, whatever order retries arrive in. */
+/**
+ * The day's point of an account's score history, with whether its score read every core source: the day's last scan
+ * wins, whatever order retries arrive in.
+ */
 export async function recordScorePoint({
   db,
   point,
 }: {
   db: Conn;
-  point: { account_id: string; day: string; srs: number; scan_id: string; recorded_at: Date };
+  point: { account_id: string; day: string; srs: number; complete: boolean; scan_id: string; recorded_at: Date };
 }): Promise<void> {
   await db
     .insertInto('score_history')
@@ -45,6 +48,7 @@ export async function recordScorePoint({
         .columns(['account_id', 'day'])
         .doUpdateSet({
           srs: sql`excluded.srs`,
+          complete: sql`excluded.complete`,
           scan_id: sql`excluded.scan_id`,
           recorded_at: sql`excluded.recorded_at`,
         })

@@ -33,6 +33,7 @@ export interface AccountsTable {
   checks_scan_id: string | null;
   coverage_evaluated: number | null;
   coverage_total: number | null;
+  /** The latest full scan read every core source (domain/scoring/completeness.ts); null before the first scan. */
   score_complete: boolean | null;
   /** Regions where the last scan found the account in use (instances, trails' home regions); null before any scan. */
   used_regions: Generated<string[] | null>;
@@ -91,6 +92,8 @@ export interface ScoreHistoryTable {
   account_id: string;
   day: string;
   srs: number;
+  /** The score read every core source (domain/scoring/completeness.ts); null for points recorded before this was kept. */
+  complete: boolean | null;
   scan_id: string;
   recorded_at: Timestamp;
 }

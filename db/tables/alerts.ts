@@ -49,6 +49,8 @@ export interface AlertEventsTable {
   scan_id: string | null;
   event_batch_id: Generated<string | null>;
   srs_at_trigger: number;
+  /** Whether that score read every core source of the account; null for alerts fired before this was kept. */
+  srs_complete: boolean | null;
   scenarios_triggered: Generated<Scenario[]>;
   findings_digest: string;
   fired_at: Timestamp;

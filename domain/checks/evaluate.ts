@@ -1,5 +1,6 @@
 import type { ControlRefs } from '../compliance/types';
 import { type Inventory, OUTSIDE_TARGETED_SCAN, type Unread } from '../scans/inventory';
+import { scoreCompleteness } from '../scoring/completeness';
 import { CATALOG } from './catalog';
 import { CONNECTIVITY_CHECK, CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK, COVERAGE_LOST_CHECK_ID } from './connectivity';
 import {
@@ -122,9 +123,12 @@ function outcomeOf(checkId: string, result: CheckResult, failingResources: numbe
   };
 }
 
-/** Whether a score covers everything: every check evaluated, and every region and resource read. */
+/**
+ * Whether a score is complete: every check reading a core source evaluated, on every region and resource
+ * (domain/scoring/completeness.ts; optional sources such as AWS Health and Cost Explorer do not count).
+ */
 export function isScoreComplete(outcomes: readonly CheckOutcome[]): boolean {
-  return outcomes.every((o) => o.status !== 'not_evaluated' && o.unread.length === 0);
+  return scoreCompleteness(outcomes).complete;
 }
 
 /**

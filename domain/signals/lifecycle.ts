@@ -1,7 +1,7 @@
 import type { CheckOutcome, Evaluation, Finding } from '../checks/evaluate';
 import { EVENT_REVIEW_DAYS } from '../events/types';
 import { eventDetection, isEventSignal } from '../events/catalog';
-import { computeSrs } from '../scoring/srs';
+import { computeSrs, type ScoredFinding } from '../scoring/srs';
 
 // What a scan does to an account's signals (docs/decisions.md, "Findings and the Security Risk Score"): a
 // finding seen again keeps its open signal; an open signal not seen is resolved, unless the scan could not see
@@ -98,7 +98,7 @@ export function asOpenSignals<
   return signals.map((s) => ({ ...s, accepted: acceptanceInForce(s.acceptance, at) }));
 }
 
-/** The score of the signals open after a scan: accepted ones do not count. */
-export function scoreOf(open: readonly { checkId: string; severity: string; accepted: boolean }[]): number {
+/** The score of the signals open after a scan, one per failing resource: accepted ones do not count. */
+export function scoreOf(open: readonly (ScoredFinding & { accepted: boolean })[]): number {
   return computeSrs(open.filter((s) => !s.accepted));
 }

@@ -24,6 +24,7 @@ let viewer: TestUser;
 interface Signal {
   signal_id: string;
   check_id: string;
+  scenario: string;
   severity: string;
   resolved_at: string | null;
   accepted: null | {
@@ -231,7 +232,9 @@ describe('accepted signals in scans and exports', () => {
 
     const open = await signals();
     expect(open.find((s) => s.signal_id === target.signal_id)?.accepted?.reason).toBe('known GPU fleet');
-    const counted = open.filter((s) => !s.accepted).map((s) => ({ checkId: s.check_id, severity: s.severity }));
+    const counted = open
+      .filter((s) => !s.accepted)
+      .map((s) => ({ checkId: s.check_id, severity: s.severity, scenario: s.scenario }));
     expect(await score()).toBe(computeSrs(counted));
     const recorded = await ctx.db
       .selectFrom('scans')

@@ -76,6 +76,7 @@ async function seedAlerts(
     rule_id: ruleId,
     scan_id: scan.id,
     srs_at_trigger: i % 101,
+    srs_complete: i % 3 === 0 ? null : i % 3 === 1,
     scenarios_triggered: i % 2 === 0 ? ['iam' as const] : ['exposure' as const, 'threat' as const],
     findings_digest: `digest-${i}`,
     fired_at: firedAt(i),
@@ -144,11 +145,27 @@ describe('GET /alerts', () => {
       cloud_account_id: AWS_ID,
       rule_id: seeded.ruleId,
       srs_at_trigger: newest.srs_at_trigger,
+      srs_complete_at_trigger: newest.srs_complete,
       scenarios_triggered: newest.scenarios_triggered,
       fired_at: newest.fired_at.toISOString(),
       acknowledged_at: null,
     });
     expect(res.body.alerts[0].fired_at).toBe(new Date(BASE + Math.floor((TOTAL - 1) / 3) * 60_000).toISOString());
+  });
+
+  it('says whether the score each alert fired on read every core source (null before this was kept)', async () => {
+    const { alerts } = await walk(owner, 200);
+    const kept = new Map(
+      (
+        await ctx.db
+          .selectFrom('alert_events')
+          .select(['id', 'srs_complete'])
+          .where('tenant_id', '=', owner.tenantId)
+          .execute()
+      ).map((e) => [e.id, e.srs_complete]),
+    );
+    expect(alerts.map((a) => a.srs_complete_at_trigger)).toEqual(alerts.map((a) => kept.get(a.alert_id)));
+    expect(new Set(alerts.map((a) => a.srs_complete_at_trigger))).toEqual(new Set([true, false, null]));
   });
 
   it('answers 50 per page by default', async () => {

@@ -90,6 +90,8 @@ function makeFleet(prefix: string, firstAwsId: number, count: number, seed: numb
           day: new Date(now - offset * DAY).toISOString().slice(0, 10),
           srs: r.int(0, 100),
           scanId: first,
+          // Complete, incomplete, and not known (recorded before completeness was kept), without drawing from `r`.
+          complete: (i + offset) % 5 === 0 ? null : (i + offset) % 3 !== 0,
         });
       }
     }
@@ -147,8 +149,9 @@ function expectedOverview(fleet: Fleet, now: number) {
     cloud_account_id: a.awsAccountId,
     display_name: a.displayName,
   });
-  const scoreIn = (min: number, max: number) =>
-    monitored.filter((a) => a.currentSrs !== null && a.currentSrs >= min && a.currentSrs <= max).length;
+  const scoreIn = (min: number, max: number, which = (_: SeedAccount) => true) =>
+    monitored.filter((a) => a.currentSrs !== null && a.currentSrs >= min && a.currentSrs <= max && which(a)).length;
+  const incomplete = (a: SeedAccount) => a.scoreComplete !== true;
 
   const open = fleet.signals.filter((s) => monitoredIds.has(s.accountId) && countsAsOpen(s));
   const tally = <K extends string>(keys: readonly K[], key: (s: SeedSignal) => K) =>
@@ -156,17 +159,19 @@ function expectedOverview(fleet: Fleet, now: number) {
 
   const today = Date.parse(new Date(now).toISOString().slice(0, 10));
   const firstDay = new Date(today - 29 * DAY).toISOString().slice(0, 10);
-  const days = new Map<string, number[]>();
+  const days = new Map<string, SeedScorePoint[]>();
   for (const point of fleet.history) {
     if (!monitoredIds.has(point.accountId) || point.day < firstDay) continue;
-    days.set(point.day, [...(days.get(point.day) ?? []), point.srs]);
+    days.set(point.day, [...(days.get(point.day) ?? []), point]);
   }
   const trend = [...days.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([day, scores]) => ({
+    .map(([day, points]) => ({
       day,
-      average_srs: Math.round((scores.reduce((sum, s) => sum + s, 0) * 10) / scores.length) / 10,
-      accounts: scores.length,
+      average_srs: Math.round((points.reduce((sum, p) => sum + p.srs, 0) * 10) / points.length) / 10,
+      accounts: points.length,
+      // Points whose completeness is not known count as not complete.
+      complete_accounts: points.filter((p) => p.complete === true).length,
     }));
 
   const since = now - DAY;
@@ -215,6 +220,12 @@ function expectedOverview(fleet: Fleet, now: number) {
         good: scoreIn(80, 100),
         unscored: monitored.filter((a) => a.currentSrs === null).length,
       },
+      incomplete_by_srs_band: {
+        critical: scoreIn(0, 39, incomplete),
+        poor: scoreIn(40, 59, incomplete),
+        fair: scoreIn(60, 79, incomplete),
+        good: scoreIn(80, 100, incomplete),
+      },
     },
     srs_trend: trend,
     worst_accounts: monitored
@@ -225,6 +236,7 @@ function expectedOverview(fleet: Fleet, now: number) {
         ...name(a),
         tags: a.tags,
         current_srs: a.currentSrs,
+        score_complete: a.scoreComplete,
         open_signals: fleet.signals.filter((s) => s.accountId === a.id && countsAsOpen(s)).length,
       })),
     open_signals: {
@@ -269,6 +281,10 @@ describe('GET /overview', () => {
     const now = Date.now();
     const expected = expectedOverview(fleet, now);
     expect(Object.values(expected.accounts.by_srs_band).every((n) => n > 0)).toBe(true);
+    expect(Object.values(expected.accounts.incomplete_by_srs_band).every((n) => n > 0)).toBe(true);
+    expect(expected.worst_accounts.map((a) => a.score_complete)).toContain(false);
+    // Every trend day mixes complete points with incomplete or unknown ones.
+    expect(expected.srs_trend.every((p) => p.complete_accounts > 0 && p.complete_accounts < p.accounts)).toBe(true);
     expect(Object.values(expected.accounts.by_status).every((n) => n > 0)).toBe(true);
     expect(expected.srs_trend).toHaveLength(30);
     expect(expected.changes_24h.accounts).toHaveLength(50); // more changed than the 50 listed

@@ -131,11 +131,13 @@ async function expectPackageMatches(
   expect(activity.every((e) => e.target === `account:${AWS_ID}` || e.action.startsWith('signal.'))).toBe(true);
 
   const scores = JSON.parse(files.get('score-history.json') as string);
-  expect(scores).toEqual(history.map((h) => ({ date: h.day, srs: h.srs, scan_id: h.scan_id })));
+  // Each day says whether its score read every core source of the account (true or false: these are new points).
+  expect(scores).toEqual(history.map((h) => ({ date: h.day, srs: h.srs, complete: h.complete, scan_id: h.scan_id })));
   expect(scores.length).toBeGreaterThan(0);
+  expect(scores.every((s: { complete: unknown }) => typeof s.complete === 'boolean')).toBe(true);
   expect(parseCsv(files.get('score-history.csv') as string)).toEqual([
     [...SCORE_COLUMNS],
-    ...history.map((h) => [h.day, String(h.srs), h.scan_id]),
+    ...history.map((h) => [h.day, String(h.srs), String(h.complete), h.scan_id]),
   ]);
 
   const { checklist } = (await ctx.http.get(`/accounts/${AWS_ID}/recovery-checklist`).set(user.auth).expect(200)).body;

@@ -170,6 +170,8 @@ describe('GET /accounts/{account_id}/score-history', () => {
           account_id: accountId,
           day: day(offset),
           srs: 90 - offset,
+          // Complete, incomplete, and (older points) not known.
+          complete: offset === 0 ? true : offset === 1 ? false : null,
           scan_id: 'scan_seed',
           recorded_at: new Date(),
         })),
@@ -181,6 +183,16 @@ describe('GET /accounts/{account_id}/score-history', () => {
     const res = await ctx.http.get(`/accounts/${AWS_ID}/score-history`).set(owner.auth).expect(200);
     expect(res.body.history.map((h: { srs: number }) => h.srs)).toEqual([90, 89, 88, 61]);
     expect(res.body.history[0].date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("says whether each day's score read every core source, null where that was not kept", async () => {
+    const res = await ctx.http.get(`/accounts/${AWS_ID}/score-history`).set(owner.auth).expect(200);
+    expect(res.body.history.map((h: { srs: number; complete: boolean | null }) => [h.srs, h.complete])).toEqual([
+      [90, true],
+      [89, false],
+      [88, null],
+      [61, null],
+    ]);
   });
 
   it('honours days', async () => {

@@ -194,14 +194,19 @@ it('completes every scan exactly once when the worker is killed mid-scan ten tim
     // scan's, which is also the account's current score.
     const points = await ctx.db
       .selectFrom('score_history')
-      .select(['day', 'srs', 'scan_id'])
+      .select(['day', 'srs', 'complete', 'scan_id'])
       .where('account_id', '=', account.accountId)
       .orderBy('day', 'desc')
       .execute();
-    expect(points[0]).toEqual({ day: expect.any(String), srs: manual?.srs, scan_id: manualScans[i] });
+    expect(points[0]).toEqual({
+      day: expect.any(String),
+      srs: manual?.srs,
+      complete: expect.any(Boolean),
+      scan_id: manualScans[i],
+    });
     expect(points.slice(1).map((p) => p.scan_id)).toEqual(points.length > 1 ? [account.firstScanId] : []);
     const history = await ctx.http.get(`/accounts/${account.awsAccountId}/score-history`).set(owner.auth).expect(200);
-    expect(history.body.history).toEqual(points.map((p) => ({ date: p.day, srs: p.srs })));
+    expect(history.body.history).toEqual(points.map((p) => ({ date: p.day, srs: p.srs, complete: p.complete })));
     const current = await ctx.http.get(`/accounts/${account.awsAccountId}`).set(owner.auth).expect(200);
     expect(current.body.current_srs).toBe(manual?.srs);
   }

@@ -51,6 +51,8 @@ export interface SeedScorePoint {
   day: string;
   srs: number;
   scanId: string;
+  /** Whether the point's score read every core source; null (the default) when not known. */
+  complete?: boolean | null;
 }
 
 /** A deterministic pseudo-random generator (mulberry32): the same seed gives the same fleet on every run. */
@@ -180,6 +182,7 @@ export async function seedFleet(
           account_id: p.accountId,
           day: p.day,
           srs: p.srs,
+          complete: p.complete ?? null,
           scan_id: p.scanId,
           recorded_at: new Date(),
         })),

@@ -43,6 +43,8 @@ export async function deliveriesSettled(db: Db, tenantId: string): Promise<void>
 export interface OpenSignalEntry {
   signal_id: string;
   check_id: string;
+  scenario: string;
+  severity: string;
   region: string;
   resource: string;
 }

@@ -199,9 +199,18 @@ describe('an account from connect to first scan', () => {
     const rest = await ctx.http.get(`/accounts/${AWS_ID}/signals`).set(owner.auth).expect(200);
     expect(await api.signals.list({ account_id: AWS_ID })).toEqual(rest.body);
 
+    // The day's point says whether its score read every core source, as the account does.
+    expect(account.score_complete).toEqual(expect.any(Boolean));
     expect((await api.signals.scoreHistory({ account_id: AWS_ID })).history).toEqual([
-      { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), srs: account.current_srs },
+      {
+        date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        srs: account.current_srs,
+        complete: account.score_complete,
+      },
     ]);
+    expect(await api.signals.scoreHistory({ account_id: AWS_ID })).toEqual(
+      (await ctx.http.get(`/accounts/${AWS_ID}/score-history`).set(owner.auth).expect(200)).body,
+    );
     expect((await api.signals.recoveryChecklist({ account_id: AWS_ID })).checklist.length).toBeGreaterThan(0);
     expect(await failure(api.signals.list({ account_id: AWS_ID, query: { next_token: 'garbage' } }))).toMatchObject({
       trpc: 'BAD_REQUEST',
@@ -282,6 +291,9 @@ describe('an account from connect to first scan', () => {
     const { alerts } = await api.alerts.list();
     expect(alerts.length).toBeGreaterThan(0);
     const first = alerts[0]!;
+    // Each alert says whether the score it fired on was complete: the sandbox account reads the same every scan.
+    expect(alerts.map((a) => a.srs_complete_at_trigger)).toEqual(alerts.map(() => account.score_complete));
+    expect(await api.alerts.list()).toEqual((await ctx.http.get('/alerts').set(owner.auth).expect(200)).body);
     const ack = await api.alerts.acknowledge({ alert_id: first.alert_id });
     expect(ack).toEqual({ alert_id: first.alert_id, acknowledged_at: expect.any(String) });
     expect(await api.alerts.acknowledge({ alert_id: first.alert_id })).toEqual(ack);

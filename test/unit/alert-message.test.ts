@@ -28,6 +28,7 @@ function context(overrides: Partial<DeliveryContext> = {}): DeliveryContext {
     scanId: 'scan_1',
     eventBatchId: null,
     srs: 42,
+    srsComplete: true,
     scenarios: ['iam'],
     firedAt: new Date('2026-11-22T10:00:00Z'),
     ruleName: 'Prod <critical> & friends',
@@ -148,6 +149,67 @@ describe('Slack', () => {
     const escaped = alertSlackMessage(context({ displayName: 'R&D <prod>' }), links);
     expect((escaped.blocks[1] as { fields: { text: string }[] }).fields[0]!.text).toBe(
       '*Account*\nR&amp;D &lt;prod&gt; (123456789012)',
+    );
+  });
+});
+
+describe('whether the score was complete', () => {
+  const incomplete = context({ srsComplete: false });
+
+  it('is said in the e-mail: subject, text and HTML', () => {
+    const complete = alertEmail(context(), links, 'a@example.com', unsubscribe);
+    expect(complete.text).toContain('Score complete: the scan read every core source of the account');
+    expect(complete.html).toContain('Score complete: the scan read every core source of the account');
+    const mail = alertEmail(incomplete, links, 'a@example.com', unsubscribe);
+    expect(mail.subject).toBe(
+      '[Sentinel] Prod <critical> & friends: AWS account Production (123456789012): Security Risk Score 42 (below 60, incomplete), 1 new finding',
+    );
+    expect(mail.text).toContain(
+      'Security Risk Score: 42 (rule threshold 60)\nScore incomplete: Sentinel could not read',
+    );
+    expect(mail.html).toContain('Score incomplete: Sentinel could not read every core source of the account');
+  });
+
+  it('is said on a scenario alert above the threshold too', () => {
+    const mail = alertEmail(context({ srsComplete: false, srs: 85 }), links, 'a@example.com', unsubscribe);
+    expect(mail.subject).toContain('Security Risk Score 85 (incomplete), 1 new finding');
+  });
+
+  it('is said in Slack: the fallback text and the score field', () => {
+    const fieldOf = (ctx: DeliveryContext) =>
+      (alertSlackMessage(ctx, links).blocks[1] as { fields: { text: string }[] }).fields[1]!.text;
+    expect(fieldOf(context())).toBe('*Security Risk Score*\n42 (threshold 60), complete');
+    expect(fieldOf(incomplete)).toBe('*Security Risk Score*\n42 (threshold 60), incomplete');
+    expect(alertSlackMessage(incomplete, links).text).toContain('Security Risk Score 42 (below 60, incomplete)');
+  });
+
+  it("is in PagerDuty's summary and details", () => {
+    const event = alertPagerDutyEvent(incomplete, links, 'KEY') as {
+      payload: { summary: string; custom_details: Record<string, unknown> };
+    };
+    expect(event.payload.summary).toContain('Security Risk Score 42 (below 60, incomplete)');
+    expect(event.payload.custom_details).toMatchObject({
+      srs: 42,
+      srs_complete: false,
+      score_coverage: expect.stringContaining('incomplete: Sentinel could not read every core source'),
+    });
+    const complete = alertPagerDutyEvent(context(), links, 'KEY') as { payload: { custom_details: object } };
+    expect(complete.payload.custom_details).toMatchObject({ srs_complete: true });
+  });
+
+  it('says nothing of it for an alert fired before it was kept', () => {
+    const old = context({ srsComplete: null });
+    const mail = alertEmail(old, links, 'a@example.com', unsubscribe);
+    expect(mail.text).not.toContain('Score complete');
+    expect(mail.text).not.toContain('Score incomplete');
+    expect(mail.subject).toContain('Security Risk Score 42 (below 60), 1 new finding');
+    const field = (alertSlackMessage(old, links).blocks[1] as { fields: { text: string }[] }).fields[1]!.text;
+    expect(field).toBe('*Security Risk Score*\n42 (threshold 60)');
+    expect((alertPagerDutyEvent(old, links, 'KEY').payload as { custom_details: object }).custom_details).toMatchObject(
+      {
+        srs_complete: null,
+        score_coverage: null,
+      },
     );
   });
 });

@@ -103,7 +103,7 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
     }),
     counts: { signals: 5, openSignals: 3 },
     signalPages,
-    scoreHistory: [{ date: '2026-11-21', srs: 55, scan_id: 'scan_1' }],
+    scoreHistory: [{ date: '2026-11-21', srs: 55, complete: true, scan_id: 'scan_1' }],
     checklist: [{ step: 1, title: 'Enable MFA', description: '+ do it now', docs_url: 'https://docs.aws.amazon.com/' }],
     acceptances: ACCEPTANCES,
     activity: ACTIVITY,
@@ -184,9 +184,22 @@ describe('export package', () => {
     // The same record as one CSV row, every column of the JSON record, the tags as a JSON array.
     const accountCsv = parseCsvTable(files.get('account.csv') as string);
     expect(accountCsv).toEqual([
-      { ...account.account, tags: '["a","b, \\"c\\""]', current_srs: '55', disconnected_at: '' },
+      {
+        ...account.account,
+        tags: '["a","b, \\"c\\""]',
+        current_srs: '55',
+        score_complete: '',
+        disconnected_at: '',
+      },
     ]);
     expect(Object.keys(accountCsv[0]!).sort()).toEqual(Object.keys(account.account).sort());
+    // Each score-history day says whether its score read every core source of the account.
+    expect(JSON.parse(files.get('score-history.json') as string)).toEqual([
+      { date: '2026-11-21', srs: 55, complete: true, scan_id: 'scan_1' },
+    ]);
+    expect(parseCsvTable(files.get('score-history.csv') as string)).toEqual([
+      { date: '2026-11-21', srs: '55', complete: 'true', scan_id: 'scan_1' },
+    ]);
   });
 
   it('exports every acceptance: on its signal (in force or not) and in accepted-risks, who, when, why, until when', async () => {

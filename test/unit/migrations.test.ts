@@ -338,3 +338,126 @@ describe("the migration that names an alert rule's last source", () => {
     expect(row).toEqual({ last_source_id: 'evb_01', last_scan_id: 'evb_01' });
   });
 });
+
+describe('the migration that keeps whether a score read every core source', () => {
+  let previous: TestDatabase;
+  beforeAll(async () => {
+    previous = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => previous.drop());
+
+  /** A scan's check outcomes as stored: every one passed, but those given not evaluated or with a region unread. */
+  const outcomes = ({ notEvaluated = [], unread = [] }: { notEvaluated?: string[]; unread?: string[] }) =>
+    JSON.stringify(
+      ['iam.root_mfa_disabled', 'exposure.sg_ssh_open', 'suspension.health_abuse_event', 'billing.cost_anomaly'].map(
+        (checkId) => ({
+          checkId,
+          status: notEvaluated.includes(checkId) ? 'not_evaluated' : 'passed',
+          failingResources: 0,
+          reason: null,
+          unread: unread.includes(checkId) ? [{ kind: 'region', scope: 'ap-south-1', reason: 'SCP' }] : [],
+        }),
+      ),
+    );
+
+  it('fills accounts and score-history points from the outcomes their scans kept, counting core sources only', async () => {
+    const db = previous.db;
+    await migrateToLatest(db);
+    expect(await migrateDown(db)).toEqual(['Down 20261129T000700_score_completeness: Success']);
+    await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
+    const account = (id: string, n: number) => ({
+      id,
+      tenant_id: 'ten_1',
+      aws_account_id: String(123456789000 + n),
+      display_name: null,
+      tags: [],
+      role_name: 'R',
+      external_id: `${'e'.repeat(32)}${n}`,
+      workflow_id: `w${n}`,
+    });
+    await db
+      .insertInto('accounts')
+      .values([account('acc_1', 1), account('acc_2', 2)])
+      .execute();
+    const scan = (id: string, accountId: string, trigger: 'scheduled' | 'event', checks: string | null) => ({
+      id,
+      tenant_id: 'ten_1',
+      account_id: accountId,
+      trigger,
+      status: 'succeeded' as const,
+      started_at: new Date('2026-11-20T00:00:00Z'),
+      checks,
+    });
+    await db
+      .insertInto('scans')
+      .values([
+        // Without AWS Health and Cost Explorer (optional): complete, where it used to be incomplete.
+        scan(
+          'scan_1',
+          'acc_1',
+          'scheduled',
+          outcomes({ notEvaluated: ['suspension.health_abuse_event', 'billing.cost_anomaly'] }),
+        ),
+        // A region of EC2 (core) unread: incomplete.
+        scan('scan_2', 'acc_2', 'scheduled', outcomes({ unread: ['exposure.sg_ssh_open'] })),
+        // A targeted rescan: its outcomes say nothing of the account's coverage.
+        scan('scan_3', 'acc_1', 'event', outcomes({ notEvaluated: ['exposure.sg_ssh_open'] })),
+        // Saved before scans kept their outcomes: not known.
+        scan('scan_4', 'acc_2', 'scheduled', null),
+      ])
+      .execute();
+    await db
+      .updateTable('accounts')
+      .set({ checks_scan_id: 'scan_1', score_complete: false })
+      .where('id', '=', 'acc_1')
+      .execute();
+    await db
+      .updateTable('accounts')
+      .set({ checks_scan_id: 'scan_2', score_complete: false })
+      .where('id', '=', 'acc_2')
+      .execute();
+    const point = (accountId: string, day: string, scanId: string) => ({
+      account_id: accountId,
+      day,
+      srs: 90,
+      scan_id: scanId,
+      recorded_at: new Date(`${day}T00:00:00Z`),
+    });
+    await db
+      .insertInto('score_history')
+      .values([
+        point('acc_1', '2026-11-20', 'scan_1'),
+        point('acc_1', '2026-11-21', 'scan_3'),
+        point('acc_2', '2026-11-20', 'scan_2'),
+        point('acc_2', '2026-11-19', 'scan_4'),
+      ])
+      .execute();
+
+    await migrateToLatest(db);
+    expect(await db.selectFrom('accounts').select(['id', 'score_complete']).orderBy('id').execute()).toEqual([
+      { id: 'acc_1', score_complete: true },
+      { id: 'acc_2', score_complete: false },
+    ]);
+    expect(
+      await db
+        .selectFrom('score_history')
+        .select(['account_id', 'day', 'complete'])
+        .orderBy('account_id')
+        .orderBy('day')
+        .execute(),
+    ).toEqual([
+      { account_id: 'acc_1', day: '2026-11-20', complete: true },
+      { account_id: 'acc_1', day: '2026-11-21', complete: null },
+      { account_id: 'acc_2', day: '2026-11-19', complete: null },
+      { account_id: 'acc_2', day: '2026-11-20', complete: false },
+    ]);
+    expect(await db.selectFrom('alert_events').select('srs_complete').execute()).toEqual([]);
+
+    // Down gives score_complete its former meaning back: every check read, optional sources included.
+    await migrateDown(db);
+    expect(await db.selectFrom('accounts').select(['id', 'score_complete']).orderBy('id').execute()).toEqual([
+      { id: 'acc_1', score_complete: false },
+      { id: 'acc_2', score_complete: false },
+    ]);
+  });
+});

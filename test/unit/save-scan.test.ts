@@ -4,6 +4,7 @@ import { CATALOG } from '../../domain/checks/catalog';
 import type { CheckOutcome, Evaluation, Finding } from '../../domain/checks/evaluate';
 import type { Severity } from '../../domain/checks/types';
 import type { Unread } from '../../domain/scans/inventory';
+import { fullScoreHistory } from '../../db/repositories/score-history';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 // Saving scans: the finding lifecycle of domain/signals/lifecycle.ts, the score, the daily history, and idempotency.
@@ -152,14 +153,17 @@ describe('saveScanResult', () => {
     expect(bSignals[1]!.detected_at.toISOString()).toBe('2026-11-01T18:00:00.000Z');
   });
 
-  it('computes the SRS over open findings, one factor per check', async () => {
+  it('computes the SRS over open findings, one factor per check, weighed by its failing resources', async () => {
     const account = await newAccount();
     const { saved } = await scan(account, '2026-11-02T00:00:00Z', [
       finding('iam.root_mfa_disabled', 'root', 'CRITICAL'),
       finding('iam.user_no_mfa', 'alice', 'HIGH'),
       finding('iam.user_no_mfa', 'bob', 'HIGH'),
     ]);
-    expect(saved.srs).toBe(Math.round(100 * 0.55 * 0.8));
+    // Two users without MFA: HIGH's factor raised to 1 + log10(2) / 2 (domain/scoring/srs.ts): 42.6, where one
+    // factor per check regardless of resources gave 44.
+    expect(saved.srs).toBe(Math.round(100 * 0.55 * 0.8 ** (1 + Math.log10(2) / 2)));
+    expect(saved.srs).toBe(43);
     const row = await database.db
       .selectFrom('accounts')
       .select(['current_srs', 'last_successful_scan_at'])
@@ -250,6 +254,84 @@ describe('saveScanResult', () => {
     expect(history).toEqual([
       { day: '2026-11-04', srs: 100 },
       { day: '2026-11-05', srs: 80 },
+    ]);
+  });
+
+  it('keeps with each score-history point whether its score read every core source', async () => {
+    const account = await newAccount();
+    // AWS Health needs Business support: an optional source, the score is complete without it.
+    await scan(account, '2026-11-12T00:00:00Z', [], {
+      coverage: { notEvaluated: ['suspension.health_abuse_event', 'suspension.health_credentials_exposed'] },
+    });
+    // An SCP denies a region of EC2, a core source: incomplete.
+    await scan(account, '2026-11-13T00:00:00Z', [], {
+      coverage: { unread: { 'exposure.sg_ssh_open': [{ kind: 'region', scope: 'ap-south-1', reason: 'SCP' }] } },
+    });
+    // A targeted rescan stands on the coverage of the last full scan, and so does its completeness.
+    await scan(account, '2026-11-14T00:00:00Z', [], {
+      targeted: true,
+      coverage: { notEvaluated: CATALOG.map((c) => c.id).filter((id) => !id.startsWith('exposure.sg_')) },
+    });
+    // A full scan that reads everything again: complete.
+    await scan(account, '2026-11-15T00:00:00Z', [finding('iam.root_mfa_disabled', 'root', 'CRITICAL')]);
+    const history = await fullScoreHistory({ db: database.db, tenantId: 'ten_1', accountId: account });
+    expect(history.map(({ day, srs, complete }) => ({ day, srs, complete }))).toEqual([
+      { day: '2026-11-15', srs: 55, complete: true },
+      { day: '2026-11-14', srs: 100, complete: false },
+      { day: '2026-11-13', srs: 100, complete: false },
+      { day: '2026-11-12', srs: 100, complete: true },
+    ]);
+    const row = await database.db
+      .selectFrom('accounts')
+      .select('score_complete')
+      .where('id', '=', account)
+      .executeTakeFirstOrThrow();
+    expect(row.score_complete).toBe(true);
+  });
+
+  it('fires alerts that keep whether the score they fired on read every core source', async () => {
+    const account = await newAccount();
+    const ruleId = `rule_complete_${account}`;
+    await database.db
+      .insertInto('alert_rules')
+      .values({
+        id: ruleId,
+        tenant_id: 'ten_1',
+        name: 'Below 60',
+        min_srs: 60,
+        channels: JSON.stringify([{ type: 'email', to: ['x@example.com'] }]),
+        updated_at: new Date(),
+      })
+      .execute();
+    const scanAndFire = async (at: string, findings: Finding[], coverage?: Coverage) => {
+      const { scanId } = await scan(account, at, findings, { coverage });
+      await fireAlertRules({
+        db: database.db,
+        tenantId: 'ten_1',
+        accountId: account,
+        source: { kind: 'scan', id: scanId },
+      });
+    };
+    const rootMfa = finding('iam.root_mfa_disabled', 'root', 'CRITICAL');
+    // 55 crosses below 60 on a score that could not read a region of EC2 (core): incomplete.
+    await scanAndFire('2026-11-16T00:00:00Z', [rootMfa], {
+      unread: { 'exposure.sg_ssh_open': [{ kind: 'region', scope: 'ap-south-1', reason: 'SCP' }] },
+    });
+    // Fixed (100), then back below on a score without AWS Health only (optional): complete.
+    await scanAndFire('2026-11-16T06:00:00Z', []);
+    await scanAndFire('2026-11-16T12:00:00Z', [rootMfa], {
+      notEvaluated: ['suspension.health_abuse_event', 'suspension.health_credentials_exposed'],
+    });
+    await database.db.updateTable('alert_rules').set({ enabled: false }).where('id', '=', ruleId).execute();
+    const alerts = await database.db
+      .selectFrom('alert_events')
+      .select(['srs_at_trigger', 'srs_complete'])
+      .where('rule_id', '=', ruleId)
+      .orderBy('scan_id')
+      .execute();
+    expect(alerts).toEqual([
+      { srs_at_trigger: 55, srs_complete: false },
+      { srs_at_trigger: 55, srs_complete: true },
     ]);
   });
 

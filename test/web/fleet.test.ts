@@ -129,7 +129,14 @@ async function seedFleet(tenantId: string): Promise<Record<string, string>> {
         .execute();
       await ctx.db
         .insertInto('score_history')
-        .values({ account_id: id, day: day(1 - i), srs, scan_id: scanId, recorded_at: ago((1 - i) * DAY + HOUR) })
+        .values({
+          account_id: id,
+          day: day(1 - i),
+          srs,
+          complete: a !== WEB,
+          scan_id: scanId,
+          recorded_at: ago((1 - i) * DAY + HOUR),
+        })
         .execute();
     }
   }
@@ -242,6 +249,10 @@ it("shows the fleet: the overview's figures, the accounts filtered and sorted, C
     '1',
     '1',
   ]);
+  // Web prod's score (fair) could not read every core source.
+  expect(await bands.locator('[data-figure="incomplete-scores"]').textContent()).toBe(
+    'Incomplete scores (not every core source read): Fair 1',
+  );
   const findings = page.getByRole('region', { name: 'Open findings' });
   expect(await findings.locator('[data-figure="open-findings"]').textContent()).toBe('4');
   expect(await findings.locator('li[data-severity] strong').allTextContents()).toEqual(['1', '1', '1', '1']);
@@ -253,6 +264,13 @@ it("shows the fleet: the overview's figures, the accounts filtered and sorted, C
   expect(
     await worst.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-account'))),
   ).toEqual([PAYMENTS.aws, WEB.aws, DEV.aws]);
+  expect(
+    await worst
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('[data-testid="score-incomplete"]') !== null)),
+  ).toEqual([false, true, false]);
+  // Both days average an incomplete score (Web prod's): hollow dots.
+  expect(await page.locator('.chart svg[aria-label^="Average SRS"] circle.dot-incomplete').count()).toBe(2);
   const changes = page.getByRole('region', { name: 'Last 24 hours' });
   expect(await changes.locator('[data-figure="new-signals"]').textContent()).toBe('2');
   expect(await changes.locator('[data-figure="resolved-signals"]').textContent()).toBe('1');

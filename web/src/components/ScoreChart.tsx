@@ -3,6 +3,8 @@ import { srsBand } from '../format';
 interface Point {
   date: string;
   srs: number;
+  /** false: the score did not read every core source of the account (drawn hollow); null or absent: not known. */
+  complete?: boolean | null;
 }
 
 const WIDTH = 600;
@@ -11,7 +13,8 @@ const PAD = 24;
 
 /**
  * The daily SRS as an SVG line (oldest left), with the 60 and 80 band edges drawn as guides. `label` names the
- * series (an account's score history, or the average over the tenant's accounts on the overview).
+ * series (an account's score history, or the average over the tenant's accounts on the overview). A point whose
+ * score is incomplete is a hollow dot, and says so.
  */
 export function ScoreChart({
   history,
@@ -30,6 +33,7 @@ export function ScoreChart({
   const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.srs).toFixed(1)}`).join(' ');
   const first = points[0] as Point;
   const last = points[points.length - 1] as Point;
+  const incomplete = points.filter((p) => p.complete === false).length;
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${label} from ${first.date} to ${last.date}`}>
@@ -43,13 +47,21 @@ export function ScoreChart({
         ))}
         <path d={line} className="line" />
         {points.map((p, i) => (
-          <circle key={p.date} cx={x(i)} cy={y(p.srs)} r={4} className={`dot srs-${srsBand(p.srs)}`}>
-            <title>{`${p.date}: ${p.srs}`}</title>
+          <circle
+            key={p.date}
+            cx={x(i)}
+            cy={y(p.srs)}
+            r={4}
+            className={`dot srs-${srsBand(p.srs)}${p.complete === false ? ' dot-incomplete' : ''}`}
+            data-complete={p.complete === undefined || p.complete === null ? undefined : String(p.complete)}
+          >
+            <title>{`${p.date}: ${p.srs}${p.complete === false ? ' (incomplete: not every core source was read)' : ''}`}</title>
           </circle>
         ))}
       </svg>
       <figcaption>
         {first.date} – {last.date}
+        {incomplete > 0 && ' · hollow dots: scores that could not read every core source of the account'}
       </figcaption>
     </figure>
   );

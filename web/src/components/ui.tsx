@@ -44,14 +44,17 @@ export function SrsBadge({ srs }: { srs: number | null | undefined }) {
   );
 }
 
-/** Beside a score the latest scan could not fully back: it covers only the checks, regions and resources it read. */
-export function IncompleteMark() {
+/**
+ * Beside a score that did not read every core source of the account (IAM, CloudTrail, EC2, S3, ...): it covers only the
+ * checks, regions and resources it read. Optional sources (AWS Health, Cost Explorer, AWS Budgets) never set it.
+ */
+export function IncompleteMark({
+  title = 'The latest scan could not read every core source of the account: this score covers only what it read',
+}: {
+  title?: string;
+}) {
   return (
-    <span
-      className="incomplete"
-      data-testid="score-incomplete"
-      title="The latest scan could not read everything: this score covers only what it read"
-    >
+    <span className="incomplete" data-testid="score-incomplete" title={title}>
       incomplete
     </span>
   );

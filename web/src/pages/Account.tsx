@@ -108,8 +108,9 @@ function Overview({
           <p className="muted">{BAND_LABEL[srsBand(a.current_srs)]}</p>
           {a.score_complete === false && (
             <p className="muted">
-              Incomplete: the latest scan could not evaluate every check or read every region and resource, so this
-              score covers only what it read (see Coverage).
+              Incomplete: the latest scan could not read every core source of the account (IAM, CloudTrail, EC2, S3,
+              ...), so this score covers only what it read (see Coverage). Optional sources (AWS Health, Cost Explorer,
+              AWS Budgets) never make a score incomplete.
             </p>
           )}
         </div>

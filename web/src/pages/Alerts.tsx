@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Outputs, trpc } from '../api';
-import { Empty, ErrorBox, Loading } from '../components/ui';
+import { Empty, ErrorBox, IncompleteMark, Loading } from '../components/ui';
 import { when } from '../format';
 import { useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
@@ -75,7 +75,12 @@ function AlertRow({ alert }: { alert: Alert }) {
       <td>
         <Link to={`${BASE}/accounts/${alert.aws_account_id}`}>{alert.aws_account_id}</Link>
       </td>
-      <td>{alert.srs_at_trigger}</td>
+      <td>
+        {alert.srs_at_trigger}
+        {alert.srs_complete_at_trigger === false && (
+          <IncompleteMark title="The score this alert fired on could not read every core source of the account" />
+        )}
+      </td>
       <td>{alert.scenarios_triggered.join(', ') || '—'}</td>
       <td>
         {acknowledgedAt ? (

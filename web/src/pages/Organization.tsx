@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Outputs, trpc } from '../api';
-import { Empty, ErrorBox, Loading, Notice, SrsBadge } from '../components/ui';
+import { Empty, ErrorBox, IncompleteMark, Loading, Notice, SrsBadge } from '../components/ui';
 import { when } from '../format';
 import { useAction, useLoad } from '../hooks';
 import { useCan } from '../me';
@@ -99,6 +99,7 @@ function MemberItem({ account: a }: { account: Member }) {
       )}{' '}
       <span className={`member-state state-${a.state.replaceAll('_', '-')}`}>{STATE_LABEL[a.state]}</span>{' '}
       {a.state === 'monitored' && <SrsBadge srs={a.current_srs} />}
+      {a.state === 'monitored' && a.score_complete === false && <IncompleteMark />}
       {a.aws_status !== 'ACTIVE' && <span className="muted"> AWS: {a.aws_status}</span>}
       {a.reason && <p className="muted">{a.reason}</p>}
     </li>

@@ -3,7 +3,7 @@ import { SRS_BAND_FLOORS } from '../../../domain/scoring/srs-bands';
 import { type Outputs, trpc } from '../api';
 import { type Bar, BarChart } from '../components/BarChart';
 import { ScoreChart } from '../components/ScoreChart';
-import { Empty, ErrorBox, Loading, SrsBadge } from '../components/ui';
+import { Empty, ErrorBox, IncompleteMark, Loading, SrsBadge } from '../components/ui';
 import { when } from '../format';
 import { useLoad } from '../hooks';
 import { useCan } from '../me';
@@ -60,6 +60,11 @@ function Figures({ overview: o }: { overview: Overview }) {
     value: o.accounts.by_srs_band[key],
     className,
   }));
+  // How many accounts of each band have a score that could not read every core source: a band is what was read.
+  const incomplete = BANDS.flatMap(([key, label]) => {
+    const n = key === 'unscored' ? 0 : o.accounts.incomplete_by_srs_band[key];
+    return n > 0 ? [`${label} ${n}`] : [];
+  });
   return (
     <>
       <p className="muted">As of {when(o.generated_at)}.</p>
@@ -81,12 +86,21 @@ function Figures({ overview: o }: { overview: Overview }) {
         <section className="card" aria-label="Accounts by SRS band">
           <h3>Security Risk Score</h3>
           <BarChart bars={bands} label="Accounts by SRS band" />
+          {incomplete.length > 0 && (
+            <p className="muted" data-figure="incomplete-scores">
+              Incomplete scores (not every core source read): {incomplete.join(', ')}
+            </p>
+          )}
         </section>
         <OpenFindings findings={o.open_signals} />
       </div>
       <h2>Average SRS</h2>
       <ScoreChart
-        history={o.srs_trend.map((p) => ({ date: p.day, srs: Math.round(p.average_srs * 10) / 10 }))}
+        history={o.srs_trend.map((p) => ({
+          date: p.day,
+          srs: Math.round(p.average_srs * 10) / 10,
+          complete: p.complete_accounts === p.accounts,
+        }))}
         label="Average SRS"
         empty="No scores yet: the trend starts with the first scan."
       />
@@ -155,6 +169,7 @@ function WorstAccounts({ accounts }: { accounts: Overview['worst_accounts'] }) {
                 </td>
                 <td>
                   <SrsBadge srs={a.current_srs} />
+                  {a.score_complete === false && <IncompleteMark />}
                 </td>
                 <td>{a.open_signals}</td>
                 <td>{a.tags.join(', ')}</td>
@@ -207,7 +222,7 @@ function Attention({ attention }: { attention: Overview['attention'] }) {
     <section aria-label="Needs attention">
       <h2>Needs attention</h2>
       {incomplete.length === 0 && failing.length === 0 && (
-        <Empty>Nothing: every scan read everything and succeeded.</Empty>
+        <Empty>Nothing: every scan read every core source and succeeded.</Empty>
       )}
       {failing.length > 0 && (
         <>

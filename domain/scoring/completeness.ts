@@ -1,0 +1,108 @@
+import type { CheckOutcome } from '../checks/evaluate';
+import type { PartName } from '../scans/inventory';
+
+// Whether a score is complete (docs/decisions.md, "The score's model"): whether the scan read every core source of the
+// account. Core sources are the AWS services whose reads decide the account's security, which every account has and
+// the role's policies grant. Optional sources depend on the account's subscriptions or setup (AWS Health needs a
+// Business support plan, Cost Explorer must have been opened by the payer, member accounts often cannot read Budgets)
+// and decide billing risk or AWS's own notices: most accounts cannot read one of them, so counting them would mark
+// almost every score incomplete and tell nothing apart. What an optional source would have shown still stands as
+// its checks' outcome (not evaluated, with AWS's answer), and in the account's coverage.
+
+export const CORE_SOURCES = [
+  'IAM',
+  'S3',
+  'EC2',
+  'CloudTrail',
+  'CloudWatch',
+  'GuardDuty',
+  'AWS Config',
+  'Security Hub',
+  'IAM Access Analyzer',
+  'RDS',
+  'EFS',
+  'KMS',
+  'Account Management',
+] as const;
+export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
+export type CoreSource = (typeof CORE_SOURCES)[number];
+export type OptionalSource = (typeof OPTIONAL_SOURCES)[number];
+export type ScoreSource = CoreSource | OptionalSource;
+
+/** The source each part of the inventory is read from (every part, once: the compiler holds it to the inventory). */
+export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.freeze({
+  iamSummary: 'IAM',
+  passwordPolicy: 'IAM',
+  credentialReport: 'IAM',
+  iamPrincipals: 'IAM',
+  serverCertificates: 'IAM',
+  rootVirtualMfa: 'IAM',
+  awsManagedPolicies: 'IAM',
+  s3AccountBlockPublicAccess: 'S3',
+  s3Buckets: 'S3',
+  securityGroups: 'EC2',
+  instances: 'EC2',
+  instanceProfiles: 'IAM',
+  publicSnapshots: 'EC2',
+  publicImages: 'EC2',
+  ebsEncryptionByDefault: 'EC2',
+  networkAcls: 'EC2',
+  vpcFlowLogs: 'EC2',
+  cloudtrail: 'CloudTrail',
+  metricAlarms: 'CloudWatch',
+  guardduty: 'GuardDuty',
+  configRecorders: 'AWS Config',
+  securityHub: 'Security Hub',
+  accessAnalyzers: 'IAM Access Analyzer',
+  rdsInstances: 'RDS',
+  efsFileSystems: 'EFS',
+  kmsKeys: 'KMS',
+  alternateContacts: 'Account Management',
+  health: 'AWS Health',
+  costs: 'Cost Explorer',
+  anomalies: 'Cost Explorer',
+  budgets: 'AWS Budgets',
+});
+
+export const isCoreSource = (source: ScoreSource): source is CoreSource =>
+  (CORE_SOURCES as readonly string[]).includes(source);
+
+/**
+ * The checks that read optional sources only, with their source. Every other check reads a core source: a check
+ * added to the catalogue counts toward completeness unless it is listed here (never a complete score by omission).
+ * `test/unit/score-completeness.test.ts` holds this list to what each check reads.
+ */
+export const OPTIONAL_SOURCE_CHECKS: Readonly<Record<string, OptionalSource>> = Object.freeze({
+  'suspension.health_abuse_event': 'AWS Health',
+  'suspension.health_credentials_exposed': 'AWS Health',
+  'billing.daily_spend_spike': 'Cost Explorer',
+  'billing.cost_anomaly': 'Cost Explorer',
+  'billing.no_budget': 'AWS Budgets',
+  'billing.budget_forecast_exceeded': 'AWS Budgets',
+  'billing.budget_exceeded': 'AWS Budgets',
+});
+
+export const readsCoreSource = (checkId: string): boolean => !Object.hasOwn(OPTIONAL_SOURCE_CHECKS, checkId);
+
+export interface ScoreCompleteness {
+  /** Every check reading a core source was evaluated, on every region and resource. */
+  complete: boolean;
+  /** The checks on core sources that were not evaluated, or could not read some region or resource. */
+  coreChecksNotRead: string[];
+  /** The optional sources some check of could not read (they leave the score complete). */
+  optionalSourcesNotRead: OptionalSource[];
+}
+
+const notFullyRead = (o: CheckOutcome): boolean => o.status === 'not_evaluated' || o.unread.length > 0;
+
+/** Whether a scan with these outcomes read every core source, and what it could not read. */
+export function scoreCompleteness(outcomes: readonly CheckOutcome[]): ScoreCompleteness {
+  const unread = outcomes.filter(notFullyRead);
+  const coreChecksNotRead = unread.filter((o) => readsCoreSource(o.checkId)).map((o) => o.checkId);
+  const optional = new Set(unread.flatMap((o) => OPTIONAL_SOURCE_CHECKS[o.checkId] ?? []));
+  return {
+    complete: coreChecksNotRead.length === 0,
+    coreChecksNotRead,
+    optionalSourcesNotRead: OPTIONAL_SOURCES.filter((s) => optional.has(s)),
+  };
+}
