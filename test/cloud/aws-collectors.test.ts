@@ -305,7 +305,14 @@ describe('AWS inventory collection against moto', () => {
     expect(calls((r) => r.service === 'cloudtrail' && r.operation?.endsWith('GetTrailStatus') === true)).toBe(1);
     expect(ok(inventory.budgets)).toEqual({
       budgets: [
-        { name: 'monthly', limitUsd: 100, actualSpendUsd: expect.any(Number), forecastedSpendUsd: expect.anything() },
+        {
+          name: 'monthly',
+          limitUsd: 100,
+          actualSpendUsd: expect.any(Number),
+          forecastedSpendUsd: expect.anything(),
+          // A budget without alerts: test/cloud/aws-collectors-empty-answers.test.ts has one that alerts.
+          alerts: { read: true, notifies: false },
+        },
       ],
     });
   });
@@ -523,24 +530,26 @@ describe('AWS inventory collection against moto', () => {
       CalculatedSpend: { ActualSpend: { Amount: '900', Unit: 'USD' } },
     });
     front.answer = (request) =>
-      request.service === 'budgets'
-        ? {
-            status: 200,
-            contentType: 'application/x-amz-json-1.1',
-            body: JSON.stringify({
-              Budgets: [
-                budget('planned', {
-                  PlannedBudgetLimits: {
-                    [String(monthStart - 31 * 86_400)]: { Amount: '100', Unit: 'USD' },
-                    [String(monthStart)]: { Amount: '500', Unit: 'USD' },
-                    [String(monthStart + 40 * 86_400)]: { Amount: '5000', Unit: 'USD' },
-                  },
-                }),
-                budget('tracking-only', {}),
-              ],
-            }),
-          }
-        : motoGaps(request);
+      request.service === 'budgets' && request.operation === 'DescribeNotificationsForBudget'
+        ? { status: 200, contentType: 'application/x-amz-json-1.1', body: JSON.stringify({ Notifications: [] }) }
+        : request.service === 'budgets'
+          ? {
+              status: 200,
+              contentType: 'application/x-amz-json-1.1',
+              body: JSON.stringify({
+                Budgets: [
+                  budget('planned', {
+                    PlannedBudgetLimits: {
+                      [String(monthStart - 31 * 86_400)]: { Amount: '100', Unit: 'USD' },
+                      [String(monthStart)]: { Amount: '500', Unit: 'USD' },
+                      [String(monthStart + 40 * 86_400)]: { Amount: '5000', Unit: 'USD' },
+                    },
+                  }),
+                  budget('tracking-only', {}),
+                ],
+              }),
+            }
+          : motoGaps(request);
 
     const inventory = await provider.collectInventory(target);
 
@@ -722,15 +731,15 @@ describe('AWS inventory collection against moto', () => {
       await expect(first).rejects.toMatchObject({
         failed: [{ key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') }],
       });
-      // Kept under the format of today's reads (v2:), so that a worker of another version reads them again.
+      // Kept under the format of today's reads (v3:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
-      expect(settled).not.toContain(`v2:instances@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v3:instances@${FAILING_REGION}`);
       expect(settled).toEqual(
         expect.arrayContaining([
-          'v2:regions',
-          'v2:iamPrincipals',
-          `v2:securityGroups@${FAILING_REGION}`,
-          `v2:instances@${REGION}`,
+          'v3:regions',
+          'v3:iamPrincipals',
+          `v3:securityGroups@${FAILING_REGION}`,
+          `v3:instances@${REGION}`,
         ]),
       );
       expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
@@ -744,7 +753,7 @@ describe('AWS inventory collection against moto', () => {
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).toEqual([`v2:instances@${FAILING_REGION}`]);
+      expect(retried).toEqual([`v3:instances@${FAILING_REGION}`]);
       const customerCalls = front.requests.filter((r) => r.service !== 'sts').map((r) => `${r.operation}@${r.region}`);
       expect(customerCalls).toEqual([`DescribeInstances@${FAILING_REGION}`]);
       expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
@@ -758,20 +767,21 @@ describe('AWS inventory collection against moto', () => {
           checkpoint[key] = outcome;
         },
       });
-      // The same reads as a worker before the format keyed them: instances without their metadata options.
+      // The same reads as a worker of an older format keyed them (v2: trails without their delivery, budgets without
+      // their alerts).
       const older: Checkpoint = Object.fromEntries(
-        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v2:/, ''), outcome]),
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v3:/, 'v2:'), outcome]),
       );
       front.requests.length = 0;
 
       const retried: string[] = [];
       await provider.collectInventory(target, {
-        checkpoint: { ...older, 'v2:regions': checkpoint['v2:regions'] as ReadOutcome },
+        checkpoint: { ...older, 'v3:regions': checkpoint['v3:regions'] as ReadOutcome },
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).not.toContain('v2:regions');
-      expect(retried).toEqual(expect.arrayContaining([`v2:instances@${REGION}`, 'v2:iamPrincipals']));
+      expect(retried).not.toContain('v3:regions');
+      expect(retried).toEqual(expect.arrayContaining([`v3:instances@${REGION}`, 'v3:iamPrincipals']));
       expect(retried).toHaveLength(Object.keys(checkpoint).length - 1);
       expect(calls((r) => r.operation === 'DescribeRegions')).toBe(0);
     });
@@ -869,8 +879,8 @@ describe('AWS inventory collection against moto', () => {
     const direct = providerWith({ endpointUrl: motoEndpoint() });
     const checkpoint: Record<string, ReadOutcome> = {};
 
-    // moto answers AWS Health, IAM Access Analyzer and Cost Explorer GetAnomalies with an HTML 500 page (a server
-    // error: retried), and GuardDuty's findings with an HTML 404 (an answer no retry changes).
+    // moto answers AWS Health, IAM Access Analyzer and Cost Explorer GetAnomalies and GetAnomalyMonitors with an HTML
+    // 500 page (a server error: retried), and GuardDuty's findings with an HTML 404 (an answer no retry changes).
     const first = direct.collectInventory(target, {
       finalAttempt: false,
       onRead: (key, outcome) => {
@@ -885,10 +895,16 @@ describe('AWS inventory collection against moto', () => {
     const inventory = await direct.collectInventory(target, { checkpoint, finalAttempt: true });
 
     expect(failed.sort()).toEqual(
-      ['anomalies', 'health', ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`)].sort(),
+      [
+        'anomalies',
+        'anomalyMonitors',
+        'health',
+        ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`),
+      ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
       anomalies: 'not_evaluated',
+      anomalyMonitors: 'not_evaluated',
       health: 'not_evaluated',
       accessAnalyzers: 'not_evaluated',
       guardduty: 'eu-west-1',

@@ -228,6 +228,21 @@ describe('migrations', () => {
         .execute();
     });
 
+    it('keeps the Cost Explorer parts a scan reuses, and only those', async () => {
+      const read = (part: string) =>
+        db()
+          .insertInto('cost_explorer_reads')
+          .values({
+            account_id: 'acc_1',
+            part: part as never,
+            value: JSON.stringify({ monitors: [] }),
+            read_at: new Date(),
+          })
+          .execute();
+      for (const part of ['costs', 'anomalies', 'anomalyMonitors']) await read(part);
+      await expect(read('budgets')).rejects.toThrow(/cost_explorer_reads_part_check/);
+    });
+
     it('refuses a user of a tenant that does not exist', async () => {
       await expect(
         db()
@@ -249,7 +264,12 @@ describe("the migration that names an alert rule's last source", () => {
   it('copies what last_scan_id held, scan or event batch, into last_source_id', async () => {
     const db = previous.db;
     await migrateToLatest(db);
-    expect(await migrateDown(db)).toEqual(['Down 20261129T000100_alert_rule_last_source: Success']);
+    // The migrations after it first, then it.
+    const lastSource = 'Down 20261129T000100_alert_rule_last_source: Success';
+    let down: string[];
+    do down = await migrateDown(db);
+    while (down.length > 0 && !down.includes(lastSource));
+    expect(down).toEqual([lastSource]);
     await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
     await db
       .insertInto('accounts')
