@@ -164,7 +164,7 @@ async function createRole(endpoint: string, externalId: string): Promise<void> {
  * The fewest calls the checks need for this account, by service: one list per part (per region for the regional
  * ones), the credential report (generate, get), one ListAccessKeys per user, and per bucket its region (moto's
  * ListBuckets does not give it), Block Public Access, ACL and policy (no bucket here has one, so no policy status);
- * Cost Explorer's two on a first scan. The account has no trail, database, file system or key: nothing per resource.
+ * Cost Explorer's three on a first scan. The account has no trail, database, file system or key: nothing per resource.
  */
 function minimumCalls(
   { regions, users, buckets }: { regions: number; users: number; buckets: number },
@@ -189,7 +189,7 @@ function minimumCalls(
     'access-analyzer': regions,
     logs: regions, // metric filters
     monitoring: regions, // CloudWatch alarms
-    ce: costExplorer ? 2 : 0,
+    ce: costExplorer ? 3 : 0,
     budgets: 1,
     account: 3,
     health: 1,

@@ -166,6 +166,7 @@ function costs(accountId: string, at: Date, dailySpendUsd: number) {
       limitUsd: Math.ceil((dailySpendUsd * 48 + 400) / 100) * 100,
       actualSpendUsd: cents(actual),
       forecastedSpendUsd: cents(forecast),
+      alerts: { read: true, notifies: true },
     },
   ];
   return { daily, anomalies, budgets };
@@ -397,7 +398,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
       regionsInUse: regions,
       enabledRegions: ENABLED_REGIONS,
     }),
-    trails: [sandboxTrail(id, company, homeRegion)],
+    trails: [sandboxTrail(id, company, homeRegion, at)],
     // The CIS 5.x alarms, on the trail's log group, notifying the security team.
     monitoring: {
       filters: MONITORED_ACTIVITIES.map((a) => ({
@@ -426,7 +427,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
  * The account's trail, as teams commonly leave it: validated, but KMS encryption, the bucket's access logging and
  * S3 data events (billed per event) only in some accounts. A stream of its own, so the other draws stay as they were.
  */
-function sandboxTrail(id: string, company: string, homeRegion: string): Trail {
+function sandboxTrail(id: string, company: string, homeRegion: string, at: Date): Trail {
   const random = randomFor(id, 'trail');
   const writes = random() < 0.5;
   return {
@@ -443,6 +444,15 @@ function sandboxTrail(id: string, company: string, homeRegion: string): Trail {
     multiRegion: true,
     logging: true,
     cloudWatchLogsLogGroupArn: `arn:aws:logs:${homeRegion}:${id}:log-group:${TRAIL_LOG_GROUP}:*`,
+    // Delivering as a healthy trail does: log files every few minutes, digests every hour.
+    delivery: {
+      error: null,
+      lastDeliveredAt: ago(at, 4 * 60_000),
+      lastDigestDeliveredAt: ago(at, 40 * 60_000),
+      loggingStartedAt: ago(at, 400 * 24 * HOUR_MS),
+      bucketMissing: false,
+      cloudWatchLogsError: null,
+    },
   };
 }
 
@@ -1058,5 +1068,15 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
     rdsInstances: ok({ instances: readable(data.rds) }, regional('RDS DescribeDBInstances')),
     efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
     kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
+    // The monitor of AWS services that AWS sets up for accounts that open Cost Explorer.
+    anomalyMonitors: ok({
+      monitors: [
+        {
+          arn: `arn:aws:ce::${awsAccountId}:anomalymonitor/${hexId(36, awsAccountId, 'monitor')}`,
+          name: 'Default-Services-Monitor',
+          type: 'DIMENSIONAL',
+        },
+      ],
+    }),
   };
 }

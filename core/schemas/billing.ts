@@ -14,7 +14,7 @@ export const plan = z.object({
     .meta({
       description:
         'Cost Explorer requests the scheduled scans of one account make in a 30-day month; AWS bills them to the ' +
-        "account's owner at 0.01 USD each. Manual scans add at most one read (two requests) per interval.",
+        "account's owner at 0.01 USD each. Manual scans add at most one read (three requests) per interval.",
     }),
   aws_cost_explorer_usd_per_account_month: z.number().meta({ description: 'The same, in USD' }),
 });

@@ -1,5 +1,5 @@
-import type { Budget, DailyCost } from '../scans/inventory';
-import { addDays, failing, failWhen, onPart } from './helpers';
+import type { Budget, CostAnomaly, DailyCost, Inventory } from '../scans/inventory';
+import { addDays, failing, failWhen, onPart, withPart } from './helpers';
 import type { Check, CheckResult } from './types';
 
 // Billing checks: runaway spend, which is both a cost risk and often the first visible sign of a compromise.
@@ -32,6 +32,60 @@ function spendSpike(daily: DailyCost[], now: string): CheckResult {
   });
 }
 
+/**
+ * The anomalies of 10 USD of impact and more. Anomalies found are found whatever else was read; none found means
+ * "no anomalies" only when a Cost Anomaly Detection monitor looks for them: without one (or without knowing) the
+ * check is not evaluated.
+ */
+function costAnomalies(anomalies: CostAnomaly[], monitors: Inventory['anomalyMonitors']): CheckResult {
+  const result = failing(
+    anomalies
+      .filter((anomaly) => anomaly.impactUsd >= ANOMALY_MIN_IMPACT_USD)
+      .map((anomaly) => ({
+        resource: anomaly.id,
+        detail: `Anomaly since ${anomaly.startDate}${anomaly.service ? ` in ${anomaly.service}` : ''}: ${usd(anomaly.impactUsd)} impact.`,
+      })),
+  );
+  if (result.status === 'fail') return result;
+  if (monitors.status !== 'ok') {
+    return {
+      status: 'not_evaluated',
+      reason: `Whether a Cost Anomaly Detection monitor looks for anomalies is unknown: ${monitors.reason}`,
+    };
+  }
+  if (monitors.value.monitors.length === 0) {
+    return {
+      status: 'not_evaluated',
+      reason:
+        'The account has no Cost Anomaly Detection monitor, so AWS looks for no anomalies: that none is reported is no ' +
+        'sign that spend is normal (see "Cost Anomaly Detection not set up").',
+    };
+  }
+  return result;
+}
+
+/**
+ * Whether some budget alerts anyone: one with a notification (AWS keeps none without a subscriber). A budget without
+ * one does not count. Unknown when none is known to alert but one whose notifications could not be read might.
+ */
+function budgetWithAlerts(budgets: Budget[]): CheckResult {
+  if (budgets.some((b) => b.alerts.read && b.alerts.notifies)) return { status: 'pass' };
+  const unknown = budgets.flatMap((b) => (b.alerts.read ? [] : [`${b.name}: ${b.alerts.reason}`]));
+  if (unknown.length > 0) {
+    return { status: 'not_evaluated', reason: `Whether these budgets alert anyone is unknown. ${unknown.join(' ')}` };
+  }
+  const names = budgets.map((b) => b.name).join(', ');
+  return failing([
+    {
+      resource: 'budgets',
+      detail:
+        budgets.length === 0
+          ? 'No budget exists.'
+          : `No budget alerts anyone: ${names} ${budgets.length === 1 ? 'has' : 'have'} no notification, so no subscriber.`,
+    },
+  ]);
+}
+
 /** Budgets that cap spend: one without an amount for the current period is left out. */
 const capped = (budgets: Budget[]) =>
   budgets.filter((budget): budget is Budget & { limitUsd: number } => budget.limitUsd !== null);
@@ -57,35 +111,55 @@ export const BILLING_CHECKS: readonly Check[] = [
     scenario: 'billing',
     severity: 'HIGH',
     title: 'Cost anomaly detected',
-    description: `AWS Cost Anomaly Detection reports unusual spend with an impact of ${ANOMALY_MIN_IMPACT_USD} USD or more.`,
+    description:
+      `AWS Cost Anomaly Detection reports unusual spend with an impact of ${ANOMALY_MIN_IMPACT_USD} USD or more. ` +
+      'Without a Cost Anomaly Detection monitor AWS looks for none, so the check is then not evaluated rather than passed.',
     remediation:
       'Open the anomaly in Cost Anomaly Detection to see its root causes (service, account, region, usage type), ' +
       'confirm whether the usage is expected, and stop it if not. Subscribe a team address to anomaly alerts.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/manage-ad.html',
-    evaluate: onPart('anomalies', ({ anomalies }) =>
-      failing(
-        anomalies
-          .filter((anomaly) => anomaly.impactUsd >= ANOMALY_MIN_IMPACT_USD)
-          .map((anomaly) => ({
-            resource: anomaly.id,
-            detail: `Anomaly since ${anomaly.startDate}${anomaly.service ? ` in ${anomaly.service}` : ''}: ${usd(anomaly.impactUsd)} impact.`,
-          })),
-      ),
+    evaluate: (inventory) =>
+      withPart(inventory.anomalies, ({ anomalies }) => costAnomalies(anomalies, inventory.anomalyMonitors)),
+  },
+  {
+    id: 'billing.no_cost_anomaly_monitor',
+    scenario: 'billing',
+    severity: 'MEDIUM',
+    title: 'Cost Anomaly Detection not set up',
+    description:
+      'The account has no AWS Cost Anomaly Detection monitor, so AWS looks for no unusual spend: crypto-mining on ' +
+      'stolen credentials or a runaway service shows only on the bill, and Sentinel has no anomaly to report. A member ' +
+      'account of an organization does not see the monitors of its management account, nor their anomalies.',
+    remediation:
+      'Create a monitor of AWS services, which watches the spend of every service: Billing and Cost Management > Cost ' +
+      'Anomaly Detection > Monitors > Create monitor > AWS services. Then create an alert subscription on it (a ' +
+      'threshold such as 100 USD of impact) that notifies a monitored address or SNS topic. With the CLI: aws ce ' +
+      'create-anomaly-monitor --anomaly-monitor \'{"MonitorName":"aws-services","MonitorType":"DIMENSIONAL",' +
+      '"MonitorDimension":"SERVICE"}\', then aws ce create-anomaly-subscription. In an organization whose management ' +
+      'account already watches the member accounts, add a monitor in this account too so that its anomalies are visible here.',
+    docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/getting-started-ad.html',
+    evaluate: onPart('anomalyMonitors', ({ monitors }) =>
+      failWhen(monitors.length === 0, {
+        resource: 'cost-anomaly-detection',
+        detail: 'The account has no Cost Anomaly Detection monitor.',
+      }),
     ),
   },
   {
     id: 'billing.no_budget',
     scenario: 'billing',
     severity: 'MEDIUM',
-    title: 'No AWS Budget configured',
-    description: 'The account has no AWS Budget, so nobody is told when spend runs away.',
+    title: 'No AWS Budget with alerts',
+    description:
+      'The account has no AWS Budget that alerts anyone: no budget at all, or only budgets without a notification ' +
+      '(AWS keeps no notification without a subscriber), so nobody is told when spend runs away.',
     remediation:
       'Create a monthly cost budget (Billing and Cost Management > Budgets > Create budget) at your expected ' +
-      'spend, with alerts on actual spend at 80% and 100% and on forecasted spend at 100%, sent to a monitored address.',
+      'spend, with alerts on actual spend at 80% and 100% and on forecasted spend at 100%, sent to a monitored address. ' +
+      'For an existing budget without alerts: Budgets > the budget > Alerts > Add an alert threshold, with an e-mail ' +
+      'recipient or an SNS topic (or aws budgets create-notification with --subscribers).',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/budgets-managing-costs.html',
-    evaluate: onPart('budgets', ({ budgets }) =>
-      failWhen(budgets.length === 0, { resource: 'budgets', detail: 'No budget exists.' }),
-    ),
+    evaluate: onPart('budgets', ({ budgets }) => budgetWithAlerts(budgets)),
   },
   {
     id: 'billing.budget_forecast_exceeded',

@@ -1,4 +1,5 @@
-import { failing, onPart } from './helpers';
+import type { Unread } from '../scans/inventory';
+import { failing, onPart, withUnread } from './helpers';
 import type { Check } from './types';
 
 // Data stores: buckets that accept requests in clear, databases and file systems left unencrypted, open to the
@@ -50,15 +51,27 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
       'Session Manager port forwarding through an instance) instead.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_VPC.WorkingWithRDSInstanceinaVPC.html',
     controls: { 'cis-aws-7.0': ['3.2.3'], 'aws-fsbp': ['RDS.2'] },
+    // An instance whose accessibility RDS did not report is unread, never private.
     evaluate: onPart('rdsInstances', ({ instances }) =>
-      failing(
+      withUnread(
+        failing(
+          instances
+            .filter((db) => db.publiclyAccessible === true)
+            .map((db) => ({
+              resource: db.id,
+              region: db.region,
+              detail: `DB instance ${db.id} (${db.engine}) in ${db.region} is publicly accessible.`,
+            })),
+        ),
         instances
-          .filter((db) => db.publiclyAccessible)
-          .map((db) => ({
-            resource: db.id,
-            region: db.region,
-            detail: `DB instance ${db.id} (${db.engine}) in ${db.region} is publicly accessible.`,
-          })),
+          .filter((db) => db.publiclyAccessible === null)
+          .map(
+            (db): Unread => ({
+              kind: 'resource',
+              scope: db.id,
+              reason: 'RDS did not report whether the DB instance is publicly accessible (PubliclyAccessible).',
+            }),
+          ),
       ),
     ),
   },

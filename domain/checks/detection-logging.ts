@@ -114,9 +114,10 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
       'Data events are billed per event: see CloudTrail pricing.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-data-events-with-cloudtrail.html',
     controls: { 'cis-aws-7.0': ['4.8'] },
-    evaluate: onPart('cloudtrail', ({ trails }) =>
+    evaluate: onPart('cloudtrail', ({ trails }, ctx) =>
       recordedEverywhere(
         trails,
+        ctx.now,
         (e) => e.s3Objects.write,
         () => ({
           resource: 'cloudtrail',
@@ -142,9 +143,10 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
       'Read events are numerous and billed per event: see CloudTrail pricing.',
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/logging-data-events-with-cloudtrail.html',
     controls: { 'cis-aws-7.0': ['4.9'] },
-    evaluate: onPart('cloudtrail', ({ trails }) =>
+    evaluate: onPart('cloudtrail', ({ trails }, ctx) =>
       recordedEverywhere(
         trails,
+        ctx.now,
         (e) => e.s3Objects.read,
         () => ({
           resource: 'cloudtrail',

@@ -1,6 +1,6 @@
 import type { GroupRule, Inventory, NaclIngress, NetworkAcl, Unread } from '../scans/inventory';
 import { admitsPort, openGroups } from './exposure';
-import { failing, judgedWithout, onPart, withPart } from './helpers';
+import { failing, judgedWithout, onPart, withPart, withUnread } from './helpers';
 import type { Check, CheckResult, FailingResource } from './types';
 
 // The EC2 and VPC settings of the CIS Foundations benchmark's networking section (and its instance-role and
@@ -232,21 +232,38 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       'IMDSv2 as the account default for new instances (EC2 > Settings > Data protection and security > IMDS defaults).',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-IMDS-existing-instances.html',
     controls: { 'cis-aws-7.0': ['6.7'], 'aws-fsbp': ['EC2.8'] },
-    evaluate: onPart('instances', ({ instances }) =>
-      failing(
-        instances
-          .filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down')
-          .filter(
-            (i) =>
-              i.metadata !== null && i.metadata.httpEndpoint !== 'disabled' && i.metadata.httpTokens !== 'required',
-          )
-          .map((i) => ({
-            resource: i.id,
-            region: i.region,
-            detail: `Instance ${i.id} in ${i.region} accepts IMDSv1 (HttpTokens ${i.metadata?.httpTokens}).`,
-          })),
-      ),
-    ),
+    // An instance whose metadata options EC2 did not report is unread: its open finding stays open, and it never
+    // passes for want of an answer.
+    evaluate: onPart('instances', ({ instances }) => {
+      const live = instances.filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down');
+      const result = failing(
+        live.flatMap((i) =>
+          i.metadata !== null && i.metadata.httpEndpoint !== 'disabled' && i.metadata.httpTokens !== 'required'
+            ? [
+                {
+                  resource: i.id,
+                  region: i.region,
+                  detail: `Instance ${i.id} in ${i.region} accepts IMDSv1 (HttpTokens ${i.metadata.httpTokens}).`,
+                },
+              ]
+            : [],
+        ),
+      );
+      return withUnread(
+        result,
+        live
+          .filter((i) => i.metadata === null)
+          .map(
+            (i): Unread => ({
+              kind: 'resource',
+              scope: i.id,
+              reason:
+                "EC2 did not report the instance's metadata options (MetadataOptions with HttpTokens and HttpEndpoint): " +
+                'whether it accepts IMDSv1 is unknown.',
+            }),
+          ),
+      );
+    }),
   },
   {
     id: 'iam.instance_without_role',

@@ -1,6 +1,7 @@
 import type { AlarmedMetric, Collected, Inventory, MetricFilter, Trail, Unread } from '../scans/inventory';
 import { controlOfActivity, MONITORED_ACTIVITIES, type MonitoredActivity } from './cis-metric-filters';
 import { withPart, withUnread } from './helpers';
+import { trailLogs } from './trails';
 import type { Check, CheckResult, FailingResource } from './types';
 
 // CIS 5.1-5.15: alarms on what CloudTrail records. An activity is monitored when a multi-region trail that is
@@ -11,7 +12,7 @@ import type { Check, CheckResult, FailingResource } from './types';
 interface LogGroup {
   region: string;
   name: string;
-  /** The trail's logging is unknown (its home region was not read): a filter on it proves nothing yet. */
+  /** Whether the trail logs is unknown (its home region was not read): a filter on it proves nothing yet. */
   unsure: boolean;
 }
 
@@ -23,14 +24,18 @@ function logGroupOf(arn: string): { region: string; name: string } | null {
     : null;
 }
 
-/** The log groups of the multi-region trails that log (or may: their status is unknown). */
-function trailLogGroups(trails: readonly Trail[]): LogGroup[] {
+/**
+ * The log groups of the multi-region trails that log (or may: their status is unknown). A trail whose latest delivery
+ * to CloudWatch Logs failed feeds its group nothing: its filters watch nothing.
+ */
+function trailLogGroups(trails: readonly Trail[], now: string): LogGroup[] {
   return trails.flatMap((trail) => {
+    const logs = trailLogs(trail, now);
     const group =
-      trail.multiRegion && trail.logging !== false && trail.cloudWatchLogsLogGroupArn
+      trail.multiRegion && logs !== false && trail.cloudWatchLogsLogGroupArn && !trail.delivery?.cloudWatchLogsError
         ? logGroupOf(trail.cloudWatchLogsLogGroupArn)
         : null;
-    return group ? [{ ...group, unsure: trail.logging === null }] : [];
+    return group ? [{ ...group, unsure: logs === null }] : [];
   });
 }
 
@@ -54,9 +59,13 @@ function monitors(
 const unreadRegions = (part: Collected<unknown>) =>
   new Set((part.unread ?? []).filter((u) => u.kind === 'region').map((u) => u.scope));
 
-function evaluateMonitoring(trails: readonly Trail[], metricAlarms: Inventory['metricAlarms']): CheckResult {
+function evaluateMonitoring(
+  trails: readonly Trail[],
+  metricAlarms: Inventory['metricAlarms'],
+  now: string,
+): CheckResult {
   return withPart(metricAlarms, ({ filters, alarmedMetrics }) => {
-    const groups = trailLogGroups(trails);
+    const groups = trailLogGroups(trails, now);
     const alarmed = new Set(alarmedMetrics.map((m: AlarmedMetric) => metricKey(m.region, m.namespace, m.name)));
     const unreadIn = unreadRegions(metricAlarms);
     const names = [...new Set(groups.map((g) => `${g.name} (${g.region})`))].join(', ');
@@ -103,10 +112,12 @@ export const MONITORING_CHECKS: readonly Check[] = [
       'CIS section 5 asks for an alarm on each of 15 kinds of sensitive API activity (root use, sign-ins without ' +
       'MFA, IAM, CloudTrail, Config, KMS, S3 policy, network and Organizations changes, unauthorized calls), raised from ' +
       'the CloudWatch Logs log group of a multi-region trail. Without one, such a change is seen only when someone goes ' +
-      'looking. One finding per kind of activity left unwatched.',
+      'looking. One finding per kind of activity left unwatched. A trail counts only while its logs reach its bucket and ' +
+      'its latest delivery to CloudWatch Logs did not fail: otherwise its log group receives nothing to alarm on.',
     remediation:
       'Make a multi-region trail deliver to CloudWatch Logs (CloudTrail > Trails > the trail > CloudWatch Logs > ' +
-      'Edit > Enabled, with a new or existing log group). Then, for each finding, open CloudWatch > Log groups > that ' +
+      'Edit > Enabled, with a new or existing log group); if it does but its delivery fails, give the trail a role ' +
+      'that may write to the group (logs:CreateLogStream, logs:PutLogEvents). Then, for each finding, open CloudWatch > Log groups > that ' +
       'group > Metric filters > Create metric filter, paste the recommended pattern from the finding, name a metric in a ' +
       'namespace such as CISBenchmark, and create an alarm on that metric (Statistic Sum, threshold >= 1 in 5 minutes) ' +
       'that notifies an SNS topic someone reads. CLI: aws logs put-metric-filter and aws cloudwatch put-metric-alarm ' +
@@ -114,7 +125,7 @@ export const MONITORING_CHECKS: readonly Check[] = [
     docsUrl: 'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudwatch-alarms-for-cloudtrail.html',
     controls: { 'cis-aws-7.0': MONITORED_ACTIVITIES.map((a) => a.control) },
     controlOfResource: controlOfActivity,
-    evaluate: (inventory) =>
-      withPart(inventory.cloudtrail, ({ trails }) => evaluateMonitoring(trails, inventory.metricAlarms)),
+    evaluate: (inventory, ctx) =>
+      withPart(inventory.cloudtrail, ({ trails }) => evaluateMonitoring(trails, inventory.metricAlarms, ctx.now)),
   },
 ];

@@ -1,6 +1,6 @@
-import type { Instance, Inventory } from '../scans/inventory';
-import { daysSince, failing, onPart, onParts } from './helpers';
-import type { Check } from './types';
+import type { GuardDutyRegion, Instance, Inventory, Unread } from '../scans/inventory';
+import { daysSince, failing, onPart, onParts, withUnread } from './helpers';
+import type { Check, CheckResult } from './types';
 
 // Threat checks: signs that someone is already inside — GuardDuty findings, mining-shaped compute, activity in
 // regions the account does not use, identities and keys that appeared in the last day.
@@ -56,6 +56,30 @@ export function inventoryRegionsInUse(inventory: Inventory, now: string): string
   return [...regionsInUse(instances.value.instances, cloudtrail.value.trails, now)].sort();
 }
 
+/**
+ * GuardDuty's high-severity findings. A region without an enabled detector has none to read, which is not "no
+ * findings": it is unread here (detection.guardduty_disabled reports it), and with no enabled detector anywhere the
+ * check is not evaluated. Findings kept by a suspended detector still describe the account and still fail.
+ */
+function guardDutyFindings(regions: readonly GuardDutyRegion[]): CheckResult {
+  const resources = regions.flatMap((region) =>
+    region.highSeverityFindings.map((finding) => ({
+      resource: finding.id,
+      region: region.region,
+      detail: `${finding.title} (${finding.type}, severity ${finding.severity}) in ${region.region}.`,
+    })),
+  );
+  const off = regions.filter((region) => !region.detectorEnabled);
+  const reason = (where: string) =>
+    `GuardDuty has no enabled detector ${where}, so it reports no findings there: that is no sign that there is no threat.`;
+  if (resources.length === 0 && off.length === regions.length)
+    return { status: 'not_evaluated', reason: reason('in any region') };
+  return withUnread(
+    failing(resources),
+    off.map(({ region }): Unread => ({ kind: 'region', scope: region, reason: reason('in this region') })),
+  );
+}
+
 export const THREAT_CHECKS: readonly Check[] = [
   {
     id: 'threat.guardduty_high_severity_finding',
@@ -64,23 +88,15 @@ export const THREAT_CHECKS: readonly Check[] = [
     title: 'GuardDuty high-severity finding',
     description:
       'GuardDuty reports a finding of severity 7 or more: an active threat such as compromised credentials, ' +
-      'a backdoored instance or crypto-mining.',
+      'a backdoored instance or crypto-mining. Only regions with an enabled GuardDuty detector are evaluated: where ' +
+      'GuardDuty is off there is no finding to read, which is no sign of safety (the finding "GuardDuty off in an ' +
+      'enabled region" reports those regions).',
     remediation:
       'Open the finding in the GuardDuty console and follow the remediation for its type: isolate affected ' +
       'instances (restrictive security group, snapshot for forensics), revoke and rotate exposed credentials, and review ' +
       'CloudTrail for what the actor did. Archive the finding only once resolved.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_remediate.html',
-    evaluate: onPart('guardduty', ({ regions }) =>
-      failing(
-        regions.flatMap((region) =>
-          region.highSeverityFindings.map((finding) => ({
-            resource: finding.id,
-            region: region.region,
-            detail: `${finding.title} (${finding.type}, severity ${finding.severity}) in ${region.region}.`,
-          })),
-        ),
-      ),
-    ),
+    evaluate: onPart('guardduty', ({ regions }) => guardDutyFindings(regions)),
   },
   {
     id: 'threat.gpu_instance_running',

@@ -224,7 +224,10 @@ export interface Instance {
   type: string;
   state: string;
   launchedAt: string;
-  /** The instance metadata service's options (MetadataOptions); null when EC2 did not report them. */
+  /**
+   * The instance metadata service's options (MetadataOptions); null when EC2 did not report them (or reported them
+   * without HttpTokens or HttpEndpoint): the IMDSv2 check then names the instance as unread, never as passing.
+   */
   metadata: { httpTokens: string; httpEndpoint: string } | null;
   /** The attached instance profile (its role gives the instance its AWS credentials); null when none is. */
   instanceProfileArn: string | null;
@@ -287,6 +290,26 @@ export interface TrailEvents {
 /** Server access logging of a trail's bucket, or why it could not be read (a bucket of another account). */
 export type TrailBucketLogging = { read: true; enabled: boolean } | { read: false; reason: string };
 
+/**
+ * What a trail's status (GetTrailStatus, in its home region) says of the delivery of its log files to its bucket.
+ * Whether the trail counts as logging is the checks' rule (domain/checks/trails.ts): logging is not enough, the
+ * logs must reach the bucket.
+ */
+export interface TrailDelivery {
+  /** LatestDeliveryError: the S3 error of the trail's latest failed delivery of log files; null: none reported. */
+  error: string | null;
+  /** LatestDeliveryTime: when log files were last delivered; null: never. */
+  lastDeliveredAt: string | null;
+  /** LatestDigestDeliveryTime: when a digest file was last delivered (hourly with log file validation); null: never. */
+  lastDigestDeliveredAt: string | null;
+  /** StartLoggingTime: when logging was last turned on; null: not reported. */
+  loggingStartedAt: string | null;
+  /** S3 answered NoSuchBucket for the trail's bucket: it delivers to a bucket that does not exist. */
+  bucketMissing: boolean;
+  /** LatestCloudWatchLogsDeliveryError: the error of the latest failed delivery to CloudWatch Logs; null: none. */
+  cloudWatchLogsError: string | null;
+}
+
 export interface Trail {
   name: string;
   homeRegion: string;
@@ -306,12 +329,17 @@ export interface Trail {
   logging: boolean | null;
   /** The CloudWatch Logs log group the trail delivers to, or null when it delivers to none. */
   cloudWatchLogsLogGroupArn: string | null;
+  /** Read with its status: null when the status could not be read (its home region was not read). */
+  delivery: TrailDelivery | null;
 }
 
 export interface GuardDutyRegion {
   region: string;
   detectorEnabled: boolean;
-  /** Findings of severity 7 or more about this account (a delegated administrator also sees its members'). */
+  /**
+   * Findings of severity 7 or more about this account (a delegated administrator also sees its members'). Empty
+   * without a detector: a region where GuardDuty is off has no findings to read, which says nothing of its threats.
+   */
   highSeverityFindings: { id: string; type: string; severity: number; title: string }[];
 }
 
@@ -362,12 +390,28 @@ export interface CostAnomaly {
   service: string | null;
 }
 
+/**
+ * Whether a budget tells anyone when spend crosses its thresholds: `notifies` when it has a notification. AWS keeps
+ * no notification without a subscriber (creating one takes 1 to 11; deleting the last subscriber deletes it). Not
+ * read: the budget's notifications could not be listed, and why.
+ */
+export type BudgetAlerts = { read: true; notifies: boolean } | { read: false; reason: string };
+
 export interface Budget {
   name: string;
   /** The budget's amount for the current period; null when it has none (then it caps nothing). */
   limitUsd: number | null;
   actualSpendUsd: number;
   forecastedSpendUsd: number | null;
+  alerts: BudgetAlerts;
+}
+
+/** A Cost Anomaly Detection monitor: what finds the anomalies the anomalies part reads. */
+export interface AnomalyMonitor {
+  arn: string;
+  name: string;
+  /** DIMENSIONAL (by service, linked account, cost category or tag) or CUSTOM. */
+  type: string;
 }
 
 export interface HealthEvent {
@@ -386,7 +430,8 @@ export interface RdsInstance {
   engine: string;
   storageEncrypted: boolean;
   autoMinorVersionUpgrade: boolean;
-  publiclyAccessible: boolean;
+  /** null when RDS did not report it (PubliclyAccessible): the instance is then unread, never private. */
+  publiclyAccessible: boolean | null;
   multiAz: boolean;
 }
 
@@ -461,10 +506,12 @@ export interface Inventory {
   efsFileSystems: Collected<{ fileSystems: EfsFileSystem[] }>;
   /** Unread: also keys whose metadata or rotation status was refused (by ARN). */
   kmsKeys: Collected<{ keys: KmsKey[] }>;
+  /** The account's Cost Anomaly Detection monitors: without one, no anomaly is ever reported. */
+  anomalyMonitors: Collected<{ monitors: AnomalyMonitor[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
-export const COST_EXPLORER_PARTS = ['costs', 'anomalies'] as const;
+export const COST_EXPLORER_PARTS = ['costs', 'anomalies', 'anomalyMonitors'] as const;
 export type CostExplorerPart = (typeof COST_EXPLORER_PARTS)[number];
 
 /** The parts of an inventory (everything but the time and the region list). */
@@ -505,6 +552,7 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   rdsInstances: true,
   efsFileSystems: true,
   kmsKeys: true,
+  anomalyMonitors: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

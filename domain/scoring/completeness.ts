@@ -61,6 +61,7 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   health: 'AWS Health',
   costs: 'Cost Explorer',
   anomalies: 'Cost Explorer',
+  anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
 });
 
@@ -77,6 +78,7 @@ export const OPTIONAL_SOURCE_CHECKS: Readonly<Record<string, OptionalSource>> = 
   'suspension.health_credentials_exposed': 'AWS Health',
   'billing.daily_spend_spike': 'Cost Explorer',
   'billing.cost_anomaly': 'Cost Explorer',
+  'billing.no_cost_anomaly_monitor': 'Cost Explorer',
   'billing.no_budget': 'AWS Budgets',
   'billing.budget_forecast_exceeded': 'AWS Budgets',
   'billing.budget_exceeded': 'AWS Budgets',

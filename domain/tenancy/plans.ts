@@ -88,10 +88,11 @@ export function getPlan(id: PlanId): Plan {
   return plan;
 }
 
-// What AWS bills the customer for Sentinel's Cost Explorer reads ($0.01 per request): a read is GetCostAndUsage
-// and GetAnomalies, one page each, and a scan reads only when the last read is at least `minIntervalHours` old.
+// What AWS bills the customer for Sentinel's Cost Explorer reads ($0.01 per request): a read is GetCostAndUsage,
+// GetAnomalies and GetAnomalyMonitors, one page each, and a scan reads only when the last read is at least
+// `minIntervalHours` old.
 
-export const COST_EXPLORER_REQUESTS_PER_READ = 2;
+export const COST_EXPLORER_REQUESTS_PER_READ = 3;
 export const COST_EXPLORER_USD_PER_REQUEST = 0.01;
 const MONTH_MINUTES = 30 * 24 * 60;
 

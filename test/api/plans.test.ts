@@ -52,21 +52,22 @@ describe('GET /billing/plans', () => {
         [p.aws_cost_explorer_requests_per_account_month, p.aws_cost_explorer_usd_per_account_month],
       ]),
     );
-    // Two requests a read (GetCostAndUsage, GetAnomalies): daily scans read daily, the others twice a day.
-    expect(costs).toEqual({ solo: [60, 0.6], team: [120, 1.2], agency: [120, 1.2], enterprise: [120, 1.2] });
+    // Three requests a read (GetCostAndUsage, GetAnomalies, GetAnomalyMonitors): daily scans read daily, the others
+    // twice a day.
+    expect(costs).toEqual({ solo: [90, 0.9], team: [180, 1.8], agency: [180, 1.8], enterprise: [180, 1.8] });
   });
 });
 
 describe('costExplorerRequestsPerMonth', () => {
   it.each([
-    [1440, 12, 60],
-    [360, 12, 120],
-    [60, 12, 120],
-    [15, 12, 120],
-    [15, 0, 5760],
-    [15, 24, 60],
-    [45, 12, 120],
-    [1440, 48, 30],
+    [1440, 12, 90],
+    [360, 12, 180],
+    [60, 12, 180],
+    [15, 12, 180],
+    [15, 0, 8640],
+    [15, 24, 90],
+    [45, 12, 180],
+    [1440, 48, 45],
   ])(
     'scans every %i minutes, reads at most every %i hours: %i requests a month',
     (scanIntervalMinutes, minIntervalHours, requests) => {

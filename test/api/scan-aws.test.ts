@@ -56,7 +56,7 @@ async function seedSpendSpike(accountId: string): Promise<void> {
   await queueCostAndUsage({ accountId, results: [{ ResultsByTime: days }] });
 }
 
-/** What every moto account has in common and our clean account still gets right: a trail and a budget. */
+/** What every moto account has in common and our clean account still gets right: a trail and a budget with an alert. */
 async function seedHygiene(customer: CustomerAccount): Promise<void> {
   const config = customerConfig(customer);
   const s3 = new S3Client({ ...config, forcePathStyle: true });
@@ -74,6 +74,17 @@ async function seedHygiene(customer: CustomerAccount): Promise<void> {
         TimeUnit: 'MONTHLY',
         BudgetLimit: { Amount: '1000', Unit: 'USD' },
       },
+      NotificationsWithSubscribers: [
+        {
+          Notification: {
+            NotificationType: 'ACTUAL',
+            ComparisonOperator: 'GREATER_THAN',
+            Threshold: 80,
+            ThresholdType: 'PERCENTAGE',
+          },
+          Subscribers: [{ SubscriptionType: 'EMAIL', Address: 'finance@example.com' }],
+        },
+      ],
     }),
   );
 }
@@ -188,6 +199,10 @@ describe('a scan of an AWS account (moto)', () => {
         IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
       }),
     );
+    // And the public bucket: two findings fixed.
+    await new S3Client({ ...customerConfig(seededCustomer), forcePathStyle: true }).send(
+      new PutBucketAclCommand({ Bucket: `public-${seededCustomer.accountId}`, ACL: 'private' }),
+    );
     const scan = await ctx.http.post(`/accounts/${seededCustomer.accountId}/scan`).set(owner.auth).expect(202);
     await waitForScan(scan.body.execution_arn);
 
@@ -197,7 +212,10 @@ describe('a scan of an AWS account (moto)', () => {
       .query({ status: 'resolved' })
       .set(owner.auth)
       .expect(200);
-    expect(resolved.body.signals.map((s: { check_id: string }) => s.check_id)).toEqual(['exposure.sg_ssh_open']);
+    expect(resolved.body.signals.map((s: { check_id: string }) => s.check_id).sort()).toEqual([
+      'exposure.s3_bucket_public',
+      'exposure.sg_ssh_open',
+    ]);
     const account = (await ctx.http.get(`/accounts/${seededCustomer.accountId}`).set(owner.auth).expect(200)).body;
     const after = account.current_srs as number;
     // Each score is the model's over the open signals. This account fails many checks on many resources (every

@@ -141,15 +141,21 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
     expect(entries.find((c) => c.check_id === 'exposure.sg_ssh_open')?.reason).toMatch(
       /^Not read: eu-west-2: AWS denied Sentinel's role EC2/,
     );
-    // Not evaluated at all: AWS Health (no Business support on this account), and the spend spike (no cost data yet).
+    // Not evaluated at all: AWS Health (no Business support on this account), the spend spike (no cost data yet), and
+    // what nothing looks for here: GuardDuty's findings (no detector in any region it read) and cost anomalies (no
+    // Cost Anomaly Detection monitor). Empty answers, never a pass.
     expect(
       Object.fromEntries(entries.filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason])),
     ).toEqual({
       'billing.daily_spend_spike': 'No complete day of cost data.',
+      'billing.cost_anomaly': expect.stringMatching(/^The account has no Cost Anomaly Detection monitor/),
+      'threat.guardduty_high_severity_finding': expect.stringMatching(
+        /^GuardDuty has no enabled detector in any region/,
+      ),
       'suspension.health_abuse_event': 'AWS Health needs a Business or Enterprise support plan',
       'suspension.health_credentials_exposed': 'AWS Health needs a Business or Enterprise support plan',
     });
-    expect(coverage).toEqual({ evaluated: TOTAL - 3, total: TOTAL });
+    expect(coverage).toEqual({ evaluated: TOTAL - 5, total: TOTAL });
     expect(entries.find((c) => c.check_id === 'exposure.s3_bucket_public')).toMatchObject({
       status: 'failed',
       failing_resources: 1,
@@ -161,7 +167,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
 
     const account = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
     expect(account).toMatchObject({
-      coverage: { evaluated: TOTAL - 3, total: TOTAL },
+      coverage: { evaluated: TOTAL - 5, total: TOTAL },
       score_complete: false,
       current_srs: expect.any(Number),
     });
@@ -247,7 +253,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       .where('accounts.aws_account_id', '=', customer.accountId)
       .orderBy('part')
       .execute();
-    expect(reads.map((r) => r.part)).toEqual(['anomalies', 'costs']);
+    expect(reads.map((r) => r.part)).toEqual(['anomalies', 'anomalyMonitors', 'costs']);
   });
 });
 
@@ -260,7 +266,7 @@ describe('a scan of a fresh account', () => {
       .filter((r) => r.service === 'ce')
       .map((r) => r.operation)
       .sort();
-    expect(ce).toEqual(['GetAnomalies', 'GetCostAndUsage']);
+    expect(ce).toEqual(['GetAnomalies', 'GetAnomalyMonitors', 'GetCostAndUsage']);
   });
 });
 
@@ -308,8 +314,8 @@ describe('a role that is denied everything', () => {
     const after = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
     expect(after.current_srs).toBe(before.current_srs);
     expect(after.last_successful_scan_at).toBe(before.last_successful_scan_at);
-    // The role's check, the coverage check, and the anomalies Cost Explorer answered on the first scan (reused for
-    // 12 hours, which the denials do not change).
+    // The role's check, the coverage check, and the anomaly monitors Cost Explorer answered on the first scan (none:
+    // reused for 12 hours, which the denials do not change).
     expect(after.coverage).toEqual({ evaluated: 3, total: TOTAL });
     const open = await openSignals(customer.accountId);
     expect(open.map((s) => s.signal_id)).toEqual(expect.arrayContaining(openBefore));
@@ -325,7 +331,7 @@ describe('a role that is denied everything', () => {
     front.answer = motoGaps;
     await scanNow(customer.accountId);
     expect((await openSignals(customer.accountId)).map((s) => s.check_id)).not.toContain('connectivity.coverage_lost');
-    expect((await checks(customer.accountId)).coverage).toEqual({ evaluated: TOTAL - 3, total: TOTAL });
+    expect((await checks(customer.accountId)).coverage).toEqual({ evaluated: TOTAL - 5, total: TOTAL });
   });
 });
 
@@ -392,6 +398,11 @@ describe('a scan against moto itself, with no front', () => {
     expect(notEvaluated).toEqual({
       'billing.cost_anomaly':
         "Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS's format",
+      'billing.no_cost_anomaly_monitor':
+        "Cost Explorer GetAnomalyMonitors failed (HTTP 500) after retries: an answer that is not in AWS's format",
+      'threat.guardduty_high_severity_finding': expect.stringMatching(
+        /^GuardDuty has no enabled detector in any region/,
+      ),
       'suspension.health_abuse_event':
         "AWS Health DescribeEvents failed (HTTP 500) after retries: an answer that is not in AWS's format",
       'suspension.health_credentials_exposed':
@@ -402,6 +413,6 @@ describe('a scan against moto itself, with no front', () => {
       'iam.root_recently_used': 'The credential report has no row for the root user.',
       'billing.daily_spend_spike': 'No complete day of cost data.',
     });
-    expect(body.coverage).toEqual({ evaluated: TOTAL - 6, total: TOTAL });
+    expect(body.coverage).toEqual({ evaluated: TOTAL - 8, total: TOTAL });
   });
 });

@@ -136,6 +136,15 @@ describe('logging controls collected against moto', () => {
         // A new trail's default selector: management events, read and write; no data events.
         events: { management: { read: true, write: true }, s3Objects: { read: false, write: false } },
         bucketLogging: { read: true, enabled: false },
+        // Its status: logging since it started, delivering without error to a bucket that exists.
+        delivery: {
+          error: null,
+          lastDeliveredAt: expect.any(String),
+          lastDigestDeliveredAt: null,
+          loggingStartedAt: expect.any(String),
+          bucketMissing: false,
+          cloudWatchLogsError: null,
+        },
       },
     ]);
     expect(inventory.regions.enabled).toEqual(regions);

@@ -313,7 +313,14 @@ describe('AWS inventory collection against moto', () => {
     expect(calls((r) => r.service === 'cloudtrail' && r.operation?.endsWith('GetTrailStatus') === true)).toBe(1);
     expect(ok(inventory.budgets)).toEqual({
       budgets: [
-        { name: 'monthly', limitUsd: 100, actualSpendUsd: expect.any(Number), forecastedSpendUsd: expect.anything() },
+        {
+          name: 'monthly',
+          limitUsd: 100,
+          actualSpendUsd: expect.any(Number),
+          forecastedSpendUsd: expect.anything(),
+          // A budget without alerts: test/cloud/aws-collectors-empty-answers.test.ts has one that alerts.
+          alerts: { read: true, notifies: false },
+        },
       ],
     });
   });
@@ -531,24 +538,26 @@ describe('AWS inventory collection against moto', () => {
       CalculatedSpend: { ActualSpend: { Amount: '900', Unit: 'USD' } },
     });
     front.answer = (request) =>
-      request.service === 'budgets'
-        ? {
-            status: 200,
-            contentType: 'application/x-amz-json-1.1',
-            body: JSON.stringify({
-              Budgets: [
-                budget('planned', {
-                  PlannedBudgetLimits: {
-                    [String(monthStart - 31 * 86_400)]: { Amount: '100', Unit: 'USD' },
-                    [String(monthStart)]: { Amount: '500', Unit: 'USD' },
-                    [String(monthStart + 40 * 86_400)]: { Amount: '5000', Unit: 'USD' },
-                  },
-                }),
-                budget('tracking-only', {}),
-              ],
-            }),
-          }
-        : motoGaps(request);
+      request.service === 'budgets' && request.operation === 'DescribeNotificationsForBudget'
+        ? { status: 200, contentType: 'application/x-amz-json-1.1', body: JSON.stringify({ Notifications: [] }) }
+        : request.service === 'budgets'
+          ? {
+              status: 200,
+              contentType: 'application/x-amz-json-1.1',
+              body: JSON.stringify({
+                Budgets: [
+                  budget('planned', {
+                    PlannedBudgetLimits: {
+                      [String(monthStart - 31 * 86_400)]: { Amount: '100', Unit: 'USD' },
+                      [String(monthStart)]: { Amount: '500', Unit: 'USD' },
+                      [String(monthStart + 40 * 86_400)]: { Amount: '5000', Unit: 'USD' },
+                    },
+                  }),
+                  budget('tracking-only', {}),
+                ],
+              }),
+            }
+          : motoGaps(request);
 
     const inventory = await provider.collectInventory(target);
 
@@ -766,9 +775,10 @@ describe('AWS inventory collection against moto', () => {
           checkpoint[key] = outcome;
         },
       });
-      // The same reads as a worker before the format keyed them: instances without their metadata options.
+      // The same reads as a worker of an older format keyed them (v2: trails without their delivery, budgets without
+      // their alerts, S3 buckets without their own Block Public Access, no instance profiles).
       const older: Checkpoint = Object.fromEntries(
-        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v3:/, ''), outcome]),
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v3:/, 'v2:'), outcome]),
       );
       front.requests.length = 0;
 
@@ -877,8 +887,8 @@ describe('AWS inventory collection against moto', () => {
     const direct = providerWith({ endpointUrl: motoEndpoint() });
     const checkpoint: Record<string, ReadOutcome> = {};
 
-    // moto answers AWS Health, IAM Access Analyzer and Cost Explorer GetAnomalies with an HTML 500 page (a server
-    // error: retried), and GuardDuty's findings with an HTML 404 (an answer no retry changes).
+    // moto answers AWS Health, IAM Access Analyzer and Cost Explorer GetAnomalies and GetAnomalyMonitors with an HTML
+    // 500 page (a server error: retried), and GuardDuty's findings with an HTML 404 (an answer no retry changes).
     const first = direct.collectInventory(target, {
       finalAttempt: false,
       onRead: (key, outcome) => {
@@ -893,10 +903,16 @@ describe('AWS inventory collection against moto', () => {
     const inventory = await direct.collectInventory(target, { checkpoint, finalAttempt: true });
 
     expect(failed.sort()).toEqual(
-      ['anomalies', 'health', ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`)].sort(),
+      [
+        'anomalies',
+        'anomalyMonitors',
+        'health',
+        ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`),
+      ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
       anomalies: 'not_evaluated',
+      anomalyMonitors: 'not_evaluated',
       health: 'not_evaluated',
       accessAnalyzers: 'not_evaluated',
       guardduty: 'eu-west-1',

@@ -286,8 +286,9 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
 
 /**
  * Answers for what moto 5.2 lacks: it has no AWS Health and no IAM Access Analyzer at all (HTTP 500), and answers
- * Cost Explorer GetAnomalies (500, NotImplementedError) and GuardDuty ListFindings/GetFindings (404) with HTML
- * error pages. Health answers as for an account without a Business support plan; the others find nothing.
+ * Cost Explorer GetAnomalies and GetAnomalyMonitors (500, NotImplementedError) and GuardDuty ListFindings/GetFindings
+ * (404) with HTML error pages. Health answers as for an account without a Business support plan; the others find
+ * nothing (no anomaly, no anomaly monitor, no finding).
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
@@ -298,6 +299,7 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
     );
   }
   if (request.service === 'ce' && request.operation === 'GetAnomalies') return json(200, { Anomalies: [] });
+  if (request.service === 'ce' && request.operation === 'GetAnomalyMonitors') return json(200, { AnomalyMonitors: [] });
   if (request.service === 'access-analyzer' && request.method === 'GET' && request.path === '/analyzer') {
     return json(200, { analyzers: [] }, 'application/json');
   }

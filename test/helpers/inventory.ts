@@ -9,6 +9,7 @@ import type {
   ReportedKey,
   ReportedUser,
   Trail,
+  TrailDelivery,
   Unread,
 } from '../../domain/scans/inventory';
 
@@ -83,11 +84,26 @@ export function setKeyCreated(inventory: Inventory, keyId: string, createdAt: st
   slot.lastRotatedAt = createdAt;
 }
 
+/** When the check tests scan: the default `now` of the helpers that need one. */
+export const CHECKS_NOW = '2026-03-15T12:00:00.000Z';
+
+/** A trail status's delivery as a healthy trail's reads at `now`: log files minutes ago, a digest within the hour. */
+export function deliveringAt(now: string): TrailDelivery {
+  return {
+    error: null,
+    lastDeliveredAt: hoursAgo(now, 0.1),
+    lastDigestDeliveredAt: hoursAgo(now, 0.5),
+    loggingStartedAt: daysAgo(now, 300),
+    bucketMissing: false,
+    cloudWatchLogsError: null,
+  };
+}
+
 /**
- * The clean account's trail: multi-region, logging, validated, KMS-encrypted, recording management events and
- * S3 object reads and writes, its bucket's access logged.
+ * The clean account's trail: multi-region, logging and delivering at `now`, validated, KMS-encrypted, recording
+ * management events and S3 object reads and writes, its bucket's access logged.
  */
-export function cleanTrail(overrides: Partial<Trail> = {}): Trail {
+export function cleanTrail(overrides: Partial<Trail> = {}, now = CHECKS_NOW): Trail {
   return {
     name: 'management',
     homeRegion: 'us-east-1',
@@ -99,6 +115,7 @@ export function cleanTrail(overrides: Partial<Trail> = {}): Trail {
     multiRegion: true,
     logging: true,
     cloudWatchLogsLogGroupArn: `arn:aws:logs:us-east-1:${ACCOUNT}:log-group:cloudtrail-management:*`,
+    delivery: deliveringAt(now),
     ...overrides,
   };
 }
@@ -140,8 +157,9 @@ function cleanLoggingServices(
 }
 
 /**
- * A well-run account: root locked away, users with MFA and fresh keys, nothing public, a multi-region trail,
- * GuardDuty in every enabled region, flat spend under a budget, all contacts set, instances with roles and IMDSv2,
+ * A well-run account: root locked away, users with MFA and fresh keys, nothing public, a multi-region trail that
+ * delivers, GuardDuty in every enabled region, flat spend under a budget with alerts and watched by Cost Anomaly
+ * Detection, all contacts set, instances with roles and IMDSv2,
  * EBS encryption by default and flow logs everywhere, encrypted and private data stores, rotating keys. It also holds
  * near misses that must not fail (a closed abuse event, a small anomaly, an HTTPS-only security group, a blocked public
  * policy, a network ACL whose denies shadow its allow-all for SSH and RDP, an instance whose metadata service is off).
@@ -366,7 +384,7 @@ export function cleanInventory(now: string): Inventory {
       ],
     }),
     vpcFlowLogs: ok({ unloggedVpcs: [] }),
-    cloudtrail: ok({ trails: [cleanTrail()] }),
+    cloudtrail: ok({ trails: [cleanTrail({}, now)] }),
     // Every CIS 5.x activity has a metric filter on the trail's log group and an alarm on its metric.
     metricAlarms: ok({
       filters: MONITORED_ACTIVITIES.map((a) => ({
@@ -400,7 +418,17 @@ export function cleanInventory(now: string): Inventory {
     anomalies: ok({
       anomalies: [{ id: 'anomaly-small', impactUsd: 3.5, startDate: dateDaysAgo(now, 5), service: 'Amazon S3' }],
     }),
-    budgets: ok({ budgets: [{ name: 'monthly', limitUsd: 1000, actualSpendUsd: 300, forecastedSpendUsd: 650 }] }),
+    budgets: ok({
+      budgets: [
+        {
+          name: 'monthly',
+          limitUsd: 1000,
+          actualSpendUsd: 300,
+          forecastedSpendUsd: 650,
+          alerts: { read: true, notifies: true },
+        },
+      ],
+    }),
     alternateContacts: ok({ security: true, billing: true, operations: true }),
     health: ok({
       events: [
@@ -447,6 +475,15 @@ export function cleanInventory(now: string): Inventory {
           arn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
           region: 'us-east-1',
           rotationEnabled: true,
+        },
+      ],
+    }),
+    anomalyMonitors: ok({
+      monitors: [
+        {
+          arn: `arn:aws:ce::${ACCOUNT}:anomalymonitor/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab`,
+          name: 'Default-Services-Monitor',
+          type: 'DIMENSIONAL',
         },
       ],
     }),

@@ -274,6 +274,21 @@ describe('migrations', () => {
         .execute();
     });
 
+    it('keeps the Cost Explorer parts a scan reuses, and only those', async () => {
+      const read = (part: string) =>
+        db()
+          .insertInto('cost_explorer_reads')
+          .values({
+            account_id: 'acc_1',
+            part: part as never,
+            value: JSON.stringify({ monitors: [] }),
+            read_at: new Date(),
+          })
+          .execute();
+      for (const part of ['costs', 'anomalies', 'anomalyMonitors']) await read(part);
+      await expect(read('budgets')).rejects.toThrow(/cost_explorer_reads_part_check/);
+    });
+
     it('refuses a user of a tenant that does not exist', async () => {
       await expect(
         db()

@@ -1,12 +1,26 @@
-import { type Budget as AwsBudget, BudgetsClient, paginateDescribeBudgets } from '@aws-sdk/client-budgets';
-import { CostExplorerClient, GetCostAndUsageCommand, paginateGetAnomalies } from '@aws-sdk/client-cost-explorer';
-import type { Budget, CostAnomaly, DailyCost } from '../../../domain/scans/inventory';
-import { ReadFailure } from './failures';
+import {
+  type Budget as AwsBudget,
+  BudgetsClient,
+  paginateDescribeBudgets,
+  paginateDescribeNotificationsForBudget,
+} from '@aws-sdk/client-budgets';
+import {
+  CostExplorerClient,
+  GetCostAndUsageCommand,
+  paginateGetAnomalies,
+  paginateGetAnomalyMonitors,
+} from '@aws-sdk/client-cost-explorer';
+import type { AnomalyMonitor, Budget, BudgetAlerts, CostAnomaly, DailyCost } from '../../../domain/scans/inventory';
+import { mapLimit } from './concurrency';
+import { isAbsent, ReadFailure } from './failures';
 import { foldPages, globalPart, type ReadContext } from './reader';
 
 // Cost Explorer and Budgets are global services. Costs cover the 14 days before the scan's day, usage only (record
 // type Usage: fees, credits, refunds and tax would read as spikes and drops). AWS bills every Cost Explorer
-// request to the customer ($0.01 each): the scan reuses these two parts for a while (see core/scans/scan-account.ts).
+// request to the customer ($0.01 each): the scan reuses these parts (costs, anomalies and the anomaly monitors) for a
+// while (see core/scans/scan-account.ts).
+
+const BUDGETS_AT_ONCE = 4;
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -99,6 +113,52 @@ export const anomaliesPart = globalPart({
 });
 
 /**
+ * The account's Cost Anomaly Detection monitors: without one AWS looks for no anomaly, so an empty GetAnomalies says
+ * nothing. A part of its own, so that a refusal costs only this.
+ */
+export const anomalyMonitorsPart = globalPart({
+  part: 'anomalyMonitors',
+  read: (ctx: ReadContext) =>
+    explainCostExplorer(async () => ({
+      value: {
+        monitors: await foldPages(
+          paginateGetAnomalyMonitors({ client: costExplorer(ctx) }, {}),
+          [] as AnomalyMonitor[],
+          (into, page) => [
+            ...into,
+            ...(page.AnomalyMonitors ?? []).map((m) => ({
+              arn: m.MonitorArn ?? '',
+              name: m.MonitorName ?? '',
+              type: m.MonitorType ?? '',
+            })),
+          ],
+        ),
+      },
+    })),
+});
+
+/**
+ * Whether a budget alerts anyone: whether it has a notification (DescribeNotificationsForBudget), AWS keeping none
+ * without a subscriber. A refusal or an answer no retry changes leaves that budget's alerts unread; null: the budget
+ * was deleted since it was listed.
+ */
+async function alertsOf(client: BudgetsClient, accountId: string, name: string): Promise<BudgetAlerts | null> {
+  try {
+    for await (const page of paginateDescribeNotificationsForBudget(
+      { client },
+      { AccountId: accountId, BudgetName: name },
+    )) {
+      if ((page.Notifications ?? []).length > 0) return { read: true, notifies: true };
+    }
+    return { read: true, notifies: false };
+  } catch (err) {
+    if (isAbsent(err, 'NotFoundException')) return null;
+    if (err instanceof ReadFailure && !err.retryable) return { read: false, reason: err.reason };
+    throw err;
+  }
+}
+
+/**
  * A budget's amount for the current period: its fixed limit, or for a planned budget the amount of the period
  * that has started last (planned limits are keyed by their period's start, in epoch seconds). null: none.
  */
@@ -113,32 +173,36 @@ function currentLimit(budget: AwsBudget, now: Date): number | null {
 
 export const budgetsPart = globalPart({
   part: 'budgets',
-  read: async ({ session, now }: ReadContext) => ({
-    value: {
-      budgets: await foldPages(
-        paginateDescribeBudgets(
-          { client: session.client((config) => new BudgetsClient(config)) },
-          {
-            AccountId: session.accountId,
-          },
-        ),
-        [] as Budget[],
-        (into, page) => [
-          ...into,
-          ...(page.Budgets ?? [])
-            // Only cost budgets are in dollars; usage, reservation and savings plan budgets do not cap spend.
-            .filter((b) => b.BudgetType === 'COST')
-            .map((b) => ({
-              name: b.BudgetName ?? '',
-              limitUsd: currentLimit(b, now),
-              actualSpendUsd: Number(b.CalculatedSpend?.ActualSpend?.Amount ?? 0),
-              forecastedSpendUsd:
-                b.CalculatedSpend?.ForecastedSpend?.Amount === undefined
-                  ? null
-                  : Number(b.CalculatedSpend.ForecastedSpend.Amount),
-            })),
-        ],
-      ),
-    },
-  }),
+  read: async ({ session, now }: ReadContext) => {
+    const client = session.client((config) => new BudgetsClient(config));
+    const listed = await foldPages(
+      paginateDescribeBudgets({ client }, { AccountId: session.accountId }),
+      [] as Omit<Budget, 'alerts'>[],
+      (into, page) => [
+        ...into,
+        ...(page.Budgets ?? [])
+          // Only cost budgets are in dollars; usage, reservation and savings plan budgets do not cap spend.
+          .filter((b) => b.BudgetType === 'COST')
+          .map((b) => ({
+            name: b.BudgetName ?? '',
+            limitUsd: currentLimit(b, now),
+            actualSpendUsd: Number(b.CalculatedSpend?.ActualSpend?.Amount ?? 0),
+            forecastedSpendUsd:
+              b.CalculatedSpend?.ForecastedSpend?.Amount === undefined
+                ? null
+                : Number(b.CalculatedSpend.ForecastedSpend.Amount),
+          })),
+      ],
+    );
+    const alerts = await mapLimit({
+      items: listed,
+      limit: BUDGETS_AT_ONCE,
+      run: (budget) => alertsOf(client, session.accountId, budget.name),
+    });
+    const budgets = listed.flatMap((budget, i): Budget[] => {
+      const of = alerts[i];
+      return of ? [{ ...budget, alerts: of }] : [];
+    });
+    return { value: { budgets } };
+  },
 });

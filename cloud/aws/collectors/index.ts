@@ -11,7 +11,7 @@ import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progres
 import { type CollectionProgress, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
-import { anomaliesPart, budgetsPart, costsPart } from './billing';
+import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
 import { cloudtrailPart } from './cloudtrail';
 import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
@@ -78,6 +78,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   rdsInstancesPart,
   efsFileSystemsPart,
   kmsKeysPart,
+  anomalyMonitorsPart,
 ]);
 
 const REGIONS = 'regions';
@@ -86,7 +87,8 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
 /**
  * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
- * old shape with today's checks (an instance without its metadata options would fail IMDSv2).
+ * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
+ * alerts).
  */
 const READ_FORMAT = 'v3:';
 

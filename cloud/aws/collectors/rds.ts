@@ -23,7 +23,8 @@ export const rdsInstancesPart = regionalPart({
             engine: db.Engine ?? '',
             storageEncrypted: db.StorageEncrypted ?? false,
             autoMinorVersionUpgrade: db.AutoMinorVersionUpgrade ?? false,
-            publiclyAccessible: db.PubliclyAccessible ?? false,
+            // Unknown when not reported: never read as private.
+            publiclyAccessible: db.PubliclyAccessible ?? null,
             multiAz: db.MultiAZ ?? false,
           });
         }

@@ -1,5 +1,6 @@
-import type { DailyCost } from '../../../domain/scans/inventory';
-import { cleanInventory, outcome, part } from '../../helpers/inventory';
+import { checkById } from '../../../domain/checks/catalog';
+import type { Budget, DailyCost, Inventory } from '../../../domain/scans/inventory';
+import { cleanInventory, outcome, part, withoutPart } from '../../helpers/inventory';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 
@@ -70,6 +71,112 @@ describe('billing checks', () => {
     const inventory = cleanInventory(NOW);
     part(inventory.anomalies).anomalies = [{ id: 'a-1', impactUsd, startDate: '2026-03-14', service: null }];
     expect(outcome('billing.cost_anomaly', inventory)).toEqual(expected);
+  });
+
+  describe('cost anomalies are "none" only where a monitor looks for them', () => {
+    const ANOMALIES = 'billing.cost_anomaly';
+    const MONITOR = 'billing.no_cost_anomaly_monitor';
+    const withoutMonitors = () => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.anomalyMonitors).monitors = [];
+      return inventory;
+    };
+    const evaluate = (id: string, inventory: Inventory) => checkById(id)!.evaluate(inventory, { now: NOW });
+
+    it('passes with a monitor and no anomaly of 10 USD or more', () => {
+      expect(evaluate(ANOMALIES, cleanInventory(NOW))).toEqual({ status: 'pass' });
+      expect(evaluate(MONITOR, cleanInventory(NOW))).toEqual({ status: 'pass' });
+    });
+
+    it('is not evaluated without a monitor, which is a finding of its own', () => {
+      const inventory = withoutMonitors();
+      expect(evaluate(ANOMALIES, inventory)).toEqual({
+        status: 'not_evaluated',
+        reason: expect.stringMatching(
+          /^The account has no Cost Anomaly Detection monitor, so AWS looks for no anomalies/,
+        ),
+      });
+      expect(evaluate(MONITOR, inventory)).toEqual({
+        status: 'fail',
+        resources: [
+          { resource: 'cost-anomaly-detection', detail: 'The account has no Cost Anomaly Detection monitor.' },
+        ],
+      });
+    });
+
+    it('still reports the anomalies AWS gives without a monitor (a deleted one keeps them)', () => {
+      const inventory = withoutMonitors();
+      part(inventory.anomalies).anomalies.push({ id: 'a-2', impactUsd: 300, startDate: '2026-03-12', service: null });
+      expect(outcome(ANOMALIES, inventory)).toEqual(['a-2@global']);
+    });
+
+    it('never claims "no anomalies" when the monitors could not be read', () => {
+      const inventory = withoutPart(cleanInventory(NOW), 'anomalyMonitors', 'AccessDenied on GetAnomalyMonitors');
+      expect(evaluate(ANOMALIES, inventory)).toEqual({
+        status: 'not_evaluated',
+        reason:
+          'Whether a Cost Anomaly Detection monitor looks for anomalies is unknown: AccessDenied on GetAnomalyMonitors',
+      });
+      expect(outcome(MONITOR, inventory)).toBe('not_evaluated');
+      expect(outcome(ANOMALIES, withoutPart(cleanInventory(NOW), 'anomalies'))).toBe('not_evaluated');
+    });
+  });
+
+  describe('a budget counts only when it alerts someone', () => {
+    const NO_BUDGET = 'billing.no_budget';
+    const budget = (name: string, alerts: Budget['alerts']): Budget => ({
+      name,
+      limitUsd: 1000,
+      actualSpendUsd: 100,
+      forecastedSpendUsd: 200,
+      alerts,
+    });
+    const withBudgets = (...budgets: Budget[]) => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.budgets).budgets = budgets;
+      return inventory;
+    };
+    const detail = (inventory: Inventory) => {
+      const result = checkById(NO_BUDGET)!.evaluate(inventory, { now: NOW });
+      return result.status === 'fail' ? result.resources.map((r) => r.detail) : result.status;
+    };
+
+    it('passes when one budget has a notification, whatever the others', () => {
+      const inventory = withBudgets(
+        budget('silent', { read: true, notifies: false }),
+        budget('alerting', { read: true, notifies: true }),
+        budget('hidden', { read: false, reason: 'AccessDenied' }),
+      );
+      expect(outcome(NO_BUDGET, inventory)).toBe('pass');
+    });
+
+    it('fails when the only budgets alert nobody, saying so, as when there is none', () => {
+      expect(detail(withBudgets(budget('silent', { read: true, notifies: false })))).toEqual([
+        'No budget alerts anyone: silent has no notification, so no subscriber.',
+      ]);
+      expect(
+        detail(withBudgets(budget('a', { read: true, notifies: false }), budget('b', { read: true, notifies: false }))),
+      ).toEqual(['No budget alerts anyone: a, b have no notification, so no subscriber.']);
+      expect(detail(withBudgets())).toEqual(['No budget exists.']);
+    });
+
+    it('is not evaluated when a budget whose notifications could not be read might be the one that alerts', () => {
+      const inventory = withBudgets(
+        budget('silent', { read: true, notifies: false }),
+        budget('hidden', { read: false, reason: "AWS denied Sentinel's role Budgets DescribeNotificationsForBudget." }),
+      );
+      expect(checkById(NO_BUDGET)!.evaluate(inventory, { now: NOW })).toEqual({
+        status: 'not_evaluated',
+        reason:
+          "Whether these budgets alert anyone is unknown. hidden: AWS denied Sentinel's role Budgets DescribeNotificationsForBudget.",
+      });
+      expect(outcome(NO_BUDGET, withoutPart(cleanInventory(NOW), 'budgets'))).toBe('not_evaluated');
+    });
+
+    it('still judges the spend of a budget without alerts', () => {
+      const inventory = withBudgets({ ...budget('silent', { read: true, notifies: false }), actualSpendUsd: 1200 });
+      expect(outcome('billing.budget_exceeded', inventory)).toEqual(['silent@global']);
+    });
   });
 
   it.each([

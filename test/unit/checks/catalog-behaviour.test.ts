@@ -464,6 +464,14 @@ const CASES: Case[] = [
     fails: ['anomaly-ec2@global'],
   },
   {
+    id: 'billing.no_cost_anomaly_monitor',
+    parts: ['anomalyMonitors'],
+    breaks: (inv) => {
+      part(inv.anomalyMonitors).monitors = [];
+    },
+    fails: ['cost-anomaly-detection@global'],
+  },
+  {
     id: 'billing.no_budget',
     parts: ['budgets'],
     breaks: (inv) => {

@@ -73,6 +73,40 @@ describe('data store checks', () => {
       });
     });
 
+    describe('an instance whose public accessibility RDS did not report', () => {
+      const unknown = () => {
+        const inventory = cleanInventory(NOW);
+        part(inventory.rdsInstances).instances[1]!.publiclyAccessible = null;
+        return inventory;
+      };
+
+      it('is unread, never private: the check passes only on the others and names it', () => {
+        const result = checkById('exposure.rds_public')!.evaluate(unknown(), { now: NOW });
+        expect(result).toEqual({
+          status: 'pass',
+          unread: [
+            {
+              kind: 'resource',
+              scope: 'reporting-replica',
+              reason: 'RDS did not report whether the DB instance is publicly accessible (PubliclyAccessible).',
+            },
+          ],
+        });
+      });
+
+      it('does not hide a public one next to it', () => {
+        const inventory = unknown();
+        part(inventory.rdsInstances).instances[0]!.publiclyAccessible = true;
+        expect(outcome('exposure.rds_public', inventory)).toEqual(['orders-db@us-east-1']);
+        expect(unreadBy('exposure.rds_public', inventory)).toEqual(['reporting-replica']);
+      });
+
+      it('passes on instances known to be private', () => {
+        const result = checkById('exposure.rds_public')!.evaluate(cleanInventory(NOW), { now: NOW });
+        expect(result).toEqual({ status: 'pass' });
+      });
+    });
+
     it('carries the regions it could not read, and is not evaluated when none was read', () => {
       const partial = withUnread(cleanInventory(NOW), 'rdsInstances', [
         { kind: 'region', scope: 'ap-south-1', reason: 'SCP' },

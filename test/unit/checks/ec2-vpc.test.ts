@@ -202,9 +202,42 @@ describe('EC2 and VPC checks', () => {
       ['terminated', IMDSV1, 'pass'],
       ['shutting-down', IMDSV1, 'pass'],
       ['running', { metadata: { httpTokens: 'optional', httpEndpoint: 'disabled' } }, 'pass'],
-      ['running', { metadata: null }, 'pass'],
     ])('IMDSv1: a %s instance with %j', (state, changes, expected) => {
       expect(outcome('exposure.imdsv1_allowed', withInstance(state, changes))).toEqual(expected);
+    });
+
+    describe('IMDSv1: an instance whose metadata options EC2 did not report', () => {
+      it('is unread, never passed: its open finding stays open', () => {
+        const inventory = withInstance('running', { metadata: null });
+        const result = checkById('exposure.imdsv1_allowed')!.evaluate(inventory, { now: NOW });
+        expect(result).toEqual({
+          status: 'pass',
+          unread: [
+            {
+              kind: 'resource',
+              scope: 'i-0new',
+              reason: expect.stringMatching(/^EC2 did not report the instance's metadata options/),
+            },
+          ],
+        });
+      });
+
+      it('does not hide another instance that accepts IMDSv1', () => {
+        const inventory = withInstance('stopped', { metadata: null });
+        part(inventory.instances).instances[0]!.metadata = { httpTokens: 'optional', httpEndpoint: 'enabled' };
+        expect(outcome('exposure.imdsv1_allowed', inventory)).toEqual(['i-0web@us-east-1']);
+        expect(unreadBy('exposure.imdsv1_allowed', inventory)).toEqual(['i-0new']);
+      });
+
+      it('is left out once terminated', () => {
+        const inventory = withInstance('terminated', { metadata: null });
+        expect(unreadBy('exposure.imdsv1_allowed', inventory)).toEqual([]);
+      });
+
+      it('is not evaluated at all when the instances could not be read', () => {
+        const inventory = withoutPart(withInstance('running', IMDSV1), 'instances');
+        expect(outcome('exposure.imdsv1_allowed', inventory)).toBe('not_evaluated');
+      });
     });
 
     it.each([
