@@ -1,6 +1,6 @@
 import { listAccounts } from '../../db/repositories/accounts';
 import { findChecksOfScans, findRescanChecksSinceFullScan } from '../../db/repositories/scans';
-import { listOpenFindings } from '../../db/repositories/signals';
+import { listOpenSignalsOfAccounts } from '../../db/repositories/signals';
 import type { AccountRow } from '../../db/tables/accounts';
 import { complianceReportFilename, renderComplianceReport } from '../../exports/compliance-report';
 import { CATALOG } from '../../domain/checks/catalog';
@@ -10,7 +10,7 @@ import {
   type ComplianceResult,
   currentOutcomes,
   evaluateFramework,
-  type OpenFinding,
+  type EvidenceSignal,
 } from '../../domain/compliance/evaluate';
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework, FrameworkId } from '../../domain/compliance/types';
@@ -64,12 +64,12 @@ async function complianceOf(
   const [scans, rescans, findings] = await Promise.all([
     findChecksOfScans({ db, tenantId, scanIds }),
     findRescanChecksSinceFullScan({ db, tenantId, accountIds }),
-    listOpenFindings({ db, tenantId, accountIds }),
+    listOpenSignalsOfAccounts({ db, tenantId, accountIds }),
   ]);
   const scanOf = new Map(scans.map((s) => [s.id, s]));
   const rescansOf = new Map<string, CheckOutcome[][]>();
   for (const r of rescans) rescansOf.set(r.account_id, [...(rescansOf.get(r.account_id) ?? []), r.checks ?? []]);
-  const findingsOf = new Map<string, OpenFinding[]>();
+  const findingsOf = new Map<string, EvidenceSignal[]>();
   for (const f of findings) {
     const list = findingsOf.get(f.accountId) ?? [];
     list.push({

@@ -670,7 +670,7 @@ export async function signalsOpenedBy({
 }
 
 /** The open signals of some of a tenant's accounts, with the end of the acceptance in force, if any (compliance's evidence). */
-export async function listOpenFindings({
+export async function listOpenSignalsOfAccounts({
   db,
   tenantId,
   accountIds,

@@ -8,7 +8,7 @@ import type { Control, ControlRefs, ControlStatus, Framework } from './types';
 // detections mapped to the control included (docs/decisions.md, "Compliance").
 
 /** An open signal of the account: which check or event detection, which resource, and whether its risk is accepted now. */
-export interface OpenFinding {
+export interface EvidenceSignal {
   signalId: string;
   /** A check's id, or an event detection's (`event.*`). */
   checkId: string;
@@ -36,7 +36,7 @@ export interface ControlResult {
   /** The checks that evaluate the control (none: the tenant attests it). */
   checkIds: string[];
   /** The evidence: each open signal of those checks, and of the event detections mapped to the control. */
-  failingResources: OpenFinding[];
+  failingResources: EvidenceSignal[];
   /** What the checks behind the control could not read: a control that passed where they read is `partial`. */
   unread: UnreadPart[];
   /** Why a check could not be evaluated, or what the checks could not read (regions, resources); empty otherwise. */
@@ -99,7 +99,7 @@ function findingFails(
   framework: Framework,
   check: Check,
   outcome: CheckOutcome | undefined,
-  finding: OpenFinding,
+  finding: EvidenceSignal,
   controlId: string,
 ): boolean {
   if (check.controlOfResource) return check.controlOfResource(finding.resource) === controlId;
@@ -134,7 +134,7 @@ export function evaluateFramework(
   framework: Framework,
   catalog: readonly Check[],
   outcomes: readonly CheckOutcome[] | null,
-  findings: readonly OpenFinding[],
+  findings: readonly EvidenceSignal[],
   detections: readonly EvidencingDetection[],
 ): ComplianceResult {
   const outcomeOf = new Map((outcomes ?? []).map((o) => [o.checkId, o]));
@@ -142,13 +142,13 @@ export function evaluateFramework(
   const eventsByControl = detectionsByControl(framework, detections);
   const controls = framework.controls.map((control): ControlResult => {
     const checks = byControl.get(control.id) ?? [];
-    const evidence: OpenFinding[] = [];
+    const evidence: EvidenceSignal[] = [];
     const unread: UnreadPart[] = [];
     const notes: string[] = [];
     let failed = false;
     let accepted = false;
     let unevaluated = false;
-    const weigh = (found: readonly OpenFinding[]) => {
+    const weigh = (found: readonly EvidenceSignal[]) => {
       evidence.push(...found);
       // A failure whose every open signal is accepted is the tenant's decision, shown as such, never as a pass.
       if (found.some((f) => !f.accepted)) failed = true;

@@ -12,7 +12,6 @@ import {
   CreateSecurityGroupCommand,
   CreateVpcCommand,
   DescribeNetworkAclsCommand,
-  DescribeRegionsCommand,
   EC2Client,
   RunInstancesCommand,
 } from '@aws-sdk/client-ec2';
@@ -32,18 +31,15 @@ import {
 import { CreateBucketCommand, PutBucketPolicyCommand, PutPublicAccessBlockCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkById } from '../../domain/checks/catalog';
 import type { Inventory } from '../../domain/scans/inventory';
-import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import {
   accessDenied,
   type AwsRequest,
   type CannedAnswer,
   createSentinelRole,
-  customerAccount,
   type CustomerAccount,
   customerConfig,
   motoDifferences,
   motoGaps,
-  randomExternalId,
   REGION,
 } from '../helpers/aws';
 import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
@@ -130,24 +126,7 @@ function withPasswordUse(uses: Record<string, { lastUsed: Date | 'no_information
 
 describe('CIS audit procedures against moto', () => {
   const suite = useCollectorSuite();
-  const { client } = suite;
-
-  async function connected(): Promise<{ customer: CustomerAccount; target: RoleTarget; regions: string[] }> {
-    const customer = await customerAccount();
-    const target = {
-      tenantId: 'tnt_test',
-      awsAccountId: customer.accountId,
-      roleName: ROLE_NAME,
-      externalId: randomExternalId(),
-    };
-    const { Regions = [] } = await client(new EC2Client(customerConfig(customer))).send(
-      new DescribeRegionsCommand({ AllRegions: true }),
-    );
-    const regions = Regions.filter((r) => r.OptInStatus === 'opt-in-not-required' || r.OptInStatus === 'opted-in')
-      .flatMap((r) => (r.RegionName ? [r.RegionName] : []))
-      .sort();
-    return { customer, target, regions };
-  }
+  const { client, connectedCustomer } = suite;
 
   async function userWithPassword(customer: CustomerAccount, name: string): Promise<void> {
     await customer.iam.send(new CreateUserCommand({ UserName: name }));
@@ -206,7 +185,7 @@ describe('CIS audit procedures against moto', () => {
   }
 
   it('fails each control on an account set up against it', async () => {
-    const { customer, target } = await connected();
+    const { customer, target } = await connectedCustomer();
     const { iam, accountId } = customer;
     const arn = (path: string) => `arn:aws:iam::${accountId}:${path}`;
     const now = Date.now();
@@ -338,7 +317,7 @@ describe('CIS audit procedures against moto', () => {
   });
 
   it('passes each control on an account set up as CIS asks', async () => {
-    const { customer, target, regions } = await connected();
+    const { customer, target, regions } = await connectedCustomer();
     const { iam } = customer;
     const now = Date.now();
     await userWithPassword(customer, 'carol');
@@ -418,7 +397,7 @@ describe('CIS audit procedures against moto', () => {
   });
 
   it('never passes what AWS refused to show: the policies, the instance profiles, the account block, a region', async () => {
-    const { customer, target, regions } = await connected();
+    const { customer, target, regions } = await connectedCustomer();
     const { iam } = customer;
     await iam.send(new CreateGroupCommand({ GroupName: 'readers' }));
     await iam.send(new AttachGroupPolicyCommand({ GroupName: 'readers', PolicyArn: AWS_POLICY('ReadOnlyAccess') }));

@@ -1,26 +1,23 @@
 import { BudgetsClient, CreateBudgetCommand, type NotificationWithSubscribers } from '@aws-sdk/client-budgets';
 import { CloudTrailClient, CreateTrailCommand, StartLoggingCommand } from '@aws-sdk/client-cloudtrail';
-import { DescribeRegionsCommand, EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
+import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { CreateDetectorCommand, GuardDutyClient } from '@aws-sdk/client-guardduty';
 import { CreateDBInstanceCommand, RDSClient } from '@aws-sdk/client-rds';
 import { CreateBucketCommand, DeleteBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkById } from '../../domain/checks/catalog';
 import type { CheckResult } from '../../domain/checks/types';
-import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import type { Inventory } from '../../domain/scans/inventory';
 import {
   accessDenied,
   type AwsRequest,
   type CannedAnswer,
   createSentinelRole,
-  customerAccount,
   type CustomerAccount,
   customerConfig,
   jsonError,
   motoDifferences,
   motoGaps,
   queryError,
-  randomExternalId,
   REGION,
 } from '../helpers/aws';
 import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
@@ -145,25 +142,7 @@ const ALERT: NotificationWithSubscribers = {
 
 describe('empty answers are not clean ones, collected against moto', () => {
   const suite = useCollectorSuite();
-  const { client } = suite;
-
-  async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget; regions: string[] }> {
-    const customer = await customerAccount();
-    const target = {
-      tenantId: 'tnt_test',
-      awsAccountId: customer.accountId,
-      roleName: ROLE_NAME,
-      externalId: randomExternalId(),
-    };
-    // The regions the collection reads (cloud/aws/collectors/regions.ts).
-    const { Regions = [] } = await client(new EC2Client(customerConfig(customer))).send(
-      new DescribeRegionsCommand({ AllRegions: true }),
-    );
-    const regions = Regions.filter((r) => r.OptInStatus === 'opt-in-not-required' || r.OptInStatus === 'opted-in')
-      .flatMap((r) => (r.RegionName ? [r.RegionName] : []))
-      .sort();
-    return { customer, target, regions };
-  }
+  const { client, connectedCustomer } = suite;
 
   const detector = (customer: CustomerAccount, region: string) =>
     client(new GuardDutyClient(customerConfig(customer, region))).send(new CreateDetectorCommand({ Enable: true }));

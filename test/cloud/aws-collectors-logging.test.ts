@@ -10,23 +10,19 @@ import {
   PutDeliveryChannelCommand,
   StartConfigurationRecorderCommand,
 } from '@aws-sdk/client-config-service';
-import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateBucketCommand, PutBucketAclCommand, PutBucketLoggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { EnableSecurityHubCommand, SecurityHubClient } from '@aws-sdk/client-securityhub';
 import { checkById } from '../../domain/checks/catalog';
 import type { Inventory } from '../../domain/scans/inventory';
-import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import {
   accessDenied,
   type AwsRequest,
   type CannedAnswer,
   createSentinelRole,
-  customerAccount,
   type CustomerAccount,
   customerConfig,
   motoGaps,
-  randomExternalId,
   REGION,
 } from '../helpers/aws';
 import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
@@ -77,25 +73,7 @@ function withAnalyzers(request: AwsRequest): CannedAnswer | undefined {
 
 describe('logging controls collected against moto', () => {
   const suite = useCollectorSuite();
-  const { client } = suite;
-
-  async function connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget; regions: string[] }> {
-    const customer = await customerAccount();
-    const target = {
-      tenantId: 'tnt_test',
-      awsAccountId: customer.accountId,
-      roleName: ROLE_NAME,
-      externalId: randomExternalId(),
-    };
-    // The regions the collection reads (cloud/aws/collectors/regions.ts).
-    const { Regions = [] } = await client(new EC2Client(customerConfig(customer))).send(
-      new DescribeRegionsCommand({ AllRegions: true }),
-    );
-    const regions = Regions.filter((r) => r.OptInStatus === 'opt-in-not-required' || r.OptInStatus === 'opted-in')
-      .flatMap((r) => (r.RegionName ? [r.RegionName] : []))
-      .sort();
-    return { customer, target, regions };
-  }
+  const { client, connectedCustomer } = suite;
 
   /** A bucket and a multi-region trail that delivers to it, logging. */
   async function trail(customer: CustomerAccount, settings: { validation?: boolean; kmsKeyId?: string } = {}) {

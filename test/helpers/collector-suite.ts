@@ -2,8 +2,13 @@ import { createAwsProvider } from '../../cloud/aws/provider';
 import type { CloudProvider } from '../../cloud/types';
 import { createLogger } from '../../config/logger';
 import type { Collected } from '../../domain/scans/inventory';
+import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { ROLE_NAME, type RoleTarget } from '../../domain/onboarding/role';
 import {
   type AwsFront,
+  type CustomerAccount,
+  customerAccount,
+  customerConfig,
   MOTO_ACCOUNT_ID,
   motoDifferences,
   motoGaps,
@@ -22,6 +27,8 @@ export interface CollectorSuite {
   readonly provider: CloudProvider;
   /** Registers an SDK client to destroy after the suite. */
   client<C extends { destroy(): void }>(client: C): C;
+  /** A new customer account of moto, the role target Sentinel reads it through, and the regions a collection reads. */
+  connectedCustomer(): Promise<{ customer: CustomerAccount; target: RoleTarget; regions: string[] }>;
 }
 
 /** Call in a `describe`: registers the hooks and answers the suite's front and provider once they are started. */
@@ -29,6 +36,10 @@ export function useCollectorSuite(): CollectorSuite {
   const clients: { destroy(): void }[] = [];
   let front: AwsFront | undefined;
   let provider: CloudProvider | undefined;
+  const client = <C extends { destroy(): void }>(sdkClient: C): C => {
+    clients.push(sdkClient);
+    return sdkClient;
+  };
   const started = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('the collector suite is not started: use it inside a test');
     return value;
@@ -62,9 +73,23 @@ export function useCollectorSuite(): CollectorSuite {
     get provider() {
       return started(provider);
     },
-    client: (client) => {
-      clients.push(client);
-      return client;
+    client,
+    connectedCustomer: async () => {
+      const customer = await customerAccount();
+      const target = {
+        tenantId: 'tnt_test',
+        awsAccountId: customer.accountId,
+        roleName: ROLE_NAME,
+        externalId: randomExternalId(),
+      };
+      // The regions the collection reads (cloud/aws/collectors/regions.ts).
+      const { Regions = [] } = await client(new EC2Client(customerConfig(customer))).send(
+        new DescribeRegionsCommand({ AllRegions: true }),
+      );
+      const regions = Regions.filter((r) => r.OptInStatus === 'opt-in-not-required' || r.OptInStatus === 'opted-in')
+        .flatMap((r) => (r.RegionName ? [r.RegionName] : []))
+        .sort();
+      return { customer, target, regions };
     },
   };
 }

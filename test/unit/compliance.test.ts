@@ -9,7 +9,7 @@ import {
   currentOutcomes,
   evaluateFramework,
   type EvidencingDetection,
-  type OpenFinding,
+  type EvidenceSignal,
 } from '../../domain/compliance/evaluate';
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework } from '../../domain/compliance/types';
@@ -125,7 +125,7 @@ describe("a control's status", () => {
     unread: [],
     ...extra,
   });
-  const finding = (checkId: string, accepted: boolean, extra: Partial<OpenFinding> = {}): OpenFinding => ({
+  const finding = (checkId: string, accepted: boolean, extra: Partial<EvidenceSignal> = {}): EvidenceSignal => ({
     signalId: `sig-${checkId}`,
     checkId,
     resource: `r-${checkId}`,
@@ -136,7 +136,7 @@ describe("a control's status", () => {
   const denied = { kind: 'region' as const, scope: 'eu-west-3', reason: 'Explicit deny in an SCP.' };
   const statusOf = (
     outcomes: CheckOutcome[] | null,
-    findings: OpenFinding[] = [],
+    findings: EvidenceSignal[] = [],
     detections: EvidencingDetection[] = [],
   ) => evaluateFramework(framework, catalog, outcomes, findings, detections).controls[0]!;
 
@@ -238,14 +238,14 @@ describe("a control's status", () => {
   it('follows the controls the scan recorded for each failing resource, and every control for one it did not name', () => {
     const both = check('x.groups', ['A', 'B']);
     const onlyB = { 'sg-v6|us-east-1': { 'cis-aws-7.0': ['B'] } };
-    const open = (resource: string, accepted = false): OpenFinding => ({
+    const open = (resource: string, accepted = false): EvidenceSignal => ({
       signalId: `sig-${resource}`,
       checkId: 'x.groups',
       resource,
       region: 'us-east-1',
       accepted,
     });
-    const statuses = (findings: OpenFinding[], failingControls?: CheckOutcome['failingControls']) =>
+    const statuses = (findings: EvidenceSignal[], failingControls?: CheckOutcome['failingControls']) =>
       evaluateFramework(
         framework,
         [both],
@@ -304,7 +304,7 @@ describe("a control's status", () => {
     const opened: EvidencingDetection = { id: 'event.port_opened', controls: { 'cis-aws-7.0': ['A', 'B'] } };
     const unmapped: EvidencingDetection = { id: 'event.user_created' };
     const passing = [outcome('x.one', 'passed'), outcome('x.two', 'passed')];
-    const statuses = (findings: OpenFinding[]) =>
+    const statuses = (findings: EvidenceSignal[]) =>
       evaluateFramework(framework, catalog, passing, findings, [stopped, opened, unmapped]).controls.map((c) => [
         c.control.id,
         c.status,
@@ -387,7 +387,7 @@ describe('the CIS controls whose audit procedure the checks follow', () => {
   /** A control's status in an account whose latest scan collected `inventory`, every finding open and not accepted. */
   function controlIn(inventory: Inventory, controlId: string) {
     const { outcomes, findings } = evaluateInventory(inventory, { now: inventory.collectedAt });
-    const open: OpenFinding[] = findings.map((f) => ({
+    const open: EvidenceSignal[] = findings.map((f) => ({
       signalId: `sig-${f.fingerprint}`,
       checkId: f.checkId,
       resource: f.resource,
