@@ -72,12 +72,12 @@ function guardDutyFindings(regions: readonly GuardDutyRegion[]): CheckResult {
   const off = regions.filter((region) => !region.detectorEnabled);
   const reason = (where: string) =>
     `GuardDuty has no enabled detector ${where}, so it reports no findings there: that is no sign that there is no threat.`;
-  if (resources.length === 0 && off.length === regions.length)
-    return { status: 'not_evaluated', reason: reason('in any region') };
-  return withUnread(
-    failing(resources),
-    off.map(({ region }): Unread => ({ kind: 'region', scope: region, reason: reason('in this region') })),
+  const unread = off.map(
+    ({ region }): Unread => ({ kind: 'region', scope: region, reason: reason('in this region'), absent: true }),
   );
+  if (resources.length === 0 && off.length === regions.length)
+    return { status: 'not_evaluated', reason: reason('in any region'), unread };
+  return withUnread(failing(resources), unread);
 }
 
 export const THREAT_CHECKS: readonly Check[] = [

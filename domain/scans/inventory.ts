@@ -12,6 +12,11 @@ export interface Unread {
   scope: string;
   /** What the user reads; it does not repeat the scope. */
   reason: string;
+  /**
+   * Nothing there to read: the account's own service is off in this scope (GuardDuty without a detector), which a
+   * check of its own reports. Sentinel read what there was, so the score's completeness does not count it.
+   */
+  absent?: true;
 }
 
 /**

@@ -95,7 +95,16 @@ export interface ScoreCompleteness {
   optionalSourcesNotRead: OptionalSource[];
 }
 
-const notFullyRead = (o: CheckOutcome): boolean => o.status === 'not_evaluated' || o.unread.length > 0;
+/**
+ * A check Sentinel could not read in full: not evaluated, or with regions or resources unread. What the account does
+ * not have to read (GuardDuty off in a region: `absent`) is not a read that failed; the check that the service is
+ * off reports it.
+ */
+const notFullyRead = (o: CheckOutcome): boolean => {
+  const failedReads = o.unread.filter((u) => !u.absent);
+  if (o.status === 'not_evaluated') return o.unread.length === 0 || failedReads.length > 0;
+  return failedReads.length > 0;
+};
 
 /** Whether a scan with these outcomes read every core source, and what it could not read. */
 export function scoreCompleteness(outcomes: readonly CheckOutcome[]): ScoreCompleteness {

@@ -9,7 +9,7 @@ import {
   scoreCompleteness,
   SOURCE_OF_PART,
 } from '../../domain/scoring/completeness';
-import { cleanInventory, withoutPart, withUnread } from '../helpers/inventory';
+import { cleanInventory, part, withoutPart, withUnread } from '../helpers/inventory';
 
 // Completeness is about core sources only (docs/decisions.md, "The score's model"): the worked examples, and the list
 // of checks that read optional sources only held to what each check reads.
@@ -75,7 +75,12 @@ describe('scoreCompleteness', () => {
     );
     expect(scoreCompleteness(evaluateInventory(inventory, ctx).outcomes)).toEqual({
       complete: false,
-      coreChecksNotRead: ['iam.root_recently_used', 'iam.console_user_without_mfa', 'iam.access_key_unused'],
+      coreChecksNotRead: [
+        'iam.root_recently_used',
+        'iam.console_user_without_mfa',
+        'iam.access_key_unused',
+        'iam.console_password_unused',
+      ],
       optionalSourcesNotRead: ['AWS Health'],
     });
   });
@@ -96,5 +101,30 @@ describe('scoreCompleteness', () => {
   it('counts a check it does not know (added since) as reading a core source', () => {
     const outcome = { checkId: 'iam.new_check', status: 'not_evaluated' as const, failingResources: 0, reason: 'x' };
     expect(scoreCompleteness([{ ...outcome, unread: [] }]).complete).toBe(false);
+  });
+});
+
+describe('what the account does not have to read', () => {
+  it("leaves the score complete when GuardDuty is off (its own finding), and not when a region's read failed", () => {
+    const off = cleanInventory(NOW);
+    for (const region of part(off.guardduty).regions) region.detectorEnabled = false;
+    const offEverywhere = evaluateInventory(off, ctx).outcomes;
+    expect(offEverywhere.find((o) => o.checkId === 'threat.guardduty_high_severity_finding')?.status).toBe(
+      'not_evaluated',
+    );
+    expect(offEverywhere.find((o) => o.checkId === 'detection.guardduty_disabled')?.status).toBe('failed');
+    expect(scoreCompleteness(offEverywhere).complete).toBe(true);
+
+    const oneOff = cleanInventory(NOW);
+    part(oneOff.guardduty).regions[0]!.detectorEnabled = false;
+    expect(scoreCompleteness(evaluateInventory(oneOff, ctx).outcomes).complete).toBe(true);
+
+    const denied = withUnread(cleanInventory(NOW), 'guardduty', [
+      { kind: 'region', scope: 'eu-west-3', reason: 'AWS denied the read (an SCP)' },
+    ]);
+    expect(scoreCompleteness(evaluateInventory(denied, ctx).outcomes)).toMatchObject({
+      complete: false,
+      coreChecksNotRead: expect.arrayContaining(['threat.guardduty_high_severity_finding']),
+    });
   });
 });

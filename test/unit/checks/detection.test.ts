@@ -78,7 +78,12 @@ describe('detection checks', () => {
       expect(result).toEqual({
         status: 'pass',
         unread: [
-          { kind: 'region', scope: 'us-west-2', reason: expect.stringMatching(/^GuardDuty has no enabled detector/) },
+          {
+            kind: 'region',
+            scope: 'us-west-2',
+            reason: expect.stringMatching(/^GuardDuty has no enabled detector/),
+            absent: true,
+          },
         ],
       });
       // The region itself is the GuardDuty-off finding's.
