@@ -47,6 +47,8 @@ export interface CheckOutcome {
    * the check's controls; absent when none does (and in scans recorded before it existed).
    */
   failingControls?: Record<string, ControlRefs>;
+  /** Not evaluated because the account has nothing to read (its service is off everywhere; see `Unread.absent`). */
+  absent?: true;
 }
 
 /** The key of a failing resource in `CheckOutcome.failingControls`. */
@@ -113,7 +115,14 @@ function distinctUnread(unread: readonly Unread[]): Unread[] {
 function outcomeOf(checkId: string, result: CheckResult, failingResources: number): CheckOutcome {
   const unread = distinctUnread(result.unread ?? []);
   if (result.status === 'not_evaluated')
-    return { checkId, status: 'not_evaluated', failingResources: 0, reason: result.reason, unread };
+    return {
+      checkId,
+      status: 'not_evaluated',
+      failingResources: 0,
+      reason: result.reason,
+      unread,
+      ...(result.absent ? { absent: true as const } : {}),
+    };
   return {
     checkId,
     status: result.status === 'pass' ? 'passed' : 'failed',

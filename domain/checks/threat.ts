@@ -76,7 +76,7 @@ function guardDutyFindings(regions: readonly GuardDutyRegion[]): CheckResult {
     ({ region }): Unread => ({ kind: 'region', scope: region, reason: reason('in this region'), absent: true }),
   );
   if (resources.length === 0 && off.length === regions.length)
-    return { status: 'not_evaluated', reason: reason('in any region'), unread };
+    return { status: 'not_evaluated', reason: reason('in any region'), absent: true };
   return withUnread(failing(resources), unread);
 }
 

@@ -36,7 +36,7 @@ export interface FailingResource {
 export type CheckResult =
   | { status: 'pass'; unread?: Unread[] }
   | { status: 'fail'; resources: FailingResource[]; unread?: Unread[] }
-  | { status: 'not_evaluated'; reason: string; unread?: Unread[] };
+  | { status: 'not_evaluated'; reason: string; unread?: Unread[]; absent?: true };
 
 export interface EvaluationContext {
   /** The scan's time (ISO 8601): ages ("older than 90 days") are measured from it, never from a clock. */

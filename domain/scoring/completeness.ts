@@ -100,11 +100,8 @@ export interface ScoreCompleteness {
  * not have to read (GuardDuty off in a region: `absent`) is not a read that failed; the check that the service is
  * off reports it.
  */
-const notFullyRead = (o: CheckOutcome): boolean => {
-  const failedReads = o.unread.filter((u) => !u.absent);
-  if (o.status === 'not_evaluated') return o.unread.length === 0 || failedReads.length > 0;
-  return failedReads.length > 0;
-};
+const notFullyRead = (o: CheckOutcome): boolean =>
+  (o.status === 'not_evaluated' && !o.absent) || o.unread.some((u) => !u.absent);
 
 /** Whether a scan with these outcomes read every core source, and what it could not read. */
 export function scoreCompleteness(outcomes: readonly CheckOutcome[]): ScoreCompleteness {

@@ -1,3 +1,4 @@
+import { computeSrs } from '../../domain/scoring/srs';
 import { fireAlertRules } from '../../core/alerts/fire-alert-rules';
 import { DISCONNECTED_MID_SCAN, saveScanResult, type ScanResult } from '../../core/scans/save-scan';
 import { CATALOG } from '../../domain/checks/catalog';
@@ -743,7 +744,18 @@ describe('saveScanResult', () => {
       const both = await compound();
       expect(both).toHaveLength(2);
       expect(both.find((s) => s.id !== opened!.id)).toMatchObject({ first_scan_id: again.scanId, resolved_at: null });
-      expect(again.saved.srs).toBe(Math.round(100 * 0.8 * 0.8 * 0.55));
+      // The accepted one counts in no score: the spike, three GPU instances (one check's factor, weighted by its
+      // resources) and the new compound signal.
+      const gpu = { checkId: 'threat.gpu_instance_running', severity: 'HIGH', scenario: 'threat' } as const;
+      expect(again.saved.srs).toBe(
+        computeSrs([
+          { checkId: 'billing.daily_spend_spike', severity: 'HIGH', scenario: 'billing' },
+          gpu,
+          gpu,
+          gpu,
+          { checkId: 'event.probable_compromise', severity: 'CRITICAL', scenario: 'threat' },
+        ]),
+      );
     });
 
     it("alert once: a rule that alerted on the event takes the rescan's confirming finding as that alert's", async () => {
