@@ -851,8 +851,12 @@ describe('AWS inventory collection against moto', () => {
 
     const inventory = await providerWith({ renewBeforeMs: 600 }).collectInventory(target);
 
+    // Calls went on after the first session expired (how many depends on how the machine schedules the parallel
+    // reads), each signed with a session still valid when it arrived: none was refused.
     const firstExpiry = Math.min(...expiries.values());
-    expect(front.requests.filter((r) => r.service !== 'sts' && r.at > firstExpiry).length).toBeGreaterThan(10);
+    const afterFirstExpiry = front.requests.filter((r) => r.service !== 'sts' && r.at > firstExpiry);
+    expect(afterFirstExpiry.length).toBeGreaterThan(0);
+    expect(afterFirstExpiry.filter((r) => (expiries.get(r.accessKeyId) ?? 0) < r.at)).toEqual([]);
     expect(refused).toBe(0);
     expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
     expect(expiries.size).toBeGreaterThanOrEqual(3);
