@@ -20,6 +20,30 @@ export const GUARDDUTY_FINDING = 'GuardDuty Finding';
 /** GuardDuty's numeric severity from which a finding is HIGH (7.0-8.9) or CRITICAL (9.0-10.0). */
 export const GUARDDUTY_HIGH_SEVERITY = 7;
 
+/**
+ * The heartbeat (docs/event-forwarding.md, "Heartbeat"): in every region of the forwarder a scheduled rule sends
+ * EventBridge's own Scheduled Event through the same API destination, so Sentinel can tell a quiet region from a
+ * region whose forwarder stopped delivering.
+ */
+export const HEARTBEAT_RULE_NAME = 'sentinel-heartbeat';
+export const HEARTBEAT_INTERVAL_MINUTES = 5;
+export const HEARTBEAT_SCHEDULE = `rate(${HEARTBEAT_INTERVAL_MINUTES} minutes)`;
+/**
+ * A region whose last heartbeat is older than this is blind: three beats missed, plus the time EventBridge may spend
+ * retrying a delivery to an API destination that failed once.
+ */
+export const HEARTBEAT_LATE_AFTER_MINUTES = 20;
+/** The source and detail type of the events a scheduled rule sends. */
+export const SCHEDULED_EVENT_SOURCE = 'aws.events';
+export const SCHEDULED_EVENT = 'Scheduled Event';
+
+/**
+ * A heartbeat: only the forwarder's scheduled rule targets Sentinel's API destination with a Scheduled Event, so any
+ * that arrives with the account's key is one.
+ */
+export const isHeartbeat = (event: { source: string; detailType: string }) =>
+  event.source === SCHEDULED_EVENT_SOURCE && event.detailType === SCHEDULED_EVENT;
+
 export interface ForwardingRule {
   /** The rule's name in the customer's account (64 characters at most, [.-_A-Za-z0-9]). */
   name: string;
