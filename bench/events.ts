@@ -6,7 +6,14 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../domain/events/forwarding-rules';
+import {
+  EVENT_API_KEY_HEADER,
+  EVENT_INGEST_PATH,
+  HEARTBEAT_INTERVAL_MINUTES,
+  HEARTBEAT_RULE_NAME,
+  SCHEDULED_EVENT,
+  SCHEDULED_EVENT_SOURCE,
+} from '../domain/events/forwarding-rules';
 import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../domain/tenancy/limits';
 import { freePort } from '../scripts/local-services';
 import { connectAccounts, signUpTenants, verifyAccounts } from './accounts';
@@ -19,6 +26,9 @@ import { firstScansDone } from './scans';
 // customer's API destination sends them: one envelope a request, authenticated by the account's event key.
 // - Event to alert: events that each open a new signal, sent at a steady rate; the tenant's alert rule delivers to a
 //   Slack incoming webhook that is a loopback server here, which notes when each event's alert arrives.
+// - The same again with the forwarders' heartbeats on top: every account's scheduled rule in each of the 17 default
+//   regions sends a Scheduled Event every HEARTBEAT_INTERVAL_MINUTES, spread over the interval as EventBridge spreads
+//   rules created at different times; the alerts' latency is compared with the run without them.
 // - Ingestion: events that set off no detection (only stored), under autocannon's load, and the same events
 //   delivered again (duplicates), next to a bare Express server measured in the same run.
 // The endpoint allows EVENTS_PER_ACCOUNT_PER_MINUTE events per account (a fixed window per account): the load is
@@ -53,12 +63,26 @@ export interface AlertLatency {
   timeoutSeconds: number;
   /** Cores busy from the first event until the last alert arrived. */
   cpu: CpuRoles;
+  /** The heartbeats sent meanwhile; none in the run without them. */
+  heartbeats: HeartbeatTraffic | null;
+}
+
+export interface HeartbeatTraffic {
+  /** Accounts x regions each sending one heartbeat every HEARTBEAT_INTERVAL_MINUTES. */
+  forwarders: number;
+  /** Heartbeats a second (all forwarders together). */
+  rate: number;
+  sent: number;
+  /** Heartbeats answered other than 202, by status. */
+  refused: Record<string, number>;
 }
 
 export interface EventsResult {
   /** The tenant's accounts, each with its own event key; the load generator takes them in turn. */
   accounts: number;
   alert: AlertLatency;
+  /** The same, with the heartbeats of every account's forwarder in every default region on top. */
+  alertWithHeartbeats: AlertLatency;
   /** Bare Express GET and POST, then the ingestion rows. */
   rows: ThroughputRow[];
   /** The fixed rates of the last rows, requests a second. */
@@ -86,6 +110,26 @@ export interface EventsOptions {
 }
 
 const ACCOUNTS = 250;
+/** The 17 regions every AWS account has enabled (the others are opt-in): where each forwarder sends heartbeats from. */
+const DEFAULT_REGIONS = [
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'ap-south-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ca-central-1',
+  'eu-central-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-north-1',
+  'sa-east-1',
+] as const;
 /** Requests a second one connection of a fixed-rate row sends (one every 20 ms). */
 const STEADY_RATE_PER_CONNECTION = 50;
 const steadyConnections = (rate: number) => Math.max(1, Math.ceil(rate / STEADY_RATE_PER_CONNECTION));
@@ -115,6 +159,66 @@ function eventOf(
   Object.assign(detail.userIdentity as object, { accountId: awsAccountId });
   if (groupId) Object.assign(detail.requestParameters as object, { groupId });
   return event;
+}
+
+/** A forwarder's heartbeat, as the scheduled rule's Scheduled Event reaches the API destination. */
+function heartbeatOf({ id, awsAccountId, region }: { id: string; awsAccountId: string; region: string }): string {
+  return JSON.stringify({
+    version: '0',
+    id,
+    'detail-type': SCHEDULED_EVENT,
+    source: SCHEDULED_EVENT_SOURCE,
+    account: awsAccountId,
+    time: now(),
+    region,
+    resources: [`arn:aws:events:${region}:${awsAccountId}:rule/${HEARTBEAT_RULE_NAME}`],
+    detail: {},
+  });
+}
+
+/**
+ * Sends every account's heartbeat in every default region once per interval, at the steady rate that makes, until
+ * `stop` is called; answers what was sent.
+ */
+function sendHeartbeats(url: string, keys: readonly [string, string][]) {
+  const forwarders = keys.flatMap(([awsAccountId, key]) =>
+    DEFAULT_REGIONS.map((region) => ({ awsAccountId, key, region })),
+  );
+  const rate = forwarders.length / (HEARTBEAT_INTERVAL_MINUTES * 60);
+  const refused: Record<string, number> = {};
+  const requests: Promise<void>[] = [];
+  let sent = 0;
+  let stopped = false;
+  const started = performance.now();
+  const loop = (async () => {
+    while (!stopped) {
+      const wait = started + (sent * 1000) / rate - performance.now();
+      if (wait > 0) await sleep(wait);
+      if (stopped) break;
+      const { awsAccountId, key, region } = forwarders[sent % forwarders.length]!;
+      const body = heartbeatOf({ id: `bench-heartbeat-${sent}`, awsAccountId, region });
+      sent += 1;
+      requests.push(
+        (async () => {
+          const res = await fetch(`${url}${EVENT_INGEST_PATH}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', [EVENT_API_KEY_HEADER]: key },
+            body,
+          });
+          await res.text();
+          if (res.status !== 202) refused[res.status] = (refused[res.status] ?? 0) + 1;
+        })(),
+      );
+    }
+  })();
+  return {
+    stop: async (): Promise<HeartbeatTraffic> => {
+      stopped = true;
+      await loop;
+      await Promise.all(requests);
+      return { forwarders: forwarders.length, rate, sent, refused };
+    },
+  };
 }
 
 /** The security group of the latency part's event `i`, as AWS spells ids (17 hex digits); the Slack message names it. */
@@ -169,12 +273,18 @@ async function alertLatency({
   keys,
   options,
   pids,
+  firstGroup,
+  heartbeatKeys,
 }: {
   url: string;
   receiver: SlackReceiver;
   keys: [string, string][];
   pids: Record<string, number>;
   options: Pick<EventsOptions, 'alertEvents' | 'alertRate' | 'alertTimeoutSeconds'>;
+  /** The first event's security group number: each run's events open signals of their own. */
+  firstGroup: number;
+  /** The accounts whose forwarders send heartbeats meanwhile; none: no heartbeats. */
+  heartbeatKeys: [string, string][];
 }): Promise<AlertLatency> {
   const { alertEvents: events, alertRate: rate, alertTimeoutSeconds } = options;
   const template = fixture('sg-open-ssh');
@@ -182,14 +292,17 @@ async function alertLatency({
   const postMs: number[] = [];
   const refused: Record<string, number> = {};
   const meter = cpuMeter(pids);
+  const heartbeats = heartbeatKeys.length > 0 ? sendHeartbeats(url, heartbeatKeys) : null;
   const started = performance.now();
   const requests: Promise<void>[] = [];
   for (let i = 0; i < events; i++) {
     const wait = started + (i * 1000) / rate - performance.now();
     if (wait > 0) await sleep(wait);
     const [awsAccountId, key] = keys[i % keys.length]!;
-    const group = groupIdOf(i);
-    const body = JSON.stringify(eventOf(template, { id: `bench-alert-${i}`, awsAccountId, groupId: group }));
+    const group = groupIdOf(firstGroup + i);
+    const body = JSON.stringify(
+      eventOf(template, { id: `bench-alert-${firstGroup + i}`, awsAccountId, groupId: group }),
+    );
     requests.push(
       (async () => {
         const t0 = performance.now();
@@ -212,6 +325,7 @@ async function alertLatency({
   const deadline = performance.now() + alertTimeoutSeconds * 1000;
   const arrived = () => [...sentAt.keys()].filter((group) => receiver.arrivals.has(group)).length;
   while (arrived() < sentAt.size && performance.now() < deadline) await sleep(50);
+  const heartbeatTraffic = heartbeats ? await heartbeats.stop() : null;
   const cpu = meter();
   const latencies = [...sentAt].flatMap(([group, t0]) => {
     const at = receiver.arrivals.get(group);
@@ -229,10 +343,14 @@ async function alertLatency({
     slackMessages: receiver.messages(),
     timeoutSeconds: alertTimeoutSeconds,
     cpu,
+    heartbeats: heartbeatTraffic,
   };
   const { p50, p95, p99, max } = result.latencyMs;
+  const beats = heartbeatTraffic
+    ? ` with ${heartbeatTraffic.sent} heartbeats at ${heartbeatTraffic.rate.toFixed(1)}/s (refused ${JSON.stringify(heartbeatTraffic.refused)})`
+    : '';
   console.log(
-    `event to alert: ${result.arrived} of ${result.opened} arrived (${events} sent), p50 ${p50.toFixed(0)} ms, ` +
+    `event to alert${beats}: ${result.arrived} of ${result.opened} arrived (${events} sent), p50 ${p50.toFixed(0)} ms, ` +
       `p95 ${p95.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms; refused ${JSON.stringify(refused)}`,
   );
   if (result.arrived < events) console.warn(`  ${events - result.arrived} of ${events} events' alerts did not arrive`);
@@ -299,12 +417,14 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
       }),
     });
     if (rule.status !== 201) throw new Error(`POST /alert-rules answered ${rule.status}: ${await rule.text()}`);
-    const alert = await alertLatency({
-      url: services.url,
-      receiver,
-      keys: keys.slice(0, alertAccounts),
-      options,
-      pids: { server: services.api.pid, worker: services.worker.pid },
+    const latency = { url: services.url, receiver, keys: keys.slice(0, alertAccounts), options };
+    const pids = { server: services.api.pid, worker: services.worker.pid };
+    const alert = await alertLatency({ ...latency, pids, firstGroup: 0, heartbeatKeys: [] });
+    const alertWithHeartbeats = await alertLatency({
+      ...latency,
+      pids,
+      firstGroup: options.alertEvents,
+      heartbeatKeys: keys,
     });
 
     // Ingestion involves no workflow when nothing is detected: the worker (and the latency part's debounced rescans)
@@ -381,6 +501,7 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
       return {
         accounts: keys.length,
         alert,
+        alertWithHeartbeats,
         rows,
         steadyRates,
         stored: { answered, stored: Number(stored.rows[0]?.n ?? 0) },
