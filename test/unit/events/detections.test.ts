@@ -559,6 +559,15 @@ describe('event detection rules', () => {
         PublicAccessBlockConfiguration: hostile,
         enable: hostile,
         accountId: hostile,
+        name: hostile,
+        rule: 'sentinel-iam-changes',
+        eventBusName: hostile,
+        eventPattern: '{"detail":',
+        targets: [hostile, { id: hostile, arn: hostile }],
+        roleName: 'SentinelReadOnly',
+        policyArn: hostile,
+        policyDocument: hostile,
+        RegionName: hostile,
         ModifySecurityGroupRulesRequest: {
           SecurityGroupRule: [
             hostile,
@@ -587,11 +596,21 @@ describe('event detection rules', () => {
       'PutBucketPublicAccessBlock',
       'PutAccountPublicAccessBlock',
       'ModifySecurityGroupRules',
+      'DeleteRule',
+      'PutRule',
+      'PutTargets',
+      'UpdateConnection',
+      'DeleteApiDestination',
+      'AttachRolePolicy',
+      'DetachRolePolicy',
+      'UpdateAssumeRolePolicy',
+      'PutRolePermissionsBoundary',
+      'EnableRegion',
       'constructor',
       '__proto__',
       'toString',
     ];
-    const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin'];
+    const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin', 'events'];
     for (const detailType of [
       'AWS API Call via CloudTrail',
       'AWS Console Sign In via CloudTrail',
