@@ -43,30 +43,6 @@ export const REGIONS_VARIABLE = 'SENTINEL_EVENT_REGIONS';
 /** The Terraform variable that holds the API key. */
 export const API_KEY_VARIABLE = 'sentinel_event_api_key';
 
-/**
- * The regions enabled by default in every AWS account (the others are opt-in): the fewest regions a forwarder covers,
- * by which docs/event-forwarding.md reckons the heartbeat's cost.
- */
-export const DEFAULT_REGIONS = Object.freeze([
-  'us-east-1',
-  'us-east-2',
-  'us-west-1',
-  'us-west-2',
-  'ap-south-1',
-  'ap-northeast-1',
-  'ap-northeast-2',
-  'ap-northeast-3',
-  'ap-southeast-1',
-  'ap-southeast-2',
-  'ca-central-1',
-  'eu-central-1',
-  'eu-west-1',
-  'eu-west-2',
-  'eu-west-3',
-  'eu-north-1',
-  'sa-east-1',
-] as const);
-
 /** The CloudFormation template's parameters. */
 export const FORWARDER_PARAMETERS = {
   apiKey: 'EventApiKey',

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse } from 'yaml';
 import {
   API_DESTINATION_NAME,
@@ -23,6 +25,8 @@ import {
   FORWARDING_RULES,
   GLOBAL_EVENTS_REGION,
   HEARTBEAT_DESCRIPTION,
+  HEARTBEAT_INTERVAL_MINUTES,
+  HEARTBEAT_LATE_AFTER_MINUTES,
   HEARTBEAT_RULE_NAME,
   HEARTBEAT_SCHEDULE,
   rulesForRegion,
@@ -299,6 +303,23 @@ describe('forwarder CloudFormation template', () => {
       expect(resource.Properties.Targets).toEqual(target);
     }
     expect(rulesForRegion('eu-west-1').every((r) => r.scope === 'regional')).toBe(true);
+  });
+});
+
+describe('the heartbeat', () => {
+  it('costs what docs/event-forwarding.md says, from its interval: beats a month, per region and for the 17 regions every account has enabled', () => {
+    const docs = readFileSync(path.join(__dirname, '../../docs/event-forwarding.md'), 'utf8');
+    const perRegion = (60 / HEARTBEAT_INTERVAL_MINUTES) * 24 * 30;
+    const defaultRegions = 17;
+    const invocationsPerMillion = 0.2;
+    expect(docs).toContain(
+      `| ${perRegion.toLocaleString('en-US')} | ${(perRegion * defaultRegions).toLocaleString('en-US')} |`,
+    );
+    expect(docs).toContain(
+      `**$${(Math.round(((perRegion * defaultRegions) / 1e6) * invocationsPerMillion * 100) / 100).toFixed(2)} a month**`,
+    );
+    expect(docs).toContain(`\`${HEARTBEAT_RULE_NAME}\` (\`${HEARTBEAT_SCHEDULE}\`)`);
+    expect(docs).toContain(`older than **${HEARTBEAT_LATE_AFTER_MINUTES} minutes**`);
   });
 });
 
