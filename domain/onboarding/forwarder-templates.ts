@@ -1,7 +1,8 @@
 // The event forwarder in the customer's account, in the three onboarding forms (Terraform, CLI script,
 // CloudFormation): an EventBridge connection that authorizes with Sentinel's per-account API key, an API
-// destination that POSTs to Sentinel's ingestion endpoint, an IAM role EventBridge assumes to invoke it, and the
-// rules of forwarding-rules.ts with the API destination as their target.
+// destination that POSTs to Sentinel's ingestion endpoint, an IAM role EventBridge assumes to invoke it, the
+// rules of forwarding-rules.ts with the API destination as their target, and the heartbeat: a scheduled rule with
+// the same target, so Sentinel can tell a region whose forwarder stopped from a quiet one.
 //
 // A rule can target only an API destination of its own region, so every region gets its own connection, API
 // destination and rules; the role is global and is created once (the CloudFormation template, deployed region
