@@ -12,7 +12,7 @@ import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../do
 import { detectEvent, rescansOf } from '../../domain/events/detections';
 import { eventFingerprint, signalPrincipal } from '../../domain/events/occurrences';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
-import type { AccountEvent, DetectionDescription, EventFinding } from '../../domain/events/types';
+import type { AccountEvent, DetectionContext, DetectionDescription, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
 import { awsEventsReceived, eventSignalsOpened } from '../../observability/metrics';
 import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
@@ -121,7 +121,11 @@ interface Applied {
  * the others in one transaction.
  */
 async function apply(db: Db, account: Account, events: readonly AccountEvent[], at: Date): Promise<Applied> {
-  const context = { usedRegions: account.used_regions };
+  const context: DetectionContext = {
+    usedRegions: account.used_regions,
+    roleName: account.role_name,
+    eventKeyRotating: account.event_key_rotating,
+  };
   const detected: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
   // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
   const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));

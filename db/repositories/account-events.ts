@@ -8,12 +8,27 @@ type Conn = Kysely<Database>;
 
 // The account's event stream (db/migrations/20261128T000100_account_events.ts): forwarder keys, events, batches.
 
-/** The account a key belongs to, if the key is current or rotated out less than its grace period ago. */
+/**
+ * The account a key belongs to, if the key is current or rotated out less than its grace period ago, with the name of
+ * its role and whether a rotated-out key is still accepted (the detections read both).
+ */
 export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash: string }) {
   return db
     .selectFrom('account_event_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
-    .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.used_regions', 'a.workflow_id'])
+    .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.used_regions', 'a.workflow_id', 'a.role_name'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('account_event_keys as rotated')
+            .select('rotated.key_hash')
+            .whereRef('rotated.account_id', '=', 'a.id')
+            .where('rotated.expires_at', '>', sql<Date>`now()`),
+        )
+        .$castTo<boolean>()
+        .as('event_key_rotating'),
+    )
     .where('k.key_hash', '=', keyHash)
     .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', sql<Date>`now()`)]))
     .executeTakeFirst();

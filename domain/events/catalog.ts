@@ -320,6 +320,56 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     controls: { 'cis-aws-7.0': ['2.2', '2.3'] },
   },
   {
+    id: 'event.event_forwarder_changed',
+    scenario: 'detection',
+    severity: 'HIGH',
+    title: "Sentinel's event forwarder changed",
+    description:
+      "One of Sentinel's EventBridge rules (sentinel-*) was deleted, disabled, changed or had its target removed or " +
+      'redirected, or the sentinel-events connection or API destination was deleted, deauthorized or changed. Each ' +
+      'of these stops or diverts the events of the region on their way to Sentinel: blinding the monitoring is what an ' +
+      'intruder does before acting.',
+    remediation:
+      'Find who made the call and why. If nobody meant to, restore the forwarder: re-apply the Terraform snippet, run ' +
+      "the CLI script's forwarder part again, or update the CloudFormation stack (or StackSet instance) of the region; " +
+      'then investigate the identity that changed it, and deny events:* on sentinel-* resources to everyone else with a ' +
+      'service control policy.',
+    docsUrl: 'https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-api-destinations.html',
+    group: null,
+  },
+  {
+    id: 'event.sentinel_role_changed',
+    scenario: 'detection',
+    severity: 'HIGH',
+    title: "Sentinel's role changed",
+    description:
+      'The role Sentinel scans the account with, or the role EventBridge forwards events to Sentinel with, was ' +
+      'deleted, had a policy detached, deleted or attached (a deny, for one), had its trust policy replaced or was ' +
+      'given a permissions boundary. Scans then read less or nothing, or events stop reaching Sentinel.',
+    remediation:
+      'Find who made the call and why. If nobody meant to, restore the role as Sentinel gave it: re-apply the Terraform ' +
+      'snippet or update the CloudFormation stack (for the scan role, POST /accounts/{account_id}/verify then checks ' +
+      'it), and investigate the identity that changed it.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_manage_modify.html',
+    group: null,
+  },
+  {
+    id: 'event.region_enabled',
+    scenario: 'detection',
+    severity: 'HIGH',
+    title: 'Region enabled, not covered by the event forwarder',
+    description:
+      "An opt-in region was enabled in the account. Sentinel's event forwarder covers only the regions it was set up " +
+      'in, so nothing that happens in the new region reaches Sentinel in real time until it is covered there; ' +
+      'attackers enable far-away regions to work where nobody looks.',
+    remediation:
+      'Confirm the region was enabled on purpose; if not, disable it (Account > AWS Regions). If it was, cover it: ' +
+      "apply the Terraform snippet again (it reads the enabled regions when applied), run the CLI script's forwarder " +
+      'part again, or add the region to the forwarder StackSet (create-stack-instances --regions <region>).',
+    docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
+    group: null,
+  },
+  {
     id: 'event.probable_compromise',
     scenario: 'threat',
     severity: 'CRITICAL',

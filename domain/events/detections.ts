@@ -3,7 +3,26 @@ import { admitsPort } from '../checks/exposure';
 import { isHighEnd } from '../checks/threat';
 import type { ControlRefs } from '../compliance/types';
 import type { OpenIngress } from '../scans/inventory';
-import { CLOUDTRAIL_API_CALL, CONSOLE_SIGN_IN, GUARDDUTY_FINDING, GUARDDUTY_HIGH_SEVERITY } from './forwarding-rules';
+import {
+  API_DESTINATION_NAME,
+  CONNECTION_NAME,
+  FORWARDER_POLICY_NAME,
+  FORWARDER_ROLE_NAME,
+  forwarderPolicy,
+  TARGET_ID,
+} from '../onboarding/forwarder-templates';
+import { BILLING_POLICY_NAME, billingReadPolicy, MANAGED_POLICIES } from '../onboarding/role';
+import {
+  CLOUDTRAIL_API_CALL,
+  CONSOLE_SIGN_IN,
+  FORWARDER_CHANGE_CALLS,
+  FORWARDER_RULE_PREFIX,
+  FORWARDING_RULES,
+  GUARDDUTY_FINDING,
+  GUARDDUTY_HIGH_SEVERITY,
+  HEARTBEAT_RULE_NAME,
+  HEARTBEAT_SCHEDULE,
+} from './forwarding-rules';
 import { asArray, asObject, asString, pathOf } from './normalize';
 import { describedDetection } from './catalog';
 import type { AccountEvent, Detect, DetectionContext, EventDetection, EventFinding, ServiceGroup } from './types';
@@ -564,6 +583,225 @@ const alternateContactDeleted = detection('event.alternate_contact_deleted', (ev
   ];
 });
 
+// ---- Sentinel's own forwarder and roles ----
+//
+// Whoever wants to act unseen first blinds what watches: the forwarder's rules, connection and API destination in
+// each region, and the roles Sentinel scans with and EventBridge forwards with. A change that leaves them as
+// Sentinel's templates define them (running the CLI script or `terraform apply` again) is no tampering and fires
+// nothing; any other successful change does.
+
+const EVENTS = 'events.amazonaws.com';
+
+/** A resource name as a request gives it: its name, or an ARN whose last path segment is the name. */
+const lastSegment = (value: unknown) => asString(value)?.split('/').at(-1) ?? null;
+
+/** The forwarder's rules are on the default event bus: a rule of the same name on another bus is the customer's. */
+function onDefaultBus(request: Detail): boolean {
+  const bus = asString(request.eventBusName);
+  return bus === null || bus === 'default' || bus.endsWith(':event-bus/default');
+}
+
+/** The same JSON value, whatever the order of its keys (a pattern re-applied by Terraform may be re-serialized). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  }
+  const [x, y] = [asObject(a), asObject(b)];
+  if (x && y) {
+    const keys = Object.keys(x);
+    return keys.length === Object.keys(y).length && keys.every((k) => Object.hasOwn(y, k) && sameJson(x[k], y[k]));
+  }
+  return x === null && y === null && a === b;
+}
+
+/** A JSON document as CloudTrail logs it: a JSON string, or already an object. */
+const jsonOf = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+
+/** Whether a PutRule request puts one of the forwarder's rules back as Sentinel defines it, enabled. */
+function putsSentinelRule(name: string, request: Detail): boolean {
+  const state = asString(request.state);
+  if (state !== null && state !== 'ENABLED') return false;
+  if (name === HEARTBEAT_RULE_NAME) {
+    return request.scheduleExpression === HEARTBEAT_SCHEDULE && request.eventPattern === undefined;
+  }
+  const rule = FORWARDING_RULES.find((r) => r.name === name);
+  return (
+    rule !== undefined &&
+    request.scheduleExpression === undefined &&
+    sameJson(jsonOf(request.eventPattern), rule.pattern)
+  );
+}
+
+/** Whether a PutTargets request sets the rule's one target as Sentinel's templates do: the region's API destination. */
+function putsSentinelTarget(request: Detail): boolean {
+  const targets = objects(request.targets);
+  return (
+    targets.length > 0 &&
+    targets.every(
+      (t) =>
+        t.id === TARGET_ID &&
+        (asString(t.arn) ?? '').includes(`:api-destination/${API_DESTINATION_NAME}/`) &&
+        asString(t.roleArn) !== null,
+    )
+  );
+}
+
+/** What a successful call did to the forwarder in its region, or null when it left the forwarder as it was. */
+function forwarderChange(eventName: string, request: Detail): { resource: string; what: string } | null {
+  if (['DeleteRule', 'DisableRule', 'PutRule', 'RemoveTargets', 'PutTargets'].includes(eventName)) {
+    const rule = lastSegment(eventName.endsWith('Targets') ? request.rule : request.name);
+    if (!rule?.startsWith(FORWARDER_RULE_PREFIX) || !onDefaultBus(request)) return null;
+    const what =
+      eventName === 'DeleteRule'
+        ? 'was deleted'
+        : eventName === 'DisableRule'
+          ? 'was disabled'
+          : eventName === 'RemoveTargets'
+            ? 'had its targets removed'
+            : eventName === 'PutRule'
+              ? putsSentinelRule(rule, request)
+                ? null
+                : 'was changed: its pattern, schedule or state is not the one Sentinel gave'
+              : putsSentinelTarget(request)
+                ? null
+                : "was given a target other than Sentinel's API destination";
+    return what ? { resource: `rule/${rule}`, what: `Rule ${rule} ${what}` } : null;
+  }
+  if (['DeauthorizeConnection', 'DeleteConnection', 'UpdateConnection'].includes(eventName)) {
+    if (lastSegment(request.name) !== CONNECTION_NAME) return null;
+    const what =
+      eventName === 'DeleteConnection'
+        ? 'was deleted'
+        : eventName === 'DeauthorizeConnection'
+          ? 'was deauthorized (its key removed)'
+          : 'was updated (its key or authorization changed)';
+    return { resource: `connection/${CONNECTION_NAME}`, what: `Connection ${CONNECTION_NAME} ${what}` };
+  }
+  if (lastSegment(request.name) !== API_DESTINATION_NAME) return null;
+  const what =
+    eventName === 'DeleteApiDestination' ? 'was deleted' : 'was updated (its endpoint, method or connection)';
+  return {
+    resource: `api-destination/${API_DESTINATION_NAME}`,
+    what: `API destination ${API_DESTINATION_NAME} ${what}`,
+  };
+}
+
+const eventForwarderChanged = detection('event.event_forwarder_changed', (event, context) => {
+  const detail = successfulCall(event, EVENTS, FORWARDER_CHANGE_CALLS);
+  if (!detail || !event.eventName) return [];
+  // Rotating the key updates the connection in every region (docs/event-forwarding.md, "Rotating the key"): while a
+  // rotated-out key is still accepted, an UpdateConnection is that rotation. A wrong key would show as heartbeats
+  // that stop arriving.
+  if (event.eventName === 'UpdateConnection' && context.eventKeyRotating) return [];
+  const change = forwarderChange(event.eventName, params(detail));
+  return change
+    ? [
+        {
+          resource: change.resource,
+          region: event.region,
+          detail: `${change.what} in ${event.region}: events from ${event.region} may no longer reach Sentinel.`,
+        },
+      ]
+    : [];
+});
+
+/** The forwarder's role: the one the Terraform snippet and CLI script create, or a CloudFormation stack's, per region. */
+const FORWARDER_ROLE = new RegExp(`^${FORWARDER_ROLE_NAME}(-[a-z0-9-]+)?$`);
+
+/** Which of Sentinel's roles a role name is, or null for any other role. */
+function sentinelRole(name: string | null, context: DetectionContext): string | null {
+  if (name === null) return null;
+  if (context.roleName !== null && name === context.roleName) return 'scan role';
+  return FORWARDER_ROLE.test(name) ? 'event forwarder role' : null;
+}
+
+/** The role calls that can take Sentinel's permissions or trust away (AttachRolePolicy: AWSDenyAll, for one). */
+const ROLE_CALLS = [
+  'AttachRolePolicy',
+  'DetachRolePolicy',
+  'PutRolePolicy',
+  'DeleteRolePolicy',
+  'UpdateAssumeRolePolicy',
+  'DeleteRole',
+  'PutRolePermissionsBoundary',
+] as const;
+
+/** Whether a call gives a Sentinel role what its templates give it (a re-run of the CLI script does). */
+function restoresRole(eventName: string, request: Detail, kind: string): boolean {
+  if (eventName === 'AttachRolePolicy') {
+    return kind === 'scan role' && (MANAGED_POLICIES as readonly string[]).includes(str(request, 'policyArn') ?? '');
+  }
+  if (eventName !== 'PutRolePolicy') return false;
+  const [policyName, expected] =
+    kind === 'scan role' ? [BILLING_POLICY_NAME, billingReadPolicy()] : [FORWARDER_POLICY_NAME, forwarderPolicy()];
+  return request.policyName === policyName && sameJson(parsePolicy(request.policyDocument), expected);
+}
+
+function describeRoleChange(eventName: string, request: Detail): string {
+  const policy = str(request, 'policyArn') ?? str(request, 'policyName') ?? 'a policy';
+  switch (eventName) {
+    case 'AttachRolePolicy':
+      return `had ${policy} attached`;
+    case 'DetachRolePolicy':
+      return `had ${policy} detached`;
+    case 'PutRolePolicy':
+      return `had inline policy ${policy} put on it`;
+    case 'DeleteRolePolicy':
+      return `had inline policy ${policy} deleted`;
+    case 'UpdateAssumeRolePolicy':
+      return 'had its trust policy replaced';
+    case 'DeleteRole':
+      return 'was deleted';
+    default:
+      return `was given the permissions boundary ${str(request, 'permissionsBoundary') ?? ''}`.trim();
+  }
+}
+
+const sentinelRoleChanged = detection('event.sentinel_role_changed', (event, context) => {
+  const detail = successfulCall(event, IAM, ROLE_CALLS);
+  if (!detail || !event.eventName) return [];
+  const request = params(detail);
+  const name = str(request, 'roleName');
+  const kind = sentinelRole(name, context);
+  if (!name || !kind || restoresRole(event.eventName, request, kind)) return [];
+  const consequence =
+    kind === 'scan role'
+      ? "Sentinel's scans may no longer read the account."
+      : 'EventBridge may no longer forward events to Sentinel.';
+  return [
+    {
+      resource: `role/${name}`,
+      detail: `Sentinel's ${kind} ${name} ${describeRoleChange(event.eventName, request)}: ${consequence}`,
+    },
+  ];
+});
+
+const regionEnabled = detection('event.region_enabled', (event) => {
+  const detail = successfulCall(event, 'account.amazonaws.com', ['EnableRegion']);
+  if (!detail) return [];
+  const request = params(detail);
+  // A management account may enable a member account's region: that is the member's change, as for contacts.
+  const target = str(request, 'AccountId') ?? str(request, 'accountId');
+  if (target && target !== event.account) return [];
+  const region = str(request, 'RegionName') ?? str(request, 'regionName');
+  return region
+    ? [
+        {
+          resource: region,
+          region,
+          detail: `Region ${region} was enabled: Sentinel's event forwarder does not cover it until it is set up there.`,
+        },
+      ]
+    : [];
+});
+
 export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   rootConsoleSignIn,
   rootApiCall,
@@ -584,6 +822,9 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   instanceInUnusedRegion,
   gpuInstanceLaunched,
   alternateContactDeleted,
+  eventForwarderChanged,
+  sentinelRoleChanged,
+  regionEnabled,
 ]);
 
 /** Every detection's findings for one event. */

@@ -28,6 +28,8 @@ export const GUARDDUTY_HIGH_SEVERITY = 7;
 export const HEARTBEAT_RULE_NAME = 'sentinel-heartbeat';
 export const HEARTBEAT_INTERVAL_MINUTES = 5;
 export const HEARTBEAT_SCHEDULE = `rate(${HEARTBEAT_INTERVAL_MINUTES} minutes)`;
+/** The heartbeat rule's description in every form of the forwarder. */
+export const HEARTBEAT_DESCRIPTION = `Heartbeat of the Sentinel event forwarder, every ${HEARTBEAT_INTERVAL_MINUTES} minutes`;
 /**
  * A region whose last heartbeat is older than this is blind: three beats missed, plus the time EventBridge may spend
  * retrying a delivery to an API destination that failed once.
@@ -43,6 +45,24 @@ export const SCHEDULED_EVENT = 'Scheduled Event';
  */
 export const isHeartbeat = (event: { source: string; detailType: string }) =>
   event.source === SCHEDULED_EVENT_SOURCE && event.detailType === SCHEDULED_EVENT;
+
+/** The rule that forwards changes to the forwarder itself (domain/events/detections.ts, event.event_forwarder_changed). */
+export const FORWARDER_CHANGES_RULE_NAME = 'sentinel-forwarder-changes';
+/** The EventBridge calls that can stop, redirect or disable the forwarder. */
+export const FORWARDER_CHANGE_CALLS = [
+  'DeleteRule',
+  'DisableRule',
+  'RemoveTargets',
+  'PutRule',
+  'PutTargets',
+  'DeauthorizeConnection',
+  'DeleteConnection',
+  'UpdateConnection',
+  'DeleteApiDestination',
+  'UpdateApiDestination',
+] as const;
+/** The prefix of every rule the forwarder creates (and of nothing else Sentinel asks for). */
+export const FORWARDER_RULE_PREFIX = 'sentinel-';
 
 export interface ForwardingRule {
   /** The rule's name in the customer's account (64 characters at most, [.-_A-Za-z0-9]). */
@@ -71,8 +91,12 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
   },
   {
     name: 'sentinel-iam-changes',
-    description: 'New IAM users, access keys and login profiles, and admin policies, to Sentinel',
+    description:
+      "New IAM users, access keys and login profiles, admin policies, and changes to roles' policies, to Sentinel",
     scope: 'global',
+    // The role calls after PutGroupPolicy are read only on Sentinel's own roles (its scan role, the forwarder's role):
+    // taking their permissions or their trust away blinds Sentinel. Not DeleteRolePermissionsBoundary: Sentinel's
+    // templates set no boundary, so removing one gives back only what Sentinel asked for.
     pattern: apiCalls('aws.iam', 'iam.amazonaws.com', [
       'CreateUser',
       'CreateAccessKey',
@@ -83,13 +107,19 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
       'PutUserPolicy',
       'PutRolePolicy',
       'PutGroupPolicy',
+      'DetachRolePolicy',
+      'DeleteRolePolicy',
+      'UpdateAssumeRolePolicy',
+      'DeleteRole',
+      'PutRolePermissionsBoundary',
     ]),
   },
   {
     name: 'sentinel-account-contacts',
-    description: 'Alternate contacts deleted, to Sentinel',
+    // The name predates EnableRegion; it stays, as renaming a deployed rule would leave the old one behind.
+    description: 'Alternate contacts deleted and regions enabled, to Sentinel',
     scope: 'global',
-    pattern: apiCalls('aws.account', 'account.amazonaws.com', ['DeleteAlternateContact']),
+    pattern: apiCalls('aws.account', 'account.amazonaws.com', ['DeleteAlternateContact', 'EnableRegion']),
   },
   {
     name: 'sentinel-root-activity',
@@ -153,6 +183,15 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
       'PutAccountPublicAccessBlock',
       'DeleteAccountPublicAccessBlock',
     ]),
+  },
+  {
+    name: FORWARDER_CHANGES_RULE_NAME,
+    description: "Changes to Sentinel's own rules, connection and API destination, to Sentinel",
+    scope: 'regional',
+    // Every call of these names, not only those on Sentinel's resources: a pattern cannot tell the rule a
+    // RemoveTargets names (its `rule`) from the one a DeleteRule names (its `name`) without $or, and the customer's
+    // own EventBridge changes are few. The detection reads the name.
+    pattern: apiCalls('aws.events', 'events.amazonaws.com', [...FORWARDER_CHANGE_CALLS]),
   },
 ]);
 

@@ -62,6 +62,11 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   // Launches: each reservation is new compute, by whoever launched it.
   'event.instance_launched_in_unused_region': PER_PRINCIPAL,
   'event.gpu_instance_launched': PER_PRINCIPAL,
+  // Blinding Sentinel: each attempt is news, as a trail stopped is; a script changing every region is one a window.
+  'event.event_forwarder_changed': PER_PRINCIPAL,
+  'event.sentinel_role_changed': PER_PRINCIPAL,
+  // A region enabled and not covered is the account's state, one signal per region.
+  'event.region_enabled': STATE,
   [PROBABLE_COMPROMISE_ID]: { kind: 'occurrence', by: 'account', windowMinutes: COMPOUND_WINDOW_MINUTES },
 });
 

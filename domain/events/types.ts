@@ -73,6 +73,10 @@ export interface DetectionContext {
    * has told (an instance launched then is not judged by its region).
    */
   usedRegions: readonly string[] | null;
+  /** The name of the role Sentinel scans the account with; null when unknown. */
+  roleName: string | null;
+  /** A rotated-out event key is still accepted: the connections are being updated with the new key. */
+  eventKeyRotating: boolean;
 }
 
 /** One thing a detection found in an event. Fingerprint = detection id + resource + region, like a check's. */

@@ -1,7 +1,8 @@
 // The event forwarder in the customer's account, in the three onboarding forms (Terraform, CLI script,
 // CloudFormation): an EventBridge connection that authorizes with Sentinel's per-account API key, an API
-// destination that POSTs to Sentinel's ingestion endpoint, an IAM role EventBridge assumes to invoke it, and the
-// rules of forwarding-rules.ts with the API destination as their target.
+// destination that POSTs to Sentinel's ingestion endpoint, an IAM role EventBridge assumes to invoke it, the
+// rules of forwarding-rules.ts with the API destination as their target, and the heartbeat: a scheduled rule with
+// the same target, so Sentinel can tell a region whose forwarder stopped from a quiet one.
 //
 // A rule can target only an API destination of its own region, so every region gets its own connection, API
 // destination and rules; the role is global and is created once (the CloudFormation template, deployed region
@@ -15,6 +16,10 @@ import {
   FORWARDING_RULES,
   type ForwardingRule,
   GLOBAL_EVENTS_REGION,
+  HEARTBEAT_DESCRIPTION,
+  HEARTBEAT_INTERVAL_MINUTES,
+  HEARTBEAT_RULE_NAME,
+  HEARTBEAT_SCHEDULE,
   rulesForRegion,
 } from '../events/forwarding-rules';
 
@@ -39,27 +44,6 @@ export const REGIONS_VARIABLE = 'SENTINEL_EVENT_REGIONS';
 /** The Terraform variable that holds the API key. */
 export const API_KEY_VARIABLE = 'sentinel_event_api_key';
 
-/** The regions enabled by default in every AWS account (the others are opt-in). */
-export const DEFAULT_REGIONS = Object.freeze([
-  'us-east-1',
-  'us-east-2',
-  'us-west-1',
-  'us-west-2',
-  'ap-south-1',
-  'ap-northeast-1',
-  'ap-northeast-2',
-  'ap-northeast-3',
-  'ap-southeast-1',
-  'ap-southeast-2',
-  'ca-central-1',
-  'eu-central-1',
-  'eu-west-1',
-  'eu-west-2',
-  'eu-west-3',
-  'eu-north-1',
-  'sa-east-1',
-] as const);
-
 /** The CloudFormation template's parameters. */
 export const FORWARDER_PARAMETERS = {
   apiKey: 'EventApiKey',
@@ -73,7 +57,6 @@ const API_KEY = /^[A-Za-z0-9_-]{32,128}$/;
 const ENDPOINT = /^https?:\/\/[A-Za-z0-9._~:/?#[\]@!&()*+,;=%-]+$/;
 /** EventBridge's limit on an API destination's invocation endpoint. */
 const ENDPOINT_MAX_LENGTH = 2048;
-const REGION = /^[a-z]{2}(-[a-z]+)+-[0-9]+$/;
 
 /** Both values end up in HCL strings, single-quoted shell words and YAML: refuses anything those could read as code. */
 export function assertForwarderSetup({ endpoint, apiKey }: ForwarderSetup): void {
@@ -81,10 +64,6 @@ export function assertForwarderSetup({ endpoint, apiKey }: ForwarderSetup): void
     throw new Error('endpoint must be an http(s) URL without quotes, spaces, $, backticks, backslashes or braces');
   }
   if (!API_KEY.test(apiKey)) throw new Error('apiKey must be 32 to 128 letters, digits, _ or -');
-}
-
-function assertRegion(region: string): void {
-  if (!REGION.test(region)) throw new Error(`not an AWS region name: ${region}`);
 }
 
 export function forwarderTrustPolicy() {
@@ -133,90 +112,44 @@ function hclString(text: string): string {
 
 // --- Terraform ---------------------------------------------------------------------------------------------
 
-/** Terraform names may not contain `-`: us-east-1 -> us_east_1, sentinel-iam-changes -> sentinel_iam_changes. */
-const tfName = (text: string) => text.replace(/-/g, '_');
+/** The Terraform AWS provider from which every regional resource takes a `region` argument of its own. */
+export const TERRAFORM_AWS_PROVIDER_VERSION = '>= 6.0';
 
-/** The forwarder's regions: the given ones, always with us-east-1 (where the global services deliver), each once. */
-function forwarderRegions(regions: readonly string[]): string[] {
-  regions.forEach(assertRegion);
-  return [...new Set([GLOBAL_EVENTS_REGION, ...regions])];
-}
-
-/** One region's provider, connection, API destination, rules and targets: the block to copy for another region. */
-function terraformRegion(region: string): string {
-  const alias = tfName(region);
-  const provider = `aws.${alias}`;
-  const connection = `aws_cloudwatch_event_connection.sentinel_${alias}`;
-  const destination = `aws_cloudwatch_event_api_destination.sentinel_${alias}`;
-  const rules = rulesForRegion(region).map((rule) => {
-    const name = `${tfName(rule.name)}_${alias}`;
-    return `
-resource "aws_cloudwatch_event_rule" "${name}" {
-  provider      = ${provider}
-  name          = "${rule.name}"
-  description   = ${hclString(rule.description)}
-  event_pattern = <<PATTERN
-${patternJson(rule)}
-PATTERN
-}
-
-resource "aws_cloudwatch_event_target" "${name}" {
-  provider  = ${provider}
-  rule      = aws_cloudwatch_event_rule.${name}.name
-  target_id = "${TARGET_ID}"
-  arn       = ${destination}.arn
-  role_arn  = aws_iam_role.sentinel_event_forwarder.arn
-}
+/** A rule of the forwarder as an entry of the snippet's `sentinel_event_rules` map. */
+function terraformRuleEntry(rule: ForwardingRule): string {
+  return `    ${hclString(rule.name)} = {
+      description = ${hclString(rule.description)}
+      global      = ${rule.scope === 'global'}
+      pattern     = ${hclString(patternJson(rule))}
+    }
 `;
-  });
-  return `
-# ---- ${region} ----
-provider "aws" {
-  alias  = "${alias}"
-  region = "${region}"
 }
 
-resource "aws_cloudwatch_event_connection" "sentinel_${alias}" {
-  provider           = ${provider}
-  name               = "${CONNECTION_NAME}"
-  description        = ${hclString(CONNECTION_DESCRIPTION)}
-  authorization_type = "API_KEY"
-  auth_parameters {
-    api_key {
-      key   = "${EVENT_API_KEY_HEADER}"
-      value = var.${API_KEY_VARIABLE}
+/**
+ * Terraform for the event forwarder, to append to the role snippet: the role EventBridge assumes, then a connection,
+ * an API destination, the rules and the heartbeat in every region the account has enabled when it is applied. The AWS
+ * provider 6's per-resource `region` argument lets one resource iterate over the regions (`for_each`), where earlier
+ * versions needed an aliased provider per region, written out one by one. us-east-1 is always among them.
+ */
+export function forwarderTerraform(setup: ForwarderSetup): string {
+  assertForwarderSetup(setup);
+  const target = `  target_id = "${TARGET_ID}"
+  role_arn  = aws_iam_role.sentinel_event_forwarder.arn`;
+  return `# Forwards the AWS events Sentinel's detections read (a few API calls, sign-ins and GuardDuty findings) to Sentinel,
+# through an EventBridge API destination in every region the account has enabled (opt-in regions you enabled
+# included), with a heartbeat every ${HEARTBEAT_INTERVAL_MINUTES} minutes in each so Sentinel can tell a quiet region from a blind one. The
+# global services (IAM, Account Management) deliver their events in ${GLOBAL_EVENTS_REGION} only, so their rules are there alone.
+# The regions are read when you apply: after enabling a region, apply again to cover it (Sentinel tells you when
+# it sees a region enabled). Needs the AWS provider 6 or later, whose resources take a region argument.
+terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "${TERRAFORM_AWS_PROVIDER_VERSION}"
     }
   }
 }
 
-resource "aws_cloudwatch_event_api_destination" "sentinel_${alias}" {
-  provider                         = ${provider}
-  name                             = "${API_DESTINATION_NAME}"
-  description                      = ${hclString(API_DESTINATION_DESCRIPTION)}
-  invocation_endpoint              = local.sentinel_event_endpoint
-  http_method                      = "POST"
-  invocation_rate_limit_per_second = ${INVOCATION_RATE_LIMIT_PER_SECOND}
-  connection_arn                   = ${connection}.arn
-}
-${rules.join('')}`;
-}
-
-/**
- * Terraform for the event forwarder, to append to the role snippet: the role EventBridge assumes, then one block
- * per region (its own aliased provider: Terraform cannot iterate over providers). us-east-1 is always included.
- */
-export function forwarderTerraform(
-  setup: ForwarderSetup,
-  { regions = DEFAULT_REGIONS }: { regions?: readonly string[] } = {},
-): string {
-  assertForwarderSetup(setup);
-  const blocks = forwarderRegions(regions).map(terraformRegion);
-  return `# Forwards the AWS events Sentinel's detections read (a few API calls, sign-ins and GuardDuty findings) to Sentinel,
-# through an EventBridge API destination in every region. Each region below has its own provider, connection,
-# API destination and rules; the global services (IAM, Account Management) deliver their events in us-east-1 only,
-# so their rules are there alone. The regions are those every AWS account has enabled: to cover an opt-in region
-# you enabled, copy the block of a region other than us-east-1 (from its provider to its last target), then
-# replace its region name (eu-west-1) and the suffix of its alias and resource names (eu_west_1).
 variable "${API_KEY_VARIABLE}" {
   description = "The event API key Sentinel gave for this account (sent in the ${EVENT_API_KEY_HEADER} header)"
   type        = string
@@ -224,8 +157,21 @@ variable "${API_KEY_VARIABLE}" {
   default     = "${setup.apiKey}"
 }
 
+# The regions enabled in the account: those enabled by default and the opt-in regions you enabled.
+data "aws_regions" "sentinel_enabled" {}
+
 locals {
   sentinel_event_endpoint = "${setup.endpoint}"
+  sentinel_event_regions  = toset(concat(["${GLOBAL_EVENTS_REGION}"], data.aws_regions.sentinel_enabled.names))
+  sentinel_event_rules = {
+${FORWARDING_RULES.map(terraformRuleEntry).join('')}  }
+  # Every region's regional rules, and the global ones in ${GLOBAL_EVENTS_REGION} only, keyed "<region>/<rule>".
+  sentinel_event_region_rules = merge([
+    for region in local.sentinel_event_regions : {
+      for name, rule in local.sentinel_event_rules : "\${region}/\${name}" => merge(rule, { region = region, name = name })
+      if !rule.global || region == "${GLOBAL_EVENTS_REGION}"
+    }
+  ]...)
 }
 
 resource "aws_iam_role" "sentinel_event_forwarder" {
@@ -242,7 +188,64 @@ resource "aws_iam_role_policy" "sentinel_event_forwarder" {
 ${JSON.stringify(forwarderPolicy(), null, 2)}
 POLICY
 }
-${blocks.join('')}`;
+
+resource "aws_cloudwatch_event_connection" "sentinel" {
+  for_each           = local.sentinel_event_regions
+  region             = each.key
+  name               = "${CONNECTION_NAME}"
+  description        = ${hclString(CONNECTION_DESCRIPTION)}
+  authorization_type = "API_KEY"
+  auth_parameters {
+    api_key {
+      key   = "${EVENT_API_KEY_HEADER}"
+      value = var.${API_KEY_VARIABLE}
+    }
+  }
+}
+
+resource "aws_cloudwatch_event_api_destination" "sentinel" {
+  for_each                         = local.sentinel_event_regions
+  region                           = each.key
+  name                             = "${API_DESTINATION_NAME}"
+  description                      = ${hclString(API_DESTINATION_DESCRIPTION)}
+  invocation_endpoint              = local.sentinel_event_endpoint
+  http_method                      = "POST"
+  invocation_rate_limit_per_second = ${INVOCATION_RATE_LIMIT_PER_SECOND}
+  connection_arn                   = aws_cloudwatch_event_connection.sentinel[each.key].arn
+}
+
+resource "aws_cloudwatch_event_rule" "sentinel" {
+  for_each      = local.sentinel_event_region_rules
+  region        = each.value.region
+  name          = each.value.name
+  description   = each.value.description
+  event_pattern = each.value.pattern
+}
+
+resource "aws_cloudwatch_event_target" "sentinel" {
+  for_each  = local.sentinel_event_region_rules
+  region    = each.value.region
+  rule      = aws_cloudwatch_event_rule.sentinel[each.key].name
+  arn       = aws_cloudwatch_event_api_destination.sentinel[each.value.region].arn
+${target}
+}
+
+resource "aws_cloudwatch_event_rule" "sentinel_heartbeat" {
+  for_each            = local.sentinel_event_regions
+  region              = each.key
+  name                = "${HEARTBEAT_RULE_NAME}"
+  description         = ${hclString(HEARTBEAT_DESCRIPTION)}
+  schedule_expression = "${HEARTBEAT_SCHEDULE}"
+}
+
+resource "aws_cloudwatch_event_target" "sentinel_heartbeat" {
+  for_each  = local.sentinel_event_regions
+  region    = each.key
+  rule      = aws_cloudwatch_event_rule.sentinel_heartbeat[each.key].name
+  arn       = aws_cloudwatch_event_api_destination.sentinel[each.key].arn
+${target}
+}
+`;
 }
 
 // --- CLI ---------------------------------------------------------------------------------------------------
@@ -251,7 +254,7 @@ ${blocks.join('')}`;
 const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function cliRule(rule: ForwardingRule, indent: string): string {
-  return `${indent}sentinel_event_rule ${rule.name} ${shellWord(rule.description)} \\\n${indent}  ${shellWord(patternJson(rule))}\n`;
+  return `${indent}sentinel_event_rule ${rule.name} ${shellWord(rule.description)} \\\n${indent}  --event-pattern ${shellWord(patternJson(rule))}\n`;
 }
 
 /**
@@ -266,7 +269,8 @@ export function forwarderCliScript(setup: ForwarderSetup): string {
   const target = `Id=${TARGET_ID},Arn=$destination_arn,RoleArn=$forwarder_role_arn`;
   return `
 # Event forwarder: sends the AWS events Sentinel's detections read to Sentinel, through an EventBridge API
-# destination in every region enabled in this account (opt-in regions you enabled included). To choose the
+# destination in every region enabled in this account (opt-in regions you enabled included), with a heartbeat every
+# ${HEARTBEAT_INTERVAL_MINUTES} minutes in each. After enabling a region, run this part again to cover it. To choose the
 # regions, set ${REGIONS_VARIABLE}, e.g. ${REGIONS_VARIABLE}="eu-west-1 eu-central-1"; ${GLOBAL_EVENTS_REGION} is
 # always added, as the global services (IAM, Account Management) deliver their events there only.
 if ! aws iam get-role --role-name ${FORWARDER_ROLE_NAME} >/dev/null 2>&1; then
@@ -280,9 +284,10 @@ forwarder_role_arn=$(aws iam get-role --role-name ${FORWARDER_ROLE_NAME} --query
 sentinel_event_destination=${shellWord(JSON.stringify({ InvocationEndpoint: setup.endpoint }))}
 sentinel_event_auth=${shellWord(JSON.stringify(authParameters(setup.apiKey)))}
 
-# A rule in $region with the API destination as its one target: name, description, event pattern.
+# A rule in $region with the API destination as its one target: name, description, and what it matches
+# (--event-pattern '...') or when it runs (--schedule-expression '...').
 sentinel_event_rule() {
-  aws events put-rule --region "$region" --name "$1" --description "$2" --event-pattern "$3" >/dev/null
+  aws events put-rule --region "$region" --name "$1" --description "$2" "$3" "$4" >/dev/null
   failed=$(aws events put-targets --region "$region" --rule "$1" \\
     --targets "${target}" --query FailedEntryCount --output text)
   if [ "$failed" != 0 ]; then echo "The target of rule $1 in $region was refused" >&2; exit 1; fi
@@ -312,7 +317,9 @@ for region in $regions; do
       --cli-input-json "$sentinel_event_destination" --http-method POST --invocation-rate-limit-per-second ${INVOCATION_RATE_LIMIT_PER_SECOND} \\
       --query ApiDestinationArn --output text)
   fi
-${regional.map((rule) => cliRule(rule, '  ')).join('')}  if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then
+${regional.map((rule) => cliRule(rule, '  ')).join('')}  # The heartbeat: Sentinel tells a quiet region from one whose forwarder stopped delivering.
+  sentinel_event_rule ${HEARTBEAT_RULE_NAME} ${shellWord(HEARTBEAT_DESCRIPTION)} --schedule-expression ${shellWord(HEARTBEAT_SCHEDULE)}
+  if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then
 ${global.map((rule) => cliRule(rule, '    ')).join('')}  fi
   echo "Event forwarding set up in $region"
 done
@@ -329,7 +336,7 @@ export const CREATE_ROLE_CONDITION = 'CreateRole';
 export const GLOBAL_REGION_CONDITION = 'IsGlobalEventsRegion';
 
 /** A rule's logical id: sentinel-iam-changes -> SentinelIamChangesRule. */
-export function ruleResourceId(rule: ForwardingRule): string {
+export function ruleResourceId(rule: { name: string }): string {
   return `${rule.name
     .split('-')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
@@ -346,6 +353,9 @@ export function eventForwarderTemplate(): string {
   const roleArn: YamlValue = {
     'Fn::If': [CREATE_ROLE_CONDITION, { 'Fn::GetAtt': [ROLE_RESOURCE, 'Arn'] }, { Ref: FORWARDER_PARAMETERS.roleArn }],
   };
+  const targets: YamlValue = [
+    { Id: TARGET_ID, Arn: { 'Fn::GetAtt': [API_DESTINATION_RESOURCE, 'Arn'] }, RoleArn: roleArn },
+  ];
   const rules = Object.fromEntries(
     FORWARDING_RULES.map((rule): [string, YamlValue] => [
       ruleResourceId(rule),
@@ -357,15 +367,26 @@ export function eventForwarderTemplate(): string {
           Description: rule.description,
           State: 'ENABLED',
           EventPattern: rule.pattern as { [key: string]: YamlValue },
-          Targets: [{ Id: TARGET_ID, Arn: { 'Fn::GetAtt': [API_DESTINATION_RESOURCE, 'Arn'] }, RoleArn: roleArn }],
+          Targets: targets,
         },
       },
     ]),
   );
+  const heartbeat: YamlValue = {
+    Type: 'AWS::Events::Rule',
+    Properties: {
+      Name: HEARTBEAT_RULE_NAME,
+      Description: HEARTBEAT_DESCRIPTION,
+      State: 'ENABLED',
+      ScheduleExpression: HEARTBEAT_SCHEDULE,
+      Targets: targets,
+    },
+  };
   const template: { [key: string]: YamlValue } = {
     AWSTemplateFormatVersion: '2010-09-09',
     Description:
-      'Forwards the AWS events Sentinel reads from this region to Sentinel through an EventBridge API destination. ' +
+      'Forwards the AWS events Sentinel reads from this region to Sentinel through an EventBridge API destination, ' +
+      `with a heartbeat every ${HEARTBEAT_INTERVAL_MINUTES} minutes. ` +
       `Deploy it in every region the account has enabled (a StackSet does it at once); the global services' events arrive in ${GLOBAL_EVENTS_REGION} only.`,
     Parameters: {
       [FORWARDER_PARAMETERS.apiKey]: {
@@ -433,6 +454,7 @@ export function eventForwarderTemplate(): string {
         },
       },
       ...rules,
+      [ruleResourceId({ name: HEARTBEAT_RULE_NAME })]: heartbeat,
     },
     Outputs: {
       ApiDestinationArn: {

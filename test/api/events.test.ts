@@ -21,6 +21,7 @@ import {
   type TestUser,
 } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
+import { ROLE_NAME } from '../../domain/onboarding/role';
 
 // POST /ingest/aws/events, GET /accounts/{account_id}/events and POST .../event-key on a verified sandbox account,
 // with real EventBridge envelopes (test/fixtures/aws-events): each detection opens its signal once, alerts reach
@@ -60,6 +61,23 @@ const EXPECTED: Record<string, string[]> = {
   'run-instances-unused-region': ['event.instance_launched_in_unused_region'],
   'delete-alternate-contact': ['event.alternate_contact_deleted'],
   'guardduty-finding-high': ['event.guardduty_high_severity_finding'],
+  'eventbridge-delete-rule': ['event.event_forwarder_changed'],
+  'eventbridge-disable-rule': ['event.event_forwarder_changed'],
+  'eventbridge-remove-targets': ['event.event_forwarder_changed'],
+  'eventbridge-put-rule-disabled': ['event.event_forwarder_changed'],
+  'eventbridge-put-targets-redirect': ['event.event_forwarder_changed'],
+  'eventbridge-deauthorize-connection': ['event.event_forwarder_changed'],
+  'eventbridge-delete-connection': ['event.event_forwarder_changed'],
+  'eventbridge-delete-api-destination': ['event.event_forwarder_changed'],
+  'eventbridge-update-api-destination': ['event.event_forwarder_changed'],
+  'iam-detach-scan-role-policy': ['event.sentinel_role_changed'],
+  'iam-attach-deny-all-scan-role': ['event.sentinel_role_changed'],
+  'iam-update-scan-role-trust': ['event.sentinel_role_changed'],
+  'iam-delete-scan-role-policy': ['event.sentinel_role_changed'],
+  'iam-put-scan-role-boundary': ['event.sentinel_role_changed'],
+  'iam-put-forwarder-role-deny': ['event.sentinel_role_changed'],
+  'iam-delete-forwarder-role': ['event.sentinel_role_changed'],
+  'enable-region': ['event.region_enabled'],
 };
 
 let ctx: TestContext;
@@ -190,6 +208,18 @@ describe('the event key', () => {
 
     await ingest(event('sg-open-https'), next).expect(202);
     await ingest(event('sg-open-https'), key).expect(202);
+    // Updating each region's connection with the new key is the rotation itself, not tampering with the forwarder.
+    const updateConnection = () => {
+      const deletion = fixture('eventbridge-delete-connection');
+      return event('eventbridge-delete-connection', {
+        detail: { ...(deletion.detail as object), eventName: 'UpdateConnection' },
+      });
+    };
+    const newestDetections = async () =>
+      (await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ limit: 1 }).set(owner.auth).expect(200)).body.events[0]
+        .detections;
+    await ingest(updateConnection(), next).expect(202);
+    expect(await newestDetections()).toEqual([]);
     // A day later the old key is refused.
     await ctx.db
       .updateTable('account_event_keys')
@@ -197,6 +227,9 @@ describe('the event key', () => {
       .where('key_hash', '=', sha256(key))
       .execute();
     await ingest(event('sg-open-https'), key).expect(401);
+    // No rotation under way: an update of the connection is one to tell.
+    await ingest(updateConnection(), next).expect(202);
+    expect(await newestDetections()).toEqual(['event.event_forwarder_changed']);
     key = next;
     const audit = await ctx.http.get('/audit-log').set(owner.auth).expect(200);
     expect(JSON.stringify(audit.body)).toContain('account.event_key_rotated');
@@ -241,7 +274,11 @@ describe('POST /ingest/aws/events', () => {
       const parsed = parseEnvelope(event(name));
       if (!parsed.ok) throw new Error(parsed.reason);
       const accountEvent = toAccountEvent(parsed.envelope);
-      for (const { detection, finding } of detectEvent(accountEvent, { usedRegions: [usedRegion] })) {
+      for (const { detection, finding } of detectEvent(accountEvent, {
+        usedRegions: [usedRegion],
+        roleName: ROLE_NAME,
+        eventKeyRotating: false,
+      })) {
         const seen = found.get(detection.id) ?? { resources: new Set(), principals: new Set() };
         seen.resources.add(`${finding.resource}|${finding.region ?? 'global'}`);
         seen.principals.add(signalPrincipal(detection.id, accountEvent.actor));
@@ -297,6 +334,38 @@ describe('POST /ingest/aws/events', () => {
     const added = (await batches()).filter((b) => !before.includes(b.id));
     expect(added).toEqual([expect.objectContaining({ groups: ['network'], signals_opened: 0 })]);
     await waitFor(async () => (await batches()).find((b) => b.id === added[0]!.id)?.dispatched_at != null, 30_000);
+  });
+
+  it("opens a HIGH signal at once when Sentinel's own forwarder or scan role is tampered with", async () => {
+    // Someone no earlier event named, so no open signal of theirs counts this occurrence.
+    const intruder = {
+      type: 'IAMUser',
+      principalId: 'AIDATAMPEREXAMPLE0001',
+      arn: `arn:aws:iam::${AWS_ID}:user/tamper-${Date.now()}`,
+      accountId: AWS_ID,
+      userName: 'tamper',
+    };
+    for (const [name, checkId, resource] of [
+      ['eventbridge-delete-rule', 'event.event_forwarder_changed', 'rule/sentinel-cloudtrail-changes'],
+      ['iam-detach-scan-role-policy', 'event.sentinel_role_changed', `role/${ROLE_NAME}`],
+    ] as const) {
+      const body = event(name, { detail: { ...(fixture(name).detail as object), userIdentity: intruder } });
+      expect((await ingest(body).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 1 });
+      const res = await ctx.http
+        .get(`/accounts/${AWS_ID}/signals`)
+        .query({ check_id: checkId, status: 'open', limit: 200 })
+        .set(owner.auth)
+        .expect(200);
+      const opened = (res.body.signals as { description: string; severity: string; resource: string }[]).filter((o) =>
+        o.description.includes(intruder.arn),
+      );
+      expect(opened).toEqual([expect.objectContaining({ severity: 'HIGH', resource })]);
+    }
+    // Put back as the templates put it (the CLI script run again): nothing to tell.
+    const rerun = event('eventbridge-put-rule-unchanged', {
+      detail: { ...(fixture('eventbridge-put-rule-unchanged').detail as object), userIdentity: intruder },
+    });
+    expect((await ingest(rerun).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 0 });
   });
 
   it('ignores a redelivered event: 202, a duplicate, no second signal', async () => {

@@ -8,7 +8,6 @@ import { parsePolicyDocument } from '../../cloud/aws/trust-policy';
 import {
   API_DESTINATION_NAME,
   CONNECTION_NAME,
-  DEFAULT_REGIONS,
   eventForwarderTemplate,
   FORWARDER_POLICY_NAME,
   FORWARDER_ROLE_NAME,
@@ -21,8 +20,11 @@ import {
 import {
   EVENT_API_KEY_HEADER,
   EVENT_INGEST_PATH,
+  FORWARDER_CHANGES_RULE_NAME,
   FORWARDING_RULES,
   GLOBAL_EVENTS_REGION,
+  HEARTBEAT_RULE_NAME,
+  HEARTBEAT_SCHEDULE,
   rulesForRegion,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
@@ -58,22 +60,18 @@ describe('forwarder Terraform, read by python-hcl2', () => {
   type Body = Record<string, unknown>;
   const parsed = parseHcl(terraformSnippet(role, { forwarder })) as unknown as {
     resource: HclResources[];
-    provider: { aws: { alias: string; region: string } }[];
+    terraform: { required_providers: { aws: { source: string; version: string } }[] }[];
+    data: Record<string, Record<string, Body>>[];
     variable: Record<string, Body>[];
-    locals: Record<string, string>[];
+    locals: Record<string, unknown>[];
   };
   const resources = (type: string) =>
     parsed.resource.flatMap((r) => Object.entries(r[type] ?? {}).map(([name, body]) => ({ name, body: body as Body })));
-  const regionOfAlias = new Map(parsed.provider.map(({ aws }) => [`\${aws.${aws.alias}}`, aws.region]));
-  /** The resources of a type, by the region of their provider. */
-  const byRegion = (type: string) => {
-    const found = new Map<string, { name: string; body: Body }[]>();
-    for (const resource of resources(type)) {
-      const region = regionOfAlias.get(String(resource.body.provider));
-      if (!region) throw new Error(`${type}.${resource.name} has no region's provider`);
-      found.set(region, [...(found.get(region) ?? []), resource]);
-    }
-    return found;
+  /** The one resource of a type and name. */
+  const resource = (type: string, name: string) => {
+    const found = resources(type).filter((r) => r.name === name);
+    expect({ type, name, count: found.length }).toEqual({ type, name, count: 1 });
+    return found[0]!.body;
   };
 
   it('keeps the role Sentinel assumes, and adds the role EventBridge assumes', () => {
@@ -85,61 +83,72 @@ describe('forwarder Terraform, read by python-hcl2', () => {
     expect(JSON.parse(String(policy.body.policy))).toEqual(forwarderPolicy());
   });
 
-  it('names every rule in us-east-1 and the regional ones in every other default region, with their patterns', () => {
-    expect([...regionOfAlias.values()].sort()).toEqual([...DEFAULT_REGIONS].sort());
-    const rules = byRegion('aws_cloudwatch_event_rule');
-    expect([...rules.keys()].sort()).toEqual([...DEFAULT_REGIONS].sort());
-    for (const [region, inRegion] of rules) {
-      const expected =
-        region === GLOBAL_EVENTS_REGION ? FORWARDING_RULES : FORWARDING_RULES.filter((r) => r.scope === 'regional');
-      expect(
-        patterns(
-          inRegion.map(({ body }) => ({ name: String(body.name), pattern: JSON.parse(String(body.event_pattern)) })),
-        ),
-      ).toEqual(patterns(expected));
-    }
+  it('needs the AWS provider 6 and reads the regions enabled in the account, us-east-1 always among them', () => {
+    expect(parsed.terraform[0]!.required_providers[0]!.aws).toEqual({ source: 'hashicorp/aws', version: '>= 6.0' });
+    expect(parsed.data).toEqual([{ aws_regions: { sentinel_enabled: {} } }]);
+    expect(parsed.locals[0]!.sentinel_event_regions).toBe(
+      `\${toset(concat(["${GLOBAL_EVENTS_REGION}"], data.aws_regions.sentinel_enabled.names))}`,
+    );
   });
 
-  it('gives every region a connection with the key, an API destination to the endpoint, and a target per rule', () => {
+  it('holds every forwarding rule with its scope and pattern', () => {
+    const rules = parsed.locals[0]!.sentinel_event_rules as Record<
+      string,
+      { description: string; global: boolean; pattern: string }
+    >;
+    expect(
+      Object.entries(rules).map(([name, rule]) => ({
+        name,
+        description: rule.description,
+        scope: rule.global ? 'global' : 'regional',
+        pattern: JSON.parse(rule.pattern),
+      })),
+    ).toEqual(FORWARDING_RULES.map(({ name, description, scope, pattern }) => ({ name, description, scope, pattern })));
+  });
+
+  it('creates per region a connection with the key, an API destination to the endpoint, the heartbeat, and a target per rule', () => {
     const [variable] = parsed.variable.map((v) => v.sentinel_event_api_key).filter(Boolean);
     expect(variable).toMatchObject({ sensitive: true, default: forwarder.apiKey });
     expect(parsed.locals[0]!.sentinel_event_endpoint).toBe(forwarder.endpoint);
-    const connections = byRegion('aws_cloudwatch_event_connection');
-    const destinations = byRegion('aws_cloudwatch_event_api_destination');
-    const rules = byRegion('aws_cloudwatch_event_rule');
-    const targets = byRegion('aws_cloudwatch_event_target');
-    for (const region of DEFAULT_REGIONS) {
-      const [connection, ...moreConnections] = connections.get(region)!;
-      expect(moreConnections).toEqual([]);
-      expect(connection!.body).toMatchObject({
-        name: CONNECTION_NAME,
-        authorization_type: 'API_KEY',
-        auth_parameters: [{ api_key: [{ key: EVENT_API_KEY_HEADER, value: '${var.sentinel_event_api_key}' }] }],
-      });
-      const [destination, ...moreDestinations] = destinations.get(region)!;
-      expect(moreDestinations).toEqual([]);
-      expect(destination!.body).toMatchObject({
-        name: API_DESTINATION_NAME,
-        invocation_endpoint: '${local.sentinel_event_endpoint}',
-        http_method: 'POST',
-        invocation_rate_limit_per_second: 10,
-        connection_arn: `\${aws_cloudwatch_event_connection.${connection!.name}.arn}`,
-      });
-      const ruleTargets = targets.get(region)!.map(({ body }) => body);
-      expect(ruleTargets.map((t) => t.rule).sort()).toEqual(
-        rules
-          .get(region)!
-          .map((r) => `\${aws_cloudwatch_event_rule.${r.name}.name}`)
-          .sort(),
-      );
-      for (const target of ruleTargets) {
-        expect(target).toMatchObject({
-          target_id: TARGET_ID,
-          arn: `\${aws_cloudwatch_event_api_destination.${destination!.name}.arn}`,
-          role_arn: '${aws_iam_role.sentinel_event_forwarder.arn}',
-        });
-      }
-    }
+    const perRegion = { for_each: '${local.sentinel_event_regions}', region: '${each.key}' };
+    expect(resource('aws_cloudwatch_event_connection', 'sentinel')).toMatchObject({
+      ...perRegion,
+      name: CONNECTION_NAME,
+      authorization_type: 'API_KEY',
+      auth_parameters: [{ api_key: [{ key: EVENT_API_KEY_HEADER, value: '${var.sentinel_event_api_key}' }] }],
+    });
+    expect(resource('aws_cloudwatch_event_api_destination', 'sentinel')).toMatchObject({
+      ...perRegion,
+      name: API_DESTINATION_NAME,
+      invocation_endpoint: '${local.sentinel_event_endpoint}',
+      http_method: 'POST',
+      invocation_rate_limit_per_second: 10,
+      connection_arn: '${aws_cloudwatch_event_connection.sentinel[each.key].arn}',
+    });
+    const perRule = { for_each: '${local.sentinel_event_region_rules}', region: '${each.value.region}' };
+    expect(resource('aws_cloudwatch_event_rule', 'sentinel')).toMatchObject({
+      ...perRule,
+      name: '${each.value.name}',
+      event_pattern: '${each.value.pattern}',
+    });
+    const sameTarget = { target_id: TARGET_ID, role_arn: '${aws_iam_role.sentinel_event_forwarder.arn}' };
+    expect(resource('aws_cloudwatch_event_target', 'sentinel')).toMatchObject({
+      ...perRule,
+      ...sameTarget,
+      rule: '${aws_cloudwatch_event_rule.sentinel[each.key].name}',
+      arn: '${aws_cloudwatch_event_api_destination.sentinel[each.value.region].arn}',
+    });
+    expect(resource('aws_cloudwatch_event_rule', 'sentinel_heartbeat')).toMatchObject({
+      ...perRegion,
+      name: HEARTBEAT_RULE_NAME,
+      schedule_expression: HEARTBEAT_SCHEDULE,
+    });
+    expect(resource('aws_cloudwatch_event_target', 'sentinel_heartbeat')).toMatchObject({
+      ...perRegion,
+      ...sameTarget,
+      rule: '${aws_cloudwatch_event_rule.sentinel_heartbeat[each.key].name}',
+      arn: '${aws_cloudwatch_event_api_destination.sentinel[each.key].arn}',
+    });
   });
 });
 
@@ -157,7 +166,7 @@ interface RegionState {
     HttpMethod: string;
     InvocationRateLimitPerSecond: number;
   } | null;
-  rules: { Name: string; EventPattern: string; State: string }[];
+  rules: { Name: string; EventPattern?: string; ScheduleExpression?: string; State: string }[];
   targets: Record<string, { Id: string; Arn: string; RoleArn: string }[]>;
 }
 
@@ -252,20 +261,29 @@ describe('forwarder CLI script on moto', () => {
     }
   });
 
-  it("puts each region's rules with their patterns, the global ones in us-east-1 only, each targeting the API destination", () => {
+  it("puts each region's rules with their patterns and the heartbeat, the global ones in us-east-1 only, each targeting the API destination", () => {
     for (const region of regions) {
       const { rules, targets, destination } = before[region]!;
       const expected = rulesForRegion(region);
-      expect(patterns(rules.map((r) => ({ name: r.Name, pattern: JSON.parse(r.EventPattern) })))).toEqual(
+      const [heartbeat, ...others] = [
+        ...rules.filter((r) => r.Name === HEARTBEAT_RULE_NAME),
+        ...rules.filter((r) => r.Name !== HEARTBEAT_RULE_NAME),
+      ];
+      expect(heartbeat).toMatchObject({ Name: HEARTBEAT_RULE_NAME, ScheduleExpression: HEARTBEAT_SCHEDULE });
+      expect(heartbeat!.EventPattern).toBeUndefined();
+      expect(patterns(others.map((r) => ({ name: r.Name, pattern: JSON.parse(r.EventPattern!) })))).toEqual(
         patterns(expected),
       );
       expect(rules.every((r) => r.State === 'ENABLED')).toBe(true);
-      for (const rule of expected) {
-        expect(targets[rule.name]).toEqual([
-          { Id: TARGET_ID, Arn: destination!.ApiDestinationArn, RoleArn: forwarderRoleArn },
-        ]);
+      // The same expected target for every rule and the heartbeat: one API destination, one target id, one role.
+      for (const name of [...expected.map((r) => r.name), HEARTBEAT_RULE_NAME]) {
+        expect({ name, targets: targets[name] }).toEqual({
+          name,
+          targets: [{ Id: TARGET_ID, Arn: destination!.ApiDestinationArn, RoleArn: forwarderRoleArn }],
+        });
       }
     }
+    expect(before['eu-west-1']!.rules.map((r) => r.Name)).toContain(FORWARDER_CHANGES_RULE_NAME);
     expect(
       before['eu-west-1']!.rules.some((r) => FORWARDING_RULES.find((f) => f.name === r.Name)?.scope === 'global'),
     ).toBe(false);

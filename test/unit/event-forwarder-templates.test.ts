@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse } from 'yaml';
 import {
   API_DESTINATION_NAME,
   assertForwarderSetup,
   CONNECTION_NAME,
   CREATE_ROLE_CONDITION,
-  DEFAULT_REGIONS,
   eventForwarderTemplate,
   FORWARDER_PARAMETERS,
   forwarderCliScript,
@@ -16,12 +17,18 @@ import {
   REGIONS_VARIABLE,
   ruleResourceId,
   TARGET_ID,
+  TERRAFORM_AWS_PROVIDER_VERSION,
 } from '../../domain/onboarding/forwarder-templates';
 import {
   EVENT_API_KEY_HEADER,
   EVENT_INGEST_PATH,
   FORWARDING_RULES,
   GLOBAL_EVENTS_REGION,
+  HEARTBEAT_DESCRIPTION,
+  HEARTBEAT_INTERVAL_MINUTES,
+  HEARTBEAT_LATE_AFTER_MINUTES,
+  HEARTBEAT_RULE_NAME,
+  HEARTBEAT_SCHEDULE,
   rulesForRegion,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, terraformSnippet } from '../../domain/onboarding/role';
@@ -33,83 +40,116 @@ const regionalRules = FORWARDING_RULES.filter((r) => r.scope === 'regional');
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
-/** The blocks of an HCL text that its generator writes: `kind "label" ... {` at the start of a line, to the `}` that closes it. */
+/**
+ * The blocks of an HCL text that its generator writes: `kind "label" ... {` at the start of a line, to the `}` that
+ * closes it (on the same line for an empty block).
+ */
 function hclBlocks(text: string): { header: string; body: string }[] {
-  return [...text.matchAll(/^(resource|provider|variable|locals)\b([^{\n]*)\{\n([\s\S]*?)^\}$/gm)].map((m) => ({
-    header: `${m[1]}${m[2]}`.trim(),
-    body: m[3]!,
-  }));
+  return [...text.matchAll(/^(resource|variable|locals|terraform|data)\b([^{\n]*)\{(?:\}|\n([\s\S]*?)^\})$/gm)].map(
+    (m) => ({ header: `${m[1]}${m[2]}`.trim(), body: m[3] ?? '' }),
+  );
 }
 
-/** The event rules of a Terraform text, by region (from their provider alias) and rule name, with their heredoc pattern. */
-function terraformRules(text: string): Map<string, Map<string, unknown>> {
-  const byRegion = new Map<string, Map<string, unknown>>();
-  for (const { header, body } of hclBlocks(text)) {
-    if (!header.startsWith('resource "aws_cloudwatch_event_rule"')) continue;
-    const alias = /provider\s+=\s+aws\.(\w+)/.exec(body)![1]!;
-    const name = /\bname\s+=\s+"([^"]+)"/.exec(body)![1]!;
-    const pattern = /event_pattern = <<PATTERN\n([\s\S]*?)\nPATTERN/.exec(body)![1]!;
-    const region = alias.replace(/_/g, '-');
-    if (!byRegion.has(region)) byRegion.set(region, new Map());
-    byRegion.get(region)!.set(name, JSON.parse(pattern));
-  }
-  return byRegion;
+/** The body of the one block with this header. */
+const block = (text: string, header: string) => {
+  const found = hclBlocks(text).filter((b) => b.header === header);
+  expect({ header, count: found.length }).toEqual({ header, count: 1 });
+  return found[0]!.body;
+};
+
+/** The entries of the snippet's `sentinel_event_rules` map: name, description, global, pattern. */
+function terraformRules(text: string) {
+  return [
+    ...text.matchAll(
+      /^ {4}("[^"]+") = \{\n {6}description = ("(?:[^"\\]|\\.)*")\n {6}global {6}= (true|false)\n {6}pattern {5}= ("(?:[^"\\]|\\.)*")\n {4}\}$/gm,
+    ),
+  ].map((m) => ({
+    name: JSON.parse(m[1]!) as string,
+    description: JSON.parse(m[2]!) as string,
+    scope: m[3] === 'true' ? 'global' : 'regional',
+    pattern: JSON.parse(JSON.parse(m[4]!) as string) as unknown,
+  }));
 }
 
 describe('forwarder Terraform', () => {
   const text = forwarderTerraform(forwarder);
 
-  it('has a block per default region, us-east-1 with every rule and the others with the regional ones only', () => {
-    const rules = terraformRules(text);
-    expect([...rules.keys()].sort()).toEqual([...DEFAULT_REGIONS].sort());
-    expect(DEFAULT_REGIONS).toHaveLength(17);
-    expect(Object.fromEntries(rules.get(GLOBAL_EVENTS_REGION)!)).toEqual(
-      Object.fromEntries(FORWARDING_RULES.map((r) => [r.name, r.pattern])),
+  it('pins the AWS provider 6, whose resources take a region, and covers every region enabled when applied', () => {
+    expect(block(text, 'terraform')).toMatch(
+      /required_providers \{\n\s+aws = \{\n\s+source\s+= "hashicorp\/aws"\n\s+version = ">= 6\.0"/,
     );
-    for (const region of DEFAULT_REGIONS.filter((r) => r !== GLOBAL_EVENTS_REGION)) {
-      expect(Object.fromEntries(rules.get(region)!)).toEqual(
-        Object.fromEntries(regionalRules.map((r) => [r.name, r.pattern])),
-      );
-    }
+    expect(TERRAFORM_AWS_PROVIDER_VERSION).toBe('>= 6.0');
+    expect(hclBlocks(text).map((b) => b.header)).toContain('data "aws_regions" "sentinel_enabled"');
+    expect(block(text, 'locals')).toContain(
+      `sentinel_event_regions  = toset(concat(["${GLOBAL_EVENTS_REGION}"], data.aws_regions.sentinel_enabled.names))`,
+    );
+    // No fixed list of regions and no aliased providers: a region enabled later is covered by applying again.
+    expect(text).not.toMatch(/provider\s+=|alias\s+=|eu-west-1/);
+    expect(text).toContain('after enabling a region, apply again to cover it');
   });
 
-  it('gives each region its provider, connection, API destination, and a target per rule', () => {
-    const blocks = hclBlocks(text);
-    const count = (prefix: string) => blocks.filter((b) => b.header.startsWith(prefix)).length;
-    expect(count('provider "aws"')).toBe(17);
-    expect(count('resource "aws_cloudwatch_event_connection"')).toBe(17);
-    expect(count('resource "aws_cloudwatch_event_api_destination"')).toBe(17);
-    expect(count('resource "aws_cloudwatch_event_target"')).toBe(17 * regionalRules.length + globalRules.length);
-    expect(count('resource "aws_iam_role"')).toBe(1);
-    const eu = blocks.find(
-      (b) => b.header === 'resource "aws_cloudwatch_event_api_destination" "sentinel_eu_west_1"',
-    )!.body;
-    expect(eu).toMatch(/provider\s+= aws\.eu_west_1\n/);
-    expect(eu).toMatch(/http_method\s+= "POST"/);
-    expect(eu).toMatch(/invocation_rate_limit_per_second = 10/);
-    expect(eu).toMatch(/connection_arn\s+= aws_cloudwatch_event_connection\.sentinel_eu_west_1\.arn/);
-    const target = blocks.find(
-      (b) => b.header === 'resource "aws_cloudwatch_event_target" "sentinel_iam_changes_us_east_1"',
-    )!.body;
-    expect(target).toMatch(/arn\s+= aws_cloudwatch_event_api_destination\.sentinel_us_east_1\.arn/);
-    expect(target).toMatch(/role_arn\s+= aws_iam_role\.sentinel_event_forwarder\.arn/);
-    expect(target).toContain(`target_id = "${TARGET_ID}"`);
+  it('holds every forwarding rule with its description, scope and pattern, and the heartbeat apart', () => {
+    expect(terraformRules(text)).toEqual(
+      FORWARDING_RULES.map(({ name, description, scope, pattern }) => ({ name, description, scope, pattern })),
+    );
+    // The region x rule pairs: every regional rule in every region, the global ones in us-east-1 only.
+    expect(block(text, 'locals')).toContain(`for region in local.sentinel_event_regions : {
+      for name, rule in local.sentinel_event_rules : "\${region}/\${name}" => merge(rule, { region = region, name = name })
+      if !rule.global || region == "${GLOBAL_EVENTS_REGION}"
+    }`);
+  });
+
+  it("gives each region its connection, API destination, rules' targets and heartbeat, all in the resource's region", () => {
+    const perRegion = {
+      connection: block(text, 'resource "aws_cloudwatch_event_connection" "sentinel"'),
+      destination: block(text, 'resource "aws_cloudwatch_event_api_destination" "sentinel"'),
+      heartbeat: block(text, 'resource "aws_cloudwatch_event_rule" "sentinel_heartbeat"'),
+      heartbeatTarget: block(text, 'resource "aws_cloudwatch_event_target" "sentinel_heartbeat"'),
+    };
+    for (const body of Object.values(perRegion)) {
+      expect(body).toMatch(/for_each\s+= local\.sentinel_event_regions\n\s+region\s+= each\.key\n/);
+    }
+    const perRule = {
+      rule: block(text, 'resource "aws_cloudwatch_event_rule" "sentinel"'),
+      target: block(text, 'resource "aws_cloudwatch_event_target" "sentinel"'),
+    };
+    for (const body of Object.values(perRule)) {
+      expect(body).toMatch(/for_each\s+= local\.sentinel_event_region_rules\n\s+region\s+= each\.value\.region\n/);
+    }
+    expect(perRule.rule).toMatch(
+      /name\s+= each\.value\.name\n\s+description\s+= each\.value\.description\n\s+event_pattern = each\.value\.pattern/,
+    );
+    expect(perRegion.connection).toMatch(/name\s+= "sentinel-events"/);
+    expect(perRegion.destination).toMatch(/http_method\s+= "POST"/);
+    expect(perRegion.destination).toMatch(/invocation_rate_limit_per_second = 10/);
+    expect(perRegion.destination).toMatch(
+      /connection_arn\s+= aws_cloudwatch_event_connection\.sentinel\[each\.key\]\.arn/,
+    );
+    expect(perRegion.heartbeat).toContain(`name                = "${HEARTBEAT_RULE_NAME}"`);
+    expect(perRegion.heartbeat).toContain(`schedule_expression = "${HEARTBEAT_SCHEDULE}"`);
+    expect(perRegion.heartbeat).not.toContain('event_pattern');
+    // The heartbeat's target is the rules' own: the same API destination, target id and role.
+    expect(perRule.target).toMatch(
+      /arn\s+= aws_cloudwatch_event_api_destination\.sentinel\[each\.value\.region\]\.arn/,
+    );
+    expect(perRegion.heartbeatTarget).toMatch(
+      /arn\s+= aws_cloudwatch_event_api_destination\.sentinel\[each\.key\]\.arn/,
+    );
+    for (const body of [perRule.target, perRegion.heartbeatTarget]) {
+      expect(body).toContain(`target_id = "${TARGET_ID}"`);
+      expect(body).toMatch(/role_arn\s+= aws_iam_role\.sentinel_event_forwarder\.arn/);
+    }
+    expect(hclBlocks(text).filter((b) => b.header.startsWith('resource "aws_iam_role"'))).toHaveLength(1);
   });
 
   it('holds the key once, as the default of a sensitive variable the connections read, and the endpoint', () => {
     expect(occurrences(text, forwarder.apiKey)).toBe(1);
-    const variable = hclBlocks(text).find((b) => b.header === 'variable "sentinel_event_api_key"')!.body;
+    const variable = block(text, 'variable "sentinel_event_api_key"');
     expect(variable).toContain(`default     = "${forwarder.apiKey}"`);
     expect(variable).toMatch(/sensitive\s+= true/);
-    expect(occurrences(text, 'value = var.sentinel_event_api_key')).toBe(17);
-    expect(occurrences(text, `key   = "${EVENT_API_KEY_HEADER}"`)).toBe(17);
+    expect(occurrences(text, 'value = var.sentinel_event_api_key')).toBe(1);
+    expect(occurrences(text, `key   = "${EVENT_API_KEY_HEADER}"`)).toBe(1);
     expect(text).toContain(`sentinel_event_endpoint = "${forwarder.endpoint}"`);
-  });
-
-  it('always covers us-east-1, and takes other regions', () => {
-    const rules = terraformRules(forwarderTerraform(forwarder, { regions: ['eu-west-1', 'ap-east-1'] }));
-    expect([...rules.keys()]).toEqual(['us-east-1', 'eu-west-1', 'ap-east-1']);
-    expect(() => forwarderTerraform(forwarder, { regions: ['eu-west-1"'] })).toThrow(/region/);
   });
 
   it('is appended to the role snippet only when asked for', () => {
@@ -152,6 +192,14 @@ describe('forwarder CLI script', () => {
     );
   });
 
+  it('puts the heartbeat in every region, with the same target as the rules', () => {
+    const [loop] = script.split(`if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then`);
+    expect(loop).toContain(
+      `sentinel_event_rule ${HEARTBEAT_RULE_NAME} '${HEARTBEAT_DESCRIPTION}' --schedule-expression '${HEARTBEAT_SCHEDULE}'`,
+    );
+    expect(script).toContain('aws events put-rule --region "$region" --name "$1" --description "$2" "$3" "$4"');
+  });
+
   it('puts every rule with its pattern, the global ones in us-east-1 only', () => {
     const [loop, globalBlock] = script.split(`if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then`);
     for (const rule of regionalRules) expect(loop).toContain(`sentinel_event_rule ${rule.name} `);
@@ -159,7 +207,7 @@ describe('forwarder CLI script', () => {
       expect(loop).not.toContain(rule.name);
       expect(globalBlock!.split('\n  fi\n')[0]).toContain(`sentinel_event_rule ${rule.name} `);
     }
-    for (const rule of FORWARDING_RULES) expect(script).toContain(`'${JSON.stringify(rule.pattern)}'`);
+    for (const rule of FORWARDING_RULES) expect(script).toContain(`--event-pattern '${JSON.stringify(rule.pattern)}'`);
   });
 });
 
@@ -221,27 +269,57 @@ describe('forwarder CloudFormation template', () => {
     const rules = Object.entries(
       parsed.Resources as Record<string, { Type: string; Condition?: string; Properties: Record<string, unknown> }>,
     ).filter(([, r]) => r.Type === 'AWS::Events::Rule');
-    expect(rules.map(([id]) => id)).toEqual(FORWARDING_RULES.map(ruleResourceId));
+    expect(rules.map(([id]) => id)).toEqual([...FORWARDING_RULES.map(ruleResourceId), 'SentinelHeartbeatRule']);
+    const target = [
+      {
+        Id: TARGET_ID,
+        Arn: { 'Fn::GetAtt': ['SentinelApiDestination', 'Arn'] },
+        RoleArn: {
+          'Fn::If': [
+            CREATE_ROLE_CONDITION,
+            { 'Fn::GetAtt': ['SentinelEventForwarderRole', 'Arn'] },
+            { Ref: FORWARDER_PARAMETERS.roleArn },
+          ],
+        },
+      },
+    ];
+    // The heartbeat: in every region the stack is deployed in (no condition), on a schedule, to the same target.
+    const [, heartbeat] = rules.pop()!;
+    expect(heartbeat).toEqual({
+      Type: 'AWS::Events::Rule',
+      Properties: {
+        Name: HEARTBEAT_RULE_NAME,
+        Description: HEARTBEAT_DESCRIPTION,
+        State: 'ENABLED',
+        ScheduleExpression: HEARTBEAT_SCHEDULE,
+        Targets: target,
+      },
+    });
     for (const [id, resource] of rules) {
       const rule = FORWARDING_RULES.find((r) => ruleResourceId(r) === id)!;
       expect(resource.Condition).toBe(rule.scope === 'global' ? GLOBAL_REGION_CONDITION : undefined);
       expect(resource.Properties.Name).toBe(rule.name);
       expect(resource.Properties.EventPattern).toEqual(rule.pattern);
-      expect(resource.Properties.Targets).toEqual([
-        {
-          Id: TARGET_ID,
-          Arn: { 'Fn::GetAtt': ['SentinelApiDestination', 'Arn'] },
-          RoleArn: {
-            'Fn::If': [
-              CREATE_ROLE_CONDITION,
-              { 'Fn::GetAtt': ['SentinelEventForwarderRole', 'Arn'] },
-              { Ref: FORWARDER_PARAMETERS.roleArn },
-            ],
-          },
-        },
-      ]);
+      expect(resource.Properties.Targets).toEqual(target);
     }
     expect(rulesForRegion('eu-west-1').every((r) => r.scope === 'regional')).toBe(true);
+  });
+});
+
+describe('the heartbeat', () => {
+  it('costs what docs/event-forwarding.md says, from its interval: beats a month, per region and for the 17 regions every account has enabled', () => {
+    const docs = readFileSync(path.join(__dirname, '../../docs/event-forwarding.md'), 'utf8');
+    const perRegion = (60 / HEARTBEAT_INTERVAL_MINUTES) * 24 * 30;
+    const defaultRegions = 17;
+    const invocationsPerMillion = 0.2;
+    expect(docs).toContain(
+      `| ${perRegion.toLocaleString('en-US')} | ${(perRegion * defaultRegions).toLocaleString('en-US')} |`,
+    );
+    expect(docs).toContain(
+      `**$${(Math.round(((perRegion * defaultRegions) / 1e6) * invocationsPerMillion * 100) / 100).toFixed(2)} a month**`,
+    );
+    expect(docs).toContain(`\`${HEARTBEAT_RULE_NAME}\` (\`${HEARTBEAT_SCHEDULE}\`)`);
+    expect(docs).toContain(`older than **${HEARTBEAT_LATE_AFTER_MINUTES} minutes**`);
   });
 });
 

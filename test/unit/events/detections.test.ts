@@ -5,9 +5,20 @@ import { PROBABLE_COMPROMISE } from '../../../domain/events/compound';
 import { detectEvent, EVENT_DETECTIONS, parsePolicy, rescansOf } from '../../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../../domain/events/normalize';
 import { type AccountEvent, type DetectionContext, SERVICE_GROUP_NAMES } from '../../../domain/events/types';
+import { billingReadPolicy, ROLE_NAME } from '../../../domain/onboarding/role';
+import {
+  CLOUDTRAIL_API_CALL,
+  FORWARDING_RULES,
+  HEARTBEAT_RULE_NAME,
+  HEARTBEAT_SCHEDULE,
+} from '../../../domain/events/forwarding-rules';
 
 const FIXTURES = join(__dirname, '../../fixtures/aws-events');
-const CONTEXT: DetectionContext = { usedRegions: ['eu-west-1', 'us-east-1'] };
+const CONTEXT: DetectionContext = {
+  usedRegions: ['eu-west-1', 'us-east-1'],
+  roleName: ROLE_NAME,
+  eventKeyRotating: false,
+};
 
 type Body = Record<string, unknown> & { detail: Record<string, unknown> };
 const raw = (name: string): Body => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
@@ -73,6 +84,29 @@ const EXPECTED: Record<string, string[]> = {
   'delete-alternate-contact.json': ['event.alternate_contact_deleted'],
   'guardduty-finding-high.json': ['event.guardduty_high_severity_finding'],
   'guardduty-finding-low.json': [],
+  'eventbridge-delete-rule.json': ['event.event_forwarder_changed'],
+  'eventbridge-disable-rule.json': ['event.event_forwarder_changed'],
+  'eventbridge-remove-targets.json': ['event.event_forwarder_changed'],
+  'eventbridge-put-rule-disabled.json': ['event.event_forwarder_changed'],
+  'eventbridge-put-targets-redirect.json': ['event.event_forwarder_changed'],
+  'eventbridge-deauthorize-connection.json': ['event.event_forwarder_changed'],
+  'eventbridge-delete-connection.json': ['event.event_forwarder_changed'],
+  'eventbridge-delete-api-destination.json': ['event.event_forwarder_changed'],
+  'eventbridge-update-api-destination.json': ['event.event_forwarder_changed'],
+  // Another rule, and the forwarder's own put back as the templates put it (a re-run): no tampering.
+  'eventbridge-delete-rule-other.json': [],
+  'eventbridge-put-rule-unchanged.json': [],
+  'eventbridge-put-targets-sentinel.json': [],
+  'iam-detach-scan-role-policy.json': ['event.sentinel_role_changed'],
+  'iam-attach-deny-all-scan-role.json': ['event.sentinel_role_changed'],
+  'iam-update-scan-role-trust.json': ['event.sentinel_role_changed'],
+  'iam-delete-scan-role-policy.json': ['event.sentinel_role_changed'],
+  'iam-put-scan-role-boundary.json': ['event.sentinel_role_changed'],
+  'iam-put-forwarder-role-deny.json': ['event.sentinel_role_changed'],
+  'iam-delete-forwarder-role.json': ['event.sentinel_role_changed'],
+  'iam-detach-other-role-policy.json': [],
+  'iam-put-forwarder-role-policy-unchanged.json': [],
+  'enable-region.json': ['event.region_enabled'],
 };
 
 describe('event detections on the fixtures', () => {
@@ -402,9 +436,9 @@ describe('event detection rules', () => {
 
   it('judges the region of a launch only when the regions in use are known', () => {
     const event = eventFrom(raw('run-instances-unused-region.json'));
-    expect(ids(event, { usedRegions: null })).toEqual([]);
-    expect(ids(event, { usedRegions: ['ap-southeast-3'] })).toEqual([]);
-    expect(ids(event, { usedRegions: [] })).toEqual(['event.instance_launched_in_unused_region']);
+    expect(ids(event, { ...CONTEXT, usedRegions: null })).toEqual([]);
+    expect(ids(event, { ...CONTEXT, usedRegions: ['ap-southeast-3'] })).toEqual([]);
+    expect(ids(event, { ...CONTEXT, usedRegions: [] })).toEqual(['event.instance_launched_in_unused_region']);
   });
 
   it('counts a GPU launch in an unused region twice, once per detection', () => {
@@ -525,6 +559,15 @@ describe('event detection rules', () => {
         PublicAccessBlockConfiguration: hostile,
         enable: hostile,
         accountId: hostile,
+        name: hostile,
+        rule: 'sentinel-iam-changes',
+        eventBusName: hostile,
+        eventPattern: '{"detail":',
+        targets: [hostile, { id: hostile, arn: hostile }],
+        roleName: 'SentinelReadOnly',
+        policyArn: hostile,
+        policyDocument: hostile,
+        RegionName: hostile,
         ModifySecurityGroupRulesRequest: {
           SecurityGroupRule: [
             hostile,
@@ -553,11 +596,21 @@ describe('event detection rules', () => {
       'PutBucketPublicAccessBlock',
       'PutAccountPublicAccessBlock',
       'ModifySecurityGroupRules',
+      'DeleteRule',
+      'PutRule',
+      'PutTargets',
+      'UpdateConnection',
+      'DeleteApiDestination',
+      'AttachRolePolicy',
+      'DetachRolePolicy',
+      'UpdateAssumeRolePolicy',
+      'PutRolePermissionsBoundary',
+      'EnableRegion',
       'constructor',
       '__proto__',
       'toString',
     ];
-    const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin'];
+    const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin', 'events'];
     for (const detailType of [
       'AWS API Call via CloudTrail',
       'AWS Console Sign In via CloudTrail',
@@ -654,5 +707,230 @@ describe('event detection definitions', () => {
 
   it('names a service group for every detection a scan can confirm', () => {
     for (const d of all) if (d.confirmedBy?.length) expect(d.group).not.toBeNull();
+  });
+});
+
+describe("changes to Sentinel's event forwarder", () => {
+  it('names the rule, connection or API destination and the region', () => {
+    expect(findings(eventFrom(raw('eventbridge-delete-rule.json')))).toEqual([
+      {
+        resource: 'rule/sentinel-cloudtrail-changes',
+        region: 'eu-west-1',
+        detail:
+          'Rule sentinel-cloudtrail-changes was deleted in eu-west-1: events from eu-west-1 may no longer reach Sentinel.',
+      },
+    ]);
+    expect(findings(eventFrom(raw('eventbridge-remove-targets.json')))[0]?.resource).toBe('rule/sentinel-iam-changes');
+    expect(findings(eventFrom(raw('eventbridge-put-targets-redirect.json')))[0]?.detail).toContain(
+      "was given a target other than Sentinel's API destination",
+    );
+    expect(findings(eventFrom(raw('eventbridge-deauthorize-connection.json')))[0]).toMatchObject({
+      resource: 'connection/sentinel-events',
+      region: 'us-east-1',
+    });
+    expect(findings(eventFrom(raw('eventbridge-update-api-destination.json')))[0]).toMatchObject({
+      resource: 'api-destination/sentinel-events',
+      region: 'eu-west-1',
+    });
+  });
+
+  it('fires on an UpdateConnection, except while a rotated-out key is still accepted (the rotation updating it)', () => {
+    const update = variant('eventbridge-delete-connection.json', { eventName: 'UpdateConnection' });
+    expect(findings(update)[0]?.detail).toContain('Connection sentinel-events was updated');
+    expect(ids(update, { ...CONTEXT, eventKeyRotating: true })).toEqual([]);
+    // Rotation excuses only the key's update: a deletion during it is still one.
+    expect(ids(eventFrom(raw('eventbridge-delete-connection.json')), { ...CONTEXT, eventKeyRotating: true })).toEqual([
+      'event.event_forwarder_changed',
+    ]);
+  });
+
+  it("reads a PutRule as tampering unless it puts Sentinel's own rule back as Sentinel defines it", () => {
+    const putRule = (requestParameters: object) =>
+      ids(variant('eventbridge-put-rule-disabled.json', { requestParameters }));
+    const rootActivity = FORWARDING_RULES.find((r) => r.name === 'sentinel-root-activity')!;
+    // Key order and spacing aside (Terraform may re-serialize the pattern), the same pattern, enabled: a re-run.
+    const reordered = JSON.stringify({
+      detail: { userIdentity: { type: ['Root'] } },
+      'detail-type': [CLOUDTRAIL_API_CALL],
+    });
+    expect(putRule({ name: rootActivity.name, eventPattern: reordered })).toEqual([]);
+    expect(putRule({ name: rootActivity.name, eventPattern: reordered, state: 'ENABLED' })).toEqual([]);
+    expect(putRule({ name: rootActivity.name, eventPattern: reordered, state: 'DISABLED' })).toEqual([
+      'event.event_forwarder_changed',
+    ]);
+    // A narrower pattern (root calls from one IP only) forwards less.
+    const narrower = JSON.stringify({ ...rootActivity.pattern, detail: { sourceIPAddress: ['192.0.2.1'] } });
+    expect(putRule({ name: rootActivity.name, eventPattern: narrower })).toEqual(['event.event_forwarder_changed']);
+    // The heartbeat slowed down: Sentinel would call the region late.
+    expect(putRule({ name: HEARTBEAT_RULE_NAME, scheduleExpression: 'rate(1 day)' })).toEqual([
+      'event.event_forwarder_changed',
+    ]);
+    expect(putRule({ name: HEARTBEAT_RULE_NAME, scheduleExpression: HEARTBEAT_SCHEDULE })).toEqual([]);
+    // Another rule, or a rule of Sentinel's name on another event bus: the customer's.
+    expect(putRule({ name: 'orders-to-queue', eventPattern: narrower, state: 'DISABLED' })).toEqual([]);
+    expect(putRule({ name: rootActivity.name, eventPattern: narrower, eventBusName: 'orders' })).toEqual([]);
+  });
+
+  it('reads a rule named by its ARN', () => {
+    const arn = 'arn:aws:events:eu-west-1:123456789012:rule/sentinel-cloudtrail-changes';
+    expect(findings(variant('eventbridge-delete-rule.json', { 'requestParameters.name': arn }))[0]?.resource).toBe(
+      'rule/sentinel-cloudtrail-changes',
+    );
+  });
+
+  it('ignores another connection, API destination or target list, and calls of other services', () => {
+    expect(ids(variant('eventbridge-delete-connection.json', { 'requestParameters.name': 'crm-webhook' }))).toEqual([]);
+    expect(
+      ids(variant('eventbridge-delete-api-destination.json', { 'requestParameters.name': 'crm-webhook' })),
+    ).toEqual([]);
+    expect(ids(variant('eventbridge-remove-targets.json', { 'requestParameters.rule': 'orders-to-queue' }))).toEqual(
+      [],
+    );
+    expect(ids(variant('eventbridge-delete-rule.json', { eventSource: 'scheduler.amazonaws.com' }))).toEqual([]);
+  });
+
+  it('reads a PutTargets adding a second target to a Sentinel rule as tampering', () => {
+    const body = raw('eventbridge-put-targets-sentinel.json');
+    const [sentinel] = (body.detail.requestParameters as { targets: object[] }).targets;
+    const extra = { id: 'copy', arn: 'arn:aws:sqs:us-east-1:123456789012:copies' };
+    expect(
+      ids(variant('eventbridge-put-targets-sentinel.json', { 'requestParameters.targets': [sentinel, extra] })),
+    ).toEqual(['event.event_forwarder_changed']);
+  });
+});
+
+describe("changes to Sentinel's roles", () => {
+  it('names the role and what the change costs Sentinel', () => {
+    expect(findings(eventFrom(raw('iam-detach-scan-role-policy.json')))).toEqual([
+      {
+        resource: 'role/SentinelReadOnly',
+        detail:
+          "Sentinel's scan role SentinelReadOnly had arn:aws:iam::aws:policy/SecurityAudit detached: Sentinel's scans " +
+          'may no longer read the account.',
+      },
+    ]);
+    expect(findings(eventFrom(raw('iam-delete-forwarder-role.json')))).toEqual([
+      {
+        resource: 'role/SentinelEventForwarder-eu-west-1',
+        detail:
+          "Sentinel's event forwarder role SentinelEventForwarder-eu-west-1 was deleted: EventBridge may no longer " +
+          'forward events to Sentinel.',
+      },
+    ]);
+  });
+
+  it("reads the account's own role name, not a fixed one", () => {
+    const custom = { ...CONTEXT, roleName: 'security-audit-sentinel' };
+    expect(ids(eventFrom(raw('iam-detach-scan-role-policy.json')), custom)).toEqual([]);
+    expect(
+      ids(
+        variant('iam-detach-scan-role-policy.json', { 'requestParameters.roleName': 'security-audit-sentinel' }),
+        custom,
+      ),
+    ).toEqual(['event.sentinel_role_changed']);
+    // An account whose role is unknown still has its forwarder role watched.
+    expect(ids(eventFrom(raw('iam-delete-forwarder-role.json')), { ...CONTEXT, roleName: null })).toEqual([
+      'event.sentinel_role_changed',
+    ]);
+  });
+
+  it('ignores what puts the role back as the templates give it, and changes to other roles', () => {
+    expect(
+      ids(
+        variant('iam-attach-deny-all-scan-role.json', {
+          'requestParameters.policyArn': 'arn:aws:iam::aws:policy/SecurityAudit',
+        }),
+      ),
+    ).toEqual([]);
+    // The scan role's billing policy put back, as the CLI script sends it.
+    expect(
+      ids(
+        variant('iam-put-forwarder-role-deny.json', {
+          requestParameters: {
+            roleName: 'SentinelReadOnly',
+            policyName: 'SentinelBillingRead',
+            policyDocument: JSON.stringify(billingReadPolicy()),
+          },
+        }),
+      ),
+    ).toEqual([]);
+    // The forwarder's policy name with another document is no re-run.
+    expect(
+      ids(
+        variant('iam-put-forwarder-role-policy-unchanged.json', {
+          'requestParameters.policyDocument': JSON.stringify({
+            Version: '2012-10-17',
+            Statement: [
+              {
+                Effect: 'Allow',
+                Action: 'events:InvokeApiDestination',
+                Resource: 'arn:aws:events:*:*:api-destination/other',
+              },
+            ],
+          }),
+        }),
+      ),
+    ).toEqual(['event.sentinel_role_changed']);
+    expect(
+      ids(variant('iam-delete-forwarder-role.json', { 'requestParameters.roleName': 'SentinelEventForwarderX' })),
+    ).toEqual([]);
+    expect(ids(variant('iam-put-scan-role-boundary.json', { eventName: 'DeleteRolePermissionsBoundary' }))).toEqual([]);
+  });
+
+  it('counts an admin policy put on a Sentinel role as both a grant and a change to the role', () => {
+    const event = variant('put-inline-admin-policy.json', { 'requestParameters.roleName': 'SentinelEventForwarder' });
+    expect(ids(event)).toEqual(['event.admin_policy_attached', 'event.sentinel_role_changed']);
+  });
+});
+
+describe('a region enabled', () => {
+  it('names the region, whichever case the request parameter takes', () => {
+    expect(findings(eventFrom(raw('enable-region.json')))).toEqual([
+      {
+        resource: 'me-central-1',
+        region: 'me-central-1',
+        detail:
+          "Region me-central-1 was enabled: Sentinel's event forwarder does not cover it until it is set up there.",
+      },
+    ]);
+    expect(
+      findings(variant('enable-region.json', { requestParameters: { regionName: 'af-south-1' } }))[0]?.resource,
+    ).toBe('af-south-1');
+  });
+
+  it("leaves a member account's region, enabled by its management account, to the member", () => {
+    expect(ids(variant('enable-region.json', { 'requestParameters.AccountId': '210987654321' }))).toEqual([]);
+    expect(ids(variant('enable-region.json', { 'requestParameters.AccountId': '123456789012' }))).toEqual([
+      'event.region_enabled',
+    ]);
+    expect(ids(variant('enable-region.json', { eventName: 'DisableRegion' }))).toEqual([]);
+  });
+});
+
+describe('the forwarding rules', () => {
+  it('forward every call the detections read', () => {
+    const patternOf = (name: string) =>
+      FORWARDING_RULES.find((r) => r.name === name)!.pattern as {
+        detail: { eventName: string[] };
+      };
+    for (const name of Object.keys(EXPECTED)) {
+      const body = raw(name);
+      if (body['detail-type'] !== CLOUDTRAIL_API_CALL || EXPECTED[name]!.length === 0) continue;
+      const detail = body.detail as { eventSource: string; eventName: string; userIdentity: { type: string } };
+      const forwarded = FORWARDING_RULES.some((rule) => {
+        const pattern = rule.pattern as {
+          source?: string[];
+          detail?: { eventSource?: string[]; eventName?: string[] };
+        };
+        return (
+          (pattern.detail?.eventSource?.includes(detail.eventSource) &&
+            pattern.detail.eventName?.includes(detail.eventName)) ||
+          (rule.name === 'sentinel-root-activity' && detail.userIdentity.type === 'Root')
+        );
+      });
+      expect({ name, forwarded }).toEqual({ name, forwarded: true });
+    }
+    expect(patternOf('sentinel-account-contacts').detail.eventName).toContain('EnableRegion');
+    expect(FORWARDING_RULES.map((r) => r.name)).not.toContain(HEARTBEAT_RULE_NAME);
   });
 });
