@@ -3,7 +3,16 @@ import { admitsPort } from '../checks/exposure';
 import { isHighEnd } from '../checks/threat';
 import type { ControlRefs } from '../compliance/types';
 import type { OpenIngress } from '../scans/inventory';
-import { CLOUDTRAIL_API_CALL, CONSOLE_SIGN_IN, GUARDDUTY_FINDING, GUARDDUTY_HIGH_SEVERITY } from './forwarding-rules';
+import {
+  CLOUDTRAIL_API_CALL,
+  CONSOLE_SIGN_IN,
+  GUARDDUTY_FINDING,
+  GUARDDUTY_HIGH_SEVERITY,
+  HEALTH_ABUSE_CATEGORY,
+  HEALTH_EVENT_TYPES,
+  HEALTH_RISK_CATEGORY,
+  HEALTH_SOURCE,
+} from './forwarding-rules';
 import { asArray, asObject, asString, pathOf } from './normalize';
 import { describedDetection } from './catalog';
 import type { AccountEvent, Detect, DetectionContext, EventDetection, EventFinding, ServiceGroup } from './types';
@@ -83,11 +92,14 @@ const rootConsoleSignIn = detection('event.root_console_sign_in', (event) => {
 
 const rootApiCall = detection('event.root_api_call', (event) => {
   const { detail } = event;
+  // A read-only call (ListBuckets, GetCallerIdentity) is root use as much as a write: someone holds the root
+  // credentials. A denied one is not (it did nothing), whether it read or wrote.
   if (event.detailType !== CLOUDTRAIL_API_CALL || identityType(detail) !== 'Root' || failed(detail)) return [];
   // Calls an AWS service made on the root user's behalf name it in `invokedBy`: the root user's own call is logged too.
   if (str(detail, 'userIdentity', 'invokedBy')) return [];
   const call = `${str(detail, 'eventSource') ?? event.source} ${event.eventName ?? 'call'}`;
-  return [{ resource: 'root', detail: `The root user called ${call} in ${event.region}.` }];
+  const kind = detail.readOnly === true ? ' (read-only)' : '';
+  return [{ resource: 'root', detail: `The root user called ${call}${kind} in ${event.region}.` }];
 });
 
 const consoleSignInWithoutMfa = detection('event.console_sign_in_without_mfa', (event) => {
@@ -564,6 +576,60 @@ const alternateContactDeleted = detection('event.alternate_contact_deleted', (ev
   ];
 });
 
+// ---- AWS Health ----
+
+/** How much of AWS's own description a finding quotes: its first lines say what happened and to what. */
+const HEALTH_DESCRIPTION_CHARS = 400;
+/** How many affected entities (keys, instances) a finding names. */
+const HEALTH_LISTED_ENTITIES = 5;
+
+/**
+ * An AWS Health event of the service category `category` (RISK, ABUSE) still to act on: its status open or upcoming.
+ * By the category AWS gives the event, never by words in its type code: a new RISK type is a risk, and an EC2 event
+ * whose code mentions abuse is not one. Null for any other event, for one AWS closed (nothing left to do), and for one
+ * about another account (an organization's management account sees its members' events; each member forwards its
+ * own).
+ */
+function openHealthEvent(event: AccountEvent, category: string): Detail | null {
+  const { detail } = event;
+  if (event.source !== HEALTH_SOURCE || !HEALTH_EVENT_TYPES.includes(event.detailType)) return null;
+  if (str(detail, 'service')?.toUpperCase() !== category) return null;
+  if (str(detail, 'statusCode')?.toLowerCase() === 'closed') return null;
+  const affected = str(detail, 'affectedAccount');
+  return affected && affected !== event.account ? null : detail;
+}
+
+/**
+ * The finding of an open Health event: its ARN and region (the scan checks' resource and region for the same event),
+ * its type, what AWS wrote and the entities it names. Every update AWS sends of one event is that event.
+ */
+function healthFinding(event: AccountEvent, category: string): EventFinding[] {
+  const detail = openHealthEvent(event, category);
+  if (!detail) return [];
+  const code = str(detail, 'eventTypeCode') ?? 'unknown type';
+  const description = asArray(detail.eventDescription)
+    .map((d) => str(d, 'latestDescription'))
+    .find((d) => d !== null);
+  const entities = asArray(detail.affectedEntities).flatMap((e) => str(e, 'entityValue') ?? []);
+  const more = entities.length > HEALTH_LISTED_ENTITIES ? ` and ${entities.length - HEALTH_LISTED_ENTITIES} more` : '';
+  const named = entities.length > 0 ? ` Affected: ${entities.slice(0, HEALTH_LISTED_ENTITIES).join(', ')}${more}.` : '';
+  const excerpt =
+    description && description.length > HEALTH_DESCRIPTION_CHARS
+      ? `${description.slice(0, HEALTH_DESCRIPTION_CHARS)}...`
+      : description;
+  const quoted = excerpt ? ` AWS: "${excerpt}"` : '';
+  return [
+    {
+      resource: str(detail, 'eventArn') ?? event.eventId,
+      region: str(detail, 'eventRegion') ?? event.region,
+      detail: `AWS Health ${category} event ${code}, status ${str(detail, 'statusCode') ?? 'open'}.${named}${quoted}`,
+    },
+  ];
+}
+
+const healthRiskEvent = detection('event.health_risk_event', (event) => healthFinding(event, HEALTH_RISK_CATEGORY));
+const healthAbuseEvent = detection('event.health_abuse_event', (event) => healthFinding(event, HEALTH_ABUSE_CATEGORY));
+
 export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   rootConsoleSignIn,
   rootApiCall,
@@ -584,6 +650,8 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   instanceInUnusedRegion,
   gpuInstanceLaunched,
   alternateContactDeleted,
+  healthRiskEvent,
+  healthAbuseEvent,
 ]);
 
 /** Every detection's findings for one event. */

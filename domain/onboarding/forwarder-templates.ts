@@ -16,6 +16,7 @@ import {
   type ForwardingRule,
   GLOBAL_EVENTS_REGION,
   rulesForRegion,
+  ruleState,
 } from '../events/forwarding-rules';
 
 export interface ForwarderSetup {
@@ -155,6 +156,7 @@ resource "aws_cloudwatch_event_rule" "${name}" {
   provider      = ${provider}
   name          = "${rule.name}"
   description   = ${hclString(rule.description)}
+  state         = "${ruleState(rule)}"
   event_pattern = <<PATTERN
 ${patternJson(rule)}
 PATTERN
@@ -211,12 +213,13 @@ export function forwarderTerraform(
 ): string {
   assertForwarderSetup(setup);
   const blocks = forwarderRegions(regions).map(terraformRegion);
-  return `# Forwards the AWS events Sentinel's detections read (a few API calls, sign-ins and GuardDuty findings) to Sentinel,
-# through an EventBridge API destination in every region. Each region below has its own provider, connection,
+  return `# Forwards the AWS events Sentinel's detections read (a few API calls, sign-ins, GuardDuty findings and AWS Health
+# risk and abuse events) to Sentinel, through an EventBridge API destination in every region. Each region below has its own provider, connection,
 # API destination and rules; the global services (IAM, Account Management) deliver their events in us-east-1 only,
 # so their rules are there alone. The regions are those every AWS account has enabled: to cover an opt-in region
 # you enabled, copy the block of a region other than us-east-1 (from its provider to its last target), then
 # replace its region name (eu-west-1) and the suffix of its alias and resource names (eu_west_1).
+# The rules' state argument needs version 5.27.0 or later of the AWS provider (hashicorp/aws).
 variable "${API_KEY_VARIABLE}" {
   description = "The event API key Sentinel gave for this account (sent in the ${EVENT_API_KEY_HEADER} header)"
   type        = string
@@ -251,7 +254,7 @@ ${blocks.join('')}`;
 const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function cliRule(rule: ForwardingRule, indent: string): string {
-  return `${indent}sentinel_event_rule ${rule.name} ${shellWord(rule.description)} \\\n${indent}  ${shellWord(patternJson(rule))}\n`;
+  return `${indent}sentinel_event_rule ${rule.name} ${ruleState(rule)} ${shellWord(rule.description)} \\\n${indent}  ${shellWord(patternJson(rule))}\n`;
 }
 
 /**
@@ -280,9 +283,9 @@ forwarder_role_arn=$(aws iam get-role --role-name ${FORWARDER_ROLE_NAME} --query
 sentinel_event_destination=${shellWord(JSON.stringify({ InvocationEndpoint: setup.endpoint }))}
 sentinel_event_auth=${shellWord(JSON.stringify(authParameters(setup.apiKey)))}
 
-# A rule in $region with the API destination as its one target: name, description, event pattern.
+# A rule in $region with the API destination as its one target: name, state, description, event pattern.
 sentinel_event_rule() {
-  aws events put-rule --region "$region" --name "$1" --description "$2" --event-pattern "$3" >/dev/null
+  aws events put-rule --region "$region" --name "$1" --state "$2" --description "$3" --event-pattern "$4" >/dev/null
   failed=$(aws events put-targets --region "$region" --rule "$1" \\
     --targets "${target}" --query FailedEntryCount --output text)
   if [ "$failed" != 0 ]; then echo "The target of rule $1 in $region was refused" >&2; exit 1; fi
@@ -355,7 +358,7 @@ export function eventForwarderTemplate(): string {
         Properties: {
           Name: rule.name,
           Description: rule.description,
-          State: 'ENABLED',
+          State: ruleState(rule),
           EventPattern: rule.pattern as { [key: string]: YamlValue },
           Targets: [{ Id: TARGET_ID, Arn: { 'Fn::GetAtt': [API_DESTINATION_RESOURCE, 'Arn'] }, RoleArn: roleArn }],
         },

@@ -24,6 +24,7 @@ import {
   FORWARDING_RULES,
   GLOBAL_EVENTS_REGION,
   rulesForRegion,
+  ruleState,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
 import { PROJECT_ROOT } from '../../scripts/tools';
@@ -97,6 +98,15 @@ describe('forwarder Terraform, read by python-hcl2', () => {
           inRegion.map(({ body }) => ({ name: String(body.name), pattern: JSON.parse(String(body.event_pattern)) })),
         ),
       ).toEqual(patterns(expected));
+    }
+  });
+
+  it("gives every rule its state, the root read-only one receiving CloudTrail's read-only management events", () => {
+    for (const [region, inRegion] of byRegion('aws_cloudwatch_event_rule')) {
+      expect({ region, states: Object.fromEntries(inRegion.map(({ body }) => [body.name, body.state])) }).toEqual({
+        region,
+        states: Object.fromEntries(rulesForRegion(region).map((r) => [r.name, ruleState(r)])),
+      });
     }
   });
 
@@ -259,7 +269,11 @@ describe('forwarder CLI script on moto', () => {
       expect(patterns(rules.map((r) => ({ name: r.Name, pattern: JSON.parse(r.EventPattern) })))).toEqual(
         patterns(expected),
       );
-      expect(rules.every((r) => r.State === 'ENABLED')).toBe(true);
+      // moto keeps the state put-rule was given, as EventBridge does: the root read-only rule's lets read-only
+      // management events through.
+      expect(Object.fromEntries(rules.map((r) => [r.Name, r.State]))).toEqual(
+        Object.fromEntries(expected.map((r) => [r.name, ruleState(r)])),
+      );
       for (const rule of expected) {
         expect(targets[rule.name]).toEqual([
           { Id: TARGET_ID, Arn: destination!.ApiDestinationArn, RoleArn: forwarderRoleArn },

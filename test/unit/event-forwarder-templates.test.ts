@@ -23,6 +23,7 @@ import {
   FORWARDING_RULES,
   GLOBAL_EVENTS_REGION,
   rulesForRegion,
+  ruleState,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, terraformSnippet } from '../../domain/onboarding/role';
 
@@ -106,6 +107,19 @@ describe('forwarder Terraform', () => {
     expect(text).toContain(`sentinel_event_endpoint = "${forwarder.endpoint}"`);
   });
 
+  it("gives every rule its state: root's read-only calls reach only a rule that receives read-only management events", () => {
+    const states = hclBlocks(text)
+      .filter((b) => b.header.startsWith('resource "aws_cloudwatch_event_rule"'))
+      .map((b) => [/\bname\s+=\s+"([^"]+)"/.exec(b.body)![1], /^\s+state\s+=\s+"([^"]+)"$/m.exec(b.body)?.[1]]);
+    expect(Object.fromEntries(states)).toEqual(Object.fromEntries(FORWARDING_RULES.map((r) => [r.name, ruleState(r)])));
+    expect(ruleState(FORWARDING_RULES.find((r) => r.name === 'sentinel-root-read-activity')!)).toBe(
+      'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS',
+    );
+    expect(ruleState(FORWARDING_RULES.find((r) => r.name === 'sentinel-root-activity')!)).toBe('ENABLED');
+    // Terraform's AWS provider has the state argument from 5.27.0: the snippet says so.
+    expect(text).toContain('5.27.0');
+  });
+
   it('always covers us-east-1, and takes other regions', () => {
     const rules = terraformRules(forwarderTerraform(forwarder, { regions: ['eu-west-1', 'ap-east-1'] }));
     expect([...rules.keys()]).toEqual(['us-east-1', 'eu-west-1', 'ap-east-1']);
@@ -154,11 +168,12 @@ describe('forwarder CLI script', () => {
 
   it('puts every rule with its pattern, the global ones in us-east-1 only', () => {
     const [loop, globalBlock] = script.split(`if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then`);
-    for (const rule of regionalRules) expect(loop).toContain(`sentinel_event_rule ${rule.name} `);
+    for (const rule of regionalRules) expect(loop).toContain(`sentinel_event_rule ${rule.name} ${ruleState(rule)} `);
     for (const rule of globalRules) {
       expect(loop).not.toContain(rule.name);
-      expect(globalBlock!.split('\n  fi\n')[0]).toContain(`sentinel_event_rule ${rule.name} `);
+      expect(globalBlock!.split('\n  fi\n')[0]).toContain(`sentinel_event_rule ${rule.name} ${ruleState(rule)} `);
     }
+    expect(script).toContain('aws events put-rule --region "$region" --name "$1" --state "$2" ');
     for (const rule of FORWARDING_RULES) expect(script).toContain(`'${JSON.stringify(rule.pattern)}'`);
   });
 });
@@ -227,6 +242,7 @@ describe('forwarder CloudFormation template', () => {
       expect(resource.Condition).toBe(rule.scope === 'global' ? GLOBAL_REGION_CONDITION : undefined);
       expect(resource.Properties.Name).toBe(rule.name);
       expect(resource.Properties.EventPattern).toEqual(rule.pattern);
+      expect(resource.Properties.State).toBe(ruleState(rule));
       expect(resource.Properties.Targets).toEqual([
         {
           Id: TARGET_ID,
