@@ -51,12 +51,10 @@ export const ingestEventsOutput = z.object({
 
 export const listEventsQuery = z.strictObject({
   source: z.string().min(1).max(100).optional().meta({ description: 'Only events of this source, e.g. `aws.iam`' }),
-  event_name: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .meta({ description: 'Only events with this CloudTrail event name (or GuardDuty finding type)' }),
+  event_name: z.string().min(1).max(200).optional().meta({
+    description:
+      'Only events with this CloudTrail event name (or GuardDuty finding type, or AWS Health event type code)',
+  }),
   detection: z
     .string()
     .min(1)

@@ -1,3 +1,4 @@
+import { HEALTH_ABUSE_CATEGORY, HEALTH_RISK_CATEGORY } from '../events/forwarding-rules';
 import type { AlternateContacts, HealthEvent } from '../scans/inventory';
 import { failing, failWhen, onPart } from './helpers';
 import type { Check, Severity } from './types';
@@ -33,11 +34,16 @@ function contactCheck(kind: keyof AlternateContacts, severity: Severity, purpose
 
 const isOpen = (event: HealthEvent) => event.statusCode.toLowerCase() !== 'closed';
 
-function healthCheck(match: (eventTypeCode: string) => boolean): Check['evaluate'] {
+/**
+ * The check of the open Health events of one service category (DescribeEvents' `service`: RISK, ABUSE). By the
+ * category AWS gives the event, never by words in its type code: AWS_RISK_CREDENTIALS_COMPROMISED and
+ * AWS_RISK_IAM_QUARANTINE are risks though their codes do not say EXPOSED, and an event of another service is none.
+ */
+function healthCheck(category: string): Check['evaluate'] {
   return onPart('health', ({ events }) =>
     failing(
       events
-        .filter((event) => isOpen(event) && match(event.eventTypeCode))
+        .filter((event) => isOpen(event) && event.service.toUpperCase() === category)
         .map((event) => ({
           resource: event.arn,
           region: event.region,
@@ -46,6 +52,15 @@ function healthCheck(match: (eventTypeCode: string) => boolean): Check['evaluate
     ),
   );
 }
+
+/**
+ * Why a Health check may be not evaluated, and what still watches: the Health API answers only Business support plans
+ * and above, while the forwarder's rule receives the same events on every plan.
+ */
+const HEALTH_PLANS =
+  'The AWS Health API answers only accounts with a Business, Enterprise On-Ramp or Enterprise support plan: on other ' +
+  'plans this check is not evaluated, yet these events still reach Sentinel as they happen, on every plan, through ' +
+  'the event forwarder (its sentinel-health rule).';
 
 /** The policies AWS attaches to an IAM user when it finds one of its keys exposed (AWSCompromisedKeyQuarantine, V2, V3, ...). */
 const QUARANTINE_POLICY = /^AWSCompromisedKeyQuarantine(V\d+)?$/;
@@ -61,27 +76,29 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
     title: 'Open AWS abuse report',
     description:
       'AWS Health has an open abuse event: AWS received a report that resources of the account send spam, attack ' +
-      'or scan others, or host malicious content. Unanswered reports lead to suspension.',
+      `or scan others, or host malicious content (its ABUSE category). Unanswered reports lead to suspension. ${HEALTH_PLANS}`,
     remediation:
       'Read the event in the AWS Health Dashboard and the message from AWS Trust & Safety, stop the reported ' +
       'activity (isolate or terminate the resources, revoke the credentials used), and reply to the abuse case with what ' +
       'you did before its deadline.',
     docsUrl: 'https://docs.aws.amazon.com/health/latest/ug/what-is-aws-health.html',
-    evaluate: healthCheck((code) => code.includes('ABUSE')),
+    evaluate: healthCheck(HEALTH_ABUSE_CATEGORY),
   },
   {
     id: 'suspension.health_credentials_exposed',
     scenario: 'suspension',
     severity: 'CRITICAL',
-    title: 'AWS reports exposed credentials',
+    title: 'AWS reports compromised or exposed credentials',
     description:
-      'AWS Health has an open exposed-credentials event (AWS_RISK_CREDENTIALS_EXPOSED or similar): an access key ' +
-      'of the account was found in a public place such as a code repository.',
+      'AWS Health has an open event of its RISK category: an access key or other credentials of the account were ' +
+      'found in a public place such as a code repository, compromised or suspected of being so ' +
+      '(AWS_RISK_CREDENTIALS_EXPOSED, AWS_RISK_CREDENTIALS_COMPROMISED, AWS_RISK_CREDENTIALS_EXPOSURE_SUSPECTED, ...), or ' +
+      `quarantined by AWS (AWS_RISK_IAM_QUARANTINE). ${HEALTH_PLANS}`,
     remediation:
       'Deactivate and delete the named access key now, replace it where it is legitimately used, remove it ' +
       'from the public location and its history, review CloudTrail for what it was used for, and answer the support case.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
-    evaluate: healthCheck((code) => code.includes('EXPOSED')),
+    evaluate: healthCheck(HEALTH_RISK_CATEGORY),
   },
   {
     id: 'suspension.compromised_key_quarantine',
@@ -91,7 +108,7 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
     description:
       "An IAM user or role has AWS's quarantine policy attached (AWSCompromisedKeyQuarantine and its later " +
       "versions). AWS attaches it when it finds one of the account's keys in a public place, and opens a support case " +
-      'that leads to suspension when left unanswered. Unlike AWS Health events, this shows on every support plan.',
+      'that leads to suspension when left unanswered. Unlike the AWS Health API, this shows on every support plan.',
     remediation:
       'Find the exposed key in the support case or the AWS Health notification, deactivate and delete it, ' +
       'replace it where it is legitimately used, review CloudTrail for what it did (new users, keys, instances in ' +

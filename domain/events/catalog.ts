@@ -319,6 +319,45 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     // Each finding names which: any contact fails 2.2, the security contact 2.3 too.
     controls: { 'cis-aws-7.0': ['2.2', '2.3'] },
   },
+  // AWS Health's RISK and ABUSE events: AWS itself says the account's credentials or resources are in the wrong hands,
+  // and opens a case that ends in suspension when left unanswered: CRITICAL, like the scan checks reading the same
+  // events (suspension.health_*). Their events reach the forwarder on every support plan, where the checks need a
+  // Business support plan or above. No compliance control asks for them.
+  {
+    id: 'event.health_risk_event',
+    scenario: 'suspension',
+    severity: 'CRITICAL',
+    title: 'AWS reports compromised or exposed credentials',
+    description:
+      'AWS Health opened an event of its RISK category: AWS found an access key or other credentials of the account ' +
+      'exposed in a public place, compromised or suspected of being so (AWS_RISK_CREDENTIALS_COMPROMISED, ' +
+      'AWS_RISK_CREDENTIALS_EXPOSURE_SUSPECTED, ...), or quarantined them (AWS_RISK_IAM_QUARANTINE). AWS opens a ' +
+      'support case with it; left unanswered, it ends in suspension.',
+    remediation:
+      'Read the event in the AWS Health Dashboard and its support case. Deactivate and delete the named access key ' +
+      'now, replace it where it is legitimately used, remove it from where it was exposed and from its history, review ' +
+      'CloudTrail for what it was used for (new users, keys, instances in unusual regions), and answer the support case.',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+    group: 'health',
+    confirmedBy: ['suspension.health_credentials_exposed'],
+  },
+  {
+    id: 'event.health_abuse_event',
+    scenario: 'suspension',
+    severity: 'CRITICAL',
+    title: 'AWS abuse report',
+    description:
+      'AWS Health opened an event of its ABUSE category (AWS_ABUSE_DOS_REPORT, AWS_ABUSE_PHISHING_REPORT, ...): AWS ' +
+      'received a report that resources of the account send spam, attack or scan others, or host malicious content. ' +
+      'Abuse from an account is often the first sign it was taken over; unanswered reports lead to suspension.',
+    remediation:
+      'Read the event in the AWS Health Dashboard and the message from AWS Trust & Safety, stop the reported ' +
+      'activity (isolate or terminate the resources, revoke the credentials used), and reply to the abuse case with what ' +
+      'you did before its deadline.',
+    docsUrl: 'https://docs.aws.amazon.com/health/latest/ug/cloudwatch-events-health.html',
+    group: 'health',
+    confirmedBy: ['suspension.health_abuse_event'],
+  },
   {
     id: 'event.event_forwarder_changed',
     scenario: 'detection',

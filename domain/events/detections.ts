@@ -15,6 +15,7 @@ import { BILLING_POLICY_NAME, billingReadPolicy, MANAGED_POLICIES } from '../onb
 import {
   CLOUDTRAIL_API_CALL,
   CONSOLE_SIGN_IN,
+  DEFAULT_RULE_STATE,
   FORWARDER_CHANGE_CALLS,
   FORWARDER_RULE_PREFIX,
   FORWARDING_RULES,
@@ -22,6 +23,11 @@ import {
   GUARDDUTY_HIGH_SEVERITY,
   HEARTBEAT_RULE_NAME,
   HEARTBEAT_SCHEDULE,
+  HEALTH_ABUSE_CATEGORY,
+  HEALTH_EVENT_TYPES,
+  HEALTH_RISK_CATEGORY,
+  HEALTH_SOURCE,
+  ruleState,
 } from './forwarding-rules';
 import { asArray, asObject, asString, pathOf } from './normalize';
 import { describedDetection } from './catalog';
@@ -102,11 +108,14 @@ const rootConsoleSignIn = detection('event.root_console_sign_in', (event) => {
 
 const rootApiCall = detection('event.root_api_call', (event) => {
   const { detail } = event;
+  // A read-only call (ListBuckets, GetCallerIdentity) is root use as much as a write: someone holds the root
+  // credentials. A denied one is not (it did nothing), whether it read or wrote.
   if (event.detailType !== CLOUDTRAIL_API_CALL || identityType(detail) !== 'Root' || failed(detail)) return [];
   // Calls an AWS service made on the root user's behalf name it in `invokedBy`: the root user's own call is logged too.
   if (str(detail, 'userIdentity', 'invokedBy')) return [];
   const call = `${str(detail, 'eventSource') ?? event.source} ${event.eventName ?? 'call'}`;
-  return [{ resource: 'root', detail: `The root user called ${call} in ${event.region}.` }];
+  const kind = detail.readOnly === true ? ' (read-only)' : '';
+  return [{ resource: 'root', detail: `The root user called ${call}${kind} in ${event.region}.` }];
 });
 
 const consoleSignInWithoutMfa = detection('event.console_sign_in_without_mfa', (event) => {
@@ -626,14 +635,19 @@ const jsonOf = (value: unknown): unknown => {
 
 /** Whether a PutRule request puts one of the forwarder's rules back as Sentinel defines it, enabled. */
 function putsSentinelRule(name: string, request: Detail): boolean {
-  const state = asString(request.state);
-  if (state !== null && state !== 'ENABLED') return false;
+  // PutRule without a state leaves the rule ENABLED.
+  const state = asString(request.state) ?? DEFAULT_RULE_STATE;
   if (name === HEARTBEAT_RULE_NAME) {
-    return request.scheduleExpression === HEARTBEAT_SCHEDULE && request.eventPattern === undefined;
+    return (
+      state === DEFAULT_RULE_STATE &&
+      request.scheduleExpression === HEARTBEAT_SCHEDULE &&
+      request.eventPattern === undefined
+    );
   }
   const rule = FORWARDING_RULES.find((r) => r.name === name);
   return (
     rule !== undefined &&
+    state === ruleState(rule) &&
     request.scheduleExpression === undefined &&
     sameJson(jsonOf(request.eventPattern), rule.pattern)
   );
@@ -801,6 +815,59 @@ const regionEnabled = detection('event.region_enabled', (event) => {
       ]
     : [];
 });
+// ---- AWS Health ----
+
+/** How much of AWS's own description a finding quotes: its first lines say what happened and to what. */
+const HEALTH_DESCRIPTION_CHARS = 400;
+/** How many affected entities (keys, instances) a finding names. */
+const HEALTH_LISTED_ENTITIES = 5;
+
+/**
+ * An AWS Health event of the service category `category` (RISK, ABUSE) still to act on: its status open or upcoming.
+ * By the category AWS gives the event, never by words in its type code: a new RISK type is a risk, and an EC2 event
+ * whose code mentions abuse is not one. Null for any other event, for one AWS closed (nothing left to do), and for one
+ * about another account (an organization's management account sees its members' events; each member forwards its
+ * own).
+ */
+function openHealthEvent(event: AccountEvent, category: string): Detail | null {
+  const { detail } = event;
+  if (event.source !== HEALTH_SOURCE || !HEALTH_EVENT_TYPES.includes(event.detailType)) return null;
+  if (str(detail, 'service')?.toUpperCase() !== category) return null;
+  if (str(detail, 'statusCode')?.toLowerCase() === 'closed') return null;
+  const affected = str(detail, 'affectedAccount');
+  return affected && affected !== event.account ? null : detail;
+}
+
+/**
+ * The finding of an open Health event: its ARN and region (the scan checks' resource and region for the same event),
+ * its type, what AWS wrote and the entities it names. Every update AWS sends of one event is that event.
+ */
+function healthFinding(event: AccountEvent, category: string): EventFinding[] {
+  const detail = openHealthEvent(event, category);
+  if (!detail) return [];
+  const code = str(detail, 'eventTypeCode') ?? 'unknown type';
+  const description = asArray(detail.eventDescription)
+    .map((d) => str(d, 'latestDescription'))
+    .find((d) => d !== null);
+  const entities = asArray(detail.affectedEntities).flatMap((e) => str(e, 'entityValue') ?? []);
+  const more = entities.length > HEALTH_LISTED_ENTITIES ? ` and ${entities.length - HEALTH_LISTED_ENTITIES} more` : '';
+  const named = entities.length > 0 ? ` Affected: ${entities.slice(0, HEALTH_LISTED_ENTITIES).join(', ')}${more}.` : '';
+  const excerpt =
+    description && description.length > HEALTH_DESCRIPTION_CHARS
+      ? `${description.slice(0, HEALTH_DESCRIPTION_CHARS)}...`
+      : description;
+  const quoted = excerpt ? ` AWS: "${excerpt}"` : '';
+  return [
+    {
+      resource: str(detail, 'eventArn') ?? event.eventId,
+      region: str(detail, 'eventRegion') ?? event.region,
+      detail: `AWS Health ${category} event ${code}, status ${str(detail, 'statusCode') ?? 'open'}.${named}${quoted}`,
+    },
+  ];
+}
+
+const healthRiskEvent = detection('event.health_risk_event', (event) => healthFinding(event, HEALTH_RISK_CATEGORY));
+const healthAbuseEvent = detection('event.health_abuse_event', (event) => healthFinding(event, HEALTH_ABUSE_CATEGORY));
 
 export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   rootConsoleSignIn,
@@ -825,6 +892,8 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   eventForwarderChanged,
   sentinelRoleChanged,
   regionEnabled,
+  healthRiskEvent,
+  healthAbuseEvent,
 ]);
 
 /** Every detection's findings for one event. */

@@ -17,6 +17,15 @@ export const GLOBAL_EVENTS_REGION = 'us-east-1';
 export const CLOUDTRAIL_API_CALL = 'AWS API Call via CloudTrail';
 export const CONSOLE_SIGN_IN = 'AWS Console Sign In via CloudTrail';
 export const GUARDDUTY_FINDING = 'GuardDuty Finding';
+/** AWS Health's source, and the detail types of its events (an abuse report has its own). */
+export const HEALTH_SOURCE = 'aws.health';
+export const HEALTH_EVENT_TYPES: readonly string[] = Object.freeze(['AWS Health Event', 'AWS Health Abuse Event']);
+/**
+ * The AWS Health service categories Sentinel reads: RISK (credentials exposed, compromised or quarantined) and ABUSE
+ * (abuse reports against the account's resources). Both are what an account is suspended for when left unanswered.
+ */
+export const HEALTH_RISK_CATEGORY = 'RISK';
+export const HEALTH_ABUSE_CATEGORY = 'ABUSE';
 /** GuardDuty's numeric severity from which a finding is HIGH (7.0-8.9) or CRITICAL (9.0-10.0). */
 export const GUARDDUTY_HIGH_SEVERITY = 7;
 
@@ -63,6 +72,12 @@ export const FORWARDER_CHANGE_CALLS = [
 ] as const;
 /** The prefix of every rule the forwarder creates (and of nothing else Sentinel asks for). */
 export const FORWARDER_RULE_PREFIX = 'sentinel-';
+/**
+ * An EventBridge rule's state. ENABLED matches every event except CloudTrail's read-only management events, which only
+ * a rule in ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS receives.
+ */
+export type RuleState = 'ENABLED' | 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS';
+export const DEFAULT_RULE_STATE: RuleState = 'ENABLED';
 
 export interface ForwardingRule {
   /** The rule's name in the customer's account (64 characters at most, [.-_A-Za-z0-9]). */
@@ -72,7 +87,12 @@ export interface ForwardingRule {
   scope: 'global' | 'regional';
   /** The EventBridge event pattern. */
   pattern: Record<string, unknown>;
+  /** DEFAULT_RULE_STATE when omitted. */
+  state?: RuleState;
 }
+
+/** The state every form gives the rule. */
+export const ruleState = (rule: ForwardingRule): RuleState => rule.state ?? DEFAULT_RULE_STATE;
 
 const apiCalls = (source: string, eventSource: string, eventNames: string[]) => ({
   source: [source],
@@ -126,6 +146,20 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
     description: 'API calls made with the root user, to Sentinel',
     scope: 'regional',
     pattern: { 'detail-type': [CLOUDTRAIL_API_CALL], detail: { userIdentity: { type: ['Root'] } } },
+  },
+  {
+    name: 'sentinel-root-read-activity',
+    description: 'Read-only API calls made with the root user, to Sentinel',
+    scope: 'regional',
+    // The rule above, in state ENABLED, never sees a read-only call: a root session that only looks (ListBuckets,
+    // GetCallerIdentity) would go unseen. This state makes EventBridge match read-only management events too; the
+    // pattern keeps to the root user's read-only calls, so the account's everyday reads cost nothing and root's
+    // writes are not sent twice.
+    state: 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS',
+    pattern: {
+      'detail-type': [CLOUDTRAIL_API_CALL],
+      detail: { userIdentity: { type: ['Root'] }, readOnly: [true] },
+    },
   },
   {
     name: 'sentinel-cloudtrail-changes',
@@ -192,6 +226,20 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
     // RemoveTargets names (its `rule`) from the one a DeleteRule names (its `name`) without $or, and the customer's
     // own EventBridge changes are few. The detection reads the name.
     pattern: apiCalls('aws.events', 'events.amazonaws.com', [...FORWARDER_CHANGE_CALLS]),
+  },
+  {
+    name: 'sentinel-health',
+    description: 'AWS Health risk and abuse events, to Sentinel',
+    // AWS Health delivers an event to the region it concerns; risk and abuse events concern the account rather than a
+    // region, so the rule is in every region of the forwarder and none is missed wherever it lands. Unlike the Health
+    // API, these events come on every support plan. Only the RISK and ABUSE service categories: operational events
+    // (maintenance, outages) are many, and none is a detection's.
+    scope: 'regional',
+    pattern: {
+      source: [HEALTH_SOURCE],
+      'detail-type': [...HEALTH_EVENT_TYPES],
+      detail: { service: [HEALTH_RISK_CATEGORY, HEALTH_ABUSE_CATEGORY] },
+    },
   },
 ]);
 

@@ -1,4 +1,4 @@
-import { GUARDDUTY_FINDING } from './forwarding-rules';
+import { GUARDDUTY_FINDING, HEALTH_EVENT_TYPES, HEALTH_SOURCE } from './forwarding-rules';
 import type { AccountEvent, AwsEventEnvelope } from './types';
 
 // What the ingestion endpoint accepts, and what Sentinel keeps of it. The body comes from the internet (the
@@ -146,6 +146,9 @@ function guardDutyRemoteIp(detail: Record<string, unknown>): string | null {
 export function toAccountEvent(envelope: AwsEventEnvelope): AccountEvent {
   const { detail } = envelope;
   const isFinding = envelope['detail-type'] === GUARDDUTY_FINDING;
+  // An AWS Health event names no actor: AWS itself tells. Its type code is what the events list filters by. (A call
+  // to the Health API, delivered through CloudTrail with the same source, is a CloudTrail call like any other.)
+  const isHealth = envelope.source === HEALTH_SOURCE && HEALTH_EVENT_TYPES.includes(envelope['detail-type']);
   return {
     eventId: envelope.id,
     account: envelope.account,
@@ -154,9 +157,17 @@ export function toAccountEvent(envelope: AwsEventEnvelope): AccountEvent {
     region: envelope.region,
     // To the millisecond, in UTC: what PostgreSQL gives back and pages of events are keyed by.
     time: new Date(envelope.time).toISOString(),
-    eventName: isFinding ? asString(detail.type) : asString(detail.eventName),
-    actor: isFinding ? asString(pathOf(detail, 'resource', 'accessKeyDetails', 'userName')) : cloudTrailActor(detail),
-    sourceIp: isFinding ? guardDutyRemoteIp(detail) : asString(detail.sourceIPAddress),
+    eventName: isFinding
+      ? asString(detail.type)
+      : isHealth
+        ? asString(detail.eventTypeCode)
+        : asString(detail.eventName),
+    actor: isFinding
+      ? asString(pathOf(detail, 'resource', 'accessKeyDetails', 'userName'))
+      : isHealth
+        ? null
+        : cloudTrailActor(detail),
+    sourceIp: isFinding ? guardDutyRemoteIp(detail) : isHealth ? null : asString(detail.sourceIPAddress),
     detail,
   };
 }

@@ -59,6 +59,9 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   'event.s3_bucket_made_public': STATE,
   'event.s3_account_public_access_block_removed': STATE,
   'event.alternate_contact_deleted': STATE,
+  // AWS Health's own event (its ARN): the updates AWS sends of one event are that event, as a GuardDuty finding's are.
+  'event.health_risk_event': STATE,
+  'event.health_abuse_event': STATE,
   // Launches: each reservation is new compute, by whoever launched it.
   'event.instance_launched_in_unused_region': PER_PRINCIPAL,
   'event.gpu_instance_launched': PER_PRINCIPAL,

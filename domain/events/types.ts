@@ -3,7 +3,7 @@ import type { CheckDescription } from '../checks/types';
 import type { ControlRefs } from '../compliance/types';
 
 // Real-time detection from the account's own event stream (docs/decisions.md, "Events"): the customer's
-// EventBridge forwards CloudTrail management events and GuardDuty findings to POST /ingest/aws/events; each
+// EventBridge forwards CloudTrail management events, GuardDuty findings and AWS Health events to POST /ingest/aws/events; each
 // event is stored, run through the detections below, and what they find opens signals at once.
 
 /** An EventBridge event as AWS delivers it to an API destination (the envelope; `detail` is the service's own). */
@@ -29,7 +29,7 @@ export interface AccountEvent {
   region: string;
   /** When the event happened (ISO 8601), as the envelope says. */
   time: string;
-  /** CloudTrail's `eventName`, or a GuardDuty finding's type; null for other events. */
+  /** CloudTrail's `eventName`, a GuardDuty finding's type, or an AWS Health event's type code; null for other events. */
   eventName: string | null;
   /** Who acted: an IAM ARN, `root`, or null when the event names nobody. */
   actor: string | null;
@@ -57,6 +57,7 @@ export const SERVICE_GROUPS = {
   compute: ['instances', 'cloudtrail', 'instanceProfiles'],
   s3: ['s3AccountBlockPublicAccess', 's3Buckets'],
   account: ['alternateContacts'],
+  health: ['health'],
 } as const satisfies Record<string, readonly PartName[]>;
 export type ServiceGroup = keyof typeof SERVICE_GROUPS;
 export const SERVICE_GROUP_NAMES = Object.keys(SERVICE_GROUPS) as ServiceGroup[];

@@ -21,6 +21,8 @@ import {
   HEARTBEAT_RULE_NAME,
   HEARTBEAT_SCHEDULE,
   rulesForRegion,
+  DEFAULT_RULE_STATE,
+  ruleState,
 } from '../events/forwarding-rules';
 
 export interface ForwarderSetup {
@@ -120,6 +122,7 @@ function terraformRuleEntry(rule: ForwardingRule): string {
   return `    ${hclString(rule.name)} = {
       description = ${hclString(rule.description)}
       global      = ${rule.scope === 'global'}
+      state       = ${hclString(ruleState(rule))}
       pattern     = ${hclString(patternJson(rule))}
     }
 `;
@@ -135,9 +138,9 @@ export function forwarderTerraform(setup: ForwarderSetup): string {
   assertForwarderSetup(setup);
   const target = `  target_id = "${TARGET_ID}"
   role_arn  = aws_iam_role.sentinel_event_forwarder.arn`;
-  return `# Forwards the AWS events Sentinel's detections read (a few API calls, sign-ins and GuardDuty findings) to Sentinel,
-# through an EventBridge API destination in every region the account has enabled (opt-in regions you enabled
-# included), with a heartbeat every ${HEARTBEAT_INTERVAL_MINUTES} minutes in each so Sentinel can tell a quiet region from a blind one. The
+  return `# Forwards the AWS events Sentinel's detections read (a few API calls, sign-ins, GuardDuty findings and AWS Health
+# risk and abuse events) to Sentinel, through an EventBridge API destination in every region the account has
+# enabled (opt-in regions you enabled included), with a heartbeat every ${HEARTBEAT_INTERVAL_MINUTES} minutes in each so Sentinel can tell a quiet region from a blind one. The
 # global services (IAM, Account Management) deliver their events in ${GLOBAL_EVENTS_REGION} only, so their rules are there alone.
 # The regions are read when you apply: after enabling a region, apply again to cover it (Sentinel tells you when
 # it sees a region enabled). Needs the AWS provider 6 or later, whose resources take a region argument.
@@ -219,6 +222,7 @@ resource "aws_cloudwatch_event_rule" "sentinel" {
   region        = each.value.region
   name          = each.value.name
   description   = each.value.description
+  state         = each.value.state
   event_pattern = each.value.pattern
 }
 
@@ -254,7 +258,7 @@ ${target}
 const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function cliRule(rule: ForwardingRule, indent: string): string {
-  return `${indent}sentinel_event_rule ${rule.name} ${shellWord(rule.description)} \\\n${indent}  --event-pattern ${shellWord(patternJson(rule))}\n`;
+  return `${indent}sentinel_event_rule ${rule.name} ${ruleState(rule)} ${shellWord(rule.description)} \\\n${indent}  --event-pattern ${shellWord(patternJson(rule))}\n`;
 }
 
 /**
@@ -284,10 +288,10 @@ forwarder_role_arn=$(aws iam get-role --role-name ${FORWARDER_ROLE_NAME} --query
 sentinel_event_destination=${shellWord(JSON.stringify({ InvocationEndpoint: setup.endpoint }))}
 sentinel_event_auth=${shellWord(JSON.stringify(authParameters(setup.apiKey)))}
 
-# A rule in $region with the API destination as its one target: name, description, and what it matches
+# A rule in $region with the API destination as its one target: name, state, description, and what it matches
 # (--event-pattern '...') or when it runs (--schedule-expression '...').
 sentinel_event_rule() {
-  aws events put-rule --region "$region" --name "$1" --description "$2" "$3" "$4" >/dev/null
+  aws events put-rule --region "$region" --name "$1" --state "$2" --description "$3" "$4" "$5" >/dev/null
   failed=$(aws events put-targets --region "$region" --rule "$1" \\
     --targets "${target}" --query FailedEntryCount --output text)
   if [ "$failed" != 0 ]; then echo "The target of rule $1 in $region was refused" >&2; exit 1; fi
@@ -318,7 +322,7 @@ for region in $regions; do
       --query ApiDestinationArn --output text)
   fi
 ${regional.map((rule) => cliRule(rule, '  ')).join('')}  # The heartbeat: Sentinel tells a quiet region from one whose forwarder stopped delivering.
-  sentinel_event_rule ${HEARTBEAT_RULE_NAME} ${shellWord(HEARTBEAT_DESCRIPTION)} --schedule-expression ${shellWord(HEARTBEAT_SCHEDULE)}
+  sentinel_event_rule ${HEARTBEAT_RULE_NAME} ${DEFAULT_RULE_STATE} ${shellWord(HEARTBEAT_DESCRIPTION)} --schedule-expression ${shellWord(HEARTBEAT_SCHEDULE)}
   if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then
 ${global.map((rule) => cliRule(rule, '    ')).join('')}  fi
   echo "Event forwarding set up in $region"
@@ -365,7 +369,7 @@ export function eventForwarderTemplate(): string {
         Properties: {
           Name: rule.name,
           Description: rule.description,
-          State: 'ENABLED',
+          State: ruleState(rule),
           EventPattern: rule.pattern as { [key: string]: YamlValue },
           Targets: targets,
         },

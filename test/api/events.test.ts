@@ -37,6 +37,7 @@ const EXPECTED: Record<string, string[]> = {
   'root-console-sign-in': ['event.root_console_sign_in'],
   'console-sign-in-no-mfa': ['event.console_sign_in_without_mfa'],
   'root-api-call': ['event.root_api_call'],
+  'root-read-only-call': ['event.root_api_call'],
   'create-user': ['event.iam_user_created'],
   'create-access-key': ['event.access_key_created'],
   'create-login-profile': ['event.login_profile_created'],
@@ -78,6 +79,8 @@ const EXPECTED: Record<string, string[]> = {
   'iam-put-forwarder-role-deny': ['event.sentinel_role_changed'],
   'iam-delete-forwarder-role': ['event.sentinel_role_changed'],
   'enable-region': ['event.region_enabled'],
+  'health-risk-credentials-compromised': ['event.health_risk_event'],
+  'health-abuse-dos-report': ['event.health_abuse_event'],
 };
 
 let ctx: TestContext;
@@ -301,6 +304,37 @@ describe('POST /ingest/aws/events', () => {
     const source = fixture('root-console-sign-in') as { detail: { sourceIPAddress: string } };
     expect(signIn!.description).toContain(source.detail.sourceIPAddress);
     expect(signIn!.description).toContain('root');
+  });
+
+  it('opens a CRITICAL signal for an AWS Health RISK event, and none for an EC2 maintenance event', async () => {
+    const risk = fixture('health-risk-credentials-compromised') as { detail: Record<string, unknown> };
+    const eventArn = `arn:aws:health:global::event/RISK/AWS_RISK_CREDENTIALS_COMPROMISED/ingest-${Date.now()}`;
+    const opened = await ingest(
+      event('health-risk-credentials-compromised', { detail: { ...risk.detail, eventArn } }),
+    ).expect(202);
+    expect(opened.body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 1 });
+    const res = await ctx.http
+      .get(`/accounts/${AWS_ID}/signals`)
+      .query({ check_id: 'event.health_risk_event', status: 'open', limit: 200 })
+      .set(owner.auth)
+      .expect(200);
+    const signal = (
+      res.body.signals as { resource: string; region: string; severity: string; description: string }[]
+    ).find((s) => s.resource === eventArn);
+    expect(signal).toMatchObject({ region: 'global', severity: 'CRITICAL' });
+    expect(signal!.description).toContain('AWS_RISK_CREDENTIALS_COMPROMISED');
+    // AWS's next update of the same event is that event: no second signal.
+    const update = event('health-risk-credentials-compromised', { detail: { ...risk.detail, eventArn } });
+    expect((await ingest(update).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 0 });
+    // An EC2 scheduled change, even of an account that forwards every Health event: stored, nothing opened.
+    const maintenance = event('health-ec2-scheduled-change');
+    expect((await ingest(maintenance).expect(202)).body).toEqual({ accepted: 1, duplicates: 0, signals_opened: 0 });
+    const listed = await ctx.http
+      .get(`/accounts/${AWS_ID}/events`)
+      .query({ event_name: 'AWS_EC2_INSTANCE_REBOOT_MAINTENANCE_SCHEDULED', limit: 5 })
+      .set(owner.auth)
+      .expect(200);
+    expect(listed.body.events.map((e: { detections: string[] }) => e.detections)).toContainEqual([]);
   });
 
   it('takes a security group rule changed open to the internet as a reason to rescan, not as a signal', async () => {

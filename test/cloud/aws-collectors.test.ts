@@ -44,6 +44,7 @@ import {
   startAwsFront,
   TEST_CREDENTIALS,
 } from '../helpers/aws';
+import { outcome } from '../helpers/inventory';
 
 // Each test seeds a fresh customer account through the SDK, creates Sentinel's role in it with the real CLI
 // script, and collects through a front to moto (test/helpers/aws.ts) that fills moto's gaps and can refuse,
@@ -524,6 +525,76 @@ describe('AWS inventory collection against moto', () => {
         { id: 'a-1', impactUsd: 450, startDate: '2026-01-10', service: 'Amazon Elastic Compute Cloud - Compute' },
       ],
     });
+  });
+
+  it("reads AWS Health's open events on a Business support plan, page by page; the checks judge them by category", async () => {
+    const { customer, target } = await connectedCustomer();
+    await createSentinelRole({ customer, externalId: target.externalId });
+    const started = Date.UTC(2026, 2, 15, 10, 40) / 1000;
+    const healthEvent = (service: string, code: string, category: string, region: string, statusCode = 'open') => ({
+      arn: `arn:aws:health:${region}::event/${service}/${code}/${code}_1`,
+      service,
+      eventTypeCode: code,
+      eventTypeCategory: category,
+      region,
+      startTime: started,
+      statusCode,
+      eventScopeCode: 'ACCOUNT_SPECIFIC',
+    });
+    const pages: Record<string, unknown> = {
+      '': {
+        events: [
+          healthEvent('RISK', 'AWS_RISK_CREDENTIALS_COMPROMISED', 'issue', 'global'),
+          healthEvent(
+            'EC2',
+            'AWS_EC2_INSTANCE_REBOOT_MAINTENANCE_SCHEDULED',
+            'scheduledChange',
+            'eu-west-1',
+            'upcoming',
+          ),
+        ],
+        nextToken: 'page-2',
+      },
+      'page-2': { events: [healthEvent('ABUSE', 'AWS_ABUSE_DOS_REPORT', 'issue', 'global')] },
+    };
+    front.answer = (request) =>
+      request.service === 'health' && request.operation === 'DescribeEvents'
+        ? {
+            status: 200,
+            contentType: 'application/x-amz-json-1.1',
+            body: JSON.stringify(pages[(JSON.parse(request.body) as { nextToken?: string }).nextToken ?? '']),
+          }
+        : motoGaps(request);
+
+    const inventory = await provider.collectInventory(target);
+
+    const startTime = new Date(started * 1000).toISOString();
+    expect(ok(inventory.health).events).toEqual([
+      {
+        arn: 'arn:aws:health:global::event/RISK/AWS_RISK_CREDENTIALS_COMPROMISED/AWS_RISK_CREDENTIALS_COMPROMISED_1',
+        eventTypeCode: 'AWS_RISK_CREDENTIALS_COMPROMISED',
+        service: 'RISK',
+        region: 'global',
+        startTime,
+        statusCode: 'open',
+      },
+      expect.objectContaining({ service: 'EC2', statusCode: 'upcoming' }),
+      expect.objectContaining({ service: 'ABUSE', eventTypeCode: 'AWS_ABUSE_DOS_REPORT' }),
+    ]);
+    // Open and upcoming events only: closed ones are history.
+    const asked = front.requests.filter((r) => r.service === 'health').map((r) => JSON.parse(r.body));
+    expect(asked).toEqual([
+      { filter: { eventStatusCodes: ['open', 'upcoming'] } },
+      { filter: { eventStatusCodes: ['open', 'upcoming'] }, nextToken: 'page-2' },
+    ]);
+    // The checks read the service category: the compromised key (whose code never says EXPOSED) is a risk, the
+    // abuse report is abuse, the EC2 maintenance is neither.
+    expect(outcome('suspension.health_credentials_exposed', inventory)).toEqual([
+      'arn:aws:health:global::event/RISK/AWS_RISK_CREDENTIALS_COMPROMISED/AWS_RISK_CREDENTIALS_COMPROMISED_1@global',
+    ]);
+    expect(outcome('suspension.health_abuse_event', inventory)).toEqual([
+      'arn:aws:health:global::event/ABUSE/AWS_ABUSE_DOS_REPORT/AWS_ABUSE_DOS_REPORT_1@global',
+    ]);
   });
 
   it("reads a planned budget's amount for the current period, and no amount for a budget without one", async () => {

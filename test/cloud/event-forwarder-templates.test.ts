@@ -26,6 +26,7 @@ import {
   HEARTBEAT_RULE_NAME,
   HEARTBEAT_SCHEDULE,
   rulesForRegion,
+  ruleState,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
 import { PROJECT_ROOT } from '../../scripts/tools';
@@ -91,19 +92,29 @@ describe('forwarder Terraform, read by python-hcl2', () => {
     );
   });
 
-  it('holds every forwarding rule with its scope and pattern', () => {
+  it('holds every forwarding rule with its scope, state and pattern', () => {
     const rules = parsed.locals[0]!.sentinel_event_rules as Record<
       string,
-      { description: string; global: boolean; pattern: string }
+      { description: string; global: boolean; state: string; pattern: string }
     >;
     expect(
       Object.entries(rules).map(([name, rule]) => ({
         name,
         description: rule.description,
         scope: rule.global ? 'global' : 'regional',
+        state: rule.state,
         pattern: JSON.parse(rule.pattern),
       })),
-    ).toEqual(FORWARDING_RULES.map(({ name, description, scope, pattern }) => ({ name, description, scope, pattern })));
+    ).toEqual(
+      FORWARDING_RULES.map((rule) => ({
+        name: rule.name,
+        description: rule.description,
+        scope: rule.scope,
+        // The root read-only rule's state lets CloudTrail's read-only management events through.
+        state: ruleState(rule),
+        pattern: rule.pattern,
+      })),
+    );
   });
 
   it('creates per region a connection with the key, an API destination to the endpoint, the heartbeat, and a target per rule', () => {
@@ -274,7 +285,12 @@ describe('forwarder CLI script on moto', () => {
       expect(patterns(others.map((r) => ({ name: r.Name, pattern: JSON.parse(r.EventPattern!) })))).toEqual(
         patterns(expected),
       );
-      expect(rules.every((r) => r.State === 'ENABLED')).toBe(true);
+      // moto keeps the state put-rule was given, as EventBridge does: the root read-only rule's lets read-only
+      // management events through.
+      expect(Object.fromEntries(rules.map((r) => [r.Name, r.State]))).toEqual({
+        ...Object.fromEntries(expected.map((r) => [r.name, ruleState(r)])),
+        [HEARTBEAT_RULE_NAME]: 'ENABLED',
+      });
       // The same expected target for every rule and the heartbeat: one API destination, one target id, one role.
       for (const name of [...expected.map((r) => r.name), HEARTBEAT_RULE_NAME]) {
         expect({ name, targets: targets[name] }).toEqual({

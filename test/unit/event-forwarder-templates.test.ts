@@ -30,6 +30,7 @@ import {
   HEARTBEAT_RULE_NAME,
   HEARTBEAT_SCHEDULE,
   rulesForRegion,
+  ruleState,
 } from '../../domain/events/forwarding-rules';
 import { cliScript, terraformSnippet } from '../../domain/onboarding/role';
 
@@ -61,13 +62,14 @@ const block = (text: string, header: string) => {
 function terraformRules(text: string) {
   return [
     ...text.matchAll(
-      /^ {4}("[^"]+") = \{\n {6}description = ("(?:[^"\\]|\\.)*")\n {6}global {6}= (true|false)\n {6}pattern {5}= ("(?:[^"\\]|\\.)*")\n {4}\}$/gm,
+      /^ {4}("[^"]+") = \{\n {6}description = ("(?:[^"\\]|\\.)*")\n {6}global {6}= (true|false)\n {6}state {7}= ("[A-Z_]+")\n {6}pattern {5}= ("(?:[^"\\]|\\.)*")\n {4}\}$/gm,
     ),
   ].map((m) => ({
     name: JSON.parse(m[1]!) as string,
     description: JSON.parse(m[2]!) as string,
     scope: m[3] === 'true' ? 'global' : 'regional',
-    pattern: JSON.parse(JSON.parse(m[4]!) as string) as unknown,
+    state: JSON.parse(m[4]!) as string,
+    pattern: JSON.parse(JSON.parse(m[5]!) as string) as unknown,
   }));
 }
 
@@ -88,9 +90,15 @@ describe('forwarder Terraform', () => {
     expect(text).toContain('after enabling a region, apply again to cover it');
   });
 
-  it('holds every forwarding rule with its description, scope and pattern, and the heartbeat apart', () => {
+  it('holds every forwarding rule with its description, scope, state and pattern, and the heartbeat apart', () => {
     expect(terraformRules(text)).toEqual(
-      FORWARDING_RULES.map(({ name, description, scope, pattern }) => ({ name, description, scope, pattern })),
+      FORWARDING_RULES.map((rule) => ({
+        name: rule.name,
+        description: rule.description,
+        scope: rule.scope,
+        state: ruleState(rule),
+        pattern: rule.pattern,
+      })),
     );
     // The region x rule pairs: every regional rule in every region, the global ones in us-east-1 only.
     expect(block(text, 'locals')).toContain(`for region in local.sentinel_event_regions : {
@@ -117,7 +125,7 @@ describe('forwarder Terraform', () => {
       expect(body).toMatch(/for_each\s+= local\.sentinel_event_region_rules\n\s+region\s+= each\.value\.region\n/);
     }
     expect(perRule.rule).toMatch(
-      /name\s+= each\.value\.name\n\s+description\s+= each\.value\.description\n\s+event_pattern = each\.value\.pattern/,
+      /name\s+= each\.value\.name\n\s+description\s+= each\.value\.description\n\s+state\s+= each\.value\.state\n\s+event_pattern = each\.value\.pattern/,
     );
     expect(perRegion.connection).toMatch(/name\s+= "sentinel-events"/);
     expect(perRegion.destination).toMatch(/http_method\s+= "POST"/);
@@ -150,6 +158,14 @@ describe('forwarder Terraform', () => {
     expect(occurrences(text, 'value = var.sentinel_event_api_key')).toBe(1);
     expect(occurrences(text, `key   = "${EVENT_API_KEY_HEADER}"`)).toBe(1);
     expect(text).toContain(`sentinel_event_endpoint = "${forwarder.endpoint}"`);
+  });
+
+  it("gives every rule its state: root's read-only calls reach only a rule that receives read-only management events", () => {
+    expect(ruleState(FORWARDING_RULES.find((r) => r.name === 'sentinel-root-read-activity')!)).toBe(
+      'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS',
+    );
+    expect(ruleState(FORWARDING_RULES.find((r) => r.name === 'sentinel-root-activity')!)).toBe('ENABLED');
+    expect(block(text, 'resource "aws_cloudwatch_event_rule" "sentinel"')).toMatch(/state\s+= each\.value\.state/);
   });
 
   it('is appended to the role snippet only when asked for', () => {
@@ -195,18 +211,21 @@ describe('forwarder CLI script', () => {
   it('puts the heartbeat in every region, with the same target as the rules', () => {
     const [loop] = script.split(`if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then`);
     expect(loop).toContain(
-      `sentinel_event_rule ${HEARTBEAT_RULE_NAME} '${HEARTBEAT_DESCRIPTION}' --schedule-expression '${HEARTBEAT_SCHEDULE}'`,
+      `sentinel_event_rule ${HEARTBEAT_RULE_NAME} ENABLED '${HEARTBEAT_DESCRIPTION}' --schedule-expression '${HEARTBEAT_SCHEDULE}'`,
     );
-    expect(script).toContain('aws events put-rule --region "$region" --name "$1" --description "$2" "$3" "$4"');
+    expect(script).toContain(
+      'aws events put-rule --region "$region" --name "$1" --state "$2" --description "$3" "$4" "$5"',
+    );
   });
 
   it('puts every rule with its pattern, the global ones in us-east-1 only', () => {
     const [loop, globalBlock] = script.split(`if [ "$region" = ${GLOBAL_EVENTS_REGION} ]; then`);
-    for (const rule of regionalRules) expect(loop).toContain(`sentinel_event_rule ${rule.name} `);
+    for (const rule of regionalRules) expect(loop).toContain(`sentinel_event_rule ${rule.name} ${ruleState(rule)} `);
     for (const rule of globalRules) {
       expect(loop).not.toContain(rule.name);
-      expect(globalBlock!.split('\n  fi\n')[0]).toContain(`sentinel_event_rule ${rule.name} `);
+      expect(globalBlock!.split('\n  fi\n')[0]).toContain(`sentinel_event_rule ${rule.name} ${ruleState(rule)} `);
     }
+    expect(script).toContain('aws events put-rule --region "$region" --name "$1" --state "$2" ');
     for (const rule of FORWARDING_RULES) expect(script).toContain(`--event-pattern '${JSON.stringify(rule.pattern)}'`);
   });
 });
@@ -300,6 +319,7 @@ describe('forwarder CloudFormation template', () => {
       expect(resource.Condition).toBe(rule.scope === 'global' ? GLOBAL_REGION_CONDITION : undefined);
       expect(resource.Properties.Name).toBe(rule.name);
       expect(resource.Properties.EventPattern).toEqual(rule.pattern);
+      expect(resource.Properties.State).toBe(ruleState(rule));
       expect(resource.Properties.Targets).toEqual(target);
     }
     expect(rulesForRegion('eu-west-1').every((r) => r.scope === 'regional')).toBe(true);

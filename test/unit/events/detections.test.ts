@@ -4,6 +4,7 @@ import { CATALOG } from '../../../domain/checks/catalog';
 import { PROBABLE_COMPROMISE } from '../../../domain/events/compound';
 import { detectEvent, EVENT_DETECTIONS, parsePolicy, rescansOf } from '../../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../../domain/events/normalize';
+import { decideOccurrences, OCCURRENCE_WINDOW_MINUTES, signalPrincipal } from '../../../domain/events/occurrences';
 import { type AccountEvent, type DetectionContext, SERVICE_GROUP_NAMES } from '../../../domain/events/types';
 import { billingReadPolicy, ROLE_NAME } from '../../../domain/onboarding/role';
 import {
@@ -51,6 +52,10 @@ const EXPECTED: Record<string, string[]> = {
   'console-sign-in-no-mfa.json': ['event.console_sign_in_without_mfa'],
   'console-sign-in-mfa.json': [],
   'root-api-call.json': ['event.root_api_call'],
+  // Root's read-only calls are root use too (forwarded by the rule that receives read-only management events);
+  // denied, they did nothing.
+  'root-read-only-call.json': ['event.root_api_call'],
+  'root-read-only-call-denied.json': [],
   'create-user.json': ['event.iam_user_created'],
   'create-access-key.json': ['event.access_key_created'],
   'create-login-profile.json': ['event.login_profile_created'],
@@ -107,6 +112,9 @@ const EXPECTED: Record<string, string[]> = {
   'iam-detach-other-role-policy.json': [],
   'iam-put-forwarder-role-policy-unchanged.json': [],
   'enable-region.json': ['event.region_enabled'],
+  'health-risk-credentials-compromised.json': ['event.health_risk_event'],
+  'health-abuse-dos-report.json': ['event.health_abuse_event'],
+  'health-ec2-scheduled-change.json': [],
 };
 
 describe('event detections on the fixtures', () => {
@@ -128,7 +136,7 @@ describe('event detections on the fixtures', () => {
   });
 
   const cloudTrailPositives = Object.entries(EXPECTED)
-    .filter(([name, expected]) => expected.length > 0 && raw(name)['detail-type'] !== 'GuardDuty Finding')
+    .filter(([name, expected]) => expected.length > 0 && /via CloudTrail$/.test(String(raw(name)['detail-type'])))
     .map(([name]) => name);
 
   it.each(cloudTrailPositives)('fires nothing on %s when the call failed', (name) => {
@@ -207,6 +215,142 @@ describe('event detections on the fixtures', () => {
           '(UnauthorizedAccess:IAMUser/InstanceCredentialExfiltration.OutsideAWS, GuardDuty severity 8: HIGH).',
       },
     ]);
+  });
+});
+
+describe("the root user's read-only calls", () => {
+  it('are root use, named as reads: ListBuckets from the console, GetCallerIdentity with root keys', () => {
+    expect(findings(eventFrom(raw('root-read-only-call.json')))).toEqual([
+      { resource: 'root', detail: 'The root user called s3.amazonaws.com ListBuckets (read-only) in us-east-1.' },
+    ]);
+    const whoAmI = variant('root-read-only-call.json', {
+      eventSource: 'sts.amazonaws.com',
+      eventName: 'GetCallerIdentity',
+      requestParameters: null,
+    });
+    expect(findings(whoAmI)).toEqual([
+      {
+        resource: 'root',
+        detail: 'The root user called sts.amazonaws.com GetCallerIdentity (read-only) in us-east-1.',
+      },
+    ]);
+    // A write says nothing more than the call.
+    expect(findings(eventFrom(raw('root-api-call.json')))[0]?.detail).toBe(
+      'The root user called iam.amazonaws.com UpdateAccountPasswordPolicy in us-east-1.',
+    );
+  });
+
+  it("fire nothing when denied, nor when an AWS service made them on the root user's behalf", () => {
+    expect(raw('root-read-only-call-denied.json').detail.readOnly).toBe(true);
+    expect(ids(eventFrom(raw('root-read-only-call-denied.json')))).toEqual([]);
+    // The same read, allowed: root use.
+    expect(ids(variant('root-read-only-call-denied.json', { errorCode: undefined, errorMessage: undefined }))).toEqual([
+      'event.root_api_call',
+    ]);
+    expect(ids(variant('root-read-only-call.json', { 'userIdentity.invokedBy': 'AWS Internal' }))).toEqual([]);
+  });
+
+  it("open one signal for a console session's dozens of reads: the rest are counted on it, as the bound says", () => {
+    const signIn = new Date('2026-03-15T08:12:40Z').getTime();
+    // Forty reads over the first 14 minutes of a root console session, then one more after the window.
+    const minutes = [...Array.from({ length: 40 }, (_, i) => (i * 14) / 40), OCCURRENCE_WINDOW_MINUTES + 1];
+    const occurrences = minutes.map((minute, i) => {
+      const time = new Date(signIn + minute * 60_000).toISOString();
+      const event = eventFrom({ ...raw('root-read-only-call.json'), id: `read-${i}`, time });
+      const [found] = detectEvent(event, CONTEXT);
+      expect(found?.detection.id).toBe('event.root_api_call');
+      return {
+        signalId: `sig-${i}`,
+        detectionId: found!.detection.id,
+        principal: signalPrincipal(found!.detection.id, event.actor),
+        occurredAt: new Date(event.time),
+      };
+    });
+    const decisions = decideOccurrences([], [], occurrences);
+    expect(decisions.filter((d) => d.open)).toHaveLength(2);
+    expect(decisions.slice(1, 40)).toEqual(Array(39).fill({ open: false, countedOn: 'sig-0' }));
+    expect(decisions[40]).toEqual({ open: true, scope: null });
+  });
+});
+
+describe('AWS Health events', () => {
+  it('open a signal for the RISK and ABUSE service categories, named by the event ARN and region', () => {
+    expect(findings(eventFrom(raw('health-risk-credentials-compromised.json')))).toEqual([
+      {
+        resource:
+          'arn:aws:health:global::event/RISK/AWS_RISK_CREDENTIALS_COMPROMISED/AWS_RISK_CREDENTIALS_COMPROMISED_4f2c9a1e-7b3d-4e8a-9c6f-2d1b0a9e8f7c',
+        region: 'global',
+        detail: expect.stringMatching(
+          /^AWS Health RISK event AWS_RISK_CREDENTIALS_COMPROMISED, status open\. Affected: AKIAIOSFODNN7LEAKED1\. AWS: "We have detected that the access key AKIAIOSFODNN7LEAKED1/,
+        ),
+      },
+    ]);
+    const [abuse] = findings(eventFrom(raw('health-abuse-dos-report.json')));
+    expect(abuse).toMatchObject({
+      region: 'global',
+      resource: expect.stringContaining('/ABUSE/AWS_ABUSE_DOS_REPORT/'),
+    });
+    expect(abuse?.detail).toContain('Affected: arn:aws:ec2:eu-west-1:123456789012:instance/i-0f1e2d3c4b5a69788.');
+    const event = eventFrom(raw('health-risk-credentials-compromised.json'));
+    expect({ eventName: event.eventName, actor: event.actor, sourceIp: event.sourceIp }).toEqual({
+      eventName: 'AWS_RISK_CREDENTIALS_COMPROMISED',
+      actor: null,
+      sourceIp: null,
+    });
+  });
+
+  it.each([
+    ['AWS_RISK_CREDENTIALS_COMPROMISE_SUSPECTED'],
+    ['AWS_RISK_CREDENTIALS_EXPOSURE_SUSPECTED'],
+    ['AWS_RISK_CREDENTIALS_EXPOSED'],
+    ['AWS_RISK_IAM_QUARANTINE'],
+    // A type AWS adds later is a risk by its category.
+    ['AWS_RISK_SOMETHING_NEW'],
+  ])('reads %s as a risk by its category, whatever the code says', (code) => {
+    expect(ids(variant('health-risk-credentials-compromised.json', { eventTypeCode: code }))).toEqual([
+      'event.health_risk_event',
+    ]);
+  });
+
+  it.each([
+    ['AWS_ABUSE_PHISHING_REPORT', 'AWS Health Abuse Event'],
+    ['AWS_ABUSE_SPAM_REPORT', 'AWS Health Event'],
+  ])('reads %s (%s) as abuse', (code, detailType) => {
+    const body = raw('health-abuse-dos-report.json');
+    const event = eventFrom({ ...body, 'detail-type': detailType, detail: { ...body.detail, eventTypeCode: code } });
+    expect(ids(event)).toEqual(['event.health_abuse_event']);
+  });
+
+  it("opens nothing for other services' events, closed ones, another account's, or a call to the Health API", () => {
+    expect(ids(eventFrom(raw('health-ec2-scheduled-change.json')))).toEqual([]);
+    // Words in the code are not the category.
+    expect(
+      ids(variant('health-ec2-scheduled-change.json', { eventTypeCode: 'AWS_EC2_ABUSE_RISK_CREDENTIALS_EXPOSED' })),
+    ).toEqual([]);
+    expect(ids(variant('health-risk-credentials-compromised.json', { statusCode: 'closed' }))).toEqual([]);
+    expect(ids(variant('health-abuse-dos-report.json', { statusCode: 'closed' }))).toEqual([]);
+    expect(ids(variant('health-risk-credentials-compromised.json', { statusCode: 'upcoming' }))).toEqual([
+      'event.health_risk_event',
+    ]);
+    expect(ids(variant('health-risk-credentials-compromised.json', { affectedAccount: '210987654321' }))).toEqual([]);
+    const apiCall = eventFrom({
+      ...raw('health-risk-credentials-compromised.json'),
+      'detail-type': 'AWS API Call via CloudTrail',
+    });
+    expect(ids(apiCall)).toEqual([]);
+  });
+
+  it('keeps a long description short and lists five entities at most', () => {
+    const entities = Array.from({ length: 7 }, (_, i) => ({ entityValue: `AKIAIOSFODNN7LEAKED${i}` }));
+    const [finding] = findings(
+      variant('health-risk-credentials-compromised.json', {
+        affectedEntities: entities,
+        eventDescription: [{ language: 'en_US', latestDescription: 'x'.repeat(1000) }],
+      }),
+    );
+    expect(finding?.detail).toContain('AKIAIOSFODNN7LEAKED4 and 2 more.');
+    expect(finding?.detail).toContain(`"${'x'.repeat(400)}..."`);
+    expect(finding?.detail).not.toContain('x'.repeat(401));
   });
 });
 
@@ -610,11 +754,13 @@ describe('event detection rules', () => {
       '__proto__',
       'toString',
     ];
-    const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin', 'events'];
+    const sources = ['iam', 'cloudtrail', 'guardduty', 'ec2', 's3', 'account', 'signin', 'events', 'health'];
     for (const detailType of [
       'AWS API Call via CloudTrail',
       'AWS Console Sign In via CloudTrail',
       'GuardDuty Finding',
+      'AWS Health Event',
+      'AWS Health Abuse Event',
     ]) {
       for (const eventName of names) {
         for (const shape of shapes) {
@@ -629,6 +775,10 @@ describe('event detection rules', () => {
               severity: 9,
               service: shape,
               resource: shape,
+              eventDescription: shape,
+              affectedEntities: shape,
+              statusCode: shape,
+              affectedAccount: shape,
             };
             const event: AccountEvent = {
               eventId: 'e',

@@ -149,6 +149,26 @@ describe('toAccountEvent', () => {
     });
   });
 
+  it("reads an AWS Health event's type code, and names nobody: AWS itself tells", () => {
+    expect(eventOf('health-abuse-dos-report.json')).toMatchObject({
+      eventName: 'AWS_ABUSE_DOS_REPORT',
+      actor: null,
+      sourceIp: null,
+    });
+    // A call to the Health API comes through CloudTrail with the same source: its caller is the actor.
+    const read = raw('root-read-only-call.json');
+    const call = {
+      ...read,
+      source: 'aws.health',
+      detail: { ...(read.detail as object), eventSource: 'health.amazonaws.com', eventName: 'DescribeEvents' },
+    };
+    expect(toAccountEvent(envelopeOf(call))).toMatchObject({
+      eventName: 'DescribeEvents',
+      actor: 'root',
+      sourceIp: '203.0.113.24',
+    });
+  });
+
   it('gives nulls for other events and never throws on unexpected shapes', () => {
     const body = {
       ...raw('create-user.json'),
