@@ -6,7 +6,8 @@ import {
   type NewAccountEvent,
   noteBatchSignals,
 } from '../../db/repositories/account-events';
-import { lockAccount } from '../../db/repositories/accounts';
+import { lockAccount, regionBaselineOf } from '../../db/repositories/accounts';
+import { detectionRegions } from '../../domain/checks/region-baseline';
 import type { Db } from '../../db/client';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { detectEvent, rescansOf } from '../../domain/events/detections';
@@ -121,7 +122,8 @@ interface Applied {
  * the others in one transaction.
  */
 async function apply(db: Db, account: Account, events: readonly AccountEvent[], at: Date): Promise<Applied> {
-  const context = { usedRegions: account.used_regions };
+  // The learned region baseline: a launch elsewhere stays a launch in an unused region until a member accepts it.
+  const context = { usedRegions: detectionRegions(regionBaselineOf(account)) };
   const detected: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
   // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
   const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));

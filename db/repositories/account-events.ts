@@ -13,7 +13,15 @@ export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash
   return db
     .selectFrom('account_event_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
-    .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.used_regions', 'a.workflow_id'])
+    .select([
+      'a.id',
+      'a.tenant_id',
+      'a.aws_account_id',
+      'a.status',
+      'a.region_baseline',
+      'a.region_baseline_learned_at',
+      'a.workflow_id',
+    ])
     .where('k.key_hash', '=', keyHash)
     .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', sql<Date>`now()`)]))
     .executeTakeFirst();
