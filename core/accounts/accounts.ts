@@ -169,7 +169,14 @@ export async function getAccount({ db }: Pick<AppDeps, 'db'>, caller: Caller, aw
 
 /** The body of GET /accounts/{account_id}. */
 export function accountDetail(a: AccountRow) {
-  return { ...summary(a), connected_at: iso(a.connected_at), last_successful_scan_at: iso(a.last_successful_scan_at) };
+  return {
+    ...summary(a),
+    connected_at: iso(a.connected_at),
+    last_successful_scan_at: iso(a.last_successful_scan_at),
+    // An addition to the SPEC's fields, as score_complete is (docs/decisions.md, "No clock-based all-clear").
+    region_baseline:
+      a.region_baseline === null ? null : { regions: a.region_baseline, learned_at: iso(a.region_baseline_learned_at) },
+  };
 }
 
 /**

@@ -6,7 +6,8 @@ import {
   type NewAccountEvent,
   noteBatchSignals,
 } from '../../db/repositories/account-events';
-import { lockAccount } from '../../db/repositories/accounts';
+import { lockAccount, regionBaselineOf } from '../../db/repositories/accounts';
+import { detectionRegions } from '../../domain/checks/region-baseline';
 import type { Db } from '../../db/client';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { detectEvent, rescansOf } from '../../domain/events/detections';
@@ -122,7 +123,8 @@ interface Applied {
  */
 async function apply(db: Db, account: Account, events: readonly AccountEvent[], at: Date): Promise<Applied> {
   const context: DetectionContext = {
-    usedRegions: account.used_regions,
+    // The learned region baseline: a launch elsewhere stays a launch in an unused region until a member accepts it.
+    usedRegions: detectionRegions(regionBaselineOf(account)),
     roleName: account.role_name,
     eventKeyRotating: account.event_key_rotating,
   };

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { lockAccount, noteScanSaved } from '../../db/repositories/accounts';
+import { lockAccount, noteScanSaved, regionBaselineOf } from '../../db/repositories/accounts';
 import { deleteCheckpoint } from '../../db/repositories/scan-progress';
 import { failRunningScan, finishScan, findScanState } from '../../db/repositories/scans';
 import { recordScorePoint } from '../../db/repositories/score-history';
@@ -11,6 +11,7 @@ import {
   resolveSignals,
 } from '../../db/repositories/signals';
 import { type Evaluation, isScoreComplete } from '../../domain/checks/evaluate';
+import { learnedBaseline, regionAccepted } from '../../domain/checks/region-baseline';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { eventFingerprint } from '../../domain/events/occurrences';
 import { newId } from '../../domain/ids';
@@ -29,8 +30,13 @@ export interface ScanResult {
   failureReason?: string;
   /** A targeted rescan after events: it leaves the account's coverage (that of its last full scan) as it is. */
   targeted?: boolean;
-  /** The regions the scan found in use (domain/checks/threat.ts `inventoryRegionsInUse`); null: not known. */
-  usedRegions?: string[] | null;
+  /**
+   * What a full scan's inventory says the account uses (domain/checks/region-baseline.ts `learnRegions`); null or
+   * absent: not read whole. Only an account without a learned baseline learns it.
+   */
+  learnedRegions?: string[] | null;
+  /** Set when the scan itself read every IAM user and access key: the next scan's identity window starts here. */
+  identitiesScannedAt?: Date;
 }
 
 export interface SavedScan {
@@ -134,7 +140,16 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
       };
     }
 
-    const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId }), at);
+    const baseline = account ? regionBaselineOf(account) : undefined;
+    // A signal of an instance in a region a member has since accepted into the baseline was reviewed with it.
+    const open = asOpenSignals(await listOpenSignalsWithAcceptance({ db: trx, accountId }), at).map((s) =>
+      baseline && regionAccepted(s, baseline) ? { ...s, reviewed: true } : s,
+    );
+    // Learned once, from the first full scan that read every region's instances and trails; kept as is after that.
+    const learned =
+      baseline && !result.targeted && result.learnedRegions
+        ? learnedBaseline(baseline, result.learnedRegions, at)
+        : null;
     const failed = result.failureReason !== undefined;
     // Signals still open are left as they are: no write per open signal per scan.
     const { fresh, resolved } = signalChanges(open, evaluation, { failed, at });
@@ -202,7 +217,15 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
               coverage_total: evaluation.coverage.total,
               score_complete: complete,
             }),
-        ...(result.usedRegions ? { used_regions: result.usedRegions } : {}),
+        ...(learned
+          ? {
+              region_baseline: [...learned.regions],
+              region_baseline_learned_at: at,
+              // The previous release's processes read this during a deploy: the baseline is what they should judge by.
+              used_regions: [...learned.regions],
+            }
+          : {}),
+        ...(result.identitiesScannedAt ? { identities_scanned_at: result.identitiesScannedAt } : {}),
         ...(scored ? { current_srs: srs } : {}),
         // The last full read of the account: a targeted rescan is not one.
         ...(succeeded && !result.targeted ? { last_successful_scan_at: at } : {}),

@@ -3,7 +3,7 @@ import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import type { Attempt } from '../deps';
-import { loadRoleTarget, noteScanStarted } from '../../db/repositories/accounts';
+import { loadRoleTarget, loadScanBaselines, noteScanStarted } from '../../db/repositories/accounts';
 import {
   keepCostExplorerRead,
   loadCheckpoint,
@@ -17,7 +17,7 @@ import {
   evaluateTargeted,
   roleUnavailableEvaluation,
 } from '../../domain/checks/evaluate';
-import { inventoryRegionsInUse } from '../../domain/checks/threat';
+import { learnRegions } from '../../domain/checks/region-baseline';
 import { partsOfGroups } from '../../domain/events/types';
 import { COST_EXPLORER_PARTS, type Inventory, type PartName } from '../../domain/scans/inventory';
 import type { RoleTarget } from '../../domain/onboarding/role';
@@ -60,7 +60,7 @@ export function scanUseCases({
     target: RoleTarget,
     parts: readonly PartName[] | undefined,
     attempt: Attempt,
-  ): Promise<Inventory> {
+  ): Promise<{ inventory: Inventory; resumed: boolean }> {
     const [checkpoint, reuse] = await Promise.all([
       loadCheckpoint({ db, scanId }),
       recentCostExplorerReads({
@@ -111,7 +111,8 @@ export function scanUseCases({
           });
         }
       }
-      return inventory;
+      // A retry reuses what earlier attempts read, before this attempt's collection time.
+      return { inventory, resumed: Object.keys(checkpoint).length > 0 };
     } catch (err) {
       // Whatever was read stays read for the next attempt.
       await keeping;
@@ -155,19 +156,31 @@ export function scanUseCases({
     { scanId, tenantId, accountId, groups }: RunScanInput,
     attempt: Attempt,
   ): Promise<ScanOutcome> {
-    const { target } = await loadRoleTarget({ db, tenantId, accountId });
+    const [{ target }, baselines] = await Promise.all([
+      loadRoleTarget({ db, tenantId, accountId }),
+      loadScanBaselines({ db, accountId }),
+    ]);
     // A targeted rescan (after an event) reads only the parts of the service groups the events touched.
     const parts = groups && groups.length > 0 ? partsOfGroups(groups) : undefined;
     let evaluation: Evaluation;
     let failureReason: string | undefined;
     let observedAt: Date;
-    let usedRegions: string[] | null = null;
+    let learnedRegions: string[] | null = null;
+    let identitiesScannedAt: Date | undefined;
     try {
-      const inventory = await collect(scanId, accountId, target, parts, attempt);
+      const { inventory, resumed } = await collect(scanId, accountId, target, parts, attempt);
       observedAt = new Date(inventory.collectedAt);
-      const context = { now: inventory.collectedAt };
+      const context = {
+        now: inventory.collectedAt,
+        previousScanAt: baselines.identitiesScannedAt?.toISOString() ?? null,
+        regionBaseline: baselines.regionBaseline,
+      };
       evaluation = parts ? evaluateTargeted(inventory, context) : evaluateInventory(inventory, context);
-      usedRegions = inventoryRegionsInUse(inventory, inventory.collectedAt);
+      learnedRegions = parts ? null : learnRegions(inventory);
+      // The next scan's identity window starts at this collection only if every user and key was read in it: a
+      // read an earlier attempt made may be older than this time, and what was created between would fall in
+      // neither scan's window.
+      if (!resumed && readWhole(inventory.iamPrincipals)) identitiesScannedAt = observedAt;
     } catch (err) {
       if (!(err instanceof RoleUnavailableError)) throw err;
       observedAt = new Date();
@@ -184,7 +197,8 @@ export function scanUseCases({
         evaluation,
         failureReason,
         targeted: parts !== undefined,
-        usedRegions,
+        learnedRegions,
+        identitiesScannedAt,
       },
     });
     if (saved.discarded) {
@@ -285,6 +299,9 @@ export function scanUseCases({
     },
   };
 }
+
+/** A part read everywhere: nothing of it left unread. */
+const readWhole = (part: Inventory[PartName]) => part.status === 'ok' && !part.unread?.length;
 
 /** The outcome of a scan an earlier attempt saved. */
 function savedOutcome(state: { status: string; srs: number | null; failure_reason: string | null }): ScanOutcome {

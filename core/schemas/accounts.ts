@@ -137,6 +137,20 @@ export const listAccountsQuery = z.strictObject({
 export const accountDetail = accountSummary.extend({
   connected_at: timestamp.nullable(),
   last_successful_scan_at: timestamp.nullable(),
+  region_baseline: z
+    .object({
+      regions: z.array(z.string()).meta({ description: 'Sorted region names' }),
+      learned_at: timestamp.nullable().meta({
+        description: 'When the first complete scan learned it; null while only accepted regions are known',
+      }),
+    })
+    .nullable()
+    .meta({
+      description:
+        'The regions the account uses: those of its first complete scan (instances launched more than 7 days before ' +
+        "it, databases, file systems, trails' home regions) and those a member accepted an instance in since. An " +
+        'instance running elsewhere is a threat signal however long it runs. Null before any scan has learned it',
+    }),
 });
 
 /** The account workflow that runs the scan, and the scan id (its runScan activity id in that workflow). */

@@ -1,4 +1,5 @@
-import { lockAccount } from '../../db/repositories/accounts';
+import { addBaselineRegion, lockAccount } from '../../db/repositories/accounts';
+import { UNUSED_REGION_CHECK_IDS } from '../../domain/checks/region-baseline';
 import { scoreHistory } from '../../db/repositories/score-history';
 import {
   findSignal,
@@ -241,6 +242,21 @@ async function changeAcceptance(
         check_id: found.check_id,
         scope: current?.scope ?? 'signal',
         ...(given.length > 0 ? { scope_acceptances_ended: given.length } : {}),
+      });
+    }
+    // An instance outside the account's regions, accepted for good: its region is one the account uses from now on
+    // (docs/decisions.md, "No clock-based all-clear"). An acceptance with an expiry silences the signal until then
+    // and changes no region: when it ends, the instance is flagged again.
+    if (
+      next &&
+      next.expiresAt === null &&
+      UNUSED_REGION_CHECK_IDS.includes(found.check_id) &&
+      (await addBaselineRegion({ db: trx, accountId: account.id, region: found.region }))
+    ) {
+      await audit(trx, caller, 'account.region_baseline_extended', `account:${awsAccountId}`, {
+        region: found.region,
+        signal_id: signalId,
+        check_id: found.check_id,
       });
     }
     if (next || ended > 0) await rescoreAccount({ db: trx, account, at: now });

@@ -16,7 +16,16 @@ export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash
   return db
     .selectFrom('account_event_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
-    .select(['a.id', 'a.tenant_id', 'a.aws_account_id', 'a.status', 'a.used_regions', 'a.workflow_id', 'a.role_name'])
+    .select([
+      'a.id',
+      'a.tenant_id',
+      'a.aws_account_id',
+      'a.status',
+      'a.region_baseline',
+      'a.region_baseline_learned_at',
+      'a.workflow_id',
+      'a.role_name',
+    ])
     .select((eb) =>
       eb
         .exists(

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { RegionBaseline } from '../../domain/checks/region-baseline';
 import type { RoleTarget } from '../../domain/onboarding/role';
 import type { PlanId } from '../../domain/tenancy/plans';
 import type { Database } from '../database';
@@ -242,7 +243,7 @@ export async function loadRoleTarget({
 export async function lockAccount({ db, tenantId, accountId }: { db: Conn; tenantId: string; accountId: string }) {
   return db
     .selectFrom('accounts')
-    .select(['id', 'status', 'current_srs', 'score_complete'])
+    .select(['id', 'status', 'current_srs', 'score_complete', 'region_baseline', 'region_baseline_learned_at'])
     .where('id', '=', accountId)
     .where('tenant_id', '=', tenantId)
     .forNoKeyUpdate()
@@ -301,6 +302,62 @@ export async function noteScanStarted({
     .execute();
 }
 
+/** The account's region baseline from its columns (null regions: none learned or accepted yet). */
+export function regionBaselineOf(row: {
+  region_baseline: string[] | null;
+  region_baseline_learned_at: Date | null;
+}): RegionBaseline {
+  return {
+    regions: row.region_baseline ?? [],
+    learnedAt: row.region_baseline_learned_at ? row.region_baseline_learned_at.toISOString() : null,
+  };
+}
+
+/** What a scan of the account judges against: its region baseline, and where its identity window starts. */
+export async function loadScanBaselines({ db, accountId }: { db: Conn; accountId: string }): Promise<{
+  regionBaseline: RegionBaseline;
+  identitiesScannedAt: Date | null;
+}> {
+  const row = await db
+    .selectFrom('accounts')
+    .select(['region_baseline', 'region_baseline_learned_at', 'identities_scanned_at'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { regionBaseline: regionBaselineOf(row), identitiesScannedAt: row.identities_scanned_at };
+}
+
+/**
+ * Adds a region a member accepted to the account's baseline, in one statement (whatever a scan saving at the same
+ * time learns stays). The previous release's `used_regions` follows once the baseline is learned. Answers whether
+ * the region was added (false: the baseline held it already).
+ */
+export async function addBaselineRegion({
+  db,
+  accountId,
+  region,
+}: {
+  db: Conn;
+  accountId: string;
+  region: string;
+}): Promise<boolean> {
+  const baseline = sql<
+    string[]
+  >`(select array_agg(r order by r) from unnest(array_append(coalesce(region_baseline, '{}'), ${region}::text)) r)`;
+  const updated = await db
+    .updateTable('accounts')
+    .set({
+      region_baseline: baseline,
+      used_regions: sql<
+        string[] | null
+      >`case when region_baseline_learned_at is null then used_regions else ${baseline} end`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', accountId)
+    .where(sql<boolean>`not (${region}::text = any(coalesce(region_baseline, '{}')))`)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
 /** What a saved scan leaves on the account: its checks and coverage, and (when set) its score and success time. */
 export async function noteScanSaved({
   db,
@@ -317,6 +374,9 @@ export async function noteScanSaved({
     current_srs?: number;
     last_successful_scan_at?: Date;
     used_regions?: string[];
+    region_baseline?: string[];
+    region_baseline_learned_at?: Date;
+    identities_scanned_at?: Date;
   };
 }): Promise<void> {
   await db

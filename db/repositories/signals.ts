@@ -466,6 +466,8 @@ export interface OpenSignalRecord {
   detectedAt: Date;
   /** `expiryScanId`: the first scan that found the acceptance expired, if one has. */
   acceptance: { expiresAt: Date | null; expiryScanId: string | null } | null;
+  /** An alert that fired for it (on the scan or event batch that opened it) has been acknowledged: it was reviewed. */
+  alertAcknowledged: boolean;
 }
 
 /** The account's open signals, by fingerprint: what a scan resolves or keeps, what scores the account, what rules fire on. */
@@ -492,6 +494,25 @@ export async function listOpenSignalsWithAcceptance({
       'signal_acceptances.id as acceptance_id',
       'signal_acceptances.expires_at',
       'signal_acceptances.expiry_scan_id',
+      // An acknowledged alert was about this signal when it fired on the scan or event batch that opened it, for its
+      // scenario (domain/alerts/rules.ts: the scenarios of the findings behind the alert).
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('alert_events')
+              .select(sql`1`.as('one'))
+              .whereRef('alert_events.account_id', '=', 'signals.account_id')
+              .where('alert_events.acknowledged_at', 'is not', null)
+              .where(sql<boolean>`signals.scenario = any(alert_events.scenarios_triggered)`)
+              .where((inner) =>
+                inner.or([
+                  inner('alert_events.scan_id', '=', inner.ref('signals.first_scan_id')),
+                  inner('alert_events.event_batch_id', '=', inner.ref('signals.event_batch_id')),
+                ]),
+              ),
+          )
+          .as('alert_acknowledged'),
     ])
     .where('signals.account_id', '=', accountId)
     .where('signals.resolved_at', 'is', null)
@@ -510,6 +531,7 @@ export async function listOpenSignalsWithAcceptance({
     eventBatchId: r.event_batch_id,
     detectedAt: r.detected_at,
     acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at, expiryScanId: r.expiry_scan_id },
+    alertAcknowledged: r.alert_acknowledged === true,
   }));
 }
 

@@ -35,8 +35,20 @@ export interface AccountsTable {
   coverage_total: number | null;
   /** The latest full scan read every core source (domain/scoring/completeness.ts); null before the first scan. */
   score_complete: boolean | null;
-  /** Regions where the last scan found the account in use (instances, trails' home regions); null before any scan. */
+  /**
+   * The previous release's regions in use: scans keep it equal to the learned `region_baseline` for processes still
+   * reading it during a deploy, until a later release drops it.
+   */
   used_regions: Generated<string[] | null>;
+  /**
+   * The regions the account uses (domain/checks/region-baseline.ts): learned from its first complete scan, then
+   * extended only by acceptances; null while neither has happened. Regions accepted before it is learned are kept.
+   */
+  region_baseline: Generated<string[] | null>;
+  /** When a scan learned the baseline; null until one has. */
+  region_baseline_learned_at: Generated<Date | null>;
+  /** When the latest scan that read every IAM user and key collected: the identity checks' window starts there. */
+  identities_scanned_at: Generated<Date | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -1,15 +1,15 @@
-import type { GuardDutyRegion, Instance, Inventory, Unread } from '../scans/inventory';
-import { daysSince, failing, onPart, onParts, withUnread } from './helpers';
-import type { Check, CheckResult } from './types';
+import type { GuardDutyRegion, Instance, Unread } from '../scans/inventory';
+import { failing, onPart, withPart, withUnread } from './helpers';
+import { EVENT_REVIEW_DAYS } from '../events/types';
+import { NEW_INSTANCE_DAYS, regionsInUse, UNKNOWN_BASELINE } from './region-baseline';
+import type { Check, CheckResult, EvaluationContext } from './types';
 
-// Threat checks: signs that someone is already inside — GuardDuty findings, mining-shaped compute, activity in
-// regions the account does not use, identities and keys that appeared in the last day.
+// Threat checks: signs that someone is already inside — GuardDuty findings, mining-shaped compute, instances in
+// regions outside the account's baseline, identities and keys that appeared since the previous scan.
 
 /** Instance families built around GPUs, ML accelerators or FPGAs: what crypto-miners launch. */
 const ACCELERATED_FAMILIES = new Set(['p', 'g', 'gr', 'inf', 'trn', 'dl', 'f']);
 const LARGE_SIZE_XLARGE = 24;
-const NEW_INSTANCE_DAYS = 7;
-const RECENT_IDENTITY_DAYS = 1;
 
 /** Instances that run or are about to: a stopped instance mines nothing. */
 const isActive = (instance: Instance) => instance.state === 'running' || instance.state === 'pending';
@@ -29,32 +29,20 @@ export function isHighEnd(type: string): boolean {
   );
 }
 
-const isNew = (instance: Instance, now: string) => daysSince(instance.launchedAt, now) <= NEW_INSTANCE_DAYS;
-
 /**
- * The regions an account uses: where it has an instance older than NEW_INSTANCE_DAYS, and its trails' home regions.
- * An instance new elsewhere is suspect (here, and for the RunInstances event detection).
+ * Where identities created since the previous scan start on an account's first scan, which has no previous scan: the
+ * last 24 hours, the window this check has always had, so that a first scan says what it said before (users and
+ * keys older than that were there before Sentinel and are the account's history, judged by the IAM checks).
  */
-export function regionsInUse(
-  instances: readonly Instance[],
-  trails: readonly { homeRegion: string }[],
-  now: string,
-): Set<string> {
-  return new Set([
-    ...instances
-      .filter((instance) => instance.state !== 'terminated' && !isNew(instance, now))
-      .map((instance) => instance.region),
-    ...trails.map((trail) => trail.homeRegion),
-  ]);
+export const FIRST_SCAN_IDENTITY_HOURS = 24;
+
+/** Where "created since the previous scan" starts: that scan's collection time, or the first scan's window. */
+export function identityWindowStart(ctx: EvaluationContext): string {
+  return ctx.previousScanAt ?? new Date(Date.parse(ctx.now) - FIRST_SCAN_IDENTITY_HOURS * 3_600_000).toISOString();
 }
 
-/** The account's regions in use as an inventory shows them; null when its instances or trails could not be read. */
-export function inventoryRegionsInUse(inventory: Inventory, now: string): string[] | null {
-  const { instances, cloudtrail } = inventory;
-  if (instances.status !== 'ok' || cloudtrail.status !== 'ok' || instances.unread?.length || cloudtrail.unread?.length)
-    return null;
-  return [...regionsInUse(instances.value.instances, cloudtrail.value.trails, now)].sort();
-}
+/** Created after the window's start. ISO 8601 times are compared as instants, whatever their offset. */
+const createdSince = (createdAt: string, start: string) => Date.parse(createdAt) > Date.parse(start);
 
 /**
  * GuardDuty's high-severity findings. A region without an enabled detector has none to read, which is not "no
@@ -128,46 +116,59 @@ export const THREAT_CHECKS: readonly Check[] = [
     id: 'threat.instance_in_unused_region',
     scenario: 'threat',
     severity: 'HIGH',
-    title: 'New instance in a region the account does not use',
+    title: 'Instance in a region the account does not use',
     description:
-      `An instance launched in the last ${NEW_INSTANCE_DAYS} days runs in a region where the account has no ` +
-      `instance older than ${NEW_INSTANCE_DAYS} days and which is not the home region of any CloudTrail trail. Attackers ` +
-      'launch in far-away regions hoping nobody looks there.',
+      "A running instance is in a region outside the account's baseline: the regions where the first complete scan " +
+      `found instances launched more than ${NEW_INSTANCE_DAYS} days before it, databases, file systems or a ` +
+      "CloudTrail trail's home, and those a member accepted since. However long the instance has run, its region " +
+      'stays outside until a member accepts it. Attackers launch in far-away regions hoping nobody looks there.',
     remediation:
-      'Confirm the launch was intended. If not, terminate the instance after snapshotting it, revoke the ' +
-      'credentials that launched it (CloudTrail RunInstances event), and disable unused opt-in regions or deny them ' +
-      'with a service control policy.',
+      'Confirm the launch was intended. If it was, accept the signal: its region joins the baseline. If not, ' +
+      'terminate the instance after snapshotting it, revoke the credentials that launched it (CloudTrail ' +
+      'RunInstances event), and disable unused opt-in regions or deny them with a service control policy.',
     docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
-    // Needs both parts: without the trails, a home region could be mistaken for an unused one.
-    evaluate: onParts(['instances', 'cloudtrail'], ({ instances }, { trails }, ctx) => {
-      const used = regionsInUse(instances, trails, ctx.now);
-      return failing(
-        instances
-          .filter((instance) => isActive(instance) && isNew(instance, ctx.now) && !used.has(instance.region))
-          .map((instance) => ({
-            resource: instance.id,
-            region: instance.region,
-            detail: `Instance ${instance.id} (${instance.type}) was launched at ${instance.launchedAt} in ${instance.region}.`,
-          })),
+    // An instance gone before anyone looked is still a launch to review.
+    review: true,
+    evaluate: (inventory, ctx) => {
+      const baseline = ctx.regionBaseline ?? UNKNOWN_BASELINE;
+      // Before the baseline is learned this inventory's trails say where the account works: without them, a home
+      // region could be mistaken for an unused one.
+      const judge = (instances: readonly Instance[]) => {
+        const used = regionsInUse(baseline, inventory);
+        return failing(
+          instances
+            .filter((instance) => isActive(instance) && !used.has(instance.region))
+            .map((instance) => ({
+              resource: instance.id,
+              region: instance.region,
+              detail: `Instance ${instance.id} (${instance.type}) was launched at ${instance.launchedAt} in ${instance.region}.`,
+            })),
+        );
+      };
+      return withPart(inventory.instances, ({ instances }) =>
+        baseline.learnedAt !== null ? judge(instances) : withPart(inventory.cloudtrail, () => judge(instances)),
       );
-    }),
+    },
   },
   {
     id: 'threat.iam_user_created_recently',
     scenario: 'threat',
     severity: 'MEDIUM',
-    title: 'IAM user created in the last 24 hours',
+    title: 'IAM user created since the previous scan',
     description:
-      'A new IAM user appeared in the last 24 hours. Creating users for persistence is one of the first things ' +
-      'an intruder does with stolen credentials.',
+      'An IAM user was created after the previous scan that read every user (on the first scan: in the last ' +
+      `${FIRST_SCAN_IDENTITY_HOURS} hours), however long ago that scan was. Creating users for persistence is one of ` +
+      'the first things an intruder does with stolen credentials. The signal stays open until a member reviews it ' +
+      `(accepts it, or acknowledges the alert about it), or for ${EVENT_REVIEW_DAYS} days, even once the user is gone.`,
     remediation:
       'Confirm who created the user (CloudTrail CreateUser event) and why. If nobody did it on purpose, delete ' +
       "the user's keys, password and policies, delete the user, and rotate the credentials that created it.",
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_users.html',
+    review: true,
     evaluate: onPart('iamPrincipals', ({ users }, ctx) =>
       failing(
         users
-          .filter((user) => daysSince(user.createdAt, ctx.now) <= RECENT_IDENTITY_DAYS)
+          .filter((user) => createdSince(user.createdAt, identityWindowStart(ctx)))
           .map((user) => ({ resource: user.arn, detail: `IAM user ${user.name} was created at ${user.createdAt}.` })),
       ),
     ),
@@ -176,19 +177,22 @@ export const THREAT_CHECKS: readonly Check[] = [
     id: 'threat.access_key_created_recently',
     scenario: 'threat',
     severity: 'MEDIUM',
-    title: 'Access key created in the last 24 hours',
+    title: 'Access key created since the previous scan',
     description:
-      'An active access key was created in the last 24 hours; new keys on existing users are a common way to ' +
-      'keep access after a compromise.',
+      'An active access key was created after the previous scan that read every key (on the first scan: in the ' +
+      `last ${FIRST_SCAN_IDENTITY_HOURS} hours), however long ago that scan was; new keys on existing users are a ` +
+      'common way to keep access after a compromise. The signal stays open until a member reviews it (accepts it, ' +
+      `or acknowledges the alert about it), or for ${EVENT_REVIEW_DAYS} days, even once the key is gone.`,
     remediation:
       "Confirm the key's owner created it (CloudTrail CreateAccessKey event). If not, deactivate and delete it " +
       'and investigate the identity that created it.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+    review: true,
     evaluate: onPart('iamPrincipals', ({ users }, ctx) =>
       failing(
         users.flatMap((user) =>
           user.accessKeys
-            .filter((key) => key.status === 'Active' && daysSince(key.createdAt, ctx.now) <= RECENT_IDENTITY_DAYS)
+            .filter((key) => key.status === 'Active' && createdSince(key.createdAt, identityWindowStart(ctx)))
             .map((key) => ({
               resource: key.id,
               owner: user.arn,

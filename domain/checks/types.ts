@@ -1,5 +1,6 @@
 import type { ControlRefs } from '../compliance/types';
 import type { Inventory, Unread } from '../scans/inventory';
+import type { RegionBaseline } from './region-baseline';
 
 export const SCENARIOS = ['iam', 'exposure', 'detection', 'threat', 'billing', 'suspension', 'connectivity'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -41,6 +42,14 @@ export type CheckResult =
 export interface EvaluationContext {
   /** The scan's time (ISO 8601): ages ("older than 90 days") are measured from it, never from a clock. */
   now: string;
+  /**
+   * When the previous scan that read every IAM user and access key collected (ISO 8601): what was created after it
+   * is new (threat.iam_user_created_recently, threat.access_key_created_recently). Null or absent: no such scan
+   * yet, and FIRST_SCAN_IDENTITY_HOURS before `now` stands for it.
+   */
+  previousScanAt?: string | null;
+  /** The regions the account uses (domain/checks/region-baseline.ts); absent: not learned, nothing accepted. */
+  regionBaseline?: RegionBaseline;
 }
 
 /** What a finding's check says of itself: shown with its signals, in the recovery checklist and the reports. */
@@ -62,5 +71,12 @@ export interface Check extends CheckDescription {
    * control a failing resource belongs to. Each control's status then follows its own findings only.
    */
   controlOfResource?: (resource: string) => string | undefined;
+  /**
+   * Its signals stand for something that happened (a user created, an instance launched where nobody works), not a
+   * state that ends when the resource does: a scan that no longer sees the resource does not resolve the signal
+   * until it is reviewed (accepted, or an alert about it acknowledged) or REVIEW_DAYS have passed since it opened
+   * (domain/signals/lifecycle.ts; docs/decisions.md, "No clock-based all-clear").
+   */
+  review?: true;
   evaluate: (inventory: Inventory, context: EvaluationContext) => CheckResult;
 }

@@ -273,7 +273,8 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     severity: 'HIGH',
     title: 'Instance launched in a region the account does not use',
     description:
-      'Instances were launched in a region where the account had no instance and no CloudTrail trail home. ' +
+      "Instances were launched in a region outside the account's baseline (the regions its first complete scan found " +
+      'in use, and those a member accepted since). ' +
       'Attackers launch in far-away regions hoping nobody looks there.',
     remediation:
       'Confirm the launch was intended. If not, terminate the instances after snapshotting them, revoke the ' +

@@ -70,8 +70,8 @@ export function partsOfGroups(groups: readonly ServiceGroup[]): PartName[] {
 /** What the detections may know of the account beyond the event itself. */
 export interface DetectionContext {
   /**
-   * Regions the account uses: where its last scan found instances or its trails' home regions. Null when no scan
-   * has told (an instance launched then is not judged by its region).
+   * Regions the account uses: its region baseline (domain/checks/region-baseline.ts). Null until a scan has learned
+   * it (an instance launched then is not judged by its region).
    */
   usedRegions: readonly string[] | null;
   /** The name of the role Sentinel scans the account with; null when unknown. */

@@ -1,3 +1,4 @@
+import { checkById } from '../checks/catalog';
 import type { CheckOutcome, Evaluation, Finding } from '../checks/evaluate';
 import { EVENT_REVIEW_DAYS } from '../events/types';
 import { eventDetection, isEventSignal } from '../events/catalog';
@@ -10,6 +11,15 @@ import { computeSrs, type ScoredFinding } from '../scoring/srs';
 // count in no score. A signal an event opened (domain/events/) is not a scan's: a scan that evaluated every check
 // able to see what the event changed resolves it (the scan's own finding stands for that state from then on),
 // and one no check can see stays open for EVENT_REVIEW_DAYS.
+//
+// A check marked `review` (domain/checks/types.ts) reports something that happened, a user or a key created, an
+// instance launched outside the account's regions: that the next scan no longer sees it is no all-clear (the
+// intruder may have deleted what they made). Its signal resolves once it is not seen and has been reviewed (accepted,
+// or an alert about it acknowledged), or REVIEW_DAYS after it opened (docs/decisions.md, "No clock-based all-clear").
+// An event signal such a check confirms waits for the same review, unless the scan's own finding stands for it.
+
+/** How long an unreviewed signal of a `review` check stays open once no scan sees it: as long as an event's. */
+export const REVIEW_DAYS = EVENT_REVIEW_DAYS;
 
 export interface OpenSignal {
   id: string;
@@ -21,6 +31,11 @@ export interface OpenSignal {
   owner: string | null;
   /** An acceptance is in force at the scan's time. */
   accepted: boolean;
+  /**
+   * A member has looked at it: accepted it (an acceptance not undone, in force or expired), or acknowledged an alert
+   * it was behind. Only `review` checks' signals wait for it.
+   */
+  reviewed?: boolean;
   detectedAt?: Date;
 }
 
@@ -45,21 +60,38 @@ function couldSee(
 
 const DAY_MS = 86_400_000;
 
+const isReviewed = (signal: Pick<OpenSignal, 'accepted' | 'reviewed'>) => signal.accepted || signal.reviewed === true;
+
+/** Opened less than REVIEW_DAYS before `at` (a signal without its time is not held). */
+const withinReviewTime = (signal: Pick<OpenSignal, 'detectedAt'>, at: Date) =>
+  signal.detectedAt !== undefined && at.getTime() - signal.detectedAt.getTime() < REVIEW_DAYS * DAY_MS;
+
+/** A scan's signal of a `review` check that no scan may resolve yet: not reviewed, and opened less than REVIEW_DAYS ago. */
+function awaitsReview(signal: Pick<OpenSignal, 'checkId' | 'accepted' | 'reviewed' | 'detectedAt'>, at: Date): boolean {
+  return checkById(signal.checkId)?.review === true && !isReviewed(signal) && withinReviewTime(signal, at);
+}
+
 /**
  * Whether a scan that began reading at `at`, with these outcomes, settles an event's signal (see the top of this
  * file): it began after the event was taken (a scan that read before the change says nothing of it), and every
  * check able to see the change read the signal's resource and region.
  */
 function settlesEventSignal(
-  signal: Pick<OpenSignal, 'checkId' | 'detectedAt' | 'region' | 'resource' | 'owner'>,
+  signal: Pick<OpenSignal, 'checkId' | 'detectedAt' | 'region' | 'resource' | 'owner' | 'accepted' | 'reviewed'>,
   outcomes: Map<string, CheckOutcome>,
+  failingInRegion: ReadonlySet<string>,
   at: Date,
 ): boolean {
   const detectedAt = signal.detectedAt?.getTime();
   if (detectedAt === undefined || detectedAt >= at.getTime()) return false;
   const confirmedBy = eventDetection(signal.checkId)?.confirmedBy ?? [];
-  if (confirmedBy.length > 0 && confirmedBy.every((id) => outcomes.has(id) && couldSee(signal, outcomes.get(id))))
-    return true;
+  const confirmed =
+    confirmedBy.length > 0 && confirmedBy.every((id) => outcomes.has(id) && couldSee(signal, outcomes.get(id)));
+  // A `review` check that no longer fails says the launch is gone, not that it was harmless: the event's signal then
+  // waits for its review, unless the scan's own finding in its region carries it on.
+  const needsReview = confirmedBy.some((id) => checkById(id)?.review === true);
+  const carriedOn = confirmedBy.some((id) => failingInRegion.has(`${id}|${signal.region}`));
+  if (confirmed && (!needsReview || carriedOn || isReviewed(signal))) return true;
   return at.getTime() - detectedAt >= EVENT_REVIEW_DAYS * DAY_MS;
 }
 
@@ -73,6 +105,7 @@ export function signalChanges<S extends OpenSignal>(
   const findings = [...new Map(evaluation.findings.map((f) => [f.fingerprint, f])).values()];
   const seen = new Set(findings.map((f) => f.fingerprint));
   const outcomes = new Map(evaluation.outcomes.map((o) => [o.checkId, o]));
+  const failingInRegion = new Set(findings.map((f) => `${f.checkId}|${f.region}`));
   return {
     fresh: findings.filter((f) => !openByFingerprint.has(f.fingerprint)),
     stillOpen: open.filter((s) => seen.has(s.fingerprint)),
@@ -80,8 +113,8 @@ export function signalChanges<S extends OpenSignal>(
       ? []
       : open.filter((s) =>
           isEventSignal(s.checkId)
-            ? settlesEventSignal(s, outcomes, at)
-            : !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId)),
+            ? settlesEventSignal(s, outcomes, failingInRegion, at)
+            : !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId)) && !awaitsReview(s, at),
         ),
   };
 }
@@ -91,11 +124,22 @@ export function acceptanceInForce(acceptance: { expiresAt: Date | null } | null,
   return acceptance !== null && (acceptance.expiresAt === null || acceptance.expiresAt > at);
 }
 
-/** Open signals as a scan at `at` sees them: accepted while an acceptance is in force. */
+/**
+ * Open signals as a scan at `at` sees them: accepted while an acceptance is in force; reviewed once accepted at all
+ * (an expired acceptance was a review too; one undone or replaced is not listed) or once an alert it was behind was
+ * acknowledged.
+ */
 export function asOpenSignals<
-  S extends Omit<OpenSignal, 'accepted'> & { acceptance: { expiresAt: Date | null } | null },
+  S extends Omit<OpenSignal, 'accepted' | 'reviewed'> & {
+    acceptance: { expiresAt: Date | null } | null;
+    alertAcknowledged?: boolean;
+  },
 >(signals: readonly S[], at: Date): (S & OpenSignal)[] {
-  return signals.map((s) => ({ ...s, accepted: acceptanceInForce(s.acceptance, at) }));
+  return signals.map((s) => ({
+    ...s,
+    accepted: acceptanceInForce(s.acceptance, at),
+    reviewed: s.acceptance !== null || s.alertAcknowledged === true,
+  }));
 }
 
 /** The score of the signals open after a scan, one per failing resource: accepted ones do not count. */

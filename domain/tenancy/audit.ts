@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'account.verified',
   'account.disconnected',
   'account.event_key_rotated',
+  'account.region_baseline_extended',
   'organization.connected',
   'organization.verified',
   'organization.disconnected',

@@ -181,6 +181,25 @@ describe('GET /accounts', () => {
     for (const [field, value] of Object.entries(listed as Record<string, unknown>))
       expect(detail[field]).toEqual(value);
   });
+
+  it("shows the region baseline on the account's own page only, null until a scan learned one", async () => {
+    const detail = async () => (await ctx.http.get('/accounts/111122223333').set(owner.auth).expect(200)).body;
+    expect((await detail()).region_baseline).toBeNull();
+    await ctx.db
+      .updateTable('accounts')
+      .set({
+        region_baseline: ['eu-west-1', 'us-east-1'],
+        region_baseline_learned_at: new Date('2026-11-20T08:00:00Z'),
+      })
+      .where('aws_account_id', '=', '111122223333')
+      .execute();
+    expect((await detail()).region_baseline).toEqual({
+      regions: ['eu-west-1', 'us-east-1'],
+      learned_at: '2026-11-20T08:00:00.000Z',
+    });
+    const [listed] = (await ctx.http.get('/accounts').set(owner.auth).expect(200)).body.accounts;
+    expect(listed).not.toHaveProperty('region_baseline');
+  });
 });
 
 describe('GET /accounts: pages, filters and order', () => {

@@ -1,5 +1,6 @@
 import { checkById } from '../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
+import type { EvaluationContext } from '../../domain/checks/types';
 import type {
   AccessKey,
   Collected,
@@ -492,12 +493,17 @@ export function cleanInventory(now: string): Inventory {
 
 /**
  * Runs one check at the inventory's collection time: 'pass', 'not_evaluated', or the failing resources as
- * `resource@region` strings, compact enough to assert with one toEqual.
+ * `resource@region` strings, compact enough to assert with one toEqual. `context` adds what a scan knows of the
+ * account beyond the inventory (its previous scan's time, its region baseline).
  */
-export function outcome(checkId: string, inventory: Inventory): 'pass' | 'not_evaluated' | string[] {
+export function outcome(
+  checkId: string,
+  inventory: Inventory,
+  context: Omit<EvaluationContext, 'now'> = {},
+): 'pass' | 'not_evaluated' | string[] {
   const check = checkById(checkId);
   if (!check) throw new Error(`unknown check ${checkId}`);
-  const result = check.evaluate(inventory, { now: inventory.collectedAt });
+  const result = check.evaluate(inventory, { ...context, now: inventory.collectedAt });
   if (result.status !== 'fail') return result.status;
   return result.resources.map(({ resource, region = 'global' }) => `${resource}@${region}`);
 }

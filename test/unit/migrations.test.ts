@@ -300,6 +300,17 @@ describe('migrations', () => {
   });
 });
 
+/** Reverts migrations, latest first, down to and including `name`, whatever migrations came after it. */
+async function revertThrough(db: TestDatabase['db'], name: string): Promise<void> {
+  const reverted: string[] = [];
+  while (reverted.at(-1) !== `Down ${name}: Success`) {
+    const step = await migrateDown(db);
+    if (step.length === 0) break;
+    reverted.push(...step);
+  }
+  expect(reverted.at(-1)).toBe(`Down ${name}: Success`);
+}
+
 describe("the migration that names an alert rule's last source", () => {
   let previous: TestDatabase;
   beforeAll(async () => {
@@ -378,7 +389,7 @@ describe('the migration that keeps whether a score read every core source', () =
   it('fills accounts and score-history points from the outcomes their scans kept, counting core sources only', async () => {
     const db = previous.db;
     await migrateToLatest(db);
-    expect(await migrateDown(db)).toEqual(['Down 20261129T000700_score_completeness: Success']);
+    await revertThrough(db, '20261129T000700_score_completeness');
     await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
     const account = (id: string, n: number) => ({
       id,
@@ -469,10 +480,75 @@ describe('the migration that keeps whether a score read every core source', () =
     expect(await db.selectFrom('alert_events').select('srs_complete').execute()).toEqual([]);
 
     // Down gives score_complete its former meaning back: every check read, optional sources included.
-    await migrateDown(db);
+    await revertThrough(db, '20261129T000700_score_completeness');
     expect(await db.selectFrom('accounts').select(['id', 'score_complete']).orderBy('id').execute()).toEqual([
       { id: 'acc_1', score_complete: false },
       { id: 'acc_2', score_complete: false },
     ]);
+  });
+});
+
+describe('the migration that makes the regions in use a baseline', () => {
+  let previous: TestDatabase;
+  beforeAll(async () => {
+    previous = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => previous.drop());
+
+  it("takes each account's used regions as its baseline, and starts its identity window at its last successful scan", async () => {
+    const db = previous.db;
+    await migrateToLatest(db);
+    await revertThrough(db, '20261130T000200_region_baseline');
+    await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
+    const scannedAt = new Date('2026-11-20T06:00:00Z');
+    const account = (id: string, n: number) => ({
+      id,
+      tenant_id: 'ten_1',
+      aws_account_id: String(123456789000 + n),
+      display_name: null,
+      tags: [],
+      role_name: 'R',
+      external_id: `${'e'.repeat(32)}${n}`,
+      workflow_id: `w${n}`,
+    });
+    // Rows as the previous release leaves them: a scanned account with its regions in use, one never scanned.
+    await db
+      .insertInto('accounts')
+      .values([
+        { ...account('acc_1', 1), last_scan_at: scannedAt, last_successful_scan_at: scannedAt },
+        account('acc_2', 2),
+      ])
+      .execute();
+    await sql`update accounts set used_regions = '{eu-west-1,us-east-1}' where id = 'acc_1'`.execute(db);
+
+    await migrateToLatest(db);
+    const rows = await db
+      .selectFrom('accounts')
+      .select(['id', 'region_baseline', 'region_baseline_learned_at', 'identities_scanned_at', 'used_regions'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      {
+        id: 'acc_1',
+        region_baseline: ['eu-west-1', 'us-east-1'],
+        region_baseline_learned_at: scannedAt,
+        identities_scanned_at: scannedAt,
+        used_regions: ['eu-west-1', 'us-east-1'],
+      },
+      {
+        id: 'acc_2',
+        region_baseline: null,
+        region_baseline_learned_at: null,
+        identities_scanned_at: null,
+        used_regions: null,
+      },
+    ]);
+
+    await revertThrough(db, '20261130T000200_region_baseline');
+    const columns = await sql<{ column_name: string }>`select column_name from information_schema.columns
+      where table_name = 'accounts' and column_name in ('region_baseline', 'region_baseline_learned_at', 'identities_scanned_at', 'used_regions')`.execute(
+      db,
+    );
+    expect(columns.rows.map((c) => c.column_name)).toEqual(['used_regions']);
   });
 });
