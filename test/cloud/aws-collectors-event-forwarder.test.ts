@@ -10,6 +10,7 @@ import {
   RemoveTargetsCommand,
   UpdateApiDestinationCommand,
 } from '@aws-sdk/client-eventbridge';
+import { GetPolicyCommand, GetPolicyVersionCommand, IAMClient } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ExpectedForwarder } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
@@ -27,6 +28,7 @@ import {
   INVOCATION_RATE_LIMIT_PER_SECOND,
   TARGET_ID,
 } from '../../domain/onboarding/forwarder-templates';
+import { MANAGED_POLICIES } from '../../domain/onboarding/role';
 import type { Inventory } from '../../domain/scans/inventory';
 import {
   accessDenied,
@@ -172,6 +174,39 @@ describe('the event forwarder collected against moto', () => {
 
     expect(judged(FORWARDER, inventory)).toMatchObject({ status: 'pass', unread: [] });
     expect(judged(MANAGEMENT, inventory)).toMatchObject({ status: 'pass', unread: [] });
+  });
+
+  it("makes only calls the role's SecurityAudit policy grants", async () => {
+    const { customer, target } = await forwardingCustomer();
+    await collect(target);
+    const operations = [...new Set(suite.front.requests.filter((r) => r.service === 'events').map((r) => r.operation))];
+    expect(operations.sort()).toEqual([
+      'DescribeApiDestination',
+      'DescribeConnection',
+      'DescribeRule',
+      'ListTargetsByRule',
+    ]);
+
+    // The role the setup creates (domain/onboarding/role.ts) attaches SecurityAudit: its current document, as AWS
+    // publishes it, must allow each of them.
+    const iam = client(new IAMClient(customerConfig(customer)));
+    const policyArn = MANAGED_POLICIES[0];
+    const { Policy } = await iam.send(new GetPolicyCommand({ PolicyArn: policyArn }));
+    const { PolicyVersion } = await iam.send(
+      new GetPolicyVersionCommand({ PolicyArn: policyArn, VersionId: Policy?.DefaultVersionId }),
+    );
+    const document = JSON.parse(decodeURIComponent(PolicyVersion?.Document ?? '{}')) as {
+      Statement: { Effect: string; Action: string | string[] }[];
+    };
+    const allowed = document.Statement.filter((s) => s.Effect === 'Allow').flatMap((s) =>
+      Array.isArray(s.Action) ? s.Action : [s.Action],
+    );
+    const grants = (action: string) =>
+      allowed.some((pattern) =>
+        new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(action),
+      );
+    expect(policyArn).toBe('arn:aws:iam::aws:policy/SecurityAudit');
+    expect(operations.filter((operation) => !grants(`events:${operation}`))).toEqual([]);
   });
 
   it('names only the region where a rule was deleted, one disabled, one retargeted and the endpoint changed', async () => {
