@@ -33,8 +33,9 @@ const regionFix = (region: string) =>
   `${REGIONS_VARIABLE}="${region}", apply the Terraform again, or update the SentinelEventForwarder stack in ${region}.`;
 
 /**
- * What is wrong with the forwarder in one region, as sentences; empty when it delivers as set up. `unread`: rules the
- * read did not cover (the scan ran on code that expected fewer), which neither pass nor fail.
+ * What is wrong with the forwarder in one region, as sentences; empty when it delivers as set up. `unread`: the region,
+ * when the read did not cover every rule expected now (a retried scan kept a read made before a rule was added): what
+ * was not read neither passes nor fails.
  */
 export function forwarderProblems(
   forwarder: ForwarderRegion,
@@ -43,9 +44,18 @@ export function forwarderProblems(
   const { region, connection, apiDestination } = forwarder;
   const expected = expectedForwarderRules(region);
   const byName = new Map(forwarder.rules.map((r) => [r.name, r]));
-  const unread: Unread[] = expected
-    .filter((name) => !byName.has(name))
-    .map((name) => ({ kind: 'resource', scope: `${region}: rule ${name}`, reason: 'The rule was not read.' }));
+  // The region is what a finding names: a rule not read leaves the region's finding as it is.
+  const notRead = expected.filter((name) => !byName.has(name));
+  const unread: Unread[] =
+    notRead.length === 0
+      ? []
+      : [
+          {
+            kind: 'region',
+            scope: region,
+            reason: `Not read: rule ${notRead.join(', ')} (a rule added since the read).`,
+          },
+        ];
   const rules = expected.flatMap((name) => byName.get(name) ?? []);
   if (connection === null && apiDestination === null && rules.every((r) => r.state === null)) {
     return {

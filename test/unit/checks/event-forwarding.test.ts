@@ -139,12 +139,14 @@ describe(FORWARDER, () => {
     expect(scoreCompleteness(evaluateInventory(refused, { now: NOW }).outcomes).coreChecksNotRead).toContain(FORWARDER);
   });
 
-  it('names a rule the read did not cover as unread rather than missing', () => {
+  it('leaves the region of a rule the read did not cover unread rather than the rule missing', () => {
     const inventory = cleanInventory(NOW);
     const region = forwarderIn(inventory, 'eu-west-1');
     const dropped = region.rules.pop()!;
     expect(outcome(FORWARDER, inventory)).toBe('pass');
-    expect(unreadBy(FORWARDER, inventory)).toEqual([`eu-west-1: rule ${dropped.name}`]);
+    expect(unreadBy(FORWARDER, inventory)).toEqual(['eu-west-1']);
+    const result = checkById(FORWARDER)!.evaluate(inventory, { now: NOW });
+    expect(result.unread?.[0]?.reason).toContain(dropped.name);
   });
 
   it('is not evaluated, with nothing unread, for an account connected without event forwarding', () => {
