@@ -274,6 +274,24 @@ describe('the event forwarder collected against moto', () => {
     expect(refused.unread).toHaveLength(2);
   });
 
+  it('leaves a region unread when EventBridge answers a rule without its state, rather than guess it', async () => {
+    const { target } = await forwardingCustomer();
+    suite.front.rewrite = (request, answer) => {
+      if (request.service !== 'events' || request.operation !== 'DescribeRule' || request.region !== WEST)
+        return onlyRegions(request, answer);
+      const { State: _dropped, ...rule } = JSON.parse(answer.body) as Record<string, unknown>;
+      return { ...answer, body: JSON.stringify(rule) };
+    };
+
+    const result = judged(FORWARDER, await collect(target));
+    expect(result.status).toBe('pass');
+    expect(result.unread).toEqual([
+      expect.stringMatching(
+        /^eu-west-1: Sentinel could not read this part: EventBridge answered no DescribeRule's State/,
+      ),
+    ]);
+  });
+
   it('reads nothing of EventBridge for an account connected without event forwarding', async () => {
     const { target } = await forwardingCustomer();
     const inventory = await collect(target, false);

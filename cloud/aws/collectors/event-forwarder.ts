@@ -21,6 +21,15 @@ import { type ReadContext, regionalPart } from './reader';
 
 const NOT_FOUND = 'ResourceNotFound';
 
+/**
+ * A field the check judges, which AWS always answers: one left out makes the region unread (the read fails), never a
+ * state Sentinel would have to guess.
+ */
+function reported<T>(value: T | undefined, what: string): T {
+  if (value === undefined || value === '') throw new Error(`EventBridge answered no ${what}`);
+  return value;
+}
+
 interface Slice {
   /** As the collection was told (ReadContext.eventForwarder); null: nothing expected, nothing read. */
   expectedEndpoint: string | null;
@@ -42,8 +51,7 @@ async function readRule(events: EventBridgeClient, name: string): Promise<Forwar
     targetArns.push(...(page?.Targets ?? []).flatMap((t) => (t.Arn ? [t.Arn] : [])));
     nextToken = page?.NextToken;
   } while (nextToken);
-  // A rule without a State is one AWS reports as it was created: enabled.
-  return { name, state: rule.State ?? 'ENABLED', targetArns };
+  return { name, state: reported(rule.State, `DescribeRule's State of rule ${name}`), targetArns };
 }
 
 export const eventForwarderPart = regionalPart({
@@ -60,12 +68,15 @@ export const eventForwarderPart = regionalPart({
       expectedEndpoint: eventForwarder.endpoint,
       forwarder: {
         region,
-        connection: connection && { arn: connection.ConnectionArn ?? '', state: connection.ConnectionState ?? '' },
+        connection: connection && {
+          arn: reported(connection.ConnectionArn, `ConnectionArn of connection ${CONNECTION_NAME}`),
+          state: reported(connection.ConnectionState, `ConnectionState of connection ${CONNECTION_NAME}`),
+        },
         apiDestination: destination && {
-          arn: destination.ApiDestinationArn ?? '',
-          state: destination.ApiDestinationState ?? '',
-          endpoint: destination.InvocationEndpoint ?? '',
-          connectionArn: destination.ConnectionArn ?? '',
+          arn: reported(destination.ApiDestinationArn, `ApiDestinationArn of ${API_DESTINATION_NAME}`),
+          state: reported(destination.ApiDestinationState, `ApiDestinationState of ${API_DESTINATION_NAME}`),
+          endpoint: reported(destination.InvocationEndpoint, `InvocationEndpoint of ${API_DESTINATION_NAME}`),
+          connectionArn: reported(destination.ConnectionArn, `ConnectionArn of ${API_DESTINATION_NAME}`),
         },
         rules,
       },
