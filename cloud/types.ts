@@ -42,6 +42,12 @@ export interface CollectionProgress {
   last: string;
 }
 
+/** The event forwarder Sentinel expects in an account: the ingestion URL its API destinations must post to. */
+export interface ExpectedForwarder {
+  /** The service's public base URL and EVENT_INGEST_PATH. */
+  endpoint: string;
+}
+
 export interface CollectOptions {
   /** Reads settled by an earlier attempt of this scan: not read again. */
   checkpoint?: Checkpoint;
@@ -52,6 +58,11 @@ export interface CollectOptions {
   onProgress?: (progress: CollectionProgress) => void;
   /** The scan's last attempt: reads that fail now are left unread instead of failing the collection. */
   finalAttempt?: boolean;
+  /**
+   * The event forwarder the account should have: given when the account has an event key. Absent: it was connected
+   * without event forwarding, and the forwarder is not read (its checks have nothing to judge).
+   */
+  eventForwarder?: ExpectedForwarder;
   /** A targeted rescan: only these parts are read; the others are `OUTSIDE_TARGETED_SCAN` (domain/scans/inventory.ts). */
   parts?: readonly PartName[];
   /**

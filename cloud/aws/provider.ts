@@ -173,6 +173,7 @@ export function createAwsProvider({
         finalAttempt: options.finalAttempt ?? true,
         signal: options.signal,
         parts: options.parts,
+        eventForwarder: options.eventForwarder,
       });
       const notEvaluated = Object.entries(inventory)
         .filter(

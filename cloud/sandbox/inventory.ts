@@ -33,6 +33,8 @@ import {
   unloggedStagingVpc,
   unloggedVpcs,
 } from './network';
+import { healthyForwarder } from './event-forwarder';
+import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
 // never from Math.random or the clock, so a demo (and a test) can replay any scan exactly.
@@ -959,7 +961,16 @@ function regionalServiceParts(account: SandboxAccount, regions: string[], region
   };
 }
 
-export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; at: Date }): Inventory {
+export function sandboxInventory({
+  awsAccountId,
+  at,
+  eventForwarder,
+}: {
+  awsAccountId: string;
+  at: Date;
+  /** The forwarder Sentinel expects (CollectOptions.eventForwarder): the account has it, healthy; absent: not read. */
+  eventForwarder?: ExpectedForwarder;
+}): Inventory {
   const account = cleanAccount(awsAccountId, at);
   const random = randomFor(awsAccountId, 'issues');
   for (const issue of shuffled(random, BASELINE_ISSUES).slice(0, int(random, 2, 4))) issue.apply(account);
@@ -1078,5 +1089,13 @@ export function sandboxInventory({ awsAccountId, at }: { awsAccountId: string; a
         },
       ],
     }),
+    eventForwarder: ok(
+      healthyForwarder({
+        awsAccountId,
+        regions: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region),
+        endpoint: eventForwarder?.endpoint,
+      }),
+      eventForwarder ? regional('EventBridge DescribeConnection') : [],
+    ),
   };
 }

@@ -43,7 +43,7 @@ export function createSandboxProvider({
   ): Promise<Inventory> {
     if (awsAccountId === SANDBOX_FAILING_ACCOUNT_ID) throw new RoleUnavailableError(failingAccountReason(roleName));
     options?.onProgress?.({ done: 1, total: 1, last: 'sandbox' });
-    const inventory = sandboxInventory({ awsAccountId, at: now() });
+    const inventory = sandboxInventory({ awsAccountId, at: now(), eventForwarder: options?.eventForwarder });
     return options?.parts ? onlyParts(inventory, options.parts) : inventory;
   }
 

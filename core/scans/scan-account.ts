@@ -3,6 +3,7 @@ import type { Config } from '../../config/config';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
 import type { Attempt } from '../deps';
+import { hasWorkingEventKey } from '../../db/repositories/account-events';
 import { loadRoleTarget, loadScanBaselines, noteScanStarted } from '../../db/repositories/accounts';
 import {
   keepCostExplorerRead,
@@ -18,6 +19,7 @@ import {
   roleUnavailableEvaluation,
 } from '../../domain/checks/evaluate';
 import { learnRegions } from '../../domain/checks/region-baseline';
+import { EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
 import { partsOfGroups } from '../../domain/events/types';
 import { COST_EXPLORER_PARTS, type Inventory, type PartName } from '../../domain/scans/inventory';
 import type { RoleTarget } from '../../domain/onboarding/role';
@@ -61,13 +63,14 @@ export function scanUseCases({
     parts: readonly PartName[] | undefined,
     attempt: Attempt,
   ): Promise<{ inventory: Inventory; resumed: boolean }> {
-    const [checkpoint, reuse] = await Promise.all([
+    const [checkpoint, reuse, forwarding] = await Promise.all([
       loadCheckpoint({ db, scanId }),
       recentCostExplorerReads({
         db,
         accountId,
         since: new Date(Date.now() - config.cloud.costExplorerMinIntervalHours * HOUR_MS),
       }),
+      hasWorkingEventKey({ db, accountId }),
     ]);
     let unsaved: Record<string, ReadOutcome> = {};
     let progress: CollectionProgress | undefined;
@@ -89,6 +92,9 @@ export function scanUseCases({
         reuse,
         finalAttempt: attempt.number >= SCAN_ATTEMPTS,
         parts,
+        // An account with an event key was connected with event forwarding: its forwarder must post to this
+        // service's ingestion endpoint, in every region. Without a key none is expected, and none is read.
+        eventForwarder: forwarding ? { endpoint: `${config.http.publicBaseUrl}${EVENT_INGEST_PATH}` } : undefined,
         // Given up (timed out while another attempt took over, or cancelled): stop reading rather than run two
         // collections of the account at once.
         signal: attempt.cancelled,

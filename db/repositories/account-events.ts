@@ -79,6 +79,18 @@ export async function expireEventKeys({ db, accountId, at }: { db: Conn; account
     .execute();
 }
 
+/** Whether the account has a key that works now: it was connected with event forwarding, so a forwarder is expected. */
+export async function hasWorkingEventKey({ db, accountId }: { db: Conn; accountId: string }): Promise<boolean> {
+  const row = await db
+    .selectFrom('account_event_keys')
+    .select('account_id')
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** An event to store: every column but its arrival, which the database stamps. */
 export type NewAccountEvent = Omit<Required<Insertable<AccountEventsTable>>, 'received_at'>;
 

@@ -5,6 +5,7 @@ import { DATA_STORE_CHECKS } from './data-stores';
 import { DETECTION_CHECKS } from './detection';
 import { DETECTION_LOGGING_CHECKS } from './detection-logging';
 import { EC2_VPC_CHECKS } from './ec2-vpc';
+import { EVENT_FORWARDING_CHECKS } from './event-forwarding';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
@@ -24,6 +25,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...EXPOSURE_CHECKS,
   ...SUSPENSION_CHECKS,
   ...DETECTION_CHECKS,
+  ...EVENT_FORWARDING_CHECKS,
   ...MONITORING_CHECKS,
   ...DETECTION_LOGGING_CHECKS,
   ...ACCESS_ANALYZER_CHECKS,

@@ -375,7 +375,10 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
       'then investigate the identity that changed it, and deny events:* on sentinel-* resources to everyone else with a ' +
       'service control policy.',
     docsUrl: 'https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-api-destinations.html',
-    group: null,
+    // The targeted rescan reads the region's forwarder at once (detection.event_forwarder_broken names what is
+    // missing, disabled or retargeted). It confirms nothing: a key changed in the connection or a pattern narrowed
+    // leaves what the scan reads as it was, so the signal stays open for review.
+    group: 'forwarder',
   },
   {
     id: 'event.sentinel_role_changed',

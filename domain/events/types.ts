@@ -58,6 +58,9 @@ export const SERVICE_GROUPS = {
   s3: ['s3AccountBlockPublicAccess', 's3Buckets'],
   account: ['alternateContacts'],
   health: ['health'],
+  // The event forwarder and the trails whose management events it forwards: a change to either (a rule deleted or
+  // disabled, an API destination retargeted) is confirmed, or cleared, by reading both.
+  forwarder: ['eventForwarder', 'cloudtrail'],
 } as const satisfies Record<string, readonly PartName[]>;
 export type ServiceGroup = keyof typeof SERVICE_GROUPS;
 export const SERVICE_GROUP_NAMES = Object.keys(SERVICE_GROUPS) as ServiceGroup[];

@@ -459,6 +459,44 @@ export interface KmsKey {
   rotationEnabled: boolean;
 }
 
+/**
+ * One EventBridge rule Sentinel expects of the event forwarder in a region (a forwarding rule of
+ * domain/events/forwarding-rules.ts or the heartbeat), as the region has it.
+ */
+export interface ForwarderRule {
+  name: string;
+  /**
+   * DescribeRule's State: ENABLED, DISABLED or ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS; null when the region has
+   * no rule of that name.
+   */
+  state: string | null;
+  /** The ARNs of the rule's targets (ListTargetsByRule); empty without a rule. */
+  targetArns: string[];
+}
+
+/** The event forwarder in one region: its connection, its API destination and the rules Sentinel expects there. */
+export interface ForwarderRegion {
+  region: string;
+  /** The connection named sentinel-events (DescribeConnection); null: the region has none. */
+  connection: { arn: string; state: string } | null;
+  /** The API destination named sentinel-events (DescribeApiDestination); null: the region has none. */
+  apiDestination: { arn: string; state: string; endpoint: string; connectionArn: string } | null;
+  /** Every rule Sentinel expects in the region, in that order, each whether it exists or not. */
+  rules: ForwarderRule[];
+}
+
+/** The account's event forwarder, region by region. */
+export interface EventForwarder {
+  /**
+   * The ingestion URL Sentinel expects every API destination to post to (the service's public base URL and
+   * EVENT_INGEST_PATH). null: the account was connected without event forwarding (it has no event key), so nothing
+   * is expected and the forwarder is not read.
+   */
+  expectedEndpoint: string | null;
+  /** The regions read; unread ones are in the part's `unread`. */
+  regions: ForwarderRegion[];
+}
+
 export interface AlternateContacts {
   security: boolean;
   billing: boolean;
@@ -513,6 +551,8 @@ export interface Inventory {
   kmsKeys: Collected<{ keys: KmsKey[] }>;
   /** The account's Cost Anomaly Detection monitors: without one, no anomaly is ever reported. */
   anomalyMonitors: Collected<{ monitors: AnomalyMonitor[] }>;
+  /** The event forwarder (EventBridge) in every enabled region (regional). */
+  eventForwarder: Collected<EventForwarder>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -558,6 +598,7 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   efsFileSystems: true,
   kmsKeys: true,
   anomalyMonitors: true,
+  eventForwarder: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

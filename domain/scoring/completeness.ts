@@ -23,6 +23,7 @@ export const CORE_SOURCES = [
   'EFS',
   'KMS',
   'Account Management',
+  'EventBridge',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -63,6 +64,7 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   anomalies: 'Cost Explorer',
   anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
+  eventForwarder: 'EventBridge',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -32,6 +32,13 @@ jest.setTimeout(180_000);
 
 const DENIED_REGION = 'eu-west-2';
 const TOTAL = CATALOG.length;
+/** The forwarder's checks of an account connected without event forwarding: nothing to judge, nothing missed. */
+const WITHOUT_FORWARDER = Object.fromEntries(
+  ['detection.event_forwarder_broken', 'detection.management_events_not_logged'].map((id) => [
+    id,
+    expect.stringMatching(/^The account was connected without event forwarding/),
+  ]),
+);
 
 interface CheckEntry {
   check_id: string;
@@ -142,11 +149,12 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       /^Not read: eu-west-2: AWS denied Sentinel's role EC2/,
     );
     // Not evaluated at all: AWS Health (no Business support on this account), the spend spike (no cost data yet), and
-    // what nothing looks for here: GuardDuty's findings (no detector in any region it read) and cost anomalies (no
-    // Cost Anomaly Detection monitor). Empty answers, never a pass.
+    // what nothing looks for here: GuardDuty's findings (no detector in any region it read), cost anomalies (no
+    // Cost Anomaly Detection monitor) and the event forwarder (connected without one). Empty answers, never a pass.
     expect(
       Object.fromEntries(entries.filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason])),
     ).toEqual({
+      ...WITHOUT_FORWARDER,
       'billing.daily_spend_spike': 'No complete day of cost data.',
       'billing.cost_anomaly': expect.stringMatching(/^The account has no Cost Anomaly Detection monitor/),
       'threat.guardduty_high_severity_finding': expect.stringMatching(
@@ -155,7 +163,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
       'suspension.health_abuse_event': 'AWS Health needs a Business or Enterprise support plan',
       'suspension.health_credentials_exposed': 'AWS Health needs a Business or Enterprise support plan',
     });
-    expect(coverage).toEqual({ evaluated: TOTAL - 5, total: TOTAL });
+    expect(coverage).toEqual({ evaluated: TOTAL - 7, total: TOTAL });
     expect(entries.find((c) => c.check_id === 'exposure.s3_bucket_public')).toMatchObject({
       status: 'failed',
       failing_resources: 1,
@@ -167,7 +175,7 @@ describe('a scan of an account AWS only partly lets Sentinel read', () => {
 
     const account = (await ctx.http.get(`/accounts/${customer.accountId}`).set(owner.auth).expect(200)).body;
     expect(account).toMatchObject({
-      coverage: { evaluated: TOTAL - 5, total: TOTAL },
+      coverage: { evaluated: TOTAL - 7, total: TOTAL },
       score_complete: false,
       current_srs: expect.any(Number),
     });
@@ -331,7 +339,7 @@ describe('a role that is denied everything', () => {
     front.answer = motoGaps;
     await scanNow(customer.accountId);
     expect((await openSignals(customer.accountId)).map((s) => s.check_id)).not.toContain('connectivity.coverage_lost');
-    expect((await checks(customer.accountId)).coverage).toEqual({ evaluated: TOTAL - 5, total: TOTAL });
+    expect((await checks(customer.accountId)).coverage).toEqual({ evaluated: TOTAL - 7, total: TOTAL });
   });
 });
 
@@ -396,6 +404,7 @@ describe('a scan against moto itself, with no front', () => {
       (body.checks as CheckEntry[]).filter((c) => c.status === 'not_evaluated').map((c) => [c.check_id, c.reason]),
     );
     expect(notEvaluated).toEqual({
+      ...WITHOUT_FORWARDER,
       'billing.cost_anomaly':
         "Cost Explorer GetAnomalies failed (HTTP 500) after retries: an answer that is not in AWS's format",
       'billing.no_cost_anomaly_monitor':
@@ -413,6 +422,6 @@ describe('a scan against moto itself, with no front', () => {
       'iam.root_recently_used': 'The credential report has no row for the root user.',
       'billing.daily_spend_spike': 'No complete day of cost data.',
     });
-    expect(body.coverage).toEqual({ evaluated: TOTAL - 8, total: TOTAL });
+    expect(body.coverage).toEqual({ evaluated: TOTAL - 10, total: TOTAL });
   });
 });

@@ -1,5 +1,6 @@
 import { createSandboxProvider, SANDBOX_FAILING_ACCOUNT_ID } from '../../cloud/sandbox/provider';
 import { RoleUnavailableError } from '../../cloud/types';
+import { evaluateInventory } from '../../domain/checks/evaluate';
 
 const target = (awsAccountId: string) => ({
   tenantId: 'tnt_test',
@@ -36,6 +37,19 @@ describe('sandbox provider', () => {
     });
     expect(inventory.collectedAt).toBe(at.toISOString());
     expect(steps).toEqual(['sandbox']);
+  });
+
+  it('has a healthy event forwarder in every enabled region when one is expected, and reads none otherwise', async () => {
+    const endpoint = 'http://localhost:3000/ingest/aws/events';
+    const expected = await sandbox.collectInventory(target('123456789012'), { eventForwarder: { endpoint } });
+    const forwarder = expected.eventForwarder.status === 'ok' ? expected.eventForwarder.value : null;
+    expect(forwarder?.expectedEndpoint).toBe(endpoint);
+    expect(forwarder?.regions.map((r) => r.region)).toEqual(expected.regions.enabled);
+    const evaluation = evaluateInventory(expected, { now: expected.collectedAt });
+    expect(evaluation.outcomes.find((o) => o.checkId === 'detection.event_forwarder_broken')?.status).toBe('passed');
+
+    const none = await sandbox.collectInventory(target('123456789012'));
+    expect(none.eventForwarder).toEqual({ status: 'ok', value: { expectedEndpoint: null, regions: [] } });
   });
 
   it('describes the same demo organization for a management account every time: members in two OUs, ids of their own', async () => {

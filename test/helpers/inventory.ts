@@ -1,3 +1,4 @@
+import { healthyForwarder } from '../../cloud/sandbox/event-forwarder';
 import { checkById } from '../../domain/checks/catalog';
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type { EvaluationContext } from '../../domain/checks/types';
@@ -20,6 +21,8 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 export const ACCOUNT = '111122223333';
+/** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
+export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
 
 /** How the clean account's instances are set up: a role, and a metadata service that requires IMDSv2. */
 export const WELL_RUN_INSTANCE = {
@@ -488,6 +491,13 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
+    eventForwarder: ok(
+      healthyForwarder({
+        awsAccountId: ACCOUNT,
+        regions: ['us-east-1', 'us-west-2', 'eu-west-1'],
+        endpoint: FORWARDER_ENDPOINT,
+      }),
+    ),
   };
 }
 

@@ -19,8 +19,11 @@ export class ScriptedCloud implements CloudProvider {
   private readonly denied = new Map<string, string>();
   private readonly inventories = new Map<string, (at: Date) => Inventory>();
   private readonly organizations = new Map<string, OrganizationMember[]>();
-  /** Every collection asked for, in order, with the parts a targeted rescan read (undefined: all of them). */
-  readonly collections: { awsAccountId: string; parts?: PartName[] }[] = [];
+  /**
+   * Every collection asked for, in order, with the parts a targeted rescan read (undefined: all of them) and the
+   * ingestion URL of the event forwarder it expected (only when it expected one).
+   */
+  readonly collections: { awsAccountId: string; parts?: PartName[]; eventForwarder?: string }[] = [];
   /** How many times each management account's organization was described (a sync or a verification each). */
   readonly describes = new Map<string, number>();
   /** The time a scan observes the account at; the harness points it at the test server's (skipped) clock. */
@@ -36,7 +39,11 @@ export class ScriptedCloud implements CloudProvider {
   }
 
   async collectInventory(target: RoleTarget, options: CollectOptions = {}): Promise<Inventory> {
-    this.collections.push({ awsAccountId: target.awsAccountId, parts: options.parts && [...options.parts] });
+    this.collections.push({
+      awsAccountId: target.awsAccountId,
+      parts: options.parts && [...options.parts],
+      ...(options.eventForwarder ? { eventForwarder: options.eventForwarder.endpoint } : {}),
+    });
     const reason = this.denied.get(target.awsAccountId);
     if (reason) throw new RoleUnavailableError(reason);
     const at = await this.clock();

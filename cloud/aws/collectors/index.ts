@@ -8,7 +8,7 @@ import {
   type Unread,
 } from '../../../domain/scans/inventory';
 import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progress';
-import { type CollectionProgress, IncompleteCollectionError } from '../../types';
+import { type CollectionProgress, type ExpectedForwarder, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
 import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
@@ -18,6 +18,7 @@ import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { efsFileSystemsPart } from './efs';
+import { eventForwarderPart } from './event-forwarder';
 import { failureOf } from './failures';
 import { guarddutyPart } from './guardduty';
 import { healthPart } from './health';
@@ -79,6 +80,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   efsFileSystemsPart,
   kmsKeysPart,
   anomalyMonitorsPart,
+  eventForwarderPart,
 ]);
 
 const REGIONS = 'regions';
@@ -115,6 +117,8 @@ export interface CollectInput {
   signal?: AbortSignal;
   /** Only these parts are read (a targeted rescan); the others are OUTSIDE_TARGETED_SCAN. */
   parts?: readonly PartName[];
+  /** The event forwarder the account should have (CollectOptions.eventForwarder); absent: it is not read. */
+  eventForwarder?: ExpectedForwarder;
 }
 
 async function settle(
@@ -140,9 +144,10 @@ export async function collectAccountInventory({
   finalAttempt,
   signal,
   parts,
+  eventForwarder,
 }: CollectInput): Promise<Inventory> {
   const readers = parts ? READERS.filter((r) => parts.includes(r.reader.part)) : READERS;
-  const ctx: ReadContext = { session, now };
+  const ctx: ReadContext = { session, now, eventForwarder };
   const outcomes = new Map<string, ReadOutcome>([...currentReads(checkpoint), ...Object.entries(reuse)]);
   const retry: { key: string; reason: string }[] = [];
   let total = 1;

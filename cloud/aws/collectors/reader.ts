@@ -1,4 +1,5 @@
 import type { PartName, PartValue, Unread } from '../../../domain/scans/inventory';
+import type { ExpectedForwarder } from '../../types';
 import type { Session } from './session';
 
 // How a part of the inventory is read. A global part is one read; a regional part is one read per enabled
@@ -14,6 +15,8 @@ export interface ReadContext {
   session: Session;
   /** The collection's time: what is recent or complete is measured from it. */
   now: Date;
+  /** The event forwarder Sentinel expects in the account; absent: none (connected without event forwarding). */
+  eventForwarder?: ExpectedForwarder;
 }
 
 export interface GlobalReader<K extends PartName> {

@@ -382,6 +382,23 @@ const CASES: Case[] = [
     },
     fails: ['guardduty@eu-west-1'],
   },
+  {
+    id: 'detection.event_forwarder_broken',
+    parts: ['eventForwarder'],
+    breaks: (inv) => {
+      part(inv.eventForwarder).regions[2]!.rules[0]!.state = 'DISABLED';
+    },
+    fails: ['event-forwarder@eu-west-1'],
+  },
+  {
+    id: 'detection.management_events_not_logged',
+    parts: ['eventForwarder', 'cloudtrail'],
+    breaks: (inv) => {
+      part(inv.cloudtrail).trails[0]!.multiRegion = false;
+    },
+    // The trail, homed in us-east-1, now records that region's events alone.
+    fails: ['cloudtrail-management-events@us-west-2', 'cloudtrail-management-events@eu-west-1'],
+  },
   // threat
   {
     id: 'threat.guardduty_high_severity_finding',
