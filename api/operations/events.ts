@@ -3,13 +3,14 @@ import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/for
 import { AppError } from '../../core/errors';
 import { readRawJsonBody } from '../middleware/body';
 import {
+  eventForwardingOutput,
   ingestEventsInput,
   ingestEventsOutput,
   listEventsOutput,
   listEventsQuery,
   rotateEventKeyOutput,
 } from '../../core/schemas/events';
-import { listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
+import { getEventForwarding, listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
 import { ingestEvents } from '../../core/events/ingestion';
 import { ACCOUNT } from './accounts';
 import { PUBLIC } from '../openapi/registry';
@@ -71,6 +72,22 @@ export const eventOperations = [
     success: { status: 200, description: 'One page of events', schema: listEventsOutput },
     errors: ['not_found', 'invalid_cursor'],
     handler: ({ deps, caller, params, query }) => listAccountEvents(deps, caller, params.account_id, query),
+  }),
+  endpoint({
+    operationId: 'getEventForwarding',
+    method: 'get',
+    path: `${ACCOUNT}/event-forwarding`,
+    tag: 'Events',
+    access: 'viewer',
+    summary: "Whether each region of the account's forwarder delivers",
+    description:
+      "Per region the forwarder delivered from, its state by the heartbeat the forwarder's scheduled rule sends every " +
+      '`heartbeat_interval_minutes`: `receiving`, `late` (no heartbeat for more than `late_after_minutes`: real-time ' +
+      'detection is blind there, and a HIGH signal says so) or `no_heartbeat` (events, but never a heartbeat). ' +
+      'docs/event-forwarding.md, "Heartbeat".',
+    success: { status: 200, description: "The forwarder's regions", schema: eventForwardingOutput },
+    errors: ['not_found'],
+    handler: ({ deps, caller, params }) => getEventForwarding(deps, caller, params.account_id),
   }),
   endpoint({
     operationId: 'rotateEventKey',
