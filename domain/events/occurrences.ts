@@ -1,4 +1,4 @@
-import { PROBABLE_COMPROMISE_ID } from './catalog';
+import { FORWARDING_BLIND_ID, PROBABLE_COMPROMISE_ID } from './catalog';
 
 // How each event detection's findings are de-duplicated into signals (docs/decisions.md, "Events", the table there):
 //
@@ -62,6 +62,8 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   // Launches: each reservation is new compute, by whoever launched it.
   'event.instance_launched_in_unused_region': PER_PRINCIPAL,
   'event.gpu_instance_launched': PER_PRINCIPAL,
+  // A region's forwarder is blind or not: one signal per region while it lasts.
+  [FORWARDING_BLIND_ID]: STATE,
   [PROBABLE_COMPROMISE_ID]: { kind: 'occurrence', by: 'account', windowMinutes: COMPOUND_WINDOW_MINUTES },
 });
 
