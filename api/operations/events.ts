@@ -39,8 +39,9 @@ export const eventOperations = [
       `The account's EventBridge API destination calls it; the \`${EVENT_API_KEY_HEADER}\` header (the account's event ` +
       'key) is the only credential and names the account. One event or an array of up to 100; an event of another AWS ' +
       'account is 403, a body that is not an EventBridge event 400 naming the field. Events are stored 30 days, once (a ' +
-      'redelivered event id is a duplicate); what their detections find opens signals at once and alerts. 600 events a ' +
-      'minute per account, then 429 (EventBridge retries).',
+      'redelivered event id is a duplicate); what their detections find opens signals at once and alerts. A heartbeat ' +
+      "(the forwarder's Scheduled Event from `aws.events`) is recorded as its region's last heartbeat, not stored " +
+      '(GET .../event-forwarding). 600 events a minute per account, heartbeats included, then 429 (EventBridge retries).',
     body: ingestEventsInput,
     rawInput: true,
     before: ({ req, res }) => readRawJsonBody(req, res),
