@@ -31,10 +31,10 @@ interface AccountChanges {
   batchId: string | null;
 }
 
-function blindSignal(account: BatchAccount, batchId: string, region: string, lastHeartbeatAt: Date | null, at: Date) {
+function blindSignal(account: BatchAccount, batchId: string, region: string, lastHeartbeatAt: Date, at: Date) {
   const detection = describedDetection(FORWARDING_BLIND_ID);
   const resource = heartbeatRuleArn(region, account.aws_account_id);
-  const silentMinutes = lastHeartbeatAt ? Math.floor((at.getTime() - lastHeartbeatAt.getTime()) / MINUTE_MS) : null;
+  const silentMinutes = Math.floor((at.getTime() - lastHeartbeatAt.getTime()) / MINUTE_MS);
   const signal: EventSignal = {
     id: newId('signal', at.getTime()),
     tenant_id: account.tenant_id,
@@ -46,7 +46,7 @@ function blindSignal(account: BatchAccount, batchId: string, region: string, las
     severity: detection.severity,
     title: `Real-time detection is blind in ${region}`,
     description:
-      `${detection.description} No heartbeat from ${region} since ${lastHeartbeatAt?.toISOString()} ` +
+      `${detection.description} No heartbeat from ${region} since ${lastHeartbeatAt.toISOString()} ` +
       `(${silentMinutes} minutes at ${at.toISOString()}).`,
     resource,
     region,
@@ -77,11 +77,12 @@ async function watchAccount(db: Db, account: BatchAccount, at: Date): Promise<Ac
     let opened = 0;
     let batchId: string | null = null;
     if (blind.length > 0) {
-      batchId = newId('eventBatch', at.getTime());
+      const id = newId('eventBatch', at.getTime());
+      batchId = id;
       await insertEventBatch({
         db: trx,
         batch: {
-          id: batchId,
+          id,
           tenant_id: account.tenant_id,
           account_id: account.id,
           groups: [],
@@ -89,10 +90,14 @@ async function watchAccount(db: Db, account: BatchAccount, at: Date): Promise<Ac
           received_at: at,
         },
       });
-      const lastOf = new Map(regions.map((r) => [r.region, r.last_heartbeat_at]));
-      const signals = blind.map((region) => blindSignal(account, batchId!, region, lastOf.get(region) ?? null, at));
+      // A late region has a last heartbeat: only those are watched.
+      const signals = regions.flatMap((r) =>
+        blind.includes(r.region) && r.last_heartbeat_at
+          ? [blindSignal(account, id, r.region, r.last_heartbeat_at, at)]
+          : [],
+      );
       opened = (await openEventSignals(trx, account, signals, at)).length;
-      await noteBatchSignals({ db: trx, batchId, opened });
+      await noteBatchSignals({ db: trx, batchId: id, opened });
     }
     const resolvedCount = await resolveSignalsWithoutScan({ db: trx, signalIds: resolved.map((s) => s.id), at });
     if (opened > 0 || resolvedCount > 0) await rescoreAccount({ db: trx, account: locked, at });
