@@ -7,6 +7,7 @@ import { deliveryUseCases } from '../core/alerts/deliver';
 import { fireAlertRules } from '../core/alerts/fire-alert-rules';
 import { leftOverBatchUseCases } from '../core/events/dispatch-batches';
 import { exportPackageUseCases } from '../core/exports/export-package';
+import { forwardingWatchUseCases } from '../core/events/forwarding-watch';
 import { organizationUseCases } from '../core/organizations/sync';
 import { retentionUseCases } from '../core/retention/prune';
 import { scanUseCases } from '../core/scans/scan-account';
@@ -30,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
   const organizations = organizationUseCases(deps);
   const retention = retentionUseCases(deps);
   const leftOverBatches = leftOverBatchUseCases(deps);
+  const forwardingWatch = forwardingWatchUseCases(deps);
   return {
     verifyAccount: accounts.verifyAccount,
     markAccountDisconnected: accounts.markAccountDisconnected,
@@ -56,6 +58,7 @@ export function createActivities(deps: ActivityDeps) {
     markOrganizationDisconnected: organizations.markOrganizationDisconnected,
 
     dispatchLeftOverEventBatches: leftOverBatches.dispatchLeftOverEventBatches,
+    watchEventForwarding: forwardingWatch.watchEventForwarding,
   };
 }
 

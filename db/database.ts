@@ -26,7 +26,12 @@ import type {
   TenantsTable,
   UsersTable,
 } from './tables/identity';
-import type { AccountEventKeysTable, AccountEventsTable, EventBatchesTable } from './tables/events';
+import type {
+  AccountEventKeysTable,
+  AccountEventsTable,
+  EventBatchesTable,
+  EventForwardingRegionsTable,
+} from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
 import type {
   ExportsTable,
@@ -69,4 +74,5 @@ export interface Database {
   account_event_keys: AccountEventKeysTable;
   account_events: AccountEventsTable;
   event_batches: EventBatchesTable;
+  event_forwarding_regions: EventForwardingRegionsTable;
 }

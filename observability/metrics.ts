@@ -139,7 +139,7 @@ export const deliveryRetries = new Counter({
 
 export const awsEventsReceived = new Counter({
   name: 'sentinel_aws_events_received_total',
-  help: "Events the accounts' EventBridge forwarders delivered (POST /ingest/aws/events), by outcome: stored, duplicate, rate_limited",
+  help: "Events the accounts' EventBridge forwarders delivered (POST /ingest/aws/events), by outcome: stored, duplicate, heartbeat (recorded as its region's last heartbeat, not stored), rate_limited",
   labelNames: ['outcome'] as const,
   registers: [registry],
 });

@@ -1,5 +1,6 @@
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
+import { HEARTBEAT_INTERVAL_MINUTES } from '../domain/events/forwarding-rules';
 
 // The worker's recurring workflows. One schedule of each per task queue: a deployment's workers create them; others
 // sharing the namespace have their own. Operators see them, and can trigger or pause them, in the Temporal Web UI's
@@ -9,6 +10,11 @@ import type { Duration } from '@temporalio/common';
 export const retentionScheduleId = (taskQueue: string) => `sentinel-retention-${taskQueue}`;
 /** Acts on event batches their ingesting requests could not finish (workflows/left-over-batches.ts), every minute. */
 export const eventDispatchScheduleId = (taskQueue: string) => `sentinel-event-dispatch-${taskQueue}`;
+/**
+ * Opens and resolves the signals of forwarder regions whose heartbeat is late (workflows/forwarding-watch.ts), as often
+ * as the heartbeat beats: a region goes blind at most one interval before the watch says so.
+ */
+export const forwardingWatchScheduleId = (taskQueue: string) => `sentinel-forwarding-watch-${taskQueue}`;
 
 interface RecurringWorkflow {
   scheduleId: string;
@@ -19,6 +25,11 @@ interface RecurringWorkflow {
 const recurringWorkflows = (taskQueue: string): RecurringWorkflow[] => [
   { scheduleId: retentionScheduleId(taskQueue), workflowType: 'retentionWorkflow', every: '1 day' },
   { scheduleId: eventDispatchScheduleId(taskQueue), workflowType: 'eventDispatchWorkflow', every: '1 minute' },
+  {
+    scheduleId: forwardingWatchScheduleId(taskQueue),
+    workflowType: 'eventForwardingWatchWorkflow',
+    every: `${HEARTBEAT_INTERVAL_MINUTES} minutes`,
+  },
 ];
 
 /** Creates the schedule unless it exists (every worker calls this at start; the first one creates it). */

@@ -130,3 +130,9 @@ export const DISPATCH_EVENT_BATCHES: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '5 seconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 };
+
+/** The forwarding watch (watchEventForwarding): the next run is HEARTBEAT_INTERVAL_MINUTES away. */
+export const WATCH_EVENT_FORWARDING: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '5 seconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+};

@@ -3,13 +3,14 @@ import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/for
 import { AppError } from '../../core/errors';
 import { readRawJsonBody } from '../middleware/body';
 import {
+  eventForwardingOutput,
   ingestEventsInput,
   ingestEventsOutput,
   listEventsOutput,
   listEventsQuery,
   rotateEventKeyOutput,
 } from '../../core/schemas/events';
-import { listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
+import { getEventForwarding, listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
 import { ingestEvents } from '../../core/events/ingestion';
 import { ACCOUNT } from './accounts';
 import { PUBLIC } from '../openapi/registry';
@@ -38,8 +39,9 @@ export const eventOperations = [
       `The account's EventBridge API destination calls it; the \`${EVENT_API_KEY_HEADER}\` header (the account's event ` +
       'key) is the only credential and names the account. One event or an array of up to 100; an event of another AWS ' +
       'account is 403, a body that is not an EventBridge event 400 naming the field. Events are stored 30 days, once (a ' +
-      'redelivered event id is a duplicate); what their detections find opens signals at once and alerts. 600 events a ' +
-      'minute per account, then 429 (EventBridge retries).',
+      'redelivered event id is a duplicate); what their detections find opens signals at once and alerts. A heartbeat ' +
+      "(the forwarder's Scheduled Event from `aws.events`) is recorded as its region's last heartbeat, not stored " +
+      '(GET .../event-forwarding). 600 events a minute per account, heartbeats included, then 429 (EventBridge retries).',
     body: ingestEventsInput,
     rawInput: true,
     before: ({ req, res }) => readRawJsonBody(req, res),
@@ -71,6 +73,22 @@ export const eventOperations = [
     success: { status: 200, description: 'One page of events', schema: listEventsOutput },
     errors: ['not_found', 'invalid_cursor'],
     handler: ({ deps, caller, params, query }) => listAccountEvents(deps, caller, params.account_id, query),
+  }),
+  endpoint({
+    operationId: 'getEventForwarding',
+    method: 'get',
+    path: `${ACCOUNT}/event-forwarding`,
+    tag: 'Events',
+    access: 'viewer',
+    summary: "Whether each region of the account's forwarder delivers",
+    description:
+      "Per region the forwarder delivered from, its state by the heartbeat the forwarder's scheduled rule sends every " +
+      '`heartbeat_interval_minutes`: `receiving`, `late` (no heartbeat for more than `late_after_minutes`: real-time ' +
+      'detection is blind there, and a HIGH signal says so) or `no_heartbeat` (events, but never a heartbeat). ' +
+      'docs/event-forwarding.md, "Heartbeat".',
+    success: { status: 200, description: "The forwarder's regions", schema: eventForwardingOutput },
+    errors: ['not_found'],
+    handler: ({ deps, caller, params }) => getEventForwarding(deps, caller, params.account_id),
   }),
   endpoint({
     operationId: 'rotateEventKey',

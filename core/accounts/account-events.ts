@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { lastEventReceivedAt, listEventPage, replaceEventKey } from '../../db/repositories/account-events';
 import { lockAccount } from '../../db/repositories/accounts';
-import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
+import { listForwardingRegions } from '../../db/repositories/event-forwarding';
+import {
+  EVENT_API_KEY_HEADER,
+  EVENT_INGEST_PATH,
+  HEARTBEAT_INTERVAL_MINUTES,
+  HEARTBEAT_LATE_AFTER_MINUTES,
+} from '../../domain/events/forwarding-rules';
+import { forwardingState } from '../../domain/events/forwarding-health';
 import { EVENT_ID } from '../../domain/events/normalize';
 import { EVENT_KEY_GRACE_HOURS } from '../../domain/tenancy/limits';
 import { sha256 } from '../../security/crypto';
@@ -100,5 +107,25 @@ export async function listAccountEvents(
     events,
     next_token: events.length === query.limit && last ? encodeCursor({ at: last.time, id: last.event_id }) : null,
     last_event_received_at: lastReceived,
+  };
+}
+
+/**
+ * GET /accounts/{account_id}/event-forwarding (viewer): whether each region of the forwarder delivers, judged by its
+ * heartbeat now (domain/events/forwarding-health.ts), as the watch judges it.
+ */
+export async function getEventForwarding(deps: AppDeps, caller: Caller, awsAccountId: string) {
+  const account = await requireAccount(deps.db, caller, awsAccountId);
+  const rows = await listForwardingRegions({ db: deps.db, tenantId: caller.tenantId, accountId: account.id });
+  const now = new Date();
+  return {
+    heartbeat_interval_minutes: HEARTBEAT_INTERVAL_MINUTES,
+    late_after_minutes: HEARTBEAT_LATE_AFTER_MINUTES,
+    regions: rows.map((r) => ({
+      region: r.region,
+      state: forwardingState(r.last_heartbeat_at, now),
+      last_heartbeat_at: r.last_heartbeat_at?.toISOString() ?? null,
+      last_event_at: r.last_event_at?.toISOString() ?? null,
+    })),
   };
 }

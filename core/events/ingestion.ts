@@ -11,6 +11,8 @@ import { detectionRegions } from '../../domain/checks/region-baseline';
 import type { Db } from '../../db/client';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
 import { detectEvent, rescansOf } from '../../domain/events/detections';
+import { isHeartbeat } from '../../domain/events/forwarding-rules';
+import { type RegionTouch, regionTouches } from '../../domain/events/forwarding-health';
 import { eventFingerprint, signalPrincipal } from '../../domain/events/occurrences';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, DetectionContext, DetectionDescription, EventFinding } from '../../domain/events/types';
@@ -31,6 +33,14 @@ import { rescoreAccount } from '../signals/rescore';
 // rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
 // (core/events/dispatch-after-answer.ts). Which findings open signals, and which are counted on open ones, is
 // domain/events/occurrences.ts's rule (core/events/open-event-signals.ts).
+//
+// Heartbeats (the forwarder's scheduled rule, docs/event-forwarding.md "Heartbeat") are not stored as events nor run
+// through the detections: one per region every few minutes would bury the account's event list. Each request records,
+// per region, its newest heartbeat and that it delivered other events (the region's row of event_forwarding_regions),
+// in the statement that counts the request against the account's rate limit. Heartbeats count against that limit like
+// any event: the limit bounds what a key can make the database do, and the forwarder's beats are a few a minute out
+// of 600. A request refused for the limit records nothing, heartbeats included; EventBridge redelivers them with
+// their own time, so a region held back that long reads as late, which it is.
 
 type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
 
@@ -121,7 +131,13 @@ interface Applied {
  * signals and records the batch. Events nothing was detected in (nearly all) are counted and stored by one statement;
  * the others in one transaction.
  */
-async function apply(db: Db, account: Account, events: readonly AccountEvent[], at: Date): Promise<Applied> {
+async function apply(
+  db: Db,
+  account: Account,
+  events: readonly AccountEvent[],
+  request: { hits: number; touches: readonly RegionTouch[] },
+  at: Date,
+): Promise<Applied> {
   const context: DetectionContext = {
     // The learned region baseline: a launch elsewhere stays a launch in an unused region until a member accepts it.
     usedRegions: detectionRegions(regionBaselineOf(account)),
@@ -136,6 +152,8 @@ async function apply(db: Db, account: Account, events: readonly AccountEvent[], 
       db: conn,
       window: { key: `events:${account.id}`, windowSeconds: 60 },
       limit: EVENTS_PER_ACCOUNT_PER_MINUTE,
+      hits: request.hits,
+      forwarding: { tenantId: account.tenant_id, accountId: account.id, touches: request.touches },
       events: events.map(
         (e): NewAccountEvent => ({
           account_id: account.id,
@@ -224,20 +242,29 @@ export async function ingestEvents(deps: AppDeps, key: string | undefined, body:
   if (!key) throw new AppError('unauthorized', 'The event key header is missing');
   const account = await findAccountByEventKey({ db, keyHash: sha256(key) });
   if (!account || account.status === 'DISCONNECTED') throw new AppError('unauthorized', 'The event key is not valid');
-  const events = parseBody(body, account);
+  const received = parseBody(body, account);
   const at = new Date();
-  const { window, stored, detecting, opened, batched } = await apply(db, account, events, at);
+  const events = received.filter((e) => !isHeartbeat(e));
+  const heartbeats = received.length - events.length;
+  const { window, stored, detecting, opened, batched } = await apply(
+    db,
+    account,
+    events,
+    { hits: received.length, touches: regionTouches(received, at) },
+    at,
+  );
   if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) {
-    awsEventsReceived.inc({ outcome: 'rate_limited' }, events.length);
+    awsEventsReceived.inc({ outcome: 'rate_limited' }, received.length);
     throw new AppError('rate_limited', `At most ${EVENTS_PER_ACCOUNT_PER_MINUTE} events a minute per account`, {
       retryAfterSeconds: window.resetsInSeconds,
     });
   }
   awsEventsReceived.inc({ outcome: 'stored' }, stored);
   awsEventsReceived.inc({ outcome: 'duplicate' }, events.length - stored);
+  awsEventsReceived.inc({ outcome: 'heartbeat' }, heartbeats);
   for (const detection of opened) eventSignalsOpened.inc({ detection });
   // After the answer, the batch's alerts and rescan; what this process cannot finish, the event-dispatch schedule does.
   // A redelivered event that detected something may be the retry of a request whose process stopped before it.
   if (batched || (stored < events.length && detecting > 0)) dispatchAfterAnswer(deps, account);
-  return { accepted: stored, duplicates: events.length - stored, signals_opened: opened.length };
+  return { accepted: stored + heartbeats, duplicates: events.length - stored, signals_opened: opened.length };
 }

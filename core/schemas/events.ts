@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { EVENT_API_KEY_HEADER } from '../../domain/events/forwarding-rules';
+import {
+  EVENT_API_KEY_HEADER,
+  HEARTBEAT_INTERVAL_MINUTES,
+  HEARTBEAT_LATE_AFTER_MINUTES,
+} from '../../domain/events/forwarding-rules';
+import { FORWARDING_STATES } from '../../domain/events/forwarding-health';
 import { pageLimit, timestamp } from './common';
 
 /** Where and how the account's EventBridge forwarder delivers; the key is shown in this answer only. */
@@ -44,7 +49,11 @@ export const ingestEventsInput = z
   });
 
 export const ingestEventsOutput = z.object({
-  accepted: z.number().int().meta({ minimum: 0, description: 'Events stored now' }),
+  accepted: z.number().int().meta({
+    minimum: 0,
+    description:
+      "Events stored now, and heartbeats recorded (as their region's last heartbeat: heartbeats are not stored as events)",
+  }),
   duplicates: z.number().int().meta({ minimum: 0, description: 'Events received before (same event id): ignored' }),
   signals_opened: z.number().int().meta({ minimum: 0, description: "Signals the events' detections opened" }),
 });
@@ -87,4 +96,33 @@ export const listEventsOutput = z.object({
   last_event_received_at: timestamp
     .nullable()
     .meta({ description: 'When the forwarder last delivered an event; null: never' }),
+});
+
+export const forwardingRegion = z.object({
+  region: z.string(),
+  state: z.enum(FORWARDING_STATES).meta({
+    description:
+      '`receiving`: a heartbeat within `late_after_minutes`; `late`: the last heartbeat is older (real-time detection ' +
+      'is blind there, and a HIGH signal `event.forwarding_blind` is open for the region); `no_heartbeat`: events came ' +
+      'from the region but never a heartbeat (its forwarder predates the heartbeat rule: run the template again), so ' +
+      'Sentinel cannot tell its silence from quiet',
+  }),
+  last_heartbeat_at: timestamp
+    .nullable()
+    .meta({ description: "The region's last heartbeat (its own time, never later than its arrival); null: never" }),
+  last_event_at: timestamp
+    .nullable()
+    .meta({ description: 'When the region last delivered an event other than a heartbeat; null: never' }),
+});
+
+export const eventForwardingOutput = z.object({
+  heartbeat_interval_minutes: z
+    .literal(HEARTBEAT_INTERVAL_MINUTES)
+    .meta({ description: "How often the forwarder's heartbeat rule fires in each region" }),
+  late_after_minutes: z
+    .literal(HEARTBEAT_LATE_AFTER_MINUTES)
+    .meta({ description: 'A region whose last heartbeat is older than this is `late`' }),
+  regions: z.array(forwardingRegion).meta({
+    description: 'Every region the forwarder delivered from (a heartbeat or an event), by name; empty: nothing yet',
+  }),
 });

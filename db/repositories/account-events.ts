@@ -3,6 +3,8 @@ import type { Database } from '../database';
 import type { AccountEventsTable } from '../tables/events';
 import { type WindowState, windowHit } from './rate-limits';
 import { isoTimestamp } from '../json-sql';
+import type { RegionTouch } from '../../domain/events/forwarding-health';
+import { upsertForwardingRegions } from './event-forwarding';
 
 type Conn = Kysely<Database>;
 
@@ -95,27 +97,39 @@ export async function hasWorkingEventKey({ db, accountId }: { db: Conn; accountI
 export type NewAccountEvent = Omit<Required<Insertable<AccountEventsTable>>, 'received_at'>;
 
 /**
- * Counts the events in the account's rate-limit window and, if the count stays within `limit`, stores those not
- * stored before, in one statement (one round trip, one commit on the hot path). Answers the window and the ids of
- * the events it stored (the rest are redeliveries; none when over the limit).
+ * Counts the request's `hits` in the account's rate-limit window and, if the count stays within `limit`, stores the
+ * events not stored before and records what the request tells of each region of the forwarder (its heartbeats, that
+ * it delivered: event-forwarding.ts), in one statement (one round trip, one commit on the hot path). Answers the window
+ * and the ids of the events it stored (the rest are redeliveries; none when over the limit).
  */
 export async function countAndStoreEvents({
   db,
   window,
   limit,
+  hits,
   events,
+  forwarding,
 }: {
   db: Conn;
   window: { key: string; windowSeconds: number };
   limit: number;
+  /** What the request counts in the window: its events and its heartbeats. */
+  hits: number;
   events: readonly NewAccountEvent[];
+  forwarding: { tenantId: string; accountId: string; touches: readonly RegionTouch[] };
 }): Promise<{ window: WindowState; stored: Set<string> }> {
   const rows = events.map(
     (e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
     ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail})`,
   );
+  // A request of heartbeats only stores no event.
+  const source =
+    rows.length > 0
+      ? sql`(values ${sql.join(rows)})`
+      : sql`(select null, null, null, null, null, null, null, null, null, null, null, null where false)`;
+  const withinLimit = sql<boolean>`(select count from hit) <= ${limit}`;
   const [row] = await db
-    .with('hit', (qc) => windowHit(qc, { ...window, hits: events.length }))
+    .with('hit', (qc) => windowHit(qc, { ...window, hits }))
     .with('stored', (qc) =>
       qc
         .insertInto('account_events')
@@ -135,12 +149,14 @@ export async function countAndStoreEvents({
         ])
         .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
           v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb
-        from (values ${sql.join(rows)}) as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
+        from ${source} as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
           source_ip, detections, detail)
-        where (select count from hit) <= ${limit}`)
+        where ${withinLimit}`)
         .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
         .returning('event_id'),
     )
+    // Not read below: PostgreSQL runs every data-modifying WITH once, read or not.
+    .with('forwarding', (qc) => upsertForwardingRegions(qc, { ...forwarding, onlyIf: withinLimit }))
     .selectFrom('hit')
     .select([
       'hit.count',

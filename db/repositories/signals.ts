@@ -752,3 +752,44 @@ export async function openSignals({ db, tenantId, accountId }: { db: Conn; tenan
     .where('resolved_at', 'is', null)
     .execute();
 }
+
+/** The account's open signals of one check (the forwarding watch's), with the region each stands for. */
+export async function listOpenSignalsOfCheck({
+  db,
+  accountId,
+  checkId,
+}: {
+  db: Conn;
+  accountId: string;
+  checkId: string;
+}): Promise<{ id: string; region: string }[]> {
+  return db
+    .selectFrom('signals')
+    .select(['id', 'region'])
+    .where('account_id', '=', accountId)
+    .where('check_id', '=', checkId)
+    .where('resolved_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
+/** Resolves signals outside a scan (no scan resolved them); those resolved already keep their time. */
+export async function resolveSignalsWithoutScan({
+  db,
+  signalIds,
+  at,
+}: {
+  db: Conn;
+  signalIds: readonly string[];
+  at: Date;
+}): Promise<number> {
+  if (signalIds.length === 0) return 0;
+  const rows = await db
+    .updateTable('signals')
+    .set({ resolved_at: at })
+    .where('id', 'in', [...signalIds])
+    .where('resolved_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.length;
+}

@@ -42,3 +42,16 @@ export interface EventBatchesTable {
   /** When the alert rules were evaluated against this batch (once: a retry finds it set). */
   alerts_evaluated_at: Timestamp | null;
 }
+
+/** Each region of an account's event forwarder (db/migrations/20261130T000100_event_forwarding.ts). */
+export interface EventForwardingRegionsTable {
+  account_id: string;
+  region: string;
+  tenant_id: string;
+  /** The region's first heartbeat; null while it sent none (then it is not watched). */
+  first_heartbeat_at: Timestamp | null;
+  /** The region's newest heartbeat, by the event's time bounded by its arrival (domain/events/forwarding-health.ts). */
+  last_heartbeat_at: Timestamp | null;
+  /** When the region last delivered an event other than a heartbeat. */
+  last_event_at: Timestamp | null;
+}

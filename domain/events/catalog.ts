@@ -413,6 +413,23 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     group: null,
   },
   {
+    id: 'event.forwarding_blind',
+    scenario: 'detection',
+    severity: 'HIGH',
+    title: 'Real-time detection is blind in a region',
+    description:
+      "The event forwarder's heartbeat from this region stopped arriving: a region that beat before and has been silent " +
+      'for longer than the bound no longer delivers its events, so a root sign-in, a trail stopped or a bucket made public ' +
+      'there reaches Sentinel only at the next scan.',
+    remediation:
+      'In the region, check the forwarder: the EventBridge rules (sentinel-heartbeat and the sentinel-* rules) exist and ' +
+      'are enabled with their target, the connection sentinel-events is authorized with the current event key, and the ' +
+      'API destination sentinel-events points at the ingestion endpoint (its failed invocations are in CloudWatch). Then ' +
+      'run the forwarder template again for that region (Terraform, the CLI script or the CloudFormation stack).',
+    docsUrl: 'https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-api-destinations.html',
+    group: null,
+  },
+  {
     id: 'event.probable_compromise',
     scenario: 'threat',
     severity: 'CRITICAL',
@@ -435,6 +452,12 @@ const BY_ID: ReadonlyMap<string, DetectionDescription> = new Map(DETECTION_CATAL
 
 /** The compound detection (domain/events/compound.ts): what it is; its logic reads indicators, not one event. */
 export const PROBABLE_COMPROMISE_ID = 'event.probable_compromise';
+
+/**
+ * A region of the forwarder whose heartbeat stopped (domain/events/forwarding-health.ts): opened and resolved by the
+ * forwarding watch alone (core/events/forwarding-watch.ts), never by a scan, which cannot see the forwarder deliver.
+ */
+export const FORWARDING_BLIND_ID = 'event.forwarding_blind';
 
 /** A signal an event opened: its check id is a detection's (`event.*`), never a scan check's. */
 export const isEventSignal = (checkId: string): boolean => checkId.startsWith('event.');

@@ -1,4 +1,4 @@
-import { PROBABLE_COMPROMISE_ID } from './catalog';
+import { FORWARDING_BLIND_ID, PROBABLE_COMPROMISE_ID } from './catalog';
 
 // How each event detection's findings are de-duplicated into signals (docs/decisions.md, "Events", the table there):
 //
@@ -70,6 +70,8 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   'event.sentinel_role_changed': PER_PRINCIPAL,
   // A region enabled and not covered is the account's state, one signal per region.
   'event.region_enabled': STATE,
+  // A region's forwarder is blind or not: one signal per region while it lasts.
+  [FORWARDING_BLIND_ID]: STATE,
   [PROBABLE_COMPROMISE_ID]: { kind: 'occurrence', by: 'account', windowMinutes: COMPOUND_WINDOW_MINUTES },
 });
 

@@ -1,7 +1,8 @@
 import { checkById } from '../checks/catalog';
 import type { CheckOutcome, Evaluation, Finding } from '../checks/evaluate';
 import { EVENT_REVIEW_DAYS } from '../events/types';
-import { eventDetection, isEventSignal } from '../events/catalog';
+import { eventDetection, FORWARDING_BLIND_ID, isEventSignal } from '../events/catalog';
+import { forwardingState } from '../events/forwarding-health';
 import { computeSrs, type ScoredFinding } from '../scoring/srs';
 
 // What a scan does to an account's signals (docs/decisions.md, "Findings and the Security Risk Score"): a
@@ -10,7 +11,9 @@ import { computeSrs, type ScoredFinding } from '../scoring/srs';
 // finding that returns after being resolved opens a new signal. Accepted signals stay open and listed, and
 // count in no score. A signal an event opened (domain/events/) is not a scan's: a scan that evaluated every check
 // able to see what the event changed resolves it (the scan's own finding stands for that state from then on),
-// and one no check can see stays open for EVENT_REVIEW_DAYS.
+// and one no check can see stays open for EVENT_REVIEW_DAYS. A region's blind forwarder (event.forwarding_blind) is
+// the forwarding watch's alone: it opens while the region's heartbeat is late and resolves once it is back, whatever
+// a scan sees (no scan reads whether the forwarder delivers).
 //
 // A check marked `review` (domain/checks/types.ts) reports something that happened, a user or a key created, an
 // instance launched outside the account's regions: that the next scan no longer sees it is no all-clear (the
@@ -112,10 +115,31 @@ export function signalChanges<S extends OpenSignal>(
     resolved: failed
       ? []
       : open.filter((s) =>
-          isEventSignal(s.checkId)
-            ? settlesEventSignal(s, outcomes, failingInRegion, at)
-            : !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId)) && !awaitsReview(s, at),
+          s.checkId === FORWARDING_BLIND_ID
+            ? false
+            : isEventSignal(s.checkId)
+              ? settlesEventSignal(s, outcomes, failingInRegion, at)
+              : !seen.has(s.fingerprint) && couldSee(s, outcomes.get(s.checkId)) && !awaitsReview(s, at),
         ),
+  };
+}
+
+/**
+ * What the forwarding watch does at `at` to an account's blind-forwarder signals, given its regions: a watched region
+ * (one that sent a heartbeat at least once) whose heartbeat is late opens one, unless its signal is open already; an
+ * open one resolves once its region's heartbeat is within the bound again (accepted or not: the blindness is over).
+ * A region that never sent a heartbeat is not watched, and a signal whose region has no heartbeat to judge by stays.
+ */
+export function forwardingBlindChanges<S extends { region: string }>(
+  open: readonly S[],
+  regions: readonly { region: string; lastHeartbeatAt: Date | null }[],
+  at: Date,
+): { blind: string[]; resolved: S[] } {
+  const stateOf = new Map(regions.map((r) => [r.region, forwardingState(r.lastHeartbeatAt, at)]));
+  const openRegions = new Set(open.map((s) => s.region));
+  return {
+    blind: regions.filter((r) => stateOf.get(r.region) === 'late' && !openRegions.has(r.region)).map((r) => r.region),
+    resolved: open.filter((s) => stateOf.get(s.region) === 'receiving'),
   };
 }
 

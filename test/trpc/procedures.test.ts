@@ -267,6 +267,14 @@ describe('an account from connect to first scan', () => {
       trpc: 'BAD_REQUEST',
       code: 'invalid_cursor',
     });
+    // The region the event came from, as REST shows it: events, but no heartbeat yet.
+    const forwarding = await api.events.forwarding({ account_id: AWS_ID });
+    expect(forwarding.regions).toEqual([
+      { region: 'us-east-1', state: 'no_heartbeat', last_heartbeat_at: null, last_event_at: expect.any(String) },
+    ]);
+    expect(forwarding).toEqual(
+      (await ctx.http.get(`/accounts/${AWS_ID}/event-forwarding`).set(owner.auth).expect(200)).body,
+    );
     const rotated = await api.events.rotateKey({ account_id: AWS_ID });
     expect(rotated.event_forwarding.api_key).not.toBe(connected.event_forwarding!.api_key);
     await sendEvent(rotated.event_forwarding.api_key, { ...event, id: 'procedures-event-2' }).expect(202);

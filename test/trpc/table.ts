@@ -120,6 +120,11 @@ export const PROCEDURES: Record<string, Entry> = {
     harmless: UNKNOWN_ACCOUNT,
     withIdsOf: (ids) => ({ account_id: ids.account }),
   },
+  'events.forwarding': {
+    operation: 'getEventForwarding',
+    harmless: UNKNOWN_ACCOUNT,
+    withIdsOf: (ids) => ({ account_id: ids.account }),
+  },
   'events.rotateKey': {
     operation: 'rotateEventKey',
     harmless: UNKNOWN_ACCOUNT,

@@ -35,6 +35,7 @@ describe('migrations', () => {
       'email_outbox',
       'email_verifications',
       'event_batches',
+      'event_forwarding_regions',
       'exports',
       'invitations',
       'oauth_states',
@@ -59,7 +60,7 @@ describe('migrations', () => {
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(33);
+    expect(await tables()).toHaveLength(34);
   });
 
   describe('constraints protect the data', () => {
@@ -289,6 +290,41 @@ describe('migrations', () => {
       await expect(read('budgets')).rejects.toThrow(/cost_explorer_reads_part_check/);
     });
 
+    it("keeps one row per account and region of the forwarder, a region's heartbeats set together, gone with the account", async () => {
+      await db()
+        .insertInto('accounts')
+        .values({
+          id: 'acc_fwd',
+          tenant_id: 'ten_1',
+          aws_account_id: '123456789099',
+          display_name: null,
+          tags: [],
+          role_name: 'R',
+          external_id: 'h'.repeat(32),
+          workflow_id: 'w_fwd',
+        })
+        .execute();
+      const region = (name: string, first: Date | null, last: Date | null) =>
+        db()
+          .insertInto('event_forwarding_regions')
+          .values({
+            account_id: 'acc_fwd',
+            region: name,
+            tenant_id: 'ten_1',
+            first_heartbeat_at: first,
+            last_heartbeat_at: last,
+          })
+          .execute();
+      const [before, after] = [new Date('2026-11-30T10:00:00Z'), new Date('2026-11-30T10:05:00Z')];
+      await region('us-east-1', before, after);
+      await region('eu-west-1', null, null);
+      await expect(region('us-east-1', before, after)).rejects.toThrow(/event_forwarding_regions_pk/);
+      await expect(region('ap-south-1', before, null)).rejects.toThrow(/event_forwarding_regions_heartbeats/);
+      await expect(region('ap-south-1', after, before)).rejects.toThrow(/event_forwarding_regions_heartbeats/);
+      await db().deleteFrom('accounts').where('id', '=', 'acc_fwd').execute();
+      expect(await db().selectFrom('event_forwarding_regions').selectAll().execute()).toEqual([]);
+    });
+
     it('refuses a user of a tenant that does not exist', async () => {
       await expect(
         db()
@@ -365,6 +401,7 @@ describe("the migration that names an alert rule's last source", () => {
   });
 });
 
+/** Reverts migrations, newest first, through `name`; false if it was not applied. */
 describe('the migration that keeps whether a score read every core source', () => {
   let previous: TestDatabase;
   beforeAll(async () => {
@@ -389,6 +426,7 @@ describe('the migration that keeps whether a score read every core source', () =
   it('fills accounts and score-history points from the outcomes their scans kept, counting core sources only', async () => {
     const db = previous.db;
     await migrateToLatest(db);
+    // Back to the schema before it, whatever migrations came after it.
     await revertThrough(db, '20261129T000700_score_completeness');
     await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
     const account = (id: string, n: number) => ({

@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
+import { HEARTBEAT_INTERVAL_MINUTES } from '../../domain/events/forwarding-rules';
 import { newId } from '../../domain/ids';
 import { deleteResolvedSignalsOlderThan } from '../../db/repositories/retention';
-import { ensureSchedules, eventDispatchScheduleId, retentionScheduleId } from '../../worker/schedules';
+import {
+  ensureSchedules,
+  eventDispatchScheduleId,
+  forwardingWatchScheduleId,
+  retentionScheduleId,
+} from '../../worker/schedules';
 import { waitFor } from '../helpers/account-harness';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 
@@ -13,7 +19,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true });
 });
 afterAll(async () => {
-  for (const id of [retentionScheduleId, eventDispatchScheduleId]) {
+  for (const id of [retentionScheduleId, eventDispatchScheduleId, forwardingWatchScheduleId]) {
     await ctx.temporal.schedule
       .getHandle(id(ctx.config.temporal.taskQueue))
       .delete()
@@ -63,19 +69,33 @@ it('is scheduled once per task queue and deletes only what outlived its retentio
   const history = await seedHistory(owner.tenantId);
 
   const taskQueue = ctx.config.temporal.taskQueue;
-  const scheduleIds = { retention: retentionScheduleId(taskQueue), eventDispatch: eventDispatchScheduleId(taskQueue) };
+  const scheduleIds = {
+    retention: retentionScheduleId(taskQueue),
+    eventDispatch: eventDispatchScheduleId(taskQueue),
+    forwardingWatch: forwardingWatchScheduleId(taskQueue),
+  };
   expect(await ensureSchedules(ctx.temporal, taskQueue)).toEqual({
     [scheduleIds.retention]: 'created',
     [scheduleIds.eventDispatch]: 'created',
+    [scheduleIds.forwardingWatch]: 'created',
   });
   expect(await ensureSchedules(ctx.temporal, taskQueue)).toEqual({
     [scheduleIds.retention]: 'exists',
     [scheduleIds.eventDispatch]: 'exists',
+    [scheduleIds.forwardingWatch]: 'exists',
   });
   const schedule = ctx.temporal.schedule.getHandle(retentionScheduleId(taskQueue));
   const described = await schedule.describe();
   expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'retentionWorkflow', taskQueue });
   expect(described.spec.intervals).toMatchObject([{ every: 86_400_000 }]);
+  // The forwarding watch runs as often as the forwarder's heartbeat beats.
+  const watch = await ctx.temporal.schedule.getHandle(scheduleIds.forwardingWatch).describe();
+  expect(watch.action).toMatchObject({
+    type: 'startWorkflow',
+    workflowType: 'eventForwardingWatchWorkflow',
+    taskQueue,
+  });
+  expect(watch.spec.intervals).toMatchObject([{ every: HEARTBEAT_INTERVAL_MINUTES * 60_000 }]);
 
   // What an operator's "trigger" in the Web UI does; the next daily run would do the same.
   await schedule.trigger();

@@ -1,5 +1,5 @@
 import { listEventsQuery } from '../../../core/schemas/events';
-import { listAccountEvents, rotateEventKey } from '../../../core/accounts/account-events';
+import { getEventForwarding, listAccountEvents, rotateEventKey } from '../../../core/accounts/account-events';
 import { procedureFor, router } from '../init';
 import { accountRef } from '../inputs';
 
@@ -11,6 +11,9 @@ export const eventsRouter = router({
   list: procedureFor('listAccountEvents')
     .input(eventsInput)
     .query(({ ctx, input }) => listAccountEvents(ctx.deps, ctx.caller, input.account_id, input.query)),
+  forwarding: procedureFor('getEventForwarding')
+    .input(accountRef)
+    .query(({ ctx, input }) => getEventForwarding(ctx.deps, ctx.caller, input.account_id)),
   rotateKey: procedureFor('rotateEventKey')
     .input(accountRef)
     .mutation(({ ctx, input }) => rotateEventKey(ctx.deps, ctx.caller, input.account_id)),

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG } from '../../../domain/checks/catalog';
+import { describedDetection, FORWARDING_BLIND_ID } from '../../../domain/events/catalog';
 import { PROBABLE_COMPROMISE } from '../../../domain/events/compound';
 import { detectEvent, EVENT_DETECTIONS, parsePolicy, rescansOf } from '../../../domain/events/detections';
 import { parseEnvelope, toAccountEvent } from '../../../domain/events/normalize';
@@ -832,7 +833,7 @@ describe('a security group rule changed (ModifySecurityGroupRules)', () => {
 });
 
 describe('event detection definitions', () => {
-  const all = [...EVENT_DETECTIONS, PROBABLE_COMPROMISE];
+  const all = [...EVENT_DETECTIONS, PROBABLE_COMPROMISE, describedDetection(FORWARDING_BLIND_ID)];
   const checkIds = new Set(CATALOG.map((check) => check.id));
 
   it('have unique ids under event.', () => {
