@@ -14,7 +14,6 @@ import { startTracing, temporalClientInterceptors } from '../observability/traci
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import { ReadCache } from '../db/read-cache';
-import { releaseCallContextWhenIdle } from '../core/temporal/call-context';
 import { eventDispatchesSettled } from '../core/events/dispatch-after-answer';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -32,7 +31,6 @@ async function main(): Promise<void> {
   const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.apiPort, log });
   // Lazy: the API starts (and serves reads) even while Temporal is unreachable; commands then answer 503.
   const connection = Connection.lazy(clientConnectionOptions(config.temporal));
-  releaseCallContextWhenIdle(connection);
   const temporal = new Client({
     connection,
     namespace: config.temporal.namespace,

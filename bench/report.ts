@@ -102,14 +102,12 @@ otherwise changes them per request with \`Object.setPrototypeOf\`, and V8 then k
 young generation: the first baseline pays for that, the second does not, and the difference between the two rows is
 that alone. Before this server, the API answered these reads at 0.60 to 0.70 of the first baseline.
 
-The API also keeps the Temporal client's call context (an \`AsyncLocalStorage\`, which carries each call's deadline and
-namespace header) enabled only while a call to Temporal runs (\`core/temporal/call-context.ts\`). On Node 20, an
-\`AsyncLocalStorage\` once entered runs a hook for every promise the process creates, and the client enters it on its
-first call: from then on every request's awaits paid for it, though only commands call Temporal. In a profile of the
-API under this load with the storage left entered, the hook's own functions took 3% of its busy time; a handler with
-three awaits answered 12 to 20% more requests a second without it (runs alternated on 2026-11-28). Runs of this
-benchmark minutes apart differ by more than that on this shared machine (the CPU time per request moved by half
-between two runs of the same code), so the table above does not show it apart.
+The Temporal client carries each call's deadline and namespace header in an \`AsyncLocalStorage\`, which the client
+enters on its first call. On Node 24 that storage is built on async context frames and runs no hook per promise, so
+requests that do not call Temporal pay nothing for it. On Node 20 an entered one ran a hook for every promise the
+process created, and the API kept it enabled only while a call to Temporal ran: in a profile with it left entered, the
+hook took 3% of the API's busy time, and a handler with three awaits answered 12 to 20% more requests a second without
+it.
 
 A profile of the API process under this load (2026-11-28; run with \`BENCH_CPU_PROF=<dir>\` to write a
 \`node --cpu-prof\` profile of it) puts a fifth of its busy time in writing the answers to the sockets (\`writev\`,

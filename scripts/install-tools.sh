@@ -2,6 +2,8 @@
 # Provisions the project's tool binaries into .tools/, pinned: the Python-packaged ones from PyPI
 # (scripts/tools-requirements.txt) and stripe-mock, a Go module built with `go install`.
 # Idempotent: each part does nothing when its stamp file shows the pinned set is already installed.
+# Node itself (.node-version) is provisioned by scripts/install-node.sh, which scripts/with-node.sh runs when the
+# node on PATH is not of the pinned major.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -16,7 +16,6 @@ import { createMailer } from '../../notify/mailer';
 import { temporalClientInterceptors } from '../../observability/tracing';
 import { createWorker } from '../../worker/worker';
 import { hashPassword } from '../../core/identity/passwords';
-import { releaseCallContextWhenIdle } from '../../core/temporal/call-context';
 import { createTestDatabase, type TestDatabase } from './database';
 import { markVerified } from './email-trust';
 
@@ -64,7 +63,6 @@ export async function createTestContext({
   const config = testConfig({ DATABASE_URL: database.url, ...overrides });
   const log = createLogger({ level: 'silent', name: 'test' });
   const connection = await Connection.connect({ address: config.temporal.address });
-  releaseCallContextWhenIdle(connection);
   // As api/main.ts builds it: with tracing on (a suite that started it), its calls carry the request's trace.
   const temporal = new Client({
     connection,
