@@ -10,6 +10,12 @@ import type { AccountEvent, AwsEventEnvelope } from './types';
  */
 export const EVENT_ID = /^[\x21-\x7e]{1,128}$/;
 const ACCOUNT_ID = /^\d{12}$/;
+/**
+ * An AWS region name (us-east-1, us-gov-west-1, cn-north-1, ap-southeast-5): EventBridge always names the region an
+ * event comes from. A forged one would otherwise make forwarding rows (and blind-region signals) of regions that do
+ * not exist.
+ */
+const REGION = /^[a-z]{2}(-[a-z]+){1,2}-\d{1,2}$/;
 /** The envelope's `time`: EventBridge writes `2026-03-15T12:00:00Z`; fractions and offsets are accepted too. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -92,7 +98,7 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
     return fail('`account` must be a 12-digit AWS account id');
   if (typeof time !== 'string' || !isStorableTime(time))
     return fail('`time` must be an ISO 8601 timestamp of a real date');
-  if (!isNonEmpty(region)) return fail('`region` must be a non-empty string');
+  if (typeof region !== 'string' || !REGION.test(region)) return fail('`region` must be an AWS region name');
   if (!Array.isArray(resources) || !resources.every((r) => typeof r === 'string')) {
     return fail('`resources` must be an array of strings');
   }

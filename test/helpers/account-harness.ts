@@ -199,8 +199,12 @@ export async function updateFailure(promise: Promise<unknown>): Promise<string |
   }
 }
 
-/** Polls until the condition holds (workflow state settles asynchronously), failing after a deadline. */
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+/**
+ * Polls until the condition holds (workflow state settles asynchronously), failing after a deadline: by default just
+ * under Jest's test timeout, so a busy machine's slow scan is waited for and a condition that never holds still fails
+ * with this message rather than Jest's.
+ */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 55_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not reached before the deadline');

@@ -337,6 +337,18 @@ describe('migrations', () => {
 });
 
 /** Reverts migrations, latest first, down to and including `name`, whatever migrations came after it. */
+/** An account row of tenant ten_1, as the earlier migrations' schema takes it. */
+const accountRow = (id: string, n: number) => ({
+  id,
+  tenant_id: 'ten_1',
+  aws_account_id: String(123456789000 + n),
+  display_name: null,
+  tags: [],
+  role_name: 'R',
+  external_id: `${'e'.repeat(32)}${n}`,
+  workflow_id: `w${n}`,
+});
+
 async function revertThrough(db: TestDatabase['db'], name: string): Promise<void> {
   const reverted: string[] = [];
   while (reverted.at(-1) !== `Down ${name}: Success`) {
@@ -429,16 +441,7 @@ describe('the migration that keeps whether a score read every core source', () =
     // Back to the schema before it, whatever migrations came after it.
     await revertThrough(db, '20261129T000700_score_completeness');
     await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
-    const account = (id: string, n: number) => ({
-      id,
-      tenant_id: 'ten_1',
-      aws_account_id: String(123456789000 + n),
-      display_name: null,
-      tags: [],
-      role_name: 'R',
-      external_id: `${'e'.repeat(32)}${n}`,
-      workflow_id: `w${n}`,
-    });
+    const account = accountRow;
     await db
       .insertInto('accounts')
       .values([account('acc_1', 1), account('acc_2', 2)])
@@ -539,16 +542,7 @@ describe('the migration that makes the regions in use a baseline', () => {
     await revertThrough(db, '20261130T000200_region_baseline');
     await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
     const scannedAt = new Date('2026-11-20T06:00:00Z');
-    const account = (id: string, n: number) => ({
-      id,
-      tenant_id: 'ten_1',
-      aws_account_id: String(123456789000 + n),
-      display_name: null,
-      tags: [],
-      role_name: 'R',
-      external_id: `${'e'.repeat(32)}${n}`,
-      workflow_id: `w${n}`,
-    });
+    const account = accountRow;
     // Rows as the previous release leaves them: a scanned account with its regions in use, one never scanned.
     await db
       .insertInto('accounts')

@@ -57,6 +57,9 @@ describe('parseEnvelope', () => {
     ['a NUL character in the detail', { detail: { eventName: 'Create\u0000User' } }, 'NUL'],
     ['an unpaired surrogate in a key of the detail', { detail: { ['key\uD800']: 1 } }, 'surrogate'],
     ['no region', { region: undefined }, '`region`'],
+    ['a region that is no AWS region name', { region: 'eu-west-1; drop' }, '`region` must be an AWS region name'],
+    ['a region of 5,000 characters', { region: `us-east-${'1'.repeat(5000)}` }, '`region`'],
+    ['a numeric region', { region: 1 }, '`region`'],
     ['resources that are no array', { resources: 'arn:aws:s3:::b' }, '`resources`'],
     ['resources holding a number', { resources: ['arn:aws:s3:::b', 3] }, '`resources`'],
     ['no detail', { detail: undefined }, '`detail`'],
@@ -68,6 +71,13 @@ describe('parseEnvelope', () => {
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.reason).toContain(reason);
   });
+
+  it.each(['us-east-1', 'us-gov-west-1', 'cn-northwest-1', 'ap-southeast-5', 'eu-central-2', 'il-central-1'])(
+    'accepts the region %s',
+    (region) => {
+      expect(parseEnvelope({ ...raw('create-user.json'), region }).ok).toBe(true);
+    },
+  );
 
   it('accepts fractional seconds and offsets in the time, and a detail with any paired surrogates (emoji)', () => {
     expect(parseEnvelope({ ...raw('create-user.json'), time: '2026-03-15T10:02:11.123+02:00' }).ok).toBe(true);
