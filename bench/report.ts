@@ -269,7 +269,8 @@ ${refused ? `Not opened: ${refused}. ` : ''}The webhook received ${n(a.slackMess
 last alert of the first run: API ${other('server')}, worker ${other('worker')}, PostgreSQL ${other('postgres')}, Temporal ${other('temporal')},
 the rest of the machine ${other('rest of machine')}. The goal, p95 at most 5 s: ${goal(a.arrived === a.events && a.latencyMs.p95 <= 5000)}.
 
-**With the forwarders' heartbeats.** The same events again (new security groups), while every one of the ${n(e.accounts)}
+**With the forwarders' heartbeats.** The same events again, over ${h.accounts} other verified accounts (so that no
+account's open signals from the first run weigh on its rescoring), while every one of the ${n(e.accounts)}
 accounts' forwarders sends its heartbeat (\`sentinel-heartbeat\`, a Scheduled Event) from each of the 17 regions every
 AWS account has enabled, once every ${HEARTBEAT_INTERVAL_MINUTES} minutes: ${n(beats?.forwarders ?? 0)} forwarders, ${(beats?.rate ?? 0).toFixed(1)} heartbeats a second,
 spread evenly as rules created at different times fire. ${beatsRefused ? `Heartbeats refused: ${beatsRefused}. ` : 'Every heartbeat was answered 202. '}The goals, p95 at most
@@ -281,8 +282,8 @@ request with the next account's key. The duplicate row sends each account's one 
 (202, \`duplicates: 1\`). The last rows hold autocannon to ${e.steadyRates.map((rate) => n(rate)).join(' and ')} requests a second, below what
 the API sustains, for the latency of a 202 at a steady load: one connection per 50 requests a second (autocannon paces
 each connection on a timer of its own, all started together, so 50 connections at 50 requests a second would send
-them 50 at once). The worker is stopped meanwhile (the ${a.accounts} verified
-accounts' debounced rescans would otherwise run). The accounts other than those ${a.accounts} are not verified (PENDING):
+them 50 at once). The worker is stopped meanwhile (the ${a.accounts + h.accounts} verified
+accounts' debounced rescans would otherwise run). The accounts other than those ${a.accounts + h.accounts} are not verified (PENDING):
 ingestion takes the events of any account not disconnected, and an event without a detection is stored alike. The
 baseline is the bare Express hello-world of the API part (GET), also in a process of its own; its POST route parses the
 same events as JSON and answers 202. The ingestion rows sent ${n(sent)} requests, at most ${n(Math.ceil(sent / e.accounts) + 4)} per
