@@ -87,14 +87,47 @@ async function runInImage(
   return { code, output: run.output() };
 }
 
-/** Sends SIGTERM to the image's PID 1 (the child of `unshare --fork`), as a container runtime stops a container. */
-function stopContainer(run: Run): void {
+/** The host's pid of the image's PID 1: the child of `unshare --fork`. */
+function pid1Of(run: Run): number {
   const unsharePid = run.child.pid;
   if (unsharePid === undefined) throw new Error('the process did not start');
   const children = readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, 'utf8').trim().split(/\s+/);
   const pid1 = Number(children[0]);
   if (!Number.isInteger(pid1) || pid1 <= 0) throw new Error(`no process under unshare (${unsharePid})`);
-  process.kill(pid1, 'SIGTERM');
+  return pid1;
+}
+
+/**
+ * Runs the image's HEALTHCHECK command beside a running process, as `podman healthcheck run` does: in its PID and
+ * mount namespaces, its root and working directory, as its user, with the image's environment plus `env`.
+ */
+function healthcheckOf(run: Run, env: Record<string, string>): Promise<number | null> {
+  const [, ...command] = healthcheck?.Test ?? [];
+  const [uid, gid] = config.User.split(':');
+  const variables = Object.entries({ ...imageEnv(), ...env }).map(([name, value]) => `${name}=${value}`);
+  const child = spawn(
+    'nsenter',
+    [
+      `--target=${pid1Of(run)}`,
+      '--pid',
+      '--mount',
+      '--root',
+      '--wd',
+      `--setuid=${uid}`,
+      `--setgid=${gid}`,
+      '/usr/bin/env',
+      '-i',
+      ...variables,
+      ...command,
+    ],
+    { stdio: 'inherit' },
+  );
+  return once(child, 'exit').then(([code]) => code as number | null);
+}
+
+/** Sends SIGTERM to the image's PID 1 (the child of `unshare --fork`), as a container runtime stops a container. */
+function stopContainer(run: Run): void {
+  process.kill(pid1Of(run), 'SIGTERM');
 }
 
 async function answers(url: string): Promise<number | undefined> {
@@ -264,6 +297,11 @@ describe('the entrypoint, run in the image', () => {
       expect(worker.output()).toContain('worker started');
       expect(worker.output()).toContain('/app/dist/workflow-bundle.js');
       expect(await answers(`http://127.0.0.1:${workerMetricsPort}/metrics`)).toBe(200);
+      // The image's HEALTHCHECK passes beside each: the API's /healthz, the worker's metrics port.
+      expect(await healthcheckOf(api, env)).toBe(0);
+      expect(await healthcheckOf(worker, env)).toBe(0);
+      // ... and fails where nothing answers.
+      expect(await healthcheckOf(api, { ...env, PORT: String(await freePort()) })).toBe(1);
     } finally {
       for (const run of [api, worker]) if (run.child.exitCode === null) stopContainer(run);
     }
