@@ -29,10 +29,12 @@ done
 args=(--format docker --layers --isolation "${BUILD_ISOLATION:-chroot}" --build-arg "NODE_VERSION=$node_version" --file Containerfile)
 [ -z "$base" ] || args+=(--build-arg "BASE_IMAGE=$base")
 for tag in "${tags[@]}"; do args+=(--tag "$tag"); done
-# Behind a proxy that inspects TLS, the host's npm trusts its CA through NODE_EXTRA_CA_CERTS: the build's npm
-# gets the same file as a secret, mounted for its RUN steps only and kept in no layer.
-if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -s "$NODE_EXTRA_CA_CERTS" ]; then
-  args+=(--secret "id=extra-ca-certificates,src=$NODE_EXTRA_CA_CERTS")
+# Behind a proxy that inspects TLS, the host trusts its CA (NODE_EXTRA_CA_CERTS, or the system's bundle, which
+# holds the CAs an administrator added): the build's npm gets that file as a secret, mounted for its RUN steps
+# only and kept in no layer.
+ca_bundle=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}
+if [ -s "$ca_bundle" ]; then
+  args+=(--secret "id=extra-ca-certificates,src=$ca_bundle")
 fi
 
 if command -v podman > /dev/null; then
