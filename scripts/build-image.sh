@@ -39,6 +39,9 @@ fi
 
 if command -v podman > /dev/null; then
   podman build "${args[@]}" .
+  # The build stage and earlier builds' images are left untagged: each is a gigabyte. Only Sentinel's go (by their
+  # label); npm's download cache is kept apart (a cache mount), so the next build's install stays quick.
+  podman image prune --force --filter label=org.opencontainers.image.title=sentinel > /dev/null
 elif command -v buildah > /dev/null; then
   buildah build "${args[@]}" .
 else
