@@ -9,7 +9,10 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   setupFiles: ['<rootDir>/test/setup/temporal-runtime.ts'],
-  testTimeout: 60_000,
+  // A hang guard, not a budget: tests wait on conditions (test/helpers/patience.ts), which end as soon as they hold,
+  // so this only decides how long a real hang takes to fail. It is above the conditions' own ceiling, so a hang
+  // fails with the wait's message.
+  testTimeout: 15 * 60_000,
   maxWorkers: 2,
   watchman: false,
 };

@@ -3,7 +3,7 @@ import { accountLimitKey, VERIFIES_PER_ACCOUNT } from '../../domain/tenancy/limi
 import { getPlan } from '../../domain/tenancy/plans';
 import { stateQuery } from '../../workflows/contracts';
 import { customerAccount, runAsCustomer } from '../helpers/aws';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import {
   addUserWithRole,
   createTestContext,
@@ -84,7 +84,7 @@ describe('POST /accounts/{account_id}/verify', () => {
     // Verifying an ACTIVE account again is idempotent: the same first scan.
     const again = await ctx.http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
     expect(again.body).toEqual(res.body);
-  }, 180_000); // the whole script, event forwarder included, is some thirty AWS CLI commands against moto
+  }); // the whole script, event forwarder included, is some thirty AWS CLI commands against moto
 
   it('answers 422 with an actionable reason while the role is missing, keeps PENDING, and verifies later', async () => {
     const owner = await signupAndLogin(ctx);
@@ -143,10 +143,10 @@ describe('POST /accounts/{account_id}/scan', () => {
     await waitFor(async () => {
       const row = await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst();
       return row?.status === 'succeeded';
-    }, 150_000);
+    });
     const row = await ctx.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
     expect(row.trigger).toBe('manual');
-  }, 180_000);
+  });
 
   it('rate limits manual scans per the plan with 429 and Retry-After', async () => {
     // The solo plan allows a few manual scans an hour per account; the first test used one.

@@ -100,7 +100,7 @@ beforeAll(async () => {
     'user.removed',
     'account.disconnected',
   ];
-}, 180_000);
+});
 afterAll(() => ctx.close());
 
 const auditLog = async (user: TestUser, query: Record<string, string | number> = {}) =>

@@ -7,7 +7,7 @@ import { CATALOG, checkById } from '../../domain/checks/catalog';
 import { frameworkById } from '../../domain/compliance/frameworks';
 import { CONTROL_STATUSES } from '../../domain/compliance/types';
 import { eventDetection } from '../../domain/events/catalog';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 import { callerFor } from '../trpc/caller';
@@ -390,7 +390,7 @@ describe('what a control does not know, and what events tell it', () => {
     eventKey = connected.body.event_forwarding.api_key;
     const verified = await ctx.http.post(`/accounts/${EVENTS_ID}/verify`).set(tenant.auth).expect(200);
     await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
-  }, 180_000);
+  });
 
   const checksOf = async (awsId: string) =>
     (await ctx.http.get(`/accounts/${awsId}/checks`).set(tenant.auth).expect(200)).body.checks as {
@@ -552,7 +552,7 @@ describe('what a control does not know, and what events tell it', () => {
           .expect(200)
       ).body.signals.filter((s: { check_id: string }) => s.check_id.startsWith('event.')).length;
     // The rescan waits for the events to quiet down (a minute), then reads the logging and network groups.
-    await waitFor(async () => (await openEventSignals()) === 0, 170_000);
+    await waitFor(async () => (await openEventSignals()) === 0);
 
     const after = await compliance(EVENTS_ID, tenant);
     // The full scan still stands for the account; the rescan's outcomes are newer for what it read.
@@ -581,5 +581,5 @@ describe('what a control does not know, and what events tell it', () => {
         .get('6.3')
         ?.failing_resources.filter((f) => f.check_id.startsWith('event.')),
     ).toEqual([]);
-  }, 200_000);
+  });
 });

@@ -85,7 +85,7 @@ beforeAll(async () => {
   const connected = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: AWS_ID }).expect(201);
   key = connected.body.event_forwarding.api_key;
   await ctx.db.deleteFrom('rate_limits').execute();
-}, 120_000);
+});
 afterAll(() => ctx?.close());
 
 describe('GET /accounts/{account_id}/event-forwarding', () => {

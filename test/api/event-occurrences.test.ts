@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OCCURRENCE_WINDOW_MINUTES } from '../../domain/events/occurrences';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { type AlertPeers, startAlertPeers } from '../helpers/alerts';
 import {
   addUserWithRole,
@@ -112,7 +112,7 @@ async function alertsOf(account: Account): Promise<{ scenarios_triggered: string
       .where('event_batches.dispatched_at', 'is', null)
       .execute();
     return left.length === 0;
-  }, 60_000);
+  });
   const res = await ctx.http.get('/alerts').query({ limit: 200 }).set(owner.auth).expect(200);
   return res.body.alerts.filter((a: { cloud_account_id: string }) => a.cloud_account_id === account.awsId);
 }
@@ -141,7 +141,7 @@ beforeAll(async () => {
       channels: [{ type: 'slack', webhook_url: `${peers.slack.url}/services/T000/B000/occurrences` }],
     })
     .expect(201);
-}, 120_000);
+});
 afterAll(async () => {
   await ctx?.close();
   await peers?.close();
@@ -161,7 +161,7 @@ describe('repeated root sign-ins', () => {
     expect(opened[0]!.description).toContain(first.id);
     expect(opened[1]!.description).toContain(second.id);
     expect(await alertsOf(account)).toHaveLength(2);
-    await waitFor(async () => peers.slack.requests.length >= slackBefore + 2, 60_000);
+    await waitFor(async () => peers.slack.requests.length >= slackBefore + 2);
   });
 
   it('accepting the first leaves the second alerting, even within its window', async () => {

@@ -11,7 +11,7 @@ import { detectEvent, EVENT_DETECTIONS } from '../../domain/events/detections';
 import { isOccurrenceDetection, signalPrincipal } from '../../domain/events/occurrences';
 import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { type AlertPeers, ROUTING_KEY, startAlertPeers } from '../helpers/alerts';
 import {
   addUserWithRole,
@@ -170,7 +170,7 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   expect(account.used_regions?.length).toBeGreaterThan(0);
   usedRegion = account.used_regions![0]!;
-}, 180_000);
+});
 afterAll(async () => {
   await ctx?.close();
   await peers?.close();
@@ -367,7 +367,7 @@ describe('POST /ingest/aws/events', () => {
     });
     const added = (await batches()).filter((b) => !before.includes(b.id));
     expect(added).toEqual([expect.objectContaining({ groups: ['network'], signals_opened: 0 })]);
-    await waitFor(async () => (await batches()).find((b) => b.id === added[0]!.id)?.dispatched_at != null, 30_000);
+    await waitFor(async () => (await batches()).find((b) => b.id === added[0]!.id)?.dispatched_at != null);
   });
 
   it("opens a HIGH signal at once when Sentinel's own forwarder or scan role is tampered with", async () => {
@@ -472,7 +472,6 @@ describe('alerts on event signals', () => {
         peers.slack.requests.length > slackBefore &&
         peers.pagerduty.requests.length > pagerBefore &&
         peers.smtp.messages.length > mailBefore,
-      60_000,
     );
     const alerts = (await ctx.http.get('/alerts').set(owner.auth).expect(200)).body.alerts as {
       scenarios_triggered: string[];
@@ -605,7 +604,6 @@ describe('rate limit and bursts', () => {
       async () =>
         (await ctx.db.selectFrom('event_batches').select('id').where('dispatched_at', 'is', null).execute()).length ===
         0,
-      30_000,
     );
     await ctx.db.deleteFrom('rate_limits').execute();
   });
@@ -663,9 +661,8 @@ describe('a batch the ingesting process could not finish', () => {
     });
     expect(await run.result()).toEqual({ accounts: 1, failed: 0 });
     expect(await leftOver()).toEqual([]);
-    await waitFor(
-      async () => peers.slack.requests.slice(slackBefore).some((r) => JSON.stringify(r.json).includes('GuardDuty')),
-      60_000,
+    await waitFor(async () =>
+      peers.slack.requests.slice(slackBefore).some((r) => JSON.stringify(r.json).includes('GuardDuty')),
     );
     await unreachable.connection.close();
   });

@@ -13,7 +13,7 @@ import { IAMClient } from '@aws-sdk/client-iam';
 import { ORGANIZATION_ROLE_NAME } from '../../domain/onboarding/organization';
 import { trustPolicy } from '../../domain/onboarding/role';
 import { organizationStateQuery } from '../../workflows/contracts';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import {
   accessDenied,
   createRole,
@@ -44,8 +44,6 @@ import {
 //
 // Scans are not what this suite is about: the front refuses every service but STS, IAM and Organizations (as an SCP
 // would), so each member's first scan ends quickly with nothing to read.
-
-jest.setTimeout(300_000);
 
 let front: AwsFront;
 let ctx: TestContext;
@@ -158,7 +156,7 @@ async function idle(orgId: string) {
   await waitFor(async () => {
     state = await handle.query(organizationStateQuery);
     return !state.syncing && !state.syncDue;
-  }, 120_000);
+  });
   return state;
 }
 
@@ -167,7 +165,7 @@ async function syncNow(orgId: string): Promise<void> {
   const before = (await idle(orgId)).syncsCompleted;
   const res = await ctx.http.post(`/organizations/${orgId}/sync`).set(owner.auth).expect(202);
   expect(res.body).toEqual({ message: 'Sync started', org_id: orgId });
-  await waitFor(async () => (await idle(orgId)).syncsCompleted > before, 120_000);
+  await waitFor(async () => (await idle(orgId)).syncsCompleted > before);
 }
 
 describe('an organization kept in sync', () => {
@@ -259,7 +257,7 @@ describe('an organization kept in sync', () => {
       aws_organization_id: expect.stringMatching(/^o-/),
       accounts_found: 4,
     });
-    await waitFor(async () => (await idle(orgId)).syncsCompleted >= 1, 120_000);
+    await waitFor(async () => (await idle(orgId)).syncsCompleted >= 1);
 
     const org = await detail(orgId);
     expect(org).toMatchObject({

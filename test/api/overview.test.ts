@@ -273,7 +273,7 @@ beforeAll(async () => {
   neighbours = makeFleet('nb', 520_000_000_000, 30, 12);
   await seedFleet(ctx.db, owner.tenantId, fleet);
   await seedFleet(ctx.db, neighbour.tenantId, neighbours);
-}, 120_000);
+});
 afterAll(() => ctx.close());
 
 describe('GET /overview', () => {

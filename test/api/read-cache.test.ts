@@ -7,7 +7,7 @@ import {
   type TestContext,
   type TestUser,
 } from '../helpers/context';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { seedFleet } from '../helpers/fleet';
 import { LISTENER_NAME, MAX_PAGES, ReadCache, readPageThrough } from '../../db/read-cache';
 import { createLogger } from '../../config/logger';
@@ -17,8 +17,10 @@ import { type ApiProcess, startSandboxApi } from '../helpers/worker-process';
 // pages of GET /accounts): a change made through one, or straight in the database, applies on the other at its next
 // request (or within the moment the announcement takes), and the cache is really used in between.
 
-// An announcement reaches the other process within a moment: a second, not the cache's 5-minute safety net.
-const ANNOUNCED_MS = 1_000;
+// An announcement reaches the other process within a moment, long before the cache's 5-minute safety net (TTL_MS in
+// db/read-cache.ts) would bring the change anyway: each wait for a change to show is bounded by half that net, so
+// it shows the announcement at work, on a machine however busy.
+const ANNOUNCED_MS = 150_000;
 
 let ctx: TestContext;
 let apiA: ApiProcess;
@@ -29,7 +31,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   [apiA, apiB] = await Promise.all([startSandboxApi(ctx), startSandboxApi(ctx)]);
   owner = await signupAndLogin({ http: request(apiA.url), db: ctx.db });
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([apiA?.stop(), apiB?.stop()]);
@@ -63,7 +65,7 @@ async function servedFromCache(
     const before = await cacheLookups(api, 'hit', read);
     await readPage();
     return (await cacheLookups(api, 'hit', read)) === before + 1;
-  }, 5_000);
+  });
 }
 
 const me = (api: ApiProcess, user: TestUser) => request(api.url).get('/me').set(user.auth);
@@ -75,7 +77,7 @@ const invite = (api: ApiProcess, user: TestUser) =>
     .send({ email: `invitee-${Math.random().toString(36).slice(2)}@example.com`, name: 'Invitee', role: 'viewer' });
 
 describe('the caller cache across API processes', () => {
-  it('serves repeated requests from the cache, and a role change made on one process applies at once on the other', async () => {
+  it('serves repeated requests from the cache, and a role change made on one process applies on the other as soon as it is announced', async () => {
     const admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
     expect((await me(apiB, admin).expect(200)).body.user.role).toBe('admin');
     const hitsBefore = await cacheLookups(apiB, 'hit');
@@ -85,18 +87,20 @@ describe('the caller cache across API processes', () => {
 
     await request(apiA.url).patch(`/users/${admin.userId}`).set(owner.auth).send({ role: 'viewer' }).expect(200);
 
-    expect((await me(apiB, admin).expect(200)).body.user.role).toBe('viewer');
+    // The write's announcement reaches the other process a moment after the write's answer: in that moment it may
+    // still act on the old role, never after.
+    await roleBecomes(apiB, admin, 'viewer');
     await invite(apiB, admin).expect(403);
   });
 
-  it('refuses a removed user on the other process at its next request', async () => {
+  it('refuses a removed user on the other process as soon as the removal is announced', async () => {
     const member = await addUserWithRole(ctx, owner.tenantId, 'member');
     await me(apiB, member).expect(200);
     await me(apiB, member).expect(200);
 
     await request(apiA.url).delete(`/users/${member.userId}`).set(owner.auth).expect(204);
 
-    await me(apiB, member).expect(401);
+    await waitFor(async () => (await me(apiB, member)).status === 401, ANNOUNCED_MS);
     await request(apiB.url).get('/accounts').set(member.auth).expect(401);
   });
 
@@ -105,7 +109,7 @@ describe('the caller cache across API processes', () => {
     await me(apiB, admin).expect(200);
     await me(apiB, admin).expect(200);
     await ctx.db.updateTable('users').set({ role: 'viewer' }).where('id', '=', admin.userId).execute();
-    // Announced on the listening connection, which may be a moment behind this one: within a second, not 5 minutes.
+    // Announced on the listening connection, which may be a moment behind this one.
     await roleBecomes(apiB, admin, 'viewer');
   });
 
@@ -122,16 +126,14 @@ describe('the caller cache across API processes', () => {
     await roleBecomes(apiB, admin, 'member');
 
     // Back to caching once the connection is back (it reconnects within a second or so).
-    const deadline = Date.now() + 15_000;
     let hits = await cacheLookups(apiB, 'hit');
-    for (;;) {
+    await waitFor(async () => {
       await me(apiB, admin).expect(200);
       const now = await cacheLookups(apiB, 'hit');
-      if (now > hits) break;
+      const cachingAgain = now > hits;
       hits = now;
-      if (Date.now() > deadline) throw new Error('the cache did not come back');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+      return cachingAgain;
+    });
     await ctx.db.updateTable('users').set({ role: 'viewer' }).where('id', '=', admin.userId).execute();
     await roleBecomes(apiB, admin, 'viewer');
   });
@@ -296,8 +298,7 @@ describe("pages of an account's signals, cached across API processes", () => {
   type Page = { signals: { signal_id: string; resolved_at: string | null; accepted: { reason: string } | null }[] };
   const page = async (api: ApiProcess, user: TestUser = owner) =>
     (await request(api.url).get(`/accounts/${AWS_ID}/signals`).set(user.auth).expect(200)).body as Page;
-  // Up to 3 s: an acceptance of 1.5 s expires within it.
-  const until = (holds: (p: Page) => boolean) => waitFor(async () => holds(await page(apiB)), 3_000);
+  const until = (holds: (p: Page) => boolean) => waitFor(async () => holds(await page(apiB)), ANNOUNCED_MS);
   const signal = (id: string, detectedAt: Date) => ({
     id,
     accountId: ACCOUNT_ID,
@@ -454,7 +455,7 @@ describe('a listening connection that stops answering without a word', () => {
       // The connection's server process stops (as behind a dead network path): no error, no end, just silence.
       process.kill(before!.pid, 'SIGSTOP');
       try {
-        await waitFor(async () => readCache.getTenant(owner.tenantId) === undefined, 5_000);
+        await waitFor(async () => readCache.getTenant(owner.tenantId) === undefined, ANNOUNCED_MS);
       } finally {
         process.kill(before!.pid, 'SIGCONT');
       }
@@ -462,7 +463,7 @@ describe('a listening connection that stops answering without a word', () => {
       await waitFor(async () => {
         readCache.keepTenant(owner.tenantId, tenant, readCache.generation(owner.tenantId));
         return readCache.getTenant(owner.tenantId) !== undefined;
-      }, 5_000);
+      });
       const [after] = await listener();
       expect(after!.pid).not.toBe(before!.pid);
     } finally {

@@ -13,7 +13,7 @@ import {
   CreateUserCommand,
 } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, PutBucketAclCommand, S3Client } from '@aws-sdk/client-s3';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import {
   customerAccount,
   type CustomerAccount,
@@ -35,10 +35,6 @@ beforeAll(async () => {
   await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
 });
 afterAll(() => ctx.close());
-
-// A scan of a moto account reads about twenty parts in each of its two dozen regions: several scans take minutes on a
-// busy machine.
-jest.setTimeout(180_000);
 
 const DAY = 86_400_000;
 
@@ -131,7 +127,7 @@ async function waitForScan(executionArn: string): Promise<void> {
   await waitFor(async () => {
     const row = await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst();
     return row?.status === 'succeeded';
-  }, 60_000);
+  });
 }
 
 async function openCheckIds(awsAccountId: string): Promise<string[]> {

@@ -26,10 +26,6 @@ import { allOpenSignals, scanResult } from '../helpers/scans';
 // fails what a real AWS estate would: what could not be read is named, the rest is evaluated, and the score is
 // never falsely clean.
 
-// A scan of a moto account reads about twenty parts in each of its two dozen regions: several scans take minutes on a
-// busy machine.
-jest.setTimeout(180_000);
-
 const DENIED_REGION = 'eu-west-2';
 const TOTAL = CATALOG.length;
 /** The forwarder's checks of an account connected without event forwarding: nothing to judge, nothing missed. */

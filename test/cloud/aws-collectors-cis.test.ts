@@ -49,10 +49,6 @@ import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 // the real CLI script, collected through the front (test/helpers/aws.ts), and the checks run on what was read. A
 // failing account, a passing one, and one where AWS refuses what a control needs, which never passes.
 
-// A collection reads every region moto lists, after seeding Config in each: more than the default minute on a
-// loaded machine.
-jest.setTimeout(180_000);
-
 const DAY_MS = 86_400_000;
 const AMI = 'ami-12c6146b';
 const AWS_POLICY = (name: string) => `arn:aws:iam::aws:policy/${name}`;

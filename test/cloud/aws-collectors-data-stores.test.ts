@@ -23,10 +23,6 @@ import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 // test seeds a customer account through the SDK, connects it with the real CLI script, and collects through the
 // front (test/helpers/aws.ts), which can refuse calls as a key policy or an SCP would.
 
-// A collection reads every enabled region of moto, after seeding databases, file systems and keys in several:
-// more than the default minute on a loaded machine.
-jest.setTimeout(120_000);
-
 const OTHER_REGION = 'eu-west-1';
 const DATA_STORE_CHECKS = [
   'exposure.s3_bucket_allows_http',

@@ -28,10 +28,6 @@ import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 // through the front (test/helpers/aws.ts), which answers what moto lacks as AWS documents it and refuses calls as
 // an SCP would; the checks then run on what was collected.
 
-// A collection reads every enabled region of moto, after seeding several: more than the default minute on a loaded
-// machine.
-jest.setTimeout(180_000);
-
 const OTHER_REGION = 'eu-west-1';
 const HOUR_S = 3600;
 const CHECKS = [

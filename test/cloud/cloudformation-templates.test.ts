@@ -33,6 +33,7 @@ import {
   TEST_CREDENTIALS,
 } from '../helpers/aws';
 import { type RoleDefinition, templateRole } from '../helpers/role-definitions';
+import { CONDITION_CEILING_MS } from '../helpers/patience';
 
 // The templates are checked by AWS's own linter, and the roles they create on moto are compared, through IAM,
 // with the roles the CLI scripts create: the customer gets the same role whichever way they choose.
@@ -140,7 +141,7 @@ describe('cfn-lint', () => {
       writeFileSync(path.join(dir, name), body);
       return path.join(dir, name);
     });
-    const run = spawnSync(CFN_LINT, ['--', ...files], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(CFN_LINT, ['--', ...files], { encoding: 'utf8', timeout: CONDITION_CEILING_MS });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
@@ -151,7 +152,7 @@ describe('cfn-lint', () => {
       broken,
       accountRoleTemplate({ sentinelAccountId }).replace('ce:GetCostAndUsage', 'ce:GetCostAndUsag'),
     );
-    const run = spawnSync(CFN_LINT, ['--', broken], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(CFN_LINT, ['--', broken], { encoding: 'utf8', timeout: CONDITION_CEILING_MS });
     expect(run.stdout).toMatch(/getcostandusag/i);
     expect(run.status).not.toBe(0);
   });

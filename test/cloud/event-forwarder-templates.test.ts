@@ -41,6 +41,7 @@ import {
   startAwsFront,
 } from '../helpers/aws';
 import { type HclResources, parseHcl } from '../helpers/role-definitions';
+import { CONDITION_CEILING_MS } from '../helpers/patience';
 
 // The forwarder's three forms checked by real tools: the Terraform snippet by a real HCL parser, the CLI script
 // run with the AWS CLI against moto and its result read back through the EventBridge API, the CloudFormation
@@ -234,7 +235,7 @@ describe('forwarder CLI script on moto', () => {
     regions.forEach((region, i) => {
       before[region] = states[i]!;
     });
-  }, 300_000);
+  });
 
   afterAll(() => front?.close());
 
@@ -327,7 +328,7 @@ describe('forwarder CLI script on moto', () => {
     expect(after.destination!.InvocationEndpoint).toBe(again.endpoint);
     expect(after.rules.map((r) => r.Name).sort()).toEqual(previous.rules.map((r) => r.Name).sort());
     expect(after.targets).toEqual(previous.targets);
-  }, 240_000);
+  });
 
   it("stops, setting up nothing more, when the account's regions cannot be listed", async () => {
     front.answer = (req) =>
@@ -351,7 +352,7 @@ describe('forwarder CLI script on moto', () => {
     } finally {
       front.answer = () => undefined;
     }
-  }, 240_000);
+  });
 });
 
 describe('forwarder template, by cfn-lint', () => {
@@ -364,7 +365,7 @@ describe('forwarder template, by cfn-lint', () => {
   it('finds nothing to report', () => {
     const file = path.join(dir, 'event-forwarder.yaml');
     writeFileSync(file, eventForwarderTemplate());
-    const run = spawnSync(CFN_LINT, ['--', file], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(CFN_LINT, ['--', file], { encoding: 'utf8', timeout: CONDITION_CEILING_MS });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
@@ -372,7 +373,7 @@ describe('forwarder template, by cfn-lint', () => {
   it('reports a broken one, so a clean run means something', () => {
     const file = path.join(dir, 'broken.yaml');
     writeFileSync(file, eventForwarderTemplate().replace('HttpMethod: POST', 'HttpMethod: PUSH'));
-    const run = spawnSync(CFN_LINT, ['--', file], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(CFN_LINT, ['--', file], { encoding: 'utf8', timeout: CONDITION_CEILING_MS });
     expect(run.stdout).toMatch(/PUSH/);
     expect(run.status).not.toBe(0);
   });

@@ -3,7 +3,7 @@ import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { toAppError } from '../../api/middleware/errors';
 import { freePort } from '../../scripts/local-services';
 import { stateQuery } from '../../workflows/contracts';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { addUserWithRole, createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 import { startTemporalServer, type TemporalServer } from '../helpers/temporal-server';
 import { startSandboxWorker, type WorkerProcess } from '../helpers/worker-process';
@@ -37,7 +37,7 @@ describe('when the Temporal server is down', () => {
       withWorker: true,
       config: { CLOUD_PROVIDER: 'sandbox', TEMPORAL_ADDRESS: temporal.address },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await ctx?.close();
     await temporal?.stop();
@@ -77,7 +77,7 @@ describe('when the Temporal server is down', () => {
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: ACTIVE }).expect(201);
     await ctx.http.post(`/accounts/${ACTIVE}/verify`).set(owner.auth).expect(200);
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: PENDING }).expect(201);
-    await waitFor(async () => (await ctx.http.get('/alerts').set(owner.auth).expect(200)).body.count === 1, 30_000);
+    await waitFor(async () => (await ctx.http.get('/alerts').set(owner.auth).expect(200)).body.count === 1);
 
     const readPaths = [
       '/me',
@@ -132,7 +132,7 @@ describe('when the Temporal server is down', () => {
 
     // Temporal is back with its state: the API and the worker reconnect by themselves, and the same commands succeed.
     temporal = await startTemporalServer({ port, dbFile });
-    await waitFor(async () => (await ctx.http.get('/readyz')).status === 200, 30_000);
+    await waitFor(async () => (await ctx.http.get('/readyz')).status === 200);
     await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: NEW }).expect(201);
     await ctx.http.post(`/accounts/${PENDING}/verify`).set(owner.auth).expect(200);
     // The account's workflow was cached on the worker before the restart: its first task after it can wait out
@@ -156,7 +156,7 @@ describe('when the Temporal server is down', () => {
       .execute();
     expect(limits).toEqual([{ count: 1 }, { count: 1 }]); // only the scan that ran counts, for the account and the tenant
     await ctx.http.delete(`/accounts/${ACTIVE}`).set(owner.auth).expect(200);
-  }, 180_000);
+  });
 });
 
 // Temporal is up but no worker polls: a command that waits for its workflow cannot be confirmed. The API answers
@@ -220,7 +220,7 @@ describe('when no worker is running', () => {
     const manual = await ctx.db.selectFrom('scans').select('status').where('trigger', '=', 'manual').execute();
     expect(manual.length).toBeLessThanOrEqual(2);
     expect(manual.every((m) => m.status === 'succeeded')).toBe(true);
-  }, 120_000);
+  });
 
   it('maps an update cut off at the deadline to 503, whether the client or the server ended the call', () => {
     // What the Temporal client throws when the server resets the call (CANCELLED) a moment before our deadline fires.

@@ -14,6 +14,7 @@ import { testConfig } from './context';
 import { createTestDatabase, type TestDatabase } from './database';
 import { ScriptedCloud } from './scripted-cloud';
 import { registerSearchAttributes } from './search-attributes';
+import { waitFor } from './patience';
 
 export type SeededAccount = AccountWorkflowInput & { taskQueue: string };
 
@@ -58,7 +59,7 @@ export class AccountHarness {
     // under it.
     const running = this.workers.filter((w) => w.getState() === 'RUNNING');
     running.forEach((w) => w.shutdown());
-    await waitFor(async () => running.every((w) => ['STOPPED', 'FAILED'].includes(w.getState())), 30_000);
+    await waitFor(async () => running.every((w) => ['STOPPED', 'FAILED'].includes(w.getState())));
     await this.env.teardown();
     await this.database.drop();
   }
@@ -196,18 +197,5 @@ export async function updateFailure(promise: Promise<unknown>): Promise<string |
   } catch (err) {
     const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
     return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : String(err);
-  }
-}
-
-/**
- * Polls until the condition holds (workflow state settles asynchronously), failing after a deadline: by default just
- * under Jest's test timeout, so a busy machine's slow scan is waited for and a condition that never holds still fails
- * with this message rather than Jest's.
- */
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 55_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached before the deadline');
-    await new Promise((r) => setTimeout(r, 100));
   }
 }

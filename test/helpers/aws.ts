@@ -9,6 +9,7 @@ import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { cliScript } from '../../domain/onboarding/role';
 import { PROJECT_ROOT } from '../../scripts/tools';
+import { CONDITION_CEILING_MS } from './patience';
 
 // Both sides of a cross-account setup on the shared moto server. Credentials are always given explicitly,
 // so nothing depends on the developer's own AWS configuration.
@@ -96,7 +97,7 @@ export async function runAsCustomer({
   endpoint?: string;
 }): Promise<string> {
   const child = spawn('bash', ['-c', script], {
-    timeout: 240_000,
+    timeout: CONDITION_CEILING_MS,
     // Not a pipe: bash reads ~/.bashrc when its stdin is a socket, which is what Node's pipes are.
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Express } from 'express';
@@ -16,6 +17,7 @@ import { createMailer } from '../../notify/mailer';
 import { temporalClientInterceptors } from '../../observability/tracing';
 import { createWorker } from '../../worker/worker';
 import { hashPassword } from '../../core/identity/passwords';
+import { waitFor } from './patience';
 import { createTestDatabase, type TestDatabase } from './database';
 import { markVerified } from './email-trust';
 
@@ -75,6 +77,16 @@ export async function createTestContext({
   const templates = createTemplatePublisher(config.cloud);
   const deps: AppDeps = { db: database.db, config, log, temporal, cloud, mailer, storage, templates };
   const app = createApp(deps);
+  // Requests still being answered when the suite closes (one a timed-out test left behind): their Temporal calls
+  // may still be retrying, and a connection closed under them fails outside any test, in whichever suite this
+  // Jest worker runs next. close() waits for them first.
+  const answering = new Set<Promise<void>>();
+  const tracked = (req: IncomingMessage, res: ServerResponse) => {
+    const answered = new Promise<void>((resolve) => res.once('close', resolve));
+    answering.add(answered);
+    void answered.then(() => answering.delete(answered));
+    app(req, res);
+  };
 
   let worker: Worker | undefined;
   let workerRun: Promise<void> | undefined;
@@ -100,11 +112,13 @@ export async function createTestContext({
   return {
     ...deps,
     app,
-    http: request(app),
+    http: request(tracked),
     database,
     worker,
     close: async () => {
-      // As the API process stops: events it answered are acted on before their connections close.
+      // As the API process stops: requests are answered, and events it answered are acted on, before the
+      // connections close.
+      await waitFor(async () => answering.size === 0);
       await eventDispatchesSettled(deps);
       if (worker && workerRun) {
         worker.shutdown();

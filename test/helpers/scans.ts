@@ -2,14 +2,14 @@ import type { Client } from '@temporalio/client';
 import { parseExecutionArn } from '../../core/temporal/commands';
 import type { Db } from '../../db/client';
 import { type CompletedScan, stateQuery } from '../../workflows/contracts';
-import { waitFor } from './account-harness';
+import { waitFor } from './patience';
 import type { TestContext } from './context';
 
 /**
  * The outcome of a scan, by the execution ARN the API answered with, once the account workflow has run it to the
  * end (alert rules fired, deliveries started): its state query lists the scans it completed last.
  */
-export async function scanResult(temporal: Client, executionArn: string, timeoutMs = 60_000): Promise<CompletedScan> {
+export async function scanResult(temporal: Client, executionArn: string): Promise<CompletedScan> {
   const parsed = parseExecutionArn(executionArn);
   if (!parsed) throw new Error(`not a scan's execution ARN: ${executionArn}`);
   const { workflowId, scanId } = parsed;
@@ -18,7 +18,7 @@ export async function scanResult(temporal: Client, executionArn: string, timeout
   await waitFor(async () => {
     done = (await handle.query(stateQuery)).recentScans.find((s) => s.scanId === scanId);
     return done !== undefined;
-  }, timeoutMs);
+  });
   return done!;
 }
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import { TEST_JWT_SECRET, type TestContext } from './context';
+import { CONDITION_CEILING_MS } from './patience';
 
 export interface WorkerProcess {
   process: ChildProcess;
@@ -56,7 +57,7 @@ export async function startSandboxApi(ctx: TestContext, extra: Record<string, st
  * The real API or worker in a process of its own, configured through the environment as in production, so tests
  * can kill it outright. Ready when it logs `ready`; `urls` has the `url` of each log line that gave one, by message.
  */
-async function startServiceProcess(script: string, ready: string, env: Record<string, string>, timeoutMs = 60_000) {
+async function startServiceProcess(script: string, ready: string, env: Record<string, string>) {
   // node itself with tsx as its loader: the `tsx` binary would run the process in a grandchild that a kill misses.
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: PROJECT_ROOT,
@@ -67,7 +68,7 @@ async function startServiceProcess(script: string, ready: string, env: Record<st
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const urls = new Map<string, string>();
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in time`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in time`)), CONDITION_CEILING_MS);
     let pending = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       pending += chunk.toString();

@@ -13,7 +13,8 @@ import {
   verifyUpdate,
 } from '../../workflows/contracts';
 import { EVENT_RESCAN_QUIET_MS } from '../../workflows/event-rescans';
-import { AccountHarness, updateFailure, waitFor } from '../helpers/account-harness';
+import { AccountHarness, updateFailure } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 
 // `npm run record-histories`: runs the account lifecycle's scenarios on the time-skipping test server with
 // today's workflow code and writes each workflow's history to test/fixtures/histories/<scenario>-<commit>.json,

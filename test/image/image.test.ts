@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ensureDatabase, freePort } from '../../scripts/local-services';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { PostgresProcess } from '../helpers/postgres-process';
 import { startTemporalServer, type TemporalServer } from '../helpers/temporal-server';
 
@@ -219,7 +219,7 @@ describe('the entrypoint, run in the image', () => {
     ]);
     await ensureDatabase(postgres.url('postgres'), 'sentinel');
     databaseUrl = postgres.url('sentinel');
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await Promise.allSettled([postgres?.stop(), temporal?.stop()]);
@@ -288,12 +288,11 @@ describe('the entrypoint, run in the image', () => {
     try {
       await waitFor(
         async () => (await answers(`http://127.0.0.1:${port}/healthz`)) === 200 || api.child.exitCode !== null,
-        60_000,
       );
       expect(api.output()).toContain('api listening');
-      await waitFor(async () => (await answers(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000);
+      await waitFor(async () => (await answers(`http://127.0.0.1:${port}/readyz`)) === 200);
       expect(await answers(`http://127.0.0.1:${metricsPort}/metrics`)).toBe(200);
-      await waitFor(async () => worker.output().includes('worker started') || worker.child.exitCode !== null, 60_000);
+      await waitFor(async () => worker.output().includes('worker started') || worker.child.exitCode !== null);
       expect(worker.output()).toContain('worker started');
       expect(worker.output()).toContain('/app/dist/workflow-bundle.js');
       expect(await answers(`http://127.0.0.1:${workerMetricsPort}/metrics`)).toBe(200);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { PROJECT_ROOT } from '../../scripts/tools';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { ROUTING_KEY, startAlertPeers, type AlertPeers } from '../helpers/alerts';
 import {
   accessDenied,
@@ -23,8 +23,6 @@ import { type ApiProcess, SandboxWorkers, startSandboxApi } from '../helpers/wor
 // own: a scripted sign-up → connect → verify → scan (the AWS provider on moto, one throttled call, GuardDuty
 // denied) → alert → deliveries to e-mail, Slack and PagerDuty moves every metric, and Prometheus's own parser
 // (prometheus-client) reads what both answer.
-
-jest.setTimeout(240_000);
 
 const RECIPIENT = 'oncall-metrics@example.com';
 
@@ -55,7 +53,7 @@ beforeAll(async () => {
   };
   ctx = await createTestContext({ config: env });
   [api, { metricsUrl: workerMetricsUrl }] = await Promise.all([startSandboxApi(ctx, env), workers.start(ctx, env)]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await workers.killAll();
@@ -148,12 +146,10 @@ describe('/metrics on the API and the worker', () => {
       .expect(201);
     await runAsCustomer({ script: connected.body.fallback_cli_script, customer });
     await http.post(`/accounts/${customer.accountId}/verify`).set(owner.auth).expect(200);
-    await waitFor(
-      async () =>
-        (await ctx.db.selectFrom('scans').select('status').where('tenant_id', '=', owner.tenantId).execute()).some(
-          (s) => s.status !== 'running',
-        ),
-      120_000,
+    await waitFor(async () =>
+      (await ctx.db.selectFrom('scans').select('status').where('tenant_id', '=', owner.tenantId).execute()).some(
+        (s) => s.status !== 'running',
+      ),
     );
     await deliveriesSettled(ctx.db, owner.tenantId);
 

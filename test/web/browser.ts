@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { CONDITION_CEILING_MS } from '../helpers/patience';
 
 /** Debian's chromium (apt-get install chromium, done by .ci/run), or CHROMIUM_PATH. */
 export function chromiumPath(): string {
@@ -13,10 +14,23 @@ export function chromiumPath(): string {
   return candidate;
 }
 
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
   // Chromium refuses to start its sandbox as root (CI containers run as root).
   const asRoot = process.getuid?.() === 0;
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: asRoot ? ['--no-sandbox'] : [] });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: asRoot ? ['--no-sandbox'] : [],
+  });
+  // Every action and wait of its pages is bounded by the suite's hang ceiling, not Playwright's 30 seconds: on a
+  // busy machine a page may take longer than that to render what it waits for.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(CONDITION_CEILING_MS);
+    return context;
+  };
+  return browser;
 }
 
 /** The page's console errors and failed requests, collected from now on: a working dashboard has none. */

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CONDITION_CEILING_MS } from '../helpers/patience';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const WAIT_MS = 180_000;
+const WAIT_MS = CONDITION_CEILING_MS;
 
 /**
  * Builds the dashboard into web/dist, as `npm run build:web` does, so the browser tests always drive the current

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { SEVERITIES } from '../../domain/checks/types';
 import { type TestContext } from '../helpers/context';
+import { CONDITION_CEILING_MS } from '../helpers/patience';
 import { watchForErrors } from './browser';
 import { type DashboardSuite, startDashboardSuite } from './suite';
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
     config: { CLOUD_PROVIDER: 'sandbox', EXPORT_LOCAL_DIR: exportsDir },
   });
   ({ ctx, base, browser } = suite);
-}, 120_000);
+});
 
 afterAll(() => suite?.close());
 
@@ -109,7 +110,7 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   // The list picks the first score up by itself once the scan lands.
   const row = page.locator(`tr[data-account="${AWS_ID}"]`);
   await row.getByText('ACTIVE').waitFor();
-  await row.locator('[data-testid="srs"]').filter({ hasText: /^\d+$/ }).waitFor({ timeout: 45_000 });
+  await row.locator('[data-testid="srs"]').filter({ hasText: /^\d+$/ }).waitFor({ timeout: CONDITION_CEILING_MS });
   await shoot(page, '05-accounts');
 
   // The account: SRS, history, findings grouped by scenario and severity, the checklist.
@@ -239,7 +240,7 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   // The alert shows up on the live list; acknowledge it.
   await page.getByRole('link', { name: 'Alerts', exact: true }).click();
   const alert = page.locator('tr[data-alert]').first();
-  await alert.getByRole('button', { name: 'Acknowledge' }).waitFor({ timeout: 45_000 });
+  await alert.getByRole('button', { name: 'Acknowledge' }).waitFor({ timeout: CONDITION_CEILING_MS });
   expect(await alert.textContent()).toContain(AWS_ID);
   await shoot(page, '09-alerts');
   await alert.getByRole('button', { name: 'Acknowledge' }).click();
@@ -323,7 +324,7 @@ it('takes a new tenant from sign-up to an acknowledged alert', async () => {
   expect(inviteeProblems).toEqual([]);
   for (const file of shots) expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
   expect(shots).toHaveLength(18);
-}, 180_000);
+});
 
 it("shows every page of an empty tenant, a clear error for a failed verification, and not-found for another tenant's account", async () => {
   const context = await browser.newContext();
@@ -370,7 +371,7 @@ it("shows every page of an empty tenant, a clear error for a failed verification
   await context.close();
   // The two expected refusals (the failed verification's 422, the other tenant's 404) are the only errors.
   expect(problems.filter((p) => !/status of (422|404)/.test(p))).toEqual([]);
-}, 120_000);
+});
 
 /**
  * The most severe open signal of an account that is its check's only one: a check counts once in the score
@@ -407,7 +408,7 @@ it("shows what a partly readable account's scan could not read, and accepts a fi
 
   // The sandbox's SCP denies two regions and a bucket policy one bucket: the list marks the first score incomplete.
   const row = page.locator(`tr[data-account="${SANDBOX_PARTIAL_ACCOUNT_ID}"]`);
-  await row.getByTestId('score-incomplete').waitFor({ timeout: 45_000 });
+  await row.getByTestId('score-incomplete').waitFor({ timeout: CONDITION_CEILING_MS });
   expect(await row.getByTestId('srs').textContent()).toMatch(/^\d+$/);
   await shoot(page, '17-accounts-incomplete-score');
 
@@ -500,7 +501,7 @@ it("shows what a partly readable account's scan could not read, and accepts a fi
 
   expect(problems).toEqual([]);
   for (const file of shots) expect(existsSync(file) && statSync(file).size > 1000).toBe(true);
-}, 120_000);
+});
 
 it('resets a forgotten password from the login page through the e-mailed link', async () => {
   const email = `forgetful-${Date.now()}@example.com`;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { EVENT_API_KEY_HEADER, EVENT_INGEST_PATH } from '../../domain/events/forwarding-rules';
 import { addUserWithRole, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { CONDITION_CEILING_MS } from '../helpers/patience';
 import { logIn as logInAt, screenshot, watchForErrors } from './browser';
 import { type DashboardSuite, startDashboardSuite } from './suite';
 
@@ -30,7 +31,7 @@ let suite: DashboardSuite;
 beforeAll(async () => {
   suite = await startDashboardSuite({ shots: SHOTS, config: { CLOUD_PROVIDER: 'sandbox' } });
   ({ ctx, base, browser } = suite);
-}, 120_000);
+});
 
 afterAll(() => suite?.close());
 
@@ -121,7 +122,7 @@ it('shows the forwarder at connect, waits for the first event, then lists the ev
   expect(delivered.body).toMatchObject({ accepted: 2, duplicates: 0 });
   expect(delivered.body.signals_opened).toBeGreaterThanOrEqual(1);
 
-  await status.filter({ hasText: /^Last event received just now/ }).waitFor({ timeout: 30_000 });
+  await status.filter({ hasText: /^Last event received just now/ }).waitFor({ timeout: CONDITION_CEILING_MS });
   expect(await status.locator('time').getAttribute('title')).not.toBe('—');
   await shoot(page, '04-overview-received', { fullPage: false });
 
@@ -210,4 +211,4 @@ it('shows the forwarder at connect, waits for the first event, then lists the ev
   await shoot(viewerPage, '08-events-as-viewer');
   await viewerContext.close();
   expect(viewerProblems).toEqual([]);
-}, 180_000);
+});

@@ -29,7 +29,7 @@ beforeAll(async () => {
   // The template bucket is created only once the first connect has shown the dashboard without a published template.
   suite = await startDashboardSuite({ shots: SHOTS, config: { CLOUDFORMATION_TEMPLATE_BUCKET: TEMPLATE_BUCKET } });
   ({ ctx, base, browser } = suite);
-}, 120_000);
+});
 
 afterAll(() => suite?.close());
 
@@ -472,7 +472,7 @@ it("shows the fleet: the overview's figures, the accounts filtered and sorted, C
   expect(await viewerPage.getByRole('form', { name: 'Connect an organization' }).count()).toBe(0);
   await viewerContext.close();
   expect(viewerProblems).toEqual([]);
-}, 180_000);
+});
 
 it('pages through the accounts 25 at a time', async () => {
   const owner = await signupAndLogin(ctx);

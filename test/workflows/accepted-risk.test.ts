@@ -4,7 +4,8 @@ import { createLogger } from '../../config/logger';
 import { newId } from '../../domain/ids';
 import { stateQuery } from '../../workflows/contracts';
 import { type AccountHandle, alertsOf, insertRule, rootMfaOff, scanAndWait } from '../helpers/alerts';
-import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { AccountHarness } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 
 // Accepted risk in the scan workflow, on the time-skipping test server: an accepted signal counts in no score
 // and fires no alert; when its acceptance expires, the next scan scores it again and the rules see it as new.
@@ -121,7 +122,7 @@ describe('an accepted signal', () => {
       expect(afterAcceptance[firstExpired]!.trigger).toBe('scheduled');
       expect(afterAcceptance.map((s) => s.srs)).toEqual(afterAcceptance.map((_, i) => (i < firstExpired ? 100 : 55)));
     });
-  }, 120_000);
+  });
 
   // The alert side of an expiry, on a manual scan: the test server stops skipping time once a scan has started an
   // alert's delivery workflow (an abandoned child, temporalio/sdk-typescript#1101), so the scan's clock moves instead.

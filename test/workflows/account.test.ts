@@ -7,7 +7,8 @@ import {
 } from '../../workflows/contracts';
 import { PENDING_TIMEOUT } from '../../workflows/account';
 import { slotOffsetMs } from '../../workflows/scan-slots';
-import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { AccountHarness } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 
 // The account lifecycle on the time-skipping test server, a server of its own for each test. (Failed updates
 // are in account-verify-failure.test.ts.)

@@ -1,5 +1,6 @@
 import { deliveryWorkflowId } from '../../workflows/contracts';
-import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { AccountHarness } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import {
   type AlertPeers,
   attemptsOf,

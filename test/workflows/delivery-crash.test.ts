@@ -1,7 +1,7 @@
 import { type AlertPeers, ROUTING_KEY, startAlertPeers } from '../helpers/alerts';
 import { newId } from '../../domain/ids';
 import { encryptSecret } from '../../security/crypto';
-import { waitFor } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { createTestContext, signupAndLogin, type TestContext } from '../helpers/context';
 import { confirmRecipients } from '../helpers/email-trust';
 import { RowLock } from '../helpers/row-lock';
@@ -81,7 +81,7 @@ it('delivers exactly one notification per channel when the worker dies mid-deliv
       .where('tenant_id', '=', owner.tenantId)
       .orderBy('channel_index')
       .execute();
-  await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'), 120_000);
+  await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'));
 
   const [pagingDelivery, mailDelivery, slackDelivery] = await deliveries();
   const events = peers.pagerduty.requests
@@ -110,4 +110,4 @@ it('delivers exactly one notification per channel when the worker dies mid-deliv
       { outcome: 'delivered', error: null },
     ]);
   }
-}, 240_000);
+});

@@ -4,7 +4,8 @@ import { partsOfGroups } from '../../domain/events/types';
 import type { ServiceGroup } from '../../domain/events/types';
 import { disconnectUpdate, eventsReceivedMessage, type RunScanInput, stateQuery } from '../../workflows/contracts';
 import { EVENT_RESCAN_MAX_WAIT_MS, EVENT_RESCAN_QUIET_MS } from '../../workflows/event-rescans';
-import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { AccountHarness } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 
 // The targeted rescan the account's events ask for (workflows/event-rescans.ts), on the time-skipping test server:
 // a burst is one rescan, read from the workflow's own history, of only the parts the events touched.

@@ -4,7 +4,8 @@ import { FORWARDING_BLIND_ID } from '../../domain/events/catalog';
 import { heartbeatRuleArn } from '../../domain/events/forwarding-health';
 import { HEARTBEAT_LATE_AFTER_MINUTES } from '../../domain/events/forwarding-rules';
 import { eventForwardingWatchWorkflow } from '../../workflows';
-import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { AccountHarness } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { type AlertPeers, alertsOf, deliveriesOf, insertRule, scanAndWait, startAlertPeers } from '../helpers/alerts';
 import { emailText } from '../helpers/smtp';
 

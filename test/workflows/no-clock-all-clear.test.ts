@@ -115,7 +115,7 @@ describe('the region baseline', () => {
       expect(after).toHaveLength(1);
       expect(after[0]!.resolved_at).not.toBeNull();
     });
-  }, 120_000);
+  });
 
   it('is not moved by an acceptance with an expiry: the instance is flagged again once it ends', async () => {
     await h.withActiveAccount(async (handle, input) => {
@@ -132,7 +132,7 @@ describe('the region baseline', () => {
       expect(await signalsOf(input.accountId, 'threat.instance_in_unused_region')).toEqual([opened]);
       expect((await h.accountRow(input.accountId)).current_srs).toBeLessThan(80);
     });
-  }, 120_000);
+  });
 });
 
 describe('users created since the previous scan', () => {
@@ -166,7 +166,7 @@ describe('users created since the previous scan', () => {
       const [resolved] = await signalsOf(input.accountId, 'threat.iam_user_created_recently');
       expect(resolved!.resolved_at).not.toBeNull();
     });
-  }, 120_000);
+  });
 
   it('resolves an unreviewed signal only once the review time has passed since it opened', async () => {
     await h.withActiveAccount(async (handle, input) => {
@@ -184,7 +184,7 @@ describe('users created since the previous scan', () => {
       const [resolved] = await signalsOf(input.accountId, 'threat.iam_user_created_recently');
       expect(resolved!.resolved_at).not.toBeNull();
     });
-  }, 120_000);
+  });
 
   it('resolves an accepted one at the next scan that does not flag it', async () => {
     await h.withActiveAccount(async (handle, input) => {
@@ -199,7 +199,7 @@ describe('users created since the previous scan', () => {
       const [resolved] = await signalsOf(input.accountId, 'threat.iam_user_created_recently');
       expect(resolved!.resolved_at).not.toBeNull();
     });
-  }, 120_000);
+  });
 });
 
 const BACKUP_USER_ARN = `arn:aws:iam::${ACCOUNT}:user/backup-svc`;

@@ -7,7 +7,8 @@ import {
   verifyOrganizationUpdate,
 } from '../../workflows/contracts';
 import { PENDING_TIMEOUT } from '../../workflows/account';
-import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { AccountHarness } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 
 // The organization's lifecycle on the time-skipping test server: its schedule of syncs, continue-as-new and the
 // PENDING timeout, with the real activities on a real database, the member accounts' own workflows on the same

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { disconnectUpdate, type ScanOutcome, scanNowUpdate, stateQuery, verifyUpdate } from '../../workflows/contracts';
-import { AccountHarness, waitFor } from '../helpers/account-harness';
+import { AccountHarness } from '../helpers/account-harness';
+import { waitFor } from '../helpers/patience';
 import { cleanInventory, part } from '../helpers/inventory';
 
 // Scans through the real account workflow and activities: the findings lifecycle as the account changes.
