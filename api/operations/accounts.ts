@@ -104,7 +104,9 @@ export const accountOperations = [
     tag: 'Accounts',
     access: 'member',
     summary: 'Disconnect an account',
-    description: 'Scheduled scans stop; the role in the AWS account is not removed. Idempotent.',
+    description:
+      "Scheduled scans stop and the account's event keys stop working (connecting it again issues a new one); the role " +
+      'in the AWS account is not removed. Idempotent.',
     success: { status: 200, description: 'Disconnected', schema: messageBody },
     errors: ['not_found', 'invalid_state', 'temporal_unavailable'],
     handler: ({ deps, caller, params }) => disconnectAccount(deps, caller, params.account_id),

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { isUniqueViolation } from '../../db/errors';
-import { expireEventKeys } from '../../db/repositories/account-events';
 import { findAccount, listAccountSummaries } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
@@ -94,11 +93,9 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
     throw new AppError(reserved.refusal === 'exists' ? 'account_exists' : 'plan_limit_exceeded', reserved.message);
   const { accountId } = reserved;
   await startLifecycle(deps, lifecycle, reserved);
-  // A connection starts afresh: keys of an earlier connection of the account (one disconnected) end now.
-  const now = new Date();
-  await expireEventKeys({ db, accountId, at: now });
+  // The keys of an earlier connection of the account ended with it (reserveAccount): this one starts afresh.
   const forwarding = input.eventForwarding
-    ? (await issueEventKey(deps, { tenantId: caller.tenantId, accountId }, now)).forwarding
+    ? (await issueEventKey(deps, { tenantId: caller.tenantId, accountId }, new Date())).forwarding
     : null;
   await audit(db, caller, 'account.connected', `account:${input.awsAccountId}`);
   log.info(
