@@ -74,12 +74,14 @@ export const accountOperations = [
     summary: 'Verify the role (step 2 of 2) and start the first scan',
     description:
       'Assumes the role through STS with the ExternalId. Failure is 422 naming the role, the account to trust and ' +
-      'the ExternalId. Verifying an ACTIVE account again answers the same body.',
+      'the ExternalId. Verifying an ACTIVE account again answers the same body. At most 10 attempts per account an ' +
+      "hour, its organization's syncs included (429 past it).",
     success: { status: 200, description: 'ACTIVE; the first scan is running', schema: verifyAccountOutput },
     errors: [
       'not_found',
       'invalid_state',
       'role_assumption_failed',
+      'rate_limited',
       'temporal_unavailable',
       'verification_unavailable',
     ],
@@ -104,7 +106,9 @@ export const accountOperations = [
     tag: 'Accounts',
     access: 'member',
     summary: 'Disconnect an account',
-    description: 'Scheduled scans stop; the role in the AWS account is not removed. Idempotent.',
+    description:
+      "Scheduled scans stop and the account's event keys stop working (connecting it again issues a new one); the role " +
+      'in the AWS account is not removed. Idempotent.',
     success: { status: 200, description: 'Disconnected', schema: messageBody },
     errors: ['not_found', 'invalid_state', 'temporal_unavailable'],
     handler: ({ deps, caller, params }) => disconnectAccount(deps, caller, params.account_id),

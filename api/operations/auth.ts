@@ -131,8 +131,8 @@ export const authOperations = [
     summary: 'Verify an e-mail address through the link sent at sign-up',
     description:
       'The token from the link is the proof; it works once, for 72 hours. Until the owner of a tenant has ' +
-      'verified, the tenant e-mails nobody but the owner: alert e-mails to others are held, invitations wait (and ' +
-      'are sent at this moment). An accepted invitation or a password reset verifies the address too.',
+      'verified, the tenant sends no alert e-mail, to the owner neither (held), and invitations wait (they are ' +
+      'sent at this moment). An accepted invitation or a password reset verifies the address too.',
     body: verifyEmailInput,
     success: { status: 200, description: 'Verified', schema: messageBody },
     errors: ['invalid_verification_token'],

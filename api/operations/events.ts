@@ -8,6 +8,7 @@ import {
   ingestEventsOutput,
   listEventsOutput,
   listEventsQuery,
+  rotateEventKeyInput,
   rotateEventKeyOutput,
 } from '../../core/schemas/events';
 import { getEventForwarding, listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
@@ -99,9 +100,13 @@ export const eventOperations = [
     summary: "A new event key for the account's forwarder",
     description:
       'The new key is shown in this answer only. The key it replaces keeps working 24 hours, time to update the ' +
-      'EventBridge connection in every region (docs/event-forwarding.md).',
+      'EventBridge connection in every region (docs/event-forwarding.md), or stops at once with `revoke_previous` ' +
+      '(a leaked key). A key replaced by an earlier rotation stops now either way: at most two keys ever work. No body ' +
+      '(or an empty object) is a rotation with the 24 hours.',
+    body: rotateEventKeyInput,
+    bodyOptional: true,
     success: { status: 200, description: 'The new key', schema: rotateEventKeyOutput },
     errors: ['not_found', 'invalid_state'],
-    handler: ({ deps, caller, params }) => rotateEventKey(deps, caller, params.account_id),
+    handler: ({ deps, caller, params, body }) => rotateEventKey(deps, caller, params.account_id, body),
   }),
 ];

@@ -42,10 +42,11 @@ export const organizationOperations = [
     summary: 'Connect an AWS Organization (step 1 of 2)',
     description:
       'Answers one ExternalId for the whole organization, the read-only role to create in the management account ' +
-      '(CloudFormation, Terraform, CLI) and a StackSet template that creates the member role in every account.',
+      '(CloudFormation, Terraform, CLI) and a StackSet template that creates the member role in every account. The ' +
+      "plan's `organization_limit` bounds the organizations connected at once (403 `plan_limit_exceeded` past it).",
     body: connectOrganizationInput,
     success: { status: 201, description: 'Connected, PENDING until verified', schema: connectOrganizationOutput },
-    errors: ['conflict', 'temporal_unavailable'],
+    errors: ['conflict', 'plan_limit_exceeded', 'temporal_unavailable'],
     handler: ({ deps, caller, body }) => connectOrganization(deps, caller, body),
   }),
   endpoint({
@@ -88,9 +89,11 @@ export const organizationOperations = [
     access: 'member',
     summary: 'Sync the member accounts now',
     description:
-      'For instance after deploying the StackSet: accounts whose role has appeared are verified without waiting for the next sync.',
+      'For instance after deploying the StackSet: accounts whose role has appeared are verified without waiting for the next sync. ' +
+      'At most 10 requests per organization and 20 per tenant an hour (429 past either). Each member account still ' +
+      "waiting for its role is verified, and that attempt counts toward the account's 10 verify attempts an hour.",
     success: { status: 202, description: 'The sync runs asynchronously', schema: syncOrganizationOutput },
-    errors: ['not_found', 'invalid_state', 'temporal_unavailable'],
+    errors: ['not_found', 'invalid_state', 'rate_limited', 'temporal_unavailable'],
     handler: ({ deps, caller, params }) => syncOrganizationNow(deps, caller, params.org_id),
   }),
   endpoint({

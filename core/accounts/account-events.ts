@@ -15,7 +15,7 @@ import { sha256 } from '../../security/crypto';
 import type { AppDeps, Caller } from '../deps';
 import { AppError } from '../errors';
 import type { z } from 'zod';
-import type { listEventsQuery } from '../schemas/events';
+import type { listEventsQuery, RotateEventKeyInput } from '../schemas/events';
 import { requireAccount } from './require-account';
 import { audit } from '../audit-log';
 import { decodeCursor, encodeCursor } from '../pagination/cursor';
@@ -32,16 +32,18 @@ export interface EventForwarding {
 }
 
 /**
- * A new key for the account's forwarder: 32 random bytes (43 characters), stored only as its SHA-256. The keys it
- * replaces keep working until `previousExpireAt` (the customer updates the connection in every region meanwhile).
+ * A new key for the account's forwarder: 32 random bytes (43 characters), stored only as its SHA-256. The key it
+ * replaces keeps working until `previousExpireAt` (the customer updates the connection in every region meanwhile),
+ * or ends at once with `revokePrevious`; any key rotated out before it ends now.
  */
 export async function issueEventKey(
   { db, config }: Pick<AppDeps, 'db' | 'config'>,
   account: { tenantId: string; accountId: string },
   now: Date,
+  { revokePrevious = false }: { revokePrevious?: boolean } = {},
 ): Promise<{ forwarding: EventForwarding; previousExpireAt: Date }> {
   const key = randomBytes(32).toString('base64url');
-  const previousExpireAt = new Date(now.getTime() + EVENT_KEY_GRACE_HOURS * HOUR_MS);
+  const previousExpireAt = revokePrevious ? now : new Date(now.getTime() + EVENT_KEY_GRACE_HOURS * HOUR_MS);
   await db.transaction().execute(async (trx) => {
     // Two rotations at once: the second waits, and rotates out the first one's key.
     await lockAccount({ db: trx, tenantId: account.tenantId, accountId: account.accountId });
@@ -50,6 +52,7 @@ export async function issueEventKey(
       tenantId: account.tenantId,
       accountId: account.accountId,
       keyHash: sha256(key),
+      now,
       previousExpireAt,
     });
   });
@@ -63,18 +66,30 @@ export async function issueEventKey(
   };
 }
 
-/** POST /accounts/{account_id}/event-key (member): a new key; the old one works 24 hours more. */
-export async function rotateEventKey(deps: AppDeps, caller: Caller, awsAccountId: string) {
+/**
+ * POST /accounts/{account_id}/event-key (member): a new key. The one it replaces works 24 hours more, or stops at
+ * once with `revoke_previous` (it leaked); one replaced by an earlier rotation stops now either way.
+ */
+export async function rotateEventKey(
+  deps: AppDeps,
+  caller: Caller,
+  awsAccountId: string,
+  input: RotateEventKeyInput = {},
+) {
   const account = await requireAccount(deps.db, caller, awsAccountId);
   if (account.status === 'DISCONNECTED')
     throw new AppError('invalid_state', 'The account is disconnected: connect it again for a new key');
+  const revokePrevious = input.revoke_previous ?? false;
   const { forwarding, previousExpireAt } = await issueEventKey(
     deps,
     { tenantId: caller.tenantId, accountId: account.id },
     new Date(),
+    { revokePrevious },
   );
-  await audit(deps.db, caller, 'account.event_key_rotated', `account:${awsAccountId}`);
-  deps.log.info({ tenantId: caller.tenantId, accountId: account.id }, 'event key rotated');
+  await audit(deps.db, caller, 'account.event_key_rotated', `account:${awsAccountId}`, {
+    revoke_previous: revokePrevious,
+  });
+  deps.log.info({ tenantId: caller.tenantId, accountId: account.id, revokePrevious }, 'event key rotated');
   return { event_forwarding: forwarding, previous_key_expires_at: previousExpireAt.toISOString() };
 }
 

@@ -1,16 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { isUniqueViolation } from '../../db/errors';
-import { expireEventKeys } from '../../db/repositories/account-events';
 import { findAccount, listAccountSummaries } from '../../db/repositories/accounts';
 import type { AccountRow } from '../../db/tables/accounts';
 import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
 import { getPlan } from '../../domain/tenancy/plans';
-import {
-  accountLimitKey,
-  MANUAL_SCAN_WINDOW_SECONDS,
-  VERIFIES_PER_ACCOUNT,
-  VERIFY_WINDOW_SECONDS,
-} from '../../domain/tenancy/limits';
+import { accountLimitKey, MANUAL_SCAN_WINDOW_SECONDS } from '../../domain/tenancy/limits';
 import { findTenant } from '../../db/repositories/tenants';
 import { accountWorkflowId, scanNowUpdate, verifyUpdate } from '../../workflows/contracts';
 import type { AppDeps, Caller } from '../deps';
@@ -32,6 +26,7 @@ import { issueEventKey } from './account-events';
 import { audit } from '../audit-log';
 import { cloudFormationOnboarding, forwarderCloudFormation } from './cloudformation-onboarding';
 import { takeHits } from '../rate-limits';
+import { verifyLimit } from './verify-limit';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -94,11 +89,9 @@ export async function connectAccount(deps: AppDeps, caller: Caller, input: Conne
     throw new AppError(reserved.refusal === 'exists' ? 'account_exists' : 'plan_limit_exceeded', reserved.message);
   const { accountId } = reserved;
   await startLifecycle(deps, lifecycle, reserved);
-  // A connection starts afresh: keys of an earlier connection of the account (one disconnected) end now.
-  const now = new Date();
-  await expireEventKeys({ db, accountId, at: now });
+  // The keys of an earlier connection of the account ended with it (reserveAccount): this one starts afresh.
   const forwarding = input.eventForwarding
-    ? (await issueEventKey(deps, { tenantId: caller.tenantId, accountId }, now)).forwarding
+    ? (await issueEventKey(deps, { tenantId: caller.tenantId, accountId }, new Date())).forwarding
     : null;
   await audit(db, caller, 'account.connected', `account:${input.awsAccountId}`);
   log.info(
@@ -197,14 +190,7 @@ export async function verifyAccount({ db, temporal, config }: AppDeps, caller: C
   }
   // Every attempt the workflow decides costs an sts:AssumeRole and grows its history, failed ones too; one that
   // never reached it (Temporal unreachable, the deadline passed) is taken back.
-  const releaseHits = await takeHits(db, [
-    {
-      key: accountLimitKey('verify', caller.tenantId, account.aws_account_id),
-      limit: VERIFIES_PER_ACCOUNT,
-      windowSeconds: VERIFY_WINDOW_SECONDS,
-      message: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`,
-    },
-  ]);
+  const releaseHits = await takeHits(db, [verifyLimit(caller.tenantId, account.aws_account_id)]);
   const handle = temporal.workflow.getHandle(account.workflow_id);
   try {
     const result = await withDeadline(temporal, VERIFY_DEADLINE_MS, () => handle.executeUpdate(verifyUpdate));
@@ -245,17 +231,19 @@ export async function requestScan({ db, temporal, config }: AppDeps, caller: Cal
     },
   ]);
   const handle = temporal.workflow.getHandle(account.workflow_id);
+  let scanId: string;
   try {
-    const { scanId } = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.executeUpdate(scanNowUpdate));
-    return {
-      message: 'Scan started',
-      execution_arn: executionArn(config.temporal.namespace, account.workflow_id, scanId),
-    };
+    ({ scanId } = await withDeadline(temporal, COMMAND_DEADLINE_MS, () => handle.executeUpdate(scanNowUpdate)));
   } catch (err) {
     // No scan was queued (or none confirmed): the request does not count toward the hourly limits.
     await releaseHits();
     throw lifecycleUpdateError(err, { noun: 'account', status: account.status, connectPath: '/accounts' });
   }
+  await audit(db, caller, 'account.scan_requested', `account:${awsAccountId}`, { scan_id: scanId });
+  return {
+    message: 'Scan started',
+    execution_arn: executionArn(config.temporal.namespace, account.workflow_id, scanId),
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   restoreAccount,
   setAccountDisconnected,
 } from '../../db/repositories/accounts';
+import { expireEventKeys } from '../../db/repositories/account-events';
 import { failRunningScansOfAccount } from '../../db/repositories/scans';
 import { lockTenant } from '../../db/repositories/tenants';
 import type { AccountRow } from '../../db/tables/accounts';
@@ -106,9 +107,11 @@ export async function reserveAccount({ db }: { db: Db }, input: NewLifecycle): P
       organization_id: input.organizationId,
     };
     const accountId = existing?.id ?? newId('account');
-    // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays).
+    // Connecting a disconnected account again starts a new lifecycle on the same row (its history stays), and never
+    // with a key of an earlier one: whoever connects it (a user, with a new key, or an organization's sync, without).
     if (existing) {
       await reopenAccount({ db: trx, accountId, fields });
+      await expireEventKeys({ db: trx, tenantId, accountId, at: new Date() });
       // The new workflow replaces (terminates) the old one, and with it any scan it was still running.
       await failRunningScansOfAccount({ db: trx, accountId, reason: STOPPED_BY_RECONNECT, at: new Date() });
     } else {
@@ -190,6 +193,22 @@ export async function endLifecycle({ db, temporal }: { db: Db; temporal: Client 
     await withDeadline(temporal, UPDATE_DEADLINE_MS, () => handle.executeUpdate(disconnectUpdate));
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError && (await isAbandonedConnect({ temporal }, account)))) throw err;
-    await setAccountDisconnected({ db, tenantId: account.tenant_id, accountId: account.id, at: new Date() });
+    await recordDisconnected({ db }, { tenantId: account.tenant_id, accountId: account.id });
   }
+}
+
+/**
+ * Records the account DISCONNECTED and ends its event keys, together: a disconnected account's key works for nobody,
+ * and no later connection brings it back. False when it was disconnected already (its keys are ended all the same).
+ */
+export async function recordDisconnected(
+  { db }: { db: Db },
+  { tenantId, accountId }: { tenantId: string; accountId: string },
+): Promise<boolean> {
+  const at = new Date();
+  return db.transaction().execute(async (trx) => {
+    const changed = await setAccountDisconnected({ db: trx, tenantId, accountId, at });
+    await expireEventKeys({ db: trx, tenantId, accountId, at });
+    return changed;
+  });
 }

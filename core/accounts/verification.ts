@@ -1,8 +1,9 @@
 import type { CloudProvider } from '../../cloud/types';
 import type { Logger } from '../../config/logger';
 import type { Db } from '../../db/client';
-import { activateAccount, loadRoleTarget, setAccountDisconnected } from '../../db/repositories/accounts';
+import { activateAccount, loadRoleTarget } from '../../db/repositories/accounts';
 import { getPlan } from '../../domain/tenancy/plans';
+import { recordDisconnected } from './lifecycle';
 
 export type VerifyResult =
   /** `planRevision` and `fairnessWeight` are absent in results recorded in histories before they existed. */
@@ -36,9 +37,9 @@ export function verificationUseCases({ db, log, cloud }: { db: Db; log: Logger; 
       return { ok: true, scanIntervalMinutes, planRevision, fairnessWeight };
     },
 
-    /** Idempotent: a retry finds the account already disconnected and changes nothing. */
+    /** Idempotent: a retry finds the account already disconnected and its keys ended, and changes nothing. */
     async markAccountDisconnected({ tenantId, accountId }: { tenantId: string; accountId: string }): Promise<void> {
-      const changed = await setAccountDisconnected({ db, tenantId, accountId, at: new Date() });
+      const changed = await recordDisconnected({ db }, { tenantId, accountId });
       if (changed) log.info({ tenantId, accountId }, 'account disconnected');
     },
   };

@@ -2,6 +2,7 @@ import { acknowledgeAlertEvent, findAlertAcknowledgement, listAlertEvents } from
 import type { AppDeps, Caller } from '../deps';
 import { afterCursor, keysetPage } from '../pagination/cursor';
 import { notFound } from '../errors';
+import { audit } from '../audit-log';
 import type { ListAlertsQuery } from '../schemas/alerts';
 
 // Anything else cannot be one of our ids; answering 404 at once also keeps odd bytes away from the query.
@@ -38,9 +39,14 @@ export async function listTenantAlerts({ db }: Pick<AppDeps, 'db'>, caller: Call
  */
 export async function acknowledgeAlert({ db, log }: Pick<AppDeps, 'db' | 'log'>, caller: Caller, alertId: string) {
   if (!ALERT_ID.test(alertId)) throw notFound('Alert');
-  const alert = { db, tenantId: caller.tenantId, alertId };
+  const alert = { tenantId: caller.tenantId, alertId };
+  // The acknowledgement and its audit event commit together; a repeated one changes nothing and records nothing.
   const acked =
-    (await acknowledgeAlertEvent({ ...alert, userId: caller.userId })) ?? (await findAlertAcknowledgement(alert));
+    (await db.transaction().execute(async (trx) => {
+      const first = await acknowledgeAlertEvent({ db: trx, ...alert, userId: caller.userId });
+      if (first) await audit(trx, caller, 'alert.acknowledged', `alert:${alertId}`);
+      return first;
+    })) ?? (await findAlertAcknowledgement({ db, ...alert }));
   // The read finds only alerts the update skipped, that is alerts acknowledged already (nothing clears it).
   if (!acked?.acknowledged_at) throw notFound('Alert');
   log.info({ alertId }, 'alert acknowledged');

@@ -22,22 +22,25 @@ const clients = new WeakMap<Config['stripe'], Stripe>();
 /** The catalogue, with what each plan's scans cost the customer in AWS Cost Explorer requests (see domain/tenancy/plans.ts). */
 export function listPlans(config: Readonly<Config>) {
   return {
-    plans: PLANS.map(({ id, name, price_usd_month, account_limit, scan_interval_minutes, features }) => {
-      const requests = costExplorerRequestsPerMonth({
-        scanIntervalMinutes: scan_interval_minutes,
-        minIntervalHours: config.cloud.costExplorerMinIntervalHours,
-      });
-      return {
-        id,
-        name,
-        price_usd_month,
-        account_limit,
-        scan_interval_minutes,
-        features,
-        aws_cost_explorer_requests_per_account_month: requests,
-        aws_cost_explorer_usd_per_account_month: Math.round(requests * COST_EXPLORER_USD_PER_REQUEST * 100) / 100,
-      };
-    }),
+    plans: PLANS.map(
+      ({ id, name, price_usd_month, account_limit, organization_limit, scan_interval_minutes, features }) => {
+        const requests = costExplorerRequestsPerMonth({
+          scanIntervalMinutes: scan_interval_minutes,
+          minIntervalHours: config.cloud.costExplorerMinIntervalHours,
+        });
+        return {
+          id,
+          name,
+          price_usd_month,
+          account_limit,
+          organization_limit,
+          scan_interval_minutes,
+          features,
+          aws_cost_explorer_requests_per_account_month: requests,
+          aws_cost_explorer_usd_per_account_month: Math.round(requests * COST_EXPLORER_USD_PER_REQUEST * 100) / 100,
+        };
+      },
+    ),
   };
 }
 

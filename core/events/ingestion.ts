@@ -18,7 +18,7 @@ import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, DetectionContext, DetectionDescription, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
 import { awsEventsReceived, eventSignalsOpened } from '../../observability/metrics';
-import { EVENT_BATCH_LIMIT, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
+import { EVENT_BATCH_LIMIT, EVENT_KEY_GRACE_HOURS, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
 import { sha256 } from '../../security/crypto';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -240,7 +240,9 @@ async function apply(
 export async function ingestEvents(deps: AppDeps, key: string | undefined, body: unknown): Promise<IngestAnswer> {
   const { db } = deps;
   if (!key) throw new AppError('unauthorized', 'The event key header is missing');
-  const account = await findAccountByEventKey({ db, keyHash: sha256(key) });
+  // A connection updated within a day of a new key (rotated, or issued on connecting again) is that key's rollout.
+  const rotatedSince = new Date(Date.now() - EVENT_KEY_GRACE_HOURS * 3_600_000);
+  const account = await findAccountByEventKey({ db, keyHash: sha256(key), rotatedSince });
   if (!account || account.status === 'DISCONNECTED') throw new AppError('unauthorized', 'The event key is not valid');
   const received = parseBody(body, account);
   const at = new Date();

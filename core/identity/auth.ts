@@ -169,8 +169,16 @@ export async function refresh(deps: Deps, refreshToken: string): Promise<TokensO
 export async function logout({ db }: Deps, refreshToken: string): Promise<void> {
   const parsed = parseRefreshToken(refreshToken);
   const row = parsed ? await findRefreshToken({ db, id: parsed.id }) : undefined;
-  if (parsed && row && safeEqualHex(row.token_hash, sha256(parsed.secret)))
-    await revokeRefreshToken({ db, id: row.id });
+  if (parsed && row && safeEqualHex(row.token_hash, sha256(parsed.secret))) {
+    // Recorded when it revoked the token: logging out again with it changes nothing.
+    if (await revokeRefreshToken({ db, id: row.id }))
+      await auditAs(db, {
+        tenantId: row.tenant_id,
+        actor: { userId: row.user_id, email: row.email },
+        action: 'auth.logout',
+        target: `user:${row.user_id}`,
+      });
+  }
 }
 
 function safeEqualHex(a: string, b: string): boolean {

@@ -8,8 +8,8 @@ import { sendWaitingInvitations } from './invitations';
 import { takeHits } from '../rate-limits';
 import { consumeLink, mailUserLink, type UserLinkKind } from './user-links';
 
-// Proof that a user reads the mailbox of their address. Until a tenant's owner has it, the tenant mails nobody
-// but the owner: alert e-mails to others are held (domain/alerts/recipients.ts) and invitations wait.
+// Proof that a user reads the mailbox of their address. Until a tenant's owner has it, the tenant mails nothing but
+// this link: alert e-mails are held, the owner's too (domain/alerts/recipients.ts), and invitations wait.
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>;
 

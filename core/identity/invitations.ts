@@ -22,6 +22,7 @@ import {
 } from '../../domain/tenancy/limits';
 import { escapeHtml } from '../../security/html';
 import type { AppDeps, Caller } from '../deps';
+import { auditAs } from '../audit-log';
 import { AppError, notFound } from '../errors';
 import type { TokensOutput } from '../schemas/auth';
 import type { AcceptInviteInput } from '../schemas/users';
@@ -228,6 +229,13 @@ export async function acceptInvitation(
     const updated = await setInvitedUserPassword({ db: trx, tenantId, userId, passwordHash, name: input.name });
     if (!updated) throw invalidInvitation();
     await expireOtherInvitations({ db: trx, tenantId, userId, keepId: invitation.id });
+    await auditAs(trx, {
+      tenantId,
+      actor: { userId, email: updated.email },
+      action: 'user.invitation_accepted',
+      target: `user:${userId}`,
+      clientAddress: input.clientAddress,
+    });
     return updated;
   });
   await releaseHit({ db, key: clientKey });

@@ -3,6 +3,7 @@ import { readCacheLookups } from '../../observability/metrics';
 import type { CachedTenant, CachedUser } from '../../db/read-cache';
 import type { AppDeps, Caller } from '../deps';
 import { notFound } from '../errors';
+import { audit } from '../audit-log';
 
 type Deps = Pick<AppDeps, 'db' | 'readCache'>;
 
@@ -69,8 +70,14 @@ function profileBody(
   };
 }
 
+/** PATCH /me: a change of the name is in the audit log, with the name before and after. */
 export async function renameSelf({ db }: Deps, caller: Caller, name: string) {
-  const row = await updateUserName({ db, tenantId: caller.tenantId, userId: caller.userId, name });
-  if (!row) throw notFound('User');
-  return { name: row.name };
+  return db.transaction().execute(async (trx) => {
+    const row = await updateUserName({ db: trx, tenantId: caller.tenantId, userId: caller.userId, name });
+    if (!row) throw notFound('User');
+    if (row.previous_name !== row.name) {
+      await audit(trx, caller, 'user.name_changed', `user:${caller.userId}`, { from: row.previous_name, to: row.name });
+    }
+    return { name: row.name };
+  });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
+  countLiveOrganizations,
   countMemberStates,
   deleteUnstartedOrganization,
   findOrganization,
@@ -14,7 +15,16 @@ import {
 } from '../../db/repositories/organizations';
 import type { OrganizationRow } from '../../db/tables/organizations';
 import { newId } from '../../domain/ids';
-import { accountLimitKey, VERIFIES_PER_ACCOUNT, VERIFY_WINDOW_SECONDS } from '../../domain/tenancy/limits';
+import {
+  accountLimitKey,
+  SYNC_WINDOW_SECONDS,
+  SYNCS_PER_ORGANIZATION,
+  SYNCS_PER_TENANT,
+  VERIFIES_PER_ACCOUNT,
+  VERIFY_WINDOW_SECONDS,
+} from '../../domain/tenancy/limits';
+import { getPlan } from '../../domain/tenancy/plans';
+import { lockTenant } from '../../db/repositories/tenants';
 import { ROLE_NAME } from '../../domain/onboarding/role';
 import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/onboarding/organization';
 import type { MemberState } from '../../domain/accounts/organizations';
@@ -76,18 +86,28 @@ export async function connectOrganization(deps: AppDeps, caller: Caller, input: 
   const workflowId = organizationWorkflowId(caller.tenantId, orgId);
   const sentinelAccountId = await cloud.sentinelAccountId();
   try {
-    await insertOrganization({
-      db,
-      organization: {
-        id: orgId,
-        tenant_id: caller.tenantId,
-        management_account_id: input.managementAccountId,
-        display_name: input.displayName,
-        tags: input.tags,
-        external_id: externalId,
-        role_name: ORGANIZATION_ROLE_NAME,
-        workflow_id: workflowId,
-      },
+    // Under the tenant's lock, so parallel connects cannot both take the plan's last place.
+    await db.transaction().execute(async (trx) => {
+      const plan = getPlan((await lockTenant({ db: trx, tenantId: caller.tenantId })).plan);
+      if ((await countLiveOrganizations({ db: trx, tenantId: caller.tenantId })) >= plan.organization_limit) {
+        throw new AppError(
+          'plan_limit_exceeded',
+          `The ${plan.name} plan allows ${plan.organization_limit} connected organization(s); disconnect one or upgrade to connect more`,
+        );
+      }
+      await insertOrganization({
+        db: trx,
+        organization: {
+          id: orgId,
+          tenant_id: caller.tenantId,
+          management_account_id: input.managementAccountId,
+          display_name: input.displayName,
+          tags: input.tags,
+          external_id: externalId,
+          role_name: ORGANIZATION_ROLE_NAME,
+          workflow_id: workflowId,
+        },
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err, 'organizations_tenant_management_live')) {
@@ -168,7 +188,11 @@ export async function verifyOrganization({ db, temporal }: AppDeps, caller: Call
   }
 }
 
-/** Asks the organization's workflow to sync now (after a StackSet deployment, say); requests made before it runs make one sync. */
+/**
+ * Asks the organization's workflow to sync now (after a StackSet deployment, say); requests made before it runs make one
+ * sync. Requests count toward hourly limits per organization and per tenant (429 past them); one that never reached the
+ * workflow is taken back.
+ */
 export async function syncOrganizationNow({ db, temporal }: AppDeps, caller: Caller, orgId: string) {
   const org = await requireOrganization(db, caller, orgId);
   if (org.status !== 'ACTIVE') {
@@ -179,11 +203,26 @@ export async function syncOrganizationNow({ db, temporal }: AppDeps, caller: Cal
         : 'The organization is disconnected and is no longer synced',
     );
   }
+  const releaseHits = await takeHits(db, [
+    {
+      key: accountLimitKey('sync:organization', caller.tenantId, org.management_account_id),
+      limit: SYNCS_PER_ORGANIZATION,
+      windowSeconds: SYNC_WINDOW_SECONDS,
+      message: `At most ${SYNCS_PER_ORGANIZATION} syncs per organization per hour (and one runs every hour anyway)`,
+    },
+    {
+      key: `sync:organization:${caller.tenantId}`,
+      limit: SYNCS_PER_TENANT,
+      windowSeconds: SYNC_WINDOW_SECONDS,
+      message: `At most ${SYNCS_PER_TENANT} organization syncs per tenant per hour`,
+    },
+  ]);
   try {
     await withDeadline(temporal, COMMAND_DEADLINE_MS, () =>
       temporal.workflow.getHandle(org.workflow_id).executeUpdate(syncOrganizationUpdate),
     );
   } catch (err) {
+    if (!updateFailureType(err)) await releaseHits();
     throw lifecycleUpdateError(err, { noun: 'organization', status: org.status, connectPath: '/organizations' });
   }
   return { message: 'Sync started', org_id: orgId };

@@ -33,6 +33,12 @@ import {
   startLifecycle,
 } from '../accounts/lifecycle';
 import { updateFailureType, VERIFY_DEADLINE_MS, withDeadline } from '../temporal/commands';
+import { verifyLimit } from '../accounts/verify-limit';
+import { AppError } from '../errors';
+import { auditAs } from '../audit-log';
+import type { AuditAction } from '../../domain/tenancy/audit';
+import { takeHits } from '../rate-limits';
+import { VERIFIES_PER_ACCOUNT } from '../../domain/tenancy/limits';
 import {
   INVALID_ACCOUNT_STATE,
   type OrganizationSyncOutcome,
@@ -59,6 +65,9 @@ const MANAGEMENT_ACCOUNT =
   'The StackSet does not deploy to the management account: connect it on its own (POST /accounts) to monitor it.';
 const CONNECTED_ON_ITS_OWN =
   'Connected on its own (POST /accounts), not by the organization: the organization leaves it as it is.';
+const VERIFY_LIMIT =
+  `Waiting for the role; the account's ${VERIFIES_PER_ACCOUNT} verify attempts of the hour (syncs and POST /accounts/{account_id}/verify ` +
+  'together) are used: a sync after that tries again.';
 const USER_DISCONNECTED =
   'Disconnected in Sentinel: the organization does not connect it again. Connect it on its own (POST /accounts) to monitor it.';
 
@@ -83,15 +92,39 @@ export function organizationUseCases({
     externalId: org.external_id,
   });
 
-  /** Verifies the account's role through its workflow: monitored once it is ACTIVE, awaiting_role while the role is not there. */
+  /** Records what a sync did to an account in the audit log: nobody signed in did it, the organization did. */
+  const auditSync = (org: OrganizationRow, action: AuditAction, awsAccountId: string) =>
+    auditAs(db, {
+      tenantId: org.tenant_id,
+      action,
+      target: `account:${awsAccountId}`,
+      details: { organization_id: org.id },
+    });
+
+  /**
+   * Verifies the account's role through its workflow: monitored once it is ACTIVE, awaiting_role while the role is not
+   * there. Each attempt counts toward the account's hourly verify limit, as POST /accounts/{account_id}/verify does;
+   * past it the member waits for a later sync without an attempt.
+   */
   async function verifyMember(org: OrganizationRow, account: AccountRow, member: Member): Promise<Settled> {
+    let releaseHits: () => Promise<void>;
+    try {
+      releaseHits = await takeHits(db, [verifyLimit(org.tenant_id, account.aws_account_id)]);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'rate_limited')
+        return { state: 'awaiting_role', reason: VERIFY_LIMIT };
+      throw err;
+    }
     try {
       await withDeadline(temporal, VERIFY_DEADLINE_MS, () =>
         temporal.workflow.getHandle(account.workflow_id).executeUpdate(verifyUpdate),
       );
+      await auditSync(org, 'account.verified', account.aws_account_id);
       return { state: 'monitored', reason: null };
     } catch (err) {
       const failure = updateFailureType(err);
+      // An attempt that never reached the workflow assumed no role.
+      if (!failure) await releaseHits();
       if (failure?.type === ROLE_ASSUMPTION_FAILED) return { state: 'awaiting_role', reason: failure.message };
       if (failure?.type === VERIFICATION_UNAVAILABLE)
         return { state: 'awaiting_role', reason: `${failure.message}; the next sync tries again.` };
@@ -137,6 +170,7 @@ export function organizationUseCases({
         : { state: 'awaiting_role', reason: CONNECTED_ON_ITS_OWN };
     }
     await startLifecycle(lifecycleDeps, lifecycle, reserved);
+    await auditSync(org, 'account.connected', member.awsAccountId);
     log.info(
       { tenantId: org.tenant_id, orgId: org.id, awsAccountId: member.awsAccountId },
       'member account connected by its organization',
@@ -157,7 +191,10 @@ export function organizationUseCases({
     const ours = account?.organization_id === org.id;
     const live = account !== undefined && account.status !== 'DISCONNECTED';
     if (isGone(member.status)) {
-      if (account && ours && live) await endLifecycle(lifecycleDeps, account);
+      if (account && ours && live) {
+        await endLifecycle(lifecycleDeps, account);
+        await auditSync(org, 'account.disconnected', account.aws_account_id);
+      }
       return {
         state: 'disconnected',
         reason:

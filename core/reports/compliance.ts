@@ -18,6 +18,7 @@ import { DETECTION_CATALOG } from '../../domain/events/catalog';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
 import type { AppDeps, Caller } from '../deps';
 import { requireAccount } from '../accounts/require-account';
+import { audit } from '../audit-log';
 
 // Compliance: a framework's controls in an account, from the checks of its latest full scan, the targeted rescans
 // since, and its open signals (the evidence, with their accepted risk), those events opened included. Nothing is
@@ -175,6 +176,9 @@ export async function accountComplianceReport(
   const { account, scannedAt, result } = await loadAccountCompliance(deps, caller, awsAccountId, frameworkId);
   const framework = frameworkById(frameworkId);
   const generatedAt = new Date();
+  await audit(deps.db, caller, 'export.compliance_report_downloaded', `account:${account.aws_account_id}`, {
+    framework: frameworkId,
+  });
   return {
     filename: complianceReportFilename(framework, account.aws_account_id, generatedAt),
     html: renderComplianceReport({

@@ -6,6 +6,9 @@ export const plan = z.object({
   name: z.string(),
   price_usd_month: z.number().int(),
   account_limit: z.number().int(),
+  organization_limit: z.number().int().meta({
+    description: 'AWS Organizations connected at once (their member accounts count toward account_limit)',
+  }),
   scan_interval_minutes: z.number().int(),
   features: z.array(z.string()),
   aws_cost_explorer_requests_per_account_month: z

@@ -35,9 +35,26 @@ export const connectEventForwarding = eventForwarding.extend({
     }),
 });
 
+/** The rotation's one option; no body (or an empty object) rotates with the 24 hours' grace. */
+export const rotateEventKeyInput = z
+  .strictObject({
+    revoke_previous: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'true: the key being replaced stops working at once (it leaked), instead of 24 hours from now. Until the ' +
+          "connection is updated with the new key in every region, the forwarder's events are refused there",
+      }),
+  })
+  .optional();
+export type RotateEventKeyInput = NonNullable<z.output<typeof rotateEventKeyInput>>;
+
 export const rotateEventKeyOutput = z.object({
   event_forwarding: eventForwarding,
-  previous_key_expires_at: timestamp.meta({ description: 'Until then the key it replaces keeps working (24 hours)' }),
+  previous_key_expires_at: timestamp.meta({
+    description: 'Until then the key it replaces keeps working: 24 hours, or now with `revoke_previous`',
+  }),
 });
 
 /** One EventBridge event or a batch of them, as AWS sends it (the envelope is checked field by field). */

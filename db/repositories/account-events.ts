@@ -11,10 +11,18 @@ type Conn = Kysely<Database>;
 // The account's event stream (db/migrations/20261128T000100_account_events.ts): forwarder keys, events, batches.
 
 /**
- * The account a key belongs to, if the key is current or rotated out less than its grace period ago, with the name of
- * its role and whether a rotated-out key is still accepted (the detections read both).
+ * The account a key belongs to, if the key is current or rotated out and not yet ended, with the name of its role and
+ * whether a rotation is under way: its current key replaced another since `rotatedSince` (the detections read both).
  */
-export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash: string }) {
+export async function findAccountByEventKey({
+  db,
+  keyHash,
+  rotatedSince,
+}: {
+  db: Conn;
+  keyHash: string;
+  rotatedSince: Date;
+}) {
   return db
     .selectFrom('account_event_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
@@ -32,10 +40,20 @@ export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash
       eb
         .exists(
           eb
-            .selectFrom('account_event_keys as rotated')
-            .select('rotated.key_hash')
-            .whereRef('rotated.account_id', '=', 'a.id')
-            .where('rotated.expires_at', '>', sql<Date>`now()`),
+            .selectFrom('account_event_keys as current')
+            .select('current.key_hash')
+            .whereRef('current.account_id', '=', 'a.id')
+            .where('current.expires_at', 'is', null)
+            .where('current.created_at', '>', rotatedSince)
+            .where((inner) =>
+              inner.exists(
+                inner
+                  .selectFrom('account_event_keys as replaced')
+                  .select('replaced.key_hash')
+                  .whereRef('replaced.account_id', '=', 'a.id')
+                  .where('replaced.expires_at', 'is not', null),
+              ),
+            ),
         )
         .$castTo<boolean>()
         .as('event_key_rotating'),
@@ -45,23 +63,31 @@ export async function findAccountByEventKey({ db, keyHash }: { db: Conn; keyHash
     .executeTakeFirst();
 }
 
-/** Adds the account's new current key; every key current until now expires at `previousExpireAt`. */
+/**
+ * Adds the account's new current key. The key current until now works until `previousExpireAt` (`now` ends it at
+ * once); a key rotated out earlier and still working ends now, so at most two keys ever work: the new one and the
+ * one it replaces.
+ */
 export async function replaceEventKey({
   db,
   tenantId,
   accountId,
   keyHash,
+  now,
   previousExpireAt,
 }: {
   db: Conn;
   tenantId: string;
   accountId: string;
   keyHash: string;
+  now: Date;
   previousExpireAt: Date;
 }): Promise<void> {
+  await expireEventKeys({ db, tenantId, accountId, at: now, keepCurrent: true });
   await db
     .updateTable('account_event_keys')
     .set({ expires_at: previousExpireAt })
+    .where('tenant_id', '=', tenantId)
     .where('account_id', '=', accountId)
     .where('expires_at', 'is', null)
     .execute();
@@ -71,13 +97,31 @@ export async function replaceEventKey({
     .execute();
 }
 
-/** Ends the account's keys at `at` (a new connection of the account starts without the keys of an earlier one). */
-export async function expireEventKeys({ db, accountId, at }: { db: Conn; accountId: string; at: Date }): Promise<void> {
+/**
+ * Ends at `at` the account's keys that would work past it: every one (a disconnect, a new connection), or with
+ * `keepCurrent` those rotated out already (a rotation).
+ */
+export async function expireEventKeys({
+  db,
+  tenantId,
+  accountId,
+  at,
+  keepCurrent = false,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId: string;
+  at: Date;
+  keepCurrent?: boolean;
+}): Promise<void> {
   await db
     .updateTable('account_event_keys')
     .set({ expires_at: at })
+    .where('tenant_id', '=', tenantId)
     .where('account_id', '=', accountId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .where((eb) =>
+      keepCurrent ? eb('expires_at', '>', at) : eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]),
+    )
     .execute();
 }
 

@@ -24,7 +24,7 @@ export async function loadRecipientFacts({
   const [owner, verified, known] = await Promise.all([
     db
       .selectFrom('users')
-      .select(['email', 'email_verified_at'])
+      .select('email_verified_at')
       .where('tenant_id', '=', tenantId)
       .where('role', '=', 'owner')
       .executeTakeFirst(),
@@ -47,7 +47,6 @@ export async function loadRecipientFacts({
           .execute(),
   ]);
   return {
-    ownerEmail: owner?.email,
     ownerVerified: owner?.email_verified_at != null,
     verifiedUsers: new Set(verified.map((u) => u.email)),
     recipients: new Map(

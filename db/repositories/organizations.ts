@@ -25,6 +25,17 @@ export async function insertOrganization({
   await db.insertInto('organizations').values(organization).execute();
 }
 
+/** The tenant's organizations connected now (PENDING or ACTIVE): what its plan's organization_limit counts. */
+export async function countLiveOrganizations({ db, tenantId }: { db: Conn; tenantId: string }): Promise<number> {
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('status', '!=', 'DISCONNECTED')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Takes back a connect whose workflow could not be started. */
 export async function deleteUnstartedOrganization({
   db,

@@ -80,6 +80,7 @@ export async function findUser({
     .executeTakeFirst();
 }
 
+/** Sets the user's name; answers it with the name it replaced (the row as it was before this statement). */
 export async function updateUserName({
   db,
   tenantId,
@@ -92,11 +93,13 @@ export async function updateUserName({
   name: string;
 }) {
   return db
-    .updateTable('users')
+    .updateTable('users as u')
+    .from('users as before')
     .set({ name, updated_at: new Date() })
-    .where('id', '=', userId)
-    .where('tenant_id', '=', tenantId)
-    .returning(['name'])
+    .whereRef('before.id', '=', 'u.id')
+    .where('u.id', '=', userId)
+    .where('u.tenant_id', '=', tenantId)
+    .returning(['u.name', 'before.name as previous_name'])
     .executeTakeFirst();
 }
 

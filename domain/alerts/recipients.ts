@@ -1,7 +1,8 @@
 // Who an alert e-mail may go to. A tenant mails nobody who has not asked for it: until its owner has proved
-// their address only the owner gets e-mail; afterwards the tenant's verified users do, and any other address
-// after confirming once (a confirmation e-mail, and nothing else until it is used; a new one only once its link
-// has expired). Anybody can unsubscribe.
+// their address nobody gets alert e-mail, the owner included (anyone can sign up with another person's address,
+// and write the alert's subject through a rule's name); afterwards the tenant's verified users do, and any other
+// address after confirming once (a confirmation e-mail, and nothing else until it is used; a new one only once its
+// link has expired). Anybody can unsubscribe.
 
 /** How long a confirmation link works; an address still unconfirmed after it may be asked again. */
 export const CONFIRMATION_LINK_DAYS = 7;
@@ -27,7 +28,6 @@ export interface RecipientState {
 }
 
 export interface RecipientFacts {
-  ownerEmail: string | undefined;
   ownerVerified: boolean;
   /** Addresses of the tenant's users who have proved them. */
   verifiedUsers: ReadonlySet<string>;
@@ -47,7 +47,6 @@ export function planRecipients(addresses: readonly string[], facts: RecipientFac
   for (const address of new Set(addresses.map((a) => a.toLowerCase()))) {
     const known = facts.recipients.get(address);
     if (known?.unsubscribed) plan.held.push({ address, reason: 'unsubscribed' });
-    else if (address === facts.ownerEmail) plan.send.push(address);
     else if (!facts.ownerVerified) plan.held.push({ address, reason: 'owner_unverified' });
     else if (facts.verifiedUsers.has(address) || known?.confirmed) plan.send.push(address);
     else {

@@ -710,9 +710,9 @@ function forwarderChange(eventName: string, request: Detail): { resource: string
 const eventForwarderChanged = detection('event.event_forwarder_changed', (event, context) => {
   const detail = successfulCall(event, EVENTS, FORWARDER_CHANGE_CALLS);
   if (!detail || !event.eventName) return [];
-  // Rotating the key updates the connection in every region (docs/event-forwarding.md, "Rotating the key"): while a
-  // rotated-out key is still accepted, an UpdateConnection is that rotation. A wrong key would show as heartbeats
-  // that stop arriving.
+  // Rotating the key updates the connection in every region (docs/event-forwarding.md, "Rotating the key"): for a day
+  // after a new key replaced another (the old one still accepted, or revoked at once), an UpdateConnection is that
+  // rotation. A wrong key would show as heartbeats that stop arriving.
   if (event.eventName === 'UpdateConnection' && context.eventKeyRotating) return [];
   const change = forwarderChange(event.eventName, params(detail));
   return change

@@ -79,7 +79,7 @@ export interface DetectionContext {
   usedRegions: readonly string[] | null;
   /** The name of the role Sentinel scans the account with; null when unknown. */
   roleName: string | null;
-  /** A rotated-out event key is still accepted: the connections are being updated with the new key. */
+  /** The account's current event key replaced another less than a day ago: the connections are being updated with it. */
   eventKeyRotating: boolean;
 }
 

@@ -34,9 +34,21 @@ export const PANIC_EXPORT_WINDOW_SECONDS = 60 * 60;
  */
 export const accountRowLimit = (accountLimit: number): number => Math.max(5, accountLimit * 2);
 
-/** Verify attempts per account per hour: each one is an sts:AssumeRole by the service and an event in the workflow. */
+/**
+ * Verify attempts per account per hour: each one is an sts:AssumeRole by the service and an event in the workflow. An
+ * organization's sync verifying a member account still waiting for its role counts here too.
+ */
 export const VERIFIES_PER_ACCOUNT = 10;
 export const VERIFY_WINDOW_SECONDS = 60 * 60;
+
+/**
+ * Syncs asked for (POST /organizations/{org_id}/sync) per organization and per tenant per hour. Each one reads the
+ * whole organization and verifies every member still waiting for its role; the scheduled syncs are not counted.
+ * Keyed by the management account, like an account's limits, so connecting it again makes no new allowance.
+ */
+export const SYNCS_PER_ORGANIZATION = 10;
+export const SYNCS_PER_TENANT = 20;
+export const SYNC_WINDOW_SECONDS = 60 * 60;
 
 /**
  * Live alert rules per tenant. With 10 channels a rule and 20 e-mail recipients a rule (core/schemas/alerts.ts),

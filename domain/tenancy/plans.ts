@@ -8,6 +8,11 @@ export interface Plan {
   name: string;
   price_usd_month: number;
   account_limit: number;
+  /**
+   * AWS Organizations connected at once (PENDING or ACTIVE): each is a workflow that lives as long as the connection and
+   * reads the organization every sync. Their member accounts count toward `account_limit` like any other.
+   */
+  organization_limit: number;
   scan_interval_minutes: number;
   /** Manual scans allowed per account per hour; they count toward the scan rate limit. */
   manual_scans_per_hour: number;
@@ -40,6 +45,7 @@ export const PLANS: readonly Plan[] = Object.freeze(
       name: 'Solo',
       price_usd_month: 29,
       account_limit: 1,
+      organization_limit: 1,
       scan_interval_minutes: 1440,
       manual_scans_per_hour: 2,
       fairness_weight: 1,
@@ -50,6 +56,7 @@ export const PLANS: readonly Plan[] = Object.freeze(
       name: 'Team',
       price_usd_month: 99,
       account_limit: 5,
+      organization_limit: 2,
       scan_interval_minutes: 360,
       manual_scans_per_hour: 6,
       fairness_weight: 2,
@@ -60,6 +67,7 @@ export const PLANS: readonly Plan[] = Object.freeze(
       name: 'Agency',
       price_usd_month: 299,
       account_limit: 25,
+      organization_limit: 10,
       scan_interval_minutes: 60,
       manual_scans_per_hour: 12,
       fairness_weight: 4,
@@ -70,6 +78,7 @@ export const PLANS: readonly Plan[] = Object.freeze(
       name: 'Enterprise',
       price_usd_month: 999,
       account_limit: 250,
+      organization_limit: 25,
       scan_interval_minutes: 15,
       manual_scans_per_hour: 30,
       fairness_weight: 8,

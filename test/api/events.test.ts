@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
+import { sql } from 'kysely';
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { eventDispatchesSettled } from '../../core/events/dispatch-after-answer';
@@ -120,6 +121,18 @@ const ingest = (body: unknown, withKey: string | null = key) => {
   return req.send(typeof body === 'string' ? body : JSON.stringify(body));
 };
 
+/** An UpdateConnection of the forwarder's connection: what a key's rotation does in every region. */
+function updateConnection(): Record<string, unknown> {
+  const deletion = fixture('eventbridge-delete-connection');
+  return event('eventbridge-delete-connection', {
+    detail: { ...(deletion.detail as object), eventName: 'UpdateConnection' },
+  });
+}
+
+const newestDetections = async () =>
+  (await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ limit: 1 }).set(owner.auth).expect(200)).body.events[0]
+    .detections;
+
 async function signalsOf(checkId: string, status: 'open' | 'all' = 'all') {
   const res = await ctx.http
     .get(`/accounts/${AWS_ID}/signals`)
@@ -212,23 +225,17 @@ describe('the event key', () => {
     await ingest(event('sg-open-https'), next).expect(202);
     await ingest(event('sg-open-https'), key).expect(202);
     // Updating each region's connection with the new key is the rotation itself, not tampering with the forwarder.
-    const updateConnection = () => {
-      const deletion = fixture('eventbridge-delete-connection');
-      return event('eventbridge-delete-connection', {
-        detail: { ...(deletion.detail as object), eventName: 'UpdateConnection' },
-      });
-    };
-    const newestDetections = async () =>
-      (await ctx.http.get(`/accounts/${AWS_ID}/events`).query({ limit: 1 }).set(owner.auth).expect(200)).body.events[0]
-        .detections;
     await ingest(updateConnection(), next).expect(202);
     expect(await newestDetections()).toEqual([]);
-    // A day later the old key is refused.
+    // A day later the old key is refused, and the new key's rollout is over.
     await ctx.db
       .updateTable('account_event_keys')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('key_hash', '=', sha256(key))
       .execute();
+    await sql`update account_event_keys set created_at = now() - interval '25 hours' where key_hash = ${sha256(next)}`.execute(
+      ctx.db,
+    );
     await ingest(event('sg-open-https'), key).expect(401);
     // No rotation under way: an update of the connection is one to tell.
     await ingest(updateConnection(), next).expect(202);
@@ -237,9 +244,57 @@ describe('the event key', () => {
     const audit = await ctx.http.get('/audit-log').set(owner.auth).expect(200);
     expect(JSON.stringify(audit.body)).toContain('account.event_key_rotated');
   });
+
+  it('stops a leaked key at once with revoke_previous, and ends it at the second rotation without', async () => {
+    const rotate = (body?: unknown) => {
+      const req = ctx.http.post(`/accounts/${AWS_ID}/event-key`).set(member.auth);
+      return body === undefined ? req : req.send(body as object);
+    };
+    const leaked = key;
+    for (const body of [{ revoke_previous: 'yes' }, { revoke: true }, []]) {
+      expect((await rotate(body).expect(400)).body.code).toBe('validation_failed');
+    }
+    await ingest(event('sg-open-https'), leaked).expect(202);
+
+    // revoke_previous: the leaked key is refused from this answer on; the new one works.
+    const revoked = await rotate({ revoke_previous: true }).expect(200);
+    const fresh = revoked.body.event_forwarding.api_key as string;
+    expect(Date.parse(revoked.body.previous_key_expires_at)).toBeLessThanOrEqual(Date.now());
+    expect((await ingest(event('sg-open-https'), leaked).expect(401)).body.code).toBe('unauthorized');
+    await ingest(event('sg-open-https'), fresh).expect(202);
+    // The connections updated with the new key are still the rotation, though no old key works any more.
+    await ingest(updateConnection(), fresh).expect(202);
+    expect(await newestDetections()).toEqual([]);
+
+    // Without it: one rotation leaves the key it replaced its 24 hours, a second one ends that key at once.
+    const second = (await rotate().expect(200)).body.event_forwarding.api_key as string;
+    await ingest(event('sg-open-https'), fresh).expect(202);
+    const third = (await rotate({}).expect(200)).body.event_forwarding.api_key as string;
+    expect((await ingest(event('sg-open-https'), fresh).expect(401)).body.code).toBe('unauthorized');
+    await ingest(event('sg-open-https'), second).expect(202);
+    await ingest(event('sg-open-https'), third).expect(202);
+    const working = await sql<{
+      n: string;
+    }>`select count(*) as n from account_event_keys k join accounts a on a.id = k.account_id
+      where a.aws_account_id = ${AWS_ID} and (k.expires_at is null or k.expires_at > now())`.execute(ctx.db);
+    expect(Number(working.rows[0]!.n)).toBe(2);
+    key = third;
+
+    const { events } = (await ctx.http.get('/audit-log').query({ action: 'account.event_key_rotated' }).set(owner.auth))
+      .body as { events: { actor: { user_id: string }; target: string; details: Record<string, unknown> }[] };
+    expect(events.slice(0, 3).map((e) => e.details.revoke_previous)).toEqual([false, false, true]);
+    expect(events[2]).toMatchObject({ actor: { user_id: member.userId }, target: `account:${AWS_ID}` });
+  });
   it('ends the keys of an earlier connection when the account is connected again', async () => {
     const first = await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: '975397539753' }).expect(201);
     await ctx.http.delete('/accounts/975397539753').set(owner.auth).expect(200);
+    // The disconnect itself ends the key, whatever connects the account later (test/api/organizations.test.ts).
+    const ended = await ctx.db
+      .selectFrom('account_event_keys')
+      .select('expires_at')
+      .where('key_hash', '=', sha256(first.body.event_forwarding.api_key))
+      .executeTakeFirstOrThrow();
+    expect(ended.expires_at!.getTime()).toBeLessThanOrEqual(Date.now());
     await ctx.http
       .post('/accounts')
       .set(owner.auth)

@@ -13,6 +13,7 @@ import { IAMClient } from '@aws-sdk/client-iam';
 import { ORGANIZATION_ROLE_NAME } from '../../domain/onboarding/organization';
 import { trustPolicy } from '../../domain/onboarding/role';
 import { organizationStateQuery } from '../../workflows/contracts';
+import { SYNCS_PER_ORGANIZATION, SYNCS_PER_TENANT, VERIFIES_PER_ACCOUNT } from '../../domain/tenancy/limits';
 import { waitFor } from '../helpers/patience';
 import {
   accessDenied,
@@ -84,11 +85,9 @@ afterAll(async () => {
 const setPlan = (plan: 'solo' | 'team') =>
   ctx.db.updateTable('tenants').set({ plan }).where('id', '=', owner.tenantId).execute();
 
-/** A new member account of the organization, moved into `parent` (the root when absent). */
-async function memberAccount(name: string, parent?: string): Promise<string> {
-  const created = await organizations.send(
-    new CreateAccountCommand({ AccountName: name, Email: `${name}@example.com` }),
-  );
+/** A new member account of the organization (the suite's, unless another is given), moved into `parent` (the root when absent). */
+async function memberAccount(name: string, parent?: string, client = organizations): Promise<string> {
+  const created = await client.send(new CreateAccountCommand({ AccountName: name, Email: `${name}@example.com` }));
   const id = created.CreateAccountStatus!.AccountId!;
   if (parent)
     await organizations.send(
@@ -150,8 +149,8 @@ const accounts = async () =>
 const account = async (awsAccountId: string) => (await accounts()).find((a) => a.aws_account_id === awsAccountId);
 
 /** The organization's workflow state, once it has no sync running or due. */
-async function idle(orgId: string) {
-  const handle = ctx.temporal.workflow.getHandle(`organization:${owner.tenantId}:${orgId}`);
+async function idle(orgId: string, tenantId = owner.tenantId) {
+  const handle = ctx.temporal.workflow.getHandle(`organization:${tenantId}:${orgId}`);
   let state = await handle.query(organizationStateQuery);
   await waitFor(async () => {
     state = await handle.query(organizationStateQuery);
@@ -289,6 +288,28 @@ describe('an organization kept in sync', () => {
     expect(rows.every((r) => r.external_id === externalId && r.organization_id === orgId)).toBe(true);
   });
 
+  it("counts a sync's role assumption for a member awaiting its role toward the account's verify limit", async () => {
+    const assumeRoles = () =>
+      front.requests.filter((r) => r.operation === 'AssumeRole' && r.body.includes(ids.sandbox)).length;
+    // The first sync verified the member once: nine more attempts by hand fit in the hour, the tenth does not.
+    for (let i = 0; i < VERIFIES_PER_ACCOUNT - 1; i += 1) {
+      await ctx.http.post(`/accounts/${ids.sandbox}/verify`).set(owner.auth).expect(422);
+    }
+    const refused = await ctx.http.post(`/accounts/${ids.sandbox}/verify`).set(owner.auth).expect(429);
+    expect(refused.body).toEqual({
+      code: 'rate_limited',
+      error: `At most ${VERIFIES_PER_ACCOUNT} verify attempts per account per hour`,
+    });
+    // A sync asked for now assumes no role for it either, and says why.
+    const before = assumeRoles();
+    await syncNow(orgId);
+    expect(assumeRoles()).toBe(before);
+    expect(await member(orgId, ids.sandbox)).toMatchObject({ state: 'awaiting_role', account_status: 'PENDING' });
+    expect((await member(orgId, ids.sandbox)).reason).toContain(`${VERIFIES_PER_ACCOUNT} verify attempts of the hour`);
+    // An hour later (the window taken away), syncs verify it again.
+    await ctx.db.deleteFrom('rate_limits').where('key', '=', `verify:${owner.tenantId}:${ids.sandbox}`).execute();
+  });
+
   it('monitors a member once its role appears and a sync is asked for', async () => {
     await deployMemberRole(ids.sandbox, externalId);
     await syncNow(orgId);
@@ -394,15 +415,21 @@ describe('an organization kept in sync', () => {
     ).toBe(0);
   });
 
-  it('records connect, verify and disconnect in the audit log', async () => {
-    const { events } = (await ctx.http.get('/audit-log').set(owner.auth).expect(200)).body as {
-      events: { action: string; target: string }[];
+  it('records connect, verify and disconnect in the audit log, and what its syncs did to each account', async () => {
+    const { events } = (await ctx.http.get('/audit-log').query({ limit: 200 }).set(owner.auth).expect(200)).body as {
+      events: { action: string; target: string; actor: unknown; details: Record<string, unknown> }[];
     };
     const ofOrg = events
       .filter((e) => e.target === `organization:${orgId}`)
       .map((e) => e.action)
       .sort();
     expect(ofOrg).toEqual(['organization.connected', 'organization.disconnected', 'organization.verified']);
+    // The syncs connected and verified prod-api, and disconnected it once closed: nobody signed in, the organization did.
+    const bySync = events
+      .filter((e) => e.target === `account:${ids.prodApi}` && e.details.organization_id === orgId)
+      .reverse();
+    expect(bySync.map((e) => e.action)).toEqual(['account.connected', 'account.verified', 'account.disconnected']);
+    expect(bySync.every((e) => e.actor === null)).toBe(true);
   });
 
   it('lets the management account be connected again once disconnected', async () => {
@@ -414,6 +441,130 @@ describe('an organization kept in sync', () => {
     expect(again.body.org_id).not.toBe(orgId);
     expect(again.body.external_id).not.toBe(externalId);
     await ctx.http.delete(`/organizations/${again.body.org_id}`).set(owner.auth).expect(200);
+  });
+});
+
+describe("the plan's organizations, the syncs asked for, and keys from before a disconnect", () => {
+  // A tenant of its own with two organizations of their own in moto, each with only its management account at first.
+  let tenant: TestUser;
+  const fleets: { management: CustomerAccount; client: OrganizationsClient; orgId?: string; externalId?: string }[] =
+    [];
+
+  beforeAll(async () => {
+    tenant = await signupAndLogin(ctx);
+    await ctx.db.updateTable('tenants').set({ plan: 'solo' }).where('id', '=', tenant.tenantId).execute();
+    for (let i = 0; i < 2; i += 1) {
+      const management = await customerAccount();
+      const client = new OrganizationsClient(customerConfig(management));
+      await client.send(new CreateOrganizationCommand({ FeatureSet: 'ALL' }));
+      fleets.push({ management, client });
+    }
+  });
+  afterAll(() => {
+    for (const fleet of fleets) fleet.client.destroy();
+  });
+
+  const connect = (managementAccountId: string) =>
+    ctx.http.post('/organizations').set(tenant.auth).send({ management_account_id: managementAccountId });
+  const orgsOfTenant = async () =>
+    (await ctx.db.selectFrom('organizations').select('id').where('tenant_id', '=', tenant.tenantId).execute()).length;
+
+  /** Creates the management role of the fleet's organization, verifies it, and waits for its first sync. */
+  async function verifyFleet(fleet: (typeof fleets)[number]): Promise<void> {
+    await createRole({
+      customer: fleet.management,
+      roleName: ORGANIZATION_ROLE_NAME,
+      trustPolicy: trustPolicy({ sentinelAccountId: MOTO_ACCOUNT_ID, externalId: fleet.externalId! }),
+    });
+    await ctx.http.post(`/organizations/${fleet.orgId}/verify`).set(tenant.auth).expect(200);
+    await waitFor(async () => (await idle(fleet.orgId!, tenant.tenantId)).syncsCompleted >= 1, 120_000);
+  }
+
+  it('connects as many organizations at once as the plan allows, 403 past it with nothing written', async () => {
+    const [first, second] = fleets as [(typeof fleets)[number], (typeof fleets)[number]];
+    const connected = await connect(first.management.accountId).expect(201);
+    first.orgId = connected.body.org_id;
+    first.externalId = connected.body.external_id;
+    const refused = await connect(second.management.accountId).expect(403);
+    expect(refused.body).toEqual({
+      code: 'plan_limit_exceeded',
+      error: 'The Solo plan allows 1 connected organization(s); disconnect one or upgrade to connect more',
+    });
+    expect(await orgsOfTenant()).toBe(1);
+
+    await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', tenant.tenantId).execute();
+    const again = await connect(second.management.accountId).expect(201);
+    second.orgId = again.body.org_id;
+    second.externalId = again.body.external_id;
+    expect((await connect('444455556666').expect(403)).body.error).toContain('The Team plan allows 2');
+    expect(await orgsOfTenant()).toBe(2);
+    // A disconnected organization frees its place.
+    await ctx.http.delete(`/organizations/${second.orgId}`).set(tenant.auth).expect(200);
+    const back = await connect(second.management.accountId).expect(201);
+    second.orgId = back.body.org_id;
+    second.externalId = back.body.external_id;
+  });
+
+  it("never lets a key from before a user's disconnect work again when the organization's sync connects the account", async () => {
+    const [fleet] = fleets as [(typeof fleets)[number]];
+    const awsId = await memberAccount('keyed', undefined, fleet.client);
+    const probe = (key: string) =>
+      ctx.http
+        .post('/ingest/aws/events')
+        .set('Content-Type', 'application/json')
+        .set('X-Sentinel-Event-Key', key)
+        .send('[]');
+    // Connected on its own by a user, with a key; then disconnected by the user.
+    const own = await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: awsId }).expect(201);
+    const key = own.body.event_forwarding.api_key as string;
+    expect((await probe(key)).status).toBe(400); // a key that works: the empty body is what is wrong
+    await ctx.http.delete(`/accounts/${awsId}`).set(tenant.auth).expect(200);
+    expect((await probe(key)).status).toBe(401);
+
+    // The organization's first sync connects it again, and verifies it: the old key stays dead, and no new one is made.
+    await deployMemberRole(awsId, fleet.externalId!);
+    await verifyFleet(fleet);
+    const org = (await ctx.http.get(`/organizations/${fleet.orgId}`).set(tenant.auth).expect(200)).body;
+    expect(org.accounts.find((m: Member) => m.aws_account_id === awsId)).toMatchObject({
+      state: 'monitored',
+      account_status: 'ACTIVE',
+    });
+    expect((await probe(key)).status).toBe(401);
+    const working = await ctx.db
+      .selectFrom('account_event_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .select('k.key_hash')
+      .where('a.aws_account_id', '=', awsId)
+      .where('a.tenant_id', '=', tenant.tenantId)
+      .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', new Date())]))
+      .execute();
+    expect(working).toEqual([]);
+
+    // The audit log says the organization connected it, with nobody signed in.
+    const { events } = (
+      await ctx.http.get('/audit-log').query({ action: 'account.connected' }).set(tenant.auth).expect(200)
+    ).body as { events: { actor: unknown; target: string; details: Record<string, unknown> }[] };
+    expect(events[0]).toMatchObject({
+      actor: null,
+      target: `account:${awsId}`,
+      details: { organization_id: fleet.orgId },
+    });
+    expect(events[1]).toMatchObject({ actor: { user_id: tenant.userId }, target: `account:${awsId}` });
+  });
+
+  it('answers 429 past 10 syncs asked for per organization and 20 per tenant an hour', async () => {
+    const [first, second] = fleets as [(typeof fleets)[number], (typeof fleets)[number]];
+    await verifyFleet(second);
+    const sync = (orgId: string) => ctx.http.post(`/organizations/${orgId}/sync`).set(tenant.auth);
+    for (let i = 0; i < SYNCS_PER_ORGANIZATION; i += 1) await sync(first.orgId!).expect(202);
+    const perOrganization = await sync(first.orgId!).expect(429);
+    expect(perOrganization.body).toMatchObject({ code: 'rate_limited' });
+    expect(perOrganization.body.error).toContain('per organization');
+    expect(Number(perOrganization.headers['retry-after'])).toBeGreaterThan(0);
+    // The refused request counted toward the tenant's 20 too: 9 more fit, for the other organization.
+    for (let i = 0; i < SYNCS_PER_TENANT - SYNCS_PER_ORGANIZATION - 1; i += 1) await sync(second.orgId!).expect(202);
+    const perTenant = await sync(second.orgId!).expect(429);
+    expect(perTenant.body.error).toBe(`At most ${SYNCS_PER_TENANT} organization syncs per tenant per hour`);
   });
 });
 

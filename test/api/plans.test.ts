@@ -19,6 +19,7 @@ describe('GET /billing/plans', () => {
         'features',
         'id',
         'name',
+        'organization_limit',
         'price_usd_month',
         'scan_interval_minutes',
       ]);

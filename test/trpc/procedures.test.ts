@@ -278,6 +278,11 @@ describe('an account from connect to first scan', () => {
     const rotated = await api.events.rotateKey({ account_id: AWS_ID });
     expect(rotated.event_forwarding.api_key).not.toBe(connected.event_forwarding!.api_key);
     await sendEvent(rotated.event_forwarding.api_key, { ...event, id: 'procedures-event-2' }).expect(202);
+    // With revoke_previous the key it replaces stops at once, as over REST.
+    const revoked = await api.events.rotateKey({ account_id: AWS_ID, body: { revoke_previous: true } });
+    expect(Date.parse(revoked.previous_key_expires_at)).toBeLessThanOrEqual(Date.now());
+    await sendEvent(rotated.event_forwarding.api_key, { ...event, id: 'procedures-event-3' }).expect(401);
+    await sendEvent(revoked.event_forwarding.api_key, { ...event, id: 'procedures-event-3' }).expect(202);
 
     // CSV export is a Team feature, with the REST message on Solo.
     expect(await failure(api.exports.csv({ account_id: AWS_ID }))).toMatchObject({

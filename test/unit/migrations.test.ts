@@ -584,3 +584,55 @@ describe('the migration that makes the regions in use a baseline', () => {
     expect(columns.rows.map((c) => c.column_name)).toEqual(['used_regions']);
   });
 });
+
+describe('the migration that ends the event keys a disconnect or a second rotation should have ended', () => {
+  let previous: TestDatabase;
+  beforeAll(async () => {
+    previous = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => previous.drop());
+
+  it("ends a disconnected account's keys, and of each account's rotated-out keys keeps only the newest", async () => {
+    const db = previous.db;
+    await migrateToLatest(db);
+    await revertThrough(db, '20261208T000300_event_key_revocation');
+    await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
+    await db
+      .insertInto('accounts')
+      .values([accountRow('acc_1', 1), { ...accountRow('acc_2', 2), status: 'DISCONNECTED' }])
+      .execute();
+    const hours = (n: number) => new Date(Date.now() + n * 3_600_000);
+    const key = (keyHash: string, accountId: string, createdAt: Date, expiresAt: Date | null) => ({
+      key_hash: keyHash,
+      tenant_id: 'ten_1',
+      account_id: accountId,
+      created_at: createdAt,
+      expires_at: expiresAt,
+    });
+    await db
+      .insertInto('account_event_keys')
+      .values([
+        key('older', 'acc_1', hours(-3), hours(21)),
+        key('replaced', 'acc_1', hours(-2), hours(22)),
+        key('current', 'acc_1', hours(-1), null),
+        key('gone', 'acc_1', hours(-48), hours(-20)),
+        key('disconnected', 'acc_2', hours(-5), null),
+        key('disconnected-rotated', 'acc_2', hours(-6), hours(18)),
+      ])
+      .execute();
+
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('account_event_keys').select(['key_hash', 'expires_at']).execute();
+    const works = Object.fromEntries(
+      rows.map((r) => [r.key_hash, r.expires_at === null || r.expires_at.getTime() > Date.now()]),
+    );
+    expect(works).toEqual({
+      older: false,
+      replaced: true,
+      current: true,
+      gone: false,
+      disconnected: false,
+      'disconnected-rotated': false,
+    });
+  });
+});

@@ -15,7 +15,6 @@ const state = (s: Partial<RecipientState> = {}): RecipientState => ({
   ...s,
 });
 const facts = (f: Partial<RecipientFacts> = {}): RecipientFacts => ({
-  ownerEmail: 'owner@acme.test',
   ownerVerified: true,
   verifiedUsers: new Set(['owner@acme.test', 'member@acme.test']),
   recipients: new Map(),
@@ -23,13 +22,14 @@ const facts = (f: Partial<RecipientFacts> = {}): RecipientFacts => ({
 });
 
 describe('planRecipients', () => {
-  it('sends to the owner alone while the owner is unverified', () => {
+  it("sends to nobody while the owner is unverified, the owner's own address included", () => {
     expect(
       planRecipients(['Owner@acme.test', 'member@acme.test', 'x@elsewhere.test'], facts({ ownerVerified: false })),
     ).toEqual({
-      send: ['owner@acme.test'],
+      send: [],
       confirm: [],
       held: [
+        { address: 'owner@acme.test', reason: 'owner_unverified' },
         { address: 'member@acme.test', reason: 'owner_unverified' },
         { address: 'x@elsewhere.test', reason: 'owner_unverified' },
       ],

@@ -100,7 +100,7 @@ export function VerifyEmailBanner() {
     <section aria-label="E-mail not verified">
       <Notice>
         {sent ??
-          "Verify your e-mail address with the link we sent you. Until the owner has, this team's alert e-mails and invitations go to nobody but the owner."}
+          'Verify your e-mail address with the link we sent you. Until the owner has, this team sends no alert e-mails (not even to the owner) and no invitations.'}
         {!sent && (
           <>
             {' '}
