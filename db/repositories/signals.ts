@@ -105,6 +105,7 @@ export interface SignalJson {
   check_id: string;
   resource: string;
   region: string;
+  occurrences: number;
   accepted: {
     by_user_id: string | null;
     by_email: string;
@@ -136,7 +137,7 @@ function signalJsonPairs(now: Date) {
   return sql`'signal_id', signals.id, 'scenario', signals.scenario, 'severity', signals.severity, 'title', signals.title,
     'description', signals.description, 'detected_at', ${ISO('signals.detected_at')},
     'resolved_at', ${ISO('signals.resolved_at')}, 'check_id', signals.check_id, 'resource', signals.resource,
-    'region', signals.region,
+    'region', signals.region, 'occurrences', signals.occurrences,
     'accepted', case when ${inForce} then json_build_object(
       'by_user_id', signal_acceptances.accepted_by, 'by_email', coalesce(signal_acceptances.accepted_by_email, ''),
       'reason', coalesce(signal_acceptances.reason, ''), 'accepted_at', ${ISO('signal_acceptances.accepted_at')},
@@ -358,17 +359,21 @@ export async function listOpenSignalsAmong({
 }
 
 /**
- * The account's open signals of these detections that count occurrences (those with an occurrence time), each with
- * its acceptance not undone or replaced (expires_at says whether it is still in force).
+ * The account's open signals of these detections that count occurrences (those with an occurrence time) between
+ * `from` and `to`, each with its acceptance not undone or replaced (expires_at says whether it is still in force).
  */
 export async function listOpenOccurrences({
   db,
   accountId,
   checkIds,
+  from,
+  to,
 }: {
   db: Conn;
   accountId: string;
   checkIds: readonly string[];
+  from: Date;
+  to: Date;
 }) {
   if (checkIds.length === 0) return [];
   const rows = await signalsWithCurrentAcceptance(db)
@@ -385,7 +390,8 @@ export async function listOpenOccurrences({
     .where('signals.account_id', '=', accountId)
     .where('signals.resolved_at', 'is', null)
     .where('signals.check_id', 'in', [...checkIds])
-    .where('signals.occurred_at', 'is not', null)
+    .where('signals.occurred_at', '>', from)
+    .where('signals.occurred_at', '<', to)
     .execute();
   return rows.flatMap((r) =>
     r.occurred_at === null
@@ -408,6 +414,66 @@ export async function listOpenOccurrences({
           },
         ],
   );
+}
+
+/**
+ * How many signals of each of these checks or detections the account holds open, and the newest of them (by detection
+ * time): what the bound on a detection's open signals reads (signals_open_check_idx).
+ */
+export async function countOpenSignalsOfChecks({
+  db,
+  accountId,
+  checkIds,
+}: {
+  db: Conn;
+  accountId: string;
+  checkIds: readonly string[];
+}): Promise<{ checkId: string; open: number; newest: string }[]> {
+  if (checkIds.length === 0) return [];
+  const { rows } = await sql<{ check_id: string; open: string; newest: string }>`
+    select c.check_id, c.open, n.id as newest
+    from (select check_id, count(*) as open from signals
+          where account_id = ${accountId} and resolved_at is null and check_id = any(${sql.val([...checkIds])}::text[])
+          group by check_id) c
+    cross join lateral (select id from signals
+          where account_id = ${accountId} and resolved_at is null and check_id = c.check_id
+          order by detected_at desc, id desc limit 1) n`.execute(db);
+  return rows.map((r) => ({ checkId: r.check_id, open: Number(r.open), newest: r.newest }));
+}
+
+/** Which of these fingerprints the account holds an open signal of. */
+export async function listOpenFingerprints({
+  db,
+  accountId,
+  fingerprints,
+}: {
+  db: Conn;
+  accountId: string;
+  fingerprints: readonly string[];
+}): Promise<string[]> {
+  if (fingerprints.length === 0) return [];
+  const rows = await db
+    .selectFrom('signals')
+    .select('fingerprint')
+    .where('account_id', '=', accountId)
+    .where('fingerprint', 'in', [...fingerprints])
+    .where('resolved_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.fingerprint);
+}
+
+/** Counts occurrences on the signals they were counted on: `count` more on each. */
+export async function addOccurrences({
+  db,
+  counts,
+}: {
+  db: Conn;
+  counts: readonly { signalId: string; count: number }[];
+}): Promise<void> {
+  if (counts.length === 0) return;
+  const values = counts.map((c) => sql`(${c.signalId}, ${c.count}::int)`);
+  await sql`update signals set occurrences = signals.occurrences + v.count
+    from (values ${sql.join(values)}) as v(id, count) where signals.id = v.id`.execute(db);
 }
 
 /**
