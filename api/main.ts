@@ -25,7 +25,12 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, name: 'api' });
   // First: the Temporal client and the app trace only if it is on (OTEL_EXPORTER_OTLP_ENDPOINT).
   const tracing = startTracing({ serviceName: 'sentinel-api' });
-  const db = createDb({ url: config.database.url, maxConnections: config.database.poolMax });
+  // Every statement a request makes is bounded (docs/operations.md, "Statement timeout"); the worker's are not.
+  const db = createDb({
+    url: config.database.url,
+    maxConnections: config.database.poolMax,
+    statementTimeoutMs: config.database.apiStatementTimeoutMs,
+  });
   observeDbPool(poolOf(db));
   // On a port of its own, never the public one (docs/operations.md, "Metrics").
   const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.apiPort, log });

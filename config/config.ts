@@ -31,6 +31,8 @@ const EnvSchema = z.object({
 
   DATABASE_URL: z.string().min(1),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  // The API's bound on one statement (docs/operations.md, "Statement timeout"); 0: none. The worker sets none.
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -133,7 +135,7 @@ export interface Config {
   logLevel: string;
   /** Where each process serves its Prometheus metrics: the API on `apiPort`, the worker on `workerPort`. */
   metrics: { host: string; apiPort: number; workerPort: number };
-  database: { url: string; poolMax: number };
+  database: { url: string; poolMax: number; apiStatementTimeoutMs: number };
   temporal: {
     address: string;
     namespace: string;
@@ -231,7 +233,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
     },
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, apiPort: e.METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },
-    database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX },
+    database: {
+      url: e.DATABASE_URL,
+      poolMax: e.DATABASE_POOL_MAX,
+      apiStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

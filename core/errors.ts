@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   database_unavailable: 503,
+  database_timeout: 503,
   temporal_unavailable: 503,
   verification_unavailable: 503,
   export_failed: 503,

@@ -14,9 +14,26 @@ export function poolOf(db: Db): Pool | undefined {
   return pools.get(db);
 }
 
-/** One pool per process. The pool reconnects by itself when PostgreSQL comes back after an outage. */
-export function createDb({ url, maxConnections = 10 }: { url: string; maxConnections?: number }): Db {
-  const pool = new Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: 5_000 });
+/**
+ * One pool per process. The pool reconnects by itself when PostgreSQL comes back after an outage. With
+ * `statementTimeoutMs` (the API's), every statement of every connection is cancelled by PostgreSQL past it (SQLSTATE
+ * 57014): the session's `statement_timeout`, set as each connection starts.
+ */
+export function createDb({
+  url,
+  maxConnections = 10,
+  statementTimeoutMs,
+}: {
+  url: string;
+  maxConnections?: number;
+  statementTimeoutMs?: number;
+}): Db {
+  const pool = new Pool({
+    connectionString: url,
+    max: maxConnections,
+    connectionTimeoutMillis: 5_000,
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   // An idle client whose server went away emits 'error'; without a listener it would crash the process.
   pool.on('error', () => undefined);
   // So does a checked-out one (the pool listens only to idle clients); its query fails on its own, and the pool

@@ -36,6 +36,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /**
+ * SQLSTATE 57014: PostgreSQL cancelled the statement, past the session's statement_timeout (the API's bound on one
+ * statement) or by an operator's pg_cancel_backend. The connection stays usable.
+ */
+export function isStatementCancelled(err: unknown): boolean {
+  return (err as PgError)?.code === '57014';
+}
+
+/**
  * Class 22 "data exception": a value PostgreSQL cannot store (a NUL character in text, a timestamp out of
  * range). Our inputs are validated before they reach a query, so what gets here came from the client.
  */

@@ -93,7 +93,9 @@ function evidence(control: ControlResult): string {
         `${f.accepted ? ' <span class="tag">risk accepted</span>' : ''}</li>`,
     )
     .join('');
-  return `<div class="evidence"><strong>Evidence</strong><ul>${items}</ul></div>`;
+  const more = control.failingTotal - control.failingResources.length;
+  const rest = more > 0 ? `<li class="more">and ${more} more open finding${more === 1 ? '' : 's'}</li>` : '';
+  return `<div class="evidence"><strong>Evidence</strong> (${control.failingTotal})<ul>${items}${rest}</ul></div>`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import type { NextFunction, Request, Response } from 'express';
-import { isDatabaseUnavailable, isInvalidData } from '../../db/errors';
+import { isDatabaseUnavailable, isInvalidData, isStatementCancelled } from '../../db/errors';
 import { AppError } from '../../core/errors';
 
 // gRPC status codes that mean "Temporal could not be reached", as opposed to a bad request.
@@ -27,6 +27,11 @@ export function toAppError(err: unknown): AppError | null {
       'invalid_input',
       'The request holds a value that cannot be stored (for example a NUL character)',
     );
+  // A statement past the API's statement_timeout: the database is busy (a lock held long, a heavy read), not broken.
+  if (isStatementCancelled(err))
+    return new AppError('database_timeout', 'The database took too long to answer this request; retry shortly', {
+      retryAfterSeconds: 5,
+    });
   if (isDatabaseUnavailable(err))
     return new AppError('database_unavailable', 'The database is unavailable; retry shortly', { retryAfterSeconds: 5 });
   if (isTemporalUnavailable(err))

@@ -75,7 +75,7 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
   if (!op.beforeJsonParser) add('unsupported_content_type', 'invalid_json', 'body_too_large');
   if (op.body || op.query) add('validation_failed');
   if (op.database !== false) {
-    add('database_unavailable');
+    add('database_unavailable', 'database_timeout');
     // A value PostgreSQL cannot store (a NUL character) in any input that reaches a query.
     if (op.body || op.query || pathParamsOf(op.path).length > 0) add('invalid_input');
   }

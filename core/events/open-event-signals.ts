@@ -1,20 +1,32 @@
 import type { Db } from '../../db/client';
 import {
+  addOccurrences,
+  countOpenSignalsOfChecks,
   insertAcceptances,
   insertSignals,
   insertSignalsNotOpen,
+  listOpenFingerprints,
   listOpenOccurrences,
   listScopesInForce,
 } from '../../db/repositories/signals';
 import type { NewSignal } from '../../db/tables/accounts';
 import type { Severity } from '../../domain/checks/types';
-import { decideOccurrences, isOccurrenceDetection, type OpenOccurrence } from '../../domain/events/occurrences';
+import {
+  boundOpenings,
+  decideOccurrences,
+  deduplicationOf,
+  isOccurrenceDetection,
+  type OccurrenceDecision,
+  type OpenOccurrence,
+} from '../../domain/events/occurrences';
 import { newId } from '../../domain/ids';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
 
 // Opening the signals of event detections (and of the probable compromise a scan completes), as
 // domain/events/occurrences.ts decides: a state detection's signal unless the same is open; an occurrence
-// detection's unless the occurrence is counted on an open one, accepted at once when a scoped acceptance covers it.
+// detection's unless the occurrence is counted on an open one, accepted at once when a scoped acceptance covers it;
+// and either only while the account holds fewer than OPEN_SIGNALS_PER_DETECTION open of the detection, the rest
+// counted on its newest open signal.
 
 /** A signal a detection's finding would open: an occurrence detection's names its principal and time. */
 export type EventSignal = NewSignal & { check_id: string; occurred_at: Date };
@@ -26,31 +38,37 @@ export interface OpenedSignal {
   accepted: boolean;
 }
 
-/**
- * Opens what the bound lets open of these signals, in the caller's transaction, with the account's row locked (so
- * that the open signals and the scopes read here are those the decision stands on). Occurrences counted on an open
- * signal write nothing: their events are stored already, naming the detection.
- */
-export async function openEventSignals(
-  db: Db,
-  account: { tenant_id: string; id: string },
-  signals: readonly EventSignal[],
-  at: Date,
-): Promise<OpenedSignal[]> {
-  const states = signals.filter((s) => !isOccurrenceDetection(s.check_id));
-  const occurrences = signals.filter((s) => isOccurrenceDetection(s.check_id));
-  // A detection has one severity: the check ids the insert answers name it.
-  const severities = new Map(signals.map((s) => [s.check_id, s.severity]));
-  const opened: OpenedSignal[] = (await insertSignalsNotOpen({ db, signals: states })).map((checkId) => ({
-    checkId,
-    severity: severities.get(checkId)!,
-    accepted: false,
-  }));
-  if (occurrences.length === 0) return opened;
+/** The longest window an occurrence of these signals is counted in, in milliseconds. */
+function longestWindowMs(signals: readonly EventSignal[]): number {
+  return Math.max(
+    0,
+    ...signals.map((s) => {
+      const dedup = deduplicationOf(s.check_id);
+      return dedup.kind === 'occurrence' ? dedup.windowMinutes * 60_000 : 0;
+    }),
+  );
+}
 
+/** What the occurrence rule decides for the batch's occurrences, from the open signals and scopes it reads. */
+async function decide(
+  db: Db,
+  account: { id: string },
+  occurrences: readonly EventSignal[],
+  at: Date,
+): Promise<{ decisions: OccurrenceDecision[]; scopes: Awaited<ReturnType<typeof listScopesInForce>> }> {
+  if (occurrences.length === 0) return { decisions: [], scopes: [] };
   const checkIds = [...new Set(occurrences.map((s) => s.check_id))];
+  // Only the open signals an occurrence could be counted on: within the longest window of the batch's times.
+  const times = occurrences.map((s) => s.occurred_at.getTime());
+  const window = longestWindowMs(occurrences);
   const [open, scopes] = await Promise.all([
-    listOpenOccurrences({ db, accountId: account.id, checkIds }),
+    listOpenOccurrences({
+      db,
+      accountId: account.id,
+      checkIds,
+      from: new Date(Math.min(...times) - window),
+      to: new Date(Math.max(...times) + window),
+    }),
     listScopesInForce({ db, accountId: account.id, checkIds, at }),
   ]);
   const decisions = decideOccurrences(
@@ -80,14 +98,65 @@ export async function openEventSignals(
       occurredAt: s.occurred_at,
     })),
   );
-  const opening = occurrences.flatMap((signal, i) => {
-    const decision = decisions[i]!;
-    return decision.open ? [{ signal, scope: scopes.find((s) => s.id === decision.scope?.id) }] : [];
+  return { decisions, scopes };
+}
+
+/**
+ * Opens what the rules let open of these signals, in the caller's transaction, with the account's row locked (so
+ * that the open signals, their counts and the scopes read here are those the decision stands on). An occurrence
+ * counted on an open signal adds one to its `occurrences`; its event is stored already, naming the detection.
+ */
+export async function openEventSignals(
+  db: Db,
+  account: { tenant_id: string; id: string },
+  signals: readonly EventSignal[],
+  at: Date,
+): Promise<OpenedSignal[]> {
+  if (signals.length === 0) return [];
+  const states = signals.filter((s) => !isOccurrenceDetection(s.check_id));
+  const occurrences = signals.filter((s) => isOccurrenceDetection(s.check_id));
+  const [load, openStates, { decisions, scopes }] = await Promise.all([
+    countOpenSignalsOfChecks({ db, accountId: account.id, checkIds: [...new Set(signals.map((s) => s.check_id))] }),
+    listOpenFingerprints({ db, accountId: account.id, fingerprints: states.map((s) => s.fingerprint) }),
+    decide(db, account, occurrences, at),
+  ]);
+  // A state already open is that state again, left as it is; so is a second finding of it in the batch.
+  const seen = new Set(openStates);
+  const newStates: EventSignal[] = [];
+  for (const state of states) {
+    if (seen.has(state.fingerprint)) continue;
+    seen.add(state.fingerprint);
+    newStates.push(state);
+  }
+  const candidates = [
+    ...newStates.map((signal) => ({ signal, scope: undefined })),
+    ...occurrences.flatMap((signal, i) => {
+      const decision = decisions[i]!;
+      return decision.open ? [{ signal, scope: scopes.find((s) => s.id === decision.scope?.id) }] : [];
+    }),
+  ];
+  const bound = boundOpenings(
+    new Map(load.map((l) => [l.checkId, { open: l.open, newest: l.newest }])),
+    candidates.map(({ signal }) => ({ signalId: signal.id, detectionId: signal.check_id })),
+  );
+  const opening = candidates.filter((_, i) => bound[i]!.open);
+  const countedOn = [
+    ...decisions.flatMap((d) => (d.open ? [] : [d.countedOn])),
+    ...bound.flatMap((b) => (b.open ? [] : [b.countedOn])),
+  ];
+
+  const openedStates = await insertSignalsNotOpen({
+    db,
+    signals: opening.filter(({ signal }) => !isOccurrenceDetection(signal.check_id)).map((o) => o.signal),
   });
-  await insertSignals({ db, signals: opening.map((o) => o.signal) });
+  const openingOccurrences = opening.filter(({ signal }) => isOccurrenceDetection(signal.check_id));
+  await insertSignals({ db, signals: openingOccurrences.map((o) => o.signal) });
+  const counts = new Map<string, number>();
+  for (const id of countedOn) counts.set(id, (counts.get(id) ?? 0) + 1);
+  await addOccurrences({ db, counts: [...counts].map(([signalId, count]) => ({ signalId, count })) });
   await insertAcceptances({
     db,
-    acceptances: opening.flatMap(({ signal, scope }) =>
+    acceptances: openingOccurrences.flatMap(({ signal, scope }) =>
       scope
         ? [
             {
@@ -109,9 +178,11 @@ export async function openEventSignals(
         : [],
     ),
   });
+  // A detection has one severity: the check ids the insert answers name it.
+  const severities = new Map(signals.map((s) => [s.check_id, s.severity]));
   return [
-    ...opened,
-    ...opening.map(({ signal, scope }) => ({
+    ...openedStates.map((checkId) => ({ checkId, severity: severities.get(checkId)!, accepted: false })),
+    ...openingOccurrences.map(({ signal, scope }) => ({
       checkId: signal.check_id,
       severity: signal.severity,
       accepted: scope !== undefined,

@@ -1,6 +1,6 @@
 import { listAccounts } from '../../db/repositories/accounts';
 import { findChecksOfScans, findRescanChecksSinceFullScan } from '../../db/repositories/scans';
-import { listOpenSignalsOfAccounts } from '../../db/repositories/signals';
+import { groupOpenEvidence } from '../../db/repositories/signals';
 import type { AccountRow } from '../../db/tables/accounts';
 import { complianceReportFilename, renderComplianceReport } from '../../exports/compliance-report';
 import { CATALOG } from '../../domain/checks/catalog';
@@ -9,13 +9,13 @@ import {
   checksByControl,
   type ComplianceResult,
   currentOutcomes,
+  EVIDENCE_PER_CONTROL,
   evaluateFramework,
-  type EvidenceSignal,
+  type EvidenceGroup,
 } from '../../domain/compliance/evaluate';
 import { frameworkById, FRAMEWORKS } from '../../domain/compliance/frameworks';
 import type { Framework, FrameworkId } from '../../domain/compliance/types';
 import { DETECTION_CATALOG } from '../../domain/events/catalog';
-import { acceptanceInForce } from '../../domain/signals/lifecycle';
 import type { AppDeps, Caller } from '../deps';
 import { requireAccount } from '../accounts/require-account';
 import { audit } from '../audit-log';
@@ -52,45 +52,95 @@ export function listFrameworks() {
   };
 }
 
-/** The compliance of several accounts of one tenant, in three queries whatever their number. */
+/** The checks and event detections whose open signals may be evidence against a control of the framework. */
+function evidencingIds(framework: Framework): string[] {
+  return [...CATALOG, ...DETECTION_CATALOG]
+    .filter((c) => (c.controls?.[framework.id] ?? []).length > 0)
+    .map((c) => c.id);
+}
+
+/** The checks whose resources each stand for one control: their signals are grouped by resource. */
+const BY_RESOURCE = CATALOG.filter((c) => c.controlOfResource).map((c) => c.id);
+
+/**
+ * The compliance of several accounts of one tenant, in three queries whatever their number. Open signals are never
+ * read one by one: PostgreSQL groups them by what decides their controls and answers each group's first `samples`
+ * (the evidence listed) with its counts (db/repositories/signals.ts `groupOpenEvidence`).
+ */
 async function complianceOf(
   db: AppDeps['db'],
   tenantId: string,
   accounts: readonly AccountRow[],
   framework: Framework,
   at: Date,
+  samples: number,
 ) {
   const scanIds = accounts.flatMap((a) => (a.checks_scan_id ? [a.checks_scan_id] : []));
   const accountIds = accounts.map((a) => a.id);
-  const [scans, rescans, findings] = await Promise.all([
+  const [scans, rescans] = await Promise.all([
     findChecksOfScans({ db, tenantId, scanIds }),
     findRescanChecksSinceFullScan({ db, tenantId, accountIds }),
-    listOpenSignalsOfAccounts({ db, tenantId, accountIds }),
   ]);
   const scanOf = new Map(scans.map((s) => [s.id, s]));
   const rescansOf = new Map<string, CheckOutcome[][]>();
   for (const r of rescans) rescansOf.set(r.account_id, [...(rescansOf.get(r.account_id) ?? []), r.checks ?? []]);
-  const findingsOf = new Map<string, EvidenceSignal[]>();
-  for (const f of findings) {
-    const list = findingsOf.get(f.accountId) ?? [];
-    list.push({
-      signalId: f.id,
-      checkId: f.checkId,
-      resource: f.resource,
-      region: f.region,
-      accepted: acceptanceInForce(f.acceptance, at),
-      controls: f.controls,
+  const outcomesOf = new Map(
+    accounts.map((account) => {
+      const scan = account.checks_scan_id ? scanOf.get(account.checks_scan_id) : undefined;
+      return [account.id, currentOutcomes(scan?.checks ?? null, rescansOf.get(account.id) ?? [])] as const;
+    }),
+  );
+  // The controls the scans recorded for each failing resource of a check whose resources stand for different ones.
+  const named = accounts.flatMap((account) =>
+    (outcomesOf.get(account.id) ?? []).flatMap((outcome) =>
+      Object.entries(outcome.failingControls ?? {}).map(([key, controls]) => ({
+        accountId: account.id,
+        checkId: outcome.checkId,
+        key,
+        controls,
+      })),
+    ),
+  );
+  const rows = await groupOpenEvidence({
+    db,
+    tenantId,
+    accountIds,
+    checkIds: evidencingIds(framework),
+    byResource: BY_RESOURCE,
+    named,
+    samples,
+    at,
+  });
+  const groupsOf = new Map<string, EvidenceGroup[]>();
+  let current: { key: string; group: EvidenceGroup } | undefined;
+  for (const row of rows) {
+    const key = `${row.accountId}|${row.group}`;
+    if (current?.key !== key) {
+      current = { key, group: { signals: [], open: row.open, unaccepted: row.unaccepted } };
+      groupsOf.set(row.accountId, [...(groupsOf.get(row.accountId) ?? []), current.group]);
+    }
+    current.group.signals.push({
+      signalId: row.id,
+      checkId: row.checkId,
+      resource: row.resource,
+      region: row.region,
+      accepted: row.accepted,
+      controls: row.controls,
     });
-    findingsOf.set(f.accountId, list);
   }
   return accounts.map((account): AccountCompliance => {
     const scan = account.checks_scan_id ? scanOf.get(account.checks_scan_id) : undefined;
-    const outcomes = currentOutcomes(scan?.checks ?? null, rescansOf.get(account.id) ?? []);
     return {
       account,
       scanId: scan?.id ?? null,
       scannedAt: scan?.started_at ?? null,
-      result: evaluateFramework(framework, CATALOG, outcomes, findingsOf.get(account.id) ?? [], DETECTION_CATALOG),
+      result: evaluateFramework(
+        framework,
+        CATALOG,
+        outcomesOf.get(account.id) ?? null,
+        groupsOf.get(account.id) ?? [],
+        DETECTION_CATALOG,
+      ),
     };
   });
 }
@@ -103,7 +153,14 @@ export async function loadAccountCompliance(
   frameworkId: FrameworkId,
 ) {
   const account = await requireAccount(db, caller, awsAccountId);
-  const [compliance] = await complianceOf(db, caller.tenantId, [account], frameworkById(frameworkId), new Date());
+  const [compliance] = await complianceOf(
+    db,
+    caller.tenantId,
+    [account],
+    frameworkById(frameworkId),
+    new Date(),
+    EVIDENCE_PER_CONTROL,
+  );
   return compliance as AccountCompliance;
 }
 
@@ -134,6 +191,7 @@ export async function accountCompliance(
       automated: c.control.automated,
       status: c.status,
       check_ids: c.checkIds,
+      failing_resources_total: c.failingTotal,
       failing_resources: c.failingResources.map((f) => ({
         signal_id: f.signalId,
         check_id: f.checkId,
@@ -152,7 +210,8 @@ export async function accountCompliance(
 export async function tenantCompliance({ db }: Pick<AppDeps, 'db'>, caller: Caller, frameworkId: FrameworkId) {
   const framework = frameworkById(frameworkId);
   const accounts = (await listAccounts({ db, tenantId: caller.tenantId })).filter((a) => a.status !== 'DISCONNECTED');
-  const rows = await complianceOf(db, caller.tenantId, accounts, framework, new Date());
+  // The summary needs no evidence listed: one signal per group, to tell its controls.
+  const rows = await complianceOf(db, caller.tenantId, accounts, framework, new Date(), 1);
   return {
     ...frameworkFields(framework),
     accounts: rows.map(({ account, scanId, scannedAt, result }) => ({

@@ -71,6 +71,10 @@ export const accountComplianceOutput = z.object({
         check_ids: z
           .array(z.string())
           .meta({ description: 'The checks that evaluate the control (GET /accounts/{account_id}/checks)' }),
+        failing_resources_total: z.number().int().min(0).meta({
+          description:
+            'How many open signals are evidence against the control; `failing_resources` lists the first 20 of them',
+        }),
         failing_resources: z
           .array(
             z.object({
@@ -83,8 +87,8 @@ export const accountComplianceOutput = z.object({
           )
           .meta({
             description:
-              'The evidence: each open signal of those checks, and of the event detections mapped to the control ' +
-              '(their `check_id` is the detection, `event.*`)',
+              'The evidence: the open signals of those checks, and of the event detections mapped to the control ' +
+              '(their `check_id` is the detection, `event.*`), the first 20 by check, region and resource',
           }),
         unread: z
           .array(

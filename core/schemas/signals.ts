@@ -103,6 +103,15 @@ export const signal = z.object({
   check_id: z.string(),
   resource: z.string(),
   region: z.string(),
+  occurrences: z
+    .number()
+    .int()
+    .min(1)
+    .meta({
+      description:
+        'How many findings the signal stands for: 1, and one more for each later occurrence of its event detection ' +
+        "counted on it (within its window, or past the bound on the detection's open signals) instead of opening one",
+    }),
   accepted: acceptance.nullable(),
 });
 export const listSignalsOutput = z.object({

@@ -43,6 +43,7 @@ export function signalBody(s: SignalWithAcceptance, now = new Date()) {
     check_id: s.check_id,
     resource: s.resource,
     region: s.region,
+    occurrences: s.occurrences,
     accepted: accepted && {
       by_user_id: accepted.accepted_by,
       by_email: accepted.accepted_by_email,

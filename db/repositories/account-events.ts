@@ -366,8 +366,12 @@ export async function listEventPage({ db, filter }: { db: Conn; filter: EventFil
     .where('account_id', '=', filter.accountId);
   if (filter.source) query = query.where('source', '=', filter.source);
   if (filter.eventName) query = query.where('event_name', '=', filter.eventName);
-  if (filter.detection === 'any') query = query.where(sql<boolean>`cardinality(detections) > 0`);
-  else if (filter.detection) query = query.where(sql<boolean>`${filter.detection} = any(detections)`);
+  // Read through the indexes of db/migrations/20261208T000410_filter_indexes.ts, whose predicates these repeat.
+  if (filter.detection) query = query.where(sql<boolean>`cardinality(detections) > 0`);
+  if (filter.detection && filter.detection !== 'any') {
+    const key = `${filter.accountId} ${filter.detection}`;
+    query = query.where(sql<boolean>`account_event_detections(account_id, detections) @> array[${key}]::text[]`);
+  }
   if (filter.since) query = query.where('event_time', '>', filter.since);
   if (filter.after)
     query = query.where(sql<boolean>`(event_time, event_id) < (${filter.after.at}, ${filter.after.id})`);

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AlertSource } from '../../domain/alerts/rules';
 import type { Scenario, Severity } from '../../domain/checks/types';
+import type { ControlRefs } from '../../domain/compliance/types';
 import type { Database } from '../database';
 import { isoTimestamp } from '../json-sql';
 import type { NewSignal, NewSignalAcceptance, SignalAcceptanceRow, SignalRow } from '../tables/accounts';
@@ -104,6 +105,7 @@ export interface SignalJson {
   check_id: string;
   resource: string;
   region: string;
+  occurrences: number;
   accepted: {
     by_user_id: string | null;
     by_email: string;
@@ -135,7 +137,7 @@ function signalJsonPairs(now: Date) {
   return sql`'signal_id', signals.id, 'scenario', signals.scenario, 'severity', signals.severity, 'title', signals.title,
     'description', signals.description, 'detected_at', ${ISO('signals.detected_at')},
     'resolved_at', ${ISO('signals.resolved_at')}, 'check_id', signals.check_id, 'resource', signals.resource,
-    'region', signals.region,
+    'region', signals.region, 'occurrences', signals.occurrences,
     'accepted', case when ${inForce} then json_build_object(
       'by_user_id', signal_acceptances.accepted_by, 'by_email', coalesce(signal_acceptances.accepted_by_email, ''),
       'reason', coalesce(signal_acceptances.reason, ''), 'accepted_at', ${ISO('signal_acceptances.accepted_at')},
@@ -357,17 +359,21 @@ export async function listOpenSignalsAmong({
 }
 
 /**
- * The account's open signals of these detections that count occurrences (those with an occurrence time), each with
- * its acceptance not undone or replaced (expires_at says whether it is still in force).
+ * The account's open signals of these detections that count occurrences (those with an occurrence time) between
+ * `from` and `to`, each with its acceptance not undone or replaced (expires_at says whether it is still in force).
  */
 export async function listOpenOccurrences({
   db,
   accountId,
   checkIds,
+  from,
+  to,
 }: {
   db: Conn;
   accountId: string;
   checkIds: readonly string[];
+  from: Date;
+  to: Date;
 }) {
   if (checkIds.length === 0) return [];
   const rows = await signalsWithCurrentAcceptance(db)
@@ -384,7 +390,8 @@ export async function listOpenOccurrences({
     .where('signals.account_id', '=', accountId)
     .where('signals.resolved_at', 'is', null)
     .where('signals.check_id', 'in', [...checkIds])
-    .where('signals.occurred_at', 'is not', null)
+    .where('signals.occurred_at', '>', from)
+    .where('signals.occurred_at', '<', to)
     .execute();
   return rows.flatMap((r) =>
     r.occurred_at === null
@@ -407,6 +414,66 @@ export async function listOpenOccurrences({
           },
         ],
   );
+}
+
+/**
+ * How many signals of each of these checks or detections the account holds open, and the newest of them (by detection
+ * time): what the bound on a detection's open signals reads (signals_open_check_idx).
+ */
+export async function countOpenSignalsOfChecks({
+  db,
+  accountId,
+  checkIds,
+}: {
+  db: Conn;
+  accountId: string;
+  checkIds: readonly string[];
+}): Promise<{ checkId: string; open: number; newest: string }[]> {
+  if (checkIds.length === 0) return [];
+  const { rows } = await sql<{ check_id: string; open: string; newest: string }>`
+    select c.check_id, c.open, n.id as newest
+    from (select check_id, count(*) as open from signals
+          where account_id = ${accountId} and resolved_at is null and check_id = any(${sql.val([...checkIds])}::text[])
+          group by check_id) c
+    cross join lateral (select id from signals
+          where account_id = ${accountId} and resolved_at is null and check_id = c.check_id
+          order by detected_at desc, id desc limit 1) n`.execute(db);
+  return rows.map((r) => ({ checkId: r.check_id, open: Number(r.open), newest: r.newest }));
+}
+
+/** Which of these fingerprints the account holds an open signal of. */
+export async function listOpenFingerprints({
+  db,
+  accountId,
+  fingerprints,
+}: {
+  db: Conn;
+  accountId: string;
+  fingerprints: readonly string[];
+}): Promise<string[]> {
+  if (fingerprints.length === 0) return [];
+  const rows = await db
+    .selectFrom('signals')
+    .select('fingerprint')
+    .where('account_id', '=', accountId)
+    .where('fingerprint', 'in', [...fingerprints])
+    .where('resolved_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.fingerprint);
+}
+
+/** Counts occurrences on the signals they were counted on: `count` more on each. */
+export async function addOccurrences({
+  db,
+  counts,
+}: {
+  db: Conn;
+  counts: readonly { signalId: string; count: number }[];
+}): Promise<void> {
+  if (counts.length === 0) return;
+  const values = counts.map((c) => sql`(${c.signalId}, ${c.count}::int)`);
+  await sql`update signals set occurrences = signals.occurrences + v.count
+    from (values ${sql.join(values)}) as v(id, count) where signals.id = v.id`.execute(db);
 }
 
 /**
@@ -691,43 +758,99 @@ export async function signalsOpenedBy({
     .execute();
 }
 
-/** The open signals of some of a tenant's accounts, with the end of the acceptance in force, if any (compliance's evidence). */
-export async function listOpenSignalsOfAccounts({
+/** One signal of a group of compliance evidence, with its group's counts (`groupOpenEvidence`). */
+export interface EvidenceRow {
+  accountId: string;
+  /** The group, numbered within its account. */
+  group: number;
+  /** How many open signals the group holds, and how many of them no acceptance in force covers. */
+  open: number;
+  unaccepted: number;
+  id: string;
+  checkId: string;
+  resource: string;
+  region: string;
+  controls: ControlRefs | null;
+  accepted: boolean;
+}
+
+/**
+ * Compliance's evidence, grouped by PostgreSQL: the open signals of some of a tenant's accounts, of these checks and
+ * detections, in groups that stand for the same controls (domain/compliance/evaluate.ts `EvidenceGroup`): one check,
+ * one value of the signal's own `controls`, and for the checks in `byResource` one resource, for the resources in
+ * `named` the controls the scan recorded for them (keyed `resource|region`). Answers each group's first `samples`
+ * signals (by region, resource) with its counts: what comes back is bounded by the number of groups, never by the
+ * number of open signals. An acceptance is in force at `at` (domain/signals/lifecycle.ts `acceptanceInForce`).
+ */
+export async function groupOpenEvidence({
   db,
   tenantId,
   accountIds,
+  checkIds,
+  byResource,
+  named,
+  samples,
+  at,
 }: {
   db: Conn;
   tenantId: string;
   accountIds: readonly string[];
-}) {
-  if (accountIds.length === 0) return [];
-  const rows = await signalsWithCurrentAcceptance(db)
-    .select([
-      'signals.id',
-      'signals.account_id',
-      'signals.check_id',
-      'signals.resource',
-      'signals.region',
-      'signals.controls',
-      'signal_acceptances.id as acceptance_id',
-      'signal_acceptances.expires_at',
-    ])
-    .where('signals.tenant_id', '=', tenantId)
-    .where('signals.account_id', 'in', [...accountIds])
-    .where('signals.resolved_at', 'is', null)
-    .orderBy('signals.check_id')
-    .orderBy('signals.region')
-    .orderBy('signals.resource')
-    .execute();
+  checkIds: readonly string[];
+  byResource: readonly string[];
+  named: readonly { accountId: string; checkId: string; key: string; controls: ControlRefs }[];
+  samples: number;
+  at: Date;
+}): Promise<EvidenceRow[]> {
+  if (accountIds.length === 0 || checkIds.length === 0) return [];
+  const namedRows = JSON.stringify(
+    named.map((n) => ({ account_id: n.accountId, check_id: n.checkId, key: n.key, controls: n.controls })),
+  );
+  const { rows } = await sql<{
+    account_id: string;
+    grp: string;
+    open_count: string;
+    unaccepted_count: string;
+    id: string;
+    check_id: string;
+    resource: string;
+    region: string;
+    controls: ControlRefs | null;
+    accepted: boolean;
+  }>`
+    with open as (
+      select s.id, s.account_id, s.check_id, s.resource, s.region, s.controls,
+        coalesce(a.accepted_at is not null and (a.expires_at is null or a.expires_at > ${at}), false) as accepted,
+        case when s.check_id = any(${sql.val([...byResource])}::text[]) then to_jsonb(s.resource) else n.controls end
+          as part
+      from signals s
+      left join signal_acceptances a on a.signal_id = s.id and a.revoked_at is null
+      left join jsonb_to_recordset(${namedRows}::jsonb) as n(account_id text, check_id text, key text, controls jsonb)
+        on n.account_id = s.account_id and n.check_id = s.check_id and n.key = s.resource || '|' || s.region
+      where s.tenant_id = ${tenantId} and s.account_id = any(${sql.val([...accountIds])}::text[])
+        and s.resolved_at is null and s.check_id = any(${sql.val([...checkIds])}::text[])
+    ), grouped as (
+      select open.*,
+        dense_rank() over (partition by account_id order by check_id, controls, part) as grp,
+        row_number() over (partition by account_id, check_id, controls, part order by region, resource, id) as rank,
+        count(*) over (partition by account_id, check_id, controls, part) as open_count,
+        count(*) filter (where not accepted) over (partition by account_id, check_id, controls, part)
+          as unaccepted_count
+      from open
+    )
+    select account_id, grp, open_count, unaccepted_count, id, check_id, resource, region, controls, accepted
+    from grouped where rank <= ${samples}
+    order by account_id, grp, rank`.execute(db);
   return rows.map((r) => ({
-    id: r.id,
     accountId: r.account_id,
+    group: Number(r.grp),
+    open: Number(r.open_count),
+    unaccepted: Number(r.unaccepted_count),
+    id: r.id,
     checkId: r.check_id,
     resource: r.resource,
     region: r.region,
     controls: r.controls,
-    acceptance: r.acceptance_id === null ? null : { expiresAt: r.expires_at },
+    accepted: r.accepted,
   }));
 }
 

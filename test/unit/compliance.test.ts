@@ -7,7 +7,9 @@ import { AWS_FSBP_CONTROLS } from '../../domain/compliance/aws-fsbp';
 import {
   checksByControl,
   currentOutcomes,
+  EVIDENCE_PER_CONTROL,
   evaluateFramework,
+  type EvidenceGroup,
   type EvidencingDetection,
   type EvidenceSignal,
 } from '../../domain/compliance/evaluate';
@@ -18,6 +20,10 @@ import type { BlockPublicAccess, Inventory, PartName } from '../../domain/scans/
 import { cleanInventory, daysAgo, part, reportRow, withoutPart } from '../helpers/inventory';
 
 const CIS = frameworkById('cis-aws-7.0');
+
+/** Each signal a group of its own, as the database groups signals that differ in what decides their controls. */
+const grouped = (signals: readonly EvidenceSignal[]): EvidenceGroup[] =>
+  signals.map((s) => ({ signals: [s], open: 1, unaccepted: s.accepted ? 0 : 1 }));
 
 describe('the CIS AWS Foundations v7.0 definition', () => {
   it('holds every control of the benchmark as published, and nothing else', () => {
@@ -138,7 +144,7 @@ describe("a control's status", () => {
     outcomes: CheckOutcome[] | null,
     findings: EvidenceSignal[] = [],
     detections: EvidencingDetection[] = [],
-  ) => evaluateFramework(framework, catalog, outcomes, findings, detections).controls[0]!;
+  ) => evaluateFramework(framework, catalog, outcomes, grouped(findings), detections).controls[0]!;
 
   it('passes only when every check behind it read everything and passed', () => {
     expect(statusOf([outcome('x.one', 'passed'), outcome('x.two', 'passed')])).toMatchObject({
@@ -226,7 +232,7 @@ describe("a control's status", () => {
       framework,
       [perControl],
       [outcome('x.alarms', 'failed')],
-      [{ signalId: 'sig-b', checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false }],
+      grouped([{ signalId: 'sig-b', checkId: 'x.alarms', resource: 'alarm-b', region: 'global', accepted: false }]),
       [],
     );
     expect(result.controls.map((c) => [c.control.id, c.status, c.failingResources.length])).toEqual([
@@ -250,7 +256,7 @@ describe("a control's status", () => {
         framework,
         [both],
         [outcome('x.groups', 'failed', { failingControls })],
-        findings,
+        grouped(findings),
         [],
       ).controls.map((c) => [c.control.id, c.status]);
     expect(statuses([open('sg-v6')], onlyB)).toEqual([
@@ -305,14 +311,13 @@ describe("a control's status", () => {
     const unmapped: EvidencingDetection = { id: 'event.user_created' };
     const passing = [outcome('x.one', 'passed'), outcome('x.two', 'passed')];
     const statuses = (findings: EvidenceSignal[]) =>
-      evaluateFramework(framework, catalog, passing, findings, [stopped, opened, unmapped]).controls.map((c) => [
-        c.control.id,
-        c.status,
-      ]);
+      evaluateFramework(framework, catalog, passing, grouped(findings), [stopped, opened, unmapped]).controls.map(
+        (c) => [c.control.id, c.status],
+      );
 
     it('fails the control an open event signal is mapped to at once, over the scan that passed it, with the signal as evidence', () => {
       const signal = finding('event.trail_stopped', false);
-      const result = evaluateFramework(framework, catalog, passing, [signal], [stopped]);
+      const result = evaluateFramework(framework, catalog, passing, grouped([signal]), [stopped]);
       expect(result.controls[0]).toMatchObject({
         status: 'failed',
         failingResources: [signal],
@@ -362,6 +367,33 @@ describe("a control's status", () => {
     expect(statusOf(currentOutcomes(full, rescans)).status).toBe('partial');
   });
 
+  it('lists the first evidence of many open signals and counts them all; one not accepted among them fails it', () => {
+    const many = (checkId: string, n: number): EvidenceSignal[] =>
+      Array.from({ length: n }, (_, i) =>
+        finding(checkId, true, { signalId: `sig-${checkId}-${i}`, resource: `r-${i}` }),
+      );
+    const one = { signals: many('x.one', EVIDENCE_PER_CONTROL), open: 4_000, unaccepted: 1 };
+    const two = { signals: many('x.two', 3), open: 3, unaccepted: 0 };
+    const result = evaluateFramework(
+      framework,
+      catalog,
+      [outcome('x.one', 'failed'), outcome('x.two', 'failed')],
+      [one, two],
+      [],
+    );
+    expect(result.controls[0]).toMatchObject({ status: 'failed', failingTotal: 4_003 });
+    expect(result.controls[0]?.failingResources).toEqual(one.signals);
+    // Every one of them accepted: accepted, and still counted.
+    const accepted = evaluateFramework(
+      framework,
+      catalog,
+      [outcome('x.one', 'failed'), outcome('x.two', 'passed')],
+      [{ ...one, unaccepted: 0 }],
+      [],
+    );
+    expect(accepted.controls[0]).toMatchObject({ status: 'accepted', failingTotal: 4_000 });
+  });
+
   it('is manual for a control no check evaluates, and the summary counts every status, partial included', () => {
     const result = evaluateFramework(
       framework,
@@ -394,7 +426,7 @@ describe('the CIS controls whose audit procedure the checks follow', () => {
       region: f.region,
       accepted: false,
     }));
-    return evaluateFramework(CIS, CATALOG, outcomes, open, DETECTION_CATALOG).controls.find(
+    return evaluateFramework(CIS, CATALOG, outcomes, grouped(open), DETECTION_CATALOG).controls.find(
       (c) => c.control.id === controlId,
     )!;
   }

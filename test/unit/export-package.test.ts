@@ -145,7 +145,8 @@ describe('export package', () => {
     expect(csv.map((r) => r.signal_id)).toEqual(findings.map((f: { signal_id: string }) => f.signal_id));
     expect(csv[1]).toMatchObject({
       title: `'=HYPERLINK("http://evil.example")`,
-      description: 'multi\r\nline, "quoted"',
+      // One record per line in the CSV; the JSON keeps the line break.
+      description: 'multi line, "quoted"',
     });
     expect(parseCsvTable(files.get('recovery-checklist.csv') as string)[0]!.description).toBe("'+ do it now");
     const account = JSON.parse(files.get('account.json') as string);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DETECTION_CATALOG, PROBABLE_COMPROMISE_ID } from '../../../domain/events/catalog';
 import {
+  boundOpenings,
   COMPOUND_WINDOW_MINUTES,
   DEDUPLICATION,
   decideOccurrences,
@@ -9,6 +10,7 @@ import {
   eventFingerprint,
   type NewOccurrence,
   OCCURRENCE_WINDOW_MINUTES,
+  OPEN_SIGNALS_PER_DETECTION,
   type OpenOccurrence,
   signalPrincipal,
 } from '../../../domain/events/occurrences';
@@ -245,5 +247,39 @@ describe('acceptance scopes', () => {
     expect(scopeAccepts(byAlice, { checkId: NO_MFA, principal: BOB })).toBe(false);
     expect(scopeAccepts(byAlice, { checkId: ROOT_SIGN_IN, principal: ALICE })).toBe(false);
     expect(scopeAccepts({ ...byAlice, scope: 'detection' }, { checkId: NO_MFA, principal: BOB })).toBe(true);
+  });
+});
+
+describe('boundOpenings', () => {
+  const load = (open: number, newest: string | null) => new Map([[NO_MFA, { open, newest }]]);
+  const candidate = (signalId: string, detectionId = NO_MFA) => ({ signalId, detectionId });
+
+  it("opens while the detection's open signals are under the bound, then counts on the newest", () => {
+    expect(
+      boundOpenings(load(OPEN_SIGNALS_PER_DETECTION - 2, 'sig_old'), [
+        candidate('sig_a'),
+        candidate('sig_b'),
+        candidate('sig_c'),
+        candidate('sig_d'),
+      ]),
+    ).toEqual([
+      { open: true },
+      { open: true },
+      { open: false, countedOn: 'sig_b' },
+      { open: false, countedOn: 'sig_b' },
+    ]);
+    // Already at the bound: on the newest open one.
+    expect(boundOpenings(load(OPEN_SIGNALS_PER_DETECTION, 'sig_old'), [candidate('sig_a')])).toEqual([
+      { open: false, countedOn: 'sig_old' },
+    ]);
+  });
+
+  it('bounds each detection on its own', () => {
+    expect(
+      boundOpenings(load(OPEN_SIGNALS_PER_DETECTION, 'sig_old'), [
+        candidate('sig_a'),
+        candidate('sig_b', ROOT_SIGN_IN),
+      ]),
+    ).toEqual([{ open: false, countedOn: 'sig_old' }, { open: true }]);
   });
 });
