@@ -10,6 +10,7 @@ import type { NewSignal } from '../../db/tables/accounts';
 import type { Severity } from '../../domain/checks/types';
 import { decideOccurrences, isOccurrenceDetection, type OpenOccurrence } from '../../domain/events/occurrences';
 import { newId } from '../../domain/ids';
+import { boundSignalText } from '../../domain/signals/bounds';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
 
 // Opening the signals of event detections (and of the probable compromise a scan completes), as
@@ -34,9 +35,11 @@ export interface OpenedSignal {
 export async function openEventSignals(
   db: Db,
   account: { tenant_id: string; id: string },
-  signals: readonly EventSignal[],
+  detected: readonly EventSignal[],
   at: Date,
 ): Promise<OpenedSignal[]> {
+  // Their text within the bounds every signal keeps (a scan's findings are bounded where they are made).
+  const signals = detected.map(boundSignalText);
   const states = signals.filter((s) => !isOccurrenceDetection(s.check_id));
   const occurrences = signals.filter((s) => isOccurrenceDetection(s.check_id));
   // A detection has one severity: the check ids the insert answers name it.
