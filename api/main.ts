@@ -8,7 +8,7 @@ import { clientConnectionOptions } from '../config/temporal';
 import { createDb, poolOf } from '../db/client';
 import { createExportStorage } from '../exports/storage';
 import { createMailer } from '../notify/mailer';
-import { observeDbPool } from '../observability/metrics';
+import { observeDbPool, observeReadCache } from '../observability/metrics';
 import { startMetricsServer } from '../observability/metrics-server';
 import { startTracing, temporalClientInterceptors } from '../observability/tracing';
 import { createApp } from './app';
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   const storage = createExportStorage(config);
   const readCache = new ReadCache({ url: config.database.url, log });
   await readCache.start();
+  observeReadCache(readCache);
   const templates = createTemplatePublisher(config.cloud);
   const deps = { db, config, log, temporal, cloud, mailer, storage, readCache, templates };
   const app = createApp(deps);

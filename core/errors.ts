@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   unsupported_content_type: 400,
   body_too_large: 400,
+  body_too_deep: 400,
   invalid_cursor: 400,
   batch_too_large: 400,
   unauthorized: 401,

@@ -49,10 +49,16 @@ const PAGE_KINDS: PageKind[] = ['accounts', 'signals'];
 const MAX_TENANTS = 50_000;
 const MAX_USERS_PER_TENANT = 1_000;
 /**
- * Pages kept, of every tenant (each filter, sort and cursor is a page of its own): a page of 250 accounts is about
- * 80 KB, one of 200 signals about 160 KB, each kept with its JSON (api/operations/express.ts), so at most some 160 MB.
+ * Pages kept, of every tenant (each filter, sort and cursor is a page of its own), and their size: a page of 250
+ * accounts is about 80 KB of JSON, one of 200 signals about 160 KB (a signal's text is bounded:
+ * domain/signals/bounds.ts). Each page is kept as its object and its JSON (the bytes the API sends), so the bound is
+ * on those bytes: the least recently read pages go until the kept ones fit, and a page of more than a sixteenth of it
+ * is not kept at all (it would push out dozens; it is read from the database each time). So whatever a tenant's pages
+ * hold, a process keeps some 64 MB of JSON and about as much again of objects.
  */
 export const MAX_PAGES = 500;
+export const MAX_PAGE_BYTES = 64 * 1024 * 1024;
+const LARGEST_PAGE_SHARE = 16;
 // A safety net only: a change is forgotten as soon as PostgreSQL announces it.
 const TTL_MS = 5 * 60_000;
 const RECONNECT_MS = [100, 500, 1_000, 5_000];
@@ -88,43 +94,70 @@ export async function readPageThrough<T>(
   return answer;
 }
 
+// The JSON of each kept page, written when it is kept (its size is what the cache counts) and sent as it is.
+const jsonOfKeptPages = new WeakMap<object, Buffer>();
+
+/** The JSON of a page the cache keeps (frozen by readPageThrough), if it is one. */
+export function jsonOfKeptPage(page: object): Buffer | undefined {
+  return jsonOfKeptPages.get(page);
+}
+
 /**
  * Entries that expire, the least recently used dropped first when full: a Map iterates in insertion order, and an
- * entry read is moved to the end, so a page read all the time stays while others come and go.
+ * entry read is moved to the end, so a page read all the time stays while others come and go. Full is `capacity`
+ * entries or, when the entries are given a size, `maxBytes` of them.
  */
 class Shelf<T> {
-  private readonly entries = new Map<string, { value: T; until: number }>();
+  private readonly entries = new Map<string, { value: T; until: number; bytes: number }>();
+  private totalBytes = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly maxBytes = Infinity,
+  ) {}
+
+  /** The sizes of the entries kept, added up. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
 
   get(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (entry.until <= Date.now()) return undefined;
+    if (entry.until <= Date.now()) {
+      this.totalBytes -= entry.bytes;
+      return undefined;
+    }
     this.entries.set(key, entry);
     return entry.value;
   }
 
-  /** Keeps `value` until `until` (a time in ms), and never past the TTL. */
-  set(key: string, value: T, until = Infinity): void {
-    if (this.entries.size >= this.capacity && !this.entries.has(key)) {
-      const leastRecent = this.entries.keys().next();
-      if (!leastRecent.done) this.entries.delete(leastRecent.value);
+  /** Keeps `value` (of `bytes`) until `until` (a time in ms), and never past the TTL. */
+  set(key: string, value: T, until = Infinity, bytes = 0): void {
+    this.delete(key);
+    for (const [leastRecent] of this.entries) {
+      if (this.entries.size < this.capacity && this.totalBytes + bytes <= this.maxBytes) break;
+      this.delete(leastRecent);
     }
-    this.entries.set(key, { value, until: Math.min(until, Date.now() + TTL_MS) });
+    this.entries.set(key, { value, until: Math.min(until, Date.now() + TTL_MS), bytes });
+    this.totalBytes += bytes;
   }
 
   delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
+    this.totalBytes -= entry.bytes;
   }
 
   deleteStartingWith(prefix: string): void {
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.totalBytes = 0;
   }
 }
 
@@ -155,7 +188,9 @@ export class ReadCache {
   private readonly users = new Shelf<Shelf<CachedUser>>(MAX_TENANTS);
   private readonly tenants = new Shelf<CachedTenant>(MAX_TENANTS);
   /** By `<kind>\n<tenant_id>\n<query>`. */
-  private readonly pages = new Shelf<unknown>(MAX_PAGES);
+  private readonly pages: Shelf<unknown>;
+  /** The JSON bytes past which a page is not kept. */
+  private readonly largestPage: number;
   private listening = false;
   /** Moves when the cache goes off or starts again; `announcements` per tenant moves with each of its announcements. */
   private epoch = 0;
@@ -165,7 +200,13 @@ export class ReadCache {
   private closed = false;
   private reconnects = 0;
 
-  constructor(private readonly options: { url: string; log: Logger; heartbeat?: typeof HEARTBEAT }) {}
+  constructor(
+    private readonly options: { url: string; log: Logger; heartbeat?: typeof HEARTBEAT; maxPageBytes?: number },
+  ) {
+    const maxPageBytes = options.maxPageBytes ?? MAX_PAGE_BYTES;
+    this.pages = new Shelf<unknown>(MAX_PAGES, maxPageBytes);
+    this.largestPage = maxPageBytes / LARGEST_PAGE_SHARE;
+  }
 
   /** Starts listening; resolves once the first LISTEN is in place (or failed: the cache then stays off until it is). */
   async start(): Promise<void> {
@@ -211,12 +252,20 @@ export class ReadCache {
 
   /**
    * Keeps a page read from the database, as `keep` keeps a user; `until` (ms) when it stops being true by itself.
-   * Whether it was kept.
+   * Whether it was kept: not when its JSON is more than a share of the cache's bound.
    */
   keepPage(kind: PageKind, tenantId: string, query: string, page: unknown, readAt: number, until?: number): boolean {
     if (!this.current(tenantId, readAt)) return false;
-    this.pages.set(`${kind}\n${tenantId}\n${query}`, page, until);
+    const json = Buffer.from(JSON.stringify(page));
+    if (json.length > this.largestPage) return false;
+    if (typeof page === 'object' && page !== null) jsonOfKeptPages.set(page, json);
+    this.pages.set(`${kind}\n${tenantId}\n${query}`, page, until, json.length);
     return true;
+  }
+
+  /** The JSON bytes of the pages kept now: never more than the bound (`sentinel_read_cache_page_bytes`). */
+  pageBytes(): number {
+    return this.pages.bytes;
   }
 
   /**

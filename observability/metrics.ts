@@ -42,6 +42,32 @@ export const readCacheLookups = new Counter({
   registers: [registry],
 });
 
+export const requestBodies = new Counter({
+  name: 'sentinel_request_bodies_total',
+  help:
+    'Request bodies the API read (api/middleware/body.ts), by `reader` json (REST and tRPC) or raw (event ingestion, ' +
+    'the Stripe webhook) and `outcome` read, too_large, too_deep or invalid (not JSON, another charset, cut short)',
+  labelNames: ['reader', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** What `sentinel_read_cache_page_bytes` reads: the process's read cache, once it has one (db/read-cache.ts). */
+let observedReadCache: { pageBytes(): number } | undefined;
+
+/** The read cache whose size the gauge reports (the API process has one). */
+export function observeReadCache(cache: { pageBytes(): number }): void {
+  observedReadCache = cache;
+}
+
+export const readCachePageBytes = new Gauge({
+  name: 'sentinel_read_cache_page_bytes',
+  help: "The JSON bytes of the pages this process's read cache keeps (bounded: db/read-cache.ts)",
+  registers: [registry],
+  collect() {
+    if (observedReadCache) this.set(observedReadCache.pageBytes());
+  },
+});
+
 // --- Both processes ----------------------------------------------------------------------------------------------
 
 /** What `sentinel_db_pool_connections` reads of a pool: pg's Pool keeps these counts itself. */
@@ -157,6 +183,8 @@ export const SENTINEL_METRIC_NAMES = [
   httpRequestsInFlight,
   callerCacheLookups,
   readCacheLookups,
+  requestBodies,
+  readCachePageBytes,
   dbPoolConnections,
   scansStarted,
   scansCompleted,

@@ -72,7 +72,7 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
   const add = (...more: ErrorCode[]) => more.forEach((code) => codes.add(code));
   if (op.access !== PUBLIC) add('unauthorized');
   if (op.access !== PUBLIC && op.access !== 'viewer') add('forbidden');
-  if (!op.beforeJsonParser) add('unsupported_content_type', 'invalid_json', 'body_too_large');
+  if (!op.beforeJsonParser) add('unsupported_content_type', 'invalid_json', 'body_too_large', 'body_too_deep');
   if (op.body || op.query) add('validation_failed');
   if (op.database !== false) {
     add('database_unavailable', 'database_timeout');

@@ -12,16 +12,15 @@ import {
   rotateEventKeyOutput,
 } from '../../core/schemas/events';
 import { getEventForwarding, listAccountEvents, rotateEventKey } from '../../core/accounts/account-events';
-import { ingestEvents } from '../../core/events/ingestion';
+import { authenticateEventKey, ingestEvents } from '../../core/events/ingestion';
 import { ACCOUNT } from './accounts';
 import { PUBLIC } from '../openapi/registry';
 import { endpoint } from './operation';
 
-/** The body as JSON; bytes that are not JSON are the sender's 400, never a 500. */
-function parseJson(raw: unknown): unknown {
-  const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+/** The body as JSON; bytes that are not JSON are the sender's 400, never a 500 (their depth is checked as read). */
+function parseJson(raw: Buffer): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     throw new AppError('invalid_json', 'The body is not JSON: send one EventBridge event or an array of them');
   }
@@ -42,10 +41,12 @@ export const eventOperations = [
       'account is 403, a body that is not an EventBridge event 400 naming the field. Events are stored 30 days, once (a ' +
       'redelivered event id is a duplicate); what their detections find opens signals at once and alerts. A heartbeat ' +
       "(the forwarder's Scheduled Event from `aws.events`) is recorded as its region's last heartbeat, not stored " +
-      '(GET .../event-forwarding). 600 events a minute per account, heartbeats included, then 429 (EventBridge retries).',
+      '(GET .../event-forwarding). 600 events and 4 MiB of bodies a minute per account, heartbeats included, then 429 ' +
+      '(EventBridge retries). The key is checked before the body is read: without a valid one, 401 and nothing read. ' +
+      'A body is at most 1 MB, nested at most 64 deep; an event dated after its arrival is taken to have happened ' +
+      'when it arrived.',
     body: ingestEventsInput,
     rawInput: true,
-    before: ({ req, res }) => readRawJsonBody(req, res),
     headers: { [EVENT_API_KEY_HEADER]: z.string().meta({ description: "The account's event key" }) },
     success: { status: 202, description: 'Accepted', schema: ingestEventsOutput },
     errors: [
@@ -56,9 +57,15 @@ export const eventOperations = [
       'invalid_json',
       'unsupported_content_type',
       'body_too_large',
+      'body_too_deep',
       'rate_limited',
     ],
-    handler: ({ deps, req }) => ingestEvents(deps, req.get(EVENT_API_KEY_HEADER), parseJson(req.body)),
+    handler: async ({ deps, req }) => {
+      // The key first: a request without a working one is refused before a byte of its body is read.
+      const account = await authenticateEventKey(deps, req.get(EVENT_API_KEY_HEADER));
+      const raw = await readRawJsonBody(req);
+      return ingestEvents(deps, account, { body: parseJson(raw), bytes: raw.length });
+    },
   }),
   endpoint({
     operationId: 'listAccountEvents',

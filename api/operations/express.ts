@@ -4,6 +4,7 @@ import type { Logger } from '../../config/logger';
 import { requireAuth, requireRole } from '../middleware/auth';
 import { expressParam, expressPath, pathParamsOf, pathsOf, PUBLIC } from '../openapi/registry';
 import { parseInput } from '../../core/validation';
+import { jsonOfKeptPage } from '../../db/read-cache';
 import { CustomAnswer, type Endpoint } from './operation';
 
 /** Reads a request's path parameters under their OpenAPI names (`account_id`), from their Express names (`accountId`). */
@@ -12,20 +13,11 @@ function paramReader(op: Endpoint): (req: Request) => Record<string, string> {
   return (req) => Object.fromEntries(names.map(([name, expressName]) => [name, String(req.params[expressName])]));
 }
 
-// A page the read cache keeps (db/read-cache.ts) is frozen and given to every request that asks for it, so its bytes
-// are kept with it. Other answers are new objects, encoded once and dropped (a weak entry each would only add to the
-// garbage collector's work).
-const bytesOfKeptAnswer = new WeakMap<object, Buffer>();
-
+// A page the read cache keeps (db/read-cache.ts) is given to every request that asks for it, with the JSON the cache
+// wrote of it when it kept it. Other answers are new objects, encoded once and dropped.
 function bytesOf(answer: unknown): Buffer {
-  if (typeof answer !== 'object' || answer === null || !Object.isFrozen(answer))
-    return Buffer.from(JSON.stringify(answer));
-  let bytes = bytesOfKeptAnswer.get(answer);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(answer));
-    bytesOfKeptAnswer.set(answer, bytes);
-  }
-  return bytes;
+  const kept = typeof answer === 'object' && answer !== null ? jsonOfKeptPage(answer) : undefined;
+  return kept ?? Buffer.from(JSON.stringify(answer));
 }
 
 /** What `res.status().json()` sends, without Express's per-request conversions (no ETag here, nothing to convert). */

@@ -2,13 +2,15 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { Router, type RequestHandler } from 'express';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/deps';
+import { parseJsonText } from '../middleware/body';
 import { createTrpcContext } from './context';
 import { TRPC_MAX_BATCH } from './limits';
 import { appRouter } from './router';
 
 /**
- * What tRPC itself would fail on as a 500: a batch over the cap, and an `input` query parameter that is not JSON.
- * Refused before any procedure runs, with the REST error body (as an unreadable JSON request body is).
+ * What tRPC itself would fail on as a 500: a batch over the cap, and an `input` query parameter that is not JSON or
+ * nests deeper than a request body may (api/middleware/body.ts). Refused before any procedure runs, with the REST
+ * error body (as an unreadable JSON request body is).
  */
 const guardRequest: RequestHandler = (req, _res, next) => {
   const batched = req.query.batch === '1';
@@ -20,9 +22,9 @@ const guardRequest: RequestHandler = (req, _res, next) => {
     if (typeof input !== 'string')
       return next(new AppError('validation_failed', 'The input query parameter must appear once'));
     try {
-      JSON.parse(input);
-    } catch {
-      return next(new AppError('invalid_json', 'The input query parameter is not valid JSON'));
+      parseJsonText(input, 'The input query parameter');
+    } catch (err) {
+      return next(err);
     }
   }
   return next();
@@ -34,7 +36,7 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The tRPC endpoint, mounted at /trpc after the JSON body parser (so its 100 kB limit and 400s apply here too). */
+/** The tRPC endpoint, mounted at /trpc after the JSON body parser (so its budget and 400s apply here too). */
 export function trpcMiddleware(deps: AppDeps): RequestHandler {
   return Router().use(
     noStore,

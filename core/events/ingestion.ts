@@ -14,11 +14,16 @@ import { detectEvent, rescansOf } from '../../domain/events/detections';
 import { isHeartbeat } from '../../domain/events/forwarding-rules';
 import { type RegionTouch, regionTouches } from '../../domain/events/forwarding-health';
 import { eventFingerprint, signalPrincipal } from '../../domain/events/occurrences';
-import { parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
+import { arrivedEventTime, parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, DetectionContext, DetectionDescription, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
 import { awsEventsReceived, eventSignalsOpened } from '../../observability/metrics';
-import { EVENT_BATCH_LIMIT, EVENT_KEY_GRACE_HOURS, EVENTS_PER_ACCOUNT_PER_MINUTE } from '../../domain/tenancy/limits';
+import {
+  EVENT_BATCH_LIMIT,
+  EVENT_KEY_GRACE_HOURS,
+  EVENT_KIB_PER_ACCOUNT_PER_MINUTE,
+  EVENTS_PER_ACCOUNT_PER_MINUTE,
+} from '../../domain/tenancy/limits';
 import { sha256 } from '../../security/crypto';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -41,6 +46,11 @@ import { rescoreAccount } from '../signals/rescore';
 // any event: the limit bounds what a key can make the database do, and the forwarder's beats are a few a minute out
 // of 600. A request refused for the limit records nothing, heartbeats included; EventBridge redelivers them with
 // their own time, so a region held back that long reads as late, which it is.
+//
+// What a key costs the service is bounded before it costs anything: the key is looked up before the body is read
+// (api/operations/events.ts), the body is read within its size and depth budget (api/middleware/body.ts), and the
+// request's bytes count against the account's minute beside its events, in the same statement. An event is taken to
+// have happened no later than it arrived (domain/events/normalize.ts `arrivedEventTime`).
 
 type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
 
@@ -51,7 +61,7 @@ export interface IngestAnswer {
 }
 
 /** The events of a request body: one EventBridge event or an array of them, each with a reason when it is not one. */
-function parseBody(body: unknown, account: Account): AccountEvent[] {
+function parseBody(body: unknown, account: Account, at: Date): AccountEvent[] {
   const items = Array.isArray(body) ? body : [body];
   if (items.length === 0) throw new AppError('validation_failed', 'The body holds no event');
   if (items.length > EVENT_BATCH_LIMIT) {
@@ -70,7 +80,8 @@ function parseBody(body: unknown, account: Account): AccountEvent[] {
         `${where} is from AWS account ${parsed.envelope.account}; this key is for ${account.aws_account_id}`,
       );
     }
-    return toAccountEvent(parsed.envelope);
+    const event = toAccountEvent(parsed.envelope);
+    return { ...event, time: arrivedEventTime(event.time, at) };
   });
 }
 
@@ -111,9 +122,9 @@ function signalOf(account: Account, batchId: string, at: Date, { event, detectio
 }
 
 interface Applied {
-  /** The account's rate-limit window, these events counted. */
-  window: WindowState;
-  /** Events stored now (the others were stored before, or the window is over its limit and nothing was). */
+  /** The account's rate-limit windows, this request counted. */
+  windows: Windows;
+  /** Events stored now (the others were stored before, or a window is over its limit and nothing was). */
   stored: number;
   /**
    * Findings the detections made in the events, and rescans they asked for (new ones, or redelivered ones that made
@@ -126,6 +137,28 @@ interface Applied {
   batched: boolean;
 }
 
+interface Windows {
+  count: WindowState;
+  bytes: WindowState;
+}
+
+/** What to answer when the request went past a limit: the first it went past, and when every one it did resets. */
+function limitPassed({ count, bytes }: Windows): { message: string; retryAfterSeconds: number } | undefined {
+  const passed = [
+    count.count > EVENTS_PER_ACCOUNT_PER_MINUTE && {
+      message: `At most ${EVENTS_PER_ACCOUNT_PER_MINUTE} events a minute per account`,
+      window: count,
+    },
+    bytes.count > EVENT_KIB_PER_ACCOUNT_PER_MINUTE && {
+      message: `At most ${EVENT_KIB_PER_ACCOUNT_PER_MINUTE / 1024} MiB of events a minute per account`,
+      window: bytes,
+    },
+  ].filter((limit) => limit !== false);
+  const [first] = passed;
+  if (!first) return undefined;
+  return { message: first.message, retryAfterSeconds: Math.max(...passed.map((p) => p.window.resetsInSeconds)) };
+}
+
 /**
  * Counts the events against the account's minute and, within it, stores the new ones, opens their detections'
  * signals and records the batch. Events nothing was detected in (nearly all) are counted and stored by one statement;
@@ -135,7 +168,7 @@ async function apply(
   db: Db,
   account: Account,
   events: readonly AccountEvent[],
-  request: { hits: number; touches: readonly RegionTouch[] },
+  request: { hits: number; kib: number; touches: readonly RegionTouch[] },
   at: Date,
 ): Promise<Applied> {
   const context: DetectionContext = {
@@ -150,9 +183,9 @@ async function apply(
   const store = (conn: Db) =>
     countAndStoreEvents({
       db: conn,
-      window: { key: `events:${account.id}`, windowSeconds: 60 },
-      limit: EVENTS_PER_ACCOUNT_PER_MINUTE,
-      hits: request.hits,
+      windowSeconds: 60,
+      count: { key: `events:${account.id}`, limit: EVENTS_PER_ACCOUNT_PER_MINUTE, hits: request.hits },
+      bytes: { key: `event-kib:${account.id}`, limit: EVENT_KIB_PER_ACCOUNT_PER_MINUTE, hits: request.kib },
       forwarding: { tenantId: account.tenant_id, accountId: account.id, touches: request.touches },
       events: events.map(
         (e): NewAccountEvent => ({
@@ -173,12 +206,12 @@ async function apply(
     });
   const nothing = { detecting: detected.length + rescanning.length, opened: [], batched: false };
   if (nothing.detecting === 0) {
-    const { window, stored } = await store(db);
-    return { window, stored: stored.size, ...nothing };
+    const { stored, ...windows } = await store(db);
+    return { windows, stored: stored.size, ...nothing };
   }
   return db.transaction().execute(async (trx): Promise<Applied> => {
-    const { window, stored } = await store(trx);
-    if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) return { window, stored: 0, ...nothing };
+    const { stored, ...windows } = await store(trx);
+    if (limitPassed(windows)) return { windows, stored: 0, ...nothing };
     // A redelivered event was applied when it first came: its detections are not run again.
     const fresh = detected.filter((d) => stored.has(d.event.eventId));
     const batchId = newId('eventBatch', at.getTime());
@@ -228,7 +261,7 @@ async function apply(
       }
     }
     return {
-      window,
+      windows,
       stored: stored.size,
       detecting: nothing.detecting,
       opened,
@@ -237,29 +270,45 @@ async function apply(
   });
 }
 
-export async function ingestEvents(deps: AppDeps, key: string | undefined, body: unknown): Promise<IngestAnswer> {
-  const { db } = deps;
+/** Event keys are 32 random bytes in base64url (core/accounts/account-events.ts): anything else is none of ours. */
+const EVENT_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The account whose forwarder holds this key: one indexed read by the key's hash, before anything of the request's
+ * body is read. A missing or malformed key costs not even that.
+ */
+export async function authenticateEventKey({ db }: Pick<AppDeps, 'db'>, key: string | undefined): Promise<Account> {
   if (!key) throw new AppError('unauthorized', 'The event key header is missing');
+  if (!EVENT_KEY.test(key)) throw new AppError('unauthorized', 'The event key is not valid');
   // A connection updated within a day of a new key (rotated, or issued on connecting again) is that key's rollout.
   const rotatedSince = new Date(Date.now() - EVENT_KEY_GRACE_HOURS * 3_600_000);
   const account = await findAccountByEventKey({ db, keyHash: sha256(key), rotatedSince });
   if (!account || account.status === 'DISCONNECTED') throw new AppError('unauthorized', 'The event key is not valid');
-  const received = parseBody(body, account);
+  return account;
+}
+
+/** The events of an authenticated request: `body` as parsed, `bytes` its size as sent. */
+export async function ingestEvents(
+  deps: AppDeps,
+  account: Account,
+  { body, bytes }: { body: unknown; bytes: number },
+): Promise<IngestAnswer> {
+  const { db } = deps;
   const at = new Date();
+  const received = parseBody(body, account, at);
   const events = received.filter((e) => !isHeartbeat(e));
   const heartbeats = received.length - events.length;
-  const { window, stored, detecting, opened, batched } = await apply(
+  const { windows, stored, detecting, opened, batched } = await apply(
     db,
     account,
     events,
-    { hits: received.length, touches: regionTouches(received, at) },
+    { hits: received.length, kib: Math.ceil(bytes / 1024), touches: regionTouches(received, at) },
     at,
   );
-  if (window.count > EVENTS_PER_ACCOUNT_PER_MINUTE) {
+  const passed = limitPassed(windows);
+  if (passed) {
     awsEventsReceived.inc({ outcome: 'rate_limited' }, received.length);
-    throw new AppError('rate_limited', `At most ${EVENTS_PER_ACCOUNT_PER_MINUTE} events a minute per account`, {
-      retryAfterSeconds: window.resetsInSeconds,
-    });
+    throw new AppError('rate_limited', passed.message, { retryAfterSeconds: passed.retryAfterSeconds });
   }
   awsEventsReceived.inc({ outcome: 'stored' }, stored);
   awsEventsReceived.inc({ outcome: 'duplicate' }, events.length - stored);

@@ -20,6 +20,7 @@ import {
   type OpenOccurrence,
 } from '../../domain/events/occurrences';
 import { newId } from '../../domain/ids';
+import { boundSignalText } from '../../domain/signals/bounds';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
 
 // Opening the signals of event detections (and of the probable compromise a scan completes), as
@@ -109,10 +110,12 @@ async function decide(
 export async function openEventSignals(
   db: Db,
   account: { tenant_id: string; id: string },
-  signals: readonly EventSignal[],
+  detected: readonly EventSignal[],
   at: Date,
 ): Promise<OpenedSignal[]> {
-  if (signals.length === 0) return [];
+  if (detected.length === 0) return [];
+  // Their text within the bounds every signal keeps (a scan's findings are bounded where they are made).
+  const signals = detected.map(boundSignalText);
   const states = signals.filter((s) => !isOccurrenceDetection(s.check_id));
   const occurrences = signals.filter((s) => isOccurrenceDetection(s.check_id));
   const [load, openStates, { decisions, scopes }] = await Promise.all([

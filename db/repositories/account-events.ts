@@ -140,28 +140,36 @@ export async function hasWorkingEventKey({ db, accountId }: { db: Conn; accountI
 /** An event to store: every column but its arrival, which the database stamps. */
 export type NewAccountEvent = Omit<Required<Insertable<AccountEventsTable>>, 'received_at'>;
 
+/** One of the windows a request is counted in: its key, its limit, and what the request adds. */
+export interface EventWindow {
+  key: string;
+  limit: number;
+  hits: number;
+}
+
 /**
- * Counts the request's `hits` in the account's rate-limit window and, if the count stays within `limit`, stores the
- * events not stored before and records what the request tells of each region of the forwarder (its heartbeats, that
- * it delivered: event-forwarding.ts), in one statement (one round trip, one commit on the hot path). Answers the window
- * and the ids of the events it stored (the rest are redeliveries; none when over the limit).
+ * Counts the request in the account's rate-limit windows (its events, and its bytes) and, if both stay within their
+ * limits, stores the events not stored before and records what the request tells of each region of the forwarder
+ * (its heartbeats, that it delivered: event-forwarding.ts), in one statement (one round trip, one commit on the hot
+ * path). Answers both windows and the ids of the events it stored (the rest are redeliveries; none when over a limit).
  */
 export async function countAndStoreEvents({
   db,
-  window,
-  limit,
-  hits,
+  windowSeconds,
+  count,
+  bytes,
   events,
   forwarding,
 }: {
   db: Conn;
-  window: { key: string; windowSeconds: number };
-  limit: number;
-  /** What the request counts in the window: its events and its heartbeats. */
-  hits: number;
+  windowSeconds: number;
+  /** The request's events and heartbeats. */
+  count: EventWindow;
+  /** The request's size (in the unit of the limit). */
+  bytes: EventWindow;
   events: readonly NewAccountEvent[];
   forwarding: { tenantId: string; accountId: string; touches: readonly RegionTouch[] };
-}): Promise<{ window: WindowState; stored: Set<string> }> {
+}): Promise<{ count: WindowState; bytes: WindowState; stored: Set<string> }> {
   const rows = events.map(
     (e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
     ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail})`,
@@ -171,9 +179,11 @@ export async function countAndStoreEvents({
     rows.length > 0
       ? sql`(values ${sql.join(rows)})`
       : sql`(select null, null, null, null, null, null, null, null, null, null, null, null where false)`;
-  const withinLimit = sql<boolean>`(select count from hit) <= ${limit}`;
+  const withinLimit = sql<boolean>`(select count from hit) <= ${count.limit}
+    and (select count from bytes_hit) <= ${bytes.limit}`;
   const [row] = await db
-    .with('hit', (qc) => windowHit(qc, { ...window, hits }))
+    .with('hit', (qc) => windowHit(qc, { key: count.key, windowSeconds, hits: count.hits }))
+    .with('bytes_hit', (qc) => windowHit(qc, { key: bytes.key, windowSeconds, hits: bytes.hits }))
     .with('stored', (qc) =>
       qc
         .insertInto('account_events')
@@ -202,17 +212,24 @@ export async function countAndStoreEvents({
     // Not read below: PostgreSQL runs every data-modifying WITH once, read or not.
     .with('forwarding', (qc) => upsertForwardingRegions(qc, { ...forwarding, onlyIf: withinLimit }))
     .selectFrom('hit')
+    .innerJoin('bytes_hit', (join) => join.onTrue())
     .select([
       'hit.count',
       'hit.resets_in',
+      'bytes_hit.count as bytes_count',
+      'bytes_hit.resets_in as bytes_resets_in',
       sql<string[]>`coalesce((select array_agg(event_id) from stored), '{}')`.as('stored'),
     ])
     .execute();
   if (!row) throw new Error('the rate-limit window answered no row');
-  return { window: { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) }, stored: new Set(row.stored) };
+  return {
+    count: { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) },
+    bytes: { count: row.bytes_count, resetsInSeconds: Math.max(1, row.bytes_resets_in) },
+    stored: new Set(row.stored),
+  };
 }
 
-/** The account's events since `since` that set off one of these detections, newest first (at most `limit`). */
+/** The account's events from `since` to now that set off one of these detections, newest first (at most `limit`). */
 export async function recentEventsDetecting({
   db,
   accountId,
@@ -226,15 +243,20 @@ export async function recentEventsDetecting({
   detections: readonly string[];
   limit: number;
 }) {
-  return db
-    .selectFrom('account_events')
-    .select(['event_id', 'event_time', 'region', 'event_name', 'actor', 'detections'])
-    .where('account_id', '=', accountId)
-    .where('event_time', '>=', since)
-    .where(sql<boolean>`detections && ${sql.val([...detections])}::text[]`)
-    .orderBy('event_time', 'desc')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('account_events')
+      .select(['event_id', 'event_time', 'region', 'event_name', 'actor', 'detections'])
+      .where('account_id', '=', accountId)
+      .where('event_time', '>=', since)
+      // Never after now: an event is stored no later than its arrival, and one stored before that was so cannot fill
+      // the read from the future.
+      .where('event_time', '<=', sql<Date>`now()`)
+      .where(sql<boolean>`detections && ${sql.val([...detections])}::text[]`)
+      .orderBy('event_time', 'desc')
+      .limit(limit)
+      .execute()
+  );
 }
 
 export async function insertEventBatch({

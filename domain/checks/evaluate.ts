@@ -1,6 +1,7 @@
 import type { ControlRefs } from '../compliance/types';
 import { type Inventory, OUTSIDE_TARGETED_SCAN, type Unread } from '../scans/inventory';
 import { scoreCompleteness } from '../scoring/completeness';
+import { boundSignalText } from '../signals/bounds';
 import { CATALOG } from './catalog';
 import { CONNECTIVITY_CHECK, CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK, COVERAGE_LOST_CHECK_ID } from './connectivity';
 import {
@@ -68,17 +69,21 @@ export interface Evaluation {
   scored: boolean;
 }
 
+/** A failing resource as a finding, its text within the bounds signals keep (domain/signals/bounds.ts). */
 function toFinding(check: Check, { resource, region = 'global', detail, owner }: FailingResource): Finding {
+  const text = boundSignalText({
+    title: check.title,
+    description: detail ? `${check.description} ${detail}` : check.description,
+    resource,
+    owner: owner ?? null,
+  });
   return {
     checkId: check.id,
     scenario: check.scenario,
     severity: check.severity,
-    title: check.title,
-    description: detail ? `${check.description} ${detail}` : check.description,
-    resource,
+    ...text,
     region,
-    owner: owner ?? null,
-    fingerprint: `${check.id}|${resource}|${region}`,
+    fingerprint: `${check.id}|${text.resource}|${region}`,
   };
 }
 

@@ -2,6 +2,7 @@ import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from 
 import { admitsPort } from '../checks/exposure';
 import { isHighEnd } from '../checks/threat';
 import type { ControlRefs } from '../compliance/types';
+import { parseJsonWithin } from '../json-budget';
 import type { OpenIngress } from '../scans/inventory';
 import {
   API_DESTINATION_NAME,
@@ -82,12 +83,16 @@ const objects = (value: unknown): Detail[] =>
 export function parsePolicy(value: unknown): Detail | null {
   if (typeof value !== 'string') return asObject(value);
   for (const decode of [(s: string) => s, (s: string) => decodeURIComponent(s.replace(/\+/g, '%20'))]) {
+    let text: string;
     try {
-      const parsed = asObject(JSON.parse(decode(value)));
-      if (parsed) return parsed;
+      text = decode(value);
     } catch {
-      // Not this encoding: try the next one.
+      continue; // not this encoding: try the next one
     }
+    // Within the depth budget of any JSON from outside: the comparisons below walk it by recursion.
+    const parsed = parseJsonWithin(text);
+    const policy = parsed.ok ? asObject(parsed.value) : null;
+    if (policy) return policy;
   }
   return null;
 }
@@ -623,14 +628,11 @@ function sameJson(a: unknown, b: unknown): boolean {
   return x === null && y === null && a === b;
 }
 
-/** A JSON document as CloudTrail logs it: a JSON string, or already an object. */
+/** A JSON document as CloudTrail logs it: a JSON string (within the depth budget), or already an object. */
 const jsonOf = (value: unknown): unknown => {
   if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
+  const parsed = parseJsonWithin(value);
+  return parsed.ok ? parsed.value : value;
 };
 
 /** Whether a PutRule request puts one of the forwarder's rules back as Sentinel defines it, enabled. */

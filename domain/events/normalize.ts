@@ -1,3 +1,4 @@
+import { boundNullableText } from '../bounded-text';
 import { GUARDDUTY_FINDING, HEALTH_EVENT_TYPES, HEALTH_SOURCE } from './forwarding-rules';
 import type { AccountEvent, AwsEventEnvelope } from './types';
 
@@ -10,6 +11,14 @@ import type { AccountEvent, AwsEventEnvelope } from './types';
  */
 export const EVENT_ID = /^[\x21-\x7e]{1,128}$/;
 const ACCOUNT_ID = /^\d{12}$/;
+/** EventBridge's own bound on an event's `source` and `detail-type`: longer ones are no event it sent. */
+const ENVELOPE_TEXT_MAX = 256;
+/**
+ * Bytes kept of what is read out of `detail` (the events list shows them, signals name them): the call's name, who
+ * made it and from where. Far above what AWS writes (an ARN is at most 2,048 characters, nearly always under 200);
+ * longer is cut, with a marker (domain/bounded-text.ts). The detail itself is stored as sent.
+ */
+export const EVENT_TEXT_BYTES = { eventName: 256, actor: 1_024, sourceIp: 256 } as const;
 /**
  * An AWS region name (us-east-1, us-gov-west-1, cn-north-1, ap-southeast-5): EventBridge always names the region an
  * event comes from. A forged one would otherwise make forwarding rows (and blind-region signals) of regions that do
@@ -92,8 +101,10 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   const detailType = raw['detail-type'];
   if (typeof version !== 'string') return fail('`version` must be a string');
   if (typeof id !== 'string' || !EVENT_ID.test(id)) return fail('`id` must be 1 to 128 printable ASCII characters');
-  if (!isNonEmpty(source)) return fail('`source` must be a non-empty string');
-  if (!isNonEmpty(detailType)) return fail('`detail-type` must be a non-empty string');
+  if (!isNonEmpty(source) || source.length > ENVELOPE_TEXT_MAX)
+    return fail(`\`source\` must be a string of 1 to ${ENVELOPE_TEXT_MAX} characters`);
+  if (!isNonEmpty(detailType) || detailType.length > ENVELOPE_TEXT_MAX)
+    return fail(`\`detail-type\` must be a string of 1 to ${ENVELOPE_TEXT_MAX} characters`);
   if (typeof account !== 'string' || !ACCOUNT_ID.test(account))
     return fail('`account` must be a 12-digit AWS account id');
   if (typeof time !== 'string' || !isStorableTime(time))
@@ -163,17 +174,32 @@ export function toAccountEvent(envelope: AwsEventEnvelope): AccountEvent {
     region: envelope.region,
     // To the millisecond, in UTC: what PostgreSQL gives back and pages of events are keyed by.
     time: new Date(envelope.time).toISOString(),
-    eventName: isFinding
-      ? asString(detail.type)
-      : isHealth
-        ? asString(detail.eventTypeCode)
-        : asString(detail.eventName),
-    actor: isFinding
-      ? asString(pathOf(detail, 'resource', 'accessKeyDetails', 'userName'))
-      : isHealth
-        ? null
-        : cloudTrailActor(detail),
-    sourceIp: isFinding ? guardDutyRemoteIp(detail) : isHealth ? null : asString(detail.sourceIPAddress),
+    eventName: boundNullableText(
+      isFinding ? asString(detail.type) : isHealth ? asString(detail.eventTypeCode) : asString(detail.eventName),
+      EVENT_TEXT_BYTES.eventName,
+    ),
+    actor: boundNullableText(
+      isFinding
+        ? asString(pathOf(detail, 'resource', 'accessKeyDetails', 'userName'))
+        : isHealth
+          ? null
+          : cloudTrailActor(detail),
+      EVENT_TEXT_BYTES.actor,
+    ),
+    sourceIp: boundNullableText(
+      isFinding ? guardDutyRemoteIp(detail) : isHealth ? null : asString(detail.sourceIPAddress),
+      EVENT_TEXT_BYTES.sourceIp,
+    ),
     detail,
   };
+}
+
+/**
+ * When an event is taken to have happened: its own time, unless that is later than its arrival (a wrong clock, or a
+ * forged body), then its arrival. An event cannot arrive before it happens, and a future time would keep it first in
+ * the account's timeline and in every read of recent events (the probable compromise's indicators) for years. The
+ * event's detail keeps the time it claimed.
+ */
+export function arrivedEventTime(time: string, receivedAt: Date): string {
+  return Date.parse(time) > receivedAt.getTime() ? receivedAt.toISOString() : time;
 }

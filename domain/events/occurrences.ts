@@ -1,3 +1,4 @@
+import { boundedResource } from '../signals/bounds';
 import { FORWARDING_BLIND_ID, PROBABLE_COMPROMISE_ID } from './catalog';
 
 // How each event detection's findings are de-duplicated into signals (docs/decisions.md, "Events", the table there):
@@ -86,14 +87,15 @@ export const isOccurrenceDetection = (detectionId: string): boolean =>
 /**
  * The fingerprint of an event detection's signal. A state's is its resource's (detection + resource + region, like a
  * check's); an occurrence's adds what opened it (the event id, or the scan id for a probable compromise a scan
- * completed), so each occurrence the bound lets through opens its own signal.
+ * completed), so each occurrence the bound lets through opens its own signal. The resource is named as signals keep
+ * it (domain/signals/bounds.ts), so a fingerprint stays within what its index can hold.
  */
 export function eventFingerprint(
   detectionId: string,
   finding: { resource: string; region?: string },
   occurrenceId: string,
 ): string {
-  const base = `${detectionId}|${finding.resource}|${finding.region ?? 'global'}`;
+  const base = `${detectionId}|${boundedResource(finding.resource)}|${finding.region ?? 'global'}`;
   return isOccurrenceDetection(detectionId) ? `${base}|${occurrenceId}` : base;
 }
 

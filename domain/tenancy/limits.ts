@@ -85,6 +85,12 @@ export const EMAIL_VERIFICATION_RESENDS_PER_HOUR = 3;
 
 /** Events one account's forwarder may deliver a minute (POST /ingest/aws/events): past it, 429 and EventBridge retries. */
 export const EVENTS_PER_ACCOUNT_PER_MINUTE = 600;
+/**
+ * And what they may weigh: the request bodies of one account's key, in KiB a minute (4 MiB: 600 CloudTrail events of
+ * 7 KB, several times what a busy account sends). The count alone let one key store a 1 MB event a request, 40 MB in
+ * seconds; past either, 429 and EventBridge retries.
+ */
+export const EVENT_KIB_PER_ACCOUNT_PER_MINUTE = 4 * 1024;
 /** Events in one ingestion request (EventBridge sends one; a batch is for replays and tests). */
 export const EVENT_BATCH_LIMIT = 100;
 /** How long a rotated-out event key keeps working, so the customer can update the connection in every region. */

@@ -434,6 +434,54 @@ describe('a page kept', () => {
   });
 });
 
+describe('the bytes the cache keeps', () => {
+  it("stay under its bound however large a tenant's pages are: the least recently read go, a page too large is not kept", async () => {
+    const maxPageBytes = 1_000_000;
+    const readCache = new ReadCache({
+      url: ctx.config.database.url,
+      log: createLogger({ level: 'silent', name: 'test' }),
+      maxPageBytes,
+    });
+    await readCache.start();
+    try {
+      // Pages of about 50 KB of JSON each (a page of signals with long descriptions): 100 of them are five times the
+      // bound, far fewer than the cache's count of pages.
+      const page = (n: number, kb: number) => ({ signals: [{ n, description: 'x'.repeat(kb * 1_000) }] });
+      let reads = 0;
+      for (let n = 0; n < 100; n++) {
+        const kept = await readPageThrough(
+          readCache,
+          { kind: 'signals', tenantId: owner.tenantId, query: `big-${n}` },
+          async () => {
+            reads += 1;
+            return page(n, 50);
+          },
+        );
+        expect(Object.isFrozen(kept)).toBe(true);
+        expect(readCache.pageBytes()).toBeLessThanOrEqual(maxPageBytes);
+      }
+      expect(readCache.pageBytes()).toBeGreaterThan(maxPageBytes * 0.9);
+      // The newest pages are there, the oldest gone.
+      expect(readCache.getPage('signals', owner.tenantId, 'big-99')).toEqual(page(99, 50));
+      expect(readCache.getPage('signals', owner.tenantId, 'big-0')).toBeUndefined();
+
+      // A page of more than a sixteenth of the bound is answered, not kept: it is read again each time.
+      const huge = { kind: 'signals' as const, tenantId: owner.tenantId, query: 'huge' };
+      const first = await readPageThrough(readCache, huge, async () => page(-1, 70));
+      expect(Object.isFrozen(first)).toBe(false);
+      expect(readCache.getPage('signals', owner.tenantId, 'huge')).toBeUndefined();
+      expect(readCache.pageBytes()).toBeLessThanOrEqual(maxPageBytes);
+      expect(reads).toBe(100);
+
+      // Forgetting the tenant gives its bytes back.
+      readCache.forgetTenant(owner.tenantId);
+      expect(readCache.pageBytes()).toBe(0);
+    } finally {
+      await readCache.close();
+    }
+  });
+});
+
 describe('a listening connection that stops answering without a word', () => {
   it('is noticed by its heartbeat: nothing is served from the cache until a new connection listens', async () => {
     const readCache = new ReadCache({

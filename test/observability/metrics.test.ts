@@ -166,6 +166,9 @@ describe('/metrics on the API and the worker', () => {
     for (const state of ['total', 'idle', 'waiting'])
       expect(sampled(apiMetrics, 'sentinel_db_pool_connections', { state })).toBe(true);
     expect(total(apiMetrics, 'sentinel_caller_cache_lookups', {})).toBeGreaterThan(0);
+    // Every JSON body of the script was read within its budget; the read cache says what it keeps.
+    expect(total(apiMetrics, 'sentinel_request_bodies', { reader: 'json', outcome: 'read' })).toBeGreaterThan(0);
+    expect(sampled(apiMetrics, 'sentinel_read_cache_page_bytes', {})).toBe(true);
     expect(total(apiMetrics, 'process_cpu_seconds')).toBeGreaterThan(0);
 
     const { families: worker } = await scrape(workerMetricsUrl);

@@ -636,3 +636,67 @@ describe('the migration that ends the event keys a disconnect or a second rotati
     });
   });
 });
+
+describe('the migration that dates each event no later than its arrival', () => {
+  let previous: TestDatabase;
+  beforeAll(async () => {
+    previous = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => previous.drop());
+
+  it('takes the arrival as the time of events stored with a later one, and of the signals they opened', async () => {
+    const db = previous.db;
+    await migrateToLatest(db);
+    await revertThrough(db, '20261208T000100_event_times_at_arrival');
+    await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
+    await db.insertInto('accounts').values(accountRow('acc_1', 1)).execute();
+    const arrived = new Date('2026-12-01T10:00:00Z');
+    const claimed = new Date('2030-01-01T00:00:00Z');
+    const earlier = new Date('2026-12-01T09:58:00Z');
+    const event = (id: string, time: Date) => ({
+      account_id: 'acc_1',
+      event_id: id,
+      tenant_id: 'ten_1',
+      source: 'aws.iam',
+      detail_type: 'AWS API Call via CloudTrail',
+      region: 'us-east-1',
+      event_time: time,
+      detail: JSON.stringify({ eventTime: time.toISOString() }),
+    });
+    await db
+      .insertInto('account_events')
+      .values([event('future', claimed), event('on-time', earlier)])
+      .execute();
+    await sql`update account_events set received_at = ${arrived}`.execute(db);
+    const signal = (id: string, occurredAt: Date) => ({
+      id,
+      tenant_id: 'ten_1',
+      account_id: 'acc_1',
+      check_id: 'event.iam_user_created',
+      fingerprint: `event.iam_user_created|${id}`,
+      scenario: 'iam' as const,
+      severity: 'MEDIUM' as const,
+      title: 't',
+      description: 'd',
+      resource: 'r',
+      detected_at: arrived,
+      occurred_at: occurredAt,
+    });
+    await db
+      .insertInto('signals')
+      .values([signal('sig_future', claimed), signal('sig_on_time', earlier)])
+      .execute();
+
+    await migrateToLatest(db);
+    expect(
+      await db.selectFrom('account_events').select(['event_id', 'event_time', 'detail']).orderBy('event_id').execute(),
+    ).toEqual([
+      { event_id: 'future', event_time: arrived, detail: { eventTime: claimed.toISOString() } },
+      { event_id: 'on-time', event_time: earlier, detail: { eventTime: earlier.toISOString() } },
+    ]);
+    expect(await db.selectFrom('signals').select(['id', 'occurred_at']).orderBy('id').execute()).toEqual([
+      { id: 'sig_future', occurred_at: arrived },
+      { id: 'sig_on_time', occurred_at: earlier },
+    ]);
+  });
+});
