@@ -42,6 +42,15 @@ export const readCacheLookups = new Counter({
   registers: [registry],
 });
 
+export const passwordHashes = new Counter({
+  name: 'sentinel_password_hashes_total',
+  help:
+    'scrypt runs, the costliest work a request can ask for: `use` set (hashing a new password) or check (a login, ' +
+    'an unknown e-mail included)',
+  labelNames: ['use'] as const,
+  registers: [registry],
+});
+
 // --- Both processes ----------------------------------------------------------------------------------------------
 
 /** What `sentinel_db_pool_connections` reads of a pool: pg's Pool keeps these counts itself. */
@@ -157,6 +166,7 @@ export const SENTINEL_METRIC_NAMES = [
   httpRequestsInFlight,
   callerCacheLookups,
   readCacheLookups,
+  passwordHashes,
   dbPoolConnections,
   scansStarted,
   scansCompleted,
