@@ -9,6 +9,7 @@ import { createTemplatePublisher } from '../../cloud/aws/template-publisher';
 import type { CloudProvider } from '../../cloud/types';
 import type { AppDeps } from '../../core/deps';
 import { eventDispatchesSettled } from '../../core/events/dispatch-after-answer';
+import { afterAnswerSettled } from '../../core/after-answer';
 import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
 import { createExportStorage } from '../../exports/storage';
@@ -104,8 +105,8 @@ export async function createTestContext({
     database,
     worker,
     close: async () => {
-      // As the API process stops: events it answered are acted on before their connections close.
-      await eventDispatchesSettled(deps);
+      // As the API process stops: events it answered are acted on, and reset e-mails sent, before connections close.
+      await Promise.all([eventDispatchesSettled(deps), afterAnswerSettled()]);
       if (worker && workerRun) {
         worker.shutdown();
         await workerRun;
