@@ -268,6 +268,7 @@ describe('POST /users/invite', () => {
     ['an unknown role', { email: 'x2@example.com', name: 'X', role: 'superuser' }, 'role'],
     ['a missing e-mail', { name: 'X' }, 'email'],
     ['a malformed e-mail', { email: 'not-an-email', name: 'X' }, 'email'],
+    ['65 characters before the @', { email: `${'x'.repeat(65)}@example.com`, name: 'X' }, 'email'],
     ['a missing name', { email: 'x3@example.com' }, 'name'],
     ['an empty name', { email: 'x4@example.com', name: '  ' }, 'name'],
     ['a 201-character name', { email: 'x5@example.com', name: 'x'.repeat(201) }, 'name'],
