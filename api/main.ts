@@ -15,6 +15,7 @@ import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import { ReadCache } from '../db/read-cache';
 import { eventDispatchesSettled } from '../core/events/dispatch-after-answer';
+import { afterAnswerSettled } from '../core/after-answer';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -64,9 +65,10 @@ async function main(): Promise<void> {
     server.close(async () => {
       await metrics.close();
       await readCache.close();
-      // Events answered just now are still being acted on; what does not end in time the schedule takes.
+      // Events answered just now are still being acted on, and password reset e-mails being sent; what does not
+      // end in time the event-dispatch schedule takes, or the client asks again for.
       await Promise.race([
-        eventDispatchesSettled(deps),
+        Promise.all([eventDispatchesSettled(deps), afterAnswerSettled()]),
         new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS)),
       ]);
       await connection.close().catch(() => undefined);

@@ -23,6 +23,8 @@ import type {
   PasswordResetsTable,
   RateLimitsTable,
   RefreshTokensTable,
+  SessionsTable,
+  SignInSourcesTable,
   TenantsTable,
   UsersTable,
 } from './tables/identity';
@@ -45,6 +47,8 @@ export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
+  sign_in_sources: SignInSourcesTable;
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;

@@ -7,6 +7,7 @@ export const ID_PREFIXES = {
   tenant: 'ten',
   user: 'usr',
   refreshToken: 'rtk',
+  session: 'ses',
   invitation: 'inv',
   passwordReset: 'pwr',
   emailVerification: 'evf',

@@ -68,6 +68,15 @@ export const readCachePageBytes = new Gauge({
   },
 });
 
+export const passwordHashes = new Counter({
+  name: 'sentinel_password_hashes_total',
+  help:
+    'scrypt runs, the costliest work a request can ask for: `use` set (hashing a new password) or check (a login, ' +
+    'an unknown e-mail included)',
+  labelNames: ['use'] as const,
+  registers: [registry],
+});
+
 // --- Both processes ----------------------------------------------------------------------------------------------
 
 /** What `sentinel_db_pool_connections` reads of a pool: pg's Pool keeps these counts itself. */
@@ -185,6 +194,7 @@ export const SENTINEL_METRIC_NAMES = [
   readCacheLookups,
   requestBodies,
   readCachePageBytes,
+  passwordHashes,
   dbPoolConnections,
   scansStarted,
   scansCompleted,

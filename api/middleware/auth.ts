@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isLiveSession } from '../../db/repositories/sessions';
 import { findCallerUser } from '../../db/repositories/users';
 import type { CachedUser } from '../../db/read-cache';
 import { hasRole, type Role } from '../../domain/tenancy/roles';
@@ -40,7 +41,9 @@ async function callerUser(
 
 /**
  * Resolves a bearer id_token to the caller. The user row is read from the database or from a cache that forgets
- * a user as soon as the database announces a change, so removed users and changed roles apply at once.
+ * a user as soon as the database announces a change, so removed users and changed roles apply at once. The token's
+ * session is read from the database on every request, alongside: a logout or a stolen refresh token ends it on
+ * every API process before the next request, which no announcement (delivered after the commit) could promise.
  */
 export async function authenticate(
   deps: Pick<AppDeps, 'db' | 'config' | 'readCache'>,
@@ -50,8 +53,11 @@ export async function authenticate(
   const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header ?? '');
   const claims = match?.[1] ? verifyIdToken(deps.config, match[1]) : null;
   if (!claims) throw UNAUTHORIZED();
-  const user = await callerUser(deps, claims.tid, claims.sub);
-  if (!user || signedInBefore(claims, user.sessions_valid_after)) throw UNAUTHORIZED();
+  const [user, live] = await Promise.all([
+    callerUser(deps, claims.tid, claims.sub),
+    isLiveSession({ db: deps.db, sessionId: claims.sid, userId: claims.sub }),
+  ]);
+  if (!user || !live || signedInBefore(claims, user.sessions_valid_after)) throw UNAUTHORIZED();
   return { userId: user.id, tenantId: user.tenant_id, role: user.role, email: user.email, clientAddress };
 }
 

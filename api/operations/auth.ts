@@ -18,7 +18,8 @@ import { verifyEmail } from '../../core/identity/email-verification';
 import { confirmPasswordReset, requestPasswordReset } from '../../core/identity/password-reset';
 import { endpoint } from './operation';
 
-// Public: there is no bearer token yet. Logins and invitation attempts are counted per client address.
+// Public: there is no bearer token yet. Logins and invitation attempts are counted per client address (an IPv4
+// address, or an IPv6 /64: domain/tenancy/client-address.ts).
 
 export const authOperations = [
   endpoint({
@@ -30,7 +31,8 @@ export const authOperations = [
     summary: 'Create a tenant and its owner',
     description:
       'The tenant is named after the user, on the solo plan. E-mail addresses are case-insensitive. At most ' +
-      '`SIGNUPS_PER_CLIENT_PER_HOUR` (10 unless configured) sign-ups per client address per hour, then 429 with `Retry-After`.',
+      '`SIGNUPS_PER_CLIENT_PER_HOUR` (10 unless configured) sign-ups per client address (an IPv6 /64 counts as one) ' +
+      'per hour, then 429 with `Retry-After`.',
     body: signupInput,
     success: { status: 201, description: 'Created; log in next', schema: signupOutput },
     errors: ['email_taken', 'rate_limited'],
@@ -44,9 +46,12 @@ export const authOperations = [
     access: PUBLIC,
     summary: 'Log in',
     description:
-      'The `id_token` is the bearer credential. After 5 failures for an e-mail from one client address, 20 ' +
-      'from one client address, or 50 for an e-mail from every address (this last refusing only clients that have ' +
-      'failed on it) within 15 minutes, logins answer 429 with `Retry-After`.',
+      'The `id_token` is the bearer credential, good until it expires or its session ends (logout, a refresh ' +
+      'token presented twice, a password reset). A client address counts as one with its IPv6 /64. After 5 ' +
+      'failures for an e-mail from one client address or 20 from one client address within 15 minutes, that ' +
+      'address is refused; after 10 failures for an e-mail from any addresses within 15 minutes, or 30 within a ' +
+      'day, every address that never signed in to that account is refused, while one that did is not. Refused ' +
+      'logins answer 429 with `Retry-After`, even with the right password.',
     body: loginInput,
     success: { status: 200, description: 'The token set', schema: tokensOutput },
     errors: ['invalid_credentials', 'rate_limited'],
@@ -60,7 +65,8 @@ export const authOperations = [
     access: PUBLIC,
     summary: 'Exchange a refresh token for a new token set',
     description:
-      "Refresh tokens are single-use: each refresh rotates them, and presenting a used one revokes all of the user's.",
+      'Refresh tokens are single-use: each refresh rotates them within their session. Presenting a used one ends ' +
+      "every session of the user: all of the user's refresh tokens and id tokens stop working at once.",
     body: refreshInput,
     success: { status: 200, description: 'A new token set', schema: tokensOutput },
     errors: ['invalid_refresh_token'],
@@ -72,8 +78,10 @@ export const authOperations = [
     path: '/auth/logout',
     tag: 'Authentication',
     access: PUBLIC,
-    summary: 'Revoke a refresh token',
-    description: 'Idempotent.',
+    summary: 'End the session of a refresh token',
+    description:
+      'Revokes the refresh token and ends its session: the id tokens issued in it are refused (401) from the next ' +
+      'request on. Idempotent.',
     body: logoutInput,
     success: { status: 204, description: 'Revoked (or already unknown)' },
     errors: [],
@@ -87,10 +95,11 @@ export const authOperations = [
     access: PUBLIC,
     summary: 'Accept an invitation: set a password and sign in',
     description:
-      'The token from the invitation link is the proof. Attempts are limited per client address like logins.',
+      'The token from the invitation link is the proof. Attempts are limited per client address like logins. An ' +
+      'address that already signs in to an account (in another tenant) cannot accept: 409 `email_taken`.',
     body: acceptInviteInput,
     success: { status: 200, description: 'The token set, as from login', schema: tokensOutput },
-    errors: ['invalid_invitation', 'rate_limited'],
+    errors: ['invalid_invitation', 'email_taken', 'rate_limited'],
     handler: ({ deps, body, req }) => acceptInvitation(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({
@@ -101,8 +110,9 @@ export const authOperations = [
     access: PUBLIC,
     summary: 'Mail a password reset link',
     description:
-      'Always 202 with the same message, whether or not an account uses the address. The link works once, for ' +
-      'one hour; a newer link ends older ones. At most 10 requests per client address and 3 per address per hour.',
+      'Always 202 with the same message, whether or not an account uses the address: the e-mail is sent after the ' +
+      'answer. The link works once, for one hour; a newer link ends older ones. At most 10 requests per client ' +
+      'address and 3 per address per hour.',
     body: passwordResetInput,
     success: { status: 202, description: 'Accepted', schema: messageBody },
     errors: ['rate_limited'],
@@ -116,10 +126,12 @@ export const authOperations = [
     tag: 'Authentication',
     access: PUBLIC,
     summary: 'Set a new password through a reset link',
-    description: 'The token from the link is the proof. Every refresh token of the user is revoked; log in afterwards.',
+    description:
+      'The token from the link is the proof. Every session of the user ends (refresh and id tokens); log in ' +
+      'afterwards. At most 20 attempts per client address within 15 minutes (a successful one not counted), then 429.',
     body: passwordResetConfirmInput,
     success: { status: 200, description: 'The password is set', schema: messageBody },
-    errors: ['invalid_reset_token'],
+    errors: ['invalid_reset_token', 'rate_limited'],
     handler: ({ deps, body, req }) => confirmPasswordReset(deps, { ...body, clientAddress: req.ip ?? 'unknown' }),
   }),
   endpoint({

@@ -32,7 +32,9 @@ export const userOperations = [
     access: 'admin',
     summary: 'Invite a user by e-mail',
     description:
-      'E-mail addresses are unique across all tenants. A refused invitation e-mail still answers 201; its message says so.',
+      "An address is one user within a tenant: one that somebody of the caller's team has is 409. An address with an " +
+      'account in another tenant is invited like any other (its e-mail tells its owner why it cannot accept), so ' +
+      'the answer says nothing of other tenants. A refused invitation e-mail still answers 201; its message says so.',
     body: inviteUserInput,
     success: { status: 201, description: 'Invited', schema: inviteUserOutput },
     errors: ['email_taken', 'rate_limited'],

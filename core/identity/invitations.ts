@@ -10,7 +10,9 @@ import {
 } from '../../db/repositories/invitations';
 import { hitWindow, releaseHit } from '../../db/repositories/rate-limits';
 import { findTenant } from '../../db/repositories/tenants';
-import { findUser, setInvitedUserPassword } from '../../db/repositories/users';
+import { findAccountByEmail, findUser, setInvitedUserPassword } from '../../db/repositories/users';
+import { isUniqueViolation } from '../../db/errors';
+import { clientLimitKey } from '../../domain/tenancy/client-address';
 import { newId } from '../../domain/ids';
 import {
   INVITATION_EMAIL_ADDRESS_WINDOW_SECONDS,
@@ -26,7 +28,7 @@ import { auditAs } from '../audit-log';
 import { AppError, notFound } from '../errors';
 import type { TokensOutput } from '../schemas/auth';
 import type { AcceptInviteInput } from '../schemas/users';
-import { issueTokens } from './issue-tokens';
+import { signIn } from './issue-tokens';
 import { hashPassword } from './passwords';
 import { takeHits } from '../rate-limits';
 import { sha256 } from '../../security/crypto';
@@ -98,6 +100,10 @@ export async function issueInvitation({
  * thrown: the caller decides what it means. The invitation id is the idempotency key: the outbox keeps one
  * row per invitation, and over SMTP it is the Message-ID, which lets the recipient's mail system recognise a
  * duplicate but does not stop a retried send from delivering the link twice.
+ *
+ * An address that already signs in to an account (of another tenant: an address is one user within a tenant) is
+ * told so instead of getting a link it could not use. The inviter sees no difference: the answer, the team list
+ * and the limits are those of any invitation, so inviting does not tell which addresses have accounts.
  */
 export async function sendInvitation(
   { db, config, log, mailer }: Pick<AppDeps, 'db' | 'config' | 'log' | 'mailer'>,
@@ -105,21 +111,23 @@ export async function sendInvitation(
   invitee: Invitee,
   invitation: Invitation,
 ): Promise<boolean> {
-  const [inviter, tenant] = await Promise.all([
+  const [inviter, tenant, account] = await Promise.all([
     findUser({ db, tenantId: caller.tenantId, userId: caller.userId }),
     findTenant({ db, tenantId: caller.tenantId }),
+    findAccountByEmail({ db, email: invitee.email }),
   ]);
-  const content = invitationEmail({
+  const facts = {
     baseUrl: config.http.publicBaseUrl,
     inviterName: inviter?.name ?? caller.email,
     tenantName: tenant?.name ?? 'your team',
     invitee,
     invitation,
-  });
+  };
+  const content = account ? accountElsewhereEmail(facts) : invitationEmail(facts);
   try {
     await mailer.send({ idempotencyKey: invitation.id, to: [invitee.email], ...content });
     // Without a mail server (the embedded default) a newcomer follows the link from the log; never in production.
-    if (mailer.via === 'outbox' && config.env !== 'production') {
+    if (!account && mailer.via === 'outbox' && config.env !== 'production') {
       log.info(
         { invitationId: invitation.id, link: invitationLink(config.http.publicBaseUrl, invitation) },
         'invitation link (no SMTP_URL: also kept in email_outbox)',
@@ -198,16 +206,28 @@ const invitationLink = (baseUrl: string, invitation: Invitation) =>
 const invalidInvitation = () =>
   new AppError('invalid_invitation', 'The invitation is unknown, already used or expired');
 
+/** The address signs in to an account already (one user with a password per address): 409, and nothing changes. */
+function accountElsewhere(err: unknown): never {
+  if (isUniqueViolation(err, 'users_account_email_key'))
+    throw new AppError(
+      'email_taken',
+      'This address already signs in to a Sentinel account, and an address belongs to one team; log in with it, or ask to be invited with another address',
+    );
+  throw err;
+}
+
 /**
  * Sets an invited user's password and signs them in. The link is consumed in the same statement that checks
- * it, so it works once even under concurrent requests. Attempts are counted per client address like logins.
+ * it, so it works once even under concurrent requests. Attempts are counted per client address like logins. An
+ * address that has come to sign in to an account elsewhere since the invitation (a sign-up, another tenant's
+ * invitation accepted) cannot accept it: 409, told to the one who reads the mailbox, never to the inviter.
  */
 export async function acceptInvitation(
   deps: Pick<AppDeps, 'db' | 'config' | 'log'>,
   input: AcceptInviteInput & { clientAddress: string },
 ): Promise<TokensOutput> {
   const { db, log } = deps;
-  const clientKey = `accept-invite:client:${input.clientAddress}`;
+  const clientKey = `accept-invite:client:${clientLimitKey(input.clientAddress)}`;
   const attempts = await hitWindow({ db, key: clientKey, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS });
   if (attempts.count > LOGIN_FAILURES_PER_CLIENT) {
     throw new AppError('rate_limited', 'Too many invitation attempts; try again later', {
@@ -226,7 +246,9 @@ export async function acceptInvitation(
     const invitation = await consumeInvitation({ db: trx, tokenHash });
     if (!invitation) throw invalidInvitation();
     const { tenant_id: tenantId, user_id: userId } = invitation;
-    const updated = await setInvitedUserPassword({ db: trx, tenantId, userId, passwordHash, name: input.name });
+    const updated = await setInvitedUserPassword({ db: trx, tenantId, userId, passwordHash, name: input.name }).catch(
+      accountElsewhere,
+    );
     if (!updated) throw invalidInvitation();
     await expireOtherInvitations({ db: trx, tenantId, userId, keepId: invitation.id });
     await auditAs(trx, {
@@ -240,7 +262,7 @@ export async function acceptInvitation(
   });
   await releaseHit({ db, key: clientKey });
   log.info({ tenantId: user.tenant_id, userId: user.id }, 'invitation accepted');
-  return issueTokens(deps, user);
+  return signIn(deps, user, input.clientAddress);
 }
 
 const ARTICLE: Record<string, string> = { admin: 'an admin', member: 'a member', viewer: 'a viewer' };
@@ -295,6 +317,40 @@ function invitationEmail({
     `<li>From then on, sign in with <code>POST ${e(baseUrl)}/auth/login</code> and <code>${e(loginBody)}</code>, ` +
       'and send the <code>id_token</code> it returns as <code>Authorization: Bearer &lt;id_token&gt;</code>.</li>',
     '</ol>',
+    '<p>If you did not expect this invitation, ignore this e-mail.</p>',
+  ].join('\n');
+  return { subject: `${inviterName} invited you to ${tenantName} on Sentinel`, text, html };
+}
+
+/** To an address that already signs in to an account: the invitation, and why it cannot be accepted with it. */
+function accountElsewhereEmail({
+  inviterName,
+  tenantName,
+  invitee,
+}: {
+  inviterName: string;
+  tenantName: string;
+  invitee: Invitee;
+}): { subject: string; text: string; html: string } {
+  const role = ARTICLE[invitee.role] ?? invitee.role;
+  const text = [
+    `Hello ${invitee.name},`,
+    '',
+    `${inviterName} invited you to join ${tenantName} on Sentinel as ${role}.`,
+    '',
+    'This address already signs in to a Sentinel account, and an address belongs to one team only, so the',
+    `invitation cannot be accepted with it. To join ${tenantName}, ask ${inviterName} to invite another of your`,
+    'addresses.',
+    '',
+    'If you did not expect this invitation, ignore this e-mail.',
+  ].join('\n');
+  const e = escapeHtml;
+  const html = [
+    `<p>Hello ${e(invitee.name)},</p>`,
+    `<p>${e(inviterName)} invited you to join <strong>${e(tenantName)}</strong> on Sentinel as ${e(role)}.</p>`,
+    '<p>This address already signs in to a Sentinel account, and an address belongs to one team only, so the ' +
+      `invitation cannot be accepted with it. To join ${e(tenantName)}, ask ${e(inviterName)} to invite another of ` +
+      'your addresses.</p>',
     '<p>If you did not expect this invitation, ignore this e-mail.</p>',
   ].join('\n');
   return { subject: `${inviterName} invited you to ${tenantName} on Sentinel`, text, html };

@@ -14,6 +14,8 @@ export interface IdTokenClaims {
   email: string;
   name: string;
   token_use: 'id';
+  /** The session (one sign-in and its refreshes) the token belongs to: checked on every request. */
+  sid: string;
   /** Issued at (seconds). */
   iat: number;
   /** Issued at, in milliseconds: a session ended by a password reset is told apart within its second. */
@@ -23,6 +25,7 @@ export interface IdTokenClaims {
 export function signTokens(
   { auth }: Pick<Config, 'auth'>,
   user: { id: string; tenant_id: string; email: string; name: string },
+  sessionId: string,
 ) {
   const base = {
     subject: user.id,
@@ -33,11 +36,15 @@ export function signTokens(
   } as const;
   return {
     id_token: jwt.sign(
-      { tid: user.tenant_id, email: user.email, name: user.name, token_use: 'id', iat_ms: Date.now() },
+      { tid: user.tenant_id, email: user.email, name: user.name, token_use: 'id', sid: sessionId, iat_ms: Date.now() },
       auth.jwtSecret,
       base,
     ),
-    access_token: jwt.sign({ tid: user.tenant_id, scope: 'sentinel', token_use: 'access' }, auth.jwtSecret, base),
+    access_token: jwt.sign(
+      { tid: user.tenant_id, scope: 'sentinel', token_use: 'access', sid: sessionId },
+      auth.jwtSecret,
+      base,
+    ),
     expires_in: auth.idTokenTtlSeconds,
     token_type: 'Bearer' as const,
   };
@@ -63,7 +70,10 @@ function verificationKey(auth: Config['auth']): KeyObject {
 const VERIFIED_MAX = 20_000;
 const verifiedTokens = new WeakMap<Config['auth'], Map<string, { claims: IdTokenClaims; expiresAtMs: number }>>();
 
-/** Returns the claims of a valid id_token, or null for anything else (expired, tampered, alg none, access token). */
+/**
+ * Returns the claims of a valid id_token, or null for anything else (expired, tampered, alg none, access token, one
+ * issued before sessions existed, without `sid`). Whether its session still goes on is the caller's to check.
+ */
 export function verifyIdToken({ auth }: Pick<Config, 'auth'>, token: string): IdTokenClaims | null {
   let verified = verifiedTokens.get(auth);
   if (!verified) {
@@ -96,6 +106,7 @@ function checkIdToken(auth: Config['auth'], token: string): (IdTokenClaims & { e
       claims.token_use !== 'id' ||
       typeof claims.sub !== 'string' ||
       typeof claims.tid !== 'string' ||
+      typeof claims.sid !== 'string' ||
       typeof claims.iat !== 'number'
     ) {
       return null;

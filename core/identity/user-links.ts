@@ -1,4 +1,9 @@
-import { consumeUserLink, insertUserLink, type UserLinkTable } from '../../db/repositories/user-links';
+import {
+  consumeUserLink,
+  findLiveUserLink,
+  insertUserLink,
+  type UserLinkTable,
+} from '../../db/repositories/user-links';
 import { type IdKind, newId } from '../../domain/ids';
 import type { AppDeps } from '../deps';
 import { sha256 } from '../../security/crypto';
@@ -60,4 +65,9 @@ export async function mailUserLink(
 /** The user a live link of this kind belongs to, once: the link is used up by this call. */
 export function consumeLink(db: AppDeps['db'], kind: UserLinkKind, token: string) {
   return consumeUserLink({ db, table: kind.table, tokenHash: sha256(token) });
+}
+
+/** Whether a link of this kind is live, without using it up: a refusal that costs nothing more. */
+export async function isLiveLink(db: AppDeps['db'], kind: UserLinkKind, token: string): Promise<boolean> {
+  return (await findLiveUserLink({ db, table: kind.table, tokenHash: sha256(token) })) !== undefined;
 }

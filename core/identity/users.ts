@@ -27,15 +27,18 @@ export async function listTeam({ db }: Pick<AppDeps, 'db'>, caller: Caller) {
  * failed e-mail does not undo the invitation: the answer says so and the link can be sent again. While the
  * tenant's owner has not verified their address, no link is made and nothing is mailed: the invitation waits
  * and is sent when they verify (core/identity/email-verification.ts).
+ *
+ * Only the caller's own team can refuse an address (409): an address with an account in another tenant, or invited
+ * by one, is invited like a fresh address (its e-mail says what it can do: sendInvitation), so the answer tells the
+ * inviter nothing about other tenants' users. Every invite counts against the limits, refused ones too.
  */
 export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUserInput) {
   const { db, log } = deps;
   const userId = newId('user');
+  await countInvitationEmail(db, caller.tenantId, input.email);
   let invitation;
   try {
     invitation = await db.transaction().execute(async (trx) => {
-      // Counted in the transaction: an invite refused (the address taken) leaves no count behind.
-      await countInvitationEmail(trx, caller.tenantId, input.email);
       await insertUser({
         db: trx,
         user: {
@@ -52,8 +55,8 @@ export async function inviteUser(deps: AppDeps, caller: Caller, input: InviteUse
       return issueInvitation({ db: trx, tenantId: caller.tenantId, userId });
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'users_email_key'))
-      throw new AppError('email_taken', 'A user with this e-mail already exists');
+    if (isUniqueViolation(err, 'users_tenant_email_key'))
+      throw new AppError('email_taken', 'A user of this team already has this e-mail');
     throw err;
   }
   const invited = { user_id: userId, email: input.email, name: input.name, role: input.role };

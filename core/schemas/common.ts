@@ -8,11 +8,18 @@ export const displayName = z
   .min(1, 'must be 1-200 characters')
   .max(200, 'must be 1-200 characters')
   .meta({ pattern: '\\S' });
+// At most 64 characters before the @ (RFC 5321), which z.email leaves unchecked: every address stored is one the
+// answers can show as `format: email`.
 export const email = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.email('must be a valid e-mail address').max(254))
+  .pipe(
+    z
+      .email('must be a valid e-mail address')
+      .max(254)
+      .refine((address) => address.lastIndexOf('@') <= 64, 'must be a valid e-mail address'),
+  )
   .meta({ examples: ['ops@example.com'] });
 export const timestamp = z.string().meta({ description: 'ISO 8601 timestamp with offset', format: 'date-time' });
 export const errorBody = z.object({

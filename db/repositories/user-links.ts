@@ -61,3 +61,22 @@ export async function consumeUserLink({ db, table, tokenHash }: { db: Conn; tabl
     .select(['users.id', 'users.tenant_id', 'users.email', 'users.role'])
     .executeTakeFirst();
 }
+
+/** Whether a link is live (known, unused, unexpired): the cheap check before any work is done for it. */
+export async function findLiveUserLink({
+  db,
+  table,
+  tokenHash,
+}: {
+  db: Conn;
+  table: UserLinkTable;
+  tokenHash: string;
+}) {
+  return db
+    .selectFrom(table)
+    .select('id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}

@@ -12,23 +12,31 @@ export async function insertUser({ db, user }: { db: Conn; user: NewUser }): Pro
   await db.insertInto('users').values(user).execute();
 }
 
-export async function findUserByEmail({ db, email }: { db: Conn; email: string }): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+/**
+ * The account this address signs in to: its one user with a password, whichever the tenant. Invitees who have not
+ * accepted (in any number of tenants) have no account yet.
+ */
+export async function findAccountByEmail({ db, email }: { db: Conn; email: string }): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email)
+    .where('password_hash', 'is not', null)
+    .executeTakeFirst();
 }
 
-/** Always scoped by tenant: a user id from another tenant finds nothing. */
 /**
- * Removes a pending invitee (invited, never accepted) with this address, whichever tenant invited them, and with
- * it their invitation links; answers the tenant that had invited them, if any. An accepted user is left alone.
+ * Removes the pending invitees (invited, never accepted) with this address, whichever tenants invited them, and
+ * with them their invitation links; answers the tenants that had invited them. An accepted user is left alone.
  */
-export async function cancelPendingInvitee({ db, email }: { db: Conn; email: string }): Promise<string | undefined> {
-  const row = await db
+export async function cancelPendingInvitees({ db, email }: { db: Conn; email: string }): Promise<string[]> {
+  const rows = await db
     .deleteFrom('users')
     .where('email', '=', email)
     .where('password_hash', 'is', null)
     .returning('tenant_id')
-    .executeTakeFirst();
-  return row?.tenant_id;
+    .execute();
+  return rows.map((r) => r.tenant_id);
 }
 
 /** The columns authentication needs of a user (api/middleware/auth.ts). */
@@ -63,6 +71,7 @@ export async function findProfile({ db, tenantId, userId }: { db: Conn; tenantId
     .executeTakeFirst();
 }
 
+/** Always scoped by tenant: a user id from another tenant finds nothing. */
 export async function findUser({
   db,
   tenantId,

@@ -41,15 +41,33 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 
+/** One sign-in and everything refreshed from it; its id is the `sid` of its id tokens. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: CreatedAt;
+  /** Logout, a refresh token presented twice, a password reset: its id tokens are refused from then on. */
+  ended_at: Timestamp | null;
+}
+
 export interface RefreshTokensTable {
   id: string;
   user_id: string;
+  /** Null for tokens issued before sessions existed: they start one at their next refresh. */
+  session_id: string | null;
   token_hash: string;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
   created_at: CreatedAt;
 }
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+
+/** A client address's limit key (domain/tenancy/client-address.ts) the user signed in from, and when last. */
+export interface SignInSourcesTable {
+  user_id: string;
+  source: string;
+  last_signed_in_at: Timestamp;
+}
 
 export interface InvitationsTable {
   id: string;

@@ -2,16 +2,24 @@
 // an account are keyed by the tenant and the AWS account id, never by the account row, so no way of
 // connecting an account again can make a new allowance.
 
+// Every limit counted per client address counts by the address's limit key (domain/tenancy/client-address.ts): an
+// IPv4 address, or an IPv6 /64.
+
 /** Failed logins allowed per e-mail address from one client address within the window before 429. */
 export const LOGIN_FAILURES_PER_EMAIL_AND_CLIENT = 5;
 /** Failed logins allowed per client address within the window before 429 (covers e-mail spraying). */
 export const LOGIN_FAILURES_PER_CLIENT = 20;
 /**
- * Failed logins per e-mail address from all client addresses (a guess spread over many addresses) past which
- * the clients that have failed on it are refused; a client that has not failed on it is never refused by it.
+ * Failed logins per account (per e-mail address, whatever the client addresses) past which sign-ins from sources that
+ * never signed in to it are refused: 10 in the window, then 30 in a day, so a guesser spread over any number of
+ * addresses waits 15 minutes, then a day. A source that signed in to the account before is never refused by them.
  */
-export const LOGIN_FAILURES_PER_EMAIL = 50;
+export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+export const LOGIN_FAILURES_PER_ACCOUNT_PER_DAY = 30;
 export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+export const LOGIN_FAILURE_DAY_WINDOW_SECONDS = 24 * 60 * 60;
+/** How long a source that signed in to an account stays known to it (each sign-in from it starts this again). */
+export const KNOWN_SIGN_IN_SOURCE_DAYS = 90;
 
 /** Sign-ups are counted per client address in windows of this length (SIGNUPS_PER_CLIENT_PER_HOUR fit in one). */
 export const SIGNUP_WINDOW_SECONDS = 60 * 60;
@@ -67,6 +75,8 @@ export const PASSWORD_RESETS_PER_CLIENT = 10;
 export const PASSWORD_RESETS_PER_ADDRESS = 3;
 export const PASSWORD_RESET_WINDOW_SECONDS = 60 * 60;
 export const PASSWORD_RESET_TTL_MINUTES = 60;
+/** Password reset confirmations per client address within LOGIN_FAILURE_WINDOW_SECONDS (a successful one taken back). */
+export const PASSWORD_RESET_CONFIRMS_PER_CLIENT = 20;
 
 /** The key of a limit on one AWS account of a tenant (see above: never the row). */
 export const accountLimitKey = (kind: string, tenantId: string, awsAccountId: string) =>

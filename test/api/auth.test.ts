@@ -110,6 +110,19 @@ describe('POST /auth/signup from one client address', () => {
     await from('203.0.113.10', 9).expect(201);
   });
 
+  it('counts every address of an IPv6 /64 as one client: of 14 sign-ups from one /64, the 11th is refused', async () => {
+    const from = (address: string, i: number) =>
+      limited.http
+        .post('/auth/signup')
+        .set('X-Forwarded-For', address)
+        .send({ email: `v6-${i}@example.com`, password: 'password123', name: 'Six' });
+    const answers: number[] = [];
+    for (let i = 1; i <= 14; i++) answers.push((await from(`2001:db8:5:6::${i.toString(16)}`, i)).status);
+    expect(answers).toEqual([...Array<number>(10).fill(201), ...Array<number>(4).fill(429)]);
+    // The next /64 is another client.
+    await from('2001:db8:5:7::1', 15).expect(201);
+  });
+
   it('holds across two API instances with pools of their own, racing: exactly 10 of 14 sign-ups pass', async () => {
     const secondDb = createDb({ url: limited.config.database.url, maxConnections: 5 });
     try {
@@ -205,24 +218,43 @@ describe('POST /auth/login', () => {
     });
   });
 
-  it('never lets failures spread over many addresses lock out the owner, while those addresses are refused', async () => {
-    await ctx.http
-      .post('/auth/signup')
-      .send({ email: 'target@example.com', password: 'password123', name: 'Tia' })
-      .expect(201);
+  it('refuses guesses for one account spread over many /64s past 10, the right password too, but never the owner at an address they signed in from', async () => {
+    const email = 'spread@example.com';
+    await ctx.http.post('/auth/signup').send({ email, password: 'password123', name: 'Spread' }).expect(201);
     await fromAddresses(async () => {
-      // 10 addresses x 5 failures: the e-mail's 50, each address at its own pair limit.
-      for (let a = 0; a < 10; a++) {
-        for (let i = 0; i < 5; i++)
-          await loginFrom(`198.51.101.${a}`, 'target@example.com', `wrong-${i}-pass`).expect(401);
+      await loginFrom('192.0.2.20', email, 'password123').expect(200);
+      // 40 guesses, each from a /64 of its own: 10 are checked, then every address new to the account is refused,
+      // until the 15 minutes are over; past 30 in the day (refused ones count too), until the day is.
+      const answers: { status: number; wait: string }[] = [];
+      for (let i = 1; i <= 40; i++) {
+        const res = await loginFrom(`2001:db8:b:${i.toString(16)}::1`, email, `wrong-${i}-pass`);
+        const wait = Number(res.headers['retry-after'] ?? 0);
+        answers.push({ status: res.status, wait: wait === 0 ? 'none' : wait <= 900 ? 'minutes' : 'a day' });
       }
-      // An attacking address that has failed is refused even with the right password...
-      await loginFrom('198.51.101.0', 'target@example.com', 'password123').expect(429);
-      // ...and so is one that fails once more, past the e-mail's 50, with the right password next.
-      await loginFrom('198.51.101.99', 'target@example.com', 'wrong-again').expect(401);
-      await loginFrom('198.51.101.99', 'target@example.com', 'password123').expect(429);
-      // The owner, who has not failed, logs in from their own address, again and again.
-      for (let i = 0; i < 3; i++) await loginFrom('192.0.2.10', 'target@example.com', 'password123').expect(200);
+      expect(answers).toEqual([
+        ...Array(10).fill({ status: 401, wait: 'none' }),
+        ...Array(20).fill({ status: 429, wait: 'minutes' }),
+        ...Array(10).fill({ status: 429, wait: 'a day' }),
+      ]);
+      await loginFrom('2001:db8:c:1::1', email, 'password123').expect(429);
+      // The owner, from the address they signed in from (as a dual-stack socket shows it, too), again and again.
+      for (const owner of ['192.0.2.20', '::ffff:192.0.2.20', '192.0.2.20'])
+        await loginFrom(owner, email, 'password123').expect(200);
+    });
+  });
+
+  it('counts every address of an IPv6 /64 as one client: guesses from one /64 are refused after 5, the right password too', async () => {
+    const email = 'subnet@example.com';
+    await ctx.http.post('/auth/signup').send({ email, password: 'password123', name: 'Subnet' }).expect(201);
+    await fromAddresses(async () => {
+      await loginFrom('2001:db8:f:1::10', email, 'password123').expect(200);
+      const answers: number[] = [];
+      for (let i = 1; i <= 40; i++)
+        answers.push((await loginFrom(`2001:db8:a:1::${i.toString(16)}`, email, `wrong-${i}-pass`)).status);
+      expect(answers).toEqual([...Array<number>(5).fill(401), ...Array<number>(35).fill(429)]);
+      await loginFrom('2001:db8:a:1::ffff', email, 'password123').expect(429);
+      // The owner's /64 signed in before: any address of it still gets in.
+      await loginFrom('2001:db8:f:1::abcd', email, 'password123').expect(200);
     });
   });
 
@@ -255,7 +287,7 @@ describe('POST /auth/login', () => {
 
   it('keeps the counters in PostgreSQL, shared by every API instance', async () => {
     const rows = await ctx.db.selectFrom('rate_limits').select('key').execute();
-    expect(rows.some((r) => r.key.startsWith('login:email:'))).toBe(true);
+    expect(rows.some((r) => r.key.startsWith('login:account:'))).toBe(true);
     expect(rows.some((r) => r.key.startsWith('login:client:'))).toBe(true);
   });
 

@@ -250,6 +250,28 @@ describe('an invited address signing up on its own', () => {
   });
 });
 
+describe('an address invited by two tenants', () => {
+  it('joins the one it accepts first; the other invitation is then refused (409) and stays as it was', async () => {
+    const { userId, email } = await invite();
+    const stranger = await signupAndLogin(ctx, 'Stranger Things');
+    await ctx.http.post('/users/invite').set(stranger.auth).send({ email, name: 'Elsewhere' }).expect(201);
+    const [ours, theirs] = mailsTo(email).map((m) => tokenIn(emailText(m.raw)));
+    await ctx.http.post('/auth/accept-invite').send({ token: theirs, password: PASSWORD }).expect(200);
+
+    const refused = await ctx.http.post('/auth/accept-invite').send({ token: ours, password: PASSWORD }).expect(409);
+    expect(refused.body.code).toBe('email_taken');
+    expect(await liveInvitations(userId)).toHaveLength(1);
+    const team = await ctx.http.get('/users').set(owner.auth).expect(200);
+    expect(team.body.users).toEqual(
+      expect.arrayContaining([expect.objectContaining({ user_id: userId, status: 'invited' })]),
+    );
+    // The address signs in to the account it accepted, with the password it chose there.
+    const login = await ctx.http.post('/auth/login').send({ email, password: PASSWORD }).expect(200);
+    const me = await ctx.http.get('/me').set('Authorization', `Bearer ${login.body.id_token}`).expect(200);
+    expect(me.body.tenant.tenant_id).toBe(stranger.tenantId);
+  });
+});
+
 describe('invitation e-mail limits', () => {
   it(`sends at most ${INVITATION_EMAILS_PER_ADDRESS} invitation e-mails to one address a day, invites and resends together`, async () => {
     const { userId, email } = await invite();
@@ -296,11 +318,16 @@ describe('invitation e-mail limits', () => {
     expect(mailsTo(email)).toEqual([]);
   });
 
-  it('does not count an invite refused because the address is taken', async () => {
+  it('counts an invite refused because the address is taken', async () => {
     const { email } = await invite();
-    for (let i = 0; i < INVITATION_EMAILS_PER_ADDRESS + 1; i++) {
+    for (let i = 1; i < INVITATION_EMAILS_PER_ADDRESS; i++)
       await ctx.http.post('/users/invite').set(owner.auth).send({ email, name: 'Again', role: 'member' }).expect(409);
-    }
+    const refused = await ctx.http
+      .post('/users/invite')
+      .set(owner.auth)
+      .send({ email, name: 'Again', role: 'member' })
+      .expect(429);
+    expect(refused.body.code).toBe('rate_limited');
   });
 });
 

@@ -52,6 +52,8 @@ const OWN_PROOF: Record<string, { status: number; code: string }> = {
 const CHILD_ROWS: Record<string, (tenantId: string) => RawBuilder<unknown>> = {
   tenants: (t) => sql`id = ${t}`,
   refresh_tokens: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
+  sessions: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
+  sign_in_sources: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
   password_resets: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
   email_verifications: (t) => sql`user_id in (select id from users where tenant_id = ${t})`,
   score_history: (t) => sql`account_id in (select id from accounts where tenant_id = ${t})`,
@@ -289,6 +291,8 @@ describe('tenant isolation', () => {
       'users',
       'invitations',
       'refresh_tokens',
+      'sessions',
+      'sign_in_sources',
       'slack_installations',
       'exports',
       'tenants',
@@ -346,15 +350,19 @@ describe('tenant isolation', () => {
       .send({ name: 'Steal', channels: [{ type: 'slack', team_id: TEAM_A, channel: '#alerts' }] })
       .expect(400);
     expect(rule.body.details).toEqual([expect.objectContaining({ field: 'channels.0.team_id' })]);
-    // E-mail addresses are unique across tenants (documented): inviting A's user is 409, and A's user stays A's.
+    expect(await snapshot()).toEqual(before);
+    // Inviting A's user is answered as for any address (documented): the inviter (C here, so that B's lists below
+    // stay B's alone) gets an invitee of its own, and A's user stays A's.
+    const c = await signupAndLogin(ctx, 'Tenant C');
+    const rowsOfA = await snapshot(a.tenantId);
     const invite = await ctx.http
       .post('/users/invite')
-      .set(b.owner.auth)
+      .set(c.auth)
       .send({ email: 'invited-a@example.com', name: 'Mine' })
-      .expect(409);
-    expect(invite.body.code).toBe('email_taken');
-    expect(leaked(invite.text)).toEqual([]);
-    expect(await snapshot()).toEqual(before);
+      .expect(201);
+    // The address is C's own words, echoed.
+    expect(leaked(invite.text, encodeURIComponent('invited-a@example.com'))).toEqual([]);
+    expect(await snapshot(a.tenantId)).toEqual(rowsOfA);
   });
 
   it("lets anyone holding A's signed download link fetch it, and nobody without it", async () => {

@@ -193,21 +193,74 @@ describe('POST /users/invite', () => {
     expect(await outboxCount()).toBe(before);
   });
 
-  it.each([
-    ['a user of the same tenant (any case)', () => member.email.toUpperCase()],
-    ['a user of another tenant', () => otherOwner.email],
-  ])('answers 409 email_taken for %s and sends nothing', async (_label, emailOf) => {
+  it('answers 409 email_taken for a user of the same tenant (any case) and sends nothing', async () => {
     const before = await outboxCount();
     const res = await ctx.http
       .post('/users/invite')
       .set(owner.auth)
-      .send({ email: emailOf(), name: 'Dup', role: 'admin' })
+      .send({ email: member.email.toUpperCase(), name: 'Dup', role: 'admin' })
       .expect(409);
     expect(res.body).toEqual({ error: expect.any(String), code: 'email_taken' });
     expect(await outboxCount()).toBe(before);
+    expect(await ctx.db.selectFrom('users').select('id').where('email', '=', member.email).execute()).toHaveLength(1);
+  });
+
+  it("answers an address of another tenant's user exactly as a fresh one, and tells only its owner why it cannot join", async () => {
+    const invitedElsewhere = newEmail('elsewhere');
+    await invite(otherOwner, 'member', invitedElsewhere);
+    const otherTenantBefore = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', otherOwner.tenantId)
+      .orderBy('id')
+      .execute();
+    const addresses = [newEmail('fresh'), otherOwner.email, invitedElsewhere];
+    const answers = [];
+    for (const email of addresses) {
+      const res = await ctx.http
+        .post('/users/invite')
+        .set(owner.auth)
+        .send({ email, name: 'Newcomer', role: 'viewer' });
+      // What the inviter sees, with the address, the new user's id and the link's expiry taken out.
+      answers.push({
+        status: res.status,
+        headers: Object.keys(res.headers).filter((h) => !['date', 'content-length', 'x-request-id'].includes(h)),
+        body: JSON.parse(
+          res.text
+            .replaceAll(email, '<email>')
+            .replace(res.body.user_id, '<user_id>')
+            .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/, '<time>'),
+        ),
+      });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(answers[0]!.status).toBe(201);
+    const team = (await ctx.http.get('/users').set(owner.auth).expect(200)).body.users as {
+      email: string;
+      status: string;
+    }[];
+    for (const email of addresses) expect(team.find((u) => u.email === email)?.status).toBe('invited');
+    // The other tenant's users are as they were; its owner still signs in.
     expect(
-      await ctx.db.selectFrom('users').select('id').where('email', '=', emailOf().toLowerCase()).execute(),
-    ).toHaveLength(1);
+      await ctx.db.selectFrom('users').selectAll().where('tenant_id', '=', otherOwner.tenantId).orderBy('id').execute(),
+    ).toEqual(otherTenantBefore);
+    await ctx.http.post('/auth/login').send({ email: otherOwner.email, password: otherOwner.password }).expect(200);
+    // The fresh address and the one only invited elsewhere get a link; the one with an account is told why not.
+    const invitation = async (email: string) =>
+      (
+        await ctx.db
+          .selectFrom('email_outbox')
+          .select('text_body')
+          .where(sql<boolean>`${email} = any(to_addresses)`)
+          .where('subject', 'like', 'Olive Owner invited you%')
+          .executeTakeFirstOrThrow()
+      ).text_body;
+    expect(await invitation(addresses[0]!)).toContain('/app/accept-invite#token=');
+    expect(await invitation(invitedElsewhere)).toContain('/app/accept-invite#token=');
+    const told = await invitation(otherOwner.email);
+    expect(told).not.toContain('#token=');
+    expect(told).toContain('This address already signs in to a Sentinel account');
   });
 
   it.each([
@@ -215,6 +268,7 @@ describe('POST /users/invite', () => {
     ['an unknown role', { email: 'x2@example.com', name: 'X', role: 'superuser' }, 'role'],
     ['a missing e-mail', { name: 'X' }, 'email'],
     ['a malformed e-mail', { email: 'not-an-email', name: 'X' }, 'email'],
+    ['65 characters before the @', { email: `${'x'.repeat(65)}@example.com`, name: 'X' }, 'email'],
     ['a missing name', { email: 'x3@example.com' }, 'name'],
     ['an empty name', { email: 'x4@example.com', name: '  ' }, 'name'],
     ['a 201-character name', { email: 'x5@example.com', name: 'x'.repeat(201) }, 'name'],

@@ -10,6 +10,7 @@ import { createTemplatePublisher } from '../../cloud/aws/template-publisher';
 import type { CloudProvider } from '../../cloud/types';
 import type { AppDeps } from '../../core/deps';
 import { eventDispatchesSettled } from '../../core/events/dispatch-after-answer';
+import { afterAnswerSettled } from '../../core/after-answer';
 import { type Config, loadConfig } from '../../config/config';
 import { createLogger } from '../../config/logger';
 import { createExportStorage } from '../../exports/storage';
@@ -116,10 +117,10 @@ export async function createTestContext({
     database,
     worker,
     close: async () => {
-      // As the API process stops: requests are answered, and events it answered are acted on, before the
-      // connections close.
+      // As the API process stops: requests are answered, and events it answered are acted on and reset e-mails
+      // sent, before the connections close.
       await waitFor(async () => answering.size === 0);
-      await eventDispatchesSettled(deps);
+      await Promise.all([eventDispatchesSettled(deps), afterAnswerSettled()]);
       if (worker && workerRun) {
         worker.shutdown();
         await workerRun;

@@ -13,7 +13,7 @@ describe('verifyIdToken', () => {
   it('answers the same claims for a token it verified before, until the token expires', () => {
     jest.useFakeTimers({ now: new Date('2026-11-25T10:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
     const config = testConfig();
-    const { id_token: token } = signTokens(config, user);
+    const { id_token: token } = signTokens(config, user, 'ses_1');
     const first = verifyIdToken(config, token);
     expect(first).toMatchObject({ sub: 'usr_1', tid: 'ten_1' });
     expect(verifyIdToken(config, token)).toBe(first);
@@ -28,14 +28,14 @@ describe('verifyIdToken', () => {
   it('does not carry a verified token over to a configuration with another secret', () => {
     const config = testConfig();
     const other = testConfig({ JWT_SECRET: 'another-secret-that-is-at-least-32-characters' });
-    const { id_token: token } = signTokens(config, user);
+    const { id_token: token } = signTokens(config, user, 'ses_1');
     expect(verifyIdToken(config, token)).not.toBeNull();
     expect(verifyIdToken(other, token)).toBeNull();
   });
 
   it('refuses an access token, a tampered token and one signed with another secret, however often asked', () => {
     const config = testConfig();
-    const { id_token: idToken, access_token: accessToken } = signTokens(config, user);
+    const { id_token: idToken, access_token: accessToken } = signTokens(config, user, 'ses_1');
     const [header, , signature] = idToken.split('.');
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...(jwt.decode(idToken) as object), tid: 'ten_2' })).toString('base64url')}.${signature}`;
     const forged = jwt.sign({ tid: 'ten_1', token_use: 'id' }, 'not-the-secret-but-long-enough-32-chars', {

@@ -48,6 +48,8 @@ describe('migrations', () => {
       'scan_checkpoints',
       'scans',
       'score_history',
+      'sessions',
+      'sign_in_sources',
       'signal_acceptances',
       'signals',
       'slack_installations',
@@ -60,7 +62,7 @@ describe('migrations', () => {
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(34);
+    expect(await tables()).toHaveLength(36);
   });
 
   describe('constraints protect the data', () => {
@@ -89,7 +91,7 @@ describe('migrations', () => {
       ).rejects.toThrow(/check/);
     });
 
-    it('allows one owner per tenant and one user per e-mail', async () => {
+    it('allows one owner per tenant, one user per e-mail in a tenant and one account (a password) per e-mail', async () => {
       await expect(
         db()
           .insertInto('users')
@@ -101,7 +103,21 @@ describe('migrations', () => {
           .insertInto('users')
           .values({ id: 'usr_3', tenant_id: 'ten_1', email: 'o@example.com', name: 'P', role: 'member' })
           .execute(),
-      ).rejects.toThrow(/users_email_key/);
+      ).rejects.toThrow(/users_tenant_email_key/);
+      // Invited by several tenants at once; signing in to one account only.
+      await db().insertInto('tenants').values({ id: 'ten_e', name: 'E' }).execute();
+      const invitee = { tenant_id: 'ten_e', email: 'o@example.com', name: 'P', role: 'member' as const };
+      await db()
+        .insertInto('users')
+        .values({ ...invitee, id: 'usr_e1' })
+        .execute();
+      await db().updateTable('users').set({ password_hash: 'scrypt$x' }).where('id', '=', 'usr_1').execute();
+      await expect(
+        db().updateTable('users').set({ password_hash: 'scrypt$y' }).where('id', '=', 'usr_e1').execute(),
+      ).rejects.toThrow(/users_account_email_key/);
+      await db().deleteFrom('users').where('id', '=', 'usr_e1').execute();
+      await db().deleteFrom('tenants').where('id', '=', 'ten_e').execute();
+      await db().updateTable('users').set({ password_hash: null }).where('id', '=', 'usr_1').execute();
     });
 
     it('keeps one row per tenant and AWS account, with a 12-digit id and a long ExternalId', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
+import { afterAnswerSettled } from '../../core/after-answer';
 import { SEVERITIES } from '../../domain/checks/types';
 import { type TestContext } from '../helpers/context';
 import { CONDITION_CEILING_MS } from '../helpers/patience';
@@ -515,6 +516,8 @@ it('resets a forgotten password from the login page through the e-mailed link', 
   await page.getByRole('button', { name: 'Send a reset link' }).click();
   await page.getByRole('status').filter({ hasText: 'a password reset link is on its way' }).waitFor();
 
+  // The e-mail is sent after the answer.
+  await afterAnswerSettled();
   const mail = await ctx.db
     .selectFrom('email_outbox')
     .select('text_body')
