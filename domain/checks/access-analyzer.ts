@@ -10,6 +10,7 @@ const EXTERNAL_ACCESS_TYPES = new Set(['ACCOUNT', 'ORGANIZATION']);
 export const ACCESS_ANALYZER_CHECKS: readonly Check[] = [
   {
     id: 'iam.access_analyzer_off',
+    service: 'accessanalyzer',
     scenario: 'iam',
     severity: 'LOW',
     title: 'No IAM Access Analyzer for external access in an enabled region',

@@ -93,6 +93,7 @@ const capped = (budgets: Budget[]) =>
 export const BILLING_CHECKS: readonly Check[] = [
   {
     id: 'billing.daily_spend_spike',
+    service: 'billing',
     scenario: 'billing',
     severity: 'HIGH',
     title: 'Daily spend spike',
@@ -108,6 +109,7 @@ export const BILLING_CHECKS: readonly Check[] = [
   },
   {
     id: 'billing.cost_anomaly',
+    service: 'billing',
     scenario: 'billing',
     severity: 'HIGH',
     title: 'Cost anomaly detected',
@@ -123,6 +125,7 @@ export const BILLING_CHECKS: readonly Check[] = [
   },
   {
     id: 'billing.no_cost_anomaly_monitor',
+    service: 'billing',
     scenario: 'billing',
     severity: 'MEDIUM',
     title: 'Cost Anomaly Detection not set up',
@@ -147,6 +150,7 @@ export const BILLING_CHECKS: readonly Check[] = [
   },
   {
     id: 'billing.no_budget',
+    service: 'billing',
     scenario: 'billing',
     severity: 'MEDIUM',
     title: 'No AWS Budget with alerts',
@@ -163,6 +167,7 @@ export const BILLING_CHECKS: readonly Check[] = [
   },
   {
     id: 'billing.budget_forecast_exceeded',
+    service: 'billing',
     scenario: 'billing',
     severity: 'HIGH',
     title: 'Budget forecast over its limit',
@@ -191,6 +196,7 @@ export const BILLING_CHECKS: readonly Check[] = [
   },
   {
     id: 'billing.budget_exceeded',
+    service: 'billing',
     scenario: 'billing',
     severity: 'CRITICAL',
     title: 'Budget exceeded',

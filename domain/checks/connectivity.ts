@@ -7,6 +7,7 @@ export const CONNECTIVITY_CHECK_ID = 'connectivity.role_unassumable';
 
 export const CONNECTIVITY_CHECK: Check = {
   id: CONNECTIVITY_CHECK_ID,
+  service: 'account',
   scenario: 'connectivity',
   severity: 'CRITICAL',
   title: 'Sentinel can no longer assume the role',
@@ -24,6 +25,7 @@ export const COVERAGE_LOST_CHECK_ID = 'connectivity.coverage_lost';
 
 export const COVERAGE_LOST_CHECK: Check = {
   id: COVERAGE_LOST_CHECK_ID,
+  service: 'account',
   scenario: 'connectivity',
   severity: 'HIGH',
   title: 'Sentinel can read too little of the account to score it',

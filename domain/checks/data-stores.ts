@@ -8,6 +8,7 @@ import type { Check } from './types';
 export const DATA_STORE_CHECKS: readonly Check[] = [
   {
     id: 'exposure.s3_bucket_allows_http',
+    service: 's3',
     scenario: 'exposure',
     severity: 'LOW',
     title: 'S3 bucket accepts requests over HTTP',
@@ -37,6 +38,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.rds_public',
+    service: 'rds',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Publicly accessible RDS instance',
@@ -77,6 +79,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.rds_unencrypted',
+    service: 'rds',
     scenario: 'exposure',
     severity: 'MEDIUM',
     title: 'RDS instance not encrypted at rest',
@@ -107,6 +110,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.rds_minor_upgrades_off',
+    service: 'rds',
     scenario: 'exposure',
     severity: 'LOW',
     title: 'RDS instance without automatic minor version upgrades',
@@ -133,6 +137,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.efs_unencrypted',
+    service: 'efs',
     scenario: 'exposure',
     severity: 'MEDIUM',
     title: 'EFS file system not encrypted at rest',
@@ -160,6 +165,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.kms_rotation_off',
+    service: 'kms',
     scenario: 'detection',
     severity: 'LOW',
     title: 'KMS key without automatic rotation',

@@ -34,6 +34,7 @@ const NO_REGION = 'No region was read: AWS Config cannot be said to be on in all
 export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.trail_log_validation_off',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail log file validation off',
@@ -57,6 +58,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.trail_not_kms_encrypted',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail logs not encrypted with a KMS key',
@@ -81,6 +83,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.trail_bucket_logging_off',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail bucket without server access logging',
@@ -98,6 +101,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.s3_write_events_not_logged',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'LOW',
     title: 'S3 object writes not logged',
@@ -128,6 +132,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.s3_read_events_not_logged',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'LOW',
     title: 'S3 object reads not logged',
@@ -157,6 +162,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.config_off',
+    service: 'config',
     scenario: 'detection',
     severity: 'LOW',
     title: 'AWS Config not recording in an enabled region',
@@ -187,6 +193,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.config_global_resources_off',
+    service: 'config',
     scenario: 'detection',
     severity: 'LOW',
     title: 'AWS Config records no global resources',
@@ -230,6 +237,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.security_hub_off',
+    service: 'securityhub',
     scenario: 'detection',
     severity: 'LOW',
     title: 'Security Hub off in an enabled region',

@@ -8,6 +8,7 @@ import type { Check, CheckResult } from './types';
 export const DETECTION_CHECKS: readonly Check[] = [
   {
     id: 'detection.no_multi_region_trail',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'HIGH',
     title: 'No multi-region CloudTrail trail logging',
@@ -47,6 +48,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.trail_not_logging',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'MEDIUM',
     title: 'CloudTrail trail not logging or not delivering',
@@ -85,6 +87,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.guardduty_disabled',
+    service: 'guardduty',
     scenario: 'detection',
     severity: 'HIGH',
     title: 'GuardDuty off in an enabled region',

@@ -106,6 +106,7 @@ function describeGroupRule(rule: GroupRule): string {
 export const EC2_VPC_CHECKS: readonly Check[] = [
   {
     id: 'exposure.ebs_default_encryption_off',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'LOW',
     title: 'EBS encryption by default is off in a region',
@@ -134,6 +135,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.sg_cifs_open',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'CIFS/SMB open to the internet',
@@ -154,6 +156,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.nacl_admin_ports_open',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'MEDIUM',
     title: 'Network ACL lets SSH or RDP in from the internet',
@@ -188,6 +191,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.default_sg_allows_traffic',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'LOW',
     title: 'Default security group allows traffic',
@@ -217,6 +221,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.imdsv1_allowed',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Instance accepts IMDSv1',
@@ -267,6 +272,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.instance_without_role',
+    service: 'ec2',
     scenario: 'iam',
     severity: 'LOW',
     title: 'Instance without an IAM role',
@@ -287,6 +293,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.vpc_flow_logs_off',
+    service: 'vpc',
     scenario: 'detection',
     severity: 'LOW',
     title: 'VPC without flow logs',

@@ -169,6 +169,7 @@ export function managementEventsByRegion(
 export const EVENT_FORWARDING_CHECKS: readonly Check[] = [
   {
     id: 'detection.event_forwarder_broken',
+    service: 'eventbridge',
     scenario: 'detection',
     severity: 'HIGH',
     title: 'Event forwarder missing, disabled or pointing elsewhere in a region',
@@ -191,6 +192,7 @@ export const EVENT_FORWARDING_CHECKS: readonly Check[] = [
   },
   {
     id: 'detection.management_events_not_logged',
+    service: 'cloudtrail',
     scenario: 'detection',
     severity: 'HIGH',
     title: 'No trail logs management events in a region',

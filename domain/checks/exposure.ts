@@ -132,6 +132,7 @@ const SG_REMEDIATION =
 export const EXPOSURE_CHECKS: readonly Check[] = [
   {
     id: 'exposure.s3_account_public_access_block_off',
+    service: 's3',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'S3 Block Public Access is off for the account',
@@ -157,6 +158,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.s3_bucket_public_access_block_off',
+    service: 's3',
     scenario: 'exposure',
     severity: 'LOW',
     title: 'S3 bucket not covered by Block Public Access',
@@ -176,6 +178,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.s3_bucket_public',
+    service: 's3',
     scenario: 'exposure',
     severity: 'CRITICAL',
     title: 'Public S3 bucket',
@@ -206,6 +209,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.sg_ssh_open',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'SSH open to the internet',
@@ -221,6 +225,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.sg_rdp_open',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'RDP open to the internet',
@@ -236,6 +241,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.sg_all_ports_open',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'CRITICAL',
     title: 'All ports open to the internet',
@@ -250,6 +256,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.ebs_snapshot_public',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'CRITICAL',
     title: 'Public EBS snapshot',
@@ -272,6 +279,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   },
   {
     id: 'exposure.ami_public',
+    service: 'ec2',
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Public AMI',

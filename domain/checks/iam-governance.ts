@@ -78,6 +78,7 @@ function fullAdminHolders(principals: IamPrincipals, aws: Collected<{ policies: 
 export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.password_policy_short',
+    service: 'iam',
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'IAM password policy allows short passwords',
@@ -102,6 +103,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.password_policy_reuse_allowed',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'IAM password policy allows password reuse',
@@ -128,6 +130,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.user_direct_policies',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'IAM user with policies attached directly',
@@ -154,6 +157,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.full_admin_policy_attached',
+    service: 'iam',
     scenario: 'iam',
     // The administrator checks weigh the risk of the users and roles concerned (HIGH and MEDIUM): this is the CIS
     // control's view of it, policy by policy, which also finds a group without members.
@@ -176,6 +180,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.no_support_role',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'No role to manage incidents with AWS Support',
@@ -204,6 +209,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.cloudshell_full_access',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'AWSCloudShellFullAccess attached',
@@ -222,6 +228,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.expired_server_certificates',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'Expired server certificate stored in IAM',
@@ -244,6 +251,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.root_virtual_mfa',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'Root user protected by a virtual MFA device',

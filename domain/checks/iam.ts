@@ -145,6 +145,7 @@ function passwordPolicyWeaknesses(policy: PasswordPolicy): string[] {
 export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.root_mfa_disabled',
+    service: 'iam',
     scenario: 'iam',
     severity: 'CRITICAL',
     title: 'Root user has no MFA',
@@ -166,6 +167,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.root_access_keys_present',
+    service: 'iam',
     scenario: 'iam',
     severity: 'CRITICAL',
     title: 'Root user has access keys',
@@ -185,6 +187,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.root_recently_used',
+    service: 'iam',
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Root user used recently',
@@ -208,6 +211,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.console_user_without_mfa',
+    service: 'iam',
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Console user without MFA',
@@ -227,6 +231,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.access_key_not_rotated',
+    service: 'iam',
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'Access key not rotated',
@@ -252,6 +257,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.access_key_unused',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'Unused access key',
@@ -289,6 +295,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.console_password_unused',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'Unused console password',
@@ -313,6 +320,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.user_admin_access',
+    service: 'iam',
     scenario: 'iam',
     severity: 'HIGH',
     title: 'IAM user with full admin access',
@@ -335,6 +343,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.role_admin_access',
+    service: 'iam',
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'IAM role with full admin access',
@@ -356,6 +365,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.password_policy_missing',
+    service: 'iam',
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'No IAM password policy',
@@ -374,6 +384,7 @@ export const IAM_CHECKS: readonly Check[] = [
   },
   {
     id: 'iam.password_policy_weak',
+    service: 'iam',
     scenario: 'iam',
     severity: 'LOW',
     title: 'Weak IAM password policy',

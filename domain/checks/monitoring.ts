@@ -105,6 +105,7 @@ function evaluateMonitoring(
 export const MONITORING_CHECKS: readonly Check[] = [
   {
     id: 'detection.cis_metric_alarms_missing',
+    service: 'cloudwatch',
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail activity without a CloudWatch alarm',

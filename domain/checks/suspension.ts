@@ -12,6 +12,7 @@ const CONTACTS_DOCS = 'https://docs.aws.amazon.com/accounts/latest/reference/man
 function contactCheck(kind: keyof AlternateContacts, severity: Severity, purpose: string): Check {
   return {
     id: `suspension.${kind}_contact_missing`,
+    service: 'account',
     scenario: 'suspension',
     severity,
     title: `No ${kind} contact`,
@@ -71,6 +72,7 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
   contactCheck('operations', 'LOW', 'operational notices'),
   {
     id: 'suspension.health_abuse_event',
+    service: 'health',
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'Open AWS abuse report',
@@ -86,6 +88,7 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
   },
   {
     id: 'suspension.health_credentials_exposed',
+    service: 'health',
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'AWS reports compromised or exposed credentials',
@@ -102,6 +105,7 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
   },
   {
     id: 'suspension.compromised_key_quarantine',
+    service: 'iam',
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'AWS quarantined a leaked access key',

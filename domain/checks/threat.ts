@@ -71,6 +71,7 @@ function guardDutyFindings(regions: readonly GuardDutyRegion[]): CheckResult {
 export const THREAT_CHECKS: readonly Check[] = [
   {
     id: 'threat.guardduty_high_severity_finding',
+    service: 'guardduty',
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'GuardDuty high-severity finding',
@@ -88,6 +89,7 @@ export const THREAT_CHECKS: readonly Check[] = [
   },
   {
     id: 'threat.gpu_instance_running',
+    service: 'ec2',
     scenario: 'threat',
     severity: 'HIGH',
     title: 'GPU or high-end instance running',
@@ -114,6 +116,7 @@ export const THREAT_CHECKS: readonly Check[] = [
   },
   {
     id: 'threat.instance_in_unused_region',
+    service: 'ec2',
     scenario: 'threat',
     severity: 'HIGH',
     title: 'Instance in a region the account does not use',
@@ -152,6 +155,7 @@ export const THREAT_CHECKS: readonly Check[] = [
   },
   {
     id: 'threat.iam_user_created_recently',
+    service: 'iam',
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'IAM user created since the previous scan',
@@ -175,6 +179,7 @@ export const THREAT_CHECKS: readonly Check[] = [
   },
   {
     id: 'threat.access_key_created_recently',
+    service: 'iam',
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'Access key created since the previous scan',

@@ -1,6 +1,7 @@
 import type { ControlRefs } from '../compliance/types';
 import type { Inventory, Unread } from '../scans/inventory';
 import type { RegionBaseline } from './region-baseline';
+import type { Service } from './services';
 
 export const SCENARIOS = ['iam', 'exposure', 'detection', 'threat', 'billing', 'suspension', 'connectivity'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -64,6 +65,13 @@ export interface CheckDescription {
 }
 
 export interface Check extends CheckDescription {
+  /** The AWS service whose resources it judges (domain/checks/services.ts): the dashboard groups checks by it. */
+  service: Service;
+  /**
+   * The ids of Prowler's checks (prowler-cloud/prowler, `prowler/providers/aws/services/`) that detect the same
+   * condition as this one, so a tenant who runs both can match findings; none when Prowler has no such check.
+   */
+  prowler?: readonly string[];
   /** The compliance controls the check supports (domain/compliance/); none for most threat and billing checks. */
   controls?: ControlRefs;
   /**

@@ -109,6 +109,7 @@ describe("a control's status", () => {
   };
   const check = (id: string, controls: string[]): Check => ({
     id,
+    service: 'iam',
     scenario: 'iam',
     severity: 'HIGH',
     title: id,
