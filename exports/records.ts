@@ -1,4 +1,6 @@
 import type { AccountRow } from '../db/tables/accounts';
+import { mitreOf } from '../domain/events/catalog';
+import { mitreText } from '../domain/events/mitre';
 import type { AcceptanceSource } from '../domain/records/exports';
 import type { RecoveryStep } from '../domain/signals/recovery';
 
@@ -65,6 +67,7 @@ export const SIGNAL_COLUMNS = [
   'resolved_at',
   'accepted',
   'acceptances',
+  'mitre',
 ] as const;
 
 /** A signal as the JSON files hold it; `at` decides whether an acceptance is still in force. */
@@ -85,6 +88,7 @@ export function signalRecord(awsAccountId: string, s: SignalSource, at: Date) {
     resolved_at: s.resolved_at ? s.resolved_at.toISOString() : null,
     accepted: acceptances.some((a) => a.status === 'in_force'),
     acceptances,
+    mitre: mitreText(mitreOf(s.check_id)),
   };
 }
 export type SignalRecord = ReturnType<typeof signalRecord>;

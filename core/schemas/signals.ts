@@ -112,6 +112,19 @@ export const signal = z.object({
         'How many findings the signal stands for: 1, and one more for each later occurrence of its event detection ' +
         "counted on it (within its window, or past the bound on the detection's open signals) instead of opening one",
     }),
+  mitre: z
+    .array(
+      z.object({
+        tactic: z.string().meta({ description: 'MITRE ATT&CK tactic id, e.g. TA0005' }),
+        tactic_name: z.string(),
+        technique: z.string().meta({ description: 'MITRE ATT&CK technique or sub-technique id, e.g. T1562.008' }),
+        technique_name: z.string(),
+      }),
+    )
+    .meta({
+      description:
+        "The MITRE ATT&CK tactics and techniques of the signal's event detection; empty for a scan check's signal",
+    }),
   accepted: acceptance.nullable(),
 });
 export const listSignalsOutput = z.object({

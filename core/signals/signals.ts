@@ -8,6 +8,7 @@ import {
   listOpenSignalsAmong,
   listSignalPage,
   listTenantSignalPage,
+  type MitreByCheck,
   openSignals,
   revokeAcceptance,
   revokeAcceptancesGivenBy,
@@ -15,6 +16,8 @@ import {
   type SignalWithAcceptance,
 } from '../../db/repositories/signals';
 import { newId } from '../../domain/ids';
+import { DETECTION_CATALOG, mitreOf } from '../../domain/events/catalog';
+import { describeMitre } from '../../domain/events/mitre';
 import { recoveryChecklist } from '../../domain/signals/recovery';
 import { acceptanceInForce } from '../../domain/signals/lifecycle';
 import { type AcceptanceScope, scopeAccepts, scopeProblem } from '../../domain/signals/acceptance-scopes';
@@ -28,6 +31,11 @@ import { audit } from '../audit-log';
 import { rescoreAccount } from './rescore';
 
 type Deps = Pick<AppDeps, 'db' | 'readCache'>;
+
+/** Each event detection's MITRE ATT&CK ids as a signal shows them, for the pages PostgreSQL writes. */
+const MITRE_BY_CHECK: MitreByCheck = Object.fromEntries(
+  DETECTION_CATALOG.filter((d) => d.mitre.length > 0).map((d) => [d.id, JSON.stringify(describeMitre(d.mitre))]),
+);
 
 /** The body of a signal. Its acceptance shows while in force: once expired it counts again, and reads as none. */
 export function signalBody(s: SignalWithAcceptance, now = new Date()) {
@@ -44,6 +52,7 @@ export function signalBody(s: SignalWithAcceptance, now = new Date()) {
     resource: s.resource,
     region: s.region,
     occurrences: s.occurrences,
+    mitre: describeMitre(mitreOf(s.check_id)),
     accepted: accepted && {
       by_user_id: accepted.accepted_by,
       by_email: accepted.accepted_by_email,
@@ -106,6 +115,7 @@ async function readSignalsPage(db: Deps['db'], caller: Caller, awsAccountId: str
   const rows = await listSignalPage({
     db,
     now: new Date(),
+    mitre: MITRE_BY_CHECK,
     filter: { ...pageFilter(query), tenantId: caller.tenantId, awsAccountId },
   });
   if (rows.length === 0) await requireAccount(db, caller, awsAccountId);
@@ -128,6 +138,7 @@ export async function searchTenantSignals({ db }: Deps, caller: Caller, query: S
   const rows = await listTenantSignalPage({
     db,
     now: new Date(),
+    mitre: MITRE_BY_CHECK,
     filter: {
       ...pageFilter(query),
       tenantId: caller.tenantId,

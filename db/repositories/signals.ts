@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { MitreBody } from '../../domain/events/mitre';
 import type { AlertSource } from '../../domain/alerts/rules';
 import type { Scenario, Severity } from '../../domain/checks/types';
 import type { ControlRefs } from '../../domain/compliance/types';
@@ -106,6 +107,7 @@ export interface SignalJson {
   resource: string;
   region: string;
   occurrences: number;
+  mitre: MitreBody[];
   accepted: {
     by_user_id: string | null;
     by_email: string;
@@ -127,17 +129,39 @@ export interface SignalPageRow<J = SignalJson> {
 
 const ISO = (column: string) => isoTimestamp(sql.ref(column));
 
+/** Each event detection's MITRE ATT&CK ids as the API shows them, as JSON text, by check id (core/signals). */
+export type MitreByCheck = Readonly<Record<string, string>>;
+
+const mitreCases = new WeakMap<MitreByCheck, RawBuilder<unknown>>();
+
+/**
+ * The signal's `mitre`: one CASE on its check id, built once per table (the catalogue's, not input), so the database
+ * writes them into the page like the rest of the signal. A check the table does not name has none.
+ */
+function mitreCase(byCheck: MitreByCheck): RawBuilder<unknown> {
+  let built = mitreCases.get(byCheck);
+  if (!built) {
+    const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+    const branches = Object.entries(byCheck).map(([id, json]) => `when ${quote(id)} then ${quote(json)}::json`);
+    built = sql.raw(
+      branches.length > 0 ? `case signals.check_id ${branches.join(' ')} else '[]'::json end` : `'[]'::json`,
+    );
+    mitreCases.set(byCheck, built);
+  }
+  return built;
+}
+
 /**
  * The pairs of json_build_object that write a signal as the signals endpoints show it; an acceptance shows while in
  * force at `now`, as domain/signals/lifecycle.ts `acceptanceInForce` decides.
  */
-function signalJsonPairs(now: Date) {
+function signalJsonPairs(now: Date, mitre: MitreByCheck) {
   const inForce = sql`signal_acceptances.accepted_at is not null
     and (signal_acceptances.expires_at is null or signal_acceptances.expires_at > ${now})`;
   return sql`'signal_id', signals.id, 'scenario', signals.scenario, 'severity', signals.severity, 'title', signals.title,
     'description', signals.description, 'detected_at', ${ISO('signals.detected_at')},
     'resolved_at', ${ISO('signals.resolved_at')}, 'check_id', signals.check_id, 'resource', signals.resource,
-    'region', signals.region, 'occurrences', signals.occurrences,
+    'region', signals.region, 'occurrences', signals.occurrences, 'mitre', ${mitreCase(mitre)},
     'accepted', case when ${inForce} then json_build_object(
       'by_user_id', signal_acceptances.accepted_by, 'by_email', coalesce(signal_acceptances.accepted_by_email, ''),
       'reason', coalesce(signal_acceptances.reason, ''), 'accepted_at', ${ISO('signal_acceptances.accepted_at')},
@@ -168,14 +192,16 @@ export async function listSignalPage({
   db,
   filter,
   now,
+  mitre,
 }: {
   db: Conn;
   filter: SignalFilter;
   now: Date;
+  mitre: MitreByCheck;
 }): Promise<SignalPageRow[]> {
   let query = signalsWithCurrentAcceptance(db)
     .select([
-      sql<SignalJson>`json_build_object(${signalJsonPairs(now)})`.as('signal'),
+      sql<SignalJson>`json_build_object(${signalJsonPairs(now, mitre)})`.as('signal'),
       ISO('signals.detected_at').as('at'),
       'signals.id',
     ])
@@ -214,11 +240,21 @@ export type AccountSignalJson = SignalJson & {
  * account's ids and name. One account is read through its own index (signals_account_detected_idx); the whole tenant,
  * or the accounts with a tag, through signals_tenant_detected_idx.
  */
-export async function listTenantSignalPage({ db, filter, now }: { db: Conn; filter: TenantSignalFilter; now: Date }) {
+export async function listTenantSignalPage({
+  db,
+  filter,
+  now,
+  mitre,
+}: {
+  db: Conn;
+  filter: TenantSignalFilter;
+  now: Date;
+  mitre: MitreByCheck;
+}) {
   let query = signalsWithCurrentAcceptance(db)
     .innerJoin('accounts', 'accounts.id', 'signals.account_id')
     .select([
-      sql<AccountSignalJson>`json_build_object(${signalJsonPairs(now)}, 'aws_account_id', accounts.aws_account_id,
+      sql<AccountSignalJson>`json_build_object(${signalJsonPairs(now, mitre)}, 'aws_account_id', accounts.aws_account_id,
         'cloud_account_id', accounts.aws_account_id, 'display_name', accounts.display_name)`.as('signal'),
       ISO('signals.detected_at').as('at'),
       'signals.id',

@@ -1,3 +1,5 @@
+import type { Mitre } from './mitre';
+import { PLAYBOOK_CATALOG } from './playbook-catalog';
 import type { DetectionDescription } from './types';
 
 // What every event detection is: its id, title, severity, scenario, description, remediation, the service group a
@@ -11,6 +13,7 @@ const SG_REMEDIATION =
 export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze([
   {
     id: 'event.root_console_sign_in',
+    mitre: [{ tactic: 'TA0001', technique: 'T1078.004' }],
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'Root user signed in to the console',
@@ -26,6 +29,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.root_api_call',
+    mitre: [{ tactic: 'TA0001', technique: 'T1078.004' }],
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'Root user made an API call',
@@ -41,6 +45,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.console_sign_in_without_mfa',
+    mitre: [{ tactic: 'TA0001', technique: 'T1078.004' }],
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Console sign-in without MFA',
@@ -58,6 +63,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.iam_user_created',
+    mitre: [{ tactic: 'TA0003', technique: 'T1136.003' }],
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'IAM user created',
@@ -72,6 +78,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.access_key_created',
+    mitre: [{ tactic: 'TA0003', technique: 'T1098.001' }],
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'Access key created',
@@ -86,6 +93,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.login_profile_created',
+    mitre: [{ tactic: 'TA0003', technique: 'T1098.001' }],
     scenario: 'threat',
     severity: 'MEDIUM',
     title: 'Console password created for an IAM user',
@@ -100,6 +108,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.admin_policy_attached',
+    mitre: [{ tactic: 'TA0004', technique: 'T1098.003' }],
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Administrator access granted',
@@ -117,6 +126,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.cloudtrail_logging_stopped',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.008' }],
     scenario: 'detection',
     severity: 'CRITICAL',
     title: 'CloudTrail logging stopped',
@@ -134,6 +144,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.cloudtrail_trail_deleted',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.008' }],
     scenario: 'detection',
     severity: 'CRITICAL',
     title: 'CloudTrail trail deleted',
@@ -152,6 +163,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.cloudtrail_weakened',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.008' }],
     scenario: 'detection',
     severity: 'HIGH',
     title: 'CloudTrail trail weakened',
@@ -171,6 +183,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.guardduty_disabled',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.001' }],
     scenario: 'detection',
     severity: 'CRITICAL',
     title: 'GuardDuty detector deleted, suspended or disassociated',
@@ -186,6 +199,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.guardduty_high_severity_finding',
+    mitre: [],
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'GuardDuty high-severity finding',
@@ -200,6 +214,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.security_group_admin_port_opened',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.007' }],
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Security group opened to the internet on an admin port',
@@ -220,6 +235,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.security_group_database_port_opened',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.007' }],
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'Security group opened to the internet on a database port',
@@ -234,6 +250,10 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.s3_bucket_made_public',
+    mitre: [
+      { tactic: 'TA0010', technique: 'T1537' },
+      { tactic: 'TA0009', technique: 'T1530' },
+    ],
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'S3 bucket made public',
@@ -253,6 +273,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.s3_account_public_access_block_removed',
+    mitre: [{ tactic: 'TA0009', technique: 'T1530' }],
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'S3 Block Public Access removed for the account',
@@ -269,6 +290,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.instance_launched_in_unused_region',
+    mitre: [{ tactic: 'TA0005', technique: 'T1535' }],
     scenario: 'threat',
     severity: 'HIGH',
     title: 'Instance launched in a region the account does not use',
@@ -285,6 +307,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.gpu_instance_launched',
+    mitre: [{ tactic: 'TA0040', technique: 'T1496.001' }],
     scenario: 'threat',
     severity: 'HIGH',
     title: 'GPU or high-end instance launched',
@@ -300,6 +323,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.alternate_contact_deleted',
+    mitre: [{ tactic: 'TA0003', technique: 'T1098' }],
     scenario: 'suspension',
     severity: 'MEDIUM',
     title: 'Alternate contact deleted',
@@ -326,6 +350,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   // Business support plan or above. No compliance control asks for them.
   {
     id: 'event.health_risk_event',
+    mitre: [{ tactic: 'TA0006', technique: 'T1552.001' }],
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'AWS reports compromised or exposed credentials',
@@ -344,6 +369,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.health_abuse_event',
+    mitre: [{ tactic: 'TA0040', technique: 'T1496' }],
     scenario: 'suspension',
     severity: 'CRITICAL',
     title: 'AWS abuse report',
@@ -361,6 +387,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.event_forwarder_changed',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.008' }],
     scenario: 'detection',
     severity: 'HIGH',
     title: "Sentinel's event forwarder changed",
@@ -382,6 +409,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.sentinel_role_changed',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.001' }],
     scenario: 'detection',
     severity: 'HIGH',
     title: "Sentinel's role changed",
@@ -398,6 +426,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.region_enabled',
+    mitre: [{ tactic: 'TA0005', technique: 'T1535' }],
     scenario: 'detection',
     severity: 'HIGH',
     title: 'Region enabled, not covered by the event forwarder',
@@ -414,6 +443,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.forwarding_blind',
+    mitre: [{ tactic: 'TA0005', technique: 'T1562.008' }],
     scenario: 'detection',
     severity: 'HIGH',
     title: 'Real-time detection is blind in a region',
@@ -431,6 +461,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
   },
   {
     id: 'event.probable_compromise',
+    mitre: [{ tactic: 'TA0001', technique: 'T1078.004' }],
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'Probable account compromise',
@@ -446,6 +477,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/compromised-creds.html',
     group: null,
   },
+  ...PLAYBOOK_CATALOG,
 ]);
 
 const BY_ID: ReadonlyMap<string, DetectionDescription> = new Map(DETECTION_CATALOG.map((d) => [d.id, d]));
@@ -464,6 +496,11 @@ export const isEventSignal = (checkId: string): boolean => checkId.startsWith('e
 
 export function eventDetection(id: string): DetectionDescription | undefined {
   return BY_ID.get(id);
+}
+
+/** The MITRE ATT&CK ids of a signal's detection, by its check id; none for a scan check's signal. */
+export function mitreOf(checkId: string): readonly Mitre[] {
+  return BY_ID.get(checkId)?.mitre ?? [];
 }
 
 /** A detection's description by its id; throws for an id the catalogue does not hold (a programming error). */

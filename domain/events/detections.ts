@@ -1,8 +1,8 @@
 import { AWS_ADMIN_POLICIES, awsManagedName, documentGrantsAdministrator } from '../checks/admin-policies';
 import { admitsPort } from '../checks/exposure';
+import { parseJsonWithin } from '../json-budget';
 import { isHighEnd } from '../checks/threat';
 import type { ControlRefs } from '../compliance/types';
-import { parseJsonWithin } from '../json-budget';
 import type { OpenIngress } from '../scans/inventory';
 import {
   API_DESTINATION_NAME,
@@ -15,7 +15,6 @@ import {
 import { BILLING_POLICY_NAME, billingReadPolicy, MANAGED_POLICIES } from '../onboarding/role';
 import {
   CLOUDTRAIL_API_CALL,
-  CONSOLE_SIGN_IN,
   DEFAULT_RULE_STATE,
   FORWARDER_CHANGE_CALLS,
   FORWARDER_RULE_PREFIX,
@@ -30,8 +29,22 @@ import {
   HEALTH_SOURCE,
   ruleState,
 } from './forwarding-rules';
+import {
+  type Detail,
+  failed,
+  identityType,
+  objects,
+  params,
+  parsePolicy,
+  statements,
+  str,
+  strings,
+  successfulCall,
+  successfulSignIn,
+} from './cloudtrail-record';
 import { asArray, asObject, asString, pathOf } from './normalize';
 import { describedDetection } from './catalog';
+import { PLAYBOOK_DETECTIONS } from './playbook';
 import type { AccountEvent, Detect, DetectionContext, EventDetection, EventFinding, ServiceGroup } from './types';
 
 // The detections run on every event the account forwards (domain/events/forwarding-rules.ts). Each reads one
@@ -41,66 +54,10 @@ import type { AccountEvent, Detect, DetectionContext, EventDetection, EventFindi
 // Left out: sign-in from a new country, which needs an IP geolocation database the domain does not have. A security
 // group rule changed with ModifySecurityGroupRules opens no signal: it asks for a rescan (`rescansOf`).
 
-type Detail = Record<string, unknown>;
-
-/** A failed call changed nothing: CloudTrail records it with an `errorCode` (AccessDenied, ...). */
-const failed = (detail: Detail) =>
-  detail.errorCode !== undefined && detail.errorCode !== null && detail.errorCode !== '';
-
-/** The CloudTrail record of a successful call to one of `names` on `eventSource`; null for any other event. */
-function successfulCall(event: AccountEvent, eventSource: string, names: readonly string[]): Detail | null {
-  const { detail } = event;
-  if (event.detailType !== CLOUDTRAIL_API_CALL || detail.eventSource !== eventSource) return null;
-  if (event.eventName === null || !names.includes(event.eventName) || failed(detail)) return null;
-  return detail;
-}
-
-/** The CloudTrail record of a successful console sign-in; null for any other event. */
-function successfulSignIn(event: AccountEvent): Detail | null {
-  const { detail } = event;
-  if (event.detailType !== CONSOLE_SIGN_IN || event.eventName !== 'ConsoleLogin' || failed(detail)) return null;
-  return pathOf(detail, 'responseElements', 'ConsoleLogin') === 'Success' ? detail : null;
-}
-
-const identityType = (detail: Detail) => pathOf(detail, 'userIdentity', 'type');
-const params = (detail: Detail): Detail => asObject(detail.requestParameters) ?? {};
-const str = (value: unknown, ...path: string[]) => asString(pathOf(value, ...path));
-
-/** A string or a list of strings, as IAM policies and S3 headers write them. */
-const strings = (value: unknown): string[] =>
-  typeof value === 'string' ? [value] : asArray(value).filter((v) => typeof v === 'string');
-/** A single object or a list of them, as JSON converted from XML (S3 ACL grants) or policies write them. */
-const objects = (value: unknown): Detail[] =>
-  (Array.isArray(value) ? value : [value]).flatMap((v) => {
-    const object = asObject(v);
-    return object ? [object] : [];
-  });
-
-/**
- * A policy document as CloudTrail logs it: an object, a JSON string, or (for IAM's query API) a URL-encoded
- * JSON string. Null when it is none of them.
- */
-export function parsePolicy(value: unknown): Detail | null {
-  if (typeof value !== 'string') return asObject(value);
-  for (const decode of [(s: string) => s, (s: string) => decodeURIComponent(s.replace(/\+/g, '%20'))]) {
-    let text: string;
-    try {
-      text = decode(value);
-    } catch {
-      continue; // not this encoding: try the next one
-    }
-    // Within the depth budget of any JSON from outside: the comparisons below walk it by recursion.
-    const parsed = parseJsonWithin(text);
-    const policy = parsed.ok ? asObject(parsed.value) : null;
-    if (policy) return policy;
-  }
-  return null;
-}
-
-const statements = (policy: Detail | null): Detail[] => objects(policy?.Statement);
-
 /** The detection of the catalogue's entry `id`, detecting with `detect`. */
 const detection = (id: string, detect: Detect): EventDetection => ({ ...describedDetection(id), detect });
+
+export { parsePolicy };
 
 // ---- Root and sign-ins ----
 
@@ -896,6 +853,7 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   regionEnabled,
   healthRiskEvent,
   healthAbuseEvent,
+  ...PLAYBOOK_DETECTIONS,
 ]);
 
 /** Every detection's findings for one event. */

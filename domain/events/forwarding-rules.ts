@@ -7,6 +7,8 @@
 // us-east-1 only; the others deliver in the region where they happen, so their rules are needed in every region
 // the account has enabled.
 
+import { PLAYBOOK_CATALOG } from './playbook-catalog';
+
 /** The path of the ingestion endpoint, under the service's public base URL. */
 export const EVENT_INGEST_PATH = '/ingest/aws/events';
 /** The header the EventBridge connection's API-key authorization sends. */
@@ -100,7 +102,85 @@ const apiCalls = (source: string, eventSource: string, eventNames: string[]) => 
   detail: { eventSource: [eventSource], eventName: eventNames },
 });
 
-export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
+/** The longest event pattern EventBridge accepts without a quota increase (characters of its JSON). */
+export const MAX_PATTERN_CHARS = 2048;
+
+/**
+ * The rules that forward the calls the attacker's playbook detections read (domain/events/playbook-catalog.ts),
+ * generated from their `calls` so the two never drift: calls of the same kind (global or regional, write or
+ * read-only) packed into as few rules as fit EventBridge's pattern size, and a rule of its own for each narrowed call.
+ * Fewer rules cost the forwarder check fewer reads per region. Read-only calls need the state that receives read-only
+ * management events; a data event arrives only when a trail of the account logs data events.
+ */
+function playbookRules(base: readonly ForwardingRule[]): ForwardingRule[] {
+  type Group = {
+    scope: 'global' | 'regional';
+    readOnly: boolean;
+    calls: Map<string, { source: string; names: Set<string> }>;
+  };
+  const groups = new Map<string, Group>();
+  const rules: ForwardingRule[] = [];
+  for (const { id, calls } of PLAYBOOK_CATALOG) {
+    if (calls.narrow) {
+      const base = apiCalls(calls.source, calls.eventSource, [...calls.names]);
+      rules.push({
+        name: `sentinel-playbook-${id.replace(/^event\./, '').replaceAll('_', '-')}`.slice(0, 64),
+        description: `${calls.dataEvent ? 'Data events' : 'Calls'} read by ${id}, to Sentinel`,
+        scope: calls.scope,
+        ...(calls.readOnly ? { state: 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS' as const } : {}),
+        pattern: { ...base, detail: { ...base.detail, ...calls.narrow } },
+      });
+      continue;
+    }
+    // A call a hand-written rule already forwards (RunInstances, PutBucketPolicy) is not sent twice.
+    const forwarded = (name: string) =>
+      base.some((rule) => {
+        const detail = rule.pattern.detail as { eventSource?: string[]; eventName?: string[] } | undefined;
+        return !calls.readOnly && detail?.eventSource?.includes(calls.eventSource) && detail.eventName?.includes(name);
+      });
+    const names = calls.names.filter((name) => !forwarded(name));
+    if (names.length === 0) continue;
+    const key = `${calls.scope}:${calls.readOnly ? 'read' : 'write'}`;
+    const group = groups.get(key) ?? { scope: calls.scope, readOnly: !!calls.readOnly, calls: new Map() };
+    groups.set(key, group);
+    const service = group.calls.get(calls.eventSource) ?? { source: calls.source, names: new Set<string>() };
+    group.calls.set(calls.eventSource, service);
+    for (const name of names) service.names.add(name);
+  }
+  for (const [key, group] of groups) {
+    const pattern = (services: [string, { source: string; names: Set<string> }][]) => ({
+      source: [...new Set(services.map(([, s]) => s.source))],
+      'detail-type': [CLOUDTRAIL_API_CALL],
+      detail: {
+        eventSource: services.map(([eventSource]) => eventSource),
+        eventName: [...new Set(services.flatMap(([, s]) => [...s.names]))],
+      },
+    });
+    const packs: [string, { source: string; names: Set<string> }][][] = [];
+    for (const service of group.calls) {
+      const last = packs.at(-1);
+      if (last && JSON.stringify(pattern([...last, service])).length <= MAX_PATTERN_CHARS) last.push(service);
+      else packs.push([service]);
+    }
+    packs.forEach((services, i) =>
+      rules.push({
+        name: `sentinel-playbook-${key.replace(':', '-')}-${i + 1}`,
+        description:
+          `${group.readOnly ? 'Read-only calls' : 'Changes'} the attacker's playbook detections read (${services.map(([e]) => e.split('.')[0]).join(', ')}), to Sentinel`.slice(
+            0,
+            512,
+          ),
+        scope: group.scope,
+        ...(group.readOnly ? { state: 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS' as const } : {}),
+        pattern: pattern(services),
+      }),
+    );
+  }
+  return rules;
+}
+
+/** The rules written by hand: each for the detections of domain/events/detections.ts. */
+const BASE_RULES: readonly ForwardingRule[] = [
   {
     name: 'sentinel-console-sign-in',
     description: 'Console sign-ins (root, and without MFA) to Sentinel',
@@ -241,7 +321,9 @@ export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
       detail: { service: [HEALTH_RISK_CATEGORY, HEALTH_ABUSE_CATEGORY] },
     },
   },
-]);
+];
+
+export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([...BASE_RULES, ...playbookRules(BASE_RULES)]);
 
 /** The rules to create in a region. */
 export function rulesForRegion(region: string): ForwardingRule[] {

@@ -1,5 +1,6 @@
 import { boundedResource } from '../signals/bounds';
 import { FORWARDING_BLIND_ID, PROBABLE_COMPROMISE_ID } from './catalog';
+import { PLAYBOOK_CATALOG, PLAYBOOK_STATE_IDS } from './playbook-catalog';
 
 // How each event detection's findings are de-duplicated into signals (docs/decisions.md, "Events", the table there):
 //
@@ -74,6 +75,10 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   // A region's forwarder is blind or not: one signal per region while it lasts.
   [FORWARDING_BLIND_ID]: STATE,
   [PROBABLE_COMPROMISE_ID]: { kind: 'occurrence', by: 'account', windowMinutes: COMPOUND_WINDOW_MINUTES },
+  // The attacker's playbook: what was done, per principal, except the changes that leave a resource in a state.
+  ...Object.fromEntries(
+    PLAYBOOK_CATALOG.map((d) => [d.id, PLAYBOOK_STATE_IDS.has(d.id) ? STATE : PER_PRINCIPAL] as const),
+  ),
 });
 
 /** How a detection's findings are de-duplicated; a detection the table does not hold is a state detection. */

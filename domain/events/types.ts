@@ -1,6 +1,7 @@
 import type { PartName } from '../scans/inventory';
 import type { CheckDescription } from '../checks/types';
 import type { ControlRefs } from '../compliance/types';
+import type { Mitre } from './mitre';
 
 // Real-time detection from the account's own event stream (docs/decisions.md, "Events"): the customer's
 // EventBridge forwards CloudTrail management events, GuardDuty findings and AWS Health events to POST /ingest/aws/events; each
@@ -104,6 +105,11 @@ export interface EventFinding {
  */
 /** What a detection is (domain/events/catalog.ts), apart from how it detects. */
 export interface DetectionDescription extends CheckDescription {
+  /**
+   * The MITRE ATT&CK tactics and techniques of what it sees (domain/events/mitre.ts), shown with its signals and in the
+   * exports. Empty only where ATT&CK names no technique (a GuardDuty finding carries its own, by finding type).
+   */
+  mitre: readonly Mitre[];
   /** The services a rescan reads to confirm or clear what the event changed; null when no state can (a sign-in). */
   group: ServiceGroup | null;
   /**

@@ -120,6 +120,7 @@ describe('GET /accounts/{account_id}/export', () => {
       resolved_at: '',
       accepted: 'false',
       acceptances: '[]',
+      mitre: '',
     });
     const at = (g: number) => rows[g - 1] as Record<string, string>;
     expect(at(7)).toMatchObject({ status: 'resolved', resolved_at: '2026-06-01T00:00:00.000Z' });

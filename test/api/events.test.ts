@@ -23,6 +23,7 @@ import {
 } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 import { ROLE_NAME } from '../../domain/onboarding/role';
+import { PLAYBOOK_EXPECTED, playbookFixture } from '../helpers/playbook-fixtures';
 
 // POST /ingest/aws/events, GET /accounts/{account_id}/events and POST .../event-key on a verified sandbox account,
 // with real EventBridge envelopes (test/fixtures/aws-events): each detection opens its signal once, alerts reach
@@ -40,7 +41,8 @@ const EXPECTED: Record<string, string[]> = {
   'root-api-call': ['event.root_api_call'],
   'root-read-only-call': ['event.root_api_call'],
   'create-user': ['event.iam_user_created'],
-  'create-access-key': ['event.access_key_created'],
+  'create-access-key': ['event.access_key_created', 'event.access_key_created_for_another_user'],
+  'run-instances-failed': ['event.gpu_instance_launch_attempted'],
   'create-login-profile': ['event.login_profile_created'],
   'attach-admin-policy': ['event.admin_policy_attached'],
   'put-inline-admin-policy': ['event.admin_policy_attached'],
@@ -353,12 +355,44 @@ describe('POST /ingest/aws/events', () => {
         expect({ id, resources: opened }).toEqual({ id, resources: [...resources].sort() });
       }
     }
-    // Every detection that reads a single event has a fixture that sets it off.
-    expect(EVENT_DETECTIONS.map((d) => d.id).filter((id) => !Object.values(EXPECTED).flat().includes(id))).toEqual([]);
+    // Every detection that reads a single event has a fixture that sets it off, here or among the playbook's.
+    const fired = [...Object.values(EXPECTED), ...Object.values(PLAYBOOK_EXPECTED)].flat();
+    expect(EVENT_DETECTIONS.map((d) => d.id).filter((id) => !fired.includes(id))).toEqual([]);
     const [signIn] = await signalsOf('event.root_console_sign_in');
     const source = fixture('root-console-sign-in') as { detail: { sourceIPAddress: string } };
     expect(signIn!.description).toContain(source.detail.sourceIPAddress);
     expect(signIn!.description).toContain('root');
+  });
+
+  it("opens each playbook detection's signal from its CloudTrail record, with its MITRE ATT&CK ids, and nothing for the benign variants", async () => {
+    for (const [name, expected] of Object.entries(PLAYBOOK_EXPECTED)) {
+      sequence += 1;
+      const body = {
+        ...playbookFixture(name),
+        id: `playbook-${sequence}-${Date.now()}`,
+        account: AWS_ID,
+        time: new Date().toISOString(),
+      };
+      await ingest(body).expect(202);
+      expect({ name, detections: await newestDetections() }).toEqual({ name, detections: expected });
+    }
+    const [shared] = await signalsOf('event.ebs_snapshot_shared');
+    const listed = await ctx.http
+      .get(`/accounts/${AWS_ID}/signals`)
+      .query({ check_id: 'event.ebs_snapshot_shared', limit: 1 })
+      .set(owner.auth)
+      .expect(200);
+    expect(shared?.resource).toBe('snap-0123456789abcdef0');
+    expect(listed.body.signals[0].mitre).toEqual([
+      {
+        tactic: 'TA0010',
+        tactic_name: 'Exfiltration',
+        technique: 'T1537',
+        technique_name: 'Transfer Data to Cloud Account',
+      },
+    ]);
+    const csv = await ctx.http.get(`/accounts/${AWS_ID}/export`).set(owner.auth).expect(200);
+    expect(csv.text).toContain('TA0010/T1537');
   });
 
   it('opens a CRITICAL signal for an AWS Health RISK event, and none for an EC2 maintenance event', async () => {

@@ -98,6 +98,7 @@ describe('GET /accounts/{account_id}/signals', () => {
       'check_id',
       'description',
       'detected_at',
+      'mitre',
       'occurrences',
       'region',
       'resolved_at',
@@ -107,6 +108,8 @@ describe('GET /accounts/{account_id}/signals', () => {
       'signal_id',
       'title',
     ]);
+    // A scan check's signal names no MITRE ATT&CK technique: only event detections do.
+    expect(res.body.signals[0].mitre).toEqual([]);
   });
 
   it('filters by severity, scenario, status and since (strictly after)', async () => {

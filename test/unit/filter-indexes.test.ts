@@ -137,7 +137,7 @@ describe("an account's signal list, filtered", () => {
     ['status open and check', { status: 'open' as const, checkId: 'x.rare' }],
   ])('by %s reads the rows it lists through an index', async (_name, filter) => {
     const read = await readOf('signals', () =>
-      listSignalPage({ db: logged, filter: signalFilter(filter), now: new Date() }),
+      listSignalPage({ db: logged, filter: signalFilter(filter), now: new Date(), mitre: {} }),
     );
     expectListed(read, RARE, RARE * 4);
   });
@@ -150,7 +150,7 @@ describe("an account's signal list, filtered", () => {
   ])('of the whole tenant, by %s, reads the rows it lists through an index', async (_name, filter) => {
     const { awsAccountId: _, ...tenantWide } = signalFilter(filter);
     const read = await readOf('signals', () =>
-      listTenantSignalPage({ db: logged, filter: tenantWide, now: new Date() }),
+      listTenantSignalPage({ db: logged, filter: tenantWide, now: new Date(), mitre: {} }),
     );
     expectListed(read, 2 * RARE, 2 * RARE * 4);
   });

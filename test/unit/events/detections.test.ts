@@ -4,6 +4,8 @@ import { CATALOG } from '../../../domain/checks/catalog';
 import { describedDetection, FORWARDING_BLIND_ID } from '../../../domain/events/catalog';
 import { PROBABLE_COMPROMISE } from '../../../domain/events/compound';
 import { detectEvent, EVENT_DETECTIONS, parsePolicy, rescansOf } from '../../../domain/events/detections';
+import { readsFailedCalls } from '../../../domain/events/playbook';
+import { PLAYBOOK_EXPECTED } from '../../helpers/playbook-fixtures';
 import { parseEnvelope, toAccountEvent } from '../../../domain/events/normalize';
 import { decideOccurrences, OCCURRENCE_WINDOW_MINUTES, signalPrincipal } from '../../../domain/events/occurrences';
 import { type AccountEvent, type DetectionContext, SERVICE_GROUP_NAMES } from '../../../domain/events/types';
@@ -58,7 +60,7 @@ const EXPECTED: Record<string, string[]> = {
   'root-read-only-call.json': ['event.root_api_call'],
   'root-read-only-call-denied.json': [],
   'create-user.json': ['event.iam_user_created'],
-  'create-access-key.json': ['event.access_key_created'],
+  'create-access-key.json': ['event.access_key_created', 'event.access_key_created_for_another_user'],
   'create-login-profile.json': ['event.login_profile_created'],
   'attach-admin-policy.json': ['event.admin_policy_attached'],
   'put-inline-admin-policy.json': ['event.admin_policy_attached'],
@@ -86,7 +88,8 @@ const EXPECTED: Record<string, string[]> = {
   'put-account-public-access-block-off.json': ['event.s3_account_public_access_block_removed'],
   'run-instances-gpu.json': ['event.gpu_instance_launched'],
   'run-instances-unused-region.json': ['event.instance_launched_in_unused_region'],
-  'run-instances-failed.json': [],
+  // A GPU launch refused (a vCPU quota): what stolen keys try first.
+  'run-instances-failed.json': ['event.gpu_instance_launch_attempted'],
   'delete-alternate-contact.json': ['event.alternate_contact_deleted'],
   'guardduty-finding-high.json': ['event.guardduty_high_severity_finding'],
   'guardduty-finding-low.json': [],
@@ -131,8 +134,8 @@ describe('event detections on the fixtures', () => {
     expect(ids(eventFrom(raw(name)))).toEqual(expected);
   });
 
-  it('gives every detection at least one fixture that fires it', () => {
-    const fired = new Set(Object.values(EXPECTED).flat());
+  it('gives every detection at least one fixture that fires it, here or among the playbook fixtures', () => {
+    const fired = new Set([...Object.values(EXPECTED), ...Object.values(PLAYBOOK_EXPECTED)].flat());
     expect(EVENT_DETECTIONS.map((d) => d.id).filter((id) => !fired.has(id))).toEqual([]);
   });
 
@@ -140,8 +143,9 @@ describe('event detections on the fixtures', () => {
     .filter(([name, expected]) => expected.length > 0 && /via CloudTrail$/.test(String(raw(name)['detail-type'])))
     .map(([name]) => name);
 
-  it.each(cloudTrailPositives)('fires nothing on %s when the call failed', (name) => {
-    expect(ids(variant(name, { errorCode: 'AccessDenied', errorMessage: 'not authorized' }))).toEqual([]);
+  it.each(cloudTrailPositives)('fires nothing on %s when the call failed, but what reads refusals', (name) => {
+    const denied = ids(variant(name, { errorCode: 'AccessDenied', errorMessage: 'not authorized' }));
+    expect(denied.filter((id) => !readsFailedCalls(id))).toEqual([]);
   });
 
   it('names what each finding is about', () => {
@@ -156,6 +160,10 @@ describe('event detections on the fixtures', () => {
       {
         resource: 'AKIAI44QH8DHBEXAMPLE',
         detail: 'Access key AKIAI44QH8DHBEXAMPLE was created for IAM user svc-backup.',
+      },
+      {
+        resource: 'arn:aws:iam::123456789012:user/svc-backup',
+        detail: 'Access key AKIAI44QH8DHBEXAMPLE was created for IAM user svc-backup by another identity.',
       },
     ]);
     expect(findings(eventFrom(raw('create-login-profile.json')))[0]?.resource).toBe('svc-backup');
@@ -364,7 +372,11 @@ describe('event detection rules', () => {
 
   it('counts a root call that creates a key as both root use and a new key', () => {
     const rootKey = variant('create-access-key.json', { userIdentity: raw('root-api-call.json').detail.userIdentity });
-    expect(ids(rootKey)).toEqual(['event.root_api_call', 'event.access_key_created']);
+    expect(ids(rootKey)).toEqual([
+      'event.root_api_call',
+      'event.access_key_created',
+      'event.access_key_created_for_another_user',
+    ]);
   });
 
   it('ignores failed sign-ins and federated sign-ins without MFA', () => {
@@ -548,8 +560,8 @@ describe('event detection rules', () => {
       false,
     ],
     [
-      'an account principal',
-      { Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::111122223333:root' }, Action: 's3:GetObject', Resource: '*' },
+      'its own account as principal',
+      { Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:root' }, Action: 's3:GetObject', Resource: '*' },
       false,
     ],
     ['a public deny', { Effect: 'Deny', Principal: '*', Action: 's3:*', Resource: '*' }, false],

@@ -321,6 +321,20 @@ function Finding({
         {s.resource} · {s.region} · since {when(s.detected_at)}
       </span>
       <p>{s.description}</p>
+      {s.mitre.length > 0 && (
+        <p className="mitre muted">
+          MITRE ATT&amp;CK:{' '}
+          {s.mitre.map((m) => (
+            <span
+              key={`${m.tactic}/${m.technique}`}
+              className="mitre-tag"
+              title={`${m.tactic_name}: ${m.technique_name}`}
+            >
+              {m.tactic} {m.tactic_name} · {m.technique} {m.technique_name}
+            </span>
+          ))}
+        </p>
+      )}
       {s.accepted && (
         <p className="acceptance">
           <span className="accepted-badge">Accepted · not in the score</span> by {s.accepted.by_email} on{' '}

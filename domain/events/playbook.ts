@@ -1,0 +1,503 @@
+import { isHighEnd } from '../checks/threat';
+import { FORWARDER_ROLE_NAME } from '../onboarding/forwarder-templates';
+import { policyExposure } from '../policies/resource-policy';
+import { documentGrantsAdministrator } from '../checks/admin-policies';
+import { type Detail, failed, identityType, objects, params, parsePolicy, str, strings } from './cloudtrail-record';
+import { CLOUDTRAIL_API_CALL } from './forwarding-rules';
+import { asObject, pathOf } from './normalize';
+import { PLAYBOOK_CATALOG, type PlaybookDescription } from './playbook-catalog';
+import type { AccountEvent, DetectionContext, EventDetection, EventFinding } from './types';
+
+// How the attacker's playbook detections (domain/events/playbook-catalog.ts) read their calls. Each rule gets the
+// call already matched to the detection's calls (source, event name) and made by someone other than Sentinel's own
+// roles, and says what it found: nothing for the benign variants (a policy version not made the default, a key
+// deactivated rather than reactivated, a bucket shared with its own account).
+
+/** One CloudTrail call, as a rule reads it. */
+interface Call {
+  event: AccountEvent;
+  name: string;
+  detail: Detail;
+  request: Detail;
+  response: Detail;
+}
+
+type Rule = (call: Call, context: DetectionContext) => EventFinding[];
+
+/**
+ * Which outcomes of a call a detection reads. Most read what succeeded (a failed call changed nothing); a probe is
+ * news whether it worked or not (a password asked for an instance the caller does not know), and a refused GPU launch
+ * is news because it was refused.
+ */
+type Outcome = 'success' | 'any' | 'failure';
+const OUTCOMES: Readonly<Record<string, Outcome>> = {
+  'event.ec2_password_data_retrieved': 'any',
+  'event.instance_user_data_read': 'any',
+  'event.gpu_instance_launch_attempted': 'failure',
+};
+
+/** Whether a detection reads failed calls too (or only them): the generic "a failed call changed nothing" does not apply. */
+export const readsFailedCalls = (id: string): boolean => (OUTCOMES[id] ?? 'success') !== 'success';
+
+/** A user's or role's ARN from its name, in the event's account. */
+const iamArn = (event: AccountEvent, kind: 'user' | 'role', name: string) =>
+  `arn:aws:iam::${event.account}:${kind}/${name}`;
+
+/** The caller's own IAM user name, when an IAM user called. */
+const callerUser = (detail: Detail) =>
+  identityType(detail) === 'IAMUser' ? str(detail, 'userIdentity', 'userName') : null;
+
+/** At most five names, and how many more. */
+function listed(names: readonly string[]): string {
+  const more = names.length > 5 ? ` and ${names.length - 5} more` : '';
+  return `${names.slice(0, 5).join(', ')}${more}`;
+}
+
+/** The account of an ARN (`arn:aws:lambda:us-east-1:111122223333:layer:x:1`), or undefined. */
+const accountOfArn = (arn: string) => /^arn:[^:]+:[^:]*:[^:]*:(\d{12}):/.exec(arn)?.[1];
+
+/** Every string value under a key named `key` (any case), anywhere in the request: instance types in any shape. */
+function valuesOf(value: unknown, key: string, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) valuesOf(item, key, into);
+  else {
+    const object = asObject(value);
+    if (object)
+      for (const [k, v] of Object.entries(object)) {
+        if (k.toLowerCase() === key.toLowerCase() && typeof v === 'string') into.push(v);
+        else valuesOf(v, key, into);
+      }
+  }
+  return into;
+}
+
+/** The accounts other than the event's (or everyone, `all`) in a list of the items EC2 logs for permissions. */
+function sharedWith(event: AccountEvent, add: unknown): string[] {
+  return objects(pathOf(add, 'items') ?? add).flatMap((item) => {
+    const user = str(item, 'userId');
+    if (user && user !== event.account) return [user];
+    if (str(item, 'group') === 'all') return ['everyone'];
+    const org = str(item, 'organizationArn') ?? str(item, 'organizationalUnitArn');
+    return org ? [org] : [];
+  });
+}
+
+/** Who a policy opens a resource to, beyond the event's account: accounts, and `everyone` for a public statement. */
+function outsiders(event: AccountEvent, document: unknown, withPublic = true): string[] {
+  const exposure = policyExposure(parsePolicy(document), event.account);
+  if (!exposure) return [];
+  const accounts = [...new Set(exposure.external.map((e) => e.account))];
+  return withPublic && exposure.public.length > 0 ? ['everyone', ...accounts] : accounts;
+}
+
+const one = (resource: string | null, detail: string, region?: string): EventFinding[] =>
+  resource ? [{ resource, detail, ...(region ? { region } : {}) }] : [];
+
+const RULES: Readonly<Record<string, Rule>> = {
+  'event.iam_policy_version_set_default': ({ name, request }) => {
+    if (name === 'CreatePolicyVersion' && request.setAsDefault !== true) return [];
+    const policy = str(request, 'policyArn');
+    const version = str(request, 'versionId');
+    const admin =
+      name === 'CreatePolicyVersion' && documentGrantsAdministrator(parsePolicy(request.policyDocument))
+        ? ': the new version grants administrator access'
+        : '';
+    return one(
+      policy,
+      `Policy ${policy} has a new default version${version ? ` (${version})` : ''}, set by ${name}${admin}.`,
+    );
+  },
+  'event.iam_user_added_to_group': ({ event, request }) => {
+    const user = str(request, 'userName');
+    const group = str(request, 'groupName');
+    return one(user && iamArn(event, 'user', user), `IAM user ${user} was added to group ${group}.`);
+  },
+  'event.iam_role_trusts_outside_account': ({ event, name, request }, context) => {
+    const role = str(request, 'roleName');
+    // Sentinel's own roles trust Sentinel's account: their changes are event.sentinel_role_changed's.
+    if (!role || role === context.roleName || role === FORWARDER_ROLE_NAME) return [];
+    const document = name === 'CreateRole' ? request.assumeRolePolicyDocument : request.policyDocument;
+    const trusted = outsiders(event, document);
+    return trusted.length === 0
+      ? []
+      : one(iamArn(event, 'role', role), `Role ${role} may now be assumed by ${listed(trusted)} (${name}).`);
+  },
+  'event.iam_permissions_boundary_removed': ({ event, name, request }, context) => {
+    const user = str(request, 'userName');
+    const role = str(request, 'roleName');
+    // Sentinel's templates give its roles no boundary: removing one gives back only what Sentinel asked for.
+    if (role && (role === context.roleName || role === FORWARDER_ROLE_NAME)) return [];
+    const arn = user ? iamArn(event, 'user', user) : role ? iamArn(event, 'role', role) : null;
+    return one(arn, `The permissions boundary of ${user ? `user ${user}` : `role ${role}`} was removed (${name}).`);
+  },
+  'event.rolesanywhere_trust_anchor_created': ({ name, request, response }) => {
+    const arn =
+      str(response, 'trustAnchor', 'trustAnchorArn') ??
+      str(response, 'profile', 'profileArn') ??
+      str(request, 'name') ??
+      str(request, 'trustAnchorId') ??
+      str(request, 'profileId');
+    return one(arn, `Roles Anywhere ${name.includes('Profile') ? 'profile' : 'trust anchor'} ${arn}: ${name}.`);
+  },
+  'event.federation_token_issued': ({ detail, request }) => {
+    const user = callerUser(detail);
+    const federated = str(request, 'name') ?? 'unnamed';
+    return user ? one(`federated-user/${federated}`, `IAM user ${user} got a federation token as ${federated}.`) : [];
+  },
+  'event.access_key_created_for_another_user': ({ event, detail, request, response }) => {
+    const user = str(request, 'userName');
+    if (!user || user === callerUser(detail)) return [];
+    const key = str(response, 'accessKey', 'accessKeyId');
+    return one(
+      iamArn(event, 'user', user),
+      `Access key ${key ?? ''} was created for IAM user ${user} by another identity.`,
+    );
+  },
+  'event.login_profile_updated': ({ event, detail, request }) => {
+    const user = str(request, 'userName');
+    if (!user || user === callerUser(detail)) return [];
+    return one(
+      iamArn(event, 'user', user),
+      `The console password of IAM user ${user} was changed by another identity.`,
+    );
+  },
+  'event.mfa_device_removed': ({ event, name, request }) => {
+    const user = str(request, 'userName');
+    const serial = str(request, 'serialNumber');
+    return one(
+      user ? iamArn(event, 'user', user) : serial,
+      `MFA device ${serial ?? ''} ${name === 'DeactivateMFADevice' ? `was deactivated for ${user}` : 'was deleted'}.`,
+    );
+  },
+  'event.access_key_reactivated': ({ request }) => {
+    if (str(request, 'status') !== 'Active') return [];
+    const key = str(request, 'accessKeyId');
+    const user = str(request, 'userName');
+    return one(key, `Access key ${key}${user ? ` of IAM user ${user}` : ''} was set back to Active.`);
+  },
+  'event.compromised_key_quarantine_attached': ({ event, request }) => {
+    const policy = str(request, 'policyArn') ?? '';
+    if (!/:policy\/AWSCompromisedKeyQuarantine/.test(policy)) return [];
+    const user = str(request, 'userName');
+    const role = str(request, 'roleName');
+    const arn = user ? iamArn(event, 'user', user) : role ? iamArn(event, 'role', role) : null;
+    return one(arn, `${policy.split('/').pop()} was attached to ${user ? `user ${user}` : `role ${role}`}.`);
+  },
+  'event.identity_provider_changed': ({ name, request, response }) => {
+    const provider =
+      str(response, 'sAMLProviderArn') ??
+      str(response, 'oIDCProviderArn') ??
+      str(request, 'sAMLProviderArn') ??
+      str(request, 'openIDConnectProviderArn') ??
+      str(request, 'name') ??
+      str(request, 'url');
+    return one(provider, `Identity provider ${provider}: ${name}.`);
+  },
+  'event.identity_center_access_granted': ({ name, request }) => {
+    const permissionSet = str(request, 'permissionSetArn') ?? str(request, 'name');
+    const target = str(request, 'targetId');
+    const principal = str(request, 'principalId');
+    const where = target ? ` in account ${target}${principal ? ` for ${principal}` : ''}` : '';
+    return one(permissionSet, `Permission set ${permissionSet}${where}: ${name}.`);
+  },
+  'event.guardduty_findings_suppressed': ({ request }) => {
+    if (str(request, 'action')?.toUpperCase() !== 'ARCHIVE') return [];
+    const filter = str(request, 'filterName') ?? str(request, 'name');
+    return one(
+      filter && `${str(request, 'detectorId')}/${filter}`,
+      `GuardDuty filter ${filter} archives the findings it matches.`,
+    );
+  },
+  'event.guardduty_trusted_ip_list_added': ({ name, request }) => {
+    if (request.activate === false) return [];
+    const list = str(request, 'ipSetId') ?? str(request, 'name');
+    return one(list, `GuardDuty trusted IP list ${list}: ${name}.`);
+  },
+  'event.guardduty_export_or_members_changed': ({ name, request }) => {
+    const detector = str(request, 'detectorId');
+    const members = strings(request.accountIds);
+    return one(detector, `GuardDuty detector ${detector}: ${name}${members.length ? ` (${listed(members)})` : ''}.`);
+  },
+  'event.config_recording_stopped': ({ name, request }) => {
+    const subject = str(request, 'configurationRecorderName') ?? str(request, 'deliveryChannelName');
+    return one(subject, `AWS Config ${subject}: ${name}.`);
+  },
+  'event.security_hub_disabled': ({ event, name, request }) => {
+    const suppressed = (value: unknown) => valuesOf(value, 'status').some((s) => s.toUpperCase() === 'SUPPRESSED');
+    if (name === 'BatchUpdateFindings' && !suppressed(request.workflow)) return [];
+    if (name === 'CreateAutomationRule' && !suppressed(request.actions)) return [];
+    const subject =
+      name === 'BatchUpdateFindings' || name === 'CreateAutomationRule' ? 'findings suppressed' : 'Security Hub';
+    return one(`securityhub/${event.region}`, `Security Hub in ${event.region}: ${name} (${subject}).`);
+  },
+  'event.cloudwatch_alarms_silenced': ({ name, request }) => {
+    const alarms = strings(request.alarmNames);
+    return one(alarms[0] ?? null, `CloudWatch alarms ${listed(alarms)}: ${name}.`);
+  },
+  'event.log_group_deleted': ({ request }) => {
+    const group = str(request, 'logGroupName');
+    return one(group, `Log group ${group} was deleted.`);
+  },
+  'event.access_analyzer_deleted': ({ request }) => {
+    const analyzer = str(request, 'analyzerName');
+    return one(analyzer, `IAM Access Analyzer ${analyzer} was deleted.`);
+  },
+  'event.dns_query_logging_deleted': ({ name, request }) => {
+    const config = str(request, 'resolverQueryLogConfigId');
+    return one(config, `Resolver query logging configuration ${config}: ${name}.`);
+  },
+  'event.flow_logs_deleted': ({ request }) => {
+    const ids = strings(pathOf(request, 'DeleteFlowLogsRequest', 'FlowLogId') ?? request.flowLogIds);
+    return one(ids[0] ?? 'flow-logs', `Flow logs ${listed(ids)} were deleted.`);
+  },
+  'event.organization_left': ({ event }) => one(event.account, `Account ${event.account} left its AWS Organization.`),
+  'event.bedrock_invocation_logging_removed': ({ event }) =>
+    one('model-invocation-logging', `Bedrock model invocation logging was deleted in ${event.region}.`),
+  'event.ami_shared': ({ event, request }) => {
+    const to = sharedWith(event, pathOf(request, 'launchPermission', 'add'));
+    const image = str(request, 'imageId');
+    return to.length === 0 ? [] : one(image, `AMI ${image} was shared with ${listed(to)}.`);
+  },
+  'event.ebs_snapshot_shared': ({ event, request }) => {
+    const to = sharedWith(event, pathOf(request, 'createVolumePermission', 'add'));
+    const snapshot = str(request, 'snapshotId');
+    return to.length === 0 ? [] : one(snapshot, `EBS snapshot ${snapshot} was shared with ${listed(to)}.`);
+  },
+  'event.rds_snapshot_shared': ({ event, request }) => {
+    if (str(request, 'attributeName') !== 'restore') return [];
+    const to = strings(request.valuesToAdd).filter((v) => v !== event.account);
+    const snapshot = str(request, 'dBSnapshotIdentifier') ?? str(request, 'dBClusterSnapshotIdentifier');
+    return to.length === 0 ? [] : one(snapshot, `Snapshot ${snapshot} was shared with ${listed(to)}.`);
+  },
+  'event.s3_bucket_shared_externally': ({ event, request }) => {
+    // A public statement is event.s3_bucket_made_public's: this one is about named outside accounts.
+    const accounts = outsiders(event, request.bucketPolicy, false);
+    const bucket = str(request, 'bucketName');
+    return accounts.length === 0
+      ? []
+      : one(bucket, `The policy of bucket ${bucket} allows account ${listed(accounts)}.`);
+  },
+  'event.gpu_capacity_requested': ({ name, request }) => {
+    const types = [...new Set(valuesOf(request, 'instanceType').filter(isHighEnd))];
+    if (types.length === 0) return [];
+    const subject =
+      str(request, 'launchTemplateName') ?? str(request, 'launchTemplateId') ?? str(request, 'clientToken') ?? name;
+    return one(subject, `${name} asked for ${listed(types)}.`);
+  },
+  'event.gpu_instance_launch_attempted': ({ detail, request }) => {
+    const types = [...new Set(valuesOf(request, 'instanceType').filter(isHighEnd))];
+    if (types.length === 0) return [];
+    return one(types[0] as string, `A launch of ${listed(types)} was refused: ${str(detail, 'errorCode')}.`);
+  },
+  'event.lightsail_instances_created': ({ request }) => {
+    const names = strings(request.instanceNames);
+    return one(
+      names[0] ?? null,
+      `Lightsail instances ${listed(names)} were created (bundle ${str(request, 'bundleId') ?? 'unknown'}).`,
+    );
+  },
+  'event.batch_compute_environment_created': ({ name, request }) => {
+    const environment = str(request, 'computeEnvironmentName') ?? str(request, 'computeEnvironment');
+    const types = valuesOf(request, 'instanceTypes').concat(
+      strings(pathOf(request, 'computeResources', 'instanceTypes')),
+    );
+    return one(
+      environment,
+      `Batch compute environment ${environment}: ${name}${types.length ? ` (${listed(types)})` : ''}.`,
+    );
+  },
+  'event.auto_scaling_group_created': ({ name, request }) => {
+    const group = str(request, 'autoScalingGroupName');
+    const desired = Number(request.desiredCapacity ?? request.maxSize ?? 0);
+    if (name !== 'CreateAutoScalingGroup' && !(desired >= 10)) return [];
+    return one(group, `Auto Scaling group ${group}: ${name}${desired ? `, capacity ${desired}` : ''}.`);
+  },
+  'event.service_quota_increase_requested': ({ request }) => {
+    const quota = `${str(request, 'serviceCode')}/${str(request, 'quotaCode')}`;
+    return one(quota, `An increase of quota ${quota} to ${String(request.desiredValue ?? '?')} was requested.`);
+  },
+  'event.sagemaker_gpu_resource_created': ({ name, request }) => {
+    const types = valuesOf(request, 'instanceType').filter((t) => /^ml\.(p|g|trn|inf)\d/.test(t));
+    if (types.length === 0) return [];
+    const subject =
+      str(request, 'notebookInstanceName') ?? str(request, 'trainingJobName') ?? str(request, 'endpointConfigName');
+    return one(subject, `SageMaker ${name} on ${listed([...new Set(types)])}.`);
+  },
+  'event.bedrock_model_access_enabled': ({ event, name, request }) => {
+    const model = str(request, 'modelId') ?? str(request, 'offerToken') ?? `bedrock/${event.region}`;
+    return one(model, `Bedrock model access: ${name}${model.startsWith('bedrock/') ? '' : ` for ${model}`}.`);
+  },
+  'event.kms_key_disabled_or_deleted': ({ name, request }) => {
+    const key = str(request, 'keyId');
+    const days = request.pendingWindowInDays ? `, deleted in ${String(request.pendingWindowInDays)} days` : '';
+    return one(key, `KMS key ${key}: ${name}${days}.`);
+  },
+  'event.kms_key_policy_opened': ({ event, name, request }) => {
+    const key = str(request, 'keyId');
+    if (name === 'CreateGrant') {
+      const grantee = str(request, 'granteePrincipal') ?? '';
+      const account = accountOfArn(grantee);
+      return account && account !== event.account ? one(key, `KMS key ${key} was granted to ${grantee}.`) : [];
+    }
+    const to = outsiders(event, request.policy);
+    return to.length === 0 ? [] : one(key, `The policy of KMS key ${key} now allows ${listed(to)}.`);
+  },
+  'event.s3_versioning_suspended': ({ request }) => {
+    const status = str(request, 'VersioningConfiguration', 'Status');
+    const bucket = str(request, 'bucketName');
+    return status === 'Suspended' ? one(bucket, `Versioning of bucket ${bucket} was suspended.`) : [];
+  },
+  'event.s3_expiration_lifecycle_rule': ({ request }) => {
+    const rules = objects(pathOf(request, 'LifecycleConfiguration', 'Rule'));
+    const days = rules
+      .filter((r) => str(r, 'Status') !== 'Disabled')
+      .map((r) => Number(pathOf(r, 'Expiration', 'Days')))
+      .filter((d) => Number.isFinite(d) && d > 0 && d <= 7);
+    const bucket = str(request, 'bucketName');
+    return days.length === 0
+      ? []
+      : one(bucket, `Bucket ${bucket} now deletes objects ${Math.min(...days)} day(s) after they are written.`);
+  },
+  'event.s3_objects_encrypted_with_customer_key': ({ name, request }) => {
+    if (!request['x-amz-server-side-encryption-customer-algorithm']) return [];
+    const bucket = str(request, 'bucketName');
+    return one(
+      bucket,
+      `${name} wrote ${str(request, 'key') ?? 'an object'} to bucket ${bucket} with a customer-provided key.`,
+    );
+  },
+  'event.backups_deleted': ({ name, request }) => {
+    const subject = str(request, 'recoveryPointArn') ?? str(request, 'backupVaultName') ?? str(request, 'backupPlanId');
+    return one(subject, `AWS Backup ${subject}: ${name}.`);
+  },
+  'event.ami_deregistered': ({ request }) => {
+    const image = str(request, 'imageId');
+    return one(image, `AMI ${image} was deregistered.`);
+  },
+  'event.ssm_command_sent': ({ request }) => {
+    const document = str(request, 'documentName') ?? 'a document';
+    const instances = strings(request.instanceIds);
+    const targets = instances.length > 0 ? listed(instances) : 'instances chosen by tag';
+    return one(document, `Command ${document} was sent to ${targets}.`);
+  },
+  'event.ssm_session_started': ({ request }) => {
+    const target = str(request, 'target');
+    return one(target, `A Session Manager session was started on ${target}.`);
+  },
+  'event.instance_user_data_changed': ({ request }) => {
+    if (request.userData === undefined) return [];
+    const instance = str(request, 'instanceId');
+    return one(instance, `The user data of instance ${instance} was changed.`);
+  },
+  'event.instance_ssh_key_pushed': ({ name, request }) => {
+    const instance = str(request, 'instanceId');
+    const user = str(request, 'instanceOSUser');
+    return one(instance, `${name} pushed a key to instance ${instance}${user ? ` for ${user}` : ''}.`);
+  },
+  'event.serial_console_access_enabled': ({ event }) =>
+    one(`serial-console/${event.region}`, `EC2 serial console access was enabled in ${event.region}.`),
+  'event.sagemaker_lifecycle_config_changed': ({ name, request }) => {
+    if (name === 'UpdateNotebookInstance' && !str(request, 'lifecycleConfigName')) return [];
+    const config = str(request, 'notebookInstanceLifecycleConfigName') ?? str(request, 'lifecycleConfigName');
+    const notebook = str(request, 'notebookInstanceName');
+    return one(config, `Lifecycle configuration ${config}${notebook ? ` on notebook ${notebook}` : ''}: ${name}.`);
+  },
+  'event.lambda_function_made_public': ({ request }) => {
+    const narrowed = ['sourceArn', 'sourceAccount', 'principalOrgID'].some((k) => str(request, k));
+    if (str(request, 'principal') !== '*' || narrowed) return [];
+    const fn = str(request, 'functionName');
+    return one(
+      fn,
+      `Function ${fn} may now be invoked by anyone (${str(request, 'action') ?? 'lambda:InvokeFunction'}).`,
+    );
+  },
+  'event.lambda_function_url_public': ({ request }) => {
+    const fn = str(request, 'functionName');
+    return str(request, 'authType') === 'NONE' ? one(fn, `Function ${fn} has a URL anyone can call.`) : [];
+  },
+  'event.lambda_code_updated': ({ request }) => {
+    const fn = str(request, 'functionName');
+    return one(fn, `The code of function ${fn} was replaced.`);
+  },
+  'event.lambda_foreign_layer_added': ({ event, request }) => {
+    const foreign = strings(request.layers).filter((arn) => {
+      const account = accountOfArn(arn);
+      return account !== undefined && account !== event.account;
+    });
+    const fn = str(request, 'functionName');
+    return foreign.length === 0 ? [] : one(fn, `Function ${fn} now uses layers of other accounts: ${listed(foreign)}.`);
+  },
+  'event.ec2_password_data_retrieved': ({ detail, request }) => {
+    const instance = str(request, 'instanceId');
+    const outcome = failed(detail) ? ` (refused: ${str(detail, 'errorCode')})` : '';
+    return one(instance, `The Windows password of instance ${instance} was requested${outcome}.`);
+  },
+  'event.instance_user_data_read': ({ detail, request }) => {
+    if (str(request, 'attribute') !== 'userData') return [];
+    const instance = str(request, 'instanceId');
+    const outcome = failed(detail) ? ` (refused: ${str(detail, 'errorCode')})` : '';
+    return one(instance, `The user data of instance ${instance} was read${outcome}.`);
+  },
+  'event.secrets_batch_retrieved': ({ event, request }) => {
+    const ids = strings(request.secretIdList);
+    const what = ids.length > 0 ? `${ids.length} secret(s): ${listed(ids)}` : 'secrets chosen by filter';
+    return one(`secretsmanager/${event.region}`, `BatchGetSecretValue read ${what}.`);
+  },
+  'event.ses_enumerated_with_user_key': ({ event, detail, name }) => {
+    const user = callerUser(detail);
+    const key = str(detail, 'userIdentity', 'accessKeyId') ?? '';
+    if (!user || !key.startsWith('AKIA')) return [];
+    return one(iamArn(event, 'user', user), `IAM user ${user} called SES ${name} with long-term key ${key}.`);
+  },
+  'event.account_contacts_changed': ({ event, name, request }) => {
+    // A management account may set a member's contacts: that is the member's change, as for a deleted contact.
+    const target = str(request, 'accountId') ?? str(request, 'AccountId');
+    if (target && target !== event.account) return [];
+    const kind = str(request, 'alternateContactType') ?? 'contact information';
+    return one(`contact/${kind}`, `The account's ${kind.toLowerCase()} was set (${name}).`);
+  },
+  'event.root_email_change_started': ({ name }) => one('root', `A change of the root user's e-mail address: ${name}.`),
+  'event.domain_transfer_started': ({ name, request }) => {
+    const domain = str(request, 'domainName');
+    const to = str(request, 'accountId');
+    return one(domain, `Domain ${domain}: ${name}${to ? ` to account ${to}` : ''}.`);
+  },
+  'event.ses_sending_changed': ({ event, name, request }) => {
+    if (name === 'UpdateAccountSendingEnabled' && request.enabled !== true) return [];
+    if (name === 'PutAccountDetails' && request.productionAccessEnabled !== true) return [];
+    return one(`ses/${event.region}`, `SES in ${event.region}: ${name}.`);
+  },
+};
+
+/** The call of one of the detection's names, by someone other than Sentinel's own roles; null for anything else. */
+function callOf(event: AccountEvent, description: PlaybookDescription, context: DetectionContext): Call | null {
+  const { detail } = event;
+  const { calls } = description;
+  if (event.detailType !== CLOUDTRAIL_API_CALL || detail.eventSource !== calls.eventSource) return null;
+  if (event.eventName === null || !calls.names.includes(event.eventName)) return null;
+  const outcome = OUTCOMES[description.id] ?? 'success';
+  if ((outcome === 'success' && failed(detail)) || (outcome === 'failure' && !failed(detail))) return null;
+  // Sentinel's scans read what some detections watch (an instance's user data): its own calls are never news.
+  const issuer = str(detail, 'userIdentity', 'sessionContext', 'sessionIssuer', 'userName');
+  if (issuer && (issuer === context.roleName || issuer === FORWARDER_ROLE_NAME)) return null;
+  return {
+    event,
+    name: event.eventName,
+    detail,
+    request: params(detail),
+    response: asObject(detail.responseElements) ?? {},
+  };
+}
+
+export const PLAYBOOK_DETECTIONS: readonly EventDetection[] = Object.freeze(
+  PLAYBOOK_CATALOG.map((description): EventDetection => {
+    const rule = RULES[description.id];
+    if (!rule) throw new Error(`No rule for ${description.id}`);
+    return {
+      ...description,
+      detect: (event, context) => {
+        const call = callOf(event, description, context);
+        return call ? rule(call, context) : [];
+      },
+    };
+  }),
+);
