@@ -1,4 +1,9 @@
-import { BatchClient, type ContainerProperties, paginateDescribeJobDefinitions } from '@aws-sdk/client-batch';
+import {
+  BatchClient,
+  type ContainerProperties,
+  type JobDefinition,
+  paginateDescribeJobDefinitions,
+} from '@aws-sdk/client-batch';
 import type { BatchJobDefinition } from '../../../domain/scans/compute';
 import { findInSettings, findInText, type NamedSecret } from '../../../domain/secrets/detector';
 import { foldPages, type ReadContext, regionalPart } from './reader';
@@ -7,13 +12,10 @@ import { foldPages, type ReadContext, regionalPart } from './reader';
 // containers' environment variables and commands searched for secrets as they are read. A definition's containers
 // are its single container (containerProperties), its ECS properties' task containers, or its multi-node ranges'.
 
-function containersOf(d: {
-  containerProperties?: ContainerProperties;
-  ecsProperties?: {
-    taskProperties?: { containers?: { environment?: ContainerProperties['environment']; command?: string[] }[] }[];
-  };
-  nodeProperties?: { nodeRangeProperties?: { container?: ContainerProperties }[] };
-}): { environment?: ContainerProperties['environment']; command?: string[] }[] {
+/** What a container is given: its environment and its command. */
+type Container = Pick<ContainerProperties, 'environment' | 'command'>;
+
+function containersOf(d: JobDefinition): Container[] {
   return [
     ...(d.containerProperties ? [d.containerProperties] : []),
     ...(d.ecsProperties?.taskProperties ?? []).flatMap((t) => t.containers ?? []),
@@ -21,13 +23,28 @@ function containersOf(d: {
   ];
 }
 
-function secretsOf(containers: ReturnType<typeof containersOf>): NamedSecret[] {
+/** A command's flags with their values (`--password X`, `--password=X`), to judge by the flags' names. */
+function flagsOf(command: readonly string[]): [string, string][] {
+  return command.flatMap((arg, i): [string, string][] => {
+    const flag = /^-{1,2}([A-Za-z][\w.-]*)(?:=(.*))?$/.exec(arg);
+    if (!flag) return [];
+    const value = flag[2] ?? command[i + 1];
+    return value !== undefined && !value.startsWith('-') ? [[flag[1] as string, value]] : [];
+  });
+}
+
+/** The secrets a job definition gives its containers, each kind once per variable (or command). */
+export function definitionSecrets(definition: JobDefinition): NamedSecret[] {
   const found = new Map<string, NamedSecret>();
-  for (const c of containers) {
+  for (const c of containersOf(definition)) {
     const env = (c.environment ?? []).map((e): [string, string] => [e.name ?? '', e.value ?? '']);
     for (const s of findInSettings(env)) found.set(`${s.name}:${s.kind}`, s);
-    for (const { kind } of findInText((c.command ?? []).join(' ')))
-      found.set(`command:${kind}`, { name: 'command', kind });
+    const command = c.command ?? [];
+    const kinds = [
+      ...findInText(command.join(' ')).map((f) => f.kind),
+      ...findInSettings(flagsOf(command)).map((f) => f.kind),
+    ];
+    for (const kind of kinds) found.set(`command:${kind}`, { name: 'command', kind });
   }
   return [...found.values()];
 }
@@ -49,7 +66,7 @@ export const batchJobDefinitionsPart = regionalPart({
             revision: d.revision ?? 0,
             arn: d.jobDefinitionArn ?? d.jobDefinitionName,
             region,
-            secrets: secretsOf(containersOf(d)),
+            secrets: definitionSecrets(d),
           });
         }
         return into;

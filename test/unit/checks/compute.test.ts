@@ -1,3 +1,4 @@
+import { definitionSecrets } from '../../../cloud/aws/collectors/batch';
 import { userDataSecrets } from '../../../cloud/aws/collectors/user-data';
 import { gzipSync } from 'node:zlib';
 import { cleanInventory, outcome, part } from '../../helpers/inventory';
@@ -82,5 +83,50 @@ describe('compute checks at their edges', () => {
     job.sseS3Argument = true;
     expect(outcome('exposure.glue_job_s3_unencrypted', inventory)).toBe('pass');
     expect(outcome('exposure.glue_job_logs_unencrypted', inventory)).toEqual(['nightly-etl@us-east-1']);
+  });
+});
+
+describe('Batch job definitions as the collector reads them', () => {
+  const token = ['ghp', '_', 'S3ntinelFakeToken0123456789abcdefABCD'].join('');
+
+  it('finds secrets in environment variables and in command flags, of every container of the definition', () => {
+    expect(
+      definitionSecrets({
+        jobDefinitionName: 'report',
+        jobDefinitionArn: 'arn',
+        revision: 1,
+        type: 'container',
+        containerProperties: {
+          environment: [
+            { name: 'STAGE', value: 'prod' },
+            { name: 'DB_PASSWORD', value: 'Corr3ct-Horse-Battery9' },
+          ],
+          command: ['python', 'report.py', '--api-key', 'k3y-f0r-the-reporting-api', `--github=${token}`],
+        },
+        ecsProperties: {
+          taskProperties: [{ containers: [{ image: 'x', environment: [{ name: 'T', value: token }] }] }],
+        },
+      }),
+    ).toEqual([
+      { name: 'DB_PASSWORD', kind: 'named_secret' },
+      { name: 'command', kind: 'github_token' },
+      { name: 'command', kind: 'named_secret' },
+      { name: 'T', kind: 'github_token' },
+    ]);
+  });
+
+  it('takes references and plain flags for what they are', () => {
+    expect(
+      definitionSecrets({
+        jobDefinitionName: 'render',
+        jobDefinitionArn: 'arn',
+        revision: 1,
+        type: 'container',
+        containerProperties: {
+          environment: [{ name: 'SECRET_ARN', value: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:x' }],
+          command: ['render', '--secret-id', 'prod/render', '--verbose', '--threads', '8'],
+        },
+      }),
+    ).toEqual([]);
   });
 });
