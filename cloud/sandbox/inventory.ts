@@ -33,6 +33,7 @@ import {
   unloggedStagingVpc,
   unloggedVpcs,
 } from './network';
+import { computeParts } from './compute';
 import { healthyForwarder } from './event-forwarder';
 import type { ExpectedForwarder } from '../types';
 
@@ -1097,5 +1098,12 @@ export function sandboxInventory({
       }),
       eventForwarder ? regional('EventBridge DescribeConnection') : [],
     ),
+    ...computeParts({
+      accountId: awsAccountId,
+      home: home(account),
+      instances: readable(ec2.instances),
+      random: randomFor(awsAccountId, 'compute'),
+      regional,
+    }),
   };
 }

@@ -1,12 +1,17 @@
 import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
+import { AUTOSCALING_CHECKS } from './autoscaling';
+import { BATCH_CHECKS } from './batch';
 import { BILLING_CHECKS } from './billing';
+import { CODEBUILD_CHECKS } from './codebuild';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DATA_STORE_CHECKS } from './data-stores';
 import { DETECTION_CHECKS } from './detection';
 import { DETECTION_LOGGING_CHECKS } from './detection-logging';
+import { EC2_COMPUTE_CHECKS } from './ec2-compute';
 import { EC2_VPC_CHECKS } from './ec2-vpc';
 import { EVENT_FORWARDING_CHECKS } from './event-forwarding';
 import { EXPOSURE_CHECKS } from './exposure';
+import { GLUE_CHECKS } from './glue';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
 import { MONITORING_CHECKS } from './monitoring';
@@ -32,6 +37,11 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...EC2_VPC_CHECKS,
   ...BILLING_CHECKS,
   ...DATA_STORE_CHECKS,
+  ...EC2_COMPUTE_CHECKS,
+  ...AUTOSCALING_CHECKS,
+  ...CODEBUILD_CHECKS,
+  ...GLUE_CHECKS,
+  ...BATCH_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

@@ -39,4 +39,14 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'S3.1': 'S3 general purpose buckets should have block public access settings enabled',
   'S3.5': 'S3 general purpose buckets should require requests to use SSL',
   'S3.8': 'S3 general purpose buckets should block public access',
+  'AutoScaling.1': 'Auto Scaling groups associated with a load balancer should use ELB health checks',
+  'AutoScaling.2': 'Amazon EC2 Auto Scaling group should cover multiple Availability Zones',
+  'AutoScaling.3':
+    'Auto Scaling group launch configurations should configure EC2 instances to require Instance Metadata Service Version 2 (IMDSv2)',
+  'Autoscaling.5':
+    'Amazon EC2 instances launched using Auto Scaling group launch configurations should not have Public IP addresses',
+  'CodeBuild.1': 'CodeBuild Bitbucket source repository URLs should not contain sensitive credentials',
+  'CodeBuild.2': 'CodeBuild project environment variables should not contain clear text credentials',
+  'EC2.25': 'Amazon EC2 launch templates should not assign public IPs to network interfaces',
+  'EC2.170': 'EC2 launch templates should use Instance Metadata Service Version 2 (IMDSv2)',
 };

@@ -5,6 +5,15 @@
 // Each part is read on its own, and a regional part region by region, so that what AWS refuses (or fails to
 // answer) costs only what it touched: the rest of the part is evaluated, and what could not be read is named.
 
+import type {
+  AutoScaling,
+  BatchJobDefinition,
+  CodeBuildProject,
+  Glue,
+  InstanceUserData,
+  LaunchTemplate,
+} from './compute';
+
 /** A region, or a resource (bucket, IAM principal, access key), that could not be read, and why. */
 export interface Unread {
   kind: 'region' | 'resource';
@@ -553,6 +562,14 @@ export interface Inventory {
   anomalyMonitors: Collected<{ monitors: AnomalyMonitor[] }>;
   /** The event forwarder (EventBridge) in every enabled region (regional). */
   eventForwarder: Collected<EventForwarder>;
+  // Compute (regional; domain/scans/compute.ts): only what the secret detector found in their configuration is kept.
+  /** Unread: also instances past the per-region bound, and instances whose user data was refused. */
+  instanceUserData: Collected<{ instances: InstanceUserData[] }>;
+  launchTemplates: Collected<{ templates: LaunchTemplate[] }>;
+  autoScaling: Collected<AutoScaling>;
+  codebuildProjects: Collected<{ projects: CodeBuildProject[] }>;
+  glue: Collected<Glue>;
+  batchJobDefinitions: Collected<{ jobDefinitions: BatchJobDefinition[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -599,6 +616,12 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   kmsKeys: true,
   anomalyMonitors: true,
   eventForwarder: true,
+  instanceUserData: true,
+  launchTemplates: true,
+  autoScaling: true,
+  codebuildProjects: true,
+  glue: true,
+  batchJobDefinitions: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

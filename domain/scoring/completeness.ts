@@ -24,6 +24,10 @@ export const CORE_SOURCES = [
   'KMS',
   'Account Management',
   'EventBridge',
+  'Auto Scaling',
+  'CodeBuild',
+  'Glue',
+  'AWS Batch',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -65,6 +69,12 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
   eventForwarder: 'EventBridge',
+  instanceUserData: 'EC2',
+  launchTemplates: 'EC2',
+  autoScaling: 'Auto Scaling',
+  codebuildProjects: 'CodeBuild',
+  glue: 'Glue',
+  batchJobDefinitions: 'AWS Batch',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -269,12 +269,15 @@ describe('EC2 and VPC collection against moto', () => {
     });
     expect(failingIn(inventory, 'exposure.nacl_admin_ports_open', REGION)).not.toContain(guarded);
     expect(failingIn(inventory, 'exposure.ebs_default_encryption_off', OTHER_REGION)).toBe('pass');
-    // The default groups, metadata options and profiles come with the calls already made for groups and instances.
+    // The default groups, metadata options and profiles come with the calls already made for groups and instances
+    // (user data and launch templates are parts of their own).
     const operations = new Set(suite.front.requests.filter((r) => r.service === 'ec2').map((r) => r.operation));
     expect([...operations].sort()).toEqual([
       'DescribeFlowLogs',
       'DescribeImages',
+      'DescribeInstanceAttribute',
       'DescribeInstances',
+      'DescribeLaunchTemplates',
       'DescribeNetworkAcls',
       'DescribeRegions',
       'DescribeSecurityGroups',

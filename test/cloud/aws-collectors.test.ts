@@ -678,6 +678,8 @@ describe('AWS inventory collection against moto', () => {
     const refused = REGIONAL_PARTS.filter((p) => !notEc2OrGuardDuty.includes(p));
     const expected = Object.fromEntries([
       ...refused.map((p) => [p, 'eu-west-2']),
+      ['instanceUserData', 'eu-west-2'],
+      ['launchTemplates', 'eu-west-2'],
       ['s3Buckets', guarded],
       ['health', 'not_evaluated'],
     ]);
@@ -792,7 +794,9 @@ describe('AWS inventory collection against moto', () => {
         failing &&
         request.service === 'ec2' &&
         request.operation === 'DescribeInstances' &&
-        request.region === FAILING_REGION
+        request.region === FAILING_REGION &&
+        // The instances part's listing; the user data part lists live instances only, with a filter.
+        !request.body.includes('Filter')
           ? queryError({ service: 'ec2', status: 503, code: 'Unavailable', message: 'The service is unavailable.' })
           : motoGaps(request);
     });
@@ -821,7 +825,9 @@ describe('AWS inventory collection against moto', () => {
           `v3:instances@${REGION}`,
         ]),
       );
-      expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
+      expect(
+        calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION && !r.body.includes('Filter')),
+      ).toBe(2); // the SDK's 2 attempts
 
       failing = false;
       front.requests.length = 0;

@@ -2,6 +2,10 @@ import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbo
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
 import type { Collected, Inventory } from '../../domain/scans/inventory';
 
+/** The checks of user data, launch settings, CodeBuild, Glue and Batch. */
+const CATALOG_COMPUTE =
+  /^exposure\.(instance_user_data|launch_template|launch_configuration|autoscaling_group|codebuild|glue|batch)_/;
+
 const ACCOUNTS = ['123456789012', '210987654321', '111122223333', '444455556666'];
 const AT = new Date('2025-06-10T09:00:00.000Z');
 const HOUR_MS = 3_600_000;
@@ -244,6 +248,39 @@ describe('sandbox inventory', () => {
       const newUsers = scans.flatMap((s) => value(s.iamPrincipals).users.filter((u) => u.name === 'support-temp'));
       expect(newUsers.length).toBeGreaterThan(1);
       expect(new Set(newUsers.map((u) => u.createdAt)).size).toBeLessThan(newUsers.length);
+    });
+  });
+
+  describe('compute configuration', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
+    );
+    const computeChecks = evaluateInventory(many[0]!, { now: AT.toISOString() })
+      .outcomes.map((o) => o.checkId)
+      .filter((id) => CATALOG_COMPUTE.test(id));
+
+    it('has the compute checks to show', () => {
+      expect(computeChecks).toHaveLength(22);
+    });
+
+    it.each(computeChecks)('%s fails on some accounts, not on all', (id) => {
+      const failed = many.filter(
+        (inventory) =>
+          evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find((o) => o.checkId === id)
+            ?.status === 'failed',
+      ).length;
+      expect(failed).toBeGreaterThan(0);
+      expect(failed).toBeLessThan(many.length);
+    });
+
+    it('shows what a secret is and where, never a value', () => {
+      const secrets = many.flatMap((inventory) => [
+        ...value(inventory.instanceUserData).instances.flatMap((i) => i.secrets ?? []),
+        ...value(inventory.codebuildProjects).projects.flatMap((p) => p.variableSecrets),
+      ]);
+      expect(secrets.length).toBeGreaterThan(0);
+      for (const secret of secrets) expect(Object.keys(secret).sort()).toEqual(expect.arrayContaining(['kind']));
+      expect(JSON.stringify(secrets)).not.toMatch(/value/);
     });
   });
 

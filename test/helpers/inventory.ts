@@ -21,6 +21,9 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 export const ACCOUNT = '111122223333';
+export const WORKERS_GROUP = `arn:aws:autoscaling:us-east-1:${ACCOUNT}:autoScalingGroup:0a1b:autoScalingGroupName/workers`;
+export const DEPLOY_PROJECT = `arn:aws:codebuild:us-east-1:${ACCOUNT}:project/deploy`;
+export const RENDER_JOB = `arn:aws:batch:us-east-1:${ACCOUNT}:job-definition/render:2`;
 /** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
 export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
 
@@ -498,6 +501,7 @@ export function cleanInventory(now: string): Inventory {
         endpoint: FORWARDER_ENDPOINT,
       }),
     ),
+    ...cleanCompute(),
   };
 }
 
@@ -523,4 +527,80 @@ export function unreadBy(checkId: string, inventory: Inventory): string[] {
   const check = checkById(checkId);
   if (!check) throw new Error(`unknown check ${checkId}`);
   return (check.evaluate(inventory, { now: inventory.collectedAt }).unread ?? []).map((u) => u.scope);
+}
+
+const REQUIRED_IMDSV2 = { httpTokens: 'required', httpEndpoint: 'enabled' };
+
+/** The compute parts of the clean account: user data without secrets, IMDSv2 required, private builds and jobs. */
+function cleanCompute() {
+  return {
+    instanceUserData: ok({ instances: [{ id: 'i-0web', region: 'us-east-1', secrets: [] }] }),
+    launchTemplates: ok({
+      templates: [
+        {
+          id: 'lt-0web',
+          name: 'web',
+          region: 'us-east-1',
+          versions: [
+            { number: 3, isDefault: true, metadata: REQUIRED_IMDSV2, publicIp: false, secrets: [] },
+            { number: 4, isDefault: false, metadata: REQUIRED_IMDSV2, publicIp: false, secrets: [] },
+          ],
+        },
+      ],
+    }),
+    autoScaling: ok({
+      launchConfigurations: [
+        { name: 'workers-v2', region: 'us-east-1', metadata: REQUIRED_IMDSV2, publicIp: false, secrets: [] },
+      ],
+      groups: [
+        {
+          name: 'workers',
+          arn: WORKERS_GROUP,
+          region: 'us-east-1',
+          launchConfiguration: 'workers-v2',
+          availabilityZones: ['us-east-1a', 'us-east-1b'],
+          healthCheckType: 'ELB',
+          loadBalanced: true,
+        },
+      ],
+    }),
+    codebuildProjects: ok({
+      projects: [
+        {
+          name: 'deploy',
+          arn: DEPLOY_PROJECT,
+          region: 'us-east-1',
+          visibility: 'PRIVATE',
+          variableSecrets: [],
+          sourceSecrets: [],
+          unanchoredFilters: [],
+        },
+      ],
+    }),
+    glue: ok({
+      jobs: [
+        {
+          name: 'nightly-etl',
+          region: 'us-east-1',
+          argumentSecrets: [],
+          securityConfiguration: 'encrypted',
+          sseS3Argument: false,
+        },
+      ],
+      connections: [{ name: 'warehouse', region: 'us-east-1', type: 'JDBC', enforceSsl: true, propertySecrets: [] }],
+      securityConfigurations: [
+        {
+          name: 'encrypted',
+          region: 'us-east-1',
+          s3Encryption: 'SSE-KMS',
+          cloudWatchEncryption: 'SSE-KMS',
+          bookmarksEncryption: 'CSE-KMS',
+        },
+      ],
+      catalogs: [{ region: 'us-east-1', passwordsEncrypted: true, policy: { read: true, publicStatements: [] } }],
+    }),
+    batchJobDefinitions: ok({
+      jobDefinitions: [{ name: 'render', revision: 2, arn: RENDER_JOB, region: 'us-east-1', secrets: [] }],
+    }),
+  } satisfies Partial<Inventory>;
 }

@@ -53,6 +53,7 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   ConfigService: 'AWS Config',
   SecurityHub: 'Security Hub',
   AccessAnalyzer: 'IAM Access Analyzer',
+  AutoScaling: 'Auto Scaling',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

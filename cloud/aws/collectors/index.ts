@@ -11,15 +11,20 @@ import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progres
 import { type CollectionProgress, type ExpectedForwarder, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
+import { autoScalingPart } from './autoscaling';
+import { batchJobDefinitionsPart } from './batch';
 import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
 import { cloudtrailPart } from './cloudtrail';
+import { codebuildProjectsPart } from './codebuild';
 import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
+import { instanceUserDataPart } from './ec2-user-data';
 import { efsFileSystemsPart } from './efs';
 import { eventForwarderPart } from './event-forwarder';
 import { failureOf } from './failures';
+import { gluePart } from './glue';
 import { guarddutyPart } from './guardduty';
 import { healthPart } from './health';
 import {
@@ -32,6 +37,7 @@ import {
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
 import { kmsKeysPart } from './kms';
+import { launchTemplatesPart } from './launch-templates';
 import { rdsInstancesPart } from './rds';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
@@ -81,6 +87,12 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   kmsKeysPart,
   anomalyMonitorsPart,
   eventForwarderPart,
+  instanceUserDataPart,
+  launchTemplatesPart,
+  autoScalingPart,
+  codebuildProjectsPart,
+  gluePart,
+  batchJobDefinitionsPart,
 ]);
 
 const REGIONS = 'regions';

@@ -5,15 +5,18 @@ import {
   ACCOUNT,
   cleanInventory,
   cleanTrail,
+  DEPLOY_PROJECT,
   daysAgo,
   hoursAgo,
   outcome,
   part,
   reportedKey,
+  RENDER_JOB,
   reportRow,
   setKeyCreated,
   WELL_RUN_INSTANCE,
   withoutPart,
+  WORKERS_GROUP,
 } from '../../helpers/inventory';
 
 // Every check, three ways: it passes on a clean account, one targeted change makes it fail on exactly the
@@ -683,6 +686,183 @@ const CASES: Case[] = [
       part(inv.kmsKeys).keys[0]!.rotationEnabled = false;
     },
     fails: [`arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab@us-east-1`],
+  },
+  // compute: secrets in configuration, launch settings, build projects, Glue, Batch
+  {
+    id: 'exposure.instance_user_data_secrets',
+    parts: ['instanceUserData'],
+    breaks: (inv) => {
+      part(inv.instanceUserData).instances[0]!.secrets = [{ line: 4, kind: 'aws_access_key_id' }];
+    },
+    fails: ['i-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.launch_template_secrets',
+    parts: ['launchTemplates'],
+    breaks: (inv) => {
+      part(inv.launchTemplates).templates[0]!.versions[1]!.secrets = [{ line: 2, kind: 'private_key' }];
+    },
+    fails: ['lt-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.launch_template_imdsv1_allowed',
+    parts: ['launchTemplates'],
+    breaks: (inv) => {
+      part(inv.launchTemplates).templates[0]!.versions[1]!.metadata = { httpTokens: null, httpEndpoint: null };
+    },
+    fails: ['lt-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.launch_template_public_ip',
+    parts: ['launchTemplates'],
+    breaks: (inv) => {
+      part(inv.launchTemplates).templates[0]!.versions[0]!.publicIp = true;
+    },
+    fails: ['lt-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.launch_configuration_secrets',
+    parts: ['autoScaling'],
+    breaks: (inv) => {
+      part(inv.autoScaling).launchConfigurations[0]!.secrets = [{ line: 7, kind: 'named_secret' }];
+    },
+    fails: ['workers-v2@us-east-1'],
+  },
+  {
+    id: 'exposure.autoscaling_group_public_ip',
+    parts: ['autoScaling'],
+    breaks: (inv) => {
+      part(inv.autoScaling).launchConfigurations[0]!.publicIp = true;
+    },
+    fails: [`${WORKERS_GROUP}@us-east-1`],
+  },
+  {
+    id: 'exposure.autoscaling_group_imdsv1_allowed',
+    parts: ['autoScaling'],
+    breaks: (inv) => {
+      part(inv.autoScaling).launchConfigurations[0]!.metadata.httpTokens = 'optional';
+    },
+    fails: [`${WORKERS_GROUP}@us-east-1`],
+  },
+  {
+    id: 'exposure.autoscaling_group_single_az',
+    parts: ['autoScaling'],
+    breaks: (inv) => {
+      part(inv.autoScaling).groups[0]!.availabilityZones = ['us-east-1a'];
+    },
+    fails: [`${WORKERS_GROUP}@us-east-1`],
+  },
+  {
+    id: 'exposure.autoscaling_group_no_elb_health_check',
+    parts: ['autoScaling'],
+    breaks: (inv) => {
+      part(inv.autoScaling).groups[0]!.healthCheckType = 'EC2';
+    },
+    fails: [`${WORKERS_GROUP}@us-east-1`],
+  },
+  {
+    id: 'exposure.codebuild_variable_secrets',
+    parts: ['codebuildProjects'],
+    breaks: (inv) => {
+      part(inv.codebuildProjects).projects[0]!.variableSecrets = [{ name: 'NPM_TOKEN', kind: 'npm_token' }];
+    },
+    fails: [`${DEPLOY_PROJECT}@us-east-1`],
+  },
+  {
+    id: 'exposure.codebuild_source_credentials',
+    parts: ['codebuildProjects'],
+    breaks: (inv) => {
+      part(inv.codebuildProjects).projects[0]!.sourceSecrets = [{ source: 'primary source', kind: 'password_in_url' }];
+    },
+    fails: [`${DEPLOY_PROJECT}@us-east-1`],
+  },
+  {
+    id: 'exposure.codebuild_project_public',
+    parts: ['codebuildProjects'],
+    breaks: (inv) => {
+      part(inv.codebuildProjects).projects[0]!.visibility = 'PUBLIC_READ';
+    },
+    fails: [`${DEPLOY_PROJECT}@us-east-1`],
+  },
+  {
+    id: 'exposure.codebuild_webhook_unanchored_filter',
+    parts: ['codebuildProjects'],
+    breaks: (inv) => {
+      part(inv.codebuildProjects).projects[0]!.unanchoredFilters = [{ type: 'HEAD_REF', pattern: 'refs/heads/main' }];
+    },
+    fails: [`${DEPLOY_PROJECT}@us-east-1`],
+  },
+  {
+    id: 'exposure.glue_job_argument_secrets',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).jobs[0]!.argumentSecrets = [{ name: '--db_password', kind: 'named_secret' }];
+    },
+    fails: ['nightly-etl@us-east-1'],
+  },
+  {
+    id: 'exposure.glue_connection_secrets',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).connections[0]!.propertySecrets = [{ name: 'PASSWORD', kind: 'named_secret' }];
+    },
+    fails: ['warehouse@us-east-1'],
+  },
+  {
+    id: 'exposure.glue_catalog_public',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).catalogs[0]!.policy = { read: true, publicStatements: ['A statement allows glue:*'] };
+    },
+    fails: ['glue-data-catalog@us-east-1'],
+  },
+  {
+    id: 'exposure.glue_connection_passwords_unencrypted',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).catalogs[0]!.passwordsEncrypted = false;
+    },
+    fails: ['glue-data-catalog@us-east-1'],
+  },
+  {
+    id: 'exposure.glue_connection_ssl_off',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).connections[0]!.enforceSsl = false;
+    },
+    fails: ['warehouse@us-east-1'],
+  },
+  {
+    id: 'exposure.glue_job_s3_unencrypted',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).securityConfigurations[0]!.s3Encryption = 'DISABLED';
+    },
+    fails: ['nightly-etl@us-east-1'],
+  },
+  {
+    id: 'exposure.glue_job_logs_unencrypted',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).jobs[0]!.securityConfiguration = null;
+    },
+    fails: ['nightly-etl@us-east-1'],
+  },
+  {
+    id: 'exposure.glue_job_bookmarks_unencrypted',
+    parts: ['glue'],
+    breaks: (inv) => {
+      part(inv.glue).securityConfigurations[0]!.bookmarksEncryption = 'DISABLED';
+    },
+    fails: ['nightly-etl@us-east-1'],
+  },
+  {
+    id: 'exposure.batch_job_definition_secrets',
+    parts: ['batchJobDefinitions'],
+    breaks: (inv) => {
+      part(inv.batchJobDefinitions).jobDefinitions[0]!.secrets = [{ name: 'command', kind: 'github_token' }];
+    },
+    fails: [`${RENDER_JOB}@us-east-1`],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
