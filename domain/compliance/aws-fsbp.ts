@@ -39,4 +39,7 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'S3.1': 'S3 general purpose buckets should have block public access settings enabled',
   'S3.5': 'S3 general purpose buckets should require requests to use SSL',
   'S3.8': 'S3 general purpose buckets should block public access',
+  'EC2.18': 'Security groups should only allow unrestricted incoming traffic for authorized ports',
+  'EC2.15': 'Amazon EC2 subnets should not automatically assign public IP addresses',
+  'EC2.23': 'Amazon EC2 Transit Gateways should not automatically accept VPC attachment requests',
 };

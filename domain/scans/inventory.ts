@@ -236,6 +236,10 @@ export interface Instance {
   metadata: { httpTokens: string; httpEndpoint: string } | null;
   /** The attached instance profile (its role gives the instance its AWS credentials); null when none is. */
   instanceProfileArn: string | null;
+  /** Its public IPv4 address (one EC2 assigned, or an Elastic IP): what the internet can reach; null without one. */
+  publicIp: string | null;
+  /** The security groups of its network interfaces, by id: what they admit is what reaches it. */
+  securityGroupIds: string[];
 }
 
 /** A region's EBS encryption-by-default setting. */

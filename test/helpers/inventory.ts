@@ -24,10 +24,20 @@ export const ACCOUNT = '111122223333';
 /** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
 export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
 
-/** How the clean account's instances are set up: a role, and a metadata service that requires IMDSv2. */
-export const WELL_RUN_INSTANCE = {
+/**
+ * How the clean account's instances are set up: a role, a metadata service that requires IMDSv2, and no public
+ * address (the internet reaches them through a load balancer).
+ */
+export const WELL_RUN_INSTANCE: {
+  metadata: { httpTokens: string; httpEndpoint: string };
+  instanceProfileArn: string;
+  publicIp: string | null;
+  securityGroupIds: string[];
+} = {
   metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
   instanceProfileArn: `arn:aws:iam::${ACCOUNT}:instance-profile/app-server`,
+  publicIp: null,
+  securityGroupIds: [],
 };
 
 export const hoursAgo = (now: string, hours: number) => new Date(Date.parse(now) - hours * HOUR_MS).toISOString();
@@ -166,7 +176,7 @@ function cleanLoggingServices(
  * Detection, all contacts set, instances with roles and IMDSv2,
  * EBS encryption by default and flow logs everywhere, encrypted and private data stores, rotating keys. It also holds
  * near misses that must not fail (a closed abuse event, a small anomaly, an HTTPS-only security group, a blocked public
- * policy, a network ACL whose denies shadow its allow-all for SSH and RDP, an instance whose metadata service is off).
+ * policy, a network ACL whose denies shadow its TCP and UDP allows for SSH and RDP, an instance whose metadata service is off).
  */
 export function cleanInventory(now: string): Inventory {
   const alice = `arn:aws:iam::${ACCOUNT}:user/alice`;
@@ -339,6 +349,8 @@ export function cleanInventory(now: string): Inventory {
           state: 'running',
           launchedAt: daysAgo(now, 100),
           ...WELL_RUN_INSTANCE,
+          // In the group open to HTTPS, but without a public address: nothing reaches it from the internet directly.
+          securityGroupIds: ['sg-0web'],
         },
         {
           id: 'i-0worker',
@@ -369,7 +381,7 @@ export function cleanInventory(now: string): Inventory {
     networkAcls: ok({
       acls: [
         {
-          // Everything from the internet but SSH and RDP (TCP and UDP), which lower-numbered entries deny first.
+          // TCP and UDP from the internet but SSH and RDP, which lower-numbered entries deny first; no allow-all.
           id: 'acl-0web',
           vpcId: 'vpc-0main',
           region: 'us-east-1',
@@ -380,8 +392,10 @@ export function cleanInventory(now: string): Inventory {
             { ruleNumber: 13, action: 'deny', protocol: '17', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' },
             { ruleNumber: 14, action: 'deny', protocol: '17', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' },
             { ruleNumber: 15, action: 'deny', protocol: '17', fromPort: 0, toPort: 4000, cidr: '::/0' },
-            { ruleNumber: 100, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
-            { ruleNumber: 101, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '::/0' },
+            { ruleNumber: 100, action: 'allow', protocol: '6', fromPort: 0, toPort: 65535, cidr: '0.0.0.0/0' },
+            { ruleNumber: 101, action: 'allow', protocol: '6', fromPort: 0, toPort: 65535, cidr: '::/0' },
+            { ruleNumber: 102, action: 'allow', protocol: '17', fromPort: 0, toPort: 65535, cidr: '0.0.0.0/0' },
+            { ruleNumber: 103, action: 'allow', protocol: '17', fromPort: 0, toPort: 65535, cidr: '::/0' },
             { ruleNumber: 32767, action: 'deny', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
           ],
         },

@@ -90,9 +90,9 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
- * alerts).
+ * alerts, v4 the instances' public addresses and security groups).
  */
-const READ_FORMAT = 'v3:';
+const READ_FORMAT = 'v4:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {

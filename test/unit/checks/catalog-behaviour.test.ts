@@ -40,6 +40,9 @@ const instance = (id: string, region: string, type: string, launchedAt: string) 
   ...WELL_RUN_INSTANCE,
 });
 
+/** An ingress rule for one TCP port from a whole address family. */
+const openTcp = (port: number, cidr: string) => ({ protocol: 'tcp', fromPort: port, toPort: port, cidr });
+
 const CASES: Case[] = [
   // iam
   {
@@ -683,6 +686,107 @@ const CASES: Case[] = [
       part(inv.kmsKeys).keys[0]!.rotationEnabled = false;
     },
     fails: [`arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab@us-east-1`],
+  },
+  // network exposure: each instance check on one of its service's ports, each group check likewise
+  ...(
+    [
+      ['cassandra', 9042],
+      ['cifs', 139],
+      ['elasticsearch_kibana', 5601],
+      ['ftp', 21],
+      ['kafka', 9092],
+      ['kerberos', 88],
+      ['ldap', 636],
+      ['memcached', 11211],
+      ['mongodb', 27018],
+      ['mysql', 3306],
+      ['oracle', 2484],
+      ['postgresql', 5432],
+      ['rdp', 3389],
+      ['redis', 6379],
+      ['sqlserver', 1434],
+      ['ssh', 22],
+      ['telnet', 23],
+    ] as const
+  ).map(
+    ([service, port]): Case => ({
+      id: `exposure.instance_${service}_exposed`,
+      parts: ['instances', 'securityGroups'],
+      breaks: (inv) => {
+        part(inv.instances).instances[0]!.publicIp = '203.0.113.10';
+        part(inv.securityGroups).groups[0]!.openIngress.push(openTcp(port, '0.0.0.0/0'));
+      },
+      fails: ['i-0web@us-east-1'],
+    }),
+  ),
+  ...(
+    [
+      ['cassandra', 8888],
+      ['elasticsearch_kibana', 9300],
+      ['ftp', 20],
+      ['kafka', 9092],
+      ['memcached', 11211],
+      ['mongodb', 27017],
+      ['mysql', 3306],
+      ['oracle', 1521],
+      ['postgresql', 5432],
+      ['redis', 6379],
+      ['sqlserver', 1433],
+      ['telnet', 23],
+    ] as const
+  ).map(
+    ([service, port]): Case => ({
+      id: `exposure.sg_${service}_open`,
+      parts: ['securityGroups'],
+      breaks: (inv) => {
+        part(inv.securityGroups).groups[1]!.openIngress.push(openTcp(port, '::/0'));
+      },
+      fails: ['sg-0default@eu-west-1'],
+    }),
+  ),
+  {
+    id: 'exposure.sg_high_risk_ports_open',
+    parts: ['securityGroups'],
+    breaks: (inv) => {
+      part(inv.securityGroups).groups[1]!.openIngress.push(openTcp(8080, '0.0.0.0/0'));
+    },
+    fails: ['sg-0default@eu-west-1'],
+  },
+  {
+    id: 'exposure.sg_unauthorized_port_open',
+    parts: ['securityGroups'],
+    breaks: (inv) => {
+      part(inv.securityGroups).groups[0]!.openIngress.push({
+        protocol: 'udp',
+        fromPort: 53,
+        toPort: 53,
+        cidr: '0.0.0.0/0',
+      });
+    },
+    fails: ['sg-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.nacl_all_traffic_open',
+    parts: ['networkAcls'],
+    breaks: (inv) => {
+      part(inv.networkAcls).acls[0]!.internetIngress.push({
+        ruleNumber: 50,
+        action: 'allow',
+        protocol: '-1',
+        fromPort: null,
+        toPort: null,
+        cidr: '::/0',
+      });
+    },
+    fails: ['acl-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.instance_public_with_role',
+    parts: ['instances'],
+    breaks: (inv) => {
+      part(inv.instances).instances[1]!.publicIp = '198.51.100.7';
+    },
+    fails: ['i-0worker@eu-west-1'],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];

@@ -1,0 +1,117 @@
+import type { Instance, SecurityGroup } from '../../domain/scans/inventory';
+import type { IdOf } from './network';
+
+// What the sandbox's accounts expose to the internet on EC2 beyond their web tier's HTTPS: a database server given
+// a public address, a development server's ports, a public web server holding a role, an old FTP and Telnet box.
+// Each account has none, one or two of them, drawn from its own stream so the other issues stay as they were.
+
+export interface ExposableEc2 {
+  securityGroups: SecurityGroup[];
+  instances: Instance[];
+}
+
+export interface ExposureContext {
+  idOf: IdOf;
+  /** The region the exposed resources are in (the account's home region). */
+  region: string;
+  /** When the instances were launched. */
+  launchedAt: string;
+  /** The profile of the account's application instances. */
+  instanceProfileArn: string;
+  random: () => number;
+}
+
+/** A public IPv4 address in an EC2 range, from the keys that name it. */
+export function publicIpOf(idOf: IdOf, ...keys: (string | number)[]): string {
+  const octets = idOf(...keys, 'ip')
+    .slice(0, 6)
+    .match(/../g)
+    ?.map((hex) => Number.parseInt(hex, 16) % 250) ?? [0, 0, 0];
+  return `3.${octets.join('.')}`;
+}
+
+interface Exposure {
+  name: string;
+  apply(ec2: ExposableEc2, ctx: ExposureContext): void;
+}
+
+const DATABASES = [
+  { name: 'mysql', port: 3306 },
+  { name: 'postgres', port: 5432 },
+  { name: 'mongodb', port: 27017 },
+  { name: 'redis', port: 6379 },
+  { name: 'elasticsearch', port: 9200 },
+] as const;
+
+function openGroup(ec2: ExposableEc2, ctx: ExposureContext, name: string, ports: number[]): string {
+  const id = `sg-${ctx.idOf(ctx.region, name)}`;
+  ec2.securityGroups.push({
+    id,
+    name,
+    region: ctx.region,
+    openIngress: ports.map((port) => ({ protocol: 'tcp', fromPort: port, toPort: port, cidr: '0.0.0.0/0' })),
+  });
+  return id;
+}
+
+function publicInstance(
+  ec2: ExposableEc2,
+  ctx: ExposureContext,
+  name: string,
+  groupIds: string[],
+  instanceProfileArn: string | null,
+): void {
+  ec2.instances.push({
+    id: `i-${ctx.idOf(ctx.region, name)}`,
+    region: ctx.region,
+    type: 't3.medium',
+    state: 'running',
+    launchedAt: ctx.launchedAt,
+    metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
+    instanceProfileArn,
+    publicIp: publicIpOf(ctx.idOf, ctx.region, name),
+    securityGroupIds: groupIds,
+  });
+}
+
+const EXPOSURES: readonly Exposure[] = [
+  {
+    // Moved to a public subnet "to let the contractor connect", its port opened to everyone.
+    name: 'database server reachable from the internet',
+    apply: (ec2, ctx) => {
+      const db = DATABASES[Math.floor(ctx.random() * DATABASES.length)] as (typeof DATABASES)[number];
+      const group = openGroup(ec2, ctx, `${db.name}-contractor`, [db.port]);
+      publicInstance(ec2, ctx, `${db.name}-server`, [group], ctx.instanceProfileArn);
+    },
+  },
+  {
+    // A preview environment's development servers, opened to show a customer.
+    name: 'development ports open to the internet',
+    apply: (ec2, ctx) => {
+      openGroup(ec2, ctx, 'dev-preview', [3000, 8080]);
+    },
+  },
+  {
+    // A web server given a public address to skip the load balancer, keeping the application's role.
+    name: 'public web server with a role',
+    apply: (ec2, ctx) => {
+      const web = ec2.securityGroups.find((g) => g.name === 'web' && g.region === ctx.region);
+      publicInstance(ec2, ctx, 'web-direct', web ? [web.id] : [], ctx.instanceProfileArn);
+    },
+  },
+  {
+    // A file-transfer box from before the cloud migration, with FTP and Telnet left on.
+    name: 'legacy FTP and Telnet server',
+    apply: (ec2, ctx) => {
+      const group = openGroup(ec2, ctx, 'legacy-transfer', [21, 23]);
+      publicInstance(ec2, ctx, 'legacy-transfer', [group], ctx.instanceProfileArn);
+    },
+  },
+];
+
+/** Applies none, one or two of the exposures to the account's EC2. */
+export function exposeNetwork(ec2: ExposableEc2, ctx: ExposureContext): void {
+  const count = Math.floor(ctx.random() * 3);
+  const order = EXPOSURES.map((e) => ({ e, key: ctx.random() })).sort((a, b) => a.key - b.key);
+  for (const { e } of order.slice(0, count)) e.apply(ec2, ctx);
+}
