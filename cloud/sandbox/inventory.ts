@@ -34,7 +34,7 @@ import {
   unloggedVpcs,
 } from './network';
 import { healthyForwarder } from './event-forwarder';
-import { exposeNetwork, publicIpOf } from './network-exposure';
+import { exposeNetwork, publicIpOf, vpcEdges } from './network-exposure';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -1004,6 +1004,12 @@ export function sandboxInventory({
   const regional = (service: string): Unread[] =>
     denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
   const { iam, s3, ec2, net, dataStores: data } = account;
+  const edges = vpcEdges({
+    idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+    home: home(account),
+    enabledRegions: ENABLED_REGIONS,
+    random: randomFor(awsAccountId, 'vpc-edges'),
+  });
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
@@ -1111,6 +1117,16 @@ export function sandboxInventory({
         endpoint: eventForwarder?.endpoint,
       }),
       eventForwarder ? regional('EventBridge DescribeConnection') : [],
+    ),
+    instanceMetadataDefaults: ok(
+      { regions: readable(edges.metadataDefaults) },
+      regional('EC2 GetInstanceMetadataDefaults'),
+    ),
+    publicIpSubnets: ok({ subnets: readable(edges.subnets) }, regional('EC2 DescribeSubnets')),
+    transitGateways: ok({ gateways: readable(edges.gateways) }, regional('EC2 DescribeTransitGateways')),
+    vpcEndpoints: ok(
+      { endpoints: readable(edges.endpoints), services: readable(edges.services) },
+      regional('EC2 DescribeVpcEndpoints'),
     ),
   };
 }

@@ -1,4 +1,12 @@
-import type { Instance, SecurityGroup } from '../../domain/scans/inventory';
+import type {
+  EndpointService,
+  Instance,
+  InstanceMetadataDefaults,
+  PublicIpSubnet,
+  SecurityGroup,
+  TransitGateway,
+  VpcEndpoint,
+} from '../../domain/scans/inventory';
 import type { IdOf } from './network';
 
 // What the sandbox's accounts expose to the internet on EC2 beyond their web tier's HTTPS: a database server given
@@ -114,4 +122,73 @@ export function exposeNetwork(ec2: ExposableEc2, ctx: ExposureContext): void {
   const count = Math.floor(ctx.random() * 3);
   const order = EXPOSURES.map((e) => ({ e, key: ctx.random() })).sort((a, b) => a.key - b.key);
   for (const { e } of order.slice(0, count)) e.apply(ec2, ctx);
+}
+
+/** The account's VPC edges as the sandbox shows them: the parts read beside the instances and groups. */
+export interface SandboxVpcEdges {
+  metadataDefaults: InstanceMetadataDefaults[];
+  subnets: PublicIpSubnet[];
+  gateways: TransitGateway[];
+  endpoints: VpcEndpoint[];
+  services: EndpointService[];
+}
+
+/**
+ * Drawn from the account's own stream: about half the accounts require IMDSv2 by default everywhere (the others
+ * never set it); some kept a default VPC's public subnet in their home region, some share a transit gateway (half
+ * of those accept attachments unreviewed), a third left their S3 endpoint's full-access policy as AWS created it,
+ * and a few offer an endpoint service to every AWS account.
+ */
+export function vpcEdges({
+  idOf,
+  home,
+  enabledRegions,
+  random,
+}: {
+  idOf: IdOf;
+  home: string;
+  enabledRegions: readonly string[];
+  random: () => number;
+}): SandboxVpcEdges {
+  const requireV2 = random() < 0.5;
+  const defaultSubnet = random() < 0.4;
+  const gateway = random() < 0.25;
+  const autoAccept = random() < 0.5;
+  const openEndpoint = random() < 0.35;
+  const openService = random() < 0.15;
+  return {
+    metadataDefaults: enabledRegions.map((region) => ({ region, httpTokens: requireV2 ? 'required' : null })),
+    subnets: defaultSubnet
+      ? [
+          {
+            id: `subnet-${idOf(home, 'default-subnet')}`,
+            vpcId: `vpc-${idOf(home, 'default-vpc')}`,
+            region: home,
+            defaultForAz: true,
+          },
+        ]
+      : [],
+    gateways: gateway
+      ? [{ id: `tgw-${idOf(home, 'tgw')}`, region: home, autoAcceptSharedAttachments: autoAccept }]
+      : [],
+    endpoints: [
+      {
+        id: `vpce-${idOf(home, 's3-endpoint')}`,
+        vpcId: `vpc-${idOf(home, 'vpc')}`,
+        region: home,
+        serviceName: `com.amazonaws.${home}.s3`,
+        beyondAccount: openEndpoint ? ['A statement allows * to every principal'] : [],
+      },
+    ],
+    services: openService
+      ? [
+          {
+            id: `vpce-svc-${idOf(home, 'endpoint-service')}`,
+            region: home,
+            serviceName: `com.amazonaws.vpce.${home}.vpce-svc-${idOf(home, 'endpoint-service')}`,
+            outsidePrincipals: ['*'],
+          },
+        ]
+      : [],
+  };
 }

@@ -13,6 +13,7 @@ import { MONITORING_CHECKS } from './monitoring';
 import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
+import { VPC_EDGE_CHECKS } from './vpc-edges';
 import type { Check } from './types';
 
 // Every check Sentinel runs. A check's id is part of its signals' fingerprints: renaming one reopens them all.
@@ -34,6 +35,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...BILLING_CHECKS,
   ...DATA_STORE_CHECKS,
   ...NETWORK_EXPOSURE_CHECKS,
+  ...VPC_EDGE_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

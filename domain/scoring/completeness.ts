@@ -65,6 +65,10 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
   eventForwarder: 'EventBridge',
+  instanceMetadataDefaults: 'EC2',
+  publicIpSubnets: 'EC2',
+  transitGateways: 'EC2',
+  vpcEndpoints: 'EC2',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

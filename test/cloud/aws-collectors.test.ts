@@ -962,8 +962,9 @@ describe('AWS inventory collection against moto', () => {
     const direct = providerWith({ endpointUrl: motoEndpoint() });
     const checkpoint: Record<string, ReadOutcome> = {};
 
-    // moto answers AWS Health, IAM Access Analyzer and Cost Explorer GetAnomalies and GetAnomalyMonitors with an HTML
-    // 500 page (a server error: retried), and GuardDuty's findings with an HTML 404 (an answer no retry changes).
+    // moto answers AWS Health, IAM Access Analyzer, Cost Explorer GetAnomalies and GetAnomalyMonitors and EC2
+    // GetInstanceMetadataDefaults with an HTML 500 page (a server error: retried), and GuardDuty's findings with an
+    // HTML 404 (an answer no retry changes).
     const first = direct.collectInventory(target, {
       finalAttempt: false,
       onRead: (key, outcome) => {
@@ -983,6 +984,7 @@ describe('AWS inventory collection against moto', () => {
         'anomalyMonitors',
         'health',
         ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`),
+        ...inventory.regions.enabled.map((region) => `instanceMetadataDefaults@${region}`),
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -991,6 +993,7 @@ describe('AWS inventory collection against moto', () => {
       health: 'not_evaluated',
       accessAnalyzers: 'not_evaluated',
       guardduty: 'eu-west-1',
+      instanceMetadataDefaults: 'not_evaluated',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
       status: 'not_evaluated',

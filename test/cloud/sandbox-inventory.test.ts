@@ -243,6 +243,11 @@ describe('sandbox inventory', () => {
       'exposure.instance_telnet_exposed',
       'exposure.instance_public_with_role',
       'exposure.nacl_all_traffic_open',
+      'exposure.imds_default_allows_v1',
+      'exposure.subnet_assigns_public_ip',
+      'exposure.transit_gateway_auto_accepts',
+      'exposure.vpc_endpoint_policy_open',
+      'exposure.endpoint_service_open',
     ])('%s fails on some accounts, not on all', (id) => {
       expect(failing(id)).toBeGreaterThan(0);
       expect(failing(id)).toBeLessThan(many.length);
@@ -300,6 +305,10 @@ describe('sandbox inventory', () => {
       'rdsInstances',
       'efsFileSystems',
       'kmsKeys',
+      'instanceMetadataDefaults',
+      'publicIpSubnets',
+      'transitGateways',
+      'vpcEndpoints',
     ] as const;
 
     it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {

@@ -512,6 +512,34 @@ export function cleanInventory(now: string): Inventory {
         endpoint: FORWARDER_ENDPOINT,
       }),
     ),
+    // IMDSv2 required by default everywhere; no subnet hands out public addresses; a transit gateway that reviews
+    // attachments; an S3 endpoint whose policy names only the account, and an endpoint service nobody outside reaches.
+    instanceMetadataDefaults: ok({
+      regions: ['us-east-1', 'us-west-2', 'eu-west-1'].map((region) => ({ region, httpTokens: 'required' })),
+    }),
+    publicIpSubnets: ok({ subnets: [] }),
+    transitGateways: ok({
+      gateways: [{ id: 'tgw-0core', region: 'us-east-1', autoAcceptSharedAttachments: false }],
+    }),
+    vpcEndpoints: ok({
+      endpoints: [
+        {
+          id: 'vpce-0s3',
+          vpcId: 'vpc-0main',
+          region: 'us-east-1',
+          serviceName: 'com.amazonaws.us-east-1.s3',
+          beyondAccount: [],
+        },
+      ],
+      services: [
+        {
+          id: 'vpce-svc-0api',
+          region: 'us-east-1',
+          serviceName: 'com.amazonaws.vpce.us-east-1.vpce-svc-0api',
+          outsidePrincipals: [],
+        },
+      ],
+    }),
   };
 }
 

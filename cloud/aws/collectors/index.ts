@@ -39,6 +39,7 @@ import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import { securityHubPart } from './security-hub';
 import type { Session } from './session';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
+import { instanceMetadataDefaultsPart, publicIpSubnetsPart, transitGatewaysPart, vpcEndpointsPart } from './vpc-edges';
 
 // Reads a customer's account through their role as a set of independent reads: one per global part, one per
 // regional part and enabled region (after the region list itself). Each read settles on its own: read, or
@@ -81,6 +82,10 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   kmsKeysPart,
   anomalyMonitorsPart,
   eventForwarderPart,
+  instanceMetadataDefaultsPart,
+  publicIpSubnetsPart,
+  transitGatewaysPart,
+  vpcEndpointsPart,
 ]);
 
 const REGIONS = 'regions';

@@ -788,6 +788,51 @@ const CASES: Case[] = [
     },
     fails: ['i-0worker@eu-west-1'],
   },
+  {
+    id: 'exposure.imds_default_allows_v1',
+    parts: ['instanceMetadataDefaults'],
+    breaks: (inv) => {
+      part(inv.instanceMetadataDefaults).regions[1]!.httpTokens = null;
+    },
+    fails: ['instance-metadata-defaults@us-west-2'],
+  },
+  {
+    id: 'exposure.subnet_assigns_public_ip',
+    parts: ['publicIpSubnets'],
+    breaks: (inv) => {
+      part(inv.publicIpSubnets).subnets.push({
+        id: 'subnet-0default',
+        vpcId: 'vpc-0default',
+        region: 'eu-west-1',
+        defaultForAz: true,
+      });
+    },
+    fails: ['subnet-0default@eu-west-1'],
+  },
+  {
+    id: 'exposure.transit_gateway_auto_accepts',
+    parts: ['transitGateways'],
+    breaks: (inv) => {
+      part(inv.transitGateways).gateways[0]!.autoAcceptSharedAttachments = true;
+    },
+    fails: ['tgw-0core@us-east-1'],
+  },
+  {
+    id: 'exposure.vpc_endpoint_policy_open',
+    parts: ['vpcEndpoints'],
+    breaks: (inv) => {
+      part(inv.vpcEndpoints).endpoints[0]!.beyondAccount = ['A statement allows * to every principal'];
+    },
+    fails: ['vpce-0s3@us-east-1'],
+  },
+  {
+    id: 'exposure.endpoint_service_open',
+    parts: ['vpcEndpoints'],
+    breaks: (inv) => {
+      part(inv.vpcEndpoints).services[0]!.outsidePrincipals = ['*'];
+    },
+    fails: ['vpce-svc-0api@us-east-1'],
+  },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
 

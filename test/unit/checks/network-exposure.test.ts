@@ -133,4 +133,34 @@ describe('network exposure checks', () => {
       expect(outcome(ACL, withEntries(entries))).toEqual(fails ? ['acl-0web@us-east-1'] : 'pass');
     });
   });
+
+  describe('VPC edges', () => {
+    it('leaves unread an endpoint whose policy is not a document, never clean', () => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.vpcEndpoints).endpoints[0]!.beyondAccount = null;
+      expect(outcome('exposure.vpc_endpoint_policy_open', inventory)).toBe('pass');
+      expect(unreadBy('exposure.vpc_endpoint_policy_open', inventory)).toEqual(['vpce-0s3']);
+    });
+
+    it('names every AWS account for a wildcard principal, and other accounts by ARN', () => {
+      const inventory = cleanInventory(NOW);
+      part(inventory.vpcEndpoints).services[0]!.outsidePrincipals = ['*', 'arn:aws:iam::444455556666:root'];
+      const result = checkById('exposure.endpoint_service_open')!.evaluate(inventory, { now: NOW });
+      expect(result).toMatchObject({
+        status: 'fail',
+        resources: [{ detail: expect.stringContaining('allows every AWS account, arn:aws:iam::444455556666:root') }],
+      });
+    });
+
+    it('fails a region whose metadata default is optional as well as one without a default', () => {
+      const inventory = cleanInventory(NOW);
+      const [east, west] = part(inventory.instanceMetadataDefaults).regions;
+      east!.httpTokens = 'optional';
+      west!.httpTokens = null;
+      expect(outcome('exposure.imds_default_allows_v1', inventory)).toEqual([
+        'instance-metadata-defaults@us-east-1',
+        'instance-metadata-defaults@us-west-2',
+      ]);
+    });
+  });
 });
