@@ -34,7 +34,7 @@ import {
   unloggedVpcs,
 } from './network';
 import { healthyForwarder } from './event-forwarder';
-import { exposeNetwork, publicIpOf, vpcEdges } from './network-exposure';
+import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -1127,6 +1127,19 @@ export function sandboxInventory({
     vpcEndpoints: ok(
       { endpoints: readable(edges.endpoints), services: readable(edges.services) },
       regional('EC2 DescribeVpcEndpoints'),
+    ),
+    loadBalancers: ok(
+      {
+        loadBalancers: readable(
+          sandboxLoadBalancers({
+            idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+            home: home(account),
+            accountId: awsAccountId,
+            random: randomFor(awsAccountId, 'load-balancers'),
+          }),
+        ),
+      },
+      regional('Elastic Load Balancing DescribeLoadBalancers'),
     ),
   };
 }

@@ -2,6 +2,7 @@ import type {
   EndpointService,
   Instance,
   InstanceMetadataDefaults,
+  LoadBalancer,
   PublicIpSubnet,
   SecurityGroup,
   TransitGateway,
@@ -191,4 +192,51 @@ export function vpcEdges({
         ]
       : [],
   };
+}
+
+/**
+ * The account's web load balancer in its home region, drawn from its own stream: most redirect HTTP to HTTPS on a
+ * current TLS policy with deletion protection on; some forward plain HTTP, keep the 2016 TLS policy, pass invalid
+ * headers on in monitor mode, or can be deleted by one call.
+ */
+export function sandboxLoadBalancers({
+  idOf,
+  home,
+  accountId,
+  random,
+}: {
+  idOf: IdOf;
+  home: string;
+  accountId: string;
+  random: () => number;
+}): LoadBalancer[] {
+  const arn = `arn:aws:elasticloadbalancing:${home}:${accountId}:loadbalancer/app/web/${idOf(home, 'alb').slice(0, 16)}`;
+  const plainHttp = random() < 0.3;
+  const oldTls = random() < 0.3;
+  const monitorOnly = random() < 0.3;
+  const deletable = random() < 0.4;
+  return [
+    {
+      arn,
+      name: 'web',
+      region: home,
+      type: 'application',
+      internetFacing: true,
+      attributes: {
+        deletionProtection: !deletable,
+        dropInvalidHeaderFields: !monitorOnly,
+        desyncMitigationMode: monitorOnly ? 'monitor' : 'defensive',
+      },
+      listeners: [
+        { arn: `${arn}/listener/80`, port: 80, protocol: 'HTTP', sslPolicy: null, redirectsToHttps: !plainHttp },
+        {
+          arn: `${arn}/listener/443`,
+          port: 443,
+          protocol: 'HTTPS',
+          sslPolicy: oldTls ? 'ELBSecurityPolicy-2016-08' : 'ELBSecurityPolicy-TLS13-1-2-2021-06',
+          redirectsToHttps: false,
+        },
+      ],
+    },
+  ];
 }

@@ -9,6 +9,7 @@ import { EVENT_FORWARDING_CHECKS } from './event-forwarding';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
+import { LOAD_BALANCER_CHECKS } from './load-balancers';
 import { MONITORING_CHECKS } from './monitoring';
 import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
 import { SUSPENSION_CHECKS } from './suspension';
@@ -36,6 +37,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...DATA_STORE_CHECKS,
   ...NETWORK_EXPOSURE_CHECKS,
   ...VPC_EDGE_CHECKS,
+  ...LOAD_BALANCER_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

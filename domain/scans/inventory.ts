@@ -642,6 +642,8 @@ export interface Inventory {
   transitGateways: Collected<{ gateways: TransitGateway[] }>;
   /** Unread: endpoint services whose allowed principals could not be read (by id). */
   vpcEndpoints: Collected<{ endpoints: VpcEndpoint[]; services: EndpointService[] }>;
+  /** Unread: load balancers whose listeners or attributes could not be read (by ARN). */
+  loadBalancers: Collected<{ loadBalancers: LoadBalancer[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -692,6 +694,7 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   publicIpSubnets: true,
   transitGateways: true,
   vpcEndpoints: true,
+  loadBalancers: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

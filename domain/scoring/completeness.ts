@@ -69,6 +69,8 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   publicIpSubnets: 'EC2',
   transitGateways: 'EC2',
   vpcEndpoints: 'EC2',
+  // Elastic Load Balancing is read with EC2's permissions (SecurityAudit's elasticloadbalancing:Describe*).
+  loadBalancers: 'EC2',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -540,6 +540,47 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
+    // The web tier's load balancer redirects HTTP to HTTPS on TLS 1.2+, refuses ambiguous requests and cannot be
+    // deleted by one call; an internal NLB terminates TLS on a current policy.
+    loadBalancers: ok({
+      loadBalancers: [
+        {
+          arn: `arn:aws:elasticloadbalancing:us-east-1:${ACCOUNT}:loadbalancer/app/web/0a1b2c3d4e5f6a7b`,
+          name: 'web',
+          region: 'us-east-1',
+          type: 'application',
+          internetFacing: true,
+          attributes: { deletionProtection: true, dropInvalidHeaderFields: true, desyncMitigationMode: 'defensive' },
+          listeners: [
+            { arn: 'listener/app/web/80', port: 80, protocol: 'HTTP', sslPolicy: null, redirectsToHttps: true },
+            {
+              arn: 'listener/app/web/443',
+              port: 443,
+              protocol: 'HTTPS',
+              sslPolicy: 'ELBSecurityPolicy-TLS13-1-2-2021-06',
+              redirectsToHttps: false,
+            },
+          ],
+        },
+        {
+          arn: `arn:aws:elasticloadbalancing:eu-west-1:${ACCOUNT}:loadbalancer/net/queue/1a2b3c4d5e6f7a8b`,
+          name: 'queue',
+          region: 'eu-west-1',
+          type: 'network',
+          internetFacing: false,
+          attributes: { deletionProtection: true, dropInvalidHeaderFields: false, desyncMitigationMode: null },
+          listeners: [
+            {
+              arn: 'listener/net/queue/5671',
+              port: 5671,
+              protocol: 'TLS',
+              sslPolicy: 'ELBSecurityPolicy-TLS13-1-2-2021-06',
+              redirectsToHttps: false,
+            },
+          ],
+        },
+      ],
+    }),
   };
 }
 

@@ -53,6 +53,7 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   ConfigService: 'AWS Config',
   SecurityHub: 'Security Hub',
   AccessAnalyzer: 'IAM Access Analyzer',
+  ElasticLoadBalancingV2: 'Elastic Load Balancing',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

@@ -18,6 +18,7 @@ import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { efsFileSystemsPart } from './efs';
+import { loadBalancersPart } from './elbv2';
 import { eventForwarderPart } from './event-forwarder';
 import { failureOf } from './failures';
 import { guarddutyPart } from './guardduty';
@@ -86,6 +87,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   publicIpSubnetsPart,
   transitGatewaysPart,
   vpcEndpointsPart,
+  loadBalancersPart,
 ]);
 
 const REGIONS = 'regions';

@@ -40,6 +40,9 @@ const instance = (id: string, region: string, type: string, launchedAt: string) 
   ...WELL_RUN_INSTANCE,
 });
 
+const WEB_ALB = `arn:aws:elasticloadbalancing:us-east-1:${ACCOUNT}:loadbalancer/app/web/0a1b2c3d4e5f6a7b`;
+const QUEUE_NLB = `arn:aws:elasticloadbalancing:eu-west-1:${ACCOUNT}:loadbalancer/net/queue/1a2b3c4d5e6f7a8b`;
+
 /** An ingress rule for one TCP port from a whole address family. */
 const openTcp = (port: number, cidr: string) => ({ protocol: 'tcp', fromPort: port, toPort: port, cidr });
 
@@ -832,6 +835,47 @@ const CASES: Case[] = [
       part(inv.vpcEndpoints).services[0]!.outsidePrincipals = ['*'];
     },
     fails: ['vpce-svc-0api@us-east-1'],
+  },
+  {
+    id: 'exposure.alb_http_not_redirected',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[0]!.listeners![0]!.redirectsToHttps = false;
+    },
+    fails: [`${WEB_ALB}@us-east-1`],
+  },
+  {
+    id: 'exposure.elb_outdated_tls_policy',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[1]!.listeners![0]!.sslPolicy = 'ELBSecurityPolicy-2016-08';
+    },
+    fails: [`${QUEUE_NLB}@eu-west-1`],
+  },
+  {
+    id: 'exposure.alb_invalid_headers_accepted',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[0]!.attributes!.dropInvalidHeaderFields = false;
+    },
+    fails: [`${WEB_ALB}@us-east-1`],
+  },
+  {
+    id: 'exposure.alb_desync_unguarded',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      const web = part(inv.loadBalancers).loadBalancers[0]!;
+      web.attributes = { deletionProtection: true, dropInvalidHeaderFields: false, desyncMitigationMode: 'monitor' };
+    },
+    fails: [`${WEB_ALB}@us-east-1`],
+  },
+  {
+    id: 'exposure.elb_deletion_protection_off',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[1]!.attributes!.deletionProtection = false;
+    },
+    fails: [`${QUEUE_NLB}@eu-west-1`],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
