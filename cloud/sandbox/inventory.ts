@@ -35,6 +35,7 @@ import {
 } from './network';
 import { computeParts } from './compute';
 import { healthyForwarder } from './event-forwarder';
+import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -391,6 +392,9 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           launchedAt: ago(at, int(random, 3, 400) * DAY_MS + int(random, 0, 23) * HOUR_MS),
           metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
           instanceProfileArn: iamArn(id, 'instance-profile/app-instance-role'),
+          // Behind the load balancer: no public address, in the web tier's group.
+          publicIp: null,
+          securityGroupIds: [`sg-${hexId(17, id, region, 'web')}`],
         })),
       ),
       publicSnapshots: [],
@@ -628,6 +632,8 @@ const BASELINE_ISSUES: BaselineIssue[] = [
         launchedAt: ago(a.at, 1400 * DAY_MS),
         metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' },
         instanceProfileArn: null,
+        publicIp: publicIpOf((...keys) => hexId(17, a.id, ...keys), 'legacy'),
+        securityGroupIds: [`sg-${hexId(17, a.id, home(a), 'default')}`],
       });
     },
   },
@@ -843,6 +849,8 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
           // Launched with the attacker's defaults: no role, IMDSv1 still answered.
           metadata: { httpTokens: 'optional', httpEndpoint: 'enabled' },
           instanceProfileArn: null,
+          publicIp: publicIpOf((...keys) => hexId(17, a.id, ...keys), 'mining', occurrence, i),
+          securityGroupIds: [`sg-${hexId(17, a.id, region, 'default')}`],
         });
       }
       (a.guardduty.find((g) => g.region === region) as GuardDutyRegion).detectorEnabled = false;
@@ -977,6 +985,13 @@ export function sandboxInventory({
   for (const issue of shuffled(random, BASELINE_ISSUES).slice(0, int(random, 2, 4))) issue.apply(account);
   const governance = randomFor(awsAccountId, 'governance');
   for (const issue of shuffled(governance, GOVERNANCE_ISSUES).slice(0, int(governance, 1, 2))) issue.apply(account);
+  exposeNetwork(account.ec2, {
+    idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+    region: home(account),
+    launchedAt: ago(at, int(randomFor(awsAccountId, 'exposure-age'), 5, 200) * DAY_MS),
+    instanceProfileArn: iamArn(awsAccountId, 'instance-profile/app-instance-role'),
+    random: randomFor(awsAccountId, 'network-exposure'),
+  });
   for (const issue of DRIFTING_ISSUES) {
     const active = activeOccurrence(awsAccountId, issue, at);
     if (active) issue.apply(account, active.since, active.occurrence);
@@ -990,6 +1005,12 @@ export function sandboxInventory({
   const regional = (service: string): Unread[] =>
     denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
   const { iam, s3, ec2, net, dataStores: data } = account;
+  const edges = vpcEdges({
+    idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+    home: home(account),
+    enabledRegions: ENABLED_REGIONS,
+    random: randomFor(awsAccountId, 'vpc-edges'),
+  });
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
@@ -1105,5 +1126,28 @@ export function sandboxInventory({
       random: randomFor(awsAccountId, 'compute'),
       regional,
     }),
+    instanceMetadataDefaults: ok(
+      { regions: readable(edges.metadataDefaults) },
+      regional('EC2 GetInstanceMetadataDefaults'),
+    ),
+    publicIpSubnets: ok({ subnets: readable(edges.subnets) }, regional('EC2 DescribeSubnets')),
+    transitGateways: ok({ gateways: readable(edges.gateways) }, regional('EC2 DescribeTransitGateways')),
+    vpcEndpoints: ok(
+      { endpoints: readable(edges.endpoints), services: readable(edges.services) },
+      regional('EC2 DescribeVpcEndpoints'),
+    ),
+    loadBalancers: ok(
+      {
+        loadBalancers: readable(
+          sandboxLoadBalancers({
+            idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+            home: home(account),
+            accountId: awsAccountId,
+            random: randomFor(awsAccountId, 'load-balancers'),
+          }),
+        ),
+      },
+      regional('Elastic Load Balancing DescribeLoadBalancers'),
+    ),
   };
 }

@@ -7,7 +7,7 @@ import type {
 } from '../../domain/scans/inventory';
 
 // The sandbox account's VPCs and EC2 settings: one VPC per region in use, set up as the CIS benchmark asks (flow
-// logs on, SSH and RDP denied by the network ACL ahead of its allow-all, the default security group emptied,
+// logs on, SSH and RDP denied by the network ACL ahead of its TCP and UDP allows, the default security group emptied,
 // EBS encryption on by default everywhere). The baseline issues below undo one of these each.
 
 /** A resource id from the keys that name it (the sandbox's seeded ids). */
@@ -49,6 +49,19 @@ const ADMIN_DENIES: NaclIngress[] = ['0.0.0.0/0', '::/0'].flatMap((cidr, i) => [
   internet(13 + 4 * i, 'deny', '17', [3389, 3389], cidr),
 ]);
 
+/**
+ * What a set-up ACL lets in from anywhere instead of AWS's allow-all: TCP and UDP (the denies above still stop SSH and
+ * RDP), then the catch-all deny; other protocols (ICMP) stay out.
+ */
+const TCP_UDP_ALLOWS: NaclIngress[] = [
+  internet(100, 'allow', '6', [0, 65535], '0.0.0.0/0'),
+  internet(101, 'allow', '6', [0, 65535], '::/0'),
+  internet(102, 'allow', '17', [0, 65535], '0.0.0.0/0'),
+  internet(103, 'allow', '17', [0, 65535], '::/0'),
+  internet(32767, 'deny', '-1', null, '0.0.0.0/0'),
+  internet(32767, 'deny', '-1', null, '::/0'),
+];
+
 export const vpcId = (idOf: IdOf, region: string) => `vpc-${idOf(region, 'vpc')}`;
 
 export function cleanNetwork({
@@ -66,7 +79,7 @@ export function cleanNetwork({
       id: `acl-${idOf(region, 'acl')}`,
       vpcId: vpcId(idOf, region),
       region,
-      internetIngress: [...ADMIN_DENIES, ...AWS_DEFAULT_ENTRIES],
+      internetIngress: [...ADMIN_DENIES, ...TCP_UDP_ALLOWS],
     })),
     defaultGroups: [],
     ebs: enabledRegions.map((region) => ({ region, enabled: true })),

@@ -14,9 +14,12 @@ import { EXPOSURE_CHECKS } from './exposure';
 import { GLUE_CHECKS } from './glue';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
+import { LOAD_BALANCER_CHECKS } from './load-balancers';
 import { MONITORING_CHECKS } from './monitoring';
+import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
+import { VPC_EDGE_CHECKS } from './vpc-edges';
 import type { Check } from './types';
 
 // Every check Sentinel runs. A check's id is part of its signals' fingerprints: renaming one reopens them all.
@@ -42,6 +45,9 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...CODEBUILD_CHECKS,
   ...GLUE_CHECKS,
   ...BATCH_CHECKS,
+  ...NETWORK_EXPOSURE_CHECKS,
+  ...VPC_EDGE_CHECKS,
+  ...LOAD_BALANCER_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

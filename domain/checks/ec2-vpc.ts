@@ -120,6 +120,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       'is per region: repeat it in every enabled region. Existing volumes stay as they are: copy their snapshots ' +
       'with encryption to replace them.',
     docsUrl: 'https://docs.aws.amazon.com/ebs/latest/userguide/encryption-by-default.html',
+    prowler: ['ec2_ebs_default_encryption'],
     controls: { 'cis-aws-7.0': ['6.1.1'], 'aws-fsbp': ['EC2.7'] },
     evaluate: onPart('ebsEncryptionByDefault', ({ regions }) =>
       failing(
@@ -172,6 +173,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       'same for 3389, and with --protocol udp). ' +
       'Administer instances through Systems Manager Session Manager.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/nacl-rules.html',
+    prowler: ['ec2_networkacl_allow_ingress_tcp_port_22', 'ec2_networkacl_allow_ingress_tcp_port_3389'],
     controls: { 'cis-aws-7.0': ['6.2'], 'aws-fsbp': ['EC2.21'] },
     evaluate: onPart('networkAcls', ({ acls }) =>
       failing(
@@ -206,6 +208,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       '`aws ec2 revoke-security-group-egress` with the group id and its rules. The default group cannot be deleted: ' +
       'left empty, it allows nothing.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/default-security-group.html',
+    prowler: ['ec2_securitygroup_default_restrict_traffic'],
     controls: { 'cis-aws-7.0': ['6.5'], 'aws-fsbp': ['EC2.2'] },
     evaluate: onPart('securityGroups', ({ defaultGroups }) =>
       failing(
@@ -236,6 +239,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       'modify-instance-metadata-options --instance-id <id> --http-tokens required --http-endpoint enabled`. Set ' +
       'IMDSv2 as the account default for new instances (EC2 > Settings > Data protection and security > IMDS defaults).',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-IMDS-existing-instances.html',
+    prowler: ['ec2_instance_imdsv2_enabled'],
     controls: { 'cis-aws-7.0': ['6.7'], 'aws-fsbp': ['EC2.8'] },
     // An instance whose metadata options EC2 did not report is unread: its open finding stays open, and it never
     // passes for want of an answer.
@@ -288,6 +292,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       '--instance-profile-name <profile> --role-name <role>`. Remove the access keys the instance used and deactivate ' +
       'them in IAM.',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/iam-roles-for-amazon-ec2.html',
+    prowler: ['ec2_instance_profile_attached'],
     controls: { 'cis-aws-7.0': ['2.16'] },
     evaluate: instancesWithoutRole,
   },
@@ -306,6 +311,7 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       '--resource-ids <vpc-id> --traffic-type ALL --log-destination-type s3 --log-destination arn:aws:s3:::<bucket>`. ' +
       'Delete the VPCs you do not use, default VPCs included, rather than logging them.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/working-with-flow-logs.html',
+    prowler: ['vpc_flow_logs_enabled'],
     controls: { 'cis-aws-7.0': ['4.7'], 'aws-fsbp': ['EC2.6'] },
     evaluate: onPart('vpcFlowLogs', ({ unloggedVpcs }) =>
       failing(

@@ -218,6 +218,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'that include 22 count); SSH servers are scanned and brute-forced within minutes.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
+    prowler: ['ec2_securitygroup_allow_ingress_from_internet_to_tcp_port_22'],
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.13'] },
     evaluate: onPart('securityGroups', ({ groups }) =>
       failing(openGroups(groups, (rule) => admitsPort(rule, ADMIN_PROTOCOLS, 22), cisAdminControls)),
@@ -234,6 +235,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'rules that include 3389 count); exposed RDP is a leading ransomware entry point.',
     remediation: SG_REMEDIATION,
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/security-group-rules-reference.html',
+    prowler: ['ec2_securitygroup_allow_ingress_from_internet_to_tcp_port_3389'],
     controls: { 'cis-aws-7.0': ['6.3', '6.4'], 'aws-fsbp': ['EC2.14'] },
     evaluate: onPart('securityGroups', ({ groups }) =>
       failing(openGroups(groups, (rule) => admitsPort(rule, ADMIN_PROTOCOLS, 3389), cisAdminControls)),
@@ -251,6 +253,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'Replace the rule with rules for the specific ports the service needs (for example 443), from the narrowest ' +
       'sources possible; keep administration ports closed and use Session Manager.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
+    prowler: ['ec2_securitygroup_allow_ingress_from_internet_to_all_ports'],
     controls: { 'cis-aws-7.0': ['6.3', '6.4'] },
     evaluate: onPart('securityGroups', ({ groups }) => failing(openGroups(groups, admitsAllPorts, cisAdminControls))),
   },
@@ -266,6 +269,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       "Modify the snapshot's permissions to Private (or share it with specific accounts only), assume its data " +
       'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region.',
     docsUrl: 'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-modifying-snapshot-permissions.html',
+    prowler: ['ec2_ebs_public_snapshot'],
     controls: { 'aws-fsbp': ['EC2.1'] },
     evaluate: onPart('publicSnapshots', ({ snapshots }) =>
       failing(
@@ -288,6 +292,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'Make the AMI private (EC2 > AMIs > Edit AMI permissions), rotate credentials or keys it contained, and ' +
       'turn on block public access for AMIs in every region.',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/sharingamis-intro.html',
+    prowler: ['ec2_ami_public'],
     evaluate: onPart('publicImages', ({ images }) =>
       failing(
         images.map((image) => ({

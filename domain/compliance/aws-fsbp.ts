@@ -49,4 +49,12 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'CodeBuild.2': 'CodeBuild project environment variables should not contain clear text credentials',
   'EC2.25': 'Amazon EC2 launch templates should not assign public IPs to network interfaces',
   'EC2.170': 'EC2 launch templates should use Instance Metadata Service Version 2 (IMDSv2)',
+  'EC2.18': 'Security groups should only allow unrestricted incoming traffic for authorized ports',
+  'EC2.15': 'Amazon EC2 subnets should not automatically assign public IP addresses',
+  'EC2.23': 'Amazon EC2 Transit Gateways should not automatically accept VPC attachment requests',
+  'ELB.1': 'Application Load Balancer should be configured to redirect all HTTP requests to HTTPS',
+  'ELB.4': 'Application Load Balancer should be configured to drop invalid http headers',
+  'ELB.6': 'Application, Gateway, and Network Load Balancers should have deletion protection enabled',
+  'ELB.12': 'Application Load Balancer should be configured with defensive or strictest desync mitigation mode',
+  'ELB.17': 'Application and Network Load Balancers with listeners should use recommended security policies',
 };

@@ -54,8 +54,9 @@ export const SERVICE_GROUPS = {
   ],
   logging: ['cloudtrail', 'metricAlarms'],
   guardduty: ['guardduty'],
-  network: ['securityGroups', 'networkAcls'],
-  compute: ['instances', 'cloudtrail', 'instanceProfiles'],
+  // What the internet reaches on an instance is its address and its groups: a change to either is judged with both.
+  network: ['securityGroups', 'networkAcls', 'instances'],
+  compute: ['instances', 'cloudtrail', 'instanceProfiles', 'securityGroups'],
   s3: ['s3AccountBlockPublicAccess', 's3Buckets'],
   account: ['alternateContacts'],
   health: ['health'],

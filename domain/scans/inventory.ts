@@ -245,6 +245,10 @@ export interface Instance {
   metadata: { httpTokens: string; httpEndpoint: string } | null;
   /** The attached instance profile (its role gives the instance its AWS credentials); null when none is. */
   instanceProfileArn: string | null;
+  /** Its public IPv4 address (one EC2 assigned, or an Elastic IP): what the internet can reach; null without one. */
+  publicIp: string | null;
+  /** The security groups of its network interfaces, by id: what they admit is what reaches it. */
+  securityGroupIds: string[];
 }
 
 /** A region's EBS encryption-by-default setting. */
@@ -512,6 +516,84 @@ export interface AlternateContacts {
   operations: boolean;
 }
 
+/** A region's account-wide instance metadata defaults (GetInstanceMetadataDefaults), what new instances get. */
+export interface InstanceMetadataDefaults {
+  region: string;
+  /** The default HttpTokens ('required' means IMDSv2 only); null: no default set, so launches fall back to IMDSv1. */
+  httpTokens: string | null;
+}
+
+/** A subnet that gives every instance launched in it a public IPv4 address (MapPublicIpOnLaunch); others are left out. */
+export interface PublicIpSubnet {
+  id: string;
+  vpcId: string;
+  region: string;
+  /** A default subnet of the region's default VPC, which AWS creates with the setting on. */
+  defaultForAz: boolean;
+}
+
+export interface TransitGateway {
+  id: string;
+  region: string;
+  /** AutoAcceptSharedAttachments: attachment requests from the accounts it is shared with are accepted unreviewed. */
+  autoAcceptSharedAttachments: boolean;
+}
+
+/** A VPC endpoint with a policy (gateway and interface endpoints), read with domain/policies/resource-policy.ts. */
+export interface VpcEndpoint {
+  id: string;
+  vpcId: string;
+  region: string;
+  serviceName: string;
+  /**
+   * What its policy allows beyond the account, described: statements open to everyone that no condition narrows, and
+   * statements naming other accounts. Empty: only the account's principals. null: the policy is not a document
+   * Sentinel reads (the endpoint is then unread).
+   */
+  beyondAccount: string[] | null;
+}
+
+/** A VPC endpoint service the account provides (PrivateLink), with the principals allowed to connect to it. */
+export interface EndpointService {
+  id: string;
+  region: string;
+  serviceName: string;
+  /** The allowed principals outside the account: '*' (every AWS account) or principals of other accounts. */
+  outsidePrincipals: string[];
+}
+
+/** A listener of a load balancer, with what its default action does with plain HTTP. */
+export interface LoadBalancerListener {
+  arn: string;
+  port: number;
+  /** HTTP, HTTPS, TCP, TLS, UDP, TCP_UDP, GENEVE. */
+  protocol: string;
+  /** The TLS security policy of an HTTPS or TLS listener; null for the others. */
+  sslPolicy: string | null;
+  /** Its default action redirects to HTTPS. */
+  redirectsToHttps: boolean;
+}
+
+/** An Application, Network or Gateway Load Balancer (Elastic Load Balancing v2). */
+export interface LoadBalancer {
+  arn: string;
+  name: string;
+  region: string;
+  /** application, network or gateway. */
+  type: string;
+  internetFacing: boolean;
+  /** Its attributes (DescribeLoadBalancerAttributes); null when they could not be read (it is then unread). */
+  attributes: {
+    deletionProtection: boolean;
+    /** routing.http.drop_invalid_header_fields.enabled (Application Load Balancers only; false for the others). */
+    dropInvalidHeaderFields: boolean;
+    /** routing.http.desync_mitigation_mode (monitor, defensive, strictest); null where it does not apply. */
+    desyncMitigationMode: string | null;
+  } | null;
+  /** null when they could not be read (it is then unread). */
+  listeners: LoadBalancerListener[] | null;
+}
+
 export interface Inventory {
   collectedAt: string;
   /** Regions enabled for the account: every regional part is read in each (empty when they could not be listed). */
@@ -570,6 +652,15 @@ export interface Inventory {
   codebuildProjects: Collected<{ projects: CodeBuildProject[] }>;
   glue: Collected<Glue>;
   batchJobDefinitions: Collected<{ jobDefinitions: BatchJobDefinition[] }>;
+  // Network (regional).
+  instanceMetadataDefaults: Collected<{ regions: InstanceMetadataDefaults[] }>;
+  /** Only the subnets that give instances a public address. */
+  publicIpSubnets: Collected<{ subnets: PublicIpSubnet[] }>;
+  transitGateways: Collected<{ gateways: TransitGateway[] }>;
+  /** Unread: endpoint services whose allowed principals could not be read (by id). */
+  vpcEndpoints: Collected<{ endpoints: VpcEndpoint[]; services: EndpointService[] }>;
+  /** Unread: load balancers whose listeners or attributes could not be read (by ARN). */
+  loadBalancers: Collected<{ loadBalancers: LoadBalancer[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -622,6 +713,11 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   codebuildProjects: true,
   glue: true,
   batchJobDefinitions: true,
+  instanceMetadataDefaults: true,
+  publicIpSubnets: true,
+  transitGateways: true,
+  vpcEndpoints: true,
+  loadBalancers: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

@@ -75,6 +75,12 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   codebuildProjects: 'CodeBuild',
   glue: 'Glue',
   batchJobDefinitions: 'AWS Batch',
+  instanceMetadataDefaults: 'EC2',
+  publicIpSubnets: 'EC2',
+  transitGateways: 'EC2',
+  vpcEndpoints: 'EC2',
+  // Elastic Load Balancing is read with EC2's permissions (SecurityAudit's elasticloadbalancing:Describe*).
+  loadBalancers: 'EC2',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

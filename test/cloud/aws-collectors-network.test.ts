@@ -282,8 +282,13 @@ describe('EC2 and VPC collection against moto', () => {
       'DescribeRegions',
       'DescribeSecurityGroups',
       'DescribeSnapshots',
+      'DescribeSubnets',
+      'DescribeTransitGateways',
+      'DescribeVpcEndpointServiceConfigurations',
+      'DescribeVpcEndpoints',
       'DescribeVpcs',
       'GetEbsEncryptionByDefault',
+      'GetInstanceMetadataDefaults',
     ]);
   });
 

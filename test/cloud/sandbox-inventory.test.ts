@@ -227,6 +227,50 @@ describe('sandbox inventory', () => {
     );
   });
 
+  describe('network exposure', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
+    );
+    const failing = (id: string) =>
+      many.filter(
+        (inventory) =>
+          evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find((o) => o.checkId === id)
+            ?.status === 'failed',
+      ).length;
+
+    it.each([
+      'exposure.sg_high_risk_ports_open',
+      'exposure.sg_unauthorized_port_open',
+      'exposure.sg_ftp_open',
+      'exposure.sg_telnet_open',
+      'exposure.instance_ftp_exposed',
+      'exposure.instance_telnet_exposed',
+      'exposure.instance_public_with_role',
+      'exposure.nacl_all_traffic_open',
+      'exposure.imds_default_allows_v1',
+      'exposure.subnet_assigns_public_ip',
+      'exposure.transit_gateway_auto_accepts',
+      'exposure.vpc_endpoint_policy_open',
+      'exposure.endpoint_service_open',
+      'exposure.alb_http_not_redirected',
+      'exposure.elb_outdated_tls_policy',
+      'exposure.alb_invalid_headers_accepted',
+      'exposure.alb_desync_unguarded',
+      'exposure.elb_deletion_protection_off',
+    ])('%s fails on some accounts, not on all', (id) => {
+      expect(failing(id)).toBeGreaterThan(0);
+      expect(failing(id)).toBeLessThan(many.length);
+    });
+
+    it('exposes a database server to the internet on some accounts', () => {
+      const exposed = ['mysql', 'postgresql', 'mongodb', 'redis', 'elasticsearch_kibana'].map((service) =>
+        failing(`exposure.instance_${service}_exposed`),
+      );
+      expect(exposed.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(exposed.reduce((a, b) => a + b, 0)).toBeLessThan(many.length);
+    });
+  });
+
   describe('drift over a week of scans every 6 hours', () => {
     const week = (awsAccountId: string) =>
       Array.from({ length: 28 }, (_, i) =>
@@ -303,6 +347,11 @@ describe('sandbox inventory', () => {
       'rdsInstances',
       'efsFileSystems',
       'kmsKeys',
+      'instanceMetadataDefaults',
+      'publicIpSubnets',
+      'transitGateways',
+      'vpcEndpoints',
+      'loadBalancers',
     ] as const;
 
     it('cannot read two regions of any regional part, nor one bucket, and reads the rest', () => {

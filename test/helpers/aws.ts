@@ -287,9 +287,9 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
 
 /**
  * Answers for what moto 5.2 lacks: it has no AWS Health and no IAM Access Analyzer at all (HTTP 500), and answers
- * Cost Explorer GetAnomalies and GetAnomalyMonitors (500, NotImplementedError) and GuardDuty ListFindings/GetFindings
- * (404) with HTML error pages. Health answers as for an account without a Business support plan; the others find
- * nothing (no anomaly, no anomaly monitor, no finding).
+ * Cost Explorer GetAnomalies and GetAnomalyMonitors (500, NotImplementedError), GuardDuty ListFindings/GetFindings
+ * (404) and EC2 GetInstanceMetadataDefaults with error pages. Health answers as for an account without a Business
+ * support plan; the others find nothing (no anomaly, no anomaly monitor, no finding, no metadata default).
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
@@ -303,6 +303,16 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'ce' && request.operation === 'GetAnomalyMonitors') return json(200, { AnomalyMonitors: [] });
   if (request.service === 'access-analyzer' && request.method === 'GET' && request.path === '/analyzer') {
     return json(200, { analyzers: [] }, 'application/json');
+  }
+  // moto has no GetInstanceMetadataDefaults: answered as for an account that set no defaults (AccountLevel empty).
+  if (request.service === 'ec2' && request.operation === 'GetInstanceMetadataDefaults') {
+    return {
+      status: 200,
+      contentType: 'text/xml',
+      body:
+        '<GetInstanceMetadataDefaultsResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">' +
+        '<requestId>front</requestId><accountLevel/></GetInstanceMetadataDefaultsResponse>',
+    };
   }
   if (request.service === 'guardduty' && request.method === 'POST') {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');

@@ -27,10 +27,20 @@ export const RENDER_JOB = `arn:aws:batch:us-east-1:${ACCOUNT}:job-definition/ren
 /** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
 export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
 
-/** How the clean account's instances are set up: a role, and a metadata service that requires IMDSv2. */
-export const WELL_RUN_INSTANCE = {
+/**
+ * How the clean account's instances are set up: a role, a metadata service that requires IMDSv2, and no public
+ * address (the internet reaches them through a load balancer).
+ */
+export const WELL_RUN_INSTANCE: {
+  metadata: { httpTokens: string; httpEndpoint: string };
+  instanceProfileArn: string;
+  publicIp: string | null;
+  securityGroupIds: string[];
+} = {
   metadata: { httpTokens: 'required', httpEndpoint: 'enabled' },
   instanceProfileArn: `arn:aws:iam::${ACCOUNT}:instance-profile/app-server`,
+  publicIp: null,
+  securityGroupIds: [],
 };
 
 export const hoursAgo = (now: string, hours: number) => new Date(Date.parse(now) - hours * HOUR_MS).toISOString();
@@ -169,7 +179,7 @@ function cleanLoggingServices(
  * Detection, all contacts set, instances with roles and IMDSv2,
  * EBS encryption by default and flow logs everywhere, encrypted and private data stores, rotating keys. It also holds
  * near misses that must not fail (a closed abuse event, a small anomaly, an HTTPS-only security group, a blocked public
- * policy, a network ACL whose denies shadow its allow-all for SSH and RDP, an instance whose metadata service is off).
+ * policy, a network ACL whose denies shadow its TCP and UDP allows for SSH and RDP, an instance whose metadata service is off).
  */
 export function cleanInventory(now: string): Inventory {
   const alice = `arn:aws:iam::${ACCOUNT}:user/alice`;
@@ -342,6 +352,8 @@ export function cleanInventory(now: string): Inventory {
           state: 'running',
           launchedAt: daysAgo(now, 100),
           ...WELL_RUN_INSTANCE,
+          // In the group open to HTTPS, but without a public address: nothing reaches it from the internet directly.
+          securityGroupIds: ['sg-0web'],
         },
         {
           id: 'i-0worker',
@@ -372,7 +384,7 @@ export function cleanInventory(now: string): Inventory {
     networkAcls: ok({
       acls: [
         {
-          // Everything from the internet but SSH and RDP (TCP and UDP), which lower-numbered entries deny first.
+          // TCP and UDP from the internet but SSH and RDP, which lower-numbered entries deny first; no allow-all.
           id: 'acl-0web',
           vpcId: 'vpc-0main',
           region: 'us-east-1',
@@ -383,8 +395,10 @@ export function cleanInventory(now: string): Inventory {
             { ruleNumber: 13, action: 'deny', protocol: '17', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' },
             { ruleNumber: 14, action: 'deny', protocol: '17', fromPort: 3389, toPort: 3389, cidr: '0.0.0.0/0' },
             { ruleNumber: 15, action: 'deny', protocol: '17', fromPort: 0, toPort: 4000, cidr: '::/0' },
-            { ruleNumber: 100, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
-            { ruleNumber: 101, action: 'allow', protocol: '-1', fromPort: null, toPort: null, cidr: '::/0' },
+            { ruleNumber: 100, action: 'allow', protocol: '6', fromPort: 0, toPort: 65535, cidr: '0.0.0.0/0' },
+            { ruleNumber: 101, action: 'allow', protocol: '6', fromPort: 0, toPort: 65535, cidr: '::/0' },
+            { ruleNumber: 102, action: 'allow', protocol: '17', fromPort: 0, toPort: 65535, cidr: '0.0.0.0/0' },
+            { ruleNumber: 103, action: 'allow', protocol: '17', fromPort: 0, toPort: 65535, cidr: '::/0' },
             { ruleNumber: 32767, action: 'deny', protocol: '-1', fromPort: null, toPort: null, cidr: '0.0.0.0/0' },
           ],
         },
@@ -502,6 +516,75 @@ export function cleanInventory(now: string): Inventory {
       }),
     ),
     ...cleanCompute(),
+    // IMDSv2 required by default everywhere; no subnet hands out public addresses; a transit gateway that reviews
+    // attachments; an S3 endpoint whose policy names only the account, and an endpoint service nobody outside reaches.
+    instanceMetadataDefaults: ok({
+      regions: ['us-east-1', 'us-west-2', 'eu-west-1'].map((region) => ({ region, httpTokens: 'required' })),
+    }),
+    publicIpSubnets: ok({ subnets: [] }),
+    transitGateways: ok({
+      gateways: [{ id: 'tgw-0core', region: 'us-east-1', autoAcceptSharedAttachments: false }],
+    }),
+    vpcEndpoints: ok({
+      endpoints: [
+        {
+          id: 'vpce-0s3',
+          vpcId: 'vpc-0main',
+          region: 'us-east-1',
+          serviceName: 'com.amazonaws.us-east-1.s3',
+          beyondAccount: [],
+        },
+      ],
+      services: [
+        {
+          id: 'vpce-svc-0api',
+          region: 'us-east-1',
+          serviceName: 'com.amazonaws.vpce.us-east-1.vpce-svc-0api',
+          outsidePrincipals: [],
+        },
+      ],
+    }),
+    // The web tier's load balancer redirects HTTP to HTTPS on TLS 1.2+, refuses ambiguous requests and cannot be
+    // deleted by one call; an internal NLB terminates TLS on a current policy.
+    loadBalancers: ok({
+      loadBalancers: [
+        {
+          arn: `arn:aws:elasticloadbalancing:us-east-1:${ACCOUNT}:loadbalancer/app/web/0a1b2c3d4e5f6a7b`,
+          name: 'web',
+          region: 'us-east-1',
+          type: 'application',
+          internetFacing: true,
+          attributes: { deletionProtection: true, dropInvalidHeaderFields: true, desyncMitigationMode: 'defensive' },
+          listeners: [
+            { arn: 'listener/app/web/80', port: 80, protocol: 'HTTP', sslPolicy: null, redirectsToHttps: true },
+            {
+              arn: 'listener/app/web/443',
+              port: 443,
+              protocol: 'HTTPS',
+              sslPolicy: 'ELBSecurityPolicy-TLS13-1-2-2021-06',
+              redirectsToHttps: false,
+            },
+          ],
+        },
+        {
+          arn: `arn:aws:elasticloadbalancing:eu-west-1:${ACCOUNT}:loadbalancer/net/queue/1a2b3c4d5e6f7a8b`,
+          name: 'queue',
+          region: 'eu-west-1',
+          type: 'network',
+          internetFacing: false,
+          attributes: { deletionProtection: true, dropInvalidHeaderFields: false, desyncMitigationMode: null },
+          listeners: [
+            {
+              arn: 'listener/net/queue/5671',
+              port: 5671,
+              protocol: 'TLS',
+              sslPolicy: 'ELBSecurityPolicy-TLS13-1-2-2021-06',
+              redirectsToHttps: false,
+            },
+          ],
+        },
+      ],
+    }),
   };
 }
 

@@ -1,6 +1,7 @@
 import {
   DescribeSnapshotAttributeCommand,
   EC2Client,
+  type Instance as AwsInstance,
   type IpPermission,
   paginateDescribeImages,
   paginateDescribeInstances,
@@ -104,6 +105,24 @@ export const securityGroupsPart = regionalPart({
   }),
 });
 
+/** The instance's public IPv4 address: its primary one, or one associated with another of its interfaces. */
+function publicIpOf(i: AwsInstance): string | null {
+  return (
+    i.PublicIpAddress ??
+    (i.NetworkInterfaces ?? []).flatMap((n) => (n.Association?.PublicIp ? [n.Association.PublicIp] : []))[0] ??
+    null
+  );
+}
+
+/** The groups of every network interface of the instance, once each: a secondary interface's admit traffic too. */
+function groupIdsOf(i: AwsInstance): string[] {
+  const ids = [
+    ...(i.SecurityGroups ?? []).map((g) => g.GroupId),
+    ...(i.NetworkInterfaces ?? []).flatMap((n) => (n.Groups ?? []).map((g) => g.GroupId)),
+  ].filter((id): id is string => id !== undefined);
+  return [...new Set(ids)].sort();
+}
+
 export const instancesPart = regionalPart({
   part: 'instances',
   read: ({ session }: ReadContext, region: string) =>
@@ -121,6 +140,8 @@ export const instancesPart = regionalPart({
               ? { httpTokens: metadata.HttpTokens, httpEndpoint: metadata.HttpEndpoint }
               : null,
           instanceProfileArn: i.IamInstanceProfile?.Arn ?? null,
+          publicIp: publicIpOf(i),
+          securityGroupIds: groupIdsOf(i),
         });
       }
       return into;

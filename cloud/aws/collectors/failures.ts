@@ -54,6 +54,7 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   SecurityHub: 'Security Hub',
   AccessAnalyzer: 'IAM Access Analyzer',
   AutoScaling: 'Auto Scaling',
+  ElasticLoadBalancingV2: 'Elastic Load Balancing',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

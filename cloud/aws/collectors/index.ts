@@ -22,6 +22,7 @@ import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { instanceUserDataPart } from './ec2-user-data';
 import { efsFileSystemsPart } from './efs';
+import { loadBalancersPart } from './elbv2';
 import { eventForwarderPart } from './event-forwarder';
 import { failureOf } from './failures';
 import { gluePart } from './glue';
@@ -45,6 +46,7 @@ import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import { securityHubPart } from './security-hub';
 import type { Session } from './session';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
+import { instanceMetadataDefaultsPart, publicIpSubnetsPart, transitGatewaysPart, vpcEndpointsPart } from './vpc-edges';
 
 // Reads a customer's account through their role as a set of independent reads: one per global part, one per
 // regional part and enabled region (after the region list itself). Each read settles on its own: read, or
@@ -93,6 +95,11 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   codebuildProjectsPart,
   gluePart,
   batchJobDefinitionsPart,
+  instanceMetadataDefaultsPart,
+  publicIpSubnetsPart,
+  transitGatewaysPart,
+  vpcEndpointsPart,
+  loadBalancersPart,
 ]);
 
 const REGIONS = 'regions';
@@ -102,9 +109,9 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
- * alerts).
+ * alerts, v4 the instances' public addresses and security groups).
  */
-const READ_FORMAT = 'v3:';
+const READ_FORMAT = 'v4:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {

@@ -43,6 +43,12 @@ const instance = (id: string, region: string, type: string, launchedAt: string) 
   ...WELL_RUN_INSTANCE,
 });
 
+const WEB_ALB = `arn:aws:elasticloadbalancing:us-east-1:${ACCOUNT}:loadbalancer/app/web/0a1b2c3d4e5f6a7b`;
+const QUEUE_NLB = `arn:aws:elasticloadbalancing:eu-west-1:${ACCOUNT}:loadbalancer/net/queue/1a2b3c4d5e6f7a8b`;
+
+/** An ingress rule for one TCP port from a whole address family. */
+const openTcp = (port: number, cidr: string) => ({ protocol: 'tcp', fromPort: port, toPort: port, cidr });
+
 const CASES: Case[] = [
   // iam
   {
@@ -863,6 +869,193 @@ const CASES: Case[] = [
       part(inv.batchJobDefinitions).jobDefinitions[0]!.secrets = [{ name: 'command', kind: 'github_token' }];
     },
     fails: [`${RENDER_JOB}@us-east-1`],
+  },
+  // network exposure: each instance check on one of its service's ports, each group check likewise
+  ...(
+    [
+      ['cassandra', 9042],
+      ['cifs', 139],
+      ['elasticsearch_kibana', 5601],
+      ['ftp', 21],
+      ['kafka', 9092],
+      ['kerberos', 88],
+      ['ldap', 636],
+      ['memcached', 11211],
+      ['mongodb', 27018],
+      ['mysql', 3306],
+      ['oracle', 2484],
+      ['postgresql', 5432],
+      ['rdp', 3389],
+      ['redis', 6379],
+      ['sqlserver', 1434],
+      ['ssh', 22],
+      ['telnet', 23],
+    ] as const
+  ).map(
+    ([service, port]): Case => ({
+      id: `exposure.instance_${service}_exposed`,
+      parts: ['instances', 'securityGroups'],
+      breaks: (inv) => {
+        part(inv.instances).instances[0]!.publicIp = '203.0.113.10';
+        part(inv.securityGroups).groups[0]!.openIngress.push(openTcp(port, '0.0.0.0/0'));
+      },
+      fails: ['i-0web@us-east-1'],
+    }),
+  ),
+  ...(
+    [
+      ['cassandra', 8888],
+      ['elasticsearch_kibana', 9300],
+      ['ftp', 20],
+      ['kafka', 9092],
+      ['memcached', 11211],
+      ['mongodb', 27017],
+      ['mysql', 3306],
+      ['oracle', 1521],
+      ['postgresql', 5432],
+      ['redis', 6379],
+      ['sqlserver', 1433],
+      ['telnet', 23],
+    ] as const
+  ).map(
+    ([service, port]): Case => ({
+      id: `exposure.sg_${service}_open`,
+      parts: ['securityGroups'],
+      breaks: (inv) => {
+        part(inv.securityGroups).groups[1]!.openIngress.push(openTcp(port, '::/0'));
+      },
+      fails: ['sg-0default@eu-west-1'],
+    }),
+  ),
+  {
+    id: 'exposure.sg_high_risk_ports_open',
+    parts: ['securityGroups'],
+    breaks: (inv) => {
+      part(inv.securityGroups).groups[1]!.openIngress.push(openTcp(8080, '0.0.0.0/0'));
+    },
+    fails: ['sg-0default@eu-west-1'],
+  },
+  {
+    id: 'exposure.sg_unauthorized_port_open',
+    parts: ['securityGroups'],
+    breaks: (inv) => {
+      part(inv.securityGroups).groups[0]!.openIngress.push({
+        protocol: 'udp',
+        fromPort: 53,
+        toPort: 53,
+        cidr: '0.0.0.0/0',
+      });
+    },
+    fails: ['sg-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.nacl_all_traffic_open',
+    parts: ['networkAcls'],
+    breaks: (inv) => {
+      part(inv.networkAcls).acls[0]!.internetIngress.push({
+        ruleNumber: 50,
+        action: 'allow',
+        protocol: '-1',
+        fromPort: null,
+        toPort: null,
+        cidr: '::/0',
+      });
+    },
+    fails: ['acl-0web@us-east-1'],
+  },
+  {
+    id: 'exposure.instance_public_with_role',
+    parts: ['instances'],
+    breaks: (inv) => {
+      part(inv.instances).instances[1]!.publicIp = '198.51.100.7';
+    },
+    fails: ['i-0worker@eu-west-1'],
+  },
+  {
+    id: 'exposure.imds_default_allows_v1',
+    parts: ['instanceMetadataDefaults'],
+    breaks: (inv) => {
+      part(inv.instanceMetadataDefaults).regions[1]!.httpTokens = null;
+    },
+    fails: ['instance-metadata-defaults@us-west-2'],
+  },
+  {
+    id: 'exposure.subnet_assigns_public_ip',
+    parts: ['publicIpSubnets'],
+    breaks: (inv) => {
+      part(inv.publicIpSubnets).subnets.push({
+        id: 'subnet-0default',
+        vpcId: 'vpc-0default',
+        region: 'eu-west-1',
+        defaultForAz: true,
+      });
+    },
+    fails: ['subnet-0default@eu-west-1'],
+  },
+  {
+    id: 'exposure.transit_gateway_auto_accepts',
+    parts: ['transitGateways'],
+    breaks: (inv) => {
+      part(inv.transitGateways).gateways[0]!.autoAcceptSharedAttachments = true;
+    },
+    fails: ['tgw-0core@us-east-1'],
+  },
+  {
+    id: 'exposure.vpc_endpoint_policy_open',
+    parts: ['vpcEndpoints'],
+    breaks: (inv) => {
+      part(inv.vpcEndpoints).endpoints[0]!.beyondAccount = ['A statement allows * to every principal'];
+    },
+    fails: ['vpce-0s3@us-east-1'],
+  },
+  {
+    id: 'exposure.endpoint_service_open',
+    parts: ['vpcEndpoints'],
+    breaks: (inv) => {
+      part(inv.vpcEndpoints).services[0]!.outsidePrincipals = ['*'];
+    },
+    fails: ['vpce-svc-0api@us-east-1'],
+  },
+  {
+    id: 'exposure.alb_http_not_redirected',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[0]!.listeners![0]!.redirectsToHttps = false;
+    },
+    fails: [`${WEB_ALB}@us-east-1`],
+  },
+  {
+    id: 'exposure.elb_outdated_tls_policy',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[1]!.listeners![0]!.sslPolicy = 'ELBSecurityPolicy-2016-08';
+    },
+    fails: [`${QUEUE_NLB}@eu-west-1`],
+  },
+  {
+    id: 'exposure.alb_invalid_headers_accepted',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[0]!.attributes!.dropInvalidHeaderFields = false;
+    },
+    fails: [`${WEB_ALB}@us-east-1`],
+  },
+  {
+    id: 'exposure.alb_desync_unguarded',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      const web = part(inv.loadBalancers).loadBalancers[0]!;
+      web.attributes = { deletionProtection: true, dropInvalidHeaderFields: false, desyncMitigationMode: 'monitor' };
+    },
+    fails: [`${WEB_ALB}@us-east-1`],
+  },
+  {
+    id: 'exposure.elb_deletion_protection_off',
+    parts: ['loadBalancers'],
+    breaks: (inv) => {
+      part(inv.loadBalancers).loadBalancers[1]!.attributes!.deletionProtection = false;
+    },
+    fails: [`${QUEUE_NLB}@eu-west-1`],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];

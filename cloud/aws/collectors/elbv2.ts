@@ -1,0 +1,105 @@
+import {
+  DescribeLoadBalancerAttributesCommand,
+  ElasticLoadBalancingV2Client,
+  type Listener,
+  paginateDescribeListeners,
+  paginateDescribeLoadBalancers,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { LoadBalancer, LoadBalancerListener, Unread } from '../../../domain/scans/inventory';
+import { mapLimit } from './concurrency';
+import { failureOf, isAbsent } from './failures';
+import { foldPages, type ReadContext, regionalPart } from './reader';
+
+// Elastic Load Balancing v2, region by region: every Application, Network and Gateway Load Balancer with its
+// listeners and attributes. A load balancer whose listeners or attributes are refused is unread for what it lacks;
+// one deleted while the scan read is left out.
+
+const PER_LOAD_BALANCER_CONCURRENCY = 4;
+
+function listenerOf(l: Listener): LoadBalancerListener {
+  return {
+    arn: l.ListenerArn ?? '',
+    port: l.Port ?? 0,
+    protocol: l.Protocol ?? '',
+    sslPolicy: l.SslPolicy ?? null,
+    redirectsToHttps: (l.DefaultActions ?? []).some(
+      (a) => a.Type === 'redirect' && a.RedirectConfig?.Protocol === 'HTTPS',
+    ),
+  };
+}
+
+const attribute = (attributes: { Key?: string; Value?: string }[], key: string) =>
+  attributes.find((a) => a.Key === key)?.Value;
+
+interface Slice {
+  loadBalancers: LoadBalancer[];
+  unread: Unread[];
+}
+
+export const loadBalancersPart = regionalPart({
+  part: 'loadBalancers',
+  async read({ session }: ReadContext, region: string): Promise<Slice> {
+    const elb = session.client((config) => new ElasticLoadBalancingV2Client(config), region);
+    const listed = await foldPages(
+      paginateDescribeLoadBalancers({ client: elb }, {}),
+      [] as Omit<LoadBalancer, 'attributes' | 'listeners'>[],
+      (into, page) => {
+        for (const lb of page.LoadBalancers ?? [])
+          if (lb.LoadBalancerArn)
+            into.push({
+              arn: lb.LoadBalancerArn,
+              name: lb.LoadBalancerName ?? '',
+              region,
+              type: lb.Type ?? '',
+              internetFacing: lb.Scheme === 'internet-facing',
+            });
+        return into;
+      },
+    );
+    const unread: Unread[] = [];
+    /** Runs a read of one load balancer: null when it was refused (named unread) or the load balancer is gone. */
+    const readOf = async <T>(arn: string, what: string, read: () => Promise<T>): Promise<T | null | 'gone'> => {
+      try {
+        return await read();
+      } catch (err) {
+        if (isAbsent(err, 'LoadBalancerNotFound') || isAbsent(err, 'LoadBalancerNotFoundException')) return 'gone';
+        const { reason, retryable } = failureOf(err);
+        if (retryable) throw err;
+        unread.push({ kind: 'resource', scope: arn, reason: `Its ${what}: ${reason}` });
+        return null;
+      }
+    };
+    const loadBalancers = await mapLimit({
+      items: listed,
+      limit: PER_LOAD_BALANCER_CONCURRENCY,
+      run: async (lb): Promise<LoadBalancer | null> => {
+        const listeners = await readOf(lb.arn, 'listeners', () =>
+          foldPages(
+            paginateDescribeListeners({ client: elb }, { LoadBalancerArn: lb.arn }),
+            [] as LoadBalancerListener[],
+            (into, page) => {
+              for (const l of page.Listeners ?? []) into.push(listenerOf(l));
+              return into;
+            },
+          ),
+        );
+        const attributes = await readOf(lb.arn, 'attributes', async () => {
+          const { Attributes = [] } = await elb.send(
+            new DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: lb.arn }),
+          );
+          return {
+            deletionProtection: attribute(Attributes, 'deletion_protection.enabled') === 'true',
+            dropInvalidHeaderFields:
+              attribute(Attributes, 'routing.http.drop_invalid_header_fields.enabled') === 'true',
+            desyncMitigationMode: attribute(Attributes, 'routing.http.desync_mitigation_mode') ?? null,
+          };
+        });
+        if (listeners === 'gone' || attributes === 'gone') return null;
+        return { ...lb, listeners, attributes };
+      },
+    });
+    return { loadBalancers: loadBalancers.filter((lb): lb is LoadBalancer => lb !== null), unread };
+  },
+  unreadIn: (slice) => slice.unread,
+  assemble: (slices) => ({ loadBalancers: slices.flatMap((s) => s.loadBalancers) }),
+});
