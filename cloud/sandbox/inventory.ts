@@ -34,6 +34,7 @@ import {
   unloggedVpcs,
 } from './network';
 import { healthyForwarder } from './event-forwarder';
+import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -488,6 +489,9 @@ function dataStores(id: string, regions: string[]): DataStores {
       autoMinorVersionUpgrade: random() >= 0.12,
       publiclyAccessible: random() < 0.06,
       multiAz: random() < 0.6,
+      // Set as the sandbox reads them (cloud/sandbox/databases.ts).
+      vpcId: null,
+      certificateValidTill: null,
     }),
   );
   const efs = ['shared-uploads', 'build-cache'].slice(0, int(random, 0, 2)).map(
@@ -989,6 +993,14 @@ export function sandboxInventory({
   const regional = (service: string): Unread[] =>
     denied.regions.map((scope) => ({ kind: 'region', scope, reason: scpDenied(service) }));
   const { iam, s3, ec2, net, dataStores: data } = account;
+  const seed: SandboxSeed = {
+    id: awsAccountId,
+    company: account.company,
+    regions: account.regions,
+    at,
+    randomFor,
+    hexId,
+  };
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
@@ -1076,7 +1088,10 @@ export function sandboxInventory({
     health: businessSupport
       ? ok({ events: [] })
       : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
-    rdsInstances: ok({ instances: readable(data.rds) }, regional('RDS DescribeDBInstances')),
+    rdsInstances: ok(
+      { instances: readable(withNetworkAndCertificates(seed, data.rds)) },
+      regional('RDS DescribeDBInstances'),
+    ),
     efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
     kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
     // The monitor of AWS services that AWS sets up for accounts that open Cost Explorer.
@@ -1097,5 +1112,6 @@ export function sandboxInventory({
       }),
       eventForwarder ? regional('EventBridge DescribeConnection') : [],
     ),
+    ...sandboxDatabases(seed, withNetworkAndCertificates(seed, data.rds), readable, regional),
   };
 }

@@ -24,6 +24,12 @@ export const CORE_SOURCES = [
   'KMS',
   'Account Management',
   'EventBridge',
+  'DMS',
+  'Redshift',
+  'OpenSearch',
+  'MSK',
+  'ElastiCache',
+  'Kinesis',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -65,6 +71,17 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
   eventForwarder: 'EventBridge',
+  rdsClusters: 'RDS',
+  rdsSnapshots: 'RDS',
+  dms: 'DMS',
+  redshiftClusters: 'Redshift',
+  opensearchDomains: 'OpenSearch',
+  kafkaClusters: 'MSK',
+  elasticacheReplicationGroups: 'ElastiCache',
+  kinesisStreams: 'Kinesis',
+  ebsVolumes: 'EC2',
+  ebsSnapshots: 'EC2',
+  ebsSnapshotBlockPublicAccess: 'EC2',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -32,7 +32,14 @@ import {
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
 import { kmsKeysPart } from './kms';
-import { rdsInstancesPart } from './rds';
+import { rdsClustersPart, rdsInstancesPart, rdsSnapshotsPart } from './rds';
+import { dmsPart } from './dms';
+import { ebsSnapshotBlockPublicAccessPart, ebsSnapshotsPart, ebsVolumesPart } from './ebs-storage';
+import { elasticacheReplicationGroupsPart } from './elasticache';
+import { kafkaClustersPart } from './kafka';
+import { kinesisStreamsPart } from './kinesis';
+import { opensearchDomainsPart } from './opensearch';
+import { redshiftClustersPart } from './redshift';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
@@ -81,6 +88,17 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   kmsKeysPart,
   anomalyMonitorsPart,
   eventForwarderPart,
+  rdsClustersPart,
+  rdsSnapshotsPart,
+  dmsPart,
+  redshiftClustersPart,
+  opensearchDomainsPart,
+  kafkaClustersPart,
+  elasticacheReplicationGroupsPart,
+  kinesisStreamsPart,
+  ebsVolumesPart,
+  ebsSnapshotsPart,
+  ebsSnapshotBlockPublicAccessPart,
 ]);
 
 const REGIONS = 'regions';
@@ -90,9 +108,9 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
- * alerts).
+ * alerts, v4 the RDS instances' VPC and certificate).
  */
-const READ_FORMAT = 'v3:';
+const READ_FORMAT = 'v4:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {
