@@ -36,6 +36,7 @@ import {
 import { computeParts } from './compute';
 import { healthyForwarder } from './event-forwarder';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
+import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -493,6 +494,9 @@ function dataStores(id: string, regions: string[]): DataStores {
       autoMinorVersionUpgrade: random() >= 0.12,
       publiclyAccessible: random() < 0.06,
       multiAz: random() < 0.6,
+      // Set as the sandbox reads them (cloud/sandbox/databases.ts).
+      vpcId: null,
+      certificateValidTill: null,
     }),
   );
   const efs = ['shared-uploads', 'build-cache'].slice(0, int(random, 0, 2)).map(
@@ -1011,6 +1015,14 @@ export function sandboxInventory({
     enabledRegions: ENABLED_REGIONS,
     random: randomFor(awsAccountId, 'vpc-edges'),
   });
+  const seed: SandboxSeed = {
+    id: awsAccountId,
+    company: account.company,
+    regions: account.regions,
+    at,
+    randomFor,
+    hexId,
+  };
   return {
     collectedAt: iso(at),
     regions: { enabled: [...ENABLED_REGIONS] },
@@ -1098,7 +1110,10 @@ export function sandboxInventory({
     health: businessSupport
       ? ok({ events: [] })
       : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
-    rdsInstances: ok({ instances: readable(data.rds) }, regional('RDS DescribeDBInstances')),
+    rdsInstances: ok(
+      { instances: readable(withNetworkAndCertificates(seed, data.rds)) },
+      regional('RDS DescribeDBInstances'),
+    ),
     efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
     kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
     // The monitor of AWS services that AWS sets up for accounts that open Cost Explorer.
@@ -1149,5 +1164,6 @@ export function sandboxInventory({
       },
       regional('Elastic Load Balancing DescribeLoadBalancers'),
     ),
+    ...sandboxDatabases(seed, withNetworkAndCertificates(seed, data.rds), readable, regional),
   };
 }

@@ -21,6 +21,16 @@ import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import { VPC_EDGE_CHECKS } from './vpc-edges';
 import type { Check } from './types';
+import { DMS_CHECKS } from './dms';
+import { DOCUMENTDB_CHECKS } from './documentdb';
+import { EBS_STORAGE_CHECKS } from './ebs-storage';
+import { ELASTICACHE_CHECKS } from './elasticache';
+import { KAFKA_CHECKS } from './kafka';
+import { KINESIS_CHECKS } from './kinesis';
+import { NEPTUNE_CHECKS } from './neptune';
+import { OPENSEARCH_CHECKS } from './opensearch';
+import { RDS_CHECKS } from './rds';
+import { REDSHIFT_CHECKS } from './redshift';
 
 // Every check Sentinel runs. A check's id is part of its signals' fingerprints: renaming one reopens them all.
 
@@ -48,6 +58,16 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...NETWORK_EXPOSURE_CHECKS,
   ...VPC_EDGE_CHECKS,
   ...LOAD_BALANCER_CHECKS,
+  ...RDS_CHECKS,
+  ...DOCUMENTDB_CHECKS,
+  ...NEPTUNE_CHECKS,
+  ...DMS_CHECKS,
+  ...REDSHIFT_CHECKS,
+  ...OPENSEARCH_CHECKS,
+  ...KAFKA_CHECKS,
+  ...ELASTICACHE_CHECKS,
+  ...KINESIS_CHECKS,
+  ...EBS_STORAGE_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

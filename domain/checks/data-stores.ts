@@ -53,6 +53,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
       'Session Manager port forwarding through an instance) instead.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_VPC.WorkingWithRDSInstanceinaVPC.html',
     controls: { 'cis-aws-7.0': ['3.2.3'], 'aws-fsbp': ['RDS.2'] },
+    prowler: ['rds_instance_no_public_access'],
     // An instance whose accessibility RDS did not report is unread, never private.
     evaluate: onPart('rdsInstances', ({ instances }) =>
       withUnread(
@@ -96,6 +97,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
       'rds:StorageEncrypted is true.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/Overview.Encryption.html',
     controls: { 'cis-aws-7.0': ['3.2.1'], 'aws-fsbp': ['RDS.3'] },
+    prowler: ['rds_instance_storage_encrypted'],
     evaluate: onPart('rdsInstances', ({ instances }) =>
       failing(
         instances
@@ -123,6 +125,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
       "--apply-immediately. Upgrades then happen in the instance's maintenance window: set one that suits the application.",
     docsUrl: 'https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_UpgradeDBInstance.Upgrading.html',
     controls: { 'cis-aws-7.0': ['3.2.2'], 'aws-fsbp': ['RDS.13'] },
+    prowler: ['rds_instance_minor_version_upgrade_enabled'],
     evaluate: onPart('rdsInstances', ({ instances }) =>
       failing(
         instances

@@ -451,6 +451,13 @@ export interface RdsInstance {
   /** null when RDS did not report it (PubliclyAccessible): the instance is then unread, never private. */
   publiclyAccessible: boolean | null;
   multiAz: boolean;
+  /** The VPC of its DB subnet group (DBSubnetGroup.VpcId); null: RDS reported none, so it is not in a VPC. */
+  vpcId: string | null;
+  /**
+   * When the server certificate the instance presents expires (CertificateDetails.ValidTill); null: not reported
+   * (the instance is then unread for the certificate check, never passing).
+   */
+  certificateValidTill: string | null;
 }
 
 export interface EfsFileSystem {
@@ -661,6 +668,23 @@ export interface Inventory {
   vpcEndpoints: Collected<{ endpoints: VpcEndpoint[]; services: EndpointService[] }>;
   /** Unread: load balancers whose listeners or attributes could not be read (by ARN). */
   loadBalancers: Collected<{ loadBalancers: LoadBalancer[] }>;
+  // Databases, analytics stores and their snapshots (regional).
+  /** RDS, Aurora, DocumentDB and Neptune DB clusters (the same API lists them all). */
+  rdsClusters: Collected<{ clusters: RdsCluster[] }>;
+  /** DB snapshots and DB cluster snapshots the account owns, of every engine the RDS API serves. */
+  rdsSnapshots: Collected<{ snapshots: RdsSnapshot[] }>;
+  dms: Collected<{ instances: DmsReplicationInstance[]; endpoints: DmsEndpoint[] }>;
+  redshiftClusters: Collected<{ clusters: RedshiftCluster[] }>;
+  opensearchDomains: Collected<{ domains: OpenSearchDomain[] }>;
+  kafkaClusters: Collected<{ clusters: KafkaCluster[] }>;
+  elasticacheReplicationGroups: Collected<{ groups: ElastiCacheReplicationGroup[] }>;
+  kinesisStreams: Collected<{ streams: KinesisStream[] }>;
+  /** EBS volumes that are not encrypted (encrypted ones are not collected). */
+  ebsVolumes: Collected<{ unencrypted: RegionalResource[] }>;
+  /** The EBS snapshots the account owns: how many in each region read, and those not encrypted. */
+  ebsSnapshots: Collected<{ regions: { region: string; count: number }[]; unencrypted: RegionalResource[] }>;
+  /** Each region's block public access for EBS snapshots. */
+  ebsSnapshotBlockPublicAccess: Collected<{ regions: SnapshotBlockPublicAccess[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -718,6 +742,17 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   transitGateways: true,
   vpcEndpoints: true,
   loadBalancers: true,
+  rdsClusters: true,
+  rdsSnapshots: true,
+  dms: true,
+  redshiftClusters: true,
+  opensearchDomains: true,
+  kafkaClusters: true,
+  elasticacheReplicationGroups: true,
+  kinesisStreams: true,
+  ebsVolumes: true,
+  ebsSnapshots: true,
+  ebsSnapshotBlockPublicAccess: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 
@@ -731,4 +766,138 @@ export function onlyParts(inventory: Inventory, parts: readonly PartName[]): Inv
     PART_NAMES.filter((p) => !kept.has(p)).map((p) => [p, { status: 'not_evaluated', reason: OUTSIDE_TARGETED_SCAN }]),
   );
   return { ...inventory, ...masked };
+}
+
+/** A DB cluster: Aurora and Multi-AZ DB clusters, and the DocumentDB and Neptune clusters the same API lists. */
+export interface RdsCluster {
+  id: string;
+  arn: string;
+  region: string;
+  /** aurora-mysql, aurora-postgresql, mysql, postgres, docdb, neptune, ... */
+  engine: string;
+  storageEncrypted: boolean;
+}
+
+/** A DB snapshot (of an instance) or a DB cluster snapshot the account owns. */
+export interface RdsSnapshot {
+  id: string;
+  arn: string;
+  region: string;
+  kind: 'instance' | 'cluster';
+  engine: string;
+  /** manual, automated, awsbackup, ... (SnapshotType): only a manual snapshot can be shared. */
+  type: string;
+  encrypted: boolean;
+  /**
+   * Restorable by every AWS account (its restore attribute holds `all`); false for snapshots that cannot be shared.
+   * null: its attributes could not be read (the snapshot is then unread, never private).
+   */
+  public: boolean | null;
+}
+
+/** A DMS replication instance. */
+export interface DmsReplicationInstance {
+  id: string;
+  arn: string;
+  region: string;
+  /** null: DMS did not report it (the instance is then unread, never private). */
+  publiclyAccessible: boolean | null;
+  autoMinorVersionUpgrade: boolean;
+}
+
+/** A DMS endpoint: the source or target database a replication task connects to. */
+export interface DmsEndpoint {
+  id: string;
+  arn: string;
+  region: string;
+  engine: string;
+  /** SslMode: none, require, verify-ca or verify-full. */
+  sslMode: string;
+}
+
+export interface RedshiftCluster {
+  id: string;
+  region: string;
+  /** null: Redshift did not report it (the cluster is then unread, never private). */
+  publiclyAccessible: boolean | null;
+  encrypted: boolean;
+  /** AutomatedSnapshotRetentionPeriod: 0 turns automated snapshots off. */
+  automatedSnapshotRetentionDays: number;
+  /**
+   * Whether its parameter group sets require_ssl to true; null: the parameter group's parameters could not be read
+   * (the cluster is then unread for that check).
+   */
+  requireSsl: boolean | null;
+  /** AllowVersionUpgrade: major version upgrades are applied in the maintenance window. */
+  allowVersionUpgrade: boolean;
+}
+
+/** An OpenSearch Service (or Elasticsearch) domain, with the settings DescribeDomains reports. */
+export interface OpenSearchDomain {
+  name: string;
+  arn: string;
+  region: string;
+  /** Placed in a VPC: its endpoint has no public address, whatever its access policy says. */
+  inVpc: boolean;
+  /**
+   * The statements of its access policy open to everyone that no known condition narrows, described
+   * (domain/policies/resource-policy.ts); empty without any. null: the policy could not be parsed (unread).
+   */
+  publicStatements: string[] | null;
+  encryptedAtRest: boolean;
+  nodeToNodeEncryption: boolean;
+  enforceHttps: boolean;
+  /** Fine-grained access control (AdvancedSecurityOptions.Enabled). */
+  fineGrainedAccessControl: boolean;
+  /** Audit logs published to CloudWatch Logs (LogPublishingOptions.AUDIT_LOGS.Enabled). */
+  auditLogs: boolean;
+  /** A service software update is available (ServiceSoftwareOptions.UpdateAvailable). */
+  updateAvailable: boolean;
+}
+
+/** An Amazon MSK cluster: serverless clusters are private and authenticated by design. */
+export interface KafkaCluster {
+  name: string;
+  arn: string;
+  region: string;
+  serverless: boolean;
+  /** Its brokers have public addresses (ConnectivityInfo.PublicAccess.Type other than DISABLED). */
+  publicAccess: boolean;
+  /** Clients may connect without authenticating (ClientAuthentication.Unauthenticated.Enabled). */
+  unauthenticatedAccess: boolean;
+  /** Clients authenticate with TLS certificates (ClientAuthentication.Tls.Enabled). */
+  tlsAuthentication: boolean;
+  /** EncryptionInTransit.ClientBroker: TLS, TLS_PLAINTEXT or PLAINTEXT; null when MSK did not report it. */
+  clientBrokerEncryption: string | null;
+  /** EncryptionInTransit.InCluster: brokers talk to each other over TLS. */
+  inClusterEncryption: boolean;
+}
+
+/** An ElastiCache replication group (Redis OSS or Valkey). */
+export interface ElastiCacheReplicationGroup {
+  id: string;
+  arn: string;
+  region: string;
+  engine: string;
+  /** SnapshotRetentionLimit: days automatic backups are kept; 0 turns them off. */
+  snapshotRetentionDays: number;
+  atRestEncryption: boolean;
+  transitEncryption: boolean;
+  /** null: ElastiCache did not report it (the group is then unread for that check). */
+  autoMinorVersionUpgrade: boolean | null;
+}
+
+export interface KinesisStream {
+  name: string;
+  arn: string;
+  region: string;
+  /** EncryptionType KMS; null: the stream's summary could not be read (unread). */
+  encrypted: boolean | null;
+}
+
+/** A region's block public access state for EBS snapshots (GetSnapshotBlockPublicAccessState). */
+export interface SnapshotBlockPublicAccess {
+  region: string;
+  /** block-all-sharing, block-new-sharing or unblocked. */
+  state: string;
 }

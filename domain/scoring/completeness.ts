@@ -28,6 +28,12 @@ export const CORE_SOURCES = [
   'CodeBuild',
   'Glue',
   'AWS Batch',
+  'DMS',
+  'Redshift',
+  'OpenSearch',
+  'MSK',
+  'ElastiCache',
+  'Kinesis',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -81,6 +87,17 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   vpcEndpoints: 'EC2',
   // Elastic Load Balancing is read with EC2's permissions (SecurityAudit's elasticloadbalancing:Describe*).
   loadBalancers: 'EC2',
+  rdsClusters: 'RDS',
+  rdsSnapshots: 'RDS',
+  dms: 'DMS',
+  redshiftClusters: 'Redshift',
+  opensearchDomains: 'OpenSearch',
+  kafkaClusters: 'MSK',
+  elasticacheReplicationGroups: 'ElastiCache',
+  kinesisStreams: 'Kinesis',
+  ebsVolumes: 'EC2',
+  ebsSnapshots: 'EC2',
+  ebsSnapshotBlockPublicAccess: 'EC2',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

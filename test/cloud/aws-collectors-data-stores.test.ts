@@ -179,6 +179,9 @@ describe('AWS data store collection against moto', () => {
         autoMinorVersionUpgrade: false,
         publiclyAccessible: true,
         multiAz: false,
+        // moto reports neither the default subnet group's VPC nor the certificate's validity, which AWS reports.
+        vpcId: null,
+        certificateValidTill: null,
       },
       {
         id: 'orders-db',
@@ -188,6 +191,8 @@ describe('AWS data store collection against moto', () => {
         autoMinorVersionUpgrade: true,
         publiclyAccessible: false,
         multiAz: true,
+        vpcId: null,
+        certificateValidTill: null,
       },
     ]);
     expect(ok(inventory.efsFileSystems).fileSystems.filter((fs) => !fs.encrypted)).toEqual([

@@ -1,6 +1,16 @@
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
 import type { Collected, Inventory } from '../../domain/scans/inventory';
+import { DMS_CHECKS } from '../../domain/checks/dms';
+import { DOCUMENTDB_CHECKS } from '../../domain/checks/documentdb';
+import { EBS_STORAGE_CHECKS } from '../../domain/checks/ebs-storage';
+import { ELASTICACHE_CHECKS } from '../../domain/checks/elasticache';
+import { KAFKA_CHECKS } from '../../domain/checks/kafka';
+import { KINESIS_CHECKS } from '../../domain/checks/kinesis';
+import { NEPTUNE_CHECKS } from '../../domain/checks/neptune';
+import { OPENSEARCH_CHECKS } from '../../domain/checks/opensearch';
+import { RDS_CHECKS } from '../../domain/checks/rds';
+import { REDSHIFT_CHECKS } from '../../domain/checks/redshift';
 
 /** The checks of user data, launch settings, CodeBuild, Glue and Batch. */
 const CATALOG_COMPUTE =
@@ -387,6 +397,22 @@ describe('sandbox inventory', () => {
     it('is the only sandbox account with anything unread', () => {
       const other = sandboxInventory({ awsAccountId: ACCOUNTS[0]!, at: AT });
       expect(Object.values(other).some((p) => typeof p === 'object' && p !== null && 'unread' in p)).toBe(false);
+    });
+  });
+
+  describe('databases, analytics stores and snapshots', () => {
+    it('breaks each of their checks in some accounts and keeps it in others', () => {
+      const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
+      const checks = [...RDS_CHECKS, ...DOCUMENTDB_CHECKS, ...NEPTUNE_CHECKS, ...DMS_CHECKS, ...REDSHIFT_CHECKS]
+        .concat(OPENSEARCH_CHECKS, KAFKA_CHECKS, ELASTICACHE_CHECKS, KINESIS_CHECKS, EBS_STORAGE_CHECKS)
+        .map((c) => c.id);
+      const seen = Object.fromEntries(checks.map((id) => [id, new Set<string>()]));
+      for (const awsAccountId of ids) {
+        const inventory = sandboxInventory({ awsAccountId, at: AT });
+        for (const { checkId, status } of evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes)
+          seen[checkId]?.add(status);
+      }
+      for (const id of checks) expect([id, [...seen[id]!].sort()]).toEqual([id, ['failed', 'passed']]);
     });
   });
 });

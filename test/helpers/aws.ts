@@ -288,8 +288,10 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
 /**
  * Answers for what moto 5.2 lacks: it has no AWS Health and no IAM Access Analyzer at all (HTTP 500), and answers
  * Cost Explorer GetAnomalies and GetAnomalyMonitors (500, NotImplementedError), GuardDuty ListFindings/GetFindings
- * (404) and EC2 GetInstanceMetadataDefaults with error pages. Health answers as for an account without a Business
- * support plan; the others find nothing (no anomaly, no anomaly monitor, no finding, no metadata default).
+ * (404) and EC2 GetInstanceMetadataDefaults with error pages, and has no EC2 GetSnapshotBlockPublicAccessState.
+ * Health answers as for an account without a Business support plan; the others find nothing (no anomaly, no anomaly
+ * monitor, no finding, no metadata default), and EBS snapshots' block public access is unblocked, as AWS reports it
+ * where it was never set.
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
@@ -312,6 +314,17 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
       body:
         '<GetInstanceMetadataDefaultsResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">' +
         '<requestId>front</requestId><accountLevel/></GetInstanceMetadataDefaultsResponse>',
+    };
+  }
+  // EBS snapshots' block public access (2023): moto has no GetSnapshotBlockPublicAccessState. AWS answers
+  // unblocked for a region where it was never set.
+  if (request.service === 'ec2' && request.operation === 'GetSnapshotBlockPublicAccessState') {
+    return {
+      status: 200,
+      contentType: 'text/xml',
+      body:
+        '<GetSnapshotBlockPublicAccessStateResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">' +
+        '<requestId>front</requestId><state>unblocked</state></GetSnapshotBlockPublicAccessStateResponse>',
     };
   }
   if (request.service === 'guardduty' && request.method === 'POST') {

@@ -473,6 +473,8 @@ export function cleanInventory(now: string): Inventory {
           autoMinorVersionUpgrade: true,
           publiclyAccessible: false,
           multiAz: true,
+          vpcId: 'vpc-0app',
+          certificateValidTill: daysAgo(now, -400),
         },
         // Single-AZ is the manual control 3.2.4: no check fails on it.
         {
@@ -483,6 +485,8 @@ export function cleanInventory(now: string): Inventory {
           autoMinorVersionUpgrade: true,
           publiclyAccessible: false,
           multiAz: false,
+          vpcId: 'vpc-0eu',
+          certificateValidTill: daysAgo(now, -400),
         },
       ],
     }),
@@ -583,6 +587,192 @@ export function cleanInventory(now: string): Inventory {
             },
           ],
         },
+      ],
+    }),
+    ...cleanDataStores(),
+  };
+}
+
+const arnOf = (service: string, region: string, resource: string) =>
+  `arn:aws:${service}:${region}:${ACCOUNT}:${resource}`;
+
+/** The databases and analytics stores of a well-run account: private, encrypted, backed up, patched. */
+function cleanDataStores(): Pick<
+  Inventory,
+  | 'rdsClusters'
+  | 'rdsSnapshots'
+  | 'dms'
+  | 'redshiftClusters'
+  | 'opensearchDomains'
+  | 'kafkaClusters'
+  | 'elasticacheReplicationGroups'
+  | 'kinesisStreams'
+  | 'ebsVolumes'
+  | 'ebsSnapshots'
+  | 'ebsSnapshotBlockPublicAccess'
+> {
+  const cluster = (id: string, engine: string, region = 'us-east-1') => ({
+    id,
+    arn: arnOf('rds', region, `cluster:${id}`),
+    region,
+    engine,
+    storageEncrypted: true,
+  });
+  const snapshot = (id: string, kind: 'instance' | 'cluster', engine: string, type: string) => ({
+    id,
+    arn: arnOf('rds', 'us-east-1', `${kind === 'cluster' ? 'cluster-snapshot' : 'snapshot'}:${id}`),
+    region: 'us-east-1',
+    kind,
+    engine,
+    type,
+    encrypted: true,
+    public: false,
+  });
+  return {
+    rdsClusters: ok({
+      clusters: [
+        cluster('orders-aurora', 'aurora-postgresql'),
+        cluster('catalog-docs', 'docdb'),
+        cluster('graph', 'neptune'),
+      ],
+    }),
+    rdsSnapshots: ok({
+      snapshots: [
+        snapshot('orders-db-before-migration', 'instance', 'postgres', 'manual'),
+        snapshot('rds:orders-db-2026-03-14', 'instance', 'postgres', 'automated'),
+        snapshot('orders-aurora-release', 'cluster', 'aurora-postgresql', 'manual'),
+        snapshot('catalog-docs-release', 'cluster', 'docdb', 'manual'),
+        snapshot('graph-release', 'cluster', 'neptune', 'manual'),
+      ],
+    }),
+    dms: ok({
+      instances: [
+        {
+          id: 'migration',
+          arn: arnOf('dms', 'us-east-1', 'rep:MIGRATION'),
+          region: 'us-east-1',
+          publiclyAccessible: false,
+          autoMinorVersionUpgrade: true,
+        },
+      ],
+      endpoints: [
+        {
+          id: 'orders-source',
+          arn: arnOf('dms', 'us-east-1', 'endpoint:ORDERS'),
+          region: 'us-east-1',
+          engine: 'postgres',
+          sslMode: 'verify-full',
+        },
+      ],
+    }),
+    redshiftClusters: ok({
+      clusters: [
+        {
+          id: 'warehouse',
+          region: 'us-east-1',
+          publiclyAccessible: false,
+          encrypted: true,
+          automatedSnapshotRetentionDays: 7,
+          requireSsl: true,
+          allowVersionUpgrade: true,
+        },
+      ],
+    }),
+    opensearchDomains: ok({
+      domains: [
+        {
+          name: 'search',
+          arn: arnOf('es', 'us-east-1', 'domain/search'),
+          region: 'us-east-1',
+          inVpc: true,
+          publicStatements: [],
+          encryptedAtRest: true,
+          nodeToNodeEncryption: true,
+          enforceHttps: true,
+          fineGrainedAccessControl: true,
+          auditLogs: true,
+          updateAvailable: false,
+        },
+        // Outside a VPC, but its policy names the account's own role: not public.
+        {
+          name: 'logs',
+          arn: arnOf('es', 'eu-west-1', 'domain/logs'),
+          region: 'eu-west-1',
+          inVpc: false,
+          publicStatements: [],
+          encryptedAtRest: true,
+          nodeToNodeEncryption: true,
+          enforceHttps: true,
+          fineGrainedAccessControl: true,
+          auditLogs: true,
+          updateAvailable: false,
+        },
+      ],
+    }),
+    kafkaClusters: ok({
+      clusters: [
+        {
+          name: 'events',
+          arn: arnOf('kafka', 'us-east-1', 'cluster/events/1'),
+          region: 'us-east-1',
+          serverless: false,
+          publicAccess: false,
+          unauthenticatedAccess: false,
+          tlsAuthentication: true,
+          clientBrokerEncryption: 'TLS',
+          inClusterEncryption: true,
+        },
+        // Serverless: private, authenticated and encrypted by design, whatever else it reports.
+        {
+          name: 'clicks',
+          arn: arnOf('kafka', 'us-east-1', 'cluster/clicks/2'),
+          region: 'us-east-1',
+          serverless: true,
+          publicAccess: false,
+          unauthenticatedAccess: false,
+          tlsAuthentication: false,
+          clientBrokerEncryption: null,
+          inClusterEncryption: false,
+        },
+      ],
+    }),
+    elasticacheReplicationGroups: ok({
+      groups: [
+        {
+          id: 'sessions',
+          arn: arnOf('elasticache', 'us-east-1', 'replicationgroup:sessions'),
+          region: 'us-east-1',
+          engine: 'redis',
+          snapshotRetentionDays: 7,
+          atRestEncryption: true,
+          transitEncryption: true,
+          autoMinorVersionUpgrade: true,
+        },
+      ],
+    }),
+    kinesisStreams: ok({
+      streams: [
+        {
+          name: 'clickstream',
+          arn: arnOf('kinesis', 'us-east-1', 'stream/clickstream'),
+          region: 'us-east-1',
+          encrypted: true,
+        },
+      ],
+    }),
+    ebsVolumes: ok({ unencrypted: [] }),
+    ebsSnapshots: ok({
+      regions: [
+        { region: 'us-east-1', count: 12 },
+        { region: 'eu-west-1', count: 0 },
+      ],
+      unencrypted: [],
+    }),
+    ebsSnapshotBlockPublicAccess: ok({
+      regions: [
+        { region: 'us-east-1', state: 'block-all-sharing' },
+        // No snapshots there: nothing to share.
+        { region: 'eu-west-1', state: 'unblocked' },
       ],
     }),
   };

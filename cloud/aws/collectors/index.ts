@@ -39,7 +39,14 @@ import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
 import { kmsKeysPart } from './kms';
 import { launchTemplatesPart } from './launch-templates';
-import { rdsInstancesPart } from './rds';
+import { rdsClustersPart, rdsInstancesPart, rdsSnapshotsPart } from './rds';
+import { dmsPart } from './dms';
+import { ebsSnapshotBlockPublicAccessPart, ebsSnapshotsPart, ebsVolumesPart } from './ebs-storage';
+import { elasticacheReplicationGroupsPart } from './elasticache';
+import { kafkaClustersPart } from './kafka';
+import { kinesisStreamsPart } from './kinesis';
+import { opensearchDomainsPart } from './opensearch';
+import { redshiftClustersPart } from './redshift';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
@@ -100,6 +107,17 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   transitGatewaysPart,
   vpcEndpointsPart,
   loadBalancersPart,
+  rdsClustersPart,
+  rdsSnapshotsPart,
+  dmsPart,
+  redshiftClustersPart,
+  opensearchDomainsPart,
+  kafkaClustersPart,
+  elasticacheReplicationGroupsPart,
+  kinesisStreamsPart,
+  ebsVolumesPart,
+  ebsSnapshotsPart,
+  ebsSnapshotBlockPublicAccessPart,
 ]);
 
 const REGIONS = 'regions';
@@ -109,7 +127,7 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
- * alerts, v4 the instances' public addresses and security groups).
+ * alerts, v4 the instances' public addresses and security groups, and the RDS instances' VPC and certificate).
  */
 const READ_FORMAT = 'v4:';
 

@@ -34,6 +34,15 @@ interface Case {
 }
 
 const ALICE = `arn:aws:iam::${ACCOUNT}:user/alice`;
+const RDS_ARN = `arn:aws:rds:us-east-1:${ACCOUNT}`;
+const ES_ARN = 'arn:aws:es:';
+const KAFKA_ARN = `arn:aws:kafka:us-east-1:${ACCOUNT}:cluster`;
+const SESSIONS_ARN = `arn:aws:elasticache:us-east-1:${ACCOUNT}:replicationgroup:sessions`;
+const rdsSnapshot = (inv: Inventory, id: string) => {
+  const found = part(inv.rdsSnapshots).snapshots.find((s) => s.id === id);
+  if (!found) throw new Error(`no snapshot ${id}`);
+  return found;
+};
 const instance = (id: string, region: string, type: string, launchedAt: string) => ({
   id,
   region,
@@ -1056,6 +1065,306 @@ const CASES: Case[] = [
       part(inv.loadBalancers).loadBalancers[1]!.attributes!.deletionProtection = false;
     },
     fails: [`${QUEUE_NLB}@eu-west-1`],
+  },
+  // databases, analytics stores and their snapshots
+  {
+    id: 'exposure.rds_snapshot_public',
+    parts: ['rdsSnapshots'],
+    breaks: (inv) => {
+      rdsSnapshot(inv, 'orders-aurora-release').public = true;
+    },
+    fails: [`${RDS_ARN}:cluster-snapshot:orders-aurora-release@us-east-1`],
+  },
+  {
+    id: 'exposure.rds_snapshot_unencrypted',
+    parts: ['rdsSnapshots'],
+    breaks: (inv) => {
+      rdsSnapshot(inv, 'rds:orders-db-2026-03-14').encrypted = false;
+      // Neptune's snapshots are its own check's.
+      rdsSnapshot(inv, 'graph-release').encrypted = false;
+    },
+    fails: [`${RDS_ARN}:snapshot:rds:orders-db-2026-03-14@us-east-1`],
+  },
+  {
+    id: 'exposure.rds_cluster_unencrypted',
+    parts: ['rdsClusters'],
+    breaks: (inv) => {
+      for (const c of part(inv.rdsClusters).clusters) if (c.id !== 'graph') c.storageEncrypted = false;
+    },
+    fails: [`${RDS_ARN}:cluster:orders-aurora@us-east-1`],
+  },
+  {
+    id: 'exposure.rds_instance_outside_vpc',
+    parts: ['rdsInstances'],
+    breaks: (inv) => {
+      part(inv.rdsInstances).instances[1]!.vpcId = null;
+    },
+    fails: ['reporting-replica@eu-west-1'],
+  },
+  {
+    id: 'exposure.rds_certificate_expiring',
+    parts: ['rdsInstances'],
+    breaks: (inv, now) => {
+      part(inv.rdsInstances).instances[0]!.certificateValidTill = daysAgo(now, -60);
+    },
+    fails: ['orders-db@us-east-1'],
+  },
+  {
+    id: 'exposure.documentdb_snapshot_public',
+    parts: ['rdsSnapshots'],
+    breaks: (inv) => {
+      for (const s of part(inv.rdsSnapshots).snapshots) s.public = true;
+    },
+    fails: [`${RDS_ARN}:cluster-snapshot:catalog-docs-release@us-east-1`],
+  },
+  {
+    id: 'exposure.documentdb_cluster_unencrypted',
+    parts: ['rdsClusters'],
+    breaks: (inv) => {
+      for (const c of part(inv.rdsClusters).clusters) c.storageEncrypted = false;
+    },
+    fails: [`${RDS_ARN}:cluster:catalog-docs@us-east-1`],
+  },
+  {
+    id: 'exposure.neptune_snapshot_public',
+    parts: ['rdsSnapshots'],
+    breaks: (inv) => {
+      for (const s of part(inv.rdsSnapshots).snapshots) s.public = true;
+    },
+    fails: [`${RDS_ARN}:cluster-snapshot:graph-release@us-east-1`],
+  },
+  {
+    id: 'exposure.neptune_cluster_unencrypted',
+    parts: ['rdsClusters'],
+    breaks: (inv) => {
+      for (const c of part(inv.rdsClusters).clusters) c.storageEncrypted = false;
+    },
+    fails: [`${RDS_ARN}:cluster:graph@us-east-1`],
+  },
+  {
+    id: 'exposure.neptune_snapshot_unencrypted',
+    parts: ['rdsSnapshots'],
+    breaks: (inv) => {
+      for (const s of part(inv.rdsSnapshots).snapshots) s.encrypted = false;
+    },
+    fails: [`${RDS_ARN}:cluster-snapshot:graph-release@us-east-1`],
+  },
+  {
+    id: 'exposure.dms_instance_public',
+    parts: ['dms'],
+    breaks: (inv) => {
+      part(inv.dms).instances[0]!.publiclyAccessible = true;
+    },
+    fails: [`arn:aws:dms:us-east-1:${ACCOUNT}:rep:MIGRATION@us-east-1`],
+  },
+  {
+    id: 'exposure.dms_endpoint_without_ssl',
+    parts: ['dms'],
+    breaks: (inv) => {
+      part(inv.dms).endpoints[0]!.sslMode = 'none';
+    },
+    fails: [`arn:aws:dms:us-east-1:${ACCOUNT}:endpoint:ORDERS@us-east-1`],
+  },
+  {
+    id: 'exposure.dms_minor_upgrades_off',
+    parts: ['dms'],
+    breaks: (inv) => {
+      part(inv.dms).instances[0]!.autoMinorVersionUpgrade = false;
+    },
+    fails: [`arn:aws:dms:us-east-1:${ACCOUNT}:rep:MIGRATION@us-east-1`],
+  },
+  {
+    id: 'exposure.redshift_public',
+    parts: ['redshiftClusters'],
+    breaks: (inv) => {
+      part(inv.redshiftClusters).clusters[0]!.publiclyAccessible = true;
+    },
+    fails: ['warehouse@us-east-1'],
+  },
+  {
+    id: 'exposure.redshift_unencrypted',
+    parts: ['redshiftClusters'],
+    breaks: (inv) => {
+      part(inv.redshiftClusters).clusters[0]!.encrypted = false;
+    },
+    fails: ['warehouse@us-east-1'],
+  },
+  {
+    id: 'exposure.redshift_automated_snapshots_off',
+    parts: ['redshiftClusters'],
+    breaks: (inv) => {
+      part(inv.redshiftClusters).clusters[0]!.automatedSnapshotRetentionDays = 0;
+    },
+    fails: ['warehouse@us-east-1'],
+  },
+  {
+    id: 'exposure.redshift_ssl_not_required',
+    parts: ['redshiftClusters'],
+    breaks: (inv) => {
+      part(inv.redshiftClusters).clusters[0]!.requireSsl = false;
+    },
+    fails: ['warehouse@us-east-1'],
+  },
+  {
+    id: 'exposure.redshift_version_upgrades_off',
+    parts: ['redshiftClusters'],
+    breaks: (inv) => {
+      part(inv.redshiftClusters).clusters[0]!.allowVersionUpgrade = false;
+    },
+    fails: ['warehouse@us-east-1'],
+  },
+  {
+    id: 'exposure.opensearch_public',
+    parts: ['opensearchDomains'],
+    breaks: (inv) => {
+      // The same policy on both: only the domain outside a VPC has an endpoint the internet reaches.
+      for (const d of part(inv.opensearchDomains).domains) d.publicStatements = ['A statement allows es:*'];
+    },
+    fails: [`${ES_ARN}eu-west-1:${ACCOUNT}:domain/logs@eu-west-1`],
+  },
+  {
+    id: 'exposure.opensearch_unencrypted',
+    parts: ['opensearchDomains'],
+    breaks: (inv) => {
+      part(inv.opensearchDomains).domains[0]!.encryptedAtRest = false;
+    },
+    fails: [`${ES_ARN}us-east-1:${ACCOUNT}:domain/search@us-east-1`],
+  },
+  {
+    id: 'exposure.opensearch_fine_grained_access_off',
+    parts: ['opensearchDomains'],
+    breaks: (inv) => {
+      part(inv.opensearchDomains).domains[1]!.fineGrainedAccessControl = false;
+    },
+    fails: [`${ES_ARN}eu-west-1:${ACCOUNT}:domain/logs@eu-west-1`],
+  },
+  {
+    id: 'detection.opensearch_audit_logs_off',
+    parts: ['opensearchDomains'],
+    breaks: (inv) => {
+      part(inv.opensearchDomains).domains[0]!.auditLogs = false;
+    },
+    fails: [`${ES_ARN}us-east-1:${ACCOUNT}:domain/search@us-east-1`],
+  },
+  {
+    id: 'exposure.opensearch_https_not_enforced',
+    parts: ['opensearchDomains'],
+    breaks: (inv) => {
+      part(inv.opensearchDomains).domains[1]!.enforceHttps = false;
+    },
+    fails: [`${ES_ARN}eu-west-1:${ACCOUNT}:domain/logs@eu-west-1`],
+  },
+  {
+    id: 'exposure.opensearch_node_to_node_unencrypted',
+    parts: ['opensearchDomains'],
+    breaks: (inv) => {
+      part(inv.opensearchDomains).domains[0]!.nodeToNodeEncryption = false;
+    },
+    fails: [`${ES_ARN}us-east-1:${ACCOUNT}:domain/search@us-east-1`],
+  },
+  {
+    id: 'exposure.opensearch_update_available',
+    parts: ['opensearchDomains'],
+    breaks: (inv) => {
+      part(inv.opensearchDomains).domains[0]!.updateAvailable = true;
+    },
+    fails: [`${ES_ARN}us-east-1:${ACCOUNT}:domain/search@us-east-1`],
+  },
+  {
+    id: 'exposure.kafka_public',
+    parts: ['kafkaClusters'],
+    breaks: (inv) => {
+      for (const c of part(inv.kafkaClusters).clusters) c.publicAccess = true;
+    },
+    fails: [`${KAFKA_ARN}/events/1@us-east-1`],
+  },
+  {
+    id: 'exposure.kafka_unauthenticated_access',
+    parts: ['kafkaClusters'],
+    breaks: (inv) => {
+      for (const c of part(inv.kafkaClusters).clusters) c.unauthenticatedAccess = true;
+    },
+    fails: [`${KAFKA_ARN}/events/1@us-east-1`],
+  },
+  {
+    id: 'exposure.kafka_plaintext_in_transit',
+    parts: ['kafkaClusters'],
+    breaks: (inv) => {
+      part(inv.kafkaClusters).clusters[0]!.clientBrokerEncryption = 'TLS_PLAINTEXT';
+    },
+    fails: [`${KAFKA_ARN}/events/1@us-east-1`],
+  },
+  {
+    id: 'exposure.kafka_tls_authentication_off',
+    parts: ['kafkaClusters'],
+    breaks: (inv) => {
+      part(inv.kafkaClusters).clusters[0]!.tlsAuthentication = false;
+    },
+    fails: [`${KAFKA_ARN}/events/1@us-east-1`],
+  },
+  {
+    id: 'exposure.elasticache_backups_off',
+    parts: ['elasticacheReplicationGroups'],
+    breaks: (inv) => {
+      part(inv.elasticacheReplicationGroups).groups[0]!.snapshotRetentionDays = 0;
+    },
+    fails: [`${SESSIONS_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.elasticache_minor_upgrades_off',
+    parts: ['elasticacheReplicationGroups'],
+    breaks: (inv) => {
+      part(inv.elasticacheReplicationGroups).groups[0]!.autoMinorVersionUpgrade = false;
+    },
+    fails: [`${SESSIONS_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.elasticache_unencrypted_at_rest',
+    parts: ['elasticacheReplicationGroups'],
+    breaks: (inv) => {
+      part(inv.elasticacheReplicationGroups).groups[0]!.atRestEncryption = false;
+    },
+    fails: [`${SESSIONS_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.elasticache_unencrypted_in_transit',
+    parts: ['elasticacheReplicationGroups'],
+    breaks: (inv) => {
+      part(inv.elasticacheReplicationGroups).groups[0]!.transitEncryption = false;
+    },
+    fails: [`${SESSIONS_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.kinesis_stream_unencrypted',
+    parts: ['kinesisStreams'],
+    breaks: (inv) => {
+      part(inv.kinesisStreams).streams[0]!.encrypted = false;
+    },
+    fails: [`arn:aws:kinesis:us-east-1:${ACCOUNT}:stream/clickstream@us-east-1`],
+  },
+  {
+    id: 'exposure.ebs_volume_unencrypted',
+    parts: ['ebsVolumes'],
+    breaks: (inv) => {
+      part(inv.ebsVolumes).unencrypted.push({ id: 'vol-0scratch', region: 'eu-west-1' });
+    },
+    fails: ['vol-0scratch@eu-west-1'],
+  },
+  {
+    id: 'exposure.ebs_snapshot_unencrypted',
+    parts: ['ebsSnapshots'],
+    breaks: (inv) => {
+      part(inv.ebsSnapshots).unencrypted.push({ id: 'snap-0legacy', region: 'us-east-1' });
+    },
+    fails: ['snap-0legacy@us-east-1'],
+  },
+  {
+    id: 'exposure.ebs_snapshot_public_sharing_unblocked',
+    parts: ['ebsSnapshotBlockPublicAccess', 'ebsSnapshots'],
+    breaks: (inv) => {
+      part(inv.ebsSnapshotBlockPublicAccess).regions[0]!.state = 'block-new-sharing';
+    },
+    fails: ['ebs-snapshot-block-public-access@us-east-1'],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
