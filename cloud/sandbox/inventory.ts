@@ -33,6 +33,7 @@ import {
   unloggedStagingVpc,
   unloggedVpcs,
 } from './network';
+import { sandboxContainers } from './containers';
 import { healthyForwarder } from './event-forwarder';
 import type { ExpectedForwarder } from '../types';
 
@@ -1097,5 +1098,15 @@ export function sandboxInventory({
       }),
       eventForwarder ? regional('EventBridge DescribeConnection') : [],
     ),
+    ...sandboxContainers({
+      accountId: awsAccountId,
+      at,
+      home: home(account),
+      regions: ENABLED_REGIONS.filter((region) => !denied.regions.includes(region)),
+      random: randomFor(awsAccountId, 'containers'),
+      user: ciUser(account).name,
+      readable,
+      regional,
+    }),
   };
 }

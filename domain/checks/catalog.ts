@@ -1,15 +1,19 @@
 import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
+import { BEDROCK_CHECKS } from './bedrock';
 import { BILLING_CHECKS } from './billing';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DATA_STORE_CHECKS } from './data-stores';
 import { DETECTION_CHECKS } from './detection';
 import { DETECTION_LOGGING_CHECKS } from './detection-logging';
+import { ECS_CHECKS } from './ecs';
 import { EC2_VPC_CHECKS } from './ec2-vpc';
+import { EKS_CHECKS } from './eks';
 import { EVENT_FORWARDING_CHECKS } from './event-forwarding';
 import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
 import { MONITORING_CHECKS } from './monitoring';
+import { SAGEMAKER_CHECKS } from './sagemaker';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import type { Check } from './types';
@@ -32,6 +36,10 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...EC2_VPC_CHECKS,
   ...BILLING_CHECKS,
   ...DATA_STORE_CHECKS,
+  ...BEDROCK_CHECKS,
+  ...SAGEMAKER_CHECKS,
+  ...EKS_CHECKS,
+  ...ECS_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

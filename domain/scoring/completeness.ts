@@ -24,6 +24,10 @@ export const CORE_SOURCES = [
   'KMS',
   'Account Management',
   'EventBridge',
+  'Bedrock',
+  'SageMaker',
+  'EKS',
+  'ECS',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -65,6 +69,16 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
   eventForwarder: 'EventBridge',
+  bedrockInvocationLogging: 'Bedrock',
+  bedrockCustomModels: 'Bedrock',
+  bedrockGuardrails: 'Bedrock',
+  bedrockAgents: 'Bedrock',
+  bedrockApiKeys: 'IAM',
+  sagemakerNotebooks: 'SageMaker',
+  sagemakerTrainingJobs: 'SageMaker',
+  sagemakerModels: 'SageMaker',
+  eksClusters: 'EKS',
+  ecsServices: 'ECS',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

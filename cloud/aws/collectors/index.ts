@@ -11,11 +11,20 @@ import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progres
 import { type CollectionProgress, type ExpectedForwarder, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
+import {
+  bedrockApiKeysPart,
+  bedrockCustomModelsPart,
+  bedrockGuardrailsPart,
+  bedrockInvocationLoggingPart,
+} from './bedrock';
+import { bedrockAgentsPart } from './bedrock-agent';
 import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
 import { cloudtrailPart } from './cloudtrail';
 import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
+import { ecsServicesPart } from './ecs';
+import { eksClustersPart } from './eks';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { efsFileSystemsPart } from './efs';
 import { eventForwarderPart } from './event-forwarder';
@@ -36,6 +45,7 @@ import { rdsInstancesPart } from './rds';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
+import { sagemakerModelsPart, sagemakerNotebooksPart, sagemakerTrainingJobsPart } from './sagemaker';
 import { securityHubPart } from './security-hub';
 import type { Session } from './session';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
@@ -81,6 +91,16 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   kmsKeysPart,
   anomalyMonitorsPart,
   eventForwarderPart,
+  bedrockInvocationLoggingPart,
+  bedrockCustomModelsPart,
+  bedrockGuardrailsPart,
+  bedrockAgentsPart,
+  bedrockApiKeysPart,
+  sagemakerNotebooksPart,
+  sagemakerTrainingJobsPart,
+  sagemakerModelsPart,
+  eksClustersPart,
+  ecsServicesPart,
 ]);
 
 const REGIONS = 'regions';
