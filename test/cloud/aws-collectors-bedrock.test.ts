@@ -23,6 +23,7 @@ import {
   createSentinelRole,
   type CustomerAccount,
   customerConfig,
+  motoDifferences,
   motoGaps,
   REGION,
   TEST_CREDENTIALS,
@@ -34,7 +35,9 @@ import { inTwoPages, ok, useCollectorSuite } from '../helpers/collector-suite';
 // service-specific credentials, and answers Bedrock Agents (agents, knowledge bases) with timestamps as numbers,
 // which the SDK rejects (they are date-time strings in AWS's answers), and without data sources or agent
 // guardrails: the front answers those (ListGuardrails, GetGuardrail, ListAgents, ListKnowledgeBases,
-// ListDataSources, GetDataSource, ListServiceSpecificCredentials) in AWS's documented shape.
+// ListDataSources, GetDataSource, ListServiceSpecificCredentials) in AWS's documented shape. Its custom models
+// come back with times the SDK rejects ("2026-12-07 07:41:35", where AWS writes RFC 3339), nulls for what AWS
+// leaves out, and a KMS key it makes up when none was given: the front rewrites those answers as AWS gives them.
 
 const OTHER_REGION = 'eu-west-1';
 const ROLE = 'arn:aws:iam::123456789012:role/bedrock';
@@ -106,9 +109,31 @@ function apiKeysPage(request: AwsRequest, keys: { id: string; user: string; expi
   };
 }
 
+/** moto's ListCustomModels and GetCustomModel answers as AWS gives them (see above). */
+function asAwsModels(request: AwsRequest, answer: CannedAnswer): CannedAnswer | undefined {
+  if (request.service !== 'bedrock' || !request.path.startsWith('/custom-models') || answer.status !== 200)
+    return motoDifferences(request, answer);
+  const times = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(times);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(
+          ([key, v]) => v !== null && !(key === 'modelKmsKeyArn' && typeof v === 'string' && v.endsWith('-kms-key')),
+        )
+        .map(([key, v]) => [key, /Time$/.test(key) && typeof v === 'string' ? `${v.replace(' ', 'T')}Z` : times(v)]),
+    );
+  };
+  return { ...answer, body: JSON.stringify(times(JSON.parse(answer.body))) };
+}
+
 describe('Bedrock collection against moto', () => {
   const suite = useCollectorSuite();
   const { client } = suite;
+
+  beforeEach(() => {
+    suite.front.rewrite = asAwsModels;
+  });
 
   const bedrock = (customer: CustomerAccount, region: string) =>
     client(new BedrockClient(customerConfig(customer, region)));
@@ -380,6 +405,7 @@ describe('Bedrock collection against moto', () => {
       is: (r) => r.service === 'bedrock' && r.method === 'GET' && r.path === '/custom-models',
       items: 'modelSummaries',
       token: 'nextToken',
+      rewrite: asAwsModels,
     });
     const models = suite.front.answer;
     suite.front.answer = (r) => (r.service === 'bedrock' && r.path === '/custom-models' ? models(r) : gaps(r));

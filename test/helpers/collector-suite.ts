@@ -133,11 +133,12 @@ export function inTwoPages(
   const second = (request: AwsRequest) => request.query.includes(PAGE_TOKEN) || request.body.includes(PAGE_TOKEN);
   suite.front.rewrite = (request, answer) => {
     if (!is(request) || answer.status !== 200) return rewrite(request, answer);
-    const body = JSON.parse(answer.body) as Record<string, unknown[]>;
+    const rewritten = rewrite(request, answer) ?? answer;
+    const body = JSON.parse(rewritten.body) as Record<string, unknown[]>;
     const all = body[items] ?? [];
-    if (all.length < 2) return undefined;
+    if (all.length < 2) return rewritten;
     rest.set(request.region, all.slice(1));
-    return { ...answer, body: JSON.stringify({ ...body, [items]: all.slice(0, 1), [token]: PAGE_TOKEN }) };
+    return { ...rewritten, body: JSON.stringify({ ...body, [items]: all.slice(0, 1), [token]: PAGE_TOKEN }) };
   };
   suite.front.answer = (request) =>
     is(request) && second(request)
