@@ -52,7 +52,9 @@ const json = (body: unknown): CannedAnswer => ({
 /** The failing resources of a check as `resource@region`, or its status when it does not fail. */
 function outcome(inventory: Inventory, checkId: string): string[] | string {
   const result = checkById(checkId)!.evaluate(inventory, { now: inventory.collectedAt });
-  return result.status === 'fail' ? result.resources.map((r) => `${r.resource}@${r.region ?? 'global'}`).sort() : result.status;
+  return result.status === 'fail'
+    ? result.resources.map((r) => `${r.resource}@${r.region ?? 'global'}`).sort()
+    : result.status;
 }
 
 /** A guardrail as GetGuardrail describes it: `strong` has every filter the checks ask for, the other none. */
