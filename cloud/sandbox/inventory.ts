@@ -34,6 +34,7 @@ import {
   unloggedVpcs,
 } from './network';
 import { computeParts } from './compute';
+import { sandboxContainers } from './containers';
 import { healthyForwarder } from './event-forwarder';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
@@ -1165,5 +1166,15 @@ export function sandboxInventory({
       regional('Elastic Load Balancing DescribeLoadBalancers'),
     ),
     ...sandboxDatabases(seed, withNetworkAndCertificates(seed, data.rds), readable, regional),
+    ...sandboxContainers({
+      accountId: awsAccountId,
+      at,
+      home: home(account),
+      regions: ENABLED_REGIONS.filter((region) => !denied.regions.includes(region)),
+      random: randomFor(awsAccountId, 'containers'),
+      user: ciUser(account).name,
+      readable,
+      regional,
+    }),
   };
 }

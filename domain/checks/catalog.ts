@@ -1,6 +1,7 @@
 import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
 import { AUTOSCALING_CHECKS } from './autoscaling';
 import { BATCH_CHECKS } from './batch';
+import { BEDROCK_CHECKS } from './bedrock';
 import { BILLING_CHECKS } from './billing';
 import { CODEBUILD_CHECKS } from './codebuild';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
@@ -8,7 +9,9 @@ import { DATA_STORE_CHECKS } from './data-stores';
 import { DETECTION_CHECKS } from './detection';
 import { DETECTION_LOGGING_CHECKS } from './detection-logging';
 import { EC2_COMPUTE_CHECKS } from './ec2-compute';
+import { ECS_CHECKS } from './ecs';
 import { EC2_VPC_CHECKS } from './ec2-vpc';
+import { EKS_CHECKS } from './eks';
 import { EVENT_FORWARDING_CHECKS } from './event-forwarding';
 import { EXPOSURE_CHECKS } from './exposure';
 import { GLUE_CHECKS } from './glue';
@@ -17,6 +20,7 @@ import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
 import { LOAD_BALANCER_CHECKS } from './load-balancers';
 import { MONITORING_CHECKS } from './monitoring';
 import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
+import { SAGEMAKER_CHECKS } from './sagemaker';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import { VPC_EDGE_CHECKS } from './vpc-edges';
@@ -68,6 +72,10 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...ELASTICACHE_CHECKS,
   ...KINESIS_CHECKS,
   ...EBS_STORAGE_CHECKS,
+  ...BEDROCK_CHECKS,
+  ...SAGEMAKER_CHECKS,
+  ...EKS_CHECKS,
+  ...ECS_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

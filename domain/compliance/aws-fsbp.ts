@@ -89,4 +89,13 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'ElastiCache.5': 'ElastiCache replication groups should be encrypted in transit',
   'Kinesis.1': 'Kinesis streams should be encrypted at rest',
   'EC2.3': 'Attached Amazon EBS volumes should be encrypted at-rest',
+  'EKS.1': 'EKS cluster endpoints should not be publicly accessible',
+  'EKS.2': 'EKS clusters should run on a supported Kubernetes version',
+  'EKS.3': 'EKS clusters should use encrypted Kubernetes secrets',
+  'EKS.8': 'EKS clusters should have audit logging enabled',
+  'ECS.2': 'ECS services should not have public IP addresses assigned to them automatically',
+  'ECS.16': 'ECS task sets should not automatically assign public IP addresses',
+  'SageMaker.1': 'Amazon SageMaker notebook instances should not have direct internet access',
+  'SageMaker.2': 'SageMaker notebook instances should be launched in a custom VPC',
+  'SageMaker.3': 'Users should not have root access to SageMaker notebook instances',
 };

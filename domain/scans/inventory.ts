@@ -601,6 +601,165 @@ export interface LoadBalancer {
   listeners: LoadBalancerListener[] | null;
 }
 
+/** Bedrock's model invocation logging in a region where Bedrock is offered (GetModelInvocationLoggingConfiguration). */
+export interface BedrockInvocationLogging {
+  region: string;
+  /** Where prompts and completions are logged; null: invocation logging is off in the region. */
+  destination: {
+    /** The S3 bucket the logs go to; null: none. */
+    s3Bucket: string | null;
+    /**
+     * The CloudWatch Logs log group the logs go to, with its KMS key (DescribeLogGroups' kmsKeyId; null: none,
+     * CloudWatch Logs' own encryption); null: none. A log group that could not be read is in the part's unread.
+     */
+    logGroup: { name: string; kmsKeyId: string | null } | null;
+  } | null;
+}
+
+/** A Bedrock custom (fine-tuned or continued pre-trained) model this account owns. */
+export interface BedrockCustomModel {
+  name: string;
+  arn: string;
+  region: string;
+  /** The customer managed KMS key its weights are encrypted with (GetCustomModel's modelKmsKeyArn); null: an AWS owned key. */
+  kmsKeyArn: string | null;
+}
+
+/** A contextual grounding filter of a guardrail: GROUNDING or RELEVANCE. */
+export interface GroundingFilter {
+  type: string;
+  threshold: number;
+  /** BLOCK or NONE (detect only); null: not reported. */
+  action: string | null;
+  /** false: the filter is not evaluated; null: not reported. */
+  enabled: boolean | null;
+}
+
+/** A Bedrock guardrail, by its working draft (GetGuardrail without a version). */
+export interface BedrockGuardrail {
+  id: string;
+  arn: string;
+  name: string;
+  region: string;
+  /** The strength of its PROMPT_ATTACK content filter on input (NONE, LOW, MEDIUM, HIGH); null: no such filter. */
+  promptAttackStrength: string | null;
+  /** It has a sensitive information policy (PII entities or regular expressions to block or mask). */
+  sensitiveInformation: boolean;
+  groundingFilters: GroundingFilter[];
+}
+
+/** A Bedrock agent, and the guardrail it applies to its sessions (ListAgents' guardrailConfiguration). */
+export interface BedrockAgent {
+  id: string;
+  name: string;
+  region: string;
+  /** null: the agent has no guardrail. */
+  guardrailId: string | null;
+}
+
+/** A data source of a Bedrock knowledge base: what is ingested into it is encrypted with its key. */
+export interface BedrockDataSource {
+  id: string;
+  name: string;
+  knowledgeBaseId: string;
+  knowledgeBaseName: string;
+  region: string;
+  /** The customer managed KMS key of its serverSideEncryptionConfiguration; null: an AWS owned key. */
+  kmsKeyArn: string | null;
+}
+
+/** A long-term Bedrock API key: an IAM service-specific credential for bedrock.amazonaws.com. */
+export interface BedrockApiKey {
+  id: string;
+  userName: string;
+  status: 'Active' | 'Inactive' | 'Expired';
+  createdAt: string;
+  /** When it stops working; null: never. */
+  expiresAt: string | null;
+}
+
+/** A SageMaker notebook instance (DescribeNotebookInstance). */
+export interface SageMakerNotebook {
+  name: string;
+  arn: string;
+  region: string;
+  status: string;
+  /** SageMaker gives it its own route to the internet (DirectInternetAccess Enabled). */
+  directInternetAccess: boolean;
+  /** Its users can become root (RootAccess Enabled). */
+  rootAccess: boolean;
+  /** The KMS key of its storage volume; null: none (an AWS managed key). */
+  kmsKeyId: string | null;
+  /** The subnet of its network interface in the customer's VPC; null: none (SageMaker's own network). */
+  subnetId: string | null;
+}
+
+/** A SageMaker training job created within TRAINING_JOB_WINDOW_DAYS of the collection (DescribeTrainingJob). */
+export interface SageMakerTrainingJob {
+  name: string;
+  arn: string;
+  region: string;
+  createdAt: string;
+  networkIsolation: boolean;
+  /** The KMS key of its ML storage volumes (ResourceConfig.VolumeKmsKeyId); null: none. */
+  volumeKmsKeyId: string | null;
+  /** The KMS key of its output in S3 (OutputDataConfig.KmsKeyId); null: none. */
+  outputKmsKeyId: string | null;
+  /** The subnets of its VpcConfig; empty: it runs outside the customer's VPC. */
+  subnets: string[];
+}
+
+/** A SageMaker model (DescribeModel). */
+export interface SageMakerModel {
+  name: string;
+  arn: string;
+  region: string;
+  networkIsolation: boolean;
+}
+
+/** An EKS cluster (DescribeCluster). */
+export interface EksCluster {
+  name: string;
+  arn: string;
+  region: string;
+  /** The Kubernetes version (major.minor); null: not reported (being created). */
+  version: string | null;
+  /**
+   * The version's support status (DescribeClusterVersions): STANDARD_SUPPORT, EXTENDED_SUPPORT (AWS charges extra
+   * per cluster hour) or UNSUPPORTED; null when AWS lists no such version.
+   */
+  versionStatus: string | null;
+  endpointPublicAccess: boolean;
+  /** The CIDR blocks allowed to reach the public endpoint. */
+  publicAccessCidrs: string[];
+  endpointPrivateAccess: boolean;
+  /** Control plane log types sent to CloudWatch Logs (api, audit, authenticator, controllerManager, scheduler). */
+  enabledLogTypes: string[];
+  /** Kubernetes secrets are envelope-encrypted with a KMS key (encryptionConfig with the secrets resource). */
+  secretsEncrypted: boolean;
+  /** null: not reported (clusters created before EKS offered deletion protection report none). */
+  deletionProtection: boolean | null;
+}
+
+/** An ECS service's network settings (awsvpc network mode only). */
+export interface EcsService {
+  name: string;
+  arn: string;
+  cluster: string;
+  region: string;
+  /** Its tasks get a public IP address (awsvpcConfiguration.assignPublicIp ENABLED). */
+  assignPublicIp: boolean;
+}
+
+/** A task set of an ECS service deployed by an external controller or CodeDeploy. */
+export interface EcsTaskSet {
+  id: string;
+  arn: string;
+  service: string;
+  region: string;
+  assignPublicIp: boolean;
+}
+
 export interface Inventory {
   collectedAt: string;
   /** Regions enabled for the account: every regional part is read in each (empty when they could not be listed). */
@@ -685,6 +844,26 @@ export interface Inventory {
   ebsSnapshots: Collected<{ regions: { region: string; count: number }[]; unencrypted: RegionalResource[] }>;
   /** Each region's block public access for EBS snapshots. */
   ebsSnapshotBlockPublicAccess: Collected<{ regions: SnapshotBlockPublicAccess[] }>;
+  // Containers, machine learning and generative AI (regional, but for bedrockApiKeys).
+  /**
+   * Every region read where Bedrock is offered, with its invocation logging (a region where AWS does not offer
+   * Bedrock is left out: cloud/aws/collectors/offered.ts). Unread: log groups that could not be read.
+   */
+  bedrockInvocationLogging: Collected<{ regions: BedrockInvocationLogging[] }>;
+  /** Unread: models whose encryption could not be read (by ARN). */
+  bedrockCustomModels: Collected<{ models: BedrockCustomModel[] }>;
+  /** Unread: guardrails whose policies could not be read (by ARN). */
+  bedrockGuardrails: Collected<{ guardrails: BedrockGuardrail[] }>;
+  /** Unread: knowledge bases or data sources that could not be read. */
+  bedrockAgents: Collected<{ agents: BedrockAgent[]; dataSources: BedrockDataSource[] }>;
+  /** Every long-term Bedrock API key of the account's IAM users. */
+  bedrockApiKeys: Collected<{ keys: BedrockApiKey[] }>;
+  sagemakerNotebooks: Collected<{ notebooks: SageMakerNotebook[] }>;
+  /** Recent training jobs only (TRAINING_JOB_WINDOW_DAYS, at most TRAINING_JOBS_PER_REGION per region). */
+  sagemakerTrainingJobs: Collected<{ jobs: SageMakerTrainingJob[] }>;
+  sagemakerModels: Collected<{ models: SageMakerModel[] }>;
+  eksClusters: Collected<{ clusters: EksCluster[] }>;
+  ecsServices: Collected<{ services: EcsService[]; taskSets: EcsTaskSet[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -753,6 +932,16 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   ebsVolumes: true,
   ebsSnapshots: true,
   ebsSnapshotBlockPublicAccess: true,
+  bedrockInvocationLogging: true,
+  bedrockCustomModels: true,
+  bedrockGuardrails: true,
+  bedrockAgents: true,
+  bedrockApiKeys: true,
+  sagemakerNotebooks: true,
+  sagemakerTrainingJobs: true,
+  sagemakerModels: true,
+  eksClusters: true,
+  ecsServices: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

@@ -34,6 +34,10 @@ export const CORE_SOURCES = [
   'MSK',
   'ElastiCache',
   'Kinesis',
+  'Bedrock',
+  'SageMaker',
+  'EKS',
+  'ECS',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -98,6 +102,16 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   ebsVolumes: 'EC2',
   ebsSnapshots: 'EC2',
   ebsSnapshotBlockPublicAccess: 'EC2',
+  bedrockInvocationLogging: 'Bedrock',
+  bedrockCustomModels: 'Bedrock',
+  bedrockGuardrails: 'Bedrock',
+  bedrockAgents: 'Bedrock',
+  bedrockApiKeys: 'IAM',
+  sagemakerNotebooks: 'SageMaker',
+  sagemakerTrainingJobs: 'SageMaker',
+  sagemakerModels: 'SageMaker',
+  eksClusters: 'EKS',
+  ecsServices: 'ECS',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

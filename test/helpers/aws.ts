@@ -331,8 +331,57 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');
   }
+  return containerGaps(request);
+}
+
+/**
+ * Answers for the container, machine learning and generative AI APIs moto 5.2 lacks (it answers them 404 or 500),
+ * in AWS's documented shape, finding nothing: Bedrock ListGuardrails and Agents ListDataSources (none), IAM
+ * ListServiceSpecificCredentials (no Bedrock API key), and EKS DescribeClusterVersions (the versions EKS lists).
+ */
+function containerGaps(request: AwsRequest): CannedAnswer | undefined {
+  if (request.service === 'bedrock' && request.region.startsWith('cn-')) {
+    const empty = BEDROCK_EMPTY[`${request.method} ${request.path}`];
+    if (empty) return json(200, empty, 'application/json');
+  }
+  if (request.service === 'bedrock' && request.method === 'GET' && request.path === '/guardrails')
+    return json(200, { guardrails: [] }, 'application/json');
+  if (request.service === 'bedrock' && /^\/knowledgebases\/[^/]+\/datasources\/?$/.test(request.path))
+    return json(200, { dataSourceSummaries: [] }, 'application/json');
+  if (request.service === 'iam' && request.operation === 'ListServiceSpecificCredentials') {
+    return {
+      status: 200,
+      contentType: 'text/xml',
+      body:
+        '<ListServiceSpecificCredentialsResponse xmlns="https://iam.amazonaws.com/doc/2010-05-08/">' +
+        '<ListServiceSpecificCredentialsResult><ServiceSpecificCredentials/><IsTruncated>false</IsTruncated>' +
+        '</ListServiceSpecificCredentialsResult><ResponseMetadata><RequestId>front</RequestId></ResponseMetadata>' +
+        '</ListServiceSpecificCredentialsResponse>',
+    };
+  }
+  if (request.service === 'eks' && request.method === 'GET' && request.path === '/cluster-versions')
+    return json(200, { clusterVersions: EKS_VERSIONS }, 'application/json');
   return undefined;
 }
+
+/**
+ * moto lists the China regions as enabled and answers Bedrock there with HTTP 500. AWS has no Bedrock endpoint in
+ * them (nor in any region of another partition): a region without the service is read as empty
+ * (cloud/aws/collectors/offered.ts), which the front, unable to fail a name lookup, answers as such.
+ */
+const BEDROCK_EMPTY: Readonly<Record<string, unknown>> = {
+  'GET /logging/modelinvocations': {},
+  'GET /custom-models': { modelSummaries: [] },
+  'POST /agents/': { agentSummaries: [] },
+  'POST /knowledgebases/': { knowledgeBaseSummaries: [] },
+};
+
+/** EKS versions as DescribeClusterVersions lists them (includeAll: the unsupported ones too). */
+export const EKS_VERSIONS = [
+  { clusterVersion: '1.33', clusterType: 'eks', status: 'STANDARD_SUPPORT', versionStatus: 'STANDARD_SUPPORT' },
+  { clusterVersion: '1.30', clusterType: 'eks', status: 'EXTENDED_SUPPORT', versionStatus: 'EXTENDED_SUPPORT' },
+  { clusterVersion: '1.23', clusterType: 'eks', status: 'UNSUPPORTED', versionStatus: 'UNSUPPORTED' },
+];
 
 /** The selector AWS gives a trail created without any: read and write management events, no data events. */
 const DEFAULT_EVENT_SELECTORS = [

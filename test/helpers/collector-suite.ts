@@ -11,6 +11,8 @@ import {
   customerConfig,
   MOTO_ACCOUNT_ID,
   motoDifferences,
+  type AwsRequest,
+  type CannedAnswer,
   motoGaps,
   randomExternalId,
   REGION,
@@ -106,3 +108,40 @@ export const uniqueName = (prefix: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '')
     .slice(0, 12)}`;
+
+const PAGE_TOKEN = 'front-page-2';
+
+/**
+ * Splits moto's answer to the list calls `is` picks into two pages, as AWS does past its page size: the first item,
+ * then the rest behind a token the front answers itself. moto returns up to 100 items a page.
+ */
+export function inTwoPages(
+  suite: CollectorSuite,
+  {
+    is,
+    items,
+    token,
+    rewrite = motoDifferences,
+  }: {
+    is: (request: AwsRequest) => boolean;
+    items: string;
+    token: string;
+    rewrite?: (request: AwsRequest, answer: CannedAnswer) => CannedAnswer | undefined;
+  },
+): void {
+  const rest = new Map<string, unknown[]>();
+  const second = (request: AwsRequest) => request.query.includes(PAGE_TOKEN) || request.body.includes(PAGE_TOKEN);
+  suite.front.rewrite = (request, answer) => {
+    if (!is(request) || answer.status !== 200) return rewrite(request, answer);
+    const rewritten = rewrite(request, answer) ?? answer;
+    const body = JSON.parse(rewritten.body) as Record<string, unknown[]>;
+    const all = body[items] ?? [];
+    if (all.length < 2) return rewritten;
+    rest.set(request.region, all.slice(1));
+    return { ...rewritten, body: JSON.stringify({ ...body, [items]: all.slice(0, 1), [token]: PAGE_TOKEN }) };
+  };
+  suite.front.answer = (request) =>
+    is(request) && second(request)
+      ? { status: 200, contentType: 'application/json', body: JSON.stringify({ [items]: rest.get(request.region) }) }
+      : motoGaps(request);
+}

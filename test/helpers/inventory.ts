@@ -589,6 +589,143 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
+    bedrockInvocationLogging: ok({
+      regions: [
+        {
+          region: 'us-east-1',
+          destination: {
+            s3Bucket: 'acme-bedrock-logs',
+            logGroup: { name: 'bedrock-invocations', kmsKeyId: `arn:aws:kms:us-east-1:${ACCOUNT}:key/logs` },
+          },
+        },
+        { region: 'eu-west-1', destination: { s3Bucket: 'acme-bedrock-logs-eu', logGroup: null } },
+      ],
+    }),
+    bedrockCustomModels: ok({
+      models: [
+        {
+          name: 'support-tuned',
+          arn: `arn:aws:bedrock:us-east-1:${ACCOUNT}:custom-model/support-tuned`,
+          region: 'us-east-1',
+          kmsKeyArn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/models`,
+        },
+      ],
+    }),
+    bedrockGuardrails: ok({
+      guardrails: [
+        {
+          id: 'gr-support',
+          arn: `arn:aws:bedrock:us-east-1:${ACCOUNT}:guardrail/gr-support`,
+          name: 'support',
+          region: 'us-east-1',
+          promptAttackStrength: 'HIGH',
+          sensitiveInformation: true,
+          groundingFilters: [
+            { type: 'GROUNDING', threshold: 0.7, action: 'BLOCK', enabled: true },
+            { type: 'RELEVANCE', threshold: 0.7, action: 'BLOCK', enabled: true },
+          ],
+        },
+      ],
+    }),
+    bedrockAgents: ok({
+      agents: [{ id: 'AGENT12345', name: 'support-agent', region: 'us-east-1', guardrailId: 'gr-support' }],
+      dataSources: [
+        {
+          id: 'DS12345678',
+          name: 'handbook',
+          knowledgeBaseId: 'KB12345678',
+          knowledgeBaseName: 'support-kb',
+          region: 'us-east-1',
+          kmsKeyArn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/kb`,
+        },
+      ],
+    }),
+    bedrockApiKeys: ok({
+      keys: [
+        {
+          id: 'ACCAEXPIREDKEY000001',
+          userName: 'alice',
+          status: 'Expired',
+          createdAt: daysAgo(now, 40),
+          expiresAt: daysAgo(now, 10),
+        },
+      ],
+    }),
+    sagemakerNotebooks: ok({
+      notebooks: [
+        {
+          name: 'research',
+          arn: `arn:aws:sagemaker:us-east-1:${ACCOUNT}:notebook-instance/research`,
+          region: 'us-east-1',
+          status: 'InService',
+          directInternetAccess: false,
+          rootAccess: false,
+          kmsKeyId: `arn:aws:kms:us-east-1:${ACCOUNT}:key/notebooks`,
+          subnetId: 'subnet-0private',
+        },
+      ],
+    }),
+    sagemakerTrainingJobs: ok({
+      jobs: [
+        {
+          name: 'churn-2026-03',
+          arn: `arn:aws:sagemaker:us-east-1:${ACCOUNT}:training-job/churn-2026-03`,
+          region: 'us-east-1',
+          createdAt: daysAgo(now, 3),
+          networkIsolation: true,
+          volumeKmsKeyId: `arn:aws:kms:us-east-1:${ACCOUNT}:key/training`,
+          outputKmsKeyId: `arn:aws:kms:us-east-1:${ACCOUNT}:key/training`,
+          subnets: ['subnet-0private'],
+        },
+      ],
+    }),
+    sagemakerModels: ok({
+      models: [
+        {
+          name: 'churn',
+          arn: `arn:aws:sagemaker:us-east-1:${ACCOUNT}:model/churn`,
+          region: 'us-east-1',
+          networkIsolation: true,
+        },
+      ],
+    }),
+    eksClusters: ok({
+      clusters: [
+        {
+          name: 'prod',
+          arn: `arn:aws:eks:us-east-1:${ACCOUNT}:cluster/prod`,
+          region: 'us-east-1',
+          version: '1.33',
+          versionStatus: 'STANDARD_SUPPORT',
+          endpointPublicAccess: true,
+          publicAccessCidrs: ['203.0.113.0/24'],
+          endpointPrivateAccess: true,
+          enabledLogTypes: ['api', 'audit', 'authenticator'],
+          secretsEncrypted: true,
+          deletionProtection: true,
+        },
+      ],
+    }),
+    ecsServices: ok({
+      services: [
+        {
+          name: 'web',
+          arn: `arn:aws:ecs:us-east-1:${ACCOUNT}:service/prod/web`,
+          cluster: `arn:aws:ecs:us-east-1:${ACCOUNT}:cluster/prod`,
+          region: 'us-east-1',
+          assignPublicIp: false,
+        },
+      ],
+      taskSets: [
+        {
+          id: 'ecs-svc/1234567890123456789',
+          arn: `arn:aws:ecs:us-east-1:${ACCOUNT}:task-set/prod/web/ecs-svc/1234567890123456789`,
+          service: `arn:aws:ecs:us-east-1:${ACCOUNT}:service/prod/web`,
+          region: 'us-east-1',
+          assignPublicIp: false,
+        },
+      ],
+    }),
     ...cleanDataStores(),
   };
 }

@@ -13,12 +13,21 @@ import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
 import { autoScalingPart } from './autoscaling';
 import { batchJobDefinitionsPart } from './batch';
+import {
+  bedrockApiKeysPart,
+  bedrockCustomModelsPart,
+  bedrockGuardrailsPart,
+  bedrockInvocationLoggingPart,
+} from './bedrock';
+import { bedrockAgentsPart } from './bedrock-agent';
 import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
 import { cloudtrailPart } from './cloudtrail';
 import { codebuildProjectsPart } from './codebuild';
 import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
+import { ecsServicesPart } from './ecs';
+import { eksClustersPart } from './eks';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { instanceUserDataPart } from './ec2-user-data';
 import { efsFileSystemsPart } from './efs';
@@ -50,6 +59,7 @@ import { redshiftClustersPart } from './redshift';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
+import { sagemakerModelsPart, sagemakerNotebooksPart, sagemakerTrainingJobsPart } from './sagemaker';
 import { securityHubPart } from './security-hub';
 import type { Session } from './session';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
@@ -118,6 +128,16 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   ebsVolumesPart,
   ebsSnapshotsPart,
   ebsSnapshotBlockPublicAccessPart,
+  bedrockInvocationLoggingPart,
+  bedrockCustomModelsPart,
+  bedrockGuardrailsPart,
+  bedrockAgentsPart,
+  bedrockApiKeysPart,
+  sagemakerNotebooksPart,
+  sagemakerTrainingJobsPart,
+  sagemakerModelsPart,
+  eksClustersPart,
+  ecsServicesPart,
 ]);
 
 const REGIONS = 'regions';

@@ -1366,6 +1366,234 @@ const CASES: Case[] = [
     },
     fails: ['ebs-snapshot-block-public-access@us-east-1'],
   },
+  // bedrock
+  {
+    id: 'exposure.bedrock_custom_model_not_cmk',
+    parts: ['bedrockCustomModels'],
+    breaks: (inv) => {
+      part(inv.bedrockCustomModels).models[0]!.kmsKeyArn = null;
+    },
+    fails: [`arn:aws:bedrock:us-east-1:${ACCOUNT}:custom-model/support-tuned@us-east-1`],
+  },
+  {
+    id: 'detection.bedrock_invocation_logging_off',
+    parts: ['bedrockInvocationLogging'],
+    breaks: (inv) => {
+      part(inv.bedrockInvocationLogging).regions[1]!.destination = null;
+    },
+    fails: ['model-invocation-logging@eu-west-1'],
+  },
+  {
+    id: 'detection.bedrock_invocation_logs_unencrypted',
+    parts: ['bedrockInvocationLogging'],
+    breaks: (inv) => {
+      part(inv.bedrockInvocationLogging).regions[0]!.destination!.logGroup!.kmsKeyId = null;
+    },
+    fails: ['model-invocation-logging@us-east-1'],
+  },
+  {
+    id: 'exposure.bedrock_guardrail_no_prompt_attack_filter',
+    parts: ['bedrockGuardrails'],
+    breaks: (inv) => {
+      part(inv.bedrockGuardrails).guardrails[0]!.promptAttackStrength = 'MEDIUM';
+    },
+    fails: [`arn:aws:bedrock:us-east-1:${ACCOUNT}:guardrail/gr-support@us-east-1`],
+  },
+  {
+    id: 'exposure.bedrock_guardrail_no_sensitive_info_filter',
+    parts: ['bedrockGuardrails'],
+    breaks: (inv) => {
+      part(inv.bedrockGuardrails).guardrails[0]!.sensitiveInformation = false;
+    },
+    fails: [`arn:aws:bedrock:us-east-1:${ACCOUNT}:guardrail/gr-support@us-east-1`],
+  },
+  {
+    id: 'exposure.bedrock_guardrail_no_grounding_filter',
+    parts: ['bedrockGuardrails'],
+    breaks: (inv) => {
+      part(inv.bedrockGuardrails).guardrails[0]!.groundingFilters[1]!.action = 'NONE';
+    },
+    fails: [`arn:aws:bedrock:us-east-1:${ACCOUNT}:guardrail/gr-support@us-east-1`],
+  },
+  {
+    id: 'exposure.bedrock_agent_without_guardrail',
+    parts: ['bedrockAgents'],
+    breaks: (inv) => {
+      part(inv.bedrockAgents).agents[0]!.guardrailId = null;
+    },
+    fails: ['AGENT12345@us-east-1'],
+  },
+  {
+    id: 'exposure.bedrock_knowledge_base_not_cmk',
+    parts: ['bedrockAgents'],
+    breaks: (inv) => {
+      part(inv.bedrockAgents).dataSources[0]!.kmsKeyArn = null;
+    },
+    fails: ['KB12345678/DS12345678@us-east-1'],
+  },
+  {
+    id: 'iam.bedrock_full_access_attached',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).roles[0]!.managedPolicies.push('AmazonBedrockFullAccess');
+    },
+    fails: [`arn:aws:iam::${ACCOUNT}:role/app-server@global`],
+  },
+  {
+    id: 'iam.bedrock_long_term_api_key',
+    parts: ['bedrockApiKeys'],
+    breaks: (inv, now) => {
+      part(inv.bedrockApiKeys).keys.push(
+        {
+          id: 'ACCANEVEREXPIRES0001',
+          userName: 'alice',
+          status: 'Active',
+          createdAt: daysAgo(now, 5),
+          expiresAt: null,
+        },
+        // Inactive: it cannot authenticate until someone activates it again.
+        {
+          id: 'ACCAINACTIVEKEY00001',
+          userName: 'alice',
+          status: 'Inactive',
+          createdAt: daysAgo(now, 5),
+          expiresAt: null,
+        },
+      );
+    },
+    fails: ['ACCANEVEREXPIRES0001@global'],
+  },
+  // sagemaker
+  {
+    id: 'exposure.sagemaker_notebook_direct_internet',
+    parts: ['sagemakerNotebooks'],
+    breaks: (inv) => {
+      part(inv.sagemakerNotebooks).notebooks[0]!.directInternetAccess = true;
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:notebook-instance/research@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_notebook_root_access',
+    parts: ['sagemakerNotebooks'],
+    breaks: (inv) => {
+      part(inv.sagemakerNotebooks).notebooks[0]!.rootAccess = true;
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:notebook-instance/research@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_notebook_not_cmk',
+    parts: ['sagemakerNotebooks'],
+    breaks: (inv) => {
+      part(inv.sagemakerNotebooks).notebooks[0]!.kmsKeyId = null;
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:notebook-instance/research@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_notebook_outside_vpc',
+    parts: ['sagemakerNotebooks'],
+    breaks: (inv) => {
+      part(inv.sagemakerNotebooks).notebooks[0]!.subnetId = null;
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:notebook-instance/research@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_training_job_no_network_isolation',
+    parts: ['sagemakerTrainingJobs'],
+    breaks: (inv) => {
+      part(inv.sagemakerTrainingJobs).jobs[0]!.networkIsolation = false;
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:training-job/churn-2026-03@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_training_job_volume_unencrypted',
+    parts: ['sagemakerTrainingJobs'],
+    breaks: (inv) => {
+      part(inv.sagemakerTrainingJobs).jobs[0]!.volumeKmsKeyId = null;
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:training-job/churn-2026-03@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_training_job_outside_vpc',
+    parts: ['sagemakerTrainingJobs'],
+    breaks: (inv) => {
+      part(inv.sagemakerTrainingJobs).jobs[0]!.subnets = [];
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:training-job/churn-2026-03@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_model_no_network_isolation',
+    parts: ['sagemakerModels'],
+    breaks: (inv) => {
+      part(inv.sagemakerModels).models[0]!.networkIsolation = false;
+    },
+    fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:model/churn@us-east-1`],
+  },
+  // eks
+  {
+    id: 'exposure.eks_endpoint_public',
+    parts: ['eksClusters'],
+    breaks: (inv) => {
+      part(inv.eksClusters).clusters[0]!.publicAccessCidrs = ['0.0.0.0/0'];
+    },
+    fails: [`arn:aws:eks:us-east-1:${ACCOUNT}:cluster/prod@us-east-1`],
+  },
+  {
+    id: 'exposure.eks_private_endpoint_off',
+    parts: ['eksClusters'],
+    breaks: (inv) => {
+      part(inv.eksClusters).clusters[0]!.endpointPrivateAccess = false;
+    },
+    fails: [`arn:aws:eks:us-east-1:${ACCOUNT}:cluster/prod@us-east-1`],
+  },
+  {
+    id: 'exposure.eks_deletion_protection_off',
+    parts: ['eksClusters'],
+    breaks: (inv) => {
+      part(inv.eksClusters).clusters[0]!.deletionProtection = false;
+    },
+    fails: [`arn:aws:eks:us-east-1:${ACCOUNT}:cluster/prod@us-east-1`],
+  },
+  {
+    id: 'exposure.eks_unsupported_version',
+    parts: ['eksClusters'],
+    breaks: (inv) => {
+      Object.assign(part(inv.eksClusters).clusters[0]!, { version: '1.29', versionStatus: 'EXTENDED_SUPPORT' });
+    },
+    fails: [`arn:aws:eks:us-east-1:${ACCOUNT}:cluster/prod@us-east-1`],
+  },
+  {
+    id: 'detection.eks_audit_logging_off',
+    parts: ['eksClusters'],
+    breaks: (inv) => {
+      part(inv.eksClusters).clusters[0]!.enabledLogTypes = ['api'];
+    },
+    fails: [`arn:aws:eks:us-east-1:${ACCOUNT}:cluster/prod@us-east-1`],
+  },
+  {
+    id: 'exposure.eks_secrets_not_encrypted',
+    parts: ['eksClusters'],
+    breaks: (inv) => {
+      part(inv.eksClusters).clusters[0]!.secretsEncrypted = false;
+    },
+    fails: [`arn:aws:eks:us-east-1:${ACCOUNT}:cluster/prod@us-east-1`],
+  },
+  // ecs
+  {
+    id: 'exposure.ecs_service_public_ip',
+    parts: ['ecsServices'],
+    breaks: (inv) => {
+      part(inv.ecsServices).services[0]!.assignPublicIp = true;
+    },
+    fails: [`arn:aws:ecs:us-east-1:${ACCOUNT}:service/prod/web@us-east-1`],
+  },
+  {
+    id: 'exposure.ecs_task_set_public_ip',
+    parts: ['ecsServices'],
+    breaks: (inv) => {
+      part(inv.ecsServices).taskSets[0]!.assignPublicIp = true;
+    },
+    fails: [`arn:aws:ecs:us-east-1:${ACCOUNT}:task-set/prod/web/ecs-svc/1234567890123456789@us-east-1`],
+  },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
 

@@ -1,0 +1,154 @@
+import {
+  DescribeModelCommand,
+  DescribeNotebookInstanceCommand,
+  DescribeTrainingJobCommand,
+  paginateListModels,
+  paginateListNotebookInstances,
+  paginateListTrainingJobs,
+  SageMakerClient,
+} from '@aws-sdk/client-sagemaker';
+import type { SageMakerModel, SageMakerNotebook, SageMakerTrainingJob, Unread } from '../../../domain/scans/inventory';
+import { mapLimit } from './concurrency';
+import { isAbsent, ReadFailure } from './failures';
+import { whereOffered } from './offered';
+import { foldPages, type ReadContext, regionalPart } from './reader';
+
+// SageMaker, region by region where AWS offers it (offered.ts): notebook instances (GPU machines with a
+// notebook server and the credentials of their role), models, and recent training jobs. Each is listed, then
+// described; one AWS refuses to describe is unread (by ARN), one that went away since it was listed is skipped.
+// Training jobs accumulate for ever (AWS keeps them), so only those created within TRAINING_JOB_WINDOW_DAYS are
+// read, newest first, and at most TRAINING_JOBS_PER_REGION of them: a bounded number of calls per region.
+
+const PER_RESOURCE_CONCURRENCY = 4;
+export const TRAINING_JOB_WINDOW_DAYS = 90;
+export const TRAINING_JOBS_PER_REGION = 100;
+const DAY_MS = 86_400_000;
+
+interface Slice<T> {
+  items: T[];
+  unread: Unread[];
+}
+
+const denied = (err: unknown) => err instanceof ReadFailure && err.kind === 'denied';
+// SageMaker answers ValidationException for a resource that does not exist (any more).
+const gone = (err: unknown) => isAbsent(err, 'Validation') || isAbsent(err, 'ResourceNotFound');
+
+async function describeEach<L extends { arn: string }, T>(
+  listed: L[],
+  describe: (item: L) => Promise<T>,
+): Promise<Slice<T>> {
+  const unread: Unread[] = [];
+  const described = await mapLimit({
+    items: listed,
+    limit: PER_RESOURCE_CONCURRENCY,
+    run: async (item): Promise<T | null> => {
+      try {
+        return await describe(item);
+      } catch (err) {
+        if (gone(err)) return null;
+        if (!denied(err)) throw err;
+        unread.push({ kind: 'resource', scope: item.arn, reason: (err as ReadFailure).reason });
+        return null;
+      }
+    },
+  });
+  return { items: described.filter((d): d is Awaited<T> => d !== null), unread };
+}
+
+const client = ({ session }: ReadContext, region: string) =>
+  session.client((config) => new SageMakerClient(config), region);
+const none = <T>(): Slice<T> => ({ items: [], unread: [] });
+
+export const sagemakerNotebooksPart = regionalPart({
+  part: 'sagemakerNotebooks',
+  read: (ctx: ReadContext, region: string) =>
+    whereOffered(async (): Promise<Slice<SageMakerNotebook>> => {
+      const sagemaker = client(ctx, region);
+      const listed = await foldPages(
+        paginateListNotebookInstances({ client: sagemaker }, {}),
+        [] as { name: string; arn: string }[],
+        (into, page) => {
+          for (const n of page.NotebookInstances ?? [])
+            if (n.NotebookInstanceName && n.NotebookInstanceArn)
+              into.push({ name: n.NotebookInstanceName, arn: n.NotebookInstanceArn });
+          return into;
+        },
+      );
+      return describeEach(listed, async ({ name, arn }) => {
+        const n = await sagemaker.send(new DescribeNotebookInstanceCommand({ NotebookInstanceName: name }));
+        return {
+          name,
+          arn,
+          region,
+          status: n.NotebookInstanceStatus ?? '',
+          // Both default to Enabled when the instance is created without them.
+          directInternetAccess: n.DirectInternetAccess !== 'Disabled',
+          rootAccess: n.RootAccess !== 'Disabled',
+          kmsKeyId: n.KmsKeyId || null,
+          subnetId: n.SubnetId || null,
+        };
+      });
+    }, none<SageMakerNotebook>()),
+  unreadIn: (slice) => slice.unread,
+  assemble: (slices) => ({ notebooks: slices.flatMap((s) => s.items) }),
+});
+
+export const sagemakerTrainingJobsPart = regionalPart({
+  part: 'sagemakerTrainingJobs',
+  read: (ctx: ReadContext, region: string) =>
+    whereOffered(async (): Promise<Slice<SageMakerTrainingJob>> => {
+      const sagemaker = client(ctx, region);
+      const listed: { name: string; arn: string }[] = [];
+      const pages = paginateListTrainingJobs(
+        { client: sagemaker },
+        {
+          CreationTimeAfter: new Date(ctx.now.getTime() - TRAINING_JOB_WINDOW_DAYS * DAY_MS),
+          SortBy: 'CreationTime',
+          SortOrder: 'Descending',
+        },
+      );
+      for await (const page of pages) {
+        for (const j of page.TrainingJobSummaries ?? [])
+          if (j.TrainingJobName && j.TrainingJobArn) listed.push({ name: j.TrainingJobName, arn: j.TrainingJobArn });
+        if (listed.length >= TRAINING_JOBS_PER_REGION) break;
+      }
+      return describeEach(listed.slice(0, TRAINING_JOBS_PER_REGION), async ({ name, arn }) => {
+        const j = await sagemaker.send(new DescribeTrainingJobCommand({ TrainingJobName: name }));
+        return {
+          name,
+          arn,
+          region,
+          createdAt: (j.CreationTime ?? ctx.now).toISOString(),
+          networkIsolation: j.EnableNetworkIsolation ?? false,
+          volumeKmsKeyId: j.ResourceConfig?.VolumeKmsKeyId || null,
+          outputKmsKeyId: j.OutputDataConfig?.KmsKeyId || null,
+          subnets: j.VpcConfig?.Subnets ?? [],
+        };
+      });
+    }, none<SageMakerTrainingJob>()),
+  unreadIn: (slice) => slice.unread,
+  assemble: (slices) => ({ jobs: slices.flatMap((s) => s.items) }),
+});
+
+export const sagemakerModelsPart = regionalPart({
+  part: 'sagemakerModels',
+  read: (ctx: ReadContext, region: string) =>
+    whereOffered(async (): Promise<Slice<SageMakerModel>> => {
+      const sagemaker = client(ctx, region);
+      const listed = await foldPages(
+        paginateListModels({ client: sagemaker }, {}),
+        [] as { name: string; arn: string }[],
+        (into, page) => {
+          for (const m of page.Models ?? [])
+            if (m.ModelName && m.ModelArn) into.push({ name: m.ModelName, arn: m.ModelArn });
+          return into;
+        },
+      );
+      return describeEach(listed, async ({ name, arn }) => {
+        const m = await sagemaker.send(new DescribeModelCommand({ ModelName: name }));
+        return { name, arn, region, networkIsolation: m.EnableNetworkIsolation ?? false };
+      });
+    }, none<SageMakerModel>()),
+  unreadIn: (slice) => slice.unread,
+  assemble: (slices) => ({ models: slices.flatMap((s) => s.items) }),
+});

@@ -1,0 +1,258 @@
+import type { Collected, Inventory, Unread } from '../../domain/scans/inventory';
+
+// The sandbox account's containers, machine learning and generative AI: an EKS cluster, an ECS service, a
+// SageMaker notebook, training job and model, and Bedrock (invocation logging, a custom model, a guardrail, an
+// agent with a knowledge base, API keys), in its home region. Each account's seed decides what it has and which
+// of it is misconfigured, so the demo estate shows these checks failing on some accounts and passing on others.
+
+type Random = () => number;
+type Parts = Pick<
+  Inventory,
+  | 'bedrockInvocationLogging'
+  | 'bedrockCustomModels'
+  | 'bedrockGuardrails'
+  | 'bedrockAgents'
+  | 'bedrockApiKeys'
+  | 'sagemakerNotebooks'
+  | 'sagemakerTrainingJobs'
+  | 'sagemakerModels'
+  | 'eksClusters'
+  | 'ecsServices'
+>;
+
+const DAY_MS = 86_400_000;
+
+export function sandboxContainers({
+  accountId,
+  at,
+  home,
+  regions,
+  random,
+  user,
+  readable,
+  regional,
+}: {
+  accountId: string;
+  at: Date;
+  /** The account's home region, where its workloads run. */
+  home: string;
+  /** The enabled regions Sentinel could read. */
+  regions: string[];
+  /** The account's own stream of draws for these parts. */
+  random: Random;
+  /** An IAM user of the account, who may hold a Bedrock API key. */
+  user: string;
+  readable: <T extends { region: string }>(items: T[]) => T[];
+  /** The unread regions of a regional part, refusing `call`. */
+  regional: (call: string) => Unread[];
+}): Parts {
+  const chance = (p: number) => random() < p;
+  const ok = <T>(value: T, unread: Unread[]): Collected<T> =>
+    unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
+  const arn = (service: string, resource: string) => `arn:aws:${service}:${home}:${accountId}:${resource}`;
+  const ago = (days: number) => new Date(at.getTime() - days * DAY_MS).toISOString();
+  const key = (name: string) => arn('kms', `key/${name}`);
+
+  // Invocation logging everywhere (an organization-wide setup), in the home region only, or nowhere.
+  const logging = random();
+  const logGroup = { name: 'bedrock-invocations', kmsKeyId: chance(0.6) ? key('bedrock-logs') : null };
+  const bedrockRegions = regions.map((region) => ({
+    region,
+    destination:
+      logging < 0.3 || (logging < 0.7 && region === home) ? { s3Bucket: `${accountId}-bedrock-logs`, logGroup } : null,
+  }));
+  const guardrail = {
+    id: 'gr0support1',
+    arn: arn('bedrock', 'guardrail/gr0support1'),
+    name: 'support-assistant',
+    region: home,
+    promptAttackStrength: chance(0.6) ? 'HIGH' : 'MEDIUM',
+    sensitiveInformation: chance(0.7),
+    groundingFilters: chance(0.5)
+      ? [
+          { type: 'GROUNDING', threshold: 0.7, action: 'BLOCK', enabled: true },
+          { type: 'RELEVANCE', threshold: 0.7, action: 'BLOCK', enabled: true },
+        ]
+      : [],
+  };
+  const notebook = chance(0.6);
+  const cluster = chance(0.6);
+  const service = chance(0.7);
+  const publicTasks = chance(0.4);
+
+  return {
+    bedrockInvocationLogging: ok(
+      { regions: readable(bedrockRegions) },
+      regional('Bedrock GetModelInvocationLoggingConfiguration'),
+    ),
+    bedrockCustomModels: ok(
+      {
+        models: readable(
+          chance(0.5)
+            ? [
+                {
+                  name: 'support-tuned',
+                  arn: arn('bedrock', 'custom-model/support-tuned'),
+                  region: home,
+                  kmsKeyArn: chance(0.5) ? key('bedrock-models') : null,
+                },
+              ]
+            : [],
+        ),
+      },
+      regional('Bedrock ListCustomModels'),
+    ),
+    bedrockGuardrails: ok({ guardrails: readable([guardrail]) }, regional('Bedrock ListGuardrails')),
+    bedrockAgents: ok(
+      {
+        agents: readable([
+          { id: 'AGENT0SUPP', name: 'support-agent', region: home, guardrailId: chance(0.6) ? guardrail.id : null },
+        ]),
+        dataSources: readable([
+          {
+            id: 'DS0HANDBK1',
+            name: 'handbook',
+            knowledgeBaseId: 'KB0SUPPORT',
+            knowledgeBaseName: 'support-kb',
+            region: home,
+            kmsKeyArn: chance(0.5) ? key('bedrock-kb') : null,
+          },
+        ]),
+      },
+      regional('Bedrock Agents ListAgents'),
+    ),
+    bedrockApiKeys: ok(
+      {
+        // A key that never expires, or one tried out and left to expire.
+        keys: chance(0.6)
+          ? [
+              chance(0.6)
+                ? {
+                    id: `ACCA${accountId.slice(0, 8)}BEDROCK`,
+                    userName: user,
+                    status: 'Active' as const,
+                    createdAt: ago(20),
+                    expiresAt: null,
+                  }
+                : {
+                    id: `ACCA${accountId.slice(0, 8)}TRIALKEY`,
+                    userName: user,
+                    status: 'Expired' as const,
+                    createdAt: ago(40),
+                    expiresAt: ago(10),
+                  },
+            ]
+          : [],
+      },
+      [],
+    ),
+    sagemakerNotebooks: ok(
+      {
+        notebooks: readable(
+          notebook
+            ? [
+                {
+                  name: 'research',
+                  arn: arn('sagemaker', 'notebook-instance/research'),
+                  region: home,
+                  status: 'InService',
+                  directInternetAccess: chance(0.5),
+                  rootAccess: chance(0.5),
+                  kmsKeyId: chance(0.5) ? key('notebooks') : null,
+                  subnetId: chance(0.6) ? 'subnet-0a1b2c3d4e5f60718' : null,
+                },
+              ]
+            : [],
+        ),
+      },
+      regional('SageMaker ListNotebookInstances'),
+    ),
+    sagemakerTrainingJobs: ok(
+      {
+        jobs: readable(
+          notebook
+            ? [
+                {
+                  name: 'churn-model',
+                  arn: arn('sagemaker', 'training-job/churn-model'),
+                  region: home,
+                  createdAt: ago(4),
+                  networkIsolation: chance(0.5),
+                  volumeKmsKeyId: chance(0.4) ? key('training') : null,
+                  outputKmsKeyId: chance(0.5) ? key('training') : null,
+                  subnets: chance(0.5) ? [] : ['subnet-0a1b2c3d4e5f60718'],
+                },
+              ]
+            : [],
+        ),
+      },
+      regional('SageMaker ListTrainingJobs'),
+    ),
+    sagemakerModels: ok(
+      {
+        models: readable(
+          notebook
+            ? [{ name: 'churn', arn: arn('sagemaker', 'model/churn'), region: home, networkIsolation: chance(0.5) }]
+            : [],
+        ),
+      },
+      regional('SageMaker ListModels'),
+    ),
+    eksClusters: ok(
+      {
+        clusters: readable(
+          cluster
+            ? [
+                {
+                  name: 'platform',
+                  arn: arn('eks', 'cluster/platform'),
+                  region: home,
+                  ...(chance(0.7)
+                    ? { version: '1.33', versionStatus: 'STANDARD_SUPPORT' }
+                    : { version: '1.30', versionStatus: 'EXTENDED_SUPPORT' }),
+                  endpointPublicAccess: true,
+                  publicAccessCidrs: chance(0.5) ? ['0.0.0.0/0'] : ['198.51.100.0/24'],
+                  endpointPrivateAccess: chance(0.7),
+                  enabledLogTypes: chance(0.5) ? ['api', 'audit', 'authenticator'] : [],
+                  secretsEncrypted: chance(0.6),
+                  deletionProtection: chance(0.4),
+                },
+              ]
+            : [],
+        ),
+      },
+      regional('EKS ListClusters'),
+    ),
+    ecsServices: ok(
+      {
+        services: readable(
+          service
+            ? [
+                {
+                  name: 'web',
+                  arn: arn('ecs', 'service/apps/web'),
+                  cluster: arn('ecs', 'cluster/apps'),
+                  region: home,
+                  assignPublicIp: publicTasks,
+                },
+              ]
+            : [],
+        ),
+        taskSets: readable(
+          service && chance(0.5)
+            ? [
+                {
+                  id: 'ecs-svc/4728374623749223847',
+                  arn: arn('ecs', 'task-set/apps/web/ecs-svc/4728374623749223847'),
+                  service: arn('ecs', 'service/apps/web'),
+                  region: home,
+                  assignPublicIp: publicTasks,
+                },
+              ]
+            : [],
+        ),
+      },
+      regional('ECS ListClusters'),
+    ),
+  };
+}
