@@ -33,6 +33,7 @@ import {
   unloggedStagingVpc,
   unloggedVpcs,
 } from './network';
+import { resourcePolicyParts } from './resource-policies';
 import { healthyForwarder } from './event-forwarder';
 import type { ExpectedForwarder } from '../types';
 
@@ -1097,5 +1098,6 @@ export function sandboxInventory({
       }),
       eventForwarder ? regional('EventBridge DescribeConnection') : [],
     ),
+    ...resourcePolicyParts(awsAccountId, home(account), at, readable, regional),
   };
 }

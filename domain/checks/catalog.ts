@@ -10,6 +10,7 @@ import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
 import { MONITORING_CHECKS } from './monitoring';
+import { RESOURCE_POLICY_CHECKS } from './resource-policies';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import type { Check } from './types';
@@ -32,6 +33,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...EC2_VPC_CHECKS,
   ...BILLING_CHECKS,
   ...DATA_STORE_CHECKS,
+  ...RESOURCE_POLICY_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

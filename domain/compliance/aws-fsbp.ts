@@ -39,4 +39,13 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'S3.1': 'S3 general purpose buckets should have block public access settings enabled',
   'S3.5': 'S3 general purpose buckets should require requests to use SSL',
   'S3.8': 'S3 general purpose buckets should block public access',
+  'SQS.1': 'Amazon SQS queues should be encrypted at rest',
+  'KMS.3': 'AWS KMS keys should not be deleted unintentionally',
+  'KMS.5': 'KMS keys should not be publicly accessible',
+  'ECR.1': 'ECR private repositories should have image scanning configured',
+  'ECR.2': 'ECR private repositories should have tag immutability configured',
+  'SNS.1': 'SNS topics should be encrypted at-rest using AWS KMS',
+  'SNS.4': 'SNS topic access policies should not allow public access',
+  'SecretsManager.1': 'Secrets Manager secrets should have automatic rotation enabled',
+  'SecretsManager.3': 'Remove unused Secrets Manager secrets',
 };

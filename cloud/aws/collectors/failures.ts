@@ -53,6 +53,9 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   ConfigService: 'AWS Config',
   SecurityHub: 'Security Hub',
   AccessAnalyzer: 'IAM Access Analyzer',
+  Glacier: 'S3 Glacier',
+  SecretsManager: 'Secrets Manager',
+  SESv2: 'SES',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

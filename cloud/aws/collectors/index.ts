@@ -17,9 +17,12 @@ import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
+import { ecrRepositoriesPart } from './ecr';
 import { efsFileSystemsPart } from './efs';
+import { eventBusesPart } from './event-buses';
 import { eventForwarderPart } from './event-forwarder';
 import { failureOf } from './failures';
+import { glacierVaultsPart } from './glacier';
 import { guarddutyPart } from './guardduty';
 import { healthPart } from './health';
 import {
@@ -31,12 +34,17 @@ import {
 } from './iam';
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
-import { kmsKeysPart } from './kms';
+import { kmsKeyPoliciesPart, kmsKeysPart } from './kms';
+import { logResourcePoliciesPart } from './log-policies';
 import { rdsInstancesPart } from './rds';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
+import { secretsPart } from './secrets-manager';
 import { securityHubPart } from './security-hub';
+import { sesIdentitiesPart } from './ses';
+import { snsTopicsPart } from './sns';
+import { sqsQueuesPart } from './sqs';
 import type { Session } from './session';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 
@@ -81,6 +89,15 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   kmsKeysPart,
   anomalyMonitorsPart,
   eventForwarderPart,
+  sqsQueuesPart,
+  kmsKeyPoliciesPart,
+  ecrRepositoriesPart,
+  glacierVaultsPart,
+  snsTopicsPart,
+  secretsPart,
+  sesIdentitiesPart,
+  eventBusesPart,
+  logResourcePoliciesPart,
 ]);
 
 const REGIONS = 'regions';
