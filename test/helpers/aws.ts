@@ -254,7 +254,7 @@ export function accessDenied(request: AwsRequest): CannedAnswer {
   if (request.service === 'ec2')
     return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message });
   if (request.service === 's3') return s3Error(403, 'AccessDenied', 'Access Denied');
-  if (['iam', 'sts'].includes(request.service))
+  if (['iam', 'sts', 'sns'].includes(request.service))
     return queryError({ service: request.service, status: 403, code: 'AccessDenied', message });
   if (['guardduty', 'cloudtrail'].includes(request.service) && !request.operation) {
     return {
@@ -289,7 +289,8 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
  * Answers for what moto 5.2 lacks: it has no AWS Health and no IAM Access Analyzer at all (HTTP 500), and answers
  * Cost Explorer GetAnomalies and GetAnomalyMonitors (500, NotImplementedError) and GuardDuty ListFindings/GetFindings
  * (404) with HTML error pages. Health answers as for an account without a Business support plan; the others find
- * nothing (no anomaly, no anomaly monitor, no finding).
+ * nothing (no anomaly, no anomaly monitor, no finding). moto has no SES v2 in the China regions it lists: an account
+ * has no identity there.
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
@@ -308,6 +309,9 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');
   }
+  // moto lists the China regions as enabled but serves no SES there: an account has no identity in them.
+  if (request.service === 'ses' && request.region.startsWith('cn-') && request.path === '/v2/email/identities')
+    return json(200, { EmailIdentities: [] }, 'application/json');
   return undefined;
 }
 
