@@ -78,11 +78,15 @@ interface Listing {
  */
 function inTwoPages(listings: Listing[]) {
   const rest = new Map<Listing, unknown[]>();
+  /** The listings whose second page was asked for, by their items' field. */
+  const asked = new Set<string>();
   const second = (request: AwsRequest) => request.body.includes(SECOND_PAGE) || request.query.includes(SECOND_PAGE);
   return {
+    asked,
     answer: (request: AwsRequest): CannedAnswer | undefined => {
       const listing = listings.find((l) => l.matches(request) && second(request));
       if (!listing) return undefined;
+      asked.add(listing.items);
       return {
         status: 200,
         contentType: 'application/json',
@@ -500,7 +504,7 @@ describe('AWS resource policy collection against moto', () => {
       { matches: json('ListEventBuses'), items: 'EventBuses', token: 'NextToken' },
       { matches: json('DescribeResourcePolicies'), items: 'resourcePolicies', token: 'nextToken' },
       {
-        matches: (r) => r.service === 'ses' && r.method === 'GET' && r.path === '/v2/email/identities',
+        matches: (r) => r.service === 'ses' && r.path === '/v2/email/list-identities',
         items: 'EmailIdentities',
         token: 'NextToken',
       },
@@ -555,6 +559,18 @@ describe('AWS resource policy collection against moto', () => {
       logPolicies: logPolicies.sort(),
       topics: 101,
     });
+    expect([...pages.asked].sort()).toEqual(
+      [
+        'QueueUrls',
+        'Keys',
+        'repositories',
+        'SecretList',
+        'EventBuses',
+        'resourcePolicies',
+        'EmailIdentities',
+        'VaultList',
+      ].sort(),
+    );
     const listings = suite.front.requests.filter(
       (r) => r.region === REGION && r.service === 'sns' && r.operation === 'ListTopics',
     );

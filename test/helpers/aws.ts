@@ -310,7 +310,7 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');
   }
   // moto lists the China regions as enabled but serves no SES there: an account has no identity in them.
-  if (request.service === 'ses' && request.region.startsWith('cn-') && request.path === '/v2/email/identities')
+  if (request.service === 'ses' && request.region.startsWith('cn-') && request.path === '/v2/email/list-identities')
     return json(200, { EmailIdentities: [] }, 'application/json');
   return undefined;
 }
