@@ -983,6 +983,9 @@ describe('AWS inventory collection against moto', () => {
         'anomalyMonitors',
         'health',
         ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`),
+        // moto lists the China regions but serves no SES there.
+        'sesIdentities@cn-north-1',
+        'sesIdentities@cn-northwest-1',
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -991,6 +994,7 @@ describe('AWS inventory collection against moto', () => {
       health: 'not_evaluated',
       accessAnalyzers: 'not_evaluated',
       guardduty: 'eu-west-1',
+      sesIdentities: 'cn-north-1,cn-northwest-1',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
       status: 'not_evaluated',
