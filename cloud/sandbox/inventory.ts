@@ -35,6 +35,7 @@ import {
 } from './network';
 import { computeParts } from './compute';
 import { sandboxContainers } from './containers';
+import { resourcePolicyParts } from './resource-policies';
 import { healthyForwarder } from './event-forwarder';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
@@ -1176,5 +1177,6 @@ export function sandboxInventory({
       readable,
       regional,
     }),
+    ...resourcePolicyParts(awsAccountId, home(account), at, readable, regional),
   };
 }

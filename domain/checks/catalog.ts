@@ -21,6 +21,7 @@ import { LOAD_BALANCER_CHECKS } from './load-balancers';
 import { MONITORING_CHECKS } from './monitoring';
 import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
 import { SAGEMAKER_CHECKS } from './sagemaker';
+import { RESOURCE_POLICY_CHECKS } from './resource-policies';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import { VPC_EDGE_CHECKS } from './vpc-edges';
@@ -76,6 +77,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...SAGEMAKER_CHECKS,
   ...EKS_CHECKS,
   ...ECS_CHECKS,
+  ...RESOURCE_POLICY_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

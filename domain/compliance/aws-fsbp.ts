@@ -98,4 +98,13 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'SageMaker.1': 'Amazon SageMaker notebook instances should not have direct internet access',
   'SageMaker.2': 'SageMaker notebook instances should be launched in a custom VPC',
   'SageMaker.3': 'Users should not have root access to SageMaker notebook instances',
+  'SQS.1': 'Amazon SQS queues should be encrypted at rest',
+  'KMS.3': 'AWS KMS keys should not be deleted unintentionally',
+  'KMS.5': 'KMS keys should not be publicly accessible',
+  'ECR.1': 'ECR private repositories should have image scanning configured',
+  'ECR.2': 'ECR private repositories should have tag immutability configured',
+  'SNS.1': 'SNS topics should be encrypted at-rest using AWS KMS',
+  'SNS.4': 'SNS topic access policies should not allow public access',
+  'SecretsManager.1': 'Secrets Manager secrets should have automatic rotation enabled',
+  'SecretsManager.3': 'Remove unused Secrets Manager secrets',
 };

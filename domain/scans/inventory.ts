@@ -14,6 +14,8 @@ import type {
   LaunchTemplate,
 } from './compute';
 
+import type { PolicyExposure } from '../policies/resource-policy';
+
 /** A region, or a resource (bucket, IAM principal, access key), that could not be read, and why. */
 export interface Unread {
   kind: 'region' | 'resource';
@@ -760,6 +762,91 @@ export interface EcsTaskSet {
   assignPublicIp: boolean;
 }
 
+/**
+ * What a resource's policy opens beyond the account (domain/policies/resource-policy.ts). Not read: AWS refused the
+ * policy, or answered something that is not a policy document; the resource's exposure checks then name it unread,
+ * never private. A resource without a policy opens nothing.
+ */
+export type PolicyReading = { read: true; exposure: PolicyExposure } | { read: false; reason: string };
+
+/** An SQS queue (GetQueueAttributes). */
+export interface SqsQueue {
+  name: string;
+  arn: string;
+  region: string;
+  policy: PolicyReading;
+  /** Server-side encryption with a KMS key (KmsMasterKeyId) or SQS-managed keys (SqsManagedSseEnabled). */
+  encrypted: boolean;
+}
+
+/** A customer managed KMS key: its state and its key policy (AWS managed keys' policies are AWS's). */
+export interface KmsKeyPolicy {
+  id: string;
+  arn: string;
+  region: string;
+  /** DescribeKey's KeyState: Enabled, Disabled, PendingDeletion, PendingImport, Unavailable, ... */
+  state: string;
+  /** When a key pending deletion is deleted; null otherwise. */
+  deletionDate: string | null;
+  policy: PolicyReading;
+}
+
+/** An ECR private repository. */
+export interface EcrRepository {
+  name: string;
+  arn: string;
+  region: string;
+  scanOnPush: boolean;
+  /** imageTagMutability IMMUTABLE (or IMMUTABLE_WITH_EXCLUSION): a pushed tag cannot be moved to another image. */
+  tagsImmutable: boolean;
+  policy: PolicyReading;
+}
+
+/** A resource named by its ARN, in a region, with its resource policy: a Glacier vault, an event bus, a secret. */
+export interface PolicyHolder {
+  name: string;
+  arn: string;
+  region: string;
+  policy: PolicyReading;
+}
+
+export interface SnsTopic {
+  name: string;
+  arn: string;
+  region: string;
+  policy: PolicyReading;
+  /** Encrypted at rest with a KMS key (KmsMasterKeyId). */
+  encrypted: boolean;
+}
+
+/** A confirmed SNS subscription; only the endpoint's host is kept (a URL may carry credentials). */
+export interface SnsSubscription {
+  arn: string;
+  topicArn: string;
+  region: string;
+  protocol: string;
+  endpointHost: string | null;
+}
+
+export interface Secret {
+  name: string;
+  arn: string;
+  region: string;
+  rotationEnabled: boolean;
+  /** When the secret was created; null: not reported. */
+  createdAt: string | null;
+  /** The day its value was last retrieved (Secrets Manager keeps the date only); null: never. */
+  lastAccessedAt: string | null;
+  policy: PolicyReading;
+}
+
+/** A CloudWatch Logs resource policy of a region (they name the log groups they cover in their statements). */
+export interface LogResourcePolicy {
+  name: string;
+  region: string;
+  policy: PolicyReading;
+}
+
 export interface Inventory {
   collectedAt: string;
   /** Regions enabled for the account: every regional part is read in each (empty when they could not be listed). */
@@ -864,6 +951,19 @@ export interface Inventory {
   sagemakerModels: Collected<{ models: SageMakerModel[] }>;
   eksClusters: Collected<{ clusters: EksCluster[] }>;
   ecsServices: Collected<{ services: EcsService[]; taskSets: EcsTaskSet[] }>;
+  /** Unread: queues whose attributes were refused (by ARN). */
+  sqsQueues: Collected<{ queues: SqsQueue[] }>;
+  /** Customer managed keys; unread: keys DescribeKey was refused for (by ARN). */
+  kmsKeyPolicies: Collected<{ keys: KmsKeyPolicy[] }>;
+  ecrRepositories: Collected<{ repositories: EcrRepository[] }>;
+  glacierVaults: Collected<{ vaults: PolicyHolder[] }>;
+  /** Unread: topics whose attributes were refused (by ARN). */
+  snsTopics: Collected<{ topics: SnsTopic[]; subscriptions: SnsSubscription[] }>;
+  secrets: Collected<{ secrets: Secret[] }>;
+  /** SES identities (domains and email addresses, SES v2) with their sending authorization policies merged. */
+  sesIdentities: Collected<{ identities: PolicyHolder[] }>;
+  eventBuses: Collected<{ buses: PolicyHolder[] }>;
+  logResourcePolicies: Collected<{ policies: LogResourcePolicy[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -942,6 +1042,15 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   sagemakerModels: true,
   eksClusters: true,
   ecsServices: true,
+  sqsQueues: true,
+  kmsKeyPolicies: true,
+  ecrRepositories: true,
+  glacierVaults: true,
+  snsTopics: true,
+  secrets: true,
+  sesIdentities: true,
+  eventBuses: true,
+  logResourcePolicies: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

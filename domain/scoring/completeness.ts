@@ -38,6 +38,12 @@ export const CORE_SOURCES = [
   'SageMaker',
   'EKS',
   'ECS',
+  'SQS',
+  'ECR',
+  'S3 Glacier',
+  'SNS',
+  'Secrets Manager',
+  'SES',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -112,6 +118,15 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   sagemakerModels: 'SageMaker',
   eksClusters: 'EKS',
   ecsServices: 'ECS',
+  sqsQueues: 'SQS',
+  kmsKeyPolicies: 'KMS',
+  ecrRepositories: 'ECR',
+  glacierVaults: 'S3 Glacier',
+  snsTopics: 'SNS',
+  secrets: 'Secrets Manager',
+  sesIdentities: 'SES',
+  eventBuses: 'EventBridge',
+  logResourcePolicies: 'CloudWatch',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -991,6 +991,9 @@ describe('AWS inventory collection against moto', () => {
         'health',
         ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`),
         ...inventory.regions.enabled.map((region) => `instanceMetadataDefaults@${region}`),
+        // moto lists the China regions but serves no SES there.
+        'sesIdentities@cn-north-1',
+        'sesIdentities@cn-northwest-1',
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -1000,6 +1003,7 @@ describe('AWS inventory collection against moto', () => {
       accessAnalyzers: 'not_evaluated',
       guardduty: 'eu-west-1',
       instanceMetadataDefaults: 'not_evaluated',
+      sesIdentities: 'cn-north-1,cn-northwest-1',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
       status: 'not_evaluated',

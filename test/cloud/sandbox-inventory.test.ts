@@ -1,5 +1,6 @@
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
+import { RESOURCE_POLICY_CHECKS } from '../../domain/checks/resource-policies';
 import type { Collected, Inventory } from '../../domain/scans/inventory';
 import { DMS_CHECKS } from '../../domain/checks/dms';
 import { DOCUMENTDB_CHECKS } from '../../domain/checks/documentdb';
@@ -413,6 +414,31 @@ describe('sandbox inventory', () => {
           seen[checkId]?.add(status);
       }
       for (const id of checks) expect([id, [...seen[id]!].sort()]).toEqual([id, ['failed', 'passed']]);
+    });
+  });
+
+  describe('resource policies and key and secret hygiene', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
+    );
+    const evaluations = many.map((inventory) => evaluateInventory(inventory, { now: inventory.collectedAt }));
+
+    it.each(RESOURCE_POLICY_CHECKS.map((c) => c.id))('%s fails on some accounts and passes on others', (id) => {
+      const statuses = evaluations.map((e) => e.outcomes.find((o) => o.checkId === id)?.status);
+      expect(statuses.filter((s) => s === 'failed').length).toBeGreaterThan(0);
+      expect(statuses.filter((s) => s === 'passed').length).toBeGreaterThan(many.length / 2);
+    });
+
+    it.each(ACCOUNTS)('account %s names its own account and region in every resource ARN', (awsAccountId) => {
+      const inventory = sandboxInventory({ awsAccountId, at: AT });
+      const arns = [
+        ...value(inventory.sqsQueues).queues,
+        ...value(inventory.kmsKeyPolicies).keys,
+        ...value(inventory.ecrRepositories).repositories,
+        ...value(inventory.secrets).secrets,
+      ].map((r) => [r.arn.split(':')[3], r.arn.split(':')[4]]);
+      const used = new Set(value(inventory.securityGroups).groups.map((g) => g.region));
+      for (const [region, account] of arns) expect([used.has(region!), account]).toEqual([true, awsAccountId]);
     });
   });
 });

@@ -254,7 +254,7 @@ export function accessDenied(request: AwsRequest): CannedAnswer {
   if (request.service === 'ec2')
     return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message });
   if (request.service === 's3') return s3Error(403, 'AccessDenied', 'Access Denied');
-  if (['iam', 'sts'].includes(request.service))
+  if (['iam', 'sts', 'sns'].includes(request.service))
     return queryError({ service: request.service, status: 403, code: 'AccessDenied', message });
   if (['guardduty', 'cloudtrail'].includes(request.service) && !request.operation) {
     return {
@@ -291,7 +291,7 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
  * (404) and EC2 GetInstanceMetadataDefaults with error pages, and has no EC2 GetSnapshotBlockPublicAccessState.
  * Health answers as for an account without a Business support plan; the others find nothing (no anomaly, no anomaly
  * monitor, no finding, no metadata default), and EBS snapshots' block public access is unblocked, as AWS reports it
- * where it was never set.
+ * where it was never set. moto has no SES v2 in the China regions it lists: an account has no identity there.
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
@@ -361,6 +361,9 @@ function containerGaps(request: AwsRequest): CannedAnswer | undefined {
   }
   if (request.service === 'eks' && request.method === 'GET' && request.path === '/cluster-versions')
     return json(200, { clusterVersions: EKS_VERSIONS }, 'application/json');
+  // moto lists the China regions as enabled but serves no SES there: an account has no identity in them.
+  if (request.service === 'ses' && request.region.startsWith('cn-') && request.path === '/v2/email/list-identities')
+    return json(200, { EmailIdentities: [] }, 'application/json');
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import type {
   IamUser,
   Inventory,
   PartName,
+  PolicyReading,
   ReportedKey,
   ReportedUser,
   Trail,
@@ -726,6 +727,107 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
+    sqsQueues: ok({
+      queues: [
+        {
+          name: 'orders',
+          arn: `arn:aws:sqs:us-east-1:${ACCOUNT}:orders`,
+          region: 'us-east-1',
+          policy: PRIVATE,
+          encrypted: true,
+        },
+      ],
+    }),
+    kmsKeyPolicies: ok({
+      keys: [
+        {
+          id: '1234abcd-12ab-34cd-56ef-1234567890ab',
+          arn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+          region: 'us-east-1',
+          state: 'Enabled',
+          deletionDate: null,
+          policy: PRIVATE,
+        },
+      ],
+    }),
+    ecrRepositories: ok({
+      repositories: [
+        {
+          name: 'api',
+          arn: `arn:aws:ecr:us-east-1:${ACCOUNT}:repository/api`,
+          region: 'us-east-1',
+          scanOnPush: true,
+          tagsImmutable: true,
+          policy: PRIVATE,
+        },
+      ],
+    }),
+    glacierVaults: ok({
+      vaults: [
+        {
+          name: 'archives',
+          arn: `arn:aws:glacier:us-east-1:${ACCOUNT}:vaults/archives`,
+          region: 'us-east-1',
+          policy: PRIVATE,
+        },
+      ],
+    }),
+    snsTopics: ok({
+      topics: [
+        {
+          name: 'alerts',
+          arn: `arn:aws:sns:us-east-1:${ACCOUNT}:alerts`,
+          region: 'us-east-1',
+          policy: PRIVATE,
+          encrypted: true,
+        },
+      ],
+      subscriptions: [
+        {
+          arn: `arn:aws:sns:us-east-1:${ACCOUNT}:alerts:5f2c8a1e-1111-2222-3333-444455556666`,
+          topicArn: `arn:aws:sns:us-east-1:${ACCOUNT}:alerts`,
+          region: 'us-east-1',
+          protocol: 'https',
+          endpointHost: 'hooks.example.com',
+        },
+      ],
+    }),
+    secrets: ok({
+      secrets: [
+        {
+          name: 'prod/db',
+          arn: `arn:aws:secretsmanager:us-east-1:${ACCOUNT}:secret:prod/db-AbCdEf`,
+          region: 'us-east-1',
+          rotationEnabled: true,
+          createdAt: daysAgo(now, 400),
+          lastAccessedAt: daysAgo(now, 1),
+          policy: PRIVATE,
+        },
+      ],
+    }),
+    sesIdentities: ok({
+      identities: [
+        {
+          name: 'example.com',
+          arn: `arn:aws:ses:us-east-1:${ACCOUNT}:identity/example.com`,
+          region: 'us-east-1',
+          policy: PRIVATE,
+        },
+      ],
+    }),
+    eventBuses: ok({
+      buses: [
+        {
+          name: 'default',
+          arn: `arn:aws:events:us-east-1:${ACCOUNT}:event-bus/default`,
+          region: 'us-east-1',
+          policy: PRIVATE,
+        },
+      ],
+    }),
+    logResourcePolicies: ok({
+      policies: [{ name: 'AWSLogDeliveryWrite', region: 'us-east-1', policy: PRIVATE }],
+    }),
     ...cleanDataStores(),
   };
 }
@@ -914,6 +1016,27 @@ function cleanDataStores(): Pick<
     }),
   };
 }
+
+/** A resource policy that opens nothing beyond the account (or no policy at all). */
+export const PRIVATE: PolicyReading = { read: true, exposure: { public: [], external: [] } };
+
+/** A reading of a policy with one statement open to everyone, allowing `action`. */
+export const publicReading = (action: string): PolicyReading => ({
+  read: true,
+  exposure: {
+    public: [{ sid: 'Open', actions: [action], notActions: [], unknownConditions: [] }],
+    external: [],
+  },
+});
+
+/** A reading of a policy that names `account`, allowing `action`. */
+export const sharedReading = (account: string, action: string): PolicyReading => ({
+  read: true,
+  exposure: {
+    public: [],
+    external: [{ account, statement: { sid: 'Partner', actions: [action], notActions: [], unknownConditions: [] } }],
+  },
+});
 
 /**
  * Runs one check at the inventory's collection time: 'pass', 'not_evaluated', or the failing resources as

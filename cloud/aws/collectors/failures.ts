@@ -55,6 +55,9 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   AccessAnalyzer: 'IAM Access Analyzer',
   AutoScaling: 'Auto Scaling',
   ElasticLoadBalancingV2: 'Elastic Load Balancing',
+  Glacier: 'S3 Glacier',
+  SecretsManager: 'Secrets Manager',
+  SESv2: 'SES',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

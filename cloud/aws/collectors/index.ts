@@ -30,11 +30,14 @@ import { ecsServicesPart } from './ecs';
 import { eksClustersPart } from './eks';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { instanceUserDataPart } from './ec2-user-data';
+import { ecrRepositoriesPart } from './ecr';
 import { efsFileSystemsPart } from './efs';
 import { loadBalancersPart } from './elbv2';
+import { eventBusesPart } from './event-buses';
 import { eventForwarderPart } from './event-forwarder';
 import { failureOf } from './failures';
 import { gluePart } from './glue';
+import { glacierVaultsPart } from './glacier';
 import { guarddutyPart } from './guardduty';
 import { healthPart } from './health';
 import {
@@ -46,8 +49,9 @@ import {
 } from './iam';
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
-import { kmsKeysPart } from './kms';
+import { kmsKeyPoliciesPart, kmsKeysPart } from './kms';
 import { launchTemplatesPart } from './launch-templates';
+import { logResourcePoliciesPart } from './log-policies';
 import { rdsClustersPart, rdsInstancesPart, rdsSnapshotsPart } from './rds';
 import { dmsPart } from './dms';
 import { ebsSnapshotBlockPublicAccessPart, ebsSnapshotsPart, ebsVolumesPart } from './ebs-storage';
@@ -60,7 +64,11 @@ import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import { sagemakerModelsPart, sagemakerNotebooksPart, sagemakerTrainingJobsPart } from './sagemaker';
+import { secretsPart } from './secrets-manager';
 import { securityHubPart } from './security-hub';
+import { sesIdentitiesPart } from './ses';
+import { snsTopicsPart } from './sns';
+import { sqsQueuesPart } from './sqs';
 import type { Session } from './session';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 import { instanceMetadataDefaultsPart, publicIpSubnetsPart, transitGatewaysPart, vpcEndpointsPart } from './vpc-edges';
@@ -138,6 +146,15 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   sagemakerModelsPart,
   eksClustersPart,
   ecsServicesPart,
+  sqsQueuesPart,
+  kmsKeyPoliciesPart,
+  ecrRepositoriesPart,
+  glacierVaultsPart,
+  snsTopicsPart,
+  secretsPart,
+  sesIdentitiesPart,
+  eventBusesPart,
+  logResourcePoliciesPart,
 ]);
 
 const REGIONS = 'regions';

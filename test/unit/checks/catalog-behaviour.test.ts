@@ -10,8 +10,10 @@ import {
   hoursAgo,
   outcome,
   part,
+  publicReading,
   reportedKey,
   RENDER_JOB,
+  sharedReading,
   reportRow,
   setKeyCreated,
   WELL_RUN_INSTANCE,
@@ -43,6 +45,7 @@ const rdsSnapshot = (inv: Inventory, id: string) => {
   if (!found) throw new Error(`no snapshot ${id}`);
   return found;
 };
+const PARTNER = '444455556666';
 const instance = (id: string, region: string, type: string, launchedAt: string) => ({
   id,
   region,
@@ -1593,6 +1596,209 @@ const CASES: Case[] = [
       part(inv.ecsServices).taskSets[0]!.assignPublicIp = true;
     },
     fails: [`arn:aws:ecs:us-east-1:${ACCOUNT}:task-set/prod/web/ecs-svc/1234567890123456789@us-east-1`],
+  },
+  {
+    id: 'exposure.sqs_queue_public',
+    parts: ['sqsQueues'],
+    breaks: (inv) => {
+      part(inv.sqsQueues).queues[0]!.policy = publicReading('sqs:SendMessage');
+    },
+    fails: [`arn:aws:sqs:us-east-1:${ACCOUNT}:orders@us-east-1`],
+  },
+  {
+    id: 'exposure.sqs_queue_unencrypted',
+    parts: ['sqsQueues'],
+    breaks: (inv) => {
+      part(inv.sqsQueues).queues[0]!.encrypted = false;
+    },
+    fails: [`arn:aws:sqs:us-east-1:${ACCOUNT}:orders@us-east-1`],
+  },
+  {
+    id: 'exposure.sqs_queue_cross_account',
+    parts: ['sqsQueues'],
+    breaks: (inv) => {
+      part(inv.sqsQueues).queues[0]!.policy = sharedReading(PARTNER, 'sqs:SendMessage');
+    },
+    fails: [`arn:aws:sqs:us-east-1:${ACCOUNT}:orders@us-east-1`],
+  },
+  {
+    id: 'exposure.kms_key_public',
+    parts: ['kmsKeyPolicies'],
+    breaks: (inv) => {
+      part(inv.kmsKeyPolicies).keys[0]!.policy = publicReading('kms:Decrypt');
+    },
+    fails: [`arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab@us-east-1`],
+  },
+  {
+    id: 'threat.kms_key_pending_deletion',
+    parts: ['kmsKeyPolicies'],
+    breaks: (inv) => {
+      Object.assign(part(inv.kmsKeyPolicies).keys[0]!, {
+        state: 'PendingDeletion',
+        deletionDate: '2026-03-22T00:00:00.000Z',
+      });
+    },
+    fails: [`arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab@us-east-1`],
+  },
+  {
+    id: 'exposure.kms_key_cross_account',
+    parts: ['kmsKeyPolicies'],
+    breaks: (inv) => {
+      part(inv.kmsKeyPolicies).keys[0]!.policy = sharedReading(PARTNER, 'kms:Decrypt');
+    },
+    fails: [`arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab@us-east-1`],
+  },
+  {
+    id: 'exposure.ecr_repository_public',
+    parts: ['ecrRepositories'],
+    breaks: (inv) => {
+      part(inv.ecrRepositories).repositories[0]!.policy = publicReading('ecr:BatchGetImage');
+    },
+    fails: [`arn:aws:ecr:us-east-1:${ACCOUNT}:repository/api@us-east-1`],
+  },
+  {
+    id: 'exposure.ecr_repository_cross_account',
+    parts: ['ecrRepositories'],
+    breaks: (inv) => {
+      part(inv.ecrRepositories).repositories[0]!.policy = sharedReading(PARTNER, 'ecr:BatchGetImage');
+    },
+    fails: [`arn:aws:ecr:us-east-1:${ACCOUNT}:repository/api@us-east-1`],
+  },
+  {
+    id: 'exposure.ecr_scan_on_push_off',
+    parts: ['ecrRepositories'],
+    breaks: (inv) => {
+      part(inv.ecrRepositories).repositories[0]!.scanOnPush = false;
+    },
+    fails: [`arn:aws:ecr:us-east-1:${ACCOUNT}:repository/api@us-east-1`],
+  },
+  {
+    id: 'exposure.ecr_tags_mutable',
+    parts: ['ecrRepositories'],
+    breaks: (inv) => {
+      part(inv.ecrRepositories).repositories[0]!.tagsImmutable = false;
+    },
+    fails: [`arn:aws:ecr:us-east-1:${ACCOUNT}:repository/api@us-east-1`],
+  },
+  {
+    id: 'exposure.glacier_vault_public',
+    parts: ['glacierVaults'],
+    breaks: (inv) => {
+      part(inv.glacierVaults).vaults[0]!.policy = publicReading('glacier:InitiateJob');
+    },
+    fails: [`arn:aws:glacier:us-east-1:${ACCOUNT}:vaults/archives@us-east-1`],
+  },
+  {
+    id: 'exposure.glacier_vault_cross_account',
+    parts: ['glacierVaults'],
+    breaks: (inv) => {
+      part(inv.glacierVaults).vaults[0]!.policy = sharedReading(PARTNER, 'glacier:InitiateJob');
+    },
+    fails: [`arn:aws:glacier:us-east-1:${ACCOUNT}:vaults/archives@us-east-1`],
+  },
+  {
+    id: 'exposure.sns_topic_public',
+    parts: ['snsTopics'],
+    breaks: (inv) => {
+      part(inv.snsTopics).topics[0]!.policy = publicReading('sns:Publish');
+    },
+    fails: [`arn:aws:sns:us-east-1:${ACCOUNT}:alerts@us-east-1`],
+  },
+  {
+    id: 'exposure.sns_topic_unencrypted',
+    parts: ['snsTopics'],
+    breaks: (inv) => {
+      part(inv.snsTopics).topics[0]!.encrypted = false;
+    },
+    fails: [`arn:aws:sns:us-east-1:${ACCOUNT}:alerts@us-east-1`],
+  },
+  {
+    id: 'exposure.sns_http_subscription',
+    parts: ['snsTopics'],
+    breaks: (inv) => {
+      Object.assign(part(inv.snsTopics).subscriptions[0]!, { protocol: 'http' });
+    },
+    fails: [`arn:aws:sns:us-east-1:${ACCOUNT}:alerts:5f2c8a1e-1111-2222-3333-444455556666@us-east-1`],
+  },
+  {
+    id: 'exposure.sns_topic_cross_account',
+    parts: ['snsTopics'],
+    breaks: (inv) => {
+      part(inv.snsTopics).topics[0]!.policy = sharedReading(PARTNER, 'sns:Subscribe');
+    },
+    fails: [`arn:aws:sns:us-east-1:${ACCOUNT}:alerts@us-east-1`],
+  },
+  {
+    id: 'exposure.secret_public',
+    parts: ['secrets'],
+    breaks: (inv) => {
+      part(inv.secrets).secrets[0]!.policy = publicReading('secretsmanager:GetSecretValue');
+    },
+    fails: [`arn:aws:secretsmanager:us-east-1:${ACCOUNT}:secret:prod/db-AbCdEf@us-east-1`],
+  },
+  {
+    id: 'exposure.secret_cross_account',
+    parts: ['secrets'],
+    breaks: (inv) => {
+      part(inv.secrets).secrets[0]!.policy = sharedReading(PARTNER, 'secretsmanager:GetSecretValue');
+    },
+    fails: [`arn:aws:secretsmanager:us-east-1:${ACCOUNT}:secret:prod/db-AbCdEf@us-east-1`],
+  },
+  {
+    id: 'exposure.secret_rotation_off',
+    parts: ['secrets'],
+    breaks: (inv) => {
+      part(inv.secrets).secrets[0]!.rotationEnabled = false;
+    },
+    fails: [`arn:aws:secretsmanager:us-east-1:${ACCOUNT}:secret:prod/db-AbCdEf@us-east-1`],
+  },
+  {
+    id: 'exposure.secret_unused',
+    parts: ['secrets'],
+    breaks: (inv, now) => {
+      part(inv.secrets).secrets[0]!.lastAccessedAt = daysAgo(now, 120);
+    },
+    fails: [`arn:aws:secretsmanager:us-east-1:${ACCOUNT}:secret:prod/db-AbCdEf@us-east-1`],
+  },
+  {
+    id: 'exposure.ses_identity_public',
+    parts: ['sesIdentities'],
+    breaks: (inv) => {
+      part(inv.sesIdentities).identities[0]!.policy = publicReading('ses:SendEmail');
+    },
+    fails: [`arn:aws:ses:us-east-1:${ACCOUNT}:identity/example.com@us-east-1`],
+  },
+  {
+    id: 'exposure.ses_identity_cross_account',
+    parts: ['sesIdentities'],
+    breaks: (inv) => {
+      part(inv.sesIdentities).identities[0]!.policy = sharedReading(PARTNER, 'ses:SendEmail');
+    },
+    fails: [`arn:aws:ses:us-east-1:${ACCOUNT}:identity/example.com@us-east-1`],
+  },
+  {
+    id: 'exposure.eventbridge_bus_public',
+    parts: ['eventBuses'],
+    breaks: (inv) => {
+      part(inv.eventBuses).buses[0]!.policy = publicReading('events:PutEvents');
+    },
+    fails: [`arn:aws:events:us-east-1:${ACCOUNT}:event-bus/default@us-east-1`],
+  },
+  {
+    id: 'exposure.eventbridge_bus_cross_account',
+    parts: ['eventBuses'],
+    breaks: (inv) => {
+      part(inv.eventBuses).buses[0]!.policy = sharedReading(PARTNER, 'events:PutEvents');
+    },
+    fails: [`arn:aws:events:us-east-1:${ACCOUNT}:event-bus/default@us-east-1`],
+  },
+  {
+    id: 'exposure.log_resource_policy_public',
+    parts: ['logResourcePolicies'],
+    breaks: (inv) => {
+      part(inv.logResourcePolicies).policies[0]!.policy = publicReading('logs:PutLogEvents');
+    },
+    fails: ['AWSLogDeliveryWrite@us-east-1'],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
