@@ -10,6 +10,10 @@ import { EXPOSURE_CHECKS } from './exposure';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
 import { MONITORING_CHECKS } from './monitoring';
+import { S3_ACCESS_CHECKS } from './s3-access';
+import { CLOUDTRAIL_THREAT_CHECKS } from './cloudtrail-threat';
+import { IAM_ESCALATION_CHECKS } from './iam-escalation';
+import { GOVERNANCE_CHECKS } from './governance';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import type { Check } from './types';
@@ -32,6 +36,10 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...EC2_VPC_CHECKS,
   ...BILLING_CHECKS,
   ...DATA_STORE_CHECKS,
+  ...S3_ACCESS_CHECKS,
+  ...IAM_ESCALATION_CHECKS,
+  ...GOVERNANCE_CHECKS,
+  ...CLOUDTRAIL_THREAT_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

@@ -24,6 +24,7 @@ export const CORE_SOURCES = [
   'KMS',
   'Account Management',
   'EventBridge',
+  'AWS Organizations',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -65,6 +66,10 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
   eventForwarder: 'EventBridge',
+  s3AccessPoints: 'S3',
+  s3MultiRegionAccessPoints: 'S3',
+  organization: 'AWS Organizations',
+  cloudtrailActivity: 'CloudTrail',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

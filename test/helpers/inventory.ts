@@ -21,6 +21,23 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 export const ACCOUNT = '111122223333';
+/** The clean organization's security tooling account. */
+export const SECURITY_ACCOUNT = '444455556666';
+const FULL_BLOCK = {
+  blockPublicAcls: true,
+  ignorePublicAcls: true,
+  blockPublicPolicy: true,
+  restrictPublicBuckets: true,
+};
+/** A role's trust in the clean account: nobody outside it, services bound to it. */
+const OWN_TRUST = { externalPrincipals: [], servicesWithoutSourceCondition: [] };
+/** Every GuardDuty protection plan, on. */
+export const ALL_PLANS: Record<string, string> = Object.fromEntries(
+  ['S3_DATA_EVENTS', 'EKS_AUDIT_LOGS', 'EBS_MALWARE_PROTECTION', 'RDS_LOGIN_EVENTS', 'LAMBDA_NETWORK_LOGS'].map((p) => [
+    p,
+    'ENABLED',
+  ]),
+);
 /** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
 export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
 
@@ -247,6 +264,7 @@ export function cleanInventory(now: string): Inventory {
           adminAccess: false,
           managedPolicies: [],
           fullAdminPolicies: [],
+          trust: OWN_TRUST,
         },
         {
           name: 'incident-support',
@@ -254,6 +272,7 @@ export function cleanInventory(now: string): Inventory {
           adminAccess: false,
           managedPolicies: ['AWSSupportAccess'],
           fullAdminPolicies: [],
+          trust: OWN_TRUST,
         },
       ],
       // Users get their permissions from groups.
@@ -265,6 +284,7 @@ export function cleanInventory(now: string): Inventory {
           fullAdminPolicies: [],
         },
       ],
+      riskyPolicies: [],
     }),
     // The AWS managed policies attached above, none of which allows everything.
     awsManagedPolicies: ok({
@@ -288,7 +308,7 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
-    rootVirtualMfa: ok({ serialNumber: null }),
+    rootVirtualMfa: ok({ serialNumber: null, userArns: [] }),
     s3AccountBlockPublicAccess: ok({
       settings: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
     }),
@@ -301,6 +321,9 @@ export function cleanInventory(now: string): Inventory {
           publicViaPolicy: false,
           blockPublicAccess: null,
           deniesInsecureTransport: true,
+          publicAclPermissions: [],
+          publicWriteStatements: [],
+          crossAccountPrincipals: [],
         },
         {
           name: 'acme-legacy-site',
@@ -314,6 +337,9 @@ export function cleanInventory(now: string): Inventory {
             restrictPublicBuckets: true,
           },
           deniesInsecureTransport: true,
+          publicAclPermissions: [],
+          publicWriteStatements: [],
+          crossAccountPrincipals: [],
         },
       ],
     }),
@@ -406,9 +432,9 @@ export function cleanInventory(now: string): Inventory {
     }),
     guardduty: ok({
       regions: [
-        { region: 'us-east-1', detectorEnabled: true, highSeverityFindings: [] },
-        { region: 'eu-west-1', detectorEnabled: true, highSeverityFindings: [] },
-        { region: 'us-west-2', detectorEnabled: true, highSeverityFindings: [] },
+        { region: 'us-east-1', detectorEnabled: true, highSeverityFindings: [], features: { ...ALL_PLANS } },
+        { region: 'eu-west-1', detectorEnabled: true, highSeverityFindings: [], features: { ...ALL_PLANS } },
+        { region: 'us-west-2', detectorEnabled: true, highSeverityFindings: [], features: { ...ALL_PLANS } },
       ],
     }),
     ...cleanLoggingServices(['us-east-1', 'us-west-2', 'eu-west-1']),
@@ -498,6 +524,42 @@ export function cleanInventory(now: string): Inventory {
         endpoint: FORWARDER_ENDPOINT,
       }),
     ),
+    // An access point and a Multi-Region Access Point, both blocked.
+    s3AccessPoints: ok({
+      accessPoints: [{ name: 'analytics', region: 'us-east-1', bucket: 'acme-assets', blockPublicAccess: FULL_BLOCK }],
+    }),
+    s3MultiRegionAccessPoints: ok({
+      accessPoints: [{ name: 'global-assets', buckets: ['acme-assets'], blockPublicAccess: FULL_BLOCK }],
+    }),
+    // The organization's management account: GuardDuty and Security Hub delegated to its security account, an SCP
+    // confining it to its regions, centralized root access on.
+    organization: ok({
+      role: 'management',
+      id: 'o-a1b2c3d4e5',
+      delegatedAdministrators: [
+        {
+          accountId: SECURITY_ACCOUNT,
+          name: 'security',
+          services: ['guardduty.amazonaws.com', 'securityhub.amazonaws.com'],
+        },
+      ],
+      serviceControlPolicies: [
+        { id: 'p-FullAWSAccess', name: 'FullAWSAccess', restrictsRegions: false },
+        { id: 'p-regions01', name: 'deny-other-regions', restrictsRegions: true },
+      ],
+      rootCredentialsManagement: true,
+    }),
+    // A few ordinary calls by a developer.
+    cloudtrailActivity: ok({
+      regions: ['us-east-1', 'us-west-2', 'eu-west-1'].map((region) => ({
+        region,
+        identities:
+          region === 'us-east-1'
+            ? [{ arn: alice, type: 'IAMUser', eventNames: ['AssumeRole', 'DescribeInstances', 'ListUsers'] }]
+            : [],
+        truncated: [],
+      })),
+    }),
   };
 }
 

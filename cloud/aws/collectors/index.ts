@@ -36,6 +36,9 @@ import { rdsInstancesPart } from './rds';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
+import { s3AccessPointsPart, s3MultiRegionAccessPointsPart } from './s3-access-points';
+import { organizationPart } from './organization';
+import { cloudtrailActivityPart } from './cloudtrail-activity';
 import { securityHubPart } from './security-hub';
 import type { Session } from './session';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
@@ -81,6 +84,10 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   kmsKeysPart,
   anomalyMonitorsPart,
   eventForwarderPart,
+  s3AccessPointsPart,
+  s3MultiRegionAccessPointsPart,
+  organizationPart,
+  cloudtrailActivityPart,
 ]);
 
 const REGIONS = 'regions';
@@ -90,9 +97,9 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
- * alerts).
+ * alerts, v4 the buckets' public grants, the roles' trust, the risky policies and GuardDuty's protection plans).
  */
-const READ_FORMAT = 'v3:';
+const READ_FORMAT = 'v4:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {
