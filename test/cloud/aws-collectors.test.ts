@@ -296,6 +296,9 @@ describe('AWS inventory collection against moto', () => {
         publicViaPolicy: false,
         blockPublicAccess: null,
         deniesInsecureTransport: false,
+        publicAclPermissions: [],
+        publicWriteStatements: [],
+        crossAccountPrincipals: [],
       },
     ]);
     expect(ok(inventory.securityGroups).groups).toEqual([]);
@@ -514,6 +517,7 @@ describe('AWS inventory collection against moto', () => {
       region: 'eu-west-1',
       detectorEnabled: true,
       highSeverityFindings: [finding],
+      features: {},
     });
     expect(regions.filter((r) => r.detectorEnabled)).toHaveLength(1);
     const [listFindings] = front.requests.filter((r) => r.service === 'guardduty' && r.path.endsWith('/findings'));

@@ -100,7 +100,13 @@ export function adminIndex(ownAccount: string) {
         if (p.Arn) everything.set(p.Arn, allowsEverything(current?.Document));
         const risk = p.Arn && (p.AttachmentCount ?? 0) > 0 ? riskOf(current?.Document) : null;
         if (risk && p.Arn)
-          risky.push({ name: p.PolicyName ?? p.Arn, arn: p.Arn, kind: 'managed', owner: null, ...risk });
+          risky.push({
+            name: p.PolicyName ?? p.Arn.split('/').pop() ?? p.Arn,
+            arn: p.Arn,
+            kind: 'managed',
+            owner: null,
+            ...risk,
+          });
       }
       for (const g of page.GroupDetailList ?? []) {
         if (!g.GroupName) continue;

@@ -17,6 +17,10 @@ import type { Session } from './session';
 // from us-west-2 only, and the listing carries each one's Block Public Access.
 
 const PER_POINT_CONCURRENCY = 8;
+/** Access points per page: ListMultiRegionAccessPoints' maximum, used for both listings. */
+const ACCESS_POINTS_PER_PAGE = 100;
+/** The region of an access point's ARN (arn:aws:s3:<region>:<account>:accesspoint/<name>). */
+const arnRegion = (arn: string | undefined) => arn?.split(':')[3];
 /** The only region that answers ListMultiRegionAccessPoints. */
 const MULTI_REGION_CONTROL_REGION = 'us-west-2';
 
@@ -42,10 +46,12 @@ export const s3AccessPointsPart = regionalPart({
   async read({ session }: ReadContext, region: string): Promise<AccessPointsSlice> {
     const client = s3control(session, region);
     const listed = await foldPages(
-      paginateListAccessPoints({ client }, { AccountId: session.accountId }),
+      paginateListAccessPoints({ client }, { AccountId: session.accountId, MaxResults: ACCESS_POINTS_PER_PAGE }),
       [] as { name: string; bucket: string }[],
       (into, page) => {
-        for (const p of page.AccessPointList ?? []) if (p.Name) into.push({ name: p.Name, bucket: p.Bucket ?? '' });
+        // The region's own points only: an emulator's listing answers every region's in each.
+        for (const p of page.AccessPointList ?? [])
+          if (p.Name && arnRegion(p.AccessPointArn) === region) into.push({ name: p.Name, bucket: p.Bucket ?? '' });
         return into;
       },
     );
@@ -77,7 +83,7 @@ export const s3MultiRegionAccessPointsPart = globalPart({
     const accessPoints = await foldPages(
       paginateListMultiRegionAccessPoints(
         { client: s3control(session, MULTI_REGION_CONTROL_REGION) },
-        { AccountId: session.accountId },
+        { AccountId: session.accountId, MaxResults: ACCESS_POINTS_PER_PAGE },
       ),
       [] as MultiRegionAccessPoint[],
       (into, page) => {
