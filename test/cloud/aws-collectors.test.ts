@@ -210,6 +210,9 @@ describe('AWS inventory collection against moto', () => {
           publicViaPolicy: false,
           blockPublicAccess: null,
           deniesInsecureTransport: false,
+          publicAclPermissions: ['READ'],
+          publicWriteStatements: [],
+          crossAccountPrincipals: [],
         },
       ],
     });
@@ -814,15 +817,15 @@ describe('AWS inventory collection against moto', () => {
       await expect(first).rejects.toMatchObject({
         failed: [{ key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') }],
       });
-      // Kept under the format of today's reads (v3:), so that a worker of another version reads them again.
+      // Kept under the format of today's reads (v4:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
-      expect(settled).not.toContain(`v3:instances@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v4:instances@${FAILING_REGION}`);
       expect(settled).toEqual(
         expect.arrayContaining([
-          'v3:regions',
-          'v3:iamPrincipals',
-          `v3:securityGroups@${FAILING_REGION}`,
-          `v3:instances@${REGION}`,
+          'v4:regions',
+          'v4:iamPrincipals',
+          `v4:securityGroups@${FAILING_REGION}`,
+          `v4:instances@${REGION}`,
         ]),
       );
       expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
@@ -836,7 +839,7 @@ describe('AWS inventory collection against moto', () => {
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).toEqual([`v3:instances@${FAILING_REGION}`]);
+      expect(retried).toEqual([`v4:instances@${FAILING_REGION}`]);
       const customerCalls = front.requests.filter((r) => r.service !== 'sts').map((r) => `${r.operation}@${r.region}`);
       expect(customerCalls).toEqual([`DescribeInstances@${FAILING_REGION}`]);
       expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
@@ -850,21 +853,21 @@ describe('AWS inventory collection against moto', () => {
           checkpoint[key] = outcome;
         },
       });
-      // The same reads as a worker of an older format keyed them (v2: trails without their delivery, budgets without
-      // their alerts, S3 buckets without their own Block Public Access, no instance profiles).
+      // The same reads as a worker of an older format keyed them (v3: buckets without their public grants, roles
+      // without their trust, no risky policies, GuardDuty without its protection plans).
       const older: Checkpoint = Object.fromEntries(
-        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v3:/, 'v2:'), outcome]),
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v4:/, 'v3:'), outcome]),
       );
       front.requests.length = 0;
 
       const retried: string[] = [];
       await provider.collectInventory(target, {
-        checkpoint: { ...older, 'v3:regions': checkpoint['v3:regions'] as ReadOutcome },
+        checkpoint: { ...older, 'v4:regions': checkpoint['v4:regions'] as ReadOutcome },
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).not.toContain('v3:regions');
-      expect(retried).toEqual(expect.arrayContaining([`v3:instances@${REGION}`, 'v3:iamPrincipals']));
+      expect(retried).not.toContain('v4:regions');
+      expect(retried).toEqual(expect.arrayContaining([`v4:instances@${REGION}`, 'v4:iamPrincipals']));
       expect(retried).toHaveLength(Object.keys(checkpoint).length - 1);
       expect(calls((r) => r.operation === 'DescribeRegions')).toBe(0);
     });
@@ -987,6 +990,8 @@ describe('AWS inventory collection against moto', () => {
         'anomalyMonitors',
         'health',
         ...inventory.regions.enabled.map((region) => `accessAnalyzers@${region}`),
+        // moto has no CloudTrail LookupEvents.
+        ...inventory.regions.enabled.map((region) => `cloudtrailActivity@${region}`),
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -994,6 +999,7 @@ describe('AWS inventory collection against moto', () => {
       anomalyMonitors: 'not_evaluated',
       health: 'not_evaluated',
       accessAnalyzers: 'not_evaluated',
+      cloudtrailActivity: 'not_evaluated',
       guardduty: 'eu-west-1',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
