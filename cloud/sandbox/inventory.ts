@@ -39,6 +39,7 @@ import { resourcePolicyParts } from './resource-policies';
 import { healthyForwarder } from './event-forwarder';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
+import { ALL_PLANS, OWN_TRUST, PRIVATE_BUCKET, withGovernance } from './governance';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -330,6 +331,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
             adminAccess: name === 'OrganizationAccountAccessRole',
             managedPolicies: [],
             fullAdminPolicies: [],
+            trust: OWN_TRUST,
           }),
         ),
         {
@@ -338,6 +340,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           adminAccess: false,
           managedPolicies: ['AWSSupportAccess'],
           fullAdminPolicies: [],
+          trust: OWN_TRUST,
         },
       ],
       groups: [
@@ -369,6 +372,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           publicViaPolicy: false,
           blockPublicAccess: fullBlock(),
           deniesInsecureTransport: randomFor(id, 'tls', purpose)() < 0.93,
+          ...PRIVATE_BUCKET,
         })),
     },
     ec2: {
@@ -425,7 +429,12 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
       })),
     },
     // Enabled everywhere, as an organization's delegated administrator does it.
-    guardduty: ENABLED_REGIONS.map((region) => ({ region, detectorEnabled: true, highSeverityFindings: [] })),
+    guardduty: ENABLED_REGIONS.map((region) => ({
+      region,
+      detectorEnabled: true,
+      highSeverityFindings: [],
+      features: ALL_PLANS,
+    })),
     regionalServices: regionalServices(id, regions),
     ...costs(id, at, dailySpendUsd),
     contacts: { security: true, billing: true, operations: true },
@@ -594,6 +603,7 @@ const BASELINE_ISSUES: BaselineIssue[] = [
         publicViaPolicy: true,
         blockPublicAccess: null,
         deniesInsecureTransport: false,
+        ...PRIVATE_BUCKET,
       });
     },
   },
@@ -1025,158 +1035,163 @@ export function sandboxInventory({
     randomFor,
     hexId,
   };
-  return {
-    collectedAt: iso(at),
-    regions: { enabled: [...ENABLED_REGIONS] },
-    iamSummary: ok({
-      rootMfaEnabled: iam.rootMfaEnabled,
-      rootAccessKeysPresent: iam.rootAccessKeysPresent,
-      rootPasswordPresent: true,
-    }),
-    passwordPolicy: ok({ policy: iam.passwordPolicy }),
-    credentialReport: ok({
-      generatedAt: ago(at, 2 * HOUR_MS),
-      root: { lastUsedAt: iam.rootLastUsedAt },
-      users: iam.users.map((user) => ({
-        arn: user.arn,
-        passwordEnabled: user.hasConsolePassword,
-        passwordLastUsedAt: passwordUse(account, user).lastUsedAt,
-        passwordLastChangedAt: passwordUse(account, user).changedAt,
-        mfaActive: user.mfaEnabled,
-        keys: user.accessKeys.map((key) => ({
-          active: key.status === 'Active',
-          lastRotatedAt: key.createdAt,
-          lastUsedAt: key.lastUsedAt,
-        })),
-      })),
-    }),
-    iamPrincipals: ok({
-      users: iam.users.map(({ name, arn, createdAt, adminAccess, managedPolicies, inlinePolicies, accessKeys }) => ({
-        name,
-        arn,
-        createdAt,
-        adminAccess,
-        managedPolicies,
-        directPolicies: [...managedPolicies, ...inlinePolicies],
-        accessKeys: accessKeys.map(({ id, status, createdAt: created }) => ({ id, status, createdAt: created })),
-        fullAdminPolicies: [],
-      })),
-      roles: iam.roles,
-      groups: iam.groups,
-    }),
-    awsManagedPolicies: ok({ policies: attachedAwsPolicies(iam) }),
-    instanceProfiles: ok({
-      profiles: [
-        {
-          name: 'app-instance-role',
-          arn: iamArn(awsAccountId, 'instance-profile/app-instance-role'),
-          roles: ['app-instance-role'],
-        },
-      ],
-    }),
-    serverCertificates: ok({ certificates: iam.certificates }),
-    rootVirtualMfa: ok({ serialNumber: iam.rootMfaEnabled ? iam.rootVirtualMfa : null }),
-    s3AccountBlockPublicAccess: ok({ settings: s3.accountBlockPublicAccess }),
-    s3Buckets: ok(
-      { buckets: s3.buckets.filter((b) => b.name !== denied.bucket) },
-      denied.bucket ? [{ kind: 'resource', scope: denied.bucket, reason: BUCKET_DENIED }] : [],
-    ),
-    securityGroups: ok(
-      { groups: readable(ec2.securityGroups), defaultGroups: readable(net.defaultGroups) },
-      regional('EC2 DescribeSecurityGroups'),
-    ),
-    instances: ok({ instances: readable(ec2.instances) }, regional('EC2 DescribeInstances')),
-    publicSnapshots: ok({ snapshots: readable(ec2.publicSnapshots) }, regional('EC2 DescribeSnapshots')),
-    publicImages: ok({ images: readable(ec2.publicImages) }, regional('EC2 DescribeImages')),
-    ebsEncryptionByDefault: ok({ regions: readable(net.ebs) }, regional('EC2 GetEbsEncryptionByDefault')),
-    networkAcls: ok({ acls: readable(net.acls) }, regional('EC2 DescribeNetworkAcls')),
-    vpcFlowLogs: ok({ unloggedVpcs: readable(unloggedVpcs(net)) }, regional('EC2 DescribeVpcs')),
-    cloudtrail: ok({ trails: account.trails }, regional('CloudTrail DescribeTrails')),
-    metricAlarms: ok(
-      {
-        filters: readable(account.monitoring.filters),
-        alarmedMetrics: readable(account.monitoring.alarmedMetrics),
-      },
-      regional('CloudWatch Logs DescribeMetricFilters'),
-    ),
-    guardduty: ok({ regions: readable(account.guardduty) }, regional('GuardDuty ListDetectors')),
-    ...regionalServiceParts(
-      account,
-      readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region),
-      regional,
-    ),
-    costs: ok({ daily: account.daily }),
-    anomalies: ok({ anomalies: account.anomalies }),
-    budgets: ok({ budgets: account.budgets }),
-    alternateContacts: ok(account.contacts),
-    health: businessSupport
-      ? ok({ events: [] })
-      : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
-    rdsInstances: ok(
-      { instances: readable(withNetworkAndCertificates(seed, data.rds)) },
-      regional('RDS DescribeDBInstances'),
-    ),
-    efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
-    kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
-    // The monitor of AWS services that AWS sets up for accounts that open Cost Explorer.
-    anomalyMonitors: ok({
-      monitors: [
-        {
-          arn: `arn:aws:ce::${awsAccountId}:anomalymonitor/${hexId(36, awsAccountId, 'monitor')}`,
-          name: 'Default-Services-Monitor',
-          type: 'DIMENSIONAL',
-        },
-      ],
-    }),
-    eventForwarder: ok(
-      healthyForwarder({
-        awsAccountId,
-        regions: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region),
-        endpoint: eventForwarder?.endpoint,
+  return withGovernance(
+    {
+      collectedAt: iso(at),
+      regions: { enabled: [...ENABLED_REGIONS] },
+      iamSummary: ok({
+        rootMfaEnabled: iam.rootMfaEnabled,
+        rootAccessKeysPresent: iam.rootAccessKeysPresent,
+        rootPasswordPresent: true,
       }),
-      eventForwarder ? regional('EventBridge DescribeConnection') : [],
-    ),
-    ...computeParts({
-      accountId: awsAccountId,
-      home: home(account),
-      instances: readable(ec2.instances),
-      random: randomFor(awsAccountId, 'compute'),
-      regional,
-    }),
-    instanceMetadataDefaults: ok(
-      { regions: readable(edges.metadataDefaults) },
-      regional('EC2 GetInstanceMetadataDefaults'),
-    ),
-    publicIpSubnets: ok({ subnets: readable(edges.subnets) }, regional('EC2 DescribeSubnets')),
-    transitGateways: ok({ gateways: readable(edges.gateways) }, regional('EC2 DescribeTransitGateways')),
-    vpcEndpoints: ok(
-      { endpoints: readable(edges.endpoints), services: readable(edges.services) },
-      regional('EC2 DescribeVpcEndpoints'),
-    ),
-    loadBalancers: ok(
-      {
-        loadBalancers: readable(
-          sandboxLoadBalancers({
-            idOf: (...keys) => hexId(17, awsAccountId, ...keys),
-            home: home(account),
-            accountId: awsAccountId,
-            random: randomFor(awsAccountId, 'load-balancers'),
-          }),
-        ),
-      },
-      regional('Elastic Load Balancing DescribeLoadBalancers'),
-    ),
-    ...sandboxDatabases(seed, withNetworkAndCertificates(seed, data.rds), readable, regional),
-    ...sandboxContainers({
-      accountId: awsAccountId,
-      at,
-      home: home(account),
-      regions: ENABLED_REGIONS.filter((region) => !denied.regions.includes(region)),
-      random: randomFor(awsAccountId, 'containers'),
-      user: ciUser(account).name,
-      readable,
-      regional,
-    }),
-    ...resourcePolicyParts(awsAccountId, home(account), at, readable, regional),
-  };
+      passwordPolicy: ok({ policy: iam.passwordPolicy }),
+      credentialReport: ok({
+        generatedAt: ago(at, 2 * HOUR_MS),
+        root: { lastUsedAt: iam.rootLastUsedAt },
+        users: iam.users.map((user) => ({
+          arn: user.arn,
+          passwordEnabled: user.hasConsolePassword,
+          passwordLastUsedAt: passwordUse(account, user).lastUsedAt,
+          passwordLastChangedAt: passwordUse(account, user).changedAt,
+          mfaActive: user.mfaEnabled,
+          keys: user.accessKeys.map((key) => ({
+            active: key.status === 'Active',
+            lastRotatedAt: key.createdAt,
+            lastUsedAt: key.lastUsedAt,
+          })),
+        })),
+      }),
+      iamPrincipals: ok({
+        users: iam.users.map(({ name, arn, createdAt, adminAccess, managedPolicies, inlinePolicies, accessKeys }) => ({
+          name,
+          arn,
+          createdAt,
+          adminAccess,
+          managedPolicies,
+          directPolicies: [...managedPolicies, ...inlinePolicies],
+          accessKeys: accessKeys.map(({ id, status, createdAt: created }) => ({ id, status, createdAt: created })),
+          fullAdminPolicies: [],
+        })),
+        roles: iam.roles,
+        groups: iam.groups,
+        riskyPolicies: [],
+      }),
+      awsManagedPolicies: ok({ policies: attachedAwsPolicies(iam) }),
+      instanceProfiles: ok({
+        profiles: [
+          {
+            name: 'app-instance-role',
+            arn: iamArn(awsAccountId, 'instance-profile/app-instance-role'),
+            roles: ['app-instance-role'],
+          },
+        ],
+      }),
+      serverCertificates: ok({ certificates: iam.certificates }),
+      rootVirtualMfa: ok({ serialNumber: iam.rootMfaEnabled ? iam.rootVirtualMfa : null, userArns: [] }),
+      s3AccountBlockPublicAccess: ok({ settings: s3.accountBlockPublicAccess }),
+      s3Buckets: ok(
+        { buckets: s3.buckets.filter((b) => b.name !== denied.bucket) },
+        denied.bucket ? [{ kind: 'resource', scope: denied.bucket, reason: BUCKET_DENIED }] : [],
+      ),
+      securityGroups: ok(
+        { groups: readable(ec2.securityGroups), defaultGroups: readable(net.defaultGroups) },
+        regional('EC2 DescribeSecurityGroups'),
+      ),
+      instances: ok({ instances: readable(ec2.instances) }, regional('EC2 DescribeInstances')),
+      publicSnapshots: ok({ snapshots: readable(ec2.publicSnapshots) }, regional('EC2 DescribeSnapshots')),
+      publicImages: ok({ images: readable(ec2.publicImages) }, regional('EC2 DescribeImages')),
+      ebsEncryptionByDefault: ok({ regions: readable(net.ebs) }, regional('EC2 GetEbsEncryptionByDefault')),
+      networkAcls: ok({ acls: readable(net.acls) }, regional('EC2 DescribeNetworkAcls')),
+      vpcFlowLogs: ok({ unloggedVpcs: readable(unloggedVpcs(net)) }, regional('EC2 DescribeVpcs')),
+      cloudtrail: ok({ trails: account.trails }, regional('CloudTrail DescribeTrails')),
+      metricAlarms: ok(
+        {
+          filters: readable(account.monitoring.filters),
+          alarmedMetrics: readable(account.monitoring.alarmedMetrics),
+        },
+        regional('CloudWatch Logs DescribeMetricFilters'),
+      ),
+      guardduty: ok({ regions: readable(account.guardduty) }, regional('GuardDuty ListDetectors')),
+      ...regionalServiceParts(
+        account,
+        readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region),
+        regional,
+      ),
+      costs: ok({ daily: account.daily }),
+      anomalies: ok({ anomalies: account.anomalies }),
+      budgets: ok({ budgets: account.budgets }),
+      alternateContacts: ok(account.contacts),
+      health: businessSupport
+        ? ok({ events: [] })
+        : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
+      rdsInstances: ok(
+        { instances: readable(withNetworkAndCertificates(seed, data.rds)) },
+        regional('RDS DescribeDBInstances'),
+      ),
+      efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
+      kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
+      // The monitor of AWS services that AWS sets up for accounts that open Cost Explorer.
+      anomalyMonitors: ok({
+        monitors: [
+          {
+            arn: `arn:aws:ce::${awsAccountId}:anomalymonitor/${hexId(36, awsAccountId, 'monitor')}`,
+            name: 'Default-Services-Monitor',
+            type: 'DIMENSIONAL',
+          },
+        ],
+      }),
+      eventForwarder: ok(
+        healthyForwarder({
+          awsAccountId,
+          regions: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region),
+          endpoint: eventForwarder?.endpoint,
+        }),
+        eventForwarder ? regional('EventBridge DescribeConnection') : [],
+      ),
+      ...computeParts({
+        accountId: awsAccountId,
+        home: home(account),
+        instances: readable(ec2.instances),
+        random: randomFor(awsAccountId, 'compute'),
+        regional,
+      }),
+      instanceMetadataDefaults: ok(
+        { regions: readable(edges.metadataDefaults) },
+        regional('EC2 GetInstanceMetadataDefaults'),
+      ),
+      publicIpSubnets: ok({ subnets: readable(edges.subnets) }, regional('EC2 DescribeSubnets')),
+      transitGateways: ok({ gateways: readable(edges.gateways) }, regional('EC2 DescribeTransitGateways')),
+      vpcEndpoints: ok(
+        { endpoints: readable(edges.endpoints), services: readable(edges.services) },
+        regional('EC2 DescribeVpcEndpoints'),
+      ),
+      loadBalancers: ok(
+        {
+          loadBalancers: readable(
+            sandboxLoadBalancers({
+              idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+              home: home(account),
+              accountId: awsAccountId,
+              random: randomFor(awsAccountId, 'load-balancers'),
+            }),
+          ),
+        },
+        regional('Elastic Load Balancing DescribeLoadBalancers'),
+      ),
+      ...sandboxDatabases(seed, withNetworkAndCertificates(seed, data.rds), readable, regional),
+      ...sandboxContainers({
+        accountId: awsAccountId,
+        at,
+        home: home(account),
+        regions: ENABLED_REGIONS.filter((region) => !denied.regions.includes(region)),
+        random: randomFor(awsAccountId, 'containers'),
+        user: ciUser(account).name,
+        readable,
+        regional,
+      }),
+      ...resourcePolicyParts(awsAccountId, home(account), at, readable, regional),
+    },
+    awsAccountId,
+    { readable: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), unread: regional },
+  );
 }

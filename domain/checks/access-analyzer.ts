@@ -11,6 +11,7 @@ export const ACCESS_ANALYZER_CHECKS: readonly Check[] = [
   {
     id: 'iam.access_analyzer_off',
     service: 'accessanalyzer',
+    prowler: ['accessanalyzer_enabled'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'No IAM Access Analyzer for external access in an enabled region',

@@ -22,6 +22,10 @@ import { MONITORING_CHECKS } from './monitoring';
 import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
 import { SAGEMAKER_CHECKS } from './sagemaker';
 import { RESOURCE_POLICY_CHECKS } from './resource-policies';
+import { S3_ACCESS_CHECKS } from './s3-access';
+import { CLOUDTRAIL_THREAT_CHECKS } from './cloudtrail-threat';
+import { IAM_ESCALATION_CHECKS } from './iam-escalation';
+import { GOVERNANCE_CHECKS } from './governance';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import { VPC_EDGE_CHECKS } from './vpc-edges';
@@ -78,6 +82,10 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...EKS_CHECKS,
   ...ECS_CHECKS,
   ...RESOURCE_POLICY_CHECKS,
+  ...S3_ACCESS_CHECKS,
+  ...IAM_ESCALATION_CHECKS,
+  ...GOVERNANCE_CHECKS,
+  ...CLOUDTRAIL_THREAT_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

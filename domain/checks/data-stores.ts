@@ -9,6 +9,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
   {
     id: 'exposure.s3_bucket_allows_http',
     service: 's3',
+    prowler: ['s3_bucket_secure_transport_policy'],
     scenario: 'exposure',
     severity: 'LOW',
     title: 'S3 bucket accepts requests over HTTP',

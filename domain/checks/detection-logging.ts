@@ -35,6 +35,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.trail_log_validation_off',
     service: 'cloudtrail',
+    prowler: ['cloudtrail_log_file_validation_enabled'],
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail log file validation off',
@@ -59,6 +60,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.trail_not_kms_encrypted',
     service: 'cloudtrail',
+    prowler: ['cloudtrail_kms_encryption_enabled'],
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail logs not encrypted with a KMS key',
@@ -84,6 +86,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.trail_bucket_logging_off',
     service: 'cloudtrail',
+    prowler: ['cloudtrail_logs_s3_bucket_access_logging_enabled'],
     scenario: 'detection',
     severity: 'LOW',
     title: 'CloudTrail bucket without server access logging',
@@ -102,6 +105,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.s3_write_events_not_logged',
     service: 'cloudtrail',
+    prowler: ['cloudtrail_s3_dataevents_write_enabled'],
     scenario: 'detection',
     severity: 'LOW',
     title: 'S3 object writes not logged',
@@ -133,6 +137,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.s3_read_events_not_logged',
     service: 'cloudtrail',
+    prowler: ['cloudtrail_s3_dataevents_read_enabled'],
     scenario: 'detection',
     severity: 'LOW',
     title: 'S3 object reads not logged',
@@ -163,6 +168,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.config_off',
     service: 'config',
+    prowler: ['config_recorder_all_regions_enabled'],
     scenario: 'detection',
     severity: 'LOW',
     title: 'AWS Config not recording in an enabled region',
@@ -238,6 +244,7 @@ export const DETECTION_LOGGING_CHECKS: readonly Check[] = [
   {
     id: 'detection.security_hub_off',
     service: 'securityhub',
+    prowler: ['securityhub_enabled'],
     scenario: 'detection',
     severity: 'LOW',
     title: 'Security Hub off in an enabled region',

@@ -9,6 +9,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
   {
     id: 'detection.no_multi_region_trail',
     service: 'cloudtrail',
+    prowler: ['cloudtrail_multi_region_enabled'],
     scenario: 'detection',
     severity: 'HIGH',
     title: 'No multi-region CloudTrail trail logging',
@@ -88,6 +89,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
   {
     id: 'detection.guardduty_disabled',
     service: 'guardduty',
+    prowler: ['guardduty_is_enabled'],
     scenario: 'detection',
     severity: 'HIGH',
     title: 'GuardDuty off in an enabled region',

@@ -116,7 +116,7 @@ function bucketsWithoutBlock(inventory: Inventory): CheckResult {
  * The ways a bucket is readable by anyone. S3 applies the most restrictive of the account's and the bucket's
  * Block Public Access: IgnorePublicAcls neutralises public ACLs and RestrictPublicBuckets public policies.
  */
-function publicPaths(bucket: Bucket, account: BlockPublicAccess | null): string[] {
+export function publicPaths(bucket: Bucket, account: BlockPublicAccess | null): string[] {
   const blocks = (flag: 'ignorePublicAcls' | 'restrictPublicBuckets') =>
     account?.[flag] === true || bucket.blockPublicAccess?.[flag] === true;
   const paths: string[] = [];
@@ -133,6 +133,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   {
     id: 'exposure.s3_account_public_access_block_off',
     service: 's3',
+    prowler: ['s3_account_level_public_access_blocks'],
     scenario: 'exposure',
     severity: 'HIGH',
     title: 'S3 Block Public Access is off for the account',
@@ -159,6 +160,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   {
     id: 'exposure.s3_bucket_public_access_block_off',
     service: 's3',
+    prowler: ['s3_bucket_level_public_access_block'],
     scenario: 'exposure',
     severity: 'LOW',
     title: 'S3 bucket not covered by Block Public Access',
@@ -179,6 +181,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
   {
     id: 'exposure.s3_bucket_public',
     service: 's3',
+    prowler: ['s3_bucket_public_access'],
     scenario: 'exposure',
     severity: 'CRITICAL',
     title: 'Public S3 bucket',

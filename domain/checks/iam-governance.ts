@@ -79,6 +79,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.password_policy_short',
     service: 'iam',
+    prowler: ['iam_password_policy_minimum_length_14'],
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'IAM password policy allows short passwords',
@@ -104,6 +105,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.password_policy_reuse_allowed',
     service: 'iam',
+    prowler: ['iam_password_policy_reuse_24'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'IAM password policy allows password reuse',
@@ -131,6 +133,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.user_direct_policies',
     service: 'iam',
+    prowler: ['iam_policy_attached_only_to_group_or_roles'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'IAM user with policies attached directly',
@@ -158,6 +161,11 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.full_admin_policy_attached',
     service: 'iam',
+    prowler: [
+      'iam_aws_attached_policy_no_administrative_privileges',
+      'iam_customer_attached_policy_no_administrative_privileges',
+      'iam_inline_policy_no_administrative_privileges',
+    ],
     scenario: 'iam',
     // The administrator checks weigh the risk of the users and roles concerned (HIGH and MEDIUM): this is the CIS
     // control's view of it, policy by policy, which also finds a group without members.
@@ -181,6 +189,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.no_support_role',
     service: 'iam',
+    prowler: ['iam_support_role_created'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'No role to manage incidents with AWS Support',
@@ -210,6 +219,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.cloudshell_full_access',
     service: 'iam',
+    prowler: ['iam_policy_cloudshell_admin_not_attached'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'AWSCloudShellFullAccess attached',
@@ -229,6 +239,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.expired_server_certificates',
     service: 'iam',
+    prowler: ['iam_no_expired_server_certificates_stored'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'Expired server certificate stored in IAM',
@@ -252,6 +263,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
   {
     id: 'iam.root_virtual_mfa',
     service: 'iam',
+    prowler: ['iam_root_hardware_mfa_enabled'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'Root user protected by a virtual MFA device',

@@ -146,6 +146,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.root_mfa_disabled',
     service: 'iam',
+    prowler: ['iam_root_mfa_enabled'],
     scenario: 'iam',
     severity: 'CRITICAL',
     title: 'Root user has no MFA',
@@ -168,6 +169,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.root_access_keys_present',
     service: 'iam',
+    prowler: ['iam_no_root_access_key'],
     scenario: 'iam',
     severity: 'CRITICAL',
     title: 'Root user has access keys',
@@ -188,6 +190,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.root_recently_used',
     service: 'iam',
+    prowler: ['iam_avoid_root_usage'],
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Root user used recently',
@@ -212,6 +215,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.console_user_without_mfa',
     service: 'iam',
+    prowler: ['iam_user_mfa_enabled_console_access'],
     scenario: 'iam',
     severity: 'HIGH',
     title: 'Console user without MFA',
@@ -232,6 +236,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.access_key_not_rotated',
     service: 'iam',
+    prowler: ['iam_rotate_access_key_90_days'],
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'Access key not rotated',
@@ -258,6 +263,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.access_key_unused',
     service: 'iam',
+    prowler: ['iam_user_accesskey_unused'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'Unused access key',
@@ -296,6 +302,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.console_password_unused',
     service: 'iam',
+    prowler: ['iam_user_console_access_unused'],
     scenario: 'iam',
     severity: 'LOW',
     title: 'Unused console password',
@@ -321,6 +328,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.user_admin_access',
     service: 'iam',
+    prowler: ['iam_user_administrator_access_policy'],
     scenario: 'iam',
     severity: 'HIGH',
     title: 'IAM user with full admin access',
@@ -344,6 +352,7 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.role_admin_access',
     service: 'iam',
+    prowler: ['iam_role_administratoraccess_policy'],
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'IAM role with full admin access',
@@ -366,6 +375,15 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.password_policy_missing',
     service: 'iam',
+    prowler: [
+      'iam_password_policy_minimum_length_14',
+      'iam_password_policy_reuse_24',
+      'iam_password_policy_lowercase',
+      'iam_password_policy_uppercase',
+      'iam_password_policy_number',
+      'iam_password_policy_symbol',
+      'iam_password_policy_expires_passwords_within_90_days_or_less',
+    ],
     scenario: 'iam',
     severity: 'MEDIUM',
     title: 'No IAM password policy',
@@ -385,6 +403,13 @@ export const IAM_CHECKS: readonly Check[] = [
   {
     id: 'iam.password_policy_weak',
     service: 'iam',
+    prowler: [
+      'iam_password_policy_lowercase',
+      'iam_password_policy_uppercase',
+      'iam_password_policy_number',
+      'iam_password_policy_symbol',
+      'iam_password_policy_expires_passwords_within_90_days_or_less',
+    ],
     scenario: 'iam',
     severity: 'LOW',
     title: 'Weak IAM password policy',

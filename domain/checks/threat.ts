@@ -72,6 +72,7 @@ export const THREAT_CHECKS: readonly Check[] = [
   {
     id: 'threat.guardduty_high_severity_finding',
     service: 'guardduty',
+    prowler: ['guardduty_no_high_severity_findings'],
     scenario: 'threat',
     severity: 'CRITICAL',
     title: 'GuardDuty high-severity finding',

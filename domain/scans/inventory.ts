@@ -124,6 +124,39 @@ export interface IamRole {
   managedPolicies: string[];
   /** As IamUser's. */
   fullAdminPolicies: string[];
+  /** Who its trust policy lets assume it; null when the trust policy is not a document Sentinel can read. */
+  trust: RoleTrust | null;
+}
+
+/** The Allow statements of a role's trust policy, as who they let in. */
+export interface RoleTrust {
+  /** Other accounts named as AWS principals (12-digit ids), and '*' for everyone. */
+  externalPrincipals: string[];
+  /**
+   * The AWS services it trusts through a statement with no aws:SourceAccount, aws:SourceArn, aws:SourceOrgID or
+   * aws:SourceOrgPaths condition: such a service can be made to act for another account (a confused deputy).
+   */
+  servicesWithoutSourceCondition: string[];
+}
+
+/**
+ * A customer managed policy attached to a principal, or an inline policy, whose default version grants something
+ * that leads to compromise. Policies granting none of it are not listed.
+ */
+export interface RiskyPolicy {
+  /** The managed policy's name, or the inline policy's name. */
+  name: string;
+  /** The managed policy's ARN, or for an inline policy `<owner ARN>/<policy name>`. */
+  arn: string;
+  kind: 'managed' | 'inline';
+  /** For an inline policy, the user, group or role it belongs to (ARN). */
+  owner: string | null;
+  /** The privilege-escalation paths its allowed actions complete (domain/checks/privilege-escalation.ts), by name. */
+  escalationPaths: string[];
+  /** It allows cloudtrail:* (every CloudTrail action, stopping and deleting trails included) on every resource. */
+  cloudtrailFullAccess: boolean;
+  /** It allows sts:AssumeRole on a resource with a wildcard: every role that trusts the account. */
+  assumesAnyRole: boolean;
 }
 
 export interface IamGroup {
@@ -140,6 +173,8 @@ export interface IamPrincipals {
   /** Customer roles only: service-linked roles and Sentinel's own role are left out by the collector. */
   roles: IamRole[];
   groups: IamGroup[];
+  /** Attached customer managed and inline policies that grant escalation, full CloudTrail or any role assumption. */
+  riskyPolicies: RiskyPolicy[];
 }
 
 /** An AWS managed policy attached to a user, group or role of the account, judged by its default version. */
@@ -199,6 +234,19 @@ export interface Bucket {
    * (s3:TlsVersion NumericLessThan 1.2 or more), as CIS 3.1.1 accepts either; false without a policy.
    */
   deniesInsecureTransport: boolean;
+  /**
+   * The permissions (READ, WRITE, READ_ACP, WRITE_ACP, FULL_CONTROL) its ACL grants to everyone (AllUsers) or to
+   * every AWS account (AuthenticatedUsers). Empty when its own Block Public Access ignores public ACLs: the ACL is
+   * then moot and not read.
+   */
+  publicAclPermissions: string[];
+  /**
+   * Its policy's statements open to everyone that allow writing, deleting or re-permissioning (s3:Put*, s3:Delete*),
+   * each as describeStatement words it; empty without a policy. null: the policy is not a document Sentinel can read.
+   */
+  publicWriteStatements: string[] | null;
+  /** The other accounts its policy names as principals; null as publicWriteStatements. */
+  crossAccountPrincipals: string[] | null;
 }
 
 /** An ingress rule open to the internet (0.0.0.0/0 or ::/0); other rules are not collected. */
@@ -361,6 +409,11 @@ export interface GuardDutyRegion {
    * without a detector: a region where GuardDuty is off has no findings to read, which says nothing of its threats.
    */
   highSeverityFindings: { id: string; type: string; severity: number; title: string }[];
+  /**
+   * The detector's protection plans (GetDetector's Features: S3_DATA_EVENTS, EKS_AUDIT_LOGS, EBS_MALWARE_PROTECTION,
+   * RDS_LOGIN_EVENTS, LAMBDA_NETWORK_LOGS, ...) by name, ENABLED or DISABLED. Empty without a detector.
+   */
+  features: Record<string, string>;
 }
 
 export interface ConfigRecorder {
@@ -847,6 +900,53 @@ export interface LogResourcePolicy {
   policy: PolicyReading;
 }
 
+/** An S3 access point of the account, with its own Block Public Access (which AWS fixes at creation). */
+export interface S3AccessPoint {
+  name: string;
+  region: string;
+  bucket: string;
+  /** null: GetAccessPoint reported none (read as all off). */
+  blockPublicAccess: BlockPublicAccess | null;
+}
+
+/** An S3 Multi-Region Access Point, with its Block Public Access. */
+export interface MultiRegionAccessPoint {
+  name: string;
+  buckets: string[];
+  blockPublicAccess: BlockPublicAccess | null;
+}
+
+/** A delegated administrator of the organization: a member account given the administration of AWS services. */
+export interface DelegatedAdministrator {
+  accountId: string;
+  name: string;
+  /** The service principals it administers (ListDelegatedServicesForAccount). */
+  services: string[];
+}
+
+/**
+ * The account's place in AWS Organizations, and what only the management account can read. `role`: none (no
+ * organization), member, or management. The rest is null outside the management account (not applicable).
+ */
+export interface OrganizationView {
+  role: 'none' | 'member' | 'management';
+  id: string | null;
+  delegatedAdministrators: DelegatedAdministrator[] | null;
+  /** Its service control policies, by id and name, and whether one denies every region but a list (aws:RequestedRegion). */
+  serviceControlPolicies: { id: string; name: string; restrictsRegions: boolean }[] | null;
+  /** Whether IAM's centralized root access (RootCredentialsManagement) is on for the organization. */
+  rootCredentialsManagement: boolean | null;
+}
+
+/** Who called what, out of the API names the CloudTrail threat checks count, in one region's recent events. */
+export interface CloudTrailActivity {
+  region: string;
+  /** One per identity (userIdentity ARN) that made at least one of the calls looked up; AWS services have no ARN. */
+  identities: { arn: string; type: string; eventNames: string[] }[];
+  /** The event names whose lookup stopped at its page bound with more events left: their counts are a floor. */
+  truncated: string[];
+}
+
 export interface Inventory {
   collectedAt: string;
   /** Regions enabled for the account: every regional part is read in each (empty when they could not be listed). */
@@ -857,8 +957,11 @@ export interface Inventory {
   /** Unread: users whose access keys could not be listed (by ARN). */
   iamPrincipals: Collected<IamPrincipals>;
   serverCertificates: Collected<{ certificates: ServerCertificate[] }>;
-  /** The serial number of the virtual MFA device assigned to the root user, or null when it has none. */
-  rootVirtualMfa: Collected<{ serialNumber: string | null }>;
+  /**
+   * The serial number of the virtual MFA device assigned to the root user, or null when it has none; and the IAM
+   * users (by ARN) a virtual device is assigned to.
+   */
+  rootVirtualMfa: Collected<{ serialNumber: string | null; userArns: string[] }>;
   /** The AWS managed policies attached to a user, group or role, each judged by its default version. */
   awsManagedPolicies: Collected<{ policies: AwsManagedPolicy[] }>;
   /** Every instance profile of the account, with the role it holds. */
@@ -964,6 +1067,12 @@ export interface Inventory {
   sesIdentities: Collected<{ identities: PolicyHolder[] }>;
   eventBuses: Collected<{ buses: PolicyHolder[] }>;
   logResourcePolicies: Collected<{ policies: LogResourcePolicy[] }>;
+  /** S3 access points (regional: S3 Control lists them region by region). */
+  s3AccessPoints: Collected<{ accessPoints: S3AccessPoint[] }>;
+  s3MultiRegionAccessPoints: Collected<{ accessPoints: MultiRegionAccessPoint[] }>;
+  organization: Collected<OrganizationView>;
+  /** CloudTrail's recent management events (LookupEvents) of the API names the threat checks count (regional). */
+  cloudtrailActivity: Collected<{ regions: CloudTrailActivity[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -1051,6 +1160,10 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   sesIdentities: true,
   eventBuses: true,
   logResourcePolicies: true,
+  s3AccessPoints: true,
+  s3MultiRegionAccessPoints: true,
+  organization: true,
+  cloudtrailActivity: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

@@ -44,6 +44,7 @@ export const CORE_SOURCES = [
   'SNS',
   'Secrets Manager',
   'SES',
+  'AWS Organizations',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -127,6 +128,10 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   sesIdentities: 'SES',
   eventBuses: 'EventBridge',
   logResourcePolicies: 'CloudWatch',
+  s3AccessPoints: 'S3',
+  s3MultiRegionAccessPoints: 'S3',
+  organization: 'AWS Organizations',
+  cloudtrailActivity: 'CloudTrail',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

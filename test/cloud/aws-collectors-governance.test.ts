@@ -223,6 +223,7 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     ).toEqual(['current-elb', 'expired-elb']);
     expect(ok(inventory.rootVirtualMfa)).toEqual({
       serialNumber: `arn:aws:iam::${accountId}:mfa/root-account-mfa-device`,
+      userArns: [`arn:aws:iam::${accountId}:user/alice`],
     });
     expect(ok(inventory.cloudtrail).trails).toEqual([
       expect.objectContaining({
@@ -283,7 +284,7 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
 
     const inventory = await suite.provider.collectInventory(target);
 
-    expect(ok(inventory.rootVirtualMfa)).toEqual({ serialNumber: null });
+    expect(ok(inventory.rootVirtualMfa)).toEqual({ serialNumber: null, userArns: [] });
     expect(ok(inventory.metricAlarms).alarmedMetrics).toHaveLength(MONITORED_ACTIVITIES.length);
     for (const id of [
       'iam.user_direct_policies',

@@ -210,6 +210,9 @@ describe('AWS inventory collection against moto', () => {
           publicViaPolicy: false,
           blockPublicAccess: null,
           deniesInsecureTransport: false,
+          publicAclPermissions: ['READ'],
+          publicWriteStatements: [],
+          crossAccountPrincipals: [],
         },
       ],
     });
@@ -296,6 +299,9 @@ describe('AWS inventory collection against moto', () => {
         publicViaPolicy: false,
         blockPublicAccess: null,
         deniesInsecureTransport: false,
+        publicAclPermissions: [],
+        publicWriteStatements: [],
+        crossAccountPrincipals: [],
       },
     ]);
     expect(ok(inventory.securityGroups).groups).toEqual([]);
@@ -514,6 +520,7 @@ describe('AWS inventory collection against moto', () => {
       region: 'eu-west-1',
       detectorEnabled: true,
       highSeverityFindings: [finding],
+      features: {},
     });
     expect(regions.filter((r) => r.detectorEnabled)).toHaveLength(1);
     const [listFindings] = front.requests.filter((r) => r.service === 'guardduty' && r.path.endsWith('/findings'));
@@ -853,7 +860,8 @@ describe('AWS inventory collection against moto', () => {
         },
       });
       // The same reads as a worker of an older format keyed them (v3: instances without their public address and
-      // security groups).
+      // security groups, buckets without their public grants, roles without their trust, no risky policies, GuardDuty
+      // without its protection plans).
       const older: Checkpoint = Object.fromEntries(
         Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v4:/, 'v3:'), outcome]),
       );
@@ -994,6 +1002,8 @@ describe('AWS inventory collection against moto', () => {
         // moto lists the China regions but serves no SES there.
         'sesIdentities@cn-north-1',
         'sesIdentities@cn-northwest-1',
+        // moto has no CloudTrail LookupEvents.
+        ...inventory.regions.enabled.map((region) => `cloudtrailActivity@${region}`),
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -1001,6 +1011,7 @@ describe('AWS inventory collection against moto', () => {
       anomalyMonitors: 'not_evaluated',
       health: 'not_evaluated',
       accessAnalyzers: 'not_evaluated',
+      cloudtrailActivity: 'not_evaluated',
       guardduty: 'eu-west-1',
       instanceMetadataDefaults: 'not_evaluated',
       sesIdentities: 'cn-north-1,cn-northwest-1',

@@ -441,4 +441,56 @@ describe('sandbox inventory', () => {
       for (const [region, account] of arns) expect([used.has(region!), account]).toEqual([true, awsAccountId]);
     });
   });
+
+  describe('governance', () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
+    );
+    const statuses = (id: string) =>
+      new Set(
+        many.map(
+          (inventory) =>
+            evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find((o) => o.checkId === id)?.status,
+        ),
+      );
+
+    it.each([
+      'exposure.s3_bucket_public_write_acl',
+      'exposure.s3_bucket_public_list_acl',
+      'exposure.s3_bucket_public_write_policy',
+      'exposure.s3_bucket_cross_account_policy',
+      'exposure.s3_access_point_public_access_block_off',
+      'exposure.s3_multi_region_access_point_public_access_block_off',
+      'detection.trail_bucket_public',
+      'iam.group_admin_access',
+      'iam.admin_without_mfa',
+      'iam.policy_privilege_escalation',
+      'iam.inline_policy_privilege_escalation',
+      'iam.inline_policy_cloudtrail_full_access',
+      'iam.policy_assumes_any_role',
+      'iam.role_cross_account_readonly',
+      'iam.role_confused_deputy',
+      'iam.user_virtual_mfa',
+      'detection.guardduty_s3_protection_off',
+      'detection.guardduty_eks_audit_logs_off',
+      'detection.guardduty_ec2_malware_protection_off',
+      'detection.guardduty_lambda_protection_off',
+      'detection.guardduty_rds_protection_off',
+      'threat.cloudtrail_privilege_escalation',
+      'threat.cloudtrail_enumeration',
+      'threat.cloudtrail_llm_jacking',
+    ])('fails %s in some accounts and passes it in others', (id) => {
+      expect([...statuses(id)].sort()).toEqual(['failed', 'passed']);
+    });
+
+    it.each([
+      'iam.organization_delegated_admin',
+      'iam.organization_no_region_restriction',
+      'iam.root_credentials_management_off',
+      'detection.guardduty_no_delegated_admin',
+      'detection.security_hub_no_delegated_admin',
+    ])('judges %s in the management accounts only: failed or passed there, not applicable in members', (id) => {
+      expect([...statuses(id)].sort()).toEqual(['failed', 'not_evaluated', 'passed']);
+    });
+  });
 });

@@ -327,6 +327,19 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
         '<requestId>front</requestId><state>unblocked</state></GetSnapshotBlockPublicAccessStateResponse>',
     };
   }
+  // moto has no CloudTrail LookupEvents: an account whose recent events hold none of the names looked up.
+  if (request.service === 'cloudtrail' && request.operation === 'LookupEvents') return json(200, { Events: [] });
+  // Nor IAM ListOrganizationsFeatures: an organization with none of IAM's centralized features on.
+  if (request.service === 'iam' && request.operation === 'ListOrganizationsFeatures') {
+    return {
+      status: 200,
+      contentType: 'text/xml',
+      body:
+        '<ListOrganizationsFeaturesResponse xmlns="https://iam.amazonaws.com/doc/2010-05-08/"><ListOrganizationsFeaturesResult>' +
+        '<EnabledFeatures/></ListOrganizationsFeaturesResult><ResponseMetadata><RequestId>front</RequestId></ResponseMetadata>' +
+        '</ListOrganizationsFeaturesResponse>',
+    };
+  }
   if (request.service === 'guardduty' && request.method === 'POST') {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');

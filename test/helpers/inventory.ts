@@ -25,6 +25,23 @@ export const ACCOUNT = '111122223333';
 export const WORKERS_GROUP = `arn:aws:autoscaling:us-east-1:${ACCOUNT}:autoScalingGroup:0a1b:autoScalingGroupName/workers`;
 export const DEPLOY_PROJECT = `arn:aws:codebuild:us-east-1:${ACCOUNT}:project/deploy`;
 export const RENDER_JOB = `arn:aws:batch:us-east-1:${ACCOUNT}:job-definition/render:2`;
+/** The clean organization's security tooling account. */
+export const SECURITY_ACCOUNT = '444455556666';
+const FULL_BLOCK = {
+  blockPublicAcls: true,
+  ignorePublicAcls: true,
+  blockPublicPolicy: true,
+  restrictPublicBuckets: true,
+};
+/** A role's trust in the clean account: nobody outside it, services bound to it. */
+const OWN_TRUST = { externalPrincipals: [], servicesWithoutSourceCondition: [] };
+/** Every GuardDuty protection plan, on. */
+export const ALL_PLANS: Record<string, string> = Object.fromEntries(
+  ['S3_DATA_EVENTS', 'EKS_AUDIT_LOGS', 'EBS_MALWARE_PROTECTION', 'RDS_LOGIN_EVENTS', 'LAMBDA_NETWORK_LOGS'].map((p) => [
+    p,
+    'ENABLED',
+  ]),
+);
 /** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
 export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
 
@@ -261,6 +278,7 @@ export function cleanInventory(now: string): Inventory {
           adminAccess: false,
           managedPolicies: [],
           fullAdminPolicies: [],
+          trust: OWN_TRUST,
         },
         {
           name: 'incident-support',
@@ -268,6 +286,7 @@ export function cleanInventory(now: string): Inventory {
           adminAccess: false,
           managedPolicies: ['AWSSupportAccess'],
           fullAdminPolicies: [],
+          trust: OWN_TRUST,
         },
       ],
       // Users get their permissions from groups.
@@ -279,6 +298,7 @@ export function cleanInventory(now: string): Inventory {
           fullAdminPolicies: [],
         },
       ],
+      riskyPolicies: [],
     }),
     // The AWS managed policies attached above, none of which allows everything.
     awsManagedPolicies: ok({
@@ -302,7 +322,7 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
-    rootVirtualMfa: ok({ serialNumber: null }),
+    rootVirtualMfa: ok({ serialNumber: null, userArns: [] }),
     s3AccountBlockPublicAccess: ok({
       settings: { blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: true, restrictPublicBuckets: true },
     }),
@@ -315,6 +335,9 @@ export function cleanInventory(now: string): Inventory {
           publicViaPolicy: false,
           blockPublicAccess: null,
           deniesInsecureTransport: true,
+          publicAclPermissions: [],
+          publicWriteStatements: [],
+          crossAccountPrincipals: [],
         },
         {
           name: 'acme-legacy-site',
@@ -328,6 +351,9 @@ export function cleanInventory(now: string): Inventory {
             restrictPublicBuckets: true,
           },
           deniesInsecureTransport: true,
+          publicAclPermissions: [],
+          publicWriteStatements: [],
+          crossAccountPrincipals: [],
         },
       ],
     }),
@@ -424,9 +450,9 @@ export function cleanInventory(now: string): Inventory {
     }),
     guardduty: ok({
       regions: [
-        { region: 'us-east-1', detectorEnabled: true, highSeverityFindings: [] },
-        { region: 'eu-west-1', detectorEnabled: true, highSeverityFindings: [] },
-        { region: 'us-west-2', detectorEnabled: true, highSeverityFindings: [] },
+        { region: 'us-east-1', detectorEnabled: true, highSeverityFindings: [], features: { ...ALL_PLANS } },
+        { region: 'eu-west-1', detectorEnabled: true, highSeverityFindings: [], features: { ...ALL_PLANS } },
+        { region: 'us-west-2', detectorEnabled: true, highSeverityFindings: [], features: { ...ALL_PLANS } },
       ],
     }),
     ...cleanLoggingServices(['us-east-1', 'us-west-2', 'eu-west-1']),
@@ -829,6 +855,42 @@ export function cleanInventory(now: string): Inventory {
       policies: [{ name: 'AWSLogDeliveryWrite', region: 'us-east-1', policy: PRIVATE }],
     }),
     ...cleanDataStores(),
+    // An access point and a Multi-Region Access Point, both blocked.
+    s3AccessPoints: ok({
+      accessPoints: [{ name: 'analytics', region: 'us-east-1', bucket: 'acme-assets', blockPublicAccess: FULL_BLOCK }],
+    }),
+    s3MultiRegionAccessPoints: ok({
+      accessPoints: [{ name: 'global-assets', buckets: ['acme-assets'], blockPublicAccess: FULL_BLOCK }],
+    }),
+    // The organization's management account: GuardDuty and Security Hub delegated to its security account, an SCP
+    // confining it to its regions, centralized root access on.
+    organization: ok({
+      role: 'management',
+      id: 'o-a1b2c3d4e5',
+      delegatedAdministrators: [
+        {
+          accountId: SECURITY_ACCOUNT,
+          name: 'security',
+          services: ['guardduty.amazonaws.com', 'securityhub.amazonaws.com'],
+        },
+      ],
+      serviceControlPolicies: [
+        { id: 'p-FullAWSAccess', name: 'FullAWSAccess', restrictsRegions: false },
+        { id: 'p-regions01', name: 'deny-other-regions', restrictsRegions: true },
+      ],
+      rootCredentialsManagement: true,
+    }),
+    // A few ordinary calls by a developer.
+    cloudtrailActivity: ok({
+      regions: ['us-east-1', 'us-west-2', 'eu-west-1'].map((region) => ({
+        region,
+        identities:
+          region === 'us-east-1'
+            ? [{ arn: alice, type: 'IAMUser', eventNames: ['AssumeRole', 'DescribeInstances', 'ListUsers'] }]
+            : [],
+        truncated: [],
+      })),
+    }),
   };
 }
 

@@ -56,6 +56,9 @@ async function scan(n: number) {
     publicViaPolicy: true,
     blockPublicAccess: null,
     deniesInsecureTransport: false,
+    publicAclPermissions: ['READ'],
+    publicWriteStatements: [],
+    crossAccountPrincipals: [],
   });
   const evaluation = evaluateInventory(inventory, { now: CHECKS_NOW });
   return saveScanResult({

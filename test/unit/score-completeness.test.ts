@@ -80,6 +80,9 @@ describe('scoreCompleteness', () => {
         'iam.console_user_without_mfa',
         'iam.access_key_unused',
         'iam.console_password_unused',
+        // Administrators' MFA and the kind of users' MFA devices are read from the report too.
+        'iam.admin_without_mfa',
+        'iam.user_virtual_mfa',
       ],
       optionalSourcesNotRead: ['AWS Health'],
     });

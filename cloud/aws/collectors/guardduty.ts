@@ -9,8 +9,8 @@ import type { GuardDutyRegion } from '../../../domain/scans/inventory';
 import { settleAll } from './concurrency';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
-// GuardDuty in every enabled region: whether a detector is on, and its open high-severity findings about this
-// account. A delegated administrator's detector also holds its member accounts' findings; those belong to the
+// GuardDuty in every enabled region: whether a detector is on, its protection plans (GetDetector's Features), and
+// its open high-severity findings about this account. A delegated administrator's detector also holds its member accounts' findings; those belong to the
 // members (who are scanned on their own), so they are filtered out, by the criterion and again on the answer.
 
 const HIGH_SEVERITY = 7;
@@ -60,13 +60,17 @@ export const guarddutyPart = regionalPart({
             }
           }
         }
-        return { enabled: detector.Status === 'ENABLED', findings };
+        const features = Object.fromEntries(
+          (detector.Features ?? []).flatMap((f) => (f.Name && f.Status ? [[f.Name, f.Status]] : [])),
+        );
+        return { enabled: detector.Status === 'ENABLED', findings, features };
       }),
     );
     return {
       region,
       detectorEnabled: detectors.some((d) => d.enabled),
       highSeverityFindings: detectors.flatMap((d) => d.findings),
+      features: Object.assign({}, ...detectors.map((d) => d.features)) as Record<string, string>,
     };
   },
   assemble: (slices) => ({ regions: slices }),

@@ -3,9 +3,10 @@ import type { ServerCertificate } from '../../../domain/scans/inventory';
 import { foldPages, globalPart, type ReadContext } from './reader';
 
 // Two IAM listings that are read on their own so a refusal of one costs only its checks: the server certificates
-// IAM stores (paged), and the virtual MFA devices assigned to a user (paged), of which only the root user's is kept.
+// IAM stores (paged), and the virtual MFA devices assigned to a user (paged): the root user's serial number, and
+// which IAM users have one (a virtual rather than a hardware device).
 
-/** The root user's ARN, in any partition: the only user a virtual MFA device is kept for. */
+/** The root user's ARN, in any partition. */
 const ROOT_ARN = /^arn:aws[\w-]*:iam::\d{12}:root$/;
 
 export const serverCertificatesPart = globalPart({
@@ -32,12 +33,18 @@ export const rootVirtualMfaPart = globalPart({
   part: 'rootVirtualMfa',
   async read({ session }: ReadContext) {
     const iam = session.client((config) => new IAMClient(config));
-    const serialNumber = await foldPages(
+    const value = await foldPages(
       paginateListVirtualMFADevices({ client: iam }, { AssignmentStatus: 'Assigned' }),
-      null as string | null,
-      (found, page) =>
-        found ?? page.VirtualMFADevices?.find((d) => ROOT_ARN.test(d.User?.Arn ?? ''))?.SerialNumber ?? null,
+      { serialNumber: null as string | null, userArns: [] as string[] },
+      (into, page) => {
+        for (const d of page.VirtualMFADevices ?? []) {
+          const arn = d.User?.Arn ?? '';
+          if (ROOT_ARN.test(arn)) into.serialNumber ??= d.SerialNumber ?? null;
+          else if (arn) into.userArns.push(arn);
+        }
+        return into;
+      },
     );
-    return { value: { serialNumber } };
+    return { value };
   },
 });

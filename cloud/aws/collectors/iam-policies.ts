@@ -1,11 +1,17 @@
 import type { AttachedPolicy, GetAccountAuthorizationDetailsCommandOutput, PolicyDetail } from '@aws-sdk/client-iam';
-import type { IamGroup, IamRole, IamUser } from '../../../domain/scans/inventory';
+import type { IamGroup, IamRole, IamUser, RiskyPolicy, RoleTrust } from '../../../domain/scans/inventory';
 import {
   AWS_ADMIN_POLICIES,
   awsManagedName,
   documentAllowsEverything,
   documentGrantsAdministrator,
 } from '../../../domain/checks/admin-policies';
+import {
+  assumesAnyRole,
+  escalationPaths,
+  fullServiceAccess,
+  roleTrust,
+} from '../../../domain/checks/privilege-escalation';
 import { parsePolicyDocument } from '../trust-policy';
 
 // Which users and roles hold administrator access (what counts: domain/checks/admin-policies.ts), from the pages of
@@ -21,6 +27,31 @@ export function grantsAdministrator(rawDocument: string | undefined): boolean {
 /** Whether a raw (URL-encoded) policy document allows every action on every resource (CIS 2.14). */
 export function allowsEverything(rawDocument: string | undefined): boolean {
   return documentAllowsEverything(parsePolicyDocument(rawDocument ?? ''));
+}
+
+/** What a policy document grants that leads to compromise; null when it grants none of it. */
+function riskOf(rawDocument: string | undefined): Omit<RiskyPolicy, 'name' | 'arn' | 'kind' | 'owner'> | null {
+  const document = parsePolicyDocument(rawDocument ?? '');
+  const risk = {
+    escalationPaths: escalationPaths(document),
+    cloudtrailFullAccess: fullServiceAccess(document, 'cloudtrail'),
+    assumesAnyRole: assumesAnyRole(document),
+  };
+  return risk.escalationPaths.length > 0 || risk.cloudtrailFullAccess || risk.assumesAnyRole ? risk : null;
+}
+
+/** The risky inline policies of a user, group or role. */
+const riskyInline = (owner: string | undefined, inline: PolicyDetail[] | undefined): RiskyPolicy[] =>
+  (inline ?? []).flatMap((p) => {
+    const risk = p.PolicyName && owner ? riskOf(p.PolicyDocument) : null;
+    if (!risk || !p.PolicyName || !owner) return [];
+    return [{ name: p.PolicyName, arn: `${owner}/${p.PolicyName}`, kind: 'inline' as const, owner, ...risk }];
+  });
+
+/** A role's trust, or null when its trust policy is not a document Sentinel can read. */
+function trustOf(rawDocument: string | undefined, ownAccount: string): RoleTrust | null {
+  const document = parsePolicyDocument(rawDocument ?? '');
+  return document ? roleTrust(document, ownAccount) : null;
 }
 
 interface Grants {
@@ -45,7 +76,7 @@ type Page = Pick<
 >;
 
 /** Folds the pages as they arrive, keeping only what the answer needs; `principals()` once every page is in. */
-export function adminIndex() {
+export function adminIndex(ownAccount: string) {
   // Customer managed policies, by ARN: whether their default version grants administrator access, and whether it
   // allows every action on every resource.
   const managed = new Map<string, boolean>();
@@ -57,6 +88,8 @@ export function adminIndex() {
     groups: string[];
   })[] = [];
   const roles: (Omit<IamRole, 'adminAccess' | 'fullAdminPolicies'> & { grants: Grants; path: string })[] = [];
+  // Customer managed policies attached to someone, and inline policies, that grant a path to compromise.
+  const risky: RiskyPolicy[] = [];
   const managedNames = (grants: Grants) => grants.attached.flatMap((arn) => awsManagedName(arn) ?? []);
 
   const index = {
@@ -65,16 +98,27 @@ export function adminIndex() {
         const current = p.PolicyVersionList?.find((v) => v.IsDefaultVersion);
         if (p.Arn) managed.set(p.Arn, grantsAdministrator(current?.Document));
         if (p.Arn) everything.set(p.Arn, allowsEverything(current?.Document));
+        const risk = p.Arn && (p.AttachmentCount ?? 0) > 0 ? riskOf(current?.Document) : null;
+        if (risk && p.Arn)
+          risky.push({
+            name: p.PolicyName ?? p.Arn.split('/').pop() ?? p.Arn,
+            arn: p.Arn,
+            kind: 'managed',
+            owner: null,
+            ...risk,
+          });
       }
       for (const g of page.GroupDetailList ?? []) {
         if (!g.GroupName) continue;
         const grants = grantsOf(g.AttachedManagedPolicies, g.GroupPolicyList);
         groups.set(g.GroupName, grants);
+        risky.push(...riskyInline(g.Arn, g.GroupPolicyList));
         groupList.push({ name: g.GroupName, arn: g.Arn ?? '', managedPolicies: managedNames(grants), grants });
       }
       for (const u of page.UserDetailList ?? []) {
         if (!u.UserName) continue;
         const grants = grantsOf(u.AttachedManagedPolicies, u.UserPolicyList);
+        risky.push(...riskyInline(u.Arn, u.UserPolicyList));
         users.push({
           name: u.UserName,
           arn: u.Arn ?? '',
@@ -91,10 +135,12 @@ export function adminIndex() {
       for (const r of page.RoleDetailList ?? []) {
         if (!r.RoleName) continue;
         const grants = grantsOf(r.AttachedManagedPolicies, r.RolePolicyList);
+        if (!(r.Path ?? '/').startsWith('/aws-service-role/')) risky.push(...riskyInline(r.Arn, r.RolePolicyList));
         roles.push({
           name: r.RoleName,
           arn: r.Arn ?? '',
           path: r.Path ?? '/',
+          trust: trustOf(r.AssumeRolePolicyDocument, ownAccount),
           grants,
           managedPolicies: managedNames(grants),
         });
@@ -129,6 +175,7 @@ export function adminIndex() {
           fullAdminPolicies: fullAdminPolicies(grants),
         })),
         groups: groupList.map(({ grants, ...group }) => ({ ...group, fullAdminPolicies: fullAdminPolicies(grants) })),
+        riskyPolicies: risky,
       };
     },
   };

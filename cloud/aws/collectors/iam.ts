@@ -99,7 +99,7 @@ export const iamPrincipalsPart = globalPart({
   part: 'iamPrincipals',
   async read({ session }: ReadContext) {
     const iam = iamClient(session);
-    const index = adminIndex();
+    const index = adminIndex(session.accountId);
     await foldPages(
       paginateGetAccountAuthorizationDetails(
         { client: iam },
@@ -108,7 +108,7 @@ export const iamPrincipalsPart = globalPart({
       index,
       (into, page) => into.add(page),
     );
-    const { users: listed, roles, groups } = index.principals();
+    const { users: listed, roles, groups, riskyPolicies } = index.principals();
 
     // A refusal or failure for one user leaves only that user's keys unread (a resource policy or an SCP can
     // single a principal out); the user is still evaluated by every check that needs no keys.
@@ -131,14 +131,17 @@ export const iamPrincipalsPart = globalPart({
       // Service-linked roles belong to AWS services, and Sentinel's own role is read-only by construction.
       roles: roles
         .filter((r) => !r.path.startsWith('/aws-service-role/') && r.name !== session.roleName)
-        .map(({ name, arn, adminAccess, managedPolicies, fullAdminPolicies }) => ({
+        .map(({ name, arn, adminAccess, managedPolicies, fullAdminPolicies, trust }) => ({
           name,
           arn,
           adminAccess,
           managedPolicies,
           fullAdminPolicies,
+          trust,
         })),
       groups,
+      // Sentinel's own role's policies are read-only by construction.
+      riskyPolicies: riskyPolicies.filter((p) => !p.owner?.endsWith(`:role/${session.roleName}`)),
     };
     return { value, unread };
   },

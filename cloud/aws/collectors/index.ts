@@ -65,6 +65,9 @@ import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import { sagemakerModelsPart, sagemakerNotebooksPart, sagemakerTrainingJobsPart } from './sagemaker';
 import { secretsPart } from './secrets-manager';
+import { s3AccessPointsPart, s3MultiRegionAccessPointsPart } from './s3-access-points';
+import { organizationPart } from './organization';
+import { cloudtrailActivityPart } from './cloudtrail-activity';
 import { securityHubPart } from './security-hub';
 import { sesIdentitiesPart } from './ses';
 import { snsTopicsPart } from './sns';
@@ -155,6 +158,10 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   sesIdentitiesPart,
   eventBusesPart,
   logResourcePoliciesPart,
+  s3AccessPointsPart,
+  s3MultiRegionAccessPointsPart,
+  organizationPart,
+  cloudtrailActivityPart,
 ]);
 
 const REGIONS = 'regions';
@@ -164,7 +171,8 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * The shape of the reads a checkpoint keeps, in its keys. Raise it when a part's value changes shape (a field
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
- * alerts, v4 the instances' public addresses and security groups, and the RDS instances' VPC and certificate).
+ * alerts, v4 the instances' public addresses and security groups, the RDS instances' VPC and certificate, the
+ * buckets' public grants, the roles' trust, the risky policies and GuardDuty's protection plans).
  */
 const READ_FORMAT = 'v4:';
 

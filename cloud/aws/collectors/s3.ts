@@ -12,6 +12,7 @@ import {
   GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand,
   S3ControlClient,
 } from '@aws-sdk/client-s3-control';
+import { allows, describeStatement, policyExposure } from '../../../domain/policies/resource-policy';
 import type { BlockPublicAccess, Bucket, Unread } from '../../../domain/scans/inventory';
 import { mapLimit, settleAll } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
@@ -30,7 +31,24 @@ const PUBLIC_GRANTEES = new Set([
   'http://acs.amazonaws.com/groups/global/AuthenticatedUsers',
 ]);
 
-function blockPublicAccess(config: PublicAccessBlockConfiguration | undefined): BlockPublicAccess | null {
+/** What a statement open to everyone may not allow: writing, deleting or re-permissioning the bucket or its objects. */
+const WRITE_ACTIONS = ['s3:PutObject', 's3:DeleteObject', 's3:PutBucketPolicy', 's3:PutBucketAcl', 's3:DeleteBucket'];
+
+/** The public write statements and the other accounts a bucket policy names; null each for an unreadable policy. */
+export function bucketPolicyGrants(
+  policy: string | undefined,
+  ownAccount: string,
+): Pick<Bucket, 'publicWriteStatements' | 'crossAccountPrincipals'> {
+  if (!policy) return { publicWriteStatements: [], crossAccountPrincipals: [] };
+  const exposure = policyExposure(policy, ownAccount);
+  if (!exposure) return { publicWriteStatements: null, crossAccountPrincipals: null };
+  return {
+    publicWriteStatements: exposure.public.filter((s) => allows(s, ...WRITE_ACTIONS)).map(describeStatement),
+    crossAccountPrincipals: [...new Set(exposure.external.map((e) => e.account))].sort(),
+  };
+}
+
+export function blockPublicAccess(config: PublicAccessBlockConfiguration | undefined): BlockPublicAccess | null {
   if (!config) return null;
   return {
     blockPublicAcls: config.BlockPublicAcls ?? false,
@@ -118,13 +136,16 @@ export const s3BucketsPart = globalPart({
                 () => client.send(new GetBucketPolicyStatusCommand({ Bucket: name })),
                 'NoSuchBucketPolicy',
               );
+        const publicGrants = (acl?.Grants ?? []).filter((g) => PUBLIC_GRANTEES.has(g.Grantee?.URI ?? ''));
         return {
           name,
           region,
-          publicViaAcl: (acl?.Grants ?? []).some((g) => PUBLIC_GRANTEES.has(g.Grantee?.URI ?? '')),
+          publicViaAcl: publicGrants.length > 0,
           publicViaPolicy: policyStatus?.PolicyStatus?.IsPublic ?? false,
           blockPublicAccess: block,
           deniesInsecureTransport: deniesInsecureTransport(policy?.Policy, name),
+          publicAclPermissions: [...new Set(publicGrants.flatMap((g) => (g.Permission ? [g.Permission] : [])))].sort(),
+          ...bucketPolicyGrants(policy?.Policy, session.accountId),
         };
       } catch (err) {
         if (isAbsent(err, 'NoSuchBucket')) return null;

@@ -1,6 +1,11 @@
 import { CATALOG } from '../../../domain/checks/catalog';
 import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
-import { type Inventory, PART_NAMES, type PartName } from '../../../domain/scans/inventory';
+import {
+  ENUMERATION_ACTIONS,
+  LLM_JACKING_ACTIONS,
+  PRIVILEGE_ESCALATION_ACTIONS,
+} from '../../../domain/checks/cloudtrail-threat';
+import { type Inventory, PART_NAMES, type PartName, type RiskyPolicy } from '../../../domain/scans/inventory';
 import {
   ACCOUNT,
   cleanInventory,
@@ -8,6 +13,7 @@ import {
   DEPLOY_PROJECT,
   daysAgo,
   hoursAgo,
+  iamUser,
   outcome,
   part,
   publicReading,
@@ -46,6 +52,26 @@ const rdsSnapshot = (inv: Inventory, id: string) => {
   return found;
 };
 const PARTNER = '444455556666';
+const INTRUDER = `arn:aws:iam::${ACCOUNT}:user/intruder`;
+const AUDITOR = `arn:aws:sts::${ACCOUNT}:assumed-role/auditor/session`;
+const RISKY_MANAGED: RiskyPolicy = {
+  name: 'deployer',
+  arn: `arn:aws:iam::${ACCOUNT}:policy/deployer`,
+  kind: 'managed',
+  owner: null,
+  escalationPaths: ['PassRole+EC2'],
+  cloudtrailFullAccess: false,
+  assumesAnyRole: false,
+};
+const RISKY_INLINE: RiskyPolicy = {
+  name: 'self-service',
+  arn: `${ALICE}/self-service`,
+  kind: 'inline',
+  owner: ALICE,
+  escalationPaths: ['iam:PutUserPolicy'],
+  cloudtrailFullAccess: false,
+  assumesAnyRole: false,
+};
 const instance = (id: string, region: string, type: string, launchedAt: string) => ({
   id,
   region,
@@ -1799,6 +1825,257 @@ const CASES: Case[] = [
       part(inv.logResourcePolicies).policies[0]!.policy = publicReading('logs:PutLogEvents');
     },
     fails: ['AWSLogDeliveryWrite@us-east-1'],
+  },
+  // S3 access, access points and the trail's bucket
+  {
+    id: 'exposure.s3_bucket_public_write_acl',
+    parts: ['s3Buckets', 's3AccountBlockPublicAccess'],
+    breaks: (inv) => {
+      part(inv.s3AccountBlockPublicAccess).settings = null;
+      part(inv.s3Buckets).buckets[0]!.publicAclPermissions = ['READ', 'WRITE'];
+    },
+    fails: ['acme-assets@us-east-1'],
+  },
+  {
+    id: 'exposure.s3_bucket_public_list_acl',
+    parts: ['s3Buckets', 's3AccountBlockPublicAccess'],
+    breaks: (inv) => {
+      part(inv.s3AccountBlockPublicAccess).settings = null;
+      part(inv.s3Buckets).buckets[0]!.publicAclPermissions = ['READ'];
+      // Its own block ignores the ACL of the other.
+      part(inv.s3Buckets).buckets[1]!.publicAclPermissions = ['FULL_CONTROL'];
+    },
+    fails: ['acme-assets@us-east-1'],
+  },
+  {
+    id: 'exposure.s3_bucket_public_write_policy',
+    parts: ['s3Buckets', 's3AccountBlockPublicAccess'],
+    breaks: (inv) => {
+      part(inv.s3AccountBlockPublicAccess).settings!.restrictPublicBuckets = false;
+      part(inv.s3Buckets).buckets[0]!.publicWriteStatements = ['Statement Upload allows s3:PutObject'];
+    },
+    fails: ['acme-assets@us-east-1'],
+  },
+  {
+    id: 'exposure.s3_bucket_cross_account_policy',
+    parts: ['s3Buckets'],
+    breaks: (inv) => {
+      part(inv.s3Buckets).buckets[1]!.crossAccountPrincipals = ['999988887777'];
+    },
+    fails: ['acme-legacy-site@eu-west-1'],
+  },
+  {
+    id: 'exposure.s3_access_point_public_access_block_off',
+    parts: ['s3AccessPoints'],
+    breaks: (inv) => {
+      part(inv.s3AccessPoints).accessPoints[0]!.blockPublicAccess = null;
+    },
+    fails: ['analytics@us-east-1'],
+  },
+  {
+    id: 'exposure.s3_multi_region_access_point_public_access_block_off',
+    parts: ['s3MultiRegionAccessPoints'],
+    breaks: (inv) => {
+      part(inv.s3MultiRegionAccessPoints).accessPoints[0]!.blockPublicAccess!.restrictPublicBuckets = false;
+    },
+    fails: ['global-assets@global'],
+  },
+  {
+    id: 'detection.trail_bucket_public',
+    parts: ['cloudtrail', 's3Buckets', 's3AccountBlockPublicAccess'],
+    breaks: (inv) => {
+      const bucket = part(inv.s3Buckets).buckets[0]!;
+      part(inv.cloudtrail).trails[0]!.bucket = bucket.name;
+      part(inv.s3AccountBlockPublicAccess).settings = null;
+      bucket.publicViaAcl = true;
+    },
+    fails: ['acme-assets@us-east-1'],
+  },
+  // IAM escalation
+  {
+    id: 'iam.group_admin_access',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).groups[0]!.managedPolicies.push('AdministratorAccess');
+    },
+    fails: [`arn:aws:iam::${ACCOUNT}:group/developers@global`],
+  },
+  {
+    id: 'iam.admin_without_mfa',
+    parts: ['iamPrincipals', 'credentialReport'],
+    breaks: (inv) => {
+      iamUser(inv, 'alice').adminAccess = true;
+      reportRow(inv, 'alice').mfaActive = false;
+    },
+    fails: [`${ALICE}@global`],
+  },
+  {
+    id: 'iam.policy_privilege_escalation',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).riskyPolicies.push(RISKY_MANAGED);
+    },
+    fails: [`${RISKY_MANAGED.arn}@global`],
+  },
+  {
+    id: 'iam.inline_policy_privilege_escalation',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).riskyPolicies.push(RISKY_MANAGED, RISKY_INLINE);
+    },
+    fails: [`${RISKY_INLINE.arn}@global`],
+  },
+  {
+    id: 'iam.inline_policy_cloudtrail_full_access',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).riskyPolicies.push(RISKY_MANAGED, { ...RISKY_INLINE, cloudtrailFullAccess: true });
+    },
+    fails: [`${RISKY_INLINE.arn}@global`],
+  },
+  {
+    id: 'iam.policy_assumes_any_role',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).riskyPolicies.push({ ...RISKY_MANAGED, assumesAnyRole: true }, RISKY_INLINE);
+    },
+    fails: [`${RISKY_MANAGED.arn}@global`],
+  },
+  {
+    id: 'iam.role_cross_account_readonly',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      const [appServer, support] = part(inv.iamPrincipals).roles;
+      support!.managedPolicies.push('ReadOnlyAccess');
+      support!.trust = { externalPrincipals: ['999988887777'], servicesWithoutSourceCondition: [] };
+      // Trusting another account without ReadOnlyAccess is not this check's.
+      appServer!.trust = { externalPrincipals: ['999988887777'], servicesWithoutSourceCondition: [] };
+    },
+    fails: [`arn:aws:iam::${ACCOUNT}:role/incident-support@global`],
+  },
+  {
+    id: 'iam.role_confused_deputy',
+    parts: ['iamPrincipals'],
+    breaks: (inv) => {
+      part(inv.iamPrincipals).roles[0]!.trust = {
+        externalPrincipals: [],
+        servicesWithoutSourceCondition: ['config.amazonaws.com'],
+      };
+    },
+    fails: [`arn:aws:iam::${ACCOUNT}:role/app-server@global`],
+  },
+  {
+    id: 'iam.user_virtual_mfa',
+    parts: ['credentialReport', 'rootVirtualMfa'],
+    breaks: (inv) => {
+      // ci-deploy has no MFA at all: a virtual device listed for it is not in use.
+      part(inv.rootVirtualMfa).userArns = [ALICE, iamUser(inv, 'ci-deploy').arn];
+    },
+    fails: [`${ALICE}@global`],
+  },
+  // Organizations, delegated administrators, GuardDuty's plans
+  {
+    id: 'iam.organization_delegated_admin',
+    parts: ['organization'],
+    breaks: (inv) => {
+      part(inv.organization).delegatedAdministrators!.push({
+        accountId: '999988887777',
+        name: 'prod-api',
+        services: ['sso.amazonaws.com', 'guardduty.amazonaws.com'],
+      });
+    },
+    fails: ['999988887777@global'],
+  },
+  {
+    id: 'iam.organization_no_region_restriction',
+    parts: ['organization'],
+    breaks: (inv) => {
+      part(inv.organization).serviceControlPolicies!.pop();
+    },
+    fails: ['o-a1b2c3d4e5@global'],
+  },
+  {
+    id: 'iam.root_credentials_management_off',
+    parts: ['organization'],
+    breaks: (inv) => {
+      part(inv.organization).rootCredentialsManagement = false;
+    },
+    fails: ['o-a1b2c3d4e5@global'],
+  },
+  {
+    id: 'detection.guardduty_no_delegated_admin',
+    parts: ['organization'],
+    breaks: (inv) => {
+      part(inv.organization).delegatedAdministrators![0]!.services = ['securityhub.amazonaws.com'];
+    },
+    fails: ['o-a1b2c3d4e5@global'],
+  },
+  {
+    id: 'detection.security_hub_no_delegated_admin',
+    parts: ['organization'],
+    breaks: (inv) => {
+      part(inv.organization).delegatedAdministrators = [];
+    },
+    fails: ['o-a1b2c3d4e5@global'],
+  },
+  ...(
+    [
+      ['detection.guardduty_s3_protection_off', 'S3_DATA_EVENTS'],
+      ['detection.guardduty_eks_audit_logs_off', 'EKS_AUDIT_LOGS'],
+      ['detection.guardduty_ec2_malware_protection_off', 'EBS_MALWARE_PROTECTION'],
+      ['detection.guardduty_lambda_protection_off', 'LAMBDA_NETWORK_LOGS'],
+      ['detection.guardduty_rds_protection_off', 'RDS_LOGIN_EVENTS'],
+    ] as const
+  ).map(
+    ([id, feature]): Case => ({
+      id,
+      parts: ['guardduty'],
+      breaks: (inv) => {
+        const [east, west, other] = part(inv.guardduty).regions;
+        east!.features[feature] = 'DISABLED';
+        delete west!.features[feature];
+        // A region without a detector has no plans to judge: guardduty_disabled reports it.
+        other!.detectorEnabled = false;
+        other!.features = {};
+      },
+      fails: ['guardduty-us-east-1@us-east-1', 'guardduty-eu-west-1@eu-west-1'],
+    }),
+  ),
+  // CloudTrail's recent activity
+  {
+    id: 'threat.cloudtrail_privilege_escalation',
+    parts: ['cloudtrailActivity'],
+    breaks: (inv) => {
+      // 11 of the 51 names (over 20%), split across two regions.
+      const [east, west] = part(inv.cloudtrailActivity).regions;
+      east!.identities.push({ arn: INTRUDER, type: 'IAMUser', eventNames: PRIVILEGE_ESCALATION_ACTIONS.slice(0, 6) });
+      west!.identities.push({ arn: INTRUDER, type: 'IAMUser', eventNames: PRIVILEGE_ESCALATION_ACTIONS.slice(5, 11) });
+    },
+    fails: [`${INTRUDER}@global`],
+  },
+  {
+    id: 'threat.cloudtrail_enumeration',
+    parts: ['cloudtrailActivity'],
+    breaks: (inv) => {
+      const [east] = part(inv.cloudtrailActivity).regions;
+      east!.identities.push({ arn: INTRUDER, type: 'IAMUser', eventNames: ENUMERATION_ACTIONS.slice(0, 27) });
+      // 26 of the 87 names is under 30%.
+      east!.identities.push({ arn: AUDITOR, type: 'AssumedRole', eventNames: ENUMERATION_ACTIONS.slice(0, 26) });
+    },
+    fails: [`${INTRUDER}@global`],
+  },
+  {
+    id: 'threat.cloudtrail_llm_jacking',
+    parts: ['cloudtrailActivity'],
+    breaks: (inv) => {
+      const [east] = part(inv.cloudtrailActivity).regions;
+      east!.identities.push({
+        arn: INTRUDER,
+        type: 'AssumedRole',
+        eventNames: [...LLM_JACKING_ACTIONS.slice(0, 6), 'ListUsers'],
+      });
+    },
+    fails: [`${INTRUDER}@global`],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];

@@ -101,6 +101,9 @@ describe('evaluateInventory', () => {
       'iam.console_user_without_mfa',
       'iam.access_key_unused',
       'iam.console_password_unused',
+      // Administrators' MFA and the kind of users' MFA devices are read from the report too.
+      'iam.admin_without_mfa',
+      'iam.user_virtual_mfa',
     ];
     expect(outcomes.filter((o) => o.status === 'not_evaluated').map((o) => o.checkId)).toEqual(reportReaders);
     expect(new Set(outcomes.filter((o) => o.status === 'not_evaluated').map((o) => o.reason))).toEqual(
