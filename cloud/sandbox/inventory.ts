@@ -34,6 +34,7 @@ import {
   unloggedVpcs,
 } from './network';
 import { healthyForwarder } from './event-forwarder';
+import { sandboxWorkloads } from './workloads';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -1097,5 +1098,12 @@ export function sandboxInventory({
       }),
       eventForwarder ? regional('EventBridge DescribeConnection') : [],
     ),
+    ...sandboxWorkloads({
+      awsAccountId,
+      company: account.company,
+      regions: account.regions.filter((region) => !denied.regions.includes(region)),
+      random: (purpose) => randomFor(awsAccountId, purpose),
+      regional,
+    }),
   };
 }

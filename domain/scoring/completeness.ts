@@ -24,6 +24,12 @@ export const CORE_SOURCES = [
   'KMS',
   'Account Management',
   'EventBridge',
+  'Lambda',
+  'ECS',
+  'CloudFormation',
+  'Step Functions',
+  'Systems Manager',
+  'API Gateway',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -65,6 +71,12 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   anomalyMonitors: 'Cost Explorer',
   budgets: 'AWS Budgets',
   eventForwarder: 'EventBridge',
+  lambdaFunctions: 'Lambda',
+  ecsTaskDefinitions: 'ECS',
+  cloudformationStacks: 'CloudFormation',
+  stateMachines: 'Step Functions',
+  ssmDocuments: 'Systems Manager',
+  apiGatewayStages: 'API Gateway',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -53,6 +53,8 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   ConfigService: 'AWS Config',
   SecurityHub: 'Security Hub',
   AccessAnalyzer: 'IAM Access Analyzer',
+  APIGateway: 'API Gateway',
+  SFN: 'Step Functions',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

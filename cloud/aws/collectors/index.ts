@@ -11,11 +11,14 @@ import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progres
 import { type CollectionProgress, type ExpectedForwarder, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
+import { apiGatewayStagesPart } from './api-gateway';
 import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
+import { cloudformationStacksPart } from './cloudformation-stacks';
 import { cloudtrailPart } from './cloudtrail';
 import { configRecordersPart } from './config';
 import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
+import { ecsTaskDefinitionsPart } from './ecs-task-definitions';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { efsFileSystemsPart } from './efs';
 import { eventForwarderPart } from './event-forwarder';
@@ -32,12 +35,15 @@ import {
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
 import { kmsKeysPart } from './kms';
+import { lambdaFunctionsPart } from './lambda';
 import { rdsInstancesPart } from './rds';
 import type { AnyReader, ReadContext } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import { securityHubPart } from './security-hub';
 import type { Session } from './session';
+import { ssmDocumentsPart } from './ssm-documents';
+import { stateMachinesPart } from './step-functions';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 
 // Reads a customer's account through their role as a set of independent reads: one per global part, one per
@@ -81,6 +87,12 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   kmsKeysPart,
   anomalyMonitorsPart,
   eventForwarderPart,
+  lambdaFunctionsPart,
+  ecsTaskDefinitionsPart,
+  cloudformationStacksPart,
+  stateMachinesPart,
+  ssmDocumentsPart,
+  apiGatewayStagesPart,
 ]);
 
 const REGIONS = 'regions';
