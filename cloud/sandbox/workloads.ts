@@ -4,6 +4,7 @@ import type {
   Collected,
   EcsTaskDefinition,
   LambdaFunction,
+  LambdaLayer,
   SsmDocument,
   StateMachine,
   Unread,
@@ -66,7 +67,18 @@ function lambdaFunctions({ awsAccountId, company, regions }: WorkloadSeed, has: 
   };
   // A layer of AWS's own (Lambda Insights), from AWS's account.
   if (has('lambda_layers')) api.layers.push(`arn:aws:lambda:${home}:580247275435:layer:LambdaInsightsExtension:53`);
-  return [api, thumbnails, report, renderer];
+  const functions = [api, thumbnails, report, renderer];
+  const layers = [...new Set(functions.flatMap((f) => f.layers))].map(
+    (arn): LambdaLayer => ({
+      arn,
+      region: arn.split(':')[3] as string,
+      content:
+        has('lambda_layer_secret') && arn.includes(`${company}-common`) && arn.includes(`:${home}:`)
+          ? { read: true, secrets: [{ file: 'python/common/settings.py', line: 9, kind: 'github_token' }] }
+          : { read: true, secrets: [] },
+    }),
+  );
+  return { functions, layers };
 }
 
 function taskDefinitions({ awsAccountId, regions }: WorkloadSeed, has: (issue: string) => boolean) {
@@ -110,7 +122,7 @@ export function sandboxWorkloads(seed: WorkloadSeed) {
   // Every region the account uses denied: nothing could be read there.
   if (regions.length === 0) {
     return {
-      lambdaFunctions: ok({ functions: [] }, regional('Lambda ListFunctions')),
+      lambdaFunctions: ok({ functions: [], layers: [] }, regional('Lambda ListFunctions')),
       ecsTaskDefinitions: ok({ taskDefinitions: [] }, regional('ECS ListTaskDefinitions')),
       cloudformationStacks: ok({ stacks: [] }, regional('CloudFormation DescribeStacks')),
       stateMachines: ok({ machines: [] }, regional('Step Functions ListStateMachines')),
@@ -154,7 +166,7 @@ export function sandboxWorkloads(seed: WorkloadSeed) {
       : `arn:aws:wafv2:${home}:${awsAccountId}:regional/webacl/${company}-api/0a1b2c3d`,
   };
   return {
-    lambdaFunctions: ok({ functions: lambdaFunctions(seed, has) }, regional('Lambda ListFunctions')),
+    lambdaFunctions: ok(lambdaFunctions(seed, has), regional('Lambda ListFunctions')),
     ecsTaskDefinitions: ok({ taskDefinitions: taskDefinitions(seed, has) }, regional('ECS ListTaskDefinitions')),
     cloudformationStacks: ok({ stacks }, regional('CloudFormation DescribeStacks')),
     stateMachines: ok({ machines: [machine] }, regional('Step Functions ListStateMachines')),

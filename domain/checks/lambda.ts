@@ -28,12 +28,12 @@ function byFacet<T>(
 }
 
 /** The secrets of a code package, file by file. */
-function describeCode(fn: LambdaFunction, secrets: FileSecret[]): string {
+function describeCode(what: string, secrets: FileSecret[]): string {
   const files = [...new Set(secrets.map((s) => s.file))];
   return files
     .map((file) =>
       describeSecrets(
-        `File ${file} of function ${fn.name} in ${fn.region}`,
+        `File ${file} of ${what}`,
         secrets.filter((s) => s.file === file),
       ),
     )
@@ -132,7 +132,13 @@ export const LAMBDA_CHECKS: readonly Check[] = [
         functions,
         (fn) => fn.code,
         (fn, { secrets }) =>
-          secrets.length > 0 ? { resource: fn.arn, region: fn.region, detail: describeCode(fn, secrets) } : null,
+          secrets.length > 0
+            ? {
+                resource: fn.arn,
+                region: fn.region,
+                detail: describeCode(`function ${fn.name} in ${fn.region}`, secrets),
+              }
+            : null,
       ),
     ),
   },
@@ -271,5 +277,40 @@ export const LAMBDA_CHECKS: readonly Check[] = [
           })),
       ),
     ),
+  },
+  {
+    id: 'exposure.lambda_layer_secrets',
+    service: 'lambda',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'Secret in a Lambda layer',
+    description:
+      'A file of a layer version that functions of the account use holds what looks like a credential. Anyone who ' +
+      'may read the layer (lambda:GetLayerVersion, and every account it is shared with) downloads it, and every ' +
+      'function that uses it carries it: the credential should be treated as exposed. Sentinel reads the layer ' +
+      'versions the functions use, with the bounds of code packages (50 MB, text files up to 1 MB, not the ' +
+      'third-party dependencies bundled in node_modules, site-packages or vendor).',
+    remediation:
+      "Rotate the credential and remove it from the layer's source. Publish a new version without it (console: Lambda " +
+      '> Layers > the layer > Create version; CLI: aws lambda publish-layer-version --layer-name NAME --zip-file ' +
+      'fileb://layer.zip), move the functions to it (aws lambda update-function-configuration --function-name NAME ' +
+      '--layers NEW_VERSION_ARN ...), then delete the old version (aws lambda delete-layer-version --layer-name NAME ' +
+      "--version-number N). For another account's layer, tell its owner and stop using it.",
+    docsUrl: `${LAMBDA_DOCS}chapter-layers.html`,
+    prowler: ['awslambda_layer_no_secrets_in_content'],
+    evaluate: onPart('lambdaFunctions', ({ layers }) => {
+      const resources: FailingResource[] = [];
+      const unread: Unread[] = [];
+      for (const layer of layers) {
+        if (!layer.content.read) unread.push({ kind: 'resource', scope: layer.arn, reason: layer.content.reason });
+        else if (layer.content.secrets.length > 0)
+          resources.push({
+            resource: layer.arn,
+            region: layer.region,
+            detail: describeCode(`layer version ${layer.arn}`, layer.content.secrets),
+          });
+      }
+      return withUnread(failing(resources), unread);
+    }),
   },
 ];

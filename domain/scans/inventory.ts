@@ -539,6 +539,14 @@ export interface LambdaFunction {
   layers: string[];
 }
 
+/** A layer version that functions of the account use, and the secrets in its .zip package. */
+export interface LambdaLayer {
+  /** The layer version's ARN (it may belong to another account). */
+  arn: string;
+  region: string;
+  content: SecretsReading<FileSecret>;
+}
+
 /** A container of an ECS task definition, with the settings the checks read. */
 export interface EcsContainer {
   name: string;
@@ -657,8 +665,11 @@ export interface Inventory {
   anomalyMonitors: Collected<{ monitors: AnomalyMonitor[] }>;
   /** The event forwarder (EventBridge) in every enabled region (regional). */
   eventForwarder: Collected<EventForwarder>;
-  /** Lambda functions (regional); each function's facets that could not be read say so themselves. */
-  lambdaFunctions: Collected<{ functions: LambdaFunction[] }>;
+  /**
+   * Lambda functions and the layer versions they use (regional); each function's or layer's facets that could not be
+   * read say so themselves.
+   */
+  lambdaFunctions: Collected<{ functions: LambdaFunction[]; layers: LambdaLayer[] }>;
   /** The latest ACTIVE revision of each task definition family (regional). Unread: definitions refused (by ARN). */
   ecsTaskDefinitions: Collected<{ taskDefinitions: EcsTaskDefinition[] }>;
   cloudformationStacks: Collected<{ stacks: CloudFormationStack[] }>;

@@ -27,7 +27,8 @@ import { zip } from '../helpers/zip';
 // (only kinds and places enter the inventory), resource policies, function URLs, layers and runtimes. moto hands
 // out a Code.Location on a host that does not exist and serves no package there: the front points it at itself and
 // serves the package the test deployed, as AWS's presigned S3 URL would. moto has no ListFunctionUrlConfigs: the
-// front answers it (test/helpers/aws.ts), here with the URL a test gives a function.
+// front answers it (test/helpers/aws.ts), here with the URL a test gives a function. moto keeps no layer of another
+// account and serves no layer package: the front answers GetLayerVersion for the layers a test publishes there.
 
 const LAMBDA_CHECKS = [
   'exposure.lambda_secrets_in_variables',
@@ -36,6 +37,7 @@ const LAMBDA_CHECKS = [
   'exposure.lambda_url_public',
   'exposure.lambda_cross_account_layers',
   'exposure.lambda_runtime_deprecated',
+  'exposure.lambda_layer_secrets',
 ];
 const OTHER_REGION = 'eu-west-1';
 /** Fake credentials of the documented shapes: what the collected inventory must never contain. */
@@ -43,6 +45,7 @@ const FAKE_KEY_ID = 'AKIAQWERTYUIOPASDF23';
 const FAKE_PRIVATE_KEY_BODY = 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun';
 const FAKE_PASSWORD = 'hunter2-Correct-Horse-Battery';
 const FOREIGN_LAYER = 'arn:aws:lambda:us-east-1:999988887777:layer:shared-tools:3';
+const FAKE_SLACK_TOKEN = 'xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx';
 
 function outcomes(inventory: Inventory): Record<string, string | string[]> {
   return Object.fromEntries(
@@ -86,6 +89,27 @@ describe('Lambda collection against moto', () => {
       return bytes
         ? { status: 200, contentType: 'application/zip', body: '', bytes }
         : { status: 404, contentType: 'application/xml', body: '<Error><Code>NoSuchKey</Code></Error>' };
+    }
+    const layer = /^\/2018-10-31\/layers\/([^/]+)\/versions\/(\d+)$/.exec(request.path);
+    if (request.service === 'lambda' && layer) {
+      const arn = `${decodeURIComponent(layer[1] as string)}:${layer[2]}`;
+      const bytes = packages.get(arn);
+      if (!bytes) return undefined;
+      return {
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          Content: {
+            Location: `${suite.front.endpoint}/code/${encodeURIComponent(arn)}`,
+            CodeSha256: 'front',
+            CodeSize: bytes.length,
+          },
+          LayerArn: decodeURIComponent(layer[1] as string),
+          LayerVersionArn: arn,
+          Version: Number(layer[2]),
+          CreatedDate: '2026-01-01T00:00:00.000+0000',
+        }),
+      };
     }
     const name = urlsOf(request).split(':').pop() ?? '';
     const authType = functionUrls.get(name);
@@ -193,6 +217,7 @@ describe('Lambda collection against moto', () => {
     });
     await permit(customer, REGION, 'leaky', '*');
     await permit(customer, OTHER_REGION, 'tidy', 's3.amazonaws.com', customer.accountId);
+    packages.set(FOREIGN_LAYER, zip({ 'python/tools/notify.py': `SLACK = "${FAKE_SLACK_TOKEN}"\n` }));
     functionUrls.set('leaky', 'NONE');
     functionUrls.set('tidy', 'AWS_IAM');
     // moto accepts only layers of the function's own account: the foreign one is added to its answer.
@@ -240,16 +265,28 @@ describe('Lambda collection against moto', () => {
         layers: [],
       },
     ]);
-    expect(outcomes(inventory)).toEqual(Object.fromEntries(LAMBDA_CHECKS.map((id) => [id, [leaky]])));
+    expect(ok(inventory.lambdaFunctions).layers).toEqual([
+      {
+        arn: FOREIGN_LAYER,
+        region: REGION,
+        content: { read: true, secrets: [{ file: 'python/tools/notify.py', line: 1, kind: 'slack_token' }] },
+      },
+    ]);
+    expect(outcomes(inventory)).toEqual(
+      Object.fromEntries(
+        LAMBDA_CHECKS.map((id) => [id, id === 'exposure.lambda_layer_secrets' ? [FOREIGN_LAYER] : [leaky]]),
+      ),
+    );
     const serialized = JSON.stringify(inventory);
-    for (const secret of [FAKE_KEY_ID, FAKE_PASSWORD, FAKE_PRIVATE_KEY_BODY]) expect(serialized).not.toContain(secret);
-    // Each package was downloaded once, through the location GetFunction gave.
+    for (const secret of [FAKE_KEY_ID, FAKE_PASSWORD, FAKE_PRIVATE_KEY_BODY, FAKE_SLACK_TOKEN])
+      expect(serialized).not.toContain(secret);
+    // Each package was downloaded once, through the location GetFunction or GetLayerVersion gave.
     expect(
       suite.front.requests
         .filter((r) => r.path.startsWith('/code/'))
-        .map((r) => r.path)
+        .map((r) => decodeURIComponent(r.path))
         .sort(),
-    ).toEqual(['/code/leaky', '/code/tidy']);
+    ).toEqual([`/code/${FOREIGN_LAYER}`, '/code/leaky', '/code/tidy']);
   });
 
   it('passes clean functions', async () => {

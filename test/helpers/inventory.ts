@@ -24,6 +24,7 @@ export const ACCOUNT = '111122223333';
 export const ECS_TASK_ARN = `arn:aws:ecs:us-east-1:${ACCOUNT}:task-definition/web:7`;
 export const STACK_ID = `arn:aws:cloudformation:us-east-1:${ACCOUNT}:stack/network/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab`;
 export const STATE_MACHINE_ARN = `arn:aws:states:us-east-1:${ACCOUNT}:stateMachine:order-flow`;
+export const LAYER_ARN = `arn:aws:lambda:us-east-1:${ACCOUNT}:layer:shared-libs:4`;
 export const LAMBDA_ARN = `arn:aws:lambda:us-east-1:${ACCOUNT}:function:orders-api`;
 /** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
 export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
@@ -513,7 +514,7 @@ export function cleanInventory(now: string): Inventory {
           code: { read: true, secrets: [] },
           policy: { read: true, publicStatements: [] },
           urls: { read: true, urls: [{ url: 'https://abc123.lambda-url.us-east-1.on.aws/', authType: 'AWS_IAM' }] },
-          layers: [`arn:aws:lambda:us-east-1:${ACCOUNT}:layer:shared-libs:4`],
+          layers: [LAYER_ARN],
         },
         {
           name: 'thumbnailer',
@@ -527,6 +528,7 @@ export function cleanInventory(now: string): Inventory {
           layers: [],
         },
       ],
+      layers: [{ arn: LAYER_ARN, region: 'us-east-1', content: { read: true, secrets: [] } }],
     }),
     ecsTaskDefinitions: ok({
       taskDefinitions: [

@@ -1,13 +1,14 @@
 import {
   type FunctionConfiguration,
   GetFunctionCommand,
+  GetLayerVersionCommand,
   GetPolicyCommand,
   LambdaClient,
   paginateListFunctions,
   paginateListFunctionUrlConfigs,
 } from '@aws-sdk/client-lambda';
 import { describeStatement, policyExposure } from '../../../domain/policies/resource-policy';
-import type { LambdaFunction, PolicyReading } from '../../../domain/scans/inventory';
+import type { LambdaFunction, LambdaLayer, PolicyReading } from '../../../domain/scans/inventory';
 import { findInSettings } from '../../../domain/secrets/detector';
 import { type DownloadBudget, MAX_REGION_BYTES, readCodePackage } from './code-package';
 import { mapLimit } from './concurrency';
@@ -19,7 +20,9 @@ import { foldPages, type ReadContext, regionalPart } from './reader';
 // stored, a secret must never enter it). Then for each function: GetFunction for its code package's presigned URL
 // (read for secrets within the bounds of code-package.ts), GetPolicy for its resource policy, and
 // ListFunctionUrlConfigs for its URLs. Each of these that AWS refuses leaves that facet of the function unread
-// with the reason, for the checks that read it; the function's other facets are judged.
+// with the reason, for the checks that read it; the function's other facets are judged. Last, each layer version
+// the region's functions use (theirs or another account's) is read the same way as a code package
+// (GetLayerVersion gives its presigned URL).
 
 const PER_FUNCTION_CONCURRENCY = 4;
 
@@ -51,7 +54,10 @@ function environmentOf(fn: FunctionConfiguration): LambdaFunction['environment']
 
 export const lambdaFunctionsPart = regionalPart({
   part: 'lambdaFunctions',
-  async read({ session }: ReadContext, region: string): Promise<LambdaFunction[]> {
+  async read(
+    { session }: ReadContext,
+    region: string,
+  ): Promise<{ functions: LambdaFunction[]; layers: LambdaLayer[] }> {
     const lambda = session.client((config) => new LambdaClient(config), region);
     const listed = await foldPages(
       paginateListFunctions({ client: lambda }, {}),
@@ -128,7 +134,36 @@ export const lambdaFunctionsPart = regionalPart({
         }
       },
     });
-    return functions.filter((f): f is LambdaFunction => f !== null);
+    const read = functions.filter((f): f is LambdaFunction => f !== null);
+
+    const layers = await mapLimit({
+      items: [...new Set(read.flatMap((fn) => fn.layers))],
+      limit: PER_FUNCTION_CONCURRENCY,
+      run: async (arn): Promise<LambdaLayer | null> => {
+        const match = /^(arn:[^:]+:lambda:[^:]+:\d{12}:layer:[^:]+):(\d+)$/.exec(arn);
+        if (!match) return null;
+        try {
+          const content = await facet(async () => {
+            const version = await lambda.send(
+              new GetLayerVersionCommand({ LayerName: match[1], VersionNumber: Number(match[2]) }),
+            );
+            if (!version.Content?.Location)
+              return { read: false as const, reason: 'Lambda gave no location for the layer package.' };
+            return readCodePackage(version.Content.Location, version.Content.CodeSize ?? 0, budget);
+          });
+          return { arn, region, content };
+        } catch (err) {
+          // A layer version deleted since: the functions that use it keep running it, but nobody can read it.
+          if (isAbsent(err, 'ResourceNotFound'))
+            return { arn, region, content: { read: false, reason: 'The layer version no longer exists.' } };
+          throw err;
+        }
+      },
+    });
+    return { functions: read, layers: layers.filter((l): l is LambdaLayer => l !== null) };
   },
-  assemble: (slices) => ({ functions: slices.flat() }),
+  assemble: (slices) => ({
+    functions: slices.flatMap((s) => s.functions),
+    layers: slices.flatMap((s) => s.layers),
+  }),
 });

@@ -9,6 +9,7 @@ import {
   ECS_TASK_ARN,
   hoursAgo,
   LAMBDA_ARN,
+  LAYER_ARN,
   outcome,
   part,
   reportedKey,
@@ -748,7 +749,19 @@ const CASES: Case[] = [
       part(inv.lambdaFunctions).functions[0]!.runtime = 'python3.8';
     },
     fails: [`${LAMBDA_ARN}@us-east-1`],
-  }, // ecs task definitions
+  },
+  {
+    id: 'exposure.lambda_layer_secrets',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).layers[0]!.content = {
+        read: true,
+        secrets: [{ file: 'python/settings.py', line: 7, kind: 'github_token' }],
+      };
+    },
+    fails: [`${LAYER_ARN}@us-east-1`],
+  },
+  // ecs task definitions
   {
     id: 'exposure.ecs_secrets_in_environment',
     parts: ['ecsTaskDefinitions'],
