@@ -137,8 +137,11 @@ export function sandboxWorkloads(seed: WorkloadSeed) {
     id: `arn:aws:cloudformation:${home}:${awsAccountId}:stack/${name}/${company}-${name}`,
     region: home,
     outputSecrets: [],
+    terminationProtection: true,
+    nested: false,
   });
   const stacks = [stack(`${company}-network`), stack(`${company}-app`)];
+  if (has('cfn_unprotected')) (stacks[0] as CloudFormationStack).terminationProtection = false;
   if (has('cfn_outputs'))
     (stacks[1] as CloudFormationStack).outputSecrets = [{ name: 'AdminPassword', kind: 'named_secret' }];
   const machine: StateMachine = {

@@ -2,7 +2,7 @@ import { describeSecrets } from '../secrets/detector';
 import { failing, onPart } from './helpers';
 import type { Check } from './types';
 
-// CloudFormation stacks: secrets published in their outputs.
+// CloudFormation stacks: secrets published in their outputs, and stacks one call deletes with all their resources.
 
 export const CLOUDFORMATION_CHECKS: readonly Check[] = [
   {
@@ -32,6 +32,35 @@ export const CLOUDFORMATION_CHECKS: readonly Check[] = [
             resource: stack.id,
             region: stack.region,
             detail: describeSecrets(`The outputs of stack ${stack.name} in ${stack.region}`, stack.outputSecrets),
+          })),
+      ),
+    ),
+  },
+  {
+    id: 'exposure.cloudformation_termination_protection_off',
+    service: 'cloudformation',
+    scenario: 'exposure',
+    severity: 'LOW',
+    title: 'CloudFormation stack without termination protection',
+    description:
+      'Termination protection is off for the stack: one DeleteStack call (a mistake, a script run against the wrong ' +
+      'account, or someone with stolen credentials destroying what they can) deletes the stack and every resource it ' +
+      'created that has no retain policy, databases and buckets included.',
+    remediation:
+      'Turn termination protection on for the stacks that hold lasting resources. Console: CloudFormation > Stacks > ' +
+      'the stack > Stack actions > Edit termination protection > Activated. CLI: aws cloudformation ' +
+      'update-termination-protection --enable-termination-protection --stack-name STACK. Nested stacks follow their ' +
+      'root stack: turn it on there.',
+    docsUrl: 'https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-protect-stacks.html',
+    prowler: ['cloudformation_stacks_termination_protection_enabled'],
+    evaluate: onPart('cloudformationStacks', ({ stacks }) =>
+      failing(
+        stacks
+          .filter((stack) => !stack.terminationProtection && !stack.nested)
+          .map((stack) => ({
+            resource: stack.id,
+            region: stack.region,
+            detail: `Stack ${stack.name} in ${stack.region} can be deleted without first turning termination protection off.`,
           })),
       ),
     ),

@@ -580,6 +580,10 @@ export interface CloudFormationStack {
   id: string;
   region: string;
   outputSecrets: NamedSecret[];
+  /** EnableTerminationProtection: DeleteStack is refused until it is turned off. */
+  terminationProtection: boolean;
+  /** A nested stack (it has a parent): its root stack's termination protection covers it. */
+  nested: boolean;
 }
 
 /** A Step Functions state machine: the secrets in its definition (named by their path in it) and its logging. */

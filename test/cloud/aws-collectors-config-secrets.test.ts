@@ -35,6 +35,7 @@ import { inTwoPages } from '../helpers/pages';
 
 const CHECKS = [
   'exposure.cloudformation_secrets_in_outputs',
+  'exposure.cloudformation_termination_protection_off',
   'exposure.stepfunctions_secrets_in_definition',
   'detection.stepfunctions_logging_off',
   'exposure.ssm_document_secrets',
@@ -94,9 +95,19 @@ describe('configuration secrets collection against moto', () => {
   const collect = (target: Parameters<typeof suite.provider.collectInventory>[0]) =>
     suite.provider.collectInventory(target, { parts: PARTS });
 
-  async function stack(customer: CustomerAccount, region: string, name: string, outputs: Record<string, string>) {
+  async function stack(
+    customer: CustomerAccount,
+    region: string,
+    name: string,
+    outputs: Record<string, string>,
+    protectedStack = true,
+  ) {
     const { StackId } = await client(new CloudFormationClient(customerConfig(customer, region))).send(
-      new CreateStackCommand({ StackName: name, TemplateBody: stackTemplate(outputs) }),
+      new CreateStackCommand({
+        StackName: name,
+        TemplateBody: stackTemplate(outputs),
+        EnableTerminationProtection: protectedStack,
+      }),
     );
     return StackId as string;
   }
@@ -194,11 +205,17 @@ aws wafv2 associate-web-acl --region ${region} --web-acl-arn "$acl" \
 
   it('finds secrets in stack outputs, definitions, documents and stage variables, and what else is unsafe, keeping no secret', async () => {
     const { customer, target } = await suite.connectedCustomer();
-    const leakyStack = await stack(customer, REGION, 'leaky', {
-      AdminPassword: FAKE_PASSWORD,
-      DeployKeyId: FAKE_KEY_ID,
-      TopicName: 'orders',
-    });
+    const leakyStack = await stack(
+      customer,
+      REGION,
+      'leaky',
+      {
+        AdminPassword: FAKE_PASSWORD,
+        DeployKeyId: FAKE_KEY_ID,
+        TopicName: 'orders',
+      },
+      false,
+    );
     await stack(customer, OTHER_REGION, 'tidy', { TopicName: 'orders', Stage: 'prod' });
     const leakyMachine = await machine(
       customer,
@@ -233,8 +250,17 @@ aws wafv2 associate-web-acl --region ${region} --web-acl-arn "$acl" \
           { name: 'AdminPassword', kind: 'named_secret' },
           { name: 'DeployKeyId', kind: 'aws_access_key_id' },
         ],
+        terminationProtection: false,
+        nested: false,
       },
-      { name: 'tidy', id: expect.any(String), region: OTHER_REGION, outputSecrets: [] },
+      {
+        name: 'tidy',
+        id: expect.any(String),
+        region: OTHER_REGION,
+        outputSecrets: [],
+        terminationProtection: true,
+        nested: false,
+      },
     ]);
     expect(ok(inventory.stateMachines).machines.find((m) => m.name === 'leaky-flow')).toEqual({
       name: 'leaky-flow',
@@ -260,6 +286,7 @@ aws wafv2 associate-web-acl --region ${region} --web-acl-arn "$acl" \
     });
     expect(outcomes(inventory)).toEqual({
       'exposure.cloudformation_secrets_in_outputs': [leakyStack],
+      'exposure.cloudformation_termination_protection_off': [leakyStack],
       'exposure.stepfunctions_secrets_in_definition': [leakyMachine],
       'detection.stepfunctions_logging_off': [leakyMachine],
       'exposure.ssm_document_secrets': [leakyDocument],

@@ -554,7 +554,16 @@ export function cleanInventory(now: string): Inventory {
       ],
     }),
     cloudformationStacks: ok({
-      stacks: [{ name: 'network', id: STACK_ID, region: 'us-east-1', outputSecrets: [] }],
+      stacks: [
+        {
+          name: 'network',
+          id: STACK_ID,
+          region: 'us-east-1',
+          outputSecrets: [],
+          terminationProtection: true,
+          nested: false,
+        },
+      ],
     }),
     stateMachines: ok({
       machines: [

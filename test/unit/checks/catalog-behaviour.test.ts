@@ -824,6 +824,14 @@ const CASES: Case[] = [
     fails: [`${STACK_ID}@us-east-1`],
   },
   {
+    id: 'exposure.cloudformation_termination_protection_off',
+    parts: ['cloudformationStacks'],
+    breaks: (inv) => {
+      part(inv.cloudformationStacks).stacks[0]!.terminationProtection = false;
+    },
+    fails: [`${STACK_ID}@us-east-1`],
+  },
+  {
     id: 'exposure.stepfunctions_secrets_in_definition',
     parts: ['stateMachines'],
     breaks: (inv) => {
