@@ -37,6 +37,7 @@ import { computeParts } from './compute';
 import { sandboxContainers } from './containers';
 import { resourcePolicyParts } from './resource-policies';
 import { healthyForwarder } from './event-forwarder';
+import { sandboxWorkloads } from './workloads';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
 import { ALL_PLANS, OWN_TRUST, PRIVATE_BUCKET, withGovernance } from './governance';
@@ -1190,6 +1191,13 @@ export function sandboxInventory({
         regional,
       }),
       ...resourcePolicyParts(awsAccountId, home(account), at, readable, regional),
+      ...sandboxWorkloads({
+        awsAccountId,
+        company: account.company,
+        regions: account.regions.filter((region) => !denied.regions.includes(region)),
+        random: (purpose) => randomFor(awsAccountId, purpose),
+        regional,
+      }),
     },
     awsAccountId,
     { readable: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), unread: regional },

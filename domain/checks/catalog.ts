@@ -2,14 +2,17 @@ import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
 import { AUTOSCALING_CHECKS } from './autoscaling';
 import { BATCH_CHECKS } from './batch';
 import { BEDROCK_CHECKS } from './bedrock';
+import { API_GATEWAY_CHECKS } from './api-gateway';
 import { BILLING_CHECKS } from './billing';
 import { CODEBUILD_CHECKS } from './codebuild';
+import { CLOUDFORMATION_CHECKS } from './cloudformation';
 import { CONNECTIVITY_CHECK, COVERAGE_LOST_CHECK } from './connectivity';
 import { DATA_STORE_CHECKS } from './data-stores';
 import { DETECTION_CHECKS } from './detection';
 import { DETECTION_LOGGING_CHECKS } from './detection-logging';
 import { EC2_COMPUTE_CHECKS } from './ec2-compute';
 import { ECS_CHECKS } from './ecs';
+import { ECS_TASK_DEFINITION_CHECKS } from './ecs-task-definitions';
 import { EC2_VPC_CHECKS } from './ec2-vpc';
 import { EKS_CHECKS } from './eks';
 import { EVENT_FORWARDING_CHECKS } from './event-forwarding';
@@ -18,6 +21,7 @@ import { GLUE_CHECKS } from './glue';
 import { IAM_CHECKS } from './iam';
 import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
 import { LOAD_BALANCER_CHECKS } from './load-balancers';
+import { LAMBDA_CHECKS } from './lambda';
 import { MONITORING_CHECKS } from './monitoring';
 import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
 import { SAGEMAKER_CHECKS } from './sagemaker';
@@ -26,6 +30,8 @@ import { S3_ACCESS_CHECKS } from './s3-access';
 import { CLOUDTRAIL_THREAT_CHECKS } from './cloudtrail-threat';
 import { IAM_ESCALATION_CHECKS } from './iam-escalation';
 import { GOVERNANCE_CHECKS } from './governance';
+import { SSM_CHECKS } from './ssm';
+import { STEP_FUNCTIONS_CHECKS } from './step-functions';
 import { SUSPENSION_CHECKS } from './suspension';
 import { THREAT_CHECKS } from './threat';
 import { VPC_EDGE_CHECKS } from './vpc-edges';
@@ -86,6 +92,12 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...IAM_ESCALATION_CHECKS,
   ...GOVERNANCE_CHECKS,
   ...CLOUDTRAIL_THREAT_CHECKS,
+  ...LAMBDA_CHECKS,
+  ...ECS_TASK_DEFINITION_CHECKS,
+  ...CLOUDFORMATION_CHECKS,
+  ...STEP_FUNCTIONS_CHECKS,
+  ...SSM_CHECKS,
+  ...API_GATEWAY_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

@@ -16,6 +16,8 @@ import type {
 
 import type { PolicyExposure } from '../policies/resource-policy';
 
+import type { NamedSecret, TextSecret } from '../secrets/detector';
+
 /** A region, or a resource (bucket, IAM principal, access key), that could not be read, and why. */
 export interface Unread {
   kind: 'region' | 'resource';
@@ -947,6 +949,120 @@ export interface CloudTrailActivity {
   truncated: string[];
 }
 
+/**
+ * What a reading of a resource's configuration found of secrets: their kinds and where they are (a variable's name,
+ * a file and line), never the values, which the collector does not keep (domain/secrets/detector.ts). Not read:
+ * AWS refused the read, or the content was not read (too large), and why.
+ */
+export type SecretsReading<S> = { read: true; secrets: S[] } | { read: false; reason: string };
+
+/** A secret found in a file of a code package: the file's path in the package and the line. */
+export interface FileSecret extends TextSecret {
+  file: string;
+}
+
+/** A function's resource policy read for what it opens to everyone: the public statements described, none when private. */
+export type FunctionPolicyReading = { read: true; publicStatements: string[] } | { read: false; reason: string };
+
+/** A Lambda function (its $LATEST configuration). */
+export interface LambdaFunction {
+  name: string;
+  arn: string;
+  region: string;
+  /** The runtime (nodejs20.x); null for a container image, which has none. */
+  runtime: string | null;
+  /** Secrets in its environment variables (unread when they are encrypted with a key Sentinel may not use). */
+  environment: SecretsReading<NamedSecret>;
+  /** Secrets in the files of its .zip code package; null for a container image (its code is in ECR, not read). */
+  code: SecretsReading<FileSecret> | null;
+  /** Its resource-based policy (GetPolicy); a function without one is read, with no public statement. */
+  policy: FunctionPolicyReading;
+  /** Its function URLs (the function's and its aliases') and their auth type (NONE or AWS_IAM). */
+  urls: { read: true; urls: { url: string; authType: string }[] } | { read: false; reason: string };
+  /** The ARNs of the layer versions it uses. */
+  layers: string[];
+}
+
+/** A layer version that functions of the account use, and the secrets in its .zip package. */
+export interface LambdaLayer {
+  /** The layer version's ARN (it may belong to another account). */
+  arn: string;
+  region: string;
+  content: SecretsReading<FileSecret>;
+}
+
+/** A container of an ECS task definition, with the settings the checks read. */
+export interface EcsContainer {
+  name: string;
+  privileged: boolean;
+  readonlyRootFilesystem: boolean;
+  /** The user it runs as; null when not set (the image's user, root by default). */
+  user: string | null;
+  /** The log driver of its logConfiguration; null without one. */
+  logDriver: string | null;
+  /** Secrets written into its environment variables (the `secrets` field, which references them, is not read). */
+  environmentSecrets: NamedSecret[];
+}
+
+/** The latest ACTIVE revision of an ECS task definition family. */
+export interface EcsTaskDefinition {
+  family: string;
+  revision: number;
+  arn: string;
+  region: string;
+  /** awsvpc, bridge, host or none; null when not set (bridge on EC2 on Linux). */
+  networkMode: string | null;
+  /** host or task; null when not set (each container its own namespace). */
+  pidMode: string | null;
+  ipcMode: string | null;
+  containers: EcsContainer[];
+}
+
+/** A CloudFormation stack and the secrets in its outputs (by output name). */
+export interface CloudFormationStack {
+  name: string;
+  id: string;
+  region: string;
+  outputSecrets: NamedSecret[];
+  /** EnableTerminationProtection: DeleteStack is refused until it is turned off. */
+  terminationProtection: boolean;
+  /** A nested stack (it has a parent): its root stack's termination protection covers it. */
+  nested: boolean;
+}
+
+/** A Step Functions state machine: the secrets in its definition (named by their path in it) and its logging. */
+export interface StateMachine {
+  name: string;
+  arn: string;
+  region: string;
+  definitionSecrets: NamedSecret[];
+  /** Its loggingConfiguration's level: ALL, ERROR, FATAL or OFF. */
+  logLevel: string;
+}
+
+/** An SSM document the account owns: the secrets in its content (by path) and whether it is shared with everyone. */
+export interface SsmDocument {
+  name: string;
+  region: string;
+  contentSecrets: NamedSecret[];
+  /** DescribeDocumentPermission lists `all` among the accounts it is shared with. */
+  public: boolean;
+}
+
+/** A stage of an API Gateway REST API. */
+export interface ApiGatewayStage {
+  apiId: string;
+  apiName: string;
+  stage: string;
+  region: string;
+  /** Secrets in its stage variables (by variable name). */
+  variableSecrets: NamedSecret[];
+  /** It has access logging (accessLogSettings) or execution logging (a method setting at INFO or ERROR). */
+  logging: boolean;
+  /** The AWS WAF web ACL associated with it; null without one. */
+  webAclArn: string | null;
+}
+
 export interface Inventory {
   collectedAt: string;
   /** Regions enabled for the account: every regional part is read in each (empty when they could not be listed). */
@@ -1073,6 +1189,20 @@ export interface Inventory {
   organization: Collected<OrganizationView>;
   /** CloudTrail's recent management events (LookupEvents) of the API names the threat checks count (regional). */
   cloudtrailActivity: Collected<{ regions: CloudTrailActivity[] }>;
+  /**
+   * Lambda functions and the layer versions they use (regional); each function's or layer's facets that could not be
+   * read say so themselves.
+   */
+  lambdaFunctions: Collected<{ functions: LambdaFunction[]; layers: LambdaLayer[] }>;
+  /** The latest ACTIVE revision of each task definition family (regional). Unread: definitions refused (by ARN). */
+  ecsTaskDefinitions: Collected<{ taskDefinitions: EcsTaskDefinition[] }>;
+  cloudformationStacks: Collected<{ stacks: CloudFormationStack[] }>;
+  /** Unread: state machines whose definition was refused (by ARN). */
+  stateMachines: Collected<{ machines: StateMachine[] }>;
+  /** The documents the account owns. Unread: documents whose content or permissions were refused (by name). */
+  ssmDocuments: Collected<{ documents: SsmDocument[] }>;
+  /** Unread: REST APIs whose stages were refused (by id). */
+  apiGatewayStages: Collected<{ stages: ApiGatewayStage[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -1164,6 +1294,12 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   s3MultiRegionAccessPoints: true,
   organization: true,
   cloudtrailActivity: true,
+  lambdaFunctions: true,
+  ecsTaskDefinitions: true,
+  cloudformationStacks: true,
+  stateMachines: true,
+  ssmDocuments: true,
+  apiGatewayStages: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 

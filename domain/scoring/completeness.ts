@@ -45,6 +45,12 @@ export const CORE_SOURCES = [
   'Secrets Manager',
   'SES',
   'AWS Organizations',
+  'Lambda',
+  'ECS',
+  'CloudFormation',
+  'Step Functions',
+  'Systems Manager',
+  'API Gateway',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -132,6 +138,12 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   s3MultiRegionAccessPoints: 'S3',
   organization: 'AWS Organizations',
   cloudtrailActivity: 'CloudTrail',
+  lambdaFunctions: 'Lambda',
+  ecsTaskDefinitions: 'ECS',
+  cloudformationStacks: 'CloudFormation',
+  stateMachines: 'Step Functions',
+  ssmDocuments: 'Systems Manager',
+  apiGatewayStages: 'API Gateway',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

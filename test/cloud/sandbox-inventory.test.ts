@@ -1,4 +1,5 @@
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
+import { CATALOG } from '../../domain/checks/catalog';
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
 import { RESOURCE_POLICY_CHECKS } from '../../domain/checks/resource-policies';
 import type { Collected, Inventory } from '../../domain/scans/inventory';
@@ -279,6 +280,36 @@ describe('sandbox inventory', () => {
       );
       expect(exposed.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
       expect(exposed.reduce((a, b) => a + b, 0)).toBeLessThan(many.length);
+    });
+  });
+
+  describe('workloads', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(300000000000 + i * 7919), at: AT }),
+    );
+    const failing = (id: string) =>
+      many.filter((inventory) => {
+        const result = evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find(
+          (o) => o.checkId === id,
+        );
+        return result?.status === 'failed';
+      }).length;
+
+    it.each(
+      CATALOG.filter((check) =>
+        ['lambda', 'ecs', 'cloudformation', 'stepfunctions', 'ssm', 'apigateway'].includes(check.service),
+      ).map((check) => check.id),
+    )('%s fails on some accounts, not on all', (id) => {
+      expect(failing(id)).toBeGreaterThan(0);
+      expect(failing(id)).toBeLessThan(many.length);
+    });
+
+    it('names the kind and place of a secret, never a value', () => {
+      const secrets = many.flatMap((inventory) =>
+        value(inventory.lambdaFunctions).functions.flatMap((fn) => (fn.environment.read ? fn.environment.secrets : [])),
+      );
+      expect(secrets.length).toBeGreaterThan(0);
+      for (const secret of secrets) expect(Object.keys(secret).sort()).toEqual(['kind', 'name']);
     });
   });
 

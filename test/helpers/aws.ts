@@ -192,6 +192,8 @@ export interface CannedAnswer {
   status: number;
   contentType: string;
   body: string;
+  /** A binary body (a code package), sent instead of `body`. */
+  bytes?: Buffer;
 }
 
 /**
@@ -288,10 +290,11 @@ function withRootRow(answer: CannedAnswer): CannedAnswer {
 /**
  * Answers for what moto 5.2 lacks: it has no AWS Health and no IAM Access Analyzer at all (HTTP 500), and answers
  * Cost Explorer GetAnomalies and GetAnomalyMonitors (500, NotImplementedError), GuardDuty ListFindings/GetFindings
- * (404) and EC2 GetInstanceMetadataDefaults with error pages, and has no EC2 GetSnapshotBlockPublicAccessState.
- * Health answers as for an account without a Business support plan; the others find nothing (no anomaly, no anomaly
- * monitor, no finding, no metadata default), and EBS snapshots' block public access is unblocked, as AWS reports it
- * where it was never set. moto has no SES v2 in the China regions it lists: an account has no identity there.
+ * (404) and EC2 GetInstanceMetadataDefaults with error pages, and has no EC2 GetSnapshotBlockPublicAccessState nor
+ * Lambda ListFunctionUrlConfigs. Health answers as for an account without a Business support plan; the others find
+ * nothing (no anomaly, no anomaly monitor, no finding, no metadata default, no function URL), and EBS snapshots'
+ * block public access is unblocked, as AWS reports it where it was never set. moto has no SES v2 in the China regions
+ * it lists: an account has no identity there.
  */
 export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
   if (request.service === 'health') {
@@ -340,6 +343,14 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
         '</ListOrganizationsFeaturesResponse>',
     };
   }
+  // Lambda ListFunctionUrlConfigs: moto has no such route. A function without a URL (a test that creates one answers
+  // it itself).
+  if (
+    request.service === 'lambda' &&
+    request.method === 'GET' &&
+    /^\/2021-10-31\/functions\/[^/]+\/urls$/.test(request.path)
+  )
+    return json(200, { FunctionUrlConfigs: [] }, 'application/json');
   if (request.service === 'guardduty' && request.method === 'POST') {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');
@@ -472,7 +483,7 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const canned = front.answer(described);
       if (canned) {
-        res.writeHead(canned.status, { 'content-type': canned.contentType }).end(canned.body);
+        res.writeHead(canned.status, { 'content-type': canned.contentType }).end(canned.bytes ?? canned.body);
         return;
       }
       const pass = request(

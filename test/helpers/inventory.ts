@@ -42,6 +42,11 @@ export const ALL_PLANS: Record<string, string> = Object.fromEntries(
     'ENABLED',
   ]),
 );
+export const ECS_TASK_ARN = `arn:aws:ecs:us-east-1:${ACCOUNT}:task-definition/web:7`;
+export const STACK_ID = `arn:aws:cloudformation:us-east-1:${ACCOUNT}:stack/network/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab`;
+export const STATE_MACHINE_ARN = `arn:aws:states:us-east-1:${ACCOUNT}:stateMachine:order-flow`;
+export const LAYER_ARN = `arn:aws:lambda:us-east-1:${ACCOUNT}:layer:shared-libs:4`;
+export const LAMBDA_ARN = `arn:aws:lambda:us-east-1:${ACCOUNT}:function:orders-api`;
 /** The ingestion URL the clean account's event forwarder posts to, and Sentinel expects. */
 export const FORWARDER_ENDPOINT = 'https://sentinel.example.com/ingest/aws/events';
 
@@ -890,6 +895,93 @@ export function cleanInventory(now: string): Inventory {
             : [],
         truncated: [],
       })),
+    }),
+    lambdaFunctions: ok({
+      functions: [
+        {
+          name: 'orders-api',
+          arn: LAMBDA_ARN,
+          region: 'us-east-1',
+          runtime: 'nodejs22.x',
+          environment: { read: true, secrets: [] },
+          code: { read: true, secrets: [] },
+          policy: { read: true, publicStatements: [] },
+          urls: { read: true, urls: [{ url: 'https://abc123.lambda-url.us-east-1.on.aws/', authType: 'AWS_IAM' }] },
+          layers: [LAYER_ARN],
+        },
+        {
+          name: 'thumbnailer',
+          arn: `arn:aws:lambda:eu-west-1:${ACCOUNT}:function:thumbnailer`,
+          region: 'eu-west-1',
+          runtime: null,
+          environment: { read: true, secrets: [] },
+          code: null,
+          policy: { read: true, publicStatements: [] },
+          urls: { read: true, urls: [] },
+          layers: [],
+        },
+      ],
+      layers: [{ arn: LAYER_ARN, region: 'us-east-1', content: { read: true, secrets: [] } }],
+    }),
+    ecsTaskDefinitions: ok({
+      taskDefinitions: [
+        {
+          family: 'web',
+          revision: 7,
+          arn: ECS_TASK_ARN,
+          region: 'us-east-1',
+          networkMode: 'awsvpc',
+          pidMode: null,
+          ipcMode: null,
+          containers: [
+            {
+              name: 'app',
+              privileged: false,
+              readonlyRootFilesystem: true,
+              user: '1000',
+              logDriver: 'awslogs',
+              environmentSecrets: [],
+            },
+          ],
+        },
+      ],
+    }),
+    cloudformationStacks: ok({
+      stacks: [
+        {
+          name: 'network',
+          id: STACK_ID,
+          region: 'us-east-1',
+          outputSecrets: [],
+          terminationProtection: true,
+          nested: false,
+        },
+      ],
+    }),
+    stateMachines: ok({
+      machines: [
+        {
+          name: 'order-flow',
+          arn: STATE_MACHINE_ARN,
+          region: 'us-east-1',
+          definitionSecrets: [],
+          logLevel: 'ERROR',
+        },
+      ],
+    }),
+    ssmDocuments: ok({ documents: [{ name: 'Patch-Fleet', region: 'us-east-1', contentSecrets: [], public: false }] }),
+    apiGatewayStages: ok({
+      stages: [
+        {
+          apiId: 'a1b2c3d4e5',
+          apiName: 'orders',
+          stage: 'prod',
+          region: 'us-east-1',
+          variableSecrets: [],
+          logging: true,
+          webAclArn: `arn:aws:wafv2:us-east-1:${ACCOUNT}:regional/webacl/api/0a1b2c3d`,
+        },
+      ],
     }),
   };
 }

@@ -58,6 +58,8 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   Glacier: 'S3 Glacier',
   SecretsManager: 'Secrets Manager',
   SESv2: 'SES',
+  APIGateway: 'API Gateway',
+  SFN: 'Step Functions',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

@@ -20,7 +20,9 @@ import {
   bedrockInvocationLoggingPart,
 } from './bedrock';
 import { bedrockAgentsPart } from './bedrock-agent';
+import { apiGatewayStagesPart } from './api-gateway';
 import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
+import { cloudformationStacksPart } from './cloudformation-stacks';
 import { cloudtrailPart } from './cloudtrail';
 import { codebuildProjectsPart } from './codebuild';
 import { configRecordersPart } from './config';
@@ -28,6 +30,7 @@ import { credentialReportPart } from './credential-report';
 import { ebsEncryptionByDefaultPart } from './ebs';
 import { ecsServicesPart } from './ecs';
 import { eksClustersPart } from './eks';
+import { ecsTaskDefinitionsPart } from './ecs-task-definitions';
 import { instancesPart, publicImagesPart, publicSnapshotsPart, securityGroupsPart } from './ec2';
 import { instanceUserDataPart } from './ec2-user-data';
 import { ecrRepositoriesPart } from './ecr';
@@ -50,6 +53,7 @@ import {
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
 import { kmsKeyPoliciesPart, kmsKeysPart } from './kms';
+import { lambdaFunctionsPart } from './lambda';
 import { launchTemplatesPart } from './launch-templates';
 import { logResourcePoliciesPart } from './log-policies';
 import { rdsClustersPart, rdsInstancesPart, rdsSnapshotsPart } from './rds';
@@ -73,6 +77,8 @@ import { sesIdentitiesPart } from './ses';
 import { snsTopicsPart } from './sns';
 import { sqsQueuesPart } from './sqs';
 import type { Session } from './session';
+import { ssmDocumentsPart } from './ssm-documents';
+import { stateMachinesPart } from './step-functions';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 import { instanceMetadataDefaultsPart, publicIpSubnetsPart, transitGatewaysPart, vpcEndpointsPart } from './vpc-edges';
 
@@ -162,6 +168,12 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   s3MultiRegionAccessPointsPart,
   organizationPart,
   cloudtrailActivityPart,
+  lambdaFunctionsPart,
+  ecsTaskDefinitionsPart,
+  cloudformationStacksPart,
+  stateMachinesPart,
+  ssmDocumentsPart,
+  apiGatewayStagesPart,
 ]);
 
 const REGIONS = 'regions';

@@ -12,8 +12,11 @@ import {
   cleanTrail,
   DEPLOY_PROJECT,
   daysAgo,
+  ECS_TASK_ARN,
   hoursAgo,
   iamUser,
+  LAMBDA_ARN,
+  LAYER_ARN,
   outcome,
   part,
   publicReading,
@@ -22,6 +25,8 @@ import {
   sharedReading,
   reportRow,
   setKeyCreated,
+  STACK_ID,
+  STATE_MACHINE_ARN,
   WELL_RUN_INSTANCE,
   withoutPart,
   WORKERS_GROUP,
@@ -2076,6 +2081,208 @@ const CASES: Case[] = [
       });
     },
     fails: [`${INTRUDER}@global`],
+  },
+  // lambda
+  {
+    id: 'exposure.lambda_secrets_in_variables',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).functions[0]!.environment = {
+        read: true,
+        secrets: [{ name: 'DB_PASSWORD', kind: 'named_secret' }],
+      };
+    },
+    fails: [`${LAMBDA_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.lambda_secrets_in_code',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).functions[0]!.code = {
+        read: true,
+        secrets: [{ file: 'config.js', line: 3, kind: 'aws_access_key_id' }],
+      };
+    },
+    fails: [`${LAMBDA_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.lambda_public_policy',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).functions[0]!.policy = {
+        read: true,
+        publicStatements: ['Statement open allows lambda:InvokeFunction'],
+      };
+    },
+    fails: [`${LAMBDA_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.lambda_url_public',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).functions[0]!.urls = {
+        read: true,
+        urls: [{ url: 'https://abc123.lambda-url.us-east-1.on.aws/', authType: 'NONE' }],
+      };
+    },
+    fails: [`${LAMBDA_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.lambda_cross_account_layers',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).functions[0]!.layers.push('arn:aws:lambda:us-east-1:999988887777:layer:tools:1');
+    },
+    fails: [`${LAMBDA_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.lambda_runtime_deprecated',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).functions[0]!.runtime = 'python3.8';
+    },
+    fails: [`${LAMBDA_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.lambda_layer_secrets',
+    parts: ['lambdaFunctions'],
+    breaks: (inv) => {
+      part(inv.lambdaFunctions).layers[0]!.content = {
+        read: true,
+        secrets: [{ file: 'python/settings.py', line: 7, kind: 'github_token' }],
+      };
+    },
+    fails: [`${LAYER_ARN}@us-east-1`],
+  },
+  // ecs task definitions
+  {
+    id: 'exposure.ecs_secrets_in_environment',
+    parts: ['ecsTaskDefinitions'],
+    breaks: (inv) => {
+      part(inv.ecsTaskDefinitions).taskDefinitions[0]!.containers[0]!.environmentSecrets = [
+        { name: 'STRIPE_KEY', kind: 'stripe_key' },
+      ];
+    },
+    fails: [`${ECS_TASK_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.ecs_privileged_container',
+    parts: ['ecsTaskDefinitions'],
+    breaks: (inv) => {
+      part(inv.ecsTaskDefinitions).taskDefinitions[0]!.containers[0]!.privileged = true;
+    },
+    fails: [`${ECS_TASK_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.ecs_host_network_root',
+    parts: ['ecsTaskDefinitions'],
+    breaks: (inv) => {
+      const td = part(inv.ecsTaskDefinitions).taskDefinitions[0]!;
+      td.networkMode = 'host';
+      td.containers[0]!.user = null;
+    },
+    fails: [`${ECS_TASK_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.ecs_host_namespace_shared',
+    parts: ['ecsTaskDefinitions'],
+    breaks: (inv) => {
+      part(inv.ecsTaskDefinitions).taskDefinitions[0]!.pidMode = 'host';
+    },
+    fails: [`${ECS_TASK_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.ecs_writable_root_filesystem',
+    parts: ['ecsTaskDefinitions'],
+    breaks: (inv) => {
+      part(inv.ecsTaskDefinitions).taskDefinitions[0]!.containers[0]!.readonlyRootFilesystem = false;
+    },
+    fails: [`${ECS_TASK_ARN}@us-east-1`],
+  },
+  {
+    id: 'detection.ecs_container_logging_off',
+    parts: ['ecsTaskDefinitions'],
+    breaks: (inv) => {
+      part(inv.ecsTaskDefinitions).taskDefinitions[0]!.containers[0]!.logDriver = null;
+    },
+    fails: [`${ECS_TASK_ARN}@us-east-1`],
+  },
+  // cloudformation, step functions, ssm, api gateway
+  {
+    id: 'exposure.cloudformation_secrets_in_outputs',
+    parts: ['cloudformationStacks'],
+    breaks: (inv) => {
+      part(inv.cloudformationStacks).stacks[0]!.outputSecrets = [{ name: 'AdminPassword', kind: 'named_secret' }];
+    },
+    fails: [`${STACK_ID}@us-east-1`],
+  },
+  {
+    id: 'exposure.cloudformation_termination_protection_off',
+    parts: ['cloudformationStacks'],
+    breaks: (inv) => {
+      part(inv.cloudformationStacks).stacks[0]!.terminationProtection = false;
+    },
+    fails: [`${STACK_ID}@us-east-1`],
+  },
+  {
+    id: 'exposure.stepfunctions_secrets_in_definition',
+    parts: ['stateMachines'],
+    breaks: (inv) => {
+      part(inv.stateMachines).machines[0]!.definitionSecrets = [
+        { name: 'States.Notify.Parameters.Headers.Authorization', kind: 'slack_token' },
+      ];
+    },
+    fails: [`${STATE_MACHINE_ARN}@us-east-1`],
+  },
+  {
+    id: 'detection.stepfunctions_logging_off',
+    parts: ['stateMachines'],
+    breaks: (inv) => {
+      part(inv.stateMachines).machines[0]!.logLevel = 'OFF';
+    },
+    fails: [`${STATE_MACHINE_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.ssm_document_secrets',
+    parts: ['ssmDocuments'],
+    breaks: (inv) => {
+      part(inv.ssmDocuments).documents[0]!.contentSecrets = [
+        { name: 'mainSteps[0].inputs.runCommand[2]', kind: 'github_token' },
+      ];
+    },
+    fails: ['Patch-Fleet@us-east-1'],
+  },
+  {
+    id: 'exposure.ssm_document_public',
+    parts: ['ssmDocuments'],
+    breaks: (inv) => {
+      part(inv.ssmDocuments).documents[0]!.public = true;
+    },
+    fails: ['Patch-Fleet@us-east-1'],
+  },
+  {
+    id: 'exposure.apigateway_secrets_in_stage_variables',
+    parts: ['apiGatewayStages'],
+    breaks: (inv) => {
+      part(inv.apiGatewayStages).stages[0]!.variableSecrets = [{ name: 'backendApiKey', kind: 'named_secret' }];
+    },
+    fails: ['arn:aws:apigateway:us-east-1::/restapis/a1b2c3d4e5/stages/prod@us-east-1'],
+  },
+  {
+    id: 'detection.apigateway_stage_logging_off',
+    parts: ['apiGatewayStages'],
+    breaks: (inv) => {
+      part(inv.apiGatewayStages).stages[0]!.logging = false;
+    },
+    fails: ['arn:aws:apigateway:us-east-1::/restapis/a1b2c3d4e5/stages/prod@us-east-1'],
+  },
+  {
+    id: 'exposure.apigateway_stage_without_waf',
+    parts: ['apiGatewayStages'],
+    breaks: (inv) => {
+      part(inv.apiGatewayStages).stages[0]!.webAclArn = null;
+    },
+    fails: ['arn:aws:apigateway:us-east-1::/restapis/a1b2c3d4e5/stages/prod@us-east-1'],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
