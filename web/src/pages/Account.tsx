@@ -612,7 +612,8 @@ function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
         <>
           <p className="muted">
             {count('failed')} failed · {count('not_evaluated')} not evaluated · {count('passed')} passed
-            {checks.some(partlyRead) && ` · ${checks.filter(partlyRead).length} partly read`} · {groups.length} services
+            {checks.some(partlyRead) && ` · ${checks.filter(partlyRead).length} partly read`} ·{' '}
+            {groups.length === 1 ? '1 service' : `${groups.length} services`}
           </p>
           <table className="list checks" aria-label="Check results">
             <thead>
