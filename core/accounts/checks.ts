@@ -1,5 +1,6 @@
 import { findScanChecks } from '../../db/repositories/scans';
 import { CATALOG } from '../../domain/checks/catalog';
+import { SERVICES } from '../../domain/checks/services';
 import type { CheckOutcome } from '../../domain/checks/evaluate';
 import type { AppDeps, Caller } from '../deps';
 import { requireAccount } from './require-account';
@@ -24,6 +25,9 @@ export async function accountChecks({ db }: Pick<AppDeps, 'db'>, caller: Caller,
       scenario: check.scenario,
       severity: check.severity,
       title: check.title,
+      service: check.service,
+      service_label: SERVICES[check.service],
+      prowler_ids: [...(check.prowler ?? [])],
       status: outcome?.status ?? 'not_evaluated',
       failing_resources: outcome?.failingResources ?? 0,
       reason: outcome ? outcome.reason : scan ? ADDED_SINCE : NOT_SCANNED,

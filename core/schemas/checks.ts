@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECK_STATUSES } from '../../domain/checks/evaluate';
+import { SERVICES, type Service } from '../../domain/checks/services';
 import { SCENARIOS, SEVERITIES } from '../../domain/checks/types';
 import { coverage } from './accounts';
 import { timestamp } from './common';
@@ -9,6 +10,14 @@ export const checkEntry = z.object({
   scenario: z.enum(SCENARIOS),
   severity: z.enum(SEVERITIES),
   title: z.string(),
+  service: z
+    .enum(Object.keys(SERVICES) as [Service, ...Service[]])
+    .meta({ description: 'The AWS service whose resources the check judges' }),
+  service_label: z.string().meta({ description: "The service's name as the dashboard shows it, e.g. 'Route 53'" }),
+  prowler_ids: z.array(z.string()).meta({
+    description:
+      "The ids of Prowler's checks that detect the same condition, to match its findings with Sentinel's; empty when none",
+  }),
   status: z.enum(CHECK_STATUSES),
   failing_resources: z
     .number()

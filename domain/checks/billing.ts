@@ -103,7 +103,7 @@ export const BILLING_CHECKS: readonly Check[] = [
       `${SPIKE_MIN_INCREASE_USD} USD above that average. Usage only: fees, credits, refunds and tax are left out.`,
     remediation:
       'Open Cost Explorer grouped by service, region and usage type for the day to find what grew. If it was not ' +
-      'planned, stop the resources behind it and check CloudTrail for who created them.',
+      'planned, stop the resources behind it and check CloudTrail for who created them. In the console: Billing and Cost Management > Cost Explorer. With the CLI: aws ce get-cost-and-usage --time-period Start=<day>,End=<next day> --granularity DAILY --metrics UnblendedCost --group-by Type=DIMENSION,Key=SERVICE.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/ce-what-is.html',
     evaluate: onPart('costs', ({ daily }, ctx) => spendSpike(daily, ctx.now)),
   },
@@ -118,7 +118,7 @@ export const BILLING_CHECKS: readonly Check[] = [
       'Without a Cost Anomaly Detection monitor AWS looks for none, so the check is then not evaluated rather than passed.',
     remediation:
       'Open the anomaly in Cost Anomaly Detection to see its root causes (service, account, region, usage type), ' +
-      'confirm whether the usage is expected, and stop it if not. Subscribe a team address to anomaly alerts.',
+      'confirm whether the usage is expected, and stop it if not. Subscribe a team address to anomaly alerts. In the console: Billing and Cost Management > Cost Anomaly Detection. With the CLI: aws ce get-anomalies --date-interval StartDate=<date>, and aws ce create-anomaly-subscription for the alerts.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/manage-ad.html',
     evaluate: (inventory) =>
       withPart(inventory.anomalies, ({ anomalies }) => costAnomalies(anomalies, inventory.anomalyMonitors)),
@@ -134,7 +134,7 @@ export const BILLING_CHECKS: readonly Check[] = [
       'stolen credentials or a runaway service shows only on the bill, and Sentinel has no anomaly to report. A member ' +
       'account of an organization does not see the monitors of its management account, nor their anomalies.',
     remediation:
-      'Create a monitor of AWS services, which watches the spend of every service: Billing and Cost Management > Cost ' +
+      'In the console: Create a monitor of AWS services, which watches the spend of every service: Billing and Cost Management > Cost ' +
       'Anomaly Detection > Monitors > Create monitor > AWS services. Then create an alert subscription on it (a ' +
       'threshold such as 100 USD of impact) that notifies a monitored address or SNS topic. With the CLI: aws ce ' +
       'create-anomaly-monitor --anomaly-monitor \'{"MonitorName":"aws-services","MonitorType":"DIMENSIONAL",' +
@@ -158,7 +158,7 @@ export const BILLING_CHECKS: readonly Check[] = [
       'The account has no AWS Budget that alerts anyone: no budget at all, or only budgets without a notification ' +
       '(AWS keeps no notification without a subscriber), so nobody is told when spend runs away.',
     remediation:
-      'Create a monthly cost budget (Billing and Cost Management > Budgets > Create budget) at your expected ' +
+      'In the console: Create a monthly cost budget (Billing and Cost Management > Budgets > Create budget) at your expected ' +
       'spend, with alerts on actual spend at 80% and 100% and on forecasted spend at 100%, sent to a monitored address. ' +
       'For an existing budget without alerts: Budgets > the budget > Alerts > Add an alert threshold, with an e-mail ' +
       'recipient or an SNS topic (or aws budgets create-notification with --subscribers).',
@@ -176,7 +176,7 @@ export const BILLING_CHECKS: readonly Check[] = [
       'already over its limit is reported by billing.budget_exceeded).',
     remediation:
       'Find in Cost Explorer what drives the forecast, reduce or stop it, or raise the budget if the growth is ' +
-      'planned. Make sure the budget has a forecast alert.',
+      'planned. Make sure the budget has a forecast alert. In the console: Billing and Cost Management > Budgets > the budget. With the CLI: aws budgets describe-budget --account-id <account> --budget-name <budget>, and aws budgets update-budget to raise it.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/budgets-managing-costs.html',
     evaluate: onPart('budgets', ({ budgets }) =>
       failing(
@@ -204,7 +204,7 @@ export const BILLING_CHECKS: readonly Check[] = [
     remediation:
       'Find in Cost Explorer which services and regions exceed the plan and stop what is not expected; if usage ' +
       'is unexplained, treat it as a possible compromise and review CloudTrail. Consider budget actions that apply a ' +
-      'deny policy when the limit is reached.',
+      'deny policy when the limit is reached. In the console: Billing and Cost Management > Cost Explorer. With the CLI: aws ce get-cost-and-usage --time-period Start=<month start>,End=<today> --granularity MONTHLY --metrics UnblendedCost --group-by Type=DIMENSION,Key=SERVICE.',
     docsUrl: 'https://docs.aws.amazon.com/cost-management/latest/userguide/budgets-controls.html',
     evaluate: onPart('budgets', ({ budgets }) =>
       failing(

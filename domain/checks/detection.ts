@@ -19,10 +19,10 @@ export const DETECTION_CHECKS: readonly Check[] = [
       `when its logs reach its bucket: its latest delivery did not fail, the bucket exists, and it delivered within ` +
       `${DELIVERY_MAX_AGE_HOURS} hours (or started logging since).`,
     remediation:
-      'Create a trail (CloudTrail > Trails > Create trail) that applies to all regions, logs management events ' +
+      'Create a trail (CloudTrail console > Trails > Create trail) that applies to all regions, logs management events ' +
       '(both Read and Write), writes to a dedicated S3 bucket with log file validation, and make sure its logging is on. ' +
       'If a multi-region trail exists but does not deliver, fix its delivery as the finding "CloudTrail trail not ' +
-      'logging or not delivering" describes.',
+      'logging or not delivering" describes. With the CLI: aws cloudtrail create-trail --name <trail> --s3-bucket-name <bucket> --is-multi-region-trail --enable-log-file-validation, then aws cloudtrail start-logging --name <trail>.',
     docsUrl:
       'https://docs.aws.amazon.com/awscloudtrail/latest/userguide/receive-cloudtrail-log-files-from-multiple-regions.html',
     controls: { 'cis-aws-7.0': ['4.1'], 'aws-fsbp': ['CloudTrail.1'] },
@@ -59,7 +59,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
       'Either way nothing is recorded; stopping a trail, or breaking its bucket policy, is a classic step of an ' +
       'attacker covering tracks.',
     remediation:
-      'For a stopped trail, find in CloudTrail event history who called StopLogging and why, then start logging again ' +
+      'In the CloudTrail console: For a stopped trail, find in CloudTrail event history who called StopLogging and why, then start logging again ' +
       '(CloudTrail > Trails > the trail > Start logging), or delete the trail if it is no longer wanted. For a trail ' +
       'that does not deliver, read the error under CloudTrail > Trails > the trail > Last log file delivery error (or ' +
       'aws cloudtrail get-trail-status --name <trail ARN>): restore the bucket policy that lets cloudtrail.amazonaws.com ' +
@@ -100,7 +100,7 @@ export const DETECTION_CHECKS: readonly Check[] = [
     remediation:
       'Enable GuardDuty in every enabled region (GuardDuty console > Get started > Enable), ideally for the whole ' +
       'organization through a delegated administrator with auto-enable, and send its findings to a channel someone reads. ' +
-      'Disable the opt-in regions you do not use.',
+      'Disable the opt-in regions you do not use. With the CLI, in each region: aws guardduty create-detector --enable --region <region>.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_settingup.html',
     controls: { 'aws-fsbp': ['GuardDuty.1'] },
     evaluate: onPart('guardduty', ({ regions }) =>

@@ -186,7 +186,7 @@ export const EVENT_FORWARDING_CHECKS: readonly Check[] = [
       'apply the Terraform again (terraform apply); or update the SentinelEventForwarder stack (StackSet instance) in ' +
       'that region with its current parameters. A rule only disabled: aws events enable-rule --name <rule> --region ' +
       '<region>. Then find in CloudTrail event history who deleted, disabled or changed it (DeleteRule, DisableRule, ' +
-      'RemoveTargets, UpdateApiDestination, UpdateConnection).',
+      'RemoveTargets, UpdateApiDestination, UpdateConnection). The EventBridge console (Rules, API destinations, Connections, in that region) shows what is there.',
     docsUrl: 'https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-api-destinations.html',
     evaluate: onPart('eventForwarder', judgeForwarder),
   },
@@ -202,7 +202,7 @@ export const EVENT_FORWARDING_CHECKS: readonly Check[] = [
       'there: IAM changes, security groups opened and trails stopped in that region reach Sentinel only at the next ' +
       'scan.',
     remediation:
-      'Log management events everywhere with one multi-region trail: CloudTrail > Trails > Create trail (or the ' +
+      'In the CloudTrail console: Log management events everywhere with one multi-region trail: CloudTrail > Trails > Create trail (or the ' +
       'existing trail > Edit) > apply to all regions, Management events: Read and Write (or Write) > Save, and make ' +
       'sure its logging is on (Start logging). With the CLI: aws cloudtrail update-trail --name <trail> ' +
       '--is-multi-region-trail, then aws cloudtrail start-logging --name <trail>.',

@@ -127,7 +127,8 @@ export function publicPaths(bucket: Bucket, account: BlockPublicAccess | null): 
 
 const SG_REMEDIATION =
   'Remove the 0.0.0.0/0 and ::/0 sources from the rule; allow only known address ranges, or reach ' +
-  'instances through Systems Manager Session Manager or a VPN instead of exposing the port.';
+  'instances through Systems Manager Session Manager or a VPN instead of exposing the port. In the console: EC2 > Security Groups > the group > Edit inbound rules. With the CLI: aws ec2 ' +
+  'revoke-security-group-ingress --group-id <group> --ip-permissions <the rule, with its port and open source>.';
 
 export const EXPOSURE_CHECKS: readonly Check[] = [
   {
@@ -143,7 +144,9 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation:
       'In the S3 console open "Block Public Access settings for this account" and turn on all four settings. ' +
       'First list buckets that must stay public (for example static websites) and serve them through CloudFront with ' +
-      'origin access control instead.',
+      'origin access control instead. With the CLI: aws s3control put-public-access-block --account-id <account> ' +
+      '--public-access-block-configuration ' +
+      'BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/configuring-block-public-access-account.html',
     // CIS 3.1.4 accepts every bucket's own settings instead: exposure.s3_bucket_public_access_block_off decides it.
     controls: { 'aws-fsbp': ['S3.1'] },
@@ -169,7 +172,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'level): one mistaken ACL or bucket policy can publish it. CIS 3.1.4 accepts either level; the account level ' +
       'also covers the buckets created later.',
     remediation:
-      'Turn on all four Block Public Access settings for the account (S3 > Block Public Access settings for this ' +
+      'In the S3 console: Turn on all four Block Public Access settings for the account (S3 > Block Public Access settings for this ' +
       'account), or for the bucket (S3 > the bucket > Permissions > Block public access > Edit). CLI: aws s3api ' +
       'put-public-access-block --bucket <bucket> --public-access-block-configuration ' +
       'BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true. Serve what must ' +
@@ -191,7 +194,11 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     remediation:
       'Check what the bucket holds and its access logs. Remove the public grant (AllUsers / AuthenticatedUsers ' +
       'in the ACL, "Principal": "*" statements in the policy) and turn on Block Public Access for the bucket; serve ' +
-      'public content through CloudFront with origin access control.',
+      'public content through CloudFront with origin access control. In the console: S3 > the bucket > Permissions. ' +
+      'With the CLI: aws s3api delete-bucket-policy --bucket <bucket> (or put a policy without the public ' +
+      'statements), aws s3api put-bucket-acl --bucket <bucket> --acl private, and aws s3api put-public-access-block ' +
+      '--bucket <bucket> --public-access-block-configuration ' +
+      'BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true.',
     docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html',
     // The account's settings apply to every bucket: without them a bucket's exposure cannot be told.
     evaluate: onParts(['s3Buckets', 's3AccountBlockPublicAccess'], ({ buckets }, { settings }) =>
@@ -254,7 +261,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'A security group allows all traffic (protocol -1) or the whole 0-65535 port range from 0.0.0.0/0 or ::/0.',
     remediation:
       'Replace the rule with rules for the specific ports the service needs (for example 443), from the narrowest ' +
-      'sources possible; keep administration ports closed and use Session Manager.',
+      'sources possible; keep administration ports closed and use Session Manager. In the console: EC2 > Security Groups > the group > Edit inbound rules. With the CLI: aws ec2 revoke-security-group-ingress --group-id <group> --ip-permissions <the rule>, then aws ec2 authorize-security-group-ingress for the ports needed.',
     docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/security-group-rules.html',
     prowler: ['ec2_securitygroup_allow_ingress_from_internet_to_all_ports'],
     controls: { 'cis-aws-7.0': ['6.3', '6.4'] },
@@ -270,7 +277,7 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
       'An EBS snapshot is shared with all AWS accounts: anyone can create a volume from it and read the disk.',
     remediation:
       "Modify the snapshot's permissions to Private (or share it with specific accounts only), assume its data " +
-      'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region.',
+      'was copied and rotate any secrets it held, and enable block public access for EBS snapshots in every region. In the console: EC2 > Snapshots > the snapshot > Actions > Modify permissions > Private. With the CLI: aws ec2 modify-snapshot-attribute --snapshot-id <snapshot> --attribute createVolumePermission --operation-type remove --group-names all, and aws ec2 enable-snapshot-block-public-access --state block-all-sharing.',
     docsUrl: 'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-modifying-snapshot-permissions.html',
     prowler: ['ec2_ebs_public_snapshot'],
     controls: { 'aws-fsbp': ['EC2.1'] },
@@ -292,8 +299,8 @@ export const EXPOSURE_CHECKS: readonly Check[] = [
     title: 'Public AMI',
     description: 'An AMI owned by the account is public: anyone can launch it and read what was baked into it.',
     remediation:
-      'Make the AMI private (EC2 > AMIs > Edit AMI permissions), rotate credentials or keys it contained, and ' +
-      'turn on block public access for AMIs in every region.',
+      'Make the AMI private (EC2 console > AMIs > Edit AMI permissions), rotate credentials or keys it contained, and ' +
+      'turn on block public access for AMIs in every region. With the CLI: aws ec2 modify-image-attribute --image-id <ami> --launch-permission "Remove=[{Group=all}]", and aws ec2 enable-image-block-public-access --image-block-public-access-state block-new-sharing.',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/sharingamis-intro.html',
     prowler: ['ec2_ami_public'],
     evaluate: onPart('publicImages', ({ images }) =>

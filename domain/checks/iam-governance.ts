@@ -88,7 +88,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
       'characters; short passwords fall to guessing and brute force. An account without a password policy fails too: ' +
       "AWS's default accepts 8 characters.",
     remediation:
-      'Open IAM > Account settings > Password policy > Edit, set "Password minimum length" to ' +
+      'In the IAM console open Account settings > Password policy > Edit, set "Password minimum length" to ' +
       `${PASSWORD_MIN_LENGTH} or more and save. CLI: aws iam update-account-password-policy --minimum-password-length ` +
       `${PASSWORD_MIN_LENGTH} plus your current settings (the call replaces the whole policy).`,
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
@@ -114,7 +114,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
       "passwords, so a password that leaked once can come back. An account without a password policy fails too: AWS's " +
       'default prevents no reuse.',
     remediation:
-      'Open IAM > Account settings > Password policy > Edit, tick "Prevent password reuse", set it to ' +
+      'In the IAM console open Account settings > Password policy > Edit, tick "Prevent password reuse", set it to ' +
       `${PASSWORD_REUSE_PREVENTION} and save. CLI: aws iam update-account-password-policy --password-reuse-prevention ` +
       `${PASSWORD_REUSE_PREVENTION} plus your current settings (the call replaces the whole policy).`,
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
@@ -142,7 +142,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
       'permissions from groups. Permissions scattered over users are hard to review and are left behind when people ' +
       'change roles.',
     remediation:
-      'Create an IAM group for the job (IAM > User groups > Create group), attach the policies there, add the ' +
+      'In the IAM console: Create an IAM group for the job (IAM > User groups > Create group), attach the policies there, add the ' +
       "user to it, then detach the user's managed policies (IAM > Users > the user > Permissions > Remove) and delete " +
       'its inline policies. CLI: aws iam add-user-to-group, aws iam detach-user-policy, aws iam delete-user-policy.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_groups_manage_attach-policy.html',
@@ -176,7 +176,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
       'allows every action (`*`) on every resource (`*`): whoever holds it, or compromises what uses it, can do ' +
       'anything in the account. Least privilege starts with no such policy attached anywhere.',
     remediation:
-      'Replace the policy with ones scoped to what the principal does (IAM last-accessed data and IAM Access Analyzer ' +
+      'In the IAM console: Replace the policy with ones scoped to what the principal does (IAM last-accessed data and IAM Access Analyzer ' +
       'policy generation show what it uses), then detach it (IAM > Policies > the policy > Entities attached > ' +
       'Detach) or delete the inline policy. CLI: aws iam detach-user-policy, detach-group-policy or detach-role-policy ' +
       '--policy-arn <arn>; aws iam delete-user-policy (or group, role) for inline ones. Keep full administrator ' +
@@ -198,7 +198,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
       'administrator can open and follow cases with AWS Support. (CIS 2.15 asks for a role, which incident ' +
       'responders assume: the policy on a user or a group does not count.)',
     remediation:
-      'Create a role for your support staff (IAM > Roles > Create role, trusted entity: your account or ' +
+      'In the IAM console: Create a role for your support staff (IAM > Roles > Create role, trusted entity: your account or ' +
       `identity provider), attach ${SUPPORT_POLICY} and let the incident responders assume it. CLI: aws iam attach-role-policy ` +
       `--role-name <role> --policy-arn arn:aws:iam::aws:policy/${SUPPORT_POLICY}.`,
     docsUrl: 'https://docs.aws.amazon.com/awssupport/latest/user/accessing-support.html',
@@ -228,7 +228,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
       'downloading files from CloudShell and reaching the internet from it: a way to move data out of the account that ' +
       'bypasses your other controls.',
     remediation:
-      `Detach ${CLOUDSHELL_POLICY} (IAM > Policies > ${CLOUDSHELL_POLICY} > Entities attached > Detach) and, if ` +
+      `In the IAM console detach ${CLOUDSHELL_POLICY} (Policies > ${CLOUDSHELL_POLICY} > Entities attached > Detach) and, if ` +
       'people need CloudShell, grant a customer managed policy that denies cloudshell:GetFileUploadUrls and ' +
       'cloudshell:GetFileDownloadUrls. CLI: aws iam detach-role-policy (or detach-user-policy, detach-group-policy) ' +
       `--policy-arn arn:aws:iam::aws:policy/${CLOUDSHELL_POLICY}.`,
@@ -249,7 +249,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
     remediation:
       'Check that nothing uses the certificate any more (replace it with an ACM certificate where it is), then ' +
       'delete it: aws iam delete-server-certificate --server-certificate-name <name>. IAM certificates are managed ' +
-      'with the CLI or API only.',
+      'with the CLI or API only: the IAM console does not list them.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_server-certs.html',
     controls: { 'cis-aws-7.0': ['2.17'], 'aws-fsbp': ['IAM.26'] },
     evaluate: onPart('serverCertificates', ({ certificates }, ctx) =>
@@ -274,7 +274,7 @@ export const IAM_GOVERNANCE_CHECKS: readonly Check[] = [
       'as with centralized root access.)',
     remediation:
       'Sign in as the root user, open Security credentials > Multi-factor authentication, assign a FIDO2 security ' +
-      'key or hardware TOTP token, then remove the virtual device. Store a second hardware device as a backup.',
+      'key or hardware TOTP token, then remove the virtual device. Store a second hardware device as a backup. This is done in the console, signed in as the root user. To check afterwards with the CLI: aws iam list-virtual-mfa-devices --assignment-status Assigned.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/enable-mfa-for-root.html',
     controls: { 'cis-aws-7.0': ['2.6'], 'aws-fsbp': ['IAM.6'] },
     // The device list matters only when the root user can sign in and has MFA: otherwise its kind is moot.

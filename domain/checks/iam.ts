@@ -156,7 +156,7 @@ export const IAM_CHECKS: readonly Check[] = [
       'has no password and no keys.)',
     remediation:
       'Sign in as the root user, open Security credentials, and assign an MFA device (a passkey or security key ' +
-      'is strongest); register a second device as a backup and store the recovery details offline.',
+      'is strongest); register a second device as a backup and store the recovery details offline. This is done in the console, signed in as the root user. To check afterwards with the CLI: aws iam get-account-summary --query SummaryMap.AccountMFAEnabled.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/enable-mfa-for-root.html',
     controls: { 'cis-aws-7.0': ['2.5'] },
     evaluate: onPart('iamSummary', (summary) =>
@@ -177,7 +177,7 @@ export const IAM_CHECKS: readonly Check[] = [
       'Access keys of the root user give unrestricted, long-lived programmatic access that no policy can limit.',
     remediation:
       'Find what uses the root keys (CloudTrail events with userIdentity.type Root), move it to an IAM role or ' +
-      "user with least privilege, then deactivate and delete the root access keys under the root user's Security credentials.",
+      "user with least privilege, then deactivate and delete the root access keys under the root user's Security credentials. The root user's keys are deleted in the console, signed in as the root user. To check afterwards with the CLI: aws iam get-account-summary --query SummaryMap.AccountAccessKeysPresent.",
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-best-practices.html',
     controls: { 'cis-aws-7.0': ['2.4'], 'aws-fsbp': ['IAM.4'] },
     evaluate: onPart('iamSummary', (summary) =>
@@ -200,7 +200,7 @@ export const IAM_CHECKS: readonly Check[] = [
     remediation:
       'Check in CloudTrail what the root user did and from where. If it was not you, reset the root password, ' +
       'rotate its MFA and follow the incident response guide. Otherwise do the work with an IAM Identity Center user or ' +
-      'IAM role and keep the root user for the few tasks that require it.',
+      'IAM role and keep the root user for the few tasks that require it. In the console: CloudTrail > Event history, filtered on User name root. With the CLI: aws cloudtrail lookup-events --lookup-attributes AttributeKey=Username,AttributeValue=root.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/root-user-tasks.html',
     controls: { 'cis-aws-7.0': ['2.7'] },
     // Only the credential report knows the root user's last use: without it the check cannot tell.
@@ -223,7 +223,7 @@ export const IAM_CHECKS: readonly Check[] = [
       'An IAM user can sign in to the console with a password alone; a phished or reused password is enough to take it over.',
     remediation:
       'Have the user assign an MFA device (IAM > Users > Security credentials > Assign MFA device), or remove the ' +
-      'console password if the user does not need the console. Prefer IAM Identity Center for human access.',
+      'console password if the user does not need the console. Prefer IAM Identity Center for human access. With the CLI: aws iam create-virtual-mfa-device and aws iam enable-mfa-device --user-name <user>, or aws iam delete-login-profile --user-name <user> to remove the password.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa_enable_virtual.html',
     controls: { 'cis-aws-7.0': ['2.10'], 'aws-fsbp': ['IAM.5'] },
     evaluate: (inventory) =>
@@ -243,7 +243,7 @@ export const IAM_CHECKS: readonly Check[] = [
     description: `An active access key is older than ${KEY_MAX_AGE_DAYS} days. Long-lived keys leak through code, laptops and CI logs.`,
     remediation:
       "Create a second key for the user, deploy it wherever the old one is used, check the old key's last-used " +
-      'date stops moving, then deactivate and delete the old key. Better: replace user keys with IAM roles.',
+      'date stops moving, then deactivate and delete the old key. Better: replace user keys with IAM roles. In the console: IAM > Users > the user > Security credentials. With the CLI: aws iam create-access-key --user-name <user>, then aws iam update-access-key --access-key-id <old key> --status Inactive and aws iam delete-access-key.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
     controls: { 'cis-aws-7.0': ['2.12'], 'aws-fsbp': ['IAM.3'] },
     evaluate: onPart('iamPrincipals', (principals, ctx) =>
@@ -271,7 +271,7 @@ export const IAM_CHECKS: readonly Check[] = [
       `An active access key has not been used for ${KEY_UNUSED_DAYS} days (or was never used and is older than ` +
       `${KEY_UNUSED_DAYS} days). Keys nobody needs are pure risk.`,
     remediation:
-      'Deactivate the key, wait to see that nothing breaks, then delete it (IAM > Users > Security credentials).',
+      'Deactivate the key, wait to see that nothing breaks, then delete it (IAM > Users > Security credentials). In the console: IAM > Users > the user > Security credentials > Actions. With the CLI: aws iam update-access-key --user-name <user> --access-key-id <key> --status Inactive, then aws iam delete-access-key.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_finding-unused.html',
     controls: { 'cis-aws-7.0': ['2.11'], 'aws-fsbp': ['IAM.8'] },
     evaluate: onParts(['iamPrincipals', 'credentialReport'], (principals, report, ctx) => {
@@ -338,7 +338,7 @@ export const IAM_CHECKS: readonly Check[] = [
       "powerful as the root user's.",
     remediation:
       'Replace AdministratorAccess (or the *:* statement) with policies scoped to what the user does, using IAM ' +
-      'last-accessed data to find the services it actually uses. Give human admins access through IAM Identity Center with MFA.',
+      'last-accessed data to find the services it actually uses. Give human admins access through IAM Identity Center with MFA. In the console: IAM > Users > the user > Permissions > Remove. With the CLI: aws iam detach-user-policy --user-name <user> --policy-arn arn:aws:iam::aws:policy/AdministratorAccess.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
     controls: { 'aws-fsbp': ['IAM.1'] },
     evaluate: onPart('iamPrincipals', ({ users }) =>
@@ -361,7 +361,7 @@ export const IAM_CHECKS: readonly Check[] = [
       'list that leaves IAM in (`NotAction`); whoever can assume it, or compromise a workload that uses it, owns the account.',
     remediation:
       "Scope the role's policies to the services and resources it needs (IAM Access Analyzer can generate a " +
-      'policy from CloudTrail activity) and restrict its trust policy to the principals that must assume it.',
+      'policy from CloudTrail activity) and restrict its trust policy to the principals that must assume it. In the console: IAM > Roles > the role > Permissions. With the CLI: aws iam detach-role-policy --role-name <role> --policy-arn arn:aws:iam::aws:policy/AdministratorAccess.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed.html',
     controls: { 'aws-fsbp': ['IAM.1'] },
     evaluate: onPart('iamPrincipals', ({ roles }) =>
@@ -390,7 +390,7 @@ export const IAM_CHECKS: readonly Check[] = [
     description: 'The account has no password policy, so IAM users may choose short, simple and reused passwords.',
     remediation:
       `Set an account password policy: minimum length ${PASSWORD_MIN_LENGTH} or more, require uppercase, ` +
-      'lowercase, numbers and symbols, and prevent reuse of the last 24 passwords (IAM > Account settings > Password policy).',
+      'lowercase, numbers and symbols, and prevent reuse of the last 24 passwords (IAM > Account settings > Password policy). In the console: IAM > Account settings > Password policy > Edit. With the CLI: aws iam update-account-password-policy --minimum-password-length 14 --require-uppercase-characters --require-lowercase-characters --require-numbers --require-symbols --password-reuse-prevention 24.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_passwords_account-policy.html',
     controls: { 'cis-aws-7.0': ['2.8', '2.9'], 'aws-fsbp': ['IAM.7'] },
     evaluate: onPart('passwordPolicy', ({ policy }) =>
@@ -418,7 +418,7 @@ export const IAM_CHECKS: readonly Check[] = [
       `that never expire or expire after more than ${PASSWORD_MAX_AGE_DAYS} days. (A missing policy is reported by ` +
       'iam.password_policy_missing; a short minimum length and allowed reuse have checks of their own.)',
     remediation:
-      'Edit the account password policy (IAM > Account settings > Password policy > Edit): require at least one ' +
+      'In the IAM console: Edit the account password policy (IAM > Account settings > Password policy > Edit): require at least one ' +
       `uppercase letter, one lowercase letter, one number and one symbol, and turn on password expiration at ${PASSWORD_MAX_AGE_DAYS} ` +
       `days or less. CLI: aws iam update-account-password-policy --require-uppercase-characters --require-lowercase-characters ` +
       `--require-numbers --require-symbols --max-password-age ${PASSWORD_MAX_AGE_DAYS} plus your current length and reuse ` +

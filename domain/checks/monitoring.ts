@@ -133,7 +133,7 @@ export const MONITORING_CHECKS: readonly Check[] = [
       'looking. One finding per kind of activity left unwatched. A trail counts only while its logs reach its bucket and ' +
       'its latest delivery to CloudWatch Logs did not fail: otherwise its log group receives nothing to alarm on.',
     remediation:
-      'Make a multi-region trail deliver to CloudWatch Logs (CloudTrail > Trails > the trail > CloudWatch Logs > ' +
+      'In the console: Make a multi-region trail deliver to CloudWatch Logs (CloudTrail > Trails > the trail > CloudWatch Logs > ' +
       'Edit > Enabled, with a new or existing log group); if it does but its delivery fails, give the trail a role ' +
       'that may write to the group (logs:CreateLogStream, logs:PutLogEvents). Then, for each finding, open CloudWatch > Log groups > that ' +
       'group > Metric filters > Create metric filter, paste the recommended pattern from the finding, name a metric in a ' +

@@ -19,7 +19,8 @@ function contactCheck(kind: keyof AlternateContacts, severity: Severity, purpose
     description: `The account has no alternate ${kind} contact: ${purpose} go only to the root e-mail address, which is often an unread inbox.`,
     remediation:
       `In the console open Account > Alternate contacts and set the ${kind} contact to a monitored team address ` +
-      '(a distribution list, not a person) and a phone number.',
+      '(a distribution list, not a person) and a phone number. With the CLI: aws account put-alternate-contact ' +
+      `--alternate-contact-type ${kind.toUpperCase()} --email-address <address> --name <team> --phone-number <phone> --title <title>.`,
     docsUrl: CONTACTS_DOCS,
     // CIS 2.2 asks for current contact details, 2.3 for the security contact in particular.
     controls:
@@ -82,7 +83,8 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
     remediation:
       'Read the event in the AWS Health Dashboard and the message from AWS Trust & Safety, stop the reported ' +
       'activity (isolate or terminate the resources, revoke the credentials used), and reply to the abuse case with what ' +
-      'you did before its deadline.',
+      'you did before its deadline. In the console: AWS Health Dashboard > Your account health, and Support Center ' +
+      'for the case. With the CLI: aws health describe-event-details --event-arns <event> (Business support or higher).',
     docsUrl: 'https://docs.aws.amazon.com/health/latest/ug/what-is-aws-health.html',
     evaluate: healthCheck(HEALTH_ABUSE_CATEGORY),
   },
@@ -99,7 +101,7 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
       `quarantined by AWS (AWS_RISK_IAM_QUARANTINE). ${HEALTH_PLANS}`,
     remediation:
       'Deactivate and delete the named access key now, replace it where it is legitimately used, remove it ' +
-      'from the public location and its history, review CloudTrail for what it was used for, and answer the support case.',
+      'from the public location and its history, review CloudTrail for what it was used for, and answer the support case. In the console: IAM > Users > the user > Security credentials. With the CLI: aws iam update-access-key --user-name <user> --access-key-id <key> --status Inactive, then aws iam delete-access-key.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
     evaluate: healthCheck(HEALTH_RISK_CATEGORY),
   },
@@ -116,7 +118,7 @@ export const SUSPENSION_CHECKS: readonly Check[] = [
     remediation:
       'Find the exposed key in the support case or the AWS Health notification, deactivate and delete it, ' +
       'replace it where it is legitimately used, review CloudTrail for what it did (new users, keys, instances in ' +
-      'unusual regions), and answer the support case. Detach the quarantine policy only once the key is gone.',
+      'unusual regions), and answer the support case. Detach the quarantine policy only once the key is gone. In the console: IAM > Users > the user > Security credentials, then Permissions to detach AWSCompromisedKeyQuarantine. With the CLI: aws iam delete-access-key --user-name <user> --access-key-id <key>, then aws iam detach-user-policy --user-name <user> --policy-arn <quarantine policy ARN>.',
     docsUrl: 'https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSCompromisedKeyQuarantineV3.html',
     evaluate: onPart('iamPrincipals', ({ users, roles }) =>
       failing(

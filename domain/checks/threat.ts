@@ -84,7 +84,7 @@ export const THREAT_CHECKS: readonly Check[] = [
     remediation:
       'Open the finding in the GuardDuty console and follow the remediation for its type: isolate affected ' +
       'instances (restrictive security group, snapshot for forensics), revoke and rotate exposed credentials, and review ' +
-      'CloudTrail for what the actor did. Archive the finding only once resolved.',
+      'CloudTrail for what the actor did. Archive the finding only once resolved. With the CLI: aws guardduty get-findings --detector-id <detector> --finding-ids <finding>, then aws guardduty archive-findings once it is resolved.',
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_remediate.html',
     evaluate: onPart('guardduty', ({ regions }) => guardDutyFindings(regions)),
   },
@@ -101,7 +101,7 @@ export const THREAT_CHECKS: readonly Check[] = [
     remediation:
       'Confirm with the team that the instance is expected. If not, stop it, snapshot its volumes for ' +
       'investigation, find in CloudTrail which credentials ran RunInstances and revoke them, and check every region ' +
-      'for more. Ask AWS Support about charges from unauthorized use.',
+      'for more. Ask AWS Support about charges from unauthorized use. In the console: EC2 > Instances > the instance > Instance state > Stop. With the CLI: aws ec2 stop-instances --instance-ids <instance> --region <region>, and aws cloudtrail lookup-events --lookup-attributes AttributeKey=EventName,AttributeValue=RunInstances.',
     docsUrl: 'https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html',
     evaluate: onPart('instances', ({ instances }) =>
       failing(
@@ -129,7 +129,7 @@ export const THREAT_CHECKS: readonly Check[] = [
     remediation:
       'Confirm the launch was intended. If it was, accept the signal: its region joins the baseline. If not, ' +
       'terminate the instance after snapshotting it, revoke the credentials that launched it (CloudTrail ' +
-      'RunInstances event), and disable unused opt-in regions or deny them with a service control policy.',
+      'RunInstances event), and disable unused opt-in regions or deny them with a service control policy. In the console: EC2 > Instances in that region > Instance state > Terminate. With the CLI: aws ec2 terminate-instances --instance-ids <instance> --region <region>.',
     docsUrl: 'https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html',
     // An instance gone before anyone looked is still a launch to review.
     review: true,
@@ -167,7 +167,7 @@ export const THREAT_CHECKS: readonly Check[] = [
       `(accepts it, or acknowledges the alert about it), or for ${EVENT_REVIEW_DAYS} days, even once the user is gone.`,
     remediation:
       'Confirm who created the user (CloudTrail CreateUser event) and why. If nobody did it on purpose, delete ' +
-      "the user's keys, password and policies, delete the user, and rotate the credentials that created it.",
+      "the user's keys, password and policies, delete the user, and rotate the credentials that created it. In the console: IAM > Users > the user > Delete. With the CLI: aws cloudtrail lookup-events --lookup-attributes AttributeKey=EventName,AttributeValue=CreateUser, then aws iam delete-user --user-name <user> once its keys, password and policies are removed.",
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_users.html',
     review: true,
     evaluate: onPart('iamPrincipals', ({ users }, ctx) =>
@@ -191,7 +191,7 @@ export const THREAT_CHECKS: readonly Check[] = [
       `or acknowledges the alert about it), or for ${EVENT_REVIEW_DAYS} days, even once the key is gone.`,
     remediation:
       "Confirm the key's owner created it (CloudTrail CreateAccessKey event). If not, deactivate and delete it " +
-      'and investigate the identity that created it.',
+      'and investigate the identity that created it. In the console: IAM > Users > the user > Security credentials > Actions > Deactivate, then Delete. With the CLI: aws iam update-access-key --user-name <user> --access-key-id <key> --status Inactive, then aws iam delete-access-key.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
     review: true,
     evaluate: onPart('iamPrincipals', ({ users }, ctx) =>

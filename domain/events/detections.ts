@@ -12,7 +12,7 @@ import {
   forwarderPolicy,
   TARGET_ID,
 } from '../onboarding/forwarder-templates';
-import { BILLING_POLICY_NAME, billingReadPolicy, MANAGED_POLICIES } from '../onboarding/role';
+import { inlinePolicies, MANAGED_POLICIES } from '../onboarding/role';
 import {
   CLOUDTRAIL_API_CALL,
   DEFAULT_RULE_STATE,
@@ -712,9 +712,14 @@ function restoresRole(eventName: string, request: Detail, kind: string): boolean
     return kind === 'scan role' && (MANAGED_POLICIES as readonly string[]).includes(str(request, 'policyArn') ?? '');
   }
   if (eventName !== 'PutRolePolicy') return false;
-  const [policyName, expected] =
-    kind === 'scan role' ? [BILLING_POLICY_NAME, billingReadPolicy()] : [FORWARDER_POLICY_NAME, forwarderPolicy()];
-  return request.policyName === policyName && sameJson(parsePolicy(request.policyDocument), expected);
+  const policies =
+    kind === 'scan role'
+      ? inlinePolicies().map((p): [string, unknown] => [p.name, p.document])
+      : [[FORWARDER_POLICY_NAME, forwarderPolicy()]];
+  return policies.some(
+    ([policyName, expected]) =>
+      request.policyName === policyName && sameJson(parsePolicy(request.policyDocument), expected),
+  );
 }
 
 function describeRoleChange(eventName: string, request: Detail): string {

@@ -6,10 +6,9 @@
 
 import {
   assertAccountId,
-  BILLING_POLICY_NAME,
-  billingReadPolicy,
   EXTERNAL_ID_CHARACTERS,
   EXTERNAL_ID_LENGTH,
+  inlinePolicies,
   MANAGED_POLICIES,
   ROLE_NAME,
   trustPolicy,
@@ -60,7 +59,7 @@ export function accountRoleTemplate({ sentinelAccountId }: { sentinelAccountId: 
           RoleName: ROLE_NAME,
           AssumeRolePolicyDocument: templateTrustPolicy(sentinelAccountId),
           ManagedPolicyArns: [...MANAGED_POLICIES],
-          Policies: [{ PolicyName: BILLING_POLICY_NAME, PolicyDocument: billingReadPolicy() }],
+          Policies: inlinePolicies().map((policy) => ({ PolicyName: policy.name, PolicyDocument: policy.document })),
         },
       },
     },

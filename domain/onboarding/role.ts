@@ -27,6 +27,20 @@ export const BILLING_READ_ACTIONS = [
 
 export const BILLING_POLICY_NAME = 'SentinelBillingRead';
 
+/**
+ * The scan's reads that SecurityAudit and ViewOnlyAccess do not grant: each was looked for in both policies' current
+ * documents, and test/helpers/role-grants.ts fails every collector test whose calls the role would be refused. Reads
+ * of configuration only: never a secret's value (secretsmanager:GetSecretValue, ssm:GetParameter), an object, a log
+ * event or a table's items.
+ */
+export const SCAN_READ_ACTIONS = [
+  // A function's configuration with the link to its code package, searched for secrets: the managed policies grant
+  // lambda:GetFunctionConfiguration and lambda:List*, not GetFunction.
+  'lambda:GetFunction',
+] as const;
+
+export const SCAN_POLICY_NAME = 'SentinelScanRead';
+
 /** The role Sentinel assumes in a customer's account (or an organization's management account), with its ExternalId. */
 export interface RoleTarget {
   tenantId: string;
@@ -81,6 +95,25 @@ export function billingReadPolicy() {
   return { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: [...BILLING_READ_ACTIONS], Resource: '*' }] };
 }
 
+export function scanReadPolicy() {
+  return { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: [...SCAN_READ_ACTIONS], Resource: '*' }] };
+}
+
+export interface InlinePolicy {
+  name: string;
+  /** The name of its aws_iam_role_policy resource in the Terraform snippet. */
+  terraformName: string;
+  document: { Version: string; Statement: { Effect: string; Action: string[]; Resource: string }[] };
+}
+
+/** The role's inline policies, in the order every form (snippet, script, templates) puts them on the role. */
+export function inlinePolicies(): InlinePolicy[] {
+  return [
+    { name: BILLING_POLICY_NAME, terraformName: 'sentinel_billing_read', document: billingReadPolicy() },
+    { name: SCAN_POLICY_NAME, terraformName: 'sentinel_scan_read', document: scanReadPolicy() },
+  ];
+}
+
 export function roleArn(awsAccountId: string): string {
   return `arn:aws:iam::${awsAccountId}:role/${ROLE_NAME}`;
 }
@@ -111,14 +144,18 @@ resource "aws_iam_role_policy_attachment" "sentinel_view_only" {
   policy_arn = "${MANAGED_POLICIES[1]}"
 }
 
-resource "aws_iam_role_policy" "sentinel_billing_read" {
-  name   = "${BILLING_POLICY_NAME}"
+${inlinePolicies()
+  .map(
+    (policy) => `resource "aws_iam_role_policy" "${policy.terraformName}" {
+  name   = "${policy.name}"
   role   = aws_iam_role.sentinel.id
   policy = <<POLICY
-${JSON.stringify(billingReadPolicy(), null, 2)}
+${JSON.stringify(policy.document, null, 2)}
 POLICY
 }
-
+`,
+  )
+  .join('\n')}
 output "sentinel_role_arn" {
   value = aws_iam_role.sentinel.arn
 }
@@ -135,9 +172,13 @@ aws iam create-role --role-name ${ROLE_NAME} \\
   --assume-role-policy-document '${JSON.stringify(trustPolicy(setup))}'
 aws iam attach-role-policy --role-name ${ROLE_NAME} --policy-arn ${MANAGED_POLICIES[0]}
 aws iam attach-role-policy --role-name ${ROLE_NAME} --policy-arn ${MANAGED_POLICIES[1]}
-aws iam put-role-policy --role-name ${ROLE_NAME} --policy-name ${BILLING_POLICY_NAME} \\
-  --policy-document '${JSON.stringify(billingReadPolicy())}'
-echo "Role created: $(aws iam get-role --role-name ${ROLE_NAME} --query Role.Arn --output text)"
+${inlinePolicies()
+  .map(
+    (policy) => `aws iam put-role-policy --role-name ${ROLE_NAME} --policy-name ${policy.name} \\
+  --policy-document '${JSON.stringify(policy.document)}'
+`,
+  )
+  .join('')}echo "Role created: $(aws iam get-role --role-name ${ROLE_NAME} --query Role.Arn --output text)"
 `;
   return forwarder ? `${role}${forwarderCliScript(forwarder)}` : role;
 }

@@ -423,7 +423,7 @@ describe('answers', () => {
     await call('post', '/accounts/{account_id}/verify', { params: { account_id: account } });
     await call('post', '/accounts/{account_id}/scan', { params: { account_id: account } });
     await call('get', '/accounts');
-    for (const p of ['', '/signals', '/score-history', '/recovery-checklist', '/export']) {
+    for (const p of ['', '/signals', '/score-history', '/recovery-checklist', '/export', '/checks']) {
       await call('get', `/accounts/{account_id}${p}`, { params: { account_id: account } });
       await call('get', `/accounts/{account_id}${p}`, { params: { account_id: '999999999998' } });
     }

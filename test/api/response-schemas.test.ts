@@ -2,9 +2,12 @@ import type { z } from 'zod';
 import { accountDetail, connectAccountOutput, listAccountsOutput } from '../../core/schemas/accounts';
 import { signupOutput, tokensOutput } from '../../core/schemas/auth';
 import { plansOutput } from '../../core/schemas/billing';
+import { accountChecksOutput, checkEntry } from '../../core/schemas/checks';
 import { errorBody, messageBody } from '../../core/schemas/common';
 import { meOutput, patchMeOutput } from '../../core/schemas/me';
 import { listSignalsOutput, recoveryChecklistOutput, scoreHistoryOutput } from '../../core/schemas/signals';
+import { CATALOG } from '../../domain/checks/catalog';
+import { SERVICES } from '../../domain/checks/services';
 import { createTestContext, type TestContext } from '../helpers/context';
 import { scanResult } from '../helpers/scans';
 
@@ -59,6 +62,18 @@ describe('response schemas', () => {
       recoveryChecklistOutput,
       (await ctx.http.get('/accounts/123456789012/recovery-checklist').set(auth).expect(200)).body,
     );
+    const checks = (await ctx.http.get('/accounts/123456789012/checks').set(auth).expect(200)).body;
+    conforms(accountChecksOutput, checks);
+    for (const entry of checks.checks) conforms(checkEntry, entry);
+    // Each check with the service it judges, as the dashboard groups them, and the Prowler checks it matches.
+    expect(
+      checks.checks.map((c: { check_id: string; service: string; service_label: string; prowler_ids: string[] }) => [
+        c.check_id,
+        c.service,
+        c.service_label,
+        c.prowler_ids,
+      ]),
+    ).toEqual(CATALOG.map((c) => [c.id, c.service, SERVICES[c.service], [...(c.prowler ?? [])]]));
     conforms(messageBody, (await ctx.http.delete('/accounts/123456789012').set(auth).expect(200)).body);
   });
 

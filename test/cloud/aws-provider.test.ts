@@ -8,6 +8,8 @@ import {
   cliScript,
   MANAGED_POLICIES,
   ROLE_NAME,
+  SCAN_POLICY_NAME,
+  scanReadPolicy,
   type RoleTarget,
   roleArn,
   trustPolicy,
@@ -63,6 +65,10 @@ describe('AWS provider against moto', () => {
       new GetRolePolicyCommand({ RoleName: ROLE_NAME, PolicyName: BILLING_POLICY_NAME }),
     );
     expect(policyDocument(inline.PolicyDocument)).toEqual(billingReadPolicy());
+    const scanRead = await customer.iam.send(
+      new GetRolePolicyCommand({ RoleName: ROLE_NAME, PolicyName: SCAN_POLICY_NAME }),
+    );
+    expect(policyDocument(scanRead.PolicyDocument)).toEqual(scanReadPolicy());
 
     await expect(provider.checkAccess(target)).resolves.toEqual({ ok: true });
   });

@@ -18,7 +18,15 @@ import { parsePolicyDocument } from '../../cloud/aws/trust-policy';
 import { createAwsProvider } from '../../cloud/aws/provider';
 import { createLogger } from '../../config/logger';
 import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/onboarding/cloudformation';
-import { cliScript, ROLE_NAME, roleArn } from '../../domain/onboarding/role';
+import {
+  BILLING_POLICY_NAME,
+  billingReadPolicy,
+  cliScript,
+  ROLE_NAME,
+  roleArn,
+  SCAN_POLICY_NAME,
+  scanReadPolicy,
+} from '../../domain/onboarding/role';
 import { ORGANIZATION_ROLE_NAME, organizationOnboarding } from '../../domain/onboarding/organization';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import {
@@ -169,7 +177,10 @@ describe('account role stack on moto', () => {
     const created = await readRole(viaStack, ROLE_NAME);
     const scripted = await readRole(viaScript, ROLE_NAME);
     expect(withoutManagedPolicies(created)).toEqual(withoutManagedPolicies(scripted));
-    expect(Object.keys(created.inlinePolicies)).toHaveLength(1);
+    expect(created.inlinePolicies).toEqual({
+      [BILLING_POLICY_NAME]: billingReadPolicy(),
+      [SCAN_POLICY_NAME]: scanReadPolicy(),
+    });
     expect(declaredManagedPolicies(template, externalId)).toEqual(scripted.managedPolicyArns);
     expect(scripted.managedPolicyArns).toHaveLength(2);
     expect(stack.Outputs).toEqual([

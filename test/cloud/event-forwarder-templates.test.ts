@@ -28,7 +28,13 @@ import {
   rulesForRegion,
   ruleState,
 } from '../../domain/events/forwarding-rules';
-import { cliScript, ROLE_NAME, terraformSnippet } from '../../domain/onboarding/role';
+import {
+  BILLING_POLICY_NAME,
+  cliScript,
+  ROLE_NAME,
+  SCAN_POLICY_NAME,
+  terraformSnippet,
+} from '../../domain/onboarding/role';
 import { PROJECT_ROOT } from '../../scripts/tools';
 import {
   type AwsFront,
@@ -83,6 +89,11 @@ describe('forwarder Terraform, read by python-hcl2', () => {
     const policy = resources('aws_iam_role_policy').find((r) => r.body.name === FORWARDER_POLICY_NAME)!;
     expect(policy.body.role).toBe(`\${aws_iam_role.${forwarderRole.name}.id}`);
     expect(JSON.parse(String(policy.body.policy))).toEqual(forwarderPolicy());
+    expect(resources('aws_iam_role_policy').map((r) => r.body.name)).toEqual([
+      BILLING_POLICY_NAME,
+      SCAN_POLICY_NAME,
+      FORWARDER_POLICY_NAME,
+    ]);
   });
 
   it('needs the AWS provider 6 and reads the regions enabled in the account, us-east-1 always among them', () => {

@@ -186,6 +186,8 @@ export interface AwsRequest {
   body: string;
   /** When the front received it (ms since the epoch). */
   at: number;
+  /** The ARN of the role whose session signed it, when that session's AssumeRole passed through the front. */
+  role?: string;
 }
 
 export interface CannedAnswer {
@@ -210,6 +212,8 @@ export interface AwsFront {
   delay: (request: AwsRequest) => number;
   /** Every request the front received, in order (the latest 20,000). */
   requests: AwsRequest[];
+  /** The role each session's access key belongs to, from the AssumeRole answers that passed through the front. */
+  sessions: Map<string, string>;
   close(): Promise<void>;
 }
 
@@ -460,6 +464,14 @@ function describeRequest(req: IncomingMessage, body: Buffer): AwsRequest {
   };
 }
 
+/** Keeps which role an AssumeRole answer's access key acts as, so the requests it signs are known as the role's. */
+function recordSession(front: AwsFront, request: AwsRequest, answer: CannedAnswer): void {
+  if (request.service !== 'sts' || request.operation !== 'AssumeRole' || answer.status !== 200) return;
+  const accessKeyId = /<AccessKeyId>([^<]+)<\/AccessKeyId>/.exec(answer.body)?.[1];
+  const roleArn = new URLSearchParams(request.body).get('RoleArn');
+  if (accessKeyId && roleArn) front.sessions.set(accessKeyId, roleArn);
+}
+
 /** Starts a front to the moto server at `upstream` (the suite's by default). */
 export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstream?: string } = {}): Promise<AwsFront> {
   const upstream = new URL(to);
@@ -469,6 +481,7 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
     rewrite: motoDifferences,
     delay: () => 0,
     requests: [],
+    sessions: new Map(),
     close: async () => undefined,
   };
   const server = createServer((req, res) => {
@@ -477,6 +490,8 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
       const described = describeRequest(req, body);
+      const role = front.sessions.get(described.accessKeyId);
+      if (role) described.role = role;
       front.requests.push(described);
       if (front.requests.length > KEPT_REQUESTS) front.requests.splice(0, front.requests.length - KEPT_REQUESTS);
       const wait = front.delay(described);
@@ -497,6 +512,7 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
               contentType: String(answer.headers['content-type'] ?? ''),
               body: Buffer.concat(parts).toString('utf8'),
             };
+            recordSession(front, described, original);
             const rewritten = front.rewrite(described, original);
             if (!rewritten) {
               res.writeHead(original.status, answer.headers).end(Buffer.concat(parts));

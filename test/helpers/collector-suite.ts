@@ -19,10 +19,13 @@ import {
   startAwsFront,
   TEST_CREDENTIALS,
 } from './aws';
+import { expectGrantedByRole } from './role-grants';
 
 // What the suites that collect from moto share: a front to moto (test/helpers/aws.ts) and an AWS provider through
 // it, started before the suite's tests and closed after them, the front reset to moto's gaps before each test;
-// and the SDK clients the tests seed accounts with, destroyed with the suite.
+// and the SDK clients the tests seed accounts with, destroyed with the suite. After each test, every call Sentinel's
+// role made through the front must be one the role's policies allow (test/helpers/role-grants.ts): a collector that
+// calls what the role is not granted fails the test that made the call.
 
 export interface CollectorSuite {
   readonly front: AwsFront;
@@ -63,6 +66,9 @@ export function useCollectorSuite(): CollectorSuite {
     f.rewrite = motoDifferences;
     f.delay = () => 0;
     f.requests.length = 0;
+  });
+  afterEach(async () => {
+    if (front) await expectGrantedByRole(front.requests);
   });
   afterAll(async () => {
     for (const c of clients.splice(0)) c.destroy();

@@ -8,6 +8,8 @@ import {
   cliScript,
   MANAGED_POLICIES,
   ROLE_NAME,
+  SCAN_POLICY_NAME,
+  scanReadPolicy,
   terraformSnippet,
   trustPolicy,
 } from '../../domain/onboarding/role';
@@ -46,7 +48,7 @@ describe('account role template', () => {
       roleName: ROLE_NAME,
       trustPolicy: trustPolicy(setup),
       managedPolicyArns: [...MANAGED_POLICIES],
-      inlinePolicies: { [BILLING_POLICY_NAME]: billingReadPolicy() },
+      inlinePolicies: { [BILLING_POLICY_NAME]: billingReadPolicy(), [SCAN_POLICY_NAME]: scanReadPolicy() },
     });
   });
 

@@ -5,6 +5,9 @@ import {
   cliScript,
   MANAGED_POLICIES,
   ROLE_NAME,
+  SCAN_POLICY_NAME,
+  SCAN_READ_ACTIONS,
+  scanReadPolicy,
   terraformSnippet,
   trustPolicy,
 } from '../../domain/onboarding/role';
@@ -41,8 +44,28 @@ describe('Terraform snippet', () => {
     expect(JSON.parse(inline.policy!)).toEqual(billingReadPolicy());
   });
 
+  it('grants inline the scan reads the managed policies lack', () => {
+    const inline = resource('aws_iam_role_policy', 'sentinel_scan_read');
+    expect(inline.name).toBe(SCAN_POLICY_NAME);
+    expect(inline.role).toBe('${aws_iam_role.sentinel.id}');
+    expect(JSON.parse(inline.policy!)).toEqual(scanReadPolicy());
+  });
+
   it('outputs the role ARN', () => {
     expect(parsed.output).toEqual([{ sentinel_role_arn: { value: '${aws_iam_role.sentinel.arn}' } }]);
+  });
+});
+
+describe('scan read policy', () => {
+  it('only reads: no change, and never a secret, an object or a log event', () => {
+    expect(SCAN_READ_ACTIONS.length).toBeGreaterThan(0);
+    for (const action of SCAN_READ_ACTIONS) {
+      expect(action).toMatch(/^[a-z0-9-]+:(Get|List|Describe|BatchGet)[A-Za-z0-9]+$/);
+      expect(action).not.toMatch(
+        /^(secretsmanager:GetSecretValue|ssm:GetParameters?|ssm:GetParametersByPath|s3:GetObject.*|logs:(GetLogEvents|FilterLogEvents)|dynamodb:(GetItem|BatchGetItem|Scan|Query)|ecr:(BatchGetImage|GetDownloadUrlForLayer)|kms:Decrypt)$/,
+      );
+    }
+    expect(new Set(SCAN_READ_ACTIONS).size).toBe(SCAN_READ_ACTIONS.length);
   });
 });
 

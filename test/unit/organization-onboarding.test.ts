@@ -1,7 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { parse } from 'yaml';
 import { accountRoleTemplate, EXTERNAL_ID_PARAMETER } from '../../domain/onboarding/cloudformation';
-import { trustPolicy } from '../../domain/onboarding/role';
+import {
+  BILLING_POLICY_NAME,
+  billingReadPolicy,
+  MANAGED_POLICIES,
+  ROLE_NAME,
+  SCAN_POLICY_NAME,
+  scanReadPolicy,
+  trustPolicy,
+} from '../../domain/onboarding/role';
 import {
   DEPLOYMENT_TARGETS_PARAMETER,
   MEMBER_STACKSET_NAME,
@@ -98,5 +106,17 @@ describe('member StackSet template', () => {
     ]);
     expect(parsed.Parameters[EXTERNAL_ID_PARAMETER]).toMatchObject({ Type: 'String' });
     expect(onboarding.member_stackset_template).not.toContain(setup.externalId);
+  });
+
+  it('gives each member role the managed policies and both inline policies of an account connected on its own', () => {
+    const memberRole = templateRole(String(stackSet?.Properties.TemplateBody), {
+      [EXTERNAL_ID_PARAMETER]: setup.externalId,
+    });
+    expect(memberRole).toEqual({
+      roleName: ROLE_NAME,
+      trustPolicy: trustPolicy(setup),
+      managedPolicyArns: [...MANAGED_POLICIES],
+      inlinePolicies: { [BILLING_POLICY_NAME]: billingReadPolicy(), [SCAN_POLICY_NAME]: scanReadPolicy() },
+    });
   });
 });

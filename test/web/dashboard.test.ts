@@ -434,7 +434,7 @@ it("shows what a partly readable account's scan could not read, and accepts a fi
 
   // Every check of the catalogue, the unevaluated ones as many as the card says, and the partly read ones named.
   const table = page.getByRole('table', { name: 'Check results' });
-  expect(await table.locator('tbody tr').count()).toBe(total);
+  expect(await table.locator('tr[data-check]').count()).toBe(total);
   expect(await table.locator('tr[data-status="not_evaluated"]').count()).toBe(
     (total as number) - (evaluated as number),
   );
@@ -443,6 +443,31 @@ it("shows what a partly readable account's scan could not read, and accepts a fi
   const bucketCheck = await table.locator('tr[data-check="exposure.s3_bucket_public"]').textContent();
   expect(bucketCheck).toContain('Partly read');
   expect(bucketCheck).toContain(inventory.s3Buckets.unread?.[0]?.scope);
+
+  // Grouped by service, each group with its coverage and failures: the groups with failed checks first.
+  const groups = await table.locator('tbody[data-service]').evaluateAll((bodies) =>
+    bodies.map((body) => ({
+      service: body.getAttribute('data-service'),
+      checks: [...body.querySelectorAll('tr[data-check]')].map((row) => row.getAttribute('data-status')),
+      coverage: body.querySelector('[data-testid="service-coverage"]')?.textContent,
+      failed: body.querySelector('[data-testid="service-failed"]')?.textContent ?? null,
+    })),
+  );
+  expect(groups.map((g) => g.service)).toContain('s3');
+  expect(groups.reduce((sum, g) => sum + g.checks.length, 0)).toBe(total);
+  for (const group of groups) {
+    const failed = group.checks.filter((status) => status === 'failed').length;
+    const evaluatedHere = group.checks.filter((status) => status !== 'not_evaluated').length;
+    expect(group.coverage).toBe(`${evaluatedHere} of ${group.checks.length} evaluated`);
+    expect(group.failed).toBe(failed > 0 ? `${failed} failed` : null);
+  }
+  const failing = groups.map((g) => g.failed !== null);
+  expect(failing.indexOf(false) === -1 || failing.lastIndexOf(true) < failing.indexOf(false)).toBe(true);
+  expect(failing[0]).toBe(true);
+  const s3Checks = await table
+    .locator('tbody[data-service="s3"] tr[data-check]')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-check')));
+  expect(s3Checks).toContain('exposure.s3_bucket_public');
   await shoot(page, '18-account-coverage');
 
   // Accept a finding's risk until a date: a blank reason is refused before anything is sent.

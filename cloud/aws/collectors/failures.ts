@@ -89,8 +89,9 @@ export class ReadFailure extends Error {
     if (this.kind === 'denied') {
       return (
         `AWS denied Sentinel's role ${service} ${operation} (${this.code}). The role needs the SecurityAudit and ` +
-        'ViewOnlyAccess policies and the SentinelBillingRead inline policy that the setup attaches; check that they are ' +
-        'still attached and that no service control policy, permissions boundary or resource policy denies the call.'
+        'ViewOnlyAccess policies and the SentinelBillingRead and SentinelScanRead inline policies that the setup ' +
+        'attaches; check that they are still attached and that no service control policy, permissions boundary or ' +
+        'resource policy denies the call.'
       );
     }
     const detail =

@@ -19,6 +19,9 @@ describe('check catalog', () => {
     expect(check.title.length).toBeGreaterThan(0);
     expect(check.description.length).toBeGreaterThan(20);
     expect(check.remediation.length).toBeGreaterThan(40);
+    // Both ways of fixing it: where in the console, and the AWS CLI command.
+    expect(check.remediation).toMatch(/console/i);
+    expect(check.remediation).toContain('aws ');
     expect(new URL(check.docsUrl)).toMatchObject({ protocol: 'https:', hostname: 'docs.aws.amazon.com' });
   });
 

@@ -9,7 +9,7 @@ import { PLAYBOOK_EXPECTED } from '../../helpers/playbook-fixtures';
 import { parseEnvelope, toAccountEvent } from '../../../domain/events/normalize';
 import { decideOccurrences, OCCURRENCE_WINDOW_MINUTES, signalPrincipal } from '../../../domain/events/occurrences';
 import { type AccountEvent, type DetectionContext, SERVICE_GROUP_NAMES } from '../../../domain/events/types';
-import { billingReadPolicy, ROLE_NAME } from '../../../domain/onboarding/role';
+import { billingReadPolicy, ROLE_NAME, scanReadPolicy } from '../../../domain/onboarding/role';
 import {
   CLOUDTRAIL_API_CALL,
   FORWARDING_RULES,
@@ -1017,6 +1017,17 @@ describe("changes to Sentinel's roles", () => {
         }),
       ),
     ).toEqual([]);
+    // The scan read policy put back as the script sends it; under the other policy's name, it is a change.
+    const putScanRead = (policyName: string) =>
+      variant('iam-put-forwarder-role-deny.json', {
+        requestParameters: {
+          roleName: 'SentinelReadOnly',
+          policyName,
+          policyDocument: JSON.stringify(scanReadPolicy()),
+        },
+      });
+    expect(ids(putScanRead('SentinelScanRead'))).toEqual([]);
+    expect(ids(putScanRead('SentinelBillingRead'))).toEqual(['event.sentinel_role_changed']);
     // The forwarder's policy name with another document is no re-run.
     expect(
       ids(

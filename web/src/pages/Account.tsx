@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { SCENARIOS, SEVERITIES } from '../../../domain/checks/types';
 import { type Inputs, type Outputs, trpc } from '../api';
+import { groupByService } from '../check-groups';
 import { ScoreChart } from '../components/ScoreChart';
 import { Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
 import { awaitingFirstScan, BAND_LABEL, srsBand, when } from '../format';
@@ -602,7 +603,11 @@ function CheckStatusMark({ check }: { check: Check }) {
   );
 }
 
-/** Every check of the catalogue in the latest scan: failed first, then not evaluated, then passed; most severe first in each. */
+/**
+ * Every check of the catalogue in the latest scan, grouped by the AWS service it judges (web/src/check-groups.ts): the
+ * groups with failed checks first, each with its coverage and failures; in a group, failed first, then not evaluated,
+ * then passed, most severe first in each.
+ */
 function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
   const checks = [...(report.data?.checks ?? [])].sort(
     (a, b) =>
@@ -610,6 +615,7 @@ function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
       SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
       a.title.localeCompare(b.title),
   );
+  const groups = groupByService(checks);
   const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
   return (
     <section aria-label="Checks">
@@ -620,7 +626,8 @@ function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
         <>
           <p className="muted">
             {count('failed')} failed · {count('not_evaluated')} not evaluated · {count('passed')} passed
-            {checks.some(partlyRead) && ` · ${checks.filter(partlyRead).length} partly read`}
+            {checks.some(partlyRead) && ` · ${checks.filter(partlyRead).length} partly read`} ·{' '}
+            {groups.length === 1 ? '1 service' : `${groups.length} services`}
           </p>
           <table className="list checks" aria-label="Check results">
             <thead>
@@ -633,26 +640,44 @@ function ChecksTable({ report }: { report: Loaded<CheckReport> }) {
                 <th>Not read</th>
               </tr>
             </thead>
-            <tbody>
-              {checks.map((c) => (
-                <tr key={c.check_id} data-check={c.check_id} data-status={c.status}>
-                  <td>
-                    {c.title}
-                    <br />
-                    <span className="muted">{c.check_id}</span>
-                  </td>
-                  <td>
-                    <span className={`sev sev-${c.severity.toLowerCase()}`}>{c.severity}</span>
-                  </td>
-                  <td>
-                    <CheckStatusMark check={c} />
-                  </td>
-                  <td>{c.status === 'not_evaluated' ? '—' : c.failing_resources}</td>
-                  <td className="reason">{c.reason ?? '—'}</td>
-                  <td>{c.unread.length > 0 ? c.unread.join(', ') : '—'}</td>
+            {groups.map((group) => (
+              <tbody key={group.service} data-service={group.service} aria-label={group.label}>
+                <tr className="service-group">
+                  <th colSpan={6} scope="rowgroup">
+                    {group.label}{' '}
+                    <span className="muted" data-testid="service-coverage">
+                      {group.evaluated} of {group.total} evaluated
+                    </span>
+                    {group.failed > 0 && (
+                      <>
+                        {' '}
+                        <span className="check-status check-failed" data-testid="service-failed">
+                          {group.failed} failed
+                        </span>
+                      </>
+                    )}
+                  </th>
                 </tr>
-              ))}
-            </tbody>
+                {group.checks.map((c) => (
+                  <tr key={c.check_id} data-check={c.check_id} data-status={c.status}>
+                    <td>
+                      {c.title}
+                      <br />
+                      <span className="muted">{c.check_id}</span>
+                    </td>
+                    <td>
+                      <span className={`sev sev-${c.severity.toLowerCase()}`}>{c.severity}</span>
+                    </td>
+                    <td>
+                      <CheckStatusMark check={c} />
+                    </td>
+                    <td>{c.status === 'not_evaluated' ? '—' : c.failing_resources}</td>
+                    <td className="reason">{c.reason ?? '—'}</td>
+                    <td>{c.unread.length > 0 ? c.unread.join(', ') : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            ))}
           </table>
         </>
       )}
