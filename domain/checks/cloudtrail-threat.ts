@@ -227,7 +227,7 @@ export const CLOUDTRAIL_THREAT_CHECKS: readonly Check[] = [
       `in the last ${THREAT_WINDOW_HOURS} hours: the pattern of someone turning a foothold into administrator ` +
       `access. ${LOOKUP}`,
     remediation:
-      'In CloudTrail > Event history, filter on the identity (User name or the role session) and review what it ' +
+      'In the CloudTrail console > Event history, filter on the identity (User name or the role session) and review what it ' +
       'did. If it was not planned work: deactivate its access keys (aws iam update-access-key --user-name <user> ' +
       "--access-key-id <key> --status Inactive) or revoke the role's sessions (IAM > Roles > the role > Revoke " +
       'active sessions; CLI: attach the AWSRevokeOlderSessions inline policy), undo the policies, keys and login ' +
@@ -250,7 +250,7 @@ export const CLOUDTRAIL_THREAT_CHECKS: readonly Check[] = [
       `instances, detectors, organizations, cost) in the last ${THREAT_WINDOW_HOURS} hours: what a stolen key's ` +
       `first minutes look like. Security tools do this too: accept the finding for the ones you run. ${LOOKUP}`,
     remediation:
-      'In CloudTrail > Event history, filter on the identity and check where the calls came from (source IP, user ' +
+      'In the CloudTrail console > Event history, filter on the identity and check where the calls came from (source IP, user ' +
       'agent). If it is not a tool you run: deactivate its access keys (aws iam update-access-key --user-name <user> ' +
       "--access-key-id <key> --status Inactive) or revoke the role's active sessions (IAM > Roles > the role > " +
       'Revoke active sessions), and look for what it did next.',
@@ -273,7 +273,7 @@ export const CLOUDTRAIL_THREAT_CHECKS: readonly Check[] = [
       `${THREAT_WINDOW_HOURS} hours: stolen credentials used to run, or resell, models at the account's expense. ` +
       LOOKUP,
     remediation:
-      'In CloudTrail > Event history, filter on Event source bedrock.amazonaws.com and the identity. If the use is ' +
+      'In the CloudTrail console > Event history, filter on Event source bedrock.amazonaws.com and the identity. If the use is ' +
       "not yours: deactivate the identity's access keys (aws iam update-access-key --user-name <user> " +
       '--access-key-id <key> --status Inactive) or revoke its role sessions, remove the model access it requested ' +
       '(Bedrock > Model access), check Bedrock > Settings > Model invocation logging is on, and watch the bill.',

@@ -181,6 +181,7 @@ export const DATA_STORE_CHECKS: readonly Check[] = [
       'In the KMS console open Customer managed keys > the key > Key rotation, tick "Automatically rotate this ' +
       'KMS key" and save (choose a period from 90 to 2560 days; a year by default); or run aws kms enable-key-rotation ' +
       "--key-id KEY_ID. Rotation keeps the key's id and old material, so nothing that uses the key changes.",
+    prowler: ['kms_cmk_rotation_enabled'],
     docsUrl: 'https://docs.aws.amazon.com/kms/latest/developerguide/rotate-keys.html',
     controls: { 'cis-aws-7.0': ['4.6'], 'aws-fsbp': ['KMS.4'] },
     evaluate: onPart('kmsKeys', ({ keys }) =>

@@ -86,7 +86,7 @@ export const IAM_ESCALATION_CHECKS: readonly Check[] = [
       "An IAM user with administrator access (through its own, a group's or an inline policy) has no MFA device: " +
       'one leaked password or key-and-password pair is the whole account.',
     remediation:
-      'Have the user assign an MFA device (IAM > Users > the user > Security credentials > Assign MFA device; CLI: ' +
+      'In the console, have the user assign an MFA device (IAM > Users > the user > Security credentials > Assign MFA device; CLI: ' +
       'aws iam create-virtual-mfa-device then aws iam enable-mfa-device), or remove the administrator access. Require ' +
       'MFA for administrative actions with an aws:MultiFactorAuthPresent condition.',
     docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_mfa_enable.html',

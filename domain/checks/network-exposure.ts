@@ -402,7 +402,7 @@ export const NETWORK_EXPOSURE_CHECKS: readonly Check[] = [
       '(an exploited service, a server-side request forgery) gets the credentials of its role and acts in the ' +
       'account with them. Instances that face the internet should hold no role, or one that can do very little.',
     remediation:
-      "Review the role's permissions (IAM > Roles > the role > Permissions) and cut them to what the instance " +
+      "In the console, review the role's permissions (IAM > Roles > the role > Permissions) and cut them to what the instance " +
       'needs, require IMDSv2, and where the instance needs no public address move it behind a load balancer in a ' +
       'private subnet. To detach the profile: EC2 > the instance > Actions > Security > Modify IAM role > No IAM ' +
       'role; or `aws ec2 disassociate-iam-instance-profile --association-id <id>` (find the id with `aws ec2 ' +
