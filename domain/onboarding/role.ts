@@ -37,6 +37,9 @@ export const SCAN_READ_ACTIONS = [
   // A function's configuration with the link to its code package, searched for secrets: the managed policies grant
   // lambda:GetFunctionConfiguration and lambda:List*, not GetFunction.
   'lambda:GetFunction',
+  // Glue connections' properties (JDBC SSL, secrets written into URLs or custom keys): SecurityAudit grants
+  // glue:GetConnection(s) to neither. The collector asks with HidePassword, so the password Glue keeps is not returned.
+  'glue:GetConnections',
 ] as const;
 
 export const SCAN_POLICY_NAME = 'SentinelScanRead';

@@ -237,7 +237,11 @@ describe('AWS build and job collection against moto: CodeBuild, Glue, Batch', ()
     );
     await job(customer, 'exports', { arguments: { '--db_password': FAKE_PASSWORD, '--stage': 'prod' } });
     await job(customer, 'orders', { securityConfiguration: 'kms', arguments: { '--secret_id': 'prod/orders' } });
-    await connection(customer, 'warehouse', { USERNAME: 'etl', PASSWORD: FAKE_PASSWORD });
+    // A password written into the JDBC URL: asked with HidePassword, Glue still returns the URL.
+    await connection(customer, 'warehouse', {
+      USERNAME: 'etl',
+      JDBC_CONNECTION_URL: `jdbc:postgresql://etl:${FAKE_PASSWORD}@db.internal:5432/orders`,
+    });
     await connection(customer, 'orders-db', { SECRET_ID: 'prod/orders', JDBC_ENFORCE_SSL: 'true' }, OTHER_REGION);
     await glue(customer, OTHER_REGION).send(
       new PutDataCatalogEncryptionSettingsCommand({
@@ -277,7 +281,7 @@ describe('AWS build and job collection against moto: CodeBuild, Glue, Batch', ()
       unanchoredFilters: [],
     });
     expect(ok(inventory.glue).connections.find((c) => c.name === 'warehouse')?.propertySecrets).toEqual([
-      { name: 'PASSWORD', kind: 'named_secret' },
+      { name: 'JDBC_CONNECTION_URL', kind: 'password_in_url' },
     ]);
     expect(outcomes(inventory)).toEqual({
       'exposure.codebuild_variable_secrets': [`${leaky}@${REGION}`],

@@ -69,7 +69,10 @@ export const gluePart = regionalPart({
       return into;
     });
     const connections = await foldPages(
-      paginateGetConnections({ client }, { HidePassword: false }),
+      // HidePassword: the connection's own PASSWORD never leaves AWS (it is where Glue keeps one, encrypted with the
+      // catalog's settings, which glue_connection_passwords_unencrypted judges). A secret elsewhere in its properties (a
+      // password in the JDBC URL, a token in a custom key) is what the secret check finds.
+      paginateGetConnections({ client }, { HidePassword: true }),
       [] as GlueConnection[],
       (into, page) => {
         for (const c of page.ConnectionList ?? []) {
