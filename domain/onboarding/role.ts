@@ -40,6 +40,8 @@ export const SCAN_READ_ACTIONS = [
   // Glue connections' properties (JDBC SSL, secrets written into URLs or custom keys): SecurityAudit grants
   // glue:GetConnection(s) to neither. The collector asks with HidePassword, so the password Glue keeps is not returned.
   'glue:GetConnections',
+  // Who an SES identity's sending authorization policies let send as it (SES v2): SecurityAudit names only v1's.
+  'ses:GetEmailIdentityPolicies',
 ] as const;
 
 export const SCAN_POLICY_NAME = 'SentinelScanRead';

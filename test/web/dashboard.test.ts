@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { afterAnswerSettled } from '../../core/after-answer';
+import { computeSrs } from '../../domain/scoring/srs';
 import { SEVERITIES } from '../../domain/checks/types';
 import { type TestContext } from '../helpers/context';
 import { CONDITION_CEILING_MS } from '../helpers/patience';
@@ -382,13 +383,18 @@ async function heaviestAlone(awsAccountId: string): Promise<string> {
   const open = await ctx.db
     .selectFrom('signals')
     .innerJoin('accounts', 'accounts.id', 'signals.account_id')
-    .select(['signals.id', 'signals.check_id', 'signals.severity'])
+    .select(['signals.id', 'signals.check_id', 'signals.severity', 'signals.scenario'])
     .where('accounts.aws_account_id', '=', awsAccountId)
     .where('signals.resolved_at', 'is', null)
     .execute();
   const rank = (severity: string) => (SEVERITIES as readonly string[]).indexOf(severity);
+  const scored = (signals: typeof open) =>
+    computeSrs(signals.map((x) => ({ checkId: x.check_id, severity: x.severity, scenario: x.scenario })));
+  // The heaviest one whose acceptance moves the score: with several CRITICAL findings open, accepting one may leave
+  // the score where the others hold it.
   const [first] = open
     .filter((s) => open.filter((o) => o.check_id === s.check_id).length === 1)
+    .filter((s) => scored(open.filter((o) => o.id !== s.id)) !== scored(open))
     .sort((a, b) => rank(a.severity) - rank(b.severity));
   if (!first) throw new Error(`${awsAccountId} has no open signal alone on its check`);
   return first.id;
