@@ -37,6 +37,11 @@ export const SCAN_READ_ACTIONS = [
   // A function's configuration with the link to its code package, searched for secrets: the managed policies grant
   // lambda:GetFunctionConfiguration and lambda:List*, not GetFunction.
   'lambda:GetFunction',
+  // A layer's version with the link to its content, searched for secrets like a function's code.
+  'lambda:GetLayerVersion',
+  // The account's own Systems Manager documents' content, searched for secrets (SecurityAudit lists and describes
+  // documents, and does not read them).
+  'ssm:GetDocument',
   // Glue connections' properties (JDBC SSL, secrets written into URLs or custom keys): SecurityAudit grants
   // glue:GetConnection(s) to neither. The collector asks with HidePassword, so the password Glue keeps is not returned.
   'glue:GetConnections',
