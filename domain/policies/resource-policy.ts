@@ -47,8 +47,11 @@ const NARROWING_OPERATORS =
 /** Addresses that stand for the whole internet: an IpAddress test on one of them narrows nothing. */
 const EVERY_ADDRESS = new Set(['0.0.0.0/0', '::/0']);
 
-/** An IAM pattern (`*` and `?` wildcards) as a regular expression; actions match without regard to case. */
-function pattern(glob: string, caseless: boolean): RegExp {
+/**
+ * An IAM pattern (`*` and `?` wildcards) as a regular expression: `caseless` for actions, which IAM matches without
+ * regard to case; resources match exactly.
+ */
+export function iamPattern(glob: string, caseless: boolean): RegExp {
   const source = glob
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*/g, '.*')
@@ -58,7 +61,7 @@ function pattern(glob: string, caseless: boolean): RegExp {
 
 /** Whether an IAM action pattern (`s3:Get*`, `*`) matches an action (`s3:GetObject`). */
 export function actionMatches(glob: string, action: string): boolean {
-  return pattern(glob, true).test(action);
+  return iamPattern(glob, true).test(action);
 }
 
 export interface ResourcePolicyStatement {

@@ -1,3 +1,4 @@
+import { iamPattern } from '../../../domain/policies/resource-policy';
 import { parsePolicyDocument } from '../trust-policy';
 
 // Whether a bucket policy makes S3 refuse requests without TLS: a Deny statement that
@@ -22,22 +23,13 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined 
 const strings = (v: unknown): string[] => list(v).filter((s): s is string => typeof s === 'string');
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** An IAM pattern (`*` and `?` wildcards) as a regular expression; `caseless` for actions, which IAM matches so. */
-function pattern(glob: string, caseless: boolean): RegExp {
-  const source = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${source}$`, caseless ? 'i' : '');
-}
-
 function everyone(principal: unknown): boolean {
   if (principal === '*') return true;
   return isObject(principal) && strings(principal.AWS).includes('*');
 }
 
 function coversObjectAccess(action: unknown): boolean {
-  const patterns = strings(action).map((a) => pattern(a, true));
+  const patterns = strings(action).map((a) => iamPattern(a, true));
   return OBJECT_ACTIONS.every((wanted) => patterns.some((p) => p.test(wanted)));
 }
 
@@ -45,7 +37,7 @@ function coversObjectAccess(action: unknown): boolean {
 function coversEveryObject(resource: unknown, bucket: string): boolean {
   return strings(resource).some((r) => {
     const partition = /^arn:([^:]*):/.exec(r)?.[1] ?? 'aws';
-    return pattern(r, false).test(`arn:${partition}:s3:::${bucket}/*`);
+    return iamPattern(r, false).test(`arn:${partition}:s3:::${bucket}/*`);
   });
 }
 
