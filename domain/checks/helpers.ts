@@ -6,10 +6,18 @@ import type { CheckResult, EvaluationContext, FailingResource } from './types';
 
 const DAY_MS = 86_400_000;
 
-/** Adds what could not be read to a result: a pass or a fail then covers only the rest. */
+/**
+ * Adds what could not be read to a result: a pass or a fail then covers only the rest. A region or resource that
+ * two of the check's parts could not read is named once, with the first reason.
+ */
 export function withUnread(result: CheckResult, unread: readonly Unread[] | undefined): CheckResult {
   if (!unread || unread.length === 0) return result;
-  return { ...result, unread: [...(result.unread ?? []), ...unread] };
+  const merged = new Map<string, Unread>();
+  for (const u of [...(result.unread ?? []), ...unread]) {
+    const key = `${u.kind}\u0000${u.scope}`;
+    if (!merged.has(key)) merged.set(key, u);
+  }
+  return { ...result, unread: [...merged.values()] };
 }
 
 /**

@@ -210,6 +210,11 @@ export interface AwsFront {
   rewrite: (request: AwsRequest, answer: CannedAnswer) => CannedAnswer | undefined;
   /** Milliseconds to hold a request before handling it (0: none), to make a collection last. */
   delay: (request: AwsRequest) => number;
+  /**
+   * The regions DescribeRegions answers as enabled, before `rewrite` (undefined: all of moto's): a collection then
+   * reads only these, as for an account whose other regions are not opted in.
+   */
+  enabledRegions?: readonly string[];
   /** Every request the front received, in order (the latest 20,000). */
   requests: AwsRequest[];
   /** The role each session's access key belongs to, from the AssumeRole answers that passed through the front. */
@@ -472,6 +477,20 @@ function recordSession(front: AwsFront, request: AwsRequest, answer: CannedAnswe
   if (accessKeyId && roleArn) front.sessions.set(accessKeyId, roleArn);
 }
 
+/** moto's DescribeRegions answer with only `enabled` regions in it; any other answer as it is. */
+export function withEnabledRegions(
+  enabled: readonly string[] | undefined,
+  request: AwsRequest,
+  answer: CannedAnswer,
+): CannedAnswer {
+  if (!enabled || request.service !== 'ec2' || request.operation !== 'DescribeRegions') return answer;
+  const body = answer.body.replace(/<item>((?:(?!<\/item>)[\s\S])*)<\/item>/g, (item, inner: string) => {
+    const name = /<regionName>([^<]+)<\/regionName>/.exec(inner)?.[1];
+    return name && enabled.includes(name) ? item : '';
+  });
+  return { ...answer, body };
+}
+
 /** Starts a front to the moto server at `upstream` (the suite's by default). */
 export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstream?: string } = {}): Promise<AwsFront> {
   const upstream = new URL(to);
@@ -513,7 +532,8 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
               body: Buffer.concat(parts).toString('utf8'),
             };
             recordSession(front, described, original);
-            const rewritten = front.rewrite(described, original);
+            const narrowed = withEnabledRegions(front.enabledRegions, described, original);
+            const rewritten = front.rewrite(described, narrowed) ?? (narrowed === original ? undefined : narrowed);
             if (!rewritten) {
               res.writeHead(original.status, answer.headers).end(Buffer.concat(parts));
               return;

@@ -78,6 +78,17 @@ describe('network exposure checks', () => {
       // Private instances of that region are judged: nothing reaches them from the internet whatever their groups.
       expect(unreadBy(SSH, inventory)).not.toContain('i-0worker');
     });
+
+    it('names a region once when neither its instances nor its groups could be read', () => {
+      const denied = [{ kind: 'region' as const, scope: 'eu-west-2', reason: 'AccessDenied' }];
+      const inventory = withUnread(
+        withUnread(webInstanceWith(rule('tcp', [22, 22])), 'instances', denied),
+        'securityGroups',
+        denied,
+      );
+      expect(unreadBy(SSH, inventory).filter((scope) => scope === 'eu-west-2')).toEqual(['eu-west-2']);
+      expect(outcome(SSH, inventory)).toEqual(['i-0web@us-east-1']);
+    });
   });
 
   describe('group checks', () => {
