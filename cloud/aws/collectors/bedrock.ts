@@ -13,9 +13,8 @@ import type {
   BedrockCustomModel,
   BedrockGuardrail,
   BedrockInvocationLogging,
-  Unread,
 } from '../../../domain/scans/inventory';
-import { mapLimit } from './concurrency';
+import { type Described, describer } from './describe-each';
 import { isAbsent, ReadFailure } from './failures';
 import { whereOffered } from './offered';
 import { foldPages, globalPart, type ReadContext, regionalPart } from './reader';
@@ -26,41 +25,15 @@ import { foldPages, globalPart, type ReadContext, regionalPart } from './reader'
 // describe is unread; the region's others are evaluated. One that went away since it was listed is no longer
 // of interest.
 
-const PER_RESOURCE_CONCURRENCY = 4;
 /** ListServiceSpecificCredentials' largest page. */
 const API_KEYS_PAGE = 1000;
 const BEDROCK_SERVICE = 'bedrock.amazonaws.com';
 
-interface Slice<T> {
-  items: T[];
-  unread: Unread[];
-}
+type Slice<T> = Described<T>;
 
 const denied = (err: unknown) => err instanceof ReadFailure && err.kind === 'denied';
 const gone = (err: unknown) => isAbsent(err, 'ResourceNotFound');
-
-/** Describes each listed resource; refused ones go to `unread` (by ARN), vanished ones are skipped. */
-async function describeEach<L extends { arn: string }, T>(
-  listed: L[],
-  describe: (item: L) => Promise<T>,
-): Promise<Slice<T>> {
-  const unread: Unread[] = [];
-  const described = await mapLimit({
-    items: listed,
-    limit: PER_RESOURCE_CONCURRENCY,
-    run: async (item): Promise<T | null> => {
-      try {
-        return await describe(item);
-      } catch (err) {
-        if (gone(err)) return null;
-        if (!denied(err)) throw err;
-        unread.push({ kind: 'resource', scope: item.arn, reason: (err as ReadFailure).reason });
-        return null;
-      }
-    },
-  });
-  return { items: described.filter((d): d is Awaited<T> => d !== null), unread };
-}
+const describeEach = describer(gone);
 
 export const bedrockInvocationLoggingPart = regionalPart({
   part: 'bedrockInvocationLogging',

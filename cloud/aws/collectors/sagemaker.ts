@@ -7,9 +7,9 @@ import {
   paginateListTrainingJobs,
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
-import type { SageMakerModel, SageMakerNotebook, SageMakerTrainingJob, Unread } from '../../../domain/scans/inventory';
-import { mapLimit } from './concurrency';
-import { isAbsent, ReadFailure } from './failures';
+import type { SageMakerModel, SageMakerNotebook, SageMakerTrainingJob } from '../../../domain/scans/inventory';
+import { type Described, describer } from './describe-each';
+import { isAbsent } from './failures';
 import { whereOffered } from './offered';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
@@ -19,41 +19,15 @@ import { foldPages, type ReadContext, regionalPart } from './reader';
 // Training jobs accumulate for ever (AWS keeps them), so only those created within TRAINING_JOB_WINDOW_DAYS are
 // read, newest first, and at most TRAINING_JOBS_PER_REGION of them: a bounded number of calls per region.
 
-const PER_RESOURCE_CONCURRENCY = 4;
 export const TRAINING_JOB_WINDOW_DAYS = 90;
 export const TRAINING_JOBS_PER_REGION = 100;
 const DAY_MS = 86_400_000;
 
-interface Slice<T> {
-  items: T[];
-  unread: Unread[];
-}
+type Slice<T> = Described<T>;
 
-const denied = (err: unknown) => err instanceof ReadFailure && err.kind === 'denied';
 // SageMaker answers ValidationException for a resource that does not exist (any more).
 const gone = (err: unknown) => isAbsent(err, 'Validation') || isAbsent(err, 'ResourceNotFound');
-
-async function describeEach<L extends { arn: string }, T>(
-  listed: L[],
-  describe: (item: L) => Promise<T>,
-): Promise<Slice<T>> {
-  const unread: Unread[] = [];
-  const described = await mapLimit({
-    items: listed,
-    limit: PER_RESOURCE_CONCURRENCY,
-    run: async (item): Promise<T | null> => {
-      try {
-        return await describe(item);
-      } catch (err) {
-        if (gone(err)) return null;
-        if (!denied(err)) throw err;
-        unread.push({ kind: 'resource', scope: item.arn, reason: (err as ReadFailure).reason });
-        return null;
-      }
-    },
-  });
-  return { items: described.filter((d): d is Awaited<T> => d !== null), unread };
-}
+const describeEach = describer(gone);
 
 const client = ({ session }: ReadContext, region: string) =>
   session.client((config) => new SageMakerClient(config), region);
