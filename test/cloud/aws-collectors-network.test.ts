@@ -284,11 +284,13 @@ describe('EC2 and VPC collection against moto', () => {
       'DescribeSnapshots',
       'DescribeSubnets',
       'DescribeTransitGateways',
+      'DescribeVolumes',
       'DescribeVpcEndpointServiceConfigurations',
       'DescribeVpcEndpoints',
       'DescribeVpcs',
       'GetEbsEncryptionByDefault',
       'GetInstanceMetadataDefaults',
+      'GetSnapshotBlockPublicAccessState',
     ]);
   });
 
