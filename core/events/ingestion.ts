@@ -39,7 +39,9 @@ import { rescoreAccount } from '../signals/rescore';
 // events, the signals their detections open, the batch that records what is left to do) and answered; then the alert
 // rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
 // (core/events/dispatch-after-answer.ts). Which findings open signals, and which are counted on open ones, is
-// domain/events/occurrences.ts's rule (core/events/open-event-signals.ts).
+// domain/events/occurrences.ts's rule (core/events/open-event-signals.ts). A finding of a call by one of the tenant's
+// trusted principals, for a detection it names (docs/decisions.md, "Trusted principals"), opens nothing: the event
+// keeps it under `suppressed`, with the trusted principal.
 //
 // Heartbeats (the forwarder's scheduled rule, docs/event-forwarding.md "Heartbeat") are not stored as events nor run
 // through the detections: one per region every few minutes would bury the account's event list. Each request records,

@@ -8,9 +8,9 @@ import type { AccountEvent, DetectionContext } from './types';
 // detections. And Sentinel's own roles: whatever they do in the account is never news, for every detection.
 //
 // A trusted principal is an IAM role, an IAM user, or the sessions of a role. A role stands for every session of it:
-// CloudTrail names a session `arn:aws:sts::<account>:assumed-role/<role>/<session>`, and the role itself in
-// `sessionContext.sessionIssuer.arn`. Names compare within their account: a role of the same name in another account
-// is another principal. The root user is never one: its use is always news.
+// CloudTrail names the caller of a session `arn:aws:sts::<account>:assumed-role/<role>/<session>` (`userIdentity.arn`;
+// `sessionContext.sessionIssuer.arn` is the same role with its path). Names compare within their account: a role of
+// the same name in another account is another principal. The root user is never one: its use is always news.
 
 /** How long a trusted principal may be trusted at most: a year, then it is named again. */
 export const MAX_TRUSTED_PRINCIPAL_DAYS = 365;
@@ -93,17 +93,9 @@ export function callPrincipal(event: AccountEvent): CallPrincipal | null {
     return { partition: user[1]!, account: user[2]!, user: user[4]!, role: null, session: null };
   const session = SESSION_ARN.exec(arn);
   if (!session || session[5] === '*') return null;
-  // The issuer's ARN keeps the role's path; the session ARN only its name. They name the same role: a role's name is
-  // unique in its account, whatever its path.
-  const issuer = IAM_ARN.exec(str(event.detail, 'userIdentity', 'sessionContext', 'sessionIssuer', 'arn') ?? '');
-  const sameRole = issuer && issuer[3] === 'role' && issuer[2] === session[2] && issuer[4] === session[3];
-  return {
-    partition: session[1]!,
-    account: session[2]!,
-    user: null,
-    role: sameRole ? issuer[4]! : session[3]!,
-    session: session[4]!,
-  };
+  // The session ARN names the role without its path, as the trusted role's ARN may hold one: they compare by name,
+  // which is unique in its account whatever the path.
+  return { partition: session[1]!, account: session[2]!, user: null, role: session[3]!, session: session[4]! };
 }
 
 /** Whether the call's principal is the one a trusted principal names. Never across accounts or partitions. */
