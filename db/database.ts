@@ -33,6 +33,7 @@ import type {
   AccountEventsTable,
   EventBatchesTable,
   EventForwardingRegionsTable,
+  TrustedPrincipalsTable,
 } from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
 import type {
@@ -79,4 +80,5 @@ export interface Database {
   account_events: AccountEventsTable;
   event_batches: EventBatchesTable;
   event_forwarding_regions: EventForwardingRegionsTable;
+  trusted_principals: TrustedPrincipalsTable;
 }

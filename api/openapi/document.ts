@@ -229,6 +229,7 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   Integrations: 'The Slack app install (also under the neutral name `chat`)',
   Health: 'For load balancers',
   Documentation: 'This document',
+  'Trusted principals': "The tenant's own automation, named with a reason and an expiry: its events open no signal",
 };
 
 /**

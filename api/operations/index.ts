@@ -17,6 +17,7 @@ import { overviewOperations } from './overview';
 import type { Endpoint } from './operation';
 import { organizationOperations } from './organizations';
 import { signalOperations } from './signals';
+import { trustedPrincipalOperations } from './trusted-principals';
 import { userOperations } from './users';
 
 // Every operation the REST API serves, one declaration each, one file per area (the OpenAPI tag). A declaration
@@ -49,5 +50,6 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...auditLogOperations,
   ...integrationOperations,
   ...billingOperations,
+  ...trustedPrincipalOperations,
   ...docsOperations(() => openApiJson(OPERATIONS)),
 ];

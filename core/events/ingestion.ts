@@ -14,6 +14,8 @@ import { detectEvent, rescansOf } from '../../domain/events/detections';
 import { isHeartbeat } from '../../domain/events/forwarding-rules';
 import { type RegionTouch, regionTouches } from '../../domain/events/forwarding-health';
 import { eventFingerprint, signalPrincipal } from '../../domain/events/occurrences';
+import { callPrincipal, suppressingPrincipal } from '../../domain/events/trusted-principals';
+import { trustedPrincipalsInForce } from '../../db/repositories/trusted-principals';
 import { arrivedEventTime, parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, DetectionContext, DetectionDescription, EventFinding } from '../../domain/events/types';
 import { newId } from '../../domain/ids';
@@ -37,7 +39,9 @@ import { rescoreAccount } from '../signals/rescore';
 // events, the signals their detections open, the batch that records what is left to do) and answered; then the alert
 // rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
 // (core/events/dispatch-after-answer.ts). Which findings open signals, and which are counted on open ones, is
-// domain/events/occurrences.ts's rule (core/events/open-event-signals.ts).
+// domain/events/occurrences.ts's rule (core/events/open-event-signals.ts). A finding of a call by one of the tenant's
+// trusted principals, for a detection it names (docs/decisions.md, "Trusted principals"), opens nothing: the event
+// keeps it under `suppressed`, with the trusted principal.
 //
 // Heartbeats (the forwarder's scheduled rule, docs/event-forwarding.md "Heartbeat") are not stored as events nor run
 // through the detections: one per region every few minutes would bury the account's event list. Each request records,
@@ -177,7 +181,8 @@ async function apply(
     roleName: account.role_name,
     eventKeyRotating: account.event_key_rotating,
   };
-  const detected: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
+  const found: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
+  const { detected, suppressed } = await withoutTrusted(db, account, found);
   // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
   const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));
   const store = (conn: Db) =>
@@ -201,10 +206,11 @@ async function apply(
           source_ip: e.sourceIp,
           detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))],
           detail: JSON.stringify(e.detail),
+          suppressed: suppressionsOf(suppressed, e),
         }),
       ),
     });
-  const nothing = { detecting: detected.length + rescanning.length, opened: [], batched: false };
+  const nothing = { detecting: found.length + rescanning.length, opened: [], batched: false };
   if (nothing.detecting === 0) {
     const { stored, ...windows } = await store(db);
     return { windows, stored: stored.size, ...nothing };
@@ -229,9 +235,13 @@ async function apply(
           }),
         );
     }
+    // A trusted principal's change opens no signal, but the rescan still reads what it changed: the trust accepts who
+    // acted, not what the account looks like after (the scan checks judge that).
     const groups = [
       ...new Set([
-        ...fresh.flatMap((d) => (d.detection.group ? [d.detection.group] : [])),
+        ...[...fresh, ...suppressed.filter((d) => stored.has(d.event.eventId))].flatMap((d) =>
+          d.detection.group ? [d.detection.group] : [],
+        ),
         ...rescanning.filter((r) => stored.has(r.event.eventId)).map((r) => r.group),
       ]),
     ];
@@ -268,6 +278,43 @@ async function apply(
       batched: signals.length > 0 || groups.length > 0,
     };
   });
+}
+
+type Suppressed = Detected & { by: string };
+
+/**
+ * The findings whose detection a trusted principal in force suppresses for the call's principal (none for nearly
+ * every request: the tenant's entries are read only when an event set off a detection, in one query), and the others.
+ */
+async function withoutTrusted(
+  db: Db,
+  account: Account,
+  found: readonly Detected[],
+): Promise<{ detected: Detected[]; suppressed: Suppressed[] }> {
+  if (found.length === 0) return { detected: [], suppressed: [] };
+  const trusted = await trustedPrincipalsInForce({ db, tenantId: account.tenant_id, accountId: account.id });
+  if (trusted.length === 0) return { detected: [...found], suppressed: [] };
+  const detected: Detected[] = [];
+  const suppressed: Suppressed[] = [];
+  for (const d of found) {
+    const by = suppressingPrincipal(callPrincipal(d.event), d.detection.id, trusted);
+    if (by) suppressed.push({ ...d, by: by.id });
+    else detected.push(d);
+  }
+  return { detected, suppressed };
+}
+
+/** What the event keeps of its suppressed detections: each once, with the trusted principal; null when none. */
+function suppressionsOf(suppressed: readonly Suppressed[], event: AccountEvent): string | null {
+  const own = suppressed.filter((d) => d.event === event);
+  if (own.length === 0) return null;
+  const byDetection = new Map(own.map((d) => [d.detection.id, d.by]));
+  return JSON.stringify(
+    [...byDetection].map(([detection, trustedPrincipalId]) => ({
+      detection,
+      trusted_principal_id: trustedPrincipalId,
+    })),
+  );
 }
 
 /** Event keys are 32 random bytes in base64url (core/accounts/account-events.ts): anything else is none of ours. */

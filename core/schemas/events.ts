@@ -105,6 +105,11 @@ export const accountEvent = z.object({
   detections: z
     .array(z.string())
     .meta({ description: 'The detections it set off (their signals carry the same ids as check_id)' }),
+  suppressed: z.array(z.object({ detection: z.string(), trusted_principal_id: z.string() })).meta({
+    description:
+      'The detections it would have set off but a trusted principal suppressed (GET /trusted-principals): no ' +
+      'signal, no alert; empty for nearly every event',
+  }),
 });
 
 export const listEventsOutput = z.object({

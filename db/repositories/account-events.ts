@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
-import type { AccountEventsTable } from '../tables/events';
+import type { AccountEventsTable, SuppressedDetection } from '../tables/events';
 import { type WindowState, windowHit } from './rate-limits';
 import { isoTimestamp } from '../json-sql';
 import type { RegionTouch } from '../../domain/events/forwarding-health';
@@ -172,13 +172,13 @@ export async function countAndStoreEvents({
 }): Promise<{ count: WindowState; bytes: WindowState; stored: Set<string> }> {
   const rows = events.map(
     (e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
-    ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail})`,
+    ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail}, ${e.suppressed})`,
   );
   // A request of heartbeats only stores no event.
   const source =
     rows.length > 0
       ? sql`(values ${sql.join(rows)})`
-      : sql`(select null, null, null, null, null, null, null, null, null, null, null, null where false)`;
+      : sql`(select null, null, null, null, null, null, null, null, null, null, null, null, null where false)`;
   const withinLimit = sql<boolean>`(select count from hit) <= ${count.limit}
     and (select count from bytes_hit) <= ${bytes.limit}`;
   const [row] = await db
@@ -200,11 +200,12 @@ export async function countAndStoreEvents({
           'source_ip',
           'detections',
           'detail',
+          'suppressed',
         ])
         .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
-          v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb
+          v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb, v.suppressed::jsonb
         from ${source} as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
-          source_ip, detections, detail)
+          source_ip, detections, detail, suppressed)
         where ${withinLimit}`)
         .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
         .returning('event_id'),
@@ -367,6 +368,7 @@ export interface AccountEventJson {
   actor: string | null;
   source_ip: string | null;
   detections: string[];
+  suppressed: SuppressedDetection[];
 }
 
 /** A page of an account's events, newest first by (event_time, event_id); PostgreSQL writes the timestamps. */
@@ -382,6 +384,7 @@ export async function listEventPage({ db, filter }: { db: Conn; filter: EventFil
       'actor',
       'source_ip',
       'detections',
+      sql<SuppressedDetection[]>`coalesce(suppressed, '[]'::jsonb)`.as('suppressed'),
       isoTimestamp(sql.ref('event_time')).as('time'),
       isoTimestamp(sql.ref('received_at')).as('received_at'),
     ])

@@ -27,6 +27,32 @@ export interface AccountEventsTable {
   detections: Generated<string[]>;
   detail: Json<Record<string, unknown>>;
   received_at: Generated<Timestamp>;
+  /** The detections trusted principals suppressed, and by which; null when none was. */
+  suppressed: Json<SuppressedDetection[]> | null;
+}
+
+/** A detection the event set off that a trusted principal suppressed: it opened no signal. */
+export interface SuppressedDetection {
+  detection: string;
+  trusted_principal_id: string;
+}
+
+/** The tenant's trusted principals (db/migrations/20261215T000300_trusted_principals.ts). */
+export interface TrustedPrincipalsTable {
+  id: string;
+  tenant_id: string;
+  /** Null: every account of the tenant. */
+  account_id: string | null;
+  principal: string;
+  /** Null: every detection. */
+  detections: string[] | null;
+  reason: string;
+  expires_at: Timestamp;
+  created_by: string | null;
+  created_by_email: string;
+  created_at: CreatedAt;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
 }
 
 export interface EventBatchesTable {

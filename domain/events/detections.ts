@@ -8,7 +8,6 @@ import {
   API_DESTINATION_NAME,
   CONNECTION_NAME,
   FORWARDER_POLICY_NAME,
-  FORWARDER_ROLE_NAME,
   forwarderPolicy,
   TARGET_ID,
 } from '../onboarding/forwarder-templates';
@@ -45,6 +44,7 @@ import {
 import { asArray, asObject, asString, pathOf } from './normalize';
 import { describedDetection } from './catalog';
 import { PLAYBOOK_DETECTIONS } from './playbook';
+import { bySentinel, FORWARDER_ROLE } from './trusted-principals';
 import type { AccountEvent, Detect, DetectionContext, EventDetection, EventFinding, ServiceGroup } from './types';
 
 // The detections run on every event the account forwards (domain/events/forwarding-rules.ts). Each reads one
@@ -685,9 +685,6 @@ const eventForwarderChanged = detection('event.event_forwarder_changed', (event,
     : [];
 });
 
-/** The forwarder's role: the one the Terraform snippet and CLI script create, or a CloudFormation stack's, per region. */
-const FORWARDER_ROLE = new RegExp(`^${FORWARDER_ROLE_NAME}(-[a-z0-9-]+)?$`);
-
 /** Which of Sentinel's roles a role name is, or null for any other role. */
 function sentinelRole(name: string | null, context: DetectionContext): string | null {
   if (name === null) return null;
@@ -861,11 +858,15 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   ...PLAYBOOK_DETECTIONS,
 ]);
 
-/** Every detection's findings for one event. */
+/**
+ * Every detection's findings for one event. None for a call of Sentinel's own roles, whichever the detection: its
+ * scans read what some detections watch, and nothing it does is news (domain/events/trusted-principals.ts).
+ */
 export function detectEvent(
   event: AccountEvent,
   context: DetectionContext,
 ): { detection: EventDetection; finding: EventFinding }[] {
+  if (bySentinel(event, context)) return [];
   return EVENT_DETECTIONS.flatMap((detection) =>
     detection.detect(event, context).map((finding) => ({ detection, finding })),
   );

@@ -10,7 +10,7 @@ import type { AccountEvent, DetectionContext, EventDetection, EventFinding } fro
 
 // How the attacker's playbook detections (domain/events/playbook-catalog.ts) read their calls. Each rule gets the
 // call already matched to the detection's calls (source, event name) and made by someone other than Sentinel's own
-// roles, and says what it found: nothing for the benign variants (a policy version not made the default, a key
+// roles (domain/events/detections.ts `detectEvent`), and says what it found: nothing for the benign variants (a policy version not made the default, a key
 // deactivated rather than reactivated, a bucket shared with its own account).
 
 /** One CloudTrail call, as a rule reads it. */
@@ -468,17 +468,17 @@ const RULES: Readonly<Record<string, Rule>> = {
   },
 };
 
-/** The call of one of the detection's names, by someone other than Sentinel's own roles; null for anything else. */
-function callOf(event: AccountEvent, description: PlaybookDescription, context: DetectionContext): Call | null {
+/**
+ * The call of one of the detection's names; null for anything else. (A call of Sentinel's own roles never reaches a
+ * detection: domain/events/detections.ts `detectEvent`.)
+ */
+function callOf(event: AccountEvent, description: PlaybookDescription): Call | null {
   const { detail } = event;
   const { calls } = description;
   if (event.detailType !== CLOUDTRAIL_API_CALL || detail.eventSource !== calls.eventSource) return null;
   if (event.eventName === null || !calls.names.includes(event.eventName)) return null;
   const outcome = OUTCOMES[description.id] ?? 'success';
   if ((outcome === 'success' && failed(detail)) || (outcome === 'failure' && !failed(detail))) return null;
-  // Sentinel's scans read what some detections watch (an instance's user data): its own calls are never news.
-  const issuer = str(detail, 'userIdentity', 'sessionContext', 'sessionIssuer', 'userName');
-  if (issuer && (issuer === context.roleName || issuer === FORWARDER_ROLE_NAME)) return null;
   return {
     event,
     name: event.eventName,
@@ -495,7 +495,7 @@ export const PLAYBOOK_DETECTIONS: readonly EventDetection[] = Object.freeze(
     return {
       ...description,
       detect: (event, context) => {
-        const call = callOf(event, description, context);
+        const call = callOf(event, description);
         return call ? rule(call, context) : [];
       },
     };

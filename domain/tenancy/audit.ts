@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   'export.csv_downloaded',
   'export.compliance_report_downloaded',
   'billing.plan_changed',
+  'trusted_principal.created',
+  'trusted_principal.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -64,6 +64,13 @@ export const SYNC_WINDOW_SECONDS = 60 * 60;
  */
 export const ALERT_RULES_PER_TENANT = 25;
 
+/**
+ * Trusted principals in force per tenant (docs/decisions.md, "Trusted principals"). Ingestion reads them all for an
+ * event that set off a detection: the cap bounds that read, and a tenant trusting more than this is no longer naming
+ * its automation.
+ */
+export const TRUSTED_PRINCIPALS_PER_TENANT = 50;
+
 /** Invitation e-mails (invites and resends together) per tenant per hour, and to one address per day. */
 export const INVITATION_EMAILS_PER_TENANT = 50;
 export const INVITATION_EMAIL_TENANT_WINDOW_SECONDS = 60 * 60;

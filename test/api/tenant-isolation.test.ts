@@ -153,6 +153,17 @@ beforeAll(async () => {
     .select('id')
     .where('tenant_id', '=', a.tenantId)
     .executeTakeFirstOrThrow();
+  // A trusts one of its principals, so that B could neither list nor revoke the trust.
+  const trusted = await ctx.http
+    .post('/trusted-principals')
+    .set(a.auth)
+    .send({
+      principal: `arn:aws:iam::${AWS_ID}:role/a-terraform`,
+      detections: 'all',
+      reason: 'A trusts its Terraform',
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    })
+    .expect(201);
   ofA = { workflowId: account.workflow_id, exportId: panic.body.export_id, downloadUrl: panic.body.download_url };
   params = {
     accountId: [AWS_ID],
@@ -163,6 +174,7 @@ beforeAll(async () => {
     exportId: [ofA.exportId],
     signalId: [signals[0]!.id],
     orgId: [org.body.org_id],
+    trustedPrincipalId: [trusted.body.trusted_principal_id],
   };
   markers = [
     a.tenantId,
@@ -181,6 +193,8 @@ beforeAll(async () => {
     'A accepts this',
     org.body.org_id,
     org.body.external_id,
+    trusted.body.trusted_principal_id,
+    'A trusts its Terraform',
     ...signals.map((s) => s.id),
     ...scans.map((s) => s.id),
   ];

@@ -459,3 +459,46 @@ describe('billing with Stripe configured', () => {
     expect(portal.portal_url).toMatch(/^https:\/\//);
   });
 });
+
+describe('trusted principals', () => {
+  it('names, lists and revokes one as over REST, with the same validation and role rules', async () => {
+    const api = callerFor(ctx, owner);
+    const created = await api.trustedPrincipals.create({
+      principal: 'arn:aws:sts::123456789012:assumed-role/terraform/*',
+      detections: ['event.iam_user_created'],
+      reason: 'Terraform applies from CI',
+      expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    });
+    expect(created).toMatchObject({ aws_account_id: null, detections: ['event.iam_user_created'], status: 'in_force' });
+    const listed = await api.trustedPrincipals.list();
+    expect(listed.trusted_principals.map((t) => t.trusted_principal_id)).toContain(created.trusted_principal_id);
+    expect(
+      await failure(
+        api.trustedPrincipals.create({
+          principal: 'arn:aws:iam::123456789012:role/*',
+          detections: ['event.nope'],
+          reason: 'x',
+          expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        }),
+      ),
+    ).toMatchObject({
+      trpc: 'BAD_REQUEST',
+      code: 'validation_failed',
+      details: expect.arrayContaining([{ field: 'principal', message: expect.stringContaining('role session ARN') }]),
+    });
+    const viewer = await addUserWithRole(ctx, owner.tenantId, 'viewer');
+    expect(
+      await failure(
+        callerFor(ctx, viewer).trustedPrincipals.delete({ trusted_principal_id: created.trusted_principal_id }),
+      ),
+    ).toMatchObject({ trpc: 'FORBIDDEN', code: 'forbidden' });
+    await api.trustedPrincipals.delete({ trusted_principal_id: created.trusted_principal_id });
+    expect((await api.trustedPrincipals.list({ status: 'all' })).trusted_principals[0]).toMatchObject({
+      trusted_principal_id: created.trusted_principal_id,
+      status: 'revoked',
+    });
+    expect(
+      await failure(api.trustedPrincipals.delete({ trusted_principal_id: created.trusted_principal_id })),
+    ).toMatchObject({ trpc: 'NOT_FOUND', code: 'not_found' });
+  });
+});

@@ -10,6 +10,7 @@ export interface Ids {
   team: string;
   signal: string;
   organization: string;
+  trustedPrincipal: string;
 }
 
 export interface Entry {
@@ -202,5 +203,15 @@ export const PROCEDURES: Record<string, Entry> = {
     operation: 'removeSlackWorkspace',
     harmless: { team_id: 'T0UNKNOWN' },
     withIdsOf: (ids) => ({ team_id: ids.team }),
+  },
+  'trustedPrincipals.list': { operation: 'listTrustedPrincipals' },
+  'trustedPrincipals.create': {
+    operation: 'createTrustedPrincipal',
+    harmless: { principal: 'nope', detections: 'all', reason: 'x', expires_at: 'never' },
+  },
+  'trustedPrincipals.delete': {
+    operation: 'deleteTrustedPrincipal',
+    harmless: { trusted_principal_id: 'trp_unknown' },
+    withIdsOf: (ids) => ({ trusted_principal_id: ids.trustedPrincipal }),
   },
 };

@@ -91,6 +91,13 @@ beforeAll(async () => {
   });
   // An organization of A's, left PENDING: its syncs would connect accounts while the test compares snapshots.
   const org = await api.organizations.connect({ management_account_id: ORG_MANAGEMENT_ID });
+  // A trusts one of its principals: B can neither list nor revoke the trust.
+  const trusted = await api.trustedPrincipals.create({
+    principal: `arn:aws:iam::${AWS_ID}:role/a-terraform`,
+    detections: 'all',
+    reason: 'A trusts its Terraform',
+    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   const base = {
     account: AWS_ID,
     rule: rule.rule_id,
@@ -98,6 +105,7 @@ beforeAll(async () => {
     team: TEAM_A,
     signal: signals.signals[1]!.signal_id,
     organization: org.org_id,
+    trustedPrincipal: trusted.trusted_principal_id,
   };
   variants = [
     { ...base, user: invited.user_id },
@@ -118,6 +126,8 @@ beforeAll(async () => {
     'A accepts this',
     org.org_id,
     org.external_id,
+    trusted.trusted_principal_id,
+    'A trusts its Terraform',
     ...signals.signals.map((s) => s.signal_id),
   ];
 });

@@ -56,13 +56,14 @@ describe('migrations', () => {
       'stripe_events',
       'stripe_subscriptions',
       'tenants',
+      'trusted_principals',
       'users',
     ]);
     // Each step reverts the most recent migration; all of them leave nothing behind.
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(36);
+    expect(await tables()).toHaveLength(37);
   });
 
   describe('constraints protect the data', () => {
@@ -339,6 +340,41 @@ describe('migrations', () => {
       await expect(region('ap-south-1', after, before)).rejects.toThrow(/event_forwarding_regions_heartbeats/);
       await db().deleteFrom('accounts').where('id', '=', 'acc_fwd').execute();
       expect(await db().selectFrom('event_forwarding_regions').selectAll().execute()).toEqual([]);
+    });
+
+    it('gives a trusted principal a reason of 1-500 characters, an expiry after its creation and detections or all', async () => {
+      const at = new Date('2026-12-01T00:00:00Z');
+      const entry = {
+        tenant_id: 'ten_1',
+        account_id: null,
+        principal: 'arn:aws:iam::123456789012:role/terraform',
+        detections: ['event.iam_user_created'],
+        reason: 'Terraform applies from CI',
+        expires_at: new Date(at.getTime() + 86_400_000),
+        created_by: 'usr_1',
+        created_by_email: 'o@example.com',
+        created_at: at,
+      };
+      const insert = (id: string, values: Partial<typeof entry> & Record<string, unknown>) =>
+        db()
+          .insertInto('trusted_principals')
+          .values({ ...entry, ...values, id } as never)
+          .execute();
+      await expect(insert('trp_1', { reason: '' })).rejects.toThrow(/check/);
+      await expect(insert('trp_2', { reason: 'x'.repeat(501) })).rejects.toThrow(/check/);
+      await expect(insert('trp_3', { expires_at: at })).rejects.toThrow(/trusted_principals_expiry_after_creation/);
+      await expect(insert('trp_4', { expires_at: null } as never)).rejects.toThrow(/null/);
+      await expect(insert('trp_5', { detections: [] })).rejects.toThrow(/check/);
+      await expect(insert('trp_6', { tenant_id: 'ten_none' })).rejects.toThrow(/foreign key/);
+      await insert('trp_7', {});
+      await insert('trp_8', { detections: null } as never);
+      // An event keeps the detections a trusted principal suppressed, and by which; none for nearly every event.
+      const columns = await sql<{
+        column_name: string;
+        is_nullable: string;
+      }>`select column_name, is_nullable from information_schema.columns
+        where table_name = 'account_events' and column_name = 'suppressed'`.execute(db());
+      expect(columns.rows).toEqual([{ column_name: 'suppressed', is_nullable: 'YES' }]);
     });
 
     it('refuses a user of a tenant that does not exist', async () => {
