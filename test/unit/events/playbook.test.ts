@@ -203,7 +203,11 @@ describe('the forwarding rules for the playbook', () => {
  */
 const STRATUS: Readonly<Record<string, string[]>> = {
   'aws.credential-access.ec2-get-password-data': ['playbook:ec2-get-password-data.json'],
-  'aws.credential-access.ec2-steal-instance-credentials': ['playbook:ssm-send-command.json'],
+  // The command that reads the credentials, and GuardDuty's finding when they are used from outside the instance.
+  'aws.credential-access.ec2-steal-instance-credentials': [
+    'playbook:ssm-send-command.json',
+    'guardduty-finding-high.json',
+  ],
   'aws.credential-access.secretsmanager-batch-retrieve-secrets': ['playbook:secretsmanager-batch-get.json'],
   'aws.defense-evasion.cloudtrail-delete': ['delete-trail.json'],
   'aws.defense-evasion.cloudtrail-event-selectors': ['put-event-selectors-no-management.json'],
