@@ -204,8 +204,9 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     severity: 'CRITICAL',
     title: 'GuardDuty high-severity finding',
     description:
-      'GuardDuty reported a finding of severity 7 or more (HIGH or CRITICAL): an active threat such as compromised ' +
-      'credentials, a backdoored instance or crypto-mining.',
+      'GuardDuty reported a finding that Sentinel rates HIGH or CRITICAL: its own severity is 7 or more, or its type ' +
+      'means a compromise whatever its severity (crypto-mining, a backdoor, stolen instance credentials: ' +
+      'domain/events/guardduty-types.ts). An active threat.',
     remediation:
       'Open the finding in the GuardDuty console and follow the remediation for its type: isolate affected ' +
       'instances, revoke and rotate exposed credentials, and review CloudTrail for what the actor did.',
@@ -478,6 +479,23 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     group: null,
   },
   ...PLAYBOOK_CATALOG,
+  {
+    id: 'event.guardduty_finding',
+    mitre: [],
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    title: 'GuardDuty finding',
+    description:
+      'GuardDuty reported a finding that Sentinel rates MEDIUM or LOW: its own severity is below 7 and its type is not ' +
+      'one that means a compromise (domain/events/guardduty-types.ts). Probes, unusual traffic, root credentials used, ' +
+      'a setting weakened: worth a look, often the first sign of what comes next.',
+    remediation:
+      'Open the finding in the GuardDuty console (GuardDuty > Findings) or read it with aws guardduty get-findings ' +
+      '--detector-id ID --finding-ids FINDING, and follow the remediation for its type. Archive it there if it is ' +
+      'expected (a scanner of your own), or suppress its kind with a filter that names exactly that source.',
+    docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_finding-types-active.html',
+    group: 'guardduty',
+  },
 ]);
 
 const BY_ID: ReadonlyMap<string, DetectionDescription> = new Map(DETECTION_CATALOG.map((d) => [d.id, d]));

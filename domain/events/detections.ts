@@ -3,6 +3,7 @@ import { admitsPort } from '../checks/exposure';
 import { parseJsonWithin } from '../json-budget';
 import { isHighEnd } from '../checks/threat';
 import type { ControlRefs } from '../compliance/types';
+import type { Severity } from '../checks/types';
 import type { OpenIngress } from '../scans/inventory';
 import {
   API_DESTINATION_NAME,
@@ -19,7 +20,6 @@ import {
   FORWARDER_RULE_PREFIX,
   FORWARDING_RULES,
   GUARDDUTY_FINDING,
-  GUARDDUTY_HIGH_SEVERITY,
   HEARTBEAT_RULE_NAME,
   HEARTBEAT_SCHEDULE,
   HEALTH_ABUSE_CATEGORY,
@@ -43,6 +43,7 @@ import {
 } from './cloudtrail-record';
 import { asArray, asObject, asString, pathOf } from './normalize';
 import { describedDetection } from './catalog';
+import { isHighOrCritical, rateGuardDutyFinding } from './guardduty-types';
 import { PLAYBOOK_DETECTIONS } from './playbook';
 import { bySentinel, FORWARDER_ROLE } from './trusted-principals';
 import type { AccountEvent, Detect, DetectionContext, EventDetection, EventFinding, ServiceGroup } from './types';
@@ -256,23 +257,38 @@ const guardDutyDisabled = detection('event.guardduty_disabled', (event) => {
   ];
 });
 
-const guardDutyFinding = detection('event.guardduty_high_severity_finding', (event) => {
+/**
+ * The finding of a GuardDuty finding event, rated (domain/events/guardduty-types.ts), when `wanted` takes its rating.
+ * Every severity is forwarded; the HIGH and CRITICAL ones are event.guardduty_high_severity_finding's, the others
+ * event.guardduty_finding's, so a signal's severity says which.
+ */
+function guardDutyFindingOf(event: AccountEvent, wanted: (severity: Severity) => boolean): EventFinding[] {
   const { detail } = event;
   if (event.detailType !== GUARDDUTY_FINDING || pathOf(detail, 'service', 'archived') === true) return [];
   // An administrator account's bus also carries its members' findings: each is the member's (its own forwarder's).
   const findingAccount = str(detail, 'accountId');
   if (findingAccount && findingAccount !== event.account) return [];
-  const severity = typeof detail.severity === 'number' ? detail.severity : NaN;
-  if (!(severity >= GUARDDUTY_HIGH_SEVERITY)) return [];
-  const level = severity >= 9 ? 'CRITICAL' : 'HIGH';
+  // GuardDuty writes its severity as a number: anything else is not a finding it wrote.
+  if (typeof detail.severity !== 'number' || !Number.isFinite(detail.severity)) return [];
+  const type = str(detail, 'type') ?? event.eventName ?? 'unknown type';
+  const rating = rateGuardDutyFinding(type, detail.severity);
+  if (!wanted(rating.severity)) return [];
+  const raised = rating.raisedBy ? `; rated ${rating.severity} for its type (${rating.raisedBy.reason})` : '';
   return [
     {
       resource: str(detail, 'id') ?? event.eventId,
       region: str(detail, 'region') ?? event.region,
-      detail: `${str(detail, 'title') ?? 'GuardDuty finding'} (${event.eventName ?? 'unknown type'}, GuardDuty severity ${severity}: ${level}).`,
+      detail: `${str(detail, 'title') ?? 'GuardDuty finding'} (${type}, GuardDuty severity ${detail.severity}: ${rating.band}${raised}).`,
     },
   ];
-});
+}
+
+const guardDutyHighSeverityFinding = detection('event.guardduty_high_severity_finding', (event) =>
+  guardDutyFindingOf(event, isHighOrCritical),
+);
+const guardDutyFinding = detection('event.guardduty_finding', (event) =>
+  guardDutyFindingOf(event, (severity) => !isHighOrCritical(severity)),
+);
 
 // ---- Security groups ----
 
@@ -842,7 +858,7 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   cloudTrailDeleted,
   cloudTrailWeakened,
   guardDutyDisabled,
-  guardDutyFinding,
+  guardDutyHighSeverityFinding,
   securityGroupAdminPortOpened,
   securityGroupDatabasePortOpened,
   s3BucketMadePublic,
@@ -856,6 +872,7 @@ export const EVENT_DETECTIONS: readonly EventDetection[] = Object.freeze([
   healthRiskEvent,
   healthAbuseEvent,
   ...PLAYBOOK_DETECTIONS,
+  guardDutyFinding,
 ]);
 
 /**

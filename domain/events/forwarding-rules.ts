@@ -28,8 +28,6 @@ export const HEALTH_EVENT_TYPES: readonly string[] = Object.freeze(['AWS Health 
  */
 export const HEALTH_RISK_CATEGORY = 'RISK';
 export const HEALTH_ABUSE_CATEGORY = 'ABUSE';
-/** GuardDuty's numeric severity from which a finding is HIGH (7.0-8.9) or CRITICAL (9.0-10.0). */
-export const GUARDDUTY_HIGH_SEVERITY = 7;
 
 /**
  * The heartbeat (docs/event-forwarding.md, "Heartbeat"): in every region of the forwarder a scheduled rule sends
@@ -265,13 +263,12 @@ const BASE_RULES: readonly ForwardingRule[] = [
   },
   {
     name: 'sentinel-guardduty-findings',
-    description: 'GuardDuty findings of HIGH or CRITICAL severity, to Sentinel',
+    description: 'GuardDuty findings of every severity, to Sentinel',
     scope: 'regional',
-    pattern: {
-      source: ['aws.guardduty'],
-      'detail-type': [GUARDDUTY_FINDING],
-      detail: { severity: [{ numeric: ['>=', GUARDDUTY_HIGH_SEVERITY] }] },
-    },
+    // Every severity: a finding's type can make it serious whatever GuardDuty's score (domain/events/guardduty-types.ts),
+    // and the low ones are counted too. GuardDuty sends a new finding once and its updates at the detector's
+    // publishing frequency (six hours by default), so even an account probed all day sends a few events a finding.
+    pattern: { source: ['aws.guardduty'], 'detail-type': [GUARDDUTY_FINDING] },
   },
   {
     name: 'sentinel-ec2-changes',

@@ -70,6 +70,10 @@ export const TECHNIQUES = {
   T1199: 'Trusted Relationship',
   T1610: 'Deploy Container',
   'T1584.001': 'Compromise Infrastructure: Domains',
+  'T1098.006': 'Account Manipulation: Additional Container Cluster Roles',
+  T1040: 'Network Sniffing',
+  T1599: 'Network Boundary Bridging',
+  T1484: 'Domain or Tenant Policy Modification',
 } as const;
 export type Technique = keyof typeof TECHNIQUES;
 

@@ -55,6 +55,7 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   'event.guardduty_disabled': PER_PRINCIPAL,
   // GuardDuty's own finding id: its updates of one finding are that finding.
   'event.guardduty_high_severity_finding': STATE,
+  'event.guardduty_finding': STATE,
   // Exposures: the resource's configuration, which the exposure and suspension checks confirm.
   'event.security_group_admin_port_opened': STATE,
   'event.security_group_database_port_opened': STATE,

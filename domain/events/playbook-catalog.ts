@@ -1024,6 +1024,300 @@ export const PLAYBOOK_CATALOG: readonly PlaybookDescription[] = Object.freeze([
     docsUrl: 'https://docs.aws.amazon.com/ses/latest/dg/request-production-access.html',
     calls: regional('ses', 'UpdateAccountSendingEnabled', 'PutAccountDetails'),
   }),
+  // ---- Privilege escalation, exposure and persistence beyond IAM users ----
+  entry({
+    id: 'event.iam_policy_version_grants_escalation',
+    scenario: 'iam',
+    severity: 'HIGH',
+    mitre: [
+      ['TA0004', 'T1098.003'],
+      ['TA0003', 'T1098.003'],
+    ],
+    title: 'IAM policy version grants administrator, IAM or role assumption on everything',
+    description:
+      'A new version of a customer managed policy allows every action, every IAM action, or sts:AssumeRole on every ' +
+      'resource. Whether or not it was made the default, it is one SetDefaultPolicyVersion away from giving whoever ' +
+      'holds the policy the whole account: the first step of the policy-version privilege escalation.',
+    remediation: `${CONFIRM} Delete the version (IAM > Policies > the policy > Policy versions > Delete, or aws iam delete-policy-version --policy-arn ARN --version-id v2) after setting a reviewed version as the default.`,
+    docsUrl: `${IAM_DOCS}/access_policies_managed-versioning.html`,
+    calls: iam('CreatePolicyVersion'),
+    group: 'iam',
+  }),
+  entry({
+    id: 'event.eks_cluster_admin_granted',
+    scenario: 'iam',
+    severity: 'HIGH',
+    mitre: [
+      ['TA0004', 'T1098.006'],
+      ['TA0003', 'T1098.006'],
+    ],
+    title: 'EKS cluster administrator access granted',
+    description:
+      'An IAM principal was given administrator access to an EKS cluster: the cluster admin access policy associated ' +
+      'with its access entry, or an access entry putting it in the system:masters group. It can then run anything on ' +
+      "the cluster's nodes and read every Kubernetes secret.",
+    remediation: `${CONFIRM} Remove the access (EKS > the cluster > Access > IAM access entries, or aws eks disassociate-access-policy --cluster-name NAME --principal-arn ARN --policy-arn POLICY, aws eks delete-access-entry).`,
+    docsUrl: 'https://docs.aws.amazon.com/eks/latest/userguide/access-policies.html',
+    calls: regional('eks', 'AssociateAccessPolicy', 'CreateAccessEntry', 'UpdateAccessEntry'),
+  }),
+  entry({
+    id: 'event.eks_endpoint_made_public',
+    scenario: 'exposure',
+    severity: 'MEDIUM',
+    mitre: [['TA0005', 'T1562.007']],
+    title: "EKS cluster's API endpoint opened to the internet",
+    description:
+      "An EKS cluster's Kubernetes API endpoint was made reachable from the whole internet (public access on, from " +
+      '0.0.0.0/0). Anyone with a leaked kubeconfig or token, or an exploit for the API server, can now reach it.',
+    remediation: `${CONFIRM} Restrict public access to known ranges or turn it off (EKS > the cluster > Networking > Manage endpoint access, or aws eks update-cluster-config --name NAME --resources-vpc-config endpointPublicAccess=false,endpointPrivateAccess=true).`,
+    docsUrl: 'https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html',
+    calls: regional('eks', 'CreateCluster', 'UpdateClusterConfig'),
+  }),
+  entry({
+    id: 'event.rds_instance_made_public',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    mitre: [
+      ['TA0005', 'T1562.007'],
+      ['TA0010', 'T1537'],
+    ],
+    title: 'RDS database made publicly accessible',
+    description:
+      'A database instance was created or modified with PubliclyAccessible: its endpoint resolves to a public address, ' +
+      'and only its security groups stand between the database and the internet. Attackers open a database this way ' +
+      'to copy it out, or after resetting its master password.',
+    remediation: `${CONFIRM} Turn public access off (RDS > Databases > the instance > Modify > Connectivity > Not publicly accessible, or aws rds modify-db-instance --db-instance-identifier ID --no-publicly-accessible --apply-immediately).`,
+    docsUrl: 'https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_VPC.WorkingWithRDSInstanceinaVPC.html',
+    calls: regional('rds', 'CreateDBInstance', 'ModifyDBInstance'),
+  }),
+  entry({
+    id: 'event.rds_master_password_changed',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    mitre: [
+      ['TA0003', 'T1098'],
+      ['TA0040', 'T1531'],
+    ],
+    title: 'RDS master password reset',
+    description:
+      "The master user's password of a database instance or cluster was changed through the RDS API. Whoever has " +
+      'rds:ModifyDBInstance can take over a database this way without knowing any database credential, and lock its ' +
+      'owners out.',
+    remediation: `${CONFIRM} Set a new master password and rotate it into the applications (RDS > Databases > the instance > Modify > New master password, or aws rds modify-db-instance --db-instance-identifier ID --manage-master-user-password).`,
+    docsUrl: 'https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_ResetPassword.html',
+    calls: regional('rds', 'ModifyDBInstance', 'ModifyDBCluster'),
+  }),
+  entry({
+    id: 'event.vpc_peering_to_outside_account',
+    scenario: 'exposure',
+    severity: 'MEDIUM',
+    mitre: [
+      ['TA0005', 'T1599'],
+      ['TA0010', 'T1537'],
+    ],
+    title: 'VPC peering requested with another account',
+    description:
+      'A VPC peering connection was requested with a VPC of another AWS account. Once accepted and routed, that ' +
+      "account's network reaches this VPC's private addresses, past every internet-facing control.",
+    remediation: `${CONFIRM} Delete the peering connection if the account is not a known partner (VPC > Peering connections > Actions > Delete, or aws ec2 delete-vpc-peering-connection --vpc-peering-connection-id ID).`,
+    docsUrl: 'https://docs.aws.amazon.com/vpc/latest/peering/create-vpc-peering-connection.html',
+    calls: regional('ec2', 'CreateVpcPeeringConnection'),
+  }),
+  entry({
+    id: 'event.traffic_mirror_session_created',
+    scenario: 'threat',
+    severity: 'HIGH',
+    mitre: [
+      ['TA0006', 'T1040'],
+      ['TA0009', 'T1040'],
+    ],
+    title: 'Traffic mirroring session created',
+    description:
+      "A traffic mirroring session now copies an instance's network traffic to a mirror target: everything the " +
+      'instance sends and receives unencrypted (credentials, session cookies, database queries) can be read there.',
+    remediation: `${CONFIRM} Delete the session and its target if nobody set them up to investigate (VPC > Traffic mirroring > Mirror sessions > Delete, or aws ec2 delete-traffic-mirror-session --traffic-mirror-session-id ID).`,
+    docsUrl: 'https://docs.aws.amazon.com/vpc/latest/mirroring/what-is-traffic-mirroring.html',
+    calls: regional('ec2', 'CreateTrafficMirrorSession'),
+  }),
+  entry({
+    id: 'event.ecr_repository_shared_externally',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    mitre: [['TA0010', 'T1537']],
+    title: 'ECR repository opened to everyone or another account',
+    description:
+      "A container repository's policy now lets everyone, or an AWS account other than this one, pull (or push) its " +
+      "images: the application's code, its build secrets, or a way to plant a backdoored image.",
+    remediation: `${CONFIRM} Restore the repository policy (ECR > Repositories > the repository > Permissions, or aws ecr set-repository-policy --repository-name NAME --policy-text file://policy.json, or aws ecr delete-repository-policy).`,
+    docsUrl: 'https://docs.aws.amazon.com/AmazonECR/latest/userguide/repository-policies.html',
+    calls: regional('ecr', 'SetRepositoryPolicy'),
+  }),
+  entry({
+    id: 'event.sns_topic_shared_externally',
+    scenario: 'exposure',
+    severity: 'MEDIUM',
+    mitre: [['TA0010', 'T1537']],
+    title: 'SNS topic opened to everyone or another account',
+    description:
+      "An SNS topic's access policy now lets everyone, or an AWS account other than this one, publish to it or " +
+      'subscribe to it: an outsider can read every message it carries, or send alerts and orders in its name.',
+    remediation: `${CONFIRM} Restore the topic's access policy (SNS > Topics > the topic > Edit > Access policy, or aws sns set-topic-attributes --topic-arn ARN --attribute-name Policy --attribute-value file://policy.json, or aws sns remove-permission).`,
+    docsUrl: 'https://docs.aws.amazon.com/sns/latest/dg/sns-access-policy-use-cases.html',
+    calls: regional('sns', 'SetTopicAttributes', 'CreateTopic', 'AddPermission'),
+  }),
+  entry({
+    id: 'event.sqs_queue_shared_externally',
+    scenario: 'exposure',
+    severity: 'MEDIUM',
+    mitre: [['TA0010', 'T1537']],
+    title: 'SQS queue opened to everyone or another account',
+    description:
+      "An SQS queue's access policy now lets everyone, or an AWS account other than this one, send to it or receive " +
+      'from it: an outsider can read the messages, or feed the consumers work of its own.',
+    remediation: `${CONFIRM} Restore the queue's access policy (SQS > Queues > the queue > Access policy, or aws sqs set-queue-attributes --queue-url URL --attributes file://attributes.json, or aws sqs remove-permission).`,
+    docsUrl:
+      'https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-basic-examples-of-sqs-policies.html',
+    calls: regional('sqs', 'SetQueueAttributes', 'CreateQueue', 'AddPermission'),
+  }),
+  entry({
+    id: 'event.secret_policy_opened',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    mitre: [
+      ['TA0006', 'T1555.006'],
+      ['TA0010', 'T1537'],
+    ],
+    title: 'Secrets Manager secret opened to everyone or another account',
+    description:
+      "A secret's resource policy now lets everyone, or an AWS account other than this one, act on it: an attacker " +
+      'who opens a secret to an account it controls can read it from there, where this account logs nothing.',
+    remediation: `${CONFIRM} Restore the resource policy (Secrets Manager > the secret > Resource permissions, or aws secretsmanager delete-resource-policy --secret-id ID) and rotate the secret.`,
+    docsUrl: 'https://docs.aws.amazon.com/secretsmanager/latest/userguide/auth-and-access_resource-policies.html',
+    calls: regional('secretsmanager', 'PutResourcePolicy'),
+  }),
+  entry({
+    id: 'event.secret_deletion_scheduled',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    mitre: [
+      ['TA0040', 'T1485'],
+      ['TA0005', 'T1562.001'],
+    ],
+    title: 'Secret scheduled for deletion or its rotation cancelled',
+    description:
+      'A Secrets Manager secret was scheduled for deletion (or deleted at once), or its rotation was turned off. ' +
+      'Deleting secrets breaks the applications that read them; stopping rotation keeps a stolen value valid.',
+    remediation: `${CONFIRM} Restore a secret scheduled for deletion (Secrets Manager > the secret > Cancel deletion, or aws secretsmanager restore-secret --secret-id ID) and turn rotation back on (aws secretsmanager rotate-secret --secret-id ID).`,
+    docsUrl: 'https://docs.aws.amazon.com/secretsmanager/latest/userguide/manage_delete-restore-secret.html',
+    calls: regional('secretsmanager', 'DeleteSecret', 'CancelRotateSecret'),
+  }),
+  entry({
+    id: 'event.cloudformation_stackset_created',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    mitre: [
+      ['TA0003', 'T1098'],
+      ['TA0008', 'T1021.007'],
+    ],
+    title: 'CloudFormation StackSet created or deployed',
+    description:
+      'A StackSet was created, or its stacks deployed to accounts and regions. From an administrator account a ' +
+      'StackSet plants the same resources (a backdoor role, a user) in every target account at once, and redeploys ' +
+      'them when they are removed.',
+    remediation: `${CONFIRM} Review the template and the target accounts; delete the stack instances and the StackSet if nobody created them (CloudFormation > StackSets > Actions > Delete stacks from StackSet, or aws cloudformation delete-stack-instances, then delete-stack-set).`,
+    docsUrl: 'https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/what-is-cfnstacksets.html',
+    calls: regional('cloudformation', 'CreateStackSet', 'CreateStackInstances'),
+  }),
+  entry({
+    id: 'event.glue_dev_endpoint_key_added',
+    scenario: 'threat',
+    severity: 'HIGH',
+    mitre: [
+      ['TA0004', 'T1098.004'],
+      ['TA0008', 'T1021.007'],
+    ],
+    title: 'SSH key added to a Glue development endpoint',
+    description:
+      'A Glue development endpoint was created or updated with an SSH public key. Whoever holds the private key gets ' +
+      "a shell on the endpoint with its role's permissions: a known way to escalate through iam:PassRole.",
+    remediation: `${CONFIRM} Remove the key or delete the endpoint (aws glue update-dev-endpoint --endpoint-name NAME --delete-public-keys KEY, or aws glue delete-dev-endpoint --endpoint-name NAME; Glue > Dev endpoints in the console).`,
+    docsUrl: 'https://docs.aws.amazon.com/glue/latest/dg/dev-endpoint.html',
+    calls: regional('glue', 'CreateDevEndpoint', 'UpdateDevEndpoint'),
+  }),
+  entry({
+    id: 'event.ecs_privileged_task_registered',
+    scenario: 'threat',
+    severity: 'MEDIUM',
+    mitre: [
+      ['TA0002', 'T1610'],
+      ['TA0040', 'T1496.001'],
+    ],
+    title: 'ECS task definition with a privileged container or GPUs registered',
+    description:
+      'A task definition was registered whose container runs privileged (root on the host, every device) or asks for ' +
+      'GPUs. Attackers register such tasks to escape onto the container host or to mine on GPUs the account pays for.',
+    remediation: `${CONFIRM} Deregister the revision and stop its tasks (ECS > Task definitions > the revision > Deregister, or aws ecs deregister-task-definition --task-definition FAMILY:REVISION and aws ecs stop-task).`,
+    docsUrl: 'https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task_definition_parameters.html',
+    calls: regional('ecs', 'RegisterTaskDefinition'),
+  }),
+  entry({
+    id: 'event.route53_query_logging_deleted',
+    scenario: 'detection',
+    severity: 'MEDIUM',
+    mitre: [['TA0005', 'T1562.008']],
+    title: 'Route 53 public DNS query logging deleted',
+    description:
+      "The query logging configuration of a public hosted zone was deleted: the record of who resolved the zone's " +
+      'names (an attacker checking a phishing or takeover domain, say) stops.',
+    remediation: `${CONFIRM} Configure query logging again (Route 53 > Hosted zones > the zone > Configure query logging, or aws route53 create-query-logging-config --hosted-zone-id ID --cloud-watch-logs-log-group-arn ARN).`,
+    docsUrl: 'https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/query-logs.html',
+    calls: { ...regional('route53', 'DeleteQueryLoggingConfig'), scope: 'global' },
+  }),
+  entry({
+    id: 'event.network_acl_opened',
+    scenario: 'exposure',
+    severity: 'MEDIUM',
+    mitre: [['TA0005', 'T1562.007']],
+    title: 'Network ACL entry allows all traffic from the internet',
+    description:
+      'A network ACL entry now allows inbound traffic of every protocol and port from 0.0.0.0/0 or ::/0. Only the ' +
+      "security groups remain between the subnet's instances and the internet: attackers widen ACLs before opening " +
+      'a group.',
+    remediation: `${CONFIRM} Remove or narrow the entry (VPC > Network ACLs > the ACL > Inbound rules, or aws ec2 delete-network-acl-entry --network-acl-id ID --rule-number N --ingress).`,
+    docsUrl: 'https://docs.aws.amazon.com/vpc/latest/userguide/vpc-network-acls.html',
+    calls: regional('ec2', 'CreateNetworkAclEntry', 'ReplaceNetworkAclEntry'),
+  }),
+  entry({
+    id: 'event.iam_role_max_session_raised',
+    scenario: 'iam',
+    severity: 'LOW',
+    mitre: [['TA0003', 'T1098']],
+    title: "IAM role's maximum session duration raised",
+    description:
+      "A role's maximum session duration was set above AWS's default of one hour (up to twelve). Credentials taken " +
+      'from a session of that role stay valid that much longer after the intruder is found.',
+    remediation: `${CONFIRM} Set it back to one hour (IAM > Roles > the role > Edit > Maximum session duration, or aws iam update-role --role-name ROLE --max-session-duration 3600).`,
+    docsUrl: `${IAM_DOCS}/id_roles_update-role-settings.html`,
+    calls: iam('UpdateRole', 'CreateRole'),
+    group: 'iam',
+  }),
+  entry({
+    id: 'event.organizations_policy_detached',
+    scenario: 'detection',
+    severity: 'HIGH',
+    mitre: [
+      ['TA0005', 'T1484'],
+      ['TA0005', 'T1562.001'],
+    ],
+    title: 'Service control policy detached or turned off',
+    description:
+      'A policy was detached from the organization root, an organizational unit or an account, or service control ' +
+      'policies were turned off for the root. The guardrails it enforced (regions denied, CloudTrail and GuardDuty ' +
+      'protected) stop applying to every account below it at once.',
+    remediation: `${CONFIRM} Attach the policy again (AWS Organizations > Policies > the policy > Targets > Attach, or aws organizations attach-policy --policy-id ID --target-id TARGET; aws organizations enable-policy-type for the root).`,
+    docsUrl: 'https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html',
+    calls: { ...regional('organizations', 'DetachPolicy', 'DisablePolicyType'), scope: 'global' },
+  }),
 ]);
 
 /**
@@ -1045,4 +1339,13 @@ export const PLAYBOOK_STATE_IDS: ReadonlySet<string> = new Set([
   'event.iam_user_added_to_group',
   'event.identity_provider_changed',
   'event.compromised_key_quarantine_attached',
+  'event.rds_instance_made_public',
+  'event.eks_endpoint_made_public',
+  'event.vpc_peering_to_outside_account',
+  'event.ecr_repository_shared_externally',
+  'event.sns_topic_shared_externally',
+  'event.sqs_queue_shared_externally',
+  'event.secret_policy_opened',
+  'event.network_acl_opened',
+  'event.iam_role_max_session_raised',
 ]);

@@ -2,7 +2,17 @@ import { isHighEnd } from '../checks/threat';
 import { FORWARDER_ROLE_NAME } from '../onboarding/forwarder-templates';
 import { policyExposure } from '../policies/resource-policy';
 import { documentGrantsAdministrator } from '../checks/admin-policies';
-import { type Detail, failed, identityType, objects, params, parsePolicy, str, strings } from './cloudtrail-record';
+import {
+  type Detail,
+  failed,
+  identityType,
+  objects,
+  params,
+  parsePolicy,
+  statements,
+  str,
+  strings,
+} from './cloudtrail-record';
 import { CLOUDTRAIL_API_CALL } from './forwarding-rules';
 import { asObject, pathOf } from './normalize';
 import { PLAYBOOK_CATALOG, type PlaybookDescription } from './playbook-catalog';
@@ -87,6 +97,37 @@ function outsiders(event: AccountEvent, document: unknown, withPublic = true): s
   if (!exposure) return [];
   const accounts = [...new Set(exposure.external.map((e) => e.account))];
   return withPublic && exposure.public.length > 0 ? ['everyone', ...accounts] : accounts;
+}
+
+/** Anywhere on the internet, as a CIDR block. */
+const INTERNET: ReadonlySet<string> = new Set(['0.0.0.0/0', '::/0']);
+/** AWS's default maximum session duration of a role (one hour). */
+const DEFAULT_ROLE_SESSION_SECONDS = 3600;
+/** The AWS managed service control policy that allows everything. */
+const FULL_AWS_ACCESS = 'p-FullAWSAccess';
+
+/** A field of an object in any case: CloudTrail writes `aWSAccountId` for the API's `AWSAccountId`. */
+function fieldOf(object: Detail | null, key: string): unknown {
+  const match = Object.keys(object ?? {}).find((k) => k.toLowerCase() === key.toLowerCase());
+  return match === undefined ? undefined : object?.[match];
+}
+
+/** An IP protocol as EC2 logs it: a name, a number, or `-1` for every protocol. */
+const protocolOf = (value: unknown) => (typeof value === 'number' ? String(value) : (str(value) ?? ''));
+
+/**
+ * What a policy document allows on every resource that leads to the whole account: administrator access (every
+ * action, every IAM action, a NotAction leaving IAM in), or assuming any role.
+ */
+function escalationGrants(policy: Detail | null): string[] {
+  const found = new Set<string>();
+  if (documentGrantsAdministrator(policy)) found.add('administrator access');
+  for (const s of statements(policy)) {
+    if (s.Effect !== 'Allow' || !strings(s.Resource).includes('*')) continue;
+    const actions = strings(s.Action).map((a) => a.toLowerCase());
+    if (actions.includes('sts:assumerole') || actions.includes('sts:*')) found.add('sts:AssumeRole');
+  }
+  return [...found];
 }
 
 const one = (resource: string | null, detail: string, region?: string): EventFinding[] =>
@@ -465,6 +506,183 @@ const RULES: Readonly<Record<string, Rule>> = {
     if (name === 'UpdateAccountSendingEnabled' && request.enabled !== true) return [];
     if (name === 'PutAccountDetails' && request.productionAccessEnabled !== true) return [];
     return one(`ses/${event.region}`, `SES in ${event.region}: ${name}.`);
+  },
+  'event.iam_policy_version_grants_escalation': ({ request }) => {
+    const grants = escalationGrants(parsePolicy(request.policyDocument));
+    const policy = str(request, 'policyArn');
+    const made = request.setAsDefault === true ? 'made the default' : 'not the default yet';
+    return grants.length === 0
+      ? []
+      : one(policy, `A new version of policy ${policy} (${made}) allows ${listed(grants)} on every resource.`);
+  },
+  'event.eks_cluster_admin_granted': ({ name, request }) => {
+    const cluster = str(request, 'clusterName') ?? str(request, 'name');
+    const principal = str(request, 'principalArn');
+    const policy = str(request, 'policyArn')?.split('/').pop() ?? '';
+    const clusterWide = str(request, 'accessScope', 'type') !== 'namespace';
+    const granted =
+      name === 'AssociateAccessPolicy'
+        ? policy === 'AmazonEKSClusterAdminPolicy' || (policy === 'AmazonEKSAdminPolicy' && clusterWide)
+          ? policy
+          : null
+        : strings(request.kubernetesGroups).includes('system:masters')
+          ? 'the system:masters group'
+          : null;
+    return granted ? one(cluster, `${principal} was given ${granted} on EKS cluster ${cluster} (${name}).`) : [];
+  },
+  'event.eks_endpoint_made_public': ({ name, request }) => {
+    const config = asObject(request.resourcesVpcConfig);
+    if (!config) return [];
+    const cidrs = strings(config.publicAccessCidrs);
+    // A new cluster's endpoint is public to every address unless the request says otherwise.
+    const publicAccess = config.endpointPublicAccess ?? (name === 'CreateCluster' ? true : undefined);
+    const fromInternet = cidrs.some((c) => INTERNET.has(c));
+    const open =
+      publicAccess === true ? cidrs.length === 0 || fromInternet : publicAccess === undefined && fromInternet;
+    const cluster = str(request, 'name');
+    return open ? one(cluster, `The API endpoint of EKS cluster ${cluster} is public to the internet (${name}).`) : [];
+  },
+  'event.rds_instance_made_public': ({ name, request }) => {
+    const instance = str(request, 'dBInstanceIdentifier');
+    return request.publiclyAccessible === true
+      ? one(instance, `Database instance ${instance} is publicly accessible (${name}).`)
+      : [];
+  },
+  'event.rds_master_password_changed': ({ name, request }) => {
+    // CloudTrail writes the password itself hidden; that the request set one is what matters.
+    if (request.masterUserPassword === undefined && request.rotateMasterUserPassword !== true) return [];
+    const database = str(request, 'dBInstanceIdentifier') ?? str(request, 'dBClusterIdentifier');
+    return one(database, `The master password of ${database} was reset (${name}).`);
+  },
+  'event.vpc_peering_to_outside_account': ({ event, request, response }) => {
+    const peer = str(request, 'peerOwnerId');
+    if (!peer || peer === event.account) return [];
+    const vpc = str(request, 'vpcId');
+    const connection = str(response, 'vpcPeeringConnection', 'vpcPeeringConnectionId') ?? vpc;
+    return one(connection, `VPC ${vpc} asked to peer with ${str(request, 'peerVpcId') ?? 'a VPC'} of account ${peer}.`);
+  },
+  'event.traffic_mirror_session_created': ({ request, response }) => {
+    const session = valuesOf(response, 'trafficMirrorSessionId')[0] ?? null;
+    const source = valuesOf(request, 'networkInterfaceId')[0] ?? 'a network interface';
+    const target = valuesOf(request, 'trafficMirrorTargetId')[0] ?? 'a mirror target';
+    return one(session ?? source, `The traffic of ${source} is mirrored to ${target}.`);
+  },
+  'event.ecr_repository_shared_externally': ({ event, request }) => {
+    const to = outsiders(event, request.policyText);
+    const repository = str(request, 'repositoryName');
+    return to.length === 0 ? [] : one(repository, `The policy of repository ${repository} now allows ${listed(to)}.`);
+  },
+  'event.sns_topic_shared_externally': ({ event, name, request }) => {
+    const to =
+      name === 'AddPermission'
+        ? strings(fieldOf(request, 'AWSAccountId')).filter((a) => a !== event.account)
+        : outsiders(
+            event,
+            name === 'CreateTopic'
+              ? fieldOf(asObject(request.attributes), 'Policy')
+              : str(request, 'attributeName') === 'Policy'
+                ? request.attributeValue
+                : undefined,
+          );
+    const topic = str(request, 'topicArn') ?? str(request, 'name');
+    return to.length === 0 ? [] : one(topic, `SNS topic ${topic} now allows ${listed(to)} (${name}).`);
+  },
+  'event.sqs_queue_shared_externally': ({ event, name, request }) => {
+    const to =
+      name === 'AddPermission'
+        ? strings(fieldOf(request, 'AWSAccountIds')).filter((a) => a !== event.account)
+        : outsiders(event, fieldOf(asObject(request.attributes), 'Policy'));
+    const queue = str(request, 'queueUrl') ?? str(request, 'queueName');
+    return to.length === 0 ? [] : one(queue, `SQS queue ${queue} now allows ${listed(to)} (${name}).`);
+  },
+  'event.secret_policy_opened': ({ event, request }) => {
+    const to = outsiders(event, request.resourcePolicy);
+    const secret = str(request, 'secretId');
+    return to.length === 0 ? [] : one(secret, `The resource policy of secret ${secret} now allows ${listed(to)}.`);
+  },
+  'event.secret_deletion_scheduled': ({ name, request }) => {
+    const secret = str(request, 'secretId');
+    const what =
+      name === 'CancelRotateSecret'
+        ? 'no longer rotates'
+        : request.forceDeleteWithoutRecovery === true
+          ? 'was deleted without a recovery window'
+          : `is scheduled for deletion in ${String(request.recoveryWindowInDays ?? 30)} days`;
+    return one(secret, `Secret ${secret} ${what}.`);
+  },
+  'event.cloudformation_stackset_created': ({ event, name, request }) => {
+    const stackSet = str(request, 'stackSetName');
+    if (name === 'CreateStackSet') return one(stackSet, `StackSet ${stackSet} was created.`);
+    const accounts = strings(request.accounts).concat(strings(pathOf(request, 'deploymentTargets', 'accounts')));
+    const units = strings(pathOf(request, 'deploymentTargets', 'organizationalUnitIds'));
+    // Stacks of a StackSet in this account alone spread nothing.
+    const targets = [...accounts.filter((a) => a !== event.account), ...units];
+    return targets.length === 0
+      ? []
+      : one(
+          stackSet,
+          `StackSet ${stackSet} deploys stacks to ${listed(targets)} (${listed(strings(request.regions))}).`,
+        );
+  },
+  'event.glue_dev_endpoint_key_added': ({ name, request }) => {
+    const keys = [...strings(request.publicKey), ...strings(request.publicKeys), ...strings(request.addPublicKeys)];
+    const endpoint = str(request, 'endpointName');
+    return keys.length === 0
+      ? []
+      : one(endpoint, `Glue development endpoint ${endpoint} accepts a new SSH key (${name}).`);
+  },
+  'event.ecs_privileged_task_registered': ({ request }) => {
+    const containers = objects(request.containerDefinitions);
+    const privileged = containers.filter((c) => c.privileged === true).map((c) => str(c, 'name') ?? 'unnamed');
+    const gpu = containers
+      .filter((c) => objects(c.resourceRequirements).some((r) => str(r, 'type') === 'GPU'))
+      .map((c) => str(c, 'name') ?? 'unnamed');
+    if (privileged.length === 0 && gpu.length === 0) return [];
+    const family = str(request, 'family');
+    const what = [
+      privileged.length > 0 ? `privileged container(s) ${listed(privileged)}` : '',
+      gpu.length > 0 ? `GPUs for ${listed(gpu)}` : '',
+    ].filter(Boolean);
+    return one(family, `Task definition ${family} was registered with ${what.join(' and ')}.`);
+  },
+  'event.route53_query_logging_deleted': ({ request }) => {
+    const config = str(request, 'id');
+    return one(config, `Route 53 query logging configuration ${config} was deleted.`);
+  },
+  'event.network_acl_opened': ({ name, request }) => {
+    if (request.egress === true || str(request, 'ruleAction') !== 'allow') return [];
+    const cidr = str(request, 'cidrBlock') ?? str(request, 'ipv6CidrBlock');
+    if (!cidr || !INTERNET.has(cidr)) return [];
+    const from = Number(pathOf(request, 'portRange', 'from'));
+    const to = Number(pathOf(request, 'portRange', 'to'));
+    const everything = protocolOf(request.aclProtocol) === '-1' || (from <= 0 && to >= 65535);
+    const acl = str(request, 'networkAclId');
+    return everything
+      ? one(
+          acl,
+          `Network ACL ${acl} allows all inbound traffic from ${cidr} (rule ${String(request.ruleNumber)}, ${name}).`,
+        )
+      : [];
+  },
+  'event.iam_role_max_session_raised': ({ event, name, request }) => {
+    const seconds = Number(request.maxSessionDuration);
+    const role = str(request, 'roleName');
+    return role && seconds > DEFAULT_ROLE_SESSION_SECONDS
+      ? one(iamArn(event, 'role', role), `Sessions of role ${role} may now last ${seconds / 3600} hours (${name}).`)
+      : [];
+  },
+  'event.organizations_policy_detached': ({ name, request }) => {
+    if (name === 'DisablePolicyType') {
+      const type = str(request, 'policyType');
+      const root = str(request, 'rootId');
+      return type === 'SERVICE_CONTROL_POLICY'
+        ? one(root, `Service control policies were turned off for ${root}.`)
+        : [];
+    }
+    const policy = str(request, 'policyId');
+    // AWS's FullAWSAccess allows everything: detaching it takes permissions away rather than giving any back.
+    if (policy === FULL_AWS_ACCESS) return [];
+    return one(policy, `Policy ${policy} was detached from ${str(request, 'targetId') ?? 'its target'}.`);
   },
 };
 

@@ -92,7 +92,15 @@ const EXPECTED: Record<string, string[]> = {
   'run-instances-failed.json': ['event.gpu_instance_launch_attempted'],
   'delete-alternate-contact.json': ['event.alternate_contact_deleted'],
   'guardduty-finding-high.json': ['event.guardduty_high_severity_finding'],
-  'guardduty-finding-low.json': [],
+  // Every severity is forwarded: a probe (LOW) and an unusual console sign-in (MEDIUM) are event.guardduty_finding's.
+  'guardduty-finding-low.json': ['event.guardduty_finding'],
+  'guardduty-finding-medium.json': ['event.guardduty_finding'],
+  'guardduty-finding-critical.json': ['event.guardduty_high_severity_finding'],
+  // GuardDuty scores an instance's credentials used from another AWS account MEDIUM; their type makes it CRITICAL.
+  'guardduty-finding-exfiltration-inside-aws.json': ['event.guardduty_high_severity_finding'],
+  // Archived (suppressed, or closed by someone), and a member's finding on its administrator's bus: nothing.
+  'guardduty-finding-archived.json': [],
+  'guardduty-finding-member-account.json': [],
   'eventbridge-delete-rule.json': ['event.event_forwarder_changed'],
   'eventbridge-disable-rule.json': ['event.event_forwarder_changed'],
   'eventbridge-remove-targets.json': ['event.event_forwarder_changed'],
@@ -221,7 +229,8 @@ describe('event detections on the fixtures', () => {
         region: 'us-east-1',
         detail:
           'Credentials for instance role app-server used from external IP address. ' +
-          '(UnauthorizedAccess:IAMUser/InstanceCredentialExfiltration.OutsideAWS, GuardDuty severity 8: HIGH).',
+          '(UnauthorizedAccess:IAMUser/InstanceCredentialExfiltration.OutsideAWS, GuardDuty severity 8: HIGH; rated ' +
+          "CRITICAL for its type (an instance's credentials used elsewhere are stolen)).",
       },
     ]);
   });
@@ -688,13 +697,25 @@ describe('event detection rules', () => {
     );
   });
 
-  it('follows the GuardDuty severity, and ignores archived findings', () => {
+  it("follows the GuardDuty severity, raised by the finding's type, and ignores archived findings", () => {
     expect(findings(variant('guardduty-finding-high.json', { severity: 9.5 }))[0]?.detail).toContain(
-      'GuardDuty severity 9.5: CRITICAL',
+      'GuardDuty severity 9.5: CRITICAL).',
     );
-    expect(ids(variant('guardduty-finding-high.json', { severity: 6.9 }))).toEqual([]);
+    // A probe is as serious as GuardDuty says: HIGH from 7.
+    expect(ids(variant('guardduty-finding-low.json', { severity: 6.9 }))).toEqual(['event.guardduty_finding']);
+    expect(ids(variant('guardduty-finding-low.json', { severity: 7 }))).toEqual([
+      'event.guardduty_high_severity_finding',
+    ]);
+    // Stolen instance credentials are serious whatever GuardDuty's score.
+    expect(ids(variant('guardduty-finding-high.json', { severity: 2 }))).toEqual([
+      'event.guardduty_high_severity_finding',
+    ]);
+    expect(findings(variant('guardduty-finding-medium.json', { severity: 2 }))[0]?.detail).toContain(
+      'GuardDuty severity 2: LOW; rated MEDIUM for its type',
+    );
     expect(ids(variant('guardduty-finding-high.json', { severity: '8' }))).toEqual([]);
     expect(ids(variant('guardduty-finding-high.json', { 'service.archived': true }))).toEqual([]);
+    expect(ids(variant('guardduty-finding-low.json', { 'service.archived': true }))).toEqual([]);
   });
 
   it('never throws on unexpected shapes', () => {

@@ -116,13 +116,14 @@ describe('MITRE ATT&CK on every detection', () => {
     }
     expect(DETECTION_CATALOG.filter((d) => d.mitre.length === 0).map((d) => d.id)).toEqual([
       'event.guardduty_high_severity_finding',
+      'event.guardduty_finding',
     ]);
   });
 
   it('counts at least the detections the catalogue promises, with unique ids', () => {
     const all = EVENT_DETECTIONS.map((d) => d.id);
     expect(new Set(all).size).toBe(all.length);
-    expect(DETECTION_CATALOG.length).toBeGreaterThanOrEqual(88);
+    expect(DETECTION_CATALOG.length).toBeGreaterThanOrEqual(108);
   });
 });
 
@@ -202,7 +203,11 @@ describe('the forwarding rules for the playbook', () => {
  */
 const STRATUS: Readonly<Record<string, string[]>> = {
   'aws.credential-access.ec2-get-password-data': ['playbook:ec2-get-password-data.json'],
-  'aws.credential-access.ec2-steal-instance-credentials': ['playbook:ssm-send-command.json'],
+  // The command that reads the credentials, and GuardDuty's finding when they are used from outside the instance.
+  'aws.credential-access.ec2-steal-instance-credentials': [
+    'playbook:ssm-send-command.json',
+    'guardduty-finding-high.json',
+  ],
   'aws.credential-access.secretsmanager-batch-retrieve-secrets': ['playbook:secretsmanager-batch-get.json'],
   'aws.defense-evasion.cloudtrail-delete': ['delete-trail.json'],
   'aws.defense-evasion.cloudtrail-event-selectors': ['put-event-selectors-no-management.json'],
