@@ -198,6 +198,7 @@ describe("Sentinel's own roles", () => {
       'event.guardduty_high_severity_finding',
       'event.health_risk_event',
       'event.health_abuse_event',
+      'event.guardduty_finding',
     ]);
   });
 
