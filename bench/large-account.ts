@@ -17,34 +17,33 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { MANAGED_POLICIES, ROLE_NAME, trustPolicy } from '../domain/onboarding/role';
 import { freePort } from '../scripts/services';
-import { type AwsFront, type AwsRequest, startAwsFront } from '../test/helpers/aws';
+import { type AwsFront, motoDifferences, motoGaps, startAwsFront } from '../test/helpers/aws';
 import { type MotoServer, startMoto, stopMoto } from '../test/setup/moto';
 import { inFlight } from './accounts';
 import { type BenchEnvironment, tenantAuth } from './environment';
+import {
+  callsByService,
+  callsTable,
+  type LargeAccountSize,
+  minimumCalls,
+  type ServiceCalls,
+} from './large-account-calls';
+import { isCodeDownload, packageAtFront, seedServices, servePackage } from './large-account-services';
 import { sampleResident } from './processes';
+
+export type { LargeAccountSize, ServiceCalls };
 
 // One large AWS account, seeded in moto (the AWS emulator the tests use), connected and scanned twice through the
 // real API and worker processes with the AWS provider. The service's calls go through the tests' front to moto,
 // which fills moto's gaps and records every request: calls per service, next to the fewest the checks need.
-
-export interface LargeAccountSize {
-  users: number;
-  buckets: number;
-  securityGroups: number;
-}
-
-export interface ServiceCalls {
-  service: string;
-  calls: number;
-  /** The fewest calls the checks need for this account (see `minimumCalls`). */
-  minimum: number;
-}
 
 export interface LargeAccountScan {
   seconds: number;
   calls: ServiceCalls[];
   /** Requests to Cost Explorer, which AWS bills to the customer. */
   costExplorer: number;
+  /** Code packages downloaded from the presigned URLs GetFunction hands out: S3 downloads, not API calls. */
+  codeDownloads: number;
   coverage: { evaluated: number; total: number };
 }
 
@@ -61,12 +60,6 @@ const CUSTOMER_ACCOUNT = '210000000001';
 const REGION = 'us-east-1';
 const SEED_CONCURRENCY = 16;
 const credentials = { accessKeyId: 'testing', secretAccessKey: 'testing' };
-
-/** The service a request was for, as the report names it: S3 Control signs as `s3` but has paths of its own. */
-function serviceOf(request: AwsRequest): string {
-  if (request.service === 's3' && request.path.startsWith('/v20180820/')) return 's3control';
-  return request.service;
-}
 
 /** What the customer's administrator needs to seed the account: credentials that act in it. */
 async function customerCredentials(endpoint: string) {
@@ -143,6 +136,7 @@ async function seed(endpoint: string, size: LargeAccountSize): Promise<string[]>
     },
   );
   for (const client of [ec2, iam, s3, ...ec2In.values()]) client.destroy();
+  await seedServices({ config, accountId: CUSTOMER_ACCOUNT, regions, sizes: size, concurrency: SEED_CONCURRENCY });
   return regions;
 }
 
@@ -158,42 +152,6 @@ async function createRole(endpoint: string, externalId: string): Promise<void> {
   for (const arn of MANAGED_POLICIES)
     await iam.send(new AttachRolePolicyCommand({ RoleName: ROLE_NAME, PolicyArn: arn }));
   iam.destroy();
-}
-
-/**
- * The fewest calls the checks need for this account, by service: one list per part (per region for the regional
- * ones), the credential report (generate, get), one ListAccessKeys per user, and per bucket its region (moto's
- * ListBuckets does not give it), Block Public Access, ACL and policy (no bucket here has one, so no policy status);
- * Cost Explorer's three on a first scan. The account has no trail, database, file system or key: nothing per resource.
- */
-function minimumCalls(
-  { regions, users, buckets }: { regions: number; users: number; buckets: number },
-  costExplorer: boolean,
-) {
-  return {
-    // DescribeRegions; per region security groups, instances, snapshots, images, EBS default encryption, network
-    // ACLs, VPCs and flow logs
-    ec2: 1 + 8 * regions,
-    cloudtrail: regions,
-    guardduty: regions,
-    // summary, password policy, report generation and content, authorization details, server certificates, virtual
-    // MFA devices; keys per user
-    iam: 7 + users,
-    s3: 1 + 4 * buckets,
-    s3control: 1,
-    rds: regions,
-    elasticfilesystem: regions,
-    kms: regions,
-    config: 2 * regions, // recorders and their status
-    securityhub: regions,
-    'access-analyzer': regions,
-    logs: regions, // metric filters
-    monitoring: regions, // CloudWatch alarms
-    ce: costExplorer ? 3 : 0,
-    budgets: 1,
-    account: 3,
-    health: 1,
-  } as Record<string, number>;
 }
 
 /**
@@ -229,12 +187,19 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
   let front: AwsFront | undefined;
   try {
     moto = await startMoto(await freePort());
-    front = await startAwsFront({ upstream: moto.endpoint });
+    // Every request of a scan is counted: a large account's scan makes more than the tests' front keeps by default.
+    front = await startAwsFront({ upstream: moto.endpoint, keep: Number.POSITIVE_INFINITY });
+    const at = front.endpoint;
+    front.answer = (request) => servePackage(request) ?? motoGaps(request);
+    front.rewrite = (request, answer) => packageAtFront(at, request, answer) ?? motoDifferences(request, answer);
     const seedStarted = Date.now();
     const regions = await seed(moto.endpoint, size);
     const seedSeconds = (Date.now() - seedStarted) / 1000;
     console.log(
-      `  seeded ${size.users} users, ${size.buckets} buckets, ${size.securityGroups} security groups in ${regions.length} regions (${seedSeconds.toFixed(0)} s)`,
+      `  seeded ${size.users} users, ${size.buckets} buckets, ${size.securityGroups} security groups, ${size.functions} functions, ` +
+        `${size.queues} queues, ${size.topics} topics, ${size.snapshots} snapshots, ${size.secrets} secrets, ` +
+        `${size.repositories} repositories, ${size.documents} documents, ${size.keys} keys in ${regions.length} regions ` +
+        `(${seedSeconds.toFixed(0)} s)`,
     );
 
     const services = await env.startServices({
@@ -276,13 +241,13 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
         const scanId = (answer.first_scan_execution_arn ?? answer.execution_arn)?.split('/').pop() as string;
         await waitForScan(env, scanId);
         const seconds = (Date.now() - started) / 1000;
-        // The role's calls: everything but Sentinel's own STS calls and verification's look at the role's trust policy.
+        // The role's calls: everything but Sentinel's own STS calls, verification's look at the role's trust policy,
+        // and the code packages' downloads (presigned S3 URLs, not calls of the role).
         const made = front.requests.filter(
-          (r) => r.service !== 'sts' && !(r.service === 'iam' && r.operation === 'GetRole'),
+          (r) => r.service !== 'sts' && !(r.service === 'iam' && r.operation === 'GetRole') && !isCodeDownload(r),
         );
-        const counts = new Map<string, number>();
-        for (const r of made) counts.set(serviceOf(r), (counts.get(serviceOf(r)) ?? 0) + 1);
-        const minimum = minimumCalls({ regions: regions.length, users: size.users, buckets: size.buckets }, first);
+        const minimum = minimumCalls({ regions: regions.length, size }, first);
+        const calls = callsByService(made, minimum);
         const account = await env.db
           .selectFrom('accounts')
           .select(['coverage_evaluated', 'coverage_total'])
@@ -290,15 +255,13 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
           .executeTakeFirstOrThrow();
         scans.push({
           seconds,
-          calls: Object.keys(minimum).map((service) => ({
-            service,
-            calls: counts.get(service) ?? 0,
-            minimum: minimum[service] as number,
-          })),
-          costExplorer: counts.get('ce') ?? 0,
+          calls,
+          costExplorer: calls.find((c) => c.service === 'ce')?.calls ?? 0,
+          codeDownloads: front.requests.filter(isCodeDownload).length,
           coverage: { evaluated: account.coverage_evaluated ?? 0, total: account.coverage_total ?? 0 },
         });
         console.log(`  large account scan ${scans.length}: ${seconds.toFixed(1)} s, ${made.length} calls`);
+        console.log(callsTable(calls));
       }
       return {
         size: { ...size, regions: regions.length },

@@ -7,6 +7,7 @@ import type { FairnessResult } from './fairness';
 import type { FleetResult } from './fleet';
 import { type ApiResult, CONNECTIONS, type ThroughputRow } from './api';
 import { CALLS_BEFORE_CIS, type LargeAccountResult } from './large-account';
+import { CALLS_GOAL, overGoal, PUBLIC_EVERY, RESOURCE_REGIONS } from './large-account-calls';
 import type { CpuRoles } from './processes';
 import type { ScanSizeResult } from './scans';
 import { API_HEADING, withSection } from './sections';
@@ -482,7 +483,10 @@ ${planRows.join('\n')}
 `;
 }
 
-function largeAccountSection({ largeAccount: l }: BenchReport): string {
+export const LARGE_ACCOUNT_HEADING = '## A large AWS account (moto)';
+
+/** The large account's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
+export function largeAccountSection(l: LargeAccountResult, runNote = ''): string {
   const total = (scan: LargeAccountResult['scans'][number], key: 'calls' | 'minimum') =>
     scan.calls.reduce((sum, c) => sum + c[key], 0);
   const scanRows = l.scans.map((scan, i) =>
@@ -502,43 +506,58 @@ function largeAccountSection({ largeAccount: l }: BenchReport): string {
       c.service,
       n(CALLS_BEFORE_CIS[c.service] ?? 0),
       n(c.calls),
+      n(c.retries),
       n(c.minimum),
       c.minimum ? (c.calls / c.minimum).toFixed(2) : '-',
+      overGoal(c)
+        ? `**over ${CALLS_GOAL}×**: ${c.operations
+            .slice(0, 3)
+            .map(([op, count]) => `\`${op}\` ${n(count)}`)
+            .join(', ')}`
+        : '',
     ].join(' | '),
   );
+  const over = (first?.calls ?? []).filter(overGoal).length;
   const before = Object.values(CALLS_BEFORE_CIS).reduce((sum, calls) => sum + calls, 0);
   const after = first ? total(first, 'calls') : 0;
-  return `## A large AWS account (moto)
+  const s = l.size;
+  return `${LARGE_ACCOUNT_HEADING}
 
-One account seeded in moto, the AWS emulator the tests use: ${n(l.size.users)} IAM users (every other with an access key,
-every twentieth an administrator), ${n(l.size.buckets)} buckets over 4 regions (one in a hundred public) and
-${n(l.size.securityGroups)} security groups over its ${l.size.regions} enabled regions (one in a hundred with SSH open to
-the internet). Seeding took ${n(l.seedSeconds)} s, moto's pace (\`BENCH_LARGE_USERS\`, \`BENCH_LARGE_BUCKETS\`,
-\`BENCH_LARGE_GROUPS\` set the sizes). The account is connected and scanned twice through the real API and worker
-processes with the AWS provider; every call goes through the tests' front to moto, which counts them. Wall time is
-from the verify (or scan) request until the scan's row is saved.
+One account seeded in moto, the AWS emulator the tests use: ${n(s.users)} IAM users (every other with an access key,
+every twentieth an administrator), ${n(s.buckets)} buckets over 4 regions (one in a hundred public) and
+${n(s.securityGroups)} security groups over its ${s.regions} enabled regions (one in a hundred with SSH open to
+the internet); over the first ${RESOURCE_REGIONS} regions ${n(s.functions)} Lambda functions (environment variables, a small code
+package), ${n(s.queues)} SQS queues, ${n(s.topics)} SNS topics, ${n(s.snapshots)} EBS snapshots, ${n(s.secrets)} secrets, ${n(s.repositories)} ECR
+repositories, ${n(s.documents)} SSM documents (one in ${PUBLIC_EVERY} of each of these public or shared with everyone) and ${n(s.keys)}
+customer managed KMS keys. Seeding took ${n(l.seedSeconds)} s, moto's pace (\`BENCH_LARGE_USERS\`, \`BENCH_LARGE_BUCKETS\`,
+\`BENCH_LARGE_GROUPS\`, \`BENCH_LARGE_FUNCTIONS\` and the others in docs/operations.md set the sizes). The account is
+connected and scanned twice through the real API and worker processes with the AWS provider; every call goes through
+the tests' front to moto, which counts them. Wall time is from the verify (or scan) request until the scan's row is
+saved.
 
 | scan | wall s | calls | fewest the checks need | ratio | Cost Explorer calls | checks evaluated |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${scanRows.map((row) => `| ${row} |`).join('\n')}
 
-Calls of the first scan by service, next to the fewest the checks need and to the same scan before the CIS AWS
-Foundations collectors (2026-11-24): one list per part (per region for the regional ones), the credential report
-(generated, then read), \`GetAccountAuthorizationDetails\`, one \`ListAccessKeys\` per user, and per bucket its region
-(moto's \`ListBuckets\` does not give it; AWS's does, which saves one call a bucket), its Block Public Access, ACL and
-policy (the policy status only for a bucket that has a policy). The CIS collectors took the first scan from
-${n(before)} calls to ${n(after)} (${(after / before).toFixed(2)}×): they read per region, and share the calls already made
-(security groups, instances, trails, IAM's authorization details, each bucket's policy).
+Calls of the first scan by service, next to the fewest the checks need (\`minimumCalls\` in bench/large-account.ts
+says what each count is: one list per part and enabled region, as many pages as the API's largest page needs, and
+the per-resource calls the checks read) and to the same scan before the CIS AWS Foundations collectors
+(2026-11-24). CloudTrail's count is mostly the threat checks' \`LookupEvents\`, one per API name and region by
+design. ${over} of ${first?.calls.length ?? 0} services exceed ${CALLS_GOAL}× the fewest without the SDK's retries of calls moto failed
+(their busiest operations named); the ratio counts the retries too. The first scan
+of 2026-11-24 made ${n(before)} calls at the default sizes of that day (500 users, 2,000 buckets, 10,000 security
+groups; compare at those sizes only); this one made ${n(after)}. The code packages the functions' GetFunction points to are downloaded from S3's
+presigned URLs, not counted as calls: ${n(first?.codeDownloads ?? 0)} in the first scan.
 
-| service | before the CIS checks | calls | fewest | ratio |
-| --- | ---: | ---: | ---: | ---: |
+| service | before the CIS checks | calls | of which retries | fewest | ratio | over the goal |
+| --- | ---: | ---: | ---: | ---: | ---: | --- |
 ${serviceRows.map((row) => `| ${row} |`).join('\n')}
 
 The second scan reads no Cost Explorer: it reuses the first scan's answers (AWS bills each request to the customer;
 see docs/decisions.md, "Plans"). Worker RSS: ${mib(l.rss.before)} MiB before the first scan, ${mib(l.rss.peak)} MiB at its peak during the scans (pages are
 folded as they arrive: of the security groups only the internet-open ones are kept). Checks not evaluated here are
 the ones moto cannot answer (AWS Health needs a Business support plan; its Cost Explorer has no costs, so the spend
-spike has no complete day).
+spike has no complete day).${runNote}
 `;
 }
 
@@ -590,7 +609,7 @@ ${fleetSection(r.fleet, r.settings)}
 ${eventsSection(r.events)}
 ${scansSection(r)}
 ${fairnessSection(r)}
-${largeAccountSection(r)}
+${largeAccountSection(r.largeAccount)}
 ${actionsSection(r)}
 ${millionSection(r)}`;
 }

@@ -15,6 +15,8 @@ import {
   EVENTS_HEADING,
   eventsSection,
   fleetSection,
+  LARGE_ACCOUNT_HEADING,
+  largeAccountSection,
   renderReport,
   withFleetSection,
 } from './report';
@@ -25,7 +27,8 @@ import { API_HEADING, withSection } from './sections';
 // `npm run bench`: every figure comes from one run on this machine, next to a baseline measured in the same
 // run, because the machines are shared and noisy: compare ratios over time, not absolute numbers.
 // Results go to BENCHMARKS.md with the machine and the date. `npm run bench -- fleet` (or `-- events`) runs that
-// part alone and replaces only its section of BENCHMARKS.md (its ratios are measured within that part).
+// part alone and replaces only its section of BENCHMARKS.md (its ratios are measured within that part);
+// `npm run bench -- large-account` prints each scan's calls by service next to the fewest the checks need as it goes.
 
 const numberFrom = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = numberFrom('BENCH_DURATION', 10);
@@ -41,6 +44,14 @@ const LARGE_ACCOUNT = {
   users: numberFrom('BENCH_LARGE_USERS', 500),
   buckets: numberFrom('BENCH_LARGE_BUCKETS', 2000),
   securityGroups: numberFrom('BENCH_LARGE_GROUPS', 10_000),
+  functions: numberFrom('BENCH_LARGE_FUNCTIONS', 500),
+  queues: numberFrom('BENCH_LARGE_QUEUES', 200),
+  topics: numberFrom('BENCH_LARGE_TOPICS', 200),
+  snapshots: numberFrom('BENCH_LARGE_SNAPSHOTS', 500),
+  secrets: numberFrom('BENCH_LARGE_SECRETS', 100),
+  repositories: numberFrom('BENCH_LARGE_REPOSITORIES', 100),
+  documents: numberFrom('BENCH_LARGE_DOCUMENTS', 50),
+  keys: numberFrom('BENCH_LARGE_KEYS', 20),
 };
 const MANUAL_SCANS = 10;
 const cpuProfile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
@@ -79,6 +90,11 @@ const PARTS: Record<string, () => Promise<void>> = {
         readFileSync(REPORT, 'utf8'),
         fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note()),
       );
+    }),
+  'large-account': () =>
+    partAlone('large-account', async (env, note) => {
+      const section = largeAccountSection(await benchLargeAccount(env, LARGE_ACCOUNT), note());
+      return withSection(readFileSync(REPORT, 'utf8'), LARGE_ACCOUNT_HEADING, section);
     }),
   events: () =>
     partAlone('events', async (env, note) => {

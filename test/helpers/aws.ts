@@ -188,6 +188,8 @@ export interface AwsRequest {
   at: number;
   /** The ARN of the role whose session signed it, when that session's AssumeRole passed through the front. */
   role?: string;
+  /** The SDK's attempt at the call (its amz-sdk-request header): above 1, a retry of one that failed. */
+  attempt?: number;
 }
 
 export interface CannedAnswer {
@@ -215,7 +217,7 @@ export interface AwsFront {
    * reads only these, as for an account whose other regions are not opted in.
    */
   enabledRegions?: readonly string[];
-  /** Every request the front received, in order (the latest 20,000). */
+  /** Every request the front received, in order (the latest 20,000, or as many as `keep` says). */
   requests: AwsRequest[];
   /** The role each session's access key belongs to, from the AssumeRole answers that passed through the front. */
   sessions: Map<string, string>;
@@ -466,6 +468,7 @@ function describeRequest(req: IncomingMessage, body: Buffer): AwsRequest {
     accessKeyId: scope?.[1] ?? '',
     body: text,
     at: Date.now(),
+    attempt: Number(/attempt=(\d+)/.exec(String(req.headers['amz-sdk-request'] ?? ''))?.[1] ?? 1),
   };
 }
 
@@ -492,7 +495,14 @@ export function withEnabledRegions(
 }
 
 /** Starts a front to the moto server at `upstream` (the suite's by default). */
-export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstream?: string } = {}): Promise<AwsFront> {
+export async function startAwsFront({
+  upstream: to = motoEndpoint(),
+  keep = KEPT_REQUESTS,
+}: {
+  upstream?: string;
+  /** How many of the latest requests `requests` keeps (a benchmark counting a whole scan keeps them all). */
+  keep?: number;
+} = {}): Promise<AwsFront> {
   const upstream = new URL(to);
   const front: AwsFront = {
     endpoint: '',
@@ -512,7 +522,7 @@ export async function startAwsFront({ upstream: to = motoEndpoint() }: { upstrea
       const role = front.sessions.get(described.accessKeyId);
       if (role) described.role = role;
       front.requests.push(described);
-      if (front.requests.length > KEPT_REQUESTS) front.requests.splice(0, front.requests.length - KEPT_REQUESTS);
+      if (front.requests.length > keep) front.requests.splice(0, front.requests.length - keep);
       const wait = front.delay(described);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const canned = front.answer(described);
