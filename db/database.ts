@@ -31,8 +31,10 @@ import type {
 import type {
   AccountEventKeysTable,
   AccountEventsTable,
+  DetectionWindowsTable,
   EventBatchesTable,
   EventForwardingRegionsTable,
+  PrincipalApiUsesTable,
 } from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
 import type {
@@ -79,4 +81,6 @@ export interface Database {
   account_events: AccountEventsTable;
   event_batches: EventBatchesTable;
   event_forwarding_regions: EventForwardingRegionsTable;
+  detection_windows: DetectionWindowsTable;
+  principal_api_uses: PrincipalApiUsesTable;
 }

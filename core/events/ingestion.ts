@@ -27,6 +27,7 @@ import {
 import { sha256 } from '../../security/crypto';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { rememberEvents, remembering } from './detection-memory';
 import { dispatchAfterAnswer } from './dispatch-after-answer';
 import { indicatorsOfLastDay } from './probable-compromise';
 import { type EventSignal, openEventSignals } from './open-event-signals';
@@ -204,8 +205,11 @@ async function apply(
         }),
       ),
     });
+  // The detections with memory (core/events/detection-memory.ts): their state changes with the events, in their
+  // transaction, so a request with an event they count takes the transaction path.
+  const memory = remembering(events, context, at);
   const nothing = { detecting: detected.length + rescanning.length, opened: [], batched: false };
-  if (nothing.detecting === 0) {
+  if (nothing.detecting === 0 && !memory.any) {
     const { stored, ...windows } = await store(db);
     return { windows, stored: stored.size, ...nothing };
   }
@@ -213,7 +217,10 @@ async function apply(
     const { stored, ...windows } = await store(trx);
     if (limitPassed(windows)) return { windows, stored: 0, ...nothing };
     // A redelivered event was applied when it first came: its detections are not run again.
-    const fresh = detected.filter((d) => stored.has(d.event.eventId));
+    const fresh = [
+      ...detected.filter((d) => stored.has(d.event.eventId)),
+      ...(memory.any ? await rememberEvents(trx, account, memory, stored, at) : []),
+    ];
     const batchId = newId('eventBatch', at.getTime());
     const signals = fresh.map((d) => signalOf(account, batchId, at, d));
     // The newest event that brought an indicator stands for the compound finding's actor and time.
