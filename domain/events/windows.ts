@@ -214,7 +214,7 @@ export const windowedDetection = (id: string): WindowedDetection | undefined => 
 /** The longest window: older windows are deleted, they can no longer open anything. */
 export const LONGEST_WINDOW_MINUTES = Math.max(...WINDOWED_DETECTIONS.map((d) => d.windowMinutes));
 /** At most this many windows are kept per account: beyond, the least recently updated are evicted. */
-export const WINDOWS_PER_ACCOUNT = 5_000;
+export const WINDOWS_PER_ACCOUNT = 2_000;
 
 /** The start of the window of `minutes` an instant falls in, aligned on the epoch. */
 export function windowStart(time: Date, minutes: number): Date {
