@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { addEventDetections } from '../../db/repositories/account-events';
 import { addToWindows, markWindowsSignalled, recordSensitiveUses } from '../../db/repositories/detection-windows';
 import { describedDetection } from '../../domain/events/catalog';
 import type { AccountEvent, DetectionContext, DetectionDescription, EventFinding } from '../../domain/events/types';
@@ -92,5 +93,11 @@ export async function rememberEvents(
     if (!before || !isFirstUse(use, before, at)) return [];
     return [{ event: use.event, detection: describedDetection(FIRST_USE_ID), finding: firstUseFinding(use) }];
   });
-  return [...windows, ...firsts];
+  const found = [...windows, ...firsts];
+  await addEventDetections({
+    db,
+    accountId: account.id,
+    found: found.map((f) => ({ eventId: f.event.eventId, detectionId: f.detection.id })),
+  });
+  return found;
 }

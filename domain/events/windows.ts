@@ -18,6 +18,13 @@ export const DISTINCT_VALUES_CAP = 16;
 /** A value longer than this is cut: a secret's ARN or a call's name is far shorter. */
 export const VALUE_CHARS = 256;
 
+/** A value cut at VALUE_CHARS, never between the two halves of a character outside the BMP (PostgreSQL refuses one). */
+export function cut(value: string): string {
+  if (value.length <= VALUE_CHARS) return value;
+  const end = /[\uD800-\uDBFF]/.test(value.charAt(VALUE_CHARS - 1)) ? VALUE_CHARS - 1 : VALUE_CHARS;
+  return value.slice(0, end);
+}
+
 export interface WindowedDetection {
   id: string;
   windowMinutes: number;
@@ -251,7 +258,7 @@ export function tallyWindows(events: readonly AccountEvent[], context: Detection
       if (!counted) continue;
       const start = windowStart(new Date(event.time), detection.windowMinutes);
       if (tooOld(start, detection.windowMinutes, at)) continue;
-      const key = counted.key.slice(0, VALUE_CHARS);
+      const key = cut(counted.key);
       const id = `${detection.id}|${key}|${start.getTime()}`;
       const tally = tallies.get(id) ?? {
         detectionId: detection.id,
@@ -263,7 +270,7 @@ export function tallyWindows(events: readonly AccountEvent[], context: Detection
       };
       tallies.set(id, tally);
       tally.count += 1;
-      for (const value of counted.values.map((v) => v.slice(0, VALUE_CHARS)))
+      for (const value of counted.values.map(cut))
         if (tally.values.length < DISTINCT_VALUES_CAP && !tally.values.includes(value)) tally.values.push(value);
       if (Date.parse(event.time) >= Date.parse(tally.event.time)) tally.event = event;
     }
@@ -358,7 +365,7 @@ export function sensitiveUses(events: readonly AccountEvent[], context: Detectio
     const source = String(detail.eventSource);
     if (!SENSITIVE_CALLS[source]?.includes(event.eventName ?? '')) continue;
     const use = {
-      principal: principal.slice(0, VALUE_CHARS),
+      principal: cut(principal),
       api: `${source}:${event.eventName}`,
       usedAt: new Date(event.time),
       event,

@@ -128,6 +128,14 @@ describe('failed console sign-ins from one address', () => {
     expect(more).toEqual([]);
     expect(signal).toMatchObject({ resource: '198.51.100.23' });
     expect(signal!.description).toContain('5 failed console sign-ins from 198.51.100.23 within 10 minutes');
+    // The event that reached the threshold names the detection, as an event a detection found does.
+    const listed = await ctx.http
+      .get(`/accounts/${account.awsId}/events`)
+      .query({ detection: 'event.console_sign_in_failures' })
+      .set(owner.auth)
+      .expect(200);
+    expect(listed.body.events).toHaveLength(1);
+    expect(signal!.description).toContain(listed.body.events[0].event_id);
   });
 
   it("open at root's third failure", async () => {

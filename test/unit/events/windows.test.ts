@@ -4,6 +4,8 @@ import { DETECTION_CATALOG } from '../../../domain/events/catalog';
 import type { AccountEvent, DetectionContext } from '../../../domain/events/types';
 import {
   crossedWindows,
+  cut,
+  VALUE_CHARS,
   DISTINCT_VALUES_CAP,
   FIRST_USE_LEARNING_DAYS,
   FIRST_USE_MEMORY_DAYS,
@@ -386,5 +388,14 @@ describe('first use of a sensitive API', () => {
       ['arn:aws:iam::123456789012:user/alice', 'secretsmanager.amazonaws.com:GetSecretValue'],
     ]);
     expect(sensitiveUses([eventOf(denied(at(0), { errorCode: undefined }))], CONTEXT)).toEqual([]);
+  });
+});
+
+describe('cut', () => {
+  it('keeps a value within VALUE_CHARS, never splitting a character in two', () => {
+    expect(cut('a'.repeat(VALUE_CHARS + 5))).toHaveLength(VALUE_CHARS);
+    const emoji = `${'a'.repeat(VALUE_CHARS - 1)}😀`;
+    expect(cut(emoji)).toBe('a'.repeat(VALUE_CHARS - 1));
+    expect(cut('short')).toBe('short');
   });
 });
