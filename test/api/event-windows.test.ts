@@ -5,7 +5,7 @@ import { FIRST_USE_MEMORY_DAYS, WINDOWS_PER_ACCOUNT, windowStart } from '../../d
 import { ROLE_NAME } from '../../domain/onboarding/role';
 import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
 import type { Envelope } from '../helpers/playbook-fixtures';
-import { STRATUS_WINDOWED, windowEvent, windowFixture } from '../helpers/window-fixtures';
+import { STRATUS_WINDOWED, windowEvent } from '../helpers/window-fixtures';
 
 // The detections with memory through POST /ingest/aws/events (docs/decisions.md, "Detections with memory"), with real
 // EventBridge envelopes (test/fixtures/aws-window-events): a window opens its signal at the request that takes it to
