@@ -31,9 +31,11 @@ import type {
 import type {
   AccountEventKeysTable,
   AccountEventsTable,
+  DetectionWindowsTable,
   EventBatchesTable,
   EventForwardingRegionsTable,
   TrustedPrincipalsTable,
+  PrincipalApiUsesTable,
 } from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
 import type {
@@ -81,4 +83,6 @@ export interface Database {
   event_batches: EventBatchesTable;
   event_forwarding_regions: EventForwardingRegionsTable;
   trusted_principals: TrustedPrincipalsTable;
+  detection_windows: DetectionWindowsTable;
+  principal_api_uses: PrincipalApiUsesTable;
 }

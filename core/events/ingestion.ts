@@ -29,6 +29,7 @@ import {
 import { sha256 } from '../../security/crypto';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { rememberEvents, remembering } from './detection-memory';
 import { dispatchAfterAnswer } from './dispatch-after-answer';
 import { indicatorsOfLastDay } from './probable-compromise';
 import { type EventSignal, openEventSignals } from './open-event-signals';
@@ -210,8 +211,11 @@ async function apply(
         }),
       ),
     });
+  // The detections with memory (core/events/detection-memory.ts): their state changes with the events, in their
+  // transaction, so a request with an event they count takes the transaction path.
+  const memory = remembering(events, context, at);
   const nothing = { detecting: found.length + rescanning.length, opened: [], batched: false };
-  if (nothing.detecting === 0) {
+  if (nothing.detecting === 0 && !memory.any) {
     const { stored, ...windows } = await store(db);
     return { windows, stored: stored.size, ...nothing };
   }
@@ -219,7 +223,13 @@ async function apply(
     const { stored, ...windows } = await store(trx);
     if (limitPassed(windows)) return { windows, stored: 0, ...nothing };
     // A redelivered event was applied when it first came: its detections are not run again.
-    const fresh = detected.filter((d) => stored.has(d.event.eventId));
+    // A window's principal may be trusted automation too (a CI role listing everything): its findings pass the same
+    // trust, and the window still counts.
+    const remembered = memory.any ? await rememberEvents(trx, account, memory, stored, at) : [];
+    const fresh = [
+      ...detected.filter((d) => stored.has(d.event.eventId)),
+      ...(await withoutTrusted(trx, account, remembered)).detected,
+    ];
     const batchId = newId('eventBatch', at.getTime());
     const signals = fresh.map((d) => signalOf(account, batchId, at, d));
     // The newest event that brought an indicator stands for the compound finding's actor and time.
@@ -280,22 +290,22 @@ async function apply(
   });
 }
 
-type Suppressed = Detected & { by: string };
+type Suppressed<T = Detected> = T & { by: string };
 
 /**
  * The findings whose detection a trusted principal in force suppresses for the call's principal (none for nearly
  * every request: the tenant's entries are read only when an event set off a detection, in one query), and the others.
  */
-async function withoutTrusted(
+async function withoutTrusted<T extends { event: AccountEvent; detection: { id: string } }>(
   db: Db,
   account: Account,
-  found: readonly Detected[],
-): Promise<{ detected: Detected[]; suppressed: Suppressed[] }> {
+  found: readonly T[],
+): Promise<{ detected: T[]; suppressed: Suppressed<T>[] }> {
   if (found.length === 0) return { detected: [], suppressed: [] };
   const trusted = await trustedPrincipalsInForce({ db, tenantId: account.tenant_id, accountId: account.id });
   if (trusted.length === 0) return { detected: [...found], suppressed: [] };
-  const detected: Detected[] = [];
-  const suppressed: Suppressed[] = [];
+  const detected: T[] = [];
+  const suppressed: Suppressed<T>[] = [];
   for (const d of found) {
     const by = suppressingPrincipal(callPrincipal(d.event), d.detection.id, trusted);
     if (by) suppressed.push({ ...d, by: by.id });

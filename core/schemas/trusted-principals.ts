@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_DETECTIONS } from '../../domain/events/detections';
+import { WINDOWS_CATALOG } from '../../domain/events/windows-catalog';
 import {
   MAX_PRINCIPAL_CHARS,
   MAX_TRUSTED_PRINCIPAL_DAYS,
@@ -11,7 +12,8 @@ import { awsAccountId } from './accounts';
 import { timestamp } from './common';
 
 const DAY_MS = 86_400_000;
-const DETECTION_IDS: ReadonlySet<string> = new Set(EVENT_DETECTIONS.map((d) => d.id));
+/** The detections a trusted principal can be exempt from: the single-event ones and those with memory. */
+const DETECTION_IDS: ReadonlySet<string> = new Set([...EVENT_DETECTIONS, ...WINDOWS_CATALOG].map((d) => d.id));
 const ALL = 'all';
 
 const principal = z

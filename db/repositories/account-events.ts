@@ -413,3 +413,24 @@ export async function lastEventReceivedAt({ db, accountId }: { db: Conn; account
     .executeTakeFirst();
   return row?.at ?? null;
 }
+
+/**
+ * Names detections on events stored before they were known: a detection with memory finds its event once the request's
+ * events are stored and counted (core/events/detection-memory.ts), so the event's list of detections gets it then.
+ */
+export async function addEventDetections({
+  db,
+  accountId,
+  found,
+}: {
+  db: Conn;
+  accountId: string;
+  found: readonly { eventId: string; detectionId: string }[];
+}): Promise<void> {
+  if (found.length === 0) return;
+  const input = JSON.stringify(found.map((f) => ({ event_id: f.eventId, detection_id: f.detectionId })));
+  await sql`update account_events e set detections = array(select distinct unnest(e.detections || x.ids))
+    from (select event_id, array_agg(detection_id) as ids
+          from jsonb_to_recordset(${input}::jsonb) as r(event_id text, detection_id text) group by event_id) x
+    where e.account_id = ${accountId} and e.event_id = x.event_id`.execute(db);
+}

@@ -81,3 +81,25 @@ export interface EventForwardingRegionsTable {
   /** When the region last delivered an event other than a heartbeat. */
   last_event_at: Timestamp | null;
 }
+
+/** A window of a detection with memory (db/migrations/20261215T000200_detection_windows.ts). */
+export interface DetectionWindowsTable {
+  account_id: string;
+  detection_id: string;
+  key: string;
+  window_start: Timestamp;
+  tenant_id: string;
+  count: number;
+  distinct_values: Generated<string[]>;
+  signalled: Generated<boolean>;
+  updated_at: Timestamp;
+}
+
+/** When a principal last made a sensitive call (db/migrations/20261215T000200_detection_windows.ts). */
+export interface PrincipalApiUsesTable {
+  account_id: string;
+  principal: string;
+  api: string;
+  tenant_id: string;
+  last_used_at: Timestamp;
+}

@@ -1,6 +1,7 @@
 import type { Mitre } from './mitre';
 import { PLAYBOOK_CATALOG } from './playbook-catalog';
 import type { DetectionDescription } from './types';
+import { WINDOWS_CATALOG } from './windows-catalog';
 
 // What every event detection is: its id, title, severity, scenario, description, remediation, the service group a
 // rescan reads and the scan checks that confirm it. Data only, so the dashboard shows a signal's detection without
@@ -496,6 +497,7 @@ export const DETECTION_CATALOG: readonly DetectionDescription[] = Object.freeze(
     docsUrl: 'https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_finding-types-active.html',
     group: 'guardduty',
   },
+  ...WINDOWS_CATALOG,
 ]);
 
 const BY_ID: ReadonlyMap<string, DetectionDescription> = new Map(DETECTION_CATALOG.map((d) => [d.id, d]));

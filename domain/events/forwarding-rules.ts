@@ -8,6 +8,7 @@
 // the account has enabled.
 
 import { PLAYBOOK_CATALOG } from './playbook-catalog';
+import { DENIED_ERROR_CODES, DISCOVERY_CALLS } from './windows-calls';
 
 /** The path of the ingestion endpoint, under the service's public base URL. */
 export const EVENT_INGEST_PATH = '/ingest/aws/events';
@@ -320,7 +321,77 @@ const BASE_RULES: readonly ForwardingRule[] = [
   },
 ];
 
-export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([...BASE_RULES, ...playbookRules(BASE_RULES)]);
+/** The rule that forwards refused calls (domain/events/windows.ts, event.access_denied_burst). */
+export const DENIED_CALLS_RULE_NAME = 'sentinel-denied-calls';
+
+/**
+ * The rules of the detections with memory (domain/events/windows.ts): what they count that no other rule forwards.
+ * Their cost is written in docs/event-forwarding.md ("Detections with memory").
+ */
+const MEMORY_RULES: readonly ForwardingRule[] = [
+  {
+    name: DENIED_CALLS_RULE_NAME,
+    description: 'Calls refused for want of permission, read or write, to Sentinel',
+    // Every service, reads included: a principal probing what it may do is refused on reads as much as on writes. A
+    // refused call of a name another rule forwards arrives twice; ingestion keeps it once, by its event id.
+    scope: 'regional',
+    state: 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS',
+    pattern: { 'detail-type': [CLOUDTRAIL_API_CALL], detail: { errorCode: [...DENIED_ERROR_CODES] } },
+  },
+  {
+    name: 'sentinel-discovery-calls',
+    description: 'The discovery calls enumeration starts with (who am I, users, roles, buckets, trails), to Sentinel',
+    scope: 'regional',
+    state: 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS',
+    pattern: {
+      'detail-type': [CLOUDTRAIL_API_CALL],
+      detail: {
+        eventSource: Object.keys(DISCOVERY_CALLS),
+        eventName: Object.values(DISCOVERY_CALLS).flat(),
+      },
+    },
+  },
+  {
+    name: 'sentinel-secret-reads',
+    description: 'Secrets Manager secret values read, to Sentinel',
+    scope: 'regional',
+    state: 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS',
+    pattern: apiCalls('aws.secretsmanager', 'secretsmanager.amazonaws.com', ['GetSecretValue']),
+  },
+  {
+    name: 'sentinel-ssm-decrypted-reads',
+    description: 'SSM parameters read with decryption, to Sentinel',
+    scope: 'regional',
+    state: 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS',
+    // Not the reads without decryption, which every application's configuration makes and which return no secret.
+    pattern: {
+      source: ['aws.ssm'],
+      'detail-type': [CLOUDTRAIL_API_CALL],
+      detail: {
+        eventSource: ['ssm.amazonaws.com'],
+        eventName: ['GetParameter', 'GetParameters', 'GetParametersByPath'],
+        requestParameters: { withDecryption: [true] },
+      },
+    },
+  },
+  {
+    name: 'sentinel-instance-credentials',
+    description: "Changes made with EC2 instances' role credentials, to Sentinel",
+    // Credentials the instance metadata service delivered carry `ec2RoleDelivery`. Writes only (the rule's default
+    // state): every read an instance makes would cost far more; the reads other rules forward count too.
+    scope: 'regional',
+    pattern: {
+      'detail-type': [CLOUDTRAIL_API_CALL],
+      detail: { userIdentity: { type: ['AssumedRole'], sessionContext: { ec2RoleDelivery: [{ exists: true }] } } },
+    },
+  },
+];
+
+export const FORWARDING_RULES: readonly ForwardingRule[] = Object.freeze([
+  ...BASE_RULES,
+  ...playbookRules(BASE_RULES),
+  ...MEMORY_RULES,
+]);
 
 /** The rules to create in a region. */
 export function rulesForRegion(region: string): ForwardingRule[] {

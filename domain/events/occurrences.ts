@@ -1,6 +1,7 @@
 import { boundedResource } from '../signals/bounds';
 import { FORWARDING_BLIND_ID, PROBABLE_COMPROMISE_ID } from './catalog';
 import { PLAYBOOK_CATALOG, PLAYBOOK_STATE_IDS } from './playbook-catalog';
+import { WINDOWS_CATALOG } from './windows-catalog';
 
 // How each event detection's findings are de-duplicated into signals (docs/decisions.md, "Events", the table there):
 //
@@ -80,6 +81,9 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   ...Object.fromEntries(
     PLAYBOOK_CATALOG.map((d) => [d.id, PLAYBOOK_STATE_IDS.has(d.id) ? STATE : PER_PRINCIPAL] as const),
   ),
+  // The detections with memory: a window reaches its threshold once, and opens one signal (domain/events/windows.ts);
+  // a sustained burst crossing again in the next window is counted on it, as an occurrence within its window is.
+  ...Object.fromEntries(WINDOWS_CATALOG.map((d) => [d.id, PER_PRINCIPAL] as const)),
 });
 
 /** How a detection's findings are de-duplicated; a detection the table does not hold is a state detection. */

@@ -32,6 +32,7 @@ describe('migrations', () => {
       'audit_events',
       'cost_explorer_reads',
       'delivery_attempts',
+      'detection_windows',
       'email_outbox',
       'email_verifications',
       'event_batches',
@@ -43,6 +44,7 @@ describe('migrations', () => {
       'organization_accounts',
       'organizations',
       'password_resets',
+      'principal_api_uses',
       'rate_limits',
       'refresh_tokens',
       'scan_checkpoints',
@@ -63,7 +65,7 @@ describe('migrations', () => {
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(37);
+    expect(await tables()).toHaveLength(39);
   });
 
   describe('constraints protect the data', () => {
@@ -750,5 +752,56 @@ describe('the migration that dates each event no later than its arrival', () => 
       { id: 'sig_future', occurred_at: arrived },
       { id: 'sig_on_time', occurred_at: earlier },
     ]);
+  });
+});
+
+describe('the migration that keeps the state of the detections with memory', () => {
+  let previous: TestDatabase;
+  beforeAll(async () => {
+    previous = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => previous.drop());
+
+  it('keeps windows and uses per account, one row per key, refuses an empty window, and goes with its account', async () => {
+    const db = previous.db;
+    await migrateToLatest(db);
+    await db.insertInto('tenants').values({ id: 'ten_1', name: 'T' }).execute();
+    await db.insertInto('accounts').values(accountRow('acc_1', 1)).execute();
+    const window = {
+      account_id: 'acc_1',
+      tenant_id: 'ten_1',
+      detection_id: 'event.console_sign_in_failures',
+      key: '198.51.100.23',
+      window_start: new Date('2026-12-01T10:00:00Z'),
+      count: 1,
+      updated_at: new Date('2026-12-01T10:01:00Z'),
+    };
+    await db.insertInto('detection_windows').values(window).execute();
+    await expect(db.insertInto('detection_windows').values(window).execute()).rejects.toThrow(/duplicate key/);
+    await expect(
+      db
+        .insertInto('detection_windows')
+        .values({ ...window, key: 'other', count: 0 })
+        .execute(),
+    ).rejects.toThrow(/check/);
+    const use = {
+      account_id: 'acc_1',
+      tenant_id: 'ten_1',
+      principal: 'arn:aws:iam::123456789012:user/alice',
+      api: 'iam.amazonaws.com:CreateAccessKey',
+      last_used_at: new Date('2026-12-01T10:00:00Z'),
+    };
+    await db.insertInto('principal_api_uses').values(use).execute();
+    await expect(db.insertInto('principal_api_uses').values(use).execute()).rejects.toThrow(/duplicate key/);
+    expect(await db.selectFrom('detection_windows').select(['distinct_values', 'signalled']).execute()).toEqual([
+      { distinct_values: [], signalled: false },
+    ]);
+    await db.deleteFrom('accounts').where('id', '=', 'acc_1').execute();
+    expect(await db.selectFrom('detection_windows').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('principal_api_uses').selectAll().execute()).toEqual([]);
+    await revertThrough(db, '20261215T000200_detection_windows');
+    const left = await sql<{ n: string }>`select count(*) as n from information_schema.tables
+      where table_name in ('detection_windows', 'principal_api_uses')`.execute(db);
+    expect(left.rows[0]?.n).toBe('0');
   });
 });

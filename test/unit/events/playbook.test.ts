@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DETECTION_CATALOG } from '../../../domain/events/catalog';
 import { detectEvent, EVENT_DETECTIONS } from '../../../domain/events/detections';
 import {
+  DENIED_CALLS_RULE_NAME,
   type ForwardingRule,
   FORWARDING_RULES,
   MAX_PATTERN_CHARS,
@@ -16,6 +17,9 @@ import { PLAYBOOK_CATALOG } from '../../../domain/events/playbook-catalog';
 import type { AccountEvent, DetectionContext } from '../../../domain/events/types';
 import { ROLE_NAME } from '../../../domain/onboarding/role';
 import { type Envelope, PLAYBOOK_EXPECTED, PLAYBOOK_FIXTURES, playbookFixture } from '../../helpers/playbook-fixtures';
+import { crossedWindows, tallyWindows } from '../../../domain/events/windows';
+import { SENSITIVE_CALLS } from '../../../domain/events/windows';
+import { STRATUS_WINDOWED, WINDOW_FIXTURES, windowFixture } from '../../helpers/window-fixtures';
 
 // The attacker's playbook detections on real CloudTrail envelopes: each fixture sets off exactly its detections, a
 // failed call nothing (but for the probes, which count failures), the forwarder sends every one of them, and every
@@ -165,7 +169,9 @@ describe('the forwarding rules for the playbook', () => {
   it('forward each event once, fit EventBridge pattern size, and have unique names of at most 64 characters', () => {
     for (const [name] of positives) {
       const body = playbookFixture(name);
-      expect({ name, rules: FORWARDING_RULES.filter((rule) => receives(rule, body)).length }).toEqual({
+      // A refused call comes through the denied-calls rule too (ingestion keeps it once, by its event id).
+      const once = FORWARDING_RULES.filter((rule) => rule.name !== DENIED_CALLS_RULE_NAME);
+      expect({ name, rules: once.filter((rule) => receives(rule, body)).length }).toEqual({
         name,
         rules: 1,
       });
@@ -193,6 +199,50 @@ describe('the forwarding rules for the playbook', () => {
     const sseC = playbookFixture('s3-copy-object-sse-c.json');
     const plain = { ...sseC, detail: { ...sseC.detail, requestParameters: { bucketName: 'b', key: 'k' } } };
     expect(FORWARDING_RULES.filter((rule) => receives(rule, plain))).toEqual([]);
+  });
+});
+
+describe('the forwarding rules for the detections with memory', () => {
+  it.each(readdirSync(WINDOW_FIXTURES).map((f) => f.replace(/\.json$/, '')))('forward %s', (name) => {
+    const body = windowFixture(name);
+    expect(FORWARDING_RULES.filter((rule) => receives(rule, body)).length).toBeGreaterThan(0);
+  });
+
+  it('forward every sensitive call a first use reads, and the decrypted SSM reads only', () => {
+    const base = windowFixture('secretsmanager-get-secret-value');
+    for (const [eventSource, names] of Object.entries(SENSITIVE_CALLS))
+      for (const eventName of names) {
+        const service = eventSource.split('.')[0];
+        const body = { ...base, source: `aws.${service}`, detail: { ...base.detail, eventSource, eventName } };
+        const readOnly = eventName.startsWith('Get') || eventName.startsWith('BatchGet');
+        const call = { ...body, detail: { ...body.detail, readOnly } };
+        expect({ eventName, forwarded: FORWARDING_RULES.some((rule) => receives(rule, call)) }).toEqual({
+          eventName,
+          forwarded: true,
+        });
+      }
+    const ssm = windowFixture('ssm-get-parameters-decrypted');
+    const plain = {
+      ...ssm,
+      detail: { ...ssm.detail, requestParameters: { names: ['/app/a'], withDecryption: false } },
+    };
+    expect(FORWARDING_RULES.filter((rule) => receives(rule, plain))).toEqual([]);
+  });
+
+  it("forward an instance role's writes, and of its reads only the discovery calls", () => {
+    const read = windowFixture('instance-role-call');
+    const write = {
+      ...read,
+      detail: { ...read.detail, eventName: 'CreateTags', eventSource: 'ec2.amazonaws.com', readOnly: false },
+    };
+    expect(FORWARDING_RULES.filter((rule) => receives(rule, write)).map((r) => r.name)).toEqual([
+      'sentinel-instance-credentials',
+    ]);
+    const otherRead = {
+      ...read,
+      detail: { ...read.detail, eventName: 'DescribeImages', eventSource: 'ec2.amazonaws.com' },
+    };
+    expect(FORWARDING_RULES.filter((rule) => receives(rule, otherRead))).toEqual([]);
   });
 });
 
@@ -249,14 +299,11 @@ const STRATUS: Readonly<Record<string, string[]>> = {
   'aws.persistence.sts-federation-token': ['playbook:sts-get-federation-token.json'],
   'aws.privilege-escalation.iam-update-user-login-profile': ['playbook:iam-update-login-profile.json'],
 };
-/** Techniques seen only as a pattern over many events: the windowed detections' work, not one event's. */
-const NEEDS_A_WINDOW = [
-  'aws.credential-access.secretsmanager-retrieve-secrets',
-  'aws.credential-access.ssm-retrieve-securestring-parameters',
-  'aws.discovery.ec2-enumerate-from-instance',
-  'aws.impact.s3-ransomware-batch-deletion',
-  'aws.impact.s3-ransomware-individual-deletion',
-];
+/**
+ * Techniques seen only as a pattern over many S3 data events (objects deleted one by one or in batches): no window
+ * counts S3 data events yet.
+ */
+const NEEDS_A_WINDOW = ['aws.impact.s3-ransomware-batch-deletion', 'aws.impact.s3-ransomware-individual-deletion'];
 
 describe('Stratus Red Team AWS techniques', () => {
   const techniques = readFileSync(path.join(__dirname, '../../fixtures/stratus-aws-techniques.txt'), 'utf8')
@@ -265,8 +312,26 @@ describe('Stratus Red Team AWS techniques', () => {
 
   it('are all accounted for: detected from a fixture, or waiting on a windowed detection', () => {
     expect(techniques).toHaveLength(44);
-    expect([...Object.keys(STRATUS), ...NEEDS_A_WINDOW].sort()).toEqual([...techniques].sort());
+    expect([...Object.keys(STRATUS), ...Object.keys(STRATUS_WINDOWED), ...NEEDS_A_WINDOW].sort()).toEqual(
+      [...techniques].sort(),
+    );
   });
+
+  it.each(Object.entries(STRATUS_WINDOWED))(
+    '%s is detected from its events by a window, forwarded by the rules',
+    (_technique, events) => {
+      const bodies = events(new Date('2026-03-15T10:00:00Z'));
+      for (const body of bodies)
+        expect({ body: body.id, forwarded: FORWARDING_RULES.some((rule) => receives(rule, body)) }).toEqual({
+          body: body.id,
+          forwarded: true,
+        });
+      // One request of all of them: its tallies are the windows' whole state.
+      const tallies = tallyWindows(bodies.map(eventOf), CONTEXT, new Date('2026-03-15T10:15:00Z'));
+      const crossed = crossedWindows(tallies.map((t) => ({ ...t, distinct: t.values.length, signalled: false })));
+      expect(crossed).toHaveLength(1);
+    },
+  );
 
   it.each(Object.entries(STRATUS))('%s is detected from its events', (_technique, fixtures) => {
     for (const name of fixtures)
