@@ -35,6 +35,7 @@ import type {
   EventForwardingRegionsTable,
 } from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
+import type { TenantDetectionsTable } from './tables/detections';
 import type {
   ExportsTable,
   OauthStatesTable,
@@ -79,4 +80,5 @@ export interface Database {
   account_events: AccountEventsTable;
   event_batches: EventBatchesTable;
   event_forwarding_regions: EventForwardingRegionsTable;
+  tenant_detections: TenantDetectionsTable;
 }

@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   slack: 'slk',
   organization: 'org',
   eventBatch: 'evb',
+  detection: 'det',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -229,6 +229,7 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   Integrations: 'The Slack app install (also under the neutral name `chat`)',
   Health: 'For load balancers',
   Documentation: 'This document',
+  Detections: "The tenant's own detections: Sigma rules for CloudTrail, run on every forwarded event",
 };
 
 /**

@@ -25,6 +25,7 @@ export const TAGS = [
   'Integrations',
   'Health',
   'Documentation',
+  'Detections',
 ] as const;
 export type Tag = (typeof TAGS)[number];
 

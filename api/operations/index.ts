@@ -5,6 +5,7 @@ import { auditLogOperations } from './audit-log';
 import { authOperations } from './auth';
 import { billingOperations } from './billing';
 import { complianceOperations } from './compliance';
+import { detectionOperations } from './detections';
 import { openApiJson } from '../openapi/document';
 import { docsOperations } from './docs';
 import { emailLinkOperations } from './email-links';
@@ -50,4 +51,5 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...integrationOperations,
   ...billingOperations,
   ...docsOperations(() => openApiJson(OPERATIONS)),
+  ...detectionOperations,
 ];

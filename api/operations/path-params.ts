@@ -19,4 +19,5 @@ export const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = {
   signal_id: prefixedId('sig', 'A signal id'),
   org_id: prefixedId('org', "An AWS Organization's id in Sentinel"),
   team_id: z.string().meta({ description: 'A Slack workspace id such as T0123ABC', pattern: '^[A-Z0-9]{2,32}$' }),
+  detection_id: prefixedId('det', "A tenant's detection (Sigma rule) id"),
 };

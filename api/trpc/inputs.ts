@@ -11,3 +11,4 @@ export const alertRef = z.strictObject({ alert_id: pathId });
 export const userRef = z.strictObject({ user_id: pathId });
 export const teamRef = z.strictObject({ team_id: pathId });
 export const orgRef = z.strictObject({ org_id: pathId });
+export const detectionRef = z.strictObject({ detection_id: pathId });

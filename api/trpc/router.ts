@@ -14,6 +14,7 @@ import { organizationsRouter } from './routers/organizations';
 import { overviewRouter } from './routers/overview';
 import { signalsRouter } from './routers/signals';
 import { usersRouter } from './routers/users';
+import { detectionsRouter } from './routers/detections';
 
 /** The dashboard's API: one sub-router per area, each procedure calling the same service as its REST route. */
 export const appRouter = router({
@@ -32,6 +33,7 @@ export const appRouter = router({
   auditLog: auditLogRouter,
   billing: billingRouter,
   integrations: integrationsRouter,
+  detections: detectionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

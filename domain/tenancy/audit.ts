@@ -33,6 +33,9 @@ export const AUDIT_ACTIONS = [
   'export.csv_downloaded',
   'export.compliance_report_downloaded',
   'billing.plan_changed',
+  'detection.created',
+  'detection.updated',
+  'detection.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -45,7 +45,8 @@ function concrete(path: string): string {
     .replace(':teamId', 'T0NOTHING')
     .replace(':exportId', 'exp_01NOTHING0000000000000000')
     .replace(':signalId', 'sig_01NOTHING0000000000000000')
-    .replace(':orgId', 'org_01NOTHING0000000000000000');
+    .replace(':orgId', 'org_01NOTHING0000000000000000')
+    .replace(':detectionId', 'det_01NOTHING0000000000000000');
 }
 
 describe('the role matrix', () => {

@@ -203,4 +203,11 @@ export const PROCEDURES: Record<string, Entry> = {
     harmless: { team_id: 'T0UNKNOWN' },
     withIdsOf: (ids) => ({ team_id: ids.team }),
   },
+  'detections.list': { operation: 'listDetections' },
+  'detections.create': { operation: 'createDetection', harmless: { name: 'x', sigma: 'title: [unclosed' } },
+  'detections.update': {
+    operation: 'patchDetection',
+    harmless: { detection_id: 'det_01NOTHING0000000000000000', patch: { enabled: false } },
+  },
+  'detections.delete': { operation: 'deleteDetection', harmless: { detection_id: 'det_01NOTHING0000000000000000' } },
 };
