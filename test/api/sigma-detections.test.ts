@@ -13,7 +13,8 @@ import {
 } from '../helpers/context';
 
 // A tenant's own detections: Sigma rules uploaded, listed, enabled or disabled and deleted, with their validation,
-// roles, cap and tenant isolation.
+// roles, cap and tenant isolation; and run on the events its accounts forward (POST /ingest/aws/events), where a match
+// is named in the event's detections and opens a signal like a built-in detection's.
 
 const SIGMA = path.join(__dirname, '../fixtures/sigma');
 const sigmahq = (file: string) => readFileSync(path.join(SIGMA, file), 'utf8');
@@ -26,7 +27,7 @@ let viewer: TestUser;
 let other: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox' } });
   owner = await signupAndLogin(ctx);
   admin = await addUserWithRole(ctx, owner.tenantId, 'admin');
   member = await addUserWithRole(ctx, owner.tenantId, 'member');
@@ -231,5 +232,146 @@ describe('DELETE /detections/{detection_id}', () => {
     expect(names).not.toContain('Short-lived');
     const audit = await ctx.http.get('/audit-log').set(owner.auth).query({ action: 'detection.deleted' }).expect(200);
     expect(JSON.stringify(audit.body)).toContain(`detection:${created.detection_id}`);
+  });
+});
+
+describe('POST /ingest/aws/events with Sigma rules', () => {
+  const AWS_ID = '123456789012';
+  const OTHER_AWS_ID = '210987654321';
+  const PLAYBOOK = path.join(__dirname, '../fixtures/aws-playbook-events');
+  let tenant: TestUser;
+  let neighbour: TestUser;
+  let key: string;
+  let neighbourKey: string;
+  let configOff: Detection;
+  let sequence = 0;
+
+  /** A playbook fixture as a new event of `account`, happening now. */
+  function event(file: string, account = AWS_ID, detail: Record<string, unknown> = {}): Record<string, unknown> {
+    sequence += 1;
+    const envelope = JSON.parse(readFileSync(path.join(PLAYBOOK, file), 'utf8')) as Record<string, unknown>;
+    return {
+      ...envelope,
+      id: `sigma-${sequence}-${Date.now()}`,
+      account,
+      time: new Date().toISOString(),
+      detail: { ...(envelope.detail as object), recipientAccountId: account, ...detail },
+    };
+  }
+
+  const ingest = (body: unknown, withKey = key) =>
+    ctx.http
+      .post('/ingest/aws/events')
+      .set('Content-Type', 'application/json')
+      .set('X-Sentinel-Event-Key', withKey)
+      .send(JSON.stringify(body))
+      .expect(202);
+
+  async function detectionsOf(eventId: string, user = tenant, awsId = AWS_ID): Promise<string[]> {
+    const res = await ctx.http.get(`/accounts/${awsId}/events`).query({ limit: 200 }).set(user.auth).expect(200);
+    const found = (res.body.events as { event_id: string; detections: string[] }[]).find((e) => e.event_id === eventId);
+    if (!found) throw new Error(`event ${eventId} not listed`);
+    return found.detections;
+  }
+
+  async function signalsOf(checkId: string, user = tenant, awsId = AWS_ID) {
+    const res = await ctx.http
+      .get(`/accounts/${awsId}/signals`)
+      .query({ check_id: checkId, status: 'all', limit: 200 })
+      .set(user.auth)
+      .expect(200);
+    return res.body.signals as { check_id: string; title: string; severity: string; description: string }[];
+  }
+
+  beforeAll(async () => {
+    tenant = await signupAndLogin(ctx);
+    neighbour = await signupAndLogin(ctx);
+    key = (await ctx.http.post('/accounts').set(tenant.auth).send({ aws_account_id: AWS_ID }).expect(201)).body
+      .event_forwarding.api_key;
+    neighbourKey = (
+      await ctx.http.post('/accounts').set(neighbour.auth).send({ aws_account_id: OTHER_AWS_ID }).expect(201)
+    ).body.event_forwarding.api_key;
+    configOff = await upload('Config off', sigmahq('aws_config_disable_recording.yml'), tenant);
+  });
+
+  it("names a matching event's rule among its detections and opens its signal, with the rule's title and level", async () => {
+    const stopped = event('config-stop-recorder.json');
+    const answer = await ingest(stopped);
+    expect(answer.body.signals_opened).toBe(2);
+    expect(await detectionsOf(stopped.id as string)).toEqual(
+      expect.arrayContaining(['event.config_recording_stopped', configOff.check_id]),
+    );
+    const [signal, ...more] = await signalsOf(configOff.check_id);
+    expect(more).toEqual([]);
+    expect(signal).toMatchObject({
+      check_id: configOff.check_id,
+      title: 'AWS Config Disabling Channel/Recorder',
+      severity: 'HIGH',
+      description: expect.stringContaining("matched the Sigma rule 'Config off'"),
+    });
+  });
+
+  it('opens nothing for an event the rule does not match', async () => {
+    const deleted = event('logs-delete-log-group.json');
+    await ingest(deleted);
+    expect(await detectionsOf(deleted.id as string)).not.toContain(configOff.check_id);
+    expect(await signalsOf(configOff.check_id)).toHaveLength(1);
+  });
+
+  it('a rule that asks for a successful call is not set off by a failed one', async () => {
+    const flowLogs = await upload('Flow logs', sigmahq('aws_cloudtrail_vpc_flow_logs_deleted.yml'), tenant);
+    const denied = event('ec2-delete-flow-logs.json', AWS_ID, { errorCode: 'Client.UnauthorizedOperation' });
+    await ingest(denied);
+    expect(await detectionsOf(denied.id as string)).not.toContain(flowLogs.check_id);
+    const done = event('ec2-delete-flow-logs.json');
+    await ingest(done);
+    expect(await detectionsOf(done.id as string)).toContain(flowLogs.check_id);
+    expect(await signalsOf(flowLogs.check_id)).toHaveLength(1);
+  });
+
+  it('a disabled rule opens nothing, and runs again once enabled', async () => {
+    const url = `/detections/${configOff.detection_id}`;
+    await ctx.http.patch(url).set(tenant.auth).send({ enabled: false }).expect(200);
+    // By another principal, so that nothing is counted on the open signal's window either.
+    const other = { userIdentity: { type: 'IAMUser', arn: 'arn:aws:iam::123456789012:user/carol', userName: 'carol' } };
+    const quiet = event('config-stop-recorder.json', AWS_ID, other);
+    await ingest(quiet);
+    expect(await detectionsOf(quiet.id as string)).toEqual(['event.config_recording_stopped']);
+    expect(await signalsOf(configOff.check_id)).toHaveLength(1);
+
+    await ctx.http.patch(url).set(tenant.auth).send({ enabled: true }).expect(200);
+    const again = event('config-stop-recorder.json', AWS_ID, {
+      userIdentity: { type: 'IAMUser', arn: 'arn:aws:iam::123456789012:user/dave', userName: 'dave' },
+    });
+    await ingest(again);
+    expect(await detectionsOf(again.id as string)).toContain(configOff.check_id);
+    expect(await signalsOf(configOff.check_id)).toHaveLength(2);
+  });
+
+  it("another tenant's rule never runs on this tenant's events", async () => {
+    const theirs = await upload('IP sets', sigmahq('aws_guardduty_disruption.yml'), neighbour);
+    const mine = event('guardduty-create-ipset.json');
+    await ingest(mine);
+    expect(await detectionsOf(mine.id as string)).toEqual(['event.guardduty_trusted_ip_list_added']);
+    expect(await signalsOf(theirs.check_id)).toEqual([]);
+    // Their own account's event does set it off.
+    const theirEvent = event('guardduty-create-ipset.json', OTHER_AWS_ID);
+    await ingest(theirEvent, neighbourKey);
+    expect(await detectionsOf(theirEvent.id as string, neighbour, OTHER_AWS_ID)).toContain(theirs.check_id);
+    expect(await signalsOf(theirs.check_id, neighbour, OTHER_AWS_ID)).toHaveLength(1);
+  });
+
+  it('a deleted rule opens nothing; its signals stay', async () => {
+    const rule = await upload('Snapshots', sigmahq('aws_snapshot_backup_exfiltration.yml'), tenant);
+    const shared = event('ec2-share-snapshot.json');
+    await ingest(shared);
+    expect(await detectionsOf(shared.id as string)).toContain(rule.check_id);
+    await ctx.http.delete(`/detections/${rule.detection_id}`).set(tenant.auth).expect(200);
+    const sharedAgain = event('ec2-share-snapshot.json', AWS_ID, {
+      userIdentity: { type: 'IAMUser', arn: 'arn:aws:iam::123456789012:user/erin', userName: 'erin' },
+    });
+    await ingest(sharedAgain);
+    expect(await detectionsOf(sharedAgain.id as string)).not.toContain(rule.check_id);
+    expect(await signalsOf(rule.check_id)).toHaveLength(1);
   });
 });

@@ -46,6 +46,8 @@ export interface SigmaRule {
   sigmaId: string | null;
   level: SigmaLevel;
   severity: Severity;
+  /** The web pages the rule refers to (its `references`), for its signals' docs link. */
+  references: string[];
   /**
    * Whether a CloudTrail record (an event's `detail`) matches the rule, within `fuel` (shared by the rules run on one
    * event; a fresh SIGMA_EVENT_FUEL when not given).
@@ -68,6 +70,15 @@ function optionalText(doc: Record<string, unknown>, key: string, max: number, pr
   }
   if (value.length > max) problems.push(`'${key}' is longer than ${max} characters`);
   return value.trim();
+}
+
+/** The rule's references that are web pages, a few and of a sensible length: anything else is left out. */
+function referencesOf(doc: Record<string, unknown>): string[] {
+  const { references } = doc;
+  if (!Array.isArray(references)) return [];
+  return references
+    .filter((r): r is string => typeof r === 'string' && /^https?:\/\/\S+$/.test(r) && r.length <= 2_048)
+    .slice(0, 10);
 }
 
 function checkLogSource(doc: Record<string, unknown>, problems: string[]): void {
@@ -170,6 +181,7 @@ export function compileSigmaRule(doc: unknown): CompiledSigma {
       sigmaId,
       level,
       severity: SEVERITY_OF_LEVEL[level],
+      references: referencesOf(doc),
       // A list of conditions matches when any of them does (the specification's "The condition can be a list").
       matches: (record: CloudTrailRecord, fuel: Fuel = eventFuel()) => {
         const test = (name: string) => (searches.get(name) as SearchTest)(record, fuel);
