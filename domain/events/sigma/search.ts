@@ -88,10 +88,24 @@ function valuesAt(record: CloudTrailRecord, path: readonly string[]): unknown[] 
   return current.flatMap((v) => (Array.isArray(v) ? v : [v])).slice(0, SIGMA_BOUNDS.collectedValues);
 }
 
+/**
+ * The JSON text of the structures matched, by structure: an event's `requestParameters` is written out once however
+ * many rules and values read it as text.
+ */
+const jsonTexts = new WeakMap<object, string>();
+
 /** A value as text: a structure (requestParameters) as its JSON, within the bound. */
 function textOf(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'object') {
+    let text = jsonTexts.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value).slice(0, SIGMA_BOUNDS.matchedChars);
+      jsonTexts.set(value, text);
+    }
+    return text;
+  }
+  const text = typeof value === 'string' ? value : String(value);
   return text.length > SIGMA_BOUNDS.matchedChars ? text.slice(0, SIGMA_BOUNDS.matchedChars) : text;
 }
 
