@@ -38,6 +38,7 @@ import type {
   PrincipalApiUsesTable,
 } from './tables/events';
 import type { OrganizationAccountsTable, OrganizationsTable } from './tables/organizations';
+import type { TenantDetectionsTable } from './tables/detections';
 import type {
   ExportsTable,
   OauthStatesTable,
@@ -85,4 +86,5 @@ export interface Database {
   trusted_principals: TrustedPrincipalsTable;
   detection_windows: DetectionWindowsTable;
   principal_api_uses: PrincipalApiUsesTable;
+  tenant_detections: TenantDetectionsTable;
 }

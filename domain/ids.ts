@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   organization: 'org',
   eventBatch: 'evb',
   trustedPrincipal: 'trp',
+  detection: 'det',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -230,6 +230,7 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
   Health: 'For load balancers',
   Documentation: 'This document',
   'Trusted principals': "The tenant's own automation, named with a reason and an expiry: its events open no signal",
+  Detections: "The tenant's own detections: Sigma rules for CloudTrail, run on every forwarded event",
 };
 
 /**

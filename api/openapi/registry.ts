@@ -26,6 +26,7 @@ export const TAGS = [
   'Health',
   'Documentation',
   'Trusted principals',
+  'Detections',
 ] as const;
 export type Tag = (typeof TAGS)[number];
 

@@ -5,6 +5,7 @@ import { auditLogOperations } from './audit-log';
 import { authOperations } from './auth';
 import { billingOperations } from './billing';
 import { complianceOperations } from './compliance';
+import { detectionOperations } from './detections';
 import { openApiJson } from '../openapi/document';
 import { docsOperations } from './docs';
 import { emailLinkOperations } from './email-links';
@@ -52,4 +53,5 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...billingOperations,
   ...trustedPrincipalOperations,
   ...docsOperations(() => openApiJson(OPERATIONS)),
+  ...detectionOperations,
 ];

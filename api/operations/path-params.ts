@@ -20,4 +20,5 @@ export const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = {
   org_id: prefixedId('org', "An AWS Organization's id in Sentinel"),
   team_id: z.string().meta({ description: 'A Slack workspace id such as T0123ABC', pattern: '^[A-Z0-9]{2,32}$' }),
   trusted_principal_id: prefixedId('trp', 'A trusted principal id'),
+  detection_id: prefixedId('det', "A tenant's detection (Sigma rule) id"),
 };

@@ -12,3 +12,4 @@ export const userRef = z.strictObject({ user_id: pathId });
 export const teamRef = z.strictObject({ team_id: pathId });
 export const orgRef = z.strictObject({ org_id: pathId });
 export const trustedPrincipalRef = z.strictObject({ trusted_principal_id: pathId });
+export const detectionRef = z.strictObject({ detection_id: pathId });

@@ -15,6 +15,7 @@ import { overviewRouter } from './routers/overview';
 import { signalsRouter } from './routers/signals';
 import { usersRouter } from './routers/users';
 import { trustedPrincipalsRouter } from './routers/trusted-principals';
+import { detectionsRouter } from './routers/detections';
 
 /** The dashboard's API: one sub-router per area, each procedure calling the same service as its REST route. */
 export const appRouter = router({
@@ -34,6 +35,7 @@ export const appRouter = router({
   billing: billingRouter,
   integrations: integrationsRouter,
   trustedPrincipals: trustedPrincipalsRouter,
+  detections: detectionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

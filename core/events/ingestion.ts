@@ -14,7 +14,7 @@ import { detectEvent, rescansOf } from '../../domain/events/detections';
 import { isHeartbeat } from '../../domain/events/forwarding-rules';
 import { type RegionTouch, regionTouches } from '../../domain/events/forwarding-health';
 import { eventFingerprint, signalPrincipal } from '../../domain/events/occurrences';
-import { callPrincipal, suppressingPrincipal } from '../../domain/events/trusted-principals';
+import { bySentinel, callPrincipal, suppressingPrincipal } from '../../domain/events/trusted-principals';
 import { trustedPrincipalsInForce } from '../../db/repositories/trusted-principals';
 import { arrivedEventTime, parseEnvelope, toAccountEvent } from '../../domain/events/normalize';
 import type { AccountEvent, DetectionContext, DetectionDescription, EventFinding } from '../../domain/events/types';
@@ -34,6 +34,9 @@ import { dispatchAfterAnswer } from './dispatch-after-answer';
 import { indicatorsOfLastDay } from './probable-compromise';
 import { type EventSignal, openEventSignals } from './open-event-signals';
 import { rescoreAccount } from '../signals/rescore';
+import { detectSigma, type TenantSigmaDetection } from '../../domain/events/sigma/detection';
+import { isSigmaDetection } from '../../domain/events/sigma/ids';
+import { tenantSigmaRules } from '../detections/tenant-rules';
 
 // POST /ingest/aws/events (docs/decisions.md, "Events"): the customer's EventBridge API destination delivers the
 // account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
@@ -56,6 +59,10 @@ import { rescoreAccount } from '../signals/rescore';
 // (api/operations/events.ts), the body is read within its size and depth budget (api/middleware/body.ts), and the
 // request's bytes count against the account's minute beside its events, in the same statement. An event is taken to
 // have happened no later than it arrived (domain/events/normalize.ts `arrivedEventTime`).
+//
+// The tenant's own detections (Sigma rules, core/detections/tenant-rules.ts) run on each event beside the built-in
+// ones, and what they find is named and opens signals the same way; reading which are enabled is one query per
+// request, and they spend at most a fixed budget per event (domain/events/sigma/rule.ts, SIGMA_EVENT_FUEL).
 
 type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
 
@@ -173,7 +180,7 @@ async function apply(
   db: Db,
   account: Account,
   events: readonly AccountEvent[],
-  request: { hits: number; kib: number; touches: readonly RegionTouch[] },
+  request: { hits: number; kib: number; touches: readonly RegionTouch[]; sigma: readonly TenantSigmaDetection[] },
   at: Date,
 ): Promise<Applied> {
   const context: DetectionContext = {
@@ -182,7 +189,12 @@ async function apply(
     roleName: account.role_name,
     eventKeyRotating: account.event_key_rotating,
   };
-  const found: Detected[] = events.flatMap((event) => detectEvent(event, context).map((d) => ({ event, ...d })));
+  // The tenant's Sigma rules, like the built-ins, never fire on the calls of Sentinel's own roles.
+  const found: Detected[] = events.flatMap((event) =>
+    [...detectEvent(event, context), ...(bySentinel(event, context) ? [] : detectSigma(event, request.sigma))].map(
+      (d) => ({ event, ...d }),
+    ),
+  );
   const { detected, suppressed } = await withoutTrusted(db, account, found);
   // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
   const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));
@@ -355,11 +367,12 @@ export async function ingestEvents(
   const received = parseBody(body, account, at);
   const events = received.filter((e) => !isHeartbeat(e));
   const heartbeats = received.length - events.length;
+  const sigma = events.length > 0 ? await tenantSigmaRules(deps, account.tenant_id) : [];
   const { windows, stored, detecting, opened, batched } = await apply(
     db,
     account,
     events,
-    { hits: received.length, kib: Math.ceil(bytes / 1024), touches: regionTouches(received, at) },
+    { hits: received.length, kib: Math.ceil(bytes / 1024), touches: regionTouches(received, at), sigma },
     at,
   );
   const passed = limitPassed(windows);
@@ -370,7 +383,9 @@ export async function ingestEvents(
   awsEventsReceived.inc({ outcome: 'stored' }, stored);
   awsEventsReceived.inc({ outcome: 'duplicate' }, events.length - stored);
   awsEventsReceived.inc({ outcome: 'heartbeat' }, heartbeats);
-  for (const detection of opened) eventSignalsOpened.inc({ detection });
+  // A tenant's own rules are counted together: their ids, one label each, would grow the metric without bound.
+  for (const detection of opened)
+    eventSignalsOpened.inc({ detection: isSigmaDetection(detection) ? 'sigma' : detection });
   // After the answer, the batch's alerts and rescan; what this process cannot finish, the event-dispatch schedule does.
   // A redelivered event that detected something may be the retry of a request whose process stopped before it.
   if (batched || (stored < events.length && detecting > 0)) dispatchAfterAnswer(deps, account);

@@ -1,5 +1,6 @@
 import type { Mitre } from './mitre';
 import { PLAYBOOK_CATALOG } from './playbook-catalog';
+import { isSigmaDetection } from './sigma/ids';
 import type { DetectionDescription } from './types';
 import { WINDOWS_CATALOG } from './windows-catalog';
 
@@ -511,8 +512,11 @@ export const PROBABLE_COMPROMISE_ID = 'event.probable_compromise';
  */
 export const FORWARDING_BLIND_ID = 'event.forwarding_blind';
 
-/** A signal an event opened: its check id is a detection's (`event.*`), never a scan check's. */
-export const isEventSignal = (checkId: string): boolean => checkId.startsWith('event.');
+/**
+ * A signal an event opened: its check id is a detection's (`event.*`, or a tenant's Sigma rule's `sigma.*`), never a
+ * scan check's.
+ */
+export const isEventSignal = (checkId: string): boolean => checkId.startsWith('event.') || isSigmaDetection(checkId);
 
 export function eventDetection(id: string): DetectionDescription | undefined {
   return BY_ID.get(id);

@@ -2,6 +2,7 @@ import { boundedResource } from '../signals/bounds';
 import { FORWARDING_BLIND_ID, PROBABLE_COMPROMISE_ID } from './catalog';
 import { PLAYBOOK_CATALOG, PLAYBOOK_STATE_IDS } from './playbook-catalog';
 import { WINDOWS_CATALOG } from './windows-catalog';
+import { isSigmaDetection } from './sigma/ids';
 
 // How each event detection's findings are de-duplicated into signals (docs/decisions.md, "Events", the table there):
 //
@@ -86,9 +87,12 @@ export const DEDUPLICATION: Readonly<Record<string, Deduplication>> = Object.fre
   ...Object.fromEntries(WINDOWS_CATALOG.map((d) => [d.id, PER_PRINCIPAL] as const)),
 });
 
-/** How a detection's findings are de-duplicated; a detection the table does not hold is a state detection. */
+/**
+ * How a detection's findings are de-duplicated. A tenant's Sigma rule sees one event, as the playbook's do: each
+ * match is an occurrence, per principal. Another detection the table does not hold is a state detection.
+ */
 export function deduplicationOf(detectionId: string): Deduplication {
-  return DEDUPLICATION[detectionId] ?? STATE;
+  return DEDUPLICATION[detectionId] ?? (isSigmaDetection(detectionId) ? PER_PRINCIPAL : STATE);
 }
 
 export const isOccurrenceDetection = (detectionId: string): boolean =>

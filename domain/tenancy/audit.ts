@@ -35,6 +35,9 @@ export const AUDIT_ACTIONS = [
   'billing.plan_changed',
   'trusted_principal.created',
   'trusted_principal.revoked',
+  'detection.created',
+  'detection.updated',
+  'detection.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

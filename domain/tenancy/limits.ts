@@ -112,3 +112,10 @@ export const EVENT_KIB_PER_ACCOUNT_PER_MINUTE = 4 * 1024;
 export const EVENT_BATCH_LIMIT = 100;
 /** How long a rotated-out event key keeps working, so the customer can update the connection in every region. */
 export const EVENT_KEY_GRACE_HOURS = 24;
+
+/**
+ * A tenant's own detections (Sigma rules). Every event its accounts forward runs through the enabled ones, within
+ * one budget per event whatever their number (domain/events/sigma/rule.ts, SIGMA_EVENT_FUEL); the cap bounds what
+ * is compiled and held per tenant.
+ */
+export const SIGMA_DETECTIONS_PER_TENANT = 100;

@@ -344,6 +344,10 @@ describe('request schemas', () => {
     ids.org_id = (
       await call('post', '/organizations', { body: { management_account_id: '210987654321' } })
     ).body.org_id;
+    const sigma =
+      'title: Existing\nlogsource:\n  product: aws\n  service: cloudtrail\n' +
+      'detection:\n  sel:\n    eventName: DeleteTrail\n  condition: sel\n';
+    ids.detection_id = (await call('post', '/detections', { body: { name: 'Existing', sigma } })).body.detection_id;
   });
 
   /** Whether the document's schemas accept the input (body, or each query parameter and no unknown one). */

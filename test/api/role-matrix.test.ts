@@ -46,7 +46,8 @@ function concrete(path: string): string {
     .replace(':exportId', 'exp_01NOTHING0000000000000000')
     .replace(':signalId', 'sig_01NOTHING0000000000000000')
     .replace(':orgId', 'org_01NOTHING0000000000000000')
-    .replace(':trustedPrincipalId', 'trp_01NOTHING0000000000000000');
+    .replace(':trustedPrincipalId', 'trp_01NOTHING0000000000000000')
+    .replace(':detectionId', 'det_01NOTHING0000000000000000');
 }
 
 describe('the role matrix', () => {

@@ -214,4 +214,11 @@ export const PROCEDURES: Record<string, Entry> = {
     harmless: { trusted_principal_id: 'trp_unknown' },
     withIdsOf: (ids) => ({ trusted_principal_id: ids.trustedPrincipal }),
   },
+  'detections.list': { operation: 'listDetections' },
+  'detections.create': { operation: 'createDetection', harmless: { name: 'x', sigma: 'title: [unclosed' } },
+  'detections.update': {
+    operation: 'patchDetection',
+    harmless: { detection_id: 'det_01NOTHING0000000000000000', patch: { enabled: false } },
+  },
+  'detections.delete': { operation: 'deleteDetection', harmless: { detection_id: 'det_01NOTHING0000000000000000' } },
 };

@@ -57,6 +57,7 @@ describe('migrations', () => {
       'slack_installations',
       'stripe_events',
       'stripe_subscriptions',
+      'tenant_detections',
       'tenants',
       'trusted_principals',
       'users',
@@ -65,7 +66,7 @@ describe('migrations', () => {
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(39);
+    expect(await tables()).toHaveLength(40);
   });
 
   describe('constraints protect the data', () => {
@@ -377,6 +378,41 @@ describe('migrations', () => {
       }>`select column_name, is_nullable from information_schema.columns
         where table_name = 'account_events' and column_name = 'suppressed'`.execute(db());
       expect(columns.rows).toEqual([{ column_name: 'suppressed', is_nullable: 'YES' }]);
+    });
+
+    it('keeps one detection name per tenant, a known level and a bounded rule, gone with the tenant', async () => {
+      await db().insertInto('tenants').values({ id: 'ten_det', name: 'D' }).execute();
+      const detection = (id: string, tenantId: string, fields: Record<string, unknown> = {}) => ({
+        id,
+        tenant_id: tenantId,
+        name: 'Config off',
+        sigma: 'title: x',
+        title: 'x',
+        level: 'high' as const,
+        created_by: null,
+        ...fields,
+      });
+      await db().insertInto('tenant_detections').values(detection('det_1', 'ten_det')).execute();
+      await expect(
+        db().insertInto('tenant_detections').values(detection('det_2', 'ten_det')).execute(),
+      ).rejects.toThrow(/tenant_detections_name_key/);
+      // Another tenant may use the name.
+      await db().insertInto('tenant_detections').values(detection('det_3', 'ten_1')).execute();
+      await expect(
+        db()
+          .insertInto('tenant_detections')
+          .values(detection('det_4', 'ten_det', { name: 'Other', level: 'severe' }))
+          .execute(),
+      ).rejects.toThrow(/check constraint/);
+      await expect(
+        db()
+          .insertInto('tenant_detections')
+          .values(detection('det_5', 'ten_det', { name: 'Big', sigma: 'x'.repeat(65_537) }))
+          .execute(),
+      ).rejects.toThrow(/check constraint/);
+      await db().deleteFrom('tenants').where('id', '=', 'ten_det').execute();
+      expect((await db().selectFrom('tenant_detections').select('id').execute()).map((r) => r.id)).toEqual(['det_3']);
+      await db().deleteFrom('tenant_detections').execute();
     });
 
     it('refuses a user of a tenant that does not exist', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
@@ -334,7 +334,8 @@ it("shows every page of an empty tenant, a clear error for a failed verification
   const problems = watchForErrors(page);
   await page.goto(`${base}/app/signup`);
   await page.getByLabel('Your name').fill('Vera Verify');
-  await page.getByLabel('E-mail').fill(`verify-${Date.now()}@example.com`);
+  const verifyEmail = `verify-${Date.now()}@example.com`;
+  await page.getByLabel('E-mail').fill(verifyEmail);
   await page.getByLabel(/^Password/).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign up' }).click();
   await page.getByText('No AWS accounts yet').waitFor();
@@ -344,6 +345,7 @@ it("shows every page of an empty tenant, a clear error for a failed verification
     ['Compliance', 'No accounts to report on yet'],
     ['Alerts', 'No alerts yet.'],
     ['Alert rules', 'No alert rules yet.'],
+    ['Detections', 'No detections yet.'],
     ['Team', 'Vera Verify (you)'],
     ['Audit log', 'auth.login_succeeded'],
     ['Billing', 'Current plan'],
@@ -351,6 +353,32 @@ it("shows every page of an empty tenant, a clear error for a failed verification
     await page.getByRole('link', { name: link, exact: true }).click();
     await page.getByText(empty).waitFor();
   }
+  // A Sigma rule the tenant uploaded is listed with its title and severity, and its owner disables it.
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'tenant_id'])
+    .where('email', '=', verifyEmail)
+    .executeTakeFirstOrThrow();
+  await ctx.db
+    .insertInto('tenant_detections')
+    .values({
+      id: 'det_01DASHBOARD00000000000000',
+      tenant_id: user.tenant_id,
+      name: 'Config off',
+      sigma: readFileSync(path.join(__dirname, '../fixtures/sigma/aws_config_disable_recording.yml'), 'utf8'),
+      title: 'AWS Config Disabling Channel/Recorder',
+      level: 'high',
+      created_by: user.id,
+    })
+    .execute();
+  await page.getByRole('link', { name: 'Detections', exact: true }).click();
+  const row = page.locator('tr[data-detection="det_01DASHBOARD00000000000000"]');
+  await row.getByText('AWS Config Disabling Channel/Recorder').waitFor();
+  await row.getByText('HIGH').waitFor();
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await row.getByText('Disabled').waitFor();
+  await shoot(page, '14b-detections');
+
   await page.goto(`${base}/app/no-such-page`);
   await page.getByRole('heading', { name: 'Page not found' }).waitFor();
   await page.getByRole('link', { name: 'Accounts', exact: true }).click();

@@ -8,6 +8,7 @@ import { useLoad } from './hooks';
 import { MeContext } from './me';
 import { AcceptInvitePage } from './pages/AcceptInvite';
 import { AuditLogPage } from './pages/AuditLog';
+import { DetectionsPage } from './pages/Detections';
 import { EmailPreferencesPage, VerifyEmailBanner, VerifyEmailPage } from './pages/EmailLinks';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
 import { AccountPage } from './pages/Account';
@@ -58,6 +59,7 @@ const NAV: readonly (readonly [slug: string, label: string, role?: Role])[] = [
   ['compliance', 'Compliance'],
   ['alerts', 'Alerts'],
   ['alert-rules', 'Alert rules'],
+  ['detections', 'Detections'],
   ['team', 'Team'],
   ['audit-log', 'Audit log', 'admin'],
   ['billing', 'Billing'],
@@ -117,6 +119,7 @@ function route(path: string) {
   if (path === `${BASE}/compliance`) return <CompliancePage />;
   if (path === `${BASE}/alerts`) return <AlertsPage />;
   if (path === `${BASE}/alert-rules`) return <AlertRulesPage />;
+  if (path === `${BASE}/detections`) return <DetectionsPage />;
   if (path === `${BASE}/team`) return <TeamPage />;
   if (path === `${BASE}/audit-log`) return <AuditLogPage />;
   if (path === `${BASE}/billing`) return <BillingPage />;
