@@ -1037,6 +1037,8 @@ describe('AWS inventory collection against moto', () => {
           `${part}@cn-north-1`,
           `${part}@cn-northwest-1`,
         ]),
+        // Nor CodeArtifact at all.
+        ...inventory.regions.enabled.map((region) => `codeartifactPackages@${region}`),
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -1054,6 +1056,7 @@ describe('AWS inventory collection against moto', () => {
       bedrockAgents: 'cn-north-1,cn-northwest-1',
       bedrockCustomModels: 'cn-north-1,cn-northwest-1',
       bedrockInvocationLogging: 'cn-north-1,cn-northwest-1',
+      codeartifactPackages: 'not_evaluated',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
       status: 'not_evaluated',
