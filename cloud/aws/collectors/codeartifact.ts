@@ -1,6 +1,7 @@
 import {
   CodeartifactClient,
   ListPackageVersionsCommand,
+  type PackageFormat,
   paginateListPackages,
   paginateListRepositories,
 } from '@aws-sdk/client-codeartifact';
@@ -110,7 +111,7 @@ async function readRepository(
             domain: repository.domain,
             domainOwner: repository.domainOwner,
             repository: repository.name,
-            format: p.format as never,
+            format: p.format as PackageFormat,
             namespace: p.namespace ?? undefined,
             package: p.name,
             sortBy: 'PUBLISHED_TIME',
