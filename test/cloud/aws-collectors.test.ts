@@ -688,7 +688,8 @@ describe('AWS inventory collection against moto', () => {
       ...refused.map((p) => [p, 'eu-west-2']),
       ['instanceUserData', 'eu-west-2'],
       ['launchTemplates', 'eu-west-2'],
-      // EC2's other reads: the instance metadata defaults, subnets, transit gateways, endpoints, volumes and snapshots.
+      // EC2's other reads: the instance metadata defaults, subnets, transit gateways, endpoints, volumes, snapshots
+      // and Elastic IPs.
       ...[
         'instanceMetadataDefaults',
         'publicIpSubnets',
@@ -697,6 +698,7 @@ describe('AWS inventory collection against moto', () => {
         'ebsVolumes',
         'ebsSnapshots',
         'ebsSnapshotBlockPublicAccess',
+        'elasticIps',
       ].map((p) => [p, 'eu-west-2']),
       ['s3Buckets', guarded],
       ['health', 'not_evaluated'],
