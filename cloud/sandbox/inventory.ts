@@ -38,6 +38,7 @@ import { sandboxContainers } from './containers';
 import { resourcePolicyParts } from './resource-policies';
 import { healthyForwarder } from './event-forwarder';
 import { sandboxWorkloads } from './workloads';
+import { sandboxDnsAndPackages } from './dns-and-packages';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
 import { ALL_PLANS, OWN_TRUST, PRIVATE_BUCKET, withGovernance } from './governance';
@@ -1192,6 +1193,13 @@ export function sandboxInventory({
       }),
       ...resourcePolicyParts(awsAccountId, home(account), at, readable, regional),
       ...sandboxWorkloads({
+        awsAccountId,
+        company: account.company,
+        regions: account.regions.filter((region) => !denied.regions.includes(region)),
+        random: (purpose) => randomFor(awsAccountId, purpose),
+        regional,
+      }),
+      ...sandboxDnsAndPackages({
         awsAccountId,
         company: account.company,
         regions: account.regions.filter((region) => !denied.regions.includes(region)),

@@ -46,6 +46,8 @@ import { NEPTUNE_CHECKS } from './neptune';
 import { OPENSEARCH_CHECKS } from './opensearch';
 import { RDS_CHECKS } from './rds';
 import { REDSHIFT_CHECKS } from './redshift';
+import { CODEARTIFACT_CHECKS } from './codeartifact';
+import { ROUTE53_CHECKS } from './route53';
 
 // Every check Sentinel runs. A check's id is part of its signals' fingerprints: renaming one reopens them all.
 
@@ -98,6 +100,8 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...STEP_FUNCTIONS_CHECKS,
   ...SSM_CHECKS,
   ...API_GATEWAY_CHECKS,
+  ...CODEARTIFACT_CHECKS,
+  ...ROUTE53_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

@@ -47,6 +47,9 @@ export const SCAN_READ_ACTIONS = [
   'glue:GetConnections',
   // Who an SES identity's sending authorization policies let send as it (SES v2): SecurityAudit names only v1's.
   'ses:GetEmailIdentityPolicies',
+  // The origin of a CodeArtifact package's latest version (internal or from upstream), for dependency confusion:
+  // SecurityAudit lists repositories and packages, not their versions. It names versions, never reads their assets.
+  'codeartifact:ListPackageVersions',
 ] as const;
 
 export const SCAN_POLICY_NAME = 'SentinelScanRead';

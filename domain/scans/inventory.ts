@@ -1203,6 +1203,18 @@ export interface Inventory {
   ssmDocuments: Collected<{ documents: SsmDocument[] }>;
   /** Unread: REST APIs whose stages were refused (by id). */
   apiGatewayStages: Collected<{ stages: ApiGatewayStage[] }>;
+  /**
+   * CodeArtifact packages whose origin controls let versions in from upstream (public) repositories (regional).
+   * Unread: repositories whose packages were refused or past the per-repository bound, packages whose versions were
+   * refused.
+   */
+  codeartifactPackages: Collected<{ packages: CodeArtifactPackage[] }>;
+  /** Domains registered with Route 53 Domains (read in us-east-1, the only region its API answers in). */
+  registeredDomains: Collected<{ domains: RegisteredDomain[] }>;
+  /** The A records of public hosted zones that name addresses (aliases are left out). Unread: zones refused (by id). */
+  hostedZoneRecords: Collected<{ records: AddressRecord[] }>;
+  /** The account's Elastic IP addresses (regional). */
+  elasticIps: Collected<{ addresses: ElasticIp[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -1300,6 +1312,10 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   stateMachines: true,
   ssmDocuments: true,
   apiGatewayStages: true,
+  codeartifactPackages: true,
+  registeredDomains: true,
+  hostedZoneRecords: true,
+  elasticIps: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 
@@ -1447,4 +1463,43 @@ export interface SnapshotBlockPublicAccess {
   region: string;
   /** block-all-sharing, block-new-sharing or unblocked. */
   state: string;
+}
+
+/**
+ * A CodeArtifact package whose origin controls allow upstream versions (PackageOriginRestrictions upstream ALLOW),
+ * and how its latest version came in: published into the domain (INTERNAL), ingested from an external connection
+ * (EXTERNAL), or UNKNOWN (also when it has no version).
+ */
+export interface CodeArtifactPackage {
+  /** `<repository ARN>/<namespace:>package`, as Prowler names it. */
+  arn: string;
+  domain: string;
+  repository: string;
+  format: string;
+  namespace: string | null;
+  name: string;
+  region: string;
+  latestOrigin: 'INTERNAL' | 'EXTERNAL' | 'UNKNOWN';
+}
+
+/** A domain registered with Route 53 Domains. */
+export interface RegisteredDomain {
+  name: string;
+  /** Its transfer lock (clientTransferProhibited); null: Route 53 Domains did not report it (unread). */
+  transferLock: boolean | null;
+}
+
+/** A non-alias A record of a public hosted zone, with the IPv4 addresses it answers. */
+export interface AddressRecord {
+  /** The zone's id, without its /hostedzone/ prefix. */
+  zoneId: string;
+  zoneName: string;
+  name: string;
+  addresses: string[];
+}
+
+/** An Elastic IP address the account holds. */
+export interface ElasticIp {
+  publicIp: string;
+  region: string;
 }

@@ -51,6 +51,8 @@ export const CORE_SOURCES = [
   'Step Functions',
   'Systems Manager',
   'API Gateway',
+  'CodeArtifact',
+  'Route 53',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -144,6 +146,10 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   stateMachines: 'Step Functions',
   ssmDocuments: 'Systems Manager',
   apiGatewayStages: 'API Gateway',
+  codeartifactPackages: 'CodeArtifact',
+  registeredDomains: 'Route 53',
+  hostedZoneRecords: 'Route 53',
+  elasticIps: 'EC2',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

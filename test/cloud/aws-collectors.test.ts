@@ -687,7 +687,8 @@ describe('AWS inventory collection against moto', () => {
       ...refused.map((p) => [p, 'eu-west-2']),
       ['instanceUserData', 'eu-west-2'],
       ['launchTemplates', 'eu-west-2'],
-      // EC2's other reads: the instance metadata defaults, subnets, transit gateways, endpoints, volumes and snapshots.
+      // EC2's other reads: the instance metadata defaults, subnets, transit gateways, endpoints, volumes, snapshots
+      // and Elastic IPs.
       ...[
         'instanceMetadataDefaults',
         'publicIpSubnets',
@@ -696,6 +697,7 @@ describe('AWS inventory collection against moto', () => {
         'ebsVolumes',
         'ebsSnapshots',
         'ebsSnapshotBlockPublicAccess',
+        'elasticIps',
       ].map((p) => [p, 'eu-west-2']),
       ['s3Buckets', guarded],
       ['health', 'not_evaluated'],
@@ -1036,6 +1038,8 @@ describe('AWS inventory collection against moto', () => {
           `${part}@cn-north-1`,
           `${part}@cn-northwest-1`,
         ]),
+        // Nor CodeArtifact at all.
+        ...inventory.regions.enabled.map((region) => `codeartifactPackages@${region}`),
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -1053,6 +1057,7 @@ describe('AWS inventory collection against moto', () => {
       bedrockAgents: 'cn-north-1,cn-northwest-1',
       bedrockCustomModels: 'cn-north-1,cn-northwest-1',
       bedrockInvocationLogging: 'cn-north-1,cn-northwest-1',
+      codeartifactPackages: 'not_evaluated',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
       status: 'not_evaluated',

@@ -2,6 +2,8 @@ import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbo
 import { CATALOG } from '../../domain/checks/catalog';
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
 import { RESOURCE_POLICY_CHECKS } from '../../domain/checks/resource-policies';
+import { CODEARTIFACT_CHECKS } from '../../domain/checks/codeartifact';
+import { ROUTE53_CHECKS } from '../../domain/checks/route53';
 import type { Collected, Inventory } from '../../domain/scans/inventory';
 import { DMS_CHECKS } from '../../domain/checks/dms';
 import { DOCUMENTDB_CHECKS } from '../../domain/checks/documentdb';
@@ -523,5 +525,21 @@ describe('sandbox inventory', () => {
     ])('judges %s in the management accounts only: failed or passed there, not applicable in members', (id) => {
       expect([...statuses(id)].sort()).toEqual(['failed', 'not_evaluated', 'passed']);
     });
+  });
+
+  describe('CodeArtifact packages, registered domains and DNS records', () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(600000000000 + i * 7919), at: AT }),
+    );
+    const evaluations = many.map((inventory) => evaluateInventory(inventory, { now: inventory.collectedAt }));
+
+    it.each([...CODEARTIFACT_CHECKS, ...ROUTE53_CHECKS].map((c) => c.id))(
+      '%s fails on some accounts and passes on others',
+      (id) => {
+        const statuses = evaluations.map((e) => e.outcomes.find((o) => o.checkId === id)?.status);
+        expect(statuses.filter((s) => s === 'failed').length).toBeGreaterThan(0);
+        expect(statuses.filter((s) => s === 'passed').length).toBeGreaterThan(0);
+      },
+    );
   });
 });

@@ -267,7 +267,8 @@ export function accessDenied(request: AwsRequest): CannedAnswer {
   if (request.service === 'ec2')
     return queryError({ service: 'ec2', status: 403, code: 'UnauthorizedOperation', message });
   if (request.service === 's3') return s3Error(403, 'AccessDenied', 'Access Denied');
-  if (['iam', 'sts', 'sns'].includes(request.service))
+  // Route 53 (REST XML) sends its errors in the query protocols' envelope.
+  if (['iam', 'sts', 'sns', 'route53'].includes(request.service))
     return queryError({ service: request.service, status: 403, code: 'AccessDenied', message });
   if (['guardduty', 'cloudtrail'].includes(request.service) && !request.operation) {
     return {
@@ -366,6 +367,10 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');
   }
+  // moto has no CodeArtifact: ListRepositories answers as for an account without repositories (REST JSON, as AWS's
+  // API reference shapes it); test/cloud/aws-collectors-registry.test.ts answers the rest for the repositories it sets.
+  if (request.service === 'codeartifact' && request.method === 'POST' && request.path === '/v1/repositories')
+    return json(200, { repositories: [] }, 'application/json');
   return containerGaps(request);
 }
 

@@ -983,8 +983,36 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
+    // A public package ingested from npmjs takes upstream versions, as it must: only internal ones must not.
+    codeartifactPackages: ok({
+      packages: [
+        {
+          arn: `${CODEARTIFACT_REPOSITORY}/lodash`,
+          domain: 'acme',
+          repository: 'npm-store',
+          format: 'npm',
+          namespace: null,
+          name: 'lodash',
+          region: 'us-east-1',
+          latestOrigin: 'EXTERNAL',
+        },
+      ],
+    }),
+    registeredDomains: ok({ domains: [{ name: 'example.com', transferLock: true }] }),
+    // One record names the account's Elastic IP, the other a private address: neither dangles.
+    hostedZoneRecords: ok({
+      records: [
+        { zoneId: 'Z0EXAMPLE', zoneName: 'example.com.', name: 'www.example.com.', addresses: [ELASTIC_IP] },
+        { zoneId: 'Z0EXAMPLE', zoneName: 'example.com.', name: 'intranet.example.com.', addresses: ['10.0.0.5'] },
+      ],
+    }),
+    elasticIps: ok({ addresses: [{ publicIp: ELASTIC_IP, region: 'us-east-1' }] }),
   };
 }
+
+/** The clean account's CodeArtifact repository, and the Elastic IP its website's record names. */
+export const CODEARTIFACT_REPOSITORY = `arn:aws:codeartifact:us-east-1:${ACCOUNT}:repository/acme/npm-store`;
+export const ELASTIC_IP = '52.1.2.3';
 
 const arnOf = (service: string, region: string, resource: string) =>
   `arn:aws:${service}:${region}:${ACCOUNT}:${resource}`;

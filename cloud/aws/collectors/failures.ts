@@ -60,6 +60,9 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   SESv2: 'SES',
   APIGateway: 'API Gateway',
   SFN: 'Step Functions',
+  Codeartifact: 'CodeArtifact',
+  Route53: 'Route 53',
+  Route53Domains: 'Route 53 Domains',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

@@ -78,6 +78,9 @@ import { snsTopicsPart } from './sns';
 import { sqsQueuesPart } from './sqs';
 import type { Session } from './session';
 import { ssmDocumentsPart } from './ssm-documents';
+import { codeartifactPackagesPart } from './codeartifact';
+import { elasticIpsPart } from './elastic-ips';
+import { hostedZoneRecordsPart, registeredDomainsPart } from './route53';
 import { stateMachinesPart } from './step-functions';
 import { networkAclsPart, vpcFlowLogsPart } from './vpc';
 import { instanceMetadataDefaultsPart, publicIpSubnetsPart, transitGatewaysPart, vpcEndpointsPart } from './vpc-edges';
@@ -174,6 +177,10 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   stateMachinesPart,
   ssmDocumentsPart,
   apiGatewayStagesPart,
+  codeartifactPackagesPart,
+  registeredDomainsPart,
+  hostedZoneRecordsPart,
+  elasticIpsPart,
 ]);
 
 const REGIONS = 'regions';

@@ -10,9 +10,11 @@ import {
   ACCOUNT,
   cleanInventory,
   cleanTrail,
+  CODEARTIFACT_REPOSITORY,
   DEPLOY_PROJECT,
   daysAgo,
   ECS_TASK_ARN,
+  ELASTIC_IP,
   hoursAgo,
   iamUser,
   LAMBDA_ARN,
@@ -2283,6 +2285,37 @@ const CASES: Case[] = [
       part(inv.apiGatewayStages).stages[0]!.webAclArn = null;
     },
     fails: ['arn:aws:apigateway:us-east-1::/restapis/a1b2c3d4e5/stages/prod@us-east-1'],
+  },
+  {
+    id: 'exposure.codeartifact_package_upstream_allowed',
+    parts: ['codeartifactPackages'],
+    breaks: (inv) => {
+      part(inv.codeartifactPackages).packages.push({
+        ...part(inv.codeartifactPackages).packages[0]!,
+        arn: `${CODEARTIFACT_REPOSITORY}/@acme:billing-client`,
+        namespace: '@acme',
+        name: 'billing-client',
+        latestOrigin: 'INTERNAL',
+      });
+    },
+    fails: [`${CODEARTIFACT_REPOSITORY}/@acme:billing-client@us-east-1`],
+  },
+  {
+    id: 'exposure.route53_domain_transfer_lock_off',
+    parts: ['registeredDomains'],
+    breaks: (inv) => {
+      part(inv.registeredDomains).domains.push({ name: 'example.net', transferLock: false });
+    },
+    fails: ['example.net@global'],
+  },
+  {
+    id: 'exposure.route53_record_dangling_ip',
+    parts: ['hostedZoneRecords', 'elasticIps', 'instances'],
+    breaks: (inv) => {
+      // The website's Elastic IP was released: the record now names an address another customer may get.
+      part(inv.elasticIps).addresses.length = 0;
+    },
+    fails: [`Z0EXAMPLE/www.example.com./${ELASTIC_IP}@global`],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
