@@ -47,6 +47,9 @@ export const SCAN_READ_ACTIONS = [
   'glue:GetConnections',
   // Who an SES identity's sending authorization policies let send as it (SES v2): SecurityAudit names only v1's.
   'ses:GetEmailIdentityPolicies',
+  // Whether a Lightsail managed database is in public mode: SecurityAudit and ViewOnlyAccess grant
+  // lightsail:GetInstances but no read of Lightsail's databases.
+  'lightsail:GetRelationalDatabases',
 ] as const;
 
 export const SCAN_POLICY_NAME = 'SentinelScanRead';

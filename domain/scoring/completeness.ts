@@ -51,6 +51,9 @@ export const CORE_SOURCES = [
   'Step Functions',
   'Systems Manager',
   'API Gateway',
+  'CloudFront',
+  'Certificate Manager',
+  'Lightsail',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -144,6 +147,10 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   stateMachines: 'Step Functions',
   ssmDocuments: 'Systems Manager',
   apiGatewayStages: 'API Gateway',
+  cloudfrontDistributions: 'CloudFront',
+  acmCertificates: 'Certificate Manager',
+  lightsailInstances: 'Lightsail',
+  lightsailDatabases: 'Lightsail',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

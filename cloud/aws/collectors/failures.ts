@@ -60,6 +60,7 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   SESv2: 'SES',
   APIGateway: 'API Gateway',
   SFN: 'Step Functions',
+  ACM: 'Certificate Manager',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 
