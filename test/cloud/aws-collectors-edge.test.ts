@@ -354,6 +354,8 @@ describe('CloudFront, ACM and Lightsail collection against moto', () => {
     const theirs = uniqueName('theirs');
     const hidden = await distribution(customer, [s3Origin('theirs', theirs)], { sound: true });
     const shown = await distribution(customer, [customOrigin('app')]);
+    const odd = uniqueName('odd');
+    const unsure = await distribution(customer, [s3Origin('odd', odd)], { sound: true });
     await certificate(customer, REGION, 'weak.example.com', 1024, 365);
     lightsail(customer, [], []);
     const lightsailAnswer = suite.front.answer;
@@ -363,6 +365,9 @@ describe('CloudFront, ACM and Lightsail collection against moto', () => {
       // A bucket of another account: S3 answers HeadBucket 403 (no body, as for any HEAD).
       if (request.service === 's3' && request.method === 'HEAD' && request.path === `/${theirs}/`)
         return { status: 403, contentType: 'application/xml', body: '' };
+      // An answer that says neither: whether the bucket exists is unknown.
+      if (request.service === 's3' && request.method === 'HEAD' && request.path === `/${odd}/`)
+        return { status: 400, contentType: 'application/xml', body: '' };
       if (request.service === 'cloudfront' && request.path.endsWith(`/distribution/${hiddenId}/config`))
         return {
           status: 403,
@@ -385,10 +390,22 @@ describe('CloudFront, ACM and Lightsail collection against moto', () => {
         scope: hidden,
         reason: expect.stringMatching(/^AWS denied Sentinel's role CloudFront GetDistributionConfig/),
       },
+      {
+        kind: 'resource',
+        scope: unsure,
+        reason: expect.stringMatching(new RegExp(`^Whether S3 bucket ${odd} exists is unknown: S3 HeadBucket failed`)),
+      },
+    ]);
+    expect(ok(inventory.cloudfrontDistributions).distributions.find((d) => d.arn === unsure)?.s3Origins).toEqual([
+      { originId: 'odd', bucket: odd, exists: null },
     ]);
     expect(
       checkById('exposure.cloudfront_no_default_root_object')!.evaluate(inventory, { now: inventory.collectedAt }),
-    ).toMatchObject({ status: 'fail', resources: [{ resource: shown }], unread: [{ scope: hidden }] });
+    ).toMatchObject({
+      status: 'fail',
+      resources: [{ resource: shown }],
+      unread: [{ scope: hidden }, { scope: unsure }],
+    });
     expect(outcomes(inventory)['exposure.cloudfront_origin_bucket_missing']).toBe('pass');
     for (const part of ['acmCertificates', 'lightsailInstances', 'lightsailDatabases'] as const)
       expect(inventory[part].unread).toEqual([

@@ -83,6 +83,10 @@ export const cloudfrontDistributionsPart = globalPart({
       },
     );
     const unread: Unread[] = [];
+    // A distribution is named once, with the first reason it could not be read in full.
+    const leaveUnread = (scope: string, reason: string) => {
+      if (!unread.some((u) => u.scope === scope)) unread.push({ kind: 'resource', scope, reason });
+    };
     const buckets = [...new Set(listed.flatMap((d) => d.s3Origins.map((o) => o.bucket)))];
     // A bucket may be in any region: the client follows S3's redirect there. An emulator's address cannot take the
     // bucket in its host name.
@@ -115,12 +119,12 @@ export const cloudfrontDistributionsPart = globalPart({
         } catch (err) {
           if (isAbsent(err, 'NoSuchDistribution')) return null; // deleted since it was listed
           if (!(err instanceof ReadFailure && err.kind === 'denied')) throw err;
-          unread.push({ kind: 'resource', scope: d.arn, reason: err.reason });
+          leaveUnread(d.arn, err.reason);
           defaultRootObject = null;
         }
         const s3Origins = d.s3Origins.map(({ originId, bucket }) => {
           const known = existence.get(bucket);
-          if (typeof known === 'object') unread.push({ kind: 'resource', scope: d.arn, reason: known.reason });
+          if (typeof known === 'object') leaveUnread(d.arn, known.reason);
           return { originId, bucket, exists: typeof known === 'boolean' ? known : null };
         });
         return { id: d.id, arn: d.arn, domainName: d.domainName, defaultRootObject, s3Origins, ...d.settings };
