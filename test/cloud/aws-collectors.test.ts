@@ -1037,6 +1037,10 @@ describe('AWS inventory collection against moto', () => {
           `${part}@cn-north-1`,
           `${part}@cn-northwest-1`,
         ]),
+        // Nor Lightsail at all.
+        ...['lightsailInstances', 'lightsailDatabases'].flatMap((part) =>
+          inventory.regions.enabled.map((region) => `${part}@${region}`),
+        ),
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -1054,6 +1058,8 @@ describe('AWS inventory collection against moto', () => {
       bedrockAgents: 'cn-north-1,cn-northwest-1',
       bedrockCustomModels: 'cn-north-1,cn-northwest-1',
       bedrockInvocationLogging: 'cn-north-1,cn-northwest-1',
+      lightsailInstances: 'not_evaluated',
+      lightsailDatabases: 'not_evaluated',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
       status: 'not_evaluated',
