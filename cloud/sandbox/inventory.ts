@@ -39,6 +39,7 @@ import { resourcePolicyParts } from './resource-policies';
 import { healthyForwarder } from './event-forwarder';
 import { sandboxWorkloads } from './workloads';
 import { sandboxDnsAndPackages } from './dns-and-packages';
+import { sandboxEdge } from './edge';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
 import { ALL_PLANS, OWN_TRUST, PRIVATE_BUCKET, withGovernance } from './governance';
@@ -1206,6 +1207,7 @@ export function sandboxInventory({
         random: (purpose) => randomFor(awsAccountId, purpose),
         regional,
       }),
+      ...sandboxEdge(seed, readable, regional),
     },
     awsAccountId,
     { readable: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), unread: regional },

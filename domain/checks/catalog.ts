@@ -2,7 +2,9 @@ import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
 import { AUTOSCALING_CHECKS } from './autoscaling';
 import { BATCH_CHECKS } from './batch';
 import { BEDROCK_CHECKS } from './bedrock';
+import { ACM_CHECKS } from './acm';
 import { API_GATEWAY_CHECKS } from './api-gateway';
+import { CLOUDFRONT_CHECKS } from './cloudfront';
 import { BILLING_CHECKS } from './billing';
 import { CODEBUILD_CHECKS } from './codebuild';
 import { CLOUDFORMATION_CHECKS } from './cloudformation';
@@ -42,6 +44,7 @@ import { EBS_STORAGE_CHECKS } from './ebs-storage';
 import { ELASTICACHE_CHECKS } from './elasticache';
 import { KAFKA_CHECKS } from './kafka';
 import { KINESIS_CHECKS } from './kinesis';
+import { LIGHTSAIL_CHECKS } from './lightsail';
 import { NEPTUNE_CHECKS } from './neptune';
 import { OPENSEARCH_CHECKS } from './opensearch';
 import { RDS_CHECKS } from './rds';
@@ -102,6 +105,9 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...API_GATEWAY_CHECKS,
   ...CODEARTIFACT_CHECKS,
   ...ROUTE53_CHECKS,
+  ...CLOUDFRONT_CHECKS,
+  ...ACM_CHECKS,
+  ...LIGHTSAIL_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

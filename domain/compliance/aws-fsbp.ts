@@ -129,4 +129,10 @@ export const AWS_FSBP_CONTROLS: Readonly<Record<string, string>> = {
   'SSM.4': 'SSM documents should not be public',
   'APIGateway.1': 'API Gateway REST and WebSocket API execution logging should be enabled',
   'APIGateway.4': 'API Gateway should be associated with a WAF Web ACL',
+  'CloudFront.1': 'CloudFront distributions should have a default root object configured',
+  'CloudFront.12': 'CloudFront distributions should not point to non-existent S3 origins',
+  'CloudFront.3': 'CloudFront distributions should require encryption in transit',
+  'CloudFront.6': 'CloudFront distributions should have AWS WAF enabled',
+  'CloudFront.9': 'CloudFront distributions should encrypt traffic to custom origins',
+  'ACM.2': 'RSA certificates managed by ACM should use a key length of at least 2,048 bits',
 };

@@ -50,6 +50,9 @@ export const SCAN_READ_ACTIONS = [
   // The origin of a CodeArtifact package's latest version (internal or from upstream), for dependency confusion:
   // SecurityAudit lists repositories and packages, not their versions. It names versions, never reads their assets.
   'codeartifact:ListPackageVersions',
+  // Whether a Lightsail managed database is in public mode: SecurityAudit and ViewOnlyAccess grant
+  // lightsail:GetInstances but no read of Lightsail's databases.
+  'lightsail:GetRelationalDatabases',
 ] as const;
 
 export const SCAN_POLICY_NAME = 'SentinelScanRead';

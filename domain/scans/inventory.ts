@@ -1215,6 +1215,13 @@ export interface Inventory {
   hostedZoneRecords: Collected<{ records: AddressRecord[] }>;
   /** The account's Elastic IP addresses (regional). */
   elasticIps: Collected<{ addresses: ElasticIp[] }>;
+  /** CloudFront is global. Unread: distributions whose configuration was refused (by ARN). */
+  cloudfrontDistributions: Collected<{ distributions: CloudFrontDistribution[] }>;
+  /** Unread: regions ACM refused. */
+  acmCertificates: Collected<{ certificates: AcmCertificate[] }>;
+  /** In the regions AWS offers Lightsail in. */
+  lightsailInstances: Collected<{ instances: LightsailInstance[] }>;
+  lightsailDatabases: Collected<{ databases: LightsailDatabase[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -1316,6 +1323,10 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   registeredDomains: true,
   hostedZoneRecords: true,
   elasticIps: true,
+  cloudfrontDistributions: true,
+  acmCertificates: true,
+  lightsailInstances: true,
+  lightsailDatabases: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 
@@ -1502,4 +1513,68 @@ export interface AddressRecord {
 export interface ElasticIp {
   publicIp: string;
   region: string;
+}
+
+/** An S3 bucket a CloudFront distribution's S3 origin names. */
+export interface CloudFrontS3Origin {
+  originId: string;
+  bucket: string;
+  /**
+   * Whether any account has the bucket: S3 answered HeadBucket 404 (NoSuchBucket) when none does. A bucket of
+   * another account (403) exists. null: S3 answered neither (the distribution is then unread for it).
+   */
+  exists: boolean | null;
+}
+
+/** A CloudFront web distribution. */
+export interface CloudFrontDistribution {
+  id: string;
+  arn: string;
+  /** Its CloudFront domain name (d111111abcdef8.cloudfront.net). */
+  domainName: string;
+  /** DefaultRootObject: '' without one; null: its configuration could not be read (unread). */
+  defaultRootObject: string | null;
+  s3Origins: CloudFrontS3Origin[];
+  /** Its custom origins (a load balancer, an API, a server) and how CloudFront connects to each. */
+  customOrigins: { originId: string; domainName: string; protocolPolicy: string }[];
+  /** ViewerProtocolPolicy of its default cache behaviour: allow-all, redirect-to-https or https-only. */
+  viewerProtocolPolicy: string;
+  /** The path patterns of its other cache behaviours that let viewers in over HTTP (allow-all). */
+  httpPathPatterns: string[];
+  /** The AWS WAF web ACL in front of it (WebACLId); null without one. */
+  webAclId: string | null;
+}
+
+/** An ACM certificate (issued by ACM or imported). */
+export interface AcmCertificate {
+  arn: string;
+  domainName: string;
+  region: string;
+  /** KeyAlgorithm as ACM names it (RSA_2048, EC_prime256v1; its answers also spell them RSA-2048). */
+  keyAlgorithm: string;
+  /** NotAfter; null when ACM reports none (a certificate not issued yet). */
+  notAfter: string | null;
+  /** Associated with an AWS service (a load balancer, a distribution, an API): what expires breaks it. */
+  inUse: boolean;
+}
+
+/** A Lightsail instance. */
+export interface LightsailInstance {
+  name: string;
+  arn: string;
+  region: string;
+  /** Its public IPv4 address; null without one. */
+  publicIp: string | null;
+  /** The port ranges of its firewall open to the internet (accessType public), as 22 or 8000-8080 with the protocol. */
+  publicPorts: string[];
+}
+
+/** A Lightsail managed database. */
+export interface LightsailDatabase {
+  name: string;
+  arn: string;
+  region: string;
+  engine: string;
+  /** publiclyAccessible; null: Lightsail did not report it (the database is then unread, never private). */
+  publiclyAccessible: boolean | null;
 }

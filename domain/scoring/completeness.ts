@@ -53,6 +53,9 @@ export const CORE_SOURCES = [
   'API Gateway',
   'CodeArtifact',
   'Route 53',
+  'CloudFront',
+  'Certificate Manager',
+  'Lightsail',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -150,6 +153,10 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   registeredDomains: 'Route 53',
   hostedZoneRecords: 'Route 53',
   elasticIps: 'EC2',
+  cloudfrontDistributions: 'CloudFront',
+  acmCertificates: 'Certificate Manager',
+  lightsailInstances: 'Lightsail',
+  lightsailDatabases: 'Lightsail',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

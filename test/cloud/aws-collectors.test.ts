@@ -1040,6 +1040,10 @@ describe('AWS inventory collection against moto', () => {
         ]),
         // Nor CodeArtifact at all.
         ...inventory.regions.enabled.map((region) => `codeartifactPackages@${region}`),
+        // Nor Lightsail at all.
+        ...['lightsailInstances', 'lightsailDatabases'].flatMap((part) =>
+          inventory.regions.enabled.map((region) => `${part}@${region}`),
+        ),
       ].sort(),
     );
     expect(incomplete(inventory)).toEqual({
@@ -1058,6 +1062,8 @@ describe('AWS inventory collection against moto', () => {
       bedrockCustomModels: 'cn-north-1,cn-northwest-1',
       bedrockInvocationLogging: 'cn-north-1,cn-northwest-1',
       codeartifactPackages: 'not_evaluated',
+      lightsailInstances: 'not_evaluated',
+      lightsailDatabases: 'not_evaluated',
     });
     expect(inventory.accessAnalyzers).toMatchObject({
       status: 'not_evaluated',

@@ -56,7 +56,7 @@ const roleRequest = (request: Partial<AwsRequest> & Pick<AwsRequest, 'service' |
 });
 
 describe('the IAM action of a request', () => {
-  beforeAll(() => loadModelsOf(['lambda', 's3', 'eks', 'es', 'account', 'bedrock', 'elasticfilesystem']));
+  beforeAll(() => loadModelsOf(['lambda', 's3', 'eks', 'es', 'account', 'bedrock', 'elasticfilesystem', 'cloudfront']));
 
   it.each([
     [
@@ -135,6 +135,17 @@ describe('the IAM action of a request', () => {
       { service: 'elasticfilesystem', method: 'GET', path: '/2015-02-01/file-systems' },
       'elasticfilesystem:DescribeFileSystems',
     ],
+    [
+      "CloudFront's ListDistributions",
+      { service: 'cloudfront', method: 'GET', path: '/2020-05-31/distribution' },
+      'cloudfront:ListDistributions',
+    ],
+    [
+      "CloudFront's GetDistributionConfig",
+      { service: 'cloudfront', method: 'GET', path: '/2020-05-31/distribution/E2QWRUHAPOMQZL/config' },
+      'cloudfront:GetDistributionConfig',
+    ],
+    ["S3's HeadBucket", { service: 's3', method: 'HEAD', path: '/site/' }, 's3:ListBucket'],
   ])('%s', (_what, request, action) => {
     expect(actionOf(roleRequest(request))).toEqual({ action });
   });

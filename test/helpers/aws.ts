@@ -363,6 +363,10 @@ export function motoGaps(request: AwsRequest): CannedAnswer | undefined {
     /^\/2021-10-31\/functions\/[^/]+\/urls$/.test(request.path)
   )
     return json(200, { FunctionUrlConfigs: [] }, 'application/json');
+  // moto has no Lightsail at all: an account without instances or databases (a test that seeds some answers them).
+  if (request.service === 'lightsail' && request.operation === 'GetInstances') return json(200, { instances: [] });
+  if (request.service === 'lightsail' && request.operation === 'GetRelationalDatabases')
+    return json(200, { relationalDatabases: [] });
   if (request.service === 'guardduty' && request.method === 'POST') {
     if (/^\/detector\/[^/]+\/findings$/.test(request.path)) return json(200, { findingIds: [] }, 'application/json');
     if (/^\/detector\/[^/]+\/findings\/get$/.test(request.path)) return json(200, { findings: [] }, 'application/json');

@@ -1007,12 +1007,66 @@ export function cleanInventory(now: string): Inventory {
       ],
     }),
     elasticIps: ok({ addresses: [{ publicIp: ELASTIC_IP, region: 'us-east-1' }] }),
+    cloudfrontDistributions: ok({
+      distributions: [
+        {
+          id: 'E2QWRUHAPOMQZL',
+          arn: CLOUDFRONT_ARN,
+          domainName: 'd111111abcdef8.cloudfront.net',
+          defaultRootObject: 'index.html',
+          s3Origins: [{ originId: 'site', bucket: 'acme-site', exists: true }],
+          customOrigins: [{ originId: 'api', domainName: 'api.example.com', protocolPolicy: 'https-only' }],
+          viewerProtocolPolicy: 'redirect-to-https',
+          httpPathPatterns: [],
+          webAclId: `arn:aws:wafv2:us-east-1:${ACCOUNT}:global/webacl/site/0a1b2c3d`,
+        },
+      ],
+    }),
+    acmCertificates: ok({
+      certificates: [
+        {
+          arn: ACM_ARN,
+          domainName: 'www.example.com',
+          region: 'us-east-1',
+          keyAlgorithm: 'RSA-2048',
+          notAfter: new Date(Date.parse(now) + 200 * DAY_MS).toISOString(),
+          inUse: true,
+        },
+      ],
+    }),
+    lightsailInstances: ok({
+      instances: [
+        {
+          name: 'blog',
+          arn: LIGHTSAIL_INSTANCE_ARN,
+          region: 'eu-west-1',
+          publicIp: '203.0.113.40',
+          publicPorts: [],
+        },
+      ],
+    }),
+    lightsailDatabases: ok({
+      databases: [
+        {
+          name: 'blog-db',
+          arn: LIGHTSAIL_DATABASE_ARN,
+          region: 'eu-west-1',
+          engine: 'mysql',
+          publiclyAccessible: false,
+        },
+      ],
+    }),
   };
 }
 
 /** The clean account's CodeArtifact repository, and the Elastic IP its website's record names. */
 export const CODEARTIFACT_REPOSITORY = `arn:aws:codeartifact:us-east-1:${ACCOUNT}:repository/acme/npm-store`;
 export const ELASTIC_IP = '52.1.2.3';
+
+export const CLOUDFRONT_ARN = `arn:aws:cloudfront::${ACCOUNT}:distribution/E2QWRUHAPOMQZL`;
+export const ACM_ARN = `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/12345678-1234-1234-1234-123456789012`;
+export const LIGHTSAIL_INSTANCE_ARN = `arn:aws:lightsail:eu-west-1:${ACCOUNT}:Instance/0c1d2e3f-4a5b-6c7d-8e9f-0a1b2c3d4e5f`;
+export const LIGHTSAIL_DATABASE_ARN = `arn:aws:lightsail:eu-west-1:${ACCOUNT}:RelationalDatabase/1d2e3f4a-5b6c-7d8e-9f0a-1b2c3d4e5f6a`;
 
 const arnOf = (service: string, region: string, resource: string) =>
   `arn:aws:${service}:${region}:${ACCOUNT}:${resource}`;

@@ -63,6 +63,7 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   Codeartifact: 'CodeArtifact',
   Route53: 'Route 53',
   Route53Domains: 'Route 53 Domains',
+  ACM: 'Certificate Manager',
 };
 export const serviceName = (clientName: string) => SERVICE_NAMES[clientName] ?? clientName;
 

@@ -10,6 +10,7 @@ import {
 import type { Checkpoint, ReadOutcome } from '../../../domain/scans/scan-progress';
 import { type CollectionProgress, type ExpectedForwarder, IncompleteCollectionError } from '../../types';
 import { accessAnalyzersPart } from './access-analyzer';
+import { acmCertificatesPart } from './acm';
 import { alternateContactsPart } from './account';
 import { autoScalingPart } from './autoscaling';
 import { batchJobDefinitionsPart } from './batch';
@@ -23,6 +24,7 @@ import { bedrockAgentsPart } from './bedrock-agent';
 import { apiGatewayStagesPart } from './api-gateway';
 import { anomaliesPart, anomalyMonitorsPart, budgetsPart, costsPart } from './billing';
 import { cloudformationStacksPart } from './cloudformation-stacks';
+import { cloudfrontDistributionsPart } from './cloudfront';
 import { cloudtrailPart } from './cloudtrail';
 import { codebuildProjectsPart } from './codebuild';
 import { configRecordersPart } from './config';
@@ -55,6 +57,7 @@ import { metricAlarmsPart } from './metric-alarms';
 import { kmsKeyPoliciesPart, kmsKeysPart } from './kms';
 import { lambdaFunctionsPart } from './lambda';
 import { launchTemplatesPart } from './launch-templates';
+import { lightsailDatabasesPart, lightsailInstancesPart } from './lightsail';
 import { logResourcePoliciesPart } from './log-policies';
 import { rdsClustersPart, rdsInstancesPart, rdsSnapshotsPart } from './rds';
 import { dmsPart } from './dms';
@@ -181,6 +184,10 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   registeredDomainsPart,
   hostedZoneRecordsPart,
   elasticIpsPart,
+  cloudfrontDistributionsPart,
+  acmCertificatesPart,
+  lightsailInstancesPart,
+  lightsailDatabasesPart,
 ]);
 
 const REGIONS = 'regions';

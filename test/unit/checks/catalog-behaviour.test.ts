@@ -8,6 +8,8 @@ import {
 import { type Inventory, PART_NAMES, type PartName, type RiskyPolicy } from '../../../domain/scans/inventory';
 import {
   ACCOUNT,
+  ACM_ARN,
+  CLOUDFRONT_ARN,
   cleanInventory,
   cleanTrail,
   CODEARTIFACT_REPOSITORY,
@@ -19,6 +21,8 @@ import {
   iamUser,
   LAMBDA_ARN,
   LAYER_ARN,
+  LIGHTSAIL_DATABASE_ARN,
+  LIGHTSAIL_INSTANCE_ARN,
   outcome,
   part,
   publicReading,
@@ -2316,6 +2320,82 @@ const CASES: Case[] = [
       part(inv.elasticIps).addresses.length = 0;
     },
     fails: [`Z0EXAMPLE/www.example.com./${ELASTIC_IP}@global`],
+  },
+  {
+    id: 'exposure.cloudfront_no_default_root_object',
+    parts: ['cloudfrontDistributions'],
+    breaks: (inv) => {
+      part(inv.cloudfrontDistributions).distributions[0]!.defaultRootObject = '';
+    },
+    fails: [`${CLOUDFRONT_ARN}@global`],
+  },
+  {
+    id: 'exposure.cloudfront_origin_bucket_missing',
+    parts: ['cloudfrontDistributions'],
+    breaks: (inv) => {
+      part(inv.cloudfrontDistributions).distributions[0]!.s3Origins.push({
+        originId: 'old-assets',
+        bucket: 'acme-old-assets',
+        exists: false,
+      });
+    },
+    fails: [`${CLOUDFRONT_ARN}@global`],
+  },
+  {
+    id: 'exposure.cloudfront_viewer_http_allowed',
+    parts: ['cloudfrontDistributions'],
+    breaks: (inv) => {
+      part(inv.cloudfrontDistributions).distributions[0]!.httpPathPatterns = ['/legacy/*'];
+    },
+    fails: [`${CLOUDFRONT_ARN}@global`],
+  },
+  {
+    id: 'exposure.cloudfront_origin_http',
+    parts: ['cloudfrontDistributions'],
+    breaks: (inv) => {
+      part(inv.cloudfrontDistributions).distributions[0]!.customOrigins[0]!.protocolPolicy = 'http-only';
+    },
+    fails: [`${CLOUDFRONT_ARN}@global`],
+  },
+  {
+    id: 'exposure.cloudfront_without_waf',
+    parts: ['cloudfrontDistributions'],
+    breaks: (inv) => {
+      part(inv.cloudfrontDistributions).distributions[0]!.webAclId = null;
+    },
+    fails: [`${CLOUDFRONT_ARN}@global`],
+  },
+  {
+    id: 'exposure.acm_certificate_expiring',
+    parts: ['acmCertificates'],
+    breaks: (inv, now) => {
+      part(inv.acmCertificates).certificates[0]!.notAfter = daysAgo(now, -5);
+    },
+    fails: [`${ACM_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.acm_certificate_weak_key',
+    parts: ['acmCertificates'],
+    breaks: (inv) => {
+      part(inv.acmCertificates).certificates[0]!.keyAlgorithm = 'RSA-1024';
+    },
+    fails: [`${ACM_ARN}@us-east-1`],
+  },
+  {
+    id: 'exposure.lightsail_instance_public',
+    parts: ['lightsailInstances'],
+    breaks: (inv) => {
+      part(inv.lightsailInstances).instances[0]!.publicPorts = ['22/tcp'];
+    },
+    fails: [`${LIGHTSAIL_INSTANCE_ARN}@eu-west-1`],
+  },
+  {
+    id: 'exposure.lightsail_database_public',
+    parts: ['lightsailDatabases'],
+    breaks: (inv) => {
+      part(inv.lightsailDatabases).databases[0]!.publiclyAccessible = true;
+    },
+    fails: [`${LIGHTSAIL_DATABASE_ARN}@eu-west-1`],
   },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
