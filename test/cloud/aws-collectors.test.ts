@@ -920,7 +920,7 @@ describe('AWS inventory collection against moto', () => {
     );
     let failing = true;
     front.answer = (request) =>
-      failing && request.service === 'kms' && request.operation === 'TrentService.GetKeyPolicy'
+      failing && request.service === 'kms' && request.operation === 'GetKeyPolicy'
         ? jsonError(503, 'KMSInternalException', 'The service is unavailable.')
         : motoGaps(request);
     const parts: PartName[] = ['kmsKeys', 'kmsKeyPolicies'];
@@ -947,7 +947,7 @@ describe('AWS inventory collection against moto', () => {
 
     expect(retried).toEqual([`v4:kmsKeyPolicies@${REGION}`]);
     const customerCalls = front.requests.filter((r) => r.service === 'kms').map((r) => r.operation);
-    expect(customerCalls).toEqual(['TrentService.ListKeys', 'TrentService.DescribeKey', 'TrentService.GetKeyPolicy']);
+    expect(customerCalls).toEqual(['ListKeys', 'DescribeKey', 'GetKeyPolicy']);
     expect(inventory.kmsKeyPolicies).toMatchObject({
       status: 'ok',
       value: { keys: [expect.objectContaining({ id: KeyMetadata?.KeyId, region: REGION })] },
