@@ -543,8 +543,8 @@ export interface KmsKey {
 export interface ForwarderRule {
   name: string;
   /**
-   * DescribeRule's State: ENABLED, DISABLED or ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS; null when the region has
-   * no rule of that name.
+   * The rule's State (as ListRules answers it): ENABLED, DISABLED or ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS;
+   * null when the region has no rule of that name.
    */
   state: string | null;
   /** The ARNs of the rule's targets (ListTargetsByRule); empty without a rule. */

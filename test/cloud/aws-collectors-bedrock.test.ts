@@ -11,7 +11,7 @@ import {
   bedrockInvocationLoggingPart,
 } from '../../cloud/aws/collectors/bedrock';
 import { bedrockAgentsPart } from '../../cloud/aws/collectors/bedrock-agent';
-import type { AnyReader } from '../../cloud/aws/collectors/reader';
+import { type AnyReader, sharedReads } from '../../cloud/aws/collectors/reader';
 import { sagemakerNotebooksPart } from '../../cloud/aws/collectors/sagemaker';
 import { openSession } from '../../cloud/aws/collectors/session';
 import { checkById } from '../../domain/checks/catalog';
@@ -449,7 +449,7 @@ describe('Bedrock collection against moto', () => {
       return part.reader;
     };
     try {
-      const ctx = { session, now: new Date() };
+      const ctx = { session, now: new Date(), shared: sharedReads() };
       const slices = await Promise.all(
         [
           bedrockInvocationLoggingPart,

@@ -14,6 +14,7 @@ import { GetPolicyCommand, GetPolicyVersionCommand, IAMClient } from '@aws-sdk/c
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ExpectedForwarder } from '../../cloud/types';
 import { checkById } from '../../domain/checks/catalog';
+import { expectedForwarderRules } from '../../domain/checks/event-forwarding';
 import {
   EVENT_API_KEY_HEADER,
   EVENT_INGEST_PATH,
@@ -43,7 +44,7 @@ import { ok, uniqueName, useCollectorSuite } from '../helpers/collector-suite';
 // The event forwarder read from moto: set up in a customer account with the EventBridge API as the templates set it
 // up (connection, API destination, every expected rule with its one target), broken in one region, read through
 // Sentinel's role and the front (test/helpers/aws.ts), and judged by the checks. moto 5.2.5 implements every call the
-// collector makes (DescribeConnection, DescribeApiDestination, DescribeRule with its State, ListTargetsByRule), so
+// collector makes (DescribeConnection, DescribeApiDestination, ListRules with their State, ListTargetsByRule), so
 // the front only narrows the account to two regions and, where asked, refuses.
 
 const EAST = 'us-east-1';
@@ -168,7 +169,7 @@ describe('the event forwarder collected against moto', () => {
     expect(operations.sort()).toEqual([
       'DescribeApiDestination',
       'DescribeConnection',
-      'DescribeRule',
+      'ListRules',
       'ListTargetsByRule',
     ]);
 
@@ -225,6 +226,30 @@ describe('the event forwarder collected against moto', () => {
     expect(detail).toContain(`SENTINEL_EVENT_REGIONS="${WEST}"`);
   });
 
+  it("lists the rules page after page, leaving the customer's own rules that share the prefix alone", async () => {
+    const { customer, target } = await forwardingCustomer();
+    const events = eventBridge(customer, WEST);
+    // More rules named sentinel-... than one page of ListRules holds (moto answers 50 a page, AWS 100), one disabled.
+    const own = Array.from({ length: 50 }, (_, i) => `sentinel-own-${String(i).padStart(2, '0')}`);
+    for (const name of own) await events.send(new PutRuleCommand({ Name: name, ScheduleExpression: 'rate(1 day)' }));
+    await events.send(new DisableRuleCommand({ Name: own[0] }));
+    await events.send(new DisableRuleCommand({ Name: HEARTBEAT_RULE_NAME }));
+    suite.front.requests.length = 0;
+
+    const inventory = await collect(target);
+    const west = ok(inventory.eventForwarder).regions.find((r) => r.region === WEST)!;
+    expect(west.rules.map((r) => r.name).sort()).toEqual([...expectedForwarderRules(WEST)].sort());
+    expect(suite.front.requests.filter((r) => r.operation === 'ListRules' && r.region === WEST)).toHaveLength(2);
+    // Only Sentinel's rules have their targets read.
+    expect(suite.front.requests.filter((r) => r.operation === 'ListTargetsByRule' && r.region === WEST)).toHaveLength(
+      expectedForwarderRules(WEST).length,
+    );
+    const result = judged(FORWARDER, inventory);
+    expect(Object.keys(result.failing)).toEqual([`event-forwarder@${WEST}`]);
+    expect(result.failing[`event-forwarder@${WEST}`]).toContain(`Rule ${HEARTBEAT_RULE_NAME} is DISABLED in ${WEST}.`);
+    expect(result.failing[`event-forwarder@${WEST}`]).not.toContain(own[0] as string);
+  });
+
   it('shows an account that never set up its forwarder, nor a trail, as one finding per region for each', async () => {
     const { customer, target } = await connectedCustomer();
     await createSentinelRole({ customer, externalId: target.externalId });
@@ -262,17 +287,21 @@ describe('the event forwarder collected against moto', () => {
   it('leaves a region unread when EventBridge answers a rule without its state, rather than guess it', async () => {
     const { target } = await forwardingCustomer();
     suite.front.rewrite = (request, answer) => {
-      if (request.service !== 'events' || request.operation !== 'DescribeRule' || request.region !== WEST)
+      if (request.service !== 'events' || request.operation !== 'ListRules' || request.region !== WEST)
         return motoDifferences(request, answer);
-      const { State: _dropped, ...rule } = JSON.parse(answer.body) as Record<string, unknown>;
-      return { ...answer, body: JSON.stringify(rule) };
+      // The heartbeat's State left out of the list.
+      const listed = JSON.parse(answer.body) as { Rules: Record<string, unknown>[] };
+      const rules = listed.Rules.map(({ State, ...rule }) =>
+        rule.Name === HEARTBEAT_RULE_NAME ? rule : { ...rule, State },
+      );
+      return { ...answer, body: JSON.stringify({ ...listed, Rules: rules }) };
     };
 
     const result = judged(FORWARDER, await collect(target));
     expect(result.status).toBe('pass');
     expect(result.unread).toEqual([
       expect.stringMatching(
-        /^eu-west-1: Sentinel could not read this part: EventBridge answered no DescribeRule's State/,
+        /^eu-west-1: Sentinel could not read this part: EventBridge answered no ListRules's State of rule sentinel-heartbeat/,
       ),
     ]);
   });

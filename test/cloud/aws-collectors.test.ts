@@ -2,6 +2,7 @@ import { BudgetsClient, CreateBudgetCommand } from '@aws-sdk/client-budgets';
 import { CloudTrailClient, CreateTrailCommand, StartLoggingCommand } from '@aws-sdk/client-cloudtrail';
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateDetectorCommand, GuardDutyClient } from '@aws-sdk/client-guardduty';
+import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import {
   AddUserToGroupCommand,
   AttachGroupPolicyCommand,
@@ -815,9 +816,7 @@ describe('AWS inventory collection against moto', () => {
         failing &&
         request.service === 'ec2' &&
         request.operation === 'DescribeInstances' &&
-        request.region === FAILING_REGION &&
-        // The instances part's listing; the user data part lists live instances only, with a filter.
-        !request.body.includes('Filter')
+        request.region === FAILING_REGION
           ? queryError({ service: 'ec2', status: 503, code: 'Unavailable', message: 'The service is unavailable.' })
           : motoGaps(request);
     });
@@ -832,12 +831,17 @@ describe('AWS inventory collection against moto', () => {
       });
 
       await expect(first).rejects.toBeInstanceOf(IncompleteCollectionError);
+      // One listing serves the instances' part and their user data's: both wait on it, and both fail with it.
       await expect(first).rejects.toMatchObject({
-        failed: [{ key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') }],
+        failed: [
+          { key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') },
+          { key: `instanceUserData@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') },
+        ],
       });
       // Kept under the format of today's reads (v4:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
       expect(settled).not.toContain(`v4:instances@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v4:instanceUserData@${FAILING_REGION}`);
       expect(settled).toEqual(
         expect.arrayContaining([
           'v4:regions',
@@ -846,9 +850,7 @@ describe('AWS inventory collection against moto', () => {
           `v4:instances@${REGION}`,
         ]),
       );
-      expect(
-        calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION && !r.body.includes('Filter')),
-      ).toBe(2); // the SDK's 2 attempts
+      expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
 
       failing = false;
       front.requests.length = 0;
@@ -859,7 +861,8 @@ describe('AWS inventory collection against moto', () => {
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).toEqual([`v4:instances@${FAILING_REGION}`]);
+      expect(retried.sort()).toEqual([`v4:instanceUserData@${FAILING_REGION}`, `v4:instances@${FAILING_REGION}`]);
+      // The region has no instance: one listing again, for both.
       const customerCalls = front.requests.filter((r) => r.service !== 'sts').map((r) => `${r.operation}@${r.region}`);
       expect(customerCalls).toEqual([`DescribeInstances@${FAILING_REGION}`]);
       expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
@@ -896,7 +899,11 @@ describe('AWS inventory collection against moto', () => {
     it('on the last attempt leaves it unread, with the error as the reason, and reads the rest', async () => {
       const inventory = await provider.collectInventory(target, { finalAttempt: true });
 
-      expect(incomplete(inventory)).toEqual({ instances: FAILING_REGION, health: 'not_evaluated' });
+      expect(incomplete(inventory)).toEqual({
+        instances: FAILING_REGION,
+        instanceUserData: FAILING_REGION,
+        health: 'not_evaluated',
+      });
       expect(inventory.instances.unread).toEqual([
         {
           kind: 'region',
@@ -904,6 +911,48 @@ describe('AWS inventory collection against moto', () => {
           reason: 'EC2 DescribeInstances failed (Unavailable) after retries: The service is unavailable.',
         },
       ]);
+    });
+  });
+
+  it('retries one of two parts that share a listing: it lists and describes again on its own', async () => {
+    const connected = await connectedCustomer();
+    await createSentinelRole({ customer: connected.customer, externalId: connected.target.externalId });
+    const { KeyMetadata } = await client(new KMSClient(customerConfig(connected.customer))).send(
+      new CreateKeyCommand({}),
+    );
+    let failing = true;
+    front.answer = (request) =>
+      failing && request.service === 'kms' && request.operation === 'GetKeyPolicy'
+        ? jsonError(503, 'KMSInternalException', 'The service is unavailable.')
+        : motoGaps(request);
+    const parts: PartName[] = ['kmsKeys', 'kmsKeyPolicies'];
+    const checkpoint: Checkpoint = {};
+    const first = provider.collectInventory(connected.target, {
+      parts,
+      finalAttempt: false,
+      onRead: (key, outcome) => {
+        checkpoint[key] = outcome;
+      },
+    });
+    await expect(first).rejects.toMatchObject({ failed: [{ key: `kmsKeyPolicies@${REGION}` }] });
+    expect(Object.keys(checkpoint)).toContain(`v4:kmsKeys@${REGION}`);
+
+    failing = false;
+    front.requests.length = 0;
+    const retried: string[] = [];
+    const inventory = await provider.collectInventory(connected.target, {
+      parts,
+      checkpoint,
+      finalAttempt: false,
+      onRead: (key) => retried.push(key),
+    });
+
+    expect(retried).toEqual([`v4:kmsKeyPolicies@${REGION}`]);
+    const customerCalls = front.requests.filter((r) => r.service === 'kms').map((r) => r.operation);
+    expect(customerCalls).toEqual(['ListKeys', 'DescribeKey', 'GetKeyPolicy']);
+    expect(inventory.kmsKeyPolicies).toMatchObject({
+      status: 'ok',
+      value: { keys: [expect.objectContaining({ id: KeyMetadata?.KeyId, region: REGION })] },
     });
   });
 

@@ -1,17 +1,18 @@
-import { DescribeInstanceAttributeCommand, paginateDescribeInstances } from '@aws-sdk/client-ec2';
+import { DescribeInstanceAttributeCommand } from '@aws-sdk/client-ec2';
 import type { InstanceUserData } from '../../../domain/scans/compute';
 import type { Unread } from '../../../domain/scans/inventory';
 import { mapLimit } from './concurrency';
-import { ec2In } from './ec2';
+import { ec2In, instancesIn } from './ec2';
 import { isAbsent, ReadFailure } from './failures';
-import { foldPages, type ReadContext, regionalPart } from './reader';
+import { type ReadContext, regionalPart } from './reader';
 import { userDataSecrets } from './user-data';
 
 // Instances' user data, region by region. DescribeInstances does not return it: DescribeInstanceAttribute does,
 // one call per instance. That cost is bounded: at most MAX_INSTANCES_PER_REGION instances a region are read a scan
 // (the ones listed first), PER_INSTANCE_CONCURRENCY at a time; the others are named unread, never clean. A region
 // of 200 instances costs 200 calls more a scan, within EC2's request rate for describe calls. Terminated
-// instances are left out: they run nothing and their user data goes with them.
+// instances are left out: they run nothing and their user data goes with them. The instances are those the
+// instances' part lists (ec2.ts): one DescribeInstances listing serves both.
 
 export const MAX_INSTANCES_PER_REGION = 200;
 const PER_INSTANCE_CONCURRENCY = 4;
@@ -26,17 +27,11 @@ const denied = (err: unknown) => err instanceof ReadFailure && err.kind === 'den
 
 export const instanceUserDataPart = regionalPart({
   part: 'instanceUserData',
-  async read({ session }: ReadContext, region: string): Promise<Slice> {
-    const ec2 = ec2In(session, region);
-    const ids = await foldPages(
-      paginateDescribeInstances({ client: ec2 }, { Filters: [{ Name: 'instance-state-name', Values: LIVE_STATES }] }),
-      [] as string[],
-      (into, page) => {
-        for (const i of (page.Reservations ?? []).flatMap((r) => r.Instances ?? []))
-          if (i.InstanceId && i.State?.Name !== 'terminated') into.push(i.InstanceId);
-        return into;
-      },
-    );
+  async read(ctx: ReadContext, region: string): Promise<Slice> {
+    const ec2 = ec2In(ctx.session, region);
+    // The instances' part's listing, in the order AWS lists them: the live ones (the ones a filter on their state
+    // would have listed) are read.
+    const ids = (await instancesIn(ctx, region)).flatMap((i) => (i.id && LIVE_STATES.includes(i.state) ? [i.id] : []));
     const unread: Unread[] = ids.slice(MAX_INSTANCES_PER_REGION).map((id) => ({
       kind: 'resource',
       scope: id,

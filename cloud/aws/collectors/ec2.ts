@@ -123,9 +123,12 @@ function groupIdsOf(i: AwsInstance): string[] {
   return [...new Set(ids)].sort();
 }
 
-export const instancesPart = regionalPart({
-  part: 'instances',
-  read: ({ session }: ReadContext, region: string) =>
+/**
+ * The region's instances (DescribeInstances, terminated ones too), listed once a collection attempt for the instances'
+ * part and the user data's (ec2-user-data.ts), which picks the live ones from them.
+ */
+export const instancesIn = ({ session, shared }: ReadContext, region: string): Promise<Instance[]> =>
+  shared(`ec2:DescribeInstances@${region}`, () =>
     foldPages(paginateDescribeInstances({ client: ec2In(session, region) }, {}), [] as Instance[], (into, page) => {
       for (const i of (page.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
         const metadata = i.MetadataOptions;
@@ -146,6 +149,11 @@ export const instancesPart = regionalPart({
       }
       return into;
     }),
+  );
+
+export const instancesPart = regionalPart({
+  part: 'instances',
+  read: instancesIn,
   assemble: (slices) => ({ instances: concat(slices) }),
 });
 

@@ -1,9 +1,10 @@
 import {
   DescribeApiDestinationCommand,
   DescribeConnectionCommand,
-  DescribeRuleCommand,
   EventBridgeClient,
+  ListRulesCommand,
   ListTargetsByRuleCommand,
+  type Rule,
 } from '@aws-sdk/client-eventbridge';
 import { expectedForwarderRules } from '../../../domain/checks/event-forwarding';
 import { API_DESTINATION_NAME, CONNECTION_NAME } from '../../../domain/onboarding/forwarder-templates';
@@ -14,7 +15,9 @@ import { type ReadContext, regionalPart } from './reader';
 
 // The event forwarder the onboarding templates create (domain/onboarding/forwarder-templates.ts), read in every
 // enabled region with the read-only role (SecurityAudit grants events:Describe* and events:List*): its connection,
-// its API destination, and each rule Sentinel expects there, with its state and targets. Only what exists is read:
+// its API destination, and each rule Sentinel expects there, with its state and targets. The rules and their states
+// come from one ListRules by the prefix their names share (sentinel-), a page per hundred rules, rather than a
+// DescribeRule per rule: only the targets are read rule by rule. Only what exists is read:
 // AWS's ResourceNotFoundException says a piece is missing, which the check reports; any other failure (a refusal, a
 // throttle that outlasted the retries) leaves the region unread, never clean. Whether what was read is right is the
 // check's rule (domain/checks/event-forwarding.ts). An account connected without event forwarding is not read.
@@ -36,10 +39,32 @@ interface Slice {
   forwarder: ForwarderRegion | null;
 }
 
-async function readRule(events: EventBridgeClient, name: string): Promise<ForwarderRule> {
-  const rule = await unlessAbsent(() => events.send(new DescribeRuleCommand({ Name: name })), NOT_FOUND);
-  if (rule === null) return { name, state: null, targetArns: [] };
-  // A rule deleted between the two calls has no targets left: the next scan finds it missing. The SDK has no
+/** The longest prefix the names share: ListRules by it lists every one of them (and any other rule that has it). */
+function sharedPrefix(names: readonly string[]): string {
+  let prefix = names[0] ?? '';
+  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+/**
+ * The region's rules (on the default event bus, where the templates put them) whose names start as the expected
+ * ones do, by name: ListRules, page after page (the SDK has no paginator for it), answers each rule's State.
+ */
+async function listRules(events: EventBridgeClient, expected: readonly string[]): Promise<Map<string, Rule>> {
+  const prefix = sharedPrefix(expected);
+  const rules = new Map<string, Rule>();
+  let nextToken: string | undefined;
+  do {
+    const page = await events.send(new ListRulesCommand({ NamePrefix: prefix || undefined, NextToken: nextToken }));
+    for (const rule of page.Rules ?? []) if (rule.Name) rules.set(rule.Name, rule);
+    nextToken = page.NextToken;
+  } while (nextToken);
+  return rules;
+}
+
+async function readRule(events: EventBridgeClient, name: string, rule: Rule | undefined): Promise<ForwarderRule> {
+  if (rule === undefined) return { name, state: null, targetArns: [] };
+  // A rule deleted since it was listed has no targets left: the next scan finds it missing. The SDK has no
   // paginator for ListTargetsByRule.
   const targetArns: string[] = [];
   let nextToken: string | undefined;
@@ -51,7 +76,14 @@ async function readRule(events: EventBridgeClient, name: string): Promise<Forwar
     targetArns.push(...(page?.Targets ?? []).flatMap((t) => (t.Arn ? [t.Arn] : [])));
     nextToken = page?.NextToken;
   } while (nextToken);
-  return { name, state: reported(rule.State, `DescribeRule's State of rule ${name}`), targetArns };
+  return { name, state: reported(rule.State, `ListRules's State of rule ${name}`), targetArns };
+}
+
+/** Each rule Sentinel expects in the region, with its state and targets; a rule not listed is missing (state null). */
+async function readRules(events: EventBridgeClient, region: string): Promise<ForwarderRule[]> {
+  const expected = expectedForwarderRules(region);
+  const listed = await listRules(events, expected);
+  return settleAll(expected.map((name) => readRule(events, name, listed.get(name))));
 }
 
 export const eventForwarderPart = regionalPart({
@@ -62,7 +94,7 @@ export const eventForwarderPart = regionalPart({
     const [connection, destination, rules] = await settleAll([
       unlessAbsent(() => events.send(new DescribeConnectionCommand({ Name: CONNECTION_NAME })), NOT_FOUND),
       unlessAbsent(() => events.send(new DescribeApiDestinationCommand({ Name: API_DESTINATION_NAME })), NOT_FOUND),
-      settleAll(expectedForwarderRules(region).map((name) => readRule(events, name))),
+      readRules(events, region),
     ]);
     return {
       expectedEndpoint: eventForwarder.endpoint,

@@ -67,7 +67,7 @@ import { kafkaClustersPart } from './kafka';
 import { kinesisStreamsPart } from './kinesis';
 import { opensearchDomainsPart } from './opensearch';
 import { redshiftClustersPart } from './redshift';
-import type { AnyReader, ReadContext } from './reader';
+import { type AnyReader, type ReadContext, sharedReads } from './reader';
 import { enabledRegions } from './regions';
 import { s3AccountBlockPublicAccessPart, s3BucketsPart } from './s3';
 import { sagemakerModelsPart, sagemakerNotebooksPart, sagemakerTrainingJobsPart } from './sagemaker';
@@ -255,7 +255,7 @@ export async function collectAccountInventory({
   eventForwarder,
 }: CollectInput): Promise<Inventory> {
   const readers = parts ? READERS.filter((r) => parts.includes(r.reader.part)) : READERS;
-  const ctx: ReadContext = { session, now, eventForwarder };
+  const ctx: ReadContext = { session, now, eventForwarder, shared: sharedReads() };
   const outcomes = new Map<string, ReadOutcome>([...currentReads(checkpoint), ...Object.entries(reuse)]);
   const retry: { key: string; reason: string }[] = [];
   let total = 1;

@@ -14,7 +14,9 @@ import { foldPages, type ReadContext, regionalPart } from './reader';
 // KMS keys, region by region: ListKeys, then DescribeKey per key, and the rotation status of the keys whose
 // rotation the customer controls (enabled, customer managed, SYMMETRIC_DEFAULT, key material from KMS). A key
 // policy can deny Sentinel a key even though its IAM policies allow KMS reads: that key is unread, the region's
-// other keys are evaluated. A key deleted or disabled while the collection runs is no longer of interest.
+// other keys are evaluated. A key deleted or disabled while the collection runs is no longer of interest. The key
+// policies' part below lists and describes the same keys: each list and each description is made once a collection
+// attempt for both (ReadContext.shared), so a refused DescribeKey leaves the key unread in both.
 
 const PER_KEY_CONCURRENCY = 4;
 
@@ -27,25 +29,35 @@ interface Slice {
 const gone = (err: unknown) => isAbsent(err, 'NotFound') || isAbsent(err, 'KMSInvalidState');
 const denied = (err: unknown) => err instanceof ReadFailure && err.kind === 'denied';
 
-/** Every key of the region, by id and ARN (ListKeys). */
-const listKeys = (kms: KMSClient) =>
-  foldPages(paginateListKeys({ client: kms }, {}), [] as { id: string; arn: string }[], (into, page) => {
-    for (const k of page.Keys ?? []) if (k.KeyId) into.push({ id: k.KeyId, arn: k.KeyArn ?? k.KeyId });
-    return into;
-  });
+/** Every key of the region, by id and ARN (ListKeys), listed once for both parts. */
+const listKeys = ({ shared }: ReadContext, kms: KMSClient, region: string) =>
+  shared(`kms:ListKeys@${region}`, () =>
+    foldPages(paginateListKeys({ client: kms }, {}), [] as { id: string; arn: string }[], (into, page) => {
+      for (const k of page.Keys ?? []) if (k.KeyId) into.push({ id: k.KeyId, arn: k.KeyArn ?? k.KeyId });
+      return into;
+    }),
+  );
+
+/** A key's metadata (DescribeKey), described once for both parts: its failure is each part's to judge. */
+const describeKey = ({ shared }: ReadContext, kms: KMSClient, region: string, id: string) =>
+  shared(
+    `kms:DescribeKey@${region}/${id}`,
+    async () => (await kms.send(new DescribeKeyCommand({ KeyId: id }))).KeyMetadata,
+  );
 
 export const kmsKeysPart = regionalPart({
   part: 'kmsKeys',
-  async read({ session }: ReadContext, region: string): Promise<Slice> {
+  async read(ctx: ReadContext, region: string): Promise<Slice> {
+    const { session } = ctx;
     const kms = session.client((config) => new KMSClient(config), region);
-    const listed = await listKeys(kms);
+    const listed = await listKeys(ctx, kms, region);
     const unread: Unread[] = [];
     const keys = await mapLimit({
       items: listed,
       limit: PER_KEY_CONCURRENCY,
       run: async ({ id, arn }): Promise<KmsKey | null> => {
         try {
-          const { KeyMetadata: key } = await kms.send(new DescribeKeyCommand({ KeyId: id }));
+          const key = await describeKey(ctx, kms, region, id);
           const rotatable =
             key?.KeyManager === 'CUSTOMER' &&
             key.KeyState === 'Enabled' &&
@@ -69,9 +81,9 @@ export const kmsKeysPart = regionalPart({
 });
 
 // The customer managed keys' state and key policy, region by region (a part of its own, so the rotation part keeps
-// its shape): ListKeys, DescribeKey and GetKeyPolicy per key. A key scheduled for deletion is kept (that is what
-// one check looks for); a key DescribeKey is refused for is unread; a key policy refused leaves the key's exposure
-// unread. AWS managed keys are left out: their policies are AWS's.
+// its shape): ListKeys and DescribeKey per key (the part above's, made once for both), and GetKeyPolicy per key. A
+// key scheduled for deletion is kept (that is what one check looks for); a key DescribeKey is refused for is unread;
+// a key policy refused leaves the key's exposure unread. AWS managed keys are left out: their policies are AWS's.
 
 interface PolicySlice {
   keys: KmsKeyPolicy[];
@@ -80,16 +92,17 @@ interface PolicySlice {
 
 export const kmsKeyPoliciesPart = regionalPart({
   part: 'kmsKeyPolicies',
-  async read({ session }: ReadContext, region: string): Promise<PolicySlice> {
+  async read(ctx: ReadContext, region: string): Promise<PolicySlice> {
+    const { session } = ctx;
     const kms = session.client((config) => new KMSClient(config), region);
-    const listed = await listKeys(kms);
+    const listed = await listKeys(ctx, kms, region);
     const unread: Unread[] = [];
     const keys = await mapLimit({
       items: listed,
       limit: PER_KEY_CONCURRENCY,
       run: async ({ id, arn }): Promise<KmsKeyPolicy | null> => {
         try {
-          const { KeyMetadata: key } = await kms.send(new DescribeKeyCommand({ KeyId: id }));
+          const key = await describeKey(ctx, kms, region, id);
           if (key?.KeyManager !== 'CUSTOMER') return null;
           const policy = await readPolicy(
             async () => (await kms.send(new GetKeyPolicyCommand({ KeyId: id, PolicyName: 'default' }))).Policy,

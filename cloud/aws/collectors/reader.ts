@@ -17,6 +17,29 @@ export interface ReadContext {
   now: Date;
   /** The event forwarder Sentinel expects in the account; absent: none (connected without event forwarding). */
   eventForwarder?: ExpectedForwarder;
+  /** The reads more than one part needs, made once for the collection attempt (see `sharedReads`). */
+  shared: SharedReads;
+}
+
+/** The answer of the read under `key`, made by the first part to ask for it; the others wait on the same promise. */
+export type SharedReads = <T>(key: string, read: () => Promise<T>) => Promise<T>;
+
+/**
+ * Reads shared between the parts of one collection attempt (two parts that list the same keys, or describe the same
+ * instances), so the account is asked once. A read that fails fails for every part that needs it, as its own call
+ * would have: each part settles on its own, and a later attempt, with reads of its own, asks again for the parts it
+ * retries.
+ */
+export function sharedReads(): SharedReads {
+  const made = new Map<string, Promise<unknown>>();
+  return <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let answer = made.get(key) as Promise<T> | undefined;
+    if (!answer) {
+      answer = read();
+      made.set(key, answer);
+    }
+    return answer;
+  };
 }
 
 export interface GlobalReader<K extends PartName> {
