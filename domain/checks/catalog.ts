@@ -45,6 +45,9 @@ import { KINESIS_CHECKS } from './kinesis';
 import { NEPTUNE_CHECKS } from './neptune';
 import { OPENSEARCH_CHECKS } from './opensearch';
 import { RDS_CHECKS } from './rds';
+import { RDS_HARDENING_CHECKS } from './rds-hardening';
+import { EC2_BREADTH_CHECKS } from './ec2-breadth';
+import { BEDROCK_KEY_CHECKS } from './bedrock-keys';
 import { REDSHIFT_CHECKS } from './redshift';
 
 // Every check Sentinel runs. A check's id is part of its signals' fingerprints: renaming one reopens them all.
@@ -98,6 +101,9 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...STEP_FUNCTIONS_CHECKS,
   ...SSM_CHECKS,
   ...API_GATEWAY_CHECKS,
+  ...RDS_HARDENING_CHECKS,
+  ...EC2_BREADTH_CHECKS,
+  ...BEDROCK_KEY_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

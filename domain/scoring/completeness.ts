@@ -51,6 +51,7 @@ export const CORE_SOURCES = [
   'Step Functions',
   'Systems Manager',
   'API Gateway',
+  'AWS Backup',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -144,6 +145,7 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   stateMachines: 'Step Functions',
   ssmDocuments: 'Systems Manager',
   apiGatewayStages: 'API Gateway',
+  backupSelections: 'AWS Backup',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -222,6 +222,7 @@ describe('AWS inventory collection against moto', () => {
         name: 'ssh-open',
         region: 'us-east-1',
         openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }],
+        wideRanges: [],
       },
     ]);
     expect(ok(inventory.instances)).toEqual({ instances: [] });

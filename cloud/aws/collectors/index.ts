@@ -12,6 +12,7 @@ import { type CollectionProgress, type ExpectedForwarder, IncompleteCollectionEr
 import { accessAnalyzersPart } from './access-analyzer';
 import { alternateContactsPart } from './account';
 import { autoScalingPart } from './autoscaling';
+import { backupSelectionsPart } from './backup';
 import { batchJobDefinitionsPart } from './batch';
 import {
   bedrockApiKeysPart,
@@ -174,6 +175,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   stateMachinesPart,
   ssmDocumentsPart,
   apiGatewayStagesPart,
+  backupSelectionsPart,
 ]);
 
 const REGIONS = 'regions';
