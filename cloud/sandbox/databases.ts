@@ -14,6 +14,8 @@ import type {
   RegionalResource,
   Unread,
 } from '../../domain/scans/inventory';
+import { sandboxVolumes } from './ec2-breadth';
+import { clusterTls } from './rds-hardening';
 
 // The sandbox account's databases, analytics stores and snapshots: a few of each that an account of its size
 // would run, mostly well set up, each setting with its own odds of having been missed (so some accounts fail each
@@ -83,7 +85,14 @@ export function sandboxDatabases(
     ...(chance(0.4) ? [{ name: `${company}-graph`, engine: 'neptune' }] : []),
   ].map(({ name, engine }) => {
     const region = pick(regions);
-    return { id: name, arn: arn('rds', region, `cluster:${name}`), region, engine, storageEncrypted: !chance(0.2) };
+    const cluster = {
+      id: name,
+      arn: arn('rds', region, `cluster:${name}`),
+      region,
+      engine,
+      storageEncrypted: !chance(0.2),
+    };
+    return { ...cluster, tlsEnforced: clusterTls(seed, cluster) };
   });
 
   const snapshots: RdsSnapshot[] = [
@@ -218,6 +227,8 @@ export function sandboxDatabases(
   const unencryptedSnapshots: RegionalResource[] = snapshotCounts
     .filter(({ count }) => count > 0 && chance(0.15))
     .map(({ region }) => ({ id: `snap-${hexId(17, id, region, 'legacy-snapshot')}`, region }));
+  // The scratch volume (unencrypted) was never snapshotted either.
+  const all = sandboxVolumes(seed, volumes);
   const blocking = chance(0.55) ? 'block-all-sharing' : pick(['unblocked', 'block-new-sharing']);
 
   const ok = <T>(value: T, service: string): Collected<T> => {
@@ -236,9 +247,13 @@ export function sandboxDatabases(
     kafkaClusters: ok({ clusters: readable(kafka) }, 'Kafka ListClustersV2'),
     elasticacheReplicationGroups: ok({ groups: readable(elasticache) }, 'ElastiCache DescribeReplicationGroups'),
     kinesisStreams: ok({ streams: readable(kinesis) }, 'Kinesis ListStreams'),
-    ebsVolumes: ok({ unencrypted: readable(volumes) }, 'EC2 DescribeVolumes'),
+    ebsVolumes: ok({ unencrypted: readable(volumes), volumes: readable(all.volumes) }, 'EC2 DescribeVolumes'),
     ebsSnapshots: ok(
-      { regions: readable(snapshotCounts), unencrypted: readable(unencryptedSnapshots) },
+      {
+        regions: readable(snapshotCounts),
+        unencrypted: readable(unencryptedSnapshots),
+        snapshottedVolumes: readable(all.snapshottedVolumes),
+      },
       'EC2 DescribeSnapshots',
     ),
     ebsSnapshotBlockPublicAccess: ok(

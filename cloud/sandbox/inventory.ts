@@ -42,6 +42,8 @@ import { sandboxDnsAndPackages } from './dns-and-packages';
 import { sandboxEdge } from './edge';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
+import { sandboxBackupSelections, withRdsHardening } from './rds-hardening';
+import { bastionWideRanges } from './ec2-breadth';
 import { ALL_PLANS, OWN_TRUST, PRIVATE_BUCKET, withGovernance } from './governance';
 import type { ExpectedForwarder } from '../types';
 
@@ -391,7 +393,13 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
             { protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '::/0' },
           ],
         },
-        { id: `sg-${hexId(17, id, region, 'bastion')}`, name: 'bastion', region, openIngress: [] },
+        {
+          id: `sg-${hexId(17, id, region, 'bastion')}`,
+          name: 'bastion',
+          region,
+          openIngress: [],
+          wideRanges: bastionWideRanges(randomFor, id, region),
+        },
       ]),
       instances: regions.flatMap((region, r) =>
         Array.from({ length: r === 0 ? int(random, 2, 4) : int(random, 1, 2) }, (_, i) => ({
@@ -511,6 +519,12 @@ function dataStores(id: string, regions: string[]): DataStores {
       // Set as the sandbox reads them (cloud/sandbox/databases.ts).
       vpcId: null,
       certificateValidTill: null,
+      // Set as the sandbox reads them (cloud/sandbox/rds-hardening.ts).
+      arn: '',
+      engineVersion: '',
+      clusterId: null,
+      tlsEnforced: false,
+      engineVersionOffered: false,
     }),
   );
   const efs = ['shared-uploads', 'build-cache'].slice(0, int(random, 0, 2)).map(
@@ -1128,7 +1142,7 @@ export function sandboxInventory({
         ? ok({ events: [] })
         : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
       rdsInstances: ok(
-        { instances: readable(withNetworkAndCertificates(seed, data.rds)) },
+        { instances: readable(withRdsHardening(seed, withNetworkAndCertificates(seed, data.rds))) },
         regional('RDS DescribeDBInstances'),
       ),
       efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
@@ -1181,7 +1195,7 @@ export function sandboxInventory({
         },
         regional('Elastic Load Balancing DescribeLoadBalancers'),
       ),
-      ...sandboxDatabases(seed, withNetworkAndCertificates(seed, data.rds), readable, regional),
+      ...sandboxDatabases(seed, withRdsHardening(seed, withNetworkAndCertificates(seed, data.rds)), readable, regional),
       ...sandboxContainers({
         accountId: awsAccountId,
         at,
@@ -1208,6 +1222,7 @@ export function sandboxInventory({
         regional,
       }),
       ...sandboxEdge(seed, readable, regional),
+      backupSelections: sandboxBackupSelections(seed, withRdsHardening(seed, data.rds), readable, regional),
     },
     awsAccountId,
     { readable: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), unread: regional },

@@ -48,6 +48,9 @@ import { LIGHTSAIL_CHECKS } from './lightsail';
 import { NEPTUNE_CHECKS } from './neptune';
 import { OPENSEARCH_CHECKS } from './opensearch';
 import { RDS_CHECKS } from './rds';
+import { RDS_HARDENING_CHECKS } from './rds-hardening';
+import { EC2_BREADTH_CHECKS } from './ec2-breadth';
+import { BEDROCK_KEY_CHECKS } from './bedrock-keys';
 import { REDSHIFT_CHECKS } from './redshift';
 import { CODEARTIFACT_CHECKS } from './codeartifact';
 import { ROUTE53_CHECKS } from './route53';
@@ -108,6 +111,9 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...CLOUDFRONT_CHECKS,
   ...ACM_CHECKS,
   ...LIGHTSAIL_CHECKS,
+  ...RDS_HARDENING_CHECKS,
+  ...EC2_BREADTH_CHECKS,
+  ...BEDROCK_KEY_CHECKS,
 ]);
 
 const BY_ID = new Map(CATALOG.map((check) => [check.id, check]));

@@ -60,10 +60,6 @@ export const PROWLER_NOT_YET: readonly LeftOut[] = Object.freeze([
   { prowler: 'bedrock_agent_role_least_privilege', reason: notYet("the agents' roles are not judged yet.") },
   { prowler: 'bedrock_agent_role_not_shared_across_agents', reason: notYet("the agents' roles are not judged yet.") },
   {
-    prowler: 'bedrock_api_key_no_administrative_privileges',
-    reason: notYet("the permissions of Bedrock API keys' users are not judged yet."),
-  },
-  {
     prowler: 'cloudformation_stack_cdktoolkit_bootstrap_version',
     reason: notYet('the CDK bootstrap stack version is not read.'),
   },
@@ -84,11 +80,6 @@ export const PROWLER_NOT_YET: readonly LeftOut[] = Object.freeze([
     prowler: 'ec2_confidential_workload_host_unrestricted_ingress',
     reason: notYet('confidential-computing hosts are not told apart from other instances yet.'),
   },
-  { prowler: 'ec2_ebs_volume_snapshots_exists', reason: notYet('volumes are not matched with their snapshots yet.') },
-  {
-    prowler: 'ec2_securitygroup_allow_wide_open_public_ipv4',
-    reason: notYet('the security group part keeps only rules open to the whole internet, not wide public ranges.'),
-  },
   {
     prowler: 'eks_cluster_network_policy_enabled',
     reason: notYet('whether network policy is on is a setting inside the cluster (the VPC CNI add-on), not read.'),
@@ -106,16 +97,6 @@ export const PROWLER_NOT_YET: readonly LeftOut[] = Object.freeze([
     prowler: 'kms_key_enclave_debug_attestation_detected',
     reason: notYet('key policies are not read for Nitro Enclave attestation conditions yet.'),
   },
-  {
-    prowler: 'rds_cluster_protected_by_backup_plan',
-    reason: notYet('AWS Backup plans and their selections are not read.'),
-  },
-  {
-    prowler: 'rds_instance_protected_by_backup_plan',
-    reason: notYet('AWS Backup plans and their selections are not read.'),
-  },
-  { prowler: 'rds_instance_deprecated_engine_version', reason: notYet("RDS's engine versions are not read.") },
-  { prowler: 'rds_instance_transport_encrypted', reason: notYet("DB parameter groups' rds.force_ssl is not read.") },
   {
     prowler: 's3_bucket_shadow_resource_vulnerability',
     reason: notYet('buckets of other accounts named like service buckets are not looked for.'),

@@ -264,6 +264,11 @@ export interface SecurityGroup {
   name: string;
   region: string;
   openIngress: OpenIngress[];
+  /**
+   * Its rules' public IPv4 ranges wider than a /24 short of the whole internet (domain/checks/ec2-breadth.ts), in
+   * either direction. A group is kept when it has these or open ingress. Absent: none.
+   */
+  wideRanges?: { direction: 'inbound' | 'outbound'; cidr: string }[];
 }
 
 /** A rule of a VPC's default security group: the traffic it admits (inbound) or lets out (outbound). */
@@ -515,6 +520,20 @@ export interface RdsInstance {
    * (the instance is then unread for the certificate check, never passing).
    */
   certificateValidTill: string | null;
+  arn: string;
+  /** The engine version it runs (EngineVersion), e.g. 8.0.35. */
+  engineVersion: string;
+  /** The DB cluster it is a member of (an Aurora instance); null when it stands alone. */
+  clusterId: string | null;
+  /**
+   * Whether its DB parameter group makes clients use TLS (rds.force_ssl for PostgreSQL and SQL Server,
+   * require_secure_transport for MySQL and MariaDB; see domain/checks/rds-hardening.ts). false for an instance of a
+   * cluster or an engine without such a parameter, which the cluster's group or nothing decides. null: the group's
+   * parameters were refused.
+   */
+  tlsEnforced: boolean | null;
+  /** Whether RDS still offers its engine version in its region (DescribeDBEngineVersions); null: refused. */
+  engineVersionOffered: boolean | null;
 }
 
 export interface EfsFileSystem {
@@ -1144,10 +1163,17 @@ export interface Inventory {
   kafkaClusters: Collected<{ clusters: KafkaCluster[] }>;
   elasticacheReplicationGroups: Collected<{ groups: ElastiCacheReplicationGroup[] }>;
   kinesisStreams: Collected<{ streams: KinesisStream[] }>;
-  /** EBS volumes that are not encrypted (encrypted ones are not collected). */
-  ebsVolumes: Collected<{ unencrypted: RegionalResource[] }>;
-  /** The EBS snapshots the account owns: how many in each region read, and those not encrypted. */
-  ebsSnapshots: Collected<{ regions: { region: string; count: number }[]; unencrypted: RegionalResource[] }>;
+  /** EBS volumes that are not encrypted, and every volume. */
+  ebsVolumes: Collected<{ unencrypted: RegionalResource[]; volumes: RegionalResource[] }>;
+  /**
+   * The EBS snapshots the account owns: how many in each region read, those not encrypted, and the volumes they
+   * were taken of (each once).
+   */
+  ebsSnapshots: Collected<{
+    regions: { region: string; count: number }[];
+    unencrypted: RegionalResource[];
+    snapshottedVolumes: RegionalResource[];
+  }>;
   /** Each region's block public access for EBS snapshots. */
   ebsSnapshotBlockPublicAccess: Collected<{ regions: SnapshotBlockPublicAccess[] }>;
   // Containers, machine learning and generative AI (regional, but for bedrockApiKeys).
@@ -1222,6 +1248,8 @@ export interface Inventory {
   /** In the regions AWS offers Lightsail in. */
   lightsailInstances: Collected<{ instances: LightsailInstance[] }>;
   lightsailDatabases: Collected<{ databases: LightsailDatabase[] }>;
+  /** AWS Backup's resource assignments of every backup plan (regional). Unread: plans whose selections were refused. */
+  backupSelections: Collected<{ selections: BackupSelection[] }>;
 }
 
 /** The parts read from Cost Explorer, which AWS bills per request: a scan may reuse an earlier scan's. */
@@ -1327,6 +1355,7 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   acmCertificates: true,
   lightsailInstances: true,
   lightsailDatabases: true,
+  backupSelections: true,
 };
 export const PART_NAMES = Object.freeze(Object.keys(PART_SET) as PartName[]);
 
@@ -1350,6 +1379,11 @@ export interface RdsCluster {
   /** aurora-mysql, aurora-postgresql, mysql, postgres, docdb, neptune, ... */
   engine: string;
   storageEncrypted: boolean;
+  /**
+   * Whether its DB cluster parameter group makes clients use TLS (rds.force_ssl or require_secure_transport). false
+   * for DocumentDB and Neptune, which it is not read for; null: the group's parameters were refused.
+   */
+  tlsEnforced: boolean | null;
 }
 
 /** A DB snapshot (of an instance) or a DB cluster snapshot the account owns. */
@@ -1577,4 +1611,16 @@ export interface LightsailDatabase {
   engine: string;
   /** publiclyAccessible; null: Lightsail did not report it (the database is then unread, never private). */
   publiclyAccessible: boolean | null;
+}
+
+/** A backup plan's resource assignment: the resources AWS Backup backs up, as ARNs or ARN patterns (`*` wildcards). */
+export interface BackupSelection {
+  region: string;
+  planId: string;
+  planName: string;
+  name: string;
+  /** Resources (ARNs, ARN patterns, or `*` for every resource of the region). */
+  resources: string[];
+  /** NotResources: the ARNs or patterns it leaves out. */
+  notResources: string[];
 }

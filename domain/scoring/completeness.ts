@@ -56,6 +56,7 @@ export const CORE_SOURCES = [
   'CloudFront',
   'Certificate Manager',
   'Lightsail',
+  'AWS Backup',
 ] as const;
 export const OPTIONAL_SOURCES = ['AWS Health', 'Cost Explorer', 'AWS Budgets'] as const;
 export type CoreSource = (typeof CORE_SOURCES)[number];
@@ -157,6 +158,7 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   acmCertificates: 'Certificate Manager',
   lightsailInstances: 'Lightsail',
   lightsailDatabases: 'Lightsail',
+  backupSelections: 'AWS Backup',
 });
 
 export const isCoreSource = (source: ScoreSource): source is CoreSource =>

@@ -182,6 +182,12 @@ describe('AWS data store collection against moto', () => {
         // moto reports neither the default subnet group's VPC nor the certificate's validity, which AWS reports.
         vpcId: null,
         certificateValidTill: null,
+        arn: `arn:aws:rds:${REGION}:${customer.accountId}:db:legacy-db`,
+        engineVersion: expect.any(String),
+        clusterId: null,
+        // moto's default parameter group leaves rds.force_ssl unset; RDS offers moto's default version.
+        tlsEnforced: false,
+        engineVersionOffered: true,
       },
       {
         id: 'orders-db',
@@ -193,6 +199,11 @@ describe('AWS data store collection against moto', () => {
         multiAz: true,
         vpcId: null,
         certificateValidTill: null,
+        arn: `arn:aws:rds:${OTHER_REGION}:${customer.accountId}:db:orders-db`,
+        engineVersion: expect.any(String),
+        clusterId: null,
+        tlsEnforced: false,
+        engineVersionOffered: true,
       },
     ]);
     expect(ok(inventory.efsFileSystems).fileSystems.filter((fs) => !fs.encrypted)).toEqual([

@@ -222,6 +222,7 @@ describe('AWS inventory collection against moto', () => {
         name: 'ssh-open',
         region: 'us-east-1',
         openIngress: [{ protocol: 'tcp', fromPort: 22, toPort: 22, cidr: '0.0.0.0/0' }],
+        wideRanges: [],
       },
     ]);
     expect(ok(inventory.instances)).toEqual({ instances: [] });
@@ -838,16 +839,16 @@ describe('AWS inventory collection against moto', () => {
           { key: `instanceUserData@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') },
         ],
       });
-      // Kept under the format of today's reads (v4:), so that a worker of another version reads them again.
+      // Kept under the format of today's reads (v5:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
-      expect(settled).not.toContain(`v4:instances@${FAILING_REGION}`);
-      expect(settled).not.toContain(`v4:instanceUserData@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v5:instances@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v5:instanceUserData@${FAILING_REGION}`);
       expect(settled).toEqual(
         expect.arrayContaining([
-          'v4:regions',
-          'v4:iamPrincipals',
-          `v4:securityGroups@${FAILING_REGION}`,
-          `v4:instances@${REGION}`,
+          'v5:regions',
+          'v5:iamPrincipals',
+          `v5:securityGroups@${FAILING_REGION}`,
+          `v5:instances@${REGION}`,
         ]),
       );
       expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
@@ -861,7 +862,7 @@ describe('AWS inventory collection against moto', () => {
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried.sort()).toEqual([`v4:instanceUserData@${FAILING_REGION}`, `v4:instances@${FAILING_REGION}`]);
+      expect(retried.sort()).toEqual([`v5:instanceUserData@${FAILING_REGION}`, `v5:instances@${FAILING_REGION}`]);
       // The region has no instance: one listing again, for both.
       const customerCalls = front.requests.filter((r) => r.service !== 'sts').map((r) => `${r.operation}@${r.region}`);
       expect(customerCalls).toEqual([`DescribeInstances@${FAILING_REGION}`]);
@@ -880,18 +881,18 @@ describe('AWS inventory collection against moto', () => {
       // security groups, buckets without their public grants, roles without their trust, no risky policies, GuardDuty
       // without its protection plans).
       const older: Checkpoint = Object.fromEntries(
-        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v4:/, 'v3:'), outcome]),
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v5:/, 'v4:'), outcome]),
       );
       front.requests.length = 0;
 
       const retried: string[] = [];
       await provider.collectInventory(target, {
-        checkpoint: { ...older, 'v4:regions': checkpoint['v4:regions'] as ReadOutcome },
+        checkpoint: { ...older, 'v5:regions': checkpoint['v5:regions'] as ReadOutcome },
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).not.toContain('v4:regions');
-      expect(retried).toEqual(expect.arrayContaining([`v4:instances@${REGION}`, 'v4:iamPrincipals']));
+      expect(retried).not.toContain('v5:regions');
+      expect(retried).toEqual(expect.arrayContaining([`v5:instances@${REGION}`, 'v5:iamPrincipals']));
       expect(retried).toHaveLength(Object.keys(checkpoint).length - 1);
       expect(calls((r) => r.operation === 'DescribeRegions')).toBe(0);
     });
@@ -935,7 +936,7 @@ describe('AWS inventory collection against moto', () => {
       },
     });
     await expect(first).rejects.toMatchObject({ failed: [{ key: `kmsKeyPolicies@${REGION}` }] });
-    expect(Object.keys(checkpoint)).toContain(`v4:kmsKeys@${REGION}`);
+    expect(Object.keys(checkpoint)).toContain(`v5:kmsKeys@${REGION}`);
 
     failing = false;
     front.requests.length = 0;
@@ -947,7 +948,7 @@ describe('AWS inventory collection against moto', () => {
       onRead: (key) => retried.push(key),
     });
 
-    expect(retried).toEqual([`v4:kmsKeyPolicies@${REGION}`]);
+    expect(retried).toEqual([`v5:kmsKeyPolicies@${REGION}`]);
     const customerCalls = front.requests.filter((r) => r.service === 'kms').map((r) => r.operation);
     expect(customerCalls).toEqual(['ListKeys', 'DescribeKey', 'GetKeyPolicy']);
     expect(inventory.kmsKeyPolicies).toMatchObject({

@@ -332,6 +332,28 @@ describe('sandbox inventory', () => {
     });
   });
 
+  describe('RDS parameter groups, engine versions and backup plans, wide public ranges, volume snapshots and Bedrock keys', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      sandboxInventory({ awsAccountId: String(400000000000 + i * 7919), at: AT }),
+    );
+    it.each([
+      'exposure.rds_transport_unencrypted',
+      'exposure.rds_engine_version_deprecated',
+      'exposure.rds_instance_no_backup_plan',
+      'exposure.rds_cluster_no_backup_plan',
+      'exposure.security_group_wide_public_range',
+      'exposure.ebs_volume_without_snapshot',
+      'iam.bedrock_api_key_admin_user',
+    ])('%s fails on some accounts and passes on others', (id) => {
+      const statuses = many.map(
+        (inventory) =>
+          evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find((o) => o.checkId === id)?.status,
+      );
+      expect(statuses).toContain('failed');
+      expect(statuses).toContain('passed');
+    });
+  });
+
   describe('drift over a week of scans every 6 hours', () => {
     const week = (awsAccountId: string) =>
       Array.from({ length: 28 }, (_, i) =>

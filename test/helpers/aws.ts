@@ -408,6 +408,46 @@ function containerGaps(request: AwsRequest): CannedAnswer | undefined {
   // moto lists the China regions as enabled but serves no SES there: an account has no identity in them.
   if (request.service === 'ses' && request.region.startsWith('cn-') && request.path === '/v2/email/list-identities')
     return json(200, { EmailIdentities: [] }, 'application/json');
+  return backupAndRdsGaps(request);
+}
+
+/** Engine versions RDS no longer offers, as DescribeDBEngineVersions leaves them out; it offers every other one. */
+export const RETIRED_RDS_VERSIONS: Readonly<Record<string, readonly string[]>> = {
+  postgres: ['9.6.24', '10.21'],
+  mysql: ['5.6.51', '5.7.44'],
+};
+
+/**
+ * moto 5.2 has no RDS DescribeDBEngineVersions, nor AWS Backup ListBackupSelections and GetBackupSelection (it reads
+ * the selections' path as a plan id). RDS offers the version asked for unless it is in RETIRED_RDS_VERSIONS; a
+ * backup plan has no resource assignment (a test that assigns resources answers them itself).
+ */
+function backupAndRdsGaps(request: AwsRequest): CannedAnswer | undefined {
+  if (request.service === 'rds' && request.operation === 'DescribeDBEngineVersions') {
+    const params = new URLSearchParams(request.body);
+    const engine = params.get('Engine') ?? '';
+    const version = params.get('EngineVersion') ?? '';
+    const offered = engine && version && !(RETIRED_RDS_VERSIONS[engine] ?? []).includes(version);
+    return {
+      status: 200,
+      contentType: 'text/xml',
+      body:
+        '<DescribeDBEngineVersionsResponse xmlns="http://rds.amazonaws.com/doc/2014-10-31/"><DescribeDBEngineVersionsResult>' +
+        '<DBEngineVersions>' +
+        (offered
+          ? `<DBEngineVersion><Engine>${engine}</Engine><EngineVersion>${version}</EngineVersion>` +
+            `<DBEngineDescription>${engine}</DBEngineDescription><Status>available</Status></DBEngineVersion>`
+          : '') +
+        '</DBEngineVersions></DescribeDBEngineVersionsResult><ResponseMetadata><RequestId>front</RequestId>' +
+        '</ResponseMetadata></DescribeDBEngineVersionsResponse>',
+    };
+  }
+  if (
+    request.service === 'backup' &&
+    request.method === 'GET' &&
+    /^\/backup\/plans\/[^/]+\/selections\/?$/.test(request.path)
+  )
+    return json(200, { BackupSelectionsList: [] }, 'application/json');
   return undefined;
 }
 

@@ -371,6 +371,14 @@ export function cleanInventory(now: string): Inventory {
           openIngress: [{ protocol: 'tcp', fromPort: 443, toPort: 443, cidr: '0.0.0.0/0' }],
         },
         { id: 'sg-0default', name: 'default', region: 'eu-west-1', openIngress: [] },
+        // A partner's office, a /24: narrow enough.
+        {
+          id: 'sg-0partner',
+          name: 'partner',
+          region: 'us-east-1',
+          openIngress: [],
+          wideRanges: [],
+        },
       ],
       // The VPCs' default groups were emptied: none is left with a rule.
       defaultGroups: [],
@@ -507,6 +515,12 @@ export function cleanInventory(now: string): Inventory {
           multiAz: true,
           vpcId: 'vpc-0app',
           certificateValidTill: daysAgo(now, -400),
+
+          arn: `arn:aws:rds:us-east-1:${ACCOUNT}:db:orders-db`,
+          engineVersion: '16.4',
+          clusterId: null,
+          tlsEnforced: true,
+          engineVersionOffered: true,
         },
         // Single-AZ is the manual control 3.2.4: no check fails on it.
         {
@@ -519,6 +533,12 @@ export function cleanInventory(now: string): Inventory {
           multiAz: false,
           vpcId: 'vpc-0eu',
           certificateValidTill: daysAgo(now, -400),
+
+          arn: `arn:aws:rds:eu-west-1:${ACCOUNT}:db:reporting-replica`,
+          engineVersion: '8.0.39',
+          clusterId: null,
+          tlsEnforced: true,
+          engineVersionOffered: true,
         },
       ],
     }),
@@ -1056,6 +1076,27 @@ export function cleanInventory(now: string): Inventory {
         },
       ],
     }),
+    // The account's daily plan: its RDS instances by ARN, its clusters by the clusters' pattern.
+    backupSelections: ok({
+      selections: [
+        {
+          region: 'us-east-1',
+          planId: 'a1b2c3d4-5678-90ab-cdef-111122223333',
+          planName: 'daily',
+          name: 'databases',
+          resources: [`arn:aws:rds:us-east-1:${ACCOUNT}:db:orders-db`, 'arn:aws:rds:*:*:cluster:*'],
+          notResources: [],
+        },
+        {
+          region: 'eu-west-1',
+          planId: 'b1b2c3d4-5678-90ab-cdef-111122223333',
+          planName: 'daily-eu',
+          name: 'everything',
+          resources: ['*'],
+          notResources: [],
+        },
+      ],
+    }),
   };
 }
 
@@ -1092,6 +1133,8 @@ function cleanDataStores(): Pick<
     region,
     engine,
     storageEncrypted: true,
+    // DocumentDB and Neptune clusters are not read for it (cloud/aws/collectors/rds.ts).
+    tlsEnforced: engine !== 'docdb' && engine !== 'neptune',
   });
   const snapshot = (id: string, kind: 'instance' | 'cluster', engine: string, type: string) => ({
     id,
@@ -1235,13 +1278,15 @@ function cleanDataStores(): Pick<
         },
       ],
     }),
-    ebsVolumes: ok({ unencrypted: [] }),
+    // Every volume has a snapshot.
+    ebsVolumes: ok({ unencrypted: [], volumes: [{ id: 'vol-0data', region: 'us-east-1' }] }),
     ebsSnapshots: ok({
       regions: [
         { region: 'us-east-1', count: 12 },
         { region: 'eu-west-1', count: 0 },
       ],
       unencrypted: [],
+      snapshottedVolumes: [{ id: 'vol-0data', region: 'us-east-1' }],
     }),
     ebsSnapshotBlockPublicAccess: ok({
       regions: [

@@ -142,7 +142,9 @@ function specificity(uri: string): number {
 function routeMatches(route: Route, request: AwsRequest): boolean {
   if (route.method !== request.method) return false;
   const [pathPart = '', queryPart = ''] = route.uri.split('?');
+  // A route's trailing slash is optional: the SDKs drop it (AWS Backup's /backup/plans/ is sent as /backup/plans).
   const pattern = pathPart
+    .replace(/(.)\/$/, '$1')
     .split(/(\{[^}]+\})/)
     .map((piece) => {
       if (/^\{[^}]+\+\}$/.test(piece)) return '.+';

@@ -7,26 +7,29 @@ import type { RegionalResource } from '../../../domain/scans/inventory';
 import { ec2In } from './ec2';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
-// EBS volumes and snapshots, region by region, for their encryption; and each region's block public access for
-// snapshots. Only what is unencrypted is kept (a large account has many volumes), with the count of the region's
-// own snapshots, since blocking public sharing matters where there are snapshots to share.
+// EBS volumes and snapshots, region by region, for their encryption and whether each volume was ever snapshotted;
+// and each region's block public access for snapshots. Of the snapshots, the unencrypted ones, the volumes they were
+// taken of, and the count of the region's own (blocking public sharing matters where there are snapshots to share).
 
 export const ebsVolumesPart = regionalPart({
   part: 'ebsVolumes',
   read: ({ session }: ReadContext, region: string) =>
     foldPages(
-      paginateDescribeVolumes(
-        { client: ec2In(session, region) },
-        { Filters: [{ Name: 'encrypted', Values: ['false'] }] },
-      ),
-      [] as RegionalResource[],
+      paginateDescribeVolumes({ client: ec2In(session, region) }, {}),
+      { unencrypted: [] as RegionalResource[], volumes: [] as RegionalResource[] },
       (into, page) => {
-        for (const v of page.Volumes ?? [])
-          if (v.VolumeId && v.Encrypted !== true) into.push({ id: v.VolumeId, region });
+        for (const v of page.Volumes ?? []) {
+          if (!v.VolumeId) continue;
+          into.volumes.push({ id: v.VolumeId, region });
+          if (v.Encrypted !== true) into.unencrypted.push({ id: v.VolumeId, region });
+        }
         return into;
       },
     ),
-  assemble: (slices) => ({ unencrypted: slices.flat() }),
+  assemble: (slices) => ({
+    unencrypted: slices.flatMap((s) => s.unencrypted),
+    volumes: slices.flatMap((s) => s.volumes),
+  }),
 });
 
 /**
@@ -41,19 +44,24 @@ export const ebsSnapshotsPart = regionalPart({
         { client: ec2In(session, region) },
         { OwnerIds: ['self'], Filters: [{ Name: 'owner-id', Values: [session.accountId] }] },
       ),
-      { region, count: 0, unencrypted: [] as RegionalResource[] },
+      { region, count: 0, unencrypted: [] as RegionalResource[], volumeIds: new Set<string>() },
       (into, page) => {
         for (const s of page.Snapshots ?? []) {
           if (!s.SnapshotId) continue;
           into.count += 1;
           if (s.Encrypted !== true) into.unencrypted.push({ id: s.SnapshotId, region });
+          if (s.VolumeId) into.volumeIds.add(s.VolumeId);
         }
         return into;
       },
-    ),
+    ).then(({ volumeIds, ...slice }) => ({
+      ...slice,
+      snapshottedVolumes: [...volumeIds].map((id) => ({ id, region })),
+    })),
   assemble: (slices) => ({
     regions: slices.map(({ region, count }) => ({ region, count })),
     unencrypted: slices.flatMap((s) => s.unencrypted),
+    snapshottedVolumes: slices.flatMap((s) => s.snapshottedVolumes),
   }),
 });
 

@@ -17,6 +17,7 @@ import type {
   RegionalResource,
   SecurityGroup,
 } from '../../../domain/scans/inventory';
+import { isWidePublicRange } from '../../../domain/checks/ec2-breadth';
 import { mapLimit } from './concurrency';
 import { isAbsent } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';
@@ -42,6 +43,17 @@ function openIngress(group: AwsSecurityGroup): OpenIngress[] {
       cidr,
     }));
   });
+}
+
+/** The public IPv4 ranges wider than a /24 (short of 0.0.0.0/0) the group's rules admit or send to. */
+function wideRangesOf(group: AwsSecurityGroup): NonNullable<SecurityGroup['wideRanges']> {
+  const of = (direction: 'inbound' | 'outbound', permissions: IpPermission[] | undefined) =>
+    (permissions ?? []).flatMap((p) =>
+      (p.IpRanges ?? []).flatMap((r) =>
+        r.CidrIp && isWidePublicRange(r.CidrIp) ? [{ direction, cidr: r.CidrIp }] : [],
+      ),
+    );
+  return [...of('inbound', group.IpPermissions), ...of('outbound', group.IpPermissionsEgress)];
 }
 
 /** Every peer of a permission (CIDRs, prefix lists, security groups), each as one rule. */
@@ -89,10 +101,11 @@ export const securityGroupsPart = regionalPart({
       (into, page) => {
         for (const g of page.SecurityGroups ?? []) {
           const open = openIngress(g);
-          // Only groups open to the internet, and default groups with rules: the others are of no interest and
-          // would only weigh on the inventory.
-          if (open.length > 0)
-            into.groups.push({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: open });
+          const wideRanges = wideRangesOf(g);
+          // Only groups open to the internet or to a wide public range, and default groups with rules: the others
+          // are of no interest and would only weigh on the inventory.
+          if (open.length > 0 || wideRanges.length > 0)
+            into.groups.push({ id: g.GroupId ?? '', name: g.GroupName ?? '', region, openIngress: open, wideRanges });
           const byDefault = defaultGroup(g, region);
           if (byDefault) into.defaultGroups.push(byDefault);
         }

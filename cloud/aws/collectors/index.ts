@@ -13,6 +13,7 @@ import { accessAnalyzersPart } from './access-analyzer';
 import { acmCertificatesPart } from './acm';
 import { alternateContactsPart } from './account';
 import { autoScalingPart } from './autoscaling';
+import { backupSelectionsPart } from './backup';
 import { batchJobDefinitionsPart } from './batch';
 import {
   bedrockApiKeysPart,
@@ -188,6 +189,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   acmCertificatesPart,
   lightsailInstancesPart,
   lightsailDatabasesPart,
+  backupSelectionsPart,
 ]);
 
 const REGIONS = 'regions';
@@ -198,9 +200,10 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * added): a scan retried across a deploy then reads again what an older worker read, rather than evaluating an
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
  * alerts, v4 the instances' public addresses and security groups, the RDS instances' VPC and certificate, the
- * buckets' public grants, the roles' trust, the risky policies and GuardDuty's protection plans).
+ * buckets' public grants, the roles' trust, the risky policies and GuardDuty's protection plans; v5 the security
+ * groups' wide public ranges, every EBS volume and the snapshotted ones, the RDS databases' TLS and engine versions).
  */
-const READ_FORMAT = 'v4:';
+const READ_FORMAT = 'v5:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {

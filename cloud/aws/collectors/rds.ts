@@ -1,74 +1,191 @@
 import {
+  type DBCluster,
   type DBClusterSnapshot,
+  type DBInstance,
   type DBSnapshot,
   DescribeDBClusterSnapshotAttributesCommand,
+  DescribeDBEngineVersionsCommand,
   DescribeDBSnapshotAttributesCommand,
+  paginateDescribeDBClusterParameters,
   paginateDescribeDBClusters,
   paginateDescribeDBClusterSnapshots,
   paginateDescribeDBInstances,
+  paginateDescribeDBParameters,
   paginateDescribeDBSnapshots,
+  type Parameter,
   RDSClient,
 } from '@aws-sdk/client-rds';
+import { isRdsEngine } from '../../../domain/checks/rds';
+import { CLUSTER_TLS_PARAMETERS, forcesTls, tlsParameterOf } from '../../../domain/checks/rds-hardening';
 import type { RdsCluster, RdsInstance, RdsSnapshot } from '../../../domain/scans/inventory';
 import type { Session } from './session';
 import { mapLimit } from './concurrency';
 import { isAbsent, ReadFailure } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
-// RDS DB instances, region by region: one paginated DescribeDBInstances gives every setting the checks read.
+// RDS DB instances, region by region: one paginated DescribeDBInstances gives most settings the checks read.
 // DocumentDB and Neptune instances come back from the same API; they are other services, with controls of their
 // own, and are left out (as AWS Security Hub's RDS controls do). DB clusters and snapshots are kept whatever
 // their engine: the DocumentDB and Neptune checks judge theirs, which only this API reports.
+//
+// Whether a database forces TLS is in its parameter group: each group in use is read once, its pages only until the
+// TLS parameter turns up. Whether RDS still offers an engine version is one DescribeDBEngineVersions per engine and
+// version in use, filtered to it (the unfiltered list runs to thousands of versions).
 
 const OTHER_SERVICES = new Set(['docdb', 'neptune']);
 const PER_SNAPSHOT_CONCURRENCY = 4;
+const PER_GROUP_CONCURRENCY = 4;
 
 const rdsIn = (session: Session, region: string) => session.client((config) => new RDSClient(config), region);
 
+/** null when the read was refused, or the group is gone: the database is then unread, never passing. */
+async function unlessDenied<T>(read: () => Promise<T>, absentCode: string): Promise<T | null> {
+  try {
+    return await read();
+  } catch (err) {
+    if ((err instanceof ReadFailure && err.kind === 'denied') || isAbsent(err, absentCode)) return null;
+    throw err;
+  }
+}
+
+/** The values a parameter group gives the named parameters, reading its pages until all are found. */
+async function parameterValues(
+  pages: AsyncIterable<{ Parameters?: Parameter[] }>,
+  names: readonly string[],
+): Promise<Map<string, string | undefined>> {
+  const found = new Map<string, string | undefined>();
+  for await (const page of pages) {
+    for (const p of page.Parameters ?? [])
+      if (p.ParameterName && names.includes(p.ParameterName)) found.set(p.ParameterName, p.ParameterValue);
+    if (found.size === names.length) break;
+  }
+  return found;
+}
+
+/** Reads each distinct key once, a few at a time, and answers by key. */
+async function byKey<T>(keys: Iterable<string>, read: (key: string) => Promise<T>): Promise<Map<string, T>> {
+  const distinct = [...new Set(keys)];
+  const values = await mapLimit({ items: distinct, limit: PER_GROUP_CONCURRENCY, run: read });
+  return new Map(distinct.map((key, i) => [key, values[i] as T]));
+}
+
+const versionKey = (engine: string, version: string) => `${engine}\u0000${version}`;
+
+type ListedInstance = { db: DBInstance; instance: Omit<RdsInstance, 'tlsEnforced' | 'engineVersionOffered'> };
+
 export const rdsInstancesPart = regionalPart({
   part: 'rdsInstances',
-  read: ({ session }: ReadContext, region: string) =>
-    foldPages(
-      paginateDescribeDBInstances({ client: rdsIn(session, region) }, {}),
-      [] as RdsInstance[],
+  async read({ session }: ReadContext, region: string): Promise<RdsInstance[]> {
+    const rds = rdsIn(session, region);
+    const listed = await foldPages(
+      paginateDescribeDBInstances({ client: rds }, {}),
+      [] as ListedInstance[],
       (into, page) => {
         for (const db of page.DBInstances ?? []) {
           if (!db.DBInstanceIdentifier || OTHER_SERVICES.has(db.Engine ?? '')) continue;
           into.push({
-            id: db.DBInstanceIdentifier,
-            region,
-            engine: db.Engine ?? '',
-            storageEncrypted: db.StorageEncrypted ?? false,
-            autoMinorVersionUpgrade: db.AutoMinorVersionUpgrade ?? false,
-            // Unknown when not reported: never read as private.
-            publiclyAccessible: db.PubliclyAccessible ?? null,
-            multiAz: db.MultiAZ ?? false,
-            vpcId: db.DBSubnetGroup?.VpcId || null,
-            certificateValidTill: db.CertificateDetails?.ValidTill?.toISOString() ?? null,
+            db,
+            instance: {
+              id: db.DBInstanceIdentifier,
+              region,
+              engine: db.Engine ?? '',
+              storageEncrypted: db.StorageEncrypted ?? false,
+              autoMinorVersionUpgrade: db.AutoMinorVersionUpgrade ?? false,
+              // Unknown when not reported: never read as private.
+              publiclyAccessible: db.PubliclyAccessible ?? null,
+              multiAz: db.MultiAZ ?? false,
+              vpcId: db.DBSubnetGroup?.VpcId || null,
+              certificateValidTill: db.CertificateDetails?.ValidTill?.toISOString() ?? null,
+              arn: db.DBInstanceArn ?? db.DBInstanceIdentifier,
+              engineVersion: db.EngineVersion ?? '',
+              clusterId: db.DBClusterIdentifier || null,
+            },
           });
         }
         return into;
       },
-    ),
+    );
+    // The TLS parameter of each standalone instance whose engine has one, and the group that sets it (a group not
+    // reported leaves the instance unread). The others are decided by their cluster or by nothing: not judged.
+    const tlsOf = ({ db, instance }: ListedInstance) => {
+      const parameter = tlsParameterOf(instance.engine);
+      if (instance.clusterId !== null || !parameter) return null;
+      const group = db.DBParameterGroups?.[0]?.DBParameterGroupName;
+      return { key: group ? `${group}\u0000${parameter}` : null };
+    };
+    const judged = listed.flatMap((l) => tlsOf(l)?.key ?? []);
+    const [tls, offered] = await Promise.all([
+      byKey(judged, (key) => {
+        const [group, parameter] = key.split('\u0000') as [string, string];
+        return unlessDenied(
+          async () =>
+            forcesTls(
+              (
+                await parameterValues(paginateDescribeDBParameters({ client: rds }, { DBParameterGroupName: group }), [
+                  parameter,
+                ])
+              ).get(parameter),
+            ),
+          'DBParameterGroupNotFound',
+        );
+      }),
+      byKey(
+        listed.map(({ instance }) => versionKey(instance.engine, instance.engineVersion)),
+        (key) => {
+          const [engine, version] = key.split('\u0000') as [string, string];
+          return unlessDenied(async () => {
+            const { DBEngineVersions = [] } = await rds.send(
+              new DescribeDBEngineVersionsCommand({ Engine: engine, EngineVersion: version }),
+            );
+            return DBEngineVersions.some((v) => v.Engine === engine && v.EngineVersion === version);
+          }, 'InvalidParameterValue');
+        },
+      ),
+    ]);
+    return listed.map((l) => {
+      const judgedBy = tlsOf(l);
+      return {
+        ...l.instance,
+        tlsEnforced: judgedBy ? (judgedBy.key ? (tls.get(judgedBy.key) ?? null) : null) : false,
+        engineVersionOffered: offered.get(versionKey(l.instance.engine, l.instance.engineVersion)) ?? null,
+      };
+    });
+  },
   assemble: (slices) => ({ instances: slices.flat() }),
 });
 
 export const rdsClustersPart = regionalPart({
   part: 'rdsClusters',
-  read: ({ session }: ReadContext, region: string) =>
-    foldPages(paginateDescribeDBClusters({ client: rdsIn(session, region) }, {}), [] as RdsCluster[], (into, page) => {
-      for (const c of page.DBClusters ?? []) {
-        if (!c.DBClusterIdentifier) continue;
-        into.push({
-          id: c.DBClusterIdentifier,
-          arn: c.DBClusterArn ?? c.DBClusterIdentifier,
-          region,
-          engine: c.Engine ?? '',
-          storageEncrypted: c.StorageEncrypted ?? false,
-        });
-      }
+  async read({ session }: ReadContext, region: string): Promise<RdsCluster[]> {
+    const rds = rdsIn(session, region);
+    const listed = await foldPages(paginateDescribeDBClusters({ client: rds }, {}), [] as DBCluster[], (into, page) => {
+      for (const c of page.DBClusters ?? []) if (c.DBClusterIdentifier) into.push(c);
       return into;
-    }),
+    });
+    const groupOf = (c: DBCluster) => (isRdsEngine(c.Engine ?? '') ? c.DBClusterParameterGroup : undefined);
+    const tls = await byKey(
+      listed.flatMap((c) => groupOf(c) ?? []),
+      (group) =>
+        unlessDenied(async () => {
+          const values = await parameterValues(
+            paginateDescribeDBClusterParameters({ client: rds }, { DBClusterParameterGroupName: group }),
+            CLUSTER_TLS_PARAMETERS,
+          );
+          return CLUSTER_TLS_PARAMETERS.some((name) => forcesTls(values.get(name)));
+        }, 'DBParameterGroupNotFound'),
+    );
+    return listed.map((c) => {
+      const group = groupOf(c);
+      return {
+        id: c.DBClusterIdentifier as string,
+        arn: c.DBClusterArn ?? (c.DBClusterIdentifier as string),
+        region,
+        engine: c.Engine ?? '',
+        storageEncrypted: c.StorageEncrypted ?? false,
+        tlsEnforced: group ? (tls.get(group) ?? null) : isRdsEngine(c.Engine ?? '') ? null : false,
+      };
+    });
+  },
   assemble: (slices) => ({ clusters: slices.flat() }),
 });
 

@@ -2397,6 +2397,100 @@ const CASES: Case[] = [
     },
     fails: [`${LIGHTSAIL_DATABASE_ARN}@eu-west-1`],
   },
+  {
+    id: 'exposure.rds_transport_unencrypted',
+    parts: ['rdsInstances', 'rdsClusters'],
+    breaks: (inv) => {
+      part(inv.rdsInstances).instances[1]!.tlsEnforced = false;
+      // An Aurora member is judged by its cluster's group, and DocumentDB is another service.
+      part(inv.rdsInstances).instances.push({
+        ...part(inv.rdsInstances).instances[0]!,
+        id: 'orders-aurora-1',
+        engine: 'aurora-postgresql',
+        clusterId: 'orders-aurora',
+        tlsEnforced: false,
+      });
+      for (const c of part(inv.rdsClusters).clusters) c.tlsEnforced = c.engine === 'docdb';
+    },
+    fails: ['reporting-replica@eu-west-1', `${RDS_ARN}:cluster:orders-aurora@us-east-1`],
+  },
+  {
+    id: 'exposure.rds_engine_version_deprecated',
+    parts: ['rdsInstances'],
+    breaks: (inv) => {
+      part(inv.rdsInstances).instances[0]!.engineVersionOffered = false;
+    },
+    fails: ['orders-db@us-east-1'],
+  },
+  {
+    id: 'exposure.rds_instance_no_backup_plan',
+    parts: ['rdsInstances', 'backupSelections'],
+    breaks: (inv) => {
+      // The us-east-1 plan names orders-db by ARN; a plan of another region backs up none of its databases.
+      const [home, eu] = part(inv.backupSelections).selections as unknown as [
+        { resources: string[] },
+        { region: string },
+      ];
+      home.resources = [`${RDS_ARN}:db:orders-db-old`, 'arn:aws:rds:*:*:cluster:*'];
+      eu.region = 'us-west-2';
+    },
+    fails: ['orders-db@us-east-1', 'reporting-replica@eu-west-1'],
+  },
+  {
+    id: 'exposure.rds_cluster_no_backup_plan',
+    parts: ['rdsClusters', 'backupSelections'],
+    breaks: (inv) => {
+      const [home] = part(inv.backupSelections).selections as unknown as [{ notResources: string[] }];
+      home.notResources = [`${RDS_ARN}:cluster:orders-*`];
+    },
+    fails: [`${RDS_ARN}:cluster:orders-aurora@us-east-1`],
+  },
+  {
+    id: 'exposure.security_group_wide_public_range',
+    parts: ['securityGroups'],
+    breaks: (inv) => {
+      const partner = part(inv.securityGroups).groups.find((g) => g.id === 'sg-0partner')!;
+      partner.wideRanges = [{ direction: 'inbound', cidr: '52.94.0.0/16' }];
+    },
+    fails: ['sg-0partner@us-east-1'],
+  },
+  {
+    id: 'exposure.ebs_volume_without_snapshot',
+    parts: ['ebsVolumes', 'ebsSnapshots'],
+    breaks: (inv) => {
+      // The same id in another region is another volume.
+      part(inv.ebsVolumes).volumes.push(
+        { id: 'vol-0data', region: 'eu-west-1' },
+        { id: 'vol-0scratch', region: 'us-east-1' },
+      );
+    },
+    fails: ['vol-0data@eu-west-1', 'vol-0scratch@us-east-1'],
+  },
+  {
+    id: 'iam.bedrock_api_key_admin_user',
+    parts: ['bedrockApiKeys', 'iamPrincipals'],
+    breaks: (inv, now) => {
+      const key = (id: string, userName: string) => ({
+        id,
+        userName,
+        status: 'Active' as const,
+        createdAt: daysAgo(now, 5),
+        expiresAt: null,
+      });
+      // Alice is made an administrator; ci-deploy may escalate through an inline policy of its own.
+      iamUser(inv, 'alice').adminAccess = true;
+      part(inv.iamPrincipals).riskyPolicies.push({
+        ...RISKY_INLINE,
+        owner: iamUser(inv, 'ci-deploy').arn,
+        arn: `${iamUser(inv, 'ci-deploy').arn}/self-service`,
+      });
+      part(inv.bedrockApiKeys).keys.push(
+        key('ACCAALICEKEY00000001', 'alice'),
+        key('ACCACIDEPLOYKEY00001', 'ci-deploy'),
+      );
+    },
+    fails: ['ACCAALICEKEY00000001@global', 'ACCACIDEPLOYKEY00001@global'],
+  },
 ];
 const META_CHECKS = [CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID];
 
