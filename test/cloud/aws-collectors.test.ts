@@ -877,9 +877,8 @@ describe('AWS inventory collection against moto', () => {
           checkpoint[key] = outcome;
         },
       });
-      // The same reads as a worker of an older format keyed them (v3: instances without their public address and
-      // security groups, buckets without their public grants, roles without their trust, no risky policies, GuardDuty
-      // without its protection plans).
+      // The same reads as a worker of the older format keyed them (v4: security groups without their wide public
+      // ranges, only the unencrypted volumes, RDS databases without their TLS setting and engine support).
       const older: Checkpoint = Object.fromEntries(
         Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v5:/, 'v4:'), outcome]),
       );
