@@ -43,7 +43,9 @@ async function unlessDenied<T>(read: () => Promise<T>, absentCode: string): Prom
   try {
     return await read();
   } catch (err) {
-    if ((err instanceof ReadFailure && err.kind === 'denied') || isAbsent(err, absentCode)) return null;
+    // AWS's code, or the exception's name (with its Fault suffix) where the answer named that instead.
+    const absent = isAbsent(err, absentCode) || isAbsent(err, `${absentCode}Fault`);
+    if ((err instanceof ReadFailure && err.kind === 'denied') || absent) return null;
     throw err;
   }
 }
