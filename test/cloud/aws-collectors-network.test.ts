@@ -273,6 +273,7 @@ describe('EC2 and VPC collection against moto', () => {
     // (user data and launch templates are parts of their own).
     const operations = new Set(suite.front.requests.filter((r) => r.service === 'ec2').map((r) => r.operation));
     expect([...operations].sort()).toEqual([
+      'DescribeAddresses',
       'DescribeFlowLogs',
       'DescribeImages',
       'DescribeInstanceAttribute',
