@@ -139,7 +139,13 @@ async function openCheckIds(awsAccountId: string): Promise<string[]> {
 const SEEDED = [
   'billing.daily_spend_spike',
   'exposure.s3_bucket_public',
+  // The public-read ACL lets everyone list the bucket too.
+  'exposure.s3_bucket_public_list_acl',
   'exposure.sg_ssh_open',
+  // SSH is not a port the web needs open to the internet.
+  'exposure.sg_unauthorized_port_open',
+  // The administrator signs in without MFA.
+  'iam.admin_without_mfa',
   'iam.console_user_without_mfa',
   'iam.full_admin_policy_attached',
   'iam.user_admin_access',
@@ -210,7 +216,9 @@ describe('a scan of an AWS account (moto)', () => {
       .expect(200);
     expect(resolved.body.signals.map((s: { check_id: string }) => s.check_id).sort()).toEqual([
       'exposure.s3_bucket_public',
+      'exposure.s3_bucket_public_list_acl',
       'exposure.sg_ssh_open',
+      'exposure.sg_unauthorized_port_open',
     ]);
     const account = (await ctx.http.get(`/accounts/${seededCustomer.accountId}`).set(owner.auth).expect(200)).body;
     const after = account.current_srs as number;
