@@ -39,6 +39,7 @@ const QUERIES: Record<string, string> = {
 const BODIES: Record<string, object> = {
   'patch /alert-rules/:ruleId': { name: 'x' },
   'patch /users/:userId': { role: 'viewer' },
+  'patch /detections/:detectionId': { enabled: false },
   'post /accounts/:accountId/signals/:signalId/accept': { reason: 'accepted by someone else' },
 };
 
@@ -164,6 +165,25 @@ beforeAll(async () => {
       expires_at: new Date(Date.now() + 86_400_000).toISOString(),
     })
     .expect(201);
+  // And has a Sigma detection of its own, which B could neither see, change nor delete.
+  const detection = await ctx.http
+    .post('/detections')
+    .set(a.auth)
+    .send({
+      name: 'A watches its recorders',
+      sigma: [
+        'title: A recorder stopped',
+        'logsource:',
+        '  product: aws',
+        '  service: cloudtrail',
+        'detection:',
+        '  selection:',
+        '    eventName: StopConfigurationRecorder',
+        '  condition: selection',
+        'level: high',
+      ].join('\n'),
+    })
+    .expect(201);
   ofA = { workflowId: account.workflow_id, exportId: panic.body.export_id, downloadUrl: panic.body.download_url };
   params = {
     accountId: [AWS_ID],
@@ -175,6 +195,7 @@ beforeAll(async () => {
     signalId: [signals[0]!.id],
     orgId: [org.body.org_id],
     trustedPrincipalId: [trusted.body.trusted_principal_id],
+    detectionId: [detection.body.detection_id],
   };
   markers = [
     a.tenantId,
@@ -195,6 +216,8 @@ beforeAll(async () => {
     org.body.external_id,
     trusted.body.trusted_principal_id,
     'A trusts its Terraform',
+    detection.body.detection_id,
+    'A watches its recorders',
     ...signals.map((s) => s.id),
     ...scans.map((s) => s.id),
   ];
