@@ -167,7 +167,7 @@ const COMPUTE_ISSUES: readonly ((c: SandboxCompute) => void)[] = [
   },
 ];
 
-/** How often each issue is drawn: enough that a demo of a few accounts shows several, rare enough to stand out. */
+/** How often each issue is drawn on a neglected account: enough that a demo shows several, rare enough to stand out. */
 const ISSUE_ODDS = 0.2;
 
 const ok = <T>(value: T, unread: Unread[]): Collected<T> =>
@@ -179,16 +179,19 @@ export function computeParts({
   home,
   instances,
   random,
+  neglect,
   regional,
 }: {
   accountId: string;
   home: string;
   instances: { id: string; region: string }[];
   random: Random;
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts). */
+  neglect: number;
   regional: (service: string) => Unread[];
 }) {
   const c = cleanCompute(accountId, home, instances);
-  for (const issue of COMPUTE_ISSUES) if (random() < ISSUE_ODDS) issue(c);
+  for (const issue of COMPUTE_ISSUES) if (random() < ISSUE_ODDS * neglect) issue(c);
   return {
     instanceUserData: ok({ instances: c.userData }, regional('EC2 DescribeInstanceAttribute')),
     launchTemplates: ok({ templates: c.templates }, regional('EC2 DescribeLaunchTemplates')),

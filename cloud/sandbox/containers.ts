@@ -28,6 +28,7 @@ export function sandboxContainers({
   home,
   regions,
   random,
+  neglect,
   user,
   readable,
   regional,
@@ -40,13 +41,18 @@ export function sandboxContainers({
   regions: string[];
   /** The account's own stream of draws for these parts. */
   random: Random;
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts): how neglected the account is. */
+  neglect: number;
   /** An IAM user of the account, who may hold a Bedrock API key. */
   user: string;
   readable: <T extends { region: string }>(items: T[]) => T[];
   /** The unread regions of a regional part, refusing `call`. */
   regional: (call: string) => Unread[];
 }): Parts {
+  /** What the account has: drawn at the odds given. */
   const chance = (p: number) => random() < p;
+  /** A misconfiguration: drawn at the odds given for a neglected account. */
+  const issue = (p: number) => random() < p * neglect;
   const ok = <T>(value: T, unread: Unread[]): Collected<T> =>
     unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
   const arn = (service: string, resource: string) => `arn:aws:${service}:${home}:${accountId}:${resource}`;
@@ -55,20 +61,22 @@ export function sandboxContainers({
 
   // Invocation logging everywhere (an organization-wide setup), in the home region only, or nowhere.
   const logging = random();
-  const logGroup = { name: 'bedrock-invocations', kmsKeyId: chance(0.6) ? key('bedrock-logs') : null };
+  const everywhere = logging >= 0.7 * neglect;
+  const homeOnly = !everywhere && logging >= 0.3 * neglect;
+  const logGroup = { name: 'bedrock-invocations', kmsKeyId: issue(0.4) ? null : key('bedrock-logs') };
   const bedrockRegions = regions.map((region) => ({
     region,
     destination:
-      logging < 0.3 || (logging < 0.7 && region === home) ? { s3Bucket: `${accountId}-bedrock-logs`, logGroup } : null,
+      everywhere || (homeOnly && region === home) ? { s3Bucket: `${accountId}-bedrock-logs`, logGroup } : null,
   }));
   const guardrail = {
     id: 'gr0support1',
     arn: arn('bedrock', 'guardrail/gr0support1'),
     name: 'support-assistant',
     region: home,
-    promptAttackStrength: chance(0.6) ? 'HIGH' : 'MEDIUM',
-    sensitiveInformation: chance(0.7),
-    groundingFilters: chance(0.5)
+    promptAttackStrength: issue(0.4) ? 'MEDIUM' : 'HIGH',
+    sensitiveInformation: !issue(0.3),
+    groundingFilters: !issue(0.5)
       ? [
           { type: 'GROUNDING', threshold: 0.7, action: 'BLOCK', enabled: true },
           { type: 'RELEVANCE', threshold: 0.7, action: 'BLOCK', enabled: true },
@@ -78,7 +86,7 @@ export function sandboxContainers({
   const notebook = chance(0.6);
   const cluster = chance(0.6);
   const service = chance(0.7);
-  const publicTasks = chance(0.4);
+  const publicTasks = issue(0.4);
 
   return {
     bedrockInvocationLogging: ok(
@@ -94,7 +102,7 @@ export function sandboxContainers({
                   name: 'support-tuned',
                   arn: arn('bedrock', 'custom-model/support-tuned'),
                   region: home,
-                  kmsKeyArn: chance(0.5) ? key('bedrock-models') : null,
+                  kmsKeyArn: issue(0.5) ? null : key('bedrock-models'),
                 },
               ]
             : [],
@@ -106,7 +114,7 @@ export function sandboxContainers({
     bedrockAgents: ok(
       {
         agents: readable([
-          { id: 'AGENT0SUPP', name: 'support-agent', region: home, guardrailId: chance(0.6) ? guardrail.id : null },
+          { id: 'AGENT0SUPP', name: 'support-agent', region: home, guardrailId: issue(0.4) ? null : guardrail.id },
         ]),
         dataSources: readable([
           {
@@ -115,7 +123,7 @@ export function sandboxContainers({
             knowledgeBaseId: 'KB0SUPPORT',
             knowledgeBaseName: 'support-kb',
             region: home,
-            kmsKeyArn: chance(0.5) ? key('bedrock-kb') : null,
+            kmsKeyArn: issue(0.5) ? null : key('bedrock-kb'),
           },
         ]),
       },
@@ -126,7 +134,7 @@ export function sandboxContainers({
         // A key that never expires, or one tried out and left to expire.
         keys: chance(0.6)
           ? [
-              chance(0.6)
+              issue(0.6)
                 ? {
                     id: `ACCA${accountId.slice(0, 8)}BEDROCK`,
                     userName: user,
@@ -156,10 +164,10 @@ export function sandboxContainers({
                   arn: arn('sagemaker', 'notebook-instance/research'),
                   region: home,
                   status: 'InService',
-                  directInternetAccess: chance(0.5),
-                  rootAccess: chance(0.5),
-                  kmsKeyId: chance(0.5) ? key('notebooks') : null,
-                  subnetId: chance(0.6) ? 'subnet-0a1b2c3d4e5f60718' : null,
+                  directInternetAccess: issue(0.5),
+                  rootAccess: issue(0.5),
+                  kmsKeyId: issue(0.5) ? null : key('notebooks'),
+                  subnetId: issue(0.4) ? null : 'subnet-0a1b2c3d4e5f60718',
                 },
               ]
             : [],
@@ -177,10 +185,10 @@ export function sandboxContainers({
                   arn: arn('sagemaker', 'training-job/churn-model'),
                   region: home,
                   createdAt: ago(4),
-                  networkIsolation: chance(0.5),
-                  volumeKmsKeyId: chance(0.4) ? key('training') : null,
-                  outputKmsKeyId: chance(0.5) ? key('training') : null,
-                  subnets: chance(0.5) ? [] : ['subnet-0a1b2c3d4e5f60718'],
+                  networkIsolation: !issue(0.5),
+                  volumeKmsKeyId: issue(0.6) ? null : key('training'),
+                  outputKmsKeyId: issue(0.5) ? null : key('training'),
+                  subnets: issue(0.5) ? [] : ['subnet-0a1b2c3d4e5f60718'],
                 },
               ]
             : [],
@@ -192,7 +200,7 @@ export function sandboxContainers({
       {
         models: readable(
           notebook
-            ? [{ name: 'churn', arn: arn('sagemaker', 'model/churn'), region: home, networkIsolation: chance(0.5) }]
+            ? [{ name: 'churn', arn: arn('sagemaker', 'model/churn'), region: home, networkIsolation: !issue(0.5) }]
             : [],
         ),
       },
@@ -207,15 +215,15 @@ export function sandboxContainers({
                   name: 'platform',
                   arn: arn('eks', 'cluster/platform'),
                   region: home,
-                  ...(chance(0.7)
+                  ...(!issue(0.3)
                     ? { version: '1.33', versionStatus: 'STANDARD_SUPPORT' }
                     : { version: '1.30', versionStatus: 'EXTENDED_SUPPORT' }),
                   endpointPublicAccess: true,
-                  publicAccessCidrs: chance(0.5) ? ['0.0.0.0/0'] : ['198.51.100.0/24'],
-                  endpointPrivateAccess: chance(0.7),
-                  enabledLogTypes: chance(0.5) ? ['api', 'audit', 'authenticator'] : [],
-                  secretsEncrypted: chance(0.6),
-                  deletionProtection: chance(0.4),
+                  publicAccessCidrs: issue(0.5) ? ['0.0.0.0/0'] : ['198.51.100.0/24'],
+                  endpointPrivateAccess: !issue(0.3),
+                  enabledLogTypes: issue(0.5) ? [] : ['api', 'audit', 'authenticator'],
+                  secretsEncrypted: !issue(0.4),
+                  deletionProtection: !issue(0.6),
                 },
               ]
             : [],

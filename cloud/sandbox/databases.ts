@@ -32,6 +32,8 @@ export interface SandboxSeed {
   /** A random stream of its own per purpose (the sandbox's seeded randomness). */
   randomFor: (...keys: (string | number)[]) => () => number;
   hexId: (length: number, ...keys: (string | number)[]) => string;
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts): how neglected the account is. */
+  neglect: number;
 }
 
 type DatabaseParts = Pick<
@@ -53,10 +55,10 @@ type DatabaseParts = Pick<
 export function withNetworkAndCertificates(seed: SandboxSeed, instances: RdsInstance[]): RdsInstance[] {
   return instances.map((db) => {
     const random = seed.randomFor(seed.id, 'rds-certificate', db.id);
-    const daysLeft = random() < 0.1 ? 20 + Math.floor(random() * 50) : 200 + Math.floor(random() * 160);
+    const daysLeft = random() < 0.1 * seed.neglect ? 20 + Math.floor(random() * 50) : 200 + Math.floor(random() * 160);
     return {
       ...db,
-      vpcId: random() < 0.03 ? null : `vpc-${seed.hexId(17, seed.id, db.region, 'vpc')}`,
+      vpcId: random() < 0.03 * seed.neglect ? null : `vpc-${seed.hexId(17, seed.id, db.region, 'vpc')}`,
       certificateValidTill: new Date(seed.at.getTime() + daysLeft * DAY_MS).toISOString(),
     };
   });
@@ -74,7 +76,10 @@ export function sandboxDatabases(
 ): DatabaseParts {
   const { id, company, regions, randomFor, hexId } = seed;
   const random = randomFor(id, 'databases');
+  /** What the account has: drawn at the odds given. */
   const chance = (odds: number) => random() < odds;
+  /** A misconfiguration: drawn at the odds given for a neglected account. */
+  const issue = (odds: number) => random() < odds * seed.neglect;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const home = regions[0] as string;
   const arn = (service: string, region: string, resource: string) => `arn:aws:${service}:${region}:${id}:${resource}`;
@@ -90,7 +95,7 @@ export function sandboxDatabases(
       arn: arn('rds', region, `cluster:${name}`),
       region,
       engine,
-      storageEncrypted: !chance(0.2),
+      storageEncrypted: !issue(0.2),
     };
     return { ...cluster, tlsEnforced: clusterTls(seed, cluster) };
   });
@@ -109,7 +114,7 @@ export function sandboxDatabases(
         encrypted: db.storageEncrypted,
         public: isPublic,
       });
-      return [own(automated, 'automated', false), ...(chance(0.5) ? [own(manual, 'manual', chance(0.12))] : [])];
+      return [own(automated, 'automated', false), ...(chance(0.5) ? [own(manual, 'manual', issue(0.12))] : [])];
     }),
     ...clusters
       .filter(() => chance(0.8))
@@ -122,7 +127,7 @@ export function sandboxDatabases(
           engine: c.engine,
           type: 'manual',
           encrypted: c.storageEncrypted,
-          public: chance(0.25),
+          public: issue(0.25),
         }),
       ),
   ];
@@ -133,8 +138,8 @@ export function sandboxDatabases(
           id: `${company}-migration`,
           arn: arn('dms', home, `rep:${hexId(26, id, 'dms').toUpperCase()}`),
           region: home,
-          publiclyAccessible: chance(0.25),
-          autoMinorVersionUpgrade: !chance(0.35),
+          publiclyAccessible: issue(0.25),
+          autoMinorVersionUpgrade: !issue(0.35),
         },
       ]
     : [];
@@ -144,7 +149,7 @@ export function sandboxDatabases(
       arn: arn('dms', instance.region, `endpoint:${hexId(26, id, 'dms', role).toUpperCase()}`),
       region: instance.region,
       engine: role === 'source' ? 'mysql' : 'aurora-postgresql',
-      sslMode: chance(0.3) ? 'none' : 'verify-full',
+      sslMode: issue(0.3) ? 'none' : 'verify-full',
     })),
   );
 
@@ -153,11 +158,11 @@ export function sandboxDatabases(
         {
           id: `${company}-warehouse`,
           region: pick(regions),
-          publiclyAccessible: chance(0.35),
-          encrypted: !chance(0.15),
-          automatedSnapshotRetentionDays: chance(0.12) ? 0 : 7,
-          requireSsl: !chance(0.35),
-          allowVersionUpgrade: !chance(0.2),
+          publiclyAccessible: issue(0.35),
+          encrypted: !issue(0.15),
+          automatedSnapshotRetentionDays: issue(0.25) ? 0 : 7,
+          requireSsl: !issue(0.35),
+          allowVersionUpgrade: !issue(0.2),
         },
       ]
     : [];
@@ -166,19 +171,19 @@ export function sandboxDatabases(
     .filter(() => chance(0.5))
     .map((name) => {
       const region = pick(regions);
-      const inVpc = !chance(0.5);
+      const inVpc = !issue(0.5);
       return {
         name: `${company}-${name}`,
         arn: arn('es', region, `domain/${company}-${name}`),
         region,
         inVpc,
         publicStatements: !inVpc && chance(0.6) ? ['A statement allows es:*'] : [],
-        encryptedAtRest: !chance(0.2),
-        nodeToNodeEncryption: !chance(0.2),
-        enforceHttps: !chance(0.15),
-        fineGrainedAccessControl: !chance(0.3),
-        auditLogs: !chance(0.4),
-        updateAvailable: chance(0.3),
+        encryptedAtRest: !issue(0.2),
+        nodeToNodeEncryption: !issue(0.2),
+        enforceHttps: !issue(0.15),
+        fineGrainedAccessControl: !issue(0.3),
+        auditLogs: !issue(0.4),
+        updateAvailable: issue(0.3),
       };
     });
 
@@ -189,10 +194,10 @@ export function sandboxDatabases(
           arn: arn('kafka', home, `cluster/${company}-events/${hexId(8, id, 'msk')}`),
           region: home,
           serverless: false,
-          publicAccess: chance(0.25),
-          unauthenticatedAccess: chance(0.35),
-          tlsAuthentication: !chance(0.4),
-          clientBrokerEncryption: chance(0.25) ? 'TLS_PLAINTEXT' : 'TLS',
+          publicAccess: issue(0.25),
+          unauthenticatedAccess: issue(0.35),
+          tlsAuthentication: !issue(0.4),
+          clientBrokerEncryption: issue(0.25) ? 'TLS_PLAINTEXT' : 'TLS',
           inClusterEncryption: true,
         },
       ]
@@ -205,10 +210,10 @@ export function sandboxDatabases(
           arn: arn('elasticache', home, `replicationgroup:${company}-sessions`),
           region: home,
           engine: pick(['redis', 'valkey']),
-          snapshotRetentionDays: chance(0.35) ? 0 : 5,
-          atRestEncryption: !chance(0.25),
-          transitEncryption: !chance(0.2),
-          autoMinorVersionUpgrade: !chance(0.12),
+          snapshotRetentionDays: issue(0.35) ? 0 : 5,
+          atRestEncryption: !issue(0.25),
+          transitEncryption: !issue(0.2),
+          autoMinorVersionUpgrade: !issue(0.12),
         },
       ]
     : [];
@@ -217,19 +222,19 @@ export function sandboxDatabases(
     .filter(() => chance(0.5))
     .map((name) => {
       const region = pick(regions);
-      return { name, arn: arn('kinesis', region, `stream/${name}`), region, encrypted: !chance(0.35) };
+      return { name, arn: arn('kinesis', region, `stream/${name}`), region, encrypted: !issue(0.35) };
     });
 
-  const volumes: RegionalResource[] = chance(0.3)
+  const volumes: RegionalResource[] = issue(0.3)
     ? [{ id: `vol-${hexId(17, id, 'scratch-volume')}`, region: pick(regions) }]
     : [];
   const snapshotCounts = regions.map((region) => ({ region, count: Math.floor(random() * 12) }));
   const unencryptedSnapshots: RegionalResource[] = snapshotCounts
-    .filter(({ count }) => count > 0 && chance(0.15))
+    .filter(({ count }) => count > 0 && issue(0.15))
     .map(({ region }) => ({ id: `snap-${hexId(17, id, region, 'legacy-snapshot')}`, region }));
   // The scratch volume (unencrypted) was never snapshotted either.
   const all = sandboxVolumes(seed, volumes);
-  const blocking = chance(0.55) ? 'block-all-sharing' : pick(['unblocked', 'block-new-sharing']);
+  const blocking = !issue(0.45) ? 'block-all-sharing' : pick(['unblocked', 'block-new-sharing']);
 
   const ok = <T>(value: T, service: string): Collected<T> => {
     const unread = regional(service);

@@ -14,8 +14,8 @@ const ok = <T>(value: T, unread: Unread[] = []): Collected<T> =>
 
 const addressOf = (random: () => number) => `3.${[0, 0, 0].map(() => Math.floor(random() * 250)).join('.')}`;
 
-export function sandboxDnsAndPackages({ awsAccountId, company, regions, random, regional }: WorkloadSeed) {
-  const has = (issue: string) => random(`dns-packages:${issue}`)() < ISSUE_ODDS;
+export function sandboxDnsAndPackages({ awsAccountId, company, regions, random, neglect, regional }: WorkloadSeed) {
+  const has = (issue: string) => random(`dns-packages:${issue}`)() < ISSUE_ODDS * neglect;
   const domain = `${company}.com`;
   const zone = { zoneId: `Z0${awsAccountId.slice(-8)}`, zoneName: `${domain}.` };
   const addresses = random('dns-packages:addresses');

@@ -10,8 +10,11 @@ export function bastionWideRanges(
   randomFor: SandboxSeed['randomFor'],
   id: string,
   region: string,
+  neglect: number,
 ): NonNullable<SecurityGroup['wideRanges']> {
-  return randomFor(id, 'bastion-wide-range', region)() < 0.12 ? [{ direction: 'inbound', cidr: '52.94.0.0/16' }] : [];
+  return randomFor(id, 'bastion-wide-range', region)() < 0.12 * neglect
+    ? [{ direction: 'inbound', cidr: '52.94.0.0/16' }]
+    : [];
 }
 
 /** The account's data volumes (every one), and those a snapshot was taken of. */
@@ -21,7 +24,7 @@ export function sandboxVolumes(
 ): { volumes: RegionalResource[]; snapshottedVolumes: RegionalResource[] } {
   const random = seed.randomFor(seed.id, 'volume-snapshots');
   const data = seed.regions.map((region) => ({ id: `vol-${seed.hexId(17, seed.id, region, 'data-volume')}`, region }));
-  const forgotten = random() < 0.25 ? data.slice(0, 1) : [];
+  const forgotten = random() < 0.25 * seed.neglect ? data.slice(0, 1) : [];
   const volumes = [...data, ...unencrypted];
   return {
     volumes,

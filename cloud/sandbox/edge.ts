@@ -19,7 +19,7 @@ type EdgeParts = Pick<
   'cloudfrontDistributions' | 'acmCertificates' | 'lightsailInstances' | 'lightsailDatabases'
 >;
 
-/** Issues each account may have, each drawn on its own so that accounts differ. */
+/** Issues a neglected account may have, each drawn on its own so that accounts differ. */
 const ISSUE_ODDS = 0.3;
 const DAY_MS = 86_400_000;
 
@@ -29,11 +29,11 @@ const ok = <T>(value: T, unread: Unread[]): Collected<T> =>
 const uuid = (hex: string) => hex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5');
 
 export function sandboxEdge(
-  { id, company, regions, at, randomFor, hexId }: SandboxSeed,
+  { id, company, regions, at, randomFor, hexId, neglect }: SandboxSeed,
   readable: <T extends { region: string }>(items: T[]) => T[],
   regional: (service: string) => Unread[],
 ): EdgeParts {
-  const has = (issue: string) => randomFor(id, `edge:${issue}`)() < ISSUE_ODDS;
+  const has = (issue: string) => randomFor(id, `edge:${issue}`)() < ISSUE_ODDS * neglect;
   const [home] = regions as [string];
   const distributionId = `E${hexId(13, id, 'distribution').toUpperCase()}`;
   const distribution: CloudFrontDistribution = {

@@ -74,9 +74,14 @@ interface Regional {
 export function withGovernance(
   inventory: Omit<Inventory, GovernancePart>,
   accountId: string,
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts): how neglected the account is. */
+  neglect: number,
   { readable, unread }: Regional,
 ): Inventory {
-  const has = (issue: string, share: number) => seeded(accountId, 'governance-parts', issue)() < share;
+  /** What the account has (or, inside an issue already drawn, how far it goes), for the share of accounts given. */
+  const has = (part: string, share: number) => seeded(accountId, 'governance-parts', part)() < share;
+  /** A misconfiguration, for the share given of neglected accounts. */
+  const issue = (name: string, share: number) => has(name, share * neglect);
   const iamArn = (path: string) => `arn:aws:iam::${accountId}:${path}`;
   const home = readable.includes('us-east-1') ? 'us-east-1' : (readable[0] ?? 'us-east-1');
 
@@ -84,7 +89,7 @@ export function withGovernance(
     const { buckets } = inventory.s3Buckets.value;
     const [first] = buckets;
     // A data export shared with a partner's account through the bucket policy.
-    if (first && has('cross-account-bucket', 0.3)) first.crossAccountPrincipals = [PARTNER_ACCOUNT];
+    if (first && issue('cross-account-bucket', 0.3)) first.crossAccountPrincipals = [PARTNER_ACCOUNT];
     // Where the account's Block Public Access is off (a public website), older buckets show what it let through.
     const accountBlock = inventory.s3AccountBlockPublicAccess;
     if (accountBlock.status === 'ok' && accountBlock.value.settings === null) {
@@ -107,7 +112,7 @@ export function withGovernance(
   if (inventory.iamPrincipals.status === 'ok') {
     const principals = inventory.iamPrincipals.value;
     const risky: RiskyPolicy[] = [];
-    if (has('escalation-policy', 0.3))
+    if (issue('escalation-policy', 0.3))
       risky.push({
         name: 'ci-deploy-permissions',
         arn: iamArn('policy/ci-deploy-permissions'),
@@ -117,7 +122,7 @@ export function withGovernance(
         cloudtrailFullAccess: false,
         assumesAnyRole: has('assume-any-role', 0.5),
       });
-    if (has('inline-cloudtrail', 0.25))
+    if (issue('inline-cloudtrail', 0.25))
       risky.push({
         name: 'ops-logging',
         arn: `${iamArn('group/Developers')}/ops-logging`,
@@ -131,22 +136,26 @@ export function withGovernance(
     // Most accounts grant their administrators through a customer managed policy requiring MFA, not the group's
     // AdministratorAccess.
     const admins = principals.groups.find((g) => g.name === 'Administrators');
-    if (admins && !has('admin-group', 0.4))
+    if (admins && !issue('admin-group', 0.4))
       admins.managedPolicies = admins.managedPolicies.filter((p) => p !== 'AdministratorAccess');
     for (const role of principals.roles) {
-      if (role.name === 'lambda-execution' && has('confused-deputy', 0.3))
+      if (role.name === 'lambda-execution' && issue('confused-deputy', 0.3))
         role.trust = { externalPrincipals: [], servicesWithoutSourceCondition: ['lambda.amazonaws.com'] };
-      if (role.name === 'OrganizationAccountAccessRole' && has('auditor-role', 0.25)) {
+      if (role.name === 'OrganizationAccountAccessRole' && issue('auditor-role', 0.25)) {
         role.managedPolicies = [...role.managedPolicies, 'ReadOnlyAccess'];
         role.trust = { externalPrincipals: [PARTNER_ACCOUNT], servicesWithoutSourceCondition: [] };
       }
     }
   }
-  if (inventory.rootVirtualMfa.status === 'ok' && inventory.credentialReport.status === 'ok' && has('virtual-mfa', 0.4))
+  if (
+    inventory.rootVirtualMfa.status === 'ok' &&
+    inventory.credentialReport.status === 'ok' &&
+    issue('virtual-mfa', 0.4)
+  )
     inventory.rootVirtualMfa.value.userArns = inventory.credentialReport.value.users
       .filter((u) => u.mfaActive)
       .map((u) => u.arn);
-  if (inventory.guardduty.status === 'ok' && has('plans-off', 0.35)) {
+  if (inventory.guardduty.status === 'ok' && issue('plans-off', 0.35)) {
     // Enabled before the newer plans existed, and never revisited in the home region.
     const region = inventory.guardduty.value.regions.find((r) => r.region === home);
     const off = PLANS.filter((plan) => has(`plan-off-${plan}`, 0.5));
@@ -161,7 +170,7 @@ export function withGovernance(
       region: firstBucket.region,
       bucket: firstBucket.name,
       // Created from the CLI before the console's defaults: its blocks off.
-      blockPublicAccess: has('open-access-point', 0.4) ? null : fullBlock,
+      blockPublicAccess: issue('open-access-point', 0.4) ? null : fullBlock,
     });
   const multiRegion: MultiRegionAccessPoint[] =
     firstBucket && has('multi-region-point', 0.2)
@@ -169,7 +178,7 @@ export function withGovernance(
           {
             name: 'global-assets',
             buckets: [firstBucket.name],
-            blockPublicAccess: has('open-multi-region-point', 0.5)
+            blockPublicAccess: issue('open-multi-region-point', 0.5)
               ? { ...fullBlock, blockPublicPolicy: false }
               : fullBlock,
           },
@@ -189,7 +198,7 @@ export function withGovernance(
                 services: ['guardduty.amazonaws.com', 'securityhub.amazonaws.com'],
               },
               // IAM Identity Center handed to a workload account, which then controls every account's access.
-              ...(has('identity-center-delegated', 0.4)
+              ...(issue('identity-center-delegated', 0.4)
                 ? [{ accountId: PARTNER_ACCOUNT, name: 'prod-api', services: ['sso.amazonaws.com'] }]
                 : []),
             ]
@@ -200,7 +209,7 @@ export function withGovernance(
             ? [{ id: `p-${accountId.slice(0, 8)}`, name: 'deny-other-regions', restrictsRegions: true }]
             : []),
         ],
-        rootCredentialsManagement: has('root-management', 0.5),
+        rootCredentialsManagement: !issue('root-management-off', 0.5),
       }
     : {
         role: 'member',

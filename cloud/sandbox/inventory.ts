@@ -45,6 +45,7 @@ import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from '
 import { sandboxBackupSelections, withRdsHardening } from './rds-hardening';
 import { bastionWideRanges } from './ec2-breadth';
 import { ALL_PLANS, OWN_TRUST, PRIVATE_BUCKET, withGovernance } from './governance';
+import { NEGLECT, neglectOf } from './upkeep';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -398,7 +399,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           name: 'bastion',
           region,
           openIngress: [],
-          wideRanges: bastionWideRanges(randomFor, id, region),
+          wideRanges: bastionWideRanges(randomFor, id, region, neglectFor(id)),
         },
       ]),
       instances: regions.flatMap((region, r) =>
@@ -909,6 +910,14 @@ function activeOccurrence(
 /** The sandbox's demo of partial coverage: it verifies, but an SCP denies two regions and a bucket policy one bucket. */
 export const SANDBOX_PARTIAL_ACCOUNT_ID = '888888888888';
 
+/**
+ * How neglected the account is (cloud/sandbox/upkeep.ts): the partly readable demo account is kept, so that its
+ * walkthrough has a score that accepting a finding moves.
+ */
+export function neglectFor(id: string): number {
+  return id === SANDBOX_PARTIAL_ACCOUNT_ID ? NEGLECT.kept : neglectOf(randomFor(id, 'upkeep')());
+}
+
 const scpDenied = (service: string) =>
   `AWS denied Sentinel's role ${service} (AccessDenied, explicit deny in a service control ` +
   "policy). This is the sandbox's demo of partial coverage: an SCP that denies these regions.";
@@ -1014,6 +1023,7 @@ export function sandboxInventory({
   eventForwarder?: ExpectedForwarder;
 }): Inventory {
   const account = cleanAccount(awsAccountId, at);
+  const neglect = neglectFor(awsAccountId);
   const random = randomFor(awsAccountId, 'issues');
   for (const issue of shuffled(random, BASELINE_ISSUES).slice(0, int(random, 2, 4))) issue.apply(account);
   const governance = randomFor(awsAccountId, 'governance');
@@ -1024,6 +1034,7 @@ export function sandboxInventory({
     launchedAt: ago(at, int(randomFor(awsAccountId, 'exposure-age'), 5, 200) * DAY_MS),
     instanceProfileArn: iamArn(awsAccountId, 'instance-profile/app-instance-role'),
     random: randomFor(awsAccountId, 'network-exposure'),
+    neglect,
   });
   for (const issue of DRIFTING_ISSUES) {
     const active = activeOccurrence(awsAccountId, issue, at);
@@ -1043,6 +1054,7 @@ export function sandboxInventory({
     home: home(account),
     enabledRegions: ENABLED_REGIONS,
     random: randomFor(awsAccountId, 'vpc-edges'),
+    neglect,
   });
   const seed: SandboxSeed = {
     id: awsAccountId,
@@ -1051,6 +1063,7 @@ export function sandboxInventory({
     at,
     randomFor,
     hexId,
+    neglect,
   };
   return withGovernance(
     {
@@ -1170,6 +1183,7 @@ export function sandboxInventory({
         home: home(account),
         instances: readable(ec2.instances),
         random: randomFor(awsAccountId, 'compute'),
+        neglect,
         regional,
       }),
       instanceMetadataDefaults: ok(
@@ -1190,6 +1204,7 @@ export function sandboxInventory({
               home: home(account),
               accountId: awsAccountId,
               random: randomFor(awsAccountId, 'load-balancers'),
+              neglect,
             }),
           ),
         },
@@ -1202,16 +1217,18 @@ export function sandboxInventory({
         home: home(account),
         regions: ENABLED_REGIONS.filter((region) => !denied.regions.includes(region)),
         random: randomFor(awsAccountId, 'containers'),
+        neglect,
         user: ciUser(account).name,
         readable,
         regional,
       }),
-      ...resourcePolicyParts(awsAccountId, home(account), at, readable, regional),
+      ...resourcePolicyParts(awsAccountId, home(account), at, neglect, readable, regional),
       ...sandboxWorkloads({
         awsAccountId,
         company: account.company,
         regions: account.regions.filter((region) => !denied.regions.includes(region)),
         random: (purpose) => randomFor(awsAccountId, purpose),
+        neglect,
         regional,
       }),
       ...sandboxDnsAndPackages({
@@ -1219,12 +1236,14 @@ export function sandboxInventory({
         company: account.company,
         regions: account.regions.filter((region) => !denied.regions.includes(region)),
         random: (purpose) => randomFor(awsAccountId, purpose),
+        neglect,
         regional,
       }),
       ...sandboxEdge(seed, readable, regional),
       backupSelections: sandboxBackupSelections(seed, withRdsHardening(seed, data.rds), readable, regional),
     },
     awsAccountId,
+    neglect,
     { readable: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), unread: regional },
   );
 }

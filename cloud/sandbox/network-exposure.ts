@@ -28,6 +28,8 @@ export interface ExposureContext {
   /** The profile of the account's application instances. */
   instanceProfileArn: string;
   random: () => number;
+  /** The multiplier on each exposure's odds (cloud/sandbox/upkeep.ts): how neglected the account is. */
+  neglect: number;
 }
 
 /** A public IPv4 address in an EC2 range, from the keys that name it. */
@@ -118,9 +120,9 @@ const EXPOSURES: readonly Exposure[] = [
   },
 ];
 
-/** Applies none, one or two of the exposures to the account's EC2. */
+/** Applies none, one or two of the exposures to the account's EC2 (two at most; fewer the better it is kept). */
 export function exposeNetwork(ec2: ExposableEc2, ctx: ExposureContext): void {
-  const count = Math.floor(ctx.random() * 3);
+  const count = Math.floor(ctx.random() * 3 * ctx.neglect);
   const order = EXPOSURES.map((e) => ({ e, key: ctx.random() })).sort((a, b) => a.key - b.key);
   for (const { e } of order.slice(0, count)) e.apply(ec2, ctx);
 }
@@ -135,7 +137,8 @@ export interface SandboxVpcEdges {
 }
 
 /**
- * Drawn from the account's own stream: about half the accounts require IMDSv2 by default everywhere (the others
+ * Drawn from the account's own stream, at the odds of a neglected account (kept ones have fewer issues): about half
+ * the accounts require IMDSv2 by default everywhere (the others
  * never set it); some kept a default VPC's public subnet in their home region, some share a transit gateway (half
  * of those accept attachments unreviewed), a third left their S3 endpoint's full-access policy as AWS created it,
  * and a few offer an endpoint service to every AWS account.
@@ -145,18 +148,22 @@ export function vpcEdges({
   home,
   enabledRegions,
   random,
+  neglect,
 }: {
   idOf: IdOf;
   home: string;
   enabledRegions: readonly string[];
   random: () => number;
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts). */
+  neglect: number;
 }): SandboxVpcEdges {
-  const requireV2 = random() < 0.5;
-  const defaultSubnet = random() < 0.4;
+  const issue = (odds: number) => random() < odds * neglect;
+  const requireV2 = !issue(0.5);
+  const defaultSubnet = issue(0.4);
   const gateway = random() < 0.25;
-  const autoAccept = random() < 0.5;
-  const openEndpoint = random() < 0.35;
-  const openService = random() < 0.15;
+  const autoAccept = issue(0.5);
+  const openEndpoint = issue(0.35);
+  const openService = issue(0.15);
   return {
     metadataDefaults: enabledRegions.map((region) => ({ region, httpTokens: requireV2 ? 'required' : null })),
     subnets: defaultSubnet
@@ -204,17 +211,21 @@ export function sandboxLoadBalancers({
   home,
   accountId,
   random,
+  neglect,
 }: {
   idOf: IdOf;
   home: string;
   accountId: string;
   random: () => number;
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts). */
+  neglect: number;
 }): LoadBalancer[] {
+  const issue = (odds: number) => random() < odds * neglect;
   const arn = `arn:aws:elasticloadbalancing:${home}:${accountId}:loadbalancer/app/web/${idOf(home, 'alb').slice(0, 16)}`;
-  const plainHttp = random() < 0.3;
-  const oldTls = random() < 0.3;
-  const monitorOnly = random() < 0.3;
-  const deletable = random() < 0.4;
+  const plainHttp = issue(0.3);
+  const oldTls = issue(0.3);
+  const monitorOnly = issue(0.3);
+  const deletable = issue(0.4);
   return [
     {
       arn,

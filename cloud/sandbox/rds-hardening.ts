@@ -13,13 +13,13 @@ const RETIRED: Readonly<Record<string, string>> = { postgres: '10.21', mysql: '5
 export function withRdsHardening(seed: SandboxSeed, instances: RdsInstance[]): RdsInstance[] {
   return instances.map((db) => {
     const random = seed.randomFor(seed.id, 'rds-hardening', db.id);
-    const retired = random() < 0.15;
+    const retired = random() < 0.15 * seed.neglect;
     return {
       ...db,
       arn: `arn:aws:rds:${db.region}:${seed.id}:db:${db.id}`,
       engineVersion: (retired ? RETIRED : OFFERED)[db.engine] ?? '1.0',
       clusterId: null,
-      tlsEnforced: random() >= 0.25,
+      tlsEnforced: random() >= 0.25 * seed.neglect,
       engineVersionOffered: !retired,
     };
   });
@@ -28,7 +28,7 @@ export function withRdsHardening(seed: SandboxSeed, instances: RdsInstance[]): R
 /** Whether a DB cluster's parameter group forces TLS (DocumentDB and Neptune are not read for it). */
 export function clusterTls(seed: SandboxSeed, cluster: Pick<RdsCluster, 'id' | 'engine'>): boolean {
   if (cluster.engine === 'docdb' || cluster.engine === 'neptune') return false;
-  return seed.randomFor(seed.id, 'rds-cluster-tls', cluster.id)() >= 0.3;
+  return seed.randomFor(seed.id, 'rds-cluster-tls', cluster.id)() >= 0.3 * seed.neglect;
 }
 
 /**
@@ -56,12 +56,12 @@ export function sandboxBackupSelections(
   const named = () =>
     seed.regions.map((region, i) =>
       selection(region, 'named-databases', [
-        ...instances.filter((db) => db.region === region && random() >= 0.3).map((db) => db.arn),
+        ...instances.filter((db) => db.region === region && random() >= 0.3 * seed.neglect).map((db) => db.arn),
         ...(i === 0 ? ['arn:aws:rds:*:*:cluster:*'] : []),
       ]),
     );
   const selections =
-    shape < 0.15
+    shape < 0.15 * seed.neglect
       ? []
       : shape < 0.6
         ? seed.regions.map((region) =>

@@ -283,7 +283,7 @@ const ISSUES: Issue[] = [
   },
 ];
 
-/** How often an account has each issue. */
+/** How often a neglected account has each issue. */
 const ISSUE_RATE = 0.12;
 
 /**
@@ -294,11 +294,13 @@ export function resourcePolicyParts(
   accountId: string,
   home: string,
   at: Date,
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts): how neglected the account is. */
+  neglect: number,
   readable: <T extends { region: string }>(items: T[]) => T[],
   regional: (service: string) => Unread[],
 ): ResourcePolicyParts {
   const v = cleanValues(accountId, home, at);
-  for (const issue of ISSUES) if (draw(accountId, issue.name) < ISSUE_RATE) issue.apply(v, accountId, at);
+  for (const issue of ISSUES) if (draw(accountId, issue.name) < ISSUE_RATE * neglect) issue.apply(v, accountId, at);
   const ok = <T>(value: T, service: string): Collected<T> => {
     const unread = regional(service);
     return unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };

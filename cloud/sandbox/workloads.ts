@@ -24,11 +24,13 @@ export interface WorkloadSeed {
   regions: string[];
   /** A seeded stream of numbers in [0, 1) for a purpose. */
   random: (purpose: string) => Random;
+  /** The multiplier on each issue's odds (cloud/sandbox/upkeep.ts): how neglected the account is. */
+  neglect: number;
   /** The regions denied to Sentinel, as a part's unread, for a service's call. */
   regional: (call: string) => Unread[];
 }
 
-/** Issues each account may have, each drawn on its own so that accounts differ. */
+/** Issues a neglected account may have, each drawn on its own so that accounts differ. */
 const ISSUE_ODDS = 0.3;
 
 const ok = <T>(value: T, unread: Unread[]): Collected<T> =>
@@ -118,7 +120,7 @@ function taskDefinitions({ awsAccountId, regions }: WorkloadSeed, has: (issue: s
 }
 
 export function sandboxWorkloads(seed: WorkloadSeed) {
-  const { awsAccountId, company, regions, random, regional } = seed;
+  const { awsAccountId, company, regions, random, neglect, regional } = seed;
   // Every region the account uses denied: nothing could be read there.
   if (regions.length === 0) {
     return {
@@ -130,7 +132,7 @@ export function sandboxWorkloads(seed: WorkloadSeed) {
       apiGatewayStages: ok({ stages: [] }, regional('API Gateway GetRestApis')),
     };
   }
-  const has = (issue: string) => random(`workload:${issue}`)() < ISSUE_ODDS;
+  const has = (issue: string) => random(`workload:${issue}`)() < ISSUE_ODDS * neglect;
   const [home] = regions as [string];
   const stack = (name: string): CloudFormationStack => ({
     name,

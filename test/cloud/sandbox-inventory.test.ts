@@ -1,4 +1,5 @@
-import { SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
+import { neglectFor, SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
+import { NEGLECT } from '../../cloud/sandbox/upkeep';
 import { CATALOG } from '../../domain/checks/catalog';
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
 import { RESOURCE_POLICY_CHECKS } from '../../domain/checks/resource-policies';
@@ -24,6 +25,22 @@ const ACCOUNTS = ['123456789012', '210987654321', '111122223333', '444455556666'
 const AT = new Date('2025-06-10T09:00:00.000Z');
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * `size` neglected accounts from `base` on (where the sandbox draws its breadth issues at full odds) and a quarter
+ * as many better kept ones: an estate in which each check fails in some accounts and passes in others.
+ */
+function estate(base: number, size: number): string[] {
+  const neglected: string[] = [];
+  const kept: string[] = [];
+  for (let i = 0; neglected.length < size || kept.length < size / 4; i++) {
+    const id = String(base + i * 7919);
+    if (neglectFor(id) === NEGLECT.neglected) {
+      if (neglected.length < size) neglected.push(id);
+    } else if (kept.length < size / 4) kept.push(id);
+  }
+  return [...neglected, ...kept];
+}
 
 function value<T>(part: Collected<T>): T {
   if (part.status !== 'ok') throw new Error(`not evaluated: ${part.reason}`);
@@ -200,9 +217,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('data stores', () => {
-    const many = Array.from({ length: 40 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(300000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(300000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     const failing = (id: string) =>
       many.filter((inventory) => {
         const result = evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find(
@@ -242,9 +257,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('network exposure', () => {
-    const many = Array.from({ length: 40 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(500000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     const failing = (id: string) =>
       many.filter(
         (inventory) =>
@@ -286,9 +299,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('edge: CloudFront, ACM and Lightsail', () => {
-    const many = Array.from({ length: 40 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(400000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(400000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     it.each(
       CATALOG.filter((check) => ['cloudfront', 'acm', 'lightsail'].includes(check.service)).map((check) => check.id),
     )('%s fails on some accounts, not on all', (id) => {
@@ -303,9 +314,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('workloads', () => {
-    const many = Array.from({ length: 40 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(300000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(300000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     const failing = (id: string) =>
       many.filter((inventory) => {
         const result = evaluateInventory(inventory, { now: inventory.collectedAt }).outcomes.find(
@@ -333,9 +342,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('RDS parameter groups, engine versions and backup plans, wide public ranges, volume snapshots and Bedrock keys', () => {
-    const many = Array.from({ length: 40 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(400000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(400000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     it.each([
       'exposure.rds_transport_unencrypted',
       'exposure.rds_engine_version_deprecated',
@@ -379,9 +386,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('compute configuration', () => {
-    const many = Array.from({ length: 40 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(500000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     const computeChecks = evaluateInventory(many[0]!, { now: AT.toISOString() })
       .outcomes.map((o) => o.checkId)
       .filter((id) => CATALOG_COMPUTE.test(id));
@@ -475,7 +480,7 @@ describe('sandbox inventory', () => {
 
   describe('databases, analytics stores and snapshots', () => {
     it('breaks each of their checks in some accounts and keeps it in others', () => {
-      const ids = Array.from({ length: 20 }, (_, i) => String(100000000000 + i * 7919));
+      const ids = estate(100000000000, 100);
       const checks = [...RDS_CHECKS, ...DOCUMENTDB_CHECKS, ...NEPTUNE_CHECKS, ...DMS_CHECKS, ...REDSHIFT_CHECKS]
         .concat(OPENSEARCH_CHECKS, KAFKA_CHECKS, ELASTICACHE_CHECKS, KINESIS_CHECKS, EBS_STORAGE_CHECKS)
         .map((c) => c.id);
@@ -490,9 +495,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('resource policies and key and secret hygiene', () => {
-    const many = Array.from({ length: 40 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(500000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     const evaluations = many.map((inventory) => evaluateInventory(inventory, { now: inventory.collectedAt }));
 
     it.each(RESOURCE_POLICY_CHECKS.map((c) => c.id))('%s fails on some accounts and passes on others', (id) => {
@@ -515,9 +518,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('governance', () => {
-    const many = Array.from({ length: 60 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(500000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(500000000000, 60).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     const statuses = (id: string) =>
       new Set(
         many.map(
@@ -567,9 +568,7 @@ describe('sandbox inventory', () => {
   });
 
   describe('CodeArtifact packages, registered domains and DNS records', () => {
-    const many = Array.from({ length: 30 }, (_, i) =>
-      sandboxInventory({ awsAccountId: String(600000000000 + i * 7919), at: AT }),
-    );
+    const many = estate(600000000000, 30).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     const evaluations = many.map((inventory) => evaluateInventory(inventory, { now: inventory.collectedAt }));
 
     it.each([...CODEARTIFACT_CHECKS, ...ROUTE53_CHECKS].map((c) => c.id))(
