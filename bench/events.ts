@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -83,6 +83,12 @@ export interface EventsResult {
   alert: AlertLatency;
   /** The same, with the heartbeats of every account's forwarder in every default region on top. */
   alertWithHeartbeats: AlertLatency;
+  /** The same, alone, with the tenant's Sigma rules enabled (they run on every event, beside the built-ins). */
+  alertWithSigma: AlertLatency;
+  /** How many Sigma rules the tenant has for alertWithSigma and sigmaRow. */
+  sigmaRules: number;
+  /** The stored row again, with the Sigma rules enabled, measured right after it. */
+  sigmaRow: ThroughputRow;
   /** Bare Express GET and POST, then the ingestion rows. */
   rows: ThroughputRow[];
   /** The fixed rates of the last rows, requests a second. */
@@ -110,6 +116,38 @@ export interface EventsOptions {
 }
 
 const ACCOUNTS = 250;
+/** The tenant's own detections of the Sigma part: SigmaHQ's AWS CloudTrail rules of the test fixtures, each twice. */
+const SIGMA_FIXTURES = path.join(__dirname, '../test/fixtures/sigma');
+const SIGMA_RULES = 20;
+
+/** Uploads SIGMA_RULES rules as the tenant's admin (POST /detections); their ids. */
+async function uploadSigmaRules(url: string, auth: Record<string, string>): Promise<string[]> {
+  const files = readdirSync(SIGMA_FIXTURES).filter((f) => f.endsWith('.yml'));
+  const ids: string[] = [];
+  for (let i = 0; i < SIGMA_RULES; i++) {
+    const file = files[i % files.length]!;
+    const res = await fetch(`${url}/detections`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `${file} #${i}`, sigma: readFileSync(path.join(SIGMA_FIXTURES, file), 'utf8') }),
+    });
+    if (res.status !== 201) throw new Error(`POST /detections answered ${res.status}: ${await res.text()}`);
+    ids.push(((await res.json()) as { detection_id: string }).detection_id);
+  }
+  return ids;
+}
+
+/** Enables or disables the rules (PATCH /detections/{id}): each request of every process reads which are enabled. */
+async function setSigmaRules(url: string, auth: Record<string, string>, ids: string[], enabled: boolean) {
+  for (const id of ids) {
+    const res = await fetch(`${url}/detections/${id}`, {
+      method: 'PATCH',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled }),
+    });
+    if (res.status !== 200) throw new Error(`PATCH /detections answered ${res.status}: ${await res.text()}`);
+  }
+}
 /** The 17 regions every AWS account has enabled (the others are opt-in): where each forwarder sends heartbeats from. */
 const DEFAULT_REGIONS = [
   'us-east-1',
@@ -405,7 +443,7 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
     // The latency part's accounts are verified (their first scans done) before the rule exists: only the events alert.
     // Each of its two runs has accounts of its own, so the second run's rescoring does not find the first run's
     // signals open on its accounts: the runs differ only by the heartbeats.
-    const alerting = { ...tenant, awsAccountIds: tenant.awsAccountIds.slice(0, 2 * alertAccounts) };
+    const alerting = { ...tenant, awsAccountIds: tenant.awsAccountIds.slice(0, 3 * alertAccounts) };
     await verifyAccounts(services.url, [alerting], concurrency);
     await firstScansDone(env, [alerting], 600_000);
     const rule = await fetch(`${services.url}/alert-rules`, {
@@ -437,6 +475,15 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
       firstGroup: options.alertEvents,
       heartbeatKeys: keys,
     });
+    // The tenant's own rules run on every event of its accounts: the third run has them, over accounts of its own.
+    const sigmaIds = await uploadSigmaRules(services.url, tenant.auth);
+    const alertWithSigma = await alertLatency({
+      ...latency,
+      keys: keys.slice(2 * alertAccounts, 3 * alertAccounts),
+      firstGroup: 2 * options.alertEvents,
+      heartbeatKeys: [],
+    });
+    await setSigmaRules(services.url, tenant.auth, sigmaIds, false);
 
     // Ingestion involves no workflow when nothing is detected: the worker (and the latency part's debounced rescans)
     // would only take cores from the measurement.
@@ -483,12 +530,21 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
           name: 'POST /ingest/aws/events: new event, no detection (stored)',
           requests: rotating(keyList, fresh('store')),
         }),
+      ];
+      await setSigmaRules(services.url, tenant.auth, sigmaIds, true);
+      const sigmaRow = await measure({
+        ...api,
+        name: `POST /ingest/aws/events: new event, no detection, ${SIGMA_RULES} Sigma rules`,
+        requests: rotating(keyList, fresh('sigma')),
+      });
+      await setSigmaRules(services.url, tenant.auth, sigmaIds, false);
+      rows.push(
         await measure({
           ...api,
           name: 'POST /ingest/aws/events: the same event again (duplicate)',
           requests: rotating(keyList, again),
         }),
-      ];
+      );
       // autocannon paces each connection on its own timer, all started together: 50 connections at 50 requests a
       // second would send 50 at once every second. A connection per STEADY_RATE_PER_CONNECTION spreads them.
       for (const rate of steadyRates) {
@@ -513,6 +569,9 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
         accounts: keys.length,
         alert,
         alertWithHeartbeats,
+        alertWithSigma,
+        sigmaRules: SIGMA_RULES,
+        sigmaRow,
         rows,
         steadyRates,
         stored: { answered, stored: Number(stored.rows[0]?.n ?? 0) },

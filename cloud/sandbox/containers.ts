@@ -83,6 +83,9 @@ export function sandboxContainers({
         ]
       : [],
   };
+  // The agents' role: their own, or (given to get a demo working) the account's administrator role.
+  const agentRole = `arn:aws:iam::${accountId}:role/${issue(0.3) ? 'OrganizationAccountAccessRole' : 'bedrock-agent-support'}`;
+  const salesAgent = issue(0.3);
   const notebook = chance(0.6);
   const cluster = chance(0.6);
   const service = chance(0.7);
@@ -114,7 +117,17 @@ export function sandboxContainers({
     bedrockAgents: ok(
       {
         agents: readable([
-          { id: 'AGENT0SUPP', name: 'support-agent', region: home, guardrailId: issue(0.4) ? null : guardrail.id },
+          {
+            id: 'AGENT0SUPP',
+            name: 'support-agent',
+            region: home,
+            guardrailId: issue(0.4) ? null : guardrail.id,
+            roleArn: agentRole,
+          },
+          // A second agent set up by copying the first, its role and all.
+          ...(salesAgent
+            ? [{ id: 'AGENT0SALE', name: 'sales-agent', region: home, guardrailId: guardrail.id, roleArn: agentRole }]
+            : []),
         ]),
         dataSources: readable([
           {
@@ -168,6 +181,10 @@ export function sandboxContainers({
                   rootAccess: issue(0.5),
                   kmsKeyId: issue(0.5) ? null : key('notebooks'),
                   subnetId: issue(0.4) ? null : 'subnet-0a1b2c3d4e5f60718',
+                  // A setup script that exports the warehouse password (line 4), on some neglected accounts.
+                  lifecycleSecrets: issue(0.2)
+                    ? [{ config: 'research-setup', script: 'OnStart' as const, line: 4, kind: 'named_secret' as const }]
+                    : [],
                 },
               ]
             : [],

@@ -94,15 +94,15 @@ export function withGovernance(
     const accountBlock = inventory.s3AccountBlockPublicAccess;
     if (accountBlock.status === 'ok' && accountBlock.value.settings === null) {
       const website = buckets.find((b) => b.name.endsWith('-website'));
-      if (website && has('listable-website', 0.7)) website.publicAclPermissions = ['READ'];
-      if (website && has('upload-form', 0.8)) {
+      if (website && issue('listable-website', 0.7)) website.publicAclPermissions = ['READ'];
+      if (website && issue('upload-form', 0.8)) {
         website.publicAclPermissions = [...website.publicAclPermissions, 'WRITE'];
         website.publicWriteStatements = ['Statement PublicUploads allows s3:PutObject'];
       }
       // The trail's bucket made readable "to let the SIEM in", with its own block removed.
       const trail = inventory.cloudtrail.status === 'ok' ? inventory.cloudtrail.value.trails[0] : undefined;
       const logs = buckets.find((b) => b.name === trail?.bucket);
-      if (logs && has('public-trail-bucket', 0.6)) {
+      if (logs && issue('public-trail-bucket', 0.6)) {
         logs.blockPublicAccess = null;
         logs.publicViaAcl = true;
         logs.publicAclPermissions = ['READ'];
@@ -221,9 +221,9 @@ export function withGovernance(
 
   // A leaked CI key: sweeping the account's inventory, then escalating; or a stolen role session running models.
   const ci = iamArn('user/ci-deploy');
-  const sweep = has('enumeration', 0.15);
+  const sweep = issue('enumeration', 0.15);
   const escalation = sweep && has('escalation', 0.5);
-  const jacking = has('llm-jacking', 0.1);
+  const jacking = issue('llm-jacking', 0.1);
   const activity: CloudTrailActivity[] = readable.map((region) => ({
     region,
     identities:

@@ -1,6 +1,7 @@
 import { MONITORED_ACTIVITIES } from '../../domain/checks/cis-metric-filters';
 import type {
   AlarmedMetric,
+  SilentAlarm,
   AlternateContacts,
   BlockPublicAccess,
   Bucket,
@@ -330,16 +331,20 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
         },
       ],
       roles: [
-        ...['app-instance-role', 'lambda-execution', 'github-actions-deploy', 'OrganizationAccountAccessRole'].map(
-          (name) => ({
-            name,
-            arn: iamArn(id, `role/${name}`),
-            adminAccess: name === 'OrganizationAccountAccessRole',
-            managedPolicies: [],
-            fullAdminPolicies: [],
-            trust: OWN_TRUST,
-          }),
-        ),
+        ...[
+          'app-instance-role',
+          'lambda-execution',
+          'github-actions-deploy',
+          'bedrock-agent-support',
+          'OrganizationAccountAccessRole',
+        ].map((name) => ({
+          name,
+          arn: iamArn(id, `role/${name}`),
+          adminAccess: name === 'OrganizationAccountAccessRole',
+          managedPolicies: [],
+          fullAdminPolicies: [],
+          trust: OWN_TRUST,
+        })),
         {
           name: 'incident-support',
           arn: iamArn(id, 'role/incident-support'),
@@ -905,6 +910,27 @@ function activeOccurrence(
   return { since: new Date((slot - position - phase) * SLOT_MS), occurrence: Math.floor(slot / issue.periodSlots) };
 }
 
+// --- Alarms that tell nobody --------------------------------------------------------------------------------
+
+/**
+ * The account's alarms that tell nobody: a billing alarm whose actions were switched off for a migration and never
+ * switched on again, and a CPU alarm made for a dashboard with no action; each on some neglected accounts.
+ */
+function silentAlarms(id: string, region: string, neglect: number): SilentAlarm[] {
+  const random = randomFor(id, 'silent-alarms');
+  const alarm = (name: string, actionsEnabled: boolean, alarmActions: number): SilentAlarm => ({
+    name,
+    arn: `arn:aws:cloudwatch:${region}:${id}:alarm:${name}`,
+    region,
+    actionsEnabled,
+    alarmActions,
+  });
+  return [
+    ...(random() < 0.3 * neglect ? [alarm('billing-over-budget', false, 1)] : []),
+    ...(random() < 0.4 * neglect ? [alarm('api-high-cpu', true, 0)] : []),
+  ];
+}
+
 // --- Partial coverage -----------------------------------------------------------------------------------------
 
 /** The sandbox's demo of partial coverage: it verifies, but an SCP denies two regions and a bucket policy one bucket. */
@@ -1138,6 +1164,7 @@ export function sandboxInventory({
         {
           filters: readable(account.monitoring.filters),
           alarmedMetrics: readable(account.monitoring.alarmedMetrics),
+          silentAlarms: readable(silentAlarms(awsAccountId, home(account), neglect)),
         },
         regional('CloudWatch Logs DescribeMetricFilters'),
       ),

@@ -1,5 +1,5 @@
 import { CATALOG } from './catalog';
-import { PROWLER_LEFT_OUT, PROWLER_NOT_YET } from './prowler-coverage';
+import { PROWLER_LEFT_OUT } from './prowler-coverage';
 import { SERVICES, type Service } from './services';
 import { type Check, severityRank } from './types';
 
@@ -59,15 +59,5 @@ export function checksDocument(): string {
     '| Prowler check | Why |',
     '| --- | --- |',
     ...leftOut.map((entry) => `| \`${entry.prowler}\` | ${cell(entry.reason)} |`),
-    '',
-    '## Prowler checks not covered yet',
-    '',
-    'The breadth still to build: Prowler checks Sentinel means to match and does not yet (one CRITICAL, the rest HIGH).',
-    '',
-    '| Prowler check | What is missing |',
-    '| --- | --- |',
-    ...[...PROWLER_NOT_YET]
-      .sort((a, b) => a.prowler.localeCompare(b.prowler))
-      .map((entry) => `| \`${entry.prowler}\` | ${cell(entry.reason)} |`),
   ].join('\n')}\n`;
 }

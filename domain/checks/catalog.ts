@@ -2,6 +2,7 @@ import { ACCESS_ANALYZER_CHECKS } from './access-analyzer';
 import { AUTOSCALING_CHECKS } from './autoscaling';
 import { BATCH_CHECKS } from './batch';
 import { BEDROCK_CHECKS } from './bedrock';
+import { BEDROCK_AGENT_ROLE_CHECKS } from './bedrock-agent-roles';
 import { ACM_CHECKS } from './acm';
 import { API_GATEWAY_CHECKS } from './api-gateway';
 import { CLOUDFRONT_CHECKS } from './cloudfront';
@@ -25,6 +26,7 @@ import { IAM_GOVERNANCE_CHECKS } from './iam-governance';
 import { LOAD_BALANCER_CHECKS } from './load-balancers';
 import { LAMBDA_CHECKS } from './lambda';
 import { MONITORING_CHECKS } from './monitoring';
+import { CLOUDWATCH_ALARM_CHECKS } from './cloudwatch-alarms';
 import { NETWORK_EXPOSURE_CHECKS } from './network-exposure';
 import { SAGEMAKER_CHECKS } from './sagemaker';
 import { RESOURCE_POLICY_CHECKS } from './resource-policies';
@@ -68,6 +70,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...DETECTION_CHECKS,
   ...EVENT_FORWARDING_CHECKS,
   ...MONITORING_CHECKS,
+  ...CLOUDWATCH_ALARM_CHECKS,
   ...DETECTION_LOGGING_CHECKS,
   ...ACCESS_ANALYZER_CHECKS,
   ...EC2_VPC_CHECKS,
@@ -92,6 +95,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...KINESIS_CHECKS,
   ...EBS_STORAGE_CHECKS,
   ...BEDROCK_CHECKS,
+  ...BEDROCK_AGENT_ROLE_CHECKS,
   ...SAGEMAKER_CHECKS,
   ...EKS_CHECKS,
   ...ECS_CHECKS,

@@ -239,7 +239,8 @@ export const EC2_VPC_CHECKS: readonly Check[] = [
       'modify-instance-metadata-options --instance-id <id> --http-tokens required --http-endpoint enabled`. Set ' +
       'IMDSv2 as the account default for new instances (EC2 > Settings > Data protection and security > IMDS defaults).',
     docsUrl: 'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-IMDS-existing-instances.html',
-    prowler: ['ec2_instance_imdsv2_enabled'],
+    // Prowler's confidential-workload variant judges the same on Nitro Enclave hosts only.
+    prowler: ['ec2_instance_imdsv2_enabled', 'ec2_confidential_workload_host_imdsv2_not_enforced'],
     controls: { 'cis-aws-7.0': ['6.7'], 'aws-fsbp': ['EC2.8'] },
     // An instance whose metadata options EC2 did not report is unread: its open finding stays open, and it never
     // passes for want of an answer.

@@ -1,3 +1,4 @@
+import { SECRET_KINDS } from '../secrets/detector';
 import { failing, onPart } from './helpers';
 import type { Check } from './types';
 
@@ -7,6 +8,41 @@ import type { Check } from './types';
 // reads (cloud/aws/collectors/sagemaker.ts).
 
 export const SAGEMAKER_CHECKS: readonly Check[] = [
+  {
+    id: 'exposure.sagemaker_notebook_lifecycle_secrets',
+    service: 'sagemaker',
+    scenario: 'exposure',
+    severity: 'HIGH',
+    title: 'Secret in a SageMaker notebook lifecycle script',
+    description:
+      "A script of the notebook instance's lifecycle configuration holds a credential (a key, a token, a password " +
+      'assigned in the script). Anyone allowed sagemaker:DescribeNotebookInstanceLifecycleConfig reads it, and every ' +
+      'user of the notebook can read it on the instance, where the script runs as root.',
+    remediation:
+      'Move the secret to Secrets Manager and have the script fetch it with the instance role (aws secretsmanager ' +
+      'get-secret-value), then rotate the secret, since it was readable. In the SageMaker console open Notebook > ' +
+      'Lifecycle configurations > the configuration, edit the Start notebook and Create notebook scripts and update. ' +
+      'With the CLI, aws sagemaker update-notebook-instance-lifecycle-config --notebook-instance-lifecycle-config-name ' +
+      'NAME --on-start Content=$(base64 -w0 start.sh).',
+    docsUrl: 'https://docs.aws.amazon.com/sagemaker/latest/dg/notebook-lifecycle-config.html',
+    prowler: ['sagemaker_notebook_instance_no_secrets'],
+    evaluate: onPart('sagemakerNotebooks', ({ notebooks }) =>
+      failing(
+        notebooks
+          .filter((n) => n.lifecycleSecrets.length > 0)
+          .map((n) => ({
+            resource: n.arn,
+            region: n.region,
+            detail:
+              `The lifecycle configuration of notebook instance ${n.name} in ${n.region} holds ` +
+              n.lifecycleSecrets
+                .map((f) => `${SECRET_KINDS[f.kind]} in ${f.config}'s ${f.script} script, line ${f.line}`)
+                .join('; ') +
+              '.',
+          })),
+      ),
+    ),
+  },
   {
     id: 'exposure.sagemaker_notebook_direct_internet',
     service: 'sagemaker',

@@ -352,6 +352,13 @@ const MEMORY_RULES: readonly ForwardingRule[] = [
     },
   },
   {
+    name: 'sentinel-s3-object-deletions',
+    description: 'S3 objects deleted (data events, when a trail logs them), to Sentinel',
+    // Data events: nothing arrives unless a trail logs S3 data events (docs/event-forwarding.md says what they cost).
+    scope: 'regional',
+    pattern: apiCalls('aws.s3', 's3.amazonaws.com', ['DeleteObject', 'DeleteObjects']),
+  },
+  {
     name: 'sentinel-secret-reads',
     description: 'Secrets Manager secret values read, to Sentinel',
     scope: 'regional',

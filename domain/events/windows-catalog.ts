@@ -11,6 +11,25 @@ const CONFIRM_PRINCIPAL =
 
 export const WINDOWS_CATALOG: readonly DetectionDescription[] = Object.freeze([
   {
+    id: 'event.s3_objects_mass_deleted',
+    mitre: [{ tactic: 'TA0040', technique: 'T1485' }],
+    scenario: 'threat',
+    severity: 'CRITICAL',
+    title: 'Objects deleted in bulk from a bucket',
+    description:
+      'One principal deleted at least 50 objects (or object versions) from one bucket within 10 minutes, or deleted ' +
+      'a batch with DeleteObjects (up to 1,000 objects a call, how many CloudTrail does not say). S3 ransomware ' +
+      'empties a bucket this way, versions included, then leaves a ransom note. Seen only when a trail of the ' +
+      'account logs S3 data events.',
+    remediation:
+      'Stop the principal at once if the deletion was not planned: deactivate its access keys or revoke its role ' +
+      'sessions. Restore from versions or backups that are left (S3 > the bucket > Show versions, AWS Backup), and ' +
+      'protect buckets that matter with S3 Object Lock or MFA delete. Name an application that cleans up in bulk as ' +
+      'a trusted principal for this detection.',
+    docsUrl: 'https://aws.amazon.com/blogs/security/anatomy-of-a-ransomware-event-targeting-data-in-amazon-s3/',
+    group: null,
+  },
+  {
     id: 'event.console_sign_in_failures',
     mitre: [{ tactic: 'TA0006', technique: 'T1110' }],
     scenario: 'threat',

@@ -32,8 +32,11 @@ export interface WindowedDetection {
   countThreshold: number | null;
   /** ... or this many distinct values (null: distinct values are not counted). */
   distinctThreshold: number | null;
-  /** What the event adds to a window of this detection: its key, and the values it counts as distinct. */
-  counts: (event: AccountEvent, context: DetectionContext) => { key: string; values: string[] } | null;
+  /**
+   * What the event adds to a window of this detection: its key, the values it counts as distinct, and how many it
+   * counts for (1 when not said).
+   */
+  counts: (event: AccountEvent, context: DetectionContext) => { key: string; values: string[]; weight?: number } | null;
   /** The signal's description of a window that reached its threshold. */
   describe: (window: { key: string; count: number; distinct: number; windowMinutes: number }) => string;
 }
@@ -130,6 +133,24 @@ function instanceSession(detail: Detail): string | null {
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
+/**
+ * What one DeleteObjects call counts for among deletions: it deletes up to 1,000 objects, and CloudTrail says neither
+ * which nor how many, so one batch counts as a bulk deletion by itself.
+ */
+export const BATCH_DELETE_WEIGHT = 50;
+
+/** The bucket an S3 object deletion by a principal emptied something of, or null when the event is none. */
+function objectDeletion(event: AccountEvent, context: DetectionContext): { key: string; weight: number } | null {
+  const detail = apiCall(event);
+  const principal = principalOf(event);
+  if (!detail || !principal || failed(detail) || ignored(event, context)) return null;
+  if (detail.eventSource !== 's3.amazonaws.com') return null;
+  if (event.eventName !== 'DeleteObject' && event.eventName !== 'DeleteObjects') return null;
+  const bucket = str(detail, 'requestParameters', 'bucketName');
+  if (!bucket) return null;
+  return { key: `${bucket} by ${principal}`, weight: event.eventName === 'DeleteObjects' ? BATCH_DELETE_WEIGHT : 1 };
+}
+
 export const WINDOWED_DETECTIONS: readonly WindowedDetection[] = Object.freeze([
   {
     id: 'event.console_sign_in_failures',
@@ -195,6 +216,19 @@ export const WINDOWED_DETECTIONS: readonly WindowedDetection[] = Object.freeze([
     },
     describe: (w) =>
       `${w.key} made ${plural(w.count, 'secret read')} of ${w.distinct >= DISTINCT_VALUES_CAP ? `${DISTINCT_VALUES_CAP} or more` : w.distinct} different secrets within ${w.windowMinutes} minutes.`,
+  },
+  {
+    id: 'event.s3_objects_mass_deleted',
+    windowMinutes: 10,
+    countThreshold: 50,
+    distinctThreshold: null,
+    // S3 data events: they arrive only when a trail of the account logs them (docs/event-forwarding.md).
+    counts: (event, context) => {
+      const deletion = objectDeletion(event, context);
+      return deletion ? { key: deletion.key, values: [], weight: deletion.weight } : null;
+    },
+    describe: (w) =>
+      `Objects were deleted in bulk from the bucket ${w.key}: ${plural(w.count, 'deletion')} within ${w.windowMinutes} minutes (a DeleteObjects call counts for ${BATCH_DELETE_WEIGHT}).`,
   },
   {
     id: 'event.instance_credentials_outside_aws',
@@ -269,7 +303,7 @@ export function tallyWindows(events: readonly AccountEvent[], context: Detection
         event,
       };
       tallies.set(id, tally);
-      tally.count += 1;
+      tally.count += counted.weight ?? 1;
       for (const value of counted.values.map(cut))
         if (tally.values.length < DISTINCT_VALUES_CAP && !tally.values.includes(value)) tally.values.push(value);
       if (Date.parse(event.time) >= Date.parse(tally.event.time)) tally.event = event;

@@ -218,6 +218,17 @@ export interface AlarmedMetric {
   namespace: string;
 }
 
+/** A CloudWatch metric alarm that tells nobody when it goes into ALARM. */
+export interface SilentAlarm {
+  name: string;
+  arn: string;
+  region: string;
+  /** false: its actions are switched off (ActionsEnabled), whatever they are. */
+  actionsEnabled: boolean;
+  /** How many actions it takes on entering ALARM (AlarmActions): none, and nothing happens. */
+  alarmActions: number;
+}
+
 export interface BlockPublicAccess {
   blockPublicAcls: boolean;
   ignorePublicAcls: boolean;
@@ -731,6 +742,8 @@ export interface BedrockAgent {
   region: string;
   /** null: the agent has no guardrail. */
   guardrailId: string | null;
+  /** The IAM role the agent acts with (GetAgent's agentResourceRoleArn); null: it names none. */
+  roleArn: string | null;
 }
 
 /** A data source of a Bedrock knowledge base: what is ingested into it is encrypted with its key. */
@@ -768,6 +781,17 @@ export interface SageMakerNotebook {
   kmsKeyId: string | null;
   /** The subnet of its network interface in the customer's VPC; null: none (SageMaker's own network). */
   subnetId: string | null;
+  /**
+   * The secrets in the scripts of its lifecycle configuration (which run as root at each creation and start), where it
+   * has one: their kind and place, never the scripts.
+   */
+  lifecycleSecrets: LifecycleScriptSecret[];
+}
+
+/** A secret in a notebook lifecycle configuration's script. */
+export interface LifecycleScriptSecret extends TextSecret {
+  config: string;
+  script: 'OnCreate' | 'OnStart';
 }
 
 /** A SageMaker training job created within TRAINING_JOB_WINDOW_DAYS of the collection (DescribeTrainingJob). */
@@ -1115,7 +1139,7 @@ export interface Inventory {
   vpcFlowLogs: Collected<{ unloggedVpcs: UnloggedVpc[] }>;
   cloudtrail: Collected<{ trails: Trail[] }>;
   /** Metric filters of every log group, and the metrics with an alarm that has an action. */
-  metricAlarms: Collected<{ filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[] }>;
+  metricAlarms: Collected<{ filters: MetricFilter[]; alarmedMetrics: AlarmedMetric[]; silentAlarms: SilentAlarm[] }>;
   guardduty: Collected<{ regions: GuardDutyRegion[] }>;
   configRecorders: Collected<{ regions: ConfigRegion[] }>;
   securityHub: Collected<{ regions: SecurityHubRegion[] }>;

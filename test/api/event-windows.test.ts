@@ -269,6 +269,9 @@ describe("Stratus Red Team's techniques that only a window sees", () => {
     'aws.credential-access.secretsmanager-retrieve-secrets': ['event.secret_retrieval_burst', 9],
     'aws.credential-access.ssm-retrieve-securestring-parameters': ['event.secret_retrieval_burst', 0],
     'aws.discovery.ec2-enumerate-from-instance': ['event.discovery_burst', 7],
+    // The fiftieth of the 51 objects deleted one by one; the one DeleteObjects batch.
+    'aws.impact.s3-ransomware-individual-deletion': ['event.s3_objects_mass_deleted', 49],
+    'aws.impact.s3-ransomware-batch-deletion': ['event.s3_objects_mass_deleted', 0],
   };
 
   it.each(Object.entries(STRATUS_WINDOWED))('%s opens its signal at its threshold', async (technique, events) => {

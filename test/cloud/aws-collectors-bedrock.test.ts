@@ -4,6 +4,7 @@ import {
   PutModelInvocationLoggingConfigurationCommand,
 } from '@aws-sdk/client-bedrock';
 import { CloudWatchLogsClient, CreateLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { AttachRolePolicyCommand, CreateRoleCommand, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import {
   bedrockApiKeysPart,
   bedrockCustomModelsPart,
@@ -34,13 +35,21 @@ import { inTwoPages, ok, useCollectorSuite } from '../helpers/collector-suite';
 // through Sentinel's role and the front, and evaluated by the checks. moto 5.2 has no guardrails, no IAM
 // service-specific credentials, and answers Bedrock Agents (agents, knowledge bases) with timestamps as numbers,
 // which the SDK rejects (they are date-time strings in AWS's answers), and without data sources or agent
-// guardrails: the front answers those (ListGuardrails, GetGuardrail, ListAgents, ListKnowledgeBases,
+// guardrails: the front answers those (ListGuardrails, GetGuardrail, ListAgents, GetAgent, ListKnowledgeBases,
 // ListDataSources, GetDataSource, ListServiceSpecificCredentials) in AWS's documented shape. Its custom models
 // come back with times the SDK rejects ("2026-12-07 07:41:35", where AWS writes RFC 3339), nulls for what AWS
 // leaves out, and a made-up KMS key in place of the one given, or of none: the front rewrites those answers as
 // AWS gives them, the key kept for the models these tests create with one (named sealed-…).
 
 const OTHER_REGION = 'eu-west-1';
+const BEDROCK_TRUST = JSON.stringify({
+  Version: '2012-10-17',
+  Statement: [{ Effect: 'Allow', Principal: { Service: 'bedrock.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+});
+const INVOKE_ONLY = JSON.stringify({
+  Version: '2012-10-17',
+  Statement: [{ Effect: 'Allow', Action: 'bedrock:InvokeModel', Resource: '*' }],
+});
 const ROLE = 'arn:aws:iam::123456789012:role/bedrock';
 const BASE_MODEL = 'arn:aws:bedrock:us-east-1::foundation-model/amazon.titan-text-express-v1';
 const json = (body: unknown): CannedAnswer => ({
@@ -168,7 +177,8 @@ describe('Bedrock collection against moto', () => {
 
   /**
    * The front's answers for what moto lacks: two guardrails and `agents` (named guarded-… when they have a
-   * guardrail) in REGION, with a knowledge base of two data sources; API keys `perPage` at a time.
+   * guardrail; each acting with the role `agentRoles` names, or one of its own) in REGION, with a knowledge base of
+   * two data sources; API keys `perPage` at a time.
    */
   function answerGaps(
     customer: CustomerAccount,
@@ -177,13 +187,20 @@ describe('Bedrock collection against moto', () => {
       perPage = 1000,
       agents = ['loose-agent'],
       agentsPerPage = 100,
+      agentRoles = {},
     }: {
       keys?: { id: string; user: string; expires?: string }[];
       perPage?: number;
       agents?: string[];
       agentsPerPage?: number;
+      agentRoles?: Record<string, string>;
     } = {},
   ) {
+    const agentIdOf = (name: string) =>
+      `AGENT${name
+        .replace(/[^a-z]/g, '')
+        .toUpperCase()
+        .slice(0, 10)}`;
     const guardrails = ['gr-strong', 'gr-weak'].map((id) => guardrail(customer.accountId, id, id === 'gr-strong'));
     const at = '2026-11-01T00:00:00Z';
     return (request: AwsRequest): CannedAnswer | undefined => {
@@ -193,10 +210,7 @@ describe('Bedrock collection against moto', () => {
           const page = agents.slice(from, from + agentsPerPage);
           return json({
             agentSummaries: page.map((name) => ({
-              agentId: `AGENT${name
-                .replace(/[^a-z]/g, '')
-                .toUpperCase()
-                .slice(0, 5)}`,
+              agentId: agentIdOf(name),
               agentName: name,
               agentStatus: 'PREPARED',
               updatedAt: at,
@@ -215,6 +229,23 @@ describe('Bedrock collection against moto', () => {
           });
       }
       if (request.service === 'bedrock' && request.region === REGION && request.method === 'GET') {
+        const agentPath = /^\/agents\/([^/]+)\/?$/.exec(request.path);
+        const name = agentPath && agents.find((n) => agentIdOf(n) === agentPath[1]);
+        if (name)
+          return json({
+            agent: {
+              agentId: agentIdOf(name),
+              agentName: name,
+              agentArn: `arn:aws:bedrock:${REGION}:${customer.accountId}:agent/${agentIdOf(name)}`,
+              agentVersion: 'DRAFT',
+              agentStatus: 'PREPARED',
+              agentResourceRoleArn: `arn:aws:iam::${customer.accountId}:role/${agentRoles[name] ?? `agent-${name}`}`,
+              foundationModel: 'anthropic.claude-3-haiku-20240307-v1:0',
+              idleSessionTTLInSeconds: 600,
+              createdAt: at,
+              updatedAt: at,
+            },
+          });
         if (request.path === '/guardrails')
           return json({
             guardrails: guardrails.map((g) => ({
@@ -295,8 +326,25 @@ describe('Bedrock collection against moto', () => {
       `arn:aws:kms:${OTHER_REGION}:${customer.accountId}:key/m`,
     );
     await createSentinelRole({ customer, externalId: target.externalId });
+    // The loose and guarded agents share a role that has AdministratorAccess; the helper has one of its own that
+    // may only invoke a model.
+    for (const [role, policy] of [
+      ['agent-admin', 'AdministratorAccess'],
+      ['agent-helper', null],
+    ] as const) {
+      await customer.iam.send(new CreateRoleCommand({ RoleName: role, AssumeRolePolicyDocument: BEDROCK_TRUST }));
+      if (policy)
+        await customer.iam.send(
+          new AttachRolePolicyCommand({ RoleName: role, PolicyArn: `arn:aws:iam::aws:policy/${policy}` }),
+        );
+      else
+        await customer.iam.send(
+          new PutRolePolicyCommand({ RoleName: role, PolicyName: 'invoke', PolicyDocument: INVOKE_ONLY }),
+        );
+    }
     suite.front.answer = answerGaps(customer, {
-      agents: ['loose-agent', 'guarded-agent'],
+      agents: ['loose-agent', 'guarded-agent', 'guarded-helper'],
+      agentRoles: { 'loose-agent': 'agent-admin', 'guarded-agent': 'agent-admin', 'guarded-helper': 'agent-helper' },
       keys: [
         { id: 'ACCANEVEREXPIRES0001', user: 'alice' },
         { id: 'ACCAEXPIREDKEY000001', user: 'bob', expires: '2026-01-01T00:00:00Z' },
@@ -325,7 +373,14 @@ describe('Bedrock collection against moto', () => {
         'exposure.bedrock_guardrail_no_grounding_filter',
       ].map((id) => outcome(inventory, id)),
     ).toEqual([[weak], [weak], [weak]]);
-    expect(outcome(inventory, 'exposure.bedrock_agent_without_guardrail')).toEqual([`AGENTLOOSE@${REGION}`]);
+    expect(outcome(inventory, 'exposure.bedrock_agent_without_guardrail')).toEqual([`AGENTLOOSEAGENT@${REGION}`]);
+    expect(ok(inventory.bedrockAgents).agents.map((a) => [a.name, a.roleArn])).toEqual([
+      ['loose-agent', `arn:aws:iam::${customer.accountId}:role/agent-admin`],
+      ['guarded-agent', `arn:aws:iam::${customer.accountId}:role/agent-admin`],
+      ['guarded-helper', `arn:aws:iam::${customer.accountId}:role/agent-helper`],
+    ]);
+    for (const id of ['iam.bedrock_agent_role_privileged', 'iam.bedrock_agent_role_shared'])
+      expect([id, outcome(inventory, id)]).toEqual([id, [`AGENTGUARDEDAGE@${REGION}`, `AGENTLOOSEAGENT@${REGION}`]]);
     expect(outcome(inventory, 'exposure.bedrock_knowledge_base_not_cmk')).toEqual([`KBHANDBOOK/DSPLAIN001@${REGION}`]);
     expect(ok(inventory.bedrockApiKeys).keys.map((k) => [k.id, k.userName, k.expiresAt])).toEqual([
       ['ACCANEVEREXPIRES0001', 'alice', null],

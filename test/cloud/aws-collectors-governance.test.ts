@@ -191,6 +191,21 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
     await trailToCloudWatch(customer);
     await alarmFor(customer, '5.3', { actions: true });
     await alarmFor(customer, '5.4', { actions: false });
+    // A billing alarm whose actions were switched off: it lists a topic and tells it nothing.
+    await client(new CloudWatchClient(customerConfig(customer))).send(
+      new PutMetricAlarmCommand({
+        AlarmName: 'billing-over-budget',
+        MetricName: 'EstimatedCharges',
+        Namespace: 'AWS/Billing',
+        Statistic: 'Maximum',
+        Period: 21_600,
+        EvaluationPeriods: 1,
+        Threshold: 500,
+        ComparisonOperator: 'GreaterThanThreshold',
+        ActionsEnabled: false,
+        AlarmActions: [`arn:aws:sns:${REGION}:${accountId}:billing`],
+      }),
+    );
     await createSentinelRole({ customer, externalId: target.externalId });
     const now = Date.now();
     suite.front.rewrite = withRootVirtualMfa(
@@ -234,13 +249,36 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
         cloudWatchLogsLogGroupArn: `arn:aws:logs:${REGION}:${accountId}:log-group:${LOG_GROUP}:*`,
       }),
     ]);
-    const { filters, alarmedMetrics } = ok(inventory.metricAlarms);
+    const { filters, alarmedMetrics, silentAlarms } = ok(inventory.metricAlarms);
     expect(filters.map((f) => [f.region, f.logGroup, f.name]).sort()).toEqual([
       [REGION, LOG_GROUP, 'cis-5.3-root-usage'],
       [REGION, LOG_GROUP, 'cis-5.4-iam-policy-changes'],
     ]);
     // The 5.4 alarm notifies nobody: only the 5.3 metric counts as alarmed.
     expect(alarmedMetrics).toEqual([{ region: REGION, name: 'cis-5.3-root-usage', namespace: 'CISBenchmark' }]);
+    const alarmArn = (name: string) => `arn:aws:cloudwatch:${REGION}:${accountId}:alarm:${name}`;
+    expect(silentAlarms.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      {
+        name: 'billing-over-budget',
+        arn: alarmArn('billing-over-budget'),
+        region: REGION,
+        actionsEnabled: false,
+        alarmActions: 1,
+      },
+      {
+        name: 'cis-5.4-iam-policy-changes',
+        arn: alarmArn('cis-5.4-iam-policy-changes'),
+        region: REGION,
+        actionsEnabled: true,
+        alarmActions: 0,
+      },
+    ]);
+    expect(outcome('detection.cloudwatch_alarm_actions_disabled', inventory)).toEqual([
+      alarmArn('billing-over-budget'),
+    ]);
+    expect(outcome('detection.cloudwatch_alarm_without_alarm_actions', inventory)).toEqual([
+      alarmArn('cis-5.4-iam-policy-changes'),
+    ]);
 
     expect(outcome('iam.user_direct_policies', inventory)).toEqual([
       `arn:aws:iam::${accountId}:user/alice`,
@@ -292,6 +330,8 @@ describe('identity governance and CIS 5.x monitoring reads against moto', () => 
       'iam.cloudshell_full_access',
       'iam.expired_server_certificates',
       'detection.cis_metric_alarms_missing',
+      'detection.cloudwatch_alarm_actions_disabled',
+      'detection.cloudwatch_alarm_without_alarm_actions',
     ])
       expect([id, outcome(id, inventory)]).toEqual([id, 'pass']);
   });

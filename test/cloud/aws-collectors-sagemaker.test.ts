@@ -1,6 +1,7 @@
 import {
   CreateModelCommand,
   CreateNotebookInstanceCommand,
+  CreateNotebookInstanceLifecycleConfigCommand,
   CreateTrainingJobCommand,
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
@@ -40,6 +41,7 @@ const SAGEMAKER_CHECKS = [
   'exposure.sagemaker_notebook_root_access',
   'exposure.sagemaker_notebook_not_cmk',
   'exposure.sagemaker_notebook_outside_vpc',
+  'exposure.sagemaker_notebook_lifecycle_secrets',
   'exposure.sagemaker_training_job_no_network_isolation',
   'exposure.sagemaker_training_job_volume_unencrypted',
   'exposure.sagemaker_training_job_outside_vpc',
@@ -70,10 +72,29 @@ describe('SageMaker collection against moto', () => {
   const sagemaker = (customer: CustomerAccount, region: string) =>
     client(new SageMakerClient(customerConfig(customer, region)));
 
-  const notebook = async (customer: CustomerAccount, region: string, name: string, locked: boolean) => {
+  /** A lifecycle configuration whose start script is `script` (its create script sets up conda, and holds nothing). */
+  const lifecycle = async (customer: CustomerAccount, region: string, name: string, script: string) => {
+    const content = (text: string) => [{ Content: Buffer.from(text).toString('base64') }];
+    await sagemaker(customer, region).send(
+      new CreateNotebookInstanceLifecycleConfigCommand({
+        NotebookInstanceLifecycleConfigName: name,
+        OnCreate: content('#!/bin/bash\nset -e\nconda create -y -n analysis python=3.12\n'),
+        OnStart: content(script),
+      }),
+    );
+  };
+
+  const notebook = async (
+    customer: CustomerAccount,
+    region: string,
+    name: string,
+    locked: boolean,
+    lifecycleConfig?: string,
+  ) => {
     const { NotebookInstanceArn } = await sagemaker(customer, region).send(
       new CreateNotebookInstanceCommand({
         NotebookInstanceName: name,
+        LifecycleConfigName: lifecycleConfig,
         InstanceType: 'ml.p3.2xlarge',
         RoleArn: role(customer),
         DirectInternetAccess: locked ? 'Disabled' : 'Enabled',
@@ -122,8 +143,22 @@ describe('SageMaker collection against moto', () => {
 
   it('finds an open notebook, a loose training job and a model without isolation, and passes the locked-down ones', async () => {
     const { customer, target } = await suite.connectedCustomer();
-    const lab = await notebook(customer, REGION, 'open-lab', false);
-    await notebook(customer, OTHER_REGION, 'secure-lab', true);
+    // Two notebooks share a start script that exports a warehouse's access key; the secure one fetches its secret.
+    await lifecycle(
+      customer,
+      REGION,
+      'warehouse-setup',
+      '#!/bin/bash\nset -e\n# warehouse access\nexport AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY\n',
+    );
+    await lifecycle(
+      customer,
+      OTHER_REGION,
+      'fetch-setup',
+      '#!/bin/bash\nexport DB_PASSWORD=$(aws secretsmanager get-secret-value --secret-id warehouse --query SecretString --output text)\n',
+    );
+    const lab = await notebook(customer, REGION, 'open-lab', false, 'warehouse-setup');
+    const twin = await notebook(customer, REGION, 'open-lab-twin', true, 'warehouse-setup');
+    await notebook(customer, OTHER_REGION, 'secure-lab', true, 'fetch-setup');
     const loose = await trainingJob(customer, REGION, 'loose-job', false);
     await trainingJob(customer, OTHER_REGION, 'tight-job', true);
     const open = await model(customer, REGION, 'open-model', false);
@@ -141,7 +176,22 @@ describe('SageMaker collection against moto', () => {
       rootAccess: false,
       kmsKeyId: `arn:aws:kms:${OTHER_REGION}:${customer.accountId}:key/notebooks`,
       subnetId: 'subnet-0a1b2c3d',
+      lifecycleSecrets: [],
     });
+    expect(ok(inventory.sagemakerNotebooks).notebooks.find((n) => n.name === 'open-lab')?.lifecycleSecrets).toEqual([
+      { config: 'warehouse-setup', script: 'OnStart', line: 4, kind: 'aws_secret_access_key' },
+    ]);
+    // A configuration shared by two notebooks is read once.
+    expect(
+      suite.front.requests
+        .filter((r) => r.operation === 'DescribeNotebookInstanceLifecycleConfig')
+        .map((r) => r.region),
+    ).toEqual(expect.arrayContaining([REGION, OTHER_REGION]));
+    expect(
+      suite.front.requests.filter(
+        (r) => r.operation === 'DescribeNotebookInstanceLifecycleConfig' && r.region === REGION,
+      ),
+    ).toHaveLength(1);
     expect(ok(inventory.sagemakerTrainingJobs).jobs.find((j) => j.name === 'tight-job')).toMatchObject({
       region: OTHER_REGION,
       networkIsolation: true,
@@ -156,6 +206,7 @@ describe('SageMaker collection against moto', () => {
       'exposure.sagemaker_notebook_root_access': notebookFails,
       'exposure.sagemaker_notebook_not_cmk': notebookFails,
       'exposure.sagemaker_notebook_outside_vpc': notebookFails,
+      'exposure.sagemaker_notebook_lifecycle_secrets': [`${lab}@${REGION}`, `${twin}@${REGION}`].sort(),
       'exposure.sagemaker_training_job_no_network_isolation': jobFails,
       'exposure.sagemaker_training_job_volume_unencrypted': jobFails,
       'exposure.sagemaker_training_job_outside_vpc': jobFails,
@@ -181,6 +232,9 @@ describe('SageMaker collection against moto', () => {
     const { customer, target } = await suite.connectedCustomer();
     const hidden = await notebook(customer, REGION, 'hidden-lab', false);
     const shown = await notebook(customer, REGION, 'shown-lab', false);
+    // Its notebook is described, but not the scripts that judge it: it is not passed, it is unread.
+    await lifecycle(customer, REGION, 'denied-setup', '#!/bin/bash\necho ready\n');
+    const scripted = await notebook(customer, REGION, 'scripted-lab', false, 'denied-setup');
     await notebook(customer, OTHER_REGION, 'denied-lab', false);
     await model(customer, REGION, 'deleted-model', false);
     await model(customer, REGION, 'kept-model', true);
@@ -188,6 +242,7 @@ describe('SageMaker collection against moto', () => {
     suite.front.answer = (request: AwsRequest) => {
       if (request.operation === 'DescribeNotebookInstance' && request.body.includes('hidden-lab'))
         return accessDenied(request);
+      if (request.operation === 'DescribeNotebookInstanceLifecycleConfig') return accessDenied(request);
       if (request.service === 'sagemaker' && request.region === OTHER_REGION) return accessDenied(request);
       if (request.operation === 'DescribeModel' && request.body.includes('deleted-model'))
         return jsonError(400, 'ValidationException', 'Could not find model "deleted-model".');
@@ -207,6 +262,11 @@ describe('SageMaker collection against moto', () => {
         kind: 'resource',
         scope: hidden,
         reason: expect.stringMatching(/^AWS denied Sentinel's role SageMaker DescribeNotebookInstance/),
+      },
+      {
+        kind: 'resource',
+        scope: scripted,
+        reason: expect.stringMatching(/^AWS denied Sentinel's role SageMaker DescribeNotebookInstanceLifecycleConfig/),
       },
     ]);
     expect(ok(inventory.sagemakerModels).models.map((m) => m.name)).toEqual(['kept-model']);

@@ -341,7 +341,7 @@ describe('sandbox inventory', () => {
     });
   });
 
-  describe('RDS parameter groups, engine versions and backup plans, wide public ranges, volume snapshots and Bedrock keys', () => {
+  describe('RDS parameter groups, engine versions and backup plans, wide public ranges, volume snapshots, Bedrock keys and agents, notebook scripts and silent alarms', () => {
     const many = estate(400000000000, 40).map((awsAccountId) => sandboxInventory({ awsAccountId, at: AT }));
     it.each([
       'exposure.rds_transport_unencrypted',
@@ -351,6 +351,11 @@ describe('sandbox inventory', () => {
       'exposure.security_group_wide_public_range',
       'exposure.ebs_volume_without_snapshot',
       'iam.bedrock_api_key_admin_user',
+      'iam.bedrock_agent_role_privileged',
+      'iam.bedrock_agent_role_shared',
+      'exposure.sagemaker_notebook_lifecycle_secrets',
+      'detection.cloudwatch_alarm_actions_disabled',
+      'detection.cloudwatch_alarm_without_alarm_actions',
     ])('%s fails on some accounts and passes on others', (id) => {
       const statuses = many.map(
         (inventory) =>

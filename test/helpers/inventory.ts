@@ -22,6 +22,8 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 export const ACCOUNT = '111122223333';
+/** The role the clean account's Bedrock agent acts with. */
+export const BEDROCK_AGENT_ROLE = `arn:aws:iam::${ACCOUNT}:role/bedrock-agent-support`;
 export const WORKERS_GROUP = `arn:aws:autoscaling:us-east-1:${ACCOUNT}:autoScalingGroup:0a1b:autoScalingGroupName/workers`;
 export const DEPLOY_PROJECT = `arn:aws:codebuild:us-east-1:${ACCOUNT}:project/deploy`;
 export const RENDER_JOB = `arn:aws:batch:us-east-1:${ACCOUNT}:job-definition/render:2`;
@@ -293,6 +295,15 @@ export function cleanInventory(now: string): Inventory {
           fullAdminPolicies: [],
           trust: OWN_TRUST,
         },
+        // The Bedrock agent's own role, with only what the agent needs (inline, not risky).
+        {
+          name: 'bedrock-agent-support',
+          arn: BEDROCK_AGENT_ROLE,
+          adminAccess: false,
+          managedPolicies: [],
+          fullAdminPolicies: [],
+          trust: OWN_TRUST,
+        },
       ],
       // Users get their permissions from groups.
       groups: [
@@ -460,6 +471,7 @@ export function cleanInventory(now: string): Inventory {
         name: a.resource,
         namespace: 'CISBenchmark',
       })),
+      silentAlarms: [],
     }),
     guardduty: ok({
       regions: [
@@ -680,7 +692,15 @@ export function cleanInventory(now: string): Inventory {
       ],
     }),
     bedrockAgents: ok({
-      agents: [{ id: 'AGENT12345', name: 'support-agent', region: 'us-east-1', guardrailId: 'gr-support' }],
+      agents: [
+        {
+          id: 'AGENT12345',
+          name: 'support-agent',
+          region: 'us-east-1',
+          guardrailId: 'gr-support',
+          roleArn: BEDROCK_AGENT_ROLE,
+        },
+      ],
       dataSources: [
         {
           id: 'DS12345678',
@@ -714,6 +734,7 @@ export function cleanInventory(now: string): Inventory {
           rootAccess: false,
           kmsKeyId: `arn:aws:kms:us-east-1:${ACCOUNT}:key/notebooks`,
           subnetId: 'subnet-0private',
+          lifecycleSecrets: [],
         },
       ],
     }),

@@ -53,6 +53,9 @@ export const STRATUS_DISCOVERY: readonly [string, string, string][] = [
 
 const seconds = (start: Date, n: number) => new Date(start.getTime() + n * 1000);
 
+/** The bucket Stratus Red Team's S3 ransomware techniques empty (s3-delete-object.json, s3-delete-objects.json). */
+export const RANSOMWARE_BUCKET = 'stratus-red-team-ransomware-bucket-abcdef';
+
 /** The events of Stratus Red Team's techniques that only a window detects, from `start` on, a few seconds apart. */
 export const STRATUS_WINDOWED: Readonly<Record<string, (start: Date) => Envelope[]>> = {
   // Twenty secrets made at warm-up, each read once with GetSecretValue.
@@ -77,6 +80,21 @@ export const STRATUS_WINDOWED: Readonly<Record<string, (start: Date) => Envelope
         },
       }),
     ),
+  // The ransomware bucket's 51 objects deleted one by one, each by its version, then a ransom note uploaded.
+  'aws.impact.s3-ransomware-individual-deletion': (start) =>
+    Array.from({ length: 51 }, (_, i) =>
+      windowEvent('s3-delete-object', seconds(start, i), {
+        requestParameters: {
+          bucketName: RANSOMWARE_BUCKET,
+          Host: `${RANSOMWARE_BUCKET}.s3.eu-west-1.amazonaws.com`,
+          key: `object-${i}.docx`,
+          versionId: `v${i}`,
+          'x-id': 'DeleteObject',
+        },
+      }),
+    ),
+  // The same objects deleted in one DeleteObjects request.
+  'aws.impact.s3-ransomware-batch-deletion': (start) => [windowEvent('s3-delete-objects', start)],
   'aws.discovery.ec2-enumerate-from-instance': (start) =>
     STRATUS_DISCOVERY.map(([source, eventSource, eventName], i) => ({
       ...windowEvent('instance-role-call', seconds(start, i), { eventSource, eventName }),

@@ -353,27 +353,37 @@ it("shows every page of an empty tenant, a clear error for a failed verification
     await page.getByRole('link', { name: link, exact: true }).click();
     await page.getByText(empty).waitFor();
   }
-  // A Sigma rule the tenant uploaded is listed with its title and severity, and its owner disables it.
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'tenant_id'])
-    .where('email', '=', verifyEmail)
-    .executeTakeFirstOrThrow();
-  await ctx.db
-    .insertInto('tenant_detections')
-    .values({
-      id: 'det_01DASHBOARD00000000000000',
-      tenant_id: user.tenant_id,
-      name: 'Config off',
-      sigma: readFileSync(path.join(__dirname, '../fixtures/sigma/aws_config_disable_recording.yml'), 'utf8'),
-      title: 'AWS Config Disabling Channel/Recorder',
-      level: 'high',
-      created_by: user.id,
-    })
-    .execute();
+  // The owner uploads a Sigma rule from the Detections page: one asking for what cannot run is refused, naming it,
+  // and nothing is stored; the rule as SigmaHQ publishes it is listed with its title and severity, then disabled.
+  const sigma = readFileSync(path.join(__dirname, '../fixtures/sigma/aws_config_disable_recording.yml'), 'utf8');
   await page.getByRole('link', { name: 'Detections', exact: true }).click();
-  const row = page.locator('tr[data-detection="det_01DASHBOARD00000000000000"]');
-  await row.getByText('AWS Config Disabling Channel/Recorder').waitFor();
+  await page.getByRole('button', { name: 'Add a detection' }).click();
+  const upload = page.getByRole('form', { name: 'Add a detection' });
+  await upload.getByLabel('Name').fill('Config off');
+  await upload
+    .getByLabel(/^Sigma rule \(YAML/)
+    .fill(sigma.replace("eventSource: 'config.amazonaws.com'", "eventSource|base64offset: 'config.amazonaws.com'"));
+  await upload.getByRole('button', { name: 'Upload' }).click();
+  await upload.getByRole('alert').filter({ hasText: "the modifier 'base64offset'" }).waitFor();
+  await page.getByText('No detections yet.').waitFor();
+  await upload
+    .getByLabel('Sigma rule file')
+    .setInputFiles(path.join(__dirname, '../fixtures/sigma/aws_config_disable_recording.yml'));
+  // The file is read in the page: wait until its text is in the form (a string, run in the page, not here).
+  await page.waitForFunction(
+    "document.querySelector('textarea[name=sigma]').value.includes('StopConfigurationRecorder')",
+  );
+  expect(await upload.getByLabel(/^Sigma rule \(YAML/).inputValue()).toBe(sigma);
+  await upload.getByRole('button', { name: 'Upload' }).click();
+  const row = page.locator('tr[data-detection]').filter({ hasText: 'AWS Config Disabling Channel/Recorder' });
+  await row.waitFor();
+  const stored = await ctx.db
+    .selectFrom('tenant_detections')
+    .innerJoin('users', 'users.tenant_id', 'tenant_detections.tenant_id')
+    .select(['tenant_detections.id', 'tenant_detections.sigma'])
+    .where('users.email', '=', verifyEmail)
+    .execute();
+  expect(stored).toEqual([{ id: await row.getAttribute('data-detection'), sigma }]);
   await row.getByText('HIGH').waitFor();
   await row.getByRole('button', { name: 'Disable' }).click();
   await row.getByText('Disabled').waitFor();
@@ -399,8 +409,9 @@ it("shows every page of an empty tenant, a clear error for a failed verification
   await shoot(page, '16-account-not-found');
   expect(existsSync(path.join(SHOTS, '16-account-not-found.png'))).toBe(true);
   await context.close();
-  // The two expected refusals (the failed verification's 422, the other tenant's 404) are the only errors.
-  expect(problems.filter((p) => !/status of (422|404)/.test(p))).toEqual([]);
+  // The expected refusals (the refused rule's 400, the failed verification's 422, the other tenant's 404) are the only
+  // errors.
+  expect(problems.filter((p) => !/status of (400|422|404)/.test(p))).toEqual([]);
 });
 
 /**

@@ -1,5 +1,6 @@
 import {
   BedrockAgentClient,
+  GetAgentCommand,
   GetDataSourceCommand,
   paginateListAgents,
   paginateListDataSources,
@@ -12,8 +13,9 @@ import { whereOffered } from './offered';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
 // Bedrock agents and knowledge bases, region by region where AWS offers Bedrock (offered.ts). ListAgents says
-// which guardrail each agent applies; a knowledge base's encryption key is set on each of its data sources
-// (GetDataSource). A knowledge base or data source AWS refuses to show is unread; the others are evaluated.
+// which guardrail each agent applies, GetAgent which IAM role it acts with; a knowledge base's encryption key is set
+// on each of its data sources (GetDataSource). An agent, knowledge base or data source AWS refuses to show is
+// unread; the others are evaluated.
 
 const PER_RESOURCE_CONCURRENCY = 4;
 
@@ -32,14 +34,18 @@ export const bedrockAgentsPart = regionalPart({
     whereOffered(
       async (): Promise<Slice> => {
         const client = session.client((config) => new BedrockAgentClient(config), region);
-        const agents = await foldPages(paginateListAgents({ client }, {}), [] as BedrockAgent[], (into, page) => {
-          for (const a of page.agentSummaries ?? []) {
-            if (!a.agentId) continue;
-            const guardrailId = a.guardrailConfiguration?.guardrailIdentifier || null;
-            into.push({ id: a.agentId, name: a.agentName ?? a.agentId, region, guardrailId });
-          }
-          return into;
-        });
+        const listed = await foldPages(
+          paginateListAgents({ client }, {}),
+          [] as Omit<BedrockAgent, 'roleArn'>[],
+          (into, page) => {
+            for (const a of page.agentSummaries ?? []) {
+              if (!a.agentId) continue;
+              const guardrailId = a.guardrailConfiguration?.guardrailIdentifier || null;
+              into.push({ id: a.agentId, name: a.agentName ?? a.agentId, region, guardrailId });
+            }
+            return into;
+          },
+        );
         const knowledgeBases = await foldPages(
           paginateListKnowledgeBases({ client }, {}),
           [] as { id: string; name: string }[],
@@ -54,6 +60,21 @@ export const bedrockAgentsPart = regionalPart({
           if (!denied(err)) throw err;
           unread.push({ kind: 'resource', scope, reason: (err as ReadFailure).reason });
         };
+        const agents = (
+          await mapLimit({
+            items: listed,
+            limit: PER_RESOURCE_CONCURRENCY,
+            run: async (agent): Promise<BedrockAgent[]> => {
+              try {
+                const answer = await client.send(new GetAgentCommand({ agentId: agent.id }));
+                return [{ ...agent, roleArn: answer.agent?.agentResourceRoleArn || null }];
+              } catch (err) {
+                if (!gone(err)) refused(agent.id, err);
+                return [];
+              }
+            },
+          })
+        ).flat();
         const perBase = await mapLimit({
           items: knowledgeBases,
           limit: PER_RESOURCE_CONCURRENCY,

@@ -1,16 +1,18 @@
 import { CloudWatchClient, type MetricAlarm, paginateDescribeAlarms } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient, paginateDescribeMetricFilters } from '@aws-sdk/client-cloudwatch-logs';
-import type { AlarmedMetric, MetricFilter } from '../../../domain/scans/inventory';
+import type { AlarmedMetric, MetricFilter, SilentAlarm } from '../../../domain/scans/inventory';
 import { settleAll } from './concurrency';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
 // CIS 5.x monitoring: in every enabled region, the log groups' metric filters (DescribeMetricFilters, paged) and
-// the metric alarms (DescribeAlarms, paged). Only the filters' patterns and metrics are kept, and of the alarms
-// only the metrics of those that act when they go into ALARM: an alarm nobody is told about monitors nothing.
+// the metric alarms (DescribeAlarms, paged). Only the filters' patterns and metrics are kept; of the alarms, the
+// metrics of those that act when they go into ALARM (an alarm nobody is told about monitors nothing), and the
+// names of those that tell nobody, which the alarm checks report.
 
 interface Slice {
   filters: MetricFilter[];
   alarmedMetrics: AlarmedMetric[];
+  silentAlarms: SilentAlarm[];
 }
 
 /** The metrics an alarm watches: its own metric, or each metric of its metric math expression. */
@@ -27,7 +29,7 @@ export const metricAlarmsPart = regionalPart({
   async read({ session }: ReadContext, region: string): Promise<Slice> {
     const logs = session.client((config) => new CloudWatchLogsClient(config), region);
     const cloudwatch = session.client((config) => new CloudWatchClient(config), region);
-    const [filters, alarmedMetrics] = await settleAll([
+    const [filters, alarms] = await settleAll([
       foldPages(paginateDescribeMetricFilters({ client: logs }, {}), [] as MetricFilter[], (into, page) => {
         for (const f of page.metricFilters ?? []) {
           into.push({
@@ -45,20 +47,27 @@ export const metricAlarmsPart = regionalPart({
       }),
       foldPages(
         paginateDescribeAlarms({ client: cloudwatch }, { AlarmTypes: ['MetricAlarm'] }),
-        [] as AlarmedMetric[],
+        { alarmedMetrics: [] as AlarmedMetric[], silentAlarms: [] as SilentAlarm[] },
         (into, page) => {
           for (const alarm of page.MetricAlarms ?? []) {
-            if (alarm.ActionsEnabled === false || (alarm.AlarmActions ?? []).length === 0) continue;
-            for (const metric of metricsOf(alarm)) into.push({ region, ...metric });
+            const actionsEnabled = alarm.ActionsEnabled !== false;
+            const alarmActions = (alarm.AlarmActions ?? []).length;
+            if (actionsEnabled && alarmActions > 0) {
+              for (const metric of metricsOf(alarm)) into.alarmedMetrics.push({ region, ...metric });
+            } else {
+              const name = alarm.AlarmName ?? '';
+              into.silentAlarms.push({ name, arn: alarm.AlarmArn ?? name, region, actionsEnabled, alarmActions });
+            }
           }
           return into;
         },
       ),
     ]);
-    return { filters, alarmedMetrics };
+    return { filters, ...alarms };
   },
   assemble: (slices) => ({
     filters: slices.flatMap((s) => s.filters),
     alarmedMetrics: slices.flatMap((s) => s.alarmedMetrics),
+    silentAlarms: slices.flatMap((s) => s.silentAlarms),
   }),
 });

@@ -1,21 +1,30 @@
 import {
   DescribeModelCommand,
   DescribeNotebookInstanceCommand,
+  DescribeNotebookInstanceLifecycleConfigCommand,
   DescribeTrainingJobCommand,
   paginateListModels,
   paginateListNotebookInstances,
   paginateListTrainingJobs,
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
-import type { SageMakerModel, SageMakerNotebook, SageMakerTrainingJob } from '../../../domain/scans/inventory';
+import type {
+  LifecycleScriptSecret,
+  SageMakerModel,
+  SageMakerNotebook,
+  SageMakerTrainingJob,
+} from '../../../domain/scans/inventory';
 import { type Described, describer } from './describe-each';
 import { isAbsent } from './failures';
 import { whereOffered } from './offered';
 import { foldPages, type ReadContext, regionalPart } from './reader';
+import { userDataSecrets } from './user-data';
 
 // SageMaker, region by region where AWS offers it (offered.ts): notebook instances (GPU machines with a
 // notebook server and the credentials of their role), models, and recent training jobs. Each is listed, then
-// described; one AWS refuses to describe is unread (by ARN), one that went away since it was listed is skipped.
+// described; one AWS refuses to describe is unread (by ARN), one that went away since it was listed is skipped. A
+// notebook's lifecycle configuration (shell scripts run as root, base64 as user data is) is read once per region
+// however many notebooks share it, and searched for secrets as it is read: only the findings are kept.
 // Training jobs accumulate for ever (AWS keeps them), so only those created within TRAINING_JOB_WINDOW_DAYS are
 // read, newest first, and at most TRAINING_JOBS_PER_REGION of them: a bounded number of calls per region.
 
@@ -33,6 +42,26 @@ const client = ({ session }: ReadContext, region: string) =>
   session.client((config) => new SageMakerClient(config), region);
 const none = <T>(): Slice<T> => ({ items: [], unread: [] });
 
+/** The secrets in a lifecycle configuration's scripts; none when it went away (a script not text is skipped). */
+async function scriptSecrets(sagemaker: SageMakerClient, config: string): Promise<LifecycleScriptSecret[]> {
+  let described;
+  try {
+    described = await sagemaker.send(
+      new DescribeNotebookInstanceLifecycleConfigCommand({ NotebookInstanceLifecycleConfigName: config }),
+    );
+  } catch (err) {
+    if (gone(err)) return [];
+    throw err;
+  }
+  const scripts = [
+    ...(described.OnCreate ?? []).map((hook) => ({ script: 'OnCreate' as const, content: hook.Content })),
+    ...(described.OnStart ?? []).map((hook) => ({ script: 'OnStart' as const, content: hook.Content })),
+  ];
+  return scripts.flatMap(({ script, content }) =>
+    (userDataSecrets(content) ?? []).map((secret) => ({ config, script, ...secret })),
+  );
+}
+
 export const sagemakerNotebooksPart = regionalPart({
   part: 'sagemakerNotebooks',
   read: (ctx: ReadContext, region: string) =>
@@ -48,8 +77,18 @@ export const sagemakerNotebooksPart = regionalPart({
           return into;
         },
       );
+      const lifecycles = new Map<string, Promise<LifecycleScriptSecret[]>>();
+      const lifecycleSecrets = (config: string) => {
+        let found = lifecycles.get(config);
+        if (!found) {
+          found = scriptSecrets(sagemaker, config);
+          lifecycles.set(config, found);
+        }
+        return found;
+      };
       return describeEach(listed, async ({ name, arn }) => {
         const n = await sagemaker.send(new DescribeNotebookInstanceCommand({ NotebookInstanceName: name }));
+        const config = n.NotebookInstanceLifecycleConfigName;
         return {
           name,
           arn,
@@ -60,6 +99,7 @@ export const sagemakerNotebooksPart = regionalPart({
           rootAccess: n.RootAccess !== 'Disabled',
           kmsKeyId: n.KmsKeyId || null,
           subnetId: n.SubnetId || null,
+          lifecycleSecrets: config ? await lifecycleSecrets(config) : [],
         };
       });
     }, none<SageMakerNotebook>()),

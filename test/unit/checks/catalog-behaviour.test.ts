@@ -9,6 +9,7 @@ import { type Inventory, PART_NAMES, type PartName, type RiskyPolicy } from '../
 import {
   ACCOUNT,
   ACM_ARN,
+  BEDROCK_AGENT_ROLE,
   CLOUDFRONT_ARN,
   cleanInventory,
   cleanTrail,
@@ -55,6 +56,9 @@ interface Case {
 const ALICE = `arn:aws:iam::${ACCOUNT}:user/alice`;
 const RDS_ARN = `arn:aws:rds:us-east-1:${ACCOUNT}`;
 const ES_ARN = 'arn:aws:es:';
+const NOTEBOOK_ARN = (name: string) => `arn:aws:sagemaker:us-east-1:${ACCOUNT}:notebook-instance/${name}`;
+const SUPPORT_ROLE = `arn:aws:iam::${ACCOUNT}:role/incident-support`;
+const ALARM_ARN = (name: string) => `arn:aws:cloudwatch:us-east-1:${ACCOUNT}:alarm:${name}`;
 const KAFKA_ARN = `arn:aws:kafka:us-east-1:${ACCOUNT}:cluster`;
 const SESSIONS_ARN = `arn:aws:elasticache:us-east-1:${ACCOUNT}:replicationgroup:sessions`;
 const rdsSnapshot = (inv: Inventory, id: string) => {
@@ -431,6 +435,28 @@ const CASES: Case[] = [
       part(inv.metricAlarms).alarmedMetrics.splice(2, 1);
     },
     fails: ['cis-5.3-root-usage@global'],
+  },
+  {
+    id: 'detection.cloudwatch_alarm_actions_disabled',
+    parts: ['metricAlarms'],
+    breaks: (inv) => {
+      part(inv.metricAlarms).silentAlarms.push(
+        { name: 'billing', arn: ALARM_ARN('billing'), region: 'us-east-1', actionsEnabled: false, alarmActions: 1 },
+        { name: 'dashboard', arn: ALARM_ARN('dashboard'), region: 'us-east-1', actionsEnabled: true, alarmActions: 0 },
+      );
+    },
+    fails: [`${ALARM_ARN('billing')}@us-east-1`],
+  },
+  {
+    id: 'detection.cloudwatch_alarm_without_alarm_actions',
+    parts: ['metricAlarms'],
+    breaks: (inv) => {
+      part(inv.metricAlarms).silentAlarms.push(
+        { name: 'billing', arn: ALARM_ARN('billing'), region: 'us-east-1', actionsEnabled: false, alarmActions: 1 },
+        { name: 'dashboard', arn: ALARM_ARN('dashboard'), region: 'eu-west-1', actionsEnabled: true, alarmActions: 0 },
+      );
+    },
+    fails: [`${ALARM_ARN('dashboard')}@eu-west-1`],
   },
   {
     id: 'detection.guardduty_disabled',
@@ -1464,6 +1490,42 @@ const CASES: Case[] = [
     fails: ['AGENT12345@us-east-1'],
   },
   {
+    id: 'iam.bedrock_agent_role_privileged',
+    parts: ['bedrockAgents', 'iamPrincipals'],
+    breaks: (inv) => {
+      // A second agent on the support role, which can escalate its privileges through an inline policy; the first
+      // agent moves to a role with AmazonBedrockFullAccess.
+      const { agents } = part(inv.bedrockAgents);
+      agents.push({ ...agents[0]!, id: 'AGENT67890', name: 'triage-agent', roleArn: SUPPORT_ROLE });
+      part(inv.iamPrincipals).riskyPolicies.push({
+        name: 'support-escalation',
+        arn: `${SUPPORT_ROLE}/support-escalation`,
+        kind: 'inline',
+        owner: SUPPORT_ROLE,
+        escalationPaths: ['iam:AttachRolePolicy'],
+        cloudtrailFullAccess: false,
+        assumesAnyRole: false,
+      });
+      part(inv.iamPrincipals)
+        .roles.find((r) => r.arn === BEDROCK_AGENT_ROLE)!
+        .managedPolicies.push('AmazonBedrockFullAccess');
+    },
+    fails: ['AGENT12345@us-east-1', 'AGENT67890@us-east-1'],
+  },
+  {
+    id: 'iam.bedrock_agent_role_shared',
+    parts: ['bedrockAgents'],
+    breaks: (inv) => {
+      const { agents } = part(inv.bedrockAgents);
+      agents.push(
+        { ...agents[0]!, id: 'AGENT67890', name: 'triage-agent' },
+        { ...agents[0]!, id: 'AGENT24680', name: 'sales-agent', roleArn: SUPPORT_ROLE },
+        { ...agents[0]!, id: 'AGENT13579', name: 'draft-agent', roleArn: null },
+      );
+    },
+    fails: ['AGENT12345@us-east-1', 'AGENT67890@us-east-1'],
+  },
+  {
     id: 'exposure.bedrock_knowledge_base_not_cmk',
     parts: ['bedrockAgents'],
     breaks: (inv) => {
@@ -1511,6 +1573,16 @@ const CASES: Case[] = [
       part(inv.sagemakerNotebooks).notebooks[0]!.directInternetAccess = true;
     },
     fails: [`arn:aws:sagemaker:us-east-1:${ACCOUNT}:notebook-instance/research@us-east-1`],
+  },
+  {
+    id: 'exposure.sagemaker_notebook_lifecycle_secrets',
+    parts: ['sagemakerNotebooks'],
+    breaks: (inv) => {
+      const { notebooks } = part(inv.sagemakerNotebooks);
+      notebooks.push({ ...notebooks[0]!, name: 'shared', arn: NOTEBOOK_ARN('shared') });
+      notebooks[0]!.lifecycleSecrets = [{ config: 'setup', script: 'OnStart', line: 3, kind: 'aws_secret_access_key' }];
+    },
+    fails: [`${NOTEBOOK_ARN('research')}@us-east-1`],
   },
   {
     id: 'exposure.sagemaker_notebook_root_access',

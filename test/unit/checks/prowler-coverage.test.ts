@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG } from '../../../domain/checks/catalog';
-import { PROWLER_LEFT_OUT, PROWLER_NOT_YET } from '../../../domain/checks/prowler-coverage';
+import { PROWLER_LEFT_OUT } from '../../../domain/checks/prowler-coverage';
 import { PROJECT_ROOT } from '../../../scripts/tools';
 
 // The breadth of the scan, measured against Prowler's CRITICAL and HIGH AWS checks (test/fixtures/
@@ -30,7 +30,6 @@ const PROWLER: ProwlerCheck[] = readFileSync(
 const named = new Map<string, string[]>();
 for (const check of CATALOG) for (const id of check.prowler ?? []) named.set(id, [...(named.get(id) ?? []), check.id]);
 const leftOut = new Map(PROWLER_LEFT_OUT.map((entry) => [entry.prowler, entry.reason]));
-const notYet = new Map(PROWLER_NOT_YET.map((entry) => [entry.prowler, entry.reason]));
 
 describe('Prowler coverage', () => {
   it('reads the whole fixture', () => {
@@ -43,26 +42,19 @@ describe('Prowler coverage', () => {
     const critical = PROWLER.filter((c) => c.severity === 'critical');
     expect(critical.filter((c) => !named.has(c.id)).map((c) => c.id)).toEqual([]);
     expect(`${critical.filter((c) => named.has(c.id)).length}/${critical.length}`).toBe('64/64');
-    // A CRITICAL check is covered, never left for later.
-    expect(PROWLER_NOT_YET.filter((e) => PROWLER.find((c) => c.id === e.prowler)?.severity === 'critical')).toEqual([]);
   });
 
   it('names every HIGH Prowler check in a check, or leaves it out with a reason', () => {
-    const missing = PROWLER.filter(
-      (c) => c.severity === 'high' && !named.has(c.id) && !leftOut.has(c.id) && !notYet.has(c.id),
-    ).map((c) => c.id);
+    const missing = PROWLER.filter((c) => c.severity === 'high' && !named.has(c.id) && !leftOut.has(c.id)).map(
+      (c) => c.id,
+    );
     expect(missing).toEqual([]);
   });
 
-  it('never both names a Prowler check and leaves it out, or lists it as not covered yet', () => {
+  it('never both names a Prowler check and leaves it out', () => {
     expect(
-      [...PROWLER_LEFT_OUT, ...PROWLER_NOT_YET]
-        .filter((entry) => named.has(entry.prowler))
-        .map((e) => [e.prowler, named.get(e.prowler)]),
+      PROWLER_LEFT_OUT.filter((entry) => named.has(entry.prowler)).map((e) => [e.prowler, named.get(e.prowler)]),
     ).toEqual([]);
-    expect(PROWLER_NOT_YET.filter((e) => leftOut.has(e.prowler))).toEqual([]);
-    const ids = new Set(PROWLER.map((c) => c.id));
-    expect(PROWLER_NOT_YET.filter((e) => !ids.has(e.prowler)).map((e) => e.prowler)).toEqual([]);
   });
 
   it("leaves out only HIGH checks of Prowler's, each once and with a reason", () => {

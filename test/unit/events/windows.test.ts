@@ -290,6 +290,54 @@ describe('secret retrieval bursts', () => {
   });
 });
 
+describe('objects deleted in bulk from a bucket', () => {
+  const deletion = (time: Date, bucket = 'customer-records', detail: Record<string, unknown> = {}) =>
+    windowEvent('s3-delete-object', time, {
+      requestParameters: { bucketName: bucket, key: `${time.getTime()}.csv`, 'x-id': 'DeleteObject' },
+      ...detail,
+    });
+
+  it('opens at the fiftieth object one principal deleted from one bucket in 10 minutes', () => {
+    const windows = new Windows();
+    expect(windows.ingest(Array.from({ length: 49 }, (_, i) => deletion(at(0, i))))).toEqual([]);
+    expect(windows.ingest([deletion(at(1))])).toEqual(['event.s3_objects_mass_deleted']);
+    expect(windows.ingest([deletion(at(2))])).toEqual([]);
+  });
+
+  it('counts a DeleteObjects batch as a bulk deletion by itself', () => {
+    expect(new Windows().ingest([windowEvent('s3-delete-objects', at(3))])).toEqual(['event.s3_objects_mass_deleted']);
+  });
+
+  it("counts each bucket and principal apart, and no refused deletion, nor Sentinel's own role", () => {
+    const windows = new Windows();
+    const spread = [
+      ...Array.from({ length: 25 }, (_, i) => deletion(at(0, i), 'customer-records')),
+      ...Array.from({ length: 25 }, (_, i) => deletion(at(0, i), 'invoices')),
+      ...Array.from({ length: 10 }, (_, i) =>
+        deletion(at(1, i), 'customer-records', { errorCode: 'AccessDenied', errorMessage: 'Access Denied' }),
+      ),
+      ...Array.from({ length: 30 }, (_, i) => deletion(at(2, i), 'customer-records', asRole(ROLE_NAME))),
+      windowEvent('s3-delete-objects', at(3), { ...asRole(ROLE_NAME) }),
+    ];
+    expect(windows.ingest(spread)).toEqual([]);
+  });
+
+  it('names the bucket, the principal and the count', () => {
+    const [state] = tallyWindows(
+      Array.from({ length: 51 }, (_, i) => eventOf(deletion(at(0, i)))),
+      CONTEXT,
+      AT,
+    ).map((t) => ({ ...t, distinct: 0, signalled: false }));
+    expect(windowFinding(state!, eventOf(deletion(at(1))))).toEqual({
+      resource: 'customer-records by arn:aws:iam::123456789012:user/alice',
+      region: 'eu-west-1',
+      detail:
+        'Objects were deleted in bulk from the bucket customer-records by arn:aws:iam::123456789012:user/alice: 51 ' +
+        'deletions within 10 minutes (a DeleteObjects call counts for 50).',
+    });
+  });
+});
+
 describe("an instance's credentials used from another address", () => {
   it('opens when one session calls from a second public address within 6 hours', () => {
     const windows = new Windows();
