@@ -148,7 +148,7 @@ describe('SageMaker collection against moto', () => {
       customer,
       REGION,
       'warehouse-setup',
-      '#!/bin/bash\nset -e\n# warehouse access\nexport AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY\n',
+      '#!/bin/bash\nset -e\n# warehouse access\nexport AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
     );
     await lifecycle(
       customer,
@@ -275,7 +275,7 @@ describe('SageMaker collection against moto', () => {
     ).toMatchObject({
       status: 'fail',
       resources: [{ resource: shown }],
-      unread: [{ scope: OTHER_REGION }, { scope: hidden }],
+      unread: [{ scope: OTHER_REGION }, { scope: hidden }, { scope: scripted }],
     });
   });
 
