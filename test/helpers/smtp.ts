@@ -60,8 +60,11 @@ export async function listenSmtp(
     },
   });
   // A client that hangs up mid-message (a worker killed by a test, a timeout) is reported by smtp-server as an
-  // 'error' event: the message is simply not accepted, as `hungUp()` tells, and must not crash the suite.
-  server.on('error', () => undefined);
+  // 'error' event naming the client's address: the message is simply not accepted, as `hungUp()` tells, and must not
+  // crash the suite. Any other error of the server still does.
+  server.on('error', (err: Error & { remoteAddress?: string }) => {
+    if (!err.remoteAddress) throw err;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
