@@ -1,3 +1,4 @@
+import { insertChunks } from '../statement-limits';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { MitreBody } from '../../domain/events/mitre';
 import type { AlertSource } from '../../domain/alerts/rules';
@@ -389,7 +390,7 @@ export async function listOpenSignalsAmong({
     .selectFrom('signals')
     .select(['id', 'check_id', 'principal'])
     .where('account_id', '=', accountId)
-    .where('id', 'in', [...signalIds])
+    .where(sql<boolean>`id = any(${sql.val([...signalIds])}::text[])`)
     .where('resolved_at', 'is', null)
     .execute();
 }
@@ -492,7 +493,7 @@ export async function listOpenFingerprints({
     .selectFrom('signals')
     .select('fingerprint')
     .where('account_id', '=', accountId)
-    .where('fingerprint', 'in', [...fingerprints])
+    .where(sql<boolean>`fingerprint = any(${sql.val([...fingerprints])}::text[])`)
     .where('resolved_at', 'is', null)
     .execute();
   return rows.map((r) => r.fingerprint);
@@ -659,11 +660,7 @@ export async function listEventSignalsResolvedBy({
 }
 
 export async function insertSignals({ db, signals }: { db: Conn; signals: readonly NewSignal[] }): Promise<void> {
-  if (signals.length === 0) return;
-  await db
-    .insertInto('signals')
-    .values([...signals])
-    .execute();
+  for (const chunk of insertChunks(signals)) await db.insertInto('signals').values(chunk).execute();
 }
 
 /**
@@ -677,14 +674,17 @@ export async function insertSignalsNotOpen({
   db: Conn;
   signals: readonly NewSignal[];
 }): Promise<string[]> {
-  if (signals.length === 0) return [];
-  const rows = await db
-    .insertInto('signals')
-    .values([...signals])
-    .onConflict((oc) => oc.columns(['account_id', 'fingerprint']).where('resolved_at', 'is', null).doNothing())
-    .returning('check_id')
-    .execute();
-  return rows.map((r) => r.check_id);
+  const opened: string[] = [];
+  for (const chunk of insertChunks(signals)) {
+    const rows = await db
+      .insertInto('signals')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['account_id', 'fingerprint']).where('resolved_at', 'is', null).doNothing())
+      .returning('check_id')
+      .execute();
+    opened.push(...rows.map((r) => r.check_id));
+  }
+  return opened;
 }
 
 /** The account's signals of these checks detected since `since`, open or not, but for those its first scan opened. */
@@ -728,7 +728,7 @@ export async function resolveSignals({
   await db
     .updateTable('signals')
     .set({ resolved_at: at, resolved_scan_id: scanId })
-    .where('id', 'in', [...signalIds])
+    .where(sql<boolean>`id = any(${sql.val([...signalIds])}::text[])`)
     .execute();
 }
 
@@ -946,7 +946,7 @@ export async function resolveSignalsWithoutScan({
   const rows = await db
     .updateTable('signals')
     .set({ resolved_at: at })
-    .where('id', 'in', [...signalIds])
+    .where(sql<boolean>`id = any(${sql.val([...signalIds])}::text[])`)
     .where('resolved_at', 'is', null)
     .returning('id')
     .execute();

@@ -174,6 +174,25 @@ describe('saveScanResult', () => {
     expect(row.last_successful_scan_at?.toISOString()).toBe('2026-11-02T00:00:00.000Z');
   });
 
+  it("opens and resolves more findings at once than one statement's 65,535 parameters would hold", async () => {
+    // A large account's first scan: 10,000 buckets failing one check, beyond what one insert of all of them could
+    // bind (PostgreSQL counts a statement's parameters in 16 bits).
+    const account = await newAccount();
+    const many = Array.from({ length: 10_000 }, (_, i) => finding('exposure.s3_bucket_allows_http', `bucket-${i}`));
+    const first = await scan(account, '2026-11-02T00:00:00Z', many);
+    expect(first.saved.newFingerprints).toHaveLength(many.length);
+    expect(await signalsOf(account)).toHaveLength(many.length);
+    // All fixed by the next scan: every one of them resolved in the same save.
+    await scan(account, '2026-11-02T06:00:00Z', []);
+    const open = await database.db
+      .selectFrom('signals')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('account_id', '=', account)
+      .where('resolved_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(open.n)).toBe(0);
+  });
+
   it('changes nothing when the same scan is saved twice', async () => {
     const account = await newAccount();
     const { result, saved } = await scan(account, '2026-11-03T00:00:00Z', [finding('iam.user_no_mfa', 'alice')]);
