@@ -148,6 +148,13 @@ export function minimumCalls({ regions, size }: { regions: number; size: LargeAc
     // ListFunctions (50 a page, with the environment variables); per function GetFunction (its code package, read
     // for secrets), GetPolicy and ListFunctionUrlConfigs
     lambda: lists(size.functions, 50) + 3 * size.functions,
+    codeartifact: regions, // repositories (none here, so no packages)
+    route53: 1, // hosted zones (none here, so no records)
+    cloudfront: 1, // distributions
+    backup: regions, // backup plans (none here, so no selections)
+    route53domains: 1, // registered domains
+    acm: regions, // certificates
+    lightsail: 2 * regions, // instances, databases
   } as Record<string, number>;
 }
 

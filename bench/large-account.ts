@@ -173,9 +173,13 @@ export const CALLS_BEFORE_CIS: Readonly<Record<string, number>> = {
 
 async function waitForScan(env: BenchEnvironment, scanId: string): Promise<void> {
   for (;;) {
-    const row = await env.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst();
+    const row = await env.db
+      .selectFrom('scans')
+      .select(['status', 'failure_reason'])
+      .where('id', '=', scanId)
+      .executeTakeFirst();
     if (row && row.status !== 'running') {
-      if (row.status !== 'succeeded') throw new Error(`scan ${scanId} ended ${row.status}`);
+      if (row.status !== 'succeeded') throw new Error(`scan ${scanId} ended ${row.status}: ${row.failure_reason}`);
       return;
     }
     await sleep(250);

@@ -1,4 +1,5 @@
 import { onPart, onParts } from './helpers';
+import { insideAny, ipv4Number, NOT_PUBLIC_IPV4 } from './ipv4';
 import { bySetting } from './settings';
 import type { Check } from './types';
 
@@ -8,45 +9,16 @@ import type { Check } from './types';
 /** The widest range Prowler leaves alone: a /24 (256 addresses) or narrower is someone's own network. */
 const NARROWEST_WIDE_PREFIX = 24;
 
-/** IPv4 blocks that are not public (Python's ipaddress, which Prowler judges with): a range inside one is not. */
-const NOT_PUBLIC: readonly [string, number][] = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['240.0.0.0', 4],
-];
-
-const toNumber = (address: string): number | null => {
-  const parts = address.split('.').map(Number);
-  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) return null;
-  return parts.reduce((n, p) => n * 256 + p, 0);
-};
-
-const within = (network: number, prefix: number, [block, blockPrefix]: [string, number]) => {
-  const start = toNumber(block) as number;
-  const size = 2 ** (32 - blockPrefix);
-  return prefix >= blockPrefix && network >= start && network < start + size;
-};
-
 /**
  * Whether an IPv4 CIDR is a public range wider than a /24 but not the whole internet (0.0.0.0/0 has checks of its
  * own): Prowler's "wide-open non-RFC1918 address".
  */
 export function isWidePublicRange(cidr: string): boolean {
   const [address = '', bits = ''] = cidr.split('/');
-  const network = toNumber(address);
+  const network = ipv4Number(address);
   const prefix = Number(bits);
   if (network === null || !Number.isInteger(prefix) || prefix <= 0 || prefix >= NARROWEST_WIDE_PREFIX) return false;
-  return !NOT_PUBLIC.some((block) => within(network, prefix, block));
+  return !insideAny(network, prefix, NOT_PUBLIC_IPV4);
 }
 
 export const EC2_BREADTH_CHECKS: readonly Check[] = [

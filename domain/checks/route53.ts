@@ -1,43 +1,15 @@
 import type { AddressRecord, Inventory, Unread } from '../scans/inventory';
 import { failing, onPart, withPart, withUnread } from './helpers';
+import { insideAny, ipv4Number, MULTICAST_IPV4, NOT_PUBLIC_IPV4 } from './ipv4';
 import type { Check, CheckResult, FailingResource } from './types';
 
 // Route 53: registered domains a registrar transfer can take away, and DNS records left pointing at addresses the
 // account no longer holds.
 
-/** IPv4 ranges that are not reachable on the internet (private, shared, loopback, link-local, reserved, documentation). */
-const NOT_PUBLIC: readonly [string, number][] = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-];
-
-/** An IPv4 address as a number; null when the text is not one. */
-function ipv4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return null;
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
-}
-
 /** Whether the text is an IPv4 address the internet can reach. */
 export function isPublicIpv4(text: string): boolean {
-  const ip = ipv4(text);
-  if (ip === null) return false;
-  return !NOT_PUBLIC.some(([base, bits]) => {
-    const size = 2 ** (32 - bits);
-    return Math.floor(ip / size) === Math.floor((ipv4(base) as number) / size);
-  });
+  const ip = ipv4Number(text);
+  return ip !== null && !insideAny(ip, 32, [...NOT_PUBLIC_IPV4, MULTICAST_IPV4]);
 }
 
 const EC2_INCOMPLETE =

@@ -6,7 +6,7 @@ import { type Budget, type CloudTrailRecord, compileSearch, SearchError, type Se
 // A tenant's own detection: a Sigma rule (https://sigmahq.io, sigma-rules-specification.md) for the AWS CloudTrail
 // log source, compiled once from its YAML (read in core/detections/sigma-yaml.ts) into a test each event's CloudTrail
 // record is run through.
-// What the rule asks that these rules cannot do (another log source, aggregations, a modifier not implemented) is
+// What the rule asks that these rules cannot do (another log source, aggregations, a modifier this evaluator lacks) is
 // refused by name when it is uploaded, never found out on an event.
 
 type Severity = DetectionDescription['severity'];
