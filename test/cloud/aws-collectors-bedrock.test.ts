@@ -397,16 +397,19 @@ describe('Bedrock collection against moto', () => {
       expect(inventory[part].unread).toBeUndefined();
   });
 
-  it('leaves unread a model and a guardrail AWS refuses to describe, a log group it hides and a region an SCP denies', async () => {
+  it('leaves unread a model, a guardrail and an agent AWS refuses to describe, a log group it hides and a region an SCP denies', async () => {
     const { customer, target } = await suite.connectedCustomer();
     await logTo(customer, REGION, 'hidden-invocations');
     const hidden = await customModel(customer, REGION, 'hidden-model');
     const plain = await customModel(customer, REGION, 'plain-model');
     await customModel(customer, OTHER_REGION, 'denied-model');
     await createSentinelRole({ customer, externalId: target.externalId });
-    const gaps = answerGaps(customer);
+    const gaps = answerGaps(customer, { agents: ['loose-agent', 'hidden-agent'] });
     suite.front.answer = (request) => {
       if (request.service === 'bedrock' && request.path === '/custom-models/hidden-model') return accessDenied(request);
+      // Its role is what the agent checks judge: refused, the agent is unread rather than passed.
+      if (request.service === 'bedrock' && /^\/agents\/AGENTHIDDENAGEN\/?$/.test(request.path))
+        return accessDenied(request);
       if (request.service === 'bedrock' && request.path === '/guardrails/gr-weak') return accessDenied(request);
       if (request.service === 'logs' && request.operation === 'DescribeLogGroups' && request.region === REGION)
         return accessDenied(request);
@@ -446,6 +449,18 @@ describe('Bedrock collection against moto', () => {
       status: 'pass',
       unread: [{ scope: OTHER_REGION }, { scope: expect.stringContaining('gr-weak') }],
     });
+    expect(ok(inventory.bedrockAgents).agents.map((a) => a.name)).toEqual(['loose-agent']);
+    expect(inventory.bedrockAgents.unread).toEqual([
+      expect.objectContaining({ kind: 'region', scope: OTHER_REGION }),
+      {
+        kind: 'resource',
+        scope: 'AGENTHIDDENAGEN',
+        reason: expect.stringMatching(/^AWS denied Sentinel's role BedrockAgent GetAgent/),
+      },
+    ]);
+    expect(
+      checkById('iam.bedrock_agent_role_shared')!.evaluate(inventory, { now: inventory.collectedAt }),
+    ).toMatchObject({ status: 'pass', unread: [{ scope: OTHER_REGION }, { scope: 'AGENTHIDDENAGEN' }] });
   });
 
   it('follows the pages of the custom model, agent and API key lists', async () => {
