@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -28,7 +29,7 @@ interface Import {
   typeOnly: boolean;
 }
 
-/** The relative imports and re-exports of one file, each marked type-only or not. */
+/** The imports and re-exports of one file, each marked type-only or not. */
 function importsOf(file: string, text: string): { specifier: string; typeOnly: boolean }[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const found: { specifier: string; typeOnly: boolean }[] = [];
@@ -66,7 +67,7 @@ function importsOf(file: string, text: string): { specifier: string; typeOnly: b
       found.push({ specifier: statement.moduleReference.expression.text, typeOnly: statement.isTypeOnly });
     }
   }
-  return found.filter((i) => i.specifier.startsWith('.'));
+  return found;
 }
 
 /** Every import between the given files (packages, JSON and the like are left out). */
@@ -84,7 +85,7 @@ function importGraph(files: Map<string, string>): Import[] {
   };
   return [...files].flatMap(([from, text]) =>
     importsOf(from, text).flatMap(({ specifier, typeOnly }) => {
-      const to = resolve(from, specifier);
+      const to = specifier.startsWith('.') ? resolve(from, specifier) : undefined;
       return to ? [{ from, to, typeOnly }] : [];
     }),
   );
@@ -202,6 +203,70 @@ describe('the import graph of the sources', () => {
     expect(
       [...loaded].filter((file) => /^domain\/(events\/(detections|compound)|checks\/(?!types))/.test(file)),
     ).toEqual([]);
+  });
+});
+
+/** The folders the image's Containerfile copies from the source tree (not from its build stage). */
+function imageFolders(containerfile: string): string[] {
+  return [...containerfile.matchAll(/^COPY (?!--)(\S+) \.\/\S+$/gm)].map((m) => m[1]!);
+}
+
+/** The package a bare specifier loads ('@aws-sdk/client-s3/x' -> '@aws-sdk/client-s3'), or undefined for Node's own. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Packages the given files load at run time (value imports) that `dependencies` does not name, with a file each. */
+function undeclaredPackages(files: Map<string, string>, dependencies: Record<string, string>): string[] {
+  const missing = new Map<string, string>();
+  for (const [file, text] of files) {
+    for (const { specifier, typeOnly } of importsOf(file, text)) {
+      const name = packageOf(specifier);
+      if (name && !typeOnly && !(name in dependencies) && !builtinModules.includes(name) && !missing.has(name)) {
+        missing.set(name, `${name} (${file})`);
+      }
+    }
+  }
+  return [...missing.values()].sort();
+}
+
+describe('the packages the service loads', () => {
+  // The image installs production dependencies only (npm prune --omit=dev): a development dependency imported by
+  // what the image runs fails only there, at start.
+  it('are production dependencies, for every folder the image copies', () => {
+    const folders = imageFolders(readFileSync(path.join(ROOT, 'Containerfile'), 'utf8'));
+    expect(folders).toEqual(expect.arrayContaining(['api', 'cloud', 'worker', 'workflows', 'scripts']));
+    const shipped = new Map(
+      [...sourceFiles()].filter(([file]) => folders.some((folder) => file.startsWith(`${folder}/`))),
+    );
+    const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(undeclaredPackages(shipped, dependencies)).toEqual([]);
+  });
+
+  it('are found by the check: a development-only package, by value, is reported; a type import and Node are not', () => {
+    const files = new Map(
+      Object.entries({
+        'cloud/a.ts': [
+          "import { fromBufferPromise } from 'yauzl';",
+          "import type { Options } from 'prettier';",
+          "import { readFile } from 'node:fs';",
+          "import path from 'path';",
+          "import { S3Client } from '@aws-sdk/client-s3';",
+          "import { x } from '@scope/tool/sub';",
+        ].join('\n'),
+      }),
+    );
+    expect(undeclaredPackages(files, { '@aws-sdk/client-s3': '1' })).toEqual([
+      '@scope/tool (cloud/a.ts)',
+      'yauzl (cloud/a.ts)',
+    ]);
+    expect(imageFolders('COPY package.json ./\nCOPY api ./api\nCOPY --from=build /src/web/dist ./web/dist\n')).toEqual([
+      'api',
+    ]);
   });
 });
 
