@@ -34,16 +34,29 @@ export const TENANT_CHANGED_CHANNEL = 'sentinel_tenant_changed';
 export const ACCOUNTS_CHANGED_CHANNEL = 'sentinel_accounts_changed';
 /** `<tenant_id>`: a signal or an acceptance of one of its accounts written (the same migration). */
 export const SIGNALS_CHANGED_CHANNEL = 'sentinel_signals_changed';
-const CHANNELS = [USER_CHANGED_CHANNEL, TENANT_CHANGED_CHANNEL, ACCOUNTS_CHANGED_CHANNEL, SIGNALS_CHANGED_CHANNEL];
+/** `<tenant_id>`: a scan of one of its accounts ended, or a score history point written (20261216T000100_overview_notifications.ts). */
+export const OVERVIEW_CHANGED_CHANNEL = 'sentinel_overview_changed';
+const CHANNELS = [
+  USER_CHANGED_CHANNEL,
+  TENANT_CHANGED_CHANNEL,
+  ACCOUNTS_CHANGED_CHANNEL,
+  SIGNALS_CHANGED_CHANNEL,
+  OVERVIEW_CHANGED_CHANNEL,
+];
 
-/** The pages kept: of GET /accounts, and of GET /accounts/{account_id}/signals. */
-export type PageKind = 'accounts' | 'signals';
-// An account connected or deleted changes its signal pages too (an empty page, or none: 404).
+/**
+ * The pages kept: of GET /accounts, of the signals of an account or of every account (GET /signals), and the
+ * portfolio overview (GET /overview), which shows accounts, signals, scans and score history alike.
+ */
+export type PageKind = 'accounts' | 'signals' | 'overview';
+// An account connected or deleted changes its signal pages too (an empty page, or none: 404); a cross-account page
+// filtered by tag changes with the accounts' tags.
 const PAGES_OF_CHANNEL: Record<string, PageKind[]> = {
-  [ACCOUNTS_CHANGED_CHANNEL]: ['accounts', 'signals'],
-  [SIGNALS_CHANGED_CHANNEL]: ['signals'],
+  [ACCOUNTS_CHANGED_CHANNEL]: ['accounts', 'signals', 'overview'],
+  [SIGNALS_CHANGED_CHANNEL]: ['signals', 'overview'],
+  [OVERVIEW_CHANGED_CHANNEL]: ['overview'],
 };
-const PAGE_KINDS: PageKind[] = ['accounts', 'signals'];
+const PAGE_KINDS: PageKind[] = ['accounts', 'signals', 'overview'];
 
 /** Tenants kept (with their callers). */
 const MAX_TENANTS = 50_000;
@@ -70,7 +83,7 @@ const HEARTBEAT = { everyMs: 15_000, timeoutMs: 5_000 };
 /** The listening connection's `application_name`. */
 export const LISTENER_NAME = 'sentinel-read-cache';
 
-const LOOKUP_OF_KIND = { accounts: 'account_page', signals: 'signal_page' } as const;
+const LOOKUP_OF_KIND = { accounts: 'account_page', signals: 'signal_page', overview: 'overview' } as const;
 
 /**
  * A page of the tenant's through the process's cache (none in some tests): the kept one, else the one `read` answers,

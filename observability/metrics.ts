@@ -37,7 +37,8 @@ export const readCacheLookups = new Counter({
   name: 'sentinel_read_cache_lookups_total',
   help:
     "Reads that may come from this process's cache (db/read-cache.ts): `read` tenant (GET /me), account_page " +
-    '(GET /accounts) or signal_page (GET /accounts/{account_id}/signals), `result` hit (the cache) or miss (the database)',
+    '(GET /accounts), signal_page (GET /accounts/{account_id}/signals and GET /signals) or overview (GET /overview), ' +
+    '`result` hit (the cache) or miss (the database)',
   labelNames: ['read', 'result'] as const,
   registers: [registry],
 });

@@ -173,8 +173,13 @@ export function scanUseCases({
     let observedAt: Date;
     let learnedRegions: string[] | null = null;
     let identitiesScannedAt: Date | undefined;
+    // How long each step took, in the scan's log line: where a slow scan's time went.
+    const startedAt = performance.now();
+    let collectedAt: number;
+    let evaluatedAt: number;
     try {
       const { inventory, resumed } = await collect(scanId, accountId, target, parts, attempt);
+      collectedAt = performance.now();
       observedAt = new Date(inventory.collectedAt);
       const context = {
         now: inventory.collectedAt,
@@ -183,12 +188,14 @@ export function scanUseCases({
       };
       evaluation = parts ? evaluateTargeted(inventory, context) : evaluateInventory(inventory, context);
       learnedRegions = parts ? null : learnRegions(inventory);
+      evaluatedAt = performance.now();
       // The next scan's identity window starts at this collection only if every user and key was read in it: a
       // read an earlier attempt made may be older than this time, and what was created between would fall in
       // neither scan's window.
       if (!resumed && readWhole(inventory.iamPrincipals)) identitiesScannedAt = observedAt;
     } catch (err) {
       if (!(err instanceof RoleUnavailableError)) throw err;
+      collectedAt = evaluatedAt = performance.now();
       observedAt = new Date();
       failureReason = err.reason;
       evaluation = roleUnavailableEvaluation(err.reason);
@@ -228,6 +235,9 @@ export function scanUseCases({
           coverage: evaluation.coverage,
           new: saved.newFingerprints.length,
           resolved: saved.resolvedFingerprints.length,
+          collectMs: Math.round(collectedAt - startedAt),
+          evaluateMs: Math.round(evaluatedAt - collectedAt),
+          saveMs: Math.round(performance.now() - evaluatedAt),
         },
         failureReason
           ? 'scan failed: role unavailable'

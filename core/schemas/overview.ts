@@ -23,7 +23,11 @@ const bands = SRS_BANDS.map((band, i) => {
 export const overviewQuery = z.strictObject({});
 
 export const overviewOutput = z.object({
-  generated_at: timestamp,
+  generated_at: timestamp.meta({
+    description:
+      'When these figures were read. The answer may be a copy read up to a minute earlier (the last 24 hours then end ' +
+      'at that time), but never one older than a change to the accounts, signals, acceptances, scans or scores it shows',
+  }),
   accounts: z.object({
     total: count.meta({ description: 'Every account of the tenant, disconnected ones included' }),
     by_status: counts(ACCOUNT_STATUSES),

@@ -126,15 +126,27 @@ async function readSignalsPage(db: Deps['db'], caller: Caller, awsAccountId: str
 /**
  * A page of the signals of all the tenant's accounts (GET /signals), or of one account or the accounts with a tag,
  * newest first. An account or tag that matches nothing is an empty page, as any filter is: the caller learns nothing
- * of other tenants' accounts.
+ * of other tenants' accounts. Kept by this process's cache like an account's pages (a tag filter's accounts change
+ * with their tags, which the cache hears of as an account change).
  */
-export async function searchTenantSignals({ db }: Deps, caller: Caller, query: SearchSignalsQuery) {
+export async function searchTenantSignals({ db, readCache }: Deps, caller: Caller, query: SearchSignalsQuery) {
   if (query.aws_account_id && query.cloud_account_id && query.aws_account_id !== query.cloud_account_id) {
     const problem = { field: 'cloud_account_id', message: 'must equal aws_account_id when both are given' };
     throw new AppError('validation_failed', `Invalid query: ${problem.field}: ${problem.message}`, {
       details: [problem],
     });
   }
+  // Named apart from an account's pages, whose first element is a 12-digit account id.
+  const page = { kind: 'signals' as const, tenantId: caller.tenantId, query: JSON.stringify(['tenant', query]) };
+  return readPageThrough(
+    readCache,
+    page,
+    () => readTenantSignalsPage(db, caller, query),
+    (read) => firstExpiry(read.signals),
+  );
+}
+
+async function readTenantSignalsPage(db: Deps['db'], caller: Caller, query: SearchSignalsQuery) {
   const rows = await listTenantSignalPage({
     db,
     now: new Date(),

@@ -217,3 +217,15 @@ export async function signalChanges({
     from ranked a`.execute(db);
   return rows[0]!.changes;
 }
+
+/** When the first of the tenant's acceptances in force at `now` expires, if any does: the overview's counts change then. */
+export async function firstAcceptanceExpiry({ db, tenantId, now }: { db: Conn; tenantId: string; now: Date }) {
+  const row = await db
+    .selectFrom('signal_acceptances')
+    .select((eb) => eb.fn.min('expires_at').as('first'))
+    .where('tenant_id', '=', tenantId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.first ? new Date(row.first) : undefined;
+}

@@ -42,7 +42,7 @@ afterAll(async () => {
 async function cacheLookups(
   api: ApiProcess,
   result: 'hit' | 'miss',
-  read?: 'tenant' | 'account_page' | 'signal_page',
+  read?: 'tenant' | 'account_page' | 'signal_page' | 'overview',
 ): Promise<number> {
   const text = await (await fetch(api.metricsUrl)).text();
   const sample = read
@@ -58,7 +58,7 @@ async function cacheLookups(
  */
 async function servedFromCache(
   api: ApiProcess,
-  read: 'account_page' | 'signal_page',
+  read: 'account_page' | 'signal_page' | 'overview',
   readPage: () => Promise<unknown>,
 ): Promise<void> {
   await waitFor(async () => {
@@ -380,6 +380,162 @@ describe("pages of an account's signals, cached across API processes", () => {
       async () => (await request(apiB.url).get(`/accounts/${AWS_ID}/signals`).set(owner.auth)).status === 404,
       ANNOUNCED_MS,
     );
+  });
+});
+
+describe('the overview and the signals of every account, cached across API processes', () => {
+  // A tenant of its own, so that no other suite's writes end its pages.
+  let fleetOwner: TestUser;
+  const ACCOUNTS = ['acct_cache_fleet_a', 'acct_cache_fleet_b'];
+  type Overview = {
+    generated_at: string;
+    accounts: { by_status: Record<string, number> };
+    worst_accounts: { aws_account_id: string; display_name: string | null }[];
+    open_signals: { total: number; by_severity: Record<string, number> };
+    changes_24h: { new_signals: number };
+    srs_trend: { day: string; accounts: number }[];
+    attention: { failing_scans: { aws_account_id: string; failure_reason: string | null }[] };
+  };
+  type SignalsPage = { signals: { signal_id: string }[] };
+  const overview = async (api: ApiProcess, user = fleetOwner) =>
+    (await request(api.url).get('/overview').set(user.auth).expect(200)).body as Overview;
+  const signals = async (api: ApiProcess, query = '', user = fleetOwner) =>
+    (await request(api.url).get(`/signals${query}`).set(user.auth).expect(200)).body as SignalsPage;
+  // A kept overview ends by itself within a minute (MAX_AGE_MS in core/reports/overview.ts): each wait is bounded by
+  // half that, so it shows the announcement at work.
+  const untilOverview = (holds: (o: Overview) => boolean) => waitFor(async () => holds(await overview(apiB)), 30_000);
+  const untilSignals = (query: string, holds: (p: SignalsPage) => boolean) =>
+    waitFor(async () => holds(await signals(apiB, query)), ANNOUNCED_MS);
+  const signal = (id: string, accountId: string, detectedAt = new Date()) => ({
+    id,
+    accountId,
+    checkId: 'iam.root_mfa',
+    scenario: 'iam' as const,
+    severity: 'HIGH' as const,
+    detectedAt,
+    resolvedAt: null,
+  });
+
+  beforeAll(async () => {
+    fleetOwner = await signupAndLogin({ http: request(apiA.url), db: ctx.db });
+    await seedFleet(ctx.db, fleetOwner.tenantId, {
+      accounts: ACCOUNTS.map((id, n) => ({
+        id,
+        awsAccountId: `11122233380${n}`,
+        displayName: `Fleet ${n}`,
+        tags: n === 0 ? ['prod'] : [],
+        status: 'ACTIVE' as const,
+        currentSrs: 50 + n,
+        coverage: null,
+        scoreComplete: null,
+        createdAt: new Date(),
+      })),
+      signals: [signal('sig_fleet_1', ACCOUNTS[0]!, new Date(Date.now() - 60_000))],
+    });
+  });
+
+  it('are served from the cache, the overview saying when it was read', async () => {
+    await servedFromCache(apiB, 'overview', () => overview(apiB));
+    const first = await overview(apiB);
+    const again = await overview(apiB);
+    expect(again.generated_at).toBe(first.generated_at);
+    expect(first.open_signals.total).toBe(1);
+    await servedFromCache(apiB, 'signal_page', () => signals(apiB));
+    expect((await signals(apiB)).signals.map((s) => s.signal_id)).toEqual(['sig_fleet_1']);
+  });
+
+  it('show a signal written, accepted or resolved elsewhere at once', async () => {
+    await overview(apiB);
+    await signals(apiB, '?tag=prod');
+    await seedFleet(ctx.db, fleetOwner.tenantId, { accounts: [], signals: [signal('sig_fleet_2', ACCOUNTS[0]!)] });
+    await untilOverview((o) => o.open_signals.total === 2 && o.changes_24h.new_signals === 2);
+    await untilSignals('?tag=prod', (p) => p.signals[0]?.signal_id === 'sig_fleet_2');
+    await request(apiA.url)
+      .post('/accounts/111222333800/signals/sig_fleet_2/accept')
+      .set(fleetOwner.auth)
+      .send({ reason: 'Known' })
+      .expect(200);
+    await untilOverview((o) => o.open_signals.total === 1);
+    await ctx.db.updateTable('signals').set({ resolved_at: new Date() }).where('id', '=', 'sig_fleet_1').execute();
+    await untilOverview((o) => o.open_signals.total === 0);
+  });
+
+  it('show an account changed, a scan failing and a score point written elsewhere at once', async () => {
+    await overview(apiB);
+    await signals(apiB, '?tag=prod');
+    await ctx.db
+      .updateTable('accounts')
+      .set({ display_name: 'Renamed', tags: [] })
+      .where('id', '=', ACCOUNTS[0]!)
+      .execute();
+    await untilOverview((o) => o.worst_accounts.some((a) => a.display_name === 'Renamed'));
+    // The prod tag is gone: the tag's page is empty.
+    await untilSignals('?tag=prod', (p) => p.signals.length === 0);
+
+    await seedFleet(ctx.db, fleetOwner.tenantId, {
+      accounts: [],
+      scans: [
+        {
+          id: 'scan_fleet_failing',
+          accountId: ACCOUNTS[1]!,
+          status: 'running',
+          startedAt: new Date(),
+          finishedAt: null,
+          failureReason: null,
+        },
+      ],
+    });
+    await overview(apiB);
+    await ctx.db
+      .updateTable('scans')
+      .set({ status: 'failed', finished_at: new Date(), failure_reason: 'The role could not be assumed' })
+      .where('id', '=', 'scan_fleet_failing')
+      .execute();
+    await untilOverview((o) => o.attention.failing_scans[0]?.failure_reason === 'The role could not be assumed');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const pointsToday = (o: Overview) => o.srs_trend.find((d) => d.day === today)?.accounts ?? 0;
+    const before = pointsToday(await overview(apiB));
+    await seedFleet(ctx.db, fleetOwner.tenantId, {
+      accounts: [],
+      history: [{ accountId: ACCOUNTS[1]!, day: today, srs: 51, scanId: 'scan_fleet_failing' }],
+    });
+    await untilOverview((o) => pointsToday(o) === before + 1);
+  });
+
+  it('count an acceptance again once it expires, with nothing written', async () => {
+    await seedFleet(ctx.db, fleetOwner.tenantId, { accounts: [], signals: [signal('sig_fleet_3', ACCOUNTS[1]!)] });
+    await untilOverview((o) => o.open_signals.total === 1);
+    await ctx.db
+      .insertInto('signal_acceptances')
+      .values({
+        id: 'acc_fleet_expiring',
+        tenant_id: fleetOwner.tenantId,
+        account_id: ACCOUNTS[1]!,
+        signal_id: 'sig_fleet_3',
+        accepted_by: null,
+        accepted_by_email: 'risk@example.com',
+        reason: 'Briefly',
+        accepted_at: new Date(),
+        expires_at: new Date(Date.now() + 1_500),
+      })
+      .execute();
+    await untilOverview((o) => o.open_signals.total === 0);
+    const hits = await cacheLookups(apiB, 'hit', 'overview');
+    await overview(apiB);
+    expect(await cacheLookups(apiB, 'hit', 'overview')).toBe(hits + 1);
+    await untilOverview((o) => o.open_signals.total === 1);
+  });
+
+  it("are never another tenant's", async () => {
+    const other = await signupAndLogin({ http: request(apiA.url), db: ctx.db });
+    await overview(apiB);
+    await signals(apiB);
+    const theirs = await overview(apiB, other);
+    expect(theirs.open_signals.total).toBe(0);
+    expect(theirs.worst_accounts).toEqual([]);
+    expect((await signals(apiB, '', other)).signals).toEqual([]);
+    expect((await overview(apiB)).worst_accounts.length).toBe(2);
   });
 });
 
