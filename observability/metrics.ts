@@ -180,6 +180,13 @@ export const awsEventsReceived = new Counter({
   registers: [registry],
 });
 
+export const eventStoreGroupRequests = new Histogram({
+  name: 'sentinel_event_store_group_requests',
+  help: 'Ingestion requests committed together in one transaction (core/events/group-commit.ts): one under a light load, dozens in a burst',
+  buckets: [1, 2, 5, 10, 20, 50, 100, 200],
+  registers: [registry],
+});
+
 export const eventSignalsOpened = new Counter({
   name: 'sentinel_event_signals_opened_total',
   help: 'Signals the event detections opened, by detection (event.*)',

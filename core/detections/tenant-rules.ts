@@ -1,11 +1,13 @@
 import type { Db } from '../../db/client';
 import { findDetectionRules, listEnabledDetectionVersions } from '../../db/repositories/tenant-detections';
 import { type TenantSigmaDetection, tenantSigmaDetection } from '../../domain/events/sigma/detection';
+import { batchedReadOf } from '../batched-reads';
 import type { AppDeps } from '../deps';
 import { compileSigmaYaml } from './sigma-yaml';
 
 // The tenant's enabled Sigma rules as the ingestion path runs them, compiled once per version. Each request reads
-// which rules are enabled and when each last changed (one small indexed query, whatever the events); a rule this
+// which rules are enabled and when each last changed (one small indexed query, whatever the events, shared by the
+// requests of the moment: core/batched-reads.ts); a rule this
 // process has compiled in that version is taken from memory, the others are read and compiled. A rule changed,
 // disabled or deleted through any process is seen by the next request of every process: nothing to invalidate.
 
@@ -27,12 +29,21 @@ function hold(tenantId: string, rules: Map<string, Compiled>): void {
   if (held.size > TENANTS_HELD) held.delete(held.keys().next().value as string);
 }
 
+/** The ids and versions of each tenant's enabled rules (a tenant without any is left out). */
+const enabledVersions = batchedReadOf(async (db: Db, tenantIds: string[]) => {
+  const byTenant = new Map<string, { id: string; updated_at: Date }[]>();
+  for (const row of await listEnabledDetectionVersions({ db, tenantIds })) {
+    byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), row]);
+  }
+  return byTenant;
+});
+
 /** The tenant's enabled rules, compiled. */
 export async function tenantSigmaRules(
   { db, log }: { db: Db; log: AppDeps['log'] },
   tenantId: string,
 ): Promise<TenantSigmaDetection[]> {
-  const versions = await listEnabledDetectionVersions({ db, tenantId });
+  const versions = (await enabledVersions(db, tenantId)) ?? [];
   const known = held.get(tenantId);
   const stale = versions.filter((v) => known?.get(v.id)?.version !== v.updated_at.getTime());
   const read = new Map(

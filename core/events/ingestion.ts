@@ -1,7 +1,9 @@
 import type { WindowState } from '../../db/repositories/rate-limits';
 import {
   countAndStoreEvents,
-  findAccountByEventKey,
+  type EventStoreRequest,
+  type EventStoreResult,
+  findAccountsByEventKeys,
   insertEventBatch,
   type NewAccountEvent,
   noteBatchSignals,
@@ -30,7 +32,9 @@ import { sha256 } from '../../security/crypto';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { rememberEvents, remembering } from './detection-memory';
+import { batchedReadOf } from '../batched-reads';
 import { dispatchAfterAnswer } from './dispatch-after-answer';
+import { EVENT_WINDOW_SECONDS, storeInGroup } from './group-commit';
 import { indicatorsOfLastDay } from './probable-compromise';
 import { type EventSignal, openEventSignals } from './open-event-signals';
 import { rescoreAccount } from '../signals/rescore';
@@ -40,7 +44,8 @@ import { tenantSigmaRules } from '../detections/tenant-rules';
 
 // POST /ingest/aws/events (docs/decisions.md, "Events"): the customer's EventBridge API destination delivers the
 // account's events here, authenticated by the account's key alone. Each request is applied in one transaction (the
-// events, the signals their detections open, the batch that records what is left to do) and answered; then the alert
+// events, the signals their detections open, the batch that records what is left to do; a request that sets off
+// nothing shares its transaction with others of the moment: core/events/group-commit.ts) and answered; then the alert
 // rules fire on the new signals, their deliveries start, and the account workflow is told what to rescan
 // (core/events/dispatch-after-answer.ts). Which findings open signals, and which are counted on open ones, is
 // domain/events/occurrences.ts's rule (core/events/open-event-signals.ts). A finding of a call by one of the tenant's
@@ -50,21 +55,21 @@ import { tenantSigmaRules } from '../detections/tenant-rules';
 // Heartbeats (the forwarder's scheduled rule, docs/event-forwarding.md "Heartbeat") are not stored as events nor run
 // through the detections: one per region every few minutes would bury the account's event list. Each request records,
 // per region, its newest heartbeat and that it delivered other events (the region's row of event_forwarding_regions),
-// in the statement that counts the request against the account's rate limit. Heartbeats count against that limit like
+// in the transaction that counts the request against the account's rate limit. Heartbeats count against that limit like
 // any event: the limit bounds what a key can make the database do, and the forwarder's beats are a few a minute out
 // of 600. A request refused for the limit records nothing, heartbeats included; EventBridge redelivers them with
 // their own time, so a region held back that long reads as late, which it is.
 //
 // What a key costs the service is bounded before it costs anything: the key is looked up before the body is read
 // (api/operations/events.ts), the body is read within its size and depth budget (api/middleware/body.ts), and the
-// request's bytes count against the account's minute beside its events, in the same statement. An event is taken to
+// request's bytes count against the account's minute beside its events, in the same transaction. An event is taken to
 // have happened no later than it arrived (domain/events/normalize.ts `arrivedEventTime`).
 //
 // The tenant's own detections (Sigma rules, core/detections/tenant-rules.ts) run on each event beside the built-in
 // ones, and what they find is named and opens signals the same way; reading which are enabled is one query per
 // request, and they spend at most a fixed budget per event (domain/events/sigma/rule.ts, SIGMA_EVENT_FUEL).
 
-type Account = NonNullable<Awaited<ReturnType<typeof findAccountByEventKey>>>;
+type Account = Awaited<ReturnType<typeof findAccountsByEventKeys>>[number];
 
 export interface IngestAnswer {
   accepted: number;
@@ -173,14 +178,15 @@ function limitPassed({ count, bytes }: Windows): { message: string; retryAfterSe
 
 /**
  * Counts the events against the account's minute and, within it, stores the new ones, opens their detections'
- * signals and records the batch. Events nothing was detected in (nearly all) are counted and stored by one statement;
- * the others in one transaction.
+ * signals and records the batch. Events nothing was detected in (nearly all) are counted and stored with the other
+ * such requests of the moment, in one transaction (core/events/group-commit.ts); the others in a transaction of their
+ * own.
  */
 async function apply(
   db: Db,
   account: Account,
   events: readonly AccountEvent[],
-  request: { hits: number; kib: number; touches: readonly RegionTouch[]; sigma: readonly TenantSigmaDetection[] },
+  counted: { hits: number; kib: number; touches: readonly RegionTouch[]; sigma: readonly TenantSigmaDetection[] },
   at: Date,
 ): Promise<Applied> {
   const context: DetectionContext = {
@@ -191,48 +197,51 @@ async function apply(
   };
   // The tenant's Sigma rules, like the built-ins, never fire on the calls of Sentinel's own roles.
   const found: Detected[] = events.flatMap((event) =>
-    [...detectEvent(event, context), ...(bySentinel(event, context) ? [] : detectSigma(event, request.sigma))].map(
+    [...detectEvent(event, context), ...(bySentinel(event, context) ? [] : detectSigma(event, counted.sigma))].map(
       (d) => ({ event, ...d }),
     ),
   );
   const { detected, suppressed } = await withoutTrusted(db, account, found);
   // Calls that open no signal but ask the account's next targeted rescan to look (domain/events/detections.ts).
   const rescanning = events.flatMap((event) => rescansOf(event).map((group) => ({ event, group })));
-  const store = (conn: Db) =>
-    countAndStoreEvents({
-      db: conn,
-      windowSeconds: 60,
-      count: { key: `events:${account.id}`, limit: EVENTS_PER_ACCOUNT_PER_MINUTE, hits: request.hits },
-      bytes: { key: `event-kib:${account.id}`, limit: EVENT_KIB_PER_ACCOUNT_PER_MINUTE, hits: request.kib },
-      forwarding: { tenantId: account.tenant_id, accountId: account.id, touches: request.touches },
-      events: events.map(
-        (e): NewAccountEvent => ({
-          account_id: account.id,
-          event_id: e.eventId,
-          tenant_id: account.tenant_id,
-          source: e.source,
-          detail_type: e.detailType,
-          event_name: e.eventName,
-          region: e.region,
-          event_time: e.time,
-          actor: e.actor,
-          source_ip: e.sourceIp,
-          detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))],
-          detail: JSON.stringify(e.detail),
-          suppressed: suppressionsOf(suppressed, e),
-        }),
-      ),
-    });
+  const toStore: EventStoreRequest = {
+    tenantId: account.tenant_id,
+    accountId: account.id,
+    count: { key: `events:${account.id}`, limit: EVENTS_PER_ACCOUNT_PER_MINUTE, hits: counted.hits },
+    bytes: { key: `event-kib:${account.id}`, limit: EVENT_KIB_PER_ACCOUNT_PER_MINUTE, hits: counted.kib },
+    touches: counted.touches,
+    events: events.map(
+      (e): NewAccountEvent => ({
+        account_id: account.id,
+        event_id: e.eventId,
+        tenant_id: account.tenant_id,
+        source: e.source,
+        detail_type: e.detailType,
+        event_name: e.eventName,
+        region: e.region,
+        event_time: e.time,
+        actor: e.actor,
+        source_ip: e.sourceIp,
+        detections: [...new Set(detected.filter((d) => d.event === e).map((d) => d.detection.id))],
+        detail: JSON.stringify(e.detail),
+        suppressed: suppressionsOf(suppressed, e),
+      }),
+    ),
+  };
   // The detections with memory (core/events/detection-memory.ts): their state changes with the events, in their
   // transaction, so a request with an event they count takes the transaction path.
   const memory = remembering(events, context, at);
   const nothing = { detecting: found.length + rescanning.length, opened: [], batched: false };
   if (nothing.detecting === 0 && !memory.any) {
-    const { stored, ...windows } = await store(db);
+    const { stored, ...windows } = await storeInGroup(db, toStore);
     return { windows, stored: stored.size, ...nothing };
   }
   return db.transaction().execute(async (trx): Promise<Applied> => {
-    const { stored, ...windows } = await store(trx);
+    const [{ stored, ...windows }] = (await countAndStoreEvents({
+      db: trx,
+      windowSeconds: EVENT_WINDOW_SECONDS,
+      requests: [toStore],
+    })) as [EventStoreResult];
     if (limitPassed(windows)) return { windows, stored: 0, ...nothing };
     // A redelivered event was applied when it first came: its detections are not run again.
     // A window's principal may be trusted automation too (a CI role listing everything): its findings pass the same
@@ -343,15 +352,23 @@ function suppressionsOf(suppressed: readonly Suppressed[], event: AccountEvent):
 const EVENT_KEY = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * The account whose forwarder holds this key: one indexed read by the key's hash, before anything of the request's
+ * The accounts of keys, by their hashes: one indexed read for the requests of the moment (core/batched-reads.ts). A
+ * connection updated within a day of a new key (rotated, or issued on connecting again) is that key's rollout.
+ */
+const accountOfKey = batchedReadOf(async (db: Db, keyHashes: string[]) => {
+  const rotatedSince = new Date(Date.now() - EVENT_KEY_GRACE_HOURS * 3_600_000);
+  const rows = await findAccountsByEventKeys({ db, keyHashes, rotatedSince });
+  return new Map(rows.map((row) => [row.key_hash, row]));
+});
+
+/**
+ * The account whose forwarder holds this key: an indexed read by the key's hash, before anything of the request's
  * body is read. A missing or malformed key costs not even that.
  */
 export async function authenticateEventKey({ db }: Pick<AppDeps, 'db'>, key: string | undefined): Promise<Account> {
   if (!key) throw new AppError('unauthorized', 'The event key header is missing');
   if (!EVENT_KEY.test(key)) throw new AppError('unauthorized', 'The event key is not valid');
-  // A connection updated within a day of a new key (rotated, or issued on connecting again) is that key's rollout.
-  const rotatedSince = new Date(Date.now() - EVENT_KEY_GRACE_HOURS * 3_600_000);
-  const account = await findAccountByEventKey({ db, keyHash: sha256(key), rotatedSince });
+  const account = await accountOfKey(db, sha256(key));
   if (!account || account.status === 'DISCONNECTED') throw new AppError('unauthorized', 'The event key is not valid');
   return account;
 }

@@ -1,32 +1,35 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
 import type { AccountEventsTable, SuppressedDetection } from '../tables/events';
-import { type WindowState, windowHit } from './rate-limits';
+import { type WindowState, windowHits } from './rate-limits';
 import { isoTimestamp } from '../json-sql';
 import type { RegionTouch } from '../../domain/events/forwarding-health';
-import { upsertForwardingRegions } from './event-forwarding';
+import { regionReports, upsertForwardingRegions } from './event-forwarding';
 
 type Conn = Kysely<Database>;
 
 // The account's event stream (db/migrations/20261128T000100_account_events.ts): forwarder keys, events, batches.
 
 /**
- * The account a key belongs to, if the key is current or rotated out and not yet ended, with the name of its role and
- * whether a rotation is under way: its current key replaced another since `rotatedSince` (the detections read both).
+ * The account each key belongs to (by the key's hash, in `key_hash`), for the keys that are current or rotated out and
+ * not yet ended, with the name of its role and whether a rotation is under way: its current key replaced another since
+ * `rotatedSince` (the detections read both).
  */
-export async function findAccountByEventKey({
+export async function findAccountsByEventKeys({
   db,
-  keyHash,
+  keyHashes,
   rotatedSince,
 }: {
   db: Conn;
-  keyHash: string;
+  keyHashes: readonly string[];
   rotatedSince: Date;
 }) {
+  if (keyHashes.length === 0) return [];
   return db
     .selectFrom('account_event_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
     .select([
+      'k.key_hash',
       'a.id',
       'a.tenant_id',
       'a.aws_account_id',
@@ -58,9 +61,9 @@ export async function findAccountByEventKey({
         .$castTo<boolean>()
         .as('event_key_rotating'),
     )
-    .where('k.key_hash', '=', keyHash)
+    .where('k.key_hash', '=', sql<string>`any(${[...keyHashes]}::text[])`)
     .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', sql<Date>`now()`)]))
-    .executeTakeFirst();
+    .execute();
 }
 
 /**
@@ -140,95 +143,131 @@ export async function hasWorkingEventKey({ db, accountId }: { db: Conn; accountI
 /** An event to store: every column but its arrival, which the database stamps. */
 export type NewAccountEvent = Omit<Required<Insertable<AccountEventsTable>>, 'received_at'>;
 
-/** One of the windows a request is counted in: its key, its limit, and what the request adds. */
-export interface EventWindow {
-  key: string;
-  limit: number;
-  hits: number;
+/** One ingestion request to count and store: its account, what it adds to the account's windows, its events. */
+export interface EventStoreRequest {
+  tenantId: string;
+  accountId: string;
+  /** The request's events and heartbeats, counted against `countLimit` in the key's window. */
+  count: { key: string; limit: number; hits: number };
+  /** The request's size (in the unit of the limit). */
+  bytes: { key: string; limit: number; hits: number };
+  events: readonly NewAccountEvent[];
+  /** What the request tells of each region of the forwarder (its heartbeats, that it delivered). */
+  touches: readonly RegionTouch[];
+}
+
+/** What became of one request: both its windows as it left them, and the ids of the events stored for it. */
+export interface EventStoreResult {
+  count: WindowState;
+  bytes: WindowState;
+  stored: Set<string>;
 }
 
 /**
- * Counts the request in the account's rate-limit windows (its events, and its bytes) and, if both stay within their
- * limits, stores the events not stored before and records what the request tells of each region of the forwarder
- * (its heartbeats, that it delivered: event-forwarding.ts), in one statement (one round trip, one commit on the hot
- * path). Answers both windows and the ids of the events it stored (the rest are redeliveries; none when over a limit).
+ * Counts requests in their accounts' rate-limit windows (events, and bytes) and, for each that stays within both
+ * limits, stores its events not stored before and records what it tells of each region of the forwarder
+ * (event-forwarding.ts): two statements for any number of requests, so that ingestion commits many at once. Requests
+ * are taken in their order: within one account, a request is counted after those before it, and an event that two of
+ * them carry is stored for the first (the other's is a redelivery). Run it in a transaction.
  */
 export async function countAndStoreEvents({
   db,
   windowSeconds,
-  count,
-  bytes,
-  events,
-  forwarding,
+  requests,
 }: {
   db: Conn;
   windowSeconds: number;
-  /** The request's events and heartbeats. */
-  count: EventWindow;
-  /** The request's size (in the unit of the limit). */
-  bytes: EventWindow;
-  events: readonly NewAccountEvent[];
-  forwarding: { tenantId: string; accountId: string; touches: readonly RegionTouch[] };
-}): Promise<{ count: WindowState; bytes: WindowState; stored: Set<string> }> {
-  const rows = events.map(
-    (e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
-    ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail}, ${e.suppressed})`,
+  requests: readonly EventStoreRequest[];
+}): Promise<EventStoreResult[]> {
+  const totals = new Map<string, number>();
+  for (const r of requests) {
+    for (const w of [r.count, r.bytes]) totals.set(w.key, (totals.get(w.key) ?? 0) + w.hits);
+  }
+  const windows = new Map(
+    (
+      await windowHits(db, {
+        windowSeconds,
+        hits: [...totals].map(([key, hits]) => ({ key, hits })),
+      }).execute()
+    ).map((row) => [row.key, row]),
   );
-  // A request of heartbeats only stores no event.
-  const source =
-    rows.length > 0
-      ? sql`(values ${sql.join(rows)})`
-      : sql`(select null, null, null, null, null, null, null, null, null, null, null, null, null where false)`;
-  const withinLimit = sql<boolean>`(select count from hit) <= ${count.limit}
-    and (select count from bytes_hit) <= ${bytes.limit}`;
-  const [row] = await db
-    .with('hit', (qc) => windowHit(qc, { key: count.key, windowSeconds, hits: count.hits }))
-    .with('bytes_hit', (qc) => windowHit(qc, { key: bytes.key, windowSeconds, hits: bytes.hits }))
-    .with('stored', (qc) =>
-      qc
-        .insertInto('account_events')
-        .columns([
-          'account_id',
-          'event_id',
-          'tenant_id',
-          'source',
-          'detail_type',
-          'event_name',
-          'region',
-          'event_time',
-          'actor',
-          'source_ip',
-          'detections',
-          'detail',
-          'suppressed',
-        ])
-        .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
-          v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb, v.suppressed::jsonb
-        from ${source} as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
-          source_ip, detections, detail, suppressed)
-        where ${withinLimit}`)
-        .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
-        .returning('event_id'),
-    )
-    // Not read below: PostgreSQL runs every data-modifying WITH once, read or not.
-    .with('forwarding', (qc) => upsertForwardingRegions(qc, { ...forwarding, onlyIf: withinLimit }))
-    .selectFrom('hit')
-    .innerJoin('bytes_hit', (join) => join.onTrue())
-    .select([
-      'hit.count',
-      'hit.resets_in',
-      'bytes_hit.count as bytes_count',
-      'bytes_hit.resets_in as bytes_resets_in',
-      sql<string[]>`coalesce((select array_agg(event_id) from stored), '{}')`.as('stored'),
-    ])
-    .execute();
-  if (!row) throw new Error('the rate-limit window answered no row');
-  return {
-    count: { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) },
-    bytes: { count: row.bytes_count, resetsInSeconds: Math.max(1, row.bytes_resets_in) },
-    stored: new Set(row.stored),
-  };
+  // Each request sees its window as it was before the group, plus its own hits and those of the requests before it.
+  const counted = new Map<string, number>();
+  const states = requests.map((r) => {
+    const [count, bytes] = [r.count, r.bytes].map((w): WindowState => {
+      const after = windows.get(w.key);
+      if (!after) throw new Error(`the rate-limit window ${w.key} answered no row`);
+      const before = after.count - totals.get(w.key)! + (counted.get(w.key) ?? 0);
+      counted.set(w.key, (counted.get(w.key) ?? 0) + w.hits);
+      return { count: before + w.hits, resetsInSeconds: Math.max(1, after.resets_in) };
+    }) as [WindowState, WindowState];
+    return { count, bytes, within: count.count <= r.count.limit && bytes.count <= r.bytes.limit };
+  });
+
+  // Each event once, for the first request within its limits that carries it.
+  const owner = new Map<string, number>();
+  const events: NewAccountEvent[] = [];
+  requests.forEach((r, index) => {
+    if (!states[index]!.within) return;
+    for (const e of r.events) {
+      const key = `${e.account_id}\n${e.event_id}`;
+      if (owner.has(key)) continue;
+      owner.set(key, index);
+      events.push(e);
+    }
+  });
+  const reports = regionReports(requests.filter((_, index) => states[index]!.within));
+  const stored = requests.map(() => new Set<string>());
+  if (events.length > 0 || reports.length > 0) {
+    events.sort((a, b) => compareKeys(a.account_id, b.account_id) || compareKeys(a.event_id, b.event_id));
+    const rows = events.map(
+      (e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
+      ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail}, ${e.suppressed})`,
+    );
+    // A request of heartbeats only stores no event.
+    const source =
+      rows.length > 0
+        ? sql`(values ${sql.join(rows)})`
+        : sql`(select null, null, null, null, null, null, null, null, null, null, null, null, null where false)`;
+    const written = await db
+      .with('stored', (qc) =>
+        qc
+          .insertInto('account_events')
+          .columns([
+            'account_id',
+            'event_id',
+            'tenant_id',
+            'source',
+            'detail_type',
+            'event_name',
+            'region',
+            'event_time',
+            'actor',
+            'source_ip',
+            'detections',
+            'detail',
+            'suppressed',
+          ])
+          .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
+            v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb, v.suppressed::jsonb
+          from ${source} as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
+            source_ip, detections, detail, suppressed)`)
+          .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
+          .returning(['account_id', 'event_id']),
+      )
+      // Not read below: PostgreSQL runs every data-modifying WITH once, read or not.
+      .with('forwarding', (qc) => upsertForwardingRegions(qc, reports))
+      .selectFrom('stored')
+      .select(['account_id', 'event_id'])
+      .execute();
+    for (const { account_id, event_id } of written) {
+      stored[owner.get(`${account_id}\n${event_id}`)!]!.add(event_id);
+    }
+  }
+  return states.map(({ count, bytes }, index) => ({ count, bytes, stored: stored[index]! }));
 }
+
+const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The account's events from `since` to now that set off one of these detections, newest first (at most `limit`). */
 export async function recentEventsDetecting({

@@ -10,24 +10,28 @@ export interface WindowState {
 }
 
 /**
- * The statement that adds `hits` to a fixed window counter and returns the count and the seconds until the window
- * ends (`resets_in`): run alone by hitWindow, or as a CTE of a statement that also writes what the hits were for.
+ * The statement that adds hits to fixed window counters (distinct keys, written in key order so that two writers lock
+ * them alike) and returns each key's count and the seconds until its window ends (`resets_in`).
  */
-export function windowHit(
+export function windowHits(
   db: QueryCreator<Database>,
-  { key, windowSeconds, hits }: { key: string; windowSeconds: number; hits: number },
+  { windowSeconds, hits }: { windowSeconds: number; hits: readonly { key: string; hits: number }[] },
 ) {
   const expired = sql<boolean>`rate_limits.window_start <= now() - make_interval(secs => ${windowSeconds})`;
+  const rows = [...hits]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((h) => ({ key: h.key, window_start: sql<Date>`now()`, count: h.hits }));
   return db
     .insertInto('rate_limits')
-    .values({ key, window_start: sql`now()`, count: hits })
+    .values(rows)
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        count: sql`case when ${expired} then ${hits}::int else rate_limits.count + ${hits}::int end`,
+        count: sql`case when ${expired} then excluded.count else rate_limits.count + excluded.count end`,
         window_start: sql`case when ${expired} then now() else rate_limits.window_start end`,
       }),
     )
     .returning([
+      'key',
       'count',
       sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as(
         'resets_in',
@@ -47,7 +51,7 @@ export async function hitWindow({
   windowSeconds: number;
   hits?: number;
 }): Promise<WindowState> {
-  const row = await windowHit(db, { key, windowSeconds, hits }).executeTakeFirstOrThrow();
+  const row = await windowHits(db, { windowSeconds, hits: [{ key, hits }] }).executeTakeFirstOrThrow();
   return { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) };
 }
 
