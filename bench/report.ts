@@ -260,6 +260,7 @@ export function eventsSection(e: EventsResult, runNote = ''): string {
   const sent = ingestRows.reduce((sum, row) => sum + Object.values(row.statusCodes).reduce((s, c) => s + c, 0), 0);
   const limited = ingestRows.reduce((sum, row) => sum + count(row, (code) => code === 429), 0);
   const [stored, duplicate, ...steady] = ingestRows;
+  const barePost = e.rows[1];
   const refused = Object.entries(a.refused)
     .map(([status, c]) => `${n(c)} answered ${status}`)
     .join(', ');
@@ -347,7 +348,15 @@ The goal, a 202 within 20 ms at p99: ${
       ? `; with ${CONNECTIONS} connections as fast as the API answers, p99 ${stored.p99} ms (${n(stored.requestsPerSecond)} req/s)`
       : ''
   }${duplicate ? `, duplicates p99 ${duplicate.p99} ms` : ''}.
-`;
+${
+  stored && barePost
+    ? `The goals of fleet ingestion (2026-12): new events at least 0.5 of the bare POST in the same run: ${goal(stored.requestsPerSecond >= 0.5 * barePost.requestsPerSecond)} (${(stored.requestsPerSecond / barePost.requestsPerSecond).toFixed(2)}); a p99 of at most 50 ms at ${CONNECTIONS} connections: ${goal(stored.p99 <= 50)} (${stored.p99} ms).
+Requests that set off nothing are committed in groups (\`core/events/group-commit.ts\`), and the event key's account and
+the tenant's Sigma rules are read once for the requests of the moment (\`core/batched-reads.ts\`): before either, the
+same row was 302 req/s (0.04 of the bare POST), p99 343 ms.
+`
+    : ''
+}`;
 }
 
 function scansSection(r: BenchReport): string {

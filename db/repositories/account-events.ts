@@ -1,10 +1,9 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
 import type { AccountEventsTable, SuppressedDetection } from '../tables/events';
-import { type WindowState, windowHits } from './rate-limits';
+import type { WindowState } from './rate-limits';
 import { isoTimestamp } from '../json-sql';
 import type { RegionTouch } from '../../domain/events/forwarding-health';
-import { regionReports, upsertForwardingRegions } from './event-forwarding';
 
 type Conn = Kysely<Database>;
 
@@ -166,9 +165,11 @@ export interface EventStoreResult {
 /**
  * Counts requests in their accounts' rate-limit windows (events, and bytes) and, for each that stays within both
  * limits, stores its events not stored before and records what it tells of each region of the forwarder
- * (event-forwarding.ts): two statements for any number of requests, so that ingestion commits many at once. Requests
- * are taken in their order: within one account, a request is counted after those before it, and an event that two of
- * them carry is stored for the first (the other's is a redelivery). Run it in a transaction.
+ * (event-forwarding.ts): one statement for any number of requests (one round trip and, outside a transaction, one
+ * commit), so that ingestion commits many at once. Requests are taken in their order: within one account, a request is
+ * counted after those before it, and an event that two of them carry is stored for the first within its limits (the
+ * other's is a redelivery). Rate-limit rows, events and regions are written in key order, so that two writers lock
+ * them alike.
  */
 export async function countAndStoreEvents({
   db,
@@ -179,95 +180,112 @@ export async function countAndStoreEvents({
   windowSeconds: number;
   requests: readonly EventStoreRequest[];
 }): Promise<EventStoreResult[]> {
-  const totals = new Map<string, number>();
-  for (const r of requests) {
-    for (const w of [r.count, r.bytes]) totals.set(w.key, (totals.get(w.key) ?? 0) + w.hits);
-  }
-  const windows = new Map(
-    (
-      await windowHits(db, {
-        windowSeconds,
-        hits: [...totals].map(([key, hits]) => ({ key, hits })),
-      }).execute()
-    ).map((row) => [row.key, row]),
+  if (requests.length === 0) return [];
+  const requestRows = requests.map(
+    (r, ord) => sql`(${ord}::int, ${r.count.key}::text, ${r.count.hits}::int, ${r.count.limit}::int,
+      ${r.bytes.key}::text, ${r.bytes.hits}::int, ${r.bytes.limit}::int)`,
   );
-  // Each request sees its window as it was before the group, plus its own hits and those of the requests before it.
-  const counted = new Map<string, number>();
-  const states = requests.map((r) => {
-    const [count, bytes] = [r.count, r.bytes].map((w): WindowState => {
-      const after = windows.get(w.key);
-      if (!after) throw new Error(`the rate-limit window ${w.key} answered no row`);
-      const before = after.count - totals.get(w.key)! + (counted.get(w.key) ?? 0);
-      counted.set(w.key, (counted.get(w.key) ?? 0) + w.hits);
-      return { count: before + w.hits, resetsInSeconds: Math.max(1, after.resets_in) };
-    }) as [WindowState, WindowState];
-    return { count, bytes, within: count.count <= r.count.limit && bytes.count <= r.bytes.limit };
-  });
-
-  // Each event once, for the first request within its limits that carries it.
-  const owner = new Map<string, number>();
-  const events: NewAccountEvent[] = [];
-  requests.forEach((r, index) => {
-    if (!states[index]!.within) return;
-    for (const e of r.events) {
-      const key = `${e.account_id}\n${e.event_id}`;
-      if (owner.has(key)) continue;
-      owner.set(key, index);
-      events.push(e);
-    }
-  });
-  const reports = regionReports(requests.filter((_, index) => states[index]!.within));
-  const stored = requests.map(() => new Set<string>());
-  if (events.length > 0 || reports.length > 0) {
-    events.sort((a, b) => compareKeys(a.account_id, b.account_id) || compareKeys(a.event_id, b.event_id));
-    const rows = events.map(
-      (e) => sql`(${e.account_id}, ${e.event_id}, ${e.tenant_id}, ${e.source}, ${e.detail_type}, ${e.event_name},
-      ${e.region}, ${e.event_time}, ${e.actor}, ${e.source_ip}, ${e.detections}, ${e.detail}, ${e.suppressed})`,
-    );
-    // A request of heartbeats only stores no event.
-    const source =
-      rows.length > 0
-        ? sql`(values ${sql.join(rows)})`
-        : sql`(select null, null, null, null, null, null, null, null, null, null, null, null, null where false)`;
-    const written = await db
-      .with('stored', (qc) =>
-        qc
-          .insertInto('account_events')
-          .columns([
-            'account_id',
-            'event_id',
-            'tenant_id',
-            'source',
-            'detail_type',
-            'event_name',
-            'region',
-            'event_time',
-            'actor',
-            'source_ip',
-            'detections',
-            'detail',
-            'suppressed',
-          ])
-          .expression(sql`select v.account_id, v.event_id, v.tenant_id, v.source, v.detail_type, v.event_name, v.region,
-            v.event_time::timestamptz, v.actor, v.source_ip, v.detections::text[], v.detail::jsonb, v.suppressed::jsonb
-          from ${source} as v(account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor,
-            source_ip, detections, detail, suppressed)`)
-          .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
-          .returning(['account_id', 'event_id']),
-      )
-      // Not read below: PostgreSQL runs every data-modifying WITH once, read or not.
-      .with('forwarding', (qc) => upsertForwardingRegions(qc, reports))
-      .selectFrom('stored')
-      .select(['account_id', 'event_id'])
-      .execute();
-    for (const { account_id, event_id } of written) {
-      stored[owner.get(`${account_id}\n${event_id}`)!]!.add(event_id);
-    }
-  }
-  return states.map(({ count, bytes }, index) => ({ count, bytes, stored: stored[index]! }));
+  const eventRows = requests.flatMap((r, ord) =>
+    r.events.map(
+      (e) => sql`(${ord}::int, ${e.account_id}::text, ${e.event_id}::text, ${e.tenant_id}::text, ${e.source}::text,
+        ${e.detail_type}::text, ${e.event_name}::text, ${e.region}::text, ${e.event_time}::timestamptz,
+        ${e.actor}::text, ${e.source_ip}::text, ${e.detections}::text[], ${e.detail}::jsonb, ${e.suppressed}::jsonb)`,
+    ),
+  );
+  const touchRows = requests.flatMap((r, ord) =>
+    r.touches.map(
+      (t) => sql`(${ord}::int, ${r.tenantId}::text, ${r.accountId}::text, ${t.region}::text,
+        ${t.heartbeatAt}::timestamptz, ${t.eventAt}::timestamptz)`,
+    ),
+  );
+  // A request of heartbeats only stores no event; one of events only touches no heartbeat.
+  const events =
+    eventRows.length > 0
+      ? sql`(values ${sql.join(eventRows)})`
+      : sql`(select null::int, null::text, null::text, null::text, null::text, null::text, null::text, null::text,
+          null::timestamptz, null::text, null::text, null::text[], null::jsonb, null::jsonb where false)`;
+  const touches =
+    touchRows.length > 0
+      ? sql`(values ${sql.join(touchRows)})`
+      : sql`(select null::int, null::text, null::text, null::text, null::timestamptz, null::timestamptz where false)`;
+  const expired = sql`rl.window_start <= now() - make_interval(secs => ${windowSeconds})`;
+  const { rows } = await sql<{
+    ord: number;
+    count: string;
+    count_resets_in: number;
+    bytes: string;
+    bytes_resets_in: number;
+    stored: string[];
+  }>`
+    with requests (ord, count_key, count_hits, count_limit, bytes_key, bytes_hits, bytes_limit) as (
+      values ${sql.join(requestRows)}
+    ), totals as (
+      select key, sum(hits)::int as hits
+      from (select count_key as key, count_hits as hits from requests
+            union all select bytes_key, bytes_hits from requests) k
+      group by key
+    ), hit as (
+      insert into rate_limits as rl (key, window_start, count)
+      select key, now(), hits from totals order by key
+      on conflict (key) do update set
+        count = case when ${expired} then excluded.count else rl.count + excluded.count end,
+        window_start = case when ${expired} then now() else rl.window_start end
+      returning key, count,
+        ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int as resets_in
+    ), counted as (
+      -- Each request sees its window as it was before this statement, plus its hits and those of the requests before it.
+      select r.ord, r.count_limit, r.bytes_limit,
+        c.count - ct.hits + sum(r.count_hits) over (partition by r.count_key order by r.ord) as count,
+        c.resets_in as count_resets_in,
+        b.count - bt.hits + sum(r.bytes_hits) over (partition by r.bytes_key order by r.ord) as bytes,
+        b.resets_in as bytes_resets_in
+      from requests r
+      join hit c on c.key = r.count_key join totals ct on ct.key = r.count_key
+      join hit b on b.key = r.bytes_key join totals bt on bt.key = r.bytes_key
+    ), within as (
+      select ord from counted where count <= count_limit and bytes <= bytes_limit
+    ), candidates as (
+      -- Each event once, for the first request within its limits that carries it.
+      select distinct on (v.account_id, v.event_id) v.*
+      from ${events} as v (ord, account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time,
+        actor, source_ip, detections, detail, suppressed)
+      where v.ord in (select ord from within)
+      order by v.account_id, v.event_id, v.ord
+    ), stored as (
+      insert into account_events (account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time,
+        actor, source_ip, detections, detail, suppressed)
+      select account_id, event_id, tenant_id, source, detail_type, event_name, region, event_time, actor, source_ip,
+        detections, detail, suppressed
+      from candidates order by account_id, event_id
+      on conflict (account_id, event_id) do nothing
+      returning account_id, event_id
+    ), forwarding as (
+      -- Not read below: PostgreSQL runs every data-modifying WITH once, read or not.
+      insert into event_forwarding_regions as f (account_id, region, tenant_id, first_heartbeat_at, last_heartbeat_at,
+        last_event_at)
+      select t.account_id, t.region, min(t.tenant_id), min(t.heartbeat_at), max(t.heartbeat_at), max(t.event_at)
+      from ${touches} as t (ord, tenant_id, account_id, region, heartbeat_at, event_at)
+      where t.ord in (select ord from within)
+      group by t.account_id, t.region
+      order by t.account_id, t.region
+      on conflict (account_id, region) do update set
+        -- least and greatest skip nulls: a request without a heartbeat leaves the heartbeat columns as they are.
+        first_heartbeat_at = least(f.first_heartbeat_at, excluded.first_heartbeat_at),
+        last_heartbeat_at = greatest(f.last_heartbeat_at, excluded.last_heartbeat_at),
+        last_event_at = greatest(f.last_event_at, excluded.last_event_at)
+    )
+    select c.ord, c.count, c.count_resets_in, c.bytes, c.bytes_resets_in,
+      coalesce((select array_agg(s.event_id) from stored s
+                join candidates k on k.account_id = s.account_id and k.event_id = s.event_id
+                where k.ord = c.ord), '{}') as stored
+    from counted c order by c.ord`.execute(db);
+  if (rows.length !== requests.length) throw new Error('the event store did not answer one row per request');
+  return rows.map((row) => ({
+    count: { count: Number(row.count), resetsInSeconds: Math.max(1, row.count_resets_in) },
+    bytes: { count: Number(row.bytes), resetsInSeconds: Math.max(1, row.bytes_resets_in) },
+    stored: new Set(row.stored),
+  }));
 }
-
-const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The account's events from `since` to now that set off one of these detections, newest first (at most `limit`). */
 export async function recentEventsDetecting({
