@@ -45,6 +45,20 @@ const n = (value: number, digits = 0) =>
 const mib = (bytes: number) => n(bytes / 2 ** 20);
 const amount = (value: number) => n(value, value % 1 ? 1 : 0);
 const cores = (cpu: CpuRoles, role: string) => (cpu[role] ?? 0).toFixed(2);
+/** A throughput row's cells: its rate and its ratio to `base`, latencies, errors and the cores busy meanwhile. */
+const throughputCells = (row: ThroughputRow, base: ThroughputRow) =>
+  [
+    row.name,
+    n(row.requestsPerSecond),
+    (row.requestsPerSecond / base.requestsPerSecond).toFixed(2),
+    row.p50,
+    row.p99,
+    row.errors,
+    cores(row.cpu, 'server'),
+    cores(row.cpu, 'postgres'),
+    cores(row.cpu, 'rest of machine'),
+  ].join(' | ');
+
 /** A goal of an issue, as the report states it next to the figures. */
 const goal = (met: boolean) => (met ? 'met' : '**not met**');
 
@@ -57,19 +71,7 @@ export function apiSection(
 ): string {
   const { poolMax, apiAccounts, seconds } = r.settings;
   const base = r.api.saturated[0]!;
-  const rows = r.api.saturated.map((row) =>
-    [
-      row.name,
-      n(row.requestsPerSecond),
-      (row.requestsPerSecond / base.requestsPerSecond).toFixed(2),
-      row.p50,
-      row.p99,
-      row.errors,
-      cores(row.cpu, 'server'),
-      cores(row.cpu, 'postgres'),
-      cores(row.cpu, 'rest of machine'),
-    ].join(' | '),
-  );
+  const rows = r.api.saturated.map((row) => throughputCells(row, base));
   const reads = r.api.saturated.filter((row) => row.name.includes('(authenticated'));
   const ratioMet = reads.every((row) => row.requestsPerSecond / base.requestsPerSecond >= 0.4);
   const p99Met = reads.every((row) => row.p99 <= 25);
@@ -166,21 +168,7 @@ const FLEET_HEADING = '## Fleet: the portfolio reads';
 export function fleetSection(f: FleetResult, settings: { seconds: number; poolMax: number }, runNote = ''): string {
   const [enterprise, agency] = f.tenants as [FleetTenantResult, FleetTenantResult];
   const base = enterprise.rows[0]!;
-  const rows = f.tenants.flatMap((t) =>
-    t.rows.map((row) =>
-      [
-        row.name,
-        n(row.requestsPerSecond),
-        (row.requestsPerSecond / base.requestsPerSecond).toFixed(2),
-        row.p50,
-        row.p99,
-        row.errors,
-        cores(row.cpu, 'server'),
-        cores(row.cpu, 'postgres'),
-        cores(row.cpu, 'rest of machine'),
-      ].join(' | '),
-    ),
-  );
+  const rows = f.tenants.flatMap((t) => t.rows.map((row) => throughputCells(row, base)));
   const reads = (t: FleetTenantResult) => t.rows.slice(1);
   const ratioMet = reads(enterprise).every((row) => row.requestsPerSecond >= 0.5 * base.requestsPerSecond);
   const tailMet = (t: FleetTenantResult, limit: number) => reads(t).every((row) => row.p99 <= limit);

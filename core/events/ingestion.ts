@@ -66,8 +66,9 @@ import { tenantSigmaRules } from '../detections/tenant-rules';
 // have happened no later than it arrived (domain/events/normalize.ts `arrivedEventTime`).
 //
 // The tenant's own detections (Sigma rules, core/detections/tenant-rules.ts) run on each event beside the built-in
-// ones, and what they find is named and opens signals the same way; reading which are enabled is one query per
-// request, and they spend at most a fixed budget per event (domain/events/sigma/rule.ts, SIGMA_EVENT_FUEL).
+// ones, and what they find is named and opens signals the same way; which are enabled is read once for the requests
+// of the moment (core/batched-reads.ts), and they spend at most a fixed budget per event (domain/events/sigma/rule.ts,
+// SIGMA_EVENT_FUEL).
 
 type Account = Awaited<ReturnType<typeof findAccountsByEventKeys>>[number];
 
