@@ -66,8 +66,8 @@ import { tenantSigmaRules } from '../detections/tenant-rules';
 // have happened no later than it arrived (domain/events/normalize.ts `arrivedEventTime`).
 //
 // The tenant's own detections (Sigma rules, core/detections/tenant-rules.ts) run on each event beside the built-in
-// ones, and what they find is named and opens signals the same way; which are enabled is read once for the requests
-// of the moment (core/batched-reads.ts), and they spend at most a fixed budget per event (domain/events/sigma/rule.ts,
+// ones, and what they find is named and opens signals the same way; which are enabled is read with the key's account,
+// and they spend at most a fixed budget per event (domain/events/sigma/rule.ts,
 // SIGMA_EVENT_FUEL).
 
 type Account = Awaited<ReturnType<typeof findAccountsByEventKeys>>[number];
@@ -385,7 +385,7 @@ export async function ingestEvents(
   const received = parseBody(body, account, at);
   const events = received.filter((e) => !isHeartbeat(e));
   const heartbeats = received.length - events.length;
-  const sigma = events.length > 0 ? await tenantSigmaRules(deps, account.tenant_id) : [];
+  const sigma = events.length > 0 ? await tenantSigmaRules(deps, account.tenant_id, account.detection_versions) : [];
   const { windows, stored, detecting, opened, batched } = await apply(
     db,
     account,

@@ -74,23 +74,6 @@ export async function deleteTenantDetection({
   return result.numDeletedRows > 0n;
 }
 
-/**
- * What the ingestion path reads of tenants' enabled detections on each request: ids and when each last changed, so it
- * compiles only rules it has not seen in that version (core/detections/tenant-rules.ts). Several tenants at once: the
- * requests of a burst share one read.
- */
-export async function listEnabledDetectionVersions({ db, tenantIds }: { db: Conn; tenantIds: readonly string[] }) {
-  if (tenantIds.length === 0) return [];
-  return db
-    .selectFrom('tenant_detections')
-    .select(['tenant_id', 'id', 'updated_at'])
-    .where('tenant_id', '=', sql<string>`any(${[...tenantIds]}::text[])`)
-    .where('enabled', '=', true)
-    .orderBy('tenant_id')
-    .orderBy('id')
-    .execute();
-}
-
 /** The rules of these detections of the tenant, to compile. */
 export async function findDetectionRules({
   db,
@@ -104,7 +87,7 @@ export async function findDetectionRules({
   if (ids.length === 0) return [];
   return db
     .selectFrom('tenant_detections')
-    .select(['id', 'name', 'sigma', 'updated_at'])
+    .select(['id', 'name', 'sigma', sql<string>`updated_at::text`.as('version')])
     .where('tenant_id', '=', tenantId)
     .where('id', 'in', ids)
     .execute();
