@@ -10,6 +10,8 @@ const ROOT = path.resolve(__dirname, '..');
 export interface NodeProcess {
   pid: number;
   child: ChildProcess;
+  /** Its Prometheus endpoint, once it has logged where (`metrics listening`). */
+  metricsUrl: () => string | undefined;
   /** SIGTERM, then wait for the exit (the API and the worker drain first). */
   stop: () => Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function startNodeProcess({
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let metricsUrl: string | undefined;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -59,7 +62,14 @@ export async function startNodeProcess({
     child.once('exit', onExit);
     // The output is drained whatever happens (the worker logs a line per scan): a full pipe would stall the process.
     let pending = '';
+    let lines = '';
     child.stdout?.on('data', (chunk: Buffer) => {
+      if (metricsUrl === undefined) {
+        lines += chunk.toString();
+        const found = /"url":"([^"]+)","msg":"metrics listening"/.exec(lines);
+        if (found) metricsUrl = found[1];
+        lines = lines.slice(lines.lastIndexOf('\n') + 1);
+      }
       if (settled || typeof ready !== 'string') return;
       pending += chunk.toString();
       if (pending.includes(ready)) settle();
@@ -79,6 +89,7 @@ export async function startNodeProcess({
   return {
     pid: child.pid as number,
     child,
+    metricsUrl: () => metricsUrl,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -347,7 +347,13 @@ same row was 302 req/s (0.04 of the bare POST), p99 343 ms.
 }`;
 }
 
-function scansSection(r: BenchReport): string {
+export const SCANS_HEADING = '## Scans and worker memory';
+
+/** The scans part's section; `runNote` says when and where it ran when it ran apart from the rest of the report. */
+export function scansSection(
+  r: Pick<BenchReport, 'scans'> & { machine: { cores: number }; settings: { concurrency: number } },
+  runNote = '',
+): string {
   const { concurrency } = r.settings;
   const rows = r.scans.map((s) =>
     [
@@ -375,7 +381,33 @@ function scansSection(r: BenchReport): string {
       cores(s.cpu, 'rest of machine'),
     ].join(' | '),
   );
-  return `## Scans and worker memory
+  const v8Rows = r.scans.flatMap((s) =>
+    s.v8
+      ? [
+          [
+            n(s.accounts),
+            mib(s.rss.after),
+            mib(s.v8.heapTotal),
+            mib(s.v8.heapUsed),
+            mib(s.v8.external),
+            mib(Math.max(0, s.rss.after - s.v8.heapTotal - s.v8.external)),
+          ].join(' | '),
+        ]
+      : [],
+  );
+  const v8Table =
+    v8Rows.length === 0
+      ? ''
+      : `
+Where the worker's memory is 5 s after the last first scan: V8's heap (reserved, and in use then, garbage included)
+and the memory V8 tracks outside it (buffers), from the worker's own metrics; the rest of its RSS is native memory V8
+does not see: the Temporal core SDK's (Rust) state of every workflow it caches, its gRPC buffers, and Node's own.
+
+| accounts | RSS after MiB | V8 heap MiB | of it in use MiB | V8 external MiB | outside V8 MiB |
+| ---: | ---: | ---: | ---: | ---: | ---: |
+${v8Rows.map((row) => `| ${row} |`).join('\n')}
+`;
+  return `${SCANS_HEADING}
 
 For each size, a fresh API and worker process on a task queue of their own, so the worker holds that size's accounts
 and no others. The accounts are connected with \`POST /accounts\` (Enterprise tenants of 250 accounts,
@@ -399,18 +431,18 @@ Cores busy while verifying and scanning, of ${r.machine.cores}:
 | accounts | Temporal dev server | worker | PostgreSQL | API | load generator | rest of machine |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${cpuRows.map((row) => `| ${row} |`).join('\n')}
-${beforeComparison(r)}
+${v8Table}${beforeComparison(r)}
 A scan with the sandbox provider does no network I/O, so these figures are the platform's overhead per scan: each
 takes a verification Update and its activity, the scan's activity and their workflow tasks through one Temporal server and one worker
 (which loads the prebuilt workflow bundle), and a few writes to PostgreSQL. Against AWS a scan spends minutes waiting
 on AWS APIs instead, and throughput is set by the worker's activity slots (100 by default, up to 500 with
 \`TEMPORAL_WORKER_SLOTS=resource-based\`). The worker keeps up to \`TEMPORAL_MAX_CACHED_WORKFLOWS\` (10,000) workflows in
 its sticky cache, one per account it holds; an account's workflow evicted from it is replayed from its history when it
-next has work.
+next has work.${runNote}
 `;
 }
 
-function beforeComparison(r: BenchReport): string {
+function beforeComparison(r: Pick<BenchReport, 'scans'>): string {
   const same = r.scans.find((s) => s.accounts === BEFORE_SCAN_ACTIVITIES.accounts);
   if (!same) return '';
   return `

@@ -18,6 +18,8 @@ import {
   LARGE_ACCOUNT_HEADING,
   largeAccountSection,
   renderReport,
+  SCANS_HEADING,
+  scansSection,
   withFleetSection,
 } from './report';
 import { benchScanSize, firstScansDone } from './scans';
@@ -27,7 +29,7 @@ import { API_HEADING, withSection } from './sections';
 // `npm run bench`: every figure comes from one run on this machine, next to a baseline measured in the same
 // run, because the machines are shared and noisy: compare ratios over time, not absolute numbers.
 // Results go to BENCHMARKS.md with the machine and the date. `npm run bench -- fleet` (or `-- events`) runs that
-// part alone and replaces only its section of BENCHMARKS.md (its ratios are measured within that part);
+// part alone and replaces only its section of BENCHMARKS.md (its ratios are measured within that part; `-- scans` too);
 // `npm run bench -- large-account` prints each scan's calls by service next to the fewest the checks need as it goes.
 
 const numberFrom = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -95,6 +97,26 @@ const PARTS: Record<string, () => Promise<void>> = {
     partAlone('large-account', async (env, note) => {
       const section = largeAccountSection(await benchLargeAccount(env, LARGE_ACCOUNT), note());
       return withSection(readFileSync(REPORT, 'utf8'), LARGE_ACCOUNT_HEADING, section);
+    }),
+  scans: () =>
+    partAlone('scans', async (env, note) => {
+      const scans = [];
+      for (const size of SCAN_SIZES) {
+        scans.push(
+          await benchScanSize(env, {
+            size,
+            concurrency: CONCURRENCY,
+            poolMax: POOL_MAX,
+            timeoutMs: SCAN_TIMEOUT_MS,
+            workerNodeArgs: cpuProfile,
+          }),
+        );
+      }
+      const section = scansSection(
+        { scans, machine: { cores: cpus().length }, settings: { concurrency: CONCURRENCY } },
+        note(),
+      );
+      return withSection(readFileSync(REPORT, 'utf8'), SCANS_HEADING, section);
     }),
   events: () =>
     partAlone('events', async (env, note) => {

@@ -20,6 +20,8 @@ export interface ScanSizeResult {
   unavailable: { connect: number; verify: number };
   /** Worker RSS in bytes: started and idle; with every account connected; median and peak during the scans; after. */
   rss: { idle: number; connected: number; median: number; peak: number; after: number };
+  /** Of the worker's memory 5 s after the last first scan, what V8 holds (bytes), from its own metrics. */
+  v8?: { heapUsed: number; heapTotal: number; external: number };
   /** Cores busy from the first verification to the last first scan, by process. */
   cpu: CpuRoles;
 }
@@ -98,6 +100,7 @@ export async function benchScanSize(
     const during = rss.window();
     await sleep(5_000);
     const after = median(rss.window());
+    const v8 = await v8Memory(services.worker.metricsUrl());
     const result: ScanSizeResult = {
       accounts: size,
       tenants: tenants.length,
@@ -106,6 +109,7 @@ export async function benchScanSize(
       scansPerSecond: size / seconds,
       unavailable: { connect: connectUnavailable, verify: verifyUnavailable },
       rss: { idle, connected, median: median(during), peak: Math.max(...during), after },
+      v8,
       cpu,
     };
     const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
@@ -116,11 +120,32 @@ export async function benchScanSize(
       `${size} first scans in ${seconds.toFixed(1)} s: ${result.scansPerSecond.toFixed(1)} scans/s; ` +
         `worker RSS idle ${mib(idle)}, connected ${mib(connected)}, scans median ${mib(result.rss.median)} ` +
         `peak ${mib(result.rss.peak)}, after ${mib(after)}; cores: ${busy}; 503s retried: connect ${connectUnavailable}, ` +
-        `verify ${verifyUnavailable}`,
+        `verify ${verifyUnavailable}` +
+        (v8 ? `; V8 heap used ${mib(v8.heapUsed)} of ${mib(v8.heapTotal)}, external ${mib(v8.external)}` : ''),
     );
     return result;
   } finally {
     rss.stop();
     await services.stop();
   }
+}
+
+/** What V8 holds in a process, read from its Prometheus endpoint (prom-client's default metrics). */
+async function v8Memory(url: string | undefined): Promise<ScanSizeResult['v8']> {
+  if (!url) return undefined;
+  const text = await (await fetch(url)).text();
+  // A sample without labels is `<name> <value>` on a line of its own.
+  const value = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`${name} `))
+        ?.split(' ')[1],
+    );
+  const memory = {
+    heapUsed: value('nodejs_heap_size_used_bytes'),
+    heapTotal: value('nodejs_heap_size_total_bytes'),
+    external: value('nodejs_external_memory_bytes'),
+  };
+  return Object.values(memory).every(Number.isFinite) ? memory : undefined;
 }
