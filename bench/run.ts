@@ -100,18 +100,7 @@ const PARTS: Record<string, () => Promise<void>> = {
     }),
   scans: () =>
     partAlone('scans', async (env, note) => {
-      const scans = [];
-      for (const size of SCAN_SIZES) {
-        scans.push(
-          await benchScanSize(env, {
-            size,
-            concurrency: CONCURRENCY,
-            poolMax: POOL_MAX,
-            timeoutMs: SCAN_TIMEOUT_MS,
-            workerNodeArgs: cpuProfile,
-          }),
-        );
-      }
+      const scans = await scanSizes(env);
       const section = scansSection(
         { scans, machine: { cores: cpus().length }, settings: { concurrency: CONCURRENCY } },
         note(),
@@ -176,6 +165,23 @@ async function apiPart(env: BenchEnvironment) {
  * One part on its own: `run` answers BENCHMARKS.md with that part's section replaced, the rest kept; `note()` says
  * when and where it ran.
  */
+/** The scans part: each size of SCAN_SIZES in turn, with a fresh API and worker of its own. */
+async function scanSizes(env: BenchEnvironment) {
+  const scans = [];
+  for (const size of SCAN_SIZES) {
+    scans.push(
+      await benchScanSize(env, {
+        size,
+        concurrency: CONCURRENCY,
+        poolMax: POOL_MAX,
+        timeoutMs: SCAN_TIMEOUT_MS,
+        workerNodeArgs: cpuProfile,
+      }),
+    );
+  }
+  return scans;
+}
+
 async function partAlone(
   name: string,
   run: (env: BenchEnvironment, note: () => string) => Promise<string>,
@@ -218,18 +224,7 @@ async function main(): Promise<void> {
     });
 
     const largeAccount = await benchLargeAccount(env, LARGE_ACCOUNT);
-    const scans = [];
-    for (const size of SCAN_SIZES) {
-      scans.push(
-        await benchScanSize(env, {
-          size,
-          concurrency: CONCURRENCY,
-          poolMax: POOL_MAX,
-          timeoutMs: SCAN_TIMEOUT_MS,
-          workerNodeArgs: cpuProfile,
-        }),
-      );
-    }
+    const scans = await scanSizes(env);
     const fairness = await benchFairness(env, { ...FAIRNESS, concurrency: CONCURRENCY, poolMax: POOL_MAX });
     const report: BenchReport = {
       startedAt,
