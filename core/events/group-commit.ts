@@ -12,7 +12,8 @@ import { eventStoreGroupRequests } from '../../observability/metrics';
 // database then does one statement and one commit for dozens of requests instead of for each; a request alone is
 // written at once.
 // Nothing is answered before its commit, so a process that dies has acknowledged nothing it had not stored.
-// Requests are taken in the order they arrived: within one account a request is counted after those before it.
+// Requests are grouped in the order they arrived, and within a group one account's requests are counted in that order
+// (two groups in flight at once are counted in the order they lock the account's window).
 
 /** The length of the events' rate-limit windows, in seconds. */
 export const EVENT_WINDOW_SECONDS = 60;
