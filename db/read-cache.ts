@@ -34,7 +34,10 @@ export const TENANT_CHANGED_CHANNEL = 'sentinel_tenant_changed';
 export const ACCOUNTS_CHANGED_CHANNEL = 'sentinel_accounts_changed';
 /** `<tenant_id>`: a signal or an acceptance of one of its accounts written (the same migration). */
 export const SIGNALS_CHANGED_CHANNEL = 'sentinel_signals_changed';
-/** `<tenant_id>`: a scan of one of its accounts ended, or a score history point written (20261216T000100_overview_notifications.ts). */
+/**
+ * `<tenant_id>`: a scan of one of its accounts ended, or a score history point written
+ * (20261216T000100_overview_notifications.ts).
+ */
 export const OVERVIEW_CHANGED_CHANNEL = 'sentinel_overview_changed';
 const CHANNELS = [
   USER_CHANGED_CHANNEL,

@@ -7,13 +7,13 @@ import type { RegionTouch } from '../../domain/events/forwarding-health';
 
 type Conn = Kysely<Database>;
 
+// The account's event stream (db/migrations/20261128T000100_account_events.ts): forwarder keys, events, batches.
+
 /** One of a tenant's enabled detections, and its version: when it last changed, as PostgreSQL writes the time. */
 export interface DetectionVersion {
   id: string;
   version: string;
 }
-
-// The account's event stream (db/migrations/20261128T000100_account_events.ts): forwarder keys, events, batches.
 
 /**
  * The account each key belongs to (by the key's hash, in `key_hash`), for the keys that are current or rotated out and
@@ -67,8 +67,8 @@ export async function findAccountsByEventKeys({
           .$castTo<boolean>()
           .as('event_key_rotating'),
       )
-      // The tenant's enabled Sigma rules, each with its version (core/detections/tenant-rules.ts), in the same read: one
-      // round trip less for every request that carries events.
+      // The tenant's enabled Sigma rules, each with its version (core/detections/tenant-rules.ts), in the same
+      // read: one round trip less for every request that carries events.
       .select(
         sql<DetectionVersion[]>`coalesce((select json_agg(json_build_object('id', d.id, 'version', d.updated_at::text)
         order by d.id) from tenant_detections d where d.tenant_id = a.tenant_id and d.enabled), '[]')`.as(
@@ -249,7 +249,8 @@ export async function countAndStoreEvents({
       returning key, count,
         ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int as resets_in
     ), counted as (
-      -- Each request sees its window as it was before this statement, plus its hits and those of the requests before it.
+      -- Each request sees its window as it was before this statement, plus its hits and those of the requests
+      -- before it.
       select r.ord, r.count_limit, r.bytes_limit,
         c.count - ct.hits + sum(r.count_hits) over (partition by r.count_key order by r.ord) as count,
         c.resets_in as count_resets_in,
