@@ -7,67 +7,24 @@ type Conn = Kysely<Database>;
 // The regions of each account's event forwarder (db/migrations/20261130T000100_event_forwarding.ts): what ingestion
 // writes of their heartbeats and events, what GET /accounts/{account_id}/event-forwarding and the watch read.
 
-/** What requests told of one region of one account's forwarder: its first and last heartbeat, its last other event. */
-export interface RegionReport {
-  tenantId: string;
-  accountId: string;
-  region: string;
-  firstHeartbeatAt: Date | null;
-  lastHeartbeatAt: Date | null;
-  eventAt: Date | null;
-}
-
-/** The reports of requests' touches, one per account and region, sorted by both (the order rows are locked in). */
-export function regionReports(
-  requests: readonly { tenantId: string; accountId: string; touches: readonly RegionTouch[] }[],
-): RegionReport[] {
-  const earliest = (a: Date | null, b: Date | null) => (a === null || (b !== null && b < a) ? b : a);
-  const latest = (a: Date | null, b: Date | null) => (a === null || (b !== null && b > a) ? b : a);
-  const byKey = new Map<string, RegionReport>();
-  for (const { tenantId, accountId, touches } of requests) {
-    for (const t of touches) {
-      const key = `${accountId}\n${t.region}`;
-      const seen = byKey.get(key);
-      byKey.set(
-        key,
-        seen
-          ? {
-              ...seen,
-              firstHeartbeatAt: earliest(seen.firstHeartbeatAt, t.heartbeatAt),
-              lastHeartbeatAt: latest(seen.lastHeartbeatAt, t.heartbeatAt),
-              eventAt: latest(seen.eventAt, t.eventAt),
-            }
-          : {
-              tenantId,
-              accountId,
-              region: t.region,
-              firstHeartbeatAt: t.heartbeatAt,
-              lastHeartbeatAt: t.heartbeatAt,
-              eventAt: t.eventAt,
-            },
-      );
-    }
-  }
-  return [...byKey.keys()].sort().map((key) => byKey.get(key)!);
-}
-
 /**
- * The upsert of region reports: a heartbeat moves the region's last heartbeat forward only (a retried older beat
- * arriving late changes nothing), sets its first one once; another event moves its last event forward.
+ * The upsert of one request's touches (one row per region): a heartbeat moves the region's last heartbeat forward
+ * only (a retried older beat arriving late changes nothing), sets its first one once; another event moves its last
+ * event forward. Ingestion writes many accounts' regions in its own statement (account-events.ts).
  */
-export function upsertForwardingRegions(qc: QueryCreator<Database>, reports: readonly RegionReport[]) {
-  const rows = reports.map(
-    (r) => sql`(${r.accountId}, ${r.region}, ${r.tenantId}, ${r.firstHeartbeatAt}, ${r.lastHeartbeatAt}, ${r.eventAt})`,
-  );
-  const source =
-    rows.length > 0 ? sql`(values ${sql.join(rows)})` : sql`(select null, null, null, null, null, null where false)`;
+function upsertForwardingRegions(
+  qc: QueryCreator<Database>,
+  { tenantId, accountId, touches }: { tenantId: string; accountId: string; touches: readonly RegionTouch[] },
+) {
+  const rows = touches.map((t) => sql`(${t.region}, ${t.heartbeatAt}, ${t.eventAt})`);
+  const source = rows.length > 0 ? sql`(values ${sql.join(rows)})` : sql`(select null, null, null where false)`;
   return qc
     .insertInto('event_forwarding_regions')
     .columns(['account_id', 'region', 'tenant_id', 'first_heartbeat_at', 'last_heartbeat_at', 'last_event_at'])
     .expression(
-      sql`select v.account_id, v.region, v.tenant_id, v.first_heartbeat::timestamptz, v.last_heartbeat::timestamptz,
+      sql`select ${accountId}, v.region, ${tenantId}, v.heartbeat_at::timestamptz, v.heartbeat_at::timestamptz,
         v.event_at::timestamptz
-      from ${source} as v(account_id, region, tenant_id, first_heartbeat, last_heartbeat, event_at)`,
+      from ${source} as v(region, heartbeat_at, event_at)`,
     )
     .onConflict((oc) =>
       oc.columns(['account_id', 'region']).doUpdateSet({
@@ -91,7 +48,7 @@ export async function recordForwardingRegions({
   accountId: string;
   touches: readonly RegionTouch[];
 }): Promise<void> {
-  await upsertForwardingRegions(db, regionReports([{ tenantId, accountId, touches }])).execute();
+  await upsertForwardingRegions(db, { tenantId, accountId, touches }).execute();
 }
 
 /** The account's forwarder regions, by name. */

@@ -10,28 +10,24 @@ export interface WindowState {
 }
 
 /**
- * The statement that adds hits to fixed window counters (distinct keys, written in key order so that two writers lock
- * them alike) and returns each key's count and the seconds until its window ends (`resets_in`).
+ * The statement that adds `hits` to a fixed window counter and returns the count and the seconds until the window
+ * ends (`resets_in`), run by hitWindow (ingestion counts many windows in its own statement: account-events.ts).
  */
-export function windowHits(
+export function windowHit(
   db: QueryCreator<Database>,
-  { windowSeconds, hits }: { windowSeconds: number; hits: readonly { key: string; hits: number }[] },
+  { key, windowSeconds, hits }: { key: string; windowSeconds: number; hits: number },
 ) {
   const expired = sql<boolean>`rate_limits.window_start <= now() - make_interval(secs => ${windowSeconds})`;
-  const rows = [...hits]
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((h) => ({ key: h.key, window_start: sql<Date>`now()`, count: h.hits }));
   return db
     .insertInto('rate_limits')
-    .values(rows)
+    .values({ key, window_start: sql`now()`, count: hits })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        count: sql`case when ${expired} then excluded.count else rate_limits.count + excluded.count end`,
+        count: sql`case when ${expired} then ${hits}::int else rate_limits.count + ${hits}::int end`,
         window_start: sql`case when ${expired} then now() else rate_limits.window_start end`,
       }),
     )
     .returning([
-      'key',
       'count',
       sql<number>`ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as(
         'resets_in',
@@ -51,7 +47,7 @@ export async function hitWindow({
   windowSeconds: number;
   hits?: number;
 }): Promise<WindowState> {
-  const row = await windowHits(db, { windowSeconds, hits: [{ key, hits }] }).executeTakeFirstOrThrow();
+  const row = await windowHit(db, { key, windowSeconds, hits }).executeTakeFirstOrThrow();
   return { count: row.count, resetsInSeconds: Math.max(1, row.resets_in) };
 }
 
