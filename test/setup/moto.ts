@@ -22,10 +22,13 @@ export async function stopMoto(server: MotoServer): Promise<void> {
   clearTimeout(timeout);
 }
 
+/** moto's server, started by test/setup/moto_server.py: moto's own, with costs it pays again and again taken off. */
+const LAUNCHER = path.join(__dirname, 'moto_server.py');
+
 export async function startMoto(port: number): Promise<MotoServer> {
-  const binary = process.env.MOTO_SERVER_PATH ?? path.join(PROJECT_ROOT, '.tools/venv/bin/moto_server');
-  if (!existsSync(binary)) throw new Error(`moto_server not found at ${binary}: run npm run tools`);
-  const child = spawn(binary, ['-H', '127.0.0.1', '-p', String(port)], {
+  const python = path.join(PROJECT_ROOT, '.tools/venv/bin/python3');
+  if (!existsSync(python)) throw new Error(`moto's Python not found at ${python}: run npm run tools`);
+  const child = spawn(python, [LAUNCHER, '-H', '127.0.0.1', '-p', String(port)], {
     stdio: 'ignore',
     // AWS managed policies (SecurityAudit, ViewOnlyAccess) exist only when moto loads them at start.
     env: { ...process.env, MOTO_IAM_LOAD_MANAGED_POLICIES: 'true' },
