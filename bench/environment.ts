@@ -6,7 +6,7 @@ import { createDb, type Db } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { ensureDatabase, freePort, startPostgres, startTemporalDevServer } from '../scripts/services';
 import { buildWorkflowBundle } from '../worker/bundle';
-import { API_NODE_FLAGS, type NodeProcess, startNodeProcess } from './processes';
+import { API_NODE_FLAGS, type NodeProcess, startNodeProcess, WORKER_NODE_FLAGS } from './processes';
 
 // The service for benchmarks, on this machine: embedded PostgreSQL and the Temporal dev server shared by the
 // whole run, and the API and the worker (sandbox provider) as processes of their own, started per part of the
@@ -104,7 +104,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
         script: 'worker/main.ts',
         env: { ...env, LOG_LEVEL: 'info' },
         ready: '"msg":"worker started"',
-        nodeArgs: workerNodeArgs,
+        nodeArgs: [...WORKER_NODE_FLAGS, ...workerNodeArgs],
       });
     const worker = await startWorker().catch(async (err: unknown) => {
       await api.stop();

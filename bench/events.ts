@@ -14,6 +14,7 @@ import {
   SCHEDULED_EVENT,
   SCHEDULED_EVENT_SOURCE,
 } from '../domain/events/forwarding-rules';
+import type { Db } from '../db/client';
 import { compileSigmaYaml } from '../core/detections/sigma-yaml';
 import { EVENTS_PER_ACCOUNT_PER_MINUTE } from '../domain/tenancy/limits';
 import { freePort } from '../scripts/local-services';
@@ -59,13 +60,27 @@ export interface AlertLatency {
   latencyMs: Percentiles;
   /** The POST's own answer (202), ms. */
   postMs: Percentiles;
-  /** Requests the Slack webhook received (one alert a message here). */
+  /** Where each delivered alert's time went, from the rows the service wrote (alertStages). */
+  stages: AlertStages;
+  /** Requests the Slack webhook received during the run (one alert a message here). */
   slackMessages: number;
   timeoutSeconds: number;
   /** Cores busy from the first event until the last alert arrived. */
   cpu: CpuRoles;
   /** The heartbeats sent meanwhile; none in the run without them. */
   heartbeats: HeartbeatTraffic | null;
+}
+
+/**
+ * The steps of an event's alert, each from the timestamps the service writes: the request's arrival (the batch's
+ * `received_at`) to the alert rule firing (`fired_at`, after the answer), to the delivery's activity claiming it
+ * (its attempt's `attempted_at`: the delivery workflow started and its activity scheduled), to the message sent
+ * (`delivered_at`).
+ */
+export interface AlertStages {
+  toFired: Percentiles;
+  toClaimed: Percentiles;
+  toDelivered: Percentiles;
 }
 
 export interface HeartbeatTraffic {
@@ -117,6 +132,8 @@ export interface EventsOptions {
 }
 
 const ACCOUNTS = 250;
+/** Events sent before the latency runs, their alerts awaited and not counted. */
+export const WARM_UP_EVENTS = 100;
 /** The tenant's own detections of the Sigma part: SigmaHQ's AWS CloudTrail rules of the test fixtures, in turn. */
 const SIGMA_FIXTURES = path.join(__dirname, '../test/fixtures/sigma');
 const SIGMA_RULES = 20;
@@ -306,11 +323,38 @@ async function startSlackReceiver() {
 
 type SlackReceiver = Awaited<ReturnType<typeof startSlackReceiver>>;
 
+/** The alert steps of the deliveries of these accounts' event batches received since `since`, ms. */
+async function alertStages(db: Db, awsAccountIds: readonly string[], since: Date): Promise<AlertStages> {
+  const ms = (from: string, to: string) => sql<number>`extract(epoch from ${sql.ref(to)} - ${sql.ref(from)}) * 1000`;
+  const rows = await db
+    .selectFrom('alert_deliveries as d')
+    .innerJoin('alert_events as e', 'e.id', 'd.alert_id')
+    .innerJoin('event_batches as b', 'b.id', 'd.event_batch_id')
+    .innerJoin('accounts as a', 'a.id', 'b.account_id')
+    // The delivery's claim is cleared once it is settled; its successful attempt keeps the time of the claim.
+    .innerJoin('delivery_attempts as t', 't.delivery_id', 'd.id')
+    .where('a.aws_account_id', 'in', [...awsAccountIds])
+    .where('b.received_at', '>=', since)
+    .where('t.outcome', '=', 'delivered')
+    .select([
+      ms('b.received_at', 'e.fired_at').as('fired'),
+      ms('e.fired_at', 't.attempted_at').as('claimed'),
+      ms('t.attempted_at', 'd.delivered_at').as('delivered'),
+    ])
+    .execute();
+  return {
+    toFired: percentiles(rows.map((r) => Number(r.fired))),
+    toClaimed: percentiles(rows.map((r) => Number(r.claimed))),
+    toDelivered: percentiles(rows.map((r) => Number(r.delivered))),
+  };
+}
+
 /**
  * Sends `events` sg-open-ssh events at `rate` a second (on a schedule, not waiting for answers), taking the accounts
  * in turn, each event naming a security group of its own, then waits for every alert to reach the webhook.
  */
 async function alertLatency({
+  db,
   url,
   receiver,
   keys,
@@ -319,6 +363,7 @@ async function alertLatency({
   firstGroup,
   heartbeatKeys,
 }: {
+  db: Db;
   url: string;
   receiver: SlackReceiver;
   keys: [string, string][];
@@ -336,6 +381,8 @@ async function alertLatency({
   const refused: Record<string, number> = {};
   const meter = cpuMeter(pids);
   const heartbeats = heartbeatKeys.length > 0 ? sendHeartbeats(url, heartbeatKeys) : null;
+  const since = new Date();
+  const messagesBefore = receiver.messages();
   const started = performance.now();
   const requests: Promise<void>[] = [];
   for (let i = 0; i < events; i++) {
@@ -383,7 +430,12 @@ async function alertLatency({
     refused,
     latencyMs: percentiles(latencies),
     postMs: percentiles(postMs),
-    slackMessages: receiver.messages(),
+    stages: await alertStages(
+      db,
+      keys.map(([id]) => id),
+      since,
+    ),
+    slackMessages: receiver.messages() - messagesBefore,
     timeoutSeconds: alertTimeoutSeconds,
     cpu,
     heartbeats: heartbeatTraffic,
@@ -395,6 +447,11 @@ async function alertLatency({
   console.log(
     `event to alert${beats}: ${result.arrived} of ${result.opened} arrived (${events} sent), p50 ${p50.toFixed(0)} ms, ` +
       `p95 ${p95.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms; refused ${JSON.stringify(refused)}`,
+  );
+  const step = (p: Percentiles) => `p50 ${p.p50.toFixed(0)} ms, p95 ${p.p95.toFixed(0)} ms`;
+  console.log(
+    `  arrival to rule fired ${step(result.stages.toFired)}; to delivery claimed ${step(result.stages.toClaimed)}; ` +
+      `to sent ${step(result.stages.toDelivered)}`,
   );
   if (result.arrived < events) console.warn(`  ${events - result.arrived} of ${events} events' alerts did not arrive`);
   return result;
@@ -446,9 +503,9 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
     const keys = tenant.awsAccountIds.map((id): [string, string] => [id, eventKeys.get(id)!]);
 
     // The latency part's accounts are verified (their first scans done) before the rule exists: only the events alert.
-    // Each of its two runs has accounts of its own, so the second run's rescoring does not find the first run's
-    // signals open on its accounts: the runs differ only by the heartbeats.
-    const alerting = { ...tenant, awsAccountIds: tenant.awsAccountIds.slice(0, 3 * alertAccounts) };
+    // Each of its runs (and the warm-up) has accounts of its own, so a run's rescoring does not find an earlier run's
+    // signals open on its accounts: the runs differ only by the heartbeats or the Sigma rules.
+    const alerting = { ...tenant, awsAccountIds: tenant.awsAccountIds.slice(0, 4 * alertAccounts) };
     await verifyAccounts(services.url, [alerting], concurrency);
     await firstScansDone(env, [alerting], 600_000);
     const rule = await fetch(`${services.url}/alert-rules`, {
@@ -463,11 +520,21 @@ export async function benchEvents(env: BenchEnvironment, options: EventsOptions)
     });
     if (rule.status !== 201) throw new Error(`POST /alert-rules answered ${rule.status}: ${await rule.text()}`);
     const latency = {
+      db: env.db,
       url: services.url,
       receiver,
       options,
       pids: { server: services.api.pid, worker: services.worker.pid },
     };
+    // A warm-up over accounts of its own, not counted: the processes' first alerts compile the code they run (V8's,
+    // and the worker's first delivery workflows), which would otherwise fall on the first run's tail alone.
+    await alertLatency({
+      ...latency,
+      options: { ...options, alertEvents: WARM_UP_EVENTS },
+      keys: keys.slice(3 * alertAccounts, 4 * alertAccounts),
+      firstGroup: 3 * options.alertEvents,
+      heartbeatKeys: [],
+    });
     const alert = await alertLatency({
       ...latency,
       keys: keys.slice(0, alertAccounts),

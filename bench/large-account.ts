@@ -29,7 +29,7 @@ import {
   type ServiceCalls,
 } from './large-account-calls';
 import { isCodeDownload, packageAtFront, seedServices, servePackage } from './large-account-services';
-import { sampleResident } from './processes';
+import { sampleResident, sampleV8, type V8Memory } from './processes';
 
 export type { LargeAccountSize, ServiceCalls };
 
@@ -53,6 +53,8 @@ export interface LargeAccountResult {
   scans: LargeAccountScan[];
   /** Worker RSS in bytes: before the first scan, and the peak during the scans. */
   rss: { before: number; peak: number };
+  /** The most the worker's main-thread V8 held during the scans (where the scan's activity runs). */
+  v8?: V8Memory;
 }
 
 const SENTINEL_ACCOUNT = '123456789012';
@@ -219,6 +221,7 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
       },
     });
     const rss = sampleResident(services.worker.pid);
+    const v8 = sampleV8(services.worker.metricsUrl);
     try {
       const auth = await tenantAuth(services.url, 'large-account@bench.example');
       const post = async (route: string, body?: object) => {
@@ -234,6 +237,7 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
       await createRole(moto.endpoint, connected.external_id as string);
       const before = rss.now();
       rss.window();
+      await v8.window();
 
       const scans: LargeAccountScan[] = [];
       for (const first of [true, false]) {
@@ -272,9 +276,11 @@ export async function benchLargeAccount(env: BenchEnvironment, size: LargeAccoun
         seedSeconds,
         scans,
         rss: { before, peak: Math.max(before, ...rss.window()) },
+        v8: await v8.window(),
       };
     } finally {
       rss.stop();
+      v8.stop();
       await services.stop();
     }
   } finally {

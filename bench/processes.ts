@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 // The API, the worker and the hello-world baseline each run in a process of their own, as in production:
@@ -40,6 +40,14 @@ export async function startNodeProcess({
     env: { ...process.env, METRICS_PORT: '0', WORKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // BENCH_LOG_DIR keeps each process's output, to see afterwards what a slow measurement's processes were doing.
+  const logDir = process.env.BENCH_LOG_DIR;
+  if (logDir) {
+    mkdirSync(logDir, { recursive: true });
+    const log = createWriteStream(path.join(logDir, `${path.basename(script, '.ts')}-${child.pid}.log`));
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let metricsUrl: string | undefined;
   let stderr = '';
@@ -98,19 +106,24 @@ export async function startNodeProcess({
 }
 
 /**
- * The node flags production runs the API with: those of `npm run start:api` (package.json), between `node` and
- * `--import`. The bench runs the API, and the bare Express baseline beside it, with them.
+ * The node flags production runs a process with: those of its npm script (package.json), between `node` and
+ * `--import`, as the image's entrypoint passes them too.
  */
-export const API_NODE_FLAGS: readonly string[] = (() => {
+function nodeFlagsOf(script: string): readonly string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
   // The project's Node runs it (scripts/with-node.sh), as it runs the bench.
-  const words = (scripts['start:api'] ?? '').replace(/^bash scripts\/with-node\.sh /, '').split(/\s+/);
+  const words = (scripts[script] ?? '').replace(/^bash scripts\/with-node\.sh /, '').split(/\s+/);
   if (words[0] !== 'node' || !words.includes('--import'))
-    throw new Error('start:api is expected to be bash scripts/with-node.sh node [flags] --import tsx api/main.ts');
+    throw new Error(`${script} is expected to be bash scripts/with-node.sh node [flags] --import tsx <entry point>`);
   return words.slice(1, words.indexOf('--import'));
-})();
+}
+
+/** The API's (`npm run start:api`): the bench runs the API, and the bare Express baseline beside it, with them. */
+export const API_NODE_FLAGS = nodeFlagsOf('start:api');
+/** The worker's (`npm run start:worker`): its heap ceiling (docs/operations.md, "Worker memory"). */
+export const WORKER_NODE_FLAGS = nodeFlagsOf('start:worker');
 
 /**
  * The baseline of the API benchmarks: a bare Express hello-world on `port`, run as the API is (API_NODE_FLAGS);
@@ -151,6 +164,63 @@ export function sampleResident(pid: number, everyMs = 250) {
       take();
       const taken = samples;
       samples = [];
+      return taken;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** What V8 holds in a process's main thread, bytes. */
+export interface V8Memory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
+
+/** What V8 holds in a process, read from its Prometheus endpoint (prom-client's default metrics). */
+export async function v8Memory(url: string | undefined): Promise<V8Memory | undefined> {
+  if (!url) return undefined;
+  const text = await (await fetch(url)).text();
+  // A sample without labels is `<name> <value>` on a line of its own.
+  const value = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`${name} `))
+        ?.split(' ')[1],
+    );
+  const memory = {
+    heapUsed: value('nodejs_heap_size_used_bytes'),
+    heapTotal: value('nodejs_heap_size_total_bytes'),
+    external: value('nodejs_external_memory_bytes'),
+  };
+  return Object.values(memory).every(Number.isFinite) ? memory : undefined;
+}
+
+/**
+ * Reads a process's V8 memory every `everyMs` while it runs: the most of each figure in a window, to set beside
+ * the RSS peak (how much of it the main thread's heap was).
+ */
+export function sampleV8(url: () => string | undefined, everyMs = 1_000) {
+  let most: V8Memory | undefined;
+  const take = async () => {
+    const now = await v8Memory(url()).catch(() => undefined);
+    if (!now) return;
+    most = most
+      ? {
+          heapUsed: Math.max(most.heapUsed, now.heapUsed),
+          heapTotal: Math.max(most.heapTotal, now.heapTotal),
+          external: Math.max(most.external, now.external),
+        }
+      : now;
+  };
+  const timer = setInterval(() => void take(), everyMs);
+  return {
+    /** The most of each figure since the last call (or the start), then a fresh window. */
+    window: async (): Promise<V8Memory | undefined> => {
+      await take();
+      const taken = most;
+      most = undefined;
       return taken;
     },
     stop: () => clearInterval(timer),

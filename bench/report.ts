@@ -1,7 +1,7 @@
 import { PLANS } from '../domain/tenancy/plans';
 import { SCAN_RETENTION_DAYS } from '../domain/records/retention';
 import type { BillableActions } from './actions';
-import { type AlertLatency, type EventsResult, ingestCeilingPerSecond } from './events';
+import { type AlertLatency, type EventsResult, ingestCeilingPerSecond, WARM_UP_EVENTS } from './events';
 import { HEARTBEAT_INTERVAL_MINUTES } from '../domain/events/forwarding-rules';
 import type { FairnessResult } from './fairness';
 import type { FleetResult, FleetTenantResult } from './fleet';
@@ -219,6 +219,11 @@ const alertRunName = (run: AlertLatency, sigmaRules = 0) =>
 
 export function eventsSection(e: EventsResult, runNote = ''): string {
   const { alert: a, alertWithHeartbeats: h, alertWithSigma: g, sigmaRow } = e;
+  const alertRuns: [AlertLatency, number][] = [
+    [a, 0],
+    [h, 0],
+    [g, e.sigmaRules],
+  ];
   const beats = h.heartbeats;
   const beatsRefused = Object.entries(beats?.refused ?? {})
     .map(([status, c]) => `${n(c)} answered ${status}`)
@@ -272,20 +277,30 @@ scans, so only the events alert. The latency runs from just before each POST unt
 server in the benchmark, receives the message naming the event's security group: the request's transaction (event,
 signal, batch) and its answer, then, in the same API process, the alert rule fired, the delivery workflow started and
 that workflow's activity's POST to Slack. Every event's alert must arrive; the benchmark waits ${a.timeoutSeconds} s after the last event.
+Before the runs, ${WARM_UP_EVENTS} events over ${a.accounts} accounts of their own warm the processes up (their alerts awaited, not
+counted): the first alerts compile the code they run, which would otherwise fall on the first run's tail alone.
 
 | run | heartbeats sent | events sent | signals opened | alerts arrived | p50 ms | p95 ms | p99 ms | max ms | POST 202 p50 ms | POST 202 p99 ms | API cores | PostgreSQL cores |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-${(
-  [
-    [a, 0],
-    [h, 0],
-    [g, e.sigmaRules],
-  ] as [AlertLatency, number][]
-)
+${alertRuns
   .map(
     ([run, rules]) =>
       `| ${alertRunName(run, rules)} | ${n(run.heartbeats?.sent ?? 0)} | ${n(run.events)} | ${n(run.opened)} | ${n(run.arrived)} | ${ms(run.latencyMs.p50)} | **${ms(run.latencyMs.p95)}** | ${ms(run.latencyMs.p99)} | ${ms(run.latencyMs.max)} | ${ms(run.postMs.p50)} | ${ms(run.postMs.p99)} | ${cores(run.cpu, 'server')} | ${cores(run.cpu, 'postgres')} |`,
   )
+  .join('\n')}
+
+Where each alert's time went, from the timestamps the service writes: the request's arrival (its batch's \`received_at\`),
+the alert rule fired after the answer (\`fired_at\`), the delivery claimed by its workflow's activity (its attempt's
+\`attempted_at\`: the workflow started, its task and its activity's scheduled) and the message sent (\`delivered_at\`); p50 / p95 in ms.
+
+| run | arrival to rule fired | rule fired to delivery claimed | claimed to sent |
+| --- | ---: | ---: | ---: |
+${alertRuns
+  .map(([run, rules]) => {
+    const step = (p: { p50: number; p95: number }) => `${ms(p.p50)} / ${ms(p.p95)}`;
+    const { toFired, toClaimed, toDelivered } = run.stages;
+    return `| ${alertRunName(run, rules)} | ${step(toFired)} | ${step(toClaimed)} | ${step(toDelivered)} |`;
+  })
   .join('\n')}
 
 ${refused ? `Not opened: ${refused}. ` : ''}The webhook received ${n(a.slackMessages)} messages in the first run. Cores busy from the first event to the
@@ -310,8 +325,8 @@ request with the next account's key. The duplicate row sends each account's one 
 (202, \`duplicates: 1\`). The last rows hold autocannon to ${e.steadyRates.map((rate) => n(rate)).join(' and ')} requests a second, below what
 the API sustains, for the latency of a 202 at a steady load: one connection per 50 requests a second (autocannon paces
 each connection on a timer of its own, all started together, so 50 connections at 50 requests a second would send
-them 50 at once). The worker is stopped meanwhile (the ${a.accounts + h.accounts + g.accounts} verified
-accounts' debounced rescans would otherwise run). The accounts other than those ${a.accounts + h.accounts + g.accounts} are not verified (PENDING):
+them 50 at once). The worker is stopped meanwhile (the ${4 * a.accounts} verified
+accounts' debounced rescans would otherwise run). The accounts other than those ${4 * a.accounts} are not verified (PENDING):
 ingestion takes the events of any account not disconnected, and an event without a detection is stored alike. The
 baseline is the bare Express hello-world of the API part (GET), also in a process of its own; its POST route parses the
 same events as JSON and answers 202. The ingestion rows sent ${n(sent)} requests, at most ${n(Math.ceil(sent / e.accounts) + 4)} per
@@ -637,7 +652,11 @@ over the fewest are these.
 ${serviceRows.map((row) => `| ${row} |`).join('\n')}
 
 The second scan reads no Cost Explorer: it reuses the first scan's answers (AWS bills each request to the customer;
-see docs/decisions.md, "Plans"). Worker RSS: ${mib(l.rss.before)} MiB before the first scan, ${mib(l.rss.peak)} MiB at its peak during the scans (pages are
+see docs/decisions.md, "Plans"). Worker RSS: ${mib(l.rss.before)} MiB before the first scan, ${mib(l.rss.peak)} MiB at its peak during the scans${
+    l.v8
+      ? `, of which the main thread's V8 heap (where the scan's activity runs) used at most ${mib(l.v8.heapUsed)} MiB of ${mib(l.v8.heapTotal)} MiB reserved, and ${mib(l.v8.external)} MiB outside it (buffers)`
+      : ''
+  } (pages are
 folded as they arrive: of the security groups only the internet-open ones are kept). Checks not evaluated here are
 the ones moto cannot answer (AWS Health needs a Business support plan; its Cost Explorer has no costs, so the spend
 spike has no complete day).

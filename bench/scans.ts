@@ -8,7 +8,7 @@ import {
   verifyAccounts,
 } from './accounts';
 import type { BenchEnvironment } from './environment';
-import { type CpuRoles, cpuMeter, sampleResident } from './processes';
+import { type CpuRoles, cpuMeter, sampleResident, type V8Memory, v8Memory } from './processes';
 
 export interface ScanSizeResult {
   accounts: number;
@@ -21,7 +21,7 @@ export interface ScanSizeResult {
   /** Worker RSS in bytes: started and idle; with every account connected; median and peak during the scans; after. */
   rss: { idle: number; connected: number; median: number; peak: number; after: number };
   /** Of the worker's memory 5 s after the last first scan, what V8 holds (bytes), from its own metrics. */
-  v8?: { heapUsed: number; heapTotal: number; external: number };
+  v8?: V8Memory;
   /** Cores busy from the first verification to the last first scan, by process. */
   cpu: CpuRoles;
 }
@@ -128,24 +128,4 @@ export async function benchScanSize(
     rss.stop();
     await services.stop();
   }
-}
-
-/** What V8 holds in a process, read from its Prometheus endpoint (prom-client's default metrics). */
-async function v8Memory(url: string | undefined): Promise<ScanSizeResult['v8']> {
-  if (!url) return undefined;
-  const text = await (await fetch(url)).text();
-  // A sample without labels is `<name> <value>` on a line of its own.
-  const value = (name: string) =>
-    Number(
-      text
-        .split('\n')
-        .find((line) => line.startsWith(`${name} `))
-        ?.split(' ')[1],
-    );
-  const memory = {
-    heapUsed: value('nodejs_heap_size_used_bytes'),
-    heapTotal: value('nodejs_heap_size_total_bytes'),
-    external: value('nodejs_external_memory_bytes'),
-  };
-  return Object.values(memory).every(Number.isFinite) ? memory : undefined;
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 
 // The project runs on the Node pinned in .node-version: provisioned into .tools/node by scripts/install-node.sh,
 // or a system Node of the same major first on PATH (scripts/with-node.sh, which package.json's scripts go through).
@@ -35,5 +36,42 @@ describe('the Node runtime', () => {
       engines: { node: string };
     };
     expect(engines.node).toBe(`>=${pinnedMajor} <${pinnedMajor + 1}`);
+  });
+});
+
+// The worker's V8 heap ceiling (docs/operations.md, "Worker memory"): one figure in npm's script, the image's
+// entrypoint and the Helm chart, under the chart's memory limit for the worker.
+describe("the worker's heap ceiling", () => {
+  const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+  const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+  const fromScript = Number(/--max-old-space-size=(\d+) /.exec(scripts['start:worker'] ?? '')?.[1]);
+  const fromEntrypoint = Number(
+    /--max-old-space-size="\$\{WORKER_HEAP_MB:-(\d+)\}"/.exec(read('scripts/container-entrypoint.sh'))?.[1],
+  );
+  const values = parse(read('deploy/helm/sentinel/values.yaml')) as {
+    worker: { heapMb: number; resources: { limits: { memory: string } } };
+  };
+
+  it('is the same in npm start:worker, the image and the Helm chart', () => {
+    expect(fromScript).toBeGreaterThan(0);
+    expect(fromEntrypoint).toBe(fromScript);
+    expect(values.worker.heapMb).toBe(fromScript);
+  });
+
+  it("leaves a quarter of the chart's memory limit to what lives outside the main thread's heap", () => {
+    const limit = /^(\d+)Gi$/.exec(values.worker.resources.limits.memory);
+    expect(limit).not.toBeNull();
+    expect(values.worker.heapMb).toBeLessThanOrEqual(0.75 * Number(limit![1]) * 1024);
+  });
+
+  it('is what node sizes the heap by when given the flag', () => {
+    const limit = execFileSync(
+      process.execPath,
+      [`--max-old-space-size=${fromScript}`, '-p', 'require("node:v8").getHeapStatistics().heap_size_limit'],
+      { encoding: 'utf8' },
+    );
+    // The limit is the old space plus the young generation's semi-spaces.
+    expect(Number(limit) / 2 ** 20).toBeGreaterThanOrEqual(fromScript);
+    expect(Number(limit) / 2 ** 20).toBeLessThan(fromScript + 256);
   });
 });
