@@ -78,9 +78,12 @@ export function minimumCalls({ regions, size }: { regions: number; size: LargeAc
   return {
     // DescribeRegions; per region security groups, instances, public snapshot candidates (RestorableByUserIds all),
     // public images, EBS default encryption, network ACLs, VPCs, flow logs, launch templates, instance metadata
-    // defaults, subnets, transit gateways, VPC endpoints, endpoint services, unencrypted volumes and snapshot block
-    // public access (16); the account's snapshots (1,000 a page); each public snapshot's createVolumePermission
-    ec2: 1 + 16 * regions + lists(size.snapshots, 1000) + publicOf(size.snapshots),
+    // defaults, subnets, transit gateways, VPC endpoints, endpoint services, unencrypted volumes, snapshot block
+    // public access and the network topology's route tables (17: the topology's instances, subnets and ACLs are the
+    // lists above, made once for every part; it asks for security groups by id only for those something placed is
+    // in, and nothing is placed here); the account's snapshots (1,000 a page); each public snapshot's
+    // createVolumePermission
+    ec2: 1 + 17 * regions + lists(size.snapshots, 1000) + publicOf(size.snapshots),
     // per region the trails, and the threat checks' LookupEvents: one per API name (domain/checks/cloudtrail-threat.ts,
     // one page of the last 24 hours each: LookupEvents filters on one name a call), the fewest those checks need
     cloudtrail: regions * (1 + THREAT_EVENT_NAMES.length),
@@ -94,7 +97,8 @@ export function minimumCalls({ regions, size }: { regions: number; size: LargeAc
     s3: 1 + 4 * size.buckets,
     // the account's Block Public Access, multi-region access points; per region access points
     s3control: 2 + regions,
-    rds: 4 * regions, // instances, clusters, DB snapshots, cluster snapshots
+    // instances (one list for the instances' part and the network topology), clusters, DB snapshots, cluster snapshots
+    rds: 4 * regions,
     elasticfilesystem: regions,
     // per region ListKeys (one list serves both key parts); per customer managed key DescribeKey, its rotation status
     // and its key policy
@@ -113,12 +117,16 @@ export function minimumCalls({ regions, size }: { regions: number; size: LargeAc
     // jobs, connections, security configurations, the catalog's encryption settings and its resource policy
     glue: 5 * regions,
     batch: regions, // job definitions
+    // load balancers, one list for their part and the network topology (which reads target groups only behind an
+    // internet-facing one: none here)
     elasticloadbalancing: regions,
     dms: 2 * regions, // replication instances, endpoints
     redshift: regions,
-    es: regions, // OpenSearch domain names
+    es: regions, // OpenSearch domain names, one list for the domains' part and the network topology
     kafka: regions,
-    elasticache: regions,
+    // replication groups, and the network topology's cache clusters (their subnet groups only when a cluster is in a
+    // replication group: none here)
+    elasticache: 2 * regions,
     kinesis: regions,
     // per region where offered: invocation logging, custom models, guardrails; Agents' agents and knowledge bases
     bedrock: 5 * regions,

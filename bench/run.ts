@@ -6,6 +6,7 @@ import { benchBillableActions } from './actions';
 import { benchFairness } from './fairness';
 import { benchApi } from './api';
 import { type BenchEnvironment, startBenchEnvironment } from './environment';
+import { ATTACK_PATHS_HEADING, attackPathsSection, benchAttackPaths } from './attack-paths';
 import { benchEvents } from './events';
 import { benchFleet } from './fleet';
 import { benchLargeAccount } from './large-account';
@@ -93,6 +94,17 @@ const PARTS: Record<string, () => Promise<void>> = {
         fleetSection(fleet, { seconds: SECONDS, poolMax: POOL_MAX }, note()),
       );
     }),
+  // Pure computation: no services to start.
+  'attack-paths': async () => {
+    const startedAt = new Date();
+    const runs = benchAttackPaths();
+    const note = `\n\nMeasured on its own by \`npm run bench -- attack-paths\` on ${startedAt.toISOString().slice(0, 10)} (${cpus().length} cores, one-minute load ${loadavg()[0]!.toFixed(1)}).`;
+    writeFileSync(
+      REPORT,
+      withSection(readFileSync(REPORT, 'utf8'), ATTACK_PATHS_HEADING, attackPathsSection(runs, note)),
+    );
+    console.log('\nattack-paths section written to BENCHMARKS.md');
+  },
   'large-account': () =>
     partAlone('large-account', async (env, note) => {
       const section = largeAccountSection(await benchLargeAccount(env, LARGE_ACCOUNT), note());
@@ -226,6 +238,7 @@ async function main(): Promise<void> {
     const largeAccount = await benchLargeAccount(env, LARGE_ACCOUNT);
     const scans = await scanSizes(env);
     const fairness = await benchFairness(env, { ...FAIRNESS, concurrency: CONCURRENCY, poolMax: POOL_MAX });
+    const attackPaths = benchAttackPaths();
     const report: BenchReport = {
       startedAt,
       minutes: (Date.now() - startedAt.getTime()) / 60_000,
@@ -246,7 +259,7 @@ async function main(): Promise<void> {
       fleet,
       events,
     };
-    writeFileSync(REPORT, renderReport(report));
+    writeFileSync(REPORT, withSection(renderReport(report), ATTACK_PATHS_HEADING, attackPathsSection(attackPaths)));
     console.log('\nWritten to BENCHMARKS.md');
   } catch (err) {
     console.error(err); // before the teardown, whose own errors could hide it

@@ -16,6 +16,7 @@ import type {
   DeliveryAttemptsTable,
   EmailOutboxTable,
 } from './tables/alerts';
+import type { AttackPathAnalysesTable, AttackPathsTable } from './tables/attack-paths';
 import type { AuditEventsTable } from './tables/audit';
 import type {
   EmailVerificationsTable,
@@ -87,4 +88,6 @@ export interface Database {
   detection_windows: DetectionWindowsTable;
   principal_api_uses: PrincipalApiUsesTable;
   tenant_detections: TenantDetectionsTable;
+  attack_paths: AttackPathsTable;
+  attack_path_analyses: AttackPathAnalysesTable;
 }

@@ -5,6 +5,10 @@ import { ZipFile } from 'yazl';
 import type { AcceptanceSource } from '../domain/records/exports';
 import { CRLF, csvTable } from './csv';
 import {
+  ATTACK_PATH_COLUMNS,
+  type AttackPathSource,
+  attackPathCsvRecord,
+  attackPathRecord,
   ACCEPTANCE_COLUMNS,
   acceptanceRecord,
   ACCOUNT_COLUMNS,
@@ -42,6 +46,8 @@ export interface PackageSource {
   acceptances: AcceptanceSource[];
   /** The audit log's events about the account, oldest first. */
   activity: ActivitySource[];
+  /** The account's attack paths, most severe first. */
+  attackPaths: AttackPathSource[];
 }
 
 export const PACKAGE_FILES = [
@@ -58,6 +64,8 @@ export const PACKAGE_FILES = [
   'accepted-risks.csv',
   'account-activity.json',
   'account-activity.csv',
+  'attack-paths.json',
+  'attack-paths.csv',
 ] as const;
 
 export function packageFilename(awsAccountId: string, at: Date): string {
@@ -84,6 +92,7 @@ export async function writeExportPackage(source: PackageSource, file: string): P
   const signals = () => mapPages(source.signalPages(), (s) => signalRecord(awsAccountId, s, source.exportedAt));
   const acceptances = source.acceptances.map((a) => acceptanceRecord(a, source.exportedAt));
   const activity = source.activity.map(activityRecord);
+  const attackPaths = source.attackPaths.map(attackPathRecord);
 
   text('README.txt', readme(source));
   text(
@@ -99,6 +108,7 @@ export async function writeExportPackage(source: PackageSource, file: string): P
         checklist_steps: source.checklist.length,
         accepted_risks: source.acceptances.length,
         activity_events: source.activity.length,
+        attack_paths: source.attackPaths.length,
       },
     }),
   );
@@ -113,6 +123,8 @@ export async function writeExportPackage(source: PackageSource, file: string): P
   streamed('accepted-risks.csv', () => csvTable(ACCEPTANCE_COLUMNS, once(acceptances)));
   text('account-activity.json', json(activity));
   streamed('account-activity.csv', () => csvTable(ACTIVITY_COLUMNS, once(activity.map(activityCsvRecord))));
+  text('attack-paths.json', json(attackPaths));
+  streamed('attack-paths.csv', () => csvTable(ATTACK_PATH_COLUMNS, once(attackPaths.map(attackPathCsvRecord))));
   zip.end();
   await written;
 }
@@ -194,6 +206,14 @@ function readme(source: PackageSource): string {
     '  accepted and undone, exports and their downloads; who (e-mail), from which address, and when. details',
     '  is an object (in the CSV as JSON text). Columns:',
     `  ${ACTIVITY_COLUMNS.join(', ')}`,
+    '',
+    `attack-paths.json, attack-paths.csv  (${source.attackPaths.length} paths)`,
+    '  What an attacker can reach in the account, as its latest full scan found it, most severe first: toxic',
+    '  combinations (CRITICAL), privilege-escalation paths and internet exposures. steps is the chain read left',
+    '  to right; nodes and edges are the path as a graph (in the CSV as JSON text), each edge with the policy',
+    '  statements, rules or detections that allow it. certainty "possible": a step depends on a condition or a',
+    '  document Sentinel could not decide. Columns:',
+    `  ${ATTACK_PATH_COLUMNS.join(', ')}`,
     '',
     'Spreadsheet safety',
     '------------------',

@@ -199,3 +199,67 @@ export function activityCsvRecord(
 ): Record<(typeof ACTIVITY_COLUMNS)[number], string | null> {
   return { ...r, details: JSON.stringify(r.details) };
 }
+
+export const ATTACK_PATH_COLUMNS = [
+  'path_id',
+  'kind',
+  'rule',
+  'severity',
+  'certainty',
+  'title',
+  'summary',
+  'source',
+  'target',
+  'region',
+  'steps',
+  'nodes',
+  'edges',
+  'first_found_at',
+  'found_at',
+] as const;
+
+/** An attack path as the package holds it (the row of db/tables/attack-paths.ts). */
+export interface AttackPathSource {
+  fingerprint: string;
+  kind: string;
+  rule: string;
+  severity: string;
+  certainty: string;
+  title: string;
+  summary: string;
+  source: string;
+  target: string;
+  region: string | null;
+  nodes: unknown[];
+  edges: { from: string; to: string; label: string }[];
+  first_found_at: Date;
+  found_at: Date;
+}
+
+export function attackPathRecord(p: AttackPathSource) {
+  return {
+    path_id: p.fingerprint,
+    kind: p.kind,
+    rule: p.rule,
+    severity: p.severity,
+    certainty: p.certainty,
+    title: p.title,
+    summary: p.summary,
+    source: p.source,
+    target: p.target,
+    region: p.region,
+    // The chain read left to right, for a reader without a graph viewer.
+    steps: p.edges.map((e) => `${e.from} -[${e.label}]-> ${e.to}`).join(' ; '),
+    nodes: p.nodes,
+    edges: p.edges,
+    first_found_at: p.first_found_at.toISOString(),
+    found_at: p.found_at.toISOString(),
+  };
+}
+
+/** The CSV row: nodes and edges as JSON text. */
+export function attackPathCsvRecord(
+  r: ReturnType<typeof attackPathRecord>,
+): Record<(typeof ATTACK_PATH_COLUMNS)[number], string | null> {
+  return { ...r, nodes: JSON.stringify(r.nodes), edges: JSON.stringify(r.edges) };
+}

@@ -219,6 +219,8 @@ const TAG_TEXT: Record<(typeof TAGS)[number], string> = {
     'Connecting an AWS Organization, whose member accounts are connected and disconnected as they come and go',
   Overview: 'The portfolio of accounts at a glance',
   Signals: 'Findings, the Security Risk Score and the recovery checklist',
+  'Attack paths':
+    'What an attacker can reach: privilege escalation, internet exposure and the toxic combinations of the two, step by step',
   Compliance: 'Compliance frameworks (CIS AWS Foundations), control by control, and the report to hand over',
   Exports: 'CSV export and the emergency (panic) export package',
   'Alert rules': 'When to alert, and where',

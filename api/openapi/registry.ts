@@ -15,6 +15,7 @@ export const TAGS = [
   'Organizations',
   'Overview',
   'Signals',
+  'Attack paths',
   'Compliance',
   'Exports',
   'Alert rules',

@@ -18,6 +18,7 @@ import { overviewOperations } from './overview';
 import type { Endpoint } from './operation';
 import { organizationOperations } from './organizations';
 import { signalOperations } from './signals';
+import { attackPathOperations } from './attack-paths';
 import { trustedPrincipalOperations } from './trusted-principals';
 import { userOperations } from './users';
 
@@ -42,6 +43,7 @@ export const OPERATIONS: readonly Endpoint[] = [
   ...organizationOperations,
   ...overviewOperations,
   ...signalOperations,
+  ...attackPathOperations,
   ...complianceOperations,
   ...exportOperations,
   ...alertRuleOperations,

@@ -13,6 +13,7 @@ import { meRouter } from './routers/me';
 import { organizationsRouter } from './routers/organizations';
 import { overviewRouter } from './routers/overview';
 import { signalsRouter } from './routers/signals';
+import { attackPathsRouter } from './routers/attack-paths';
 import { usersRouter } from './routers/users';
 import { trustedPrincipalsRouter } from './routers/trusted-principals';
 import { detectionsRouter } from './routers/detections';
@@ -25,6 +26,7 @@ export const appRouter = router({
   organizations: organizationsRouter,
   overview: overviewRouter,
   signals: signalsRouter,
+  attackPaths: attackPathsRouter,
   compliance: complianceRouter,
   events: eventsRouter,
   exports: exportsRouter,

@@ -42,11 +42,13 @@ import { sandboxWorkloads } from './workloads';
 import { sandboxDnsAndPackages } from './dns-and-packages';
 import { sandboxEdge } from './edge';
 import { exposeNetwork, publicIpOf, sandboxLoadBalancers, vpcEdges } from './network-exposure';
+import { readableTopology, sandboxNetworkTopology, withLegacyWebServer } from './network-topology';
 import { sandboxDatabases, type SandboxSeed, withNetworkAndCertificates } from './databases';
 import { sandboxBackupSelections, withRdsHardening } from './rds-hardening';
 import { bastionWideRanges } from './ec2-breadth';
 import { ALL_PLANS, OWN_TRUST, PRIVATE_BUCKET, withGovernance } from './governance';
 import { NEGLECT, neglectOf } from './upkeep';
+import { sandboxIamAuthorization } from './iam-authorization';
 import type { ExpectedForwarder } from '../types';
 
 // A simulated AWS account for the sandbox provider. Everything derives from the account id and the scan time,
@@ -200,6 +202,8 @@ interface SandboxUser {
   adminAccess: boolean;
   managedPolicies: string[];
   inlinePolicies: string[];
+  /** The groups it belongs to, by name. */
+  groups: string[];
 }
 
 /** The parts issues edit in place before the inventory is assembled. */
@@ -285,6 +289,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
     adminAccess,
     managedPolicies: [],
     inlinePolicies: [],
+    groups: [adminAccess ? 'Administrators' : 'Developers'],
   });
   const ciKeyAge = int(random, 20, 80) * DAY_MS;
   const dailySpendUsd = int(random, 8, 60);
@@ -328,6 +333,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
           adminAccess: false,
           managedPolicies: [],
           inlinePolicies: [],
+          groups: [],
         },
       ],
       roles: [
@@ -857,6 +863,7 @@ const DRIFTING_ISSUES: DriftingIssue[] = [
         adminAccess: true,
         managedPolicies: ['AdministratorAccess'],
         inlinePolicies: [],
+        groups: [],
         accessKeys: [
           {
             id: accessKeyId(a.id, 'support-temp', String(occurrence)),
@@ -962,6 +969,7 @@ function deniedTo(account: SandboxAccount): { regions: string[]; bucket: string 
 
 const ok = <T>(value: T, unread: Unread[] = []): Collected<T> =>
   unread.length > 0 ? { status: 'ok', value, unread } : { status: 'ok', value };
+const valueOf = <T>(part: Collected<T>): T | null => (part.status === 'ok' ? part.value : null);
 
 const recorder = (account: SandboxAccount, region: string) => ({
   name: 'default',
@@ -1062,6 +1070,14 @@ export function sandboxInventory({
     random: randomFor(awsAccountId, 'network-exposure'),
     neglect,
   });
+  withLegacyWebServer(account.ec2.instances, {
+    idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+    home: home(account),
+    launchedAt: ago(at, int(randomFor(awsAccountId, 'legacy-web-age'), 30, 900) * DAY_MS),
+    instanceProfileArn: iamArn(awsAccountId, 'instance-profile/app-instance-role'),
+    random: randomFor(awsAccountId, 'legacy-web'),
+    neglect,
+  });
   for (const issue of DRIFTING_ISSUES) {
     const active = activeOccurrence(awsAccountId, issue, at);
     if (active) issue.apply(account, active.since, active.occurrence);
@@ -1091,7 +1107,27 @@ export function sandboxInventory({
     hexId,
     neglect,
   };
-  return withGovernance(
+  const loadBalancers = sandboxLoadBalancers({
+    idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+    home: home(account),
+    accountId: awsAccountId,
+    random: randomFor(awsAccountId, 'load-balancers'),
+    neglect,
+  });
+  const rds = withRdsHardening(seed, withNetworkAndCertificates(seed, data.rds));
+  const databases = sandboxDatabases(seed, rds, readable, regional);
+  const topology = sandboxNetworkTopology({
+    idOf: (...keys) => hexId(17, awsAccountId, ...keys),
+    regionsInUse: account.regions,
+    securityGroups: ec2.securityGroups,
+    instances: ec2.instances,
+    net,
+    loadBalancers,
+    databases: rds,
+    caches: valueOf(databases.elasticacheReplicationGroups)?.groups ?? [],
+    searchDomains: valueOf(databases.opensearchDomains)?.domains ?? [],
+  });
+  const inventory = withGovernance(
     {
       collectedAt: iso(at),
       regions: { enabled: [...ENABLED_REGIONS] },
@@ -1181,10 +1217,7 @@ export function sandboxInventory({
       health: businessSupport
         ? ok({ events: [] })
         : { status: 'not_evaluated', reason: 'AWS Health needs a Business or Enterprise support plan' },
-      rdsInstances: ok(
-        { instances: readable(withRdsHardening(seed, withNetworkAndCertificates(seed, data.rds))) },
-        regional('RDS DescribeDBInstances'),
-      ),
+      rdsInstances: ok({ instances: readable(rds) }, regional('RDS DescribeDBInstances')),
       efsFileSystems: ok({ fileSystems: readable(data.efs) }, regional('EFS DescribeFileSystems')),
       kmsKeys: ok({ keys: readable(data.kms) }, regional('KMS ListKeys')),
       // The monitor of AWS services that AWS sets up for accounts that open Cost Explorer.
@@ -1224,20 +1257,11 @@ export function sandboxInventory({
         regional('EC2 DescribeVpcEndpoints'),
       ),
       loadBalancers: ok(
-        {
-          loadBalancers: readable(
-            sandboxLoadBalancers({
-              idOf: (...keys) => hexId(17, awsAccountId, ...keys),
-              home: home(account),
-              accountId: awsAccountId,
-              random: randomFor(awsAccountId, 'load-balancers'),
-              neglect,
-            }),
-          ),
-        },
+        { loadBalancers: readable(loadBalancers) },
         regional('Elastic Load Balancing DescribeLoadBalancers'),
       ),
-      ...sandboxDatabases(seed, withRdsHardening(seed, withNetworkAndCertificates(seed, data.rds)), readable, regional),
+      networkTopology: ok(readableTopology(topology, readable), regional('EC2 DescribeRouteTables')),
+      ...databases,
       ...sandboxContainers({
         accountId: awsAccountId,
         at,
@@ -1268,9 +1292,16 @@ export function sandboxInventory({
       }),
       ...sandboxEdge(seed, readable, regional),
       backupSelections: sandboxBackupSelections(seed, withRdsHardening(seed, data.rds), readable, regional),
+      // Derived below from the principals as the governance issues leave them.
+      iamAuthorization: { status: 'not_evaluated', reason: 'Derived once the governance issues are applied.' },
     },
     awsAccountId,
     neglect,
     { readable: readable(ENABLED_REGIONS.map((region) => ({ region }))).map((r) => r.region), unread: regional },
   );
+  const groupsOf = (name: string) => account.iam.users.find((u) => u.name === name)?.groups ?? [];
+  return {
+    ...inventory,
+    iamAuthorization: sandboxIamAuthorization({ accountId: awsAccountId, inventory, groupsOf }),
+  };
 }

@@ -43,6 +43,8 @@ function lambdaFunctions({ awsAccountId, company, regions }: WorkloadSeed, has: 
     arn: `arn:aws:lambda:${region}:${awsAccountId}:function:${name}`,
     region,
     runtime,
+    // Every function of the sandbox runs as its Lambda execution role (cloud/sandbox/inventory.ts).
+    roleArn: `arn:aws:iam::${awsAccountId}:role/lambda-execution`,
     environment: { read: true, secrets: [] },
     code: runtime === null ? null : { read: true, secrets: [] },
     policy: { read: true, publicStatements: [] },

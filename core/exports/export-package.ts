@@ -14,6 +14,7 @@ import {
   markExportReady,
 } from '../../db/repositories/exports';
 import { accountAuditEvents } from '../../db/repositories/audit-log';
+import { allAttackPathsOf } from '../../db/repositories/attack-paths';
 import { fullScoreHistory } from '../../db/repositories/score-history';
 import { openSignals } from '../../db/repositories/signals';
 import { recoveryChecklist } from '../../domain/signals/recovery';
@@ -73,6 +74,7 @@ export function exportPackageUseCases({ db, log, storage }: { db: Db; log: Logge
                 checklist: recoveryChecklist(open.map((s) => ({ checkId: s.check_id, severity: s.severity }))),
                 acceptances: await acceptances({ db: trx, tenantId, accountId }),
                 activity: await accountAuditEvents({ db: trx, tenantId, awsAccountId: account.aws_account_id }),
+                attackPaths: await allAttackPathsOf({ db: trx, tenantId, accountId }),
               },
               file,
             );

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { saveAttackPaths } from '../../db/repositories/attack-paths';
 import { lockAccount, noteScanSaved, regionBaselineOf } from '../../db/repositories/accounts';
 import { deleteCheckpoint } from '../../db/repositories/scan-progress';
 import { failRunningScan, finishScan, findScanState } from '../../db/repositories/scans';
@@ -10,6 +11,8 @@ import {
   noteExpiredAcceptances,
   resolveSignals,
 } from '../../db/repositories/signals';
+import type { AttackPathAnalysis } from '../../domain/attack-paths/analyze';
+import { pathRank } from '../../domain/attack-paths/order';
 import { type Evaluation, isScoreComplete } from '../../domain/checks/evaluate';
 import { learnedBaseline, regionAccepted } from '../../domain/checks/region-baseline';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
@@ -37,6 +40,8 @@ export interface ScanResult {
   learnedRegions?: string[] | null;
   /** Set when the scan itself read every IAM user and access key: the next scan's identity window starts here. */
   identitiesScannedAt?: Date;
+  /** A full scan's attack-path analysis (domain/attack-paths/analyze.ts); absent for targeted rescans and failures. */
+  attackPaths?: AttackPathAnalysis;
 }
 
 export interface SavedScan {
@@ -107,6 +112,49 @@ async function openProbableCompromise({
     ],
     at,
   );
+}
+
+/**
+ * The scan's attack paths and how their analysis went. An analysis that could not run (the IAM documents unread)
+ * leaves the paths found before as they are: nothing was looked at again.
+ */
+async function storeAttackPaths(db: Db, result: ScanResult, analysis: AttackPathAnalysis): Promise<void> {
+  const { scanId, tenantId, accountId, observedAt } = result;
+  const evaluated = analysis.status !== 'not_evaluated';
+  await saveAttackPaths({
+    db,
+    analysis: {
+      account_id: accountId,
+      tenant_id: tenantId,
+      scan_id: scanId,
+      status: analysis.status,
+      reason: analysis.reason ?? null,
+      unread: analysis.unread,
+      analyzed_at: observedAt,
+    },
+    paths: evaluated
+      ? analysis.paths.map((p) => ({
+          account_id: accountId,
+          tenant_id: tenantId,
+          fingerprint: p.fingerprint,
+          kind: p.kind,
+          rule: p.rule,
+          severity: p.severity,
+          rank: pathRank(p),
+          certainty: p.certainty,
+          title: p.title,
+          summary: p.summary,
+          source: p.source,
+          target: p.target,
+          region: p.region ?? null,
+          nodes: p.nodes,
+          edges: p.edges,
+          found_at: observedAt,
+          scan_id: scanId,
+        }))
+      : [],
+    replace: analysis.status === 'complete',
+  });
 }
 
 /**
@@ -244,6 +292,7 @@ export async function saveScanResult({ db, result }: { db: Db; result: ScanResul
         },
       });
     }
+    if (result.attackPaths && !failed) await storeAttackPaths(trx, result, result.attackPaths);
     await deleteCheckpoint({ db: trx, scanId });
 
     return {

@@ -12,6 +12,8 @@ import {
   saveCheckpoint,
 } from '../../db/repositories/scan-progress';
 import { failRunningScan, findScanState, insertRunningScan } from '../../db/repositories/scans';
+import { recentEventActors } from '../../db/repositories/signals';
+import { type AttackPathAnalysis, analyzeAttackPaths } from '../../domain/attack-paths/analyze';
 import {
   type Evaluation,
   evaluateInventory,
@@ -38,6 +40,7 @@ import { countNotEvaluated, countScanEnded, countScanStarted, scanMetricOutcome 
 /** How often a running scan heartbeats its progress and keeps what it has read for a retry. */
 const HEARTBEAT_MS = 10_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 export function scanUseCases({
   db,
@@ -162,9 +165,10 @@ export function scanUseCases({
     { scanId, tenantId, accountId, groups }: RunScanInput,
     attempt: Attempt,
   ): Promise<ScanOutcome> {
-    const [{ target }, baselines] = await Promise.all([
+    const [{ target }, baselines, actors] = await Promise.all([
       loadRoleTarget({ db, tenantId, accountId }),
       loadScanBaselines({ db, accountId }),
+      recentEventActors({ db, accountId, since: new Date(Date.now() - DAY_MS) }),
     ]);
     // A targeted rescan (after an event) reads only the parts of the service groups the events touched.
     const parts = groups && groups.length > 0 ? partsOfGroups(groups) : undefined;
@@ -173,6 +177,7 @@ export function scanUseCases({
     let observedAt: Date;
     let learnedRegions: string[] | null = null;
     let identitiesScannedAt: Date | undefined;
+    let attackPaths: AttackPathAnalysis | undefined;
     // How long each step took, in the scan's log line: where a slow scan's time went.
     const startedAt = performance.now();
     let collectedAt: number;
@@ -185,9 +190,17 @@ export function scanUseCases({
         now: inventory.collectedAt,
         previousScanAt: baselines.identitiesScannedAt?.toISOString() ?? null,
         regionBaseline: baselines.regionBaseline,
+        // Who the account's event detections saw act in the last day: an escalation path of theirs may be in use.
+        recentActors: actors.flatMap((a) =>
+          a.principal && a.occurred_at
+            ? [{ principal: a.principal, detection: a.check_id, at: a.occurred_at.toISOString() }]
+            : [],
+        ),
       };
       evaluation = parts ? evaluateTargeted(inventory, context) : evaluateInventory(inventory, context);
       learnedRegions = parts ? null : learnRegions(inventory);
+      // The checks computed it already (once per inventory): the save stores its paths.
+      attackPaths = parts ? undefined : analyzeAttackPaths(inventory, context);
       evaluatedAt = performance.now();
       // The next scan's identity window starts at this collection only if every user and key was read in it: a
       // read an earlier attempt made may be older than this time, and what was created between would fall in
@@ -212,6 +225,7 @@ export function scanUseCases({
         targeted: parts !== undefined,
         learnedRegions,
         identitiesScannedAt,
+        attackPaths,
       },
     });
     if (saved.discarded) {

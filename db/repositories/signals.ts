@@ -952,3 +952,19 @@ export async function resolveSignalsWithoutScan({
     .execute();
   return rows.length;
 }
+
+/**
+ * The principals the account's event signals name, for events since `since` (at most 500, newest first): who an
+ * event detection saw act, for the attack-path analysis (an escalation path of one of them may be in use).
+ */
+export async function recentEventActors({ db, accountId, since }: { db: Conn; accountId: string; since: Date }) {
+  return db
+    .selectFrom('signals')
+    .select(['principal', 'check_id', 'occurred_at'])
+    .where('account_id', '=', accountId)
+    .where('principal', 'is not', null)
+    .where('occurred_at', '>=', since)
+    .orderBy('occurred_at', 'desc')
+    .limit(500)
+    .execute();
+}

@@ -33,6 +33,7 @@ import { RESOURCE_POLICY_CHECKS } from './resource-policies';
 import { S3_ACCESS_CHECKS } from './s3-access';
 import { CLOUDTRAIL_THREAT_CHECKS } from './cloudtrail-threat';
 import { IAM_ESCALATION_CHECKS } from './iam-escalation';
+import { ATTACK_PATH_CHECKS } from './attack-paths';
 import { GOVERNANCE_CHECKS } from './governance';
 import { SSM_CHECKS } from './ssm';
 import { STEP_FUNCTIONS_CHECKS } from './step-functions';
@@ -102,6 +103,7 @@ export const CATALOG: readonly Check[] = Object.freeze([
   ...RESOURCE_POLICY_CHECKS,
   ...S3_ACCESS_CHECKS,
   ...IAM_ESCALATION_CHECKS,
+  ...ATTACK_PATH_CHECKS,
   ...GOVERNANCE_CHECKS,
   ...CLOUDTRAIL_THREAT_CHECKS,
   ...LAMBDA_CHECKS,

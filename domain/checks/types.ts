@@ -3,7 +3,16 @@ import type { Inventory, Unread } from '../scans/inventory';
 import type { RegionBaseline } from './region-baseline';
 import type { Service } from './services';
 
-export const SCENARIOS = ['iam', 'exposure', 'detection', 'threat', 'billing', 'suspension', 'connectivity'] as const;
+export const SCENARIOS = [
+  'iam',
+  'exposure',
+  'detection',
+  'threat',
+  'billing',
+  'suspension',
+  'connectivity',
+  'attack_path',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
@@ -51,6 +60,11 @@ export interface EvaluationContext {
   previousScanAt?: string | null;
   /** The regions the account uses (domain/checks/region-baseline.ts); absent: not learned, nothing accepted. */
   regionBaseline?: RegionBaseline;
+  /**
+   * The principals an event detection saw act in the account in the day before `now` (from its event signals):
+   * an escalation path of one of them may be in use (domain/attack-paths/toxic-combinations.ts). Absent: none.
+   */
+  recentActors?: readonly { principal: string; detection: string; at: string }[];
 }
 
 /** What a finding's check says of itself: shown with its signals, in the recovery checklist and the reports. */

@@ -16,6 +16,10 @@ import type {
 
 import type { PolicyExposure } from '../policies/resource-policy';
 
+import type { IamAuthorization } from './iam-authorization';
+
+import type { NetworkTopology } from './network-topology';
+
 import type { NamedSecret, TextSecret } from '../secrets/detector';
 
 /** A region, or a resource (bucket, IAM principal, access key), that could not be read, and why. */
@@ -1014,6 +1018,8 @@ export interface LambdaFunction {
   region: string;
   /** The runtime (nodejs20.x); null for a container image, which has none. */
   runtime: string | null;
+  /** Its execution role (ListFunctions' Role): what its code may do; null when Lambda reported none. */
+  roleArn: string | null;
   /** Secrets in its environment variables (unread when they are encrypted with a key Sentinel may not use). */
   environment: SecretsReading<NamedSecret>;
   /** Secrets in the files of its .zip code package; null for a container image (its code is in ECR, not read). */
@@ -1115,6 +1121,8 @@ export interface Inventory {
   credentialReport: Collected<CredentialReport>;
   /** Unread: users whose access keys could not be listed (by ARN). */
   iamPrincipals: Collected<IamPrincipals>;
+  /** Every principal's policies as documents, for the attack-path analysis (./iam-authorization.ts). */
+  iamAuthorization: Collected<IamAuthorization>;
   serverCertificates: Collected<{ certificates: ServerCertificate[] }>;
   /**
    * The serial number of the virtual MFA device assigned to the root user, or null when it has none; and the IAM
@@ -1176,6 +1184,8 @@ export interface Inventory {
   vpcEndpoints: Collected<{ endpoints: VpcEndpoint[]; services: EndpointService[] }>;
   /** Unread: load balancers whose listeners or attributes could not be read (by ARN). */
   loadBalancers: Collected<{ loadBalancers: LoadBalancer[] }>;
+  /** Subnets, routes, network ACLs, groups and placements, for the internet-exposure analysis (./network-topology.ts). */
+  networkTopology: Collected<NetworkTopology>;
   // Databases, analytics stores and their snapshots (regional).
   /** RDS, Aurora, DocumentDB and Neptune DB clusters (the same API lists them all). */
   rdsClusters: Collected<{ clusters: RdsCluster[] }>;
@@ -1291,6 +1301,7 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   passwordPolicy: true,
   credentialReport: true,
   iamPrincipals: true,
+  iamAuthorization: true,
   s3AccountBlockPublicAccess: true,
   s3Buckets: true,
   securityGroups: true,
@@ -1331,6 +1342,7 @@ const PART_SET: Readonly<Record<PartName, true>> = {
   transitGateways: true,
   vpcEndpoints: true,
   loadBalancers: true,
+  networkTopology: true,
   rdsClusters: true,
   rdsSnapshots: true,
   dms: true,

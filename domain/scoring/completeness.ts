@@ -69,6 +69,7 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   passwordPolicy: 'IAM',
   credentialReport: 'IAM',
   iamPrincipals: 'IAM',
+  iamAuthorization: 'IAM',
   serverCertificates: 'IAM',
   rootVirtualMfa: 'IAM',
   awsManagedPolicies: 'IAM',
@@ -110,6 +111,8 @@ export const SOURCE_OF_PART: Readonly<Record<PartName, ScoreSource>> = Object.fr
   vpcEndpoints: 'EC2',
   // Elastic Load Balancing is read with EC2's permissions (SecurityAudit's elasticloadbalancing:Describe*).
   loadBalancers: 'EC2',
+  // Read with EC2's permissions, with Elastic Load Balancing's, RDS's, ElastiCache's and OpenSearch's describes.
+  networkTopology: 'EC2',
   rdsClusters: 'RDS',
   rdsSnapshots: 'RDS',
   dms: 'DMS',

@@ -17,6 +17,7 @@ export interface RecoveryStep {
 const SCENARIO_PRIORITY: readonly Scenario[] = [
   'connectivity',
   'threat',
+  'attack_path',
   'iam',
   'exposure',
   'suspension',

@@ -241,6 +241,7 @@ describe('Lambda collection against moto', () => {
         arn: leaky,
         region: REGION,
         runtime: 'python3.8',
+        roleArn: `arn:aws:iam::${customer.accountId}:role/lambda-exec`,
         environment: {
           read: true,
           secrets: [
@@ -258,6 +259,7 @@ describe('Lambda collection against moto', () => {
         arn: tidy,
         region: OTHER_REGION,
         runtime: 'nodejs22.x',
+        roleArn: `arn:aws:iam::${customer.accountId}:role/lambda-exec`,
         environment: { read: true, secrets: [] },
         code: { read: true, secrets: [] },
         policy: { read: true, publicStatements: [] },

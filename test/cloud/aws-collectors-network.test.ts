@@ -281,6 +281,8 @@ describe('EC2 and VPC collection against moto', () => {
       'DescribeLaunchTemplates',
       'DescribeNetworkAcls',
       'DescribeRegions',
+      // The network topology's routes to internet gateways (the attack-path analysis' reachability).
+      'DescribeRouteTables',
       'DescribeSecurityGroups',
       'DescribeSnapshots',
       'DescribeSubnets',

@@ -15,6 +15,7 @@ import type {
   TrailDelivery,
   Unread,
 } from '../../domain/scans/inventory';
+import type { IamAuthorization, InlinePolicy } from '../../domain/scans/iam-authorization';
 
 // Inventories for check tests: a clean account on which every check passes, and small helpers to break one thing.
 
@@ -198,6 +199,111 @@ function cleanLoggingServices(
   };
 }
 
+const document = (...Statement: Record<string, unknown>[]) => ({ Version: '2012-10-17', Statement });
+const trusting = (Principal: Record<string, string>) =>
+  document({ Effect: 'Allow', Principal, Action: 'sts:AssumeRole' });
+
+/**
+ * The clean account's principals as documents (the iamAuthorization part): its users in the developers group, which
+ * reads (ReadOnlyAccess, abridged), its roles trusting their service or the account, nothing that escalates. It is
+ * the organization's management account, which service control policies do not bound.
+ */
+export function cleanIamAuthorization(): IamAuthorization {
+  const role = (
+    name: string,
+    trust: Record<string, unknown>,
+    attached: string[] = [],
+    inline: InlinePolicy[] = [],
+  ) => ({
+    name,
+    arn: `arn:aws:iam::${ACCOUNT}:role/${name}`,
+    attached,
+    inline,
+    boundary: null,
+    trust,
+    instanceProfiles: name === 'app-server' ? [WELL_RUN_INSTANCE.instanceProfileArn] : [],
+  });
+  const user = (name: string) => ({
+    name,
+    arn: `arn:aws:iam::${ACCOUNT}:user/${name}`,
+    attached: [],
+    inline: [],
+    groups: ['developers'],
+    boundary: null,
+  });
+  return {
+    users: [user('alice'), user('ci-deploy')],
+    groups: [
+      {
+        name: 'developers',
+        arn: `arn:aws:iam::${ACCOUNT}:group/developers`,
+        attached: ['arn:aws:iam::aws:policy/ReadOnlyAccess'],
+        inline: [],
+      },
+    ],
+    roles: [
+      role(
+        'app-server',
+        trusting({ Service: 'ec2.amazonaws.com' }),
+        [],
+        [
+          {
+            name: 'app-assets-read',
+            document: document({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::acme-app-assets/*' }),
+          },
+        ],
+      ),
+      role('incident-support', trusting({ AWS: `arn:aws:iam::${ACCOUNT}:root` }), [
+        'arn:aws:iam::aws:policy/AWSSupportAccess',
+      ]),
+      // The orders-api function's execution role: its own table, nothing more.
+      role(
+        'orders-api',
+        trusting({ Service: 'lambda.amazonaws.com' }),
+        [],
+        [
+          {
+            name: 'orders-table',
+            document: document({
+              Effect: 'Allow',
+              Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+              Resource: `arn:aws:dynamodb:us-east-1:${ACCOUNT}:table/orders`,
+            }),
+          },
+        ],
+      ),
+      role(
+        'bedrock-agent-support',
+        trusting({ Service: 'bedrock.amazonaws.com' }),
+        [],
+        [
+          {
+            name: 'knowledge-base-read',
+            document: document({ Effect: 'Allow', Action: 'bedrock:Retrieve', Resource: '*' }),
+          },
+        ],
+      ),
+    ],
+    policies: [
+      {
+        arn: 'arn:aws:iam::aws:policy/ReadOnlyAccess',
+        name: 'ReadOnlyAccess',
+        document: document({
+          Effect: 'Allow',
+          Action: ['ec2:Describe*', 's3:Get*', 's3:List*', 'iam:Get*', 'iam:List*', 'cloudtrail:Describe*'],
+          Resource: '*',
+        }),
+      },
+      {
+        arn: 'arn:aws:iam::aws:policy/AWSSupportAccess',
+        name: 'AWSSupportAccess',
+        document: document({ Effect: 'Allow', Action: 'support:*', Resource: '*' }),
+      },
+    ],
+    serviceControlPolicies: { read: true, levels: [] },
+  };
+}
+
 /**
  * A well-run account: root locked away, users with MFA and fresh keys, nothing public, a multi-region trail that
  * delivers, GuardDuty in every enabled region, flat spend under a budget with alerts and watched by Cost Anomaly
@@ -327,6 +433,18 @@ export function cleanInventory(now: string): Inventory {
     // The instances' profile, holding their role.
     instanceProfiles: ok({
       profiles: [{ name: 'app-server', arn: WELL_RUN_INSTANCE.instanceProfileArn, roles: ['app-server'] }],
+    }),
+    iamAuthorization: ok(cleanIamAuthorization()),
+    networkTopology: ok({
+      subnets: [],
+      routeTables: [],
+      networkAcls: [],
+      securityGroups: [],
+      instances: [],
+      loadBalancers: [],
+      databases: [],
+      caches: [],
+      searchDomains: [],
     }),
     // A certificate that expires next year; the root user's MFA is a hardware device.
     serverCertificates: ok({
@@ -944,6 +1062,7 @@ export function cleanInventory(now: string): Inventory {
           arn: LAMBDA_ARN,
           region: 'us-east-1',
           runtime: 'nodejs22.x',
+          roleArn: `arn:aws:iam::${ACCOUNT}:role/orders-api`,
           environment: { read: true, secrets: [] },
           code: { read: true, secrets: [] },
           policy: { read: true, publicStatements: [] },
@@ -955,6 +1074,7 @@ export function cleanInventory(now: string): Inventory {
           arn: `arn:aws:lambda:eu-west-1:${ACCOUNT}:function:thumbnailer`,
           region: 'eu-west-1',
           runtime: null,
+          roleArn: null,
           environment: { read: true, secrets: [] },
           code: null,
           policy: { read: true, publicStatements: [] },

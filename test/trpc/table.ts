@@ -65,6 +65,12 @@ export const PROCEDURES: Record<string, Entry> = {
   'accounts.list': { operation: 'listAccounts' },
   'overview.get': { operation: 'getOverview' },
   'signals.search': { operation: 'searchSignals', harmless: { limit: 0 } },
+  'attackPaths.search': { operation: 'searchAttackPaths', harmless: { limit: 0 } },
+  'attackPaths.list': {
+    operation: 'listAttackPaths',
+    harmless: UNKNOWN_ACCOUNT,
+    withIdsOf: (ids) => ({ account_id: ids.account }),
+  },
   'accounts.connect': { operation: 'connectAccount', harmless: { aws_account_id: 'nope' } },
   'accounts.get': {
     operation: 'getAccount',

@@ -110,6 +110,7 @@ function source(signalPages: PackageSource['signalPages']): PackageSource {
     checklist: [{ step: 1, title: 'Enable MFA', description: '+ do it now', docs_url: 'https://docs.aws.amazon.com/' }],
     acceptances: ACCEPTANCES,
     activity: ACTIVITY,
+    attackPaths: [],
   };
 }
 
@@ -158,6 +159,7 @@ describe('export package', () => {
       checklist_steps: 1,
       accepted_risks: 2,
       activity_events: 2,
+      attack_paths: 0,
     });
     // The account's activity from the audit log, oldest first, details as JSON text in the CSV.
     expect(JSON.parse(files.get('account-activity.json') as string)).toEqual([
@@ -249,6 +251,52 @@ describe('export package', () => {
     const findingsCsv = parseCsvTable(files.get('findings.csv') as string);
     expect(findingsCsv.map((r) => r.accepted)).toEqual(['false', 'true']);
     expect(JSON.parse(findingsCsv[1]!.acceptances as string)).toEqual(expected);
+  });
+
+  it('exports the attack paths: the graph in JSON, the chain readable in one CSV cell', async () => {
+    const file = path.join(dir, 'paths.zip');
+    const at = new Date('2026-12-01T00:00:00.000Z');
+    await writeExportPackage(
+      {
+        ...source(async function* pages() {}),
+        attackPaths: [
+          {
+            fingerprint: 'toxic:exposed_admin_workload:i-1',
+            kind: 'toxic_combination',
+            rule: 'exposed_admin_workload',
+            severity: 'CRITICAL',
+            certainty: 'certain',
+            title: '=An internet-reachable workload runs as an administrator',
+            summary: 'web-1 answers the internet and runs as admin.',
+            source: 'internet',
+            target: 'administrator',
+            region: 'eu-west-1',
+            nodes: [{ id: 'internet' }, { id: 'i-1' }, { id: 'administrator' }],
+            edges: [
+              { from: 'internet', to: 'i-1', label: 'tcp/443' },
+              { from: 'i-1', to: 'administrator', label: 'runs as admin' },
+            ],
+            first_found_at: at,
+            found_at: at,
+          },
+        ],
+      },
+      file,
+    );
+    const files = await entries(file);
+    const [path0] = JSON.parse(files.get('attack-paths.json') as string);
+    expect(path0).toMatchObject({
+      path_id: 'toxic:exposed_admin_workload:i-1',
+      steps: 'internet -[tcp/443]-> i-1 ; i-1 -[runs as admin]-> administrator',
+      first_found_at: '2026-12-01T00:00:00.000Z',
+    });
+    expect(path0.edges).toHaveLength(2);
+    const [row] = parseCsvTable(files.get('attack-paths.csv') as string);
+    // A formula-looking cell is defused in the CSV, as every other table's.
+    expect(row!.title).toBe("'=An internet-reachable workload runs as an administrator");
+    expect(JSON.parse(row!.edges!)).toEqual(path0.edges);
+    expect(JSON.parse(files.get('account.json') as string).counts.attack_paths).toBe(1);
+    expect(files.get('README.txt')).toContain('attack-paths.json, attack-paths.csv  (1 paths)');
   });
 
   it('writes an empty JSON array and a header-only CSV for an account without signals', async () => {

@@ -29,6 +29,8 @@ describe('migrations', () => {
       'alert_recipients',
       'alert_rule_states',
       'alert_rules',
+      'attack_path_analyses',
+      'attack_paths',
       'audit_events',
       'cost_explorer_reads',
       'delivery_attempts',
@@ -66,7 +68,7 @@ describe('migrations', () => {
     while ((await migrateDown(database.db)).length > 0);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
-    expect(await tables()).toHaveLength(40);
+    expect(await tables()).toHaveLength(42);
   });
 
   describe('constraints protect the data', () => {

@@ -11,7 +11,7 @@ import { AuditLogPage } from './pages/AuditLog';
 import { DetectionsPage } from './pages/Detections';
 import { EmailPreferencesPage, VerifyEmailBanner, VerifyEmailPage } from './pages/EmailLinks';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
-import { AccountPage } from './pages/Account';
+import { AccountPage, type AccountTab } from './pages/Account';
 import { AccountsPage } from './pages/Accounts';
 import { CompliancePage } from './pages/Compliance';
 import { OrganizationPage } from './pages/Organization';
@@ -105,12 +105,13 @@ function isSection(path: string, slug: string): boolean {
 function route(path: string) {
   if (path === BASE || path === `${BASE}/overview`) return <OverviewPage />;
   if (path === `${BASE}/accounts`) return <AccountsPage />;
-  const account = /^\/app\/accounts\/([^/]+)(?:\/(compliance|events))?$/.exec(path);
+  // The pattern admits only the names of the account's tabs: its second group is an AccountTab.
+  const account = /^\/app\/accounts\/([^/]+)(?:\/(compliance|events|attack-paths))?$/.exec(path);
   if (account)
     return (
       <AccountPage
         accountId={decodeURIComponent(account[1] as string)}
-        tab={account[2] === 'compliance' || account[2] === 'events' ? account[2] : 'overview'}
+        tab={(account[2] as AccountTab | undefined) ?? 'overview'}
       />
     );
   if (path === `${BASE}/organizations`) return <OrganizationsPage />;

@@ -136,33 +136,65 @@ function groupIdsOf(i: AwsInstance): string[] {
   return [...new Set(ids)].sort();
 }
 
+/** The subnet an instance is reached through: its interface's that holds its public IPv4 address, else its own. */
+const reachedThrough = (i: AwsInstance): string | undefined =>
+  (i.NetworkInterfaces ?? []).find((n) => n.Association?.PublicIp)?.SubnetId ?? i.SubnetId;
+
+/** Whether the instance or one of its interfaces has an IPv6 address. */
+const hasIpv6 = (i: AwsInstance): boolean =>
+  Boolean(i.Ipv6Address) || (i.NetworkInterfaces ?? []).some((n) => (n.Ipv6Addresses ?? []).length > 0);
+
+/** An instance as listed for the parts that read instances: the instances' part's fields and where it sits. */
+export interface ListedInstance {
+  instance: Instance;
+  /** The subnet the internet would reach it through (see `reachedThrough`); undefined outside any subnet. */
+  subnetId: string | undefined;
+  ipv6: boolean;
+}
+
+function listedInstance(i: AwsInstance, region: string): ListedInstance {
+  const metadata = i.MetadataOptions;
+  return {
+    instance: {
+      id: i.InstanceId ?? '',
+      region,
+      type: i.InstanceType ?? '',
+      state: i.State?.Name ?? '',
+      launchedAt: i.LaunchTime?.toISOString() ?? '',
+      metadata:
+        metadata?.HttpTokens && metadata.HttpEndpoint
+          ? { httpTokens: metadata.HttpTokens, httpEndpoint: metadata.HttpEndpoint }
+          : null,
+      instanceProfileArn: i.IamInstanceProfile?.Arn ?? null,
+      publicIp: publicIpOf(i),
+      securityGroupIds: groupIdsOf(i),
+    },
+    subnetId: reachedThrough(i),
+    ipv6: hasIpv6(i),
+  };
+}
+
 /**
  * The region's instances (DescribeInstances, terminated ones too), listed once a collection attempt for the instances'
- * part and the user data's (ec2-user-data.ts), which picks the live ones from them.
+ * part, the user data's (ec2-user-data.ts), which picks the live ones from them, and the network topology's
+ * (network-topology.ts), which places them in their subnets.
  */
-export const instancesIn = ({ session, shared }: ReadContext, region: string): Promise<Instance[]> =>
+export const listedInstancesIn = ({ session, shared }: ReadContext, region: string): Promise<ListedInstance[]> =>
   shared(`ec2:DescribeInstances@${region}`, () =>
-    foldPages(paginateDescribeInstances({ client: ec2In(session, region) }, {}), [] as Instance[], (into, page) => {
-      for (const i of (page.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
-        const metadata = i.MetadataOptions;
-        into.push({
-          id: i.InstanceId ?? '',
-          region,
-          type: i.InstanceType ?? '',
-          state: i.State?.Name ?? '',
-          launchedAt: i.LaunchTime?.toISOString() ?? '',
-          metadata:
-            metadata?.HttpTokens && metadata.HttpEndpoint
-              ? { httpTokens: metadata.HttpTokens, httpEndpoint: metadata.HttpEndpoint }
-              : null,
-          instanceProfileArn: i.IamInstanceProfile?.Arn ?? null,
-          publicIp: publicIpOf(i),
-          securityGroupIds: groupIdsOf(i),
-        });
-      }
-      return into;
-    }),
+    foldPages(
+      paginateDescribeInstances({ client: ec2In(session, region) }, {}),
+      [] as ListedInstance[],
+      (into, page) => {
+        for (const i of (page.Reservations ?? []).flatMap((r) => r.Instances ?? []))
+          into.push(listedInstance(i, region));
+        return into;
+      },
+    ),
   );
+
+/** The region's instances as the instances' part keeps them. */
+export const instancesIn = async (ctx: ReadContext, region: string): Promise<Instance[]> =>
+  (await listedInstancesIn(ctx, region)).map((listed) => listed.instance);
 
 export const instancesPart = regionalPart({
   part: 'instances',

@@ -9,10 +9,12 @@ import type { LoadBalancer, LoadBalancerListener, Unread } from '../../../domain
 import { mapLimit } from './concurrency';
 import { failureOf, isAbsent } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';
+import type { Session } from './session';
 
 // Elastic Load Balancing v2, region by region: every Application, Network and Gateway Load Balancer with its
 // listeners and attributes. A load balancer whose listeners or attributes are refused is unread for what it lacks;
-// one deleted while the scan read is left out.
+// one deleted while the scan read is left out. The load balancers are listed once a collection attempt for this part
+// and the network topology's (network-placements.ts), which places the internet-facing ones.
 
 const PER_LOAD_BALANCER_CONCURRENCY = 4;
 
@@ -28,8 +30,46 @@ function listenerOf(l: Listener): LoadBalancerListener {
   };
 }
 
+export const elbIn = (session: Session, region: string) =>
+  session.client((config) => new ElasticLoadBalancingV2Client(config), region);
+
 const attribute = (attributes: { Key?: string; Value?: string }[], key: string) =>
   attributes.find((a) => a.Key === key)?.Value;
+
+/** A load balancer as listed for the parts that read load balancers: this part's fields and where it sits. */
+export interface ListedLoadBalancer {
+  arn: string;
+  name: string;
+  type: string;
+  internetFacing: boolean;
+  subnetIds: string[];
+  securityGroupIds: string[];
+  /** It answers over IPv6 too (a dualstack address type). */
+  ipv6: boolean;
+}
+
+/** The region's load balancers (DescribeLoadBalancers), listed once a collection attempt for every part that reads them. */
+export const loadBalancersIn = ({ session, shared }: ReadContext, region: string): Promise<ListedLoadBalancer[]> =>
+  shared(`elasticloadbalancing:DescribeLoadBalancers@${region}`, () =>
+    foldPages(
+      paginateDescribeLoadBalancers({ client: elbIn(session, region) }, {}),
+      [] as ListedLoadBalancer[],
+      (into, page) => {
+        for (const lb of page.LoadBalancers ?? [])
+          if (lb.LoadBalancerArn)
+            into.push({
+              arn: lb.LoadBalancerArn,
+              name: lb.LoadBalancerName ?? '',
+              type: lb.Type ?? '',
+              internetFacing: lb.Scheme === 'internet-facing',
+              subnetIds: (lb.AvailabilityZones ?? []).flatMap((z) => (z.SubnetId === undefined ? [] : [z.SubnetId])),
+              securityGroupIds: lb.SecurityGroups ?? [],
+              ipv6: (lb.IpAddressType ?? '').startsWith('dualstack'),
+            });
+        return into;
+      },
+    ),
+  );
 
 interface Slice {
   loadBalancers: LoadBalancer[];
@@ -38,23 +78,16 @@ interface Slice {
 
 export const loadBalancersPart = regionalPart({
   part: 'loadBalancers',
-  async read({ session }: ReadContext, region: string): Promise<Slice> {
-    const elb = session.client((config) => new ElasticLoadBalancingV2Client(config), region);
-    const listed = await foldPages(
-      paginateDescribeLoadBalancers({ client: elb }, {}),
-      [] as Omit<LoadBalancer, 'attributes' | 'listeners'>[],
-      (into, page) => {
-        for (const lb of page.LoadBalancers ?? [])
-          if (lb.LoadBalancerArn)
-            into.push({
-              arn: lb.LoadBalancerArn,
-              name: lb.LoadBalancerName ?? '',
-              region,
-              type: lb.Type ?? '',
-              internetFacing: lb.Scheme === 'internet-facing',
-            });
-        return into;
-      },
+  async read(ctx: ReadContext, region: string): Promise<Slice> {
+    const elb = elbIn(ctx.session, region);
+    const listed = (await loadBalancersIn(ctx, region)).map(
+      ({ arn, name, type, internetFacing }): Omit<LoadBalancer, 'attributes' | 'listeners'> => ({
+        arn,
+        name,
+        region,
+        type,
+        internetFacing,
+      }),
     );
     const unread: Unread[] = [];
     /** Runs a read of one load balancer: null when it was refused (named unread) or the load balancer is gone. */

@@ -19,6 +19,7 @@ import type {
 } from '../../../domain/scans/inventory';
 import { mapLimit } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
+import { authorizationIndex } from './iam-authorization-index';
 import { adminIndex, allowsEverything } from './iam-policies';
 import { foldPages, globalPart, type ReadContext } from './reader';
 import type { Session } from './session';
@@ -95,20 +96,72 @@ async function accessKeys(iam: IAMClient, userName: string): Promise<AccessKey[]
   }
 }
 
-export const iamPrincipalsPart = globalPart({
-  part: 'iamPrincipals',
-  async read({ session }: ReadContext) {
-    const iam = iamClient(session);
-    const index = adminIndex(session.accountId);
-    await foldPages(
+/**
+ * One pass over GetAccountAuthorizationDetails's pages (every user, group, role and customer managed policy) for
+ * the two parts that read them: who holds administrator access (iamPrincipals) and every principal's documents
+ * (iamAuthorization). Each folds the pages as they arrive; the account is asked once per collection attempt.
+ */
+export const authorizationDetails = ({ session, shared }: ReadContext) =>
+  shared('iam:GetAccountAuthorizationDetails', () =>
+    foldPages(
       paginateGetAccountAuthorizationDetails(
-        { client: iam },
+        { client: iamClient(session) },
         { Filter: ['User', 'Role', 'Group', 'LocalManagedPolicy'] },
       ),
-      index,
-      (into, page) => into.add(page),
+      { admins: adminIndex(session.accountId), documents: authorizationIndex(session.roleName) },
+      (into, page) => {
+        into.admins.add(page);
+        into.documents.add(page);
+        return into;
+      },
+    ),
+  );
+
+/**
+ * The default version of every AWS managed policy attached in the account (ListPolicies, then GetPolicyVersion of
+ * each: CIS 2.14's own procedure), by ARN, raw as IAM answers it: the awsManagedPolicies part judges them, the
+ * iamAuthorization part keeps them as documents. A policy given a new default version since the list is left out.
+ */
+export const attachedAwsPolicies = ({ session, shared }: ReadContext) =>
+  shared('iam:AttachedAwsManagedPolicies', async () => {
+    const iam = iamClient(session);
+    const attached = await foldPages(
+      paginateListPolicies(
+        { client: iam },
+        { Scope: 'AWS', OnlyAttached: true, PolicyUsageFilter: 'PermissionsPolicy' },
+      ),
+      [] as { name: string; arn: string; version: string }[],
+      (into, page) => {
+        for (const p of page.Policies ?? []) {
+          if (p.PolicyName && p.Arn && p.DefaultVersionId)
+            into.push({ name: p.PolicyName, arn: p.Arn, version: p.DefaultVersionId });
+        }
+        return into;
+      },
     );
-    const { users: listed, roles, groups, riskyPolicies } = index.principals();
+    const read = await mapLimit({
+      items: attached,
+      limit: PER_POLICY_CONCURRENCY,
+      run: async ({ name, arn, version }) => {
+        try {
+          const { PolicyVersion } = await iam.send(new GetPolicyVersionCommand({ PolicyArn: arn, VersionId: version }));
+          return { name, arn, document: PolicyVersion?.Document };
+        } catch (err) {
+          if (isAbsent(err, 'NoSuchEntity')) return null;
+          throw err;
+        }
+      },
+    });
+    return read.filter((p): p is { name: string; arn: string; document: string | undefined } => p !== null);
+  });
+
+export const iamPrincipalsPart = globalPart({
+  part: 'iamPrincipals',
+  async read(ctx: ReadContext) {
+    const { session } = ctx;
+    const iam = iamClient(session);
+    const { admins } = await authorizationDetails(ctx);
+    const { users: listed, roles, groups, riskyPolicies } = admins.principals();
 
     // A refusal or failure for one user leaves only that user's keys unread (a resource policy or an SCP can
     // single a principal out); the user is still evaluated by every check that needs no keys.
@@ -149,37 +202,14 @@ export const iamPrincipalsPart = globalPart({
 
 export const awsManagedPoliciesPart = globalPart({
   part: 'awsManagedPolicies',
-  async read({ session }: ReadContext) {
-    const iam = iamClient(session);
-    const attached = await foldPages(
-      paginateListPolicies(
-        { client: iam },
-        { Scope: 'AWS', OnlyAttached: true, PolicyUsageFilter: 'PermissionsPolicy' },
-      ),
-      [] as { name: string; arn: string; version: string }[],
-      (into, page) => {
-        for (const p of page.Policies ?? []) {
-          if (p.PolicyName && p.Arn && p.DefaultVersionId)
-            into.push({ name: p.PolicyName, arn: p.Arn, version: p.DefaultVersionId });
-        }
-        return into;
-      },
-    );
-    const policies = await mapLimit({
-      items: attached,
-      limit: PER_POLICY_CONCURRENCY,
-      run: async ({ name, arn, version }): Promise<AwsManagedPolicy | null> => {
-        try {
-          const { PolicyVersion } = await iam.send(new GetPolicyVersionCommand({ PolicyArn: arn, VersionId: version }));
-          return { name, arn, fullAdmin: allowsEverything(PolicyVersion?.Document) };
-        } catch (err) {
-          // A new default version since the list: the check names the policy's holders as unread.
-          if (isAbsent(err, 'NoSuchEntity')) return null;
-          throw err;
-        }
-      },
-    });
-    return { value: { policies: policies.filter((p): p is AwsManagedPolicy => p !== null) } };
+  async read(ctx: ReadContext) {
+    // A policy given a new default version since the list is left out: the check names its holders as unread.
+    const policies: AwsManagedPolicy[] = (await attachedAwsPolicies(ctx)).map(({ name, arn, document }) => ({
+      name,
+      arn,
+      fullAdmin: allowsEverything(document),
+    }));
+    return { value: { policies } };
   },
 });
 

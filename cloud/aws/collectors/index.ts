@@ -53,8 +53,10 @@ import {
   instanceProfilesPart,
   passwordPolicyPart,
 } from './iam';
+import { iamAuthorizationPart } from './iam-authorization';
 import { rootVirtualMfaPart, serverCertificatesPart } from './iam-certificates';
 import { metricAlarmsPart } from './metric-alarms';
+import { networkTopologyPart } from './network-topology';
 import { kmsKeyPoliciesPart, kmsKeysPart } from './kms';
 import { lambdaFunctionsPart } from './lambda';
 import { launchTemplatesPart } from './launch-templates';
@@ -101,6 +103,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   passwordPolicyPart,
   credentialReportPart,
   iamPrincipalsPart,
+  iamAuthorizationPart,
   s3AccountBlockPublicAccessPart,
   s3BucketsPart,
   securityGroupsPart,
@@ -141,6 +144,7 @@ export const READERS: readonly AnyReader[] = Object.freeze([
   transitGatewaysPart,
   vpcEndpointsPart,
   loadBalancersPart,
+  networkTopologyPart,
   rdsClustersPart,
   rdsSnapshotsPart,
   dmsPart,

@@ -122,6 +122,7 @@ export const lambdaFunctionsPart = regionalPart({
             arn,
             region,
             runtime: fn.Runtime ?? null,
+            roleArn: fn.Role ?? null,
             environment: environmentOf(fn),
             code: await code(fn),
             policy: await policy(fn, account),

@@ -23,10 +23,11 @@ import { mapLimit } from './concurrency';
 import { isAbsent, ReadFailure } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
-// RDS DB instances, region by region: one paginated DescribeDBInstances gives most settings the checks read.
-// DocumentDB and Neptune instances come back from the same API; they are other services, with controls of their
-// own, and are left out (as AWS Security Hub's RDS controls do). DB clusters and snapshots are kept whatever
-// their engine: the DocumentDB and Neptune checks judge theirs, which only this API reports.
+// RDS DB instances, region by region: one paginated DescribeDBInstances gives most settings the checks read, and
+// where each instance sits for the network topology (listed once a collection attempt for both). DocumentDB and
+// Neptune instances come back from the same API; they are other services, with controls of their own, and are left
+// out (as AWS Security Hub's RDS controls do). DB clusters and snapshots are kept whatever their engine: the
+// DocumentDB and Neptune checks judge theirs, which only this API reports.
 //
 // Whether a database forces TLS is in its parameter group: each group in use is read once, its pages only until the
 // TLS parameter turns up. Whether RDS still offers an engine version is one DescribeDBEngineVersions per engine and
@@ -73,46 +74,74 @@ async function byKey<T>(keys: Iterable<string>, read: (key: string) => Promise<T
 
 const versionKey = (engine: string, version: string) => `${engine}\u0000${version}`;
 
-type ListedInstance = { db: DBInstance; instance: Omit<RdsInstance, 'tlsEnforced' | 'engineVersionOffered'> };
+/** A DB instance as listed for the parts that read DB instances: this part's fields and where it sits. */
+export interface ListedDbInstance {
+  instance: Omit<RdsInstance, 'tlsEnforced' | 'engineVersionOffered'>;
+  /** Its (first) DB parameter group, which sets its TLS parameter. */
+  parameterGroup: string | undefined;
+  /** Its subnet group's subnets. */
+  subnetIds: string[];
+  /** Its VPC security groups. */
+  securityGroupIds: string[];
+  /** The port its endpoint listens on; null: not reported. */
+  port: number | null;
+}
 
-export const rdsInstancesPart = regionalPart({
-  part: 'rdsInstances',
-  async read({ session }: ReadContext, region: string): Promise<RdsInstance[]> {
-    const rds = rdsIn(session, region);
-    const listed = await foldPages(
-      paginateDescribeDBInstances({ client: rds }, {}),
-      [] as ListedInstance[],
+const defined = <T>(values: (T | undefined)[]): T[] => values.filter((v): v is T => v !== undefined);
+
+function listedDbInstance(id: string, db: DBInstance, region: string): ListedDbInstance {
+  return {
+    instance: {
+      id,
+      region,
+      engine: db.Engine ?? '',
+      storageEncrypted: db.StorageEncrypted ?? false,
+      autoMinorVersionUpgrade: db.AutoMinorVersionUpgrade ?? false,
+      // Unknown when not reported: never read as private.
+      publiclyAccessible: db.PubliclyAccessible ?? null,
+      multiAz: db.MultiAZ ?? false,
+      vpcId: db.DBSubnetGroup?.VpcId || null,
+      certificateValidTill: db.CertificateDetails?.ValidTill?.toISOString() ?? null,
+      arn: db.DBInstanceArn ?? id,
+      engineVersion: db.EngineVersion ?? '',
+      clusterId: db.DBClusterIdentifier || null,
+    },
+    parameterGroup: db.DBParameterGroups?.[0]?.DBParameterGroupName,
+    subnetIds: defined((db.DBSubnetGroup?.Subnets ?? []).map((s) => s.SubnetIdentifier)),
+    securityGroupIds: defined((db.VpcSecurityGroups ?? []).map((g) => g.VpcSecurityGroupId)),
+    port: db.Endpoint?.Port ?? null,
+  };
+}
+
+/**
+ * The region's RDS DB instances (DescribeDBInstances), DocumentDB and Neptune ones left out, listed once a collection
+ * attempt for this part and the network topology's (network-placements.ts).
+ */
+export const dbInstancesIn = ({ session, shared }: ReadContext, region: string): Promise<ListedDbInstance[]> =>
+  shared(`rds:DescribeDBInstances@${region}`, () =>
+    foldPages(
+      paginateDescribeDBInstances({ client: rdsIn(session, region) }, {}),
+      [] as ListedDbInstance[],
       (into, page) => {
         for (const db of page.DBInstances ?? []) {
           if (!db.DBInstanceIdentifier || OTHER_SERVICES.has(db.Engine ?? '')) continue;
-          into.push({
-            db,
-            instance: {
-              id: db.DBInstanceIdentifier,
-              region,
-              engine: db.Engine ?? '',
-              storageEncrypted: db.StorageEncrypted ?? false,
-              autoMinorVersionUpgrade: db.AutoMinorVersionUpgrade ?? false,
-              // Unknown when not reported: never read as private.
-              publiclyAccessible: db.PubliclyAccessible ?? null,
-              multiAz: db.MultiAZ ?? false,
-              vpcId: db.DBSubnetGroup?.VpcId || null,
-              certificateValidTill: db.CertificateDetails?.ValidTill?.toISOString() ?? null,
-              arn: db.DBInstanceArn ?? db.DBInstanceIdentifier,
-              engineVersion: db.EngineVersion ?? '',
-              clusterId: db.DBClusterIdentifier || null,
-            },
-          });
+          into.push(listedDbInstance(db.DBInstanceIdentifier, db, region));
         }
         return into;
       },
-    );
+    ),
+  );
+
+export const rdsInstancesPart = regionalPart({
+  part: 'rdsInstances',
+  async read(ctx: ReadContext, region: string): Promise<RdsInstance[]> {
+    const rds = rdsIn(ctx.session, region);
+    const listed = await dbInstancesIn(ctx, region);
     // The TLS parameter of each standalone instance whose engine has one, and the group that sets it (a group not
     // reported leaves the instance unread). The others are decided by their cluster or by nothing: not judged.
-    const tlsOf = ({ db, instance }: ListedInstance) => {
+    const tlsOf = ({ instance, parameterGroup: group }: ListedDbInstance) => {
       const parameter = tlsParameterOf(instance.engine);
       if (instance.clusterId !== null || !parameter) return null;
-      const group = db.DBParameterGroups?.[0]?.DBParameterGroupName;
       return { key: group ? `${group}\u0000${parameter}` : null };
     };
     const judged = listed.flatMap((l) => tlsOf(l)?.key ?? []);

@@ -49,16 +49,40 @@ export const instanceMetadataDefaultsPart = regionalPart({
   assemble: (slices) => ({ regions: slices }),
 });
 
-export const publicIpSubnetsPart = regionalPart({
-  part: 'publicIpSubnets',
-  read: ({ session }: ReadContext, region: string) =>
-    foldPages(paginateDescribeSubnets({ client: ec2In(session, region) }, {}), [] as PublicIpSubnet[], (into, page) => {
-      // Only the subnets that give out public addresses: the others would only weigh on the inventory.
+/** A subnet as listed for the parts that read subnets: what the public-address subnets' part and the topology read. */
+export interface ListedSubnet {
+  id: string;
+  vpcId: string;
+  mapPublicIpOnLaunch: boolean;
+  defaultForAz: boolean;
+}
+
+/**
+ * The region's subnets (DescribeSubnets), listed once a collection attempt for the public-address subnets' part below
+ * and the network topology's (network-topology.ts).
+ */
+export const subnetsIn = ({ session, shared }: ReadContext, region: string): Promise<ListedSubnet[]> =>
+  shared(`ec2:DescribeSubnets@${region}`, () =>
+    foldPages(paginateDescribeSubnets({ client: ec2In(session, region) }, {}), [] as ListedSubnet[], (into, page) => {
       for (const s of page.Subnets ?? [])
-        if (s.MapPublicIpOnLaunch === true && s.SubnetId)
-          into.push({ id: s.SubnetId, vpcId: s.VpcId ?? '', region, defaultForAz: s.DefaultForAz === true });
+        if (s.SubnetId)
+          into.push({
+            id: s.SubnetId,
+            vpcId: s.VpcId ?? '',
+            mapPublicIpOnLaunch: s.MapPublicIpOnLaunch === true,
+            defaultForAz: s.DefaultForAz === true,
+          });
       return into;
     }),
+  );
+
+export const publicIpSubnetsPart = regionalPart({
+  part: 'publicIpSubnets',
+  read: async (ctx: ReadContext, region: string): Promise<PublicIpSubnet[]> =>
+    // Only the subnets that give out public addresses: the others would only weigh on the inventory.
+    (await subnetsIn(ctx, region)).flatMap((s) =>
+      s.mapPublicIpOnLaunch ? [{ id: s.id, vpcId: s.vpcId, region, defaultForAz: s.defaultForAz }] : [],
+    ),
   assemble: (slices) => ({ subnets: slices.flat() }),
 });
 

@@ -1,33 +1,37 @@
 import {
-  type NetworkAclEntry,
+  type NetworkAcl as AwsNetworkAcl,
   paginateDescribeFlowLogs,
   paginateDescribeNetworkAcls,
   paginateDescribeVpcs,
 } from '@aws-sdk/client-ec2';
 import type { NaclIngress, NetworkAcl, UnloggedVpc } from '../../../domain/scans/inventory';
+import type { AclEntry, SubnetAcl } from '../../../domain/scans/network-topology';
 import { ec2In } from './ec2';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
-// VPC network ACLs and flow logs, region by region. Pages are reduced as they arrive: of the ACLs only those that
-// let some internet traffic in are kept, with their internet inbound entries; of the VPCs only those without an
-// active flow log.
+// VPC network ACLs and flow logs, region by region. The ACLs are listed once a collection attempt, with every entry,
+// for the network ACLs' part and the network topology's (network-topology.ts); of them the ACLs' part keeps only those
+// that let some internet traffic in, with their internet inbound entries. Of the VPCs only those without an active
+// flow log are kept.
 
 const INTERNET = new Set(['0.0.0.0/0', '::/0']);
 
-function internetIngress(entries: NetworkAclEntry[]): NaclIngress[] {
-  return entries
-    .flatMap((e) => {
+const defined = <T>(values: (T | undefined)[]): T[] => values.filter((v): v is T => v !== undefined);
+
+/** An ACL with its subnets and every entry that allows or denies a range (what the network topology keeps). */
+function aclOf(acl: AwsNetworkAcl, region: string): SubnetAcl {
+  return {
+    id: acl.NetworkAclId ?? '',
+    vpcId: acl.VpcId ?? '',
+    region,
+    subnetIds: defined((acl.Associations ?? []).map((a) => a.SubnetId)),
+    entries: (acl.Entries ?? []).flatMap((e): AclEntry[] => {
       const cidr = e.CidrBlock ?? e.Ipv6CidrBlock;
-      if (
-        e.Egress === true ||
-        cidr === undefined ||
-        !INTERNET.has(cidr) ||
-        (e.RuleAction !== 'allow' && e.RuleAction !== 'deny')
-      )
-        return [];
+      if (cidr === undefined || (e.RuleAction !== 'allow' && e.RuleAction !== 'deny')) return [];
       return [
         {
           ruleNumber: e.RuleNumber ?? 0,
+          egress: e.Egress === true,
           action: e.RuleAction,
           protocol: e.Protocol ?? '-1',
           fromPort: e.PortRange?.From ?? null,
@@ -35,21 +39,36 @@ function internetIngress(entries: NetworkAclEntry[]): NaclIngress[] {
           cidr,
         },
       ];
-    })
+    }),
+  };
+}
+
+/** The region's network ACLs (DescribeNetworkAcls), listed once a collection attempt for every part that reads them. */
+export const networkAclsIn = ({ session, shared }: ReadContext, region: string): Promise<SubnetAcl[]> =>
+  shared(`ec2:DescribeNetworkAcls@${region}`, () =>
+    foldPages(paginateDescribeNetworkAcls({ client: ec2In(session, region) }, {}), [] as SubnetAcl[], (into, page) => {
+      for (const acl of page.NetworkAcls ?? []) into.push(aclOf(acl, region));
+      return into;
+    }),
+  );
+
+function internetIngress(entries: AclEntry[]): NaclIngress[] {
+  return entries
+    .flatMap(({ egress, cidr, ruleNumber, action, protocol, fromPort, toPort }) =>
+      egress || !INTERNET.has(cidr) ? [] : [{ ruleNumber, action, protocol, fromPort, toPort, cidr }],
+    )
     .sort((a, b) => a.ruleNumber - b.ruleNumber);
 }
 
 export const networkAclsPart = regionalPart({
   part: 'networkAcls',
-  read: ({ session }: ReadContext, region: string) =>
-    foldPages(paginateDescribeNetworkAcls({ client: ec2In(session, region) }, {}), [] as NetworkAcl[], (into, page) => {
-      for (const acl of page.NetworkAcls ?? []) {
-        const entries = internetIngress(acl.Entries ?? []);
-        // An ACL whose internet entries all deny cannot let anything in: it would only weigh on the inventory.
-        if (entries.some((e) => e.action === 'allow'))
-          into.push({ id: acl.NetworkAclId ?? '', vpcId: acl.VpcId ?? '', region, internetIngress: entries });
-      }
-      return into;
+  read: async (ctx: ReadContext, region: string): Promise<NetworkAcl[]> =>
+    (await networkAclsIn(ctx, region)).flatMap((acl) => {
+      const entries = internetIngress(acl.entries);
+      // An ACL whose internet entries all deny cannot let anything in: it would only weigh on the inventory.
+      return entries.some((e) => e.action === 'allow')
+        ? [{ id: acl.id, vpcId: acl.vpcId, region, internetIngress: entries }]
+        : [];
     }),
   assemble: (slices) => ({ acls: slices.flat() }),
 });

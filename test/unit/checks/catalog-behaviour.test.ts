@@ -1,4 +1,6 @@
 import { CATALOG } from '../../../domain/checks/catalog';
+import type { EvaluationContext } from '../../../domain/checks/types';
+import { ATTACK_PATH_CASES } from './attack-path-cases';
 import { CONNECTIVITY_CHECK_ID, COVERAGE_LOST_CHECK_ID } from '../../../domain/checks/connectivity';
 import {
   ENUMERATION_ACTIONS,
@@ -51,6 +53,8 @@ interface Case {
   breaks: (inventory: Inventory, now: string) => void;
   /** The failing resources, as `resource@region`. */
   fails: string[];
+  /** What the scan knows beyond the inventory (its previous scan, the actors of the last day). */
+  context?: Omit<EvaluationContext, 'now'>;
 }
 
 const ALICE = `arn:aws:iam::${ACCOUNT}:user/alice`;
@@ -103,6 +107,7 @@ const QUEUE_NLB = `arn:aws:elasticloadbalancing:eu-west-1:${ACCOUNT}:loadbalance
 const openTcp = (port: number, cidr: string) => ({ protocol: 'tcp', fromPort: port, toPort: port, cidr });
 
 const CASES: Case[] = [
+  ...ATTACK_PATH_CASES,
   // iam
   {
     id: 'iam.root_mfa_disabled',
@@ -2587,13 +2592,13 @@ describe('check catalog behaviour', () => {
   });
 
   it.each(CASES)('$id fails on $fails', (c) => {
-    expect(outcome(c.id, broken(c))).toEqual(c.fails);
+    expect(outcome(c.id, broken(c), c.context)).toEqual(c.fails);
   });
 
   it.each(CASES.flatMap((c) => c.parts.map((name) => ({ id: c.id, name, c }))))(
     '$id is not evaluated without $name, even when broken',
     ({ id, name, c }) => {
-      const result = outcome(id, withoutPart(broken(c), name));
+      const result = outcome(id, withoutPart(broken(c), name), c.context);
       expect(result).toBe('not_evaluated');
     },
   );

@@ -8,6 +8,7 @@ import { awaitingFirstScan, BAND_LABEL, srsBand, when } from '../format';
 import { type Loaded, useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
 import { BASE, Link, useSearchParam } from '../router';
+import { AccountAttackPathsTab } from './AttackPaths';
 import { AccountComplianceTab } from './Compliance';
 import { AccountEventsTab, EventStatus } from './Events';
 
@@ -17,7 +18,7 @@ type Check = CheckReport['checks'][number];
 type AcceptBody = Inputs['signals']['accept']['body'];
 type Filters = Pick<Inputs['signals']['list']['query'] & object, 'severity' | 'scenario'>;
 
-export type AccountTab = 'overview' | 'compliance' | 'events';
+export type AccountTab = 'overview' | 'compliance' | 'events' | 'attack-paths';
 
 export function AccountPage({ accountId, tab }: { accountId: string; tab: AccountTab }) {
   const account = useLoad(() => trpc.accounts.get.query({ account_id: accountId }), [accountId]);
@@ -62,9 +63,15 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Accoun
         <Link to={`${BASE}/accounts/${accountId}/events`} className={tab === 'events' ? 'active' : ''}>
           Events
         </Link>
+        <Link to={`${BASE}/accounts/${accountId}/attack-paths`} className={tab === 'attack-paths' ? 'active' : ''}>
+          Attack paths
+        </Link>
       </nav>
       {tab === 'compliance' && <AccountComplianceTab accountId={accountId} lastScanAt={a.last_scan_at} />}
       {tab === 'events' && <AccountEventsTab accountId={accountId} disconnected={a.status === 'DISCONNECTED'} />}
+      {tab === 'attack-paths' && (
+        <AccountAttackPathsTab accountId={accountId} lastScanAt={a.last_scan_at} scanning={scanning} />
+      )}
       {tab === 'overview' && (
         <Overview
           account={a}

@@ -1,0 +1,257 @@
+import { SANDBOX_PARTIAL_ACCOUNT_ID } from '../../cloud/sandbox/inventory';
+import { ATTACK_PATH_KINDS } from '../../domain/attack-paths/types';
+import { SEVERITIES } from '../../domain/checks/types';
+import { createTestContext, signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
+import { waitFor } from '../helpers/patience';
+import { scanResult } from '../helpers/scans';
+import { callerFor } from '../trpc/caller';
+
+// GET /accounts/{id}/attack-paths and GET /attack-paths on scanned sandbox accounts: the demo estate's escalation
+// path and toxic combination, each edge joining nodes of its path with its evidence; the order (toxic combinations
+// first), pages, filters, the analysis' status (never an empty list passed off as safe), isolation between
+// tenants, and the paths as findings: signals of the attack_path scenario, the recovery checklist, an alert rule.
+
+const AWS_ID = '123456789012';
+const OTHER_ID = '123456789013';
+const FRESH_ID = '210987654321';
+
+interface Node {
+  id: string;
+  kind: string;
+  label: string;
+}
+interface Edge {
+  from: string;
+  to: string;
+  label: string;
+  evidence: string[];
+  certainty: string;
+}
+interface Path {
+  path_id: string;
+  aws_account_id: string;
+  kind: string;
+  rule: string;
+  severity: string;
+  certainty: string;
+  title: string;
+  summary: string;
+  nodes: Node[];
+  edges: Edge[];
+}
+interface Listed {
+  analysis: { status: string; reason: string | null; scan_id: string | null; unread: { scope: string }[] };
+  paths: Path[];
+  count: number;
+  next_token: string | null;
+}
+
+let ctx: TestContext;
+let owner: TestUser;
+let stranger: TestUser;
+
+async function connectAndScan(user: TestUser, awsId: string) {
+  await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: awsId }).expect(201);
+  const verified = await ctx.http.post(`/accounts/${awsId}/verify`).set(user.auth).expect(200);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox' } });
+  owner = await signupAndLogin(ctx);
+  stranger = await signupAndLogin(ctx);
+  for (const user of [owner, stranger])
+    await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', user.tenantId).execute();
+  // Fires on any attack path a scan opens, whatever the score.
+  await ctx.http
+    .post('/alert-rules')
+    .set(owner.auth)
+    .send({
+      name: 'Attack paths',
+      min_srs: 0,
+      scenarios: ['attack_path'],
+      channels: [{ type: 'email', to: ['ops@example.com'] }],
+    })
+    .expect(201);
+  await connectAndScan(owner, AWS_ID);
+  await connectAndScan(owner, OTHER_ID);
+  await connectAndScan(owner, SANDBOX_PARTIAL_ACCOUNT_ID);
+  await connectAndScan(stranger, AWS_ID);
+  await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: FRESH_ID }).expect(201);
+});
+afterAll(() => ctx.close());
+
+const list = async (awsId: string, query: Record<string, string | number> = {}, user = owner) =>
+  (await ctx.http.get(`/accounts/${awsId}/attack-paths`).query(query).set(user.auth).expect(200)).body as Listed;
+
+describe('an account’s attack paths', () => {
+  it('shows the demo estate’s escalation path and toxic combination, each a connected chain with evidence', async () => {
+    const { analysis, paths, count } = await list(AWS_ID, { limit: 200 });
+    expect(analysis).toMatchObject({ status: 'complete', reason: null });
+    expect(analysis.scan_id).toMatch(/^scan_/);
+    expect(count).toBe(paths.length);
+    const kinds = new Set(paths.map((p) => p.kind));
+    expect(kinds).toContain('escalation');
+    expect(kinds).toContain('toxic_combination');
+    for (const path of paths) {
+      expect(ATTACK_PATH_KINDS).toContain(path.kind);
+      expect(path.aws_account_id).toBe(AWS_ID);
+      expect(path.edges.length).toBeGreaterThan(0);
+      const ids = new Set(path.nodes.map((n) => n.id));
+      for (const edge of path.edges) {
+        expect(ids.has(edge.from) && ids.has(edge.to)).toBe(true);
+        expect(edge.evidence.length).toBeGreaterThan(0);
+      }
+    }
+    const toxic = paths.filter((p) => p.kind === 'toxic_combination');
+    expect(toxic.every((p) => p.severity === 'CRITICAL')).toBe(true);
+    // An escalation ends at the administrator, through the permission that allows each step.
+    const escalation = paths.find((p) => p.kind === 'escalation')!;
+    expect(escalation.nodes.some((n) => n.kind === 'administrator')).toBe(true);
+    expect(
+      escalation.edges.some((e) =>
+        /^(iam|sts|lambda|ec2|ssm|glue|cloudformation|codebuild|sagemaker|ecs):/.test(e.label),
+      ),
+    ).toBe(true);
+  });
+
+  it('lists the most severe first, toxic combinations first among equals, in pages that cover the list once', async () => {
+    const whole = (await list(AWS_ID, { limit: 200 })).paths;
+    const rank = (p: Path) =>
+      SEVERITIES.indexOf(p.severity as never) * 3 + ['toxic_combination', 'escalation', 'exposure'].indexOf(p.kind);
+    const ranks = whole.map(rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const paged: string[] = [];
+    let token: string | null = null;
+    do {
+      const page: Listed = await list(AWS_ID, { limit: 2, ...(token ? { next_token: token } : {}) });
+      expect(page.paths.length).toBeLessThanOrEqual(2);
+      paged.push(...page.paths.map((p) => p.path_id));
+      token = page.next_token;
+    } while (token);
+    expect(paged).toEqual(whole.map((p) => p.path_id));
+  });
+
+  it('filters by kind and severity', async () => {
+    const toxic = await list(AWS_ID, { kind: 'toxic_combination' });
+    expect(toxic.paths.length).toBeGreaterThan(0);
+    expect(toxic.paths.every((p) => p.kind === 'toxic_combination')).toBe(true);
+    const high = await list(AWS_ID, { severity: 'HIGH' });
+    expect(high.paths.every((p) => p.severity === 'HIGH')).toBe(true);
+  });
+
+  it('says when the analysis could not read everything, and before the first scan that nothing was analysed', async () => {
+    const partial = await list(SANDBOX_PARTIAL_ACCOUNT_ID);
+    expect(partial.analysis.status).toBe('partial');
+    expect(partial.analysis.unread.length).toBeGreaterThan(0);
+    const fresh = await list(FRESH_ID);
+    expect(fresh).toEqual({
+      analysis: { status: 'not_scanned', reason: null, scan_id: null, analyzed_at: null, unread: [] },
+      paths: [],
+      count: 0,
+      next_token: null,
+    });
+  });
+
+  it('answers 400 for a bad filter or cursor, and 404 for an account of another tenant or none', async () => {
+    for (const [query, code] of [
+      [{ kind: 'shortcut' }, 'validation_failed'],
+      [{ severity: 'SEVERE' }, 'validation_failed'],
+      [{ limit: 0 }, 'validation_failed'],
+      [{ colour: 'red' }, 'validation_failed'],
+      [{ next_token: 'bm90IGEgY3Vyc29y' }, 'invalid_cursor'],
+      [{ next_token: Buffer.from(JSON.stringify([1, 'acc_x', ''])).toString('base64url') }, 'invalid_cursor'],
+    ] as const) {
+      const res = await ctx.http.get(`/accounts/${AWS_ID}/attack-paths`).query(query).set(owner.auth).expect(400);
+      expect(res.body).toMatchObject({ code });
+    }
+    await ctx.http.get('/accounts/999988887777/attack-paths').set(owner.auth).expect(404);
+    const { body } = await ctx.http.get(`/accounts/${OTHER_ID}/attack-paths`).set(stranger.auth).expect(404);
+    expect(body).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe("the tenant's attack paths", () => {
+  it('lists every account’s, each naming its account, and only the caller tenant’s', async () => {
+    const all: Path[] = [];
+    let token: string | null = null;
+    do {
+      const res: { body: { paths: Path[]; next_token: string | null } } = await ctx.http
+        .get('/attack-paths')
+        .query({ limit: 200, ...(token ? { next_token: token } : {}) })
+        .set(owner.auth)
+        .expect(200);
+      all.push(...res.body.paths);
+      token = res.body.next_token;
+    } while (token);
+    const accounts = new Set(all.map((p) => p.aws_account_id));
+    expect(accounts).toContain(AWS_ID);
+    expect(accounts).toContain(OTHER_ID);
+    const mine = await list(AWS_ID, { limit: 200 });
+    expect(all.filter((p) => p.aws_account_id === AWS_ID).map((p) => p.path_id)).toEqual(
+      mine.paths.map((p) => p.path_id),
+    );
+    // The stranger scanned the same AWS account id: its paths are its own, and ours are not in its list.
+    const theirs = await ctx.http.get('/attack-paths').query({ limit: 200 }).set(stranger.auth).expect(200);
+    expect(new Set(theirs.body.paths.map((p: Path) => p.aws_account_id))).toEqual(new Set([AWS_ID]));
+    const ours = await ctx.db
+      .selectFrom('attack_paths')
+      .select('tenant_id')
+      .distinct()
+      .where('tenant_id', 'in', [owner.tenantId, stranger.tenantId])
+      .execute();
+    expect(ours).toHaveLength(2);
+  });
+
+  it('narrows to one account, and an account that matches nothing is an empty page', async () => {
+    const one = await ctx.http.get('/attack-paths').query({ aws_account_id: OTHER_ID }).set(owner.auth).expect(200);
+    expect(one.body.paths.every((p: Path) => p.aws_account_id === OTHER_ID)).toBe(true);
+    const none = await ctx.http
+      .get('/attack-paths')
+      .query({ aws_account_id: '555566667777' })
+      .set(owner.auth)
+      .expect(200);
+    expect(none.body).toEqual({ paths: [], count: 0, next_token: null });
+  });
+
+  it('answers the same through tRPC', async () => {
+    const trpc = callerFor(ctx, owner);
+    const viaTrpc = await trpc.attackPaths.list({ account_id: AWS_ID, query: { limit: 200 } });
+    const viaRest = await list(AWS_ID, { limit: 200 });
+    expect(viaTrpc).toEqual(viaRest);
+    const search = await trpc.attackPaths.search({ kind: 'toxic_combination' });
+    expect(search.paths.every((p) => p.kind === 'toxic_combination')).toBe(true);
+  });
+});
+
+describe('attack paths as findings', () => {
+  it('opens a signal of the attack_path scenario for each toxic combination, at the head of the checklist', async () => {
+    const signals = await ctx.http
+      .get(`/accounts/${AWS_ID}/signals`)
+      .query({ scenario: 'attack_path', status: 'open', limit: 200 })
+      .set(owner.auth)
+      .expect(200);
+    const checkIds = new Set(signals.body.signals.map((s: { check_id: string }) => s.check_id));
+    expect(checkIds).toContain('attack_path.privilege_escalation');
+    const toxicRules = new Set(
+      (await list(AWS_ID, { kind: 'toxic_combination' })).paths.map((p) => `attack_path.${p.rule}`),
+    );
+    for (const id of toxicRules) expect(checkIds).toContain(id);
+    const checklist = await ctx.http.get(`/accounts/${AWS_ID}/recovery-checklist`).set(owner.auth).expect(200);
+    const titles = checklist.body.checklist.map((s: { title: string }) => s.title);
+    const toxicTitles = signals.body.signals
+      .filter((s: { severity: string }) => s.severity === 'CRITICAL')
+      .map((s: { title: string }) => s.title);
+    expect(toxicTitles.length).toBeGreaterThan(0);
+    expect(titles).toEqual(expect.arrayContaining(toxicTitles));
+  });
+
+  it('fires an alert rule that lists the attack_path scenario', async () => {
+    await waitFor(async () => {
+      const alerts = await ctx.http.get('/alerts').set(owner.auth).expect(200);
+      return alerts.body.alerts.some((a: { scenarios_triggered: string[] }) =>
+        a.scenarios_triggered.includes('attack_path'),
+      );
+    });
+  });
+});
