@@ -14,5 +14,8 @@ module.exports = {
   // fails with the wait's message.
   testTimeout: 15 * 60_000,
   maxWorkers: 2,
+  // A worker runs suite after suite; one that holds more than this once a suite ends (what large inventories and the
+  // attack-path suites leave for the collector) is replaced by a fresh one rather than left to run out of heap.
+  workerIdleMemoryLimit: '1536MB',
   watchman: false,
 };

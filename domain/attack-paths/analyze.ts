@@ -4,6 +4,7 @@ import { isAdministrator, permissionOracle } from './effective-permissions';
 import { findEscalationPaths } from './escalation';
 import { externalTrustsWithoutExternalId } from './external-trust';
 import { comparePaths } from './order';
+import { resourcePoliciesOf, secretsOf } from './resource-policies';
 import { internetExposures } from './reachability';
 import { type Privilege, toxicCombinations } from './toxic-combinations';
 import type { AttackPath, Evaluation, InternetExposure } from './types';
@@ -25,12 +26,13 @@ export interface AttackPathAnalysis {
   unread: Unread[];
   /**
    * The same by what it feeds: the IAM documents (every path), the network (exposures), the users' keys and MFA (the
-   * leaked-key combination). A finding names only what its own paths depend on.
+   * leaked-key combination), the secrets and their policies (who reads them). A finding names only what its own
+   * paths depend on.
    */
   unreadBy: Record<UnreadSource, Unread[]>;
 }
 
-export type UnreadSource = 'iam' | 'network' | 'users';
+export type UnreadSource = 'iam' | 'network' | 'users' | 'secrets';
 
 /** The secrets a role may read: any of these allowed on every resource of its kind. */
 const SECRET_READS = [
@@ -78,12 +80,17 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
       reason: iamPart.reason,
       paths: [],
       unread: iamPart.unread ?? [],
-      unreadBy: { iam: iamPart.unread ?? [], network: [], users: [] },
+      unreadBy: { iam: iamPart.unread ?? [], network: [], users: [], secrets: [] },
     };
   const iam = iamPart.value;
-  const unreadBy: Record<UnreadSource, Unread[]> = { iam: [...(iamPart.unread ?? [])], network: [], users: [] };
+  const unreadBy: Record<UnreadSource, Unread[]> = {
+    iam: [...(iamPart.unread ?? [])],
+    network: [],
+    users: [],
+    secrets: [],
+  };
   const accountId = accountIdOf([...iam.roles, ...iam.users].map((p) => p.arn));
-  const oracle = permissionOracle(iam, { accountId });
+  const oracle = permissionOracle(iam, { accountId, resourcePolicies: resourcePoliciesOf(inventory) });
   const escalations = findEscalationPaths(iam, oracle);
 
   // A principal is privileged when it is an administrator (shown as such, even when only possibly) or when an
@@ -101,9 +108,17 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
     const path = shortest.get(arn);
     return path ? { kind: 'escalation', path } : null;
   };
+  // Every secret (its own identity policies), then each secret the scan listed: its resource policy may let the
+  // role in where the role's policies do not.
+  const secrets = secretsOf(inventory);
+  unreadBy.secrets.push(...secrets.unread);
   const secretsReadBy = (roleArn: string): Evaluation | null => {
     for (const [action, resource] of SECRET_READS) {
       const evaluation = oracle.evaluate(roleArn, action, resource);
+      if (evaluation.decision !== 'denied') return evaluation;
+    }
+    for (const arn of secrets.arns) {
+      const evaluation = oracle.evaluate(roleArn, 'secretsmanager:GetSecretValue', arn);
       if (evaluation.decision !== 'denied') return evaluation;
     }
     return null;
@@ -148,7 +163,7 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
   });
 
   const paths = [...toxic, ...escalations, ...reach.exposures.map(exposurePath)].sort(comparePaths);
-  const unread = [...unreadBy.iam, ...unreadBy.network, ...unreadBy.users];
+  const unread = [...unreadBy.iam, ...unreadBy.network, ...unreadBy.users, ...unreadBy.secrets];
   return { status: unread.length > 0 ? 'partial' : 'complete', paths, unread, unreadBy };
 }
 

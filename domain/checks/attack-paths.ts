@@ -68,7 +68,7 @@ const TOXIC_SOURCES: Record<ToxicRule, readonly UnreadSource[]> = {
   exposed_imdsv1_admin_workload: ['iam', 'network'],
   user_key_without_mfa_admin: ['iam', 'users'],
   external_trust_admin: ['iam'],
-  public_function_reads_secrets: ['iam', 'network'],
+  public_function_reads_secrets: ['iam', 'network', 'secrets'],
   escalation_seen_acting: ['iam'],
 };
 

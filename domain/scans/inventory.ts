@@ -16,7 +16,7 @@ import type {
 
 import type { PolicyExposure } from '../policies/resource-policy';
 
-import type { IamAuthorization } from './iam-authorization';
+import type { IamAuthorization, PolicyJson } from './iam-authorization';
 
 import type { NetworkTopology } from './network-topology';
 
@@ -243,6 +243,8 @@ export interface BlockPublicAccess {
 export interface Bucket {
   name: string;
   region: string;
+  /** Its bucket policy, for the attack-path analysis (who in the account it lets in); absent: none, or not JSON. */
+  policyDocument?: PolicyJson;
   publicViaAcl: boolean;
   publicViaPolicy: boolean;
   blockPublicAccess: BlockPublicAccess | null;
@@ -869,7 +871,9 @@ export interface EcsTaskSet {
  * policy, or answered something that is not a policy document; the resource's exposure checks then name it unread,
  * never private. A resource without a policy opens nothing.
  */
-export type PolicyReading = { read: true; exposure: PolicyExposure } | { read: false; reason: string };
+export type PolicyReading =
+  /** `document`: the policy itself, for the attack-path analysis (who in the account it lets in); absent: none. */
+  { read: true; exposure: PolicyExposure; document?: PolicyJson } | { read: false; reason: string };
 
 /** An SQS queue (GetQueueAttributes). */
 export interface SqsQueue {
@@ -1009,7 +1013,9 @@ export interface FileSecret extends TextSecret {
 }
 
 /** A function's resource policy read for what it opens to everyone: the public statements described, none when private. */
-export type FunctionPolicyReading = { read: true; publicStatements: string[] } | { read: false; reason: string };
+export type FunctionPolicyReading =
+  /** `document`: the policy itself, for the attack-path analysis; absent: none. */
+  { read: true; publicStatements: string[]; document?: PolicyJson } | { read: false; reason: string };
 
 /** A Lambda function (its $LATEST configuration). */
 export interface LambdaFunction {

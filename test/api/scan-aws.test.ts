@@ -137,6 +137,8 @@ async function openCheckIds(awsAccountId: string): Promise<string[]> {
 // Each is caused by exactly one seeded misconfiguration (the user and key are also new, hence "recently"; its
 // administrator policy is attached to it directly, not through a group).
 const SEEDED = [
+  // The administrator has an active key and no MFA: whoever leaks the key holds the account.
+  'attack_path.user_key_without_mfa_admin',
   'billing.daily_spend_spike',
   'exposure.s3_bucket_public',
   // The public-read ACL lets everyone list the bucket too.

@@ -65,6 +65,8 @@ const PARTS: PartName[] = [
   'instanceProfiles',
   'networkTopology',
   'lambdaFunctions',
+  // Who may read the secrets: their own policies can let a role in.
+  'secrets',
 ];
 /** The parts the analysis reads that are not collected, as its reachability names them. */
 const UNCOLLECTED = ['Load balancers', 'RDS DB instances', 'OpenSearch domains', 'API Gateway stages'];
@@ -344,7 +346,7 @@ describe('toxic combinations against moto', () => {
     const uncollected = UNCOLLECTED.map((scope) => ({ kind: 'resource', scope, reason: OUTSIDE_TARGETED_SCAN }));
     expect(analysis.status).toBe('partial');
     expect(analysis.unread).toEqual(uncollected);
-    expect(analysis.unreadBy).toEqual({ iam: [], network: uncollected, users: [] });
+    expect(analysis.unreadBy).toEqual({ iam: [], network: uncollected, users: [], secrets: [] });
 
     // Each attack-path check fails on exactly its subjects. Those about what the internet reaches carry what was not
     // collected; the others depend on nothing left unread.

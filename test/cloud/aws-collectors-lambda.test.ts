@@ -250,7 +250,14 @@ describe('Lambda collection against moto', () => {
           ],
         },
         code: { read: true, secrets: [{ file: 'config/keys.py', line: 2, kind: 'private_key' }] },
-        policy: { read: true, publicStatements: [expect.stringContaining('lambda:InvokeFunction')] },
+        policy: {
+          read: true,
+          publicStatements: [expect.stringContaining('lambda:InvokeFunction')],
+          // The policy itself, kept for the attack-path analysis.
+          document: expect.objectContaining({
+            Statement: [expect.objectContaining({ Action: 'lambda:InvokeFunction' })],
+          }),
+        },
         urls: { read: true, urls: [{ url: `https://leaky.lambda-url.${REGION}.on.aws/`, authType: 'NONE' }] },
         layers: [FOREIGN_LAYER],
       },
@@ -262,7 +269,14 @@ describe('Lambda collection against moto', () => {
         roleArn: `arn:aws:iam::${customer.accountId}:role/lambda-exec`,
         environment: { read: true, secrets: [] },
         code: { read: true, secrets: [] },
-        policy: { read: true, publicStatements: [] },
+        // A service's grant, with its source account: nothing public, the policy kept as it is.
+        policy: {
+          read: true,
+          publicStatements: [],
+          document: expect.objectContaining({
+            Statement: [expect.objectContaining({ Principal: { Service: 's3.amazonaws.com' } })],
+          }),
+        },
         urls: { read: true, urls: [{ url: `https://tidy.lambda-url.${OTHER_REGION}.on.aws/`, authType: 'AWS_IAM' }] },
         layers: [],
       },

@@ -689,6 +689,8 @@ describe('AWS inventory collection against moto', () => {
       ...refused.map((p) => [p, 'eu-west-2']),
       ['instanceUserData', 'eu-west-2'],
       ['launchTemplates', 'eu-west-2'],
+      // The network topology of the attack-path analysis reads the region's subnets, routes and ACLs.
+      ['networkTopology', 'eu-west-2'],
       // EC2's other reads: the instance metadata defaults, subnets, transit gateways, endpoints, volumes, snapshots
       // and Elastic IPs.
       ...[
@@ -832,23 +834,25 @@ describe('AWS inventory collection against moto', () => {
       });
 
       await expect(first).rejects.toBeInstanceOf(IncompleteCollectionError);
-      // One listing serves the instances' part and their user data's: both wait on it, and both fail with it.
+      // One listing serves the instances' part, their user data's and the network topology's: all three wait on
+      // it, and all three fail with it.
       await expect(first).rejects.toMatchObject({
         failed: [
           { key: `instances@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') },
           { key: `instanceUserData@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') },
+          { key: `networkTopology@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') },
         ],
       });
-      // Kept under the format of today's reads (v5:), so that a worker of another version reads them again.
+      // Kept under the format of today's reads (v6:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
-      expect(settled).not.toContain(`v5:instances@${FAILING_REGION}`);
-      expect(settled).not.toContain(`v5:instanceUserData@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v6:instances@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v6:instanceUserData@${FAILING_REGION}`);
       expect(settled).toEqual(
         expect.arrayContaining([
-          'v5:regions',
-          'v5:iamPrincipals',
-          `v5:securityGroups@${FAILING_REGION}`,
-          `v5:instances@${REGION}`,
+          'v6:regions',
+          'v6:iamPrincipals',
+          `v6:securityGroups@${FAILING_REGION}`,
+          `v6:instances@${REGION}`,
         ]),
       );
       expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
@@ -862,10 +866,18 @@ describe('AWS inventory collection against moto', () => {
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried.sort()).toEqual([`v5:instanceUserData@${FAILING_REGION}`, `v5:instances@${FAILING_REGION}`]);
-      // The region has no instance: one listing again, for both.
+      expect(retried.sort()).toEqual([
+        `v6:instanceUserData@${FAILING_REGION}`,
+        `v6:instances@${FAILING_REGION}`,
+        `v6:networkTopology@${FAILING_REGION}`,
+      ]);
+      // The region has no instance: one listing again, for all three; the topology reads its region's network again,
+      // and nothing of another region is read twice.
       const customerCalls = front.requests.filter((r) => r.service !== 'sts').map((r) => `${r.operation}@${r.region}`);
-      expect(customerCalls).toEqual([`DescribeInstances@${FAILING_REGION}`]);
+      expect(customerCalls.filter((c) => c.startsWith('DescribeInstances@'))).toEqual([
+        `DescribeInstances@${FAILING_REGION}`,
+      ]);
+      expect(customerCalls.filter((c) => !c.endsWith(`@${FAILING_REGION}`))).toEqual([]);
       expect(incomplete(inventory)).toEqual({ health: 'not_evaluated' });
     });
 
@@ -877,21 +889,21 @@ describe('AWS inventory collection against moto', () => {
           checkpoint[key] = outcome;
         },
       });
-      // The same reads as a worker of the older format keyed them (v4: security groups without their wide public
-      // ranges, only the unencrypted volumes, RDS databases without their TLS setting and engine support).
+      // The same reads as a worker of the older format keyed them (v5: functions without their execution role,
+      // resource policies without their documents).
       const older: Checkpoint = Object.fromEntries(
-        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v5:/, 'v4:'), outcome]),
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v6:/, 'v5:'), outcome]),
       );
       front.requests.length = 0;
 
       const retried: string[] = [];
       await provider.collectInventory(target, {
-        checkpoint: { ...older, 'v5:regions': checkpoint['v5:regions'] as ReadOutcome },
+        checkpoint: { ...older, 'v6:regions': checkpoint['v6:regions'] as ReadOutcome },
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).not.toContain('v5:regions');
-      expect(retried).toEqual(expect.arrayContaining([`v5:instances@${REGION}`, 'v5:iamPrincipals']));
+      expect(retried).not.toContain('v6:regions');
+      expect(retried).toEqual(expect.arrayContaining([`v6:instances@${REGION}`, 'v6:iamPrincipals']));
       expect(retried).toHaveLength(Object.keys(checkpoint).length - 1);
       expect(calls((r) => r.operation === 'DescribeRegions')).toBe(0);
     });
@@ -902,6 +914,7 @@ describe('AWS inventory collection against moto', () => {
       expect(incomplete(inventory)).toEqual({
         instances: FAILING_REGION,
         instanceUserData: FAILING_REGION,
+        networkTopology: FAILING_REGION,
         health: 'not_evaluated',
       });
       expect(inventory.instances.unread).toEqual([
@@ -935,7 +948,7 @@ describe('AWS inventory collection against moto', () => {
       },
     });
     await expect(first).rejects.toMatchObject({ failed: [{ key: `kmsKeyPolicies@${REGION}` }] });
-    expect(Object.keys(checkpoint)).toContain(`v5:kmsKeys@${REGION}`);
+    expect(Object.keys(checkpoint)).toContain(`v6:kmsKeys@${REGION}`);
 
     failing = false;
     front.requests.length = 0;
@@ -947,7 +960,7 @@ describe('AWS inventory collection against moto', () => {
       onRead: (key) => retried.push(key),
     });
 
-    expect(retried).toEqual([`v5:kmsKeyPolicies@${REGION}`]);
+    expect(retried).toEqual([`v6:kmsKeyPolicies@${REGION}`]);
     const customerCalls = front.requests.filter((r) => r.service === 'kms').map((r) => r.operation);
     expect(customerCalls).toEqual(['ListKeys', 'DescribeKey', 'GetKeyPolicy']);
     expect(inventory.kmsKeyPolicies).toMatchObject({

@@ -750,7 +750,7 @@ describe('the permission oracle over an account', () => {
     expect(isAdministrator(oracle, role('no-iam')).decision).toBe('denied');
   });
 
-  it('answers a large account quickly: each document compiled once, each principal gathered once', () => {
+  it('answers every question of a large account: each document compiled once, each principal gathered once', () => {
     const policies = Array.from({ length: 2_000 }, (_, i) => ({
       arn: `arn:aws:iam::${OWN}:policy/p${i}`,
       name: `p${i}`,
@@ -769,14 +769,12 @@ describe('the permission oracle over an account', () => {
       instanceProfiles: [],
     }));
     const oracle = permissionOracle(account({ roles, policies }));
-    const started = performance.now();
     let allowed = 0;
     for (const r of roles)
       for (const action of ['s3:GetObject', 'iam:PassRole', 'iam:CreateUser', 'sts:AssumeRole', 'sqs:SendMessage'])
         for (const resource of [`arn:aws:s3:::bucket-${Number(r.name.slice(1)) % 2_000}/k`, '*'])
           if (oracle.evaluate(r.arn, action, resource).decision === 'allowed') allowed += 1;
+    // 50,000 questions answered whole; how fast is measured by `npm run bench -- attack-paths`, not here.
     expect(allowed).toBe(5_000);
-    // 50,000 questions: well under a second each thousand on the slowest machine the suite runs on.
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

@@ -205,9 +205,10 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * old shape with today's checks (v2 added the instances' metadata options, v3 the trails' delivery and the budgets'
  * alerts, v4 the instances' public addresses and security groups, the RDS instances' VPC and certificate, the
  * buckets' public grants, the roles' trust, the risky policies and GuardDuty's protection plans; v5 the security
- * groups' wide public ranges, every EBS volume and the snapshotted ones, the RDS databases' TLS and engine versions).
+ * groups' wide public ranges, every EBS volume and the snapshotted ones, the RDS databases' TLS and engine versions;
+ * v6 the functions' execution roles and every resource policy's document, for the attack-path analysis).
  */
-const READ_FORMAT = 'v5:';
+const READ_FORMAT = 'v6:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {

@@ -12,6 +12,7 @@ import type { FunctionPolicyReading, LambdaFunction, LambdaLayer } from '../../.
 import { findInSettings } from '../../../domain/secrets/detector';
 import { type DownloadBudget, MAX_REGION_BYTES, readCodePackage } from './code-package';
 import { mapLimit } from './concurrency';
+import { parsePolicyDocument } from '../trust-policy';
 import { isAbsent, ReadFailure } from './failures';
 import { foldPages, type ReadContext, regionalPart } from './reader';
 
@@ -90,7 +91,12 @@ export const lambdaFunctionsPart = regionalPart({
         const exposure = policyExposure(answer.Policy, account);
         if (!exposure)
           return { read: false, reason: 'Lambda returned a resource policy that is not a policy document.' };
-        return { read: true, publicStatements: exposure.public.map(describeStatement) };
+        const document = parsePolicyDocument(answer.Policy);
+        return {
+          read: true,
+          publicStatements: exposure.public.map(describeStatement),
+          ...(document ? { document } : {}),
+        };
       });
 
     const urls = (fn: FunctionConfiguration): Promise<LambdaFunction['urls']> =>

@@ -1,5 +1,6 @@
 import type { PolicyReading } from '../../../domain/scans/inventory';
 import { policyExposure } from '../../../domain/policies/resource-policy';
+import { parsePolicyDocument } from '../trust-policy';
 import { isAbsent, ReadFailure } from './failures';
 
 // How the collectors read a resource's policy (a queue's, a key's, a repository's, ...): what it opens beyond the
@@ -12,8 +13,9 @@ const NO_POLICY: PolicyReading = { read: true, exposure: { public: [], external:
 export function readingOf(document: string | null | undefined, ownAccount: string): PolicyReading {
   if (!document) return NO_POLICY;
   const exposure = policyExposure(document, ownAccount);
+  const parsed = parsePolicyDocument(document);
   return exposure
-    ? { read: true, exposure }
+    ? { read: true, exposure, ...(parsed ? { document: parsed } : {}) }
     : { read: false, reason: 'AWS answered a resource policy that is not a JSON policy document.' };
 }
 

@@ -17,6 +17,7 @@ import type { BlockPublicAccess, Bucket, Unread } from '../../../domain/scans/in
 import { mapLimit, settleAll } from './concurrency';
 import { failureOf, isAbsent, unlessAbsent } from './failures';
 import { foldPages, globalPart, type ReadContext } from './reader';
+import { parsePolicyDocument } from '../trust-policy';
 import { deniesInsecureTransport } from './s3-secure-transport';
 import { GLOBAL_REGION, perRegion } from './session';
 
@@ -56,6 +57,12 @@ export function blockPublicAccess(config: PublicAccessBlockConfiguration | undef
     blockPublicPolicy: config.BlockPublicPolicy ?? false,
     restrictPublicBuckets: config.RestrictPublicBuckets ?? false,
   };
+}
+
+/** The bucket policy as a document, for the attack-path analysis; nothing without one (or one that is not JSON). */
+function documentOf(policy: string | undefined): Pick<Bucket, 'policyDocument'> {
+  const document = policy ? parsePolicyDocument(policy) : undefined;
+  return document ? { policyDocument: document } : {};
 }
 
 export const s3AccountBlockPublicAccessPart = globalPart({
@@ -146,6 +153,7 @@ export const s3BucketsPart = globalPart({
           deniesInsecureTransport: deniesInsecureTransport(policy?.Policy, name),
           publicAclPermissions: [...new Set(publicGrants.flatMap((g) => (g.Permission ? [g.Permission] : [])))].sort(),
           ...bucketPolicyGrants(policy?.Policy, session.accountId),
+          ...documentOf(policy?.Policy),
         };
       } catch (err) {
         if (isAbsent(err, 'NoSuchBucket')) return null;
