@@ -36,6 +36,7 @@ interface Path {
   certainty: string;
   title: string;
   summary: string;
+  source: string;
   nodes: Node[];
   edges: Edge[];
 }
@@ -244,6 +245,54 @@ describe('attack paths as findings', () => {
       .map((s: { title: string }) => s.title);
     expect(toxicTitles.length).toBeGreaterThan(0);
     expect(titles).toEqual(expect.arrayContaining(toxicTitles));
+  });
+
+  it('joins live detections: a principal with an escalation path seen acting is a toxic combination at the next scan', async () => {
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'tenant_id'])
+      .where('tenant_id', '=', owner.tenantId)
+      .where('aws_account_id', '=', AWS_ID)
+      .executeTakeFirstOrThrow();
+    const escalating = (await list(AWS_ID, { kind: 'escalation' })).paths[0]!.source;
+    const bystander = `arn:aws:iam::${AWS_ID}:role/no-such-role`;
+    // What an event detection's signals hold of who acted (as ingestion writes them), an hour ago.
+    const at = new Date(Date.now() - 3_600_000);
+    await ctx.db
+      .insertInto('signals')
+      .values(
+        [escalating, bystander].map((principal, i) => ({
+          id: `sig_actor${i}${owner.tenantId.slice(-6)}`,
+          tenant_id: account.tenant_id,
+          account_id: account.id,
+          check_id: 'event.console_sign_in_without_mfa',
+          fingerprint: `event.console_sign_in_without_mfa:${principal}:${i}`,
+          scenario: 'threat' as const,
+          severity: 'HIGH' as const,
+          title: 'Console sign-in without MFA',
+          description: 'A console sign-in without MFA.',
+          resource: principal,
+          first_scan_id: null,
+          detected_at: at,
+          principal,
+          occurred_at: at,
+        })),
+      )
+      .execute();
+    const scan = await ctx.http.post(`/accounts/${AWS_ID}/scan`).set(owner.auth).expect(202);
+    await scanResult(ctx.temporal, scan.body.execution_arn);
+
+    const seen = (await list(AWS_ID, { kind: 'toxic_combination', limit: 200 })).paths.filter(
+      (p) => p.rule === 'escalation_seen_acting',
+    );
+    expect(seen.map((p) => p.path_id)).toEqual([`toxic:escalation_seen_acting:${escalating}`]);
+    expect(seen[0]!.edges[0]).toMatchObject({ label: 'seen acting', evidence: ['event.console_sign_in_without_mfa'] });
+    const opened = await ctx.http
+      .get(`/accounts/${AWS_ID}/signals`)
+      .query({ check_id: 'attack_path.escalation_seen_acting', status: 'open' })
+      .set(owner.auth)
+      .expect(200);
+    expect(opened.body.signals.map((s: { resource: string }) => s.resource)).toEqual([escalating]);
   });
 
   it('fires an alert rule that lists the attack_path scenario', async () => {

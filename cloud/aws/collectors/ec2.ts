@@ -56,8 +56,11 @@ function wideRangesOf(group: AwsSecurityGroup): NonNullable<SecurityGroup['wideR
   return [...of('inbound', group.IpPermissions), ...of('outbound', group.IpPermissionsEgress)];
 }
 
-/** Every peer of a permission (CIDRs, prefix lists, security groups), each as one rule. */
-function rulesOf(direction: GroupRule['direction'], p: IpPermission): GroupRule[] {
+/**
+ * Every peer of a permission (CIDRs, prefix lists, security groups), each as one rule: for the default groups here
+ * and the network topology's groups (network-topology.ts).
+ */
+export function rulesOf(direction: GroupRule['direction'], p: IpPermission): GroupRule[] {
   const peers = [
     ...(p.IpRanges ?? []).map((r) => r.CidrIp),
     ...(p.Ipv6Ranges ?? []).map((r) => r.CidrIpv6),

@@ -1,5 +1,4 @@
 import {
-  type IpPermission,
   paginateDescribeRouteTables,
   paginateDescribeSecurityGroups,
   type RouteTable as AwsRouteTable,
@@ -10,11 +9,10 @@ import type {
   InstancePlacement,
   NetworkTopology,
   RouteTable,
-  SecurityGroupRule,
   VpcSubnet,
 } from '../../../domain/scans/network-topology';
 import { mapLimit, settleAll } from './concurrency';
-import { ec2In, listedInstancesIn } from './ec2';
+import { ec2In, listedInstancesIn, rulesOf } from './ec2';
 import {
   cachePlacements,
   databasePlacements,
@@ -60,23 +58,6 @@ function routeTableOf(table: AwsRouteTable, region: string): RouteTable {
         : [];
     }),
   };
-}
-
-/** Every peer of a permission (CIDRs, prefix lists, groups), each as one rule. */
-function rulesOf(direction: SecurityGroupRule['direction'], p: IpPermission): SecurityGroupRule[] {
-  const peers = defined([
-    ...(p.IpRanges ?? []).map((r) => r.CidrIp),
-    ...(p.Ipv6Ranges ?? []).map((r) => r.CidrIpv6),
-    ...(p.PrefixListIds ?? []).map((r) => r.PrefixListId),
-    ...(p.UserIdGroupPairs ?? []).map((r) => r.GroupId),
-  ]);
-  return peers.map((peer) => ({
-    direction,
-    protocol: p.IpProtocol ?? '-1',
-    fromPort: p.FromPort ?? null,
-    toPort: p.ToPort ?? null,
-    peer,
-  }));
 }
 
 interface InstancesRead {
