@@ -11,6 +11,7 @@ export function createCloudProvider({ config, log }: { config: Config['cloud']; 
     endpointUrl: config.endpointUrl,
     sentinelAccountId: config.sentinelAccountId,
     maxAttempts: config.maxAttempts,
+    maxConcurrentCalls: config.maxConcurrentCalls,
     log: log.child({ component: 'aws' }),
   });
 }

@@ -64,6 +64,8 @@ const EnvSchema = z.object({
   AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: optional,
   // Attempts per call to a customer's account (the SDK's adaptive retry mode): throttling and 5xx are absorbed.
   AWS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  // Requests one scan holds open at once, every service and region together (cloud/aws/collectors/session.ts).
+  AWS_MAX_CONCURRENT_CALLS: z.coerce.number().int().min(1).max(512).default(32),
   // AWS bills each Cost Explorer request to the customer: a scan reuses the last answer until it is this old.
   COST_EXPLORER_MIN_INTERVAL_HOURS: z.coerce
     .number()
@@ -195,6 +197,7 @@ export interface Config {
     endpointUrl?: string;
     /** Attempts per call to a customer's account, in the SDK's adaptive retry mode. */
     maxAttempts: number;
+    maxConcurrentCalls: number;
     /** A scan reuses the account's last Cost Explorer answer until it is this old. */
     costExplorerMinIntervalHours: number;
     /** Where the CloudFormation template is published for quick-create links (the bucket's region: AWS_REGION unless set). */
@@ -300,6 +303,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Readonly<Co
       region: e.AWS_REGION,
       endpointUrl: e.AWS_ENDPOINT_URL,
       maxAttempts: e.AWS_MAX_ATTEMPTS,
+      maxConcurrentCalls: e.AWS_MAX_CONCURRENT_CALLS,
       costExplorerMinIntervalHours: e.COST_EXPLORER_MIN_INTERVAL_HOURS,
       templateBucket: e.CLOUDFORMATION_TEMPLATE_BUCKET
         ? { name: e.CLOUDFORMATION_TEMPLATE_BUCKET, region: e.CLOUDFORMATION_TEMPLATE_REGION ?? e.AWS_REGION }

@@ -29,6 +29,8 @@ export interface AwsProviderOptions {
   credentials?: STSClientConfig['credentials'];
   /** Attempts per call to the customer's account, in the SDK's adaptive retry mode (throttling, 5xx, timeouts). */
   maxAttempts?: number;
+  /** Calls in flight per collection, all services and regions together. */
+  maxConcurrentCalls?: number;
   /** How long before they expire the role's credentials are renewed during a collection. */
   renewBeforeMs?: number;
   log: Logger;
@@ -42,6 +44,7 @@ export function createAwsProvider({
   sentinelAccountId: configured,
   credentials,
   maxAttempts = DEFAULT_MAX_ATTEMPTS,
+  maxConcurrentCalls,
   renewBeforeMs,
   log,
 }: AwsProviderOptions): CloudProvider {
@@ -155,6 +158,7 @@ export function createAwsProvider({
       accountId: target.awsAccountId,
       roleName: target.roleName,
       maxAttempts,
+      maxConcurrentCalls,
       signal: options.signal,
     });
     const reused: Checkpoint = Object.fromEntries(

@@ -9,12 +9,18 @@
 - werkzeug writes a log line per request, which the tests discard (they start the server with its output ignored).
 
 Everything else is moto's. Arguments are moto_server's (-H, -p).
+
+With MOTO_REQUEST_LOG set to a file, each request is written to it as it ends: when it began, how long it took,
+how many were in flight as it began, and what it asked (to find what makes a suite wait on moto).
 """
 
 import functools
+import json
 import logging
+import os
 import sys
 import threading
+import time
 
 from moto import backends
 from moto.core import responses, routing, utils
@@ -59,6 +65,46 @@ def get_router(self, protocol):
 routing.ServiceOperationRouter._get_router = get_router
 
 logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
+
+class RequestLog:
+    """Each request written to a file as it ends, with how many were in flight as it began."""
+
+    def __init__(self, path):
+        self.out = open(path, "a", buffering=1)
+        self.guard = threading.Lock()
+        self.in_flight = 0
+
+    def around(self, environ, handle):
+        with self.guard:
+            self.in_flight += 1
+            concurrent = self.in_flight
+        began = time.time()
+        try:
+            return handle()
+        finally:
+            line = {
+                "began": round(began, 3),
+                "seconds": round(time.time() - began, 3),
+                "in_flight": concurrent,
+                "host": environ.get("HTTP_HOST", ""),
+                "auth": environ.get("HTTP_AUTHORIZATION", "")[:120],
+                "path": environ.get("PATH_INFO", "")[:120],
+                "target": environ.get("HTTP_X_AMZ_TARGET") or environ.get("QUERY_STRING", "")[:80],
+            }
+            with self.guard:
+                self.in_flight -= 1
+                self.out.write(json.dumps(line) + "\n")
+
+
+if os.environ.get("MOTO_REQUEST_LOG"):
+    from moto.moto_server import werkzeug_app
+
+    request_log = RequestLog(os.environ["MOTO_REQUEST_LOG"])
+    dispatch = werkzeug_app.DomainDispatcherApplication.__call__
+    werkzeug_app.DomainDispatcherApplication.__call__ = lambda self, environ, start_response: request_log.around(
+        environ, lambda: dispatch(self, environ, start_response)
+    )
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

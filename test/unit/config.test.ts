@@ -77,11 +77,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...minimal, CLOUD_PROVIDER: 'sandbox' }).cloud.provider).toBe('sandbox');
   });
 
-  it('takes the AWS retry attempts and the Cost Explorer interval, with defaults', () => {
-    expect(loadConfig(minimal).cloud).toMatchObject({ maxAttempts: 8, costExplorerMinIntervalHours: 12 });
+  it('takes the AWS retry attempts, the calls in flight per scan and the Cost Explorer interval, with defaults', () => {
+    expect(loadConfig(minimal).cloud).toMatchObject({
+      maxAttempts: 8,
+      maxConcurrentCalls: 32,
+      costExplorerMinIntervalHours: 12,
+    });
     expect(
-      loadConfig({ ...minimal, AWS_MAX_ATTEMPTS: '12', COST_EXPLORER_MIN_INTERVAL_HOURS: '24' }).cloud,
-    ).toMatchObject({ maxAttempts: 12, costExplorerMinIntervalHours: 24 });
+      loadConfig({
+        ...minimal,
+        AWS_MAX_ATTEMPTS: '12',
+        AWS_MAX_CONCURRENT_CALLS: '8',
+        COST_EXPLORER_MIN_INTERVAL_HOURS: '24',
+      }).cloud,
+    ).toMatchObject({ maxAttempts: 12, maxConcurrentCalls: 8, costExplorerMinIntervalHours: 24 });
     expect(() => loadConfig({ ...minimal, AWS_MAX_ATTEMPTS: '0' })).toThrow(/AWS_MAX_ATTEMPTS/);
+    expect(() => loadConfig({ ...minimal, AWS_MAX_CONCURRENT_CALLS: '0' })).toThrow(/AWS_MAX_CONCURRENT_CALLS/);
   });
 });

@@ -13,7 +13,9 @@ import { ReadFailure, serviceName } from './failures';
 // credentials, closed together when the collection ends. Global services (IAM, Cost Explorer, ...) are served
 // from us-east-1. Every call:
 // - retries in the SDK's adaptive mode, which also slows the client down when AWS throttles it;
-// - waits for a slot of its service in its region, so one scan never floods a service's rate limit;
+// - waits for a slot of its service in its region, so one scan never floods a service's rate limit, then for one of
+//   the whole collection's, so one scan never holds more than `maxConcurrentCalls` requests open at once (a worker
+//   runs many scans, and a scan reads a hundred services in every region);
 // - fails as a ReadFailure that names the call (failures.ts).
 
 export const GLOBAL_REGION = 'us-east-1';
@@ -24,6 +26,8 @@ const TIMEOUTS = { connectionTimeout: 5_000, requestTimeout: 60_000 };
 /** Calls in flight per service and region. IAM's limits are account-wide and low; S3's are per bucket and high. */
 const CONCURRENCY: Readonly<Record<string, number>> = { IAM: 4, S3: 16, EC2: 8 };
 const DEFAULT_CONCURRENCY = 4;
+/** Calls in flight per collection, all services and regions together (AWS_MAX_CONCURRENT_CALLS). */
+export const DEFAULT_MAX_CONCURRENT_CALLS = 32;
 
 export interface ClientConfig {
   region: string;
@@ -75,6 +79,7 @@ function semaphore(limit: number) {
 function callMiddleware<I extends object, O extends MetadataBearer>(
   region: string | undefined,
   slots: (service: string) => ReturnType<typeof semaphore>,
+  collection: ReturnType<typeof semaphore>,
   signal: AbortSignal | undefined,
 ): InitializeMiddleware<I, O> {
   return (next, context) => async (args) => {
@@ -83,10 +88,13 @@ function callMiddleware<I extends object, O extends MetadataBearer>(
     try {
       // A collection given up starts no new call, also none that was waiting for its slot.
       signal?.throwIfAborted();
-      return await slots(client).run(() => {
-        signal?.throwIfAborted();
-        return next(args);
-      });
+      // The service's slot first: a call waiting for its service holds none of the collection's.
+      return await slots(client).run(() =>
+        collection.run(() => {
+          signal?.throwIfAborted();
+          return next(args);
+        }),
+      );
     } catch (err) {
       throw new ReadFailure({ service: serviceName(client), operation, region }, err);
     }
@@ -116,6 +124,7 @@ export function openSession({
   accountId,
   roleName,
   maxAttempts,
+  maxConcurrentCalls = DEFAULT_MAX_CONCURRENT_CALLS,
   signal,
 }: {
   credentials: AwsCredentialIdentityProvider;
@@ -123,11 +132,13 @@ export function openSession({
   accountId: string;
   roleName: string;
   maxAttempts: number;
+  maxConcurrentCalls?: number;
   /** Aborted: every later call fails at once. */
   signal?: AbortSignal;
 }): Session {
   const open: { destroy(): void }[] = [];
   const semaphores = new Map<string, ReturnType<typeof semaphore>>();
+  const collection = semaphore(maxConcurrentCalls);
   const slotsIn = (region: string) => (service: string) => {
     const key = `${service}@${region}`;
     let slots = semaphores.get(key);
@@ -150,7 +161,7 @@ export function openSession({
         maxAttempts,
         ...(endpointUrl ? { endpoint: endpointUrl } : {}),
       });
-      client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION), signal), {
+      client.middlewareStack.add(callMiddleware(region, slotsIn(region ?? GLOBAL_REGION), collection, signal), {
         step: 'initialize',
         name: 'sentinelCalls',
       });
