@@ -35,6 +35,7 @@ import { rememberEvents, remembering } from './detection-memory';
 import { batchedReadOf } from '../batched-reads';
 import { dispatchAfterAnswer } from './dispatch-after-answer';
 import { EVENT_WINDOW_SECONDS, storeInGroup } from './group-commit';
+import { escalationsSeenNow } from './live-attack-paths';
 import { indicatorsOfLastDay } from './probable-compromise';
 import { type EventSignal, openEventSignals } from './open-event-signals';
 import { rescoreAccount } from '../signals/rescore';
@@ -267,6 +268,8 @@ async function apply(
           }),
         );
     }
+    // A principal with a stored escalation path seen acting: that toxic combination now, not at the next scan.
+    signals.push(...(await escalationsSeenNow(trx, account, batchId, signals, at)));
     // A trusted principal's change opens no signal, but the rescan still reads what it changed: the trust accepts who
     // acted, not what the account looks like after (the scan checks judge that).
     const groups = [

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { saveAttackPaths } from '../../db/repositories/attack-paths';
+import { attackPathRow } from '../attack-paths/path-rows';
 import { lockAccount, noteScanSaved, regionBaselineOf } from '../../db/repositories/accounts';
 import { deleteCheckpoint } from '../../db/repositories/scan-progress';
 import { failRunningScan, finishScan, findScanState } from '../../db/repositories/scans';
@@ -12,7 +13,6 @@ import {
   resolveSignals,
 } from '../../db/repositories/signals';
 import type { AttackPathAnalysis } from '../../domain/attack-paths/analyze';
-import { pathRank } from '../../domain/attack-paths/order';
 import { type Evaluation, isScoreComplete } from '../../domain/checks/evaluate';
 import { learnedBaseline, regionAccepted } from '../../domain/checks/region-baseline';
 import { indicatorKind, PROBABLE_COMPROMISE, probableCompromise } from '../../domain/events/compound';
@@ -133,25 +133,7 @@ async function storeAttackPaths(db: Db, result: ScanResult, analysis: AttackPath
       analyzed_at: observedAt,
     },
     paths: evaluated
-      ? analysis.paths.map((p) => ({
-          account_id: accountId,
-          tenant_id: tenantId,
-          fingerprint: p.fingerprint,
-          kind: p.kind,
-          rule: p.rule,
-          severity: p.severity,
-          rank: pathRank(p),
-          certainty: p.certainty,
-          title: p.title,
-          summary: p.summary,
-          source: p.source,
-          target: p.target,
-          region: p.region ?? null,
-          nodes: p.nodes,
-          edges: p.edges,
-          found_at: observedAt,
-          scan_id: scanId,
-        }))
+      ? analysis.paths.map((p) => attackPathRow(p, { accountId, tenantId, scanId, foundAt: observedAt }))
       : [],
     replace: analysis.status === 'complete',
   });

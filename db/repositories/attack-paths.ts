@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AttackPathKind } from '../../domain/attack-paths/types';
+import type { AttackPath, AttackPathKind } from '../../domain/attack-paths/types';
 import type { Severity } from '../../domain/checks/types';
 import type { Unread } from '../../domain/scans/inventory';
 import type { Database } from '../database';
@@ -14,6 +14,18 @@ export type AttackPathWrite = Omit<AttackPathsTable, 'first_found_at' | 'found_a
   nodes: unknown[];
   edges: unknown[];
 };
+
+/** The account's stored escalation paths as the analysis made them (few: one per principal and method at most). */
+export async function escalationPathsOf({ db, accountId }: { db: Conn; accountId: string }): Promise<AttackPath[]> {
+  const rows = await db
+    .selectFrom('attack_paths')
+    .select(['fingerprint', 'kind', 'rule', 'severity', 'certainty', 'title', 'summary', 'source', 'target', 'region'])
+    .select(['nodes', 'edges'])
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'escalation')
+    .execute();
+  return rows.map(({ region, ...row }) => ({ ...row, ...(region ? { region } : {}) }));
+}
 
 /**
  * Stores a scan's analysis of an account: how it went, and its paths. A path found again keeps when it was first
@@ -45,6 +57,21 @@ export async function saveAttackPaths({
     .values(row)
     .onConflict((oc) => oc.column('account_id').doUpdateSet(row))
     .execute();
+  await upsertAttackPaths({ db, paths });
+  if (replace)
+    await db
+      .deleteFrom('attack_paths')
+      .where('account_id', '=', analysis.account_id)
+      .where('scan_id', '<>', analysis.scan_id)
+      .execute();
+}
+
+/**
+ * Writes paths, a path found again keeping when it was first found: a scan's, and those found between full scans (an
+ * event joining a stored escalation path: core/events/live-attack-paths.ts), whose `scan_id` is the event batch's
+ * and which the next full scan that reads everything replaces with what it finds.
+ */
+export async function upsertAttackPaths({ db, paths }: { db: Conn; paths: readonly AttackPathWrite[] }): Promise<void> {
   const all = paths.map((p) => ({
     ...p,
     nodes: JSON.stringify(p.nodes),
@@ -76,12 +103,6 @@ export async function saveAttackPaths({
       )
       .execute();
   }
-  if (replace)
-    await db
-      .deleteFrom('attack_paths')
-      .where('account_id', '=', analysis.account_id)
-      .where('scan_id', '<>', analysis.scan_id)
-      .execute();
 }
 
 /** How the account's latest analysis went; undefined before its first. */

@@ -25,6 +25,7 @@ export interface AttackPathsTable {
   edges: Json<PathEdge[]>;
   first_found_at: Timestamp;
   found_at: Timestamp;
+  /** The scan that last found it, or the event batch that joined it to a detection (core/events/live-attack-paths.ts). */
   scan_id: string;
 }
 export type AttackPathRow = Selectable<AttackPathsTable>;

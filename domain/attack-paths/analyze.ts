@@ -50,7 +50,7 @@ function accountIdOf(arns: readonly string[]): string {
 }
 
 /** A role session's ARN (`arn:aws:sts::<id>:assumed-role/<name>/<session>`) as its role's; others as they are. */
-function principalOf(actor: string, roleArnsByName: ReadonlyMap<string, string>): string {
+export function principalOf(actor: string, roleArnsByName: ReadonlyMap<string, string>): string {
   const role = /^arn:aws[a-z-]*:sts::\d{12}:assumed-role\/([^/]+)\//.exec(actor)?.[1];
   return role ? (roleArnsByName.get(role) ?? actor) : actor;
 }

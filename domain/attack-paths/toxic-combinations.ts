@@ -28,7 +28,14 @@ export interface ToxicInput {
   users: readonly { arn: string; name: string; activeKeys: string[]; mfa: boolean | null }[];
   externalTrusts: readonly { roleArn: string; roleName: string; trusts: ExternalTrust[] }[];
   /** Principals an event detection saw act in the last day (role sessions already mapped to their role). */
-  recentActors: readonly { principal: string; detection: string; at: string }[];
+  recentActors: readonly RecentActor[];
+}
+
+/** A principal an event detection saw act: which detection, and when the event happened. */
+export interface RecentActor {
+  principal: string;
+  detection: string;
+  at: string;
 }
 
 export const evidenceOf = (refs: readonly StatementRef[]): string[] =>
@@ -235,35 +242,35 @@ function publicFunctionsReadingSecrets(input: ToxicInput): AttackPath[] {
   });
 }
 
-/** A principal with an escalation path that an event detection saw act in the last day: the path may be in use. */
+/**
+ * The combination of a principal an event detection saw act and its escalation path: the path may be in use. Found
+ * by the scan's analysis, and by ingestion from the last analysis' stored path the moment the event comes
+ * (core/events/live-attack-paths.ts).
+ */
+export function escalationSeenActing(actor: RecentActor, escalation: AttackPath): AttackPath {
+  const chain = privilegeChain(actor.principal, { kind: 'escalation', path: escalation });
+  const event: PathNode = { id: `event:${actor.detection}`, kind: 'event', label: `Detection ${actor.detection}` };
+  return toxicPath('escalation_seen_acting', actor.principal, {
+    summary: `${nameOf(actor.principal)} set off ${actor.detection} at ${actor.at} and can escalate to administrator: ${chain.summary}`,
+    source: event.id,
+    target: ADMIN.id,
+    nodes: joinNodes([event], chain.nodes),
+    edges: [
+      { from: event.id, to: actor.principal, label: 'seen acting', evidence: [actor.detection], certainty: 'certain' },
+      ...chain.edges,
+    ],
+    certain: chain.certain,
+  });
+}
+
+/** Each principal with an escalation path that an event detection saw act in the last day, once. */
 function escalationsSeenActing(input: ToxicInput): AttackPath[] {
-  const byPrincipal = new Map<string, ToxicInput['recentActors'][number]>();
+  const byPrincipal = new Map<string, RecentActor>();
   for (const actor of input.recentActors)
     if (!byPrincipal.has(actor.principal)) byPrincipal.set(actor.principal, actor);
   return [...byPrincipal.values()].flatMap((actor) => {
     const privilege = input.privilegeOf(actor.principal);
-    if (privilege?.kind !== 'escalation') return [];
-    const chain = privilegeChain(actor.principal, privilege);
-    const event: PathNode = { id: `event:${actor.detection}`, kind: 'event', label: `Detection ${actor.detection}` };
-    return [
-      toxicPath('escalation_seen_acting', actor.principal, {
-        summary: `${nameOf(actor.principal)} set off ${actor.detection} at ${actor.at} and can escalate to administrator: ${chain.summary}`,
-        source: event.id,
-        target: ADMIN.id,
-        nodes: joinNodes([event], chain.nodes),
-        edges: [
-          {
-            from: event.id,
-            to: actor.principal,
-            label: 'seen acting',
-            evidence: [actor.detection],
-            certainty: 'certain',
-          },
-          ...chain.edges,
-        ],
-        certain: chain.certain,
-      }),
-    ];
+    return privilege?.kind === 'escalation' ? [escalationSeenActing(actor, privilege.path)] : [];
   });
 }
 

@@ -29,14 +29,18 @@ function onPaths(
     for (const path of analysis.paths.filter(select)) {
       const subject = subjectOf(path);
       const known = bySubject.get(subject);
-      if (!known || better(path, known)) bySubject.set(subject, path);
+      if (!known || betterPath(path, known)) bySubject.set(subject, path);
     }
-    const resources: FailingResource[] = [...bySubject.entries()].map(([subject, path]) => ({
-      resource: subject,
-      ...(path.region ? { region: path.region } : {}),
-      detail: `${path.certainty === 'possible' ? 'Possibly (a condition or an unread document decides): ' : ''}${path.summary}`,
-    }));
-    return withUnread(failing(resources), unread);
+    return withUnread(failing([...bySubject.values()].map(pathFailure)), unread);
+  };
+}
+
+/** A path as its check's failing resource: its subject, region and chain. */
+export function pathFailure(path: AttackPath): FailingResource {
+  return {
+    resource: subjectOf(path),
+    ...(path.region ? { region: path.region } : {}),
+    detail: `${path.certainty === 'possible' ? 'Possibly (a condition or an unread document decides): ' : ''}${path.summary}`,
   };
 }
 
@@ -44,7 +48,8 @@ function onPaths(
 const subjectOf = (path: AttackPath): string =>
   path.kind === 'toxic_combination' ? path.fingerprint.slice(`toxic:${path.rule}:`.length) : path.source;
 
-const better = (a: AttackPath, b: AttackPath): boolean =>
+/** Whether `a` stands for its subject before `b`: the more certain, then the shorter. */
+export const betterPath = (a: AttackPath, b: AttackPath): boolean =>
   (a.certainty === 'certain' && b.certainty === 'possible') ||
   (a.certainty === b.certainty && a.edges.length < b.edges.length);
 

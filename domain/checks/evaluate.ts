@@ -70,7 +70,7 @@ export interface Evaluation {
 }
 
 /** A failing resource as a finding, its text within the bounds signals keep (domain/signals/bounds.ts). */
-function toFinding(check: Check, { resource, region = 'global', detail, owner }: FailingResource): Finding {
+export function toFinding(check: Check, { resource, region = 'global', detail, owner }: FailingResource): Finding {
   const text = boundSignalText({
     title: check.title,
     description: detail ? `${check.description} ${detail}` : check.description,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { SANDBOX_PARTIAL_ACCOUNT_ID } from '../../cloud/sandbox/inventory';
 import { ATTACK_PATH_KINDS } from '../../domain/attack-paths/types';
 import { SEVERITIES } from '../../domain/checks/types';
@@ -50,12 +52,53 @@ interface Listed {
 let ctx: TestContext;
 let owner: TestUser;
 let stranger: TestUser;
+/** The owner's accounts' event keys, by AWS account id. */
+const eventKeys = new Map<string, string>();
 
 async function connectAndScan(user: TestUser, awsId: string) {
-  await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: awsId }).expect(201);
+  const connected = await ctx.http.post('/accounts').set(user.auth).send({ aws_account_id: awsId }).expect(201);
+  if (user === owner) eventKeys.set(awsId, connected.body.event_forwarding.api_key);
   const verified = await ctx.http.post(`/accounts/${awsId}/verify`).set(user.auth).expect(200);
   await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
 }
+
+/** A console sign-in without MFA by `userArn` in the account, happening now, sent as the account's forwarder sends it. */
+async function signInWithoutMfa(awsId: string, userArn: string) {
+  const fixture = JSON.parse(
+    readFileSync(path.join(__dirname, '../fixtures/aws-events/console-sign-in-no-mfa.json'), 'utf8'),
+  ) as { detail: { userIdentity: object } };
+  const now = new Date().toISOString();
+  const event = {
+    ...fixture,
+    id: `sign-in-${userArn.slice(userArn.lastIndexOf('/') + 1)}-${Date.now()}`,
+    account: awsId,
+    time: now,
+    detail: {
+      ...fixture.detail,
+      eventTime: now,
+      userIdentity: {
+        ...fixture.detail.userIdentity,
+        arn: userArn,
+        userName: userArn.slice(userArn.lastIndexOf('/') + 1),
+      },
+    },
+  };
+  await ctx.http
+    .post('/ingest/aws/events')
+    .set('Content-Type', 'application/json')
+    .set('X-Sentinel-Event-Key', eventKeys.get(awsId)!)
+    .send(JSON.stringify([event]))
+    .expect(202);
+}
+
+const openSignalsOf = async (awsId: string, checkId: string) =>
+  (
+    await ctx.http
+      .get(`/accounts/${awsId}/signals`)
+      .query({ check_id: checkId, status: 'open' })
+      .set(owner.auth)
+      .expect(200)
+  ).body.signals as { resource: string; severity: string }[];
 
 beforeAll(async () => {
   ctx = await createTestContext({ withWorker: true, config: { CLOUD_PROVIDER: 'sandbox' } });
@@ -293,6 +336,61 @@ describe('attack paths as findings', () => {
       .set(owner.auth)
       .expect(200);
     expect(opened.body.signals.map((s: { resource: string }) => s.resource)).toEqual([escalating]);
+  });
+
+  it('joins live detections the moment the event comes: the combination is found without a scan, and the next scan keeps it as one', async () => {
+    const escalating = (await list(OTHER_ID, { kind: 'escalation' })).paths.find((p) =>
+      p.source.includes(':user/'),
+    )!.source;
+    const bystander = `arn:aws:iam::${OTHER_ID}:user/no-escalation`;
+    const seenActing = async () =>
+      (await list(OTHER_ID, { kind: 'toxic_combination', limit: 200 })).paths.filter(
+        (p) => p.rule === 'escalation_seen_acting',
+      );
+    expect(await seenActing()).toEqual([]);
+
+    await signInWithoutMfa(OTHER_ID, bystander);
+    expect(await seenActing()).toEqual([]);
+    expect(await openSignalsOf(OTHER_ID, 'attack_path.escalation_seen_acting')).toEqual([]);
+
+    await signInWithoutMfa(OTHER_ID, escalating);
+    const [live] = await seenActing();
+    expect(live).toMatchObject({
+      path_id: `toxic:escalation_seen_acting:${escalating}`,
+      severity: 'CRITICAL',
+      source: 'event:event.console_sign_in_without_mfa',
+    });
+    expect(live!.edges[0]).toMatchObject({
+      from: 'event:event.console_sign_in_without_mfa',
+      to: escalating,
+      label: 'seen acting',
+      evidence: ['event.console_sign_in_without_mfa'],
+    });
+    // The rest of the chain is the stored escalation path's, ending at the administrator.
+    expect(live!.nodes.map((n) => n.id)).toContain('administrator');
+    expect(await openSignalsOf(OTHER_ID, 'attack_path.escalation_seen_acting')).toEqual([
+      expect.objectContaining({ resource: escalating, severity: 'CRITICAL' }),
+    ]);
+    // The alert rule on the attack_path scenario fires on the event batch, not on a scan.
+    await waitFor(async () => {
+      const fired = await ctx.db
+        .selectFrom('alert_events')
+        .innerJoin('accounts', 'accounts.id', 'alert_events.account_id')
+        .select(['alert_events.scenarios_triggered'])
+        .where('accounts.aws_account_id', '=', OTHER_ID)
+        .where('alert_events.tenant_id', '=', owner.tenantId)
+        .where('alert_events.event_batch_id', 'is not', null)
+        .execute();
+      return fired.some((a) => a.scenarios_triggered.includes('attack_path'));
+    });
+
+    // The same principal again opens nothing new; the next full scan finds the same combination (the event is within
+    // its day) and keeps the one signal.
+    await signInWithoutMfa(OTHER_ID, escalating);
+    const scan = await ctx.http.post(`/accounts/${OTHER_ID}/scan`).set(owner.auth).expect(202);
+    await scanResult(ctx.temporal, scan.body.execution_arn);
+    expect((await seenActing()).map((p) => p.path_id)).toEqual([`toxic:escalation_seen_acting:${escalating}`]);
+    expect(await openSignalsOf(OTHER_ID, 'attack_path.escalation_seen_acting')).toHaveLength(1);
   });
 
   it('fires an alert rule that lists the attack_path scenario', async () => {
