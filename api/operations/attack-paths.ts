@@ -38,7 +38,9 @@ export const attackPathOperations = [
     summary: "The attack paths of all the tenant's accounts",
     description:
       "The filters of an account's list, plus one account (`aws_account_id`); one that matches nothing is an empty " +
-      `page. Each path names its account. ${ORDER}`,
+      'page. Each path names its account. `analyses` says how many connected accounts in scope were analysed ' +
+      'completely and names those that were not (partial, not evaluated, or not scanned yet): a path through ' +
+      `what they could not read is missing. ${ORDER}`,
     query: searchAttackPathsQuery,
     success: { status: 200, description: 'One page of paths', schema: searchAttackPathsOutput },
     errors: ['invalid_cursor'],

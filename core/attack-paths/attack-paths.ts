@@ -1,12 +1,21 @@
 import { findAccount } from '../../db/repositories/accounts';
-import { type AttackPathFilter, findAttackPathAnalysis, listAttackPaths } from '../../db/repositories/attack-paths';
+import {
+  type AttackPathFilter,
+  analysisCoverage,
+  findAttackPathAnalysis,
+  listAttackPaths,
+} from '../../db/repositories/attack-paths';
 import type { AttackPathRow } from '../../db/tables/attack-paths';
 import type { Unread } from '../../domain/scans/inventory';
 import { requireAccount } from '../accounts/require-account';
 import type { AppDeps, Caller } from '../deps';
 import { AppError } from '../errors';
 import type { z } from 'zod';
-import type { listAttackPathsQuery, searchAttackPathsQuery } from '../schemas/attack-paths';
+import {
+  INCOMPLETE_ANALYSES_SHOWN,
+  type listAttackPathsQuery,
+  type searchAttackPathsQuery,
+} from '../schemas/attack-paths';
 
 // The attack paths the scans found (domain/attack-paths/): an account's with how its latest analysis went, and the
 // tenant's across accounts, most severe first (toxic combinations first among equals), in keyset pages.
@@ -109,14 +118,41 @@ export async function listAccountAttackPaths(
   };
 }
 
+/** How far the accounts in scope were analysed, beside their paths: an empty list is no all-clear on its own. */
+async function analysesOf(deps: Pick<AppDeps, 'db'>, caller: Caller, accountId?: string) {
+  const coverage = await analysisCoverage({
+    db: deps.db,
+    tenantId: caller.tenantId,
+    accountId,
+    limit: INCOMPLETE_ANALYSES_SHOWN,
+  });
+  return {
+    complete: coverage.complete,
+    incomplete_count: coverage.incompleteCount,
+    incomplete: coverage.incomplete.map((a) => ({
+      aws_account_id: a.aws_account_id,
+      status: a.status === 'partial' || a.status === 'not_evaluated' ? a.status : ('not_scanned' as const),
+      reason: a.reason,
+    })),
+  };
+}
+
 /** The tenant's paths across its accounts (or one, by `aws_account_id`: one that matches none is an empty page). */
 export async function searchTenantAttackPaths(
   deps: Pick<AppDeps, 'db'>,
   caller: Caller,
   query: z.output<typeof searchAttackPathsQuery>,
 ) {
-  if (query.aws_account_id === undefined) return page(deps, caller, query);
+  if (query.aws_account_id === undefined) {
+    const [analyses, paths] = await Promise.all([analysesOf(deps, caller), page(deps, caller, query)]);
+    return { analyses, ...paths };
+  }
   const account = await findAccount({ db: deps.db, tenantId: caller.tenantId, awsAccountId: query.aws_account_id });
-  if (!account) return { paths: [], count: 0, next_token: null };
-  return page(deps, caller, query, account.id);
+  if (!account)
+    return { analyses: { complete: 0, incomplete_count: 0, incomplete: [] }, paths: [], count: 0, next_token: null };
+  const [analyses, paths] = await Promise.all([
+    analysesOf(deps, caller, account.id),
+    page(deps, caller, query, account.id),
+  ]);
+  return { analyses, ...paths };
 }

@@ -74,7 +74,33 @@ export const listAttackPathsOutput = z.object({
   next_token: z.string().nullable(),
 });
 
+/** How many of the incomplete analyses `searchAttackPathsOutput.analyses` names. */
+export const INCOMPLETE_ANALYSES_SHOWN = 50;
+
 export const searchAttackPathsOutput = z.object({
+  analyses: z
+    .object({
+      complete: z.number().int().meta({ description: 'Accounts whose latest analysis read everything it needs' }),
+      incomplete_count: z
+        .number()
+        .int()
+        .meta({ description: 'Accounts whose latest analysis did not, or that no scan has analysed yet' }),
+      incomplete: z
+        .array(
+          z.object({
+            aws_account_id: awsAccountId,
+            status: z.enum(['partial', 'not_evaluated', 'not_scanned']),
+            reason: z.string().nullable(),
+          }),
+        )
+        .meta({
+          description: `Those accounts, not scanned and not evaluated first, then partial (at most ${INCOMPLETE_ANALYSES_SHOWN}); a path through what they could not read is missing from the list`,
+        }),
+    })
+    .meta({
+      description:
+        "How far the connected accounts in the query's scope were analysed: read it before taking an empty list as safety",
+    }),
   paths: z.array(attackPath),
   count: z.number().int(),
   next_token: z.string().nullable(),

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AttackPath, AttackPathKind } from '../../domain/attack-paths/types';
 import type { Severity } from '../../domain/checks/types';
 import type { Unread } from '../../domain/scans/inventory';
@@ -168,6 +168,47 @@ export async function listAttackPaths({
     .orderBy('attack_paths.fingerprint')
     .limit(filter.limit + 1)
     .execute();
+}
+
+/**
+ * How far the tenant's connected accounts (or one) were analysed: how many latest analyses read everything, and the
+ * accounts whose did not or that none has looked at yet (`status` null), those first, then the ones not evaluated,
+ * then the partial ones, at most `limit` of them.
+ */
+export async function analysisCoverage({
+  db,
+  tenantId,
+  accountId,
+  limit,
+}: {
+  db: Conn;
+  tenantId: string;
+  accountId?: string;
+  limit: number;
+}) {
+  let accounts = db
+    .selectFrom('accounts')
+    .leftJoin('attack_path_analyses as analysis', 'analysis.account_id', 'accounts.id')
+    .where('accounts.tenant_id', '=', tenantId)
+    .where('accounts.status', '<>', 'DISCONNECTED');
+  if (accountId) accounts = accounts.where('accounts.id', '=', accountId);
+  const notComplete = sql<boolean>`analysis.status is distinct from 'complete'`;
+  const [counts, incomplete] = await Promise.all([
+    accounts
+      .select([
+        sql<string>`count(*) filter (where analysis.status = 'complete')`.as('complete'),
+        sql<string>`count(*) filter (where ${notComplete})`.as('incomplete'),
+      ])
+      .executeTakeFirstOrThrow(),
+    accounts
+      .select(['accounts.aws_account_id', 'analysis.status', 'analysis.reason'])
+      .where(notComplete)
+      .orderBy(sql`case analysis.status when 'not_evaluated' then 1 when 'partial' then 2 else 0 end`)
+      .orderBy('accounts.aws_account_id')
+      .limit(limit)
+      .execute(),
+  ]);
+  return { complete: Number(counts.complete), incompleteCount: Number(counts.incomplete), incomplete };
 }
 
 /** The account's paths for its panic export and checklist: every one, most severe first. */

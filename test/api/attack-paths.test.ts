@@ -255,7 +255,50 @@ describe("the tenant's attack paths", () => {
       .query({ aws_account_id: '555566667777' })
       .set(owner.auth)
       .expect(200);
-    expect(none.body).toEqual({ paths: [], count: 0, next_token: null });
+    expect(none.body).toEqual({
+      analyses: { complete: 0, incomplete_count: 0, incomplete: [] },
+      paths: [],
+      count: 0,
+      next_token: null,
+    });
+  });
+
+  it('says how far its accounts were analysed, naming those not analysed completely, never an unqualified empty list', async () => {
+    const ids = [AWS_ID, OTHER_ID, SANDBOX_PARTIAL_ACCOUNT_ID, FRESH_ID];
+    const statuses = await Promise.all(ids.map(async (id) => ({ id, analysis: (await list(id)).analysis })));
+    const order = { not_scanned: 0, not_evaluated: 1, partial: 2 } as Record<string, number>;
+    const incomplete = statuses
+      .filter((s) => s.analysis.status !== 'complete')
+      .sort((a, b) => order[a.analysis.status]! - order[b.analysis.status]! || a.id.localeCompare(b.id))
+      .map((s) => ({ aws_account_id: s.id, status: s.analysis.status, reason: s.analysis.reason }));
+    // The partial sandbox account and the one never verified are among them.
+    expect(incomplete.map((a) => [a.aws_account_id, a.status])).toEqual(
+      expect.arrayContaining([
+        [SANDBOX_PARTIAL_ACCOUNT_ID, 'partial'],
+        [FRESH_ID, 'not_scanned'],
+      ]),
+    );
+    const whole = await ctx.http.get('/attack-paths').query({ kind: 'exposure' }).set(owner.auth).expect(200);
+    expect(whole.body.analyses).toEqual({
+      complete: ids.length - incomplete.length,
+      incomplete_count: incomplete.length,
+      incomplete,
+    });
+    // One account in scope: its own; a fresh account's empty page says nothing was analysed.
+    const fresh = await ctx.http.get('/attack-paths').query({ aws_account_id: FRESH_ID }).set(owner.auth).expect(200);
+    expect(fresh.body).toEqual({
+      analyses: {
+        complete: 0,
+        incomplete_count: 1,
+        incomplete: [{ aws_account_id: FRESH_ID, status: 'not_scanned', reason: null }],
+      },
+      paths: [],
+      count: 0,
+      next_token: null,
+    });
+    // The stranger's scope is its one account.
+    const theirs = await ctx.http.get('/attack-paths').set(stranger.auth).expect(200);
+    expect(theirs.body.analyses.complete + theirs.body.analyses.incomplete_count).toBe(1);
   });
 
   it('answers the same through tRPC', async () => {

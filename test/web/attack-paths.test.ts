@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { signupAndLogin, type TestContext, type TestUser } from '../helpers/context';
-import { CONDITION_CEILING_MS } from '../helpers/patience';
+import { CONDITION_CEILING_MS, waitFor } from '../helpers/patience';
+import { scanResult } from '../helpers/scans';
 import { logIn, screenshot, watchForErrors } from './browser';
 import { type DashboardSuite, startDashboardSuite } from './suite';
 
@@ -13,10 +14,13 @@ import { type DashboardSuite, startDashboardSuite } from './suite';
 // test-results/attack-paths-screenshots (apart from dashboard.test.ts's folder, which that suite empties).
 
 const AWS_ID = '123456789012';
+const OTHER_ID = '123456789013';
+const PENDING_ID = '210987654321';
 const SHOTS = path.resolve(__dirname, '..', '..', 'test-results', 'attack-paths-screenshots');
 
 interface ApiPath {
   path_id: string;
+  aws_account_id: string;
   kind: 'escalation' | 'exposure' | 'toxic_combination';
   title: string;
   certainty: 'certain' | 'possible';
@@ -184,6 +188,95 @@ it('shows how the analysis went, lists the paths toxic combinations first, and d
   const link = `${base}/app/accounts/${AWS_ID}/attack-paths?path=${encodeURIComponent(toxic.path_id)}`;
   await page.goto(link);
   await checkDrawn(page, tab.locator(`li.path[data-path="${toxic.path_id}"]`), toxic);
+  await context.close();
+  expect(problems).toEqual([]);
+});
+
+it('lists every account’s paths with how far each was analysed, filters them by kind, severity and account, and draws one', async () => {
+  const owner = await signupAndLogin(ctx, 'Tess Tenant Paths');
+  // Three accounts: more than the free plan holds.
+  await ctx.db.updateTable('tenants').set({ plan: 'team' }).where('id', '=', owner.tenantId).execute();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = watchForErrors(page);
+  await connectAndScan(page, owner);
+  // A second scanned account, and one connected but never verified (no analysis yet), through the API.
+  await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: OTHER_ID }).expect(201);
+  const verified = await ctx.http.post(`/accounts/${OTHER_ID}/verify`).set(owner.auth).expect(200);
+  await scanResult(ctx.temporal, verified.body.first_scan_execution_arn);
+  await ctx.http.post('/accounts').set(owner.auth).send({ aws_account_id: PENDING_ID }).expect(201);
+
+  const search = async (query: Record<string, string>) =>
+    (
+      await ctx.http
+        .get('/attack-paths')
+        .query({ limit: 100, ...query })
+        .set(owner.auth)
+        .expect(200)
+    ).body as {
+      analyses: {
+        complete: number;
+        incomplete_count: number;
+        incomplete: { aws_account_id: string; status: string }[];
+      };
+      paths: ApiPath[];
+    };
+  const keys = (paths: readonly ApiPath[]) => paths.map((p) => `${p.aws_account_id}/${p.path_id}`);
+  const tab = page.getByRole('region', { name: 'Attack paths' });
+  const items = tab.locator('li.path');
+  const shown = () =>
+    items.evaluateAll((lis) => lis.map((li) => `${li.getAttribute('data-account')}/${li.getAttribute('data-path')}`));
+  /** Waits for the list to show `expected`'s paths, in its order. */
+  async function listed(expected: readonly ApiPath[]) {
+    const wanted = keys(expected);
+    await waitFor(async () => JSON.stringify(await shown()) === JSON.stringify(wanted));
+    expect(await shown()).toEqual(wanted);
+  }
+
+  await page.getByRole('banner').getByRole('link', { name: 'Attack paths' }).click();
+  await page.waitForURL(`${base}/app/attack-paths`);
+  const whole = await search({});
+  // How far the accounts were analysed comes first: the pending one is named as not analysed yet.
+  const scope = tab.getByTestId('analyses-in-scope');
+  await scope.waitFor();
+  expect(Number(await scope.getAttribute('data-complete'))).toBe(whole.analyses.complete);
+  expect(Number(await scope.getAttribute('data-incomplete'))).toBe(whole.analyses.incomplete_count);
+  expect(await scope.locator(`li[data-account="${PENDING_ID}"]`).getAttribute('data-status')).toBe('not_scanned');
+  await listed(whole.paths);
+  expect(new Set(whole.paths.map((p) => p.aws_account_id))).toEqual(new Set([AWS_ID, OTHER_ID]));
+  expect(await items.first().getAttribute('data-kind')).toBe('toxic_combination');
+  expect(await items.first().getByTestId('path-account').textContent()).toBe(whole.paths[0]!.aws_account_id);
+  await shoot(page, '04-tenant-attack-paths');
+
+  // Each filter narrows the list as the API does, and lands in the URL.
+  await tab.getByLabel('Kind').selectOption('toxic_combination');
+  await page.waitForURL(`${base}/app/attack-paths?kind=toxic_combination`);
+  await listed((await search({ kind: 'toxic_combination' })).paths);
+  await tab.getByLabel('Severity').selectOption('CRITICAL');
+  await page.waitForURL(`${base}/app/attack-paths?kind=toxic_combination&severity=CRITICAL`);
+  await listed((await search({ kind: 'toxic_combination', severity: 'CRITICAL' })).paths);
+  await tab.getByLabel('Kind').selectOption('');
+  await tab.getByLabel('Severity').selectOption('');
+  await page.waitForURL(`${base}/app/attack-paths`);
+  await tab.getByLabel('AWS account').fill('1234');
+  expect(await tab.getByRole('button', { name: 'Show' }).isDisabled()).toBe(true);
+  await tab.getByLabel('AWS account').fill(OTHER_ID);
+  await tab.getByRole('button', { name: 'Show' }).click();
+  await page.waitForURL(`${base}/app/attack-paths?account=${OTHER_ID}`);
+  const other = await search({ aws_account_id: OTHER_ID });
+  await listed(other.paths);
+  expect(other.paths.length).toBeGreaterThan(0);
+
+  // Selecting a path draws it with its evidence, and the link opens the same view.
+  const chosen = other.paths.find((p) => p.kind === 'escalation') ?? other.paths[0]!;
+  const item = tab.locator(`li.path[data-account="${OTHER_ID}"][data-path="${chosen.path_id}"]`);
+  await item.getByRole('link', { name: chosen.title }).click();
+  const selectedUrl = `${base}/app/attack-paths?account=${OTHER_ID}&path=${encodeURIComponent(`${OTHER_ID}/${chosen.path_id}`)}`;
+  await page.waitForURL(selectedUrl);
+  await checkDrawn(page, item, chosen);
+  await shoot(page, '05-tenant-attack-path-selected');
+  await page.goto(selectedUrl);
+  await checkDrawn(page, item, chosen);
   await context.close();
   expect(problems).toEqual([]);
 });

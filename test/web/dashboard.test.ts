@@ -343,6 +343,7 @@ it("shows every page of an empty tenant, a clear error for a failed verification
   // Nothing breaks on an empty tenant: each page says there is nothing yet.
   for (const [link, empty] of [
     ['Compliance', 'No accounts to report on yet'],
+    ['Attack paths', 'No connected account here.'],
     ['Alerts', 'No alerts yet.'],
     ['Alert rules', 'No alert rules yet.'],
     ['Detections', 'No detections yet.'],

@@ -14,6 +14,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
 import { AccountPage, type AccountTab } from './pages/Account';
 import { AccountsPage } from './pages/Accounts';
 import { CompliancePage } from './pages/Compliance';
+import { AttackPathsPage } from './pages/TenantAttackPaths';
 import { OrganizationPage } from './pages/Organization';
 import { OrganizationsPage } from './pages/Organizations';
 import { OverviewPage } from './pages/Overview';
@@ -57,6 +58,7 @@ const NAV: readonly (readonly [slug: string, label: string, role?: Role])[] = [
   ['accounts', 'Accounts'],
   ['organizations', 'Organizations'],
   ['compliance', 'Compliance'],
+  ['attack-paths', 'Attack paths'],
   ['alerts', 'Alerts'],
   ['alert-rules', 'Alert rules'],
   ['detections', 'Detections'],
@@ -118,6 +120,7 @@ function route(path: string) {
   const organization = /^\/app\/organizations\/([^/]+)$/.exec(path);
   if (organization) return <OrganizationPage orgId={decodeURIComponent(organization[1] as string)} />;
   if (path === `${BASE}/compliance`) return <CompliancePage />;
+  if (path === `${BASE}/attack-paths`) return <AttackPathsPage />;
   if (path === `${BASE}/alerts`) return <AlertsPage />;
   if (path === `${BASE}/alert-rules`) return <AlertRulesPage />;
   if (path === `${BASE}/detections`) return <DetectionsPage />;

@@ -17,6 +17,27 @@ export function listAttackPaths(accountId: string, nextToken?: string): Promise<
   });
 }
 
+export type TenantAttackPathPage = Outputs['attackPaths']['search'];
+export type AnalysesInScope = TenantAttackPathPage['analyses'];
+
+/** What the tenant-wide list is narrowed to; each filter absent shows all. */
+export interface PathFilter {
+  kind?: AttackPath['kind'];
+  severity?: AttackPath['severity'];
+  awsAccountId?: string;
+}
+
+/** One page of the tenant's paths across its accounts, after `nextToken` when given. */
+export function searchAttackPaths(filter: PathFilter, nextToken?: string): Promise<TenantAttackPathPage> {
+  return trpc.attackPaths.search.query({
+    limit: 100,
+    ...(filter.kind ? { kind: filter.kind } : {}),
+    ...(filter.severity ? { severity: filter.severity } : {}),
+    ...(filter.awsAccountId ? { aws_account_id: filter.awsAccountId } : {}),
+    ...(nextToken ? { next_token: nextToken } : {}),
+  });
+}
+
 export const KIND_LABEL: Record<AttackPath['kind'], string> = {
   toxic_combination: 'Toxic combination',
   escalation: 'Privilege escalation',
@@ -49,3 +70,10 @@ const NODE_KIND_LABEL: Record<string, string> = {
 };
 
 export const nodeKindLabel = (kind: string): string => NODE_KIND_LABEL[kind] ?? kind.replaceAll('_', ' ');
+
+/** "2 toxic combinations, 1 privilege escalation": the loaded paths by kind, in the list's order. */
+export function countsByKind(paths: readonly AttackPath[]): string {
+  const counts = new Map<AttackPath['kind'], number>();
+  for (const p of paths) counts.set(p.kind, (counts.get(p.kind) ?? 0) + 1);
+  return [...counts.entries()].map(([kind, n]) => `${n} × ${KIND_LABEL[kind].toLowerCase()}`).join(', ');
+}

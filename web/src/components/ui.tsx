@@ -110,3 +110,32 @@ export function saveText(filename: string, text: string, type: string): void {
   a.click();
   URL.revokeObjectURL(url);
 }
+
+/** A filter over one field: "All" (undefined) or one of `options`. */
+export function FilterSelect<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+  labelOf = (o) => o,
+}: {
+  label: string;
+  options: readonly T[];
+  value: T | undefined;
+  onChange: (value: T | undefined) => void;
+  labelOf?: (option: T) => string;
+}) {
+  return (
+    <label>
+      {label}{' '}
+      <select value={value ?? ''} onChange={(e) => onChange((e.target.value || undefined) as T | undefined)}>
+        <option value="">All</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {labelOf(o)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

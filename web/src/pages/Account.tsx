@@ -3,7 +3,7 @@ import { SCENARIOS, SEVERITIES } from '../../../domain/checks/types';
 import { type Inputs, type Outputs, trpc } from '../api';
 import { groupByService } from '../check-groups';
 import { ScoreChart } from '../components/ScoreChart';
-import { Empty, ErrorBox, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
+import { Empty, ErrorBox, FilterSelect, IncompleteMark, Loading, Notice, saveText, SrsBadge } from '../components/ui';
 import { awaitingFirstScan, BAND_LABEL, srsBand, when } from '../format';
 import { type Loaded, useAction, useLoad, usePoll } from '../hooks';
 import { useCan } from '../me';
@@ -466,33 +466,6 @@ function AcceptForm({
       </button>
       <ErrorBox message={problem ?? accept.error} />
     </form>
-  );
-}
-
-/** A filter over one field: "All" (undefined) or one of `options`. */
-function FilterSelect<T extends string>({
-  label,
-  options,
-  value,
-  onChange,
-}: {
-  label: string;
-  options: readonly T[];
-  value: T | undefined;
-  onChange: (value: T | undefined) => void;
-}) {
-  return (
-    <label>
-      {label}{' '}
-      <select value={value ?? ''} onChange={(e) => onChange((e.target.value || undefined) as T | undefined)}>
-        <option value="">All</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 
