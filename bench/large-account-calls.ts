@@ -71,6 +71,8 @@ function listCalls(count: number, pageSize: number, regions: number): number {
  */
 export function minimumCalls({ regions, size }: { regions: number; size: LargeAccountSize }, costExplorer: boolean) {
   const lists = (count: number, pageSize: number) => listCalls(count, pageSize, regions);
+  /** The regions that hold some of `count` resources. */
+  const holding = (count: number) => perRegion(count, Math.min(RESOURCE_REGIONS, regions)).filter((n) => n > 0).length;
   /** Sentinel's role and the functions' execution role, next to the users, in IAM's authorization details. */
   const principals = size.users + 2;
   /** The AWS managed policies attached to someone: Sentinel's role's, and AdministratorAccess (every 20th user). */
@@ -153,9 +155,10 @@ export function minimumCalls({ regions, size }: { regions: number; size: LargeAc
     ssm: lists(size.documents, 50) + 2 * size.documents,
     apigateway: regions,
     organizations: 1, // DescribeOrganization: the account is in none
-    // ListFunctions (50 a page, with the environment variables); per function GetFunction (its code package, read
-    // for secrets), GetPolicy and ListFunctionUrlConfigs
-    lambda: lists(size.functions, 50) + 3 * size.functions,
+    // ListFunctions (50 a page, with the environment variables); per region holding functions ListEventSourceMappings
+    // (none here: one page); per function GetFunction (its code package, read for secrets), GetPolicy and
+    // ListFunctionUrlConfigs
+    lambda: lists(size.functions, 50) + holding(size.functions) + 3 * size.functions,
     codeartifact: regions, // repositories (none here, so no packages)
     route53: 1, // hosted zones (none here, so no records)
     cloudfront: 1, // distributions

@@ -69,6 +69,20 @@ const ROLE_WORK = (accountId: string): Readonly<Record<string, PolicyJson>> => (
     Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'],
     Resource: '*',
   }),
+  // The orders API's own role: its logs, and the database password it connects with
+  // (cloud/sandbox/resource-policies.ts).
+  'orders-api': document(
+    {
+      Effect: 'Allow',
+      Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: '*',
+    },
+    {
+      Effect: 'Allow',
+      Action: 'secretsmanager:GetSecretValue',
+      Resource: `arn:aws:secretsmanager:*:${accountId}:secret:prod/db-password-*`,
+    },
+  ),
   'github-actions-deploy': document({
     Effect: 'Allow',
     Action: ['cloudformation:Describe*', 'cloudformation:CreateChangeSet', 'cloudformation:ExecuteChangeSet'],
@@ -91,7 +105,7 @@ function purposeTrust(role: IamRole, accountId: string): Record<string, unknown>
     ...(unbound.includes(name) ? {} : { Condition: { StringEquals: { 'aws:SourceAccount': accountId } } }),
   });
   if (role.name === 'app-instance-role') return service('ec2.amazonaws.com');
-  if (role.name === 'lambda-execution') return service('lambda.amazonaws.com');
+  if (role.name === 'lambda-execution' || role.name === 'orders-api') return service('lambda.amazonaws.com');
   if (role.name === 'bedrock-agent-support') return service('bedrock.amazonaws.com');
   if (role.name === 'github-actions-deploy')
     return {

@@ -340,6 +340,7 @@ function cleanAccount(id: string, at: Date): SandboxAccount {
         ...[
           'app-instance-role',
           'lambda-execution',
+          'orders-api',
           'github-actions-deploy',
           'bedrock-agent-support',
           'OrganizationAccountAccessRole',

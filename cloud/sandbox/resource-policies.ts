@@ -36,9 +36,11 @@ function draw(...keys: string[]): number {
 }
 
 function reading(accountId: string, statements: object[]): PolicyReading {
-  const exposure = policyExposure({ Version: '2012-10-17', Statement: statements }, accountId);
+  const document = { Version: '2012-10-17', Statement: statements };
+  const exposure = policyExposure(document, accountId);
   if (!exposure) throw new Error('sandbox policy is not a policy document');
-  return { read: true, exposure };
+  // The document too, as a scan keeps it for the attack-path analysis; none for a resource without a policy.
+  return statements.length > 0 ? { read: true, exposure, document } : { read: true, exposure };
 }
 
 /** What AWS writes on a new topic: everyone, limited to the account by aws:SourceOwner (so not public). */

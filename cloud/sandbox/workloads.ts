@@ -43,15 +43,30 @@ function lambdaFunctions({ awsAccountId, company, regions }: WorkloadSeed, has: 
     arn: `arn:aws:lambda:${region}:${awsAccountId}:function:${name}`,
     region,
     runtime,
-    // Every function of the sandbox runs as its Lambda execution role (cloud/sandbox/inventory.ts).
+    // The functions of the sandbox run as its Lambda execution role (cloud/sandbox/inventory.ts), but the orders API.
     roleArn: `arn:aws:iam::${awsAccountId}:role/lambda-execution`,
     environment: { read: true, secrets: [] },
     code: runtime === null ? null : { read: true, secrets: [] },
     policy: { read: true, publicStatements: [] },
     urls: { read: true, urls: [] },
     layers: [`arn:aws:lambda:${region}:${awsAccountId}:layer:${company}-common:3`],
+    eventSources: { read: true, mappings: [] },
   });
   const api = fn(`${company}-orders-api`, home, 'nodejs22.x');
+  // The orders API runs as a role of its own, which reads the database password (cloud/sandbox/iam-authorization.ts).
+  api.roleArn = `arn:aws:iam::${awsAccountId}:role/orders-api`;
+  // Lambda polls the orders queue (cloud/sandbox/resource-policies.ts) for the orders API: where the queue is open to
+  // anyone, so is the function's input.
+  api.eventSources = {
+    read: true,
+    mappings: [
+      {
+        uuid: `${awsAccountId.slice(0, 8)}-0a9e-4c51-8d3b-${awsAccountId}`,
+        sourceArn: `arn:aws:sqs:${home}:${awsAccountId}:orders`,
+        state: 'Enabled',
+      },
+    ],
+  };
   const thumbnails = fn(`${company}-thumbnails`, other, 'python3.12');
   const report = fn(`${company}-nightly-report`, home, has('lambda_runtime') ? 'python3.8' : 'python3.13');
   const renderer = fn(`${company}-pdf-renderer`, other, null);

@@ -4,6 +4,7 @@ import { isAdministrator, permissionOracle } from './effective-permissions';
 import { findEscalationPaths } from './escalation';
 import { externalTrustsWithoutExternalId } from './external-trust';
 import { comparePaths } from './order';
+import { publicQueueTriggers } from './queue-triggers';
 import { resourcePoliciesOf, secretsOf } from './resource-policies';
 import { internetExposures } from './reachability';
 import { type Privilege, toxicCombinations } from './toxic-combinations';
@@ -26,13 +27,13 @@ export interface AttackPathAnalysis {
   unread: Unread[];
   /**
    * The same by what it feeds: the IAM documents (every path), the network (exposures), the users' keys and MFA (the
-   * leaked-key combination), the secrets and their policies (who reads them). A finding names only what its own
-   * paths depend on.
+   * leaked-key combination), the secrets and their policies (who reads them), the functions' triggers and their
+   * queues' policies (the public-queue combination). A finding names only what its own paths depend on.
    */
   unreadBy: Record<UnreadSource, Unread[]>;
 }
 
-export type UnreadSource = 'iam' | 'network' | 'users' | 'secrets';
+export type UnreadSource = 'iam' | 'network' | 'users' | 'secrets' | 'queues';
 
 /** The secrets a role may read: any of these allowed on every resource of its kind. */
 const SECRET_READS = [
@@ -53,6 +54,17 @@ function accountIdOf(arns: readonly string[]): string {
 export function principalOf(actor: string, roleArnsByName: ReadonlyMap<string, string>): string {
   const role = /^arn:aws[a-z-]*:sts::\d{12}:assumed-role\/([^/]+)\//.exec(actor)?.[1];
   return role ? (roleArnsByName.get(role) ?? actor) : actor;
+}
+
+/** Each gap once: the Lambda regions not read are named for the exposures and for the queues' triggers alike. */
+function distinct(unread: readonly Unread[]): Unread[] {
+  const seen = new Set<string>();
+  return unread.filter((u) => {
+    const key = `${u.kind}\u0000${u.scope}\u0000${u.reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function exposurePath(exposure: InternetExposure): AttackPath {
@@ -80,7 +92,7 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
       reason: iamPart.reason,
       paths: [],
       unread: iamPart.unread ?? [],
-      unreadBy: { iam: iamPart.unread ?? [], network: [], users: [], secrets: [] },
+      unreadBy: { iam: iamPart.unread ?? [], network: [], users: [], secrets: [], queues: [] },
     };
   const iam = iamPart.value;
   const unreadBy: Record<UnreadSource, Unread[]> = {
@@ -88,6 +100,7 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
     network: [],
     users: [],
     secrets: [],
+    queues: [],
   };
   const accountId = accountIdOf([...iam.roles, ...iam.users].map((p) => p.arn));
   const oracle = permissionOracle(iam, { accountId, resourcePolicies: resourcePoliciesOf(inventory) });
@@ -112,7 +125,8 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
   // role in where the role's policies do not.
   const secrets = secretsOf(inventory);
   unreadBy.secrets.push(...secrets.unread);
-  const secretsReadBy = (roleArn: string): Evaluation | null => {
+  const secretReaders = new Map<string, Evaluation | null>();
+  const readsSecrets = (roleArn: string): Evaluation | null => {
     for (const [action, resource] of SECRET_READS) {
       const evaluation = oracle.evaluate(roleArn, action, resource);
       if (evaluation.decision !== 'denied') return evaluation;
@@ -123,9 +137,17 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
     }
     return null;
   };
+  const secretsReadBy = (roleArn: string): Evaluation | null => {
+    if (!secretReaders.has(roleArn)) secretReaders.set(roleArn, readsSecrets(roleArn));
+    return secretReaders.get(roleArn) ?? null;
+  };
 
   const reach = internetExposures(inventory);
   unreadBy.network.push(...reach.unread);
+  // Queues anyone may send to, and the functions they trigger: what was not read matters only where the function's
+  // role reads secrets.
+  const queues = publicQueueTriggers(inventory, (roleArn) => secretsReadBy(roleArn) !== null);
+  unreadBy.queues.push(...queues.unread);
 
   const principals = inventory.iamPrincipals;
   const report = inventory.credentialReport;
@@ -150,6 +172,7 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
     exposures: reach.exposures,
     privilegeOf,
     secretsReadBy,
+    queueTriggers: queues.triggers,
     users,
     externalTrusts: iam.roles.map((r) => ({
       roleArn: r.arn,
@@ -163,7 +186,13 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
   });
 
   const paths = [...toxic, ...escalations, ...reach.exposures.map(exposurePath)].sort(comparePaths);
-  const unread = [...unreadBy.iam, ...unreadBy.network, ...unreadBy.users, ...unreadBy.secrets];
+  const unread = distinct([
+    ...unreadBy.iam,
+    ...unreadBy.network,
+    ...unreadBy.users,
+    ...unreadBy.secrets,
+    ...unreadBy.queues,
+  ]);
   return { status: unread.length > 0 ? 'partial' : 'complete', paths, unread, unreadBy };
 }
 

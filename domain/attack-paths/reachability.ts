@@ -69,7 +69,7 @@ const SOURCE_PARTS = [
 ] as const;
 
 /** A part's gaps: the whole part, or its unread regions (its resources' own unread facets are not about reach). */
-function gapsOf(label: string, part: Collected<unknown>): Unread[] {
+export function gapsOf(label: string, part: Collected<unknown>): Unread[] {
   if (part.status !== 'ok') return [{ kind: 'resource', scope: label, reason: part.reason }];
   return (part.unread ?? [])
     .filter((u) => u.kind === 'region')

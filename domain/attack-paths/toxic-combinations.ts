@@ -1,10 +1,12 @@
+import { INTERNET_NODE } from './entry-point';
 import type { ExternalTrust } from './external-trust';
+import type { QueueTrigger } from './queue-triggers';
 import type { AttackPath, Evaluation, InternetExposure, PathEdge, PathNode, StatementRef } from './types';
 
 // Toxic combinations: problems that each look like one failing check, but together hand an attacker the account.
 // Each is a CRITICAL path, ranked above every single misconfiguration, with its whole chain: how the attacker gets
-// in (the internet, a leaked key, a trusted outside account, a principal already acting) and how that reaches an
-// administrator or the secrets.
+// in (the internet, a leaked key, a trusted outside account, a queue anyone may send to, a principal already acting)
+// and how that reaches an administrator or the secrets.
 
 export const TOXIC_RULES = {
   exposed_admin_workload: 'An internet-reachable workload runs as an administrator',
@@ -12,6 +14,7 @@ export const TOXIC_RULES = {
   user_key_without_mfa_admin: 'A user with an active access key and no MFA is an administrator',
   external_trust_admin: 'An outside account can assume an administrator role without an ExternalId',
   public_function_reads_secrets: 'A public function runs with a role that reads secrets',
+  public_queue_function_reads_secrets: 'A public queue triggers a function whose role reads secrets',
   escalation_seen_acting: 'A principal that can escalate to administrator acted in the last day',
 } as const;
 export type ToxicRule = keyof typeof TOXIC_RULES;
@@ -25,6 +28,8 @@ export interface ToxicInput {
   privilegeOf: (principalArn: string) => Privilege | null;
   /** Whether a role may read secrets (Secrets Manager, SSM parameters); null: it may not. */
   secretsReadBy: (roleArn: string) => Evaluation | null;
+  /** The functions that queues anyone may send to trigger (queue-triggers.ts). */
+  queueTriggers: readonly QueueTrigger[];
   users: readonly { arn: string; name: string; activeKeys: string[]; mfa: boolean | null }[];
   externalTrusts: readonly { roleArn: string; roleName: string; trusts: ExternalTrust[] }[];
   /** Principals an event detection saw act in the last day (role sessions already mapped to their role). */
@@ -44,6 +49,7 @@ export const evidenceOf = (refs: readonly StatementRef[]): string[] =>
 const nameOf = (arn: string): string => arn.slice(arn.lastIndexOf('/') + 1) || arn;
 const principalKind = (arn: string): PathNode['kind'] => (arn.includes(':user/') ? 'user' : 'role');
 const ADMIN: PathNode = { id: 'administrator', kind: 'administrator', label: 'Administrator of the account' };
+const SECRETS: PathNode = { id: 'secrets', kind: 'secret', label: "The account's secrets" };
 
 /** The nodes and edges from a principal to the administrator node, and whether every step is certain. */
 function privilegeChain(principalArn: string, privilege: Privilege) {
@@ -208,16 +214,15 @@ function publicFunctionsReadingSecrets(input: ToxicInput): AttackPath[] {
     if ((exposure.kind !== 'function' && exposure.kind !== 'api') || !exposure.roleArn) return [];
     const reads = input.secretsReadBy(exposure.roleArn);
     if (!reads) return [];
-    const secrets: PathNode = { id: 'secrets', kind: 'secret', label: "The account's secrets" };
     return [
       toxicPath('public_function_reads_secrets', exposure.resource, {
         summary: `${exposure.label} is invoked from the internet and runs as ${nameOf(exposure.roleArn)}, which can read secrets: a flaw in its code hands them out.`,
         source: 'internet',
-        target: secrets.id,
+        target: SECRETS.id,
         region: exposure.region,
         nodes: joinNodes(exposure.nodes, [
           { id: exposure.roleArn, kind: 'role', label: nameOf(exposure.roleArn) },
-          secrets,
+          SECRETS,
         ]),
         edges: [
           ...exposure.edges,
@@ -230,13 +235,76 @@ function publicFunctionsReadingSecrets(input: ToxicInput): AttackPath[] {
           },
           {
             from: exposure.roleArn,
-            to: secrets.id,
+            to: SECRETS.id,
             label: 'reads secrets',
             evidence: evidenceOf(reads.allowedBy),
             certainty: reads.decision === 'allowed' ? 'certain' : 'possible',
           },
         ],
         certain: exposure.certainty === 'certain' && reads.decision === 'allowed',
+      }),
+    ];
+  });
+}
+
+/**
+ * A function that queues anyone may send to trigger, whose role reads secrets: the sender writes its input. One path
+ * per function, with each such queue as a way in.
+ */
+function publicQueuesTriggeringSecretReaders(input: ToxicInput): AttackPath[] {
+  const byFunction = new Map<string, QueueTrigger[]>();
+  for (const trigger of input.queueTriggers)
+    byFunction.set(trigger.fn.arn, [...(byFunction.get(trigger.fn.arn) ?? []), trigger]);
+  return [...byFunction.values()].flatMap((triggers) => {
+    const { fn } = triggers[0] as QueueTrigger;
+    const reads = input.secretsReadBy(fn.roleArn);
+    if (!reads) return [];
+    const certainEntry = (t: QueueTrigger) => t.send.decision === 'allowed' && t.certainty === 'certain';
+    const names = triggers.map((t) => t.queue.name);
+    const queues =
+      names.length === 1 ? `the queue ${names[0]}, which triggers` : `the queues ${names.join(', ')}, which trigger`;
+    return [
+      toxicPath('public_queue_function_reads_secrets', fn.arn, {
+        summary: `Anyone may send messages to ${queues} ${fn.name}; it runs as ${nameOf(fn.roleArn)}, which can read secrets: a message crafted for a flaw in its code hands them out.`,
+        source: INTERNET_NODE.id,
+        target: SECRETS.id,
+        region: fn.region,
+        nodes: joinNodes(
+          [INTERNET_NODE],
+          triggers.map((t) => ({ id: t.queue.arn, kind: 'queue', label: t.queue.name, region: t.queue.region })),
+          [
+            { id: fn.arn, kind: 'function', label: fn.name, region: fn.region },
+            { id: fn.roleArn, kind: 'role', label: nameOf(fn.roleArn) },
+            SECRETS,
+          ],
+        ),
+        edges: [
+          ...triggers.flatMap((t): PathEdge[] => [
+            {
+              from: INTERNET_NODE.id,
+              to: t.queue.arn,
+              label: 'sqs:SendMessage, open to anyone',
+              evidence: evidenceOf(t.send.allowedBy),
+              certainty: t.send.decision === 'allowed' ? 'certain' : 'possible',
+            },
+            {
+              from: t.queue.arn,
+              to: fn.arn,
+              label: 'triggers (event source mapping)',
+              evidence: [`event source mapping ${t.mapping.uuid} (${t.mapping.state ?? 'state not reported'})`],
+              certainty: t.certainty,
+            },
+          ]),
+          { from: fn.arn, to: fn.roleArn, label: 'runs as', evidence: [fn.roleArn], certainty: 'certain' },
+          {
+            from: fn.roleArn,
+            to: SECRETS.id,
+            label: 'reads secrets',
+            evidence: evidenceOf(reads.allowedBy),
+            certainty: reads.decision === 'allowed' ? 'certain' : 'possible',
+          },
+        ],
+        certain: triggers.some(certainEntry) && reads.decision === 'allowed',
       }),
     ];
   });
@@ -281,6 +349,7 @@ export function toxicCombinations(input: ToxicInput): AttackPath[] {
     ...keyWithoutMfaAdmins(input),
     ...externalTrustAdmins(input),
     ...publicFunctionsReadingSecrets(input),
+    ...publicQueuesTriggeringSecretReaders(input),
     ...escalationsSeenActing(input),
   ];
 }

@@ -74,6 +74,7 @@ const TOXIC_SOURCES: Record<ToxicRule, readonly UnreadSource[]> = {
   user_key_without_mfa_admin: ['iam', 'users'],
   external_trust_admin: ['iam'],
   public_function_reads_secrets: ['iam', 'network', 'secrets'],
+  public_queue_function_reads_secrets: ['iam', 'queues', 'secrets'],
   escalation_seen_acting: ['iam'],
 };
 
@@ -112,6 +113,14 @@ const TOXIC_TEXT: Record<ToxicRule, { description: string; remediation: string; 
     remediation:
       'Require authentication on its URL or API (IAM or a Cognito authorizer), and scope the role to the one secret it needs. In the Lambda console, the function URL’s auth type is under Configuration; with the AWS CLI, `aws lambda update-function-url-config --auth-type AWS_IAM`.',
     docsUrl: 'https://docs.aws.amazon.com/lambda/latest/dg/urls-auth.html',
+  },
+  public_queue_function_reads_secrets: {
+    description:
+      'Anyone may send messages to an SQS queue (its access policy allows sqs:SendMessage to everyone), and the queue triggers a Lambda function whose role reads Secrets Manager secrets or SSM parameters: whoever sends writes the function’s input, and a flaw in its code discloses the secrets.',
+    remediation:
+      'Cut one link: limit the queue’s policy to the accounts, roles or sources that send to it (aws:SourceArn for a topic or bucket), or scope the function’s role to the one secret it needs. In the SQS console, edit the queue’s Access policy; with the AWS CLI, `aws sqs set-queue-attributes --queue-url <url> --attributes file://policy.json` replaces it.',
+    docsUrl:
+      'https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-security-best-practices.html',
   },
   escalation_seen_acting: {
     description:

@@ -1036,6 +1036,20 @@ export interface LambdaFunction {
   urls: { read: true; urls: { url: string; authType: string }[] } | { read: false; reason: string };
   /** The ARNs of the layer versions it uses. */
   layers: string[];
+  /**
+   * What triggers it (ListEventSourceMappings): unread when Lambda refused the region's list, which then says
+   * nothing of its triggers (never read as none).
+   */
+  eventSources: { read: true; mappings: EventSourceMapping[] } | { read: false; reason: string };
+}
+
+/** An event source mapping: Lambda polls a source (a queue, a stream) and invokes the function with what it reads. */
+export interface EventSourceMapping {
+  uuid: string;
+  /** The source's ARN: an SQS queue's, a Kinesis or DynamoDB stream's, ... */
+  sourceArn: string;
+  /** Enabled, Disabled (it does not poll), or a state between them (Creating, Enabling, Updating, ...); null: not reported. */
+  state: string | null;
 }
 
 /** A layer version that functions of the account use, and the secrets in its .zip package. */

@@ -12,7 +12,13 @@ import {
   RunInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { CreateAccessKeyCommand, CreateVirtualMFADeviceCommand, EnableMFADeviceCommand } from '@aws-sdk/client-iam';
-import { CreateFunctionCommand, CreateFunctionUrlConfigCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  CreateEventSourceMappingCommand,
+  CreateFunctionCommand,
+  CreateFunctionUrlConfigCommand,
+  LambdaClient,
+} from '@aws-sdk/client-lambda';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { analyzeAttackPaths } from '../../domain/attack-paths/analyze';
 import { TOXIC_RULES, type ToxicRule } from '../../domain/attack-paths/toxic-combinations';
 import { ATTACK_PATH_CHECKS } from '../../domain/checks/attack-paths';
@@ -29,7 +35,7 @@ import {
   REGION,
 } from '../helpers/aws';
 import { ok, useCollectorSuite } from '../helpers/collector-suite';
-import { ADMINISTRATOR_ACCESS, arnsOf, document, seedIam } from '../helpers/iam-seed';
+import { ADMINISTRATOR_ACCESS, arnsOf, document, INLINE_POLICY, seedIam } from '../helpers/iam-seed';
 import { zip } from '../helpers/zip';
 
 // The toxic combinations (domain/attack-paths/toxic-combinations.ts) end to end: one moto account seeded with every
@@ -49,6 +55,10 @@ import { zip } from '../helpers/zip';
 //   secretsmanager:GetSecretValue. Beside it: the same role behind an AWS_IAM URL, and a public function whose role
 //   reads no secret. moto 5.2 creates function URLs (CreateFunctionUrlConfig) but has no ListFunctionUrlConfigs: the
 //   front answers it with the configurations moto returned when the test created them.
+// - public_queue_function_reads_secrets: a queue whose policy lets anyone send messages, triggering (an enabled event
+//   source mapping) a function whose role reads secrets. Beside it: the same with a queue only its own account may
+//   send to, the same public queue behind a disabled mapping, and a public queue triggering a function whose role
+//   reads no secret.
 // - escalation_seen_acting: a role that can make itself an administrator (iam:PutRolePolicy on itself), seen acting
 //   through one of its sessions by an event detection (EvaluationContext.recentActors). Beside it: a user seen acting
 //   who cannot escalate.
@@ -67,6 +77,8 @@ const PARTS: PartName[] = [
   'lambdaFunctions',
   // Who may read the secrets: their own policies can let a role in.
   'secrets',
+  // Who may send to the queues that trigger functions.
+  'sqsQueues',
 ];
 /** The parts the analysis reads that are not collected, as its reachability names them. */
 const UNCOLLECTED = ['Load balancers', 'RDS DB instances', 'OpenSearch domains', 'API Gateway stages'];
@@ -266,11 +278,61 @@ describe('toxic combinations against moto', () => {
     };
   }
 
+  /**
+   * The queues and the functions they trigger, each function without a URL: only its queue lets the internet in.
+   * `open`: the queue's policy lets anyone send.
+   */
+  async function seedQueueTriggers(customer: CustomerAccount, roleArn: (name: string) => string) {
+    const sqs = suite.client(new SQSClient(customerConfig(customer)));
+    const lambda = suite.client(new LambdaClient(customerConfig(customer)));
+    const queue = async (name: string, open: boolean) => {
+      const arn = `arn:aws:sqs:${REGION}:${customer.accountId}:${name}`;
+      const policy = document({
+        Sid: 'Anyone',
+        Effect: 'Allow',
+        Principal: '*',
+        Action: 'sqs:SendMessage',
+        Resource: arn,
+      });
+      const { QueueUrl } = await sqs.send(
+        new CreateQueueCommand({ QueueName: name, Attributes: open ? { Policy: JSON.stringify(policy) } : {} }),
+      );
+      const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
+      return Attributes?.QueueArn as string;
+    };
+    const worker = async (name: string, role: string, source: string, enabled = true) => {
+      const code = zip({ 'index.mjs': 'export const handler = async (event) => event.Records.length;\n' });
+      const { FunctionArn } = await lambda.send(
+        new CreateFunctionCommand({
+          FunctionName: name,
+          Runtime: 'nodejs22.x',
+          Role: roleArn(role),
+          Handler: 'index.handler',
+          Code: { ZipFile: code },
+        }),
+      );
+      packages.set(name, code);
+      await lambda.send(
+        new CreateEventSourceMappingCommand({ EventSourceArn: source, FunctionName: name, Enabled: enabled }),
+      );
+      return FunctionArn as string;
+    };
+    const intake = await queue('intake', true);
+    return {
+      intake,
+      intakeWorker: await worker('intake-worker', 'orders-fn', intake),
+      ledgerWorker: await worker('ledger-worker', 'orders-fn', await queue('ledger', false)),
+      returnsWorker: await worker('returns-worker', 'orders-fn', await queue('returns', true), false),
+      intakeThumbnails: await worker('intake-thumbnails', 'thumbnails-fn', intake),
+    };
+  }
+
   it('finds every toxic combination seeded, and none of the near misses beside them', async () => {
     const { customer, target } = await suite.connectedCustomer();
     const arn = await seedPrincipals(customer);
     const instances = await seedInstances(customer, arn.instanceProfile('web-admin'));
     const functions = await seedFunctions(customer, arn.role);
+    const triggered = await seedQueueTriggers(customer, arn.role);
     await createSentinelRole({ customer, externalId: target.externalId });
 
     const inventory: Inventory = await suite.provider.collectInventory(target, { parts: PARTS });
@@ -295,6 +357,19 @@ describe('toxic combinations against moto', () => {
       'orders-api': { read: true, urls: [{ url: expect.any(String), authType: 'NONE' }] },
       'orders-internal': { read: true, urls: [{ url: expect.any(String), authType: 'AWS_IAM' }] },
       thumbnails: { read: true, urls: [{ url: expect.any(String), authType: 'NONE' }] },
+      'intake-worker': { read: true, urls: [] },
+      'ledger-worker': { read: true, urls: [] },
+      'returns-worker': { read: true, urls: [] },
+      'intake-thumbnails': { read: true, urls: [] },
+    });
+    const intakeWorker = ok(inventory.lambdaFunctions).functions.find((f) => f.name === 'intake-worker');
+    expect(intakeWorker?.eventSources).toEqual({
+      read: true,
+      mappings: [{ uuid: expect.any(String), sourceArn: triggered.intake, state: 'Enabled' }],
+    });
+    expect(ok(inventory.sqsQueues).queues.find((q) => q.arn === triggered.intake)?.policy).toMatchObject({
+      read: true,
+      exposure: { public: [expect.objectContaining({ sid: 'Anyone' })] },
     });
 
     const context: EvaluationContext = {
@@ -316,6 +391,7 @@ describe('toxic combinations against moto', () => {
       user_key_without_mfa_admin: [arn.user('ops-key')],
       external_trust_admin: [arn.role('vendor-admin')],
       public_function_reads_secrets: [functions.ordersApi],
+      public_queue_function_reads_secrets: [triggered.intakeWorker],
       escalation_seen_acting: [arn.role('ci')],
     };
     // The test seeds every rule Sentinel has.
@@ -346,7 +422,21 @@ describe('toxic combinations against moto', () => {
     const uncollected = UNCOLLECTED.map((scope) => ({ kind: 'resource', scope, reason: OUTSIDE_TARGETED_SCAN }));
     expect(analysis.status).toBe('partial');
     expect(analysis.unread).toEqual(uncollected);
-    expect(analysis.unreadBy).toEqual({ iam: [], network: uncollected, users: [], secrets: [] });
+    expect(analysis.unreadBy).toEqual({ iam: [], network: uncollected, users: [], secrets: [], queues: [] });
+
+    // The queue's path, step by step: anyone sends, the mapping triggers the function, which runs as a role that
+    // reads secrets, each step with what shows it.
+    const queuePath = analysis.paths.find((p) => p.rule === 'public_queue_function_reads_secrets');
+    expect(queuePath?.edges.map((e) => [e.from, e.to, e.evidence])).toEqual([
+      ['internet', triggered.intake, [`resource:${triggered.intake}#Anyone`]],
+      [
+        triggered.intake,
+        triggered.intakeWorker,
+        [expect.stringMatching(/^event source mapping [0-9a-f-]+ \(Enabled\)$/)],
+      ],
+      [triggered.intakeWorker, arn.role('orders-fn'), [arn.role('orders-fn')]],
+      [arn.role('orders-fn'), 'secrets', [`inline:${arn.role('orders-fn')}/${INLINE_POLICY}#Secrets`]],
+    ]);
 
     // Each attack-path check fails on exactly its subjects. Those about what the internet reaches carry what was not
     // collected; the others depend on nothing left unread.

@@ -1,9 +1,11 @@
 import {
   AddPermissionCommand,
+  CreateEventSourceMappingCommand,
   CreateFunctionCommand,
   type CreateFunctionCommandInput,
   LambdaClient,
 } from '@aws-sdk/client-lambda';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_PACKAGE_BYTES } from '../../cloud/aws/collectors/code-package';
 import { checkById } from '../../domain/checks/catalog';
 import type { Inventory } from '../../domain/scans/inventory';
@@ -24,7 +26,8 @@ import { inTwoPages } from '../helpers/pages';
 import { zip } from '../helpers/zip';
 
 // Lambda functions against moto: environment variables and code packages searched for secrets at collection time
-// (only kinds and places enter the inventory), resource policies, function URLs, layers and runtimes. moto hands
+// (only kinds and places enter the inventory), resource policies, function URLs, layers, runtimes and what triggers
+// each function (its event source mappings). moto hands
 // out a Code.Location on a host that does not exist and serves no package there: the front points it at itself and
 // serves the package the test deployed, as AWS's presigned S3 URL would. moto has no ListFunctionUrlConfigs: the
 // front answers it (test/helpers/aws.ts), here with the URL a test gives a function. moto keeps no layer of another
@@ -62,6 +65,8 @@ const isGetPolicy = (r: AwsRequest) =>
   r.service === 'lambda' && r.method === 'GET' && /^\/2015-03-31\/functions\/[^/]+\/policy$/.test(r.path);
 const isListFunctions = (r: AwsRequest) =>
   r.service === 'lambda' && r.method === 'GET' && /^\/2015-03-31\/functions\/?$/.test(r.path);
+const isListMappings = (r: AwsRequest) =>
+  r.service === 'lambda' && r.method === 'GET' && /^\/2015-03-31\/event-source-mappings\/?$/.test(r.path);
 const urlsOf = (r: AwsRequest) =>
   r.service === 'lambda' && r.method === 'GET'
     ? decodeURIComponent(/^\/2021-10-31\/functions\/([^/]+)\/urls$/.exec(r.path)?.[1] ?? '')
@@ -260,6 +265,7 @@ describe('Lambda collection against moto', () => {
         },
         urls: { read: true, urls: [{ url: `https://leaky.lambda-url.${REGION}.on.aws/`, authType: 'NONE' }] },
         layers: [FOREIGN_LAYER],
+        eventSources: { read: true, mappings: [] },
       },
       {
         name: 'tidy',
@@ -279,6 +285,7 @@ describe('Lambda collection against moto', () => {
         },
         urls: { read: true, urls: [{ url: `https://tidy.lambda-url.${OTHER_REGION}.on.aws/`, authType: 'AWS_IAM' }] },
         layers: [],
+        eventSources: { read: true, mappings: [] },
       },
     ]);
     expect(ok(inventory.lambdaFunctions).layers).toEqual([
@@ -400,5 +407,77 @@ describe('Lambda collection against moto', () => {
         .sort(),
     ).toEqual(names);
     expect(suite.front.requests.filter((r) => isListFunctions(r) && r.region === REGION)).toHaveLength(2);
+  });
+  /** A queue of the customer's, by its ARN. */
+  async function queue(customer: CustomerAccount, name: string): Promise<string> {
+    const sqs = client(new SQSClient(customerConfig(customer, REGION)));
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name }));
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
+    return Attributes?.QueueArn as string;
+  }
+
+  async function trigger(customer: CustomerAccount, source: string, fn: string, enabled = true): Promise<string> {
+    const lambda = client(new LambdaClient(customerConfig(customer, REGION)));
+    const { UUID } = await lambda.send(
+      new CreateEventSourceMappingCommand({ EventSourceArn: source, FunctionName: fn, Enabled: enabled }),
+    );
+    return UUID as string;
+  }
+
+  it('reads what triggers each function, enabled or disabled, from every page of the mappings', async () => {
+    const { customer, target } = await customerWithRole();
+    const files = { 'index.mjs': 'export const handler = async () => 1;\n' };
+    await deploy(customer, REGION, { name: 'worker', runtime: 'nodejs22.x', files });
+    await deploy(customer, REGION, { name: 'idle', runtime: 'nodejs22.x', files });
+    const orders = await queue(customer, 'orders');
+    const returns = await queue(customer, 'returns');
+    const polled = await trigger(customer, orders, 'worker');
+    const paused = await trigger(customer, returns, 'worker', false);
+    await createSentinelRole({ customer, externalId: target.externalId });
+    const pages = inTwoPages({
+      matches: isListMappings,
+      items: 'EventSourceMappings',
+      tokenIn: { query: 'Marker' },
+      tokenOut: 'NextMarker',
+    });
+    suite.front.rewrite = (request, answer) =>
+      pages(request, answer) ?? codeLocation(request, answer) ?? motoDifferences(request, answer);
+
+    const inventory = await suite.provider.collectInventory(target, { parts: ['lambdaFunctions'] });
+
+    const byName = new Map(ok(inventory.lambdaFunctions).functions.map((fn) => [fn.name, fn]));
+    const sources = byName.get('worker')?.eventSources;
+    expect(sources?.read && [...sources.mappings].sort((a, b) => a.sourceArn.localeCompare(b.sourceArn))).toEqual([
+      { uuid: polled, sourceArn: orders, state: 'Enabled' },
+      { uuid: paused, sourceArn: returns, state: 'Disabled' },
+    ]);
+    expect(byName.get('idle')?.eventSources).toEqual({ read: true, mappings: [] });
+    // One list for the region, in two pages; none in a region without functions.
+    expect(suite.front.requests.filter((r) => isListMappings(r)).map((r) => r.region)).toEqual([REGION, REGION]);
+  });
+
+  it('leaves what triggers the functions unread where Lambda refuses the list, never taken for no trigger', async () => {
+    const { customer, target } = await customerWithRole();
+    const files = { 'index.mjs': 'export const handler = async () => 1;\n' };
+    await deploy(customer, REGION, { name: 'worker', runtime: 'nodejs22.x', files });
+    await trigger(customer, await queue(customer, 'orders'), 'worker');
+    await createSentinelRole({ customer, externalId: target.externalId });
+    suite.front.answer = (request) => (isListMappings(request) ? accessDenied(request) : serve(request));
+
+    const inventory = await suite.provider.collectInventory(target, { parts: ['lambdaFunctions'] });
+
+    const [worker] = ok(inventory.lambdaFunctions).functions;
+    expect(worker).toMatchObject({
+      name: 'worker',
+      eventSources: {
+        read: false,
+        reason: expect.stringMatching(/^AWS denied Sentinel's role Lambda ListEventSourceMappings/),
+      },
+      // The function's other facets are read as ever.
+      code: { read: true, secrets: [] },
+      policy: { read: true },
+      urls: { read: true },
+    });
+    expect(inventory.lambdaFunctions.unread).toBeUndefined();
   });
 });

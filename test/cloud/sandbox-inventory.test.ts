@@ -1,5 +1,6 @@
 import { neglectFor, SANDBOX_PARTIAL_ACCOUNT_ID, sandboxInventory } from '../../cloud/sandbox/inventory';
 import { NEGLECT } from '../../cloud/sandbox/upkeep';
+import { analyzeAttackPaths } from '../../domain/attack-paths/analyze';
 import { CATALOG } from '../../domain/checks/catalog';
 import { evaluateInventory, isScoreComplete } from '../../domain/checks/evaluate';
 import { RESOURCE_POLICY_CHECKS } from '../../domain/checks/resource-policies';
@@ -519,6 +520,24 @@ describe('sandbox inventory', () => {
       ].map((r) => [r.arn.split(':')[3], r.arn.split(':')[4]]);
       const used = new Set(value(inventory.securityGroups).groups.map((g) => g.region));
       for (const [region, account] of arns) expect([used.has(region!), account]).toEqual([true, awsAccountId]);
+    });
+  });
+
+  describe('attack paths', () => {
+    const toxic = (awsAccountId: string) =>
+      analyzeAttackPaths(sandboxInventory({ awsAccountId, at: AT }))
+        .paths.filter((p) => p.kind === 'toxic_combination')
+        .map((p) => `${p.rule} ${p.source} → ${p.target}`);
+
+    it('has a queue anyone may send to trigger the orders API, whose role reads the database password', () => {
+      // 111122223333 opened its orders queue to everyone; Lambda polls it for the orders API.
+      expect(toxic('111122223333')).toContain('public_queue_function_reads_secrets internet → secrets');
+      const [path] = analyzeAttackPaths(sandboxInventory({ awsAccountId: '111122223333', at: AT })).paths.filter(
+        (p) => p.rule === 'public_queue_function_reads_secrets',
+      );
+      expect(path?.nodes.map((n) => n.kind)).toEqual(['internet', 'queue', 'function', 'role', 'secret']);
+      // A kept account's orders queue stays private: the same trigger and role, no path.
+      expect(toxic('123456789012')).not.toContain('public_queue_function_reads_secrets internet → secrets');
     });
   });
 

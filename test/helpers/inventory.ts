@@ -1068,6 +1068,17 @@ export function cleanInventory(now: string): Inventory {
           policy: { read: true, publicStatements: [] },
           urls: { read: true, urls: [{ url: 'https://abc123.lambda-url.us-east-1.on.aws/', authType: 'AWS_IAM' }] },
           layers: [LAYER_ARN],
+          // Lambda polls the orders queue for it.
+          eventSources: {
+            read: true,
+            mappings: [
+              {
+                uuid: '6f1c2b3a-0d4e-4f5a-8b9c-0a1b2c3d4e5f',
+                sourceArn: `arn:aws:sqs:us-east-1:${ACCOUNT}:orders`,
+                state: 'Enabled',
+              },
+            ],
+          },
         },
         {
           name: 'thumbnailer',
@@ -1080,6 +1091,7 @@ export function cleanInventory(now: string): Inventory {
           policy: { read: true, publicStatements: [] },
           urls: { read: true, urls: [] },
           layers: [],
+          eventSources: { read: true, mappings: [] },
         },
       ],
       layers: [{ arn: LAYER_ARN, region: 'us-east-1', content: { read: true, secrets: [] } }],

@@ -31,8 +31,9 @@ const size = {
 describe("the large account's calls next to the fewest the checks need", () => {
   it('counts the pages a list needs in the regions holding resources, and one empty page elsewhere', () => {
     const minimum = minimumCalls({ regions: 6, size }, true);
-    // 120 functions over 4 regions: 30 each, one page of 50 each; 2 empty regions; 3 calls per function.
-    expect(minimum.lambda).toBe(4 + 2 + 3 * 120);
+    // 120 functions over 4 regions: 30 each, one page of 50 each; 2 empty regions; the event source mappings of
+    // the 4 regions holding functions; 3 calls per function.
+    expect(minimum.lambda).toBe(4 + 2 + 4 + 3 * 120);
     // 250 topics over 4 regions: 63, 63, 62, 62, one page of 100 each; ListSubscriptions per region; one call a topic.
     expect(minimum.sns).toBe(6 + 6 + 250);
     // 60 documents: 15 a region, one page of 50 each; content and share permission per document.

@@ -560,6 +560,7 @@ describe('internetExposures', () => {
               policy: { read: true, publicStatements: [] },
               urls: { read: false, reason: 'Lambda ListFunctionUrlConfigs denied.' },
               layers: [],
+              eventSources: { read: true, mappings: [] },
             },
           ],
           layers: [],
@@ -590,6 +591,7 @@ describe('internetExposures', () => {
         policy: { read: true as const, publicStatements: [] },
         urls: { read: true as const, urls: [{ url: `https://${name}.lambda-url.${REGION}.on.aws/`, authType }] },
         layers: [],
+        eventSources: { read: true as const, mappings: [] },
       });
       const domain = (name: string, inVpc: boolean, publicStatements: string[] | null) => ({
         name,

@@ -4,11 +4,17 @@ import {
   GetLayerVersionCommand,
   GetPolicyCommand,
   LambdaClient,
+  paginateListEventSourceMappings,
   paginateListFunctions,
   paginateListFunctionUrlConfigs,
 } from '@aws-sdk/client-lambda';
 import { describeStatement, policyExposure } from '../../../domain/policies/resource-policy';
-import type { FunctionPolicyReading, LambdaFunction, LambdaLayer } from '../../../domain/scans/inventory';
+import type {
+  EventSourceMapping,
+  FunctionPolicyReading,
+  LambdaFunction,
+  LambdaLayer,
+} from '../../../domain/scans/inventory';
 import { findInSettings } from '../../../domain/secrets/detector';
 import { type DownloadBudget, MAX_REGION_BYTES, readCodePackage } from './code-package';
 import { mapLimit } from './concurrency';
@@ -20,10 +26,11 @@ import { foldPages, type ReadContext, regionalPart } from './reader';
 // which are searched for secrets at once (only what is found, kind and variable name, is kept: an inventory is
 // stored, a secret must never enter it). Then for each function: GetFunction for its code package's presigned URL
 // (read for secrets within the bounds of code-package.ts), GetPolicy for its resource policy, and
-// ListFunctionUrlConfigs for its URLs. Each of these that AWS refuses leaves that facet of the function unread
-// with the reason, for the checks that read it; the function's other facets are judged. Last, each layer version
-// the region's functions use (theirs or another account's) is read the same way as a code package
-// (GetLayerVersion gives its presigned URL).
+// ListFunctionUrlConfigs for its URLs. ListEventSourceMappings, once for the region (only where it has functions),
+// gives what triggers each function (the queues and streams Lambda polls for it). Each of these that AWS refuses
+// leaves that facet of the function unread with the reason, for the checks that read it; the function's other
+// facets are judged. Last, each layer version the region's functions use (theirs or another account's) is read the
+// same way as a code package (GetLayerVersion gives its presigned URL).
 
 const PER_FUNCTION_CONCURRENCY = 4;
 
@@ -41,6 +48,26 @@ async function facet<T>(read: () => Promise<T>): Promise<T | { read: false; reas
 
 /** A function that went away since ListFunctions. */
 class Gone extends Error {}
+
+/** A function's ARN without the version or alias a mapping may name (`...:function:name:live`). */
+const unqualified = (arn: string): string => arn.split(':').slice(0, 7).join(':');
+
+/** The region's event source mappings by the (unqualified) ARN of the function they trigger. */
+function mappingsByFunction(lambda: LambdaClient): Promise<Map<string, EventSourceMapping[]>> {
+  return foldPages(
+    paginateListEventSourceMappings({ client: lambda }, {}),
+    new Map<string, EventSourceMapping[]>(),
+    (into, page) => {
+      for (const m of page.EventSourceMappings ?? []) {
+        // A self-managed Kafka cluster has no ARN: it is not a resource of the account.
+        if (!m.UUID || !m.FunctionArn || !m.EventSourceArn) continue;
+        const fn = unqualified(m.FunctionArn);
+        into.set(fn, [...(into.get(fn) ?? []), { uuid: m.UUID, sourceArn: m.EventSourceArn, state: m.State ?? null }]);
+      }
+      return into;
+    },
+  );
+}
 
 function environmentOf(fn: FunctionConfiguration): LambdaFunction['environment'] {
   const env = fn.Environment;
@@ -69,6 +96,9 @@ export const lambdaFunctionsPart = regionalPart({
       },
     );
     const budget: DownloadBudget = { remaining: MAX_REGION_BYTES };
+    const mappings = listed.length > 0 ? await facet(() => mappingsByFunction(lambda)) : new Map();
+    const eventSources = (arn: string): LambdaFunction['eventSources'] =>
+      mappings instanceof Map ? { read: true, mappings: mappings.get(arn) ?? [] } : mappings;
 
     const code = (fn: FunctionConfiguration): Promise<LambdaFunction['code']> =>
       facet(async () => {
@@ -134,6 +164,7 @@ export const lambdaFunctionsPart = regionalPart({
             policy: await policy(fn, account),
             urls: await urls(fn),
             layers: (fn.Layers ?? []).flatMap((l) => (l.Arn ? [l.Arn] : [])),
+            eventSources: eventSources(arn),
           };
         } catch (err) {
           if (err instanceof Gone) return null;

@@ -1,4 +1,5 @@
 import { externalTrustsWithoutExternalId } from '../../../domain/attack-paths/external-trust';
+import type { QueueTrigger } from '../../../domain/attack-paths/queue-triggers';
 import { type Privilege, type ToxicInput, toxicCombinations } from '../../../domain/attack-paths/toxic-combinations';
 import type { AttackPath, Evaluation, InternetExposure } from '../../../domain/attack-paths/types';
 
@@ -61,6 +62,7 @@ const input = (over: Partial<ToxicInput> = {}): ToxicInput => ({
   exposures: [],
   privilegeOf: (arn) => privileges[arn] ?? null,
   secretsReadBy: () => null,
+  queueTriggers: [],
   users: [],
   externalTrusts: [],
   recentActors: [],
@@ -236,6 +238,65 @@ describe('a public function whose role reads secrets', () => {
         input({ exposures: [exposure({ roleArn: APP_ROLE })], secretsReadBy: () => allowed, privilegeOf: () => null }),
       ),
     ).toEqual([]);
+  });
+});
+
+describe('a function that public queues trigger, whose role reads secrets', () => {
+  const WORKER = `arn:aws:lambda:eu-west-1:${ACCOUNT}:function:worker`;
+  const trigger = (queue: string, over: Partial<QueueTrigger> = {}): QueueTrigger => ({
+    queue: { arn: `arn:aws:sqs:eu-west-1:${ACCOUNT}:${queue}`, name: queue, region: 'eu-west-1' },
+    send: {
+      ...allowed,
+      allowedBy: [{ policy: `resource:arn:aws:sqs:eu-west-1:${ACCOUNT}:${queue}`, sid: 'Anyone', index: 0 }],
+    },
+    mapping: { uuid: `uuid-${queue}`, sourceArn: `arn:aws:sqs:eu-west-1:${ACCOUNT}:${queue}`, state: 'Enabled' },
+    certainty: 'certain',
+    fn: { arn: WORKER, name: 'worker', region: 'eu-west-1', roleArn: APP_ROLE },
+    ...over,
+  });
+  const reading = (over: Partial<ToxicInput>) =>
+    toxicCombinations(input({ secretsReadBy: () => allowed, privilegeOf: () => null, ...over }));
+
+  it('is one path per function, each queue a way in from the internet', () => {
+    const paths = reading({ queueTriggers: [trigger('orders'), trigger('returns', { certainty: 'possible' })] });
+    expect(paths).toHaveLength(1);
+    const [path] = paths;
+    expect(path).toMatchObject({
+      rule: 'public_queue_function_reads_secrets',
+      fingerprint: `toxic:public_queue_function_reads_secrets:${WORKER}`,
+      source: 'internet',
+      target: 'secrets',
+      region: 'eu-west-1',
+      certainty: 'certain',
+    });
+    const orders = `arn:aws:sqs:eu-west-1:${ACCOUNT}:orders`;
+    const returns = `arn:aws:sqs:eu-west-1:${ACCOUNT}:returns`;
+    expect(path?.edges.map((e) => [e.from, e.to, e.certainty])).toEqual([
+      ['internet', orders, 'certain'],
+      [orders, WORKER, 'certain'],
+      ['internet', returns, 'certain'],
+      [returns, WORKER, 'possible'],
+      [WORKER, APP_ROLE, 'certain'],
+      [APP_ROLE, 'secrets', 'certain'],
+    ]);
+    expect(path?.summary).toContain('the queues orders, returns, which trigger worker');
+    const ids = new Set(path?.nodes.map((n) => n.id));
+    for (const e of path?.edges ?? [])
+      expect([ids.has(e.from), ids.has(e.to), e.evidence.length > 0]).toEqual([true, true, true]);
+  });
+
+  it('is possible when no way in is certain, or the read of secrets is not', () => {
+    expect(reading({ queueTriggers: [trigger('orders', { certainty: 'possible' })] })[0]?.certainty).toBe('possible');
+    expect(
+      reading({ queueTriggers: [trigger('orders', { send: { ...possible, decision: 'possible' } })] })[0]?.certainty,
+    ).toBe('possible');
+    expect(reading({ queueTriggers: [trigger('orders')], secretsReadBy: () => possible })[0]?.certainty).toBe(
+      'possible',
+    );
+  });
+
+  it('is nothing when the role reads no secret', () => {
+    expect(reading({ queueTriggers: [trigger('orders')], secretsReadBy: () => null })).toEqual([]);
   });
 });
 

@@ -145,6 +145,29 @@ export const ATTACK_PATH_CASES: {
     fails: [`${LAMBDA_ARN}@${REGION}`],
   },
   {
+    id: 'attack_path.public_queue_function_reads_secrets',
+    parts: ['iamAuthorization'],
+    // The orders queue, which Lambda polls for orders-api, opened to anyone; and the function's role given the secrets.
+    breaks: (inv) => {
+      const queue = part(inv.sqsQueues).queues.find((q) => q.name === 'orders');
+      if (queue)
+        queue.policy = {
+          read: true,
+          exposure: {
+            public: [{ sid: 'Anyone', actions: ['sqs:SendMessage'], notActions: [], unknownConditions: [] }],
+            external: [],
+          },
+          document: document({ Sid: 'Anyone', Effect: 'Allow', Principal: '*', Action: 'sqs:SendMessage' }),
+        };
+      const role = part(inv.iamAuthorization).roles.find((r) => r.arn === ORDERS_ROLE);
+      role?.inline.push({
+        name: 'secrets',
+        document: document({ Effect: 'Allow', Action: 'ssm:GetParameter', Resource: '*' }),
+      });
+    },
+    fails: [`${LAMBDA_ARN}@${REGION}`],
+  },
+  {
     id: 'attack_path.escalation_seen_acting',
     parts: ['iamAuthorization'],
     // The app role may attach any policy to itself, and an event detection saw one of its sessions act.
