@@ -1,10 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { SEVERITIES } from '../../../domain/checks/types';
-import { type AttackPath, countsByKind, KIND_LABEL, type PathFilter, searchAttackPaths } from '../attack-paths';
+import { type AttackPath, KIND_LABEL, type PathFilter, searchAttackPaths } from '../attack-paths';
 import { AnalysesInScope } from '../components/AnalysesInScope';
-import { PathItem } from '../components/PathItem';
-import { ErrorBox, FilterSelect, Loading, Notice } from '../components/ui';
-import { useAction, useLoad } from '../hooks';
+import { PathList, usePathPages } from '../components/PathList';
+import { ErrorBox, FilterSelect, Loading } from '../components/ui';
 import { BASE, navigate, useSearchParam } from '../router';
 
 // Attack paths across every account of the tenant (GET /attack-paths), in the service's order (most severe first,
@@ -39,29 +38,17 @@ export function AttackPathsPage() {
     awsAccountId: useSearchParam('account') ?? undefined,
   };
   const selected = useSearchParam('path');
-  const [more, setMore] = useState<AttackPath[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const first = useLoad(async () => {
-    const page = await searchAttackPaths(filter);
-    setMore([]);
-    setNext(page.next_token);
-    return page;
-  }, [filter.kind, filter.severity, filter.awsAccountId]);
-  const loadMore = useAction(async () => {
-    if (!next) return;
-    const page = await searchAttackPaths(filter, next);
-    setMore((m) => [...m, ...page.paths]);
-    setNext(page.next_token);
-  });
+  const { first, paths, next, loadMore } = usePathPages(
+    (nextToken) => searchAttackPaths(filter, nextToken),
+    [filter.kind, filter.severity, filter.awsAccountId],
+  );
   // A new filter unselects the path: it may not be in the new list.
   const setFilter = (name: string, value: string | undefined) => navigate(hrefWith({ [name]: value, path: null }));
-  const paths = [...(first.data?.paths ?? []), ...more];
   return (
     <section aria-label="Attack paths">
       <h1>Attack paths</h1>
       <p className="muted">
         What an attacker could chain, in every account, from what the latest scans found — toxic combinations first.
-        Select a path to see its graph and evidence.
       </p>
       <div className="filters">
         <FilterSelect
@@ -82,34 +69,17 @@ export function AttackPathsPage() {
       <ErrorBox message={first.error} onRetry={first.reload} />
       {first.loading && <Loading what="Loading attack paths" />}
       {first.data && <AnalysesInScope analyses={first.data.analyses} pathCount={paths.length} />}
-      {paths.length > 0 && (
-        <p className="muted" data-testid="path-counts">
-          {paths.length} {paths.length === 1 ? 'path' : 'paths'}
-          {next ? ' so far' : ''}: {countsByKind(paths)}.
-        </p>
-      )}
-      <ul className="paths">
-        {paths.map((p) => (
-          <PathItem
-            key={keyOf(p)}
-            path={p}
-            account
-            selected={keyOf(p) === selected}
-            toggleTo={hrefWith({ path: keyOf(p) === selected ? null : keyOf(p) })}
-          />
-        ))}
-      </ul>
-      {selected && first.data && !paths.some((p) => keyOf(p) === selected) && (
-        <Notice>
-          {`The path in this link is not listed: the latest scan no longer finds it, or the filters leave it out${next ? ', or it is further down' : ''}.`}
-        </Notice>
-      )}
-      {next && (
-        <button type="button" onClick={() => void loadMore.run()} disabled={loadMore.busy}>
-          Load more paths
-        </button>
-      )}
-      <ErrorBox message={loadMore.error} />
+      <PathList
+        paths={paths}
+        next={next}
+        loadMore={loadMore}
+        loaded={first.data !== undefined}
+        selected={selected}
+        keyOf={keyOf}
+        hrefFor={(key) => hrefWith({ path: key })}
+        account
+        whyMissing="the latest scan no longer finds it, or the filters leave it out"
+      />
     </section>
   );
 }
