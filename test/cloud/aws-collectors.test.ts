@@ -843,16 +843,16 @@ describe('AWS inventory collection against moto', () => {
           { key: `networkTopology@${FAILING_REGION}`, reason: expect.stringContaining('Unavailable') },
         ],
       });
-      // Kept under the format of today's reads (v6:), so that a worker of another version reads them again.
+      // Kept under the format of today's reads (v7:), so that a worker of another version reads them again.
       const settled = Object.keys(checkpoint);
-      expect(settled).not.toContain(`v6:instances@${FAILING_REGION}`);
-      expect(settled).not.toContain(`v6:instanceUserData@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v7:instances@${FAILING_REGION}`);
+      expect(settled).not.toContain(`v7:instanceUserData@${FAILING_REGION}`);
       expect(settled).toEqual(
         expect.arrayContaining([
-          'v6:regions',
-          'v6:iamPrincipals',
-          `v6:securityGroups@${FAILING_REGION}`,
-          `v6:instances@${REGION}`,
+          'v7:regions',
+          'v7:iamPrincipals',
+          `v7:securityGroups@${FAILING_REGION}`,
+          `v7:instances@${REGION}`,
         ]),
       );
       expect(calls((r) => r.operation === 'DescribeInstances' && r.region === FAILING_REGION)).toBe(2); // the SDK's 2 attempts
@@ -867,9 +867,9 @@ describe('AWS inventory collection against moto', () => {
       });
 
       expect(retried.sort()).toEqual([
-        `v6:instanceUserData@${FAILING_REGION}`,
-        `v6:instances@${FAILING_REGION}`,
-        `v6:networkTopology@${FAILING_REGION}`,
+        `v7:instanceUserData@${FAILING_REGION}`,
+        `v7:instances@${FAILING_REGION}`,
+        `v7:networkTopology@${FAILING_REGION}`,
       ]);
       // The region has no instance: one listing again, for all three; the topology reads its region's network again,
       // and nothing of another region is read twice.
@@ -889,21 +889,21 @@ describe('AWS inventory collection against moto', () => {
           checkpoint[key] = outcome;
         },
       });
-      // The same reads as a worker of the older format keyed them (v5: functions without their execution role,
-      // resource policies without their documents).
+      // The same reads as a worker of the older format keyed them (v6: the IAM documents without the resource
+      // control policies).
       const older: Checkpoint = Object.fromEntries(
-        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v6:/, 'v5:'), outcome]),
+        Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v7:/, 'v6:'), outcome]),
       );
       front.requests.length = 0;
 
       const retried: string[] = [];
       await provider.collectInventory(target, {
-        checkpoint: { ...older, 'v6:regions': checkpoint['v6:regions'] as ReadOutcome },
+        checkpoint: { ...older, 'v7:regions': checkpoint['v7:regions'] as ReadOutcome },
         onRead: (key) => retried.push(key),
       });
 
-      expect(retried).not.toContain('v6:regions');
-      expect(retried).toEqual(expect.arrayContaining([`v6:instances@${REGION}`, 'v6:iamPrincipals']));
+      expect(retried).not.toContain('v7:regions');
+      expect(retried).toEqual(expect.arrayContaining([`v7:instances@${REGION}`, 'v7:iamPrincipals']));
       expect(retried).toHaveLength(Object.keys(checkpoint).length - 1);
       expect(calls((r) => r.operation === 'DescribeRegions')).toBe(0);
     });
@@ -948,7 +948,7 @@ describe('AWS inventory collection against moto', () => {
       },
     });
     await expect(first).rejects.toMatchObject({ failed: [{ key: `kmsKeyPolicies@${REGION}` }] });
-    expect(Object.keys(checkpoint)).toContain(`v6:kmsKeys@${REGION}`);
+    expect(Object.keys(checkpoint)).toContain(`v7:kmsKeys@${REGION}`);
 
     failing = false;
     front.requests.length = 0;
@@ -960,7 +960,7 @@ describe('AWS inventory collection against moto', () => {
       onRead: (key) => retried.push(key),
     });
 
-    expect(retried).toEqual([`v6:kmsKeyPolicies@${REGION}`]);
+    expect(retried).toEqual([`v7:kmsKeyPolicies@${REGION}`]);
     const customerCalls = front.requests.filter((r) => r.service === 'kms').map((r) => r.operation);
     expect(customerCalls).toEqual(['ListKeys', 'DescribeKey', 'GetKeyPolicy']);
     expect(inventory.kmsKeyPolicies).toMatchObject({

@@ -206,9 +206,10 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * alerts, v4 the instances' public addresses and security groups, the RDS instances' VPC and certificate, the
  * buckets' public grants, the roles' trust, the risky policies and GuardDuty's protection plans; v5 the security
  * groups' wide public ranges, every EBS volume and the snapshotted ones, the RDS databases' TLS and engine versions;
- * v6 the functions' execution roles and every resource policy's document, for the attack-path analysis).
+ * v6 the functions' execution roles and every resource policy's document, for the attack-path analysis; v7 the
+ * resource control policies of the IAM documents' part).
  */
-const READ_FORMAT = 'v6:';
+const READ_FORMAT = 'v7:';
 
 /** The reads of a checkpoint kept in today's format, by read key; older ones are dropped (read again). */
 function currentReads(checkpoint: Checkpoint): [string, ReadOutcome][] {
