@@ -111,6 +111,7 @@ function iamOf(size: EstateSize, r: ReturnType<typeof draw>): IamAuthorization {
       },
     ],
     serviceControlPolicies: { read: true, levels: [] },
+    resourceControlPolicies: { read: true, levels: [] },
   };
 }
 

@@ -7,7 +7,6 @@ import type {
   InlinePolicy,
   ManagedPolicyDocument,
   PolicyJson,
-  ServiceControlPolicies,
 } from '../../domain/scans/iam-authorization';
 import type { Collected, IamRole, Inventory, RiskyPolicy } from '../../domain/scans/inventory';
 
@@ -21,8 +20,8 @@ import type { Collected, IamRole, Inventory, RiskyPolicy } from '../../domain/sc
 //   CloudTrail access or sts:AssumeRole on every role, as its flags say; a managed one is held by the user it is
 //   named after;
 // - trust policies follow each role's purpose, with the outside accounts and unbound services its trust names;
-// - service control policies: none applies to the management account or outside an organization; a member account
-//   cannot read its own.
+// - service and resource control policies: none applies to the management account or outside an organization; a
+//   member account cannot read its own (the walk up its organization that reads both is refused).
 // Deterministic, like the rest of the sandbox: everything follows from the inventory it is given.
 
 const document = (...Statement: Record<string, unknown>[]): PolicyJson => ({ Version: '2012-10-17', Statement });
@@ -142,13 +141,17 @@ function riskDocument(risk: RiskyPolicy): PolicyJson {
   return document({ Effect: 'Allow', Action: [...actions].sort(), Resource: '*' });
 }
 
-function serviceControlPoliciesOf(organization: Inventory['organization']): ServiceControlPolicies {
-  if (organization.status === 'ok' && organization.value.role === 'member')
+function organizationPoliciesOf(
+  organization: Inventory['organization'],
+): Pick<IamAuthorization, 'serviceControlPolicies' | 'resourceControlPolicies'> {
+  if (organization.status === 'ok' && organization.value.role === 'member') {
+    const refused = "a member account cannot list its organization's policies (Organizations ListParents).";
     return {
-      read: false,
-      reason: "A member account cannot list its organization's service control policies (Organizations ListParents).",
+      serviceControlPolicies: { read: false, reason: `The service control policies: ${refused}` },
+      resourceControlPolicies: { read: false, reason: `The resource control policies: ${refused}` },
     };
-  return { read: true, levels: [] };
+  }
+  return { serviceControlPolicies: { read: true, levels: [] }, resourceControlPolicies: { read: true, levels: [] } };
 }
 
 export function sandboxIamAuthorization({
@@ -242,7 +245,7 @@ export function sandboxIamAuthorization({
       groups: authorizationGroups,
       roles: authorizationRoles,
       policies,
-      serviceControlPolicies: serviceControlPoliciesOf(inventory.organization),
+      ...organizationPoliciesOf(inventory.organization),
     },
   };
 }

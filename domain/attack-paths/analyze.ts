@@ -146,7 +146,12 @@ function analyze(inventory: Inventory, context: Pick<EvaluationContext, 'recentA
   unreadBy.network.push(...reach.unread);
   // Queues anyone may send to, and the functions they trigger: what was not read matters only where the function's
   // role reads secrets.
-  const queues = publicQueueTriggers(inventory, (roleArn) => secretsReadBy(roleArn) !== null);
+  const rcps = iam.resourceControlPolicies;
+  const queues = publicQueueTriggers(
+    inventory,
+    (roleArn) => secretsReadBy(roleArn) !== null,
+    rcps.read ? rcps.levels.map((l) => l.policies.map((p) => ({ policy: `rcp:${p.id}`, document: p.document }))) : null,
+  );
   unreadBy.queues.push(...queues.unread);
 
   const principals = inventory.iamPrincipals;

@@ -18,6 +18,11 @@ import type { Evaluation, PermissionOracle } from './types';
 // - every principal of the account weighs the service control policies' levels, when they were read. When they
 //   could not be (`read: false`, a member account), they are not weighed: a request they would deny may show as
 //   allowed. The part's reason says so, and SCPs cannot grant, so nothing is shown denied because of them;
+// - every request on a resource of the account, whoever makes it, weighs the resource control policies' levels, by
+//   the same rule when they could not be read. AWS exempts two cases, left out too: service-linked roles (the
+//   documents leave them out; one asked about by ARN is recognised by its path), and AWS managed KMS keys, which
+//   their ARN does not tell from the account's own: RCPs are weighed on a key only when its policy is given (the
+//   scan reads customer managed keys' only). An S3 ARN names no account: a bucket is taken as the account's;
 // - the resource's policy, when one is known: a role's trust policy for sts:AssumeRole and its kin (from the
 //   documents), else the one given in `resourcePolicies` by ARN (an S3 object's is its bucket's). A KMS key's or an
 //   unknown role's policy that is not given is unread: it must allow itself, so the request is 'possible' at best;
@@ -45,6 +50,7 @@ const TRUST_ACTIONS = new Set([
 ]);
 
 const ROLE_ARN = /^arn:[^:]+:iam::\d{12}:role\//;
+const SERVICE_LINKED_ROLE_ARN = /^arn:[^:]+:iam::\d{12}:role\/aws-service-role\//;
 const KMS_KEY_ARN = /^arn:[^:]+:kms:[^:]*:\d{12}:key\//;
 const S3_OBJECT_ARN = /^(arn:[^:]+:s3:::[^/]+)\/./;
 
@@ -77,9 +83,10 @@ export function permissionOracle(iam: IamAuthorization, options: OracleOptions =
     once(`inline:${owner}/${name}`, () => document);
   const boundary = (arn: string | null) => (arn ? once(`boundary:${arn}`, () => documents.get(arn)) : null);
 
-  const serviceControlPolicies = iam.serviceControlPolicies.read
-    ? iam.serviceControlPolicies.levels.map((level) => level.policies.map((p) => once(`scp:${p.id}`, () => p.document)))
-    : null;
+  const levels = (of: IamAuthorization['serviceControlPolicies' | 'resourceControlPolicies'], prefix: string) =>
+    of.read ? of.levels.map((level) => level.policies.map((p) => once(`${prefix}:${p.id}`, () => p.document))) : null;
+  const serviceControlPolicies = levels(iam.serviceControlPolicies, 'scp');
+  const resourceControlPolicies = levels(iam.resourceControlPolicies, 'rcp');
 
   const holding = (holder: { arn: string; attached: string[]; inline: AuthorizationUser['inline'] }) => [
     ...holder.attached.map(managed),
@@ -133,13 +140,27 @@ export function permissionOracle(iam: IamAuthorization, options: OracleOptions =
     return arn ? { policy: once(`resource:${arn}`, () => given(arn)), required: false } : null;
   }
 
+  /** The RCPs that limit a request on a resource of `resourceAccount` (see the top of this file). */
+  function resourceControlPoliciesOn(principalArn: string, resource: string, resourceAccount: string | null) {
+    if (accountId === null || resourceAccount !== accountId) return null;
+    if (SERVICE_LINKED_ROLE_ARN.test(principalArn)) return null;
+    if (KMS_KEY_ARN.test(resource) && !options.resourcePolicies?.has(resource)) return null;
+    return resourceControlPolicies;
+  }
+
   return {
     evaluate(principalArn, action, resource) {
       const { principal, policies } = prepare(principalArn);
+      const resourceAccount = accountOfResource(resource) ?? accountId;
       return evaluateCompiled(
         principal,
         policies,
-        { action, resource, resourceAccount: accountOfResource(resource) ?? accountId },
+        {
+          action,
+          resource,
+          resourceAccount,
+          resourceControlPolicies: resourceControlPoliciesOn(principalArn, resource, resourceAccount),
+        },
         resourcePolicyOf(action, resource),
       );
     },

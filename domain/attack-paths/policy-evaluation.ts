@@ -7,15 +7,20 @@ import {
   type PolicyVariables,
   type PrincipalElement,
 } from './policy-statements';
+import { limitedByResourceControlPolicies } from './resource-control-policies';
 import type { Decision, Evaluation, StatementRef } from './types';
 
 // Whether a principal may make a request (an action on a resource), by AWS's documented policy evaluation logic
 // (IAM User Guide, "Policy evaluation logic"), over documents Sentinel read rather than a live request:
 //
-// - An explicit Deny in any policy that applies (identity, permissions boundary, SCP, the resource's policy) wins.
+// - An explicit Deny in any policy that applies (identity, permissions boundary, SCP, RCP, the resource's policy) wins.
 // - Otherwise an Allow is needed. Within the account, the identity policies (the principal's, its groups') and the
 //   resource's policy are a union: either may grant. A permissions boundary and each level of service control
 //   policies (the root, each OU, the account) intersect with the identity policies: each must allow too.
+// - Each level of the resource control policies of the resource's account must allow as well, whoever the principal
+//   is, for the actions of the services RCPs cover (resource-control-policies.ts). They grant nothing (at every
+//   level AWS attaches RCPFullAWSAccess, an Allow of everything). An RCP may name only `"Principal": "*"`, so its
+//   statements are weighed like an SCP's.
 // - The resource's policy grants past a boundary's implicit deny when it names an IAM user, a role session or
 //   everyone; when it names a role's ARN, the boundary still limits it; when it names the account
 //   (`arn:aws:iam::<id>:root`), it only delegates to the identity policies. SCPs always limit.
@@ -33,7 +38,7 @@ import type { Decision, Evaluation, StatementRef } from './types';
 // - Unread documents (null). An unread document of a set that applies is an Allow and a Deny that may or may not
 //   cover the request: a request no read document decides is 'possible', never 'denied' while the unread one could
 //   have allowed it, and never 'allowed' while the unread one could deny it. A read explicit Deny, or a read
-//   boundary or SCP level that allows nothing of it, still decides 'denied': no unread document changes that.
+//   boundary, SCP or RCP level that allows nothing of it, still decides 'denied': no unread document changes that.
 // - Policy variables whose value is not known (see policy-statements.ts): as for a condition.
 //
 // The request's action and resource are matched as names: `*` as a request's resource is a resource only a `*`
@@ -73,6 +78,11 @@ export interface Request {
   resource: string;
   /** The resource's account; null: the principal's own (an S3 bucket's ARN names no account). */
   resourceAccount: string | null;
+  /**
+   * Each level of the resource control policies of the resource's account, each of which must allow when the action
+   * is of a service RCPs cover; null or absent: not weighed (none applies, or they could not be read).
+   */
+  resourceControlPolicies?: readonly (readonly CompiledPolicy[])[] | null;
 }
 
 type Certainty = 'yes' | 'maybe' | 'no';
@@ -261,9 +271,10 @@ export function evaluateCompiled(
       ? unreadVerdict(`identity policies of ${principal.arn}`)
       : setAllows(policies.identity, request, principal, denials, action);
   const boundary = policies.boundary ? policyAllows(policies.boundary, request, principal, denials, action) : YES;
-  const scps = policies.serviceControlPolicies
-    ? allVerdicts(policies.serviceControlPolicies.map((level) => setAllows(level, request, principal, denials, action)))
-    : YES;
+  const levels = (of: readonly (readonly CompiledPolicy[])[] | null | undefined) =>
+    of ? allVerdicts(of.map((level) => setAllows(level, request, principal, denials, action))) : YES;
+  const scps = levels(policies.serviceControlPolicies);
+  const rcps = limitedByResourceControlPolicies(action) ? levels(request.resourceControlPolicies) : YES;
   const byResource = resource ? resourceAllows(resource, request, principal, denials, action) : null;
 
   const identityPath = allVerdicts([identity, boundary]);
@@ -281,7 +292,7 @@ export function evaluateCompiled(
       allVerdicts([byResource.bounded, boundary]),
       resource?.required ? allVerdicts([byResource.delegated, identityPath]) : identityPath,
     ]);
-  const allowed = allVerdicts([scps, granted]);
+  const allowed = allVerdicts([scps, rcps, granted]);
 
   if (denials.certain.length > 0) return decided('denied', [], denials.certain, []);
   if (allowed.value === 'no') return decided('denied', [], [], []);
@@ -333,6 +344,8 @@ export interface RequestInput {
   boundary?: PolicyInput | null;
   /** Each level's policies; null or absent: not weighed. */
   serviceControlPolicies?: readonly (readonly PolicyInput[])[] | null;
+  /** Each level's resource control policies of the resource's account; null or absent: not weighed. */
+  resourceControlPolicies?: readonly (readonly PolicyInput[])[] | null;
   resourcePolicy?: (PolicyInput & { required?: boolean }) | null;
   /** The resource's account; absent: the account its ARN names, or else the principal's. */
   resourceAccount?: string | null;
@@ -358,6 +371,7 @@ export function evaluateRequest(input: RequestInput): Evaluation {
       action: input.action,
       resource: input.resource,
       resourceAccount: input.resourceAccount === undefined ? accountOfResource(input.resource) : input.resourceAccount,
+      resourceControlPolicies: input.resourceControlPolicies?.map((level) => level.map(compile)) ?? null,
     },
     input.resourcePolicy
       ? { policy: compile(input.resourcePolicy), required: input.resourcePolicy.required ?? false }

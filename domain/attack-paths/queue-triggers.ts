@@ -2,6 +2,7 @@ import { policyExposure } from '../policies/resource-policy';
 import type { PolicyJson } from '../scans/iam-authorization';
 import type { EventSourceMapping, Inventory, Unread } from '../scans/inventory';
 import { evaluateRequest } from './policy-evaluation';
+import type { PolicyInput } from './policy-statements';
 import { gapsOf } from './reachability';
 import type { Evaluation } from './types';
 
@@ -13,7 +14,8 @@ import type { Evaluation } from './types';
 //   sqs:SendMessage. The Allows counted are those the public-queue check counts (domain/policies/resource-policy.ts:
 //   a condition that pins the caller's account, organization, network or source closes a statement); the request
 //   is then weighed by policy-evaluation.ts, so the statement must cover the queue, an unconditioned Deny of
-//   everyone closes it, and a condition left on an Allow or a Deny makes it 'possible'.
+//   everyone closes it, and a condition left on an Allow or a Deny makes it 'possible'. The account's resource
+//   control policies, when read, are weighed with it: one denying SendMessage to everyone closes the queue too.
 // - It triggers: a mapping whose source is the queue, Enabled (certain) or in a state between Enabled and Disabled
 //   (possible). A Disabled mapping does not poll.
 // - Unread: what could hide a path to a function whose role `matters` (for the analysis, one that reads secrets):
@@ -53,8 +55,16 @@ function publicStatements(document: PolicyJson, account: string): PolicyJson {
   };
 }
 
-/** Whether anyone may send messages to a queue, by its policy as read (none: only its own account may). */
-export function anyoneMaySend(queueArn: string, document: PolicyJson | undefined): Evaluation {
+/**
+ * Whether anyone may send messages to a queue, by its policy as read (none: only its own account may) and, when
+ * they were read, the resource control policies of its account (an RCP may deny it to everyone outside the
+ * organization).
+ */
+export function anyoneMaySend(
+  queueArn: string,
+  document: PolicyJson | undefined,
+  resourceControlPolicies: readonly (readonly PolicyInput[])[] | null = null,
+): Evaluation {
   if (!document) return { decision: 'denied', allowedBy: [], deniedBy: [], undecided: [] };
   return evaluateRequest({
     principal: ANONYMOUS,
@@ -67,6 +77,7 @@ export function anyoneMaySend(queueArn: string, document: PolicyJson | undefined
     },
     // No identity side: the request is the queue's policy's alone to grant, as AWS weighs an anonymous one.
     resourceAccount: null,
+    resourceControlPolicies,
   });
 }
 
@@ -83,6 +94,7 @@ function pollingCertainty(state: string | null): 'certain' | 'possible' | null {
 export function publicQueueTriggers(
   inventory: Inventory,
   matters: (roleArn: string) => boolean,
+  resourceControlPolicies: readonly (readonly PolicyInput[])[] | null = null,
 ): { triggers: QueueTrigger[]; unread: Unread[] } {
   const unread: Unread[] = gapsOf('Lambda functions', inventory.lambdaFunctions);
   const functions = inventory.lambdaFunctions.status === 'ok' ? inventory.lambdaFunctions.value.functions : [];
@@ -127,7 +139,7 @@ export function publicQueueTriggers(
           });
         continue;
       }
-      const send = anyoneMaySend(queue.arn, queue.policy.document);
+      const send = anyoneMaySend(queue.arn, queue.policy.document, resourceControlPolicies);
       if (send.decision === 'denied') continue;
       triggers.push({
         queue: { arn: queue.arn, name: queue.name, region: queue.region },

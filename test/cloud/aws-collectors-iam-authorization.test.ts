@@ -19,6 +19,7 @@ import {
   CreateOrganizationalUnitCommand,
   CreateOrganizationCommand,
   CreatePolicyCommand as CreateOrganizationPolicyCommand,
+  EnablePolicyTypeCommand,
   ListRootsCommand,
   MoveAccountCommand,
   OrganizationsClient,
@@ -32,6 +33,7 @@ import {
   createSentinelRole,
   type CustomerAccount,
   customerConfig,
+  jsonError,
   motoDifferences,
   motoGaps,
 } from '../helpers/aws';
@@ -39,9 +41,9 @@ import { ok, useCollectorSuite } from '../helpers/collector-suite';
 
 // The iamAuthorization part against moto: principals with inline, attached (customer and AWS managed) and group
 // policies, a boundary, an instance profile; only the managed policies someone holds, by their default version; and
-// the service control policies of the account's place in an organization. moto has no iam:SimulatePrincipalPolicy
-// (neither the 5.2 the suite runs nor its main branch), so the evaluator is not compared with IAM's own simulator
-// here: test/unit/policy-evaluation.test.ts holds it to the IAM User Guide's examples.
+// the service and resource control policies of the account's place in an organization. moto has no
+// iam:SimulatePrincipalPolicy (neither the 5.2 the suite runs nor its main branch), so the evaluator is not compared
+// with IAM's own simulator here: test/unit/policy-evaluation.test.ts holds it to the IAM User Guide's examples.
 
 const PARTS: PartName[] = ['iamAuthorization'];
 const doc = (...Statement: Record<string, unknown>[]) => ({ Version: '2012-10-17', Statement });
@@ -165,8 +167,9 @@ describe('the IAM documents against moto', () => {
     expect(iam.policies.find((p) => p.arn === AWS_POLICY('ReadOnlyAccess'))?.document).toMatchObject({
       Statement: expect.arrayContaining([expect.objectContaining({ Effect: 'Allow' })]),
     });
-    // Outside any organization, no SCP applies.
+    // Outside any organization, no SCP nor RCP applies.
     expect(iam.serviceControlPolicies).toEqual({ read: true, levels: [] });
+    expect(iam.resourceControlPolicies).toEqual({ read: true, levels: [] });
     // Every held policy came with the pages or with the attached AWS managed policies' read: none was asked alone.
     expect(suite.front.requests.filter((r) => r.operation === 'GetPolicy')).toEqual([]);
 
@@ -203,9 +206,24 @@ describe('the IAM documents against moto', () => {
     expect(versions.filter((r) => !decodeURIComponent(r.body).includes('arn:aws:iam::aws:policy/'))).toHaveLength(1);
   });
 
-  describe('service control policies', () => {
-    /** The account manages an organization, moved into an OU with an SCP of its own. */
-    async function inAnOrganization(customer: CustomerAccount) {
+  describe('service and resource control policies', () => {
+    const FULL_SCP = {
+      id: 'p-FullAWSAccess',
+      name: 'FullAWSAccess',
+      document: doc({ Effect: 'Allow', Action: '*', Resource: '*' }),
+    };
+    const FULL_RCP = {
+      id: 'p-RCPFullAWSAccess',
+      name: 'RCPFullAWSAccess',
+      document: doc({ Effect: 'Allow', Principal: '*', Action: '*', Resource: '*' }),
+    };
+    const KEEP_SECRETS = doc({ Effect: 'Deny', Principal: '*', Action: 'secretsmanager:DeleteSecret', Resource: '*' });
+
+    /**
+     * The account manages an organization, moved into an OU with an SCP of its own; with `rcps`, the organization
+     * enables RCPs and the OU has one of its own too.
+     */
+    async function inAnOrganization(customer: CustomerAccount, { rcps = false } = {}) {
       const organizations = client(new OrganizationsClient(customerConfig(customer)));
       await organizations.send(new CreateOrganizationCommand({ FeatureSet: 'ALL' }));
       const root = (await organizations.send(new ListRootsCommand({}))).Roots?.[0]?.Id as string;
@@ -214,60 +232,80 @@ describe('the IAM documents against moto', () => {
       await organizations.send(
         new MoveAccountCommand({ AccountId: customer.accountId, SourceParentId: root, DestinationParentId: ou }),
       );
-      const noUsers = (
-        await organizations.send(
-          new CreateOrganizationPolicyCommand({
-            Name: 'no-iam-users',
-            Description: 'People sign in through Identity Center',
-            Type: 'SERVICE_CONTROL_POLICY',
-            Content: text({ Effect: 'Deny', Action: 'iam:CreateUser', Resource: '*' }),
-          }),
-        )
-      ).Policy?.PolicySummary?.Id as string;
-      await organizations.send(new AttachPolicyCommand({ PolicyId: noUsers, TargetId: ou }));
-      return { root, ou, noUsers };
+      const attach = async (
+        Name: string,
+        Type: 'SERVICE_CONTROL_POLICY' | 'RESOURCE_CONTROL_POLICY',
+        Content: string,
+      ) => {
+        const { Policy } = await organizations.send(
+          new CreateOrganizationPolicyCommand({ Name, Description: Name, Type, Content }),
+        );
+        const id = Policy?.PolicySummary?.Id as string;
+        await organizations.send(new AttachPolicyCommand({ PolicyId: id, TargetId: ou }));
+        return id;
+      };
+      const noUsers = await attach(
+        'no-iam-users',
+        'SERVICE_CONTROL_POLICY',
+        text({ Effect: 'Deny', Action: 'iam:CreateUser', Resource: '*' }),
+      );
+      if (!rcps) return { root, ou, noUsers, keepSecrets: null };
+      await organizations.send(new EnablePolicyTypeCommand({ RootId: root, PolicyType: 'RESOURCE_CONTROL_POLICY' }));
+      const keepSecrets = await attach('keep-secrets', 'RESOURCE_CONTROL_POLICY', JSON.stringify(KEEP_SECRETS));
+      return { root, ou, noUsers, keepSecrets };
     }
+
+    /**
+     * Seen as a member account (one Organizations lets read its policies, a delegated administrator): moto knows no
+     * delegated administrator of policies, so the organization's management account is named another. `answer`
+     * changes what moto answers besides.
+     */
+    function seenAsMember(
+      answer: (request: AwsRequest, answer: CannedAnswer) => CannedAnswer | undefined = () => undefined,
+    ) {
+      suite.front.rewrite = (request: AwsRequest, given: CannedAnswer) => {
+        if (request.operation === 'DescribeOrganization' && given.status === 200) {
+          const body = JSON.parse(given.body) as { Organization: Record<string, unknown> };
+          body.Organization.MasterAccountId = '999988887777';
+          return { ...given, body: JSON.stringify(body) };
+        }
+        return answer(request, given) ?? motoDifferences(request, given);
+      };
+    }
+
+    const listing = (request: AwsRequest, type: string) =>
+      request.operation === 'ListPoliciesForTarget' && (JSON.parse(request.body) as { Filter: string }).Filter === type;
 
     it('none bounds the management account', async () => {
       const { customer, target } = await suite.connectedCustomer();
-      await inAnOrganization(customer);
+      await inAnOrganization(customer, { rcps: true });
       await createSentinelRole({ customer, externalId: target.externalId });
 
       const inventory = await suite.provider.collectInventory(target, { parts: PARTS });
 
+      // AWS documents that SCPs do not affect the management account's principals, nor RCPs its resources.
       expect(ok(inventory.iamAuthorization).serviceControlPolicies).toEqual({ read: true, levels: [] });
+      expect(ok(inventory.iamAuthorization).resourceControlPolicies).toEqual({ read: true, levels: [] });
+      expect(suite.front.requests.filter((r) => r.operation === 'ListPoliciesForTarget')).toEqual([]);
     });
 
-    it('are read level by level, from the root down to a member account that may read them, and weighed', async () => {
+    it('are read level by level in one walk, from the root down to a member account that may read them, and weighed', async () => {
       const { customer, target } = await suite.connectedCustomer();
-      const { root, ou, noUsers } = await inAnOrganization(customer);
+      const { root, ou, noUsers, keepSecrets } = await inAnOrganization(customer, { rcps: true });
       await createSentinelRole({ customer, externalId: target.externalId });
-      // Seen as a member account (one Organizations lets read its policies, a delegated administrator): moto knows
-      // no delegated administrator of policies, so the organization's management account is named another.
-      suite.front.rewrite = (request: AwsRequest, answer: CannedAnswer) => {
-        if (request.operation !== 'DescribeOrganization' || answer.status !== 200)
-          return motoDifferences(request, answer);
-        const body = JSON.parse(answer.body) as { Organization: Record<string, unknown> };
-        body.Organization.MasterAccountId = '999988887777';
-        return { ...answer, body: JSON.stringify(body) };
-      };
+      seenAsMember();
 
       const inventory = await suite.provider.collectInventory(target, { parts: PARTS });
 
-      const full = {
-        id: 'p-FullAWSAccess',
-        name: 'FullAWSAccess',
-        document: doc({ Effect: 'Allow', Action: '*', Resource: '*' }),
-      };
       const iam = ok(inventory.iamAuthorization);
       expect(iam.serviceControlPolicies).toEqual({
         read: true,
         levels: [
-          { target: root, policies: [full] },
+          { target: root, policies: [FULL_SCP] },
           {
             target: ou,
             policies: [
-              full,
+              FULL_SCP,
               {
                 id: noUsers,
                 name: 'no-iam-users',
@@ -275,15 +313,28 @@ describe('the IAM documents against moto', () => {
               },
             ],
           },
-          { target: customer.accountId, policies: [full] },
+          { target: customer.accountId, policies: [FULL_SCP] },
         ],
       });
+      expect(iam.resourceControlPolicies).toEqual({
+        read: true,
+        levels: [
+          { target: root, policies: [FULL_RCP] },
+          { target: ou, policies: [FULL_RCP, { id: keepSecrets, name: 'keep-secrets', document: KEEP_SECRETS }] },
+          { target: customer.accountId, policies: [FULL_RCP] },
+        ],
+      });
+      // The account's parents are asked once for both kinds.
+      expect(suite.front.requests.filter((r) => r.operation === 'ListParents')).toHaveLength(2);
+
+      const admin = `arn:aws:iam::${customer.accountId}:user/admin`;
+      const secret = `arn:aws:secretsmanager:us-east-1:${customer.accountId}:secret:prod/db-AbCdEf`;
       const oracle = permissionOracle({
         ...iam,
         users: [
           {
             name: 'admin',
-            arn: `arn:aws:iam::${customer.accountId}:user/admin`,
+            arn: admin,
             attached: [AWS_POLICY('AdministratorAccess')],
             inline: [],
             groups: [],
@@ -298,24 +349,62 @@ describe('the IAM documents against moto', () => {
           },
         ],
       });
-      expect(oracle.evaluate(`arn:aws:iam::${customer.accountId}:user/admin`, 'iam:CreateUser', '*')).toMatchObject({
+      expect(oracle.evaluate(admin, 'iam:CreateUser', '*')).toMatchObject({
         decision: 'denied',
         deniedBy: [{ policy: `scp:${noUsers}`, index: 0 }],
       });
+      expect(oracle.evaluate(admin, 'secretsmanager:DeleteSecret', secret)).toMatchObject({
+        decision: 'denied',
+        deniedBy: [{ policy: `rcp:${keepSecrets}`, index: 0 }],
+      });
+      expect(oracle.evaluate(admin, 'secretsmanager:GetSecretValue', secret).decision).toBe('allowed');
+    });
+
+    it('a policy type the organization has not enabled applies to nobody', async () => {
+      const { customer, target } = await suite.connectedCustomer();
+      await inAnOrganization(customer);
+      await createSentinelRole({ customer, externalId: target.externalId });
+      // moto lists RCPFullAWSAccess on every root, OU and account whether RCPs are enabled or not. AWS attaches it
+      // when they are enabled, never lets it go while they are, and detaches every RCP when they are disabled: a root
+      // without one is what AWS answers for an organization that has not enabled them.
+      const disabled = (type: string) => (request: AwsRequest, given: CannedAnswer) =>
+        listing(request, type) ? { ...given, body: JSON.stringify({ Policies: [] }) } : undefined;
+      seenAsMember(disabled('RESOURCE_CONTROL_POLICY'));
+
+      const withoutRcps = ok((await suite.provider.collectInventory(target, { parts: PARTS })).iamAuthorization);
+
+      expect(withoutRcps.resourceControlPolicies).toEqual({ read: true, levels: [] });
+      expect(withoutRcps.serviceControlPolicies).toMatchObject({ read: true, levels: [{}, {}, {}] });
+      // The root says it all: the levels below it are not asked.
+      const rcpListings = suite.front.requests.filter((r) => listing(r, 'RESOURCE_CONTROL_POLICY'));
+      expect(rcpListings).toHaveLength(1);
+
+      // SCPs alike: an organization that has not enabled them bounds nobody with them.
+      seenAsMember(disabled('SERVICE_CONTROL_POLICY'));
+      const withoutScps = ok((await suite.provider.collectInventory(target, { parts: PARTS })).iamAuthorization);
+      expect(withoutScps.serviceControlPolicies).toEqual({ read: true, levels: [] });
+
+      // AWS documents no PolicyTypeNotEnabledException for ListPoliciesForTarget; were it to answer one, it would say
+      // the same.
+      seenAsMember();
+      suite.front.answer = (request: AwsRequest) =>
+        listing(request, 'RESOURCE_CONTROL_POLICY')
+          ? jsonError(
+              400,
+              'PolicyTypeNotEnabledException',
+              'This operation can be performed only for enabled policy types.',
+            )
+          : motoGaps(request);
+      const notEnabled = ok((await suite.provider.collectInventory(target, { parts: PARTS })).iamAuthorization);
+      expect(notEnabled.resourceControlPolicies).toEqual({ read: true, levels: [] });
     });
 
     it('are unread, not weighed, when Organizations refuses them to a member account; the rest is read', async () => {
       const { customer, target } = await suite.connectedCustomer();
-      await inAnOrganization(customer);
+      await inAnOrganization(customer, { rcps: true });
       await seedPrincipals(customer);
       await createSentinelRole({ customer, externalId: target.externalId });
-      suite.front.rewrite = (request: AwsRequest, answer: CannedAnswer) => {
-        if (request.operation !== 'DescribeOrganization' || answer.status !== 200)
-          return motoDifferences(request, answer);
-        const body = JSON.parse(answer.body) as { Organization: Record<string, unknown> };
-        body.Organization.MasterAccountId = '999988887777';
-        return { ...answer, body: JSON.stringify(body) };
-      };
+      seenAsMember();
       // What a member account that administers none of the organization's policies is answered.
       suite.front.answer = (request: AwsRequest) =>
         request.operation === 'ListParents' ? accessDenied(request) : motoGaps(request);
@@ -329,8 +418,26 @@ describe('the IAM documents against moto', () => {
           /^The service control policies: AWS denied Sentinel's role Organizations ListParents \(AccessDenied\)/,
         ),
       });
+      expect(iam.resourceControlPolicies).toEqual({
+        read: false,
+        reason: expect.stringMatching(
+          /^The resource control policies: AWS denied Sentinel's role Organizations ListParents \(AccessDenied\)/,
+        ),
+      });
       expect(iam.users.map((u) => u.name)).toEqual(['dana']);
       expect(inventory.iamAuthorization).not.toHaveProperty('unread');
+
+      // Refused the RCPs alone, the SCPs are read still.
+      suite.front.answer = (request: AwsRequest) =>
+        listing(request, 'RESOURCE_CONTROL_POLICY') ? accessDenied(request) : motoGaps(request);
+      const rcpsRefused = ok((await suite.provider.collectInventory(target, { parts: PARTS })).iamAuthorization);
+      expect(rcpsRefused.serviceControlPolicies).toMatchObject({ read: true, levels: [{}, {}, {}] });
+      expect(rcpsRefused.resourceControlPolicies).toEqual({
+        read: false,
+        reason: expect.stringMatching(
+          /^The resource control policies: AWS denied Sentinel's role Organizations ListPoliciesForTarget \(AccessDenied\)/,
+        ),
+      });
     });
   });
 });

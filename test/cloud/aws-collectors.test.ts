@@ -890,7 +890,7 @@ describe('AWS inventory collection against moto', () => {
         },
       });
       // The same reads as a worker of the older format keyed them (v6: functions without their event source
-      // mappings).
+      // mappings, the IAM documents without the resource control policies).
       const older: Checkpoint = Object.fromEntries(
         Object.entries(checkpoint).map(([key, outcome]) => [key.replace(/^v7:/, 'v6:'), outcome]),
       );

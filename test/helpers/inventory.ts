@@ -301,6 +301,7 @@ export function cleanIamAuthorization(): IamAuthorization {
       },
     ],
     serviceControlPolicies: { read: true, levels: [] },
+    resourceControlPolicies: { read: true, levels: [] },
   };
 }
 

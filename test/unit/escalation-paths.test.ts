@@ -91,6 +91,7 @@ function account(parts: Partial<IamAuthorization>): IamAuthorization {
     groups: [],
     roles: [],
     serviceControlPolicies: { read: true, levels: [] },
+    resourceControlPolicies: { read: true, levels: [] },
     ...parts,
     policies,
   };

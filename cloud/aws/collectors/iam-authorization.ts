@@ -5,15 +5,15 @@ import { mapLimit } from './concurrency';
 import { failureOf, isAbsent } from './failures';
 import { attachedAwsPolicies, authorizationDetails } from './iam';
 import { parsed } from './iam-authorization-index';
+import { organizationPolicies } from './organization-policies';
 import { globalPart, type ReadContext } from './reader';
 import type { Session } from './session';
-import { serviceControlPolicies } from './service-control-policies';
 
 // Every principal's policies as documents, for the attack-path analysis (domain/attack-paths/): the users, groups,
 // roles and customer managed policies of GetAccountAuthorizationDetails (one pass with the iamPrincipals part), the
 // attached AWS managed policies' default versions (read once with the awsManagedPolicies part), GetPolicy and
 // GetPolicyVersion for a policy a principal holds that neither carried (a boundary, a policy attached since), then
-// the service control policies (service-control-policies.ts).
+// the organization's service and resource control policies (organization-policies.ts).
 //
 // The pages are asked without AWS managed policies: an emulator answers every one AWS has (over a thousand), and
 // only the attached ones decide anything.
@@ -85,7 +85,7 @@ export const iamAuthorizationPart = globalPart({
       groups,
       roles,
       policies: [...documents, ...fromAws, ...fetched.documents].sort((a, b) => a.arn.localeCompare(b.arn)),
-      serviceControlPolicies: await serviceControlPolicies(session),
+      ...(await organizationPolicies(session)),
     };
     return { value, unread: fetched.unread };
   },

@@ -207,7 +207,7 @@ const readKey = (part: PartName, region?: string) => (region ? `${part}@${region
  * buckets' public grants, the roles' trust, the risky policies and GuardDuty's protection plans; v5 the security
  * groups' wide public ranges, every EBS volume and the snapshotted ones, the RDS databases' TLS and engine versions;
  * v6 the functions' execution roles and every resource policy's document, for the attack-path analysis; v7 the
- * functions' event source mappings).
+ * functions' event source mappings and the resource control policies of the IAM documents' part).
  */
 const READ_FORMAT = 'v7:';
 

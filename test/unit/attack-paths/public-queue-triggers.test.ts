@@ -216,4 +216,32 @@ describe('whether anyone may send to a queue', () => {
     });
     expect(anyoneMaySend(QUEUE, undefined).decision).toBe('denied');
   });
+
+  it("weighs the account's resource control policies: one that denies sending closes the queue, the default does not", () => {
+    const full = {
+      id: 'p-full',
+      name: 'RCPFullAWSAccess',
+      document: document({ Effect: 'Allow', Principal: '*', Action: '*', Resource: '*' }),
+    };
+    const closes = {
+      id: 'p-closed',
+      name: 'NoOutsideSenders',
+      document: document({ Sid: 'NoSend', Effect: 'Deny', Principal: '*', Action: 'sqs:SendMessage', Resource: '*' }),
+    };
+    const withRcps = (...policies: (typeof full)[]) => {
+      const inventory = account(document(ANYONE_SENDS), READS_SECRETS);
+      part(inventory.iamAuthorization).resourceControlPolicies = {
+        read: true,
+        levels: [{ target: 'r-root', policies }],
+      };
+      return inventory;
+    };
+    expect(pathOf(withRcps(full))?.certainty).toBe('certain');
+    expect(pathOf(withRcps(full, closes))).toBeUndefined();
+    expect(outcome(CHECK, withRcps(full, closes))).toBe('pass');
+    const denied = anyoneMaySend(QUEUE, document(ANYONE_SENDS), [
+      [full, closes].map((p) => ({ policy: `rcp:${p.id}`, document: p.document })),
+    ]);
+    expect(denied).toMatchObject({ decision: 'denied', deniedBy: [{ policy: 'rcp:p-closed', sid: 'NoSend' }] });
+  });
 });
