@@ -295,9 +295,12 @@ describe('the IAM documents against moto', () => {
       await createSentinelRole({ customer, externalId: target.externalId });
       seenAsMember();
 
-      const inventory = await suite.provider.collectInventory(target, { parts: PARTS });
+      const inventory = await suite.provider.collectInventory(target, { parts: [...PARTS, 'organization'] });
 
       const iam = ok(inventory.iamAuthorization);
+      // The organization is asked about once for the two parts that need it.
+      expect(ok(inventory.organization).role).toBe('member');
+      expect(suite.front.requests.filter((r) => r.operation === 'DescribeOrganization')).toHaveLength(1);
       expect(iam.serviceControlPolicies).toEqual({
         read: true,
         levels: [

@@ -85,7 +85,7 @@ export const iamAuthorizationPart = globalPart({
       groups,
       roles,
       policies: [...documents, ...fromAws, ...fetched.documents].sort((a, b) => a.arn.localeCompare(b.arn)),
-      ...(await organizationPolicies(session)),
+      ...(await organizationPolicies(ctx)),
     };
     return { value, unread: fetched.unread };
   },

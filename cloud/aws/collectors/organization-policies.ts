@@ -1,5 +1,4 @@
 import {
-  DescribeOrganizationCommand,
   DescribePolicyCommand,
   OrganizationsClient,
   paginateListParents,
@@ -14,14 +13,15 @@ import type {
 } from '../../../domain/scans/iam-authorization';
 import { parsePolicyDocument } from '../trust-policy';
 import { mapLimit } from './concurrency';
-import { failureOf, isAbsent, unlessAbsent } from './failures';
-import { foldPages } from './reader';
-import { GLOBAL_REGION, type Session } from './session';
+import { failureOf, isAbsent } from './failures';
+import { describeOrganization } from './organization';
+import { foldPages, type ReadContext } from './reader';
+import { GLOBAL_REGION } from './session';
 
 // The organization's authorization policies that apply to the account, level by level from the organization's root
 // down to the account (for the iamAuthorization part): the service control policies (SCPs), which bound the
 // account's principals, and the resource control policies (RCPs), which bound what anyone may do to its resources.
-// As the organization part reads it (DescribeOrganization):
+// As the organization part reads it (DescribeOrganization, asked once for both parts):
 // - outside any organization, none applies;
 // - in the management account, none applies either: AWS documents that SCPs do not affect its users and roles, and
 //   that RCPs do not affect its resources;
@@ -119,15 +119,12 @@ async function levelsOf(
   }
 }
 
-export async function organizationPolicies(session: Session): Promise<OrganizationPolicies> {
+export async function organizationPolicies(ctx: ReadContext): Promise<OrganizationPolicies> {
+  const { session } = ctx;
   const organizations = session.client((config) => new OrganizationsClient(config), GLOBAL_REGION);
   let targets: string[];
   try {
-    const described = await unlessAbsent(
-      () => organizations.send(new DescribeOrganizationCommand({})),
-      'AWSOrganizationsNotInUse',
-    );
-    const organization = described?.Organization;
+    const organization = await describeOrganization(ctx);
     if (!organization || organization.MasterAccountId === session.accountId)
       return { serviceControlPolicies: none(), resourceControlPolicies: none() };
     targets = await lineage(organizations, session.accountId);

@@ -106,15 +106,26 @@ async function rootCredentialsManagement(session: Session): Promise<boolean> {
   return EnabledFeatures.includes('RootCredentialsManagement');
 }
 
-export const organizationPart = globalPart({
-  part: 'organization',
-  async read({ session }: ReadContext) {
+/**
+ * The account's organization (DescribeOrganization; undefined outside any), asked once per collection attempt for
+ * the two parts that need it: this one, and the IAM documents' (the organization's policies over the account).
+ */
+export const describeOrganization = ({ session, shared }: ReadContext) =>
+  shared('organizations:DescribeOrganization', async () => {
     const organizations = session.client((config) => new OrganizationsClient(config), GLOBAL_REGION);
     const described = await unlessAbsent(
       () => organizations.send(new DescribeOrganizationCommand({})),
       'AWSOrganizationsNotInUse',
     );
-    const organization = described?.Organization;
+    return described?.Organization;
+  });
+
+export const organizationPart = globalPart({
+  part: 'organization',
+  async read(ctx: ReadContext) {
+    const { session } = ctx;
+    const organizations = session.client((config) => new OrganizationsClient(config), GLOBAL_REGION);
+    const organization = await describeOrganization(ctx);
     const none = { delegatedAdministrators: null, serviceControlPolicies: null, rootCredentialsManagement: null };
     if (!organization) return { value: { role: 'none', id: null, ...none } satisfies OrganizationView };
     if (organization.MasterAccountId !== session.accountId)
