@@ -93,17 +93,21 @@ ${CONNECTIONS} connections: ${goal(p99Met)} (${reads.map((row) => `${row.p99} ms
 The three authenticated reads are answered from the API process's read cache (\`db/read-cache.ts\`): the caller, the
 tenant \`GET /me\` shows, and the pages of \`GET /accounts\` and of an account's signals are kept until PostgreSQL
 announces a change to them (triggers on the tables they come from, \`LISTEN\` in every API process; a caller's own
-write through a process is forgotten there at once), and a kept page's JSON is written once, not per request. So under
-this load PostgreSQL is all but idle and the API process does what the public \`GET /billing/plans\` does: Express,
-its router and middleware, Node's HTTP layer, and writing the answer to the socket. The first request of a page, and
-every request while the process cannot listen, reads PostgreSQL as before: one statement whose JSON PostgreSQL builds
-(\`sentinel_read_cache_lookups_total\` and \`sentinel_caller_cache_lookups_total\` show hits and misses).
+write through a process is forgotten there at once), and a kept page's JSON is written once, not per request. The first
+request of a page, and every request while the process cannot listen, reads PostgreSQL as before: one statement whose
+JSON PostgreSQL builds (\`sentinel_read_cache_lookups_total\` and \`sentinel_caller_cache_lookups_total\` show hits
+and misses). The caller's session, though, is read from PostgreSQL on every authenticated request (\`isLiveSession\` in
+\`api/middleware/auth.ts\`: a logout or a reused refresh token ends it on every API process before the next request,
+which an announcement delivered after the commit could not promise): that one indexed lookup per request is the
+PostgreSQL column of these rows. Before sessions were checked (the run of 2026-11-28, on Node 20), PostgreSQL was all
+but idle here and these reads answered 1.25 to 1.51 times the first baseline.
 
 The API runs as \`npm run start:api\` runs it in production, and so do both baselines. It is served by
 \`api/http-server.ts\`, which creates each request and response with the prototypes Express gives them. Express
-otherwise changes them per request with \`Object.setPrototypeOf\`, and V8 then keeps every request's objects past the
-young generation: the first baseline pays for that, the second does not, and the difference between the two rows is
-that alone. Before this server, the API answered these reads at 0.60 to 0.70 of the first baseline.
+otherwise changes them per request with \`Object.setPrototypeOf\`, which on Node 20 kept every request's objects past
+V8's young generation: in the run of 2026-11-28, on Node 20, the second baseline answered 3.12 times the first, and
+before this server the API answered these reads at 0.60 to 0.70 of the first baseline. The service now runs on Node 24
+(\`.node-version\`), where the two baselines' ratio is the table's.
 
 The Temporal client carries each call's deadline and namespace header in an \`AsyncLocalStorage\`, which the client
 enters on its first call. On Node 24 that storage is built on async context frames and runs no hook per promise, so
@@ -112,7 +116,7 @@ process created, and the API kept it enabled only while a call to Temporal ran: 
 hook took 3% of the API's busy time, and a handler with three awaits answered 12 to 20% more requests a second without
 it.
 
-A profile of the API process under this load (2026-11-28; run with \`BENCH_CPU_PROF=<dir>\` to write a
+A profile of the API process under this load (2026-11-28, on Node 20 and before the session check; run with \`BENCH_CPU_PROF=<dir>\` to write a
 \`node --cpu-prof\` profile of it) puts a fifth of its busy time in writing the answers to the sockets (\`writev\`,
 which on loopback includes the kernel's delivery to the load generator), about a sixth in Node's HTTP layer, a seventh
 in Sentinel's own middleware and handlers (request id, metrics, token and caller, the cached answer), a twentieth in
